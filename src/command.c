@@ -1,0 +1,694 @@
+/* command: find and parse the command of a mail (pbmserv shapes). */
+#include "command.h"
+#include "utf8.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_WORDS (COMMAND_LINE_MAX / 2 + 1)
+#define QUOTE_MAX 40		/* bytes of a culprit quoted in an error */
+
+struct keyword {
+	const char *name;
+	enum command_kind kind;
+	const char *usage;
+	int pw1, pw2;		/* argument positions holding passwords, -1 if none */
+};
+
+static const struct keyword keywords[] = {
+	{ "register", COMMAND_REGISTER, "register <userid> <password> [full name]", 1, -1 },
+	{ "password", COMMAND_PASSWORD, "password <userid> <old password> <new password>", 1, 2 },
+	{ "challenge", COMMAND_CHALLENGE,
+	  "challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap]", 1, -1 },
+	{ "move", COMMAND_MOVE, "move <board>[#turn] <userid> <password> <placements>", 2, -1 },
+	{ "swap", COMMAND_SWAP, "swap <board>[#turn] <userid> <password>", 2, -1 },
+	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1 },
+	{ "show", COMMAND_SHOW, "show <board>[#turn]", -1, -1 },
+	{ "history", COMMAND_HISTORY, "history <board>", -1, -1 },
+	{ "games", COMMAND_GAMES, "games <userid>", -1, -1 },
+	{ "help", COMMAND_HELP, "help", -1, -1 },
+};
+
+#define NKEYWORDS (sizeof keywords / sizeof keywords[0])
+
+const char *command_status_str(enum command_status st)
+{
+	switch (st) {
+	case COMMAND_OK: return "ok";
+	case COMMAND_EMPTY: return "no command";
+	case COMMAND_TOO_LONG: return "command line too long";
+	case COMMAND_UNKNOWN: return "unknown command";
+	case COMMAND_USAGE: return "wrong arguments";
+	case COMMAND_BAD_USERID: return "bad user id";
+	case COMMAND_BAD_PASSWORD: return "bad password";
+	case COMMAND_BAD_NAME: return "bad full name";
+	case COMMAND_BAD_BOARD: return "bad board number";
+	case COMMAND_BAD_TURN: return "bad turn number";
+	case COMMAND_BAD_OPTION: return "bad option";
+	case COMMAND_BAD_PLACEMENT: return "bad placement";
+	}
+	return "unknown command status";
+}
+
+const char *command_kind_str(enum command_kind kind)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYWORDS; i++)
+		if (keywords[i].kind == kind)
+			return keywords[i].name;
+	return "";
+}
+
+/* ---- words ---- */
+
+struct word {
+	const char *s;
+	size_t len;
+};
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Split line into at most max words at spaces and tabs; returns how many. */
+static size_t split(const char *line, struct word *w, size_t max)
+{
+	size_t n = 0;
+
+	for (;;) {
+		while (blank(*line))
+			line++;
+		if (*line == '\0' || n == max)
+			return n;
+		w[n].s = line;
+		while (*line != '\0' && !blank(*line))
+			line++;
+		w[n].len = (size_t)(line - w[n].s);
+		n++;
+	}
+}
+
+static bool word_is(const struct word *w, const char *s)
+{
+	return w->len == strlen(s) && strncasecmp(w->s, s, w->len) == 0;
+}
+
+static const struct keyword *keyword_find(const struct word *w)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYWORDS; i++)
+		if (word_is(w, keywords[i].name))
+			return &keywords[i];
+	return NULL;
+}
+
+/* Index of the keyword: 1 after a leading "oust" that is followed by a word, else 0. */
+static size_t keyword_index(const struct word *w, size_t n)
+{
+	return n >= 2 && word_is(&w[0], "oust") ? 1 : 0;
+}
+
+/* ---- errors ---- */
+
+static enum command_status fail(struct command *out, enum command_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum command_status fail(struct command *out, enum command_status st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(out->error, sizeof out->error, fmt, ap);
+	va_end(ap);
+	out->kind = COMMAND_NONE;
+	return st;
+}
+
+/* A culprit for an error message: at most QUOTE_MAX bytes, cut at a character, "..." if cut. */
+static const char *quote(const char *s, size_t len, char buf[QUOTE_MAX + 4])
+{
+	size_t n;
+
+	if (len <= QUOTE_MAX) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		return buf;
+	}
+	n = QUOTE_MAX;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(buf, s, n);
+	memcpy(buf + n, "...", 4);
+	return buf;
+}
+
+/* ---- arguments ---- */
+
+static enum command_status parse_userid(struct command *out, const struct word *w, char *dst)
+{
+	char q[QUOTE_MAX + 4];
+
+	if (w->len > IDENT_USERID_MAX)
+		goto bad;
+	memcpy(dst, w->s, w->len);
+	dst[w->len] = '\0';
+	if (!ident_userid_ok(dst))
+		goto bad;
+	ident_userid_fold(dst);
+	return COMMAND_OK;
+bad:
+	dst[0] = '\0';
+	return fail(out, COMMAND_BAD_USERID,
+	    "'%s' is not a user id (1 to %d letters, digits, '_' or '-')", quote(w->s, w->len, q),
+	    IDENT_USERID_MAX);
+}
+
+/* Passwords are never quoted back: the reply may be read by others. */
+static enum command_status parse_password(struct command *out, const struct word *w, char *dst)
+{
+	if (w->len > COMMAND_PASSWORD_MAX)
+		return fail(out, COMMAND_BAD_PASSWORD, "the password is longer than %d characters",
+		    COMMAND_PASSWORD_MAX);
+	memcpy(dst, w->s, w->len);
+	dst[w->len] = '\0';
+	return COMMAND_OK;
+}
+
+/* "101" or "101#7" (#turn only where allow_turn). */
+static enum command_status parse_board(struct command *out, const struct word *w, bool allow_turn)
+{
+	const char *hash = allow_turn ? memchr(w->s, '#', w->len) : NULL;
+	size_t blen = hash != NULL ? (size_t)(hash - w->s) : w->len;
+	size_t i, tlen;
+	char q[QUOTE_MAX + 4];
+	long turn = 0;
+
+	if (!ident_board_parse(w->s, blen, &out->board))
+		return fail(out, COMMAND_BAD_BOARD, "'%s' is not a board number", quote(w->s, blen, q));
+	if (hash == NULL)
+		return COMMAND_OK;
+	tlen = w->len - blen - 1;
+	if (tlen == 0 || tlen > 6 || hash[1] == '0')
+		goto bad;
+	for (i = 1; i <= tlen; i++) {
+		if (hash[i] < '0' || hash[i] > '9')
+			goto bad;
+		turn = turn * 10 + (hash[i] - '0');
+	}
+	out->turn = (int)turn;
+	return COMMAND_OK;
+bad:
+	return fail(out, COMMAND_BAD_TURN, "'%s' is not a turn number (#1 to #%d)",
+	    quote(hash, tlen + 1, q), COMMAND_TURN_MAX);
+}
+
+/* A vertex: a column letter A..Z but I, then a row 1..25 without a leading zero. */
+static bool parse_vertex(const char *s, size_t len, struct command_placement *p)
+{
+	char c;
+	int row;
+
+	if (len < 2 || len > 3)
+		return false;
+	c = s[0] >= 'a' && s[0] <= 'z' ? (char)(s[0] - 'a' + 'A') : s[0];
+	if (c < 'A' || c > 'Z' || c == 'I' || s[1] < '1' || s[1] > '9')
+		return false;
+	row = s[1] - '0';
+	if (len == 3) {
+		if (s[2] < '0' || s[2] > '9')
+			return false;
+		row = row * 10 + (s[2] - '0');
+	}
+	if (row > COMMAND_SIZE_MAX)
+		return false;
+	p->x = c - 'A' - (c > 'I' ? 1 : 0);
+	p->y = row - 1;
+	snprintf(p->name, sizeof p->name, "%c%d", c, row);
+	return true;
+}
+
+/* The placements: text runs to the end of the line; vertices joined by commas. */
+static enum command_status parse_placements(struct command *out, const char *text)
+{
+	const char *p = text, *comma, *a, *b;
+	char q[QUOTE_MAX + 4];
+	size_t len;
+
+	out->nplacements = 0;
+	for (;;) {
+		comma = strchr(p, ',');
+		a = p;
+		b = comma != NULL ? comma : p + strlen(p);
+		while (a < b && blank(*a))
+			a++;
+		while (b > a && blank(b[-1]))
+			b--;
+		len = (size_t)(b - a);
+		if (len == 0)
+			return fail(out, COMMAND_BAD_PLACEMENT, "'%s': a placement is missing between commas",
+			    quote(text, strlen(text), q));
+		if (out->nplacements == COMMAND_PLACEMENTS_MAX)
+			return fail(out, COMMAND_BAD_PLACEMENT, "more than %d placements",
+			    COMMAND_PLACEMENTS_MAX);
+		if (!parse_vertex(a, len, &out->placements[out->nplacements])) {
+			for (p = a; p < b && !blank(*p); p++)
+				;
+			if (p < b)
+				return fail(out, COMMAND_BAD_PLACEMENT,
+				    "'%s': placements are joined by commas, as in E5,F5",
+				    quote(a, len, q));
+			return fail(out, COMMAND_BAD_PLACEMENT, "'%s' is not a placement", quote(a, len, q));
+		}
+		out->nplacements++;
+		if (comma == NULL)
+			return COMMAND_OK;
+		p = comma + 1;
+	}
+}
+
+static enum command_status parse_options(struct command *out, const struct word *w, size_t n)
+{
+	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
+	const struct word *color = NULL;
+	enum command_color c;
+	size_t i, j;
+	int size;
+
+	out->size = COMMAND_SIZE_DEFAULT;
+	out->color = COMMAND_COLOR_BLACK;
+	for (i = 0; i < n; i++) {
+		if (w[i].len > 6 && strncasecmp(w[i].s, "-size=", 6) == 0) {
+			size = 0;
+			for (j = 6; j < w[i].len && j < 9; j++) {
+				if (w[i].s[j] < '0' || w[i].s[j] > '9')
+					break;
+				size = size * 10 + (w[i].s[j] - '0');
+			}
+			if (j != w[i].len || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX || size % 2 == 0)
+				goto bad_size;
+			out->size = size;
+			continue;
+		}
+		if (word_is(&w[i], "-size"))
+			goto bad_size;
+		if (word_is(&w[i], "-noswap")) {
+			out->noswap = true;
+			continue;
+		}
+		if (word_is(&w[i], "-black"))
+			c = COMMAND_COLOR_BLACK;
+		else if (word_is(&w[i], "-white"))
+			c = COMMAND_COLOR_WHITE;
+		else if (word_is(&w[i], "-random"))
+			c = COMMAND_COLOR_RANDOM;
+		else
+			return fail(out, COMMAND_BAD_OPTION,
+			    "unknown option '%s' (use -size=N, -black, -white, -random or -noswap)",
+			    quote(w[i].s, w[i].len, q));
+		if (color != NULL && c != out->color)
+			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
+			    quote(w[i].s, w[i].len, q), quote(color->s, color->len, q2));
+		color = &w[i];
+		out->color = c;
+	}
+	return COMMAND_OK;
+bad_size:
+	return fail(out, COMMAND_BAD_OPTION, "%s: the size must be odd, from %d to %d",
+	    quote(w[i].s, w[i].len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
+}
+
+static enum command_status usage(struct command *out, const struct keyword *k)
+{
+	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->usage);
+}
+
+/* Parse the words of out->line; kw is the keyword's index in w. */
+static enum command_status parse_words(struct command *out, const struct word *w, size_t n, size_t kw)
+{
+	const struct keyword *k = keyword_find(&w[kw]);
+	const struct word *a = &w[kw + 1];	/* the arguments */
+	size_t na = n - kw - 1, i, len;
+	enum command_status st;
+	char q[QUOTE_MAX + 4];
+
+	if (k == NULL)
+		return fail(out, COMMAND_UNKNOWN, "unknown command '%s'", quote(w[kw].s, w[kw].len, q));
+	switch (k->kind) {
+	case COMMAND_REGISTER:
+		if (na < 2)
+			return usage(out, k);
+		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
+		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK)
+			return st;
+		/* the full name: the remaining words joined by single spaces */
+		len = 0;
+		for (i = 2; i < na; i++) {
+			if (len + (len != 0) + a[i].len > COMMAND_FULLNAME_MAX)
+				return fail(out, COMMAND_BAD_NAME, "the full name is longer than %d characters",
+				    COMMAND_FULLNAME_MAX);
+			if (len != 0)
+				out->fullname[len++] = ' ';
+			memcpy(out->fullname + len, a[i].s, a[i].len);
+			len += a[i].len;
+		}
+		out->fullname[len] = '\0';
+		break;
+	case COMMAND_PASSWORD:
+		if (na != 3)
+			return usage(out, k);
+		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
+		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK ||
+		    (st = parse_password(out, &a[2], out->new_password)) != COMMAND_OK)
+			return st;
+		break;
+	case COMMAND_CHALLENGE:
+		if (na < 3)
+			return usage(out, k);
+		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
+		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK ||
+		    (st = parse_userid(out, &a[2], out->opponent)) != COMMAND_OK ||
+		    (st = parse_options(out, &a[3], na - 3)) != COMMAND_OK)
+			return st;
+		if (strcmp(out->userid, out->opponent) == 0)
+			return fail(out, COMMAND_BAD_USERID, "%s cannot challenge %s: choose another opponent",
+			    out->userid, out->opponent);
+		break;
+	case COMMAND_MOVE:
+		if (na < 4)
+			return usage(out, k);
+		if ((st = parse_board(out, &a[0], true)) != COMMAND_OK ||
+		    (st = parse_userid(out, &a[1], out->userid)) != COMMAND_OK ||
+		    (st = parse_password(out, &a[2], out->password)) != COMMAND_OK ||
+		    (st = parse_placements(out, a[3].s)) != COMMAND_OK)
+			return st;
+		break;
+	case COMMAND_SWAP:
+	case COMMAND_RESIGN:
+		if (na != 3)
+			return usage(out, k);
+		if ((st = parse_board(out, &a[0], true)) != COMMAND_OK ||
+		    (st = parse_userid(out, &a[1], out->userid)) != COMMAND_OK ||
+		    (st = parse_password(out, &a[2], out->password)) != COMMAND_OK)
+			return st;
+		break;
+	case COMMAND_SHOW:
+	case COMMAND_HISTORY:
+		if (na != 1)
+			return usage(out, k);
+		if ((st = parse_board(out, &a[0], k->kind == COMMAND_SHOW)) != COMMAND_OK)
+			return st;
+		break;
+	case COMMAND_GAMES:
+		if (na != 1)
+			return usage(out, k);
+		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK)
+			return st;
+		break;
+	case COMMAND_HELP:
+		break;		/* words after help ("help oust") are ignored */
+	case COMMAND_NONE:
+		break;
+	}
+	out->kind = k->kind;
+	return COMMAND_OK;
+}
+
+/* ---- finding the command ---- */
+
+/*
+ * The subject without reply and forward prefixes and [tags], repeated:
+ * "Re: [oust] Fwd: AW: move ..." -> "move ...".  Re[2]: and Re(2): count too.
+ */
+static const char *strip_subject(const char *s)
+{
+	static const char *const prefixes[] = { "re", "fwd", "fw", "aw" };
+	const char *p, *e;
+	size_t i, n;
+
+	for (;;) {
+		while (blank(*s))
+			s++;
+		if (*s == '[') {
+			e = strchr(s, ']');
+			if (e == NULL)
+				return s;
+			s = e + 1;
+			continue;
+		}
+		for (i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+			n = strlen(prefixes[i]);
+			if (strncasecmp(s, prefixes[i], n) != 0)
+				continue;
+			p = s + n;
+			if (*p == '[' || *p == '(') {
+				e = p + 1;
+				while (*e >= '0' && *e <= '9')
+					e++;
+				if (e > p + 1 && *e == (*p == '[' ? ']' : ')'))
+					p = e + 1;
+			}
+			while (blank(*p))
+				p++;
+			if (*p == ':')
+				break;
+		}
+		if (i == sizeof prefixes / sizeof prefixes[0])
+			return s;
+		s = p + 1;
+	}
+}
+
+/* Whether text starts with a command keyword, after an optional "oust". */
+static bool starts_with_command(const char *text)
+{
+	struct word w[2];
+	size_t n = split(text, w, 2);
+
+	return n > 0 && keyword_find(&w[keyword_index(w, n)]) != NULL;
+}
+
+/* Bytes of the line at s, without its LF. */
+static size_t line_len(const char *s)
+{
+	const char *nl = strchr(s, '\n');
+
+	return nl != NULL ? (size_t)(nl - s) : strlen(s);
+}
+
+/* A "-- " signature separator (also "--", as some clients strip the space). */
+static bool signature_line(const char *s, size_t len)
+{
+	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	return len == 2 && s[0] == '-' && s[1] == '-';
+}
+
+static bool blank_line(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (!blank(s[i]) && s[i] != '\r')
+			return false;
+	return true;
+}
+
+static bool quoted_line(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && blank(s[i]))
+		i++;
+	return i < len && s[i] == '>';
+}
+
+/* The first line of body that is neither blank nor quoted, before a signature; NULL if none. */
+static const char *body_command_line(const char *body, size_t *len)
+{
+	const char *s = body;
+	size_t n;
+
+	while (*s != '\0') {
+		n = line_len(s);
+		if (signature_line(s, n))
+			return NULL;
+		if (!blank_line(s, n) && !quoted_line(s, n)) {
+			*len = n;
+			return s;
+		}
+		s += n;
+		if (*s == '\n')
+			s++;
+	}
+	return NULL;
+}
+
+/* Copy a command line into out->line, cleaned; false if too long. */
+static bool set_line(struct command *out, const char *s, size_t len)
+{
+	char *c;
+	size_t clen;
+
+	c = utf8_clean(s, len, UTF8_LINE, 0, &clen);
+	if (c == NULL || clen > COMMAND_LINE_MAX) {
+		free(c);
+		return false;
+	}
+	memcpy(out->line, c, clen + 1);
+	free(c);
+	return true;
+}
+
+enum command_status command_parse(const char *subject, const char *body, struct command *out)
+{
+	struct word w[MAX_WORDS];
+	const char *subj, *line;
+	size_t len = 0, n;
+
+	memset(out, 0, sizeof *out);
+	subj = strip_subject(subject != NULL ? subject : "");
+	line = body != NULL ? body_command_line(body, &len) : NULL;
+	if (starts_with_command(subj) || (line == NULL && *subj != '\0')) {
+		out->source = COMMAND_FROM_SUBJECT;
+		line = subj;
+		len = strlen(subj);
+	} else if (line != NULL) {
+		out->source = COMMAND_FROM_BODY;
+		out->body_rest = (size_t)(line - body) + len;
+		if (body[out->body_rest] == '\n')
+			out->body_rest++;
+	} else {
+		return fail(out, COMMAND_EMPTY,
+		    "no command found: write it in the Subject or on the first line of the mail");
+	}
+	if (!set_line(out, line, len))
+		return fail(out, COMMAND_TOO_LONG, "the command line is longer than %d characters",
+		    COMMAND_LINE_MAX);
+	n = split(out->line, w, MAX_WORDS);
+	if (n == 0)	/* only control characters */
+		return fail(out, COMMAND_EMPTY,
+		    "no command found: write it in the Subject or on the first line of the mail");
+	return parse_words(out, w, n, keyword_index(w, n));
+}
+
+/* ---- masking ---- */
+
+char *command_mask(const struct command *cmd)
+{
+	struct word w[MAX_WORDS];
+	const struct keyword *k;
+	size_t n, kw, i, used = 0, keep;
+	char *res;
+
+	n = split(cmd->line, w, MAX_WORDS);
+	res = malloc(strlen(cmd->line) + 4 * n + 6);
+	if (res == NULL)
+		return NULL;
+	res[0] = '\0';
+	if (n == 0)
+		return res;
+	kw = keyword_index(w, n);
+	k = keyword_find(&w[kw]);
+	/*
+	 * Parsed: mask exactly the password words.  Not parsed: the passwords
+	 * cannot be told from the other words, so everything from the first
+	 * password position on (or after an unknown first word) is one "****".
+	 */
+	if (k == NULL)
+		keep = kw + 1;
+	else if (cmd->kind == COMMAND_NONE && k->pw1 >= 0)
+		keep = kw + 1 + (size_t)k->pw1;
+	else
+		keep = n;
+	for (i = 0; i < n && i < keep; i++) {
+		if (i != 0)
+			res[used++] = ' ';
+		if (k != NULL && i > kw && ((int)(i - kw - 1) == k->pw1 || (int)(i - kw - 1) == k->pw2)) {
+			memcpy(res + used, "****", 4);
+			used += 4;
+		} else {
+			memcpy(res + used, w[i].s, w[i].len);
+			used += w[i].len;
+		}
+	}
+	if (keep < n) {
+		memcpy(res + used, " ****", 5);
+		used += 5;
+	}
+	res[used] = '\0';
+	return res;
+}
+
+/* ---- the comment ---- */
+
+/* "On Monday, Alice wrote:" and the like, when quoted lines follow. */
+static bool attribution_line(const char *s, size_t len)
+{
+	const char *next = s + len;
+	size_t n;
+
+	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	if (!((len >= 6 && memcmp(s + len - 6, "wrote:", 6) == 0) ||
+	    (len >= 7 && memcmp(s + len - 7, "writes:", 7) == 0)))
+		return false;
+	while (*next == '\n') {
+		next++;
+		n = line_len(next);
+		if (!blank_line(next, n))
+			return quoted_line(next, n);
+		next += n;
+	}
+	return false;
+}
+
+char *command_comment(const struct command *cmd, const char *body)
+{
+	const char *s;
+	char *keep = NULL, *res = NULL;
+	size_t blen, n, used = 0, start, end, cut;
+
+	if (body == NULL)
+		body = "";
+	blen = strlen(body);
+	s = body + (cmd->source == COMMAND_FROM_BODY && cmd->body_rest <= blen ? cmd->body_rest : 0);
+	keep = malloc(blen + 2);
+	if (keep == NULL)
+		return NULL;
+	/* the lines kept, each without trailing blanks */
+	while (*s != '\0') {
+		n = line_len(s);
+		if (signature_line(s, n))
+			break;
+		if (!quoted_line(s, n) && !attribution_line(s, n)) {
+			while (n > 0 && (blank(s[n - 1]) || s[n - 1] == '\r'))
+				n--;
+			memcpy(keep + used, s, n);
+			used += n;
+			keep[used++] = '\n';
+		}
+		s += line_len(s);
+		if (*s == '\n')
+			s++;
+	}
+	/* without leading and trailing blank lines */
+	start = 0;
+	while (start < used && keep[start] == '\n')
+		start++;
+	end = used;
+	while (end > start && keep[end - 1] == '\n')
+		end--;
+	res = utf8_clean(keep + start, end - start, UTF8_TEXT, 0, &n);
+	if (res == NULL)
+		goto out;
+	cut = utf8_prefix(res, COMMAND_COMMENT_MAX);
+	res[cut] = '\0';
+out:
+	free(keep);
+	return res;
+}

@@ -1,0 +1,349 @@
+/* config: oustpbm.conf and the test settings from the environment. */
+#include "config.h"
+#include "transport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum key_type { KEY_STRING, KEY_NUMBER };
+
+/* One known key: where its value goes and what it may be. */
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t offset;		/* in struct config */
+	size_t size;		/* KEY_STRING: size of the char array */
+	unsigned long min, max;	/* KEY_NUMBER: inclusive range */
+	bool zero_ok;		/* KEY_NUMBER: 0 allowed below min */
+	const char *(*check)(const char *value);	/* KEY_STRING: NULL or why not */
+};
+
+static const char *check_address(const char *v)
+{
+	const char *why = NULL;
+
+	return mailaddr_ok(v, &why) ? NULL : why;
+}
+
+static const char *check_name(const char *v)
+{
+	const unsigned char *p;
+
+	if (v[0] == '\0')
+		return "is empty";
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "contains a control character";
+	return NULL;
+}
+
+static const char *check_transport(const char *v)
+{
+	return transport_find(v) != NULL ? NULL : "is not a known transport (known: maildir)";
+}
+
+#define STR_KEY(field, chk) \
+	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, chk }
+#define NUM_KEY(field, lo, hi, zero) \
+	{ #field, KEY_NUMBER, offsetof(struct config, field), 0, lo, hi, zero, NULL }
+
+static const struct key keys[] = {
+	STR_KEY(from_address, check_address),
+	STR_KEY(server_name, check_name),
+	NUM_KEY(max_message_bytes, 1024, 104857600, false),
+	NUM_KEY(lock_timeout_ms, 0, 600000, false),
+	STR_KEY(transport, check_transport),
+	NUM_KEY(password_cost, 1, 11, true),
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+const char *config_status_str(enum config_status status)
+{
+	switch (status) {
+	case CONFIG_OK:
+		return "ok";
+	case CONFIG_IO:
+		return "cannot read configuration";
+	case CONFIG_INVALID:
+		return "invalid configuration";
+	}
+	return "unknown status";
+}
+
+void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->from_address, sizeof cfg->from_address, "%s", "oust@localhost");
+	snprintf(cfg->server_name, sizeof cfg->server_name, "%s", "oustpbm");
+	cfg->max_message_bytes = 262144;
+	cfg->lock_timeout_ms = 10000;
+	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
+	cfg->password_cost = 0;
+	cfg->test_time_set = false;
+	cfg->test_time = 0;
+}
+
+static void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Copy s[0..n) into out (size outlen) with control characters shown as '?'. */
+static void quote(char *out, size_t outlen, const char *s, size_t n)
+{
+	size_t i;
+
+	if (outlen == 0)
+		return;
+	for (i = 0; i < n && i + 1 < outlen; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		out[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	out[i] = '\0';
+}
+
+/* Decimal digits only, no sign; false on anything else or overflow. */
+static bool parse_number(const char *s, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (v > (ULONG_MAX - (unsigned long)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Set one key from a value; on error write "KEY 'VALUE' why" into msg. */
+static bool set_key(struct config *cfg, const struct key *k, const char *value, char *msg, size_t msglen)
+{
+	char q[CONFIG_LINE_MAX + 1];
+	const char *why;
+	unsigned long n;
+
+	quote(q, sizeof q, value, strlen(value));
+	if (k->type == KEY_STRING) {
+		char *dst = (char *)cfg + k->offset;
+
+		if (strlen(value) >= k->size) {
+			snprintf(msg, msglen, "%s '%s' is longer than %zu characters", k->name, q, k->size - 1);
+			return false;
+		}
+		why = k->check != NULL ? k->check(value) : NULL;
+		if (why != NULL) {
+			snprintf(msg, msglen, "%s '%s' %s", k->name, q, why);
+			return false;
+		}
+		memcpy(dst, value, strlen(value) + 1);
+		return true;
+	}
+	if (!parse_number(value, &n)) {
+		snprintf(msg, msglen, "%s '%s' is not a number", k->name, q);
+		return false;
+	}
+	if ((n < k->min || n > k->max) && !(k->zero_ok && n == 0)) {
+		snprintf(msg, msglen, "%s '%s' is out of range (%s%lu..%lu)", k->name, q,
+		    k->zero_ok ? "0 or " : "", k->min, k->max);
+		return false;
+	}
+	*(unsigned long *)(void *)((char *)cfg + k->offset) = n;
+	return true;
+}
+
+enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
+    char *err, size_t errlen)
+{
+	unsigned first_line[NKEYS] = { 0 };
+	char line[CONFIG_LINE_MAX + 1], q[CONFIG_LINE_MAX + 1], msg[CONFIG_ERR_MAX];
+	size_t pos = 0, i;
+	unsigned lineno = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t eol = nl != NULL ? (size_t)(nl - text) : len;
+		size_t n = eol - pos;
+		char *key, *value, *eq, *end;
+		const struct key *k = NULL;
+
+		lineno++;
+		if (memchr(text + pos, '\0', n) != NULL) {
+			errf(err, errlen, "%s line %u: contains a NUL byte", name, lineno);
+			return CONFIG_INVALID;
+		}
+		if (n > 0 && text[pos + n - 1] == '\r')
+			n--;	/* a file written on Windows */
+		if (n > CONFIG_LINE_MAX) {
+			errf(err, errlen, "%s line %u: longer than %d characters", name, lineno, CONFIG_LINE_MAX);
+			return CONFIG_INVALID;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos = eol + 1;
+
+		for (key = line; is_blank(*key); key++)
+			;
+		if (*key == '\0' || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (eq == NULL) {
+			quote(q, sizeof q, key, strlen(key));
+			errf(err, errlen, "%s line %u: expected 'key = value', got '%s'", name, lineno, q);
+			return CONFIG_INVALID;
+		}
+		for (end = eq; end > key && is_blank(end[-1]); end--)
+			;
+		*end = '\0';
+		for (value = eq + 1; is_blank(*value); value++)
+			;
+		for (end = value + strlen(value); end > value && is_blank(end[-1]); end--)
+			;
+		*end = '\0';
+
+		for (i = 0; i < NKEYS; i++)
+			if (strcmp(keys[i].name, key) == 0)
+				k = &keys[i];
+		if (k == NULL) {
+			quote(q, sizeof q, key, strlen(key));
+			errf(err, errlen, "%s line %u: unknown key '%s'", name, lineno, q);
+			return CONFIG_INVALID;
+		}
+		i = (size_t)(k - keys);
+		if (first_line[i] != 0) {
+			errf(err, errlen, "%s line %u: %s set again (first set on line %u)", name, lineno,
+			    k->name, first_line[i]);
+			return CONFIG_INVALID;
+		}
+		first_line[i] = lineno;
+		if (!set_key(cfg, k, value, msg, sizeof msg)) {
+			errf(err, errlen, "%s line %u: %s", name, lineno, msg);
+			return CONFIG_INVALID;
+		}
+	}
+	return CONFIG_OK;
+}
+
+/* Read <home>/oustpbm.conf; *text NULL when there is none.  Caller frees. */
+static enum config_status read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	enum config_status status = CONFIG_IO;
+	char *buf = NULL;
+	size_t have = 0;
+	int fd;
+
+	*text = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return CONFIG_OK;
+		errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return CONFIG_IO;
+	}
+	buf = malloc(CONFIG_FILE_MAX + 1);
+	if (buf == NULL) {
+		errf(err, errlen, "cannot read %s: %s", path, strerror(ENOMEM));
+		goto out;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + have, CONFIG_FILE_MAX + 1 - have);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			errf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		have += (size_t)r;
+		if (have > CONFIG_FILE_MAX) {
+			errf(err, errlen, "%s is larger than %d bytes", path, CONFIG_FILE_MAX);
+			status = CONFIG_INVALID;
+			goto out;
+		}
+	}
+	buf[have] = '\0';
+	*text = buf;
+	*len = have;
+	buf = NULL;
+	status = CONFIG_OK;
+out:
+	free(buf);
+	close(fd);
+	return status;
+}
+
+static enum config_status load_env(struct config *cfg, char *err, size_t errlen)
+{
+	const char *t = getenv("OUSTPBM_TEST_TIME");
+	char q[64];
+	unsigned long v;
+
+	if (t == NULL || t[0] == '\0')
+		return CONFIG_OK;
+	/* time_t is 64-bit here; keep far from its limit for gmtime and sums */
+	if (!parse_number(t, &v) || v > 253402300799UL) {
+		quote(q, sizeof q, t, strlen(t));
+		errf(err, errlen, "OUSTPBM_TEST_TIME '%s' is not a time in epoch seconds", q);
+		return CONFIG_INVALID;
+	}
+	cfg->test_time_set = true;
+	cfg->test_time = (time_t)v;
+	return CONFIG_OK;
+}
+
+enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen)
+{
+	enum config_status status;
+	char *path = NULL, *text = NULL;
+	size_t len;
+
+	config_defaults(cfg);
+	if (asprintf(&path, "%s/%s", home, CONFIG_FILE) < 0) {
+		errf(err, errlen, "cannot read %s/%s: %s", home, CONFIG_FILE, strerror(ENOMEM));
+		return CONFIG_IO;
+	}
+	status = read_file(path, &text, &len, err, errlen);
+	if (status != CONFIG_OK)
+		goto out;
+	if (text != NULL) {
+		status = config_parse(cfg, CONFIG_FILE, text, len, err, errlen);
+		if (status != CONFIG_OK)
+			goto out;
+	}
+	status = load_env(cfg, err, errlen);
+out:
+	free(text);
+	free(path);
+	return status;
+}
+
+time_t config_now(const struct config *cfg)
+{
+	return cfg->test_time_set ? cfg->test_time : time(NULL);
+}

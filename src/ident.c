@@ -1,0 +1,48 @@
+/* ident: user id and board id checks. */
+#include "ident.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static bool userid_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	    c == '_' || c == '-';
+}
+
+bool ident_userid_ok(const char *s)
+{
+	size_t n;
+
+	if (s == NULL || !isalnum((unsigned char)s[0]))
+		return false;
+	for (n = 0; s[n] != '\0'; n++)
+		if (n >= IDENT_USERID_MAX || !userid_char((unsigned char)s[n]))
+			return false;
+	return true;
+}
+
+void ident_userid_fold(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s - 'A' + 'a');
+}
+
+bool ident_board_parse(const char *s, size_t len, long *out)
+{
+	long v = 0;
+	size_t i;
+
+	if (len == 0 || len > 8 || s[0] == '0')
+		return false;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v < IDENT_BOARD_MIN || v > IDENT_BOARD_MAX)
+		return false;
+	*out = v;
+	return true;
+}

@@ -1,0 +1,807 @@
+/* outbox: queue of outgoing replies, crash-safe commit with the game file, flush. */
+#include "outbox.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define QUEUE_MAGIC "oustpbm-queue 1\n"
+#define QUEUE_ENVELOPE_MAX 2048	/* bytes before the message in a queue file */
+#define QUEUE_ID_MAX 200
+#define HOST_MAX 64
+#define PATH_BUF 512
+
+struct outbox {
+	struct store *st;
+	char host[HOST_MAX + 1];	/* for queue ids, Maildir-safe */
+	char err[OUTBOX_ERR_MAX];
+};
+
+struct outbox_batch {
+	struct outbox *ob;
+	long board;
+	size_t game_len;
+	uint64_t game_hash;
+	char **names;		/* queue ids written into tmp/ */
+	size_t n, cap;
+	bool done;		/* committed or aborted */
+};
+
+/* A parsed queue file; msg points into the text it was parsed from. */
+struct queue_file {
+	char from[MAILADDR_MAX + 1];
+	char rcpt[MAILADDR_MAX + 1];
+	long board;		/* 0: none */
+	size_t game_len;
+	uint64_t game_hash;
+	const char *msg;
+	size_t len;
+};
+
+const char *outbox_status_str(enum outbox_status status)
+{
+	switch (status) {
+	case OUTBOX_OK:
+		return "ok";
+	case OUTBOX_BAD_ADDRESS:
+		return "invalid address";
+	case OUTBOX_TOO_BIG:
+		return "message too big";
+	case OUTBOX_TIMEOUT:
+		return "lock timeout";
+	case OUTBOX_TEMPFAIL:
+		return "temporary system error";
+	case OUTBOX_IO:
+		return "system error";
+	}
+	return "unknown status";
+}
+
+bool outbox_status_temporary(enum outbox_status status)
+{
+	return status == OUTBOX_TIMEOUT || status == OUTBOX_TEMPFAIL;
+}
+
+static void set_err(struct outbox *ob, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(struct outbox *ob, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ob->err, sizeof ob->err, fmt, ap);
+	va_end(ap);
+}
+
+/* Take over the store's message and map its status. */
+static enum outbox_status from_store(struct outbox *ob, enum store_status status)
+{
+	if (status == STORE_OK)
+		return OUTBOX_OK;
+	set_err(ob, "%s", store_error(ob->st));
+	switch (status) {
+	case STORE_TIMEOUT:
+		return OUTBOX_TIMEOUT;
+	case STORE_TEMPFAIL:
+		return OUTBOX_TEMPFAIL;
+	case STORE_TOO_BIG:
+		return OUTBOX_TOO_BIG;
+	default:
+		return OUTBOX_IO;
+	}
+}
+
+const char *outbox_error(const struct outbox *ob)
+{
+	return ob->err;
+}
+
+/* FNV-1a, 64 bits: tells the committed game text from the one before it. */
+static uint64_t fnv1a64(const char *p, size_t n)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* A queue id as outbox_new_id makes them: never '.'-first, no '/'. */
+static bool queue_id_ok(const char *id)
+{
+	size_t i;
+
+	if (id[0] == '\0' || id[0] == '.')
+		return false;
+	for (i = 0; id[i] != '\0'; i++) {
+		char c = id[i];
+
+		if (i >= QUEUE_ID_MAX)
+			return false;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			c == '.' || c == '_' || c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* Maildir unique name: time.M<usec>P<pid>Q<counter>.<host> */
+static void new_id(struct outbox *ob, char *buf, size_t size)
+{
+	static unsigned long counter;	/* per process, whatever the outbox object */
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, size, "%lld.M%06ldP%ldQ%lu.%s", (long long)ts.tv_sec, ts.tv_nsec / 1000,
+	    (long)getpid(), ++counter, ob->host);
+}
+
+/* Seconds since the id was made, -1 if the id does not start with a time. */
+static long id_age(const char *id, time_t now)
+{
+	long long t = 0;
+	size_t i;
+
+	for (i = 0; id[i] >= '0' && id[i] <= '9' && i < 12; i++)
+		t = t * 10 + (id[i] - '0');
+	if (i == 0 || id[i] != '.')
+		return -1;
+	return now > t ? (long)(now - t) : 0;
+}
+
+enum outbox_status outbox_open(struct store *st, struct outbox **out, char *err, size_t errlen)
+{
+	static const char *const dirs[] = { "outbox", "outbox/tmp", "outbox/new", "outbox/failed" };
+	enum store_status status;
+	struct outbox *ob;
+	size_t i;
+
+	*out = NULL;
+	ob = calloc(1, sizeof *ob);
+	if (ob == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return OUTBOX_TEMPFAIL;
+	}
+	ob->st = st;
+	if (gethostname(ob->host, sizeof ob->host) != 0)
+		snprintf(ob->host, sizeof ob->host, "localhost");
+	ob->host[HOST_MAX] = '\0';
+	/* Maildir names may not hold '/' or ':'; keep ids to [A-Za-z0-9._-] */
+	for (i = 0; ob->host[i] != '\0'; i++) {
+		char c = ob->host[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			c == '.' || c == '-'))
+			ob->host[i] = '_';
+	}
+	if (ob->host[0] == '\0')
+		snprintf(ob->host, sizeof ob->host, "localhost");
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		status = store_mkdir(st, dirs[i]);
+		if (status != STORE_OK) {
+			enum outbox_status r = from_store(ob, status);
+
+			snprintf(err, errlen, "%s", ob->err);
+			free(ob);
+			return r;
+		}
+	}
+	*out = ob;
+	return OUTBOX_OK;
+}
+
+void outbox_close(struct outbox *ob)
+{
+	free(ob);
+}
+
+/* --- queue files --- */
+
+/* Read the value of "key value\n" at *p (up to end); advances *p. */
+static bool envelope_line(const char **p, const char *end, const char **key, size_t *keylen,
+    const char **val, size_t *vallen)
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	const char *sp;
+
+	if (nl == NULL)
+		return false;
+	sp = memchr(*p, ' ', (size_t)(nl - *p));
+	*key = *p;
+	*keylen = (size_t)((sp != NULL ? sp : nl) - *p);
+	*val = sp != NULL ? sp + 1 : nl;
+	*vallen = (size_t)(nl - *val);
+	*p = nl + 1;
+	return true;
+}
+
+static bool parse_ulong(const char *s, size_t n, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 20 || (n > 1 && s[0] == '0'))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		if (v > (max - (unsigned long long)(s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (unsigned long long)(s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool parse_hex64(const char *s, size_t n, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n != 16)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (uint64_t)(c - 'a' + 10);
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool copy_addr(char *out, const char *s, size_t n, bool empty_ok)
+{
+	if (n > MAILADDR_MAX || memchr(s, '\0', n) != NULL)
+		return false;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return (empty_ok && n == 0) || mailaddr_ok(out, NULL);
+}
+
+/* Parse a queue file; false with *why if it is damaged. */
+static bool parse_queue(const char *text, size_t len, struct queue_file *q, const char **why)
+{
+	const char *p = text, *end = text + len, *key, *val;
+	size_t keylen, vallen, magic = strlen(QUEUE_MAGIC);
+	bool have_from = false, have_rcpt = false, have_size = false, have_commit = false;
+	unsigned long long v, size = 0;
+
+	memset(q, 0, sizeof *q);
+	*why = "bad first line";
+	if (len < magic || memcmp(text, QUEUE_MAGIC, magic) != 0)
+		return false;
+	p += magic;
+	for (;;) {
+		if (p - text > QUEUE_ENVELOPE_MAX) {
+			*why = "envelope too long";
+			return false;
+		}
+		if (!envelope_line(&p, end, &key, &keylen, &val, &vallen)) {
+			*why = "envelope not ended by a blank line";
+			return false;
+		}
+		if (keylen == 0 && vallen == 0)
+			break;
+#define KEY(k) (keylen == strlen(k) && memcmp(key, k, keylen) == 0)
+		if (KEY("from") && !have_from) {
+			have_from = true;
+			*why = "bad from";
+			if (!copy_addr(q->from, val, vallen, true))
+				return false;
+		} else if (KEY("rcpt") && !have_rcpt) {
+			have_rcpt = true;
+			*why = "bad rcpt";
+			if (!copy_addr(q->rcpt, val, vallen, false))
+				return false;
+		} else if (KEY("board") && q->board == 0) {
+			*why = "bad board";
+			if (!ident_board_parse(val, vallen, &q->board))
+				return false;
+		} else if (KEY("commit") && !have_commit) {
+			const char *sp = memchr(val, ' ', vallen);
+
+			have_commit = true;
+			*why = "bad commit";
+			if (sp == NULL || !parse_ulong(val, (size_t)(sp - val), STORE_BOARD_FILE_MAX, &v) ||
+			    !parse_hex64(sp + 1, vallen - (size_t)(sp + 1 - val), &q->game_hash))
+				return false;
+			q->game_len = (size_t)v;
+		} else if (KEY("size") && !have_size) {
+			have_size = true;
+			*why = "bad size";
+			if (!parse_ulong(val, vallen, OUTBOX_MESSAGE_MAX, &size))
+				return false;
+		} else {
+			*why = "unknown or repeated envelope line";
+			return false;
+		}
+#undef KEY
+	}
+	if (!have_from || !have_rcpt || !have_size) {
+		*why = "envelope lacks from, rcpt or size";
+		return false;
+	}
+	if ((q->board != 0) != have_commit) {
+		*why = "board without commit or commit without board";
+		return false;
+	}
+	if ((size_t)(end - p) != size) {
+		*why = "message size does not match";
+		return false;
+	}
+	q->msg = p;
+	q->len = (size_t)size;
+	return true;
+}
+
+/* --- batches --- */
+
+enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *game, size_t game_len,
+    struct outbox_batch **out)
+{
+	struct outbox_batch *b;
+
+	*out = NULL;
+	if (board != 0 && (board < IDENT_BOARD_MIN || board > IDENT_BOARD_MAX)) {
+		set_err(ob, "board number %ld is out of range", board);
+		return OUTBOX_IO;
+	}
+	if (board != 0 && game_len > STORE_BOARD_FILE_MAX) {
+		set_err(ob, "game text for board %ld is larger than %ld bytes", board, STORE_BOARD_FILE_MAX);
+		return OUTBOX_TOO_BIG;
+	}
+	b = calloc(1, sizeof *b);
+	if (b == NULL) {
+		set_err(ob, "out of memory");
+		return OUTBOX_TEMPFAIL;
+	}
+	b->ob = ob;
+	b->board = board;
+	if (board != 0) {
+		b->game_len = game_len;
+		b->game_hash = fnv1a64(game, game_len);
+	}
+	*out = b;
+	return OUTBOX_OK;
+}
+
+enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, const char *rcpt,
+    const char *msg, size_t len)
+{
+	struct outbox *ob = b->ob;
+	enum outbox_status result = OUTBOX_OK;
+	char id[QUEUE_ID_MAX + 1], path[PATH_BUF], commit[64] = "";
+	char *head = NULL, *file = NULL;
+	const char *why;
+	int hn;
+
+	assert(!b->done);
+	if (from[0] != '\0' && !mailaddr_ok(from, &why)) {
+		set_err(ob, "sender address %s", why);
+		return OUTBOX_BAD_ADDRESS;
+	}
+	if (!mailaddr_ok(rcpt, &why)) {
+		set_err(ob, "recipient address %s", why);
+		return OUTBOX_BAD_ADDRESS;
+	}
+	if (len > OUTBOX_MESSAGE_MAX) {
+		set_err(ob, "reply to %s is larger than %ld bytes", rcpt, OUTBOX_MESSAGE_MAX);
+		return OUTBOX_TOO_BIG;
+	}
+	if (b->n == b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 4;
+		char **bigger = realloc(b->names, ncap * sizeof *bigger);
+
+		if (bigger == NULL)
+			goto nomem;
+		b->names = bigger;
+		b->cap = ncap;
+	}
+	if (b->board != 0)
+		snprintf(commit, sizeof commit, "board %ld\ncommit %zu %016" PRIx64 "\n", b->board, b->game_len,
+		    b->game_hash);
+	hn = asprintf(&head, QUEUE_MAGIC "from %s\nrcpt %s\n%ssize %zu\n\n", from, rcpt, commit, len);
+	if (hn < 0) {
+		head = NULL;
+		goto nomem;
+	}
+	file = malloc((size_t)hn + len + 1);
+	if (file == NULL)
+		goto nomem;
+	memcpy(file, head, (size_t)hn);
+	memcpy(file + hn, msg, len);
+	new_id(ob, id, sizeof id);
+	snprintf(path, sizeof path, "outbox/tmp/%s", id);
+	b->names[b->n] = strdup(id);
+	if (b->names[b->n] == NULL)
+		goto nomem;
+	result = from_store(ob, store_create_file(ob->st, path, file, (size_t)hn + len));
+	if (result != OUTBOX_OK) {
+		store_unlink(ob->st, path);
+		free(b->names[b->n]);
+		goto out;
+	}
+	b->n++;
+	goto out;
+nomem:
+	set_err(ob, "out of memory");
+	result = OUTBOX_TEMPFAIL;
+out:
+	free(file);
+	free(head);
+	return result;
+}
+
+enum outbox_status outbox_batch_commit(struct outbox_batch *b)
+{
+	struct outbox *ob = b->ob;
+	char from[PATH_BUF], to[PATH_BUF];
+	enum store_status status = STORE_OK;
+	size_t i;
+
+	assert(!b->done);
+	b->done = true;
+	for (i = 0; i < b->n && status == STORE_OK; i++) {
+		snprintf(from, sizeof from, "outbox/tmp/%s", b->names[i]);
+		snprintf(to, sizeof to, "outbox/new/%s", b->names[i]);
+		status = store_rename(ob->st, from, to);
+	}
+	/*
+	 * Those not renamed stay in tmp/, where recovery releases a board's.
+	 * For the same reason a board batch needs no fsync of new/: a rename
+	 * lost in a crash leaves the reply in tmp/, tagged with a game file
+	 * that is durable, and recovery moves it again.
+	 */
+	if (status == STORE_OK && b->n > 0 && b->board == 0)
+		status = store_sync_dir(ob->st, "outbox/new");
+	return from_store(ob, status);
+}
+
+static void unlink_tmp(struct outbox *ob, char **names, size_t n)
+{
+	char path[PATH_BUF];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "outbox/tmp/%s", names[i]);
+		store_unlink(ob->st, path);
+	}
+}
+
+/*
+ * Is game_len/game_hash the current content of board's game file?  *same
+ * false also when there is no game file.
+ */
+static enum outbox_status game_matches(struct outbox *ob, long board, size_t game_len, uint64_t game_hash,
+    bool *same)
+{
+	enum store_status status;
+	char *text = NULL;
+	size_t len;
+
+	*same = false;
+	status = store_board_read(ob->st, board, &text, &len);
+	if (status == STORE_NOT_FOUND)
+		return OUTBOX_OK;
+	if (status != STORE_OK)
+		return from_store(ob, status);
+	*same = len == game_len && fnv1a64(text, len) == game_hash;
+	free(text);
+	return OUTBOX_OK;
+}
+
+enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
+{
+	struct outbox *ob = b->ob;
+	enum outbox_status result;
+	bool same = false;
+
+	assert(!b->done);
+	*committed = false;
+	if (b->board != 0) {
+		result = game_matches(ob, b->board, b->game_len, b->game_hash, &same);
+		if (result != OUTBOX_OK)
+			return result;	/* undecided: the files wait in tmp/ for recovery */
+	}
+	if (same) {
+		*committed = true;
+		return outbox_batch_commit(b);
+	}
+	b->done = true;
+	unlink_tmp(ob, b->names, b->n);
+	return OUTBOX_OK;
+}
+
+void outbox_batch_free(struct outbox_batch *b)
+{
+	size_t i;
+
+	if (b == NULL)
+		return;
+	for (i = 0; i < b->n; i++)
+		free(b->names[i]);
+	free(b->names);
+	free(b);
+}
+
+enum outbox_status outbox_enqueue(struct outbox *ob, const char *from, const char *rcpt, const char *msg,
+    size_t len)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status result;
+	bool committed;
+
+	result = outbox_batch_new(ob, 0, NULL, 0, &b);
+	if (result != OUTBOX_OK)
+		return result;
+	result = outbox_batch_add(b, from, rcpt, msg, len);
+	if (result == OUTBOX_OK)
+		result = outbox_batch_commit(b);
+	else
+		outbox_batch_abort(b, &committed);
+	outbox_batch_free(b);
+	return result;
+}
+
+/* --- recovery --- */
+
+/*
+ * Read and parse outbox/<dir>/<id>; *text owned by the caller.  *parsed
+ * false with *why: damaged.  *gone: the file was removed meanwhile.
+ */
+static enum outbox_status read_queue(struct outbox *ob, const char *dir, const char *id, char **text,
+    struct queue_file *q, bool *parsed, bool *gone, const char **why)
+{
+	char path[PATH_BUF];
+	enum store_status status;
+	size_t len;
+
+	*parsed = false;
+	*gone = false;
+	snprintf(path, sizeof path, "outbox/%s/%s", dir, id);
+	status = store_read_file(ob->st, path, OUTBOX_MESSAGE_MAX + QUEUE_ENVELOPE_MAX, text, &len);
+	if (status == STORE_NOT_FOUND) {
+		*gone = true;
+		return OUTBOX_OK;
+	}
+	if (status == STORE_TOO_BIG) {
+		*why = "queue file too big";
+		return OUTBOX_OK;
+	}
+	if (status != STORE_OK)
+		return from_store(ob, status);
+	*parsed = parse_queue(*text, len, q, why);
+	return OUTBOX_OK;
+}
+
+/* With board's lock held: tmp/<id> to new/ if its game was committed, else delete it. */
+static enum outbox_status settle(struct outbox *ob, const char *id, const struct queue_file *q,
+    struct outbox_stats *stats)
+{
+	char from[PATH_BUF], to[PATH_BUF];
+	enum outbox_status result;
+	enum store_status status;
+	bool same;
+
+	result = game_matches(ob, q->board, q->game_len, q->game_hash, &same);
+	if (result != OUTBOX_OK)
+		return result;
+	snprintf(from, sizeof from, "outbox/tmp/%s", id);
+	snprintf(to, sizeof to, "outbox/new/%s", id);
+	status = same ? store_rename(ob->st, from, to) : store_unlink(ob->st, from);
+	if (status == STORE_NOT_FOUND)
+		return OUTBOX_OK;	/* its writer committed or aborted it after we read it */
+	if (status == STORE_OK) {
+		if (same)
+			stats->released++;
+		else
+			stats->discarded++;
+	}
+	return from_store(ob, status);
+}
+
+/*
+ * Settle the tmp/ files of board (board > 0, lock held by the caller), or
+ * with board 0 of every board whose lock is free, deleting junk older than
+ * OUTBOX_TMP_MAX_AGE.
+ */
+static enum outbox_status recover(struct outbox *ob, long board, struct outbox_stats *stats)
+{
+	enum outbox_status result = OUTBOX_OK, r;
+	unsigned released = stats->released;
+	char **names = NULL, path[PATH_BUF];
+	size_t n = 0, i;
+	time_t now = time(NULL);
+
+	result = from_store(ob, store_list_dir(ob->st, "outbox/tmp", &names, &n));
+	if (result != OUTBOX_OK)
+		return result;
+	for (i = 0; i < n; i++) {
+		struct store_lock lock = STORE_LOCK_INIT;
+		struct queue_file q;
+		const char *why;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (!queue_id_ok(names[i]))
+			continue;
+		r = read_queue(ob, "tmp", names[i], &text, &q, &parsed, &gone, &why);
+		if (gone) {
+			/* settled by another process meanwhile */
+		} else if (r == OUTBOX_OK && board != 0 && parsed && q.board == board) {
+			r = settle(ob, names[i], &q, stats);
+		} else if (r == OUTBOX_OK && board == 0 && parsed && q.board != 0) {
+			enum store_status ls = store_trylock_board(ob->st, q.board, &lock);
+
+			/* a busy board (STORE_TIMEOUT) has its writer at work: leave it */
+			if (ls == STORE_OK)
+				r = settle(ob, names[i], &q, stats);
+			else if (ls != STORE_TIMEOUT)
+				r = from_store(ob, ls);
+			store_unlock(&lock);
+		} else if (r == OUTBOX_OK && board == 0 && id_age(names[i], now) > OUTBOX_TMP_MAX_AGE) {
+			/* untagged or incomplete, and long abandoned */
+			snprintf(path, sizeof path, "outbox/tmp/%s", names[i]);
+			r = from_store(ob, store_unlink(ob->st, path));
+			if (r == OUTBOX_OK)
+				stats->discarded++;
+		}
+		free(text);
+		if (r != OUTBOX_OK && result == OUTBOX_OK)
+			result = r;	/* keep going: other files may be fine */
+	}
+	store_free_names(names, n);
+	if (stats->released != released) {
+		r = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
+		if (result == OUTBOX_OK)
+			result = r;
+	}
+	return result;
+}
+
+enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_stats *stats)
+{
+	struct outbox_stats local;
+
+	memset(&local, 0, sizeof local);
+	if (board < IDENT_BOARD_MIN || board > IDENT_BOARD_MAX) {
+		set_err(ob, "board number %ld is out of range", board);
+		return OUTBOX_IO;
+	}
+	return recover(ob, board, stats != NULL ? stats : &local);
+}
+
+/* --- flush --- */
+
+static void log_mail(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
+    const char *what, const char *why)
+{
+	char stamp[32];
+	struct tm tm;
+	time_t now = config_now(cfg);
+
+	if (gmtime_r(&now, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	store_log(ob->st, "%s outbox %s rcpt=%s %s: %s", stamp, id, rcpt[0] != '\0' ? rcpt : "?", what, why);
+}
+
+static enum outbox_status move_failed(struct outbox *ob, const char *id)
+{
+	char from[PATH_BUF], to[PATH_BUF];
+
+	snprintf(from, sizeof from, "outbox/new/%s", id);
+	snprintf(to, sizeof to, "outbox/failed/%s", id);
+	return from_store(ob, store_rename(ob->st, from, to));
+}
+
+enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
+    struct outbox_stats *stats)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct outbox_stats local;
+	enum outbox_status result, r;
+	char **names = NULL, why[TRANSPORT_WHY_MAX], path[PATH_BUF];
+	size_t n = 0, i;
+	void *ctx = NULL;
+	bool opened = false, removed = false, failed = false;
+
+	if (stats == NULL)
+		stats = &local;
+	memset(stats, 0, sizeof *stats);
+	result = from_store(ob, store_lock_path(ob->st, "outbox/flush.lock", cfg->lock_timeout_ms, &lock));
+	if (result != OUTBOX_OK)
+		return result;
+	/* a leftover that cannot be settled now waits; sending goes on */
+	recover(ob, 0, stats);
+	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
+	if (result != OUTBOX_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct transport_envelope env;
+		struct queue_file q;
+		enum transport_result tr;
+		const char *bad = NULL;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (!queue_id_ok(names[i]))
+			continue;	/* not ours */
+		r = read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &bad);
+		if (gone)
+			continue;
+		if (r != OUTBOX_OK) {
+			free(text);
+			log_mail(ob, cfg, names[i], "", "deferred", ob->err);
+			stats->deferred++;
+			continue;
+		}
+		if (!parsed) {
+			log_mail(ob, cfg, names[i], "", "damaged queue file, moved to failed/", bad);
+			free(text);
+			if (move_failed(ob, names[i]) == OUTBOX_OK) {
+				stats->failed++;
+				removed = failed = true;
+			}
+			continue;
+		}
+		if (!opened) {
+			why[0] = '\0';
+			tr = ops->open(ob->st, cfg, &ctx, why, sizeof why);
+			if (tr != TRANSPORT_OK) {
+				log_mail(ob, cfg, names[i], q.rcpt, "transport not available", why);
+				stats->deferred += (unsigned)(n - i);
+				free(text);
+				break;
+			}
+			opened = true;
+		}
+		env.id = names[i];
+		env.from = q.from;
+		env.rcpt = q.rcpt;
+		why[0] = '\0';
+		tr = ops->deliver(ctx, &env, q.msg, q.len, why, sizeof why);
+		free(text);
+		if (tr == TRANSPORT_OK) {
+			snprintf(path, sizeof path, "outbox/new/%s", names[i]);
+			r = from_store(ob, store_unlink(ob->st, path));
+			if (r != OUTBOX_OK)
+				log_mail(ob, cfg, names[i], q.rcpt, "delivered but not removed", ob->err);
+			stats->delivered++;
+			removed = true;
+		} else if (tr == TRANSPORT_TEMPFAIL) {
+			log_mail(ob, cfg, names[i], q.rcpt, "deferred", why);
+			stats->deferred++;
+		} else {
+			log_mail(ob, cfg, names[i], q.rcpt, "refused, moved to failed/", why);
+			if (move_failed(ob, names[i]) == OUTBOX_OK) {
+				stats->failed++;
+				removed = failed = true;
+			}
+		}
+	}
+	/* one directory fsync for all the removals of this flush */
+	if (removed)
+		result = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
+	if (failed && result == OUTBOX_OK)
+		result = from_store(ob, store_sync_dir(ob->st, "outbox/failed"));
+out:
+	if (opened)
+		ops->close(ctx);
+	store_free_names(names, n);
+	store_unlock(&lock);
+	return result;
+}

@@ -1,0 +1,151 @@
+/*
+ * outbox: the queue of outgoing replies under <home>/outbox, and the flush
+ * that hands them to a transport (transport.h).
+ *
+ * Layout: outbox/tmp/ (being written or waiting for their game file),
+ * outbox/new/ (queued, to be sent), outbox/failed/ (refused for good, kept for
+ * the admin), outbox/flush.lock.  A queued mail is one file, named like a
+ * Maildir message (time.M<usec>P<pid>Q<n>.<host>, which is also its queue id):
+ * a small text envelope, a blank line, then the message bytes exactly:
+ *
+ *     oustpbm-queue 1
+ *     from oust@example.org          envelope sender ("from " alone: <>)
+ *     rcpt alice@example.com         the one recipient
+ *     board 101                      only for replies to a game change
+ *     commit 2345 89abcdef01234567   with board: length and FNV-1a 64 hash
+ *                                    of the game file these replies belong to
+ *     size 1234                      bytes of message after the blank line
+ *
+ *     <message>
+ *
+ * Only the message reaches the transport; the envelope is never a header.
+ *
+ * Commit protocol: a move's replies are sent if and only if its game file
+ * was committed.  The mail processor, holding the board lock:
+ *   1. outbox_recover(board): settle what a crashed earlier run left;
+ *   2. reads the game, computes the new game text and the replies;
+ *   3. outbox_batch_new(board, new game text) and outbox_batch_add() for each
+ *      reply: each is written into outbox/tmp/ and fsync'ed, tagged with the
+ *      board and the hash of the new game text;
+ *   4. store_board_write(): the commit point (rename + directory fsync);
+ *   5. outbox_batch_commit() if 4 succeeded: the replies are renamed into
+ *      outbox/new/ (no fsync needed: a rename lost in a crash leaves them
+ *      in tmp/, where recovery finds them); else outbox_batch_abort().
+ * A crash before 4 leaves tagged replies in tmp/ and the old game file; a
+ * crash after 4 leaves them in tmp/ and the new game file.  Whoever next
+ * holds that board's lock (step 1 of the next mail for the board, or a flush
+ * that gets the lock without waiting) compares the game file with the tag:
+ * the same content means the move was committed and the replies go to new/;
+ * anything else means it was not and they are deleted.  Step 1 runs before
+ * any later change to the board, so the comparison always sees the file the
+ * crashed run left.  outbox_batch_abort() decides the same way, so a
+ * store_board_write() that failed after its rename (directory fsync error)
+ * still sends the replies of the move that stands.
+ * Replies that change no game (board 0: errors, show, help) are renamed into
+ * new/ at commit; if the process dies first they stay in tmp/ and are deleted
+ * after 36 hours (the Maildir rule); the incoming mail was not acknowledged,
+ * so the MTA delivers it again and the reply is made again.
+ *
+ * Flush: under outbox/flush.lock (waiting at most lock_timeout_ms, so two
+ * flushes never send one mail twice) settle leftovers in tmp/, then deliver
+ * each file of new/ in name order.  TRANSPORT_OK: the file is deleted;
+ * TEMPFAIL: it stays for the next flush; PERMFAIL or a damaged queue file:
+ * moved to failed/ and logged.  A crash between delivery and deletion means
+ * one more delivery later (at least once); the maildir transport then
+ * replaces its own earlier copy, as the file name is the queue id.
+ */
+#ifndef OUSTPBM_OUTBOX_H
+#define OUSTPBM_OUTBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "store.h"
+#include "transport.h"
+
+#define OUTBOX_MESSAGE_MAX (8L * 1024 * 1024)	/* bytes in one queued message */
+#define OUTBOX_ERR_MAX 700
+#define OUTBOX_TMP_MAX_AGE (36L * 3600)	/* seconds before an untagged tmp/ file is junk */
+
+enum outbox_status {
+	OUTBOX_OK,
+	OUTBOX_BAD_ADDRESS,	/* sender or recipient fails mailaddr_ok() */
+	OUTBOX_TOO_BIG,		/* message over OUTBOX_MESSAGE_MAX */
+	OUTBOX_TIMEOUT,		/* flush.lock not obtained in time (temporary) */
+	OUTBOX_TEMPFAIL,	/* disk full, I/O error, no memory (temporary) */
+	OUTBOX_IO,		/* any other system error */
+};
+
+const char *outbox_status_str(enum outbox_status status);
+bool outbox_status_temporary(enum outbox_status status);
+
+struct outbox;
+struct outbox_batch;
+
+/* What one flush did. */
+struct outbox_stats {
+	unsigned delivered;	/* handed to the transport and removed */
+	unsigned deferred;	/* temporary failure: still in new/ */
+	unsigned failed;	/* permanent failure or damaged: moved to failed/ */
+	unsigned released;	/* leftovers in tmp/ whose game was committed: moved to new/ */
+	unsigned discarded;	/* leftovers in tmp/ whose game was not: deleted */
+};
+
+/*
+ * Open the outbox of st's home, creating outbox/{tmp,new,failed}.  st must
+ * outlive it.  The caller owns *out (outbox_close); on failure *out is NULL
+ * and err says why.
+ */
+enum outbox_status outbox_open(struct store *st, struct outbox **out, char *err, size_t errlen);
+void outbox_close(struct outbox *ob);
+
+/* The message of the last failure of a call on ob or one of its batches. */
+const char *outbox_error(const struct outbox *ob);
+
+/*
+ * Start the replies of one transaction.  board 0: replies that change no
+ * game (game is ignored).  Otherwise the caller holds board's lock until
+ * commit or abort, and game/game_len is the game text about to be written
+ * with store_board_write().  The caller owns *out (outbox_batch_free).
+ */
+enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *game, size_t game_len,
+    struct outbox_batch **out);
+
+/* Write one reply into outbox/tmp/ and fsync it.  from may be "" (<>). */
+enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, const char *rcpt,
+    const char *msg, size_t len);
+
+/* The game file was written (or board 0): move the replies into new/. */
+enum outbox_status outbox_batch_commit(struct outbox_batch *b);
+
+/*
+ * The game file write failed or was not attempted: the replies are deleted,
+ * unless the game file holds the batch's game text after all (then they are
+ * committed, and OUTBOX_OK says so through *committed).
+ */
+enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed);
+
+/* Free a batch.  Files not committed or aborted stay in tmp/ for recovery. */
+void outbox_batch_free(struct outbox_batch *b);
+
+/* Queue one reply that changes no game: a board 0 batch of one, committed. */
+enum outbox_status outbox_enqueue(struct outbox *ob, const char *from, const char *rcpt, const char *msg,
+    size_t len);
+
+/*
+ * Settle the tmp/ leftovers of board (see the protocol above).  The caller
+ * holds board's lock.  stats may be NULL; released and discarded are added.
+ */
+enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_stats *stats);
+
+/*
+ * Deliver everything queued with ops (opened only if there is something to
+ * send).  cfg gives lock_timeout_ms and the time for log lines.  stats (may
+ * be NULL) is zeroed, then filled.  Failures of single mails are in stats and
+ * the log, not in the status.
+ */
+enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
+    struct outbox_stats *stats);
+
+#endif

@@ -1,0 +1,829 @@
+/*
+ * rules: the Oust rules core.  See rules.h and ../shared/oust-rules.md.
+ */
+#include "rules.h"
+
+#include <assert.h>
+#include <string.h>
+
+/* Shift of colour c's count in rules_board.nown. */
+#define NOWN_SHIFT(c) ((c) == RULES_BLACK ? 0 : 4)
+#define NOWN_ONE(c) ((uint8_t)(1u << NOWN_SHIFT(c)))
+
+bool rules_size_ok(int size)
+{
+	return size >= RULES_MIN_SIZE && size <= RULES_MAX_SIZE && size % 2 == 1;
+}
+
+void rules_board_init(struct rules_board *b, int size)
+{
+	int x, y, p;
+
+	assert(rules_size_ok(size));
+	b->size = size;
+	b->stride = size + 2;
+	b->ncells = b->stride * b->stride;
+	b->nempty = 0;
+	b->stones[0] = b->stones[1] = b->stones[2] = 0;
+	memset(b->color, RULES_OFFBOARD, sizeof(b->color));
+	memset(b->nown, 0, sizeof(b->nown));
+	memset(b->group, 0, sizeof(b->group));
+	memset(b->next, 0, sizeof(b->next));
+	memset(b->gsize, 0, sizeof(b->gsize));
+	memset(b->gvalid, 0, sizeof(b->gvalid));
+	memset(b->wmark, 0, sizeof(b->wmark));
+	b->wgen = 0;
+	memset(b->lpos, 0xff, sizeof(b->lpos));
+	memset(b->isdirty, 0, sizeof(b->isdirty));
+	b->nlegal[0] = b->nlegal[1] = b->nlegal[2] = 0;
+	b->ndirty[0] = b->ndirty[1] = b->ndirty[2] = 0;
+	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
+	for (y = 0; y < size; y++) {
+		for (x = 0; x < size; x++) {
+			p = rules_point(b, x, y);
+			b->color[p] = RULES_EMPTY;
+			b->epos[p] = (uint16_t)b->nempty;
+			b->empty[b->nempty++] = (uint16_t)p;
+		}
+	}
+}
+
+static bool on_board(const struct rules_board *b, int p)
+{
+	return p > 0 && p < b->ncells && b->color[p] != RULES_OFFBOARD;
+}
+
+int rules_group_size(const struct rules_board *b, int p)
+{
+	if (!on_board(b, p) || b->color[p] == RULES_EMPTY)
+		return 0;
+	return b->gsize[b->group[p]];
+}
+
+int rules_largest_group(const struct rules_board *b, enum rules_color c)
+{
+	int p, best = 0;
+
+	for (p = b->stride; p < b->ncells - b->stride; p++)
+		if (b->color[p] == c && b->group[p] == p && b->gsize[p] > best)
+			best = b->gsize[p];
+	return best;
+}
+
+/* Mark the empty point p to be decided again for colour c. */
+static inline void mark(struct rules_board *b, int c, int p)
+{
+	if (!b->isdirty[c][p]) {
+		b->isdirty[c][p] = 1;
+		b->dirty[c][b->ndirty[c]++] = (uint16_t)p;
+	}
+}
+
+static void list_add(struct rules_board *b, int c, int p)
+{
+	b->lpos[c][p] = (uint16_t)b->nlegal[c];
+	b->legal[c][b->nlegal[c]++] = (uint16_t)p;
+}
+
+static void list_remove(struct rules_board *b, int c, int p)
+{
+	int i = b->lpos[c][p], last = b->legal[c][--b->nlegal[c]];
+
+	b->legal[c][i] = (uint16_t)last;
+	b->lpos[c][last] = (uint16_t)i;
+	b->lpos[c][p] = RULES_NOT_LISTED;
+}
+
+/*
+ * Mark for the colours in mask (bit c for colour c) every empty point next
+ * to group g, unless g was already walked in this generation.
+ */
+static void mark_group(struct rules_board *b, int g, int mask)
+{
+	int s = g, st = b->stride, k, q;
+	const int d[4] = { -1, 1, -st, st };
+
+	if (b->wmark[g] == b->wgen)
+		return;
+	b->wmark[g] = b->wgen;
+	do {
+		for (k = 0; k < 4; k++) {
+			q = s + d[k];
+			if (b->color[q] == RULES_EMPTY) {
+				if (mask & (1 << RULES_BLACK))
+					mark(b, RULES_BLACK, q);
+				if (mask & (1 << RULES_WHITE))
+					mark(b, RULES_WHITE, q);
+			}
+		}
+		s = b->next[s];
+	} while (s != g);
+}
+
+/* Start a new generation of group-walk marks. */
+static void new_walk(struct rules_board *b)
+{
+	if (++b->wgen == 0) {
+		memset(b->wmark, 0, sizeof(b->wmark));
+		b->wgen = 1;
+	}
+}
+
+/* Put a stone on an empty point: colour, empty list, neighbour counts, new singleton group. */
+static void put_stone(struct rules_board *b, int p, enum rules_color c)
+{
+	int i = b->epos[p], last = b->empty[--b->nempty];
+	int s = b->stride;
+
+	if (b->lpos[RULES_BLACK][p] != RULES_NOT_LISTED)
+		list_remove(b, RULES_BLACK, p);
+	if (b->lpos[RULES_WHITE][p] != RULES_NOT_LISTED)
+		list_remove(b, RULES_WHITE, p);
+
+	b->empty[i] = (uint16_t)last;
+	b->epos[last] = (uint16_t)i;
+	b->color[p] = (uint8_t)c;
+	b->stones[c]++;
+	b->nown[p - 1] += NOWN_ONE(c);
+	b->nown[p + 1] += NOWN_ONE(c);
+	b->nown[p - s] += NOWN_ONE(c);
+	b->nown[p + s] += NOWN_ONE(c);
+	b->group[p] = (uint16_t)p;
+	b->next[p] = (uint16_t)p;
+	b->gsize[p] = 1;
+	b->gvalid[p] = 0;
+}
+
+/* Merge group `from` into group `into` (both of one colour): relabel the stones of `from`. */
+static void merge_groups(struct rules_board *b, int into, int from)
+{
+	int s = from;
+	uint16_t t;
+
+	do {
+		b->group[s] = (uint16_t)into;
+		s = b->next[s];
+	} while (s != from);
+	/* Splice the two circular lists. */
+	t = b->next[into];
+	b->next[into] = b->next[from];
+	b->next[from] = t;
+	b->gsize[into] = (uint16_t)(b->gsize[into] + b->gsize[from]);
+	b->gvalid[into] = 0;
+}
+
+/* Join the new stone at p with the groups of its colour around it; returns the group id. */
+static int join_neighbours(struct rules_board *b, int p)
+{
+	const int d[4] = { -1, 1, -b->stride, b->stride };
+	int c = b->color[p], g = p, i, q, h;
+
+	/* Relabel into the largest group so a merge costs the smaller sizes only. */
+	for (i = 0; i < 4; i++) {
+		q = p + d[i];
+		if (b->color[q] != c)
+			continue;
+		h = b->group[q];
+		if (h == g)
+			continue;
+		if (b->gsize[h] > b->gsize[g])
+			merge_groups(b, h, g), g = h;
+		else
+			merge_groups(b, g, h);
+	}
+	return g;
+}
+
+/*
+ * Remove every stone of group g.  The points it frees and the empty points
+ * around them change for both colours; the other colour's groups around it
+ * lose a neighbour, so their largest enemy may shrink.
+ */
+static void remove_group(struct rules_board *b, int g)
+{
+	int s = g, n, c = b->color[g], k, q;
+	int st = b->stride;
+	const int d[4] = { -1, 1, -st, st };
+
+	do {
+		for (k = 0; k < 4; k++) {
+			q = s + d[k];
+			if (b->color[q] == RULES_OTHER(c)) {
+				b->gvalid[b->group[q]] = 0;
+				mark_group(b, b->group[q], 1 << RULES_OTHER(c));
+			}
+		}
+		s = b->next[s];
+	} while (s != g);
+	do {
+		n = b->next[s];
+		b->color[s] = RULES_EMPTY;
+		b->group[s] = 0;
+		b->epos[s] = (uint16_t)b->nempty;
+		b->empty[b->nempty++] = (uint16_t)s;
+		b->nown[s - 1] -= NOWN_ONE(c);
+		b->nown[s + 1] -= NOWN_ONE(c);
+		b->nown[s - st] -= NOWN_ONE(c);
+		b->nown[s + st] -= NOWN_ONE(c);
+		b->stones[c]--;
+		mark(b, RULES_BLACK, s);
+		mark(b, RULES_WHITE, s);
+		for (k = 0; k < 4; k++) {
+			q = s + d[k];
+			if (b->color[q] == RULES_EMPTY) {
+				mark(b, RULES_BLACK, q);
+				mark(b, RULES_WHITE, q);
+			}
+		}
+		s = n;
+	} while (s != g);
+}
+
+bool rules_board_setup(struct rules_board *b, int p, enum rules_color c)
+{
+	if (!on_board(b, p) || b->color[p] != RULES_EMPTY ||
+	    (c != RULES_BLACK && c != RULES_WHITE))
+		return false;
+	put_stone(b, p, c);
+	join_neighbours(b, p);
+	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
+	memset(b->gvalid, 0, sizeof(b->gvalid));
+	return true;
+}
+
+/* Largest enemy group next to any stone of group g (0 if none). */
+static int group_max_enemy(const struct rules_board *b, int g)
+{
+	int e = RULES_OTHER(b->color[g]), s = g, st = b->stride, m = 0, q, k;
+	const int d[4] = { -1, 1, -st, st };
+
+	do {
+		for (k = 0; k < 4; k++) {
+			q = s + d[k];
+			if (b->color[q] == e && b->gsize[b->group[q]] > m)
+				m = b->gsize[b->group[q]];
+		}
+		s = b->next[s];
+	} while (s != g);
+	return m;
+}
+
+/*
+ * The capture test for colour c at the empty point p, which touches at
+ * least one stone of colour c.
+ */
+static enum rules_verdict eval_join(const struct rules_board *b, enum rules_color c, int p)
+{
+	const int d[4] = { -1, 1, -b->stride, b->stride };
+	int seen[4], nseen = 0, size = 1, maxe = 0, k, j, q, g, m;
+	enum rules_color e = RULES_OTHER(c);
+
+	for (k = 0; k < 4; k++) {
+		q = p + d[k];
+		if (b->color[q] == e) {
+			if (b->gsize[b->group[q]] > maxe)
+				maxe = b->gsize[b->group[q]];
+			continue;
+		}
+		if (b->color[q] != c)
+			continue;
+		g = b->group[q];
+		for (j = 0; j < nseen && seen[j] != g; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen[nseen++] = g;
+		size += b->gsize[g];
+		m = group_max_enemy(b, g);
+		if (m > maxe)
+			maxe = m;
+	}
+	if (maxe == 0)
+		return RULES_NO_ENEMY;
+	if (size <= maxe)
+		return RULES_NOT_LARGER;
+	return RULES_CAPTURE;
+}
+
+/* Fast verdict for one placement, without the details of rules_check(). */
+static enum rules_verdict verdict_of(const struct rules_board *b, enum rules_color c, int p)
+{
+	if (!on_board(b, p))
+		return RULES_OFFBOARD_POINT;
+	if (b->color[p] != RULES_EMPTY)
+		return RULES_OCCUPIED;
+	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
+		return RULES_NONCAPTURE;
+	return eval_join(b, c, p);
+}
+
+static void add_unique(uint16_t *list, int *n, int v)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (list[i] == v)
+			return;
+	list[(*n)++] = (uint16_t)v;
+}
+
+enum rules_verdict rules_check(const struct rules_board *b, enum rules_color c, int p,
+    struct rules_check *out)
+{
+	struct rules_check r = { 0 };
+	uint16_t own[4], enemy[RULES_MAX_POINTS];
+	int nown = 0, nenemy = 0, i, k, q, s;
+	const int d[4] = { -1, 1, -b->stride, b->stride };
+	enum rules_color e = RULES_OTHER(c);
+
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	r.verdict = verdict_of(b, c, p);
+	if (r.verdict == RULES_OFFBOARD_POINT || r.verdict == RULES_OCCUPIED)
+		goto out;
+	r.new_group = 1;
+	for (k = 0; k < 4; k++) {
+		q = p + d[k];
+		if (b->color[q] == c)
+			add_unique(own, &nown, b->group[q]);
+		else if (b->color[q] == e)
+			add_unique(enemy, &nenemy, b->group[q]);
+	}
+	for (i = 0; i < nown; i++) {
+		r.new_group += b->gsize[own[i]];
+		s = own[i];
+		do {
+			for (k = 0; k < 4; k++) {
+				q = s + d[k];
+				if (b->color[q] == e)
+					add_unique(enemy, &nenemy, b->group[q]);
+			}
+			s = b->next[s];
+		} while (s != own[i]);
+	}
+	if (nown == 0)
+		goto out; /* a non-capturing placement touches enemies but joins nothing */
+	r.enemy_groups = nenemy;
+	for (i = 0; i < nenemy; i++)
+		if (b->gsize[enemy[i]] > r.largest_enemy)
+			r.largest_enemy = b->gsize[enemy[i]];
+	if (r.verdict == RULES_CAPTURE)
+		for (i = 0; i < nenemy; i++)
+			r.captured += b->gsize[enemy[i]];
+out:
+	if (out != NULL)
+		*out = r;
+	return r.verdict;
+}
+
+enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p, int *captured)
+{
+	enum rules_verdict v;
+	int g, s, k, q, h, n = 0;
+	const int d[4] = { -1, 1, -b->stride, b->stride };
+	const int both = (1 << RULES_BLACK) | (1 << RULES_WHITE);
+
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	v = verdict_of(b, c, p);
+	if (!rules_is_legal(v))
+		goto out;
+	put_stone(b, p, c);
+	g = join_neighbours(b, p);
+	new_walk(b);
+	/* The group's size and surroundings changed: its empty neighbours, for both colours. */
+	mark_group(b, g, both);
+	if (v == RULES_NONCAPTURE) {
+		/*
+		 * Enemy groups touching the new singleton have a new neighbour of
+		 * size 1: their largest enemy changes only if they had none.
+		 */
+		for (k = 0; k < 4; k++) {
+			q = p + d[k];
+			if (b->color[q] != RULES_OTHER(c))
+				continue;
+			h = b->group[q];
+			if (b->gvalid[h] && b->gmax[h] > 0)
+				continue;
+			if (b->gvalid[h])
+				b->gmax[h] = 1; /* it was 0 */
+			mark_group(b, h, 1 << RULES_OTHER(c));
+		}
+		goto out;
+	}
+	/* A capture: every enemy group next to the new group is smaller; remove them all. */
+	s = g;
+	do {
+		for (k = 0; k < 4; k++) {
+			q = s + d[k];
+			if (b->color[q] == RULES_OTHER(c)) {
+				n += b->gsize[b->group[q]];
+				remove_group(b, b->group[q]);
+			}
+		}
+		s = b->next[s];
+	} while (s != g);
+	/* Everything the new group touched is gone: it has no enemy neighbour. */
+	b->gvalid[g] = 1;
+	b->gmax[g] = 0;
+out:
+	if (captured != NULL)
+		*captured = n;
+	return v;
+}
+
+/* Group g's largest enemy neighbour, computed again only when it may have changed. */
+static inline int cached_max_enemy(struct rules_board *b, int g)
+{
+	if (!b->gvalid[g]) {
+		b->gvalid[g] = 1;
+		b->gmax[g] = (uint16_t)group_max_enemy(b, g);
+	}
+	return b->gmax[g];
+}
+
+/*
+ * Decide the empty point p for colour c, with few data-dependent branches:
+ * a neighbour that is not an own stone contributes group 0, whose size is 0
+ * (cell 0 is off-board and never holds a stone), and the dedupe of up to
+ * four own groups is arithmetic.  Same verdict as eval_join(); test_rules
+ * checks the sets against rules_check() on every position of random games.
+ */
+static inline bool decide(struct rules_board *b, enum rules_color c, int p)
+{
+	const int s = b->stride;
+	const uint8_t e = (uint8_t)RULES_OTHER(c);
+	const uint8_t *col = b->color;
+	const uint16_t *grp = b->group, *gs = b->gsize;
+	int k, q[4], og[4], size, maxe = 0, m;
+
+	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
+		return true; /* non-capturing placement */
+	q[0] = p - 1, q[1] = p + 1, q[2] = p - s, q[3] = p + s;
+	for (k = 0; k < 4; k++) {
+		m = col[q[k]] == e ? gs[grp[q[k]]] : 0;
+		maxe = m > maxe ? m : maxe;
+		og[k] = col[q[k]] == c ? grp[q[k]] : 0;
+	}
+	size = 1 + gs[og[0]] + (og[1] != og[0]) * gs[og[1]] +
+	    (og[2] != og[0] && og[2] != og[1]) * gs[og[2]] +
+	    (og[3] != og[0] && og[3] != og[1] && og[3] != og[2]) * gs[og[3]];
+	for (k = 0; k < 4; k++) {
+		m = og[k] ? cached_max_enemy(b, og[k]) : 0;
+		maxe = m > maxe ? m : maxe;
+	}
+	return maxe > 0 && size > maxe;
+}
+
+/* Bring colour c's legal set up to date: decide the dirty points again, or all of them. */
+static void update_legal(struct rules_board *b, enum rules_color c)
+{
+	int i, p;
+	bool in, now;
+
+	if (b->full[c]) {
+		for (i = 0; i < b->ndirty[c]; i++)
+			b->isdirty[c][b->dirty[c][i]] = 0;
+		for (i = 0; i < b->nlegal[c]; i++)
+			b->lpos[c][b->legal[c][i]] = RULES_NOT_LISTED;
+		b->nlegal[c] = 0;
+		for (i = 0; i < b->nempty; i++)
+			if (decide(b, c, b->empty[i]))
+				list_add(b, c, b->empty[i]);
+		b->full[c] = false;
+		b->ndirty[c] = 0;
+		return;
+	}
+	for (i = 0; i < b->ndirty[c]; i++) {
+		p = b->dirty[c][i];
+		b->isdirty[c][p] = 0;
+		if (b->color[p] != RULES_EMPTY)
+			continue;
+		in = b->lpos[c][p] != RULES_NOT_LISTED;
+		now = decide(b, c, p);
+		if (now && !in)
+			list_add(b, c, p);
+		else if (!now && in)
+			list_remove(b, c, p);
+	}
+	b->ndirty[c] = 0;
+}
+
+int rules_legal(struct rules_board *b, enum rules_color c, uint16_t *out)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	update_legal(b, c);
+	memcpy(out, b->legal[c], (size_t)b->nlegal[c] * sizeof(out[0]));
+	return b->nlegal[c];
+}
+
+bool rules_has_legal(struct rules_board *b, enum rules_color c)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	update_legal(b, c);
+	return b->nlegal[c] > 0;
+}
+
+/* ---- notation ---- */
+
+char rules_column_letter(int x)
+{
+	assert(x >= 0 && x < RULES_MAX_SIZE);
+	return (char)('A' + x + (x >= 8)); /* Go boards skip I */
+}
+
+int rules_parse_point(const struct rules_board *b, const char *s, int len)
+{
+	int x, y = 0, i;
+	char l;
+
+	if (len < 2 || len > 3)
+		return RULES_NO_POINT;
+	l = s[0];
+	if (l >= 'a' && l <= 'z')
+		l = (char)(l - 'a' + 'A');
+	if (l < 'A' || l > 'Z' || l == 'I')
+		return RULES_NO_POINT;
+	x = l - 'A' - (l > 'I');
+	if (s[1] == '0')
+		return RULES_NO_POINT;
+	for (i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return RULES_NO_POINT;
+		y = y * 10 + (s[i] - '0');
+	}
+	if (x >= b->size || y < 1 || y > b->size)
+		return RULES_NO_POINT;
+	return rules_point(b, x, y - 1);
+}
+
+char *rules_point_name(const struct rules_board *b, int p, char buf[4])
+{
+	int x = rules_x(b, p), y = rules_y(b, p) + 1;
+
+	assert(on_board(b, p));
+	buf[0] = rules_column_letter(x);
+	if (y >= 10) {
+		buf[1] = (char)('0' + y / 10);
+		buf[2] = (char)('0' + y % 10);
+		buf[3] = '\0';
+	} else {
+		buf[1] = (char)('0' + y);
+		buf[2] = '\0';
+	}
+	return buf;
+}
+
+/* ---- game ---- */
+
+void rules_game_init(struct rules_game *g, int size, bool swap_enabled)
+{
+	rules_board_init(&g->board, size);
+	g->to_move = RULES_BLACK;
+	g->result = RULES_PLAYING;
+	g->turn = 1;
+	g->placed = 0;
+	g->swap_enabled = swap_enabled;
+}
+
+/*
+ * A new turn begins for the side to move.  Mandatory placement and passing:
+ * with no placement it passes; if the other side has none either, the game
+ * is drawn (our decision: the rule sheet says this cannot happen, but it can).
+ */
+static void begin_turn(struct rules_game *g, struct rules_event *ev)
+{
+	g->placed = 0;
+	if (rules_has_legal(&g->board, g->to_move))
+		return;
+	if (!rules_has_legal(&g->board, RULES_OTHER(g->to_move))) {
+		g->result = RULES_DRAW;
+		return;
+	}
+	ev->passed[ev->npasses++] = g->to_move;
+	g->turn++;
+	g->to_move = RULES_OTHER(g->to_move);
+}
+
+static void end_turn(struct rules_game *g, struct rules_event *ev)
+{
+	ev->turn_over = true;
+	g->turn++;
+	g->to_move = RULES_OTHER(g->to_move);
+	begin_turn(g, ev);
+}
+
+void rules_game_start(struct rules_game *g, const struct rules_board *b, enum rules_color to_move,
+    int turn, bool swap_enabled, struct rules_event *ev)
+{
+	struct rules_event dummy;
+
+	assert(to_move == RULES_BLACK || to_move == RULES_WHITE);
+	if (ev == NULL)
+		ev = &dummy;
+	memset(ev, 0, sizeof(*ev));
+	g->board = *b;
+	g->to_move = to_move;
+	g->result = RULES_PLAYING;
+	g->turn = turn;
+	g->swap_enabled = swap_enabled;
+	begin_turn(g, ev);
+	ev->result = g->result;
+}
+
+enum rules_verdict rules_game_play(struct rules_game *g, int p, struct rules_event *ev)
+{
+	struct rules_event dummy;
+	enum rules_color c = g->to_move;
+
+	if (ev == NULL)
+		ev = &dummy;
+	memset(ev, 0, sizeof(*ev));
+	ev->result = g->result;
+	if (g->result != RULES_PLAYING) {
+		ev->verdict = RULES_GAME_OVER;
+		return ev->verdict;
+	}
+	ev->verdict = rules_place(&g->board, c, p, &ev->captured);
+	if (!rules_is_legal(ev->verdict))
+		return ev->verdict;
+	g->placed++;
+	if (ev->verdict == RULES_NONCAPTURE) {
+		end_turn(g, ev);
+	} else if (g->board.stones[RULES_OTHER(c)] == 0) {
+		/* Winning: the placement removed the last enemy stones. */
+		g->result = c == RULES_BLACK ? RULES_BLACK_WINS : RULES_WHITE_WINS;
+		g->turn++;
+		ev->turn_over = true;
+	} else if (!rules_has_legal(&g->board, c)) {
+		/* Mid-turn dead end (our decision): the rest of the turn is passed. */
+		ev->dead_end = true;
+		end_turn(g, ev);
+	}
+	ev->result = g->result;
+	return ev->verdict;
+}
+
+enum rules_verdict rules_game_play_color(struct rules_game *g, enum rules_color c, int p,
+    struct rules_event *ev)
+{
+	if (g->result == RULES_PLAYING && c != g->to_move) {
+		if (ev != NULL) {
+			memset(ev, 0, sizeof(*ev));
+			ev->verdict = RULES_NOT_YOUR_TURN;
+			ev->result = g->result;
+		}
+		return RULES_NOT_YOUR_TURN;
+	}
+	return rules_game_play(g, p, ev);
+}
+
+int rules_game_legal(struct rules_game *g, uint16_t *out)
+{
+	if (g->result != RULES_PLAYING)
+		return 0;
+	return rules_legal(&g->board, g->to_move, out);
+}
+
+bool rules_game_can_swap(const struct rules_game *g)
+{
+	return g->swap_enabled && g->result == RULES_PLAYING && g->turn == 2 && g->placed == 0 &&
+	    g->to_move == RULES_WHITE;
+}
+
+bool rules_game_swap(struct rules_game *g)
+{
+	if (!rules_game_can_swap(g))
+		return false;
+	/* Colours stay on the board; White, now the first player, moves next. */
+	g->turn++;
+	return true;
+}
+
+void rules_game_resign(struct rules_game *g, enum rules_color c)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	if (g->result != RULES_PLAYING)
+		return;
+	g->result = c == RULES_BLACK ? RULES_WHITE_WINS : RULES_BLACK_WINS;
+	g->turn++;
+	g->placed = 0;
+}
+
+enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, int n,
+    struct rules_turn_report *rep)
+{
+	struct rules_game work; /* the turn is tried on a copy: atomic */
+	struct rules_event ev;
+	int i;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->result = g->result;
+	if (n <= 0) {
+		rep->status = RULES_TURN_EMPTY;
+		return rep->status;
+	}
+	if (g->result != RULES_PLAYING) {
+		rep->status = RULES_TURN_ILLEGAL;
+		rep->check.verdict = RULES_GAME_OVER;
+		return rep->status;
+	}
+	work = *g;
+	for (i = 0; i < n; i++) {
+		rep->index = i;
+		if (!rules_is_legal(rules_game_play(&work, points[i], &ev))) {
+			rep->status = RULES_TURN_ILLEGAL;
+			rules_check(&work.board, work.to_move, points[i], &rep->check);
+			return rep->status;
+		}
+		rep->captured += ev.captured;
+		if (ev.turn_over && i + 1 < n) {
+			rep->status = RULES_TURN_TOO_LONG;
+			rep->index = i + 1;
+			return rep->status;
+		}
+	}
+	if (!ev.turn_over) {
+		rep->status = RULES_TURN_TOO_SHORT;
+		rep->index = n - 1;
+		return rep->status;
+	}
+	rep->dead_end = ev.dead_end;
+	rep->npasses = ev.npasses;
+	rep->passed[0] = ev.passed[0];
+	rep->passed[1] = ev.passed[1];
+	rep->result = ev.result;
+	*g = work;
+	rep->status = RULES_TURN_OK;
+	return rep->status;
+}
+
+/* ---- names ---- */
+
+const char *rules_verdict_str(enum rules_verdict v)
+{
+	switch (v) {
+	case RULES_NONCAPTURE:
+		return "non-capturing placement";
+	case RULES_CAPTURE:
+		return "capturing placement";
+	case RULES_OFFBOARD_POINT:
+		return "not a point of the board";
+	case RULES_OCCUPIED:
+		return "the point is occupied";
+	case RULES_NO_ENEMY:
+		return "the new group would touch no enemy group";
+	case RULES_NOT_LARGER:
+		return "the new group would not be larger than every enemy group it touches";
+	case RULES_GAME_OVER:
+		return "the game is over";
+	case RULES_NOT_YOUR_TURN:
+		return "it is the other side's turn";
+	}
+	return "unknown verdict";
+}
+
+const char *rules_turn_status_str(enum rules_turn_status s)
+{
+	switch (s) {
+	case RULES_TURN_OK:
+		return "ok";
+	case RULES_TURN_ILLEGAL:
+		return "illegal placement";
+	case RULES_TURN_TOO_SHORT:
+		return "the turn stops after a capture while a placement is still available";
+	case RULES_TURN_TOO_LONG:
+		return "placements given after the turn ended";
+	case RULES_TURN_EMPTY:
+		return "no placement given";
+	}
+	return "unknown turn status";
+}
+
+const char *rules_color_name(enum rules_color c)
+{
+	switch (c) {
+	case RULES_BLACK:
+		return "black";
+	case RULES_WHITE:
+		return "white";
+	case RULES_EMPTY:
+		return "empty";
+	case RULES_OFFBOARD:
+		return "off-board";
+	}
+	return "unknown";
+}
+
+const char *rules_result_str(enum rules_result r)
+{
+	switch (r) {
+	case RULES_PLAYING:
+		return "unknown";
+	case RULES_BLACK_WINS:
+		return "B+";
+	case RULES_WHITE_WINS:
+		return "W+";
+	case RULES_DRAW:
+		return "0";
+	}
+	return "unknown";
+}

@@ -1,0 +1,270 @@
+/*
+ * rules: the Oust rules core (Oust, by Mark Steere), as ../shared/oust-rules.md states them.
+ *
+ * Pure C: no I/O, no clock, no allocation.  A board is a fixed-size value
+ * (copy it with plain assignment) with a border of off-board cells, so that
+ * a point's four neighbours are always p-1, p+1, p-stride, p+stride.
+ *
+ * Groups never split in Oust: a placement only merges groups, and a capture
+ * removes whole groups.  So each group is a circular list of its stones with
+ * a size, and a merge relabels the smaller groups into the largest one; no
+ * placement relabels the whole board.
+ *
+ * Points are cell indexes into the bordered board (see rules_point()).
+ * x is the column from the left, y the row from the bottom, both from 0.
+ */
+#ifndef OUSTPBM_RULES_H
+#define OUSTPBM_RULES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define RULES_MIN_SIZE 5
+#define RULES_MAX_SIZE 25
+#define RULES_DEFAULT_SIZE 11
+#define RULES_MAX_STRIDE (RULES_MAX_SIZE + 2)
+#define RULES_MAX_CELLS (RULES_MAX_STRIDE * RULES_MAX_STRIDE)
+#define RULES_MAX_POINTS (RULES_MAX_SIZE * RULES_MAX_SIZE)
+#define RULES_NO_POINT 0 /* cell 0 is always off-board */
+
+enum rules_color {
+	RULES_EMPTY = 0,
+	RULES_BLACK = 1,
+	RULES_WHITE = 2,
+	RULES_OFFBOARD = 3
+};
+
+/* The other player's colour; c is RULES_BLACK or RULES_WHITE. */
+#define RULES_OTHER(c) ((enum rules_color)(3 - (c)))
+
+/* What a placement would do, or why it may not be made. */
+enum rules_verdict {
+	RULES_NONCAPTURE = 0,	/* legal, touches no own stone: ends the turn */
+	RULES_CAPTURE,		/* legal, joins own stones and removes enemy groups */
+	RULES_OFFBOARD_POINT,	/* not a point of this board */
+	RULES_OCCUPIED,		/* the point holds a stone */
+	RULES_NO_ENEMY,		/* joins own stones but the new group touches no enemy */
+	RULES_NOT_LARGER,	/* the new group is not larger than an enemy group it touches */
+	RULES_GAME_OVER,	/* the game has ended */
+	RULES_NOT_YOUR_TURN	/* rules_game_play_color: the colour is not the side to move */
+};
+
+/* True for the two legal verdicts. */
+static inline bool rules_is_legal(enum rules_verdict v)
+{
+	return v == RULES_NONCAPTURE || v == RULES_CAPTURE;
+}
+
+/* Details of a placement check, filled by rules_check(). */
+struct rules_check {
+	enum rules_verdict verdict;
+	int new_group;		/* size of the group the stone would form (1 if alone) */
+	int largest_enemy;	/* largest enemy group the new group would touch (0: none) */
+	int enemy_groups;	/* how many enemy groups it would touch */
+	int captured;		/* stones that would be removed (capture only) */
+};
+
+struct rules_board {
+	int size;		/* N: points per side */
+	int stride;		/* N + 2 */
+	int ncells;		/* stride * stride */
+	int nempty;		/* empty points */
+	int stones[3];		/* stones of each colour, indexed by enum rules_color */
+	uint32_t wgen;		/* generation of the group-walk marks */
+	uint8_t color[RULES_MAX_CELLS];
+	uint8_t nown[RULES_MAX_CELLS];	/* black neighbours | white neighbours << 4 */
+	uint16_t group[RULES_MAX_CELLS];	/* group id (a cell of the group); 0 if empty */
+	uint16_t next[RULES_MAX_CELLS];	/* next stone of the same group (circular) */
+	uint16_t gsize[RULES_MAX_CELLS];	/* stones in group g, indexed by group id */
+	uint16_t epos[RULES_MAX_CELLS];	/* index of an empty point in empty[] */
+	uint16_t empty[RULES_MAX_POINTS];	/* the empty points, in no order */
+	uint8_t gvalid[RULES_MAX_CELLS];	/* gmax[g] is up to date */
+	uint16_t gmax[RULES_MAX_CELLS];	/* largest enemy group next to group g */
+	uint32_t wmark[RULES_MAX_CELLS];	/* group g walked in generation wgen */
+	/*
+	 * Legal sets, kept per colour and brought up to date lazily: a change
+	 * marks dirty the empty points whose verdict it may change, and the next
+	 * rules_legal() for that colour decides only those again.
+	 */
+	bool full[3];		/* every point must be decided again */
+	int nlegal[3];
+	int ndirty[3];
+	uint16_t legal[3][RULES_MAX_POINTS];
+	uint16_t lpos[3][RULES_MAX_CELLS];	/* index in legal[c], or RULES_NOT_LISTED */
+	uint16_t dirty[3][RULES_MAX_POINTS];
+	uint8_t isdirty[3][RULES_MAX_CELLS];
+};
+
+#define RULES_NOT_LISTED 0xffff
+
+enum rules_result {
+	RULES_PLAYING = 0,
+	RULES_BLACK_WINS,
+	RULES_WHITE_WINS,
+	RULES_DRAW
+};
+
+/* The turn state of a game: the board, who is placing, and whether mid-turn. */
+struct rules_game {
+	struct rules_board board;
+	enum rules_color to_move;	/* side to move (meaningless once over) */
+	enum rules_result result;
+	int turn;		/* number of the turn in progress, from 1; passes and swap count */
+	int placed;		/* placements already made in the turn in progress */
+	bool swap_enabled;	/* pie rule on for this game */
+};
+
+/* Events a single placement caused, filled by rules_game_play(). */
+struct rules_event {
+	enum rules_verdict verdict;
+	int captured;		/* stones removed by this placement */
+	bool turn_over;		/* the turn ended with this placement */
+	bool dead_end;		/* it ended after a capture: no placement was left */
+	int npasses;		/* turns passed automatically after it (0 or 1) */
+	enum rules_color passed[2];	/* who passed, in order */
+	enum rules_result result;	/* the game's result after it */
+};
+
+/* ---- board ---- */
+
+/* Empty board of size N; size must satisfy rules_size_ok(). */
+void rules_board_init(struct rules_board *b, int size);
+bool rules_size_ok(int size);
+
+/* The cell of column x, row y (0-based, row 0 at the bottom); x, y must be on the board. */
+static inline int rules_point(const struct rules_board *b, int x, int y)
+{
+	return (y + 1) * b->stride + (x + 1);
+}
+static inline int rules_x(const struct rules_board *b, int p) { return p % b->stride - 1; }
+static inline int rules_y(const struct rules_board *b, int p) { return p / b->stride - 1; }
+static inline enum rules_color rules_at(const struct rules_board *b, int p)
+{
+	return (enum rules_color)b->color[p];
+}
+/* Stones in the group holding the stone at p (0 for an empty point). */
+int rules_group_size(const struct rules_board *b, int p);
+/* Size of colour c's largest group (0 if it has no stone). */
+int rules_largest_group(const struct rules_board *b, enum rules_color c);
+
+/*
+ * Put a stone of colour c on the empty point p with no rule applied: no
+ * capture, groups merge as needed.  For setting up a position (a game file's
+ * board, a test).  Returns false if p is off the board or occupied.
+ */
+bool rules_board_setup(struct rules_board *b, int p, enum rules_color c);
+
+/* What placing colour c at p would do; out may be NULL. Does not change b. */
+enum rules_verdict rules_check(const struct rules_board *b, enum rules_color c, int p,
+    struct rules_check *out);
+
+/*
+ * Place colour c at p if legal; returns the verdict and removes what it
+ * captures (*captured, may be NULL, gets the stone count).
+ */
+enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p, int *captured);
+
+/*
+ * All legal placements for colour c, written to out (room for
+ * RULES_MAX_POINTS), in no particular order (sort them to print them).
+ * Returns how many.  Touches only b's scratch fields.
+ */
+int rules_legal(struct rules_board *b, enum rules_color c, uint16_t *out);
+
+/* Whether colour c has at least one legal placement. */
+bool rules_has_legal(struct rules_board *b, enum rules_color c);
+
+/* ---- notation: "E5", column letters skip I; accepts lower case ---- */
+
+/*
+ * Parse a vertex such as "E5" or "e5" (exactly the text s[0..len)) into a
+ * cell of b.  Returns RULES_NO_POINT if it is not a point of this board.
+ */
+int rules_parse_point(const struct rules_board *b, const char *s, int len);
+/* Write p's name ("E5") into buf (room for 4 bytes); returns buf. */
+char *rules_point_name(const struct rules_board *b, int p, char buf[4]);
+/* Column letter for column x (0-based), skipping I. */
+char rules_column_letter(int x);
+
+/* ---- game: turn state ---- */
+
+void rules_game_init(struct rules_game *g, int size, bool swap_enabled);
+
+/*
+ * Begin a game at an arbitrary position: board b as set up, colour to_move
+ * about to start turn number `turn`.  Settles the position as play would:
+ * if to_move has no placement it passes, or the game is drawn if neither
+ * side has one; reported in *ev (may be NULL) as rules_game_play() does.
+ * The caller sets g->result itself for a game it knows to be over.
+ */
+void rules_game_start(struct rules_game *g, const struct rules_board *b, enum rules_color to_move,
+    int turn, bool swap_enabled, struct rules_event *ev);
+
+/*
+ * One placement by the side to move at p.  On an illegal placement nothing
+ * changes and ev->verdict says why.  After a capture the same side places
+ * again; when a turn ends the next side's automatic passes, a win or a draw
+ * are applied and reported in *ev.
+ */
+enum rules_verdict rules_game_play(struct rules_game *g, int p, struct rules_event *ev);
+
+/* As rules_game_play, but refuses with RULES_NOT_YOUR_TURN unless c is to move. */
+enum rules_verdict rules_game_play_color(struct rules_game *g, enum rules_color c, int p,
+    struct rules_event *ev);
+
+/* Legal placements of the side to move in the current turn state; 0 once over. */
+int rules_game_legal(struct rules_game *g, uint16_t *out);
+
+/*
+ * Pie rule: true if the side to move may swap now (swap on, turn 2, no
+ * placement made in it yet, game running).
+ */
+bool rules_game_can_swap(const struct rules_game *g);
+
+/*
+ * Swap: the turn counts, colours stay on the board; the caller exchanges the
+ * players' names.  White (now owned by the player who made turn 1) moves
+ * next, starting turn 3.  Returns false, changing nothing, if not allowed.
+ */
+bool rules_game_swap(struct rules_game *g);
+
+/* Colour c resigns: the other colour wins at once. */
+void rules_game_resign(struct rules_game *g, enum rules_color c);
+
+/* ---- whole turns (all placements checked and applied together) ---- */
+
+enum rules_turn_status {
+	RULES_TURN_OK = 0,
+	RULES_TURN_ILLEGAL,	/* placement [index] is illegal: see verdict */
+	RULES_TURN_TOO_SHORT,	/* stops after a capture although a placement remains */
+	RULES_TURN_TOO_LONG,	/* placement [index] comes after the turn ended */
+	RULES_TURN_EMPTY	/* no placement given */
+};
+
+struct rules_turn_report {
+	enum rules_turn_status status;
+	int index;		/* the placement concerned, from 0 */
+	struct rules_check check;	/* for RULES_TURN_ILLEGAL */
+	int captured;		/* stones captured by the whole turn */
+	bool dead_end;		/* the turn ended after a capture with no placement left */
+	int npasses;		/* automatic passes that followed the turn */
+	enum rules_color passed[2];
+	enum rules_result result;
+};
+
+/*
+ * Apply a whole turn of n placements by the side to move, atomically: either
+ * every placement is legal and the turn is complete (ends with a
+ * non-capturing placement, a win, or a capture that left no placement), and
+ * g is updated, or g is unchanged and rep says what was wrong.
+ */
+enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, int n,
+    struct rules_turn_report *rep);
+
+/* ---- names ---- */
+const char *rules_verdict_str(enum rules_verdict v);
+const char *rules_turn_status_str(enum rules_turn_status s);
+const char *rules_color_name(enum rules_color c); /* "black", "white" */
+const char *rules_result_str(enum rules_result r); /* GTP style: "unknown", "B+", "W+", "0" */
+
+#endif

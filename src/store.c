@@ -1,0 +1,1229 @@
+/* store: home directory files, locks, durable writes, users, board counter, log. */
+#include "store.h"
+
+#include <crypt.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PATH_BUF 1024		/* relative paths are short: mail/<254>/new/<name> */
+#define LOCK_SLEEP_MIN_US 1000
+#define LOCK_SLEEP_MAX_US 20000
+#define USERS_FILE "users"
+#define COUNTER_FILE "games/next-board"
+#define COUNTER_FILE_MAX 64
+
+struct store {
+	char *home;
+	int home_fd;
+	unsigned long lock_timeout_ms;
+	unsigned long password_cost;
+	unsigned long tmp_counter;	/* makes temp names unique within the process */
+	char err[STORE_ERR_MAX];
+};
+
+static const char users_header[] =
+    "# oustpbm users: one account per line, fields separated by ':'\n"
+    "#   userid:address:hash:full name\n"
+    "# userid: lower case [a-z0-9_-]; address: the e-mail address the account\n"
+    "# is bound to; hash: yescrypt password hash from crypt(3) (\"*\" locks the\n"
+    "# account); full name: the rest of the line, may be empty, may contain ':'.\n"
+    "# Lines starting with '#' and blank lines are ignored.\n";
+
+const char *store_status_str(enum store_status status)
+{
+	switch (status) {
+	case STORE_OK:
+		return "ok";
+	case STORE_NOT_FOUND:
+		return "not found";
+	case STORE_USER_EXISTS:
+		return "user id already taken";
+	case STORE_BAD_ID:
+		return "invalid id";
+	case STORE_BAD_ADDRESS:
+		return "invalid address";
+	case STORE_BAD_PASSWORD:
+		return "invalid password";
+	case STORE_BAD_NAME:
+		return "invalid full name";
+	case STORE_TOO_BIG:
+		return "file too big";
+	case STORE_CORRUPT:
+		return "damaged file";
+	case STORE_FULL:
+		return "no board number left";
+	case STORE_TIMEOUT:
+		return "lock timeout";
+	case STORE_TEMPFAIL:
+		return "temporary system error";
+	case STORE_IO:
+		return "system error";
+	}
+	return "unknown status";
+}
+
+bool store_status_temporary(enum store_status status)
+{
+	return status == STORE_TIMEOUT || status == STORE_TEMPFAIL;
+}
+
+/* errno values after which the same operation may well succeed later */
+static bool errno_temporary(int e)
+{
+	switch (e) {
+	case ENOSPC:
+	case EDQUOT:
+	case EIO:
+	case ENOMEM:
+	case EMFILE:
+	case ENFILE:
+	case ENOLCK:
+	case EAGAIN:
+	case EINTR:
+	case EBUSY:
+	case ETXTBSY:
+	case ESTALE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void set_err(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_err(struct store *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof st->err, fmt, ap);
+	va_end(ap);
+}
+
+/* Record "<what> <home>/<relpath>: <strerror(e)>" and classify e. */
+static enum store_status sys_fail(struct store *st, int e, const char *what, const char *relpath)
+{
+	set_err(st, "%s %s/%s: %s", what, st->home, relpath, strerror(e));
+	if (e == ENOENT)
+		return STORE_NOT_FOUND;
+	return errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+}
+
+static enum store_status nomem(struct store *st)
+{
+	set_err(st, "out of memory");
+	return STORE_TEMPFAIL;
+}
+
+const char *store_error(const struct store *st)
+{
+	return st->err;
+}
+
+const char *store_home(const struct store *st)
+{
+	return st->home;
+}
+
+/* snprintf into a path buffer; false (and an error) if it does not fit */
+static bool mkpath(struct store *st, char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool mkpath(struct store *st, char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size) {
+		set_err(st, "path too long under %s", st->home);
+		return false;
+	}
+	return true;
+}
+
+static enum store_status fsync_dir_at(struct store *st, const char *reldir)
+{
+	int fd = openat(st->home_fd, reldir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot open directory", reldir);
+	if (fsync(fd) != 0) {
+		int e = errno;
+
+		close(fd);
+		return sys_fail(st, e, "cannot fsync directory", reldir);
+	}
+	close(fd);
+	return STORE_OK;
+}
+
+enum store_status store_sync_dir(struct store *st, const char *reldir)
+{
+	return fsync_dir_at(st, reldir);
+}
+
+/* The directory part of relpath into dir ("." if none). */
+static void dir_of(const char *relpath, char *dir, size_t size)
+{
+	const char *slash = strrchr(relpath, '/');
+	size_t n = slash != NULL ? (size_t)(slash - relpath) : 0;
+
+	if (n == 0 || n >= size) {
+		snprintf(dir, size, ".");
+		return;
+	}
+	memcpy(dir, relpath, n);
+	dir[n] = '\0';
+}
+
+enum store_status store_mkdir(struct store *st, const char *reldir)
+{
+	char parent[PATH_BUF];
+
+	if (mkdirat(st->home_fd, reldir, 0700) != 0) {
+		if (errno == EEXIST)
+			return STORE_OK;
+		return sys_fail(st, errno, "cannot create directory", reldir);
+	}
+	dir_of(reldir, parent, sizeof parent);
+	return fsync_dir_at(st, parent);
+}
+
+enum store_status store_open(const char *home, const struct config *cfg, struct store **out,
+    char *err, size_t errlen)
+{
+	enum store_status status = STORE_TEMPFAIL;
+	struct store *st = NULL;
+	bool created = false;
+
+	*out = NULL;
+	st = calloc(1, sizeof *st);
+	if (st == NULL || (st->home = strdup(home)) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	st->home_fd = -1;
+	st->lock_timeout_ms = cfg->lock_timeout_ms;
+	st->password_cost = cfg->password_cost;
+	if (mkdir(home, 0700) == 0) {
+		created = true;
+	} else if (errno != EEXIST) {
+		status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
+		snprintf(err, errlen, "cannot create home directory %s: %s", home, strerror(errno));
+		goto out;
+	}
+	st->home_fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (st->home_fd < 0) {
+		status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
+		snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(errno));
+		goto out;
+	}
+	if (created) {
+		/* make the new home itself durable: fsync its parent */
+		char *copy = strdup(home), *slash;
+		int fd;
+
+		if (copy == NULL) {
+			snprintf(err, errlen, "out of memory");
+			goto out;
+		}
+		slash = strrchr(copy, '/');
+		if (slash == copy)
+			slash[1] = '\0';
+		else if (slash != NULL)
+			*slash = '\0';
+		fd = open(slash != NULL ? copy : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		free(copy);
+		if (fd < 0 || fsync(fd) != 0) {
+			status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
+			snprintf(err, errlen, "cannot fsync the parent of %s: %s", home, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		close(fd);
+	}
+	status = store_mkdir(st, "games");
+	if (status != STORE_OK) {
+		snprintf(err, errlen, "%s", st->err);
+		goto out;
+	}
+	*out = st;
+	st = NULL;
+	status = STORE_OK;
+out:
+	store_close(st);
+	return status;
+}
+
+void store_close(struct store *st)
+{
+	if (st == NULL)
+		return;
+	if (st->home_fd >= 0)
+		close(st->home_fd);
+	free(st->home);
+	free(st);
+}
+
+/* --- locks --- */
+
+static long elapsed_ms(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (long)(now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+enum store_status store_lock_path(struct store *st, const char *relpath, unsigned long timeout_ms,
+    struct store_lock *lock)
+{
+	struct flock fl;
+	struct timespec start;
+	long sleep_us = LOCK_SLEEP_MIN_US;
+	int fd;
+
+	lock->fd = -1;
+	fd = openat(st->home_fd, relpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot open lock file", relpath);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		long waited, left;
+		struct timespec ts;
+
+		memset(&fl, 0, sizeof fl);
+		fl.l_type = F_WRLCK;
+		fl.l_whence = SEEK_SET;
+		if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
+			lock->fd = fd;
+			return STORE_OK;
+		}
+		if (errno != EAGAIN && errno != EACCES && errno != EINTR) {
+			int e = errno;
+
+			close(fd);
+			return sys_fail(st, e, "cannot lock", relpath);
+		}
+		waited = elapsed_ms(&start);
+		if (waited >= (long)timeout_ms) {
+			close(fd);
+			set_err(st, "%s/%s is locked by another process (waited %ld ms)", st->home, relpath,
+			    waited);
+			return STORE_TIMEOUT;
+		}
+		left = ((long)timeout_ms - waited) * 1000;
+		if (sleep_us > left)
+			sleep_us = left;
+		ts.tv_sec = sleep_us / 1000000;
+		ts.tv_nsec = (sleep_us % 1000000) * 1000;
+		nanosleep(&ts, NULL);
+		if (sleep_us < LOCK_SLEEP_MAX_US / 2)
+			sleep_us *= 2;
+		else
+			sleep_us = LOCK_SLEEP_MAX_US;
+	}
+}
+
+void store_unlock(struct store_lock *lock)
+{
+	if (lock->fd >= 0)
+		close(lock->fd);	/* closing the description releases an OFD lock */
+	lock->fd = -1;
+}
+
+static bool board_ok(struct store *st, long board)
+{
+	if (board < IDENT_BOARD_MIN || board > IDENT_BOARD_MAX) {
+		set_err(st, "board number %ld is out of range (%d..%d)", board, IDENT_BOARD_MIN,
+		    IDENT_BOARD_MAX);
+		return false;
+	}
+	return true;
+}
+
+static enum store_status board_path(struct store *st, long board, const char *ext, char *buf, size_t size)
+{
+	if (!board_ok(st, board))
+		return STORE_BAD_ID;
+	if (!mkpath(st, buf, size, "games/%ld.%s", board, ext))
+		return STORE_IO;
+	return STORE_OK;
+}
+
+static enum store_status lock_board(struct store *st, long board, unsigned long timeout_ms,
+    struct store_lock *lock)
+{
+	char path[PATH_BUF];
+	enum store_status status;
+
+	lock->fd = -1;
+	status = board_path(st, board, "lock", path, sizeof path);
+	if (status != STORE_OK)
+		return status;
+	return store_lock_path(st, path, timeout_ms, lock);
+}
+
+enum store_status store_lock_board(struct store *st, long board, struct store_lock *lock)
+{
+	return lock_board(st, board, st->lock_timeout_ms, lock);
+}
+
+enum store_status store_trylock_board(struct store *st, long board, struct store_lock *lock)
+{
+	return lock_board(st, board, 0, lock);
+}
+
+enum store_status store_lock_store(struct store *st, struct store_lock *lock)
+{
+	return store_lock_path(st, "store.lock", st->lock_timeout_ms, lock);
+}
+
+/* --- files --- */
+
+static enum store_status write_all(struct store *st, int fd, const void *data, size_t len, const char *relpath)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return sys_fail(st, errno, "cannot write", relpath);
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return STORE_OK;
+}
+
+/* write, fsync and close fd; fd is closed in every case */
+static enum store_status finish_file(struct store *st, int fd, const void *data, size_t len, const char *relpath)
+{
+	enum store_status status = write_all(st, fd, data, len, relpath);
+
+	if (status == STORE_OK && fsync(fd) != 0)
+		status = sys_fail(st, errno, "cannot fsync", relpath);
+	if (close(fd) != 0 && status == STORE_OK)
+		status = sys_fail(st, errno, "cannot close", relpath);
+	return status;
+}
+
+enum store_status store_read_file(struct store *st, const char *relpath, size_t cap, char **data, size_t *len)
+{
+	enum store_status status;
+	struct stat sb;
+	char *buf = NULL;
+	size_t have = 0, size;
+	int fd;
+
+	*data = NULL;
+	*len = 0;
+	fd = openat(st->home_fd, relpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot open", relpath);
+	if (fstat(fd, &sb) != 0) {
+		status = sys_fail(st, errno, "cannot stat", relpath);
+		goto out;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		set_err(st, "%s/%s is not a regular file", st->home, relpath);
+		status = STORE_IO;
+		goto out;
+	}
+	if ((unsigned long long)sb.st_size > cap) {
+		set_err(st, "%s/%s is larger than %zu bytes", st->home, relpath, cap);
+		status = STORE_TOO_BIG;
+		goto out;
+	}
+	/* st_size is a hint; the file may change under an unlocked reader */
+	size = (size_t)sb.st_size + 1;
+	buf = malloc(size + 1);
+	if (buf == NULL) {
+		status = nomem(st);
+		goto out;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (have == size) {
+			char *bigger;
+
+			if (size > cap) {
+				set_err(st, "%s/%s is larger than %zu bytes", st->home, relpath, cap);
+				status = STORE_TOO_BIG;
+				goto out;
+			}
+			size = size * 2 > cap + 1 ? cap + 1 : size * 2;
+			bigger = realloc(buf, size + 1);
+			if (bigger == NULL) {
+				status = nomem(st);
+				goto out;
+			}
+			buf = bigger;
+		}
+		r = read(fd, buf + have, size - have);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			status = sys_fail(st, errno, "cannot read", relpath);
+			goto out;
+		}
+		if (r == 0)
+			break;
+		have += (size_t)r;
+	}
+	if (have > cap) {
+		set_err(st, "%s/%s is larger than %zu bytes", st->home, relpath, cap);
+		status = STORE_TOO_BIG;
+		goto out;
+	}
+	buf[have] = '\0';
+	*data = buf;
+	*len = have;
+	buf = NULL;
+	status = STORE_OK;
+out:
+	free(buf);
+	close(fd);
+	return status;
+}
+
+enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len)
+{
+	enum store_status status;
+	char dir[PATH_BUF], tmp[PATH_BUF];
+	const char *slash = strrchr(relpath, '/');
+	const char *base = slash != NULL ? slash + 1 : relpath;
+	int fd, tries;
+
+	dir_of(relpath, dir, sizeof dir);
+	for (tries = 0;; tries++) {
+		if (!mkpath(st, tmp, sizeof tmp, "%s/.%s.%ld.%lu.tmp", dir, base, (long)getpid(),
+			st->tmp_counter++))
+			return STORE_IO;
+		fd = openat(st->home_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			break;
+		/* left by a crashed process that had our pid: try the next name */
+		if (errno != EEXIST || tries >= 100)
+			return sys_fail(st, errno, "cannot create", tmp);
+	}
+	status = finish_file(st, fd, data, len, tmp);
+	if (status != STORE_OK)
+		goto fail;
+	if (renameat(st->home_fd, tmp, st->home_fd, relpath) != 0) {
+		status = sys_fail(st, errno, "cannot rename to", relpath);
+		goto fail;
+	}
+	/* the rename happened: a failing directory fsync leaves the new content */
+	return fsync_dir_at(st, dir);
+fail:
+	unlinkat(st->home_fd, tmp, 0);
+	return status;
+}
+
+enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len)
+{
+	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot create", relpath);
+	return finish_file(st, fd, data, len, relpath);
+}
+
+enum store_status store_rename(struct store *st, const char *from, const char *to)
+{
+	if (renameat(st->home_fd, from, st->home_fd, to) != 0)
+		return sys_fail(st, errno, "cannot rename to", to);
+	return STORE_OK;
+}
+
+enum store_status store_unlink(struct store *st, const char *relpath)
+{
+	if (unlinkat(st->home_fd, relpath, 0) != 0)
+		return sys_fail(st, errno, "cannot remove", relpath);
+	return STORE_OK;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void store_free_names(char **names, size_t count)
+{
+	size_t i;
+
+	if (names == NULL)
+		return;
+	for (i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+enum store_status store_list_dir(struct store *st, const char *reldir, char ***names, size_t *count)
+{
+	enum store_status status = STORE_OK;
+	char **list = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	*names = NULL;
+	*count = 0;
+	fd = openat(st->home_fd, reldir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot open directory", reldir);
+	d = fdopendir(fd);
+	if (d == NULL) {
+		status = sys_fail(st, errno, "cannot read directory", reldir);
+		close(fd);
+		return status;
+	}
+	for (;;) {
+		struct stat sb;
+
+		errno = 0;
+		de = readdir(d);
+		if (de == NULL) {
+			if (errno != 0)
+				status = sys_fail(st, errno, "cannot read directory", reldir);
+			break;
+		}
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type == DT_UNKNOWN) {
+			if (fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
+				continue;
+		} else if (de->d_type != DT_REG) {
+			continue;
+		}
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			char **bigger = realloc(list, ncap * sizeof *list);
+
+			if (bigger == NULL) {
+				status = nomem(st);
+				break;
+			}
+			list = bigger;
+			cap = ncap;
+		}
+		list[n] = strdup(de->d_name);
+		if (list[n] == NULL) {
+			status = nomem(st);
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (status != STORE_OK) {
+		store_free_names(list, n);
+		return status;
+	}
+	if (n > 1)
+		qsort(list, n, sizeof *list, cmp_names);
+	*names = list;
+	*count = n;
+	return STORE_OK;
+}
+
+/* --- boards --- */
+
+enum store_status store_board_exists(struct store *st, long board)
+{
+	enum store_status status;
+	char path[PATH_BUF];
+	struct stat sb;
+
+	status = board_path(st, board, "game", path, sizeof path);
+	if (status != STORE_OK)
+		return status;
+	if (fstatat(st->home_fd, path, &sb, 0) != 0)
+		return sys_fail(st, errno, "cannot stat", path);
+	return STORE_OK;
+}
+
+enum store_status store_board_read(struct store *st, long board, char **text, size_t *len)
+{
+	enum store_status status;
+	char path[PATH_BUF];
+
+	*text = NULL;
+	*len = 0;
+	status = board_path(st, board, "game", path, sizeof path);
+	if (status != STORE_OK)
+		return status;
+	status = store_read_file(st, path, STORE_BOARD_FILE_MAX, text, len);
+	if (status == STORE_NOT_FOUND)
+		set_err(st, "board %ld does not exist", board);
+	return status;
+}
+
+enum store_status store_board_write(struct store *st, long board, const char *text, size_t len)
+{
+	enum store_status status;
+	char path[PATH_BUF];
+
+	status = board_path(st, board, "game", path, sizeof path);
+	if (status != STORE_OK)
+		return status;
+	if (len > STORE_BOARD_FILE_MAX) {
+		set_err(st, "game file for board %ld would be larger than %ld bytes", board,
+		    STORE_BOARD_FILE_MAX);
+		return STORE_TOO_BIG;
+	}
+	return store_write_file(st, path, text, len);
+}
+
+/* The counter holds the next number, IDENT_BOARD_MIN..IDENT_BOARD_MAX + 1 (= full). */
+static bool parse_counter(const char *s, size_t len, long *out)
+{
+	long v = 0;
+	size_t i;
+
+	if (len > 0 && s[len - 1] == '\n')
+		len--;
+	if (len == 0 || len > 9 || s[0] == '0')
+		return false;
+	for (i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v < IDENT_BOARD_MIN || v > IDENT_BOARD_MAX + 1L)
+		return false;
+	*out = v;
+	return true;
+}
+
+enum store_status store_next_board_id(struct store *st, long *board)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status status;
+	char *text = NULL, buf[32];
+	size_t len;
+	long next;
+
+	*board = 0;
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = store_read_file(st, COUNTER_FILE, COUNTER_FILE_MAX, &text, &len);
+	if (status == STORE_NOT_FOUND) {
+		next = IDENT_BOARD_MIN;
+	} else if (status == STORE_TOO_BIG) {
+		set_err(st, "%s/%s is not a board number", st->home, COUNTER_FILE);
+		status = STORE_CORRUPT;
+		goto out;
+	} else if (status != STORE_OK) {
+		goto out;
+	} else if (!parse_counter(text, len, &next)) {
+		char q[COUNTER_FILE_MAX + 1];
+		size_t i;
+
+		for (i = 0; i < len && text[i] != '\n'; i++)
+			q[i] = (text[i] < 0x20 || text[i] == 0x7f) ? '?' : text[i];
+		q[i] = '\0';
+		set_err(st, "%s/%s: '%s' is not a board number", st->home, COUNTER_FILE, q);
+		status = STORE_CORRUPT;
+		goto out;
+	}
+	/* never reuse a number whose game exists (a restored or hand-made file) */
+	for (;;) {
+		if (next > IDENT_BOARD_MAX) {
+			set_err(st, "all board numbers up to %d are used", IDENT_BOARD_MAX);
+			status = STORE_FULL;
+			goto out;
+		}
+		status = store_board_exists(st, next);
+		if (status == STORE_NOT_FOUND)
+			break;
+		if (status != STORE_OK)
+			goto out;
+		next++;
+	}
+	snprintf(buf, sizeof buf, "%ld\n", next + 1);
+	status = store_write_file(st, COUNTER_FILE, buf, strlen(buf));
+	if (status == STORE_OK)
+		*board = next;
+out:
+	free(text);
+	store_unlock(&lock);
+	return status;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+enum store_status store_list_boards(struct store *st, long **boards, size_t *count)
+{
+	enum store_status status;
+	char **names = NULL;
+	size_t n = 0, i, k = 0;
+	long *ids = NULL;
+
+	*boards = NULL;
+	*count = 0;
+	status = store_list_dir(st, "games", &names, &n);
+	if (status != STORE_OK)
+		return status;
+	ids = malloc((n ? n : 1) * sizeof *ids);
+	if (ids == NULL) {
+		status = nomem(st);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		long id;
+
+		if (len > 5 && strcmp(names[i] + len - 5, ".game") == 0 &&
+		    ident_board_parse(names[i], len - 5, &id))
+			ids[k++] = id;
+	}
+	qsort(ids, k, sizeof *ids, cmp_long);
+	*boards = ids;
+	*count = k;
+	ids = NULL;
+out:
+	free(ids);
+	store_free_names(names, n);
+	return status;
+}
+
+/* --- users --- */
+
+bool store_password_ok(const char *password)
+{
+	size_t i;
+
+	if (password == NULL || password[0] == '\0')
+		return false;
+	for (i = 0; password[i] != '\0'; i++)
+		if (i >= STORE_PASSWORD_MAX || password[i] < '!' || password[i] > '~')
+			return false;
+	return true;
+}
+
+static bool fullname_ok(const char *name)
+{
+	const unsigned char *p;
+
+	if (strlen(name) > STORE_FULLNAME_MAX)
+		return false;
+	for (p = (const unsigned char *)name; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+/* Check and fold a user id into out; STORE_BAD_ID (no path, no lookup) otherwise. */
+static enum store_status fold_userid(struct store *st, const char *userid, char out[IDENT_USERID_MAX + 1])
+{
+	if (!ident_userid_ok(userid)) {
+		set_err(st, "invalid user id");
+		return STORE_BAD_ID;
+	}
+	snprintf(out, IDENT_USERID_MAX + 1, "%s", userid);
+	ident_userid_fold(out);
+	return STORE_OK;
+}
+
+/* Copy s[0..n) into out (size outlen) if it fits. */
+static bool copy_field(char *out, size_t outlen, const char *s, size_t n)
+{
+	if (n >= outlen)
+		return false;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	return true;
+}
+
+/* Parse one users line (without its newline); *why says what is wrong. */
+static bool parse_user(const char *line, size_t n, struct store_user *u, const char **why)
+{
+	const char *c1, *c2, *c3, *end = line + n, *p;
+	const char *awhy;
+
+	memset(u, 0, sizeof *u);
+	if (memchr(line, '\0', n) != NULL) {
+		*why = "contains a NUL byte";
+		return false;
+	}
+	c1 = memchr(line, ':', n);
+	c2 = c1 != NULL ? memchr(c1 + 1, ':', (size_t)(end - c1 - 1)) : NULL;
+	c3 = c2 != NULL ? memchr(c2 + 1, ':', (size_t)(end - c2 - 1)) : NULL;
+	if (c3 == NULL) {
+		*why = "has fewer than four ':'-separated fields";
+		return false;
+	}
+	if (!copy_field(u->userid, sizeof u->userid, line, (size_t)(c1 - line)) || !ident_userid_ok(u->userid)) {
+		*why = "has an invalid user id";
+		return false;
+	}
+	ident_userid_fold(u->userid);
+	if (!copy_field(u->address, sizeof u->address, c1 + 1, (size_t)(c2 - c1 - 1)) ||
+	    !mailaddr_ok(u->address, &awhy)) {
+		*why = "has an invalid address";
+		return false;
+	}
+	if (!copy_field(u->hash, sizeof u->hash, c2 + 1, (size_t)(c3 - c2 - 1)) || u->hash[0] == '\0') {
+		*why = "has an empty or too long password hash";
+		return false;
+	}
+	for (p = u->hash; *p != '\0'; p++)
+		if (*p < '!' || *p > '~') {
+			*why = "has a password hash with a space or control character";
+			return false;
+		}
+	if (!copy_field(u->fullname, sizeof u->fullname, c3 + 1, (size_t)(end - c3 - 1)) ||
+	    !fullname_ok(u->fullname)) {
+		*why = "has a full name too long or with control characters";
+		return false;
+	}
+	return true;
+}
+
+/* Walks the lines of the users text: start, length (no newline, no CR), number. */
+struct line_iter {
+	const char *text;
+	size_t len, pos;
+	unsigned lineno;
+};
+
+static bool next_line(struct line_iter *it, const char **line, size_t *n, size_t *start)
+{
+	for (;;) {
+		const char *nl;
+		size_t eol, k;
+
+		if (it->pos >= it->len)
+			return false;
+		nl = memchr(it->text + it->pos, '\n', it->len - it->pos);
+		eol = nl != NULL ? (size_t)(nl - it->text) : it->len;
+		*start = it->pos;
+		*line = it->text + it->pos;
+		*n = eol - it->pos;
+		it->pos = eol + 1;
+		it->lineno++;
+		if (*n > 0 && (*line)[*n - 1] == '\r')
+			(*n)--;
+		for (k = 0; k < *n && ((*line)[k] == ' ' || (*line)[k] == '\t'); k++)
+			;
+		if (k == *n || (*line)[k] == '#')
+			continue;
+		return true;
+	}
+}
+
+/*
+ * Find userid (folded) in text.  With check_all every line is parsed.
+ * *at and *at_len locate the matching line; STORE_NOT_FOUND if none.
+ */
+static enum store_status scan_users(struct store *st, const char *text, size_t len, const char *userid,
+    bool check_all, struct store_user *found, size_t *at, size_t *at_len)
+{
+	struct line_iter it = { text, len, 0, 0 };
+	struct store_user u;
+	size_t idlen = strlen(userid), n, start;
+	const char *line, *why;
+	bool have = false;
+
+	while (next_line(&it, &line, &n, &start)) {
+		bool mine = n > idlen && line[idlen] == ':' && strncasecmp(line, userid, idlen) == 0;
+
+		if (!check_all && !mine)
+			continue;
+		if (!parse_user(line, n, &u, &why)) {
+			set_err(st, "%s/%s line %u %s", st->home, USERS_FILE, it.lineno, why);
+			return STORE_CORRUPT;
+		}
+		if (mine && !have) {
+			have = true;
+			if (found != NULL)
+				*found = u;
+			if (at != NULL) {
+				*at = start;
+				*at_len = n;
+			}
+			if (!check_all)
+				return STORE_OK;
+		}
+	}
+	if (!have) {
+		set_err(st, "no user '%s'", userid);
+		return STORE_NOT_FOUND;
+	}
+	return STORE_OK;
+}
+
+/* yescrypt hash of password with a fresh salt into out. */
+static enum store_status hash_password(struct store *st, const char *password, char out[STORE_HASH_MAX + 1])
+{
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+	struct crypt_data *cd;
+	enum store_status status = STORE_OK;
+	const char *h;
+
+	if (crypt_gensalt_rn("$y$", st->password_cost, NULL, 0, setting, sizeof setting) == NULL) {
+		set_err(st, "cannot make a password salt: %s", strerror(errno));
+		return errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
+	}
+	cd = calloc(1, sizeof *cd);
+	if (cd == NULL)
+		return nomem(st);
+	h = crypt_r(password, setting, cd);
+	if (h == NULL || h[0] != '$' || strlen(h) > STORE_HASH_MAX) {
+		set_err(st, "cannot hash a password with setting '%s'", setting);
+		status = STORE_IO;
+	} else {
+		memcpy(out, h, strlen(h) + 1);
+	}
+	explicit_bzero(cd, sizeof *cd);
+	free(cd);
+	return status;
+}
+
+bool store_user_check_password(const struct store_user *user, const char *password)
+{
+	char want[STORE_HASH_MAX + 1], got[STORE_HASH_MAX + 1];
+	unsigned char diff = 0;
+	struct crypt_data *cd;
+	const char *h;
+	size_t i, hl;
+	bool computed = false;
+
+	if (!store_password_ok(password) || user->hash[0] != '$')
+		return false;
+	cd = calloc(1, sizeof *cd);
+	if (cd == NULL)
+		return false;
+	memset(want, 0, sizeof want);
+	memset(got, 0, sizeof got);
+	memcpy(want, user->hash, strnlen(user->hash, STORE_HASH_MAX));
+	h = crypt_r(password, user->hash, cd);
+	/* "*0"/"*1" are crypt's failure tokens, never a match */
+	if (h != NULL && h[0] == '$' && (hl = strlen(h)) <= STORE_HASH_MAX) {
+		memcpy(got, h, hl);
+		computed = true;
+	}
+	/* every byte of both fixed-size buffers, whatever matched so far */
+	for (i = 0; i < sizeof want; i++)
+		diff |= (unsigned char)(want[i] ^ got[i]);
+	explicit_bzero(cd, sizeof *cd);
+	explicit_bzero(got, sizeof got);
+	free(cd);
+	return computed && diff == 0;
+}
+
+enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user)
+{
+	char id[IDENT_USERID_MAX + 1];
+	enum store_status status;
+	char *text = NULL;
+	size_t len;
+
+	memset(user, 0, sizeof *user);
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	status = store_read_file(st, USERS_FILE, STORE_USERS_FILE_MAX, &text, &len);
+	if (status == STORE_NOT_FOUND)
+		set_err(st, "no user '%s'", id);
+	if (status != STORE_OK)
+		return status;
+	status = scan_users(st, text, len, id, false, user, NULL, NULL);
+	free(text);
+	return status;
+}
+
+/* Read the users file for a rewrite: every line checked; absent = empty. */
+static enum store_status read_users_checked(struct store *st, char **text, size_t *len)
+{
+	enum store_status status;
+
+	status = store_read_file(st, USERS_FILE, STORE_USERS_FILE_MAX, text, len);
+	if (status == STORE_NOT_FOUND) {
+		*text = NULL;
+		*len = 0;
+		return STORE_OK;
+	}
+	if (status != STORE_OK)
+		return status;
+	/* "" is never a user id: this only checks the lines */
+	status = scan_users(st, *text, *len, "", true, NULL, NULL, NULL);
+	if (status == STORE_NOT_FOUND)
+		status = STORE_OK;
+	if (status != STORE_OK) {
+		free(*text);
+		*text = NULL;
+	}
+	return status;
+}
+
+enum store_status store_user_add(struct store *st, const char *userid, const char *address,
+    const char *password, const char *fullname)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
+	enum store_status status;
+	char *text = NULL, *out = NULL;
+	const char *why;
+	size_t len, outlen;
+	int n;
+
+	if (fullname == NULL)
+		fullname = "";
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	if (!mailaddr_ok(address, &why)) {
+		set_err(st, "address %s", why);
+		return STORE_BAD_ADDRESS;
+	}
+	if (!store_password_ok(password)) {
+		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+		return STORE_BAD_PASSWORD;
+	}
+	if (!fullname_ok(fullname)) {
+		set_err(st, "a full name is at most %d bytes without control characters", STORE_FULLNAME_MAX);
+		return STORE_BAD_NAME;
+	}
+	/* hashing takes tens of milliseconds: not under the lock */
+	status = hash_password(st, password, hash);
+	if (status != STORE_OK)
+		return status;
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_users_checked(st, &text, &len);
+	if (status != STORE_OK)
+		goto out;
+	if (text != NULL && scan_users(st, text, len, id, false, NULL, NULL, NULL) == STORE_OK) {
+		set_err(st, "user id '%s' is already taken", id);
+		status = STORE_USER_EXISTS;
+		goto out;
+	}
+	n = asprintf(&out, "%s%.*s%s%s:%s:%s:%s\n", len == 0 ? users_header : "", (int)len,
+	    text != NULL ? text : "", len > 0 && text[len - 1] != '\n' ? "\n" : "", id, address, hash, fullname);
+	if (n < 0) {
+		out = NULL;
+		status = nomem(st);
+		goto out;
+	}
+	outlen = (size_t)n;
+	status = store_write_file(st, USERS_FILE, out, outlen);
+out:
+	free(out);
+	free(text);
+	store_unlock(&lock);
+	return status;
+}
+
+enum store_status store_user_set_password(struct store *st, const char *userid, const char *password)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
+	enum store_status status;
+	char *text = NULL, *out = NULL;
+	const char *c1, *c2, *c3;
+	size_t len, at, at_len, hl, outlen;
+
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	if (!store_password_ok(password)) {
+		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+		return STORE_BAD_PASSWORD;
+	}
+	status = hash_password(st, password, hash);
+	if (status != STORE_OK)
+		return status;
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_users_checked(st, &text, &len);
+	if (status != STORE_OK)
+		goto out;
+	if (text == NULL) {
+		set_err(st, "no user '%s'", id);
+		status = STORE_NOT_FOUND;
+		goto out;
+	}
+	status = scan_users(st, text, len, id, false, NULL, &at, &at_len);
+	if (status != STORE_OK)
+		goto out;
+	/* the line parsed, so it has three ':' */
+	c1 = memchr(text + at, ':', at_len);
+	c2 = memchr(c1 + 1, ':', at_len - (size_t)(c1 + 1 - (text + at)));
+	c3 = memchr(c2 + 1, ':', at_len - (size_t)(c2 + 1 - (text + at)));
+	hl = strlen(hash);
+	outlen = (size_t)(c2 + 1 - text) + hl + (len - (size_t)(c3 - text));
+	out = malloc(outlen + 1);
+	if (out == NULL) {
+		status = nomem(st);
+		goto out;
+	}
+	memcpy(out, text, (size_t)(c2 + 1 - text));
+	memcpy(out + (c2 + 1 - text), hash, hl);
+	memcpy(out + (c2 + 1 - text) + hl, c3, len - (size_t)(c3 - text));
+	status = store_write_file(st, USERS_FILE, out, outlen);
+out:
+	free(out);
+	free(text);
+	store_unlock(&lock);
+	return status;
+}
+
+/* --- log --- */
+
+enum store_status store_log(struct store *st, const char *fmt, ...)
+{
+	char line[STORE_LOG_LINE_MAX + 1];
+	enum store_status status = STORE_OK;
+	va_list ap;
+	size_t n, i;
+	ssize_t w;
+	int r, fd;
+
+	va_start(ap, fmt);
+	r = vsnprintf(line, STORE_LOG_LINE_MAX, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		r = 0;
+	n = (size_t)r < STORE_LOG_LINE_MAX - 1 ? (size_t)r : STORE_LOG_LINE_MAX - 1;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
+			line[i] = '?';
+	line[n++] = '\n';
+	fd = openat(st->home_fd, "log", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot open", "log");
+	/* one write: concurrent processes' lines never interleave */
+	w = write(fd, line, n);
+	if (w < 0)
+		status = sys_fail(st, errno, "cannot write", "log");
+	else if ((size_t)w != n)
+		status = sys_fail(st, ENOSPC, "short write to", "log");
+	close(fd);
+	return status;
+}

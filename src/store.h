@@ -1,0 +1,238 @@
+/*
+ * store: the files of one oustpbm home directory, their locks and durable
+ * writes, the users file, the board counter and the log.
+ *
+ * Layout under <home> (created by store_open as needed; directories 0700,
+ * files 0600: the home belongs to the user the server runs as):
+ *   oustpbm.conf                 settings (config.h), never written here
+ *   users                        accounts, see "Users file" below
+ *   store.lock                   store-wide lock: board counter, users file
+ *   log                          one line per handled mail (store_log)
+ *   games/<board>.game           one game, e.g. games/101.game
+ *   games/<board>.lock           its lock file (never removed; see Locks)
+ *   games/next-board             next board number to hand out, first 101
+ *   outbox/, mail/               outbox.h and transport.h
+ *
+ * Paths are only made from numbers checked against IDENT_BOARD_MIN..MAX and
+ * from user ids passing ident_userid_ok(); other text never becomes a path.
+ *
+ * Durable writes (as git and OpenSMTPD do): the new content goes to a temp
+ * file in the same directory, named ".<name>.<pid>.<n>.tmp" so it is never
+ * taken for data, which is fsync'ed, renamed over the old file, and then the
+ * directory is fsync'ed.  A reader sees the old file or the new one, whole.
+ *
+ * Locks: fcntl open-file-description locks (F_OFD_SETLK) on a lock file kept
+ * beside the data.  The kernel drops them when the process ends, so a crash
+ * leaves no stale lock.  Waits are bounded: the lock is polled with short
+ * sleeps for at most lock_timeout_ms, then STORE_TIMEOUT is returned and
+ * nothing has been changed.  The functions that take the store-wide lock
+ * themselves (store_next_board_id, store_user_add, store_user_set_password)
+ * must not be called while the same process holds it.
+ *
+ * Errors: every function returns an enum store_status; on failure
+ * store_error() says what failed, naming the file.  store_status_temporary()
+ * tells a failure worth retrying later (lock timeout, disk full, I/O error)
+ * from a permanent one, so main can exit 75 (EX_TEMPFAIL).
+ */
+#ifndef OUSTPBM_STORE_H
+#define OUSTPBM_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "ident.h"
+#include "mailaddr.h"
+
+#define STORE_ERR_MAX 600
+#define STORE_BOARD_FILE_MAX (4L * 1024 * 1024)	/* bytes in a game file */
+#define STORE_USERS_FILE_MAX (16L * 1024 * 1024)	/* bytes in the users file */
+#define STORE_PASSWORD_MAX 64	/* characters in a password */
+#define STORE_FULLNAME_MAX 100	/* bytes in a full name */
+#define STORE_HASH_MAX 127	/* characters in a stored password hash */
+#define STORE_LOG_LINE_MAX 4096	/* bytes in one log line */
+
+enum store_status {
+	STORE_OK,
+	STORE_NOT_FOUND,	/* no such board, user or file */
+	STORE_USER_EXISTS,	/* store_user_add: the user id is taken */
+	STORE_BAD_ID,		/* board or user id invalid: no path was made */
+	STORE_BAD_ADDRESS,	/* address fails mailaddr_ok() */
+	STORE_BAD_PASSWORD,	/* not 1..64 printable ASCII characters without spaces */
+	STORE_BAD_NAME,		/* full name too long or with control characters */
+	STORE_TOO_BIG,		/* a file is larger than its cap */
+	STORE_CORRUPT,		/* users file or board counter cannot be parsed */
+	STORE_FULL,		/* no board number left */
+	STORE_TIMEOUT,		/* lock not obtained within lock_timeout_ms (temporary) */
+	STORE_TEMPFAIL,		/* ENOSPC, EDQUOT, EIO, ENOMEM...: try again later */
+	STORE_IO,		/* any other system error (EACCES, EROFS...) */
+};
+
+const char *store_status_str(enum store_status status);
+
+/* True for the failures after which the same mail may succeed later. */
+bool store_status_temporary(enum store_status status);
+
+struct store;
+
+/* A held lock; STORE_LOCK_INIT when not held. */
+struct store_lock {
+	int fd;
+};
+#define STORE_LOCK_INIT { -1 }
+
+/* One account as read from the users file. */
+struct store_user {
+	char userid[IDENT_USERID_MAX + 1];	/* lower case */
+	char address[MAILADDR_MAX + 1];
+	char hash[STORE_HASH_MAX + 1];		/* crypt(3) string, "$y$..." */
+	char fullname[STORE_FULLNAME_MAX + 1];	/* may be empty */
+};
+
+/*
+ * Open the home directory: creates it (one level) and games/ if missing.
+ * cfg supplies lock_timeout_ms and password_cost; it is copied.  On success
+ * the caller owns *out (store_close); on failure *out is NULL and err
+ * (errlen bytes) says why.
+ */
+enum store_status store_open(const char *home, const struct config *cfg, struct store **out,
+    char *err, size_t errlen);
+void store_close(struct store *st);
+
+/* The message of the last failure of a call on st. */
+const char *store_error(const struct store *st);
+
+/* The home directory as given to store_open. */
+const char *store_home(const struct store *st);
+
+/* --- locks --- */
+
+/* Lock board (held across read-modify-write), waiting at most lock_timeout_ms. */
+enum store_status store_lock_board(struct store *st, long board, struct store_lock *lock);
+
+/* The same without waiting: STORE_TIMEOUT at once if another holds it. */
+enum store_status store_trylock_board(struct store *st, long board, struct store_lock *lock);
+
+/* The store-wide lock (store.lock). */
+enum store_status store_lock_store(struct store *st, struct store_lock *lock);
+
+/*
+ * Lock the file relpath (relative to the home, made by the caller from
+ * constants), waiting at most timeout_ms.  For modules with their own lock
+ * files (outbox).
+ */
+enum store_status store_lock_path(struct store *st, const char *relpath, unsigned long timeout_ms,
+    struct store_lock *lock);
+
+/* Release a lock; harmless on a lock not held. */
+void store_unlock(struct store_lock *lock);
+
+/* --- files under the home; relpath is made by the caller from checked parts --- */
+
+/*
+ * Read relpath whole, NUL-terminated.  STORE_NOT_FOUND if it does not exist,
+ * STORE_TOO_BIG if it has more than cap bytes.  The caller owns *data.
+ */
+enum store_status store_read_file(struct store *st, const char *relpath, size_t cap, char **data,
+    size_t *len);
+
+/* Replace relpath by data, durably and atomically (see above). */
+enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len);
+
+/*
+ * Create relpath with data and fsync it, without renaming (for Maildir-style
+ * tmp/ then new/).  An existing file of that name is replaced in place.
+ */
+enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len);
+
+/* rename(2) within the home; neither directory is fsync'ed. */
+enum store_status store_rename(struct store *st, const char *from, const char *to);
+
+/* unlink(2) within the home; STORE_NOT_FOUND if absent. */
+enum store_status store_unlink(struct store *st, const char *relpath);
+
+/* fsync the directory reldir ("." for the home). */
+enum store_status store_sync_dir(struct store *st, const char *reldir);
+
+/* mkdir reldir (one level, 0700) unless it exists; a new one is made durable. */
+enum store_status store_mkdir(struct store *st, const char *reldir);
+
+/*
+ * List the plain files of reldir whose names do not start with '.', sorted
+ * by strcmp.  The caller owns *names and each string (store_free_names).
+ */
+enum store_status store_list_dir(struct store *st, const char *reldir, char ***names, size_t *count);
+void store_free_names(char **names, size_t count);
+
+/* --- boards --- */
+
+/* STORE_OK if games/<board>.game exists, STORE_NOT_FOUND if not. */
+enum store_status store_board_exists(struct store *st, long board);
+
+/*
+ * Read games/<board>.game (at most STORE_BOARD_FILE_MAX bytes), NUL-terminated.
+ * The caller owns *text.
+ */
+enum store_status store_board_read(struct store *st, long board, char **text, size_t *len);
+
+/* Replace games/<board>.game durably; the caller holds the board lock. */
+enum store_status store_board_write(struct store *st, long board, const char *text, size_t len);
+
+/*
+ * Hand out a new board number under the store lock: the counter in
+ * games/next-board (101 when absent), skipping numbers whose game file
+ * exists; the counter is advanced past it durably before returning.
+ */
+enum store_status store_next_board_id(struct store *st, long *board);
+
+/* The boards in games/, ascending.  The caller owns *boards (free). */
+enum store_status store_list_boards(struct store *st, long **boards, size_t *count);
+
+/* --- users ---
+ *
+ * Users file, <home>/users: plain text, one account per line,
+ *     userid:address:hash:full name
+ * userid       ident_userid_ok(), stored lower case; ids compare folded
+ * address      the address the account is bound to (mailaddr_ok: no ':')
+ * hash         crypt(3) output, yescrypt "$y$..." (contains no ':'); an
+ *              admin may put "*" or "!" here to lock an account
+ * full name    the rest of the line, may be empty and may contain ':'
+ * Lines starting with '#' and blank lines are ignored; the file starts with
+ * a comment saying this.  Several accounts may share one address.  A line is
+ * only ever appended or has its hash replaced; other lines stay byte for byte.
+ * Lookups read only the line of the user asked for; writes check every line
+ * and refuse (STORE_CORRUPT, naming the line) to rewrite a damaged file.
+ */
+
+/*
+ * Add an account.  The password is hashed before the store lock is taken.
+ * STORE_BAD_ID, STORE_BAD_ADDRESS, STORE_BAD_PASSWORD, STORE_BAD_NAME for bad
+ * arguments (checked in that order), STORE_USER_EXISTS if the id is taken.
+ * fullname may be NULL or "".
+ */
+enum store_status store_user_add(struct store *st, const char *userid, const char *address,
+    const char *password, const char *fullname);
+
+/* Find an account by id (any case).  STORE_NOT_FOUND if there is none. */
+enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user);
+
+/* True if password is the account's; the hashes are compared in constant time. */
+bool store_user_check_password(const struct store_user *user, const char *password);
+
+/* Replace the password hash of userid (the caller has checked the old one). */
+enum store_status store_user_set_password(struct store *st, const char *userid, const char *password);
+
+/* True if password is acceptable: 1..STORE_PASSWORD_MAX of '!'..'~'. */
+bool store_password_ok(const char *password);
+
+/* --- log --- */
+
+/*
+ * Append one line to <home>/log with a single O_APPEND write.  The caller
+ * formats everything (time, Message-ID, sender, command with the password
+ * masked, board, result).  Control characters become '?' and a line longer
+ * than STORE_LOG_LINE_MAX is cut, so one call is always one line.
+ */
+enum store_status store_log(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

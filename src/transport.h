@@ -1,0 +1,67 @@
+/*
+ * transport: how a queued reply leaves the outbox.  A transport is a small
+ * table of functions; outbox_flush() opens it when there is something to
+ * send, calls deliver() once per queued mail (one envelope recipient each,
+ * so every result is unambiguous), and closes it.  A transport that keeps a
+ * connection (SMTP) reuses it across the deliver() calls of one flush.
+ *
+ * Built in: "maildir", the default.  Each reply goes into
+ * <home>/mail/<recipient>/new/ as a Maildir message (tmp/, fsync, rename into
+ * new/, fsync of new/), readable with any Maildir reader (mutt -f DIR).  The
+ * file name is the queue id, which has the Maildir unique-name shape
+ * time.M<usec>P<pid>Q<n>.<host>, so delivering one queued mail again after a
+ * crash replaces the same file instead of adding a second copy.  The
+ * recipient becomes a directory name only if mailaddr_ok() accepts it and it
+ * contains no '/' (so no leading '.', no spaces, no control characters, at
+ * most 254 characters); anything else is a permanent failure.
+ */
+#ifndef OUSTPBM_TRANSPORT_H
+#define OUSTPBM_TRANSPORT_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "store.h"
+
+#define TRANSPORT_WHY_MAX 512	/* size of the why buffer given to the functions */
+
+enum transport_result {
+	TRANSPORT_OK,		/* delivered: the mail leaves the outbox */
+	TRANSPORT_TEMPFAIL,	/* not now (SMTP 4xx, no connection, disk full): kept */
+	TRANSPORT_PERMFAIL,	/* never (SMTP 5xx, bad recipient): moved to failed/ */
+};
+
+/* The envelope of one queued mail; all strings valid during the call only. */
+struct transport_envelope {
+	const char *id;		/* queue id: unique, [A-Za-z0-9._-], no leading '.' */
+	const char *from;	/* envelope sender, "" for the null sender <> */
+	const char *rcpt;	/* the one recipient, mailaddr_ok() */
+};
+
+struct transport_ops {
+	const char *name;	/* as in the "transport" key of oustpbm.conf */
+	/*
+	 * Prepare a run of deliveries; *ctx is passed to deliver and close.
+	 * st and cfg outlive the run.  On failure write why and return
+	 * TRANSPORT_TEMPFAIL or TRANSPORT_PERMFAIL; close is then not called.
+	 */
+	enum transport_result (*open)(struct store *st, const struct config *cfg, void **ctx,
+	    char *why, size_t whylen);
+	/* Deliver msg (len bytes, a complete RFC 5322 message) to env->rcpt. */
+	enum transport_result (*deliver)(void *ctx, const struct transport_envelope *env,
+	    const char *msg, size_t len, char *why, size_t whylen);
+	/* End the run and free ctx. */
+	void (*close)(void *ctx);
+};
+
+extern const struct transport_ops transport_maildir;
+
+const char *transport_result_str(enum transport_result result);
+
+/* The transport called name, or NULL if there is none. */
+const struct transport_ops *transport_find(const char *name);
+
+/* True if rcpt may name a directory under <home>/mail; *why as mailaddr_ok. */
+bool transport_maildir_rcpt_ok(const char *rcpt, const char **why);
+
+#endif

@@ -1,0 +1,399 @@
+/* Unit tests for command: finding the command, every command shape, every error, masking, comments. */
+#include "command.h"
+#include "t.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct command cmd;
+
+static enum command_status subj(const char *s)
+{
+	return command_parse(s, "", &cmd);
+}
+
+/* Parse a subject that must fail with st and the message want. */
+static void fails(const char *subject, enum command_status st, const char *want)
+{
+	enum command_status got = command_parse(subject, NULL, &cmd);
+
+	ok_int(got, st, "'%s' fails: %s", subject, command_status_str(st));
+	ok_str(cmd.error, want, "'%s': error message", subject);
+	ok_int(cmd.kind, COMMAND_NONE, "'%s': no kind", subject);
+}
+
+static void test_register_password(void)
+{
+	ok_int(subj("register Alice s3cret Alice Liddell"), COMMAND_OK, "register with full name");
+	ok_int(cmd.kind, COMMAND_REGISTER, "register: kind");
+	ok_str(cmd.userid, "alice", "register: user id folded");
+	ok_str(cmd.password, "s3cret", "register: password kept as typed");
+	ok_str(cmd.fullname, "Alice Liddell", "register: full name");
+	ok_str(cmd.error, "", "register: no error");
+	ok_int(cmd.source, COMMAND_FROM_SUBJECT, "register: from the subject");
+
+	ok_int(subj("REGISTER bob pw"), COMMAND_OK, "register without full name, keyword upper case");
+	ok_str(cmd.fullname, "", "register: empty full name");
+
+	ok_int(subj("register carol pw   Carol \t  de   la Mare  "), COMMAND_OK, "register: spaced full name");
+	ok_str(cmd.fullname, "Carol de la Mare", "register: full name words joined by single spaces");
+
+	ok_int(subj("password alice old new"), COMMAND_OK, "password");
+	ok_int(cmd.kind, COMMAND_PASSWORD, "password: kind");
+	ok_str(cmd.password, "old", "password: old");
+	ok_str(cmd.new_password, "new", "password: new");
+
+	fails("register alice", COMMAND_USAGE, "register needs: register <userid> <password> [full name]");
+	fails("password alice old", COMMAND_USAGE,
+	    "password needs: password <userid> <old password> <new password>");
+	fails("password alice old new extra", COMMAND_USAGE,
+	    "password needs: password <userid> <old password> <new password>");
+	fails("register al!ce pw", COMMAND_BAD_USERID,
+	    "'al!ce' is not a user id (1 to 32 letters, digits, '_' or '-')");
+	fails("register _alice pw", COMMAND_BAD_USERID,
+	    "'_alice' is not a user id (1 to 32 letters, digits, '_' or '-')");
+	fails("register abcdefghijklmnopqrstuvwxyz0123456 pw", COMMAND_BAD_USERID,
+	    "'abcdefghijklmnopqrstuvwxyz0123456' is not a user id (1 to 32 letters, digits, '_' or '-')");
+	ok_int(subj("register abcdefghijklmnopqrstuvwxyz012345 pw"), COMMAND_OK, "32-character user id");
+	fails("register alice 0123456789012345678901234567890123456789012345678901234567890123456789",
+	    COMMAND_BAD_PASSWORD, "the password is longer than 64 characters");
+	ok_int(subj("register alice 0123456789012345678901234567890123456789012345678901234567890123"),
+	    COMMAND_OK, "64-character password");
+	fails("password alice old 0123456789012345678901234567890123456789012345678901234567890123456789",
+	    COMMAND_BAD_PASSWORD, "the password is longer than 64 characters");
+	fails("register alice pw Alice Pleasance Liddell of Oxford and of Wonderland and Looking-Glass",
+	    COMMAND_BAD_NAME, "the full name is longer than 64 characters");
+}
+
+static void test_challenge(void)
+{
+	ok_int(subj("challenge alice pw bob"), COMMAND_OK, "challenge with defaults");
+	ok_int(cmd.kind, COMMAND_CHALLENGE, "challenge: kind");
+	ok_str(cmd.opponent, "bob", "challenge: opponent");
+	ok_int(cmd.size, 11, "challenge: default size 11");
+	ok_int(cmd.color, COMMAND_COLOR_BLACK, "challenge: challenger black by default");
+	ok(!cmd.noswap, "challenge: swap on by default");
+
+	ok_int(subj("challenge alice pw BOB -size=13 -white -noswap"), COMMAND_OK, "challenge with options");
+	ok_str(cmd.opponent, "bob", "challenge: opponent folded");
+	ok_int(cmd.size, 13, "challenge: -size=13");
+	ok_int(cmd.color, COMMAND_COLOR_WHITE, "challenge: -white");
+	ok(cmd.noswap, "challenge: -noswap");
+
+	ok_int(subj("challenge alice pw bob -RANDOM -Size=5"), COMMAND_OK, "challenge: options case-insensitive");
+	ok_int(cmd.color, COMMAND_COLOR_RANDOM, "challenge: -random");
+	ok_int(cmd.size, 5, "challenge: -size=5");
+	ok_int(subj("challenge alice pw bob -size=25 -black -black"), COMMAND_OK, "challenge: -size=25, repeated colour");
+	ok_int(cmd.color, COMMAND_COLOR_BLACK, "challenge: -black");
+
+	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
+	    "[-size=N] [-black|-white|-random] [-noswap]");
+	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
+	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
+	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
+	fails("challenge alice pw bob -size=11x", COMMAND_BAD_OPTION, "-size=11x: the size must be odd, from 5 to 25");
+	fails("challenge alice pw bob -size=0000000011", COMMAND_BAD_OPTION,
+	    "-size=0000000011: the size must be odd, from 5 to 25");
+	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
+	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
+	    "unknown option '-size=' (use -size=N, -black, -white, -random or -noswap)");
+	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
+	    "unknown option '-colour=red' (use -size=N, -black, -white, -random or -noswap)");
+	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
+	    "unknown option '13' (use -size=N, -black, -white, -random or -noswap)");
+	fails("challenge alice pw bob -black -white", COMMAND_BAD_OPTION,
+	    "'-white' contradicts '-black': choose one colour");
+	fails("challenge alice pw b@b", COMMAND_BAD_USERID,
+	    "'b@b' is not a user id (1 to 32 letters, digits, '_' or '-')");
+	fails("challenge alice pw Alice", COMMAND_BAD_USERID, "alice cannot challenge alice: choose another opponent");
+}
+
+static void test_move(void)
+{
+	ok_int(subj("move 101 alice pw E5"), COMMAND_OK, "move, one placement");
+	ok_int(cmd.kind, COMMAND_MOVE, "move: kind");
+	ok_int(cmd.board, 101, "move: board");
+	ok_int(cmd.turn, 0, "move: no #turn is 0");
+	ok_int(cmd.nplacements, 1, "move: one placement");
+	ok_str(cmd.placements[0].name, "E5", "move: E5");
+	ok(cmd.placements[0].x == 4 && cmd.placements[0].y == 4, "move: E5 is x 4, y 4");
+
+	ok_int(subj("move 101#7 alice pw e5,F5,g6"), COMMAND_OK, "move with #turn, lower case");
+	ok_int(cmd.turn, 7, "move: #7");
+	ok_int(cmd.nplacements, 3, "move: three placements");
+	ok_str(cmd.placements[2].name, "G6", "move: g6 upper-cased");
+
+	ok_int(subj("move 101 alice pw E5, F5 ,G6 , h7"), COMMAND_OK, "move: spaces around commas");
+	ok_int(cmd.nplacements, 4, "move: four placements");
+	ok_str(cmd.placements[3].name, "H7", "move: H7");
+
+	ok_int(subj("move 99999999#999999 alice pw J1,Z25,A10"), COMMAND_OK, "move: largest board, turn, vertices");
+	ok(cmd.placements[0].x == 8 && cmd.placements[0].y == 0, "move: J is column 8 (I skipped)");
+	ok(cmd.placements[1].x == 24 && cmd.placements[1].y == 24, "move: Z25 is x 24, y 24");
+	ok_str(cmd.placements[2].name, "A10", "move: two-digit row");
+
+	fails("move 101 alice pw", COMMAND_USAGE, "move needs: move <board>[#turn] <userid> <password> <placements>");
+	fails("move 10a alice pw E5", COMMAND_BAD_BOARD, "'10a' is not a board number");
+	fails("move 100 alice pw E5", COMMAND_BAD_BOARD, "'100' is not a board number");
+	fails("move 0101 alice pw E5", COMMAND_BAD_BOARD, "'0101' is not a board number");
+	fails("move #7 alice pw E5", COMMAND_BAD_BOARD, "'' is not a board number");
+	fails("move 101#x alice pw E5", COMMAND_BAD_TURN, "'#x' is not a turn number (#1 to #999999)");
+	fails("move 101# alice pw E5", COMMAND_BAD_TURN, "'#' is not a turn number (#1 to #999999)");
+	fails("move 101#0 alice pw E5", COMMAND_BAD_TURN, "'#0' is not a turn number (#1 to #999999)");
+	fails("move 101#1000000 alice pw E5", COMMAND_BAD_TURN, "'#1000000' is not a turn number (#1 to #999999)");
+	fails("move 101#3#4 alice pw E5", COMMAND_BAD_TURN, "'#3#4' is not a turn number (#1 to #999999)");
+	fails("move 101 alice pw E55", COMMAND_BAD_PLACEMENT, "'E55' is not a placement");
+	fails("move 101 alice pw I5", COMMAND_BAD_PLACEMENT, "'I5' is not a placement");
+	fails("move 101 alice pw E0", COMMAND_BAD_PLACEMENT, "'E0' is not a placement");
+	fails("move 101 alice pw E05", COMMAND_BAD_PLACEMENT, "'E05' is not a placement");
+	fails("move 101 alice pw E26", COMMAND_BAD_PLACEMENT, "'E26' is not a placement");
+	fails("move 101 alice pw 5E", COMMAND_BAD_PLACEMENT, "'5E' is not a placement");
+	fails("move 101 alice pw E", COMMAND_BAD_PLACEMENT, "'E' is not a placement");
+	fails("move 101 alice pw \xc3\x89" "5", COMMAND_BAD_PLACEMENT, "'\xc3\x89" "5' is not a placement");
+	fails("move 101 alice pw E5,F55", COMMAND_BAD_PLACEMENT, "'F55' is not a placement");
+	fails("move 101 alice pw E5 F5", COMMAND_BAD_PLACEMENT, "'E5 F5': placements are joined by commas, as in E5,F5");
+	fails("move 101 alice pw E5,,F5", COMMAND_BAD_PLACEMENT, "'E5,,F5': a placement is missing between commas");
+	fails("move 101 alice pw E5,", COMMAND_BAD_PLACEMENT, "'E5,': a placement is missing between commas");
+	fails("move 101 alice pw ,E5", COMMAND_BAD_PLACEMENT, "',E5': a placement is missing between commas");
+	fails("move 101 Al.ice pw E5", COMMAND_BAD_USERID,
+	    "'Al.ice' is not a user id (1 to 32 letters, digits, '_' or '-')");
+	fails("move 101 alice 01234567890123456789012345678901234567890123456789012345678901234 E5",
+	    COMMAND_BAD_PASSWORD, "the password is longer than 64 characters");
+}
+
+static void test_placement_cap(void)
+{
+	char line[COMMAND_LINE_MAX + 100];
+	size_t n;
+	int i;
+
+	n = (size_t)sprintf(line, "move 101 alice pw ");
+	for (i = 0; i < COMMAND_PLACEMENTS_MAX; i++)
+		n += (size_t)sprintf(line + n, "%sA1", i != 0 ? "," : "");
+	ok_int(subj(line), COMMAND_OK, "%d placements accepted", COMMAND_PLACEMENTS_MAX);
+	ok_int(cmd.nplacements, COMMAND_PLACEMENTS_MAX, "%d placements parsed", COMMAND_PLACEMENTS_MAX);
+	sprintf(line + n, ",A1");
+	fails(line, COMMAND_BAD_PLACEMENT, "more than 625 placements");
+
+	memset(line, 'x', COMMAND_LINE_MAX + 1);
+	memcpy(line, "help ", 5);
+	line[COMMAND_LINE_MAX + 1] = '\0';
+	fails(line, COMMAND_TOO_LONG, "the command line is longer than 4096 characters");
+	line[COMMAND_LINE_MAX] = '\0';
+	ok_int(subj(line), COMMAND_OK, "a command line of exactly %d bytes", COMMAND_LINE_MAX);
+}
+
+static void test_other_commands(void)
+{
+	ok_int(subj("swap 101 bob pw"), COMMAND_OK, "swap");
+	ok(cmd.kind == COMMAND_SWAP && cmd.board == 101 && strcmp(cmd.userid, "bob") == 0, "swap: fields");
+	ok_int(subj("swap 101#2 bob pw"), COMMAND_OK, "swap with #turn");
+	ok_int(cmd.turn, 2, "swap: #2");
+	ok_int(subj("resign 102#9 bob pw"), COMMAND_OK, "resign");
+	ok(cmd.kind == COMMAND_RESIGN && cmd.board == 102 && cmd.turn == 9, "resign: fields");
+	ok_int(subj("show 101"), COMMAND_OK, "show");
+	ok(cmd.kind == COMMAND_SHOW && cmd.board == 101 && cmd.turn == 0, "show: fields");
+	ok_int(subj("show 101#4"), COMMAND_OK, "show with #turn");
+	ok_int(cmd.turn, 4, "show: #4");
+	ok_int(subj("history 101"), COMMAND_OK, "history");
+	ok(cmd.kind == COMMAND_HISTORY && cmd.board == 101, "history: fields");
+	ok_int(subj("games Alice"), COMMAND_OK, "games");
+	ok(cmd.kind == COMMAND_GAMES && strcmp(cmd.userid, "alice") == 0, "games: fields");
+	ok_int(subj("help"), COMMAND_OK, "help");
+	ok_int(cmd.kind, COMMAND_HELP, "help: kind");
+	ok_int(subj("Help me please"), COMMAND_OK, "help: trailing words ignored");
+	ok_int(subj("oust move 101 alice pw E5"), COMMAND_OK, "leading 'oust'");
+	ok_int(cmd.kind, COMMAND_MOVE, "leading 'oust': move");
+	ok_int(subj("OUST help"), COMMAND_OK, "leading 'OUST'");
+
+	fails("swap 101 bob", COMMAND_USAGE, "swap needs: swap <board>[#turn] <userid> <password>");
+	fails("resign 101 bob pw extra", COMMAND_USAGE, "resign needs: resign <board>[#turn] <userid> <password>");
+	fails("swap x bob pw", COMMAND_BAD_BOARD, "'x' is not a board number");
+	fails("resign 101#z bob pw", COMMAND_BAD_TURN, "'#z' is not a turn number (#1 to #999999)");
+	fails("show", COMMAND_USAGE, "show needs: show <board>[#turn]");
+	fails("show 101 102", COMMAND_USAGE, "show needs: show <board>[#turn]");
+	fails("show 12345678901234567890", COMMAND_BAD_BOARD, "'12345678901234567890' is not a board number");
+	fails("history 101#3", COMMAND_BAD_BOARD, "'101#3' is not a board number");
+	fails("history", COMMAND_USAGE, "history needs: history <board>");
+	fails("games", COMMAND_USAGE, "games needs: games <userid>");
+	fails("games a b", COMMAND_USAGE, "games needs: games <userid>");
+	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
+	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe'");
+	fails("oust mvoe", COMMAND_UNKNOWN, "unknown command 'mvoe'");
+	fails("oust", COMMAND_UNKNOWN, "unknown command 'oust'");
+	fails("Supercalifragilisticexpialidocious-and-then-some-more", COMMAND_UNKNOWN,
+	    "unknown command 'Supercalifragilisticexpialidocious-and-t...'");
+}
+
+static void test_finding(void)
+{
+	ok_int(command_parse("Re: Fwd: RE: fw: AW: move 101 alice pw E5", "", &cmd), COMMAND_OK,
+	    "reply and forward prefixes removed");
+	ok_int(cmd.kind, COMMAND_MOVE, "prefixes: move");
+	ok_int(command_parse("[oust] Re: [games] show 101", "", &cmd), COMMAND_OK, "[tags] removed");
+	ok_int(cmd.kind, COMMAND_SHOW, "tags: show");
+	ok_int(command_parse("Re[2]: Re(3): Re : show 101", "", &cmd), COMMAND_OK, "Re[2]: and Re(3): removed");
+	ok_int(command_parse("Re: Oust Board 101 bob", "\n\n  move 101#2 bob pw F6, G7  \nNice.\n", &cmd),
+	    COMMAND_OK, "server subject: command from the first body line");
+	ok_int(cmd.source, COMMAND_FROM_BODY, "from the body");
+	ok_int(cmd.nplacements, 2, "body command: placements");
+	ok_int(command_parse("", "> move 101 alice pw A1\n>\nshow 101\n", &cmd), COMMAND_OK,
+	    "quoted lines skipped when looking for the command");
+	ok_int(cmd.kind, COMMAND_SHOW, "quoted command not used");
+	ok_int(command_parse(NULL, "help\r\n", &cmd), COMMAND_OK, "NULL subject, CRLF body");
+	ok_int(command_parse("Regarding our game", "show 101\n", &cmd), COMMAND_OK,
+	    "'Re' must be followed by ':' to be a prefix; body used");
+	ok_int(cmd.kind, COMMAND_SHOW, "subject not a command: body");
+	ok_int(command_parse("help", "show 101\n", &cmd), COMMAND_OK, "subject command wins over body");
+	ok_int(cmd.kind, COMMAND_HELP, "subject help");
+
+	fails("", COMMAND_EMPTY, "no command found: write it in the Subject or on the first line of the mail");
+	ok_int(command_parse("Re: ", "\n  \n> quoted\n-- \nsig\n", &cmd), COMMAND_EMPTY,
+	    "blank, quoted and signature lines hold no command");
+	ok_int(command_parse("\x01\x02", NULL, &cmd), COMMAND_EMPTY, "control characters only: no command");
+	ok_int(command_parse("Re: Oust Board 101 bob", "Thanks for the game!\n", &cmd), COMMAND_UNKNOWN,
+	    "first body line not a command");
+	ok_str(cmd.error, "unknown command 'Thanks'", "first body line not a command: error");
+	ok_int(command_parse("Re: Oust Board 101 bob", "", &cmd), COMMAND_UNKNOWN,
+	    "no body: the subject is parsed");
+	ok_str(cmd.error, "unknown command 'Board'", "server subject alone: error names the word");
+	ok_int(command_parse("move 101 alice pw E5 Bcc: victim@example.org", "", &cmd), COMMAND_BAD_PLACEMENT,
+	    "injected text in a subject is only a bad placement");
+}
+
+static void test_mask(void)
+{
+	char *m;
+
+	command_parse("move 101#7 alice s3cret E5,F5", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "move 101#7 alice **** E5,F5", "mask: move");
+	free(m);
+	command_parse("oust  register alice s3cret  Alice L", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "oust register alice **** Alice L", "mask: register");
+	free(m);
+	command_parse("password alice old new", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "password alice **** ****", "mask: password, both");
+	free(m);
+	command_parse("challenge alice pw bob -size=9", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "challenge alice **** bob -size=9", "mask: challenge");
+	free(m);
+	command_parse("swap 101 alice pw", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "swap 101 alice ****", "mask: swap");
+	free(m);
+	command_parse("resign 101 alice pw", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "resign 101 alice ****", "mask: resign");
+	free(m);
+	command_parse("show 101", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "show 101", "mask: show has no password");
+	free(m);
+	command_parse("move alice s3cret E5", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "move alice s3cret ****", "mask: failed move hides from the password position on");
+	free(m);
+	command_parse("register al!ce s3cret", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "register al!ce ****", "mask: failed register");
+	free(m);
+	command_parse("mvoe 101 alice s3cret E5", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "mvoe ****", "mask: unknown command keeps only its first word");
+	free(m);
+	command_parse("mvoe", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "mvoe", "mask: lone unknown word");
+	free(m);
+	command_parse("", "", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "", "mask: no command");
+	free(m);
+	command_parse("Re: x", "move 101 alice s3cret E5\n", &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "move 101 alice **** E5", "mask: command from the body");
+	free(m);
+}
+
+static void test_comment(void)
+{
+	const char *body;
+	char *c, big[5000];
+	int i;
+
+	body = "move 101 alice pw E5\n\nNice game!\n  Second line  \n\n\n-- \nAlice\n";
+	command_parse("Re: Oust Board 101 alice", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "Nice game!\n  Second line", "comment: after the command line, up to the signature, trimmed");
+	free(c);
+
+	body = "I resign, well played.\n";
+	command_parse("resign 101 alice pw", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "I resign, well played.", "comment: the whole body when the command is in the subject");
+	free(c);
+
+	body = "move 104#5 heidi pw C3\n\nGood game so far.\n\nOn Tue, 14 Nov 2023, Oust server wrote:\n"
+	    "> Oust Board 104 heidi\n>\n>     A B C D E\n>  5  . . . . .   5\n-- \nHeidi\n";
+	command_parse("Re: Oust Board 104 heidi", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "Good game so far.", "comment: quoted old board and its attribution line dropped");
+	free(c);
+
+	body = "move 101 alice pw E5\nI wrote: nothing quoted follows\nbye\n";
+	command_parse("", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "I wrote: nothing quoted follows\nbye", "comment: a 'wrote:' line without a quote stays");
+	free(c);
+
+	body = "move 101 alice pw E5\r\nctrl\x07 \x1b[1mbold\r\n\tindented\r\n--\r\nsig\r\n";
+	command_parse("", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "ctrl [1mbold\n\tindented", "comment: CRLF, control characters removed, '--' ends it");
+	free(c);
+
+	body = "move 101 alice pw E5";
+	command_parse("", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "", "comment: none");
+	free(c);
+
+	for (i = 0; i < 2500; i++)
+		memcpy(big + 2 * i, "\xc3\xa9", 2);
+	big[5000 - 1] = '\0';
+	command_parse("help", big, &cmd);
+	c = command_comment(&cmd, big);
+	ok_int(strlen(c), 2 * COMMAND_COMMENT_MAX, "comment: cut at %d characters, not bytes", COMMAND_COMMENT_MAX);
+	free(c);
+
+	command_parse("help", NULL, &cmd);
+	c = command_comment(&cmd, NULL);
+	ok_str(c, "", "comment: NULL body");
+	free(c);
+}
+
+static void test_names(void)
+{
+	ok_str(command_kind_str(COMMAND_MOVE), "move", "kind name");
+	ok_str(command_kind_str(COMMAND_NONE), "", "kind name of none");
+	ok_str(command_status_str(COMMAND_BAD_PLACEMENT), "bad placement", "status name");
+	ok_str(command_status_str((enum command_status)99), "unknown command status", "unknown status name");
+}
+
+int main(void)
+{
+	test_register_password();
+	test_challenge();
+	test_move();
+	test_placement_cap();
+	test_other_commands();
+	test_finding();
+	test_mask();
+	test_comment();
+	test_names();
+	return t_done();
+}

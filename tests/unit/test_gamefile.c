@@ -1,0 +1,693 @@
+/* test_gamefile: the game file codec: canonical form, round trips, every parse error. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "game.h"
+#include "gamefile.h"
+#include "rules.h"
+#include "t.h"
+
+/* A canonical file, written by hand: five turns, Black's E6 captured F5 and placed again. */
+static const char CANON[] =
+    "# Oust game file (oustpbm). Oust, by Mark Steere. Format: games/README.md\n"
+    "board: 101\n"
+    "size: 11\n"
+    "swap: on\n"
+    "black: alice\n"
+    "white: bob\n"
+    "status: playing\n"
+    "to-move: white\n"
+    "turn: 6\n"
+    "created: 2026-11-21T18:41:07Z\n"
+    "last-move: 2026-11-21T18:57:47Z\n"
+    "thread: <board-101@oust.example.org>\n"
+    "\n"
+    "x: alice 2/4   o: bob 1/1\n"
+    "\n"
+    "    A B C D E F G H J K L\n"
+    "11  . . . . . . . . . . .  11\n"
+    "10  . . . . . . . . . . .  10\n"
+    " 9  . . X . . . . . o . .   9\n"
+    " 8  . . . . . . . . . . .   8\n"
+    " 7  . . . . . . . . . . .   7\n"
+    " 6  . . . . X , . . . . .   6\n"
+    " 5  . . . . x . . . . . .   5\n"
+    " 4  . . . . . . . . . . .   4\n"
+    " 3  . . x . . . . . , . .   3\n"
+    " 2  . . . . . . . . . . .   2\n"
+    " 1  . . . . . . . . . . .   1\n"
+    "    A B C D E F G H J K L\n"
+    "\n"
+    "history:\n"
+    "1 2026-11-21T18:45:00Z x alice E5\n"
+    "2 2026-11-21T18:50:00Z o bob F5\n"
+    "3 2026-11-21T18:52:47Z x alice C3\n"
+    "4 2026-11-21T18:55:00Z o bob J9\n"
+    "5 2026-11-21T18:57:47Z x alice E6,C9\n";
+
+#define T0 INT64_C(1795286467) /* 2026-11-21T18:41:07Z */
+
+static unsigned rnd(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 16) & 0x7fff;
+}
+
+/* A random legal turn for the side to move; returns the number of placements. */
+static int random_turn(const struct game *g, unsigned *seed, int *pts)
+{
+	static struct rules_game w;
+	uint16_t legal[RULES_MAX_POINTS];
+	struct rules_event ev;
+	int n = 0, k;
+
+	w = g->rg;
+	do {
+		k = rules_game_legal(&w, legal);
+		if (k == 0)
+			break;
+		pts[n] = legal[rnd(seed) % (unsigned)k];
+		rules_game_play(&w, pts[n++], &ev);
+	} while (!ev.turn_over);
+	return n;
+}
+
+static int random_move(struct game *g, unsigned *seed, int64_t now)
+{
+	int pts[RULES_MAX_POINTS], n = random_turn(g, seed, pts);
+
+	return game_move(g, game_player_to_move(g), pts, n, now, NULL);
+}
+
+static int pt(const struct game *g, const char *s)
+{
+	return rules_parse_point(&g->rg.board, s, (int)strlen(s));
+}
+
+/* Malloc'd copy of s with the first `from` replaced by `to` (NULL: no change). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+	const char *at = from ? strstr(s, from) : NULL;
+	size_t n = strlen(s), a, b;
+	char *r;
+
+	if (at == NULL) {
+		if (from != NULL)
+			printf("# test bug: '%s' not found\n", from);
+		return strdup(s);
+	}
+	a = strlen(from), b = strlen(to);
+	r = malloc(n - a + b + 1);
+	memcpy(r, s, (size_t)(at - s));
+	memcpy(r + (at - s), to, b);
+	memcpy(r + (at - s) + b, at + a, n - (size_t)(at - s) - a + 1);
+	return r;
+}
+
+/* Format, parse, format: the same bytes, and the same game. */
+static void round_trip(const struct game *g, const char *what)
+{
+	struct gamefile_error err;
+	struct game h;
+	char *a = NULL, *b = NULL;
+	size_t alen, blen;
+	int x, y, same = 1;
+
+	ok_int(gamefile_format(g, &a, &alen), GAMEFILE_OK, "%s: formats", what);
+	ok_int(alen, strlen(a), "%s: length", what);
+	ok_int(gamefile_parse(a, alen, &h, &err), GAMEFILE_OK, "%s: parses back %s", what,
+	    err.msg);
+	ok_int(gamefile_format(&h, &b, &blen), GAMEFILE_OK, "%s: formats again", what);
+	ok(alen == blen && memcmp(a, b, alen) == 0, "%s: the same bytes", what);
+	ok_int(h.nturns, g->nturns, "%s: history length", what);
+	ok_int(h.npoints, g->npoints, "%s: placements", what);
+	ok(h.nturns == g->nturns && (g->nturns == 0 || memcmp(h.turns, g->turns,
+	    sizeof(*h.turns) * (size_t)g->nturns) == 0), "%s: same history entries", what);
+	for (y = 0; y < g->size; y++)
+		for (x = 0; x < g->size; x++)
+			same &= rules_at(&h.rg.board, rules_point(&h.rg.board, x, y)) ==
+			    rules_at(&g->rg.board, rules_point(&g->rg.board, x, y));
+	ok(same, "%s: same position", what);
+	ok(h.rg.result == g->rg.result && h.end == g->end && h.rg.turn == g->rg.turn &&
+	    (game_over(g) || h.rg.to_move == g->rg.to_move), "%s: same turn state", what);
+	ok(strcmp(h.black, g->black) == 0 && strcmp(h.white, g->white) == 0 &&
+	    h.swap == g->swap && h.created == g->created && h.last_move == g->last_move &&
+	    strcmp(h.thread, g->thread) == 0, "%s: same header", what);
+	free(a);
+	free(b);
+	game_release(&h);
+}
+
+static void test_canonical(void)
+{
+	struct gamefile_error err;
+	struct game g, m;
+	struct game_replay r;
+	char *out = NULL, *crlf, *lower;
+	size_t len, i, j;
+	int p[2];
+
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK,
+	    "canonical file parses %s", err.msg);
+	ok_int(g.board, 101, "board id");
+	ok_int(g.size, 11, "size");
+	ok(g.swap, "swap on");
+	ok_str(g.black, "alice", "black");
+	ok_str(g.white, "bob", "white");
+	ok_int(g.rg.to_move, RULES_WHITE, "white to move");
+	ok_int(g.rg.turn, 6, "turn 6 in progress");
+	ok_int(g.nturns, 5, "five history entries");
+	ok_str(g.thread, "<board-101@oust.example.org>", "thread");
+	ok_int(g.created, T0, "created");
+	ok_int(g.turns[4].npoints, 2, "turn 5 has two placements");
+	ok_int(game_turn_points(&g, &g.turns[4])[1], pt(&g, "C9"), "turn 5's second is C9");
+	ok_int(rules_at(&g.rg.board, pt(&g, "F5")), RULES_EMPTY, "F5 was captured");
+	ok_int(game_verify(&g, &r), GAME_OK, "the history replays to the position %s", r.why);
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_str(out, CANON, "parse then format gives the canonical bytes back");
+	free(out);
+
+	/* The same game played through the game model formats to the same text. */
+	game_init(&m, 101, 11, true, "alice", "bob", T0);
+	snprintf(m.thread, sizeof(m.thread), "<board-101@oust.example.org>");
+	p[0] = pt(&m, "E5");
+	game_move(&m, "alice", p, 1, T0 + 233, NULL);
+	p[0] = pt(&m, "F5");
+	game_move(&m, "bob", p, 1, T0 + 533, NULL);
+	p[0] = pt(&m, "C3");
+	game_move(&m, "alice", p, 1, T0 + 700, NULL);
+	p[0] = pt(&m, "J9");
+	game_move(&m, "bob", p, 1, T0 + 833, NULL);
+	p[0] = pt(&m, "E6");
+	p[1] = pt(&m, "C9");
+	ok_int(game_move(&m, "alice", p, 2, T0 + 1000, NULL), GAME_OK, "capture and place again");
+	ok_int(gamefile_format(&m, &out, &len), GAMEFILE_OK, "played game formats");
+	ok_str(out, CANON, "the played game formats to the canonical file");
+	free(out);
+	round_trip(&m, "played game");
+	game_release(&m);
+	game_release(&g);
+
+	/* CRLF line ends, trailing blanks and lower case marks are accepted. */
+	crlf = malloc(2 * sizeof(CANON));
+	for (i = j = 0; CANON[i] != '\0'; i++) {
+		if (CANON[i] == '\n')
+			crlf[j++] = ' ', crlf[j++] = '\r';
+		crlf[j++] = CANON[i];
+	}
+	crlf[j] = '\0';
+	lower = replaced(crlf, " 6  . . . . X ,", " 6  . . . . x ,");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK,
+	    "CRLF, trailing blanks, lower case parse %s", err.msg);
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_str(out, CANON, "and format back to the canonical file");
+	free(out);
+	free(lower);
+	free(crlf);
+	game_release(&g);
+
+	/* No thread line: the thread is empty. */
+	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n", "");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "no thread line");
+	ok_str(g.thread, "", "empty thread");
+	game_release(&g);
+	free(lower);
+}
+
+/* An administrator fixes a position by editing the drawing. */
+static void test_edit(void)
+{
+	struct gamefile_error err;
+	struct game g;
+	struct game_replay r;
+	char *text;
+
+	text = replaced(CANON, " 3  . . x . .", " 3  . . . . o");
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "edited drawing loads %s",
+	    err.msg);
+	ok_int(rules_at(&g.rg.board, pt(&g, "C3")), RULES_EMPTY, "C3 removed by the edit");
+	ok_int(rules_at(&g.rg.board, pt(&g, "E3")), RULES_WHITE, "E3 added by the edit");
+	ok_int(g.rg.board.stones[RULES_BLACK], 3, "black has three stones");
+	ok_int(game_verify(&g, &r), GAME_POSITION_DIFFERS, "verify notices the edit");
+	ok_str(r.why, "C3 is empty, but black after the history", "and names the point");
+	game_release(&g);
+	free(text);
+}
+
+struct perr {
+	const char *from, *to;	/* replace in CANON */
+	const char *from2, *to2;	/* a second replacement, or NULL */
+	const char *msg;	/* the error, with its line number */
+	int line;
+};
+
+static const struct perr perrs[] = {
+	{ "size: 11", "size 11", NULL, NULL, "line 3: expected 'key: value', found 'size 11'", 3 },
+	{ "swap: on", "colour: on", NULL, NULL, "line 4: unknown key 'colour'", 4 },
+	{ "swap: on\n", "swap: on\nsize: 11\n", NULL, NULL,
+	    "line 5: duplicate key 'size' (first on line 3)", 5 },
+	{ "board: 101", "board: 0101", NULL, NULL, "line 2: bad board id '0101'", 2 },
+	{ "size: 11", "size: eleven", NULL, NULL, "line 3: bad size 'eleven'", 3 },
+	{ "size: 11", "size: 27", NULL, NULL, "line 3: size 27 is not in 5..25", 3 },
+	{ "size: 11", "size: 12", NULL, NULL, "line 3: size 12 is not odd", 3 },
+	{ "swap: on", "swap: yes", NULL, NULL, "line 4: swap must be on or off, not 'yes'", 4 },
+	{ "black: alice", "black: al ice", NULL, NULL, "line 5: bad user id 'al ice'", 5 },
+	{ "status: playing", "status: plying", NULL, NULL, "line 7: unknown status 'plying'", 7 },
+	{ "to-move: white", "end: caught", NULL, NULL, "line 8: unknown end 'caught'", 8 },
+	{ "to-move: white", "to-move: red", NULL, NULL,
+	    "line 8: to-move must be black or white, not 'red'", 8 },
+	{ "turn: 6", "turn: six", NULL, NULL, "line 9: bad turn 'six'", 9 },
+	{ "created: 2026-11-21T18:41:07Z", "created: 2026-02-30T18:41:07Z", NULL, NULL,
+	    "line 10: bad time '2026-02-30T18:41:07Z' (want e.g. 2026-11-21T18:41:07Z)", 10 },
+	{ "thread: <board-101@oust.example.org>", "thread: <board 101>", NULL, NULL,
+	    "line 12: bad thread '<board 101>'", 12 },
+	{ "swap: on\n", "", NULL, NULL, "line 12: the header has no 'swap:' line", 12 },
+	{ "to-move: white\n", "to-move: white\nend: capture\n", NULL, NULL,
+	    "line 9: end given, but the status is playing", 9 },
+	{ "to-move: white\n", "", NULL, NULL, "line 7: a playing game needs a 'to-move:' line", 7 },
+	{ "status: playing", "status: black-won", NULL, NULL,
+	    "line 7: status black-won needs an 'end:' line", 7 },
+	{ "status: playing\nto-move: white", "status: black-won\nend: capture\nto-move: white",
+	    NULL, NULL, "line 9: to-move given, but the game is over", 9 },
+	{ "status: playing\nto-move: white", "status: drawn\nend: capture", NULL, NULL,
+	    "line 8: end capture does not fit status drawn", 8 },
+	{ "status: playing\nto-move: white", "status: black-won\nend: no-placements", NULL, NULL,
+	    "line 8: end no-placements does not fit status black-won", 8 },
+	{ "x: alice 2/4   o: bob 1/1", "x: alice   o: bob", NULL, NULL,
+	    "line 14: expected the players line 'x: NAME LARGEST/TOTAL   o: NAME LARGEST/TOTAL', "
+	    "found 'x: alice   o: bob'", 14 },
+	{ "x: alice 2/4   o: bob 1/1", "x: alice 2/4   o: carol 1/1", NULL, NULL,
+	    "line 14: the players line names 'alice' and 'carol', the header black alice and "
+	    "white bob", 14 },
+	{ "    A B C D E F G H J K L\n11", "    A B C D E F G H I K L\n11", NULL, NULL,
+	    "line 16: column letters '    A B C D E F G H I K L' do not match size 11", 16 },
+	{ "L\n\nhistory", "\n\nhistory", NULL, NULL,
+	    "line 28: column letters '    A B C D E F G H J K' do not match size 11", 28 },
+	{ "10  . . . . . . . . . . .  10", "12  . . . . . . . . . . .  12", NULL, NULL,
+	    "line 18: expected row 10, found '12  . . . . . . . . . . .  12'", 18 },
+	{ " 8  . . . . . . . . . . .   8", " 8  . . . . . . . . . . . .   8", NULL, NULL,
+	    "line 20: row 8 has 12 points, expected 11", 20 },
+	{ " 7  . . . . . . . . . . .   7", " 7  . . . . z . . . . . .   7", NULL, NULL,
+	    "line 21: row 7: unknown point 'z' in column E (use x, o, . or ,)", 21 },
+	{ " 4  . . . . . . . . . . .   4", " 4  . . . . . . . . . . .   3", NULL, NULL,
+	    "line 24: row 4 ends with '3', expected 4", 24 },
+	{ "\nhistory:\n", "\nhist:\n", NULL, NULL, "line 30: expected 'history:', found 'hist:'",
+	    30 },
+	{ "4 2026-11-21T18:55:00Z o bob J9", "4 2026-11-21T18:55:00Z o bob", NULL, NULL,
+	    "line 34: expected 'NUMBER TIME x|o PLAYER ACTION', found "
+	    "'4 2026-11-21T18:55:00Z o bob'", 34 },
+	{ "4 2026-11-21T18:55:00Z o bob J9", "four 2026-11-21T18:55:00Z o bob J9", NULL, NULL,
+	    "line 34: bad turn number 'four'", 34 },
+	{ "4 2026-11-21T18:55:00Z o bob J9", "5 2026-11-21T18:55:00Z o bob J9", NULL, NULL,
+	    "line 34: turn 5 out of order, expected 4", 34 },
+	{ "4 2026-11-21T18:55:00Z o bob J9", "4 2026-11-21 o bob J9", NULL, NULL,
+	    "line 34: bad time '2026-11-21' (want e.g. 2026-11-21T18:41:07Z)", 34 },
+	{ "o bob J9", "z bob J9", NULL, NULL, "line 34: unknown colour 'z' (x or o)", 34 },
+	{ "o bob J9", "o b.b J9", NULL, NULL, "line 34: bad user id 'b.b'", 34 },
+	{ "o bob J9", "o carol J9", NULL, NULL, "line 34: 'carol' is not a player of board 101",
+	    34 },
+	{ "o bob J9", "o bob Z9", NULL, NULL, "line 34: 'Z9' is not a point on an 11x11 board",
+	    34 },
+	{ "o bob J9", "o bob J9,,K9", NULL, NULL, "line 34: empty placement in 'J9,,K9'", 34 },
+	{ "o bob J9", "o bob resign", NULL, NULL,
+	    "line 35: turn 5 follows the end of the game at turn 4", 35 },
+	{ "o bob J9", "x alice J9", NULL, NULL, "line 34: turn 4 is white's turn, not black's", 34 },
+	{ "o bob J9", "o alice J9", NULL, NULL, "line 34: turn 4: white was played by bob, not alice",
+	    34 },
+	/* With a swap at turn 2, Black's turn 1 was played by the current White. */
+	{ "o bob F5", "o alice swap", NULL, NULL,
+	    "line 31: turn 1: black was played by bob, not alice", 31 },
+	{ "x alice C3", "x alice swap", NULL, NULL,
+	    "line 33: swap at turn 3: only turn 2 may be a swap", 33 },
+	{ "swap: on", "swap: off", "o bob F5", "o bob swap",
+	    "line 32: swap at turn 2, but swap is off", 32 },
+	{ "turn: 6", "turn: 7", NULL, NULL, "line 9: turn 7, but the history has 5 turns", 9 },
+	{ "x alice E6,C9", "x alice resign", NULL, NULL,
+	    "line 7: status playing, but the game ended at turn 5 (resign)", 7 },
+	{ "to-move: white", "to-move: black", NULL, NULL,
+	    "line 8: to-move black, but turn 6 is white's", 8 },
+	{ "status: playing\nto-move: white", "status: black-won\nend: resign", NULL, NULL,
+	    "line 8: end resign, but the last turn is not white's resignation", 8 },
+	{ "status: playing\nto-move: white", "status: white-won\nend: timeout", NULL, NULL,
+	    "line 8: end timeout, but the last turn is not black's timeout", 8 },
+	{ "status: playing\nto-move: white", "status: white-won\nend: capture", NULL, NULL,
+	    "line 8: end capture, but the last turn is not a placement by white", 8 },
+	{ "status: playing\nto-move: white", "status: drawn\nend: no-placements",
+	    "x alice E6,C9", "x alice pass",
+	    "line 8: end no-placements, but the last turn is not a placement", 8 },
+	{ "\nx: alice", "", "", "", "line 13: unexpected end of file, expected the board", 13 },
+	{ "\n    A B C D E F G H J K L\n11", "", "", "",
+	    "line 15: unexpected end of file, expected the column letters", 15 },
+	{ "\n 2  .", "", "", "", "line 25: unexpected end of file, expected row 2", 25 },
+	{ "\n    A B C D E F G H J K L\n\n", "", "", "",
+	    "line 27: unexpected end of file, expected the column letters", 27 },
+	{ "\nhistory:\n", "", "", "", "line 29: unexpected end of file, expected 'history:'", 29 },
+	{ "\nsize: 11", "", "", "", "line 2: unexpected end of file in the header", 2 },
+};
+
+/*
+ * Check one parse error.  from2 == "" means: cut the text where `to` was
+ * put (so "from" marks where the file ends).
+ */
+static void expect_error(const char *text, const char *msg, int line)
+{
+	struct gamefile_error err;
+	struct game g;
+
+	memset(&g, 0x5a, sizeof(g));
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_BAD, "refused: %s", msg);
+	ok_str(err.msg, msg, "the message for line %d", line);
+	ok_int(err.line, line, "line number %d", line);
+	ok(g.turns == NULL && g.points == NULL && g.nturns == 0, "nothing left allocated");
+	game_release(&g);
+}
+
+static void test_errors(void)
+{
+	char *a, *b, *cut;
+	size_t i;
+
+	for (i = 0; i < sizeof(perrs) / sizeof(perrs[0]); i++) {
+		const struct perr *e = &perrs[i];
+
+		if (e->from2 != NULL && e->from2[0] == '\0') {
+			/* Truncation: the file ends just before `from`, keeping its newline. */
+			a = strdup(CANON);
+			cut = strstr(a, e->from);
+			if (cut == NULL)
+				printf("# test bug: '%s' not found\n", e->from);
+			else
+				cut[1] = '\0';
+			expect_error(a, e->msg, e->line);
+			free(a);
+			continue;
+		}
+		a = replaced(CANON, e->from, e->to);
+		b = replaced(a, e->from2, e->to2);
+		expect_error(b, e->msg, e->line);
+		free(a);
+		free(b);
+	}
+}
+
+/* Errors that need their own text. */
+static void test_errors_special(void)
+{
+	/* Seed 003 Figure 5: Black has no placement, so Black cannot be the side to move. */
+	static const char fig5[] =
+	    "board: 102\nsize: 5\nswap: off\nblack: alice\nwhite: bob\nstatus: playing\n"
+	    "to-move: black\nturn: 1\ncreated: 2026-11-21T18:41:07Z\n"
+	    "last-move: 2026-11-21T18:41:07Z\n\n"
+	    "x: alice 0/0   o: bob 0/0\n\n"
+	    "    A B C D E\n"
+	    " 5  o o o o o   5\n"
+	    " 4  o o o o .   4\n"
+	    " 3  . o . . x   3\n"
+	    " 2  x . x x x   2\n"
+	    " 1  x x x . x   1\n"
+	    "    A B C D E\n\nhistory:\n";
+	/* Seed 003 edge case 6: the full checkerboard, where nobody can place. */
+	static const char full[] =
+	    "board: 102\nsize: 5\nswap: off\nblack: alice\nwhite: bob\nstatus: playing\n"
+	    "to-move: black\nturn: 1\ncreated: 2026-11-21T18:41:07Z\n"
+	    "last-move: 2026-11-21T18:41:07Z\n\n"
+	    "x: alice 0/0   o: bob 0/0\n\n"
+	    "    A B C D E\n"
+	    " 5  x o x o x   5\n"
+	    " 4  o x o x o   4\n"
+	    " 3  x o x o x   3\n"
+	    " 2  o x o x o   2\n"
+	    " 1  x o x o x   1\n"
+	    "    A B C D E\n\nhistory:\n";
+	struct gamefile_error err;
+	struct game g;
+	char *a, *b, *long_line;
+	size_t n, i;
+
+	expect_error(fig5, "line 7: black is to move but has no legal placement (the history "
+	    "must record its pass)", 7);
+	expect_error(full, "line 7: neither side has a legal placement: the game is drawn "
+	    "(status drawn, end no-placements)", 7);
+	/* Figure 5 with White to move loads: a position set up by hand. */
+	a = replaced(fig5, "to-move: black\nturn: 1", "to-move: white\nturn: 2");
+	b = replaced(a, "history:\n", "history:\n1 2026-11-21T18:41:07Z x alice pass\n");
+	ok_int(gamefile_parse(b, strlen(b), &g, &err), GAMEFILE_OK, "figure 5, white to move %s",
+	    err.msg);
+	game_release(&g);
+	free(a);
+	free(b);
+
+	/* A line too long, and a NUL byte. */
+	long_line = malloc(GAMEFILE_LINE_MAX + 64);
+	memset(long_line, 'a', GAMEFILE_LINE_MAX + 1);
+	memcpy(long_line, "thread: <", 9);
+	long_line[GAMEFILE_LINE_MAX + 1] = '\0';
+	a = replaced(CANON, "thread: <board-101@oust.example.org>", long_line);
+	expect_error(a, "line 12: line longer than 4096 bytes", 12);
+	free(a);
+	free(long_line);
+
+	a = strdup(CANON);
+	n = strlen(a);
+	*strstr(a, "white: bob") = '\0';
+	ok_int(gamefile_parse(a, n, &g, &err), GAMEFILE_BAD, "NUL byte refused");
+	ok_str(err.msg, "line 6: NUL byte in the line", "NUL byte message");
+	free(a);
+
+	/* More placements than a board has points. */
+	long_line = malloc(8 + 3 * (RULES_MAX_POINTS + 1) + 1);
+	strcpy(long_line, "o bob ");
+	for (i = 0; i <= RULES_MAX_POINTS; i++)
+		strcat(long_line, i ? ",A1" : "A1");
+	a = replaced(CANON, "o bob J9", long_line);
+	expect_error(a, "line 34: more than 625 placements in one turn", 34);
+	free(a);
+	free(long_line);
+
+	/* err may be NULL. */
+	ok_int(gamefile_parse("", 0, &g, NULL), GAMEFILE_BAD, "empty text refused, err NULL");
+	ok_int(gamefile_parse("", 0, &g, &err), GAMEFILE_BAD, "empty text refused");
+	ok_str(err.msg, "line 1: unexpected end of file in the header", "empty text message");
+}
+
+static void test_times(void)
+{
+	char buf[GAMEFILE_TIME_SIZE];
+	int64_t t = -1;
+
+	ok_str(gamefile_time_str(T0, buf), "2026-11-21T18:41:07Z", "time format");
+	ok_str(gamefile_time_str(0, buf), "1970-01-01T00:00:00Z", "the epoch");
+	ok(gamefile_time_parse("2026-11-21T18:41:07Z", 20, &t) && t == T0, "time parse");
+	ok(gamefile_time_parse("2028-02-29T23:59:59Z", 20, &t), "leap day");
+	ok(!gamefile_time_parse("2026-02-29T00:00:00Z", 20, &t), "no 29 February in 2026");
+	ok(!gamefile_time_parse("2026-11-21T24:00:00Z", 20, &t), "no hour 24");
+	ok(!gamefile_time_parse("1969-12-31T23:59:59Z", 20, &t), "nothing before 1970");
+	ok(!gamefile_time_parse("2026-11-21 18:41:07Z", 20, &t), "T required");
+	ok(!gamefile_time_parse("2026-11-21T18:41:07", 19, &t), "Z required");
+	ok(!gamefile_time_parse("2026-11-21T18:41:0xZ", 20, &t), "digits required");
+	ok(!gamefile_time_parse("+026-11-21T18:41:07Z", 20, &t), "no sign");
+	ok(!gamefile_time_parse("2026-13-01T00:00:00Z", 20, &t), "no month 13");
+	ok(!gamefile_time_parse("2026-04-31T00:00:00Z", 20, &t), "no 31 April");
+	ok(!gamefile_time_parse("2100-02-29T00:00:00Z", 20, &t), "no 29 February in 2100");
+	ok(gamefile_time_parse("2000-02-29T00:00:00Z", 20, &t), "29 February 2000");
+	ok(gamefile_time_parse("9999-12-31T23:59:59Z", 20, &t) && t == INT64_C(253402300799),
+	    "the last second of 9999");
+	ok_str(gamefile_time_str(INT64_C(253402300799), buf), "9999-12-31T23:59:59Z",
+	    "and back");
+}
+
+/* The date arithmetic agrees with gmtime_r() and timegm() from 1970 to 9999. */
+static void test_times_libc(void)
+{
+	char buf[GAMEFILE_TIME_SIZE], want[64];
+	int64_t t, back;
+	time_t tt;
+	struct tm tm;
+	int bad = 0, n = 0;
+
+	for (t = 0; t <= INT64_C(253402300799); t += INT64_C(86400) * 997 + 3607, n++) {
+		tt = (time_t)t;
+		gmtime_r(&tt, &tm);
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		gamefile_time_str(t, buf);
+		if (strcmp(buf, want) != 0 || !gamefile_time_parse(buf, 20, &back) || back != t ||
+		    (int64_t)timegm(&tm) != t) {
+			if (bad++ == 0)
+				printf("# %lld: got %s, want %s\n", (long long)t, buf, want);
+		}
+	}
+	ok_int(bad, 0, "%d times from 1970 to 9999 agree with gmtime_r and timegm", n);
+}
+
+/*
+ * A 5x5 game in which Black, at turn 25, has no legal placement and passes
+ * (found by random play); White's E1,D3,B3 would then win.
+ */
+static const char *const pass_game[] = {
+	"E4", "D2", "B3", "C1", "E2", "D1,B2", "A4", "A5", "B5", "A3", "C4", "C5", "A2", "D4",
+	"E2", "E5", "B1", "B4", "C2", "E3", "D5", "A1", "D3", "C3"
+};
+
+/* Play "D1,B2" as the side to move. */
+static int play(struct game *g, const char *turn, int64_t now)
+{
+	int pts[RULES_MAX_POINTS], n = 0;
+	const char *s = turn, *e;
+
+	for (;;) {
+		e = strchr(s, ',');
+		pts[n++] = rules_parse_point(&g->rg.board, s, e ? (int)(e - s) : (int)strlen(s));
+		if (e == NULL)
+			break;
+		s = e + 1;
+	}
+	return game_move(g, game_player_to_move(g), pts, n, now, NULL);
+}
+
+/* Swap, an automatic pass and a resignation in one game. */
+static void test_swap_pass_resign(void)
+{
+	struct game g;
+	struct game_replay r;
+	int64_t now = T0;
+	size_t i;
+	int bad = 0;
+
+	game_init(&g, 4242, 5, true, "alice", "bob", now);
+	bad += play(&g, pass_game[0], now += 60) != GAME_OK;
+	bad += game_swap(&g, "bob", now += 60) != GAME_OK;
+	for (i = 1; i < sizeof(pass_game) / sizeof(pass_game[0]); i++)
+		bad += play(&g, pass_game[i], now += 60) != GAME_OK;
+	ok_int(bad, 0, "the pass game with a swap plays");
+	ok_int(g.nturns, 26, "24 placement turns, the swap and the pass");
+	ok_int(g.turns[25].action, GAME_PASS, "turn 26 is a pass");
+	ok_str(g.turns[25].player, "bob", "by bob, who owns black after the swap");
+	ok_int(game_resign(&g, "bob", now += 60), GAME_OK, "bob resigns on alice's turn");
+	ok_int(g.rg.result, RULES_WHITE_WINS, "white (alice) wins");
+	ok_int(game_verify(&g, &r), GAME_OK, "the history replays %s", r.why);
+	round_trip(&g, "swap, pass, resign");
+	game_release(&g);
+}
+
+/* A draw: Black fills the 13 points whose column+row is even, White the 12 others. */
+static void test_draw(void)
+{
+	struct game g;
+	int x, y, p, ib = 0, iw = 0, black[13], white[12];
+
+	game_init(&g, 4343, 5, false, "alice", "bob", T0);
+	for (y = 0; y < 5; y++)
+		for (x = 0; x < 5; x++) {
+			p = rules_point(&g.rg.board, x, y);
+			if ((x + y) % 2 == 0)
+				black[ib++] = p;
+			else
+				white[iw++] = p;
+		}
+	for (x = 0; x < 13; x++) {
+		game_move(&g, "alice", &black[x], 1, T0 + x, NULL);
+		if (x < 12)
+			game_move(&g, "bob", &white[x], 1, T0 + x, NULL);
+	}
+	ok_int(g.rg.result, RULES_DRAW, "the full checkerboard is a draw");
+	round_trip(&g, "draw");
+	game_release(&g);
+}
+
+/* Black wins by capture, and a loss on time. */
+static void test_ends(void)
+{
+	struct game g;
+	int p;
+
+	game_init(&g, 4444, 5, true, "alice", "bob", T0);
+	p = pt(&g, "C3");
+	game_move(&g, "alice", &p, 1, T0 + 1, NULL);
+	p = pt(&g, "B3");
+	game_move(&g, "bob", &p, 1, T0 + 2, NULL);
+	p = pt(&g, "D3");
+	ok_int(game_move(&g, "alice", &p, 1, T0 + 3, NULL), GAME_OK, "D3 captures B3");
+	ok_int(g.rg.result, RULES_BLACK_WINS, "black wins");
+	round_trip(&g, "capture");
+	game_release(&g);
+
+	game_init(&g, 4545, 7, false, "alice", "bob", T0);
+	p = pt(&g, "C3");
+	game_move(&g, "alice", &p, 1, T0 + 1, NULL);
+	ok_int(game_timeout(&g, "bob", T0 + 999999), GAME_OK, "bob times out");
+	round_trip(&g, "timeout");
+	game_release(&g);
+
+	game_init(&g, 4646, 25, true, "alice", "bob", T0);
+	round_trip(&g, "new 25x25 game");
+	game_release(&g);
+}
+
+/* A 300-turn game: round trip and load time. */
+static void test_long(void)
+{
+	struct gamefile_error err;
+	struct game g, h;
+	struct game_replay r;
+	struct timespec t1, t2;
+	unsigned seed, s;
+	char *text = NULL;
+	size_t len;
+	double us, best = 0;
+	int i, round, runs = 20;
+	bool found = false;
+
+	for (seed = 1; seed < 50 && !found; seed++) {
+		s = seed;
+		game_init(&g, 4747, 25, false, "alice", "bob", T0);
+		while (!game_over(&g) && g.nturns < 300)
+			random_move(&g, &s, T0 + 60 * g.nturns);
+		found = g.nturns >= 300;
+		if (!found)
+			game_release(&g);
+	}
+	ok(found, "a game of %d turns", found ? g.nturns : 0);
+	if (!found)
+		return;
+	ok_int(game_verify(&g, &r), GAME_OK, "300 turns replay %s", r.why);
+	round_trip(&g, "300 turns");
+	gamefile_format(&g, &text, &len);
+	/* The best of ten rounds, so that a busy machine does not fail the test. */
+	for (round = 0; round < 10; round++) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		for (i = 0; i < runs; i++) {
+			if (gamefile_parse(text, len, &h, &err) != GAMEFILE_OK)
+				break;
+			game_release(&h);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t2);
+		us = ((double)(t2.tv_sec - t1.tv_sec) * 1e6 +
+		    (double)(t2.tv_nsec - t1.tv_nsec) / 1e3) / runs;
+		if (round == 0 || us < best)
+			best = us;
+	}
+	us = best;
+	ok_int(i, runs, "parsed %d times", runs);
+	printf("# a 300-turn file (%zu bytes) loads in %.1f us\n", len, us);
+	ok(us < 1000, "a 300-turn file loads in under a millisecond (%.1f us)", us);
+	free(text);
+	game_release(&g);
+}
+
+int main(void)
+{
+	test_canonical();
+	test_edit();
+	test_errors();
+	test_errors_special();
+	test_times();
+	test_times_libc();
+	test_swap_pass_resign();
+	test_draw();
+	test_ends();
+	test_long();
+	return t_done();
+}

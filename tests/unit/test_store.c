@@ -1,0 +1,541 @@
+/* test_store: home layout, atomic writes, locks, board counter, ids, users, log. */
+#include "store.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "t.h"
+#include "t_home.h"
+
+static struct config cfg;
+static char err[STORE_ERR_MAX];
+
+static struct store *open_home(const char *home)
+{
+	struct store *st = NULL;
+
+	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
+		printf("# store_open %s: %s\n", home, err);
+		abort();
+	}
+	return st;
+}
+
+/* True if dir holds a file whose name starts with '.' or ends with ".tmp". */
+static bool has_temp_file(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	bool found = false;
+
+	if (d == NULL)
+		return false;
+	while ((de = readdir(d)) != NULL) {
+		size_t n = strlen(de->d_name);
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (de->d_name[0] == '.' || (n > 4 && strcmp(de->d_name + n - 4, ".tmp") == 0))
+			found = true;
+	}
+	closedir(d);
+	return found;
+}
+
+static void test_status(void)
+{
+	enum store_status s;
+	int i, j;
+
+	for (i = STORE_OK; i <= STORE_IO; i++)
+		for (j = i + 1; j <= STORE_IO; j++)
+			if (strcmp(store_status_str((enum store_status)i), store_status_str((enum store_status)j)) == 0)
+				ok(0, "status strings %d and %d differ", i, j);
+	ok(strcmp(store_status_str(STORE_TIMEOUT), "lock timeout") == 0, "status string for a timeout");
+	for (s = STORE_OK; s <= STORE_IO; s++)
+		if (store_status_temporary(s) != (s == STORE_TIMEOUT || s == STORE_TEMPFAIL))
+			ok(0, "temporary classification of %s", store_status_str(s));
+	ok(store_status_temporary(STORE_TIMEOUT) && store_status_temporary(STORE_TEMPFAIL) &&
+	    !store_status_temporary(STORE_IO) && !store_status_temporary(STORE_NOT_FOUND),
+	    "lock timeout and disk errors are temporary, others not");
+}
+
+static void test_open(void)
+{
+	char *base = t_home_new();
+	char *home = NULL, *deep = NULL;
+	struct store *st = NULL;
+	struct stat sb;
+
+	if (asprintf(&home, "%s/home", base) < 0 || asprintf(&deep, "%s/no/such/home", base) < 0)
+		abort();
+	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "store_open creates a missing home");
+	ok(stat(t_path(home, "games"), &sb) == 0 && S_ISDIR(sb.st_mode), "games/ created");
+	ok(stat(home, &sb) == 0 && (sb.st_mode & 077) == 0, "home is private (0700)");
+	ok_str(store_home(st), home, "store_home");
+	store_close(st);
+	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "store_open on an existing home");
+	store_close(st);
+
+	ok_int(store_open(deep, &cfg, &st, err, sizeof err), STORE_IO,
+	    "store_open with a missing parent fails");
+	ok(st == NULL, "no store on failure");
+	ok(strstr(err, "cannot create home directory") != NULL && strstr(err, deep) != NULL,
+	    "message names the home: %s", err);
+
+	t_spew(t_path(base, "file"), "x", 1);
+	ok_int(store_open(t_path(base, "file"), &cfg, &st, err, sizeof err), STORE_IO, "a home that is a file fails");
+	ok(strstr(err, "Not a directory") != NULL, "message says why: %s", err);
+	free(home);
+	free(deep);
+	t_home_free(base);
+}
+
+static void test_files(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	char *data = NULL;
+	size_t len = 0;
+	struct stat sb;
+
+	ok_int(store_write_file(st, "games/x.txt", "first", 5), STORE_OK, "atomic write creates a file");
+	ok_int(store_read_file(st, "games/x.txt", 100, &data, &len), STORE_OK, "read it back");
+	ok(len == 5 && strcmp(data, "first") == 0, "content written");
+	free(data);
+	ok_int(store_write_file(st, "games/x.txt", "second version", 14), STORE_OK, "atomic write replaces");
+	ok_int(store_read_file(st, "games/x.txt", 100, &data, &len), STORE_OK, "read the replacement");
+	ok(len == 14 && strcmp(data, "second version") == 0, "content replaced whole");
+	free(data);
+	ok(!has_temp_file(t_path(home, "games")), "no temp file left beside it");
+	ok(stat(t_path(home, "games/x.txt"), &sb) == 0 && (sb.st_mode & 0777) == 0600, "file mode 0600");
+	ok_int(store_write_file(st, "top", "", 0), STORE_OK, "atomic write at the top of the home, empty");
+	ok(!has_temp_file(home), "no temp file left in the home");
+
+	ok_int(store_read_file(st, "games/x.txt", 13, &data, &len), STORE_TOO_BIG, "read over the cap refused");
+	ok(data == NULL, "nothing returned over the cap");
+	ok(strstr(store_error(st), "is larger than 13 bytes") != NULL, "cap message: %s", store_error(st));
+	ok_int(store_read_file(st, "games/none", 100, &data, &len), STORE_NOT_FOUND, "missing file: not found");
+	ok_int(store_read_file(st, "games", 100, &data, &len), STORE_IO, "a directory is not read");
+	ok(strstr(store_error(st), "not a regular file") != NULL, "directory message: %s", store_error(st));
+
+	mkdir(t_path(home, "games/adir"), 0700);
+	ok_int(store_write_file(st, "games/adir", "x", 1), STORE_IO, "replacing a directory fails (permanent)");
+	ok(strstr(store_error(st), "cannot rename") != NULL, "rename message: %s", store_error(st));
+	ok(!has_temp_file(t_path(home, "games")), "the temp file is removed after a failure");
+	ok_int(store_write_file(st, "nodir/x", "x", 1), STORE_NOT_FOUND, "write into a missing directory fails");
+
+	/* a full disk is temporary: /dev/full answers ENOSPC */
+	symlink("/dev/full", t_path(home, "full"));
+	ok_int(store_create_file(st, "full", "data", 4), STORE_TEMPFAIL, "ENOSPC is a temporary failure");
+	ok(strstr(store_error(st), "No space left") != NULL, "ENOSPC message: %s", store_error(st));
+
+	ok_int(store_create_file(st, "games/y", "abc", 3), STORE_OK, "create a file in place");
+	ok_int(store_rename(st, "games/y", "games/z"), STORE_OK, "rename");
+	ok_int(store_rename(st, "games/y", "games/z"), STORE_NOT_FOUND, "rename of a missing file");
+	ok_int(store_unlink(st, "games/z"), STORE_OK, "unlink");
+	ok_int(store_unlink(st, "games/z"), STORE_NOT_FOUND, "unlink of a missing file");
+	ok_int(store_sync_dir(st, "."), STORE_OK, "fsync the home");
+	ok_int(store_sync_dir(st, "nodir"), STORE_NOT_FOUND, "fsync of a missing directory");
+	ok_int(store_mkdir(st, "d"), STORE_OK, "mkdir");
+	ok_int(store_mkdir(st, "d"), STORE_OK, "mkdir of an existing directory");
+	ok_int(store_mkdir(st, "no/d"), STORE_NOT_FOUND, "mkdir under a missing directory");
+	{
+		char **names = NULL;
+		size_t n = 0;
+
+		t_spew(t_path(home, "d/b"), "", 0);
+		t_spew(t_path(home, "d/a"), "", 0);
+		t_spew(t_path(home, "d/.hidden"), "", 0);
+		mkdir(t_path(home, "d/sub"), 0700);
+		ok_int(store_list_dir(st, "d", &names, &n), STORE_OK, "list a directory");
+		ok(n == 2 && strcmp(names[0], "a") == 0 && strcmp(names[1], "b") == 0,
+		    "plain files, sorted, no dot files, no directories");
+		store_free_names(names, n);
+		ok_int(store_list_dir(st, "nodir", &names, &n), STORE_NOT_FOUND, "list a missing directory");
+	}
+	store_close(st);
+	t_home_free(home);
+}
+
+static void test_locks(void)
+{
+	char *home = t_home_new();
+	struct store *st;
+	struct store_lock a = STORE_LOCK_INIT, b = STORE_LOCK_INIT;
+	long t0, waited, board = 0;
+	int release;
+	pid_t child;
+	char *data = NULL;
+	size_t len;
+
+	cfg.lock_timeout_ms = 300;
+	st = open_home(home);
+	ok_int(store_lock_board(st, 101, &a), STORE_OK, "lock board 101");
+	ok(access(t_path(home, "games/101.lock"), F_OK) == 0, "lock file games/101.lock");
+	ok_int(store_trylock_board(st, 101, &b), STORE_TIMEOUT, "a second lock on 101 is refused at once");
+	ok_int(store_trylock_board(st, 102, &b), STORE_OK, "board 102 is independent");
+	store_unlock(&b);
+	store_unlock(&a);
+	store_unlock(&a);
+	ok(a.fd == -1, "unlock twice is harmless");
+	ok_int(store_trylock_board(st, 101, &a), STORE_OK, "101 free again after unlock");
+	store_unlock(&a);
+
+	/* another process holds the board lock: bounded wait, then TIMEOUT */
+	child = t_hold_lock(t_path(home, "games/101.lock"), &release);
+	ok(child > 0, "child process holds games/101.lock");
+	t0 = t_ms();
+	ok_int(store_lock_board(st, 101, &a), STORE_TIMEOUT, "lock held elsewhere: timeout");
+	waited = t_ms() - t0;
+	ok(waited >= 290 && waited < 1500, "timed out after about lock_timeout_ms (%ld ms)", waited);
+	ok(strstr(store_error(st), "games/101.lock is locked by another process") != NULL, "timeout message: %s",
+	    store_error(st));
+	ok(store_status_temporary(STORE_TIMEOUT), "a timeout means exit 75");
+	t_release(child, release);
+	ok_int(store_lock_board(st, 101, &a), STORE_OK, "lock obtained once the child is gone");
+	store_unlock(&a);
+
+	/* a killed holder leaves no stale lock */
+	child = t_hold_lock(t_path(home, "games/101.lock"), &release);
+	kill(child, SIGKILL);
+	t_release(child, release);
+	ok_int(store_lock_board(st, 101, &a), STORE_OK, "lock of a killed process is gone");
+	store_unlock(&a);
+
+	/* the store lock guards the counter and the users file */
+	child = t_hold_lock(t_path(home, "store.lock"), &release);
+	ok(child > 0, "child process holds store.lock");
+	ok_int(store_next_board_id(st, &board), STORE_TIMEOUT, "board counter waits for the store lock");
+	ok(board == 0 && access(t_path(home, "games/next-board"), F_OK) != 0, "counter untouched on timeout");
+	ok_int(store_user_add(st, "alice", "alice@example.com", "pw", "Alice"), STORE_TIMEOUT,
+	    "user add waits for the store lock");
+	ok(access(t_path(home, "users"), F_OK) != 0, "users file untouched on timeout");
+	t_release(child, release);
+	ok_int(store_lock_store(st, &a), STORE_OK, "store lock free again");
+	store_unlock(&a);
+	ok_int(store_next_board_id(st, &board), STORE_OK, "board counter works after the timeout");
+	ok_int(board, 101, "and hands out 101");
+
+	cfg.lock_timeout_ms = 0;
+	store_close(st);
+	st = open_home(home);
+	child = t_hold_lock(t_path(home, "games/102.lock"), &release);
+	t0 = t_ms();
+	ok_int(store_lock_board(st, 102, &a), STORE_TIMEOUT, "lock_timeout_ms 0: no wait at all");
+	ok(t_ms() - t0 < 100, "returned at once");
+	t_release(child, release);
+	ok_int(store_lock_path(st, "nodir/x.lock", 10, &a), STORE_NOT_FOUND, "lock file in a missing directory");
+	ok_int(store_read_file(st, "games/next-board", 100, &data, &len), STORE_OK, "counter file readable");
+	free(data);
+	store_close(st);
+	cfg.lock_timeout_ms = 10000;
+	t_home_free(home);
+}
+
+static void test_boards(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	char *text = NULL;
+	size_t len = 0, n = 0;
+	long board = 0, *list = NULL;
+	static const char *const bad_ids[] = { "../../etc/passwd", "101/../102", "123456789", "0101", "100",
+		"", "101 ", "-101", "1e3" };
+	size_t i;
+
+	ok_int(store_next_board_id(st, &board), STORE_OK, "first board number");
+	ok_int(board, 101, "boards start at 101");
+	ok_int(store_next_board_id(st, &board), STORE_OK, "second board number");
+	ok_int(board, 102, "then 102");
+	text = t_slurp(t_path(home, "games/next-board"), NULL);
+	ok_str(text, "103\n", "counter file holds the next number");
+	free(text);
+	t_spew(t_path(home, "games/103.game"), "restored", 8);
+	ok_int(store_next_board_id(st, &board), STORE_OK, "number after an existing game");
+	ok_int(board, 104, "an existing game file is never reused");
+	ok(!has_temp_file(t_path(home, "games")), "counter writes leave no temp file");
+
+	t_spew(t_path(home, "games/next-board"), "abc\n", 4);
+	ok_int(store_next_board_id(st, &board), STORE_CORRUPT, "damaged counter refused");
+	ok(strstr(store_error(st), "'abc' is not a board number") != NULL, "counter message: %s", store_error(st));
+	t_spew(t_path(home, "games/next-board"), "100000000\n", 10);
+	ok_int(store_next_board_id(st, &board), STORE_FULL, "counter past the last number: full");
+	t_spew(t_path(home, "games/next-board"), "99999999\n", 9);
+	ok_int(store_next_board_id(st, &board), STORE_OK, "last number");
+	ok_int(board, 99999999, "the last number is handed out");
+	ok_int(store_next_board_id(st, &board), STORE_FULL, "then the store is full");
+
+	ok_int(store_board_exists(st, 101), STORE_NOT_FOUND, "board 101 has no game yet");
+	ok_int(store_board_read(st, 101, &text, &len), STORE_NOT_FOUND, "reading a missing game");
+	ok_str(store_error(st), "board 101 does not exist", "missing game message");
+	ok_int(store_board_write(st, 101, "game 101\n", 9), STORE_OK, "write game 101");
+	ok_int(store_board_exists(st, 101), STORE_OK, "board 101 exists");
+	ok_int(store_board_read(st, 101, &text, &len), STORE_OK, "read game 101");
+	ok(len == 9 && strcmp(text, "game 101\n") == 0, "game content");
+	free(text);
+	ok_int(store_board_write(st, 101, "game 101 turn 2\n", 16), STORE_OK, "rewrite game 101");
+	ok(!has_temp_file(t_path(home, "games")), "board writes leave no temp file");
+
+	/* ids are checked before any path is made */
+	for (i = 0; i < sizeof bad_ids / sizeof bad_ids[0]; i++)
+		ok(!ident_board_parse(bad_ids[i], strlen(bad_ids[i]), &board), "board id '%s' refused", bad_ids[i]);
+	ok_int(t_count_entries(t_path(home, "games")), 3, "games/ before the bad numbers");
+	ok_int(store_board_read(st, 100, &text, &len), STORE_BAD_ID, "board 100 refused");
+	ok_int(store_board_write(st, 0, "x", 1), STORE_BAD_ID, "board 0 refused");
+	ok_int(store_board_write(st, -101, "x", 1), STORE_BAD_ID, "board -101 refused");
+	ok_int(store_board_exists(st, 100000000), STORE_BAD_ID, "board 100000000 refused");
+	ok_int(store_lock_board(st, 99, &(struct store_lock)STORE_LOCK_INIT), STORE_BAD_ID, "lock of board 99 refused");
+	ok_str(store_error(st), "board number 99 is out of range (101..99999999)", "bad board message");
+	ok_int(t_count_entries(t_path(home, "games")), 3, "no file made for any bad number");
+	ok_int(store_board_write(st, 105, "x", (size_t)STORE_BOARD_FILE_MAX + 1), STORE_TOO_BIG,
+	    "an oversized game is refused");
+
+	t_spew(t_path(home, "games/250.game"), "", 0);
+	t_spew(t_path(home, "games/0102.game"), "", 0);
+	t_spew(t_path(home, "games/abc.game"), "", 0);
+	t_spew(t_path(home, "games/.104.game.1.1.tmp"), "", 0);
+	t_spew(t_path(home, "games/107.gamex"), "", 0);
+	ok_int(store_list_boards(st, &list, &n), STORE_OK, "list boards");
+	ok(n == 3 && list[0] == 101 && list[1] == 103 && list[2] == 250, "boards 101 103 250, in order, junk ignored");
+	free(list);
+	store_close(st);
+	t_home_free(home);
+}
+
+static void test_users(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_user u, v;
+	char *before, *after, *text;
+	static const char *const bad_users[] = { "../../etc/passwd", "101/../102", "a:b", "", "-alice",
+		"al ice", "abcdefghijklmnopqrstuvwxyz0123456" };
+	size_t i;
+
+	ok_int(store_user_find(st, "alice", &u), STORE_NOT_FOUND, "no users file: not found");
+	ok_int(store_user_set_password(st, "alice", "x"), STORE_NOT_FOUND, "no users file: no password change");
+	ok_int(store_user_add(st, "Alice", "alice@example.com", "s3cret!", "Alice: Liddell"), STORE_OK, "add alice");
+	text = t_slurp(t_path(home, "users"), NULL);
+	ok(text != NULL && text[0] == '#', "users file starts with its comment");
+	ok(text != NULL && strstr(text, "\nalice:alice@example.com:$y$") != NULL, "line userid:address:hash...");
+	ok(text != NULL && strstr(text, ":Alice: Liddell\n") != NULL, "full name last, ':' kept");
+	free(text);
+
+	ok_int(store_user_find(st, "alice", &u), STORE_OK, "find alice");
+	ok_str(u.userid, "alice", "user id folded to lower case");
+	ok_str(u.address, "alice@example.com", "address");
+	ok_str(u.fullname, "Alice: Liddell", "full name with ':'");
+	ok(strncmp(u.hash, "$y$", 3) == 0, "yescrypt hash: %s", u.hash);
+	ok(strstr(u.hash, "s3cret") == NULL, "no clear password");
+	ok_int(store_user_find(st, "ALICE", &v), STORE_OK, "find is case-insensitive");
+	ok(store_user_check_password(&u, "s3cret!"), "right password accepted");
+	ok(!store_user_check_password(&u, "s3cret"), "wrong password refused");
+	ok(!store_user_check_password(&u, "S3cret!"), "passwords are case-sensitive");
+	ok(!store_user_check_password(&u, ""), "empty password refused");
+	v = u;
+	v.hash[strlen(v.hash) - 1] = v.hash[strlen(v.hash) - 1] == 'a' ? 'b' : 'a';
+	ok(!store_user_check_password(&v, "s3cret!"), "a hash differing in its last character refuses");
+	snprintf(v.hash, sizeof v.hash, "*");
+	ok(!store_user_check_password(&v, "s3cret!"), "a locked account ('*') refuses");
+	snprintf(v.hash, sizeof v.hash, "$y$");
+	ok(!store_user_check_password(&v, "s3cret!"), "a broken hash refuses");
+
+	ok_int(store_user_add(st, "ALICE", "other@example.com", "pw", ""), STORE_USER_EXISTS, "duplicate id refused");
+	ok(strstr(store_error(st), "'alice' is already taken") != NULL, "duplicate message: %s", store_error(st));
+	ok_int(store_user_add(st, "alice2", "alice@example.com", "pw2", NULL), STORE_OK,
+	    "second account for the same address");
+	ok_int(store_user_add(st, "bob", "bob@example.net", "hunter2", "Bob"), STORE_OK, "add bob");
+	ok_int(store_user_find(st, "alice2", &v), STORE_OK, "find alice2");
+	ok_str(v.fullname, "", "no full name");
+	ok_int(store_user_find(st, "carol", &v), STORE_NOT_FOUND, "unknown user");
+	ok_str(store_error(st), "no user 'carol'", "unknown user message");
+
+	for (i = 0; i < sizeof bad_users / sizeof bad_users[0]; i++) {
+		ok_int(store_user_find(st, bad_users[i], &v), STORE_BAD_ID, "user id '%s' refused", bad_users[i]);
+		ok_int(store_user_add(st, bad_users[i], "x@example.com", "pw", ""), STORE_BAD_ID,
+		    "user id '%s' not added", bad_users[i]);
+	}
+	ok_int(store_user_add(st, "carol", "carol", "pw", ""), STORE_BAD_ADDRESS, "address without '@' refused");
+	ok_int(store_user_add(st, "carol", "carol@x:y", "pw", ""), STORE_BAD_ADDRESS, "address with ':' refused");
+	ok_int(store_user_add(st, "carol", "carol@example.com\nbob:x", "pw", ""), STORE_BAD_ADDRESS,
+	    "address with a newline refused");
+	ok_int(store_user_add(st, "carol", "carol@example.com", "", ""), STORE_BAD_PASSWORD, "empty password refused");
+	ok_int(store_user_add(st, "carol", "carol@example.com", "two words", ""), STORE_BAD_PASSWORD,
+	    "password with a space refused");
+	ok_int(store_user_add(st, "carol", "carol@example.com",
+		   "12345678901234567890123456789012345678901234567890123456789012345", ""),
+	    STORE_BAD_PASSWORD, "65-character password refused");
+	ok(store_password_ok("1234567890123456789012345678901234567890123456789012345678901234"),
+	    "64-character password allowed");
+	ok(!store_password_ok("caf\xc3\xa9"), "non-ASCII password refused");
+	ok_int(store_user_add(st, "carol", "carol@example.com", "pw", "Carol\nbob:x:y:z"), STORE_BAD_NAME,
+	    "full name with a newline refused");
+	{
+		char longname[STORE_FULLNAME_MAX + 2];
+
+		memset(longname, 'n', sizeof longname - 1);
+		longname[sizeof longname - 1] = '\0';
+		ok_int(store_user_add(st, "carol", "carol@example.com", "pw", longname), STORE_BAD_NAME,
+		    "full name over %d bytes refused", STORE_FULLNAME_MAX);
+	}
+	ok_int(store_user_find(st, "carol", &v), STORE_NOT_FOUND, "no refused add left a user");
+
+	/* password change touches only that line's hash */
+	before = t_slurp(t_path(home, "users"), NULL);
+	ok_int(store_user_set_password(st, "Alice", "n3w-pass"), STORE_OK, "change alice's password");
+	after = t_slurp(t_path(home, "users"), NULL);
+	ok_int(store_user_find(st, "alice", &u), STORE_OK, "find alice again");
+	ok(!store_user_check_password(&u, "s3cret!"), "old password no longer accepted");
+	ok(store_user_check_password(&u, "n3w-pass"), "new password accepted");
+	ok_str(u.fullname, "Alice: Liddell", "full name kept");
+	ok(before != NULL && after != NULL && strstr(after, "\nbob:bob@example.net:") != NULL &&
+	    strcmp(strstr(before, "\nbob:"), strstr(after, "\nbob:")) == 0, "other lines unchanged");
+	free(before);
+	free(after);
+	ok_int(store_user_set_password(st, "carol", "x"), STORE_NOT_FOUND, "no password change for a missing user");
+	ok_int(store_user_set_password(st, "alice", "a b"), STORE_BAD_PASSWORD, "bad new password refused");
+	ok_int(store_user_set_password(st, "../x", "ab"), STORE_BAD_ID, "bad id on password change refused");
+
+	/* hand edits: comments, CRLF, upper case survive; damage is reported with its line */
+	text = t_slurp(t_path(home, "users"), NULL);
+	{
+		char *edited = NULL;
+
+		if (asprintf(&edited, "%s\n  # admin note\nDave:dave@example.org:*:Dave\r\n", text) < 0)
+			abort();
+		t_spew(t_path(home, "users"), edited, strlen(edited));
+		free(edited);
+	}
+	ok_int(store_user_find(st, "dave", &v), STORE_OK, "hand-added user found");
+	ok_str(v.fullname, "Dave", "CR of a CRLF line dropped");
+	ok(!store_user_check_password(&v, "anything"), "account locked with '*'");
+	ok_int(store_user_add(st, "erin", "erin@example.org", "pw", ""), STORE_OK, "add after hand edits");
+	after = t_slurp(t_path(home, "users"), NULL);
+	ok(after != NULL && strstr(after, "  # admin note\n") != NULL, "comment kept on rewrite");
+	free(after);
+	free(text);
+
+	text = t_slurp(t_path(home, "users"), NULL);
+	{
+		char *damaged = NULL;
+
+		if (asprintf(&damaged, "%sgarbage line\n", text) < 0)
+			abort();
+		t_spew(t_path(home, "users"), damaged, strlen(damaged));
+		free(damaged);
+	}
+	free(text);
+	before = t_slurp(t_path(home, "users"), NULL);
+	ok_int(store_user_add(st, "frank", "frank@example.org", "pw", ""), STORE_CORRUPT, "damaged users file not rewritten");
+	ok(strstr(store_error(st), "users line") != NULL && strstr(store_error(st), "fewer than four") != NULL,
+	    "damage message names the line: %s", store_error(st));
+	ok_int(store_user_set_password(st, "alice", "zz"), STORE_CORRUPT, "no password change in a damaged file");
+	after = t_slurp(t_path(home, "users"), NULL);
+	ok(before != NULL && after != NULL && strcmp(before, after) == 0, "damaged file left byte for byte");
+	free(before);
+	free(after);
+	ok_int(store_user_find(st, "bob", &v), STORE_OK, "other users still found in a damaged file");
+	t_spew(t_path(home, "users"), "bob:not-an-address:$y$x:Bob\n", 28);
+	ok_int(store_user_find(st, "bob", &v), STORE_CORRUPT, "a damaged line of the user asked for is reported");
+	ok(strstr(store_error(st), "line 1 has an invalid address") != NULL, "message: %s", store_error(st));
+	store_close(st);
+	t_home_free(home);
+}
+
+static void test_cost(void)
+{
+	char *home = t_home_new();
+	struct store *st;
+	struct store_user u;
+
+	cfg.password_cost = 1;
+	st = open_home(home);
+	ok_int(store_user_add(st, "quick", "q@example.com", "pw", ""), STORE_OK, "add with password_cost 1");
+	ok_int(store_user_find(st, "quick", &u), STORE_OK, "find it");
+	ok(strncmp(u.hash, "$y$j75$", 7) == 0, "cost 1 in the hash parameters: %s", u.hash);
+	ok(store_user_check_password(&u, "pw"), "check with cost 1");
+	store_close(st);
+	cfg.password_cost = 0;
+	t_home_free(home);
+}
+
+static void test_log(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	char *text, big[STORE_LOG_LINE_MAX * 2];
+	int k;
+	pid_t kids[4];
+	size_t len;
+	bool intact = true;
+	int lines = 0;
+	char *p;
+
+	ok_int(store_log(st, "%s mail %s board %d", "2024-01-01T00:00:00Z", "<id@x>", 101), STORE_OK, "log a line");
+	ok_int(store_log(st, "evil\ninjected\rline\x1b"), STORE_OK, "log a line with control characters");
+	text = t_slurp(t_path(home, "log"), NULL);
+	ok_str(text, "2024-01-01T00:00:00Z mail <id@x> board 101\nevil?injected?line?\n",
+	    "one line per call, control characters shown as '?'");
+	free(text);
+
+	memset(big, 'b', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	ok_int(store_log(st, "%s", big), STORE_OK, "log an overlong line");
+	text = t_slurp(t_path(home, "log"), &len);
+	p = text != NULL ? strstr(text, "bbb") : NULL;
+	ok(p != NULL && strlen(p) == STORE_LOG_LINE_MAX && p[STORE_LOG_LINE_MAX - 1] == '\n',
+	    "an overlong line is cut to %d bytes with its newline", STORE_LOG_LINE_MAX);
+	free(text);
+	remove(t_path(home, "log"));
+
+	/* concurrent writers never interleave inside a line */
+	fflush(stdout);
+	for (k = 0; k < 4; k++) {
+		kids[k] = fork();
+		if (kids[k] == 0) {
+			int j;
+
+			for (j = 0; j < 200; j++)
+				store_log(st, "writer %d line %03d %s", k, j, "....................................");
+			_exit(0);
+		}
+	}
+	for (k = 0; k < 4; k++)
+		waitpid(kids[k], NULL, 0);
+	text = t_slurp(t_path(home, "log"), &len);
+	for (p = text; p != NULL && *p != '\0'; lines++) {
+		char *nl = strchr(p, '\n');
+		int w, j;
+		char tail[64];
+
+		if (nl == NULL || sscanf(p, "writer %d line %d %63s", &w, &j, tail) != 3 ||
+		    strncmp(tail, "....................................", 36) != 0 || nl - p != 54)
+			intact = false;
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	ok(intact && lines == 800, "800 lines from 4 processes, all whole (%d)", lines);
+	free(text);
+
+	remove(t_path(home, "log"));
+	symlink("/dev/full", t_path(home, "log"));
+	ok_int(store_log(st, "x"), STORE_TEMPFAIL, "a full disk makes logging fail temporarily");
+	store_close(st);
+	t_home_free(home);
+}
+
+int main(void)
+{
+	config_defaults(&cfg);
+	test_status();
+	test_open();
+	test_files();
+	test_locks();
+	test_boards();
+	test_users();
+	test_cost();
+	test_log();
+	return t_done();
+}
