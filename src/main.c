@@ -1,3 +1,40 @@
-/* main: placeholder until the command dispatcher lands. */
+/*
+ * main: oustpbm's entry point.  It only picks the job from the command line,
+ * runs the module that does it, and turns the module's status into the exit
+ * status (sysexits.h), which is decided here and nowhere else.
+ *
+ *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
+ *   oustpbm engine                 GTP engine on stdin/stdout
+ */
 #include <stdio.h>
-int main(void) { return 0; }
+#include <string.h>
+#include <sysexits.h>
+
+#include "engine.h"
+#include "process.h"
+
+static int usage(FILE *f)
+{
+	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
+	      "       oustpbm engine                  GTP engine on standard input/output\n",
+	    f);
+	return f == stderr ? EX_USAGE : EX_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "engine") == 0) {
+		if (argc != 2)
+			return usage(stderr);
+		switch (engine_run(stdin, stdout)) {
+		case ENGINE_OK:
+			return EX_OK;
+		case ENGINE_IO:
+			return EX_IOERR;
+		}
+		return EX_SOFTWARE;
+	}
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+		return usage(stdout);
+	return process_exit_code(process_main(argc, argv));
+}

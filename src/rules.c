@@ -17,27 +17,23 @@ bool rules_size_ok(int size)
 
 void rules_board_init(struct rules_board *b, int size)
 {
-	int x, y, p;
+	int x, y, p, c, n;
 
 	assert(rules_size_ok(size));
 	b->size = size;
 	b->stride = size + 2;
 	b->ncells = b->stride * b->stride;
+	n = b->ncells;
 	b->nempty = 0;
 	b->stones[0] = b->stones[1] = b->stones[2] = 0;
-	memset(b->color, RULES_OFFBOARD, sizeof(b->color));
-	memset(b->nown, 0, sizeof(b->nown));
-	memset(b->group, 0, sizeof(b->group));
-	memset(b->next, 0, sizeof(b->next));
-	memset(b->gsize, 0, sizeof(b->gsize));
-	memset(b->gvalid, 0, sizeof(b->gvalid));
-	memset(b->wmark, 0, sizeof(b->wmark));
 	b->wgen = 0;
-	memset(b->lpos, 0xff, sizeof(b->lpos));
-	memset(b->isdirty, 0, sizeof(b->isdirty));
-	b->nlegal[0] = b->nlegal[1] = b->nlegal[2] = 0;
-	b->ndirty[0] = b->ndirty[1] = b->ndirty[2] = 0;
-	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
+	/* Only the cells of this size are ever read: clear just those. */
+	memset(b->color, RULES_OFFBOARD, (size_t)n);
+	memset(b->nown, 0, (size_t)n);
+	memset(b->group, 0, (size_t)n * sizeof(b->group[0]));
+	memset(b->gsize, 0, (size_t)n * sizeof(b->gsize[0]));
+	memset(b->gvalid, 0, (size_t)n);
+	memset(b->wmark, 0, (size_t)n * sizeof(b->wmark[0]));
 	for (y = 0; y < size; y++) {
 		for (x = 0; x < size; x++) {
 			p = rules_point(b, x, y);
@@ -45,6 +41,17 @@ void rules_board_init(struct rules_board *b, int size)
 			b->epos[p] = (uint16_t)b->nempty;
 			b->empty[b->nempty++] = (uint16_t)p;
 		}
+	}
+	/* On an empty board every point is a non-capturing placement for both. */
+	for (c = RULES_BLACK; c <= RULES_WHITE; c++) {
+		memset(b->lpos[c], 0xff, (size_t)n * sizeof(b->lpos[c][0]));
+		memset(b->isdirty[c], 0, (size_t)n);
+		memcpy(b->legal[c], b->empty, (size_t)b->nempty * sizeof(b->empty[0]));
+		for (x = 0; x < b->nempty; x++)
+			b->lpos[c][b->empty[x]] = (uint16_t)x;
+		b->nlegal[c] = b->nempty;
+		b->ndirty[c] = 0;
+		b->full[c] = false;
 	}
 }
 
@@ -95,12 +102,15 @@ static void list_remove(struct rules_board *b, int c, int p)
 }
 
 /*
- * Mark for the colours in mask (bit c for colour c) every empty point next
- * to group g, unless g was already walked in this generation.
+ * Mark the empty points next to group g, unless g was already walked in
+ * this generation: for the colours in `all` (bit c for colour c) every
+ * such point, for the colours in `touch` only the points that also touch a
+ * stone of that colour (elsewhere that colour's placement is non-capturing
+ * whatever changed).
  */
-static void mark_group(struct rules_board *b, int g, int mask)
+static void mark_group(struct rules_board *b, int g, int all, int touch)
 {
-	int s = g, st = b->stride, k, q;
+	int s = g, st = b->stride, k, q, c;
 	const int d[4] = { -1, 1, -st, st };
 
 	if (b->wmark[g] == b->wgen)
@@ -109,12 +119,12 @@ static void mark_group(struct rules_board *b, int g, int mask)
 	do {
 		for (k = 0; k < 4; k++) {
 			q = s + d[k];
-			if (b->color[q] == RULES_EMPTY) {
-				if (mask & (1 << RULES_BLACK))
-					mark(b, RULES_BLACK, q);
-				if (mask & (1 << RULES_WHITE))
-					mark(b, RULES_WHITE, q);
-			}
+			if (b->color[q] != RULES_EMPTY)
+				continue;
+			for (c = RULES_BLACK; c <= RULES_WHITE; c++)
+				if ((all & (1 << c)) ||
+				    ((touch & (1 << c)) && ((b->nown[q] >> NOWN_SHIFT(c)) & 15)))
+					mark(b, c, q);
 		}
 		s = b->next[s];
 	} while (s != g);
@@ -201,17 +211,21 @@ static int join_neighbours(struct rules_board *b, int p)
  */
 static void remove_group(struct rules_board *b, int g)
 {
-	int s = g, n, c = b->color[g], k, q;
+	int s = g, n, c = b->color[g], k, q, h;
 	int st = b->stride;
 	const int d[4] = { -1, 1, -st, st };
 
 	do {
 		for (k = 0; k < 4; k++) {
 			q = s + d[k];
-			if (b->color[q] == RULES_OTHER(c)) {
-				b->gvalid[b->group[q]] = 0;
-				mark_group(b, b->group[q], 1 << RULES_OTHER(c));
-			}
+			if (b->color[q] != RULES_OTHER(c))
+				continue;
+			/* Its largest enemy can shrink only if this group could be it. */
+			h = b->group[q];
+			if (b->gvalid[h] && b->gsize[g] < b->gmax[h])
+				continue;
+			b->gvalid[h] = 0;
+			mark_group(b, h, 1 << RULES_OTHER(c), 0);
 		}
 		s = b->next[s];
 	} while (s != g);
@@ -228,12 +242,17 @@ static void remove_group(struct rules_board *b, int g)
 		b->stones[c]--;
 		mark(b, RULES_BLACK, s);
 		mark(b, RULES_WHITE, s);
+		/*
+		 * Its empty neighbours lost a stone of colour c: for c always; for
+		 * the capturer only where they touch the capturer's stones.
+		 */
 		for (k = 0; k < 4; k++) {
 			q = s + d[k];
-			if (b->color[q] == RULES_EMPTY) {
-				mark(b, RULES_BLACK, q);
-				mark(b, RULES_WHITE, q);
-			}
+			if (b->color[q] != RULES_EMPTY)
+				continue;
+			mark(b, c, q);
+			if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
+				mark(b, RULES_OTHER(c), q);
 		}
 		s = n;
 	} while (s != g);
@@ -375,23 +394,86 @@ out:
 	return r.verdict;
 }
 
+/* Group g's largest enemy neighbour, computed again only when it may have changed. */
+static inline int cached_max_enemy(struct rules_board *b, int g)
+{
+	if (!b->gvalid[g]) {
+		b->gvalid[g] = 1;
+		b->gmax[g] = (uint16_t)group_max_enemy(b, g);
+	}
+	return b->gmax[g];
+}
+
+/*
+ * Decide the empty point p for colour c (true: legal), with few
+ * data-dependent branches.  A neighbour that is not an own stone stands for
+ * group 0, whose size and largest enemy are 0 (cell 0 is off-board and never
+ * holds a stone); own groups are deduplicated arithmetically.  Same verdicts
+ * as eval_join(): test_rules compares the sets with rules_check() on every
+ * position of random games.
+ */
+static inline __attribute__((always_inline)) bool decide(struct rules_board *b,
+    enum rules_color c, int p)
+{
+	const unsigned e = (unsigned)RULES_OTHER(c);
+	const uint8_t *col = b->color;
+	const uint16_t *grp = b->group, *gs = b->gsize;
+	const int s = b->stride;
+	unsigned c0, c1, c2, c3, g0, g1, g2, g3, o0, o1, o2, o3, size, maxe, m;
+
+	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
+		return true; /* non-capturing placement */
+	c0 = col[p - 1], c1 = col[p + 1], c2 = col[p - s], c3 = col[p + s];
+	g0 = grp[p - 1], g1 = grp[p + 1], g2 = grp[p - s], g3 = grp[p + s];
+	/* Enemy neighbours: their sizes. */
+	maxe = c0 == e ? gs[g0] : 0;
+	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
+	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
+	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
+	/* Own neighbours: distinct groups, their sizes and largest enemies. */
+	o0 = c0 == (unsigned)c ? g0 : 0;
+	o1 = c1 == (unsigned)c && g1 != o0 ? g1 : 0;
+	o2 = c2 == (unsigned)c && g2 != o0 && g2 != o1 ? g2 : 0;
+	o3 = c3 == (unsigned)c && g3 != o0 && g3 != o1 && g3 != o2 ? g3 : 0;
+	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
+	if (o0) m = cached_max_enemy(b, (int)o0), maxe = m > maxe ? m : maxe;
+	if (o1) m = cached_max_enemy(b, (int)o1), maxe = m > maxe ? m : maxe;
+	if (o2) m = cached_max_enemy(b, (int)o2), maxe = m > maxe ? m : maxe;
+	if (o3) m = cached_max_enemy(b, (int)o3), maxe = m > maxe ? m : maxe;
+	return maxe > 0 && size > maxe;
+}
+
 enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p, int *captured)
 {
 	enum rules_verdict v;
 	int g, s, k, q, h, n = 0;
 	const int d[4] = { -1, 1, -b->stride, b->stride };
-	const int both = (1 << RULES_BLACK) | (1 << RULES_WHITE);
 
 	assert(c == RULES_BLACK || c == RULES_WHITE);
-	v = verdict_of(b, c, p);
+	if (on_board(b, p) && b->color[p] == RULES_EMPTY &&
+	    ((b->nown[p] >> NOWN_SHIFT(c)) & 15) != 0 && decide(b, c, p))
+		v = RULES_CAPTURE; /* decided with the cached group values */
+	else
+		v = verdict_of(b, c, p);
 	if (!rules_is_legal(v))
 		goto out;
 	put_stone(b, p, c);
 	g = join_neighbours(b, p);
 	new_walk(b);
-	/* The group's size and surroundings changed: its empty neighbours, for both colours. */
-	mark_group(b, g, both);
 	if (v == RULES_NONCAPTURE) {
+		/*
+		 * The new singleton's empty neighbours: for colour c they now touch
+		 * an own stone; for the other colour they touch an enemy of size 1,
+		 * which matters only where they also touch the other colour's stones.
+		 */
+		for (k = 0; k < 4; k++) {
+			q = p + d[k];
+			if (b->color[q] != RULES_EMPTY)
+				continue;
+			mark(b, c, q);
+			if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
+				mark(b, RULES_OTHER(c), q);
+		}
 		/*
 		 * Enemy groups touching the new singleton have a new neighbour of
 		 * size 1: their largest enemy changes only if they had none.
@@ -405,10 +487,15 @@ enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p,
 				continue;
 			if (b->gvalid[h])
 				b->gmax[h] = 1; /* it was 0 */
-			mark_group(b, h, 1 << RULES_OTHER(c));
+			mark_group(b, h, 1 << RULES_OTHER(c), 0);
 		}
 		goto out;
 	}
+	/*
+	 * The group's size and largest enemy changed: its empty neighbours for
+	 * colour c; for the other colour only where they touch its stones.
+	 */
+	mark_group(b, g, 1 << c, 1 << RULES_OTHER(c));
 	/* A capture: every enemy group next to the new group is smaller; remove them all. */
 	s = g;
 	do {
@@ -428,49 +515,6 @@ out:
 	if (captured != NULL)
 		*captured = n;
 	return v;
-}
-
-/* Group g's largest enemy neighbour, computed again only when it may have changed. */
-static inline int cached_max_enemy(struct rules_board *b, int g)
-{
-	if (!b->gvalid[g]) {
-		b->gvalid[g] = 1;
-		b->gmax[g] = (uint16_t)group_max_enemy(b, g);
-	}
-	return b->gmax[g];
-}
-
-/*
- * Decide the empty point p for colour c, with few data-dependent branches:
- * a neighbour that is not an own stone contributes group 0, whose size is 0
- * (cell 0 is off-board and never holds a stone), and the dedupe of up to
- * four own groups is arithmetic.  Same verdict as eval_join(); test_rules
- * checks the sets against rules_check() on every position of random games.
- */
-static inline bool decide(struct rules_board *b, enum rules_color c, int p)
-{
-	const int s = b->stride;
-	const uint8_t e = (uint8_t)RULES_OTHER(c);
-	const uint8_t *col = b->color;
-	const uint16_t *grp = b->group, *gs = b->gsize;
-	int k, q[4], og[4], size, maxe = 0, m;
-
-	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
-		return true; /* non-capturing placement */
-	q[0] = p - 1, q[1] = p + 1, q[2] = p - s, q[3] = p + s;
-	for (k = 0; k < 4; k++) {
-		m = col[q[k]] == e ? gs[grp[q[k]]] : 0;
-		maxe = m > maxe ? m : maxe;
-		og[k] = col[q[k]] == c ? grp[q[k]] : 0;
-	}
-	size = 1 + gs[og[0]] + (og[1] != og[0]) * gs[og[1]] +
-	    (og[2] != og[0] && og[2] != og[1]) * gs[og[2]] +
-	    (og[3] != og[0] && og[3] != og[1] && og[3] != og[2]) * gs[og[3]];
-	for (k = 0; k < 4; k++) {
-		m = og[k] ? cached_max_enemy(b, og[k]) : 0;
-		maxe = m > maxe ? m : maxe;
-	}
-	return maxe > 0 && size > maxe;
 }
 
 /* Bring colour c's legal set up to date: decide the dirty points again, or all of them. */
