@@ -71,10 +71,10 @@ int main(int argc, char **argv)
 				}
 				t = now() - t0;
 			} while (t < secs);
-			printf("selfplay size=%d games_per_sec=%.0f placements_per_game=%.1f\n", sizes[s],
+			printf("selfplay_%dx%d games_per_sec=%.0f placements_per_game=%.1f\n", sizes[s], sizes[s],
 			    (double)games / t, (double)placements / (double)games);
 		}
 	}
-	printf("selfplay rss_kib_before=%ld rss_kib_after=%ld\n", rss0, rss_kib());
+	printf("selfplay_memory rss_kib_before=%ld rss_kib_after=%ld\n", rss0, rss_kib());
 	return 0;
 }
