@@ -14,9 +14,9 @@ CPPFLAGS += -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"'
 CFLAGS ?= $(OPTFLAGS)
 CFLAGS += -std=c11 $(WARN)
 
-# Everything that needs a library is found through pkg-config.  DEPS_OK is
-# empty when a development package is missing: then scripts/install-deps runs.
-DEPS_OK := $(shell $(PKG_CONFIG) --exists gmime-3.0 libcurl libxcrypt 2>/dev/null && echo yes)
+# Libraries are found through pkg-config.  DEPS_OK is empty when a Debian
+# package that building or testing needs is missing: then scripts/install-deps runs.
+DEPS_OK := $(shell sh scripts/install-deps --check && echo yes)
 GMIME_CFLAGS = $(shell $(PKG_CONFIG) --cflags gmime-3.0 2>/dev/null)
 GMIME_LIBS = $(shell $(PKG_CONFIG) --libs gmime-3.0 2>/dev/null)
 CRYPT_LIBS = $(shell $(PKG_CONFIG) --libs libxcrypt 2>/dev/null || echo -lcrypt)
@@ -48,7 +48,7 @@ deps:
 ifneq ($(DEPS_OK),yes)
 	@echo "oustpbm: development packages missing; running scripts/install-deps"
 	sh scripts/install-deps
-	@$(PKG_CONFIG) --exists gmime-3.0 libcurl libxcrypt || { echo "oustpbm: dependencies still missing"; exit 1; }
+	@sh scripts/install-deps --check || { echo "oustpbm: dependencies still missing"; exit 1; }
 endif
 
 oustpbm: $(OBJS)
@@ -69,7 +69,7 @@ build/san/obj/%.o: src/%.c $(wildcard src/*.h) | build/san/obj
 build/san/tests/%: tests/unit/%.c tests/unit/t.h $(SANOBJS) | build/san/tests
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -Isrc -o $@ $< $(SANOBJS) $(LIBS)
 
-build/obj build/tests build/bench build/san/obj build/san/tests:
+build/obj build/tests build/bench build/san/obj build/san/tests: | deps
 	mkdir -p $@
 
 unit-tests: $(TESTBINS)
