@@ -43,6 +43,11 @@ static const char *check_name(const char *v)
 	return NULL;
 }
 
+static const char *check_path(const char *v)
+{
+	return check_name(v);
+}
+
 static const char *check_transport(const char *v)
 {
 	return transport_find(v) != NULL ? NULL : "is not a known transport (known: maildir)";
@@ -60,6 +65,7 @@ static const struct key keys[] = {
 	NUM_KEY(lock_timeout_ms, 0, 600000, false),
 	STR_KEY(transport, check_transport),
 	NUM_KEY(password_cost, 1, 11, true),
+	STR_KEY(templates, check_path),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -84,7 +90,8 @@ void config_defaults(struct config *cfg)
 	cfg->max_message_bytes = 262144;
 	cfg->lock_timeout_ms = 10000;
 	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
-	cfg->password_cost = 0;
+	/* yescrypt cost 1: about 1 ms per check, within the budget of one mail */
+	cfg->password_cost = 1;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 }

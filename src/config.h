@@ -15,8 +15,18 @@
  *   max_message_bytes  (262144)          largest mail read, 1024..104857600
  *   lock_timeout_ms    (10000)           longest wait for a lock, 0..600000
  *   transport          (maildir)         how replies leave the outbox
- *   password_cost      (0)               yescrypt cost for new password hashes,
- *                                         0 = the libxcrypt default, else 1..11
+ *   password_cost      (1)               yescrypt cost for new password hashes,
+ *                                         0 = the libxcrypt default, else 1..11.
+ *                                         1 takes about 1 ms per check; the
+ *                                         libxcrypt default (5) takes 20-45 ms,
+ *                                         beyond the 5 ms budget of one mail.
+ *                                         An admin may raise it: existing hashes
+ *                                         keep their cost until changed.
+ *   templates          (see below)       directory of the reply templates; a
+ *                                         relative path is taken from the home
+ * Without `templates`, the reply templates are looked for in <home>/templates,
+ * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
+ * templates/ beside the executable (a source checkout).
  * The log is always <home>/log.
  *
  * Environment (tests): OUSTPBM_TEST_TIME, epoch seconds, fixes "now" so Date
@@ -36,6 +46,7 @@
 #define CONFIG_LINE_MAX 1024	/* characters in one line */
 #define CONFIG_NAME_MAX 64	/* server_name */
 #define CONFIG_TRANSPORT_MAX 16
+#define CONFIG_PATH_MAX 1000	/* templates */
 #define CONFIG_ERR_MAX 1400	/* enough for any message, culprit included */
 
 enum config_status {
@@ -51,6 +62,7 @@ struct config {
 	unsigned long lock_timeout_ms;
 	char transport[CONFIG_TRANSPORT_MAX + 1];
 	unsigned long password_cost;
+	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

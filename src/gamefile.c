@@ -822,6 +822,31 @@ out:
 	return st;
 }
 
+enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct game *out,
+    struct gamefile_error *err)
+{
+	struct gamefile_error dummy;
+	struct reader r = { text, text + len, 0, text, 0 };
+	struct header h;
+	enum gamefile_status st;
+
+	if (err == NULL)
+		err = &dummy;
+	memset(err, 0, sizeof(*err));
+	memset(out, 0, sizeof(*out));
+	memset(&h, 0, sizeof(h));
+	st = parse_header(&r, &h, out, err);
+	if (st != GAMEFILE_OK) {
+		memset(out, 0, sizeof(*out));
+		return st;
+	}
+	out->rg.result = h.result;
+	out->rg.to_move = h.result == RULES_PLAYING ? h.to_move : RULES_EMPTY;
+	out->rg.turn = h.turn;
+	out->rg.swap_enabled = out->swap;
+	return GAMEFILE_OK;
+}
+
 /* ---- formatting ---- */
 
 struct buf {

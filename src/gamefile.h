@@ -52,6 +52,17 @@ enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *o
     struct gamefile_error *err);
 
 /*
+ * Parse only the header of a game file, for listings ("games <userid>")
+ * that must not pay for the board and the history: the header fields go
+ * into *out as gamefile_parse() sets them, with out->rg.result, rg.to_move
+ * (RULES_EMPTY once over) and rg.turn; the board is left empty and the
+ * history unread.  The header is checked as gamefile_parse() checks it.
+ * *out owns no memory (game_release() is harmless).
+ */
+enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct game *out,
+    struct gamefile_error *err);
+
+/*
  * Write g in the canonical form: *out gets a NUL-terminated malloc'd text
  * of *len bytes, which the caller frees.  g must be consistent (as built by
  * game.c or gamefile_parse); parsing the text gives back the same game.

@@ -265,8 +265,9 @@ bool rules_board_setup(struct rules_board *b, int p, enum rules_color c)
 		return false;
 	put_stone(b, p, c);
 	join_neighbours(b, p);
+	/* Set-up is not play: decide every point and group again when next asked. */
 	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
-	memset(b->gvalid, 0, sizeof(b->gvalid));
+	memset(b->gvalid, 0, (size_t)b->ncells);
 	return true;
 }
 

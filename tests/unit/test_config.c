@@ -37,7 +37,8 @@ static void test_defaults(void)
 	ok_int(cfg.max_message_bytes, 262144, "default max_message_bytes");
 	ok_int(cfg.lock_timeout_ms, 10000, "default lock_timeout_ms");
 	ok_str(cfg.transport, "maildir", "default transport");
-	ok_int(cfg.password_cost, 0, "default password_cost (libxcrypt default)");
+	ok_int(cfg.password_cost, 1, "default password_cost 1 (about 1 ms per check)");
+	ok_str(cfg.templates, "", "no templates directory set by default");
 	ok(!cfg.test_time_set, "no test time by default");
 }
 
@@ -67,6 +68,8 @@ static void test_good(void)
 	ok_int(parse(&cfg, ""), CONFIG_OK, "empty file parses");
 	ok_str(cfg.from_address, "oust@localhost", "empty file keeps defaults");
 	ok_int(parse(&cfg, "password_cost = 0\n"), CONFIG_OK, "password_cost 0 allowed");
+	ok_int(parse(&cfg, "templates = /usr/share/oust templates\n"), CONFIG_OK, "templates read");
+	ok_str(cfg.templates, "/usr/share/oust templates", "templates: the rest of the line");
 }
 
 static void test_errors(void)
@@ -89,6 +92,8 @@ static void test_errors(void)
 	bad("from_address = a b@example.org\n", "oustpbm.conf line 1: from_address 'a b@example.org' contains a space");
 	bad("server_name = \n", "oustpbm.conf line 1: server_name '' is empty");
 	bad("server_name = a\x01z\n", "oustpbm.conf line 1: server_name 'a?z' contains a control character");
+	bad("templates =\n", "oustpbm.conf line 1: templates '' is empty");
+	bad("templates = a\x7f" "b\n", "oustpbm.conf line 1: templates 'a?b' contains a control character");
 	bad("transport = smtp\n", "oustpbm.conf line 1: transport 'smtp' is not a known transport (known: maildir)");
 	bad("transport = maildir-and-more-than-sixteen\n",
 	    "oustpbm.conf line 1: transport 'maildir-and-more-than-sixteen' is longer than 16 characters");

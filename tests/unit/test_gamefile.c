@@ -677,6 +677,43 @@ static void test_long(void)
 	game_release(&g);
 }
 
+/* The header alone, for listings: fields set, board and history not read. */
+static void test_header_only(void)
+{
+	struct gamefile_error err;
+	struct game g;
+	char *bad;
+	const char *over = "# c\nboard: 7777\nsize: 5\nswap: off\nblack: carol\nwhite: dave\n"
+	    "status: white-won\nend: resign\nturn: 3\ncreated: 2026-11-21T18:41:07Z\n"
+	    "last-move: 2026-11-21T18:41:07Z\n\nnot a board at all\n";
+
+	ok_int(gamefile_parse_header(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "header of CANON");
+	ok_int(g.board, 101, "header: board");
+	ok_int(g.size, 11, "header: size");
+	ok(g.swap, "header: swap on");
+	ok_str(g.black, "alice", "header: black");
+	ok_str(g.white, "bob", "header: white");
+	ok_int(g.rg.result, RULES_PLAYING, "header: playing");
+	ok_int(g.rg.to_move, RULES_WHITE, "header: white to move");
+	ok_int(g.rg.turn, 6, "header: turn 6");
+	ok_int(g.nturns, 0, "header: the history is not read");
+	ok_int(g.rg.board.stones[RULES_BLACK], 0, "header: the board is not read");
+	ok_str(g.thread, "<board-101@oust.example.org>", "header: thread");
+	game_release(&g);
+
+	ok_int(gamefile_parse_header(over, strlen(over), &g, &err), GAMEFILE_OK,
+	    "header of a finished game, whatever follows it");
+	ok_int(g.rg.result, RULES_WHITE_WINS, "header: white won");
+	ok_int(g.end, GAME_END_RESIGN, "header: by resignation");
+	ok_int(g.rg.to_move, RULES_EMPTY, "header: nobody to move once over");
+
+	bad = replaced(CANON, "status: playing", "status: plying");
+	ok_int(gamefile_parse_header(bad, strlen(bad), &g, &err), GAMEFILE_BAD, "header errors are found");
+	ok_str(err.msg, "line 7: unknown status 'plying'", "header error message");
+	ok_int(g.board, 0, "on failure the game is empty");
+	free(bad);
+}
+
 int main(void)
 {
 	test_canonical();
@@ -689,5 +726,6 @@ int main(void)
 	test_draw();
 	test_ends();
 	test_long();
+	test_header_only();
 	return t_done();
 }

@@ -1,0 +1,1145 @@
+/*
+ * process: the mail turn processor.  One run handles one mail:
+ *
+ *   config_load, store_open, mailin_read + mailin_parse  (no reply possible yet)
+ *   automatic mail: logged and dropped (exit 0); unparsable or no sender: EX_DATAERR
+ *   command_parse, then one handler per command
+ *   the replies queued in the outbox, then flushed to the transport
+ *   one log line: time, Message-ID, sender, masked command, board, result
+ *
+ * Every refusal is an error reply to the sender and changes nothing in the
+ * store: all checks come before the first write.  A change is committed by
+ * one write (the game file, the users file) made after its replies are safe
+ * in outbox/tmp/, as outbox.h's protocol says; a register or password
+ * confirmation uses a board-0 batch the same way, so it goes out if and
+ * only if the account was written.  A temporary failure before that write
+ * (lock timeout, disk full) leaves the store as it was and exits
+ * EX_TEMPFAIL, so the MTA delivers the mail again; after it the mail is
+ * handled (exit 0), and a redelivery is refused by the #turn guard or the
+ * taken user id.  The one exception: a challenge whose new board cannot be
+ * written has used up its board number (the counter is never moved back).
+ */
+#include "process.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "command.h"
+#include "config.h"
+#include "game.h"
+#include "gamefile.h"
+#include "mailin.h"
+#include "outbox.h"
+#include "reply.h"
+#include "rules.h"
+#include "store.h"
+#include "transport.h"
+
+#define DETAIL_MAX 700		/* bytes of the result in the log line */
+#define MESSAGE_MAX 400		/* bytes of an error message to a player */
+
+/* One incoming mail being handled. */
+struct job {
+	const char *home;
+	struct config cfg;
+	struct store *st;	/* owned */
+	struct outbox *ob;	/* owned, opened when first needed */
+	struct mailin_message in;
+	struct command cmd;
+	struct reply_ctx rc;
+	char *masked;		/* the command line with passwords masked, owned */
+	const char *unread;	/* quoted instead of a command when the mail was not read */
+	time_t now;
+	long board;		/* the board concerned, for the log; 0 if none */
+	const char *outcome;	/* first word of the log result: ok, refused, dropped... */
+	char detail[DETAIL_MAX];
+	bool queued;		/* replies wait in outbox/new/ */
+};
+
+static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
+{
+	va_list ap;
+
+	j->outcome = outcome;
+	va_start(ap, fmt);
+	vsnprintf(j->detail, sizeof j->detail, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- failures of the machinery (not of the player) ---- */
+
+static enum process_status store_failure(struct job *j, enum store_status ss, const char *what)
+{
+	set_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->st));
+	fprintf(stderr, "oustpbm: %s: %s\n", what, store_error(j->st));
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+static enum process_status outbox_failure(struct job *j, enum outbox_status os, const char *what)
+{
+	const char *why = j->ob != NULL ? outbox_error(j->ob) : outbox_status_str(os);
+
+	set_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
+	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
+	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+static enum process_status reply_failure(struct job *j, enum reply_status rs)
+{
+	set_detail(j, rs == REPLY_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->rc.err);
+	fprintf(stderr, "oustpbm: cannot make the reply: %s\n", j->rc.err);
+	switch (rs) {
+	case REPLY_NOMEM:
+		return PROCESS_TEMPFAIL;
+	case REPLY_TEMPLATE:
+		return PROCESS_CONFIG;
+	default:
+		return PROCESS_SOFTWARE;
+	}
+}
+
+static enum process_status need_outbox(struct job *j)
+{
+	char err[OUTBOX_ERR_MAX];
+	enum outbox_status os;
+
+	if (j->ob != NULL)
+		return PROCESS_OK;
+	os = outbox_open(j->st, &j->ob, err, sizeof err);
+	if (os != OUTBOX_OK) {
+		set_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "cannot open the outbox: %s", err);
+		fprintf(stderr, "oustpbm: cannot open the outbox: %s\n", err);
+		return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	return PROCESS_OK;
+}
+
+/* Queue one reply that changes nothing (board 0). */
+static enum process_status enqueue(struct job *j, const struct reply_mail *m)
+{
+	enum process_status ps;
+	enum outbox_status os;
+
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_enqueue(j->ob, j->cfg.from_address, m->rcpt, m->msg, m->len);
+	if (os != OUTBOX_OK)
+		return outbox_failure(j, os, "cannot queue the reply");
+	j->queued = true;
+	return PROCESS_OK;
+}
+
+/* ---- refusals: an error reply to the sender ---- */
+
+/*
+ * Refuse the command with message (plain words, quoting the culprit); g,
+ * when not NULL, is the board it was about, shown in the reply; else the
+ * board j->board is shown if it exists and can be read.
+ */
+static enum process_status refuse(struct job *j, const struct game *g, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum process_status refuse(struct job *j, const struct game *g, const char *fmt, ...)
+{
+	char msg[MESSAGE_MAX];
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	va_list ap;
+
+	struct game peek;
+	bool peeked = false;
+	char *text = NULL;
+	size_t len;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
+		/* show the board the command was about, if it can be read */
+		peeked = gamefile_parse(text, len, &peek, NULL) == GAMEFILE_OK;
+		if (peeked)
+			g = &peek;
+	}
+	free(text);
+	rs = reply_error(&j->rc, j->in.from_addr, j->in.from_name, j->board, g,
+	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
+	if (peeked)
+		game_release(&peek);
+	if (rs != REPLY_OK)
+		return reply_failure(j, rs);
+	ps = enqueue(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		set_detail(j, "refused", "%s", msg);
+	return ps;
+}
+
+/* ---- accounts ---- */
+
+/*
+ * Check userid's password.  PROCESS_OK with *authorised true and *user
+ * filled; or *authorised false after a refusal was sent; or a failure.
+ */
+static enum process_status authenticate(struct job *j, const char *userid, const char *password,
+    struct store_user *user, bool *authorised)
+{
+	enum store_status ss;
+
+	*authorised = false;
+	ss = store_user_find(j->st, userid, user);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "there is no user %s: register first with "
+		    "register <userid> <password> [full name]", userid);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the users file");
+	if (user->hash[0] != '$')
+		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
+	if (!store_user_check_password(user, password))
+		return refuse(j, NULL, "wrong password for %s", user->userid);
+	*authorised = true;
+	return PROCESS_OK;
+}
+
+static enum process_status do_register(struct job *j)
+{
+	struct command *c = &j->cmd;
+	struct outbox_batch *b = NULL;
+	struct store_user u;
+	struct reply_mail m;
+	enum reply_status rs;
+	enum outbox_status os;
+	enum store_status ss;
+	enum process_status ps;
+	bool committed;
+
+	memset(&m, 0, sizeof m);
+	ss = store_user_find(j->st, c->userid, &u);
+	if (ss == STORE_OK)
+		return refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+	if (ss != STORE_NOT_FOUND)
+		return store_failure(j, ss, "cannot read the users file");
+	if (!store_password_ok(c->password))
+		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
+	    j->in.from_addr, &m);
+	if (rs != REPLY_OK)
+		return reply_failure(j, rs);
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		goto out;
+	/* the confirmation is queued if and only if the account is written */
+	os = outbox_batch_new(j->ob, 0, NULL, 0, &b);
+	if (os == OUTBOX_OK)
+		os = outbox_batch_add(b, j->cfg.from_address, m.rcpt, m.msg, m.len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		ps = outbox_failure(j, os, "cannot queue the reply");
+		goto out;
+	}
+	ss = store_user_add(j->st, c->userid, j->in.from_addr, c->password, c->fullname);
+	if (ss != STORE_OK) {
+		outbox_batch_abort(b, &committed);
+		if (ss == STORE_USER_EXISTS)
+			ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+		else if (ss == STORE_BAD_NAME)
+			ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
+			    STORE_FULLNAME_MAX);
+		else
+			ps = store_failure(j, ss, "cannot add the user");
+		goto out;
+	}
+	os = outbox_batch_commit(b);
+	if (os != OUTBOX_OK) {
+		/* the account exists: the mail is handled; the reply waits in tmp/ */
+		set_detail(j, "ok", "registered %s <%s>; the confirmation could not be queued: %s", c->userid,
+		    j->in.from_addr, outbox_error(j->ob));
+		ps = PROCESS_OK;
+		goto out;
+	}
+	j->queued = true;
+	set_detail(j, "ok", "registered %s <%s>", c->userid, j->in.from_addr);
+	ps = PROCESS_OK;
+out:
+	outbox_batch_free(b);
+	reply_mail_release(&m);
+	return ps;
+}
+
+static enum process_status do_password(struct job *j)
+{
+	struct command *c = &j->cmd;
+	struct outbox_batch *b = NULL;
+	struct store_user u;
+	struct reply_mail m;
+	enum reply_status rs;
+	enum outbox_status os;
+	enum store_status ss;
+	enum process_status ps;
+	bool ok, committed;
+
+	memset(&m, 0, sizeof m);
+	ps = authenticate(j, c->userid, c->password, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
+	if (!store_password_ok(c->new_password))
+		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+	if (rs != REPLY_OK)
+		return reply_failure(j, rs);
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		goto out;
+	os = outbox_batch_new(j->ob, 0, NULL, 0, &b);
+	if (os == OUTBOX_OK)
+		os = outbox_batch_add(b, j->cfg.from_address, m.rcpt, m.msg, m.len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		ps = outbox_failure(j, os, "cannot queue the reply");
+		goto out;
+	}
+	ss = store_user_set_password(j->st, u.userid, c->new_password);
+	if (ss != STORE_OK) {
+		outbox_batch_abort(b, &committed);
+		ps = store_failure(j, ss, "cannot change the password");
+		goto out;
+	}
+	if (outbox_batch_commit(b) == OUTBOX_OK)
+		j->queued = true;
+	set_detail(j, "ok", "password of %s changed", u.userid);
+	ps = PROCESS_OK;
+out:
+	outbox_batch_free(b);
+	reply_mail_release(&m);
+	return ps;
+}
+
+/* ---- games ---- */
+
+/* The mails to both players of g after ev; *n of them (a player missing from users gets none). */
+static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
+    struct reply_mail mails[2], int *n)
+{
+	const char *names[2] = { g->black, g->white };
+	struct reply_player p;
+	struct store_user u;
+	enum store_status ss;
+	enum reply_status rs;
+	int i;
+
+	*n = 0;
+	for (i = 0; i < 2; i++) {
+		ss = store_user_find(j->st, names[i], &u);
+		if (ss == STORE_NOT_FOUND)
+			continue;	/* removed by the admin: nobody to tell */
+		if (ss != STORE_OK)
+			return store_failure(j, ss, "cannot read the users file");
+		p.userid = u.userid;
+		p.address = u.address;
+		p.fullname = u.fullname;
+		rs = reply_game(&j->rc, g, ev, &p, &mails[*n]);
+		if (rs != REPLY_OK)
+			return reply_failure(j, rs);
+		(*n)++;
+	}
+	return PROCESS_OK;
+}
+
+/*
+ * Commit g (its board lock held) with its mails, as outbox.h's protocol
+ * says: replies into outbox/tmp/, the game file written, the replies
+ * released.
+ */
+static enum process_status commit_game(struct job *j, const struct game *g, struct reply_mail *mails, int n)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum store_status ss;
+	enum process_status ps;
+	char *text = NULL;
+	size_t len;
+	bool committed = false;
+	int i;
+
+	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+		set_detail(j, "tempfail", "out of memory writing board %ld", g->board);
+		return PROCESS_TEMPFAIL;
+	}
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		goto out;
+	os = outbox_batch_new(j->ob, g->board, text, len, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		ps = outbox_failure(j, os, "cannot queue the replies");
+		goto out;
+	}
+	ss = store_board_write(j->st, g->board, text, len);
+	if (ss != STORE_OK) {
+		/* the write may have reached its rename: then the move stands */
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
+			ps = store_failure(j, ss, "cannot write the game file");
+			goto out;
+		}
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the game stands; its replies wait in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->ob));
+	}
+	j->queued = true;
+	ps = PROCESS_OK;
+out:
+	outbox_batch_free(b);
+	free(text);
+	return ps;
+}
+
+/* Load board g with its lock held; *found false after a refusal was sent. */
+static enum process_status load_locked(struct job *j, long board, struct store_lock *lock, struct game *g,
+    bool *found)
+{
+	struct gamefile_error gerr;
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+	char *text = NULL;
+	size_t len;
+
+	*found = false;
+	ss = store_board_exists(j->st, board);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the board");
+	ss = store_lock_board(j->st, board, lock);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot lock the board");
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	/* settle what a crashed run left for this board before reading it */
+	os = outbox_recover(j->ob, board, NULL);
+	if (os != OUTBOX_OK)
+		return outbox_failure(j, os, "cannot recover the outbox");
+	ss = store_board_read(j->st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the board");
+	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
+		free(text);
+		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
+		ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must "
+		    "repair it", board, board, gerr.msg);
+		if (ps == PROCESS_OK)
+			j->outcome = "error";
+		return ps;
+	}
+	free(text);
+	*found = true;
+	return PROCESS_OK;
+}
+
+/* Load board g without its lock, for reading only (files are replaced whole). */
+static enum process_status load_readonly(struct job *j, long board, struct game *g, bool *found)
+{
+	struct gamefile_error gerr;
+	enum store_status ss;
+	enum process_status ps;
+	char *text = NULL;
+	size_t len;
+
+	*found = false;
+	ss = store_board_read(j->st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the board");
+	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
+		free(text);
+		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
+		ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must "
+		    "repair it", board, board, gerr.msg);
+		if (ps == PROCESS_OK)
+			j->outcome = "error";
+		return ps;
+	}
+	free(text);
+	*found = true;
+	return PROCESS_OK;
+}
+
+static unsigned mix(unsigned long long x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (unsigned)x;
+}
+
+static enum process_status do_challenge(struct job *j)
+{
+	struct command *c = &j->cmd;
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct reply_mail mails[2];
+	struct reply_event ev;
+	struct store_user u, opp;
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+	struct game g;
+	const char *black, *white, *at;
+	char *comment = NULL;
+	bool ok, challenger_black;
+	long board;
+	int n = 0, i;
+
+	memset(mails, 0, sizeof mails);
+	memset(&g, 0, sizeof g);
+	ps = authenticate(j, c->userid, c->password, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
+	ss = store_user_find(j->st, c->opponent, &opp);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
+		    c->opponent);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the users file");
+	ss = store_next_board_id(j->st, &board);
+	if (ss == STORE_FULL)
+		return refuse(j, NULL, "no board number is left: ask the server's admin");
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot number the new board");
+	j->board = board;
+	switch (c->color) {
+	case COMMAND_COLOR_WHITE:
+		challenger_black = false;
+		break;
+	case COMMAND_COLOR_RANDOM:
+		/* deterministic for a given board and time, so tests can repeat it */
+		challenger_black = (mix((unsigned long long)board << 32 ^ (unsigned long long)j->now) & 1) == 0;
+		break;
+	default:
+		challenger_black = true;
+		break;
+	}
+	black = challenger_black ? u.userid : opp.userid;
+	white = challenger_black ? opp.userid : u.userid;
+	ss = store_lock_board(j->st, board, &lock);
+	if (ss != STORE_OK) {
+		ps = store_failure(j, ss, "cannot lock the new board");
+		goto out;
+	}
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		goto out;
+	os = outbox_recover(j->ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		ps = outbox_failure(j, os, "cannot recover the outbox");
+		goto out;
+	}
+	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
+	at = strrchr(j->cfg.from_address, '@');
+	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
+	    at != NULL ? at + 1 : "localhost");
+	comment = command_comment(c, j->in.body);
+	if (comment == NULL) {
+		set_detail(j, "tempfail", "out of memory");
+		ps = PROCESS_TEMPFAIL;
+		goto out;
+	}
+	memset(&ev, 0, sizeof ev);
+	ev.what = REPLY_CHALLENGE;
+	ev.actor = u.userid;
+	ev.random = c->color == COMMAND_COLOR_RANDOM;
+	ev.comment = comment;
+	ps = game_mails(j, &g, &ev, mails, &n);
+	if (ps != PROCESS_OK)
+		goto out;
+	ps = commit_game(j, &g, mails, n);
+	if (ps == PROCESS_OK)
+		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
+		    g.size, g.size, g.swap ? "on" : "off");
+out:
+	store_unlock(&lock);
+	for (i = 0; i < 2; i++)
+		reply_mail_release(&mails[i]);
+	free(comment);
+	game_release(&g);
+	return ps;
+}
+
+/* Why a turn was refused, in plain words. */
+static void turn_error(const struct game *g, const struct command *c, const struct rules_turn_report *rep,
+    char *buf, size_t size)
+{
+	const char *name = c->placements[rep->index].name;
+
+	switch (rep->status) {
+	case RULES_TURN_ILLEGAL:
+		switch (rep->check.verdict) {
+		case RULES_OCCUPIED:
+			snprintf(buf, size, "%s is occupied", name);
+			break;
+		case RULES_NO_ENEMY:
+			snprintf(buf, size, "%s would join your stones into a group of %d that touches no enemy "
+			    "stone: a placement next to your own stones must capture", name, rep->check.new_group);
+			break;
+		case RULES_NOT_LARGER:
+			snprintf(buf, size, "%s would make a group of %d, not larger than the enemy group of %d "
+			    "it touches: a capturing group must be larger than every enemy group it touches",
+			    name, rep->check.new_group, rep->check.largest_enemy);
+			break;
+		case RULES_OFFBOARD_POINT:
+			snprintf(buf, size, "%s is not on the %dx%d board", name, g->size, g->size);
+			break;
+		default:
+			snprintf(buf, size, "%s: %s", name, rules_verdict_str(rep->check.verdict));
+			break;
+		}
+		break;
+	case RULES_TURN_TOO_SHORT:
+		snprintf(buf, size, "after capturing at %s you must place again: a placement is still "
+		    "available, so the turn is not over", name);
+		break;
+	case RULES_TURN_TOO_LONG:
+		snprintf(buf, size, "%s comes after your turn ended with %s: only a capture lets you place again",
+		    name, c->placements[rep->index - 1].name);
+		break;
+	case RULES_TURN_EMPTY:
+		snprintf(buf, size, "no placement given");
+		break;
+	case RULES_TURN_OK:
+		snprintf(buf, size, "the turn is legal");
+		break;
+	}
+}
+
+/* move, swap and resign: a change to an existing board by one of its players. */
+static enum process_status do_play(struct job *j)
+{
+	struct command *c = &j->cmd;
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct rules_turn_report rep;
+	struct reply_mail mails[2];
+	struct reply_event ev;
+	struct store_user u;
+	enum process_status ps;
+	enum game_status gs;
+	struct game g;
+	char msg[MESSAGE_MAX], *comment = NULL;
+	int points[COMMAND_PLACEMENTS_MAX], n = 0, i, turn;
+	bool ok;
+
+	memset(mails, 0, sizeof mails);
+	memset(&g, 0, sizeof g);
+	memset(&ev, 0, sizeof ev);
+	j->board = c->board;
+	ps = authenticate(j, c->userid, c->password, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
+	ps = load_locked(j, c->board, &lock, &g, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	if (game_over(&g)) {
+		char result[200];
+
+		snprintf(result, sizeof result, "%s", g.rg.result == RULES_DRAW ? "drawn" : "won by ");
+		if (g.rg.result != RULES_DRAW)
+			snprintf(result + strlen(result), sizeof result - strlen(result), "%s",
+			    g.rg.result == RULES_BLACK_WINS ? g.black : g.white);
+		ps = refuse(j, &g, "board %ld is over (%s)", g.board, result);
+		goto out;
+	}
+	if (game_color_of(&g, u.userid) == RULES_EMPTY) {
+		ps = refuse(j, &g, "%s is not playing on board %ld", u.userid, g.board);
+		goto out;
+	}
+	turn = g.rg.turn;
+	if (c->turn != 0 && c->turn != turn) {
+		ps = refuse(j, &g, "turn #%d was expected, #%d received", turn, c->turn);
+		goto out;
+	}
+	switch (c->kind) {
+	case COMMAND_MOVE:
+		if (strcmp(game_player_to_move(&g), u.userid) != 0) {
+			ps = refuse(j, &g, "%s", game_status_message(&g, GAME_NOT_YOUR_TURN, u.userid, NULL, NULL,
+			    msg, sizeof msg));
+			goto out;
+		}
+		for (i = 0; i < (int)c->nplacements; i++) {
+			if (c->placements[i].x >= g.size || c->placements[i].y >= g.size) {
+				ps = refuse(j, &g, "%s is not on the %dx%d board", c->placements[i].name, g.size,
+				    g.size);
+				goto out;
+			}
+			points[i] = rules_point(&g.rg.board, c->placements[i].x, c->placements[i].y);
+		}
+		gs = game_move(&g, u.userid, points, (int)c->nplacements, (int64_t)j->now, &rep);
+		if (gs == GAME_ILLEGAL_TURN)
+			turn_error(&g, c, &rep, msg, sizeof msg);
+		ev.what = REPLY_MOVE;
+		ev.captured = rep.captured;
+		ev.dead_end = rep.dead_end;
+		break;
+	case COMMAND_SWAP:
+		gs = game_swap(&g, u.userid, (int64_t)j->now);
+		if (gs == GAME_SWAP_NOT_NOW)
+			snprintf(msg, sizeof msg, "swap is only allowed as White's first turn, right after "
+			    "Black's first turn (this is turn %d)", turn);
+		ev.what = REPLY_SWAP;
+		break;
+	default:
+		gs = game_resign(&g, u.userid, (int64_t)j->now);
+		ev.what = REPLY_RESIGN;
+		break;
+	}
+	if (gs != GAME_OK) {
+		if (gs == GAME_NO_MEMORY) {
+			set_detail(j, "tempfail", "out of memory");
+			ps = PROCESS_TEMPFAIL;
+			goto out;
+		}
+		if (gs != GAME_ILLEGAL_TURN && gs != GAME_SWAP_NOT_NOW)
+			game_status_message(&g, gs, u.userid, NULL, NULL, msg, sizeof msg);
+		ps = refuse(j, &g, "%s", msg);
+		goto out;
+	}
+	comment = command_comment(c, j->in.body);
+	if (comment == NULL) {
+		set_detail(j, "tempfail", "out of memory");
+		ps = PROCESS_TEMPFAIL;
+		goto out;
+	}
+	ev.actor = u.userid;
+	ev.first = turn;
+	ev.comment = comment;
+	ps = game_mails(j, &g, &ev, mails, &n);
+	if (ps != PROCESS_OK)
+		goto out;
+	ps = commit_game(j, &g, mails, n);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (c->kind == COMMAND_MOVE) {
+		char *p = msg;
+		size_t left = sizeof msg;
+
+		for (i = 0; i < (int)c->nplacements && left > 8; i++) {
+			int w = snprintf(p, left, "%s%s", i > 0 ? "," : "", c->placements[i].name);
+
+			p += w;
+			left -= (size_t)w;
+		}
+		set_detail(j, "ok", "turn %d: %s played %s", turn, u.userid, msg);
+		if (rep.captured > 0) {
+			size_t dn = strlen(j->detail);
+
+			snprintf(j->detail + dn, sizeof j->detail - dn, ", capturing %d", rep.captured);
+		}
+	} else {
+		set_detail(j, "ok", "turn %d: %s %s", turn, u.userid, c->kind == COMMAND_SWAP ? "swapped" : "resigned");
+	}
+	if (game_over(&g)) {
+		char *d = j->detail + strlen(j->detail);
+
+		snprintf(d, sizeof j->detail - (size_t)(d - j->detail), "; the game is over: %s",
+		    g.rg.result == RULES_DRAW ? "drawn" : g.rg.result == RULES_BLACK_WINS ? "black won" : "white won");
+	}
+out:
+	store_unlock(&lock);
+	for (i = 0; i < 2; i++)
+		reply_mail_release(&mails[i]);
+	free(comment);
+	game_release(&g);
+	return ps;
+}
+
+static enum process_status do_show(struct job *j)
+{
+	char drawing[BOARD_TEXT_MAX];
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	enum game_status gs;
+	struct game g;
+	struct game_replay r;
+	bool found;
+
+	memset(&g, 0, sizeof g);
+	j->board = j->cmd.board;
+	ps = load_readonly(j, j->cmd.board, &g, &found);
+	if (ps != PROCESS_OK || !found)
+		goto out;
+	if (j->cmd.turn > g.nturns) {
+		ps = refuse(j, &g, "board %ld has no turn #%d yet: %d turn%s played so far", g.board, j->cmd.turn,
+		    g.nturns, g.nturns == 1 ? "" : "s");
+		goto out;
+	}
+	if (j->cmd.turn > 0) {
+		gs = board_render_turn(&g, j->cmd.turn, drawing);
+		if (gs != GAME_OK) {
+			game_replay(&g, j->cmd.turn, &r);
+			ps = refuse(j, &g, "the history of board %ld cannot be replayed (%s)", g.board,
+			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
+			goto out;
+		}
+	}
+	rs = reply_show(&j->rc, j->in.from_addr, j->in.from_name, &g, j->cmd.turn,
+	    j->cmd.turn > 0 ? drawing : NULL, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ps = enqueue(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK && j->cmd.turn > 0)
+		set_detail(j, "ok", "shown after turn %d", j->cmd.turn);
+	else if (ps == PROCESS_OK)
+		set_detail(j, "ok", "shown");
+out:
+	game_release(&g);
+	return ps;
+}
+
+static enum process_status do_history(struct job *j)
+{
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	struct game g;
+	bool found;
+
+	memset(&g, 0, sizeof g);
+	j->board = j->cmd.board;
+	ps = load_readonly(j, j->cmd.board, &g, &found);
+	if (ps != PROCESS_OK || !found)
+		goto out;
+	rs = reply_history(&j->rc, j->in.from_addr, j->in.from_name, &g, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ps = enqueue(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		set_detail(j, "ok", "history of %d turns", g.nturns);
+out:
+	game_release(&g);
+	return ps;
+}
+
+static enum process_status do_games(struct job *j)
+{
+	struct store_user u;
+	struct reply_mail m;
+	struct game *games = NULL, *ng;
+	enum store_status ss;
+	enum reply_status rs;
+	enum process_status ps;
+	long *boards = NULL;
+	size_t nboards = 0, n = 0, alloc = 0, i, len;
+	char *text;
+
+	ss = store_user_find(j->st, j->cmd.userid, &u);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "there is no user %s", j->cmd.userid);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the users file");
+	ss = store_list_boards(j->st, &boards, &nboards);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot list the boards");
+	for (i = 0; i < nboards; i++) {
+		struct game g;
+
+		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: not listed */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK &&
+		    (strcmp(g.black, u.userid) == 0 || strcmp(g.white, u.userid) == 0)) {
+			if (n == alloc) {
+				alloc = alloc != 0 ? alloc * 2 : 16;
+				ng = realloc(games, alloc * sizeof *games);
+				if (ng == NULL) {
+					free(text);
+					set_detail(j, "tempfail", "out of memory");
+					ps = PROCESS_TEMPFAIL;
+					goto out;
+				}
+				games = ng;
+			}
+			games[n++] = g;
+		}
+		free(text);
+	}
+	rs = reply_games(&j->rc, j->in.from_addr, j->in.from_name, u.userid, games, n, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ps = enqueue(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		set_detail(j, "ok", "%zu board%s of %s", n, n == 1 ? "" : "s", u.userid);
+out:
+	free(games);
+	free(boards);
+	return ps;
+}
+
+static enum process_status do_help(struct job *j)
+{
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+
+	rs = reply_help(&j->rc, j->in.from_addr, j->in.from_name, &m);
+	if (rs != REPLY_OK)
+		return reply_failure(j, rs);
+	ps = enqueue(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		set_detail(j, "ok", "help sent");
+	return ps;
+}
+
+static enum process_status dispatch(struct job *j)
+{
+	enum command_status cs;
+
+	cs = command_parse(j->in.subject, j->in.body, &j->cmd);
+	j->masked = command_mask(&j->cmd);
+	if (j->masked == NULL) {
+		set_detail(j, "tempfail", "out of memory");
+		return PROCESS_TEMPFAIL;
+	}
+	if (cs != COMMAND_OK) {
+		/* the board, if the words got that far, for the subject */
+		j->board = j->cmd.board;
+		return refuse(j, NULL, "%s", j->cmd.error);
+	}
+	switch (j->cmd.kind) {
+	case COMMAND_REGISTER:
+		return do_register(j);
+	case COMMAND_PASSWORD:
+		return do_password(j);
+	case COMMAND_CHALLENGE:
+		return do_challenge(j);
+	case COMMAND_MOVE:
+	case COMMAND_SWAP:
+	case COMMAND_RESIGN:
+		return do_play(j);
+	case COMMAND_SHOW:
+		return do_show(j);
+	case COMMAND_HISTORY:
+		return do_history(j);
+	case COMMAND_GAMES:
+		return do_games(j);
+	case COMMAND_HELP:
+		return do_help(j);
+	case COMMAND_NONE:
+		break;
+	}
+	set_detail(j, "error", "no handler for the command");
+	return PROCESS_SOFTWARE;
+}
+
+/* ---- the run ---- */
+
+static void write_log(struct job *j)
+{
+	char stamp[GAMEFILE_TIME_SIZE], board[24];
+	const char *id = j->in.message_id != NULL ? j->in.message_id : "";
+	const char *from = j->in.from_addr != NULL ? j->in.from_addr : "";
+
+	gamefile_time_str((int64_t)j->now, stamp);
+	if (j->board > 0)
+		snprintf(board, sizeof board, "%ld", j->board);
+	else
+		snprintf(board, sizeof board, "-");
+	store_log(j->st, "%s mail %s%s%s from=%s board=%s cmd=\"%s\" %s: %s", stamp, id[0] != '\0' ? "<" : "",
+	    id[0] != '\0' ? id : "-", id[0] != '\0' ? ">" : "", from[0] != '\0' ? from : "-", board,
+	    j->masked != NULL ? j->masked : "", j->outcome != NULL ? j->outcome : "error", j->detail);
+}
+
+static void flush(struct job *j)
+{
+	const struct transport_ops *ops = transport_find(j->cfg.transport);
+	struct outbox_stats stats;
+	enum outbox_status os;
+	size_t n;
+
+	if (!j->queued || j->ob == NULL || ops == NULL)
+		return;
+	os = outbox_flush(j->ob, ops, &j->cfg, &stats);
+	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0) {
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed%s%s)",
+		    stats.delivered, stats.deferred, stats.failed, os != OUTBOX_OK ? "; " : "",
+		    os != OUTBOX_OK ? outbox_error(j->ob) : "");
+	}
+}
+
+static enum process_status usage(void)
+{
+	fputs("usage: oustpbm [-d DIR] < message\n", stderr);
+	return PROCESS_USAGE;
+}
+
+/* The home: -d DIR, else $OUSTPBM_HOME, else the current directory. */
+static bool parse_args(int argc, char **argv, const char **home)
+{
+	const char *env = getenv("OUSTPBM_HOME");
+
+	*home = env != NULL && env[0] != '\0' ? env : ".";
+	if (argc == 1)
+		return true;
+	if (argc == 3 && strcmp(argv[1], "-d") == 0 && argv[2][0] != '\0') {
+		*home = argv[2];
+		return true;
+	}
+	if (argc == 2 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0') {
+		*home = argv[1] + 2;
+		return true;
+	}
+	return false;
+}
+
+enum process_status process_main(int argc, char **argv)
+{
+	static struct job job;	/* large (the command holds 625 placements): not on the stack */
+	struct job *j = &job;
+	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
+	enum process_status ps;
+	enum mailin_status rs, ms;
+	enum store_status ss;
+	char *buf = NULL;
+	size_t len = 0;
+
+	memset(j, 0, sizeof *j);
+	if (!parse_args(argc, argv, &j->home))
+		return usage();
+	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return PROCESS_CONFIG;
+	}
+	j->now = config_now(&j->cfg);
+	ss = store_open(j->home, &j->cfg, &j->st, err, sizeof err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
+	}
+
+	rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &buf, &len);
+	if (rs == MAILIN_READ_ERROR || rs == MAILIN_NOMEM) {
+		set_detail(j, "tempfail", "%s", mailin_status_str(rs));
+		ps = PROCESS_TEMPFAIL;
+		goto out;
+	}
+	ms = mailin_parse(buf, len, &j->in);
+	if (ms == MAILIN_NOMEM) {
+		set_detail(j, "tempfail", "%s", mailin_status_str(ms));
+		ps = PROCESS_TEMPFAIL;
+		goto out;
+	}
+	if (ms == MAILIN_UNPARSABLE) {
+		set_detail(j, "unparsable", "%s", mailin_status_str(ms));
+		ps = PROCESS_DATAERR;
+		goto out;
+	}
+	if (j->in.automatic) {
+		/* RFC 3834: never answer a bounce or an automatic mail */
+		set_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
+		ps = PROCESS_DROPPED;
+		goto out;
+	}
+	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM) {
+		set_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
+		ps = PROCESS_DATAERR;
+		goto out;
+	}
+	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id, j->in.references, j->in.from_addr);
+	j->unread = "(not read)";
+	if (rs == MAILIN_TOO_BIG) {
+		/* only the header was kept: the Subject may be cut short, so it is not acted on */
+		ps = refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the command "
+		    "alone, without attachments", j->cfg.max_message_bytes);
+	} else if (ms == MAILIN_TOO_DEEP) {
+		ps = refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
+		    "command as plain text");
+	} else {
+		j->unread = NULL;
+		ps = dispatch(j);
+	}
+	if (ps == PROCESS_OK)
+		flush(j);
+out:
+	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
+		set_detail(j, "error", "%s", process_status_str(ps));
+	write_log(j);
+	free(buf);
+	free(j->masked);
+	reply_release(&j->rc);
+	mailin_message_release(&j->in);
+	outbox_close(j->ob);
+	store_close(j->st);
+	return ps;
+}
+
+int process_exit_code(enum process_status s)
+{
+	switch (s) {
+	case PROCESS_OK:
+	case PROCESS_DROPPED:
+		return EX_OK;
+	case PROCESS_TEMPFAIL:
+		return EX_TEMPFAIL;
+	case PROCESS_DATAERR:
+		return EX_DATAERR;
+	case PROCESS_USAGE:
+		return EX_USAGE;
+	case PROCESS_CONFIG:
+		return EX_CONFIG;
+	case PROCESS_SOFTWARE:
+		return EX_SOFTWARE;
+	}
+	return EX_SOFTWARE;
+}
+
+const char *process_status_str(enum process_status s)
+{
+	switch (s) {
+	case PROCESS_OK:
+		return "handled";
+	case PROCESS_DROPPED:
+		return "dropped";
+	case PROCESS_TEMPFAIL:
+		return "temporary failure";
+	case PROCESS_DATAERR:
+		return "unparsable message";
+	case PROCESS_USAGE:
+		return "usage";
+	case PROCESS_CONFIG:
+		return "configuration error";
+	case PROCESS_SOFTWARE:
+		return "internal error";
+	}
+	return "unknown";
+}

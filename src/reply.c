@@ -1,0 +1,861 @@
+/* reply: the texts of oustpbm's replies, from templates, composed with mailout. */
+#include "reply.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "gamefile.h"
+#include "mailout.h"
+#include "rules.h"
+
+#ifndef OUSTPBM_DATADIR
+#define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
+#endif
+
+#define VARS_MAX 24
+
+const char *reply_status_str(enum reply_status st)
+{
+	switch (st) {
+	case REPLY_OK: return "ok";
+	case REPLY_NOMEM: return "out of memory";
+	case REPLY_TEMPLATE: return "template error";
+	case REPLY_COMPOSE: return "the reply could not be composed";
+	}
+	return "unknown reply status";
+}
+
+/* ---- a growing string ---- */
+
+struct text {
+	char *s;
+	size_t len, size;
+	bool failed;		/* out of memory once: everything after is dropped */
+};
+
+static void tadd(struct text *t, const char *s, size_t n)
+{
+	size_t nsize;
+	char *ns;
+
+	if (t->failed)
+		return;
+	if (t->size - t->len < n + 1) {
+		nsize = t->size != 0 ? t->size : 256;
+		while (nsize - t->len < n + 1)
+			nsize *= 2;
+		ns = realloc(t->s, nsize);
+		if (ns == NULL) {
+			t->failed = true;
+			return;
+		}
+		t->s = ns;
+		t->size = nsize;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+static void tputs(struct text *t, const char *s)
+{
+	tadd(t, s, strlen(s));
+}
+
+static void tprintf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tprintf(struct text *t, const char *fmt, ...)
+{
+	char small[512], *big = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		t->failed = true;
+		return;
+	}
+	if ((size_t)n < sizeof small) {
+		tadd(t, small, (size_t)n);
+		return;
+	}
+	big = malloc((size_t)n + 1);
+	if (big == NULL) {
+		t->failed = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(big, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	tadd(t, big, (size_t)n);
+	free(big);
+}
+
+/* The text so far ("" if empty), or NULL after a failure; t is emptied. */
+static char *tfinish(struct text *t)
+{
+	char *s;
+
+	if (t->failed) {
+		free(t->s);
+		memset(t, 0, sizeof *t);
+		return NULL;
+	}
+	s = t->s != NULL ? t->s : strdup("");
+	memset(t, 0, sizeof *t);
+	return s;
+}
+
+/* ---- set-up ---- */
+
+static unsigned fnv1a32(unsigned h, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home, time_t now,
+    const char *in_id, const char *in_refs, const char *sender)
+{
+	char pid[32];
+
+	memset(rc, 0, sizeof *rc);
+	rc->cfg = cfg;
+	rc->home = home;
+	rc->now = now;
+	rc->in_id = in_id != NULL ? in_id : "";
+	rc->in_refs = in_refs != NULL ? in_refs : "";
+	rc->hash = fnv1a32(2166136261u, rc->in_id);
+	rc->hash = fnv1a32(rc->hash, " ");
+	rc->hash = fnv1a32(rc->hash, sender != NULL ? sender : "");
+	if (!cfg->test_time_set) {
+		/* two mails with one Message-ID in one second still get distinct ids */
+		snprintf(pid, sizeof pid, " %ld", (long)getpid());
+		rc->hash = fnv1a32(rc->hash, pid);
+	}
+}
+
+void reply_release(struct reply_ctx *rc)
+{
+	free(rc->cached);
+	rc->cached = NULL;
+	rc->cached_name[0] = '\0';
+}
+
+void reply_mail_release(struct reply_mail *m)
+{
+	free(m->msg);
+	memset(m, 0, sizeof *m);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+enum reply_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
+    char *err, size_t errlen)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	int r;
+
+	if (cfg->templates[0] != '\0') {
+		if (cfg->templates[0] == '/')
+			r = snprintf(out, size, "%s", cfg->templates);
+		else
+			r = snprintf(out, size, "%s/%s", home, cfg->templates);
+		if (r < 0 || (size_t)r >= size) {
+			snprintf(err, errlen, "templates directory '%s': the path is too long", cfg->templates);
+			return REPLY_TEMPLATE;
+		}
+		return REPLY_OK;
+	}
+	r = snprintf(out, size, "%s/templates", home);
+	if (r > 0 && (size_t)r < size && is_dir(out))
+		return REPLY_OK;
+	r = snprintf(out, size, "%s/templates", OUSTPBM_DATADIR);
+	if (r > 0 && (size_t)r < size && is_dir(out))
+		return REPLY_OK;
+	/* run from a source checkout: templates/ beside ./oustpbm */
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			r = snprintf(out, size, "%s/templates", exe);
+			if (r > 0 && (size_t)r < size && is_dir(out))
+				return REPLY_OK;
+		}
+	}
+	out[0] = '\0';
+	snprintf(err, errlen, "no templates directory: none in %s/templates, %s/templates or beside the "
+	    "program; set 'templates' in %s", home, OUSTPBM_DATADIR, CONFIG_FILE);
+	return REPLY_TEMPLATE;
+}
+
+/* ---- templates ---- */
+
+struct vars {
+	struct mailout_var v[VARS_MAX];
+	size_t n;
+};
+
+static void var(struct vars *vs, const char *name, const char *value)
+{
+	if (vs->n < VARS_MAX) {
+		vs->v[vs->n].name = name;
+		vs->v[vs->n].value = value != NULL ? value : "";
+		vs->n++;
+	}
+}
+
+/* Expand template name with vs plus the variables every template has. */
+static enum reply_status expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
+{
+	enum mailout_status ms;
+	char *text = NULL, err[MAILOUT_ERR_MAX * 4];
+	enum reply_status st;
+
+	*body = NULL;
+	if (!rc->have_tdir) {
+		st = reply_templates_dir(rc->cfg, rc->home, rc->tdir, sizeof rc->tdir, rc->err, sizeof rc->err);
+		if (st != REPLY_OK)
+			return st;
+		rc->have_tdir = true;
+	}
+	var(vs, "server", rc->cfg->server_name);
+	var(vs, "address", rc->cfg->from_address);
+	err[0] = '\0';
+	if (rc->cached != NULL && strcmp(rc->cached_name, name) == 0) {
+		ms = MAILOUT_OK;
+	} else {
+		ms = mailout_template_load(rc->tdir, name, &text, err, sizeof err);
+		if (ms == MAILOUT_OK && strlen(name) < sizeof rc->cached_name) {
+			reply_release(rc);
+			rc->cached = text;
+			memcpy(rc->cached_name, name, strlen(name) + 1);
+			text = NULL;
+		}
+	}
+	if (ms == MAILOUT_OK) {
+		ms = mailout_template_expand(text != NULL ? text : rc->cached, vs->v, vs->n, body, err, sizeof err);
+		if (ms == MAILOUT_BAD_TEMPLATE)
+			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s.txt %.600s", rc->tdir, name, err);
+	} else {
+		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
+	}
+	free(text);
+	if (ms == MAILOUT_NOMEM) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	return ms == MAILOUT_OK ? REPLY_OK : REPLY_TEMPLATE;
+}
+
+/* ---- composing ---- */
+
+static const char *domain_of(const char *addr)
+{
+	const char *at = strrchr(addr, '@');
+
+	return at != NULL ? at + 1 : "localhost";
+}
+
+/*
+ * Compose body into out for to_addr.  id_board > 0 makes a game id
+ * (board.turn.user.time), else an id from the incoming mail's hash.
+ */
+static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *subject, const char *body, const struct game *g, long id_board, int id_turn,
+    const char *id_user, struct reply_mail *out)
+{
+	struct mailout_spec spec;
+	enum mailout_status ms;
+	char id[MAILOUT_ID_MAX + 1], root[GAME_THREAD_MAX + 1];
+	size_t n;
+
+	memset(out, 0, sizeof *out);
+	rc->counter++;
+	if (id_board > 0)
+		snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", id_board, id_turn, id_user, (long long)rc->now,
+		    domain_of(rc->cfg->from_address));
+	else
+		snprintf(id, sizeof id, "oust.%lld.%08x.%u@%s", (long long)rc->now, rc->hash, rc->counter,
+		    domain_of(rc->cfg->from_address));
+	root[0] = '\0';
+	if (g != NULL && g->thread[0] != '\0') {
+		/* stored with its brackets, as a header value */
+		n = strlen(g->thread);
+		if (g->thread[0] == '<' && n >= 2 && g->thread[n - 1] == '>')
+			snprintf(root, sizeof root, "%.*s", (int)(n - 2), g->thread + 1);
+		else
+			snprintf(root, sizeof root, "%s", g->thread);
+	}
+	memset(&spec, 0, sizeof spec);
+	spec.from_addr = rc->cfg->from_address;
+	spec.from_name = rc->cfg->server_name;
+	spec.to_addr = to_addr;
+	spec.to_name = to_name;
+	spec.subject = subject;
+	spec.body = body;
+	spec.date = rc->now;
+	spec.message_id = id;
+	spec.in_reply_to = rc->in_id;
+	spec.references = rc->in_refs;
+	spec.root_id = root;
+	if (strlen(to_addr) > MAILADDR_MAX) {
+		snprintf(rc->err, sizeof rc->err, "recipient address too long");
+		return REPLY_COMPOSE;
+	}
+	ms = mailout_compose(&spec, &out->msg, &out->len);
+	if (ms == MAILOUT_NOMEM) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	if (ms != MAILOUT_OK) {
+		snprintf(rc->err, sizeof rc->err, "reply to %s: %s", to_addr, mailout_status_str(ms));
+		return REPLY_COMPOSE;
+	}
+	snprintf(out->rcpt, sizeof out->rcpt, "%s", to_addr);
+	return REPLY_OK;
+}
+
+/* ---- pieces of text about a game ---- */
+
+static char symbol(enum rules_color c)
+{
+	return c == RULES_BLACK ? 'x' : 'o';
+}
+
+static const char *colour_name(enum rules_color c)
+{
+	return c == RULES_BLACK ? "Black" : "White";
+}
+
+/* The winner's name, or NULL for a draw or a game still running. */
+static const char *winner(const struct game *g)
+{
+	if (g->rg.result == RULES_BLACK_WINS)
+		return g->black;
+	if (g->rg.result == RULES_WHITE_WINS)
+		return g->white;
+	return NULL;
+}
+
+static const char *loser(const struct game *g)
+{
+	if (g->rg.result == RULES_BLACK_WINS)
+		return g->white;
+	if (g->rg.result == RULES_WHITE_WINS)
+		return g->black;
+	return NULL;
+}
+
+/* "Oust Board 101 bob", "Oust Board 101 won by alice", "Oust Board 101 drawn" */
+static void status_subject(const struct game *g, char *buf, size_t size)
+{
+	if (!game_over(g))
+		snprintf(buf, size, "Oust Board %ld %s", g->board, game_player_to_move(g));
+	else if (winner(g) != NULL)
+		snprintf(buf, size, "Oust Board %ld won by %s", g->board, winner(g));
+	else
+		snprintf(buf, size, "Oust Board %ld drawn", g->board);
+}
+
+/* How the game ended, one sentence without the final period. */
+static void result_text(const struct game *g, char *buf, size_t size)
+{
+	/* gamefile.c checks that a won game has a winner; "?" only guards the format */
+	const char *w = winner(g) != NULL ? winner(g) : "?", *l = loser(g) != NULL ? loser(g) : "?";
+
+	switch (g->end) {
+	case GAME_END_CAPTURE:
+		snprintf(buf, size, "%s won: %s has no stones left", w, l);
+		break;
+	case GAME_END_RESIGN:
+		snprintf(buf, size, "%s won: %s resigned", w, l);
+		break;
+	case GAME_END_TIMEOUT:
+		snprintf(buf, size, "%s won: %s ran out of time", w, l);
+		break;
+	case GAME_END_NO_PLACEMENTS:
+		snprintf(buf, size, "the game is drawn: neither player can place");
+		break;
+	case GAME_END_NONE:
+		snprintf(buf, size, "the game goes on");
+		break;
+	}
+}
+
+/* "turn 8, bob (White, o) to move" or the result. */
+static void status_text(const struct game *g, char *buf, size_t size)
+{
+	if (game_over(g))
+		result_text(g, buf, size);
+	else
+		snprintf(buf, size, "turn %d, %s (%s, %c) to move", g->rg.turn, game_player_to_move(g),
+		    colour_name(g->rg.to_move), symbol(g->rg.to_move));
+}
+
+/* The placements of history entry t, "E5,F5". */
+static void placements_text(struct text *t, const struct game *g, const struct game_turn *e)
+{
+	const int *p = game_turn_points(g, e);
+	char name[4];
+	int i;
+
+	for (i = 0; i < e->npoints; i++) {
+		if (i > 0)
+			tputs(t, ",");
+		tputs(t, rules_point_name(&g->rg.board, p[i], name));
+	}
+}
+
+static int name_width(const struct game *g)
+{
+	int a = (int)strlen(g->black), b = (int)strlen(g->white);
+
+	return a > b ? a : b;
+}
+
+/* One history line: "   7  x alice  E5,F5", with its time when with_time. */
+static void history_line(struct text *t, const struct game *g, const struct game_turn *e, bool with_time)
+{
+	char stamp[GAMEFILE_TIME_SIZE];
+
+	tprintf(t, "%4d  ", e->number);
+	if (with_time) {
+		gamefile_time_str(e->time, stamp);
+		/* "2026-11-21T18:41:07Z" -> "2026-11-21 18:41" */
+		stamp[10] = ' ';
+		stamp[16] = '\0';
+		tprintf(t, "%s  ", stamp);
+	}
+	tprintf(t, "%c %-*s  ", symbol(e->color), name_width(g), e->player);
+	switch (e->action) {
+	case GAME_PLACE:
+		placements_text(t, g, e);
+		break;
+	case GAME_PASS:
+		tputs(t, "pass (no placement)");
+		break;
+	case GAME_SWAP:
+		tputs(t, "swap");
+		break;
+	case GAME_RESIGN:
+		tputs(t, "resign");
+		break;
+	case GAME_TIMEOUT:
+		tputs(t, "out of time");
+		break;
+	}
+	tputs(t, "\n");
+}
+
+/* The last `last` entries (all if last <= 0). */
+static char *history_text(const struct game *g, int last, bool with_time)
+{
+	struct text t = { 0 };
+	int i = last > 0 && g->nturns > last ? g->nturns - last : 0;
+
+	if (g->nturns == 0)
+		tputs(&t, "   (no turns yet)\n");
+	for (; i < g->nturns; i++)
+		history_line(&t, g, &g->turns[i], with_time);
+	return tfinish(&t);
+}
+
+/* Whose turn it is and the command to send; "" once over. */
+static char *next_text(const struct game *g)
+{
+	struct text t = { 0 };
+	const char *who;
+
+	if (game_over(g))
+		return strdup("");
+	who = game_player_to_move(g);
+	tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c). To play, send:\n\n", who, g->rg.turn, who,
+	    colour_name(g->rg.to_move), symbol(g->rg.to_move));
+	tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
+	if (g->swap && rules_game_can_swap(&g->rg)) {
+		tprintf(&t, "\nor, to take over Black's stones instead (the pie rule), send:\n\n");
+		tprintf(&t, "    swap %ld#%d %s <password>\n", g->board, g->rg.turn, who);
+	}
+	return tfinish(&t);
+}
+
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* What the event did, one or more lines. */
+static char *happened_text(const struct game *g, const struct reply_event *ev)
+{
+	struct text t = { 0 };
+	const struct game_turn *e;
+	enum rules_color c;
+	int i;
+
+	switch (ev->what) {
+	case REPLY_CHALLENGE:
+		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %dx%d, swap %s.\n", ev->actor,
+		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board, g->size, g->size,
+		    g->swap ? "on" : "off");
+		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
+		    ev->random ? "; the colours were drawn at random" : "");
+		break;
+	case REPLY_MOVE:
+		if (ev->first < 1 || ev->first > g->nturns)
+			break;
+		e = &g->turns[ev->first - 1];
+		tprintf(&t, "Turn %d: %s played ", e->number, e->player);
+		placements_text(&t, g, e);
+		if (ev->captured > 0)
+			tprintf(&t, ", capturing %d stone%s", ev->captured, plural(ev->captured));
+		if (g->end == GAME_END_CAPTURE && ev->first == g->nturns && loser(g) != NULL)
+			tprintf(&t, ", the last of %s's", loser(g));
+		else if (ev->dead_end)
+			tputs(&t, ", and had no placement left, so the turn ended there");
+		tputs(&t, ".\n");
+		for (i = ev->first; i < g->nturns; i++) {
+			e = &g->turns[i];
+			if (e->action == GAME_PASS)
+				tprintf(&t, "Turn %d: %s has no placement and passes.\n", e->number, e->player);
+		}
+		if (g->end == GAME_END_NO_PLACEMENTS)
+			tputs(&t, "Neither player can place any more: the game is drawn.\n");
+		break;
+	case REPLY_SWAP:
+		c = game_color_of(g, ev->actor);
+		tprintf(&t, "Turn %d: %s swapped (the pie rule): %s now owns the black stones (x), and %s "
+		    "plays White (o).\n", ev->first, ev->actor, ev->actor,
+		    game_player_of(g, c == RULES_BLACK ? RULES_WHITE : RULES_BLACK));
+		break;
+	case REPLY_RESIGN:
+		tprintf(&t, "Turn %d: %s resigned.\n", ev->first, ev->actor);
+		break;
+	}
+	return tfinish(&t);
+}
+
+/* "\nalice writes:\n  ...\n" for recipients other than the author; "" otherwise. */
+static char *comment_text(const struct reply_event *ev, const char *recipient)
+{
+	struct text t = { 0 };
+	const char *p, *nl;
+
+	if (ev->comment == NULL || ev->comment[0] == '\0' || strcmp(recipient, ev->actor) == 0)
+		return strdup("");
+	tprintf(&t, "\n%s writes:\n\n", ev->actor);
+	for (p = ev->comment; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			tputs(&t, "  ");
+		tadd(&t, p, (size_t)(nl - p));
+		tputs(&t, "\n");
+		if (*nl == '\0')
+			break;
+	}
+	return tfinish(&t);
+}
+
+/* ---- the replies ---- */
+
+enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
+    const struct reply_player *to, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200];
+	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL;
+	enum reply_status st = REPLY_NOMEM;
+	struct vars vs = { .n = 0 };
+
+	memset(out, 0, sizeof *out);
+	board_render_game(g, drawing);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(size, sizeof size, "%d", g->size);
+	snprintf(turn, sizeof turn, "%d", g->rg.turn);
+	if (ev->what == REPLY_CHALLENGE)
+		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board, game_player_to_move(g));
+	else
+		status_subject(g, subject, sizeof subject);
+	happened = happened_text(g, ev);
+	comment = comment_text(ev, to->userid);
+	if (happened == NULL || comment == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "size", size);
+	var(&vs, "black", g->black);
+	var(&vs, "white", g->white);
+	var(&vs, "happened", happened);
+	var(&vs, "comment", comment);
+	var(&vs, "drawing", drawing);
+	if (game_over(g)) {
+		result_text(g, result, sizeof result);
+		hist = history_text(g, 0, true);
+		if (hist == NULL)
+			goto out;
+		var(&vs, "result", result);
+		var(&vs, "history", hist);
+		st = expand(rc, "end", &vs, &body);
+	} else {
+		next = next_text(g);
+		hist = history_text(g, REPLY_RECENT, false);
+		if (next == NULL || hist == NULL)
+			goto out;
+		var(&vs, "turn", turn);
+		var(&vs, "swap", g->swap ? "on" : "off");
+		var(&vs, "next", next);
+		var(&vs, "recent", hist);
+		st = expand(rc, "game", &vs, &body);
+	}
+	if (st == REPLY_OK)
+		st = compose(rc, to->address, to->fullname, subject, body, g, g->board, g->nturns, to->userid, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(happened);
+	free(comment);
+	free(next);
+	free(hist);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
+    const struct game *g, const char *command, const char *error, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
+	struct text t = { 0 };
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char *section = NULL, *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	if (board > 0)
+		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
+	else
+		snprintf(subject, sizeof subject, "Oust error");
+	if (g != NULL) {
+		board_render_game(g, drawing);
+		status_text(g, status, sizeof status);
+		tprintf(&t, "Board %ld now (%s):\n\n%s", g->board, status, drawing);
+	}
+	section = tfinish(&t);
+	if (section == NULL)
+		goto out;
+	var(&vs, "error", error);
+	var(&vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
+	var(&vs, "board_section", section);
+	st = expand(rc, "error", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(section);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, int upto, const char *drawing, struct reply_mail *out)
+{
+	char now[BOARD_TEXT_MAX], subject[200], status[200], title[400];
+	char *next = NULL, *hist = NULL, *body = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char board[24];
+
+	memset(out, 0, sizeof *out);
+	snprintf(board, sizeof board, "%ld", g->board);
+	status_subject(g, subject, sizeof subject);
+	status_text(g, status, sizeof status);
+	if (drawing == NULL) {
+		board_render_game(g, now);
+		drawing = now;
+		snprintf(title, sizeof title, "Oust board %ld (%dx%d, swap %s): %s.", g->board, g->size, g->size,
+		    g->swap ? "on" : "off", status);
+	} else {
+		snprintf(title, sizeof title, "Oust board %ld (%dx%d, swap %s), the position after turn %d of %d.\n"
+		    "Now: %s.", g->board, g->size, g->size, g->swap ? "on" : "off", upto, g->nturns, status);
+	}
+	next = next_text(g);
+	hist = history_text(g, REPLY_RECENT, false);
+	if (next == NULL || hist == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "title", title);
+	var(&vs, "status", status);
+	var(&vs, "drawing", drawing);
+	var(&vs, "next", next);
+	var(&vs, "recent", hist);
+	st = expand(rc, "show", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(next);
+	free(hist);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[GAMEFILE_TIME_SIZE];
+	char *hist = NULL, *body = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+
+	memset(out, 0, sizeof *out);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(size, sizeof size, "%d", g->size);
+	status_subject(g, subject, sizeof subject);
+	status_text(g, status, sizeof status);
+	board_render_game(g, drawing);
+	gamefile_time_str(g->created, created);
+	hist = history_text(g, 0, true);
+	if (hist == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "size", size);
+	var(&vs, "swap", g->swap ? "on" : "off");
+	var(&vs, "created", created);
+	var(&vs, "status", status);
+	var(&vs, "history", hist);
+	var(&vs, "drawing", drawing);
+	st = expand(rc, "history", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(hist);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, const struct game *games, size_t n, struct reply_mail *out)
+{
+	char subject[200], status[200], who[100], count[32];
+	struct text t = { 0 };
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char *list = NULL, *body = NULL;
+	size_t i, playing = 0;
+	int width = 7;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust games %s", userid);
+	for (i = 0; i < n; i++) {
+		int w = (int)(strlen(games[i].black) + strlen(games[i].white) + 11);
+
+		width = w > width ? w : width;
+	}
+	if (n > 0)
+		tprintf(&t, "  %-9s  %-5s  %-*s  %s\n", "board", "size", width, "players", "state");
+	for (i = 0; i < n; i++) {
+		const struct game *g = &games[i];
+		char size[16];
+
+		snprintf(size, sizeof size, "%dx%d", g->size, g->size);
+		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
+		if (game_over(g)) {
+			result_text(g, status, sizeof status);
+		} else {
+			playing++;
+			snprintf(status, sizeof status, "turn %d, %s to move", g->rg.turn, game_player_to_move(g));
+		}
+		tprintf(&t, "  %-9ld  %-5s  %-*s  %s\n", g->board, size, width, who, status);
+	}
+	if (n == 0)
+		tprintf(&t, "  (%s plays on no board)\n", userid);
+	list = tfinish(&t);
+	if (list == NULL)
+		goto out;
+	snprintf(count, sizeof count, "%zu", n);
+	var(&vs, "userid", userid);
+	var(&vs, "games", list);
+	var(&vs, "count", count);
+	snprintf(status, sizeof status, "%zu", playing);
+	var(&vs, "playing", status);
+	st = expand(rc, "games", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(list);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	st = expand(rc, "help", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, "Oust help", body, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, const char *fullname, const char *address, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char subject[200], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust registration %s", userid);
+	var(&vs, "userid", userid);
+	var(&vs, "fullname", fullname != NULL && fullname[0] != '\0' ? fullname : "(none given)");
+	var(&vs, "registered_address", address);
+	st = expand(rc, "registered", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char subject[200], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust password %s", userid);
+	var(&vs, "userid", userid);
+	st = expand(rc, "password", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
