@@ -80,10 +80,10 @@ int rules_largest_group(const struct rules_board *b, enum rules_color c)
 /* Mark the empty point p to be decided again for colour c. */
 static inline void mark(struct rules_board *b, int c, int p)
 {
-	if (!b->isdirty[c][p]) {
-		b->isdirty[c][p] = 1;
-		b->dirty[c][b->ndirty[c]++] = (uint16_t)p;
-	}
+	/* Branch-free: the slot past the end is written either way, and kept only if new. */
+	b->dirty[c][b->ndirty[c]] = (uint16_t)p;
+	b->ndirty[c] += !b->isdirty[c][p];
+	b->isdirty[c][p] = 1;
 }
 
 static void list_add(struct rules_board *b, int c, int p)
@@ -108,10 +108,13 @@ static void list_remove(struct rules_board *b, int c, int p)
  * stone of that colour (elsewhere that colour's placement is non-capturing
  * whatever changed).
  */
-static void mark_group(struct rules_board *b, int g, int all, int touch)
+static inline __attribute__((always_inline)) void mark_group(struct rules_board *b, int g,
+    int all, int touch)
 {
 	int s = g, st = b->stride, k, q, c;
 	const int d[4] = { -1, 1, -st, st };
+	/* Counters in locals: stores to the uint8_t flags would make gcc reload them. */
+	int n[3] = { 0, b->ndirty[RULES_BLACK], b->ndirty[RULES_WHITE] };
 
 	if (b->wmark[g] == b->wgen)
 		return;
@@ -121,13 +124,19 @@ static void mark_group(struct rules_board *b, int g, int all, int touch)
 			q = s + d[k];
 			if (b->color[q] != RULES_EMPTY)
 				continue;
+			/* all and touch are constants at every call: this loop folds away. */
 			for (c = RULES_BLACK; c <= RULES_WHITE; c++)
 				if ((all & (1 << c)) ||
-				    ((touch & (1 << c)) && ((b->nown[q] >> NOWN_SHIFT(c)) & 15)))
-					mark(b, c, q);
+				    ((touch & (1 << c)) && ((b->nown[q] >> NOWN_SHIFT(c)) & 15))) {
+					b->dirty[c][n[c]] = (uint16_t)q; /* as mark() */
+					n[c] += !b->isdirty[c][q];
+					b->isdirty[c][q] = 1;
+				}
 		}
 		s = b->next[s];
 	} while (s != g);
+	b->ndirty[RULES_BLACK] = n[RULES_BLACK];
+	b->ndirty[RULES_WHITE] = n[RULES_WHITE];
 }
 
 /* Start a new generation of group-walk marks. */
@@ -521,12 +530,16 @@ out:
 /* Bring colour c's legal set up to date: decide the dirty points again, or all of them. */
 static void update_legal(struct rules_board *b, enum rules_color c)
 {
+	/* Locals: stores to the uint8_t flags would make gcc reload fields of b. */
+	uint8_t *isdirty = b->isdirty[c];
+	const uint16_t *dirty = b->dirty[c];
+	const int ndirty = b->ndirty[c];
 	int i, p;
 	bool in, now;
 
 	if (b->full[c]) {
-		for (i = 0; i < b->ndirty[c]; i++)
-			b->isdirty[c][b->dirty[c][i]] = 0;
+		for (i = 0; i < ndirty; i++)
+			isdirty[dirty[i]] = 0;
 		for (i = 0; i < b->nlegal[c]; i++)
 			b->lpos[c][b->legal[c][i]] = RULES_NOT_LISTED;
 		b->nlegal[c] = 0;
@@ -537,9 +550,9 @@ static void update_legal(struct rules_board *b, enum rules_color c)
 		b->ndirty[c] = 0;
 		return;
 	}
-	for (i = 0; i < b->ndirty[c]; i++) {
-		p = b->dirty[c][i];
-		b->isdirty[c][p] = 0;
+	for (i = 0; i < ndirty; i++) {
+		p = dirty[i];
+		isdirty[p] = 0;
 		if (b->color[p] != RULES_EMPTY)
 			continue;
 		in = b->lpos[c][p] != RULES_NOT_LISTED;

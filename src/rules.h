@@ -91,7 +91,7 @@ struct rules_board {
 	int ndirty[3];
 	uint16_t legal[3][RULES_MAX_POINTS];
 	uint16_t lpos[3][RULES_MAX_CELLS];	/* index in legal[c], or RULES_NOT_LISTED */
-	uint16_t dirty[3][RULES_MAX_POINTS];
+	uint16_t dirty[3][RULES_MAX_POINTS + 1];	/* + 1: mark() writes one slot ahead */
 	uint8_t isdirty[3][RULES_MAX_CELLS];
 };
 
