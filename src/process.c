@@ -407,57 +407,10 @@ out:
 	return ps;
 }
 
-/* Load board g with its lock held; *found false after a refusal was sent. */
-static enum process_status load_locked(struct job *j, long board, struct store_lock *lock, struct game *g,
-    bool *found)
-{
-	struct gamefile_error gerr;
-	enum store_status ss;
-	enum outbox_status os;
-	enum process_status ps;
-	char *text = NULL;
-	size_t len;
-
-	*found = false;
-	ss = store_board_exists(j->st, board);
-	if (ss == STORE_NOT_FOUND)
-		return refuse(j, NULL, "board %ld does not exist", board);
-	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot read the board");
-	ss = store_lock_board(j->st, board, lock);
-	if (ss == STORE_TIMEOUT) {
-		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
-		return PROCESS_TEMPFAIL;
-	}
-	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot lock the board");
-	ps = need_outbox(j);
-	if (ps != PROCESS_OK)
-		return ps;
-	/* settle what a crashed run left for this board before reading it */
-	os = outbox_recover(j->ob, board, NULL);
-	if (os != OUTBOX_OK)
-		return outbox_failure(j, os, "cannot recover the outbox");
-	ss = store_board_read(j->st, board, &text, &len);
-	if (ss == STORE_NOT_FOUND)
-		return refuse(j, NULL, "board %ld does not exist", board);
-	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot read the board");
-	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
-		free(text);
-		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
-		ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must "
-		    "repair it", board, board, gerr.msg);
-		if (ps == PROCESS_OK)
-			j->outcome = "error";
-		return ps;
-	}
-	free(text);
-	*found = true;
-	return PROCESS_OK;
-}
-
-/* Load board g without its lock, for reading only (files are replaced whole). */
+/*
+ * Load board g for reading only, without its lock (game files are replaced
+ * whole, never rewritten in place); *found false after a refusal was sent.
+ */
 static enum process_status load_readonly(struct job *j, long board, struct game *g, bool *found)
 {
 	struct gamefile_error gerr;
@@ -484,6 +437,37 @@ static enum process_status load_readonly(struct job *j, long board, struct game 
 	free(text);
 	*found = true;
 	return PROCESS_OK;
+}
+
+/* Load board g with its lock held; *found false after a refusal was sent. */
+static enum process_status load_locked(struct job *j, long board, struct store_lock *lock, struct game *g,
+    bool *found)
+{
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+
+	*found = false;
+	ss = store_board_exists(j->st, board);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the board");
+	ss = store_lock_board(j->st, board, lock);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot lock the board");
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	/* settle what a crashed run left for this board before reading it */
+	os = outbox_recover(j->ob, board, NULL);
+	if (os != OUTBOX_OK)
+		return outbox_failure(j, os, "cannot recover the outbox");
+	return load_readonly(j, board, g, found);
 }
 
 static unsigned mix(unsigned long long x)
