@@ -139,6 +139,26 @@ static inline __attribute__((always_inline)) void mark_group(struct rules_board 
 	b->ndirty[RULES_WHITE] = n[RULES_WHITE];
 }
 
+/*
+ * A stone of colour c came or went at p: mark p's empty neighbours for c
+ * always, and for the other colour only where they touch its stones
+ * (elsewhere its placement is non-capturing whatever changed).
+ */
+static inline void mark_around(struct rules_board *b, int p, enum rules_color c)
+{
+	const int d[4] = { -1, 1, -b->stride, b->stride };
+	int k, q;
+
+	for (k = 0; k < 4; k++) {
+		q = p + d[k];
+		if (b->color[q] != RULES_EMPTY)
+			continue;
+		mark(b, c, q);
+		if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
+			mark(b, RULES_OTHER(c), q);
+	}
+}
+
 /* Start a new generation of group-walk marks. */
 static void new_walk(struct rules_board *b)
 {
@@ -255,14 +275,7 @@ static void remove_group(struct rules_board *b, int g)
 		 * Its empty neighbours lost a stone of colour c: for c always; for
 		 * the capturer only where they touch the capturer's stones.
 		 */
-		for (k = 0; k < 4; k++) {
-			q = s + d[k];
-			if (b->color[q] != RULES_EMPTY)
-				continue;
-			mark(b, c, q);
-			if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
-				mark(b, RULES_OTHER(c), q);
-		}
+		mark_around(b, s, c);
 		s = n;
 	} while (s != g);
 }
@@ -476,14 +489,7 @@ enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p,
 		 * an own stone; for the other colour they touch an enemy of size 1,
 		 * which matters only where they also touch the other colour's stones.
 		 */
-		for (k = 0; k < 4; k++) {
-			q = p + d[k];
-			if (b->color[q] != RULES_EMPTY)
-				continue;
-			mark(b, c, q);
-			if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
-				mark(b, RULES_OTHER(c), q);
-		}
+		mark_around(b, p, c);
 		/*
 		 * Enemy groups touching the new singleton have a new neighbour of
 		 * size 1: their largest enemy changes only if they had none.
