@@ -208,6 +208,38 @@ static enum process_status authenticate(struct job *j, const char *userid, const
 	return PROCESS_OK;
 }
 
+/*
+ * Stage mails[0..n) in a new outbox batch tagged with board and the game
+ * text about to be written (board 0 and no text for an account change), as
+ * outbox.h's protocol says.  On failure nothing is left staged and *out is
+ * NULL; otherwise the caller commits or aborts *out and frees it.
+ */
+static enum process_status stage_batch(struct job *j, long board, const char *text, size_t len,
+    const struct reply_mail *mails, int n, struct outbox_batch **out)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum process_status ps;
+	bool committed;
+	int i;
+
+	*out = NULL;
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_batch_new(j->ob, board, text, len, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
+	}
+	*out = b;
+	return PROCESS_OK;
+}
+
 static enum process_status do_register(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -233,19 +265,10 @@ static enum process_status do_register(struct job *j)
 	    j->in.from_addr, &m);
 	if (rs != REPLY_OK)
 		return reply_failure(j, rs);
-	ps = need_outbox(j);
+	/* the confirmation is queued if and only if the account is written */
+	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	/* the confirmation is queued if and only if the account is written */
-	os = outbox_batch_new(j->ob, 0, NULL, 0, &b);
-	if (os == OUTBOX_OK)
-		os = outbox_batch_add(b, j->cfg.from_address, m.rcpt, m.msg, m.len);
-	if (os != OUTBOX_OK) {
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		ps = outbox_failure(j, os, "cannot queue the reply");
-		goto out;
-	}
 	ss = store_user_add(j->st, c->userid, j->in.from_addr, c->password, c->fullname);
 	if (ss != STORE_OK) {
 		outbox_batch_abort(b, &committed);
@@ -282,7 +305,6 @@ static enum process_status do_password(struct job *j)
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum outbox_status os;
 	enum store_status ss;
 	enum process_status ps;
 	bool ok, committed;
@@ -297,18 +319,9 @@ static enum process_status do_password(struct job *j)
 	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
 	if (rs != REPLY_OK)
 		return reply_failure(j, rs);
-	ps = need_outbox(j);
+	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	os = outbox_batch_new(j->ob, 0, NULL, 0, &b);
-	if (os == OUTBOX_OK)
-		os = outbox_batch_add(b, j->cfg.from_address, m.rcpt, m.msg, m.len);
-	if (os != OUTBOX_OK) {
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		ps = outbox_failure(j, os, "cannot queue the reply");
-		goto out;
-	}
 	ss = store_user_set_password(j->st, u.userid, c->new_password);
 	if (ss != STORE_OK) {
 		outbox_batch_abort(b, &committed);
@@ -361,33 +374,23 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
  * says: replies into outbox/tmp/, the game file written, the replies
  * released.
  */
-static enum process_status commit_game(struct job *j, const struct game *g, struct reply_mail *mails, int n)
+static enum process_status commit_game(struct job *j, const struct game *g, const struct reply_mail *mails,
+    int n)
 {
 	struct outbox_batch *b = NULL;
-	enum outbox_status os;
 	enum store_status ss;
 	enum process_status ps;
 	char *text = NULL;
 	size_t len;
 	bool committed = false;
-	int i;
 
 	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
 		set_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
 	}
-	ps = need_outbox(j);
+	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	os = outbox_batch_new(j->ob, g->board, text, len, &b);
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
-	if (os != OUTBOX_OK) {
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		ps = outbox_failure(j, os, "cannot queue the replies");
-		goto out;
-	}
 	ss = store_board_write(j->st, g->board, text, len);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
