@@ -63,7 +63,7 @@ build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
 build/tests/%: tests/unit/%.c tests/unit/t.h $(LIBOBJS) | build/tests
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c $(LIBOBJS) | build/bench
+build/bench/%: tests/bench/%.c tests/bench/bench.h $(LIBOBJS) | build/bench
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LIBS)
 
 build/san/obj/%.o: src/%.c $(wildcard src/*.h) | build/san/obj

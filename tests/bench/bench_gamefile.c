@@ -27,31 +27,13 @@
 #include "config.h"
 #include "game.h"
 #include "gamefile.h"
+#include "bench.h"
 #include "rules.h"
 #include "store.h"
 
 #define TURNS 300
 #define SIZE 11
 #define T0 INT64_C(1795286467) /* 2026-11-21T18:41:07Z */
-
-static uint64_t rng;
-
-static uint32_t next_random(void)
-{
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* One random turn for the side to move, into pts; returns the number of placements. */
 static int random_turn(const struct game *g, int *pts)
@@ -73,10 +55,10 @@ static int random_turn(const struct game *g, int *pts)
 			else
 				non[nn++] = legal[i];
 		}
-		if (nc > 0 && (nn == 0 || next_random() % 10 < 3))
-			pts[n] = cap[next_random() % (uint32_t)nc];
+		if (nc > 0 && (nn == 0 || bench_random() % 10 < 3))
+			pts[n] = cap[bench_random() % (uint32_t)nc];
 		else
-			pts[n] = non[next_random() % (uint32_t)nn];
+			pts[n] = non[bench_random() % (uint32_t)nn];
 		rules_game_play(&w, pts[n++], &ev);
 	} while (!ev.turn_over);
 	return n;
@@ -88,10 +70,10 @@ static bool build_game(struct game *g, uint64_t seed)
 	int pts[RULES_MAX_POINTS], n;
 	int64_t t = T0;
 
-	rng = seed;
+	bench_rng = seed;
 	game_init(g, 101, SIZE, true, "alice", "bob", T0);
 	while (!game_over(g) && g->nturns < TURNS) {
-		t += 60 + next_random() % 86400;
+		t += 60 + bench_random() % 86400;
 		if (g->nturns == 1) {
 			if (game_swap(g, "bob", t) != GAME_OK)
 				return false;
@@ -148,7 +130,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	for (rep = 0; rep < reps; rep++) {
-		n = 0, t0 = now();
+		n = 0, t0 = bench_now();
 		do {
 			if (gamefile_parse(text, len, &h, &err) != GAMEFILE_OK) {
 				fprintf(stderr, "bench_gamefile: %s\n", err.msg);
@@ -156,9 +138,9 @@ int main(int argc, char **argv)
 			}
 			game_release(&h);
 			n++;
-		} while ((t = now() - t0) < secs);
+		} while ((t = bench_now() - t0) < secs);
 		load = t / (double)n * 1e6;
-		n = 0, t0 = now();
+		n = 0, t0 = bench_now();
 		do {
 			if (gamefile_format(&g, &s, &slen) != GAMEFILE_OK) {
 				fprintf(stderr, "bench_gamefile: format failed\n");
@@ -166,9 +148,9 @@ int main(int argc, char **argv)
 			}
 			free(s);
 			n++;
-		} while ((t = now() - t0) < secs);
+		} while ((t = bench_now() - t0) < secs);
 		save = t / (double)n * 1e6;
-		n = 0, t0 = now();
+		n = 0, t0 = bench_now();
 		do {
 			if (gamefile_format(&g, &s, &slen) != GAMEFILE_OK ||
 			    store_write_file(st, "games/101.game", s, slen) != STORE_OK) {
@@ -178,7 +160,7 @@ int main(int argc, char **argv)
 			}
 			free(s);
 			n++;
-		} while ((t = now() - t0) < secs);
+		} while ((t = bench_now() - t0) < secs);
 		save_write = t / (double)n * 1e6;
 		printf("gamefile load_us=%.1f save_us=%.1f save_write_us=%.1f turns=%d bytes=%zu\n",
 		    load, save, save_write, g.nturns, len);

@@ -11,26 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "rules.h"
-
-static uint64_t rng = 0x9e3779b97f4a7c15ULL;
-
-static uint32_t next_random(void)
-{
-	/* xorshift64* */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 2685821657736338717ULL) >> 32);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static long rss_kib(void)
 {
@@ -58,18 +40,18 @@ int main(int argc, char **argv)
 	for (s = 0; s < 3; s++) {
 		for (rep = 0; rep < reps; rep++) {
 			games = placements = 0;
-			t0 = now();
+			t0 = bench_now();
 			do {
 				for (int k = 0; k < 64; k++) {
 					rules_game_init(&g, sizes[s], false);
 					while (g.result == RULES_PLAYING) {
 						n = rules_game_legal(&g, mv);
-						rules_game_play(&g, mv[next_random() % (uint32_t)n], NULL);
+						rules_game_play(&g, mv[bench_random() % (uint32_t)n], NULL);
 						placements++;
 					}
 					games++;
 				}
-				t = now() - t0;
+				t = bench_now() - t0;
 			} while (t < secs);
 			printf("selfplay_%dx%d games_per_sec=%.0f placements_per_game=%.1f\n", sizes[s], sizes[s],
 			    (double)games / t, (double)placements / (double)games);
