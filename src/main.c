@@ -13,6 +13,27 @@
 #include "engine.h"
 #include "process.h"
 
+/* The exit status of a handled mail, as procmail and the MTA read it. */
+static int mail_exit_code(enum process_status s)
+{
+	switch (s) {
+	case PROCESS_OK:
+	case PROCESS_DROPPED:
+		return EX_OK; /* handled, even if refused or dropped: never bounce it */
+	case PROCESS_TEMPFAIL:
+		return EX_TEMPFAIL; /* nothing changed: deliver it again later */
+	case PROCESS_DATAERR:
+		return EX_DATAERR;
+	case PROCESS_USAGE:
+		return EX_USAGE;
+	case PROCESS_CONFIG:
+		return EX_CONFIG;
+	case PROCESS_SOFTWARE:
+		return EX_SOFTWARE;
+	}
+	return EX_SOFTWARE;
+}
+
 static int usage(FILE *f)
 {
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
@@ -36,5 +57,5 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return usage(stdout);
-	return process_exit_code(process_main(argc, argv));
+	return mail_exit_code(process_main(argc, argv));
 }

@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sysexits.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -1088,26 +1087,6 @@ out:
 	outbox_close(j->ob);
 	store_close(j->st);
 	return ps;
-}
-
-int process_exit_code(enum process_status s)
-{
-	switch (s) {
-	case PROCESS_OK:
-	case PROCESS_DROPPED:
-		return EX_OK;
-	case PROCESS_TEMPFAIL:
-		return EX_TEMPFAIL;
-	case PROCESS_DATAERR:
-		return EX_DATAERR;
-	case PROCESS_USAGE:
-		return EX_USAGE;
-	case PROCESS_CONFIG:
-		return EX_CONFIG;
-	case PROCESS_SOFTWARE:
-		return EX_SOFTWARE;
-	}
-	return EX_SOFTWARE;
 }
 
 const char *process_status_str(enum process_status s)

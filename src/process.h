@@ -18,9 +18,6 @@ enum process_status {
 /* Handle the mail on standard input, with the options in argv (-d DIR). */
 enum process_status process_main(int argc, char **argv);
 
-/* The sysexits.h exit status for a status. */
-int process_exit_code(enum process_status s);
-
 const char *process_status_str(enum process_status s);
 
 #endif
