@@ -167,7 +167,8 @@ enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p,
 /*
  * All legal placements for colour c, written to out (room for
  * RULES_MAX_POINTS), in no particular order (sort them to print them).
- * Returns how many.  Touches only b's scratch fields.
+ * Returns how many.  b is not const because this brings its cached legal
+ * set for c up to date; the position itself is not changed.
  */
 int rules_legal(struct rules_board *b, enum rules_color c, uint16_t *out);
 
