@@ -34,6 +34,7 @@
 #include "gamefile.h"
 #include "mailin.h"
 #include "outbox.h"
+#include "pwcheck.h"
 #include "reply.h"
 #include "rules.h"
 #include "store.h"
@@ -58,7 +59,24 @@ struct job {
 	const char *outcome;	/* first word of the log result: ok, refused, dropped... */
 	char detail[DETAIL_MAX];
 	bool queued;		/* replies wait in outbox/new/ */
+	struct pwcheck pw;	/* a move's password check, running beside it */
 };
+
+/*
+ * Settle a password check still running (do_play): false if the password was
+ * wrong, and then who names the user.  Afterwards no check is pending.
+ */
+static bool password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
+{
+	bool right;
+
+	if (!pwcheck_pending(&j->pw))
+		return true;
+	right = pwcheck_result(&j->pw);
+	snprintf(who, IDENT_USERID_MAX + 1, "%s", j->pw.user.userid);
+	pwcheck_release(&j->pw);
+	return right;
+}
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -158,9 +176,16 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	char *text = NULL;
 	size_t len;
 
+	char who[IDENT_USERID_MAX + 1];
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (!password_settled(j, who)) {
+		/* a wrong password is the answer, whatever else is wrong with the command */
+		snprintf(msg, sizeof msg, "wrong password for %s", who);
+		g = NULL;
+	}
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
 		peeked = gamefile_parse(text, len, &peek, NULL) == GAMEFILE_OK;
@@ -203,6 +228,32 @@ static enum process_status authenticate(struct job *j, const char *userid, const
 		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
 	if (!store_user_check_password(user, password))
 		return refuse(j, NULL, "wrong password for %s", user->userid);
+	*authorised = true;
+	return PROCESS_OK;
+}
+
+/*
+ * authenticate(), but the password check runs on in j->pw while the caller
+ * reads the board and prepares the change: *authorised true means only that
+ * the user exists and is not locked.  The verdict is taken by refuse() and
+ * by commit_game(), so a wrong password is still all the sender hears and
+ * nothing is committed for it.
+ */
+static enum process_status authenticate_async(struct job *j, const char *userid, const char *password,
+    struct store_user *user, bool *authorised)
+{
+	enum store_status ss;
+
+	*authorised = false;
+	ss = store_user_find(j->st, userid, user);
+	if (ss == STORE_NOT_FOUND)
+		return refuse(j, NULL, "there is no user %s: register first with "
+		    "register <userid> <password> [full name]", userid);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the users file");
+	if (user->hash[0] != '$')
+		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
+	pwcheck_start(&j->pw, user, password);
 	*authorised = true;
 	return PROCESS_OK;
 }
@@ -371,18 +422,21 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 /*
  * Commit g (its board lock held) with its mails, as outbox.h's protocol
  * says: replies into outbox/tmp/, the game file written, the replies
- * released.
+ * released.  PROCESS_OK with *done false: a password check still running
+ * (authenticate_async) failed, nothing was committed and the refusal sent.
  */
 static enum process_status commit_game(struct job *j, const struct game *g, const struct reply_mail *mails,
-    int n)
+    int n, bool *done)
 {
 	struct outbox_batch *b = NULL;
+	struct store_staged sf = { .live = false };
 	enum store_status ss;
 	enum process_status ps;
-	char *text = NULL;
+	char *text = NULL, who[IDENT_USERID_MAX + 1];
 	size_t len;
 	bool committed = false;
 
+	*done = false;
 	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
 		set_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
@@ -390,7 +444,16 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_board_write(j->st, g->board, text, len);
+	ss = store_board_stage(j->st, g->board, text, len, &sf);
+	if (ss == STORE_OK && !password_settled(j, who)) {
+		/* everything was only staged: drop it and refuse */
+		store_discard(j->st, &sf);
+		outbox_batch_abort(b, &committed);
+		ps = refuse(j, NULL, "wrong password for %s", who);
+		goto out;
+	}
+	if (ss == STORE_OK)
+		ss = store_install(j->st, &sf);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
 		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
@@ -402,8 +465,10 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->ob));
 	}
 	j->queued = true;
+	*done = true;
 	ps = PROCESS_OK;
 out:
+	store_discard(j->st, &sf);
 	outbox_batch_free(b);
 	free(text);
 	return ps;
@@ -457,6 +522,10 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 		return store_failure(j, ss, "cannot read the board");
 	ss = store_lock_board(j->st, board, lock);
 	if (ss == STORE_TIMEOUT) {
+		char who[IDENT_USERID_MAX + 1];
+
+		if (!password_settled(j, who))
+			return refuse(j, NULL, "wrong password for %s", who);
 		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -561,8 +630,8 @@ static enum process_status do_challenge(struct job *j)
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
-	ps = commit_game(j, &g, mails, n);
-	if (ps == PROCESS_OK)
+	ps = commit_game(j, &g, mails, n, &ok);
+	if (ps == PROCESS_OK && ok)
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
 out:
@@ -640,7 +709,7 @@ static enum process_status do_play(struct job *j)
 	memset(&g, 0, sizeof g);
 	memset(&ev, 0, sizeof ev);
 	j->board = c->board;
-	ps = authenticate(j, c->userid, c->password, &u, &ok);
+	ps = authenticate_async(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;
 	ps = load_locked(j, c->board, &lock, &g, &ok);
@@ -722,8 +791,8 @@ static enum process_status do_play(struct job *j)
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
-	ps = commit_game(j, &g, mails, n);
-	if (ps != PROCESS_OK)
+	ps = commit_game(j, &g, mails, n, &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
 	if (c->kind == COMMAND_MOVE) {
 		char *p = msg;
@@ -1079,6 +1148,7 @@ enum process_status process_main(int argc, char **argv)
 out:
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
 		set_detail(j, "error", "%s", process_status_str(ps));
+	pwcheck_release(&j->pw);
 	write_log(j);
 	free(buf);
 	free(j->masked);

@@ -1,6 +1,7 @@
 /* store: home directory files, locks, durable writes, users, board counter, log. */
 #include "store.h"
 
+#include <assert.h>
 #include <crypt.h>
 #include <dirent.h>
 #include <errno.h>
@@ -502,37 +503,63 @@ out:
 	return status;
 }
 
-enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len)
+enum store_status store_stage_file(struct store *st, const char *relpath, const void *data, size_t len,
+    struct store_staged *out)
 {
 	enum store_status status;
-	char dir[PATH_BUF], tmp[PATH_BUF];
 	const char *slash = strrchr(relpath, '/');
 	const char *base = slash != NULL ? slash + 1 : relpath;
 	int fd, tries;
 
-	dir_of(relpath, dir, sizeof dir);
+	out->live = false;
+	if (!mkpath(st, out->dst, sizeof out->dst, "%s", relpath))
+		return STORE_IO;
+	dir_of(relpath, out->dir, sizeof out->dir);
 	for (tries = 0;; tries++) {
-		if (!mkpath(st, tmp, sizeof tmp, "%s/.%s.%ld.%lu.tmp", dir, base, (long)getpid(),
+		if (!mkpath(st, out->tmp, sizeof out->tmp, "%s/.%s.%ld.%lu.tmp", out->dir, base, (long)getpid(),
 			st->tmp_counter++))
 			return STORE_IO;
-		fd = openat(st->home_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		fd = openat(st->home_fd, out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0)
 			break;
 		/* left by a crashed process that had our pid: try the next name */
 		if (errno != EEXIST || tries >= 100)
-			return sys_fail(st, errno, "cannot create", tmp);
+			return sys_fail(st, errno, "cannot create", out->tmp);
 	}
-	status = finish_file(st, fd, data, len, tmp);
+	out->live = true;
+	status = finish_file(st, fd, data, len, out->tmp);
 	if (status != STORE_OK)
-		goto fail;
-	if (renameat(st->home_fd, tmp, st->home_fd, relpath) != 0) {
-		status = sys_fail(st, errno, "cannot rename to", relpath);
-		goto fail;
-	}
+		store_discard(st, out);
+	return status;
+}
+
+enum store_status store_install(struct store *st, struct store_staged *sf)
+{
+	assert(sf->live);
+	if (renameat(st->home_fd, sf->tmp, st->home_fd, sf->dst) != 0)
+		return sys_fail(st, errno, "cannot rename to", sf->dst);
+	sf->live = false;
 	/* the rename happened: a failing directory fsync leaves the new content */
-	return fsync_dir_at(st, dir);
-fail:
-	unlinkat(st->home_fd, tmp, 0);
+	return fsync_dir_at(st, sf->dir);
+}
+
+void store_discard(struct store *st, struct store_staged *sf)
+{
+	if (sf->live)
+		unlinkat(st->home_fd, sf->tmp, 0);
+	sf->live = false;
+}
+
+enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len)
+{
+	struct store_staged sf;
+	enum store_status status;
+
+	status = store_stage_file(st, relpath, data, len, &sf);
+	if (status != STORE_OK)
+		return status;
+	status = store_install(st, &sf);
+	store_discard(st, &sf);
 	return status;
 }
 
@@ -689,6 +716,24 @@ enum store_status store_board_write(struct store *st, long board, const char *te
 		return STORE_TOO_BIG;
 	}
 	return store_write_file(st, path, text, len);
+}
+
+enum store_status store_board_stage(struct store *st, long board, const char *text, size_t len,
+    struct store_staged *out)
+{
+	enum store_status status;
+	char path[PATH_BUF];
+
+	out->live = false;
+	status = board_path(st, board, "game", path, sizeof path);
+	if (status != STORE_OK)
+		return status;
+	if (len > STORE_BOARD_FILE_MAX) {
+		set_err(st, "game file for board %ld would be larger than %ld bytes", board,
+		    STORE_BOARD_FILE_MAX);
+		return STORE_TOO_BIG;
+	}
+	return store_stage_file(st, path, text, len, out);
 }
 
 /* The counter holds the next number, IDENT_BOARD_MIN..IDENT_BOARD_MAX + 1 (= full). */

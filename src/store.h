@@ -140,6 +140,29 @@ enum store_status store_read_file(struct store *st, const char *relpath, size_t 
 enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len);
 
 /*
+ * store_write_file() in two steps, so that the slow half (temp file written
+ * and fsync'ed) can run while something else is decided, and the commit
+ * point (rename, directory fsync) comes only after:
+ *   store_stage_file()   temp file beside relpath, written and fsync'ed;
+ *   store_install()      renamed over relpath, directory fsync'ed;
+ *   store_discard()      temp file removed (after a failed install too).
+ * Every staged file is installed or discarded by its caller.
+ */
+#define STORE_RELPATH_MAX 1024
+struct store_staged {
+	char tmp[STORE_RELPATH_MAX];
+	char dst[STORE_RELPATH_MAX];
+	char dir[STORE_RELPATH_MAX];
+	bool live;		/* the temp file exists */
+};
+
+enum store_status store_stage_file(struct store *st, const char *relpath, const void *data, size_t len,
+    struct store_staged *out);
+/* Afterwards sf->live is false if the rename happened (even if the directory fsync failed). */
+enum store_status store_install(struct store *st, struct store_staged *sf);
+void store_discard(struct store *st, struct store_staged *sf);
+
+/*
  * Create relpath with data and fsync it, without renaming (for Maildir-style
  * tmp/ then new/).  An existing file of that name is replaced in place.
  */
@@ -177,6 +200,10 @@ enum store_status store_board_read(struct store *st, long board, char **text, si
 
 /* Replace games/<board>.game durably; the caller holds the board lock. */
 enum store_status store_board_write(struct store *st, long board, const char *text, size_t len);
+
+/* store_board_write() in two steps (store_stage_file above): stage, then install or discard. */
+enum store_status store_board_stage(struct store *st, long board, const char *text, size_t len,
+    struct store_staged *out);
 
 /*
  * Hand out a new board number under the store lock: the counter in

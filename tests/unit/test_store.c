@@ -526,6 +526,53 @@ static void test_log(void)
 	t_home_free(home);
 }
 
+/* store_write_file in two steps: nothing is visible until install; discard leaves nothing */
+static void test_staged(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_staged sf;
+	char *text = NULL;
+	size_t len = 0;
+
+	ok_int(store_board_write(st, 101, "turn 1\n", 7), STORE_OK, "board 101 at turn 1");
+	ok_int(store_board_stage(st, 101, "turn 2\n", 7, &sf), STORE_OK, "stage turn 2");
+	ok(sf.live && has_temp_file(t_path(home, "games")), "the staged text waits in a temp file");
+	ok_int(store_board_read(st, 101, &text, &len), STORE_OK, "read while staged");
+	ok_str(text, "turn 1\n", "readers still see turn 1");
+	free(text);
+	store_discard(st, &sf);
+	ok(!sf.live && !has_temp_file(t_path(home, "games")), "discard removes the temp file");
+	store_discard(st, &sf);
+	ok(!has_temp_file(t_path(home, "games")), "discarding twice is harmless");
+	ok_int(store_board_read(st, 101, &text, &len), STORE_OK, "read after discard");
+	ok_str(text, "turn 1\n", "a discarded stage changed nothing");
+	free(text);
+
+	ok_int(store_board_stage(st, 101, "turn 2\n", 7, &sf), STORE_OK, "stage turn 2 again");
+	ok_int(store_install(st, &sf), STORE_OK, "install it");
+	ok(!sf.live && !has_temp_file(t_path(home, "games")), "no temp file after install");
+	ok_int(store_board_read(st, 101, &text, &len), STORE_OK, "read after install");
+	ok_str(text, "turn 2\n", "the installed text is the board");
+	free(text);
+
+	ok_int(store_board_stage(st, 101, "x", (size_t)STORE_BOARD_FILE_MAX + 1, &sf), STORE_TOO_BIG,
+	    "an oversized stage is refused");
+	ok(!sf.live, "nothing staged when refused");
+	ok_int(store_board_stage(st, 99, "x", 1, &sf), STORE_BAD_ID, "a bad board number is refused");
+
+	mkdir(t_path(home, "games/adir"), 0700);
+	ok_int(store_stage_file(st, "games/adir", "x", 1, &sf), STORE_OK, "stage over a directory");
+	ok_int(store_install(st, &sf), STORE_IO, "installing over a directory fails");
+	ok(sf.live, "the temp file is still the caller's after a failed install");
+	store_discard(st, &sf);
+	ok(!has_temp_file(t_path(home, "games")), "discard after a failed install cleans up");
+	ok_int(store_stage_file(st, "nodir/x", "x", 1, &sf), STORE_NOT_FOUND, "staging in a missing directory fails");
+	ok(!sf.live, "nothing staged in a missing directory");
+	store_close(st);
+	t_home_free(home);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -534,6 +581,7 @@ int main(void)
 	test_files();
 	test_locks();
 	test_boards();
+	test_staged();
 	test_users();
 	test_cost();
 	test_log();
