@@ -52,7 +52,7 @@ fsck_case() {
 	rc=$?
 	check "$name: exit $want_rc" [ "$rc" = "$want_rc" ]
 	if [ "$out" = "$want_out" ]; then
-		echo "ok $((n + 1)) - $name: reports '$want_out'"
+		echo "ok $((n + 1)) - $name: reports '$(echo "$want_out" | tr '\n' '|')'"
 	else
 		echo "not ok $((n + 1)) - $name: reports '$out', expected '$want_out'"
 	fi
