@@ -5,6 +5,11 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/oustpbm
+MANDIR = $(PREFIX)/share/man
+# What `make install` puts under $(DATADIR): the templates and the sample set-up
+# files of scripts/ (procmailrc, forward, crontab...: whatever is there).
+INST_TEMPLATES := $(sort $(wildcard templates/*.txt))
+INST_SCRIPTS := $(sort $(filter-out scripts/install-deps scripts/demo,$(wildcard scripts/*)))
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -50,7 +55,7 @@ SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 SANOBJS := $(LIBSRCS:src/%.c=build/san/obj/%.o)
 SANBINS := $(TESTSRCS:tests/unit/%.c=build/san/tests/%)
 
-.PHONY: all deps demo check bench install uninstall clean unit-tests san-tests
+.PHONY: all deps demo check bench install uninstall clean unit-tests san-tests FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -67,6 +72,12 @@ oustpbm: $(OBJS)
 
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 build/obj/rules.o: CFLAGS += -O3
+
+# reply.o holds DATADIR, where the installed program finds its templates: it is
+# rebuilt when PREFIX changes (make PREFIX=/usr install after a plain make).
+build/obj/reply.o build/san/obj/reply.o: build/datadir
+build/datadir: FORCE | build/obj
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 
 build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -99,13 +110,19 @@ bench: deps oustpbm $(BENCHBINS)
 	@sh tests/bench/run-bench
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts \
+	    $(DESTDIR)$(MANDIR)/man1
 	install -m 755 oustpbm $(DESTDIR)$(BINDIR)/oustpbm
-	if ls templates/*.txt >/dev/null 2>&1; then install -m 644 templates/*.txt $(DESTDIR)$(DATADIR)/templates/; fi
+	install -m 644 $(INST_TEMPLATES) $(DESTDIR)$(DATADIR)/templates/
+	$(if $(INST_SCRIPTS),install -m 644 $(INST_SCRIPTS) $(DESTDIR)$(DATADIR)/scripts/)
+	install -m 644 doc/oustpbm.1 $(DESTDIR)$(MANDIR)/man1/oustpbm.1
 
+# Removes exactly what install put; directories only if nothing else is in them.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/oustpbm
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(BINDIR)/oustpbm $(DESTDIR)$(MANDIR)/man1/oustpbm.1
+	rm -f $(INST_TEMPLATES:templates/%=$(DESTDIR)$(DATADIR)/templates/%)
+	rm -f $(INST_SCRIPTS:scripts/%=$(DESTDIR)$(DATADIR)/scripts/%)
+	rmdir $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 clean:
 	rm -rf build oustpbm

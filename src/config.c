@@ -66,6 +66,8 @@ static const struct key keys[] = {
 	STR_KEY(transport, check_transport),
 	NUM_KEY(password_cost, 1, 11, true),
 	STR_KEY(templates, check_path),
+	NUM_KEY(remind_days, 0, 365, false),
+	NUM_KEY(timeout_days, 0, 3650, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -92,6 +94,8 @@ void config_defaults(struct config *cfg)
 	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
 	/* yescrypt cost 1: about 1 ms per check, within the budget of one mail */
 	cfg->password_cost = 1;
+	cfg->remind_days = 7;
+	cfg->timeout_days = 0;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 }

@@ -24,6 +24,13 @@
  *                                         keep their cost until changed.
  *   templates          (see below)       directory of the reply templates; a
  *                                         relative path is taken from the home
+ *   remind_days        (7)               oustpbm cleanup reminds the player to
+ *                                         move after this many days without a
+ *                                         turn, then again every as many days;
+ *                                         0 = no reminders, else up to 365
+ *   timeout_days       (0 = off)         oustpbm cleanup ends the game as a loss
+ *                                         on time for the player to move after
+ *                                         this many days without a turn, 0..3650
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -63,6 +70,8 @@ struct config {
 	char transport[CONFIG_TRANSPORT_MAX + 1];
 	unsigned long password_cost;
 	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
+	unsigned long remind_days;	/* 0: no reminders */
+	unsigned long timeout_days;	/* 0: no loss on time */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

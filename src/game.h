@@ -81,6 +81,7 @@ struct game {
 	enum game_end end;
 	int64_t created;
 	int64_t last_move;
+	int64_t remind;		/* when `oustpbm cleanup` next reminds the player to move; 0: not set */
 	char thread[GAME_THREAD_MAX + 1];	/* Message-ID for mail threading, may be "" */
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;

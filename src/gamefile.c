@@ -243,12 +243,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread"
+	"created", "last-move", "thread", "remind"
 };
 
 struct header {
@@ -333,6 +333,11 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			return fail(err, r->line, "bad time '%s' (want e.g. 2026-11-21T18:41:07Z)",
 			    quote(q, v, n));
 		break;
+	case K_REMIND:
+		if (!gamefile_time_parse(v, n, &g->remind))
+			return fail(err, r->line, "bad time '%s' (want e.g. 2026-11-21T18:41:07Z)",
+			    quote(q, v, n));
+		break;
 	case K_THREAD:
 		/* A Message-ID: printable ASCII without blanks (RFC 5322 msg-id). */
 		for (i = 0; i < n && v[i] > ' ' && v[i] < 0x7f; i++)
@@ -412,6 +417,8 @@ static enum gamefile_status parse_header(struct reader *r, struct header *h, str
 			    status_names[h->result]);
 		if (h->line[K_TO_MOVE] != 0)
 			return fail(err, h->line[K_TO_MOVE], "to-move given, but the game is over");
+		if (h->line[K_REMIND] != 0)
+			return fail(err, h->line[K_REMIND], "remind given, but the game is over");
 		if ((h->result == RULES_DRAW) != (g->end == GAME_END_NO_PLACEMENTS))
 			return fail(err, h->line[K_END], "end %s does not fit status %s",
 			    end_names[g->end], status_names[h->result]);
@@ -962,6 +969,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	bput(&b, "turn: %d\n", g->nturns + 1);
 	bput(&b, "created: %s\n", gamefile_time_str(g->created, t));
 	bput(&b, "last-move: %s\n", gamefile_time_str(g->last_move, t));
+	if (g->remind != 0 && g->rg.result == RULES_PLAYING)
+		bput(&b, "remind: %s\n", gamefile_time_str(g->remind, t));
 	if (g->thread[0] != '\0')
 		bput(&b, "thread: %s\n", g->thread);
 	n = board_render_game(g, board);

@@ -5,13 +5,16 @@
  *
  *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
  *   oustpbm engine                 GTP engine on stdin/stdout
+ *   oustpbm [-d DIR] cleanup|adduser|passwd|list|show|fsck ...   admin.h
  */
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
 
+#include "admin.h"
 #include "engine.h"
 #include "process.h"
+#include "version.h"
 
 /* The exit status of a handled mail, as procmail and the MTA read it. */
 static int mail_exit_code(enum process_status s)
@@ -34,11 +37,31 @@ static int mail_exit_code(enum process_status s)
 	return EX_SOFTWARE;
 }
 
+/* The exit status of an admin command (admin.h). */
+static int admin_exit_code(enum admin_status s)
+{
+	switch (s) {
+	case ADMIN_OK: return EX_OK;
+	case ADMIN_USAGE: return EX_USAGE;
+	case ADMIN_DATAERR: return EX_DATAERR;	/* also: fsck found problems */
+	case ADMIN_NOINPUT: return EX_NOINPUT;
+	case ADMIN_NOUSER: return EX_NOUSER;
+	case ADMIN_EXISTS: return EX_CANTCREAT;
+	case ADMIN_TEMPFAIL: return EX_TEMPFAIL;
+	case ADMIN_IOERR: return EX_IOERR;
+	case ADMIN_CONFIG: return EX_CONFIG;
+	case ADMIN_SOFTWARE: return EX_SOFTWARE;
+	}
+	return EX_SOFTWARE;
+}
+
 static int usage(FILE *f)
 {
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
 	      "       oustpbm engine                  GTP engine on standard input/output\n",
 	    f);
+	fputs(admin_usage, f);
+	fputs("       oustpbm --help | --version\n", f);
 	return f == stderr ? EX_USAGE : EX_OK;
 }
 
@@ -57,5 +80,9 @@ int main(int argc, char **argv)
 	}
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return usage(stdout);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0)
+		return printf("oustpbm %s\n", OUSTPBM_VERSION) < 0 || fflush(stdout) != 0 ? EX_IOERR : EX_OK;
+	if (admin_is_command(argc, argv))
+		return admin_exit_code(admin_main(argc, argv));
 	return mail_exit_code(process_main(argc, argv));
 }

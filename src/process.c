@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "board.h"
+#include "cleanup.h"
 #include "command.h"
 #include "config.h"
 #include "game.h"
@@ -627,6 +628,7 @@ static enum process_status do_challenge(struct job *j)
 	ev.actor = u.userid;
 	ev.random = c->color == COMMAND_COLOR_RANDOM;
 	ev.comment = comment;
+	g.remind = cleanup_remind_at(&j->cfg, &g);
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -788,6 +790,7 @@ static enum process_status do_play(struct job *j)
 	ev.actor = u.userid;
 	ev.first = turn;
 	ev.comment = comment;
+	g.remind = cleanup_remind_at(&j->cfg, &g);	/* the next reminder counts from this turn */
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;

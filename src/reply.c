@@ -548,6 +548,10 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	case REPLY_RESIGN:
 		tprintf(&t, "Turn %d: %s resigned.\n", ev->first, ev->actor);
 		break;
+	case REPLY_TIMEOUT:
+		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
+		    ev->days, plural(ev->days));
+		break;
 	}
 	return tfinish(&t);
 }
@@ -580,7 +584,7 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200];
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
@@ -612,7 +616,15 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			goto out;
 		var(&vs, "result", result);
 		var(&vs, "history", hist);
-		st = expand(rc, "end", &vs, &body);
+		if (ev->what == REPLY_TIMEOUT) {
+			/* the time-loss wording is its own template */
+			snprintf(days, sizeof days, "%d", ev->days);
+			var(&vs, "loser", ev->actor);
+			var(&vs, "days", days);
+			st = expand(rc, "timeout", &vs, &body);
+		} else {
+			st = expand(rc, "end", &vs, &body);
+		}
 	} else {
 		next = next_text(g);
 		hist = history_text(g, REPLY_RECENT, false);
@@ -673,18 +685,17 @@ out:
 	return st;
 }
 
-enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const struct game *g, int upto, const char *drawing, struct reply_mail *out)
+enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
+    char **body)
 {
-	char now[BOARD_TEXT_MAX], subject[200], status[200], title[400];
-	char *next = NULL, *hist = NULL, *body = NULL;
+	char now[BOARD_TEXT_MAX], status[200], title[400];
+	char *next = NULL, *hist = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 	char board[24];
 
-	memset(out, 0, sizeof *out);
+	*body = NULL;
 	snprintf(board, sizeof board, "%ld", g->board);
-	status_subject(g, subject, sizeof subject);
 	status_text(g, status, sizeof status);
 	if (drawing == NULL) {
 		board_render_game(g, now);
@@ -705,9 +716,79 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 	var(&vs, "drawing", drawing);
 	var(&vs, "next", next);
 	var(&vs, "recent", hist);
-	st = expand(rc, "show", &vs, &body);
+	st = expand(rc, "show", &vs, body);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(next);
+	free(hist);
+	return st;
+}
+
+enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, int upto, const char *drawing, struct reply_mail *out)
+{
+	enum reply_status st;
+	char subject[200], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	status_subject(g, subject, sizeof subject);
+	st = reply_show_body(rc, g, upto, drawing, &body);
 	if (st == REPLY_OK)
 		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+    int days, int64_t timeout_at, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[GAMEFILE_TIME_SIZE];
+	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
+	char *next = NULL, *hist = NULL, *body = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+
+	memset(out, 0, sizeof *out);
+	board_render_game(g, drawing);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(size, sizeof size, "%d", g->size);
+	snprintf(turn, sizeof turn, "%d", g->rg.turn);
+	snprintf(ndays, sizeof ndays, "%d", days);
+	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
+	gamefile_time_str(g->last_move, last);
+	last[10] = ' ';
+	last[16] = '\0';
+	deadline[0] = '\0';
+	if (timeout_at > 0) {
+		char t[GAMEFILE_TIME_SIZE];
+
+		gamefile_time_str(timeout_at, t);
+		t[10] = ' ';
+		t[16] = '\0';
+		snprintf(deadline, sizeof deadline, "If you have not played by %s UTC, you lose the game on time.\n", t);
+	}
+	next = next_text(g);
+	hist = history_text(g, REPLY_RECENT, false);
+	if (next == NULL || hist == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "size", size);
+	var(&vs, "black", g->black);
+	var(&vs, "white", g->white);
+	var(&vs, "turn", turn);
+	var(&vs, "userid", to->userid);
+	var(&vs, "days", ndays);
+	var(&vs, "last_move", last);
+	var(&vs, "deadline", deadline);
+	var(&vs, "next", next);
+	var(&vs, "drawing", drawing);
+	var(&vs, "recent", hist);
+	st = expand(rc, "remind", &vs, &body);
+	/* its own Message-ID: <101.7.bob.reminder.T@domain>, threaded under the board */
+	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
+	if (st == REPLY_OK)
+		st = compose(rc, to->address, to->fullname, subject, body, g, g->board, g->nturns, id_user, out);
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");

@@ -9,6 +9,7 @@
  *   Oust Board 101 bob             bob to move
  *   Oust Board 101 won by alice    Oust Board 101 drawn
  *   Oust Board 101 error           Oust error
+ *   Oust Board 101 reminder bob    bob has not moved for remind_days
  *
  * Threading (RFC 5322 3.6.4): every reply has In-Reply-To and References to
  * the incoming mail; a reply about a board also starts its References with
@@ -85,7 +86,8 @@ enum reply_what {
 	REPLY_CHALLENGE,
 	REPLY_MOVE,
 	REPLY_SWAP,
-	REPLY_RESIGN
+	REPLY_RESIGN,
+	REPLY_TIMEOUT		/* oustpbm cleanup: the player to move lost on time */
 };
 
 struct reply_event {
@@ -96,6 +98,7 @@ struct reply_event {
 	bool dead_end;		/* REPLY_MOVE: no placement was left after a capture */
 	bool random;		/* REPLY_CHALLENGE: the colours were drawn at random */
 	const char *comment;	/* the actor's comment, "" if none: shown to the other player */
+	int days;		/* REPLY_TIMEOUT: the time limit, timeout_days */
 };
 
 /*
@@ -127,6 +130,21 @@ enum reply_status reply_templates_dir(const struct config *cfg, const char *home
  */
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out);
+
+/*
+ * A reminder (oustpbm cleanup) to the player to move on g, idle for days
+ * days: subject "Oust Board 101 reminder bob", the command to send, the
+ * board; timeout_at, if not 0, is when the game will be lost on time.
+ */
+enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+    int days, int64_t timeout_at, struct reply_mail *out);
+
+/*
+ * The text of the show reply (the body of reply_show()), for `oustpbm show`:
+ * *body is a string the caller frees.
+ */
+enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
+    char **body);
 
 /*
  * An error: error says what was wrong, command is the command line with the

@@ -1,0 +1,556 @@
+/* admin: the command-line commands of an admin.  See admin.h. */
+#include "admin.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "cleanup.h"
+#include "config.h"
+#include "fsck.h"
+#include "game.h"
+#include "gamefile.h"
+#include "ident.h"
+#include "mailaddr.h"
+#include "reply.h"
+#include "store.h"
+
+#define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
+#define LINE_MAX_IN (STORE_PASSWORD_MAX + 3)	/* a password line read from stdin, CR LF included */
+#define NAME_MAX_IN (STORE_FULLNAME_MAX + 1)
+
+const char admin_usage[] =
+    "       oustpbm [-d DIR] cleanup                  reminders, losses on time, outbox flush (cron)\n"
+    "       oustpbm [-d DIR] adduser [--stdin] USERID ADDRESS [NAME...]\n"
+    "                                                 add an account; prints its password\n"
+    "       oustpbm [-d DIR] passwd [--stdin] USERID  set a new password; prints it\n"
+    "       oustpbm [-d DIR] list [active|finished]   the boards\n"
+    "       oustpbm [-d DIR] show BOARD[#TURN]        a board as the players see it\n"
+    "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n";
+
+static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck" };
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+/* One run of a command. */
+struct admin {
+	const char *home;
+	const char *cmd;
+	char **args;		/* after the command word */
+	int nargs;
+	struct config cfg;
+	struct store *st;	/* owned */
+	time_t now;
+	char stamp[GAMEFILE_TIME_SIZE];
+};
+
+const char *admin_status_str(enum admin_status s)
+{
+	switch (s) {
+	case ADMIN_OK: return "ok";
+	case ADMIN_USAGE: return "usage";
+	case ADMIN_DATAERR: return "bad data";
+	case ADMIN_NOINPUT: return "no such board";
+	case ADMIN_NOUSER: return "no such user";
+	case ADMIN_EXISTS: return "already exists";
+	case ADMIN_TEMPFAIL: return "temporary failure";
+	case ADMIN_IOERR: return "output error";
+	case ADMIN_CONFIG: return "configuration error";
+	case ADMIN_SOFTWARE: return "internal error";
+	}
+	return "unknown";
+}
+
+/* The index of the command word in argv ([-d DIR] WORD), or 0 if there is none. */
+static int command_index(int argc, char **argv)
+{
+	if (argc >= 3 && strcmp(argv[1], "-d") == 0)
+		return argc >= 4 ? 3 : 0;
+	if (argc >= 2 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0')
+		return argc >= 3 ? 2 : 0;
+	return argc >= 2 ? 1 : 0;
+}
+
+bool admin_is_command(int argc, char **argv)
+{
+	int i = command_index(argc, argv);
+	size_t k;
+
+	if (i == 0)
+		return false;
+	for (k = 0; k < NCOMMANDS; k++)
+		if (strcmp(argv[i], commands[k]) == 0)
+			return true;
+	return false;
+}
+
+static enum admin_status usage(void)
+{
+	fprintf(stderr, "usage:\n%s", admin_usage);
+	return ADMIN_USAGE;
+}
+
+static enum admin_status of_store(enum store_status ss)
+{
+	switch (ss) {
+	case STORE_OK:
+		return ADMIN_OK;
+	case STORE_NOT_FOUND:
+		return ADMIN_NOUSER;
+	case STORE_USER_EXISTS:
+		return ADMIN_EXISTS;
+	case STORE_BAD_ID:
+	case STORE_BAD_ADDRESS:
+	case STORE_BAD_PASSWORD:
+	case STORE_BAD_NAME:
+	case STORE_CORRUPT:
+	case STORE_TOO_BIG:
+		return ADMIN_DATAERR;
+	default:
+		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+	}
+}
+
+/* Standard output written and flushed: ADMIN_OK, else ADMIN_IOERR. */
+static enum admin_status output_done(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "oustpbm: cannot write the output\n");
+		return ADMIN_IOERR;
+	}
+	return ADMIN_OK;
+}
+
+/* ---- passwords ---- */
+
+/* A random password of PASSWORD_LEN letters and digits (no 0 O 1 l I, which are easily mixed up). */
+static bool generate_password(char out[PASSWORD_LEN + 1])
+{
+	static const char alphabet[] = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+	const size_t n = sizeof alphabet - 1;	/* 57 */
+	unsigned char b;
+	int i = 0;
+
+	while (i < PASSWORD_LEN) {
+		if (getrandom(&b, 1, 0) != 1)
+			return false;
+		if (b >= 256 - 256 % n)
+			continue;	/* no modulo bias */
+		out[i++] = alphabet[b % n];
+	}
+	out[i] = '\0';
+	return true;
+}
+
+/* The first line of standard input, without its line end, into pw. */
+static enum admin_status read_password(char pw[LINE_MAX_IN])
+{
+	size_t n;
+
+	if (fgets(pw, LINE_MAX_IN, stdin) == NULL) {
+		fprintf(stderr, "oustpbm: --stdin: no password on standard input\n");
+		return ADMIN_DATAERR;
+	}
+	n = strlen(pw);
+	if (n > 0 && pw[n - 1] != '\n' && !feof(stdin)) {
+		fprintf(stderr, "oustpbm: a password is 1 to %d printable ASCII characters without spaces\n",
+		    STORE_PASSWORD_MAX);
+		return ADMIN_DATAERR;
+	}
+	while (n > 0 && (pw[n - 1] == '\n' || pw[n - 1] == '\r'))
+		pw[--n] = '\0';
+	if (!store_password_ok(pw)) {
+		fprintf(stderr, "oustpbm: a password is 1 to %d printable ASCII characters without spaces\n",
+		    STORE_PASSWORD_MAX);
+		return ADMIN_DATAERR;
+	}
+	return ADMIN_OK;
+}
+
+/* The password for adduser/passwd: from stdin with --stdin, else generated (*shown true). */
+static enum admin_status get_password(bool from_stdin, char pw[LINE_MAX_IN], bool *shown)
+{
+	*shown = !from_stdin;
+	if (from_stdin)
+		return read_password(pw);
+	if (!generate_password(pw)) {
+		fprintf(stderr, "oustpbm: no random numbers for a password\n");
+		return ADMIN_SOFTWARE;
+	}
+	return ADMIN_OK;
+}
+
+/* ---- the commands ---- */
+
+static enum admin_status do_adduser(struct admin *a)
+{
+	char pw[LINE_MAX_IN], name[NAME_MAX_IN * 2];
+	bool from_stdin = false, shown;
+	enum admin_status as;
+	enum store_status ss;
+	const char *why;
+	char **args = a->args;
+	int n = a->nargs, i;
+	size_t len = 0;
+
+	if (n > 0 && strcmp(args[0], "--stdin") == 0)
+		from_stdin = true, args++, n--;
+	if (n < 2)
+		return usage();
+	if (!ident_userid_ok(args[0])) {
+		fprintf(stderr, "oustpbm: '%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
+		    "or digit)\n", args[0], IDENT_USERID_MAX);
+		return ADMIN_DATAERR;
+	}
+	if (!mailaddr_ok(args[1], &why)) {
+		fprintf(stderr, "oustpbm: address '%s' %s\n", args[1], why);
+		return ADMIN_DATAERR;
+	}
+	/* the full name is the other words joined by spaces */
+	name[0] = '\0';
+	for (i = 2; i < n; i++) {
+		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
+
+		if (w < 0 || (size_t)w >= sizeof name - len) {
+			fprintf(stderr, "oustpbm: a full name is at most %d bytes\n", STORE_FULLNAME_MAX);
+			return ADMIN_DATAERR;
+		}
+		len += (size_t)w;
+	}
+	as = get_password(from_stdin, pw, &shown);
+	if (as != ADMIN_OK)
+		return as;
+	ss = store_user_add(a->st, args[0], args[1], pw, name);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: adduser %s: %s\n", args[0], store_error(a->st));
+		return of_store(ss);
+	}
+	store_log(a->st, "%s admin adduser %s <%s>", a->stamp, args[0], args[1]);
+	if (shown)
+		printf("%s\n", pw);
+	return output_done();
+}
+
+static enum admin_status do_passwd(struct admin *a)
+{
+	char pw[LINE_MAX_IN];
+	bool from_stdin = false, shown;
+	enum admin_status as;
+	enum store_status ss;
+	struct store_user u;
+	char **args = a->args;
+	int n = a->nargs;
+
+	if (n > 0 && strcmp(args[0], "--stdin") == 0)
+		from_stdin = true, args++, n--;
+	if (n != 1)
+		return usage();
+	ss = store_user_find(a->st, args[0], &u);
+	if (ss != STORE_OK) {
+		if (ss == STORE_NOT_FOUND)
+			fprintf(stderr, "oustpbm: there is no user %s\n", args[0]);
+		else
+			fprintf(stderr, "oustpbm: passwd %s: %s\n", args[0], store_error(a->st));
+		return of_store(ss);
+	}
+	as = get_password(from_stdin, pw, &shown);
+	if (as != ADMIN_OK)
+		return as;
+	ss = store_user_set_password(a->st, u.userid, pw);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: passwd %s: %s\n", u.userid, store_error(a->st));
+		return of_store(ss);
+	}
+	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
+	if (shown)
+		printf("%s\n", pw);
+	return output_done();
+}
+
+/* "2026-11-21 18:41" */
+static void short_time(int64_t t, char buf[GAMEFILE_TIME_SIZE])
+{
+	gamefile_time_str(t, buf);
+	buf[10] = ' ';
+	buf[16] = '\0';
+}
+
+static void state_text(const struct game *g, char *buf, size_t size)
+{
+	if (!game_over(g))
+		snprintf(buf, size, "%s to move", game_player_to_move(g));
+	else if (g->rg.result == RULES_DRAW)
+		snprintf(buf, size, "drawn (%s)", game_end_str(g->end));
+	else
+		snprintf(buf, size, "won by %s (%s)", g->rg.result == RULES_BLACK_WINS ? g->black : g->white,
+		    game_end_str(g->end));
+}
+
+static enum admin_status do_list(struct admin *a)
+{
+	struct gamefile_error gerr;
+	enum store_status ss;
+	enum admin_status as = ADMIN_OK;
+	struct game *games = NULL, *ng;
+	long *boards = NULL;
+	size_t nboards = 0, n = 0, i, len;
+	int which = 0;		/* 0 all, 1 active, 2 finished */
+	int wb = 5, ww = 5, wx = 5;
+	char *text, state[120], when[GAMEFILE_TIME_SIZE], size[16];
+
+	if (a->nargs > 1)
+		return usage();
+	if (a->nargs == 1) {
+		if (strcmp(a->args[0], "active") == 0)
+			which = 1;
+		else if (strcmp(a->args[0], "finished") == 0)
+			which = 2;
+		else
+			return usage();
+	}
+	ss = store_list_boards(a->st, &boards, &nboards);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: cannot list the boards: %s\n", store_error(a->st));
+		return of_store(ss);
+	}
+	for (i = 0; i < nboards; i++) {
+		struct game g;
+
+		ss = store_board_read(a->st, boards[i], &text, &len);
+		if (ss == STORE_NOT_FOUND)
+			continue;	/* removed meanwhile */
+		if (ss != STORE_OK) {
+			fprintf(stderr, "oustpbm: %s\n", store_error(a->st));
+			as = ADMIN_DATAERR;
+			continue;
+		}
+		/* the header is all a listing needs */
+		if (gamefile_parse_header(text, len, &g, &gerr) != GAMEFILE_OK) {
+			fprintf(stderr, "oustpbm: games/%ld.game %s\n", boards[i], gerr.msg);
+			as = ADMIN_DATAERR;
+		} else if (which == 0 || (which == 1) == !game_over(&g)) {
+			if (n % 64 == 0) {
+				ng = realloc(games, (n + 64) * sizeof *games);
+				if (ng == NULL) {
+					free(text);
+					fprintf(stderr, "oustpbm: out of memory\n");
+					as = ADMIN_TEMPFAIL;
+					goto out;
+				}
+				games = ng;
+			}
+			games[n++] = g;
+		}
+		free(text);
+	}
+	for (i = 0; i < n; i++) {
+		int b = (int)strlen(games[i].black), w = (int)strlen(games[i].white);
+
+		state_text(&games[i], state, sizeof state);
+		wb = b > wb ? b : wb;
+		ww = w > ww ? w : ww;
+		wx = (int)strlen(state) > wx ? (int)strlen(state) : wx;
+	}
+	printf("%-8s  %-*s  %-*s  %-5s  %5s  %-*s  %s\n", "board", wb, "black", ww, "white", "size", "turn", wx,
+	    "state", "last move (UTC)");
+	for (i = 0; i < n; i++) {
+		const struct game *g = &games[i];
+
+		state_text(g, state, sizeof state);
+		short_time(g->last_move, when);
+		snprintf(size, sizeof size, "%dx%d", g->size, g->size);
+		printf("%-8ld  %-*s  %-*s  %-5s  %5d  %-*s  %s\n", g->board, wb, g->black, ww, g->white, size,
+		    g->rg.turn, wx, state, when);
+	}
+	if (output_done() != ADMIN_OK)
+		as = ADMIN_IOERR;
+out:
+	free(games);
+	free(boards);
+	return as;
+}
+
+/* A turn number: 1 to 7 digits, no sign or leading zero. */
+static bool turn_parse(const char *s, long *out)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || n > 7 || s[0] == '0' || strspn(s, "0123456789") != n)
+		return false;
+	*out = strtol(s, NULL, 10);
+	return true;
+}
+
+static enum admin_status do_show(struct admin *a)
+{
+	char drawing[BOARD_TEXT_MAX], *text = NULL, *body = NULL;
+	struct gamefile_error gerr;
+	struct reply_ctx rc;
+	struct game g;
+	enum store_status ss;
+	enum reply_status rs;
+	enum admin_status as = ADMIN_OK;
+	const char *arg, *hash;
+	long board, turn = 0;
+	size_t len;
+
+	memset(&g, 0, sizeof g);
+	if (a->nargs != 1)
+		return usage();
+	arg = a->args[0];
+	hash = strchr(arg, '#');
+	if (!ident_board_parse(arg, hash != NULL ? (size_t)(hash - arg) : strlen(arg), &board) ||
+	    (hash != NULL && !turn_parse(hash + 1, &turn))) {
+		fprintf(stderr, "oustpbm: '%s' is not a board (%d to %d) or BOARD#TURN\n", arg, IDENT_BOARD_MIN,
+		    IDENT_BOARD_MAX);
+		return ADMIN_USAGE;
+	}
+	ss = store_board_read(a->st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND) {
+		fprintf(stderr, "oustpbm: board %ld does not exist\n", board);
+		return ADMIN_NOINPUT;
+	}
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", store_error(a->st));
+		return of_store(ss);
+	}
+	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
+		as = ADMIN_DATAERR;
+		goto out;
+	}
+	if (turn > g.nturns) {
+		fprintf(stderr, "oustpbm: board %ld has no turn #%ld yet: %d played so far\n", board, turn, g.nturns);
+		as = ADMIN_NOINPUT;
+		goto out;
+	}
+	if (turn > 0 && board_render_turn(&g, (int)turn, drawing) != GAME_OK) {
+		fprintf(stderr, "oustpbm: the history of board %ld cannot be replayed (oustpbm fsck %ld says why)\n",
+		    board, board);
+		as = ADMIN_DATAERR;
+		goto out;
+	}
+	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, "admin");
+	rs = reply_show_body(&rc, &g, (int)turn, turn > 0 ? drawing : NULL, &body);
+	if (rs != REPLY_OK) {
+		fprintf(stderr, "oustpbm: %s\n", rc.err);
+		as = rs == REPLY_TEMPLATE ? ADMIN_CONFIG : rs == REPLY_NOMEM ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+	} else {
+		fputs(body, stdout);
+		as = output_done();
+	}
+	reply_release(&rc);
+out:
+	free(body);
+	free(text);
+	game_release(&g);
+	return as;
+}
+
+static enum admin_status do_fsck(struct admin *a)
+{
+	enum fsck_status fs;
+	unsigned problems = 0;
+	long *boards = NULL;
+	int i;
+
+	if (a->nargs > 0) {
+		boards = calloc((size_t)a->nargs, sizeof *boards);
+		if (boards == NULL)
+			return ADMIN_TEMPFAIL;
+	}
+	for (i = 0; i < a->nargs; i++) {
+		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &boards[i])) {
+			fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i], IDENT_BOARD_MIN,
+			    IDENT_BOARD_MAX);
+			free(boards);
+			return ADMIN_USAGE;
+		}
+	}
+	fs = fsck_run(a->st, boards, (size_t)a->nargs, stdout, &problems);
+	free(boards);
+	if (output_done() != ADMIN_OK)
+		return ADMIN_IOERR;
+	if (problems > 0)
+		fprintf(stderr, "oustpbm: fsck: %u problem%s\n", problems, problems == 1 ? "" : "s");
+	if (fs != FSCK_OK)
+		return fs == FSCK_TEMPFAIL ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+	return problems > 0 ? ADMIN_DATAERR : ADMIN_OK;
+}
+
+static enum admin_status do_cleanup(struct admin *a)
+{
+	struct cleanup_stats stats;
+	enum cleanup_status cs;
+
+	if (a->nargs != 0)
+		return usage();
+	cs = cleanup_run(a->st, &a->cfg, a->home, a->now, &stats);
+	store_log(a->st, "%s cleanup done: %u boards, %u reminded, %u lost on time, %u failed; "
+	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.reminded, stats.timed_out,
+	    stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);
+	switch (cs) {
+	case CLEANUP_OK:
+		return ADMIN_OK;
+	case CLEANUP_TEMPFAIL:
+		return ADMIN_TEMPFAIL;
+	case CLEANUP_DATAERR:
+		return ADMIN_DATAERR;
+	case CLEANUP_CONFIG:
+		return ADMIN_CONFIG;
+	case CLEANUP_SOFTWARE:
+		break;
+	}
+	return ADMIN_SOFTWARE;
+}
+
+enum admin_status admin_main(int argc, char **argv)
+{
+	struct admin a;
+	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
+	const char *env = getenv("OUSTPBM_HOME");
+	enum admin_status as;
+	enum store_status ss;
+	int i = command_index(argc, argv);
+
+	memset(&a, 0, sizeof a);
+	if (i == 0)
+		return usage();
+	a.home = env != NULL && env[0] != '\0' ? env : ".";
+	if (i == 3)
+		a.home = argv[2];
+	else if (i == 2)
+		a.home = argv[1] + 2;
+	if (a.home[0] == '\0')
+		return usage();
+	a.cmd = argv[i];
+	a.args = argv + i + 1;
+	a.nargs = argc - i - 1;
+	if (config_load(&a.cfg, a.home, err, sizeof err) != CONFIG_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return ADMIN_CONFIG;
+	}
+	a.now = config_now(&a.cfg);
+	gamefile_time_str((int64_t)a.now, a.stamp);
+	ss = store_open(a.home, &a.cfg, &a.st, err, sizeof err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_CONFIG;
+	}
+	if (strcmp(a.cmd, "cleanup") == 0)
+		as = do_cleanup(&a);
+	else if (strcmp(a.cmd, "adduser") == 0)
+		as = do_adduser(&a);
+	else if (strcmp(a.cmd, "passwd") == 0)
+		as = do_passwd(&a);
+	else if (strcmp(a.cmd, "list") == 0)
+		as = do_list(&a);
+	else if (strcmp(a.cmd, "show") == 0)
+		as = do_show(&a);
+	else
+		as = do_fsck(&a);
+	store_close(a.st);
+	return as;
+}

@@ -1,0 +1,142 @@
+#!/bin/sh
+# fsck: `oustpbm fsck` on damaged homes, one kind of damage per case, each
+# checked for the exact report (file, line, message) and the exit status.
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+bin=$top/oustpbm
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-fsck.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
+unset OUSTPBM_HOME
+export OUSTPBM_TEST_TIME=1700000000
+
+n=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+	fi
+}
+
+send() { # FROM SUBJECT
+	printf 'From: %s\nSubject: %s\n\n' "$1" "$2" | "$bin" -d "$tmp/pristine" >/dev/null 2>&1
+}
+
+# A home with board 101 (5x5, three turns: C3, A1, E5), whose game file is:
+#  2 board: 101 / 5 black: alice / 6 white: bob / 7 status: playing / 8 to-move: white
+#  18-22 the rows 5 to 1 / 25 history: / 26-28 the turns 1-3
+mkdir -p "$tmp/pristine"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$tmp/pristine/oustpbm.conf"
+send alice@example.org "register alice secret"
+send bob@example.com "register bob pw"
+send alice@example.org "challenge alice secret bob -size=5"
+send alice@example.org "move 101 alice secret C3"
+send bob@example.com "move 101 bob pw A1"
+send alice@example.org "move 101 alice secret E5"
+
+# fsck_case NAME EXPECTED-EXIT EXPECTED-OUTPUT [fsck arguments] <<< damage commands on stdin, run in the home
+fsck_case() {
+	name=$1
+	want_rc=$2
+	want_out=$3
+	shift 3
+	h=$tmp/$name
+	rm -rf "$h"
+	cp -a "$tmp/pristine" "$h"
+	(cd "$h" && sh -e) || echo "not ok - $name: the damage could not be made"
+	out=$("$bin" -d "$h" fsck "$@" 2>"$tmp/err")
+	rc=$?
+	check "$name: exit $want_rc" [ "$rc" = "$want_rc" ]
+	if [ "$out" = "$want_out" ]; then
+		echo "ok $((n + 1)) - $name: reports '$(echo "$want_out" | tr '\n' '|')'"
+	else
+		echo "not ok $((n + 1)) - $name: reports '$out', expected '$want_out'"
+	fi
+	n=$((n + 1))
+}
+
+fsck_case sound 0 "" </dev/null
+check "sound: nothing on stderr either" [ ! -s "$tmp/err" ]
+check "the game file's line numbers are the ones this test assumes" \
+    sh -c "sed -n '7p;22p;28p' '$tmp/pristine/games/101.game' | tr '\n' '|' | grep -qx 'status: playing| 1  o . . . .   1|3 2023-11-14T22:13:20Z x alice E5|'"
+
+fsck_case parse-error 65 "games/101.game:7: unknown status 'plying'" <<'EOF'
+sed -i 's/^status: playing/status: plying/' games/101.game
+EOF
+check "parse-error: the count on stderr" grep -qx 'oustpbm: fsck: 1 problem' "$tmp/err"
+
+fsck_case history-form 65 "games/101.game:27: 'carol' is not a player of board 101" <<'EOF'
+sed -i 's/^2 \(.*\) o bob A1/2 \1 o carol A1/' games/101.game
+EOF
+
+fsck_case history-replay 65 "games/101.game:28: turn 3: C3: the point is occupied" <<'EOF'
+sed -i 's/^3 \(.*\) x alice E5/3 \1 x alice C3/' games/101.game
+EOF
+
+fsck_case position-edited 65 "games/101.game:19: A4 is black, but empty after the history" <<'EOF'
+sed -i 's/^ 4  \. \. \. \. \.   4/ 4  x . . . .   4/' games/101.game
+EOF
+
+fsck_case header-status 65 "games/101.game:7: the result is B+, but unknown after the history" <<'EOF'
+sed -i 's/^status: playing/status: black-won/; s/^to-move: white/end: capture/; /^remind: /d' games/101.game
+EOF
+
+fsck_case board-id 65 "games/102.game:2: board 101 in a file named for board 102" <<'EOF'
+cp games/101.game games/102.game
+echo 103 >games/next-board
+EOF
+
+fsck_case counter-behind 65 "games/next-board:1: the counter 101 is not ahead of board 101 (games/101.game)" <<'EOF'
+echo 101 >games/next-board
+EOF
+
+fsck_case counter-garbage 65 "games/next-board:1: 'abc' is not a board number" <<'EOF'
+echo abc >games/next-board
+EOF
+
+fsck_case counter-missing 65 "games/next-board: missing, but board 101 exists" <<'EOF'
+rm games/next-board
+EOF
+
+fsck_case user-missing 65 "games/101.game:6: white bob has no account in the users file" <<'EOF'
+sed -i '/^bob:/d' users
+EOF
+
+fsck_case stale-tmp-games 65 "games/.101.game.99999999.0.tmp: temporary file of an interrupted write, its process gone: remove it" <<'EOF'
+echo partial >games/.101.game.99999999.0.tmp
+EOF
+
+fsck_case stale-tmp-home 65 ".users.99999999.3.tmp: temporary file of an interrupted write, its process gone: remove it" <<'EOF'
+echo partial >.users.99999999.3.tmp
+EOF
+
+# a temporary file whose writer still runs (this shell) is not stale
+fsck_case live-tmp 0 "" <<EOF
+echo partial >games/.101.game.$$.0.tmp
+EOF
+
+fsck_case misnamed 65 "games/0101.game: not a board file name (<board>.game, board 101 to 99999999): the server never reads it" <<'EOF'
+cp games/101.game games/0101.game
+EOF
+
+fsck_case two-problems 65 "games/next-board:1: 'abc' is not a board number
+games/101.game:7: unknown status 'plying'" <<'EOF'
+sed -i 's/^status: playing/status: plying/' games/101.game
+echo abc >games/next-board
+EOF
+check "two-problems: the count on stderr" grep -qx 'oustpbm: fsck: 2 problems' "$tmp/err"
+
+# the boards given: only those files, no store-wide checks
+fsck_case given-board-sound 0 "" 101 <<'EOF'
+echo abc >games/next-board
+EOF
+fsck_case given-board-missing 65 "games/555.game: no such board" 555 </dev/null
+fsck_case given-board-damaged 65 "games/101.game:7: unknown status 'plying'" 101 <<'EOF'
+sed -i 's/^status: playing/status: plying/' games/101.game
+EOF
+check "a bad board argument: exit 64" [ "$("$bin" -d "$tmp/pristine" fsck 12x 2>/dev/null; echo $?)" = 64 ]
+check "fsck changes nothing" sh -c "cd '$tmp/parse-error' && grep -q '^status: plying' games/101.game"

@@ -1,0 +1,86 @@
+#!/bin/sh
+# install: `make install` and `make uninstall`, in a copy of the checkout so
+# that the checkout's own ./oustpbm is left alone:
+#   - PREFIX=<tmp>/prefix: the installed program, run from there after the
+#     copy of the checkout is deleted, finds its templates in the install and
+#     answers a mail;
+#   - DESTDIR=<tmp>/stage PREFIX=/usr: exactly the expected files, and
+#     `make uninstall` leaves no file behind.
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-install.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
+unset OUSTPBM_HOME
+export OUSTPBM_TEST_TIME=1700000000
+MAKE=${MAKE:-make}
+
+n=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+	fi
+}
+
+# the copy: sources, and the objects with their times, so only reply.o (which
+# holds the data directory) is compiled again
+src=$tmp/src
+mkdir -p "$src/build"
+cp -p Makefile "$src/"
+cp -pr src templates scripts doc "$src/"
+cp -pr build/obj build/datadir "$src/build/" 2>/dev/null
+
+# ---- PREFIX: the installed program on its own
+pre=$tmp/prefix
+check "make install PREFIX=$pre" sh -c "$MAKE -s -C '$src' install PREFIX='$pre' >'$tmp/make.out' 2>&1"
+check "... the data directory is compiled in" grep -q "$pre/share/oustpbm" "$src/build/datadir"
+rm -rf "$src"
+check "the copy of the checkout is gone" [ ! -e "$src" ]
+h=$tmp/home
+mkdir -p "$h"
+echo 'from_address = oust@example.net' >"$h/oustpbm.conf"
+check "the installed program handles a mail: exit 0" sh -c "printf 'From: alice@example.org\nSubject: help\n\n' | '$pre/bin/oustpbm' -d '$h'"
+check "... its help reply, made from the installed templates, is delivered" \
+    sh -c "grep -q 'Mark Steere' \"\$(ls '$h/mail/alice@example.org/new/'* | head -1)\""
+check "... a register and a challenge work" sh -c "
+printf 'From: alice@example.org\nSubject: register alice secret\n\n' | '$pre/bin/oustpbm' -d '$h' &&
+printf 'From: bob@example.com\nSubject: register bob secret\n\n' | '$pre/bin/oustpbm' -d '$h' &&
+printf 'From: alice@example.org\nSubject: challenge alice secret bob\n\n' | '$pre/bin/oustpbm' -d '$h' &&
+grep -q '^Subject: New Oust Board 101 alice' \"\$(ls -t '$h/mail/bob@example.com/new/'* | head -1)\""
+check "... and the installed templates are the ones used" sh -c "
+echo 'Reworded help.' >'$pre/share/oustpbm/templates/help.txt' &&
+printf 'From: carol@example.org\nSubject: help\n\n' | '$pre/bin/oustpbm' -d '$h' &&
+grep -q 'Reworded help.' \"\$(ls '$h/mail/carol@example.org/new/'* | head -1)\""
+check "the installed --version" sh -c "'$pre/bin/oustpbm' --version | grep -q '^oustpbm [0-9]'"
+check "the installed admin commands: list" sh -c "'$pre/bin/oustpbm' -d '$h' list | grep -q '^101 '"
+check "the installed man page renders" sh -c "MANWIDTH=80 man -l '$pre/share/man/man1/oustpbm.1' 2>/dev/null | grep -q 'play-by-e-mail server for Oust'"
+
+# ---- DESTDIR: a staged install, then uninstall
+src=$tmp/src2
+mkdir -p "$src/build"
+cp -p "$top/Makefile" "$src/"
+(cd "$top" && cp -pr src templates scripts doc "$src/" && cp -pr build/obj build/datadir "$src/build/" 2>/dev/null)
+stage=$tmp/stage
+check "make install DESTDIR=$stage PREFIX=/usr" sh -c "$MAKE -s -C '$src' install DESTDIR='$stage' PREFIX=/usr >'$tmp/make.out' 2>&1"
+want=$( (
+	echo usr/bin/oustpbm
+	echo usr/share/man/man1/oustpbm.1
+	for f in "$top"/templates/*.txt; do echo "usr/share/oustpbm/templates/$(basename "$f")"; done
+	for f in "$top"/scripts/*; do
+		case $(basename "$f") in install-deps | demo) ;; *) echo "usr/share/oustpbm/scripts/$(basename "$f")" ;; esac
+	done
+) | LC_ALL=C sort)
+got=$(cd "$stage" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
+check "... exactly the program, the man page, the templates and the scripts" [ "$got" = "$want" ]
+check "... the crontab among the scripts" [ -f "$stage/usr/share/oustpbm/scripts/crontab" ]
+check "... the program is executable, the rest is not" sh -c "[ -x '$stage/usr/bin/oustpbm' ] && [ ! -x '$stage/usr/share/man/man1/oustpbm.1' ]"
+check "... built for /usr" sh -c "grep -q '/usr/share/oustpbm' '$src/build/datadir' && grep -aq '/usr/share/oustpbm' '$stage/usr/bin/oustpbm'"
+echo 'kept' >"$stage/usr/share/man/man1/other.1"
+check "make uninstall DESTDIR=$stage PREFIX=/usr" sh -c "$MAKE -s -C '$src' uninstall DESTDIR='$stage' PREFIX=/usr >'$tmp/make.out' 2>&1"
+check "... removes every file it installed, and only those" [ "$(cd "$stage" && find . -type f)" = "./usr/share/man/man1/other.1" ]
+check "... and the data directory" [ ! -e "$stage/usr/share/oustpbm" ]

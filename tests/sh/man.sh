@@ -1,0 +1,39 @@
+#!/bin/sh
+# man: doc/oustpbm.1 renders without a warning, and documents every command
+# line command, every mail command and every configuration key of the source.
+cd "$(dirname "$0")/../.." || exit 2
+page=doc/oustpbm.1
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-man.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+	fi
+}
+
+MANWIDTH=80 man --warnings -l "$page" >"$tmp/out" 2>"$tmp/err"
+check "man -l renders the page" [ -s "$tmp/out" ]
+check "... without warnings" [ ! -s "$tmp/err" ]
+[ -s "$tmp/err" ] && sed 's/^/# /' "$tmp/err"
+MANWIDTH=80 man -l "$page" 2>/dev/null | col -b >"$tmp/text"
+check "the version is the program's" grep -q "\"oustpbm $(sed -n 's/^#define OUSTPBM_VERSION "\(.*\)"/\1/p' src/version.h)\"" "$page"
+for k in $(sed -n 's/^[[:space:]]*[A-Z]*_KEY(\([a-z_]*\),.*/\1/p' src/config.c); do
+	check "configuration key $k is documented" grep -q "^ *$k (default" "$tmp/text"
+done
+for c in $(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", COMMAND_.*/\1/p' src/command.c); do
+	check "mail command $c is documented" sh -c "sed -n '/^MAIL COMMANDS/,/^CONFIGURATION/p' '$tmp/text' | grep -q '^       $c'"
+done
+for c in engine cleanup adduser passwd list show fsck --help --version; do
+	check "command $c is documented" sh -c "sed -n '/^COMMANDS/,/^MAIL COMMANDS/p' '$tmp/text' | grep -q '^       $c'"
+done
+for s in "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
+	check "section $s" grep -q "^$s" "$tmp/text"
+done
+check "an example procmail set-up" grep -q '| oustpbm -d' "$tmp/text"
