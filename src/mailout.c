@@ -297,8 +297,9 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	}
 	if (*refs != '\0')
 		g_mime_object_set_header(GMIME_OBJECT(msg), "References", refs, NULL);
-	/* RFC 3834 5.1: a reply made by a program */
-	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted", "auto-replied", NULL);
+	/* RFC 3834 5.1: made by a program, in answer to a mail or not */
+	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted", spec->generated ? "auto-generated" :
+	    "auto-replied", NULL);
 
 	/* the body as given, plus a final LF: the content is set as bytes, not through a charset */
 	part = g_mime_text_part_new_with_subtype("plain");

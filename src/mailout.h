@@ -15,6 +15,7 @@
 #ifndef OUSTPBM_MAILOUT_H
 #define OUSTPBM_MAILOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -56,6 +57,7 @@ struct mailout_spec {
 	const char *in_reply_to;	/* optional: the incoming mail's Message-ID */
 	const char *references;	/* optional: the incoming mail's References, space separated */
 	const char *root_id;	/* optional: the board's root id, first in References */
+	bool generated;		/* answers no mail: auto-generated, not auto-replied */
 };
 
 /*

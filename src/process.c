@@ -1133,7 +1133,9 @@ enum process_status process_main(int argc, char **argv)
 		ps = PROCESS_DATAERR;
 		goto out;
 	}
-	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id, j->in.references, j->in.from_addr);
+	/* a mail without a Message-ID is still answered: in_id "" */
+	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id != NULL ? j->in.message_id : "",
+	    j->in.references, j->in.from_addr);
 	j->unread = "(not read)";
 	if (rs == MAILIN_TOO_BIG) {
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */

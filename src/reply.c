@@ -132,6 +132,7 @@ void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home
 	rc->cfg = cfg;
 	rc->home = home;
 	rc->now = now;
+	rc->answering = in_id != NULL;
 	rc->in_id = in_id != NULL ? in_id : "";
 	rc->in_refs = in_refs != NULL ? in_refs : "";
 	rc->hash = fnv1a32(2166136261u, rc->in_id);
@@ -316,6 +317,7 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 	spec.in_reply_to = rc->in_id;
 	spec.references = rc->in_refs;
 	spec.root_id = root;
+	spec.generated = !rc->answering;
 	if (strlen(to_addr) > MAILADDR_MAX) {
 		snprintf(rc->err, sizeof rc->err, "recipient address too long");
 		return REPLY_COMPOSE;

@@ -58,6 +58,7 @@ struct reply_ctx {
 	time_t now;
 	const char *in_id;	/* the incoming Message-ID without brackets, "" if none */
 	const char *in_refs;	/* its References, space separated */
+	bool answering;		/* there is an incoming mail (cleanup and admin have none) */
 	unsigned hash;		/* of the incoming id and sender: the other replies' ids */
 	unsigned counter;	/* replies made so far */
 	bool have_tdir;
@@ -103,7 +104,8 @@ struct reply_event {
 
 /*
  * in_id, in_refs and sender come from the incoming mail and must stay valid
- * while rc is used.  reply_release() frees what rc holds afterwards.
+ * while rc is used; in_id NULL means the mails answer no mail (a reminder
+ * from cleanup), and they say so with Auto-Submitted: auto-generated.  reply_release() frees what rc holds afterwards.
  */
 void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home, time_t now,
     const char *in_id, const char *in_refs, const char *sender);

@@ -89,6 +89,7 @@ r=$(last "$h" $B)
 check "... subject 'Oust Board 101 reminder bob'" grep -qx 'Subject: Oust Board 101 reminder bob' "$r"
 check "... threaded under the board" grep -q '^References: <board-101\.' "$r"
 check "... its own Message-ID" grep -q '^Message-Id: <101\.1\.bob\.reminder\.' "$r"
+check "... Auto-Submitted: auto-generated (RFC 3834: it answers no mail)" grep -qx 'Auto-Submitted: auto-generated' "$r"
 check "... the command to send and the board" sh -c "grep -q 'move 101#2 bob <password>' '$r' && grep -q '^ 3  \. \. X' '$r'"
 check "... the days since the last turn" grep -q 'it has been 7 days since the last turn' "$r"
 check "... no deadline without timeout_days" sh -c "! grep -q 'on time' '$r'"

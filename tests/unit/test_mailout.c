@@ -147,6 +147,21 @@ static void test_compose(void)
 	ok_str(header(msg, "References"), "<root.101@example.net> <srv.7@example.net> <in.1@example.org>",
 	    "References: root first, no repeats, then the incoming id");
 	ok_str(header(msg, "Auto-Submitted"), "auto-replied", "Auto-Submitted");
+	{
+		struct mailout_spec g = base();
+		GMimeMessage *gm;
+		char *gout;
+		size_t glen;
+
+		g.generated = true;
+		ok_int(mailout_compose(&g, &gout, &glen), MAILOUT_OK, "compose a mail that answers none");
+		gm = parse_back(gout, glen);
+		ok(gm != NULL && strcmp(header(gm, "Auto-Submitted"), "auto-generated") == 0,
+		    "it says Auto-Submitted: auto-generated");
+		if (gm != NULL)
+			g_object_unref(gm);
+		free(gout);
+	}
 	ok_str(header(msg, "MIME-Version"), "1.0", "MIME-Version");
 	ct = g_mime_object_get_content_type(g_mime_message_get_mime_part(msg));
 	ok(g_mime_content_type_is_type(ct, "text", "plain"), "text/plain");
