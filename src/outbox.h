@@ -67,6 +67,10 @@
 #define OUTBOX_MESSAGE_MAX (8L * 1024 * 1024)	/* bytes in one queued message */
 #define OUTBOX_ERR_MAX 700
 #define OUTBOX_TMP_MAX_AGE (36L * 3600)	/* seconds before an untagged tmp/ file is junk */
+#define OUTBOX_ERROR_LINE_MAX 400	/* bytes of the last error kept in a queue file */
+#define OUTBOX_BACKOFF_FIRST 60		/* seconds after the first failed attempt */
+#define OUTBOX_BACKOFF_MAX 3600		/* the wait doubles up to this */
+#define OUTBOX_SUBJECT_MAX 200		/* bytes of Subject shown by outbox_list */
 
 enum outbox_status {
 	OUTBOX_OK,
@@ -90,6 +94,8 @@ struct outbox_stats {
 	unsigned failed;	/* permanent failure or damaged: moved to failed/ */
 	unsigned released;	/* leftovers in tmp/ whose game was committed: moved to new/ */
 	unsigned discarded;	/* leftovers in tmp/ whose game was not: deleted */
+	unsigned waiting;	/* in new/, not due yet (backing off) */
+	unsigned pruned;	/* copies older than sent_keep_days removed from sent/ */
 };
 
 /*

@@ -1,5 +1,6 @@
 /* test_outbox: queueing, the commit protocol with the game file, flush, the maildir transport. */
 #include "outbox.h"
+#include "smtp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,8 @@ static void test_open(void)
 	ok(outbox_status_temporary(OUTBOX_TIMEOUT) && outbox_status_temporary(OUTBOX_TEMPFAIL) &&
 	    !outbox_status_temporary(OUTBOX_BAD_ADDRESS) && !outbox_status_temporary(OUTBOX_IO),
 	    "temporary statuses");
-	ok(transport_find("maildir") == &transport_maildir && transport_find("smtp") == NULL, "transport_find");
+	ok(transport_find("maildir") == &transport_maildir && transport_find("smtp") == &transport_smtp &&
+	    transport_find("sendmail") == NULL, "transport_find");
 	ok(strcmp(transport_result_str(TRANSPORT_OK), "delivered") == 0, "transport result strings");
 }
 
@@ -249,6 +251,12 @@ static void fake_close(void *ctx)
 
 static const struct transport_ops fake_ops = { "fake", fake_open, fake_deliver, fake_close };
 
+/* Move the test clock past any backoff. */
+static void later(void)
+{
+	cfg.test_time += OUTBOX_BACKOFF_MAX + 1;
+}
+
 static void test_transport_results(void)
 {
 	struct home h;
@@ -275,6 +283,7 @@ static void test_transport_results(void)
 
 	memset(&fake, 0, sizeof fake);
 	fake.open_result = TRANSPORT_TEMPFAIL;
+	later();
 	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush while the transport cannot open");
 	ok(stats.deferred == 3 && fake.delivers == 0 && fake.closes == 0 && count(&h, "outbox/new") == 3,
 	    "all kept, nothing attempted, not closed");
@@ -284,6 +293,7 @@ static void test_transport_results(void)
 
 	memset(&fake, 0, sizeof fake);
 	fake.result = TRANSPORT_PERMFAIL;
+	later();
 	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush with permanent failures");
 	ok(stats.failed == 3 && count(&h, "outbox/failed") == 3 && count(&h, "outbox/new") == 0,
 	    "moved to outbox/failed");
@@ -302,6 +312,7 @@ static void test_transport_results(void)
 	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush into a blocked Maildir");
 	ok(stats.deferred == 1 && count(&h, "outbox/new") == 1, "deferred, still queued");
 	remove(t_path(h.path, "mail/carol@example.com"));
+	later();
 	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush once it is clear");
 	ok(stats.delivered == 1 && count(&h, "mail/carol@example.com/new") == 1, "delivered now");
 
@@ -468,6 +479,8 @@ static void test_flush_lock(void)
 int main(void)
 {
 	config_defaults(&cfg);
+	cfg.test_time_set = true;
+	cfg.test_time = time(NULL);
 	test_open();
 	test_enqueue_flush();
 	test_bad_addresses();
