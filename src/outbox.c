@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -15,7 +16,7 @@
 
 #define QUEUE_MAGIC "oustpbm-queue 1\n"
 #define QUEUE_ENVELOPE_MAX 2048	/* bytes before the message in a queue file */
-#define QUEUE_ID_MAX 200
+#define QUEUE_ID_MAX OUTBOX_ID_MAX
 #define HOST_MAX 64
 #define PATH_BUF 512
 
@@ -1004,4 +1005,102 @@ out:
 	store_free_names(names, n);
 	store_unlock(&lock);
 	return result;
+}
+
+/* --- listing --- */
+
+/* The Subject of the header of msg, unfolded, into out (OUTBOX_SUBJECT_MAX + 1 bytes). */
+static void header_subject(const char *msg, size_t len, char *out)
+{
+	const char *p = msg, *end = msg + len;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while (p < end && *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl != NULL ? nl : end;
+
+		if (eol - p >= 8 && strncasecmp(p, "subject:", 8) == 0) {
+			const char *v = p + 8;
+
+			for (;;) {
+				for (; v < eol && n < OUTBOX_SUBJECT_MAX; v++) {
+					if (*v == '\r')
+						continue;
+					if (n == 0 && (*v == ' ' || *v == '\t'))
+						continue;
+					out[n++] = (unsigned char)*v < 0x20 || *v == 0x7f ? ' ' : *v;
+				}
+				/* RFC 5322 2.2.3: a line starting with a blank continues the field */
+				if (eol >= end || eol + 1 >= end || (eol[1] != ' ' && eol[1] != '\t'))
+					break;
+				v = eol + 1;
+				nl = memchr(v, '\n', (size_t)(end - v));
+				eol = nl != NULL ? nl : end;
+			}
+			out[n] = '\0';
+			return;
+		}
+		p = nl != NULL ? nl + 1 : end;
+	}
+}
+
+enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count)
+{
+	struct outbox_entry *list = NULL;
+	enum outbox_status result;
+	char **names = NULL;
+	size_t n = 0, i, k = 0;
+
+	*entries = NULL;
+	*count = 0;
+	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
+	if (result != OUTBOX_OK)
+		return result;
+	list = calloc(n > 0 ? n : 1, sizeof *list);
+	if (list == NULL) {
+		store_free_names(names, n);
+		set_err(ob, "out of memory");
+		return OUTBOX_TEMPFAIL;
+	}
+	for (i = 0; i < n; i++) {
+		struct outbox_entry *e = &list[k];
+		struct queue_file q;
+		const char *why = NULL;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (!queue_id_ok(names[i]))
+			continue;
+		result = read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &why);
+		if (result != OUTBOX_OK) {
+			free(text);
+			break;
+		}
+		if (gone) {
+			free(text);
+			continue;	/* sent meanwhile */
+		}
+		snprintf(e->id, sizeof e->id, "%s", names[i]);
+		if (parsed) {
+			snprintf(e->rcpt, sizeof e->rcpt, "%s", q.rcpt);
+			header_subject(q.msg, q.len, e->subject);
+			e->attempts = q.attempts;
+			e->next = q.next;
+			snprintf(e->error, sizeof e->error, "%s", q.error);
+		} else {
+			e->damaged = true;
+			snprintf(e->error, sizeof e->error, "%s", why);
+		}
+		free(text);
+		k++;
+	}
+	store_free_names(names, n);
+	if (result != OUTBOX_OK) {
+		free(list);
+		return result;
+	}
+	*entries = list;
+	*count = k;
+	return OUTBOX_OK;
 }

@@ -70,6 +70,7 @@
 #define OUTBOX_ERROR_LINE_MAX 400	/* bytes of the last error kept in a queue file */
 #define OUTBOX_BACKOFF_FIRST 60		/* seconds after the first failed attempt */
 #define OUTBOX_BACKOFF_MAX 3600		/* the wait doubles up to this */
+#define OUTBOX_ID_MAX 200		/* characters in a queue id */
 #define OUTBOX_SUBJECT_MAX 200		/* bytes of Subject shown by outbox_list */
 
 enum outbox_status {
@@ -153,5 +154,22 @@ enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_s
  */
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats);
+
+/* One waiting mail, as outbox_list shows it. */
+struct outbox_entry {
+	char id[OUTBOX_ID_MAX + 1];
+	char rcpt[MAILADDR_MAX + 1];		/* "" if the queue file is damaged */
+	char subject[OUTBOX_SUBJECT_MAX + 1];	/* as in the header, control characters as '?' */
+	unsigned long attempts;			/* failed attempts so far */
+	long long next;				/* no attempt before this time; 0: at once */
+	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, or why the file is damaged */
+	bool damaged;
+};
+
+/*
+ * The mails waiting in outbox/new/, in the order a flush sends them.  Only
+ * reads.  The caller owns *entries (free); *count may be 0.
+ */
+enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count);
 
 #endif
