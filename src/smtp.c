@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "mailaddr.h"
@@ -292,6 +293,20 @@ static bool link_failure(CURLcode rc)
 	}
 }
 
+/*
+ * After a timeout or a broken link libcurl would still say QUIT when the
+ * handle is cleaned up, and wait for the answer (as long as a slow server
+ * takes).  Shutting the socket down makes that fail at once; libcurl still
+ * closes it.
+ */
+static void drop_connection(struct smtp *sm)
+{
+	curl_socket_t fd = CURL_SOCKET_BAD;
+
+	if (curl.easy_getinfo(sm->easy, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK && fd != CURL_SOCKET_BAD)
+		shutdown(fd, SHUT_RDWR);
+}
+
 static enum transport_result smtp_deliver(void *ctx, const struct transport_envelope *env, const char *msg,
     size_t len, char *why, size_t whylen)
 {
@@ -324,8 +339,10 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 	curl.slist_free_all(rcpt);
 	if (rc == CURLE_OK && (code == 0 || code / 100 == 2))
 		return TRANSPORT_OK;
-	if (rc != CURLE_OK && link_failure(rc))
+	if (rc != CURLE_OK && link_failure(rc)) {
 		result = TRANSPORT_UNAVAILABLE;
+		drop_connection(sm);
+	}
 	else if (code / 100 == 5)
 		result = TRANSPORT_PERMFAIL;
 	else

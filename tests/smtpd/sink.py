@@ -3,9 +3,9 @@
 Run with Debian's python (/usr/bin/python3, which has python3-aiosmtpd):
 
     sink.py --dir DIR --portfile FILE [--tls CERT KEY] [--auth USER:PASSWORD]
-            [--slow SECONDS]
+            [--slow SECONDS] [--port PORT]
 
-It listens on a free port of 127.0.0.1 only and writes the port into FILE once
+It listens on 127.0.0.1 only, on PORT or a free port, and writes the port into FILE once
 it accepts connections.  Each message is stored byte-exact as DIR/N.eml (the
 DATA bytes after dot-unstuffing, CRLF as received) with DIR/N.env beside it,
 JSON: mail_from, rcpt_tos, helo, peer port, tls, auth login.  Every
@@ -87,6 +87,7 @@ def main():
     ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"))
     ap.add_argument("--auth")
     ap.add_argument("--slow", type=float, default=5.0)
+    ap.add_argument("--port", type=int, default=0)
     a = ap.parse_args()
 
     handler = Sink(a.dir, a.slow)
@@ -111,7 +112,7 @@ def main():
 
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
-    server = loop.run_until_complete(loop.create_server(factory, host="127.0.0.1", port=0))
+    server = loop.run_until_complete(loop.create_server(factory, host="127.0.0.1", port=a.port))
     port = server.sockets[0].getsockname()[1]
     tmp = a.portfile + ".tmp"
     with open(tmp, "w") as f:

@@ -268,6 +268,7 @@ static void test_slow(void)
 	ok(t_ms() - t0 < 3000, "given up after the timeout (%ld ms)", t_ms() - t0);
 	ok(strstr(why, "imeout") != NULL || strstr(why, "timed out") != NULL, "a timeout: %s", why);
 	transport_smtp.close(ctx);
+	ok(t_ms() - t0 < 3000, "closed without waiting for the slow server (%ld ms)", t_ms() - t0);
 	sink_stop(&s);
 }
 
