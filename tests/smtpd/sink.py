@@ -3,7 +3,7 @@
 Run with Debian's python (/usr/bin/python3, which has python3-aiosmtpd):
 
     sink.py --dir DIR --portfile FILE [--tls CERT KEY] [--auth USER:PASSWORD]
-            [--slow SECONDS] [--port PORT]
+            [--slow SECONDS] [--port PORT] [--discard]
 
 It listens on 127.0.0.1 only, on PORT or a free port, and writes the port into FILE once
 it accepts connections.  Each message is stored byte-exact as DIR/N.eml (the
@@ -14,6 +14,8 @@ connection appends one line to DIR/connections.
 The recipient's local part chooses the answer: rcpt451 / rcpt550 answer RCPT
 with 451 / 550; data451 / data550 answer the end of DATA with 451 / 550;
 slow waits --slow seconds (default 5) before answering the end of DATA.
+With --discard messages are accepted and thrown away (the benchmark's
+server, which then costs only aiosmtpd's protocol handling).
 With --tls, STARTTLS is offered and required; with --auth, AUTH (PLAIN,
 LOGIN) is required, over TLS only.
 """
@@ -29,9 +31,10 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
 class Sink:
-    def __init__(self, directory, slow):
+    def __init__(self, directory, slow, discard):
         self.dir = directory
         self.slow = slow
+        self.discard = discard
         self.n = 0
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -52,6 +55,8 @@ class Sink:
         if "data550" in locals_:
             return "550 5.7.1 refused"
         self.n += 1
+        if self.discard:
+            return "250 2.0.0 discarded"
         name = "%d.%06d" % (os.getpid(), self.n)
         env = {
             "mail_from": envelope.mail_from,
@@ -88,9 +93,10 @@ def main():
     ap.add_argument("--auth")
     ap.add_argument("--slow", type=float, default=5.0)
     ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--discard", action="store_true")
     a = ap.parse_args()
 
-    handler = Sink(a.dir, a.slow)
+    handler = Sink(a.dir, a.slow, a.discard)
     ctx = None
     if a.tls:
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
