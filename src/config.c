@@ -2,6 +2,8 @@
 #include "config.h"
 #include "transport.h"
 
+#include <arpa/inet.h>
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 enum key_type { KEY_STRING, KEY_NUMBER };
@@ -22,6 +25,7 @@ struct key {
 	unsigned long min, max;	/* KEY_NUMBER: inclusive range */
 	bool zero_ok;		/* KEY_NUMBER: 0 allowed below min */
 	const char *(*check)(const char *value);	/* KEY_STRING: NULL or why not */
+	bool secret;		/* never quote the value in a message */
 };
 
 static const char *check_address(const char *v)
@@ -50,13 +54,62 @@ static const char *check_path(const char *v)
 
 static const char *check_transport(const char *v)
 {
-	return transport_find(v) != NULL ? NULL : "is not a known transport (known: maildir)";
+	return transport_find(v) != NULL ? NULL : "is not a known transport (known: maildir, smtp)";
+}
+
+static const char *check_smtp_url(const char *v)
+{
+	char host[CONFIG_URL_MAX + 1];
+	const char *why = NULL;
+	unsigned port;
+	bool tls;
+
+	return config_smtp_url_parse(v, &tls, host, sizeof host, &port, &why) ? NULL : why;
+}
+
+static const char *check_starttls(const char *v)
+{
+	return strcmp(v, "required") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'required' or 'off'";
+}
+
+/* A host name: it becomes the path of the SMTP URL, which libcurl sends in EHLO. */
+static bool host_name_ok(const char *v, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || v[0] == '.' || v[0] == '-')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z') ||
+			(v[i] >= '0' && v[i] <= '9') || v[i] == '.' || v[i] == '-'))
+			return false;
+	return true;
+}
+
+static const char *check_helo(const char *v)
+{
+	return host_name_ok(v, strlen(v)) ? NULL : "is not a host name (letters, digits, '.', '-')";
+}
+
+static const char *check_secret(const char *v)
+{
+	const unsigned char *p;
+
+	if (v[0] == '\0')
+		return "is empty";
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "contains a control character";
+	return NULL;
 }
 
 #define STR_KEY(field, chk) \
-	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, chk }
+	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, chk, false }
 #define NUM_KEY(field, lo, hi, zero) \
-	{ #field, KEY_NUMBER, offsetof(struct config, field), 0, lo, hi, zero, NULL }
+	{ #field, KEY_NUMBER, offsetof(struct config, field), 0, lo, hi, zero, NULL, false }
+#define SECRET_KEY(field) \
+	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, \
+	    check_secret, true }
 
 static const struct key keys[] = {
 	STR_KEY(from_address, check_address),
@@ -68,6 +121,18 @@ static const struct key keys[] = {
 	STR_KEY(templates, check_path),
 	NUM_KEY(remind_days, 0, 365, false),
 	NUM_KEY(timeout_days, 0, 3650, false),
+	STR_KEY(smtp_url, check_smtp_url),
+	STR_KEY(smtp_starttls, check_starttls),
+	STR_KEY(smtp_cafile, check_path),
+	STR_KEY(smtp_user, check_secret),
+	SECRET_KEY(smtp_password),
+	STR_KEY(smtp_password_file, check_path),
+	STR_KEY(helo_name, check_helo),
+	STR_KEY(envelope_from, check_address),
+	NUM_KEY(smtp_connect_timeout, 1, 600, false),
+	NUM_KEY(smtp_timeout, 1, 3600, false),
+	NUM_KEY(retry_days, 1, 365, false),
+	NUM_KEY(sent_keep_days, 0, 3650, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -98,6 +163,10 @@ void config_defaults(struct config *cfg)
 	cfg->timeout_days = 0;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
+	cfg->smtp_connect_timeout = 10;
+	cfg->smtp_timeout = 60;
+	cfg->retry_days = 5;
+	cfg->sent_keep_days = 7;
 }
 
 static void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -158,16 +227,20 @@ static bool set_key(struct config *cfg, const struct key *k, const char *value, 
 	unsigned long n;
 
 	quote(q, sizeof q, value, strlen(value));
+	if (k->secret)
+		snprintf(q, sizeof q, "(not shown)");
 	if (k->type == KEY_STRING) {
 		char *dst = (char *)cfg + k->offset;
 
 		if (strlen(value) >= k->size) {
-			snprintf(msg, msglen, "%s '%s' is longer than %zu characters", k->name, q, k->size - 1);
+			snprintf(msg, msglen, "%s %s%s%s is longer than %zu characters", k->name, k->secret ? "" : "'",
+			    q, k->secret ? "" : "'", k->size - 1);
 			return false;
 		}
 		why = k->check != NULL ? k->check(value) : NULL;
 		if (why != NULL) {
-			snprintf(msg, msglen, "%s '%s' %s", k->name, q, why);
+			snprintf(msg, msglen, "%s %s%s%s %s", k->name, k->secret ? "" : "'", q, k->secret ? "" : "'",
+			    why);
 			return false;
 		}
 		memcpy(dst, value, strlen(value) + 1);
@@ -183,6 +256,151 @@ static bool set_key(struct config *cfg, const struct key *k, const char *value, 
 		return false;
 	}
 	*(unsigned long *)(void *)((char *)cfg + k->offset) = n;
+	return true;
+}
+
+/* The line key was set on in this file, 0 if it was not. */
+static unsigned line_of(const unsigned *first_line, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, key) == 0)
+			return first_line[i];
+	assert(!"unknown key");
+	return 0;
+}
+
+static unsigned max_line(unsigned a, unsigned b)
+{
+	return a > b ? a : b;
+}
+
+/* The SMTP keys that only make sense together; smtp_url selects the smtp transport. */
+static enum config_status check_smtp(struct config *cfg, const char *name, const unsigned *first_line,
+    char *err, size_t errlen)
+{
+	unsigned url = line_of(first_line, "smtp_url"), tr = line_of(first_line, "transport");
+	unsigned pw = line_of(first_line, "smtp_password"), pwf = line_of(first_line, "smtp_password_file");
+	unsigned user = line_of(first_line, "smtp_user");
+	bool has_pw = cfg->smtp_password[0] != '\0' || cfg->smtp_password_file[0] != '\0';
+
+	if (pw != 0 && pwf != 0) {
+		errf(err, errlen, "%s line %u: smtp_password and smtp_password_file (line %u) both set: use one",
+		    name, max_line(pw, pwf), pw < pwf ? pw : pwf);
+		return CONFIG_INVALID;
+	}
+	if (user != 0 && !has_pw) {
+		errf(err, errlen, "%s line %u: smtp_user '%s' needs smtp_password or smtp_password_file", name,
+		    user, cfg->smtp_user);
+		return CONFIG_INVALID;
+	}
+	if ((pw != 0 || pwf != 0) && cfg->smtp_user[0] == '\0') {
+		errf(err, errlen, "%s line %u: %s needs smtp_user", name, pw != 0 ? pw : pwf,
+		    pw != 0 ? "smtp_password" : "smtp_password_file");
+		return CONFIG_INVALID;
+	}
+	if (url != 0 && tr != 0 && strcmp(cfg->transport, "smtp") != 0) {
+		errf(err, errlen, "%s line %u: transport '%s' contradicts smtp_url (line %u)", name, tr,
+		    cfg->transport, url);
+		return CONFIG_INVALID;
+	}
+	if (url != 0 && tr == 0)
+		snprintf(cfg->transport, sizeof cfg->transport, "smtp");
+	if (strcmp(cfg->transport, "smtp") == 0 && cfg->smtp_url[0] == '\0') {
+		errf(err, errlen, "%s line %u: transport 'smtp' needs smtp_url", name, tr);
+		return CONFIG_INVALID;
+	}
+	return CONFIG_OK;
+}
+
+bool config_smtp_url_parse(const char *url, bool *tls, char *host, size_t hostlen, unsigned *port,
+    const char **why)
+{
+	const char *p, *h, *end;
+	unsigned long v = 0;
+	size_t n;
+
+	if (strncmp(url, "smtp://", 7) == 0) {
+		*tls = false;
+		p = url + 7;
+	} else if (strncmp(url, "smtps://", 8) == 0) {
+		*tls = true;
+		p = url + 8;
+	} else {
+		*why = "does not start with smtp:// or smtps://";
+		return false;
+	}
+	if (*p == '[') {
+		struct in6_addr a6;
+		char buf[INET6_ADDRSTRLEN + 1];
+
+		h = p + 1;
+		end = strchr(h, ']');
+		n = end != NULL ? (size_t)(end - h) : 0;
+		if (end == NULL || n == 0 || n >= sizeof buf) {
+			*why = "has a bad IPv6 address";
+			return false;
+		}
+		memcpy(buf, h, n);
+		buf[n] = '\0';
+		if (inet_pton(AF_INET6, buf, &a6) != 1) {
+			*why = "has a bad IPv6 address";
+			return false;
+		}
+		p = end + 1;
+	} else {
+		h = p;
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    *p == '.' || *p == '-')
+			p++;
+		n = (size_t)(p - h);
+		if (!host_name_ok(h, n)) {
+			*why = "has no host name";
+			return false;
+		}
+	}
+	if (n >= hostlen) {
+		*why = "has a host name too long";
+		return false;
+	}
+	if (*p == ':') {
+		for (p++; *p >= '0' && *p <= '9' && v <= 65535; p++)
+			v = v * 10 + (unsigned long)(*p - '0');
+		if (v == 0 || v > 65535 || !(*p == '\0' || *p == '/')) {
+			*why = "has a bad port (1..65535)";
+			return false;
+		}
+	}
+	if (*p == '/')
+		p++;
+	if (*p != '\0') {
+		*why = "has something after host and port (the EHLO name is helo_name)";
+		return false;
+	}
+	memcpy(host, h, n);
+	host[n] = '\0';
+	*port = v != 0 ? (unsigned)v : *tls ? 465 : 25;
+	return true;
+}
+
+bool config_smtp_starttls_required(const struct config *cfg)
+{
+	char host[CONFIG_URL_MAX + 1];
+	const char *why;
+	struct in_addr a4;
+	unsigned port;
+	bool tls;
+
+	if (cfg->smtp_starttls[0] != '\0')
+		return strcmp(cfg->smtp_starttls, "required") == 0;
+	if (!config_smtp_url_parse(cfg->smtp_url, &tls, host, sizeof host, &port, &why))
+		return true;
+	/* loopback: no one to listen in between (RFC 3207 is about the path) */
+	if (strcasecmp(host, "localhost") == 0 || strcmp(host, "::1") == 0)
+		return false;
+	if (inet_pton(AF_INET, host, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127)
+		return false;
 	return true;
 }
 
@@ -255,7 +473,7 @@ enum config_status config_parse(struct config *cfg, const char *name, const char
 			return CONFIG_INVALID;
 		}
 	}
-	return CONFIG_OK;
+	return check_smtp(cfg, name, first_line, err, errlen);
 }
 
 /* Read <home>/oustpbm.conf; *text NULL when there is none.  Caller frees. */

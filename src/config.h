@@ -31,13 +31,38 @@
  *   timeout_days       (0 = off)         oustpbm cleanup ends the game as a loss
  *                                         on time for the player to move after
  *                                         this many days without a turn, 0..3650
+ *   smtp_url           (unset)           smtp://host[:port] or smtps://host[:port]
+ *                                         (port 25 / 465 by default); setting it
+ *                                         selects the smtp transport (smtp.h)
+ *   smtp_starttls      (required)        required|off: STARTTLS on smtp://; the
+ *                                         default is off for a loopback host
+ *                                         (127.0.0.0/8, ::1, localhost)
+ *   smtp_cafile        (system CAs)      PEM file of the CAs the server's
+ *                                         certificate is checked against
+ *   smtp_user          (unset)           AUTH user name; needs a password
+ *   smtp_password      (unset)           AUTH password, never logged or shown
+ *   smtp_password_file (unset)           file whose first line is the password
+ *                                         (relative: from the home); not with
+ *                                         smtp_password
+ *   helo_name          (host name)       name given in EHLO
+ *   envelope_from      (from_address)    SMTP MAIL FROM of the replies
+ *   smtp_connect_timeout (10)            seconds to connect, 1..600
+ *   smtp_timeout       (60)              seconds for one whole SMTP transaction,
+ *                                         connection included, 1..3600
+ *   retry_days         (5)               days a mail is retried before it moves
+ *                                         to outbox/failed/, 1..365
+ *   sent_keep_days     (7)               days a copy of a sent mail stays in
+ *                                         outbox/sent/, 0 (keep none)..3650
+ * The transport key and smtp_url agree: with smtp_url set, transport is smtp
+ * unless set otherwise (then it is an error); transport = smtp needs smtp_url.
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
  * The log is always <home>/log.
  *
  * Environment (tests): OUSTPBM_TEST_TIME, epoch seconds, fixes "now" so Date
- * headers and times are reproducible; see config_now().
+ * headers and times are reproducible; see config_now().  OUSTPBM_TEST_LIBCURL
+ * names the library the smtp transport loads instead of libcurl.so.4.
  */
 #ifndef OUSTPBM_CONFIG_H
 #define OUSTPBM_CONFIG_H
@@ -54,6 +79,8 @@
 #define CONFIG_NAME_MAX 64	/* server_name */
 #define CONFIG_TRANSPORT_MAX 16
 #define CONFIG_PATH_MAX 1000	/* templates */
+#define CONFIG_URL_MAX 300	/* smtp_url */
+#define CONFIG_SECRET_MAX 200	/* smtp_user, smtp_password */
 #define CONFIG_ERR_MAX 1400	/* enough for any message, culprit included */
 
 enum config_status {
@@ -72,6 +99,18 @@ struct config {
 	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	unsigned long remind_days;	/* 0: no reminders */
 	unsigned long timeout_days;	/* 0: no loss on time */
+	char smtp_url[CONFIG_URL_MAX + 1];	/* "" when not set */
+	char smtp_starttls[CONFIG_TRANSPORT_MAX + 1];	/* "required", "off" or "" (by host) */
+	char smtp_cafile[CONFIG_PATH_MAX + 1];
+	char smtp_user[CONFIG_SECRET_MAX + 1];
+	char smtp_password[CONFIG_SECRET_MAX + 1];
+	char smtp_password_file[CONFIG_PATH_MAX + 1];
+	char helo_name[CONFIG_NAME_MAX + 1];
+	char envelope_from[MAILADDR_MAX + 1];
+	unsigned long smtp_connect_timeout;	/* seconds */
+	unsigned long smtp_timeout;		/* seconds */
+	unsigned long retry_days;
+	unsigned long sent_keep_days;
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };
@@ -94,6 +133,17 @@ enum config_status config_load(struct config *cfg, const char *home, char *err, 
  */
 enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
     char *err, size_t errlen);
+
+/*
+ * Split an smtp_url into its parts: tls true for smtps://, host (at most
+ * hostlen-1 characters, without the [] of an IPv6 literal), *port (25 or 465
+ * when not given).  False with *why if the URL is not acceptable.
+ */
+bool config_smtp_url_parse(const char *url, bool *tls, char *host, size_t hostlen, unsigned *port,
+    const char **why);
+
+/* True if STARTTLS is required: smtp_starttls, or by default unless the host is loopback. */
+bool config_smtp_starttls_required(const struct config *cfg);
 
 /* The current time: OUSTPBM_TEST_TIME when set, else time(NULL). */
 time_t config_now(const struct config *cfg);

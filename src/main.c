@@ -6,6 +6,8 @@
  *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
  *   oustpbm engine                 GTP engine on stdin/stdout
  *   oustpbm [-d DIR] cleanup|adduser|passwd|list|show|fsck ...   admin.h
+ *   oustpbm [-d DIR] flush         send the queued replies that are due
+ *   oustpbm [-d DIR] queue         list the queued replies
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "admin.h"
 #include "engine.h"
 #include "process.h"
+#include "queuecmd.h"
 #include "version.h"
 
 /* The exit status of a handled mail, as procmail and the MTA read it. */
@@ -55,10 +58,30 @@ static int admin_exit_code(enum admin_status s)
 	return EX_SOFTWARE;
 }
 
+/* The exit status of flush and queue (queuecmd.h). */
+static int queuecmd_exit_code(enum queuecmd_status s)
+{
+	switch (s) {
+	case QUEUECMD_OK:
+		return EX_OK;
+	case QUEUECMD_TEMPFAIL:
+		return EX_TEMPFAIL;
+	case QUEUECMD_USAGE:
+		return EX_USAGE;
+	case QUEUECMD_CONFIG:
+		return EX_CONFIG;
+	case QUEUECMD_IO:
+		return EX_IOERR;
+	}
+	return EX_SOFTWARE;
+}
+
 static int usage(FILE *f)
 {
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
-	      "       oustpbm engine                  GTP engine on standard input/output\n",
+	      "       oustpbm engine                  GTP engine on standard input/output\n"
+	      "       oustpbm [-d DIR] flush          send the queued replies that are due\n"
+	      "       oustpbm [-d DIR] queue          list the queued replies\n",
 	    f);
 	fputs(admin_usage, f);
 	fputs("       oustpbm --help | --version\n", f);
@@ -78,6 +101,8 @@ int main(int argc, char **argv)
 		}
 		return EX_SOFTWARE;
 	}
+	if (queuecmd_wanted(argc, argv))
+		return queuecmd_exit_code(queuecmd_main(argc, argv, stdout));
 	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
 		return usage(stdout);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)

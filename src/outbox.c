@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define QUEUE_MAGIC "oustpbm-queue 1\n"
 #define QUEUE_ENVELOPE_MAX 2048	/* bytes before the message in a queue file */
-#define QUEUE_ID_MAX 200
+#define QUEUE_ID_MAX OUTBOX_ID_MAX
 #define HOST_MAX 64
 #define PATH_BUF 512
 
@@ -40,6 +43,10 @@ struct queue_file {
 	long board;		/* 0: none */
 	size_t game_len;
 	uint64_t game_hash;
+	unsigned long attempts;	/* failed attempts so far */
+	long long first;	/* time of the first failed attempt, 0: none */
+	long long next;		/* no attempt before this time, 0: at once */
+	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, "" if none */
 	const char *msg;
 	size_t len;
 };
@@ -159,7 +166,8 @@ static long id_age(const char *id, time_t now)
 
 enum outbox_status outbox_open(struct store *st, struct outbox **out, char *err, size_t errlen)
 {
-	static const char *const dirs[] = { "outbox", "outbox/tmp", "outbox/new", "outbox/failed" };
+	static const char *const dirs[] = { "outbox", "outbox/tmp", "outbox/new", "outbox/failed",
+		"outbox/sent" };
 	enum store_status status;
 	struct outbox *ob;
 	size_t i;
@@ -272,6 +280,41 @@ static bool copy_addr(char *out, const char *s, size_t n, bool empty_ok)
 	return (empty_ok && n == 0) || mailaddr_ok(out, NULL);
 }
 
+/*
+ * The retry lines (attempts, first, next, error) that a flush adds: 1 if
+ * key is one of them and it was parsed, 0 if it is not one of them, -1 with
+ * *why if it is damaged.
+ */
+static int parse_retry_line(struct queue_file *q, const char *key, size_t keylen, const char *val,
+    size_t vallen, const char **why)
+{
+	unsigned long long v;
+
+#define RKEY(k) (keylen == strlen(k) && memcmp(key, k, keylen) == 0)
+	if (RKEY("attempts") || RKEY("first") || RKEY("next")) {
+		*why = "bad retry line";
+		if (!parse_ulong(val, vallen, RKEY("attempts") ? 1000000ULL : 253402300799ULL, &v))
+			return -1;
+		if (RKEY("attempts"))
+			q->attempts = (unsigned long)v;
+		else if (RKEY("first"))
+			q->first = (long long)v;
+		else
+			q->next = (long long)v;
+		return 1;
+	}
+	if (RKEY("error")) {
+		*why = "bad error line";
+		if (vallen > OUTBOX_ERROR_LINE_MAX || memchr(val, '\0', vallen) != NULL)
+			return -1;
+		memcpy(q->error, val, vallen);
+		q->error[vallen] = '\0';
+		return 1;
+	}
+#undef RKEY
+	return 0;
+}
+
 /* Parse a queue file; false with *why if it is damaged. */
 static bool parse_queue(const char *text, size_t len, struct queue_file *q, const char **why)
 {
@@ -279,6 +322,7 @@ static bool parse_queue(const char *text, size_t len, struct queue_file *q, cons
 	size_t keylen, vallen, magic = strlen(QUEUE_MAGIC);
 	bool have_from = false, have_rcpt = false, have_size = false, have_commit = false;
 	unsigned long long v, size = 0;
+	int retry;
 
 	memset(q, 0, sizeof *q);
 	*why = "bad first line";
@@ -324,6 +368,9 @@ static bool parse_queue(const char *text, size_t len, struct queue_file *q, cons
 			have_size = true;
 			*why = "bad size";
 			if (!parse_ulong(val, vallen, OUTBOX_MESSAGE_MAX, &size))
+				return false;
+		} else if ((retry = parse_retry_line(q, key, keylen, val, vallen, why)) != 0) {
+			if (retry < 0)
 				return false;
 		} else {
 			*why = "unknown or repeated envelope line";
@@ -687,8 +734,8 @@ enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_s
 
 /* --- flush --- */
 
-static void log_mail(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
-    const char *what, const char *why)
+static void log_mail3(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
+    const char *what, const char *why, const char *more)
 {
 	char stamp[32];
 	struct tm tm;
@@ -696,7 +743,152 @@ static void log_mail(struct outbox *ob, const struct config *cfg, const char *id
 
 	if (gmtime_r(&now, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
-	store_log(ob->st, "%s outbox %s rcpt=%s %s: %s", stamp, id, rcpt[0] != '\0' ? rcpt : "?", what, why);
+	store_log(ob->st, "%s outbox %s rcpt=%s %s: %s%s", stamp, id, rcpt[0] != '\0' ? rcpt : "?", what, why,
+	    more);
+}
+
+static void log_mail(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
+    const char *what, const char *why)
+{
+	log_mail3(ob, cfg, id, rcpt, what, why, "");
+}
+
+/* Copy why into out (size OUTBOX_ERROR_LINE_MAX + 1) as one line: control characters become '?'. */
+static void error_line(char *out, const char *why)
+{
+	size_t i;
+
+	for (i = 0; why[i] != '\0' && i < OUTBOX_ERROR_LINE_MAX; i++)
+		out[i] = (unsigned char)why[i] < 0x20 || why[i] == 0x7f ? '?' : why[i];
+	out[i] = '\0';
+}
+
+/* Rewrite outbox/new/<id> with q's envelope, retry lines included, durably and atomically. */
+static enum outbox_status rewrite_queue(struct outbox *ob, const char *id, const struct queue_file *q)
+{
+	char path[PATH_BUF], commit[64] = "", *head = NULL, *file = NULL;
+	enum outbox_status result;
+	int hn;
+
+	if (q->board != 0)
+		snprintf(commit, sizeof commit, "board %ld\ncommit %zu %016" PRIx64 "\n", q->board, q->game_len,
+		    q->game_hash);
+	hn = asprintf(&head, QUEUE_MAGIC "from %s\nrcpt %s\n%ssize %zu\nattempts %lu\nfirst %lld\nnext %lld\n"
+	    "error %s\n\n", q->from, q->rcpt, commit, q->len, q->attempts, q->first, q->next, q->error);
+	if (hn < 0 || (file = malloc((size_t)hn + q->len + 1)) == NULL) {
+		if (hn >= 0)
+			free(head);
+		set_err(ob, "out of memory");
+		return OUTBOX_TEMPFAIL;
+	}
+	memcpy(file, head, (size_t)hn);
+	memcpy(file + hn, q->msg, q->len);
+	snprintf(path, sizeof path, "outbox/new/%s", id);
+	result = from_store(ob, store_write_file(ob->st, path, file, (size_t)hn + q->len));
+	free(file);
+	free(head);
+	return result;
+}
+
+/* The wait after the attempts-th failed attempt: 1 minute, doubling, at most 1 hour. */
+static long backoff(unsigned long attempts)
+{
+	long wait = OUTBOX_BACKOFF_FIRST;
+
+	while (attempts > 1 && wait < OUTBOX_BACKOFF_MAX) {
+		wait *= 2;
+		attempts--;
+	}
+	return wait < OUTBOX_BACKOFF_MAX ? wait : OUTBOX_BACKOFF_MAX;
+}
+
+static enum outbox_status move_failed(struct outbox *ob, const char *id);
+
+/* A permanent failure: the error goes into the queue file, which moves to failed/. */
+static void fail_mail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
+    const char *what, const char *why, struct outbox_stats *stats, bool *removed)
+{
+	log_mail(ob, cfg, id, q->rcpt, what, why);
+	error_line(q->error, why);
+	if (rewrite_queue(ob, id, q) != OUTBOX_OK)
+		log_mail(ob, cfg, id, q->rcpt, "error not recorded", ob->err);
+	if (move_failed(ob, id) == OUTBOX_OK) {
+		stats->failed++;
+		*removed = true;
+	}
+}
+
+/*
+ * A temporary failure: one more attempt, the next one after the backoff, the
+ * error recorded; after retry_days since the first failed attempt the mail
+ * moves to failed/.
+ */
+static void defer_mail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
+    const char *why, struct outbox_stats *stats, bool *removed)
+{
+	time_t now = config_now(cfg);
+	char what[160];
+
+	q->attempts++;
+	if (q->first == 0)
+		q->first = (long long)now;
+	q->next = (long long)now + backoff(q->attempts);
+	if ((long long)now - q->first >= (long long)cfg->retry_days * 86400) {
+		snprintf(what, sizeof what, "still failing after %lu attempts in %lu days, moved to failed/",
+		    q->attempts, cfg->retry_days);
+		fail_mail(ob, cfg, id, q, what, why, stats, removed);
+		return;
+	}
+	error_line(q->error, why);
+	snprintf(what, sizeof what, " (attempt %lu, next in %ld s)", q->attempts, backoff(q->attempts));
+	log_mail3(ob, cfg, id, q->rcpt, "deferred", q->error, what);
+	if (rewrite_queue(ob, id, q) != OUTBOX_OK)
+		log_mail(ob, cfg, id, q->rcpt, "retry state not recorded", ob->err);
+	stats->deferred++;
+}
+
+/*
+ * Delivered: the queue file moves to sent/ with the time of sending as its
+ * modification time (what prune_sent goes by), or goes when none are kept.
+ */
+static enum outbox_status keep_sent(struct outbox *ob, const struct config *cfg, const char *id)
+{
+	char from[PATH_BUF], to[PATH_BUF], abs[PATH_BUF + 4096];
+	struct timespec ts[2];
+	enum outbox_status result;
+
+	snprintf(from, sizeof from, "outbox/new/%s", id);
+	if (cfg->sent_keep_days == 0)
+		return from_store(ob, store_unlink(ob->st, from));
+	snprintf(to, sizeof to, "outbox/sent/%s", id);
+	result = from_store(ob, store_rename(ob->st, from, to));
+	if (result != OUTBOX_OK)
+		return result;
+	snprintf(abs, sizeof abs, "%s/%s", store_home(ob->st), to);
+	ts[0].tv_sec = ts[1].tv_sec = config_now(cfg);
+	ts[0].tv_nsec = ts[1].tv_nsec = 0;
+	utimensat(AT_FDCWD, abs, ts, 0);	/* failing, the copy is kept for its queue time instead */
+	return OUTBOX_OK;
+}
+
+/* Remove the copies in sent/ older than sent_keep_days. */
+static void prune_sent(struct outbox *ob, const struct config *cfg, struct outbox_stats *stats)
+{
+	long long limit = (long long)config_now(cfg) - (long long)cfg->sent_keep_days * 86400;
+	char **names = NULL, abs[PATH_BUF + 4096];
+	size_t n = 0, i;
+	struct stat sb;
+
+	if (store_list_dir(ob->st, "outbox/sent", &names, &n) != STORE_OK)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!queue_id_ok(names[i]))
+			continue;
+		snprintf(abs, sizeof abs, "%s/outbox/sent/%s", store_home(ob->st), names[i]);
+		if (stat(abs, &sb) == 0 && (long long)sb.st_mtime <= limit && unlink(abs) == 0)
+			stats->pruned++;
+	}
+	store_free_names(names, n);
 }
 
 static enum outbox_status move_failed(struct outbox *ob, const char *id)
@@ -714,10 +906,10 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct outbox_stats local;
 	enum outbox_status result, r;
-	char **names = NULL, why[TRANSPORT_WHY_MAX], path[PATH_BUF];
+	char **names = NULL, why[TRANSPORT_WHY_MAX];
 	size_t n = 0, i;
 	void *ctx = NULL;
-	bool opened = false, removed = false, failed = false;
+	bool opened = false, removed = false, failed = false, sent = false;
 
 	if (stats == NULL)
 		stats = &local;
@@ -758,12 +950,18 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 			}
 			continue;
 		}
+		if (q.next > (long long)config_now(cfg)) {
+			stats->waiting++;	/* backing off */
+			free(text);
+			continue;
+		}
 		if (!opened) {
 			why[0] = '\0';
 			tr = ops->open(ob->st, cfg, &ctx, why, sizeof why);
 			if (tr != TRANSPORT_OK) {
 				log_mail(ob, cfg, names[i], q.rcpt, "transport not available", why);
-				stats->deferred += (unsigned)(n - i);
+				defer_mail(ob, cfg, names[i], &q, why, stats, &failed);
+				stats->deferred += (unsigned)(n - i - 1);
 				free(text);
 				break;
 			}
@@ -774,34 +972,135 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 		env.rcpt = q.rcpt;
 		why[0] = '\0';
 		tr = ops->deliver(ctx, &env, q.msg, q.len, why, sizeof why);
-		free(text);
 		if (tr == TRANSPORT_OK) {
-			snprintf(path, sizeof path, "outbox/new/%s", names[i]);
-			r = from_store(ob, store_unlink(ob->st, path));
+			r = keep_sent(ob, cfg, names[i]);
 			if (r != OUTBOX_OK)
 				log_mail(ob, cfg, names[i], q.rcpt, "delivered but not removed", ob->err);
 			stats->delivered++;
-			removed = true;
-		} else if (tr == TRANSPORT_TEMPFAIL) {
-			log_mail(ob, cfg, names[i], q.rcpt, "deferred", why);
-			stats->deferred++;
+			removed = sent = true;
+		} else if (tr == TRANSPORT_TEMPFAIL || tr == TRANSPORT_UNAVAILABLE) {
+			defer_mail(ob, cfg, names[i], &q, why, stats, &failed);
 		} else {
-			log_mail(ob, cfg, names[i], q.rcpt, "refused, moved to failed/", why);
-			if (move_failed(ob, names[i]) == OUTBOX_OK) {
-				stats->failed++;
-				removed = failed = true;
-			}
+			fail_mail(ob, cfg, names[i], &q, "refused, moved to failed/", why, stats, &failed);
+		}
+		free(text);
+		if (tr == TRANSPORT_UNAVAILABLE) {
+			/* the server or the link is down: the others wait for the next flush */
+			stats->deferred += (unsigned)(n - i - 1);
+			break;
 		}
 	}
+	removed = removed || failed;
+	prune_sent(ob, cfg, stats);
 	/* one directory fsync for all the removals of this flush */
 	if (removed)
 		result = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
 	if (failed && result == OUTBOX_OK)
 		result = from_store(ob, store_sync_dir(ob->st, "outbox/failed"));
+	if (sent && result == OUTBOX_OK)
+		result = from_store(ob, store_sync_dir(ob->st, "outbox/sent"));
 out:
 	if (opened)
 		ops->close(ctx);
 	store_free_names(names, n);
 	store_unlock(&lock);
 	return result;
+}
+
+/* --- listing --- */
+
+/* The Subject of the header of msg, unfolded, into out (OUTBOX_SUBJECT_MAX + 1 bytes). */
+static void header_subject(const char *msg, size_t len, char *out)
+{
+	const char *p = msg, *end = msg + len;
+	size_t n = 0;
+
+	out[0] = '\0';
+	while (p < end && *p != '\n' && !(*p == '\r' && p + 1 < end && p[1] == '\n')) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl != NULL ? nl : end;
+
+		if (eol - p >= 8 && strncasecmp(p, "subject:", 8) == 0) {
+			const char *v = p + 8;
+
+			for (;;) {
+				for (; v < eol && n < OUTBOX_SUBJECT_MAX; v++) {
+					if (*v == '\r')
+						continue;
+					if (n == 0 && (*v == ' ' || *v == '\t'))
+						continue;
+					out[n++] = (unsigned char)*v < 0x20 || *v == 0x7f ? ' ' : *v;
+				}
+				/* RFC 5322 2.2.3: a line starting with a blank continues the field */
+				if (eol >= end || eol + 1 >= end || (eol[1] != ' ' && eol[1] != '\t'))
+					break;
+				v = eol + 1;
+				nl = memchr(v, '\n', (size_t)(end - v));
+				eol = nl != NULL ? nl : end;
+			}
+			out[n] = '\0';
+			return;
+		}
+		p = nl != NULL ? nl + 1 : end;
+	}
+}
+
+enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count)
+{
+	struct outbox_entry *list = NULL;
+	enum outbox_status result;
+	char **names = NULL;
+	size_t n = 0, i, k = 0;
+
+	*entries = NULL;
+	*count = 0;
+	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
+	if (result != OUTBOX_OK)
+		return result;
+	list = calloc(n > 0 ? n : 1, sizeof *list);
+	if (list == NULL) {
+		store_free_names(names, n);
+		set_err(ob, "out of memory");
+		return OUTBOX_TEMPFAIL;
+	}
+	for (i = 0; i < n; i++) {
+		struct outbox_entry *e = &list[k];
+		struct queue_file q;
+		const char *why = NULL;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (!queue_id_ok(names[i]))
+			continue;
+		result = read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &why);
+		if (result != OUTBOX_OK) {
+			free(text);
+			break;
+		}
+		if (gone) {
+			free(text);
+			continue;	/* sent meanwhile */
+		}
+		snprintf(e->id, sizeof e->id, "%s", names[i]);
+		if (parsed) {
+			snprintf(e->rcpt, sizeof e->rcpt, "%s", q.rcpt);
+			header_subject(q.msg, q.len, e->subject);
+			e->attempts = q.attempts;
+			e->next = q.next;
+			snprintf(e->error, sizeof e->error, "%s", q.error);
+		} else {
+			e->damaged = true;
+			snprintf(e->error, sizeof e->error, "%s", why);
+		}
+		free(text);
+		k++;
+	}
+	store_free_names(names, n);
+	if (result != OUTBOX_OK) {
+		free(list);
+		return result;
+	}
+	*entries = list;
+	*count = k;
+	return OUTBOX_OK;
 }

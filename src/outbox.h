@@ -4,7 +4,8 @@
  *
  * Layout: outbox/tmp/ (being written or waiting for their game file),
  * outbox/new/ (queued, to be sent), outbox/failed/ (refused for good, kept for
- * the admin), outbox/flush.lock.  A queued mail is one file, named like a
+ * the admin), outbox/sent/ (copies of sent mail, sent_keep_days),
+ * outbox/flush.lock.  A queued mail is one file, named like a
  * Maildir message (time.M<usec>P<pid>Q<n>.<host>, which is also its queue id):
  * a small text envelope, a blank line, then the message bytes exactly:
  *
@@ -15,6 +16,10 @@
  *     commit 2345 89abcdef01234567   with board: length and FNV-1a 64 hash
  *                                    of the game file these replies belong to
  *     size 1234                      bytes of message after the blank line
+ *     attempts 2                     \  written by a flush after a temporary
+ *     first 1700000000               |  failure: failed attempts, time of the
+ *     next 1700000180                |  first one, no attempt before next,
+ *     error smtp: ... (451)          /  the last error (one line, cut at 400)
  *
  *     <message>
  *
@@ -48,9 +53,15 @@
  *
  * Flush: under outbox/flush.lock (waiting at most lock_timeout_ms, so two
  * flushes never send one mail twice) settle leftovers in tmp/, then deliver
- * each file of new/ in name order.  TRANSPORT_OK: the file is deleted;
- * TEMPFAIL: it stays for the next flush; PERMFAIL or a damaged queue file:
- * moved to failed/ and logged.  A crash between delivery and deletion means
+ * each file of new/ whose next time has come (config_now), in name order.
+ * TRANSPORT_OK: the file moves to sent/, its modification time set to the
+ * time of sending, and copies older than sent_keep_days are deleted (at once
+ * with 0); TEMPFAIL: it stays, its retry lines rewritten atomically (attempts
+ * + 1, next = now + 1 minute doubling per attempt up to 1 hour, the error),
+ * and if retry_days have passed since its first failed attempt it moves to
+ * failed/ instead; UNAVAILABLE: the same for this mail, and the run ends
+ * (the others wait, untried); PERMFAIL or a damaged queue file: the error
+ * is written into it and it moves to failed/; every failure is logged.  A crash between delivery and deletion means
  * one more delivery later (at least once); the maildir transport then
  * replaces its own earlier copy, as the file name is the queue id.
  */
@@ -67,6 +78,11 @@
 #define OUTBOX_MESSAGE_MAX (8L * 1024 * 1024)	/* bytes in one queued message */
 #define OUTBOX_ERR_MAX 700
 #define OUTBOX_TMP_MAX_AGE (36L * 3600)	/* seconds before an untagged tmp/ file is junk */
+#define OUTBOX_ERROR_LINE_MAX 400	/* bytes of the last error kept in a queue file */
+#define OUTBOX_BACKOFF_FIRST 60		/* seconds after the first failed attempt */
+#define OUTBOX_BACKOFF_MAX 3600		/* the wait doubles up to this */
+#define OUTBOX_ID_MAX 200		/* characters in a queue id */
+#define OUTBOX_SUBJECT_MAX 200		/* bytes of Subject shown by outbox_list */
 
 enum outbox_status {
 	OUTBOX_OK,
@@ -90,6 +106,8 @@ struct outbox_stats {
 	unsigned failed;	/* permanent failure or damaged: moved to failed/ */
 	unsigned released;	/* leftovers in tmp/ whose game was committed: moved to new/ */
 	unsigned discarded;	/* leftovers in tmp/ whose game was not: deleted */
+	unsigned waiting;	/* in new/, not due yet (backing off) */
+	unsigned pruned;	/* copies older than sent_keep_days removed from sent/ */
 };
 
 /*
@@ -147,5 +165,22 @@ enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_s
  */
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats);
+
+/* One waiting mail, as outbox_list shows it. */
+struct outbox_entry {
+	char id[OUTBOX_ID_MAX + 1];
+	char rcpt[MAILADDR_MAX + 1];		/* "" if the queue file is damaged */
+	char subject[OUTBOX_SUBJECT_MAX + 1];	/* as in the header, control characters as '?' */
+	unsigned long attempts;			/* failed attempts so far */
+	long long next;				/* no attempt before this time; 0: at once */
+	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, or why the file is damaged */
+	bool damaged;
+};
+
+/*
+ * The mails waiting in outbox/new/, in the order a flush sends them.  Only
+ * reads.  The caller owns *entries (free); *count may be 0.
+ */
+enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count);
 
 #endif

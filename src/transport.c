@@ -1,5 +1,6 @@
 /* transport: the table of transports and the maildir transport. */
 #include "transport.h"
+#include "smtp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,13 +18,15 @@ const char *transport_result_str(enum transport_result result)
 		return "temporary failure";
 	case TRANSPORT_PERMFAIL:
 		return "permanent failure";
+	case TRANSPORT_UNAVAILABLE:
+		return "server unavailable";
 	}
 	return "unknown result";
 }
 
 const struct transport_ops *transport_find(const char *name)
 {
-	static const struct transport_ops *const all[] = { &transport_maildir };
+	static const struct transport_ops *const all[] = { &transport_maildir, &transport_smtp };
 	size_t i;
 
 	for (i = 0; i < sizeof all / sizeof all[0]; i++)

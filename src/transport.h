@@ -5,7 +5,7 @@
  * so every result is unambiguous), and closes it.  A transport that keeps a
  * connection (SMTP) reuses it across the deliver() calls of one flush.
  *
- * Built in: "maildir", the default.  Each reply goes into
+ * Built in: "maildir", the default, and "smtp" (smtp.h).  Each reply goes into
  * <home>/mail/<recipient>/new/ as a Maildir message (tmp/, fsync, rename into
  * new/, fsync of new/), readable with any Maildir reader (mutt -f DIR).  The
  * file name is the queue id, which has the Maildir unique-name shape
@@ -29,6 +29,8 @@ enum transport_result {
 	TRANSPORT_OK,		/* delivered: the mail leaves the outbox */
 	TRANSPORT_TEMPFAIL,	/* not now (SMTP 4xx, no connection, disk full): kept */
 	TRANSPORT_PERMFAIL,	/* never (SMTP 5xx, bad recipient): moved to failed/ */
+	TRANSPORT_UNAVAILABLE,	/* temporary, and so for every mail of this run (no
+				 * connection, timeout, TLS): kept, the run ends */
 };
 
 /* The envelope of one queued mail; all strings valid during the call only. */

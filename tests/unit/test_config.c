@@ -94,7 +94,8 @@ static void test_errors(void)
 	bad("server_name = a\x01z\n", "oustpbm.conf line 1: server_name 'a?z' contains a control character");
 	bad("templates =\n", "oustpbm.conf line 1: templates '' is empty");
 	bad("templates = a\x7f" "b\n", "oustpbm.conf line 1: templates 'a?b' contains a control character");
-	bad("transport = smtp\n", "oustpbm.conf line 1: transport 'smtp' is not a known transport (known: maildir)");
+	bad("transport = sendmail\n",
+	    "oustpbm.conf line 1: transport 'sendmail' is not a known transport (known: maildir, smtp)");
 	bad("transport = maildir-and-more-than-sixteen\n",
 	    "oustpbm.conf line 1: transport 'maildir-and-more-than-sixteen' is longer than 16 characters");
 
@@ -112,6 +113,96 @@ static void test_errors(void)
 		    "NUL byte refused");
 		ok_str(err, "oustpbm.conf line 3: contains a NUL byte", "NUL byte message");
 	}
+}
+
+static void test_smtp_keys(void)
+{
+	struct config cfg;
+	char host[CONFIG_URL_MAX + 1];
+	const char *why = NULL;
+	unsigned port;
+	bool tls;
+
+	config_defaults(&cfg);
+	ok(cfg.smtp_url[0] == '\0' && cfg.smtp_starttls[0] == '\0' && cfg.smtp_connect_timeout == 10 &&
+	    cfg.smtp_timeout == 60 && cfg.retry_days == 5 && cfg.sent_keep_days == 7, "smtp and outbox defaults");
+
+	ok_int(parse(&cfg, "smtp_url = smtp://mail.example.org:2525\nsmtp_user = oust\nsmtp_password = p#ss word\n"
+	    "smtp_cafile = /etc/ssl/ca.pem\nhelo_name = games.example.org\nenvelope_from = bounces@example.org\n"
+	    "smtp_connect_timeout = 3\nsmtp_timeout = 30\nretry_days = 2\nsent_keep_days = 0\n"), CONFIG_OK,
+	    "smtp settings parse: %s", err);
+	ok_str(cfg.transport, "smtp", "smtp_url selects the smtp transport");
+	ok(strcmp(cfg.smtp_password, "p#ss word") == 0 && strcmp(cfg.helo_name, "games.example.org") == 0 &&
+	    strcmp(cfg.envelope_from, "bounces@example.org") == 0 && cfg.smtp_connect_timeout == 3 &&
+	    cfg.smtp_timeout == 30 && cfg.retry_days == 2 && cfg.sent_keep_days == 0, "values kept");
+	ok(config_smtp_starttls_required(&cfg), "STARTTLS required by default for a remote host");
+	ok_int(parse(&cfg, "transport = smtp\nsmtp_url = smtp://127.0.0.1:25/\n"), CONFIG_OK,
+	    "transport = smtp with smtp_url");
+	ok(!config_smtp_starttls_required(&cfg), "not required by default on 127.0.0.1");
+	ok_int(parse(&cfg, "smtp_url = smtp://127.1.2.3\nsmtp_starttls = required\n"), CONFIG_OK, "required set");
+	ok(config_smtp_starttls_required(&cfg), "smtp_starttls = required wins on loopback");
+	ok_int(parse(&cfg, "smtp_url = smtp://mail.example.org\nsmtp_starttls = off\n"), CONFIG_OK, "off set");
+	ok(!config_smtp_starttls_required(&cfg), "smtp_starttls = off");
+	parse(&cfg, "smtp_url = smtp://localhost:25\n");
+	ok(!config_smtp_starttls_required(&cfg), "localhost is loopback");
+	parse(&cfg, "smtp_url = smtp://[::1]:25\n");
+	ok(!config_smtp_starttls_required(&cfg), "::1 is loopback");
+	parse(&cfg, "smtp_url = smtp://128.0.0.1\n");
+	ok(config_smtp_starttls_required(&cfg), "128.0.0.1 is not");
+
+	ok(config_smtp_url_parse("smtps://mail.example.org", &tls, host, sizeof host, &port, &why) && tls &&
+	    port == 465 && strcmp(host, "mail.example.org") == 0, "smtps:// defaults to port 465");
+	ok(config_smtp_url_parse("smtp://[::1]:587", &tls, host, sizeof host, &port, &why) && !tls &&
+	    port == 587 && strcmp(host, "::1") == 0, "IPv6 literal with port");
+	ok(config_smtp_url_parse("smtp://h", &tls, host, sizeof host, &port, &why) && port == 25, "port 25 default");
+
+	bad("smtp_url = http://example.org\n",
+	    "oustpbm.conf line 1: smtp_url 'http://example.org' does not start with smtp:// or smtps://");
+	bad("smtp_url = smtp://\n", "oustpbm.conf line 1: smtp_url 'smtp://' has no host name");
+	bad("smtp_url = smtp://user@host\n",
+	    "oustpbm.conf line 1: smtp_url 'smtp://user@host' has something after host and port (the EHLO name is "
+	    "helo_name)");
+	bad("smtp_url = smtp://h:0\n", "oustpbm.conf line 1: smtp_url 'smtp://h:0' has a bad port (1..65535)");
+	bad("smtp_url = smtp://h:65536\n", "oustpbm.conf line 1: smtp_url 'smtp://h:65536' has a bad port (1..65535)");
+	bad("smtp_url = smtp://h:25x\n", "oustpbm.conf line 1: smtp_url 'smtp://h:25x' has a bad port (1..65535)");
+	bad("smtp_url = smtp://h/helo\n",
+	    "oustpbm.conf line 1: smtp_url 'smtp://h/helo' has something after host and port (the EHLO name is "
+	    "helo_name)");
+	bad("smtp_url = smtp://[::g]\n", "oustpbm.conf line 1: smtp_url 'smtp://[::g]' has a bad IPv6 address");
+	bad("smtp_url = smtp://[::1\n", "oustpbm.conf line 1: smtp_url 'smtp://[::1' has a bad IPv6 address");
+	bad("smtp_starttls = maybe\n", "oustpbm.conf line 1: smtp_starttls 'maybe' is not 'required' or 'off'");
+	bad("helo_name = a/b\n", "oustpbm.conf line 1: helo_name 'a/b' is not a host name (letters, digits, '.', '-')");
+	bad("envelope_from = nobody\n", "oustpbm.conf line 1: envelope_from 'nobody' has no '@'");
+	bad("smtp_timeout = 0\n", "oustpbm.conf line 1: smtp_timeout '0' is out of range (1..3600)");
+	bad("smtp_connect_timeout = 601\n", "oustpbm.conf line 1: smtp_connect_timeout '601' is out of range (1..600)");
+	bad("retry_days = 0\n", "oustpbm.conf line 1: retry_days '0' is out of range (1..365)");
+	bad("sent_keep_days = 3651\n", "oustpbm.conf line 1: sent_keep_days '3651' is out of range (0..3650)");
+	bad("smtp_user = a\x01" "b\n", "oustpbm.conf line 1: smtp_user 'a?b' contains a control character");
+	bad("smtp_cafile =\n", "oustpbm.conf line 1: smtp_cafile '' is empty");
+
+	/* the password is never quoted */
+	bad("smtp_user = u\nsmtp_password = hunter2\x01x\n",
+	    "oustpbm.conf line 2: smtp_password (not shown) contains a control character");
+	ok(strstr(err, "hunter2") == NULL, "no password in the message");
+	{
+		char line[400];
+
+		memset(line, 'S', sizeof line);
+		memcpy(line, "smtp_password = ", 16);
+		line[sizeof line - 2] = '\n';
+		line[sizeof line - 1] = '\0';
+		bad(line, "oustpbm.conf line 1: smtp_password (not shown) is longer than 200 characters");
+		ok(strstr(err, "SSSS") == NULL, "no password in the message");
+	}
+	bad("smtp_user = u\nsmtp_password = a\nsmtp_password_file = pw\n",
+	    "oustpbm.conf line 3: smtp_password and smtp_password_file (line 2) both set: use one");
+	bad("smtp_user = u\n", "oustpbm.conf line 1: smtp_user 'u' needs smtp_password or smtp_password_file");
+	bad("smtp_password = secret\n", "oustpbm.conf line 1: smtp_password needs smtp_user");
+	bad("smtp_password_file = pw\n", "oustpbm.conf line 1: smtp_password_file needs smtp_user");
+	ok(strstr(err, "secret") == NULL, "no password in the message");
+	bad("transport = smtp\n", "oustpbm.conf line 1: transport 'smtp' needs smtp_url");
+	bad("smtp_url = smtp://h\ntransport = maildir\n",
+	    "oustpbm.conf line 2: transport 'maildir' contradicts smtp_url (line 1)");
 }
 
 static void test_load(void)
@@ -175,6 +266,7 @@ int main(void)
 	test_defaults();
 	test_good();
 	test_errors();
+	test_smtp_keys();
 	test_load();
 	return t_done();
 }

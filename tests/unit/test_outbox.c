@@ -1,5 +1,6 @@
 /* test_outbox: queueing, the commit protocol with the game file, flush, the maildir transport. */
 #include "outbox.h"
+#include "smtp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,8 @@ static void test_open(void)
 	ok(outbox_status_temporary(OUTBOX_TIMEOUT) && outbox_status_temporary(OUTBOX_TEMPFAIL) &&
 	    !outbox_status_temporary(OUTBOX_BAD_ADDRESS) && !outbox_status_temporary(OUTBOX_IO),
 	    "temporary statuses");
-	ok(transport_find("maildir") == &transport_maildir && transport_find("smtp") == NULL, "transport_find");
+	ok(transport_find("maildir") == &transport_maildir && transport_find("smtp") == &transport_smtp &&
+	    transport_find("sendmail") == NULL, "transport_find");
 	ok(strcmp(transport_result_str(TRANSPORT_OK), "delivered") == 0, "transport result strings");
 }
 
@@ -249,6 +251,12 @@ static void fake_close(void *ctx)
 
 static const struct transport_ops fake_ops = { "fake", fake_open, fake_deliver, fake_close };
 
+/* Move the test clock past any backoff. */
+static void later(void)
+{
+	cfg.test_time += OUTBOX_BACKOFF_MAX + 1;
+}
+
 static void test_transport_results(void)
 {
 	struct home h;
@@ -275,6 +283,7 @@ static void test_transport_results(void)
 
 	memset(&fake, 0, sizeof fake);
 	fake.open_result = TRANSPORT_TEMPFAIL;
+	later();
 	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush while the transport cannot open");
 	ok(stats.deferred == 3 && fake.delivers == 0 && fake.closes == 0 && count(&h, "outbox/new") == 3,
 	    "all kept, nothing attempted, not closed");
@@ -284,6 +293,7 @@ static void test_transport_results(void)
 
 	memset(&fake, 0, sizeof fake);
 	fake.result = TRANSPORT_PERMFAIL;
+	later();
 	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush with permanent failures");
 	ok(stats.failed == 3 && count(&h, "outbox/failed") == 3 && count(&h, "outbox/new") == 0,
 	    "moved to outbox/failed");
@@ -302,6 +312,7 @@ static void test_transport_results(void)
 	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush into a blocked Maildir");
 	ok(stats.deferred == 1 && count(&h, "outbox/new") == 1, "deferred, still queued");
 	remove(t_path(h.path, "mail/carol@example.com"));
+	later();
 	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush once it is clear");
 	ok(stats.delivered == 1 && count(&h, "mail/carol@example.com/new") == 1, "delivered now");
 
@@ -316,6 +327,144 @@ static void test_transport_results(void)
 	ok(text != NULL && strstr(text, "damaged queue file, moved to failed/: message size does not match") != NULL,
 	    "damage logged");
 	free(text);
+	home_close(&h);
+}
+
+/* The queue file of new/ as text (only one there). */
+static char *queued(struct home *h)
+{
+	return only_file(h, "outbox/new", NULL);
+}
+
+static void test_retry(void)
+{
+	struct home h;
+	struct outbox_stats stats;
+	struct outbox_entry *e = NULL;
+	size_t n = 0;
+	char *text, want[200];
+	time_t t0;
+	int i;
+
+	home_open(&h);
+	later();
+	t0 = cfg.test_time;
+	memset(&fake, 0, sizeof fake);
+	outbox_enqueue(h.ob, "oust@localhost", "alice@example.com", reply2, sizeof reply2 - 1);
+	ok_int(outbox_list(h.ob, &e, &n), OUTBOX_OK, "list");
+	ok(n == 1 && strcmp(e[0].rcpt, "alice@example.com") == 0 && strcmp(e[0].subject, "Oust Board 101 bob") == 0 &&
+	    e[0].attempts == 0 && e[0].next == 0 && e[0].error[0] == '\0' && !e[0].damaged,
+	    "a new mail: recipient, subject, no attempt yet");
+	free(e);
+
+	fake.result = TRANSPORT_TEMPFAIL;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush, 451");
+	ok(stats.deferred == 1 && fake.delivers == 1, "deferred");
+	text = queued(&h);
+	snprintf(want, sizeof want, "size %zu\nattempts 1\nfirst %lld\nnext %lld\nerror 451 try later\n\n%s",
+	    sizeof reply2 - 1, (long long)t0, (long long)t0 + 60, reply2);
+	ok(text != NULL && strstr(text, want) != NULL, "attempt, first, next (1 minute), error recorded");
+	free(text);
+
+	cfg.test_time = t0 + 59;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush before the next attempt is due");
+	ok(stats.waiting == 1 && stats.deferred == 0 && fake.delivers == 1 && fake.opens == 1,
+	    "not attempted, the transport not even opened");
+	cfg.test_time = t0 + 60;
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(fake.delivers == 2 && stats.deferred == 1, "attempted when due");
+	text = queued(&h);
+	snprintf(want, sizeof want, "attempts 2\nfirst %lld\nnext %lld\n", (long long)t0, (long long)t0 + 60 + 120);
+	ok(text != NULL && strstr(text, want) != NULL, "the wait doubles");
+	free(text);
+	for (i = 0; i < 8; i++) {
+		later();
+		outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	}
+	ok_int(outbox_list(h.ob, &e, &n), OUTBOX_OK, "list");
+	ok(n == 1 && e[0].attempts == 10 && e[0].next == (long long)cfg.test_time + 3600 &&
+	    strcmp(e[0].error, "451 try later") == 0, "ten attempts, the wait capped at one hour");
+	free(e);
+
+	/* after retry_days from the first failure: failed/ */
+	cfg.test_time = t0 + (time_t)cfg.retry_days * 86400 - 1;
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.deferred == 1 && count(&h, "outbox/new") == 1, "still retried just before retry_days");
+	cfg.test_time = t0 + (time_t)cfg.retry_days * 86400 + OUTBOX_BACKOFF_MAX;
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.failed == 1 && count(&h, "outbox/new") == 0 && count(&h, "outbox/failed") == 1,
+	    "moved to failed/ after retry_days");
+	text = only_file(&h, "outbox/failed", NULL);
+	ok(text != NULL && strstr(text, "attempts 12\n") != NULL && strstr(text, "error 451 try later\n") != NULL,
+	    "with its attempts and last error");
+	free(text);
+	text = t_slurp(t_path(h.path, "log"), NULL);
+	ok(text != NULL && strstr(text, "still failing after 12 attempts in 5 days, moved to failed/: 451 try later"),
+	    "logged");
+	ok(text != NULL && strstr(text, "deferred: 451 try later (attempt 2, next in 120 s)") != NULL,
+	    "each deferral logged with its attempt");
+	free(text);
+
+	/* a permanent failure keeps its reason in failed/ */
+	later();
+	outbox_enqueue(h.ob, "oust@localhost", "bob@example.net", reply2, sizeof reply2 - 1);
+	fake.result = TRANSPORT_PERMFAIL;
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.failed == 1 && count(&h, "outbox/failed") == 2, "550: failed/");
+	text = t_slurp(t_path(h.path, "log"), NULL);
+	ok(text != NULL && strstr(text, "rcpt=bob@example.net refused, moved to failed/: 550 no such user") != NULL,
+	    "logged");
+	free(text);
+
+	/* unavailable: the run ends after the first mail */
+	memset(&fake, 0, sizeof fake);
+	outbox_enqueue(h.ob, "oust@localhost", "a1@example.com", reply2, sizeof reply2 - 1);
+	outbox_enqueue(h.ob, "oust@localhost", "a2@example.com", reply2, sizeof reply2 - 1);
+	outbox_enqueue(h.ob, "oust@localhost", "a3@example.com", reply2, sizeof reply2 - 1);
+	fake.result = TRANSPORT_UNAVAILABLE;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush with the server unavailable");
+	ok(fake.delivers == 1 && stats.deferred == 3 && fake.closes == 1, "one attempt, all three kept");
+	ok_int(outbox_list(h.ob, &e, &n), OUTBOX_OK, "list");
+	ok(n == 3 && e[0].attempts == 1 && e[1].attempts == 0 && e[2].attempts == 0, "only the first counts one");
+	free(e);
+
+	/* delivered: a copy in sent/, pruned after sent_keep_days */
+	fake.result = TRANSPORT_OK;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush with the server back");
+	ok(stats.delivered == 2 && stats.waiting == 1 && count(&h, "outbox/sent") == 2, "two sent, copies in sent/");
+	later();
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.delivered == 1 && count(&h, "outbox/sent") == 3 && count(&h, "outbox/new") == 0, "the third too");
+	text = only_file(&h, "outbox/sent", NULL);
+	ok(text != NULL && strncmp(text, "oustpbm-queue 1\n", 16) == 0, "the copy is the queue file");
+	free(text);
+	cfg.test_time += (time_t)cfg.sent_keep_days * 86400 - OUTBOX_BACKOFF_MAX - 2;
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.pruned == 0 && count(&h, "outbox/sent") == 3, "kept for sent_keep_days");
+	cfg.test_time += OUTBOX_BACKOFF_MAX + 2;
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.pruned == 3 && count(&h, "outbox/sent") == 0, "then pruned");
+	cfg.sent_keep_days = 0;
+	outbox_enqueue(h.ob, "oust@localhost", "a4@example.com", reply2, sizeof reply2 - 1);
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.delivered == 1 && count(&h, "outbox/sent") == 0 && count(&h, "outbox/new") == 0,
+	    "sent_keep_days 0: no copy");
+	cfg.sent_keep_days = 7;
+
+	/* damaged retry lines */
+	{
+		static const char q3[] = "oustpbm-queue 1\nfrom \nrcpt a@b.c\nsize 1\nattempts x\n\nx";
+		static const char q4[] = "oustpbm-queue 1\nfrom \nrcpt a@b.c\nsize 1\nnext 99999999999999\n\nx";
+
+		t_spew(t_path(h.path, "outbox/new/1.M1P1Q3.host"), q3, sizeof q3 - 1);
+		t_spew(t_path(h.path, "outbox/new/1.M1P1Q4.host"), q4, sizeof q4 - 1);
+	}
+	ok_int(outbox_list(h.ob, &e, &n), OUTBOX_OK, "list damaged files");
+	ok(n == 2 && e[0].damaged && strcmp(e[0].error, "bad retry line") == 0 && e[1].damaged,
+	    "shown as damaged: %s", n > 0 ? e[0].error : "");
+	free(e);
+	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+	ok(stats.failed == 2 && count(&h, "outbox/new") == 0, "moved to failed/");
 	home_close(&h);
 }
 
@@ -468,10 +617,13 @@ static void test_flush_lock(void)
 int main(void)
 {
 	config_defaults(&cfg);
+	cfg.test_time_set = true;
+	cfg.test_time = time(NULL);
 	test_open();
 	test_enqueue_flush();
 	test_bad_addresses();
 	test_transport_results();
+	test_retry();
 	test_commit_protocol();
 	test_flush_lock();
 	return t_done();

@@ -1,0 +1,167 @@
+/* queuecmd: oustpbm flush and oustpbm queue. */
+#include "queuecmd.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "outbox.h"
+#include "store.h"
+#include "transport.h"
+
+const char *queuecmd_status_str(enum queuecmd_status status)
+{
+	switch (status) {
+	case QUEUECMD_OK:
+		return "ok";
+	case QUEUECMD_TEMPFAIL:
+		return "temporary failure";
+	case QUEUECMD_USAGE:
+		return "usage";
+	case QUEUECMD_CONFIG:
+		return "configuration error";
+	case QUEUECMD_IO:
+		return "system error";
+	}
+	return "unknown status";
+}
+
+static bool is_command(const char *s)
+{
+	return strcmp(s, "flush") == 0 || strcmp(s, "queue") == 0;
+}
+
+bool queuecmd_wanted(int argc, char **argv)
+{
+	return argc >= 2 && is_command(argv[argc - 1]);
+}
+
+/* [-d DIR | -dDIR] COMMAND; false on anything else. */
+static bool parse_args(int argc, char **argv, const char **home, const char **cmd)
+{
+	const char *env = getenv("OUSTPBM_HOME");
+
+	*home = env != NULL && env[0] != '\0' ? env : ".";
+	*cmd = argv[argc - 1];
+	if (argc == 2)
+		return true;
+	if (argc == 4 && strcmp(argv[1], "-d") == 0 && argv[2][0] != '\0') {
+		*home = argv[2];
+		return true;
+	}
+	if (argc == 3 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0') {
+		*home = argv[1] + 2;
+		return true;
+	}
+	return false;
+}
+
+static enum queuecmd_status from_outbox(enum outbox_status os)
+{
+	if (os == OUTBOX_OK)
+		return QUEUECMD_OK;
+	return outbox_status_temporary(os) ? QUEUECMD_TEMPFAIL : QUEUECMD_IO;
+}
+
+static void iso_time(long long t, char *buf, size_t size)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (gmtime_r(&tt, &tm) == NULL || strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(buf, size, "%lld", t);
+}
+
+static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg, FILE *out)
+{
+	const struct transport_ops *ops = transport_find(cfg->transport);
+	struct outbox_stats stats;
+	enum outbox_status os;
+
+	if (ops == NULL) {
+		fprintf(stderr, "oustpbm: unknown transport '%s'\n", cfg->transport);
+		return QUEUECMD_CONFIG;
+	}
+	os = outbox_flush(ob, ops, cfg, &stats);
+	if (os != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: flush: %s\n", outbox_error(ob));
+		return from_outbox(os);
+	}
+	if (stats.deferred > 0 || stats.failed > 0)
+		fprintf(out, "oustpbm flush: %u delivered, %u deferred, %u waiting, %u failed (see the log)\n",
+		    stats.delivered, stats.deferred, stats.waiting, stats.failed);
+	return QUEUECMD_OK;
+}
+
+static enum queuecmd_status do_queue(struct outbox *ob, const struct config *cfg, FILE *out)
+{
+	struct outbox_entry *e = NULL;
+	enum outbox_status os;
+	size_t n = 0, i;
+	char when[40];
+
+	os = outbox_list(ob, &e, &n);
+	if (os != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: queue: %s\n", outbox_error(ob));
+		return from_outbox(os);
+	}
+	for (i = 0; i < n; i++) {
+		fprintf(out, "%s\n", e[i].id);
+		if (e[i].damaged) {
+			fprintf(out, "  damaged:  %s\n", e[i].error);
+			continue;
+		}
+		if (e[i].next <= (long long)config_now(cfg))
+			snprintf(when, sizeof when, "now");
+		else
+			iso_time(e[i].next, when, sizeof when);
+		fprintf(out, "  to:       %s\n  subject:  %s\n  attempts: %lu\n  next:     %s\n", e[i].rcpt,
+		    e[i].subject, e[i].attempts, when);
+		if (e[i].error[0] != '\0')
+			fprintf(out, "  error:    %s\n", e[i].error);
+	}
+	fprintf(out, "%zu mail%s waiting\n", n, n == 1 ? "" : "s");
+	free(e);
+	return QUEUECMD_OK;
+}
+
+enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out)
+{
+	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
+	struct config cfg;
+	struct store *st = NULL;
+	struct outbox *ob = NULL;
+	enum queuecmd_status result;
+	enum store_status ss;
+	enum outbox_status os;
+	const char *home, *cmd;
+
+	if (!parse_args(argc, argv, &home, &cmd)) {
+		fputs("usage: oustpbm [-d DIR] flush|queue\n", stderr);
+		return QUEUECMD_USAGE;
+	}
+	if (config_load(&cfg, home, err, sizeof err) != CONFIG_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return QUEUECMD_CONFIG;
+	}
+	ss = store_open(home, &cfg, &st, err, sizeof err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return store_status_temporary(ss) ? QUEUECMD_TEMPFAIL : QUEUECMD_CONFIG;
+	}
+	os = outbox_open(st, &ob, err, sizeof err);
+	if (os != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: cannot open the outbox: %s\n", err);
+		result = from_outbox(os);
+		goto out;
+	}
+	if (strcmp(cmd, "flush") == 0)
+		result = do_flush(ob, &cfg, out);
+	else
+		result = do_queue(ob, &cfg, out);
+out:
+	outbox_close(ob);
+	store_close(st);
+	return result;
+}

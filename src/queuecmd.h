@@ -1,0 +1,33 @@
+/*
+ * queuecmd: the commands that work on the outbox without a mail, for the
+ * admin and cron:
+ *   oustpbm [-d DIR] flush   send every queued mail that is due (outbox_flush,
+ *                            under outbox/flush.lock); quiet unless a mail was
+ *                            deferred or failed, then one summary line
+ *   oustpbm [-d DIR] queue   list the waiting mails: queue id, recipient,
+ *                            subject, attempts, next attempt, last error
+ * The home is -d DIR, else $OUSTPBM_HOME, else the current directory.
+ */
+#ifndef OUSTPBM_QUEUECMD_H
+#define OUSTPBM_QUEUECMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum queuecmd_status {
+	QUEUECMD_OK,
+	QUEUECMD_TEMPFAIL,	/* lock timeout, disk full: try again later */
+	QUEUECMD_USAGE,		/* bad command line */
+	QUEUECMD_CONFIG,	/* bad configuration or home */
+	QUEUECMD_IO,		/* any other system error */
+};
+
+const char *queuecmd_status_str(enum queuecmd_status status);
+
+/* True if argv asks for one of these commands (its last word is flush or queue). */
+bool queuecmd_wanted(int argc, char **argv);
+
+/* Run the command; its output on out, errors on stderr. */
+enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out);
+
+#endif
