@@ -66,6 +66,7 @@ static const struct key keys[] = {
 	STR_KEY(transport, check_transport),
 	NUM_KEY(password_cost, 1, 11, true),
 	STR_KEY(templates, check_path),
+	NUM_KEY(max_mails_per_hour, 1, 100000, true),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -92,6 +93,7 @@ void config_defaults(struct config *cfg)
 	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
 	/* yescrypt cost 1: about 1 ms per check, within the budget of one mail */
 	cfg->password_cost = 1;
+	cfg->max_mails_per_hour = 30;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 }

@@ -24,6 +24,9 @@
  *                                         keep their cost until changed.
  *   templates          (see below)       directory of the reply templates; a
  *                                         relative path is taken from the home
+ *   max_mails_per_hour (30)              mails of one sender answered in an
+ *                                         hour, 1..100000, 0 = no limit; more
+ *                                         are logged and dropped (seen.h)
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -63,6 +66,7 @@ struct config {
 	char transport[CONFIG_TRANSPORT_MAX + 1];
 	unsigned long password_cost;
 	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
+	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

@@ -36,6 +36,7 @@
 #include "outbox.h"
 #include "reply.h"
 #include "rules.h"
+#include "seen.h"
 #include "store.h"
 #include "transport.h"
 
@@ -58,6 +59,8 @@ struct job {
 	const char *outcome;	/* first word of the log result: ok, refused, dropped... */
 	char detail[DETAIL_MAX];
 	bool queued;		/* replies wait in outbox/new/ */
+	bool recorded;		/* in the redelivery record (seen.h) */
+	struct store_lock seen_lock;	/* seen.lock, while held */
 };
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
@@ -368,6 +371,115 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 	return PROCESS_OK;
 }
 
+/* ---- the redelivery record (seen.h) ---- */
+
+static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what)
+{
+	store_unlock(&j->seen_lock);
+	return store_failure(j, ss, what);
+}
+
+/*
+ * Is this mail a copy of one already handled?  Then it is dropped (logged,
+ * not answered).  For a board command the answer is final only under that
+ * board's lock, so do_play and do_challenge ask again there.
+ */
+static enum process_status check_duplicate(struct job *j, bool *dup)
+{
+	enum store_status ss;
+	char stamp[GAMEFILE_TIME_SIZE];
+	time_t when;
+
+	ss = seen_is_duplicate(j->st, j->in.message_id, dup, &when);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the redelivery record");
+	if (*dup) {
+		gamefile_time_str((int64_t)when, stamp);
+		set_detail(j, "dropped", "a copy of the mail handled at %s (same Message-ID)", stamp);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
+/* Take seen.lock unless held. */
+static enum process_status need_seen_lock(struct job *j)
+{
+	enum store_status ss;
+
+	if (j->seen_lock.fd >= 0)
+		return PROCESS_OK;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &j->seen_lock);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "the redelivery record is locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot lock the redelivery record");
+	return PROCESS_OK;
+}
+
+/* Record the mail pending the write of text to board (its lock held); seen.lock stays held. */
+static enum process_status record_pending(struct job *j, long board, const char *text, size_t len)
+{
+	enum process_status ps;
+	enum store_status ss;
+
+	ps = need_seen_lock(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, board, text, len);
+	if (ss != STORE_OK)
+		return seen_failure(j, ss, "cannot write the redelivery record");
+	j->recorded = true;
+	return PROCESS_OK;
+}
+
+/* Record a handled mail that changed no board, after its reply was queued. */
+static void record_handled(struct job *j)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss;
+	size_t n;
+
+	if (j->recorded)
+		return;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
+	if (ss == STORE_OK) {
+		ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, 0, NULL, 0);
+		store_unlock(&lock);
+	}
+	if (ss != STORE_OK) {
+		/* the reply is queued: the mail is handled, a redelivery is answered again */
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		return;
+	}
+	j->recorded = true;
+}
+
+/*
+ * Drop the mail if its sender had max_mails_per_hour mails answered in the
+ * last hour, so the server cannot be used to flood an address.
+ */
+static enum process_status check_rate(struct job *j)
+{
+	enum store_status ss;
+	unsigned long count;
+
+	if (j->cfg.max_mails_per_hour == 0)
+		return PROCESS_OK;
+	ss = seen_count_sender(j->st, j->in.from_addr, j->now, &count);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the redelivery record");
+	if (count >= j->cfg.max_mails_per_hour) {
+		set_detail(j, "dropped", "%s sent %lu mails in the last hour (max_mails_per_hour = %lu)",
+		    j->in.from_addr, count, j->cfg.max_mails_per_hour);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
 /*
  * Commit g (its board lock held) with its mails, as outbox.h's protocol
  * says: replies into outbox/tmp/, the game file written, the replies
@@ -390,6 +502,12 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
+	/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
+	ps = record_pending(j, g->board, text, len);
+	if (ps != PROCESS_OK) {
+		outbox_batch_abort(b, &committed);
+		goto out;
+	}
 	ss = store_board_write(j->st, g->board, text, len);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
@@ -404,6 +522,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	ps = PROCESS_OK;
 out:
+	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	free(text);
 	return ps;
@@ -543,6 +662,13 @@ static enum process_status do_challenge(struct job *j)
 		ps = outbox_failure(j, os, "cannot recover the outbox");
 		goto out;
 	}
+	/* a copy of this challenge being handled at the same time makes no second board */
+	ps = need_seen_lock(j);
+	if (ps != PROCESS_OK)
+		goto out;
+	ps = check_duplicate(j, &ok);
+	if (ps != PROCESS_OK)
+		goto out;
 	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
@@ -566,6 +692,7 @@ static enum process_status do_challenge(struct job *j)
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
 out:
+	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);
@@ -645,6 +772,10 @@ static enum process_status do_play(struct job *j)
 		return ps;
 	ps = load_locked(j, c->board, &lock, &g, &ok);
 	if (ps != PROCESS_OK || !ok)
+		goto out;
+	/* under the board lock: a copy handled meanwhile is seen here */
+	ps = check_duplicate(j, &ok);
+	if (ps != PROCESS_OK)
 		goto out;
 	if (game_over(&g)) {
 		char result[200];
@@ -1018,8 +1149,10 @@ enum process_status process_main(int argc, char **argv)
 	enum store_status ss;
 	char *buf = NULL;
 	size_t len = 0;
+	bool dup;
 
 	memset(j, 0, sizeof *j);
+	j->seen_lock.fd = -1;
 	if (!parse_args(argc, argv, &j->home))
 		return usage();
 	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
@@ -1061,6 +1194,12 @@ enum process_status process_main(int argc, char **argv)
 		ps = PROCESS_DATAERR;
 		goto out;
 	}
+	/* a redelivered copy, then the per-sender limit: dropped without a reply */
+	ps = check_duplicate(j, &dup);
+	if (ps == PROCESS_OK)
+		ps = check_rate(j);
+	if (ps != PROCESS_OK)
+		goto out;
 	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id, j->in.references, j->in.from_addr);
 	j->unread = "(not read)";
 	if (rs == MAILIN_TOO_BIG) {
@@ -1074,6 +1213,8 @@ enum process_status process_main(int argc, char **argv)
 		j->unread = NULL;
 		ps = dispatch(j);
 	}
+	if (ps == PROCESS_OK)
+		record_handled(j);
 	if (ps == PROCESS_OK)
 		flush(j);
 out:
