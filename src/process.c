@@ -21,10 +21,12 @@
  */
 #include "process.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -456,6 +458,48 @@ static void record_handled(struct job *j)
 		return;
 	}
 	j->recorded = true;
+}
+
+/*
+ * Is id one the server made (reply.h, mailout.h)?  They end in the domain of
+ * from_address and start "oust.<digits>." or "<digits>.<digits>.".
+ */
+static bool own_message_id(const char *id, const char *from_address)
+{
+	const char *at = strrchr(id, '@'), *our = strrchr(from_address, '@');
+	const char *p = id;
+
+	if (at == NULL || our == NULL || strcasecmp(at + 1, our + 1) != 0)
+		return false;
+	if (strncmp(p, "oust.", 5) == 0)
+		p += 5;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '.' || !isxdigit((unsigned char)*p))
+		return false;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return *p == '.' && p < at;
+}
+
+/*
+ * A mail loop: our own replies come back (from our address, or carrying a
+ * Message-ID we made) without the Auto-Submitted header mailin drops them
+ * by.  Answering would start the loop again.
+ */
+static enum process_status check_loop(struct job *j)
+{
+	if (strcasecmp(j->in.from_addr, j->cfg.from_address) == 0) {
+		set_detail(j, "dropped", "a mail loop: the sender is the server's own address");
+		return PROCESS_DROPPED;
+	}
+	if (own_message_id(j->in.message_id, j->cfg.from_address)) {
+		set_detail(j, "dropped", "a mail loop: the Message-ID is one of the server's own");
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
 }
 
 /*
@@ -1195,7 +1239,9 @@ enum process_status process_main(int argc, char **argv)
 		goto out;
 	}
 	/* a redelivered copy, then the per-sender limit: dropped without a reply */
-	ps = check_duplicate(j, &dup);
+	ps = check_loop(j);
+	if (ps == PROCESS_OK)
+		ps = check_duplicate(j, &dup);
 	if (ps == PROCESS_OK)
 		ps = check_rate(j);
 	if (ps != PROCESS_OK)
