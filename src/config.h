@@ -33,7 +33,8 @@
  * The log is always <home>/log.
  *
  * Environment (tests): OUSTPBM_TEST_TIME, epoch seconds, fixes "now" so Date
- * headers and times are reproducible; see config_now().
+ * headers and times are reproducible; see config_now().  OUSTPBM_TEST_CRASH=n
+ * kills the process before its n-th durable step (store.h).
  */
 #ifndef OUSTPBM_CONFIG_H
 #define OUSTPBM_CONFIG_H

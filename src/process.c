@@ -62,6 +62,7 @@ struct job {
 	char detail[DETAIL_MAX];
 	bool queued;		/* replies wait in outbox/new/ */
 	bool recorded;		/* in the redelivery record (seen.h) */
+	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 };
 
@@ -396,6 +397,8 @@ static enum process_status check_duplicate(struct job *j, bool *dup)
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the redelivery record");
 	if (*dup) {
+		/* the first copy may have died before its replies were sent: flush them */
+		j->settle = true;
 		gamefile_time_str((int64_t)when, stamp);
 		set_detail(j, "dropped", "a copy of the mail handled at %s (same Message-ID)", stamp);
 		return PROCESS_DROPPED;
@@ -1147,6 +1150,8 @@ static void flush(struct job *j)
 	enum outbox_status os;
 	size_t n;
 
+	if (j->settle && need_outbox(j) == PROCESS_OK)
+		j->queued = true;
 	if (!j->queued || j->ob == NULL || ops == NULL)
 		return;
 	os = outbox_flush(j->ob, ops, &j->cfg, &stats);
@@ -1244,8 +1249,11 @@ enum process_status process_main(int argc, char **argv)
 		ps = check_duplicate(j, &dup);
 	if (ps == PROCESS_OK)
 		ps = check_rate(j);
-	if (ps != PROCESS_OK)
+	if (ps != PROCESS_OK) {
+		if (j->settle)
+			flush(j);
 		goto out;
+	}
 	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id, j->in.references, j->in.from_addr);
 	j->unread = "(not read)";
 	if (rs == MAILIN_TOO_BIG) {
@@ -1261,7 +1269,7 @@ enum process_status process_main(int argc, char **argv)
 	}
 	if (ps == PROCESS_OK)
 		record_handled(j);
-	if (ps == PROCESS_OK)
+	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
 out:
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
