@@ -118,3 +118,13 @@ uninstall:
 
 clean:
 	rm -rf build oustpbm
+
+# Static analysis of src/*.c: gcc -fanalyzer and clang --analyze; any finding fails.
+ANALYZE_FLAGS = -std=c11 $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS)
+analyze: deps
+	@rc=0; for f in $(SRCS); do \
+		gcc -fanalyzer -O1 $(ANALYZE_FLAGS) -c -o /dev/null $$f 2>&1 | grep -A30 'warning:' && rc=1; \
+		$(FUZZ_CC) --analyze -Xanalyzer -analyzer-output=text $(ANALYZE_FLAGS) -o /dev/null $$f 2>&1 | \
+		    grep -A30 'warning:' && rc=1; \
+	done; \
+	if [ $$rc -eq 0 ]; then echo "analyze: gcc -fanalyzer and clang --analyze: no findings"; fi; exit $$rc

@@ -813,6 +813,7 @@ static enum process_status do_play(struct job *j)
 	memset(mails, 0, sizeof mails);
 	memset(&g, 0, sizeof g);
 	memset(&ev, 0, sizeof ev);
+	memset(&rep, 0, sizeof rep);
 	j->board = c->board;
 	ps = authenticate(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)

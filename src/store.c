@@ -1154,7 +1154,8 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 		goto out;
 	}
 	n = asprintf(&out, "%s%.*s%s%s:%s:%s:%s\n", len == 0 ? users_header : "", (int)len,
-	    text != NULL ? text : "", len > 0 && text[len - 1] != '\n' ? "\n" : "", id, address, hash, fullname);
+	    text != NULL ? text : "", len > 0 && text != NULL && text[len - 1] != '\n' ? "\n" : "", id, address,
+	    hash, fullname);
 	if (n < 0) {
 		out = NULL;
 		status = nomem(st);
