@@ -3,6 +3,8 @@
  *
  *   config_load, store_open, mailin_read + mailin_parse  (no reply possible yet)
  *   automatic mail: logged and dropped (exit 0); unparsable or no sender: EX_DATAERR
+ *   a mail loop, a copy of a mail already handled (seen.h) or a sender over
+ *   max_mails_per_hour: logged and dropped (exit 0)
  *   command_parse, then one handler per command
  *   the replies queued in the outbox, then flushed to the transport
  *   one log line: time, Message-ID, sender, masked command, board, result
