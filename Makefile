@@ -55,7 +55,16 @@ SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 SANOBJS := $(LIBSRCS:src/%.c=build/san/obj/%.o)
 SANBINS := $(TESTSRCS:tests/unit/%.c=build/san/tests/%)
 
-.PHONY: all deps demo check bench install uninstall clean unit-tests san-tests FORCE
+# libFuzzer harnesses (tests/fuzz/): clang with ASan+UBSan; `make fuzz`
+# runs each for FUZZ_TIME seconds, `make check` a short smoke of each.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
+FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
+
+.PHONY: all deps demo check bench install uninstall clean unit-tests san-tests fuzz fuzz-bins analyze FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -94,13 +103,24 @@ build/san/obj/%.o: src/%.c $(wildcard src/*.h) | build/san/obj
 build/san/tests/%: tests/unit/%.c tests/unit/t.h $(SANOBJS) | build/san/tests
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -Isrc -o $@ $< $(SANOBJS) $(LIBS)
 
-build/obj build/tests build/bench build/san/obj build/san/tests: | deps
+build/fuzz/obj/%.o: src/%.c $(wildcard src/*.h) | build/fuzz/obj
+	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZOBJS) | build/fuzz/obj
+	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZOBJS) $(LIBS)
+
+build/obj build/tests build/bench build/san/obj build/san/tests build/fuzz/obj: | deps
 	mkdir -p $@
+
+fuzz-bins: $(FUZZBINS)
+
+fuzz: deps fuzz-bins
+	@sh tests/fuzz/run-fuzz $(FUZZ_TIME)
 
 unit-tests: $(TESTBINS)
 san-tests: $(SANBINS)
 
-check: deps oustpbm unit-tests san-tests
+check: deps oustpbm unit-tests san-tests fuzz-bins
 	@sh tests/run-tests
 
 demo: deps oustpbm
@@ -126,3 +146,13 @@ uninstall:
 
 clean:
 	rm -rf build oustpbm
+
+# Static analysis of src/*.c: gcc -fanalyzer and clang --analyze; any finding fails.
+ANALYZE_FLAGS = -std=c11 $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS)
+analyze: deps
+	@rc=0; for f in $(SRCS); do \
+		gcc -fanalyzer -O1 $(ANALYZE_FLAGS) -c -o /dev/null $$f 2>&1 | grep -A30 'warning:' && rc=1; \
+		$(FUZZ_CC) --analyze -Xanalyzer -analyzer-output=text $(ANALYZE_FLAGS) -o /dev/null $$f 2>&1 | \
+		    grep -A30 'warning:' && rc=1; \
+	done; \
+	if [ $$rc -eq 0 ]; then echo "analyze: gcc -fanalyzer and clang --analyze: no findings"; fi; exit $$rc

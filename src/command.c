@@ -427,7 +427,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 static const char *strip_subject(const char *s)
 {
 	static const char *const prefixes[] = { "re", "fwd", "fw", "aw" };
-	const char *p, *e;
+	const char *p = s, *e;
 	size_t i, n;
 
 	for (;;) {

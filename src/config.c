@@ -133,6 +133,7 @@ static const struct key keys[] = {
 	NUM_KEY(smtp_timeout, 1, 3600, false),
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
+	NUM_KEY(max_mails_per_hour, 1, 100000, true),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -161,6 +162,7 @@ void config_defaults(struct config *cfg)
 	cfg->password_cost = 1;
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
+	cfg->max_mails_per_hour = 30;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;

@@ -55,6 +55,9 @@
  *                                         outbox/sent/, 0 (keep none)..3650
  * The transport key and smtp_url agree: with smtp_url set, transport is smtp
  * unless set otherwise (then it is an error); transport = smtp needs smtp_url.
+ *   max_mails_per_hour (30)              mails of one sender answered in an
+ *                                         hour, 1..100000, 0 = no limit; more
+ *                                         are logged and dropped (seen.h)
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -63,6 +66,8 @@
  * Environment (tests): OUSTPBM_TEST_TIME, epoch seconds, fixes "now" so Date
  * headers and times are reproducible; see config_now().  OUSTPBM_TEST_LIBCURL
  * names the library the smtp transport loads instead of libcurl.so.4.
+ * headers and times are reproducible; see config_now().  OUSTPBM_TEST_CRASH=n
+ * kills the process before its n-th durable step (store.h).
  */
 #ifndef OUSTPBM_CONFIG_H
 #define OUSTPBM_CONFIG_H
@@ -111,6 +116,7 @@ struct config {
 	unsigned long smtp_timeout;		/* seconds */
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
+	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

@@ -146,7 +146,8 @@ enum game_status game_history_add(struct game *g, const struct game_turn *t, con
 /* The placements of turn t (its points, in g->points). */
 static inline const int *game_turn_points(const struct game *g, const struct game_turn *t)
 {
-	return g->points + t->first;
+	/* no placement yet: no array (NULL + 0 is undefined behaviour in C) */
+	return g->points != NULL ? g->points + t->first : NULL;
 }
 
 /*

@@ -666,7 +666,6 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		return fail(err, r->line, "bad user id '%s'", quote(q, t[3], tn[3]));
 	if (game_color_of(g, e.player) == RULES_EMPTY)
 		return fail(err, r->line, "'%s' is not a player of board %ld", e.player, g->board);
-	n = 0;
 	if (eq(t[4], tn[4], "pass")) {
 		e.action = GAME_PASS;
 	} else if (eq(t[4], tn[4], "swap")) {
@@ -932,7 +931,7 @@ static size_t entry_line(const struct game *g, const struct game_turn *e, char *
 		k = strlen(game_action_str(e->action));
 		memcpy(s + n, game_action_str(e->action), k), n += k;
 	}
-	for (i = 0; e->action == GAME_PLACE && i < e->npoints; i++) {
+	for (i = 0; e->action == GAME_PLACE && pts != NULL && i < e->npoints; i++) {
 		if (i > 0)
 			s[n++] = ',';
 		rules_point_name(&g->rg.board, pts[i], name);

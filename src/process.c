@@ -3,6 +3,8 @@
  *
  *   config_load, store_open, mailin_read + mailin_parse  (no reply possible yet)
  *   automatic mail: logged and dropped (exit 0); unparsable or no sender: EX_DATAERR
+ *   a mail loop, a copy of a mail already handled (seen.h) or a sender over
+ *   max_mails_per_hour: logged and dropped (exit 0)
  *   command_parse, then one handler per command
  *   the replies queued in the outbox, then flushed to the transport
  *   one log line: time, Message-ID, sender, masked command, board, result
@@ -21,10 +23,12 @@
  */
 #include "process.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "board.h"
@@ -38,6 +42,7 @@
 #include "pwcheck.h"
 #include "reply.h"
 #include "rules.h"
+#include "seen.h"
 #include "store.h"
 #include "transport.h"
 
@@ -61,6 +66,9 @@ struct job {
 	char detail[DETAIL_MAX];
 	bool queued;		/* replies wait in outbox/new/ */
 	struct pwcheck pw;	/* a move's password check, running beside it */
+	bool recorded;		/* in the redelivery record (seen.h) */
+	bool settle;		/* a duplicate: flush what its first copy left */
+	struct store_lock seen_lock;	/* seen.lock, while held */
 };
 
 /*
@@ -420,6 +428,159 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 	return PROCESS_OK;
 }
 
+/* ---- the redelivery record (seen.h) ---- */
+
+static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what)
+{
+	store_unlock(&j->seen_lock);
+	return store_failure(j, ss, what);
+}
+
+/*
+ * Is this mail a copy of one already handled?  Then it is dropped (logged,
+ * not answered).  For a board command the answer is final only under that
+ * board's lock, so do_play and do_challenge ask again there.
+ */
+static enum process_status check_duplicate(struct job *j, bool *dup)
+{
+	enum store_status ss;
+	char stamp[GAMEFILE_TIME_SIZE];
+	time_t when;
+
+	ss = seen_is_duplicate(j->st, j->in.message_id, dup, &when);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the redelivery record");
+	if (*dup) {
+		/* the first copy may have died before its replies were sent: flush them */
+		j->settle = true;
+		gamefile_time_str((int64_t)when, stamp);
+		set_detail(j, "dropped", "a copy of the mail handled at %s (same Message-ID)", stamp);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
+/* Take seen.lock unless held. */
+static enum process_status need_seen_lock(struct job *j)
+{
+	enum store_status ss;
+
+	if (j->seen_lock.fd >= 0)
+		return PROCESS_OK;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &j->seen_lock);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "the redelivery record is locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot lock the redelivery record");
+	return PROCESS_OK;
+}
+
+/* Record the mail pending the write of text to board (its lock held); seen.lock stays held. */
+static enum process_status record_pending(struct job *j, long board, const char *text, size_t len)
+{
+	enum process_status ps;
+	enum store_status ss;
+
+	ps = need_seen_lock(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, board, text, len);
+	if (ss != STORE_OK)
+		return seen_failure(j, ss, "cannot write the redelivery record");
+	j->recorded = true;
+	return PROCESS_OK;
+}
+
+/* Record a handled mail that changed no board, after its reply was queued. */
+static void record_handled(struct job *j)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss;
+	size_t n;
+
+	if (j->recorded)
+		return;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
+	if (ss == STORE_OK) {
+		ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, 0, NULL, 0);
+		store_unlock(&lock);
+	}
+	if (ss != STORE_OK) {
+		/* the reply is queued: the mail is handled, a redelivery is answered again */
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		return;
+	}
+	j->recorded = true;
+}
+
+/*
+ * Is id one the server made (reply.h, mailout.h)?  They end in the domain of
+ * from_address and start "oust.<digits>." or "<digits>.<digits>.".
+ */
+static bool own_message_id(const char *id, const char *from_address)
+{
+	const char *at = strrchr(id, '@'), *our = strrchr(from_address, '@');
+	const char *p = id;
+
+	if (at == NULL || our == NULL || strcasecmp(at + 1, our + 1) != 0)
+		return false;
+	if (strncmp(p, "oust.", 5) == 0)
+		p += 5;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '.' || !isxdigit((unsigned char)*p))
+		return false;
+	while (isxdigit((unsigned char)*p))
+		p++;
+	return *p == '.' && p < at;
+}
+
+/*
+ * A mail loop: our own replies come back (from our address, or carrying a
+ * Message-ID we made) without the Auto-Submitted header mailin drops them
+ * by.  Answering would start the loop again.
+ */
+static enum process_status check_loop(struct job *j)
+{
+	if (strcasecmp(j->in.from_addr, j->cfg.from_address) == 0) {
+		set_detail(j, "dropped", "a mail loop: the sender is the server's own address");
+		return PROCESS_DROPPED;
+	}
+	if (own_message_id(j->in.message_id, j->cfg.from_address)) {
+		set_detail(j, "dropped", "a mail loop: the Message-ID is one of the server's own");
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
+/*
+ * Drop the mail if its sender had max_mails_per_hour mails answered in the
+ * last hour, so the server cannot be used to flood an address.
+ */
+static enum process_status check_rate(struct job *j)
+{
+	enum store_status ss;
+	unsigned long count;
+
+	if (j->cfg.max_mails_per_hour == 0)
+		return PROCESS_OK;
+	ss = seen_count_sender(j->st, j->in.from_addr, j->now, &count);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the redelivery record");
+	if (count >= j->cfg.max_mails_per_hour) {
+		set_detail(j, "dropped", "%s sent %lu mails in the last hour (max_mails_per_hour = %lu)",
+		    j->in.from_addr, count, j->cfg.max_mails_per_hour);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
 /*
  * Commit g (its board lock held) with its mails, as outbox.h's protocol
  * says: replies into outbox/tmp/, the game file written, the replies
@@ -453,8 +614,15 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		ps = refuse(j, NULL, "wrong password for %s", who);
 		goto out;
 	}
-	if (ss == STORE_OK)
+	if (ss == STORE_OK) {
+		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
+		ps = record_pending(j, g->board, text, len);
+		if (ps != PROCESS_OK) {
+			outbox_batch_abort(b, &committed);
+			goto out;
+		}
 		ss = store_install(j->st, &sf);
+	}
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
 		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
@@ -470,6 +638,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ps = PROCESS_OK;
 out:
 	store_discard(j->st, &sf);
+	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	free(text);
 	return ps;
@@ -613,6 +782,13 @@ static enum process_status do_challenge(struct job *j)
 		ps = outbox_failure(j, os, "cannot recover the outbox");
 		goto out;
 	}
+	/* a copy of this challenge being handled at the same time makes no second board */
+	ps = need_seen_lock(j);
+	if (ps != PROCESS_OK)
+		goto out;
+	ps = check_duplicate(j, &ok);
+	if (ps != PROCESS_OK)
+		goto out;
 	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
@@ -637,6 +813,7 @@ static enum process_status do_challenge(struct job *j)
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
 out:
+	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);
@@ -710,12 +887,17 @@ static enum process_status do_play(struct job *j)
 	memset(mails, 0, sizeof mails);
 	memset(&g, 0, sizeof g);
 	memset(&ev, 0, sizeof ev);
+	memset(&rep, 0, sizeof rep);
 	j->board = c->board;
 	ps = authenticate_async(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;
 	ps = load_locked(j, c->board, &lock, &g, &ok);
 	if (ps != PROCESS_OK || !ok)
+		goto out;
+	/* under the board lock: a copy handled meanwhile is seen here */
+	ps = check_duplicate(j, &ok);
+	if (ps != PROCESS_OK)
 		goto out;
 	if (game_over(&g)) {
 		char result[200];
@@ -1044,6 +1226,8 @@ static void flush(struct job *j)
 	enum outbox_status os;
 	size_t n;
 
+	if (j->settle && need_outbox(j) == PROCESS_OK)
+		j->queued = true;
 	if (!j->queued || j->ob == NULL || ops == NULL)
 		return;
 	os = outbox_flush(j->ob, ops, &j->cfg, &stats);
@@ -1090,8 +1274,10 @@ enum process_status process_main(int argc, char **argv)
 	enum store_status ss;
 	char *buf = NULL;
 	size_t len = 0;
+	bool dup;
 
 	memset(j, 0, sizeof *j);
+	j->seen_lock.fd = -1;
 	if (!parse_args(argc, argv, &j->home))
 		return usage();
 	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
@@ -1133,6 +1319,17 @@ enum process_status process_main(int argc, char **argv)
 		ps = PROCESS_DATAERR;
 		goto out;
 	}
+	/* a redelivered copy, then the per-sender limit: dropped without a reply */
+	ps = check_loop(j);
+	if (ps == PROCESS_OK)
+		ps = check_duplicate(j, &dup);
+	if (ps == PROCESS_OK)
+		ps = check_rate(j);
+	if (ps != PROCESS_OK) {
+		if (j->settle)
+			flush(j);
+		goto out;
+	}
 	/* a mail without a Message-ID is still answered: in_id "" */
 	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id != NULL ? j->in.message_id : "",
 	    j->in.references, j->in.from_addr);
@@ -1149,6 +1346,8 @@ enum process_status process_main(int argc, char **argv)
 		ps = dispatch(j);
 	}
 	if (ps == PROCESS_OK)
+		record_handled(j);
+	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
 out:
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)

@@ -1,6 +1,7 @@
 /* reply: the texts of oustpbm's replies, from templates, composed with mailout. */
 #include "reply.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +46,7 @@ static void tadd(struct text *t, const char *s, size_t n)
 
 	if (t->failed)
 		return;
-	if (t->size - t->len < n + 1) {
+	if (t->s == NULL || t->size - t->len < n + 1) {
 		nsize = t->size != 0 ? t->size : 256;
 		while (nsize - t->len < n + 1)
 			nsize *= 2;
@@ -288,6 +289,7 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 	char id[MAILOUT_ID_MAX + 1], root[GAME_THREAD_MAX + 1];
 	size_t n;
 
+	assert(rc->cfg != NULL);	/* reply_init() was called */
 	memset(out, 0, sizeof *out);
 	rc->counter++;
 	if (id_board > 0)

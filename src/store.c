@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,12 +153,37 @@ static bool mkpath(struct store *st, char *buf, size_t size, const char *fmt, ..
 	return true;
 }
 
+/*
+ * Test hook for the crash-safety test (tests/sh/crash.sh): with
+ * OUSTPBM_TEST_CRASH=n in the environment the process kills itself with
+ * SIGKILL just before its n-th durable step (a file fsync, a rename, a
+ * directory fsync, an unlink, the log write).  Every durable step of
+ * oustpbm goes through this file, so this is the only hook.  Unset or not a
+ * positive number: nothing happens.
+ */
+static void crash_point(void)
+{
+	static long left = -1;	/* steps to go; 0: off */
+
+	if (left < 0) {
+		const char *v = getenv("OUSTPBM_TEST_CRASH");
+		char *end;
+
+		left = v != NULL ? strtol(v, &end, 10) : 0;
+		if (v == NULL || *end != '\0' || left < 0)
+			left = 0;
+	}
+	if (left > 0 && --left == 0)
+		raise(SIGKILL);
+}
+
 static enum store_status fsync_dir_at(struct store *st, const char *reldir)
 {
 	int fd = openat(st->home_fd, reldir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
 		return sys_fail(st, errno, "cannot open directory", reldir);
+	crash_point();
 	if (fsync(fd) != 0) {
 		int e = errno;
 
@@ -416,6 +442,7 @@ static enum store_status finish_file(struct store *st, int fd, const void *data,
 {
 	enum store_status status = write_all(st, fd, data, len, relpath);
 
+	crash_point();
 	if (status == STORE_OK && fsync(fd) != 0)
 		status = sys_fail(st, errno, "cannot fsync", relpath);
 	if (close(fd) != 0 && status == STORE_OK)
@@ -536,6 +563,7 @@ enum store_status store_stage_file(struct store *st, const char *relpath, const 
 enum store_status store_install(struct store *st, struct store_staged *sf)
 {
 	assert(sf->live);
+	crash_point();
 	if (renameat(st->home_fd, sf->tmp, st->home_fd, sf->dst) != 0)
 		return sys_fail(st, errno, "cannot rename to", sf->dst);
 	sf->live = false;
@@ -574,6 +602,7 @@ enum store_status store_create_file(struct store *st, const char *relpath, const
 
 enum store_status store_rename(struct store *st, const char *from, const char *to)
 {
+	crash_point();
 	if (renameat(st->home_fd, from, st->home_fd, to) != 0)
 		return sys_fail(st, errno, "cannot rename to", to);
 	return STORE_OK;
@@ -581,6 +610,7 @@ enum store_status store_rename(struct store *st, const char *from, const char *t
 
 enum store_status store_unlink(struct store *st, const char *relpath)
 {
+	crash_point();
 	if (unlinkat(st->home_fd, relpath, 0) != 0)
 		return sys_fail(st, errno, "cannot remove", relpath);
 	return STORE_OK;
@@ -1169,7 +1199,8 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 		goto out;
 	}
 	n = asprintf(&out, "%s%.*s%s%s:%s:%s:%s\n", len == 0 ? users_header : "", (int)len,
-	    text != NULL ? text : "", len > 0 && text[len - 1] != '\n' ? "\n" : "", id, address, hash, fullname);
+	    text != NULL ? text : "", len > 0 && text != NULL && text[len - 1] != '\n' ? "\n" : "", id, address,
+	    hash, fullname);
 	if (n < 0) {
 		out = NULL;
 		status = nomem(st);
@@ -1264,6 +1295,7 @@ enum store_status store_log(struct store *st, const char *fmt, ...)
 	if (fd < 0)
 		return sys_fail(st, errno, "cannot open", "log");
 	/* one write: concurrent processes' lines never interleave */
+	crash_point();
 	w = write(fd, line, n);
 	if (w < 0)
 		status = sys_fail(st, errno, "cannot write", "log");

@@ -29,6 +29,11 @@
  * themselves (store_next_board_id, store_user_add, store_user_set_password)
  * must not be called while the same process holds it.
  *
+ * Test hook: OUSTPBM_TEST_CRASH=n kills the process (SIGKILL) just before
+ * its n-th durable step: file fsync, rename, directory fsync, unlink, log
+ * write (tests/sh/crash.sh).  Every durable write of oustpbm goes through
+ * this module, so the hook is in this one place.
+ *
  * Errors: every function returns an enum store_status; on failure
  * store_error() says what failed, naming the file.  store_status_temporary()
  * tells a failure worth retrying later (lock timeout, disk full, I/O error)

@@ -28,10 +28,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 2' INT TERM
 
-# Checksum of every file of the home that is data: the log, the delivered
-# mail, the copies of sent mail and the (always empty) lock files are left out.
+# Checksum of every file of the home that is data: the log, the record of
+# handled mails (seen), the delivered mail, the copies of sent mail and the
+# (always empty) lock files are left out.
 store_sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path './mail/*' ! -path './outbox/sent/*' ! -name '*.lock' -exec cksum {} + |
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -path './outbox/sent/*' ! -name '*.lock' -exec cksum {} + |
 	    LC_ALL=C sort)
 }
 

@@ -39,6 +39,7 @@ static void test_defaults(void)
 	ok_str(cfg.transport, "maildir", "default transport");
 	ok_int(cfg.password_cost, 1, "default password_cost 1 (about 1 ms per check)");
 	ok_str(cfg.templates, "", "no templates directory set by default");
+	ok_int(cfg.max_mails_per_hour, 30, "default max_mails_per_hour 30");
 	ok(!cfg.test_time_set, "no test time by default");
 }
 
@@ -70,6 +71,10 @@ static void test_good(void)
 	ok_int(parse(&cfg, "password_cost = 0\n"), CONFIG_OK, "password_cost 0 allowed");
 	ok_int(parse(&cfg, "templates = /usr/share/oust templates\n"), CONFIG_OK, "templates read");
 	ok_str(cfg.templates, "/usr/share/oust templates", "templates: the rest of the line");
+	ok_int(parse(&cfg, "max_mails_per_hour = 0\n"), CONFIG_OK, "max_mails_per_hour 0 (no limit) allowed");
+	ok_int(cfg.max_mails_per_hour, 0, "max_mails_per_hour 0 read");
+	ok_int(parse(&cfg, "max_mails_per_hour = 100000\n"), CONFIG_OK, "max_mails_per_hour 100000 allowed");
+	ok_int(cfg.max_mails_per_hour, 100000, "max_mails_per_hour read");
 }
 
 static void test_errors(void)
@@ -85,6 +90,10 @@ static void test_errors(void)
 	    "oustpbm.conf line 1: max_message_bytes '99999999999999999999999' is not a number");
 	bad("lock_timeout_ms =\n", "oustpbm.conf line 1: lock_timeout_ms '' is not a number");
 	bad("lock_timeout_ms = 600001\n", "oustpbm.conf line 1: lock_timeout_ms '600001' is out of range (0..600000)");
+	bad("max_mails_per_hour = 100001\n",
+	    "oustpbm.conf line 1: max_mails_per_hour '100001' is out of range (0 or 1..100000)");
+	bad("max_mails_per_hour = many\n", "oustpbm.conf line 1: max_mails_per_hour 'many' is not a number");
+	bad("max_mails_per_hour = -1\n", "oustpbm.conf line 1: max_mails_per_hour '-1' is not a number");
 	bad("password_cost = 12\n", "oustpbm.conf line 1: password_cost '12' is out of range (0 or 1..11)");
 	bad("server_name = a\n#\nserver_name = b\n",
 	    "oustpbm.conf line 3: server_name set again (first set on line 1)");

@@ -1,0 +1,345 @@
+/* seen: the record of handled mails (redelivery and per-sender limit). */
+#include "seen.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD_MAX 1024		/* bytes of an encoded sender or id */
+#define HEADER "# oustpbm: handled mails (redelivery record, per-sender limit); see src/seen.h\n"
+
+/* One parsed line; sender and id point into the file text. */
+struct line {
+	struct seen_entry e;
+	const char *sender, *id;
+	size_t sender_len, id_len;
+};
+
+struct record {
+	char *text;		/* the file, NUL-terminated; owned */
+	struct line *lines;	/* owned */
+	size_t n;
+};
+
+uint64_t seen_hash(const char *text, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)text[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+enum store_status seen_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock)
+{
+	return store_lock_path(st, SEEN_LOCK_FILE, timeout_ms, lock);
+}
+
+/* Percent-encode s into out (FIELD_MAX bytes); "-" for NULL or "". */
+static void encode(const char *s, char out[FIELD_MAX])
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t o = 0;
+
+	if (s == NULL || s[0] == '\0' || strcmp(s, "-") == 0) {
+		/* "-" marks no id: a real "-" is written encoded */
+		snprintf(out, FIELD_MAX, "%s", s != NULL && s[0] != '\0' ? "%2D" : "-");
+		return;
+	}
+	for (; *s != '\0' && o + 4 < FIELD_MAX; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c > ' ' && c <= '~' && c != '%') {
+			out[o++] = (char)c;
+		} else {
+			out[o++] = '%';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+	}
+	out[o] = '\0';
+}
+
+/* The next space-separated field of [*p, end); false if there is none. */
+static bool field(const char **p, const char *end, const char **f, size_t *n)
+{
+	const char *s = *p;
+
+	while (s < end && *s == ' ')
+		s++;
+	*f = s;
+	while (s < end && *s != ' ')
+		s++;
+	*n = (size_t)(s - *f);
+	*p = s;
+	return *n > 0;
+}
+
+static bool number(const char *f, size_t n, int base, unsigned long long max, unsigned long long *out)
+{
+	char buf[32];
+	char *end;
+
+	if (n == 0 || n >= sizeof buf || f[0] == '-' || f[0] == '+')
+		return false;
+	memcpy(buf, f, n);
+	buf[n] = '\0';
+	*out = strtoull(buf, &end, base);
+	return *end == '\0' && *out <= max;
+}
+
+/* Parse one line [s, end); false for a damaged one. */
+static bool parse_line(const char *s, const char *end, struct line *l)
+{
+	const char *f, *colon;
+	size_t n;
+	unsigned long long v, h;
+
+	memset(l, 0, sizeof *l);
+	if (!field(&s, end, &f, &n) || !number(f, n, 10, (unsigned long long)INT64_MAX, &v))
+		return false;
+	l->e.time = (time_t)v;
+	if (!field(&s, end, &f, &n) || !number(f, n, 10, (unsigned long long)IDENT_BOARD_MAX, &v))
+		return false;
+	l->e.board = (long)v;
+	if (!field(&s, end, &f, &n))
+		return false;
+	if (!(n == 1 && f[0] == '-')) {
+		colon = memchr(f, ':', n);
+		if (colon == NULL || l->e.board == 0 ||
+		    !number(f, (size_t)(colon - f), 10, (unsigned long long)STORE_BOARD_FILE_MAX, &v) ||
+		    !number(colon + 1, n - (size_t)(colon + 1 - f), 16, UINT64_MAX, &h))
+			return false;
+		l->e.pending = true;
+		l->e.game_len = (size_t)v;
+		l->e.game_hash = h;
+	}
+	if (!field(&s, end, &l->sender, &l->sender_len) || !field(&s, end, &l->id, &l->id_len))
+		return false;
+	return !field(&s, end, &f, &n);
+}
+
+static void record_free(struct record *r)
+{
+	free(r->text);
+	free(r->lines);
+	memset(r, 0, sizeof *r);
+}
+
+/* Read and parse the file; a missing or oversized one is an empty record. */
+static enum store_status record_read(struct store *st, struct record *r)
+{
+	enum store_status ss;
+	const char *p, *end, *nl;
+	size_t len, cap = 0;
+
+	memset(r, 0, sizeof *r);
+	ss = store_read_file(st, SEEN_FILE, SEEN_FILE_MAX, &r->text, &len);
+	if (ss == STORE_NOT_FOUND || ss == STORE_TOO_BIG)
+		return STORE_OK;
+	if (ss != STORE_OK)
+		return ss;
+	for (p = r->text, end = r->text + len; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL)
+			break;	/* a line without its end was never written whole */
+		if (*p == '#' || nl == p)
+			continue;
+		if (r->n == cap) {
+			struct line *bigger;
+
+			cap = cap != 0 ? cap * 2 : 64;
+			bigger = realloc(r->lines, cap * sizeof *bigger);
+			if (bigger == NULL) {
+				record_free(r);
+				return STORE_TEMPFAIL;
+			}
+			r->lines = bigger;
+		}
+		if (parse_line(p, nl, &r->lines[r->n]))
+			r->n++;
+	}
+	return STORE_OK;
+}
+
+static bool same(const char *f, size_t n, const char *enc)
+{
+	return strlen(enc) == n && memcmp(f, enc, n) == 0;
+}
+
+/* Does board's game file hold the text of pending entry e? */
+static enum store_status committed(struct store *st, const struct seen_entry *e, bool *yes)
+{
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	*yes = !e->pending;
+	if (!e->pending)
+		return STORE_OK;
+	ss = store_board_read(st, e->board, &text, &len);
+	if (ss == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (ss != STORE_OK)
+		return ss;
+	*yes = len == e->game_len && seen_hash(text, len) == e->game_hash;
+	free(text);
+	return STORE_OK;
+}
+
+enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup, time_t *when)
+{
+	char enc[FIELD_MAX];
+	struct record r;
+	enum store_status ss;
+	size_t i;
+
+	*dup = false;
+	*when = 0;
+	if (id == NULL || id[0] == '\0')
+		return STORE_OK;
+	encode(id, enc);
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	for (i = r.n; i-- > 0;) {
+		if (!same(r.lines[i].id, r.lines[i].id_len, enc))
+			continue;
+		ss = committed(st, &r.lines[i].e, dup);
+		if (ss != STORE_OK || *dup) {
+			*when = r.lines[i].e.time;
+			break;
+		}
+	}
+	record_free(&r);
+	return ss;
+}
+
+enum store_status seen_count_sender(struct store *st, const char *sender, time_t now, unsigned long *count)
+{
+	char enc[FIELD_MAX];
+	struct record r;
+	enum store_status ss;
+	size_t i;
+
+	*count = 0;
+	encode(sender, enc);
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	for (i = 0; i < r.n; i++)
+		if (r.lines[i].e.time > now - SEEN_RATE_WINDOW && r.lines[i].e.time <= now &&
+		    same(r.lines[i].sender, r.lines[i].sender_len, enc))
+			(*count)++;
+	record_free(&r);
+	return STORE_OK;
+}
+
+/* Append to a growing buffer; false when out of memory. */
+static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t want = (*len + n + 1) * 2;
+		char *bigger = realloc(*buf, want);
+
+		if (bigger == NULL)
+			return false;
+		*buf = bigger;
+		*cap = want;
+	}
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return true;
+}
+
+static bool append_line(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, const char *sender,
+    size_t sender_len, const char *id, size_t id_len)
+{
+	char head[96];
+	int n;
+
+	if (e->pending)
+		n = snprintf(head, sizeof head, "%lld %ld %zu:%016" PRIx64 " ", (long long)e->time, e->board,
+		    e->game_len, e->game_hash);
+	else
+		n = snprintf(head, sizeof head, "%lld %ld - ", (long long)e->time, e->board);
+	return append(buf, len, cap, head, (size_t)n) && append(buf, len, cap, sender, sender_len) &&
+	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) && append(buf, len, cap, "\n", 1);
+}
+
+enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
+    const char *game, size_t game_len)
+{
+	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
+	struct seen_entry e;
+	struct record r;
+	enum store_status ss;
+	char *out = NULL;
+	size_t len = 0, cap = 0, i, kept = 0;
+	bool *keep = NULL, yes;
+
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	keep = calloc(r.n + 1, sizeof *keep);
+	if (keep == NULL) {
+		ss = STORE_TEMPFAIL;
+		goto out;
+	}
+	for (i = 0; i < r.n; i++) {
+		struct line *l = &r.lines[i];
+
+		if (l->e.time <= now - SEEN_MAX_AGE || l->e.time > now + SEEN_MAX_AGE)
+			continue;
+		if (board > 0 && l->e.pending && l->e.board == board) {
+			/* settle: the board lock is held, so its file is the one that run left */
+			ss = committed(st, &l->e, &yes);
+			if (ss != STORE_OK)
+				goto out;
+			if (!yes)
+				continue;
+			l->e.pending = false;
+		}
+		keep[i] = true;
+		kept++;
+	}
+	/* room for the new line within SEEN_MAX_ENTRIES: the oldest go */
+	for (i = 0; i < r.n && kept >= SEEN_MAX_ENTRIES; i++)
+		if (keep[i]) {
+			keep[i] = false;
+			kept--;
+		}
+	if (!append(&out, &len, &cap, HEADER, strlen(HEADER))) {
+		ss = STORE_TEMPFAIL;
+		goto out;
+	}
+	for (i = 0; i < r.n; i++)
+		if (keep[i] && !append_line(&out, &len, &cap, &r.lines[i].e, r.lines[i].sender, r.lines[i].sender_len,
+		    r.lines[i].id, r.lines[i].id_len)) {
+			ss = STORE_TEMPFAIL;
+			goto out;
+		}
+	memset(&e, 0, sizeof e);
+	e.time = now;
+	e.board = board > 0 ? board : 0;
+	e.pending = board > 0;
+	e.game_len = game_len;
+	e.game_hash = game != NULL ? seen_hash(game, game_len) : 0;
+	encode(id, enc_id);
+	encode(sender, enc_sender);
+	if (!append_line(&out, &len, &cap, &e, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id))) {
+		ss = STORE_TEMPFAIL;
+		goto out;
+	}
+	ss = store_write_file(st, SEEN_FILE, out, len);
+out:
+	free(out);
+	free(keep);
+	record_free(&r);
+	return ss;
+}

@@ -1,0 +1,36 @@
+/*
+ * libFuzzer harness: the command parser.  The input is the Subject, a
+ * newline, then the body (the text part), as mailin hands them over: NUL
+ * bytes end the strings, as they would in C.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct command cmd;	/* large: not on the stack */
+	char *buf, *nl, *body, *masked, *comment;
+
+	buf = malloc(size + 1);
+	if (buf == NULL)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	nl = memchr(buf, '\n', size);
+	body = nl != NULL ? nl + 1 : buf + size;
+	if (nl != NULL)
+		*nl = '\0';
+	command_parse(buf, body, &cmd);
+	masked = command_mask(&cmd);
+	comment = command_comment(&cmd, body);
+	free(masked);
+	free(comment);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,77 @@
+#!/bin/sh
+# The mail handler (./oustpbm < mail) under valgrind (memcheck, full leak
+# check, glib's suppression file): registrations, a challenge, moves, a
+# refusal, show, a password change, a redelivered copy, a mail too big,
+# one nested too deeply and one with two From headers.  Each must exit as
+# it does without valgrind, with no memory error and no leak.  Prints "ok"/"not ok" lines.
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "not ok - valgrind is missing (scripts/install-deps installs it)"
+	exit 1
+fi
+[ -x ./oustpbm ] || { echo "not ok - ./oustpbm is not built"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-mailvg.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
+unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
+supp=
+for s in /usr/share/glib-2.0/valgrind/glib.supp; do
+	[ -f "$s" ] && supp="--suppressions=$s"
+done
+export G_SLICE=always-malloc G_DEBUG=gc-friendly
+h=$tmp/home
+mkdir -p "$h"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+n=0
+k=0
+# vg FROM SUBJECT [ID]: one mail under valgrind; exit 0 expected
+vg() {
+	k=$((k + 1))
+	n=$((n + 1))
+	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s>\n\nA comment.\n' "$1" "$2" "${3:-vg$k@x}" >"$tmp/in"
+	vgfile "$tmp/in" "$2" 0
+}
+# vgfile FILE DESC EXIT
+vgfile() {
+	OUSTPBM_TEST_TIME=$((1700000000 + 60 * k)) valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect $supp \
+	    ./oustpbm -d "$h" <"$1" >/dev/null 2>"$tmp/vg.err"
+	rc=$?
+	if [ $rc = "$3" ] && ! grep -q '==[0-9]*==' "$tmp/vg.err"; then
+		echo "ok $n - valgrind clean: $2"
+	else
+		echo "not ok $n - $2: exit $rc (want $3)"
+		head -n 40 "$tmp/vg.err" | sed 's/^/#   /'
+	fi
+}
+vg alice@example.org "register alice secret Alice"
+vg bob@example.com "register bob hunter2"
+vg alice@example.org "challenge alice secret bob -size=5"
+vg alice@example.org "move 101 alice secret C3" copy@x
+vg alice@example.org "move 101 alice secret C3" copy@x
+vg bob@example.com "move 101 bob hunter2 C3"
+vg alice@example.org "show 101#2"
+vg alice@example.org "password alice secret better"
+n=$((n + 1))
+k=$((k + 1))
+{
+	printf 'From: alice@example.org\nSubject: help\nMessage-ID: <big@x>\n\n'
+	head -c 400000 /dev/zero | tr '\0' 'x' | fold -w 76
+} >"$tmp/big"
+vgfile "$tmp/big" "a mail too big" 0
+n=$((n + 1))
+k=$((k + 1))
+{
+	printf 'From: alice@example.org\nSubject:\nMessage-ID: <deep@x>\nMIME-Version: 1.0\n'
+	i=0
+	while [ $i -lt 100 ]; do
+		printf 'Content-Type: multipart/mixed; boundary="b%d"\n\n--b%d\n' $i $i
+		i=$((i + 1))
+	done
+	printf 'Content-Type: text/plain\n\nhelp\n'
+} >"$tmp/deep"
+vgfile "$tmp/deep" "a mail nested too deeply" 0
+n=$((n + 1))
+vgfile tests/hostile/two-from.eml "two From headers (exit 65)" 65
+echo "1..$n"

@@ -1,0 +1,240 @@
+/* Tests of the record of handled mails (src/seen.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "seen.h"
+#include "store.h"
+#include "t.h"
+#include "t_home.h"
+
+#define T0 1700000000L
+
+static struct store *open_home(const char *home)
+{
+	struct config cfg;
+	struct store *st = NULL;
+	char err[STORE_ERR_MAX];
+
+	config_defaults(&cfg);
+	cfg.lock_timeout_ms = 200;
+	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
+		printf("# %s\n", err);
+		abort();
+	}
+	return st;
+}
+
+static bool dup_of(struct store *st, const char *id)
+{
+	bool dup = false;
+	time_t when;
+
+	if (seen_is_duplicate(st, id, &dup, &when) != STORE_OK)
+		return false;
+	return dup;
+}
+
+static int count_lines(const char *home)
+{
+	char *text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	int n = 0;
+	char *p;
+
+	if (text == NULL)
+		return -1;
+	for (p = text; *p != '\0'; p++)
+		n += *p == '\n';
+	free(text);
+	return n;
+}
+
+static void test_plain(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	unsigned long count = 9;
+	bool dup = true;
+	time_t when = 1;
+	char *text;
+
+	ok(!dup_of(st, "a@example.org"), "nothing is a duplicate in an empty record");
+	ok(seen_count_sender(st, "alice@example.org", T0, &count) == STORE_OK && count == 0,
+	    "no mails counted without a record");
+	ok(seen_lock(st, 100, &lock) == STORE_OK, "seen.lock taken");
+	ok(seen_record(st, "a@example.org", "alice@example.org", T0, 0, NULL, 0) == STORE_OK, "a mail recorded");
+	ok(seen_record(st, NULL, "alice@example.org", T0 + 10, 0, NULL, 0) == STORE_OK,
+	    "a mail without Message-ID recorded");
+	ok(seen_record(st, "id with space\nand LF", "bob@example.org", T0 + 20, 0, NULL, 0) == STORE_OK,
+	    "an id with blanks recorded");
+	store_unlock(&lock);
+	ok(seen_is_duplicate(st, "a@example.org", &dup, &when) == STORE_OK && dup && when == T0,
+	    "the same Message-ID is a duplicate, with its time");
+	ok(!dup_of(st, "b@example.org"), "another one is not");
+	ok(!dup_of(st, ""), "an empty id is never a duplicate");
+	ok(!dup_of(st, "-"), "'-' (the mark of no id) is not matched");
+	ok(seen_lock(st, 100, &lock) == STORE_OK && seen_record(st, "-", "c@example.org", T0, 0, NULL, 0) == STORE_OK,
+	    "an id '-' recorded");
+	store_unlock(&lock);
+	ok(dup_of(st, "-"), "... and matched");
+	ok(dup_of(st, "id with space\nand LF"), "an id with blanks is matched exactly");
+	ok(!dup_of(st, "id with space"), "... and not by its first word");
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, " id%20with%20space%0Aand%20LF\n") != NULL, "blanks are percent-encoded");
+	ok(text != NULL && strstr(text, "1700000010 0 - alice@example.org -\n") != NULL,
+	    "no Message-ID is recorded as '-'");
+	free(text);
+	ok(seen_count_sender(st, "alice@example.org", T0 + 100, &count) == STORE_OK && count == 2,
+	    "alice's two mails counted");
+	ok(seen_count_sender(st, "alice@example.org", T0 + SEEN_RATE_WINDOW, &count) == STORE_OK && count == 1,
+	    "an hour later the first is no longer counted");
+	ok(seen_count_sender(st, "bob@example.org", T0 + 100, &count) == STORE_OK && count == 1, "bob's counted apart");
+	ok(seen_count_sender(st, "alice@example.org", T0 - 1, &count) == STORE_OK && count == 0,
+	    "mails recorded in the future are not counted");
+	store_close(st);
+	t_home_free(home);
+}
+
+/* A move: pending until settled; committed or not as the game file says. */
+static void test_pending(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	const char *old = "old game text\n", *new1 = "new game text\n", *new2 = "later game text\n";
+	char *text;
+
+	ok(store_board_write(st, 101, old, strlen(old)) == STORE_OK, "board 101 written");
+	ok(seen_lock(st, 100, &lock) == STORE_OK, "seen.lock taken");
+	ok(seen_record(st, "m1@x", "alice@example.org", T0, 101, new1, strlen(new1)) == STORE_OK,
+	    "a move recorded pending");
+	store_unlock(&lock);
+	ok(!dup_of(st, "m1@x"), "before its game file is written it is not a duplicate (crash before the commit)");
+	ok(store_board_write(st, 101, new1, strlen(new1)) == STORE_OK, "the game file written");
+	ok(dup_of(st, "m1@x"), "after it, it is (crash after the commit, before anything else)");
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, " 101 14:") != NULL, "the entry is pending with the text's length");
+	free(text);
+
+	/* the next move on the board settles it, then changes the board */
+	ok(seen_lock(st, 100, &lock) == STORE_OK, "seen.lock taken again");
+	ok(seen_record(st, "m2@x", "bob@example.org", T0 + 60, 101, new2, strlen(new2)) == STORE_OK,
+	    "the next move recorded");
+	store_unlock(&lock);
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, "1700000000 101 - alice@example.org m1@x\n") != NULL,
+	    "the committed move is settled");
+	free(text);
+	ok(store_board_write(st, 101, new2, strlen(new2)) == STORE_OK, "the board changed again");
+	ok(dup_of(st, "m1@x"), "the settled move stays a duplicate");
+	ok(dup_of(st, "m2@x"), "the second one is one too");
+
+	/* a move whose write never happened is dropped at the next settlement */
+	ok(seen_lock(st, 100, &lock) == STORE_OK && seen_record(st, "m3@x", "alice@example.org", T0 + 120, 101,
+	    "never written\n", 14) == STORE_OK, "a move recorded, its write lost");
+	ok(!dup_of(st, "m3@x"), "not a duplicate");
+	ok(seen_record(st, "m4@x", "bob@example.org", T0 + 180, 101, "x\n", 2) == STORE_OK,
+	    "another move on the board recorded");
+	store_unlock(&lock);
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, "m3@x") == NULL, "the uncommitted one is gone from the record");
+	free(text);
+	ok(!dup_of(st, "m5@x") && !dup_of(st, "m3@x"), "... so its redelivery is handled");
+
+	/* a pending entry of a board whose file is gone: not committed */
+	ok(seen_lock(st, 100, &lock) == STORE_OK && seen_record(st, "c1@x", "alice@example.org", T0 + 200, 102,
+	    "new board\n", 10) == STORE_OK, "a challenge recorded for board 102");
+	store_unlock(&lock);
+	ok(!dup_of(st, "c1@x"), "its board was never written: not a duplicate");
+	store_close(st);
+	t_home_free(home);
+}
+
+/* The record stays bounded: by age, by count, and damaged lines go. */
+static void test_bounds(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	FILE *f;
+	long i;
+	char *text;
+
+	f = fopen(t_path(home, SEEN_FILE), "w");
+	if (f == NULL)
+		abort();
+	fprintf(f, "# comment\n");
+	fprintf(f, "%ld 0 - old@example.org old@x\n", T0 - SEEN_MAX_AGE - 10);
+	fprintf(f, "garbage line\n");
+	fprintf(f, "%ld 0 - a@example.org too many fields here\n", T0);
+	fprintf(f, "%ld 101 12:zz a@example.org badhash@x\n", T0);
+	fprintf(f, "%ld 0 1:1 a@example.org pending-board-0@x\n", T0);
+	for (i = 0; i < SEEN_MAX_ENTRIES + 50; i++)
+		fprintf(f, "%ld 0 - s%ld@example.org id%ld@x\n", T0 - 1000 + i / 10, i, i);
+	fprintf(f, "%ld 0 - cut@example.org cut-short", T0);
+	fclose(f);
+	ok(dup_of(st, "id0@x"), "the oldest of the big file is there before a rewrite");
+	ok(!dup_of(st, "badhash@x") && !dup_of(st, "pending-board-0@x"), "damaged lines are never matched");
+	ok(!dup_of(st, "cut-short"), "a line without its end is ignored");
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "new@x", "n@example.org", T0, 0, NULL, 0) == STORE_OK, "one more recorded");
+	store_unlock(&lock);
+	ok_int(count_lines(home), SEEN_MAX_ENTRIES + 1, "at most SEEN_MAX_ENTRIES entries (and the header) kept");
+	ok(!dup_of(st, "id0@x") && !dup_of(st, "id50@x"), "the oldest were dropped");
+	ok(dup_of(st, "id51@x") && dup_of(st, "new@x"), "the newest kept");
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, "old@x") == NULL, "entries older than SEEN_MAX_AGE dropped");
+	ok(text != NULL && strstr(text, "garbage") == NULL && strstr(text, "badhash") == NULL,
+	    "damaged lines dropped at the rewrite");
+	free(text);
+
+	/* a record over SEEN_FILE_MAX starts afresh */
+	f = fopen(t_path(home, SEEN_FILE), "w");
+	if (f == NULL)
+		abort();
+	for (i = 0; i < SEEN_FILE_MAX / 50 + 10; i++)
+		fprintf(f, "%ld 0 - big@example.org %040ld\n", T0, i);
+	fclose(f);
+	ok(!dup_of(st, "0000000000000000000000000000000000000001"), "an oversized record is read as empty");
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "fresh@x", "n@example.org", T0, 0, NULL, 0) == STORE_OK, "and rewritten");
+	store_unlock(&lock);
+	ok_int(count_lines(home), 2, "with the new entry alone");
+	store_close(st);
+	t_home_free(home);
+}
+
+/* seen.lock is a lock: a second taker times out. */
+static void test_lock(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	int release;
+	pid_t pid;
+	long t;
+
+	pid = t_hold_lock(t_path(home, SEEN_LOCK_FILE), &release);
+	ok(pid > 0, "another process holds seen.lock");
+	t = t_ms();
+	ok(seen_lock(st, 100, &lock) == STORE_TIMEOUT, "seen_lock times out");
+	ok(t_ms() - t < 2000, "within about lock_timeout_ms");
+	t_release(pid, release);
+	ok(seen_lock(st, 100, &lock) == STORE_OK, "taken once released");
+	store_unlock(&lock);
+	ok(seen_hash("", 0) == 0xcbf29ce484222325ULL, "FNV-1a 64 of nothing is its offset basis");
+	ok(seen_hash("a", 1) == 0xaf63dc4c8601ec8cULL, "FNV-1a 64 of 'a'");
+	store_close(st);
+	t_home_free(home);
+}
+
+int main(void)
+{
+	test_plain();
+	test_pending();
+	test_bounds();
+	test_lock();
+	return t_done();
+}
