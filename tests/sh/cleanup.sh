@@ -31,9 +31,9 @@ check() { # description, then a command that must succeed
 	fi
 }
 
-mail() { # FROM SUBJECT
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s.%s@example.net>\n\nbody\n' \
-	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$"
+mail() { # FROM SUBJECT: each mail its own Message-ID (a repeated one is a redelivery)
+	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s.%s.%s@example.org>\n\nbody\n' \
+	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$" "$(date +%s%N)"
 }
 send() { # HOME TIME FROM SUBJECT
 	mail "$3" "$4" | OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>&1
