@@ -909,7 +909,7 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	char **names = NULL, why[TRANSPORT_WHY_MAX];
 	size_t n = 0, i;
 	void *ctx = NULL;
-	bool opened = false, removed = false, failed = false, sent = false;
+	bool opened = false, removed = false, failed = false;
 
 	if (stats == NULL)
 		stats = &local;
@@ -977,7 +977,7 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 			if (r != OUTBOX_OK)
 				log_mail(ob, cfg, names[i], q.rcpt, "delivered but not removed", ob->err);
 			stats->delivered++;
-			removed = sent = true;
+			removed = true;
 		} else if (tr == TRANSPORT_TEMPFAIL || tr == TRANSPORT_UNAVAILABLE) {
 			defer_mail(ob, cfg, names[i], &q, why, stats, &failed);
 		} else {
@@ -992,13 +992,16 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	}
 	removed = removed || failed;
 	prune_sent(ob, cfg, stats);
-	/* one directory fsync for all the removals of this flush */
-	if (removed)
+	/*
+	 * One directory fsync for all the removals of this flush, so a crash
+	 * does not send them again; not needed when delivering again is
+	 * harmless (transport.h).  The copies in sent/ are an archive: losing
+	 * one in a crash loses nothing, so sent/ is not fsync'ed.
+	 */
+	if (failed || (removed && !ops->idempotent))
 		result = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
 	if (failed && result == OUTBOX_OK)
 		result = from_store(ob, store_sync_dir(ob->st, "outbox/failed"));
-	if (sent && result == OUTBOX_OK)
-		result = from_store(ob, store_sync_dir(ob->st, "outbox/sent"));
 out:
 	if (opened)
 		ops->close(ctx);

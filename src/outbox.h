@@ -61,9 +61,11 @@
  * and if retry_days have passed since its first failed attempt it moves to
  * failed/ instead; UNAVAILABLE: the same for this mail, and the run ends
  * (the others wait, untried); PERMFAIL or a damaged queue file: the error
- * is written into it and it moves to failed/; every failure is logged.  A crash between delivery and deletion means
- * one more delivery later (at least once); the maildir transport then
- * replaces its own earlier copy, as the file name is the queue id.
+ * is written into it and it moves to failed/; every failure is logged.  A
+ * crash between delivery and the move out of new/ means one more delivery
+ * later (at least once).  After the run new/ is fsync'ed once, so that the
+ * moves stand, unless the transport is idempotent (transport.h: the maildir
+ * transport replaces its own earlier copy, the file name being the queue id).
  */
 #ifndef OUSTPBM_OUTBOX_H
 #define OUSTPBM_OUTBOX_H

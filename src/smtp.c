@@ -358,6 +358,7 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 
 const struct transport_ops transport_smtp = {
 	.name = "smtp",
+	.idempotent = false,
 	.open = smtp_open,
 	.deliver = smtp_deliver,
 	.close = smtp_close,

@@ -139,6 +139,7 @@ static enum transport_result maildir_deliver(void *ctx, const struct transport_e
 
 const struct transport_ops transport_maildir = {
 	.name = "maildir",
+	.idempotent = true,
 	.open = maildir_open,
 	.deliver = maildir_deliver,
 	.close = maildir_close,

@@ -18,6 +18,7 @@
 #ifndef OUSTPBM_TRANSPORT_H
 #define OUSTPBM_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "config.h"
@@ -42,6 +43,13 @@ struct transport_envelope {
 
 struct transport_ops {
 	const char *name;	/* as in the "transport" key of oustpbm.conf */
+	/*
+	 * Delivering one queued mail again replaces the earlier copy (maildir:
+	 * the file name is the queue id).  Then a flush need not fsync the
+	 * removals from outbox/new/: a crash that undoes one only delivers that
+	 * mail onto itself.  Otherwise (SMTP) it does, so a mail is not sent twice.
+	 */
+	bool idempotent;
 	/*
 	 * Prepare a run of deliveries; *ctx is passed to deliver and close.
 	 * st and cfg outlive the run.  On failure write why and return
