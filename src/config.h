@@ -66,8 +66,7 @@
  * Environment (tests): OUSTPBM_TEST_TIME, epoch seconds, fixes "now" so Date
  * headers and times are reproducible; see config_now().  OUSTPBM_TEST_LIBCURL
  * names the library the smtp transport loads instead of libcurl.so.4.
- * headers and times are reproducible; see config_now().  OUSTPBM_TEST_CRASH=n
- * kills the process before its n-th durable step (store.h).
+ * OUSTPBM_TEST_CRASH=n kills the process before its n-th durable step (store.h).
  */
 #ifndef OUSTPBM_CONFIG_H
 #define OUSTPBM_CONFIG_H
