@@ -45,8 +45,11 @@ cleanup() { # HOME TIME: run cleanup, print its exit status
 count() { # HOME ADDRESS: mails delivered to ADDRESS
 	ls "$1/mail/$2/new" 2>/dev/null | wc -l | tr -d ' '
 }
-last() { # HOME ADDRESS: the newest mail to ADDRESS
-	ls -t "$1/mail/$2/new/"* | head -1
+last() { # HOME ADDRESS: the newest mail to ADDRESS: latest Date: (the fake clock), then latest file
+	# (file times alone tie when two runs fall in one clock tick of the file system)
+	ls -t "$1/mail/$2/new/"* | while read -r f; do
+		printf '%s %s\n' "$(date -d "$(sed -n 's/^Date: //p' "$f" | head -1)" +%s)" "$f"
+	done | sort -s -k1,1nr | head -1 | cut -d' ' -f2-
 }
 header() { # FILE KEY: the value of a game file header line
 	sed -n "s/^$2: //p" "$1" | head -1
