@@ -30,8 +30,9 @@ send() { # FROM SUBJECT: a mail, exit status printed
 	    "$bin" -d "$h" >/dev/null 2>&1
 	echo $?
 }
-newest() { # ADDRESS: the newest reply
-	ls -t "$h/mail/$1/new/"* | head -1
+newest() { # ADDRESS: the newest reply, by its queue id (time.M<usec>P<pid>Q<n>): file times tie within a clock tick
+	ls "$h/mail/$1/new" | awk -F'[.MPQ]' '{ printf "%d%06d %s\n", $1, $3, $0 }' | sort -n | tail -1 |
+	    sed "s#^[0-9]* #$h/mail/$1/new/#"
 }
 rc() { # the exit status of a command, its output dropped
 	"$@" >/dev/null 2>&1 </dev/null
@@ -62,10 +63,11 @@ check "adduser without an address: exit 64" [ "$(rc "$bin" -d "$h" adduser dave)
 # ---- passwd
 new=$("$bin" -d "$h" passwd bob </dev/null)
 check "passwd prints a new password" sh -c "echo '$new' | grep -Eqx '[a-zA-Z2-9]{12}'"
-check "... the old one no longer works" sh -c "[ \$(printf 'From: bob@example.com\nSubject: move 101 bob hunter2 A1\n\n' | '$bin' -d '$h'; echo \$?) = 0 ] && grep -q 'wrong password for bob' \"\$(ls -t '$h/mail/bob@example.com/new/'* | head -1)\""
-check "... the new one does" sh -c "printf 'From: bob@example.com\nSubject: move 101 bob $new A1\n\n' | '$bin' -d '$h' && grep -q '^Subject: Oust Board 101 alice' \"\$(ls -t '$h/mail/bob@example.com/new/'* | head -1)\""
+check "... the old one no longer works" sh -c "[ \$(printf 'From: bob@example.com\nSubject: move 101 bob hunter2 A1\n\n' | '$bin' -d '$h'; echo \$?) = 0 ] && grep -q 'wrong password for bob' '$h/mail/bob@example.com/new/'*"
+check "... the new one does" sh -c "printf 'From: bob@example.com\nSubject: move 101 bob $new A1\n\n' | '$bin' -d '$h' && grep -q '^Subject: Oust Board 101 alice' '$h/mail/bob@example.com/new/'*"
+check "... and the move was applied" grep -q 'ok: turn [0-9]*: bob played A1' "$h/log"
 check "passwd --stdin" [ "$(echo s3cret | "$bin" -d "$h" passwd --stdin bob)" = "" ]
-check "... works by mail" sh -c "printf 'From: bob@example.com\nSubject: games bob\n\n' | '$bin' -d '$h' && printf 'From: bob@example.com\nSubject: resign 101 bob s3cret\n\n' | '$bin' -d '$h' && grep -q 'won by alice' \"\$(ls -t '$h/mail/bob@example.com/new/'* | head -1)\""
+check "... works by mail" sh -c "printf 'From: bob@example.com\nSubject: games bob\n\n' | '$bin' -d '$h' && printf 'From: bob@example.com\nSubject: resign 101 bob s3cret\n\n' | '$bin' -d '$h' && grep -q 'won by alice' '$h/mail/bob@example.com/new/'*"
 check "... logged" grep -q 'admin passwd bob' "$h/log"
 check "passwd for nobody: exit 67" [ "$(rc "$bin" -d "$h" passwd nobody)" = 67 ]
 check "passwd with two ids: exit 64" [ "$(rc "$bin" -d "$h" passwd bob alice)" = 64 ]
