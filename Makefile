@@ -91,22 +91,22 @@ build/datadir: FORCE | build/obj
 build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c tests/unit/t.h $(LIBOBJS) | build/tests
+build/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h src/*.h) $(LIBOBJS) | build/tests
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c tests/bench/bench.h $(LIBOBJS) | build/bench
+build/bench/%: tests/bench/%.c tests/bench/bench.h $(wildcard src/*.h) $(LIBOBJS) | build/bench
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LIBS)
 
 build/san/obj/%.o: src/%.c $(wildcard src/*.h) | build/san/obj
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
 
-build/san/tests/%: tests/unit/%.c tests/unit/t.h $(SANOBJS) | build/san/tests
+build/san/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h src/*.h) $(SANOBJS) | build/san/tests
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -Isrc -o $@ $< $(SANOBJS) $(LIBS)
 
 build/fuzz/obj/%.o: src/%.c $(wildcard src/*.h) | build/fuzz/obj
 	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c $(FUZZOBJS) | build/fuzz/obj
+build/fuzz/%: tests/fuzz/%.c $(wildcard src/*.h) $(FUZZOBJS) | build/fuzz/obj
 	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZOBJS) $(LIBS)
 
 build/obj build/tests build/bench build/san/obj build/san/tests build/fuzz/obj: | deps

@@ -44,13 +44,6 @@ struct transport_envelope {
 struct transport_ops {
 	const char *name;	/* as in the "transport" key of oustpbm.conf */
 	/*
-	 * Delivering one queued mail again replaces the earlier copy (maildir:
-	 * the file name is the queue id).  Then a flush need not fsync the
-	 * removals from outbox/new/: a crash that undoes one only delivers that
-	 * mail onto itself.  Otherwise (SMTP) it does, so a mail is not sent twice.
-	 */
-	bool idempotent;
-	/*
 	 * Prepare a run of deliveries; *ctx is passed to deliver and close.
 	 * st and cfg outlive the run.  On failure write why and return
 	 * TRANSPORT_TEMPFAIL or TRANSPORT_PERMFAIL; close is then not called.
@@ -62,6 +55,13 @@ struct transport_ops {
 	    const char *msg, size_t len, char *why, size_t whylen);
 	/* End the run and free ctx. */
 	void (*close)(void *ctx);
+	/*
+	 * Delivering one queued mail again replaces the earlier copy (maildir:
+	 * the file name is the queue id).  Then a flush need not fsync the
+	 * removals from outbox/new/: a crash that undoes one only delivers that
+	 * mail onto itself.  Otherwise (SMTP) it does, so a mail is not sent twice.
+	 */
+	bool idempotent;
 };
 
 extern const struct transport_ops transport_maildir;

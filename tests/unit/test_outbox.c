@@ -249,7 +249,9 @@ static void fake_close(void *ctx)
 	((struct fake *)ctx)->closes++;
 }
 
-static const struct transport_ops fake_ops = { "fake", fake_open, fake_deliver, fake_close };
+static const struct transport_ops fake_ops = {
+	.name = "fake", .open = fake_open, .deliver = fake_deliver, .close = fake_close,
+};
 
 /* Move the test clock past any backoff. */
 static void later(void)
