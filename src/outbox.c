@@ -108,19 +108,6 @@ const char *outbox_error(const struct outbox *ob)
 	return ob->err;
 }
 
-/* FNV-1a, 64 bits: tells the committed game text from the one before it. */
-static uint64_t fnv1a64(const char *p, size_t n)
-{
-	uint64_t h = 14695981039346656037ULL;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /* A queue id as outbox_new_id makes them: never '.'-first, no '/'. */
 static bool queue_id_ok(const char *id)
 {
@@ -420,7 +407,7 @@ enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *g
 	b->board = board;
 	if (board != 0) {
 		b->game_len = game_len;
-		b->game_hash = fnv1a64(game, game_len);
+		b->game_hash = store_text_hash(game, game_len);
 	}
 	*out = b;
 	return OUTBOX_OK;
@@ -536,19 +523,7 @@ static void unlink_tmp(struct outbox *ob, char **names, size_t n)
 static enum outbox_status game_matches(struct outbox *ob, long board, size_t game_len, uint64_t game_hash,
     bool *same)
 {
-	enum store_status status;
-	char *text = NULL;
-	size_t len;
-
-	*same = false;
-	status = store_board_read(ob->st, board, &text, &len);
-	if (status == STORE_NOT_FOUND)
-		return OUTBOX_OK;
-	if (status != STORE_OK)
-		return from_store(ob, status);
-	*same = len == game_len && fnv1a64(text, len) == game_hash;
-	free(text);
-	return OUTBOX_OK;
+	return from_store(ob, store_board_holds(ob->st, board, game_len, game_hash, same));
 }
 
 enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)

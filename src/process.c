@@ -218,15 +218,15 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 /* ---- accounts ---- */
 
 /*
- * Check userid's password.  PROCESS_OK with *authorised true and *user
- * filled; or *authorised false after a refusal was sent; or a failure.
+ * Find userid's account, refusing an unknown user or a locked account:
+ * PROCESS_OK with *found true and *user filled; or *found false after a
+ * refusal was sent; or a failure.
  */
-static enum process_status authenticate(struct job *j, const char *userid, const char *password,
-    struct store_user *user, bool *authorised)
+static enum process_status find_account(struct job *j, const char *userid, struct store_user *user, bool *found)
 {
 	enum store_status ss;
 
-	*authorised = false;
+	*found = false;
 	ss = store_user_find(j->st, userid, user);
 	if (ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "there is no user %s: register first with "
@@ -235,9 +235,25 @@ static enum process_status authenticate(struct job *j, const char *userid, const
 		return store_failure(j, ss, "cannot read the users file");
 	if (user->hash[0] != '$')
 		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
-	if (!store_user_check_password(user, password))
+	*found = true;
+	return PROCESS_OK;
+}
+
+/*
+ * Check userid's password.  PROCESS_OK with *authorised true and *user
+ * filled; or *authorised false after a refusal was sent; or a failure.
+ */
+static enum process_status authenticate(struct job *j, const char *userid, const char *password,
+    struct store_user *user, bool *authorised)
+{
+	enum process_status ps = find_account(j, userid, user, authorised);
+
+	if (ps != PROCESS_OK || !*authorised)
+		return ps;
+	if (!store_user_check_password(user, password)) {
+		*authorised = false;
 		return refuse(j, NULL, "wrong password for %s", user->userid);
-	*authorised = true;
+	}
 	return PROCESS_OK;
 }
 
@@ -251,20 +267,11 @@ static enum process_status authenticate(struct job *j, const char *userid, const
 static enum process_status authenticate_async(struct job *j, const char *userid, const char *password,
     struct store_user *user, bool *authorised)
 {
-	enum store_status ss;
+	enum process_status ps = find_account(j, userid, user, authorised);
 
-	*authorised = false;
-	ss = store_user_find(j->st, userid, user);
-	if (ss == STORE_NOT_FOUND)
-		return refuse(j, NULL, "there is no user %s: register first with "
-		    "register <userid> <password> [full name]", userid);
-	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot read the users file");
-	if (user->hash[0] != '$')
-		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
-	pwcheck_start(&j->pw, user, password);
-	*authorised = true;
-	return PROCESS_OK;
+	if (ps == PROCESS_OK && *authorised)
+		pwcheck_start(&j->pw, user, password);
+	return ps;
 }
 
 /*

@@ -22,18 +22,6 @@ struct record {
 	size_t n;
 };
 
-uint64_t seen_hash(const char *text, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)text[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 enum store_status seen_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock)
 {
 	return store_lock_path(st, SEEN_LOCK_FILE, timeout_ms, lock);
@@ -174,21 +162,10 @@ static bool same(const char *f, size_t n, const char *enc)
 /* Does board's game file hold the text of pending entry e? */
 static enum store_status committed(struct store *st, const struct seen_entry *e, bool *yes)
 {
-	enum store_status ss;
-	char *text = NULL;
-	size_t len;
-
 	*yes = !e->pending;
 	if (!e->pending)
 		return STORE_OK;
-	ss = store_board_read(st, e->board, &text, &len);
-	if (ss == STORE_NOT_FOUND)
-		return STORE_OK;
-	if (ss != STORE_OK)
-		return ss;
-	*yes = len == e->game_len && seen_hash(text, len) == e->game_hash;
-	free(text);
-	return STORE_OK;
+	return store_board_holds(st, e->board, e->game_len, e->game_hash, yes);
 }
 
 enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup, time_t *when)
@@ -329,7 +306,7 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	e.board = board > 0 ? board : 0;
 	e.pending = board > 0;
 	e.game_len = game_len;
-	e.game_hash = game != NULL ? seen_hash(game, game_len) : 0;
+	e.game_hash = game != NULL ? store_text_hash(game, game_len) : 0;
 	encode(id, enc_id);
 	encode(sender, enc_sender);
 	if (!append_line(&out, &len, &cap, &e, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id))) {

@@ -62,9 +62,6 @@ struct seen_entry {
 	uint64_t game_hash;
 };
 
-/* FNV-1a 64 of a game text, as recorded in pending entries. */
-uint64_t seen_hash(const char *text, size_t len);
-
 /* Take seen.lock, waiting at most timeout_ms (STORE_TIMEOUT past it). */
 enum store_status seen_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock);
 

@@ -734,18 +734,44 @@ enum store_status store_board_read(struct store *st, long board, char **text, si
 
 enum store_status store_board_write(struct store *st, long board, const char *text, size_t len)
 {
+	struct store_staged sf;
 	enum store_status status;
-	char path[PATH_BUF];
 
-	status = board_path(st, board, "game", path, sizeof path);
+	status = store_board_stage(st, board, text, len, &sf);
 	if (status != STORE_OK)
 		return status;
-	if (len > STORE_BOARD_FILE_MAX) {
-		set_err(st, "game file for board %ld would be larger than %ld bytes", board,
-		    STORE_BOARD_FILE_MAX);
-		return STORE_TOO_BIG;
+	status = store_install(st, &sf);
+	store_discard(st, &sf);
+	return status;
+}
+
+enum store_status store_board_holds(struct store *st, long board, size_t len, uint64_t hash, bool *same)
+{
+	enum store_status status;
+	char *text = NULL;
+	size_t have;
+
+	*same = false;
+	status = store_board_read(st, board, &text, &have);
+	if (status == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (status != STORE_OK)
+		return status;
+	*same = have == len && store_text_hash(text, have) == hash;
+	free(text);
+	return STORE_OK;
+}
+
+uint64_t store_text_hash(const char *text, size_t len)
+{
+	uint64_t h = 14695981039346656037ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)text[i];
+		h *= 1099511628211ULL;
 	}
-	return store_write_file(st, path, text, len);
+	return h;
 }
 
 enum store_status store_board_stage(struct store *st, long board, const char *text, size_t len,

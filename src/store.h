@@ -44,6 +44,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 #include "ident.h"
@@ -205,6 +206,19 @@ enum store_status store_board_read(struct store *st, long board, char **text, si
 
 /* Replace games/<board>.game durably; the caller holds the board lock. */
 enum store_status store_board_write(struct store *st, long board, const char *text, size_t len);
+
+/*
+ * FNV-1a 64 of a text: how the outbox tags a batch and the redelivery record
+ * a pending move with the game text about to be written, so that whoever
+ * comes next can tell whether that text was committed.
+ */
+uint64_t store_text_hash(const char *text, size_t len);
+
+/*
+ * Does games/<board>.game hold the text of length len and store_text_hash
+ * hash?  *same is false also when there is no game file.
+ */
+enum store_status store_board_holds(struct store *st, long board, size_t len, uint64_t hash, bool *same);
 
 /* store_board_write() in two steps (store_stage_file above): stage, then install or discard. */
 enum store_status store_board_stage(struct store *st, long board, const char *text, size_t len,

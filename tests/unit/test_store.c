@@ -556,6 +556,18 @@ static void test_staged(void)
 	ok_str(text, "turn 2\n", "the installed text is the board");
 	free(text);
 
+	{
+		bool same = true;
+
+		ok_int(store_board_holds(st, 101, 7, store_text_hash("turn 2\n", 7), &same), STORE_OK, "holds: read");
+		ok(same, "board 101 holds the installed text");
+		ok_int(store_board_holds(st, 101, 7, store_text_hash("turn 1\n", 7), &same), STORE_OK, "holds: read again");
+		ok(!same, "board 101 does not hold the text before it");
+		ok_int(store_board_holds(st, 102, 7, store_text_hash("turn 2\n", 7), &same), STORE_OK,
+		    "holds: a board without a file is no error");
+		ok(!same, "a board without a file holds nothing");
+		ok_int(store_board_holds(st, 99, 7, 0, &same), STORE_BAD_ID, "holds: a bad board number is refused");
+	}
 	ok_int(store_board_stage(st, 101, "x", (size_t)STORE_BOARD_FILE_MAX + 1, &sf), STORE_TOO_BIG,
 	    "an oversized stage is refused");
 	ok(!sf.live, "nothing staged when refused");
