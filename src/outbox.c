@@ -875,6 +875,44 @@ static enum outbox_status move_failed(struct outbox *ob, const char *id)
 	return from_store(ob, store_rename(ob->st, from, to));
 }
 
+/*
+ * Complete the mails a transport with finish() staged (names[staged[k]]):
+ * delivered, or, if finish() failed, deferred like any temporary failure.
+ */
+static void finish_staged(struct outbox *ob, const struct transport_ops *ops, void *ctx,
+    const struct config *cfg, char **names, const size_t *staged, size_t nstaged,
+    struct outbox_stats *stats, bool *removed, bool *failed)
+{
+	enum transport_result tr;
+	char why[TRANSPORT_WHY_MAX] = "";
+	size_t k;
+
+	if (nstaged == 0)
+		return;
+	tr = ops->finish(ctx, why, sizeof why);
+	for (k = 0; k < nstaged; k++) {
+		const char *id = names[staged[k]];
+		struct queue_file q;
+		const char *bad = NULL;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (tr == TRANSPORT_OK) {
+			if (keep_sent(ob, cfg, id) != OUTBOX_OK)
+				log_mail(ob, cfg, id, "", "delivered but not removed", ob->err);
+			stats->delivered++;
+			*removed = true;
+			continue;
+		}
+		/* read again for its retry lines: it was read and parsed a moment ago */
+		if (read_queue(ob, "new", id, &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone)
+			defer_mail(ob, cfg, id, &q, why, stats, failed);
+		else
+			stats->deferred++;
+		free(text);
+	}
+}
+
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats)
 {
@@ -882,7 +920,7 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	struct outbox_stats local;
 	enum outbox_status result, r;
 	char **names = NULL, why[TRANSPORT_WHY_MAX];
-	size_t n = 0, i;
+	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0;
 	void *ctx = NULL;
 	bool opened = false, removed = false, failed = false;
 
@@ -892,6 +930,8 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	result = from_store(ob, store_lock_path(ob->st, "outbox/flush.lock", cfg->lock_timeout_ms, &lock));
 	if (result != OUTBOX_OK)
 		return result;
+	/* the fsyncs of the run are made together where they can be (store.h) */
+	store_defer_begin(ob->st);
 	/* a leftover that cannot be settled now waits; sending goes on */
 	recover(ob, 0, stats);
 	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
@@ -947,7 +987,13 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 		env.rcpt = q.rcpt;
 		why[0] = '\0';
 		tr = ops->deliver(ctx, &env, q.msg, q.len, why, sizeof why);
-		if (tr == TRANSPORT_OK) {
+		if (tr == TRANSPORT_OK && ops->finish != NULL) {
+			staged[nstaged++] = i;	/* delivered at finish_staged() */
+			if (nstaged == TRANSPORT_BATCH_MAX) {
+				finish_staged(ob, ops, ctx, cfg, names, staged, nstaged, stats, &removed, &failed);
+				nstaged = 0;
+			}
+		} else if (tr == TRANSPORT_OK) {
 			r = keep_sent(ob, cfg, names[i]);
 			if (r != OUTBOX_OK)
 				log_mail(ob, cfg, names[i], q.rcpt, "delivered but not removed", ob->err);
@@ -965,6 +1011,8 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 			break;
 		}
 	}
+	if (opened)
+		finish_staged(ob, ops, ctx, cfg, names, staged, nstaged, stats, &removed, &failed);
 	removed = removed || failed;
 	prune_sent(ob, cfg, stats);
 	/*
@@ -980,6 +1028,9 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 out:
 	if (opened)
 		ops->close(ctx);
+	r = from_store(ob, store_defer_end(ob->st));
+	if (result == OUTBOX_OK)
+		result = r;
 	store_free_names(names, n);
 	store_unlock(&lock);
 	return result;

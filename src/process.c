@@ -269,9 +269,38 @@ static enum process_status authenticate_async(struct job *j, const char *userid,
 {
 	enum process_status ps = find_account(j, userid, user, authorised);
 
-	if (ps == PROCESS_OK && *authorised)
-		pwcheck_start(&j->pw, user, password);
+	if (ps != PROCESS_OK || !*authorised)
+		return ps;
+	/* started early (start_password) against this very hash: let it run */
+	if (pwcheck_pending(&j->pw) && strcmp(j->pw.user.userid, user->userid) == 0 &&
+	    strcmp(j->pw.user.hash, user->hash) == 0 && strcmp(j->pw.password, password) == 0)
+		return ps;
+	pwcheck_release(&j->pw);
+	pwcheck_start(&j->pw, user, password);
 	return ps;
+}
+
+/*
+ * The password check is the longest step of a move (pwcheck.h).  For a
+ * board command it starts here, as soon as the mail is parsed, so that it
+ * runs while the redelivery record is read as well as the board.  Nothing
+ * is decided here: authenticate_async() reads the account again and keeps
+ * this check only if it was made against the same hash.  A mail dropped
+ * after all only waits for it at the end.
+ */
+static void start_password(struct job *j)
+{
+	struct command c;
+	struct store_user u;
+
+	if (command_parse(j->in.subject, j->in.body, &c) != COMMAND_OK)
+		return;
+	if (c.kind != COMMAND_MOVE && c.kind != COMMAND_SWAP && c.kind != COMMAND_RESIGN)
+		return;
+	if (store_user_find(j->st, c.userid, &u) == STORE_OK && u.hash[0] == '$')
+		pwcheck_start(&j->pw, &u, c.password);
+	explicit_bzero(c.password, sizeof c.password);
+	explicit_bzero(c.line, sizeof c.line);
 }
 
 /*
@@ -610,6 +639,8 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		set_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
 	}
+	/* the fsyncs of the replies, the record and the game are made together (store.h) */
+	store_defer_begin(j->st);
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -629,6 +660,9 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 			goto out;
 		}
 		ss = store_install(j->st, &sf);
+		/* the commit is durable before its replies are released */
+		if (ss == STORE_OK)
+			ss = store_defer_end(j->st);
 	}
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
@@ -645,6 +679,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ps = PROCESS_OK;
 out:
 	store_discard(j->st, &sf);
+	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
 	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	free(text);
@@ -1326,6 +1361,8 @@ enum process_status process_main(int argc, char **argv)
 		ps = PROCESS_DATAERR;
 		goto out;
 	}
+	if (rs != MAILIN_TOO_BIG && ms != MAILIN_TOO_DEEP)
+		start_password(j);
 	/* a redelivered copy, then the per-sender limit: dropped without a reply */
 	ps = check_loop(j);
 	if (ps == PROCESS_OK)

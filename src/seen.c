@@ -9,17 +9,28 @@
 #define FIELD_MAX 1024		/* bytes of an encoded sender or id */
 #define HEADER "# oustpbm: handled mails (redelivery record, per-sender limit); see src/seen.h\n"
 
+/*
+ * What a line says.  An entry is "-" (stands) or pending; the two kinds of
+ * settlement line, appended later, decide an earlier pending entry of the
+ * same board and id: "=" it stands, "x" it was never committed.
+ */
+enum mark { MARK_ENTRY, MARK_STANDS, MARK_VOID };
+
 /* One parsed line; sender and id point into the file text. */
 struct line {
 	struct seen_entry e;
+	enum mark mark;
 	const char *sender, *id;
 	size_t sender_len, id_len;
 };
 
 struct record {
 	char *text;		/* the file, NUL-terminated; owned */
+	size_t len;
 	struct line *lines;	/* owned */
 	size_t n;
+	bool too_big;		/* over SEEN_FILE_MAX: read as empty, to be started afresh */
+	time_t oldest;		/* of the lines read, 0 if none */
 };
 
 enum store_status seen_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock)
@@ -96,7 +107,11 @@ static bool parse_line(const char *s, const char *end, struct line *l)
 	l->e.board = (long)v;
 	if (!field(&s, end, &f, &n))
 		return false;
-	if (!(n == 1 && f[0] == '-')) {
+	if (n == 1 && (f[0] == '=' || f[0] == 'x')) {
+		if (l->e.board == 0)
+			return false;
+		l->mark = f[0] == '=' ? MARK_STANDS : MARK_VOID;
+	} else if (!(n == 1 && f[0] == '-')) {
 		colon = memchr(f, ':', n);
 		if (colon == NULL || l->e.board == 0 ||
 		    !number(f, (size_t)(colon - f), 10, (unsigned long long)STORE_BOARD_FILE_MAX, &v) ||
@@ -127,10 +142,15 @@ static enum store_status record_read(struct store *st, struct record *r)
 
 	memset(r, 0, sizeof *r);
 	ss = store_read_file(st, SEEN_FILE, SEEN_FILE_MAX, &r->text, &len);
-	if (ss == STORE_NOT_FOUND || ss == STORE_TOO_BIG)
+	if (ss == STORE_NOT_FOUND)
 		return STORE_OK;
+	if (ss == STORE_TOO_BIG) {
+		r->too_big = true;
+		return STORE_OK;
+	}
 	if (ss != STORE_OK)
 		return ss;
+	r->len = len;
 	for (p = r->text, end = r->text + len; p < end; p = nl + 1) {
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (nl == NULL)
@@ -148,10 +168,30 @@ static enum store_status record_read(struct store *st, struct record *r)
 			}
 			r->lines = bigger;
 		}
-		if (parse_line(p, nl, &r->lines[r->n]))
+		if (parse_line(p, nl, &r->lines[r->n])) {
+			if (r->oldest == 0 || r->lines[r->n].e.time < r->oldest)
+				r->oldest = r->lines[r->n].e.time;
 			r->n++;
+		}
 	}
 	return STORE_OK;
+}
+
+static bool same_line_id(const struct line *a, const struct line *b)
+{
+	return a->id_len == b->id_len && memcmp(a->id, b->id, a->id_len) == 0;
+}
+
+/* The settlement line after pending entry i that decides it, or NULL. */
+static const struct line *settlement_of(const struct record *r, size_t i)
+{
+	size_t k;
+
+	for (k = i + 1; k < r->n; k++)
+		if (r->lines[k].mark != MARK_ENTRY && r->lines[k].e.board == r->lines[i].e.board &&
+		    same_line_id(&r->lines[k], &r->lines[i]))
+			return &r->lines[k];
+	return NULL;
 }
 
 static bool same(const char *f, size_t n, const char *enc)
@@ -184,11 +224,26 @@ enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup,
 	if (ss != STORE_OK)
 		return ss;
 	for (i = r.n; i-- > 0;) {
-		if (!same(r.lines[i].id, r.lines[i].id_len, enc))
+		const struct line *l = &r.lines[i];
+
+		if (!same(l->id, l->id_len, enc))
 			continue;
-		ss = committed(st, &r.lines[i].e, dup);
+		if (l->mark == MARK_VOID)
+			continue;	/* the pending entry it settles is skipped below */
+		if (l->mark == MARK_STANDS) {
+			*dup = true;
+		} else if (l->e.pending) {
+			const struct line *d = settlement_of(&r, i);
+
+			if (d != NULL)
+				*dup = d->mark == MARK_STANDS;
+			else
+				ss = committed(st, &l->e, dup);
+		} else {
+			*dup = true;
+		}
 		if (ss != STORE_OK || *dup) {
-			*when = r.lines[i].e.time;
+			*when = l->e.time;
 			break;
 		}
 	}
@@ -209,7 +264,8 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
 	if (ss != STORE_OK)
 		return ss;
 	for (i = 0; i < r.n; i++)
-		if (r.lines[i].e.time > now - SEEN_RATE_WINDOW && r.lines[i].e.time <= now &&
+		if (r.lines[i].mark == MARK_ENTRY && r.lines[i].e.time > now - SEEN_RATE_WINDOW &&
+		    r.lines[i].e.time <= now &&
 		    same(r.lines[i].sender, r.lines[i].sender_len, enc))
 			(*count)++;
 	record_free(&r);
@@ -234,19 +290,87 @@ static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n
 	return true;
 }
 
+static bool append_marked(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, enum mark mark,
+    const char *sender, size_t sender_len, const char *id, size_t id_len);
+
 static bool append_line(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, const char *sender,
     size_t sender_len, const char *id, size_t id_len)
+{
+	return append_marked(buf, len, cap, e, MARK_ENTRY, sender, sender_len, id, id_len);
+}
+
+static bool append_marked(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, enum mark mark,
+    const char *sender, size_t sender_len, const char *id, size_t id_len)
 {
 	char head[96];
 	int n;
 
-	if (e->pending)
+	if (mark != MARK_ENTRY)
+		n = snprintf(head, sizeof head, "%lld %ld %c ", (long long)e->time, e->board,
+		    mark == MARK_STANDS ? '=' : 'x');
+	else if (e->pending)
 		n = snprintf(head, sizeof head, "%lld %ld %zu:%016" PRIx64 " ", (long long)e->time, e->board,
 		    e->game_len, e->game_hash);
 	else
 		n = snprintf(head, sizeof head, "%lld %ld - ", (long long)e->time, e->board);
 	return append(buf, len, cap, head, (size_t)n) && append(buf, len, cap, sender, sender_len) &&
 	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) && append(buf, len, cap, "\n", 1);
+}
+
+/* Must the record be compacted before this append? */
+static bool compact_due(const struct record *r, time_t now)
+{
+	return r->too_big || r->n >= SEEN_COMPACT_LINES ||
+	    (r->oldest != 0 && r->oldest <= now - SEEN_MAX_AGE - SEEN_COMPACT_SLACK);
+}
+
+/*
+ * The record rewritten whole: settlement lines folded into the entries they
+ * decide (stands: "-"; void: gone), entries out of SEEN_MAX_AGE dropped,
+ * then the oldest beyond SEEN_MAX_ENTRIES - 1 (room for the new one);
+ * damaged lines are not kept.  Appends to *out.
+ */
+static bool compact(const struct record *r, time_t now, char **out, size_t *len, size_t *cap)
+{
+	enum mark *fate = NULL;
+	size_t i, kept = 0;
+	bool ok = false;
+
+	fate = calloc(r->n + 1, sizeof *fate);
+	if (fate == NULL)
+		return false;
+	for (i = 0; i < r->n; i++) {
+		const struct line *l = &r->lines[i], *d;
+
+		fate[i] = MARK_VOID;	/* dropped unless kept below */
+		if (l->mark != MARK_ENTRY || l->e.time <= now - SEEN_MAX_AGE || l->e.time > now + SEEN_MAX_AGE)
+			continue;
+		d = l->e.pending ? settlement_of(r, i) : NULL;
+		if (d != NULL && d->mark == MARK_VOID)
+			continue;
+		fate[i] = d != NULL ? MARK_STANDS : MARK_ENTRY;
+		kept++;
+	}
+	for (i = 0; i < r->n && kept >= SEEN_MAX_ENTRIES; i++)
+		if (fate[i] != MARK_VOID) {
+			fate[i] = MARK_VOID;
+			kept--;
+		}
+	for (i = 0; i < r->n; i++) {
+		struct seen_entry e = r->lines[i].e;
+
+		if (fate[i] == MARK_VOID)
+			continue;
+		if (fate[i] == MARK_STANDS)
+			e.pending = false;
+		if (!append_line(out, len, cap, &e, r->lines[i].sender, r->lines[i].sender_len, r->lines[i].id,
+		    r->lines[i].id_len))
+			goto out;
+	}
+	ok = true;
+out:
+	free(fate);
+	return ok;
 }
 
 enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
@@ -257,50 +381,47 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	struct record r;
 	enum store_status ss;
 	char *out = NULL;
-	size_t len = 0, cap = 0, i, kept = 0;
-	bool *keep = NULL, yes;
+	size_t len = 0, cap = 0, i;
+	bool yes, whole;
 
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
-	keep = calloc(r.n + 1, sizeof *keep);
-	if (keep == NULL) {
+	/*
+	 * Written whole: a new file (so that its name is durable too), one due
+	 * for compaction, and one whose last line a crash cut short (appending
+	 * would complete it into something it never said).
+	 */
+	whole = r.text == NULL || r.len == 0 || r.text[r.len - 1] != '\n' || compact_due(&r, now);
+	if (whole)
+		yes = append(&out, &len, &cap, HEADER, strlen(HEADER));
+	else
+		yes = append(&out, &len, &cap, "", 0);
+	if (!yes || (whole && !compact(&r, now, &out, &len, &cap))) {
 		ss = STORE_TEMPFAIL;
 		goto out;
 	}
-	for (i = 0; i < r.n; i++) {
+	/*
+	 * Settle the board's pending entries: its lock is held, so its file is
+	 * the one their runs left.  Settlement lines go after the compacted
+	 * text, which keeps undecided ones pending.
+	 */
+	for (i = 0; board > 0 && i < r.n; i++) {
 		struct line *l = &r.lines[i];
 
-		if (l->e.time <= now - SEEN_MAX_AGE || l->e.time > now + SEEN_MAX_AGE)
+		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
 			continue;
-		if (board > 0 && l->e.pending && l->e.board == board) {
-			/* settle: the board lock is held, so its file is the one that run left */
-			ss = committed(st, &l->e, &yes);
-			if (ss != STORE_OK)
-				goto out;
-			if (!yes)
-				continue;
-			l->e.pending = false;
-		}
-		keep[i] = true;
-		kept++;
-	}
-	/* room for the new line within SEEN_MAX_ENTRIES: the oldest go */
-	for (i = 0; i < r.n && kept >= SEEN_MAX_ENTRIES; i++)
-		if (keep[i]) {
-			keep[i] = false;
-			kept--;
-		}
-	if (!append(&out, &len, &cap, HEADER, strlen(HEADER))) {
-		ss = STORE_TEMPFAIL;
-		goto out;
-	}
-	for (i = 0; i < r.n; i++)
-		if (keep[i] && !append_line(&out, &len, &cap, &r.lines[i].e, r.lines[i].sender, r.lines[i].sender_len,
-		    r.lines[i].id, r.lines[i].id_len)) {
+		if (l->e.time <= now - SEEN_MAX_AGE && whole)
+			continue;	/* compacted away */
+		ss = committed(st, &l->e, &yes);
+		if (ss != STORE_OK)
+			goto out;
+		if (!append_marked(&out, &len, &cap, &l->e, yes ? MARK_STANDS : MARK_VOID, l->sender, l->sender_len,
+		    l->id, l->id_len)) {
 			ss = STORE_TEMPFAIL;
 			goto out;
 		}
+	}
 	memset(&e, 0, sizeof e);
 	e.time = now;
 	e.board = board > 0 ? board : 0;
@@ -313,10 +434,16 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 		ss = STORE_TEMPFAIL;
 		goto out;
 	}
-	ss = store_write_file(st, SEEN_FILE, out, len);
+	if (whole) {
+		ss = store_write_file(st, SEEN_FILE, out, len);
+		/* durable before the caller's next rename (the game file's): store.h */
+		if (ss == STORE_OK)
+			ss = store_sync(st);
+	} else {
+		ss = store_append_file(st, SEEN_FILE, out, len);
+	}
 out:
 	free(out);
-	free(keep);
 	record_free(&r);
 	return ss;
 }

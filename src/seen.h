@@ -13,24 +13,33 @@
  * FNV-1a 64 hash, hex, of the game text it was about to write) while its
  * board write is not yet settled; SENDER and ID percent-encoded (bytes
  * outside '!'..'~' and '%'), ID "-" for a mail without a Message-ID (counted
- * for the limit, never matched).  Damaged lines are skipped and dropped at
- * the next rewrite: the file is a cache, deleting it loses only the record.
- * It is bounded: entries older than SEEN_MAX_AGE and the oldest beyond
- * SEEN_MAX_ENTRIES are dropped at each rewrite.
+ * for the limit, never matched).  A settlement line repeats an earlier
+ * pending entry's TIME BOARD SENDER ID with STATE "=" (it stands) or "x" (it
+ * was never committed); it is not a mail and is not counted.
+ *
+ * Each record is appended (one write, one fsync, or part of the caller's
+ * deferred sync: store.h), not a rewrite of the file: a busy server's
+ * record is thousands of lines.  Damaged lines, and a last line a crash cut
+ * short, are skipped; the file is a cache, deleting it loses only the
+ * record.  It is compacted (rewritten whole: settlements folded in, entries
+ * older than SEEN_MAX_AGE and the oldest beyond SEEN_MAX_ENTRIES dropped,
+ * damaged lines gone) when it reaches SEEN_COMPACT_LINES lines, when its
+ * oldest line is SEEN_COMPACT_SLACK past SEEN_MAX_AGE, or when it is over
+ * SEEN_FILE_MAX (then it starts afresh).
  *
  * Ordering with the commit (outbox.h's protocol): a mail that changes a
  * board is recorded, pending with the hash of the new game text, under the
  * board lock and the seen lock, before the game file is written; the seen
- * lock is held until the write is done.  Whether it was committed is decided
- * like outbox_recover() does: the game file holding that text means it was.
+ * lock is held until the write is done, and the record is durable before
+ * the game file's rename.  Whether it was committed is decided like
+ * outbox_recover() does: the game file holding that text means it was.
  * The next record made for the same board (under its lock, so before any
- * later change) settles its pending entries: committed ones become "-",
- * the others are deleted.  So a process killed between the commit and
- * anything after it still leaves its move recognised, and one killed before
- * the commit leaves nothing that blocks the redelivery.  Mails that change
- * no board (show, help, refusals, accounts) are recorded after their reply
- * is queued: a crash in between means the reply is made once more, never
- * that a change is applied twice.
+ * later change) settles its pending entries with "=" or "x" lines.  So a
+ * process killed between the commit and anything after it still leaves its
+ * move recognised, and one killed before the commit leaves nothing that
+ * blocks the redelivery.  Mails that change no board (show, help, refusals,
+ * accounts) are recorded after their reply is queued: a crash in between
+ * means the reply is made once more, never that a change is applied twice.
  *
  * Lock order: a board lock before seen.lock, never the other way.  The
  * errors are the store's (enum store_status, store_error()), as every
@@ -52,6 +61,8 @@
 #define SEEN_MAX_AGE (7L * 24 * 3600)	/* seconds an entry is kept (MTAs retry for up to 5 days) */
 #define SEEN_FILE_MAX (4L * 1024 * 1024)	/* bytes read; beyond it the record starts afresh */
 #define SEEN_RATE_WINDOW 3600L		/* seconds counted by seen_count_sender */
+#define SEEN_COMPACT_LINES (SEEN_MAX_ENTRIES + SEEN_MAX_ENTRIES / 2)	/* lines that start a compaction */
+#define SEEN_COMPACT_SLACK (24L * 3600)	/* age past SEEN_MAX_AGE that starts one */
 
 /* What the record says about one Message-ID. */
 struct seen_entry {
@@ -81,7 +92,9 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
  * Record a handled mail.  The caller holds seen.lock and, for board > 0,
  * that board's lock, and game/game_len is the text about to be written to
  * it (the entry is pending until settled).  id may be NULL or "" (no
- * Message-ID: counted for the limit only).  Entries are pruned as said above.
+ * Message-ID: counted for the limit only).  The record is appended to, or
+ * compacted, as said above; either way it is durable, or owed to the
+ * caller's deferred sync and paid before its next rename (store.h).
  */
 enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
     const char *game, size_t game_len);

@@ -29,6 +29,10 @@ struct store {
 	unsigned long lock_timeout_ms;
 	unsigned long password_cost;
 	unsigned long tmp_counter;	/* makes temp names unique within the process */
+	dev_t home_dev;		/* the filesystem a deferred sync covers */
+	bool defer;		/* between store_defer_begin() and store_defer_end() */
+	bool owed_data;		/* a deferred file fsync is owed: paid before a rename */
+	bool owed_names;	/* a deferred directory fsync is owed: paid by store_sync() */
 	char err[STORE_ERR_MAX];
 };
 
@@ -177,6 +181,56 @@ static void crash_point(void)
 		raise(SIGKILL);
 }
 
+/*
+ * fsync fd, or, while deferring, note that a sync is owed when fd is on the
+ * home's filesystem (store_sync() covers it); a file elsewhere is fsync'ed
+ * at once.  -1 with errno on failure.
+ */
+static int sync_or_owe(struct store *st, int fd, bool dir)
+{
+	struct stat sb;
+
+	if (st->defer && fstat(fd, &sb) == 0 && sb.st_dev == st->home_dev) {
+		if (dir)
+			st->owed_names = true;
+		else
+			st->owed_data = true;
+		return 0;
+	}
+	return fsync(fd);
+}
+
+void store_defer_begin(struct store *st)
+{
+#ifdef __linux__
+	st->defer = true;
+#else
+	(void)st;	/* no syncfs(2): every fsync is made as it comes */
+#endif
+}
+
+enum store_status store_sync(struct store *st)
+{
+	if (!st->owed_data && !st->owed_names)
+		return STORE_OK;
+	crash_point();
+#ifdef __linux__
+	/* Linux waits for the writes and flushes the device cache (syncfs(2)), and reports write errors since 5.8 */
+	if (syncfs(st->home_fd) != 0)
+		return sys_fail(st, errno, "cannot sync the filesystem of", ".");
+#endif
+	st->owed_data = st->owed_names = false;
+	return STORE_OK;
+}
+
+enum store_status store_defer_end(struct store *st)
+{
+	enum store_status status = store_sync(st);
+
+	st->defer = false;
+	return status;
+}
+
 static enum store_status fsync_dir_at(struct store *st, const char *reldir)
 {
 	int fd = openat(st->home_fd, reldir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -184,7 +238,7 @@ static enum store_status fsync_dir_at(struct store *st, const char *reldir)
 	if (fd < 0)
 		return sys_fail(st, errno, "cannot open directory", reldir);
 	crash_point();
-	if (fsync(fd) != 0) {
+	if (sync_or_owe(st, fd, true) != 0) {
 		int e = errno;
 
 		close(fd);
@@ -254,6 +308,16 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 		status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
 		snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(errno));
 		goto out;
+	}
+	{
+		struct stat sb;
+
+		if (fstat(st->home_fd, &sb) != 0) {
+			status = STORE_IO;
+			snprintf(err, errlen, "cannot stat home directory %s: %s", home, strerror(errno));
+			goto out;
+		}
+		st->home_dev = sb.st_dev;
 	}
 	if (created) {
 		/* make the new home itself durable: fsync its parent */
@@ -443,7 +507,7 @@ static enum store_status finish_file(struct store *st, int fd, const void *data,
 	enum store_status status = write_all(st, fd, data, len, relpath);
 
 	crash_point();
-	if (status == STORE_OK && fsync(fd) != 0)
+	if (status == STORE_OK && sync_or_owe(st, fd, false) != 0)
 		status = sys_fail(st, errno, "cannot fsync", relpath);
 	if (close(fd) != 0 && status == STORE_OK)
 		status = sys_fail(st, errno, "cannot close", relpath);
@@ -562,7 +626,13 @@ enum store_status store_stage_file(struct store *st, const char *relpath, const 
 
 enum store_status store_install(struct store *st, struct store_staged *sf)
 {
+	enum store_status status;
+
 	assert(sf->live);
+	/* a name never reaches data that is not durable: pay an owed sync first */
+	status = st->owed_data ? store_sync(st) : STORE_OK;
+	if (status != STORE_OK)
+		return status;
 	crash_point();
 	if (renameat(st->home_fd, sf->tmp, st->home_fd, sf->dst) != 0)
 		return sys_fail(st, errno, "cannot rename to", sf->dst);
@@ -600,8 +670,21 @@ enum store_status store_create_file(struct store *st, const char *relpath, const
 	return finish_file(st, fd, data, len, relpath);
 }
 
+enum store_status store_append_file(struct store *st, const char *relpath, const void *data, size_t len)
+{
+	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return sys_fail(st, errno, "cannot open", relpath);
+	return finish_file(st, fd, data, len, relpath);
+}
+
 enum store_status store_rename(struct store *st, const char *from, const char *to)
 {
+	enum store_status status = st->owed_data ? store_sync(st) : STORE_OK;	/* as in store_install() */
+
+	if (status != STORE_OK)
+		return status;
 	crash_point();
 	if (renameat(st->home_fd, from, st->home_fd, to) != 0)
 		return sys_fail(st, errno, "cannot rename to", to);

@@ -174,6 +174,13 @@ void store_discard(struct store *st, struct store_staged *sf);
  */
 enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len);
 
+/*
+ * Append data to relpath (created if missing, not its directory entry made
+ * durable) and fsync it.  A crash may leave a part of data at the end: the
+ * reader must recognise an unfinished last line.
+ */
+enum store_status store_append_file(struct store *st, const char *relpath, const void *data, size_t len);
+
 /* rename(2) within the home; neither directory is fsync'ed. */
 enum store_status store_rename(struct store *st, const char *from, const char *to);
 
@@ -182,6 +189,30 @@ enum store_status store_unlink(struct store *st, const char *relpath);
 
 /* fsync the directory reldir ("." for the home). */
 enum store_status store_sync_dir(struct store *st, const char *reldir);
+
+/*
+ * Grouped durability.  Each fsync is a synchronous write and a flush of the
+ * device's cache; a move that made them one by one paid ten.  Between
+ * store_defer_begin() and store_defer_end() the file and directory fsyncs
+ * of the functions above are not made one by one: the store notes that a
+ * sync is owed and pays it with one syncfs(2) of the home's filesystem (its
+ * dirty data and metadata written, then one cache flush):
+ *   - before the next rename (store_install, store_rename) when a file's
+ *     fsync is owed, so a name never reaches data that is not durable yet
+ *     (the rule behind "fsync, then rename" in the Maildir and lockfile
+ *     protocols); an owed directory fsync does not hold a rename up;
+ *   - at store_sync(), for a caller that needs its writes durable now, or
+ *     one rename durable before the next (there is no order between two
+ *     renames otherwise);
+ *   - at store_defer_end(), which the caller reaches on every path.
+ * A file on another filesystem than the home (a mounted mail/) is fsync'ed
+ * at once, as without deferring.  syncfs() also writes what other programs
+ * left dirty on that filesystem: a home on a busy shared disk pays for it.
+ * Without syncfs() (not Linux) deferring changes nothing.
+ */
+void store_defer_begin(struct store *st);
+enum store_status store_sync(struct store *st);
+enum store_status store_defer_end(struct store *st);
 
 /* mkdir reldir (one level, 0700) unless it exists; a new one is made durable. */
 enum store_status store_mkdir(struct store *st, const char *reldir);

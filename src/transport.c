@@ -2,6 +2,7 @@
 #include "transport.h"
 #include "smtp.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,8 +49,16 @@ bool transport_maildir_rcpt_ok(const char *rcpt, const char **why)
 	return true;
 }
 
+/* A message written into tmp/, waiting for finish() to rename it into new/. */
+struct maildir_staged {
+	char tmp[MAILDIR_PATH_BUF];	/* mail/<rcpt>/tmp/<id> */
+	char dst[MAILDIR_PATH_BUF];	/* mail/<rcpt>/new/<id> */
+};
+
 struct maildir {
 	struct store *st;
+	struct maildir_staged staged[TRANSPORT_BATCH_MAX];
+	size_t n;		/* staged, not yet finished */
 };
 
 static enum transport_result maildir_open(struct store *st, const struct config *cfg, void **ctx,
@@ -66,9 +75,20 @@ static enum transport_result maildir_open(struct store *st, const struct config 
 	return TRANSPORT_OK;
 }
 
+/* Remove the temp files of the staged messages from i on (not renamed). */
+static void maildir_drop(struct maildir *md, size_t i)
+{
+	for (; i < md->n; i++)
+		store_unlink(md->st, md->staged[i].tmp);
+	md->n = 0;
+}
+
 static void maildir_close(void *ctx)
 {
-	free(ctx);
+	struct maildir *md = ctx;
+
+	maildir_drop(md, 0);	/* staged but never finished: not delivered */
+	free(md);
 }
 
 /*
@@ -120,20 +140,57 @@ static enum transport_result maildir_deliver(void *ctx, const struct transport_e
 		snprintf(why, whylen, "queue id too long");
 		return TRANSPORT_PERMFAIL;
 	}
-	/* Maildir delivery: whole file in tmp/, fsync, rename into new/, fsync new/ */
+	/*
+	 * Maildir delivery, first half: the whole file in tmp/ (its fsync owed
+	 * when the outbox defers them, store.h); maildir_finish() does the rest.
+	 */
+	assert(md->n < TRANSPORT_BATCH_MAX);
 	status = store_create_file(md->st, tmp, msg, len);
-	if (status == STORE_OK)
-		status = store_rename(md->st, tmp, dst);
-	if (status == STORE_OK) {
-		snprintf(dst, sizeof dst, "%s/new", dir);
-		status = store_sync_dir(md->st, dst);
-	}
 	if (status != STORE_OK) {
 		enum transport_result result = from_store(md->st, why, whylen);
 
-		store_unlink(md->st, tmp);	/* gone already if the rename was done */
+		store_unlink(md->st, tmp);
 		return result;
 	}
+	memcpy(md->staged[md->n].tmp, tmp, sizeof tmp);
+	memcpy(md->staged[md->n].dst, dst, sizeof dst);
+	md->n++;
+	return TRANSPORT_OK;
+}
+
+/*
+ * Second half, for all the staged messages at once: their data made durable
+ * (one sync), renamed into new/, the new names made durable (one more).  A
+ * message is visible in new/ only once its content is on disk, as the
+ * Maildir protocol asks.  On failure the outbox delivers them all again,
+ * each onto its own file name.
+ */
+static enum transport_result maildir_finish(void *ctx, char *why, size_t whylen)
+{
+	struct maildir *md = ctx;
+	enum store_status status;
+	char newdir[MAILDIR_PATH_BUF];
+	size_t i;
+
+	status = store_sync(md->st);
+	for (i = 0; status == STORE_OK && i < md->n; i++) {
+		status = store_rename(md->st, md->staged[i].tmp, md->staged[i].dst);
+		if (status == STORE_OK) {
+			snprintf(newdir, sizeof newdir, "%s", md->staged[i].dst);
+			*strrchr(newdir, '/') = '\0';
+			status = store_sync_dir(md->st, newdir);
+		}
+	}
+	if (status == STORE_OK)
+		status = store_sync(md->st);
+	if (status != STORE_OK) {
+		enum transport_result result = from_store(md->st, why, whylen);
+
+		/* a failed rename left its temp file: from there on they go */
+		maildir_drop(md, i > 0 ? i - 1 : 0);
+		return result;
+	}
+	md->n = 0;
 	return TRANSPORT_OK;
 }
 
@@ -142,5 +199,6 @@ const struct transport_ops transport_maildir = {
 	.idempotent = true,
 	.open = maildir_open,
 	.deliver = maildir_deliver,
+	.finish = maildir_finish,
 	.close = maildir_close,
 };

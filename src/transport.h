@@ -6,8 +6,9 @@
  * connection (SMTP) reuses it across the deliver() calls of one flush.
  *
  * Built in: "maildir", the default, and "smtp" (smtp.h).  Each reply goes into
- * <home>/mail/<recipient>/new/ as a Maildir message (tmp/, fsync, rename into
- * new/, fsync of new/), readable with any Maildir reader (mutt -f DIR).  The
+ * <home>/mail/<recipient>/new/ as a Maildir message (written in tmp/, made
+ * durable, renamed into new/, new/ made durable; see finish below), readable
+ * with any Maildir reader (mutt -f DIR).  The
  * file name is the queue id, which has the Maildir unique-name shape
  * time.M<usec>P<pid>Q<n>.<host>, so delivering one queued mail again after a
  * crash replaces the same file instead of adding a second copy.  The
@@ -25,6 +26,7 @@
 #include "store.h"
 
 #define TRANSPORT_WHY_MAX 512	/* size of the why buffer given to the functions */
+#define TRANSPORT_BATCH_MAX 64	/* mails staged before finish() is called */
 
 enum transport_result {
 	TRANSPORT_OK,		/* delivered: the mail leaves the outbox */
@@ -53,6 +55,18 @@ struct transport_ops {
 	/* Deliver msg (len bytes, a complete RFC 5322 message) to env->rcpt. */
 	enum transport_result (*deliver)(void *ctx, const struct transport_envelope *env,
 	    const char *msg, size_t len, char *why, size_t whylen);
+	/*
+	 * Optional (NULL: deliver() is final).  When set, deliver() returning
+	 * TRANSPORT_OK only stages the mail, and it is delivered once finish()
+	 * returns TRANSPORT_OK, which completes every mail staged since the
+	 * last finish() at once: the maildir transport writes the messages of a
+	 * run into tmp/, then makes them durable with one sync, renames them
+	 * into new/, and makes the names durable with one more, where one by one
+	 * each cost two fsyncs.  On failure nothing staged counts as delivered
+	 * (temporary: each is tried again).  outbox_flush() calls it at the end
+	 * of the run and after every TRANSPORT_BATCH_MAX staged mails.
+	 */
+	enum transport_result (*finish)(void *ctx, char *why, size_t whylen);
 	/* End the run and free ctx. */
 	void (*close)(void *ctx);
 	/*

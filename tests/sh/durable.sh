@@ -1,9 +1,13 @@
 #!/bin/sh
-# durable: the durable steps of one move mail, watched with strace: what is
-# fsync'ed, and that everything a commit needs is on disk before the game
-# file's rename (outbox.h's protocol, store.h's staged write).  With the
-# maildir transport the removals from outbox/new/ and the archive in
-# outbox/sent/ are not fsync'ed (transport.h: delivering again is harmless).
+# durable: the durable steps of one move mail, watched with strace.  The
+# fsyncs are grouped (store.h: deferred, paid by syncfs), so what is checked
+# is the order of writes, syncs and renames: everything a commit needs is
+# written and synced before the game file's rename, the rename is synced
+# before any reply leaves outbox/tmp/ (outbox.h's protocol), the seen record
+# is synced before the rename too (seen.h), and each Maildir copy is synced
+# before its rename into new/, the names synced before the queue files move
+# to outbox/sent/ (transport.h).  With the maildir transport the removals
+# from outbox/new/ and the archive in outbox/sent/ are not synced.
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
 bin=$top/oustpbm
@@ -40,23 +44,43 @@ send alice@example.org "register alice secret" r1
 send bob@example.com "register bob hunter2" r2
 send alice@example.org "challenge alice secret bob -size=5" c1
 printf 'From: alice@example.org\nTo: oust@example.net\nSubject: move 101#1 alice secret C3\nMessage-ID: <m1@example.org>\n\n' |
-    strace -f -y -o "$tmp/trace" -e trace=fsync,fdatasync,rename,renameat,renameat2 "$bin" -d "$h" >/dev/null 2>&1
+    strace -f -y -o "$tmp/trace" -e trace=write,fsync,fdatasync,syncfs,rename,renameat,renameat2 "$bin" -d "$h" >/dev/null 2>&1
 check "the move is applied under strace" grep -q 'ok: turn 1: alice played C3' "$h/log"
-# the fsync'ed paths, relative to the home, in order; temp names shortened
-grep -E 'fsync\(|fdatasync\(' "$tmp/trace" | sed -n 's/.*sync([0-9]*<\([^>]*\)>.*/\1/p' |
-    sed "s#^$h/*##; s#^\$#.#; s#/[0-9]*\.M[0-9]*P[0-9]*Q[0-9]*\.[^/]*\$#/ID#; s#/\.101\.game\..*\.tmp\$#/101.game.tmp#; s#^\.seen\..*\.tmp\$#seen.tmp#" \
-    >"$tmp/synced"
-check "replies in outbox/tmp/ fsync'ed first" [ "$(sed -n '1,2p' "$tmp/synced" | tr '\n' ' ')" = "outbox/tmp/ID outbox/tmp/ID " ]
-check "then the staged game file" [ "$(sed -n 3p "$tmp/synced")" = "games/101.game.tmp" ]
-check "the game's directory after its rename" grep -qx 'games' "$tmp/synced"
-check "each reply delivered durably (file, then new/)" \
-    [ "$(grep -c '^mail/.*/tmp/ID$' "$tmp/synced"):$(grep -c '^mail/.*/new$' "$tmp/synced")" = 2:2 ]
-check "outbox/new/ not fsync'ed after a maildir flush" sh -c "! grep -qx 'outbox/new' '$tmp/synced'"
-check "outbox/sent/ never fsync'ed" sh -c "! grep -qx 'outbox/sent' '$tmp/synced'"
-# the order: the game file's rename comes after every fsync of what it commits
-ren=$(grep -n 'rename.*games/\.101\.game.*games/101\.game' "$tmp/trace" | head -1 | cut -d: -f1)
-last=$(grep -n -E 'fsync\(.*(outbox/tmp|\.101\.game\.)' "$tmp/trace" | tail -1 | cut -d: -f1)
-check "the rename of the game file follows the fsync of every staged file" [ -n "$ren" ] && [ -n "$last" ] && [ "$last" -lt "$ren" ]
-check "no reply was renamed into outbox/new/ before the game file" \
-    [ "$(grep -n 'rename.*outbox/tmp/.*outbox/new/' "$tmp/trace" | head -1 | cut -d: -f1)" -gt "$ren" ]
+# the events in order, paths relative to the home, queue ids and temp names shortened:
+#   W path (a write), F path (an fsync), S (a syncfs), R from to (a rename)
+short() {
+	sed "s#$h/##g; s#/[0-9]*\.M[0-9]*P[0-9]*Q[0-9]*\.[^/ ]*#/ID#g; s#games/\.101\.game\.[0-9.]*tmp#games/101.game.tmp#g"
+}
+awk -v h="$h" '
+/ (write)\([0-9]+</ { p = $0; sub(/^[^<]*</, "", p); sub(/>.*/, "", p); if (index(p, h) == 1) print "W " p; next }
+/ f(data)?sync\(/ { p = $0; sub(/^[^<]*</, "", p); sub(/>.*/, "", p); print "F " p; next }
+/ syncfs\(/ { print "S"; next }
+/ rename(at2?)?\(/ { n = split($0, q, "\""); print "R " q[2] " " q[4] }
+' "$tmp/trace" | short >"$tmp/events"
+ev() { # the line number of the first event matching the extended regex $1 (0 if none)
+	grep -n -E "$1" "$tmp/events" | head -1 | cut -d: -f1 | grep . || echo 0
+}
+last() { # the line number of the last event matching $1 (0 if none)
+	grep -n -E "$1" "$tmp/events" | tail -1 | cut -d: -f1 | grep . || echo 0
+}
+between() { # is there a sync strictly between event lines $1 and $2?
+	[ "$1" -gt 0 ] && [ "$2" -gt "$1" ] && sed -n "$(($1 + 1)),$(($2 - 1))p" "$tmp/events" | grep -q '^S$'
+}
+check "no file is fsync'ed one by one: the syncs are grouped" sh -c "! grep -q '^F ' '$tmp/events'"
+check "four syncs in all (commit, rename, Maildir data, Maildir names)" [ "$(grep -c '^S$' "$tmp/events")" -eq 4 ]
+ren=$(ev '^R games/101\.game\.tmp games/101\.game$')
+check "the game file is renamed into place" [ "$ren" -gt 0 ]
+check "both replies written in outbox/tmp/ before it, a sync between" \
+    between "$(last '^W outbox/tmp/ID$')" "$ren"
+check "... and the staged game file" between "$(ev '^W games/101\.game\.tmp$')" "$ren"
+check "... and the pending entry of the seen record" between "$(last '^W seen$')" "$ren"
+check "the rename is synced before a reply leaves outbox/tmp/" \
+    between "$ren" "$(ev '^R outbox/tmp/ID outbox/new/ID$')"
+check "each Maildir copy is synced before its rename into new/" \
+    between "$(last '^W mail/.*/tmp/ID$')" "$(ev '^R mail/.*/tmp/ID mail/.*/new/ID$')"
+check "two Maildir copies delivered" [ "$(grep -c '^R mail/.*/tmp/ID mail/.*/new/ID$' "$tmp/events")" -eq 2 ]
+check "their names are synced before the queue files move to outbox/sent/" \
+    between "$(last '^R mail/.*/new/ID$')" "$(ev '^R outbox/new/ID outbox/sent/ID$')"
+check "nothing is synced after the queue files move to outbox/sent/" \
+    sh -c "! sed -n '$(ev '^R outbox/new/ID outbox/sent/ID$'),\$p' '$tmp/events' | grep -q '^S$'"
 echo "1..$n"

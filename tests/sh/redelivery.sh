@@ -102,7 +102,7 @@ run "$h" $((T0 + 60)) $A "move 101 alice secret C3" m1@x >/dev/null
 check "the move's entry is pending until the next change of the board" grep -q ' 101 [0-9]*:[0-9a-f]* alice@example.org m1@x$' "$h/seen"
 cp "$h/games/101.game" "$tmp/101.after"
 run "$h" $((T0 + 120)) $B "move 101 bob hunter2 A1" m2@x >/dev/null
-check "the next move settles it" grep -q ' 101 - alice@example.org m1@x$' "$h/seen"
+check "the next move settles it" grep -q '^[0-9]* 101 = alice@example.org m1@x$' "$h/seen"
 check "redelivering the first move after the board moved on: dropped" \
     [ "$(run "$h" $((T0 + 180)) $A "move 101 alice secret E5" m1@x)" = 0 ] && [ "$(grep -c 'm1@x.*dropped' "$h/log")" = 1 ]
 

@@ -202,13 +202,24 @@ static void test_bad_addresses(void)
 		    "maildir deliver refuses a queue id with '/'");
 		env.id = "1.M1P1Q1.h";
 		ok_int(transport_maildir.deliver(ctx, &env, "one", 3, whybuf, sizeof whybuf), TRANSPORT_OK, "deliver");
+		ok_int(count(&h, "mail/x@example.com/new"), 0, "staged: nothing in new/ before finish");
+		ok_int(transport_maildir.finish(ctx, whybuf, sizeof whybuf), TRANSPORT_OK, "finish");
+		ok_int(count(&h, "mail/x@example.com/new"), 1, "then the message is in new/");
 		ok_int(transport_maildir.deliver(ctx, &env, "two", 3, whybuf, sizeof whybuf), TRANSPORT_OK,
 		    "deliver the same queue id again");
+		ok_int(transport_maildir.finish(ctx, whybuf, sizeof whybuf), TRANSPORT_OK, "finish again");
 		ok_int(count(&h, "mail/x@example.com/new"), 1, "the same queue id gives one message, not two");
+		ok_int(count(&h, "mail/x@example.com/tmp"), 0, "nothing left in tmp/");
 		text = t_slurp(t_path(h.path, "mail/x@example.com/new/1.M1P1Q1.h"), NULL);
 		ok_str(text, "two", "named by the queue id");
 		free(text);
+		env.id = "2.M1P1Q1.h";
+		ok_int(transport_maildir.deliver(ctx, &env, "three", 5, whybuf, sizeof whybuf), TRANSPORT_OK,
+		    "deliver a second mail");
+		ok_int(count(&h, "mail/x@example.com/tmp"), 1, "staged in tmp/");
 		transport_maildir.close(ctx);
+		ok_int(count(&h, "mail/x@example.com/tmp"), 0, "closed without finish: its temp file is removed");
+		ok_int(count(&h, "mail/x@example.com/new"), 1, "and it was not delivered");
 	}
 	home_close(&h);
 }
@@ -616,6 +627,62 @@ static void test_flush_lock(void)
 	cfg.lock_timeout_ms = 10000;
 }
 
+/*
+ * The maildir transport stages a run's messages and completes them together
+ * (transport.h: finish): more than TRANSPORT_BATCH_MAX of them, and a finish
+ * that fails, which leaves every staged mail queued for the next attempt.
+ */
+static void test_maildir_batches(void)
+{
+	struct home h;
+	struct outbox_stats stats;
+	char *text;
+	int i, n = TRANSPORT_BATCH_MAX * 2 + 3;
+	FILE *f;
+
+	home_open(&h);
+	for (i = 0; i < n; i++)
+		outbox_enqueue(h.ob, "oust@localhost", i % 2 ? "bob@example.net" : "alice@example.com", reply2,
+		    sizeof reply2 - 1);
+	ok_int(count(&h, "outbox/new"), n, "%d mails queued", n);
+	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush them");
+	ok(stats.delivered == (unsigned)n && stats.deferred == 0, "all delivered, in three batches (%u)",
+	    stats.delivered);
+	ok(count(&h, "mail/alice@example.com/new") + count(&h, "mail/bob@example.net/new") == n &&
+	    count(&h, "mail/alice@example.com/tmp") + count(&h, "mail/bob@example.net/tmp") == 0,
+	    "every message in new/, none left in tmp/");
+	ok_int(count(&h, "outbox/new"), 0, "the outbox is empty");
+
+	/* carol's new/ is a file: her message is staged, but its rename at finish fails */
+	mkdir(t_path(h.path, "mail/carol@example.org"), 0700);
+	mkdir(t_path(h.path, "mail/carol@example.org/tmp"), 0700);
+	mkdir(t_path(h.path, "mail/carol@example.org/cur"), 0700);
+	f = fopen(t_path(h.path, "mail/carol@example.org/new"), "w");
+	if (f == NULL)
+		abort();
+	fclose(f);
+	outbox_enqueue(h.ob, "oust@localhost", "alice@example.com", reply1, sizeof reply1 - 1);
+	outbox_enqueue(h.ob, "oust@localhost", "carol@example.org", reply2, sizeof reply2 - 1);
+	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush with a finish that fails");
+	ok(stats.delivered == 0 && stats.deferred == 2, "nothing counts as delivered: both deferred (%u, %u)",
+	    stats.delivered, stats.deferred);
+	ok_int(count(&h, "outbox/new"), 2, "both still queued");
+	ok_int(count(&h, "mail/carol@example.org/tmp"), 0, "no temp file left behind");
+	text = t_slurp(t_path(h.path, "log"), NULL);
+	ok(text != NULL && strstr(text, "rcpt=carol@example.org deferred: cannot rename to") != NULL &&
+	    strstr(text, "rcpt=alice@example.com deferred: cannot rename to") != NULL,
+	    "each is logged as deferred with the error");
+	free(text);
+	unlink(t_path(h.path, "mail/carol@example.org/new"));
+	mkdir(t_path(h.path, "mail/carol@example.org/new"), 0700);
+	cfg.test_time += 3600;
+	ok_int(outbox_flush(h.ob, &transport_maildir, &cfg, &stats), OUTBOX_OK, "flush after the repair");
+	ok(stats.delivered == 2 && count(&h, "outbox/new") == 0, "both delivered");
+	ok_int(count(&h, "mail/carol@example.org/new"), 1, "carol has her message");
+	cfg.test_time -= 3600;
+	home_close(&h);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -628,5 +695,6 @@ int main(void)
 	test_retry();
 	test_commit_protocol();
 	test_flush_lock();
+	test_maildir_batches();
 	return t_done();
 }

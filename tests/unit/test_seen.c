@@ -124,8 +124,9 @@ static void test_pending(void)
 	    "the next move recorded");
 	store_unlock(&lock);
 	text = t_slurp(t_path(home, SEEN_FILE), NULL);
-	ok(text != NULL && strstr(text, "1700000000 101 - alice@example.org m1@x\n") != NULL,
-	    "the committed move is settled");
+	ok(text != NULL && strstr(text, "1700000000 101 = alice@example.org m1@x\n") != NULL,
+	    "the committed move is settled: a '=' line is appended");
+	ok(text != NULL && strstr(text, " 101 14:") != NULL, "its pending line stays as it was (append only)");
 	free(text);
 	ok(store_board_write(st, 101, new2, strlen(new2)) == STORE_OK, "the board changed again");
 	ok(dup_of(st, "m1@x"), "the settled move stays a duplicate");
@@ -139,7 +140,8 @@ static void test_pending(void)
 	    "another move on the board recorded");
 	store_unlock(&lock);
 	text = t_slurp(t_path(home, SEEN_FILE), NULL);
-	ok(text != NULL && strstr(text, "m3@x") == NULL, "the uncommitted one is gone from the record");
+	ok(text != NULL && strstr(text, "1700000120 101 x alice@example.org m3@x\n") != NULL,
+	    "the uncommitted one is settled void: an 'x' line");
 	free(text);
 	ok(!dup_of(st, "m5@x") && !dup_of(st, "m3@x"), "... so its redelivery is handled");
 
@@ -166,12 +168,12 @@ static void test_bounds(void)
 	if (f == NULL)
 		abort();
 	fprintf(f, "# comment\n");
-	fprintf(f, "%ld 0 - old@example.org old@x\n", T0 - SEEN_MAX_AGE - 10);
+	fprintf(f, "%ld 0 - old@example.org old@x\n", T0 - SEEN_MAX_AGE - SEEN_COMPACT_SLACK - 10);
 	fprintf(f, "garbage line\n");
 	fprintf(f, "%ld 0 - a@example.org too many fields here\n", T0);
 	fprintf(f, "%ld 101 12:zz a@example.org badhash@x\n", T0);
 	fprintf(f, "%ld 0 1:1 a@example.org pending-board-0@x\n", T0);
-	for (i = 0; i < SEEN_MAX_ENTRIES + 50; i++)
+	for (i = 0; i < SEEN_COMPACT_LINES + 50; i++)
 		fprintf(f, "%ld 0 - s%ld@example.org id%ld@x\n", T0 - 1000 + i / 10, i, i);
 	fprintf(f, "%ld 0 - cut@example.org cut-short", T0);
 	fclose(f);
@@ -182,8 +184,8 @@ static void test_bounds(void)
 	    seen_record(st, "new@x", "n@example.org", T0, 0, NULL, 0) == STORE_OK, "one more recorded");
 	store_unlock(&lock);
 	ok_int(count_lines(home), SEEN_MAX_ENTRIES + 1, "at most SEEN_MAX_ENTRIES entries (and the header) kept");
-	ok(!dup_of(st, "id0@x") && !dup_of(st, "id50@x"), "the oldest were dropped");
-	ok(dup_of(st, "id51@x") && dup_of(st, "new@x"), "the newest kept");
+	ok(!dup_of(st, "id0@x") && !dup_of(st, "id2050@x"), "the oldest were dropped");
+	ok(dup_of(st, "id2051@x") && dup_of(st, "new@x"), "the newest kept");
 	text = t_slurp(t_path(home, SEEN_FILE), NULL);
 	ok(text != NULL && strstr(text, "old@x") == NULL, "entries older than SEEN_MAX_AGE dropped");
 	ok(text != NULL && strstr(text, "garbage") == NULL && strstr(text, "badhash") == NULL,
@@ -202,6 +204,110 @@ static void test_bounds(void)
 	    seen_record(st, "fresh@x", "n@example.org", T0, 0, NULL, 0) == STORE_OK, "and rewritten");
 	store_unlock(&lock);
 	ok_int(count_lines(home), 2, "with the new entry alone");
+	store_close(st);
+	t_home_free(home);
+}
+
+/* Records are appended; compaction folds the settlements in. */
+static void test_append(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	const char *g1 = "game one\n", *g2 = "game two\n";
+	unsigned long count = 0;
+	FILE *f;
+	char *text;
+
+	f = fopen(t_path(home, SEEN_FILE), "w");
+	if (f == NULL)
+		abort();
+	fprintf(f, "# header\n%ld 0 - a@example.org first@x\n%ld 0 - a@example.org torn", T0, T0);
+	fclose(f);
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "second@x", "a@example.org", T0 + 1, 0, NULL, 0) == STORE_OK, "recorded after a torn line");
+	store_unlock(&lock);
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, "torn") == NULL && strstr(text, "1700000000 0 - a@example.org first@x\n"
+	    "1700000001 0 - a@example.org second@x\n") != NULL, "a torn last line: rewritten whole, without it");
+	free(text);
+	ok(dup_of(st, "second@x") && dup_of(st, "first@x") && !dup_of(st, "torn"), "both entries are read");
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "third@x", "a@example.org", T0 + 1, 0, NULL, 0) == STORE_OK, "one more recorded");
+	store_unlock(&lock);
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, "1700000001 0 - a@example.org second@x\n1700000001 0 - a@example.org third@x\n")
+	    != NULL, "appended after the last line");
+	free(text);
+
+	/* a move settled, another voided: the settlement lines are not mails */
+	ok(store_board_write(st, 101, g1, strlen(g1)) == STORE_OK, "board 101 written");
+	ok(seen_lock(st, 100, &lock) == STORE_OK, "seen.lock taken");
+	ok(seen_record(st, "m1@x", "a@example.org", T0 + 2, 101, g2, strlen(g2)) == STORE_OK, "m1 pending");
+	ok(store_board_write(st, 101, g2, strlen(g2)) == STORE_OK, "and committed");
+	ok(seen_record(st, "m2@x", "a@example.org", T0 + 3, 101, "lost\n", 5) == STORE_OK, "m2 pending, never written");
+	ok(seen_record(st, "m3@x", "a@example.org", T0 + 4, 101, g1, strlen(g1)) == STORE_OK, "m3 pending");
+	store_unlock(&lock);
+	ok(seen_count_sender(st, "a@example.org", T0 + 10, &count) == STORE_OK && count == 6,
+	    "six mails counted, not the settlement lines (%lu)", count);
+	ok(dup_of(st, "m1@x") && !dup_of(st, "m2@x"), "m1 stands, m2 does not");
+	ok(store_board_write(st, 101, "other\n", 6) == STORE_OK, "the board changes again (not by m3)");
+	ok(dup_of(st, "m1@x"), "m1 still stands: its '=' line says so, not the board");
+
+	/* compaction: everything older than SEEN_MAX_AGE + SEEN_COMPACT_SLACK makes one due */
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "late@x", "b@example.org", T0 + SEEN_MAX_AGE + SEEN_COMPACT_SLACK + 1, 102,
+	    "b\n", 2) == STORE_OK, "a mail a week and a day later");
+	store_unlock(&lock);
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strncmp(text, "# oustpbm: handled mails", 24) == 0, "compacted: rewritten with the header");
+	ok(text != NULL && strstr(text, "first@x") == NULL && strstr(text, "m1@x") == NULL,
+	    "entries out of SEEN_MAX_AGE are gone");
+	ok(text != NULL && strstr(text, " = ") == NULL && strstr(text, " x ") == NULL, "no settlement line is left");
+	free(text);
+	ok(dup_of(st, "late@x") == false, "the new entry is pending (its board was never written)");
+
+	store_close(st);
+	t_home_free(home);
+}
+
+/* compact() itself: folded, kept, dropped, within the age limit */
+static void test_compact(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	FILE *f;
+	long i;
+	char *text;
+
+	f = fopen(t_path(home, SEEN_FILE), "w");
+	if (f == NULL)
+		abort();
+	for (i = 0; i < SEEN_COMPACT_LINES; i++)
+		fprintf(f, "%ld 0 - f@example.org f%ld@x\n", T0, i);
+	fprintf(f, "%ld 103 5:00000000000000aa a@example.org s1@x\n", T0);
+	fprintf(f, "%ld 103 5:00000000000000bb a@example.org s2@x\n", T0);
+	fprintf(f, "%ld 103 = a@example.org s1@x\n", T0);
+	fprintf(f, "%ld 103 x a@example.org s2@x\n", T0);
+	fprintf(f, "%ld 104 5:00000000000000cc a@example.org s3@x\n", T0);
+	fclose(f);
+	ok(dup_of(st, "s1@x") && !dup_of(st, "s2@x") && !dup_of(st, "s3@x"), "read as settled, void, pending");
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "n@x", "a@example.org", T0 + 5, 0, NULL, 0) == STORE_OK, "recorded, compaction due by size");
+	store_unlock(&lock);
+	ok_int(count_lines(home), SEEN_MAX_ENTRIES + 1, "SEEN_MAX_ENTRIES entries and the header");
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, "1700000000 103 - a@example.org s1@x\n") != NULL,
+	    "a settled move is folded into one '-' entry");
+	ok(text != NULL && strstr(text, "s2@x") == NULL, "a void one is dropped");
+	ok(text != NULL && strstr(text, "1700000000 104 5:00000000000000cc a@example.org s3@x\n") != NULL,
+	    "an undecided one stays pending");
+	ok(text != NULL && strstr(text, " = ") == NULL && strstr(text, " x ") == NULL, "no settlement line is left");
+	ok(text != NULL && strstr(text, " f0@x\n") == NULL && strstr(text, " f2002@x\n") == NULL &&
+	    strstr(text, " f2003@x\n") != NULL, "the oldest went for room");
+	free(text);
+	ok(dup_of(st, "s1@x") && !dup_of(st, "s2@x") && dup_of(st, "n@x"), "read back the same");
 	store_close(st);
 	t_home_free(home);
 }
@@ -235,6 +341,8 @@ int main(void)
 	test_plain();
 	test_pending();
 	test_bounds();
+	test_append();
+	test_compact();
 	test_lock();
 	return t_done();
 }
