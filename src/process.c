@@ -645,13 +645,6 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	if (ps != PROCESS_OK)
 		goto out;
 	ss = store_board_stage(j->st, g->board, text, len, &sf);
-	if (ss == STORE_OK && !password_settled(j, who)) {
-		/* everything was only staged: drop it and refuse */
-		store_discard(j->st, &sf);
-		outbox_batch_abort(b, &committed);
-		ps = refuse(j, NULL, "wrong password for %s", who);
-		goto out;
-	}
 	if (ss == STORE_OK) {
 		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
 		ps = record_pending(j, g->board, text, len);
@@ -659,6 +652,20 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 			outbox_batch_abort(b, &committed);
 			goto out;
 		}
+		/* what the commit needs on disk, written while the password check may still run */
+		ss = store_sync(j->st);
+	}
+	if (ss == STORE_OK && !password_settled(j, who)) {
+		/* everything was only staged: drop it, void the record, and refuse */
+		store_discard(j->st, &sf);
+		outbox_batch_abort(b, &committed);
+		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		j->recorded = false;	/* the refusal is recorded as any other */
+		ps = refuse(j, NULL, "wrong password for %s", who);
+		goto out;
+	}
+	if (ss == STORE_OK) {
 		ss = store_install(j->st, &sf);
 		/* the commit is durable before its replies are released */
 		if (ss == STORE_OK)

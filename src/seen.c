@@ -263,11 +263,17 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
-	for (i = 0; i < r.n; i++)
-		if (r.lines[i].mark == MARK_ENTRY && r.lines[i].e.time > now - SEEN_RATE_WINDOW &&
-		    r.lines[i].e.time <= now &&
-		    same(r.lines[i].sender, r.lines[i].sender_len, enc))
+	for (i = 0; i < r.n; i++) {
+		const struct line *l = &r.lines[i], *d;
+
+		if (l->mark != MARK_ENTRY || l->e.time <= now - SEEN_RATE_WINDOW || l->e.time > now ||
+		    !same(l->sender, l->sender_len, enc))
+			continue;
+		/* a move never committed (a crash) is not counted, as if it had not come */
+		d = l->e.pending ? settlement_of(&r, i) : NULL;
+		if (d == NULL || d->mark == MARK_STANDS)
 			(*count)++;
+	}
 	record_free(&r);
 	return STORE_OK;
 }
@@ -445,5 +451,24 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 out:
 	free(out);
 	record_free(&r);
+	return ss;
+}
+
+enum store_status seen_void(struct store *st, const char *id, const char *sender, time_t now, long board)
+{
+	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
+	struct seen_entry e;
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	enum store_status ss = STORE_TEMPFAIL;
+
+	memset(&e, 0, sizeof e);
+	e.time = now;
+	e.board = board;
+	encode(id, enc_id);
+	encode(sender, enc_sender);
+	if (append_marked(&out, &len, &cap, &e, MARK_VOID, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id)))
+		ss = store_append_file(st, SEEN_FILE, out, len);
+	free(out);
 	return ss;
 }

@@ -99,4 +99,11 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
 enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
     const char *game, size_t game_len);
 
+/*
+ * Settle as never committed the entry just recorded with seen_record() for
+ * board (> 0), under the same locks: its change was refused after all
+ * (a wrong password found after the record was made).
+ */
+enum store_status seen_void(struct store *st, const char *id, const char *sender, time_t now, long board);
+
 #endif

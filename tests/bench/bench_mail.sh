@@ -71,6 +71,8 @@ once() {
 	rm -f "$h"/mail/*/new/* "$h/log"
 	sync
 	"$mb" time "$tmp/$1.eml" "$bin" -d "$h" || exit 1
+	# a run that did not apply the move (refused, dropped) would time something else
+	grep -q ' ok: turn ' "$h/log" || { echo "bench_mail: $1: the move was not applied: $(cat "$h/log")" >&2; exit 1; }
 }
 
 median() {
