@@ -30,7 +30,8 @@
  *   1. outbox_recover(board): settle what a crashed earlier run left;
  *   2. reads the game, computes the new game text and the replies;
  *   3. outbox_batch_new(board, new game text) and outbox_batch_add() for each
- *      reply: each is written into outbox/tmp/ and fsync'ed, tagged with the
+ *      reply: each is written into outbox/tmp/ and fsync'ed (or its fsync
+ *      deferred and paid before step 4's rename: store.h), tagged with the
  *      board and the hash of the new game text;
  *   4. store_board_write(): the commit point (rename + directory fsync);
  *   5. outbox_batch_commit() if 4 succeeded: the replies are renamed into
@@ -53,7 +54,10 @@
  *
  * Flush: under outbox/flush.lock (waiting at most lock_timeout_ms, so two
  * flushes never send one mail twice) settle leftovers in tmp/, then deliver
- * each file of new/ whose next time has come (config_now), in name order.
+ * each file of new/ whose next time has come (config_now), in name order;
+ * a transport with finish() (transport.h) has them delivered in batches,
+ * and its results below are those of finish().  The run's fsyncs are
+ * deferred (store.h) and paid before it returns.
  * TRANSPORT_OK: the file moves to sent/, its modification time set to the
  * time of sending, and copies older than sent_keep_days are deleted (at once
  * with 0); TEMPFAIL: it stays, its retry lines rewritten atomically (attempts

@@ -149,7 +149,8 @@ enum store_status store_write_file(struct store *st, const char *relpath, const 
  * store_write_file() in two steps, so that the slow half (temp file written
  * and fsync'ed) can run while something else is decided, and the commit
  * point (rename, directory fsync) comes only after:
- *   store_stage_file()   temp file beside relpath, written and fsync'ed;
+ *   store_stage_file()   temp file beside relpath, written and fsync'ed
+ *                        (or its fsync owed: store_defer_begin below);
  *   store_install()      renamed over relpath, directory fsync'ed;
  *   store_discard()      temp file removed (after a failed install too).
  * Every staged file is installed or discarded by its caller.
