@@ -51,12 +51,15 @@ check "the move is applied under strace" grep -q 'ok: turn 1: alice played C3' "
 short() {
 	sed "s#$h/##g; s#/[0-9]*\.M[0-9]*P[0-9]*Q[0-9]*\.[^/ ]*#/ID#g; s#games/\.101\.game\.[0-9.]*tmp#games/101.game.tmp#g"
 }
-awk -v h="$h" '
+events() { # TRACE: the events of an strace log, one per line
+	awk -v h="$h" '
 / (write)\([0-9]+</ { p = $0; sub(/^[^<]*</, "", p); sub(/>.*/, "", p); if (index(p, h) == 1) print "W " p; next }
 / f(data)?sync\(/ { p = $0; sub(/^[^<]*</, "", p); sub(/>.*/, "", p); print "F " p; next }
 / syncfs\(/ { print "S"; next }
 / rename(at2?)?\(/ { n = split($0, q, "\""); print "R " q[2] " " q[4] }
-' "$tmp/trace" | short >"$tmp/events"
+' "$1" | short
+}
+events "$tmp/trace" >"$tmp/events"
 ev() { # the line number of the first event matching the extended regex $1 (0 if none)
 	grep -n -E "$1" "$tmp/events" | head -1 | cut -d: -f1 | grep . || echo 0
 }
@@ -83,4 +86,27 @@ check "their names are synced before the queue files move to outbox/sent/" \
     between "$(last '^R mail/.*/new/ID$')" "$(ev '^R outbox/new/ID outbox/sent/ID$')"
 check "nothing is synced after the queue files move to outbox/sent/" \
     sh -c "! sed -n '$(ev '^R outbox/new/ID outbox/sent/ID$'),\$p' '$tmp/events' | grep -q '^S$'"
+
+# ---- the Maildirs on another filesystem than the home: a sync of the home
+# does not cover them, so each copy and each new/ is fsync'ed itself
+if command -v unshare >/dev/null 2>&1 && unshare -rm true 2>/dev/null; then
+	cat >"$tmp/other.sh" <<EOF
+mount -t tmpfs tmpfs $h/mail || exit 1
+printf 'From: bob@example.com\nTo: oust@example.net\nSubject: move 101#2 bob hunter2 A1\nMessage-ID: <m2@example.org>\n\n' |
+    strace -f -y -o $tmp/trace2 -e trace=write,fsync,fdatasync,syncfs,rename,renameat,renameat2 $bin -d $h >/dev/null 2>&1
+EOF
+	unshare -rm sh "$tmp/other.sh"
+	events "$tmp/trace2" >"$tmp/events2"
+	check "a move with mail/ on another filesystem is applied" grep -q 'ok: turn 2: bob played A1' "$h/log"
+	check "... each Maildir copy is fsync'ed itself before its rename" \
+	    [ "$(grep -c '^F mail/.*/tmp/ID$' "$tmp/events2")" -eq 2 ] &&
+	    [ "$(grep -n '^F mail/.*/tmp/ID$' "$tmp/events2" | tail -1 | cut -d: -f1)" -lt \
+	      "$(grep -n '^R mail/.*/tmp/ID mail/.*/new/ID$' "$tmp/events2" | head -1 | cut -d: -f1)" ]
+	check "... and each new/ after it" [ "$(grep -c '^F mail/[^/]*/new$' "$tmp/events2")" -eq 2 ]
+	check "... while the home's own files are still synced in groups" \
+	    sh -c "! grep -q '^F games/\\|^F outbox/\\|^F seen' '$tmp/events2'" && grep -q '^S$' "$tmp/events2"
+else
+	echo "ok $((n + 1)) - # skip unshare cannot mount a tmpfs here"
+	n=$((n + 1))
+fi
 echo "1..$n"

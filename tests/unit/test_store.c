@@ -585,6 +585,44 @@ static void test_staged(void)
 	t_home_free(home);
 }
 
+/* Deferred fsyncs (store.h): the same files and names, paid at the end or before a rename. */
+static void test_deferred(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_staged sf;
+	char *text;
+
+	ok_int(store_mkdir(st, "d"), STORE_OK, "a directory");
+	store_defer_begin(st);
+	ok_int(store_write_file(st, "d/a", "one\n", 4), STORE_OK, "a durable write while deferring");
+	text = t_slurp(t_path(home, "d/a"), NULL);
+	ok_str(text, "one\n", "in place at once");
+	free(text);
+	ok_int(store_stage_file(st, "d/b", "two\n", 4, &sf), STORE_OK, "a staged file");
+	ok_int(store_append_file(st, "d/c", "x\n", 2), STORE_OK, "an append creates");
+	ok_int(store_append_file(st, "d/c", "y\n", 2), STORE_OK, "an append adds");
+	ok_int(store_install(st, &sf), STORE_OK, "installed (its sync paid first)");
+	ok(!has_temp_file(t_path(home, "d")), "no temp file left");
+	ok_int(store_create_file(st, "d/e.tmp", "three\n", 6), STORE_OK, "a file created");
+	ok_int(store_rename(st, "d/e.tmp", "d/e"), STORE_OK, "and renamed");
+	ok_int(store_sync(st), STORE_OK, "store_sync pays what is owed");
+	ok_int(store_sync(st), STORE_OK, "and again with nothing owed");
+	ok_int(store_defer_end(st), STORE_OK, "the deferring ends");
+	text = t_slurp(t_path(home, "d/c"), NULL);
+	ok_str(text, "x\ny\n", "appended in order");
+	free(text);
+	text = t_slurp(t_path(home, "d/e"), NULL);
+	ok_str(text, "three\n", "the renamed file");
+	free(text);
+	ok_int(store_append_file(st, "d/c", "z\n", 2), STORE_OK, "an append without deferring");
+	ok_int(store_append_file(st, "no/such/dir", "z\n", 2), STORE_NOT_FOUND, "an append where there is no directory");
+	ok(strstr(store_error(st), "cannot open") != NULL && strstr(store_error(st), "no/such/dir") != NULL,
+	    "its error names the file: %s", store_error(st));
+	store_close(st);
+	t_home_free(home);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -594,6 +632,7 @@ int main(void)
 	test_locks();
 	test_boards();
 	test_staged();
+	test_deferred();
 	test_users();
 	test_cost();
 	test_log();
