@@ -281,7 +281,9 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
 /* Append to a growing buffer; false when out of memory. */
 static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
 {
-	if (*len + n + 1 > *cap) {
+	if (n > SEEN_FILE_MAX)
+		return false;	/* no field is near that long */
+	if (*buf == NULL || *len + n + 1 > *cap) {
 		size_t want = (*len + n + 1) * 2;
 		char *bigger = realloc(*buf, want);
 
@@ -319,6 +321,8 @@ static bool append_marked(char **buf, size_t *len, size_t *cap, const struct see
 		    e->game_len, e->game_hash);
 	else
 		n = snprintf(head, sizeof head, "%lld %ld - ", (long long)e->time, e->board);
+	if (n < 0 || (size_t)n >= sizeof head)
+		return false;	/* cannot happen with these fields; never written cut short */
 	return append(buf, len, cap, head, (size_t)n) && append(buf, len, cap, sender, sender_len) &&
 	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) && append(buf, len, cap, "\n", 1);
 }
