@@ -846,14 +846,33 @@ static enum outbox_status keep_sent(struct outbox *ob, const struct config *cfg,
 	return OUTBOX_OK;
 }
 
-/* Remove the copies in sent/ older than sent_keep_days. */
+/*
+ * Remove the copies in sent/ older than sent_keep_days, at most once per
+ * OUTBOX_PRUNE_EVERY: a busy server keeps thousands, and looking at each on
+ * every mail cost milliseconds.  The time of the last pass is the
+ * modification time of outbox/.pruned.
+ */
 static void prune_sent(struct outbox *ob, const struct config *cfg, struct outbox_stats *stats)
 {
-	long long limit = (long long)config_now(cfg) - (long long)cfg->sent_keep_days * 86400;
+	time_t now = config_now(cfg);
+	long long limit = (long long)now - (long long)cfg->sent_keep_days * 86400;
 	char **names = NULL, abs[PATH_BUF + 4096];
 	size_t n = 0, i;
 	struct stat sb;
+	struct timespec ts[2];
+	int fd;
 
+	snprintf(abs, sizeof abs, "%s/outbox/.pruned", store_home(ob->st));
+	if (stat(abs, &sb) == 0 && (long long)sb.st_mtime <= (long long)now &&
+	    (long long)sb.st_mtime > (long long)now - OUTBOX_PRUNE_EVERY)
+		return;
+	fd = open(abs, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		ts[0].tv_sec = ts[1].tv_sec = now;
+		ts[0].tv_nsec = ts[1].tv_nsec = 0;
+		futimens(fd, ts);	/* failing, the next flush prunes again */
+		close(fd);
+	}
 	if (store_list_dir(ob->st, "outbox/sent", &names, &n) != STORE_OK)
 		return;
 	for (i = 0; i < n; i++) {

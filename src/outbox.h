@@ -60,7 +60,8 @@
  * deferred (store.h) and paid before it returns.
  * TRANSPORT_OK: the file moves to sent/, its modification time set to the
  * time of sending, and copies older than sent_keep_days are deleted (at once
- * with 0); TEMPFAIL: it stays, its retry lines rewritten atomically (attempts
+ * with 0; the others by a pass at most once per OUTBOX_PRUNE_EVERY);
+ * TEMPFAIL: it stays, its retry lines rewritten atomically (attempts
  * + 1, next = now + 1 minute doubling per attempt up to 1 hour, the error),
  * and if retry_days have passed since its first failed attempt it moves to
  * failed/ instead; UNAVAILABLE: the same for this mail, and the run ends
@@ -89,6 +90,7 @@
 #define OUTBOX_BACKOFF_MAX 3600		/* the wait doubles up to this */
 #define OUTBOX_ID_MAX 200		/* characters in a queue id */
 #define OUTBOX_SUBJECT_MAX 200		/* bytes of Subject shown by outbox_list */
+#define OUTBOX_PRUNE_EVERY 3600		/* seconds between two prunings of sent/ */
 
 enum outbox_status {
 	OUTBOX_OK,

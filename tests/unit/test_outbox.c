@@ -457,6 +457,22 @@ static void test_retry(void)
 	cfg.test_time += OUTBOX_BACKOFF_MAX + 2;
 	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
 	ok(stats.pruned == 3 && count(&h, "outbox/sent") == 0, "then pruned");
+	{
+		/* a pass at most once per OUTBOX_PRUNE_EVERY: an old copy waits for the next */
+		FILE *f = fopen(t_path(h.path, "outbox/sent/1.M1P1Q1.old"), "w");
+		struct timespec ts[2] = { { .tv_sec = 1 }, { .tv_sec = 1 } };
+
+		if (f == NULL)
+			abort();
+		fclose(f);
+		utimensat(AT_FDCWD, t_path(h.path, "outbox/sent/1.M1P1Q1.old"), ts, 0);
+		cfg.test_time += OUTBOX_PRUNE_EVERY - 10;
+		outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+		ok(stats.pruned == 0 && count(&h, "outbox/sent") == 1, "within the hour of the last pass: not looked at");
+		cfg.test_time += 10;
+		outbox_flush(h.ob, &fake_ops, &cfg, &stats);
+		ok(stats.pruned == 1 && count(&h, "outbox/sent") == 0, "an hour after it: pruned");
+	}
 	cfg.sent_keep_days = 0;
 	outbox_enqueue(h.ob, "oust@localhost", "a4@example.com", reply2, sizeof reply2 - 1);
 	outbox_flush(h.ob, &fake_ops, &cfg, &stats);
