@@ -29,10 +29,11 @@ trap cleanup EXIT
 trap 'exit 2' INT TERM
 
 # Checksum of every file of the home that is data: the log, the record of
-# handled mails (seen), the delivered mail, the copies of sent mail and the
+# handled mails (seen), the delivered mail, the copies of sent mail (and the
+# time of their last pruning) and the
 # (always empty) lock files are left out.
 store_sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -path './outbox/sent/*' ! -name '*.lock' -exec cksum {} + |
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + |
 	    LC_ALL=C sort)
 }
 

@@ -21,7 +21,7 @@ unset OUSTPBM_HOME
 [ -x "$bin" ] || { echo "not ok - hostile: $bin is missing (run make)"; exit 1; }
 
 store_sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -path './outbox/sent/*' ! -name '*.lock' -exec cksum {} + |
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + |
 	    LC_ALL=C sort)
 }
 
