@@ -57,6 +57,7 @@ struct job {
 	struct outbox *ob;	/* owned, opened when first needed */
 	struct mailin_message in;
 	struct command cmd;
+	enum command_status cmd_status;	/* of command_parse() into cmd, made once */
 	struct reply_ctx rc;
 	char *masked;		/* the command line with passwords masked, owned */
 	const char *unread;	/* quoted instead of a command when the mail was not read */
@@ -273,7 +274,7 @@ static enum process_status authenticate_async(struct job *j, const char *userid,
 		return ps;
 	/* started early (start_password) against this very hash: let it run */
 	if (pwcheck_pending(&j->pw) && strcmp(j->pw.user.userid, user->userid) == 0 &&
-	    strcmp(j->pw.user.hash, user->hash) == 0 && strcmp(j->pw.password, password) == 0)
+	    strcmp(j->pw.user.hash, user->hash) == 0)
 		return ps;
 	pwcheck_release(&j->pw);
 	pwcheck_start(&j->pw, user, password);
@@ -290,17 +291,14 @@ static enum process_status authenticate_async(struct job *j, const char *userid,
  */
 static void start_password(struct job *j)
 {
-	struct command c;
+	const struct command *c = &j->cmd;
 	struct store_user u;
 
-	if (command_parse(j->in.subject, j->in.body, &c) != COMMAND_OK)
+	if (j->cmd_status != COMMAND_OK ||
+	    (c->kind != COMMAND_MOVE && c->kind != COMMAND_SWAP && c->kind != COMMAND_RESIGN))
 		return;
-	if (c.kind != COMMAND_MOVE && c.kind != COMMAND_SWAP && c.kind != COMMAND_RESIGN)
-		return;
-	if (store_user_find(j->st, c.userid, &u) == STORE_OK && u.hash[0] == '$')
-		pwcheck_start(&j->pw, &u, c.password);
-	explicit_bzero(c.password, sizeof c.password);
-	explicit_bzero(c.line, sizeof c.line);
+	if (store_user_find(j->st, c->userid, &u) == STORE_OK && u.hash[0] == '$')
+		pwcheck_start(&j->pw, &u, c->password);
 }
 
 /*
@@ -1211,9 +1209,8 @@ static enum process_status do_help(struct job *j)
 
 static enum process_status dispatch(struct job *j)
 {
-	enum command_status cs;
+	enum command_status cs = j->cmd_status;	/* parsed by the run, before the checks */
 
-	cs = command_parse(j->in.subject, j->in.body, &j->cmd);
 	j->masked = command_mask(&j->cmd);
 	if (j->masked == NULL) {
 		set_detail(j, "tempfail", "out of memory");
@@ -1368,8 +1365,10 @@ enum process_status process_main(int argc, char **argv)
 		ps = PROCESS_DATAERR;
 		goto out;
 	}
-	if (rs != MAILIN_TOO_BIG && ms != MAILIN_TOO_DEEP)
+	if (rs != MAILIN_TOO_BIG && ms != MAILIN_TOO_DEEP) {
+		j->cmd_status = command_parse(j->in.subject, j->in.body, &j->cmd);
 		start_password(j);
+	}
 	/* a redelivered copy, then the per-sender limit: dropped without a reply */
 	ps = check_loop(j);
 	if (ps == PROCESS_OK)

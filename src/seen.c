@@ -327,6 +327,12 @@ static bool append_marked(char **buf, size_t *len, size_t *cap, const struct see
 	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) && append(buf, len, cap, "\n", 1);
 }
 
+/* Is e within SEEN_MAX_AGE of now (either way: a clock set back)?  Compaction keeps only those. */
+static bool fresh(const struct seen_entry *e, time_t now)
+{
+	return e->time > now - SEEN_MAX_AGE && e->time <= now + SEEN_MAX_AGE;
+}
+
 /* Must the record be compacted before this append? */
 static bool compact_due(const struct record *r, time_t now)
 {
@@ -353,7 +359,7 @@ static bool compact(const struct record *r, time_t now, char **out, size_t *len,
 		const struct line *l = &r->lines[i], *d;
 
 		fate[i] = MARK_VOID;	/* dropped unless kept below */
-		if (l->mark != MARK_ENTRY || l->e.time <= now - SEEN_MAX_AGE || l->e.time > now + SEEN_MAX_AGE)
+		if (l->mark != MARK_ENTRY || !fresh(&l->e, now))
 			continue;
 		d = l->e.pending ? settlement_of(r, i) : NULL;
 		if (d != NULL && d->mark == MARK_VOID)
@@ -392,7 +398,7 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	enum store_status ss;
 	char *out = NULL;
 	size_t len = 0, cap = 0, i;
-	bool yes, whole;
+	bool yes, whole, ok;
 
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
@@ -403,11 +409,9 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	 * would complete it into something it never said).
 	 */
 	whole = r.text == NULL || r.len == 0 || r.text[r.len - 1] != '\n' || compact_due(&r, now);
-	if (whole)
-		yes = append(&out, &len, &cap, HEADER, strlen(HEADER));
-	else
-		yes = append(&out, &len, &cap, "", 0);
-	if (!yes || (whole && !compact(&r, now, &out, &len, &cap))) {
+	ok = whole ? append(&out, &len, &cap, HEADER, strlen(HEADER)) && compact(&r, now, &out, &len, &cap) :
+	    append(&out, &len, &cap, "", 0);	/* only to have a buffer */
+	if (!ok) {
 		ss = STORE_TEMPFAIL;
 		goto out;
 	}
@@ -421,7 +425,7 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 
 		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
 			continue;
-		if (l->e.time <= now - SEEN_MAX_AGE && whole)
+		if (whole && !fresh(&l->e, now))
 			continue;	/* compacted away */
 		ss = committed(st, &l->e, &yes);
 		if (ss != STORE_OK)

@@ -36,6 +36,16 @@ static bool dup_of(struct store *st, const char *id)
 	return dup;
 }
 
+/* The seen file of home, opened to be written by a test; the caller closes it. */
+static FILE *write_seen(const char *home)
+{
+	FILE *f = fopen(t_path(home, SEEN_FILE), "w");
+
+	if (f == NULL)
+		abort();
+	return f;
+}
+
 static int count_lines(const char *home)
 {
 	char *text = t_slurp(t_path(home, SEEN_FILE), NULL);
@@ -164,9 +174,7 @@ static void test_bounds(void)
 	long i;
 	char *text;
 
-	f = fopen(t_path(home, SEEN_FILE), "w");
-	if (f == NULL)
-		abort();
+	f = write_seen(home);
 	fprintf(f, "# comment\n");
 	fprintf(f, "%ld 0 - old@example.org old@x\n", T0 - SEEN_MAX_AGE - SEEN_COMPACT_SLACK - 10);
 	fprintf(f, "garbage line\n");
@@ -193,9 +201,7 @@ static void test_bounds(void)
 	free(text);
 
 	/* a record over SEEN_FILE_MAX starts afresh */
-	f = fopen(t_path(home, SEEN_FILE), "w");
-	if (f == NULL)
-		abort();
+	f = write_seen(home);
 	for (i = 0; i < SEEN_FILE_MAX / 50 + 10; i++)
 		fprintf(f, "%ld 0 - big@example.org %040ld\n", T0, i);
 	fclose(f);
@@ -219,9 +225,7 @@ static void test_append(void)
 	FILE *f;
 	char *text;
 
-	f = fopen(t_path(home, SEEN_FILE), "w");
-	if (f == NULL)
-		abort();
+	f = write_seen(home);
 	fprintf(f, "# header\n%ld 0 - a@example.org first@x\n%ld 0 - a@example.org torn", T0, T0);
 	fclose(f);
 	ok(seen_lock(st, 100, &lock) == STORE_OK &&
@@ -281,9 +285,7 @@ static void test_compact(void)
 	long i;
 	char *text;
 
-	f = fopen(t_path(home, SEEN_FILE), "w");
-	if (f == NULL)
-		abort();
+	f = write_seen(home);
 	for (i = 0; i < SEEN_COMPACT_LINES; i++)
 		fprintf(f, "%ld 0 - f@example.org f%ld@x\n", T0, i);
 	fprintf(f, "%ld 103 5:00000000000000aa a@example.org s1@x\n", T0);
