@@ -20,8 +20,12 @@ CFLAGS ?= $(OPTFLAGS)
 CFLAGS += -std=c11 $(WARN)
 
 # Libraries are found through pkg-config.  DEPS_OK is empty when a Debian
-# package that building or testing needs is missing: then scripts/install-deps runs.
+# package that building needs is missing, TEST_DEPS_OK when one that building
+# or testing needs is: then scripts/install-deps runs (with --test for the
+# targets that test).  A plain `make` asks only for what building needs.
 DEPS_OK := $(shell sh scripts/install-deps --check && echo yes)
+TEST_GOALS = check fuzz fuzz-bins bench analyze san-tests unit-tests
+TEST_DEPS_OK := $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),$(shell sh scripts/install-deps --test --check && echo yes),yes)
 GMIME_CFLAGS = $(shell $(PKG_CONFIG) --cflags gmime-3.0 2>/dev/null)
 GMIME_LIBS_SHARED = $(shell $(PKG_CONFIG) --libs gmime-3.0 2>/dev/null)
 # GMime, GLib and the libraries under them are linked statically when
@@ -67,7 +71,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps demo check bench install uninstall clean unit-tests san-tests fuzz fuzz-bins analyze FORCE
+.PHONY: all deps test-deps demo check bench install uninstall clean unit-tests san-tests fuzz fuzz-bins analyze FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -79,15 +83,24 @@ ifneq ($(DEPS_OK),yes)
 	@sh scripts/install-deps --check || { echo "oustpbm: dependencies still missing"; exit 1; }
 endif
 
+# What the tests need besides: valgrind, clang, aiosmtpd, Postfix, procmail...
+test-deps: deps
+ifneq ($(TEST_DEPS_OK),yes)
+	@echo "oustpbm: test packages missing; running scripts/install-deps --test"
+	sh scripts/install-deps --test
+	@sh scripts/install-deps --test --check || { echo "oustpbm: test dependencies still missing"; exit 1; }
+endif
+
 oustpbm: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 build/obj/rules.o: CFLAGS += -O3
 
-# reply.o holds DATADIR, where the installed program finds its templates: it is
+# reply.o holds DATADIR, where the installed program finds its templates (admin.o
+# names its scripts/ in what init prints): it is
 # rebuilt when PREFIX changes (make PREFIX=/usr install after a plain make).
-build/obj/reply.o build/san/obj/reply.o: build/datadir
+build/obj/reply.o build/san/obj/reply.o build/obj/admin.o build/san/obj/admin.o: build/datadir
 build/datadir: FORCE | build/obj
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 
@@ -112,24 +125,26 @@ build/fuzz/obj/%.o: src/%.c $(wildcard src/*.h) | build/fuzz/obj
 build/fuzz/%: tests/fuzz/%.c $(wildcard src/*.h) $(FUZZOBJS) | build/fuzz/obj
 	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZOBJS) $(LIBS)
 
-build/obj build/tests build/bench build/san/obj build/san/tests build/fuzz/obj: | deps
+build/obj: | deps
+	mkdir -p $@
+build/tests build/bench build/san/obj build/san/tests build/fuzz/obj: | test-deps
 	mkdir -p $@
 
 fuzz-bins: $(FUZZBINS)
 
-fuzz: deps fuzz-bins
+fuzz: test-deps fuzz-bins
 	@sh tests/fuzz/run-fuzz $(FUZZ_TIME)
 
 unit-tests: $(TESTBINS)
 san-tests: $(SANBINS)
 
-check: deps oustpbm unit-tests san-tests fuzz-bins
+check: test-deps oustpbm unit-tests san-tests fuzz-bins
 	@sh tests/run-tests
 
 demo: deps oustpbm
 	@sh scripts/demo
 
-bench: deps oustpbm $(BENCHBINS)
+bench: test-deps oustpbm $(BENCHBINS)
 	@sh tests/bench/run-bench
 
 install: all
@@ -152,7 +167,7 @@ clean:
 
 # Static analysis of src/*.c: gcc -fanalyzer and clang --analyze; any finding fails.
 ANALYZE_FLAGS = -std=c11 $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS)
-analyze: deps
+analyze: test-deps
 	@rc=0; for f in $(SRCS); do \
 		gcc -fanalyzer -O1 $(ANALYZE_FLAGS) -c -o /dev/null $$f 2>&1 | grep -A30 'warning:' && rc=1; \
 		$(FUZZ_CC) --analyze -Xanalyzer -analyzer-output=text $(ANALYZE_FLAGS) -o /dev/null $$f 2>&1 | \

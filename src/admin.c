@@ -1,15 +1,20 @@
 /* admin: the command-line commands of an admin.  See admin.h. */
 #include "admin.h"
 
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "board.h"
 #include "cleanup.h"
 #include "config.h"
+#include "edit.h"
 #include "fsck.h"
 #include "game.h"
 #include "gamefile.h"
@@ -29,9 +34,12 @@ const char admin_usage[] =
     "       oustpbm [-d DIR] passwd [--stdin] USERID  set a new password; prints it\n"
     "       oustpbm [-d DIR] list [active|finished]   the boards\n"
     "       oustpbm [-d DIR] show BOARD[#TURN]        a board as the players see it\n"
-    "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n";
+    "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n"
+    "       oustpbm [-d DIR] edit BOARD               change a game file with $EDITOR, safely\n"
+    "       oustpbm init DIR                          make a new home\n"
+    "       oustpbm [-d DIR] --force-owner COMMAND    run on a home owned by another user\n";
 
-static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck" };
+static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck", "init", "edit" };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 /* One run of a command. */
@@ -59,6 +67,8 @@ const char *admin_status_str(enum admin_status s)
 	case ADMIN_IOERR: return "output error";
 	case ADMIN_CONFIG: return "configuration error";
 	case ADMIN_SOFTWARE: return "internal error";
+	case ADMIN_NOPERM: return "home owned by another user";
+	case ADMIN_CANTCREAT: return "cannot create";
 	}
 	return "unknown";
 }
@@ -200,12 +210,12 @@ static enum admin_status do_adduser(struct admin *a)
 	if (n < 2)
 		return usage();
 	if (!ident_userid_ok(args[0])) {
-		fprintf(stderr, "oustpbm: '%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
-		    "or digit)\n", args[0], IDENT_USERID_MAX);
+		store_complain(a->st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
+		    "or digit)", args[0], IDENT_USERID_MAX);
 		return ADMIN_DATAERR;
 	}
 	if (!mailaddr_ok(args[1], &why)) {
-		fprintf(stderr, "oustpbm: address '%s' %s\n", args[1], why);
+		store_complain(a->st, "address '%s' %s", args[1], why);
 		return ADMIN_DATAERR;
 	}
 	/* the full name is the other words joined by spaces */
@@ -214,7 +224,7 @@ static enum admin_status do_adduser(struct admin *a)
 		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
 
 		if (w < 0 || (size_t)w >= sizeof name - len) {
-			fprintf(stderr, "oustpbm: a full name is at most %d bytes\n", STORE_FULLNAME_MAX);
+			store_complain(a->st, "a full name is at most %d bytes", STORE_FULLNAME_MAX);
 			return ADMIN_DATAERR;
 		}
 		len += (size_t)w;
@@ -224,7 +234,7 @@ static enum admin_status do_adduser(struct admin *a)
 		return as;
 	ss = store_user_add(a->st, args[0], args[1], pw, name);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: adduser %s: %s\n", args[0], store_error(a->st));
+		store_complain(a->st, "adduser %s: %s", args[0], store_error(a->st));
 		return of_store(ss);
 	}
 	store_log(a->st, "%s admin adduser %s <%s>", a->stamp, args[0], args[1]);
@@ -250,9 +260,9 @@ static enum admin_status do_passwd(struct admin *a)
 	ss = store_user_find(a->st, args[0], &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			fprintf(stderr, "oustpbm: there is no user %s\n", args[0]);
+			store_complain(a->st, "there is no user %s", args[0]);
 		else
-			fprintf(stderr, "oustpbm: passwd %s: %s\n", args[0], store_error(a->st));
+			store_complain(a->st, "passwd %s: %s", args[0], store_error(a->st));
 		return of_store(ss);
 	}
 	as = get_password(from_stdin, pw, &shown);
@@ -260,7 +270,7 @@ static enum admin_status do_passwd(struct admin *a)
 		return as;
 	ss = store_user_set_password(a->st, u.userid, pw);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: passwd %s: %s\n", u.userid, store_error(a->st));
+		store_complain(a->st, "passwd %s: %s", u.userid, store_error(a->st));
 		return of_store(ss);
 	}
 	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
@@ -312,7 +322,7 @@ static enum admin_status do_list(struct admin *a)
 	}
 	ss = store_list_boards(a->st, &boards, &nboards);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: cannot list the boards: %s\n", store_error(a->st));
+		store_complain(a->st, "cannot list the boards: %s", store_error(a->st));
 		return of_store(ss);
 	}
 	for (i = 0; i < nboards; i++) {
@@ -322,20 +332,20 @@ static enum admin_status do_list(struct admin *a)
 		if (ss == STORE_NOT_FOUND)
 			continue;	/* removed meanwhile */
 		if (ss != STORE_OK) {
-			fprintf(stderr, "oustpbm: %s\n", store_error(a->st));
+			store_complain(a->st, "%s", store_error(a->st));
 			as = ADMIN_DATAERR;
 			continue;
 		}
 		/* the header is all a listing needs */
 		if (gamefile_parse_header(text, len, &g, &gerr) != GAMEFILE_OK) {
-			fprintf(stderr, "oustpbm: games/%ld.game %s\n", boards[i], gerr.msg);
+			store_complain(a->st, "games/%ld.game %s", boards[i], gerr.msg);
 			as = ADMIN_DATAERR;
 		} else if (which == 0 || (which == 1) == !game_over(&g)) {
 			if (n % 64 == 0) {
 				ng = realloc(games, (n + 64) * sizeof *games);
 				if (ng == NULL) {
 					free(text);
-					fprintf(stderr, "oustpbm: out of memory\n");
+					store_complain(a->st, "out of memory");
 					as = ADMIN_TEMPFAIL;
 					goto out;
 				}
@@ -403,31 +413,31 @@ static enum admin_status do_show(struct admin *a)
 	hash = strchr(arg, '#');
 	if (!ident_board_parse(arg, hash != NULL ? (size_t)(hash - arg) : strlen(arg), &board) ||
 	    (hash != NULL && !turn_parse(hash + 1, &turn))) {
-		fprintf(stderr, "oustpbm: '%s' is not a board (%d to %d) or BOARD#TURN\n", arg, IDENT_BOARD_MIN,
+		store_complain(a->st, "'%s' is not a board (%d to %d) or BOARD#TURN", arg, IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
 	ss = store_board_read(a->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND) {
-		fprintf(stderr, "oustpbm: board %ld does not exist\n", board);
+		store_complain(a->st, "board %ld does not exist", board);
 		return ADMIN_NOINPUT;
 	}
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", store_error(a->st));
+		store_complain(a->st, "%s", store_error(a->st));
 		return of_store(ss);
 	}
 	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
-		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
+		store_complain(a->st, "games/%ld.game %s", board, gerr.msg);
 		as = ADMIN_DATAERR;
 		goto out;
 	}
 	if (turn > g.nturns) {
-		fprintf(stderr, "oustpbm: board %ld has no turn #%ld yet: %d played so far\n", board, turn, g.nturns);
+		store_complain(a->st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
 		as = ADMIN_NOINPUT;
 		goto out;
 	}
 	if (turn > 0 && board_render_turn(&g, (int)turn, drawing) != GAME_OK) {
-		fprintf(stderr, "oustpbm: the history of board %ld cannot be replayed (oustpbm fsck %ld says why)\n",
+		store_complain(a->st, "the history of board %ld cannot be replayed (oustpbm fsck %ld says why)",
 		    board, board);
 		as = ADMIN_DATAERR;
 		goto out;
@@ -435,7 +445,7 @@ static enum admin_status do_show(struct admin *a)
 	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, "admin");
 	rs = reply_show_body(&rc, &g, (int)turn, turn > 0 ? drawing : NULL, &body);
 	if (rs != REPLY_OK) {
-		fprintf(stderr, "oustpbm: %s\n", rc.err);
+		store_complain(a->st, "%s", rc.err);
 		as = rs == REPLY_TEMPLATE ? ADMIN_CONFIG : rs == REPLY_NOMEM ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	} else {
 		fputs(body, stdout);
@@ -463,7 +473,7 @@ static enum admin_status do_fsck(struct admin *a)
 	}
 	for (i = 0; i < a->nargs; i++) {
 		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &boards[i])) {
-			fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i], IDENT_BOARD_MIN,
+			store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[i], IDENT_BOARD_MIN,
 			    IDENT_BOARD_MAX);
 			free(boards);
 			return ADMIN_USAGE;
@@ -474,10 +484,24 @@ static enum admin_status do_fsck(struct admin *a)
 	if (output_done() != ADMIN_OK)
 		return ADMIN_IOERR;
 	if (problems > 0)
-		fprintf(stderr, "oustpbm: fsck: %u problem%s\n", problems, problems == 1 ? "" : "s");
+		store_complain(a->st, "fsck: %u problem%s", problems, problems == 1 ? "" : "s");
 	if (fs != FSCK_OK)
 		return fs == FSCK_TEMPFAIL ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	return problems > 0 ? ADMIN_DATAERR : ADMIN_OK;
+}
+
+static enum admin_status do_edit(struct admin *a)
+{
+	long board;
+
+	if (a->nargs != 1)
+		return usage();
+	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
+		store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[0], IDENT_BOARD_MIN,
+		    IDENT_BOARD_MAX);
+		return ADMIN_USAGE;
+	}
+	return edit_board(a->st, board, a->now, a->stamp);
 }
 
 static enum admin_status do_cleanup(struct admin *a)
@@ -506,11 +530,137 @@ static enum admin_status do_cleanup(struct admin *a)
 	return ADMIN_SOFTWARE;
 }
 
+/* The account's login name and this host's name, for a first from_address. */
+static void guess_address(char *buf, size_t size)
+{
+	struct passwd *pw = getpwuid(geteuid());
+	char host[256];
+	int n;
+
+	if (gethostname(host, sizeof host) != 0 || host[0] == '\0')
+		snprintf(host, sizeof host, "localhost");
+	host[sizeof host - 1] = '\0';
+	n = snprintf(buf, size, "%s@%s", pw != NULL && pw->pw_name != NULL ? pw->pw_name : "oust", host);
+	if (n < 0 || (size_t)n >= size || !mailaddr_ok(buf, NULL))
+		snprintf(buf, size, "oust@localhost");
+}
+
+/* A file that exists, for the lines init prints: the installed one, else the checkout's. */
+static void find_script(const char *exe, const char *name, char *buf, size_t size)
+{
+	char *copy = strdup(exe), *slash;
+
+	snprintf(buf, size, "%s/scripts/%s", OUSTPBM_DATADIR, name);
+	if (access(buf, R_OK) == 0 || copy == NULL) {
+		free(copy);
+		return;
+	}
+	slash = strrchr(copy, '/');
+	if (slash != NULL) {
+		*slash = '\0';
+		snprintf(buf, size, "%s/scripts/%s", copy, name);
+		if (access(buf, R_OK) != 0)
+			snprintf(buf, size, "%s/scripts/%s", OUSTPBM_DATADIR, name);
+	}
+	free(copy);
+}
+
+/*
+ * oustpbm init [DIR]: the one command that makes a home: DIR (one level,
+ * 0700) with games/ and a commented oustpbm.conf holding every key, then
+ * the lines for ~/.forward, ~/.procmailrc and the crontab of that home.
+ */
+static enum admin_status do_init(struct admin *a)
+{
+	char err[CONFIG_ERR_MAX + STORE_ERR_MAX], from[MAILADDR_MAX + 1], exe[PATH_MAX], home[PATH_MAX];
+	char rc[PATH_MAX + 64], *dir, *text = NULL;
+	struct store *st = NULL;
+	enum store_status ss;
+	size_t len = 0;
+	ssize_t n;
+	FILE *f;
+	struct stat sb;
+	enum admin_status as;
+
+	if (a->nargs > 1)
+		return usage();
+	if (a->nargs == 1)
+		a->home = a->args[0];
+	if (a->home[0] == '\0')
+		return usage();
+	if (stat(a->home, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    store_open(a->home, &a->cfg, &st, err, sizeof err) == STORE_OK) {
+		store_close(st);
+		fprintf(stderr, "oustpbm: %s is already an oustpbm home\n", a->home);
+		return ADMIN_EXISTS;
+	}
+	ss = store_create_home(a->home, err, sizeof err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return ss == STORE_NOT_FOUND ? ADMIN_CANTCREAT : of_store(ss);
+	}
+	ss = store_open(a->home, &a->cfg, &st, err, sizeof err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return ss == STORE_NOT_OWNER ? ADMIN_NOPERM : of_store(ss);
+	}
+	store_set_log_prefix(st, "init");
+	guess_address(from, sizeof from);
+	f = open_memstream(&text, &len);
+	if (f == NULL || config_write_sample(f, from) != 0 || fclose(f) != 0) {
+		store_complain(st, "out of memory");
+		as = ADMIN_TEMPFAIL;
+		goto out;
+	}
+	ss = store_write_file(st, CONFIG_FILE, text, len);
+	if (ss != STORE_OK) {
+		store_complain(st, "%s", store_error(st));
+		as = of_store(ss);
+		goto out;
+	}
+	store_log(st, "%s admin init %s", a->stamp, a->home);
+	/* the lines below name absolute paths: cron and procmail do not start in the home */
+	if (realpath(a->home, home) == NULL)
+		snprintf(home, sizeof home, "%s", a->home);
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		snprintf(exe, sizeof exe, "oustpbm");
+	else
+		exe[n] = '\0';
+	dir = strdup(exe);
+	if (dir == NULL) {
+		as = ADMIN_TEMPFAIL;
+		goto out;
+	}
+	if (strrchr(dir, '/') != NULL)
+		*strrchr(dir, '/') = '\0';
+	find_script(exe, "procmailrc", rc, sizeof rc);
+	printf("oustpbm: made the home %s; check from_address in %s/%s (now %s)\n\n"
+	    "# ~/.forward of the account the server runs as:\n"
+	    "\"|exec /usr/bin/procmail\"\n\n"
+	    "# ~/.procmailrc of that account:\n"
+	    "OUSTPBM=%s\n"
+	    "OUSTPBM_HOME=%s\n"
+	    "INCLUDERC=%s\n\n"
+	    "# its crontab (crontab -e), with MAILTO set to your own address:\n"
+	    "PATH=%s:/usr/bin:/bin\n"
+	    "MAILTO=postmaster@example.org\n"
+	    "OUSTPBM_HOME=%s\n"
+	    "*/5 * * * *\toustpbm flush\n"
+	    "17 * * * *\toustpbm cleanup\n",
+	    home, home, CONFIG_FILE, from, exe, home, rc, dir, home);
+	free(dir);
+	as = output_done();
+out:
+	free(text);
+	store_close(st);
+	return as;
+}
+
 enum admin_status admin_main(int argc, char **argv)
 {
 	struct admin a;
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
-	const char *env = getenv("OUSTPBM_HOME");
 	enum admin_status as;
 	enum store_status ss;
 	int i = command_index(argc, argv);
@@ -518,7 +668,7 @@ enum admin_status admin_main(int argc, char **argv)
 	memset(&a, 0, sizeof a);
 	if (i == 0)
 		return usage();
-	a.home = env != NULL && env[0] != '\0' ? env : ".";
+	a.home = config_default_home();
 	if (i == 3)
 		a.home = argv[2];
 	else if (i == 2)
@@ -528,8 +678,22 @@ enum admin_status admin_main(int argc, char **argv)
 	a.cmd = argv[i];
 	a.args = argv + i + 1;
 	a.nargs = argc - i - 1;
+	if (strcmp(a.cmd, "init") == 0) {
+		config_defaults(&a.cfg);
+		a.now = config_now(&a.cfg);
+		gamefile_time_str((int64_t)a.now, a.stamp);
+		return do_init(&a);
+	}
 	if (config_load(&a.cfg, a.home, err, sizeof err) != CONFIG_OK) {
+		/* logged too when the home is there (opened with the defaults) */
 		fprintf(stderr, "oustpbm: %s\n", err);
+		config_defaults(&a.cfg);
+		a.now = config_now(&a.cfg);
+		gamefile_time_str((int64_t)a.now, a.stamp);
+		if (store_open(a.home, &a.cfg, &a.st, err + strlen(err) + 1, sizeof err - strlen(err) - 1) == STORE_OK) {
+			store_log(a.st, "%s admin %s failed: configuration error: %s", a.stamp, a.cmd, err);
+			store_close(a.st);
+		}
 		return ADMIN_CONFIG;
 	}
 	a.now = config_now(&a.cfg);
@@ -537,7 +701,15 @@ enum admin_status admin_main(int argc, char **argv)
 	ss = store_open(a.home, &a.cfg, &a.st, err, sizeof err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
+		if (ss == STORE_NOT_OWNER)
+			return ADMIN_NOPERM;
 		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_CONFIG;
+	}
+	{
+		char prefix[STORE_LOG_PREFIX_MAX];
+
+		snprintf(prefix, sizeof prefix, "%s admin %s", a.stamp, a.cmd);
+		store_set_log_prefix(a.st, prefix);
 	}
 	if (strcmp(a.cmd, "cleanup") == 0)
 		as = do_cleanup(&a);
@@ -549,6 +721,8 @@ enum admin_status admin_main(int argc, char **argv)
 		as = do_list(&a);
 	else if (strcmp(a.cmd, "show") == 0)
 		as = do_show(&a);
+	else if (strcmp(a.cmd, "edit") == 0)
+		as = do_edit(&a);
 	else
 		as = do_fsck(&a);
 	store_close(a.st);

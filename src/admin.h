@@ -1,7 +1,7 @@
 /*
  * admin: the commands an admin runs on the server's own machine (not by
- * mail), each on the home of -d DIR, else $OUSTPBM_HOME, else the current
- * directory:
+ * mail), each on the home of -d DIR, else $OUSTPBM_HOME, else ~/oustpbm
+ * (config_default_home()):
  *
  *   oustpbm [-d DIR] cleanup                        reminders, losses on time, flush (cleanup.h)
  *   oustpbm [-d DIR] adduser [--stdin] USERID ADDRESS [NAME...]
@@ -9,6 +9,8 @@
  *   oustpbm [-d DIR] list [active|finished]
  *   oustpbm [-d DIR] show BOARD[#TURN]
  *   oustpbm [-d DIR] fsck [BOARD...]                (fsck.h)
+ *   oustpbm [-d DIR] edit BOARD                     (edit.h)
+ *   oustpbm init [DIR]                              the one way to make a home
  *
  * adduser and passwd print a new random password on standard output, or
  * with --stdin read it from the first line of standard input (a script's
@@ -33,7 +35,9 @@ enum admin_status {
 	ADMIN_TEMPFAIL,		/* a lock timeout, a full disk: try again */
 	ADMIN_IOERR,		/* the output could not be written */
 	ADMIN_CONFIG,		/* oustpbm.conf or the templates */
-	ADMIN_SOFTWARE		/* anything else */
+	ADMIN_SOFTWARE,		/* anything else */
+	ADMIN_NOPERM,		/* the home belongs to another user (no --force-owner) */
+	ADMIN_CANTCREAT		/* init: the home cannot be made */
 };
 
 const char *admin_status_str(enum admin_status s);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -578,3 +579,104 @@ time_t config_now(const struct config *cfg)
 {
 	return cfg->test_time_set ? cfg->test_time : time(NULL);
 }
+
+const char *config_default_home(void)
+{
+	static char buf[CONFIG_PATH_MAX + 1];
+	const char *env = getenv("OUSTPBM_HOME");
+	const char *dir = getenv("HOME");
+	struct passwd *pw;
+
+	if (env != NULL && env[0] != '\0')
+		return env;
+	if (dir == NULL || dir[0] != '/') {
+		pw = getpwuid(geteuid());
+		dir = pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	}
+	if (dir == NULL)
+		return "oustpbm";	/* nothing better: relative to the current directory */
+	snprintf(buf, sizeof buf, "%s%s" CONFIG_HOME_NAME, dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+	return buf;
+}
+
+/* What config_write_sample() says of each key (the README's table says more). */
+static const struct {
+	const char *name;
+	const char *help;
+} key_help[] = {
+	{ "from_address", "the server's address: From: of every reply" },
+	{ "server_name", "the name the server signs its replies with" },
+	{ "max_message_bytes", "the largest mail read, 1024..104857600" },
+	{ "lock_timeout_ms", "the longest wait for a lock (then exit 75, nothing changed), 0..600000" },
+	{ "transport", "how replies leave the outbox: maildir (under mail/) or smtp" },
+	{ "password_cost", "yescrypt cost of new password hashes, 1..11, 0 = libxcrypt's default" },
+	{ "templates", "the directory of the reply templates (relative: from the home)" },
+	{ "remind_days", "cleanup reminds a player to move after this many idle days, 0 = never, ..365" },
+	{ "timeout_days", "cleanup ends a game as a loss on time after this many idle days, 0 = never, ..3650" },
+	{ "smtp_url", "smtp://host[:port] or smtps://host[:port]: send the replies by SMTP" },
+	{ "smtp_starttls", "required|off: STARTTLS on smtp:// (default: off for a loopback host)" },
+	{ "smtp_cafile", "PEM file of the CAs the SMTP server's certificate is checked against" },
+	{ "smtp_user", "AUTH user name; needs smtp_password or smtp_password_file" },
+	{ "smtp_password", "AUTH password, never logged or shown" },
+	{ "smtp_password_file", "a file whose first line is the AUTH password (relative: from the home)" },
+	{ "helo_name", "the name given in EHLO (default: the host name)" },
+	{ "envelope_from", "the SMTP MAIL FROM of the replies (default: from_address)" },
+	{ "smtp_connect_timeout", "seconds to connect, 1..600" },
+	{ "smtp_timeout", "seconds for one whole SMTP transaction, 1..3600" },
+	{ "retry_days", "days a reply is retried before it moves to outbox/failed/, 1..365" },
+	{ "sent_keep_days", "days a copy of a sent reply stays in outbox/sent/, 0..3650" },
+	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
+};
+
+const char *config_key_help(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof key_help / sizeof key_help[0]; i++)
+		if (strcmp(key_help[i].name, name) == 0)
+			return key_help[i].help;
+	return NULL;
+}
+
+size_t config_key_count(void)
+{
+	return NKEYS;
+}
+
+const char *config_key_name(size_t i)
+{
+	return i < NKEYS ? keys[i].name : NULL;
+}
+
+int config_write_sample(FILE *f, const char *from_address)
+{
+	struct config def;
+	size_t i;
+
+	config_defaults(&def);
+	if (fprintf(f, "# oustpbm.conf: the settings of this oustpbm home (oustpbm(1) says more).\n"
+	    "# One \"key = value\" a line; a line starting with '#' is a comment.  Every\n"
+	    "# key is listed with its default, commented out: remove the '#' to set it.\n") < 0)
+		return -1;
+	for (i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		const char *help = config_key_help(k->name);
+		const char *p = (const char *)&def + k->offset;
+		int r;
+
+		if (fprintf(f, "\n# %s\n", help != NULL ? help : "see oustpbm(1)") < 0)
+			return -1;
+		if (strcmp(k->name, "from_address") == 0 && from_address != NULL)
+			r = fprintf(f, "from_address = %s\n", from_address);
+		else if (k->type == KEY_NUMBER)
+			r = fprintf(f, "#%s = %lu\n", k->name, *(const unsigned long *)(const void *)p);
+		else if (p[0] != '\0')
+			r = fprintf(f, "#%s = %s\n", k->name, p);
+		else
+			r = fprintf(f, "#%s =\n", k->name);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+

@@ -73,6 +73,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "mailaddr.h"
@@ -149,6 +150,27 @@ bool config_smtp_url_parse(const char *url, bool *tls, char *host, size_t hostle
 
 /* True if STARTTLS is required: smtp_starttls, or by default unless the host is loopback. */
 bool config_smtp_starttls_required(const struct config *cfg);
+
+/*
+ * The home when no -d DIR is given: $OUSTPBM_HOME, else ~/oustpbm of the
+ * user running oustpbm ($HOME, else the password database).  The man page,
+ * scripts/procmailrc, scripts/crontab and the README say the same.  The
+ * string is static or from the environment: not to be freed.
+ */
+#define CONFIG_HOME_NAME "oustpbm"
+const char *config_default_home(void);
+
+/*
+ * oustpbm init's oustpbm.conf: every key, each with a comment saying what
+ * it is and its default, commented out; from_address set when not NULL.
+ * 0, or -1 on a write error.
+ */
+int config_write_sample(FILE *f, const char *from_address);
+
+/* The keys: config_key_count() of them, config_key_name(i), and each one's help or NULL. */
+size_t config_key_count(void);
+const char *config_key_name(size_t i);
+const char *config_key_help(const char *name);
 
 /* The current time: OUSTPBM_TEST_TIME when set, else time(NULL). */
 time_t config_now(const struct config *cfg);

@@ -3,11 +3,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "game.h"
 #include "gamefile.h"
@@ -393,6 +396,58 @@ static enum fsck_status check_counter(struct store *st, const long *boards, size
 	return FSCK_OK;
 }
 
+/* nftw() takes no context: the walk of check_owner() */
+static struct {
+	FILE *out;
+	unsigned *problems;
+	uid_t owner;
+	size_t skip;	/* length of "<home>/" */
+	unsigned shown;
+} walk;
+
+#define OWNER_SHOWN_MAX 50	/* lines about files of other owners; then one summary line */
+
+static int owner_visit(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	char q[QUOTE_MAX], who[64];
+	struct passwd *pw;
+
+	(void)flag;
+	(void)ftw;
+	if (sb->st_uid == walk.owner || strlen(path) <= walk.skip)
+		return 0;
+	if (++walk.shown > OWNER_SHOWN_MAX)
+		return 0;
+	pw = getpwuid(sb->st_uid);
+	if (pw != NULL)
+		snprintf(who, sizeof who, "%s", pw->pw_name);
+	else
+		snprintf(who, sizeof who, "uid %lu", (unsigned long)sb->st_uid);
+	report(walk.out, walk.problems, quote(path + walk.skip, q), 0, "owned by %s, not by the home's owner: "
+	    "the server cannot change it (chown it back)", who);
+	return 0;
+}
+
+/*
+ * Every file and directory under the home belongs to the home's owner: one
+ * written by root (an admin command run with sudo) stops the server.
+ */
+static enum fsck_status check_owner(struct store *st, FILE *out, unsigned *problems)
+{
+	walk.out = out;
+	walk.problems = problems;
+	walk.owner = store_home_owner(st);
+	walk.skip = strlen(store_home(st)) + 1;
+	walk.shown = 0;
+	if (nftw(store_home(st), owner_visit, 16, FTW_PHYS) != 0) {
+		report(out, problems, ".", 0, "cannot walk the home: %s", strerror(errno));
+		return FSCK_IO;
+	}
+	if (walk.shown > OWNER_SHOWN_MAX)
+		report(out, problems, ".", 0, "%u more files owned by another user", walk.shown - OWNER_SHOWN_MAX);
+	return FSCK_OK;
+}
+
 static enum fsck_status worst(enum fsck_status a, enum fsck_status b)
 {
 	return a > b ? a : b;
@@ -412,11 +467,13 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 			fs = worst(fs, check_board(st, boards[i], out, problems));
 		return fs;
 	}
+	/* first, as a file root left behind may be what stops the rest */
+	fs = check_owner(st, out, problems);
 	/* no board is created while the counter and the list are compared */
 	ss = store_lock_store(st, &lock);
 	if (ss != STORE_OK) {
 		report(out, problems, "store.lock", 0, "%s", store_error(st));
-		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return worst(fs, store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO);
 	}
 	ss = store_list_boards(st, &all, &count);
 	if (ss != STORE_OK) {
@@ -424,7 +481,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 		report(out, problems, "games", 0, "%s", store_error(st));
 		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
 	}
-	fs = check_counter(st, all, count, out, problems);
+	fs = worst(fs, check_counter(st, all, count, out, problems));
 	store_unlock(&lock);
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_tmp(st, ".", out, problems));

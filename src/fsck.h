@@ -19,7 +19,8 @@
  *   - games/ holds nothing that looks like a game file but is not named
  *     <board>.game;
  *   - no temporary file of an interrupted write (".<name>.<pid>.<n>.tmp")
- *     is left in the home or in games/ by a process that is gone.
+ *     is left in the home or in games/ by a process that is gone;
+ *   - every file and directory under the home belongs to the home's owner.
  * Nothing is changed: fsck only reads.
  */
 #ifndef OUSTPBM_FSCK_H

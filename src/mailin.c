@@ -419,6 +419,9 @@ static enum mailin_status scan_headers(GMimeMessage *msg, struct mailin_message 
 				st = automatic(out, "Precedence", value);
 		} else if (strcasecmp(name, "List-Id") == 0) {
 			st = automatic(out, "List-Id", value);
+		} else if (strcasecmp(name, "X-Cron-Env") == 0) {
+			/* cron mails a job's output: never a command, even if MAILTO points here */
+			st = automatic(out, "a mail from cron (X-Cron-Env)", "");
 		}
 	}
 	/* RFC 3462: a delivery status report is a bounce whatever its sender */

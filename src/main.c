@@ -8,6 +8,8 @@
  *   oustpbm [-d DIR] cleanup|adduser|passwd|list|show|fsck ...   admin.h
  *   oustpbm [-d DIR] flush         send the queued replies that are due
  *   oustpbm [-d DIR] queue         list the queued replies
+ *   oustpbm init DIR               make a new home
+ *   --force-owner (before the command): run on a home another user owns
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "engine.h"
 #include "process.h"
 #include "queuecmd.h"
+#include "store.h"
 #include "version.h"
 
 /* The exit status of a handled mail, as procmail and the MTA read it. */
@@ -54,6 +57,8 @@ static int admin_exit_code(enum admin_status s)
 	case ADMIN_IOERR: return EX_IOERR;
 	case ADMIN_CONFIG: return EX_CONFIG;
 	case ADMIN_SOFTWARE: return EX_SOFTWARE;
+	case ADMIN_NOPERM: return EX_NOPERM;
+	case ADMIN_CANTCREAT: return EX_CANTCREAT;
 	}
 	return EX_SOFTWARE;
 }
@@ -72,6 +77,8 @@ static int queuecmd_exit_code(enum queuecmd_status s)
 		return EX_CONFIG;
 	case QUEUECMD_IO:
 		return EX_IOERR;
+	case QUEUECMD_NOPERM:
+		return EX_NOPERM;
 	}
 	return EX_SOFTWARE;
 }
@@ -81,15 +88,41 @@ static int usage(FILE *f)
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
 	      "       oustpbm engine                  GTP engine on standard input/output\n"
 	      "       oustpbm [-d DIR] flush          send the queued replies that are due\n"
-	      "       oustpbm [-d DIR] queue          list the queued replies\n",
+	      "       oustpbm [-d DIR] queue          list the queued replies\n"
+	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm)\n",
 	    f);
 	fputs(admin_usage, f);
 	fputs("       oustpbm --help | --version\n", f);
 	return f == stderr ? EX_USAGE : EX_OK;
 }
 
+/*
+ * Take --force-owner out of the options before the command word (after
+ * -d DIR, or before it), so that the modules see [-d DIR] COMMAND ARGS.
+ */
+static bool take_force_owner(int *argc, char **argv)
+{
+	bool found = false;
+	int i = 1, k;
+
+	while (i < *argc && argv[i][0] == '-') {
+		if (strcmp(argv[i], "--force-owner") == 0) {
+			for (k = i; k < *argc; k++)
+				argv[k] = argv[k + 1];
+			(*argc)--;
+			found = true;
+			continue;
+		}
+		i += strcmp(argv[i], "-d") == 0 ? 2 : 1;
+	}
+	return found;
+}
+
 int main(int argc, char **argv)
 {
+	/* an admin command run as root would leave root's files in the home: store_open refuses */
+	if (take_force_owner(&argc, argv))
+		store_set_force_owner(true);
 	if (argc >= 2 && strcmp(argv[1], "engine") == 0) {
 		if (argc != 2)
 			return usage(stderr);

@@ -103,6 +103,11 @@ static enum outbox_status from_store(struct outbox *ob, enum store_status status
 	}
 }
 
+struct store *outbox_store(const struct outbox *ob)
+{
+	return ob->st;
+}
+
 const char *outbox_error(const struct outbox *ob)
 {
 	return ob->err;

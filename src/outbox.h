@@ -129,6 +129,9 @@ void outbox_close(struct outbox *ob);
 /* The message of the last failure of a call on ob or one of its batches. */
 const char *outbox_error(const struct outbox *ob);
 
+/* The store ob was opened on (borrowed). */
+struct store *outbox_store(const struct outbox *ob);
+
 /*
  * Start the replies of one transaction.  board 0: replies that change no
  * game (game is ignored).  Otherwise the caller holds board's lock until

@@ -24,6 +24,7 @@
 #include "process.h"
 
 #include <ctype.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -580,10 +581,45 @@ static bool own_message_id(const char *id, const char *from_address)
  * Message-ID we made) without the Auto-Submitted header mailin drops them
  * by.  Answering would start the loop again.
  */
+/*
+ * True if addr is the account the server runs as: its login name at
+ * localhost, at this host's name or at the domain of from_address (the
+ * From: of mail the account's own programs send, cron's or a vacation
+ * program's, which must never be taken for a command).
+ */
+static bool own_account(const char *addr, const struct config *cfg)
+{
+	const char *at = strrchr(addr, '@'), *dom, *cfg_at = strrchr(cfg->from_address, '@');
+	struct passwd *pw = getpwuid(geteuid());
+	char host[256];
+	size_t n;
+
+	if (pw == NULL || pw->pw_name == NULL || at == NULL)
+		return false;
+	n = strlen(pw->pw_name);
+	if ((size_t)(at - addr) != n || strncasecmp(addr, pw->pw_name, n) != 0)
+		return false;
+	dom = at + 1;
+	if (strcasecmp(dom, "localhost") == 0 || (cfg_at != NULL && strcasecmp(dom, cfg_at + 1) == 0))
+		return true;
+	if (gethostname(host, sizeof host) != 0)
+		return false;
+	host[sizeof host - 1] = '\0';
+	n = strcspn(host, ".");
+	/* the host's name, short or fully qualified */
+	return strcasecmp(dom, host) == 0 || (strncasecmp(dom, host, n) == 0 && (dom[n] == '.' || dom[n] == '\0'));
+}
+
 static enum process_status check_loop(struct job *j)
 {
-	if (strcasecmp(j->in.from_addr, j->cfg.from_address) == 0) {
+	if (strcasecmp(j->in.from_addr, j->cfg.from_address) == 0 ||
+	    (j->cfg.envelope_from[0] != '\0' && strcasecmp(j->in.from_addr, j->cfg.envelope_from) == 0)) {
 		set_detail(j, "dropped", "a mail loop: the sender is the server's own address");
+		return PROCESS_DROPPED;
+	}
+	if (own_account(j->in.from_addr, &j->cfg)) {
+		set_detail(j, "dropped", "automatic mail (the sender %s is the account the server runs as)",
+		    j->in.from_addr);
 		return PROCESS_DROPPED;
 	}
 	if (own_message_id(j->in.message_id, j->cfg.from_address)) {
@@ -1291,12 +1327,10 @@ static enum process_status usage(void)
 	return PROCESS_USAGE;
 }
 
-/* The home: -d DIR, else $OUSTPBM_HOME, else the current directory. */
+/* The home: -d DIR, else config_default_home(). */
 static bool parse_args(int argc, char **argv, const char **home)
 {
-	const char *env = getenv("OUSTPBM_HOME");
-
-	*home = env != NULL && env[0] != '\0' ? env : ".";
+	*home = config_default_home();
 	if (argc == 1)
 		return true;
 	if (argc == 3 && strcmp(argv[1], "-d") == 0 && argv[2][0] != '\0') {
@@ -1327,14 +1361,27 @@ enum process_status process_main(int argc, char **argv)
 	if (!parse_args(argc, argv, &j->home))
 		return usage();
 	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
+		/* logged in the home when there is one, with the defaults' settings */
 		fprintf(stderr, "oustpbm: %s\n", err);
-		return PROCESS_CONFIG;
+		config_defaults(&j->cfg);
+		j->now = config_now(&j->cfg);
+		if (store_open(j->home, &j->cfg, &j->st, err + strlen(err) + 1,
+		    sizeof err - strlen(err) - 1) == STORE_OK) {
+			/* the sender and Message-ID, so the admin knows which mail to replay */
+			if (mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &buf, &len) != MAILIN_READ_ERROR &&
+			    buf != NULL)
+				(void)mailin_parse(buf, len, &j->in);
+			set_detail(j, "error", "configuration error: %s", err);
+		}
+		ps = PROCESS_CONFIG;
+		goto out;
 	}
 	j->now = config_now(&j->cfg);
 	ss = store_open(j->home, &j->cfg, &j->st, err, sizeof err);
 	if (ss != STORE_OK) {
+		/* no home, or not ours: nothing can be logged there */
 		fprintf(stderr, "oustpbm: %s\n", err);
-		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
+		return store_status_temporary(ss) || ss == STORE_NOT_OWNER ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
 	}
 
 	rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &buf, &len);
@@ -1403,7 +1450,8 @@ out:
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
 		set_detail(j, "error", "%s", process_status_str(ps));
 	pwcheck_release(&j->pw);
-	write_log(j);
+	if (j->st != NULL)
+		write_log(j);
 	free(buf);
 	free(j->masked);
 	reply_release(&j->rc);

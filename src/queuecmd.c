@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "gamefile.h"
 #include "outbox.h"
 #include "store.h"
 #include "transport.h"
@@ -23,6 +24,8 @@ const char *queuecmd_status_str(enum queuecmd_status status)
 		return "configuration error";
 	case QUEUECMD_IO:
 		return "system error";
+	case QUEUECMD_NOPERM:
+		return "home owned by another user";
 	}
 	return "unknown status";
 }
@@ -40,9 +43,7 @@ bool queuecmd_wanted(int argc, char **argv)
 /* [-d DIR | -dDIR] COMMAND; false on anything else. */
 static bool parse_args(int argc, char **argv, const char **home, const char **cmd)
 {
-	const char *env = getenv("OUSTPBM_HOME");
-
-	*home = env != NULL && env[0] != '\0' ? env : ".";
+	*home = config_default_home();
 	*cmd = argv[argc - 1];
 	if (argc == 2)
 		return true;
@@ -80,12 +81,12 @@ static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg
 	enum outbox_status os;
 
 	if (ops == NULL) {
-		fprintf(stderr, "oustpbm: unknown transport '%s'\n", cfg->transport);
+		store_complain(outbox_store(ob), "unknown transport '%s'", cfg->transport);
 		return QUEUECMD_CONFIG;
 	}
 	os = outbox_flush(ob, ops, cfg, &stats);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: flush: %s\n", outbox_error(ob));
+		store_complain(outbox_store(ob), "%s", outbox_error(ob));
 		return from_outbox(os);
 	}
 	if (stats.deferred > 0 || stats.failed > 0)
@@ -103,7 +104,7 @@ static enum queuecmd_status do_queue(struct outbox *ob, const struct config *cfg
 
 	os = outbox_list(ob, &e, &n);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: queue: %s\n", outbox_error(ob));
+		store_complain(outbox_store(ob), "%s", outbox_error(ob));
 		return from_outbox(os);
 	}
 	for (i = 0; i < n; i++) {
@@ -136,23 +137,36 @@ enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out)
 	enum store_status ss;
 	enum outbox_status os;
 	const char *home, *cmd;
+	char stamp[GAMEFILE_TIME_SIZE], prefix[STORE_LOG_PREFIX_MAX];
 
 	if (!parse_args(argc, argv, &home, &cmd)) {
 		fputs("usage: oustpbm [-d DIR] flush|queue\n", stderr);
 		return QUEUECMD_USAGE;
 	}
 	if (config_load(&cfg, home, err, sizeof err) != CONFIG_OK) {
+		/* logged too when the home is there (opened with the defaults) */
 		fprintf(stderr, "oustpbm: %s\n", err);
+		config_defaults(&cfg);
+		gamefile_time_str((int64_t)config_now(&cfg), stamp);
+		if (store_open(home, &cfg, &st, err + strlen(err) + 1, sizeof err - strlen(err) - 1) == STORE_OK) {
+			store_log(st, "%s %s failed: configuration error: %s", stamp, cmd, err);
+			store_close(st);
+		}
 		return QUEUECMD_CONFIG;
 	}
 	ss = store_open(home, &cfg, &st, err, sizeof err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
+		if (ss == STORE_NOT_OWNER)
+			return QUEUECMD_NOPERM;
 		return store_status_temporary(ss) ? QUEUECMD_TEMPFAIL : QUEUECMD_CONFIG;
 	}
+	gamefile_time_str((int64_t)config_now(&cfg), stamp);
+	snprintf(prefix, sizeof prefix, "%s %s", stamp, cmd);
+	store_set_log_prefix(st, prefix);
 	os = outbox_open(st, &ob, err, sizeof err);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: cannot open the outbox: %s\n", err);
+		store_complain(st, "cannot open the outbox: %s", err);
 		result = from_outbox(os);
 		goto out;
 	}

@@ -6,7 +6,7 @@
  *                            deferred or failed, then one summary line
  *   oustpbm [-d DIR] queue   list the waiting mails: queue id, recipient,
  *                            subject, attempts, next attempt, last error
- * The home is -d DIR, else $OUSTPBM_HOME, else the current directory.
+ * The home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm (config_default_home()).
  */
 #ifndef OUSTPBM_QUEUECMD_H
 #define OUSTPBM_QUEUECMD_H
@@ -20,6 +20,7 @@ enum queuecmd_status {
 	QUEUECMD_USAGE,		/* bad command line */
 	QUEUECMD_CONFIG,	/* bad configuration or home */
 	QUEUECMD_IO,		/* any other system error */
+	QUEUECMD_NOPERM,	/* the home belongs to another user (no --force-owner) */
 };
 
 const char *queuecmd_status_str(enum queuecmd_status status);

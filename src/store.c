@@ -5,6 +5,7 @@
 #include <crypt.h>
 #include <dirent.h>
 #include <errno.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,11 +31,16 @@ struct store {
 	unsigned long password_cost;
 	unsigned long tmp_counter;	/* makes temp names unique within the process */
 	dev_t home_dev;		/* the filesystem a deferred sync covers */
+	uid_t home_uid;		/* the home's owner */
 	bool defer;		/* between store_defer_begin() and store_defer_end() */
 	bool owed_data;		/* a deferred file fsync is owed: paid before a rename */
 	bool owed_names;	/* a deferred directory fsync is owed: paid by store_sync() */
 	char err[STORE_ERR_MAX];
+	char log_prefix[STORE_LOG_PREFIX_MAX];	/* store_complain()'s log lines */
 };
+
+/* --force-owner: run on a home that belongs to another user (store_open) */
+static bool force_owner;
 
 static const char users_header[] =
     "# oustpbm users: one account per line, fields separated by ':'\n"
@@ -73,6 +79,10 @@ const char *store_status_str(enum store_status status)
 		return "temporary system error";
 	case STORE_IO:
 		return "system error";
+	case STORE_NO_HOME:
+		return "no such home";
+	case STORE_NOT_OWNER:
+		return "home owned by another user";
 	}
 	return "unknown status";
 }
@@ -98,6 +108,14 @@ static bool errno_temporary(int e)
 	case EBUSY:
 	case ETXTBSY:
 	case ESTALE:
+	/*
+	 * A permission or a read-only filesystem under the home is the
+	 * admin's to fix (chown, remount); meanwhile the MTA keeps the mail
+	 * and delivers it again (exit 75), rather than bouncing it.
+	 */
+	case EACCES:
+	case EPERM:
+	case EROFS:
 		return true;
 	default:
 		return false;
@@ -280,12 +298,93 @@ enum store_status store_mkdir(struct store *st, const char *reldir)
 	return fsync_dir_at(st, parent);
 }
 
+void store_set_force_owner(bool force)
+{
+	force_owner = force;
+}
+
+/* The name of a user id, or its number. */
+static void user_name(uid_t uid, char *buf, size_t size)
+{
+	struct passwd *pw = getpwuid(uid);
+
+	if (pw != NULL)
+		snprintf(buf, size, "%s", pw->pw_name);
+	else
+		snprintf(buf, size, "%lu", (unsigned long)uid);
+}
+
+/* fsync the directory that holds path (after path was created in it). */
+static int fsync_parent(const char *path)
+{
+	char *copy = strdup(path), *slash;
+	int fd, r = -1;
+
+	if (copy == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	slash = strrchr(copy, '/');
+	if (slash == copy)
+		slash[1] = '\0';
+	else if (slash != NULL)
+		*slash = '\0';
+	fd = open(slash != NULL ? copy : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(copy);
+	if (fd >= 0) {
+		r = fsync(fd);
+		if (r != 0) {
+			int e = errno;
+
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		close(fd);
+	}
+	return r;
+}
+
+enum store_status store_create_home(const char *home, char *err, size_t errlen)
+{
+	enum store_status status;
+	int fd = -1, e;
+
+	if (mkdir(home, 0700) != 0 && errno != EEXIST) {
+		e = errno;
+		snprintf(err, errlen, "cannot create home directory %s: %s", home, strerror(e));
+		return e == ENOENT ? STORE_NOT_FOUND : errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+	}
+	fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(e));
+		return errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+	}
+	if (mkdirat(fd, "games", 0700) != 0 && errno != EEXIST) {
+		e = errno;
+		snprintf(err, errlen, "cannot create directory %s/games: %s", home, strerror(e));
+		status = errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+		goto out;
+	}
+	if (fsync(fd) != 0 || fsync_parent(home) != 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot fsync %s or its parent: %s", home, strerror(e));
+		status = errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+		goto out;
+	}
+	status = STORE_OK;
+out:
+	close(fd);
+	return status;
+}
+
 enum store_status store_open(const char *home, const struct config *cfg, struct store **out,
     char *err, size_t errlen)
 {
 	enum store_status status = STORE_TEMPFAIL;
 	struct store *st = NULL;
-	bool created = false;
+	struct stat sb;
 
 	*out = NULL;
 	st = calloc(1, sizeof *st);
@@ -296,53 +395,43 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 	st->home_fd = -1;
 	st->lock_timeout_ms = cfg->lock_timeout_ms;
 	st->password_cost = cfg->password_cost;
-	if (mkdir(home, 0700) == 0) {
-		created = true;
-	} else if (errno != EEXIST) {
-		status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
-		snprintf(err, errlen, "cannot create home directory %s: %s", home, strerror(errno));
-		goto out;
-	}
+	/* a home is never made here: a mistyped -d must not become a second, empty server */
 	st->home_fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (st->home_fd < 0) {
-		status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
-		snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(errno));
+		int e = errno;
+
+		if (e == ENOENT || e == ENOTDIR) {
+			status = STORE_NO_HOME;
+			snprintf(err, errlen, "there is no oustpbm home %s (%s): 'oustpbm init %s' makes one", home,
+			    strerror(e), home);
+		} else {
+			status = errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+			snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(e));
+		}
 		goto out;
 	}
-	{
-		struct stat sb;
-
-		if (fstat(st->home_fd, &sb) != 0) {
-			status = STORE_IO;
-			snprintf(err, errlen, "cannot stat home directory %s: %s", home, strerror(errno));
-			goto out;
-		}
-		st->home_dev = sb.st_dev;
+	if (fstat(st->home_fd, &sb) != 0) {
+		status = STORE_IO;
+		snprintf(err, errlen, "cannot stat home directory %s: %s", home, strerror(errno));
+		goto out;
 	}
-	if (created) {
-		/* make the new home itself durable: fsync its parent */
-		char *copy = strdup(home), *slash;
-		int fd;
+	st->home_dev = sb.st_dev;
+	st->home_uid = sb.st_uid;
+	if (sb.st_uid != geteuid() && !force_owner) {
+		char owner[64], me[64];
 
-		if (copy == NULL) {
-			snprintf(err, errlen, "out of memory");
-			goto out;
-		}
-		slash = strrchr(copy, '/');
-		if (slash == copy)
-			slash[1] = '\0';
-		else if (slash != NULL)
-			*slash = '\0';
-		fd = open(slash != NULL ? copy : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		free(copy);
-		if (fd < 0 || fsync(fd) != 0) {
-			status = errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
-			snprintf(err, errlen, "cannot fsync the parent of %s: %s", home, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			goto out;
-		}
-		close(fd);
+		user_name(sb.st_uid, owner, sizeof owner);
+		user_name(geteuid(), me, sizeof me);
+		status = STORE_NOT_OWNER;
+		snprintf(err, errlen, "the home %s belongs to %s, not to %s: run oustpbm as %s (su %s, or sudo -u %s "
+		    "oustpbm ...), or give --force-owner", home, owner, me, owner, owner, owner);
+		goto out;
+	}
+	if (faccessat(st->home_fd, CONFIG_FILE, F_OK, 0) != 0 && faccessat(st->home_fd, "games", F_OK, 0) != 0) {
+		status = STORE_NO_HOME;
+		snprintf(err, errlen, "%s is not an oustpbm home (it has neither %s nor games/): 'oustpbm init %s' "
+		    "makes one", home, CONFIG_FILE, home);
+		goto out;
 	}
 	status = store_mkdir(st, "games");
 	if (status != STORE_OK) {
@@ -1413,3 +1502,27 @@ enum store_status store_log(struct store *st, const char *fmt, ...)
 	close(fd);
 	return status;
 }
+
+void store_set_log_prefix(struct store *st, const char *prefix)
+{
+	snprintf(st->log_prefix, sizeof st->log_prefix, "%s", prefix);
+}
+
+void store_complain(struct store *st, const char *fmt, ...)
+{
+	char msg[STORE_LOG_LINE_MAX / 2];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "oustpbm: %s\n", msg);
+	if (st != NULL)
+		store_log(st, "%s failed: %s", st->log_prefix, msg);
+}
+
+uid_t store_home_owner(const struct store *st)
+{
+	return st->home_uid;
+}
+

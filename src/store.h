@@ -45,6 +45,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "config.h"
 #include "ident.h"
@@ -71,7 +72,9 @@ enum store_status {
 	STORE_FULL,		/* no board number left */
 	STORE_TIMEOUT,		/* lock not obtained within lock_timeout_ms (temporary) */
 	STORE_TEMPFAIL,		/* ENOSPC, EDQUOT, EIO, ENOMEM...: try again later */
-	STORE_IO,		/* any other system error (EACCES, EROFS...) */
+	STORE_IO,		/* any other system error (ENOTDIR, EISDIR...) */
+	STORE_NO_HOME,		/* store_open: the home does not exist or is not one */
+	STORE_NOT_OWNER,	/* store_open: the home belongs to another user */
 };
 
 const char *store_status_str(enum store_status status);
@@ -96,14 +99,27 @@ struct store_user {
 };
 
 /*
- * Open the home directory: creates it (one level) and games/ if missing.
- * cfg supplies lock_timeout_ms and password_cost; it is copied.  On success
- * the caller owns *out (store_close); on failure *out is NULL and err
- * (errlen bytes) says why.
+ * Open the home directory.  It is never created here (oustpbm init does
+ * that, store_create_home): STORE_NO_HOME if home does not exist or holds
+ * neither oustpbm.conf nor games/.  STORE_NOT_OWNER if its owner is not the
+ * effective user (files written would belong to the wrong user and the
+ * server would then fail on them), unless store_set_force_owner(true).
+ * games/ is created if missing.  cfg supplies lock_timeout_ms and
+ * password_cost; it is copied.  On success the caller owns *out
+ * (store_close); on failure *out is NULL and err (errlen bytes) says why.
  */
 enum store_status store_open(const char *home, const struct config *cfg, struct store **out,
     char *err, size_t errlen);
 void store_close(struct store *st);
+
+/* oustpbm init: make home (one level, 0700; an existing one is fine) and its games/, durably. */
+enum store_status store_create_home(const char *home, char *err, size_t errlen);
+
+/* --force-owner: store_open accepts a home that belongs to another user. */
+void store_set_force_owner(bool force);
+
+/* The user who owns the home (fsck reports files of other owners). */
+uid_t store_home_owner(const struct store *st);
 
 /* The message of the last failure of a call on st. */
 const char *store_error(const struct store *st);
@@ -312,5 +328,14 @@ bool store_password_ok(const char *password);
  * than STORE_LOG_LINE_MAX is cut, so one call is always one line.
  */
 enum store_status store_log(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * A failure the admin must see: "oustpbm: MESSAGE" on standard error and,
+ * when st is not NULL, "PREFIX failed: MESSAGE" in the log, PREFIX being
+ * what store_set_log_prefix() set (a time stamp and the command).
+ */
+#define STORE_LOG_PREFIX_MAX 160
+void store_set_log_prefix(struct store *st, const char *prefix);
+void store_complain(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -83,6 +83,7 @@ check "list: an aligned table of every board" [ "$list" = "$want" ]
 check "list active: the boards still playing" [ "$("$bin" -d "$h" list active | cut -c1-3 | tr '\n' ' ')" = "boa 102 " ]
 check "list finished: the boards over" [ "$("$bin" -d "$h" list finished | cut -c1-3 | tr '\n' ' ')" = "boa 101 " ]
 check "list other: exit 64" [ "$(rc "$bin" -d "$h" list some)" = 64 ]
+"$bin" init "$tmp/empty" >/dev/null
 check "list in an empty home: the heading only" [ "$("$bin" -d "$tmp/empty" list | wc -l)" = 1 ]
 
 # ---- show

@@ -67,9 +67,9 @@ h2=$tmp/env
 conf "$h2"
 check "\$OUSTPBM_HOME is the home without -d" [ "$(mail a@example.org help | OUSTPBM_HOME=$h2 "$bin"; echo $?)" = 0 ]
 check "... and the reply is there" [ -n "$(ls "$h2/mail/a@example.org/new")" ]
-h3=$tmp/cwd
+h3=$tmp/user/oustpbm
 conf "$h3"
-check "else the current directory" [ "$(cd "$h3" && mail a@example.org help | "$bin"; echo $?)" = 0 ]
+check "else ~/oustpbm" [ "$(cd / && mail a@example.org help | HOME=$tmp/user "$bin"; echo $?)" = 0 ]
 check "... and the reply is there" [ -n "$(ls "$h3/mail/a@example.org/new")" ]
 check "the log has a line for each mail" [ "$(wc -l <"$h/log")" = 2 ]
 
@@ -83,11 +83,11 @@ check "bad OUSTPBM_TEST_TIME: exit 78" [ "$(mail a@example.org help | OUSTPBM_TE
 
 # ---- templates
 h=$tmp/beside
-mkdir -p "$h"
+mkdir -p "$h/games"	# a home without oustpbm.conf
 check "templates found beside the executable without configuration" [ "$(run "$h" help)" = 0 ]
 check "... and the help came from them" grep -q "Oust, by Mark Steere" "$h"/mail/alice@example.org/new/*
 h=$tmp/homet
-mkdir -p "$h/templates"
+mkdir -p "$h/templates" "$h/games"
 cp "$top"/templates/*.txt "$h/templates/"
 printf 'Help from the home, {server}.\n' >"$h/templates/help.txt"
 check "<home>/templates comes first" [ "$(run "$h" help)" = 0 ]

@@ -111,3 +111,22 @@ check "... and files it in the default mailbox" grep -q 'no sender' "$tmp/mbox"
 # the shipped .forward line and crontab
 check ".forward pipes to procmail" grep -q '^"|exec /usr/bin/procmail"$' "$top/scripts/forward"
 check "the crontab runs oustpbm flush" grep -q '^\*/5 \* \* \* \*	oustpbm flush$' "$top/scripts/crontab"
+
+# a bad configuration (exit 78): the mail goes to the default mailbox, the
+# log says why; once fixed, the admin replays the mailbox through procmail
+# as the man page says (formail -s procmail < mbox)
+: >"$tmp/mbox"
+cp "$h/oustpbm.conf" "$tmp/conf.good"
+echo 'max_message_bytes = ten' >>"$h/oustpbm.conf"
+# -f: the envelope sender, as the MTA gives it, for the mailbox's From_ line
+mail carol@example.org "register carol pw1" | pm -f carol@example.org
+check "a configuration error: procmail files the mail (exit 0)" [ $? = 0 ]
+mail dave@example.org "register dave pw2" | pm -f dave@example.org
+check "... in the default mailbox" [ "$(grep -c '^From ' "$tmp/mbox")" = 2 ]
+check "... and the log says why, naming the mail" grep -q "<register-carol-pw1-.*@example.net> from=carol@example.org .* error: configuration error: oustpbm.conf line 5: max_message_bytes 'ten'" "$h/log"
+cp "$tmp/conf.good" "$h/oustpbm.conf"
+mv "$tmp/mbox" "$tmp/replay.mbox"
+formail -s procmail DEFAULT="$tmp/mbox" OUSTPBM="$bin" OUSTPBM_HOME="$h" "$rc" <"$tmp/replay.mbox" 2>>"$tmp/procmail.stderr"
+check "the replay (formail -s procmail < mbox): exit 0" [ $? = 0 ]
+check "... both mails handled" sh -c "grep -q '^carol:' '$h/users' && grep -q '^dave:' '$h/users'"
+check "... and nothing filed again" [ ! -s "$tmp/mbox" ]

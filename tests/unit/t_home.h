@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A new empty directory; the caller frees it with t_home_free. */
+/* A new home: an empty directory but for games/; the caller frees it with t_home_free. */
 static __attribute__((unused)) char *t_home_new(void)
 {
 	const char *base = getenv("TMPDIR");
-	char *path = NULL;
+	char *path = NULL, *games = NULL;
 
 	if (base == NULL || base[0] == '\0')
 		base = "/tmp";
@@ -32,6 +32,10 @@ static __attribute__((unused)) char *t_home_new(void)
 		perror("mkdtemp");
 		abort();
 	}
+	/* games/ makes it a home store_open accepts, as oustpbm init would */
+	if (asprintf(&games, "%s/games", path) < 0 || mkdir(games, 0700) != 0)
+		abort();
+	free(games);
 	return path;
 }
 

@@ -270,8 +270,37 @@ static void test_load(void)
 	t_home_free(home);
 }
 
+/* oustpbm init's oustpbm.conf: every key, explained, and it reads back as the defaults */
+static void test_sample(void)
+{
+	struct config def, cfg;
+	char *text = NULL, line[200];
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	ok(f != NULL && config_write_sample(f, "oust@example.net") == 0 && fclose(f) == 0, "sample written");
+	for (i = 0; i < config_key_count(); i++) {
+		const char *k = config_key_name(i);
+
+		if (config_key_help(k) == NULL)
+			ok(0, "key %s has a help line for oustpbm init", k);
+		snprintf(line, sizeof line, "\n#%s =", k);
+		if (strcmp(k, "from_address") != 0 && strstr(text, line) == NULL)
+			ok(0, "key %s is in the sample, commented out", k);
+	}
+	ok(config_key_name(config_key_count()) == NULL, "the keys end");
+	ok(strstr(text, "\nfrom_address = oust@example.net\n") != NULL, "from_address set");
+	config_defaults(&def);
+	config_defaults(&cfg);
+	ok_int(config_parse(&cfg, "oustpbm.conf", text, len, err, sizeof err), CONFIG_OK, "the sample parses: %s", err);
+	snprintf(def.from_address, sizeof def.from_address, "oust@example.net");
+	ok(memcmp(&def, &cfg, sizeof def) == 0, "... to the defaults but for from_address");
+	free(text);
+}
+
 int main(void)
 {
+	test_sample();
 	test_defaults();
 	test_good();
 	test_errors();

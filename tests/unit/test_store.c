@@ -49,12 +49,12 @@ static void test_status(void)
 	enum store_status s;
 	int i, j;
 
-	for (i = STORE_OK; i <= STORE_IO; i++)
-		for (j = i + 1; j <= STORE_IO; j++)
+	for (i = STORE_OK; i <= STORE_NOT_OWNER; i++)
+		for (j = i + 1; j <= STORE_NOT_OWNER; j++)
 			if (strcmp(store_status_str((enum store_status)i), store_status_str((enum store_status)j)) == 0)
 				ok(0, "status strings %d and %d differ", i, j);
 	ok(strcmp(store_status_str(STORE_TIMEOUT), "lock timeout") == 0, "status string for a timeout");
-	for (s = STORE_OK; s <= STORE_IO; s++)
+	for (s = STORE_OK; s <= STORE_NOT_OWNER; s++)
 		if (store_status_temporary(s) != (s == STORE_TIMEOUT || s == STORE_TEMPFAIL))
 			ok(0, "temporary classification of %s", store_status_str(s));
 	ok(store_status_temporary(STORE_TIMEOUT) && store_status_temporary(STORE_TEMPFAIL) &&
@@ -65,31 +65,61 @@ static void test_status(void)
 static void test_open(void)
 {
 	char *base = t_home_new();
-	char *home = NULL, *deep = NULL;
+	char *home = NULL, *deep = NULL, *bare = NULL;
 	struct store *st = NULL;
 	struct stat sb;
 
-	if (asprintf(&home, "%s/home", base) < 0 || asprintf(&deep, "%s/no/such/home", base) < 0)
+	if (asprintf(&home, "%s/home", base) < 0 || asprintf(&deep, "%s/no/such/home", base) < 0 ||
+	    asprintf(&bare, "%s/bare", base) < 0)
 		abort();
-	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "store_open creates a missing home");
+	/* issue 13: a mistyped home is an error, never a new, empty server */
+	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_NO_HOME, "store_open never creates a home");
+	ok(st == NULL && stat(home, &sb) != 0, "... nothing was made");
+	ok(strstr(err, home) != NULL && strstr(err, "oustpbm init") != NULL, "... the message names it: %s", err);
+	ok(!store_status_temporary(STORE_NO_HOME), "... and it is not temporary");
+	mkdir(bare, 0700);
+	ok_int(store_open(bare, &cfg, &st, err, sizeof err), STORE_NO_HOME,
+	    "a directory with neither oustpbm.conf nor games/ is not a home");
+	ok(strstr(err, "is not an oustpbm home") != NULL, "... says so: %s", err);
+	t_spew(t_path(bare, "oustpbm.conf"), "", 0);
+	ok_int(store_open(bare, &cfg, &st, err, sizeof err), STORE_OK, "with oustpbm.conf it is one");
+	ok(stat(t_path(bare, "games"), &sb) == 0 && S_ISDIR(sb.st_mode), "... games/ created");
+	store_close(st);
+
+	ok_int(store_create_home(home, err, sizeof err), STORE_OK, "store_create_home makes a home");
 	ok(stat(t_path(home, "games"), &sb) == 0 && S_ISDIR(sb.st_mode), "games/ created");
 	ok(stat(home, &sb) == 0 && (sb.st_mode & 077) == 0, "home is private (0700)");
+	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "store_open on it");
 	ok_str(store_home(st), home, "store_home");
+	ok(store_home_owner(st) == geteuid(), "store_home_owner");
 	store_close(st);
-	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "store_open on an existing home");
-	store_close(st);
+	ok_int(store_create_home(home, err, sizeof err), STORE_OK, "store_create_home on an existing home");
 
-	ok_int(store_open(deep, &cfg, &st, err, sizeof err), STORE_IO,
-	    "store_open with a missing parent fails");
-	ok(st == NULL, "no store on failure");
+	ok_int(store_create_home(deep, err, sizeof err), STORE_NOT_FOUND,
+	    "store_create_home with a missing parent fails");
 	ok(strstr(err, "cannot create home directory") != NULL && strstr(err, deep) != NULL,
 	    "message names the home: %s", err);
+	ok_int(store_open(deep, &cfg, &st, err, sizeof err), STORE_NO_HOME, "store_open there too");
+	ok(st == NULL, "no store on failure");
 
 	t_spew(t_path(base, "file"), "x", 1);
-	ok_int(store_open(t_path(base, "file"), &cfg, &st, err, sizeof err), STORE_IO, "a home that is a file fails");
+	ok_int(store_open(t_path(base, "file"), &cfg, &st, err, sizeof err), STORE_NO_HOME, "a home that is a file fails");
 	ok(strstr(err, "Not a directory") != NULL, "message says why: %s", err);
+
+	/* issue 13: another user's home is refused, unless forced */
+	if (geteuid() == 0) {
+		ok(chown(home, 1, 1) == 0, "chown the home to uid 1");
+		ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_NOT_OWNER, "another user's home is refused");
+		ok(strstr(err, "--force-owner") != NULL && strstr(err, "sudo -u") != NULL, "... saying what to do: %s",
+		    err);
+		store_set_force_owner(true);
+		ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "... unless forced");
+		store_close(st);
+		store_set_force_owner(false);
+	}
 	free(home);
 	free(deep);
+	free(bare);
 	t_home_free(base);
 }
 
