@@ -11,6 +11,7 @@
 #include "mailaddr.h"
 #include "utf8.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
 #include <stdint.h>
@@ -522,8 +523,11 @@ out:
 	return res;
 }
 
-/* Find the first text/plain part that is not an attachment, depth first. */
-static enum mailin_status find_text(GMimeObject *obj, int depth, GMimeObject **found)
+/*
+ * Find the first text/plain part that is not an attachment, depth first,
+ * and the first text/html one (*html), for a mail without plain text.
+ */
+static enum mailin_status find_text(GMimeObject *obj, int depth, GMimeObject **found, GMimeObject **html)
 {
 	GMimeContentType *ct;
 	GMimeContentDisposition *cd;
@@ -535,7 +539,7 @@ static enum mailin_status find_text(GMimeObject *obj, int depth, GMimeObject **f
 	if (GMIME_IS_MULTIPART(obj)) {
 		n = g_mime_multipart_get_count(GMIME_MULTIPART(obj));
 		for (i = 0; i < n; i++) {
-			st = find_text(g_mime_multipart_get_part(GMIME_MULTIPART(obj), i), depth + 1, found);
+			st = find_text(g_mime_multipart_get_part(GMIME_MULTIPART(obj), i), depth + 1, found, html);
 			if (st != MAILIN_OK || *found != NULL)
 				return st;
 		}
@@ -546,14 +550,164 @@ static enum mailin_status find_text(GMimeObject *obj, int depth, GMimeObject **f
 		return MAILIN_OK;
 	ct = g_mime_object_get_content_type(obj);
 	cd = g_mime_object_get_content_disposition(obj);
-	if (ct != NULL && g_mime_content_type_is_type(ct, "text", "plain") &&
-	    (cd == NULL || !g_mime_content_disposition_is_attachment(cd)))
+	if (ct == NULL || (cd != NULL && g_mime_content_disposition_is_attachment(cd)))
+		return MAILIN_OK;
+	if (g_mime_content_type_is_type(ct, "text", "plain"))
 		*found = obj;
+	else if (*html == NULL && g_mime_content_type_is_type(ct, "text", "html"))
+		*html = obj;
 	return MAILIN_OK;
 }
 
-/* The decoded, converted and cleaned text of part into out->body. */
-static enum mailin_status part_text(GMimeObject *part, struct mailin_message *out)
+/* The character entity at s (after '&', n bytes left) as UTF-8 into out; its length, 0 if none. */
+static size_t html_entity(const char *s, size_t n, char out[8], size_t *used)
+{
+	static const struct {
+		const char *name;
+		const char *text;
+	} named[] = { { "amp;", "&" }, { "lt;", "<" }, { "gt;", ">" }, { "quot;", "\"" }, { "apos;", "'" },
+		{ "nbsp;", " " }, { "#39;", "'" } };
+	unsigned long cp = 0;
+	size_t i, k;
+
+	for (k = 0; k < sizeof named / sizeof named[0]; k++) {
+		size_t len = strlen(named[k].name);
+
+		if (n >= len && strncasecmp(s, named[k].name, len) == 0) {
+			*used = len;
+			return (size_t)snprintf(out, 8, "%s", named[k].text);
+		}
+	}
+	if (n < 3 || s[0] != '#')
+		return 0;
+	i = 1;
+	if (s[1] == 'x' || s[1] == 'X') {
+		for (i = 2; i < n && i < 10 && isxdigit((unsigned char)s[i]); i++)
+			cp = cp * 16 + (unsigned long)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+		if (i == 2)
+			return 0;
+	} else {
+		for (; i < n && i < 9 && isdigit((unsigned char)s[i]); i++)
+			cp = cp * 10 + (unsigned long)(s[i] - '0');
+		if (i == 1)
+			return 0;
+	}
+	if (i >= n || s[i] != ';' || cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	*used = i + 1;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* True if the tag at s (after '<', n bytes) is name (or /name), followed by a space, '/' or '>'. */
+static bool html_tag_is(const char *s, size_t n, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (n > 0 && s[0] == '/')
+		s++, n--;
+	return n > len && strncasecmp(s, name, len) == 0 &&
+	    (s[len] == '>' || s[len] == '/' || isspace((unsigned char)s[len]));
+}
+
+/*
+ * An HTML body as the text a reader sees, well enough to find a command in
+ * it: tags dropped (those that break a line or a block become a newline),
+ * the content of <head>, <script> and <style> dropped, comments dropped,
+ * character entities decoded.  Runs of blanks the HTML layout made are
+ * collapsed.  Never longer than the input plus one byte per tag.  NULL
+ * when out of memory; the caller owns the result.
+ */
+static char *html_to_text(const char *h, size_t n, size_t *outlen)
+{
+	static const char *const breaks[] = { "br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+		"hr", "blockquote", "pre", "table", "ul", "ol", "dd", "dt" };
+	static const char *const hidden[] = { "head", "script", "style", "title" };
+	char *out = malloc(n + 1), ent[8];
+	size_t i = 0, o = 0, k, used;
+	const char *skip_to = NULL;	/* inside a hidden element: its end tag */
+	bool space = false;
+
+	if (out == NULL)
+		return NULL;
+	while (i < n) {
+		if (h[i] == '<') {
+			const char *end;
+
+			if (n - i >= 4 && strncmp(h + i, "<!--", 4) == 0) {
+				end = memmem(h + i + 4, n - i - 4, "-->", 3);
+				i = end != NULL ? (size_t)(end - h) + 3 : n;
+				continue;
+			}
+			end = memchr(h + i, '>', n - i);
+			if (end == NULL)
+				break;
+			if (skip_to != NULL) {
+				if (h[i + 1] == '/' && html_tag_is(h + i + 1, (size_t)(end - h - i), skip_to))
+					skip_to = NULL;
+			} else {
+				for (k = 0; k < sizeof hidden / sizeof hidden[0]; k++)
+					if (h[i + 1] != '/' && html_tag_is(h + i + 1, (size_t)(end - h - i), hidden[k]) &&
+					    end[-1] != '/')
+						skip_to = hidden[k];
+				for (k = 0; k < sizeof breaks / sizeof breaks[0] && skip_to == NULL; k++)
+					if (html_tag_is(h + i + 1, (size_t)(end - h - i), breaks[k])) {
+						while (o > 0 && out[o - 1] == ' ')
+							o--;
+						out[o++] = '\n';
+						space = false;
+						break;
+					}
+			}
+			i = (size_t)(end - h) + 1;
+			continue;
+		}
+		if (skip_to != NULL) {
+			i++;
+			continue;
+		}
+		if (h[i] == '\r' || h[i] == '\n' || h[i] == '\t' || h[i] == ' ') {
+			/* HTML layout, not text: one space, none at the start of a line */
+			if (!space && o > 0 && out[o - 1] != '\n')
+				out[o++] = ' ';
+			space = true;
+			i++;
+			continue;
+		}
+		space = false;
+		if (h[i] == '&' && (k = html_entity(h + i + 1, n - i - 1, ent, &used)) > 0 && k <= used + 1) {
+			memcpy(out + o, ent, k);
+			o += k;
+			i += used + 1;
+			continue;
+		}
+		out[o++] = h[i++];
+	}
+	out[o] = '\0';
+	*outlen = o;
+	return out;
+}
+
+/* The decoded, converted and cleaned text of part into out->body (HTML made text first). */
+static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_message *out)
 {
 	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(part));	/* borrowed */
 	GMimeStream *mem = NULL;	/* owned */
@@ -575,6 +729,14 @@ static enum mailin_status part_text(GMimeObject *part, struct mailin_message *ou
 	    g_mime_object_get_content_type_parameter(part, "charset"), &ulen);
 	if (utf == NULL)
 		goto out;
+	if (html) {
+		char *text = html_to_text(utf, ulen, &ulen);
+
+		free(utf);
+		utf = text;
+		if (utf == NULL)
+			goto out;
+	}
 	free(out->body);
 	out->body = utf8_clean(utf, ulen, UTF8_TEXT, 0, &out->body_len);
 	if (out->body != NULL)
@@ -604,7 +766,8 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	GMimeStream *stream = NULL;		/* owned */
 	GMimeParser *parser = NULL;		/* owned */
 	GMimeMessage *msg = NULL;		/* owned */
-	GMimeObject *top, *text = NULL;		/* borrowed from msg */
+	GMimeObject *top, *text = NULL, *html = NULL;	/* borrowed from msg */
+	bool is_html = false;
 	GDateTime *dt;				/* owned */
 	enum mailin_status st, from_st, body_st;
 	const char *date;
@@ -655,8 +818,11 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	body_st = MAILIN_OK;
 	top = g_mime_message_get_mime_part(msg);
 	if (top != NULL)
-		body_st = find_text(top, 0, &text);
-	if (body_st == MAILIN_OK && text != NULL && part_text(text, out) != MAILIN_OK) {
+		body_st = find_text(top, 0, &text, &html);
+	/* an HTML-only mail (no text/plain part): its text, made from the HTML */
+	if (body_st == MAILIN_OK && text == NULL && html != NULL)
+		text = html, is_html = true;
+	if (body_st == MAILIN_OK && text != NULL && part_text(text, is_html, out) != MAILIN_OK) {
 		st = MAILIN_NOMEM;
 		goto out;
 	}

@@ -2,6 +2,7 @@
 #include "outbox.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -900,12 +901,96 @@ static enum outbox_status move_failed(struct outbox *ob, const char *id)
 }
 
 /*
+ * The (recipient, board) pairs with an earlier reply still waiting in this
+ * flush: a later reply to the same address about the same board waits too,
+ * so that a player reads a board's replies in commit order (queue ids, the
+ * order of new/, are in commit order) even after an outage during which the
+ * earlier ones were backing off.  The recipient is kept as a hash: a
+ * collision only holds a reply back until the next flush.
+ */
+struct held {
+	long board;
+	uint64_t rcpt;
+};
+
+struct held_set {
+	struct held *v;
+	size_t n, cap;
+};
+
+static uint64_t rcpt_key(const char *rcpt)
+{
+	char low[MAILADDR_MAX + 1];
+	size_t i;
+
+	for (i = 0; rcpt[i] != '\0' && i < MAILADDR_MAX; i++)
+		low[i] = (char)tolower((unsigned char)rcpt[i]);
+	low[i] = '\0';
+	return store_text_hash(low, i);
+}
+
+static bool held_has(const struct held_set *hs, const struct queue_file *q)
+{
+	uint64_t k = rcpt_key(q->rcpt);
+	size_t i;
+
+	for (i = 0; q->board != 0 && i < hs->n; i++)
+		if (hs->v[i].board == q->board && hs->v[i].rcpt == k)
+			return true;
+	return false;
+}
+
+/* Hold back the later replies of q's pair; without memory, they go (order is then not kept). */
+static void held_add(struct held_set *hs, const struct queue_file *q)
+{
+	if (q->board == 0 || held_has(hs, q))
+		return;
+	if (hs->n == hs->cap) {
+		size_t cap = hs->cap == 0 ? 16 : hs->cap * 2;
+		struct held *v = realloc(hs->v, cap * sizeof *v);
+
+		if (v == NULL)
+			return;
+		hs->v = v;
+		hs->cap = cap;
+	}
+	hs->v[hs->n].board = q->board;
+	hs->v[hs->n].rcpt = rcpt_key(q->rcpt);
+	hs->n++;
+}
+
+/* What a staged mail needs for its log line once finish() has spoken. */
+struct staged_info {
+	char rcpt[MAILADDR_MAX + 1];
+	long board;
+	unsigned long attempts;
+	long long first;
+};
+
+/* A reply that had been deferred is delivered at last: the admin sees the end of its story. */
+static void log_delivered(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
+    unsigned long attempts, long long first)
+{
+	char what[200], when[32];
+	time_t t = (time_t)first;
+	struct tm tm;
+
+	if (attempts == 0)
+		return;
+	if (gmtime_r(&t, &tm) == NULL || strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(when, sizeof when, "%lld", first);
+	snprintf(what, sizeof what, "after %lu failed attempt%s since %s", attempts, attempts == 1 ? "" : "s",
+	    when);
+	log_mail(ob, cfg, id, rcpt, "delivered", what);
+}
+
+/*
  * Complete the mails a transport with finish() staged (names[staged[k]]):
  * delivered, or, if finish() failed, deferred like any temporary failure.
  */
 static void finish_staged(struct outbox *ob, const struct transport_ops *ops, void *ctx,
-    const struct config *cfg, char **names, const size_t *staged, size_t nstaged,
-    struct outbox_stats *stats, bool *removed, bool *failed)
+    const struct config *cfg, char **names, const size_t *staged, const struct staged_info *info,
+    size_t nstaged, struct held_set *held, struct outbox_stats *stats, bool *removed, bool *failed)
 {
 	enum transport_result tr;
 	char why[TRANSPORT_WHY_MAX] = "";
@@ -924,14 +1009,16 @@ static void finish_staged(struct outbox *ob, const struct transport_ops *ops, vo
 		if (tr == TRANSPORT_OK) {
 			if (keep_sent(ob, cfg, id) != OUTBOX_OK)
 				log_mail(ob, cfg, id, "", "delivered but not removed", ob->err);
+			log_delivered(ob, cfg, id, info[k].rcpt, info[k].attempts, info[k].first);
 			stats->delivered++;
 			*removed = true;
 			continue;
 		}
 		/* read again for its retry lines: it was read and parsed a moment ago */
-		if (read_queue(ob, "new", id, &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone)
+		if (read_queue(ob, "new", id, &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone) {
 			defer_mail(ob, cfg, id, &q, why, stats, failed);
-		else
+			held_add(held, &q);
+		} else
 			stats->deferred++;
 		free(text);
 	}
@@ -945,6 +1032,8 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	enum outbox_status result, r;
 	char **names = NULL, why[TRANSPORT_WHY_MAX];
 	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0;
+	static struct staged_info info[TRANSPORT_BATCH_MAX];	/* 16 KB: not on the stack */
+	struct held_set held = { NULL, 0, 0 };
 	void *ctx = NULL;
 	bool opened = false, removed = false, failed = false;
 
@@ -989,8 +1078,10 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 			}
 			continue;
 		}
-		if (q.next > (long long)config_now(cfg)) {
-			stats->waiting++;	/* backing off */
+		if (q.next > (long long)config_now(cfg) || held_has(&held, &q)) {
+			/* backing off, or an earlier reply of the same board to the same address is */
+			held_add(&held, &q);
+			stats->waiting++;
 			free(text);
 			continue;
 		}
@@ -1012,19 +1103,26 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 		why[0] = '\0';
 		tr = ops->deliver(ctx, &env, q.msg, q.len, why, sizeof why);
 		if (tr == TRANSPORT_OK && ops->finish != NULL) {
+			snprintf(info[nstaged].rcpt, sizeof info[nstaged].rcpt, "%s", q.rcpt);
+			info[nstaged].board = q.board;
+			info[nstaged].attempts = q.attempts;
+			info[nstaged].first = q.first;
 			staged[nstaged++] = i;	/* delivered at finish_staged() */
 			if (nstaged == TRANSPORT_BATCH_MAX) {
-				finish_staged(ob, ops, ctx, cfg, names, staged, nstaged, stats, &removed, &failed);
+				finish_staged(ob, ops, ctx, cfg, names, staged, info, nstaged, &held, stats, &removed,
+				    &failed);
 				nstaged = 0;
 			}
 		} else if (tr == TRANSPORT_OK) {
 			r = keep_sent(ob, cfg, names[i]);
 			if (r != OUTBOX_OK)
 				log_mail(ob, cfg, names[i], q.rcpt, "delivered but not removed", ob->err);
+			log_delivered(ob, cfg, names[i], q.rcpt, q.attempts, q.first);
 			stats->delivered++;
 			removed = true;
 		} else if (tr == TRANSPORT_TEMPFAIL || tr == TRANSPORT_UNAVAILABLE) {
 			defer_mail(ob, cfg, names[i], &q, why, stats, &failed);
+			held_add(&held, &q);
 		} else {
 			fail_mail(ob, cfg, names[i], &q, "refused, moved to failed/", why, stats, &failed);
 		}
@@ -1036,7 +1134,7 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 		}
 	}
 	if (opened)
-		finish_staged(ob, ops, ctx, cfg, names, staged, nstaged, stats, &removed, &failed);
+		finish_staged(ob, ops, ctx, cfg, names, staged, info, nstaged, &held, stats, &removed, &failed);
 	removed = removed || failed;
 	prune_sent(ob, cfg, stats);
 	/*
@@ -1056,6 +1154,7 @@ out:
 	if (result == OUTBOX_OK)
 		result = r;
 	store_free_names(names, n);
+	free(held.v);
 	store_unlock(&lock);
 	return result;
 }

@@ -54,11 +54,15 @@
  *
  * Flush: under outbox/flush.lock (waiting at most lock_timeout_ms, so two
  * flushes never send one mail twice) settle leftovers in tmp/, then deliver
- * each file of new/ whose next time has come (config_now), in name order;
+ * each file of new/ whose next time has come (config_now), in name order
+ * (commit order), except that a reply about a board waits while an earlier
+ * reply about the same board to the same address waits (backing off, or
+ * deferred in this run): a player gets a board's replies in order;
  * a transport with finish() (transport.h) has them delivered in batches,
  * and its results below are those of finish().  The run's fsyncs are
  * deferred (store.h) and paid before it returns.
- * TRANSPORT_OK: the file moves to sent/, its modification time set to the
+ * TRANSPORT_OK: the file moves to sent/ (a reply that had been deferred is
+ * logged as delivered, with its failed attempts), its modification time set to the
  * time of sending, and copies older than sent_keep_days are deleted (at once
  * with 0; the others by a pass at most once per OUTBOX_PRUNE_EVERY);
  * TEMPFAIL: it stays, its retry lines rewritten atomically (attempts

@@ -70,6 +70,7 @@ struct job {
 	struct pwcheck pw;	/* a move's password check, running beside it */
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
+	bool rate_notice;	/* the sender's first mail over max_mails_per_hour: told so, once */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 };
 
@@ -643,11 +644,18 @@ static enum process_status check_rate(struct job *j)
 	ss = seen_count_sender(j->st, j->in.from_addr, j->now, &count);
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the redelivery record");
-	if (count >= j->cfg.max_mails_per_hour) {
+	if (count > j->cfg.max_mails_per_hour) {
 		set_detail(j, "dropped", "%s sent %lu mails in the last hour (max_mails_per_hour = %lu)",
 		    j->in.from_addr, count, j->cfg.max_mails_per_hour);
 		return PROCESS_DROPPED;
 	}
+	/*
+	 * The first mail over the limit gets one reply saying so instead of
+	 * its answer; recorded like an answered mail, it takes the count past
+	 * the limit, so the later ones are dropped without a word.
+	 */
+	if (count == j->cfg.max_mails_per_hour)
+		j->rate_notice = true;
 	return PROCESS_OK;
 }
 
@@ -1435,6 +1443,10 @@ enum process_status process_main(int argc, char **argv)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */
 		ps = refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the command "
 		    "alone, without attachments", j->cfg.max_message_bytes);
+	} else if (j->rate_notice) {
+		ps = refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers in "
+		    "an hour, so this one was not read; your next mails within the hour are dropped without an "
+		    "answer. This is the only notice.", j->cfg.max_mails_per_hour);
 	} else if (ms == MAILIN_TOO_DEEP) {
 		ps = refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
 		    "command as plain text");

@@ -470,16 +470,23 @@ static void history_line(struct text *t, const struct game *g, const struct game
 }
 
 /* The last `last` entries (all if last <= 0). */
-static char *history_text(const struct game *g, int last, bool with_time)
+/* The turns before turn upto + 1 (all with upto 0), at most the last `last` of them (0: all). */
+static char *history_upto(const struct game *g, int upto, int last, bool with_time)
 {
 	struct text t = { 0 };
-	int i = last > 0 && g->nturns > last ? g->nturns - last : 0;
+	int end = upto > 0 && upto < g->nturns ? upto : g->nturns;
+	int i = last > 0 && end > last ? end - last : 0;
 
-	if (g->nturns == 0)
+	if (end == 0)
 		tputs(&t, "   (no turns yet)\n");
-	for (; i < g->nturns; i++)
+	for (; i < end; i++)
 		history_line(&t, g, &g->turns[i], with_time);
 	return tfinish(&t);
+}
+
+static char *history_text(const struct game *g, int last, bool with_time)
+{
+	return history_upto(g, 0, last, with_time);
 }
 
 /* Whose turn it is and the command to send; "" once over. */
@@ -711,7 +718,8 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 		    "Now: %s.", g->board, g->size, g->size, g->swap ? "on" : "off", upto, g->nturns, status);
 	}
 	next = next_text(g);
-	hist = history_text(g, REPLY_RECENT, false);
+	/* show 101#5: the turns that led to the position shown, not the game's last ones */
+	hist = history_upto(g, upto, REPLY_RECENT, false);
 	if (next == NULL || hist == NULL)
 		goto out;
 	var(&vs, "board", board);

@@ -133,12 +133,15 @@ for i in 1 2 3; do
 done
 check "three mails in the hour are answered" [ "$(replies "$h" $A)" = 3 ]
 check "the fourth: exit 0" [ "$(run "$h" $((T0 + 10)) $A help h4@x)" = 0 ]
-check "... not answered" [ "$(replies "$h" $A)" = 3 ]
-check "... logged as dropped" grep -q 'mail <h4@x> from=alice@example.org board=- cmd="" dropped: alice@example.org sent 3 mails in the last hour (max_mails_per_hour = 3)$' "$h/log"
-check "mails without Message-ID count too" [ "$(run "$h" $((T0 + 11)) $A help "")" = 0 ] && [ "$(replies "$h" $A)" = 3 ]
+check "... not carried out, but the sender is told, once" [ "$(replies "$h" $A)" = 4 ] &&
+    grep -l 'you have sent 3 mails in the last hour' "$h/mail/$A/new/"* >/dev/null
+check "... logged as refused" grep -q 'mail <h4@x> from=alice@example.org board=- cmd="" refused: you have sent 3 mails in the last hour' "$h/log"
+check "the fifth: exit 0, dropped without a word" [ "$(run "$h" $((T0 + 10)) $A help h4b@x)" = 0 ] && [ "$(replies "$h" $A)" = 4 ]
+check "... logged as dropped" grep -q 'mail <h4b@x> from=alice@example.org board=- cmd="" dropped: alice@example.org sent 4 mails in the last hour (max_mails_per_hour = 3)$' "$h/log"
+check "mails without Message-ID count too" [ "$(run "$h" $((T0 + 11)) $A help "")" = 0 ] && [ "$(replies "$h" $A)" = 4 ]
 check "another sender is still answered" [ "$(run "$h" $((T0 + 12)) $B help h5@x)" = 0 ] && [ "$(replies "$h" $B)" = 1 ]
-check "an hour after the first, answered again" [ "$(run "$h" $((T0 + 3601)) $A help h6@x)" = 0 ] && [ "$(replies "$h" $A)" = 4 ]
-check "dropped mails are not recorded" [ "$(grep -c 'alice@example.org' "$h/seen")" = 4 ]
+check "an hour after the first, answered again" [ "$(run "$h" $((T0 + 3601)) $A help h6@x)" = 0 ] && [ "$(replies "$h" $A)" = 5 ]
+check "dropped mails are not recorded (the notice is)" [ "$(grep -c 'alice@example.org' "$h/seen")" = 5 ]
 h=$tmp/norate
 home "$h" "max_mails_per_hour = 0"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32; do
@@ -150,6 +153,6 @@ home "$h"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32; do
 	run "$h" $((T0 + i)) $A help "d$i@x" >/dev/null
 done
-check "the default limit is 30 an hour" [ "$(replies "$h" $A)" = 30 ]
+check "the default limit is 30 an hour (and one notice)" [ "$(replies "$h" $A)" = 31 ]
 
 echo "1..$n"

@@ -230,6 +230,7 @@ struct fake {
 	enum transport_result open_result, result;
 	char rcpts[256];
 	char from[64], id[128];
+	char subjects[512];	/* the Subject of each mail attempted, ';' after each */
 };
 static struct fake fake;
 
@@ -251,6 +252,14 @@ static enum transport_result fake_deliver(void *ctx, const struct transport_enve
 	strcat(f->rcpts, " ");
 	snprintf(f->from, sizeof f->from, "%s", env->from);
 	snprintf(f->id, sizeof f->id, "%s", env->id);
+	{
+		const char *sub = strstr(msg, "Subject: "), *eol = sub != NULL ? strchr(sub, '\n') : NULL;
+		size_t have = strlen(f->subjects);
+
+		if (eol != NULL && have + (size_t)(eol - sub) + 2 < sizeof f->subjects)
+			snprintf(f->subjects + have, sizeof f->subjects - have, "%.*s;", (int)(eol - sub - 9), sub + 9);
+	}
+	(void)len;
 	snprintf(why, whylen, f->result == TRANSPORT_TEMPFAIL ? "451 try later" : "550 no such user");
 	return f->result;
 }
@@ -699,6 +708,83 @@ static void test_maildir_batches(void)
 	home_close(&h);
 }
 
+/* One committed move of board: a reply to rcpt with this subject. */
+static void commit_reply(struct home *h, long board, int turn, const char *rcpt, const char *subject)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct outbox_batch *b = NULL;
+	char game[32], msg[200];
+
+	snprintf(game, sizeof game, "turn %d\n", turn);
+	snprintf(msg, sizeof msg, "From: oust@localhost\nTo: %s\nSubject: %s\n\nbody\n", rcpt, subject);
+	store_lock_board(h->st, board, &lock);
+	if (outbox_batch_new(h->ob, board, game, strlen(game), &b) != OUTBOX_OK ||
+	    outbox_batch_add(b, "oust@localhost", rcpt, msg, strlen(msg)) != OUTBOX_OK ||
+	    store_board_write(h->st, board, game, strlen(game)) != STORE_OK || outbox_batch_commit(b) != OUTBOX_OK)
+		ok(0, "commit %s", subject);
+	outbox_batch_free(b);
+	store_unlock(&lock);
+}
+
+/* issue 13: a board's replies to one address leave in commit order, even after an outage */
+static void test_order(void)
+{
+	struct home h;
+	struct outbox_stats stats;
+	char *text;
+	time_t t0;
+
+	home_open(&h);
+	later();
+	t0 = cfg.test_time;
+	memset(&fake, 0, sizeof fake);
+	commit_reply(&h, 101, 2, "alice@example.com", "A2");
+	commit_reply(&h, 101, 2, "bob@example.net", "B2");
+	fake.result = TRANSPORT_TEMPFAIL;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "relay down: flush");
+	ok(stats.deferred == 2, "both replies deferred, next attempt in a minute");
+
+	/* the relay is back; a later move's reply arrives while the first ones back off */
+	commit_reply(&h, 101, 3, "alice@example.com", "A3");
+	commit_reply(&h, 102, 2, "alice@example.com", "other board");
+	outbox_enqueue(h.ob, "oust@localhost", "alice@example.com",
+	    "From: oust@localhost\nSubject: help\n\nhelp\n", 40);
+	memset(&fake, 0, sizeof fake);
+	fake.result = TRANSPORT_OK;
+	cfg.test_time = t0 + 30;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush while the first ones back off");
+	ok_str(fake.subjects, "other board;help;", "A3 waits for A2 (same board, same address); the others go");
+	ok(stats.waiting == 3 && stats.delivered == 2, "three waiting, two sent");
+
+	memset(&fake, 0, sizeof fake);
+	cfg.test_time = t0 + 60;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush when they are due");
+	ok_str(fake.subjects, "A2;B2;A3;", "in commit order");
+	text = t_slurp(t_path(h.path, "log"), NULL);
+	ok(text != NULL && strstr(text, "rcpt=alice@example.com delivered: after 1 failed attempt since ") != NULL &&
+	    strstr(text, "rcpt=bob@example.net delivered: after 1 failed attempt since ") != NULL,
+	    "the final delivery of each deferred reply is logged");
+	{
+		const char *p = text;
+		int k = 0;
+
+		while (p != NULL && (p = strstr(p, " delivered: ")) != NULL)
+			k++, p++;
+		ok_int(k, 2, "... and only those (A3 waited but never failed)");
+	}
+	free(text);
+
+	/* a deferral within a run holds the later reply of the same pair in that run */
+	commit_reply(&h, 101, 4, "alice@example.com", "A4");
+	commit_reply(&h, 101, 5, "alice@example.com", "A5");
+	commit_reply(&h, 101, 5, "bob@example.net", "B5");
+	memset(&fake, 0, sizeof fake);
+	fake.result = TRANSPORT_TEMPFAIL;
+	ok_int(outbox_flush(h.ob, &fake_ops, &cfg, &stats), OUTBOX_OK, "flush, 451 for each");
+	ok_str(fake.subjects, "A4;B5;", "A5 not tried after A4 was deferred");
+	home_close(&h);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -712,5 +798,6 @@ int main(void)
 	test_commit_protocol();
 	test_flush_lock();
 	test_maildir_batches();
+	test_order();
 	return t_done();
 }

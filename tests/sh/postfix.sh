@@ -1,0 +1,371 @@
+#!/bin/sh
+# postfix: a whole game through a real mail system.  Debian's Postfix runs
+# on 127.0.0.1 in an instance of its own (config_directory, queue and data
+# under a temporary directory, a free port; the system's Postfix is neither
+# used nor touched), with the players' mailboxes as virtual Maildirs
+# (alice@example.org, bob@example.com).  The players' mails go in through
+# Postfix's SMTP port; the server's address, oust@oust.test, is delivered
+# by Postfix's pipe(8) to procmail with the shipped scripts/procmailrc,
+# which runs oustpbm (as the home's owner, nobody); the replies go out
+# through the same Postfix by SMTP (smtp_url) into the players' Maildirs.
+# On the way:
+#   - a board lock held by another process: oustpbm exits 75 after
+#     lock_timeout_ms, procmail passes 75 on, Postfix defers the mail and
+#     delivers it again once the lock is free: the move is played once;
+#   - Postfix stopped while the game goes on (mails handed to procmail as
+#     the pipe would): the replies wait in the outbox; Postfix started
+#     again, the next move's replies wait behind them (same board, same
+#     address), and the crontab's flush line, run under env -i with the
+#     crontab's PATH as cron runs it, sends them all;
+#   - every reply reaches its Maildir exactly once, and each player gets
+#     the same replies, in the same order, as a run without any outage.
+# Skipped, saying so, where Postfix is not installed and cannot be (not
+# root: `scripts/install-deps --test` installs it as root).
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+bin=$top/oustpbm
+n=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+	fi
+}
+
+if [ ! -x /usr/sbin/postfix ] || [ ! -x /usr/lib/postfix/sbin/pipe ]; then
+	echo "ok 1 - # skip: Postfix is not installed (as root, scripts/install-deps --test installs it)"
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "ok 1 - # skip: Postfix's master must run as root; run make check as root for this test"
+	exit 0
+fi
+command -v procmail >/dev/null || { echo "not ok - procmail is not installed"; exit 1; }
+command -v setpriv >/dev/null || { echo "not ok - setpriv (util-linux) is missing"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-postfix.XXXXXX") || exit 2
+chmod 755 "$tmp"
+pf=$tmp/pf
+conf=$pf/etc
+holder=
+cleanup() {
+	[ -n "$holder" ] && kill "$holder" 2>/dev/null
+	/usr/sbin/postfix -c "$conf" stop >/dev/null 2>&1
+	i=0
+	while [ -f "$pf/spool/pid/master.pid" ] && kill -0 "$(cat "$pf/spool/pid/master.pid" 2>/dev/null)" 2>/dev/null &&
+	    [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 2' INT TERM HUP
+unset OUSTPBM_HOME OUSTPBM_TEST_TIME OUSTPBM_TEST_LIBCURL
+
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+nobody_uid=$(id -u nobody)
+nobody_gid=$(id -g nobody)
+asowner() { # the home's owner runs it
+	setpriv --reuid=nobody --regid="$nobody_gid" --clear-groups "$@"
+}
+
+# ---- the home, owned by nobody, the account the pipe runs as
+h=$tmp/oust/oustpbm
+mkdir -p "$tmp/oust"
+chown nobody "$tmp/oust"
+asowner "$bin" init "$h" >"$tmp/init.out" || { echo "not ok - oustpbm init failed"; exit 1; }
+cat >"$h/oustpbm.conf" <<EOC
+from_address = oust@oust.test
+templates = $top/templates
+smtp_url = smtp://127.0.0.1:$port
+helo_name = oust.test
+lock_timeout_ms = 1000
+max_mails_per_hour = 0
+EOC
+chown nobody "$h/oustpbm.conf"
+
+# ---- the Postfix instance
+mkdir -p "$conf" "$pf/spool" "$pf/data" "$pf/vmail"
+chown postfix "$pf/data"
+chown "$nobody_uid:$nobody_gid" "$pf/vmail"
+cat >"$conf/main.cf" <<EOC
+compatibility_level = 3.6
+queue_directory = $pf/spool
+data_directory = $pf/data
+command_directory = /usr/sbin
+daemon_directory = /usr/lib/postfix/sbin
+shlib_directory = /usr/lib/postfix
+meta_directory = /etc/postfix
+mail_owner = postfix
+setgid_group = postdrop
+myhostname = oust.test
+mydomain = oust.test
+myorigin = oust.test
+mydestination = oust.test
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
+smtp_dns_support_level = disabled
+default_transport = error:this test delivers nothing outside
+relay_transport = error:this test delivers nothing outside
+alias_maps =
+alias_database =
+local_recipient_maps =
+transport_maps = texthash:$conf/transport
+virtual_mailbox_domains = example.org example.com
+virtual_mailbox_base = $pf/vmail
+virtual_mailbox_maps = texthash:$conf/vmailbox
+virtual_uid_maps = static:$nobody_uid
+virtual_gid_maps = static:$nobody_gid
+virtual_destination_concurrency_limit = 1
+oustpbm_destination_recipient_limit = 1
+queue_run_delay = 1s
+minimal_backoff_time = 1s
+maximal_backoff_time = 2s
+maillog_file = $pf/maillog
+maillog_file_prefixes = $tmp
+smtputf8_enable = no
+biff = no
+notify_classes =
+EOC
+printf 'oust@oust.test oustpbm:\n' >"$conf/transport"
+printf 'alice@example.org example.org/alice/\nbob@example.com example.com/bob/\n' >"$conf/vmailbox"
+cat >"$conf/master.cf" <<EOC
+127.0.0.1:$port inet n - n - - smtpd
+pickup    unix  n - n 60 1 pickup
+cleanup   unix  n - n - 0 cleanup
+qmgr      unix  n - n 300 1 qmgr
+rewrite   unix  - - n - - trivial-rewrite
+bounce    unix  - - n - 0 bounce
+defer     unix  - - n - 0 bounce
+trace     unix  - - n - 0 bounce
+verify    unix  - - n - 1 verify
+flush     unix  n - n 1000? 0 flush
+proxymap  unix  - - n - - proxymap
+smtp      unix  - - n - - smtp
+relay     unix  - - n - - smtp
+showq     unix  n - n - - showq
+error     unix  - - n - - error
+retry     unix  - - n - - error
+discard   unix  - - n - - discard
+local     unix  - n n - - local
+virtual   unix  - n n - - virtual
+anvil     unix  - - n - 1 anvil
+scache    unix  - - n - 1 scache
+postlog   unix-dgram n - n - 1 postlogd
+oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$bin OUSTPBM_HOME=$h $top/scripts/procmailrc
+EOC
+pfstart() {
+	/usr/sbin/postfix -c "$conf" start >>"$tmp/postfix.out" 2>&1 || return 1
+	i=0
+	while ! /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
+		[ "$i" -lt 100 ] || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+check "Postfix starts in its own instance on 127.0.0.1:$port" pfstart
+check "... the system's instance is not running" sh -c "! /usr/sbin/postfix status >/dev/null 2>&1 || [ -f /etc/postfix/main.cf ]"
+
+# mail FROM SUBJECT: a player's mail, in through Postfix's SMTP port
+mail() {
+	/usr/bin/python3 - "$port" "$1" "$2" <<'EOP'
+import smtplib, sys
+from email.message import EmailMessage
+port, sender, subject = sys.argv[1:4]
+m = EmailMessage()
+m["From"] = sender
+m["To"] = "oust@oust.test"
+m["Subject"] = subject
+m.set_content("sent by the test\n")
+with smtplib.SMTP("127.0.0.1", int(port), timeout=30) as s:
+    s.send_message(m)
+EOP
+}
+# direct FROM SUBJECT: the same mail handed to procmail as Postfix's pipe would
+direct() {
+	printf 'From: %s\nTo: oust@oust.test\nSubject: %s\nMessage-ID: <%s.%s@example.net>\n\nsent by the test\n' \
+	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$" |
+	    asowner /usr/bin/procmail -m DEFAULT="$tmp/oust/mbox" OUSTPBM="$bin" OUSTPBM_HOME="$h" "$top/scripts/procmailrc" \
+	    2>>"$tmp/procmail.err"
+}
+box() { # ADDRESS: its Maildir
+	case $1 in
+	alice@example.org) echo "$pf/vmail/example.org/alice" ;;
+	bob@example.com) echo "$pf/vmail/example.com/bob" ;;
+	esac
+}
+count() { # ADDRESS: replies in its Maildir
+	ls "$(box "$1")/new" 2>/dev/null | wc -l
+}
+# wait_for ADDRESS N: until the Maildir holds N mails (60 s at most)
+wait_for() {
+	i=0
+	while [ "$(count "$1")" -lt "$2" ] && [ "$i" -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(count "$1")" -ge "$2" ]
+}
+# subjects ADDRESS: the Subjects in the order Postfix delivered them (the
+# Maildir names: <time>.V<dev>I<inode>M<usec>.<host>)
+subjects() {
+	ls "$(box "$1")/new" | awk -F. '{ m = $2; sub(/.*M/, "", m); printf "%d %06d %s\n", $1, m, $0 }' | sort -n -k1,1 -k2,2 |
+	    while read -r _ _ f; do
+		sed -n '/^$/q; s/^Subject: //p' "$(box "$1")/new/$f"
+	    done
+}
+a=alice@example.org
+b=bob@example.com
+
+# ---- the reference: the same mails, no mail system, no outage (maildir transport)
+ref=$tmp/ref
+"$bin" init "$ref" >/dev/null
+printf 'from_address = oust@oust.test\ntemplates = %s/templates\nmax_mails_per_hour = 0\n' "$top" >"$ref/oustpbm.conf"
+game="$a|register alice secret
+$b|register bob hunter2
+$a|challenge alice secret bob -size=5
+$a|move 101 alice secret C3
+$b|move 101 bob hunter2 A1
+$a|move 101 alice secret A5
+$b|move 101 bob hunter2 E5
+$a|move 101 alice secret E1
+$b|resign 101 bob hunter2"
+echo "$game" | while IFS='|' read -r from subject; do
+	printf 'From: %s\nSubject: %s\n\n' "$from" "$subject" | "$bin" -d "$ref" >/dev/null 2>&1
+done
+refsubjects() { # ADDRESS: the reference run's Subjects, in queue order
+	ls "$ref/mail/$1/new" | awk -F'[.MPQ]' '{ printf "%d %06d %06d %s\n", $1, $3, $5, $0 }' | sort -n |
+	    while read -r _ _ _ f; do
+		sed -n '/^$/q; s/^Subject: //p' "$ref/mail/$1/new/$f"
+	    done
+}
+refsubjects $a >"$tmp/want.alice"
+refsubjects $b >"$tmp/want.bob"
+check "the reference game: 8 replies to each player" [ "$(wc -l <"$tmp/want.alice")" = 8 ] && [ "$(wc -l <"$tmp/want.bob")" = 8 ]
+
+# ---- the game through Postfix
+na=0
+nb=0
+play() { # FROM SUBJECT REPLIES-TO-ALICE REPLIES-TO-BOB: one mail in by SMTP, its replies out
+	mail "$1" "$2" 2>>"$tmp/smtp.err"
+	na=$((na + $3))
+	nb=$((nb + $4))
+	wait_for $a $na && wait_for $b $nb
+	check "'$2' in by SMTP: its replies in the Maildirs ($na for alice, $nb for bob)" \
+	    [ "$(count $a)" = $na ] && [ "$(count $b)" = $nb ]
+}
+play $a "register alice secret" 1 0
+play $b "register bob hunter2" 0 1
+play $a "challenge alice secret bob -size=5" 1 1
+play $a "move 101 alice secret C3" 1 1
+check "the replies left through Postfix's SMTP port" grep -q "postfix/smtpd.*connect from localhost\[127.0.0.1\]" "$pf/maillog"
+check "... were delivered by virtual(8)" grep -q "postfix/virtual.*to=<alice@example.org>.*status=sent (delivered to maildir)" "$pf/maillog"
+check "the server's mail went through pipe(8) to procmail" grep -q "postfix/pipe.*to=<oust@oust.test>.*relay=oustpbm.*status=sent" "$pf/maillog"
+
+# ---- a board lock held: oustpbm exits 75, Postfix defers, then delivers again
+/usr/bin/python3 -c '
+import fcntl, os, sys, time
+f = open(sys.argv[1], "a")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+while not os.path.exists(sys.argv[3]):
+    time.sleep(0.05)
+' "$h/games/101.lock" "$tmp/locked" "$tmp/release" &
+holder=$!
+i=0
+while [ ! -f "$tmp/locked" ] && [ "$i" -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+mail $b "move 101 bob hunter2 A1" 2>>"$tmp/smtp.err"
+i=0
+while ! grep -q "postfix/pipe.*to=<oust@oust.test>.*status=deferred" "$pf/maillog" && [ "$i" -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "the board locked: Postfix defers the move (procmail exited 75)" \
+    grep -q "postfix/pipe.*to=<oust@oust.test>.*status=deferred" "$pf/maillog"
+check "... oustpbm logged the lock timeout" grep -q 'cmd="move 101 bob \*\*\*\* A1" tempfail' "$h/log"
+check "... no reply yet" [ "$(count $a)" = 3 ] && [ "$(count $b)" = 3 ]
+touch "$tmp/release"
+wait "$holder"
+holder=
+na=4
+nb=4
+wait_for $a $na && wait_for $b $nb
+check "the lock free: Postfix delivered it again, the move answered" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
+check "... played once" [ "$(grep -c '^[0-9]* [^ ]* o bob A1$' "$h/games/101.game")" = 1 ]
+check "... nothing in procmail's default mailbox" [ ! -s "$tmp/oust/mbox" ]
+
+# ---- Postfix stopped while the game goes on
+/usr/sbin/postfix -c "$conf" stop >>"$tmp/postfix.out" 2>&1
+i=0
+while /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null &&
+    [ "$i" -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "Postfix stopped" sh -c "! /usr/sbin/postfix -c '$conf' status 2>/dev/null"
+direct $a "move 101 alice secret A5"
+check "a move while Postfix is down: handled (procmail exits 0)" [ $? = 0 ]
+direct $b "move 101 bob hunter2 E5"
+check "... and the next one" [ $? = 0 ]
+check "... their four replies wait in the outbox" [ "$(ls "$h/outbox/new" | wc -l)" = 4 ]
+check "... deferred, logged" [ "$(grep -c 'outbox .* deferred: smtp: ' "$h/log")" -ge 2 ]
+check "... none reached a player" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
+
+check "Postfix started again" pfstart
+mail $a "move 101 alice secret E1" 2>>"$tmp/smtp.err"
+i=0
+while [ "$(ls "$h/outbox/new" | wc -l)" -lt 6 ] && [ "$i" -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "the next move, in by SMTP: its replies wait behind the earlier ones (same board, same address)" \
+    [ "$(ls "$h/outbox/new" | wc -l)" = 6 ]
+check "... no player got a reply out of order" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
+
+# the crontab's flush line, as cron runs it: env -i, the crontab's PATH (with
+# /usr/local/bin standing for where oustpbm is installed), HOME and the
+# crontab's variables; two minutes later, when the first replies are due
+mkdir -p "$tmp/usrlocal/bin"
+ln -s "$bin" "$tmp/usrlocal/bin/oustpbm"
+path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#/usr/local/bin#$tmp/usrlocal/bin#")
+line=$(grep '	oustpbm flush$' "$top/scripts/crontab" | cut -f2)
+check "the crontab has the flush line" [ "$line" = "oustpbm flush" ]
+asowner env -i HOME="$tmp/oust" LOGNAME=nobody SHELL=/bin/sh PATH="$path" \
+    OUSTPBM_TEST_TIME=$(($(date +%s) + 120)) /bin/sh -c "$line" >"$tmp/cron.out" 2>&1
+check "the crontab's flush line under env -i: exit 0" [ $? = 0 ]
+check "... the outbox is empty" [ "$(ls "$h/outbox/new" | wc -l)" = 0 ]
+na=7
+nb=6
+wait_for $a $na && wait_for $b $nb
+check "... the six replies reached the players" [ "$(count $a)" = 7 ] && [ "$(count $b)" = 6 ]
+check "... each deferred reply's final delivery logged" sh -c "
+    [ -n \"\$(grep -o 'outbox [^ ]* rcpt=[^ ]* deferred:' '$h/log')\" ] &&
+    [ \"\$(sed -n 's/.* outbox \([^ ]*\) rcpt=.* deferred: .*/\1/p' '$h/log' | sort -u)\" = \"\$(sed -n 's/.* outbox \([^ ]*\) rcpt=.* delivered: after .*/\1/p' '$h/log' | sort -u)\" ]"
+
+play $b "resign 101 bob hunter2" 1 1
+check "the game is over" grep -q '^status: .*won' "$h/games/101.game"
+
+# ---- each reply exactly once, in order
+sleep 1
+subjects $a >"$tmp/got.alice"
+subjects $b >"$tmp/got.bob"
+check "alice: every reply exactly once, in commit order" cmp -s "$tmp/want.alice" "$tmp/got.alice"
+check "bob: every reply exactly once, in commit order" cmp -s "$tmp/want.bob" "$tmp/got.bob"
+for f in alice bob; do
+	cmp -s "$tmp/want.$f" "$tmp/got.$f" || paste "$tmp/want.$f" "$tmp/got.$f" | sed 's/^/# want, got: /'
+done
+check "no Message-ID twice" [ -z "$(cat "$(box $a)"/new/* "$(box $b)"/new/* | grep -i '^Message-ID:' | sort | uniq -d)" ]
+check "Postfix bounced nothing" sh -c "! grep -q 'status=bounced' '$pf/maillog'"
+check "nothing went to procmail's default mailbox" [ ! -s "$tmp/oust/mbox" ]
+check "oustpbm logged no error" sh -c "! grep -q ' error: ' '$h/log'"
