@@ -535,12 +535,13 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		else if (ev->dead_end)
 			tputs(&t, ", and had no placement left, so the turn ended there");
 		tputs(&t, ".\n");
-		for (i = ev->first; i < g->nturns; i++) {
+		/* the passes that followed, up to the next change told */
+		for (i = ev->first; i < (ev->then != NULL ? ev->then->first - 1 : g->nturns); i++) {
 			e = &g->turns[i];
 			if (e->action == GAME_PASS)
 				tprintf(&t, "Turn %d: %s has no placement and passes.\n", e->number, e->player);
 		}
-		if (g->end == GAME_END_NO_PLACEMENTS)
+		if (g->end == GAME_END_NO_PLACEMENTS && ev->then == NULL)
 			tputs(&t, "Neither player can place any more: the game is drawn.\n");
 		break;
 	case REPLY_SWAP:
@@ -556,6 +557,16 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
 		    ev->days, plural(ev->days));
 		break;
+	}
+	if (ev->then != NULL) {
+		char *more = happened_text(g, ev->then);
+
+		if (more == NULL) {
+			free(tfinish(&t));
+			return NULL;
+		}
+		tputs(&t, more);
+		free(more);
 	}
 	return tfinish(&t);
 }
