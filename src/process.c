@@ -1242,10 +1242,15 @@ static enum process_status do_games(struct job *j)
 	size_t nboards = 0, n = 0, alloc = 0, i, len;
 	char *text;
 
-	ss = store_user_find(j->st, j->cmd.userid, &u);
-	if (ss == STORE_NOT_FOUND)
+	memset(&u, 0, sizeof u);
+	ss = STORE_OK;
+	if (robot_is(j->cmd.userid))
+		snprintf(u.userid, sizeof u.userid, "%s", ROBOT_USERID);	/* built in: no account line */
+	else
+		ss = store_user_find(j->st, j->cmd.userid, &u);
+	if (!robot_is(j->cmd.userid) && ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "there is no user %s", j->cmd.userid);
-	if (ss != STORE_OK)
+	if (!robot_is(j->cmd.userid) && ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the users file");
 	ss = store_list_boards(j->st, &boards, &nboards);
 	if (ss != STORE_OK)

@@ -12,6 +12,7 @@
 #include "board.h"
 #include "gamefile.h"
 #include "mailout.h"
+#include "robot.h"
 #include "rules.h"
 
 #ifndef OUSTPBM_DATADIR
@@ -491,6 +492,12 @@ static char *next_text(const struct game *g)
 	if (game_over(g))
 		return strdup("");
 	who = game_player_to_move(g);
+	if (robot_is(who)) {
+		/* nobody sends the robot's turns (robot.h) */
+		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail.\n", who,
+		    g->rg.turn, who, colour_name(g->rg.to_move), symbol(g->rg.to_move));
+		return tfinish(&t);
+	}
 	tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c). To play, send:\n\n", who, g->rg.turn, who,
 	    colour_name(g->rg.to_move), symbol(g->rg.to_move));
 	tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
@@ -521,6 +528,9 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		    g->swap ? "on" : "off");
 		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
 		    ev->random ? "; the colours were drawn at random" : "");
+		if (g->robot_level != 0)
+			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", ROBOT_USERID,
+			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
 		break;
 	case REPLY_MOVE:
 		if (ev->first < 1 || ev->first > g->nturns)
