@@ -20,6 +20,7 @@
 #include "command.h"
 #include "gamefile.h"
 #include "rules.h"
+#include "seen.h"
 
 _Static_assert(GAME_ROBOT_LEVEL_MIN == AI_MIN_LEVEL && GAME_ROBOT_LEVEL_MAX == AI_MAX_LEVEL,
     "the game file's robot levels are the AI's");
@@ -421,6 +422,7 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
     const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen)
 {
 	struct outbox_batch *b = NULL;
+	struct store_lock slock = STORE_LOCK_INIT;
 	enum outbox_status os;
 	enum store_status ss;
 	enum robot_status rs = ROBOT_OK;
@@ -432,6 +434,21 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
 		snprintf(err, errlen, "out of memory writing board %ld", g->board);
 		return ROBOT_TEMPFAIL;
+	}
+	/*
+	 * The mails recorded pending the file about to be replaced (the human's
+	 * turn just committed) are settled first, or they would look never
+	 * committed once it is gone: seen.h.
+	 */
+	ss = seen_lock(st, cfg->lock_timeout_ms, &slock);
+	if (ss == STORE_OK) {
+		ss = seen_settle(st, g->board);
+		store_unlock(&slock);
+	}
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot settle the redelivery record: %s", store_error(st));
+		rs = of_store(ss);
+		goto out;
 	}
 	/* 1. the mails into outbox/tmp/, tagged with the new text; 2. the game file; 3. the mails released */
 	os = outbox_batch_new(ob, g->board, text, len, &b);
