@@ -563,7 +563,11 @@ static void one_board(struct run *r, long board)
 	/* a mail holding the lock plays the robot's turn itself, or the next run does */
 	ss = store_trylock_board(r->st, board, &lock);
 	if (ss == STORE_TIMEOUT) {
-		board_failed(r, board, ROBOT_TEMPFAIL, "the board is locked: the robot's turn is left for the next run");
+		/* logged, not on stderr: cron would mail the admin about a mail being handled */
+		store_log(r->st, "%s robot board=%ld tempfail: the board is locked: the robot's turn is left for the "
+		    "next run", r->stamp, board);
+		r->stats->failed++;
+		worse(r, ROBOT_TEMPFAIL);
 		goto out;
 	}
 	if (ss != STORE_OK) {
