@@ -62,7 +62,7 @@ int robot_level(const struct game *g)
 /* ---- the think, in a child process ---- */
 
 /* The test players and faults of OUSTPBM_TEST_ROBOT (robot.h). */
-enum mode { MODE_AI = 0, MODE_FIRST, MODE_FAIL, MODE_CRASH, MODE_HANG, MODE_ILLEGAL, MODE_DIE };
+enum mode { MODE_AI = 0, MODE_FIRST, MODE_FAIL, MODE_CRASH, MODE_HANG, MODE_ILLEGAL, MODE_DIE, MODE_RESIGN };
 
 /* What the child sends back: one write, under PIPE_BUF, so it arrives whole or not at all. */
 struct answer {
@@ -73,7 +73,7 @@ _Static_assert(sizeof(struct answer) <= 4096, "the answer fits one atomic pipe w
 
 static bool test_mode(enum mode *m, char *why, size_t whylen)
 {
-	static const char *const names[] = { "", "first", "fail", "crash", "hang", "illegal", "die" };
+	static const char *const names[] = { "", "first", "fail", "crash", "hang", "illegal", "die", "resign" };
 	const char *v = getenv("OUSTPBM_TEST_ROBOT");
 	size_t i;
 
@@ -85,7 +85,7 @@ static bool test_mode(enum mode *m, char *why, size_t whylen)
 			*m = (enum mode)i;
 			return true;
 		}
-	snprintf(why, whylen, "OUSTPBM_TEST_ROBOT='%.40s' is not first, fail, crash, hang, illegal or die", v);
+	snprintf(why, whylen, "OUSTPBM_TEST_ROBOT='%.40s' is not first, resign, fail, crash, hang, illegal or die", v);
 	return false;
 }
 
@@ -174,6 +174,10 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 	case MODE_FIRST:
 		first_player(&g->rg, &a.turn);
 		a.status = AI_OK;
+		break;
+	case MODE_RESIGN:
+		a.status = AI_OK;
+		a.turn.action = AI_RESIGN;
 		break;
 	case MODE_FAIL:
 		a.status = AI_INTERNAL;
