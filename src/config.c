@@ -135,6 +135,7 @@ static const struct key keys[] = {
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	NUM_KEY(robot_seconds, 1, 600, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -164,6 +165,7 @@ void config_defaults(struct config *cfg)
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
 	cfg->max_mails_per_hour = 30;
+	cfg->robot_seconds = 5;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;
@@ -626,6 +628,7 @@ static const struct {
 	{ "retry_days", "days a reply is retried before it moves to outbox/failed/, 1..365" },
 	{ "sent_keep_days", "days a copy of a sent reply stays in outbox/sent/, 0..3650" },
 	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
+	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },
 };
 
 const char *config_key_help(const char *name)
