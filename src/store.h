@@ -8,6 +8,7 @@
  *   users                        accounts, see "Users file" below
  *   store.lock                   store-wide lock: board counter, users file
  *   log                          one line per handled mail (store_log)
+ *   registrations                times of the accounts made by mail (caps)
  *   games/<board>.game           one game, e.g. games/101.game
  *   games/<board>.lock           its lock file (never removed; see Locks)
  *   games/next-board             next board number to hand out, first 101
