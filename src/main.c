@@ -11,9 +11,14 @@
  *   oustpbm init DIR               make a new home
  *   --force-owner (before the command): run on a home another user owns
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "admin.h"
 #include "engine.h"
@@ -118,8 +123,34 @@ static bool take_force_owner(int *argc, char **argv)
 	return found;
 }
 
+/*
+ * Standard descriptors closed by whoever started us (a careless cron job,
+ * a daemon) get /dev/null: else the first file opened takes fd 2 and the
+ * diagnostics land in it (a lock file, a game file).  False if that fails.
+ */
+static bool standard_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return false;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
+	if (!standard_fds())
+		return EX_OSERR;
+	/*
+	 * Past the file size limit (ulimit -f) a write fails with EFBIG, which
+	 * the store treats as a full disk (exit 75, nothing half-written),
+	 * instead of SIGXFSZ killing us in the middle.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	/* an admin command run as root would leave root's files in the home: store_open refuses */
 	if (take_force_owner(&argc, argv))
 		store_set_force_owner(true);
