@@ -9,6 +9,7 @@
 #include "gamefile.h"
 #include "reply.h"
 #include "transport.h"
+#include "web.h"
 
 /* One run: what every board shares. */
 struct run {
@@ -154,6 +155,8 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
 		    outbox_error(r->ob));
 	}
+	if (ss == STORE_OK)
+		web_after_commit(r->cfg, r->st, g);
 out:
 	outbox_batch_free(b);
 	free(text);
