@@ -58,9 +58,6 @@
  *   max_mails_per_hour (30)              mails of one sender answered in an
  *                                         hour, 1..100000, 0 = no limit; more
  *                                         are logged and dropped (seen.h)
- *   html_mail          (on)              on|off: a mail that shows a board also
- *                                         carries it as HTML (a text/html
- *                                         alternative after the text/plain part)
  *   web_dir            (unset)           directory of the web site (web.h),
  *                                         relative to the home if not absolute;
  *                                         when set, the pages a change touched
@@ -123,7 +120,6 @@ struct config {
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
-	char html_mail[4];	/* "on" or "off" */
 	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;

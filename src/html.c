@@ -61,8 +61,13 @@ enum game_status html_board_of_game(const struct game *g, int upto, struct html_
 		if (before == NULL)
 			goto out;
 		st = game_replay(g, upto - 1, before);
-		if (st != GAME_OK)
+		if (st != GAME_OK && upto == g->nturns) {
+			/* a history that does not replay (an edited file): the position all the same */
+			free(before);
+			before = NULL;
+		} else if (st != GAME_OK) {
 			goto out;
+		}
 	}
 	if (upto == g->nturns) {
 		now = &g->rg.board;
@@ -147,9 +152,21 @@ void html_escape(struct strbuf *b, const char *s)
 
 void html_text(struct strbuf *b, const char *s)
 {
+	size_t n = strlen(s);
+	char *copy;
+
+	/* a final line end makes no empty line */
+	while (n > 0 && s[n - 1] == '\n')
+		n--;
+	copy = strndup(s, n);
+	if (copy == NULL) {
+		b->failed = true;
+		return;
+	}
 	strbuf_puts(b, "<bdi>");
-	escape(b, s, true);
+	escape(b, copy, true);
 	strbuf_puts(b, "</bdi>");
+	free(copy);
 }
 
 /* ---- the mail's table ---- */
@@ -157,42 +174,47 @@ void html_text(struct strbuf *b, const char *s)
 #define BOARD_BG "#dcb35c"
 #define BOARD_INK "#4a3510"
 
-static void coord_row(struct strbuf *b, int size)
+/* The letters; the first row sets the columns' widths, the rows' height comes from the line height. */
+static void coord_row(struct strbuf *b, int size, bool first)
 {
 	int x;
 
-	strbuf_puts(b, "<tr><td style=\"width:26px;height:22px\"></td>");
+	strbuf_puts(b, first ? "<tr><td style=\"width:26px\"></td>" : "<tr><td></td>");
 	for (x = 0; x < size; x++)
-		strbuf_printf(b, "<td style=\"width:22px\">%c</td>", rules_column_letter(x));
-	strbuf_puts(b, "<td style=\"width:26px\"></td></tr>\n");
+		strbuf_printf(b, first ? "<td style=\"width:22px\">%c</td>" : "<td>%c</td>", rules_column_letter(x));
+	strbuf_puts(b, first ? "<td style=\"width:26px\"></td></tr>\n" : "<td></td></tr>\n");
 }
 
 void html_board_table(struct strbuf *b, const struct html_board *hb)
 {
 	/* Each point's cell, kept short: a 25 x 25 board has 625 of them. */
 	static const char *const cell[] = {
-		[HTML_EMPTY] = "<td>&middot;</td>",
-		[HTML_STAR] = "<td>&bull;</td>",
-		[HTML_BLACK] = "<td style=\"background:#111;border-radius:50%\"></td>",
-		[HTML_WHITE] = "<td style=\"background:#f4f4f4;border-radius:50%\"></td>",
-		[HTML_BLACK_LAST] = "<td style=\"background:#111;border-radius:50%;color:#ff4d3a\">&bull;</td>",
-		[HTML_WHITE_LAST] = "<td style=\"background:#f4f4f4;border-radius:50%;color:#d8261a\">&bull;</td>",
-		[HTML_GONE_BLACK] = "<td style=\"background:#c29a4c;border-radius:50%\"></td>",
-		[HTML_GONE_WHITE] = "<td style=\"background:#ead08f;border-radius:50%\"></td>",
+		/*
+		 * Unquoted attribute values and the end tag </td> left out (both
+		 * HTML5, and HTML 4 before it, allow that) save 7 bytes a point.
+		 */
+		[HTML_EMPTY] = "<td>&middot;",
+		[HTML_STAR] = "<td>&bull;",
+		[HTML_BLACK] = "<td style=background:#111;border-radius:50%>",
+		[HTML_WHITE] = "<td style=background:#eee;border-radius:50%>",
+		[HTML_BLACK_LAST] = "<td style=background:#111;border-radius:50%;color:#f43>&bull;",
+		[HTML_WHITE_LAST] = "<td style=background:#eee;border-radius:50%;color:#d21>&bull;",
+		[HTML_GONE_BLACK] = "<td style=background:#c29a4c;border-radius:50%>",
+		[HTML_GONE_WHITE] = "<td style=background:#ead08f;border-radius:50%>",
 	};
 	int x, y;
 
 	strbuf_puts(b, "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"border-collapse:"
 	    "separate;border-spacing:0;background:" BOARD_BG ";color:" BOARD_INK ";font:bold 13px/22px Arial,"
 	    "Helvetica,sans-serif;text-align:center;margin:8px 0\">\n");
-	coord_row(b, hb->size);
+	coord_row(b, hb->size, true);
 	for (y = hb->size - 1; y >= 0; y--) {
-		strbuf_printf(b, "<tr><td style=\"height:22px\">%d</td>", y + 1);
+		strbuf_printf(b, "<tr><td>%d</td>", y + 1);
 		for (x = 0; x < hb->size; x++)
 			strbuf_puts(b, cell[hb->pt[y * hb->size + x]]);
 		strbuf_printf(b, "<td>%d</td></tr>\n", y + 1);
 	}
-	coord_row(b, hb->size);
+	coord_row(b, hb->size, false);
 	strbuf_puts(b, "</table>\n");
 }
 

@@ -74,7 +74,8 @@ void html_text(struct strbuf *b, const char *s);
 
 /*
  * The board as a table with inline CSS for mail: coordinates on all four
- * sides, 22-pixel points; under 30 KB for a full 25 x 25 board.
+ * sides, 22-pixel points; at most 30 KB for a 25 x 25 board with a stone
+ * on every point.
  */
 void html_board_table(struct strbuf *b, const struct html_board *hb);
 

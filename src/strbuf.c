@@ -52,20 +52,25 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (b->failed)
+	if (!strbuf_reserve(b, 64))
 		return;
+	/* one pass when it fits in the room there is, a second one after growing when not */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(b->s + b->len, b->size - b->len, fmt, ap);
 	va_end(ap);
 	if (n < 0) {
+		b->s[b->len] = '\0';
 		b->failed = true;
 		return;
 	}
-	if (!strbuf_reserve(b, (size_t)n))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= b->size - b->len) {
+		b->s[b->len] = '\0';
+		if (!strbuf_reserve(b, (size_t)n))
+			return;
+		va_start(ap, fmt);
+		vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 

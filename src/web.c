@@ -32,7 +32,8 @@ struct entry {
 	int turn;		/* the turn in progress, or the last one once over */
 	char to_move[GAME_NAME_SIZE];	/* "-" once over */
 	long long last_move;
-	char result[200];	/* "playing" or how it ended */
+	size_t off, len;	/* its line in the boards.txt read (LF included) */
+	char result[GAME_NAME_SIZE + 32];	/* "playing" or how it ended: "won by alice (no-placements)" */
 };
 
 struct web {
@@ -44,6 +45,9 @@ struct web {
 	size_t written;
 	struct entry *e;	/* boards.txt, sorted by board */
 	size_t n, alloc;
+	char *raw;		/* boards.txt as read */
+	size_t rawlen;
+	bool clean;		/* every line of raw was read, in order: a changed line can be spliced in */
 	char err[WEB_ERR_MAX];
 };
 
@@ -301,6 +305,7 @@ void web_close(struct web *w)
 		close(w->lockfd);
 	free(w->tmpl);
 	free(w->e);
+	free(w->raw);
 	free(w);
 }
 
@@ -335,35 +340,69 @@ static void entry_of(const struct game *g, struct entry *e)
 		snprintf(e->result, sizeof e->result, "drawn (%s)", game_end_str(g->end));
 }
 
-/* Parse one line; false for a line that is not one of ours (it is dropped). */
-static bool entry_parse(char *line, struct entry *e)
+/* A decimal number of n digits (no sign), at most 18 of them; -1 if it is not one. */
+static long long number(const char *s, size_t n)
 {
-	char *f[9], *p = line, *tab;
+	long long v = 0;
+	size_t i;
+
+	if (n == 0 || n > 18)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Copy s[0..n) into dst of size bytes; false if it does not fit. */
+static bool field(char *dst, size_t size, const char *s, size_t n)
+{
+	if (n >= size)
+		return false;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return true;
+}
+
+/*
+ * Parse one line of n bytes (without its LF); false for a line that is not
+ * one of ours (it is dropped).  By hand, not with sscanf: a move reads every
+ * line of a store's boards.txt.
+ */
+static bool entry_parse(const char *line, size_t n, struct entry *e)
+{
+	const char *f[9], *end = line + n, *tab;
+	size_t len[9];
+	long long v[9];
 	int i;
 
 	for (i = 0; i < 9; i++) {
-		f[i] = p;
-		tab = strchr(p, '\t');
-		if (i < 8) {
-			if (tab == NULL)
-				return false;
-			*tab = '\0';
-			p = tab + 1;
-		}
+		f[i] = line;
+		tab = i < 8 ? memchr(line, '\t', (size_t)(end - line)) : end;
+		if (tab == NULL)
+			return false;
+		len[i] = (size_t)(tab - line);
+		line = tab + 1;
 	}
-	memset(e, 0, sizeof *e);
-	e->board = strtol(f[0], NULL, 10);
-	e->size = atoi(f[1]);
-	if (e->board < IDENT_BOARD_MIN || e->board > IDENT_BOARD_MAX || !ident_userid_ok(f[2]) ||
-	    !ident_userid_ok(f[3]) || (strcmp(f[6], "-") != 0 && !ident_userid_ok(f[6])))
+	for (i = 0; i < 9; i++)
+		v[i] = number(f[i], len[i]);
+	if (v[0] < IDENT_BOARD_MIN || v[0] > IDENT_BOARD_MAX || v[1] < 0 || v[1] > RULES_MAX_SIZE || v[4] < 0 ||
+	    v[4] > GAME_MAX_TURNS || v[5] < 0 || v[5] > GAME_MAX_TURNS + 1 || v[7] < 0)
 		return false;
-	snprintf(e->black, sizeof e->black, "%s", f[2]);
-	snprintf(e->white, sizeof e->white, "%s", f[3]);
-	e->nturns = atoi(f[4]);
-	e->turn = atoi(f[5]);
-	snprintf(e->to_move, sizeof e->to_move, "%s", f[6]);
-	e->last_move = strtoll(f[7], NULL, 10);
-	snprintf(e->result, sizeof e->result, "%s", f[8]);
+	if (!field(e->black, sizeof e->black, f[2], len[2]) || !field(e->white, sizeof e->white, f[3], len[3]) ||
+	    !field(e->to_move, sizeof e->to_move, f[6], len[6]) || !field(e->result, sizeof e->result, f[8], len[8]))
+		return false;
+	/* the names become file names and links */
+	if (!ident_userid_ok(e->black) || !ident_userid_ok(e->white) ||
+	    (strcmp(e->to_move, "-") != 0 && !ident_userid_ok(e->to_move)))
+		return false;
+	e->board = (long)v[0];
+	e->size = (int)v[1];
+	e->nturns = (int)v[4];
+	e->turn = (int)v[5];
+	e->last_move = v[7];
 	return true;
 }
 
@@ -393,23 +432,71 @@ static enum web_status summary_load(struct web *w)
 	int r;
 
 	w->n = 0;
+	free(w->raw);
+	w->raw = NULL;
+	w->rawlen = 0;
+	w->clean = false;
 	snprintf(path, sizeof path, "%s/" SUMMARY, w->dir);
 	r = read_whole(path, &data, &len);
 	if (r < 0)
 		return fail(w, WEB_IO, "%s: %s", path, strerror(errno));
 	if (r == 0)
 		return WEB_OK;
-	for (line = data; s == WEB_OK && *line != '\0'; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (nl == NULL)
-			break;	/* an unfinished last line is not ours */
-		*nl = '\0';
-		if (entry_parse(line, &e))
+	w->clean = true;
+	for (line = data; s == WEB_OK && line < data + len; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(data + len - line));
+		if (nl == NULL) {
+			w->clean = false;	/* an unfinished last line is not ours */
+			break;
+		}
+		if (entry_parse(line, (size_t)(nl - line), &e)) {
+			e.off = (size_t)(line - data);
+			e.len = (size_t)(nl + 1 - line);
+			if (w->n > 0 && w->e[w->n - 1].board >= e.board)
+				w->clean = false;
 			s = entries_add(w, &e);
+		} else {
+			w->clean = false;
+		}
 	}
-	free(data);
-	qsort(w->e, w->n, sizeof *w->e, entry_cmp);
+	w->raw = data;
+	w->rawlen = len;
+	if (!w->clean)
+		qsort(w->e, w->n, sizeof *w->e, entry_cmp);
 	return s;
+}
+
+static void add_number(struct strbuf *b, long long v, char sep)
+{
+	char d[24];
+	int n = (int)sizeof d;
+
+	d[--n] = sep;
+	do {
+		d[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	strbuf_add(b, d + n, sizeof d - (size_t)n);
+}
+
+static void add_field(struct strbuf *b, const char *s, char sep)
+{
+	strbuf_puts(b, s);
+	strbuf_add(b, &sep, 1);
+}
+
+/* One line of boards.txt: by hand, not with printf (a rebuild writes every line). */
+static void add_line(struct strbuf *b, const struct entry *e)
+{
+	add_number(b, e->board, '\t');
+	add_number(b, e->size, '\t');
+	add_field(b, e->black, '\t');
+	add_field(b, e->white, '\t');
+	add_number(b, e->nturns, '\t');
+	add_number(b, e->turn, '\t');
+	add_field(b, e->to_move, '\t');
+	add_number(b, e->last_move, '\t');
+	add_field(b, e->result, '\n');
 }
 
 static enum web_status summary_save(struct web *w)
@@ -419,12 +506,40 @@ static enum web_status summary_save(struct web *w)
 	size_t i;
 	char *text;
 
-	for (i = 0; i < w->n; i++) {
-		const struct entry *e = &w->e[i];
+	for (i = 0; i < w->n; i++)
+		add_line(&b, &w->e[i]);
+	text = strbuf_finish(&b);
+	if (text == NULL)
+		return fail(w, WEB_NOMEM, "out of memory");
+	s = put(w, SUMMARY, text);
+	free(text);
+	return s;
+}
 
-		strbuf_printf(&b, "%ld\t%d\t%s\t%s\t%d\t%d\t%s\t%lld\t%s\n", e->board, e->size, e->black, e->white,
-		    e->nturns, e->turn, e->to_move, e->last_move, e->result);
+/*
+ * boards.txt after a change of entry e (at index i of w->e, now holding
+ * e's new values): the file read, with e's line replaced or inserted, when
+ * it was read cleanly; else written whole.
+ */
+static enum web_status summary_splice(struct web *w, size_t i, bool inserted)
+{
+	struct strbuf b = STRBUF_INIT;
+	enum web_status s;
+	size_t at, skip = 0;
+	char *text;
+
+	if (!w->clean)
+		return summary_save(w);
+	if (!inserted) {
+		at = w->e[i].off;
+		skip = w->e[i].len;
+	} else {
+		at = i + 1 < w->n ? w->e[i + 1].off : w->rawlen;
 	}
+	strbuf_reserve(&b, w->rawlen + 256);
+	strbuf_add(&b, w->raw, at);
+	add_line(&b, &w->e[i]);
+	strbuf_add(&b, w->raw + at + skip, w->rawlen - at - skip);
 	text = strbuf_finish(&b);
 	if (text == NULL)
 		return fail(w, WEB_NOMEM, "out of memory");
@@ -678,7 +793,12 @@ static enum web_status turn_page(struct web *w, const struct game *g, int k)
 	return s;
 }
 
-/* A table of boards: those of e[0..n) that pass keep(), in the order of idx. */
+static bool entry_over(const struct entry *e)
+{
+	return strcmp(e->result, "playing") != 0;
+}
+
+/* A table of the boards e[idx[0..n)], in that order; over: the finished ones (a result column). */
 static void boards_table(struct strbuf *b, const struct entry *e, const size_t *idx, size_t n,
     const char *root, bool over)
 {
@@ -686,7 +806,7 @@ static void boards_table(struct strbuf *b, const struct entry *e, const size_t *
 	size_t i;
 
 	strbuf_printf(b, "<table class=\"boards\">\n<tr><th>Board</th><th>Size</th><th>Black</th><th>White</th>"
-	    "<th>%s</th><th>Last move (UTC)</th></tr>\n", over ? "Result" : "Turn");
+	    "<th>%s</th><th>Last move (UTC)</th></tr>\n", over ? "Result" : "State");
 	for (i = 0; i < n; i++) {
 		const struct entry *x = &e[idx[i]];
 
@@ -696,7 +816,7 @@ static void boards_table(struct strbuf *b, const struct entry *e, const size_t *
 		player_link(b, root, x->black);
 		strbuf_puts(b, "</td><td>");
 		player_link(b, root, x->white);
-		if (over) {
+		if (over || entry_over(x)) {
 			strbuf_puts(b, "</td><td>");
 			html_escape(b, x->result);
 		} else {
@@ -721,11 +841,6 @@ static int recent_cmp(const void *a, const void *b)
 	return x->board < y->board ? -1 : x->board > y->board;
 }
 
-static bool entry_over(const struct entry *e)
-{
-	return strcmp(e->result, "playing") != 0;
-}
-
 /* The boards of userid (all when NULL), running ones in idx[0..*nrun), then the finished ones, most recent first. */
 static size_t *select_boards(struct web *w, const char *userid, size_t *nrun, size_t *nover)
 {
@@ -748,18 +863,30 @@ static size_t *select_boards(struct web *w, const char *userid, size_t *nrun, si
 	return idx;
 }
 
+/* The shard of the full list that board is on: all-1.html holds boards 101.. */
+static long shard_of(long board)
+{
+	return (board - IDENT_BOARD_MIN) / WEB_SHARD + 1;
+}
+
 static enum web_status index_page(struct web *w)
 {
 	struct strbuf b = STRBUF_INIT;
-	size_t nrun, nover, *idx = select_boards(w, NULL, &nrun, &nover);
+	size_t nrun, nover, *idx = select_boards(w, NULL, &nrun, &nover), i;
 	enum web_status s;
 	char *content;
+	long k, last = 0;
 
 	if (idx == NULL)
 		return fail(w, WEB_NOMEM, "out of memory");
+	sort_base = w->e;
+	qsort(idx, nrun, sizeof *idx, recent_cmp);
 	strbuf_printf(&b, "<h2>Boards being played (%zu)</h2>\n", nrun);
+	if (nrun > WEB_INDEX_ACTIVE)
+		strbuf_printf(&b, "<p>The %d with the latest moves; all the boards are listed below.</p>\n",
+		    WEB_INDEX_ACTIVE);
 	if (nrun > 0)
-		boards_table(&b, w->e, idx, nrun, "", false);
+		boards_table(&b, w->e, idx, nrun < WEB_INDEX_ACTIVE ? nrun : WEB_INDEX_ACTIVE, "", false);
 	else
 		strbuf_puts(&b, "<p>None.</p>\n");
 	strbuf_printf(&b, "<h2>Recently finished</h2>\n");
@@ -767,6 +894,17 @@ static enum web_status index_page(struct web *w)
 		boards_table(&b, w->e, idx + nrun, nover < WEB_RECENT ? nover : WEB_RECENT, "", true);
 	else
 		strbuf_puts(&b, "<p>None.</p>\n");
+	if (w->n > 0) {
+		strbuf_puts(&b, "<h2>All boards</h2>\n<p>");
+		for (i = 0; i < w->n; i++) {
+			k = shard_of(w->e[i].board);
+			if (k != last)
+				strbuf_printf(&b, "%s<a href=\"all-%ld.html\">%ld&ndash;%ld</a>", last != 0 ? " &middot; " : "",
+				    k, IDENT_BOARD_MIN + (k - 1) * WEB_SHARD, IDENT_BOARD_MIN + k * WEB_SHARD - 1);
+			last = k;
+		}
+		strbuf_puts(&b, "</p>\n");
+	}
 	strbuf_puts(&b, "<p>To play, send <code>help</code> by mail to <a href=\"mailto:");
 	html_escape(&b, w->cfg->from_address);
 	strbuf_puts(&b, "\">");
@@ -777,6 +915,32 @@ static enum web_status index_page(struct web *w)
 	if (content == NULL)
 		return fail(w, WEB_NOMEM, "out of memory");
 	s = page(w, "index.html", "", "Oust boards", content);
+	free(content);
+	return s;
+}
+
+/* all-K.html: every board of shard k, by number. */
+static enum web_status shard_page(struct web *w, long k)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t i, n = 0, *idx = malloc((w->n + 1) * sizeof *idx);
+	enum web_status s;
+	char *content, title[100], rel[64];
+
+	if (idx == NULL)
+		return fail(w, WEB_NOMEM, "out of memory");
+	for (i = 0; i < w->n; i++)
+		if (shard_of(w->e[i].board) == k)
+			idx[n++] = i;
+	boards_table(&b, w->e, idx, n, "", false);
+	free(idx);
+	content = strbuf_finish(&b);
+	if (content == NULL)
+		return fail(w, WEB_NOMEM, "out of memory");
+	snprintf(title, sizeof title, "Oust boards %ld to %ld", IDENT_BOARD_MIN + (k - 1) * WEB_SHARD,
+	    IDENT_BOARD_MIN + k * WEB_SHARD - 1);
+	snprintf(rel, sizeof rel, "all-%ld.html", k);
+	s = page(w, rel, "", title, content);
 	free(content);
 	return s;
 }
@@ -844,7 +1008,9 @@ enum web_status web_update(struct web *w, const struct game *g)
 {
 	struct entry e, *old = NULL, key;
 	enum web_status s;
+	bool inserted = false;
 	int from = 1;
+	size_t i;
 
 	s = summary_load(w);
 	if (s != WEB_OK)
@@ -856,18 +1022,28 @@ enum web_status web_update(struct web *w, const struct game *g)
 	if (old != NULL) {
 		/* the last turn page known gains its "next" link */
 		from = old->nturns <= g->nturns ? old->nturns : 1;
+		e.off = old->off;
+		e.len = old->len;
 		*old = e;
+		i = (size_t)(old - w->e);
 	} else {
 		s = entries_add(w, &e);
 		if (s != WEB_OK)
 			return s;
-		qsort(w->e, w->n, sizeof *w->e, entry_cmp);
+		/* in place by number; the lines after keep their offsets */
+		for (i = w->n - 1; i > 0 && w->e[i - 1].board > e.board; i--) {
+			w->e[i] = w->e[i - 1];
+			w->e[i - 1] = e;
+		}
+		inserted = true;
 	}
 	s = game_pages(w, g, from);
 	if (s == WEB_OK)
-		s = summary_save(w);
+		s = summary_splice(w, i, inserted);
 	if (s == WEB_OK)
 		s = index_page(w);
+	if (s == WEB_OK)
+		s = shard_page(w, shard_of(g->board));
 	if (s == WEB_OK)
 		s = player_page(w, g->black);
 	if (s == WEB_OK && strcmp(g->white, g->black) != 0)
@@ -928,6 +1104,9 @@ enum web_status web_build(struct web *w)
 	s = summary_save(w);
 	if (s == WEB_OK)
 		s = index_page(w);
+	for (i = 0; s == WEB_OK && i < w->n; i++)
+		if (i == 0 || shard_of(w->e[i].board) != shard_of(w->e[i - 1].board))
+			s = shard_page(w, shard_of(w->e[i].board));
 	/* each player once */
 	players = malloc((2 * w->n + 1) * sizeof *players);
 	if (players == NULL)

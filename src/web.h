@@ -3,7 +3,12 @@
  * SVG that any web server can serve and no script is needed to read.
  *
  * Layout under the site directory (`oustpbm web [DIR]`, or web_dir):
- *   index.html          the active boards and the WEB_RECENT last finished
+ *   index.html          the WEB_INDEX_ACTIVE boards being played with the
+ *                       latest moves, the WEB_RECENT last finished, and
+ *                       links to the pages of the full list
+ *   all-1.html          the full list: boards 101 to 600 (WEB_SHARD a page,
+ *                       all-2.html 601 to 1100...), so that a move rewrites
+ *                       one page of it
  *   board/101.html      board 101 now: the position (SVG, with the ASCII
  *                       board as its text alternative), the players, whose
  *                       turn it is and the command to play, the history
@@ -31,6 +36,8 @@
 #include "store.h"
 
 #define WEB_RECENT 50		/* finished boards on the index */
+#define WEB_INDEX_ACTIVE 100	/* boards being played on the index: the latest moved */
+#define WEB_SHARD 500		/* boards on one page of the full list */
 #define WEB_ERR_MAX 1200
 
 enum web_status {
