@@ -55,6 +55,9 @@ enum game_status html_board_of_game(const struct game *g, int upto, struct html_
 
 	if (upto < 0 || upto > g->nturns)
 		return GAME_BAD_TURN_NUMBER;
+	/* the drawings are of square boards: hex-hex games are not played yet */
+	if (g->rg.board.shape != RULES_SQUARE)
+		return GAME_BAD_HISTORY;
 	nlast = game_turn_placements(g, upto, &last);
 	if (nlast > 0) {
 		before = malloc(sizeof *before);
