@@ -135,6 +135,7 @@ static const struct key keys[] = {
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	STR_KEY(web_dir, check_path),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),
@@ -643,6 +644,7 @@ static const struct {
 	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },
 	{ "max_registrations_per_hour", "accounts made by register in an hour, server-wide, 0 = no limit" },
 	{ "max_registrations_per_domain", "of those, accounts whose address is in one domain, 0 = no limit" },
+	{ "web_dir", "the directory of the web site of the boards (relative: from the home); unset = none" },
 };
 
 const char *config_key_help(const char *name)
