@@ -204,7 +204,7 @@ static enum admin_status do_adduser(struct admin *a)
 		    "or digit)\n", args[0], IDENT_USERID_MAX);
 		return ADMIN_DATAERR;
 	}
-	if (!mailaddr_ok(args[1], &why)) {
+	if (!mailaddr_deliverable(args[1], &why)) {
 		fprintf(stderr, "oustpbm: address '%s' %s\n", args[1], why);
 		return ADMIN_DATAERR;
 	}
@@ -214,7 +214,7 @@ static enum admin_status do_adduser(struct admin *a)
 		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
 
 		if (w < 0 || (size_t)w >= sizeof name - len) {
-			fprintf(stderr, "oustpbm: a full name is at most %d bytes\n", STORE_FULLNAME_MAX);
+			fprintf(stderr, "oustpbm: the full name is longer than %d characters\n", IDENT_FULLNAME_MAX);
 			return ADMIN_DATAERR;
 		}
 		len += (size_t)w;

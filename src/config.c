@@ -414,6 +414,9 @@ enum config_status config_parse(struct config *cfg, const char *name, const char
 	size_t pos = 0, i;
 	unsigned lineno = 0;
 
+	/* a UTF-8 byte order mark, as Windows editors write it, is not part of line 1 */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		pos = 3;
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t eol = nl != NULL ? (size_t)(nl - text) : len;

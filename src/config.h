@@ -2,7 +2,8 @@
  * config: the settings of one oustpbm home, read from <home>/oustpbm.conf,
  * plus the test settings taken from the environment.
  *
- * oustpbm.conf is optional.  Syntax: one "key = value" per line; blank lines
+ * oustpbm.conf is optional.  Syntax (UTF-8, a leading byte order mark
+ * ignored): one "key = value" per line; blank lines
  * and lines whose first non-blank character is '#' are ignored; spaces around
  * key and value are dropped; the value is the rest of the line (no quoting, no
  * trailing comments, so a value may contain '#').  A key may appear once.

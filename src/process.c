@@ -344,8 +344,12 @@ static enum process_status do_register(struct job *j)
 	enum store_status ss;
 	enum process_status ps;
 	bool committed;
+	const char *why;
 
 	memset(&m, 0, sizeof m);
+	if (!mailaddr_deliverable(j->in.from_addr, &why))
+		return refuse(j, NULL, "your address %s %s, so the server cannot deliver the game's mail to it: "
+		    "register from another address", j->in.from_addr, why);
 	ss = store_user_find(j->st, c->userid, &u);
 	if (ss == STORE_OK)
 		return refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
@@ -367,9 +371,8 @@ static enum process_status do_register(struct job *j)
 		outbox_batch_abort(b, &committed);
 		if (ss == STORE_USER_EXISTS)
 			ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
-		else if (ss == STORE_BAD_NAME)
-			ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
-			    STORE_FULLNAME_MAX);
+		else if (ss == STORE_BAD_NAME || ss == STORE_BAD_ADDRESS)
+			ps = refuse(j, NULL, "%s", store_error(j->st));
 		else
 			ps = store_failure(j, ss, "cannot add the user");
 		goto out;
@@ -1249,11 +1252,32 @@ static enum process_status dispatch(struct job *j)
 
 /* ---- the run ---- */
 
+/*
+ * The command for the log's cmd="..." field: '"' and '\\' escaped with a
+ * backslash, so no Subject can end the field and forge the ones after it
+ * (control characters become '?' in store_log).  The caller frees it.
+ */
+static char *log_quoted(const char *s)
+{
+	char *q = malloc(2 * strlen(s) + 1), *p = q;
+
+	if (q == NULL)
+		return NULL;
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p = '\0';
+	return q;
+}
+
 static void write_log(struct job *j)
 {
 	char stamp[GAMEFILE_TIME_SIZE], board[24];
 	const char *id = j->in.message_id != NULL ? j->in.message_id : "";
 	const char *from = j->in.from_addr != NULL ? j->in.from_addr : "";
+	char *cmd = log_quoted(j->masked != NULL ? j->masked : "");
 
 	gamefile_time_str((int64_t)j->now, stamp);
 	if (j->board > 0)
@@ -1262,7 +1286,8 @@ static void write_log(struct job *j)
 		snprintf(board, sizeof board, "-");
 	store_log(j->st, "%s mail %s%s%s from=%s board=%s cmd=\"%s\" %s: %s", stamp, id[0] != '\0' ? "<" : "",
 	    id[0] != '\0' ? id : "-", id[0] != '\0' ? ">" : "", from[0] != '\0' ? from : "-", board,
-	    j->masked != NULL ? j->masked : "", j->outcome != NULL ? j->outcome : "error", j->detail);
+	    cmd != NULL ? cmd : "(out of memory)", j->outcome != NULL ? j->outcome : "error", j->detail);
+	free(cmd);
 }
 
 static void flush(struct job *j)

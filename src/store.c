@@ -1280,7 +1280,7 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 	status = fold_userid(st, userid, id);
 	if (status != STORE_OK)
 		return status;
-	if (!mailaddr_ok(address, &why)) {
+	if (!mailaddr_deliverable(address, &why)) {
 		set_err(st, "address %s", why);
 		return STORE_BAD_ADDRESS;
 	}
@@ -1288,8 +1288,8 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
 		return STORE_BAD_PASSWORD;
 	}
-	if (!fullname_ok(fullname)) {
-		set_err(st, "a full name is at most %d bytes without control characters", STORE_FULLNAME_MAX);
+	if (!ident_fullname_ok(fullname, &why)) {
+		set_err(st, "the full name %s", why);
 		return STORE_BAD_NAME;
 	}
 	/* hashing takes tens of milliseconds: not under the lock */

@@ -141,7 +141,8 @@ run_case() {
 		echo changed >"$act/store"
 	fi
 	if [ -f "$home/log" ]; then
-		tail -c +$((logsize + 1)) "$home/log" | sed "s|$home|HOME|g" >"$act/log"
+		# a queue id holds the time, the pid and the host name: masked
+		tail -c +$((logsize + 1)) "$home/log" | sed -e "s|$home|HOME|g" -e 's/^\([^ ]* outbox \)[^ ]* /\1QUEUEID /' >"$act/log"
 	fi
 	for g in "$home"/games/*.game; do
 		[ -f "$g" ] || continue

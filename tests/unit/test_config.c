@@ -75,6 +75,12 @@ static void test_good(void)
 	ok_int(cfg.max_mails_per_hour, 0, "max_mails_per_hour 0 read");
 	ok_int(parse(&cfg, "max_mails_per_hour = 100000\n"), CONFIG_OK, "max_mails_per_hour 100000 allowed");
 	ok_int(cfg.max_mails_per_hour, 100000, "max_mails_per_hour read");
+	ok_int(parse(&cfg, "\xef\xbb\xbf" "server_name = BOM\n"), CONFIG_OK,
+	    "a UTF-8 byte order mark (as Windows editors write) is accepted");
+	ok_str(cfg.server_name, "BOM", "... and the first key after it is read");
+	ok_int(parse(&cfg, "\xef\xbb\xbf"), CONFIG_OK, "a file of only a byte order mark parses");
+	ok_int(parse(&cfg, "server_name = x\n\xef\xbb\xbfhelo_name = y\n"), CONFIG_INVALID,
+	    "a byte order mark other than at the start is an error");
 }
 
 static void test_errors(void)
