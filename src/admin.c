@@ -17,6 +17,7 @@
 #include "mailaddr.h"
 #include "reply.h"
 #include "store.h"
+#include "throttle.h"
 
 #define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
 #define LINE_MAX_IN (STORE_PASSWORD_MAX + 3)	/* a password line read from stdin, CR LF included */
@@ -263,6 +264,11 @@ static enum admin_status do_passwd(struct admin *a)
 		fprintf(stderr, "oustpbm: passwd %s: %s\n", u.userid, store_error(a->st));
 		return of_store(ss);
 	}
+	/* a new password ends a lockout for guessing (throttle.h) */
+	ss = throttle_clear(a->st, &a->cfg, u.userid, a->now);
+	if (ss != STORE_OK)
+		fprintf(stderr, "oustpbm: passwd %s: the password is set, but a lockout could not be ended: %s\n",
+		    u.userid, store_error(a->st));
 	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
 	if (shown)
 		printf("%s\n", pw);

@@ -134,6 +134,8 @@ static const struct key keys[] = {
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	NUM_KEY(max_password_failures, 1, 1000, true),
+	NUM_KEY(password_lockout_minutes, 1, 10080, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -158,11 +160,13 @@ void config_defaults(struct config *cfg)
 	cfg->max_message_bytes = 262144;
 	cfg->lock_timeout_ms = 10000;
 	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
-	/* yescrypt cost 1: about 1 ms per check, within the budget of one mail */
-	cfg->password_cost = 1;
+	/* libxcrypt's default yescrypt cost: tens of ms per check, nothing for a mail */
+	cfg->password_cost = 0;
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
 	cfg->max_mails_per_hour = 30;
+	cfg->max_password_failures = 5;
+	cfg->password_lockout_minutes = 60;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;

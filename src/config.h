@@ -16,13 +16,13 @@
  *   max_message_bytes  (262144)          largest mail read, 1024..104857600
  *   lock_timeout_ms    (10000)           longest wait for a lock, 0..600000
  *   transport          (maildir)         how replies leave the outbox
- *   password_cost      (1)               yescrypt cost for new password hashes,
- *                                         0 = the libxcrypt default, else 1..11.
- *                                         1 takes about 1 ms per check; the
- *                                         libxcrypt default (5) takes 20-45 ms,
- *                                         beyond the 5 ms budget of one mail.
- *                                         An admin may raise it: existing hashes
- *                                         keep their cost until changed.
+ *   password_cost      (0)               yescrypt cost for new password hashes,
+ *                                         0 = the libxcrypt default (5: about
+ *                                         30 ms a check, nothing for a mail, and
+ *                                         a leaked users file resists a laptop),
+ *                                         else 1..11.  A hash of another cost or
+ *                                         method is made again when its owner
+ *                                         next gives the right password by mail.
  *   templates          (see below)       directory of the reply templates; a
  *                                         relative path is taken from the home
  *   remind_days        (7)               oustpbm cleanup reminds the player to
@@ -58,7 +58,13 @@
  * unless set otherwise (then it is an error); transport = smtp needs smtp_url.
  *   max_mails_per_hour (30)              mails of one sender answered in an
  *                                         hour, 1..100000, 0 = no limit; more
- *                                         are logged and dropped (seen.h)
+ *                                         are logged and dropped (seen.h);
+ *                                         senders are counted folded
+ *                                         (mailaddr_fold: case, +tag)
+ *   max_password_failures (5)            wrong passwords for one account in an
+ *                                         hour that lock it out, 1..1000,
+ *                                         0 = no throttle (throttle.h)
+ *   password_lockout_minutes (60)        how long, 1..10080
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -117,6 +123,8 @@ struct config {
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	unsigned long max_password_failures;	/* per account an hour; 0 = no throttle */
+	unsigned long password_lockout_minutes;
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

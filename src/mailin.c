@@ -318,14 +318,16 @@ static char *to_utf8(const char *in, size_t n, const char *charset, size_t *outl
 
 /*
  * A private copy of the mail for GMime: without a leading mbox "From "
- * line, with CRLF turned into LF and each NUL byte as UTF8_NUL_MARK (GMime
- * cuts header values at a NUL; the mark lets command_parse refuse it, and
- * every other field drops it with the control characters).
+ * line, with CRLF turned into LF, and NUL bytes (GMime cuts header values
+ * at a NUL) dropped from the header, but in the Subject and after the
+ * header kept as UTF8_NUL_MARK: there the command is looked for, and
+ * command_parse refuses it rather than read "ev<NUL>il" as "evil".
  */
 static char *normalise(const char *buf, size_t len, size_t *outlen)
 {
 	const char *nl;
 	size_t i = 0, n = 0;
+	bool header = true, keep = false, bol = true;
 	char *out;
 
 	if (len >= 5 && memcmp(buf, "From ", 5) == 0) {
@@ -338,9 +340,19 @@ static char *normalise(const char *buf, size_t len, size_t *outlen)
 	if (out == NULL)
 		return NULL;
 	for (; i < len; i++) {
+		if (header && bol) {
+			/* a new field, unless folded (RFC 5322 2.2.3); an empty line ends the header */
+			if (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
+				header = false;
+			else if (buf[i] != ' ' && buf[i] != '\t')
+				keep = len - i >= 8 && strncasecmp(buf + i, "subject:", 8) == 0;
+		}
+		bol = buf[i] == '\n';
 		if (buf[i] == '\0') {
-			memcpy(out + n, "\xef\xb7\x90", 3);	/* UTF8_NUL_MARK */
-			n += 3;
+			if (!header || keep) {
+				memcpy(out + n, "\xef\xb7\x90", 3);	/* UTF8_NUL_MARK */
+				n += 3;
+			}
 			continue;
 		}
 		if (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n')

@@ -44,6 +44,7 @@
 #include "rules.h"
 #include "seen.h"
 #include "store.h"
+#include "throttle.h"
 #include "transport.h"
 
 #define DETAIL_MAX 700		/* bytes of the result in the log line */
@@ -70,22 +71,112 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
+	char pwmsg[MESSAGE_MAX];	/* why a password was refused (password_verdict) */
+	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
+	bool rehash_due;
 };
+
+static enum process_status enqueue(struct job *j, const struct reply_mail *m);
+
+/* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for j->pwmsg. */
+static void lockout_words(struct job *j, const struct throttle_state *ts, char *buf, size_t size)
+{
+	char stamp[GAMEFILE_TIME_SIZE];
+
+	gamefile_time_str((int64_t)ts->until, stamp);
+	snprintf(buf, size, "until %s, after %lu wrong password%s within an hour", stamp,
+	    j->cfg.max_password_failures, j->cfg.max_password_failures == 1 ? "" : "s");
+}
+
+/* Set j->pwmsg to the refusal of a locked-out account. */
+static void locked_out(struct job *j, const char *userid, const struct throttle_state *ts)
+{
+	char words[200];
+
+	lockout_words(j, ts, words, sizeof words);
+	snprintf(j->pwmsg, sizeof j->pwmsg, "password attempts for %s are refused %s: try again then", userid,
+	    words);
+}
+
+/* Tell user's owner, once, that a lockout started (throttle.h); failing, only a note. */
+static void tell_owner(struct job *j, const struct store_user *user, const struct throttle_state *ts)
+{
+	char stamp[GAMEFILE_TIME_SIZE];
+	struct reply_mail m;
+
+	gamefile_time_str((int64_t)ts->until, stamp);
+	if (reply_lockout(&j->rc, user->address, user->fullname, user->userid, j->cfg.max_password_failures,
+	    j->in.from_addr, stamp, &m) != REPLY_OK) {
+		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->rc.err);
+		return;
+	}
+	if (enqueue(j, &m) != PROCESS_OK)
+		fprintf(stderr, "oustpbm: cannot queue the lockout notice for %s\n", user->userid);
+	reply_mail_release(&m);
+}
+
+/*
+ * Take the verdict right of a password check for user (throttle.h).  A
+ * wrong password is recorded, and when it starts a lockout the owner is
+ * told; a right one counts only if no lockout came into force while it was
+ * checked (guesses sent at once are checked at once), and then marks an
+ * outdated hash to be made again (rehash_password).  False: refuse the
+ * command with j->pwmsg.
+ */
+static bool password_verdict(struct job *j, const struct store_user *user, bool right)
+{
+	struct throttle_state ts;
+	enum store_status ss;
+	char words[200];
+
+	if (right) {
+		ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
+		if (ss == STORE_OK && ts.until != 0) {
+			locked_out(j, user->userid, &ts);
+			return false;
+		}
+		if (ss != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot read the password throttle: %s\n", store_error(j->st));
+		if (!store_hash_current(j->st, user->hash)) {
+			j->rehash = *user;
+			j->rehash_due = true;
+		}
+		return true;
+	}
+	ss = throttle_fail(j->st, &j->cfg, user->userid, j->in.from_addr, j->now, &ts);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->st));
+		ts.until = 0;
+	}
+	if (ts.until != 0 && !ts.started) {
+		locked_out(j, user->userid, &ts);	/* another attempt locked it meanwhile */
+	} else if (ts.started) {
+		lockout_words(j, &ts, words, sizeof words);
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s; password attempts for %s are now "
+		    "refused %s", user->userid, user->userid, words);
+		tell_owner(j, user, &ts);
+	} else {
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s", user->userid);
+	}
+	return false;
+}
 
 /*
  * Settle a password check still running (do_play): false if the password was
- * wrong, and then who names the user.  Afterwards no check is pending.
+ * refused (password_verdict), and then j->pwmsg says why.  Afterwards no
+ * check is pending.
  */
-static bool password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
+static bool password_settled(struct job *j)
 {
+	struct store_user user;
 	bool right;
 
 	if (!pwcheck_pending(&j->pw))
 		return true;
 	right = pwcheck_result(&j->pw);
-	snprintf(who, IDENT_USERID_MAX + 1, "%s", j->pw.user.userid);
+	user = j->pw.user;
 	pwcheck_release(&j->pw);
-	return right;
+	return password_verdict(j, &user, right);
 }
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
@@ -186,14 +277,12 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	char *text = NULL;
 	size_t len;
 
-	char who[IDENT_USERID_MAX + 1];
-
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!password_settled(j, who)) {
+	if (!password_settled(j)) {
 		/* a wrong password is the answer, whatever else is wrong with the command */
-		snprintf(msg, sizeof msg, "wrong password for %s", who);
+		snprintf(msg, sizeof msg, "%s", j->pwmsg);
 		g = NULL;
 	}
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
@@ -225,6 +314,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
  */
 static enum process_status find_account(struct job *j, const char *userid, struct store_user *user, bool *found)
 {
+	struct throttle_state ts;
 	enum store_status ss;
 
 	*found = false;
@@ -236,6 +326,15 @@ static enum process_status find_account(struct job *j, const char *userid, struc
 		return store_failure(j, ss, "cannot read the users file");
 	if (user->hash[0] != '$')
 		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
+	/* locked out for guessing (throttle.h): the password is not even checked */
+	ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the password throttle");
+	if (ts.until != 0) {
+		pwcheck_release(&j->pw);
+		locked_out(j, user->userid, &ts);
+		return refuse(j, NULL, "%s", j->pwmsg);
+	}
 	*found = true;
 	return PROCESS_OK;
 }
@@ -251,9 +350,9 @@ static enum process_status authenticate(struct job *j, const char *userid, const
 
 	if (ps != PROCESS_OK || !*authorised)
 		return ps;
-	if (!store_user_check_password(user, password)) {
+	if (!password_verdict(j, user, store_user_check_password(user, password))) {
 		*authorised = false;
-		return refuse(j, NULL, "wrong password for %s", user->userid);
+		return refuse(j, NULL, "%s", j->pwmsg);
 	}
 	return PROCESS_OK;
 }
@@ -631,7 +730,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	struct store_staged sf = { .live = false };
 	enum store_status ss;
 	enum process_status ps;
-	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	char *text = NULL;
 	size_t len;
 	bool committed = false;
 
@@ -656,14 +755,14 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		/* what the commit needs on disk, written while the password check may still run */
 		ss = store_sync(j->st);
 	}
-	if (ss == STORE_OK && !password_settled(j, who)) {
+	if (ss == STORE_OK && !password_settled(j)) {
 		/* everything was only staged: drop it, void the record, and refuse */
 		store_discard(j->st, &sf);
 		outbox_batch_abort(b, &committed);
 		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
-		ps = refuse(j, NULL, "wrong password for %s", who);
+		ps = refuse(j, NULL, "%s", j->pwmsg);
 		goto out;
 	}
 	if (ss == STORE_OK) {
@@ -742,10 +841,8 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 		return store_failure(j, ss, "cannot read the board");
 	ss = store_lock_board(j->st, board, lock);
 	if (ss == STORE_TIMEOUT) {
-		char who[IDENT_USERID_MAX + 1];
-
-		if (!password_settled(j, who))
-			return refuse(j, NULL, "wrong password for %s", who);
+		if (!password_settled(j))
+			return refuse(j, NULL, "%s", j->pwmsg);
 		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -1290,6 +1387,25 @@ static void write_log(struct job *j)
 	free(cmd);
 }
 
+/*
+ * The owner gave the right password for a hash of another cost or method
+ * than password_cost: make it again, now that the password is known (the
+ * mail is handled whatever comes of it).
+ */
+static void rehash_password(struct job *j)
+{
+	enum store_status ss;
+	size_t n;
+
+	ss = store_user_rehash(j->st, j->rehash.userid, j->rehash.hash, j->cmd.password);
+	if (ss != STORE_OK) {
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (password hash not renewed: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot renew the password hash of %s: %s\n", j->rehash.userid,
+		    store_error(j->st));
+	}
+}
+
 static void flush(struct job *j)
 {
 	const struct transport_ops *ops = transport_find(j->cfg.transport);
@@ -1422,6 +1538,8 @@ enum process_status process_main(int argc, char **argv)
 	}
 	if (ps == PROCESS_OK)
 		record_handled(j);
+	if (ps == PROCESS_OK && j->rehash_due)
+		rehash_password(j);
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
 out:

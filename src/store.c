@@ -1324,7 +1324,28 @@ out:
 	return status;
 }
 
-enum store_status store_user_set_password(struct store *st, const char *userid, const char *password)
+bool store_hash_current(const struct store *st, const char *hash)
+{
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+	const char *end;
+	size_t n;
+
+	if (crypt_gensalt_rn("$y$", st->password_cost, NULL, 0, setting, sizeof setting) == NULL)
+		return true;	/* no new hash could be made either */
+	/* "$y$" then the parameters up to the next '$' */
+	end = strchr(setting + 3, '$');
+	if (end == NULL)
+		return true;
+	n = (size_t)(end + 1 - setting);
+	return strncmp(hash, setting, n) == 0;
+}
+
+/*
+ * Replace the hash of userid by a new one of password; with expect not
+ * NULL only if the hash is still expect (nothing written otherwise).
+ */
+static enum store_status set_hash(struct store *st, const char *userid, const char *password,
+    const char *expect)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
@@ -1361,6 +1382,9 @@ enum store_status store_user_set_password(struct store *st, const char *userid, 
 	c1 = memchr(text + at, ':', at_len);
 	c2 = memchr(c1 + 1, ':', at_len - (size_t)(c1 + 1 - (text + at)));
 	c3 = memchr(c2 + 1, ':', at_len - (size_t)(c2 + 1 - (text + at)));
+	if (expect != NULL &&
+	    ((size_t)(c3 - c2 - 1) != strlen(expect) || memcmp(c2 + 1, expect, strlen(expect)) != 0))
+		goto out;	/* changed meanwhile: that hash stands */
 	hl = strlen(hash);
 	outlen = (size_t)(c2 + 1 - text) + hl + (len - (size_t)(c3 - text));
 	out = malloc(outlen + 1);
@@ -1377,6 +1401,17 @@ out:
 	free(text);
 	store_unlock(&lock);
 	return status;
+}
+
+enum store_status store_user_set_password(struct store *st, const char *userid, const char *password)
+{
+	return set_hash(st, userid, password, NULL);
+}
+
+enum store_status store_user_rehash(struct store *st, const char *userid, const char *old_hash,
+    const char *password)
+{
+	return set_hash(st, userid, password, old_hash);
 }
 
 /* --- log --- */

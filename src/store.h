@@ -301,6 +301,23 @@ bool store_user_check_password(const struct store_user *user, const char *passwo
 /* Replace the password hash of userid (the caller has checked the old one). */
 enum store_status store_user_set_password(struct store *st, const char *userid, const char *password);
 
+/*
+ * True if hash was made with the method and cost new hashes get (yescrypt
+ * at password_cost): its "$y$<parameters>$" prefix is the one a new salt
+ * gets.  A hash of another cost or method is made again when its owner
+ * next gives the right password (store_user_rehash).
+ */
+bool store_hash_current(const struct store *st, const char *hash);
+
+/*
+ * Replace userid's hash old_hash, under the store lock, by a new hash of
+ * password (which the caller checked against old_hash) at password_cost.
+ * If the hash changed meanwhile (a new password, a locked account) nothing
+ * is written and the result is STORE_OK.
+ */
+enum store_status store_user_rehash(struct store *st, const char *userid, const char *old_hash,
+    const char *password);
+
 /* True if password is acceptable: 1..STORE_PASSWORD_MAX of '!'..'~'. */
 bool store_password_ok(const char *password);
 

@@ -77,7 +77,7 @@ sane() {
 # the home before the game: alice and bob, board 101 (5x5)
 h=$tmp/s0
 mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
 mail $A "register alice secret" r1@x >"$tmp/m"
 feed "$h" $T0 "$tmp/m" >/dev/null
 mail $B "register bob hunter2" r2@x >"$tmp/m"

@@ -37,7 +37,9 @@ static void test_defaults(void)
 	ok_int(cfg.max_message_bytes, 262144, "default max_message_bytes");
 	ok_int(cfg.lock_timeout_ms, 10000, "default lock_timeout_ms");
 	ok_str(cfg.transport, "maildir", "default transport");
-	ok_int(cfg.password_cost, 1, "default password_cost 1 (about 1 ms per check)");
+	ok_int(cfg.password_cost, 0, "default password_cost 0 (libxcrypt's default)");
+	ok_int(cfg.max_password_failures, 5, "default max_password_failures 5");
+	ok_int(cfg.password_lockout_minutes, 60, "default password_lockout_minutes 60");
 	ok_str(cfg.templates, "", "no templates directory set by default");
 	ok_int(cfg.max_mails_per_hour, 30, "default max_mails_per_hour 30");
 	ok(!cfg.test_time_set, "no test time by default");
