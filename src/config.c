@@ -136,6 +136,9 @@ static const struct key keys[] = {
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
 	NUM_KEY(max_password_failures, 1, 1000, true),
 	NUM_KEY(password_lockout_minutes, 1, 10080, false),
+	NUM_KEY(max_open_boards, 1, 100000, true),
+	NUM_KEY(max_open_challenges, 1, 1000, true),
+	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -167,6 +170,9 @@ void config_defaults(struct config *cfg)
 	cfg->max_mails_per_hour = 30;
 	cfg->max_password_failures = 5;
 	cfg->password_lockout_minutes = 60;
+	cfg->max_open_boards = 50;
+	cfg->max_open_challenges = 3;
+	cfg->max_challenges_per_hour = 10;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;

@@ -65,6 +65,15 @@
  *                                         hour that lock it out, 1..1000,
  *                                         0 = no throttle (throttle.h)
  *   password_lockout_minutes (60)        how long, 1..10080
+ *   max_open_boards    (50)              boards still playing either player of
+ *                                         a new challenge may be in already,
+ *                                         1..100000, 0 = no limit
+ *   max_open_challenges (3)              boards still playing between the
+ *                                         challenger and the opponent on which
+ *                                         the opponent has not played yet,
+ *                                         1..1000, 0 = no limit
+ *   max_challenges_per_hour (10)         challenges one account may make in an
+ *                                         hour, 1..10000, 0 = no limit
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -125,6 +134,9 @@ struct config {
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
 	unsigned long max_password_failures;	/* per account an hour; 0 = no throttle */
 	unsigned long password_lockout_minutes;
+	unsigned long max_open_boards;	/* per player; 0 = no limit */
+	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
+	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

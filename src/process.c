@@ -868,10 +868,93 @@ static unsigned mix(unsigned long long x)
 	return (unsigned)x;
 }
 
+#define CHALLENGE_LOCK_FILE "challenge.lock"
+
+/*
+ * Has the opponent of a board not played on it yet?  Before the second
+ * turn the header's colours are the first ones (a swap is the second
+ * turn at the earliest), and passes cannot come that early.
+ */
+static bool unanswered(const struct game *g, const char *opponent)
+{
+	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
+}
+
+/*
+ * The limits on challenges (issue: anyone can send one, and each mails the
+ * opponent and makes a board): max_challenges_per_hour of the challenger's
+ * account; max_open_boards of either player; max_open_challenges, boards
+ * still playing between the two on which the opponent has not played.
+ * Called under CHALLENGE_LOCK_FILE, held until the new board is committed
+ * and recorded, so two challenges at once are counted one after the other.
+ * *ok false after a refusal was sent.
+ */
+static enum process_status challenge_limits(struct job *j, const char *userid, const char *opponent, bool *ok)
+{
+	const struct config *cfg = &j->cfg;
+	unsigned long made, open_u = 0, open_o = 0, pending = 0;
+	char list[120];
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nboards = 0, i, len, used = 0;
+	char *text;
+
+	*ok = false;
+	list[0] = '\0';
+	if (cfg->max_challenges_per_hour != 0) {
+		ss = throttle_challenges(j->st, userid, j->now, &made);
+		if (ss != STORE_OK)
+			return store_failure(j, ss, "cannot read the record of challenges");
+		if (made >= cfg->max_challenges_per_hour)
+			return refuse(j, NULL, "%s made %lu challenges in the last hour (max_challenges_per_hour = %lu): "
+			    "challenge again later", userid, made, cfg->max_challenges_per_hour);
+	}
+	if (cfg->max_open_boards == 0 && cfg->max_open_challenges == 0) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ss = store_list_boards(j->st, &boards, &nboards);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot list the boards");
+	for (i = 0; i < nboards; i++) {
+		struct game g;
+		bool has_u, has_o;
+
+		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: not counted */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g)) {
+			has_u = strcmp(g.black, userid) == 0 || strcmp(g.white, userid) == 0;
+			has_o = strcmp(g.black, opponent) == 0 || strcmp(g.white, opponent) == 0;
+			open_u += has_u;
+			open_o += has_o;
+			if (has_u && has_o && unanswered(&g, opponent)) {
+				pending++;
+				if (used + 16 < sizeof list)
+					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
+					    used > 0 ? ", " : "", g.board);
+			}
+		}
+		free(text);
+	}
+	free(boards);
+	if (cfg->max_open_challenges != 0 && pending >= cfg->max_open_challenges)
+		return refuse(j, NULL, "%s has not played yet on %lu board%s with %s (%s; max_open_challenges = %lu): "
+		    "no new challenge until %s plays on one", opponent, pending, pending == 1 ? "" : "s", userid,
+		    list, cfg->max_open_challenges, opponent);
+	if (cfg->max_open_boards != 0 && open_u >= cfg->max_open_boards)
+		return refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): finish or "
+		    "resign one before a new challenge", userid, open_u, cfg->max_open_boards);
+	if (cfg->max_open_boards != 0 && open_o >= cfg->max_open_boards)
+		return refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): challenge %s "
+		    "when one is over", opponent, open_o, cfg->max_open_boards, opponent);
+	*ok = true;
+	return PROCESS_OK;
+}
+
 static enum process_status do_challenge(struct job *j)
 {
 	struct command *c = &j->cmd;
-	struct store_lock lock = STORE_LOCK_INIT;
+	struct store_lock lock = STORE_LOCK_INIT, limits = STORE_LOCK_INIT;
 	struct reply_mail mails[2];
 	struct reply_event ev;
 	struct store_user u, opp;
@@ -896,11 +979,25 @@ static enum process_status do_challenge(struct job *j)
 		    c->opponent);
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the users file");
-	ss = store_next_board_id(j->st, &board);
-	if (ss == STORE_FULL)
-		return refuse(j, NULL, "no board number is left: ask the server's admin");
+	ss = store_lock_path(j->st, CHALLENGE_LOCK_FILE, j->cfg.lock_timeout_ms, &limits);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "the challenges are locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
 	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot number the new board");
+		return store_failure(j, ss, "cannot lock the challenges");
+	ps = challenge_limits(j, u.userid, opp.userid, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	ss = store_next_board_id(j->st, &board);
+	if (ss == STORE_FULL) {
+		ps = refuse(j, NULL, "no board number is left: ask the server's admin");
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = store_failure(j, ss, "cannot number the new board");
+		goto out;
+	}
 	j->board = board;
 	switch (c->color) {
 	case COMMAND_COLOR_WHITE:
@@ -956,12 +1053,18 @@ static enum process_status do_challenge(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	ps = commit_game(j, &g, mails, n, &ok);
-	if (ps == PROCESS_OK && ok)
+	if (ps == PROCESS_OK && ok) {
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
+		/* counted for max_challenges_per_hour; failing, only this one is not */
+		if (throttle_challenge_made(j->st, &j->cfg, u.userid, board, j->now) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,
+			    store_error(j->st));
+	}
 out:
 	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
+	store_unlock(&limits);
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);
 	free(comment);

@@ -1,5 +1,7 @@
 /*
- * throttle: the wrong-password throttle per account, against guessing.
+ * throttle: limits per account against abuse: the wrong-password throttle
+ * against guessing, and the count of challenges an account made in the
+ * last hour (max_challenges_per_hour, process.c).
  *
  * After max_password_failures wrong passwords for one account within
  * THROTTLE_WINDOW (an hour), whoever sent them, the account is locked out
@@ -15,9 +17,10 @@
  *     TIME USERID F SENDER     a wrong password from SENDER
  *     TIME USERID L UNTIL      a lockout from TIME to UNTIL (owner told)
  *     TIME USERID C -          the admin set a new password
+ *     TIME USERID X BOARD      USERID challenged someone: board BOARD
  * TIME and UNTIL epoch seconds.  It is rewritten whole (durably, under
  * throttle.lock) by each event, keeping only the lines still needed: a
- * failure while it may count, a lockout until it ends.  So it stays small
+ * failure or a challenge while it may count, a lockout until it ends.  So it stays small
  * (at most max_password_failures lines per account an hour), a damaged line
  * is skipped, and deleting the file only forgets the failures.
  *
@@ -63,5 +66,12 @@ enum store_status throttle_fail(struct store *st, const struct config *cfg, cons
 
 /* End userid's lockout and forget its failures (a new password was set by the admin). */
 enum store_status throttle_clear(struct store *st, const struct config *cfg, const char *userid, time_t now);
+
+/* The challenges userid made in (now - THROTTLE_WINDOW, now], into *count. */
+enum store_status throttle_challenges(struct store *st, const char *userid, time_t now, unsigned long *count);
+
+/* Record, under throttle.lock, that userid made the challenge of board. */
+enum store_status throttle_challenge_made(struct store *st, const struct config *cfg, const char *userid,
+    long board, time_t now);
 
 #endif

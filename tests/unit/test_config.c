@@ -40,6 +40,9 @@ static void test_defaults(void)
 	ok_int(cfg.password_cost, 0, "default password_cost 0 (libxcrypt's default)");
 	ok_int(cfg.max_password_failures, 5, "default max_password_failures 5");
 	ok_int(cfg.password_lockout_minutes, 60, "default password_lockout_minutes 60");
+	ok_int(cfg.max_open_challenges, 3, "default max_open_challenges 3");
+	ok_int(cfg.max_challenges_per_hour, 10, "default max_challenges_per_hour 10");
+	ok_int(cfg.max_open_boards, 50, "default max_open_boards 50");
 	ok_str(cfg.templates, "", "no templates directory set by default");
 	ok_int(cfg.max_mails_per_hour, 30, "default max_mails_per_hour 30");
 	ok(!cfg.test_time_set, "no test time by default");

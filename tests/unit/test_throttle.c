@@ -108,6 +108,18 @@ static void test_lockout(void)
 	ok(s.started && s.until == T0 + 50061, "max_password_failures 2, password_lockout_minutes 1");
 	cfg.max_password_failures = 5;
 	cfg.password_lockout_minutes = 60;
+
+	/* the challenges of the last hour */
+	unsigned long count = 99;
+	ok(throttle_challenges(st, "hal", T0 + 60000, &count) == STORE_OK && count == 0, "no challenges made");
+	ok_int(throttle_challenge_made(st, &cfg, "hal", 101, T0 + 60000), STORE_OK, "a challenge recorded");
+	ok_int(throttle_challenge_made(st, &cfg, "hal", 102, T0 + 61000), STORE_OK, "another");
+	ok_int(throttle_challenge_made(st, &cfg, "ida", 103, T0 + 61000), STORE_OK, "one of another account");
+	ok(throttle_challenges(st, "hal", T0 + 61000, &count) == STORE_OK && count == 2, "hal's two counted");
+	ok(throttle_challenges(st, "hal", T0 + 60000 + THROTTLE_WINDOW, &count) == STORE_OK && count == 1,
+	    "an hour later the first no longer counts");
+	s = state_at(st, "hal", T0 + 61000);
+	ok(s.failures == 0 && s.until == 0, "challenges are no wrong passwords");
 	store_close(st);
 	t_home_free(home);
 }
