@@ -141,7 +141,11 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 /*
  * The command line for the log and for quoting in replies, with every
  * password replaced by "****".  For an unknown command only the first word
- * is kept.  Returns a string the caller frees, NULL when out of memory.
+ * is kept.  For a known keyword whose words did not parse, every word that
+ * may stand where the password goes (whichever words are missing or too
+ * many) is masked, and so is every word not recognisable as a keyword, a
+ * board, a user id or a placement (command.c, unparsed_keep).  Returns a
+ * string the caller frees, NULL when out of memory.
  */
 char *command_mask(const struct command *cmd);
 
@@ -149,7 +153,9 @@ char *command_mask(const struct command *cmd);
  * The comment passed to the opponent: the body after the command line (when
  * the command came from the body) or the whole body (from the Subject), up
  * to a "-- " signature line, without lines quoted with '>' (a reply quoting
- * an old board must not send that board on again), control characters other
+ * an old board must not send that board on again), without lines holding
+ * the sender's password or repeating the command (the keyword and the same
+ * board or user id), control characters other
  * than LF and TAB removed, leading and trailing blank lines and trailing
  * spaces dropped, cut to COMMAND_COMMENT_MAX characters.  body is the same
  * body given to command_parse().  Returns a string the caller frees ("" when
