@@ -5,7 +5,8 @@
  *   automatic mail: logged and dropped (exit 0); unparsable or no sender: EX_DATAERR
  *   a mail loop, a copy of a mail already handled (seen.h) or a sender over
  *   max_mails_per_hour: logged and dropped (exit 0)
- *   command_parse, then one handler per command
+ *   command_parse, then one handler per command (a password checked
+ *   against the throttle of throttle.h; a challenge within its limits)
  *   the replies queued in the outbox, then flushed to the transport
  *   one log line: time, Message-ID, sender, masked command, board, result
  *
