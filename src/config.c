@@ -139,6 +139,9 @@ static const struct key keys[] = {
 	NUM_KEY(max_open_boards, 1, 100000, true),
 	NUM_KEY(max_open_challenges, 1, 1000, true),
 	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
+	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
+	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
+	NUM_KEY(robot_seconds, 1, 600, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -173,6 +176,10 @@ void config_defaults(struct config *cfg)
 	cfg->max_open_boards = 50;
 	cfg->max_open_challenges = 3;
 	cfg->max_challenges_per_hour = 10;
+	/* forged registrations must not fill the users file (STORE_USERS_FILE_MAX) */
+	cfg->max_registrations_per_hour = 100;
+	cfg->max_registrations_per_domain = 20;
+	cfg->robot_seconds = 5;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;
