@@ -42,5 +42,7 @@ bool mailaddr_deliverable(const char *s, const char **why);
  * MAILADDR_MAX bytes); s need not be valid.
  */
 void mailaddr_fold(const char *s, char out[MAILADDR_MAX + 1]);
+/* RFC 5322 3.2.3 atext: a character of an atom (also msgid.h's grammar). */
+bool mailaddr_atext(unsigned char c);
 
 #endif
