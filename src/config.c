@@ -139,6 +139,7 @@ static const struct key keys[] = {
 	NUM_KEY(max_open_boards, 1, 100000, true),
 	NUM_KEY(max_open_challenges, 1, 1000, true),
 	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
+	STR_KEY(web_dir, check_path),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),

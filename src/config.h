@@ -74,6 +74,10 @@
  *                                         1..1000, 0 = no limit
  *   max_challenges_per_hour (10)         challenges one account may make in an
  *                                         hour, 1..10000, 0 = no limit
+ *   web_dir            (unset)           directory of the web site (web.h),
+ *                                         relative to the home if not absolute;
+ *                                         when set, the pages a change touched
+ *                                         are written after every commit
  *   max_registrations_per_hour (100)     accounts made by mail in an hour,
  *                                         1..100000, 0 = no limit; more are
  *                                         refused with a reply
@@ -149,6 +153,7 @@ struct config {
 	unsigned long max_open_boards;	/* per player; 0 = no limit */
 	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
 	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
+	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */

@@ -47,6 +47,7 @@
 #include "seen.h"
 #include "store.h"
 #include "throttle.h"
+#include "web.h"
 #include "transport.h"
 
 #define DETAIL_MAX 700		/* bytes of the result in the log line */
@@ -851,6 +852,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
+	web_after_commit(&j->cfg, j->st, g);
 out:
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
