@@ -195,6 +195,7 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 		ms = MAILOUT_OK;
 	} else {
 		ms = mailout_template_load(rc->tdir, name, &text, err, sizeof err);
+		rc->html_missing = html && ms == MAILOUT_NOT_FOUND;
 		if (ms == MAILOUT_OK && html) {
 			rc->cached_html = text;
 			text = NULL;
@@ -672,6 +673,10 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	var(&vs, "server", srvs);
 	var(&vs, "address", addrs);
 	st = expand(rc, "mail.html", &vs, out);
+	if (st == REPLY_TEMPLATE && rc->html_missing) {
+		/* a templates directory from before mail.html: the text alone, as with html_mail = off */
+		st = REPLY_OK;
+	}
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");

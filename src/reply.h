@@ -27,7 +27,9 @@
  * default): a text/html alternative after the unchanged text/plain part,
  * made from the template mail.html with the board as a table (html.h), the
  * players' largest/total figures, what happened, the comment, the command
- * to send next and the last turns; text from players is escaped.
+ * to send next and the last turns; text from players is escaped.  A
+ * templates directory without mail.html (an admin's copy from before it)
+ * sends the text alone; a malformed mail.html is a template error.
  *
  * Only the templates a reply uses are read, each once (the mails to both
  * players share one).  No I/O other than reading
@@ -72,6 +74,7 @@ struct reply_ctx {
 	char cached_name[72];	/* the last text template read, kept for the next reply */
 	char *cached;		/* its text, owned: reply_release() */
 	char *cached_html;	/* mail.html once read, owned: reply_release() */
+	bool html_missing;	/* the templates directory has no mail.html: text only */
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
 };
 

@@ -198,6 +198,14 @@ echo "templates = $tmp/tpl" >>"$h/oustpbm.conf"
 sed -i "/^templates = $(echo "$top" | sed 's/[\/&]/\\&/g')\/templates\$/d" "$h/oustpbm.conf"
 send "$h" alice@example.org 'show 101'
 check "the HTML comes from the template mail.html" sh -c "'$part' '$(last "$h" alice@example.org)' html | grep -q 'Edited by the admin'"
+mv "$tmp/tpl/mail.html" "$tmp/tpl/mail.html.away"
+k=$((k + 1))
+printf 'From: alice@example.org\nSubject: show 101\nMessage-ID: <hm.%d@example.org>\n\n' $k |
+    OUSTPBM_TEST_TIME=$((T0 + 60 * k)) "$bin" -d "$h" >/dev/null 2>&1
+rc=$?
+check "a templates directory without mail.html (from before it): the text alone, exit 0 (got $rc)" sh -c \
+    "[ $rc = 0 ] && [ \"\$('$part' '$(last "$h" alice@example.org)' type)\" = text/plain ]"
+mv "$tmp/tpl/mail.html.away" "$tmp/tpl/mail.html"
 echo '<p>{nosuch}</p>' >>"$tmp/tpl/mail.html"
 send "$h" alice@example.org 'show 101'
 check "a template with an unknown placeholder: no reply, the error logged naming the file and line" sh -c \
