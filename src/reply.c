@@ -1118,7 +1118,7 @@ enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const
 	var(&vs, "until", until);
 	st = expand(rc, "lockout", &vs, &body);
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
 	free(body);
 	return st;
 }
