@@ -93,10 +93,9 @@ static int header_line(const char *text, size_t len, const char *key)
 	return 0;
 }
 
-/* The first token of the current line is the number v. */
-static bool first_is(const struct lines *l, long v)
+/* The first token of the current line is the word w. */
+static bool first_word_is(const struct lines *l, const char *w)
 {
-	char buf[24];
 	size_t i = 0, j;
 
 	while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'))
@@ -104,12 +103,20 @@ static bool first_is(const struct lines *l, long v)
 	j = i;
 	while (j < l->n && l->s[j] != ' ' && l->s[j] != '\t')
 		j++;
-	snprintf(buf, sizeof buf, "%ld", v);
-	return j - i == strlen(buf) && memcmp(l->s + i, buf, j - i) == 0;
+	return j - i == strlen(w) && memcmp(l->s + i, w, j - i) == 0;
 }
 
-/* The line of the drawing's row (1..size, as labelled), or 0. */
-static int row_line(const char *text, size_t len, int row)
+/* The first token of the current line is the number v. */
+static bool first_is(const struct lines *l, long v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof buf, "%ld", v);
+	return first_word_is(l, buf);
+}
+
+/* The line of the drawing's row labelled row ("13" square, "g" hex), or 0. */
+static int row_line(const char *text, size_t len, const char *row)
 {
 	struct lines l = { text, text + len, 0, NULL, 0 };
 	bool header = true, drawing = false;
@@ -125,7 +132,7 @@ static int row_line(const char *text, size_t len, int row)
 		}
 		if (l.n == 8 && memcmp(l.s, "history:", 8) == 0)
 			return 0;
-		if (first_is(&l, row))
+		if (first_word_is(&l, row))
 			return l.line;
 	}
 	return 0;
@@ -153,12 +160,18 @@ static int differs_line(const struct game *g, const struct game_replay *r, const
 {
 	const struct rules_board *have = &g->rg.board, *want = &r->rg.board;
 	int x, y, p;
+	char row[16];
 
-	for (y = g->size - 1; y >= 0; y--) {
-		for (x = 0; x < g->size; x++) {
+	for (y = have->width - 1; y >= 0; y--) {
+		for (x = rules_row_first(have, y); x < rules_row_first(have, y) + rules_row_len(have, y); x++) {
 			p = rules_point(have, x, y);
-			if (have->color[p] != want->color[p])
-				return row_line(text, len, y + 1);
+			if (have->color[p] != want->color[p]) {
+				if (have->shape == RULES_HEX)
+					snprintf(row, sizeof row, "%c", rules_row_letter(y));
+				else
+					snprintf(row, sizeof row, "%d", y + 1);
+				return row_line(text, len, row);
+			}
 		}
 	}
 	if (g->rg.result != r->rg.result)

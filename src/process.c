@@ -780,7 +780,7 @@ static enum process_status do_challenge(struct job *j)
 	enum process_status ps;
 	struct game g;
 	const char *black, *white, *at;
-	char *comment = NULL;
+	char *comment = NULL, dims[GAME_DIMENSIONS_SIZE];
 	bool ok, challenger_black;
 	long board;
 	int n = 0, i;
@@ -836,7 +836,8 @@ static enum process_status do_challenge(struct job *j)
 	ps = check_duplicate(j, &ok);
 	if (ps != PROCESS_OK)
 		goto out;
-	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
+	game_init_shape(&g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
+	    (int64_t)j->now);
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
@@ -857,8 +858,8 @@ static enum process_status do_challenge(struct job *j)
 		goto out;
 	ps = commit_game(j, &g, mails, n, &ok);
 	if (ps == PROCESS_OK && ok)
-		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
-		    g.size, g.size, g.swap ? "on" : "off");
+		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %s, swap %s", board, g.black, g.white,
+		    game_dimensions(&g, false, dims), g.swap ? "on" : "off");
 out:
 	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
@@ -973,12 +974,16 @@ static enum process_status do_play(struct job *j)
 			goto out;
 		}
 		for (i = 0; i < (int)c->nplacements; i++) {
-			if (c->placements[i].x >= g.size || c->placements[i].y >= g.size) {
-				ps = refuse(j, &g, "%s is not on the %dx%d board", c->placements[i].name, g.size,
-				    g.size);
+			struct command_placement *pl = &c->placements[i];
+
+			points[i] = rules_parse_point(&g.rg.board, pl->name, (int)strlen(pl->name));
+			if (points[i] == RULES_NO_POINT) {
+				rules_offboard_why(&g.rg.board, pl->name, (int)strlen(pl->name), msg, sizeof msg);
+				ps = refuse(j, &g, "%s", msg);
 				goto out;
 			}
-			points[i] = rules_point(&g.rg.board, c->placements[i].x, c->placements[i].y);
+			/* From here on, the name as the board writes it ("g13" on hex boards). */
+			rules_point_name(&g.rg.board, points[i], pl->name);
 		}
 		gs = game_move(&g, u.userid, points, (int)c->nplacements, (int64_t)j->now, &rep);
 		if (gs == GAME_ILLEGAL_TURN)

@@ -512,13 +512,14 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	struct text t = { 0 };
 	const struct game_turn *e;
 	enum rules_color c;
+	char dims[GAME_DIMENSIONS_SIZE];
 	int i;
 
 	switch (ev->what) {
 	case REPLY_CHALLENGE:
-		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %dx%d, swap %s.\n", ev->actor,
-		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board, g->size, g->size,
-		    g->swap ? "on" : "off");
+		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %s, swap %s.\n", ev->actor,
+		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
 		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
 		    ev->random ? "; the colours were drawn at random" : "");
 		break;
@@ -589,6 +590,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
     const struct reply_player *to, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
+	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
@@ -608,6 +610,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		goto out;
 	var(&vs, "board", board);
 	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
 	var(&vs, "black", g->black);
 	var(&vs, "white", g->white);
 	var(&vs, "happened", happened);
@@ -692,7 +695,7 @@ out:
 enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
     char **body)
 {
-	char now[BOARD_TEXT_MAX], status[200], title[400];
+	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE];
 	char *next = NULL, *hist = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
@@ -704,11 +707,12 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 	if (drawing == NULL) {
 		board_render_game(g, now);
 		drawing = now;
-		snprintf(title, sizeof title, "Oust board %ld (%dx%d, swap %s): %s.", g->board, g->size, g->size,
-		    g->swap ? "on" : "off", status);
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): %s.", g->board,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off", status);
 	} else {
-		snprintf(title, sizeof title, "Oust board %ld (%dx%d, swap %s), the position after turn %d of %d.\n"
-		    "Now: %s.", g->board, g->size, g->size, g->swap ? "on" : "off", upto, g->nturns, status);
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s), the position after turn %d of %d.\n"
+		    "Now: %s.", g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns,
+		    status);
 	}
 	next = next_text(g);
 	hist = history_text(g, REPLY_RECENT, false);
@@ -748,6 +752,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[GAMEFILE_TIME_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, *body = NULL;
 	struct vars vs = { .n = 0 };
@@ -778,6 +783,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 		goto out;
 	var(&vs, "board", board);
 	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
 	var(&vs, "black", g->black);
 	var(&vs, "white", g->white);
 	var(&vs, "turn", turn);
@@ -806,6 +812,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
     const struct game *g, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[GAMEFILE_TIME_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE];
 	char *hist = NULL, *body = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
@@ -822,6 +829,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 		goto out;
 	var(&vs, "board", board);
 	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
 	var(&vs, "swap", g->swap ? "on" : "off");
 	var(&vs, "created", created);
 	var(&vs, "status", status);
@@ -862,7 +870,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 		const struct game *g = &games[i];
 		char size[16];
 
-		snprintf(size, sizeof size, "%dx%d", g->size, g->size);
+		game_dimensions(g, true, size);
 		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
 		if (game_over(g)) {
 			result_text(g, status, sizeof status);

@@ -89,7 +89,7 @@ static void test_challenge(void)
 	ok_int(cmd.color, COMMAND_COLOR_BLACK, "challenge: -black");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
-	    "[-size=N] [-black|-white|-random] [-noswap]; missing: one of <userid> <password> <opponent>");
+	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap]; missing: one of <userid> <password> <opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
@@ -98,11 +98,27 @@ static void test_challenge(void)
 	    "-size=0000000011: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random or -noswap)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random or -noswap)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random or -noswap)");
+	ok_int(subj("challenge alice pw bob -hex"), COMMAND_OK, "challenge: -hex");
+	ok(cmd.hex && cmd.size == 7, "challenge: -hex is side 7");
+	ok_int(subj("challenge alice pw bob -HEX=10 -white"), COMMAND_OK, "challenge: -hex=10");
+	ok(cmd.hex && cmd.size == 10 && cmd.color == COMMAND_COLOR_WHITE, "challenge: -hex=10, side 10");
+	ok_int(subj("challenge alice pw bob -hex=3 -hex=4"), COMMAND_OK, "challenge: -hex twice, the last counts");
+	ok(cmd.hex && cmd.size == 4, "challenge: side 4");
+	ok_int(subj("challenge alice pw bob -size=9"), COMMAND_OK, "challenge: -size alone");
+	ok(!cmd.hex && cmd.size == 9, "challenge: -size is square");
+	fails("challenge alice pw bob -hex=2", COMMAND_BAD_OPTION, "-hex=2: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -hex=11", COMMAND_BAD_OPTION, "-hex=11: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -hex=7x", COMMAND_BAD_OPTION, "-hex=7x: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -hex=007", COMMAND_BAD_OPTION, "-hex=007: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -size=9 -hex", COMMAND_BAD_OPTION,
+	    "'-hex' contradicts '-size=9': choose a square or a hex board");
+	fails("challenge alice pw bob -hex=5 -size=9", COMMAND_BAD_OPTION,
+	    "'-size=9' contradicts '-hex=5': choose a square or a hex board");
 	fails("challenge alice pw bob -black -white", COMMAND_BAD_OPTION,
 	    "'-white' contradicts '-black': choose one colour");
 	fails("challenge alice pw b@b", COMMAND_BAD_USERID,
@@ -146,7 +162,10 @@ static void test_move(void)
 	fails("move 101#1000000 alice pw E5", COMMAND_BAD_TURN, "'#1000000' is not a turn number (#1 to #999999)");
 	fails("move 101#3#4 alice pw E5", COMMAND_BAD_TURN, "'#3#4' is not a turn number (#1 to #999999)");
 	fails("move 101 alice pw E55", COMMAND_BAD_PLACEMENT, "'E55' is not a placement");
-	fails("move 101 alice pw I5", COMMAND_BAD_PLACEMENT, "'I5' is not a placement");
+	/* I is a row of hex boards: the board decides (a square board refuses it). */
+	ok_int(subj("move 101 alice pw i5,g13"), COMMAND_OK, "move: hex cells");
+	ok(cmd.nplacements == 2 && strcmp(cmd.placements[0].name, "I5") == 0 && cmd.placements[0].x == -1 &&
+	    strcmp(cmd.placements[1].name, "G13") == 0, "move: i5 and g13 kept for the board to read");
 	fails("move 101 alice pw E0", COMMAND_BAD_PLACEMENT, "'E0' is not a placement");
 	fails("move 101 alice pw E05", COMMAND_BAD_PLACEMENT, "'E05' is not a placement");
 	fails("move 101 alice pw E26", COMMAND_BAD_PLACEMENT, "'E26' is not a placement");
