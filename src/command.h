@@ -10,6 +10,7 @@
  *   register <userid> <password> [full name...]
  *   password <userid> <old password> <new password>
  *   challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap]
+ *       [-level=N]
  *   move <board>[#turn] <userid> <password> <placements>
  *   swap <board>[#turn] <userid> <password>
  *   resign <board>[#turn] <userid> <password>
@@ -45,6 +46,8 @@
 #define COMMAND_HEX_MIN 3		/* hex-hex sides */
 #define COMMAND_HEX_MAX 10
 #define COMMAND_HEX_DEFAULT 7
+#define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
+#define COMMAND_LEVEL_MAX 5
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -116,6 +119,7 @@ struct command {
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
+	int level;		/* challenge: -level=N for the robot, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */
