@@ -74,19 +74,20 @@ struct job {
 };
 
 /*
- * Settle a password check still running (do_play): false if the password was
- * wrong, and then who names the user.  Afterwards no check is pending.
+ * Settle a password check still running (do_play): its verdict, and who
+ * names the user; PWCHECK_RIGHT when none is pending.  Afterwards no check
+ * is pending.
  */
-static bool password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
+static enum pwcheck_verdict password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
 {
-	bool right;
+	enum pwcheck_verdict v;
 
 	if (!pwcheck_pending(&j->pw))
-		return true;
-	right = pwcheck_result(&j->pw);
+		return PWCHECK_RIGHT;
+	v = pwcheck_result(&j->pw);
 	snprintf(who, IDENT_USERID_MAX + 1, "%s", j->pw.user.userid);
 	pwcheck_release(&j->pw);
-	return right;
+	return v;
 }
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
@@ -117,6 +118,15 @@ static enum process_status outbox_failure(struct job *j, enum outbox_status os, 
 	set_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
 	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+/* A password hash that could not be computed: neither right nor wrong, so nothing is decided (75). */
+static enum process_status hash_failure(struct job *j, const char *userid)
+{
+	set_detail(j, "tempfail", "cannot check the password of %s: its hash could not be computed "
+	    "(out of memory?)", userid);
+	fprintf(stderr, "oustpbm: cannot check the password of %s: its hash could not be computed\n", userid);
+	return PROCESS_TEMPFAIL;
 }
 
 static enum process_status reply_failure(struct job *j, enum reply_status rs)
@@ -188,11 +198,15 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	size_t len;
 
 	char who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!password_settled(j, who)) {
+	v = password_settled(j, who);
+	if (v == PWCHECK_FAILED)
+		return hash_failure(j, who);
+	if (v == PWCHECK_WRONG) {
 		/* a wrong password is the answer, whatever else is wrong with the command */
 		snprintf(msg, sizeof msg, "wrong password for %s", who);
 		g = NULL;
@@ -249,10 +263,15 @@ static enum process_status authenticate(struct job *j, const char *userid, const
     struct store_user *user, bool *authorised)
 {
 	enum process_status ps = find_account(j, userid, user, authorised);
+	bool right;
 
 	if (ps != PROCESS_OK || !*authorised)
 		return ps;
-	if (!store_user_check_password(user, password)) {
+	if (store_user_check_password(user, password, &right) != STORE_OK) {
+		*authorised = false;
+		return hash_failure(j, user->userid);
+	}
+	if (!right) {
 		*authorised = false;
 		return refuse(j, NULL, "wrong password for %s", user->userid);
 	}
@@ -338,6 +357,7 @@ static enum process_status do_register(struct job *j)
 {
 	struct command *c = &j->cmd;
 	struct outbox_batch *b = NULL;
+	struct store_register_caps caps;
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
@@ -365,11 +385,19 @@ static enum process_status do_register(struct job *j)
 	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_user_add(j->st, c->userid, j->in.from_addr, c->password, c->fullname);
+	caps.per_hour = j->cfg.max_registrations_per_hour;
+	caps.per_domain = j->cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->now;
+	ss = store_user_register(j->st, c->userid, j->in.from_addr, c->password, c->fullname, &caps);
 	if (ss != STORE_OK) {
 		outbox_batch_abort(b, &committed);
 		if (ss == STORE_USER_EXISTS)
 			ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+		else if (ss == STORE_LIMIT)
+			ps = refuse(j, NULL, "no new account now: %s; try again in an hour", store_error(j->st));
+		else if (ss == STORE_TOO_BIG)
+			ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
+			    "ask the server's admin");
 		else if (ss == STORE_BAD_NAME)
 			ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
 			    STORE_FULLNAME_MAX);
@@ -394,6 +422,17 @@ out:
 	return ps;
 }
 
+/*
+ * The old password is checked without a lock (it takes milliseconds), the
+ * new hash written under the store lock only if the stored hash is still
+ * the one checked (store_user_set_password).  If not, another change came
+ * first (a concurrent password mail, the admin's lock or reset): the
+ * account is read and the old password checked again, so exactly one of
+ * concurrent changes is told "changed" and a lock or reset made meanwhile
+ * stands.
+ */
+#define PASSWORD_TRIES 5
+
 static enum process_status do_password(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -404,25 +443,40 @@ static enum process_status do_password(struct job *j)
 	enum store_status ss;
 	enum process_status ps;
 	bool ok, committed;
+	int tries;
 
 	memset(&m, 0, sizeof m);
-	ps = authenticate(j, c->userid, c->password, &u, &ok);
-	if (ps != PROCESS_OK || !ok)
-		return ps;
-	if (!store_password_ok(c->new_password))
-		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-		    STORE_PASSWORD_MAX);
-	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
-	if (rs != REPLY_OK)
-		return reply_failure(j, rs);
-	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
-	if (ps != PROCESS_OK)
-		goto out;
-	ss = store_user_set_password(j->st, u.userid, c->new_password);
-	if (ss != STORE_OK) {
+	for (tries = 0;; tries++) {
+		ps = authenticate(j, c->userid, c->password, &u, &ok);
+		if (ps != PROCESS_OK || !ok)
+			goto out;
+		if (!store_password_ok(c->new_password)) {
+			ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+			    STORE_PASSWORD_MAX);
+			goto out;
+		}
+		if (m.msg == NULL) {
+			rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+			if (rs != REPLY_OK) {
+				ps = reply_failure(j, rs);
+				goto out;
+			}
+		}
+		ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
+		if (ps != PROCESS_OK)
+			goto out;
+		ss = store_user_set_password(j->st, u.userid, c->new_password, u.hash);
+		if (ss == STORE_OK)
+			break;
 		outbox_batch_abort(b, &committed);
-		ps = store_failure(j, ss, "cannot change the password");
-		goto out;
+		outbox_batch_free(b);
+		b = NULL;
+		if (ss != STORE_CHANGED || tries + 1 == PASSWORD_TRIES) {
+			if (ss == STORE_CHANGED)
+				ss = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
+			ps = store_failure(j, ss, "cannot change the password");
+			goto out;
+		}
 	}
 	if (outbox_batch_commit(b) == OUTBOX_OK)
 		j->queued = true;
@@ -634,6 +688,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	enum store_status ss;
 	enum process_status ps;
 	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 	size_t len;
 	bool committed = false;
 
@@ -658,14 +713,14 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		/* what the commit needs on disk, written while the password check may still run */
 		ss = store_sync(j->st);
 	}
-	if (ss == STORE_OK && !password_settled(j, who)) {
-		/* everything was only staged: drop it, void the record, and refuse */
+	if (ss == STORE_OK && (v = password_settled(j, who)) != PWCHECK_RIGHT) {
+		/* everything was only staged: drop it, void the record, and refuse (or try later) */
 		store_discard(j->st, &sf);
 		outbox_batch_abort(b, &committed);
 		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
-		ps = refuse(j, NULL, "wrong password for %s", who);
+		ps = v == PWCHECK_FAILED ? hash_failure(j, who) : refuse(j, NULL, "wrong password for %s", who);
 		goto out;
 	}
 	if (ss == STORE_OK) {
@@ -745,8 +800,11 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	ss = store_lock_board(j->st, board, lock);
 	if (ss == STORE_TIMEOUT) {
 		char who[IDENT_USERID_MAX + 1];
+		enum pwcheck_verdict v = password_settled(j, who);
 
-		if (!password_settled(j, who))
+		if (v == PWCHECK_FAILED)
+			return hash_failure(j, who);
+		if (v == PWCHECK_WRONG)
 			return refuse(j, NULL, "wrong password for %s", who);
 		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
