@@ -908,7 +908,8 @@ static enum process_status do_challenge(struct job *j)
 	if (ps != PROCESS_OK || !ok)
 		return ps;
 	if (robot_is(c->opponent)) {
-		if (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX)
+		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
+		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
 			return refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
 			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
 			    c->size);

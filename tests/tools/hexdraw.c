@@ -159,7 +159,7 @@ int main(void)
 			any = 1;
 			nmy = my | 1u << i;
 			nop = op & ~cp;
-			if (nop == 0) {
+			if (v == 2 && nop == 0) {
 				wins++; /* the last enemy stones removed */
 				continue;
 			}
