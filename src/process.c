@@ -199,6 +199,10 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
 		peeked = gamefile_parse(text, len, &peek, NULL) == GAMEFILE_OK;
+		if (peeked && peek.board != j->board) {
+			game_release(&peek);	/* another board's header: not shown as this one */
+			peeked = false;
+		}
 		if (peeked)
 			g = &peek;
 	}
@@ -691,6 +695,30 @@ out:
 	return ps;
 }
 
+/* "is a FIFO, not a regular file": store_error() after STORE_NOT_REGULAR, without the home's path. */
+static const char *not_regular_why(const struct job *j)
+{
+	const char *is = strstr(store_error(j->st), " is ");
+
+	return is != NULL ? is + 1 : "is not a regular file";
+}
+
+/*
+ * A game file that cannot be used: the player is told it needs the admin
+ * (why is what follows "games/<board>.game"), the log and stderr say why.
+ */
+static enum process_status unusable_board(struct job *j, long board, const char *why)
+{
+	enum process_status ps;
+
+	fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, why);
+	ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must repair it",
+	    board, board, why);
+	if (ps == PROCESS_OK)
+		j->outcome = "error";
+	return ps;
+}
+
 /*
  * Load board g for reading only, without its lock (game files are replaced
  * whole, never rewritten in place); *found false after a refusal was sent.
@@ -699,7 +727,6 @@ static enum process_status load_readonly(struct job *j, long board, struct game 
 {
 	struct gamefile_error gerr;
 	enum store_status ss;
-	enum process_status ps;
 	char *text = NULL;
 	size_t len;
 
@@ -707,18 +734,20 @@ static enum process_status load_readonly(struct job *j, long board, struct game 
 	ss = store_board_read(j->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss == STORE_NOT_REGULAR)
+		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the board");
 	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
 		free(text);
-		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
-		ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must "
-		    "repair it", board, board, gerr.msg);
-		if (ps == PROCESS_OK)
-			j->outcome = "error";
-		return ps;
+		return unusable_board(j, board, gerr.msg);
 	}
 	free(text);
+	/* another board's file under this name is never written back (gamefile.h) */
+	if (!gamefile_named_for(g, board, &gerr)) {
+		game_release(g);
+		return unusable_board(j, board, gerr.msg);
+	}
 	*found = true;
 	return PROCESS_OK;
 }
@@ -735,6 +764,8 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	ss = store_board_exists(j->st, board);
 	if (ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss == STORE_NOT_REGULAR)
+		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the board");
 	ss = store_lock_board(j->st, board, lock);
@@ -1159,7 +1190,7 @@ static enum process_status do_games(struct job *j)
 
 		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
 		    (strcmp(g.black, u.userid) == 0 || strcmp(g.white, u.userid) == 0)) {
 			if (n == alloc) {
 				alloc = alloc != 0 ? alloc * 2 : 16;

@@ -73,6 +73,8 @@ const char *store_status_str(enum store_status status)
 		return "temporary system error";
 	case STORE_IO:
 		return "system error";
+	case STORE_NOT_REGULAR:
+		return "not a regular file";
 	}
 	return "unknown status";
 }
@@ -98,6 +100,10 @@ static bool errno_temporary(int e)
 	case EBUSY:
 	case ETXTBSY:
 	case ESTALE:
+	/* a home remounted read-only or not writable by the server: the mail waits for the admin */
+	case EROFS:
+	case EACCES:
+	case EPERM:
 		return true;
 	default:
 		return false;
@@ -127,6 +133,75 @@ static enum store_status nomem(struct store *st)
 {
 	set_err(st, "out of memory");
 	return STORE_TEMPFAIL;
+}
+
+/* What a file of mode m is, for a message. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	return "not a regular file";
+}
+
+/* "<home>/<relpath> is a FIFO, not a regular file", and STORE_NOT_REGULAR. */
+static enum store_status not_regular(struct store *st, mode_t m, const char *relpath)
+{
+	set_err(st, "%s/%s is %s, not a regular file", st->home, relpath, file_kind(m));
+	return STORE_NOT_REGULAR;
+}
+
+/*
+ * Open a data file (a game file, users, seen, a queue file) with flags:
+ * never through a symbolic link, never blocking on a FIFO (either would let
+ * a stray file hang every mail or have another file's text quoted back),
+ * and only if it is a regular file.  -1 with the error set otherwise.
+ */
+static int open_regular(struct store *st, const char *relpath, int flags, const char *what,
+    enum store_status *status)
+{
+	struct stat sb;
+	int fd = openat(st->home_fd, relpath, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == ELOOP && fstatat(st->home_fd, relpath, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(sb.st_mode))
+			*status = not_regular(st, sb.st_mode, relpath);
+		else if (e == EISDIR)
+			*status = not_regular(st, S_IFDIR, relpath);
+		else if (e == ENXIO && fstatat(st->home_fd, relpath, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			*status = not_regular(st, sb.st_mode, relpath);	/* a FIFO opened for writing */
+		else
+			*status = sys_fail(st, e, what, relpath);
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0) {
+		*status = sys_fail(st, errno, "cannot stat", relpath);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*status = not_regular(st, sb.st_mode, relpath);
+		close(fd);
+		return -1;
+	}
+	/* back to blocking I/O: O_NONBLOCK was only for the open */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		*status = sys_fail(st, errno, "cannot open", relpath);
+		close(fd);
+		return -1;
+	}
+	*status = STORE_OK;
+	return fd;
 }
 
 const char *store_error(const struct store *st)
@@ -382,13 +457,14 @@ enum store_status store_lock_path(struct store *st, const char *relpath, unsigne
 {
 	struct flock fl;
 	struct timespec start;
+	enum store_status status;
 	long sleep_us = LOCK_SLEEP_MIN_US;
 	int fd;
 
 	lock->fd = -1;
-	fd = openat(st->home_fd, relpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open_regular(st, relpath, O_RDWR | O_CREAT, "cannot open lock file", &status);
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot open lock file", relpath);
+		return status;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		long waited, left;
@@ -524,16 +600,11 @@ enum store_status store_read_file(struct store *st, const char *relpath, size_t 
 
 	*data = NULL;
 	*len = 0;
-	fd = openat(st->home_fd, relpath, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(st, relpath, O_RDONLY, "cannot open", &status);
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot open", relpath);
+		return status;
 	if (fstat(fd, &sb) != 0) {
 		status = sys_fail(st, errno, "cannot stat", relpath);
-		goto out;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		set_err(st, "%s/%s is not a regular file", st->home, relpath);
-		status = STORE_IO;
 		goto out;
 	}
 	if ((unsigned long long)sb.st_size > cap) {
@@ -663,19 +734,27 @@ enum store_status store_write_file(struct store *st, const char *relpath, const 
 
 enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
-	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	enum store_status status;
+	int fd = open_regular(st, relpath, O_WRONLY | O_CREAT, "cannot create", &status);
 
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot create", relpath);
+		return status;
+	/* truncated only once known to be a regular file */
+	if (ftruncate(fd, 0) != 0) {
+		status = sys_fail(st, errno, "cannot truncate", relpath);
+		close(fd);
+		return status;
+	}
 	return finish_file(st, fd, data, len, relpath);
 }
 
 enum store_status store_append_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
-	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	enum store_status status;
+	int fd = open_regular(st, relpath, O_WRONLY | O_CREAT | O_APPEND, "cannot open", &status);
 
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot open", relpath);
+		return status;
 	return finish_file(st, fd, data, len, relpath);
 }
 
@@ -783,6 +862,53 @@ enum store_status store_list_dir(struct store *st, const char *reldir, char ***n
 	return STORE_OK;
 }
 
+/* ".<name>.<pid>.<n>.tmp", as store_stage_file() names its temp files */
+static bool tmp_name(const char *name)
+{
+	size_t len = strlen(name), dots = 0;
+	const char *p;
+
+	if (name[0] != '.' || len < 9 || strcmp(name + len - 4, ".tmp") != 0)
+		return false;
+	/* the two numbers before ".tmp" */
+	for (p = name + len - 4; p > name + 1 && dots < 2; p--) {
+		if (p[-1] == '.')
+			dots++;
+		else if (p[-1] < '0' || p[-1] > '9')
+			return false;
+	}
+	return dots == 2 && p > name + 1;
+}
+
+enum store_status store_remove_stale_tmp(struct store *st, const char *reldir, time_t before, unsigned *removed)
+{
+	enum store_status status = STORE_OK;
+	struct dirent *de;
+	struct stat sb;
+	DIR *d;
+	int fd;
+
+	fd = openat(st->home_fd, reldir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? STORE_OK : sys_fail(st, errno, "cannot open directory", reldir);
+	d = fdopendir(fd);
+	if (d == NULL) {
+		status = sys_fail(st, errno, "cannot read directory", reldir);
+		close(fd);
+		return status;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!tmp_name(de->d_name) || fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(sb.st_mode) || sb.st_mtime >= before)
+			continue;
+		crash_point();
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			(*removed)++;
+	}
+	closedir(d);
+	return status;
+}
+
 /* --- boards --- */
 
 enum store_status store_board_exists(struct store *st, long board)
@@ -794,8 +920,10 @@ enum store_status store_board_exists(struct store *st, long board)
 	status = board_path(st, board, "game", path, sizeof path);
 	if (status != STORE_OK)
 		return status;
-	if (fstatat(st->home_fd, path, &sb, 0) != 0)
+	if (fstatat(st->home_fd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 		return sys_fail(st, errno, "cannot stat", path);
+	if (!S_ISREG(sb.st_mode))
+		return not_regular(st, sb.st_mode, path);
 	return STORE_OK;
 }
 
@@ -938,7 +1066,7 @@ enum store_status store_next_board_id(struct store *st, long *board)
 		status = store_board_exists(st, next);
 		if (status == STORE_NOT_FOUND)
 			break;
-		if (status != STORE_OK)
+		if (status != STORE_OK && status != STORE_NOT_REGULAR)	/* a stray entry: skipped too */
 			goto out;
 		next++;
 	}

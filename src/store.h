@@ -34,6 +34,13 @@
  * write (tests/sh/crash.sh).  Every durable write of oustpbm goes through
  * this module, so the hook is in this one place.
  *
+ * Data files are opened with O_NOFOLLOW and O_NONBLOCK and used only if they
+ * are regular files (STORE_NOT_REGULAR otherwise, the message naming what
+ * is there): a FIFO never hangs a mail, a symbolic link is never followed.
+ * A home that cannot be written (a read-only filesystem, EROFS; a permission
+ * the admin got wrong, EACCES, EPERM) is a temporary failure: the mail waits
+ * in the MTA's queue until the admin fixes it, never bounced.
+ *
  * Errors: every function returns an enum store_status; on failure
  * store_error() says what failed, naming the file.  store_status_temporary()
  * tells a failure worth retrying later (lock timeout, disk full, I/O error)
@@ -45,6 +52,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "config.h"
 #include "ident.h"
@@ -71,7 +79,8 @@ enum store_status {
 	STORE_FULL,		/* no board number left */
 	STORE_TIMEOUT,		/* lock not obtained within lock_timeout_ms (temporary) */
 	STORE_TEMPFAIL,		/* ENOSPC, EDQUOT, EIO, ENOMEM...: try again later */
-	STORE_IO,		/* any other system error (EACCES, EROFS...) */
+	STORE_IO,		/* any other system error */
+	STORE_NOT_REGULAR,	/* a FIFO, directory, symbolic link... where a data file should be */
 };
 
 const char *store_status_str(enum store_status status);
@@ -224,6 +233,14 @@ enum store_status store_mkdir(struct store *st, const char *reldir);
  */
 enum store_status store_list_dir(struct store *st, const char *reldir, char ***names, size_t *count);
 void store_free_names(char **names, size_t count);
+
+/*
+ * Remove the temp files (".<name>.<pid>.<n>.tmp", see Durable writes) of
+ * reldir last modified before the time before: what a crashed write left.
+ * No write keeps its temp file for long, so one older than a day is junk.
+ * *removed counts them; a file that cannot be removed is skipped.
+ */
+enum store_status store_remove_stale_tmp(struct store *st, const char *reldir, time_t before, unsigned *removed);
 
 /* --- boards --- */
 
