@@ -485,7 +485,7 @@ static enum process_status check_duplicate(struct job *j, bool *dup)
 	char stamp[GAMEFILE_TIME_SIZE];
 	time_t when;
 
-	ss = seen_is_duplicate(j->st, j->in.message_id, dup, &when);
+	ss = seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, dup, &when);
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the redelivery record");
 	if (*dup) {
@@ -524,7 +524,7 @@ static enum process_status record_pending(struct job *j, long board, const char 
 	ps = need_seen_lock(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, board, text, len);
+	ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, board, text, len);
 	if (ss != STORE_OK)
 		return seen_failure(j, ss, "cannot write the redelivery record");
 	j->recorded = true;
@@ -542,7 +542,7 @@ static void record_handled(struct job *j)
 		return;
 	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
 	if (ss == STORE_OK) {
-		ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, 0, NULL, 0);
+		ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, 0, NULL, 0);
 		store_unlock(&lock);
 	}
 	if (ss != STORE_OK) {
@@ -661,7 +661,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		/* everything was only staged: drop it, void the record, and refuse */
 		store_discard(j->st, &sf);
 		outbox_batch_abort(b, &committed);
-		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
+		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
 		ps = refuse(j, NULL, "wrong password for %s", who);
