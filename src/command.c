@@ -11,25 +11,31 @@
 #define MAX_WORDS (COMMAND_LINE_MAX / 2 + 1)
 #define QUOTE_MAX 40		/* bytes of a culprit quoted in an error */
 
+/*
+ * slots: the arguments in order, one letter each: b board, u user id, p
+ * password, o opponent; then at most one open tail: L placements, O
+ * options, N full name.  command_mask() and the usage errors read them.
+ */
 struct keyword {
 	const char *name;
 	enum command_kind kind;
 	const char *usage;
 	int pw1, pw2;		/* argument positions holding passwords, -1 if none */
+	const char *slots;
 };
 
 static const struct keyword keywords[] = {
-	{ "register", COMMAND_REGISTER, "register <userid> <password> [full name]", 1, -1 },
-	{ "password", COMMAND_PASSWORD, "password <userid> <old password> <new password>", 1, 2 },
+	{ "register", COMMAND_REGISTER, "register <userid> <password> [full name]", 1, -1, "upN" },
+	{ "password", COMMAND_PASSWORD, "password <userid> <old password> <new password>", 1, 2, "upp" },
 	{ "challenge", COMMAND_CHALLENGE,
-	  "challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap]", 1, -1 },
-	{ "move", COMMAND_MOVE, "move <board>[#turn] <userid> <password> <placements>", 2, -1 },
-	{ "swap", COMMAND_SWAP, "swap <board>[#turn] <userid> <password>", 2, -1 },
-	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1 },
-	{ "show", COMMAND_SHOW, "show <board>[#turn]", -1, -1 },
-	{ "history", COMMAND_HISTORY, "history <board>", -1, -1 },
-	{ "games", COMMAND_GAMES, "games <userid>", -1, -1 },
-	{ "help", COMMAND_HELP, "help", -1, -1 },
+	  "challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap] [-level=N]", 1, -1, "upoO" },
+	{ "move", COMMAND_MOVE, "move <board>[#turn] <userid> <password> <placements>", 2, -1, "bupL" },
+	{ "swap", COMMAND_SWAP, "swap <board>[#turn] <userid> <password>", 2, -1, "bup" },
+	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1, "bup" },
+	{ "show", COMMAND_SHOW, "show <board>[#turn]", -1, -1, "b" },
+	{ "history", COMMAND_HISTORY, "history <board>", -1, -1, "b" },
+	{ "games", COMMAND_GAMES, "games <userid>", -1, -1, "u" },
+	{ "help", COMMAND_HELP, "help", -1, -1, "" },
 };
 
 #define NKEYWORDS (sizeof keywords / sizeof keywords[0])
@@ -232,6 +238,42 @@ static bool parse_vertex(const char *s, size_t len, struct command_placement *p)
 	return true;
 }
 
+/* A letter and one to three digits ("I5", "E55", "Z100"): a mistyped placement, safe to quote. */
+static bool near_placement(const char *s, size_t len)
+{
+	size_t i;
+
+	if (len < 2 || len > 4 || !((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z')))
+		return false;
+	for (i = 1; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/*
+ * Is text made only of placements, mistyped ones, commas and blanks?  Only
+ * such text is quoted in an error: when words before are missing, the
+ * placement text may hold the password.
+ */
+static bool placements_shape(const char *text)
+{
+	struct command_placement pl;
+	const char *p = text, *e;
+
+	for (;;) {
+		while (blank(*p) || *p == ',')
+			p++;
+		if (*p == '\0')
+			return true;
+		for (e = p; *e != '\0' && !blank(*e) && *e != ','; e++)
+			;
+		if (!parse_vertex(p, (size_t)(e - p), &pl) && !near_placement(p, (size_t)(e - p)))
+			return false;
+		p = e;
+	}
+}
+
 /* The placements: text runs to the end of the line; vertices joined by commas. */
 static enum command_status parse_placements(struct command *out, const char *text)
 {
@@ -250,18 +292,29 @@ static enum command_status parse_placements(struct command *out, const char *tex
 			b--;
 		len = (size_t)(b - a);
 		if (len == 0)
-			return fail(out, COMMAND_BAD_PLACEMENT, "'%s': a placement is missing between commas",
-			    quote(text, strlen(text), q));
+			return placements_shape(text) ? fail(out, COMMAND_BAD_PLACEMENT,
+			    "'%s': a placement is missing between commas", quote(text, strlen(text), q)) :
+			    fail(out, COMMAND_BAD_PLACEMENT, "a placement is missing between commas");
 		if (out->nplacements == COMMAND_PLACEMENTS_MAX)
 			return fail(out, COMMAND_BAD_PLACEMENT, "more than %d placements",
 			    COMMAND_PLACEMENTS_MAX);
 		if (!parse_vertex(a, len, &out->placements[out->nplacements])) {
 			for (p = a; p < b && !blank(*p); p++)
 				;
+			/*
+			 * The culprit is quoted only when it looks like a mistyped
+			 * placement: words before may be missing, and then this is
+			 * the password.
+			 */
+			if (p < b && placements_shape(text))
+				return fail(out, COMMAND_BAD_PLACEMENT,
+				    "'%s': placements are joined by commas, as in E5,F5", quote(a, len, q));
 			if (p < b)
 				return fail(out, COMMAND_BAD_PLACEMENT,
-				    "'%s': placements are joined by commas, as in E5,F5",
-				    quote(a, len, q));
+				    "placements are joined by commas, as in E5,F5, not by spaces");
+			if (len > 3 && !near_placement(a, len))
+				return fail(out, COMMAND_BAD_PLACEMENT,
+				    "a placement is not a column letter and a row, as in E5");
 			return fail(out, COMMAND_BAD_PLACEMENT, "'%s' is not a placement", quote(a, len, q));
 		}
 		out->nplacements++;
@@ -296,6 +349,15 @@ static enum command_status parse_options(struct command *out, const struct word 
 		}
 		if (word_is(&w[i], "-size"))
 			goto bad_size;
+		if (w[i].len >= 6 && strncasecmp(w[i].s, "-level", 6) == 0 &&
+		    (w[i].len == 6 || w[i].s[6] == '=')) {
+			/* the robot's level: -level=N, one digit */
+			if (w[i].len != 8 || w[i].s[7] < '0' + COMMAND_LEVEL_MIN || w[i].s[7] > '0' + COMMAND_LEVEL_MAX)
+				return fail(out, COMMAND_BAD_OPTION, "%s: the level must be from %d to %d",
+				    quote(w[i].s, w[i].len, q), COMMAND_LEVEL_MIN, COMMAND_LEVEL_MAX);
+			out->level = w[i].s[7] - '0';
+			continue;
+		}
 		if (word_is(&w[i], "-noswap")) {
 			out->noswap = true;
 			continue;
@@ -308,7 +370,7 @@ static enum command_status parse_options(struct command *out, const struct word 
 			c = COMMAND_COLOR_RANDOM;
 		else
 			return fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -black, -white, -random or -noswap)",
+			    "unknown option '%s' (use -size=N, -black, -white, -random, -noswap or -level=N)",
 			    quote(w[i].s, w[i].len, q));
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
@@ -322,8 +384,208 @@ bad_size:
 	    quote(w[i].s, w[i].len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
 }
 
-static enum command_status usage(struct command *out, const struct keyword *k)
+/* ---- the layout of a command's words, parsed or not ---- */
+
+/*
+ * Where the argument words a[0..na) of keyword k go, for command_mask() and
+ * for naming what is missing.  With enough words the positions are the
+ * parser's.  With too few, the shapes decide what can be decided: a first
+ * word that is no board number is taken for a missing board, and trailing
+ * placements (move) or options (challenge) for the tail; the middle slots
+ * (user id, password, opponent) cannot be told apart, so a middle word may
+ * stand in any slot from its own index to its index plus the number of
+ * words missing.  With too many words (no tail to take them) a middle word
+ * may stand in any slot from its index minus the surplus to its index.
+ */
+struct layout {
+	bool board;		/* a[0] takes the board slot */
+	bool board_missing;
+	char mid[4];		/* the middle slots' letters (u p o) */
+	size_t m;		/* how many middle slots */
+	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
+	char tail;		/* 'L', 'O', 'N' or 0 */
+	size_t tail0;		/* the tail words: a[tail0 .. na) */
+	bool tail_missing;	/* the placements of a move */
+};
+
+/*
+ * "E5", "E5,F5", "E5,", ",F5", ",": the shapes of a placement list cut at
+ * spaces; with near, mistyped placements ("E55") count too.
+ */
+static bool placement_word(const struct word *w, bool near)
 {
+	struct command_placement p;
+	size_t i = 0, j;
+
+	while (i < w->len) {
+		for (j = i; j < w->len && w->s[j] != ','; j++)
+			;
+		if (j > i && !parse_vertex(w->s + i, j - i, &p) && !(near && near_placement(w->s + i, j - i)))
+			return false;
+		i = j + 1;
+	}
+	return w->len > 0;
+}
+
+static bool option_word(const struct word *w)
+{
+	size_t j;
+
+	if (word_is(w, "-noswap") || word_is(w, "-black") || word_is(w, "-white") || word_is(w, "-random"))
+		return true;
+	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')
+		return true;
+	if (w->len <= 6 || w->len > 8 || strncasecmp(w->s, "-size=", 6) != 0)
+		return false;
+	for (j = 6; j < w->len; j++)
+		if (w->s[j] < '0' || w->s[j] > '9')
+			return false;
+	return true;
+}
+
+static bool board_word(const struct word *w)
+{
+	const char *hash = memchr(w->s, '#', w->len);
+	size_t blen = hash != NULL ? (size_t)(hash - w->s) : w->len, i;
+	long b;
+
+	if (!ident_board_parse(w->s, blen, &b))
+		return false;
+	for (i = blen + 1; hash != NULL && i < w->len; i++)
+		if (w->s[i] < '0' || w->s[i] > '9')
+			return false;
+	return hash == NULL || blen + 1 < w->len;
+}
+
+static bool userid_word(const struct word *w)
+{
+	char id[IDENT_USERID_MAX + 1];
+
+	if (w->len > IDENT_USERID_MAX)
+		return false;
+	memcpy(id, w->s, w->len);
+	id[w->len] = '\0';
+	return ident_userid_ok(id);
+}
+
+/* A keyword, a board, a user id or a placement (the brief's list). */
+static bool recognisable(const struct word *w)
+{
+	return keyword_find(w) != NULL || word_is(w, "oust") || board_word(w) || userid_word(w) ||
+	    placement_word(w, false);
+}
+
+static void layout(const struct keyword *k, const struct word *a, size_t na, struct layout *l)
+{
+	const char *s = k->slots;
+	size_t fixed = 0, required, i = 0, t;
+
+	memset(l, 0, sizeof *l);
+	for (; *s != '\0'; s++) {
+		if (*s >= 'A' && *s <= 'Z')
+			l->tail = *s;
+		else if (*s != 'b')
+			l->mid[l->m++] = *s;
+		fixed++;
+	}
+	if (l->tail != 0)
+		fixed--;
+	required = fixed + (l->tail == 'L');
+	if (k->slots[0] == 'b') {
+		if (na > 0 && (na >= required || board_word(&a[0]))) {
+			l->board = true;
+			i = 1;
+		} else {
+			l->board_missing = true;
+		}
+	}
+	t = na;
+	if (l->tail == 'N') {
+		t = i + l->m < na ? i + l->m : na;
+	} else if (l->tail == 'L' || l->tail == 'O') {
+		while (t > i && (l->tail == 'L' ? placement_word(&a[t - 1], true) : a[t - 1].s[0] == '-'))
+			t--;
+		l->tail_missing = l->tail == 'L' && t == na;
+	}
+	l->mid0 = i;
+	l->k = t - i;
+	l->tail0 = t;
+}
+
+/* May middle word j stand in a password slot, or be a word too many? */
+static bool maybe_password(const struct layout *l, size_t j)
+{
+	size_t lo = l->k > l->m ? l->k - l->m : 0, hi = l->m > l->k ? l->m - l->k : 0, s;
+
+	if (j < lo || j + hi >= l->m)
+		return true;	/* a word too many: it could be anything */
+	for (s = j - lo; s <= j + hi; s++)
+		if (l->mid[s] == 'p')
+			return true;
+	return false;
+}
+
+/* The n-th "<...>" of k's usage, as in "<password>", into buf. */
+static const char *slot_name(const struct keyword *k, size_t n, char *buf, size_t size)
+{
+	const char *p = k->usage, *e;
+
+	for (;;) {
+		p = strchr(p, '<');
+		if (p == NULL || (e = strchr(p, '>')) == NULL) {
+			snprintf(buf, size, "a word");
+			return buf;
+		}
+		if (n-- == 0) {
+			snprintf(buf, size, "%.*s", (int)(e - p + 1), p);
+			return buf;
+		}
+		p = e;
+	}
+}
+
+/*
+ * "move needs: ...; missing: <userid> or <password>": the usage, naming
+ * what is missing (or how many words are too many) as far as the shapes
+ * of the words tell.
+ */
+static enum command_status usage(struct command *out, const struct keyword *k, const struct word *a, size_t na)
+{
+	static const char *const counts[] = { "", "one", "two", "three" };
+	char what[COMMAND_ERROR_MAX], name[40];
+	struct layout l;
+	size_t used = 0, s, first, missing;
+
+	layout(k, a, na, &l);
+	what[0] = '\0';
+#define ADD(...) (used += (size_t)snprintf(what + used, sizeof what - used, __VA_ARGS__), \
+	    used = used < sizeof what ? used : sizeof what - 1)
+	first = l.board || l.board_missing ? 1 : 0;
+	if (l.board_missing)
+		ADD("%s", slot_name(k, 0, name, sizeof name));
+	if (l.k < l.m) {
+		missing = l.m - l.k;
+		if (used > 0)
+			ADD(" ");
+		if (l.k == 0) {
+			for (s = 0; s < l.m; s++)
+				ADD("%s%s", s > 0 ? " " : "", slot_name(k, first + s, name, sizeof name));
+		} else {
+			if (l.m > 2)
+				ADD("%s of ", counts[missing]);
+			for (s = 0; s < l.m; s++)
+				ADD("%s%s", s == 0 ? "" : l.m > 2 ? " " : " or ",
+				    slot_name(k, first + s, name, sizeof name));
+		}
+	}
+	if (l.tail_missing)
+		ADD("%s%s", used > 0 ? " " : "", slot_name(k, first + l.m, name, sizeof name));
+#undef ADD
+	if (used > 0)
+		return fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->usage, what);
+	if (l.tail == 0 && l.k > l.m)
+		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->usage,
+		    l.k - l.m, l.k - l.m == 1 ? "" : "s");
 	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->usage);
 }
 
@@ -341,7 +603,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 	switch (k->kind) {
 	case COMMAND_REGISTER:
 		if (na < 2)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
 		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK)
 			return st;
@@ -360,7 +622,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 		break;
 	case COMMAND_PASSWORD:
 		if (na != 3)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
 		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK ||
 		    (st = parse_password(out, &a[2], out->new_password)) != COMMAND_OK)
@@ -368,7 +630,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 		break;
 	case COMMAND_CHALLENGE:
 		if (na < 3)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
 		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK ||
 		    (st = parse_userid(out, &a[2], out->opponent)) != COMMAND_OK ||
@@ -380,7 +642,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 		break;
 	case COMMAND_MOVE:
 		if (na < 4)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_board(out, &a[0], true)) != COMMAND_OK ||
 		    (st = parse_userid(out, &a[1], out->userid)) != COMMAND_OK ||
 		    (st = parse_password(out, &a[2], out->password)) != COMMAND_OK ||
@@ -390,7 +652,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 	case COMMAND_SWAP:
 	case COMMAND_RESIGN:
 		if (na != 3)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_board(out, &a[0], true)) != COMMAND_OK ||
 		    (st = parse_userid(out, &a[1], out->userid)) != COMMAND_OK ||
 		    (st = parse_password(out, &a[2], out->password)) != COMMAND_OK)
@@ -399,13 +661,13 @@ static enum command_status parse_words(struct command *out, const struct word *w
 	case COMMAND_SHOW:
 	case COMMAND_HISTORY:
 		if (na != 1)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_board(out, &a[0], k->kind == COMMAND_SHOW)) != COMMAND_OK)
 			return st;
 		break;
 	case COMMAND_GAMES:
 		if (na != 1)
-			return usage(out, k);
+			return usage(out, k, a, na);
 		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK)
 			return st;
 		break;
@@ -578,11 +840,41 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 
 /* ---- masking ---- */
 
+/*
+ * Is argument word i of an unparsed command (or a word after "help") kept
+ * in the clear?  The brief's rule, read the safer way: a word is masked if
+ * it may stand where the password goes (every slot the layout leaves
+ * possible for it, a word too many included), and every word not
+ * recognisable as a keyword, a board, a user id or a placement is masked
+ * too; trailing placements of a move and known options of a challenge are
+ * kept, a full name is not.  So "move 101#2 bob D3" is logged as
+ * "move 101#2 **** D3": bob may be the password when the user id is the
+ * word missing.
+ */
+static bool unparsed_keep(const struct keyword *k, const struct layout *l, const struct word *a, size_t i)
+{
+	if (l->board && i == 0) {
+		/* "101#x": a bad turn after a good board is no password either */
+		const char *hash = memchr(a[0].s, '#', a[0].len);
+		long b;
+
+		return recognisable(&a[0]) ||
+		    (hash != NULL && ident_board_parse(a[0].s, (size_t)(hash - a[0].s), &b));
+	}
+	if (i >= l->tail0)
+		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i]));
+	if (k->kind == COMMAND_HELP || maybe_password(l, i - l->mid0))
+		return false;
+	return recognisable(&a[i]);
+}
+
 char *command_mask(const struct command *cmd)
 {
 	struct word w[MAX_WORDS];
 	const struct keyword *k;
-	size_t n, kw, i, used = 0, keep;
+	struct layout l;
+	size_t n, kw, i, used = 0;
+	bool keep, parsed;
 	char *res;
 
 	n = split(cmd->line, w, MAX_WORDS);
@@ -595,30 +887,34 @@ char *command_mask(const struct command *cmd)
 	kw = keyword_index(w, n);
 	k = keyword_find(&w[kw]);
 	/*
-	 * Parsed: mask exactly the password words.  Not parsed: the passwords
-	 * cannot be told from the other words, so everything from the first
-	 * password position on (or after an unknown first word) is one "****".
+	 * Parsed: exactly the password words are masked (help's ignored words
+	 * too).  Unknown first word: only it is kept, the rest is one "****".
+	 * Known keyword, not parsed: unparsed_keep() decides word by word.
 	 */
-	if (k == NULL)
-		keep = kw + 1;
-	else if (cmd->kind == COMMAND_NONE && k->pw1 >= 0)
-		keep = kw + 1 + (size_t)k->pw1;
-	else
-		keep = n;
-	for (i = 0; i < n && i < keep; i++) {
+	parsed = cmd->kind != COMMAND_NONE && cmd->kind != COMMAND_HELP;
+	if (k != NULL)
+		layout(k, &w[kw + 1], n - kw - 1, &l);
+	for (i = 0; i < n; i++) {
+		if (k == NULL && i > kw) {
+			memcpy(res + used, " ****", 5);
+			used += 5;
+			break;
+		}
+		if (i <= kw)
+			keep = true;
+		else if (parsed)
+			keep = (int)(i - kw - 1) != k->pw1 && (int)(i - kw - 1) != k->pw2;
+		else
+			keep = unparsed_keep(k, &l, &w[kw + 1], i - kw - 1);
 		if (i != 0)
 			res[used++] = ' ';
-		if (k != NULL && i > kw && ((int)(i - kw - 1) == k->pw1 || (int)(i - kw - 1) == k->pw2)) {
-			memcpy(res + used, "****", 4);
-			used += 4;
-		} else {
+		if (keep) {
 			memcpy(res + used, w[i].s, w[i].len);
 			used += w[i].len;
+		} else {
+			memcpy(res + used, "****", 4);
+			used += 4;
 		}
-	}
-	if (keep < n) {
-		memcpy(res + used, " ****", 5);
-		used += 5;
 	}
 	res[used] = '\0';
 	return res;
@@ -647,6 +943,51 @@ static bool attribution_line(const char *s, size_t len)
 	return false;
 }
 
+/* Does s[0..len) hold pw (not empty)? */
+static bool holds(const char *s, size_t len, const char *pw)
+{
+	size_t n = strlen(pw), i;
+
+	for (i = 0; n > 0 && i + n <= len; i++)
+		if (memcmp(s + i, pw, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A line the comment must not pass on: one holding the sender's password
+ * (anywhere, in any word), or one repeating the command: its keyword, after
+ * an optional "oust", then the same board or user id.  A player who writes
+ * the command in the Subject and again in the body would otherwise send the
+ * password to the opponent.
+ */
+static bool private_line(const struct command *cmd, const char *s, size_t len)
+{
+	struct word w[3];
+	char line[COMMAND_LINE_MAX + 1];
+	size_t n, kw;
+	long board;
+
+	if (holds(s, len, cmd->password) || holds(s, len, cmd->new_password))
+		return true;
+	if (len > COMMAND_LINE_MAX)
+		len = COMMAND_LINE_MAX;
+	memcpy(line, s, len);
+	line[len] = '\0';
+	n = split(line, w, 3);
+	kw = keyword_index(w, n);
+	if (kw + 1 >= n || keyword_find(&w[kw]) == NULL ||
+	    !word_is(&w[kw], command_kind_str(cmd->kind)))
+		return false;
+	if (cmd->board != 0) {
+		const char *hash = memchr(w[kw + 1].s, '#', w[kw + 1].len);
+
+		return ident_board_parse(w[kw + 1].s, hash != NULL ? (size_t)(hash - w[kw + 1].s) : w[kw + 1].len,
+		    &board) && board == cmd->board;
+	}
+	return w[kw + 1].len == strlen(cmd->userid) && strncasecmp(w[kw + 1].s, cmd->userid, w[kw + 1].len) == 0;
+}
+
 char *command_comment(const struct command *cmd, const char *body)
 {
 	const char *s;
@@ -665,7 +1006,7 @@ char *command_comment(const struct command *cmd, const char *body)
 		n = line_len(s);
 		if (signature_line(s, n))
 			break;
-		if (!quoted_line(s, n) && !attribution_line(s, n)) {
+		if (!quoted_line(s, n) && !attribution_line(s, n) && !private_line(cmd, s, n)) {
 			while (n > 0 && (blank(s[n - 1]) || s[n - 1] == '\r'))
 				n--;
 			memcpy(keep + used, s, n);

@@ -9,7 +9,7 @@
  *
  *   register <userid> <password> [full name...]
  *   password <userid> <old password> <new password>
- *   challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap]
+ *   challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap] [-level=N]
  *   move <board>[#turn] <userid> <password> <placements>
  *   swap <board>[#turn] <userid> <password>
  *   resign <board>[#turn] <userid> <password>
@@ -41,6 +41,8 @@
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
+#define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
+#define COMMAND_LEVEL_MAX 5
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -107,6 +109,7 @@ struct command {
 	int size;		/* challenge: board size, odd, 5..25 */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
+	int level;		/* challenge: -level=N for the robot, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */
@@ -133,7 +136,11 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 /*
  * The command line for the log and for quoting in replies, with every
  * password replaced by "****".  For an unknown command only the first word
- * is kept.  Returns a string the caller frees, NULL when out of memory.
+ * is kept.  For a known keyword whose words did not parse, every word that
+ * may stand where the password goes (whichever words are missing or too
+ * many) is masked, and so is every word not recognisable as a keyword, a
+ * board, a user id or a placement (command.c, unparsed_keep).  Returns a
+ * string the caller frees, NULL when out of memory.
  */
 char *command_mask(const struct command *cmd);
 
@@ -141,7 +148,9 @@ char *command_mask(const struct command *cmd);
  * The comment passed to the opponent: the body after the command line (when
  * the command came from the body) or the whole body (from the Subject), up
  * to a "-- " signature line, without lines quoted with '>' (a reply quoting
- * an old board must not send that board on again), control characters other
+ * an old board must not send that board on again), without lines holding
+ * the sender's password or repeating the command (the keyword and the same
+ * board or user id), control characters other
  * than LF and TAB removed, leading and trailing blank lines and trailing
  * spaces dropped, cut to COMMAND_COMMENT_MAX characters.  body is the same
  * body given to command_parse().  Returns a string the caller frees ("" when

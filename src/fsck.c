@@ -14,6 +14,7 @@
 #include "game.h"
 #include "gamefile.h"
 #include "ident.h"
+#include "robot.h"
 
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60
@@ -176,8 +177,11 @@ static enum fsck_status check_player(struct store *st, const char *file, const c
     const char *key, const char *userid, FILE *out, unsigned *problems)
 {
 	struct store_user u;
-	enum store_status ss = store_user_find(st, userid, &u);
+	enum store_status ss;
 
+	if (robot_is(userid))
+		return FSCK_OK;	/* built in, without an account (robot.h) */
+	ss = store_user_find(st, userid, &u);
 	if (ss == STORE_OK)
 		return FSCK_OK;
 	if (ss == STORE_NOT_FOUND) {

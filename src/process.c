@@ -41,6 +41,7 @@
 #include "outbox.h"
 #include "pwcheck.h"
 #include "reply.h"
+#include "robot.h"
 #include "rules.h"
 #include "seen.h"
 #include "store.h"
@@ -350,6 +351,8 @@ static enum process_status do_register(struct job *j)
 	bool committed;
 
 	memset(&m, 0, sizeof m);
+	if (robot_is(c->userid))
+		return refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
 	ss = store_user_find(j->st, c->userid, &u);
 	if (ss == STORE_OK)
 		return refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
@@ -450,6 +453,8 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 
 	*n = 0;
 	for (i = 0; i < 2; i++) {
+		if (robot_is(names[i]))
+			continue;	/* the robot player reads no mail (robot.h) */
 		ss = store_user_find(j->st, names[i], &u);
 		if (ss == STORE_NOT_FOUND)
 			continue;	/* removed by the admin: nobody to tell */
@@ -789,6 +794,60 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	return load_readonly(j, board, g, found);
 }
 
+/*
+ * The robot's answer, right after the mail's change to g was committed,
+ * the board lock still held (robot.h): its turn is played and committed
+ * with the one mail to its opponent, which tells both ev, the mail's
+ * change, and the answer.  mails[0..n) are the mails of ev alone, made but
+ * not queued: when the robot cannot play now (a fault of the AI, a failure
+ * of the store) they go out instead, the log says why, and the turn is left
+ * for `oustpbm robot` or `oustpbm cleanup`.  The mail was handled either
+ * way.
+ */
+static enum process_status robot_answer(struct job *j, struct game *g, struct reply_event *ev,
+    const struct reply_mail *mails, int n)
+{
+	struct robot_turn rt;
+	struct reply_mail both[2];
+	enum robot_status rs;
+	enum process_status ps = PROCESS_OK;
+	char why[ROBOT_ERR_MAX], detail[DETAIL_MAX];
+	const char *outcome = j->outcome;
+	int turn = g->rg.turn, nb = 0, i;
+	size_t dn;
+
+	memset(both, 0, sizeof both);
+	snprintf(detail, sizeof detail, "%s", j->detail);
+	rs = robot_play(g, &j->cfg, (int64_t)j->now, &rt, why, sizeof why);
+	if (rs == ROBOT_OK) {
+		ev->then = &rt.ev;
+		if (game_mails(j, g, ev, both, &nb) == PROCESS_OK) {
+			rs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, why, sizeof why);
+		} else {
+			rs = ROBOT_ERROR;
+			snprintf(why, sizeof why, "%s", j->detail);
+		}
+		ev->then = NULL;
+	}
+	/* the log line stays the mail's, with the robot's answer after it */
+	j->outcome = outcome;
+	snprintf(j->detail, sizeof j->detail, "%s", detail);
+	dn = strlen(j->detail);
+	if (rs == ROBOT_OK) {
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt.detail);
+	} else {
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
+		    "oustpbm robot", turn, why);
+		fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
+		for (i = 0; i < n && ps == PROCESS_OK; i++)
+			ps = enqueue(j, &mails[i]);
+	}
+	j->queued = true;
+	for (i = 0; i < nb; i++)
+		reply_mail_release(&both[i]);
+	return ps;
+}
+
 static unsigned mix(unsigned long long x)
 {
 	x ^= x >> 33;
@@ -821,12 +880,24 @@ static enum process_status do_challenge(struct job *j)
 	ps = authenticate(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;
-	ss = store_user_find(j->st, c->opponent, &opp);
-	if (ss == STORE_NOT_FOUND)
-		return refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
-		    c->opponent);
-	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot read the users file");
+	if (robot_is(c->opponent)) {
+		if (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX)
+			return refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
+			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
+			    c->size);
+		memset(&opp, 0, sizeof opp);
+		snprintf(opp.userid, sizeof opp.userid, "%s", ROBOT_USERID);
+	} else if (c->level != 0) {
+		return refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
+		    c->level, ROBOT_USERID, c->opponent);
+	} else {
+		ss = store_user_find(j->st, c->opponent, &opp);
+		if (ss == STORE_NOT_FOUND)
+			return refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
+			    c->opponent);
+		if (ss != STORE_OK)
+			return store_failure(j, ss, "cannot read the users file");
+	}
 	ss = store_next_board_id(j->st, &board);
 	if (ss == STORE_FULL)
 		return refuse(j, NULL, "no board number is left: ask the server's admin");
@@ -868,6 +939,8 @@ static enum process_status do_challenge(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
+	if (robot_is(opp.userid))
+		g.robot_level = c->level != 0 ? c->level : robot_level(&g);	/* kept for the whole game */
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
@@ -886,10 +959,19 @@ static enum process_status do_challenge(struct job *j)
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
-	ps = commit_game(j, &g, mails, n, &ok);
-	if (ps == PROCESS_OK && ok)
+	/* the robot as Black answers at once: the challenger's one mail tells both (robot_answer) */
+	ps = commit_game(j, &g, mails, robot_to_move(&g) ? 0 : n, &ok);
+	if (ps == PROCESS_OK && ok) {
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
+		if (g.robot_level != 0) {
+			size_t dn = strlen(j->detail);
+
+			snprintf(j->detail + dn, sizeof j->detail - dn, ", robot level %d", g.robot_level);
+		}
+		if (robot_to_move(&g))
+			ps = robot_answer(j, &g, &ev, mails, n);
+	}
 out:
 	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
@@ -999,8 +1081,12 @@ static enum process_status do_play(struct job *j)
 	switch (c->kind) {
 	case COMMAND_MOVE:
 		if (strcmp(game_player_to_move(&g), u.userid) != 0) {
-			ps = refuse(j, &g, "%s", game_status_message(&g, GAME_NOT_YOUR_TURN, u.userid, NULL, NULL,
-			    msg, sizeof msg));
+			if (robot_to_move(&g))
+				ps = refuse(j, &g, "it is %s's turn, and %s plays its turns itself: its answer comes by "
+				    "mail, you cannot move for it", ROBOT_USERID, ROBOT_USERID);
+			else
+				ps = refuse(j, &g, "%s", game_status_message(&g, GAME_NOT_YOUR_TURN, u.userid, NULL,
+				    NULL, msg, sizeof msg));
 			goto out;
 		}
 		for (i = 0; i < (int)c->nplacements; i++) {
@@ -1020,9 +1106,16 @@ static enum process_status do_play(struct job *j)
 		break;
 	case COMMAND_SWAP:
 		gs = game_swap(&g, u.userid, (int64_t)j->now);
-		if (gs == GAME_SWAP_NOT_NOW)
+		if ((gs == GAME_SWAP_NOT_NOW || gs == GAME_NOT_YOUR_TURN) && g.swap && robot_is(g.white) &&
+		    game_color_of(&g, u.userid) == RULES_BLACK) {
+			/* the robot's opponent as Black: the pie rule is the robot's */
+			snprintf(msg, sizeof msg, "the swap is White's to make, and %s plays White: it decides the pie "
+			    "rule itself, right after your first turn", ROBOT_USERID);
+			gs = GAME_SWAP_NOT_NOW;
+		} else if (gs == GAME_SWAP_NOT_NOW) {
 			snprintf(msg, sizeof msg, "swap is only allowed as White's first turn, right after "
 			    "Black's first turn (this is turn %d)", turn);
+		}
 		ev.what = REPLY_SWAP;
 		break;
 	default:
@@ -1054,7 +1147,8 @@ static enum process_status do_play(struct job *j)
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
-	ps = commit_game(j, &g, mails, n, &ok);
+	/* the robot to move next: the mover's one mail comes with its answer (robot_answer) */
+	ps = commit_game(j, &g, mails, robot_to_move(&g) ? 0 : n, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	if (c->kind == COMMAND_MOVE) {
@@ -1082,6 +1176,8 @@ static enum process_status do_play(struct job *j)
 		snprintf(d, sizeof j->detail - (size_t)(d - j->detail), "; the game is over: %s",
 		    g.rg.result == RULES_DRAW ? "drawn" : g.rg.result == RULES_BLACK_WINS ? "black won" : "white won");
 	}
+	if (robot_to_move(&g))
+		ps = robot_answer(j, &g, &ev, mails, n);
 out:
 	store_unlock(&lock);
 	for (i = 0; i < 2; i++)
@@ -1177,10 +1273,15 @@ static enum process_status do_games(struct job *j)
 	size_t nboards = 0, n = 0, alloc = 0, i, len;
 	char *text;
 
-	ss = store_user_find(j->st, j->cmd.userid, &u);
-	if (ss == STORE_NOT_FOUND)
+	memset(&u, 0, sizeof u);
+	ss = STORE_OK;
+	if (robot_is(j->cmd.userid))
+		snprintf(u.userid, sizeof u.userid, "%s", ROBOT_USERID);	/* built in: no account line */
+	else
+		ss = store_user_find(j->st, j->cmd.userid, &u);
+	if (!robot_is(j->cmd.userid) && ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "there is no user %s", j->cmd.userid);
-	if (ss != STORE_OK)
+	if (!robot_is(j->cmd.userid) && ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the users file");
 	ss = store_list_boards(j->st, &boards, &nboards);
 	if (ss != STORE_OK)
@@ -1251,6 +1352,12 @@ static enum process_status dispatch(struct job *j)
 		/* the board, if the words got that far, for the subject */
 		j->board = j->cmd.board;
 		return refuse(j, NULL, "%s", j->cmd.error);
+	}
+	if (robot_is(j->cmd.userid) && (j->cmd.kind == COMMAND_PASSWORD || j->cmd.kind == COMMAND_CHALLENGE ||
+	    j->cmd.kind == COMMAND_MOVE || j->cmd.kind == COMMAND_SWAP || j->cmd.kind == COMMAND_RESIGN)) {
+		j->board = j->cmd.board;
+		return refuse(j, NULL, "%s is the server's robot player: nobody can log in as %s, it plays its own "
+		    "turns", ROBOT_USERID, ROBOT_USERID);
 	}
 	switch (j->cmd.kind) {
 	case COMMAND_REGISTER:

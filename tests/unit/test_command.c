@@ -43,11 +43,13 @@ static void test_register_password(void)
 	ok_str(cmd.password, "old", "password: old");
 	ok_str(cmd.new_password, "new", "password: new");
 
-	fails("register alice", COMMAND_USAGE, "register needs: register <userid> <password> [full name]");
+	fails("register alice", COMMAND_USAGE,
+	    "register needs: register <userid> <password> [full name]; missing: <userid> or <password>");
 	fails("password alice old", COMMAND_USAGE,
-	    "password needs: password <userid> <old password> <new password>");
+	    "password needs: password <userid> <old password> <new password>; "
+	    "missing: one of <userid> <old password> <new password>");
 	fails("password alice old new extra", COMMAND_USAGE,
-	    "password needs: password <userid> <old password> <new password>");
+	    "password needs: password <userid> <old password> <new password>; 1 word too many");
 	fails("register al!ce pw", COMMAND_BAD_USERID,
 	    "'al!ce' is not a user id (1 to 32 letters, digits, '_' or '-')");
 	fails("register _alice pw", COMMAND_BAD_USERID,
@@ -87,7 +89,7 @@ static void test_challenge(void)
 	ok_int(cmd.color, COMMAND_COLOR_BLACK, "challenge: -black");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
-	    "[-size=N] [-black|-white|-random] [-noswap]");
+	    "[-size=N] [-black|-white|-random] [-noswap] [-level=N]; missing: one of <userid> <password> <opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
@@ -96,11 +98,27 @@ static void test_challenge(void)
 	    "-size=0000000011: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '-size=' (use -size=N, -black, -white, -random, -noswap or -level=N)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '-colour=red' (use -size=N, -black, -white, -random, -noswap or -level=N)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '13' (use -size=N, -black, -white, -random, -noswap or -level=N)");
+	/* the robot player's level (robot.h) */
+	ok_int(subj("challenge alice pw robot -size=9 -level=3"), COMMAND_OK, "challenge robot -level=3");
+	ok_int(cmd.level, 3, "challenge: -level=3");
+	ok_str(cmd.opponent, "robot", "challenge: the robot");
+	ok_int(subj("challenge alice pw robot -LEVEL=1"), COMMAND_OK, "-LEVEL=1: options are case-insensitive");
+	ok_int(cmd.level, 1, "challenge: -level=1");
+	ok_int(subj("challenge alice pw robot -level=5 -white"), COMMAND_OK, "-level=5 with a colour");
+	ok_int(cmd.level, 5, "challenge: -level=5");
+	ok_int(subj("challenge alice pw robot"), COMMAND_OK, "challenge robot without a level");
+	ok_int(cmd.level, 0, "challenge: no level given is 0");
+	fails("challenge alice pw robot -level=9", COMMAND_BAD_OPTION, "-level=9: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=0", COMMAND_BAD_OPTION, "-level=0: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=33", COMMAND_BAD_OPTION, "-level=33: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=x", COMMAND_BAD_OPTION, "-level=x: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level", COMMAND_BAD_OPTION, "-level: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=", COMMAND_BAD_OPTION, "-level=: the level must be from 1 to 5");
 	fails("challenge alice pw bob -black -white", COMMAND_BAD_OPTION,
 	    "'-white' contradicts '-black': choose one colour");
 	fails("challenge alice pw b@b", COMMAND_BAD_USERID,
@@ -132,7 +150,8 @@ static void test_move(void)
 	ok(cmd.placements[1].x == 24 && cmd.placements[1].y == 24, "move: Z25 is x 24, y 24");
 	ok_str(cmd.placements[2].name, "A10", "move: two-digit row");
 
-	fails("move 101 alice pw", COMMAND_USAGE, "move needs: move <board>[#turn] <userid> <password> <placements>");
+	fails("move 101 alice pw", COMMAND_USAGE,
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>");
 	fails("move 10a alice pw E5", COMMAND_BAD_BOARD, "'10a' is not a board number");
 	fails("move 100 alice pw E5", COMMAND_BAD_BOARD, "'100' is not a board number");
 	fails("move 0101 alice pw E5", COMMAND_BAD_BOARD, "'0101' is not a board number");
@@ -206,17 +225,19 @@ static void test_other_commands(void)
 	ok_int(cmd.kind, COMMAND_MOVE, "leading 'oust': move");
 	ok_int(subj("OUST help"), COMMAND_OK, "leading 'OUST'");
 
-	fails("swap 101 bob", COMMAND_USAGE, "swap needs: swap <board>[#turn] <userid> <password>");
-	fails("resign 101 bob pw extra", COMMAND_USAGE, "resign needs: resign <board>[#turn] <userid> <password>");
+	fails("swap 101 bob", COMMAND_USAGE,
+	    "swap needs: swap <board>[#turn] <userid> <password>; missing: <userid> or <password>");
+	fails("resign 101 bob pw extra", COMMAND_USAGE,
+	    "resign needs: resign <board>[#turn] <userid> <password>; 1 word too many");
 	fails("swap x bob pw", COMMAND_BAD_BOARD, "'x' is not a board number");
 	fails("resign 101#z bob pw", COMMAND_BAD_TURN, "'#z' is not a turn number (#1 to #999999)");
-	fails("show", COMMAND_USAGE, "show needs: show <board>[#turn]");
-	fails("show 101 102", COMMAND_USAGE, "show needs: show <board>[#turn]");
+	fails("show", COMMAND_USAGE, "show needs: show <board>[#turn]; missing: <board>");
+	fails("show 101 102", COMMAND_USAGE, "show needs: show <board>[#turn]; 1 word too many");
 	fails("show 12345678901234567890", COMMAND_BAD_BOARD, "'12345678901234567890' is not a board number");
 	fails("history 101#3", COMMAND_BAD_BOARD, "'101#3' is not a board number");
-	fails("history", COMMAND_USAGE, "history needs: history <board>");
-	fails("games", COMMAND_USAGE, "games needs: games <userid>");
-	fails("games a b", COMMAND_USAGE, "games needs: games <userid>");
+	fails("history", COMMAND_USAGE, "history needs: history <board>; missing: <board>");
+	fails("games", COMMAND_USAGE, "games needs: games <userid>; missing: <userid>");
+	fails("games a b", COMMAND_USAGE, "games needs: games <userid>; 1 word too many");
 	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
 	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe'");
 	fails("oust mvoe", COMMAND_UNKNOWN, "unknown command 'mvoe'");
@@ -295,11 +316,11 @@ static void test_mask(void)
 	free(m);
 	command_parse("move alice s3cret E5", "", &cmd);
 	m = command_mask(&cmd);
-	ok_str(m, "move alice s3cret ****", "mask: failed move hides from the password position on");
+	ok_str(m, "move alice **** E5", "mask: failed move without its board: the password masked, E5 kept");
 	free(m);
 	command_parse("register al!ce s3cret", "", &cmd);
 	m = command_mask(&cmd);
-	ok_str(m, "register al!ce ****", "mask: failed register");
+	ok_str(m, "register **** ****", "mask: failed register: neither a bad user id nor the password");
 	free(m);
 	command_parse("mvoe 101 alice s3cret E5", "", &cmd);
 	m = command_mask(&cmd);
@@ -317,6 +338,95 @@ static void test_mask(void)
 	m = command_mask(&cmd);
 	ok_str(m, "move 101 alice **** E5", "mask: command from the body");
 	free(m);
+}
+
+/* One short (or long) form: its mask and error must not hold the password PW. */
+#define PW "Zq9sec"
+static void short_form(const char *line, const char *want_mask, const char *want_error)
+{
+	char *m;
+
+	if (command_parse(line, "", &cmd) == COMMAND_OK && want_mask == NULL) {
+		/* parsed with another meaning: the words are what they say ("register PW alice") */
+		return;
+	}
+	m = command_mask(&cmd);
+	ok(m != NULL && strstr(m, PW) == NULL, "'%s': the mask '%s' hides the password", line, m != NULL ? m : "");
+	ok(strstr(cmd.error, PW) == NULL, "'%s': the error '%s' holds no password", line, cmd.error);
+	if (want_mask != NULL)
+		ok_str(m, want_mask, "'%s': mask", line);
+	if (want_error != NULL)
+		ok_str(cmd.error, want_error, "'%s': error", line);
+	free(m);
+}
+
+/*
+ * Every command with a password, with each word left out, each pair of
+ * words left out, and a word too many at each place: the password is never
+ * in the mask or the error.
+ */
+static void test_short_forms(void)
+{
+	static const char *const full[] = {
+		"register alice " PW " Alice Liddell",
+		"password alice " PW " " PW "2",
+		"challenge alice " PW " bob -size=9 -white",
+		"move 101#2 alice " PW " E5,F5",
+		"swap 101#2 alice " PW,
+		"resign 101 alice " PW,
+		"oust resign 101 alice " PW,
+	};
+	char words[8][40], line[400];
+	size_t i, n, a, b, k;
+
+	for (i = 0; i < sizeof full / sizeof full[0]; i++) {
+		const char *p = full[i];
+		size_t first = strncmp(p, "oust ", 5) == 0 ? 2 : 1;	/* the keyword stays */
+
+		for (n = 0; *p != '\0' && n < 8; n++) {
+			k = strcspn(p, " ");
+			snprintf(words[n], sizeof words[n], "%.*s", (int)k, p);
+			p += k;
+			p += strspn(p, " ");
+		}
+		for (a = first; a < n; a++) {
+			for (b = a; b < n; b++) {
+				/* words a..b left out (a == b: one word) */
+				line[0] = '\0';
+				for (k = 0; k < n; k++)
+					if (k < a || k > b)
+						snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s",
+						    line[0] != '\0' ? " " : "", words[k]);
+				short_form(line, NULL, NULL);
+			}
+			/* a word too many before word a */
+			line[0] = '\0';
+			for (k = 0; k < n; k++)
+				snprintf(line + strlen(line), sizeof line - strlen(line), "%s%s%s",
+				    line[0] != '\0' ? " " : "", k == a ? "please " : "", words[k]);
+			short_form(line, NULL, NULL);
+		}
+	}
+	/* the shapes of the report, and the brief's example */
+	short_form("move 101 " PW " C3", "move 101 **** C3",
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>");
+	short_form("resign alice " PW, "resign alice ****",
+	    "resign needs: resign <board>[#turn] <userid> <password>; missing: <board>");
+	short_form("challenge " PW " bob", "challenge **** ****", NULL);
+	short_form("password " PW " newpass", "password **** ****", NULL);
+	short_form("move 101#2 bob D3", "move 101#2 **** D3",
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>");
+	short_form("move 101 alice " PW, "move 101 alice ****",
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>");
+	short_form("swap 101 alice " PW " please", "swap 101 **** **** ****",
+	    "swap needs: swap <board>[#turn] <userid> <password>; 1 word too many");
+	short_form("challenge alice " PW " bob -size=12", "challenge alice **** bob -size=12",
+	    "-size=12: the size must be odd, from 5 to 25");
+	short_form("challenge alice " PW " bob -fast", "challenge alice **** bob ****", NULL);
+	short_form("show 101 alice " PW, "show 101 **** ****", "show needs: show <board>[#turn]; 2 words too many");
+	short_form("games alice " PW, "games **** ****", NULL);
+	short_form("help alice " PW, "help **** ****", "");
+	short_form("register al!ce " PW " Alice", "register **** **** ****", NULL);
 }
 
 static void test_comment(void)
@@ -374,6 +484,38 @@ static void test_comment(void)
 	c = command_comment(&cmd, NULL);
 	ok_str(c, "", "comment: NULL body");
 	free(c);
+
+	/* the command in the Subject, repeated in the body: never passed on */
+	body = "move 101 alice s3cret E5\nGood luck!\nmy password is s3cret, oops\n";
+	command_parse("move 101 alice s3cret E5", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "Good luck!", "comment: the repeated command and a line holding the password dropped");
+	free(c);
+	body = "Oust MOVE 101#3 alice E5\nMove fast, Bob.\n";
+	command_parse("move 101 alice s3cret E5", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "Move fast, Bob.", "comment: a repetition of the command without the password dropped too");
+	free(c);
+	body = "password alice old new\nthe old one was old\nand the new one: knew\nfine\n";
+	command_parse("Re: password alice old knew", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "fine", "comment: lines holding the old or the new password dropped");
+	free(c);
+	body = "challenge alice pw bob\nchallenge accepted? pw\nGood game\n";
+	command_parse("challenge alice pw bob", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "Good game", "comment: challenge repeated, password line dropped");
+	free(c);
+	body = "resign 101#9 alice\nsorry\n";
+	command_parse("resign 101 alice s3cret", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "sorry", "comment: resign repeated for the same board dropped");
+	free(c);
+	body = "resign 102 bob x\n";
+	command_parse("resign 101 alice s3cret", body, &cmd);
+	c = command_comment(&cmd, body);
+	ok_str(c, "resign 102 bob x", "comment: a line about another board is a comment");
+	free(c);
 }
 
 static void test_names(void)
@@ -393,6 +535,7 @@ int main(void)
 	test_other_commands();
 	test_finding();
 	test_mask();
+	test_short_forms();
 	test_comment();
 	test_names();
 	return t_done();

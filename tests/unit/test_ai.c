@@ -1,0 +1,217 @@
+/*
+ * AI tests, written as ASCII positions (top row first, X black, O white,
+ * '.' empty; spaces and '/' are ignored): whole turns are legal and
+ * complete, captures are found, the same seed gives the same turn, and
+ * whole games against the baselines run to their end.
+ */
+#include <stdlib.h>
+
+#include "ai.h"
+#include "t.h"
+
+static struct rules_game G;
+
+/* Start G at the position in rows (top row first) with colour c to move. */
+static void setup(int size, const char *rows, enum rules_color c)
+{
+	struct rules_board b;
+	int x = 0, y = size - 1;
+	const char *s;
+
+	rules_board_init(&b, size);
+	for (s = rows; *s != '\0'; s++) {
+		if (*s == ' ' || *s == '/')
+			continue;
+		if (*s == 'X')
+			rules_board_setup(&b, rules_point(&b, x, y), RULES_BLACK);
+		else if (*s == 'O')
+			rules_board_setup(&b, rules_point(&b, x, y), RULES_WHITE);
+		if (++x == size) {
+			x = 0;
+			y--;
+		}
+	}
+	if (y != -1 || x != 0) {
+		fprintf(stderr, "bad test position: %s\n", rows);
+		abort();
+	}
+	rules_game_start(&G, &b, c, 5, false, NULL);
+}
+
+static int P(const char *v)
+{
+	int p = rules_parse_point(&G.board, v, (int)strlen(v));
+
+	if (p == RULES_NO_POINT) {
+		fprintf(stderr, "bad vertex %s\n", v);
+		abort();
+	}
+	return p;
+}
+
+/* The turn as text, "B3,A2". */
+static const char *turn_text(const struct ai_turn *t)
+{
+	static char buf[4096];
+	char name[4];
+	int i;
+
+	buf[0] = '\0';
+	if (t->action == AI_SWAP)
+		return "swap";
+	if (t->action == AI_PASS)
+		return "pass";
+	if (t->action == AI_RESIGN)
+		return "resign";
+	for (i = 0; i < t->n && strlen(buf) < sizeof(buf) - 8; i++) {
+		if (i)
+			strcat(buf, ",");
+		strcat(buf, rules_point_name(&G.board, t->points[i], name));
+	}
+	return buf;
+}
+
+/* Apply t to G as the server would; true if the rules core takes it as a whole turn. */
+static bool apply(const struct ai_turn *t)
+{
+	struct rules_turn_report rep;
+
+	if (t->action == AI_SWAP)
+		return rules_game_swap(&G);
+	if (t->action != AI_PLACE)
+		return false;
+	return rules_game_turn(&G, t->points, t->n, &rep) == RULES_TURN_OK;
+}
+
+static struct ai_options opts(int level, uint64_t seed, long playouts)
+{
+	struct ai_options o = { .level = level, .seed = seed, .playouts = playouts };
+
+	return o;
+}
+
+static void test_positions(void)
+{
+	struct ai_options o = opts(AI_DEFAULT_LEVEL, 1, 2000);
+	struct ai_turn t;
+	int level;
+
+	/* Edge case 1: B3 joins three stones against groups of 2 and 1 and wins at once. */
+	for (level = AI_MIN_LEVEL; level <= AI_MAX_LEVEL; level++) {
+		setup(5, "..... / OO... / X.X.. / O.... / .....", RULES_BLACK);
+		o.level = level;
+		ok_int(ai_play_turn(&G, &o, &t), AI_OK, "level %d: edge case 1 planned", level);
+		ok_str(turn_text(&t), "B3", "level %d: edge case 1: B3 wins", level);
+		ok(apply(&t) && G.result == RULES_BLACK_WINS, "level %d: edge case 1 is a win", level);
+	}
+	/* Edge case 2: B3 captures D3, then B2 or A2 captures the last two stones. */
+	setup(5, "..... / ..... / X.XO. / ..... / OO...", RULES_BLACK);
+	o.level = AI_MAX_LEVEL;
+	ok_int(ai_play_turn(&G, &o, &t), AI_OK, "edge case 2 planned");
+	ok(t.n == 2 && (t.points[0] == P("B3") || t.points[0] == P("C2") || t.points[0] == P("C4")),
+	    "edge case 2: %s captures twice and wins", turn_text(&t));
+	ok(apply(&t) && G.result == RULES_BLACK_WINS, "edge case 2 is a win");
+
+	/* Over: nothing to plan. */
+	ok_int(ai_play_turn(&G, &o, &t), AI_GAME_OVER, "a finished game has no turn");
+	ok_int(ai_baseline_turn(&G, AI_GREEDY, 1, &t), AI_GAME_OVER, "greedy: no turn either");
+}
+
+static void test_greedy(void)
+{
+	struct ai_turn t;
+	uint64_t s;
+	bool all = true;
+
+	/* The largest capture: B4 or A3 take the group of 2 (C1, C3, B2 the singleton only). */
+	setup(5, "X O O . . / X . . . . / . . . . . / . . X O . / . . . . .", RULES_BLACK);
+	for (s = 0; s < 20; s++) {
+		ai_baseline_turn(&G, AI_GREEDY, s, &t);
+		all = all && t.action == AI_PLACE && t.n >= 1 &&
+		    (t.points[0] == P("B4") || t.points[0] == P("A3"));
+	}
+	ok(all, "greedy captures the group of 2, not the singleton (%s)", turn_text(&t));
+	/*
+	 * No capture: Black must not place next to White's singleton at E1 in a
+	 * way that lets White join it against a smaller group.
+	 */
+	setup(5, ". . . . . / . . . . . / . . . . . / . . . . . / O . . . X", RULES_WHITE);
+	all = true;
+	for (s = 0; s < 20; s++) {
+		struct rules_game keep = G;
+
+		ai_baseline_turn(&G, AI_GREEDY, s, &t);
+		all = all && apply(&t);
+		all = all && rules_check(&G.board, RULES_BLACK, P("D1"), NULL) != RULES_CAPTURE &&
+		    rules_check(&G.board, RULES_BLACK, P("E2"), NULL) != RULES_CAPTURE;
+		G = keep;
+	}
+	ok(all, "greedy leaves the opponent no capture where it can");
+}
+
+/* Play whole games with players a and b (level 0: random, -1: greedy, else the AI). */
+static void play_games(int size, int a, int b, int games, long playouts)
+{
+	struct ai_options o;
+	struct ai_turn t;
+	int i, turns, bad = 0, over = 0, who;
+	enum ai_status st;
+
+	for (i = 0; i < games; i++) {
+		rules_game_init(&G, size, true);
+		for (turns = 0; G.result == RULES_PLAYING && turns < 4 * size * size; turns++) {
+			who = G.to_move == RULES_BLACK ? a : b;
+			if (i % 2)
+				who = G.to_move == RULES_BLACK ? b : a;
+			o = opts(who, (uint64_t)(i * 1000 + turns), playouts);
+			st = who == 0 ? ai_baseline_turn(&G, AI_RANDOM, o.seed, &t) :
+			    who < 0 ? ai_baseline_turn(&G, AI_GREEDY, o.seed, &t) :
+			    ai_play_turn(&G, &o, &t);
+			if (st != AI_OK || !apply(&t)) {
+				if (bad++ < 3)
+					printf("# game %d turn %d: %s, turn %s refused\n", i, turns,
+					    ai_status_str(st), turn_text(&t));
+				break;
+			}
+		}
+		over += G.result != RULES_PLAYING;
+	}
+	ok_int(bad, 0, "%dx%d: %d games %d against %d: every turn legal and whole", size, size,
+	    games, a, b);
+	ok_int(over, games, "%dx%d: every game ended", size, size);
+}
+
+static void test_determinism(void)
+{
+	struct ai_options o = opts(AI_DEFAULT_LEVEL, 42, 500);
+	struct ai_turn t1, t2;
+	struct ai_turn *p1 = &t1, *p2 = &t2;
+	int i;
+	bool same = true;
+
+	rules_game_init(&G, 9, false);
+	for (i = 0; i < 6; i++) {
+		ai_baseline_turn(&G, AI_RANDOM, (uint64_t)i, p1);
+		apply(p1);
+	}
+	for (i = 0; i < 3; i++) {
+		o.seed = (uint64_t)i;
+		ai_play_turn(&G, &o, p1);
+		ai_play_turn(&G, &o, p2);
+		same = same && p1->action == p2->action && p1->n == p2->n &&
+		    memcmp(p1->points, p2->points, sizeof(p1->points[0]) * (size_t)p1->n) == 0;
+	}
+	ok(same, "same seed and budget: the same turn");
+}
+
+int main(void)
+{
+	test_positions();
+	test_greedy();
+	test_determinism();
+	play_games(5, -1, 0, 20, 200);
+	play_games(7, AI_DEFAULT_LEVEL, 0, 6, 300);
+	play_games(9, AI_MIN_LEVEL, -1, 4, 300);
+	printf("# %s\n", ai_level_str(AI_DEFAULT_LEVEL));
+	return t_done();
+}
