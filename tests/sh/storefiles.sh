@@ -84,8 +84,24 @@ check "cleanup refuses the copy: exit 65" [ "$rc" = 65 ]
 check "... stderr names it" grep -q "board 102: games/102.game says board 101 in its header, not 102" "$tmp/stderr"
 check "... the log too" grep -q "cleanup board=102 error: games/102.game says board 101" "$h/log"
 check "... the copy is untouched" cmp -s "$h/games/102.game" "$tmp/102.before"
-check "... and board 101 was reminded once, by its own file" [ "$(grep -c '^remind:' "$h/games/101.game")" = 1 ]
+check "... and board 101 was reminded once, by its own file"  [ "$(grep -c '^remind:' "$h/games/101.game")" = 1 ]
 check "fsck reports the copy" sh -c "'$bin' -d '$h' fsck 2>/dev/null | grep -q 'games/102.game:.*board 101 in a file named for board 102'"
+
+# the robot's runs: its turn left over on board 101 (an AI fault), the file copied to 102
+h=$tmp/robotcopy
+mkdir -p "$h"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\nrobot_seconds = 1\n' "$top" >"$h/oustpbm.conf"
+run "$h" "register alice secret" >/dev/null
+run "$h" "challenge alice secret robot -size=5" >/dev/null
+mail alice@example.org "move 101#1 alice secret C3" | OUSTPBM_TEST_ROBOT=fail OUSTPBM_TEST_ROBOT_PLAYOUTS=64 \
+    "$bin" -d "$h" >/dev/null 2>&1
+cp "$h/games/101.game" "$h/games/102.game"
+cp "$h/games/102.game" "$tmp/102.before"
+rc=$(OUSTPBM_TEST_ROBOT_PLAYOUTS=64 OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" robot 2>"$tmp/stderr"; echo $?)
+check "oustpbm robot skips the copy (exit $rc), as a file that does not parse" [ "$rc" = 0 ]
+check "... leaves the copy as it was" cmp -s "$h/games/102.game" "$tmp/102.before"
+check "... and played board 101 once, from its own file" [ "$(grep -c '^3\.' "$h/games/101.game")" -le 1 ] && \
+    grep -q '^turn: 3$' "$h/games/101.game"
 
 # ---- 5. FIFOs, directories and symbolic links where data files should be
 h=$tmp/kinds
