@@ -20,6 +20,7 @@
 #define LOCK_SLEEP_MIN_US 1000
 #define LOCK_SLEEP_MAX_US 20000
 #define USERS_FILE "users"
+#define ACCOUNTS_LOCK_FILE "accounts.lock"
 #define COUNTER_FILE "games/next-board"
 #define COUNTER_FILE_MAX 64
 
@@ -550,6 +551,11 @@ enum store_status store_lock_board(struct store *st, long board, struct store_lo
 enum store_status store_trylock_board(struct store *st, long board, struct store_lock *lock)
 {
 	return lock_board(st, board, 0, lock);
+}
+
+enum store_status store_lock_accounts(struct store *st, bool wait, struct store_lock *lock)
+{
+	return store_lock_path(st, ACCOUNTS_LOCK_FILE, wait ? st->lock_timeout_ms : 0, lock);
 }
 
 enum store_status store_lock_store(struct store *st, struct store_lock *lock)
@@ -1289,7 +1295,7 @@ static enum store_status scan_users(struct store *st, const char *text, size_t l
 }
 
 /* yescrypt hash of password with a fresh salt into out. */
-static enum store_status hash_password(struct store *st, const char *password, char out[STORE_HASH_MAX + 1])
+enum store_status store_password_hash(struct store *st, const char *password, char out[STORE_HASH_MAX + 1])
 {
 	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct crypt_data *cd;
@@ -1392,11 +1398,43 @@ static enum store_status read_users_checked(struct store *st, char **text, size_
 	return status;
 }
 
+/* A hash as store_password_hash() makes it: fits a users line. */
+static bool hash_ok(const char *hash)
+{
+	return hash[0] == '$' && strlen(hash) <= STORE_HASH_MAX && strpbrk(hash, ":\n") == NULL;
+}
+
 enum store_status store_user_add(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname)
 {
-	struct store_lock lock = STORE_LOCK_INIT;
 	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
+	enum store_status status;
+	const char *why;
+
+	/* the arguments are checked in the order store.h gives */
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	if (!mailaddr_ok(address, &why)) {
+		set_err(st, "address %s", why);
+		return STORE_BAD_ADDRESS;
+	}
+	if (!store_password_ok(password)) {
+		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+		return STORE_BAD_PASSWORD;
+	}
+	/* hashing takes tens of milliseconds: not under the lock */
+	status = store_password_hash(st, password, hash);
+	if (status != STORE_OK)
+		return status;
+	return store_user_add_hashed(st, userid, address, hash, fullname);
+}
+
+enum store_status store_user_add_hashed(struct store *st, const char *userid, const char *address,
+    const char *hash, const char *fullname)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char id[IDENT_USERID_MAX + 1];
 	enum store_status status;
 	char *text = NULL, *out = NULL;
 	const char *why;
@@ -1412,18 +1450,14 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 		set_err(st, "address %s", why);
 		return STORE_BAD_ADDRESS;
 	}
-	if (!store_password_ok(password)) {
-		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+	if (!hash_ok(hash)) {
+		set_err(st, "not a password hash");
 		return STORE_BAD_PASSWORD;
 	}
 	if (!fullname_ok(fullname)) {
 		set_err(st, "a full name is at most %d bytes without control characters", STORE_FULLNAME_MAX);
 		return STORE_BAD_NAME;
 	}
-	/* hashing takes tens of milliseconds: not under the lock */
-	status = hash_password(st, password, hash);
-	if (status != STORE_OK)
-		return status;
 	status = store_lock_store(st, &lock);
 	if (status != STORE_OK)
 		return status;
@@ -1454,8 +1488,23 @@ out:
 
 enum store_status store_user_set_password(struct store *st, const char *userid, const char *password)
 {
+	char hash[STORE_HASH_MAX + 1];
+	enum store_status status;
+
+	if (!store_password_ok(password)) {
+		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+		return STORE_BAD_PASSWORD;
+	}
+	status = store_password_hash(st, password, hash);
+	if (status != STORE_OK)
+		return status;
+	return store_user_set_hash(st, userid, hash);
+}
+
+enum store_status store_user_set_hash(struct store *st, const char *userid, const char *hash)
+{
 	struct store_lock lock = STORE_LOCK_INIT;
-	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
+	char id[IDENT_USERID_MAX + 1];
 	enum store_status status;
 	char *text = NULL, *out = NULL;
 	const char *c1, *c2, *c3;
@@ -1464,13 +1513,10 @@ enum store_status store_user_set_password(struct store *st, const char *userid, 
 	status = fold_userid(st, userid, id);
 	if (status != STORE_OK)
 		return status;
-	if (!store_password_ok(password)) {
-		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+	if (!hash_ok(hash)) {
+		set_err(st, "not a password hash");
 		return STORE_BAD_PASSWORD;
 	}
-	status = hash_password(st, password, hash);
-	if (status != STORE_OK)
-		return status;
 	status = store_lock_store(st, &lock);
 	if (status != STORE_OK)
 		return status;

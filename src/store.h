@@ -7,6 +7,7 @@
  *   oustpbm.conf                 settings (config.h), never written here
  *   users                        accounts, see "Users file" below
  *   store.lock                   store-wide lock: board counter, users file
+ *   accounts.lock                an account change and its confirmation
  *   log                          one line per handled mail (store_log)
  *   games/<board>.game           one game, e.g. games/101.game
  *   games/<board>.lock           its lock file (never removed; see Locks)
@@ -307,6 +308,26 @@ enum store_status store_list_boards(struct store *st, long **boards, size_t *cou
  */
 enum store_status store_user_add(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname);
+
+/*
+ * The same in two steps, for a caller that tags its reply with the new
+ * hash before the users file is written (outbox.h's account batches):
+ * store_password_hash() makes a new yescrypt hash of password (no lock;
+ * the slow part), store_user_add_hashed() and store_user_set_hash() write
+ * it (hash must be one store_password_hash() made).
+ */
+enum store_status store_password_hash(struct store *st, const char *password, char out[STORE_HASH_MAX + 1]);
+enum store_status store_user_add_hashed(struct store *st, const char *userid, const char *address,
+    const char *hash, const char *fullname);
+enum store_status store_user_set_hash(struct store *st, const char *userid, const char *hash);
+
+/*
+ * accounts.lock: held by whoever changes an account together with its
+ * confirmation (from staging the reply to committing it), and by whoever
+ * settles such a reply a crash left (outbox.h).  wait false: one try,
+ * STORE_TIMEOUT at once if held; else at most lock_timeout_ms.
+ */
+enum store_status store_lock_accounts(struct store *st, bool wait, struct store_lock *lock);
 
 /* Find an account by id (any case).  STORE_NOT_FOUND if there is none. */
 enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user);
