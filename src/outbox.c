@@ -19,6 +19,7 @@
 #define QUEUE_ID_MAX OUTBOX_ID_MAX
 #define HOST_MAX 64
 #define PATH_BUF 512
+#define RECOVER_ACCOUNTS (-1L)	/* recover(): the account batches, accounts.lock held */
 
 struct outbox {
 	struct store *st;
@@ -29,6 +30,7 @@ struct outbox {
 struct outbox_batch {
 	struct outbox *ob;
 	long board;
+	char account[IDENT_USERID_MAX + 1];	/* an account batch: the user id; "" if not */
 	size_t game_len;
 	uint64_t game_hash;
 	char **names;		/* queue ids written into tmp/ */
@@ -41,6 +43,7 @@ struct queue_file {
 	char from[MAILADDR_MAX + 1];
 	char rcpt[MAILADDR_MAX + 1];
 	long board;		/* 0: none */
+	char account[IDENT_USERID_MAX + 1];	/* "" unless an account batch's */
 	size_t game_len;
 	uint64_t game_hash;
 	unsigned long attempts;	/* failed attempts so far */
@@ -342,6 +345,14 @@ static bool parse_queue(const char *text, size_t len, struct queue_file *q, cons
 			*why = "bad board";
 			if (!ident_board_parse(val, vallen, &q->board))
 				return false;
+		} else if (KEY("account") && q->account[0] == '\0') {
+			*why = "bad account";
+			if (vallen == 0 || vallen > IDENT_USERID_MAX)
+				return false;
+			memcpy(q->account, val, vallen);
+			q->account[vallen] = '\0';
+			if (!ident_userid_ok(q->account))
+				return false;
 		} else if (KEY("commit") && !have_commit) {
 			const char *sp = memchr(val, ' ', vallen);
 
@@ -369,8 +380,8 @@ static bool parse_queue(const char *text, size_t len, struct queue_file *q, cons
 		*why = "envelope lacks from, rcpt or size";
 		return false;
 	}
-	if ((q->board != 0) != have_commit) {
-		*why = "board without commit or commit without board";
+	if ((q->board != 0 || q->account[0] != '\0') != have_commit || (q->board != 0 && q->account[0] != '\0')) {
+		*why = "board or account without commit, or commit without one of them";
 		return false;
 	}
 	if ((size_t)(end - p) != size) {
@@ -413,12 +424,31 @@ enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *g
 	return OUTBOX_OK;
 }
 
+enum outbox_status outbox_batch_new_account(struct outbox *ob, const char *userid, const char *hash,
+    struct outbox_batch **out)
+{
+	enum outbox_status result;
+
+	*out = NULL;
+	if (!ident_userid_ok(userid) || strlen(userid) > IDENT_USERID_MAX) {
+		set_err(ob, "'%s' is not a user id", userid);
+		return OUTBOX_IO;
+	}
+	result = outbox_batch_new(ob, 0, NULL, 0, out);
+	if (result != OUTBOX_OK)
+		return result;
+	snprintf((*out)->account, sizeof (*out)->account, "%s", userid);
+	(*out)->game_len = strlen(hash);
+	(*out)->game_hash = store_text_hash(hash, strlen(hash));
+	return OUTBOX_OK;
+}
+
 enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, const char *rcpt,
     const char *msg, size_t len)
 {
 	struct outbox *ob = b->ob;
 	enum outbox_status result = OUTBOX_OK;
-	char id[QUEUE_ID_MAX + 1], path[PATH_BUF], commit[64] = "";
+	char id[QUEUE_ID_MAX + 1], path[PATH_BUF], commit[64 + IDENT_USERID_MAX] = "";
 	char *head = NULL, *file = NULL;
 	const char *why;
 	int hn;
@@ -447,6 +477,9 @@ enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, co
 	}
 	if (b->board != 0)
 		snprintf(commit, sizeof commit, "board %ld\ncommit %zu %016" PRIx64 "\n", b->board, b->game_len,
+		    b->game_hash);
+	else if (b->account[0] != '\0')
+		snprintf(commit, sizeof commit, "account %s\ncommit %zu %016" PRIx64 "\n", b->account, b->game_len,
 		    b->game_hash);
 	hn = asprintf(&head, QUEUE_MAGIC "from %s\nrcpt %s\n%ssize %zu\n\n", from, rcpt, commit, len);
 	if (hn < 0) {
@@ -500,7 +533,7 @@ enum outbox_status outbox_batch_commit(struct outbox_batch *b)
 	 * lost in a crash leaves the reply in tmp/, tagged with a game file
 	 * that is durable, and recovery moves it again.
 	 */
-	if (status == STORE_OK && b->n > 0 && b->board == 0)
+	if (status == STORE_OK && b->n > 0 && b->board == 0 && b->account[0] == '\0')
 		status = store_sync_dir(ob->st, "outbox/new");
 	return from_store(ob, status);
 }
@@ -526,6 +559,26 @@ static enum outbox_status game_matches(struct outbox *ob, long board, size_t gam
 	return from_store(ob, store_board_holds(ob->st, board, game_len, game_hash, same));
 }
 
+/*
+ * Does the account userid hold the password hash of length len and
+ * store_text_hash hash?  *same false also when there is no such account.
+ * The hash is salted, so it names one write of the account.
+ */
+static enum outbox_status account_matches(struct outbox *ob, const char *userid, size_t len, uint64_t hash,
+    bool *same)
+{
+	struct store_user u;
+	enum store_status status = store_user_find(ob->st, userid, &u);
+
+	*same = false;
+	if (status == STORE_NOT_FOUND)
+		return OUTBOX_OK;
+	if (status != STORE_OK)
+		return from_store(ob, status);
+	*same = strlen(u.hash) == len && store_text_hash(u.hash, len) == hash;
+	return OUTBOX_OK;
+}
+
 enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
 {
 	struct outbox *ob = b->ob;
@@ -534,8 +587,9 @@ enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
 
 	assert(!b->done);
 	*committed = false;
-	if (b->board != 0) {
-		result = game_matches(ob, b->board, b->game_len, b->game_hash, &same);
+	if (b->board != 0 || b->account[0] != '\0') {
+		result = b->board != 0 ? game_matches(ob, b->board, b->game_len, b->game_hash, &same) :
+		    account_matches(ob, b->account, b->game_len, b->game_hash, &same);
 		if (result != OUTBOX_OK)
 			return result;	/* undecided: the files wait in tmp/ for recovery */
 	}
@@ -619,7 +673,8 @@ static enum outbox_status settle(struct outbox *ob, const char *id, const struct
 	enum store_status status;
 	bool same;
 
-	result = game_matches(ob, q->board, q->game_len, q->game_hash, &same);
+	result = q->board != 0 ? game_matches(ob, q->board, q->game_len, q->game_hash, &same) :
+	    account_matches(ob, q->account, q->game_len, q->game_hash, &same);
 	if (result != OUTBOX_OK)
 		return result;
 	snprintf(from, sizeof from, "outbox/tmp/%s", id);
@@ -638,8 +693,9 @@ static enum outbox_status settle(struct outbox *ob, const char *id, const struct
 
 /*
  * Settle the tmp/ files of board (board > 0, lock held by the caller), or
- * with board 0 of every board whose lock is free, deleting junk older than
- * OUTBOX_TMP_MAX_AGE.
+ * those of account batches (RECOVER_ACCOUNTS, accounts.lock held), or with
+ * board 0 of every board, and of the accounts, whose lock is free, deleting
+ * junk older than OUTBOX_TMP_MAX_AGE.
  */
 static enum outbox_status recover(struct outbox *ob, long board, struct outbox_stats *stats)
 {
@@ -664,8 +720,19 @@ static enum outbox_status recover(struct outbox *ob, long board, struct outbox_s
 		r = read_queue(ob, "tmp", names[i], &text, &q, &parsed, &gone, &why);
 		if (gone) {
 			/* settled by another process meanwhile */
-		} else if (r == OUTBOX_OK && board != 0 && parsed && q.board == board) {
+		} else if (r == OUTBOX_OK && board > 0 && parsed && q.board == board) {
 			r = settle(ob, names[i], &q, stats);
+		} else if (r == OUTBOX_OK && board == RECOVER_ACCOUNTS && parsed && q.account[0] != '\0') {
+			r = settle(ob, names[i], &q, stats);
+		} else if (r == OUTBOX_OK && board == 0 && parsed && q.account[0] != '\0') {
+			enum store_status ls = store_lock_accounts(ob->st, false, &lock);
+
+			/* held: an account change is being committed; its writer decides */
+			if (ls == STORE_OK)
+				r = settle(ob, names[i], &q, stats);
+			else if (ls != STORE_TIMEOUT)
+				r = from_store(ob, ls);
+			store_unlock(&lock);
 		} else if (r == OUTBOX_OK && board == 0 && parsed && q.board != 0) {
 			enum store_status ls = store_trylock_board(ob->st, q.board, &lock);
 
@@ -693,6 +760,14 @@ static enum outbox_status recover(struct outbox *ob, long board, struct outbox_s
 			result = r;
 	}
 	return result;
+}
+
+enum outbox_status outbox_recover_accounts(struct outbox *ob, struct outbox_stats *stats)
+{
+	struct outbox_stats local;
+
+	memset(&local, 0, sizeof local);
+	return recover(ob, RECOVER_ACCOUNTS, stats != NULL ? stats : &local);
 }
 
 enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_stats *stats)

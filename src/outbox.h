@@ -13,6 +13,9 @@
  *     from oust@example.org          envelope sender ("from " alone: <>)
  *     rcpt alice@example.com         the one recipient
  *     board 101                      only for replies to a game change
+ *     account alice                  or: only for the confirmation of an
+ *                                    account change (then commit is of the
+ *                                    password hash written)
  *     commit 2345 89abcdef01234567   with board: length and FNV-1a 64 hash
  *                                    of the game file these replies belong to
  *     size 1234                      bytes of message after the blank line
@@ -138,6 +141,19 @@ const char *outbox_error(const struct outbox *ob);
 enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *game, size_t game_len,
     struct outbox_batch **out);
 
+/*
+ * Start the confirmation of an account change (register, password): the
+ * same protocol with the users file in place of a game file.  The caller
+ * holds accounts.lock (store_lock_accounts) until commit or abort, and hash
+ * is the password hash about to be written for userid
+ * (store_user_add_hashed, store_user_set_hash): salted, so it names this one
+ * write.  Its replies are tagged "account USERID" and "commit LEN HASH" of
+ * that hash; recovery releases them if the account holds it, else deletes
+ * them.  The caller owns *out.
+ */
+enum outbox_status outbox_batch_new_account(struct outbox *ob, const char *userid, const char *hash,
+    struct outbox_batch **out);
+
 /* Write one reply into outbox/tmp/ and fsync it.  from may be "" (<>). */
 enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, const char *rcpt,
     const char *msg, size_t len);
@@ -164,6 +180,9 @@ enum outbox_status outbox_enqueue(struct outbox *ob, const char *from, const cha
  * holds board's lock.  stats may be NULL; released and discarded are added.
  */
 enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_stats *stats);
+
+/* outbox_recover() for the account batches; the caller holds accounts.lock. */
+enum outbox_status outbox_recover_accounts(struct outbox *ob, struct outbox_stats *stats);
 
 /*
  * Deliver everything queued with ops (opened only if there is something to

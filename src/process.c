@@ -13,12 +13,15 @@
  * store: all checks come before the first write.  A change is committed by
  * one write (the game file, the users file) made after its replies are safe
  * in outbox/tmp/, as outbox.h's protocol says; a register or password
- * confirmation uses a board-0 batch the same way, so it goes out if and
- * only if the account was written.  A temporary failure before that write
+ * confirmation uses an account batch the same way (tagged with the new
+ * password hash, under accounts.lock), so it goes out if and only if the
+ * account was written, also when the process dies in between: a copy of
+ * the mail then finds the change made, and is dropped while the
+ * confirmation left behind is released.  A temporary failure before that write
  * (lock timeout, disk full) leaves the store as it was and exits
  * EX_TEMPFAIL, so the MTA delivers the mail again; after it the mail is
- * handled (exit 0), and a redelivery is refused by the #turn guard or the
- * taken user id.  The one exception: a challenge whose new board cannot be
+ * handled (exit 0), and a redelivery is refused by the #turn guard or
+ * found already done (an account).  The one exception: a challenge whose new board cannot be
  * written has used up its board number (the counter is never moved back).
  */
 #include "process.h"
@@ -338,62 +341,160 @@ static enum process_status stage_batch(struct job *j, long board, const char *te
 	return PROCESS_OK;
 }
 
+/*
+ * Take accounts.lock for an account change and settle the confirmations a
+ * crashed run left (outbox.h): released if their account was written,
+ * deleted if not.  Held until the change is committed or refused.
+ */
+static enum process_status lock_accounts(struct job *j, struct store_lock *lock)
+{
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+
+	ss = store_lock_accounts(j->st, true, lock);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "the accounts are locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot lock the accounts");
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_recover_accounts(j->ob, NULL);
+	if (os != OUTBOX_OK)
+		return outbox_failure(j, os, "cannot recover the outbox");
+	return PROCESS_OK;
+}
+
+/*
+ * The account change the mail asks for is already in the users file: a
+ * copy of a mail whose run wrote it and died before recording it (seen.h).
+ * Its confirmation, released by lock_accounts() if it was left behind, is
+ * the one answer: the copy is dropped and the outbox flushed.
+ */
+static enum process_status account_copy(struct job *j, const char *what)
+{
+	j->settle = true;
+	set_detail(j, "dropped", "%s: already done by a copy of this mail", what);
+	return PROCESS_DROPPED;
+}
+
+/*
+ * Commit an account change with its confirmation m, as a move is committed
+ * (outbox.h): the confirmation staged, tagged with the new password hash;
+ * the users file written (write(), the commit point); the confirmation
+ * released, or deleted if the write did not happen.  accounts.lock held.
+ */
+static enum process_status commit_account(struct job *j, const char *userid, const char *hash,
+    const struct reply_mail *m, enum store_status (*write)(struct job *, const char *), enum store_status *wrote)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	bool committed = false;
+
+	*wrote = STORE_IO;
+	os = outbox_batch_new_account(j->ob, userid, hash, &b);
+	if (os == OUTBOX_OK)
+		os = outbox_batch_add(b, j->cfg.from_address, m->rcpt, m->msg, m->len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return outbox_failure(j, os, "cannot queue the reply");
+	}
+	*wrote = write(j, hash);
+	if (*wrote != STORE_OK) {
+		/* a write that reached its rename stands: then so does its confirmation */
+		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
+			*wrote = STORE_OK;
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the account stands; its confirmation waits in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->ob));
+	}
+	if (*wrote == STORE_OK)
+		j->queued = true;
+	outbox_batch_free(b);
+	return PROCESS_OK;
+}
+
+static enum store_status write_new_account(struct job *j, const char *hash)
+{
+	return store_user_add_hashed(j->st, j->cmd.userid, j->in.from_addr, hash, j->cmd.fullname);
+}
+
+static enum store_status write_new_password(struct job *j, const char *hash)
+{
+	return store_user_set_hash(j->st, j->cmd.userid, hash);
+}
+
 static enum process_status do_register(struct job *j)
 {
 	struct command *c = &j->cmd;
-	struct outbox_batch *b = NULL;
+	struct store_lock lock = STORE_LOCK_INIT;
+	char hash[STORE_HASH_MAX + 1], id[IDENT_USERID_MAX + 1];
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum outbox_status os;
-	enum store_status ss;
+	enum store_status ss, wrote;
 	enum process_status ps;
-	bool committed;
+	size_t i;
 
 	memset(&m, 0, sizeof m);
 	if (robot_is(c->userid))
 		return refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
-	ss = store_user_find(j->st, c->userid, &u);
-	if (ss == STORE_OK)
-		return refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
-	if (ss != STORE_NOT_FOUND)
-		return store_failure(j, ss, "cannot read the users file");
-	if (!store_password_ok(c->password))
-		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-		    STORE_PASSWORD_MAX);
-	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
-	    j->in.from_addr, &m);
-	if (rs != REPLY_OK)
-		return reply_failure(j, rs);
-	/* the confirmation is queued if and only if the account is written */
-	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
+	ps = lock_accounts(j, &lock);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_user_add(j->st, c->userid, j->in.from_addr, c->password, c->fullname);
+	ss = store_user_find(j->st, c->userid, &u);
+	if (ss == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0 && u.hash[0] == '$' &&
+	    store_user_check_password(&u, c->password)) {
+		ps = account_copy(j, "register");
+		goto out;
+	}
+	if (ss == STORE_OK) {
+		ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+		goto out;
+	}
+	if (ss != STORE_NOT_FOUND) {
+		ps = store_failure(j, ss, "cannot read the users file");
+		goto out;
+	}
+	if (!store_password_ok(c->password)) {
+		ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+		goto out;
+	}
+	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
+	    j->in.from_addr, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ss = store_password_hash(j->st, c->password, hash);
 	if (ss != STORE_OK) {
-		outbox_batch_abort(b, &committed);
-		if (ss == STORE_USER_EXISTS)
-			ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
-		else if (ss == STORE_BAD_NAME)
-			ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
-			    STORE_FULLNAME_MAX);
-		else
-			ps = store_failure(j, ss, "cannot add the user");
+		ps = store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	os = outbox_batch_commit(b);
-	if (os != OUTBOX_OK) {
-		/* the account exists: the mail is handled; the reply waits in tmp/ */
-		set_detail(j, "ok", "registered %s <%s>; the confirmation could not be queued: %s", c->userid,
-		    j->in.from_addr, outbox_error(j->ob));
-		ps = PROCESS_OK;
+	for (i = 0; c->userid[i] != '\0' && i < IDENT_USERID_MAX; i++)
+		id[i] = (char)tolower((unsigned char)c->userid[i]);
+	id[i] = '\0';
+	/* the confirmation is queued if and only if the account is written */
+	ps = commit_account(j, id, hash, &m, write_new_account, &wrote);
+	if (ps != PROCESS_OK)
 		goto out;
-	}
-	j->queued = true;
-	set_detail(j, "ok", "registered %s <%s>", c->userid, j->in.from_addr);
-	ps = PROCESS_OK;
+	if (wrote == STORE_USER_EXISTS)
+		ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+	else if (wrote == STORE_BAD_NAME)
+		ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
+		    STORE_FULLNAME_MAX);
+	else if (wrote != STORE_OK)
+		ps = store_failure(j, wrote, "cannot add the user");
+	else
+		set_detail(j, "ok", "registered %s <%s>", c->userid, j->in.from_addr);
 out:
-	outbox_batch_free(b);
+	store_unlock(&lock);
 	reply_mail_release(&m);
 	return ps;
 }
@@ -401,39 +502,54 @@ out:
 static enum process_status do_password(struct job *j)
 {
 	struct command *c = &j->cmd;
-	struct outbox_batch *b = NULL;
+	struct store_lock lock = STORE_LOCK_INIT;
+	char hash[STORE_HASH_MAX + 1];
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum store_status ss;
+	enum store_status ss, wrote;
 	enum process_status ps;
-	bool ok, committed;
+	bool ok;
 
 	memset(&m, 0, sizeof m);
-	ps = authenticate(j, c->userid, c->password, &u, &ok);
-	if (ps != PROCESS_OK || !ok)
-		return ps;
-	if (!store_password_ok(c->new_password))
-		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-		    STORE_PASSWORD_MAX);
-	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
-	if (rs != REPLY_OK)
-		return reply_failure(j, rs);
-	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
+	ps = lock_accounts(j, &lock);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_user_set_password(j->st, u.userid, c->new_password);
-	if (ss != STORE_OK) {
-		outbox_batch_abort(b, &committed);
-		ps = store_failure(j, ss, "cannot change the password");
+	ps = find_account(j, c->userid, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	if (!store_user_check_password(&u, c->password)) {
+		/* the new password already in place: this change was made by a copy of the mail */
+		if (store_password_ok(c->new_password) && store_user_check_password(&u, c->new_password))
+			ps = account_copy(j, "password");
+		else
+			ps = refuse(j, NULL, "wrong password for %s", u.userid);
 		goto out;
 	}
-	if (outbox_batch_commit(b) == OUTBOX_OK)
-		j->queued = true;
-	set_detail(j, "ok", "password of %s changed", u.userid);
-	ps = PROCESS_OK;
+	if (!store_password_ok(c->new_password)) {
+		ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+		goto out;
+	}
+	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ss = store_password_hash(j->st, c->new_password, hash);
+	if (ss != STORE_OK) {
+		ps = store_failure(j, ss, "cannot hash the password");
+		goto out;
+	}
+	ps = commit_account(j, u.userid, hash, &m, write_new_password, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote != STORE_OK)
+		ps = store_failure(j, wrote, "cannot change the password");
+	else
+		set_detail(j, "ok", "password of %s changed", u.userid);
 out:
-	outbox_batch_free(b);
+	store_unlock(&lock);
 	reply_mail_release(&m);
 	return ps;
 }
