@@ -24,6 +24,8 @@
 struct outbox {
 	struct store *st;
 	char host[HOST_MAX + 1];	/* for queue ids, Maildir-safe */
+	char **mine;		/* queue ids this process put into new/ (a mail's own replies) */
+	size_t nmine, capmine;
 	char err[OUTBOX_ERR_MAX];
 };
 
@@ -198,7 +200,43 @@ enum outbox_status outbox_open(struct store *st, struct outbox **out, char *err,
 
 void outbox_close(struct outbox *ob)
 {
+	size_t i;
+
+	if (ob == NULL)
+		return;
+	for (i = 0; i < ob->nmine; i++)
+		free(ob->mine[i]);
+	free(ob->mine);
 	free(ob);
+}
+
+/* Note id as one of this process's own replies (flushed first); failing, it is only not first. */
+static void note_mine(struct outbox *ob, const char *id)
+{
+	char *copy;
+
+	if (ob->nmine == ob->capmine) {
+		size_t ncap = ob->capmine ? ob->capmine * 2 : 8;
+		char **bigger = realloc(ob->mine, ncap * sizeof *bigger);
+
+		if (bigger == NULL)
+			return;
+		ob->mine = bigger;
+		ob->capmine = ncap;
+	}
+	copy = strdup(id);
+	if (copy != NULL)
+		ob->mine[ob->nmine++] = copy;
+}
+
+static bool is_mine(const struct outbox *ob, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ob->nmine; i++)
+		if (strcmp(ob->mine[i], id) == 0)
+			return true;
+	return false;
 }
 
 /* --- queue files --- */
@@ -526,6 +564,8 @@ enum outbox_status outbox_batch_commit(struct outbox_batch *b)
 		snprintf(from, sizeof from, "outbox/tmp/%s", b->names[i]);
 		snprintf(to, sizeof to, "outbox/new/%s", b->names[i]);
 		status = store_rename(ob->st, from, to);
+		if (status == STORE_OK)
+			note_mine(ob, b->names[i]);
 	}
 	/*
 	 * Those not renamed stay in tmp/, where recovery releases a board's.
@@ -1007,16 +1047,50 @@ static void finish_staged(struct outbox *ob, const struct transport_ops *ops, vo
 	}
 }
 
+static long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Put the names this process queued (is_mine) first, the others after, each
+ * part in name order (names is sorted); *nmine says how many came first.
+ */
+static void mine_first(const struct outbox *ob, char **names, size_t n, size_t *nmine)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (is_mine(ob, names[i])) {
+			char *t = names[i];
+
+			memmove(names + k + 1, names + k, (i - k) * sizeof *names);
+			names[k++] = t;
+		}
+	}
+	*nmine = k;
+}
+
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats)
+{
+	return outbox_flush_opts(ob, ops, cfg, 0, stats);
+}
+
+enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
+    unsigned flags, struct outbox_stats *stats)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct outbox_stats local;
 	enum outbox_status result, r;
 	char **names = NULL, why[TRANSPORT_WHY_MAX];
-	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0;
+	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0, nmine = 0;
 	void *ctx = NULL;
 	bool opened = false, removed = false, failed = false;
+	long start = monotonic_ms();
 
 	if (stats == NULL)
 		stats = &local;
@@ -1031,6 +1105,8 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
 	if (result != OUTBOX_OK)
 		goto out;
+	if (flags & OUTBOX_FLUSH_MINE)
+		mine_first(ob, names, n, &nmine);
 	for (i = 0; i < n; i++) {
 		struct transport_envelope env;
 		struct queue_file q;
@@ -1041,6 +1117,11 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 
 		if (!queue_id_ok(names[i]))
 			continue;	/* not ours */
+		if ((flags & OUTBOX_FLUSH_MINE) && i >= nmine && monotonic_ms() - start >= OUTBOX_BACKLOG_MS) {
+			/* the mail's own replies are out; the rest of the backlog is for flush and cron */
+			stats->left += (unsigned)(n - i);
+			break;
+		}
 		r = read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &bad);
 		if (gone)
 			continue;
@@ -1059,7 +1140,7 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 			}
 			continue;
 		}
-		if (q.next > (long long)config_now(cfg)) {
+		if (q.next > (long long)config_now(cfg) && !(flags & OUTBOX_FLUSH_ALL)) {
 			stats->waiting++;	/* backing off */
 			free(text);
 			continue;
@@ -1125,6 +1206,95 @@ out:
 	r = from_store(ob, store_defer_end(ob->st));
 	if (result == OUTBOX_OK)
 		result = r;
+	store_free_names(names, n);
+	store_unlock(&lock);
+	return result;
+}
+
+/* --- requeue --- */
+
+/*
+ * failed/<id> back into new/, its retry lines dropped: tried at once,
+ * retry_days counted anew.  *moved false with OUTBOX_OK: no such reply, or
+ * a damaged one (ob->err says which).
+ */
+static enum outbox_status requeue_one(struct outbox *ob, const char *id, bool *moved)
+{
+	char path[PATH_BUF];
+	struct queue_file q;
+	enum outbox_status r;
+	const char *why = NULL;
+	char *text = NULL;
+	bool parsed, gone;
+
+	*moved = false;
+	if (!queue_id_ok(id)) {
+		set_err(ob, "'%s' is not a queue id", id);
+		return OUTBOX_OK;
+	}
+	r = read_queue(ob, "failed", id, &text, &q, &parsed, &gone, &why);
+	if (r == OUTBOX_OK && gone) {
+		set_err(ob, "no reply %s in outbox/failed/", id);
+	} else if (r == OUTBOX_OK && !parsed) {
+		set_err(ob, "outbox/failed/%s is damaged (%s): not requeued", id, why);
+	} else if (r == OUTBOX_OK) {
+		q.attempts = 0;
+		q.first = q.next = 0;
+		q.error[0] = '\0';
+		/* new/ first: a crash in between leaves a copy in failed/, never no copy */
+		r = rewrite_queue(ob, id, &q);
+		snprintf(path, sizeof path, "outbox/failed/%s", id);
+		if (r == OUTBOX_OK)
+			r = from_store(ob, store_unlink(ob->st, path));
+		*moved = r == OUTBOX_OK;
+	}
+	free(text);
+	return r;
+}
+
+enum outbox_status outbox_requeue(struct outbox *ob, char *const *ids, size_t nids, const struct config *cfg,
+    unsigned *moved, unsigned *refused)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum outbox_status result, r;
+	char **names = NULL;
+	size_t n = 0, i;
+	bool one;
+
+	*moved = *refused = 0;
+	/* no flush moves these files meanwhile */
+	result = from_store(ob, store_lock_path(ob->st, "outbox/flush.lock", cfg->lock_timeout_ms, &lock));
+	if (result != OUTBOX_OK)
+		return result;
+	if (ids == NULL) {
+		result = from_store(ob, store_list_dir(ob->st, "outbox/failed", &names, &n));
+		if (result != OUTBOX_OK)
+			goto out;
+		ids = names;
+		nids = n;
+	}
+	for (i = 0; i < nids; i++) {
+		if (names != NULL && !queue_id_ok(ids[i]))
+			continue;	/* not ours */
+		r = requeue_one(ob, ids[i], &one);
+		if (one) {
+			(*moved)++;
+			log_mail(ob, cfg, ids[i], "", "requeued from failed/", "by the admin");
+		} else {
+			(*refused)++;
+			fprintf(stderr, "oustpbm: requeue: %s\n", ob->err);
+			if (result == OUTBOX_OK)
+				result = r;
+		}
+	}
+	if (*moved > 0) {
+		r = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
+		if (r == OUTBOX_OK)
+			r = from_store(ob, store_sync_dir(ob->st, "outbox/failed"));
+		if (result == OUTBOX_OK)
+			result = r;
+	}
+out:
 	store_free_names(names, n);
 	store_unlock(&lock);
 	return result;

@@ -119,6 +119,7 @@ struct outbox_stats {
 	unsigned discarded;	/* leftovers in tmp/ whose game was not: deleted */
 	unsigned waiting;	/* in new/, not due yet (backing off) */
 	unsigned pruned;	/* copies older than sent_keep_days removed from sent/ */
+	unsigned left;		/* OUTBOX_FLUSH_MINE: backlog left for the next flush, untried */
 };
 
 /*
@@ -192,6 +193,34 @@ enum outbox_status outbox_recover_accounts(struct outbox *ob, struct outbox_stat
  */
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats);
+
+/*
+ * outbox_flush() with flags:
+ *   OUTBOX_FLUSH_ALL    every mail now, backoff or not (`oustpbm flush --all`,
+ *                       as postqueue -f: the admin has fixed the relay);
+ *   OUTBOX_FLUSH_MINE   the flush after one incoming mail: the replies this
+ *                       ob queued go first, then the backlog only while the
+ *                       run has taken less than OUTBOX_BACKLOG_MS; the rest
+ *                       is left, untried and unchanged, for `oustpbm flush`
+ *                       and cron (stats->left), so one mail's delivery never
+ *                       waits for a slow server to take a whole backlog.
+ */
+#define OUTBOX_FLUSH_ALL 1u
+#define OUTBOX_FLUSH_MINE 2u
+#define OUTBOX_BACKLOG_MS 3000L	/* of backlog after a mail's own replies */
+enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
+    unsigned flags, struct outbox_stats *stats);
+
+/*
+ * Move replies from outbox/failed/ back into outbox/new/ with their retry
+ * lines dropped (attempts, first, next, error), under outbox/flush.lock:
+ * ids[0..nids), or every one when ids is NULL.  An id that is not in
+ * failed/, or whose file is damaged, is refused (counted, said on stderr);
+ * each reply moved is logged.  A crash may leave a copy in failed/ beside
+ * the one in new/, never neither.
+ */
+enum outbox_status outbox_requeue(struct outbox *ob, char *const *ids, size_t nids, const struct config *cfg,
+    unsigned *moved, unsigned *refused);
 
 /* One waiting mail, as outbox_list shows it. */
 struct outbox_entry {

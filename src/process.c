@@ -1530,11 +1530,17 @@ static void flush(struct job *j)
 		j->queued = true;
 	if (!j->queued || j->ob == NULL || ops == NULL)
 		return;
-	os = outbox_flush(j->ob, ops, &j->cfg, &stats);
-	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0) {
+	/* this mail's replies, then a bounded part of the backlog (outbox.h) */
+	os = outbox_flush_opts(j->ob, ops, &j->cfg, OUTBOX_FLUSH_MINE, &stats);
+	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0 || stats.left > 0) {
 		n = strlen(j->detail);
-		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed%s%s)",
-		    stats.delivered, stats.deferred, stats.failed, os != OUTBOX_OK ? "; " : "",
+		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed",
+		    stats.delivered, stats.deferred, stats.failed);
+		n = strlen(j->detail);
+		if (stats.left > 0)
+			snprintf(j->detail + n, sizeof j->detail - n, ", %u left for flush", stats.left);
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, "%s%s)", os != OUTBOX_OK ? "; " : "",
 		    os != OUTBOX_OK ? outbox_error(j->ob) : "");
 	}
 }
