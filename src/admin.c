@@ -265,7 +265,7 @@ static enum admin_status do_passwd(struct admin *a)
 	as = get_password(from_stdin, pw, &shown);
 	if (as != ADMIN_OK)
 		return as;
-	ss = store_user_set_password(a->st, u.userid, pw);
+	ss = store_user_set_password(a->st, u.userid, pw, NULL);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: passwd %s: %s\n", u.userid, store_error(a->st));
 		return of_store(ss);

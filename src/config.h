@@ -58,6 +58,11 @@
  *   max_mails_per_hour (30)              mails of one sender answered in an
  *                                         hour, 1..100000, 0 = no limit; more
  *                                         are logged and dropped (seen.h)
+ *   max_registrations_per_hour (100)     accounts made by mail in an hour,
+ *                                         1..100000, 0 = no limit; more are
+ *                                         refused with a reply
+ *   max_registrations_per_domain (20)    of them with addresses in one
+ *                                         domain, 1..100000, 0 = no limit
  *   robot_seconds      (5)               seconds the robot player thinks per
  *                                         turn, 1..600 (robot.h); keep it well
  *                                         under lock_timeout_ms, as the board
@@ -122,6 +127,8 @@ struct config {
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	unsigned long max_registrations_per_hour;	/* 0 = no limit */
+	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;

@@ -77,19 +77,20 @@ struct job {
 };
 
 /*
- * Settle a password check still running (do_play): false if the password was
- * wrong, and then who names the user.  Afterwards no check is pending.
+ * Settle a password check still running (do_play): its verdict, and who
+ * names the user; PWCHECK_RIGHT when none is pending.  Afterwards no check
+ * is pending.
  */
-static bool password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
+static enum pwcheck_verdict password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
 {
-	bool right;
+	enum pwcheck_verdict v;
 
 	if (!pwcheck_pending(&j->pw))
-		return true;
-	right = pwcheck_result(&j->pw);
+		return PWCHECK_RIGHT;
+	v = pwcheck_result(&j->pw);
 	snprintf(who, IDENT_USERID_MAX + 1, "%s", j->pw.user.userid);
 	pwcheck_release(&j->pw);
-	return right;
+	return v;
 }
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
@@ -120,6 +121,15 @@ static enum process_status outbox_failure(struct job *j, enum outbox_status os, 
 	set_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
 	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+/* A password hash that could not be computed: neither right nor wrong, so nothing is decided (75). */
+static enum process_status hash_failure(struct job *j, const char *userid)
+{
+	set_detail(j, "tempfail", "cannot check the password of %s: its hash could not be computed "
+	    "(out of memory?)", userid);
+	fprintf(stderr, "oustpbm: cannot check the password of %s: its hash could not be computed\n", userid);
+	return PROCESS_TEMPFAIL;
 }
 
 static enum process_status reply_failure(struct job *j, enum reply_status rs)
@@ -191,11 +201,15 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	size_t len;
 
 	char who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!password_settled(j, who)) {
+	v = password_settled(j, who);
+	if (v == PWCHECK_FAILED)
+		return hash_failure(j, who);
+	if (v == PWCHECK_WRONG) {
 		/* a wrong password is the answer, whatever else is wrong with the command */
 		snprintf(msg, sizeof msg, "wrong password for %s", who);
 		g = NULL;
@@ -256,10 +270,15 @@ static enum process_status authenticate(struct job *j, const char *userid, const
     struct store_user *user, bool *authorised)
 {
 	enum process_status ps = find_account(j, userid, user, authorised);
+	bool right;
 
 	if (ps != PROCESS_OK || !*authorised)
 		return ps;
-	if (!store_user_check_password(user, password)) {
+	if (store_user_check_password(user, password, &right) != STORE_OK) {
+		*authorised = false;
+		return hash_failure(j, user->userid);
+	}
+	if (!right) {
 		*authorised = false;
 		return refuse(j, NULL, "wrong password for %s", user->userid);
 	}
@@ -384,11 +403,12 @@ static enum process_status account_copy(struct job *j, const char *what)
 /*
  * Commit an account change with its confirmation m, as a move is committed
  * (outbox.h): the confirmation staged, tagged with the new password hash;
- * the users file written (write(), the commit point); the confirmation
+ * the users file written (write(j, hash, expect), the commit point); the confirmation
  * released, or deleted if the write did not happen.  accounts.lock held.
  */
 static enum process_status commit_account(struct job *j, const char *userid, const char *hash,
-    const struct reply_mail *m, enum store_status (*write)(struct job *, const char *), enum store_status *wrote)
+    const char *expect, const struct reply_mail *m,
+    enum store_status (*write)(struct job *, const char *, const char *), enum store_status *wrote)
 {
 	struct outbox_batch *b = NULL;
 	enum outbox_status os;
@@ -404,7 +424,7 @@ static enum process_status commit_account(struct job *j, const char *userid, con
 		outbox_batch_free(b);
 		return outbox_failure(j, os, "cannot queue the reply");
 	}
-	*wrote = write(j, hash);
+	*wrote = write(j, hash, expect);
 	if (*wrote != STORE_OK) {
 		/* a write that reached its rename stands: then so does its confirmation */
 		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
@@ -419,14 +439,28 @@ static enum process_status commit_account(struct job *j, const char *userid, con
 	return PROCESS_OK;
 }
 
-static enum store_status write_new_account(struct job *j, const char *hash)
+static enum store_status write_new_account(struct job *j, const char *hash, const char *expect)
 {
-	return store_user_add_hashed(j->st, j->cmd.userid, j->in.from_addr, hash, j->cmd.fullname);
+	struct store_register_caps caps;
+
+	caps.per_hour = j->cfg.max_registrations_per_hour;
+	caps.per_domain = j->cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->now;
+	return store_user_register_hashed(j->st, j->cmd.userid, j->in.from_addr, hash, j->cmd.fullname, &caps);
 }
 
-static enum store_status write_new_password(struct job *j, const char *hash)
+/* over expect, the hash the old password was checked against */
+static enum store_status write_new_password(struct job *j, const char *hash, const char *expect)
 {
-	return store_user_set_hash(j->st, j->cmd.userid, hash);
+	return store_user_set_hash(j->st, j->cmd.userid, hash, expect);
+}
+
+/* Is password the account's?  False also when it cannot be told (then the check is not taken as a copy). */
+static bool password_is(const struct store_user *u, const char *password)
+{
+	bool right = false;
+
+	return store_password_ok(password) && store_user_check_password(u, password, &right) == STORE_OK && right;
 }
 
 static enum process_status do_register(struct job *j)
@@ -449,7 +483,7 @@ static enum process_status do_register(struct job *j)
 		goto out;
 	ss = store_user_find(j->st, c->userid, &u);
 	if (ss == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0 && u.hash[0] == '$' &&
-	    store_user_check_password(&u, c->password)) {
+	    password_is(&u, c->password)) {
 		ps = account_copy(j, "register");
 		goto out;
 	}
@@ -481,11 +515,16 @@ static enum process_status do_register(struct job *j)
 		id[i] = (char)tolower((unsigned char)c->userid[i]);
 	id[i] = '\0';
 	/* the confirmation is queued if and only if the account is written */
-	ps = commit_account(j, id, hash, &m, write_new_account, &wrote);
+	ps = commit_account(j, id, hash, NULL, &m, write_new_account, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)
 		ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+	else if (wrote == STORE_LIMIT)
+		ps = refuse(j, NULL, "no new account now: %s; try again in an hour", store_error(j->st));
+	else if (wrote == STORE_TOO_BIG)
+		ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
+		    "ask the server's admin");
 	else if (wrote == STORE_BAD_NAME)
 		ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
 		    STORE_FULLNAME_MAX);
@@ -499,6 +538,13 @@ out:
 	return ps;
 }
 
+/*
+ * Mail changes to accounts are made one at a time, under accounts.lock, so
+ * a second change sees the first (its old password no longer right).  The
+ * new hash is still written only over the hash the old password was checked
+ * against (store_user_set_hash): an admin's lock or reset made meanwhile
+ * stands, and the mail is tried again later.
+ */
 static enum process_status do_password(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -509,7 +555,7 @@ static enum process_status do_password(struct job *j)
 	enum reply_status rs;
 	enum store_status ss, wrote;
 	enum process_status ps;
-	bool ok;
+	bool ok, right;
 
 	memset(&m, 0, sizeof m);
 	ps = lock_accounts(j, &lock);
@@ -518,9 +564,13 @@ static enum process_status do_password(struct job *j)
 	ps = find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	if (!store_user_check_password(&u, c->password)) {
+	if (store_user_check_password(&u, c->password, &right) != STORE_OK) {
+		ps = hash_failure(j, u.userid);
+		goto out;
+	}
+	if (!right) {
 		/* the new password already in place: this change was made by a copy of the mail */
-		if (store_password_ok(c->new_password) && store_user_check_password(&u, c->new_password))
+		if (password_is(&u, c->new_password))
 			ps = account_copy(j, "password");
 		else
 			ps = refuse(j, NULL, "wrong password for %s", u.userid);
@@ -541,9 +591,11 @@ static enum process_status do_password(struct job *j)
 		ps = store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = commit_account(j, u.userid, hash, &m, write_new_password, &wrote);
+	ps = commit_account(j, u.userid, hash, u.hash, &m, write_new_password, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
+	if (wrote == STORE_CHANGED)
+		wrote = STORE_TIMEOUT;	/* the admin changed the account meanwhile: try again later */
 	if (wrote != STORE_OK)
 		ps = store_failure(j, wrote, "cannot change the password");
 	else
@@ -754,6 +806,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	enum store_status ss;
 	enum process_status ps;
 	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 	size_t len;
 	bool committed = false;
 
@@ -778,14 +831,14 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		/* what the commit needs on disk, written while the password check may still run */
 		ss = store_sync(j->st);
 	}
-	if (ss == STORE_OK && !password_settled(j, who)) {
-		/* everything was only staged: drop it, void the record, and refuse */
+	if (ss == STORE_OK && (v = password_settled(j, who)) != PWCHECK_RIGHT) {
+		/* everything was only staged: drop it, void the record, and refuse (or try later) */
 		store_discard(j->st, &sf);
 		outbox_batch_abort(b, &committed);
 		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
-		ps = refuse(j, NULL, "wrong password for %s", who);
+		ps = v == PWCHECK_FAILED ? hash_failure(j, who) : refuse(j, NULL, "wrong password for %s", who);
 		goto out;
 	}
 	if (ss == STORE_OK) {
@@ -892,8 +945,11 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	ss = store_lock_board(j->st, board, lock);
 	if (ss == STORE_TIMEOUT) {
 		char who[IDENT_USERID_MAX + 1];
+		enum pwcheck_verdict v = password_settled(j, who);
 
-		if (!password_settled(j, who))
+		if (v == PWCHECK_FAILED)
+			return hash_failure(j, who);
+		if (v == PWCHECK_WRONG)
 			return refuse(j, NULL, "wrong password for %s", who);
 		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
