@@ -31,6 +31,7 @@ struct store {
 	unsigned long password_cost;
 	unsigned long tmp_counter;	/* makes temp names unique within the process */
 	dev_t home_dev;		/* the filesystem a deferred sync covers */
+	bool sync_filesystem;	/* sync = filesystem: store_defer_begin() defers (config.h) */
 	bool defer;		/* between store_defer_begin() and store_defer_end() */
 	bool owed_data;		/* a deferred file fsync is owed: paid before a rename */
 	bool owed_names;	/* a deferred directory fsync is owed: paid by store_sync() */
@@ -283,7 +284,7 @@ static int sync_or_owe(struct store *st, int fd, bool dir)
 void store_defer_begin(struct store *st)
 {
 #ifdef __linux__
-	st->defer = true;
+	st->defer = st->sync_filesystem;
 #else
 	(void)st;	/* no syncfs(2): every fsync is made as it comes */
 #endif
@@ -376,6 +377,7 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 	st->home_fd = -1;
 	st->lock_timeout_ms = cfg->lock_timeout_ms;
 	st->password_cost = cfg->password_cost;
+	st->sync_filesystem = strcmp(cfg->sync, "filesystem") == 0;
 	if (mkdir(home, 0700) == 0) {
 		created = true;
 	} else if (errno != EEXIST) {

@@ -205,8 +205,10 @@ enum store_status store_unlink(struct store *st, const char *relpath);
 enum store_status store_sync_dir(struct store *st, const char *reldir);
 
 /*
- * Grouped durability.  Each fsync is a synchronous write and a flush of the
- * device's cache; a move that made them one by one paid ten.  Between
+ * Grouped durability, with sync = filesystem (config.h; the default, sync =
+ * file, makes every fsync of a file and of its directory as it comes, and
+ * these calls change nothing).  Each fsync is a synchronous write and a
+ * flush of the device's cache; a move that made them one by one paid ten.  Between
  * store_defer_begin() and store_defer_end() the file and directory fsyncs
  * of the functions above are not made one by one: the store notes that a
  * sync is owed and pays it with one syncfs(2) of the home's filesystem (its
