@@ -74,6 +74,7 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
+	char account_err[STORE_ERR_MAX];	/* why an account write failed (commit_account) */
 };
 
 /*
@@ -425,6 +426,8 @@ static enum process_status commit_account(struct job *j, const char *userid, con
 		return outbox_failure(j, os, "cannot queue the reply");
 	}
 	*wrote = write(j, hash, expect);
+	/* what the write said, before the abort below reads the users file again */
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
 	if (*wrote != STORE_OK) {
 		/* a write that reached its rename stands: then so does its confirmation */
 		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
@@ -437,6 +440,14 @@ static enum process_status commit_account(struct job *j, const char *userid, con
 		j->queued = true;
 	outbox_batch_free(b);
 	return PROCESS_OK;
+}
+
+/* store_failure() with the message of the account write (commit_account), not a later call's. */
+static enum process_status account_failure(struct job *j, enum store_status ss, const char *what)
+{
+	set_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
+	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 static enum store_status write_new_account(struct job *j, const char *hash, const char *expect)
@@ -521,7 +532,7 @@ static enum process_status do_register(struct job *j)
 	if (wrote == STORE_USER_EXISTS)
 		ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
 	else if (wrote == STORE_LIMIT)
-		ps = refuse(j, NULL, "no new account now: %s; try again in an hour", store_error(j->st));
+		ps = refuse(j, NULL, "no new account now: %s; try again in an hour", j->account_err);
 	else if (wrote == STORE_TOO_BIG)
 		ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
 		    "ask the server's admin");
@@ -529,7 +540,7 @@ static enum process_status do_register(struct job *j)
 		ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
 		    STORE_FULLNAME_MAX);
 	else if (wrote != STORE_OK)
-		ps = store_failure(j, wrote, "cannot add the user");
+		ps = account_failure(j, wrote, "cannot add the user");
 	else
 		set_detail(j, "ok", "registered %s <%s>", c->userid, j->in.from_addr);
 out:
@@ -543,8 +554,10 @@ out:
  * a second change sees the first (its old password no longer right).  The
  * new hash is still written only over the hash the old password was checked
  * against (store_user_set_hash): an admin's lock or reset made meanwhile
- * stands, and the mail is tried again later.
+ * stands, the account is read and the old password checked again.
  */
+#define PASSWORD_TRIES 5
+
 static enum process_status do_password(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -556,11 +569,13 @@ static enum process_status do_password(struct job *j)
 	enum store_status ss, wrote;
 	enum process_status ps;
 	bool ok, right;
+	int tries = 0;
 
 	memset(&m, 0, sizeof m);
 	ps = lock_accounts(j, &lock);
 	if (ps != PROCESS_OK)
 		goto out;
+again:
 	ps = find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
@@ -581,6 +596,7 @@ static enum process_status do_password(struct job *j)
 		    STORE_PASSWORD_MAX);
 		goto out;
 	}
+	reply_mail_release(&m);
 	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
@@ -594,10 +610,12 @@ static enum process_status do_password(struct job *j)
 	ps = commit_account(j, u.userid, hash, u.hash, &m, write_new_password, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
+	if (wrote == STORE_CHANGED && ++tries < PASSWORD_TRIES)
+		goto again;	/* the admin locked or reset it meanwhile: read it and check again */
 	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* the admin changed the account meanwhile: try again later */
+		wrote = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
 	if (wrote != STORE_OK)
-		ps = store_failure(j, wrote, "cannot change the password");
+		ps = account_failure(j, wrote, "cannot change the password");
 	else
 		set_detail(j, "ok", "password of %s changed", u.userid);
 out:
