@@ -43,6 +43,7 @@
 #include "gamefile.h"
 #include "mailin.h"
 #include "outbox.h"
+#include "players.h"
 #include "pwcheck.h"
 #include "reply.h"
 #include "robot.h"
@@ -1147,6 +1148,12 @@ static enum process_status do_challenge(struct job *j)
 	ev.random = c->color == COMMAND_COLOR_RANDOM;
 	ev.comment = comment;
 	g.remind = cleanup_remind_at(&j->cfg, &g);
+	/* in both players' lists before the game file exists (players.h) */
+	ss = players_add(j->st, j->cfg.lock_timeout_ms, board, g.black, g.white);
+	if (ss != STORE_OK) {
+		ps = store_failure(j, ss, "cannot index the new board");
+		goto out;
+	}
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -1477,7 +1484,8 @@ static enum process_status do_games(struct job *j)
 		return refuse(j, NULL, "there is no user %s", j->cmd.userid);
 	if (!robot_is(j->cmd.userid) && ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the users file");
-	ss = store_list_boards(j->st, &boards, &nboards);
+	/* the player's boards from the index (players.h), not every board's header */
+	ss = players_boards(j->st, j->cfg.lock_timeout_ms, u.userid, &boards, &nboards);
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot list the boards");
 	for (i = 0; i < nboards; i++) {

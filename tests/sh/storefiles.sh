@@ -74,7 +74,7 @@ check "... so does stderr" grep -q "games/102.game says board 101 in its header,
 check "show of the copy is refused the same way" [ "$(run "$h" "show 102" bob@example.com)" = 0 ]
 check "... without drawing board 101 as board 102" sh -c "! grep -q 'Board 101' '$(last_reply "$h" bob@example.com)'"
 check "games does not list board 101 twice" [ "$(run "$h" "games bob" bob@example.com)" = 0 ]
-check "... board 102 is not in the list" sh -c "! grep -q '102' '$(last_reply "$h" bob@example.com)'"
+check "... board 102 is not in the list" sh -c "! grep -q '^  102 ' '$(last_reply "$h" bob@example.com)'"
 check "a move to the real board 101 still works" [ "$(run "$h" "move 101 bob hunter2 A5" bob@example.com)" = 0 ]
 check "... and is written to 101" grep -q "^turn: 3" "$h/games/101.game"
 # cleanup, four days later: a reminder is due on both files
@@ -158,6 +158,31 @@ mkdir "$h/seen"
 check "seen a directory: exit 70" [ "$(run "$h" help)" = 70 ]
 check "... stderr says seen is a directory" grep -q "seen is a directory, not a regular file" "$tmp/stderr"
 check "fsck reports it" sh -c "timeout 20 '$bin' -d '$h' fsck 2>/dev/null | grep -q '^seen: a directory, not a regular file'"
+
+# ---- games: the index of boards per player, and a capped reply
+h=$tmp/index
+base "$h"
+run "$h" "register carol pw3" carol@example.net >/dev/null
+rm -rf "$h/players"	# a home from before the index
+i=102
+while [ $i -le 351 ]; do
+	sed "s/^board: 101\$/board: $i/" "$h/games/101.game" >"$h/games/$i.game"
+	i=$((i + 1))
+done
+echo 352 >"$h/games/next-board"
+check "games alice with 251 boards and no index: exit 0" [ "$(run "$h" "games alice")" = 0 ]
+r=$(last_reply "$h" alice@example.org)
+check "... all 251 counted" grep -q "^Boards of alice: 251, 251 still being played" "$r"
+check "... the newest 200 listed, the older ones said to be left out" \
+    sh -c "grep -q '(the 51 older boards are not listed: only the newest 200 are)' '$r' && grep -q '^  351 ' '$r' && ! grep -q '^  151 ' '$r'"
+check "... the index was built: alice's list and the mark" [ "$(wc -l <"$h/players/alice")" = 251 -a -f "$h/players/.complete" ]
+run "$h" "games carol" carol@example.net >/dev/null
+check "... carol plays on no board" grep -q "carol plays on no board" "$(last_reply "$h" carol@example.net)"
+check "a challenge adds the new board to both lists" \
+    sh -c "[ \"\$(printf 'From: alice@example.org\nSubject: challenge alice secret carol -size=5\nMessage-ID: <ix.$$@x>\n\n' | OUSTPBM_TEST_TIME=$T0 '$bin' -d '$h' >/dev/null 2>&1; echo \$?)\" = 0 ] && grep -q '^352\$' '$h/players/alice' && grep -q '^352\$' '$h/players/carol'"
+run "$h" "games carol" carol@example.net >/dev/null
+check "... and games carol lists it" grep -q "^  352 " "$(last_reply "$h" carol@example.net)"
+check "fsck is content with the index" sh -c "'$bin' -d '$h' fsck >/dev/null 2>&1"
 
 # ---- a read-only home: the mail waits (75), it is not bounced (70)
 h=$tmp/ro
