@@ -27,7 +27,7 @@ trap 'exit 2' INT TERM
 
 mb=$tmp/mailbench
 objs=
-for o in rules game gamefile board ident msgid; do
+for o in rules game gamefile board ident msgid mailaddr; do
 	objs="$objs build/obj/$o.o"
 done
 ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||
