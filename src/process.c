@@ -78,6 +78,7 @@ struct job {
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (commit_account) */
+	bool new_board;		/* commit_game commits a new board (a challenge) */
 };
 
 /*
@@ -851,6 +852,9 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		}
 		/* what the commit needs on disk, written while the password check may still run */
 		ss = store_sync(j->st);
+		/* a new board: in both players' lists before its game file exists (players.h) */
+		if (ss == STORE_OK && j->new_board)
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, g->black, g->white);
 	}
 	if (ss == STORE_OK && (v = password_settled(j, who)) != PWCHECK_RIGHT) {
 		/* everything was only staged: drop it, void the record, and refuse (or try later) */
@@ -1160,12 +1164,7 @@ static enum process_status do_challenge(struct job *j)
 	ev.random = c->color == COMMAND_COLOR_RANDOM;
 	ev.comment = comment;
 	g.remind = cleanup_remind_at(&j->cfg, &g);
-	/* in both players' lists before the game file exists (players.h) */
-	ss = players_add(j->st, j->cfg.lock_timeout_ms, board, g.black, g.white);
-	if (ss != STORE_OK) {
-		ps = store_failure(j, ss, "cannot index the new board");
-		goto out;
-	}
+	j->new_board = true;	/* commit_game indexes it (players.h) */
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
