@@ -162,6 +162,7 @@ check "fsck reports it" sh -c "timeout 20 '$bin' -d '$h' fsck 2>/dev/null | grep
 # ---- games: the index of boards per player, and a capped reply
 h=$tmp/index
 base "$h"
+echo "max_open_boards = 0" >>"$h/oustpbm.conf"	# alice is in 251 boards here
 run "$h" "register carol pw3" carol@example.net >/dev/null
 rm -rf "$h/players"	# a home from before the index
 i=102
