@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 #include "game.h"
 #include "gamefile.h"
@@ -274,6 +276,10 @@ static enum fsck_status check_board(struct store *st, long board, FILE *out, uns
 		report(out, problems, file, 0, "larger than %ld bytes", STORE_BOARD_FILE_MAX);
 		return FSCK_OK;
 	}
+	if (ss == STORE_NOT_REGULAR) {
+		report(out, problems, file, 0, "%s", store_error(st));
+		return FSCK_OK;
+	}
 	if (ss != STORE_OK) {
 		report(out, problems, file, 0, "%s", store_error(st));
 		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
@@ -365,6 +371,58 @@ static enum fsck_status check_tmp(struct store *st, const char *reldir, FILE *ou
 		    strcmp(reldir, ".") == 0 ? "" : "/", quote(de->d_name, q));
 		report(out, problems, file, 0, "temporary file of an interrupted write, its process gone: "
 		    "remove it");
+	}
+	closedir(d);
+	return FSCK_OK;
+}
+
+/* What a file of mode m is, for a report. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISLNK(m) ? "a symbolic link" :
+	    S_ISSOCK(m) ? "a socket" : "a device";
+}
+
+/*
+ * The data files of reldir that are not regular files: a FIFO, directory or
+ * symbolic link named like a game file (in games/) or like users, seen or
+ * the log (in the home).  The server refuses each (store.h); the admin is
+ * told here which it is.
+ */
+static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
+{
+	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", NULL };
+	char path[4096], file[4200], q[QUOTE_MAX];
+	struct dirent *de;
+	struct stat sb;
+	bool home = strcmp(reldir, ".") == 0, named;
+	size_t len, i;
+	DIR *d;
+
+	snprintf(path, sizeof path, "%s/%s", store_home(st), reldir);
+	d = opendir(path);
+	if (d == NULL) {
+		if (errno == ENOENT)
+			return FSCK_OK;
+		report(out, problems, reldir, 0, "cannot list it: %s", strerror(errno));
+		return FSCK_IO;
+	}
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		named = false;
+		if (home) {
+			for (i = 0; home_files[i] != NULL; i++)
+				named = named || strcmp(de->d_name, home_files[i]) == 0;
+		} else {
+			named = (len > 5 && strcmp(de->d_name + len - 5, ".game") == 0) ||
+			    (len > 5 && strcmp(de->d_name + len - 5, ".lock") == 0) ||
+			    strcmp(de->d_name, "next-board") == 0;
+		}
+		if (!named || fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(sb.st_mode))
+			continue;
+		snprintf(file, sizeof file, "%s%s%s", home ? "" : reldir, home ? "" : "/", quote(de->d_name, q));
+		report(out, problems, file, 0, "%s, not a regular file: the server refuses to use it; remove it "
+		    "and put the real file there", kind_of(sb.st_mode));
 	}
 	closedir(d);
 	return FSCK_OK;
@@ -516,6 +574,8 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	store_unlock(&lock);
 	fs = worst(fs, check_users(st, out, problems));
 	fs = worst(fs, check_names(st, out, problems));
+	fs = worst(fs, check_kinds(st, ".", out, problems));
+	fs = worst(fs, check_kinds(st, "games", out, problems));
 	fs = worst(fs, check_tmp(st, ".", out, problems));
 	fs = worst(fs, check_tmp(st, "games", out, problems));
 	for (i = 0; i < count; i++)

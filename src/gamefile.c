@@ -924,6 +924,15 @@ out:
 	return st;
 }
 
+bool gamefile_named_for(const struct game *g, long board, struct gamefile_error *err)
+{
+	if (g->board == board)
+		return true;
+	err->line = 0;
+	snprintf(err->msg, sizeof err->msg, "says board %ld in its header, not %ld", g->board, board);
+	return false;
+}
+
 enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct game *out,
     struct gamefile_error *err)
 {

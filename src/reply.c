@@ -1038,22 +1038,27 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 
 		width = w > width ? w : width;
 	}
+	for (i = 0; i < n; i++)
+		if (!game_over(&games[i]))
+			playing++;
 	if (n > 0)
 		tprintf(&t, "  %-9s  %-5s  %-*s  %s\n", "board", "size", width, "players", "state");
-	for (i = 0; i < n; i++) {
+	/* a long list is cut to the newest boards: the reply stays a mail, not a file */
+	for (i = n > REPLY_GAMES_MAX ? n - REPLY_GAMES_MAX : 0; i < n; i++) {
 		const struct game *g = &games[i];
 		char size[16];
 
 		game_dimensions(g, true, size);
 		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
-		if (game_over(g)) {
+		if (game_over(g))
 			result_text(g, status, sizeof status);
-		} else {
-			playing++;
+		else
 			snprintf(status, sizeof status, "turn %d, %s to move", g->rg.turn, game_player_to_move(g));
-		}
 		tprintf(&t, "  %-9ld  %-5s  %-*s  %s\n", g->board, size, width, who, status);
 	}
+	if (n > REPLY_GAMES_MAX)
+		tprintf(&t, "  (the %zu older boards are not listed: only the newest %d are)\n",
+		    n - (size_t)REPLY_GAMES_MAX, REPLY_GAMES_MAX);
 	if (n == 0)
 		tprintf(&t, "  (%s plays on no board)\n", userid);
 	list = tfinish(&t);
