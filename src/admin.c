@@ -386,7 +386,7 @@ static enum admin_status do_list(struct admin *a)
 
 		state_text(g, state, sizeof state);
 		short_time(g->last_move, when);
-		snprintf(size, sizeof size, "%dx%d", g->size, g->size);
+		game_dimensions(g, true, size);
 		printf("%-8ld  %-*s  %-*s  %-5s  %5d  %-*s  %s\n", g->board, wb, g->black, ww, g->white, size,
 		    g->rg.turn, wx, state, when);
 	}

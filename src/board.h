@@ -12,6 +12,27 @@
  * Black is x, White o, an empty point '.', an empty star point ','; the
  * stones placed in the last turn are upper case.  The first line gives each
  * player's symbol, name, largest group / total stones.  Columns skip I.
+ *
+ * A hex-hex board (side 3 here) is drawn with its rows offset by half a
+ * cell, the row letters on both sides, and the cell numbers along the
+ * edges (AbstractPlay's notation: a cell is its row letter and its number
+ * from 1 at the left end of the row):
+ *
+ *   x: alice 3/5   o: bob 2/5
+ *
+ *         1 2 3
+ *     e  o x o 4  e
+ *    d  x . . x 5  d
+ *   c  o . o . .  c
+ *    b  x . O o 5  b
+ *     a  o x . 4  a
+ *         1 2 3
+ *
+ * Each number marks a line of cells that share it: from a number above
+ * the board or on the upper right, the line runs down and to the left to
+ * the middle row, then down and to the right to the same number below the
+ * board or on the lower right (so e3 d3 c3 b3 a3 above, and d4 c4 b4).
+ * There are no star points.
  */
 #ifndef OUSTPBM_BOARD_H
 #define OUSTPBM_BOARD_H
@@ -22,7 +43,7 @@
 #include "game.h"
 #include "rules.h"
 
-/* Room for any board (25 x 25, two 32-character names) and its NUL. */
+/* Room for any board (25 x 25 or hex side 10, two 32-character names) and its NUL. */
 #define BOARD_TEXT_MAX 2048
 
 /*

@@ -294,6 +294,10 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	}
 	gs = whole ? gamefile_parse(text, len, g, &gerr) : gamefile_parse_header(text, len, g, &gerr);
 	free(text);
+	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
+		game_release(g);
+		gs = GAMEFILE_BAD;
+	}
 	if (gs != GAMEFILE_OK) {
 		if (gs == GAMEFILE_NO_MEMORY)
 			board_failed(r, board, CLEANUP_TEMPFAIL, "out of memory");
@@ -349,6 +353,24 @@ out:
 	game_release(&g);
 }
 
+/* The temp files crashed writes left, older than CLEANUP_TMP_AGE (store_remove_stale_tmp). */
+static void remove_stale_tmp(struct run *r)
+{
+	static const char *const dirs[] = { ".", "games", "outbox", "outbox/new", "outbox/failed" };
+	enum store_status ss;
+	size_t i;
+
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		ss = store_remove_stale_tmp(r->st, dirs[i], (time_t)(r->now - CLEANUP_TMP_AGE), &r->stats->tmp_removed);
+		if (ss != STORE_OK)
+			board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+			    "cannot remove old temp files: %s", store_error(r->st));
+	}
+	if (r->stats->tmp_removed > 0)
+		store_log(r->st, "%s cleanup board=0 ok: removed %u temp file%s of interrupted writes, older than "
+		    "a day", r->stamp, r->stats->tmp_removed, r->stats->tmp_removed == 1 ? "" : "s");
+}
+
 enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, const char *home, time_t now,
     struct cleanup_stats *stats)
 {
@@ -393,6 +415,7 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	for (i = 0; i < n; i++)
 		one_board(&r, boards[i]);
 	free(boards);
+	remove_stale_tmp(&r);
 	if (r.ob == NULL && !need_outbox(&r, 0))
 		goto out;
 	if (ops == NULL) {

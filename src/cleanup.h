@@ -22,6 +22,9 @@
  * batch, the game file written, the batch committed (outbox.h's protocol).
  * So cleanup may run while mails arrive, and running it twice in a row
  * sends nothing new: what was due has moved on or ended.
+ * Then the temp files a crashed write left (store.h) older than
+ * CLEANUP_TMP_AGE are removed from the home, games/ and outbox/'s queues
+ * (outbox/tmp/ has its own rule, outbox.h).
  * Last, the outbox is flushed (also what earlier runs deferred).
  */
 #ifndef OUSTPBM_CLEANUP_H
@@ -36,6 +39,7 @@
 #include "store.h"
 
 #define CLEANUP_DAY 86400	/* seconds in a day of remind_days and timeout_days */
+#define CLEANUP_TMP_AGE CLEANUP_DAY	/* seconds after which a crashed write's temp file is removed */
 
 enum cleanup_status {
 	CLEANUP_OK = 0,
@@ -54,6 +58,7 @@ struct cleanup_stats {
 	unsigned reminded;	/* reminders queued */
 	unsigned timed_out;	/* games ended on time */
 	unsigned failed;	/* boards left for the next run or unreadable */
+	unsigned tmp_removed;	/* temp files of crashed writes removed */
 	struct outbox_stats flush;	/* the final flush */
 };
 

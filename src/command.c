@@ -29,7 +29,8 @@ static const struct keyword keywords[] = {
 	{ "register", COMMAND_REGISTER, "register <userid> <password> [full name]", 1, -1, "upN" },
 	{ "password", COMMAND_PASSWORD, "password <userid> <old password> <new password>", 1, 2, "upp" },
 	{ "challenge", COMMAND_CHALLENGE,
-	  "challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap] [-level=N]", 1, -1, "upoO" },
+	  "challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap] "
+	  "[-level=N]", 1, -1, "upoO" },
 	{ "move", COMMAND_MOVE, "move <board>[#turn] <userid> <password> <placements>", 2, -1, "bupL" },
 	{ "swap", COMMAND_SWAP, "swap <board>[#turn] <userid> <password>", 2, -1, "bup" },
 	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1, "bup" },
@@ -215,7 +216,10 @@ bad:
 	    quote(hash, tlen + 1, q), COMMAND_TURN_MAX);
 }
 
-/* A vertex: a column letter A..Z but I, then a row 1..25 without a leading zero. */
+/*
+ * A vertex: a letter A..Z, then a number 1..25 without a leading zero.  I
+ * is no column of a square board but a row of a hex one: the board decides.
+ */
 static bool parse_vertex(const char *s, size_t len, struct command_placement *p)
 {
 	char c;
@@ -224,7 +228,7 @@ static bool parse_vertex(const char *s, size_t len, struct command_placement *p)
 	if (len < 2 || len > 3)
 		return false;
 	c = s[0] >= 'a' && s[0] <= 'z' ? (char)(s[0] - 'a' + 'A') : s[0];
-	if (c < 'A' || c > 'Z' || c == 'I' || s[1] < '1' || s[1] > '9')
+	if (c < 'A' || c > 'Z' || s[1] < '1' || s[1] > '9')
 		return false;
 	row = s[1] - '0';
 	if (len == 3) {
@@ -234,7 +238,7 @@ static bool parse_vertex(const char *s, size_t len, struct command_placement *p)
 	}
 	if (row > COMMAND_SIZE_MAX)
 		return false;
-	p->x = c - 'A' - (c > 'I' ? 1 : 0);
+	p->x = c == 'I' ? -1 : c - 'A' - (c > 'I' ? 1 : 0);
 	p->y = row - 1;
 	snprintf(p->name, sizeof p->name, "%c%d", c, row);
 	return true;
@@ -334,7 +338,7 @@ static enum command_status parse_placements(struct command *out, const char *tex
 static enum command_status parse_options(struct command *out, const struct word *w, size_t n)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
-	const struct word *color = NULL, *size_w = NULL, *noswap = NULL;
+	const struct word *color = NULL, *shape = NULL, *noswap = NULL;
 	enum command_color c;
 	size_t i, j;
 	int size;
@@ -343,8 +347,10 @@ static enum command_status parse_options(struct command *out, const struct word 
 	out->color = COMMAND_COLOR_BLACK;
 	for (i = 0; i < n; i++) {
 		if (w[i].len > 6 && strncasecmp(w[i].s, "-size=", 6) == 0) {
-			if (size_w != NULL)
+			if (shape != NULL && strncasecmp(shape->s, "-size", 5) == 0)
 				goto repeated;
+			if (shape != NULL)
+				goto contradicts;
 			if (w[i].s[6] == '0')
 				return fail(out, COMMAND_BAD_OPTION, "%s: write the size without leading zeros, "
 				    "as in -size=9", quote(w[i].s, w[i].len, q));
@@ -356,12 +362,34 @@ static enum command_status parse_options(struct command *out, const struct word 
 			}
 			if (j != w[i].len || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX || size % 2 == 0)
 				goto bad_size;
+			shape = &w[i];
 			out->size = size;
-			size_w = &w[i];
 			continue;
 		}
 		if (word_is(&w[i], "-size"))
 			goto bad_size;
+		if (word_is(&w[i], "-hex") || (w[i].len > 5 && strncasecmp(w[i].s, "-hex=", 5) == 0)) {
+			if (shape != NULL && strncasecmp(shape->s, "-hex", 4) == 0)
+				goto repeated;
+			if (shape != NULL)
+				goto contradicts;
+			if (w[i].len > 5 && w[i].s[5] == '0')
+				return fail(out, COMMAND_BAD_OPTION, "%s: write the side without leading zeros, "
+				    "as in -hex=7", quote(w[i].s, w[i].len, q));
+			size = w[i].len > 4 ? 0 : COMMAND_HEX_DEFAULT;
+			for (j = 5; j < w[i].len && j < 7; j++) {
+				if (w[i].s[j] < '0' || w[i].s[j] > '9')
+					break;
+				size = size * 10 + (w[i].s[j] - '0');
+			}
+			if ((w[i].len > 4 && j != w[i].len) || size < COMMAND_HEX_MIN || size > COMMAND_HEX_MAX)
+				return fail(out, COMMAND_BAD_OPTION, "%s: the hex side must be from %d to %d",
+				    quote(w[i].s, w[i].len, q), COMMAND_HEX_MIN, COMMAND_HEX_MAX);
+			shape = &w[i];
+			out->hex = true;
+			out->size = size;
+			continue;
+		}
 		if (w[i].len >= 6 && strncasecmp(w[i].s, "-level", 6) == 0 &&
 		    (w[i].len == 6 || w[i].s[6] == '=')) {
 			/* the robot's level: -level=N, one digit */
@@ -386,7 +414,7 @@ static enum command_status parse_options(struct command *out, const struct word 
 			c = COMMAND_COLOR_RANDOM;
 		else
 			return fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -black, -white, -random, -noswap or -level=N)",
+			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)",
 			    quote(w[i].s, w[i].len, q));
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
@@ -397,6 +425,9 @@ static enum command_status parse_options(struct command *out, const struct word 
 		out->color = c;
 	}
 	return COMMAND_OK;
+contradicts:
+	return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose a square or a hex board",
+	    quote(w[i].s, w[i].len, q), quote(shape->s, shape->len, q2));
 repeated:
 	return fail(out, COMMAND_BAD_OPTION, "'%s' is given twice: give each option once",
 	    quote(w[i].s, w[i].len, q));
@@ -452,13 +483,18 @@ static bool option_word(const struct word *w)
 {
 	size_t j;
 
-	if (word_is(w, "-noswap") || word_is(w, "-black") || word_is(w, "-white") || word_is(w, "-random"))
+	if (word_is(w, "-noswap") || word_is(w, "-black") || word_is(w, "-white") || word_is(w, "-random") ||
+	    word_is(w, "-hex"))
 		return true;
 	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')
 		return true;
-	if (w->len <= 6 || w->len > 8 || strncasecmp(w->s, "-size=", 6) != 0)
+	if (w->len > 5 && w->len <= 7 && strncasecmp(w->s, "-hex=", 5) == 0)
+		j = 5;
+	else if (w->len > 6 && w->len <= 8 && strncasecmp(w->s, "-size=", 6) == 0)
+		j = 6;
+	else
 		return false;
-	for (j = 6; j < w->len; j++)
+	for (; j < w->len; j++)
 		if (w->s[j] < '0' || w->s[j] > '9')
 			return false;
 	return true;

@@ -14,7 +14,8 @@
  *
  *   register <userid> <password> [full name...]
  *   password <userid> <old password> <new password>
- *   challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap] [-level=N]
+ *   challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap]
+ *       [-level=N]
  *   move <board>[#turn] <userid> <password> <placements>
  *   swap <board>[#turn] <userid> <password>
  *   resign <board>[#turn] <userid> <password>
@@ -24,8 +25,9 @@
  *   help
  *
  * Placements are vertices joined by commas, spaces allowed around the
- * commas: "E5,F5,G6" or "e5, f5, g6".  Only their shape is checked here
- * (a column letter A..Z without I, a row 1..25); the board checks the rest.
+ * commas: "E5,F5,G6" or "e5, f5, g6", or hex cells "g13,f2".  Only their
+ * shape is checked here (a letter A..Z, a number 1..25); the board checks
+ * the rest (square columns skip I, hex rows include it).
  * This module does no I/O and knows nothing of GMime.
  */
 #ifndef OUSTPBM_COMMAND_H
@@ -46,6 +48,9 @@
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
+#define COMMAND_HEX_MIN 3		/* hex-hex sides */
+#define COMMAND_HEX_MAX 10
+#define COMMAND_HEX_DEFAULT 7
 #define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX 5
 
@@ -91,10 +96,14 @@ enum command_source {
 	COMMAND_FROM_BODY
 };
 
-/* One placement: its canonical name ("E5") and coordinates, as rules.h counts them. */
+/*
+ * One placement: its name with the letter in upper case ("E5", "G13"; the
+ * board's own notation resolves it: rules_parse_point) and its square
+ * coordinates, as rules.h counts them.
+ */
 struct command_placement {
 	char name[4];
-	int x;			/* column from the left, 0-based, I skipped: A=0 .. H=7, J=8 .. Z=24 */
+	int x;			/* column from the left, 0-based, I skipped: A=0 .. H=7, J=8 .. Z=24; I: -1 */
 	int y;			/* row from the bottom, 0-based: "E5" has y = 4 */
 };
 
@@ -112,7 +121,8 @@ struct command {
 	char new_password[COMMAND_PASSWORD_MAX + 1];	/* password */
 	char fullname[COMMAND_FULLNAME_MAX + 1];	/* register; may be "" */
 	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
-	int size;		/* challenge: board size, odd, 5..25 */
+	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
+	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
@@ -132,6 +142,7 @@ struct command {
  *   move needs: move <board>[#turn] <userid> <password> <placements>
  *   '10a' is not a board number
  *   -size=12: the size must be odd, from 5 to 25
+ *   -hex=12: the hex side must be from 3 to 10
  *   the command line has a control character (U+0000) at character 12
  *   'E55' is not a placement
  * On failure out->kind is COMMAND_NONE and only out->error, out->line,

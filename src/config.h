@@ -16,6 +16,11 @@
  *   max_message_bytes  (262144)          largest mail read, 1024..104857600
  *   lock_timeout_ms    (10000)           longest wait for a lock, 0..600000
  *   transport          (maildir)         how replies leave the outbox
+ *   sync               (file)            how writes are made durable: "file",
+ *                                         fsync of each file and its directory;
+ *                                         "filesystem", one syncfs(2) for a
+ *                                         mail's writes (store.h): for a home
+ *                                         on a filesystem of its own
  *   password_cost      (0)               yescrypt cost for new password hashes,
  *                                         0 = the libxcrypt default (5: about
  *                                         30 ms a check, nothing for a mail, and
@@ -135,6 +140,7 @@ struct config {
 	unsigned long max_message_bytes;
 	unsigned long lock_timeout_ms;
 	char transport[CONFIG_TRANSPORT_MAX + 1];
+	char sync[CONFIG_TRANSPORT_MAX + 1];	/* "file" or "filesystem" */
 	unsigned long password_cost;
 	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	unsigned long remind_days;	/* 0: no reminders */

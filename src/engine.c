@@ -96,9 +96,9 @@ static const char *quote(const char *s, char buf[ENGINE_QUOTE_MAX + 4])
 
 /* ---- state ---- */
 
-static void new_game(struct engine *e, int size)
+static void new_game(struct engine *e, enum rules_shape shape, int size)
 {
-	rules_game_init(&e->rg, size, false);
+	rules_game_init_shape(&e->rg, shape, size, false);
 	snprintf(e->black, sizeof(e->black), "%s", "black");
 	snprintf(e->white, sizeof(e->white), "%s", "white");
 	e->nlast = 0;
@@ -162,15 +162,16 @@ static int parse_vertex(struct engine *e, const char *s)
 	size_t n = strlen(s);
 	int p = rules_parse_point(b, s, (int)(n < 4 ? n : 4));
 
+	char why[128];
+
 	if (n <= 3 && p != RULES_NO_POINT)
 		return p;
 	if (strcasecmp(s, "pass") == 0)
 		fail(e, "illegal move: passes are automatic");
 	else if ((n == 2 || n == 3) && isalpha((unsigned char)s[0]) &&
-	    toupper((unsigned char)s[0]) != 'I' && s[1] >= '1' && s[1] <= '9' &&
+	    (b->shape == RULES_HEX || toupper((unsigned char)s[0]) != 'I') && s[1] >= '1' && s[1] <= '9' &&
 	    isdigit((unsigned char)s[n - 1]))
-		fail(e, "illegal move: %c%s is not on the %dx%d board", toupper((unsigned char)s[0]),
-		    s + 1, b->size, b->size);
+		fail(e, "illegal move: %s", rules_offboard_why(b, s, (int)n, why, sizeof(why)));
 	else
 		fail(e, "invalid vertex '%s'", quote(s, q));
 	return RULES_NO_POINT;
@@ -228,19 +229,32 @@ static bool place(struct engine *e, enum rules_color c, int p)
 	return true;
 }
 
-/* The legal placements of the side to move, sorted by column then row; returns how many. */
+/*
+ * The legal placements of the side to move, sorted as the conformance
+ * traces sort them: by column then row on square boards, by row then
+ * number (the cells' order) on hex boards; returns how many.
+ */
 static int sorted_legal(struct engine *e, uint16_t *out)
 {
 	const struct rules_board *b = &e->rg.board;
-	uint8_t at[RULES_MAX_SIZE][RULES_MAX_SIZE];
+	uint8_t at[RULES_MAX_CELLS];
 	int i, n = rules_game_legal(&e->rg, out), x, y, k = 0;
 
+	if (b->shape == RULES_HEX) {
+		memset(at, 0, (size_t)b->ncells);
+		for (i = 0; i < n; i++)
+			at[out[i]] = 1;
+		for (i = 0; i < b->ncells; i++)
+			if (at[i])
+				out[k++] = (uint16_t)i;
+		return k;
+	}
 	memset(at, 0, sizeof(at));
 	for (i = 0; i < n; i++)
-		at[rules_x(b, out[i])][rules_y(b, out[i])] = 1;
+		at[rules_x(b, out[i]) * RULES_MAX_SIZE + rules_y(b, out[i])] = 1;
 	for (x = 0; x < b->size; x++)
 		for (y = 0; y < b->size; y++)
-			if (at[x][y])
+			if (at[x * RULES_MAX_SIZE + y])
 				out[k++] = (uint16_t)rules_point(b, x, y);
 	return k;
 }
@@ -287,13 +301,42 @@ static bool cmd_boardsize(struct engine *e, int argc, char **argv)
 		n = n * 10 + (*s - '0');
 	if (n > RULES_MAX_SIZE || !rules_size_ok((int)n))
 		return fail(e, "unacceptable size");
-	new_game(e, (int)n);
+	new_game(e, RULES_SQUARE, (int)n);
+	return true;
+}
+
+/* oustpbm-board square N | hex S: the shape and size, and an empty board. */
+static bool cmd_oustpbm_board(struct engine *e, int argc, char **argv)
+{
+	char q[ENGINE_QUOTE_MAX + 4];
+	enum rules_shape shape;
+	const char *s = argv[1];
+	long n = 0;
+
+	if (strcasecmp(argv[0], "square") == 0)
+		shape = RULES_SQUARE;
+	else if (strcasecmp(argv[0], "hex") == 0)
+		shape = RULES_HEX;
+	else
+		return fail(e, "syntax error: unknown shape '%s' (square or hex)", quote(argv[0], q));
+	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
+		return fail(e, "syntax error: size '%s' is not a number", quote(s, q));
+	for (; *s != '\0' && n <= RULES_MAX_SIZE; s++)
+		n = n * 10 + (*s - '0');
+	if (n > RULES_MAX_SIZE || !rules_shape_ok(shape, (int)n)) {
+		if (shape == RULES_HEX)
+			return fail(e, "unacceptable size: a hex side is from %d to %d", RULES_HEX_MIN_SIDE,
+			    RULES_HEX_MAX_SIDE);
+		return fail(e, "unacceptable size: a square size is odd, from %d to %d", RULES_MIN_SIZE,
+		    RULES_MAX_SIZE);
+	}
+	new_game(e, shape, (int)n);
 	return true;
 }
 
 static bool cmd_clear_board(struct engine *e, int argc, char **argv)
 {
-	new_game(e, e->rg.board.size);
+	new_game(e, e->rg.board.shape, e->rg.board.size);
 	return true;
 }
 
@@ -467,11 +510,16 @@ static bool cmd_rules_board(struct engine *e, int argc, char **argv)
 {
 	const struct rules_board *b = &e->rg.board;
 	static const char sym[] = { '.', 'X', 'O' };
-	int x, y;
+	int x, y, first, off;
 
-	for (y = b->size - 1; y >= 0; y--)
-		for (x = 0; x < b->size; x++)
-			say(e, "%c%c", x == 0 ? '\n' : ' ', sym[rules_at(b, rules_point(b, x, y))]);
+	/* Rows top first; a hex board's rows are indented by half a cell, as drawn. */
+	for (y = b->width - 1; y >= 0; y--) {
+		first = rules_row_first(b, y);
+		off = b->shape != RULES_HEX ? 0 : y >= b->size ? y - b->size + 1 : b->size - 1 - y;
+		say(e, "\n%*s", off, "");
+		for (x = first; x < first + rules_row_len(b, y); x++)
+			say(e, "%s%c", x == first ? "" : " ", sym[rules_at(b, rules_point(b, x, y))]);
+	}
 	return true;
 }
 
@@ -502,6 +550,7 @@ static const struct command commands[] = {
 	{ "list_commands", 0, 0, "", cmd_list_commands },
 	{ "quit", 0, 0, "", cmd_quit },
 	{ "boardsize", 1, 1, " <size>", cmd_boardsize },
+	{ "oustpbm-board", 2, 2, " square|hex <size>", cmd_oustpbm_board },
 	{ "clear_board", 0, 0, "", cmd_clear_board },
 	{ "play", 2, 2, " <color> <vertex>", cmd_play },
 	{ "genmove", 1, 1, " <color>", cmd_genmove },
@@ -624,7 +673,7 @@ enum engine_status engine_run(FILE *in, FILE *out)
 	int argc;
 
 	memset(&e, 0, sizeof(e));
-	new_game(&e, RULES_DEFAULT_SIZE);
+	new_game(&e, RULES_SQUARE, RULES_DEFAULT_SIZE);
 	e.rng = seed();
 	while (!e.quit && read_line(in, line, sizeof(line), &len, &too_long)) {
 		/* The id: a leading number, whole (not cut by the length cap). */

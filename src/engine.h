@@ -11,12 +11,18 @@
  * empty line.  A line longer than ENGINE_LINE_MAX bytes gets an error.
  *
  * Commands: protocol_version, name, version, known_command, list_commands,
- * quit, boardsize (odd, 5..25), clear_board, play, genmove, showboard,
+ * quit, boardsize (odd, 5..25: a square board), oustpbm-board, clear_board
+ * (same shape and size), play, genmove, showboard,
  * loadgame FILE, gogui-analyze_commands and the GoGui rules commands
  * gogui-rules_game_id (Oust), gogui-rules_board_size,
  * gogui-rules_side_to_move, gogui-rules_legal_moves, gogui-rules_board,
  * gogui-rules_final_result (unknown, B+, W+ or 0).
  *
+ * - `oustpbm-board square N` or `oustpbm-board hex S` picks the board's
+ *   shape and size (N odd 5..25, S 3..10) and clears it.  On hex boards
+ *   vertices are in hex-hex notation ("a1", "g13": row letter from the
+ *   bottom, i included, then the cell's number from the row's left end),
+ *   and gogui-rules_board_size answers the side S.
  * - `play COLOUR VERTEX` makes one placement (rules_game_play_color): after
  *   a capture the same colour places again; passes happen by themselves, so
  *   `play b pass` is refused.  A refused placement changes nothing and
@@ -29,9 +35,11 @@
  *   end a GTP answer).  Names are "black" and "white" unless a game file
  *   gave them; the last turn's stones are upper case.
  * - `gogui-rules_legal_moves` lists the vertices sorted by column, then by
- *   row ("A1 A2 B1 ..."), as the conformance traces do; empty once over.
+ *   row ("A1 A2 B1 ..."), as the conformance traces do; on hex boards by
+ *   row, then number ("a1 a2 b1 ..."); empty once over.
  * - `gogui-rules_board` answers rows top first, points as X, O and '.'
- *   separated by spaces, starting on the line after "= ".
+ *   separated by spaces, starting on the line after "= "; a hex board's
+ *   rows are indented by half a cell per row away from the middle row.
  * - `loadgame FILE` reads a game file (gamefile_parse, at most
  *   ENGINE_FILE_MAX bytes): its position, side to move and players.
  */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 
 #include "game.h"
 #include "gamefile.h"
@@ -97,10 +98,9 @@ static int header_line(const char *text, size_t len, const char *key)
 	return 0;
 }
 
-/* The first token of the current line is the number v. */
-static bool first_is(const struct lines *l, long v)
+/* The first token of the current line is the word w. */
+static bool first_word_is(const struct lines *l, const char *w)
 {
-	char buf[24];
 	size_t i = 0, j;
 
 	while (i < l->n && (l->s[i] == ' ' || l->s[i] == '\t'))
@@ -108,12 +108,20 @@ static bool first_is(const struct lines *l, long v)
 	j = i;
 	while (j < l->n && l->s[j] != ' ' && l->s[j] != '\t')
 		j++;
-	snprintf(buf, sizeof buf, "%ld", v);
-	return j - i == strlen(buf) && memcmp(l->s + i, buf, j - i) == 0;
+	return j - i == strlen(w) && memcmp(l->s + i, w, j - i) == 0;
 }
 
-/* The line of the drawing's row (1..size, as labelled), or 0. */
-static int row_line(const char *text, size_t len, int row)
+/* The first token of the current line is the number v. */
+static bool first_is(const struct lines *l, long v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof buf, "%ld", v);
+	return first_word_is(l, buf);
+}
+
+/* The line of the drawing's row labelled row ("13" square, "g" hex), or 0. */
+static int row_line(const char *text, size_t len, const char *row)
 {
 	struct lines l = { text, text + len, 0, NULL, 0 };
 	bool header = true, drawing = false;
@@ -129,7 +137,7 @@ static int row_line(const char *text, size_t len, int row)
 		}
 		if (l.n == 8 && memcmp(l.s, "history:", 8) == 0)
 			return 0;
-		if (first_is(&l, row))
+		if (first_word_is(&l, row))
 			return l.line;
 	}
 	return 0;
@@ -157,12 +165,18 @@ static int differs_line(const struct game *g, const struct game_replay *r, const
 {
 	const struct rules_board *have = &g->rg.board, *want = &r->rg.board;
 	int x, y, p;
+	char row[16];
 
-	for (y = g->size - 1; y >= 0; y--) {
-		for (x = 0; x < g->size; x++) {
+	for (y = have->width - 1; y >= 0; y--) {
+		for (x = rules_row_first(have, y); x < rules_row_first(have, y) + rules_row_len(have, y); x++) {
 			p = rules_point(have, x, y);
-			if (have->color[p] != want->color[p])
-				return row_line(text, len, y + 1);
+			if (have->color[p] != want->color[p]) {
+				if (have->shape == RULES_HEX)
+					snprintf(row, sizeof row, "%c", rules_row_letter(y));
+				else
+					snprintf(row, sizeof row, "%d", y + 1);
+				return row_line(text, len, row);
+			}
 		}
 	}
 	if (g->rg.result != r->rg.result)
@@ -264,6 +278,10 @@ static enum fsck_status check_board(struct store *st, long board, FILE *out, uns
 		report(out, problems, file, 0, "larger than %ld bytes", STORE_BOARD_FILE_MAX);
 		return FSCK_OK;
 	}
+	if (ss == STORE_NOT_REGULAR) {
+		report(out, problems, file, 0, "%s", store_error(st));
+		return FSCK_OK;
+	}
 	if (ss != STORE_OK) {
 		report(out, problems, file, 0, "%s", store_error(st));
 		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
@@ -355,6 +373,58 @@ static enum fsck_status check_tmp(struct store *st, const char *reldir, FILE *ou
 		    strcmp(reldir, ".") == 0 ? "" : "/", quote(de->d_name, q));
 		report(out, problems, file, 0, "temporary file of an interrupted write, its process gone: "
 		    "remove it");
+	}
+	closedir(d);
+	return FSCK_OK;
+}
+
+/* What a file of mode m is, for a report. */
+static const char *kind_of(mode_t m)
+{
+	return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISLNK(m) ? "a symbolic link" :
+	    S_ISSOCK(m) ? "a socket" : "a device";
+}
+
+/*
+ * The data files of reldir that are not regular files: a FIFO, directory or
+ * symbolic link named like a game file (in games/) or like users, seen or
+ * the log (in the home).  The server refuses each (store.h); the admin is
+ * told here which it is.
+ */
+static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
+{
+	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", NULL };
+	char path[4096], file[4200], q[QUOTE_MAX];
+	struct dirent *de;
+	struct stat sb;
+	bool home = strcmp(reldir, ".") == 0, named;
+	size_t len, i;
+	DIR *d;
+
+	snprintf(path, sizeof path, "%s/%s", store_home(st), reldir);
+	d = opendir(path);
+	if (d == NULL) {
+		if (errno == ENOENT)
+			return FSCK_OK;
+		report(out, problems, reldir, 0, "cannot list it: %s", strerror(errno));
+		return FSCK_IO;
+	}
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		named = false;
+		if (home) {
+			for (i = 0; home_files[i] != NULL; i++)
+				named = named || strcmp(de->d_name, home_files[i]) == 0;
+		} else {
+			named = (len > 5 && strcmp(de->d_name + len - 5, ".game") == 0) ||
+			    (len > 5 && strcmp(de->d_name + len - 5, ".lock") == 0) ||
+			    strcmp(de->d_name, "next-board") == 0;
+		}
+		if (!named || fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(sb.st_mode))
+			continue;
+		snprintf(file, sizeof file, "%s%s%s", home ? "" : reldir, home ? "" : "/", quote(de->d_name, q));
+		report(out, problems, file, 0, "%s, not a regular file: the server refuses to use it; remove it "
+		    "and put the real file there", kind_of(sb.st_mode));
 	}
 	closedir(d);
 	return FSCK_OK;
@@ -560,6 +630,8 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	store_unlock(&lock);
 	fs = worst(fs, check_users(st, out, problems));
 	fs = worst(fs, check_names(st, out, problems));
+	fs = worst(fs, check_kinds(st, ".", out, problems));
+	fs = worst(fs, check_kinds(st, "games", out, problems));
 	fs = worst(fs, check_tmp(st, ".", out, problems));
 	fs = worst(fs, check_tmp(st, "games", out, problems));
 	for (i = 0; i < count; i++)

@@ -20,16 +20,23 @@ static void copy_name(char dst[GAME_NAME_SIZE], const char *src)
 void game_init(struct game *g, long board, int size, bool swap, const char *black,
     const char *white, int64_t now)
 {
+	game_init_shape(g, board, RULES_SQUARE, size, swap, black, white, now);
+}
+
+void game_init_shape(struct game *g, long board, enum rules_shape shape, int size, bool swap,
+    const char *black, const char *white, int64_t now)
+{
 	assert(board >= IDENT_BOARD_MIN && board <= IDENT_BOARD_MAX);
-	assert(rules_size_ok(size));
+	assert(rules_shape_ok(shape, size));
 	assert(now >= 0);
 	memset(g, 0, sizeof(*g));
 	g->board = board;
+	g->shape = shape;
 	g->size = size;
 	g->swap = swap;
 	copy_name(g->black, black);
 	copy_name(g->white, white);
-	rules_game_init(&g->rg, size, swap);
+	rules_game_init_shape(&g->rg, shape, size, swap);
 	g->end = GAME_END_NONE;
 	g->created = now;
 	g->last_move = now;
@@ -328,7 +335,7 @@ enum game_status game_replay(const struct game *g, int upto, struct game_replay 
 	bool swapped = g->nturns >= 2 && g->turns[1].action == GAME_SWAP;
 
 	memset(out, 0, sizeof(*out));
-	rules_game_init(rg, g->size, g->swap);
+	rules_game_init_shape(rg, g->shape, g->size, g->swap);
 	/* Before a swap the names were the other way round. */
 	snprintf(out->black, sizeof(out->black), "%s", swapped ? g->white : g->black);
 	snprintf(out->white, sizeof(out->white), "%s", swapped ? g->black : g->white);
@@ -441,8 +448,8 @@ enum game_status game_verify(const struct game *g, struct game_replay *out)
 	st = game_replay(g, g->nturns, out);
 	if (st != GAME_OK)
 		return st;
-	for (y = g->size - 1; y >= 0; y--) {
-		for (x = 0; x < g->size; x++) {
+	for (y = have->width - 1; y >= 0; y--) {
+		for (x = rules_row_first(have, y); x < rules_row_first(have, y) + rules_row_len(have, y); x++) {
 			p = rules_point(have, x, y);
 			if (have->color[p] != want->color[p])
 				return differs(out, "%s is %s, but %s after the history",
@@ -467,6 +474,15 @@ enum game_status game_verify(const struct game *g, struct game_replay *out)
 }
 
 /* ---- names ---- */
+
+const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE])
+{
+	if (g->shape == RULES_HEX)
+		snprintf(buf, GAME_DIMENSIONS_SIZE, brief ? "hex%d" : "hex side %d", g->size);
+	else
+		snprintf(buf, GAME_DIMENSIONS_SIZE, "%dx%d", g->size, g->size);
+	return buf;
+}
 
 const char *game_status_str(enum game_status s)
 {

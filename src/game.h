@@ -75,7 +75,8 @@ struct game_turn {
 
 struct game {
 	long board;		/* board id, IDENT_BOARD_MIN.. */
-	int size;		/* N */
+	enum rules_shape shape;	/* square (the default) or hex */
+	int size;		/* square: N; hex: the side S */
 	bool swap;		/* pie rule on */
 	char black[GAME_NAME_SIZE];	/* current owner of the black stones */
 	char white[GAME_NAME_SIZE];
@@ -101,6 +102,9 @@ struct game {
  */
 void game_init(struct game *g, long board, int size, bool swap, const char *black,
     const char *white, int64_t now);
+/* The same on a board of either shape: rules_shape_ok(shape, size) must hold. */
+void game_init_shape(struct game *g, long board, enum rules_shape shape, int size, bool swap,
+    const char *black, const char *white, int64_t now);
 /* Free the history; g is left empty and may be released again. */
 void game_release(struct game *g);
 
@@ -190,6 +194,12 @@ enum game_status game_replay(const struct game *g, int upto, struct game_replay 
 enum game_status game_verify(const struct game *g, struct game_replay *out);
 
 /* ---- names ---- */
+#define GAME_DIMENSIONS_SIZE 16
+/*
+ * The board's shape and size as replies say it, "11x11" or "hex side 7",
+ * or with brief as tables list it (one word): "11x11" or "hex7".  Returns buf.
+ */
+const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE]);
 const char *game_status_str(enum game_status s);	/* generic, e.g. "not your turn" */
 const char *game_action_str(enum game_action a);	/* "place", "pass", "swap", ... */
 const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements" */

@@ -249,12 +249,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind", "robot-level"
+	"created", "last-move", "thread", "remind", "robot-level", "shape"
 };
 
 struct header {
@@ -280,15 +280,19 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			return fail(err, r->line, "bad board id '%s'", quote(q, v, n));
 		break;
 	case K_SIZE:
+		/* Its range depends on the shape, which may come later: see parse_header(). */
 		x = number(v, n, 999);
 		if (x < 0)
 			return fail(err, r->line, "bad size '%s'", quote(q, v, n));
-		if (x < RULES_MIN_SIZE || x > RULES_MAX_SIZE)
-			return fail(err, r->line, "size %ld is not in %d..%d", x, RULES_MIN_SIZE,
-			    RULES_MAX_SIZE);
-		if (x % 2 == 0)
-			return fail(err, r->line, "size %ld is not odd", x);
 		g->size = (int)x;
+		break;
+	case K_SHAPE:
+		if (eq(v, n, "hex"))
+			g->shape = RULES_HEX;
+		else if (eq(v, n, "square"))
+			g->shape = RULES_SQUARE;
+		else
+			return fail(err, r->line, "shape must be square or hex, not '%s'", quote(q, v, n));
 		break;
 	case K_SWAP:
 		if (eq(v, n, "on"))
@@ -418,6 +422,14 @@ static enum gamefile_status parse_header(struct reader *r, struct header *h, str
 		if (h->line[required[i]] == 0)
 			return fail(err, r->line, "the header has no '%s:' line",
 			    key_names[required[i]]);
+	if (g->shape == RULES_HEX && !rules_shape_ok(RULES_HEX, g->size))
+		return fail(err, h->line[K_SIZE], "hex side %d is not in %d..%d", g->size,
+		    RULES_HEX_MIN_SIDE, RULES_HEX_MAX_SIDE);
+	if (g->shape == RULES_SQUARE && (g->size < RULES_MIN_SIZE || g->size > RULES_MAX_SIZE))
+		return fail(err, h->line[K_SIZE], "size %d is not in %d..%d", g->size, RULES_MIN_SIZE,
+		    RULES_MAX_SIZE);
+	if (g->shape == RULES_SQUARE && g->size % 2 == 0)
+		return fail(err, h->line[K_SIZE], "size %d is not odd", g->size);
 	if (h->result == RULES_PLAYING) {
 		if (h->line[K_END] != 0)
 			return fail(err, h->line[K_END], "end given, but the status is playing");
@@ -492,6 +504,81 @@ static enum gamefile_status parse_players(struct reader *r, const struct game *g
 	return GAMEFILE_OK;
 }
 
+/* The symbol of one point of the drawing: a colour, or RULES_OFFBOARD if it is none. */
+static enum rules_color point_symbol(const char *tok, size_t tn)
+{
+	if (tn != 1)
+		return RULES_OFFBOARD;
+	switch (tok[0]) {
+	case 'x': case 'X':
+		return RULES_BLACK;
+	case 'o': case 'O':
+		return RULES_WHITE;
+	case '.': case ',':
+		return RULES_EMPTY;
+	}
+	return RULES_OFFBOARD;
+}
+
+/* The current line must be the cell numbers "1 2 3 ... S" above or below a hex board. */
+static enum gamefile_status parse_hex_numbers(const struct reader *r, int side,
+    struct gamefile_error *err)
+{
+	const char *tok;
+	char q[QUOTE_SIZE];
+	size_t i = 0, tn;
+	int k = 0;
+	bool good = true;
+
+	while (good && token(r->s, r->n, &i, &tok, &tn))
+		good = k < side && number(tok, tn, 99) == ++k;
+	if (!good || k != side)
+		return fail(err, r->line, "cell numbers '%s' do not match a hex board of side %d",
+		    quote(q, r->s, r->n), side);
+	return GAMEFILE_OK;
+}
+
+/*
+ * One row "f  . x . . O 6  f" of a hex drawing, y from 0 at the bottom:
+ * its letter, its cells, the number of the edge's line of cells (every row
+ * but the middle one) and its letter again; stones onto b.
+ */
+static enum gamefile_status parse_hex_row(struct reader *r, int y, struct rules_board *b,
+    struct gamefile_error *err)
+{
+	const char *tok[2 * RULES_HEX_MAX_SIDE + 3];
+	size_t tn[2 * RULES_HEX_MAX_SIDE + 3], i = 0;
+	const int len = rules_row_len(b, y), edge = y != b->size - 1;
+	const char row = rules_row_letter(y);
+	char q[QUOTE_SIZE];
+	enum rules_color c;
+	int ntok = 0, k;
+
+	while (ntok < 2 * RULES_HEX_MAX_SIDE + 3 && token(r->s, r->n, &i, &tok[ntok], &tn[ntok]))
+		ntok++;
+	if (ntok == 0 || tn[0] != 1 || (tok[0][0] | 0x20) != row)
+		return fail(err, r->line, "expected row %c, found '%s'", row, quote(q, r->s, r->n));
+	if (ntok != len + 2 + edge) {
+		ntok -= 2 + edge;
+		return fail(err, r->line, "row %c has %d cells, expected %d", row, ntok < 0 ? 0 : ntok, len);
+	}
+	if (tn[ntok - 1] != 1 || (tok[ntok - 1][0] | 0x20) != row)
+		return fail(err, r->line, "row %c ends with '%s', expected %c", row,
+		    quote(q, tok[ntok - 1], tn[ntok - 1]), row);
+	if (edge && number(tok[len + 1], tn[len + 1], 99) != len + 1)
+		return fail(err, r->line, "row %c: '%s' after the last cell, expected the number %d", row,
+		    quote(q, tok[len + 1], tn[len + 1]), len + 1);
+	for (k = 0; k < len; k++) {
+		c = point_symbol(tok[k + 1], tn[k + 1]);
+		if (c == RULES_OFFBOARD)
+			return fail(err, r->line, "row %c: unknown cell '%s' at %c%d (use x, o or .)", row,
+			    quote(q, tok[k + 1], tn[k + 1]), row, k + 1);
+		if (c != RULES_EMPTY)
+			rules_board_setup(b, rules_point(b, rules_row_first(b, y) + k, y), c);
+	}
+	return GAMEFILE_OK;
+}
+
 /* One row "13  o . . X ,  13" of the drawing, y from 0 at the bottom, stones onto b. */
 static enum gamefile_status parse_row(struct reader *r, int y, struct rules_board *b,
     struct gamefile_error *err)
@@ -520,20 +607,7 @@ static enum gamefile_status parse_row(struct reader *r, int y, struct rules_boar
 	token(r->s, r->n, &i, &tok, &tn); /* the row number */
 	for (x = 0; x < b->size; x++) {
 		token(r->s, r->n, &i, &tok, &tn);
-		c = RULES_OFFBOARD;
-		if (tn == 1) {
-			switch (tok[0]) {
-			case 'x': case 'X':
-				c = RULES_BLACK;
-				break;
-			case 'o': case 'O':
-				c = RULES_WHITE;
-				break;
-			case '.': case ',':
-				c = RULES_EMPTY;
-				break;
-			}
-		}
+		c = point_symbol(tok, tn);
 		if (c == RULES_OFFBOARD)
 			return fail(err, r->line, "row %d: unknown point '%s' in column %c (use x, "
 			    "o, . or ,)", y + 1, quote(q, tok, tn), rules_column_letter(x));
@@ -547,9 +621,11 @@ static enum gamefile_status parse_board(struct reader *r, const struct game *g,
     struct rules_board *b, struct gamefile_error *err)
 {
 	enum gamefile_status st;
+	const bool hex = g->shape == RULES_HEX;
+	const char *edge = hex ? "the cell numbers" : "the column letters";
 	int y, k;
 
-	rules_board_init(b, g->size);
+	rules_board_init_shape(b, g->shape, g->size);
 	st = parse_players(r, g, err);
 	if (st != GAMEFILE_OK)
 		return st;
@@ -557,15 +633,18 @@ static enum gamefile_status parse_board(struct reader *r, const struct game *g,
 	if (k < 0)
 		return GAMEFILE_BAD;
 	if (k == 0)
-		return fail(err, r->line, "unexpected end of file, expected the column letters");
-	st = parse_columns(r, g->size, err);
-	for (y = g->size - 1; st == GAMEFILE_OK && y >= 0; y--) {
+		return fail(err, r->line, "unexpected end of file, expected %s", edge);
+	st = hex ? parse_hex_numbers(r, g->size, err) : parse_columns(r, g->size, err);
+	for (y = b->width - 1; st == GAMEFILE_OK && y >= 0; y--) {
 		k = next_line(r, err);
 		if (k < 0)
 			return GAMEFILE_BAD;
+		if (k == 0 && hex)
+			return fail(err, r->line, "unexpected end of file, expected row %c",
+			    rules_row_letter(y));
 		if (k == 0)
 			return fail(err, r->line, "unexpected end of file, expected row %d", y + 1);
-		st = parse_row(r, y, b, err);
+		st = hex ? parse_hex_row(r, y, b, err) : parse_row(r, y, b, err);
 	}
 	if (st != GAMEFILE_OK)
 		return st;
@@ -573,8 +652,8 @@ static enum gamefile_status parse_board(struct reader *r, const struct game *g,
 	if (k < 0)
 		return GAMEFILE_BAD;
 	if (k == 0)
-		return fail(err, r->line, "unexpected end of file, expected the column letters");
-	return parse_columns(r, g->size, err);
+		return fail(err, r->line, "unexpected end of file, expected %s", edge);
+	return hex ? parse_hex_numbers(r, g->size, err) : parse_columns(r, g->size, err);
 }
 
 /* ---- the history ---- */
@@ -622,6 +701,11 @@ static int parse_points(int line, const char *s, size_t n, const struct rules_bo
 			return -1;
 		}
 		p = rules_parse_point(b, s + i, (int)(j - i));
+		if (p == RULES_NO_POINT && b->shape == RULES_HEX) {
+			fail(err, line, "'%s' is not a cell of a hex board of side %d", quote(q, s + i, j - i),
+			    b->size);
+			return -1;
+		}
 		if (p == RULES_NO_POINT) {
 			fail(err, line, "'%s' is not a point on %s %dx%d board", quote(q, s + i, j - i),
 			    b->size == 11 ? "an" : "a", b->size, b->size);
@@ -840,6 +924,15 @@ out:
 	return st;
 }
 
+bool gamefile_named_for(const struct game *g, long board, struct gamefile_error *err)
+{
+	if (g->board == board)
+		return true;
+	err->line = 0;
+	snprintf(err->msg, sizeof err->msg, "says board %ld in its header, not %ld", g->board, board);
+	return false;
+}
+
 enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct game *out,
     struct gamefile_error *err)
 {
@@ -970,7 +1063,11 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	if (b.s == NULL)
 		return GAMEFILE_NO_MEMORY;
 	bput(&b, "%s\n", HEADER_COMMENT);
-	bput(&b, "board: %ld\nsize: %d\nswap: %s\n", g->board, g->size, g->swap ? "on" : "off");
+	bput(&b, "board: %ld\n", g->board);
+	/* A square board says nothing of its shape: files from before hex boards stay as they were. */
+	if (g->shape == RULES_HEX)
+		bput(&b, "shape: hex\n");
+	bput(&b, "size: %d\nswap: %s\n", g->size, g->swap ? "on" : "off");
 	bput(&b, "black: %s\nwhite: %s\n", g->black, g->white);
 	bput(&b, "status: %s\n", status_names[g->rg.result]);
 	if (g->rg.result == RULES_PLAYING)

@@ -64,6 +64,15 @@ enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct 
     struct gamefile_error *err);
 
 /*
+ * Is g the game of the file named for board?  A file copied or restored
+ * under another name holds another board's header: written back, it would
+ * replace games/<header board>.game without that board's lock.  Such a file
+ * is refused wherever it is loaded for writing; false fills *err (its msg
+ * follows the file name: "games/101.game says board 102 ...").
+ */
+bool gamefile_named_for(const struct game *g, long board, struct gamefile_error *err);
+
+/*
  * Write g in the canonical form: *out gets a NUL-terminated malloc'd text
  * of *len bytes, which the caller frees.  g must be consistent (as built by
  * game.c or gamefile_parse); parsing the text gives back the same game.

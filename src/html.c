@@ -16,8 +16,9 @@ void html_board_from(struct html_board *hb, const struct rules_board *now, const
 	unsigned char v;
 
 	memset(hb, 0, sizeof *hb);
+	hb->hex = now->shape == RULES_HEX;
 	hb->size = now->size;
-	for (y = 0; y < now->size; y++) {
+	for (y = 0; y < now->size && !hb->hex; y++) {
 		for (x = 0; x < now->size; x++) {
 			p = rules_point(now, x, y);
 			c = rules_at(now, p);
@@ -55,9 +56,6 @@ enum game_status html_board_of_game(const struct game *g, int upto, struct html_
 
 	if (upto < 0 || upto > g->nturns)
 		return GAME_BAD_TURN_NUMBER;
-	/* the drawings are of square boards: hex-hex games are not played yet */
-	if (g->rg.board.shape != RULES_SQUARE)
-		return GAME_BAD_HISTORY;
 	nlast = game_turn_placements(g, upto, &last);
 	if (nlast > 0) {
 		before = malloc(sizeof *before);

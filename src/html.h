@@ -43,6 +43,7 @@ enum html_point {
 
 /* A position as drawn. */
 struct html_board {
+	bool hex;		/* a hex-hex board: pt[] is not filled, the drawings are for square boards */
 	int size;
 	unsigned char pt[RULES_MAX_POINTS];	/* enum html_point of column x, row y (0 at the bottom): [y * size + x] */
 	int stones[2];		/* black, white */

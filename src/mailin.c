@@ -187,6 +187,40 @@ static char *clean_id(const char *id)
 	return c;
 }
 
+/*
+ * The whole Message-ID field as the key of a mail (mailin.h): line breaks
+ * of folding dropped, surrounding white space trimmed, nothing else changed
+ * and nothing cut, so two ids that differ anywhere are two keys.  NULL only
+ * for lack of memory (then fill_empty fails too).
+ */
+static char *whole_id(const char *raw)
+{
+	size_t i, n = 0, len;
+	char *c;
+
+	if (raw == NULL)
+		raw = "";
+	len = strlen(raw);
+	c = malloc(len + 1);
+	if (c == NULL)
+		return NULL;
+	for (i = 0; i < len; i++)
+		if (raw[i] != '\r' && raw[i] != '\n')
+			c[n++] = raw[i];
+	while (n > 0 && (c[n - 1] == ' ' || c[n - 1] == '\t'))
+		n--;
+	c[n] = '\0';
+	for (i = 0; c[i] == ' ' || c[i] == '\t'; i++)
+		;
+	/* the usual "<id>" is kept as "id", the form message_id has too */
+	if (n - i >= 2 && c[i] == '<' && c[n - 1] == '>' && memchr(c + i + 1, '>', n - i - 2) == NULL) {
+		i++;
+		c[--n] = '\0';
+	}
+	memmove(c, c + i, n - i + 1);
+	return c;
+}
+
 /* The local part of addr ("<MAILER-DAEMON@x>" and "MAILER-DAEMON" alike) is a system sender. */
 static bool system_sender(const char *addr)
 {
@@ -795,7 +829,7 @@ out:
 
 static enum mailin_status fill_empty(struct mailin_message *out)
 {
-	char **fields[] = { &out->from_addr, &out->from_name, &out->subject, &out->message_id,
+	char **fields[] = { &out->from_addr, &out->from_name, &out->subject, &out->message_id, &out->message_key,
 		&out->in_reply_to, &out->references, &out->date, &out->body, &out->automatic_reason };
 	size_t i;
 
@@ -851,6 +885,7 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	}
 	out->subject = clean_line_mode(g_mime_message_get_subject(msg), MAILIN_SUBJECT_MAX, UTF8_LINE_KEEP);
 	out->message_id = clean_id(g_mime_message_get_message_id(msg));
+	out->message_key = whole_id(g_mime_object_get_header(GMIME_OBJECT(msg), "Message-ID"));
 	out->in_reply_to = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"), 1, false);
 	out->references = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "References"),
 	    MAILIN_REFERENCES_MAX, true);
@@ -895,6 +930,7 @@ void mailin_message_release(struct mailin_message *out)
 	free(out->from_name);
 	free(out->subject);
 	free(out->message_id);
+	free(out->message_key);
 	free(out->in_reply_to);
 	free(out->references);
 	free(out->date);

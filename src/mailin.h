@@ -64,6 +64,9 @@ struct mailin_message {
 	 */
 	char *subject;		/* decoded from RFC 2047 to UTF-8, one line */
 	char *message_id;	/* without the angle brackets */
+	char *message_key;	/* the Message-ID field's whole value, unfolded and trimmed, the
+				   brackets of one "<id>" dropped: what tells one mail from
+				   another (seen.h); "" if none */
 	char *in_reply_to;	/* the first id of In-Reply-To, without brackets */
 	char *references;	/* References ids without brackets, space separated */
 	char *date;		/* the Date header as written (cleaned) */

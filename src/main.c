@@ -84,6 +84,8 @@ static int queuecmd_exit_code(enum queuecmd_status s)
 		return EX_IOERR;
 	case QUEUECMD_NOPERM:
 		return EX_NOPERM;
+	case QUEUECMD_NOINPUT:
+		return EX_NOINPUT;
 	}
 	return EX_SOFTWARE;
 }
@@ -92,8 +94,9 @@ static int usage(FILE *f)
 {
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
 	      "       oustpbm engine                  GTP engine on standard input/output\n"
-	      "       oustpbm [-d DIR] flush          send the queued replies that are due\n"
+	      "       oustpbm [-d DIR] flush [--all]  send the queued replies that are due (--all: every one)\n"
 	      "       oustpbm [-d DIR] queue          list the queued replies\n"
+	      "       oustpbm [-d DIR] requeue [ID...|all]  move failed replies back into the queue\n"
 	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm)\n",
 	    f);
 	fputs(admin_usage, f);

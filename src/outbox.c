@@ -20,16 +20,20 @@
 #define QUEUE_ID_MAX OUTBOX_ID_MAX
 #define HOST_MAX 64
 #define PATH_BUF 512
+#define RECOVER_ACCOUNTS (-1L)	/* recover(): the account batches, accounts.lock held */
 
 struct outbox {
 	struct store *st;
 	char host[HOST_MAX + 1];	/* for queue ids, Maildir-safe */
+	char **mine;		/* queue ids this process put into new/ (a mail's own replies) */
+	size_t nmine, capmine;
 	char err[OUTBOX_ERR_MAX];
 };
 
 struct outbox_batch {
 	struct outbox *ob;
 	long board;
+	char account[IDENT_USERID_MAX + 1];	/* an account batch: the user id; "" if not */
 	size_t game_len;
 	uint64_t game_hash;
 	char **names;		/* queue ids written into tmp/ */
@@ -42,6 +46,7 @@ struct queue_file {
 	char from[MAILADDR_MAX + 1];
 	char rcpt[MAILADDR_MAX + 1];
 	long board;		/* 0: none */
+	char account[IDENT_USERID_MAX + 1];	/* "" unless an account batch's */
 	size_t game_len;
 	uint64_t game_hash;
 	unsigned long attempts;	/* failed attempts so far */
@@ -201,7 +206,43 @@ enum outbox_status outbox_open(struct store *st, struct outbox **out, char *err,
 
 void outbox_close(struct outbox *ob)
 {
+	size_t i;
+
+	if (ob == NULL)
+		return;
+	for (i = 0; i < ob->nmine; i++)
+		free(ob->mine[i]);
+	free(ob->mine);
 	free(ob);
+}
+
+/* Note id as one of this process's own replies (flushed first); failing, it is only not first. */
+static void note_mine(struct outbox *ob, const char *id)
+{
+	char *copy;
+
+	if (ob->nmine == ob->capmine) {
+		size_t ncap = ob->capmine ? ob->capmine * 2 : 8;
+		char **bigger = realloc(ob->mine, ncap * sizeof *bigger);
+
+		if (bigger == NULL)
+			return;
+		ob->mine = bigger;
+		ob->capmine = ncap;
+	}
+	copy = strdup(id);
+	if (copy != NULL)
+		ob->mine[ob->nmine++] = copy;
+}
+
+static bool is_mine(const struct outbox *ob, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < ob->nmine; i++)
+		if (strcmp(ob->mine[i], id) == 0)
+			return true;
+	return false;
 }
 
 /* --- queue files --- */
@@ -348,6 +389,14 @@ static bool parse_queue(const char *text, size_t len, struct queue_file *q, cons
 			*why = "bad board";
 			if (!ident_board_parse(val, vallen, &q->board))
 				return false;
+		} else if (KEY("account") && q->account[0] == '\0') {
+			*why = "bad account";
+			if (vallen == 0 || vallen > IDENT_USERID_MAX)
+				return false;
+			memcpy(q->account, val, vallen);
+			q->account[vallen] = '\0';
+			if (!ident_userid_ok(q->account))
+				return false;
 		} else if (KEY("commit") && !have_commit) {
 			const char *sp = memchr(val, ' ', vallen);
 
@@ -375,8 +424,8 @@ static bool parse_queue(const char *text, size_t len, struct queue_file *q, cons
 		*why = "envelope lacks from, rcpt or size";
 		return false;
 	}
-	if ((q->board != 0) != have_commit) {
-		*why = "board without commit or commit without board";
+	if ((q->board != 0 || q->account[0] != '\0') != have_commit || (q->board != 0 && q->account[0] != '\0')) {
+		*why = "board or account without commit, or commit without one of them";
 		return false;
 	}
 	if ((size_t)(end - p) != size) {
@@ -419,12 +468,31 @@ enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *g
 	return OUTBOX_OK;
 }
 
+enum outbox_status outbox_batch_new_account(struct outbox *ob, const char *userid, const char *hash,
+    struct outbox_batch **out)
+{
+	enum outbox_status result;
+
+	*out = NULL;
+	if (!ident_userid_ok(userid) || strlen(userid) > IDENT_USERID_MAX) {
+		set_err(ob, "'%s' is not a user id", userid);
+		return OUTBOX_IO;
+	}
+	result = outbox_batch_new(ob, 0, NULL, 0, out);
+	if (result != OUTBOX_OK)
+		return result;
+	snprintf((*out)->account, sizeof (*out)->account, "%s", userid);
+	(*out)->game_len = strlen(hash);
+	(*out)->game_hash = store_text_hash(hash, strlen(hash));
+	return OUTBOX_OK;
+}
+
 enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, const char *rcpt,
     const char *msg, size_t len)
 {
 	struct outbox *ob = b->ob;
 	enum outbox_status result = OUTBOX_OK;
-	char id[QUEUE_ID_MAX + 1], path[PATH_BUF], commit[64] = "";
+	char id[QUEUE_ID_MAX + 1], path[PATH_BUF], commit[64 + IDENT_USERID_MAX] = "";
 	char *head = NULL, *file = NULL;
 	const char *why;
 	int hn;
@@ -453,6 +521,9 @@ enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, co
 	}
 	if (b->board != 0)
 		snprintf(commit, sizeof commit, "board %ld\ncommit %zu %016" PRIx64 "\n", b->board, b->game_len,
+		    b->game_hash);
+	else if (b->account[0] != '\0')
+		snprintf(commit, sizeof commit, "account %s\ncommit %zu %016" PRIx64 "\n", b->account, b->game_len,
 		    b->game_hash);
 	hn = asprintf(&head, QUEUE_MAGIC "from %s\nrcpt %s\n%ssize %zu\n\n", from, rcpt, commit, len);
 	if (hn < 0) {
@@ -499,6 +570,8 @@ enum outbox_status outbox_batch_commit(struct outbox_batch *b)
 		snprintf(from, sizeof from, "outbox/tmp/%s", b->names[i]);
 		snprintf(to, sizeof to, "outbox/new/%s", b->names[i]);
 		status = store_rename(ob->st, from, to);
+		if (status == STORE_OK)
+			note_mine(ob, b->names[i]);
 	}
 	/*
 	 * Those not renamed stay in tmp/, where recovery releases a board's.
@@ -506,7 +579,7 @@ enum outbox_status outbox_batch_commit(struct outbox_batch *b)
 	 * lost in a crash leaves the reply in tmp/, tagged with a game file
 	 * that is durable, and recovery moves it again.
 	 */
-	if (status == STORE_OK && b->n > 0 && b->board == 0)
+	if (status == STORE_OK && b->n > 0 && b->board == 0 && b->account[0] == '\0')
 		status = store_sync_dir(ob->st, "outbox/new");
 	return from_store(ob, status);
 }
@@ -532,6 +605,26 @@ static enum outbox_status game_matches(struct outbox *ob, long board, size_t gam
 	return from_store(ob, store_board_holds(ob->st, board, game_len, game_hash, same));
 }
 
+/*
+ * Does the account userid hold the password hash of length len and
+ * store_text_hash hash?  *same false also when there is no such account.
+ * The hash is salted, so it names one write of the account.
+ */
+static enum outbox_status account_matches(struct outbox *ob, const char *userid, size_t len, uint64_t hash,
+    bool *same)
+{
+	struct store_user u;
+	enum store_status status = store_user_find(ob->st, userid, &u);
+
+	*same = false;
+	if (status == STORE_NOT_FOUND)
+		return OUTBOX_OK;
+	if (status != STORE_OK)
+		return from_store(ob, status);
+	*same = strlen(u.hash) == len && store_text_hash(u.hash, len) == hash;
+	return OUTBOX_OK;
+}
+
 enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
 {
 	struct outbox *ob = b->ob;
@@ -540,8 +633,9 @@ enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
 
 	assert(!b->done);
 	*committed = false;
-	if (b->board != 0) {
-		result = game_matches(ob, b->board, b->game_len, b->game_hash, &same);
+	if (b->board != 0 || b->account[0] != '\0') {
+		result = b->board != 0 ? game_matches(ob, b->board, b->game_len, b->game_hash, &same) :
+		    account_matches(ob, b->account, b->game_len, b->game_hash, &same);
 		if (result != OUTBOX_OK)
 			return result;	/* undecided: the files wait in tmp/ for recovery */
 	}
@@ -625,7 +719,8 @@ static enum outbox_status settle(struct outbox *ob, const char *id, const struct
 	enum store_status status;
 	bool same;
 
-	result = game_matches(ob, q->board, q->game_len, q->game_hash, &same);
+	result = q->board != 0 ? game_matches(ob, q->board, q->game_len, q->game_hash, &same) :
+	    account_matches(ob, q->account, q->game_len, q->game_hash, &same);
 	if (result != OUTBOX_OK)
 		return result;
 	snprintf(from, sizeof from, "outbox/tmp/%s", id);
@@ -644,8 +739,9 @@ static enum outbox_status settle(struct outbox *ob, const char *id, const struct
 
 /*
  * Settle the tmp/ files of board (board > 0, lock held by the caller), or
- * with board 0 of every board whose lock is free, deleting junk older than
- * OUTBOX_TMP_MAX_AGE.
+ * those of account batches (RECOVER_ACCOUNTS, accounts.lock held), or with
+ * board 0 of every board, and of the accounts, whose lock is free, deleting
+ * junk older than OUTBOX_TMP_MAX_AGE.
  */
 static enum outbox_status recover(struct outbox *ob, long board, struct outbox_stats *stats)
 {
@@ -670,8 +766,19 @@ static enum outbox_status recover(struct outbox *ob, long board, struct outbox_s
 		r = read_queue(ob, "tmp", names[i], &text, &q, &parsed, &gone, &why);
 		if (gone) {
 			/* settled by another process meanwhile */
-		} else if (r == OUTBOX_OK && board != 0 && parsed && q.board == board) {
+		} else if (r == OUTBOX_OK && board > 0 && parsed && q.board == board) {
 			r = settle(ob, names[i], &q, stats);
+		} else if (r == OUTBOX_OK && board == RECOVER_ACCOUNTS && parsed && q.account[0] != '\0') {
+			r = settle(ob, names[i], &q, stats);
+		} else if (r == OUTBOX_OK && board == 0 && parsed && q.account[0] != '\0') {
+			enum store_status ls = store_lock_accounts(ob->st, false, &lock);
+
+			/* held: an account change is being committed; its writer decides */
+			if (ls == STORE_OK)
+				r = settle(ob, names[i], &q, stats);
+			else if (ls != STORE_TIMEOUT)
+				r = from_store(ob, ls);
+			store_unlock(&lock);
 		} else if (r == OUTBOX_OK && board == 0 && parsed && q.board != 0) {
 			enum store_status ls = store_trylock_board(ob->st, q.board, &lock);
 
@@ -699,6 +806,14 @@ static enum outbox_status recover(struct outbox *ob, long board, struct outbox_s
 			result = r;
 	}
 	return result;
+}
+
+enum outbox_status outbox_recover_accounts(struct outbox *ob, struct outbox_stats *stats)
+{
+	struct outbox_stats local;
+
+	memset(&local, 0, sizeof local);
+	return recover(ob, RECOVER_ACCOUNTS, stats != NULL ? stats : &local);
 }
 
 enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_stats *stats)
@@ -1024,18 +1139,52 @@ static void finish_staged(struct outbox *ob, const struct transport_ops *ops, vo
 	}
 }
 
+static long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Put the names this process queued (is_mine) first, the others after, each
+ * part in name order (names is sorted); *nmine says how many came first.
+ */
+static void mine_first(const struct outbox *ob, char **names, size_t n, size_t *nmine)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (is_mine(ob, names[i])) {
+			char *t = names[i];
+
+			memmove(names + k + 1, names + k, (i - k) * sizeof *names);
+			names[k++] = t;
+		}
+	}
+	*nmine = k;
+}
+
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats)
+{
+	return outbox_flush_opts(ob, ops, cfg, 0, stats);
+}
+
+enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
+    unsigned flags, struct outbox_stats *stats)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct outbox_stats local;
 	enum outbox_status result, r;
 	char **names = NULL, why[TRANSPORT_WHY_MAX];
-	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0;
+	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0, nmine = 0;
 	static struct staged_info info[TRANSPORT_BATCH_MAX];	/* 16 KB: not on the stack */
 	struct held_set held = { NULL, 0, 0 };
 	void *ctx = NULL;
 	bool opened = false, removed = false, failed = false;
+	long start = monotonic_ms();
 
 	if (stats == NULL)
 		stats = &local;
@@ -1050,6 +1199,8 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
 	if (result != OUTBOX_OK)
 		goto out;
+	if (flags & OUTBOX_FLUSH_MINE)
+		mine_first(ob, names, n, &nmine);
 	for (i = 0; i < n; i++) {
 		struct transport_envelope env;
 		struct queue_file q;
@@ -1060,6 +1211,11 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 
 		if (!queue_id_ok(names[i]))
 			continue;	/* not ours */
+		if ((flags & OUTBOX_FLUSH_MINE) && i >= nmine && monotonic_ms() - start >= OUTBOX_BACKLOG_MS) {
+			/* the mail's own replies are out; the rest of the backlog is for flush and cron */
+			stats->left += (unsigned)(n - i);
+			break;
+		}
 		r = read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &bad);
 		if (gone)
 			continue;
@@ -1078,7 +1234,7 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
 			}
 			continue;
 		}
-		if (q.next > (long long)config_now(cfg) || held_has(&held, &q)) {
+		if ((q.next > (long long)config_now(cfg) && !(flags & OUTBOX_FLUSH_ALL)) || held_has(&held, &q)) {
 			/* backing off, or an earlier reply of the same board to the same address is */
 			held_add(&held, &q);
 			stats->waiting++;
@@ -1155,6 +1311,95 @@ out:
 		result = r;
 	store_free_names(names, n);
 	free(held.v);
+	store_unlock(&lock);
+	return result;
+}
+
+/* --- requeue --- */
+
+/*
+ * failed/<id> back into new/, its retry lines dropped: tried at once,
+ * retry_days counted anew.  *moved false with OUTBOX_OK: no such reply, or
+ * a damaged one (ob->err says which).
+ */
+static enum outbox_status requeue_one(struct outbox *ob, const char *id, bool *moved)
+{
+	char path[PATH_BUF];
+	struct queue_file q;
+	enum outbox_status r;
+	const char *why = NULL;
+	char *text = NULL;
+	bool parsed, gone;
+
+	*moved = false;
+	if (!queue_id_ok(id)) {
+		set_err(ob, "'%s' is not a queue id", id);
+		return OUTBOX_OK;
+	}
+	r = read_queue(ob, "failed", id, &text, &q, &parsed, &gone, &why);
+	if (r == OUTBOX_OK && gone) {
+		set_err(ob, "no reply %s in outbox/failed/", id);
+	} else if (r == OUTBOX_OK && !parsed) {
+		set_err(ob, "outbox/failed/%s is damaged (%s): not requeued", id, why);
+	} else if (r == OUTBOX_OK) {
+		q.attempts = 0;
+		q.first = q.next = 0;
+		q.error[0] = '\0';
+		/* new/ first: a crash in between leaves a copy in failed/, never no copy */
+		r = rewrite_queue(ob, id, &q);
+		snprintf(path, sizeof path, "outbox/failed/%s", id);
+		if (r == OUTBOX_OK)
+			r = from_store(ob, store_unlink(ob->st, path));
+		*moved = r == OUTBOX_OK;
+	}
+	free(text);
+	return r;
+}
+
+enum outbox_status outbox_requeue(struct outbox *ob, char *const *ids, size_t nids, const struct config *cfg,
+    unsigned *moved, unsigned *refused)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum outbox_status result, r;
+	char **names = NULL;
+	size_t n = 0, i;
+	bool one;
+
+	*moved = *refused = 0;
+	/* no flush moves these files meanwhile */
+	result = from_store(ob, store_lock_path(ob->st, "outbox/flush.lock", cfg->lock_timeout_ms, &lock));
+	if (result != OUTBOX_OK)
+		return result;
+	if (ids == NULL) {
+		result = from_store(ob, store_list_dir(ob->st, "outbox/failed", &names, &n));
+		if (result != OUTBOX_OK)
+			goto out;
+		ids = names;
+		nids = n;
+	}
+	for (i = 0; i < nids; i++) {
+		if (names != NULL && !queue_id_ok(ids[i]))
+			continue;	/* not ours */
+		r = requeue_one(ob, ids[i], &one);
+		if (one) {
+			(*moved)++;
+			log_mail(ob, cfg, ids[i], "", "requeued from failed/", "by the admin");
+		} else {
+			(*refused)++;
+			fprintf(stderr, "oustpbm: requeue: %s\n", ob->err);
+			if (result == OUTBOX_OK)
+				result = r;
+		}
+	}
+	if (*moved > 0) {
+		r = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
+		if (r == OUTBOX_OK)
+			r = from_store(ob, store_sync_dir(ob->st, "outbox/failed"));
+		if (result == OUTBOX_OK)
+			result = r;
+	}
+out:
+	store_free_names(names, n);
 	store_unlock(&lock);
 	return result;
 }

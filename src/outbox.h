@@ -13,6 +13,9 @@
  *     from oust@example.org          envelope sender ("from " alone: <>)
  *     rcpt alice@example.com         the one recipient
  *     board 101                      only for replies to a game change
+ *     account alice                  or: only for the confirmation of an
+ *                                    account change (then commit is of the
+ *                                    password hash written)
  *     commit 2345 89abcdef01234567   with board: length and FNV-1a 64 hash
  *                                    of the game file these replies belong to
  *     size 1234                      bytes of message after the blank line
@@ -120,6 +123,7 @@ struct outbox_stats {
 	unsigned discarded;	/* leftovers in tmp/ whose game was not: deleted */
 	unsigned waiting;	/* in new/, not due yet (backing off) */
 	unsigned pruned;	/* copies older than sent_keep_days removed from sent/ */
+	unsigned left;		/* OUTBOX_FLUSH_MINE: backlog left for the next flush, untried */
 };
 
 /*
@@ -143,6 +147,19 @@ struct store *outbox_store(const struct outbox *ob);
  * with store_board_write().  The caller owns *out (outbox_batch_free).
  */
 enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *game, size_t game_len,
+    struct outbox_batch **out);
+
+/*
+ * Start the confirmation of an account change (register, password): the
+ * same protocol with the users file in place of a game file.  The caller
+ * holds accounts.lock (store_lock_accounts) until commit or abort, and hash
+ * is the password hash about to be written for userid
+ * (store_user_add_hashed, store_user_set_hash): salted, so it names this one
+ * write.  Its replies are tagged "account USERID" and "commit LEN HASH" of
+ * that hash; recovery releases them if the account holds it, else deletes
+ * them.  The caller owns *out.
+ */
+enum outbox_status outbox_batch_new_account(struct outbox *ob, const char *userid, const char *hash,
     struct outbox_batch **out);
 
 /* Write one reply into outbox/tmp/ and fsync it.  from may be "" (<>). */
@@ -172,6 +189,9 @@ enum outbox_status outbox_enqueue(struct outbox *ob, const char *from, const cha
  */
 enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_stats *stats);
 
+/* outbox_recover() for the account batches; the caller holds accounts.lock. */
+enum outbox_status outbox_recover_accounts(struct outbox *ob, struct outbox_stats *stats);
+
 /*
  * Deliver everything queued with ops (opened only if there is something to
  * send).  cfg gives lock_timeout_ms and the time for log lines.  stats (may
@@ -180,6 +200,34 @@ enum outbox_status outbox_recover(struct outbox *ob, long board, struct outbox_s
  */
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats);
+
+/*
+ * outbox_flush() with flags:
+ *   OUTBOX_FLUSH_ALL    every mail now, backoff or not (`oustpbm flush --all`,
+ *                       as postqueue -f: the admin has fixed the relay);
+ *   OUTBOX_FLUSH_MINE   the flush after one incoming mail: the replies this
+ *                       ob queued go first, then the backlog only while the
+ *                       run has taken less than OUTBOX_BACKLOG_MS; the rest
+ *                       is left, untried and unchanged, for `oustpbm flush`
+ *                       and cron (stats->left), so one mail's delivery never
+ *                       waits for a slow server to take a whole backlog.
+ */
+#define OUTBOX_FLUSH_ALL 1u
+#define OUTBOX_FLUSH_MINE 2u
+#define OUTBOX_BACKLOG_MS 3000L	/* of backlog after a mail's own replies */
+enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
+    unsigned flags, struct outbox_stats *stats);
+
+/*
+ * Move replies from outbox/failed/ back into outbox/new/ with their retry
+ * lines dropped (attempts, first, next, error), under outbox/flush.lock:
+ * ids[0..nids), or every one when ids is NULL.  An id that is not in
+ * failed/, or whose file is damaged, is refused (counted, said on stderr);
+ * each reply moved is logged.  A crash may leave a copy in failed/ beside
+ * the one in new/, never neither.
+ */
+enum outbox_status outbox_requeue(struct outbox *ob, char *const *ids, size_t nids, const struct config *cfg,
+    unsigned *moved, unsigned *refused);
 
 /* One waiting mail, as outbox_list shows it. */
 struct outbox_entry {

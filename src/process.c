@@ -14,13 +14,17 @@
  * store: all checks come before the first write.  A change is committed by
  * one write (the game file, the users file) made after its replies are safe
  * in outbox/tmp/, as outbox.h's protocol says; a register or password
- * confirmation uses a board-0 batch the same way, so it goes out if and
- * only if the account was written.  A temporary failure before that write
+ * confirmation uses an account batch the same way (tagged with the new
+ * password hash, under accounts.lock), so it goes out if and only if the
+ * account was written, also when the process dies in between: a copy of
+ * the mail then finds the change made, and is dropped while the
+ * confirmation left behind is released.  A temporary failure before that write
  * (lock timeout, disk full) leaves the store as it was and exits
  * EX_TEMPFAIL, so the MTA delivers the mail again; after it the mail is
- * handled (exit 0), and a redelivery is refused by the #turn guard or the
- * taken user id.  A challenge whose new board cannot be written gives its
- * board number back if no later one was handed out meanwhile.
+ * handled (exit 0), and a redelivery is refused by the #turn guard or
+ * found already done (an account).  A challenge whose new board cannot be
+ * written gives its board number back if no later one was handed out
+ * meanwhile.
  */
 #include "process.h"
 
@@ -41,6 +45,7 @@
 #include "gamefile.h"
 #include "mailin.h"
 #include "outbox.h"
+#include "players.h"
 #include "pwcheck.h"
 #include "reply.h"
 #include "robot.h"
@@ -76,6 +81,8 @@ struct job {
 	bool settle;		/* a duplicate: flush what its first copy left */
 	bool rate_notice;	/* the sender's first mail over max_mails_per_hour: told so, once */
 	struct store_lock seen_lock;	/* seen.lock, while held */
+	char account_err[STORE_ERR_MAX];	/* why an account write failed (commit_account) */
+	bool new_board;		/* commit_game commits a new board (a challenge) */
 	char pwmsg[MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
@@ -313,6 +320,10 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
 		peeked = gamefile_parse(text, len, &peek, NULL) == GAMEFILE_OK;
+		if (peeked && peek.board != j->board) {
+			game_release(&peek);	/* another board's header: not shown as this one */
+			peeked = false;
+		}
 		if (peeked)
 			g = &peek;
 	}
@@ -462,18 +473,130 @@ static enum process_status stage_batch(struct job *j, long board, const char *te
 	return PROCESS_OK;
 }
 
+/*
+ * Take accounts.lock for an account change and settle the confirmations a
+ * crashed run left (outbox.h): released if their account was written,
+ * deleted if not.  Held until the change is committed or refused.
+ */
+static enum process_status lock_accounts(struct job *j, struct store_lock *lock)
+{
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+
+	ss = store_lock_accounts(j->st, true, lock);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "the accounts are locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot lock the accounts");
+	ps = need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_recover_accounts(j->ob, NULL);
+	if (os != OUTBOX_OK)
+		return outbox_failure(j, os, "cannot recover the outbox");
+	return PROCESS_OK;
+}
+
+/*
+ * The account change the mail asks for is already in the users file: a
+ * copy of a mail whose run wrote it and died before recording it (seen.h).
+ * Its confirmation, released by lock_accounts() if it was left behind, is
+ * the one answer: the copy is dropped and the outbox flushed.
+ */
+static enum process_status account_copy(struct job *j, const char *what)
+{
+	j->settle = true;
+	set_detail(j, "dropped", "%s: already done by a copy of this mail", what);
+	return PROCESS_DROPPED;
+}
+
+/*
+ * Commit an account change with its confirmation m, as a move is committed
+ * (outbox.h): the confirmation staged, tagged with the new password hash;
+ * the users file written (write(j, hash, expect), the commit point); the confirmation
+ * released, or deleted if the write did not happen.  accounts.lock held.
+ */
+static enum process_status commit_account(struct job *j, const char *userid, const char *hash,
+    const char *expect, const struct reply_mail *m,
+    enum store_status (*write)(struct job *, const char *, const char *), enum store_status *wrote)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	bool committed = false;
+
+	*wrote = STORE_IO;
+	os = outbox_batch_new_account(j->ob, userid, hash, &b);
+	if (os == OUTBOX_OK)
+		os = outbox_batch_add(b, j->cfg.from_address, m->rcpt, m->msg, m->len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return outbox_failure(j, os, "cannot queue the reply");
+	}
+	*wrote = write(j, hash, expect);
+	/* what the write said, before the abort below reads the users file again */
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
+	if (*wrote != STORE_OK) {
+		/* a write that reached its rename stands: then so does its confirmation */
+		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
+			*wrote = STORE_OK;
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the account stands; its confirmation waits in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->ob));
+	}
+	if (*wrote == STORE_OK)
+		j->queued = true;
+	outbox_batch_free(b);
+	return PROCESS_OK;
+}
+
+/* store_failure() with the message of the account write (commit_account), not a later call's. */
+static enum process_status account_failure(struct job *j, enum store_status ss, const char *what)
+{
+	set_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
+	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+static enum store_status write_new_account(struct job *j, const char *hash, const char *expect)
+{
+	struct store_register_caps caps;
+
+	caps.per_hour = j->cfg.max_registrations_per_hour;
+	caps.per_domain = j->cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->now;
+	return store_user_register_hashed(j->st, j->cmd.userid, j->in.from_addr, hash, j->cmd.fullname, &caps);
+}
+
+/* over expect, the hash the old password was checked against */
+static enum store_status write_new_password(struct job *j, const char *hash, const char *expect)
+{
+	return store_user_set_hash(j->st, j->cmd.userid, hash, expect);
+}
+
+/* Is password the account's?  False also when it cannot be told (then the check is not taken as a copy). */
+static bool password_is(const struct store_user *u, const char *password)
+{
+	bool right = false;
+
+	return store_password_ok(password) && store_user_check_password(u, password, &right) == STORE_OK && right;
+}
+
 static enum process_status do_register(struct job *j)
 {
 	struct command *c = &j->cmd;
-	struct outbox_batch *b = NULL;
-	struct store_register_caps caps;
+	struct store_lock lock = STORE_LOCK_INIT;
+	char hash[STORE_HASH_MAX + 1], id[IDENT_USERID_MAX + 1];
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum outbox_status os;
-	enum store_status ss;
+	enum store_status ss, wrote;
 	enum process_status ps;
-	bool committed;
+	size_t i;
 	const char *why;
 
 	memset(&m, 0, sizeof m);
@@ -482,120 +605,138 @@ static enum process_status do_register(struct job *j)
 		    "register from another address", j->in.from_addr, why);
 	if (robot_is(c->userid))
 		return refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
-	ss = store_user_find(j->st, c->userid, &u);
-	if (ss == STORE_OK)
-		return refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
-	if (ss != STORE_NOT_FOUND)
-		return store_failure(j, ss, "cannot read the users file");
-	if (!store_password_ok(c->password))
-		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-		    STORE_PASSWORD_MAX);
-	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
-	    j->in.from_addr, &m);
-	if (rs != REPLY_OK)
-		return reply_failure(j, rs);
-	/* the confirmation is queued if and only if the account is written */
-	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
+	ps = lock_accounts(j, &lock);
 	if (ps != PROCESS_OK)
 		goto out;
-	caps.per_hour = j->cfg.max_registrations_per_hour;
-	caps.per_domain = j->cfg.max_registrations_per_domain;
-	caps.now = (int64_t)j->now;
-	ss = store_user_register(j->st, c->userid, j->in.from_addr, c->password, c->fullname, &caps);
+	ss = store_user_find(j->st, c->userid, &u);
+	if (ss == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0 && u.hash[0] == '$' &&
+	    password_is(&u, c->password)) {
+		ps = account_copy(j, "register");
+		goto out;
+	}
+	if (ss == STORE_OK) {
+		ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+		goto out;
+	}
+	if (ss != STORE_NOT_FOUND) {
+		ps = store_failure(j, ss, "cannot read the users file");
+		goto out;
+	}
+	if (!store_password_ok(c->password)) {
+		ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+		goto out;
+	}
+	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
+	    j->in.from_addr, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ss = store_password_hash(j->st, c->password, hash);
 	if (ss != STORE_OK) {
-		outbox_batch_abort(b, &committed);
-		if (ss == STORE_USER_EXISTS)
-			ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
-		else if (ss == STORE_LIMIT)
-			ps = refuse(j, NULL, "no new account now: %s; try again in an hour", store_error(j->st));
-		else if (ss == STORE_TOO_BIG)
-			ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
-			    "ask the server's admin");
-		else if (ss == STORE_BAD_NAME || ss == STORE_BAD_ADDRESS)
-			ps = refuse(j, NULL, "%s", store_error(j->st));
-		else
-			ps = store_failure(j, ss, "cannot add the user");
+		ps = store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	os = outbox_batch_commit(b);
-	if (os != OUTBOX_OK) {
-		/* the account exists: the mail is handled; the reply waits in tmp/ */
-		set_detail(j, "ok", "registered %s <%s>; the confirmation could not be queued: %s", c->userid,
-		    j->in.from_addr, outbox_error(j->ob));
-		ps = PROCESS_OK;
+	for (i = 0; c->userid[i] != '\0' && i < IDENT_USERID_MAX; i++)
+		id[i] = (char)tolower((unsigned char)c->userid[i]);
+	id[i] = '\0';
+	/* the confirmation is queued if and only if the account is written */
+	ps = commit_account(j, id, hash, NULL, &m, write_new_account, &wrote);
+	if (ps != PROCESS_OK)
 		goto out;
-	}
-	j->queued = true;
-	set_detail(j, "ok", "registered %s <%s>", c->userid, j->in.from_addr);
-	ps = PROCESS_OK;
+	if (wrote == STORE_USER_EXISTS)
+		ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+	else if (wrote == STORE_LIMIT)
+		ps = refuse(j, NULL, "no new account now: %s; try again in an hour", j->account_err);
+	else if (wrote == STORE_TOO_BIG)
+		ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
+		    "ask the server's admin");
+	else if (wrote == STORE_BAD_NAME || wrote == STORE_BAD_ADDRESS)
+		ps = refuse(j, NULL, "%s", j->account_err);
+	else if (wrote != STORE_OK)
+		ps = account_failure(j, wrote, "cannot add the user");
+	else
+		set_detail(j, "ok", "registered %s <%s>", c->userid, j->in.from_addr);
 out:
-	outbox_batch_free(b);
+	store_unlock(&lock);
 	reply_mail_release(&m);
 	return ps;
 }
 
 /*
- * The old password is checked without a lock (it takes milliseconds), the
- * new hash written under the store lock only if the stored hash is still
- * the one checked (store_user_set_password).  If not, another change came
- * first (a concurrent password mail, the admin's lock or reset): the
- * account is read and the old password checked again, so exactly one of
- * concurrent changes is told "changed" and a lock or reset made meanwhile
- * stands.
+ * Mail changes to accounts are made one at a time, under accounts.lock, so
+ * a second change sees the first (its old password no longer right).  The
+ * new hash is still written only over the hash the old password was checked
+ * against (store_user_set_hash): an admin's lock or reset made meanwhile
+ * stands, the account is read and the old password checked again.
  */
 #define PASSWORD_TRIES 5
 
 static enum process_status do_password(struct job *j)
 {
 	struct command *c = &j->cmd;
-	struct outbox_batch *b = NULL;
+	struct store_lock lock = STORE_LOCK_INIT;
+	char hash[STORE_HASH_MAX + 1];
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum store_status ss;
+	enum store_status ss, wrote;
 	enum process_status ps;
-	bool ok, committed;
-	int tries;
+	bool ok, right;
+	int tries = 0;
 
 	memset(&m, 0, sizeof m);
-	for (tries = 0;; tries++) {
-		ps = authenticate(j, c->userid, c->password, &u, &ok);
-		if (ps != PROCESS_OK || !ok)
-			goto out;
-		if (!store_password_ok(c->new_password)) {
-			ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-			    STORE_PASSWORD_MAX);
-			goto out;
-		}
-		if (m.msg == NULL) {
-			rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
-			if (rs != REPLY_OK) {
-				ps = reply_failure(j, rs);
-				goto out;
-			}
-		}
-		ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
-		if (ps != PROCESS_OK)
-			goto out;
-		ss = store_user_set_password(j->st, u.userid, c->new_password, u.hash);
-		if (ss == STORE_OK)
-			break;
-		outbox_batch_abort(b, &committed);
-		outbox_batch_free(b);
-		b = NULL;
-		if (ss != STORE_CHANGED || tries + 1 == PASSWORD_TRIES) {
-			if (ss == STORE_CHANGED)
-				ss = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
-			ps = store_failure(j, ss, "cannot change the password");
-			goto out;
-		}
+	ps = lock_accounts(j, &lock);
+	if (ps != PROCESS_OK)
+		goto out;
+again:
+	ps = find_account(j, c->userid, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	if (store_user_check_password(&u, c->password, &right) != STORE_OK) {
+		ps = hash_failure(j, u.userid);
+		goto out;
 	}
-	if (outbox_batch_commit(b) == OUTBOX_OK)
-		j->queued = true;
-	set_detail(j, "ok", "password of %s changed", u.userid);
-	ps = PROCESS_OK;
+	if (!right && password_is(&u, c->new_password)) {
+		/* the new password already in place: this change was made by a copy of the mail */
+		ps = account_copy(j, "password");
+		goto out;
+	}
+	if (!password_verdict(j, &u, right)) {
+		/* wrong, or the account's password locked out after too many wrong ones */
+		ps = refuse(j, NULL, "%s", j->pwmsg);
+		goto out;
+	}
+	if (!store_password_ok(c->new_password)) {
+		ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+		goto out;
+	}
+	reply_mail_release(&m);
+	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ss = store_password_hash(j->st, c->new_password, hash);
+	if (ss != STORE_OK) {
+		ps = store_failure(j, ss, "cannot hash the password");
+		goto out;
+	}
+	ps = commit_account(j, u.userid, hash, u.hash, &m, write_new_password, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_CHANGED && ++tries < PASSWORD_TRIES)
+		goto again;	/* the admin locked or reset it meanwhile: read it and check again */
+	if (wrote == STORE_CHANGED)
+		wrote = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
+	if (wrote != STORE_OK)
+		ps = account_failure(j, wrote, "cannot change the password");
+	else
+		set_detail(j, "ok", "password of %s changed", u.userid);
 out:
-	outbox_batch_free(b);
+	store_unlock(&lock);
 	reply_mail_release(&m);
 	return ps;
 }
@@ -652,7 +793,7 @@ static enum process_status check_duplicate(struct job *j, bool *dup)
 	char stamp[GAMEFILE_TIME_SIZE];
 	time_t when;
 
-	ss = seen_is_duplicate(j->st, j->in.message_id, dup, &when);
+	ss = seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, dup, &when);
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the redelivery record");
 	if (*dup) {
@@ -691,7 +832,7 @@ static enum process_status record_pending(struct job *j, long board, const char 
 	ps = need_seen_lock(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, board, text, len);
+	ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, board, text, len);
 	if (ss != STORE_OK)
 		return seen_failure(j, ss, "cannot write the redelivery record");
 	j->recorded = true;
@@ -709,7 +850,7 @@ static void record_handled(struct job *j)
 		return;
 	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
 	if (ss == STORE_OK) {
-		ss = seen_record(j->st, j->in.message_id, j->in.from_addr, j->now, 0, NULL, 0);
+		ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, 0, NULL, 0);
 		store_unlock(&lock);
 	}
 	if (ss != STORE_OK) {
@@ -866,12 +1007,15 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		}
 		/* what the commit needs on disk, written while the password check may still run */
 		ss = store_sync(j->st);
+		/* a new board: in both players' lists before its game file exists (players.h) */
+		if (ss == STORE_OK && j->new_board)
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, g->black, g->white);
 	}
 	if (ss == STORE_OK && (v = password_settled(j, who)) != PWCHECK_RIGHT) {
 		/* everything was only staged: drop it, void the record, and refuse (or try later) */
 		store_discard(j->st, &sf);
 		outbox_batch_abort(b, &committed);
-		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
+		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
 		ps = v == PWCHECK_FAILED ? hash_failure(j, who) : refuse(j, NULL, "%s", j->pwmsg);
@@ -906,6 +1050,30 @@ out:
 	return ps;
 }
 
+/* "is a FIFO, not a regular file": store_error() after STORE_NOT_REGULAR, without the home's path. */
+static const char *not_regular_why(const struct job *j)
+{
+	const char *is = strstr(store_error(j->st), " is ");
+
+	return is != NULL ? is + 1 : "is not a regular file";
+}
+
+/*
+ * A game file that cannot be used: the player is told it needs the admin
+ * (why is what follows "games/<board>.game"), the log and stderr say why.
+ */
+static enum process_status unusable_board(struct job *j, long board, const char *why)
+{
+	enum process_status ps;
+
+	fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, why);
+	ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must repair it",
+	    board, board, why);
+	if (ps == PROCESS_OK)
+		j->outcome = "error";
+	return ps;
+}
+
 /*
  * Load board g for reading only, without its lock (game files are replaced
  * whole, never rewritten in place); *found false after a refusal was sent.
@@ -914,7 +1082,6 @@ static enum process_status load_readonly(struct job *j, long board, struct game 
 {
 	struct gamefile_error gerr;
 	enum store_status ss;
-	enum process_status ps;
 	char *text = NULL;
 	size_t len;
 
@@ -922,18 +1089,20 @@ static enum process_status load_readonly(struct job *j, long board, struct game 
 	ss = store_board_read(j->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss == STORE_NOT_REGULAR)
+		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the board");
 	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
 		free(text);
-		fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, gerr.msg);
-		ps = refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must "
-		    "repair it", board, board, gerr.msg);
-		if (ps == PROCESS_OK)
-			j->outcome = "error";
-		return ps;
+		return unusable_board(j, board, gerr.msg);
 	}
 	free(text);
+	/* another board's file under this name is never written back (gamefile.h) */
+	if (!gamefile_named_for(g, board, &gerr)) {
+		game_release(g);
+		return unusable_board(j, board, gerr.msg);
+	}
 	*found = true;
 	return PROCESS_OK;
 }
@@ -950,6 +1119,8 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	ss = store_board_exists(j->st, board);
 	if (ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "board %ld does not exist", board);
+	if (ss == STORE_NOT_REGULAR)
+		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the board");
 	ss = store_lock_board(j->st, board, lock);
@@ -1146,7 +1317,7 @@ static enum process_status do_challenge(struct job *j)
 	enum process_status ps;
 	struct game g;
 	const char *black, *white, *at;
-	char *comment = NULL;
+	char *comment = NULL, dims[GAME_DIMENSIONS_SIZE];
 	bool ok, challenger_black, made = false;
 	long board = 0;
 	int n = 0, i;
@@ -1157,7 +1328,8 @@ static enum process_status do_challenge(struct job *j)
 	if (ps != PROCESS_OK || !ok)
 		return ps;
 	if (robot_is(c->opponent)) {
-		if (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX)
+		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
+		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
 			return refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
 			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
 			    c->size);
@@ -1228,7 +1400,8 @@ static enum process_status do_challenge(struct job *j)
 	ps = check_duplicate(j, &ok);
 	if (ps != PROCESS_OK)
 		goto out;
-	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
+	game_init_shape(&g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
+	    (int64_t)j->now);
 	if (robot_is(opp.userid))
 		g.robot_level = c->level != 0 ? c->level : robot_level(&g);	/* kept for the whole game */
 	at = strrchr(j->cfg.from_address, '@');
@@ -1246,6 +1419,7 @@ static enum process_status do_challenge(struct job *j)
 	ev.random = c->color == COMMAND_COLOR_RANDOM;
 	ev.comment = comment;
 	g.remind = cleanup_remind_at(&j->cfg, &g);
+	j->new_board = true;	/* commit_game indexes it (players.h) */
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -1253,8 +1427,8 @@ static enum process_status do_challenge(struct job *j)
 	ps = commit_game(j, &g, mails, robot_to_move(&g) ? 0 : n, &ok);
 	if (ps == PROCESS_OK && ok) {
 		made = true;
-		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
-		    g.size, g.size, g.swap ? "on" : "off");
+		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %s, swap %s", board, g.black, g.white,
+		    game_dimensions(&g, false, dims), g.swap ? "on" : "off");
 		if (g.robot_level != 0) {
 			size_t dn = strlen(j->detail);
 
@@ -1389,12 +1563,16 @@ static enum process_status do_play(struct job *j)
 			goto out;
 		}
 		for (i = 0; i < (int)c->nplacements; i++) {
-			if (c->placements[i].x >= g.size || c->placements[i].y >= g.size) {
-				ps = refuse(j, &g, "%s is not on the %dx%d board", c->placements[i].name, g.size,
-				    g.size);
+			struct command_placement *pl = &c->placements[i];
+
+			points[i] = rules_parse_point(&g.rg.board, pl->name, (int)strlen(pl->name));
+			if (points[i] == RULES_NO_POINT) {
+				rules_offboard_why(&g.rg.board, pl->name, (int)strlen(pl->name), msg, sizeof msg);
+				ps = refuse(j, &g, "%s", msg);
 				goto out;
 			}
-			points[i] = rules_point(&g.rg.board, c->placements[i].x, c->placements[i].y);
+			/* From here on, the name as the board writes it ("g13" on hex boards). */
+			rules_point_name(&g.rg.board, points[i], pl->name);
 		}
 		gs = game_move(&g, u.userid, points, (int)c->nplacements, (int64_t)j->now, &rep);
 		if (gs == GAME_ILLEGAL_TURN)
@@ -1582,7 +1760,8 @@ static enum process_status do_games(struct job *j)
 		return refuse(j, NULL, "there is no user %s", j->cmd.userid);
 	if (!robot_is(j->cmd.userid) && ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the users file");
-	ss = store_list_boards(j->st, &boards, &nboards);
+	/* the player's boards from the index (players.h), not every board's header */
+	ss = players_boards(j->st, j->cfg.lock_timeout_ms, u.userid, &boards, &nboards);
 	if (ss != STORE_OK)
 		return store_failure(j, ss, "cannot list the boards");
 	for (i = 0; i < nboards; i++) {
@@ -1590,7 +1769,7 @@ static enum process_status do_games(struct job *j)
 
 		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
 		    (strcmp(g.black, u.userid) == 0 || strcmp(g.white, u.userid) == 0)) {
 			if (n == alloc) {
 				alloc = alloc != 0 ? alloc * 2 : 16;
@@ -1754,11 +1933,17 @@ static void flush(struct job *j)
 		j->queued = true;
 	if (!j->queued || j->ob == NULL || ops == NULL)
 		return;
-	os = outbox_flush(j->ob, ops, &j->cfg, &stats);
-	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0) {
+	/* this mail's replies, then a bounded part of the backlog (outbox.h) */
+	os = outbox_flush_opts(j->ob, ops, &j->cfg, OUTBOX_FLUSH_MINE, &stats);
+	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0 || stats.left > 0) {
 		n = strlen(j->detail);
-		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed%s%s)",
-		    stats.delivered, stats.deferred, stats.failed, os != OUTBOX_OK ? "; " : "",
+		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed",
+		    stats.delivered, stats.deferred, stats.failed);
+		n = strlen(j->detail);
+		if (stats.left > 0)
+			snprintf(j->detail + n, sizeof j->detail - n, ", %u left for flush", stats.left);
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, "%s%s)", os != OUTBOX_OK ? "; " : "",
 		    os != OUTBOX_OK ? outbox_error(j->ob) : "");
 	}
 }

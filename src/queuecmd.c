@@ -26,36 +26,60 @@ const char *queuecmd_status_str(enum queuecmd_status status)
 		return "system error";
 	case QUEUECMD_NOPERM:
 		return "home owned by another user";
+	case QUEUECMD_NOINPUT:
+		return "no such queued mail";
 	}
 	return "unknown status";
 }
 
 static bool is_command(const char *s)
 {
-	return strcmp(s, "flush") == 0 || strcmp(s, "queue") == 0;
+	return strcmp(s, "flush") == 0 || strcmp(s, "queue") == 0 || strcmp(s, "requeue") == 0;
+}
+
+/* The index of the command word after [-d DIR | -dDIR], or 0. */
+static int command_index(int argc, char **argv)
+{
+	if (argc >= 2 && is_command(argv[1]))
+		return 1;
+	if (argc >= 3 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0' && is_command(argv[2]))
+		return 2;
+	if (argc >= 4 && strcmp(argv[1], "-d") == 0 && is_command(argv[3]))
+		return 3;
+	return 0;
 }
 
 bool queuecmd_wanted(int argc, char **argv)
 {
-	return argc >= 2 && is_command(argv[argc - 1]);
+	return command_index(argc, argv) > 0;
 }
 
-/* [-d DIR | -dDIR] COMMAND; false on anything else. */
-static bool parse_args(int argc, char **argv, const char **home, const char **cmd)
+/*
+ * [-d DIR | -dDIR] COMMAND [ARGS]: flush [--all], queue, requeue [ID...|all];
+ * false on anything else.  *args, *nargs: the words after the command.
+ */
+static bool parse_args(int argc, char **argv, const char **home, const char **cmd, char ***args, int *nargs)
 {
+	int i = command_index(argc, argv);
+
 	*home = config_default_home();
-	*cmd = argv[argc - 1];
-	if (argc == 2)
-		return true;
-	if (argc == 4 && strcmp(argv[1], "-d") == 0 && argv[2][0] != '\0') {
+	if (i == 0)
+		return false;
+	if (i == 3) {
+		if (argv[2][0] == '\0')
+			return false;
 		*home = argv[2];
-		return true;
-	}
-	if (argc == 3 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0') {
+	} else if (i == 2) {
 		*home = argv[1] + 2;
-		return true;
 	}
-	return false;
+	*cmd = argv[i];
+	*args = argv + i + 1;
+	*nargs = argc - i - 1;
+	if (strcmp(*cmd, "queue") == 0)
+		return *nargs == 0;
+	if (strcmp(*cmd, "flush") == 0)
+		return *nargs == 0 || (*nargs == 1 && strcmp((*args)[0], "--all") == 0);
+	return true;
 }
 
 static enum queuecmd_status from_outbox(enum outbox_status os)
@@ -74,7 +98,24 @@ static void iso_time(long long t, char *buf, size_t size)
 		snprintf(buf, size, "%lld", t);
 }
 
-static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg, FILE *out)
+static enum queuecmd_status do_requeue(struct outbox *ob, const struct config *cfg, char **args, int nargs,
+    FILE *out)
+{
+	enum outbox_status os;
+	unsigned moved, refused;
+	bool all = nargs == 0 || (nargs == 1 && strcmp(args[0], "all") == 0);
+
+	os = outbox_requeue(ob, all ? NULL : args, all ? 0 : (size_t)nargs, cfg, &moved, &refused);
+	if (os != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: requeue: %s\n", outbox_error(ob));
+		return from_outbox(os);
+	}
+	fprintf(out, "oustpbm requeue: %u mail%s moved back to the queue%s\n", moved, moved == 1 ? "" : "s",
+	    refused > 0 ? " (some not found or damaged: see above)" : "");
+	return refused > 0 ? QUEUECMD_NOINPUT : QUEUECMD_OK;
+}
+
+static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out)
 {
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct outbox_stats stats;
@@ -84,7 +125,7 @@ static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg
 		store_complain(outbox_store(ob), "unknown transport '%s'", cfg->transport);
 		return QUEUECMD_CONFIG;
 	}
-	os = outbox_flush(ob, ops, cfg, &stats);
+	os = outbox_flush_opts(ob, ops, cfg, all ? OUTBOX_FLUSH_ALL : 0, &stats);
 	if (os != OUTBOX_OK) {
 		store_complain(outbox_store(ob), "%s", outbox_error(ob));
 		return from_outbox(os);
@@ -136,11 +177,13 @@ enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out)
 	enum queuecmd_status result;
 	enum store_status ss;
 	enum outbox_status os;
-	const char *home, *cmd;
 	char stamp[GAMEFILE_TIME_SIZE], prefix[STORE_LOG_PREFIX_MAX];
+	const char *home, *cmd = NULL;
+	char **args = NULL;
+	int nargs = 0;
 
-	if (!parse_args(argc, argv, &home, &cmd)) {
-		fputs("usage: oustpbm [-d DIR] flush|queue\n", stderr);
+	if (!parse_args(argc, argv, &home, &cmd, &args, &nargs)) {
+		fputs("usage: oustpbm [-d DIR] flush [--all] | queue | requeue [ID...|all]\n", stderr);
 		return QUEUECMD_USAGE;
 	}
 	if (config_load(&cfg, home, err, sizeof err) != CONFIG_OK) {
@@ -171,7 +214,9 @@ enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out)
 		goto out;
 	}
 	if (strcmp(cmd, "flush") == 0)
-		result = do_flush(ob, &cfg, out);
+		result = do_flush(ob, &cfg, nargs == 1, out);
+	else if (strcmp(cmd, "requeue") == 0)
+		result = do_requeue(ob, &cfg, args, nargs, out);
 	else
 		result = do_queue(ob, &cfg, out);
 out:

@@ -4,8 +4,12 @@
  *   oustpbm [-d DIR] flush   send every queued mail that is due (outbox_flush,
  *                            under outbox/flush.lock); quiet unless a mail was
  *                            deferred or failed, then one summary line
+ *   oustpbm [-d DIR] flush --all   the same, backoff or not (postqueue -f)
  *   oustpbm [-d DIR] queue   list the waiting mails: queue id, recipient,
  *                            subject, attempts, next attempt, last error
+ *   oustpbm [-d DIR] requeue [ID...|all]
+ *                            move replies from outbox/failed/ back into the
+ *                            queue (all without ids), their retries reset
  * The home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm (config_default_home()).
  */
 #ifndef OUSTPBM_QUEUECMD_H
@@ -21,11 +25,12 @@ enum queuecmd_status {
 	QUEUECMD_CONFIG,	/* bad configuration or home */
 	QUEUECMD_IO,		/* any other system error */
 	QUEUECMD_NOPERM,	/* the home belongs to another user (no --force-owner) */
+	QUEUECMD_NOINPUT,	/* requeue: an id not in outbox/failed/, or damaged */
 };
 
 const char *queuecmd_status_str(enum queuecmd_status status);
 
-/* True if argv asks for one of these commands (its last word is flush or queue). */
+/* True if argv asks for one of these commands ([-d DIR] flush|queue|requeue ...). */
 bool queuecmd_wanted(int argc, char **argv);
 
 /* Run the command; its output on out, errors on stderr. */

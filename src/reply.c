@@ -490,13 +490,14 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	struct text t = { 0 };
 	const struct game_turn *e;
 	enum rules_color c;
+	char dims[GAME_DIMENSIONS_SIZE];
 	int i;
 
 	switch (ev->what) {
 	case REPLY_CHALLENGE:
-		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %dx%d, swap %s.\n", ev->actor,
-		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board, g->size, g->size,
-		    g->swap ? "on" : "off");
+		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %s, swap %s.\n", ev->actor,
+		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
 		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
 		    ev->random ? "; the colours were drawn at random" : "");
 		if (g->robot_level != 0)
@@ -624,8 +625,8 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	hb = malloc(sizeof *hb);
 	if (hb == NULL)
 		goto out;
-	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK) {
-		/* a board that cannot be drawn goes without its HTML: the text says it all */
+	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK || hb->hex) {
+		/* a board that cannot be drawn (or a hex board: the tables are square) goes without its HTML */
 		st = REPLY_OK;
 		goto out;
 	}
@@ -704,6 +705,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
     const struct reply_player *to, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
+	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
@@ -724,6 +726,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		goto out;
 	var(&vs, "board", board);
 	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
 	var(&vs, "black", g->black);
 	var(&vs, "white", g->white);
 	var(&vs, "happened", happened);
@@ -833,7 +836,7 @@ out:
 enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
     char **body)
 {
-	char now[BOARD_TEXT_MAX], status[200], title[400];
+	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE];
 	char *next = NULL, *hist = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
@@ -845,11 +848,12 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 	if (drawing == NULL) {
 		board_render_game(g, now);
 		drawing = now;
-		snprintf(title, sizeof title, "Oust board %ld (%dx%d, swap %s): %s.", g->board, g->size, g->size,
-		    g->swap ? "on" : "off", status);
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): %s.", g->board,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off", status);
 	} else {
-		snprintf(title, sizeof title, "Oust board %ld (%dx%d, swap %s), the position after turn %d of %d.\n"
-		    "Now: %s.", g->board, g->size, g->size, g->swap ? "on" : "off", upto, g->nturns, status);
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s), the position after turn %d of %d.\n"
+		    "Now: %s.", g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns,
+		    status);
 	}
 	next = next_text(g);
 	/* show 101#5: the turns that led to the position shown, not the game's last ones */
@@ -908,6 +912,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[GAMEFILE_TIME_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, *body = NULL, *html = NULL, intro[GAMEFILE_TIME_SIZE + 300];
 	struct html_mail hm;
@@ -939,6 +944,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 		goto out;
 	var(&vs, "board", board);
 	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
 	var(&vs, "black", g->black);
 	var(&vs, "white", g->white);
 	var(&vs, "turn", turn);
@@ -979,6 +985,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
     const struct game *g, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[GAMEFILE_TIME_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE];
 	char *hist = NULL, *body = NULL, *html = NULL;
 	struct html_mail hm;
 	struct vars vs = { .n = 0 };
@@ -996,6 +1003,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 		goto out;
 	var(&vs, "board", board);
 	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
 	var(&vs, "swap", g->swap ? "on" : "off");
 	var(&vs, "created", created);
 	var(&vs, "status", status);
@@ -1038,22 +1046,27 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 
 		width = w > width ? w : width;
 	}
+	for (i = 0; i < n; i++)
+		if (!game_over(&games[i]))
+			playing++;
 	if (n > 0)
 		tprintf(&t, "  %-9s  %-5s  %-*s  %s\n", "board", "size", width, "players", "state");
-	for (i = 0; i < n; i++) {
+	/* a long list is cut to the newest boards: the reply stays a mail, not a file */
+	for (i = n > REPLY_GAMES_MAX ? n - REPLY_GAMES_MAX : 0; i < n; i++) {
 		const struct game *g = &games[i];
 		char size[16];
 
-		snprintf(size, sizeof size, "%dx%d", g->size, g->size);
+		game_dimensions(g, true, size);
 		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
-		if (game_over(g)) {
+		if (game_over(g))
 			result_text(g, status, sizeof status);
-		} else {
-			playing++;
+		else
 			snprintf(status, sizeof status, "turn %d, %s to move", g->rg.turn, game_player_to_move(g));
-		}
 		tprintf(&t, "  %-9ld  %-5s  %-*s  %s\n", g->board, size, width, who, status);
 	}
+	if (n > REPLY_GAMES_MAX)
+		tprintf(&t, "  (the %zu older boards are not listed: only the newest %d are)\n",
+		    n - (size_t)REPLY_GAMES_MAX, REPLY_GAMES_MAX);
 	if (n == 0)
 		tprintf(&t, "  (%s plays on no board)\n", userid);
 	list = tfinish(&t);

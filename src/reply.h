@@ -179,7 +179,11 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, struct reply_mail *out);
 
-/* games: the n boards (read with gamefile_parse_header()) of userid, in order. */
+/*
+ * games: the n boards (read with gamefile_parse_header()) of userid, in
+ * order; counted all, listed at most the last REPLY_GAMES_MAX.
+ */
+#define REPLY_GAMES_MAX 200
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, const struct game *games, size_t n, struct reply_mail *out);
 

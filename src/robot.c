@@ -548,6 +548,7 @@ static void board_failed(struct run *r, long board, enum robot_status s, const c
 /* Read board into g (the header only, or whole); false if gone or unreadable (counted). */
 static bool load(struct run *r, long board, bool whole, struct game *g)
 {
+	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	enum store_status ss;
 	char *text = NULL;
@@ -564,6 +565,11 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	free(text);
 	if (gs == GAMEFILE_NO_MEMORY)
 		board_failed(r, board, ROBOT_TEMPFAIL, "out of memory");
+	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
+		/* another board's file under this name is never written back (gamefile.h); cleanup reports it */
+		game_release(g);
+		return false;
+	}
 	/* a file that does not parse is for fsck and cleanup to report */
 	return gs == GAMEFILE_OK;
 }

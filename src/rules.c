@@ -4,6 +4,7 @@
 #include "rules.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Shift of colour c's count in rules_board.nown (at most 6 neighbours: 4 bits). */
@@ -724,6 +725,36 @@ int rules_parse_point(const struct rules_board *b, const char *s, int len)
 	if (x >= b->size || y < 1 || y > b->size)
 		return RULES_NO_POINT;
 	return rules_point(b, x, y - 1);
+}
+
+char *rules_offboard_why(const struct rules_board *b, const char *s, int len, char *buf, size_t size)
+{
+	char l = len > 0 ? s[0] : '?';
+	int n, y;
+
+	if (len > 8)
+		len = 8; /* a vertex is at most 3 characters: the rest is noise */
+	if (b->shape != RULES_HEX) {
+		if (l >= 'a' && l <= 'z')
+			l = (char)(l - 'a' + 'A');
+		n = snprintf(buf, size, "%c%.*s is not on the %dx%d board", l, len > 0 ? len - 1 : 0, s + 1,
+		    b->size, b->size);
+		if (l == 'I' && n >= 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, ": the columns skip I");
+		return buf;
+	}
+	if (l >= 'A' && l <= 'Z')
+		l = (char)(l - 'A' + 'a');
+	n = snprintf(buf, size, "%c%.*s is not on the hex board of side %d: ", l, len > 0 ? len - 1 : 0, s + 1,
+	    b->size);
+	if (n < 0 || (size_t)n >= size)
+		return buf;
+	y = l - 'a';
+	if (y >= 0 && y < b->width)
+		snprintf(buf + n, size - (size_t)n, "row %c has cells %c1 to %c%d", l, l, l, rules_row_len(b, y));
+	else
+		snprintf(buf + n, size - (size_t)n, "its rows run from a to %c", rules_row_letter(b->width - 1));
+	return buf;
 }
 
 char *rules_point_name(const struct rules_board *b, int p, char buf[4])

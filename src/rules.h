@@ -27,6 +27,7 @@
 #define OUSTPBM_RULES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RULES_MIN_SIZE 5
@@ -234,6 +235,15 @@ bool rules_has_legal(struct rules_board *b, enum rules_color c);
 int rules_parse_point(const struct rules_board *b, const char *s, int len);
 /* Write p's name ("E5", "g13") into buf (room for 4 bytes); returns buf. */
 char *rules_point_name(const struct rules_board *b, int p, char buf[4]);
+/*
+ * Why the vertex s[0..len) (a letter and a number, as rules_parse_point()
+ * refused it) is not a point of b, as a sentence for a player: "E12 is not
+ * on the 11x11 board"; on hex boards naming the valid range, "m8 is not on
+ * the hex board of side 7: row m has cells m1 to m7" or "n1 is not on the
+ * hex board of side 7: its rows run from a to m".  Writes at most size
+ * bytes (size > 0) to buf; returns buf.
+ */
+char *rules_offboard_why(const struct rules_board *b, const char *s, int len, char *buf, size_t size);
 /* Column letter for column x (0-based), skipping I. */
 char rules_column_letter(int x);
 /* Hex row letter for row y (0-based from the bottom): 'a' + y. */

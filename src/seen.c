@@ -63,6 +63,24 @@ static void encode(const char *s, char out[FIELD_MAX])
 	out[o] = '\0';
 }
 
+/*
+ * The id as recorded: percent-encoded whole while that fits in SEEN_ID_KEEP
+ * bytes (so every id seen so far is recorded as before), else "%00" and the
+ * FNV-1a 64 hash and the length of the whole id, in hex ("%00" never starts
+ * an encoded id: it would be a NUL).  Nothing is cut: two ids that differ
+ * anywhere are two records.
+ */
+static void encode_id(const char *id, char out[FIELD_MAX])
+{
+	size_t len;
+
+	encode(id, out);
+	if (strlen(out) < SEEN_ID_KEEP)
+		return;
+	len = strlen(id);
+	snprintf(out, FIELD_MAX, "%%00%016" PRIx64 ".%zx", store_text_hash(id, len), len);
+}
+
 /* The next space-separated field of [*p, end); false if there is none. */
 static bool field(const char **p, const char *end, const char **f, size_t *n)
 {
@@ -236,9 +254,10 @@ static enum store_status committed(struct store *st, const struct seen_entry *e,
 	return store_board_holds(st, e->board, e->game_len, e->game_hash, yes);
 }
 
-enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup, time_t *when)
+enum store_status seen_is_duplicate(struct store *st, const char *id, const char *sender, bool *dup,
+    time_t *when)
 {
-	char enc[FIELD_MAX];
+	char enc[FIELD_MAX], enc_sender[FIELD_MAX];
 	struct record r;
 	enum store_status ss;
 	size_t i;
@@ -247,14 +266,16 @@ enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup,
 	*when = 0;
 	if (id == NULL || id[0] == '\0')
 		return STORE_OK;
-	encode(id, enc);
+	encode_id(id, enc);
+	encode(sender, enc_sender);
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
 	for (i = r.n; i-- > 0;) {
 		const struct line *l = &r.lines[i];
 
-		if (!same(l->id, l->id_len, enc))
+		/* per sender: another's mail with the same id is not this one */
+		if (!same(l->id, l->id_len, enc) || !same(l->sender, l->sender_len, enc_sender))
 			continue;
 		if (l->mark == MARK_VOID)
 			continue;	/* the pending entry it settles is skipped below */
@@ -470,7 +491,7 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	e.pending = board > 0;
 	e.game_len = game_len;
 	e.game_hash = game != NULL ? store_text_hash(game, game_len) : 0;
-	encode(id, enc_id);
+	encode_id(id, enc_id);
 	encode(sender, enc_sender);
 	if (!append_line(&out, &len, &cap, &e, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id))) {
 		ss = STORE_TEMPFAIL;
@@ -501,7 +522,7 @@ enum store_status seen_void(struct store *st, const char *id, const char *sender
 	memset(&e, 0, sizeof e);
 	e.time = now;
 	e.board = board;
-	encode(id, enc_id);
+	encode_id(id, enc_id);
 	encode(sender, enc_sender);
 	if (append_marked(&out, &len, &cap, &e, MARK_VOID, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id)))
 		ss = store_append_file(st, SEEN_FILE, out, len);

@@ -13,7 +13,10 @@
  * FNV-1a 64 hash, hex, of the game text it was about to write) while its
  * board write is not yet settled; SENDER and ID percent-encoded (bytes
  * outside '!'..'~' and '%'), ID "-" for a mail without a Message-ID (counted
- * for the limit, never matched).  A settlement line repeats an earlier
+ * for the limit, never matched).  ID is the whole Message-ID, never cut; one
+ * whose encoding would take SEEN_ID_KEEP bytes or more is recorded as "%00"
+ * and the FNV-1a 64 hash and length of the whole id.  A mail is a copy of
+ * one recorded with the same ID and the same SENDER.  A settlement line repeats an earlier
  * pending entry's TIME BOARD SENDER ID with STATE "=" (it stands) or "x" (it
  * was never committed); it is not a mail and is not counted.
  *
@@ -59,6 +62,7 @@
 #define SEEN_LOCK_FILE "seen.lock"
 #define SEEN_MAX_ENTRIES 4000		/* lines kept */
 #define SEEN_MAX_AGE (7L * 24 * 3600)	/* seconds an entry is kept (MTAs retry for up to 5 days) */
+#define SEEN_ID_KEEP 512		/* bytes of an encoded id kept as it is; a longer one is hashed */
 #define SEEN_FILE_MAX (4L * 1024 * 1024)	/* bytes read; beyond it the record starts afresh */
 #define SEEN_RATE_WINDOW 3600L		/* seconds counted by seen_count_sender */
 #define SEEN_COMPACT_LINES (SEEN_MAX_ENTRIES + SEEN_MAX_ENTRIES / 2)	/* lines that start a compaction */
@@ -77,13 +81,15 @@ struct seen_entry {
 enum store_status seen_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock);
 
 /*
- * Was the mail with Message-ID id handled?  *dup is true if the record
- * holds id and its effect stands: a settled entry, or a pending one whose
+ * Was the mail with Message-ID id (mailin.h's message_key: the whole id,
+ * never cut or cleaned) from sender handled?  *dup is true if the record
+ * holds id for that sender and its effect stands: a settled entry, or a pending one whose
  * board file holds its text.  *when is the time it was recorded.  An empty
  * id is never a duplicate.  For a board command the answer is final only
  * while the caller holds that board's lock.
  */
-enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup, time_t *when);
+enum store_status seen_is_duplicate(struct store *st, const char *id, const char *sender, bool *dup,
+    time_t *when);
 
 /*
  * The mails of sender recorded in (now - SEEN_RATE_WINDOW, now] into *count;

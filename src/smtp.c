@@ -42,6 +42,7 @@ struct upload {
 	const char *msg;
 	size_t len, pos;
 	bool cr_sent;		/* a CR was added before msg[pos], which is a LF */
+	bool started;		/* the server took DATA: libcurl asked for the message */
 };
 
 /*
@@ -168,6 +169,7 @@ static size_t read_cb(char *buf, size_t size, size_t nitems, void *data)
 	struct upload *u = data;
 	size_t cap = size * nitems, n = 0;
 
+	u->started = true;
 	while (n < cap && u->pos < u->len) {
 		char c = u->msg[u->pos];
 
@@ -313,7 +315,7 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 	struct smtp *sm = ctx;
 	const char *from = sm->cfg->envelope_from[0] != '\0' ? sm->cfg->envelope_from : env->from;
 	struct curl_slist *rcpt = NULL;
-	struct upload up = { msg, len, 0, false };
+	struct upload up = { msg, len, 0, false, false };
 	enum transport_result result;
 	long code = 0;
 	CURLcode rc = CURLE_OK;
@@ -343,9 +345,18 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 		result = TRANSPORT_UNAVAILABLE;
 		drop_connection(sm);
 	}
-	else if (code / 100 == 5)
-		result = TRANSPORT_PERMFAIL;
-	else
+	else if (code / 100 == 5 && (up.started || strncmp(sm->errbuf, "RCPT failed", 11) == 0))
+		result = TRANSPORT_PERMFAIL;	/* about this recipient or this message */
+	else if (code / 100 == 5) {
+		/*
+		 * A 5xx to the greeting, EHLO, AUTH, MAIL FROM or DATA is about the
+		 * server or the session (a relay refusing us, AUTH not set up), not
+		 * this mail (RFC 5321 4.2.1): every mail would get it, so the run is
+		 * deferred as for a server that cannot be reached.
+		 */
+		result = TRANSPORT_UNAVAILABLE;
+		drop_connection(sm);
+	} else
 		result = TRANSPORT_TEMPFAIL;
 	if (code != 0)
 		snprintf(why, whylen, "smtp: %s (server answered %ld)",

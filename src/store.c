@@ -22,6 +22,7 @@
 #define LOCK_SLEEP_MIN_US 1000
 #define LOCK_SLEEP_MAX_US 20000
 #define USERS_FILE "users"
+#define ACCOUNTS_LOCK_FILE "accounts.lock"
 #define COUNTER_FILE "games/next-board"
 #define COUNTER_FILE_MAX 64
 
@@ -33,6 +34,7 @@ struct store {
 	unsigned long tmp_counter;	/* makes temp names unique within the process */
 	dev_t home_dev;		/* the filesystem a deferred sync covers */
 	uid_t home_uid;		/* the home's owner */
+	bool sync_filesystem;	/* sync = filesystem: store_defer_begin() defers (config.h) */
 	bool defer;		/* between store_defer_begin() and store_defer_end() */
 	bool owed_data;		/* a deferred file fsync is owed: paid before a rename */
 	bool owed_names;	/* a deferred directory fsync is owed: paid by store_sync() */
@@ -88,6 +90,8 @@ const char *store_status_str(enum store_status status)
 		return "no such home";
 	case STORE_NOT_OWNER:
 		return "home owned by another user";
+	case STORE_NOT_REGULAR:
+		return "not a regular file";
 	}
 	return "unknown status";
 }
@@ -151,6 +155,75 @@ static enum store_status nomem(struct store *st)
 {
 	set_err(st, "out of memory");
 	return STORE_TEMPFAIL;
+}
+
+/* What a file of mode m is, for a message. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	return "not a regular file";
+}
+
+/* "<home>/<relpath> is a FIFO, not a regular file", and STORE_NOT_REGULAR. */
+static enum store_status not_regular(struct store *st, mode_t m, const char *relpath)
+{
+	set_err(st, "%s/%s is %s, not a regular file", st->home, relpath, file_kind(m));
+	return STORE_NOT_REGULAR;
+}
+
+/*
+ * Open a data file (a game file, users, seen, a queue file) with flags:
+ * never through a symbolic link, never blocking on a FIFO (either would let
+ * a stray file hang every mail or have another file's text quoted back),
+ * and only if it is a regular file.  -1 with the error set otherwise.
+ */
+static int open_regular(struct store *st, const char *relpath, int flags, const char *what,
+    enum store_status *status)
+{
+	struct stat sb;
+	int fd = openat(st->home_fd, relpath, flags | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
+
+	if (fd < 0) {
+		int e = errno;
+
+		if (e == ELOOP && fstatat(st->home_fd, relpath, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(sb.st_mode))
+			*status = not_regular(st, sb.st_mode, relpath);
+		else if (e == EISDIR)
+			*status = not_regular(st, S_IFDIR, relpath);
+		else if (e == ENXIO && fstatat(st->home_fd, relpath, &sb, AT_SYMLINK_NOFOLLOW) == 0)
+			*status = not_regular(st, sb.st_mode, relpath);	/* a FIFO opened for writing */
+		else
+			*status = sys_fail(st, e, what, relpath);
+		return -1;
+	}
+	if (fstat(fd, &sb) != 0) {
+		*status = sys_fail(st, errno, "cannot stat", relpath);
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		*status = not_regular(st, sb.st_mode, relpath);
+		close(fd);
+		return -1;
+	}
+	/* back to blocking I/O: O_NONBLOCK was only for the open */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		*status = sys_fail(st, errno, "cannot open", relpath);
+		close(fd);
+		return -1;
+	}
+	*status = STORE_OK;
+	return fd;
 }
 
 const char *store_error(const struct store *st)
@@ -227,7 +300,7 @@ static int sync_or_owe(struct store *st, int fd, bool dir)
 void store_defer_begin(struct store *st)
 {
 #ifdef __linux__
-	st->defer = true;
+	st->defer = st->sync_filesystem;
 #else
 	(void)st;	/* no syncfs(2): every fsync is made as it comes */
 #endif
@@ -423,6 +496,7 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 	}
 	st->home_dev = sb.st_dev;
 	st->home_uid = sb.st_uid;
+	st->sync_filesystem = strcmp(cfg->sync, "filesystem") == 0;
 	if (sb.st_uid != geteuid() && !force_owner) {
 		char owner[64], me[64];
 
@@ -477,13 +551,14 @@ enum store_status store_lock_path(struct store *st, const char *relpath, unsigne
 {
 	struct flock fl;
 	struct timespec start;
+	enum store_status status;
 	long sleep_us = LOCK_SLEEP_MIN_US;
 	int fd;
 
 	lock->fd = -1;
-	fd = openat(st->home_fd, relpath, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open_regular(st, relpath, O_RDWR | O_CREAT, "cannot open lock file", &status);
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot open lock file", relpath);
+		return status;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		long waited, left;
@@ -571,6 +646,11 @@ enum store_status store_trylock_board(struct store *st, long board, struct store
 	return lock_board(st, board, 0, lock);
 }
 
+enum store_status store_lock_accounts(struct store *st, bool wait, struct store_lock *lock)
+{
+	return store_lock_path(st, ACCOUNTS_LOCK_FILE, wait ? st->lock_timeout_ms : 0, lock);
+}
+
 enum store_status store_lock_store(struct store *st, struct store_lock *lock)
 {
 	return store_lock_path(st, "store.lock", st->lock_timeout_ms, lock);
@@ -619,16 +699,11 @@ enum store_status store_read_file(struct store *st, const char *relpath, size_t 
 
 	*data = NULL;
 	*len = 0;
-	fd = openat(st->home_fd, relpath, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(st, relpath, O_RDONLY, "cannot open", &status);
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot open", relpath);
+		return status;
 	if (fstat(fd, &sb) != 0) {
 		status = sys_fail(st, errno, "cannot stat", relpath);
-		goto out;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		set_err(st, "%s/%s is not a regular file", st->home, relpath);
-		status = STORE_IO;
 		goto out;
 	}
 	if ((unsigned long long)sb.st_size > cap) {
@@ -759,10 +834,16 @@ enum store_status store_write_file(struct store *st, const char *relpath, const 
 enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
 	enum store_status status;
-	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int fd = open_regular(st, relpath, O_WRONLY | O_CREAT, "cannot create", &status);
 
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot create", relpath);
+		return status;
+	/* truncated only once known to be a regular file */
+	if (ftruncate(fd, 0) != 0) {
+		status = sys_fail(st, errno, "cannot truncate", relpath);
+		close(fd);
+		return status;
+	}
 	status = finish_file(st, fd, data, len, relpath);
 	if (status != STORE_OK)
 		unlinkat(st->home_fd, relpath, 0);	/* nothing half-written is left (a full disk, ulimit -f) */
@@ -771,10 +852,11 @@ enum store_status store_create_file(struct store *st, const char *relpath, const
 
 enum store_status store_append_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
-	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	enum store_status status;
+	int fd = open_regular(st, relpath, O_WRONLY | O_CREAT | O_APPEND, "cannot open", &status);
 
 	if (fd < 0)
-		return sys_fail(st, errno, "cannot open", relpath);
+		return status;
 	return finish_file(st, fd, data, len, relpath);
 }
 
@@ -882,6 +964,53 @@ enum store_status store_list_dir(struct store *st, const char *reldir, char ***n
 	return STORE_OK;
 }
 
+/* ".<name>.<pid>.<n>.tmp", as store_stage_file() names its temp files */
+static bool tmp_name(const char *name)
+{
+	size_t len = strlen(name), dots = 0;
+	const char *p;
+
+	if (name[0] != '.' || len < 9 || strcmp(name + len - 4, ".tmp") != 0)
+		return false;
+	/* the two numbers before ".tmp" */
+	for (p = name + len - 4; p > name + 1 && dots < 2; p--) {
+		if (p[-1] == '.')
+			dots++;
+		else if (p[-1] < '0' || p[-1] > '9')
+			return false;
+	}
+	return dots == 2 && p > name + 1;
+}
+
+enum store_status store_remove_stale_tmp(struct store *st, const char *reldir, time_t before, unsigned *removed)
+{
+	enum store_status status = STORE_OK;
+	struct dirent *de;
+	struct stat sb;
+	DIR *d;
+	int fd;
+
+	fd = openat(st->home_fd, reldir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? STORE_OK : sys_fail(st, errno, "cannot open directory", reldir);
+	d = fdopendir(fd);
+	if (d == NULL) {
+		status = sys_fail(st, errno, "cannot read directory", reldir);
+		close(fd);
+		return status;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!tmp_name(de->d_name) || fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(sb.st_mode) || sb.st_mtime >= before)
+			continue;
+		crash_point();
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			(*removed)++;
+	}
+	closedir(d);
+	return status;
+}
+
 /* --- boards --- */
 
 enum store_status store_board_exists(struct store *st, long board)
@@ -893,8 +1022,10 @@ enum store_status store_board_exists(struct store *st, long board)
 	status = board_path(st, board, "game", path, sizeof path);
 	if (status != STORE_OK)
 		return status;
-	if (fstatat(st->home_fd, path, &sb, 0) != 0)
+	if (fstatat(st->home_fd, path, &sb, AT_SYMLINK_NOFOLLOW) != 0)
 		return sys_fail(st, errno, "cannot stat", path);
+	if (!S_ISREG(sb.st_mode))
+		return not_regular(st, sb.st_mode, path);
 	return STORE_OK;
 }
 
@@ -1037,7 +1168,7 @@ enum store_status store_next_board_id(struct store *st, long *board)
 		status = store_board_exists(st, next);
 		if (status == STORE_NOT_FOUND)
 			break;
-		if (status != STORE_OK)
+		if (status != STORE_OK && status != STORE_NOT_REGULAR)	/* a stray entry: skipped too */
 			goto out;
 		next++;
 	}
@@ -1284,7 +1415,7 @@ static enum store_status scan_users(struct store *st, const char *text, size_t l
 }
 
 /* yescrypt hash of password with a fresh salt into out. */
-static enum store_status hash_password(struct store *st, const char *password, char out[STORE_HASH_MAX + 1])
+enum store_status store_password_hash(struct store *st, const char *password, char out[STORE_HASH_MAX + 1])
 {
 	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct crypt_data *cd;
@@ -1502,8 +1633,15 @@ static void record_registration(struct store *st, const struct store_register_ca
 	free(out);
 }
 
+/* A hash as store_password_hash() makes it: fits a users line. */
+static bool hash_ok(const char *hash)
+{
+	return hash[0] == '$' && strlen(hash) <= STORE_HASH_MAX && strpbrk(hash, ":\n") == NULL;
+}
+
+/* Add an account with password, or with prehash made by store_password_hash() when password is NULL. */
 static enum store_status add_user(struct store *st, const char *userid, const char *address,
-    const char *password, const char *fullname, const struct store_register_caps *caps)
+    const char *password, const char *prehash, const char *fullname, const struct store_register_caps *caps)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1], domain[MAILADDR_MAX + 1];
@@ -1522,8 +1660,12 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 		set_err(st, "address %s", why);
 		return STORE_BAD_ADDRESS;
 	}
-	if (!store_password_ok(password)) {
+	if (password != NULL && !store_password_ok(password)) {
 		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+		return STORE_BAD_PASSWORD;
+	}
+	if (password == NULL && !hash_ok(prehash)) {
+		set_err(st, "not a password hash");
 		return STORE_BAD_PASSWORD;
 	}
 	if (!ident_fullname_ok(fullname, &why)) {
@@ -1531,10 +1673,14 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 		return STORE_BAD_NAME;
 	}
 	address_domain(address, domain);
-	/* hashing takes tens of milliseconds: not under the lock */
-	status = hash_password(st, password, hash);
-	if (status != STORE_OK)
-		return status;
+	if (password == NULL) {
+		snprintf(hash, sizeof hash, "%s", prehash);
+	} else {
+		/* hashing takes tens of milliseconds: not under the lock */
+		status = store_password_hash(st, password, hash);
+		if (status != STORE_OK)
+			return status;
+	}
 	status = store_lock_store(st, &lock);
 	if (status != STORE_OK)
 		return status;
@@ -1596,20 +1742,42 @@ bool store_hash_current(const struct store *st, const char *hash)
 enum store_status store_user_add(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname)
 {
-	return add_user(st, userid, address, password, fullname, NULL);
+	return add_user(st, userid, address, password, NULL, fullname, NULL);
 }
 
 enum store_status store_user_register(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname, const struct store_register_caps *caps)
 {
-	return add_user(st, userid, address, password, fullname, caps);
+	return add_user(st, userid, address, password, NULL, fullname, caps);
+}
+
+enum store_status store_user_register_hashed(struct store *st, const char *userid, const char *address,
+    const char *hash, const char *fullname, const struct store_register_caps *caps)
+{
+	return add_user(st, userid, address, NULL, hash, fullname, caps);
 }
 
 enum store_status store_user_set_password(struct store *st, const char *userid, const char *password,
     const char *expect_hash)
 {
+	char hash[STORE_HASH_MAX + 1];
+	enum store_status status;
+
+	if (!store_password_ok(password)) {
+		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+		return STORE_BAD_PASSWORD;
+	}
+	status = store_password_hash(st, password, hash);
+	if (status != STORE_OK)
+		return status;
+	return store_user_set_hash(st, userid, hash, expect_hash);
+}
+
+enum store_status store_user_set_hash(struct store *st, const char *userid, const char *hash,
+    const char *expect_hash)
+{
 	struct store_lock lock = STORE_LOCK_INIT;
-	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
+	char id[IDENT_USERID_MAX + 1];
 	enum store_status status;
 	char *text = NULL, *out = NULL;
 	const char *c1, *c2, *c3;
@@ -1619,13 +1787,10 @@ enum store_status store_user_set_password(struct store *st, const char *userid, 
 	status = fold_userid(st, userid, id);
 	if (status != STORE_OK)
 		return status;
-	if (!store_password_ok(password)) {
-		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
+	if (!hash_ok(hash)) {
+		set_err(st, "not a password hash");
 		return STORE_BAD_PASSWORD;
 	}
-	status = hash_password(st, password, hash);
-	if (status != STORE_OK)
-		return status;
 	status = store_lock_store(st, &lock);
 	if (status != STORE_OK)
 		return status;

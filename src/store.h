@@ -7,6 +7,7 @@
  *   oustpbm.conf                 settings (config.h), never written here
  *   users                        accounts, see "Users file" below
  *   store.lock                   store-wide lock: board counter, users file
+ *   accounts.lock                an account change and its confirmation
  *   log                          one line per handled mail (store_log)
  *   registrations                times of the accounts made by mail (caps)
  *   games/<board>.game           one game, e.g. games/101.game
@@ -35,6 +36,13 @@
  * write (tests/sh/crash.sh).  Every durable write of oustpbm goes through
  * this module, so the hook is in this one place.
  *
+ * Data files are opened with O_NOFOLLOW and O_NONBLOCK and used only if they
+ * are regular files (STORE_NOT_REGULAR otherwise, the message naming what
+ * is there): a FIFO never hangs a mail, a symbolic link is never followed.
+ * A home that cannot be written (a read-only filesystem, EROFS; a permission
+ * the admin got wrong, EACCES, EPERM) is a temporary failure: the mail waits
+ * in the MTA's queue until the admin fixes it, never bounced.
+ *
  * Errors: every function returns an enum store_status; on failure
  * store_error() says what failed, naming the file.  store_status_temporary()
  * tells a failure worth retrying later (lock timeout, disk full, I/O error)
@@ -47,6 +55,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "config.h"
 #include "ident.h"
@@ -78,6 +87,7 @@ enum store_status {
 	STORE_IO,		/* any other system error (ENOTDIR, EISDIR...) */
 	STORE_NO_HOME,		/* store_open: the home does not exist or is not one */
 	STORE_NOT_OWNER,	/* store_open: the home belongs to another user */
+	STORE_NOT_REGULAR,	/* a FIFO, directory, symbolic link... where a data file should be */
 };
 
 const char *store_status_str(enum store_status status);
@@ -211,8 +221,10 @@ enum store_status store_unlink(struct store *st, const char *relpath);
 enum store_status store_sync_dir(struct store *st, const char *reldir);
 
 /*
- * Grouped durability.  Each fsync is a synchronous write and a flush of the
- * device's cache; a move that made them one by one paid ten.  Between
+ * Grouped durability, with sync = filesystem (config.h; the default, sync =
+ * file, makes every fsync of a file and of its directory as it comes, and
+ * these calls change nothing).  Each fsync is a synchronous write and a
+ * flush of the device's cache; a move that made them one by one paid ten.  Between
  * store_defer_begin() and store_defer_end() the file and directory fsyncs
  * of the functions above are not made one by one: the store notes that a
  * sync is owed and pays it with one syncfs(2) of the home's filesystem (its
@@ -243,6 +255,14 @@ enum store_status store_mkdir(struct store *st, const char *reldir);
  */
 enum store_status store_list_dir(struct store *st, const char *reldir, char ***names, size_t *count);
 void store_free_names(char **names, size_t count);
+
+/*
+ * Remove the temp files (".<name>.<pid>.<n>.tmp", see Durable writes) of
+ * reldir last modified before the time before: what a crashed write left.
+ * No write keeps its temp file for long, so one older than a day is junk.
+ * *removed counts them; a file that cannot be removed is skipped.
+ */
+enum store_status store_remove_stale_tmp(struct store *st, const char *reldir, time_t before, unsigned *removed);
 
 /* --- boards --- */
 
@@ -338,6 +358,28 @@ struct store_register_caps {
  */
 enum store_status store_user_register(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname, const struct store_register_caps *caps);
+
+/*
+ * The same in two steps, for a caller that tags its reply with the new
+ * hash before the users file is written (outbox.h's account batches):
+ * store_password_hash() makes a new yescrypt hash of password (no lock;
+ * the slow part), store_user_register_hashed() and store_user_set_hash()
+ * write it as store_user_register() and store_user_set_password() do (hash
+ * must be one store_password_hash() made).
+ */
+enum store_status store_password_hash(struct store *st, const char *password, char out[STORE_HASH_MAX + 1]);
+enum store_status store_user_register_hashed(struct store *st, const char *userid, const char *address,
+    const char *hash, const char *fullname, const struct store_register_caps *caps);
+enum store_status store_user_set_hash(struct store *st, const char *userid, const char *hash,
+    const char *expect_hash);
+
+/*
+ * accounts.lock: held by whoever changes an account together with its
+ * confirmation (from staging the reply to committing it), and by whoever
+ * settles such a reply a crash left (outbox.h).  wait false: one try,
+ * STORE_TIMEOUT at once if held; else at most lock_timeout_ms.
+ */
+enum store_status store_lock_accounts(struct store *st, bool wait, struct store_lock *lock);
 
 /* Find an account by id (any case).  STORE_NOT_FOUND if there is none. */
 enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user);

@@ -31,9 +31,11 @@
 enum transport_result {
 	TRANSPORT_OK,		/* delivered: the mail leaves the outbox */
 	TRANSPORT_TEMPFAIL,	/* not now (SMTP 4xx, no connection, disk full): kept */
-	TRANSPORT_PERMFAIL,	/* never (SMTP 5xx, bad recipient): moved to failed/ */
+	TRANSPORT_PERMFAIL,	/* never (SMTP 5xx to RCPT or to the message, bad
+				 * recipient): moved to failed/ */
 	TRANSPORT_UNAVAILABLE,	/* temporary, and so for every mail of this run (no
-				 * connection, timeout, TLS): kept, the run ends */
+				 * connection, timeout, TLS, an SMTP 5xx about the
+				 * server or the session): kept, the run ends */
 };
 
 /* The envelope of one queued mail; all strings valid during the call only. */

@@ -25,7 +25,8 @@
 /* One board as boards.txt lists it. */
 struct entry {
 	long board;
-	int size;
+	int size;		/* N, or the side of a hex board */
+	bool hex;		/* boards.txt writes its size "hex7" */
 	char black[GAME_NAME_SIZE];
 	char white[GAME_NAME_SIZE];
 	int nturns;
@@ -325,6 +326,7 @@ static void entry_of(const struct game *g, struct entry *e)
 	memset(e, 0, sizeof *e);
 	e->board = g->board;
 	e->size = g->size;
+	e->hex = g->shape == RULES_HEX;
 	snprintf(e->black, sizeof e->black, "%s", g->black);
 	snprintf(e->white, sizeof e->white, "%s", g->white);
 	e->nturns = g->nturns;
@@ -386,8 +388,14 @@ static bool entry_parse(const char *line, size_t n, struct entry *e)
 		len[i] = (size_t)(tab - line);
 		line = tab + 1;
 	}
+	/* a hex board's size is "hex" and its side */
+	e->hex = len[1] > 3 && memcmp(f[1], "hex", 3) == 0;
+	if (e->hex)
+		f[1] += 3, len[1] -= 3;
 	for (i = 0; i < 9; i++)
 		v[i] = number(f[i], len[i]);
+	if (e->hex && !rules_shape_ok(RULES_HEX, (int)v[1]))
+		return false;
 	if (v[0] < IDENT_BOARD_MIN || v[0] > IDENT_BOARD_MAX || v[1] < 0 || v[1] > RULES_MAX_SIZE || v[4] < 0 ||
 	    v[4] > GAME_MAX_TURNS || v[5] < 0 || v[5] > GAME_MAX_TURNS + 1 || v[7] < 0)
 		return false;
@@ -489,6 +497,8 @@ static void add_field(struct strbuf *b, const char *s, char sep)
 static void add_line(struct strbuf *b, const struct entry *e)
 {
 	add_number(b, e->board, '\t');
+	if (e->hex)
+		strbuf_puts(b, "hex");
 	add_number(b, e->size, '\t');
 	add_field(b, e->black, '\t');
 	add_field(b, e->white, '\t');
@@ -653,7 +663,9 @@ static void players_html(struct web *w, struct strbuf *b, const struct html_boar
 static void figure_html(struct strbuf *b, const struct html_board *hb, const char *title, const char *ascii)
 {
 	strbuf_puts(b, "<figure class=\"board\">\n");
-	html_board_svg(b, hb, title, "ascii");
+	/* A hex board is shown by its ASCII drawing alone: the SVG draws square grids. */
+	if (!hb->hex)
+		html_board_svg(b, hb, title, "ascii");
 	strbuf_puts(b, "<figcaption><pre id=\"ascii\" class=\"ascii\">");
 	html_escape(b, ascii);
 	strbuf_puts(b, "</pre></figcaption>\n</figure>\n");
@@ -686,7 +698,7 @@ static enum web_status board_page(struct web *w, const struct game *g)
 	struct strbuf b = STRBUF_INIT;
 	struct html_board *hb;
 	enum web_status s;
-	char ascii[BOARD_TEXT_MAX], title[200], rel[64], stamp[GAMEFILE_TIME_SIZE];
+	char ascii[BOARD_TEXT_MAX], title[200], rel[64], stamp[GAMEFILE_TIME_SIZE], dims[GAME_DIMENSIONS_SIZE];
 	const char *who = game_player_to_move(g);
 	char *content;
 	int i;
@@ -701,8 +713,8 @@ static enum web_status board_page(struct web *w, const struct game *g)
 	}
 	board_render_game(g, ascii);
 	snprintf(title, sizeof title, "Oust board %ld", g->board);
-	strbuf_printf(&b, "<p>%dx%d, swap %s, started %s UTC.</p>\n", g->size, g->size, g->swap ? "on" : "off",
-	    (when(g->created, stamp), stamp));
+	strbuf_printf(&b, "<p>%s, swap %s, started %s UTC.</p>\n", game_dimensions(g, false, dims),
+	    g->swap ? "on" : "off", (when(g->created, stamp), stamp));
 	status_html(&b, g, "../");
 	players_html(w, &b, hb, g->black, g->white, "../");
 	snprintf(title, sizeof title, "Board %ld after turn %d", g->board, g->nturns);
@@ -811,8 +823,11 @@ static void boards_table(struct strbuf *b, const struct entry *e, const size_t *
 		const struct entry *x = &e[idx[i]];
 
 		when(x->last_move, stamp);
-		strbuf_printf(b, "<tr><td><a href=\"%sboard/%ld.html\">%ld</a></td><td>%dx%d</td><td>", root, x->board,
-		    x->board, x->size, x->size);
+		strbuf_printf(b, "<tr><td><a href=\"%sboard/%ld.html\">%ld</a></td><td>", root, x->board, x->board);
+		if (x->hex)
+			strbuf_printf(b, "hex side %d</td><td>", x->size);
+		else
+			strbuf_printf(b, "%dx%d</td><td>", x->size, x->size);
 		player_link(b, root, x->black);
 		strbuf_puts(b, "</td><td>");
 		player_link(b, root, x->white);

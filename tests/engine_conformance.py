@@ -3,12 +3,14 @@
 
 Usage: engine_conformance.py OUSTPBM TRACE.gz [GAMES]
 
-TRACE.gz is the conformance trace (tests/data/public.trace.gz; its format is
-in ../shared/conformance/README.md).  Every game is replayed with boardsize
-and play in one engine process; before every placement the engine's side to
-move and gogui-rules_legal_moves must equal the trace's L line (cells x.y
-become vertices: column x from the left, letters skipping I; row y from the
-bottom), and at the END line gogui-rules_final_result must give its result.
+TRACE.gz is a conformance trace (tests/data/public.trace.gz, square boards,
+or tests/data/public-hex.trace.gz, hex-hex boards; the format is in
+../shared/conformance/README.md).  Every game is replayed with boardsize (or
+oustpbm-board hex S) and play in one engine process; before every placement
+the engine's side to move and gogui-rules_legal_moves must equal the trace's
+L line (square cells x.y become vertices: column x from the left, letters
+skipping I; row y from the bottom; hex cells are already in hex-hex
+notation), and at the END line gogui-rules_final_result must give its result.
 An "L <side> -" line (the turn ended after a capture that left no placement)
 and a PASS line need the engine to have moved on to the other side.
 
@@ -30,6 +32,8 @@ RESULT = {"b": "B+", "w": "W+", "draw": "0"}
 
 
 def vertex(cell):
+    if "." not in cell:
+        return cell  # a hex cell, "g13"
     x, y = cell.split(".")
     return "%s%d" % (COLUMNS[int(x) - 1], int(y))
 
@@ -44,7 +48,11 @@ def read_games(path):
                 continue
             if words[0] == "game":
                 attrs = dict(w.split("=", 1) for w in words[1:])
-                games.append({"title": line.strip(), "size": int(attrs["size"]), "lines": []})
+                if attrs.get("shape") == "hex":
+                    board = "oustpbm-board hex %d" % int(attrs["side"])
+                else:
+                    board = "boardsize %d" % int(attrs["size"])
+                games.append({"title": line.strip(), "board": board, "lines": []})
             else:
                 games[-1]["lines"].append(words)
     return games
@@ -71,7 +79,7 @@ def expect(want):
 def build(games):
     s = Script()
     for k, g in enumerate(games):
-        s.add(k, "boardsize %d" % g["size"], expect("="))
+        s.add(k, g["board"], expect("="))
         for words in g["lines"]:
             kind = words[0]
             if kind == "L" and words[2] == "-":
@@ -169,14 +177,16 @@ class Engine:
         return self.p.wait(timeout=10)
 
 
-def genmove_games(engine):
+def genmove_games(engine, hex_boards):
     env = dict(os.environ, OUSTPBM_ENGINE_SEED="conformance")
     e = Engine(engine, env)
     failed = 0
-    for size in (5, 7, 9, 11):
+    boards = [("hex side %d" % s, "oustpbm-board hex %d" % s, 3 * s * (s - 1) + 1) for s in (3, 7, 10)] \
+        if hex_boards else [("%dx%d" % (s, s), "boardsize %d" % s, s * s) for s in (5, 7, 9, 11)]
+    for name, board, cells in boards:
         placements, problem = 0, None
         try:
-            e.send("boardsize %d" % size)
+            e.send(board)
             while e.send("gogui-rules_final_result") == "unknown":
                 side = e.send("gogui-rules_side_to_move")
                 legal = e.send("gogui-rules_legal_moves").split()
@@ -185,18 +195,18 @@ def genmove_games(engine):
                 if v not in legal:
                     problem = "genmove %s answered %s, not legal" % (side, v)
                     break
-                if placements > 20 * size * size:
+                if placements > 20 * cells:
                     problem = "no end after %d placements" % placements
                     break
             result = e.send("gogui-rules_final_result")
         except (RuntimeError, EOFError) as err:
             problem = str(err)
         if problem:
-            print("not ok - genmove game on %dx%d: %s" % (size, size, problem))
+            print("not ok - genmove game on %s: %s" % (name, problem))
             failed += 1
         else:
-            print("ok - genmove game on %dx%d: %d placements, result %s"
-                  % (size, size, placements, result))
+            print("ok - genmove game on %s: %d placements, result %s"
+                  % (name, placements, result))
     rc = e.close()
     if rc != 0:
         print("not ok - genmove engine exited %d" % rc)
@@ -210,7 +220,7 @@ def main(argv):
         return 2
     limit = int(argv[3]) if len(argv) > 3 else None
     failed = replay(argv[1], argv[2], limit)
-    failed += genmove_games(argv[1])
+    failed += genmove_games(argv[1], "hex" in os.path.basename(argv[2]))
     return 1 if failed else 0
 
 

@@ -6,12 +6,14 @@
 #   turn2      the move of turn 2 of a new game
 #   turn300    the move of turn 300 (a game file with 299 turns of history)
 #   boards100k turn 2 again, with 100,000 other boards in games/
+#   games100k  "games carol" with those 100,000 boards, carol playing on one
+#              (read through the index of boards per player, src/players.h)
 # Every run applies a real move to a fresh copy of the prepared board (the
 # game file is restored, the delivered replies and the log removed; the
 # Maildir directories stay, as on a server whose players have had mail
 # before), after a sync, so that no earlier write is flushed in its time.  Prints one line
 # per repetition ($REPS, default 5), each the median of $BENCH_RUNS runs
-# (default 11):  mail turn2_ms=... turn300_ms=... boards100k_ms=...
+# (default 11):  mail turn2_ms=... turn300_ms=... boards100k_ms=... games100k_ms=...
 # The helper tests/bench/mail/mailbench.c is built here from the objects
 # `make` left in build/obj.
 cd "$(dirname "$0")/../.." || exit 2
@@ -27,7 +29,7 @@ trap 'exit 2' INT TERM
 
 mb=$tmp/mailbench
 objs=
-for o in rules game gamefile board ident; do
+for o in rules game gamefile board ident msgid mailaddr; do
 	objs="$objs build/obj/$o.o"
 done
 ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||
@@ -64,6 +66,16 @@ printf 'From: alice@example.org\nSubject: challenge alice secret bob -size=5\nMe
     "$bin" -d "$tmp/base" >/dev/null || exit 1
 "$mb" copies "$tmp/base/games/101.game" "$tmp/boards100k/games" 102 "$BOARDS" || exit 1
 echo $((102 + BOARDS)) >"$tmp/boards100k/games/next-board"
+# games: carol, with one board among the 100,000, asks for her boards; the
+# index of boards per player (src/players.h) is built by the first request
+g=$tmp/games100k
+cp -a "$tmp/boards100k" "$g"
+rm -rf "$g/players"
+printf 'From: carol@example.org\nSubject: register carol pw3\nMessage-ID: <reg.carol@example.org>\n\n' |
+    "$bin" -d "$g" >/dev/null || exit 1
+printf 'From: alice@example.org\nSubject: challenge alice secret carol -size=5\nMessage-ID: <c2@example.org>\n\n' |
+    "$bin" -d "$g" >/dev/null || exit 1
+printf 'From: carol@example.org\nSubject: games carol\nMessage-ID: <games@example.org>\n\n' >"$tmp/games100k.eml"
 
 # once NAME: one run on a fresh copy of board 101; prints the time in ms
 once() {
@@ -76,6 +88,13 @@ once() {
 	grep -q ' ok: turn ' "$h/log" || { echo "bench_mail: $1: the move was not applied: $(cat "$h/log")" >&2; exit 1; }
 }
 
+# once_games: carol's games mail on the home of 100,000 boards; prints the time in ms
+once_games() {
+	rm -f "$g"/mail/*/new/* "$g/log" "$g/seen"
+	"$mb" time "$tmp/games100k.eml" "$bin" -d "$g" || exit 1
+	grep -q ' ok: 1 board of carol' "$g/log" || { echo "bench_mail: games: $(cat "$g/log")" >&2; exit 1; }
+}
+
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
@@ -84,19 +103,22 @@ median() {
 for s in turn2 turn300 boards100k; do
 	once "$s" >/dev/null
 done
+once_games >/dev/null	# builds the index
 rep=0
 while [ "$rep" -lt "$REPS" ]; do
 	rep=$((rep + 1))
 	: >"$tmp/turn2.t"
 	: >"$tmp/turn300.t"
 	: >"$tmp/boards100k.t"
+	: >"$tmp/games100k.t"
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
 		i=$((i + 1))
 		for s in turn2 turn300 boards100k; do
 			once "$s" >>"$tmp/$s.t"
 		done
+		once_games >>"$tmp/games100k.t"
 	done
 	echo "mail turn2_ms=$(median <"$tmp/turn2.t") turn300_ms=$(median <"$tmp/turn300.t")" \
-	    "boards100k_ms=$(median <"$tmp/boards100k.t")"
+	    "boards100k_ms=$(median <"$tmp/boards100k.t") games100k_ms=$(median <"$tmp/games100k.t")"
 done

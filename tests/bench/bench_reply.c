@@ -3,7 +3,8 @@
  * to compose the two replies of a move (reply_game for each player:
  * templates filled in, GMime composing the message) with html_mail on and
  * off, on an 11 x 11 board after 100 turns and a 25 x 25 board after 250,
- * and the size of the mail with its HTML part.
+ * and the size of the mail with its HTML part (up to 100 and 250 turns: as
+ * many quiet placements as the board takes).
  *
  * The games are random quiet placements (no capture, so each turn is one
  * placement), the same on every run.  Per repetition (argv[1], default 5)
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "config.h"
@@ -38,16 +40,20 @@ static bool build(struct game *g, int size, int turns)
 	game_init(g, 101, size, false, "alice", "bob", T0);
 	for (t = 0; t < turns; t++) {
 		n = rules_legal(&g->rg.board, g->rg.to_move, legal);
+		if (n == 0)
+			break;
 		for (tries = 0; tries < 200; tries++) {
 			k = (int)(bench_random() % (uint32_t)n);
 			p = legal[k];
 			if (rules_check(&g->rg.board, g->rg.to_move, p, &c) != RULES_CAPTURE)
 				break;
 		}
-		if (tries == 200 || game_move(g, game_player_to_move(g), &p, 1, T0 + t, NULL) != GAME_OK)
+		if (tries == 200)
+			break;	/* no quiet placement left: the board is as full as it gets */
+		if (game_move(g, game_player_to_move(g), &p, 1, T0 + t, NULL) != GAME_OK)
 			return false;
 	}
-	return true;
+	return g->nturns >= 10;
 }
 
 /* Mean microseconds per mail composing the two replies of g's last move. */
@@ -87,13 +93,17 @@ int main(int argc, char **argv)
 	int reps = argc > 1 ? atoi(argv[1]) : 5, r;
 	double secs = argc > 2 ? atof(argv[2]) : 0.2, h11, p11, h25, p25;
 	const char *top = getenv("OUSTPBM_TOP");
+	char cwd[900];
 	struct game g11, g25;
 	struct config cfg;
 	size_t bytes = 0;
 
 	config_defaults(&cfg);
 	snprintf(cfg.from_address, sizeof cfg.from_address, "oust@example.net");
-	snprintf(cfg.templates, sizeof cfg.templates, "%s/templates", top != NULL ? top : ".");
+	/* run-bench runs from the top of the checkout */
+	if (top == NULL)
+		top = getcwd(cwd, sizeof cwd) != NULL ? cwd : ".";
+	snprintf(cfg.templates, sizeof cfg.templates, "%s/templates", top);
 	cfg.test_time_set = true;
 	if (!build(&g11, 11, 100) || !build(&g25, 25, 250)) {
 		fprintf(stderr, "bench_reply: cannot build the games\n");

@@ -8,6 +8,7 @@
 # the board is the one after the move, and the replies are exactly those of
 # a run that was never killed (one set, byte for byte), with nothing left in
 # the outbox.
+# The account commands (register, password) are killed the same way.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
 # (default 4, about 190 kills in 10 s; 7: all of them, about 340).
 cd "$(dirname "$0")/../.." || exit 2
@@ -70,7 +71,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|players|players\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
@@ -152,6 +153,71 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 	fi
 done
 [ "$kills" -ge 100 ] || [ "$max" -lt 4 ] && pass "$kills kills in all" || fail "only $kills kills"
+
+# ---- the account commands: register and password, killed at every durable
+# step and their redelivery killed again.  After each kill: the users file
+# holds the account once or not at all (the old or the new password).  After
+# a clean redelivery: the account was written, the sender got exactly one
+# confirmation, nothing is left in the outbox, and the new password works.
+# acheck HOME ADDRESS SUBJECT-WORD: prints what is wrong after the clean redelivery
+acheck() {
+	got=$(ls "$1/mail/$2/new" 2>/dev/null | wc -l)
+	[ "$got" = 1 ] || echo "; $2 got $got mails"
+	grep -q "^Subject: Oust $3" "$1/mail/$2/new/"* 2>/dev/null || echo "; the mail is not the confirmation"
+	[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] || echo "; mail left in the outbox"
+}
+for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|password carol pw1 pw2" \
+    "$tmp/s0|$A|password alice secret newsecret|password|password alice newsecret other"; do
+	base=${m%%|*}
+	rest=${m#*|}
+	addr=${rest%%|*}
+	rest=${rest#*|}
+	subject=${rest%%|*}
+	rest=${rest#*|}
+	word=${rest%%|*}
+	check=${rest#*|}
+	mail "$addr" "$subject" "acct@x" >"$tmp/amail"
+	mail "$addr" "$check" "acct-check@x" >"$tmp/acheck"
+	user=$(echo "$subject" | cut -d' ' -f2)
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		w=$tmp/aw
+		rm -rf "$w"
+		cp -R "$base" "$w"
+		cp "$w/users" "$tmp/users.before"
+		rc=$(feed "$w" $((T0 + 30)) "$tmp/amail" $k)
+		[ "$rc" = 0 ] && break
+		if [ "$rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $rc"
+			break
+		fi
+		kills=$((kills + 1))
+		[ "$(grep -c "^$user:" "$w/users")" -le 1 ] || bad="$bad; killed at step $k: $user twice in users"
+		why=$(sane "$w" "$base/games/101.game" "$base/games/101.game")
+		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
+		k2=$(((k * 7) % 13 + 1))
+		rc=$(feed "$w" $((T0 + 40)) "$tmp/amail" $k2)
+		[ "$rc" = 137 ] && kills=$((kills + 1))
+		rc=$(feed "$w" $((T0 + 50)) "$tmp/amail")
+		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
+		[ "$(grep -c "^$user:" "$w/users")" = 1 ] || bad="$bad; killed at step $k: $user not in users once"
+		cmp -s "$w/users" "$tmp/users.before" && bad="$bad; killed at step $k: the account was never written"
+		bad="$bad$(acheck "$w" "$addr" "$word")"
+		# the new password works: a second change with it is confirmed
+		rc=$(feed "$w" $((T0 + 60)) "$tmp/acheck")
+		[ "$(ls "$w/mail/$addr/new" 2>/dev/null | wc -l)" = 2 ] ||
+		    bad="$bad; killed at step $k: the new password does not work"
+	done
+	if [ -n "$bad" ]; then
+		fail "'$subject' killed at each of its $((k - 1)) steps${bad}"
+	elif [ $k -lt 4 ]; then
+		fail "'$subject': only $((k - 1)) durable steps seen"
+	else
+		pass "'$subject' killed at each of its $((k - 1)) steps, then its redelivery killed too: written once, one confirmation"
+	fi
+done
 
 # ---- the robot player (src/robot.h): alice's move and the robot's answer in
 # one delivery, killed at every durable step of both commits, and during the

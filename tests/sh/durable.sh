@@ -1,13 +1,16 @@
 #!/bin/sh
-# durable: the durable steps of one move mail, watched with strace.  The
-# fsyncs are grouped (store.h: deferred, paid by syncfs), so what is checked
+# durable: the durable steps of one move mail, watched with strace.  With
+# sync = filesystem the fsyncs are grouped (store.h: deferred, paid by
+# syncfs), so what is checked
 # is the order of writes, syncs and renames: everything a commit needs is
 # written and synced before the game file's rename, the rename is synced
 # before any reply leaves outbox/tmp/ (outbox.h's protocol), the seen record
 # is synced before the rename too (seen.h), and each Maildir copy is synced
 # before its rename into new/, the names synced before the queue files move
 # to outbox/sent/ (transport.h).  With the maildir transport the removals
-# from outbox/new/ and the archive in outbox/sent/ are not synced.
+# from outbox/new/ and the archive in outbox/sent/ are not synced.  With
+# the default, sync = file, no syncfs is made: each file is fsync'ed before
+# its rename, and the directory after it.
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
 bin=$top/oustpbm
@@ -39,7 +42,7 @@ send() { # FROM SUBJECT ID
 
 h=$tmp/home
 mkdir "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\nsync = filesystem\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
 send alice@example.org "register alice secret" r1
 send bob@example.com "register bob hunter2" r2
 send alice@example.org "challenge alice secret bob -size=5" c1
@@ -86,6 +89,30 @@ check "their names are synced before the queue files move to outbox/sent/" \
     between "$(last '^R mail/.*/new/ID$')" "$(ev '^R outbox/new/ID outbox/sent/ID$')"
 check "nothing is synced after the queue files move to outbox/sent/" \
     sh -c "! sed -n '$(ev '^R outbox/new/ID outbox/sent/ID$'),\$p' '$tmp/events' | grep -q '^S$'"
+
+# ---- the default, sync = file: every file and directory fsync'ed itself, no syncfs
+hf=$tmp/filehome
+mkdir "$hf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$hf/oustpbm.conf"
+hsave=$h
+h=$hf
+send alice@example.org "register alice secret" r1
+send bob@example.com "register bob hunter2" r2
+send alice@example.org "challenge alice secret bob -size=5" c1
+printf 'From: alice@example.org\nTo: oust@example.net\nSubject: move 101#1 alice secret C3\nMessage-ID: <m1@example.org>\n\n' |
+    strace -f -y -o "$tmp/tracef" -e trace=write,fsync,fdatasync,syncfs,rename,renameat,renameat2 "$bin" -d "$h" >/dev/null 2>&1
+events "$tmp/tracef" >"$tmp/events"
+check "sync = file: the move is applied" grep -q 'ok: turn 1: alice played C3' "$h/log"
+check "... no syncfs" sh -c "! grep -q '^S$' '$tmp/events'"
+ren=$(ev '^R games/101\.game\.tmp games/101\.game$')
+check "... the staged game file fsync'ed before its rename" \
+    [ "$(ev '^F games/101\.game\.tmp$')" -gt 0 -a "$(ev '^F games/101\.game\.tmp$')" -lt "$ren" ]
+check "... both replies fsync'ed in outbox/tmp/ before it" \
+    [ "$(grep -c '^F outbox/tmp/ID$' "$tmp/events")" -ge 2 -a "$(last '^F outbox/tmp/ID$')" -lt "$ren" ]
+check "... the seen record fsync'ed before it" [ "$(last '^F seen$')" -gt 0 -a "$(last '^F seen$')" -lt "$ren" ]
+check "... games/ fsync'ed after it, before a reply leaves outbox/tmp/" \
+    [ "$(ev '^F games$')" -gt "$ren" -a "$(ev '^F games$')" -lt "$(ev '^R outbox/tmp/ID outbox/new/ID$')" ]
+h=$hsave
 
 # ---- the Maildirs on another filesystem than the home: a sync of the home
 # does not cover them, so each copy and each new/ is fsync'ed itself

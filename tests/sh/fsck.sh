@@ -154,3 +154,23 @@ sed -i 's/^status: playing/status: plying/' games/101.game
 EOF
 check "a bad board argument: exit 64" [ "$("$bin" -d "$tmp/pristine" fsck 12x 2>/dev/null; echo $?)" = 64 ]
 check "fsck changes nothing" sh -c "cd '$tmp/parse-error' && grep -q '^status: plying' games/101.game"
+
+# A home whose board 101 is a hex board of side 3 (b2, then d3): rows e to a
+# are lines 19-23 of its game file, so the edited c2 is reported on line 21.
+rm -rf "$tmp/pristine"
+mkdir -p "$tmp/pristine"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$tmp/pristine/oustpbm.conf"
+send alice@example.org "register alice secret"
+send bob@example.com "register bob pw"
+send alice@example.org "challenge alice secret bob -hex=3"
+send alice@example.org "move 101 alice secret B2"
+send bob@example.com "move 101 bob pw d3"
+fsck_case hex-sound 0 "" </dev/null
+check "hex: the file's drawing is the one this test assumes" \
+    sh -c "sed -n '3p;21p' '$tmp/pristine/games/101.game' | tr '\n' '|' | grep -qx 'shape: hex|c  . . . . .  c|'"
+fsck_case hex-position-edited 65 "games/101.game:21: c2 is white, but empty after the history" <<'EOF2'
+sed -i 's/^c  \. \. \. \. \.  c/c  . o . . .  c/' games/101.game
+EOF2
+fsck_case hex-history-off-board 65 "games/101.game:28: 'c6' is not a cell of a hex board of side 3" <<'EOF2'
+sed -i 's/ o bob d3$/ o bob c6/' games/101.game
+EOF2

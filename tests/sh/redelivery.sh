@@ -125,6 +125,22 @@ printf '%s 101 99:0123456789abcdef alice@example.org m1@x\n' $((T0 + 50)) >>"$h/
 check "a move recorded pending but never written: handled on redelivery" \
     [ "$(run "$h" $((T0 + 60)) $A "move 101 alice secret C3" m1@x)" = 0 ] && grep -q '^turn: 2$' "$h/games/101.game"
 
+# ---- Message-IDs are compared whole, per sender
+h=$tmp/ids
+home "$h"
+long=$(printf '%0250d' 7)
+# answered HOME TIME FROM ID COUNT: the mail exits 0 and FROM then has COUNT replies
+answered() {
+	[ "$(run "$1" "$2" "$3" help "$4")" = 0 ] && [ "$(replies "$1" "$3")" = "$5" ]
+}
+check "an id of 260 bytes: answered" answered "$h" $T0 $A "${long}aaaaaaaaaa@x" 1
+check "... another with the same first 250 bytes is another mail: answered" answered "$h" $T0 $A "${long}bbbbbbbbbb@x" 2
+check "... the first again is a copy: dropped" answered "$h" $T0 $A "${long}aaaaaaaaaa@x" 2
+check "an id with a space: answered" answered "$h" $T0 $A "sp ace@x" 3
+check "... the same id without the space is another mail: answered" answered "$h" $T0 $A "space@x" 4
+check "... the id with the space again: dropped" answered "$h" $T0 $A "sp ace@x" 4
+check "the same id from another sender is that sender's mail: answered" answered "$h" $T0 $B "space@x" 1
+
 # ---- the per-sender limit
 h=$tmp/rate
 home "$h" "max_mails_per_hour = 3"

@@ -8,7 +8,7 @@
 # libcurl.  Every server is killed on exit; every wait is bounded.
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
-bin=$top/oustpbm
+bin=${OUSTPBM_BIN:-$top/oustpbm}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-smtp.XXXXXX") || exit 2
 pids=
 cleanup() {
@@ -194,6 +194,66 @@ check "after retry_days they move to failed/" sh -c "grep -l 'rcpt rcpt451@examp
 check "flush says so on stdout" grep -q 'failed (see the log)' "$tmp/f2"
 OUSTPBM_TEST_TIME=$((1700000000 + 20 * 86400)) "$bin" -d "$h" flush >/dev/null
 check "old copies are pruned from sent/" [ "$(ls "$h/outbox/sent" | wc -l)" = 0 ]
+
+# ---- requeue: replies in failed/ back into the queue
+nfailed=$(ls "$h/outbox/failed" | wc -l)
+id=$(cd "$h/outbox/failed" && grep -l 'rcpt rcpt550@example.org' * | head -n 1)
+rc=$("$bin" -d "$h" requeue "$id" >"$tmp/rq" 2>&1; echo $?)
+check "requeue ID: exit 0, the reply is back in outbox/new" [ "$rc" = 0 -a -f "$h/outbox/new/$id" -a ! -f "$h/outbox/failed/$id" ]
+check "... with its retries reset" sh -c "grep -q '^attempts 0$' '$h/outbox/new/$id' && grep -q '^next 0$' '$h/outbox/new/$id'"
+check "... said on stdout and logged" sh -c "grep -q '1 mail moved back' '$tmp/rq' && grep -q '$id.*requeued from failed/' '$h/log'"
+check "requeue of an id not in failed/: exit 66, named" \
+    sh -c "'$bin' -d '$h' requeue 1700000000.M1P1Q1.nosuch >/dev/null 2>'$tmp/rqe'; [ \$? = 66 ] && grep -q 'no reply 1700000000.M1P1Q1.nosuch in outbox/failed/' '$tmp/rqe'"
+rc=$("$bin" -d "$h" requeue all >"$tmp/rq" 2>&1; echo $?)
+check "requeue all: every reply of failed/ moved back" [ "$rc" = 0 -a "$(ls "$h/outbox/failed" | wc -l)" = 0 ]
+check "... $nfailed of them" grep -q "$((nfailed - 1)) mails moved back" "$tmp/rq"
+OUSTPBM_TEST_TIME=$((1700000000 + 20 * 86400)) "$bin" -d "$h" flush >/dev/null
+check "... and the next flush tries them again (550 again: back in failed/)" \
+    sh -c "grep -l 'rcpt rcpt550@example.org' '$h/outbox/failed'/* >/dev/null"
+
+# ---- a 5xx about the server or the session defers the run, it fails no reply
+for mode in greeting ehlo mail; do
+	sink refuse-$mode --refuse $mode
+	h5=$tmp/refuse-$mode
+	conf "$h5" "$port"
+	run "$h5" "register alice secret" >/dev/null
+	rc=$(run "$h5" help)
+	check "5xx at $mode: the mail is handled (exit $rc)" [ "$rc" = 0 ]
+	check "... no reply moved to failed/" [ "$(ls "$h5/outbox/failed" | wc -l)" = 0 ]
+	check "... both replies wait in the queue" [ "$(ls "$h5/outbox/new" | wc -l)" = 2 ]
+	check "... logged as deferred with the server's answer" grep -q "deferred.*5[35][0-9]" "$h5/log"
+	stop "$pid"
+done
+# the relay fixed: flush waits for the backoff, flush --all does not
+conf "$h5" "$pport"
+was=$(stored plain)
+OUSTPBM_TEST_TIME=1700000010 "$bin" -d "$h5" flush >/dev/null 2>&1
+check "after the fix, flush keeps to the backoff: nothing sent" [ "$(stored plain)" = "$was" ]
+rc=$(OUSTPBM_TEST_TIME=1700000010 "$bin" -d "$h5" flush --all 2>&1; echo $?)
+check "flush --all sends them at once (exit $rc)" [ "$rc" = 0 -a "$(stored plain)" = $((was + 2)) -a "$(ls "$h5/outbox/new" | wc -l)" = 0 ]
+check "flush with another argument: usage, exit 64" \
+    sh -c "'$bin' -d '$h5' flush --now >/dev/null 2>&1; [ \$? = 64 ]"
+
+# ---- one mail delivers its own replies, then at most a few seconds of the backlog
+sink slowbl --slow 2
+hb=$tmp/backlog
+conf "$hb" 9	# the discard port: nothing listens, every reply waits
+run "$hb" "register alice secret" >/dev/null
+for i in 1 2 3 4 5 6; do
+	run "$hb" help slow@example.org >/dev/null
+done
+check "a backlog of 6 replies to a slow recipient" [ "$(ls "$hb/outbox/new" | grep -c .)" -ge 6 ]
+conf "$hb" "$port"
+start=$(date +%s)
+rc=$(mail alice@example.org help | OUSTPBM_TEST_TIME=1700009999 timeout 60 "$bin" -d "$hb" 2>/dev/null; echo $?)
+took=$(($(date +%s) - start))
+check "a mail beside the backlog: exit $rc in $took s, not the 12 s of the whole backlog" [ "$rc" = 0 -a "$took" -le 8 ]
+check "... its own reply was sent" sh -c "grep -l '\"rcpt_tos\": \[\"alice@example.org\"\]' '$tmp/slowbl'/*.env | grep -q ."
+check "... part of the backlog is left for flush" [ "$(ls "$hb/outbox/new" | wc -l)" -ge 2 ]
+check "... and the log says so" grep -q "left for flush" "$hb/log"
+OUSTPBM_TEST_TIME=1700009999 timeout 60 "$bin" -d "$hb" flush >/dev/null 2>&1
+check "oustpbm flush sends the rest" [ "$(ls "$hb/outbox/new" | wc -l)" = 0 ]
+stop "$pid"
 
 # ---- a hand-made queue file with CR/LF in the recipient never reaches libcurl
 was=$(stored plain)

@@ -14,6 +14,9 @@ connection appends one line to DIR/connections.
 The recipient's local part chooses the answer: rcpt451 / rcpt550 answer RCPT
 with 451 / 550; data451 / data550 answer the end of DATA with 451 / 550;
 slow waits --slow seconds (default 5) before answering the end of DATA.
+With --refuse greeting|ehlo|mail the server refuses the session, not a
+recipient: a 554 greeting (then 503 to every command), 550 to EHLO and
+HELO, or 530 at MAIL FROM (AUTH required but never offered).
 With --discard messages are accepted and thrown away (the benchmark's
 server, which then costs only aiosmtpd's protocol handling).
 With --tls, STARTTLS is offered and required; with --auth, AUTH (PLAIN,
@@ -31,11 +34,31 @@ from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
 
 
 class Sink:
-    def __init__(self, directory, slow, discard):
+    def __init__(self, directory, slow, discard, refuse=None):
+        self.refuse = refuse
         self.dir = directory
         self.slow = slow
         self.discard = discard
         self.n = 0
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        if self.refuse == "ehlo":
+            return ["550 5.7.1 no service for you"]
+        session.host_name = hostname
+        return responses
+
+    async def handle_HELO(self, server, session, envelope, hostname):
+        if self.refuse == "ehlo":
+            return "550 5.7.1 no service for you"
+        session.host_name = hostname
+        return "250 {}".format(server.hostname)
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.refuse == "mail":
+            return "530 5.7.0 Authentication required"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         local = address.split("@", 1)[0]
@@ -75,6 +98,30 @@ class Sink:
         return "250 2.0.0 stored"
 
 
+class Refusing(asyncio.Protocol):
+    """--refuse greeting: a 554 greeting, 503 to every command but QUIT."""
+
+    def __init__(self, directory):
+        self.dir = directory
+        self.buf = b""
+
+    def connection_made(self, transport):
+        self.transport = transport
+        with open(os.path.join(self.dir, "connections"), "a") as f:
+            f.write("%s\n" % (transport.get_extra_info("peername")[1],))
+        transport.write(b"554 5.3.2 sink.test no service\r\n")
+
+    def data_received(self, data):
+        self.buf += data
+        while b"\n" in self.buf:
+            line, self.buf = self.buf.split(b"\n", 1)
+            if line.strip().upper() == b"QUIT":
+                self.transport.write(b"221 2.0.0 bye\r\n")
+                self.transport.close()
+                return
+            self.transport.write(b"503 5.5.1 no service\r\n")
+
+
 class CountingSMTP(SMTP):
     def connection_made(self, transport):
         first = getattr(self, "_counted", None) is None  # STARTTLS makes it again
@@ -94,9 +141,10 @@ def main():
     ap.add_argument("--slow", type=float, default=5.0)
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--discard", action="store_true")
+    ap.add_argument("--refuse", choices=("greeting", "ehlo", "mail"))
     a = ap.parse_args()
 
-    handler = Sink(a.dir, a.slow, a.discard)
+    handler = Sink(a.dir, a.slow, a.discard, a.refuse)
     ctx = None
     if a.tls:
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -113,6 +161,8 @@ def main():
         kw = dict(authenticator=authenticator, auth_required=True, auth_require_tls=True)
 
     def factory():
+        if a.refuse == "greeting":
+            return Refusing(a.dir)
         return CountingSMTP(handler, hostname="sink.test", tls_context=ctx,
                             require_starttls=ctx is not None, **kw)
 

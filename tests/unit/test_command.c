@@ -120,7 +120,8 @@ static void test_challenge(void)
 	    "-size=09: write the size without leading zeros, as in -size=9");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
-	    "[-size=N] [-black|-white|-random] [-noswap] [-level=N]; missing: one of <userid> <password> <opponent>");
+	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N]; missing: one of <userid> <password> "
+	    "<opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
@@ -131,11 +132,28 @@ static void test_challenge(void)
 	    "-size=0: write the size without leading zeros, as in -size=9");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -black, -white, -random, -noswap or -level=N)");
+	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -black, -white, -random, -noswap or -level=N)");
+	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -black, -white, -random, -noswap or -level=N)");
+	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)");
+	ok_int(subj("challenge alice pw bob -hex"), COMMAND_OK, "challenge: -hex");
+	ok(cmd.hex && cmd.size == 7, "challenge: -hex is side 7");
+	ok_int(subj("challenge alice pw bob -HEX=10 -white"), COMMAND_OK, "challenge: -hex=10");
+	ok(cmd.hex && cmd.size == 10 && cmd.color == COMMAND_COLOR_WHITE, "challenge: -hex=10, side 10");
+	fails("challenge alice pw bob -hex=3 -hex=4", COMMAND_BAD_OPTION, "'-hex=4' is given twice: give each option once");
+	fails("challenge alice pw bob -hex=07", COMMAND_BAD_OPTION,
+	    "-hex=07: write the side without leading zeros, as in -hex=7");
+	ok_int(subj("challenge alice pw bob -size=9"), COMMAND_OK, "challenge: -size alone");
+	ok(!cmd.hex && cmd.size == 9, "challenge: -size is square");
+	fails("challenge alice pw bob -hex=2", COMMAND_BAD_OPTION, "-hex=2: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -hex=11", COMMAND_BAD_OPTION, "-hex=11: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -hex=7x", COMMAND_BAD_OPTION, "-hex=7x: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -hex=77", COMMAND_BAD_OPTION, "-hex=77: the hex side must be from 3 to 10");
+	fails("challenge alice pw bob -size=9 -hex", COMMAND_BAD_OPTION,
+	    "'-hex' contradicts '-size=9': choose a square or a hex board");
+	fails("challenge alice pw bob -hex=5 -size=9", COMMAND_BAD_OPTION,
+	    "'-size=9' contradicts '-hex=5': choose a square or a hex board");
 	/* the robot player's level (robot.h) */
 	ok_int(subj("challenge alice pw robot -size=9 -level=3"), COMMAND_OK, "challenge robot -level=3");
 	ok_int(cmd.level, 3, "challenge: -level=3");
@@ -195,7 +213,10 @@ static void test_move(void)
 	fails("move 101#1000000 alice pw E5", COMMAND_BAD_TURN, "'#1000000' is not a turn number (#1 to #999999)");
 	fails("move 101#3#4 alice pw E5", COMMAND_BAD_TURN, "'#3#4' is not a turn number (#1 to #999999)");
 	fails("move 101 alice pw E55", COMMAND_BAD_PLACEMENT, "'E55' is not a placement");
-	fails("move 101 alice pw I5", COMMAND_BAD_PLACEMENT, "'I5' is not a placement");
+	/* I is a row of hex boards: the board decides (a square board refuses it). */
+	ok_int(subj("move 101 alice pw i5,g13"), COMMAND_OK, "move: hex cells");
+	ok(cmd.nplacements == 2 && strcmp(cmd.placements[0].name, "I5") == 0 && cmd.placements[0].x == -1 &&
+	    strcmp(cmd.placements[1].name, "G13") == 0, "move: i5 and g13 kept for the board to read");
 	fails("move 101 alice pw E0", COMMAND_BAD_PLACEMENT, "'E0' is not a placement");
 	fails("move 101 alice pw E05", COMMAND_BAD_PLACEMENT, "'E05' is not a placement");
 	fails("move 101 alice pw E26", COMMAND_BAD_PLACEMENT, "'E26' is not a placement");

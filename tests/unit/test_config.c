@@ -164,6 +164,11 @@ static void test_smtp_keys(void)
 	    strcmp(cfg.envelope_from, "bounces@example.org") == 0 && cfg.smtp_connect_timeout == 3 &&
 	    cfg.smtp_timeout == 30 && cfg.retry_days == 2 && cfg.sent_keep_days == 0, "values kept");
 	ok(config_smtp_starttls_required(&cfg), "STARTTLS required by default for a remote host");
+	ok_int(parse(&cfg, ""), CONFIG_OK, "empty file");
+	ok_str(cfg.sync, "file", "sync = file by default");
+	ok_int(parse(&cfg, "sync = filesystem\n"), CONFIG_OK, "sync = filesystem");
+	ok_str(cfg.sync, "filesystem", "... kept");
+	ok_int(parse(&cfg, "sync = fast\n"), CONFIG_INVALID, "sync = fast refused");
 	ok_int(parse(&cfg, "transport = smtp\nsmtp_url = smtp://127.0.0.1:25/\n"), CONFIG_OK,
 	    "transport = smtp with smtp_url");
 	ok(!config_smtp_starttls_required(&cfg), "not required by default on 127.0.0.1");

@@ -113,7 +113,7 @@ static void test_basics(void)
 	    "known_command without its argument");
 	ok_run("list_commands\n",
 	    "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
-	    "clear_board\nplay\ngenmove\nshowboard\nloadgame\ngogui-analyze_commands\n"
+	    "oustpbm-board\nclear_board\nplay\ngenmove\nshowboard\nloadgame\ngogui-analyze_commands\n"
 	    "gogui-rules_game_id\ngogui-rules_board_size\ngogui-rules_side_to_move\n"
 	    "gogui-rules_legal_moves\ngogui-rules_board\ngogui-rules_final_result\n\n",
 	    "list_commands");
@@ -133,7 +133,7 @@ static void test_basics(void)
 			free(r);
 			n++;
 		}
-		ok(all && n == 19, "all %d listed commands are known", n);
+		ok(all && n == 20, "all %d listed commands are known", n);
 		free(copy);
 	}
 	free(o);
@@ -610,6 +610,56 @@ static void test_loadgame(void)
 	free(in);
 }
 
+/* Hex-hex boards: oustpbm-board, hex vertices, legal lists by row then number, errors naming the range. */
+static void test_hex(void)
+{
+	char *in = NULL;
+
+	ok_run("oustpbm-board hex 3\ngogui-rules_board_size\ngogui-rules_legal_moves\n",
+	    "= \n\n= 3\n\n= a1 a2 a3 b1 b2 b3 b4 c1 c2 c3 c4 c5 d1 d2 d3 d4 e1 e2 e3\n\n",
+	    "oustpbm-board hex 3: 19 cells, listed by row then number");
+	ok_run("oustpbm-board HEX 3\nplay b A1\nplay w c3\ngogui-rules_legal_moves\nshowboard\ngogui-rules_board\n",
+	    "= \n\n= \n\n= \n\n= a3 b2 b3 b4 c1 c2 c4 c5 d1 d2 d3 d4 e1 e2 e3\n\n"
+	    "= \nx: black 1/1   o: white 1/1\n      1 2 3\n  e  . . . 4  e\n d  . . . . 5  d\n"
+	    "c  . . O . .  c\n b  . . . . 5  b\n  a  x . . 4  a\n      1 2 3\n\n"
+	    "= \n  . . .\n . . . .\n. . O . .\n . . . .\n  X . .\n\n",
+	    "hex play, legal moves, showboard and gogui-rules_board (rows offset by half a cell)");
+	ok_run("oustpbm-board hex 3\nplay b a1\nplay w b1\nplay b b2\ngogui-rules_side_to_move\n"
+	    "gogui-rules_final_result\n",
+	    "= \n\n= \n\n= \n\n= \n\n= black\n\n= B+\n\n",
+	    "hex: b2 joins a1 and takes b1, the last white stone: black wins");
+	ok_run("oustpbm-board hex 3\nplay b a1\nplay w e1\nplay b a2\n",
+	    "= \n\n= \n\n= \n\n? illegal move: a2 would form a group of 2 that touches no enemy group\n\n",
+	    "hex: joining with no enemy refused");
+	ok_run("oustpbm-board hex 7\nplay b m8\nplay b n1\nplay b G14\nplay b i0\nplay b g13\n",
+	    "= \n\n? illegal move: m8 is not on the hex board of side 7: row m has cells m1 to m7\n\n"
+	    "? illegal move: n1 is not on the hex board of side 7: its rows run from a to m\n\n"
+	    "? illegal move: g14 is not on the hex board of side 7: row g has cells g1 to g13\n\n"
+	    "? invalid vertex 'i0'\n\n= \n\n",
+	    "hex: off-board cells name the valid range; g13 is the middle row's end");
+	ok_run("oustpbm-board hex 2\noustpbm-board hex 11\noustpbm-board square 4\noustpbm-board circle 5\n"
+	    "oustpbm-board hex x\noustpbm-board hex\n",
+	    "? unacceptable size: a hex side is from 3 to 10\n\n"
+	    "? unacceptable size: a hex side is from 3 to 10\n\n"
+	    "? unacceptable size: a square size is odd, from 5 to 25\n\n"
+	    "? syntax error: unknown shape 'circle' (square or hex)\n\n"
+	    "? syntax error: size 'x' is not a number\n\n"
+	    "? syntax error: usage: oustpbm-board square|hex <size>\n\n",
+	    "oustpbm-board errors");
+	ok_run("oustpbm-board hex 3\nplay b a1\nclear_board\ngogui-rules_board_size\ngogui-rules_board\n"
+	    "boardsize 5\nplay b i1\noustpbm-board square 7\ngogui-rules_board_size\nplay b G7\n",
+	    "= \n\n= \n\n= \n\n= 3\n\n= \n  . . .\n . . . .\n. . . . .\n . . . .\n  . . .\n\n"
+	    "= \n\n? invalid vertex 'i1'\n\n= \n\n= 7\n\n= \n\n",
+	    "clear_board keeps the hex board; boardsize and oustpbm-board square go back to squares");
+	if (asprintf(&in, "loadgame %s\ngogui-rules_side_to_move\ngogui-rules_board_size\n"
+	    "gogui-rules_legal_moves\nplay w g3\ngogui-rules_side_to_move\n", data("hex4.game")) < 0)
+		abort();
+	ok_run(in, "= \n\n= white\n\n= 4\n\n= a1 a2 a3 a4 b1 b3 b5 c1 c3 c4 c6 d1 d2 d3 d4 d5 d6 d7 e1 e2 "
+	    "e3 e4 e5 f1 f2 f3 f5 g1 g2 g3\n\n= \n\n= white\n\n",
+	    "loadgame of a hex game file; g3 captures f4 and White places again");
+	free(in);
+}
+
 int main(void)
 {
 	test_basics();
@@ -618,5 +668,6 @@ int main(void)
 	test_edge_cases();
 	test_genmove();
 	test_loadgame();
+	test_hex();
 	return t_done();
 }

@@ -126,11 +126,11 @@ static void round_trip(const struct game *g, const char *what)
 	ok_int(h.npoints, g->npoints, "%s: placements", what);
 	ok(h.nturns == g->nturns && (g->nturns == 0 || memcmp(h.turns, g->turns,
 	    sizeof(*h.turns) * (size_t)g->nturns) == 0), "%s: same history entries", what);
-	for (y = 0; y < g->size; y++)
-		for (x = 0; x < g->size; x++)
+	for (y = 0; y < g->rg.board.width; y++)
+		for (x = 0; x < g->rg.board.width; x++)
 			same &= rules_at(&h.rg.board, rules_point(&h.rg.board, x, y)) ==
 			    rules_at(&g->rg.board, rules_point(&g->rg.board, x, y));
-	ok(same, "%s: same position", what);
+	ok(same && h.shape == g->shape && h.size == g->size, "%s: same position", what);
 	ok(h.rg.result == g->rg.result && h.end == g->end && h.rg.turn == g->rg.turn &&
 	    (game_over(g) || h.rg.to_move == g->rg.to_move), "%s: same turn state", what);
 	ok(strcmp(h.black, g->black) == 0 && strcmp(h.white, g->white) == 0 &&
@@ -751,6 +751,132 @@ static void test_header_only(void)
 	free(bad);
 }
 
+/* A hex-hex game of side 3 in canonical form. */
+static const char HEXCANON[] =
+    "# Oust game file (oustpbm). Oust, by Mark Steere. Format: games/README.md\n"
+    "board: 101\n"
+    "shape: hex\n"
+    "size: 3\n"
+    "swap: on\n"
+    "black: alice\n"
+    "white: bob\n"
+    "status: playing\n"
+    "to-move: black\n"
+    "turn: 5\n"
+    "created: 2026-11-21T18:41:07Z\n"
+    "last-move: 2026-11-21T18:57:47Z\n"
+    "\n"
+    "x: alice 1/2   o: bob 1/2\n"
+    "\n"
+    "      1 2 3\n"
+    "  e  . . . 4  e\n"
+    " d  . . o . 5  d\n"
+    "c  . . . . .  c\n"
+    " b  . . . x 5  b\n"
+    "  a  . x O 4  a\n"
+    "      1 2 3\n"
+    "\n"
+    "history:\n"
+    "1 2026-11-21T18:45:00Z x alice a2\n"
+    "2 2026-11-21T18:50:00Z o bob d3\n"
+    "3 2026-11-21T18:52:47Z x alice b4\n"
+    "4 2026-11-21T18:57:47Z o bob a3\n";
+
+/* Hex-hex game files: shape: hex, the hex drawing, hex cells in the history. */
+static void test_hex(void)
+{
+	static const struct perr herrs[] = {
+		{ "shape: hex", "shape: round", NULL, NULL, "line 3: shape must be square or hex, not 'round'", 3 },
+		{ "size: 3", "size: 11", NULL, NULL, "line 4: hex side 11 is not in 3..10", 4 },
+		{ "size: 3", "size: 2", NULL, NULL, "line 4: hex side 2 is not in 3..10", 4 },
+		{ "      1 2 3\n  e", "      1 2 4\n  e", NULL, NULL,
+		    "line 16: cell numbers '      1 2 4' do not match a hex board of side 3", 16 },
+		{ "      1 2 3\n\nhistory", "      1 2\n\nhistory", NULL, NULL,
+		    "line 22: cell numbers '      1 2' do not match a hex board of side 3", 22 },
+		{ "  e  . . . 4  e", "  f  . . . 4  f", NULL, NULL,
+		    "line 17: expected row e, found '  f  . . . 4  f'", 17 },
+		{ " d  . . o . 5  d", " d  . . o . . 5  d", NULL, NULL, "line 18: row d has 5 cells, expected 4", 18 },
+		{ "c  . . . . .  c", "c  . . . .  c", NULL, NULL, "line 19: row c has 4 cells, expected 5", 19 },
+		{ " b  . . . x 5  b", " b  . . . x 5  a", NULL, NULL, "line 20: row b ends with 'a', expected b", 20 },
+		{ " b  . . . x 5  b", " b  . . . x 6  b", NULL, NULL,
+		    "line 20: row b: '6' after the last cell, expected the number 5", 20 },
+		{ "c  . . . . .  c", "c  . . z . .  c", NULL, NULL,
+		    "line 19: row c: unknown cell 'z' at c3 (use x, o or .)", 19 },
+		{ "o bob a3", "o bob a4", NULL, NULL, "line 28: 'a4' is not a cell of a hex board of side 3", 28 },
+		{ "x alice b4", "x alice B4,f1", NULL, NULL, "line 27: 'f1' is not a cell of a hex board of side 3", 27 },
+	};
+	struct gamefile_error err;
+	struct game g;
+	char *a, *b;
+	size_t i;
+	unsigned seed;
+	int side, games = 0;
+
+	ok_int(gamefile_parse(HEXCANON, strlen(HEXCANON), &g, &err), GAMEFILE_OK, "hex file parses %s", err.msg);
+	ok(g.shape == RULES_HEX && g.size == 3 && g.rg.board.shape == RULES_HEX && g.rg.board.npoints == 19,
+	    "hex: shape and side");
+	ok_int(rules_at(&g.rg.board, pt(&g, "a3")), RULES_WHITE, "hex: a3 is white");
+	ok_int(rules_at(&g.rg.board, pt(&g, "b4")), RULES_BLACK, "hex: b4 is black");
+	ok_int(g.rg.to_move, RULES_BLACK, "hex: black to move");
+	round_trip(&g, "hex side 3");
+	a = NULL;
+	gamefile_format(&g, &a, &i);
+	ok_str(a, HEXCANON, "hex: formatted byte for byte as read");
+	free(a);
+	game_release(&g);
+
+	/* The header keys in any order, shape after size; shape: square is the default. */
+	a = replaced(HEXCANON, "shape: hex\nsize: 3\n", "size: 3\nshape: hex\n");
+	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "hex: shape after size %s", err.msg);
+	game_release(&g);
+	free(a);
+	a = replaced(CANON, "board: 101\n", "board: 101\nshape: square\n");
+	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "shape: square accepted %s", err.msg);
+	ok(g.shape == RULES_SQUARE && g.size == 11, "shape: square, size 11");
+	game_release(&g);
+	free(a);
+	/* A hex side is not a square size: its own range, and a hex file needs a hex drawing. */
+	a = replaced(CANON, "board: 101\n", "board: 101\nshape: hex\n");
+	expect_error(a, "line 4: hex side 11 is not in 3..10", 4);
+	b = replaced(a, "size: 11", "size: 6");
+	expect_error(b, "line 17: cell numbers '    A B C D E F G H J K L' do not match a hex board of side 6", 17);
+	free(a);
+	free(b);
+
+	for (i = 0; i < sizeof(herrs) / sizeof(herrs[0]); i++) {
+		a = replaced(HEXCANON, herrs[i].from, herrs[i].to);
+		b = replaced(a, herrs[i].from2, herrs[i].to2);
+		expect_error(b, herrs[i].msg, herrs[i].line);
+		free(a);
+		free(b);
+	}
+	/* The drawing is what counts on load, as for square boards. */
+	a = replaced(HEXCANON, " d  . . o . 5  d", " d  . . . . 5  d");
+	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "hex: an edited position loads %s", err.msg);
+	ok_int(rules_at(&g.rg.board, pt(&g, "d3")), RULES_EMPTY, "hex: the drawing's d3 is empty");
+	game_release(&g);
+	free(a);
+	a = strdup(HEXCANON);
+	*strstr(a, "  a  . x O") = '\0';
+	expect_error(a, "line 20: unexpected end of file, expected row a", 20);
+	free(a);
+
+	/* Random hex games of every side round-trip. */
+	for (side = RULES_HEX_MIN_SIDE; side <= RULES_HEX_MAX_SIDE; side++) {
+		char what[32];
+
+		seed = (unsigned)side;
+		game_init_shape(&g, 4000 + side, RULES_HEX, side, side % 2 == 0, "alice", "bob", T0);
+		while (!game_over(&g) && g.nturns < 12 * side)
+			random_move(&g, &seed, T0 + 60 * g.nturns);
+		snprintf(what, sizeof(what), "hex side %d, %d turns", side, g.nturns);
+		round_trip(&g, what);
+		games++;
+		game_release(&g);
+	}
+	ok_int(games, 8, "hex games of sides 3 to 10 round-trip");
+}
+
 int main(void)
 {
 	test_canonical();
@@ -764,5 +890,6 @@ int main(void)
 	test_ends();
 	test_long();
 	test_header_only();
+	test_hex();
 	return t_done();
 }

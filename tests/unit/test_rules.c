@@ -589,6 +589,14 @@ static void test_hex_rules(void)
 	ok_int(rules_check(&B, RULES_WHITE, P("d3"), &ck), RULES_CAPTURE, "hex top edge: d3 captures");
 	ok(ck.new_group == 3 && ck.captured == 1 && ck.largest_enemy == 1, "hex top edge: 3 against 1");
 
+	/* Mid-turn dead end: c1 joins b1+c2+d1+e1 into 5 and takes c3; then Black has no placement. */
+	setup_hex(3, "X.. / X..X / .XO.O / X..O / .X.");
+	rules_game_start(&G, &B, RULES_BLACK, 11, false, NULL);
+	rules_game_play(&G, P("c1"), &ev);
+	ok(ev.verdict == RULES_CAPTURE && ev.captured == 1, "hex dead end: c1 captures c3");
+	ok(ev.dead_end && ev.turn_over && G.to_move == RULES_WHITE && G.turn == 12 && G.result == RULES_PLAYING,
+	    "hex dead end: no placement left, the turn ends, White moves");
+
 	/* oust-rules.md: Black to move has no placement on this side-3 board and passes. */
 	setup_hex(3, "OXO / X..X / O.O.. / X.OO / OX.");
 	ok_str(legal_names(RULES_BLACK), "", "hex pass position: black has no placement");

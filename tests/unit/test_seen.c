@@ -26,13 +26,41 @@ static struct store *open_home(const char *home)
 	return st;
 }
 
-static bool dup_of(struct store *st, const char *id)
+static bool dup_from(struct store *st, const char *id, const char *sender)
 {
 	bool dup = false;
 	time_t when;
 
-	if (seen_is_duplicate(st, id, &dup, &when) != STORE_OK)
+	if (seen_is_duplicate(st, id, sender, &dup, &when) != STORE_OK)
 		return false;
+	return dup;
+}
+
+/*
+ * Is id a duplicate for the sender the record gives it (the last line
+ * ending in " id"; the sender is the field before)?  Most tests are about
+ * ids, not senders.
+ */
+static bool dup_of(struct store *st, const char *id)
+{
+	char *text = t_slurp(t_path(store_home(st), SEEN_FILE), NULL), sender[200] = "nobody@example.org";
+	char *p, *end, *start;
+	size_t n = strlen(id);
+	bool dup;
+
+	for (p = text; n > 0 && p != NULL && (p = strstr(p, id)) != NULL; p += n) {
+		if (p[-1] != ' ' || (p[n] != '\n' && p[n] != '\0'))
+			continue;
+		end = p - 1;
+		for (start = end; start > text && start[-1] != ' '; start--)
+			;
+		if ((size_t)(end - start) < sizeof sender) {
+			memcpy(sender, start, (size_t)(end - start));
+			sender[end - start] = '\0';
+		}
+	}
+	free(text);
+	dup = dup_from(st, id, sender);
 	return dup;
 }
 
@@ -80,17 +108,42 @@ static void test_plain(void)
 	ok(seen_record(st, "id with space\nand LF", "bob@example.org", T0 + 20, 0, NULL, 0) == STORE_OK,
 	    "an id with blanks recorded");
 	store_unlock(&lock);
-	ok(seen_is_duplicate(st, "a@example.org", &dup, &when) == STORE_OK && dup && when == T0,
+	ok(seen_is_duplicate(st, "a@example.org", "alice@example.org", &dup, &when) == STORE_OK && dup && when == T0,
 	    "the same Message-ID is a duplicate, with its time");
+	ok(!dup_from(st, "a@example.org", "mallory@example.org"), "... but not from another sender");
 	ok(!dup_of(st, "b@example.org"), "another one is not");
 	ok(!dup_of(st, ""), "an empty id is never a duplicate");
 	ok(!dup_of(st, "-"), "'-' (the mark of no id) is not matched");
 	ok(seen_lock(st, 100, &lock) == STORE_OK && seen_record(st, "-", "c@example.org", T0, 0, NULL, 0) == STORE_OK,
 	    "an id '-' recorded");
 	store_unlock(&lock);
-	ok(dup_of(st, "-"), "... and matched");
-	ok(dup_of(st, "id with space\nand LF"), "an id with blanks is matched exactly");
-	ok(!dup_of(st, "id with space"), "... and not by its first word");
+	ok(dup_from(st, "-", "c@example.org"), "... and matched");
+	ok(dup_from(st, "id with space\nand LF", "bob@example.org"), "an id with blanks is matched exactly");
+	ok(!dup_from(st, "id with space", "bob@example.org"), "... and not by its first word");
+	ok(!dup_from(st, "idwithspace\nandLF", "bob@example.org"), "... nor with its blanks dropped");
+	{
+		/* two ids alike in their first 600 bytes, recorded whole or by a hash of the whole */
+		char long1[1200], long2[1200], *ftext;
+
+		memset(long1, 'x', sizeof long1 - 1);
+		long1[sizeof long1 - 1] = '\0';
+		memcpy(long2, long1, sizeof long1);
+		long2[sizeof long2 - 2] = 'y';
+		ok(seen_lock(st, 100, &lock) == STORE_OK &&
+		    seen_record(st, long1, "long@example.org", T0 + 30, 0, NULL, 0) == STORE_OK, "a long id recorded");
+		store_unlock(&lock);
+		ok(dup_from(st, long1, "long@example.org"), "... and matched");
+		ok(!dup_from(st, long2, "long@example.org"), "... one that differs only in its last byte is not");
+		long2[sizeof long2 - 2] = 'x';
+		long2[600] = '\0';
+		ok(!dup_from(st, long2, "long@example.org"), "... nor its first 600 bytes");
+		long2[250] = '\0';
+		ok(!dup_from(st, long2, "long@example.org"), "... nor its first 250 bytes");
+		ftext = t_slurp(t_path(home, SEEN_FILE), NULL);
+		ok(ftext != NULL && strstr(ftext, " long@example.org %00") != NULL && strstr(ftext, "xxxxxxxxxx") == NULL,
+		    "... it is recorded by a hash, not cut");
+		free(ftext);
+	}
 	text = t_slurp(t_path(home, SEEN_FILE), NULL);
 	ok(text != NULL && strstr(text, " id%20with%20space%0Aand%20LF\n") != NULL, "blanks are percent-encoded");
 	ok(text != NULL && strstr(text, "1700000010 0 - alice@example.org -\n") != NULL,

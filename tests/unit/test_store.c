@@ -156,8 +156,10 @@ static void test_files(void)
 	ok(data == NULL, "nothing returned over the cap");
 	ok(strstr(store_error(st), "is larger than 13 bytes") != NULL, "cap message: %s", store_error(st));
 	ok_int(store_read_file(st, "games/none", 100, &data, &len), STORE_NOT_FOUND, "missing file: not found");
-	ok_int(store_read_file(st, "games", 100, &data, &len), STORE_IO, "a directory is not read");
-	ok(strstr(store_error(st), "not a regular file") != NULL, "directory message: %s", store_error(st));
+	ok_int(store_read_file(st, "games", 100, &data, &len), STORE_NOT_REGULAR, "a directory is not read");
+	ok(strstr(store_error(st), "games is a directory, not a regular file") != NULL, "directory message: %s",
+	    store_error(st));
+	ok(!store_status_temporary(STORE_NOT_REGULAR), "... and that is not temporary");
 
 	mkdir(t_path(home, "games/adir"), 0700);
 	ok_int(store_write_file(st, "games/adir", "x", 1), STORE_IO, "replacing a directory fails (permanent)");
@@ -165,10 +167,17 @@ static void test_files(void)
 	ok(!has_temp_file(t_path(home, "games")), "the temp file is removed after a failure");
 	ok_int(store_write_file(st, "nodir/x", "x", 1), STORE_NOT_FOUND, "write into a missing directory fails");
 
-	/* a full disk is temporary: /dev/full answers ENOSPC */
+	/* a symbolic link is never followed, to a file or a device */
 	symlink("/dev/full", t_path(home, "full"));
-	ok_int(store_create_file(st, "full", "data", 4), STORE_TEMPFAIL, "ENOSPC is a temporary failure");
-	ok(strstr(store_error(st), "No space left") != NULL, "ENOSPC message: %s", store_error(st));
+	ok_int(store_create_file(st, "full", "data", 4), STORE_NOT_REGULAR, "a link to a device is not written through");
+	ok(strstr(store_error(st), "full is a symbolic link, not a regular file") != NULL, "link message: %s",
+	    store_error(st));
+	ok_int(store_append_file(st, "full", "data", 4), STORE_NOT_REGULAR, "... nor appended to");
+	ok_int(store_read_file(st, "full", 100, &data, &len), STORE_NOT_REGULAR, "... nor read");
+	mkfifo(t_path(home, "fifo"), 0600);
+	ok_int(store_read_file(st, "fifo", 100, &data, &len), STORE_NOT_REGULAR, "a FIFO is not read (and no wait)");
+	ok(strstr(store_error(st), "fifo is a FIFO, not a regular file") != NULL, "FIFO message: %s", store_error(st));
+	ok_int(store_append_file(st, "fifo", "x", 1), STORE_NOT_REGULAR, "... nor appended to");
 
 	ok_int(store_create_file(st, "games/y", "abc", 3), STORE_OK, "create a file in place");
 	ok_int(store_rename(st, "games/y", "games/z"), STORE_OK, "rename");
