@@ -668,6 +668,7 @@ static const struct {
 	{ "smtp_timeout", "seconds for one whole SMTP transaction, 1..3600" },
 	{ "retry_days", "days a reply is retried before it moves to outbox/failed/, 1..365" },
 	{ "sent_keep_days", "days a copy of a sent reply stays in outbox/sent/, 0..3650" },
+	{ "sync", "file|filesystem: fsync each file and its directory, or one syncfs of the home's filesystem" },
 	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
 	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },
 	{ "max_registrations_per_hour", "accounts made by register in an hour, server-wide, 0 = no limit" },

@@ -7,7 +7,9 @@
  * and a file the first listing called damaged must have gone to failed/.
  */
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -73,6 +75,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* on tmpfs where there is one: every write is fsync'ed */
 	snprintf(home, sizeof home, "%s/oustpbm-fuzz-queue.%ld", access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	    (long)getpid());
+	/* only `oustpbm init` makes a home: the scratch one is made here, as init would */
+	{
+		char games[96];
+
+		snprintf(games, sizeof games, "%s/games", home);
+		if ((mkdir(home, 0700) != 0 && errno != EEXIST) || (mkdir(games, 0700) != 0 && errno != EEXIST)) {
+			fprintf(stderr, "fuzz_queue: cannot make %s\n", home);
+			exit(1);
+		}
+	}
 	config_defaults(&cfg);
 	cfg.test_time_set = true;
 	cfg.test_time = 1700000000;
