@@ -1,0 +1,310 @@
+/*
+ * aiboard: the AI's playout board.  See aiboard.h.
+ */
+#include "aiboard.h"
+
+#include <assert.h>
+#include <string.h>
+
+void aigeom_init(struct aigeom *geo, const struct rules_board *b)
+{
+	int x, y, i, j, k, off, n = b->size;
+
+	memset(geo, 0, sizeof(*geo));
+	geo->size = n;
+	geo->stride = n + 2 * AIBOARD_BORDER;
+	geo->ncells = geo->stride * geo->stride;
+	/* The rules core's connections: a point's four orthogonal neighbours. */
+	geo->nnbr = 4;
+	geo->nbr[0] = -1;
+	geo->nbr[1] = 1;
+	geo->nbr[2] = -geo->stride;
+	geo->nbr[3] = geo->stride;
+	/* Cells within two steps: the neighbours and their neighbours, without the cell. */
+	for (i = 0; i < geo->nnbr; i++) {
+		for (j = -1; j < geo->nnbr; j++) {
+			off = geo->nbr[i] + (j < 0 ? 0 : geo->nbr[j]);
+			if (off == 0)
+				continue;
+			for (k = 0; k < geo->nnear && geo->near[k] != off; k++)
+				;
+			if (k == geo->nnear) {
+				assert(geo->nnear < AIBOARD_MAX_NEAR);
+				geo->near[geo->nnear++] = off;
+			}
+		}
+	}
+	for (y = 0; y < n; y++) {
+		for (x = 0; x < n; x++) {
+			int c = (y + AIBOARD_BORDER) * geo->stride + x + AIBOARD_BORDER;
+			int p = rules_point(b, x, y);
+
+			geo->rpoint[c] = (uint16_t)p;
+			geo->cell[p] = (uint16_t)c;
+			geo->npoints++;
+		}
+	}
+}
+
+void aiboard_from_rules(struct aiboard *b, const struct aigeom *geo, const struct rules_board *rb)
+{
+	int c;
+
+	b->geo = geo;
+	b->nempty = 0;
+	b->stones[0] = b->stones[1] = b->stones[2] = 0;
+	memset(b->color, RULES_OFFBOARD, (size_t)geo->ncells);
+	memset(b->group, 0, (size_t)geo->ncells * sizeof(b->group[0]));
+	memset(b->gvalid, 0, (size_t)geo->ncells);
+	for (c = 0; c < geo->ncells; c++) {
+		if (geo->rpoint[c] == 0)
+			continue;
+		b->color[c] = (uint8_t)rules_at(rb, geo->rpoint[c]);
+		if (b->color[c] == RULES_EMPTY) {
+			b->epos[c] = (uint16_t)b->nempty;
+			b->empty[b->nempty++] = (uint16_t)c;
+		} else {
+			b->stones[b->color[c]]++;
+		}
+	}
+	/* Groups: the rules core's group ids mapped to cells. */
+	for (c = 0; c < geo->ncells; c++) {
+		if (b->color[c] != RULES_BLACK && b->color[c] != RULES_WHITE)
+			continue;
+		b->group[c] = geo->cell[rb->group[geo->rpoint[c]]];
+		b->next[c] = geo->cell[rb->next[geo->rpoint[c]]];
+	}
+	for (c = 0; c < geo->ncells; c++)
+		if (b->group[c] == c)
+			b->gsize[c] = 0;
+	for (c = 0; c < geo->ncells; c++)
+		if (b->group[c] != 0)
+			b->gsize[b->group[c]]++;
+}
+
+void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
+{
+	size_t n = (size_t)src->geo->ncells;
+
+	dst->geo = src->geo;
+	dst->nempty = src->nempty;
+	memcpy(dst->stones, src->stones, sizeof(dst->stones));
+	memcpy(dst->color, src->color, n);
+	memcpy(dst->gvalid, src->gvalid, n);
+	memcpy(dst->group, src->group, n * 2);
+	memcpy(dst->next, src->next, n * 2);
+	memcpy(dst->gsize, src->gsize, n * 2);
+	memcpy(dst->gmax, src->gmax, n * 2);
+	memcpy(dst->epos, src->epos, n * 2);
+	memcpy(dst->empty, src->empty, (size_t)src->nempty * 2);
+}
+
+/* Largest enemy group next to group g, from the cache or by walking g. */
+static int max_enemy(struct aiboard *b, int g)
+{
+	const struct aigeom *geo = b->geo;
+	int e = RULES_OTHER(b->color[g]), s = g, m = 0, k, q, z;
+
+	if (b->gvalid[g])
+		return b->gmax[g];
+	do {
+		for (k = 0; k < geo->nnbr; k++) {
+			q = s + geo->nbr[k];
+			if (b->color[q] == e && (z = b->gsize[b->group[q]]) > m)
+				m = z;
+		}
+		s = b->next[s];
+	} while (s != g);
+	b->gmax[g] = (uint16_t)m;
+	b->gvalid[g] = 1;
+	return m;
+}
+
+enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p)
+{
+	const struct aigeom *geo = b->geo;
+	int own[AIBOARD_MAX_NBR], nown = 0, size = 1, maxe = 0, e = RULES_OTHER(c), k, j, q, g, m;
+
+	for (k = 0; k < geo->nnbr; k++) {
+		q = p + geo->nbr[k];
+		if (b->color[q] == e) {
+			m = b->gsize[b->group[q]];
+			if (m > maxe)
+				maxe = m;
+		} else if (b->color[q] == c) {
+			g = b->group[q];
+			for (j = 0; j < nown && own[j] != g; j++)
+				;
+			if (j == nown)
+				own[nown++] = g;
+		}
+	}
+	if (nown == 0)
+		return AIBOARD_NONCAPTURE;
+	for (j = 0; j < nown; j++) {
+		size += b->gsize[own[j]];
+		m = max_enemy(b, own[j]);
+		if (m > maxe)
+			maxe = m;
+	}
+	/* Capturing placement: it touches an enemy group, and every one it touches is smaller. */
+	return maxe > 0 && size > maxe ? AIBOARD_CAPTURE : AIBOARD_ILLEGAL;
+}
+
+int aiboard_capture_size(struct aiboard *b, int c, int p)
+{
+	const struct aigeom *geo = b->geo;
+	int seen[RULES_MAX_POINTS], nseen = 0, own[AIBOARD_MAX_NBR], nown = 0;
+	int e = RULES_OTHER(c), i, k, j, q, g, s, n = 0;
+
+	/* The enemy groups next to p or next to the own groups p joins. */
+	for (k = 0; k < geo->nnbr; k++) {
+		q = p + geo->nbr[k];
+		if (b->color[q] == c) {
+			g = b->group[q];
+			for (j = 0; j < nown && own[j] != g; j++)
+				;
+			if (j == nown)
+				own[nown++] = g;
+		}
+	}
+	for (j = -1; j < nown; j++) {
+		s = j < 0 ? p : own[j];
+		do {
+			for (k = 0; k < geo->nnbr; k++) {
+				q = s + geo->nbr[k];
+				if (b->color[q] != e)
+					continue;
+				g = b->group[q];
+				for (i = 0; i < nseen && seen[i] != g; i++)
+					;
+				if (i == nseen) {
+					seen[nseen++] = g;
+					n += b->gsize[g];
+				}
+			}
+			s = j < 0 ? p : b->next[s];
+		} while (s != (j < 0 ? p : own[j]));
+	}
+	return n;
+}
+
+static inline void put_stone(struct aiboard *b, int c, int p)
+{
+	int i = b->epos[p], last = b->empty[--b->nempty];
+
+	b->empty[i] = (uint16_t)last;
+	b->epos[last] = (uint16_t)i;
+	b->color[p] = (uint8_t)c;
+	b->stones[c]++;
+	b->group[p] = (uint16_t)p;
+	b->next[p] = (uint16_t)p;
+	b->gsize[p] = 1;
+}
+
+/* Merge group `from` into group `into`: relabel from's stones, splice the lists. */
+static void merge(struct aiboard *b, int into, int from)
+{
+	int s = from;
+	uint16_t t;
+
+	do {
+		b->group[s] = (uint16_t)into;
+		s = b->next[s];
+	} while (s != from);
+	t = b->next[into];
+	b->next[into] = b->next[from];
+	b->next[from] = t;
+	b->gsize[into] = (uint16_t)(b->gsize[into] + b->gsize[from]);
+}
+
+/* Remove group r (colour e); the capturer's other groups around it forget their largest enemy. */
+static void remove_group(struct aiboard *b, int r, int keep)
+{
+	const struct aigeom *geo = b->geo;
+	int e = b->color[r], c = RULES_OTHER(e), s = r, n, k, q;
+
+	do {
+		n = b->next[s];
+		for (k = 0; k < geo->nnbr; k++) {
+			q = s + geo->nbr[k];
+			if (b->color[q] == c && b->group[q] != keep)
+				b->gvalid[b->group[q]] = 0;
+		}
+		b->color[s] = RULES_EMPTY;
+		b->group[s] = 0;
+		b->epos[s] = (uint16_t)b->nempty;
+		b->empty[b->nempty++] = (uint16_t)s;
+		b->stones[e]--;
+		s = n;
+	} while (s != r);
+}
+
+int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v)
+{
+	const struct aigeom *geo = b->geo;
+	int e = RULES_OTHER(c), k, q, g, h, s, m = 0, n = 0;
+
+	put_stone(b, c, p);
+	if (v == AIBOARD_NONCAPTURE) {
+		/* A new singleton: its enemies now touch a group of at least 1. */
+		for (k = 0; k < geo->nnbr; k++) {
+			q = p + geo->nbr[k];
+			if (b->color[q] != e)
+				continue;
+			h = b->group[q];
+			if (b->gsize[h] > m)
+				m = b->gsize[h];
+			if (b->gmax[h] == 0)
+				b->gmax[h] = 1; /* right whether or not it was known */
+		}
+		b->gmax[p] = (uint16_t)m;
+		b->gvalid[p] = 1;
+		return 0;
+	}
+	g = p;
+	for (k = 0; k < geo->nnbr; k++) {
+		q = p + geo->nbr[k];
+		if (b->color[q] != c || (h = b->group[q]) == g)
+			continue;
+		if (b->gsize[h] > b->gsize[g])
+			merge(b, h, g), g = h;
+		else
+			merge(b, g, h);
+	}
+	/* Every enemy group next to the new group is smaller: remove them all. */
+	s = g;
+	do {
+		for (k = 0; k < geo->nnbr; k++) {
+			q = s + geo->nbr[k];
+			if (b->color[q] == e) {
+				n += b->gsize[b->group[q]];
+				remove_group(b, b->group[q], g);
+			}
+		}
+		s = b->next[s];
+	} while (s != g);
+	b->gmax[g] = 0;
+	b->gvalid[g] = 1;
+	return n;
+}
+
+int aiboard_legal(struct aiboard *b, int c, uint16_t *out)
+{
+	int i, n = 0;
+
+	for (i = 0; i < b->nempty; i++)
+		if (aiboard_check(b, c, b->empty[i]) != AIBOARD_ILLEGAL)
+			out[n++] = b->empty[i];
+	return n;
+}
+
+bool aiboard_has_legal(struct aiboard *b, int c)
+{
+	int i;
+
+	for (i = 0; i < b->nempty; i++)
+		if (aiboard_check(b, c, b->empty[i]) != AIBOARD_ILLEGAL)
+			return true;
+	return false;
+}
