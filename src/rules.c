@@ -6,23 +6,63 @@
 #include <assert.h>
 #include <string.h>
 
-/* Shift of colour c's count in rules_board.nown. */
+/* Shift of colour c's count in rules_board.nown (at most 6 neighbours: 4 bits). */
 #define NOWN_SHIFT(c) ((c) == RULES_BLACK ? 0 : 4)
 #define NOWN_ONE(c) ((uint8_t)(1u << NOWN_SHIFT(c)))
+
+/*
+ * The neighbour offsets of a board of stride st, as in rules_board.nbr: the
+ * square board's four first, then hex's two diagonals.  The hot loops below
+ * are written for nn = 4 or 6 neighbours and inlined once for each (see
+ * SHAPE_CALL), so nn is a constant there and the offsets derive from the
+ * stride as plain arithmetic.
+ */
+#define NBR_OFFSETS(st) { -1, 1, -(st), (st), -(st) - 1, (st) + 1 }
+#define INLINE static inline __attribute__((always_inline))
+/* Call f(..., nn) with the board's neighbour count as a constant. */
+#define SHAPE_CALL(b, f, ...) ((b)->nnbr == 4 ? f(__VA_ARGS__, 4) : f(__VA_ARGS__, 6))
 
 bool rules_size_ok(int size)
 {
 	return size >= RULES_MIN_SIZE && size <= RULES_MAX_SIZE && size % 2 == 1;
 }
 
+bool rules_shape_ok(enum rules_shape shape, int size)
+{
+	if (shape == RULES_HEX)
+		return size >= RULES_HEX_MIN_SIDE && size <= RULES_HEX_MAX_SIDE;
+	return shape == RULES_SQUARE && rules_size_ok(size);
+}
+
+const char *rules_shape_name(enum rules_shape shape)
+{
+	return shape == RULES_HEX ? "hex" : "square";
+}
+
 void rules_board_init(struct rules_board *b, int size)
 {
-	int x, y, p, c, n;
+	rules_board_init_shape(b, RULES_SQUARE, size);
+}
 
-	assert(rules_size_ok(size));
+void rules_board_init_shape(struct rules_board *b, enum rules_shape shape, int size)
+{
+	int x, y, p, c, n, k;
+	const int hex = shape == RULES_HEX;
+
+	assert(rules_shape_ok(shape, size));
+	b->shape = shape;
 	b->size = size;
-	b->stride = size + 2;
+	b->width = hex ? 2 * size - 1 : size;
+	b->stride = b->width + 2;
 	b->ncells = b->stride * b->stride;
+	b->npoints = hex ? 3 * size * (size - 1) + 1 : size * size;
+	b->nnbr = hex ? 6 : 4;
+	{
+		const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+
+		for (k = 0; k < RULES_MAX_NBR; k++)
+			b->nbr[k] = k < b->nnbr ? d[k] : 0;
+	}
 	n = b->ncells;
 	b->nempty = 0;
 	b->stones[0] = b->stones[1] = b->stones[2] = 0;
@@ -34,8 +74,8 @@ void rules_board_init(struct rules_board *b, int size)
 	memset(b->gsize, 0, (size_t)n * sizeof(b->gsize[0]));
 	memset(b->gvalid, 0, (size_t)n);
 	memset(b->wmark, 0, (size_t)n * sizeof(b->wmark[0]));
-	for (y = 0; y < size; y++) {
-		for (x = 0; x < size; x++) {
+	for (y = 0; y < b->width; y++) {
+		for (x = rules_row_first(b, y); x < rules_row_first(b, y) + rules_row_len(b, y); x++) {
 			p = rules_point(b, x, y);
 			b->color[p] = RULES_EMPTY;
 			b->epos[p] = (uint16_t)b->nempty;
@@ -53,6 +93,7 @@ void rules_board_init(struct rules_board *b, int size)
 		b->ndirty[c] = 0;
 		b->full[c] = false;
 	}
+	assert(b->nempty == b->npoints);
 }
 
 static bool on_board(const struct rules_board *b, int p)
@@ -108,11 +149,10 @@ static void list_remove(struct rules_board *b, int c, int p)
  * stone of that colour (elsewhere that colour's placement is non-capturing
  * whatever changed).
  */
-static inline __attribute__((always_inline)) void mark_group(struct rules_board *b, int g,
-    int all, int touch)
+INLINE void mark_group(struct rules_board *b, int g, int all, int touch, const int nn)
 {
 	int s = g, st = b->stride, k, q, c;
-	const int d[4] = { -1, 1, -st, st };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
 	/* Counters in locals: stores to the uint8_t flags would make gcc reload them. */
 	int n[3] = { 0, b->ndirty[RULES_BLACK], b->ndirty[RULES_WHITE] };
 
@@ -120,7 +160,7 @@ static inline __attribute__((always_inline)) void mark_group(struct rules_board 
 		return;
 	b->wmark[g] = b->wgen;
 	do {
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < nn; k++) {
 			q = s + d[k];
 			if (b->color[q] != RULES_EMPTY)
 				continue;
@@ -144,12 +184,12 @@ static inline __attribute__((always_inline)) void mark_group(struct rules_board 
  * always, and for the other colour only where they touch its stones
  * (elsewhere its placement is non-capturing whatever changed).
  */
-static inline void mark_around(struct rules_board *b, int p, enum rules_color c)
+INLINE void mark_around(struct rules_board *b, int p, enum rules_color c, const int nn)
 {
-	const int d[4] = { -1, 1, -b->stride, b->stride };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
 	int k, q;
 
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < nn; k++) {
 		q = p + d[k];
 		if (b->color[q] != RULES_EMPTY)
 			continue;
@@ -169,10 +209,10 @@ static void new_walk(struct rules_board *b)
 }
 
 /* Put a stone on an empty point: colour, empty list, neighbour counts, new singleton group. */
-static void put_stone(struct rules_board *b, int p, enum rules_color c)
+INLINE void put_stone(struct rules_board *b, int p, enum rules_color c, const int nn)
 {
-	int i = b->epos[p], last = b->empty[--b->nempty];
-	int s = b->stride;
+	int i = b->epos[p], last = b->empty[--b->nempty], k;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
 
 	if (b->lpos[RULES_BLACK][p] != RULES_NOT_LISTED)
 		list_remove(b, RULES_BLACK, p);
@@ -183,10 +223,8 @@ static void put_stone(struct rules_board *b, int p, enum rules_color c)
 	b->epos[last] = (uint16_t)i;
 	b->color[p] = (uint8_t)c;
 	b->stones[c]++;
-	b->nown[p - 1] += NOWN_ONE(c);
-	b->nown[p + 1] += NOWN_ONE(c);
-	b->nown[p - s] += NOWN_ONE(c);
-	b->nown[p + s] += NOWN_ONE(c);
+	for (k = 0; k < nn; k++)
+		b->nown[p + d[k]] += NOWN_ONE(c);
 	b->group[p] = (uint16_t)p;
 	b->next[p] = (uint16_t)p;
 	b->gsize[p] = 1;
@@ -212,13 +250,13 @@ static void merge_groups(struct rules_board *b, int into, int from)
 }
 
 /* Join the new stone at p with the groups of its colour around it; returns the group id. */
-static int join_neighbours(struct rules_board *b, int p)
+INLINE int join_neighbours(struct rules_board *b, int p, const int nn)
 {
-	const int d[4] = { -1, 1, -b->stride, b->stride };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
 	int c = b->color[p], g = p, i, q, h;
 
 	/* Relabel into the largest group so a merge costs the smaller sizes only. */
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < nn; i++) {
 		q = p + d[i];
 		if (b->color[q] != c)
 			continue;
@@ -238,14 +276,14 @@ static int join_neighbours(struct rules_board *b, int p)
  * around them change for both colours; the other colour's groups around it
  * lose a neighbour, so their largest enemy may shrink.
  */
-static void remove_group(struct rules_board *b, int g)
+INLINE void remove_group(struct rules_board *b, int g, const int nn)
 {
 	int s = g, n, c = b->color[g], k, q, h;
 	int st = b->stride;
-	const int d[4] = { -1, 1, -st, st };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
 
 	do {
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < nn; k++) {
 			q = s + d[k];
 			if (b->color[q] != RULES_OTHER(c))
 				continue;
@@ -254,7 +292,7 @@ static void remove_group(struct rules_board *b, int g)
 			if (b->gvalid[h] && b->gsize[g] < b->gmax[h])
 				continue;
 			b->gvalid[h] = 0;
-			mark_group(b, h, 1 << RULES_OTHER(c), 0);
+			mark_group(b, h, 1 << RULES_OTHER(c), 0, nn);
 		}
 		s = b->next[s];
 	} while (s != g);
@@ -264,10 +302,8 @@ static void remove_group(struct rules_board *b, int g)
 		b->group[s] = 0;
 		b->epos[s] = (uint16_t)b->nempty;
 		b->empty[b->nempty++] = (uint16_t)s;
-		b->nown[s - 1] -= NOWN_ONE(c);
-		b->nown[s + 1] -= NOWN_ONE(c);
-		b->nown[s - st] -= NOWN_ONE(c);
-		b->nown[s + st] -= NOWN_ONE(c);
+		for (k = 0; k < nn; k++)
+			b->nown[s + d[k]] -= NOWN_ONE(c);
 		b->stones[c]--;
 		mark(b, RULES_BLACK, s);
 		mark(b, RULES_WHITE, s);
@@ -275,7 +311,7 @@ static void remove_group(struct rules_board *b, int g)
 		 * Its empty neighbours lost a stone of colour c: for c always; for
 		 * the capturer only where they touch the capturer's stones.
 		 */
-		mark_around(b, s, c);
+		mark_around(b, s, c, nn);
 		s = n;
 	} while (s != g);
 }
@@ -285,8 +321,8 @@ bool rules_board_setup(struct rules_board *b, int p, enum rules_color c)
 	if (!on_board(b, p) || b->color[p] != RULES_EMPTY ||
 	    (c != RULES_BLACK && c != RULES_WHITE))
 		return false;
-	put_stone(b, p, c);
-	join_neighbours(b, p);
+	SHAPE_CALL(b, put_stone, b, p, c);
+	SHAPE_CALL(b, join_neighbours, b, p);
 	/* Set-up is not play: decide every point and group again when next asked. */
 	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
 	memset(b->gvalid, 0, (size_t)b->ncells);
@@ -294,13 +330,13 @@ bool rules_board_setup(struct rules_board *b, int p, enum rules_color c)
 }
 
 /* Largest enemy group next to any stone of group g (0 if none). */
-static int group_max_enemy(const struct rules_board *b, int g)
+INLINE int max_enemy_body(const struct rules_board *b, int g, const int nn)
 {
 	int e = RULES_OTHER(b->color[g]), s = g, st = b->stride, m = 0, q, k;
-	const int d[4] = { -1, 1, -st, st };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
 
 	do {
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < nn; k++) {
 			q = s + d[k];
 			if (b->color[q] == e && b->gsize[b->group[q]] > m)
 				m = b->gsize[b->group[q]];
@@ -310,17 +346,29 @@ static int group_max_enemy(const struct rules_board *b, int g)
 	return m;
 }
 
+static int group_max_enemy4(const struct rules_board *b, int g)
+{
+	return max_enemy_body(b, g, 4);
+}
+
+static int group_max_enemy6(const struct rules_board *b, int g)
+{
+	return max_enemy_body(b, g, 6);
+}
+
+#define group_max_enemy(b, g, nn) ((nn) == 4 ? group_max_enemy4(b, g) : group_max_enemy6(b, g))
+
 /*
  * The capture test for colour c at the empty point p, which touches at
  * least one stone of colour c.
  */
 static enum rules_verdict eval_join(const struct rules_board *b, enum rules_color c, int p)
 {
-	const int d[4] = { -1, 1, -b->stride, b->stride };
-	int seen[4], nseen = 0, size = 1, maxe = 0, k, j, q, g, m;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+	int seen[RULES_MAX_NBR], nseen = 0, size = 1, maxe = 0, k, j, q, g, m;
 	enum rules_color e = RULES_OTHER(c);
 
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < b->nnbr; k++) {
 		q = p + d[k];
 		if (b->color[q] == e) {
 			if (b->gsize[b->group[q]] > maxe)
@@ -336,7 +384,7 @@ static enum rules_verdict eval_join(const struct rules_board *b, enum rules_colo
 			continue;
 		seen[nseen++] = g;
 		size += b->gsize[g];
-		m = group_max_enemy(b, g);
+		m = SHAPE_CALL(b, group_max_enemy, b, g);
 		if (m > maxe)
 			maxe = m;
 	}
@@ -373,9 +421,9 @@ enum rules_verdict rules_check(const struct rules_board *b, enum rules_color c, 
     struct rules_check *out)
 {
 	struct rules_check r = { 0 };
-	uint16_t own[4], enemy[RULES_MAX_POINTS];
+	uint16_t own[RULES_MAX_NBR], enemy[RULES_MAX_POINTS];
 	int nown = 0, nenemy = 0, i, k, q, s;
-	const int d[4] = { -1, 1, -b->stride, b->stride };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
 	enum rules_color e = RULES_OTHER(c);
 
 	assert(c == RULES_BLACK || c == RULES_WHITE);
@@ -383,7 +431,7 @@ enum rules_verdict rules_check(const struct rules_board *b, enum rules_color c, 
 	if (r.verdict == RULES_OFFBOARD_POINT || r.verdict == RULES_OCCUPIED)
 		goto out;
 	r.new_group = 1;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < b->nnbr; k++) {
 		q = p + d[k];
 		if (b->color[q] == c)
 			add_unique(own, &nown, b->group[q]);
@@ -394,7 +442,7 @@ enum rules_verdict rules_check(const struct rules_board *b, enum rules_color c, 
 		r.new_group += b->gsize[own[i]];
 		s = own[i];
 		do {
-			for (k = 0; k < 4; k++) {
+			for (k = 0; k < b->nnbr; k++) {
 				q = s + d[k];
 				if (b->color[q] == e)
 					add_unique(enemy, &nenemy, b->group[q]);
@@ -418,11 +466,11 @@ out:
 }
 
 /* Group g's largest enemy neighbour, computed again only when it may have changed. */
-static inline int cached_max_enemy(struct rules_board *b, int g)
+INLINE int cached_max_enemy(struct rules_board *b, int g, const int nn)
 {
 	if (!b->gvalid[g]) {
 		b->gvalid[g] = 1;
-		b->gmax[g] = (uint16_t)group_max_enemy(b, g);
+		b->gmax[g] = (uint16_t)group_max_enemy(b, g, nn);
 	}
 	return b->gmax[g];
 }
@@ -433,55 +481,75 @@ static inline int cached_max_enemy(struct rules_board *b, int g)
  * group 0, whose size and largest enemy are 0 (cell 0 is off-board and never
  * holds a stone); own groups are deduplicated arithmetically.  Same verdicts
  * as eval_join(): test_rules compares the sets with rules_check() on every
- * position of random games.
+ * position of random games, square and hex.
  */
-static inline __attribute__((always_inline)) bool decide(struct rules_board *b,
-    enum rules_color c, int p)
+INLINE bool decide(struct rules_board *b, enum rules_color c, int p, const int nn)
 {
 	const unsigned e = (unsigned)RULES_OTHER(c);
 	const uint8_t *col = b->color;
 	const uint16_t *grp = b->group, *gs = b->gsize;
 	const int s = b->stride;
-	unsigned c0, c1, c2, c3, g0, g1, g2, g3, o0, o1, o2, o3, size, maxe, m;
+	unsigned c0, c1, c2, c3, c4 = 0, c5 = 0, g0, g1, g2, g3, g4 = 0, g5 = 0;
+	unsigned o0, o1, o2, o3, o4 = 0, o5 = 0, size, maxe, m;
 
 	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
 		return true; /* non-capturing placement */
 	c0 = col[p - 1], c1 = col[p + 1], c2 = col[p - s], c3 = col[p + s];
 	g0 = grp[p - 1], g1 = grp[p + 1], g2 = grp[p - s], g3 = grp[p + s];
+	if (nn == 6) {
+		c4 = col[p - s - 1], c5 = col[p + s + 1];
+		g4 = grp[p - s - 1], g5 = grp[p + s + 1];
+	}
 	/* Enemy neighbours: their sizes. */
 	maxe = c0 == e ? gs[g0] : 0;
 	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
 	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
 	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
+	if (nn == 6) {
+		m = c4 == e ? gs[g4] : 0, maxe = m > maxe ? m : maxe;
+		m = c5 == e ? gs[g5] : 0, maxe = m > maxe ? m : maxe;
+	}
 	/* Own neighbours: distinct groups, their sizes and largest enemies. */
 	o0 = c0 == (unsigned)c ? g0 : 0;
 	o1 = c1 == (unsigned)c && g1 != o0 ? g1 : 0;
 	o2 = c2 == (unsigned)c && g2 != o0 && g2 != o1 ? g2 : 0;
 	o3 = c3 == (unsigned)c && g3 != o0 && g3 != o1 && g3 != o2 ? g3 : 0;
+	if (nn == 6) {
+		o4 = c4 == (unsigned)c && g4 != o0 && g4 != o1 && g4 != o2 && g4 != o3 ? g4 : 0;
+		o5 = c5 == (unsigned)c && g5 != o0 && g5 != o1 && g5 != o2 && g5 != o3 &&
+		    g5 != o4 ? g5 : 0;
+	}
 	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
-	if (o0) m = cached_max_enemy(b, (int)o0), maxe = m > maxe ? m : maxe;
-	if (o1) m = cached_max_enemy(b, (int)o1), maxe = m > maxe ? m : maxe;
-	if (o2) m = cached_max_enemy(b, (int)o2), maxe = m > maxe ? m : maxe;
-	if (o3) m = cached_max_enemy(b, (int)o3), maxe = m > maxe ? m : maxe;
+	if (nn == 6)
+		size += gs[o4] + gs[o5];
+	if (o0) m = cached_max_enemy(b, (int)o0, nn), maxe = m > maxe ? m : maxe;
+	if (o1) m = cached_max_enemy(b, (int)o1, nn), maxe = m > maxe ? m : maxe;
+	if (o2) m = cached_max_enemy(b, (int)o2, nn), maxe = m > maxe ? m : maxe;
+	if (o3) m = cached_max_enemy(b, (int)o3, nn), maxe = m > maxe ? m : maxe;
+	if (nn == 6) {
+		if (o4) m = cached_max_enemy(b, (int)o4, nn), maxe = m > maxe ? m : maxe;
+		if (o5) m = cached_max_enemy(b, (int)o5, nn), maxe = m > maxe ? m : maxe;
+	}
 	return maxe > 0 && size > maxe;
 }
 
-enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p, int *captured)
+INLINE enum rules_verdict place(struct rules_board *b, enum rules_color c, int p, int *captured,
+    const int nn)
 {
 	enum rules_verdict v;
 	int g, s, k, q, h, n = 0;
-	const int d[4] = { -1, 1, -b->stride, b->stride };
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
 
 	assert(c == RULES_BLACK || c == RULES_WHITE);
 	if (on_board(b, p) && b->color[p] == RULES_EMPTY &&
-	    ((b->nown[p] >> NOWN_SHIFT(c)) & 15) != 0 && decide(b, c, p))
+	    ((b->nown[p] >> NOWN_SHIFT(c)) & 15) != 0 && decide(b, c, p, nn))
 		v = RULES_CAPTURE; /* decided with the cached group values */
 	else
 		v = verdict_of(b, c, p);
 	if (!rules_is_legal(v))
 		goto out;
-	put_stone(b, p, c);
-	g = join_neighbours(b, p);
+	put_stone(b, p, c, nn);
+	g = join_neighbours(b, p, nn);
 	new_walk(b);
 	if (v == RULES_NONCAPTURE) {
 		/*
@@ -489,12 +557,12 @@ enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p,
 		 * an own stone; for the other colour they touch an enemy of size 1,
 		 * which matters only where they also touch the other colour's stones.
 		 */
-		mark_around(b, p, c);
+		mark_around(b, p, c, nn);
 		/*
 		 * Enemy groups touching the new singleton have a new neighbour of
 		 * size 1: their largest enemy changes only if they had none.
 		 */
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < nn; k++) {
 			q = p + d[k];
 			if (b->color[q] != RULES_OTHER(c))
 				continue;
@@ -503,7 +571,7 @@ enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p,
 				continue;
 			if (b->gvalid[h])
 				b->gmax[h] = 1; /* it was 0 */
-			mark_group(b, h, 1 << RULES_OTHER(c), 0);
+			mark_group(b, h, 1 << RULES_OTHER(c), 0, nn);
 		}
 		goto out;
 	}
@@ -511,15 +579,15 @@ enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p,
 	 * The group's size and largest enemy changed: its empty neighbours for
 	 * colour c; for the other colour only where they touch its stones.
 	 */
-	mark_group(b, g, 1 << c, 1 << RULES_OTHER(c));
+	mark_group(b, g, 1 << c, 1 << RULES_OTHER(c), nn);
 	/* A capture: every enemy group next to the new group is smaller; remove them all. */
 	s = g;
 	do {
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < nn; k++) {
 			q = s + d[k];
 			if (b->color[q] == RULES_OTHER(c)) {
 				n += b->gsize[b->group[q]];
-				remove_group(b, b->group[q]);
+				remove_group(b, b->group[q], nn);
 			}
 		}
 		s = b->next[s];
@@ -533,8 +601,13 @@ out:
 	return v;
 }
 
+enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p, int *captured)
+{
+	return SHAPE_CALL(b, place, b, c, p, captured);
+}
+
 /* Bring colour c's legal set up to date: decide the dirty points again, or all of them. */
-static void update_legal(struct rules_board *b, enum rules_color c)
+INLINE void update_legal_nn(struct rules_board *b, enum rules_color c, const int nn)
 {
 	/* Locals: stores to the uint8_t flags would make gcc reload fields of b. */
 	uint8_t *isdirty = b->isdirty[c];
@@ -550,7 +623,7 @@ static void update_legal(struct rules_board *b, enum rules_color c)
 			b->lpos[c][b->legal[c][i]] = RULES_NOT_LISTED;
 		b->nlegal[c] = 0;
 		for (i = 0; i < b->nempty; i++)
-			if (decide(b, c, b->empty[i]))
+			if (decide(b, c, b->empty[i], nn))
 				list_add(b, c, b->empty[i]);
 		b->full[c] = false;
 		b->ndirty[c] = 0;
@@ -562,13 +635,18 @@ static void update_legal(struct rules_board *b, enum rules_color c)
 		if (b->color[p] != RULES_EMPTY)
 			continue;
 		in = b->lpos[c][p] != RULES_NOT_LISTED;
-		now = decide(b, c, p);
+		now = decide(b, c, p, nn);
 		if (now && !in)
 			list_add(b, c, p);
 		else if (!now && in)
 			list_remove(b, c, p);
 	}
 	b->ndirty[c] = 0;
+}
+
+static void update_legal(struct rules_board *b, enum rules_color c)
+{
+	SHAPE_CALL(b, update_legal_nn, b, c);
 }
 
 int rules_legal(struct rules_board *b, enum rules_color c, uint16_t *out)
@@ -594,6 +672,33 @@ char rules_column_letter(int x)
 	return (char)('A' + x + (x >= 8)); /* Go boards skip I */
 }
 
+char rules_row_letter(int y)
+{
+	assert(y >= 0 && y < 2 * RULES_HEX_MAX_SIDE - 1);
+	return (char)('a' + y);
+}
+
+/* A hex cell "g13": row letter from a at the bottom, number from 1 at the row's left end. */
+static int parse_hex_point(const struct rules_board *b, const char *s, int len)
+{
+	int y, k = 0, i;
+	char l = s[0];
+
+	if (l >= 'A' && l <= 'Z')
+		l = (char)(l - 'A' + 'a');
+	if (l < 'a' || l > 'z' || s[1] == '0')
+		return RULES_NO_POINT;
+	y = l - 'a';
+	for (i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return RULES_NO_POINT;
+		k = k * 10 + (s[i] - '0');
+	}
+	if (y >= b->width || k < 1 || k > rules_row_len(b, y))
+		return RULES_NO_POINT;
+	return rules_point(b, rules_row_first(b, y) + k - 1, y);
+}
+
 int rules_parse_point(const struct rules_board *b, const char *s, int len)
 {
 	int x, y = 0, i;
@@ -601,6 +706,8 @@ int rules_parse_point(const struct rules_board *b, const char *s, int len)
 
 	if (len < 2 || len > 3)
 		return RULES_NO_POINT;
+	if (b->shape == RULES_HEX)
+		return parse_hex_point(b, s, len);
 	l = s[0];
 	if (l >= 'a' && l <= 'z')
 		l = (char)(l - 'a' + 'A');
@@ -624,7 +731,13 @@ char *rules_point_name(const struct rules_board *b, int p, char buf[4])
 	int x = rules_x(b, p), y = rules_y(b, p) + 1;
 
 	assert(on_board(b, p));
-	buf[0] = rules_column_letter(x);
+	if (b->shape == RULES_HEX) {
+		/* Row letter, then the number in the row (stored in y for the digits below). */
+		buf[0] = rules_row_letter(y - 1);
+		y = x - rules_row_first(b, y - 1) + 1;
+	} else {
+		buf[0] = rules_column_letter(x);
+	}
 	if (y >= 10) {
 		buf[1] = (char)('0' + y / 10);
 		buf[2] = (char)('0' + y % 10);
@@ -640,7 +753,12 @@ char *rules_point_name(const struct rules_board *b, int p, char buf[4])
 
 void rules_game_init(struct rules_game *g, int size, bool swap_enabled)
 {
-	rules_board_init(&g->board, size);
+	rules_game_init_shape(g, RULES_SQUARE, size, swap_enabled);
+}
+
+void rules_game_init_shape(struct rules_game *g, enum rules_shape shape, int size, bool swap_enabled)
+{
+	rules_board_init_shape(&g->board, shape, size);
 	g->to_move = RULES_BLACK;
 	g->result = RULES_PLAYING;
 	g->turn = 1;

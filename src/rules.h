@@ -3,7 +3,16 @@
  *
  * Pure C: no I/O, no clock, no allocation.  A board is a fixed-size value
  * (copy it with plain assignment) with a border of off-board cells, so that
- * a point's four neighbours are always p-1, p+1, p-stride, p+stride.
+ * a point's neighbours are always at the fixed offsets nbr[0..nnbr) and
+ * never need a bounds check.
+ *
+ * Two shapes share one bordered array of width + 2 columns:
+ * - square, N x N points, four neighbours: -1, +1, -stride, +stride;
+ * - hex-hex of side S (Mark Steere's own board), 3S(S-1)+1 cells with six
+ *   neighbours, in axial coordinates: row y from the bottom, x such that a
+ *   cell's neighbours are -1, +1, -stride, +stride, -stride-1, +stride+1.
+ *   The array is 2S-1 wide and the cells with |x - y| > S-1 (two cut-off
+ *   corners) are RULES_OFFBOARD like the border.
  *
  * Groups never split in Oust: a placement only merges groups, and a capture
  * removes whole groups.  So each group is a circular list of its stones with
@@ -11,7 +20,8 @@
  * placement relabels the whole board.
  *
  * Points are cell indexes into the bordered board (see rules_point()).
- * x is the column from the left, y the row from the bottom, both from 0.
+ * x is the column of the array from the left, y the row from the bottom,
+ * both from 0; row y's points are x = rules_row_first() .. + rules_row_len() - 1.
  */
 #ifndef OUSTPBM_RULES_H
 #define OUSTPBM_RULES_H
@@ -26,6 +36,17 @@
 #define RULES_MAX_CELLS (RULES_MAX_STRIDE * RULES_MAX_STRIDE)
 #define RULES_MAX_POINTS (RULES_MAX_SIZE * RULES_MAX_SIZE)
 #define RULES_NO_POINT 0 /* cell 0 is always off-board */
+
+/* Hex-hex boards: side S, 2S-1 rows, 3S(S-1)+1 cells. */
+#define RULES_HEX_MIN_SIDE 3
+#define RULES_HEX_MAX_SIDE 10
+#define RULES_HEX_DEFAULT_SIDE 7
+#define RULES_MAX_NBR 6
+
+enum rules_shape {
+	RULES_SQUARE = 0,
+	RULES_HEX = 1
+};
 
 enum rules_color {
 	RULES_EMPTY = 0,
@@ -65,9 +86,14 @@ struct rules_check {
 };
 
 struct rules_board {
-	int size;		/* N: points per side */
-	int stride;		/* N + 2 */
+	enum rules_shape shape;
+	int size;		/* square: N, points per side; hex: S, cells per side */
+	int width;		/* rows, and columns of the array: N, or 2S - 1 */
+	int stride;		/* width + 2 */
 	int ncells;		/* stride * stride */
+	int npoints;		/* points of the board: N * N, or 3S(S-1) + 1 */
+	int nnbr;		/* neighbours of an inner point: 4 or 6 */
+	int nbr[RULES_MAX_NBR];	/* their offsets; an edge point's others are off-board */
 	int nempty;		/* empty points */
 	int stones[3];		/* stones of each colour, indexed by enum rules_color */
 	uint32_t wgen;		/* generation of the group-walk marks */
@@ -127,14 +153,31 @@ struct rules_event {
 
 /* ---- board ---- */
 
-/* Empty board of size N; size must satisfy rules_size_ok(). */
+/* Empty square board of size N; size must satisfy rules_size_ok(). */
 void rules_board_init(struct rules_board *b, int size);
 bool rules_size_ok(int size);
+/* Empty board of either shape; size is N (square) or the side S (hex). */
+void rules_board_init_shape(struct rules_board *b, enum rules_shape shape, int size);
+/* Square: rules_size_ok(); hex: a side from RULES_HEX_MIN_SIDE to RULES_HEX_MAX_SIDE. */
+bool rules_shape_ok(enum rules_shape shape, int size);
+const char *rules_shape_name(enum rules_shape shape); /* "square", "hex" */
 
 /* The cell of column x, row y (0-based, row 0 at the bottom); x, y must be on the board. */
 static inline int rules_point(const struct rules_board *b, int x, int y)
 {
 	return (y + 1) * b->stride + (x + 1);
+}
+/* The column x of row y's leftmost point: 0 on square boards. */
+static inline int rules_row_first(const struct rules_board *b, int y)
+{
+	return b->shape == RULES_HEX && y >= b->size ? y - b->size + 1 : 0;
+}
+/* Points in row y (0-based from the bottom): N, or S .. 2S-1 .. S. */
+static inline int rules_row_len(const struct rules_board *b, int y)
+{
+	if (b->shape != RULES_HEX)
+		return b->size;
+	return y < b->size ? b->size + y : 3 * b->size - 2 - y;
 }
 static inline int rules_x(const struct rules_board *b, int p) { return p % b->stride - 1; }
 static inline int rules_y(const struct rules_board *b, int p) { return p / b->stride - 1; }
@@ -175,21 +218,33 @@ int rules_legal(struct rules_board *b, enum rules_color c, uint16_t *out);
 /* Whether colour c has at least one legal placement. */
 bool rules_has_legal(struct rules_board *b, enum rules_color c);
 
-/* ---- notation: "E5", column letters skip I; accepts lower case ---- */
+/*
+ * ---- notation ----
+ * Square: "E5", column letters from the left skipping I, rows from 1 at
+ * the bottom.  Hex (AbstractPlay's hex-hex notation): "g13", rows lettered
+ * from a at the bottom (i included), cells numbered from 1 at the left end
+ * of each row.  Both accept either case; names are written in the case of
+ * the board's drawing: upper case on square boards, lower case on hex.
+ */
 
 /*
  * Parse a vertex such as "E5" or "e5" (exactly the text s[0..len)) into a
  * cell of b.  Returns RULES_NO_POINT if it is not a point of this board.
  */
 int rules_parse_point(const struct rules_board *b, const char *s, int len);
-/* Write p's name ("E5") into buf (room for 4 bytes); returns buf. */
+/* Write p's name ("E5", "g13") into buf (room for 4 bytes); returns buf. */
 char *rules_point_name(const struct rules_board *b, int p, char buf[4]);
 /* Column letter for column x (0-based), skipping I. */
 char rules_column_letter(int x);
+/* Hex row letter for row y (0-based from the bottom): 'a' + y. */
+char rules_row_letter(int y);
 
 /* ---- game: turn state ---- */
 
+/* A new game on an empty square board of size N. */
 void rules_game_init(struct rules_game *g, int size, bool swap_enabled);
+/* A new game on an empty board of either shape (see rules_board_init_shape). */
+void rules_game_init_shape(struct rules_game *g, enum rules_shape shape, int size, bool swap_enabled);
 
 /*
  * Begin a game at an arbitrary position: board b as set up, colour to_move

@@ -1,7 +1,8 @@
 /*
  * bench_rules: random self-play games per second, computing the full legal
  * placement set before every placement (rules_game_legal), on 5x5, 11x11 and
- * 19x19.  Prints one line per size and repetition; run-bench takes medians.
+ * 19x19 and on the hex-hex board of side 7 (127 cells, the usual hex
+ * size).  Prints one line per board and repetition; run-bench takes medians.
  * Also checks that memory stays flat: the core allocates nothing, so the
  * resident size after the run is compared with the one before.
  */
@@ -33,17 +34,26 @@ int main(int argc, char **argv)
 {
 	static struct rules_game g;
 	uint16_t mv[RULES_MAX_POINTS];
-	int sizes[3] = { 5, 11, 19 }, s, rep, n, reps = argc > 1 ? atoi(argv[1]) : 5;
+	const struct {
+		enum rules_shape shape;
+		int size;
+	} boards[] = { { RULES_SQUARE, 5 }, { RULES_SQUARE, 11 }, { RULES_SQUARE, 19 }, { RULES_HEX, 7 } };
+	int s, rep, n, reps = argc > 1 ? atoi(argv[1]) : 5;
+	char name[32];
 	double secs = argc > 2 ? atof(argv[2]) : 1.0, t0, t;
 	long games, placements, rss0 = rss_kib();
 
-	for (s = 0; s < 3; s++) {
+	for (s = 0; s < (int)(sizeof(boards) / sizeof(boards[0])); s++) {
+		if (boards[s].shape == RULES_HEX)
+			snprintf(name, sizeof(name), "hex%d", boards[s].size);
+		else
+			snprintf(name, sizeof(name), "%dx%d", boards[s].size, boards[s].size);
 		for (rep = 0; rep < reps; rep++) {
 			games = placements = 0;
 			t0 = bench_now();
 			do {
 				for (int k = 0; k < 64; k++) {
-					rules_game_init(&g, sizes[s], false);
+					rules_game_init_shape(&g, boards[s].shape, boards[s].size, false);
 					while (g.result == RULES_PLAYING) {
 						n = rules_game_legal(&g, mv);
 						rules_game_play(&g, mv[bench_random() % (uint32_t)n], NULL);
@@ -53,7 +63,7 @@ int main(int argc, char **argv)
 				}
 				t = bench_now() - t0;
 			} while (t < secs);
-			printf("selfplay_%dx%d games_per_sec=%.0f placements_per_game=%.1f\n", sizes[s], sizes[s],
+			printf("selfplay_%s games_per_sec=%.0f placements_per_game=%.1f\n", name,
 			    (double)games / t, (double)placements / (double)games);
 		}
 	}

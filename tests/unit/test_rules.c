@@ -1,7 +1,9 @@
 /*
  * Rules core tests, written as ASCII positions (top row first, X black, O
  * white, '.' empty; spaces and '/' are ignored), from oust-rules.md: the
- * figures of seed 003, the edge cases, and the conformance games.
+ * figures of seed 003, the edge cases, and the conformance games; and the
+ * same for hex-hex boards, whose rows are written top row first too, each
+ * as many cells long as the row is wide (S, S+1, ..., 2S-1, ..., S).
  */
 #include <stdlib.h>
 
@@ -31,6 +33,36 @@ static void setup(int size, const char *rows)
 		}
 	}
 	if (y != -1 || x != 0) {
+		fprintf(stderr, "bad test position: %s\n", rows);
+		abort();
+	}
+}
+
+/* Set up B as a hex board of side `side` from rows written top row first. */
+static void setup_hex(int side, const char *rows)
+{
+	int k = 0, y;
+	const char *s;
+
+	rules_board_init_shape(&B, RULES_HEX, side);
+	y = B.width - 1;
+	for (s = rows; *s != '\0'; s++) {
+		if (*s == ' ' || *s == '/')
+			continue;
+		if (y < 0) {
+			k = -1;
+			break;
+		}
+		if (*s == 'X' || *s == 'x')
+			rules_board_setup(&B, rules_point(&B, rules_row_first(&B, y) + k, y), RULES_BLACK);
+		else if (*s == 'O' || *s == 'o')
+			rules_board_setup(&B, rules_point(&B, rules_row_first(&B, y) + k, y), RULES_WHITE);
+		if (++k == rules_row_len(&B, y)) {
+			k = 0;
+			y--;
+		}
+	}
+	if (y != -1 || k != 0) {
 		fprintf(stderr, "bad test position: %s\n", rows);
 		abort();
 	}
@@ -76,8 +108,8 @@ static const char *rows_of(void)
 	static char buf[1024];
 	int x, y, n = 0;
 
-	for (y = B.size - 1; y >= 0; y--) {
-		for (x = 0; x < B.size; x++)
+	for (y = B.width - 1; y >= 0; y--) {
+		for (x = rules_row_first(&B, y); x < rules_row_first(&B, y) + rules_row_len(&B, y); x++)
 			buf[n++] = ".XO"[rules_at(&B, rules_point(&B, x, y))];
 		if (y)
 			buf[n++] = '/';
@@ -332,18 +364,24 @@ static void test_random_consistency(void)
 	ok_int(bad, 0, "%d random games: legal sets and group sizes agree with a flood fill", games);
 }
 
-/* Replays tests/data/public.trace.gz (see ../shared/conformance/README.md). */
-static void test_conformance(void)
+/*
+ * Replays a conformance trace (see ../shared/conformance/README.md):
+ * tests/data/public.trace.gz (square, cells x.y) or public-hex.trace.gz
+ * (hex, cells in hex-hex notation, sets by row then number).
+ */
+static void test_conformance(const char *path, int want_games)
 {
-	FILE *f = popen("gzip -dc tests/data/public.trace.gz", "r");
-	char line[8192], want[8192], got[8192];
+	char cmd[256], line[8192], want[8192], got[8192], name[4];
+	FILE *f;
 	enum rules_color side;
-	int games = 0, placements = 0, sets = 0, bad = 0, ends = 0, n, i, x, y;
+	int games = 0, placements = 0, sets = 0, bad = 0, ends = 0, n, i, x, y, p;
 	uint16_t mv[RULES_MAX_POINTS];
 	char *tok;
 	long lineno = 0;
 
-	ok(f != NULL, "conformance trace opened");
+	snprintf(cmd, sizeof(cmd), "gzip -dc %s", path);
+	f = popen(cmd, "r");
+	ok(f != NULL, "conformance trace %s opened", path);
 	if (f == NULL)
 		return;
 	while (fgets(line, sizeof(line), f) != NULL) {
@@ -351,6 +389,9 @@ static void test_conformance(void)
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "game size=", 10) == 0) {
 			rules_game_init(&G, atoi(line + 10), false);
+			games++;
+		} else if (strncmp(line, "game shape=hex side=", 20) == 0) {
+			rules_game_init_shape(&G, RULES_HEX, atoi(line + 20), false);
 			games++;
 		} else if (line[0] == 'L') {
 			side = line[2] == 'b' ? RULES_BLACK : RULES_WHITE;
@@ -369,24 +410,39 @@ static void test_conformance(void)
 					printf("# line %ld: side to move differs\n", lineno);
 				continue;
 			}
-			/* Our set, in the trace's order: by column, then row. */
 			n = rules_game_legal(&G, mv);
+			if (G.board.shape == RULES_HEX) {
+				/* By row, then number: the order of the cell indexes. */
+				qsort(mv, (size_t)n, sizeof(mv[0]), cmp_u16);
+				got[0] = '\0';
+				for (i = 0; i < n; i++)
+					sprintf(got + strlen(got), "%s%s", i ? "," : "",
+					    rules_point_name(&G.board, mv[i], name));
+				goto compare;
+			}
+			/* Our set, in the trace's order: by column, then row. */
 			for (i = 0; i < n; i++)
 				mv[i] = (uint16_t)(rules_x(&G.board, mv[i]) * 64 + rules_y(&G.board, mv[i]));
 			qsort(mv, (size_t)n, sizeof(mv[0]), cmp_u16);
 			got[0] = '\0';
 			for (i = 0; i < n; i++)
 				sprintf(got + strlen(got), "%s%d.%d", i ? "," : "", mv[i] / 64 + 1, mv[i] % 64 + 1);
+compare:
 			snprintf(want, sizeof(want), "%s", line + 4);
 			if (strcmp(got, want) != 0 && bad++ < 5)
 				printf("# line %ld: legal set differs\n# got  %s\n# want %s\n", lineno, got, want);
 		} else if (line[0] == 'P' && line[1] == ' ') {
 			tok = line + 4;
-			x = atoi(tok);
-			y = atoi(strchr(tok, '.') + 1);
+			if (G.board.shape == RULES_HEX) {
+				p = rules_parse_point(&G.board, tok, (int)strlen(tok));
+			} else {
+				x = atoi(tok);
+				y = atoi(strchr(tok, '.') + 1);
+				p = rules_point(&G.board, x - 1, y - 1);
+			}
 			placements++;
 			if (!rules_is_legal(rules_game_play_color(&G, line[2] == 'b' ? RULES_BLACK : RULES_WHITE,
-			    rules_point(&G.board, x - 1, y - 1), NULL)) && bad++ < 5)
+			    p, NULL)) && bad++ < 5)
 				printf("# line %ld: placement refused\n", lineno);
 		} else if (strncmp(line, "END ", 4) == 0) {
 			enum rules_result r = line[4] == 'b' ? RULES_BLACK_WINS :
@@ -397,8 +453,322 @@ static void test_conformance(void)
 		}
 	}
 	pclose(f);
-	ok(games == 300 && ends == 300, "conformance: %d games, %d results", games, ends);
+	ok(games == want_games && ends == want_games, "conformance: %d games, %d results", games, ends);
 	ok_int(bad, 0, "conformance: %d legal sets and %d placements agree", sets, placements);
+}
+
+/* The names of p's neighbours on B, sorted, as the stones' neighbour counts see them. */
+static const char *nbr_names(const char *v)
+{
+	static char buf[64];
+	uint16_t mv[RULES_MAX_NBR];
+	char name[4];
+	int p = P(v), n = 0, k, q;
+
+	for (k = 0; k < B.nnbr; k++) {
+		q = p + B.nbr[k];
+		if (rules_at(&B, q) != RULES_OFFBOARD)
+			mv[n++] = (uint16_t)q;
+	}
+	qsort(mv, (size_t)n, sizeof(mv[0]), cmp_u16);
+	buf[0] = '\0';
+	for (k = 0; k < n; k++) {
+		if (k)
+			strcat(buf, " ");
+		strcat(buf, rules_point_name(&B, mv[k], name));
+	}
+	return buf;
+}
+
+static void test_hex_geometry(void)
+{
+	char name[4];
+	int s, y, n;
+
+	ok(!rules_shape_ok(RULES_HEX, 2) && rules_shape_ok(RULES_HEX, 3) && rules_shape_ok(RULES_HEX, 4) &&
+	    rules_shape_ok(RULES_HEX, 10) && !rules_shape_ok(RULES_HEX, 11) &&
+	    rules_shape_ok(RULES_SQUARE, 5) && !rules_shape_ok(RULES_SQUARE, 4), "hex sides 3 to 10, any parity");
+	for (s = RULES_HEX_MIN_SIDE; s <= RULES_HEX_MAX_SIDE; s++) {
+		rules_board_init_shape(&B, RULES_HEX, s);
+		for (y = n = 0; y < B.width; y++)
+			n += rules_row_len(&B, y);
+		ok(B.npoints == 3 * s * (s - 1) + 1 && B.nempty == B.npoints && n == B.npoints &&
+		    B.width == 2 * s - 1 && B.nnbr == 6, "hex side %d: %d cells in %d rows", s, B.npoints,
+		    B.width);
+	}
+	rules_board_init(&B, 11);
+	ok(B.shape == RULES_SQUARE && B.nnbr == 4 && B.nbr[0] == -1 && B.nbr[1] == 1 &&
+	    B.nbr[2] == -B.stride && B.nbr[3] == B.stride, "square: four neighbours -1 +1 -stride +stride");
+
+	rules_board_init_shape(&B, RULES_HEX, 7);
+	ok_int(B.npoints, 127, "side 7: 127 cells");
+	ok(B.nbr[4] == -B.stride - 1 && B.nbr[5] == B.stride + 1, "hex: the two diagonals");
+	/* oust-rules.md: the neighbours below, on and above the middle row. */
+	ok_str(nbr_names("g7"), "f6 f7 g6 g8 h6 h7", "middle row: k-1 and k of both rows beside it");
+	ok_str(nbr_names("b2"), "a1 a2 b1 b3 c2 c3", "below the middle: k, k+1 above; k-1, k below");
+	ok_str(nbr_names("j3"), "i3 i4 j2 j4 k2 k3", "above the middle: k-1, k above; k, k+1 below");
+	ok_str(nbr_names("a1"), "a2 b1 b2", "corner a1: three neighbours");
+	ok_str(nbr_names("a7"), "a6 b7 b8", "corner a7: three neighbours");
+	ok_str(nbr_names("g1"), "f1 g2 h1", "corner g1: three neighbours");
+	ok_str(nbr_names("g13"), "f12 g12 h12", "corner g13: three neighbours");
+	ok_str(nbr_names("m1"), "l1 l2 m2", "corner m1: three neighbours");
+	ok_str(nbr_names("m7"), "l7 l8 m6", "corner m7: three neighbours");
+	ok_str(nbr_names("d1"), "c1 d2 e1 e2", "edge d1: four neighbours");
+	ok_str(nbr_names("m4"), "l4 l5 m3 m5", "top edge m4: four neighbours");
+
+	/* Notation: rows a.. from the bottom (i included), cells from 1 at the left of each row. */
+	ok_int(rules_parse_point(&B, "a1", 2), rules_point(&B, 0, 0), "a1 is the bottom row's left end");
+	ok_int(rules_parse_point(&B, "A1", 2), rules_point(&B, 0, 0), "A1: upper case accepted");
+	ok_int(rules_parse_point(&B, "g13", 3), rules_point(&B, 12, 6), "g13: right end of the middle row");
+	ok_int(rules_parse_point(&B, "m1", 2), rules_point(&B, 6, 12), "m1: left end of the top row");
+	ok_int(rules_parse_point(&B, "I5", 2), rules_point(&B, 6, 8), "i is a row (I5)");
+	ok_int(rules_parse_point(&B, "m8", 2), RULES_NO_POINT, "m8 is off the board (row m has 7 cells)");
+	ok_int(rules_parse_point(&B, "g14", 3), RULES_NO_POINT, "g14 is off the board");
+	ok_int(rules_parse_point(&B, "n1", 2), RULES_NO_POINT, "row n does not exist on side 7");
+	ok_int(rules_parse_point(&B, "a0", 2), RULES_NO_POINT, "cell 0 does not exist");
+	ok_int(rules_parse_point(&B, "a01", 3), RULES_NO_POINT, "leading zero refused");
+	ok_int(rules_parse_point(&B, "1a", 2), RULES_NO_POINT, "digit first refused");
+	ok_str(rules_point_name(&B, rules_point(&B, 12, 6), name), "g13", "name of g13");
+	ok_str(rules_point_name(&B, rules_point(&B, 12, 12), name), "m7", "name of the top right corner");
+	rules_board_init_shape(&B, RULES_HEX, 10);
+	ok_str(rules_point_name(&B, rules_point(&B, 18, 18), name), "s10", "side 10: top right s10");
+	ok_int(rules_parse_point(&B, "j19", 3), rules_point(&B, 18, 9), "side 10: j19 ends the middle row");
+	/* Every cell's name parses back to it. */
+	for (s = RULES_HEX_MIN_SIDE, n = 0; s <= RULES_HEX_MAX_SIDE; s++) {
+		rules_board_init_shape(&B, RULES_HEX, s);
+		for (y = 0; y < B.nempty; y++) {
+			rules_point_name(&B, B.empty[y], name);
+			n += rules_parse_point(&B, name, (int)strlen(name)) != B.empty[y];
+		}
+	}
+	ok_int(n, 0, "every hex cell's name parses back to it");
+}
+
+static void test_hex_rules(void)
+{
+	struct rules_check ck;
+	struct rules_event ev;
+	int cap;
+
+	/* Non-capturing placements beside enemy stones; joining with no enemy is illegal. */
+	setup_hex(3, "... / .... / ..... / .X.. / ...");
+	ok_int(rules_check(&B, RULES_BLACK, P("b3"), &ck), RULES_NO_ENEMY, "hex: b2+b3 touches no enemy");
+	ok_int(rules_check(&B, RULES_WHITE, P("b3"), &ck), RULES_NONCAPTURE, "hex: white beside black");
+	ok_str(legal_names(RULES_BLACK), "a3 b4 c1 c4 c5 d1 d2 d3 d4 e1 e2 e3",
+	    "hex: black may not join b2 with no enemy around");
+
+	/* One placement captures two groups at once, and the player places again. */
+	setup_hex(3, "..O / .... / .O.O. / .X.. / ...");
+	ok_int(rules_check(&B, RULES_BLACK, P("c3"), &ck), RULES_CAPTURE, "hex: c3 captures");
+	ok(ck.new_group == 2 && ck.enemy_groups == 2 && ck.captured == 2, "hex: c3 takes c2 and c4");
+	rules_game_start(&G, &B, RULES_BLACK, 7, false, NULL);
+	rules_game_play(&G, P("c3"), &ev);
+	ok(ev.captured == 2 && !ev.turn_over && G.to_move == RULES_BLACK, "hex: black places again");
+	B = G.board;
+	ok_str(rows_of(), "..O/..../..X../.X../...", "hex: position after c3");
+	ok_int(rules_check(&B, RULES_BLACK, P("d3"), &ck), RULES_CAPTURE, "hex: d3 reaches e3");
+	rules_game_play(&G, P("d3"), &ev);
+	ok(ev.captured == 1 && G.result == RULES_BLACK_WINS, "hex: d3 takes the last stone and wins");
+
+	/* A corner: a1 has three neighbours; 2 against 2 is illegal, 3 against 2 captures. */
+	setup_hex(3, "... / .... / ..... / OO.. / .X.");
+	ok_int(rules_check(&B, RULES_BLACK, P("a1"), &ck), RULES_NOT_LARGER, "hex corner: a1+a2 not larger");
+	ok(ck.new_group == 2 && ck.largest_enemy == 2, "hex corner: 2 against 2");
+	setup_hex(3, "... / .... / O.... / OO.. / .XX");
+	ok_int(rules_check(&B, RULES_BLACK, P("a1"), &ck), RULES_NOT_LARGER,
+	    "hex corner: a1 makes 3, against c1+b1+b2, also 3");
+	ok(ck.new_group == 3 && ck.largest_enemy == 3 && ck.enemy_groups == 1, "hex corner: 3 against 3");
+	setup_hex(3, "... / .... / ..... / OO.. / .XX");
+	ok_int(rules_check(&B, RULES_BLACK, P("a1"), &ck), RULES_CAPTURE, "hex corner: 3 against 2");
+	rules_place(&B, RULES_BLACK, P("a1"), &cap);
+	ok_int(cap, 2, "hex corner: a1 captures b1 and b2");
+	ok_str(rows_of(), ".../..../...../..../XXX", "hex corner: position after a1");
+
+	/* The top edge: d3 joins e3+d4 through its diagonal neighbours and takes e2. */
+	setup_hex(3, ".XO / ...O / ..... / .... / ...");
+	ok_int(rules_check(&B, RULES_WHITE, P("d3"), &ck), RULES_CAPTURE, "hex top edge: d3 captures");
+	ok(ck.new_group == 3 && ck.captured == 1 && ck.largest_enemy == 1, "hex top edge: 3 against 1");
+
+	/* oust-rules.md: Black to move has no placement on this side-3 board and passes. */
+	setup_hex(3, "OXO / X..X / O.O.. / X.OO / OX.");
+	ok_str(legal_names(RULES_BLACK), "", "hex pass position: black has no placement");
+	ok(rules_has_legal(&B, RULES_WHITE), "hex pass position: white has");
+	rules_game_start(&G, &B, RULES_BLACK, 30, false, &ev);
+	ok(ev.npasses == 1 && ev.passed[0] == RULES_BLACK && G.to_move == RULES_WHITE && G.turn == 31,
+	    "hex pass position: black passes, white's turn 31");
+}
+
+/*
+ * A reference hex board for random games, written from the rules text alone:
+ * cells by (row, number), neighbours as oust-rules.md lists them, groups by
+ * flood fill, every placement tried by brute force.
+ */
+struct ref {
+	int side, rows, len[2 * RULES_HEX_MAX_SIDE - 1];
+	char at[2 * RULES_HEX_MAX_SIDE - 1][2 * RULES_HEX_MAX_SIDE]; /* [row][number], 1-based numbers */
+};
+
+static void ref_init(struct ref *r, int side)
+{
+	int y;
+
+	memset(r, 0, sizeof(*r));
+	r->side = side;
+	r->rows = 2 * side - 1;
+	for (y = 0; y < r->rows; y++)
+		r->len[y] = y < side ? side + y : 3 * side - 2 - y;
+}
+
+/* The neighbours of (y, k): beside it in its row, two in each adjacent row. */
+static int ref_nbrs(const struct ref *r, int y, int k, int ny[6], int nk[6])
+{
+	int n = 0, dy, a, b, j, yy;
+
+	for (j = -1; j <= 1; j += 2)
+		if (k + j >= 1 && k + j <= r->len[y])
+			ny[n] = y, nk[n++] = k + j;
+	for (dy = -1; dy <= 1; dy += 2) {
+		yy = y + dy;
+		if (yy < 0 || yy >= r->rows)
+			continue;
+		/* Toward a wider row: k and k+1; toward a narrower one: k-1 and k. */
+		a = r->len[yy] > r->len[y] ? k : k - 1;
+		for (b = a; b <= a + 1; b++)
+			if (b >= 1 && b <= r->len[yy])
+				ny[n] = yy, nk[n++] = b;
+	}
+	return n;
+}
+
+/* Flood the group of (y, k) into mark (value m); returns its size. */
+static int ref_flood(const struct ref *r, int y, int k, char mark[][2 * RULES_HEX_MAX_SIDE], char m)
+{
+	int sy[RULES_MAX_POINTS], sk[RULES_MAX_POINTS], n = 0, size = 0, ny[6], nk[6], i, c, cy, ck;
+
+	c = r->at[y][k];
+	sy[n] = y, sk[n++] = k;
+	mark[y][k] = m;
+	while (n) {
+		n--;
+		cy = sy[n], ck = sk[n];
+		size++;
+		for (i = ref_nbrs(r, cy, ck, ny, nk); i-- > 0;)
+			if (r->at[ny[i]][nk[i]] == c && mark[ny[i]][nk[i]] != m) {
+				mark[ny[i]][nk[i]] = m;
+				sy[n] = ny[i], sk[n++] = nk[i];
+			}
+	}
+	return size;
+}
+
+/*
+ * Try colour c at the empty (y, k): 0 illegal, 1 non-capturing, 2 capture.
+ * With apply, the placement is made and its captures removed.
+ */
+static int ref_try(struct ref *r, int c, int y, int k, bool apply)
+{
+	char mine[2 * RULES_HEX_MAX_SIDE - 1][2 * RULES_HEX_MAX_SIDE] = { { 0 } };
+	char theirs[2 * RULES_HEX_MAX_SIDE - 1][2 * RULES_HEX_MAX_SIDE] = { { 0 } };
+	int ny[6], nk[6], i, yy, kk, size, own = 0, maxe = 0, e;
+
+	for (i = ref_nbrs(r, y, k, ny, nk); i-- > 0;)
+		own += r->at[ny[i]][nk[i]] == c;
+	if (own == 0) {
+		if (apply)
+			r->at[y][k] = (char)c;
+		return 1;
+	}
+	r->at[y][k] = (char)c;
+	size = ref_flood(r, y, k, mine, 1);
+	/* Every enemy group touching the new group: the largest, and (to remove) all of them. */
+	for (yy = 0; yy < r->rows; yy++)
+		for (kk = 1; kk <= r->len[yy]; kk++) {
+			if (!mine[yy][kk])
+				continue;
+			for (i = ref_nbrs(r, yy, kk, ny, nk); i-- > 0;)
+				if (r->at[ny[i]][nk[i]] == 3 - c && !theirs[ny[i]][nk[i]]) {
+					e = ref_flood(r, ny[i], nk[i], theirs, 1);
+					maxe = e > maxe ? e : maxe;
+				}
+		}
+	if (maxe == 0 || size <= maxe) {
+		r->at[y][k] = 0;
+		return 0;
+	}
+	if (!apply) {
+		r->at[y][k] = 0;
+		return 2;
+	}
+	for (yy = 0; yy < r->rows; yy++)
+		for (kk = 1; kk <= r->len[yy]; kk++)
+			if (theirs[yy][kk])
+				r->at[yy][kk] = 0;
+	return 2;
+}
+
+/* The legal cells of colour c on the reference board, "a1 a3 ..." by row then number. */
+static void ref_legal(struct ref *r, int c, char *buf)
+{
+	int y, k, n = 0;
+
+	buf[0] = '\0';
+	for (y = 0; y < r->rows; y++)
+		for (k = 1; k <= r->len[y]; k++)
+			if (r->at[y][k] == 0 && ref_try(r, c, y, k, false))
+				n += sprintf(buf + n, "%s%c%d", n ? " " : "", 'a' + y, k);
+}
+
+/* 200 random hex games, sides 3 to 10: every legal set, capture and position against the reference. */
+static void test_hex_random(void)
+{
+	static struct ref r;
+	static char want[4096], got[4096];
+	uint16_t mv[RULES_MAX_POINTS];
+	unsigned long rnd = 777;
+	int game, n, p, y, k, badset = 0, badboard = 0, sets = 0, captures = 0, multi = 0, passes = 0;
+	int games = 0, kind;
+	struct rules_event ev;
+	char name[4];
+
+	for (game = 0; game < 200; game++) {
+		int side = RULES_HEX_MIN_SIDE + game % (RULES_HEX_MAX_SIDE - RULES_HEX_MIN_SIDE + 1);
+
+		rules_game_init_shape(&G, RULES_HEX, side, false);
+		ref_init(&r, side);
+		while (G.result == RULES_PLAYING) {
+			B = G.board;
+			strcpy(got, legal_names(G.to_move));
+			ref_legal(&r, G.to_move, want);
+			sets++;
+			if (strcmp(got, want) != 0 && badset++ < 3)
+				printf("# game %d side %d: legal set differs\n# got  %s\n# want %s\n", game, side,
+				    got, want);
+			n = rules_game_legal(&G, mv);
+			rnd = rnd * 6364136223846793005UL + 1442695040888963407UL;
+			p = mv[(rnd >> 33) % (unsigned long)n];
+			rules_point_name(&G.board, p, name);
+			y = name[0] - 'a', k = atoi(name + 1);
+			kind = ref_try(&r, G.to_move, y, k, true);
+			rules_game_play(&G, p, &ev);
+			captures += ev.captured > 0;
+			passes += ev.npasses;
+			multi += ev.verdict == RULES_CAPTURE && kind == 2 && ev.captured > 1;
+			if (kind != (ev.verdict == RULES_CAPTURE ? 2 : 1) && badboard++ < 3)
+				printf("# game %d: %s is a %s, the reference says %d\n", game, name,
+				    rules_verdict_str(ev.verdict), kind);
+			for (y = 0; y < r.rows; y++)
+				for (k = 1; k <= r.len[y]; k++) {
+					p = rules_point(&G.board, rules_row_first(&G.board, y) + k - 1, y);
+					if ((int)rules_at(&G.board, p) != r.at[y][k] && badboard++ < 3)
+						printf("# game %d: %c%d differs after %s\n", game, 'a' + y, k, name);
+				}
+		}
+		games++;
+	}
+	ok_int(badset, 0, "%d random hex games: %d legal sets agree with the brute-force reference", games, sets);
+	ok_int(badboard, 0, "random hex games: every placement and position agree with the reference");
+	ok(captures > 1000 && multi > 100, "random hex games: %d captures, %d of several stones", captures, multi);
+	printf("# %d automatic passes\n", passes);
 }
 
 int main(void)
@@ -408,6 +778,10 @@ int main(void)
 	test_edge_cases();
 	test_swap_resign_pass();
 	test_random_consistency();
-	test_conformance();
+	test_conformance("tests/data/public.trace.gz", 300);
+	test_conformance("tests/data/public-hex.trace.gz", 212);
+	test_hex_geometry();
+	test_hex_rules();
+	test_hex_random();
 	return t_done();
 }
