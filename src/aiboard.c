@@ -8,18 +8,20 @@
 
 void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 {
-	int x, y, i, j, k, off, n = b->size;
+	int x, y, i, j, k, off, dx, dy, w = b->width;
 
 	memset(geo, 0, sizeof(*geo));
-	geo->size = n;
-	geo->stride = n + 2 * AIBOARD_BORDER;
+	geo->size = b->size;
+	geo->stride = w + 2 * AIBOARD_BORDER;
 	geo->ncells = geo->stride * geo->stride;
-	/* The rules core's connections: a point's four orthogonal neighbours. */
-	geo->nnbr = 4;
-	geo->nbr[0] = -1;
-	geo->nbr[1] = 1;
-	geo->nbr[2] = -geo->stride;
-	geo->nbr[3] = geo->stride;
+	/* The rules core's connections, dx + dy * stride there, on this wider array. */
+	geo->nnbr = b->nnbr;
+	for (k = 0; k < b->nnbr; k++) {
+		off = b->nbr[k];
+		dy = (off + (off > 0 ? 1 : -1)) / b->stride;
+		dx = off - dy * b->stride;
+		geo->nbr[k] = dx + dy * geo->stride;
+	}
 	/* Cells within two steps: the neighbours and their neighbours, without the cell. */
 	for (i = 0; i < geo->nnbr; i++) {
 		for (j = -1; j < geo->nnbr; j++) {
@@ -34,16 +36,19 @@ void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 			}
 		}
 	}
-	for (y = 0; y < n; y++) {
-		for (x = 0; x < n; x++) {
+	for (y = 0; y < w; y++) {
+		for (x = 0; x < w; x++) {
 			int c = (y + AIBOARD_BORDER) * geo->stride + x + AIBOARD_BORDER;
 			int p = rules_point(b, x, y);
 
+			if (b->color[p] == RULES_OFFBOARD)
+				continue;
 			geo->rpoint[c] = (uint16_t)p;
 			geo->cell[p] = (uint16_t)c;
 			geo->npoints++;
 		}
 	}
+	assert(geo->npoints == b->npoints);
 }
 
 void aiboard_from_rules(struct aiboard *b, const struct aigeom *geo, const struct rules_board *rb)
@@ -307,4 +312,58 @@ bool aiboard_has_legal(struct aiboard *b, int c)
 		if (aiboard_check(b, c, b->empty[i]) != AIBOARD_ILLEGAL)
 			return true;
 	return false;
+}
+
+int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_verdict *v)
+{
+	uint16_t mv[RULES_MAX_POINTS];
+	int t, p, n;
+
+	if (b->nempty == 0)
+		return 0;
+	/* Rejection sampling: a uniform empty point, kept if legal, is a uniform legal one. */
+	for (t = 0; t < 8; t++) {
+		p = b->empty[aiboard_below(rng, b->nempty)];
+		if ((*v = aiboard_check(b, c, p)) != AIBOARD_ILLEGAL)
+			return p;
+	}
+	/* Most points are illegal: draw from the whole set. */
+	n = aiboard_legal(b, c, mv);
+	if (n == 0)
+		return 0;
+	p = mv[aiboard_below(rng, n)];
+	*v = aiboard_check(b, c, p);
+	return p;
+}
+
+int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len)
+{
+	enum aiboard_verdict v;
+	int n = 0, passes = 0, placed = 0, p, winner = RULES_EMPTY;
+
+	while (n < maxlen) {
+		p = aiboard_random_legal(b, c, rng, &v);
+		if (p == 0) {
+			/* Mid-turn dead end: the turn ends; at a turn's start: a pass, two a draw. */
+			if (placed == 0 && ++passes == 2)
+				break;
+			placed = 0;
+			c = RULES_OTHER(c);
+			continue;
+		}
+		n++;
+		passes = 0;
+		aiboard_play(b, c, p, v);
+		if (v == AIBOARD_NONCAPTURE) {
+			placed = 0;
+			c = RULES_OTHER(c);
+		} else if (b->stones[RULES_OTHER(c)] == 0) {
+			winner = c;
+			break;
+		} else {
+			placed++;
+		}
+	}
+	*len = n;
+	return winner;
 }

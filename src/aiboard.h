@@ -90,6 +90,36 @@ int aiboard_legal(struct aiboard *b, int c, uint16_t *out);
 /* Whether c has a legal placement. */
 bool aiboard_has_legal(struct aiboard *b, int c);
 
+/* splitmix64 step: any state, zero included, is a good one. */
+static inline uint64_t aiboard_rng(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), 0 < n <= 2^16 (multiply-shift; bias below 2^-16 of a percent). */
+static inline int aiboard_below(uint64_t *s, int n)
+{
+	return (int)(((aiboard_rng(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/*
+ * A uniformly random legal placement of c (each legal placement equally
+ * likely, legality decided exactly), its verdict in *v; 0 if c has none.
+ */
+int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_verdict *v);
+
+/*
+ * Play the game on from b, c to move at the start of a turn, with uniformly
+ * random legal placements, whole turns and passes as the rules say, for at
+ * most maxlen placements.  Returns the winner (RULES_BLACK or RULES_WHITE),
+ * RULES_EMPTY for a draw or a game cut at maxlen; *len gets the placements.
+ */
+int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len);
+
 /* Number of own (colour c) neighbours and of enemy neighbours of cell p. */
 static inline int aiboard_count(const struct aiboard *b, int p, int c)
 {
