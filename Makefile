@@ -42,7 +42,7 @@ CRYPT_LIBS = $(if $(filter yes,$(STATIC_GMIME)),,$(shell $(PKG_CONFIG) --libs li
 CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 
 ALL_CFLAGS = $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) $(CFLAGS)
-LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -pthread
+LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
 
 SRCS := $(sort $(wildcard src/*.c))
 LIBSRCS := $(filter-out src/main.c,$(SRCS))

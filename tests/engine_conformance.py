@@ -143,8 +143,8 @@ def replay(engine, trace, limit):
 class Engine:
     """One engine process, spoken to one command at a time."""
 
-    def __init__(self, engine, env):
-        self.p = subprocess.Popen([engine, "engine"], stdin=subprocess.PIPE,
+    def __init__(self, engine, env, options=()):
+        self.p = subprocess.Popen([engine, "engine"] + list(options), stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env)
 
     def send(self, command):
@@ -171,7 +171,8 @@ class Engine:
 
 def genmove_games(engine):
     env = dict(os.environ, OUSTPBM_ENGINE_SEED="conformance")
-    e = Engine(engine, env)
+    # The computer player at level 2 with a small fixed budget: whole games in seconds.
+    e = Engine(engine, env, ["--level", "2", "--playouts", "300"])
     failed = 0
     for size in (5, 7, 9, 11):
         placements, problem = 0, None
