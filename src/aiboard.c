@@ -6,6 +6,8 @@
 #include <assert.h>
 #include <string.h>
 
+#define NOWN_ONE(c) ((uint8_t)((c) == RULES_BLACK ? 1 : 16))
+
 void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 {
 	int x, y, i, j, k, off, dx, dy, w = b->width;
@@ -61,6 +63,7 @@ void aiboard_from_rules(struct aiboard *b, const struct aigeom *geo, const struc
 	memset(b->color, RULES_OFFBOARD, (size_t)geo->ncells);
 	memset(b->group, 0, (size_t)geo->ncells * sizeof(b->group[0]));
 	memset(b->gvalid, 0, (size_t)geo->ncells);
+	memset(b->nown, 0, (size_t)geo->ncells);
 	for (c = 0; c < geo->ncells; c++) {
 		if (geo->rpoint[c] == 0)
 			continue;
@@ -70,6 +73,14 @@ void aiboard_from_rules(struct aiboard *b, const struct aigeom *geo, const struc
 			b->empty[b->nempty++] = (uint16_t)c;
 		} else {
 			b->stones[b->color[c]]++;
+		}
+	}
+	for (c = 0; c < geo->ncells; c++) {
+		if (b->color[c] == RULES_BLACK || b->color[c] == RULES_WHITE) {
+			int k;
+
+			for (k = 0; k < geo->nnbr; k++)
+				b->nown[c + geo->nbr[k]] += NOWN_ONE(b->color[c]);
 		}
 	}
 	/* Groups: the rules core's group ids mapped to cells. */
@@ -96,6 +107,7 @@ void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
 	memcpy(dst->stones, src->stones, sizeof(dst->stones));
 	memcpy(dst->color, src->color, n);
 	memcpy(dst->gvalid, src->gvalid, n);
+	memcpy(dst->nown, src->nown, n);
 	memcpy(dst->group, src->group, n * 2);
 	memcpy(dst->next, src->next, n * 2);
 	memcpy(dst->gsize, src->gsize, n * 2);
@@ -130,6 +142,8 @@ enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p)
 	const struct aigeom *geo = b->geo;
 	int own[AIBOARD_MAX_NBR], nown = 0, size = 1, maxe = 0, e = RULES_OTHER(c), k, j, q, g, m;
 
+	if (aiboard_count(b, p, c) == 0)
+		return AIBOARD_NONCAPTURE;
 	for (k = 0; k < geo->nnbr; k++) {
 		q = p + geo->nbr[k];
 		if (b->color[q] == e) {
@@ -205,6 +219,8 @@ static inline void put_stone(struct aiboard *b, int c, int p)
 	b->group[p] = (uint16_t)p;
 	b->next[p] = (uint16_t)p;
 	b->gsize[p] = 1;
+	for (i = 0; i < b->geo->nnbr; i++)
+		b->nown[p + b->geo->nbr[i]] += NOWN_ONE(c);
 }
 
 /* Merge group `from` into group `into`: relabel from's stones, splice the lists. */
@@ -236,6 +252,8 @@ static void remove_group(struct aiboard *b, int r, int keep)
 			if (b->color[q] == c && b->group[q] != keep)
 				b->gvalid[b->group[q]] = 0;
 		}
+		for (k = 0; k < geo->nnbr; k++)
+			b->nown[s + geo->nbr[k]] -= NOWN_ONE(e);
 		b->color[s] = RULES_EMPTY;
 		b->group[s] = 0;
 		b->epos[s] = (uint16_t)b->nempty;

@@ -55,6 +55,7 @@ struct aiboard {
 	int stones[3];		/* indexed by enum rules_color */
 	uint8_t color[AIBOARD_MAX_CELLS];	/* enum rules_color */
 	uint8_t gvalid[AIBOARD_MAX_CELLS];	/* gmax[g] is known */
+	uint8_t nown[AIBOARD_MAX_CELLS];	/* black neighbours | white neighbours << 4 */
 	uint16_t group[AIBOARD_MAX_CELLS];	/* group id (a cell of it), 0 if empty */
 	uint16_t next[AIBOARD_MAX_CELLS];	/* next stone of the group (circular) */
 	uint16_t gsize[AIBOARD_MAX_CELLS];	/* stones of group g */
@@ -120,15 +121,10 @@ int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_v
  */
 int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len);
 
-/* Number of own (colour c) neighbours and of enemy neighbours of cell p. */
+/* Number of neighbours of cell p holding a stone of colour c (black or white). */
 static inline int aiboard_count(const struct aiboard *b, int p, int c)
 {
-	const struct aigeom *g = b->geo;
-	int k, n = 0;
-
-	for (k = 0; k < g->nnbr; k++)
-		n += b->color[p + g->nbr[k]] == c;
-	return n;
+	return (b->nown[p] >> (c == RULES_BLACK ? 0 : 4)) & 15;
 }
 
 #endif

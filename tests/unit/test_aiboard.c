@@ -44,9 +44,20 @@ static void compare(struct rules_board *rb, struct aiboard *ab, int c, int game,
 		if (v == AIBOARD_CAPTURE && aiboard_capture_size(ab, c, al[i]) != chk.captured)
 			complain("capture sizes differ", game, step);
 	}
-	for (i = 0; i < GEO.ncells; i++)
-		if (GEO.rpoint[i] && ab->color[i] != rules_at(rb, GEO.rpoint[i]))
+	for (i = 0; i < GEO.ncells; i++) {
+		int k, nb = 0, nw = 0;
+
+		if (GEO.rpoint[i] == 0)
+			continue;
+		if (ab->color[i] != rules_at(rb, GEO.rpoint[i]))
 			complain("stones differ", game, step);
+		for (k = 0; k < GEO.nnbr; k++) {
+			nb += ab->color[i + GEO.nbr[k]] == RULES_BLACK;
+			nw += ab->color[i + GEO.nbr[k]] == RULES_WHITE;
+		}
+		if (aiboard_count(ab, i, RULES_BLACK) != nb || aiboard_count(ab, i, RULES_WHITE) != nw)
+			complain("neighbour counts differ", game, step);
+	}
 	if (ab->nempty != rb->nempty || ab->stones[1] != rb->stones[1] ||
 	    ab->stones[2] != rb->stones[2])
 		complain("counts differ", game, step);
