@@ -16,14 +16,17 @@
 #include "ident.h"
 #include "mailaddr.h"
 #include "reply.h"
+#include "robot.h"
 #include "store.h"
+#include "transport.h"
 
 #define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
 #define LINE_MAX_IN (STORE_PASSWORD_MAX + 3)	/* a password line read from stdin, CR LF included */
 #define NAME_MAX_IN (STORE_FULLNAME_MAX + 1)
 
 const char admin_usage[] =
-    "       oustpbm [-d DIR] cleanup                  reminders, losses on time, outbox flush (cron)\n"
+    "       oustpbm [-d DIR] cleanup                  robot turns, reminders, losses on time, outbox flush (cron)\n"
+    "       oustpbm [-d DIR] robot [BOARD...]         play the robot player's turns left over, flush\n"
     "       oustpbm [-d DIR] adduser [--stdin] USERID ADDRESS [NAME...]\n"
     "                                                 add an account; prints its password\n"
     "       oustpbm [-d DIR] passwd [--stdin] USERID  set a new password; prints it\n"
@@ -31,7 +34,7 @@ const char admin_usage[] =
     "       oustpbm [-d DIR] show BOARD[#TURN]        a board as the players see it\n"
     "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n";
 
-static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck" };
+static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck", "robot" };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 /* One run of a command. */
@@ -204,6 +207,10 @@ static enum admin_status do_adduser(struct admin *a)
 		    "or digit)\n", args[0], IDENT_USERID_MAX);
 		return ADMIN_DATAERR;
 	}
+	if (robot_is(args[0])) {
+		fprintf(stderr, "oustpbm: the user id %s is the built-in robot player's\n", ROBOT_USERID);
+		return ADMIN_EXISTS;
+	}
 	if (!mailaddr_ok(args[1], &why)) {
 		fprintf(stderr, "oustpbm: address '%s' %s\n", args[1], why);
 		return ADMIN_DATAERR;
@@ -258,7 +265,7 @@ static enum admin_status do_passwd(struct admin *a)
 	as = get_password(from_stdin, pw, &shown);
 	if (as != ADMIN_OK)
 		return as;
-	ss = store_user_set_password(a->st, u.userid, pw);
+	ss = store_user_set_password(a->st, u.userid, pw, NULL);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: passwd %s: %s\n", u.userid, store_error(a->st));
 		return of_store(ss);
@@ -480,6 +487,64 @@ static enum admin_status do_fsck(struct admin *a)
 	return problems > 0 ? ADMIN_DATAERR : ADMIN_OK;
 }
 
+/* oustpbm robot [BOARD...]: the robot turns left over (robot.h), then the outbox flush. */
+static enum admin_status do_robot(struct admin *a)
+{
+	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	struct robot_stats stats;
+	struct outbox_stats fl;
+	struct outbox *ob = NULL;
+	enum robot_status rs;
+	enum outbox_status os;
+	enum admin_status as = ADMIN_OK;
+	char err[OUTBOX_ERR_MAX];
+	long *boards = NULL;
+	int i;
+
+	if (a->nargs > 0) {
+		boards = calloc((size_t)a->nargs, sizeof *boards);
+		if (boards == NULL)
+			return ADMIN_TEMPFAIL;
+	}
+	for (i = 0; i < a->nargs; i++) {
+		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &boards[i])) {
+			fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i], IDENT_BOARD_MIN,
+			    IDENT_BOARD_MAX);
+			free(boards);
+			return ADMIN_USAGE;
+		}
+	}
+	rs = robot_run(a->st, &a->cfg, a->home, a->now, boards, (size_t)a->nargs, &stats);
+	free(boards);
+	memset(&fl, 0, sizeof fl);
+	os = outbox_open(a->st, &ob, err, sizeof err);
+	if (os == OUTBOX_OK && ops != NULL)
+		os = outbox_flush(ob, ops, &a->cfg, &fl);
+	if (os != OUTBOX_OK || ops == NULL) {
+		fprintf(stderr, "oustpbm: robot: cannot flush the outbox: %s\n",
+		    ops == NULL ? "unknown transport" : ob != NULL ? outbox_error(ob) : err);
+		as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+	}
+	outbox_close(ob);
+	store_log(a->st, "%s robot done: %u boards, %u robot turns played, %u left for the next run; "
+	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.played, stats.failed,
+	    fl.delivered, fl.deferred, fl.failed);
+	if (as != ADMIN_OK)
+		return as;
+	switch (rs) {
+	case ROBOT_OK:
+		return ADMIN_OK;
+	case ROBOT_FAULT:
+	case ROBOT_TEMPFAIL:
+		return ADMIN_TEMPFAIL;	/* left for the next run */
+	case ROBOT_CONFIG:
+		return ADMIN_CONFIG;
+	case ROBOT_ERROR:
+		break;
+	}
+	return ADMIN_SOFTWARE;
+}
+
 static enum admin_status do_cleanup(struct admin *a)
 {
 	struct cleanup_stats stats;
@@ -488,9 +553,9 @@ static enum admin_status do_cleanup(struct admin *a)
 	if (a->nargs != 0)
 		return usage();
 	cs = cleanup_run(a->st, &a->cfg, a->home, a->now, &stats);
-	store_log(a->st, "%s cleanup done: %u boards, %u reminded, %u lost on time, %u failed; "
-	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.reminded, stats.timed_out,
-	    stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);
+	store_log(a->st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
+	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.robot, stats.reminded,
+	    stats.timed_out, stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);
 	switch (cs) {
 	case CLEANUP_OK:
 		return ADMIN_OK;
@@ -549,6 +614,8 @@ enum admin_status admin_main(int argc, char **argv)
 		as = do_list(&a);
 	else if (strcmp(a.cmd, "show") == 0)
 		as = do_show(&a);
+	else if (strcmp(a.cmd, "robot") == 0)
+		as = do_robot(&a);
 	else
 		as = do_fsck(&a);
 	store_close(a.st);

@@ -8,6 +8,7 @@
 
 #include "gamefile.h"
 #include "reply.h"
+#include "robot.h"
 #include "transport.h"
 
 /* One run: what every board shares. */
@@ -350,6 +351,8 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 {
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct cleanup_stats dummy;
+	struct robot_stats rstats;
+	enum robot_status rs;
 	struct run r;
 	enum store_status ss;
 	enum outbox_status os;
@@ -367,6 +370,17 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	gamefile_time_str(r.now, r.stamp);
 	/* no incoming mail: the reminders thread under their boards only */
 	reply_init(&r.rc, cfg, home, now, NULL, NULL, "cleanup");
+	/* first the robot turns left over, so that a turn played is not reminded of */
+	rs = robot_run(st, cfg, home, now, NULL, 0, &rstats);
+
+	stats->robot = rstats.played;
+	stats->failed += rstats.failed;
+	if (rs == ROBOT_TEMPFAIL || rs == ROBOT_FAULT)
+		worse(&r, CLEANUP_TEMPFAIL);
+	else if (rs == ROBOT_CONFIG)
+		worse(&r, CLEANUP_CONFIG);
+	else if (rs != ROBOT_OK)
+		worse(&r, CLEANUP_SOFTWARE);
 	ss = store_list_boards(st, &boards, &n);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: cleanup: cannot list the boards: %s\n", store_error(st));

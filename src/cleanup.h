@@ -1,5 +1,6 @@
 /*
- * cleanup: `oustpbm cleanup`, run from cron (pbmserv's "Cleanup"): reminds
+ * cleanup: `oustpbm cleanup`, run from cron (pbmserv's "Cleanup"): plays
+ * the robot player's turns left over (robot_run(), robot.h), reminds
  * players who have not moved, ends games on time, and flushes the outbox.
  *
  * For each board still playing, the header alone (gamefile_parse_header)
@@ -49,6 +50,7 @@ const char *cleanup_status_str(enum cleanup_status s);
 /* What one run did. */
 struct cleanup_stats {
 	unsigned boards;	/* game files looked at */
+	unsigned robot;		/* robot turns played (robot.h) */
 	unsigned reminded;	/* reminders queued */
 	unsigned timed_out;	/* games ended on time */
 	unsigned failed;	/* boards left for the next run or unreadable */

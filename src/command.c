@@ -28,7 +28,7 @@ static const struct keyword keywords[] = {
 	{ "register", COMMAND_REGISTER, "register <userid> <password> [full name]", 1, -1, "upN" },
 	{ "password", COMMAND_PASSWORD, "password <userid> <old password> <new password>", 1, 2, "upp" },
 	{ "challenge", COMMAND_CHALLENGE,
-	  "challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap]", 1, -1, "upoO" },
+	  "challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap] [-level=N]", 1, -1, "upoO" },
 	{ "move", COMMAND_MOVE, "move <board>[#turn] <userid> <password> <placements>", 2, -1, "bupL" },
 	{ "swap", COMMAND_SWAP, "swap <board>[#turn] <userid> <password>", 2, -1, "bup" },
 	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1, "bup" },
@@ -349,6 +349,15 @@ static enum command_status parse_options(struct command *out, const struct word 
 		}
 		if (word_is(&w[i], "-size"))
 			goto bad_size;
+		if (w[i].len >= 6 && strncasecmp(w[i].s, "-level", 6) == 0 &&
+		    (w[i].len == 6 || w[i].s[6] == '=')) {
+			/* the robot's level: -level=N, one digit */
+			if (w[i].len != 8 || w[i].s[7] < '0' + COMMAND_LEVEL_MIN || w[i].s[7] > '0' + COMMAND_LEVEL_MAX)
+				return fail(out, COMMAND_BAD_OPTION, "%s: the level must be from %d to %d",
+				    quote(w[i].s, w[i].len, q), COMMAND_LEVEL_MIN, COMMAND_LEVEL_MAX);
+			out->level = w[i].s[7] - '0';
+			continue;
+		}
 		if (word_is(&w[i], "-noswap")) {
 			out->noswap = true;
 			continue;
@@ -361,7 +370,7 @@ static enum command_status parse_options(struct command *out, const struct word 
 			c = COMMAND_COLOR_RANDOM;
 		else
 			return fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -black, -white, -random or -noswap)",
+			    "unknown option '%s' (use -size=N, -black, -white, -random, -noswap or -level=N)",
 			    quote(w[i].s, w[i].len, q));
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
@@ -423,6 +432,8 @@ static bool option_word(const struct word *w)
 	size_t j;
 
 	if (word_is(w, "-noswap") || word_is(w, "-black") || word_is(w, "-white") || word_is(w, "-random"))
+		return true;
+	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')
 		return true;
 	if (w->len <= 6 || w->len > 8 || strncasecmp(w->s, "-size=", 6) != 0)
 		return false;

@@ -9,7 +9,7 @@
  *
  *   register <userid> <password> [full name...]
  *   password <userid> <old password> <new password>
- *   challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap]
+ *   challenge <userid> <password> <opponent> [-size=N] [-black|-white|-random] [-noswap] [-level=N]
  *   move <board>[#turn] <userid> <password> <placements>
  *   swap <board>[#turn] <userid> <password>
  *   resign <board>[#turn] <userid> <password>
@@ -41,6 +41,8 @@
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
+#define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
+#define COMMAND_LEVEL_MAX 5
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -107,6 +109,7 @@ struct command {
 	int size;		/* challenge: board size, odd, 5..25 */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
+	int level;		/* challenge: -level=N for the robot, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */

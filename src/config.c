@@ -134,6 +134,9 @@ static const struct key keys[] = {
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
+	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
+	NUM_KEY(robot_seconds, 1, 600, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -163,6 +166,10 @@ void config_defaults(struct config *cfg)
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
 	cfg->max_mails_per_hour = 30;
+	/* forged registrations must not fill the users file (STORE_USERS_FILE_MAX) */
+	cfg->max_registrations_per_hour = 100;
+	cfg->max_registrations_per_domain = 20;
+	cfg->robot_seconds = 5;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;

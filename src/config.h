@@ -58,6 +58,15 @@
  *   max_mails_per_hour (30)              mails of one sender answered in an
  *                                         hour, 1..100000, 0 = no limit; more
  *                                         are logged and dropped (seen.h)
+ *   max_registrations_per_hour (100)     accounts made by mail in an hour,
+ *                                         1..100000, 0 = no limit; more are
+ *                                         refused with a reply
+ *   max_registrations_per_domain (20)    of them with addresses in one
+ *                                         domain, 1..100000, 0 = no limit
+ *   robot_seconds      (5)               seconds the robot player thinks per
+ *                                         turn, 1..600 (robot.h); keep it well
+ *                                         under lock_timeout_ms, as the board
+ *                                         stays locked while it thinks
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -67,6 +76,8 @@
  * headers and times are reproducible; see config_now().  OUSTPBM_TEST_LIBCURL
  * names the library the smtp transport loads instead of libcurl.so.4.
  * OUSTPBM_TEST_CRASH=n kills the process before its n-th durable step (store.h).
+ * OUSTPBM_TEST_ROBOT_PLAYOUTS=n gives the robot a fixed playout budget instead
+ * of a deadline, and OUSTPBM_TEST_ROBOT a test player or a fault (robot.h).
  */
 #ifndef OUSTPBM_CONFIG_H
 #define OUSTPBM_CONFIG_H
@@ -116,6 +127,9 @@ struct config {
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	unsigned long max_registrations_per_hour;	/* 0 = no limit */
+	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
+	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

@@ -12,6 +12,7 @@
 #include "game.h"
 #include "gamefile.h"
 #include "ident.h"
+#include "robot.h"
 
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60
@@ -174,8 +175,11 @@ static enum fsck_status check_player(struct store *st, const char *file, const c
     const char *key, const char *userid, FILE *out, unsigned *problems)
 {
 	struct store_user u;
-	enum store_status ss = store_user_find(st, userid, &u);
+	enum store_status ss;
 
+	if (robot_is(userid))
+		return FSCK_OK;	/* built in, without an account (robot.h) */
+	ss = store_user_find(st, userid, &u);
 	if (ss == STORE_OK)
 		return FSCK_OK;
 	if (ss == STORE_NOT_FOUND) {
@@ -393,6 +397,72 @@ static enum fsck_status check_counter(struct store *st, const long *boards, size
 	return FSCK_OK;
 }
 
+static const struct store_user *sort_users;
+
+/* By user id, then by line (the first of equal ids is the one found). */
+static int by_userid(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = strcmp(sort_users[i].userid, sort_users[j].userid);
+
+	return c != 0 ? c : i < j ? -1 : i > j;
+}
+
+/*
+ * The users file: not near its read limit (past it every mail fails; the
+ * server refuses registrations that would pass it), and no user id twice:
+ * ids compare without case, so of "Alice" and "alice" only the first is
+ * ever found.
+ */
+static enum fsck_status check_users(struct store *st, FILE *out, unsigned *problems)
+{
+	struct store_user *users = NULL;
+	unsigned *lines = NULL;
+	size_t n = 0, size = 0, i, *order = NULL;
+	enum store_status ss;
+
+	ss = store_user_all(st, &users, &lines, &n, &size);
+	if (ss == STORE_NOT_FOUND)
+		return FSCK_OK;
+	if (ss == STORE_TOO_BIG) {
+		report(out, problems, "users", 0, "larger than %ld bytes: no mail can be handled until it is cut",
+		    STORE_USERS_FILE_MAX);
+		return FSCK_OK;
+	}
+	if (ss == STORE_CORRUPT) {
+		report(out, problems, "users", 0, "%s", store_error(st));
+		return FSCK_OK;
+	}
+	if (ss != STORE_OK) {
+		report(out, problems, "users", 0, "%s", store_error(st));
+		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	}
+	if (size > (size_t)STORE_USERS_FILE_MAX / 10 * 9)
+		report(out, problems, "users", 0, "%zu bytes, within 10%% of the %ld bytes the server reads: "
+		    "new accounts are refused at the limit; remove unused ones", size, STORE_USERS_FILE_MAX);
+	order = n > 0 ? malloc(n * sizeof *order) : NULL;
+	if (n > 0 && order == NULL) {
+		report(out, problems, "users", 0, "out of memory checking it");
+		free(users);
+		free(lines);
+		return FSCK_TEMPFAIL;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	sort_users = users;
+	if (n > 1)
+		qsort(order, n, sizeof *order, by_userid);
+	for (i = 1; i < n; i++)
+		if (strcmp(users[order[i]].userid, users[order[i - 1]].userid) == 0)
+			report(out, problems, "users", (int)lines[order[i]], "user id %s is the one of line %u "
+			    "(user ids compare without case): this account can never be reached",
+			    users[order[i]].userid, lines[order[i - 1]]);
+	free(order);
+	free(users);
+	free(lines);
+	return FSCK_OK;
+}
+
 static enum fsck_status worst(enum fsck_status a, enum fsck_status b)
 {
 	return a > b ? a : b;
@@ -426,6 +496,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	}
 	fs = check_counter(st, all, count, out, problems);
 	store_unlock(&lock);
+	fs = worst(fs, check_users(st, out, problems));
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_tmp(st, ".", out, problems));
 	fs = worst(fs, check_tmp(st, "games", out, problems));

@@ -28,6 +28,8 @@
 #define GAME_THREAD_MAX 250	/* characters in a thread Message-ID */
 #define GAME_MAX_TURNS 1000000	/* a history longer than this is refused */
 #define GAME_NAME_SIZE (IDENT_USERID_MAX + 1)
+#define GAME_ROBOT_LEVEL_MIN 1	/* the robot's levels (robot.h checks them against ai.h) */
+#define GAME_ROBOT_LEVEL_MAX 5
 
 enum game_status {
 	GAME_OK = 0,
@@ -83,6 +85,7 @@ struct game {
 	int64_t last_move;
 	int64_t remind;		/* when `oustpbm cleanup` next reminds the player to move; 0: not set */
 	char thread[GAME_THREAD_MAX + 1];	/* Message-ID for mail threading, may be "" */
+	int robot_level;	/* the robot player's level (robot.h), 0: not given */
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;
 	int alloc_turns;

@@ -243,12 +243,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind"
+	"created", "last-move", "thread", "remind", "robot-level"
 };
 
 struct header {
@@ -337,6 +337,14 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 		if (!gamefile_time_parse(v, n, &g->remind))
 			return fail(err, r->line, "bad time '%s' (want e.g. 2026-11-21T18:41:07Z)",
 			    quote(q, v, n));
+		break;
+	case K_ROBOT_LEVEL:
+		/* the robot player's level: robot.h, ai.h's AI_MIN_LEVEL..AI_MAX_LEVEL */
+		x = number(v, n, 9);
+		if (x < GAME_ROBOT_LEVEL_MIN || x > GAME_ROBOT_LEVEL_MAX)
+			return fail(err, r->line, "robot-level must be %d to %d, not '%s'", GAME_ROBOT_LEVEL_MIN,
+			    GAME_ROBOT_LEVEL_MAX, quote(q, v, n));
+		g->robot_level = (int)x;
 		break;
 	case K_THREAD:
 		/* A Message-ID: printable ASCII without blanks (RFC 5322 msg-id). */
@@ -972,6 +980,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "remind: %s\n", gamefile_time_str(g->remind, t));
 	if (g->thread[0] != '\0')
 		bput(&b, "thread: %s\n", g->thread);
+	if (g->robot_level != 0)
+		bput(&b, "robot-level: %d\n", g->robot_level);
 	n = board_render_game(g, board);
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);

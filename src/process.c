@@ -41,6 +41,7 @@
 #include "outbox.h"
 #include "pwcheck.h"
 #include "reply.h"
+#include "robot.h"
 #include "rules.h"
 #include "seen.h"
 #include "store.h"
@@ -73,19 +74,20 @@ struct job {
 };
 
 /*
- * Settle a password check still running (do_play): false if the password was
- * wrong, and then who names the user.  Afterwards no check is pending.
+ * Settle a password check still running (do_play): its verdict, and who
+ * names the user; PWCHECK_RIGHT when none is pending.  Afterwards no check
+ * is pending.
  */
-static bool password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
+static enum pwcheck_verdict password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
 {
-	bool right;
+	enum pwcheck_verdict v;
 
 	if (!pwcheck_pending(&j->pw))
-		return true;
-	right = pwcheck_result(&j->pw);
+		return PWCHECK_RIGHT;
+	v = pwcheck_result(&j->pw);
 	snprintf(who, IDENT_USERID_MAX + 1, "%s", j->pw.user.userid);
 	pwcheck_release(&j->pw);
-	return right;
+	return v;
 }
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
@@ -116,6 +118,15 @@ static enum process_status outbox_failure(struct job *j, enum outbox_status os, 
 	set_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
 	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+/* A password hash that could not be computed: neither right nor wrong, so nothing is decided (75). */
+static enum process_status hash_failure(struct job *j, const char *userid)
+{
+	set_detail(j, "tempfail", "cannot check the password of %s: its hash could not be computed "
+	    "(out of memory?)", userid);
+	fprintf(stderr, "oustpbm: cannot check the password of %s: its hash could not be computed\n", userid);
+	return PROCESS_TEMPFAIL;
 }
 
 static enum process_status reply_failure(struct job *j, enum reply_status rs)
@@ -187,11 +198,15 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	size_t len;
 
 	char who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!password_settled(j, who)) {
+	v = password_settled(j, who);
+	if (v == PWCHECK_FAILED)
+		return hash_failure(j, who);
+	if (v == PWCHECK_WRONG) {
 		/* a wrong password is the answer, whatever else is wrong with the command */
 		snprintf(msg, sizeof msg, "wrong password for %s", who);
 		g = NULL;
@@ -248,10 +263,15 @@ static enum process_status authenticate(struct job *j, const char *userid, const
     struct store_user *user, bool *authorised)
 {
 	enum process_status ps = find_account(j, userid, user, authorised);
+	bool right;
 
 	if (ps != PROCESS_OK || !*authorised)
 		return ps;
-	if (!store_user_check_password(user, password)) {
+	if (store_user_check_password(user, password, &right) != STORE_OK) {
+		*authorised = false;
+		return hash_failure(j, user->userid);
+	}
+	if (!right) {
 		*authorised = false;
 		return refuse(j, NULL, "wrong password for %s", user->userid);
 	}
@@ -337,6 +357,7 @@ static enum process_status do_register(struct job *j)
 {
 	struct command *c = &j->cmd;
 	struct outbox_batch *b = NULL;
+	struct store_register_caps caps;
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
@@ -346,6 +367,8 @@ static enum process_status do_register(struct job *j)
 	bool committed;
 
 	memset(&m, 0, sizeof m);
+	if (robot_is(c->userid))
+		return refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
 	ss = store_user_find(j->st, c->userid, &u);
 	if (ss == STORE_OK)
 		return refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
@@ -362,11 +385,19 @@ static enum process_status do_register(struct job *j)
 	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_user_add(j->st, c->userid, j->in.from_addr, c->password, c->fullname);
+	caps.per_hour = j->cfg.max_registrations_per_hour;
+	caps.per_domain = j->cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->now;
+	ss = store_user_register(j->st, c->userid, j->in.from_addr, c->password, c->fullname, &caps);
 	if (ss != STORE_OK) {
 		outbox_batch_abort(b, &committed);
 		if (ss == STORE_USER_EXISTS)
 			ps = refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+		else if (ss == STORE_LIMIT)
+			ps = refuse(j, NULL, "no new account now: %s; try again in an hour", store_error(j->st));
+		else if (ss == STORE_TOO_BIG)
+			ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
+			    "ask the server's admin");
 		else if (ss == STORE_BAD_NAME)
 			ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
 			    STORE_FULLNAME_MAX);
@@ -391,6 +422,17 @@ out:
 	return ps;
 }
 
+/*
+ * The old password is checked without a lock (it takes milliseconds), the
+ * new hash written under the store lock only if the stored hash is still
+ * the one checked (store_user_set_password).  If not, another change came
+ * first (a concurrent password mail, the admin's lock or reset): the
+ * account is read and the old password checked again, so exactly one of
+ * concurrent changes is told "changed" and a lock or reset made meanwhile
+ * stands.
+ */
+#define PASSWORD_TRIES 5
+
 static enum process_status do_password(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -401,25 +443,40 @@ static enum process_status do_password(struct job *j)
 	enum store_status ss;
 	enum process_status ps;
 	bool ok, committed;
+	int tries;
 
 	memset(&m, 0, sizeof m);
-	ps = authenticate(j, c->userid, c->password, &u, &ok);
-	if (ps != PROCESS_OK || !ok)
-		return ps;
-	if (!store_password_ok(c->new_password))
-		return refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-		    STORE_PASSWORD_MAX);
-	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
-	if (rs != REPLY_OK)
-		return reply_failure(j, rs);
-	ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
-	if (ps != PROCESS_OK)
-		goto out;
-	ss = store_user_set_password(j->st, u.userid, c->new_password);
-	if (ss != STORE_OK) {
+	for (tries = 0;; tries++) {
+		ps = authenticate(j, c->userid, c->password, &u, &ok);
+		if (ps != PROCESS_OK || !ok)
+			goto out;
+		if (!store_password_ok(c->new_password)) {
+			ps = refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+			    STORE_PASSWORD_MAX);
+			goto out;
+		}
+		if (m.msg == NULL) {
+			rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+			if (rs != REPLY_OK) {
+				ps = reply_failure(j, rs);
+				goto out;
+			}
+		}
+		ps = stage_batch(j, 0, NULL, 0, &m, 1, &b);
+		if (ps != PROCESS_OK)
+			goto out;
+		ss = store_user_set_password(j->st, u.userid, c->new_password, u.hash);
+		if (ss == STORE_OK)
+			break;
 		outbox_batch_abort(b, &committed);
-		ps = store_failure(j, ss, "cannot change the password");
-		goto out;
+		outbox_batch_free(b);
+		b = NULL;
+		if (ss != STORE_CHANGED || tries + 1 == PASSWORD_TRIES) {
+			if (ss == STORE_CHANGED)
+				ss = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
+			ps = store_failure(j, ss, "cannot change the password");
+			goto out;
+		}
 	}
 	if (outbox_batch_commit(b) == OUTBOX_OK)
 		j->queued = true;
@@ -446,6 +503,8 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 
 	*n = 0;
 	for (i = 0; i < 2; i++) {
+		if (robot_is(names[i]))
+			continue;	/* the robot player reads no mail (robot.h) */
 		ss = store_user_find(j->st, names[i], &u);
 		if (ss == STORE_NOT_FOUND)
 			continue;	/* removed by the admin: nobody to tell */
@@ -629,6 +688,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	enum store_status ss;
 	enum process_status ps;
 	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 	size_t len;
 	bool committed = false;
 
@@ -653,14 +713,14 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		/* what the commit needs on disk, written while the password check may still run */
 		ss = store_sync(j->st);
 	}
-	if (ss == STORE_OK && !password_settled(j, who)) {
-		/* everything was only staged: drop it, void the record, and refuse */
+	if (ss == STORE_OK && (v = password_settled(j, who)) != PWCHECK_RIGHT) {
+		/* everything was only staged: drop it, void the record, and refuse (or try later) */
 		store_discard(j->st, &sf);
 		outbox_batch_abort(b, &committed);
 		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
-		ps = refuse(j, NULL, "wrong password for %s", who);
+		ps = v == PWCHECK_FAILED ? hash_failure(j, who) : refuse(j, NULL, "wrong password for %s", who);
 		goto out;
 	}
 	if (ss == STORE_OK) {
@@ -740,8 +800,11 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	ss = store_lock_board(j->st, board, lock);
 	if (ss == STORE_TIMEOUT) {
 		char who[IDENT_USERID_MAX + 1];
+		enum pwcheck_verdict v = password_settled(j, who);
 
-		if (!password_settled(j, who))
+		if (v == PWCHECK_FAILED)
+			return hash_failure(j, who);
+		if (v == PWCHECK_WRONG)
 			return refuse(j, NULL, "wrong password for %s", who);
 		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
@@ -756,6 +819,60 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 	if (os != OUTBOX_OK)
 		return outbox_failure(j, os, "cannot recover the outbox");
 	return load_readonly(j, board, g, found);
+}
+
+/*
+ * The robot's answer, right after the mail's change to g was committed,
+ * the board lock still held (robot.h): its turn is played and committed
+ * with the one mail to its opponent, which tells both ev, the mail's
+ * change, and the answer.  mails[0..n) are the mails of ev alone, made but
+ * not queued: when the robot cannot play now (a fault of the AI, a failure
+ * of the store) they go out instead, the log says why, and the turn is left
+ * for `oustpbm robot` or `oustpbm cleanup`.  The mail was handled either
+ * way.
+ */
+static enum process_status robot_answer(struct job *j, struct game *g, struct reply_event *ev,
+    const struct reply_mail *mails, int n)
+{
+	struct robot_turn rt;
+	struct reply_mail both[2];
+	enum robot_status rs;
+	enum process_status ps = PROCESS_OK;
+	char why[ROBOT_ERR_MAX], detail[DETAIL_MAX];
+	const char *outcome = j->outcome;
+	int turn = g->rg.turn, nb = 0, i;
+	size_t dn;
+
+	memset(both, 0, sizeof both);
+	snprintf(detail, sizeof detail, "%s", j->detail);
+	rs = robot_play(g, &j->cfg, (int64_t)j->now, &rt, why, sizeof why);
+	if (rs == ROBOT_OK) {
+		ev->then = &rt.ev;
+		if (game_mails(j, g, ev, both, &nb) == PROCESS_OK) {
+			rs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, why, sizeof why);
+		} else {
+			rs = ROBOT_ERROR;
+			snprintf(why, sizeof why, "%s", j->detail);
+		}
+		ev->then = NULL;
+	}
+	/* the log line stays the mail's, with the robot's answer after it */
+	j->outcome = outcome;
+	snprintf(j->detail, sizeof j->detail, "%s", detail);
+	dn = strlen(j->detail);
+	if (rs == ROBOT_OK) {
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt.detail);
+	} else {
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
+		    "oustpbm robot", turn, why);
+		fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
+		for (i = 0; i < n && ps == PROCESS_OK; i++)
+			ps = enqueue(j, &mails[i]);
+	}
+	j->queued = true;
+	for (i = 0; i < nb; i++)
+		reply_mail_release(&both[i]);
+	return ps;
 }
 
 static unsigned mix(unsigned long long x)
@@ -790,12 +907,24 @@ static enum process_status do_challenge(struct job *j)
 	ps = authenticate(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;
-	ss = store_user_find(j->st, c->opponent, &opp);
-	if (ss == STORE_NOT_FOUND)
-		return refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
-		    c->opponent);
-	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot read the users file");
+	if (robot_is(c->opponent)) {
+		if (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX)
+			return refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
+			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
+			    c->size);
+		memset(&opp, 0, sizeof opp);
+		snprintf(opp.userid, sizeof opp.userid, "%s", ROBOT_USERID);
+	} else if (c->level != 0) {
+		return refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
+		    c->level, ROBOT_USERID, c->opponent);
+	} else {
+		ss = store_user_find(j->st, c->opponent, &opp);
+		if (ss == STORE_NOT_FOUND)
+			return refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
+			    c->opponent);
+		if (ss != STORE_OK)
+			return store_failure(j, ss, "cannot read the users file");
+	}
 	ss = store_next_board_id(j->st, &board);
 	if (ss == STORE_FULL)
 		return refuse(j, NULL, "no board number is left: ask the server's admin");
@@ -837,6 +966,8 @@ static enum process_status do_challenge(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	game_init(&g, board, c->size, !c->noswap, black, white, (int64_t)j->now);
+	if (robot_is(opp.userid))
+		g.robot_level = c->level != 0 ? c->level : robot_level(&g);	/* kept for the whole game */
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
@@ -855,10 +986,19 @@ static enum process_status do_challenge(struct job *j)
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
-	ps = commit_game(j, &g, mails, n, &ok);
-	if (ps == PROCESS_OK && ok)
+	/* the robot as Black answers at once: the challenger's one mail tells both (robot_answer) */
+	ps = commit_game(j, &g, mails, robot_to_move(&g) ? 0 : n, &ok);
+	if (ps == PROCESS_OK && ok) {
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
+		if (g.robot_level != 0) {
+			size_t dn = strlen(j->detail);
+
+			snprintf(j->detail + dn, sizeof j->detail - dn, ", robot level %d", g.robot_level);
+		}
+		if (robot_to_move(&g))
+			ps = robot_answer(j, &g, &ev, mails, n);
+	}
 out:
 	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
@@ -968,8 +1108,12 @@ static enum process_status do_play(struct job *j)
 	switch (c->kind) {
 	case COMMAND_MOVE:
 		if (strcmp(game_player_to_move(&g), u.userid) != 0) {
-			ps = refuse(j, &g, "%s", game_status_message(&g, GAME_NOT_YOUR_TURN, u.userid, NULL, NULL,
-			    msg, sizeof msg));
+			if (robot_to_move(&g))
+				ps = refuse(j, &g, "it is %s's turn, and %s plays its turns itself: its answer comes by "
+				    "mail, you cannot move for it", ROBOT_USERID, ROBOT_USERID);
+			else
+				ps = refuse(j, &g, "%s", game_status_message(&g, GAME_NOT_YOUR_TURN, u.userid, NULL,
+				    NULL, msg, sizeof msg));
 			goto out;
 		}
 		for (i = 0; i < (int)c->nplacements; i++) {
@@ -989,9 +1133,16 @@ static enum process_status do_play(struct job *j)
 		break;
 	case COMMAND_SWAP:
 		gs = game_swap(&g, u.userid, (int64_t)j->now);
-		if (gs == GAME_SWAP_NOT_NOW)
+		if ((gs == GAME_SWAP_NOT_NOW || gs == GAME_NOT_YOUR_TURN) && g.swap && robot_is(g.white) &&
+		    game_color_of(&g, u.userid) == RULES_BLACK) {
+			/* the robot's opponent as Black: the pie rule is the robot's */
+			snprintf(msg, sizeof msg, "the swap is White's to make, and %s plays White: it decides the pie "
+			    "rule itself, right after your first turn", ROBOT_USERID);
+			gs = GAME_SWAP_NOT_NOW;
+		} else if (gs == GAME_SWAP_NOT_NOW) {
 			snprintf(msg, sizeof msg, "swap is only allowed as White's first turn, right after "
 			    "Black's first turn (this is turn %d)", turn);
+		}
 		ev.what = REPLY_SWAP;
 		break;
 	default:
@@ -1023,7 +1174,8 @@ static enum process_status do_play(struct job *j)
 	ps = game_mails(j, &g, &ev, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
-	ps = commit_game(j, &g, mails, n, &ok);
+	/* the robot to move next: the mover's one mail comes with its answer (robot_answer) */
+	ps = commit_game(j, &g, mails, robot_to_move(&g) ? 0 : n, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	if (c->kind == COMMAND_MOVE) {
@@ -1051,6 +1203,8 @@ static enum process_status do_play(struct job *j)
 		snprintf(d, sizeof j->detail - (size_t)(d - j->detail), "; the game is over: %s",
 		    g.rg.result == RULES_DRAW ? "drawn" : g.rg.result == RULES_BLACK_WINS ? "black won" : "white won");
 	}
+	if (robot_to_move(&g))
+		ps = robot_answer(j, &g, &ev, mails, n);
 out:
 	store_unlock(&lock);
 	for (i = 0; i < 2; i++)
@@ -1146,10 +1300,15 @@ static enum process_status do_games(struct job *j)
 	size_t nboards = 0, n = 0, alloc = 0, i, len;
 	char *text;
 
-	ss = store_user_find(j->st, j->cmd.userid, &u);
-	if (ss == STORE_NOT_FOUND)
+	memset(&u, 0, sizeof u);
+	ss = STORE_OK;
+	if (robot_is(j->cmd.userid))
+		snprintf(u.userid, sizeof u.userid, "%s", ROBOT_USERID);	/* built in: no account line */
+	else
+		ss = store_user_find(j->st, j->cmd.userid, &u);
+	if (!robot_is(j->cmd.userid) && ss == STORE_NOT_FOUND)
 		return refuse(j, NULL, "there is no user %s", j->cmd.userid);
-	if (ss != STORE_OK)
+	if (!robot_is(j->cmd.userid) && ss != STORE_OK)
 		return store_failure(j, ss, "cannot read the users file");
 	ss = store_list_boards(j->st, &boards, &nboards);
 	if (ss != STORE_OK)
@@ -1220,6 +1379,12 @@ static enum process_status dispatch(struct job *j)
 		/* the board, if the words got that far, for the subject */
 		j->board = j->cmd.board;
 		return refuse(j, NULL, "%s", j->cmd.error);
+	}
+	if (robot_is(j->cmd.userid) && (j->cmd.kind == COMMAND_PASSWORD || j->cmd.kind == COMMAND_CHALLENGE ||
+	    j->cmd.kind == COMMAND_MOVE || j->cmd.kind == COMMAND_SWAP || j->cmd.kind == COMMAND_RESIGN)) {
+		j->board = j->cmd.board;
+		return refuse(j, NULL, "%s is the server's robot player: nobody can log in as %s, it plays its own "
+		    "turns", ROBOT_USERID, ROBOT_USERID);
 	}
 	switch (j->cmd.kind) {
 	case COMMAND_REGISTER:

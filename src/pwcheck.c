@@ -8,7 +8,12 @@ static void *check(void *arg)
 {
 	struct pwcheck *pc = arg;
 
-	pc->verdict = store_user_check_password(&pc->user, pc->password);
+	bool right;
+
+	if (store_user_check_password(&pc->user, pc->password, &right) != STORE_OK)
+		pc->verdict = PWCHECK_FAILED;
+	else
+		pc->verdict = right ? PWCHECK_RIGHT : PWCHECK_WRONG;
 	return NULL;
 }
 
@@ -44,7 +49,7 @@ void pwcheck_start(struct pwcheck *pc, const struct store_user *user, const char
 
 	pc->started = true;
 	pc->running = false;
-	pc->verdict = false;
+	pc->verdict = PWCHECK_WRONG;
 	pc->user = *user;
 	if (n >= sizeof pc->password)
 		return;		/* longer than any password: never a match */
@@ -60,13 +65,13 @@ bool pwcheck_pending(const struct pwcheck *pc)
 	return pc->started;
 }
 
-bool pwcheck_result(struct pwcheck *pc)
+enum pwcheck_verdict pwcheck_result(struct pwcheck *pc)
 {
 	if (pc->running) {
 		pthread_join(pc->thread, NULL);
 		pc->running = false;
 	}
-	return pc->started && pc->verdict;
+	return pc->started ? pc->verdict : PWCHECK_WRONG;
 }
 
 void pwcheck_release(struct pwcheck *pc)
@@ -74,5 +79,5 @@ void pwcheck_release(struct pwcheck *pc)
 	pwcheck_result(pc);
 	explicit_bzero(pc->password, sizeof pc->password);
 	pc->started = false;
-	pc->verdict = false;
+	pc->verdict = PWCHECK_WRONG;
 }

@@ -8,7 +8,7 @@
  *   struct pwcheck pc = PWCHECK_INIT;
  *   pwcheck_start(&pc, &user, password);
  *   ... work that changes nothing durable ...
- *   if (!pwcheck_result(&pc)) refuse;
+ *   if (pwcheck_result(&pc) != PWCHECK_RIGHT) refuse (or try later);
  *   pwcheck_release(&pc);
  *
  * The thread only hashes (store_user_check_password, crypt_r with its own
@@ -23,16 +23,22 @@
 
 #include "store.h"
 
+enum pwcheck_verdict {
+	PWCHECK_WRONG = 0,	/* no match, or never started */
+	PWCHECK_RIGHT,
+	PWCHECK_FAILED		/* the hash could not be computed: try again later */
+};
+
 struct pwcheck {
 	pthread_t thread;
 	bool running;		/* started and not yet joined */
 	bool started;		/* pwcheck_start was called */
-	bool verdict;		/* the password matched; valid once joined */
+	enum pwcheck_verdict verdict;	/* valid once joined */
 	struct store_user user;
 	char password[STORE_PASSWORD_MAX + 2];
 };
 
-#define PWCHECK_INIT { .running = false, .started = false, .verdict = false }
+#define PWCHECK_INIT { .running = false, .started = false, .verdict = PWCHECK_WRONG }
 
 /* Start checking password against user's hash (both are copied). */
 void pwcheck_start(struct pwcheck *pc, const struct store_user *user, const char *password);
@@ -40,8 +46,8 @@ void pwcheck_start(struct pwcheck *pc, const struct store_user *user, const char
 /* True if pc was started and not yet released. */
 bool pwcheck_pending(const struct pwcheck *pc);
 
-/* Wait for the check and return its verdict (false if never started). */
-bool pwcheck_result(struct pwcheck *pc);
+/* Wait for the check and return its verdict (PWCHECK_WRONG if never started). */
+enum pwcheck_verdict pwcheck_result(struct pwcheck *pc);
 
 /* Wait for the check if it runs, and wipe the copied password. */
 void pwcheck_release(struct pwcheck *pc);

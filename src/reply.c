@@ -12,6 +12,7 @@
 #include "board.h"
 #include "gamefile.h"
 #include "mailout.h"
+#include "robot.h"
 #include "rules.h"
 
 #ifndef OUSTPBM_DATADIR
@@ -491,6 +492,12 @@ static char *next_text(const struct game *g)
 	if (game_over(g))
 		return strdup("");
 	who = game_player_to_move(g);
+	if (robot_is(who)) {
+		/* nobody sends the robot's turns (robot.h) */
+		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail.\n", who,
+		    g->rg.turn, who, colour_name(g->rg.to_move), symbol(g->rg.to_move));
+		return tfinish(&t);
+	}
 	tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c). To play, send:\n\n", who, g->rg.turn, who,
 	    colour_name(g->rg.to_move), symbol(g->rg.to_move));
 	tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
@@ -521,6 +528,9 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		    g->swap ? "on" : "off");
 		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
 		    ev->random ? "; the colours were drawn at random" : "");
+		if (g->robot_level != 0)
+			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", ROBOT_USERID,
+			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
 		break;
 	case REPLY_MOVE:
 		if (ev->first < 1 || ev->first > g->nturns)
@@ -535,12 +545,13 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		else if (ev->dead_end)
 			tputs(&t, ", and had no placement left, so the turn ended there");
 		tputs(&t, ".\n");
-		for (i = ev->first; i < g->nturns; i++) {
+		/* the passes that followed, up to the next change told */
+		for (i = ev->first; i < (ev->then != NULL ? ev->then->first - 1 : g->nturns); i++) {
 			e = &g->turns[i];
 			if (e->action == GAME_PASS)
 				tprintf(&t, "Turn %d: %s has no placement and passes.\n", e->number, e->player);
 		}
-		if (g->end == GAME_END_NO_PLACEMENTS)
+		if (g->end == GAME_END_NO_PLACEMENTS && ev->then == NULL)
 			tputs(&t, "Neither player can place any more: the game is drawn.\n");
 		break;
 	case REPLY_SWAP:
@@ -556,6 +567,16 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
 		    ev->days, plural(ev->days));
 		break;
+	}
+	if (ev->then != NULL) {
+		char *more = happened_text(g, ev->then);
+
+		if (more == NULL) {
+			free(tfinish(&t));
+			return NULL;
+		}
+		tputs(&t, more);
+		free(more);
 	}
 	return tfinish(&t);
 }

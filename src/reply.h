@@ -100,6 +100,8 @@ struct reply_event {
 	bool random;		/* REPLY_CHALLENGE: the colours were drawn at random */
 	const char *comment;	/* the actor's comment, "" if none: shown to the other player */
 	int days;		/* REPLY_TIMEOUT: the time limit, timeout_days */
+	const struct reply_event *then;	/* a change made right after this one, told in the same
+					 * mail (the robot's answer, robot.h), or NULL */
 };
 
 /*

@@ -480,3 +480,37 @@ enum store_status seen_void(struct store *st, const char *id, const char *sender
 	free(out);
 	return ss;
 }
+
+enum store_status seen_settle(struct store *st, long board)
+{
+	struct record r;
+	enum store_status ss;
+	char *out = NULL;
+	size_t len = 0, cap = 0, i;
+	bool yes;
+
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	/* as seen_record() does, without a new entry and without compacting */
+	for (i = 0; board > 0 && i < r.n; i++) {
+		struct line *l = &r.lines[i];
+
+		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
+			continue;
+		ss = committed(st, &l->e, &yes);
+		if (ss != STORE_OK)
+			goto out;
+		if (!append_marked(&out, &len, &cap, &l->e, yes ? MARK_STANDS : MARK_VOID, l->sender, l->sender_len,
+		    l->id, l->id_len)) {
+			ss = STORE_TEMPFAIL;
+			goto out;
+		}
+	}
+	if (len > 0)
+		ss = store_append_file(st, SEEN_FILE, out, len);
+out:
+	free(out);
+	record_free(&r);
+	return ss;
+}

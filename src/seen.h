@@ -106,4 +106,13 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
  */
 enum store_status seen_void(struct store *st, const char *id, const char *sender, time_t now, long board);
 
+/*
+ * Settle the pending entries of board against its game file as it stands,
+ * under its lock and seen.lock, before a change that answers no mail
+ * replaces the file (the robot's turn, robot.h): a mail whose text the file
+ * holds stays recognised and counted once the file changes again.  Durable
+ * on return (nothing is written when nothing is pending).
+ */
+enum store_status seen_settle(struct store *st, long board);
+
 #endif

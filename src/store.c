@@ -67,6 +67,10 @@ const char *store_status_str(enum store_status status)
 		return "damaged file";
 	case STORE_FULL:
 		return "no board number left";
+	case STORE_CHANGED:
+		return "changed meanwhile";
+	case STORE_LIMIT:
+		return "over a configured limit";
 	case STORE_TIMEOUT:
 		return "lock timeout";
 	case STORE_TEMPFAIL:
@@ -1177,8 +1181,9 @@ static enum store_status hash_password(struct store *st, const char *password, c
 		return nomem(st);
 	h = crypt_r(password, setting, cd);
 	if (h == NULL || h[0] != '$' || strlen(h) > STORE_HASH_MAX) {
-		set_err(st, "cannot hash a password with setting '%s'", setting);
-		status = STORE_IO;
+		/* our own setting: the computation failed (yescrypt out of memory), try later */
+		set_err(st, "cannot compute a password hash with setting '%s' (out of memory?)", setting);
+		status = STORE_TEMPFAIL;
 	} else {
 		memcpy(out, h, strlen(h) + 1);
 	}
@@ -1187,7 +1192,7 @@ static enum store_status hash_password(struct store *st, const char *password, c
 	return status;
 }
 
-bool store_user_check_password(const struct store_user *user, const char *password)
+enum store_status store_user_check_password(const struct store_user *user, const char *password, bool *right)
 {
 	char want[STORE_HASH_MAX + 1], got[STORE_HASH_MAX + 1];
 	unsigned char diff = 0;
@@ -1196,16 +1201,21 @@ bool store_user_check_password(const struct store_user *user, const char *passwo
 	size_t i, hl;
 	bool computed = false;
 
+	*right = false;
 	if (!store_password_ok(password) || user->hash[0] != '$')
-		return false;
+		return STORE_OK;
 	cd = calloc(1, sizeof *cd);
 	if (cd == NULL)
-		return false;
+		return STORE_TEMPFAIL;
 	memset(want, 0, sizeof want);
 	memset(got, 0, sizeof got);
 	memcpy(want, user->hash, strnlen(user->hash, STORE_HASH_MAX));
 	h = crypt_r(password, user->hash, cd);
-	/* "*0"/"*1" are crypt's failure tokens, never a match */
+	/*
+	 * "*0"/"*1" are crypt's failure tokens, never a match.  yescrypt gives
+	 * the same EINVAL for a hash it cannot allocate for (ulimit -v, a high
+	 * cost) as for a damaged one: neither says the password is wrong.
+	 */
 	if (h != NULL && h[0] == '$' && (hl = strlen(h)) <= STORE_HASH_MAX) {
 		memcpy(got, h, hl);
 		computed = true;
@@ -1216,7 +1226,10 @@ bool store_user_check_password(const struct store_user *user, const char *passwo
 	explicit_bzero(cd, sizeof *cd);
 	explicit_bzero(got, sizeof got);
 	free(cd);
-	return computed && diff == 0;
+	if (!computed)
+		return STORE_TEMPFAIL;
+	*right = diff == 0;
+	return STORE_OK;
 }
 
 enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user)
@@ -1264,15 +1277,121 @@ static enum store_status read_users_checked(struct store *st, char **text, size_
 	return status;
 }
 
-enum store_status store_user_add(struct store *st, const char *userid, const char *address,
-    const char *password, const char *fullname)
+#define REGISTRATIONS_FILE "registrations"
+#define REGISTRATIONS_MAX (4L * 1024 * 1024)	/* bytes read of it */
+#define REGISTRATIONS_COMPACT 65536		/* rewritten with the last hour only past this */
+
+/* The domain of address, lower case, into out. */
+static void address_domain(const char *address, char out[MAILADDR_MAX + 1])
+{
+	const char *at = strrchr(address, '@');
+	size_t i;
+
+	snprintf(out, MAILADDR_MAX + 1, "%s", at != NULL ? at + 1 : address);
+	for (i = 0; out[i] != '\0'; i++)
+		if (out[i] >= 'A' && out[i] <= 'Z')
+			out[i] = (char)(out[i] - 'A' + 'a');
+}
+
+/*
+ * Under the store lock: refuse a registration over caps (STORE_LIMIT).
+ * *text is the registrations file (NULL if none), kept for record_registration().
+ */
+static enum store_status check_caps(struct store *st, const struct store_register_caps *caps, const char *domain,
+    char **text, size_t *len)
+{
+	enum store_status status;
+	unsigned long all = 0, mine = 0;
+	const char *p, *nl, *sp;
+	long long t;
+	char *end;
+
+	*text = NULL;
+	*len = 0;
+	status = store_read_file(st, REGISTRATIONS_FILE, REGISTRATIONS_MAX, text, len);
+	if (status == STORE_NOT_FOUND || status == STORE_TOO_BIG) {
+		/* none yet; or too big to be ours: counted as empty, rewritten below */
+		*text = NULL;
+		*len = 0;
+		status = STORE_OK;
+	}
+	if (status != STORE_OK)
+		return status;
+	for (p = *text; p != NULL && p < *text + *len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(*text + *len - p));
+		if (nl == NULL)
+			break;	/* an unfinished last line (a crash): not counted */
+		t = strtoll(p, &end, 10);
+		if (end == p || *end != ' ' || t <= caps->now - 3600 || t > caps->now)
+			continue;
+		all++;
+		sp = end + 1;
+		if ((size_t)(nl - sp) == strlen(domain) && memcmp(sp, domain, (size_t)(nl - sp)) == 0)
+			mine++;
+	}
+	if (caps->per_hour > 0 && all >= caps->per_hour) {
+		set_err(st, "%lu account%s registered in the last hour (max_registrations_per_hour = %lu)", all,
+		    all == 1 ? " was" : "s were", caps->per_hour);
+		return STORE_LIMIT;
+	}
+	if (caps->per_domain > 0 && mine >= caps->per_domain) {
+		set_err(st, "%lu account%s with an address at %s %s registered in the last hour "
+		    "(max_registrations_per_domain = %lu)", mine, mine == 1 ? "" : "s", domain,
+		    mine == 1 ? "was" : "were", caps->per_domain);
+		return STORE_LIMIT;
+	}
+	return STORE_OK;
+}
+
+/*
+ * Under the store lock, after the account was written: note its time.  A
+ * failure here loses one line of a count, never the account: not reported.
+ */
+static void record_registration(struct store *st, const struct store_register_caps *caps, const char *domain,
+    const char *text, size_t len)
+{
+	char line[MAILADDR_MAX + 32], *out = NULL;
+	const char *p, *nl;
+	size_t used = 0;
+	long long t;
+	int n;
+
+	n = snprintf(line, sizeof line, "%lld %s\n", (long long)caps->now, domain);
+	if (n < 0 || (size_t)n >= sizeof line)
+		return;
+	if (len + (size_t)n <= REGISTRATIONS_COMPACT) {
+		store_append_file(st, REGISTRATIONS_FILE, line, (size_t)n);
+		return;
+	}
+	/* grown: rewritten with the lines of the last hour */
+	out = malloc(len + (size_t)n + 1);
+	if (out == NULL)
+		return;
+	for (p = text; p != NULL && p < text + len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(text + len - p));
+		if (nl == NULL)
+			break;
+		t = strtoll(p, NULL, 10);
+		if (t > caps->now - 3600 && t <= caps->now) {
+			memcpy(out + used, p, (size_t)(nl + 1 - p));
+			used += (size_t)(nl + 1 - p);
+		}
+	}
+	memcpy(out + used, line, (size_t)n);
+	used += (size_t)n;
+	store_write_file(st, REGISTRATIONS_FILE, out, used);
+	free(out);
+}
+
+static enum store_status add_user(struct store *st, const char *userid, const char *address,
+    const char *password, const char *fullname, const struct store_register_caps *caps)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
-	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
+	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1], domain[MAILADDR_MAX + 1];
 	enum store_status status;
-	char *text = NULL, *out = NULL;
+	char *text = NULL, *out = NULL, *regs = NULL;
 	const char *why;
-	size_t len, outlen;
+	size_t len, outlen, regs_len = 0;
 	int n;
 
 	if (fullname == NULL)
@@ -1292,6 +1411,7 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 		set_err(st, "a full name is at most %d bytes without control characters", STORE_FULLNAME_MAX);
 		return STORE_BAD_NAME;
 	}
+	address_domain(address, domain);
 	/* hashing takes tens of milliseconds: not under the lock */
 	status = hash_password(st, password, hash);
 	if (status != STORE_OK)
@@ -1299,6 +1419,11 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 	status = store_lock_store(st, &lock);
 	if (status != STORE_OK)
 		return status;
+	if (caps != NULL) {
+		status = check_caps(st, caps, domain, &regs, &regs_len);
+		if (status != STORE_OK)
+			goto out;
+	}
 	status = read_users_checked(st, &text, &len);
 	if (status != STORE_OK)
 		goto out;
@@ -1316,21 +1441,44 @@ enum store_status store_user_add(struct store *st, const char *userid, const cha
 		goto out;
 	}
 	outlen = (size_t)n;
+	if (outlen > (size_t)STORE_USERS_FILE_MAX) {
+		/* past it the file could not be read again, and every mail would fail */
+		set_err(st, "the users file would pass %ld bytes", STORE_USERS_FILE_MAX);
+		status = STORE_TOO_BIG;
+		goto out;
+	}
 	status = store_write_file(st, USERS_FILE, out, outlen);
+	if (status == STORE_OK && caps != NULL)
+		record_registration(st, caps, domain, regs, regs_len);
 out:
 	free(out);
 	free(text);
+	free(regs);
 	store_unlock(&lock);
 	return status;
 }
 
-enum store_status store_user_set_password(struct store *st, const char *userid, const char *password)
+enum store_status store_user_add(struct store *st, const char *userid, const char *address,
+    const char *password, const char *fullname)
+{
+	return add_user(st, userid, address, password, fullname, NULL);
+}
+
+enum store_status store_user_register(struct store *st, const char *userid, const char *address,
+    const char *password, const char *fullname, const struct store_register_caps *caps)
+{
+	return add_user(st, userid, address, password, fullname, caps);
+}
+
+enum store_status store_user_set_password(struct store *st, const char *userid, const char *password,
+    const char *expect_hash)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1];
 	enum store_status status;
 	char *text = NULL, *out = NULL;
 	const char *c1, *c2, *c3;
+	struct store_user cur;
 	size_t len, at, at_len, hl, outlen;
 
 	status = fold_userid(st, userid, id);
@@ -1354,9 +1502,15 @@ enum store_status store_user_set_password(struct store *st, const char *userid, 
 		status = STORE_NOT_FOUND;
 		goto out;
 	}
-	status = scan_users(st, text, len, id, false, NULL, &at, &at_len);
+	status = scan_users(st, text, len, id, false, &cur, &at, &at_len);
 	if (status != STORE_OK)
 		goto out;
+	if (expect_hash != NULL && strcmp(cur.hash, expect_hash) != 0) {
+		/* locked, reset or changed since the old password was checked */
+		set_err(st, "the account '%s' changed while its password was checked", id);
+		status = STORE_CHANGED;
+		goto out;
+	}
 	/* the line parsed, so it has three ':' */
 	c1 = memchr(text + at, ':', at_len);
 	c2 = memchr(c1 + 1, ':', at_len - (size_t)(c1 + 1 - (text + at)));
@@ -1371,11 +1525,68 @@ enum store_status store_user_set_password(struct store *st, const char *userid, 
 	memcpy(out, text, (size_t)(c2 + 1 - text));
 	memcpy(out + (c2 + 1 - text), hash, hl);
 	memcpy(out + (c2 + 1 - text) + hl, c3, len - (size_t)(c3 - text));
+	if (outlen > (size_t)STORE_USERS_FILE_MAX) {
+		set_err(st, "the users file would pass %ld bytes", STORE_USERS_FILE_MAX);
+		status = STORE_TOO_BIG;
+		goto out;
+	}
 	status = store_write_file(st, USERS_FILE, out, outlen);
 out:
 	free(out);
 	free(text);
 	store_unlock(&lock);
+	return status;
+}
+
+enum store_status store_user_all(struct store *st, struct store_user **users, unsigned **lines, size_t *count,
+    size_t *size)
+{
+	struct line_iter it = { NULL, 0, 0, 0 };
+	struct store_user *u = NULL, *nu;
+	enum store_status status;
+	unsigned *ln = NULL, *nl;
+	const char *line, *why;
+	size_t n = 0, alloc = 0, ll, start;
+	char *text = NULL;
+
+	*users = NULL;
+	*lines = NULL;
+	*count = 0;
+	*size = 0;
+	status = store_read_file(st, USERS_FILE, STORE_USERS_FILE_MAX, &text, size);
+	if (status != STORE_OK)
+		return status;
+	it.text = text;
+	it.len = *size;
+	while (next_line(&it, &line, &ll, &start)) {
+		if (n == alloc) {
+			alloc = alloc != 0 ? alloc * 2 : 64;
+			nu = realloc(u, alloc * sizeof *u);
+			nl = nu != NULL ? realloc(ln, alloc * sizeof *ln) : NULL;
+			if (nu != NULL)
+				u = nu;
+			if (nl == NULL) {
+				status = nomem(st);
+				goto out;
+			}
+			ln = nl;
+		}
+		if (!parse_user(line, ll, &u[n], &why)) {
+			set_err(st, "%s/%s line %u %s", st->home, USERS_FILE, it.lineno, why);
+			status = STORE_CORRUPT;
+			goto out;
+		}
+		ln[n++] = it.lineno;
+	}
+	*users = u;
+	*lines = ln;
+	*count = n;
+	u = NULL;
+	ln = NULL;
+out:
+	free(u);
+	free(ln);
+	free(text);
 	return status;
 }
 

@@ -8,6 +8,7 @@
  *   users                        accounts, see "Users file" below
  *   store.lock                   store-wide lock: board counter, users file
  *   log                          one line per handled mail (store_log)
+ *   registrations                times of the accounts made by mail (caps)
  *   games/<board>.game           one game, e.g. games/101.game
  *   games/<board>.lock           its lock file (never removed; see Locks)
  *   games/next-board             next board number to hand out, first 101
@@ -69,6 +70,8 @@ enum store_status {
 	STORE_TOO_BIG,		/* a file is larger than its cap */
 	STORE_CORRUPT,		/* users file or board counter cannot be parsed */
 	STORE_FULL,		/* no board number left */
+	STORE_CHANGED,		/* the account changed since its password was checked */
+	STORE_LIMIT,		/* over a configured cap (registrations per hour) */
 	STORE_TIMEOUT,		/* lock not obtained within lock_timeout_ms (temporary) */
 	STORE_TEMPFAIL,		/* ENOSPC, EDQUOT, EIO, ENOMEM...: try again later */
 	STORE_IO,		/* any other system error (EACCES, EROFS...) */
@@ -285,20 +288,64 @@ enum store_status store_list_boards(struct store *st, long **boards, size_t *cou
 /*
  * Add an account.  The password is hashed before the store lock is taken.
  * STORE_BAD_ID, STORE_BAD_ADDRESS, STORE_BAD_PASSWORD, STORE_BAD_NAME for bad
- * arguments (checked in that order), STORE_USER_EXISTS if the id is taken.
- * fullname may be NULL or "".
+ * arguments (checked in that order), STORE_USER_EXISTS if the id is taken,
+ * STORE_TOO_BIG if the users file would pass STORE_USERS_FILE_MAX (it could
+ * no longer be read: every mail would fail).  fullname may be NULL or "".
  */
 enum store_status store_user_add(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname);
 
+/*
+ * Caps on the accounts made by mail (register): at most per_hour in the
+ * last hour, and per_domain of them with an address in the domain of the
+ * new one (compared without case); 0 is no cap.  The times are kept in
+ * <home>/registrations, one "<time> <domain>" line per account, old lines
+ * dropped as it grows.
+ */
+struct store_register_caps {
+	unsigned long per_hour;
+	unsigned long per_domain;
+	int64_t now;
+};
+
+/*
+ * store_user_add() under caps, counted and recorded under the store lock:
+ * STORE_LIMIT when one is reached (store_error() says which).
+ */
+enum store_status store_user_register(struct store *st, const char *userid, const char *address,
+    const char *password, const char *fullname, const struct store_register_caps *caps);
+
 /* Find an account by id (any case).  STORE_NOT_FOUND if there is none. */
 enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user);
 
-/* True if password is the account's; the hashes are compared in constant time. */
-bool store_user_check_password(const struct store_user *user, const char *password);
+/*
+ * Is password the account's?  STORE_OK with *right set (the hashes compared
+ * in constant time; a locked account, "*", is never right); STORE_TEMPFAIL
+ * when the hash could not be computed (out of memory under ulimit -v or for
+ * a high cost, or a damaged hash): the password is neither right nor wrong,
+ * and the mail is tried again later.  Touches nothing but its arguments, so
+ * it may run on another thread (pwcheck.h).
+ */
+enum store_status store_user_check_password(const struct store_user *user, const char *password, bool *right);
 
-/* Replace the password hash of userid (the caller has checked the old one). */
-enum store_status store_user_set_password(struct store *st, const char *userid, const char *password);
+/*
+ * Replace the password hash of userid.  With expect_hash (the hash the old
+ * password was checked against), only if the stored hash is still that one,
+ * compared under the store lock: else STORE_CHANGED and nothing is written
+ * (another change, an admin's lock or reset came first), and the caller
+ * reads the account and checks the old password again.  expect_hash NULL:
+ * whatever is there (the admin's passwd).
+ */
+enum store_status store_user_set_password(struct store *st, const char *userid, const char *password,
+    const char *expect_hash);
+
+/*
+ * Every account of the users file in file order with its line number, and
+ * the file's size, for fsck.  The caller owns *users and *lines (free).
+ * STORE_NOT_FOUND without a users file; STORE_CORRUPT naming a bad line.
+ */
+enum store_status store_user_all(struct store *st, struct store_user **users, unsigned **lines, size_t *count,
+    size_t *size);
 
 /* True if password is acceptable: 1..STORE_PASSWORD_MAX of '!'..'~'. */
 bool store_password_ok(const char *password);

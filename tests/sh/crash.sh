@@ -16,7 +16,7 @@ bin=${OUSTPBM_BIN:-$top/oustpbm}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-crash.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
+unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_ROBOT_PLAYOUTS
 T0=1700000000
 A=alice@example.org
 B=bob@example.com
@@ -70,7 +70,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|store\.lock|seen\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
@@ -152,5 +152,100 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 	fi
 done
 [ "$kills" -ge 100 ] || [ "$max" -lt 4 ] && pass "$kills kills in all" || fail "only $kills kills"
+
+# ---- the robot player (src/robot.h): alice's move and the robot's answer in
+# one delivery, killed at every durable step of both commits, and during the
+# robot's think (OUSTPBM_TEST_ROBOT=die).  After each kill: every file
+# loads, board 101 is the one before alice's move, after it, or after the
+# robot's answer too.  Then the mail is delivered again and `oustpbm robot`
+# runs (cron), both clean: the board is the one after the robot's answer
+# (the AI with a fixed budget and seed plays the same turn), alice's move
+# was applied once, alice got exactly one mail, showing the robot's turn,
+# and the outbox is empty.
+export OUSTPBM_TEST_ROBOT_PLAYOUTS=32
+r0=$tmp/r0
+mkdir -p "$r0"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$r0/oustpbm.conf"
+mail $A "register alice secret" rr1@x >"$tmp/m"
+feed "$r0" $T0 "$tmp/m" >/dev/null
+mail $A "challenge alice secret robot -size=5" rc1@x >"$tmp/m"
+feed "$r0" $T0 "$tmp/m" >/dev/null
+rm -rf "$r0/mail"
+t=$((T0 + 60))
+mail $A "move 101 alice secret C3" rm1@x >"$tmp/rmail"
+r1=$tmp/r1
+cp -R "$r0" "$r1"
+rc=$(feed "$r1" $t "$tmp/rmail")
+# the board after alice's move alone: the robot failing to answer
+rh=$tmp/rh
+cp -R "$r0" "$rh"
+OUSTPBM_TEST_ROBOT=fail OUSTPBM_TEST_TIME=$t "$bin" -d "$rh" <"$tmp/rmail" >/dev/null 2>&1
+if [ "$rc" != 0 ] || ! grep -q "^2 .* o robot " "$r1/games/101.game" || grep -q "^2 " "$rh/games/101.game"; then
+	fail "robot: the reference runs did not give alice's move and the robot's answer"
+else
+	# rsane HOME: like sane, with three boards allowed
+	rsane() {
+		why=$(sane "$1" "$r0/games/101.game" "$r1/games/101.game" | grep -v "neither the one before")
+		cmp -s "$1/games/101.game" "$r0/games/101.game" || cmp -s "$1/games/101.game" "$rh/games/101.game" ||
+		    cmp -s "$1/games/101.game" "$r1/games/101.game" || why="$why board 101 is none of the three"
+		echo "$why"
+	}
+	# rfinish HOME LABEL: the clean redelivery and robot run, then the checks
+	rfinish() {
+		rc=$(feed "$1" $t "$tmp/rmail")
+		[ "$rc" = 0 ] || bad="$bad; $2: the redelivery exits $rc"
+		OUSTPBM_TEST_TIME=$t "$bin" -d "$1" robot >/dev/null 2>&1 || bad="$bad; $2: oustpbm robot fails"
+		cmp -s "$1/games/101.game" "$r1/games/101.game" || bad="$bad; $2: the board is not the one after the robot's answer"
+		[ "$(grep -c "<rm1@x>.* ok: " "$1/log")" -le 1 ] || bad="$bad; $2: alice's move applied $(grep -c "<rm1@x>.* ok: " "$1/log") times"
+		got=$(ls "$1/mail/$A/new" 2>/dev/null | wc -l)
+		[ "$got" = 1 ] || bad="$bad; $2: alice got $got mails"
+		grep -q "^Turn 2: robot \(played\|swapped\)" "$1/mail/$A/new/"* 2>/dev/null || bad="$bad; $2: her mail does not show the robot's turn"
+		[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] || bad="$bad; $2: mail left in the outbox"
+	}
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		w=$tmp/rw
+		rm -rf "$w"
+		cp -R "$r0" "$w"
+		rc=$(feed "$w" $t "$tmp/rmail" $k)
+		[ "$rc" = 0 ] && break
+		if [ "$rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $rc"
+			break
+		fi
+		kills=$((kills + 1))
+		why=$(rsane "$w")
+		[ -z "$why" ] || bad="$bad; killed at step $k:$why"
+		rfinish "$w" "killed at step $k"
+	done
+	if [ -n "$bad" ]; then
+		fail "robot: alice's move and the robot's answer killed at each of their $((k - 1)) steps${bad}"
+	elif [ $k -lt 12 ]; then
+		fail "robot: only $((k - 1)) durable steps seen in alice's move and the robot's answer"
+	else
+		pass "robot: alice's move and the robot's answer killed at each of their $((k - 1)) steps: consistent, played once, one mail"
+	fi
+	# killed during the think: alice's move stands, cron's run answers it
+	bad=
+	w=$tmp/rw
+	rm -rf "$w"
+	cp -R "$r0" "$w"
+	rc=$(OUSTPBM_TEST_ROBOT=die OUSTPBM_TEST_TIME=$t "$bin" -d "$w" <"$tmp/rmail" >/dev/null 2>&1; echo $?)
+	[ "$rc" = 137 ] || bad="$bad; exit $rc, not killed"
+	cmp -s "$w/games/101.game" "$rh/games/101.game" || bad="$bad; the board is not the one after alice's move alone"
+	why=$(rsane "$w")
+	[ -z "$why" ] || bad="$bad;$why"
+	sleep 0.2
+	pgrep -f "oustpbm -d $w" >/dev/null && bad="$bad; the think outlived the process"
+	rfinish "$w" "killed during the think"
+	if [ -n "$bad" ]; then
+		fail "robot: killed during the robot's think${bad}"
+	else
+		pass "robot: killed during the robot's think: alice's move stands, oustpbm robot answers it, one mail"
+	fi
+fi
+unset OUSTPBM_TEST_ROBOT_PLAYOUTS
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -106,6 +106,15 @@ fsck_case user-missing 65 "games/101.game:6: white bob has no account in the use
 sed -i '/^bob:/d' users
 EOF
 
+# "Alice" after "alice": ids compare without case, so the second is never found
+fsck_case user-twice-by-case 65 "users:9: user id alice is the one of line 7 (user ids compare without case): this account can never be reached" <<'EOF'
+echo 'Alice:alice2@example.org:*:The other Alice' >>users
+EOF
+
+fsck_case users-damaged 65 "users: $tmp/users-damaged/users line 9 has fewer than four ':'-separated fields" <<'EOF'
+echo 'carol:carol@example.net' >>users
+EOF
+
 fsck_case stale-tmp-games 65 "games/.101.game.99999999.0.tmp: temporary file of an interrupted write, its process gone: remove it" <<'EOF'
 echo partial >games/.101.game.99999999.0.tmp
 EOF

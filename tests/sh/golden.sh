@@ -39,7 +39,7 @@ store_sum() {
 
 # feed HOME TIME FILE: one mail of the setup, which must be handled (exit 0).
 feed() {
-	OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>"$tmp/feed.err"
+	env $caseenv OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>"$tmp/feed.err"
 	frc=$?
 	if [ "$frc" -ne 0 ]; then
 		echo "setup mail $(basename "$3") exited $frc: $(cat "$tmp/feed.err")"
@@ -85,6 +85,7 @@ run_case() {
 	    "$top" >"$home/oustpbm.conf"
 	n=0
 	lockboard=
+	caseenv=
 	why=
 	if [ -f "$case/setup" ]; then
 		while IFS= read -r line || [ -n "$line" ]; do
@@ -107,6 +108,10 @@ run_case() {
 				;;
 			lock)
 				lockboard=$rest
+				;;
+			env)
+				# env NAME=VALUE: set for the setup's mails and in.eml (a test setting)
+				caseenv="$caseenv $rest"
 				;;
 			*)
 				why="unknown setup line '$line'"
@@ -131,7 +136,7 @@ run_case() {
 		fi
 		start_lock "$home/games/$lockboard.lock" || { stop_lock; echo "not ok - $name: the lock was not taken"; return 1; }
 	fi
-	OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$home" <"$case/in.eml" >"$work/stdout" 2>"$work/stderr"
+	env $caseenv OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$home" <"$case/in.eml" >"$work/stdout" 2>"$work/stderr"
 	echo $? >"$act/exit"
 	stop_lock
 	store_sum "$home" >"$work/sum.after"

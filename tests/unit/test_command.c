@@ -89,7 +89,7 @@ static void test_challenge(void)
 	ok_int(cmd.color, COMMAND_COLOR_BLACK, "challenge: -black");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
-	    "[-size=N] [-black|-white|-random] [-noswap]; missing: one of <userid> <password> <opponent>");
+	    "[-size=N] [-black|-white|-random] [-noswap] [-level=N]; missing: one of <userid> <password> <opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
@@ -98,11 +98,27 @@ static void test_challenge(void)
 	    "-size=0000000011: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '-size=' (use -size=N, -black, -white, -random, -noswap or -level=N)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '-colour=red' (use -size=N, -black, -white, -random, -noswap or -level=N)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -black, -white, -random or -noswap)");
+	    "unknown option '13' (use -size=N, -black, -white, -random, -noswap or -level=N)");
+	/* the robot player's level (robot.h) */
+	ok_int(subj("challenge alice pw robot -size=9 -level=3"), COMMAND_OK, "challenge robot -level=3");
+	ok_int(cmd.level, 3, "challenge: -level=3");
+	ok_str(cmd.opponent, "robot", "challenge: the robot");
+	ok_int(subj("challenge alice pw robot -LEVEL=1"), COMMAND_OK, "-LEVEL=1: options are case-insensitive");
+	ok_int(cmd.level, 1, "challenge: -level=1");
+	ok_int(subj("challenge alice pw robot -level=5 -white"), COMMAND_OK, "-level=5 with a colour");
+	ok_int(cmd.level, 5, "challenge: -level=5");
+	ok_int(subj("challenge alice pw robot"), COMMAND_OK, "challenge robot without a level");
+	ok_int(cmd.level, 0, "challenge: no level given is 0");
+	fails("challenge alice pw robot -level=9", COMMAND_BAD_OPTION, "-level=9: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=0", COMMAND_BAD_OPTION, "-level=0: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=33", COMMAND_BAD_OPTION, "-level=33: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=x", COMMAND_BAD_OPTION, "-level=x: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level", COMMAND_BAD_OPTION, "-level: the level must be from 1 to 5");
+	fails("challenge alice pw robot -level=", COMMAND_BAD_OPTION, "-level=: the level must be from 1 to 5");
 	fails("challenge alice pw bob -black -white", COMMAND_BAD_OPTION,
 	    "'-white' contradicts '-black': choose one colour");
 	fails("challenge alice pw b@b", COMMAND_BAD_USERID,

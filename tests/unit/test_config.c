@@ -40,6 +40,8 @@ static void test_defaults(void)
 	ok_int(cfg.password_cost, 1, "default password_cost 1 (about 1 ms per check)");
 	ok_str(cfg.templates, "", "no templates directory set by default");
 	ok_int(cfg.max_mails_per_hour, 30, "default max_mails_per_hour 30");
+	ok_int(cfg.max_registrations_per_hour, 100, "default max_registrations_per_hour 100");
+	ok_int(cfg.max_registrations_per_domain, 20, "default max_registrations_per_domain 20");
 	ok(!cfg.test_time_set, "no test time by default");
 }
 
@@ -73,6 +75,12 @@ static void test_good(void)
 	ok_str(cfg.templates, "/usr/share/oust templates", "templates: the rest of the line");
 	ok_int(parse(&cfg, "max_mails_per_hour = 0\n"), CONFIG_OK, "max_mails_per_hour 0 (no limit) allowed");
 	ok_int(cfg.max_mails_per_hour, 0, "max_mails_per_hour 0 read");
+	ok_int(parse(&cfg, "max_registrations_per_hour = 0\nmax_registrations_per_domain = 7\n"), CONFIG_OK,
+	    "registration caps read");
+	ok_int(cfg.max_registrations_per_hour, 0, "max_registrations_per_hour 0 (no limit)");
+	ok_int(cfg.max_registrations_per_domain, 7, "max_registrations_per_domain 7");
+	ok_int(parse(&cfg, "max_registrations_per_domain = 100001\n"), CONFIG_INVALID,
+	    "max_registrations_per_domain over 100000 refused");
 	ok_int(parse(&cfg, "max_mails_per_hour = 100000\n"), CONFIG_OK, "max_mails_per_hour 100000 allowed");
 	ok_int(cfg.max_mails_per_hour, 100000, "max_mails_per_hour read");
 }

@@ -213,6 +213,18 @@ static void test_canonical(void)
 	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n", "");
 	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "no thread line");
 	ok_str(g.thread, "", "empty thread");
+	ok_int(g.robot_level, 0, "no robot-level line: 0");
+	game_release(&g);
+	free(lower);
+
+	/* The robot player's level (robot.h): read, and written back after the thread. */
+	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nrobot-level: 4\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "robot-level: 4 parses %s", err.msg);
+	ok_int(g.robot_level, 4, "robot-level 4");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with robot-level");
+	ok_str(out, lower, "and back to the same text");
+	free(out);
 	game_release(&g);
 	free(lower);
 }
@@ -264,6 +276,12 @@ static const struct perr perrs[] = {
 	    "line 10: bad time '2026-02-30T18:41:07Z' (want e.g. 2026-11-21T18:41:07Z)", 10 },
 	{ "thread: <board-101@oust.example.org>", "thread: <board 101>", NULL, NULL,
 	    "line 12: bad thread '<board 101>'", 12 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: 9\n",
+	    NULL, NULL, "line 13: robot-level must be 1 to 5, not '9'", 13 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: 0\n",
+	    NULL, NULL, "line 13: robot-level must be 1 to 5, not '0'", 13 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: three\n",
+	    NULL, NULL, "line 13: robot-level must be 1 to 5, not 'three'", 13 },
 	{ "swap: on\n", "", NULL, NULL, "line 12: the header has no 'swap:' line", 12 },
 	{ "to-move: white\n", "to-move: white\nend: capture\n", NULL, NULL,
 	    "line 9: end given, but the status is playing", 9 },

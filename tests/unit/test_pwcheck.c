@@ -20,25 +20,32 @@ static void make_user(struct store_user *u, const char *password)
 int main(void)
 {
 	struct pwcheck pc = PWCHECK_INIT;
-	struct store_user u;
+	struct store_user u, bad;
 	char longpw[200];
 
 	make_user(&u, "s3cret!");
+	memset(&bad, 0, sizeof bad);
 	ok(!pwcheck_pending(&pc), "a fresh check is not pending");
-	ok(!pwcheck_result(&pc), "a check never started is no match");
+	ok(pwcheck_result(&pc) == PWCHECK_WRONG, "a check never started is no match");
 
 	pwcheck_start(&pc, &u, "s3cret!");
 	ok(pwcheck_pending(&pc), "started: pending");
-	ok(pwcheck_result(&pc), "the right password matches");
-	ok(pwcheck_result(&pc), "asking twice gives the same verdict");
+	ok(pwcheck_result(&pc) == PWCHECK_RIGHT, "the right password matches");
+	ok(pwcheck_result(&pc) == PWCHECK_RIGHT, "asking twice gives the same verdict");
 	pwcheck_release(&pc);
 	ok(!pwcheck_pending(&pc), "released: not pending");
-	ok(!pwcheck_result(&pc), "released: no verdict left");
+	ok(pwcheck_result(&pc) == PWCHECK_WRONG, "released: no verdict left");
 	pwcheck_release(&pc);
 	ok(!pwcheck_pending(&pc), "releasing twice is harmless");
 
+	snprintf(bad.userid, sizeof bad.userid, "alice");
+	snprintf(bad.hash, sizeof bad.hash, "$y$jRT$0QrLOiWQNCJ.uwyPTYBPT.$YmjZZC1JlW2uM.2tSDzmZh6t06cWK21g2kfwiWBPNIC");
+	pwcheck_start(&pc, &bad, "s3cret!");
+	ok(pwcheck_result(&pc) == PWCHECK_FAILED, "a hash that cannot be computed: no verdict, try later");
+	pwcheck_release(&pc);
+
 	pwcheck_start(&pc, &u, "s3cret?");
-	ok(!pwcheck_result(&pc), "a wrong password does not match");
+	ok(pwcheck_result(&pc) == PWCHECK_WRONG, "a wrong password does not match");
 	pwcheck_release(&pc);
 
 	pwcheck_start(&pc, &u, "s3cret!");
@@ -48,12 +55,12 @@ int main(void)
 	memset(longpw, 'a', sizeof longpw - 1);
 	longpw[sizeof longpw - 1] = '\0';
 	pwcheck_start(&pc, &u, longpw);
-	ok(!pwcheck_result(&pc), "a password longer than any accepted never matches");
+	ok(pwcheck_result(&pc) == PWCHECK_WRONG, "a password longer than any accepted never matches");
 	pwcheck_release(&pc);
 
 	snprintf(u.hash, sizeof u.hash, "*");
 	pwcheck_start(&pc, &u, "s3cret!");
-	ok(!pwcheck_result(&pc), "a locked account's hash never matches");
+	ok(pwcheck_result(&pc) == PWCHECK_WRONG, "a locked account's hash never matches");
 	pwcheck_release(&pc);
 	return t_done();
 }

@@ -12,6 +12,14 @@
 static struct config cfg;
 static char err[STORE_ERR_MAX];
 
+/* The password is right (a check that could not be computed is not). */
+static bool right(const struct store_user *u, const char *password)
+{
+	bool r;
+
+	return store_user_check_password(u, password, &r) == STORE_OK && r;
+}
+
 static struct store *open_home(const char *home)
 {
 	struct store *st = NULL;
@@ -316,7 +324,7 @@ static void test_users(void)
 	size_t i;
 
 	ok_int(store_user_find(st, "alice", &u), STORE_NOT_FOUND, "no users file: not found");
-	ok_int(store_user_set_password(st, "alice", "x"), STORE_NOT_FOUND, "no users file: no password change");
+	ok_int(store_user_set_password(st, "alice", "x", NULL), STORE_NOT_FOUND, "no users file: no password change");
 	ok_int(store_user_add(st, "Alice", "alice@example.com", "s3cret!", "Alice: Liddell"), STORE_OK, "add alice");
 	text = t_slurp(t_path(home, "users"), NULL);
 	ok(text != NULL && text[0] == '#', "users file starts with its comment");
@@ -331,17 +339,28 @@ static void test_users(void)
 	ok(strncmp(u.hash, "$y$", 3) == 0, "yescrypt hash: %s", u.hash);
 	ok(strstr(u.hash, "s3cret") == NULL, "no clear password");
 	ok_int(store_user_find(st, "ALICE", &v), STORE_OK, "find is case-insensitive");
-	ok(store_user_check_password(&u, "s3cret!"), "right password accepted");
-	ok(!store_user_check_password(&u, "s3cret"), "wrong password refused");
-	ok(!store_user_check_password(&u, "S3cret!"), "passwords are case-sensitive");
-	ok(!store_user_check_password(&u, ""), "empty password refused");
+	ok(right(&u, "s3cret!"), "right password accepted");
+	ok(!right(&u, "s3cret"), "wrong password refused");
+	ok(!right(&u, "S3cret!"), "passwords are case-sensitive");
+	ok(!right(&u, ""), "empty password refused");
 	v = u;
 	v.hash[strlen(v.hash) - 1] = v.hash[strlen(v.hash) - 1] == 'a' ? 'b' : 'a';
-	ok(!store_user_check_password(&v, "s3cret!"), "a hash differing in its last character refuses");
+	ok(!right(&v, "s3cret!"), "a hash differing in its last character refuses");
 	snprintf(v.hash, sizeof v.hash, "*");
-	ok(!store_user_check_password(&v, "s3cret!"), "a locked account ('*') refuses");
+	ok(!right(&v, "s3cret!"), "a locked account ('*') refuses");
 	snprintf(v.hash, sizeof v.hash, "$y$");
-	ok(!store_user_check_password(&v, "s3cret!"), "a broken hash refuses");
+	ok(!right(&v, "s3cret!"), "a broken hash refuses");
+	{
+		bool r = true;
+
+		/* a cost yescrypt cannot allocate for: no verdict, a temporary failure */
+		snprintf(v.hash, sizeof v.hash, "$y$jRT$0QrLOiWQNCJ.uwyPTYBPT.$YmjZZC1JlW2uM.2tSDzmZh6t06cWK21g2kfwiWBPNIC");
+		ok_int(store_user_check_password(&v, "s3cret!", &r), STORE_TEMPFAIL,
+		    "a hash that cannot be computed is a temporary failure");
+		ok(!r, "and never right");
+		snprintf(v.hash, sizeof v.hash, "*");
+		ok_int(store_user_check_password(&v, "s3cret!", &r), STORE_OK, "a locked account is a verdict");
+	}
 
 	ok_int(store_user_add(st, "ALICE", "other@example.com", "pw", ""), STORE_USER_EXISTS, "duplicate id refused");
 	ok(strstr(store_error(st), "'alice' is already taken") != NULL, "duplicate message: %s", store_error(st));
@@ -385,19 +404,32 @@ static void test_users(void)
 
 	/* password change touches only that line's hash */
 	before = t_slurp(t_path(home, "users"), NULL);
-	ok_int(store_user_set_password(st, "Alice", "n3w-pass"), STORE_OK, "change alice's password");
+	ok_int(store_user_set_password(st, "Alice", "n3w-pass", NULL), STORE_OK, "change alice's password");
 	after = t_slurp(t_path(home, "users"), NULL);
 	ok_int(store_user_find(st, "alice", &u), STORE_OK, "find alice again");
-	ok(!store_user_check_password(&u, "s3cret!"), "old password no longer accepted");
-	ok(store_user_check_password(&u, "n3w-pass"), "new password accepted");
+	ok(!right(&u, "s3cret!"), "old password no longer accepted");
+	ok(right(&u, "n3w-pass"), "new password accepted");
 	ok_str(u.fullname, "Alice: Liddell", "full name kept");
 	ok(before != NULL && after != NULL && strstr(after, "\nbob:bob@example.net:") != NULL &&
 	    strcmp(strstr(before, "\nbob:"), strstr(after, "\nbob:")) == 0, "other lines unchanged");
 	free(before);
 	free(after);
-	ok_int(store_user_set_password(st, "carol", "x"), STORE_NOT_FOUND, "no password change for a missing user");
-	ok_int(store_user_set_password(st, "alice", "a b"), STORE_BAD_PASSWORD, "bad new password refused");
-	ok_int(store_user_set_password(st, "../x", "ab"), STORE_BAD_ID, "bad id on password change refused");
+	ok_int(store_user_set_password(st, "carol", "x", NULL), STORE_NOT_FOUND, "no password change for a missing user");
+	ok_int(store_user_set_password(st, "alice", "a b", NULL), STORE_BAD_PASSWORD, "bad new password refused");
+	ok_int(store_user_set_password(st, "../x", "ab", NULL), STORE_BAD_ID, "bad id on password change refused");
+	{
+		struct store_user old_u, new_u;
+
+		/* a change decided on a hash no longer stored is not made */
+		ok_int(store_user_find(st, "alice", &old_u), STORE_OK, "alice old_u the race");
+		ok_int(store_user_set_password(st, "alice", "first", old_u.hash), STORE_OK,
+		    "the first change against the hash checked is made");
+		ok_int(store_user_set_password(st, "alice", "second", old_u.hash), STORE_CHANGED,
+		    "a second change against the same, new_u stale, hash is refused");
+		ok_int(store_user_find(st, "alice", &new_u), STORE_OK, "alice after the race");
+		ok(right(&new_u, "first") && !right(&new_u, "second"), "the first change stands");
+		ok_int(store_user_set_password(st, "alice", "n3w-pass", new_u.hash), STORE_OK, "changed back");
+	}
 
 	/* hand edits: comments, CRLF, upper case survive; damage is reported with its line */
 	text = t_slurp(t_path(home, "users"), NULL);
@@ -411,7 +443,7 @@ static void test_users(void)
 	}
 	ok_int(store_user_find(st, "dave", &v), STORE_OK, "hand-added user found");
 	ok_str(v.fullname, "Dave", "CR of a CRLF line dropped");
-	ok(!store_user_check_password(&v, "anything"), "account locked with '*'");
+	ok(!right(&v, "anything"), "account locked with '*'");
 	ok_int(store_user_add(st, "erin", "erin@example.org", "pw", ""), STORE_OK, "add after hand edits");
 	after = t_slurp(t_path(home, "users"), NULL);
 	ok(after != NULL && strstr(after, "  # admin note\n") != NULL, "comment kept on rewrite");
@@ -432,7 +464,7 @@ static void test_users(void)
 	ok_int(store_user_add(st, "frank", "frank@example.org", "pw", ""), STORE_CORRUPT, "damaged users file not rewritten");
 	ok(strstr(store_error(st), "users line") != NULL && strstr(store_error(st), "fewer than four") != NULL,
 	    "damage message names the line: %s", store_error(st));
-	ok_int(store_user_set_password(st, "alice", "zz"), STORE_CORRUPT, "no password change in a damaged file");
+	ok_int(store_user_set_password(st, "alice", "zz", NULL), STORE_CORRUPT, "no password change in a damaged file");
 	after = t_slurp(t_path(home, "users"), NULL);
 	ok(before != NULL && after != NULL && strcmp(before, after) == 0, "damaged file left byte for byte");
 	free(before);
@@ -441,6 +473,51 @@ static void test_users(void)
 	t_spew(t_path(home, "users"), "bob:not-an-address:$y$x:Bob\n", 28);
 	ok_int(store_user_find(st, "bob", &v), STORE_CORRUPT, "a damaged line of the user asked for is reported");
 	ok(strstr(store_error(st), "line 1 has an invalid address") != NULL, "message: %s", store_error(st));
+	store_close(st);
+	t_home_free(home);
+}
+
+/* Registration caps and the users file limit. */
+static void test_register_caps(void)
+{
+	struct store_register_caps caps = { .per_hour = 3, .per_domain = 2, .now = 1700000000 };
+	char *home = t_home_new(), *text, big[2048];
+	struct store *st = open_home(home);
+	size_t len;
+	FILE *f;
+
+	ok_int(store_user_register(st, "a1", "a1@Example.org", "pw", "", &caps), STORE_OK, "1st from example.org");
+	ok_int(store_user_register(st, "a2", "a2@example.ORG", "pw", "", &caps), STORE_OK, "2nd from example.org");
+	ok_int(store_user_register(st, "a3", "a3@example.org", "pw", "", &caps), STORE_LIMIT,
+	    "3rd from example.org: over the domain cap");
+	ok_str(store_error(st), "2 accounts with an address at example.org were registered in the last hour "
+	    "(max_registrations_per_domain = 2)", "the domain cap named");
+	ok_int(store_user_add(st, "a3", "a3@example.org", "pw", ""), STORE_OK, "the admin is not capped");
+	ok_int(store_user_register(st, "b1", "b1@example.com", "pw", "", &caps), STORE_OK, "another domain");
+	ok_int(store_user_register(st, "c1", "c1@example.net", "pw", "", &caps), STORE_LIMIT,
+	    "4th registration in the hour: over the server cap");
+	caps.now += 3600;
+	ok_int(store_user_register(st, "c1", "c1@example.net", "pw", "", &caps), STORE_OK, "an hour later");
+	text = t_slurp(t_path(home, "registrations"), &len);
+	ok_str(text, "1700000000 example.org\n1700000000 example.org\n1700000000 example.com\n1700003600 example.net\n",
+	    "the times, one line each");
+	free(text);
+
+	/* the users file limit: padded to just under it */
+	f = fopen(t_path(home, "users"), "a");
+	memset(big, 'x', sizeof big - 1);
+	big[0] = '#';
+	big[sizeof big - 2] = '\n';
+	big[sizeof big - 1] = '\0';
+	while (f != NULL && ftell(f) < STORE_USERS_FILE_MAX - 2 * (long)sizeof big)
+		fputs(big, f);
+	while (f != NULL && ftell(f) < STORE_USERS_FILE_MAX - 100)
+		fputs("#\n", f);
+	if (f != NULL)
+		fclose(f);
+	ok_int(store_user_add(st, "toolongtobefitted0123456789", "someone@example.org", "pw", "A name to pass it"),
+	    STORE_TOO_BIG, "an account that would pass the users file limit is refused");
+	ok_int(store_user_find(st, "c1", &(struct store_user){ 0 }), STORE_OK, "the file is still read");
 	store_close(st);
 	t_home_free(home);
 }
@@ -456,7 +533,7 @@ static void test_cost(void)
 	ok_int(store_user_add(st, "quick", "q@example.com", "pw", ""), STORE_OK, "add with password_cost 1");
 	ok_int(store_user_find(st, "quick", &u), STORE_OK, "find it");
 	ok(strncmp(u.hash, "$y$j75$", 7) == 0, "cost 1 in the hash parameters: %s", u.hash);
-	ok(store_user_check_password(&u, "pw"), "check with cost 1");
+	ok(right(&u, "pw"), "check with cost 1");
 	store_close(st);
 	cfg.password_cost = 0;
 	t_home_free(home);
@@ -635,6 +712,7 @@ int main(void)
 	test_deferred();
 	test_users();
 	test_cost();
+	test_register_caps();
 	test_log();
 	return t_done();
 }
