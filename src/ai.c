@@ -4,6 +4,7 @@
 #include "ai.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,24 +156,31 @@ struct level {
 	int time_pct;		/* share of the time to the deadline used per placement */
 	bool knowledge;		/* priors and the playout policy */
 	bool rave;
-	uint32_t nodes;		/* node cap: 32 bytes a node */
+	uint32_t nodes;		/* node cap: 32 bytes a node, per thread */
+	int threads;		/* searches at once, each on its own tree */
 };
 
 /* See ai_level_str(). */
 static const struct level levels[AI_MAX_LEVEL + 1] = {
-	[1] = { 200, 100, false, false, 1u << 16 },
-	[2] = { 2000, 100, true, false, 1u << 18 },
-	[3] = { 20000, 50, true, true, 1u << 20 },
-	[4] = { 200000, 70, true, true, 1u << 22 },
-	[5] = { 2000000, 100, true, true, 1u << 22 },
+	[1] = { 200, 100, false, false, 1u << 16, 1 },
+	[2] = { 2000, 100, true, false, 1u << 18, 1 },
+	[3] = { 20000, 50, true, true, 1u << 20, 1 },
+	[4] = { 200000, 70, true, true, 1u << 22, 1 },
+	[5] = { 4000000, 100, true, true, 1u << 22, 2 },
 };
 
 #define PRIOR 12.0f		/* virtual visits of a prior */
-#define RAVE_EQUIV 2000.0f	/* visits at which AMAF and real values weigh alike */
+#define RAVE_EQUIV 30.0f	/* visits at which AMAF and real values weigh alike */
 #define UCB_C 0.9f		/* exploration without knowledge */
 #define EXPAND_AT 2		/* visits before a node's children are made */
 #define MAX_PATH 256
 #define MAX_SEQ (4 * RULES_MAX_POINTS + MAX_PATH)
+
+/* The search's limits for one placement. */
+struct limits {
+	long budget;		/* playouts */
+	int64_t deadline;	/* CLOCK_MONOTONIC ns; 0: none */
+};
 
 struct ai {
 	struct node *pool;
@@ -197,6 +205,9 @@ struct ai {
 	/* the last search */
 	long playouts;
 	float value;
+	/* level 5: the second thread's search, and its limits */
+	struct ai *helper;
+	struct limits limits;
 };
 
 static int64_t now_ns(void)
@@ -216,6 +227,7 @@ void ai_free(struct ai *a)
 {
 	if (a == NULL)
 		return;
+	ai_free(a->helper);
 	free(a->pool);
 	free(a);
 }
@@ -612,48 +624,84 @@ static enum ai_status prepare(struct ai *a, const struct rules_game *g, const st
 	return AI_OK;
 }
 
-/* Search until the budget or the deadline; returns the root's most visited child, or NULL. */
-static struct node *search(struct ai *a, const struct ai_options *o)
+/* Make the root's children if it has none; returns how many it has. */
+static int root_children(struct ai *a)
 {
-	struct node *root = &a->pool[a->root], *ch, *best = NULL;
-	long budget = o->playouts > 0 ? o->playouts : a->lv->playouts, i;
-	int64_t deadline = 0, t;
-	struct aiboard *b = &a->b;
-	int c = a->root_color, placed = a->root_placed;
+	struct node *root = &a->pool[a->root];
 
-	if (o->deadline_ns > 0) {
-		t = now_ns();
-		deadline = t + (o->deadline_ns - t) / 100 * a->lv->time_pct;
-	}
 	if (root->child == 0 && root->term == TERM_NONE) {
-		aiboard_copy(b, &a->rootb);
-		expand(a, root, b, c, placed);
+		aiboard_copy(&a->b, &a->rootb);
+		expand(a, root, &a->b, a->root_color, a->root_placed);
 	}
-	if (root->child == 0)
-		return NULL;
+	return root->child == 0 ? 0 : root->nchild;
+}
+
+/* Playouts until the budget or the deadline. */
+static void run(struct ai *a, const struct limits *l)
+{
+	long i;
+
 	a->playouts = 0;
-	for (i = 0; i < budget && root->nchild > 1; i++) {
-		if ((i & 31) == 0 && deadline != 0 && i > 0 && now_ns() >= deadline)
+	for (i = 0; i < l->budget; i++) {
+		if ((i & 31) == 0 && l->deadline != 0 && i > 0 && now_ns() >= l->deadline)
 			break;
 		one_playout(a);
 		a->playouts++;
 	}
-	for (ch = &a->pool[root->child]; ch < &a->pool[root->child + root->nchild]; ch++)
-		if (best == NULL || ch->term == TERM_WIN || ch->visits > best->visits ||
-		    (ch->visits == best->visits && ch->w / ch->n > best->w / best->n)) {
-			best = ch;
-			if (ch->term == TERM_WIN)
-				break;
+}
+
+static void *helper_main(void *arg)
+{
+	struct ai *h = arg;
+
+	run(h, &h->limits);
+	return NULL;
+}
+
+/*
+ * The root's child to play: a winning one, else the most visited, counting
+ * the helper's visits to the same placement (root parallelisation).
+ */
+static struct node *pick(struct ai *a, struct ai *h)
+{
+	struct node *root = &a->pool[a->root], *ch, *best = NULL, *hr = NULL, *hc;
+	float bv = -1.0f, bw = 0.0f, bn = 1.0f, v, w, n;
+	int i, j;
+
+	if (h != NULL)
+		hr = &h->pool[h->root];
+	for (i = 0; i < root->nchild; i++) {
+		ch = &a->pool[root->child + i];
+		if (ch->term == TERM_WIN) {
+			best = ch, bw = 1.0f, bn = 1.0f;
+			break;
 		}
-	a->value = best->w / best->n;
+		v = (float)ch->visits, w = ch->w, n = ch->n;
+		for (j = 0; hr != NULL && j < hr->nchild; j++) {
+			hc = &h->pool[hr->child + j];
+			if (hc->move == ch->move && hc->color == ch->color) {
+				v += (float)hc->visits, w += hc->w, n += hc->n;
+				break;
+			}
+		}
+		if (best == NULL || v > bv || (v == bv && w / n > bw / bn))
+			best = ch, bv = v, bw = w, bn = n;
+	}
+	a->value = bw / bn;
 	return best;
 }
 
 enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
 		struct ai_turn *out)
 {
+	struct ai_options ho = *o;
 	struct node *best;
+	struct limits l;
+	struct ai *h = NULL;
+	pthread_t thread;
 	enum ai_status st;
+	int64_t t;
+	bool two = false;
 
 	memset(out, 0, sizeof(*out));
 	out->action = AI_PLACE;
@@ -662,13 +710,44 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 	st = prepare(a, g, o);
 	if (st != AI_OK)
 		return st;
-	best = search(a, o);
-	if (best == NULL) {
+	l.budget = o->playouts > 0 ? o->playouts : a->lv->playouts;
+	l.deadline = 0;
+	if (o->deadline_ns > 0) {
+		t = now_ns();
+		l.deadline = t + (o->deadline_ns - t) / 100 * a->lv->time_pct;
+	}
+	if (root_children(a) == 0) {
 		/* No placement here: the side to move passes (the rules core does it by itself). */
 		out->action = AI_PASS;
 		return AI_OK;
 	}
-	if (best->color != g->to_move)
+	a->playouts = 0;
+	if (a->pool[a->root].nchild > 1) {
+		/* A second search on its own tree and seed, on a second thread. */
+		if (a->lv->threads > 1 && a->helper == NULL)
+			a->helper = ai_new();
+		if (a->lv->threads > 1 && a->helper != NULL) {
+			h = a->helper;
+			ho.seed = o->seed ^ 0x9e3779b97f4a7c15ULL;
+			if (prepare(h, g, &ho) != AI_OK || root_children(h) == 0) {
+				h = NULL;
+			} else {
+				h->limits = l;
+				h->limits.budget = l.budget / 2;
+				two = pthread_create(&thread, NULL, helper_main, h) == 0;
+				if (!two)
+					h = NULL;
+			}
+		}
+		l.budget -= h != NULL ? l.budget / 2 : 0;
+		run(a, &l);
+		if (two)
+			pthread_join(thread, NULL);
+	}
+	best = pick(a, h);
+	if (h != NULL)
+		a->playouts += h->playouts;
+	if (best == NULL || best->color != g->to_move)
 		return AI_INTERNAL;
 	/* Pie rule: swap when the position left by Black's first turn favours Black. */
 	if (rules_game_can_swap(g) && a->playouts >= 100 && a->value < 0.45f) {
@@ -765,8 +844,8 @@ const char *ai_level_str(int level)
 	case 4:
 		return "level 4: as level 3, up to 200,000 playouts a placement and 70% of the time";
 	default:
-		return "level 5: as level 4, up to 2,000,000 playouts a placement and all the time "
-		    "it is given";
+		return "level 5: as level 4, with two searches at once on two threads, up to "
+		    "4,000,000 playouts a placement and all the time it is given";
 	}
 }
 

@@ -68,6 +68,7 @@ enum engine_player {
 };
 
 #define ENGINE_DEFAULT_SECONDS 10.0	/* think time per genmove when none is given */
+#define ENGINE_CLI_LEVEL 5	/* `oustpbm engine` plays its strongest unless told otherwise */
 #define ENGINE_MAX_SECONDS 86400.0
 
 struct engine_options {

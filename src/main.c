@@ -98,6 +98,7 @@ int main(int argc, char **argv)
 		char err[200];
 
 		engine_options_init(&o);
+		o.level = ENGINE_CLI_LEVEL;
 		if (!engine_parse_options(argc - 2, argv + 2, &o, err, sizeof(err))) {
 			fprintf(stderr, "oustpbm: %s\n", err);
 			usage(stderr);
