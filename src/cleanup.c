@@ -44,7 +44,7 @@ int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
 {
 	if (game_over(g) || cfg->remind_days == 0)
 		return 0;
-	return g->last_move + (int64_t)cfg->remind_days * CLEANUP_DAY;
+	return gamefile_time_add(g->last_move, (int64_t)cfg->remind_days * CLEANUP_DAY);
 }
 
 /* The time a reminder is due on g (header read), or 0 for none. */
@@ -61,7 +61,7 @@ static int64_t timeout_due(const struct config *cfg, const struct game *g)
 {
 	if (game_over(g) || cfg->timeout_days == 0)
 		return 0;
-	return g->last_move + (int64_t)cfg->timeout_days * CLEANUP_DAY;
+	return gamefile_time_add(g->last_move, (int64_t)cfg->timeout_days * CLEANUP_DAY);
 }
 
 static void worse(struct run *r, enum cleanup_status s)

@@ -575,6 +575,13 @@ enum config_status config_load(struct config *cfg, const char *home, char *err, 
 			goto out;
 	}
 	status = load_env(cfg, err, errlen);
+	if (status == CONFIG_OK && (config_now(cfg) < 0 || (int64_t)config_now(cfg) > CONFIG_NOW_MAX)) {
+		/* every time written (a deadline timeout_days on) must fit a game file */
+		errf(err, errlen, "the time is %lld seconds after 1970, past 9989-12-31: game files hold times "
+		    "up to 9999-12-31 and the deadlines ahead must fit; set the clock right",
+		    (long long)config_now(cfg));
+		status = CONFIG_INVALID;
+	}
 out:
 	free(text);
 	free(path);

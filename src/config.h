@@ -84,6 +84,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "mailaddr.h"
@@ -133,6 +134,13 @@ struct config {
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };
+
+/*
+ * The latest "now" config_load() accepts, 9989-12-31T00:00:00Z: a deadline
+ * up to 3650 days (timeout_days) on must still be a time a game file holds
+ * (gamefile.h, up to 9999-12-31).
+ */
+#define CONFIG_NOW_MAX INT64_C(253086681600)
 
 const char *config_status_str(enum config_status status);
 

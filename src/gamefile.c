@@ -13,9 +13,10 @@
 
 #include "board.h"
 #include "ident.h"
+#include "msgid.h"
 
 #define HEADER_COMMENT "# Oust game file (oustpbm). Oust, by Mark Steere. Format: games/README.md"
-#define TIME_MAX INT64_C(253402300799)	/* 9999-12-31T23:59:59Z */
+#define TIME_MAX GAMEFILE_TIME_MAX
 #define QUOTE_SIZE 56
 
 /* ---- times ---- */
@@ -60,6 +61,11 @@ static void put_digits(char *s, int v, int n)
 		s[n] = (char)('0' + v % 10);
 		v /= 10;
 	}
+}
+
+int64_t gamefile_time_add(int64_t t, int64_t secs)
+{
+	return t > TIME_MAX - secs ? TIME_MAX : t + secs;
 }
 
 char *gamefile_time_str(int64_t t, char buf[GAMEFILE_TIME_SIZE])
@@ -266,7 +272,6 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 {
 	char q[QUOTE_SIZE];
 	long x;
-	size_t i;
 	int j;
 
 	switch (k) {
@@ -347,11 +352,10 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 		g->robot_level = (int)x;
 		break;
 	case K_THREAD:
-		/* A Message-ID: printable ASCII without blanks (RFC 5322 msg-id). */
-		for (i = 0; i < n && v[i] > ' ' && v[i] < 0x7f; i++)
-			;
-		if (i < n || n > GAME_THREAD_MAX)
-			return fail(err, r->line, "bad thread '%s'", quote(q, v, n));
+		/* a Message-ID with its brackets, in msgid.h's grammar, or nothing */
+		if (n > GAME_THREAD_MAX || (n > 0 && !msgid_bracketed_ok(v, n)))
+			return fail(err, r->line, "bad thread '%s' (want a Message-ID, <id-left@id-right>, "
+			    "RFC 5322)", quote(q, v, n));
 		memcpy(g->thread, v, n);
 		g->thread[n] = '\0';
 		break;

@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-/* RFC 5322 3.2.3 atext */
-static bool atext(unsigned char c)
+bool mailaddr_atext(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	    (c != '\0' && strchr("!#$%&'*+-/=?^_`{|}~", c) != NULL);
@@ -57,7 +56,7 @@ bool mailaddr_ok(const char *s, const char **why)
 		if (*p == '.') {
 			if (p[1] == '.')
 				return fail(why, "has '..' in the local part");
-		} else if (!atext((unsigned char)*p)) {
+		} else if (!mailaddr_atext((unsigned char)*p)) {
 			return fail(why, "has a character not allowed in the local part");
 		}
 	}

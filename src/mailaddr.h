@@ -25,4 +25,7 @@
  */
 bool mailaddr_ok(const char *s, const char **why);
 
+/* RFC 5322 3.2.3 atext: a character of an atom (also msgid.h's grammar). */
+bool mailaddr_atext(unsigned char c);
+
 #endif

@@ -51,6 +51,9 @@ const char *mailin_status_str(enum mailin_status st)
 	case MAILIN_NO_FROM: return "the mail has no From header";
 	case MAILIN_TWO_FROM: return "the mail has more than one From header";
 	case MAILIN_BAD_FROM: return "the From header is not one plain address";
+	case MAILIN_UTF8_FROM:
+		return "the sender's address has a non-ASCII local part (SMTPUTF8), which this server cannot "
+		    "answer: write from an ASCII address";
 	case MAILIN_TOO_DEEP: return "the mail's MIME parts are nested too deeply";
 	}
 	return "unknown mailin status";
@@ -429,6 +432,17 @@ static enum mailin_status scan_headers(GMimeMessage *msg, struct mailin_message 
 	return st;
 }
 
+/* A local part with non-ASCII bytes: an SMTPUTF8 address (RFC 6531), which replies cannot reach here. */
+static bool utf8_local(const char *addr)
+{
+	const char *at = strrchr(addr, '@'), *p;
+
+	for (p = addr; at != NULL && p < at; p++)
+		if ((unsigned char)*p >= 0x80)
+			return true;
+	return false;
+}
+
 static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin_message *out)
 {
 	InternetAddressList *list = g_mime_message_get_from(msg);	/* borrowed */
@@ -456,7 +470,13 @@ static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin
 	ia = internet_address_list_get_address(list, 0);
 	if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
 		return MAILIN_BAD_FROM;
-	addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+	/*
+	 * The domain as the DNS knows it: an internationalised domain, sent as
+	 * UTF-8 (RFC 6532) or as punycode, comes back in its ASCII form
+	 * (xn--...), the one replies are addressed to.  get_addr() would give
+	 * the decoded UTF-8 form, which no ASCII address check passes.
+	 */
+	addr = internet_address_mailbox_get_idn_addr(INTERNET_ADDRESS_MAILBOX(ia));
 	if (addr == NULL || *addr == '\0') {
 		st = automatic(out, "empty sender address", "");
 		return st != MAILIN_OK ? st : MAILIN_BAD_FROM;
@@ -471,7 +491,7 @@ static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin
 	if (out->from_name == NULL)
 		return MAILIN_NOMEM;
 	if (!mailaddr_ok(addr, NULL))
-		return MAILIN_BAD_FROM;
+		return utf8_local(addr) ? MAILIN_UTF8_FROM : MAILIN_BAD_FROM;
 	free(out->from_addr);
 	out->from_addr = strdup(addr);
 	if (out->from_addr == NULL)

@@ -14,7 +14,7 @@
  *   MAILIN_UNPARSABLE -> EX_DATAERR.
  *   then, whatever the status, if out->automatic: log it and exit 0 (a bounce
  *   or an auto-reply is never answered, even with a broken From).
- *   MAILIN_NO_FROM, MAILIN_TWO_FROM, MAILIN_BAD_FROM -> EX_DATAERR: there is
+ *   MAILIN_NO_FROM, MAILIN_TWO_FROM, MAILIN_BAD_FROM, MAILIN_UTF8_FROM -> EX_DATAERR: there is
  *   nobody to answer, so the MTA's bounce tells the envelope sender.
  *   MAILIN_TOO_BIG (from mailin_read) -> parse what was kept (the headers),
  *   then answer "too big" to out->from_addr; never act on its Subject, which
@@ -44,6 +44,7 @@ enum mailin_status {
 	MAILIN_NO_FROM,		/* no From header */
 	MAILIN_TWO_FROM,	/* more than one From header */
 	MAILIN_BAD_FROM,	/* From is not exactly one address passing mailaddr_ok() */
+	MAILIN_UTF8_FROM,	/* From's local part is not ASCII (SMTPUTF8, RFC 6531): not answered */
 	MAILIN_TOO_DEEP		/* MIME nesting deeper than MAILIN_MAX_DEPTH before a text part */
 };
 

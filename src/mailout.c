@@ -9,6 +9,7 @@
  */
 #include "mailout.h"
 #include "mailaddr.h"
+#include "msgid.h"
 #include "utf8.h"
 
 #include <errno.h>
@@ -130,17 +131,10 @@ static char *clean_line(const char *s, size_t max)
 	return c;
 }
 
-/* RFC 5322 3.6.4 msg-id content: printable ASCII other than '<', '>', '"'; bounded. */
+/* RFC 5322 3.6.4 msg-id content (msgid.h), bounded. */
 static bool id_ok(const char *id, size_t len)
 {
-	size_t i;
-
-	if (len == 0 || len > MAILOUT_ID_MAX)
-		return false;
-	for (i = 0; i < len; i++)
-		if (id[i] <= ' ' || id[i] >= 0x7f || id[i] == '<' || id[i] == '>' || id[i] == '"')
-			return false;
-	return true;
+	return len > 0 && len <= MAILOUT_ID_MAX && msgid_ok(id, len);
 }
 
 struct idlist {
@@ -258,8 +252,8 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 		return MAILOUT_BAD_ADDRESS;
 	if (!utf8_text_ok(text, tlen, NULL))
 		return MAILOUT_BAD_BODY;
-	if ((!empty(spec->message_id) && !id_ok(spec->message_id, strlen(spec->message_id))) ||
-	    (!empty(spec->root_id) && !id_ok(spec->root_id, strlen(spec->root_id))))
+	/* a bad root_id (a hand-edited thread:) is left out by references(), like any bad id */
+	if (!empty(spec->message_id) && !id_ok(spec->message_id, strlen(spec->message_id)))
 		return MAILOUT_BAD_ID;
 	if (!empty(spec->message_id))
 		memcpy(id, spec->message_id, strlen(spec->message_id) + 1);

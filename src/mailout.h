@@ -30,7 +30,7 @@ enum mailout_status {
 	MAILOUT_OK = 0,
 	MAILOUT_NOMEM,
 	MAILOUT_BAD_ADDRESS,	/* from_addr or to_addr fails mailaddr_ok() */
-	MAILOUT_BAD_ID,		/* message_id or root_id is no message id, or the generated one is too long */
+	MAILOUT_BAD_ID,		/* message_id is no message id (msgid.h), or the generated one is too long */
 	MAILOUT_BAD_BODY,	/* body is not UTF-8 text (a control character other than LF, TAB) */
 	MAILOUT_BAD_DATE,	/* date is outside what GLib can write (years 1..9999) */
 	MAILOUT_WRITE,		/* GMime could not write the message */
@@ -56,7 +56,7 @@ struct mailout_spec {
 	const char *message_id;	/* optional: else <time.pid.counter@domain of from_addr> */
 	const char *in_reply_to;	/* optional: the incoming mail's Message-ID */
 	const char *references;	/* optional: the incoming mail's References, space separated */
-	const char *root_id;	/* optional: the board's root id, first in References */
+	const char *root_id;	/* optional: the board's root id, first in References; left out if bad */
 	bool generated;		/* answers no mail: auto-generated, not auto-replied */
 };
 
@@ -66,7 +66,9 @@ struct mailout_spec {
  * then the incoming References, then in_reply_to, without repeats; when
  * there are more than MAILOUT_REFERENCES_MAX ids the root and the last
  * ones are kept (RFC 5322 3.6.4).  Ids in references and in_reply_to that
- * are not message ids are skipped, since they come from the player's mail.
+ * are not message ids (msgid.h) are skipped, since they come from the
+ * player's mail, and so is a bad root_id (a hand-edited game file): the
+ * reply goes without it rather than not at all.
  */
 enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len);
 

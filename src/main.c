@@ -10,9 +10,14 @@
  *   oustpbm [-d DIR] flush         send the queued replies that are due
  *   oustpbm [-d DIR] queue         list the queued replies
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include "admin.h"
 #include "engine.h"
@@ -91,8 +96,34 @@ static int usage(FILE *f)
 	return f == stderr ? EX_USAGE : EX_OK;
 }
 
+/*
+ * Standard descriptors closed by whoever started us (a careless cron job,
+ * a daemon) get /dev/null: else the first file opened takes fd 2 and the
+ * diagnostics land in it (a lock file, a game file).  False if that fails.
+ */
+static bool standard_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return false;
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
+	if (!standard_fds())
+		return EX_OSERR;
+	/*
+	 * Past the file size limit (ulimit -f) a write fails with EFBIG, which
+	 * the store treats as a full disk (exit 75, nothing half-written),
+	 * instead of SIGXFSZ killing us in the middle.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc >= 2 && strcmp(argv[1], "engine") == 0) {
 		struct engine_options o;
 		char err[200];

@@ -18,8 +18,8 @@
  * (lock timeout, disk full) leaves the store as it was and exits
  * EX_TEMPFAIL, so the MTA delivers the mail again; after it the mail is
  * handled (exit 0), and a redelivery is refused by the #turn guard or the
- * taken user id.  The one exception: a challenge whose new board cannot be
- * written has used up its board number (the counter is never moved back).
+ * taken user id.  A challenge whose new board cannot be written gives its
+ * board number back if no later one was handed out meanwhile.
  */
 #include "process.h"
 
@@ -898,7 +898,7 @@ static enum process_status do_challenge(struct job *j)
 	struct game g;
 	const char *black, *white, *at;
 	char *comment = NULL;
-	bool ok, challenger_black;
+	bool ok, challenger_black, made = false;
 	long board;
 	int n = 0, i;
 
@@ -989,6 +989,7 @@ static enum process_status do_challenge(struct job *j)
 	/* the robot as Black answers at once: the challenger's one mail tells both (robot_answer) */
 	ps = commit_game(j, &g, mails, robot_to_move(&g) ? 0 : n, &ok);
 	if (ps == PROCESS_OK && ok) {
+		made = true;
 		set_detail(j, "ok", "new board %ld: %s (x) - %s (o), %dx%d, swap %s", board, g.black, g.white,
 		    g.size, g.size, g.swap ? "on" : "off");
 		if (g.robot_level != 0) {
@@ -1002,6 +1003,8 @@ static enum process_status do_challenge(struct job *j)
 out:
 	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
+	if (!made)
+		store_release_board_id(j->st, board);	/* the next challenge gets it */
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);
 	free(comment);
@@ -1525,8 +1528,10 @@ enum process_status process_main(int argc, char **argv)
 		ps = PROCESS_DROPPED;
 		goto out;
 	}
-	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM) {
+	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
 		set_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
+		/* exit 65: the mail system bounces the mail with this text, the one answer possible */
+		fprintf(stderr, "oustpbm: %s\n", mailin_status_str(ms));
 		ps = PROCESS_DATAERR;
 		goto out;
 	}

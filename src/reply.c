@@ -12,6 +12,7 @@
 #include "board.h"
 #include "gamefile.h"
 #include "mailout.h"
+#include "outbox.h"
 #include "robot.h"
 #include "rules.h"
 
@@ -333,6 +334,15 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 	if (ms != MAILOUT_OK) {
 		snprintf(rc->err, sizeof rc->err, "reply to %s: %s", to_addr, mailout_status_str(ms));
 		return REPLY_COMPOSE;
+	}
+	if (out->len > (size_t)OUTBOX_MESSAGE_MAX) {
+		/* only a template can make it so long (the texts filled in are bounded): the admin's to fix */
+		snprintf(rc->err, sizeof rc->err, "the reply \"%.200s\" is %zu bytes, larger than the %ld bytes "
+		    "the outbox takes: a template makes it too long", subject, out->len, OUTBOX_MESSAGE_MAX);
+		free(out->msg);
+		out->msg = NULL;
+		out->len = 0;
+		return REPLY_TEMPLATE;
 	}
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", to_addr);
 	return REPLY_OK;

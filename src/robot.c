@@ -168,6 +168,13 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(1);
+	/* and holds none of its files: the board's lock stays the parent's alone */
+	if (fd != 3) {
+		if (dup2(fd, 3) < 0)
+			_exit(1);
+		fd = 3;
+	}
+	close_range(4, ~0U, 0);
 	setrlimit(RLIMIT_CORE, &nocore);
 	memset(&a, 0, sizeof a);
 	switch (m) {

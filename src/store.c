@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,6 +92,7 @@ static bool errno_temporary(int e)
 {
 	switch (e) {
 	case ENOSPC:
+	case EFBIG:	/* past the file size limit (ulimit -f; SIGXFSZ is ignored) */
 	case EDQUOT:
 	case EIO:
 	case ENOMEM:
@@ -667,11 +669,15 @@ enum store_status store_write_file(struct store *st, const char *relpath, const 
 
 enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
+	enum store_status status;
 	int fd = openat(st->home_fd, relpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	if (fd < 0)
 		return sys_fail(st, errno, "cannot create", relpath);
-	return finish_file(st, fd, data, len, relpath);
+	status = finish_file(st, fd, data, len, relpath);
+	if (status != STORE_OK)
+		unlinkat(st->home_fd, relpath, 0);	/* nothing half-written is left (a full disk, ulimit -f) */
+	return status;
 }
 
 enum store_status store_append_file(struct store *st, const char *relpath, const void *data, size_t len)
@@ -954,6 +960,30 @@ out:
 	free(text);
 	store_unlock(&lock);
 	return status;
+}
+
+/*
+ * Give back board, handed out by store_next_board_id() but never written:
+ * the counter moves back to it if it is still the last number handed out.
+ * Anything else (a later board made meanwhile) leaves the counter alone.
+ */
+void store_release_board_id(struct store *st, long board)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char *text = NULL, buf[32];
+	size_t len;
+	long next;
+
+	if (store_lock_store(st, &lock) != STORE_OK)
+		return;
+	if (store_board_exists(st, board) == STORE_NOT_FOUND &&
+	    store_read_file(st, COUNTER_FILE, COUNTER_FILE_MAX, &text, &len) == STORE_OK &&
+	    parse_counter(text, len, &next) && next == board + 1) {
+		snprintf(buf, sizeof buf, "%ld\n", board);
+		store_write_file(st, COUNTER_FILE, buf, strlen(buf));
+	}
+	free(text);
+	store_unlock(&lock);
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -1596,9 +1626,12 @@ enum store_status store_log(struct store *st, const char *fmt, ...)
 {
 	char line[STORE_LOG_LINE_MAX + 1];
 	enum store_status status = STORE_OK;
+	struct rlimit rl;
+	struct stat sb;
 	va_list ap;
 	size_t n, i;
 	ssize_t w;
+	off_t end;
 	int r, fd;
 
 	va_start(ap, fmt);
@@ -1614,13 +1647,24 @@ enum store_status store_log(struct store *st, const char *fmt, ...)
 	fd = openat(st->home_fd, "log", O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return sys_fail(st, errno, "cannot open", "log");
+	/* a line that would pass the file size limit (ulimit -f) is not begun: whole or absent */
+	if (fstat(fd, &sb) == 0 && getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    (unsigned long long)sb.st_size + n > (unsigned long long)rl.rlim_cur) {
+		close(fd);
+		return sys_fail(st, EFBIG, "cannot write", "log");
+	}
 	/* one write: concurrent processes' lines never interleave */
 	crash_point();
 	w = write(fd, line, n);
-	if (w < 0)
+	if (w < 0) {
 		status = sys_fail(st, errno, "cannot write", "log");
-	else if ((size_t)w != n)
+	} else if ((size_t)w != n) {
+		/* a part of the line (a full disk): cut it off again unless another line followed */
+		end = lseek(fd, 0, SEEK_CUR);
+		if (end >= w && fstat(fd, &sb) == 0 && sb.st_size == end)
+			(void)ftruncate(fd, end - w);
 		status = sys_fail(st, ENOSPC, "short write to", "log");
+	}
 	close(fd);
 	return status;
 }

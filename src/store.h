@@ -266,6 +266,13 @@ enum store_status store_board_stage(struct store *st, long board, const char *te
  */
 enum store_status store_next_board_id(struct store *st, long *board);
 
+/*
+ * Give back a board number from store_next_board_id() whose game was never
+ * written (a failed challenge): the counter moves back to it only if it is
+ * still the last number handed out and no such game file exists.
+ */
+void store_release_board_id(struct store *st, long board);
+
 /* The boards in games/, ascending.  The caller owns *boards (free). */
 enum store_status store_list_boards(struct store *st, long **boards, size_t *count);
 

@@ -2,7 +2,9 @@
 # The mail handler (./oustpbm < mail) under valgrind (memcheck, full leak
 # check, glib's suppression file): registrations, a challenge, moves, a
 # refusal, show, a password change, a redelivered copy, a mail too big,
-# one nested too deeply and one with two From headers.  Each must exit as
+# one nested too deeply and one with two From headers; a game against the
+# robot player (its think in a child process, traced too), a fault of the AI
+# and `oustpbm robot` playing the turn left over.  Each must exit as
 # it does without valgrind, with no memory error and no leak.  Prints "ok"/"not ok" lines.
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
@@ -12,7 +14,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 [ -x ./oustpbm ] || { echo "not ok - ./oustpbm is not built"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-mailvg.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM
 unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
 supp=
@@ -52,6 +54,23 @@ vg alice@example.org "move 101 alice secret C3" copy@x
 vg alice@example.org "move 101 alice secret C3" copy@x
 vg bob@example.com "move 101 bob hunter2 C3"
 vg alice@example.org "show 101#2"
+# the robot player (robot.h): its turns thought in a child process, also traced
+export OUSTPBM_TEST_ROBOT_PLAYOUTS=16
+vg alice@example.org "challenge alice secret robot -size=9 -white"
+vg alice@example.org "move 102#2 alice secret H8"
+OUSTPBM_TEST_ROBOT=fail vg alice@example.org "move 102#4 alice secret A9"
+n=$((n + 1))
+OUSTPBM_TEST_TIME=$((1700000000 + 60 * k)) valgrind -q --error-exitcode=99 --leak-check=full \
+    --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect $supp \
+    ./oustpbm -d "$h" robot >/dev/null 2>"$tmp/vg.err"
+rc=$?
+if [ $rc = 0 ] && ! grep -q '==[0-9]*==' "$tmp/vg.err"; then
+	echo "ok $n - valgrind clean: oustpbm robot"
+else
+	echo "not ok $n - oustpbm robot: exit $rc (want 0)"
+	head -n 40 "$tmp/vg.err" | sed 's/^/#   /'
+fi
+unset OUSTPBM_TEST_ROBOT_PLAYOUTS
 vg alice@example.org "password alice secret better"
 n=$((n + 1))
 k=$((k + 1))

@@ -209,6 +209,13 @@ static void test_canonical(void)
 	free(crlf);
 	game_release(&g);
 
+	/* A domain literal on the right of a thread id is a msg-id too. */
+	lower = replaced(CANON, "thread: <board-101@oust.example.org>", "thread: <x.1@[192.0.2.1]>");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "thread with a domain literal");
+	ok_str(g.thread, "<x.1@[192.0.2.1]>", "thread with a domain literal read");
+	game_release(&g);
+	free(lower);
+
 	/* No thread line: the thread is empty. */
 	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n", "");
 	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "no thread line");
@@ -275,7 +282,19 @@ static const struct perr perrs[] = {
 	{ "created: 2026-11-21T18:41:07Z", "created: 2026-02-30T18:41:07Z", NULL, NULL,
 	    "line 10: bad time '2026-02-30T18:41:07Z' (want e.g. 2026-11-21T18:41:07Z)", 10 },
 	{ "thread: <board-101@oust.example.org>", "thread: <board 101>", NULL, NULL,
-	    "line 12: bad thread '<board 101>'", 12 },
+	    "line 12: bad thread '<board 101>' (want a Message-ID, <id-left@id-right>, RFC 5322)", 12 },
+	/* printable, but no msg-id: the composer could not use them (msgid.h) */
+	{ "thread: <board-101@oust.example.org>", "thread: <a\"b@c>", NULL, NULL,
+	    "line 12: bad thread '<a\"b@c>' (want a Message-ID, <id-left@id-right>, RFC 5322)", 12 },
+	{ "thread: <board-101@oust.example.org>", "thread: <a<b@c>", NULL, NULL,
+	    "line 12: bad thread '<a<b@c>' (want a Message-ID, <id-left@id-right>, RFC 5322)", 12 },
+	{ "thread: <board-101@oust.example.org>", "thread: <a@b>x", NULL, NULL,
+	    "line 12: bad thread '<a@b>x' (want a Message-ID, <id-left@id-right>, RFC 5322)", 12 },
+	{ "thread: <board-101@oust.example.org>", "thread: <a..b@c>", NULL, NULL,
+	    "line 12: bad thread '<a..b@c>' (want a Message-ID, <id-left@id-right>, RFC 5322)", 12 },
+	{ "thread: <board-101@oust.example.org>", "thread: board-101@oust.example.org", NULL, NULL,
+	    "line 12: bad thread 'board-101@oust.example.org' (want a Message-ID, <id-left@id-right>, RFC 5322)",
+	    12 },
 	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: 9\n",
 	    NULL, NULL, "line 13: robot-level must be 1 to 5, not '9'", 13 },
 	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: 0\n",
