@@ -452,6 +452,11 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 	sort_users = users;
 	if (n > 1)
 		qsort(order, n, sizeof *order, by_userid);
+	for (i = 0; i < n; i++)
+		if (robot_is(users[i].userid))
+			report(out, problems, "users", (int)lines[i], "user id %s is the built-in robot player's "
+			    "(robot.h): this account can never log in, and its games are played by the robot; "
+			    "rename it", users[i].userid);
 	for (i = 1; i < n; i++)
 		if (strcmp(users[order[i]].userid, users[order[i - 1]].userid) == 0)
 			report(out, problems, "users", (int)lines[order[i]], "user id %s is the one of line %u "

@@ -834,39 +834,49 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 static enum process_status robot_answer(struct job *j, struct game *g, struct reply_event *ev,
     const struct reply_mail *mails, int n)
 {
-	struct robot_turn rt;
+	static struct robot_turn rt[ROBOT_TURNS_MAX];
 	struct reply_mail both[2];
-	enum robot_status rs;
+	enum robot_status rs, cs = ROBOT_OK;
 	enum process_status ps = PROCESS_OK;
-	char why[ROBOT_ERR_MAX], detail[DETAIL_MAX];
+	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[DETAIL_MAX];
 	const char *outcome = j->outcome;
-	int turn = g->rg.turn, nb = 0, i;
+	int turn, nb = 0, nt, i;
 	size_t dn;
 
 	memset(both, 0, sizeof both);
 	snprintf(detail, sizeof detail, "%s", j->detail);
-	rs = robot_play(g, &j->cfg, (int64_t)j->now, &rt, why, sizeof why);
-	if (rs == ROBOT_OK) {
-		ev->then = &rt.ev;
+	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
+	rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	turn = g->rg.turn;
+	if (nt > 0) {
+		ev->then = &rt[0].ev;
 		if (game_mails(j, g, ev, both, &nb) == PROCESS_OK) {
-			rs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, why, sizeof why);
+			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
 		} else {
-			rs = ROBOT_ERROR;
-			snprintf(why, sizeof why, "%s", j->detail);
+			cs = ROBOT_ERROR;
+			snprintf(cwhy, sizeof cwhy, "%s", j->detail);
 		}
 		ev->then = NULL;
 	}
 	/* the log line stays the mail's, with the robot's answer after it */
 	j->outcome = outcome;
 	snprintf(j->detail, sizeof j->detail, "%s", detail);
+	for (i = 0; i < nt && cs == ROBOT_OK; i++) {
+		dn = strlen(j->detail);
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt[i].detail);
+	}
+	if (nt > 0 && cs != ROBOT_OK) {
+		/* nothing of the robot's was committed: the human's mails alone */
+		rs = cs;
+		turn = rt[0].ev.first;
+		snprintf(why, sizeof why, "%s", cwhy);
+	}
 	dn = strlen(j->detail);
-	if (rs == ROBOT_OK) {
-		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt.detail);
-	} else {
+	if (rs != ROBOT_OK) {
 		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
 		    "oustpbm robot", turn, why);
 		fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
-		for (i = 0; i < n && ps == PROCESS_OK; i++)
+		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
 			ps = enqueue(j, &mails[i]);
 	}
 	j->queued = true;

@@ -417,6 +417,21 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	return ROBOT_OK;
 }
 
+enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
+    int max, int *n, char *why, size_t whylen)
+{
+	enum robot_status rs = ROBOT_OK;
+
+	for (*n = 0; *n < max && robot_to_move(g); (*n)++) {
+		rs = robot_play(g, cfg, now, &out[*n], why, whylen);
+		if (rs != ROBOT_OK)
+			break;
+		if (*n > 0)
+			out[*n - 1].ev.then = &out[*n].ev;
+	}
+	return rs;
+}
+
 /* ---- committing a turn ---- */
 
 static enum robot_status of_store(enum store_status ss)
@@ -553,7 +568,7 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 static void one_board(struct run *r, long board)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
-	struct robot_turn rt;
+	static struct robot_turn rt[ROBOT_TURNS_MAX];
 	struct reply_mail m;
 	struct reply_player p;
 	struct store_user u;
@@ -564,7 +579,7 @@ static void one_board(struct run *r, long board)
 	struct game g;
 	char why[ROBOT_ERR_MAX], oerr[OUTBOX_ERR_MAX];
 	const char *human;
-	int n = 0;
+	int n = 0, nt, i;
 
 	memset(&g, 0, sizeof g);
 	memset(&m, 0, sizeof m);
@@ -603,19 +618,19 @@ static void one_board(struct run *r, long board)
 	/* under the lock: a turn may have been played since the header was read */
 	if (!load(r, board, true, &g) || !robot_to_move(&g))
 		goto out;
-	rs = robot_play(&g, r->cfg, r->now, &rt, why, sizeof why);
-	if (rs != ROBOT_OK) {
+	rs = robot_play_turns(&g, r->cfg, r->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	if (rs != ROBOT_OK)
 		board_failed(r, board, rs, "turn %d: the robot could not play: %s; the game is left as it was",
 		    g.rg.turn, why);
+	if (nt == 0)
 		goto out;
-	}
 	human = robot_is(g.black) ? g.white : g.black;
 	ss = robot_is(human) ? STORE_NOT_FOUND : store_user_find(r->st, human, &u);
 	if (ss == STORE_OK) {
 		p.userid = u.userid;
 		p.address = u.address;
 		p.fullname = u.fullname;
-		ps = reply_game(&r->rc, &g, &rt.ev, &p, &m);
+		ps = reply_game(&r->rc, &g, &rt[0].ev, &p, &m);
 		if (ps != REPLY_OK) {
 			board_failed(r, board, ps == REPLY_NOMEM ? ROBOT_TEMPFAIL : ps == REPLY_TEMPLATE ? ROBOT_CONFIG :
 			    ROBOT_ERROR, "cannot make the mail: %s", r->rc.err);
@@ -631,8 +646,10 @@ static void one_board(struct run *r, long board)
 		board_failed(r, board, rs, "%s", why);
 		goto out;
 	}
-	r->stats->played++;
-	store_log(r->st, "%s robot board=%ld ok: %s", r->stamp, board, rt.detail);
+	for (i = 0; i < nt; i++) {
+		r->stats->played++;
+		store_log(r->st, "%s robot board=%ld ok: %s", r->stamp, board, rt[i].detail);
+	}
 out:
 	store_unlock(&lock);
 	reply_mail_release(&m);

@@ -63,6 +63,7 @@
 #define ROBOT_GRACE_MS 2000	/* past the deadline before the think is killed */
 #define ROBOT_DETAIL_MAX 300
 #define ROBOT_ERR_MAX 700
+#define ROBOT_TURNS_MAX 8	/* robot turns played in a row (the human passing between them) */
 
 enum robot_status {
 	ROBOT_OK = 0,
@@ -97,6 +98,16 @@ struct robot_turn {
  */
 enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
     char *why, size_t whylen);
+
+/*
+ * robot_play() again while the robot is to move (the human had to pass),
+ * at most max turns: out[0..*n) are the turns played, their events chained
+ * (each ev.then the next).  ROBOT_OK when the robot is no longer to move or
+ * max were played; else the status and why of the turn that could not be,
+ * after the *n before it, which stand in g.
+ */
+enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
+    int max, int *n, char *why, size_t whylen);
 
 /*
  * Commit g, changed by robot_play(), with its n mails, as outbox.h's

@@ -111,6 +111,11 @@ fsck_case user-twice-by-case 65 "users:9: user id alice is the one of line 7 (us
 echo 'Alice:alice2@example.org:*:The other Alice' >>users
 EOF
 
+# an account from before the robot player: the name is the robot's now
+fsck_case user-robot 65 "users:9: user id robot is the built-in robot player's (robot.h): this account can never log in, and its games are played by the robot; rename it" <<'EOF'
+echo 'robot:robbie@example.org:*:An old account' >>users
+EOF
+
 fsck_case users-damaged 65 "users: $tmp/users-damaged/users line 9 has fewer than four ':'-separated fields" <<'EOF'
 echo 'carol:carol@example.net' >>users
 EOF
