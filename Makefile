@@ -8,7 +8,7 @@ DATADIR = $(PREFIX)/share/oustpbm
 MANDIR = $(PREFIX)/share/man
 # What `make install` puts under $(DATADIR): the templates and the sample set-up
 # files of scripts/ (procmailrc, forward, crontab...: whatever is there).
-INST_TEMPLATES := $(sort $(wildcard templates/*.txt))
+INST_TEMPLATES := $(sort $(wildcard templates/*.txt templates/*.html))
 INST_SCRIPTS := $(sort $(filter-out scripts/install-deps scripts/demo,$(wildcard scripts/*)))
 
 CC ?= cc

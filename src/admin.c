@@ -19,6 +19,7 @@
 #include "robot.h"
 #include "store.h"
 #include "transport.h"
+#include "web.h"
 
 #define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
 #define LINE_MAX_IN (STORE_PASSWORD_MAX + 3)	/* a password line read from stdin, CR LF included */
@@ -32,9 +33,10 @@ const char admin_usage[] =
     "       oustpbm [-d DIR] passwd [--stdin] USERID  set a new password; prints it\n"
     "       oustpbm [-d DIR] list [active|finished]   the boards\n"
     "       oustpbm [-d DIR] show BOARD[#TURN]        a board as the players see it\n"
-    "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n";
+    "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n"
+    "       oustpbm [-d DIR] web [SITE]               write the web site (default: web_dir)\n";
 
-static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck", "robot" };
+static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck", "robot", "web" };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 /* One run of a command. */
@@ -456,6 +458,42 @@ out:
 	return as;
 }
 
+/* web [SITE]: every page of the web site, into SITE or web_dir. */
+static enum admin_status do_web(struct admin *a)
+{
+	char err[WEB_ERR_MAX];
+	const char *dir = a->nargs == 1 ? a->args[0] : a->cfg.web_dir;
+	enum web_status ws;
+	struct web *w = NULL;
+
+	if (a->nargs > 1)
+		return usage();
+	if (dir[0] == '\0') {
+		fprintf(stderr, "oustpbm: web: no directory given and no web_dir in %s\n", CONFIG_FILE);
+		return ADMIN_USAGE;
+	}
+	ws = web_open(&a->cfg, a->st, dir, &w, err, sizeof err);
+	if (ws == WEB_OK) {
+		ws = web_build(w);
+		if (ws != WEB_OK)
+			snprintf(err, sizeof err, "%s", web_error(w));
+		else
+			printf("web: %zu pages written\n", web_pages_written(w));
+		web_close(w);
+	}
+	if (ws != WEB_OK) {
+		fprintf(stderr, "oustpbm: web: %s\n", err);
+		switch (ws) {
+		case WEB_TIMEOUT: return ADMIN_TEMPFAIL;
+		case WEB_TEMPLATE: return ADMIN_CONFIG;
+		case WEB_STORE: return ADMIN_DATAERR;
+		default: return ADMIN_IOERR;
+		}
+	}
+	store_log(a->st, "admin web %s", dir);
+	return output_done();
+}
+
 static enum admin_status do_fsck(struct admin *a)
 {
 	enum fsck_status fs;
@@ -614,6 +652,8 @@ enum admin_status admin_main(int argc, char **argv)
 		as = do_list(&a);
 	else if (strcmp(a.cmd, "show") == 0)
 		as = do_show(&a);
+	else if (strcmp(a.cmd, "web") == 0)
+		as = do_web(&a);
 	else if (strcmp(a.cmd, "robot") == 0)
 		as = do_robot(&a);
 	else

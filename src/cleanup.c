@@ -10,6 +10,7 @@
 #include "reply.h"
 #include "robot.h"
 #include "transport.h"
+#include "web.h"
 
 /* One run: what every board shares. */
 struct run {
@@ -155,6 +156,8 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
 		    outbox_error(r->ob));
 	}
+	if (ss == STORE_OK)
+		web_after_commit(r->cfg, r->st, g);
 out:
 	outbox_batch_free(b);
 	free(text);

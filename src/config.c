@@ -134,6 +134,7 @@ static const struct key keys[] = {
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	STR_KEY(web_dir, check_path),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),

@@ -58,6 +58,10 @@
  *   max_mails_per_hour (30)              mails of one sender answered in an
  *                                         hour, 1..100000, 0 = no limit; more
  *                                         are logged and dropped (seen.h)
+ *   web_dir            (unset)           directory of the web site (web.h),
+ *                                         relative to the home if not absolute;
+ *                                         when set, the pages a change touched
+ *                                         are written after every commit
  *   max_registrations_per_hour (100)     accounts made by mail in an hour,
  *                                         1..100000, 0 = no limit; more are
  *                                         refused with a reply
@@ -128,6 +132,7 @@ struct config {
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */

@@ -426,17 +426,20 @@ enum mailout_status mailout_template_load(const char *dir, const char *name, cha
 	size_t len = 0, i, j, bad;
 	ssize_t n;
 	int fd = -1, line;
+	bool html;
 
 	*out = NULL;
 	for (i = 0; name[i] != '\0'; i++)
 		if (!name_char(name[i]) && name[i] != '-')
 			break;
-	if (i == 0 || name[i] != '\0' || i > 64) {
+	/* "game" is game.txt; "mail.html" names an HTML template */
+	html = strcmp(name + i, ".html") == 0;
+	if (i == 0 || (name[i] != '\0' && !html) || i > 64) {
 		set_err(err, errlen, "'%.64s' is not a template name", name);
 		return MAILOUT_BAD_NAME;
 	}
-	if ((size_t)snprintf(path, sizeof path, "%s/%s.txt", dir, name) >= sizeof path) {
-		set_err(err, errlen, "%s.txt: the path is too long", name);
+	if ((size_t)snprintf(path, sizeof path, "%s/%s%s", dir, name, html ? "" : ".txt") >= sizeof path) {
+		set_err(err, errlen, "%s: the path is too long", name);
 		return MAILOUT_IO;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -92,7 +92,8 @@ enum mailout_status mailout_template_expand(const char *template_text, const str
 
 /*
  * Read the template <dir>/<name>.txt into *out (the caller frees it).  name
- * is 1 to 64 letters, digits, '_' and '-'.  The file must be at most
+ * is 1 to 64 letters, digits, '_' and '-', or that followed by ".html" for
+ * the HTML template <dir>/<name> itself.  The file must be at most
  * MAILOUT_TEMPLATE_MAX bytes of UTF-8 text; CRLF line ends become LF.  On
  * failure err (errlen bytes) says what was wrong, naming the file.
  */

@@ -45,6 +45,7 @@
 #include "rules.h"
 #include "seen.h"
 #include "store.h"
+#include "web.h"
 #include "transport.h"
 
 #define DETAIL_MAX 700		/* bytes of the result in the log line */
@@ -742,6 +743,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
+	web_after_commit(&j->cfg, j->st, g);
 out:
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */

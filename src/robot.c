@@ -21,6 +21,7 @@
 #include "gamefile.h"
 #include "rules.h"
 #include "seen.h"
+#include "web.h"
 
 _Static_assert(GAME_ROBOT_LEVEL_MIN == AI_MIN_LEVEL && GAME_ROBOT_LEVEL_MAX == AI_MAX_LEVEL,
     "the game file's robot levels are the AI's");
@@ -497,6 +498,8 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 		/* the turn stands; its mail waits in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));
 	}
+	if (ss == STORE_OK)
+		web_after_commit(cfg, st, g);
 out:
 	outbox_batch_free(b);
 	free(text);

@@ -70,7 +70,7 @@ check "make install DESTDIR=$stage PREFIX=/usr" sh -c "$MAKE -s -C '$src' instal
 want=$( (
 	echo usr/bin/oustpbm
 	echo usr/share/man/man1/oustpbm.1
-	for f in "$top"/templates/*.txt; do echo "usr/share/oustpbm/templates/$(basename "$f")"; done
+	for f in "$top"/templates/*.txt "$top"/templates/*.html; do echo "usr/share/oustpbm/templates/$(basename "$f")"; done
 	for f in "$top"/scripts/*; do
 		case $(basename "$f") in install-deps | demo) ;; *) echo "usr/share/oustpbm/scripts/$(basename "$f")" ;; esac
 	done

@@ -1,0 +1,92 @@
+"""Plays Oust games through oustpbm's own mail path, for the browser tests
+and the benchmarks: the turns come from `oustpbm engine` (random legal
+placements, seeded by OUSTPBM_ENGINE_SEED), each sent as one mail."""
+import os
+import subprocess
+
+
+class Engine:
+    def __init__(self, binary, size, seed):
+        env = dict(os.environ, OUSTPBM_ENGINE_SEED=str(seed))
+        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  text=True, env=env)
+        self.cmd("boardsize %d" % size)
+        self.cmd("clear_board")
+
+    def cmd(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        out = []
+        while True:
+            ln = self.p.stdout.readline()
+            if ln == "":
+                raise RuntimeError("engine died on " + line)
+            if ln.strip() == "" and out:
+                break
+            if ln.strip() != "":
+                out.append(ln.rstrip("\n"))
+        if not out[0].startswith("="):
+            raise RuntimeError("engine: %s: %s" % (line, out))
+        return "\n".join([out[0][1:].strip()] + out[1:]).strip()
+
+    def to_move(self):
+        return self.cmd("gogui-rules_side_to_move")
+
+    def over(self):
+        return self.cmd("gogui-rules_final_result") not in ("", "?", "unknown")
+
+    def turn(self):
+        """One whole turn of the side to move: its placements."""
+        side = self.to_move()
+        pts = []
+        while True:
+            pts.append(self.cmd("genmove " + side))
+            if self.over() or self.to_move() != side:
+                return pts
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+class Home:
+    def __init__(self, binary, home, t0=1700000000):
+        self.bin = binary
+        self.home = home
+        self.t = t0
+        self.k = 0
+
+    def mail(self, sender, subject, body=""):
+        self.k += 1
+        self.t += 60
+        msg = "From: %s\nSubject: %s\nMessage-ID: <play.%d.%d@example.org>\n\n%s\n" % (
+            sender, subject, self.k, self.t, body)
+        env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t))
+        r = subprocess.run([self.bin, "-d", self.home], input=msg.encode(), env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            raise RuntimeError("mail %r: exit %d %s" % (subject, r.returncode, r.stderr))
+        with open(os.path.join(self.home, "log"), "rb") as f:
+            f.seek(max(0, os.path.getsize(f.name) - 4096))
+            last = f.read().decode("utf-8", "replace").rstrip("\n").split("\n")[-1]
+        if " ok: " not in last:
+            raise RuntimeError("mail %r was not accepted: %s" % (subject, last))
+
+
+def play(home, board, size, turns, players, seed, stop_before_end=True):
+    """Play up to `turns` turns on board (already challenged, Black =
+    players[0]); players maps colour to (userid, address, password)."""
+    eng = Engine(home.bin, size, seed)
+    n = 0
+    try:
+        while n < turns and not eng.over():
+            side = eng.to_move()
+            pts = eng.turn()
+            if stop_before_end and eng.over():
+                break
+            uid, addr, pw = players[0] if side.startswith("b") else players[1]
+            home.mail(addr, "move %d %s %s %s" % (board, uid, pw, ",".join(pts)))
+            n += 1
+    finally:
+        eng.close()
+    return n

@@ -1,0 +1,126 @@
+#!/bin/sh
+# web: the static web site (oustpbm web, web_dir): the pages of a played
+# game, valid HTML5 (tidy), the update after each commit writing only the
+# pages that changed, atomically, the same pages as a full rebuild, hostile
+# full names escaped, and a site that cannot be written never costing a move.
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+bin=$top/oustpbm
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-web.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
+unset OUSTPBM_HOME
+T0=1700000000
+
+n=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		echo "not ok $n - $desc"
+	fi
+}
+command -v tidy >/dev/null || { echo "not ok - web: tidy is missing (sh scripts/install-deps)"; exit 1; }
+
+h=$tmp/home
+mkdir -p "$h"
+printf 'from_address = oust@example.net\nserver_name = Oust & "test"\ntemplates = %s/templates\nweb_dir = site\n' \
+    "$top" >"$h/oustpbm.conf"
+k=0
+send() { # FROM SUBJECT
+	k=$((k + 1))
+	printf 'From: %s\nSubject: %s\nMessage-ID: <web.%d@example.org>\n\n' "$1" "$2" $k |
+	    OUSTPBM_TEST_TIME=$((T0 + 60 * k)) "$bin" -d "$h" >/dev/null 2>"$tmp/err"
+}
+valid() { # FILE: tidy finds no error and no warning
+	tidy -q -e --doctype html5 "$1" >"$tmp/tidy" 2>&1 && [ ! -s "$tmp/tidy" ]
+}
+# a fingerprint of every page: name, inode and checksum (a rewritten page has a new inode)
+prints() {
+	(cd "$h/site" && find . -type f ! -name .lock -exec sh -c 'for f; do echo "$f $(stat -c %i "$f") $(cksum <"$f")"; done' sh {} + |
+	    LC_ALL=C sort)
+}
+
+send alice@example.org 'register alice secret Alice <script>alert("x")</script> & Co'
+send bob@example.com "register bob hunter2 $(printf 'Bob \342\200\256evil\342\200\254 Smith')"
+send carol@example.net 'register carol sesame Carol'
+send alice@example.org 'challenge alice secret bob -size=5'
+send alice@example.org 'move 101 alice secret C3'
+send bob@example.com 'move 101 bob hunter2 B2'
+send alice@example.org 'challenge alice secret carol -size=7'
+s=$h/site
+check "the site was written after each commit" test -f "$s/index.html" -a -f "$s/board/101.html" -a -f "$s/board/102.html"
+check "... a page per turn" test -f "$s/board/101-1.html" -a -f "$s/board/101-2.html" -a ! -f "$s/board/101-3.html"
+check "... a page per player" test -f "$s/player/alice.html" -a -f "$s/player/bob.html" -a -f "$s/player/carol.html"
+check "... boards.txt lists both boards" sh -c "[ \$(wc -l <'$s/boards.txt') = 2 ]"
+check "... no temp file is left" sh -c "[ -z \"\$(find '$s' -name '.*.tmp')\" ]"
+for f in "$s/index.html" "$s/board/101.html" "$s/board/101-1.html" "$s/board/101-2.html" "$s/board/102.html" \
+    "$s/player/alice.html" "$s/player/bob.html"; do
+	check "tidy: ${f#$s/} is valid HTML5" valid "$f"
+done
+check "tidy does find a broken page" sh -c "printf '<p>x<div>' >'$tmp/bad.html'; ! tidy -q -e --doctype html5 '$tmp/bad.html' >/dev/null 2>&1"
+b=$s/board/101.html
+check "board page: the SVG with the ASCII board as its text alternative" sh -c \
+    "grep -q '<svg [^>]*role=\"img\"[^>]*aria-describedby=\"ascii\"' '$b' && grep -q '<pre id=\"ascii\"' '$b'"
+check "... two stones: one black, one white, marked as the last turn" sh -c \
+    "[ \$(grep -c '<circle class=\"b\"' '$b') = 1 ] && [ \$(grep -c '<circle class=\"w\" data-point=\"B2\"' '$b') = 1 ] && [ \$(grep -c 'class=\"m\"' '$b') = 1 ]"
+check "... whose turn and the command to play" sh -c \
+    "grep -q 'Turn 3: <a href=\"../player/alice.html\">alice</a> (Black) to move' '$b' && grep -q 'move 101#3 alice &lt;password&gt; &lt;placements&gt;' '$b'"
+check "... the history links each turn to the position after it" sh -c \
+    "grep -q '<a href=\"101-1.html\">1</a>' '$b' && grep -q '<a href=\"101-2.html\">2</a>' '$b'"
+check "... the ASCII board is the game's" sh -c \
+    "'$bin' -d '$h' show 101 | sed -n '/^x: /,/^    A/p' >'$tmp/want' && sed -n '/<pre id=\"ascii\"/,/<\/pre>/p' '$b' | sed 's/^.*<pre[^>]*>//; s/<\/pre>.*//' | sed -n '/^x: /,/^    A/p' >'$tmp/got' && cmp -s '$tmp/want' '$tmp/got'"
+check "turn page: the position after turn 1 with links back and on" sh -c \
+    "grep -q '<circle class=\"b\" data-point=\"C3\"' '$s/board/101-1.html' && ! grep -q 'class=\"w\"' '$s/board/101-1.html' && grep -q 'href=\"101-2.html\"' '$s/board/101-1.html'"
+check "index: both boards being played" sh -c \
+    "grep -q 'href=\"board/101.html\"' '$s/index.html' && grep -q 'href=\"board/102.html\"' '$s/index.html'"
+check "index: a link to the full list, which has both boards" sh -c \
+    "grep -q '<a href=\"all-1.html\">101&ndash;600</a>' '$s/index.html' && grep -q 'href=\"board/102.html\"' '$s/all-1.html' && grep -q 'href=\"board/101.html\"' '$s/all-1.html'"
+check "tidy: all-1.html is valid HTML5" valid "$s/all-1.html"
+check "the server name is escaped" sh -c "grep -q 'Oust &amp; &quot;test&quot;' '$s/index.html'"
+# hostile full names
+a=$s/player/alice.html
+check "hostile name: <script> escaped, no script element" sh -c \
+    "grep -q 'Alice &lt;script&gt;alert(&quot;x&quot;)' '$a' && ! grep -qi '<script' '$a' '$b'"
+check "hostile name: & escaped" grep -q '&amp; Co' "$a"
+check "hostile name: the bidi override dropped, the name isolated" sh -c \
+    "grep -q '<bdi>Bob evil Smith</bdi>' '$s/player/bob.html' && ! grep -q \"\$(printf '\342\200\256')\" '$s/player/bob.html' '$b'"
+
+# one move: only the pages that changed are written
+prints >"$tmp/before"
+send alice@example.org 'move 101 alice secret D4'
+prints >"$tmp/after"
+LC_ALL=C join -j1 -v2 "$tmp/before" "$tmp/after" | cut -d' ' -f1 >"$tmp/new"
+diff "$tmp/before" "$tmp/after" | sed -n 's/^> \([^ ]*\) .*/\1/p' >"$tmp/changed"
+check "one move writes its board, the new turn and the one before, the list, the index and its players" sh -c \
+    "printf './all-1.html\n./board/101-2.html\n./board/101-3.html\n./board/101.html\n./boards.txt\n./index.html\n./player/alice.html\n./player/bob.html\n' | cmp -s - '$tmp/changed'"
+check "... board 102 and carol's page are untouched" sh -c "grep -q '^./board/102.html' '$tmp/before' && ! grep -q '102\|carol' '$tmp/changed'"
+check "a full rebuild (oustpbm web) gives the same pages" sh -c \
+    "OUSTPBM_TEST_TIME=$((T0 + 6000)) '$bin' -d '$h' web '$tmp/full' >/dev/null && diff -r -x .lock '$s' '$tmp/full' >/dev/null"
+check "... and rewriting an up-to-date site writes nothing" sh -c \
+    "[ \"\$('$bin' -d '$h' web)\" = 'web: 0 pages written' ]"
+send alice@example.org 'resign 101 alice secret'
+check "a finished board moves to the finished list" sh -c \
+    "sed -n '/Recently finished/,\$p' '$s/index.html' | grep -q 'href=\"board/101.html\"' && grep -q 'won by bob (resign)' '$s/index.html'"
+check "... the board page says who won, and no command to play" sh -c \
+    "grep -q 'bob</a> won: <a href=\"../player/alice.html\">alice</a> resigned' '$b' && ! grep -q 'To play' '$b'"
+check "... bob's page counts the win" grep -q 'finished: 1 won, 0 lost, 0 drawn' "$s/player/bob.html"
+for f in "$s/index.html" "$b" "$s/player/bob.html"; do
+	check "tidy: ${f#$s/} is still valid" valid "$f"
+done
+
+# usage and failures
+check "web without a directory and no web_dir: exit 64" sh -c \
+    "h2='$tmp/h2'; mkdir -p \$h2; '$bin' -d \$h2 web >/dev/null 2>'$tmp/e'; [ \$? = 64 ] && grep -q 'no web_dir' '$tmp/e'"
+check "web with two directories: exit 64" sh -c "'$bin' -d '$h' web a b >/dev/null 2>&1; [ \$? = 64 ]"
+# a site that cannot be written: the move stands all the same
+rm -rf "$s" && echo 'not a directory' >"$s"
+send alice@example.org 'move 102 alice secret D4'
+check "an unwritable site: the move is applied and answered" sh -c \
+    "grep -q 'ok: turn 1: alice played D4' '$h/log' && grep -l 'Oust Board 102 carol' '$h'/mail/carol@example.net/new/* >/dev/null"
+check "... the failure is logged and said on standard error" sh -c \
+    "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/err'"
+check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"
