@@ -18,6 +18,7 @@
 #include "reply.h"
 #include "robot.h"
 #include "store.h"
+#include "throttle.h"
 #include "transport.h"
 #include "web.h"
 
@@ -213,7 +214,7 @@ static enum admin_status do_adduser(struct admin *a)
 		fprintf(stderr, "oustpbm: the user id %s is the built-in robot player's\n", ROBOT_USERID);
 		return ADMIN_EXISTS;
 	}
-	if (!mailaddr_ok(args[1], &why)) {
+	if (!mailaddr_deliverable(args[1], &why)) {
 		fprintf(stderr, "oustpbm: address '%s' %s\n", args[1], why);
 		return ADMIN_DATAERR;
 	}
@@ -223,7 +224,7 @@ static enum admin_status do_adduser(struct admin *a)
 		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
 
 		if (w < 0 || (size_t)w >= sizeof name - len) {
-			fprintf(stderr, "oustpbm: a full name is at most %d bytes\n", STORE_FULLNAME_MAX);
+			fprintf(stderr, "oustpbm: the full name is longer than %d characters\n", IDENT_FULLNAME_MAX);
 			return ADMIN_DATAERR;
 		}
 		len += (size_t)w;
@@ -272,6 +273,11 @@ static enum admin_status do_passwd(struct admin *a)
 		fprintf(stderr, "oustpbm: passwd %s: %s\n", u.userid, store_error(a->st));
 		return of_store(ss);
 	}
+	/* a new password ends a lockout for guessing (throttle.h) */
+	ss = throttle_clear(a->st, &a->cfg, u.userid, a->now);
+	if (ss != STORE_OK)
+		fprintf(stderr, "oustpbm: passwd %s: the password is set, but a lockout could not be ended: %s\n",
+		    u.userid, store_error(a->st));
 	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
 	if (shown)
 		printf("%s\n", pw);

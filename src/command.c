@@ -3,6 +3,7 @@
 #include "utf8.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@ const char *command_status_str(enum command_status st)
 	case COMMAND_OK: return "ok";
 	case COMMAND_EMPTY: return "no command";
 	case COMMAND_TOO_LONG: return "command line too long";
+	case COMMAND_CONTROL: return "control character";
 	case COMMAND_UNKNOWN: return "unknown command";
 	case COMMAND_USAGE: return "wrong arguments";
 	case COMMAND_BAD_USERID: return "bad user id";
@@ -324,10 +326,15 @@ static enum command_status parse_placements(struct command *out, const char *tex
 	}
 }
 
+/*
+ * The challenge options.  Each may be given once (two colours, or the same
+ * option twice, is a mistake worth a question rather than a guess), and a
+ * size is written without leading zeros, as a board number is.
+ */
 static enum command_status parse_options(struct command *out, const struct word *w, size_t n)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
-	const struct word *color = NULL;
+	const struct word *color = NULL, *size_w = NULL, *noswap = NULL;
 	enum command_color c;
 	size_t i, j;
 	int size;
@@ -336,6 +343,11 @@ static enum command_status parse_options(struct command *out, const struct word 
 	out->color = COMMAND_COLOR_BLACK;
 	for (i = 0; i < n; i++) {
 		if (w[i].len > 6 && strncasecmp(w[i].s, "-size=", 6) == 0) {
+			if (size_w != NULL)
+				goto repeated;
+			if (w[i].s[6] == '0')
+				return fail(out, COMMAND_BAD_OPTION, "%s: write the size without leading zeros, "
+				    "as in -size=9", quote(w[i].s, w[i].len, q));
 			size = 0;
 			for (j = 6; j < w[i].len && j < 9; j++) {
 				if (w[i].s[j] < '0' || w[i].s[j] > '9')
@@ -345,6 +357,7 @@ static enum command_status parse_options(struct command *out, const struct word 
 			if (j != w[i].len || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX || size % 2 == 0)
 				goto bad_size;
 			out->size = size;
+			size_w = &w[i];
 			continue;
 		}
 		if (word_is(&w[i], "-size"))
@@ -359,7 +372,10 @@ static enum command_status parse_options(struct command *out, const struct word 
 			continue;
 		}
 		if (word_is(&w[i], "-noswap")) {
+			if (noswap != NULL)
+				goto repeated;
 			out->noswap = true;
+			noswap = &w[i];
 			continue;
 		}
 		if (word_is(&w[i], "-black"))
@@ -375,10 +391,15 @@ static enum command_status parse_options(struct command *out, const struct word 
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
 			    quote(w[i].s, w[i].len, q), quote(color->s, color->len, q2));
+		if (color != NULL)
+			goto repeated;
 		color = &w[i];
 		out->color = c;
 	}
 	return COMMAND_OK;
+repeated:
+	return fail(out, COMMAND_BAD_OPTION, "'%s' is given twice: give each option once",
+	    quote(w[i].s, w[i].len, q));
 bad_size:
 	return fail(out, COMMAND_BAD_OPTION, "%s: the size must be odd, from %d to %d",
 	    quote(w[i].s, w[i].len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
@@ -597,6 +618,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 	size_t na = n - kw - 1, i, len;
 	enum command_status st;
 	char q[QUOTE_MAX + 4];
+	const char *why;
 
 	if (k == NULL)
 		return fail(out, COMMAND_UNKNOWN, "unknown command '%s'", quote(w[kw].s, w[kw].len, q));
@@ -612,13 +634,15 @@ static enum command_status parse_words(struct command *out, const struct word *w
 		for (i = 2; i < na; i++) {
 			if (len + (len != 0) + a[i].len > COMMAND_FULLNAME_MAX)
 				return fail(out, COMMAND_BAD_NAME, "the full name is longer than %d characters",
-				    COMMAND_FULLNAME_MAX);
+				    IDENT_FULLNAME_MAX);
 			if (len != 0)
 				out->fullname[len++] = ' ';
 			memcpy(out->fullname + len, a[i].s, a[i].len);
 			len += a[i].len;
 		}
 		out->fullname[len] = '\0';
+		if (!ident_fullname_ok(out->fullname, &why))
+			return fail(out, COMMAND_BAD_NAME, "the full name %s", why);
 		break;
 	case COMMAND_PASSWORD:
 		if (na != 3)
@@ -769,7 +793,31 @@ static bool quoted_line(const char *s, size_t len)
 	return i < len && s[i] == '>';
 }
 
-/* The first line of body that is neither blank nor quoted, before a signature; NULL if none. */
+/* "On Monday, Alice wrote:" and the like, when quoted lines follow. */
+static bool attribution_line(const char *s, size_t len)
+{
+	const char *next = s + len;
+	size_t n;
+
+	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	if (!((len >= 6 && memcmp(s + len - 6, "wrote:", 6) == 0) ||
+	    (len >= 7 && memcmp(s + len - 7, "writes:", 7) == 0)))
+		return false;
+	while (*next == '\n') {
+		next++;
+		n = line_len(next);
+		if (!blank_line(next, n))
+			return quoted_line(next, n);
+		next += n;
+	}
+	return false;
+}
+
+/*
+ * The first line of body that is neither blank, quoted nor the attribution
+ * line of a quote (a bottom-posted reply), before a signature; NULL if none.
+ */
 static const char *body_command_line(const char *body, size_t *len)
 {
 	const char *s = body;
@@ -779,7 +827,7 @@ static const char *body_command_line(const char *body, size_t *len)
 		n = line_len(s);
 		if (signature_line(s, n))
 			return NULL;
-		if (!blank_line(s, n) && !quoted_line(s, n)) {
+		if (!blank_line(s, n) && !quoted_line(s, n) && !attribution_line(s, n)) {
 			*len = n;
 			return s;
 		}
@@ -804,6 +852,46 @@ static bool set_line(struct command *out, const char *s, size_t len)
 	memcpy(out->line, c, clen + 1);
 	free(c);
 	return true;
+}
+
+/*
+ * Refuse a command line holding a control character (TAB is a blank):
+ * removed, it would join the words around it.  The position counts
+ * characters from 1; the text before it is quoted so it can be found.
+ */
+static enum command_status check_controls(struct command *out, const char *s, size_t n)
+{
+	size_t i = 0, len, chars = 0;
+	char q[QUOTE_MAX + 4];
+	const char *from;
+	uint32_t cp;
+
+	while (n > 0 && s[n - 1] == '\r')
+		n--;	/* the rest of a CRLF line end */
+	while (i < n) {
+		len = utf8_decode(s + i, n - i, &cp);
+		if (len == 0) {
+			len = 1;
+			cp = 0xfffd;
+		}
+		chars++;
+		if ((utf8_is_control(cp) && cp != '\t') || cp == UTF8_NUL_MARK) {
+			/* the words before it, at most QUOTE_MAX bytes of them */
+			from = i > QUOTE_MAX ? s + i - QUOTE_MAX : s;
+			while (from > s && from < s + i && ((unsigned char)*from & 0xc0) == 0x80)
+				from++;
+			if (i == 0)
+				return fail(out, COMMAND_CONTROL, "the command line starts with a control character "
+				    "(U+%04X): type the command again without it", (unsigned)(cp == UTF8_NUL_MARK ? 0 : cp));
+			q[0] = '\0';
+			snprintf(q, sizeof q, "%s%.*s", from > s ? "..." : "", (int)(s + i - from), from);
+			return fail(out, COMMAND_CONTROL, "the command line has a control character (U+%04X) at "
+			    "character %zu, after '%s': type the command again without it",
+			    (unsigned)(cp == UTF8_NUL_MARK ? 0 : cp), chars, q);
+		}
+		i += len;
+	}
+	return COMMAND_OK;
 }
 
 enum command_status command_parse(const char *subject, const char *body, struct command *out)
@@ -831,6 +919,8 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 	if (!set_line(out, line, len))
 		return fail(out, COMMAND_TOO_LONG, "the command line is longer than %d characters",
 		    COMMAND_LINE_MAX);
+	if (check_controls(out, line, len) != COMMAND_OK)
+		return COMMAND_CONTROL;
 	n = split(out->line, w, MAX_WORDS);
 	if (n == 0)	/* only control characters */
 		return fail(out, COMMAND_EMPTY,
@@ -921,27 +1011,6 @@ char *command_mask(const struct command *cmd)
 }
 
 /* ---- the comment ---- */
-
-/* "On Monday, Alice wrote:" and the like, when quoted lines follow. */
-static bool attribution_line(const char *s, size_t len)
-{
-	const char *next = s + len;
-	size_t n;
-
-	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
-		len--;
-	if (!((len >= 6 && memcmp(s + len - 6, "wrote:", 6) == 0) ||
-	    (len >= 7 && memcmp(s + len - 7, "writes:", 7) == 0)))
-		return false;
-	while (*next == '\n') {
-		next++;
-		n = line_len(next);
-		if (!blank_line(next, n))
-			return quoted_line(next, n);
-		next += n;
-	}
-	return false;
-}
 
 /* Does s[0..len) hold pw (not empty)? */
 static bool holds(const char *s, size_t len, const char *pw)

@@ -5,7 +5,12 @@
  * reply and forward prefixes (Re:, Fwd:, Fw:, AW:, repeated) and [tags],
  * starts with a command keyword (after an optional leading word "oust");
  * otherwise from the first non-blank line of the body that is not quoted
- * ('>').  Keywords are case-insensitive:
+ * ('>') nor the attribution line of a quote ("On ..., X wrote:" followed
+ * by quoted lines), so a bottom-posted reply finds its command too.
+ * A command line holding a control character (C0, DEL, C1: U+0000 to
+ * U+001F but TAB, U+007F to U+009F) is refused, naming the character and
+ * its position: dropping it silently would make "ev<NUL>il" "evil".
+ * Keywords are case-insensitive:
  *
  *   register <userid> <password> [full name...]
  *   password <userid> <old password> <new password>
@@ -33,7 +38,7 @@
 
 #define COMMAND_LINE_MAX 4096		/* bytes of the command line */
 #define COMMAND_PASSWORD_MAX 64		/* bytes of a password */
-#define COMMAND_FULLNAME_MAX 64		/* bytes of a full name */
+#define COMMAND_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes of a full name (64 characters) */
 #define COMMAND_PLACEMENTS_MAX 625	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
@@ -48,11 +53,12 @@ enum command_status {
 	COMMAND_OK = 0,
 	COMMAND_EMPTY,		/* no command in the Subject or the body */
 	COMMAND_TOO_LONG,	/* the command line exceeds COMMAND_LINE_MAX */
+	COMMAND_CONTROL,	/* the command line holds a control character */
 	COMMAND_UNKNOWN,	/* the first word is no command */
 	COMMAND_USAGE,		/* wrong number of words for the command */
 	COMMAND_BAD_USERID,
 	COMMAND_BAD_PASSWORD,	/* too long */
-	COMMAND_BAD_NAME,	/* the full name is too long */
+	COMMAND_BAD_NAME,	/* the full name: too long, or a bidi formatting character */
 	COMMAND_BAD_BOARD,
 	COMMAND_BAD_TURN,	/* the #turn after a board number */
 	COMMAND_BAD_OPTION,	/* a challenge option */
@@ -119,12 +125,14 @@ struct command {
 
 /*
  * Find and parse the command of a mail with this subject and body (UTF-8,
- * LF line ends; either may be NULL).  On failure out->error says what was
+ * LF line ends, control characters kept, a NUL as UTF8_NUL_MARK: mailin.h;
+ * either may be NULL).  On failure out->error says what was
  * wrong in plain words, quoting the culprit but never a password:
  *   unknown command 'mvoe'
  *   move needs: move <board>[#turn] <userid> <password> <placements>
  *   '10a' is not a board number
  *   -size=12: the size must be odd, from 5 to 25
+ *   the command line has a control character (U+0000) at character 12
  *   'E55' is not a placement
  * On failure out->kind is COMMAND_NONE and only out->error, out->line,
  * out->source and out->body_rest are meaningful; line and source are set

@@ -134,6 +134,11 @@ static const struct key keys[] = {
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	NUM_KEY(max_password_failures, 1, 1000, true),
+	NUM_KEY(password_lockout_minutes, 1, 10080, false),
+	NUM_KEY(max_open_boards, 1, 100000, true),
+	NUM_KEY(max_open_challenges, 1, 1000, true),
+	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
 	STR_KEY(web_dir, check_path),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
@@ -162,11 +167,16 @@ void config_defaults(struct config *cfg)
 	cfg->max_message_bytes = 262144;
 	cfg->lock_timeout_ms = 10000;
 	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
-	/* yescrypt cost 1: about 1 ms per check, within the budget of one mail */
-	cfg->password_cost = 1;
+	/* libxcrypt's default yescrypt cost: tens of ms per check, nothing for a mail */
+	cfg->password_cost = 0;
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
 	cfg->max_mails_per_hour = 30;
+	cfg->max_password_failures = 5;
+	cfg->password_lockout_minutes = 60;
+	cfg->max_open_boards = 50;
+	cfg->max_open_challenges = 3;
+	cfg->max_challenges_per_hour = 10;
 	/* forged registrations must not fill the users file (STORE_USERS_FILE_MAX) */
 	cfg->max_registrations_per_hour = 100;
 	cfg->max_registrations_per_domain = 20;
@@ -422,6 +432,9 @@ enum config_status config_parse(struct config *cfg, const char *name, const char
 	size_t pos = 0, i;
 	unsigned lineno = 0;
 
+	/* a UTF-8 byte order mark, as Windows editors write it, is not part of line 1 */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		pos = 3;
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t eol = nl != NULL ? (size_t)(nl - text) : len;

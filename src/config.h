@@ -2,7 +2,8 @@
  * config: the settings of one oustpbm home, read from <home>/oustpbm.conf,
  * plus the test settings taken from the environment.
  *
- * oustpbm.conf is optional.  Syntax: one "key = value" per line; blank lines
+ * oustpbm.conf is optional.  Syntax (UTF-8, a leading byte order mark
+ * ignored): one "key = value" per line; blank lines
  * and lines whose first non-blank character is '#' are ignored; spaces around
  * key and value are dropped; the value is the rest of the line (no quoting, no
  * trailing comments, so a value may contain '#').  A key may appear once.
@@ -15,13 +16,13 @@
  *   max_message_bytes  (262144)          largest mail read, 1024..104857600
  *   lock_timeout_ms    (10000)           longest wait for a lock, 0..600000
  *   transport          (maildir)         how replies leave the outbox
- *   password_cost      (1)               yescrypt cost for new password hashes,
- *                                         0 = the libxcrypt default, else 1..11.
- *                                         1 takes about 1 ms per check; the
- *                                         libxcrypt default (5) takes 20-45 ms,
- *                                         beyond the 5 ms budget of one mail.
- *                                         An admin may raise it: existing hashes
- *                                         keep their cost until changed.
+ *   password_cost      (0)               yescrypt cost for new password hashes,
+ *                                         0 = the libxcrypt default (5: about
+ *                                         30 ms a check, nothing for a mail, and
+ *                                         a leaked users file resists a laptop),
+ *                                         else 1..11.  A hash of another cost or
+ *                                         method is made again when its owner
+ *                                         next gives the right password by mail.
  *   templates          (see below)       directory of the reply templates; a
  *                                         relative path is taken from the home
  *   remind_days        (7)               oustpbm cleanup reminds the player to
@@ -57,7 +58,22 @@
  * unless set otherwise (then it is an error); transport = smtp needs smtp_url.
  *   max_mails_per_hour (30)              mails of one sender answered in an
  *                                         hour, 1..100000, 0 = no limit; more
- *                                         are logged and dropped (seen.h)
+ *                                         are logged and dropped (seen.h);
+ *                                         senders are counted folded
+ *                                         (mailaddr_fold: case, +tag)
+ *   max_password_failures (5)            wrong passwords for one account in an
+ *                                         hour that lock it out, 1..1000,
+ *                                         0 = no throttle (throttle.h)
+ *   password_lockout_minutes (60)        how long, 1..10080
+ *   max_open_boards    (50)              boards still playing either player of
+ *                                         a new challenge may be in already,
+ *                                         1..100000, 0 = no limit
+ *   max_open_challenges (3)              boards still playing between the
+ *                                         challenger and the opponent on which
+ *                                         the opponent has not played yet,
+ *                                         1..1000, 0 = no limit
+ *   max_challenges_per_hour (10)         challenges one account may make in an
+ *                                         hour, 1..10000, 0 = no limit
  *   web_dir            (unset)           directory of the web site (web.h),
  *                                         relative to the home if not absolute;
  *                                         when set, the pages a change touched
@@ -132,6 +148,11 @@ struct config {
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	unsigned long max_password_failures;	/* per account an hour; 0 = no throttle */
+	unsigned long password_lockout_minutes;
+	unsigned long max_open_boards;	/* per player; 0 = no limit */
+	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
+	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
 	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */

@@ -2,7 +2,14 @@
 #include "ident.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <string.h>
+
+#include "utf8.h"
+
+#define STR(x) #x
+#define XSTR(x) STR(x)
+#define IDENT_FULLNAME_MAX_STR XSTR(IDENT_FULLNAME_MAX)
 
 static bool userid_char(int c)
 {
@@ -45,4 +52,27 @@ bool ident_board_parse(const char *s, size_t len, long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+bool ident_fullname_ok(const char *s, const char **why)
+{
+	const char *reason = NULL;
+	size_t i = 0, n = strlen(s), len, chars = 0;
+	uint32_t cp;
+
+	while (i < n && reason == NULL) {
+		len = utf8_decode(s + i, n - i, &cp);
+		if (len == 0)
+			reason = "is not valid UTF-8";
+		else if (utf8_is_control(cp) || cp == UTF8_NUL_MARK)
+			reason = "contains a control character";
+		else if (utf8_is_bidi_control(cp))
+			reason = "contains a bidirectional formatting character (U+202A to U+202E, U+2066 to U+2069)";
+		else if (++chars > IDENT_FULLNAME_MAX)
+			reason = "is longer than " IDENT_FULLNAME_MAX_STR " characters";
+		i += len != 0 ? len : 1;
+	}
+	if (reason != NULL && why != NULL)
+		*why = reason;
+	return reason == NULL;
 }

@@ -9,6 +9,8 @@
 #include <stddef.h>
 
 #define IDENT_USERID_MAX 32	/* characters in a user id */
+#define IDENT_FULLNAME_MAX 64	/* characters in a full name */
+#define IDENT_FULLNAME_BYTES (4 * IDENT_FULLNAME_MAX)	/* its bytes at most (UTF-8) */
 #define IDENT_BOARD_MIN 101	/* pbmserv numbers boards from 101 */
 #define IDENT_BOARD_MAX 99999999
 
@@ -20,6 +22,15 @@ bool ident_userid_ok(const char *s);
 
 /* Lower-case a user id in place (ASCII only). */
 void ident_userid_fold(char *s);
+
+/*
+ * A full name as an account may take it (register, adduser): valid UTF-8,
+ * at most IDENT_FULLNAME_MAX characters, no control character and no
+ * bidirectional formatting character (utf8.h), so a name shows as what it
+ * is in every reply.  May be "".  Otherwise false, and *why (if not NULL)
+ * gets a static phrase: "is longer than 64 characters".
+ */
+bool ident_fullname_ok(const char *s, const char **why);
 
 /*
  * Parse a board number: decimal digits only, no sign or leading zero,

@@ -83,3 +83,32 @@ bool mailaddr_ok(const char *s, const char **why)
 	}
 	return true;
 }
+
+bool mailaddr_deliverable(const char *s, const char **why)
+{
+	if (!mailaddr_ok(s, why))
+		return false;
+	/* dot-atom allows '/', a directory name cannot have it */
+	if (strchr(s, '/') != NULL)
+		return fail(why, "contains '/'");
+	return true;
+}
+
+void mailaddr_fold(const char *s, char out[MAILADDR_MAX + 1])
+{
+	const char *at = strrchr(s, '@'), *plus = strchr(s, '+');
+	size_t o = 0;
+
+	/* a '+' starting the local part, or in the domain, is no tag */
+	if (plus == s || at == NULL || (plus != NULL && plus > at))
+		plus = NULL;
+	while (*s != '\0' && o < MAILADDR_MAX) {
+		if (s == plus) {
+			s = at;
+			continue;
+		}
+		out[o++] = *s >= 'A' && *s <= 'Z' ? (char)(*s - 'A' + 'a') : *s;
+		s++;
+	}
+	out[o] = '\0';
+}

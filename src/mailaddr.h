@@ -25,6 +25,23 @@
  */
 bool mailaddr_ok(const char *s, const char **why);
 
+/*
+ * mailaddr_ok(), and every transport can deliver to it: no '/', which the
+ * maildir transport cannot put in a directory name (transport.h).  What an
+ * account is bound to (register, adduser) passes this, so its mail never
+ * fails for the address alone.  *why as above.
+ */
+bool mailaddr_deliverable(const char *s, const char **why);
+
+/*
+ * The form of address s under which mails are counted for the per-sender
+ * limit (max_mails_per_hour): ASCII letters in lower case, and a "+tag"
+ * (from the first '+' of the local part, unless it starts the local part,
+ * to the '@') dropped, so Alice@Example.org, alice+1@example.org and
+ * ALICE+x@EXAMPLE.ORG are one sender.  Written into out (cut to
+ * MAILADDR_MAX bytes); s need not be valid.
+ */
+void mailaddr_fold(const char *s, char out[MAILADDR_MAX + 1]);
 /* RFC 5322 3.2.3 atext: a character of an atom (also msgid.h's grammar). */
 bool mailaddr_atext(unsigned char c);
 

@@ -138,15 +138,18 @@ out:
 
 /* ---- small string helpers ---- */
 
-/* A cleaned one-line copy of s (NULL is ""), at most max bytes, spaces trimmed. */
-static char *clean_line(const char *s, size_t max)
+/*
+ * A cleaned one-line copy of s (NULL is ""), at most max bytes, spaces
+ * trimmed; mode UTF8_LINE, or UTF8_LINE_KEEP to keep control characters.
+ */
+static char *clean_line_mode(const char *s, size_t max, enum utf8_mode mode)
 {
 	size_t len, start = 0;
 	char *c;
 
 	if (s == NULL)
 		s = "";
-	c = utf8_clean(s, strlen(s), UTF8_LINE, max, &len);
+	c = utf8_clean(s, strlen(s), mode, max, &len);
 	if (c == NULL)
 		return NULL;
 	while (len > 0 && c[len - 1] == ' ')
@@ -155,6 +158,11 @@ static char *clean_line(const char *s, size_t max)
 		start++;
 	memmove(c, c + start, len - start + 1);
 	return c;
+}
+
+static char *clean_line(const char *s, size_t max)
+{
+	return clean_line_mode(s, max, UTF8_LINE);
 }
 
 /*
@@ -313,25 +321,43 @@ static char *to_utf8(const char *in, size_t n, const char *charset, size_t *outl
 
 /*
  * A private copy of the mail for GMime: without a leading mbox "From "
- * line, with CRLF turned into LF and NUL bytes dropped (GMime cuts header
- * values at a NUL).
+ * line, with CRLF turned into LF, and NUL bytes (GMime cuts header values
+ * at a NUL) dropped from the header, but in the Subject and after the
+ * header kept as UTF8_NUL_MARK: there the command is looked for, and
+ * command_parse refuses it rather than read "ev<NUL>il" as "evil".
  */
 static char *normalise(const char *buf, size_t len, size_t *outlen)
 {
 	const char *nl;
 	size_t i = 0, n = 0;
+	bool header = true, keep = false, bol = true;
 	char *out;
 
 	if (len >= 5 && memcmp(buf, "From ", 5) == 0) {
 		nl = memchr(buf, '\n', len);
 		i = nl != NULL ? (size_t)(nl - buf) + 1 : len;
 	}
-	out = malloc(len - i + 1);
+	if (len - i > (SIZE_MAX - 1) / 3)
+		return NULL;
+	out = malloc(3 * (len - i) + 1);
 	if (out == NULL)
 		return NULL;
 	for (; i < len; i++) {
-		if (buf[i] == '\0')
+		if (header && bol) {
+			/* a new field, unless folded (RFC 5322 2.2.3); an empty line ends the header */
+			if (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
+				header = false;
+			else if (buf[i] != ' ' && buf[i] != '\t')
+				keep = len - i >= 8 && strncasecmp(buf + i, "subject:", 8) == 0;
+		}
+		bol = buf[i] == '\n';
+		if (buf[i] == '\0') {
+			if (!header || keep) {
+				memcpy(out + n, "\xef\xb7\x90", 3);	/* UTF8_NUL_MARK */
+				n += 3;
+			}
 			continue;
+		}
 		if (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n')
 			continue;
 		out[n++] = buf[i];
@@ -593,7 +619,7 @@ static enum mailin_status part_text(GMimeObject *part, struct mailin_message *ou
 	if (utf == NULL)
 		goto out;
 	free(out->body);
-	out->body = utf8_clean(utf, ulen, UTF8_TEXT, 0, &out->body_len);
+	out->body = utf8_clean(utf, ulen, UTF8_TEXT_KEEP, 0, &out->body_len);
 	if (out->body != NULL)
 		st = MAILIN_OK;
 out:
@@ -657,7 +683,7 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 		st = from_st;
 		goto out;
 	}
-	out->subject = clean_line(g_mime_message_get_subject(msg), MAILIN_SUBJECT_MAX);
+	out->subject = clean_line_mode(g_mime_message_get_subject(msg), MAILIN_SUBJECT_MAX, UTF8_LINE_KEEP);
 	out->message_id = clean_id(g_mime_message_get_message_id(msg));
 	out->in_reply_to = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"), 1, false);
 	out->references = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "References"),

@@ -57,6 +57,11 @@ enum mailin_status {
 struct mailin_message {
 	char *from_addr;	/* the addr-spec, passed mailaddr_ok(); domain lower-cased */
 	char *from_name;	/* display name, decoded to UTF-8; "" if none */
+	/*
+	 * The subject and the body keep their control characters (a NUL as
+	 * UTF8_NUL_MARK) for command_parse() to refuse: whoever shows them
+	 * cleans them first (utf8_clean), as command.h does.
+	 */
 	char *subject;		/* decoded from RFC 2047 to UTF-8, one line */
 	char *message_id;	/* without the angle brackets */
 	char *in_reply_to;	/* the first id of In-Reply-To, without brackets */

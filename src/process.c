@@ -5,7 +5,8 @@
  *   automatic mail: logged and dropped (exit 0); unparsable or no sender: EX_DATAERR
  *   a mail loop, a copy of a mail already handled (seen.h) or a sender over
  *   max_mails_per_hour: logged and dropped (exit 0)
- *   command_parse, then one handler per command
+ *   command_parse, then one handler per command (a password checked
+ *   against the throttle of throttle.h; a challenge within its limits)
  *   the replies queued in the outbox, then flushed to the transport
  *   one log line: time, Message-ID, sender, masked command, board, result
  *
@@ -45,6 +46,7 @@
 #include "rules.h"
 #include "seen.h"
 #include "store.h"
+#include "throttle.h"
 #include "web.h"
 #include "transport.h"
 
@@ -72,23 +74,117 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
+	char pwmsg[MESSAGE_MAX];	/* why a password was refused (password_verdict) */
+	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
+	bool rehash_due;
 };
 
+static enum process_status enqueue(struct job *j, const struct reply_mail *m);
+
+/* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for j->pwmsg. */
+static void lockout_words(struct job *j, const struct throttle_state *ts, char *buf, size_t size)
+{
+	char stamp[GAMEFILE_TIME_SIZE];
+
+	gamefile_time_str((int64_t)ts->until, stamp);
+	snprintf(buf, size, "until %s, after %lu wrong password%s within an hour", stamp,
+	    j->cfg.max_password_failures, j->cfg.max_password_failures == 1 ? "" : "s");
+}
+
+/* Set j->pwmsg to the refusal of a locked-out account. */
+static void locked_out(struct job *j, const char *userid, const struct throttle_state *ts)
+{
+	char words[200];
+
+	lockout_words(j, ts, words, sizeof words);
+	snprintf(j->pwmsg, sizeof j->pwmsg, "password attempts for %s are refused %s: try again then", userid,
+	    words);
+}
+
+/* Tell user's owner, once, that a lockout started (throttle.h); failing, only a note. */
+static void tell_owner(struct job *j, const struct store_user *user, const struct throttle_state *ts)
+{
+	char stamp[GAMEFILE_TIME_SIZE];
+	struct reply_mail m;
+
+	gamefile_time_str((int64_t)ts->until, stamp);
+	if (reply_lockout(&j->rc, user->address, user->fullname, user->userid, j->cfg.max_password_failures,
+	    j->in.from_addr, stamp, &m) != REPLY_OK) {
+		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->rc.err);
+		return;
+	}
+	if (enqueue(j, &m) != PROCESS_OK)
+		fprintf(stderr, "oustpbm: cannot queue the lockout notice for %s\n", user->userid);
+	reply_mail_release(&m);
+}
+
 /*
- * Settle a password check still running (do_play): its verdict, and who
- * names the user; PWCHECK_RIGHT when none is pending.  Afterwards no check
- * is pending.
+ * Take the verdict right of a password check for user (throttle.h).  A
+ * wrong password is recorded, and when it starts a lockout the owner is
+ * told; a right one counts only if no lockout came into force while it was
+ * checked (guesses sent at once are checked at once), and then marks an
+ * outdated hash to be made again (rehash_password).  False: refuse the
+ * command with j->pwmsg.
+ */
+static bool password_verdict(struct job *j, const struct store_user *user, bool right)
+{
+	struct throttle_state ts;
+	enum store_status ss;
+	char words[200];
+
+	if (right) {
+		ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
+		if (ss == STORE_OK && ts.until != 0) {
+			locked_out(j, user->userid, &ts);
+			return false;
+		}
+		if (ss != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot read the password throttle: %s\n", store_error(j->st));
+		if (!store_hash_current(j->st, user->hash)) {
+			j->rehash = *user;
+			j->rehash_due = true;
+		}
+		return true;
+	}
+	ss = throttle_fail(j->st, &j->cfg, user->userid, j->in.from_addr, j->now, &ts);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->st));
+		ts.until = 0;
+	}
+	if (ts.until != 0 && !ts.started) {
+		locked_out(j, user->userid, &ts);	/* another attempt locked it meanwhile */
+	} else if (ts.started) {
+		lockout_words(j, &ts, words, sizeof words);
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s; password attempts for %s are now "
+		    "refused %s", user->userid, user->userid, words);
+		tell_owner(j, user, &ts);
+	} else {
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s", user->userid);
+	}
+	return false;
+}
+
+/*
+ * Settle a password check still running (do_play): PWCHECK_RIGHT when none
+ * is pending or the password was taken; PWCHECK_WRONG when it was refused
+ * (password_verdict), and then j->pwmsg says why; PWCHECK_FAILED when the
+ * hash could not be computed.  who names the user.  Afterwards no check is
+ * pending.
  */
 static enum pwcheck_verdict password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
 {
 	enum pwcheck_verdict v;
+	struct store_user user;
 
 	if (!pwcheck_pending(&j->pw))
 		return PWCHECK_RIGHT;
 	v = pwcheck_result(&j->pw);
-	snprintf(who, IDENT_USERID_MAX + 1, "%s", j->pw.user.userid);
+	user = j->pw.user;
+	snprintf(who, IDENT_USERID_MAX + 1, "%s", user.userid);
 	pwcheck_release(&j->pw);
-	return v;
+	if (v == PWCHECK_FAILED)
+		return v;
+	return password_verdict(j, &user, v == PWCHECK_RIGHT) ? PWCHECK_RIGHT : PWCHECK_WRONG;
 }
 
 static void set_detail(struct job *j, const char *outcome, const char *fmt, ...)
@@ -209,7 +305,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 		return hash_failure(j, who);
 	if (v == PWCHECK_WRONG) {
 		/* a wrong password is the answer, whatever else is wrong with the command */
-		snprintf(msg, sizeof msg, "wrong password for %s", who);
+		snprintf(msg, sizeof msg, "%s", j->pwmsg);
 		g = NULL;
 	}
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
@@ -241,6 +337,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
  */
 static enum process_status find_account(struct job *j, const char *userid, struct store_user *user, bool *found)
 {
+	struct throttle_state ts;
 	enum store_status ss;
 
 	*found = false;
@@ -252,6 +349,15 @@ static enum process_status find_account(struct job *j, const char *userid, struc
 		return store_failure(j, ss, "cannot read the users file");
 	if (user->hash[0] != '$')
 		return refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
+	/* locked out for guessing (throttle.h): the password is not even checked */
+	ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot read the password throttle");
+	if (ts.until != 0) {
+		pwcheck_release(&j->pw);
+		locked_out(j, user->userid, &ts);
+		return refuse(j, NULL, "%s", j->pwmsg);
+	}
 	*found = true;
 	return PROCESS_OK;
 }
@@ -272,9 +378,9 @@ static enum process_status authenticate(struct job *j, const char *userid, const
 		*authorised = false;
 		return hash_failure(j, user->userid);
 	}
-	if (!right) {
+	if (!password_verdict(j, user, right)) {
 		*authorised = false;
-		return refuse(j, NULL, "wrong password for %s", user->userid);
+		return refuse(j, NULL, "%s", j->pwmsg);
 	}
 	return PROCESS_OK;
 }
@@ -366,8 +472,12 @@ static enum process_status do_register(struct job *j)
 	enum store_status ss;
 	enum process_status ps;
 	bool committed;
+	const char *why;
 
 	memset(&m, 0, sizeof m);
+	if (!mailaddr_deliverable(j->in.from_addr, &why))
+		return refuse(j, NULL, "your address %s %s, so the server cannot deliver the game's mail to it: "
+		    "register from another address", j->in.from_addr, why);
 	if (robot_is(c->userid))
 		return refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
 	ss = store_user_find(j->st, c->userid, &u);
@@ -399,9 +509,8 @@ static enum process_status do_register(struct job *j)
 		else if (ss == STORE_TOO_BIG)
 			ps = refuse(j, NULL, "the server takes no new accounts: its users file is full; "
 			    "ask the server's admin");
-		else if (ss == STORE_BAD_NAME)
-			ps = refuse(j, NULL, "the full name must have at most %d bytes and no control characters",
-			    STORE_FULLNAME_MAX);
+		else if (ss == STORE_BAD_NAME || ss == STORE_BAD_ADDRESS)
+			ps = refuse(j, NULL, "%s", store_error(j->st));
 		else
 			ps = store_failure(j, ss, "cannot add the user");
 		goto out;
@@ -721,7 +830,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		if (seen_void(j->st, j->in.message_id, j->in.from_addr, j->now, g->board) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
 		j->recorded = false;	/* the refusal is recorded as any other */
-		ps = v == PWCHECK_FAILED ? hash_failure(j, who) : refuse(j, NULL, "wrong password for %s", who);
+		ps = v == PWCHECK_FAILED ? hash_failure(j, who) : refuse(j, NULL, "%s", j->pwmsg);
 		goto out;
 	}
 	if (ss == STORE_OK) {
@@ -807,7 +916,7 @@ static enum process_status load_locked(struct job *j, long board, struct store_l
 		if (v == PWCHECK_FAILED)
 			return hash_failure(j, who);
 		if (v == PWCHECK_WRONG)
-			return refuse(j, NULL, "wrong password for %s", who);
+			return refuse(j, NULL, "%s", j->pwmsg);
 		set_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -897,10 +1006,94 @@ static unsigned mix(unsigned long long x)
 	return (unsigned)x;
 }
 
+#define CHALLENGE_LOCK_FILE "challenge.lock"
+
+/*
+ * Has the opponent of a board not played on it yet?  Before the second
+ * turn the header's colours are the first ones (a swap is the second
+ * turn at the earliest), and passes cannot come that early.
+ */
+static bool unanswered(const struct game *g, const char *opponent)
+{
+	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
+}
+
+/*
+ * The limits on challenges (issue: anyone can send one, and each mails the
+ * opponent and makes a board): max_challenges_per_hour of the challenger's
+ * account; max_open_boards of either player; max_open_challenges, boards
+ * still playing between the two on which the opponent has not played.
+ * Called under CHALLENGE_LOCK_FILE, held until the new board is committed
+ * and recorded, so two challenges at once are counted one after the other.
+ * *ok false after a refusal was sent.
+ */
+static enum process_status challenge_limits(struct job *j, const char *userid, const char *opponent, bool *ok)
+{
+	bool robot = robot_is(opponent);	/* plays every board it is given, and answers at once */
+	const struct config *cfg = &j->cfg;
+	unsigned long made, open_u = 0, open_o = 0, pending = 0;
+	char list[120];
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nboards = 0, i, len, used = 0;
+	char *text;
+
+	*ok = false;
+	list[0] = '\0';
+	if (cfg->max_challenges_per_hour != 0) {
+		ss = throttle_challenges(j->st, userid, j->now, &made);
+		if (ss != STORE_OK)
+			return store_failure(j, ss, "cannot read the record of challenges");
+		if (made >= cfg->max_challenges_per_hour)
+			return refuse(j, NULL, "%s made %lu challenges in the last hour (max_challenges_per_hour = %lu): "
+			    "challenge again later", userid, made, cfg->max_challenges_per_hour);
+	}
+	if (cfg->max_open_boards == 0 && cfg->max_open_challenges == 0) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ss = store_list_boards(j->st, &boards, &nboards);
+	if (ss != STORE_OK)
+		return store_failure(j, ss, "cannot list the boards");
+	for (i = 0; i < nboards; i++) {
+		struct game g;
+		bool has_u, has_o;
+
+		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: not counted */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g)) {
+			has_u = strcmp(g.black, userid) == 0 || strcmp(g.white, userid) == 0;
+			has_o = strcmp(g.black, opponent) == 0 || strcmp(g.white, opponent) == 0;
+			open_u += has_u;
+			open_o += has_o;
+			if (has_u && has_o && unanswered(&g, opponent)) {
+				pending++;
+				if (used + 16 < sizeof list)
+					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
+					    used > 0 ? ", " : "", g.board);
+			}
+		}
+		free(text);
+	}
+	free(boards);
+	if (cfg->max_open_challenges != 0 && pending >= cfg->max_open_challenges)
+		return refuse(j, NULL, "%s has not played yet on %lu board%s with %s (%s; max_open_challenges = %lu): "
+		    "no new challenge until %s plays on one", opponent, pending, pending == 1 ? "" : "s", userid,
+		    list, cfg->max_open_challenges, opponent);
+	if (cfg->max_open_boards != 0 && open_u >= cfg->max_open_boards)
+		return refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): finish or "
+		    "resign one before a new challenge", userid, open_u, cfg->max_open_boards);
+	if (cfg->max_open_boards != 0 && open_o >= cfg->max_open_boards && !robot)
+		return refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): challenge %s "
+		    "when one is over", opponent, open_o, cfg->max_open_boards, opponent);
+	*ok = true;
+	return PROCESS_OK;
+}
+
 static enum process_status do_challenge(struct job *j)
 {
 	struct command *c = &j->cmd;
-	struct store_lock lock = STORE_LOCK_INIT;
+	struct store_lock lock = STORE_LOCK_INIT, limits = STORE_LOCK_INIT;
 	struct reply_mail mails[2];
 	struct reply_event ev;
 	struct store_user u, opp;
@@ -911,7 +1104,7 @@ static enum process_status do_challenge(struct job *j)
 	const char *black, *white, *at;
 	char *comment = NULL;
 	bool ok, challenger_black, made = false;
-	long board;
+	long board = 0;
 	int n = 0, i;
 
 	memset(mails, 0, sizeof mails);
@@ -937,11 +1130,25 @@ static enum process_status do_challenge(struct job *j)
 		if (ss != STORE_OK)
 			return store_failure(j, ss, "cannot read the users file");
 	}
-	ss = store_next_board_id(j->st, &board);
-	if (ss == STORE_FULL)
-		return refuse(j, NULL, "no board number is left: ask the server's admin");
+	ss = store_lock_path(j->st, CHALLENGE_LOCK_FILE, j->cfg.lock_timeout_ms, &limits);
+	if (ss == STORE_TIMEOUT) {
+		set_detail(j, "tempfail", "the challenges are locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
 	if (ss != STORE_OK)
-		return store_failure(j, ss, "cannot number the new board");
+		return store_failure(j, ss, "cannot lock the challenges");
+	ps = challenge_limits(j, u.userid, opp.userid, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	ss = store_next_board_id(j->st, &board);
+	if (ss == STORE_FULL) {
+		ps = refuse(j, NULL, "no board number is left: ask the server's admin");
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = store_failure(j, ss, "cannot number the new board");
+		goto out;
+	}
 	j->board = board;
 	switch (c->color) {
 	case COMMAND_COLOR_WHITE:
@@ -1009,14 +1216,20 @@ static enum process_status do_challenge(struct job *j)
 
 			snprintf(j->detail + dn, sizeof j->detail - dn, ", robot level %d", g.robot_level);
 		}
+		/* counted for max_challenges_per_hour; failing, only this one is not */
+		if (throttle_challenge_made(j->st, &j->cfg, u.userid, board, j->now) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,
+			    store_error(j->st));
+		store_unlock(&limits);	/* counted: other challenges need not wait for the robot's think */
 		if (robot_to_move(&g))
 			ps = robot_answer(j, &g, &ev, mails, n);
 	}
 out:
 	store_unlock(&j->seen_lock);
 	store_unlock(&lock);
-	if (!made)
+	if (!made && board != 0)
 		store_release_board_id(j->st, board);	/* the next challenge gets it */
+	store_unlock(&limits);
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);
 	free(comment);
@@ -1429,11 +1642,32 @@ static enum process_status dispatch(struct job *j)
 
 /* ---- the run ---- */
 
+/*
+ * The command for the log's cmd="..." field: '"' and '\\' escaped with a
+ * backslash, so no Subject can end the field and forge the ones after it
+ * (control characters become '?' in store_log).  The caller frees it.
+ */
+static char *log_quoted(const char *s)
+{
+	char *q = malloc(2 * strlen(s) + 1), *p = q;
+
+	if (q == NULL)
+		return NULL;
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p = '\0';
+	return q;
+}
+
 static void write_log(struct job *j)
 {
 	char stamp[GAMEFILE_TIME_SIZE], board[24];
 	const char *id = j->in.message_id != NULL ? j->in.message_id : "";
 	const char *from = j->in.from_addr != NULL ? j->in.from_addr : "";
+	char *cmd = log_quoted(j->masked != NULL ? j->masked : "");
 
 	gamefile_time_str((int64_t)j->now, stamp);
 	if (j->board > 0)
@@ -1442,7 +1676,27 @@ static void write_log(struct job *j)
 		snprintf(board, sizeof board, "-");
 	store_log(j->st, "%s mail %s%s%s from=%s board=%s cmd=\"%s\" %s: %s", stamp, id[0] != '\0' ? "<" : "",
 	    id[0] != '\0' ? id : "-", id[0] != '\0' ? ">" : "", from[0] != '\0' ? from : "-", board,
-	    j->masked != NULL ? j->masked : "", j->outcome != NULL ? j->outcome : "error", j->detail);
+	    cmd != NULL ? cmd : "(out of memory)", j->outcome != NULL ? j->outcome : "error", j->detail);
+	free(cmd);
+}
+
+/*
+ * The owner gave the right password for a hash of another cost or method
+ * than password_cost: make it again, now that the password is known (the
+ * mail is handled whatever comes of it).
+ */
+static void rehash_password(struct job *j)
+{
+	enum store_status ss;
+	size_t n;
+
+	ss = store_user_rehash(j->st, j->rehash.userid, j->rehash.hash, j->cmd.password);
+	if (ss != STORE_OK) {
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (password hash not renewed: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot renew the password hash of %s: %s\n", j->rehash.userid,
+		    store_error(j->st));
+	}
 }
 
 static void flush(struct job *j)
@@ -1579,6 +1833,8 @@ enum process_status process_main(int argc, char **argv)
 	}
 	if (ps == PROCESS_OK)
 		record_handled(j);
+	if (ps == PROCESS_OK && j->rehash_due)
+		rehash_password(j);
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
 out:

@@ -959,6 +959,27 @@ enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, co
 	return st;
 }
 
+enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char subject[200], count[24], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust password attempts for %s refused", userid);
+	snprintf(count, sizeof count, "%lu", failures);
+	var(&vs, "userid", userid);
+	var(&vs, "failures", count);
+	var(&vs, "sender", sender);
+	var(&vs, "until", until);
+	st = expand(rc, "lockout", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
 enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, struct reply_mail *out)
 {

@@ -181,6 +181,13 @@ enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const ch
 enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, const char *fullname, const char *address, struct reply_mail *out);
 
+/*
+ * To the owner of userid (throttle.h): failures wrong passwords within an
+ * hour, the last from sender, so password attempts are refused until until.
+ */
+enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out);
+
 /* password: userid's password was changed. */
 enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, struct reply_mail *out);

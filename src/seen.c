@@ -199,6 +199,34 @@ static bool same(const char *f, size_t n, const char *enc)
 	return strlen(enc) == n && memcmp(f, enc, n) == 0;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ?
+	    c - 'a' + 10 : -1;
+}
+
+/* Is the encoded field f (n bytes) an address that folds to folded (mailaddr_fold)? */
+static bool same_sender(const char *f, size_t n, const char *folded)
+{
+	char raw[MAILADDR_MAX + 1], fold[MAILADDR_MAX + 1];
+	size_t i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		if (o == MAILADDR_MAX)
+			return false;	/* longer than any address */
+		if (f[i] == '%' && i + 2 < n &&
+		    hexval(f[i + 1]) >= 0 && hexval(f[i + 2]) >= 0) {
+			raw[o++] = (char)(hexval(f[i + 1]) * 16 + hexval(f[i + 2]));
+			i += 2;
+		} else {
+			raw[o++] = f[i];
+		}
+	}
+	raw[o] = '\0';
+	mailaddr_fold(raw, fold);
+	return strcmp(fold, folded) == 0;
+}
+
 /* Does board's game file hold the text of pending entry e? */
 static enum store_status committed(struct store *st, const struct seen_entry *e, bool *yes)
 {
@@ -253,13 +281,13 @@ enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup,
 
 enum store_status seen_count_sender(struct store *st, const char *sender, time_t now, unsigned long *count)
 {
-	char enc[FIELD_MAX];
+	char folded[MAILADDR_MAX + 1];
 	struct record r;
 	enum store_status ss;
 	size_t i;
 
 	*count = 0;
-	encode(sender, enc);
+	mailaddr_fold(sender, folded);
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
@@ -267,7 +295,7 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
 		const struct line *l = &r.lines[i], *d;
 
 		if (l->mark != MARK_ENTRY || l->e.time <= now - SEEN_RATE_WINDOW || l->e.time > now ||
-		    !same(l->sender, l->sender_len, enc))
+		    !same_sender(l->sender, l->sender_len, folded))
 			continue;
 		/* a move never committed (a crash) is not counted, as if it had not come */
 		d = l->e.pending ? settlement_of(&r, i) : NULL;

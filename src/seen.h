@@ -85,7 +85,10 @@ enum store_status seen_lock(struct store *st, unsigned long timeout_ms, struct s
  */
 enum store_status seen_is_duplicate(struct store *st, const char *id, bool *dup, time_t *when);
 
-/* The mails of sender recorded in (now - SEEN_RATE_WINDOW, now] into *count. */
+/*
+ * The mails of sender recorded in (now - SEEN_RATE_WINDOW, now] into *count;
+ * addresses are compared folded (mailaddr_fold: case, "+tag").
+ */
 enum store_status seen_count_sender(struct store *st, const char *sender, time_t now, unsigned long *count);
 
 /*

@@ -1429,7 +1429,7 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 	status = fold_userid(st, userid, id);
 	if (status != STORE_OK)
 		return status;
-	if (!mailaddr_ok(address, &why)) {
+	if (!mailaddr_deliverable(address, &why)) {
 		set_err(st, "address %s", why);
 		return STORE_BAD_ADDRESS;
 	}
@@ -1437,8 +1437,8 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 		set_err(st, "a password is 1 to %d printable characters without spaces", STORE_PASSWORD_MAX);
 		return STORE_BAD_PASSWORD;
 	}
-	if (!fullname_ok(fullname)) {
-		set_err(st, "a full name is at most %d bytes without control characters", STORE_FULLNAME_MAX);
+	if (!ident_fullname_ok(fullname, &why)) {
+		set_err(st, "the full name %s", why);
 		return STORE_BAD_NAME;
 	}
 	address_domain(address, domain);
@@ -1486,6 +1486,22 @@ out:
 	free(regs);
 	store_unlock(&lock);
 	return status;
+}
+
+bool store_hash_current(const struct store *st, const char *hash)
+{
+	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+	const char *end;
+	size_t n;
+
+	if (crypt_gensalt_rn("$y$", st->password_cost, NULL, 0, setting, sizeof setting) == NULL)
+		return true;	/* no new hash could be made either */
+	/* "$y$" then the parameters up to the next '$' */
+	end = strchr(setting + 3, '$');
+	if (end == NULL)
+		return true;
+	n = (size_t)(end + 1 - setting);
+	return strncmp(hash, setting, n) == 0;
 }
 
 enum store_status store_user_add(struct store *st, const char *userid, const char *address,
@@ -1566,6 +1582,14 @@ out:
 	free(text);
 	store_unlock(&lock);
 	return status;
+}
+
+enum store_status store_user_rehash(struct store *st, const char *userid, const char *old_hash,
+    const char *password)
+{
+	enum store_status status = store_user_set_password(st, userid, password, old_hash);
+
+	return status == STORE_CHANGED ? STORE_OK : status;	/* changed meanwhile: that hash stands */
 }
 
 enum store_status store_user_all(struct store *st, struct store_user **users, unsigned **lines, size_t *count,

@@ -55,7 +55,7 @@
 #define STORE_BOARD_FILE_MAX (4L * 1024 * 1024)	/* bytes in a game file */
 #define STORE_USERS_FILE_MAX (16L * 1024 * 1024)	/* bytes in the users file */
 #define STORE_PASSWORD_MAX 64	/* characters in a password */
-#define STORE_FULLNAME_MAX 100	/* bytes in a full name */
+#define STORE_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes in a full name (64 characters) */
 #define STORE_HASH_MAX 127	/* characters in a stored password hash */
 #define STORE_LOG_LINE_MAX 4096	/* bytes in one log line */
 
@@ -66,7 +66,7 @@ enum store_status {
 	STORE_BAD_ID,		/* board or user id invalid: no path was made */
 	STORE_BAD_ADDRESS,	/* address fails mailaddr_ok() */
 	STORE_BAD_PASSWORD,	/* not 1..64 printable ASCII characters without spaces */
-	STORE_BAD_NAME,		/* full name too long or with control characters */
+	STORE_BAD_NAME,		/* full name: too long, control or bidi formatting characters */
 	STORE_TOO_BIG,		/* a file is larger than its cap */
 	STORE_CORRUPT,		/* users file or board counter cannot be parsed */
 	STORE_FULL,		/* no board number left */
@@ -294,10 +294,11 @@ enum store_status store_list_boards(struct store *st, long **boards, size_t *cou
 
 /*
  * Add an account.  The password is hashed before the store lock is taken.
- * STORE_BAD_ID, STORE_BAD_ADDRESS, STORE_BAD_PASSWORD, STORE_BAD_NAME for bad
- * arguments (checked in that order), STORE_USER_EXISTS if the id is taken,
- * STORE_TOO_BIG if the users file would pass STORE_USERS_FILE_MAX (it could
- * no longer be read: every mail would fail).  fullname may be NULL or "".
+ * STORE_BAD_ID, STORE_BAD_ADDRESS (not mailaddr_deliverable), STORE_BAD_PASSWORD,
+ * STORE_BAD_NAME (not ident_fullname_ok) for bad arguments (checked in that
+ * order), STORE_USER_EXISTS if the id is taken, STORE_TOO_BIG if the users
+ * file would pass STORE_USERS_FILE_MAX (it could no longer be read: every
+ * mail would fail).  fullname may be NULL or "".
  */
 enum store_status store_user_add(struct store *st, const char *userid, const char *address,
     const char *password, const char *fullname);
@@ -353,6 +354,23 @@ enum store_status store_user_set_password(struct store *st, const char *userid, 
  */
 enum store_status store_user_all(struct store *st, struct store_user **users, unsigned **lines, size_t *count,
     size_t *size);
+
+/*
+ * True if hash was made with the method and cost new hashes get (yescrypt
+ * at password_cost): its "$y$<parameters>$" prefix is the one a new salt
+ * gets.  A hash of another cost or method is made again when its owner
+ * next gives the right password (store_user_rehash).
+ */
+bool store_hash_current(const struct store *st, const char *hash);
+
+/*
+ * Replace userid's hash old_hash, under the store lock, by a new hash of
+ * password (which the caller checked against old_hash) at password_cost.
+ * If the hash changed meanwhile (a new password, a locked account) nothing
+ * is written and the result is STORE_OK.
+ */
+enum store_status store_user_rehash(struct store *st, const char *userid, const char *old_hash,
+    const char *password);
 
 /* True if password is acceptable: 1..STORE_PASSWORD_MAX of '!'..'~'. */
 bool store_password_ok(const char *password);

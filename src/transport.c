@@ -38,15 +38,7 @@ const struct transport_ops *transport_find(const char *name)
 
 bool transport_maildir_rcpt_ok(const char *rcpt, const char **why)
 {
-	if (!mailaddr_ok(rcpt, why))
-		return false;
-	/* dot-atom allows '/', a directory name cannot have it */
-	if (strchr(rcpt, '/') != NULL) {
-		if (why != NULL)
-			*why = "contains '/'";
-		return false;
-	}
-	return true;
+	return mailaddr_deliverable(rcpt, why);
 }
 
 /* A message written into tmp/, waiting for finish() to rename it into new/. */

@@ -49,6 +49,11 @@ bool utf8_is_control(uint32_t cp)
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
 }
 
+bool utf8_is_bidi_control(uint32_t cp)
+{
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* Append the UTF-8 form of cp (a valid scalar value) to p; returns the new end. */
 static char *put(char *p, uint32_t cp)
 {
@@ -80,6 +85,8 @@ char *utf8_clean(const char *s, size_t n, enum utf8_mode mode, size_t max, size_
 	size_t i = 0, len, room;
 	uint32_t cp;
 	char *buf, *p;
+	bool keep = mode == UTF8_TEXT_KEEP || mode == UTF8_LINE_KEEP;
+	bool line = mode == UTF8_LINE || mode == UTF8_LINE_KEEP;
 
 	/* Each input byte yields at most 3 output bytes (U+FFFD for one bad byte). */
 	if (n > (SIZE_MAX - 1) / 3)
@@ -105,9 +112,12 @@ char *utf8_clean(const char *s, size_t n, enum utf8_mode mode, size_t max, size_
 			cp = '\n';
 		}
 		if (cp == '\n' || cp == '\t') {
-			if (mode == UTF8_LINE)
+			if (line)
 				cp = ' ';
-		} else if (utf8_is_control(cp)) {
+		} else if (keep) {
+			if (cp == 0)
+				cp = UTF8_NUL_MARK;
+		} else if (utf8_is_control(cp) || cp == UTF8_NUL_MARK) {
 			continue;
 		}
 		if ((size_t)(p - buf) + put_len(cp) > room)

@@ -21,16 +21,34 @@ size_t utf8_decode(const char *s, size_t n, uint32_t *cp);
 /* A control character: C0 (U+0000..U+001F), DEL, or C1 (U+0080..U+009F). */
 bool utf8_is_control(uint32_t cp);
 
+/*
+ * An explicit bidirectional formatting character (Unicode UAX #9 2.1-2.2:
+ * U+202A..U+202E embeddings and overrides, U+2066..U+2069 isolates): in a
+ * name it reorders the text around it, so a name can pass for another.
+ */
+bool utf8_is_bidi_control(uint32_t cp);
+
+/*
+ * The noncharacter U+FDD0 (Unicode 3.4 D14: for a program's internal use)
+ * stands for a NUL byte of the input in the _KEEP modes' output, which is
+ * a C string; the other modes drop it with the control characters.
+ */
+#define UTF8_NUL_MARK 0xfdd0
+
 enum utf8_mode {
 	/* Multi-line text: CRLF and lone CR become LF; LF and TAB stay. */
 	UTF8_TEXT,
 	/* One header line: CR, LF and TAB become a space. */
-	UTF8_LINE
+	UTF8_LINE,
+	/* As UTF8_TEXT and UTF8_LINE, but the other control characters are
+	 * kept (a NUL as UTF8_NUL_MARK), for a caller that refuses them. */
+	UTF8_TEXT_KEEP,
+	UTF8_LINE_KEEP
 };
 
 /*
  * Copy n bytes of s as clean UTF-8: invalid sequences become U+FFFD, control
- * characters other than those `mode` keeps are removed.  The copy is cut at
+ * characters (and UTF8_NUL_MARK) other than those `mode` keeps are removed.  The copy is cut at
  * a character boundary so that it holds at most max bytes (0: no limit).
  * Returns a NUL-terminated string the caller frees, with its length in
  * *outlen (may be NULL), or NULL when out of memory.

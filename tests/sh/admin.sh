@@ -3,7 +3,7 @@
 # --help / --version: output, effects on the store and exit statuses.
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
-bin=$top/oustpbm
+bin=${OUSTPBM_BIN:-$top/oustpbm}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-admin.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 2' INT TERM
@@ -58,6 +58,24 @@ check "an empty --stdin: exit 65" [ "$(printf '' | "$bin" -d "$h" adduser --stdi
 check "a password with a space: exit 65" [ "$(echo 'two words' | "$bin" -d "$h" adduser --stdin dave dave@example.org 2>/dev/null; echo $?)" = 65 ]
 check "a full name with a control character: exit 65" [ "$(rc "$bin" -d "$h" adduser dave dave@example.org "$(printf 'a\tb')")" = 65 ]
 check "... nothing was added" sh -c "! grep -q '^dave:' '$h/users'"
+hb=$tmp/bom
+mkdir -p "$hb"
+printf '\357\273\277from_address = oust@example.net\r\ntemplates = %s/templates\r\n' "$top" >"$hb/oustpbm.conf"
+check "an oustpbm.conf starting with a UTF-8 byte order mark is read" [ "$(rc "$bin" -d "$hb" list)" = 0 ]
+check "... and a mail is handled with it" sh -c "printf 'From: a@example.org\nSubject: help\n\n' | '$bin' -d '$hb' && grep -q '^From: .*oust@example.net' '$hb'/mail/a@example.org/new/*"
+e64=$(printf '\303\251%.0s' $(seq 64))
+check "an address the maildir transport cannot deliver to (a/b@example.org): exit 65" \
+    [ "$(rc "$bin" -d "$h" adduser dave a/b@example.org)" = 65 ]
+check "... named in the error" sh -c "'$bin' -d '$h' adduser dave a/b@example.org 2>&1 | grep -q \"address 'a/b@example.org' contains '/'\""
+check "a full name of 64 characters (128 bytes of UTF-8) is taken" \
+    [ "$(rc "$bin" -d "$h" adduser erin erin@example.org "$e64")" = 0 ]
+check "... whole in the users file" grep -q "^erin:erin@example.org:[^:]*:$e64\$" "$h/users"
+check "65 characters: exit 65" [ "$(rc "$bin" -d "$h" adduser frank frank@example.org "$e64" x)" = 65 ]
+check "... counted and reported in characters, as by mail" sh -c "'$bin' -d '$h' adduser frank frank@example.org '${e64}x' 2>&1 |
+    grep -qx 'oustpbm: adduser frank: the full name is longer than 64 characters'"
+check "a bidi override in the full name: exit 65" \
+    [ "$(rc "$bin" -d "$h" adduser frank frank@example.org "$(printf 'Frank \342\200\256knarF')")" = 65 ]
+check "... nothing was added" sh -c "! grep -Eq '^(dave|frank):' '$h/users'"
 check "adduser without an address: exit 64" [ "$(rc "$bin" -d "$h" adduser dave)" = 64 ]
 
 # ---- passwd

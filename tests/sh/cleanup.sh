@@ -63,7 +63,7 @@ base() {
 	h=$1
 	shift
 	mkdir -p "$h"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
 	for l in "$@"; do
 		echo "$l" >>"$h/oustpbm.conf"
 	done

@@ -45,7 +45,7 @@ mail() {
 }
 
 sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -name '*.lock' -exec cksum {} + |
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -name '*.lock' -exec cksum {} + |
 	    LC_ALL=C sort)
 }
 
@@ -55,7 +55,8 @@ count() { # ADDRESS SUBJECT-REGEX: replies to ADDRESS whose Subject matches
 
 h=$tmp/home
 mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\nmax_mails_per_hour = 0\n' "$top" >"$h/oustpbm.conf"
+# the limits against abuse are off: 20 challenges and 20 wrong passwords are sent here on purpose
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\nmax_mails_per_hour = 0\nmax_password_failures = 0\nmax_open_challenges = 0\nmax_challenges_per_hour = 0\n' "$top" >"$h/oustpbm.conf"
 k=0
 for s in "$A|register alice secret" "$B|register bob hunter2" "$C|register carol sesame" "$D|register dave open"; do
 	k=$((k + 1))

@@ -70,14 +70,14 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
 # the home before the game: alice and bob, board 101 (5x5)
 h=$tmp/s0
 mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
 mail $A "register alice secret" r1@x >"$tmp/m"
 feed "$h" $T0 "$tmp/m" >/dev/null
 mail $B "register bob hunter2" r2@x >"$tmp/m"

@@ -39,7 +39,7 @@ send() { # FROM SUBJECT ID
 
 h=$tmp/home
 mkdir "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
 send alice@example.org "register alice secret" r1
 send bob@example.com "register bob hunter2" r2
 send alice@example.org "challenge alice secret bob -size=5" c1

@@ -30,7 +30,7 @@ send() { # FROM SUBJECT
 #  2 board: 101 / 5 black: alice / 6 white: bob / 7 status: playing / 8 to-move: white
 #  18-22 the rows 5 to 1 / 25 history: / 26-28 the turns 1-3
 mkdir -p "$tmp/pristine"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$tmp/pristine/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$tmp/pristine/oustpbm.conf"
 send alice@example.org "register alice secret"
 send bob@example.com "register bob pw"
 send alice@example.org "challenge alice secret bob -size=5"

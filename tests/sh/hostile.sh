@@ -21,7 +21,7 @@ unset OUSTPBM_HOME
 [ -x "$bin" ] || { echo "not ok - hostile: $bin is missing (run make)"; exit 1; }
 
 store_sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + |
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + |
 	    LC_ALL=C sort)
 }
 
@@ -29,7 +29,7 @@ store_sum() {
 # played C3 and bob is to move; board 102 is over (alice resigned).
 base=$tmp/base
 mkdir -p "$base"
-printf 'from_address = oust@example.net\nserver_name = Oust test server\ntemplates = %s/templates\n' "$top" \
+printf 'from_address = oust@example.net\nserver_name = Oust test server\ntemplates = %s/templates\npassword_cost = 1\n' "$top" \
     >"$base/oustpbm.conf"
 k=0
 for line in "alice@example.org|register alice secret" "bob@example.com|register bob hunter2" \

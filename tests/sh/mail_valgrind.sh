@@ -24,7 +24,7 @@ done
 export G_SLICE=always-malloc G_DEBUG=gc-friendly
 h=$tmp/home
 mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
 n=0
 k=0
 # vg FROM SUBJECT [ID]: one mail under valgrind; exit 0 expected

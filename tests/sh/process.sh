@@ -42,7 +42,7 @@ sum() {
 
 conf() { # HOME: a configuration using the checkout's templates
 	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$1/oustpbm.conf"
+	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$1/oustpbm.conf"
 }
 
 # a home with alice, bob and board 101 (5x5) after alice's first turn

@@ -48,7 +48,7 @@ port=$(cat "$tmp/port" 2>/dev/null)
 
 h=$tmp/home
 mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\nsmtp_url = smtp://127.0.0.1:%s\n' "$top" "$port" \
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\nsmtp_url = smtp://127.0.0.1:%s\n' "$top" "$port" \
     >"$h/oustpbm.conf"
 printf 'lock_timeout_ms = 200\n' >>"$h/oustpbm.conf"
 rc=$top/scripts/procmailrc

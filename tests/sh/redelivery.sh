@@ -38,7 +38,7 @@ run() {
 }
 
 sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path './mail/*' ! -name '*.lock' \
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -name '*.lock' \
 	    -exec cksum {} + | LC_ALL=C sort)
 }
 
@@ -48,7 +48,7 @@ replies() { # HOME ADDRESS: number of replies delivered to ADDRESS
 
 home() { # HOME [CONF LINE]
 	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$1/oustpbm.conf"
+	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$1/oustpbm.conf"
 	[ -n "$2" ] && printf '%s\n' "$2" >>"$1/oustpbm.conf"
 	return 0
 }

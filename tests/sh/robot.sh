@@ -59,7 +59,7 @@ header() { # FILE KEY
 }
 home() { # HOME [conf lines...]: a home with alice
 	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$1/oustpbm.conf"
+	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$1/oustpbm.conf"
 	h1=$1
 	shift
 	for l in "$@"; do

@@ -79,7 +79,7 @@ conf() { # HOME PORT [more lines]: a home sending through 127.0.0.1:PORT
 	h=$1
 	p=$2
 	shift 2
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\nsmtp_url = smtp://127.0.0.1:%s\n' \
+	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\nsmtp_url = smtp://127.0.0.1:%s\n' \
 	    "$top" "$p" >"$h/oustpbm.conf"
 	printf 'helo_name = games.example.net\nsmtp_connect_timeout = 2\nsmtp_timeout = 10\n' >>"$h/oustpbm.conf"
 	for l in "$@"; do

@@ -247,6 +247,7 @@ int main(void)
 		top = realpath(".", here);
 
 	config_defaults(&cfg);
+	cfg.password_cost = 1;	/* the cheapest: not about the cost */
 	cfg.lock_timeout_ms = 1000;
 	snprintf(cfg.from_address, sizeof cfg.from_address, "oust@example.net");
 	snprintf(cfg.templates, sizeof cfg.templates, "%s/templates", top);

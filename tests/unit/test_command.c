@@ -37,6 +37,27 @@ static void test_register_password(void)
 
 	ok_int(subj("register carol pw   Carol \t  de   la Mare  "), COMMAND_OK, "register: spaced full name");
 	ok_str(cmd.fullname, "Carol de la Mare", "register: full name words joined by single spaces");
+	{
+		char line[600], name[300];
+		int i;
+
+		/* 64 characters of two bytes each: within the limit, counted in characters */
+		for (i = 0, name[0] = '\0'; i < 64; i++)
+			strcat(name, "\xc3\xa9");
+		snprintf(line, sizeof line, "register erin pw %s", name);
+		ok_int(subj(line), COMMAND_OK, "register: 64 characters of 128 bytes");
+		ok_str(cmd.fullname, name, "register: the 64-character name");
+		snprintf(line, sizeof line, "register erin pw %s\xc3\xa9", name);
+		fails(line, COMMAND_BAD_NAME, "the full name is longer than 64 characters");
+		for (i = 0, name[0] = '\0'; i < 65; i++)
+			strcat(name, "a");
+		snprintf(line, sizeof line, "register erin pw %s", name);
+		fails(line, COMMAND_BAD_NAME, "the full name is longer than 64 characters");
+	}
+	fails("register erin pw Erin \xe2\x80\xae" "nilE", COMMAND_BAD_NAME, "the full name contains a bidirectional "
+	    "formatting character (U+202A to U+202E, U+2066 to U+2069)");
+	fails("register erin pw \xe2\x81\xa6x", COMMAND_BAD_NAME, "the full name contains a bidirectional "
+	    "formatting character (U+202A to U+202E, U+2066 to U+2069)");
 
 	ok_int(subj("password alice old new"), COMMAND_OK, "password");
 	ok_int(cmd.kind, COMMAND_PASSWORD, "password: kind");
@@ -85,8 +106,18 @@ static void test_challenge(void)
 	ok_int(subj("challenge alice pw bob -RANDOM -Size=5"), COMMAND_OK, "challenge: options case-insensitive");
 	ok_int(cmd.color, COMMAND_COLOR_RANDOM, "challenge: -random");
 	ok_int(cmd.size, 5, "challenge: -size=5");
-	ok_int(subj("challenge alice pw bob -size=25 -black -black"), COMMAND_OK, "challenge: -size=25, repeated colour");
+	ok_int(subj("challenge alice pw bob -size=25 -black"), COMMAND_OK, "challenge: -size=25 -black");
 	ok_int(cmd.color, COMMAND_COLOR_BLACK, "challenge: -black");
+	fails("challenge alice pw bob -size=25 -black -black", COMMAND_BAD_OPTION,
+	    "'-black' is given twice: give each option once");
+	fails("challenge alice pw bob -size=9 -size=9", COMMAND_BAD_OPTION,
+	    "'-size=9' is given twice: give each option once");
+	fails("challenge alice pw bob -size=9 -white -size=11", COMMAND_BAD_OPTION,
+	    "'-size=11' is given twice: give each option once");
+	fails("challenge alice pw bob -noswap -NOSWAP", COMMAND_BAD_OPTION,
+	    "'-NOSWAP' is given twice: give each option once");
+	fails("challenge alice pw bob -size=09", COMMAND_BAD_OPTION,
+	    "-size=09: write the size without leading zeros, as in -size=9");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
 	    "[-size=N] [-black|-white|-random] [-noswap] [-level=N]; missing: one of <userid> <password> <opponent>");
@@ -95,7 +126,9 @@ static void test_challenge(void)
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=11x", COMMAND_BAD_OPTION, "-size=11x: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=0000000011", COMMAND_BAD_OPTION,
-	    "-size=0000000011: the size must be odd, from 5 to 25");
+	    "-size=0000000011: write the size without leading zeros, as in -size=9");
+	fails("challenge alice pw bob -size=0", COMMAND_BAD_OPTION,
+	    "-size=0: write the size without leading zeros, as in -size=9");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
 	    "unknown option '-size=' (use -size=N, -black, -white, -random, -noswap or -level=N)");
@@ -271,7 +304,31 @@ static void test_finding(void)
 	fails("", COMMAND_EMPTY, "no command found: write it in the Subject or on the first line of the mail");
 	ok_int(command_parse("Re: ", "\n  \n> quoted\n-- \nsig\n", &cmd), COMMAND_EMPTY,
 	    "blank, quoted and signature lines hold no command");
-	ok_int(command_parse("\x01\x02", NULL, &cmd), COMMAND_EMPTY, "control characters only: no command");
+	ok_int(command_parse("\x01\x02", NULL, &cmd), COMMAND_CONTROL, "control characters only: refused");
+	ok_str(cmd.error, "the command line starts with a control character (U+0001): type the command again "
+	    "without it", "control character first: error");
+	ok_int(command_parse("", "register ev\xef\xb7\x90il pw\n", &cmd), COMMAND_CONTROL,
+	    "a NUL in the command line (as mailin marks it): refused, not dropped");
+	ok_str(cmd.error, "the command line has a control character (U+0000) at character 12, after 'register ev': "
+	    "type the command again without it", "NUL: the character and its position");
+	ok_int(command_parse("show\x01 101", NULL, &cmd), COMMAND_CONTROL, "0x01 in the subject: refused");
+	ok_str(cmd.error, "the command line has a control character (U+0001) at character 5, after 'show': "
+	    "type the command again without it", "0x01: the character and its position");
+	ok_int(command_parse("register \xc3\xa9ve\xc2\x85 pw", NULL, &cmd), COMMAND_CONTROL, "U+0085 refused");
+	ok_str(cmd.error, "the command line has a control character (U+0085) at character 13, after "
+	    "'register \xc3\xa9ve': type the command again without it", "U+0085: counted in characters");
+	ok_int(command_parse("show 101\x7f", NULL, &cmd), COMMAND_CONTROL, "DEL refused");
+	ok_int(command_parse("", "move 101 alice pw A1\x1b[31m\n", &cmd), COMMAND_CONTROL, "ESC in the body refused");
+	ok_int(command_parse("", "> \x01quoted\nshow 101\nbye\x07\n", &cmd), COMMAND_OK,
+	    "controls outside the command line do not matter");
+	ok_int(command_parse("show\t101", NULL, &cmd), COMMAND_OK, "TAB is a blank, not refused");
+	ok_int(command_parse("", "On Mon, 20 Nov 2023, Bob <bob@example.com> wrote:\n> Oust Board 101 alice\n> "
+	    "your turn\n\nmove 101 alice pw C3\n", &cmd), COMMAND_OK, "bottom-posted reply: the command below the quote");
+	ok_int(cmd.kind, COMMAND_MOVE, "bottom-posted reply: move");
+	ok_int(command_parse("", "Bob writes:\n\n> quoted\nshow 101\n", &cmd), COMMAND_OK,
+	    "attribution with 'writes:' and a blank line before the quote");
+	ok_int(command_parse("", "I wrote:\nshow 101\n", &cmd), COMMAND_UNKNOWN,
+	    "a line ending 'wrote:' without a quote after it is no attribution");
 	ok_int(command_parse("Re: Oust Board 101 bob", "Thanks for the game!\n", &cmd), COMMAND_UNKNOWN,
 	    "first body line not a command");
 	ok_str(cmd.error, "unknown command 'Thanks'", "first body line not a command: error");

@@ -37,7 +37,12 @@ static void test_defaults(void)
 	ok_int(cfg.max_message_bytes, 262144, "default max_message_bytes");
 	ok_int(cfg.lock_timeout_ms, 10000, "default lock_timeout_ms");
 	ok_str(cfg.transport, "maildir", "default transport");
-	ok_int(cfg.password_cost, 1, "default password_cost 1 (about 1 ms per check)");
+	ok_int(cfg.password_cost, 0, "default password_cost 0 (libxcrypt's default)");
+	ok_int(cfg.max_password_failures, 5, "default max_password_failures 5");
+	ok_int(cfg.password_lockout_minutes, 60, "default password_lockout_minutes 60");
+	ok_int(cfg.max_open_challenges, 3, "default max_open_challenges 3");
+	ok_int(cfg.max_challenges_per_hour, 10, "default max_challenges_per_hour 10");
+	ok_int(cfg.max_open_boards, 50, "default max_open_boards 50");
 	ok_str(cfg.templates, "", "no templates directory set by default");
 	ok_int(cfg.max_mails_per_hour, 30, "default max_mails_per_hour 30");
 	ok_int(cfg.max_registrations_per_hour, 100, "default max_registrations_per_hour 100");
@@ -83,6 +88,12 @@ static void test_good(void)
 	    "max_registrations_per_domain over 100000 refused");
 	ok_int(parse(&cfg, "max_mails_per_hour = 100000\n"), CONFIG_OK, "max_mails_per_hour 100000 allowed");
 	ok_int(cfg.max_mails_per_hour, 100000, "max_mails_per_hour read");
+	ok_int(parse(&cfg, "\xef\xbb\xbf" "server_name = BOM\n"), CONFIG_OK,
+	    "a UTF-8 byte order mark (as Windows editors write) is accepted");
+	ok_str(cfg.server_name, "BOM", "... and the first key after it is read");
+	ok_int(parse(&cfg, "\xef\xbb\xbf"), CONFIG_OK, "a file of only a byte order mark parses");
+	ok_int(parse(&cfg, "server_name = x\n\xef\xbb\xbfhelo_name = y\n"), CONFIG_INVALID,
+	    "a byte order mark other than at the start is an error");
 }
 
 static void test_errors(void)

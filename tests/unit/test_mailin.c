@@ -213,8 +213,10 @@ static void test_hostile(void)
 	st = parse_file("nul-bytes.eml", &m);
 	ok_int(st, MAILIN_OK, "NUL bytes: parses");
 	ok_str(m.from_addr, "ivan@example.com", "NUL in From dropped");
-	ok_str(m.subject, "show 101", "NUL in Subject dropped");
-	ok_str(m.body, "show 101[31m\nbye\n", "NUL, BEL, ESC, DEL removed from body");
+	ok_str(m.from_name, "Ivan", "NUL in the display name dropped");
+	ok_str(m.subject, "sh\xef\xb7\x90ow 101", "NUL in Subject kept as UTF8_NUL_MARK, for the command check");
+	ok_str(m.body, "show\xef\xb7\x90 1\xef\xb7\x90" "01\a\x1b[31m\nbye\x7f\n",
+	    "NUL, BEL, ESC, DEL kept in the body, for the command check");
 	mailin_message_release(&m);
 
 	st = parse_file("invalid-utf8.eml", &m);

@@ -103,6 +103,32 @@ static void test_plain(void)
 	ok(seen_count_sender(st, "bob@example.org", T0 + 100, &count) == STORE_OK && count == 1, "bob's counted apart");
 	ok(seen_count_sender(st, "alice@example.org", T0 - 1, &count) == STORE_OK && count == 0,
 	    "mails recorded in the future are not counted");
+	ok(seen_lock(st, 100, &lock) == STORE_OK &&
+	    seen_record(st, "f1", "Alice@Example.ORG", T0 + 20, 0, NULL, 0) == STORE_OK &&
+	    seen_record(st, "f2", "alice+games@example.org", T0 + 30, 0, NULL, 0) == STORE_OK &&
+	    seen_record(st, "f3", "ALICE+x+y@example.org", T0 + 40, 0, NULL, 0) == STORE_OK &&
+	    seen_record(st, "f4", "alice.b@example.org", T0 + 50, 0, NULL, 0) == STORE_OK &&
+	    seen_record(st, "f5", "+alice@example.org", T0 + 60, 0, NULL, 0) == STORE_OK &&
+	    seen_record(st, "f6", "a%b+c@example.org", T0 + 60, 0, NULL, 0) == STORE_OK, "variants of alice recorded");
+	store_unlock(&lock);
+	ok(seen_count_sender(st, "alice@example.org", T0 + 100, &count) == STORE_OK && count == 5,
+	    "case variants and +tags count as one sender (alice.b and +alice do not)");
+	ok(seen_count_sender(st, "aLiCe+other@EXAMPLE.org", T0 + 100, &count) == STORE_OK && count == 5,
+	    "... whichever variant asks");
+	ok(seen_count_sender(st, "+ALICE@example.org", T0 + 100, &count) == STORE_OK && count == 1,
+	    "a '+' starting the local part is no tag");
+	ok(seen_count_sender(st, "A%B@example.org", T0 + 100, &count) == STORE_OK && count == 1,
+	    "a percent-encoded sender ('%%' is atext) is decoded before folding");
+	{
+		char f[MAILADDR_MAX + 1];
+
+		mailaddr_fold("Bob+Tag@Mail.Example.COM", f);
+		ok_str(f, "bob@mail.example.com", "mailaddr_fold: lower case, +tag dropped");
+		mailaddr_fold("bob@a+b.example", f);
+		ok_str(f, "bob@a+b.example", "mailaddr_fold: a '+' in the domain is kept");
+		mailaddr_fold("no-at+x", f);
+		ok_str(f, "no-at+x", "mailaddr_fold: no '@', nothing dropped");
+	}
 	store_close(st);
 	t_home_free(home);
 }

@@ -526,7 +526,7 @@ static void test_cost(void)
 {
 	char *home = t_home_new();
 	struct store *st;
-	struct store_user u;
+	struct store_user u, v;
 
 	cfg.password_cost = 1;
 	st = open_home(home);
@@ -534,8 +534,26 @@ static void test_cost(void)
 	ok_int(store_user_find(st, "quick", &u), STORE_OK, "find it");
 	ok(strncmp(u.hash, "$y$j75$", 7) == 0, "cost 1 in the hash parameters: %s", u.hash);
 	ok(right(&u, "pw"), "check with cost 1");
+	ok(store_hash_current(st, u.hash), "a cost-1 hash is current at cost 1");
 	store_close(st);
-	cfg.password_cost = 0;
+	cfg.password_cost = 0;	/* the default: libxcrypt's */
+	st = open_home(home);
+	ok(!store_hash_current(st, u.hash), "... not at the default cost");
+	ok(!store_hash_current(st, "$6$salt$sha512hash"), "a SHA-512 hash is not current");
+	ok_int(store_user_rehash(st, "quick", "$y$j75$other$hash", "pw"), STORE_OK,
+	    "rehash against a hash that changed meanwhile: ok");
+	ok_int(store_user_find(st, "quick", &v), STORE_OK, "... found");
+	ok_str(v.hash, u.hash, "... and nothing written");
+	ok_int(store_user_rehash(st, "quick", u.hash, "pw"), STORE_OK, "rehash at the default cost");
+	ok_int(store_user_find(st, "quick", &v), STORE_OK, "... found");
+	ok(strncmp(v.hash, "$y$j9T$", 7) == 0, "... libxcrypt's default cost in the hash: %s", v.hash);
+	ok(store_hash_current(st, v.hash), "... current now");
+	ok(right(&v, "pw"), "... and the password still checks");
+	ok_int(store_user_add(st, "slow", "s@example.com", "pw2", ""), STORE_OK, "add with the default cost");
+	ok_int(store_user_find(st, "slow", &v), STORE_OK, "find it");
+	ok(strncmp(v.hash, "$y$j9T$", 7) == 0, "a new hash at the default cost: %s", v.hash);
+	store_close(st);
+	cfg.password_cost = 1;
 	t_home_free(home);
 }
 
@@ -703,6 +721,7 @@ static void test_deferred(void)
 int main(void)
 {
 	config_defaults(&cfg);
+	cfg.password_cost = 1;	/* the cheapest: test_cost checks the default */
 	test_status();
 	test_open();
 	test_files();

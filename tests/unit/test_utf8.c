@@ -48,6 +48,20 @@ static void test_clean(void)
 	c = utf8_clean(in, sizeof in - 1, UTF8_LINE, 0, NULL);
 	ok_str(c, "a b c  def\xef\xbf\xbdgh", "line: CR, LF, TAB become spaces");
 	free(c);
+	c = utf8_clean(in, sizeof in - 1, UTF8_TEXT_KEEP, 0, &len);
+	ok_str(c, "a\nb\nc\n\td\x01\x7f" "e\xc2\x85" "f\xef\xbf\xbdg\xef\xb7\x90h",
+	    "text keep: controls kept, NUL as U+FDD0");
+	ok_int(len, strlen(c), "text keep: length");
+	free(c);
+	c = utf8_clean(in, sizeof in - 1, UTF8_LINE_KEEP, 0, NULL);
+	ok_str(c, "a b c  d\x01\x7f" "e\xc2\x85" "f\xef\xbf\xbdg\xef\xb7\x90h", "line keep: CR, LF, TAB as spaces");
+	free(c);
+	c = utf8_clean("a\xef\xb7\x90" "b", 5, UTF8_TEXT, 0, NULL);
+	ok_str(c, "ab", "text: the NUL mark is dropped with the controls");
+	free(c);
+	ok(utf8_is_bidi_control(0x202e) && utf8_is_bidi_control(0x202a) && utf8_is_bidi_control(0x2066) &&
+	    utf8_is_bidi_control(0x2069) && !utf8_is_bidi_control(0x2029) && !utf8_is_bidi_control(0x206a) &&
+	    !utf8_is_bidi_control('a'), "bidi controls: embeddings, overrides, isolates");
 	c = utf8_clean("\xc3\xa9\xc3\xa9\xc3\xa9", 6, UTF8_TEXT, 5, &len);
 	ok_str(c, "\xc3\xa9\xc3\xa9", "cut at a character boundary within max");
 	free(c);
