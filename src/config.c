@@ -67,6 +67,11 @@ static const char *check_smtp_url(const char *v)
 	return config_smtp_url_parse(v, &tls, host, sizeof host, &port, &why) ? NULL : why;
 }
 
+static const char *check_on_off(const char *v)
+{
+	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'on' or 'off'";
+}
+
 static const char *check_starttls(const char *v)
 {
 	return strcmp(v, "required") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'required' or 'off'";
@@ -140,6 +145,7 @@ static const struct key keys[] = {
 	NUM_KEY(max_open_challenges, 1, 1000, true),
 	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
 	STR_KEY(web_dir, check_path),
+	STR_KEY(html_mail, check_on_off),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),
@@ -187,6 +193,7 @@ void config_defaults(struct config *cfg)
 	cfg->smtp_timeout = 60;
 	cfg->retry_days = 5;
 	cfg->sent_keep_days = 7;
+	snprintf(cfg->html_mail, sizeof cfg->html_mail, "%s", "on");
 }
 
 static void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

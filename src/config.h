@@ -74,6 +74,9 @@
  *                                         1..1000, 0 = no limit
  *   max_challenges_per_hour (10)         challenges one account may make in an
  *                                         hour, 1..10000, 0 = no limit
+ *   html_mail          (on)              on|off: a mail that shows a board also
+ *                                         carries it as HTML (a text/html
+ *                                         alternative after the text/plain part)
  *   web_dir            (unset)           directory of the web site (web.h),
  *                                         relative to the home if not absolute;
  *                                         when set, the pages a change touched
@@ -154,6 +157,7 @@ struct config {
 	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
 	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
 	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
+	char html_mail[8];	/* "on" or "off" */
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */

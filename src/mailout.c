@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,18 +232,75 @@ static bool generate_id(const struct mailout_spec *spec, char buf[MAILOUT_ID_MAX
 	return n > 0 && n <= MAILOUT_ID_MAX;
 }
 
+/*
+ * A text/<subtype>; charset=utf-8 part holding text[0..tlen) as given, plus
+ * a final LF: the content is set as bytes, not through a charset.  *out
+ * is the caller's.
+ */
+static enum mailout_status text_part(const char *subtype, const char *text, size_t tlen, GMimeTextPart **out)
+{
+	GMimeTextPart *part;
+	GMimeStream *body;
+	GMimeDataWrapper *content;
+	GMimeContentEncoding enc;
+
+	part = g_mime_text_part_new_with_subtype(subtype);
+	g_mime_object_set_content_type_parameter(GMIME_OBJECT(part), "charset", "utf-8");
+	body = g_mime_stream_mem_new_with_buffer(text, tlen);	/* copies */
+	if (tlen == 0 || text[tlen - 1] != '\n') {
+		g_mime_stream_seek(body, 0, GMIME_STREAM_SEEK_END);
+		if (g_mime_stream_write(body, "\n", 1) != 1) {
+			g_object_unref(body);
+			g_object_unref(part);
+			return MAILOUT_WRITE;
+		}
+		g_mime_stream_reset(body);
+	}
+	content = g_mime_data_wrapper_new_with_stream(body, GMIME_CONTENT_ENCODING_DEFAULT);
+	g_mime_part_set_content(GMIME_PART(part), content);
+	g_object_unref(content);
+	g_object_unref(body);
+	/* 7bit when it can be; else quoted-printable, never base64: the raw reply stays readable */
+	enc = g_mime_part_get_best_content_encoding(GMIME_PART(part), GMIME_ENCODING_CONSTRAINT_7BIT);
+	g_mime_part_set_content_encoding(GMIME_PART(part),
+	    enc == GMIME_CONTENT_ENCODING_7BIT || enc == GMIME_CONTENT_ENCODING_DEFAULT ?
+	    GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
+	*out = part;
+	return MAILOUT_OK;
+}
+
+/*
+ * The multipart boundary: "=_" and a hash of the Message-ID, then a counter
+ * bumped until neither part holds it (RFC 2046 5.1.1).
+ */
+static void boundary(const char *id, const char *text, const char *html, char out[40])
+{
+	uint64_t h = 14695981039346656037u;
+	const char *p;
+	unsigned k;
+
+	for (p = id; *p != '\0'; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211u;
+	}
+	for (k = 0;; k++) {
+		snprintf(out, 40, "=_oust_%016llx_%u", (unsigned long long)h, k);
+		if (strstr(text, out) == NULL && strstr(html, out) == NULL)
+			return;
+	}
+}
+
 enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len)
 {
 	GMimeMessage *msg = NULL;	/* owned */
 	GMimeTextPart *part = NULL;	/* owned */
-	GMimeStream *body = NULL;	/* owned */
-	GMimeDataWrapper *content = NULL;	/* owned */
+	GMimeTextPart *html = NULL;	/* owned */
+	GMimeMultipart *alt = NULL;	/* owned */
 	GMimeStream *mem = NULL;	/* owned */
 	GDateTime *dt = NULL;		/* owned */
 	GByteArray *bytes;		/* borrowed from mem */
-	GMimeContentEncoding enc;
 	enum mailout_status st;
-	char *subject = NULL, *refs = NULL, *irt = NULL, id[MAILOUT_ID_MAX + 1];
+	char *subject = NULL, *refs = NULL, *irt = NULL, id[MAILOUT_ID_MAX + 1], bnd[40];
 	const char *text = spec->body != NULL ? spec->body : "";
 	size_t tlen = strlen(text), n;
 
@@ -250,7 +308,7 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	*len = 0;
 	if (!mailaddr_ok(spec->from_addr, NULL) || !mailaddr_ok(spec->to_addr, NULL))
 		return MAILOUT_BAD_ADDRESS;
-	if (!utf8_text_ok(text, tlen, NULL))
+	if (!utf8_text_ok(text, tlen, NULL) || (!empty(spec->html) && !utf8_text_ok(spec->html, strlen(spec->html), NULL)))
 		return MAILOUT_BAD_BODY;
 	/* a bad root_id (a hand-edited thread:) is left out by references(), like any bad id */
 	if (!empty(spec->message_id) && !id_ok(spec->message_id, strlen(spec->message_id)))
@@ -295,26 +353,23 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted", spec->generated ? "auto-generated" :
 	    "auto-replied", NULL);
 
-	/* the body as given, plus a final LF: the content is set as bytes, not through a charset */
-	part = g_mime_text_part_new_with_subtype("plain");
-	g_mime_object_set_content_type_parameter(GMIME_OBJECT(part), "charset", "utf-8");
-	body = g_mime_stream_mem_new_with_buffer(text, tlen);	/* copies */
-	if (tlen == 0 || text[tlen - 1] != '\n') {
-		g_mime_stream_seek(body, 0, GMIME_STREAM_SEEK_END);
-		if (g_mime_stream_write(body, "\n", 1) != 1) {
-			st = MAILOUT_WRITE;
+	st = text_part("plain", text, tlen, &part);
+	if (st != MAILOUT_OK)
+		goto out;
+	if (!empty(spec->html)) {
+		st = text_part("html", spec->html, strlen(spec->html), &html);
+		if (st != MAILOUT_OK)
 			goto out;
-		}
-		g_mime_stream_reset(body);
+		alt = g_mime_multipart_new_with_subtype("alternative");
+		boundary(id, text, spec->html, bnd);
+		g_mime_multipart_set_boundary(alt, bnd);
+		/* RFC 2046 5.1.4: the plainest first, the preferred last */
+		g_mime_multipart_add(alt, GMIME_OBJECT(part));
+		g_mime_multipart_add(alt, GMIME_OBJECT(html));
+		g_mime_message_set_mime_part(msg, GMIME_OBJECT(alt));
+	} else {
+		g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
 	}
-	content = g_mime_data_wrapper_new_with_stream(body, GMIME_CONTENT_ENCODING_DEFAULT);
-	g_mime_part_set_content(GMIME_PART(part), content);
-	/* 7bit when it can be; else quoted-printable, never base64: the raw reply stays readable */
-	enc = g_mime_part_get_best_content_encoding(GMIME_PART(part), GMIME_ENCODING_CONSTRAINT_7BIT);
-	g_mime_part_set_content_encoding(GMIME_PART(part),
-	    enc == GMIME_CONTENT_ENCODING_7BIT || enc == GMIME_CONTENT_ENCODING_DEFAULT ?
-	    GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
-	g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
 
 	mem = g_mime_stream_mem_new();
 	if (g_mime_object_write_to_stream(GMIME_OBJECT(msg), NULL, mem) < 0) {
@@ -334,10 +389,10 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 out:
 	if (mem != NULL)
 		g_object_unref(mem);
-	if (content != NULL)
-		g_object_unref(content);
-	if (body != NULL)
-		g_object_unref(body);
+	if (alt != NULL)
+		g_object_unref(alt);
+	if (html != NULL)
+		g_object_unref(html);
 	if (part != NULL)
 		g_object_unref(part);
 	if (dt != NULL)

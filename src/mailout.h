@@ -11,6 +11,13 @@
  * invalid UTF-8 is replaced), so nothing from a player can add a header;
  * non-ASCII names and subjects become RFC 2047 encoded words.  Lines end in
  * LF; a transport that needs CRLF converts.
+ *
+ * A reply with an HTML version (a board drawn as a table) is
+ * multipart/alternative (RFC 2046 5.1.4): the text/plain part exactly as
+ * above first, then text/html; charset=utf-8, quoted-printable.  The
+ * boundary is made from the Message-ID, so the same reply is the same
+ * bytes, and starts with "=_", which quoted-printable never writes; it is
+ * changed if the text happens to hold it.
  */
 #ifndef OUSTPBM_MAILOUT_H
 #define OUSTPBM_MAILOUT_H
@@ -58,6 +65,7 @@ struct mailout_spec {
 	const char *references;	/* optional: the incoming mail's References, space separated */
 	const char *root_id;	/* optional: the board's root id, first in References; left out if bad */
 	bool generated;		/* answers no mail: auto-generated, not auto-replied */
+	const char *html;	/* optional: the same as HTML, a text/html alternative after the text */
 };
 
 /*

@@ -2,7 +2,7 @@
 #include "reply.h"
 
 #include <assert.h>
-#include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +11,12 @@
 
 #include "board.h"
 #include "gamefile.h"
+#include "html.h"
 #include "mailout.h"
 #include "outbox.h"
 #include "robot.h"
 #include "rules.h"
+#include "strbuf.h"
 
 #ifndef OUSTPBM_DATADIR
 #define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
@@ -33,86 +35,28 @@ const char *reply_status_str(enum reply_status st)
 	return "unknown reply status";
 }
 
-/* ---- a growing string ---- */
+/* ---- a growing string: strbuf.h under the names this file uses ---- */
 
 struct text {
-	char *s;
-	size_t len, size;
-	bool failed;		/* out of memory once: everything after is dropped */
+	struct strbuf b;
 };
 
 static void tadd(struct text *t, const char *s, size_t n)
 {
-	size_t nsize;
-	char *ns;
-
-	if (t->failed)
-		return;
-	if (t->s == NULL || t->size - t->len < n + 1) {
-		nsize = t->size != 0 ? t->size : 256;
-		while (nsize - t->len < n + 1)
-			nsize *= 2;
-		ns = realloc(t->s, nsize);
-		if (ns == NULL) {
-			t->failed = true;
-			return;
-		}
-		t->s = ns;
-		t->size = nsize;
-	}
-	memcpy(t->s + t->len, s, n);
-	t->len += n;
-	t->s[t->len] = '\0';
+	strbuf_add(&t->b, s, n);
 }
 
 static void tputs(struct text *t, const char *s)
 {
-	tadd(t, s, strlen(s));
+	strbuf_puts(&t->b, s);
 }
 
-static void tprintf(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tprintf(struct text *t, const char *fmt, ...)
-{
-	char small[512], *big = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(small, sizeof small, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		t->failed = true;
-		return;
-	}
-	if ((size_t)n < sizeof small) {
-		tadd(t, small, (size_t)n);
-		return;
-	}
-	big = malloc((size_t)n + 1);
-	if (big == NULL) {
-		t->failed = true;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	tadd(t, big, (size_t)n);
-	free(big);
-}
+#define tprintf(t, ...) strbuf_printf(&(t)->b, __VA_ARGS__)
 
 /* The text so far ("" if empty), or NULL after a failure; t is emptied. */
 static char *tfinish(struct text *t)
 {
-	char *s;
-
-	if (t->failed) {
-		free(t->s);
-		memset(t, 0, sizeof *t);
-		return NULL;
-	}
-	s = t->s != NULL ? t->s : strdup("");
-	memset(t, 0, sizeof *t);
-	return s;
+	return strbuf_finish(&t->b);
 }
 
 /* ---- set-up ---- */
@@ -152,6 +96,8 @@ void reply_release(struct reply_ctx *rc)
 {
 	free(rc->cached);
 	rc->cached = NULL;
+	free(rc->cached_html);
+	rc->cached_html = NULL;
 	rc->cached_name[0] = '\0';
 }
 
@@ -232,6 +178,7 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 	enum mailout_status ms;
 	char *text = NULL, err[MAILOUT_ERR_MAX * 4];
 	enum reply_status st;
+	bool html;
 
 	*body = NULL;
 	if (!rc->have_tdir) {
@@ -243,21 +190,27 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 	var(vs, "server", rc->cfg->server_name);
 	var(vs, "address", rc->cfg->from_address);
 	err[0] = '\0';
-	if (rc->cached != NULL && strcmp(rc->cached_name, name) == 0) {
+	html = strcmp(name, "mail.html") == 0;
+	if ((html && rc->cached_html != NULL) || (!html && rc->cached != NULL && strcmp(rc->cached_name, name) == 0)) {
 		ms = MAILOUT_OK;
 	} else {
 		ms = mailout_template_load(rc->tdir, name, &text, err, sizeof err);
-		if (ms == MAILOUT_OK && strlen(name) < sizeof rc->cached_name) {
-			reply_release(rc);
+		rc->html_missing = html && ms == MAILOUT_NOT_FOUND;
+		if (ms == MAILOUT_OK && html) {
+			rc->cached_html = text;
+			text = NULL;
+		} else if (ms == MAILOUT_OK && strlen(name) < sizeof rc->cached_name) {
+			free(rc->cached);
 			rc->cached = text;
 			memcpy(rc->cached_name, name, strlen(name) + 1);
 			text = NULL;
 		}
 	}
 	if (ms == MAILOUT_OK) {
-		ms = mailout_template_expand(text != NULL ? text : rc->cached, vs->v, vs->n, body, err, sizeof err);
+		ms = mailout_template_expand(text != NULL ? text : html ? rc->cached_html : rc->cached, vs->v, vs->n,
+		    body, err, sizeof err);
 		if (ms == MAILOUT_BAD_TEMPLATE)
-			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s.txt %.600s", rc->tdir, name, err);
+			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s%s %.600s", rc->tdir, name, html ? "" : ".txt", err);
 	} else {
 		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
 	}
@@ -283,7 +236,7 @@ static const char *domain_of(const char *addr)
  * (board.turn.user.time), else an id from the incoming mail's hash.
  */
 static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *subject, const char *body, const struct game *g, long id_board, int id_turn,
+    const char *subject, const char *body, const char *html, const struct game *g, long id_board, int id_turn,
     const char *id_user, struct reply_mail *out)
 {
 	struct mailout_spec spec;
@@ -316,6 +269,7 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 	spec.to_name = to_name;
 	spec.subject = subject;
 	spec.body = body;
+	spec.html = html;
 	spec.date = rc->now;
 	spec.message_id = id;
 	spec.in_reply_to = rc->in_id;
@@ -614,13 +568,137 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 	return tfinish(&t);
 }
 
+/* ---- the HTML alternative ---- */
+
+#define PRE_STYLE "margin:6px 0;padding:8px;background:#f3eedf;color:#1a1a1a;font:13px/1.35 Menlo,Consolas," \
+	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:break-all"
+
+/* What the HTML of a mail about a board shows; NULL or "" leaves a piece out. */
+struct html_mail {
+	const char *title;	/* the subject */
+	const char *intro;	/* plain text: what happened, the error... */
+	const char *comment_by;	/* the author of comment */
+	const char *comment;	/* plain text from a player */
+	int upto;		/* the position after this turn */
+	bool next;		/* with the command to send next */
+	const char *recent;	/* plain text: history lines */
+};
+
+static void html_pre(struct strbuf *b, const char *text)
+{
+	strbuf_puts(b, "<pre style=\"" PRE_STYLE "\">");
+	html_escape(b, text);
+	strbuf_puts(b, "</pre>\n");
+}
+
+/*
+ * The text/html alternative of a mail about g (mail.html), into *out; *out
+ * stays NULL when html_mail is off.
+ */
+static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, const struct html_mail *hm,
+    char **out)
+{
+	struct strbuf pieces[8] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+	    STRBUF_INIT, STRBUF_INIT };
+	enum { TITLE, INTRO, COMMENT, PLAYERS, BOARD, STATUS, NEXT, RECENT };
+	static const char *const names[] = { "title", "intro", "comment", "players", "board", "status", "next",
+	    "recent" };
+	char *vals[8] = { NULL }, status[200], black[GAME_NAME_SIZE], white[GAME_NAME_SIZE], *next = NULL;
+	struct html_board *hb = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	struct strbuf srv = STRBUF_INIT, addr = STRBUF_INIT;
+	char *srvs = NULL, *addrs = NULL;
+	int i;
+
+	*out = NULL;
+	if (strcmp(rc->cfg->html_mail, "off") == 0)
+		return REPLY_OK;
+	hb = malloc(sizeof *hb);
+	if (hb == NULL)
+		goto out;
+	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK) {
+		/* a board that cannot be drawn goes without its HTML: the text says it all */
+		st = REPLY_OK;
+		goto out;
+	}
+	html_escape(&pieces[TITLE], hm->title);
+	if (hm->intro != NULL && hm->intro[0] != '\0') {
+		strbuf_puts(&pieces[INTRO], "<p style=\"margin:0 0 10px\">");
+		html_text(&pieces[INTRO], hm->intro);
+		strbuf_puts(&pieces[INTRO], "</p>");
+	}
+	if (hm->comment != NULL && hm->comment[0] != '\0') {
+		strbuf_printf(&pieces[COMMENT], "<p style=\"margin:0 0 4px\"><b>%s</b> writes:</p>\n"
+		    "<blockquote style=\"margin:0 0 10px;padding:4px 10px;border-left:3px solid #c9a24e;background:#faf6ea;"
+		    "color:#1a1a1a\">", hm->comment_by);
+		html_text(&pieces[COMMENT], hm->comment);
+		strbuf_puts(&pieces[COMMENT], "</blockquote>");
+	}
+	strbuf_printf(&pieces[PLAYERS], "<p style=\"margin:10px 0 0\"><span style=\"color:#111111\">&#9679;</span> "
+	    "<b>%s</b> (Black, x) %d/%d &nbsp; <span style=\"color:#8a8a8a\">&#9675;</span> <b>%s</b> (White, o) "
+	    "%d/%d <span style=\"color:#555555\">(largest group/stones)</span></p>", black, hb->largest[0],
+	    hb->stones[0], white, hb->largest[1], hb->stones[1]);
+	html_board_table(&pieces[BOARD], hb);
+	if (hm->upto != g->nturns)
+		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
+		    hm->upto, g->nturns);
+	status_text(g, status, sizeof status);
+	/* "Turn 8, bob (White, o) to move." or "Game over: alice won: bob resigned." */
+	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
+	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
+	if (hm->next && !game_over(g)) {
+		next = next_text(g);
+		if (next == NULL)
+			goto out;
+		html_pre(&pieces[NEXT], next);
+	}
+	if (hm->recent != NULL && hm->recent[0] != '\0') {
+		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
+		html_pre(&pieces[RECENT], hm->recent);
+	}
+	for (i = 0; i < 8; i++) {
+		vals[i] = strbuf_finish(&pieces[i]);
+		if (vals[i] == NULL)
+			goto out;
+		var(&vs, names[i], vals[i]);
+	}
+	html_escape(&srv, rc->cfg->server_name);
+	html_escape(&addr, rc->cfg->from_address);
+	srvs = strbuf_finish(&srv);
+	addrs = strbuf_finish(&addr);
+	if (srvs == NULL || addrs == NULL)
+		goto out;
+	/* expand() adds these two as they are: the escaped ones come first and win */
+	var(&vs, "server", srvs);
+	var(&vs, "address", addrs);
+	st = expand(rc, "mail.html", &vs, out);
+	if (st == REPLY_TEMPLATE && rc->html_missing) {
+		/* a templates directory from before mail.html: the text alone, as with html_mail = off */
+		st = REPLY_OK;
+	}
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	for (i = 0; i < 8; i++) {
+		strbuf_release(&pieces[i]);
+		free(vals[i]);
+	}
+	free(srvs);
+	free(addrs);
+	free(next);
+	free(hb);
+	return st;
+}
+
 /* ---- the replies ---- */
 
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
-	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL;
+	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
+	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
 
@@ -671,8 +749,21 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		var(&vs, "recent", hist);
 		st = expand(rc, "game", &vs, &body);
 	}
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		hm.intro = happened;
+		if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0) {
+			hm.comment_by = ev->actor;
+			hm.comment = ev->comment;
+		}
+		hm.upto = g->nturns;
+		hm.next = true;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
 	if (st == REPLY_OK)
-		st = compose(rc, to->address, to->fullname, subject, body, g, g->board, g->nturns, to->userid, out);
+		st = compose(rc, to->address, to->fullname, subject, body, html, g, g->board, g->nturns, to->userid, out);
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
@@ -681,6 +772,7 @@ out:
 	free(next);
 	free(hist);
 	free(body);
+	free(html);
 	return st;
 }
 
@@ -691,7 +783,8 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 	struct text t = { 0 };
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
-	char *section = NULL, *body = NULL;
+	char *section = NULL, *body = NULL, *html = NULL, intro[REPLY_ERR_MAX];
+	struct html_mail hm;
 
 	memset(out, 0, sizeof *out);
 	if (board > 0)
@@ -710,13 +803,23 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 	var(&vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
 	var(&vs, "board_section", section);
 	st = expand(rc, "error", &vs, &body);
+	if (st == REPLY_OK && g != NULL) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		snprintf(intro, sizeof intro, "%s\nYour command: %s", error,
+		    command != NULL && command[0] != '\0' ? command : "(no command found)");
+		hm.intro = intro;
+		hm.upto = g->nturns;
+		st = html_body(rc, g, &hm, &html);
+	}
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	free(section);
 	free(body);
+	free(html);
 	return st;
 }
 
@@ -764,14 +867,32 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
     const struct game *g, int upto, const char *drawing, struct reply_mail *out)
 {
 	enum reply_status st;
-	char subject[200], *body = NULL;
+	char subject[200], *body = NULL, *html = NULL, *hist = NULL;
+	struct html_mail hm;
 
 	memset(out, 0, sizeof *out);
 	status_subject(g, subject, sizeof subject);
 	st = reply_show_body(rc, g, upto, drawing, &body);
+	if (st == REPLY_OK) {
+		hist = history_text(g, REPLY_RECENT, false);
+		if (hist == NULL) {
+			st = REPLY_NOMEM;
+			snprintf(rc->err, sizeof rc->err, "out of memory");
+		}
+	}
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		hm.upto = drawing == NULL ? g->nturns : upto;
+		hm.next = true;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
 	free(body);
+	free(html);
+	free(hist);
 	return st;
 }
 
@@ -780,7 +901,8 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[GAMEFILE_TIME_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
-	char *next = NULL, *hist = NULL, *body = NULL;
+	char *next = NULL, *hist = NULL, *body = NULL, *html = NULL, intro[GAMEFILE_TIME_SIZE + 300];
+	struct html_mail hm;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 
@@ -822,14 +944,26 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	st = expand(rc, "remind", &vs, &body);
 	/* its own Message-ID: <101.7.bob.reminder.T@domain>, threaded under the board */
 	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		snprintf(intro, sizeof intro, "You have not played on board %ld since %s UTC (%d day%s).%s%s", g->board,
+		    last, days, plural(days), deadline[0] != '\0' ? "\n" : "", deadline);
+		hm.intro = intro;
+		hm.upto = g->nturns;
+		hm.next = true;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
 	if (st == REPLY_OK)
-		st = compose(rc, to->address, to->fullname, subject, body, g, g->board, g->nturns, id_user, out);
+		st = compose(rc, to->address, to->fullname, subject, body, html, g, g->board, g->nturns, id_user, out);
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	free(next);
 	free(hist);
 	free(body);
+	free(html);
 	return st;
 }
 
@@ -837,7 +971,8 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
     const struct game *g, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[GAMEFILE_TIME_SIZE];
-	char *hist = NULL, *body = NULL;
+	char *hist = NULL, *body = NULL, *html = NULL;
+	struct html_mail hm;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 
@@ -859,13 +994,21 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 	var(&vs, "history", hist);
 	var(&vs, "drawing", drawing);
 	st = expand(rc, "history", &vs, &body);
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		hm.upto = g->nturns;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, g, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	free(hist);
 	free(body);
+	free(html);
 	return st;
 }
 
@@ -916,7 +1059,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	var(&vs, "playing", status);
 	st = expand(rc, "games", &vs, &body);
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
@@ -935,7 +1078,7 @@ enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const ch
 	memset(out, 0, sizeof *out);
 	st = expand(rc, "help", &vs, &body);
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, "Oust help", body, NULL, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, "Oust help", body, NULL, NULL, 0, 0, NULL, out);
 	free(body);
 	return st;
 }
@@ -954,7 +1097,7 @@ enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, co
 	var(&vs, "registered_address", address);
 	st = expand(rc, "registered", &vs, &body);
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
 	free(body);
 	return st;
 }
@@ -975,7 +1118,7 @@ enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const
 	var(&vs, "until", until);
 	st = expand(rc, "lockout", &vs, &body);
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
 	free(body);
 	return st;
 }
@@ -992,7 +1135,7 @@ enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, cons
 	var(&vs, "userid", userid);
 	st = expand(rc, "password", &vs, &body);
 	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, 0, 0, NULL, out);
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
 	free(body);
 	return st;
 }

@@ -23,6 +23,14 @@
  * (the 8 hex digits hash the incoming Message-ID and sender, and the process
  * id unless the test time is set).
  *
+ * A mail that shows a board also carries it as HTML (html_mail = on, the
+ * default): a text/html alternative after the unchanged text/plain part,
+ * made from the template mail.html with the board as a table (html.h), the
+ * players' largest/total figures, what happened, the comment, the command
+ * to send next and the last turns; text from players is escaped.  A
+ * templates directory without mail.html (an admin's copy from before it)
+ * sends the text alone; a malformed mail.html is a template error.
+ *
  * Only the templates a reply uses are read, each once (the mails to both
  * players share one).  No I/O other than reading
  * templates; nothing is queued here.
@@ -63,8 +71,10 @@ struct reply_ctx {
 	unsigned counter;	/* replies made so far */
 	bool have_tdir;
 	char tdir[PATH_MAX];	/* the templates directory, found on first use */
-	char cached_name[72];	/* the last template read, kept for the next reply */
+	char cached_name[72];	/* the last text template read, kept for the next reply */
 	char *cached;		/* its text, owned: reply_release() */
+	char *cached_html;	/* mail.html once read, owned: reply_release() */
+	bool html_missing;	/* the templates directory has no mail.html: text only */
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
 };
 

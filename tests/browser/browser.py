@@ -1,13 +1,15 @@
 #!/usr/bin/python3
-"""Headless Chromium renders oustpbm's web pages; the result is checked by
-reading the DOM back (stones of each colour as many as in the game file,
-each stone in the column and row its coordinates name) and by sampling the
-screenshot's pixels (a black stone is dark, a white one light, an empty
-point board-coloured).
+"""Headless Chromium renders oustpbm's web pages and the text/html part of
+its board mails; the result is checked by reading the DOM back (stones of
+each colour as many as in the game file, each stone in the column and row
+its coordinates name) and by sampling the screenshot's pixels (a black
+stone is dark, a white one light, an empty point board-coloured).
 
 Usage: browser.py OUSTPBM TEMPLATES [SAVE_DIR]; SAVE_DIR gets the reference
 screenshots of the 5x5, 11x11 and 25x25 boards (doc/screenshots/).
 Prints TAP-like "ok N - ..." lines."""
+import email
+import email.policy
 import json
 import os
 import re
@@ -74,6 +76,30 @@ PROBE_SVG = """<script>
   document.body.appendChild(pre);
 })();
 </script>"""
+
+PROBE_TABLE = """<script>
+(function () {
+  var out = {cells: [], cols: [], rows: []};
+  var table = document.querySelector('table[data-board]') || document.querySelectorAll('table')[1];
+  var rows = table.rows;
+  for (var i = 0; i < rows.length; i++) {
+    for (var j = 0; j < rows[i].cells.length; j++) {
+      var td = rows[i].cells[j], b = td.getBoundingClientRect();
+      var cs = getComputedStyle(td);
+      var rec = [i, j, td.textContent, cs.backgroundColor, b.left + b.width / 2 + scrollX,
+                 b.top + b.height / 2 + scrollY, b.width, b.height];
+      out.cells.push(rec);
+    }
+  }
+  out.scrollWidth = document.documentElement.scrollWidth;
+  out.innerWidth = innerWidth;
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
 
 def probe(tmp, path, script, height):
     with open(path, encoding="utf-8") as f:
@@ -193,6 +219,96 @@ def check_svg_page(tmp, home, board, size, page, save):
         crop.save(os.path.join(save, "board-%dx%d.png" % (size, size)), optimize=True)
 
 
+def html_part(path):
+    with open(path, "rb") as f:
+        msg = email.message_from_binary_file(f, policy=email.policy.default)
+    plain = msg.get_body(("plain",))
+    html = msg.get_body(("html",))
+    return (plain.get_content() if plain else None), (html.get_content() if html else None), msg
+
+
+def check_mail(tmp, home, board, size, mailpath, save):
+    black, white, pos = game_stones(home, board)
+    plain, html, msg = html_part(mailpath)
+    check("board %d: the move mail is multipart/alternative, text/plain first" % board,
+          msg.get_content_type() == "multipart/alternative" and plain is not None and html is not None and
+          [p.get_content_type() for p in msg.iter_parts()] == ["text/plain", "text/html"])
+    if html is None:
+        return
+    size_kb = len(html.encode()) / 1024
+    check("board %d: the HTML part has no script, no SVG, no external image or font" % board,
+          not re.search(r"<script|<svg|<img|<link|url\(|@import|@font-face", html, re.I))
+    page = os.path.join(tmp, "mail%d.html" % board)
+    with open(page, "w", encoding="utf-8") as f:
+        f.write(html)
+    height = 2000 if size > 11 else 1400
+    d = probe(tmp, page, PROBE_TABLE, height)
+    check("board %d: the mail's HTML renders and the probe reads its DOM (%.1f KB)" % (board, size_kb), d is not None)
+    if d is None:
+        return
+    cells = d["cells"]
+    letters = {c[1]: c for c in cells if c[0] == 0 and 1 <= c[1] <= size}
+    numbers = {c[0]: c for c in cells if c[1] == 0 and 1 <= c[0] <= size}
+    found = {}
+    stones = []
+    for i, j, text, bg, x, y, w, h in cells:
+        if 1 <= i <= size and 1 <= j <= size:
+            name = letters[j][2] + numbers[i][2]
+            if bg == "rgb(17, 17, 17)":
+                found[name] = "b"
+                stones.append(("b", name, x, y, text))
+            elif bg == "rgb(238, 238, 238)":
+                found[name] = "w"
+                stones.append(("w", name, x, y, text))
+    nb = sum(1 for v in found.values() if v == "b")
+    nw = sum(1 for v in found.values() if v == "w")
+    check("board %d: mail: %d black and %d white stones, as in the game file" % (board, black, white),
+          (nb, nw) == (black, white), "drawn %d and %d" % (nb, nw))
+    check("board %d: mail: each stone where the game file has it, by the coordinates on the table" % board,
+          found == pos)
+    # the letters above and below, the numbers left and right, line up with the points
+    bottom = {c[1]: c for c in cells if c[0] == size + 1 and 1 <= c[1] <= size}
+    right = {c[0]: c for c in cells if c[1] == size + 1 and 1 <= c[0] <= size}
+    ok = all(bottom[j][2] == letters[j][2] and abs(bottom[j][4] - letters[j][4]) < 1 for j in letters) and \
+        all(right[i][2] == numbers[i][2] and abs(right[i][5] - numbers[i][5]) < 1 for i in numbers)
+    check("board %d: mail: coordinates on all four sides, aligned" % board, ok)
+    check("board %d: mail: no wider than the window" % board, d["scrollWidth"] <= d["innerWidth"])
+    png = os.path.join(tmp, "mail%d.png" % board)
+    img = screenshot(tmp, page, height, png)
+    plain_black = [s for s in stones if s[0] == "b" and s[4].strip() == ""]
+    ok = bool(plain_black)
+    for s in plain_black:
+        p = img.getpixel((int(s[2]), int(s[3])))
+        if lum(p) > 60:
+            ok = False
+    check("board %d: mail pixels: the black stones are dark" % board, ok)
+    empty = [c for c in cells if 1 <= c[0] <= size and 1 <= c[1] <= size and
+             c[3] in ("rgba(0, 0, 0, 0)", "transparent")]
+    if empty:
+        c = empty[len(empty) // 2]
+        p = img.getpixel((int(c[4] + c[6] / 4 + 1), int(c[5] + c[7] / 4 + 1)))
+        check("board %d: mail pixels: an empty point is board-coloured" % board, near(p, BOARD_RGB, 12), str(p))
+    if save:
+        tops = [c for c in cells if c[0] == 0]
+        bots = [c for c in cells if c[0] == size + 1]
+        x0 = min(c[4] - c[6] / 2 for c in tops) - 4
+        y0 = min(c[5] - c[7] / 2 for c in tops) - 4
+        x1 = max(c[4] + c[6] / 2 for c in bots) + 4
+        y1 = max(c[5] + c[7] / 2 for c in bots) + 4
+        crop = img.crop((int(x0), int(y0), int(x1), int(y1))).convert("P", palette=Image.ADAPTIVE, colors=64)
+        crop.save(os.path.join(save, "mail-%dx%d.png" % (size, size)), optimize=True)
+
+
+def newest_mail(home, addr):
+    """The newest reply, by its queue id (time.M<usec>P<pid>Q<n>): file times tie within a clock tick."""
+    d = os.path.join(home, "mail", addr, "new")
+
+    def key(f):
+        m = re.match(r"(\d+)\.M(\d+)P(\d+)Q(\d+)", f)
+        return tuple(int(x) for x in m.groups()) if m else (0, 0, 0, 0)
+    return os.path.join(d, max(os.listdir(d), key=key))
+
+
 def main():
     binary, templates = sys.argv[1], sys.argv[2]
     save = sys.argv[3] if len(sys.argv) > 3 else None
@@ -212,6 +328,19 @@ def main():
             played = oustplay.play(h, board, size, turns, players, seed=board)
             check("board %d: %d turns played by mail" % (board, played), played > 0)
             check_svg_page(tmp, home, board, size, os.path.join(home, "site", "board", "%d.html" % board), save)
+            last = "alice@example.org" if played % 2 == 0 else "bob@example.com"
+            check_mail(tmp, home, board, size, newest_mail(home, last), save)
+        # a comment of one 2,000-character word: the mail still fits the window
+        h.mail("alice@example.org", "challenge alice pa bob -size=5 -noswap")
+        h.mail("alice@example.org", "move 104 alice pa C3", "w" * 2000)
+        plain, html, _msg = html_part(newest_mail(home, "bob@example.com"))
+        page = os.path.join(tmp, "wide.html")
+        with open(page, "w", encoding="utf-8") as f:
+            f.write(html or "")
+        d = probe(tmp, page, PROBE_TABLE, 1400)
+        check("a 2,000-character word in a comment wraps: the mail is no wider than the window",
+              d is not None and d["scrollWidth"] <= d["innerWidth"] and "w" * 2000 in plain,
+              "scrollWidth %s" % (d and d["scrollWidth"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     sys.exit(1 if failed else 0)

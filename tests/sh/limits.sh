@@ -78,7 +78,9 @@ check "... the log is whole" log_whole "$h/log"
 check "... the log line says so" sh -c "tail -n 1 '$h/log' | grep -q '<fz1@x>.* tempfail: .*File too large'"
 check "... and the mail goes through later" [ "$(run "$h" $((T0 + 120)) alice@example.org "challenge alice secret bob -size=5" fz1@x)" = 0 ]
 check "... as board 101" [ -f "$h/games/101.game" ]
-# the log itself at the limit: the line is left out whole
+# the log itself at the limit: the line is left out whole (the reply, text
+# only, is smaller than the log and fits)
+echo 'html_mail = off' >>"$h/oustpbm.conf"
 size=$(wc -c <"$h/log")
 blocks=$(( (size + 511) / 512 ))
 mail bob@example.com "show 101" fz2@x >"$tmp/fz2.eml"
@@ -146,7 +148,7 @@ done
 h=$tmp/template
 newhome "$h"
 mkdir -p "$h/templates"
-cp "$top"/templates/*.txt "$h/templates/"
+cp "$top"/templates/*.txt "$top"/templates/*.html "$h/templates/"
 sed -i '/^templates = /d' "$h/oustpbm.conf"
 echo "templates = $h/templates" >>"$h/oustpbm.conf"
 # 64 KiB of {drawing} (a 25x25 board, about 1.5 KiB each): over 8 MiB once expanded

@@ -118,6 +118,8 @@ done
 check "web without a directory and no web_dir: exit 64" sh -c \
     "h2='$tmp/h2'; mkdir -p \$h2; '$bin' -d \$h2 web >/dev/null 2>'$tmp/e'; [ \$? = 64 ] && grep -q 'no web_dir' '$tmp/e'"
 check "web with two directories: exit 64" sh -c "'$bin' -d '$h' web a b >/dev/null 2>&1; [ \$? = 64 ]"
+check "a bad html_mail value is a configuration error" sh -c \
+    "h3='$tmp/h3'; mkdir -p \$h3; echo 'html_mail = maybe' >\$h3/oustpbm.conf; '$bin' -d \$h3 list 2>'$tmp/e'; [ \$? = 78 ] && grep -q \"html_mail 'maybe' is not 'on' or 'off'\" '$tmp/e'"
 # a site that cannot be written: the move stands all the same
 rm -rf "$s" && echo 'not a directory' >"$s"
 send alice@example.org 'move 102 alice secret D4'

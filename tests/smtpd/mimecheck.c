@@ -42,7 +42,18 @@ int main(int argc, char **argv)
 		printf("%s: %s\n", h[i], dec != NULL ? dec : "");
 		g_free(dec);
 	}
-	body = g_mime_message_get_body(msg);
+	/* the first text/plain part: the body itself, or the first part of a multipart/alternative */
+	body = g_mime_message_get_mime_part(msg);
+	if (body != NULL && GMIME_IS_MULTIPART(body)) {
+		GMimeMultipart *mp = GMIME_MULTIPART(body);
+		int k;
+
+		body = NULL;
+		for (k = 0; k < g_mime_multipart_get_count(mp) && body == NULL; k++)
+			if (g_mime_content_type_is_type(g_mime_object_get_content_type(g_mime_multipart_get_part(mp, k)),
+			    "text", "plain"))
+				body = g_mime_multipart_get_part(mp, k);
+	}
 	if (body != NULL) {
 		GMimeContentType *ct = g_mime_object_get_content_type(body);
 		char *type = g_mime_content_type_get_mime_type(ct);

@@ -177,6 +177,85 @@ static void test_compose(void)
 	free(out);
 }
 
+/* The decoded text of part (g_free it). */
+static char *text_of(GMimeObject *part)
+{
+	return GMIME_IS_TEXT_PART(part) ? g_mime_text_part_get_text(GMIME_TEXT_PART(part)) : NULL;
+}
+
+static void test_alternative(void)
+{
+	static const char html[] = "<!DOCTYPE html>\n<html><body><table><tr><td style=\"background:#111\">"
+	    "&middot;</td></tr></table><p>caf\xc3\xa9</p></body></html>\n";
+	struct mailout_spec s = base(), p = base();
+	GMimeMessage *msg;
+	GMimeObject *top, *a, *b;
+	char *out, *plain_out, *again, *t, *bnd;
+	size_t len, plen, alen;
+
+	s.html = html;
+	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "alternative: composed");
+	ok_int(mailout_compose(&p, &plain_out, &plen), MAILOUT_OK, "the same without HTML");
+	msg = parse_back(out, len);
+	top = msg != NULL ? g_mime_message_get_mime_part(msg) : NULL;
+	ok(top != NULL && GMIME_IS_MULTIPART(top) &&
+	    g_mime_content_type_is_type(g_mime_object_get_content_type(top), "multipart", "alternative") &&
+	    g_mime_multipart_get_count(GMIME_MULTIPART(top)) == 2, "multipart/alternative of two parts");
+	a = top != NULL && GMIME_IS_MULTIPART(top) ? g_mime_multipart_get_part(GMIME_MULTIPART(top), 0) : NULL;
+	b = top != NULL && GMIME_IS_MULTIPART(top) ? g_mime_multipart_get_part(GMIME_MULTIPART(top), 1) : NULL;
+	ok(a != NULL && g_mime_content_type_is_type(g_mime_object_get_content_type(a), "text", "plain"),
+	    "text/plain first (RFC 2046 5.1.4: the preferred, richer part last)");
+	ok(b != NULL && g_mime_content_type_is_type(g_mime_object_get_content_type(b), "text", "html") &&
+	    strcmp(g_mime_content_type_get_parameter(g_mime_object_get_content_type(b), "charset"), "utf-8") == 0,
+	    "then text/html; charset=utf-8");
+	t = a != NULL ? text_of(a) : NULL;
+	ok_str(t, board, "the text part byte-exact");
+	g_free(t);
+	t = b != NULL ? text_of(b) : NULL;
+	ok_str(t, html, "the HTML part byte-exact");
+	g_free(t);
+	ok(b != NULL && strcmp(g_mime_object_get_header(b, "Content-Transfer-Encoding"), "quoted-printable") == 0,
+	    "the HTML (non-ASCII) quoted-printable");
+	/* the text part's raw section is the single-part body, as it was */
+	ok(strstr(out, "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 7bit\n\n") != NULL &&
+	    strstr(out, strstr(plain_out, "\n\n") + 2) != NULL, "the raw text part holds the single-part body as is");
+	ok(headers_clean(out), "alternative: header section is clean");
+	bnd = strstr(out, "boundary=\"=_oust_");
+	ok(bnd != NULL, "the boundary starts with =_ (never in quoted-printable)");
+	ok_int(mailout_compose(&s, &again, &alen), MAILOUT_OK, "composed again");
+	ok(alen == len && memcmp(again, out, len) == 0, "the same reply is the same bytes (the boundary from the id)");
+	free(again);
+	if (msg != NULL)
+		g_object_unref(msg);
+	free(plain_out);
+	/* a text holding the boundary: another one is chosen */
+	if (bnd != NULL) {
+		char b0[64], *body2, *o2;
+		size_t n = strcspn(bnd + 10, "\""), l2;
+
+		snprintf(b0, sizeof b0, "%.*s", (int)n, bnd + 10);
+		body2 = malloc(strlen(board) + 100);
+		sprintf(body2, "%s--%s\n", board, b0);
+		s.body = body2;
+		ok_int(mailout_compose(&s, &o2, &l2), MAILOUT_OK, "a text that holds the boundary");
+		ok(strstr(o2, "boundary=\"") != NULL && strncmp(strstr(o2, "boundary=\"") + 10, b0, n + 1) != 0,
+		    "... gets another boundary");
+		msg = parse_back(o2, l2);
+		top = msg != NULL ? g_mime_message_get_mime_part(msg) : NULL;
+		t = top != NULL && GMIME_IS_MULTIPART(top) ? text_of(g_mime_multipart_get_part(GMIME_MULTIPART(top), 0)) : NULL;
+		ok_str(t, body2, "... and parses back whole");
+		g_free(t);
+		if (msg != NULL)
+			g_object_unref(msg);
+		free(o2);
+		free(body2);
+	}
+	free(out);
+	s = base();
+	s.html = "<p>\xff</p>";
+	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_BODY, "HTML that is not UTF-8 is refused");
+}
+
 static void test_encodings(void)
 {
 	struct mailout_spec s = base();
@@ -508,6 +587,7 @@ static void test_names(void)
 int main(void)
 {
 	test_compose();
+	test_alternative();
 	test_encodings();
 	test_injection();
 	test_ids();
