@@ -1,5 +1,5 @@
 # oustpbm: play-by-e-mail server for Oust, by Mark Steere.
-# One plain GNU Makefile.  Targets: all demo check bench install uninstall clean.
+# One plain GNU Makefile.  Targets: all demo check bench strength install uninstall clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -46,7 +46,7 @@ CRYPT_LIBS = $(if $(filter yes,$(STATIC_GMIME)),,$(shell $(PKG_CONFIG) --libs li
 CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 
 ALL_CFLAGS = $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) $(CFLAGS)
-LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -pthread
+LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
 
 SRCS := $(sort $(wildcard src/*.c))
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
@@ -71,7 +71,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench install uninstall clean unit-tests san-tests fuzz fuzz-bins analyze hex-draw FORCE
+.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests fuzz fuzz-bins analyze hex-draw FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -155,6 +155,19 @@ hex-draw: build/tools/hexdraw
 build/tools/hexdraw: tests/tools/hexdraw.c src/rules.h build/obj/rules.o
 	mkdir -p build/tools
 	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< build/obj/rules.o
+# Strength matches through GTP (tests/strength/strength.py): each level against
+# the random and greedy test players and the level below, on 9x9 and 11x11,
+# alternating colours, with 95% intervals.  Long: not part of check.
+STRENGTH_GAMES ?= 20
+STRENGTH_SECONDS ?= 1
+STRENGTH_PLAYOUTS ?= 0
+STRENGTH_SIZES ?= 9,11
+STRENGTH_LEVELS ?= 1-5
+STRENGTH_JOBS ?= 1
+strength: deps oustpbm
+	/usr/bin/python3 tests/strength/strength.py ./oustpbm --games $(STRENGTH_GAMES) \
+	    --seconds $(STRENGTH_SECONDS) --playouts $(STRENGTH_PLAYOUTS) --sizes $(STRENGTH_SIZES) \
+	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts \

@@ -50,6 +50,36 @@ enum ai_status ai_play_turn(const struct rules_game *g, const struct ai_options 
 		struct ai_turn *out);
 const char *ai_status_str(enum ai_status s);
 
+/*
+ * A search context that keeps its tree between calls, so that the search
+ * for the next placement (in the same turn, or after the opponent's turn)
+ * starts from what it found: the GTP engine keeps one per game.  ai_new()
+ * returns NULL when out of memory; the caller owns it and frees it with
+ * ai_free().  The node pool is allocated at the first search (its cap
+ * depends on the level, 32 bytes a node: at most 128 MB at level 4, and 128 MB
+ * for each of the two threads at level 5).
+ */
+struct ai;
+struct ai *ai_new(void);
+void ai_free(struct ai *a);
+
+/*
+ * One placement for the side to move in g (out->n == 1), or AI_SWAP or
+ * AI_PASS as ai_play_turn() says; o->deadline_ns and o->playouts bound this
+ * placement's search.  Never AI_RESIGN.
+ */
+enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
+		struct ai_turn *out);
+
+/* What the last search of a did. */
+struct ai_search {
+	long playouts;
+	unsigned long nodes, node_cap;	/* nodes in use, the pool's cap */
+	unsigned long node_bytes;	/* bytes a node */
+	double value;		/* the chosen placement's win rate for the side to move */
+};
+void ai_last_search(const struct ai *a, struct ai_search *out);
+
 /* What level `level` does, one line, for help texts and the man page. */
 const char *ai_level_str(int level);
 

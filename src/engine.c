@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ai.h"
 #include "board.h"
 #include "game.h"
 #include "gamefile.h"
@@ -36,7 +37,16 @@ struct engine {
 	char white[GAME_NAME_SIZE];
 	int last[RULES_MAX_POINTS];	/* the last turn's placements (upper case) */
 	int nlast;
-	uint64_t rng;		/* splitmix64 state for genmove */
+	uint64_t rng;		/* splitmix64 state for genmove's seeds */
+	struct engine_options opt;
+	struct ai *ai;		/* the search, kept between genmoves; NULL until the first */
+	/* GTP time control (time_settings, time_left), in seconds */
+	bool timed;
+	double main_time, byo_time;
+	int byo_stones;
+	bool have_left[3];
+	double left[3];
+	int left_stones[3];
 	bool quit;
 	size_t rlen;
 	char reply[ENGINE_REPLY_MAX];	/* the answer's text, without "= " and the blank line */
@@ -114,12 +124,14 @@ static uint64_t next_random(struct engine *e)
 	return z ^ (z >> 31);
 }
 
-static uint64_t seed(void)
+static uint64_t seed(const struct engine_options *o)
 {
 	const char *s = getenv("OUSTPBM_ENGINE_SEED");
 	struct timespec ts;
 	uint64_t h = 0xcbf29ce484222325ULL;
 
+	if (o->seeded)
+		return o->seed;
 	if (s != NULL) {
 		/* FNV-1a of the text: the same string, the same games */
 		for (; *s != '\0'; s++)
@@ -353,12 +365,47 @@ static bool cmd_play(struct engine *e, int argc, char **argv)
 	return place(e, c, p);
 }
 
+/* Think time for c's next placement in seconds: the option, or less when the clock is short. */
+static double think_time(const struct engine *e, enum rules_color c)
+{
+	double t = e->opt.seconds, left, per;
+	int stones, moves;
+
+	if (!e->timed || !e->have_left[c])
+		return t;
+	left = e->left[c];
+	stones = e->left_stones[c];
+	if (e->main_time <= 0 && e->byo_time <= 0)
+		return t; /* time_settings 0 0 0: no limit */
+	if (stones > 0) {
+		per = left / stones; /* byo-yomi: the period over its stones */
+	} else {
+		/* Main time over the placements this game may still need, at least 10. */
+		moves = e->rg.board.nempty / 3;
+		if (moves < 10)
+			moves = 10;
+		per = left / moves;
+		if (e->byo_time > 0 && e->byo_stones > 0 && per < e->byo_time / e->byo_stones)
+			per = e->byo_time / e->byo_stones;
+	}
+	/* Keep back a margin for the answer's way over a pipe or the network. */
+	per = per * 0.9 - 0.05;
+	if (per < 0.01)
+		per = 0.01;
+	return per < t ? per : t;
+}
+
 static bool cmd_genmove(struct engine *e, int argc, char **argv)
 {
 	enum rules_color c = parse_color(argv[0]);
 	uint16_t legal[RULES_MAX_POINTS];
+	struct ai_options o = { 0 };
+	struct ai_turn *t = NULL;
+	struct timespec now;
+	enum ai_status st;
 	char name[4];
 	int n, p;
+	bool ok = false;
 
 	if (c == RULES_EMPTY)
 		return bad_color(e, argv[0]);
@@ -369,10 +416,109 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 	/* Sorted first, so that a seed gives the same games whatever the core's order. */
 	n = sorted_legal(e, legal);
 	assert(n > 0); /* while playing, a side with no placement has passed already */
-	p = legal[next_random(e) % (uint64_t)n];
+	t = malloc(sizeof(*t));
+	if (t == NULL)
+		return fail(e, "out of memory");
+	o.seed = next_random(e);
+	if (e->opt.player == ENGINE_RANDOM) {
+		p = legal[o.seed % (uint64_t)n];
+	} else if (e->opt.player == ENGINE_GREEDY) {
+		st = ai_baseline_turn(&e->rg, AI_GREEDY, o.seed, t);
+		if (st != AI_OK || t->action != AI_PLACE || t->n < 1) {
+			fail(e, "cannot choose a placement: %s", ai_status_str(st));
+			goto out;
+		}
+		p = t->points[0];
+	} else {
+		if (e->ai == NULL && (e->ai = ai_new()) == NULL) {
+			fail(e, "cannot choose a placement: %s", ai_status_str(AI_NO_MEMORY));
+			goto out;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		o.level = e->opt.level;
+		o.playouts = e->opt.playouts;
+		o.deadline_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec +
+		    (int64_t)(think_time(e, c) * 1e9);
+		st = ai_genmove(e->ai, &e->rg, &o, t);
+		if (st != AI_OK || t->action != AI_PLACE || t->n != 1) {
+			fail(e, "cannot choose a placement: %s", ai_status_str(st != AI_OK ? st :
+			    AI_INTERNAL));
+			goto out;
+		}
+		p = t->points[0];
+	}
 	if (!place(e, c, p))
-		return false;
+		goto out;
 	say(e, "%s", rules_point_name(&e->rg.board, p, name));
+	ok = true;
+out:
+	free(t);
+	return ok;
+}
+
+/* A number of seconds (GTP float or int) at least 0; false on anything else. */
+static bool parse_seconds(const char *s, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return *s != '\0' && *end == '\0' && errno == 0 && *out >= 0 && *out <= 1e9;
+}
+
+static bool parse_count(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || errno != 0 || v < 0 || v > 1000000)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+static bool cmd_time_settings(struct engine *e, int argc, char **argv)
+{
+	char q[ENGINE_QUOTE_MAX + 4];
+	double m, b;
+	int s;
+
+	if (!parse_seconds(argv[0], &m))
+		return fail(e, "syntax error: main time '%s' is not a number of seconds",
+		    quote(argv[0], q));
+	if (!parse_seconds(argv[1], &b))
+		return fail(e, "syntax error: byo-yomi time '%s' is not a number of seconds",
+		    quote(argv[1], q));
+	if (!parse_count(argv[2], &s))
+		return fail(e, "syntax error: byo-yomi stones '%s' is not a count", quote(argv[2], q));
+	e->timed = true;
+	e->main_time = m;
+	e->byo_time = b;
+	e->byo_stones = s;
+	/* Both clocks start full. */
+	e->have_left[RULES_BLACK] = e->have_left[RULES_WHITE] = false;
+	return true;
+}
+
+static bool cmd_time_left(struct engine *e, int argc, char **argv)
+{
+	char q[ENGINE_QUOTE_MAX + 4];
+	enum rules_color c = parse_color(argv[0]);
+	double t;
+	int s;
+
+	if (c == RULES_EMPTY)
+		return bad_color(e, argv[0]);
+	if (!parse_seconds(argv[1], &t))
+		return fail(e, "syntax error: time '%s' is not a number of seconds", quote(argv[1], q));
+	if (!parse_count(argv[2], &s))
+		return fail(e, "syntax error: stones '%s' is not a count", quote(argv[2], q));
+	e->timed = true;
+	e->have_left[c] = true;
+	e->left[c] = t;
+	e->left_stones[c] = s;
 	return true;
 }
 
@@ -554,6 +700,9 @@ static const struct command commands[] = {
 	{ "clear_board", 0, 0, "", cmd_clear_board },
 	{ "play", 2, 2, " <color> <vertex>", cmd_play },
 	{ "genmove", 1, 1, " <color>", cmd_genmove },
+	{ "time_settings", 3, 3, " <main_time> <byo_yomi_time> <byo_yomi_stones>",
+	    cmd_time_settings },
+	{ "time_left", 3, 3, " <color> <time> <stones>", cmd_time_left },
 	{ "showboard", 0, 0, "", cmd_showboard },
 	{ "loadgame", 1, 1, " <file>", cmd_loadgame },
 	{ "gogui-analyze_commands", 0, 0, "", cmd_analyze_commands },
@@ -663,9 +812,127 @@ static bool execute(struct engine *e, int argc, char **argv, bool more)
 	return c->run(e, argc - 1, argv + 1);
 }
 
+void engine_options_init(struct engine_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->player = ENGINE_AI;
+	o->level = AI_DEFAULT_LEVEL;
+	o->seconds = ENGINE_DEFAULT_SECONDS;
+}
+
+/* The value of option `name` at argv[*i]: after '=' or the next word; NULL if missing. */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (strncmp(argv[*i], name, n) != 0)
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n] == '\0' && *i + 1 < argc)
+		return argv[++*i];
+	return NULL;
+}
+
+static bool is_option(const char *arg, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+bool engine_parse_options(int argc, char **argv, struct engine_options *o, char *err, size_t errlen)
+{
+	char q[ENGINE_QUOTE_MAX + 4], *end;
+	const char *v;
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (is_option(arg, "--level")) {
+			if ((v = option_value(argc, argv, &i, "--level")) == NULL)
+				goto missing;
+			errno = 0;
+			long l = strtol(v, &end, 10);
+			if (*v == '\0' || *end != '\0' || l < AI_MIN_LEVEL || l > AI_MAX_LEVEL) {
+				snprintf(err, errlen, "engine: --level '%s': a level from %d to %d",
+				    quote(v, q), AI_MIN_LEVEL, AI_MAX_LEVEL);
+				return false;
+			}
+			o->level = (int)l;
+		} else if (is_option(arg, "--seconds")) {
+			if ((v = option_value(argc, argv, &i, "--seconds")) == NULL)
+				goto missing;
+			errno = 0;
+			double s = strtod(v, &end);
+			if (*v == '\0' || *end != '\0' || errno != 0 || !(s > 0) ||
+			    s > ENGINE_MAX_SECONDS) {
+				snprintf(err, errlen, "engine: --seconds '%s': a number of seconds "
+				    "above 0, at most %.0f", quote(v, q), ENGINE_MAX_SECONDS);
+				return false;
+			}
+			o->seconds = s;
+		} else if (is_option(arg, "--seed")) {
+			if ((v = option_value(argc, argv, &i, "--seed")) == NULL)
+				goto missing;
+			errno = 0;
+			unsigned long long s = strtoull(v, &end, 10);
+			if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0) {
+				snprintf(err, errlen, "engine: --seed '%s': a whole number from 0 to "
+				    "%llu", quote(v, q), (unsigned long long)UINT64_MAX);
+				return false;
+			}
+			o->seeded = true;
+			o->seed = (uint64_t)s;
+		} else if (is_option(arg, "--playouts")) {
+			if ((v = option_value(argc, argv, &i, "--playouts")) == NULL)
+				goto missing;
+			errno = 0;
+			long n = strtol(v, &end, 10);
+			if (*v == '\0' || *end != '\0' || errno != 0 || n < 1 || n > 100000000) {
+				snprintf(err, errlen, "engine: --playouts '%s': a count from 1 to "
+				    "100000000", quote(v, q));
+				return false;
+			}
+			o->playouts = n;
+		} else if (is_option(arg, "--player")) {
+			if ((v = option_value(argc, argv, &i, "--player")) == NULL)
+				goto missing;
+			if (strcmp(v, "ai") == 0)
+				o->player = ENGINE_AI;
+			else if (strcmp(v, "random") == 0)
+				o->player = ENGINE_RANDOM;
+			else if (strcmp(v, "greedy") == 0)
+				o->player = ENGINE_GREEDY;
+			else {
+				snprintf(err, errlen, "engine: --player '%s': ai, random or greedy",
+				    quote(v, q));
+				return false;
+			}
+		} else {
+			snprintf(err, errlen, "engine: unknown option '%s'", quote(arg, q));
+			return false;
+		}
+	}
+	return true;
+missing:
+	snprintf(err, errlen, "engine: %s needs a value", quote(argv[i], q));
+	return false;
+}
+
 enum engine_status engine_run(FILE *in, FILE *out)
 {
+	struct engine_options o;
+
+	engine_options_init(&o);
+	return engine_run_opts(in, out, &o);
+}
+
+enum engine_status engine_run_opts(FILE *in, FILE *out, const struct engine_options *o)
+{
 	struct engine e;
+	enum engine_status st = ENGINE_OK;
 	char line[ENGINE_LINE_MAX + 1], *argv[ENGINE_MAX_ARGS + 2], *words;
 	const char *id;
 	size_t len;
@@ -673,8 +940,9 @@ enum engine_status engine_run(FILE *in, FILE *out)
 	int argc;
 
 	memset(&e, 0, sizeof(e));
+	e.opt = *o;
 	new_game(&e, RULES_SQUARE, RULES_DEFAULT_SIZE);
-	e.rng = seed();
+	e.rng = seed(o);
 	while (!e.quit && read_line(in, line, sizeof(line), &len, &too_long)) {
 		/* The id: a leading number, whole (not cut by the length cap). */
 		id = "";
@@ -702,10 +970,14 @@ enum engine_status engine_run(FILE *in, FILE *out)
 		else
 			ok = execute(&e, argc, argv, more);
 		if (fprintf(out, "%c%s %s\n\n", ok ? '=' : '?', id, e.reply) < 0 ||
-		    fflush(out) != 0)
-			return ENGINE_IO;
+		    fflush(out) != 0) {
+			st = ENGINE_IO;
+			goto out;
+		}
 	}
 	if (ferror(in))
-		return ENGINE_IO;
-	return ENGINE_OK;
+		st = ENGINE_IO;
+out:
+	ai_free(e.ai);
+	return st;
 }

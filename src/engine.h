@@ -12,7 +12,7 @@
  *
  * Commands: protocol_version, name, version, known_command, list_commands,
  * quit, boardsize (odd, 5..25: a square board), oustpbm-board, clear_board
- * (same shape and size), play, genmove, showboard,
+ * (same shape and size), play, genmove, time_settings, time_left, showboard,
  * loadgame FILE, gogui-analyze_commands and the GoGui rules commands
  * gogui-rules_game_id (Oust), gogui-rules_board_size,
  * gogui-rules_side_to_move, gogui-rules_legal_moves, gogui-rules_board,
@@ -27,9 +27,18 @@
  *   a capture the same colour places again; passes happen by themselves, so
  *   `play b pass` is refused.  A refused placement changes nothing and
  *   answers "? illegal move: <reason>" ("E5 is occupied").
- * - `genmove COLOUR` plays a random legal placement of the side to move.
- *   The generator is seeded from the clock and the pid, or from the
- *   environment variable OUSTPBM_ENGINE_SEED (any string) for repeatable runs.
+ * - `genmove COLOUR` plays the computer player's placement for the side to
+ *   move (ai.h, at the level of the options; a search keeps its tree from one
+ *   genmove to the next), or with the test players `random` and `greedy`
+ *   theirs.  It answers within the think time: the options' seconds, or less
+ *   when `time_left` says the clock is short.  Its seed is the options' seed,
+ *   else the environment variable OUSTPBM_ENGINE_SEED (any string), else the
+ *   clock and the pid; a seed and a playout budget give the same games.
+ * - `time_settings MAIN BYO_YOMI_TIME BYO_YOMI_STONES` and `time_left COLOUR
+ *   TIME STONES` (GTP 2, 6.3.4), as GoGui's twogtp and gogui-server send them:
+ *   a placement is a move.  With main time left a genmove takes about the
+ *   remaining time over the placements the game may still need; in byo-yomi
+ *   the period's time over its stones; never more than the seconds option.
  * - `showboard` answers the board as board_render() draws it, starting on
  *   the line after "= ", with its blank line left out (an empty line would
  *   end a GTP answer).  Names are "black" and "white" unless a game file
@@ -46,6 +55,9 @@
 #ifndef OUSTPBM_ENGINE_H
 #define OUSTPBM_ENGINE_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define ENGINE_LINE_MAX 4096	/* bytes in a command line, after preprocessing */
@@ -56,7 +68,38 @@ enum engine_status {
 	ENGINE_IO	/* reading or writing failed */
 };
 
-/* Answer GTP commands from in on out until quit or end of input. */
+enum engine_player {
+	ENGINE_AI = 0,		/* the computer player (ai.h) */
+	ENGINE_RANDOM,		/* uniformly random legal placements (a test player) */
+	ENGINE_GREEDY		/* the greedy one-ply player (a test player) */
+};
+
+#define ENGINE_DEFAULT_SECONDS 10.0	/* think time per genmove when none is given */
+#define ENGINE_CLI_LEVEL 5	/* `oustpbm engine` plays its strongest unless told otherwise */
+#define ENGINE_MAX_SECONDS 86400.0
+
+struct engine_options {
+	enum engine_player player;
+	int level;		/* AI_MIN_LEVEL..AI_MAX_LEVEL */
+	double seconds;		/* longest think per genmove, > 0 */
+	long playouts;		/* > 0: a fixed playout budget per placement (matches, tests) */
+	bool seeded;		/* seed below is given */
+	uint64_t seed;
+};
+
+/* The defaults: the computer player at AI_DEFAULT_LEVEL, ENGINE_DEFAULT_SECONDS, no seed. */
+void engine_options_init(struct engine_options *o);
+
+/*
+ * Parse the engine's command-line options (after "engine"): --level N,
+ * --seconds S, --seed N, --playouts N, --player ai|random|greedy, each also
+ * as --name=value.  On an error writes a message (room for 160 bytes) and
+ * returns false.
+ */
+bool engine_parse_options(int argc, char **argv, struct engine_options *o, char *err, size_t errlen);
+
+/* Answer GTP commands from in on out until quit or end of input (default options). */
 enum engine_status engine_run(FILE *in, FILE *out);
+enum engine_status engine_run_opts(FILE *in, FILE *out, const struct engine_options *o);
 
 #endif

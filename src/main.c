@@ -4,7 +4,8 @@
  * status (sysexits.h), which is decided here and nowhere else.
  *
  *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
- *   oustpbm engine                 GTP engine on stdin/stdout
+ *   oustpbm engine [--level N] [--seconds S] [--seed N] [--playouts N] [--player P]
+ *                                  GTP engine on stdin/stdout
  *   oustpbm [-d DIR] cleanup|adduser|passwd|list|show|fsck ...   admin.h
  *   oustpbm [-d DIR] flush         send the queued replies that are due
  *   oustpbm [-d DIR] queue         list the queued replies
@@ -93,7 +94,9 @@ static int queuecmd_exit_code(enum queuecmd_status s)
 static int usage(FILE *f)
 {
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
-	      "       oustpbm engine                  GTP engine on standard input/output\n"
+	      "       oustpbm engine [--level 1..5] [--seconds S] [--seed N] [--playouts N]\n"
+	      "                      [--player ai|random|greedy]\n"
+	      "                                      GTP engine on standard input/output\n"
 	      "       oustpbm [-d DIR] flush [--all]  send the queued replies that are due (--all: every one)\n"
 	      "       oustpbm [-d DIR] queue          list the queued replies\n"
 	      "       oustpbm [-d DIR] requeue [ID...|all]  move failed replies back into the queue\n"
@@ -158,9 +161,17 @@ int main(int argc, char **argv)
 	if (take_force_owner(&argc, argv))
 		store_set_force_owner(true);
 	if (argc >= 2 && strcmp(argv[1], "engine") == 0) {
-		if (argc != 2)
-			return usage(stderr);
-		switch (engine_run(stdin, stdout)) {
+		struct engine_options o;
+		char err[200];
+
+		engine_options_init(&o);
+		o.level = ENGINE_CLI_LEVEL;
+		if (!engine_parse_options(argc - 2, argv + 2, &o, err, sizeof(err))) {
+			fprintf(stderr, "oustpbm: %s\n", err);
+			usage(stderr);
+			return EX_USAGE;
+		}
+		switch (engine_run_opts(stdin, stdout, &o)) {
 		case ENGINE_OK:
 			return EX_OK;
 		case ENGINE_IO:

@@ -151,8 +151,8 @@ def replay(engine, trace, limit):
 class Engine:
     """One engine process, spoken to one command at a time."""
 
-    def __init__(self, engine, env):
-        self.p = subprocess.Popen([engine, "engine"], stdin=subprocess.PIPE,
+    def __init__(self, engine, env, options=()):
+        self.p = subprocess.Popen([engine, "engine"] + list(options), stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env)
 
     def send(self, command):
@@ -179,7 +179,8 @@ class Engine:
 
 def genmove_games(engine, hex_boards):
     env = dict(os.environ, OUSTPBM_ENGINE_SEED="conformance")
-    e = Engine(engine, env)
+    # The computer player at level 2 with a small fixed budget: whole games in seconds.
+    e = Engine(engine, env, ["--level", "2", "--playouts", "300"])
     failed = 0
     boards = [("hex side %d" % s, "oustpbm-board hex %d" % s, 3 * s * (s - 1) + 1) for s in (3, 7, 10)] \
         if hex_boards else [("%dx%d" % (s, s), "boardsize %d" % s, s * s) for s in (5, 7, 9, 11)]

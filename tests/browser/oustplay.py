@@ -8,8 +8,8 @@ import subprocess
 class Engine:
     def __init__(self, binary, size, seed):
         env = dict(os.environ, OUSTPBM_ENGINE_SEED=str(seed))
-        self.p = subprocess.Popen([binary, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  text=True, env=env)
+        self.p = subprocess.Popen([binary, "engine", "--player", "random"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, env=env)
         self.cmd("boardsize %d" % size)
         self.cmd("clear_board")
 

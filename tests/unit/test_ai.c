@@ -194,14 +194,15 @@ static void test_determinism(void)
 		ai_baseline_turn(&G, AI_RANDOM, (uint64_t)i, p1);
 		apply(p1);
 	}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		o.seed = (uint64_t)i;
+		o.level = i % 2 ? AI_MAX_LEVEL : AI_DEFAULT_LEVEL; /* level 5: two threads */
 		ai_play_turn(&G, &o, p1);
 		ai_play_turn(&G, &o, p2);
 		same = same && p1->action == p2->action && p1->n == p2->n &&
 		    memcmp(p1->points, p2->points, sizeof(p1->points[0]) * (size_t)p1->n) == 0;
 	}
-	ok(same, "same seed and budget: the same turn");
+	ok(same, "same seed and budget: the same turn, on one thread and on two");
 }
 
 int main(void)

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -113,7 +114,7 @@ static void test_basics(void)
 	    "known_command without its argument");
 	ok_run("list_commands\n",
 	    "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
-	    "oustpbm-board\nclear_board\nplay\ngenmove\nshowboard\nloadgame\ngogui-analyze_commands\n"
+	    "oustpbm-board\nclear_board\nplay\ngenmove\ntime_settings\ntime_left\nshowboard\nloadgame\ngogui-analyze_commands\n"
 	    "gogui-rules_game_id\ngogui-rules_board_size\ngogui-rules_side_to_move\n"
 	    "gogui-rules_legal_moves\ngogui-rules_board\ngogui-rules_final_result\n\n",
 	    "list_commands");
@@ -133,7 +134,7 @@ static void test_basics(void)
 			free(r);
 			n++;
 		}
-		ok(all && n == 20, "all %d listed commands are known", n);
+		ok(all && n == 22, "all %d listed commands are known", n);
 		free(copy);
 	}
 	free(o);
@@ -660,8 +661,140 @@ static void test_hex(void)
 	free(in);
 }
 
+/* Run the engine with options; returns its output (the caller frees it). */
+static char *run_opts(const char *input, const struct engine_options *o)
+{
+	FILE *in = fmemopen((void *)input, strlen(input), "r");
+	char *out = NULL;
+	size_t olen = 0;
+	FILE *f = open_memstream(&out, &olen);
+
+	engine_run_opts(in, f, o);
+	fclose(in);
+	fclose(f);
+	return out;
+}
+
+static bool parse(const char *line, struct engine_options *o, char *err)
+{
+	char buf[256], *argv[16];
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *w = strtok(buf, " "); w != NULL && argc < 16; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	engine_options_init(o);
+	return engine_parse_options(argc, argv, o, err, 200);
+}
+
+static void test_options(void)
+{
+	struct engine_options o;
+	char err[200];
+
+	ok(parse("", &o, err) && o.player == ENGINE_AI && o.level == 3 && o.seconds == 10.0 &&
+	    !o.seeded && o.playouts == 0, "no options: the AI at level 3, 10 s");
+	ok(parse("--level 5 --seconds 0.5 --seed 77 --playouts 900 --player greedy", &o, err) &&
+	    o.level == 5 && o.seconds == 0.5 && o.seeded && o.seed == 77 && o.playouts == 900 &&
+	    o.player == ENGINE_GREEDY, "every option, with a space");
+	ok(parse("--level=1 --seconds=2 --seed=0 --player=random", &o, err) && o.level == 1 &&
+	    o.seconds == 2 && o.seeded && o.seed == 0 && o.player == ENGINE_RANDOM,
+	    "every option, with '='");
+	ok(!parse("--level 9", &o, err), "--level 9 refused");
+	ok_str(err, "engine: --level '9': a level from 1 to 5", "the message names the level");
+	ok(!parse("--level 0", &o, err) && !parse("--level 3x", &o, err) &&
+	    !parse("--level", &o, err), "--level 0, 3x and a missing level refused");
+	ok_str(err, "engine: --level needs a value", "a missing value is named");
+	ok(!parse("--seconds 0", &o, err) && !parse("--seconds -1", &o, err) &&
+	    !parse("--seconds nan", &o, err) && !parse("--seconds 1e9", &o, err),
+	    "--seconds 0, -1, nan and 1e9 refused");
+	ok(!parse("--seed -3", &o, err) && !parse("--seed 99999999999999999999999", &o, err),
+	    "--seed -3 and an overflowing seed refused");
+	ok(!parse("--player alphago", &o, err), "--player alphago refused");
+	ok_str(err, "engine: --player 'alphago': ai, random or greedy", "the player is named");
+	ok(!parse("--frobnicate", &o, err), "an unknown option refused");
+	ok_str(err, "engine: unknown option '--frobnicate'", "the option is named");
+}
+
+/* Milliseconds of the monotonic clock. */
+static double ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void test_ai_genmove(void)
+{
+	struct engine_options o;
+	char *a, *b, err[200];
+	double t0, dt;
+	const char *script = "boardsize 9\ngenmove b\ngenmove w\ngenmove b\n";
+
+	/* A seed and a playout budget: the same game. */
+	parse("--level 4 --playouts 400 --seed 5", &o, err);
+	a = run_opts(script, &o);
+	b = run_opts(script, &o);
+	ok(a != NULL && strncmp(a, "= \n\n= ", 6) == 0, "the AI answers genmove");
+	ok_str(a, b, "same seed and budget, same placements");
+	free(a);
+	free(b);
+	/* The greedy test player takes the capture that wins (edge case 1). */
+	parse("--player greedy --seed 1", &o, err);
+	{
+		char *in = with_game("edge1.game", "genmove b\ngogui-rules_final_result\n");
+
+		a = run_opts(in, &o);
+		ok_str(a, "= \n\n= B3\n\n= B+\n\n", "the greedy player wins edge case 1 with B3");
+		free(a);
+		parse("--level 2 --playouts 100 --seed 1", &o, err);
+		a = run_opts(in, &o);
+		ok_str(a, "= \n\n= B3\n\n= B+\n\n", "the AI wins edge case 1 with B3");
+		free(a);
+		free(in);
+	}
+	/* The think time: level 5 on 11x11 with 0.3 s answers within 0.3 s + 10% + 50 ms. */
+	parse("--level 5 --seconds 0.3", &o, err);
+	t0 = ms_now();
+	a = run_opts("boardsize 11\ngenmove b\n", &o);
+	dt = ms_now() - t0;
+	/* A wide margin for a loaded machine: a search that ignored the deadline takes minutes. */
+	ok(a != NULL && strncmp(a, "= ", 2) == 0 && dt < 1500, "genmove with --seconds 0.3 took %.0f ms",
+	    dt);
+	free(a);
+	/* time_left: 2 s of main time for 121 points leaves 0.1 s or so a placement. */
+	parse("--level 5 --seconds 30", &o, err);
+	t0 = ms_now();
+	a = run_opts("boardsize 11\ntime_settings 2 0 0\ntime_left b 2 0\ngenmove b\n", &o);
+	dt = ms_now() - t0;
+	ok(a != NULL && strncmp(a, "= \n\n= \n\n= \n\n= ", 14) == 0 && dt < 1500,
+	    "time_left 2 s: genmove took %.0f ms", dt);
+	free(a);
+	/* Byo-yomi: 1 s for 5 stones is 0.2 s a placement. */
+	t0 = ms_now();
+	a = run_opts("boardsize 9\ntime_settings 0 1 5\ntime_left b 1 5\ngenmove b\n", &o);
+	dt = ms_now() - t0;
+	ok(a != NULL && strncmp(a, "= \n\n= \n\n= \n\n= ", 14) == 0 && dt < 1500,
+	    "byo-yomi 1 s for 5 stones: genmove took %.0f ms", dt);
+	free(a);
+	a = run_opts("time_settings x 0 0\ntime_settings 1 -1 0\ntime_settings 1 1 z\n"
+	    "time_left red 1 0\ntime_left b x 0\ntime_left b 1 -2\ntime_left b 1\n", &o);
+	ok_str(a, "? syntax error: main time 'x' is not a number of seconds\n\n"
+	    "? syntax error: byo-yomi time '-1' is not a number of seconds\n\n"
+	    "? syntax error: byo-yomi stones 'z' is not a count\n\n"
+	    "? invalid color 'red' (b, black, w or white)\n\n"
+	    "? syntax error: time 'x' is not a number of seconds\n\n"
+	    "? syntax error: stones '-2' is not a count\n\n"
+	    "? syntax error: usage: time_left <color> <time> <stones>\n\n",
+	    "time_settings and time_left errors");
+	free(a);
+}
+
 int main(void)
 {
+	test_options();
+	test_ai_genmove();
 	test_basics();
 	test_board_setup();
 	test_play();

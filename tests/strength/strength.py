@@ -1,0 +1,205 @@
+#!/usr/bin/python3
+"""Strength matches through GTP: `oustpbm engine` against itself and the test players.
+
+For each board size and each level, the level plays the uniformly random player,
+the greedy one-ply player and the level below, alternating colours, and the table
+gives each level's win rate with a 95% interval (Wilson score).  A third engine
+referees: every placement is played on it too, and a refused one is reported and
+loses the game for the side that made it.  Every genmove is timed; one that takes
+longer than the think time plus 10% plus 50 ms is counted as over time.
+
+usage: strength.py OUSTPBM [--sizes 9,11] [--levels 1-5] [--games N] [--seconds S]
+                   [--playouts N] [--jobs N] [--smoke]
+--smoke plays the given games and prints "ok"/"not ok" lines for tests/run-tests:
+every placement legal, every game finished, every genmove within the time limit
+(with --margin seconds more, for a loaded machine).
+"""
+import argparse
+import math
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+
+class Engine:
+    def __init__(self, program, options):
+        self.p = subprocess.Popen([program, "engine"] + options, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+
+    def send(self, command):
+        self.p.stdin.write(command + "\n")
+        self.p.stdin.flush()
+        lines = []
+        while True:
+            line = self.p.stdout.readline()
+            if line == "":
+                raise EOFError("engine closed its output after %r" % command)
+            line = line.rstrip("\n")
+            if line == "" and lines:
+                break
+            if line != "" or lines:
+                lines.append(line)
+        text = "\n".join(lines)
+        if text.startswith("?"):
+            raise RuntimeError("%s: %s" % (command, text[2:]))
+        return text[2:] if len(text) > 1 else ""
+
+    def close(self):
+        try:
+            self.send("quit")
+        except (EOFError, RuntimeError, BrokenPipeError):
+            pass
+        self.p.stdin.close()
+        return self.p.wait(timeout=30)
+
+
+def player_options(name, args, seed):
+    if name in ("random", "greedy"):
+        return ["--player", name, "--seed", str(seed)]
+    opts = ["--level", name, "--seconds", str(args.seconds), "--seed", str(seed)]
+    if args.playouts:
+        opts += ["--playouts", str(args.playouts)]
+    return opts
+
+
+def play_match(args, size, a, b, games, seed):
+    """Games of a against b on size x size; returns (wins of a, draws, problems, times)."""
+    ea = Engine(args.program, player_options(a, args, seed))
+    eb = Engine(args.program, player_options(b, args, seed + 1))
+    ref = Engine(args.program, ["--player", "random"])
+    wins = draws = 0
+    problems = []
+    times = []
+    limit = args.seconds * 1.1 + 0.05 + args.margin
+    for g in range(games):
+        # a is Black in the even games
+        black, white = (ea, eb) if g % 2 == 0 else (eb, ea)
+        for e in (ea, eb, ref):
+            e.send("boardsize %d" % size)
+            e.send("clear_board")
+        placements = 0
+        result = "unknown"
+        loser = None
+        while True:
+            result = ref.send("gogui-rules_final_result")
+            if result != "unknown":
+                break
+            side = ref.send("gogui-rules_side_to_move")
+            mover, other = (black, white) if side == "black" else (white, black)
+            t0 = time.monotonic()
+            v = mover.send("genmove %s" % side)
+            dt = time.monotonic() - t0
+            if mover not in (ea, eb) or (a in ("random", "greedy") and mover is ea) or \
+               (b in ("random", "greedy") and mover is eb):
+                pass
+            else:
+                times.append(dt)
+                if dt > limit:
+                    problems.append("%dx%d game %d: genmove %s took %.3f s (limit %.3f)"
+                                    % (size, size, g, side, dt, limit))
+            try:
+                ref.send("play %s %s" % (side, v))
+                other.send("play %s %s" % (side, v))
+            except RuntimeError as err:
+                problems.append("%dx%d game %d: %s placed %s: %s" % (size, size, g, side, v, err))
+                loser = side
+                break
+            placements += 1
+            if placements > 20 * size * size:
+                problems.append("%dx%d game %d: no end after %d placements"
+                                % (size, size, g, placements))
+                break
+        a_black = g % 2 == 0
+        if loser is not None:
+            a_won = (loser == "white") == a_black
+        elif result == "B+":
+            a_won = a_black
+        elif result == "W+":
+            a_won = not a_black
+        else:
+            draws += 1
+            continue
+        wins += a_won
+    for e in (ea, eb, ref):
+        rc = e.close()
+        if rc != 0:
+            problems.append("engine exited %d" % rc)
+    return wins, draws, problems, times
+
+
+def wilson(k, n, z=1.96):
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def levels(text):
+    if "-" in text:
+        lo, hi = text.split("-")
+        return list(range(int(lo), int(hi) + 1))
+    return [int(x) for x in text.split(",")]
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("program")
+    ap.add_argument("--sizes", default="9,11")
+    ap.add_argument("--levels", default="1-5")
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--playouts", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--margin", type=float, default=0.0)
+    ap.add_argument("--opponents", default="random,greedy,below")
+    ap.add_argument("--smoke", action="store_true")
+    args = ap.parse_args(argv[1:])
+    matches = []
+    for size in [int(s) for s in args.sizes.split(",")]:
+        for level in levels(args.levels):
+            for opp in args.opponents.split(","):
+                if opp == "below":
+                    if level == 1:
+                        continue
+                    opp = str(level - 1)
+                matches.append((size, str(level), opp))
+    print("# %d games a match, %s s a placement%s, %d at once" % (
+        args.games, args.seconds,
+        ", %d playouts a placement" % args.playouts if args.playouts else "", args.jobs))
+    sys.stdout.flush()
+    failed = 0
+
+    def run(m):
+        size, a, b = m
+        return m, play_match(args, size, a, b, args.games, 1000 * size + 10 * int(a))
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for (size, a, b), (wins, draws, problems, times) in pool.map(run, matches):
+            score = wins + 0.5 * draws
+            lo, hi = wilson(score, args.games)
+            who = b if b in ("random", "greedy") else "level " + b
+            tmax = max(times) if times else 0.0
+            tmed = sorted(times)[len(times) // 2] if times else 0.0
+            line = ("%2dx%-2d level %s vs %-8s %3d/%-3d %5.1f%%  95%% [%5.1f%%, %5.1f%%]  "
+                    "genmove median %.3f s, max %.3f s" % (
+                        size, size, a, who, wins, args.games, 100.0 * score / args.games,
+                        100 * lo, 100 * hi, tmed, tmax))
+            if draws:
+                line += ", %d draws" % draws
+            if args.smoke:
+                print("%s - %s" % ("not ok" if problems else "ok", line))
+            else:
+                print(line)
+            for p in problems[:5]:
+                print("# " + p)
+            failed += len(problems) > 0
+            sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
