@@ -1181,7 +1181,7 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 	char **names = NULL, why[TRANSPORT_WHY_MAX];
 	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0, nmine = 0;
 	static struct staged_info info[TRANSPORT_BATCH_MAX];	/* 16 KB: not on the stack */
-	struct held_set held = { NULL, 0, 0 };
+	struct held_set held = { NULL, 0, 0 }, older = { NULL, 0, 0 };
 	void *ctx = NULL;
 	bool opened = false, removed = false, failed = false;
 	long start = monotonic_ms();
@@ -1201,6 +1201,21 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 		goto out;
 	if (flags & OUTBOX_FLUSH_MINE)
 		mine_first(ob, names, n, &nmine);
+	/*
+	 * The mail's own replies go first, but never past an older reply of the
+	 * same board to the same address still in the queue: those pairs wait.
+	 */
+	for (i = nmine; nmine > 0 && i < n; i++) {
+		struct queue_file q;
+		const char *bad = NULL;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (queue_id_ok(names[i]) &&
+		    read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone)
+			held_add(&older, &q);
+		free(text);
+	}
 	for (i = 0; i < n; i++) {
 		struct transport_envelope env;
 		struct queue_file q;
@@ -1234,7 +1249,8 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 			}
 			continue;
 		}
-		if ((q.next > (long long)config_now(cfg) && !(flags & OUTBOX_FLUSH_ALL)) || held_has(&held, &q)) {
+		if ((q.next > (long long)config_now(cfg) && !(flags & OUTBOX_FLUSH_ALL)) || held_has(&held, &q) ||
+		    (i < nmine && held_has(&older, &q))) {
 			/* backing off, or an earlier reply of the same board to the same address is */
 			held_add(&held, &q);
 			stats->waiting++;
@@ -1311,6 +1327,7 @@ out:
 		result = r;
 	store_free_names(names, n);
 	free(held.v);
+	free(older.v);
 	store_unlock(&lock);
 	return result;
 }

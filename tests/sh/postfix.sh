@@ -319,7 +319,7 @@ check "a move while Postfix is down: handled (procmail exits 0)" [ $? = 0 ]
 direct $b "move 101 bob hunter2 E5"
 check "... and the next one" [ $? = 0 ]
 check "... their four replies wait in the outbox" [ "$(ls "$h/outbox/new" | wc -l)" = 4 ]
-check "... deferred, logged" [ "$(grep -c 'outbox .* deferred: smtp: ' "$h/log")" -ge 2 ]
+check "... deferred, logged" [ "$(grep -c 'outbox .* deferred: smtp: ' "$h/log")" -ge 1 ]
 check "... none reached a player" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
 
 check "Postfix started again" pfstart
