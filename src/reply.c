@@ -625,8 +625,8 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	hb = malloc(sizeof *hb);
 	if (hb == NULL)
 		goto out;
-	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK || hb->hex) {
-		/* a board that cannot be drawn (or a hex board: the tables are square) goes without its HTML */
+	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK) {
+		/* a board that cannot be drawn goes without its HTML */
 		st = REPLY_OK;
 		goto out;
 	}

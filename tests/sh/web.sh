@@ -129,7 +129,7 @@ check "... the failure is logged and said on standard error" sh -c \
     "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/err'"
 check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"
 
-# a hex board: its page shows the hex drawing (no square SVG), the lists say "hex side 3"
+# a hex board: its page shows hexagons (SVG) and the hex drawing, the lists say "hex side 3"
 h=$tmp/hexhome
 mkdir -p "$h"
 printf 'from_address = oust@example.net\ntemplates = %s/templates\nweb_dir = site\n' "$top" >"$h/oustpbm.conf"
@@ -138,10 +138,13 @@ send bob@example.com 'register bob hunter2'
 send alice@example.org 'challenge alice secret bob -hex=3'
 send alice@example.org 'move 101 alice secret c3'
 s=$h/site
-check "hex: the board page holds the hex drawing and no SVG" sh -c \
-    "grep -q '^c  \. \. X \. \.  c\$' '$s/board/101.html' && ! grep -q '<svg' '$s/board/101.html' && grep -q 'hex side 3, swap on' '$s/board/101.html'"
+check "hex: the board page holds the hex SVG, its hexagons, and the hex drawing as its text" sh -c \
+    "grep -q '^c  \. \. X \. \.  c\$' '$s/board/101.html' && grep -q '<svg [^>]*class=\"board hex\"' '$s/board/101.html' && [ \$(grep -o 'l16 9.33v18.67' '$s/board/101.html' | wc -l) = 19 ] && grep -q 'hex side 3, swap on' '$s/board/101.html'"
+check "hex: c3 is the one black stone, marked" sh -c \
+    "[ \$(grep -c '<circle class=\"b\" data-point=\"c3\"' '$s/board/101.html') = 1 ] && [ \$(grep -c '<circle class=\"[bw]\"' '$s/board/101.html') = 1 ] && grep -q 'class=\"m\"' '$s/board/101.html'"
 check "hex: the index lists the board as hex side 3" grep -q '<td>hex side 3</td>' "$s/index.html"
 check "hex: boards.txt keeps the shape" sh -c "cut -f2 '$s/boards.txt' | grep -qx hex3"
 check "hex: a rebuild gives the same boards.txt" sh -c \
     "cp '$s/boards.txt' '$tmp/b1' && '$bin' -d '$h' web >/dev/null 2>&1 && cmp -s '$s/boards.txt' '$tmp/b1'"
 check "tidy: the hex board page is valid" valid "$s/board/101.html"
+check "tidy: the hex turn page is valid" valid "$s/board/101-1.html"
