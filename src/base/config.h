@@ -116,7 +116,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "mailaddr.h"
+#include "base/mailaddr.h"
 
 #define CONFIG_FILE "oustpbm.conf"
 #define CONFIG_FILE_MAX 65536	/* bytes in oustpbm.conf */
@@ -189,6 +189,9 @@ void config_defaults(struct config *cfg);
  * On failure cfg holds what was read so far and err (errlen bytes, at least
  * CONFIG_ERR_MAX is enough) the message.
  */
+/* True if name is a value the transport key takes (maildir, smtp). */
+bool config_transport_known(const char *name);
+
 enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen);
 
 /*

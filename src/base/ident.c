@@ -1,11 +1,11 @@
 /* ident: user id and board id checks. */
-#include "ident.h"
+#include "base/ident.h"
 
 #include <ctype.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "utf8.h"
+#include "base/utf8.h"
 
 #define STR(x) #x
 #define XSTR(x) STR(x)

@@ -1,5 +1,5 @@
 /* mailaddr: conservative addr-spec check (RFC 5322 dot-atom @ host name). */
-#include "mailaddr.h"
+#include "base/mailaddr.h"
 
 #include <string.h>
 

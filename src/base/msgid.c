@@ -1,9 +1,9 @@
 /* msgid: the RFC 5322 3.6.4 msg-id grammar (see msgid.h). */
-#include "msgid.h"
+#include "base/msgid.h"
 
 #include <string.h>
 
-#include "mailaddr.h"
+#include "base/mailaddr.h"
 
 /* RFC 5322 3.2.3 dot-atom-text: atext runs joined by single dots. */
 static bool dot_atom_text(const char *s, size_t len)

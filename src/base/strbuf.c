@@ -1,5 +1,5 @@
 /* strbuf: a growing string.  See strbuf.h. */
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

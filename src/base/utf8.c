@@ -1,5 +1,5 @@
 /* utf8: UTF-8 validation and cleaning (RFC 3629). */
-#include "utf8.h"
+#include "base/utf8.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* admin: the command-line commands of an admin.  See admin.h. */
-#include "admin.h"
+#include "commands/admin.h"
 
 #include <fcntl.h>
 #include <limits.h>
@@ -11,21 +11,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "board.h"
-#include "cleanup.h"
-#include "config.h"
-#include "edit.h"
-#include "fsck.h"
-#include "game.h"
-#include "gamefile.h"
-#include "ident.h"
-#include "mailaddr.h"
-#include "reply.h"
-#include "robot.h"
-#include "store.h"
-#include "throttle.h"
-#include "transport.h"
-#include "web.h"
+#include "base/config.h"
+#include "base/ident.h"
+#include "base/mailaddr.h"
+#include "commands/cleanup.h"
+#include "commands/edit.h"
+#include "commands/fsck.h"
+#include "commands/robot.h"
+#include "commands/web.h"
+#include "game/board.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "mail/reply.h"
+#include "outbox/transport.h"
+#include "store/store.h"
+#include "store/throttle.h"
 
 #define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
 #define LINE_MAX_IN (STORE_PASSWORD_MAX + 3)	/* a password line read from stdin, CR LF included */

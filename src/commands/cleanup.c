@@ -1,16 +1,16 @@
 /* cleanup: reminders, losses on time and the outbox flush, from cron.  See cleanup.h. */
-#include "cleanup.h"
+#include "commands/cleanup.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamefile.h"
-#include "reply.h"
-#include "robot.h"
-#include "transport.h"
-#include "web.h"
+#include "commands/robot.h"
+#include "commands/web.h"
+#include "game/gamefile.h"
+#include "mail/reply.h"
+#include "outbox/transport.h"
 
 /* One run: what every board shares. */
 struct run {

@@ -33,10 +33,10 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "config.h"
-#include "game.h"
-#include "outbox.h"
-#include "store.h"
+#include "base/config.h"
+#include "game/game.h"
+#include "outbox/outbox.h"
+#include "store/store.h"
 
 #define CLEANUP_DAY 86400	/* seconds in a day of remind_days and timeout_days */
 #define CLEANUP_TMP_AGE CLEANUP_DAY	/* seconds after which a crashed write's temp file is removed */

@@ -1,5 +1,5 @@
 /* edit: oustpbm edit BOARD.  See edit.h. */
-#include "edit.h"
+#include "commands/edit.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fsck.h"
+#include "commands/fsck.h"
 
 #define EDIT_PATH_MAX 4096
 

@@ -15,8 +15,8 @@
 
 #include <time.h>
 
-#include "admin.h"
-#include "store.h"
+#include "commands/admin.h"
+#include "store/store.h"
 
 /* Edit board of st; now names the backup, stamp prefixes the log line. */
 enum admin_status edit_board(struct store *st, long board, time_t now, const char *stamp);

@@ -1,5 +1,5 @@
 /* fsck: the consistency check of the game files.  See fsck.h. */
-#include "fsck.h"
+#include "commands/fsck.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 
-#include "game.h"
-#include "gamefile.h"
-#include "ident.h"
-#include "robot.h"
+#include "base/ident.h"
+#include "commands/robot.h"
+#include "game/game.h"
+#include "game/gamefile.h"
 
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60

@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "store.h"
+#include "store/store.h"
 
 enum fsck_status {
 	FSCK_OK = 0,		/* the check ran (problems are counted, not a failure) */

@@ -26,7 +26,7 @@
  * written gives its board number back if no later one was handed out
  * meanwhile.
  */
-#include "process.h"
+#include "commands/process.h"
 
 #include <ctype.h>
 #include <pwd.h>
@@ -37,24 +37,24 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "board.h"
-#include "cleanup.h"
-#include "command.h"
-#include "config.h"
-#include "game.h"
-#include "gamefile.h"
-#include "mailin.h"
-#include "outbox.h"
-#include "players.h"
-#include "pwcheck.h"
-#include "reply.h"
-#include "robot.h"
-#include "rules.h"
-#include "seen.h"
-#include "store.h"
-#include "throttle.h"
-#include "web.h"
-#include "transport.h"
+#include "base/config.h"
+#include "commands/cleanup.h"
+#include "commands/robot.h"
+#include "commands/web.h"
+#include "game/board.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "game/rules.h"
+#include "mail/command.h"
+#include "mail/mailin.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "outbox/transport.h"
+#include "store/players.h"
+#include "store/pwcheck.h"
+#include "store/seen.h"
+#include "store/store.h"
+#include "store/throttle.h"
 
 #define DETAIL_MAX 700		/* bytes of the result in the log line */
 #define MESSAGE_MAX 400		/* bytes of an error message to a player */

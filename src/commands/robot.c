@@ -1,5 +1,5 @@
 /* robot: the built-in player `robot`.  See robot.h. */
-#include "robot.h"
+#include "commands/robot.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,13 +15,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ai.h"
-#include "cleanup.h"
-#include "command.h"
-#include "gamefile.h"
-#include "rules.h"
-#include "seen.h"
-#include "web.h"
+#include "commands/cleanup.h"
+#include "commands/web.h"
+#include "game/ai.h"
+#include "game/gamefile.h"
+#include "game/rules.h"
+#include "mail/command.h"
+#include "store/seen.h"
 
 _Static_assert(GAME_ROBOT_LEVEL_MIN == AI_MIN_LEVEL && GAME_ROBOT_LEVEL_MAX == AI_MAX_LEVEL,
     "the game file's robot levels are the AI's");
@@ -47,7 +47,7 @@ const char *robot_status_str(enum robot_status s)
 
 bool robot_is(const char *userid)
 {
-	return userid != NULL && strcasecmp(userid, ROBOT_USERID) == 0;
+	return game_user_is_robot(userid);
 }
 
 bool robot_to_move(const struct game *g)

@@ -51,13 +51,13 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "config.h"
-#include "game.h"
-#include "outbox.h"
-#include "reply.h"
-#include "store.h"
+#include "base/config.h"
+#include "game/game.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "store/store.h"
 
-#define ROBOT_USERID "robot"
+#define ROBOT_USERID GAME_ROBOT_USERID
 #define ROBOT_SIZE_MIN 5	/* the boards the robot plays */
 #define ROBOT_SIZE_MAX 19
 #define ROBOT_GRACE_MS 2000	/* past the deadline before the think is killed */

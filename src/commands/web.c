@@ -1,5 +1,5 @@
 /* web: the static web site of the boards.  See web.h. */
-#include "web.h"
+#include "commands/web.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "board.h"
-#include "gamefile.h"
-#include "html.h"
-#include "mailout.h"
-#include "reply.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "game/board.h"
+#include "game/gamefile.h"
+#include "game/html.h"
+#include "mail/mailout.h"
+#include "mail/reply.h"
 
 #define SUMMARY "boards.txt"
 #define PAGE_MAX (64L * 1024 * 1024)	/* bytes of an existing page compared */

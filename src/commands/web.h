@@ -31,9 +31,9 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "game.h"
-#include "store.h"
+#include "base/config.h"
+#include "game/game.h"
+#include "store/store.h"
 
 #define WEB_RECENT 50		/* finished boards on the index */
 #define WEB_INDEX_ACTIVE 100	/* boards being played on the index: the latest moved */

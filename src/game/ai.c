@@ -1,7 +1,7 @@
 /*
  * ai: the computer player.  See ai.h.
  */
-#include "ai.h"
+#include "game/ai.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "aiboard.h"
+#include "game/aiboard.h"
 
 /* splitmix64: any state, zero included, is a good one. */
 static uint64_t rng_next(uint64_t *s)

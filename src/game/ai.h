@@ -18,7 +18,7 @@
 
 #include <stdint.h>
 
-#include "rules.h"
+#include "game/rules.h"
 
 #define AI_MIN_LEVEL 1
 #define AI_MAX_LEVEL 5

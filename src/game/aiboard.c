@@ -1,7 +1,7 @@
 /*
  * aiboard: the AI's playout board.  See aiboard.h.
  */
-#include "aiboard.h"
+#include "game/aiboard.h"
 
 #include <assert.h>
 #include <string.h>

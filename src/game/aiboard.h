@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rules.h"
+#include "game/rules.h"
 
 #define AIBOARD_BORDER 2
 #define AIBOARD_MAX_STRIDE (RULES_MAX_SIZE + 2 * AIBOARD_BORDER)

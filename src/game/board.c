@@ -1,7 +1,7 @@
 /*
  * board: the ASCII board of pbmserv (seed 003 Figure 7).  See board.h.
  */
-#include "board.h"
+#include "game/board.h"
 
 #include <assert.h>
 #include <stdio.h>

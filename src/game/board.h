@@ -40,8 +40,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "game.h"
-#include "rules.h"
+#include "game/game.h"
+#include "game/rules.h"
 
 /* Room for any board (25 x 25 or hex side 10, two 32-character names) and its NUL. */
 #define BOARD_TEXT_MAX 2048

@@ -2,7 +2,7 @@
  * engine: GTP version 2 engine for Oust with the GoGui rules commands.
  * See engine.h for the protocol as this engine speaks it.
  */
-#include "engine.h"
+#include "game/engine.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -16,16 +16,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "ai.h"
-#include "board.h"
-#include "game.h"
-#include "gamefile.h"
-#include "rules.h"
-#include "store.h"
-#include "version.h"
-
-/* Any file the store keeps can be analysed. */
-_Static_assert(ENGINE_FILE_MAX == STORE_BOARD_FILE_MAX, "engine and store file caps differ");
+#include "base/version.h"
+#include "game/ai.h"
+#include "game/board.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "game/rules.h"
 
 #define ENGINE_REPLY_MAX 8192	/* fits a 25 x 25 legal list and a file name of a whole line */
 #define ENGINE_MAX_ARGS 8	/* no command takes more than 2 */

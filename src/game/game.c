@@ -1,7 +1,7 @@
 /*
  * game: one Oust board, its players and its history.  See game.h.
  */
-#include "game.h"
+#include "game/game.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -132,6 +132,11 @@ const char *game_player_of(const struct game *g, enum rules_color c)
 {
 	assert(c == RULES_BLACK || c == RULES_WHITE);
 	return c == RULES_BLACK ? g->black : g->white;
+}
+
+bool game_user_is_robot(const char *userid)
+{
+	return userid != NULL && strcasecmp(userid, GAME_ROBOT_USERID) == 0;
 }
 
 const char *game_player_to_move(const struct game *g)

@@ -22,12 +22,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ident.h"
-#include "rules.h"
+#include "base/ident.h"
+#include "game/rules.h"
 
 #define GAME_THREAD_MAX 250	/* characters in a thread Message-ID */
 #define GAME_MAX_TURNS 1000000	/* a history longer than this is refused */
 #define GAME_NAME_SIZE (IDENT_USERID_MAX + 1)
+#define GAME_ROBOT_USERID "robot"	/* the server's robot player (commands/robot.h) */
 #define GAME_ROBOT_LEVEL_MIN 1	/* the robot's levels (robot.h checks them against ai.h) */
 #define GAME_ROBOT_LEVEL_MAX 5
 
@@ -137,6 +138,9 @@ enum rules_color game_color_of(const struct game *g, const char *name);
 const char *game_player_of(const struct game *g, enum rules_color c);
 /* The player to move, or NULL once the game is over. */
 const char *game_player_to_move(const struct game *g);
+
+/* True if userid is the robot player's, GAME_ROBOT_USERID (case-insensitive). */
+bool game_user_is_robot(const char *userid);
 static inline bool game_over(const struct game *g)
 {
 	return g->rg.result != RULES_PLAYING;

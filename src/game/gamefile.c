@@ -2,7 +2,7 @@
  * gamefile: the game file codec, text <-> struct game.  See gamefile.h and
  * games/README.md for the format.
  */
-#include "gamefile.h"
+#include "game/gamefile.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "board.h"
-#include "ident.h"
-#include "msgid.h"
+#include "base/ident.h"
+#include "base/msgid.h"
+#include "game/board.h"
 
 #define HEADER_COMMENT "# Oust game file (oustpbm). Oust, by Mark Steere. Format: games/README.md"
 #define TIME_MAX GAMEFILE_TIME_MAX

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "game.h"
+#include "game/game.h"
 
 #define GAMEFILE_LINE_MAX 4096	/* bytes in one line; a full turn on 25 x 25 fits */
 #define GAMEFILE_TIME_SIZE 21	/* "2026-11-21T18:41:07Z" and its NUL */

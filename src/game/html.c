@@ -1,12 +1,12 @@
 /* html: boards as HTML tables and SVG, and escaping.  See html.h. */
-#include "html.h"
+#include "game/html.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-#include "utf8.h"
+#include "base/utf8.h"
+#include "game/board.h"
 
 void html_board_from(struct html_board *hb, const struct rules_board *now, const struct rules_board *before,
     const int *last, int nlast)

@@ -24,9 +24,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "game.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "game/game.h"
+#include "game/rules.h"
 
 #define HTML_WORD_MAX 24	/* characters of a word before a break opportunity */
 

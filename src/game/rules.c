@@ -1,7 +1,7 @@
 /*
  * rules: the Oust rules core.  See rules.h and ../shared/oust-rules.md.
  */
-#include "rules.h"
+#include "game/rules.h"
 
 #include <assert.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* command: find and parse the command of a mail (pbmserv shapes). */
-#include "command.h"
-#include "utf8.h"
+#include "base/utf8.h"
+#include "mail/command.h"
 
 #include <stdarg.h>
 #include <stdint.h>

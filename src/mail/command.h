@@ -36,7 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "ident.h"
+#include "base/ident.h"
 
 #define COMMAND_LINE_MAX 4096		/* bytes of the command line */
 #define COMMAND_PASSWORD_MAX 64		/* bytes of a password */

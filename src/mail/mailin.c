@@ -7,9 +7,9 @@
  * to the message and are only borrowed; what reaches struct mailin_message is
  * always a malloc'd copy, so no GMime memory outlives mailin_parse().
  */
-#include "mailin.h"
-#include "mailaddr.h"
-#include "utf8.h"
+#include "base/mailaddr.h"
+#include "base/utf8.h"
+#include "mail/mailin.h"
 
 #include <ctype.h>
 #include <errno.h>

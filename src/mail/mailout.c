@@ -7,10 +7,10 @@
  * the list holds it.  Nothing GMime allocates leaves this file: the message
  * is copied into malloc'd memory.
  */
-#include "mailout.h"
-#include "mailaddr.h"
-#include "msgid.h"
-#include "utf8.h"
+#include "base/mailaddr.h"
+#include "base/msgid.h"
+#include "base/utf8.h"
+#include "mail/mailout.h"
 
 #include <errno.h>
 #include <fcntl.h>

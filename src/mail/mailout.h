@@ -32,6 +32,7 @@
 #define MAILOUT_REFERENCES_MAX 12	/* ids in References: the root and the last ones */
 #define MAILOUT_TEMPLATE_MAX 65536	/* bytes of a template file */
 #define MAILOUT_ERR_MAX 256		/* enough for any error message */
+#define MAILOUT_MESSAGE_MAX (8L * 1024 * 1024)	/* bytes in one composed reply, as the outbox takes */
 
 enum mailout_status {
 	MAILOUT_OK = 0,

@@ -1,5 +1,5 @@
 /* reply: the texts of oustpbm's replies, from templates, composed with mailout. */
-#include "reply.h"
+#include "mail/reply.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -9,14 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "board.h"
-#include "gamefile.h"
-#include "html.h"
-#include "mailout.h"
-#include "outbox.h"
-#include "robot.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "game/board.h"
+#include "game/gamefile.h"
+#include "game/html.h"
+#include "game/rules.h"
+#include "mail/mailout.h"
 
 #ifndef OUSTPBM_DATADIR
 #define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
@@ -289,10 +287,10 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 		snprintf(rc->err, sizeof rc->err, "reply to %s: %s", to_addr, mailout_status_str(ms));
 		return REPLY_COMPOSE;
 	}
-	if (out->len > (size_t)OUTBOX_MESSAGE_MAX) {
+	if (out->len > (size_t)MAILOUT_MESSAGE_MAX) {
 		/* only a template can make it so long (the texts filled in are bounded): the admin's to fix */
 		snprintf(rc->err, sizeof rc->err, "the reply \"%.200s\" is %zu bytes, larger than the %ld bytes "
-		    "the outbox takes: a template makes it too long", subject, out->len, OUTBOX_MESSAGE_MAX);
+		    "the outbox takes: a template makes it too long", subject, out->len, MAILOUT_MESSAGE_MAX);
 		free(out->msg);
 		out->msg = NULL;
 		out->len = 0;
@@ -463,7 +461,7 @@ static char *next_text(const struct game *g)
 	if (game_over(g))
 		return strdup("");
 	who = game_player_to_move(g);
-	if (robot_is(who)) {
+	if (game_user_is_robot(who)) {
 		/* nobody sends the robot's turns (robot.h) */
 		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail.\n", who,
 		    g->rg.turn, who, colour_name(g->rg.to_move), symbol(g->rg.to_move));
@@ -501,7 +499,7 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
 		    ev->random ? "; the colours were drawn at random" : "");
 		if (g->robot_level != 0)
-			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", ROBOT_USERID,
+			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", GAME_ROBOT_USERID,
 			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
 		break;
 	case REPLY_MOVE:

@@ -43,9 +43,9 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "config.h"
-#include "game.h"
-#include "mailaddr.h"
+#include "base/config.h"
+#include "base/mailaddr.h"
+#include "game/game.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */

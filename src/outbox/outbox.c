@@ -1,5 +1,6 @@
 /* outbox: queue of outgoing replies, crash-safe commit with the game file, flush. */
-#include "outbox.h"
+#include "mail/mailout.h"
+#include "outbox/outbox.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -14,6 +15,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The outbox takes every reply the mail layer composes. */
+_Static_assert(OUTBOX_MESSAGE_MAX == MAILOUT_MESSAGE_MAX, "outbox and mailout message caps differ");
 
 #define QUEUE_MAGIC "oustpbm-queue 1\n"
 #define QUEUE_ENVELOPE_MAX 2048	/* bytes before the message in a queue file */

@@ -85,9 +85,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
-#include "store.h"
-#include "transport.h"
+#include "base/config.h"
+#include "outbox/transport.h"
+#include "store/store.h"
 
 #define OUTBOX_MESSAGE_MAX (8L * 1024 * 1024)	/* bytes in one queued message */
 #define OUTBOX_ERR_MAX 700

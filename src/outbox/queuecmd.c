@@ -1,15 +1,15 @@
 /* queuecmd: oustpbm flush and oustpbm queue. */
-#include "queuecmd.h"
+#include "outbox/queuecmd.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "gamefile.h"
-#include "outbox.h"
-#include "store.h"
-#include "transport.h"
+#include "base/config.h"
+#include "game/gamefile.h"
+#include "outbox/outbox.h"
+#include "outbox/transport.h"
+#include "store/store.h"
 
 const char *queuecmd_status_str(enum queuecmd_status status)
 {

@@ -1,5 +1,5 @@
 /* smtp: the smtp transport, libcurl loaded with dlopen at open time. */
-#include "smtp.h"
+#include "outbox/smtp.h"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "mailaddr.h"
+#include "base/mailaddr.h"
 
 #define SMTP_URL_BUF (CONFIG_URL_MAX + CONFIG_NAME_MAX + 4)
 #define SMTP_PASSWORD_FILE_MAX 1024	/* bytes read from smtp_password_file */

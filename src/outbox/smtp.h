@@ -29,7 +29,7 @@
 #ifndef OUSTPBM_SMTP_H
 #define OUSTPBM_SMTP_H
 
-#include "transport.h"
+#include "outbox/transport.h"
 
 #define SMTP_LIBCURL "libcurl.so.4"
 

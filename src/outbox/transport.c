@@ -1,6 +1,6 @@
 /* transport: the table of transports and the maildir transport. */
-#include "transport.h"
-#include "smtp.h"
+#include "outbox/smtp.h"
+#include "outbox/transport.h"
 
 #include <assert.h>
 #include <stdio.h>

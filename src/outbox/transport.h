@@ -22,8 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "config.h"
-#include "store.h"
+#include "base/config.h"
+#include "store/store.h"
 
 #define TRANSPORT_WHY_MAX 512	/* size of the why buffer given to the functions */
 #define TRANSPORT_BATCH_MAX 64	/* mails staged before finish() is called */

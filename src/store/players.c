@@ -1,13 +1,13 @@
 /* players: the index of boards per player.  See players.h. */
-#include "players.h"
+#include "store/players.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-#include "gamefile.h"
-#include "ident.h"
+#include "base/ident.h"
+#include "game/game.h"
+#include "game/gamefile.h"
 
 #define PATH_BUF 128
 

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define PLAYERS_DIR "players"
 #define PLAYERS_LOCK_FILE "players.lock"

@@ -1,5 +1,5 @@
 /* pwcheck: a password check on a second thread (see pwcheck.h). */
-#include "pwcheck.h"
+#include "store/pwcheck.h"
 
 #include <sched.h>
 #include <string.h>

@@ -21,7 +21,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
-#include "store.h"
+#include "store/store.h"
 
 enum pwcheck_verdict {
 	PWCHECK_WRONG = 0,	/* no match, or never started */

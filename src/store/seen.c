@@ -1,5 +1,5 @@
 /* seen: the record of handled mails (redelivery and per-sender limit). */
-#include "seen.h"
+#include "store/seen.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #define FIELD_MAX 1024		/* bytes of an encoded sender or id */
-#define HEADER "# oustpbm: handled mails (redelivery record, per-sender limit); see src/seen.h\n"
+#define HEADER "# oustpbm: handled mails (redelivery record, per-sender limit); see src/store/seen.h\n"
 
 /*
  * What a line says.  An entry is "-" (stands) or pending; the two kinds of

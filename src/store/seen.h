@@ -56,7 +56,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "store.h"
+#include "store/store.h"
 
 #define SEEN_FILE "seen"
 #define SEEN_LOCK_FILE "seen.lock"

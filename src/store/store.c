@@ -1,5 +1,6 @@
 /* store: home directory files, locks, durable writes, users, board counter, log. */
-#include "store.h"
+#include "game/engine.h"
+#include "store/store.h"
 
 #include <assert.h>
 #include <crypt.h>
@@ -17,6 +18,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* The engine (oustpbm engine) can analyse any game file the store keeps. */
+_Static_assert(ENGINE_FILE_MAX == STORE_BOARD_FILE_MAX, "engine and store file caps differ");
 
 #define PATH_BUF 1024		/* relative paths are short: mail/<254>/new/<name> */
 #define LOCK_SLEEP_MIN_US 1000

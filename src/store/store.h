@@ -57,9 +57,9 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "config.h"
-#include "ident.h"
-#include "mailaddr.h"
+#include "base/config.h"
+#include "base/ident.h"
+#include "base/mailaddr.h"
 
 #define STORE_ERR_MAX 600
 #define STORE_BOARD_FILE_MAX (4L * 1024 * 1024)	/* bytes in a game file */

@@ -1,13 +1,13 @@
 /* throttle: the wrong-password throttle per account (see throttle.h). */
-#include "throttle.h"
+#include "store/throttle.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident.h"
+#include "base/ident.h"
 
-#define HEADER "# oustpbm: wrong passwords and lockouts per account; see src/throttle.h\n"
+#define HEADER "# oustpbm: wrong passwords and lockouts per account; see src/store/throttle.h\n"
 
 enum kind { FAILURE = 'F', LOCKOUT = 'L', CLEARED = 'C', CHALLENGE = 'X' };
 

@@ -32,8 +32,8 @@
 #include <stdbool.h>
 #include <time.h>
 
-#include "config.h"
-#include "store.h"
+#include "base/config.h"
+#include "store/store.h"
 
 #define THROTTLE_FILE "throttle"
 #define THROTTLE_LOCK_FILE "throttle.lock"
