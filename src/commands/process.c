@@ -86,6 +86,7 @@ struct job {
 	char pwmsg[MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
+	long web_board;		/* a board committed, whose web pages are due after the flush; 0 if none */
 };
 
 static enum process_status enqueue(struct job *j, const struct reply_mail *m);
@@ -1040,7 +1041,9 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
-	web_after_commit(&j->cfg, j->st, g);
+	/* the web site after the replies have gone (update_web): they are what the players wait for */
+	if (j->cfg.web_dir[0] != '\0')
+		j->web_board = g->board;
 out:
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
@@ -1948,6 +1951,34 @@ static void flush(struct job *j)
 	}
 }
 
+/*
+ * The web pages of the board committed (web.h), after the flush: from its
+ * game file as committed, read again once the game in hand is gone.  A
+ * failure changes nothing but the site, and is logged.
+ */
+static void update_web(struct job *j)
+{
+	struct gamefile_error gerr;
+	struct game g;
+	char *text = NULL;
+	size_t len;
+
+	if (j->web_board == 0)
+		return;
+	if (store_board_read(j->st, j->web_board, &text, &len) != STORE_OK) {
+		store_log(j->st, "web: board %ld: cannot read the game file: %s", j->web_board, store_error(j->st));
+		return;
+	}
+	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		store_log(j->st, "web: board %ld: %s", j->web_board, gerr.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	web_after_commit(&j->cfg, j->st, &g);
+	game_release(&g);
+}
+
 static enum process_status usage(void)
 {
 	fputs("usage: oustpbm [-d DIR] < message\n", stderr);
@@ -2081,6 +2112,7 @@ enum process_status process_main(int argc, char **argv)
 		rehash_password(j);
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
+	update_web(j);
 out:
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
 		set_detail(j, "error", "%s", process_status_str(ps));

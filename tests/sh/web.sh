@@ -148,3 +148,29 @@ check "hex: a rebuild gives the same boards.txt" sh -c \
     "cp '$s/boards.txt' '$tmp/b1' && '$bin' -d '$h' web >/dev/null 2>&1 && cmp -s '$s/boards.txt' '$tmp/b1'"
 check "tidy: the hex board page is valid" valid "$s/board/101.html"
 check "tidy: the hex turn page is valid" valid "$s/board/101-1.html"
+
+# the replies go before the web pages: with the site's lock held by another
+# writer (a slow site), bob's reply is delivered while the page still waits
+hold=$tmp/hold.py
+cat >"$hold" <<'PY'
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+PY
+/usr/bin/python3 "$hold" "$s/.lock" "$tmp/held" 6 &
+holder=$!
+while [ ! -f "$tmp/held" ]; do sleep 0.1; done
+before=$(ls "$h/mail/alice@example.org/new" | wc -l)
+send bob@example.com 'move 101 bob hunter2 a1' &
+mover=$!
+# alice's reply within 4 s (it needs well under one), the page not before the lock is let go at 6 s
+i=0
+while [ "$i" -lt 40 ] && [ "$(ls "$h/mail/alice@example.org/new" | wc -l)" -le "$before" ]; do sleep 0.1; i=$((i + 1)); done
+check "a slow site: the move's reply is delivered while the web update waits" sh -c \
+    "[ \$(ls '$h/mail/alice@example.org/new' | wc -l) = $((before + 1)) ] && ! grep -q 'data-point=\"a1\"' '$s/board/101.html' && kill -0 $mover 2>/dev/null"
+wait "$holder"
+wait "$mover"
+check "... then the page is written, once the site is free" sh -c \
+    "grep -q '<circle class=\"w\" data-point=\"a1\"' '$s/board/101.html' && grep -q 'ok: turn 2: bob played a1' '$h/log'"
