@@ -134,7 +134,8 @@ h=$tmp/hexhome
 mkdir -p "$h"
 printf 'from_address = oust@example.net\ntemplates = %s/templates\nweb_dir = site\n' "$top" >"$h/oustpbm.conf"
 send alice@example.org 'register alice secret'
-send bob@example.com 'register bob hunter2'
+# a full name of one word as long as names go (64 characters)
+send bob@example.com "register bob hunter2 $(head -c 64 /dev/zero | tr '\0' w)"
 send alice@example.org 'challenge alice secret bob -hex=3'
 send alice@example.org 'move 101 alice secret c3'
 s=$h/site
@@ -146,6 +147,8 @@ check "hex: the index lists the board as hex side 3" grep -q '<td>hex side 3</td
 check "hex: boards.txt keeps the shape" sh -c "cut -f2 '$s/boards.txt' | grep -qx hex3"
 check "hex: a rebuild gives the same boards.txt" sh -c \
     "cp '$s/boards.txt' '$tmp/b1' && '$bin' -d '$h' web >/dev/null 2>&1 && cmp -s '$s/boards.txt' '$tmp/b1'"
+check "a 64-character word in a full name may break every 24 characters" sh -c \
+    "grep -q '(<bdi>w\{24\}<wbr>w\{24\}<wbr>w\{16\}</bdi>)' '$s/board/101.html'"
 check "tidy: the hex board page is valid" valid "$s/board/101.html"
 check "tidy: the hex turn page is valid" valid "$s/board/101-1.html"
 
