@@ -385,6 +385,18 @@ enum store_status store_lock_accounts(struct store *st, bool wait, struct store_
 enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user);
 
 /*
+ * The display name of mail to address (the one To: rule of every mail the
+ * server sends, README): the full name of the account userid (NULL: none)
+ * when it is bound to address, else the full name of the accounts bound to
+ * address when they all have the same one.  "" when no account is bound to
+ * address (an unknown sender gets the address alone), when the accounts
+ * bound to it have different names, or when the users file cannot be read:
+ * a name is never guessed, nor taken from the incoming mail.
+ */
+void store_user_display_name(struct store *st, const char *address, const char *userid,
+    char name[STORE_FULLNAME_MAX + 1]);
+
+/*
  * Is password the account's?  STORE_OK with *right set (the hashes compared
  * in constant time; a locked account, "*", is never right); STORE_TEMPFAIL
  * when the hash could not be computed (out of memory under ulimit -v or for
