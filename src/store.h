@@ -67,7 +67,7 @@
 #define STORE_PASSWORD_MAX 64	/* characters in a password */
 #define STORE_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes in a full name (64 characters) */
 #define STORE_HASH_MAX 127	/* characters in a stored password hash */
-#define STORE_LOG_LINE_MAX 4096	/* bytes in one log line */
+#define STORE_LOG_LINE_MAX 8192	/* bytes in one log line: a server's whole reply fits (outbox.h) */
 
 enum store_status {
 	STORE_OK,
