@@ -177,3 +177,23 @@ wait "$holder"
 wait "$mover"
 check "... then the page is written, once the site is free" sh -c \
     "grep -q '<circle class=\"w\" data-point=\"a1\"' '$s/board/101.html' && grep -q 'ok: turn 2: bob played a1' '$h/log'"
+
+# against the robot: its answer is committed in the same mail, and the
+# pages, written after the flush, show it; a slow site delays no reply
+export OUSTPBM_TEST_ROBOT_PLAYOUTS=64
+send alice@example.org 'challenge alice secret robot -size=5 -level=1'
+rb=$(ls "$s/board" | sed -n 's/^\([0-9]*\)\.html$/\1/p' | sort -n | tail -1)
+/usr/bin/python3 "$hold" "$s/.lock" "$tmp/held2" 6 &
+holder=$!
+while [ ! -f "$tmp/held2" ]; do sleep 0.1; done
+before=$(ls "$h/mail/alice@example.org/new" | wc -l)
+send alice@example.org "move $rb alice secret C3" &
+mover=$!
+i=0
+while [ "$i" -lt 40 ] && [ "$(ls "$h/mail/alice@example.org/new" | wc -l)" -le "$before" ]; do sleep 0.1; i=$((i + 1)); done
+check "robot: alice's reply (with the robot's turn) is delivered while the web update waits" sh -c \
+    "[ \$(ls '$h/mail/alice@example.org/new' | wc -l) -gt $before ] && [ ! -f '$s/board/$rb-2.html' ] && kill -0 $mover 2>/dev/null"
+wait "$holder"
+wait "$mover"
+check "robot: then the pages show the robot's turn too" sh -c \
+    "[ -f '$s/board/$rb-1.html' ] && [ -f '$s/board/$rb-2.html' ] && grep -q 'href=\"$rb-2.html\"' '$s/board/$rb.html'"
