@@ -102,7 +102,7 @@ static int usage(FILE *f)
 	      "       oustpbm [-d DIR] requeue [ID...|all]  move failed replies back into the queue\n"
 	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm)\n",
 	    f);
-	fputs(admin_usage, f);
+	admin_usage_print(f);
 	fputs("       oustpbm --help | --version\n", f);
 	return f == stderr ? EX_USAGE : EX_OK;
 }

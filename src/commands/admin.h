@@ -24,6 +24,7 @@
 #define OUSTPBM_ADMIN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 enum admin_status {
 	ADMIN_OK = 0,
@@ -48,7 +49,7 @@ bool admin_is_command(int argc, char **argv);
 /* Run the command of argv (admin_is_command() is true). */
 enum admin_status admin_main(int argc, char **argv);
 
-/* The usage lines of the commands, for oustpbm --help. */
-extern const char admin_usage[];
+/* The usage lines of the commands, for oustpbm --help (made from the table, admincmd.h). */
+void admin_usage_print(FILE *f);
 
 #endif
