@@ -68,7 +68,8 @@ enum process_status account_register(struct job *j)
 		    STORE_PASSWORD_MAX);
 		goto out;
 	}
-	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
+	/* the account being made is bound to the sender's address: its name */
+	rs = reply_registered(&j->rc, j->in.from_addr, c->fullname, c->userid, c->fullname,
 	    j->in.from_addr, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -150,7 +151,7 @@ again:
 		goto out;
 	}
 	reply_mail_release(&m);
-	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+	rs = reply_password(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;

@@ -20,7 +20,7 @@ enum process_status games_run(struct job *j)
 	ps = job_boards_of(j, u.userid, &games, &n);
 	if (ps != PROCESS_OK)
 		return ps;
-	rs = reply_games(&j->rc, j->in.from_addr, j->in.from_name, u.userid, games, n, &m);
+	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid, games, n, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;

@@ -223,6 +223,13 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m)
 
 /* ---- refusals: an error reply to the sender ---- */
 
+const char *job_sender_name(struct job *j, const char *userid)
+{
+	store_user_display_name(j->st, j->in.from_addr, userid != NULL && userid[0] != '\0' ? userid : NULL,
+	    j->to_name);
+	return j->to_name;
+}
+
 /*
  * Refuse the command with message (plain words, quoting the culprit); g,
  * when not NULL, is the board it was about, shown in the reply; else the
@@ -266,7 +273,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 			g = &peek;
 	}
 	free(text);
-	rs = reply_error(&j->rc, j->in.from_addr, j->in.from_name, j->board, g,
+	rs = reply_error(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	if (peeked)
 		game_release(&peek);

@@ -68,6 +68,7 @@ struct job {
 	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
+	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
 
 	/* what the pipeline prepared for the handler (mailcmd.h's needs) */
 	struct store_user user;	/* MAILCMD_LOGIN: the sender's account */
@@ -98,6 +99,15 @@ void job_detail_add(struct job *j, const char *fmt, ...) __attribute__((format(p
  */
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/*
+ * The display name of a reply to the sender: the registered full name of
+ * userid's account (NULL or "": none named) if it is the sender's, else of
+ * the accounts at the sender's address; "" for an unknown sender.  The
+ * name in the incoming From: is never used (store_user_display_name).
+ * Valid until the next call.
+ */
+const char *job_sender_name(struct job *j, const char *userid);
 
 /* Queue reply m, which changes nothing; m->rcpt may be any address. */
 enum process_status job_reply(struct job *j, const struct reply_mail *m);

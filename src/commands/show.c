@@ -32,7 +32,7 @@ enum process_status show_run(struct job *j)
 			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
 		}
 	}
-	rs = reply_show(&j->rc, j->in.from_addr, j->in.from_name, g, upto, upto > 0 ? drawing : NULL, &m);
+	rs = reply_show(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
 	ps = job_reply(j, &m);
@@ -50,7 +50,7 @@ enum process_status show_history(struct job *j)
 	enum reply_status rs;
 	enum process_status ps;
 
-	rs = reply_history(&j->rc, j->in.from_addr, j->in.from_name, &j->game, &m);
+	rs = reply_history(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
 	ps = job_reply(j, &m);
