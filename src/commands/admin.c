@@ -1,6 +1,7 @@
 /* admin: the table of admin commands (admincmd.h) and the run of one.  See admin.h. */
 #include "commands/admin.h"
 #include "commands/admincmd.h"
+#include "base/ident.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,26 @@ const struct admin_command *admincmd_find(const char *name)
 		if (strcmp(admincmd_table[i].name, name) == 0)
 			return &admincmd_table[i];
 	return NULL;
+}
+
+void admin_unknown(const char *word, const char *const *more, size_t nmore)
+{
+	size_t n = admincmd_count + nmore, i, len = strlen(word);
+	const char *name, *near = NULL;
+
+	for (i = 0; i < n && near == NULL; i++) {
+		name = i < admincmd_count ? admincmd_table[i].name : more[i - admincmd_count];
+		if (ident_keyword_near(word, len, name))
+			near = name;
+	}
+	fprintf(stderr, "oustpbm: unknown command '%.40s'", word);
+	if (near != NULL)
+		fprintf(stderr, " (did you mean %s?)", near);
+	fputs("; the commands are ", stderr);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ",
+		    i < admincmd_count ? admincmd_table[i].name : more[i - admincmd_count]);
+	fputs("\n", stderr);
 }
 
 void admin_usage_print(FILE *f)

@@ -49,26 +49,47 @@ enum admin_status admin_web(struct admin *a)
 	return admin_output_done();
 }
 
-enum admin_status admin_fsck(struct admin *a)
+/*
+ * The board numbers of the arguments into *boards (the caller frees it;
+ * NULL without arguments); a bad one is complained of, in the log too when
+ * logged, and is a usage error.
+ */
+static enum admin_status board_args(struct admin *a, bool logged, long **boards)
 {
-	enum fsck_status fs;
-	unsigned problems = 0;
-	long *boards = NULL;
 	int i;
 
+	*boards = NULL;
 	if (a->nargs > 0) {
-		boards = calloc((size_t)a->nargs, sizeof *boards);
-		if (boards == NULL)
+		*boards = calloc((size_t)a->nargs, sizeof **boards);
+		if (*boards == NULL)
 			return ADMIN_TEMPFAIL;
 	}
 	for (i = 0; i < a->nargs; i++) {
-		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &boards[i])) {
-			store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[i], IDENT_BOARD_MIN,
-			    IDENT_BOARD_MAX);
-			free(boards);
+		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &(*boards)[i])) {
+			if (logged)
+				store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[i],
+				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
+			else
+				fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i],
+				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
+			free(*boards);
+			*boards = NULL;
 			return ADMIN_USAGE;
 		}
 	}
+	return ADMIN_OK;
+}
+
+enum admin_status admin_fsck(struct admin *a)
+{
+	enum fsck_status fs;
+	enum admin_status as;
+	unsigned problems = 0;
+	long *boards = NULL;
+
+	as = board_args(a, true, &boards);
+	if (as != ADMIN_OK)
+		return as;
 	fs = fsck_run(a->st, boards, (size_t)a->nargs, stdout, &problems);
 	free(boards);
 	if (admin_output_done() != ADMIN_OK)
@@ -106,21 +127,10 @@ enum admin_status admin_robot(struct admin *a)
 	enum admin_status as = ADMIN_OK;
 	char err[OUTBOX_ERR_MAX];
 	long *boards = NULL;
-	int i;
 
-	if (a->nargs > 0) {
-		boards = calloc((size_t)a->nargs, sizeof *boards);
-		if (boards == NULL)
-			return ADMIN_TEMPFAIL;
-	}
-	for (i = 0; i < a->nargs; i++) {
-		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &boards[i])) {
-			fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i], IDENT_BOARD_MIN,
-			    IDENT_BOARD_MAX);
-			free(boards);
-			return ADMIN_USAGE;
-		}
-	}
+	as = board_args(a, false, &boards);
+	if (as != ADMIN_OK)
+		return as;
 	rs = robot_run(a->st, &a->cfg, a->home, a->now, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	memset(&fl, 0, sizeof fl);

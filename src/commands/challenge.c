@@ -107,6 +107,36 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 	return PROCESS_OK;
 }
 
+/* The opponent named: the robot (within its sizes) or a registered player; *ok false after a refusal. */
+static enum process_status find_opponent(struct job *j, struct store_user *opp, bool *ok)
+{
+	const struct command *c = &j->cmd;
+	enum store_status ss;
+
+	*ok = false;
+	if (robot_is(c->opponent)) {
+		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
+		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
+			return job_refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
+			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
+			    c->size);
+		memset(opp, 0, sizeof *opp);
+		snprintf(opp->userid, sizeof opp->userid, "%s", ROBOT_USERID);
+	} else if (c->level != 0) {
+		return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
+		    c->level, ROBOT_USERID, c->opponent);
+	} else {
+		ss = store_user_find(j->st, c->opponent, opp);
+		if (ss == STORE_NOT_FOUND)
+			return job_refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
+			    c->opponent);
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the users file");
+	}
+	*ok = true;
+	return PROCESS_OK;
+}
+
 /* challenge: a new board against another player or the robot (MAILCMD_LOGIN: j->user is the challenger). */
 enum process_status challenge_run(struct job *j)
 {
@@ -122,25 +152,9 @@ enum process_status challenge_run(struct job *j)
 	bool ok, challenger_black, made = false;
 	long board = 0;
 
-	if (robot_is(c->opponent)) {
-		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
-		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
-			return job_refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
-			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
-			    c->size);
-		memset(&opp, 0, sizeof opp);
-		snprintf(opp.userid, sizeof opp.userid, "%s", ROBOT_USERID);
-	} else if (c->level != 0) {
-		return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
-		    c->level, ROBOT_USERID, c->opponent);
-	} else {
-		ss = store_user_find(j->st, c->opponent, &opp);
-		if (ss == STORE_NOT_FOUND)
-			return job_refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
-			    c->opponent);
-		if (ss != STORE_OK)
-			return job_store_failure(j, ss, "cannot read the users file");
-	}
+	ps = find_opponent(j, &opp, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
 	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
 	if (ps != PROCESS_OK)
 		return ps;

@@ -776,12 +776,26 @@ enum process_status job_load_readonly(struct job *j, long board, bool *found)
 	return PROCESS_OK;
 }
 
-/* Load board g with its lock held; *found false after a refusal was sent. */
+/* Settle the outbox leftovers of a crashed run for board, its lock held (outbox.h). */
+static enum process_status recover_board(struct job *j, long board)
+{
+	enum outbox_status os;
+	enum process_status ps;
+
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_recover(j->ob, board, NULL);
+	if (os != OUTBOX_OK)
+		return outbox_failure(j, os, "cannot recover the outbox");
+	return PROCESS_OK;
+}
+
+/* Load board into j->game with its lock held; *found false after a refusal was sent. */
 enum process_status job_load_locked(struct job *j, long board, bool *found)
 {
 	struct store_lock *lock = &j->board_lock;
 	enum store_status ss;
-	enum outbox_status os;
 	enum process_status ps;
 
 	*found = false;
@@ -806,13 +820,10 @@ enum process_status job_load_locked(struct job *j, long board, bool *found)
 	}
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot lock the board");
-	ps = job_need_outbox(j);
+	/* settle what a crashed run left for this board before reading it */
+	ps = recover_board(j, board);
 	if (ps != PROCESS_OK)
 		return ps;
-	/* settle what a crashed run left for this board before reading it */
-	os = outbox_recover(j->ob, board, NULL);
-	if (os != OUTBOX_OK)
-		return outbox_failure(j, os, "cannot recover the outbox");
 	return job_load_readonly(j, board, found);
 }
 
@@ -984,19 +995,15 @@ enum process_status job_commit_game(struct job *j, bool *done)
 enum process_status job_lock_new_board(struct job *j, long board)
 {
 	enum store_status ss;
-	enum outbox_status os;
 	enum process_status ps;
 	bool dup;
 
 	ss = store_lock_board(j->st, board, &j->board_lock);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot lock the new board");
-	ps = job_need_outbox(j);
+	ps = recover_board(j, board);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_recover(j->ob, board, NULL);
-	if (os != OUTBOX_OK)
-		return outbox_failure(j, os, "cannot recover the outbox");
 	/* a copy of this mail being handled at the same time makes no second board */
 	ps = need_seen_lock(j);
 	if (ps != PROCESS_OK)

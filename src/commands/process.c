@@ -333,24 +333,23 @@ static bool parse_args(int argc, char **argv, const char **home)
 	return false;
 }
 
-enum process_status process_main(int argc, char **argv)
-{
-	static struct job job;	/* large (the command holds 625 placements): not on the stack */
-	struct job *j = &job;
-	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
-	enum process_status ps;
-	enum mailin_status rs, ms;
-	enum store_status ss;
-	char *buf = NULL;
-	size_t len = 0;
-	bool dup;
+/* The mail as start() read it. */
+struct mail_read {
+	char *buf;		/* the raw mail, owned */
+	size_t len;
+	enum mailin_status rs, ms;	/* what mailin_read and mailin_parse said */
+};
 
-	memset(j, 0, sizeof *j);
-	j->seen_lock.fd = -1;
-	j->board_lock.fd = -1;
-	j->accounts_lock.fd = -1;
-	if (!parse_args(argc, argv, &j->home))
-		return usage();
+/*
+ * start: the configuration, the home, the mail read and parsed.  No reply
+ * is possible yet: a failure is only the exit status, and the log line
+ * once the home is open.
+ */
+static enum process_status start(struct job *j, struct mail_read *mr)
+{
+	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
+	enum store_status ss;
+
 	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
 		/* logged in the home when there is one, with the defaults' settings */
 		fprintf(stderr, "oustpbm: %s\n", err);
@@ -359,13 +358,12 @@ enum process_status process_main(int argc, char **argv)
 		if (store_open(j->home, &j->cfg, &j->st, err + strlen(err) + 1,
 		    sizeof err - strlen(err) - 1) == STORE_OK) {
 			/* the sender and Message-ID, so the admin knows which mail to replay */
-			if (mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &buf, &len) != MAILIN_READ_ERROR &&
-			    buf != NULL)
-				(void)mailin_parse(buf, len, &j->in);
+			if (mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len) !=
+			    MAILIN_READ_ERROR && mr->buf != NULL)
+				(void)mailin_parse(mr->buf, mr->len, &j->in);
 			job_detail(j, "error", "configuration error: %s", err);
 		}
-		ps = PROCESS_CONFIG;
-		goto out;
+		return PROCESS_CONFIG;
 	}
 	j->now = config_now(&j->cfg);
 	ss = store_open(j->home, &j->cfg, &j->st, err, sizeof err);
@@ -374,90 +372,143 @@ enum process_status process_main(int argc, char **argv)
 		fprintf(stderr, "oustpbm: %s\n", err);
 		return store_status_temporary(ss) || ss == STORE_NOT_OWNER ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
 	}
+	mr->rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len);
+	if (mr->rs == MAILIN_READ_ERROR || mr->rs == MAILIN_NOMEM) {
+		job_detail(j, "tempfail", "%s", mailin_status_str(mr->rs));
+		return PROCESS_TEMPFAIL;
+	}
+	mr->ms = mailin_parse(mr->buf, mr->len, &j->in);
+	if (mr->ms == MAILIN_NOMEM) {
+		job_detail(j, "tempfail", "%s", mailin_status_str(mr->ms));
+		return PROCESS_TEMPFAIL;
+	}
+	if (mr->ms == MAILIN_UNPARSABLE) {
+		job_detail(j, "unparsable", "%s", mailin_status_str(mr->ms));
+		return PROCESS_DATAERR;
+	}
+	return PROCESS_OK;
+}
 
-	rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &buf, &len);
-	if (rs == MAILIN_READ_ERROR || rs == MAILIN_NOMEM) {
-		job_detail(j, "tempfail", "%s", mailin_status_str(rs));
-		ps = PROCESS_TEMPFAIL;
-		goto out;
-	}
-	ms = mailin_parse(buf, len, &j->in);
-	if (ms == MAILIN_NOMEM) {
-		job_detail(j, "tempfail", "%s", mailin_status_str(ms));
-		ps = PROCESS_TEMPFAIL;
-		goto out;
-	}
-	if (ms == MAILIN_UNPARSABLE) {
-		job_detail(j, "unparsable", "%s", mailin_status_str(ms));
-		ps = PROCESS_DATAERR;
-		goto out;
-	}
+/* gate, first: automatic mail is never answered, a mail without one sender cannot be. */
+static enum process_status gate_sender(struct job *j, const struct mail_read *mr)
+{
+	enum mailin_status ms = mr->ms;
+
 	if (j->in.automatic) {
 		/* RFC 3834: never answer a bounce or an automatic mail */
 		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
-		ps = PROCESS_DROPPED;
-		goto out;
+		return PROCESS_DROPPED;
 	}
 	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
 		job_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
 		/* exit 65: the mail system bounces the mail with this text, the one answer possible */
 		fprintf(stderr, "oustpbm: %s\n", mailin_status_str(ms));
-		ps = PROCESS_DATAERR;
-		goto out;
+		return PROCESS_DATAERR;
 	}
-	if (rs != MAILIN_TOO_BIG && ms != MAILIN_TOO_DEEP) {
-		j->cmd_status = command_parse(&mailcmd_grammar, j->in.subject, j->in.body, &j->cmd);
-		j->mc = mailcmd_of(&j->cmd);
-		job_start_password(j);
-	}
-	/* a redelivered copy, then the per-sender limit: dropped without a reply */
+	return PROCESS_OK;
+}
+
+/*
+ * parse: the command, by the table of mail commands; a board command's
+ * password check starts at once, to run while the record and the board
+ * are read (job_start_password).  A mail cut short or nested too deeply is
+ * not parsed: it is refused unread (answer).
+ */
+static void parse(struct job *j, const struct mail_read *mr)
+{
+	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
+		return;
+	j->cmd_status = command_parse(&mailcmd_grammar, j->in.subject, j->in.body, &j->cmd);
+	j->mc = mailcmd_of(&j->cmd);
+	job_start_password(j);
+}
+
+/* gate, then: a mail loop, a redelivered copy, the per-sender limit: dropped without a reply. */
+static enum process_status gate_repeat(struct job *j)
+{
+	enum process_status ps;
+	bool dup;
+
 	ps = check_loop(j);
 	if (ps == PROCESS_OK)
 		ps = job_check_duplicate(j, &dup);
 	if (ps == PROCESS_OK)
 		ps = check_rate(j);
-	if (ps != PROCESS_OK) {
-		if (j->settle)
-			flush(j);
-		goto out;
-	}
+	return ps;
+}
+
+/* answer: a mail that cannot be read is refused as such; else its command is handled. */
+static enum process_status answer(struct job *j, const struct mail_read *mr)
+{
 	/* a mail without a Message-ID is still answered: in_id "" */
 	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id != NULL ? j->in.message_id : "",
 	    j->in.references, j->in.from_addr);
 	j->unread = "(not read)";
-	if (rs == MAILIN_TOO_BIG) {
+	if (mr->rs == MAILIN_TOO_BIG)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */
-		ps = job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the command "
-		    "alone, without attachments", j->cfg.max_message_bytes);
-	} else if (j->rate_notice) {
-		ps = job_refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers in "
-		    "an hour, so this one was not read; your next mails within the hour are dropped without an "
+		return job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the "
+		    "command alone, without attachments", j->cfg.max_message_bytes);
+	if (j->rate_notice)
+		return job_refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers "
+		    "in an hour, so this one was not read; your next mails within the hour are dropped without an "
 		    "answer. This is the only notice.", j->cfg.max_mails_per_hour);
-	} else if (ms == MAILIN_TOO_DEEP) {
-		ps = job_refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
+	if (mr->ms == MAILIN_TOO_DEEP)
+		return job_refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
 		    "command as plain text");
-	} else {
-		j->unread = NULL;
-		ps = handle(j);
-	}
-	if (ps == PROCESS_OK)
-		job_record_handled(j);
-	if (ps == PROCESS_OK && j->rehash_due)
-		rehash_password(j);
-	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
-		flush(j);
-out:
+	j->unread = NULL;
+	return handle(j);
+}
+
+/* The log line, and everything the job holds released. */
+static void finish(struct job *j, enum process_status ps)
+{
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
 		job_detail(j, "error", "%s", process_status_str(ps));
 	pwcheck_release(&j->pw);
 	if (j->st != NULL)
 		write_log(j);
-	free(buf);
 	free(j->masked);
 	reply_release(&j->rc);
 	mailin_message_release(&j->in);
 	outbox_close(j->ob);
 	store_close(j->st);
+}
+
+/*
+ * One mail, from standard input to the log line.  Each step returns the
+ * status the mail ends with; main.c alone turns it into the exit status.
+ */
+enum process_status process_main(int argc, char **argv)
+{
+	static struct job job;	/* large (the command holds 625 placements): not on the stack */
+	struct job *j = &job;
+	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK };
+	enum process_status ps;
+
+	memset(j, 0, sizeof *j);
+	j->seen_lock.fd = -1;
+	j->board_lock.fd = -1;
+	j->accounts_lock.fd = -1;
+	if (!parse_args(argc, argv, &j->home))
+		return usage();
+	ps = start(j, &mr);
+	if (ps == PROCESS_OK)
+		ps = gate_sender(j, &mr);
+	if (ps == PROCESS_OK) {
+		parse(j, &mr);
+		ps = gate_repeat(j);
+	}
+	if (ps == PROCESS_OK)
+		ps = answer(j, &mr);
+	if (ps == PROCESS_OK)
+		job_record_handled(j);
+	if (ps == PROCESS_OK && j->rehash_due)
+		rehash_password(j);
+	/* a dropped copy of a handled mail: what its first copy left is delivered now */
+	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
+		flush(j);
+	finish(j, ps);
+	free(mr.buf);
 	return ps;
 }
 

@@ -60,7 +60,7 @@ bool command_is(const struct command *cmd, const char *name)
 	return cmd->syntax != NULL && strcmp(cmd->syntax->name, name) == 0;
 }
 
-/* The tail slot of k ('L', 'O', 'N', '*'), or 0. */
+/* The tail slot of k ('L', 'O', 'N', 'T', '*'), or 0. */
 static char tail_of(const struct keyword *k)
 {
 	size_t n = strlen(k->slots);
@@ -458,7 +458,7 @@ struct layout {
 	char mid[4];		/* the middle slots' letters (u p o) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
-	char tail;		/* 'L', 'O', 'N' or 0 */
+	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
 	size_t tail0;		/* the tail words: a[tail0 .. na) */
 	bool tail_missing;	/* the placements of a move */
 };
@@ -550,7 +550,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 	}
 	if (l->tail != 0)
 		fixed--;
-	required = fixed + (l->tail == 'L');
+	required = fixed + (l->tail == 'L' || l->tail == 'T');
 	if (k->slots[0] == 'b' || k->slots[0] == 't') {
 		if (na > 0 && (na >= required || board_word(&a[0]))) {
 			l->board = true;
@@ -560,7 +560,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 		}
 	}
 	t = na;
-	if (l->tail == 'N') {
+	if (l->tail == 'N' || l->tail == 'T') {
 		t = i + l->m < na ? i + l->m : na;
 	} else if (l->tail == 'L' || l->tail == 'O') {
 		while (t > i && (l->tail == 'L' ? placement_word(&a[t - 1], true) : a[t - 1].s[0] == '-'))
@@ -649,6 +649,33 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->synopsis);
 }
 
+/*
+ * "unknown command 'mvoe' (did you mean move?); the commands are
+ * register, ... and help": the keywords of g, and the nearest one when a
+ * word is one edit from it (two for a word of five letters or more).
+ */
+static enum command_status unknown(struct command *out, const struct command_grammar *g, const struct word *w)
+{
+	char q[QUOTE_MAX + 4], near[80] = "", list[COMMAND_ERROR_MAX];
+	size_t i, d, best = SIZE_MAX, used = 0, n = g->n;
+	const char *name;
+
+	list[0] = '\0';
+	for (i = 0; i < n; i++) {
+		name = command_grammar_row(g, i)->name;
+		d = ident_keyword_distance(w->s, w->len, name);
+		if (d < best && ident_keyword_near(w->s, w->len, name)) {
+			best = d;
+			snprintf(near, sizeof near, " (did you mean %s?)", name);
+		}
+		if (used < sizeof list)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" :
+			    i + 1 == n ? " and " : ", ", name);
+	}
+	return fail(out, COMMAND_UNKNOWN, "unknown command '%s'%s; the commands are %s", quote(w->s, w->len, q),
+	    near, list);
+}
+
 /* The full name: the words a[0..na) joined by single spaces. */
 static enum command_status parse_fullname(struct command *out, const struct word *a, size_t na)
 {
@@ -696,15 +723,15 @@ static enum command_status parse_words(struct command *out, const struct command
 	const struct word *a = &w[kw + 1];	/* the arguments */
 	size_t na = n - kw - 1, fixed, i;
 	enum command_status st = COMMAND_OK;
-	char q[QUOTE_MAX + 4], tail;
+	char tail;
 	int passwords = 0;
 
 	if (k == NULL)
-		return fail(out, COMMAND_UNKNOWN, "unknown command '%s'", quote(w[kw].s, w[kw].len, q));
+		return unknown(out, g, &w[kw]);
 	tail = tail_of(k);
 	fixed = strlen(k->slots) - (tail != 0);
-	/* the number of words: exact without a tail; placements need one more word */
-	if (tail == 0 ? na != fixed : tail == 'L' ? na < fixed + 1 : tail != '*' && na < fixed)
+	/* the number of words: exact without a tail; placements and a text need one more word */
+	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail != '*' && na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k->slots[i], &a[i], &passwords);
@@ -719,6 +746,10 @@ static enum command_status parse_words(struct command *out, const struct command
 		break;
 	case 'N':
 		st = parse_fullname(out, &a[fixed], na - fixed);
+		break;
+	case 'T':
+		/* the rest of the line as written (the line is at most COMMAND_LINE_MAX bytes) */
+		snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
 		break;
 	default:
 		break;		/* '*': words after the keyword ("help oust") are ignored */

@@ -34,7 +34,7 @@
 #define COMMAND_PLACEMENTS_MAX 625	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
-#define COMMAND_ERROR_MAX 256		/* bytes of an error message */
+#define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
@@ -70,7 +70,8 @@ enum command_status {
  *   p  a password: the first one cmd.password, a second one cmd.new_password
  * then at most one tail, taking the rest of the line:
  *   L  placements (required)   O  challenge options (optional)
- *   N  a full name (optional)  *  any words, ignored (and masked in the log)
+ *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
+ *   *  any words, ignored (and masked in the log)
  * The masking of passwords and the usage errors read the same slots.
  */
 struct command_syntax {
@@ -133,6 +134,7 @@ struct command {
 	char password[COMMAND_PASSWORD_MAX + 1];	/* password: the old one */
 	char new_password[COMMAND_PASSWORD_MAX + 1];	/* password */
 	char fullname[COMMAND_FULLNAME_MAX + 1];	/* register; may be "" */
+	char text[COMMAND_LINE_MAX + 1];	/* a 'T' slot: the rest of the line as written */
 	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
 	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
@@ -151,7 +153,7 @@ struct command {
  * LF line ends, control characters kept, a NUL as UTF8_NUL_MARK: mailin.h;
  * either may be NULL).  On failure out->error says what was
  * wrong in plain words, quoting the culprit but never a password:
- *   unknown command 'mvoe'
+ *   unknown command 'mvoe' (did you mean move?); the commands are register, ..., games and help
  *   move needs: move <board>[#turn] <userid> <password> <placements>
  *   '10a' is not a board number
  *   -size=12: the size must be odd, from 5 to 25

@@ -8,6 +8,9 @@
 
 static struct command cmd;
 
+/* what an unknown command's error lists */
+#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, games and help"
+
 static enum command_status subj(const char *s)
 {
 	return command_parse(&mailcmd_grammar, s, "", &cmd);
@@ -294,11 +297,17 @@ static void test_other_commands(void)
 	fails("games", COMMAND_USAGE, "games needs: games <userid>; missing: <userid>");
 	fails("games a b", COMMAND_USAGE, "games needs: games <userid>; 1 word too many");
 	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
-	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe'");
-	fails("oust mvoe", COMMAND_UNKNOWN, "unknown command 'mvoe'");
-	fails("oust", COMMAND_UNKNOWN, "unknown command 'oust'");
+	/* a misspelt keyword gets the nearest one and the list (the table's, mailcmd.c) */
+	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
+	fails("oust mvoe", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
+	fails("oust", COMMAND_UNKNOWN, "unknown command 'oust'" COMMANDS);
+	fails("hel", COMMAND_UNKNOWN, "unknown command 'hel' (did you mean help?)" COMMANDS);
+	fails("CHALENGE alice pw bob", COMMAND_UNKNOWN, "unknown command 'CHALENGE' (did you mean challenge?)" COMMANDS);
+	fails("histroy 101", COMMAND_UNKNOWN, "unknown command 'histroy' (did you mean history?)" COMMANDS);
+	fails("shw 101", COMMAND_UNKNOWN, "unknown command 'shw' (did you mean show?)" COMMANDS);
+	fails("mo 101", COMMAND_UNKNOWN, "unknown command 'mo'" COMMANDS);
 	fails("Supercalifragilisticexpialidocious-and-then-some-more", COMMAND_UNKNOWN,
-	    "unknown command 'Supercalifragilisticexpialidocious-and-t...'");
+	    "unknown command 'Supercalifragilisticexpialidocious-and-t...'" COMMANDS);
 }
 
 static void test_finding(void)
@@ -353,10 +362,10 @@ static void test_finding(void)
 	    "a line ending 'wrote:' without a quote after it is no attribution");
 	ok_int(command_parse(&mailcmd_grammar, "Re: Oust Board 101 bob", "Thanks for the game!\n", &cmd), COMMAND_UNKNOWN,
 	    "first body line not a command");
-	ok_str(cmd.error, "unknown command 'Thanks'", "first body line not a command: error");
+	ok_str(cmd.error, "unknown command 'Thanks'" COMMANDS, "first body line not a command: error");
 	ok_int(command_parse(&mailcmd_grammar, "Re: Oust Board 101 bob", "", &cmd), COMMAND_UNKNOWN,
 	    "no body: the subject is parsed");
-	ok_str(cmd.error, "unknown command 'Board'", "server subject alone: error names the word");
+	ok_str(cmd.error, "unknown command 'Board'" COMMANDS, "server subject alone: error names the word");
 	ok_int(command_parse(&mailcmd_grammar, "move 101 alice pw E5 Bcc: victim@example.org", "", &cmd), COMMAND_BAD_PLACEMENT,
 	    "injected text in a subject is only a bad placement");
 }

@@ -70,6 +70,13 @@ static void test_parse_each(void)
 	ok_int(command_parse(&mailcmd_grammar, "mvoe 101 alice secret E5", NULL, &cmd), COMMAND_UNKNOWN,
 	    "a misspelt keyword is unknown");
 	ok(mailcmd_of(&cmd) == NULL, "... and has no row");
+	ok(strstr(cmd.error, "(did you mean move?)") != NULL, "a misspelt keyword: the nearest one named");
+	for (i = 0; i < mailcmd_count; i++)
+		ok(strstr(cmd.error, mailcmd_table[i].syntax.name) != NULL, "an unknown command's error lists %s",
+		    mailcmd_table[i].syntax.name);
+	ok_int(command_parse(&mailcmd_grammar, "frobnicate", NULL, &cmd), COMMAND_UNKNOWN, "an unknown word");
+	ok(strstr(cmd.error, "did you mean") == NULL && strstr(cmd.error, "; the commands are register, ") != NULL,
+	    "... gets the list, and no guess");
 }
 
 /* help lists every command, each synopsis once, each at the start of a line. */
@@ -129,11 +136,40 @@ static void test_readme(void)
 	free(table);
 }
 
+/* A grammar of one's own: the parser knows only the rows it is given; a text tail (T). */
+static void test_own_grammar(void)
+{
+	static const struct command_syntax rows[] = {
+		{ "chat", "chat <board> <userid> <password> <text>", "tupT" },
+		{ "whoami", "whoami <userid> <password>", "up" },
+	};
+	static const struct command_grammar g = { rows, sizeof rows / sizeof rows[0], sizeof rows[0] };
+	static struct command cmd;
+	char *masked;
+
+	ok_int(command_parse(&g, "chat 101#4 alice pw hello there, bob", NULL, &cmd), COMMAND_OK, "chat parses");
+	ok(cmd.syntax == &rows[0] && cmd.board == 101 && cmd.turn == 4, "chat: the row, board and turn");
+	ok_str(cmd.text, "hello there, bob", "chat: the text, as written");
+	masked = command_mask(&cmd);
+	ok_str(masked, "chat 101#4 alice **** hello there, bob", "chat: only the password masked");
+	free(masked);
+	ok_int(command_parse(&g, "chat 101 alice pw", NULL, &cmd), COMMAND_USAGE, "chat without a text");
+	ok_str(cmd.error, "chat needs: chat <board> <userid> <password> <text>", "... the usage from the row");
+	ok_int(command_parse(&g, "whoami alice pw", NULL, &cmd), COMMAND_OK, "whoami parses");
+	ok_str(command_name(&cmd), "whoami", "whoami: its name");
+	ok_int(command_parse(&g, "move 101 alice pw E5", NULL, &cmd), COMMAND_UNKNOWN,
+	    "a command of another table is unknown here");
+	ok_int(command_parse(&g, "whoami alice", NULL, &cmd), COMMAND_USAGE, "whoami: a word missing");
+	ok_str(cmd.error, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>",
+	    "... named from the synopsis");
+}
+
 int main(void)
 {
 	test_rows();
 	test_parse_each();
 	test_help();
 	test_readme();
+	test_own_grammar();
 	return t_done();
 }
