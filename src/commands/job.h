@@ -203,6 +203,17 @@ enum process_status job_need_outbox(struct job *j);
 void job_record_handled(struct job *j);
 enum process_status job_robot_answer(struct job *j);
 
+/* ---- between job.c, job_password.c and job_commit.c ---- */
+
+/*
+ * Settle a password check still running: PWCHECK_RIGHT when none is
+ * pending or the password was taken; PWCHECK_WRONG (j->pwmsg says why);
+ * PWCHECK_FAILED when the hash could not be computed.  who names the user.
+ */
+enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1]);
+enum process_status job_outbox_failure(struct job *j, enum outbox_status os, const char *what);
+enum process_status job_need_seen_lock(struct job *j);
+
 /* Release what the handler had: the locks, the board, its mails (before the replies are delivered). */
 void job_unlock(struct job *j);
 
