@@ -187,9 +187,13 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, const struct game *games, size_t n, struct reply_mail *out);
 
-/* help: the commands and the rules (Oust, by Mark Steere). */
+/*
+ * help: the commands and the rules (Oust, by Mark Steere).  commands is the
+ * list of commands, the template's {commands} (made from the table of mail
+ * commands, commands/mailcmd.h).
+ */
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    struct reply_mail *out);
+    const char *commands, struct reply_mail *out);
 
 /* register: the account userid now exists, bound to address. */
 enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
@@ -205,5 +209,19 @@ enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const
 /* password: userid's password was changed. */
 enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, struct reply_mail *out);
+
+/* One placeholder of a template: {name} is replaced by value. */
+struct reply_var {
+	const char *name;
+	const char *value;
+};
+
+/*
+ * A mail of the account commands (forgot, reset, address, confirm,
+ * signoff, whoami): templates/<tmpl>.txt with vars[0..n) besides the
+ * placeholders every template has, under subject, to to_addr.
+ */
+enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
+    const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out);
 
 #endif
