@@ -400,7 +400,7 @@ static int policy(struct ai *a, struct aiboard *b, int c, int last, enum aiboard
 	if (last != 0) {
 		start = aiboard_below(&a->rng, geo->nnear);
 		for (k = 0; k < geo->nnear; k++) {
-			q = last + geo->near[(start + k) % geo->nnear];
+			q = last + geo->near[start + k < geo->nnear ? start + k : start + k - geo->nnear];
 			if (b->color[q] == RULES_EMPTY && aiboard_count(b, q, c) > 0 &&
 			    (*v = aiboard_check(b, c, q)) == AIBOARD_CAPTURE)
 				return q;
