@@ -160,12 +160,17 @@ struct level {
 	int threads;		/* searches at once, each on its own tree */
 };
 
-/* See ai_level_str(). */
+/*
+ * See ai_level_str().  Each level has about four times the search of the
+ * one below at 1 s a placement (level 2 adds Oust knowledge to level 1,
+ * level 3 RAVE), so that it wins most games against it; level 5, the
+ * strongest, searches all the think time on two threads.
+ */
 static const struct level levels[AI_MAX_LEVEL + 1] = {
 	[1] = { 200, 100, false, false, 1u << 16, 1 },
-	[2] = { 2000, 100, true, false, 1u << 18, 1 },
-	[3] = { 20000, 50, true, true, 1u << 20, 1 },
-	[4] = { 200000, 70, true, true, 1u << 22, 1 },
+	[2] = { 1000, 100, true, false, 1u << 18, 1 },
+	[3] = { 4000, 50, true, true, 1u << 20, 1 },
+	[4] = { 15000, 50, true, true, 1u << 22, 1 },
 	[5] = { 4000000, 95, true, true, 1u << 22, 2 },
 };
 
@@ -374,17 +379,31 @@ static void expand(struct ai *a, struct node *node, struct aiboard *b, int c, in
 static struct node *select_child(struct ai *a, struct node *node)
 {
 	struct node *ch = &a->pool[node->child], *best = ch;
-	float bestv = -1e30f, v, beta, logn = logf((float)node->visits + 1.0f);
+	float bestv = -1e30f, v, f, logn = logf((float)node->visits + 1.0f);
 	int i;
 
+	if (a->lv->rave) {
+		/*
+		 * (1 - beta) w/n + beta aw/an with beta = an / (an + n + an n / K)
+		 * is (w (1 + an / K) + aw) / (an + n + an n / K): one division, and
+		 * w/n where there is no AMAF value yet (an = 0).
+		 */
+		for (i = 0; i < node->nchild; i++, ch++) {
+			if (ch->term == TERM_WIN)
+				return ch;
+			f = 1.0f + ch->an * (1.0f / RAVE_EQUIV);
+			v = (ch->w * f + ch->aw) / (ch->n * f + ch->an);
+			if (!a->lv->knowledge)
+				v += UCB_C * sqrtf(logn / ch->n);
+			if (v > bestv)
+				bestv = v, best = ch;
+		}
+		return best;
+	}
 	for (i = 0; i < node->nchild; i++, ch++) {
 		if (ch->term == TERM_WIN)
 			return ch;
 		v = ch->w / ch->n;
-		if (a->lv->rave && ch->an > 0.0f) {
-			beta = ch->an / (ch->an + ch->n + ch->an * ch->n / RAVE_EQUIV);
-			v = (1.0f - beta) * v + beta * ch->aw / ch->an;
-		}
 		if (!a->lv->knowledge)
 			v += UCB_C * sqrtf(logn / ch->n);
 		if (v > bestv)
@@ -874,12 +893,12 @@ const char *ai_level_str(int level)
 		    "200 playouts a placement";
 	case 2:
 		return "level 2: tree search with Oust knowledge in its priors and playouts "
-		    "(captures, no stone left for the opponent to capture), 2,000 playouts a placement";
+		    "(captures, no stone left for the opponent to capture), 1,000 playouts a placement";
 	case 3:
-		return "level 3: as level 2 with RAVE, up to 20,000 playouts a placement and half "
+		return "level 3: as level 2 with RAVE, up to 4,000 playouts a placement and half "
 		    "the time it is given";
 	case 4:
-		return "level 4: as level 3, up to 200,000 playouts a placement and 70% of the time";
+		return "level 4: as level 3, up to 15,000 playouts a placement";
 	default:
 		return "level 5: as level 4, with two searches at once on two threads, up to "
 		    "4,000,000 playouts a placement and 95% of the time it is given";
