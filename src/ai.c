@@ -721,8 +721,8 @@ static void child_stats(struct ai *a, struct ai *h, int i, float *v, float *w, f
  * the helper's visits to the same placement (root parallelisation).  When
  * balanced (Black's first placement and the opponent may swap after it),
  * the placement whose value is nearest an even game among those searched
- * well (at least an eighth of the most visited one's visits): the pie rule
- * gives a strong first placement to the opponent.
+ * well (at least 64 visits and a quarter of the most visited one's): the
+ * pie rule gives a strong first placement to the opponent.
  */
 static struct node *pick(struct ai *a, struct ai *h, bool balanced)
 {
@@ -745,7 +745,8 @@ static struct node *pick(struct ai *a, struct ai *h, bool balanced)
 		for (i = 0; i < root->nchild; i++) {
 			ch = &a->pool[root->child + i];
 			child_stats(a, h, i, &v, &w, &n);
-			if (v * 8.0f < most || v < 8.0f)
+			/* Few visits leave a value near the prior's even one: not a measure. */
+			if (v * 4.0f < most || v < 64.0f)
 				continue;
 			if (fabsf(w / n - 0.5f) < fabsf(bw / bn - 0.5f))
 				best = ch, bw = w, bn = n;
