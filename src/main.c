@@ -4,7 +4,7 @@
  * status (sysexits.h), which is decided here and nowhere else.
  *
  *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
- *   oustpbm engine [--level N] [--seconds S] [--seed N] [--playouts N] [--player P]
+ *   oustpbm engine [--level N] [--seconds S] [--seed N] [--playouts N] [--player P] [--resign]
  *                                  GTP engine on stdin/stdout
  *   oustpbm [-d DIR] cleanup|adduser|passwd|deluser|list|show|fsck ...   admin.h
  *   oustpbm [-d DIR] flush         send the queued replies that are due
@@ -95,7 +95,7 @@ static int usage(FILE *f)
 {
 	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
 	      "       oustpbm engine [--level 1..5] [--seconds S] [--seed N] [--playouts N]\n"
-	      "                      [--player ai|random|greedy]\n"
+	      "                      [--player ai|random|greedy] [--resign]\n"
 	      "                                      GTP engine on standard input/output\n"
 	      "       oustpbm [-d DIR] flush [--all]  send the queued replies that are due (--all: every one)\n"
 	      "       oustpbm [-d DIR] queue          list the queued replies\n"

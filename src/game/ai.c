@@ -160,19 +160,29 @@ struct level {
 	int threads;		/* searches at once, each on its own tree */
 };
 
-/* See ai_level_str(). */
+/*
+ * See ai_level_str().  Each level has about four times the search of the
+ * one below at 1 s a placement (level 2 adds Oust knowledge to level 1,
+ * level 3 RAVE), so that it wins most games against it; level 5, the
+ * strongest, searches all the think time on two threads.
+ */
 static const struct level levels[AI_MAX_LEVEL + 1] = {
 	[1] = { 200, 100, false, false, 1u << 16, 1 },
-	[2] = { 2000, 100, true, false, 1u << 18, 1 },
-	[3] = { 20000, 50, true, true, 1u << 20, 1 },
-	[4] = { 200000, 70, true, true, 1u << 22, 1 },
-	[5] = { 4000000, 100, true, true, 1u << 22, 2 },
+	[2] = { 1000, 100, true, false, 1u << 18, 1 },
+	[3] = { 4000, 50, true, true, 1u << 20, 1 },
+	[4] = { 15000, 50, true, true, 1u << 22, 1 },
+	[5] = { 4000000, 95, true, true, 1u << 22, 2 },
 };
 
+#ifndef PRIOR
 #define PRIOR 12.0f		/* virtual visits of a prior */
+#endif
+#ifndef RAVE_EQUIV
 #define RAVE_EQUIV 30.0f	/* visits at which AMAF and real values weigh alike */
+#endif
 #define UCB_C 0.9f		/* exploration without knowledge */
 #define EXPAND_AT 2		/* visits before a node's children are made */
+#define DEADLINE_RESERVE_NS 10000000	/* 10 ms of the think time kept back */
 #define MAX_PATH 256
 #define MAX_SEQ (4 * RULES_MAX_POINTS + MAX_PATH)
 
@@ -369,17 +379,31 @@ static void expand(struct ai *a, struct node *node, struct aiboard *b, int c, in
 static struct node *select_child(struct ai *a, struct node *node)
 {
 	struct node *ch = &a->pool[node->child], *best = ch;
-	float bestv = -1e30f, v, beta, logn = logf((float)node->visits + 1.0f);
+	float bestv = -1e30f, v, f, logn = logf((float)node->visits + 1.0f);
 	int i;
 
+	if (a->lv->rave) {
+		/*
+		 * (1 - beta) w/n + beta aw/an with beta = an / (an + n + an n / K)
+		 * is (w (1 + an / K) + aw) / (an + n + an n / K): one division, and
+		 * w/n where there is no AMAF value yet (an = 0).
+		 */
+		for (i = 0; i < node->nchild; i++, ch++) {
+			if (ch->term == TERM_WIN)
+				return ch;
+			f = 1.0f + ch->an * (1.0f / RAVE_EQUIV);
+			v = (ch->w * f + ch->aw) / (ch->n * f + ch->an);
+			if (!a->lv->knowledge)
+				v += UCB_C * sqrtf(logn / ch->n);
+			if (v > bestv)
+				bestv = v, best = ch;
+		}
+		return best;
+	}
 	for (i = 0; i < node->nchild; i++, ch++) {
 		if (ch->term == TERM_WIN)
 			return ch;
 		v = ch->w / ch->n;
-		if (a->lv->rave && ch->an > 0.0f) {
-			beta = ch->an / (ch->an + ch->n + ch->an * ch->n / RAVE_EQUIV);
-			v = (1.0f - beta) * v + beta * ch->aw / ch->an;
-		}
 		if (!a->lv->knowledge)
 			v += UCB_C * sqrtf(logn / ch->n);
 		if (v > bestv)
@@ -400,7 +424,7 @@ static int policy(struct ai *a, struct aiboard *b, int c, int last, enum aiboard
 	if (last != 0) {
 		start = aiboard_below(&a->rng, geo->nnear);
 		for (k = 0; k < geo->nnear; k++) {
-			q = last + geo->near[(start + k) % geo->nnear];
+			q = last + geo->near[start + k < geo->nnear ? start + k : start + k - geo->nnear];
 			if (b->color[q] == RULES_EMPTY && aiboard_count(b, q, c) > 0 &&
 			    (*v = aiboard_check(b, c, q)) == AIBOARD_CAPTURE)
 				return q;
@@ -641,10 +665,25 @@ static void run(struct ai *a, const struct limits *l)
 {
 	long i;
 
+	int64_t t, last = 0, gap = 0;
+
 	a->playouts = 0;
 	for (i = 0; i < l->budget; i++) {
-		if ((i & 31) == 0 && l->deadline != 0 && i > 0 && now_ns() >= l->deadline)
-			break;
+		/*
+		 * The clock at every playout (a vDSO call, well under 0.1% of a
+		 * playout).  On a loaded machine the thread may lose the processor
+		 * for a while between two reads: it stops when the longest
+		 * such pause seen in this search would reach the deadline, so that
+		 * the answer still comes in time.
+		 */
+		if (l->deadline != 0) {
+			t = now_ns();
+			if (i > 0 && t - last > gap)
+				gap = t - last;
+			last = t;
+			if (i > 0 && t + gap >= l->deadline)
+				break;
+		}
 		one_playout(a);
 		a->playouts++;
 	}
@@ -658,34 +697,60 @@ static void *helper_main(void *arg)
 	return NULL;
 }
 
+/* Visits, wins and value weight of the root's child i, the helper's same placement added. */
+static void child_stats(struct ai *a, struct ai *h, int i, float *v, float *w, float *n)
+{
+	struct node *ch = &a->pool[a->pool[a->root].child + i], *hr, *hc;
+	int j;
+
+	*v = (float)ch->visits, *w = ch->w, *n = ch->n;
+	if (h == NULL)
+		return;
+	hr = &h->pool[h->root];
+	for (j = 0; j < hr->nchild; j++) {
+		hc = &h->pool[hr->child + j];
+		if (hc->move == ch->move && hc->color == ch->color) {
+			*v += (float)hc->visits, *w += hc->w, *n += hc->n;
+			return;
+		}
+	}
+}
+
 /*
  * The root's child to play: a winning one, else the most visited, counting
- * the helper's visits to the same placement (root parallelisation).
+ * the helper's visits to the same placement (root parallelisation).  When
+ * balanced (Black's first placement and the opponent may swap after it),
+ * the placement whose value is nearest an even game among those searched
+ * well (at least 64 visits and a quarter of the most visited one's): the
+ * pie rule gives a strong first placement to the opponent.
  */
-static struct node *pick(struct ai *a, struct ai *h)
+static struct node *pick(struct ai *a, struct ai *h, bool balanced)
 {
-	struct node *root = &a->pool[a->root], *ch, *best = NULL, *hr = NULL, *hc;
-	float bv = -1.0f, bw = 0.0f, bn = 1.0f, v, w, n;
-	int i, j;
+	struct node *root = &a->pool[a->root], *ch, *best = NULL;
+	float bv = -1.0f, bw = 0.0f, bn = 1.0f, v, w, n, most = 0.0f;
+	int i;
 
-	if (h != NULL)
-		hr = &h->pool[h->root];
 	for (i = 0; i < root->nchild; i++) {
 		ch = &a->pool[root->child + i];
 		if (ch->term == TERM_WIN) {
-			best = ch, bw = 1.0f, bn = 1.0f;
-			break;
+			a->value = 1.0f;
+			return ch;
 		}
-		v = (float)ch->visits, w = ch->w, n = ch->n;
-		for (j = 0; hr != NULL && j < hr->nchild; j++) {
-			hc = &h->pool[hr->child + j];
-			if (hc->move == ch->move && hc->color == ch->color) {
-				v += (float)hc->visits, w += hc->w, n += hc->n;
-				break;
-			}
-		}
+		child_stats(a, h, i, &v, &w, &n);
 		if (best == NULL || v > bv || (v == bv && w / n > bw / bn))
 			best = ch, bv = v, bw = w, bn = n;
+	}
+	if (balanced && best != NULL) {
+		most = bv;
+		for (i = 0; i < root->nchild; i++) {
+			ch = &a->pool[root->child + i];
+			child_stats(a, h, i, &v, &w, &n);
+			/* Few visits leave a value near the prior's even one: not a measure. */
+			if (v * 4.0f < most || v < 64.0f)
+				continue;
+			if (fabsf(w / n - 0.5f) < fabsf(bw / bn - 0.5f))
+				best = ch, bw = w, bn = n;
+		}
 	}
 	a->value = bw / bn;
 	return best;
@@ -713,8 +778,11 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 	l.budget = o->playouts > 0 ? o->playouts : a->lv->playouts;
 	l.deadline = 0;
 	if (o->deadline_ns > 0) {
+		/* Keep back a little for joining the helper and answering on a loaded machine. */
 		t = now_ns();
-		l.deadline = t + (o->deadline_ns - t) / 100 * a->lv->time_pct;
+		l.deadline = t + (o->deadline_ns - t) / 100 * a->lv->time_pct - DEADLINE_RESERVE_NS;
+		if (l.deadline <= t)
+			l.deadline = t + 1; /* one playout, then the answer */
 	}
 	if (root_children(a) == 0) {
 		/* No placement here: the side to move passes (the rules core does it by itself). */
@@ -744,7 +812,9 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 		if (two)
 			pthread_join(thread, NULL);
 	}
-	best = pick(a, h);
+	/* Pie rule (oust-rules.md): Black's first placement may be taken over by a swap. */
+	best = pick(a, h, g->swap_enabled && g->turn == 1 && g->placed == 0 &&
+	    g->to_move == RULES_BLACK);
 	if (h != NULL)
 		a->playouts += h->playouts;
 	if (best == NULL || best->color != g->to_move)
@@ -837,15 +907,15 @@ const char *ai_level_str(int level)
 		    "200 playouts a placement";
 	case 2:
 		return "level 2: tree search with Oust knowledge in its priors and playouts "
-		    "(captures, no stone left for the opponent to capture), 2,000 playouts a placement";
+		    "(captures, no stone left for the opponent to capture), 1,000 playouts a placement";
 	case 3:
-		return "level 3: as level 2 with RAVE, up to 20,000 playouts a placement and half "
+		return "level 3: as level 2 with RAVE, up to 4,000 playouts a placement and half "
 		    "the time it is given";
 	case 4:
-		return "level 4: as level 3, up to 200,000 playouts a placement and 70% of the time";
+		return "level 4: as level 3, up to 15,000 playouts a placement";
 	default:
 		return "level 5: as level 4, with two searches at once on two threads, up to "
-		    "4,000,000 playouts a placement and all the time it is given";
+		    "4,000,000 playouts a placement and 95% of the time it is given";
 	}
 }
 

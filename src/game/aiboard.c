@@ -116,16 +116,22 @@ void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
 	memcpy(dst->empty, src->empty, (size_t)src->nempty * 2);
 }
 
+/*
+ * The hot functions take the number of neighbours as a constant (4 on
+ * squares, 6 on hexes), so that the compiler unrolls their loops; the
+ * public ones pick the instance for the board.
+ */
+#define HOT static inline __attribute__((always_inline))
+#define BY_NNBR(geo, f, ...) ((geo)->nnbr == 4 ? f(4, __VA_ARGS__) : f(6, __VA_ARGS__))
+
 /* Largest enemy group next to group g, from the cache or by walking g. */
-static int max_enemy(struct aiboard *b, int g)
+static int max_enemy_walk(struct aiboard *b, int g, const int nnbr)
 {
 	const struct aigeom *geo = b->geo;
 	int e = RULES_OTHER(b->color[g]), s = g, m = 0, k, q, z;
 
-	if (b->gvalid[g])
-		return b->gmax[g];
 	do {
-		for (k = 0; k < geo->nnbr; k++) {
+		for (k = 0; k < nnbr; k++) {
 			q = s + geo->nbr[k];
 			if (b->color[q] == e && (z = b->gsize[b->group[q]]) > m)
 				m = z;
@@ -137,14 +143,31 @@ static int max_enemy(struct aiboard *b, int g)
 	return m;
 }
 
-enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p)
+static int max_enemy_4(struct aiboard *b, int g)
+{
+	return max_enemy_walk(b, g, 4);
+}
+
+static int max_enemy_6(struct aiboard *b, int g)
+{
+	return max_enemy_walk(b, g, 6);
+}
+
+HOT int max_enemy(struct aiboard *b, int g, const int nnbr)
+{
+	if (b->gvalid[g])
+		return b->gmax[g];
+	return nnbr == 4 ? max_enemy_4(b, g) : max_enemy_6(b, g);
+}
+
+HOT enum aiboard_verdict check_n(const int nnbr, struct aiboard *b, int c, int p)
 {
 	const struct aigeom *geo = b->geo;
 	int own[AIBOARD_MAX_NBR], nown = 0, size = 1, maxe = 0, e = RULES_OTHER(c), k, j, q, g, m;
 
 	if (aiboard_count(b, p, c) == 0)
 		return AIBOARD_NONCAPTURE;
-	for (k = 0; k < geo->nnbr; k++) {
+	for (k = 0; k < nnbr; k++) {
 		q = p + geo->nbr[k];
 		if (b->color[q] == e) {
 			m = b->gsize[b->group[q]];
@@ -162,12 +185,17 @@ enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p)
 		return AIBOARD_NONCAPTURE;
 	for (j = 0; j < nown; j++) {
 		size += b->gsize[own[j]];
-		m = max_enemy(b, own[j]);
+		m = max_enemy(b, own[j], nnbr);
 		if (m > maxe)
 			maxe = m;
 	}
 	/* Capturing placement: it touches an enemy group, and every one it touches is smaller. */
 	return maxe > 0 && size > maxe ? AIBOARD_CAPTURE : AIBOARD_ILLEGAL;
+}
+
+enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p)
+{
+	return BY_NNBR(b->geo, check_n, b, c, p);
 }
 
 int aiboard_capture_size(struct aiboard *b, int c, int p)
@@ -208,7 +236,7 @@ int aiboard_capture_size(struct aiboard *b, int c, int p)
 	return n;
 }
 
-static inline void put_stone(struct aiboard *b, int c, int p)
+HOT void put_stone(const int nnbr, struct aiboard *b, int c, int p)
 {
 	int i = b->epos[p], last = b->empty[--b->nempty];
 
@@ -219,7 +247,7 @@ static inline void put_stone(struct aiboard *b, int c, int p)
 	b->group[p] = (uint16_t)p;
 	b->next[p] = (uint16_t)p;
 	b->gsize[p] = 1;
-	for (i = 0; i < b->geo->nnbr; i++)
+	for (i = 0; i < nnbr; i++)
 		b->nown[p + b->geo->nbr[i]] += NOWN_ONE(c);
 }
 
@@ -240,19 +268,19 @@ static void merge(struct aiboard *b, int into, int from)
 }
 
 /* Remove group r (colour e); the capturer's other groups around it forget their largest enemy. */
-static void remove_group(struct aiboard *b, int r, int keep)
+HOT void remove_group(const int nnbr, struct aiboard *b, int r, int keep)
 {
 	const struct aigeom *geo = b->geo;
 	int e = b->color[r], c = RULES_OTHER(e), s = r, n, k, q;
 
 	do {
 		n = b->next[s];
-		for (k = 0; k < geo->nnbr; k++) {
+		for (k = 0; k < nnbr; k++) {
 			q = s + geo->nbr[k];
 			if (b->color[q] == c && b->group[q] != keep)
 				b->gvalid[b->group[q]] = 0;
 		}
-		for (k = 0; k < geo->nnbr; k++)
+		for (k = 0; k < nnbr; k++)
 			b->nown[s + geo->nbr[k]] -= NOWN_ONE(e);
 		b->color[s] = RULES_EMPTY;
 		b->group[s] = 0;
@@ -263,15 +291,15 @@ static void remove_group(struct aiboard *b, int r, int keep)
 	} while (s != r);
 }
 
-int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v)
+HOT int play_n(const int nnbr, struct aiboard *b, int c, int p, enum aiboard_verdict v)
 {
 	const struct aigeom *geo = b->geo;
-	int e = RULES_OTHER(c), k, q, g, h, s, m = 0, n = 0;
+	int e = RULES_OTHER(c), k, j, q, r, g, h, s, m = 0, n = 0;
 
-	put_stone(b, c, p);
+	put_stone(nnbr, b, c, p);
 	if (v == AIBOARD_NONCAPTURE) {
 		/* A new singleton: its enemies now touch a group of at least 1. */
-		for (k = 0; k < geo->nnbr; k++) {
+		for (k = 0; k < nnbr; k++) {
 			q = p + geo->nbr[k];
 			if (b->color[q] != e)
 				continue;
@@ -285,8 +313,38 @@ int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v)
 		b->gvalid[p] = 1;
 		return 0;
 	}
+	/*
+	 * Every enemy group next to the new group is smaller: remove them all.
+	 * They touch p or one of the own groups p joins; an own group known to
+	 * touch no enemy (a cached largest enemy of 0) need not be walked.
+	 */
+	for (k = 0; k < nnbr; k++) {
+		q = p + geo->nbr[k];
+		if (b->color[q] == e) {
+			n += b->gsize[b->group[q]];
+			remove_group(nnbr, b, b->group[q], p);
+		}
+	}
+	for (k = 0; k < nnbr; k++) {
+		q = p + geo->nbr[k];
+		if (b->color[q] != c || (h = b->group[q]) == p || (b->gvalid[h] && b->gmax[h] == 0))
+			continue;
+		s = h;
+		do {
+			for (j = 0; j < nnbr; j++) {
+				r = s + geo->nbr[j];
+				if (b->color[r] == e) {
+					n += b->gsize[b->group[r]];
+					remove_group(nnbr, b, b->group[r], h);
+				}
+			}
+			s = b->next[s];
+		} while (s != h);
+		b->gmax[h] = 0; /* walked: the next neighbour of this group skips it */
+		b->gvalid[h] = 1;
+	}
 	g = p;
-	for (k = 0; k < geo->nnbr; k++) {
+	for (k = 0; k < nnbr; k++) {
 		q = p + geo->nbr[k];
 		if (b->color[q] != c || (h = b->group[q]) == g)
 			continue;
@@ -295,31 +353,29 @@ int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v)
 		else
 			merge(b, g, h);
 	}
-	/* Every enemy group next to the new group is smaller: remove them all. */
-	s = g;
-	do {
-		for (k = 0; k < geo->nnbr; k++) {
-			q = s + geo->nbr[k];
-			if (b->color[q] == e) {
-				n += b->gsize[b->group[q]];
-				remove_group(b, b->group[q], g);
-			}
-		}
-		s = b->next[s];
-	} while (s != g);
 	b->gmax[g] = 0;
 	b->gvalid[g] = 1;
 	return n;
 }
 
-int aiboard_legal(struct aiboard *b, int c, uint16_t *out)
+int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v)
+{
+	return BY_NNBR(b->geo, play_n, b, c, p, v);
+}
+
+HOT int legal_n(const int nnbr, struct aiboard *b, int c, uint16_t *out)
 {
 	int i, n = 0;
 
 	for (i = 0; i < b->nempty; i++)
-		if (aiboard_check(b, c, b->empty[i]) != AIBOARD_ILLEGAL)
+		if (check_n(nnbr, b, c, b->empty[i]) != AIBOARD_ILLEGAL)
 			out[n++] = b->empty[i];
 	return n;
+}
+
+int aiboard_legal(struct aiboard *b, int c, uint16_t *out)
+{
+	return BY_NNBR(b->geo, legal_n, b, c, out);
 }
 
 bool aiboard_has_legal(struct aiboard *b, int c)
@@ -332,7 +388,8 @@ bool aiboard_has_legal(struct aiboard *b, int c)
 	return false;
 }
 
-int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_verdict *v)
+HOT int random_legal_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng,
+    enum aiboard_verdict *v)
 {
 	uint16_t mv[RULES_MAX_POINTS];
 	int t, p, n;
@@ -342,25 +399,31 @@ int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_v
 	/* Rejection sampling: a uniform empty point, kept if legal, is a uniform legal one. */
 	for (t = 0; t < 8; t++) {
 		p = b->empty[aiboard_below(rng, b->nempty)];
-		if ((*v = aiboard_check(b, c, p)) != AIBOARD_ILLEGAL)
+		if ((*v = check_n(nnbr, b, c, p)) != AIBOARD_ILLEGAL)
 			return p;
 	}
 	/* Most points are illegal: draw from the whole set. */
-	n = aiboard_legal(b, c, mv);
+	n = legal_n(nnbr, b, c, mv);
 	if (n == 0)
 		return 0;
 	p = mv[aiboard_below(rng, n)];
-	*v = aiboard_check(b, c, p);
+	*v = check_n(nnbr, b, c, p);
 	return p;
 }
 
-int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len)
+int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_verdict *v)
+{
+	return BY_NNBR(b->geo, random_legal_n, b, c, rng, v);
+}
+
+HOT int random_game_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng, int maxlen,
+    int *len)
 {
 	enum aiboard_verdict v;
 	int n = 0, passes = 0, placed = 0, p, winner = RULES_EMPTY;
 
 	while (n < maxlen) {
-		p = aiboard_random_legal(b, c, rng, &v);
+		p = random_legal_n(nnbr, b, c, rng, &v);
 		if (p == 0) {
 			/* Mid-turn dead end: the turn ends; at a turn's start: a pass, two a draw. */
 			if (placed == 0 && ++passes == 2)
@@ -371,7 +434,7 @@ int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int
 		}
 		n++;
 		passes = 0;
-		aiboard_play(b, c, p, v);
+		play_n(nnbr, b, c, p, v);
 		if (v == AIBOARD_NONCAPTURE) {
 			placed = 0;
 			c = RULES_OTHER(c);
@@ -384,4 +447,9 @@ int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int
 	}
 	*len = n;
 	return winner;
+}
+
+int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len)
+{
+	return BY_NNBR(b->geo, random_game_n, b, c, rng, maxlen, len);
 }

@@ -396,6 +396,7 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 	enum rules_color c = parse_color(argv[0]);
 	uint16_t legal[RULES_MAX_POINTS];
 	struct ai_options o = { 0 };
+	struct ai_search search;
 	struct ai_turn *t = NULL;
 	struct timespec now;
 	enum ai_status st;
@@ -442,6 +443,15 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 			goto out;
 		}
 		p = t->points[0];
+		ai_last_search(e->ai, &search);
+		if (e->opt.resign && search.playouts >= ENGINE_RESIGN_PLAYOUTS &&
+		    search.value < ENGINE_RESIGN_BELOW) {
+			/* The search sees no chance: the game ends here, as it would by mail. */
+			rules_game_resign(&e->rg, c);
+			say(e, "resign");
+			ok = true;
+			goto out;
+		}
 	}
 	if (!place(e, c, p))
 		goto out;
@@ -906,6 +916,8 @@ bool engine_parse_options(int argc, char **argv, struct engine_options *o, char 
 				    quote(v, q));
 				return false;
 			}
+		} else if (strcmp(arg, "--resign") == 0) {
+			o->resign = true;
 		} else {
 			snprintf(err, errlen, "engine: unknown option '%s'", quote(arg, q));
 			return false;

@@ -85,7 +85,16 @@ struct engine_options {
 	long playouts;		/* > 0: a fixed playout budget per placement (matches, tests) */
 	bool seeded;		/* seed below is given */
 	uint64_t seed;
+	bool resign;		/* genmove may answer resign (see ENGINE_RESIGN_BELOW) */
 };
+
+/*
+ * With --resign, genmove answers resign when the AI's search, of at least
+ * ENGINE_RESIGN_PLAYOUTS playouts, gives the side to move less than this
+ * chance to win.
+ */
+#define ENGINE_RESIGN_BELOW 0.01
+#define ENGINE_RESIGN_PLAYOUTS 1000
 
 /* The defaults: the computer player at AI_DEFAULT_LEVEL, ENGINE_DEFAULT_SECONDS, no seed. */
 void engine_options_init(struct engine_options *o);
@@ -93,7 +102,7 @@ void engine_options_init(struct engine_options *o);
 /*
  * Parse the engine's command-line options (after "engine"): --level N,
  * --seconds S, --seed N, --playouts N, --player ai|random|greedy, each also
- * as --name=value.  On an error writes a message (room for 160 bytes) and
+ * as --name=value, and --resign.  On an error writes a message (room for 160 bytes) and
  * returns false.
  */
 bool engine_parse_options(int argc, char **argv, struct engine_options *o, char *err, size_t errlen);

@@ -205,11 +205,42 @@ static void test_determinism(void)
 	ok(same, "same seed and budget: the same turn, on one thread and on two");
 }
 
+/*
+ * Pie rule: Black's first placement, when White may swap after it, is the
+ * one nearest an even game among those searched well, not the strongest.
+ */
+static void test_pie(void)
+{
+	struct ai_options o = opts(AI_DEFAULT_LEVEL, 1, 5000);
+	struct ai_search s[2];
+	struct ai_turn t[2];
+	struct ai *a;
+	float off[2];
+	int swap;
+	bool ran = true;
+
+	for (swap = 0; swap < 2; swap++) {
+		rules_game_init(&G, 9, swap == 1);
+		a = ai_new();
+		ran = ran && a != NULL && ai_genmove(a, &G, &o, &t[swap]) == AI_OK &&
+		    t[swap].action == AI_PLACE && t[swap].n == 1;
+		if (a != NULL)
+			ai_last_search(a, &s[swap]);
+		ai_free(a);
+		off[swap] = s[swap].value > 0.5 ? s[swap].value - 0.5f : 0.5f - (float)s[swap].value;
+	}
+	ok(ran, "black's first placement chosen with and without the pie rule");
+	ok(off[1] <= off[0] && off[1] < 0.05f,
+	    "with the pie rule black's first placement is nearer an even game (%.3f, not %.3f)",
+	    s[1].value, s[0].value);
+}
+
 int main(void)
 {
 	test_positions();
 	test_greedy();
 	test_determinism();
+	test_pie();
 	play_games(5, -1, 0, 20, 200);
 	play_games(7, AI_DEFAULT_LEVEL, 0, 6, 300);
 	play_games(9, AI_MIN_LEVEL, -1, 4, 300);

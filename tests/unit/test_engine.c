@@ -712,6 +712,9 @@ static void test_options(void)
 	    "--seed -3 and an overflowing seed refused");
 	ok(!parse("--player alphago", &o, err), "--player alphago refused");
 	ok_str(err, "engine: --player 'alphago': ai, random or greedy", "the player is named");
+	ok(parse("--resign", &o, err) && o.resign, "--resign");
+	ok(parse("", &o, err) && !o.resign, "no resigning unless asked");
+	ok(!parse("--resign=yes", &o, err), "--resign takes no value");
 	ok(!parse("--frobnicate", &o, err), "an unknown option refused");
 	ok_str(err, "engine: unknown option '--frobnicate'", "the option is named");
 }
@@ -753,6 +756,30 @@ static void test_ai_genmove(void)
 		ok_str(a, "= \n\n= B3\n\n= B+\n\n", "the AI wins edge case 1 with B3");
 		free(a);
 		free(in);
+	}
+	/*
+	 * --resign: White to move, every placement loses (the search gives it
+	 * under 1%), top row first:  x . x o x / . . x . . / x x x x x / o . . . . / x o x . x
+	 */
+	{
+		const char *lost = "boardsize 5\nplay b A3\nplay w D3\nplay b C3\nplay w B1\n"
+		    "play b E1\nplay w E2\nplay b B3\nplay b E5\nplay w B4\nplay b C5\n"
+		    "play w C2\nplay b C4\nplay b E3\nplay w A2\nplay b D3\nplay b A5\n"
+		    "play w A2\nplay b A1\nplay w D5\nplay b C1\n"
+		    "genmove w\ngogui-rules_final_result\n";
+		const char *end;
+
+		parse("--level 3 --playouts 2000 --seed 1 --resign", &o, err);
+		a = run_opts(lost, &o);
+		end = a != NULL && strlen(a) > 16 ? a + strlen(a) - 16 : "";
+		ok_str(end, "= resign\n\n= B+\n\n", "--resign: a lost game is resigned");
+		free(a);
+		parse("--level 3 --playouts 2000 --seed 1", &o, err);
+		a = run_opts(lost, &o);
+		end = a != NULL ? strstr(a, "= resign") : NULL;
+		ok(a != NULL && end == NULL && strstr(a, "= unknown") != NULL,
+		    "without --resign the same game goes on");
+		free(a);
 	}
 	/* The think time: level 5 on 11x11 with 0.3 s answers within 0.3 s + 10% + 50 ms. */
 	parse("--level 5 --seconds 0.3", &o, err);
