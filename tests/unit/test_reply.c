@@ -235,7 +235,7 @@ static void test_wrap(void)
 	w = reply_wrap("short line\n\nanother\n");
 	ok_str(w, "short line\n\nanother\n", "short lines stay as they are");
 	free(w);
-	/* 80 columns: "aaaa ...": broken at the last space before column 73 */
+	/* 93 columns: broken at the last space before column 73 */
 	w = reply_wrap("Your command was not carried out: alice is playing on 2 boards already (max_open_boards = 2).");
 	ok_str(w, "Your command was not carried out: alice is playing on 2 boards already\n(max_open_boards = 2).",
 	    "a long line breaks at the last space that fits");
@@ -243,6 +243,7 @@ static void test_wrap(void)
 	w = reply_wrap("  alice writes:  two  spaces  kept  between words  but  the  one  at  the  break  goes  away\n");
 	ok_str(w, "  alice writes:  two  spaces  kept  between words  but  the  one  at\n  the  break  goes  away\n",
 	    "a continuation keeps the indent; spaces are kept but at the break");
+	free(w);
 	memset(word, 'x', 200);
 	word[200] = '\0';
 	snprintf(in, sizeof in, "see https://example.org/%s for more\n", word);
