@@ -17,9 +17,9 @@
 const struct mail_command mailcmd_table[] = {
 	{ { "register", "register <userid> <password> [full name]", "upN" },
 	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_register,
-	  "Create your account, bound to the address you write from. A user id\n"
-	  "is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64 printable\n"
-	  "characters without spaces.",
+	  "Create your account, bound to the address you write from. A user\n"
+	  "id is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64\n"
+	  "printable characters without spaces.",
 	  "creates an account bound to the sender's address" },
 	{ { "password", "password <userid> <old password> <new password>", "upp" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_password,
@@ -33,18 +33,18 @@ const struct mail_command mailcmd_table[] = {
 	  "(default 11); with -hex it is Mark Steere's own hexagonal board of\n"
 	  "side S, 3 to 10 (default 7: 127 cells; see HEX BOARDS below). You\n"
 	  "play Black, who moves first, unless you say -white, or -random.\n"
-	  "-noswap turns the swap off. -level=N (1 to 5, default 3) is robot's\n"
-	  "strength.",
+	  "-noswap turns the swap off. -level=N (1 to 5, default 3) is\n"
+	  "robot's strength.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
 	  "against `robot`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
-	  "Your whole turn: its placements in order, joined by commas, as\n"
-	  "E5 or E5,F6,G7 (on a hex board: d4 or d4,e5,c2). #turn is the\n"
-	  "number of the turn you are making (the mails tell you); with it, a\n"
-	  "mail delivered twice is not played twice.",
+	  "Your whole turn: its placements in order, joined by commas, as E5\n"
+	  "or E5,F6,G7 (on a hex board: d4 or d4,e5,c2). #turn is the number\n"
+	  "of the turn you are making (the mails tell you); with it, a mail\n"
+	  "delivered twice is not played twice.",
 	  "a whole turn, placements joined by commas: `E5,F5,G6` (hex: `d4,e5`); `#turn` guards against a "
 	  "mail applied twice" },
 	{ { "swap", "swap <board>[#turn] <userid> <password>", "tup" },

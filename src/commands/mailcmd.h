@@ -86,7 +86,7 @@ const struct mail_command *mailcmd_find(const char *name);
  * wrapped at MAILCMD_HELP_WIDTH columns, then its help lines.  The caller
  * frees it; NULL when out of memory.
  */
-#define MAILCMD_HELP_WIDTH 86
+#define MAILCMD_HELP_WIDTH 72	/* a reply's lines (reply.h: REPLY_WRAP); the help lines fit in 66 after their indent */
 char *mailcmd_help_text(void);
 
 /* The README's table of mail commands (Markdown).  The caller frees it; NULL when out of memory. */

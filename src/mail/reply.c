@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/strbuf.h"
+#include "base/utf8.h"
 #include "game/board.h"
 #include "game/gamefile.h"
 #include "game/html.h"
@@ -154,6 +155,109 @@ enum reply_status reply_templates_dir(const struct config *cfg, const char *home
 	return REPLY_TEMPLATE;
 }
 
+/* ---- wrapping ---- */
+
+/* Columns of s[0..n): characters of UTF-8 (a byte that is not valid UTF-8 counts one). */
+static size_t columns(const char *s, size_t n)
+{
+	size_t cols = 0, i = 0, k;
+	uint32_t cp;
+
+	while (i < n) {
+		k = utf8_decode(s + i, n - i, &cp);
+		i += k > 0 ? k : 1;
+		cols++;
+	}
+	return cols;
+}
+
+/*
+ * One line (no newline) into t, wrapped, each continuation indented by
+ * indent columns, or by the line's own leading spaces if indent is
+ * (size_t)-1; see reply_wrap.
+ */
+static void wrap_line(struct text *t, const char *line, size_t n, size_t indent)
+{
+	size_t col, pos, start, end, gap;
+	bool empty = true;
+
+	if (n > 0 && line[0] == REPLY_VERBATIM) {
+		tadd(t, line + 1, n - 1);
+		return;
+	}
+	if (columns(line, n) <= REPLY_WRAP) {
+		tadd(t, line, n);
+		return;
+	}
+	if (indent == (size_t)-1) {
+		for (indent = 0; indent < n && line[indent] == ' '; indent++)
+			;
+		if (indent > REPLY_WRAP / 2)
+			indent = REPLY_WRAP / 2;	/* a continuation still has room for words */
+	} else if (indent > REPLY_WRAP - 20) {
+		indent = REPLY_WRAP - 20;	/* a column too far right: 20 columns for its words */
+	}
+	/* the first line keeps its own leading spaces */
+	for (pos = 0; pos < n && line[pos] == ' '; pos++)
+		;
+	tadd(t, line, pos);
+	col = columns(line, pos);
+	while (pos < n) {
+		/* the spaces before the next word, then the word */
+		for (start = pos; start < n && line[start] == ' '; start++)
+			;
+		if (start == n)
+			break;	/* trailing spaces of a wrapped line go */
+		for (end = start; end < n && line[end] != ' '; end++)
+			;
+		gap = start - pos;
+		if (!empty && col + gap + columns(line + start, end - start) > REPLY_WRAP) {
+			tputs(t, "\n");
+			tprintf(t, "%*s", (int)indent, "");
+			col = indent;
+			gap = 0;
+		}
+		tadd(t, line + pos, gap);
+		tadd(t, line + start, end - start);
+		col += gap + columns(line + start, end - start);
+		empty = false;
+		pos = end;
+	}
+}
+
+char *reply_wrap(const char *text)
+{
+	struct text t = { 0 };
+	const char *p = text, *nl;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		wrap_line(&t, p, nl != NULL ? (size_t)(nl - p) : strlen(p), (size_t)-1);
+		if (nl == NULL)
+			break;
+		tputs(&t, "\n");
+		p = nl + 1;
+	}
+	return tfinish(&t);
+}
+
+/* text with REPLY_VERBATIM before each line: reply_wrap leaves it as it is.  NULL if out of memory. */
+static char *verbatim(const char *text)
+{
+	struct text t = { 0 };
+	const char *p = text, *nl;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		tputs(&t, (char[]){ REPLY_VERBATIM, '\0' });
+		tadd(&t, p, nl != NULL ? (size_t)(nl - p + 1) : strlen(p));
+		if (nl == NULL)
+			break;
+		p = nl + 1;
+	}
+	return tfinish(&t);
+}
+
 /* ---- templates ---- */
 
 struct vars {
@@ -170,13 +274,19 @@ static void var(struct vars *vs, const char *name, const char *value)
 	}
 }
 
-/* Expand template name with vs plus the variables every template has. */
+/*
+ * Expand template name with vs plus the variables every template has.  A
+ * text template's result is wrapped (reply_wrap), the board drawing (the
+ * variable drawing) excepted.
+ */
 static enum reply_status expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
 {
 	enum mailout_status ms;
-	char *text = NULL, err[MAILOUT_ERR_MAX * 4];
+	char *text = NULL, *drawing = NULL, *wrapped, err[MAILOUT_ERR_MAX * 4];
+	const char *given = NULL;
 	enum reply_status st;
 	bool html;
+	size_t i, at = 0;
 
 	*body = NULL;
 	if (!rc->have_tdir) {
@@ -189,6 +299,18 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 	var(vs, "address", rc->cfg->from_address);
 	err[0] = '\0';
 	html = strcmp(name, "mail.html") == 0;
+	for (i = 0; i < vs->n && !html; i++) {
+		if (strcmp(vs->v[i].name, "drawing") != 0)
+			continue;
+		drawing = verbatim(vs->v[i].value);
+		if (drawing == NULL) {
+			snprintf(rc->err, sizeof rc->err, "out of memory");
+			return REPLY_NOMEM;
+		}
+		given = vs->v[i].value;
+		at = i;
+		vs->v[i].value = drawing;
+	}
 	if ((html && rc->cached_html != NULL) || (!html && rc->cached != NULL && strcmp(rc->cached_name, name) == 0)) {
 		ms = MAILOUT_OK;
 	} else {
@@ -213,6 +335,17 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
 	}
 	free(text);
+	if (drawing != NULL) {
+		vs->v[at].value = given;
+		free(drawing);
+	}
+	if (ms == MAILOUT_OK && !html) {
+		wrapped = reply_wrap(*body);
+		free(*body);
+		*body = wrapped;
+		if (wrapped == NULL)
+			ms = MAILOUT_NOMEM;
+	}
 	if (ms == MAILOUT_NOMEM) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 		return REPLY_NOMEM;
@@ -793,7 +926,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 	struct text t = { 0 };
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
-	char *section = NULL, *body = NULL, *html = NULL, intro[REPLY_ERR_MAX];
+	char *section = NULL, *body = NULL, *html = NULL, *kept, intro[REPLY_ERR_MAX];
 	struct html_mail hm;
 
 	memset(out, 0, sizeof *out);
@@ -804,7 +937,11 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 	if (g != NULL) {
 		board_render_game(g, drawing);
 		status_text(g, status, sizeof status);
-		tprintf(&t, "Board %ld now (%s):\n\n%s", g->board, status, drawing);
+		kept = verbatim(drawing);	/* reply_wrap leaves the drawing as it is */
+		if (kept == NULL)
+			goto out;
+		tprintf(&t, "Board %ld now (%s):\n\n%s", g->board, status, kept);
+		free(kept);
 	}
 	section = tfinish(&t);
 	if (section == NULL)
@@ -1031,7 +1168,8 @@ out:
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, const struct game *games, size_t n, struct reply_mail *out)
 {
-	char subject[200], status[200], who[100], count[32];
+	char subject[200], status[200], who[100], count[32], row[400];
+	size_t indent;
 	struct text t = { 0 };
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
@@ -1062,7 +1200,12 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 			result_text(g, status, sizeof status);
 		else
 			snprintf(status, sizeof status, "turn %d, %s to move", g->rg.turn, game_player_to_move(g));
-		tprintf(&t, "  %-9ld  %-5s  %-*s  %s\n", g->board, size, width, who, status);
+		/* a long state goes on under its own column (wrap_line), not under the board's */
+		snprintf(row, sizeof row, "  %-9ld  %-5s  %-*s  ", g->board, size, width, who);
+		indent = columns(row, strlen(row));
+		snprintf(row + strlen(row), sizeof row - strlen(row), "%s", status);
+		wrap_line(&t, row, strlen(row), indent);
+		tputs(&t, "\n");
 	}
 	if (n > REPLY_GAMES_MAX)
 		tprintf(&t, "  (the %zu older boards are not listed: only the newest %d are)\n",

@@ -31,6 +31,9 @@
  * templates directory without mail.html (an admin's copy from before it)
  * sends the text alone; a malformed mail.html is a template error.
  *
+ * Every line of a text/plain body is wrapped at REPLY_WRAP columns
+ * (reply_wrap) but the board drawing's, which keeps its shape.
+ *
  * Only the templates a reply uses are read, each once (the mails to both
  * players share one).  No I/O other than reading
  * templates; nothing is queued here.
@@ -49,6 +52,8 @@
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
+#define REPLY_WRAP 72		/* columns of a reply's lines (the board drawing's excepted) */
+#define REPLY_VERBATIM '\001'	/* starts a line reply_wrap() leaves as it is */
 
 enum reply_status {
 	REPLY_OK = 0,
@@ -58,6 +63,18 @@ enum reply_status {
 };
 
 const char *reply_status_str(enum reply_status st);
+
+/*
+ * text with every line longer than REPLY_WRAP columns (characters of
+ * UTF-8) broken at spaces into lines of at most REPLY_WRAP, each
+ * continuation indented as the line was; the spaces at a break are
+ * dropped, the others kept.  A word longer than a line (a URL, a
+ * Message-ID, one long word) is never cut: it stands whole on a line of
+ * its own.  A line starting with REPLY_VERBATIM (the board drawing) is
+ * kept as it is, without that character.  NULL if out of memory; the
+ * caller frees the result.
+ */
+char *reply_wrap(const char *text);
 
 /* What the replies to one incoming mail share.  Plain value; reply_init() fills it. */
 struct reply_ctx {

@@ -5,8 +5,10 @@
 # OUSTPBM_TEST_TIME set, and what came out (exit status, whether the store
 # changed, the log line, the game files, the users file with the hashes
 # masked, every reply) is compared with <case>/out/.  Prints "ok - <case>" or
-# "not ok - <case>" with a diff.  UPDATE_GOLDEN=1 rewrites <case>/out/
-# instead (review the result by eye before committing it).
+# "not ok - <case>" with a diff; run whole, it also checks that every line
+# of the replies' text/plain parts is at most 72 columns (tests/wrapcheck.py).
+# UPDATE_GOLDEN=1 rewrites <case>/out/ instead (review the result by eye
+# before committing it).
 # Usage: sh tests/sh/golden.sh [case...]
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
@@ -223,4 +225,15 @@ for c in $cases; do
 	[ -f "$c/in.eml" ] || continue
 	run_case "$c" || fails=$((fails + 1))
 done
+# the replies' lines are at most 72 columns, the unbreakable ones excepted
+# (tests/wrapcheck.py; README: the one wrapping rule)
+if [ $# -eq 0 ]; then
+	if "$PY" "$top/tests/wrapcheck.py" "$gdir"/*/out/mail/*/* >"$tmp/wrap" 2>&1; then
+		echo "ok - every text/plain line of every reply wraps at 72 columns"
+	else
+		echo "not ok - every text/plain line of every reply wraps at 72 columns"
+		sed 's/^/#   /' "$tmp/wrap"
+		fails=$((fails + 1))
+	fi
+fi
 [ "$fails" -eq 0 ]

@@ -112,6 +112,12 @@ fail() {
 }
 
 # run_case NAME EXIT REPLIES STORE LOGFRAG
+# unwrapped FILE: its lines joined, a line break and the next line's indent
+# as one space, so a phrase the reply wrapped (72 columns) is still found
+unwrapped() {
+	sed -e ':a' -e 'N' -e '$!ba' -e 's/\n */ /g' "$1"
+}
+
 run_case() {
 	name=$1
 	work=$tmp/$name
@@ -165,7 +171,7 @@ run_case() {
 			f=$(ls "$home/mail/$addr/new" 2>/dev/null | head -n 1)
 			if [ -z "$f" ]; then
 				why="$why; no reply to $addr"
-			elif ! grep -qF -- "$phrase" "$home/mail/$addr/new/$f"; then
+			elif ! unwrapped "$home/mail/$addr/new/$f" | grep -qF -- "$phrase"; then
 				why="$why; the reply to $addr lacks '$phrase'"
 			fi
 		done

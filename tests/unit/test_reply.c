@@ -222,14 +222,75 @@ static void test_game(void)
 	ok(has(&m, "(carol plays on no board)"), "says so");
 	reply_mail_release(&m);
 	ok_int(reply_games(&rc, "alice@example.net", "", "alice", &g, 1, &m), REPLY_OK, "games list");
-	ok(has(&m, "  101        5x5    alice (x) - bob (o)  alice won: bob has no stones left\n"), "one line per board");
+	ok(has(&m, "  101        5x5    alice (x) - bob (o)  alice won: bob has no stones\n"
+	    "                                         left\n"), "one line per board, a long state wrapped under its column");
 	reply_mail_release(&m);
 	game_release(&g);
 	reply_release(&rc);
 }
 
+/* reply_wrap: 72 columns, the indent kept, long words whole, the drawing's lines untouched. */
+static void test_wrap(void)
+{
+	char in[4096], want[4096], word[201], *w;
+	int i;
+
+	w = reply_wrap("short line\n\nanother\n");
+	ok_str(w, "short line\n\nanother\n", "short lines stay as they are");
+	free(w);
+	/* 93 columns: broken at the last space before column 73 */
+	w = reply_wrap("Your command was not carried out: alice is playing on 2 boards already (max_open_boards = 2).");
+	ok_str(w, "Your command was not carried out: alice is playing on 2 boards already\n(max_open_boards = 2).",
+	    "a long line breaks at the last space that fits");
+	free(w);
+	w = reply_wrap("  alice writes:  two  spaces  kept  between words  but  the  one  at  the  break  goes  away\n");
+	ok_str(w, "  alice writes:  two  spaces  kept  between words  but  the  one  at\n  the  break  goes  away\n",
+	    "a continuation keeps the indent; spaces are kept but at the break");
+	free(w);
+	memset(word, 'x', 200);
+	word[200] = '\0';
+	snprintf(in, sizeof in, "see https://example.org/%s for more\n", word);
+	snprintf(want, sizeof want, "see\nhttps://example.org/%s\nfor more\n", word);
+	w = reply_wrap(in);
+	ok_str(w, want, "a word longer than a line stands whole on a line of its own");
+	free(w);
+	snprintf(in, sizeof in, "%s\n", word);
+	w = reply_wrap(in);
+	ok_str(w, in, "a line of one long word is kept whole");
+	free(w);
+	/* 72 characters of UTF-8 (144 bytes) fit: columns are characters, not bytes */
+	in[0] = '\0';
+	for (i = 0; i < 36; i++)
+		strcat(in, i % 6 == 5 ? "\xc3\xa9 " : "\xc3\xa9\xc3\xa9");
+	in[strlen(in) - 1] = '\0';
+	w = reply_wrap(in);
+	ok_str(w, in, "72 characters of UTF-8 fit on a line");
+	free(w);
+	snprintf(in, sizeof in, "%c 1  . . . %s\nnext\n", REPLY_VERBATIM, word);
+	snprintf(want, sizeof want, " 1  . . . %s\nnext\n", word);
+	w = reply_wrap(in);
+	ok_str(w, want, "a line marked verbatim (the drawing) is kept as it is, unmarked");
+	free(w);
+	/* a comment of 2,000 characters becomes lines of at most 72 */
+	in[0] = '\0';
+	for (i = 0; i < 400; i++)
+		strcat(in, i == 0 ? "  word" : " word");
+	w = reply_wrap(in);
+	ok(w != NULL && strlen(w) >= 2000, "a 2,000-character comment is wrapped whole");
+	for (i = 0; w != NULL && w[i] != '\0'; ) {
+		size_t n = strcspn(w + i, "\n");
+
+		if (n > 72 || strncmp(w + i, "  word", 6) != 0)
+			break;
+		i += (int)n + (w[i + n] == '\n');
+	}
+	ok(w != NULL && w[i] == '\0', "... into indented lines of at most 72 columns");
+	free(w);
+}
+
 int main(void)
 {
+	test_wrap();
 	test_templates_dir();
 	test_errors();
 	test_ids();
