@@ -360,62 +360,36 @@ static void test_finding(void)
 	    "injected text in a subject is only a bad placement");
 }
 
+/* command_mask: the subject and body parsed, the mask expected */
+static const struct mask_case {
+	const char *subject, *body, *want, *what;
+} mask_cases[] = {
+	{ "move 101#7 alice s3cret E5,F5", "", "move 101#7 alice **** E5,F5", "move" },
+	{ "oust  register alice s3cret  Alice L", "", "oust register alice **** Alice L", "register" },
+	{ "password alice old new", "", "password alice **** ****", "password, both" },
+	{ "challenge alice pw bob -size=9", "", "challenge alice **** bob -size=9", "challenge" },
+	{ "swap 101 alice pw", "", "swap 101 alice ****", "swap" },
+	{ "resign 101 alice pw", "", "resign 101 alice ****", "resign" },
+	{ "show 101", "", "show 101", "show has no password" },
+	{ "move alice s3cret E5", "", "move alice **** E5", "failed move without its board: the password masked, E5 kept" },
+	{ "register al!ce s3cret", "", "register **** ****", "failed register: neither a bad user id nor the password" },
+	{ "mvoe 101 alice s3cret E5", "", "mvoe ****", "unknown command keeps only its first word" },
+	{ "mvoe", "", "mvoe", "lone unknown word" },
+	{ "", "", "", "no command" },
+	{ "Re: x", "move 101 alice s3cret E5\n", "move 101 alice **** E5", "command from the body" },
+};
+
 static void test_mask(void)
 {
+	const struct mask_case *mc;
 	char *m;
 
-	command_parse("move 101#7 alice s3cret E5,F5", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "move 101#7 alice **** E5,F5", "mask: move");
-	free(m);
-	command_parse("oust  register alice s3cret  Alice L", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "oust register alice **** Alice L", "mask: register");
-	free(m);
-	command_parse("password alice old new", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "password alice **** ****", "mask: password, both");
-	free(m);
-	command_parse("challenge alice pw bob -size=9", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "challenge alice **** bob -size=9", "mask: challenge");
-	free(m);
-	command_parse("swap 101 alice pw", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "swap 101 alice ****", "mask: swap");
-	free(m);
-	command_parse("resign 101 alice pw", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "resign 101 alice ****", "mask: resign");
-	free(m);
-	command_parse("show 101", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "show 101", "mask: show has no password");
-	free(m);
-	command_parse("move alice s3cret E5", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "move alice **** E5", "mask: failed move without its board: the password masked, E5 kept");
-	free(m);
-	command_parse("register al!ce s3cret", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "register **** ****", "mask: failed register: neither a bad user id nor the password");
-	free(m);
-	command_parse("mvoe 101 alice s3cret E5", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "mvoe ****", "mask: unknown command keeps only its first word");
-	free(m);
-	command_parse("mvoe", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "mvoe", "mask: lone unknown word");
-	free(m);
-	command_parse("", "", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "", "mask: no command");
-	free(m);
-	command_parse("Re: x", "move 101 alice s3cret E5\n", &cmd);
-	m = command_mask(&cmd);
-	ok_str(m, "move 101 alice **** E5", "mask: command from the body");
-	free(m);
+	for (mc = mask_cases; mc < mask_cases + sizeof mask_cases / sizeof mask_cases[0]; mc++) {
+		command_parse(mc->subject, mc->body, &cmd);
+		m = command_mask(&cmd);
+		ok_str(m, mc->want, "mask: %s", mc->what);
+		free(m);
+	}
 }
 
 /* One short (or long) form: its mask and error must not hold the password PW. */
@@ -507,48 +481,62 @@ static void test_short_forms(void)
 	short_form("register al!ce " PW " Alice", "register **** **** ****", NULL);
 }
 
+/* command_comment: the subject and body parsed, the comment expected */
+static const struct comment_case {
+	const char *subject, *body, *want, *what;
+} comment_cases[] = {
+	{ "Re: Oust Board 101 alice",
+	    "move 101 alice pw E5\n\nNice game!\n  Second line  \n\n\n-- \nAlice\n",
+	    "Nice game!\n  Second line", "after the command line, up to the signature, trimmed" },
+	{ "resign 101 alice pw",
+	    "I resign, well played.\n",
+	    "I resign, well played.", "the whole body when the command is in the subject" },
+	{ "Re: Oust Board 104 heidi",
+	    "move 104#5 heidi pw C3\n\nGood game so far.\n\nOn Tue, 14 Nov 2023, Oust server wrote:\n"
+	      "> Oust Board 104 heidi\n>\n>     A B C D E\n>  5  . . . . .   5\n-- \nHeidi\n",
+	    "Good game so far.", "quoted old board and its attribution line dropped" },
+	{ "",
+	    "move 101 alice pw E5\nI wrote: nothing quoted follows\nbye\n",
+	    "I wrote: nothing quoted follows\nbye", "a 'wrote:' line without a quote stays" },
+	{ "",
+	    "move 101 alice pw E5\r\nctrl\x07 \x1b[1mbold\r\n\tindented\r\n--\r\nsig\r\n",
+	    "ctrl [1mbold\n\tindented", "CRLF, control characters removed, '--' ends it" },
+	{ "",
+	    "move 101 alice pw E5",
+	    "", "none" },
+	/* the command in the Subject, repeated in the body: never passed on */
+	{ "move 101 alice s3cret E5",
+	    "move 101 alice s3cret E5\nGood luck!\nmy password is s3cret, oops\n",
+	    "Good luck!", "the repeated command and a line holding the password dropped" },
+	{ "move 101 alice s3cret E5",
+	    "Oust MOVE 101#3 alice E5\nMove fast, Bob.\n",
+	    "Move fast, Bob.", "a repetition of the command without the password dropped too" },
+	{ "Re: password alice old knew",
+	    "password alice old new\nthe old one was old\nand the new one: knew\nfine\n",
+	    "fine", "lines holding the old or the new password dropped" },
+	{ "challenge alice pw bob",
+	    "challenge alice pw bob\nchallenge accepted? pw\nGood game\n",
+	    "Good game", "challenge repeated, password line dropped" },
+	{ "resign 101 alice s3cret",
+	    "resign 101#9 alice\nsorry\n",
+	    "sorry", "resign repeated for the same board dropped" },
+	{ "resign 101 alice s3cret",
+	    "resign 102 bob x\n",
+	    "resign 102 bob x", "a line about another board is a comment" },
+};
+
 static void test_comment(void)
 {
-	const char *body;
+	const struct comment_case *cc;
 	char *c, big[5000];
 	int i;
 
-	body = "move 101 alice pw E5\n\nNice game!\n  Second line  \n\n\n-- \nAlice\n";
-	command_parse("Re: Oust Board 101 alice", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "Nice game!\n  Second line", "comment: after the command line, up to the signature, trimmed");
-	free(c);
-
-	body = "I resign, well played.\n";
-	command_parse("resign 101 alice pw", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "I resign, well played.", "comment: the whole body when the command is in the subject");
-	free(c);
-
-	body = "move 104#5 heidi pw C3\n\nGood game so far.\n\nOn Tue, 14 Nov 2023, Oust server wrote:\n"
-	    "> Oust Board 104 heidi\n>\n>     A B C D E\n>  5  . . . . .   5\n-- \nHeidi\n";
-	command_parse("Re: Oust Board 104 heidi", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "Good game so far.", "comment: quoted old board and its attribution line dropped");
-	free(c);
-
-	body = "move 101 alice pw E5\nI wrote: nothing quoted follows\nbye\n";
-	command_parse("", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "I wrote: nothing quoted follows\nbye", "comment: a 'wrote:' line without a quote stays");
-	free(c);
-
-	body = "move 101 alice pw E5\r\nctrl\x07 \x1b[1mbold\r\n\tindented\r\n--\r\nsig\r\n";
-	command_parse("", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "ctrl [1mbold\n\tindented", "comment: CRLF, control characters removed, '--' ends it");
-	free(c);
-
-	body = "move 101 alice pw E5";
-	command_parse("", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "", "comment: none");
-	free(c);
+	for (cc = comment_cases; cc < comment_cases + sizeof comment_cases / sizeof comment_cases[0]; cc++) {
+		command_parse(cc->subject, cc->body, &cmd);
+		c = command_comment(&cmd, cc->body);
+		ok_str(c, cc->want, "comment: %s", cc->what);
+		free(c);
+	}
 
 	for (i = 0; i < 2500; i++)
 		memcpy(big + 2 * i, "\xc3\xa9", 2);
@@ -561,38 +549,6 @@ static void test_comment(void)
 	command_parse("help", NULL, &cmd);
 	c = command_comment(&cmd, NULL);
 	ok_str(c, "", "comment: NULL body");
-	free(c);
-
-	/* the command in the Subject, repeated in the body: never passed on */
-	body = "move 101 alice s3cret E5\nGood luck!\nmy password is s3cret, oops\n";
-	command_parse("move 101 alice s3cret E5", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "Good luck!", "comment: the repeated command and a line holding the password dropped");
-	free(c);
-	body = "Oust MOVE 101#3 alice E5\nMove fast, Bob.\n";
-	command_parse("move 101 alice s3cret E5", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "Move fast, Bob.", "comment: a repetition of the command without the password dropped too");
-	free(c);
-	body = "password alice old new\nthe old one was old\nand the new one: knew\nfine\n";
-	command_parse("Re: password alice old knew", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "fine", "comment: lines holding the old or the new password dropped");
-	free(c);
-	body = "challenge alice pw bob\nchallenge accepted? pw\nGood game\n";
-	command_parse("challenge alice pw bob", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "Good game", "comment: challenge repeated, password line dropped");
-	free(c);
-	body = "resign 101#9 alice\nsorry\n";
-	command_parse("resign 101 alice s3cret", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "sorry", "comment: resign repeated for the same board dropped");
-	free(c);
-	body = "resign 102 bob x\n";
-	command_parse("resign 101 alice s3cret", body, &cmd);
-	c = command_comment(&cmd, body);
-	ok_str(c, "resign 102 bob x", "comment: a line about another board is a comment");
 	free(c);
 }
 
