@@ -23,7 +23,7 @@ tmpdir
 
 mb=$tmp/mailbench
 lib_objs=
-for lib_o in rules game gamefile board ident utf8 msgid mailaddr; do
+for lib_o in game/rules game/game game/gamefile game/board base/ident base/utf8 base/msgid base/mailaddr; do
 	lib_objs="$lib_objs build/obj/$lib_o.o"
 done
 # shellcheck disable=SC2086

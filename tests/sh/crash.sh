@@ -1,6 +1,6 @@
 #!/bin/sh
 # crash: oustpbm killed with SIGKILL at every durable step while it handles
-# move mails (the OUSTPBM_TEST_CRASH hook of src/store.h), and killed again
+# move mails (the OUSTPBM_TEST_CRASH hook of src/store/store.h), and killed again
 # at another step while it handles the redelivery.  After each kill: every
 # game file loads in `oustpbm engine`, the board is the one before the move
 # or the one after it (never anything else), and the directories hold only
@@ -196,7 +196,7 @@ for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|
 	fi
 done
 
-# ---- the robot player (src/robot.h): alice's move and the robot's answer in
+# ---- the robot player (src/commands/robot.h): alice's move and the robot's answer in
 # one delivery, killed at every durable step of both commits, and during the
 # robot's think (OUSTPBM_TEST_ROBOT=die).  After each kill: every file
 # loads, board 101 is the one before alice's move, after it, or after the

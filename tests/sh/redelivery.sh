@@ -2,7 +2,7 @@
 # redelivery: the same mail delivered again (same Message-ID) is dropped
 # without a second answer, whatever its command; a mail without a
 # Message-ID is answered each time; the per-sender limit
-# (max_mails_per_hour) drops mails beyond it without a reply (src/seen.h).
+# (max_mails_per_hour) drops mails beyond it without a reply (src/store/seen.h).
 . "$(dirname "$0")/lib.sh"
 tmpdir
 
