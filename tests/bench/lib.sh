@@ -8,9 +8,9 @@
 # ./oustpbm is not built, makes $tmp and builds the helper:
 #   mb                  tests/bench/mail/mailbench.c, built from the objects
 #                       `make` left in build/obj (game, time, copies)
-#   players HOME [LINE...]   a home (mkhome, so password_cost = 1: the
-#                       figures compare builds, not password costs; README:
-#                       Speed) where alice (secret) and bob (hunter2) have
+#   players HOME [LINE...]   a home (mkhome: password_cost = 1 unless a
+#                       LINE sets it; 0 is libxcrypt's default, as a server
+#                       has it) where alice (secret) and bob (hunter2) have
 #                       registered by mail, as players do
 #   move_mail PLAYER TURN PLACEMENT   prints the mail of that turn of
 #                       board 101 (the words `$mb game` prints), as alice
