@@ -45,6 +45,7 @@
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "game/rules.h"
+#include "game/sgf.h"
 #include "mail/command.h"
 #include "mail/mailin.h"
 #include "mail/reply.h"
@@ -1753,6 +1754,50 @@ out:
 	return ps;
 }
 
+/* sgf <board>: the game record (game/sgf.h) attached to a short text. */
+static enum process_status do_sgf(struct job *j)
+{
+	struct reply_mail m;
+	struct sgf_error err;
+	enum reply_status rs;
+	enum process_status ps;
+	enum sgf_status ss;
+	struct game g;
+	char *sgf = NULL;
+	size_t len;
+	bool found;
+
+	memset(&g, 0, sizeof g);
+	j->board = j->cmd.board;
+	ps = load_readonly(j, j->cmd.board, &g, &found);
+	if (ps != PROCESS_OK || !found)
+		goto out;
+	ss = sgf_format(&g, &sgf, &len, &err);
+	if (ss == SGF_NO_MEMORY) {
+		set_detail(j, "tempfail", "out of memory writing the record of board %ld", g.board);
+		ps = PROCESS_TEMPFAIL;
+		goto out;
+	}
+	if (ss != SGF_OK) {
+		ps = refuse(j, &g, "no record of board %ld can be made: its history does not lead to its position "
+		    "(the admin edited it)", g.board);
+		goto out;
+	}
+	rs = reply_sgf(&j->rc, j->in.from_addr, sender_name(j, NULL), &g, sgf, len, &m);
+	if (rs != REPLY_OK) {
+		ps = reply_failure(j, rs);
+		goto out;
+	}
+	ps = enqueue(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		set_detail(j, "ok", "record of %d turns sent", g.nturns);
+out:
+	free(sgf);
+	game_release(&g);
+	return ps;
+}
+
 static enum process_status do_games(struct job *j)
 {
 	struct store_user u;
@@ -1867,6 +1912,8 @@ static enum process_status dispatch(struct job *j)
 		return do_show(j);
 	case COMMAND_HISTORY:
 		return do_history(j);
+	case COMMAND_SGF:
+		return do_sgf(j);
 	case COMMAND_GAMES:
 		return do_games(j);
 	case COMMAND_HELP:

@@ -36,6 +36,7 @@ static const struct keyword keywords[] = {
 	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1, "bup" },
 	{ "show", COMMAND_SHOW, "show <board>[#turn]", -1, -1, "b" },
 	{ "history", COMMAND_HISTORY, "history <board>", -1, -1, "b" },
+	{ "sgf", COMMAND_SGF, "sgf <board>", -1, -1, "b" },
 	{ "games", COMMAND_GAMES, "games <userid>", -1, -1, "u" },
 	{ "help", COMMAND_HELP, "help", -1, -1, "" },
 };
@@ -720,6 +721,7 @@ static enum command_status parse_words(struct command *out, const struct word *w
 		break;
 	case COMMAND_SHOW:
 	case COMMAND_HISTORY:
+	case COMMAND_SGF:
 		if (na != 1)
 			return usage(out, k, a, na);
 		if ((st = parse_board(out, &a[0], k->kind == COMMAND_SHOW)) != COMMAND_OK)
