@@ -42,6 +42,7 @@ EOF
 	mkhome "$home" "$@"
 	n=0
 	lockboard=
+	ago=0
 	caseenv=
 	why=
 	if [ -f "$case/setup" ]; then
@@ -61,10 +62,14 @@ EOF
 				subject=${rest#* }
 				printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <setup.%d@example.net>\n\n' \
 				    "$from" "$subject" "$n" >"$work/setup.eml"
-				feed "$home" $((T0 + 60 * n)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
+				feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
 				;;
 			lock)
 				lockboard=$rest
+				;;
+			ago)
+				# ago SECONDS: the setup mails after it are sent that much earlier
+				ago=$rest
 				;;
 			env)
 				# env NAME=VALUE: set for the setup's mails and in.eml (a test setting)
