@@ -22,6 +22,8 @@ const struct admin_command admincmd_table[] = {
 	{ "fsck", "[BOARD...]", "check the game files", ADMINCMD_HOME, admin_fsck },
 	{ "web", "[SITE]", "write the web site (default: web_dir)", ADMINCMD_HOME, admin_web },
 	{ "edit", "BOARD", "change a game file with $EDITOR, safely", ADMINCMD_HOME, admin_edit },
+	{ "export", "BOARD", "the game record as SGF on standard output", ADMINCMD_HOME, admin_export },
+	{ "import", "FILE [BOARD]", "a game file made from an SGF record (- for stdin)", ADMINCMD_HOME, admin_import },
 	{ "init", "DIR", "make a new home", 0, admin_init },
 };
 

@@ -10,6 +10,8 @@
  *   oustpbm [-d DIR] show BOARD[#TURN]
  *   oustpbm [-d DIR] fsck [BOARD...]                (fsck.h)
  *   oustpbm [-d DIR] edit BOARD                     (edit.h)
+ *   oustpbm [-d DIR] export BOARD                   the game record as SGF (game/sgf.h)
+ *   oustpbm [-d DIR] import FILE [BOARD]            a new game file from such a record
  *   oustpbm init [DIR]                              the one way to make a home
  *
  * adduser and passwd print a new random password on standard output, or

@@ -63,6 +63,11 @@ const struct mail_command mailcmd_table[] = {
 	  MAILCMD_BOARD, show_history,
 	  "",
 	  "every turn of the board" },
+	{ { "sgf", "sgf <board>", "b" },
+	  MAILCMD_BOARD, record_sgf,
+	  "The game record as an SGF file, attached, for any SGF viewer.",
+	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
+	  "for any SGF viewer: see [Game records](#game-records)" },
 	{ { "games", "games <userid>", "u" },
 	  0, games_run,
 	  "The boards of a player, and whose turn it is on each.",

@@ -97,6 +97,7 @@ mailcmd_fn account_register, account_password;
 mailcmd_fn challenge_run;
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
+mailcmd_fn record_sgf;
 mailcmd_fn games_run;
 mailcmd_fn help_run;
 mailcmd_fn forgot_mail, forgot_reset_mail;

@@ -297,24 +297,69 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 }
 
 /*
- * The multipart boundary: "=_" and a hash of the Message-ID, then a counter
- * bumped until neither part holds it (RFC 2046 5.1.1).
+ * A multipart boundary: "=_", a hash of the Message-ID and of what the
+ * multipart is ("alternative", "mixed"), then a counter bumped until no
+ * part holds it (RFC 2046 5.1.1).
  */
-static void boundary(const char *id, const char *text, const char *html, char out[40])
+static void boundary(const char *id, const char *what, const char *const parts[], size_t nparts, char out[40])
 {
 	uint64_t h = 14695981039346656037u;
 	const char *p;
 	unsigned k;
+	size_t i;
 
 	for (p = id; *p != '\0'; p++) {
 		h ^= (unsigned char)*p;
 		h *= 1099511628211u;
 	}
+	for (p = what; *p != '\0' && strcmp(what, "alternative") != 0; p++) {
+		h ^= (unsigned char)*p;
+		h *= 1099511628211u;
+	}
 	for (k = 0;; k++) {
 		snprintf(out, 40, "=_oust_%016llx_%u", (unsigned long long)h, k);
-		if (strstr(text, out) == NULL && strstr(html, out) == NULL)
+		for (i = 0; i < nparts && (parts[i] == NULL || strstr(parts[i], out) == NULL); i++)
+			;
+		if (i == nparts)
 			return;
 	}
+}
+
+static bool attachment_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 1 && n <= 64 && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") == n &&
+	    s[0] != '.';
+}
+
+/* The attached file of spec as a part (the caller's); its type checked as "type/subtype". */
+static enum mailout_status attachment_part(const struct mailout_spec *spec, GMimePart **out)
+{
+	GMimePart *part;
+	GMimeStream *body;
+	GMimeDataWrapper *content;
+	GMimeContentEncoding enc;
+	char type[64];
+	const char *slash = strchr(spec->attachment_type, '/');
+
+	if (slash == NULL || slash == spec->attachment_type || (size_t)(slash - spec->attachment_type) >= sizeof type ||
+	    slash[1] == '\0' || !attachment_name_ok(spec->attachment_name))
+		return MAILOUT_BAD_BODY;
+	snprintf(type, sizeof type, "%.*s", (int)(slash - spec->attachment_type), spec->attachment_type);
+	part = g_mime_part_new_with_type(type, slash + 1);
+	body = g_mime_stream_mem_new_with_buffer(spec->attachment, spec->attachment_len);	/* copies */
+	content = g_mime_data_wrapper_new_with_stream(body, GMIME_CONTENT_ENCODING_DEFAULT);
+	g_mime_part_set_content(part, content);
+	g_object_unref(content);
+	g_object_unref(body);
+	g_mime_object_set_disposition(GMIME_OBJECT(part), GMIME_DISPOSITION_ATTACHMENT);
+	g_mime_part_set_filename(part, spec->attachment_name);
+	enc = g_mime_part_get_best_content_encoding(part, GMIME_ENCODING_CONSTRAINT_7BIT);
+	g_mime_part_set_content_encoding(part, enc == GMIME_CONTENT_ENCODING_7BIT ||
+	    enc == GMIME_CONTENT_ENCODING_DEFAULT ? GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
+	*out = part;
+	return MAILOUT_OK;
 }
 
 enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len)
@@ -323,6 +368,9 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	GMimeTextPart *part = NULL;	/* owned */
 	GMimeTextPart *html = NULL;	/* owned */
 	GMimeMultipart *alt = NULL;	/* owned */
+	GMimeMultipart *mixed = NULL;	/* owned */
+	GMimePart *att = NULL;		/* owned */
+	GMimeObject *top;		/* borrowed: the text, or the alternative */
 	GMimeStream *mem = NULL;	/* owned */
 	GDateTime *dt = NULL;		/* owned */
 	GByteArray *bytes;		/* borrowed from mem */
@@ -336,6 +384,9 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	if (!mailaddr_ok(spec->from_addr, NULL) || !mailaddr_ok(spec->to_addr, NULL))
 		return MAILOUT_BAD_ADDRESS;
 	if (!utf8_text_ok(text, tlen, NULL) || (!empty(spec->html) && !utf8_text_ok(spec->html, strlen(spec->html), NULL)))
+		return MAILOUT_BAD_BODY;
+	if (spec->attachment != NULL && (spec->attachment_type == NULL || spec->attachment_name == NULL ||
+	    memchr(spec->attachment, '\0', spec->attachment_len) != NULL))
 		return MAILOUT_BAD_BODY;
 	/* a bad root_id (a hand-edited thread:) is left out by references(), like any bad id */
 	if (!empty(spec->message_id) && !id_ok(spec->message_id, strlen(spec->message_id)))
@@ -387,16 +438,32 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 		st = text_part("html", spec->html, strlen(spec->html), &html);
 		if (st != MAILOUT_OK)
 			goto out;
+		const char *parts[] = { text, spec->html, spec->attachment };
+
 		alt = g_mime_multipart_new_with_subtype("alternative");
-		boundary(id, text, spec->html, bnd);
+		boundary(id, "alternative", parts, 3, bnd);
 		g_mime_multipart_set_boundary(alt, bnd);
 		/* RFC 2046 5.1.4: the plainest first, the preferred last */
 		g_mime_multipart_add(alt, GMIME_OBJECT(part));
 		g_mime_multipart_add(alt, GMIME_OBJECT(html));
-		g_mime_message_set_mime_part(msg, GMIME_OBJECT(alt));
+		top = GMIME_OBJECT(alt);
 	} else {
-		g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
+		top = GMIME_OBJECT(part);
 	}
+	if (spec->attachment != NULL) {
+		const char *parts[] = { text, spec->html, spec->attachment };
+
+		st = attachment_part(spec, &att);
+		if (st != MAILOUT_OK)
+			goto out;
+		mixed = g_mime_multipart_new_with_subtype("mixed");
+		boundary(id, "mixed", parts, 3, bnd);
+		g_mime_multipart_set_boundary(mixed, bnd);
+		g_mime_multipart_add(mixed, top);
+		g_mime_multipart_add(mixed, GMIME_OBJECT(att));
+		top = GMIME_OBJECT(mixed);
+	}
+	g_mime_message_set_mime_part(msg, top);
 
 	mem = g_mime_stream_mem_new();
 	if (g_mime_object_write_to_stream(GMIME_OBJECT(msg), NULL, mem) < 0) {
@@ -416,6 +483,10 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 out:
 	if (mem != NULL)
 		g_object_unref(mem);
+	if (mixed != NULL)
+		g_object_unref(mixed);
+	if (att != NULL)
+		g_object_unref(att);
 	if (alt != NULL)
 		g_object_unref(alt);
 	if (html != NULL)

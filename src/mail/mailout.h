@@ -18,6 +18,11 @@
  * boundary is made from the Message-ID, so the same reply is the same
  * bytes, and starts with "=_", which quoted-printable never writes; it is
  * changed if the text happens to hold it.
+ *
+ * A reply with a file attached (a game record) is multipart/mixed (RFC 2046
+ * 5.1.3): the text (or the alternative above) first, then the file with its
+ * media type and Content-Disposition: attachment and its filename (RFC
+ * 2183), 7bit when it can be and quoted-printable otherwise, as the text.
  */
 #ifndef OUSTPBM_MAILOUT_H
 #define OUSTPBM_MAILOUT_H
@@ -67,6 +72,10 @@ struct mailout_spec {
 	const char *root_id;	/* optional: the board's root id, first in References; left out if bad */
 	bool generated;		/* answers no mail: auto-generated, not auto-replied */
 	const char *html;	/* optional: the same as HTML, a text/html alternative after the text */
+	const char *attachment;	/* optional: a file attached after the text: attachment_len bytes, then a NUL */
+	size_t attachment_len;
+	const char *attachment_type;	/* its media type, "type/subtype" ("application/x-go-sgf") */
+	const char *attachment_name;	/* its file name: [A-Za-z0-9._-], 1 to 64 characters */
 };
 
 /*

@@ -15,6 +15,7 @@
 #include "game/gamefile.h"
 #include "game/html.h"
 #include "game/rules.h"
+#include "game/sgf.h"
 #include "mail/mailout.h"
 
 #ifndef OUSTPBM_DATADIR
@@ -366,9 +367,16 @@ static const char *domain_of(const char *addr)
  * Compose body into out for to_addr.  id_board > 0 makes a game id
  * (board.turn.user.time), else an id from the incoming mail's hash.
  */
-static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+/* A file attached to a reply (mailout.h): its bytes, NUL-terminated, media type and name. */
+struct reply_file {
+	const char *data;
+	size_t len;
+	const char *type, *name;
+};
+
+static enum reply_status compose_file(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *subject, const char *body, const char *html, const struct game *g, long id_board, int id_turn,
-    const char *id_user, struct reply_mail *out)
+    const char *id_user, const struct reply_file *file, struct reply_mail *out)
 {
 	struct mailout_spec spec;
 	enum mailout_status ms;
@@ -407,6 +415,12 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 	spec.references = rc->in_refs;
 	spec.root_id = root;
 	spec.generated = !rc->answering;
+	if (file != NULL) {
+		spec.attachment = file->data;
+		spec.attachment_len = file->len;
+		spec.attachment_type = file->type;
+		spec.attachment_name = file->name;
+	}
 	if (strlen(to_addr) > MAILADDR_MAX) {
 		snprintf(rc->err, sizeof rc->err, "recipient address too long");
 		return REPLY_COMPOSE;
@@ -431,6 +445,13 @@ static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, cons
 	}
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", to_addr);
 	return REPLY_OK;
+}
+
+static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *subject, const char *body, const char *html, const struct game *g, long id_board, int id_turn,
+    const char *id_user, struct reply_mail *out)
+{
+	return compose_file(rc, to_addr, to_name, subject, body, html, g, id_board, id_turn, id_user, NULL, out);
 }
 
 /* ---- pieces of text about a game ---- */
@@ -1162,6 +1183,42 @@ out:
 	free(hist);
 	free(body);
 	free(html);
+	return st;
+}
+
+enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const char *sgf, size_t len, struct reply_mail *out)
+{
+	char subject[200], status[200], board[24], filename[40], turns[16], dims[GAME_DIMENSIONS_SIZE];
+	char *body = NULL;
+	struct vars vs = { .n = 0 };
+	struct reply_file file;
+	enum reply_status st;
+
+	memset(out, 0, sizeof *out);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(subject, sizeof subject, "Oust Board %ld record", g->board);
+	snprintf(filename, sizeof filename, "oust-%ld.sgf", g->board);
+	snprintf(turns, sizeof turns, "%d", g->nturns);
+	status_text(g, status, sizeof status);
+	var(&vs, "board", board);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
+	var(&vs, "black", g->black);
+	var(&vs, "white", g->white);
+	var(&vs, "turns", turns);
+	var(&vs, "status", status);
+	var(&vs, "filename", filename);
+	st = expand(rc, "sgf", &vs, &body);
+	if (st == REPLY_OK) {
+		file.data = sgf;
+		file.len = len;
+		file.type = SGF_MIME_TYPE;
+		file.name = filename;
+		st = compose_file(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, &file, out);
+	}
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(body);
 	return st;
 }
 

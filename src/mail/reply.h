@@ -197,6 +197,12 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
     const struct game *g, struct reply_mail *out);
 
 /*
+ * sgf <board>: a short text (sgf.txt) and the game record sgf (len bytes,
+ * NUL-terminated, game/sgf.h) attached as oust-<board>.sgf.
+ */
+enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
+/*
  * games: the n boards (read with gamefile_parse_header()) of userid, in
  * order; counted all, listed at most the last REPLY_GAMES_MAX.
  */

@@ -14,41 +14,20 @@
 #        fs_quiet_p99_ms=... file_busy_p50_ms=... (and p99) fs_busy_p50_ms=...
 # from BENCH_SYNC_RUNS runs of each (default 60; p99 of 60 is the largest
 # but one).  It runs once whatever $REPS says: each run of it takes minutes.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
+. "$(dirname "$0")/lib.sh"
 RUNS=${BENCH_SYNC_RUNS:-60}
-bin=$top/oustpbm
-[ -x "$bin" ] || { echo "bench_sync: run make first" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-bench-sync.XXXXXX") || exit 2
 wpid=
-trap '[ -n "$wpid" ] && kill "$wpid" 2>/dev/null; wait 2>/dev/null; rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-
-mb=$tmp/mailbench
-objs=
-for o in game/rules game/game game/gamefile game/board base/ident base/msgid base/mailaddr base/utf8; do
-	objs="$objs build/obj/$o.o"
-done
-${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||
-    { echo "bench_sync: cannot build the helper" >&2; exit 1; }
+at_exit '[ -n "$wpid" ] && kill "$wpid" 2>/dev/null; wait 2>/dev/null'
 
 # two homes, one per mode, each with alice, bob and board 101 after turn 1
 for mode in file filesystem; do
 	h=$tmp/$mode
-	mkdir -p "$h"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\nsync = %s\n' "$top" "$mode" >"$h/oustpbm.conf"
-	for u in "alice secret" "bob hunter2"; do
-		printf 'From: %s@example.org\nSubject: register %s\nMessage-ID: <reg.%s@example.org>\n\n' \
-		    "${u%% *}" "$u" "${u%% *}" | "$bin" -d "$h" >/dev/null || exit 1
-	done
+	players "$h" "sync = $mode" 'password_cost = 0'	# libxcrypt's default cost, as before
 	rm -rf "$h/mail" "$h/log"
 	next=$("$mb" game 1 "$h/games/101.game") || exit 1
 	cp "$h/games/101.game" "$tmp/$mode.game"
-	set -- $next
-	pw=secret
-	[ "$1" = bob ] && pw=hunter2
-	printf 'From: %s@example.org\nSubject: move 101#%s %s %s %s\nMessage-ID: <bench@example.org>\n\n' \
-	    "$1" "$2" "$1" "$pw" "$3" >"$tmp/$mode.eml"
+	# shellcheck disable=SC2086
+	move_mail $next >"$tmp/$mode.eml"
 done
 
 # once MODE: one move on a fresh copy of the board; prints the time in ms

@@ -12,37 +12,17 @@
 #   web move_ms=... noweb_ms=... web_ms=... pages=... unchanged_rewritten=... build_ms=...
 # The other boards are copies of one 5x5 game, between 400 players two by
 # two (50 boards each).
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
+. "$(dirname "$0")/lib.sh"
 REPS=${REPS:-5}
 RUNS=${BENCH_RUNS:-5}
 BOARDS=${BENCH_WEB_BOARDS:-10000}
-bin=$top/oustpbm
-[ -x "$bin" ] || { echo "bench_web: run make first" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-bench-web.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-
-mb=$tmp/mailbench
-objs=
-for o in game/rules game/game game/gamefile game/board base/ident base/msgid base/mailaddr base/utf8; do
-	objs="$objs build/obj/$o.o"
-done
-${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||
-    { echo "bench_web: cannot build the helper" >&2; exit 1; }
 
 h=$tmp/web
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\nmax_mails_per_hour = 0\n' "$top" >"$h/oustpbm.conf"
-for u in "alice secret" "bob hunter2"; do
-	printf 'From: %s@example.org\nSubject: register %s\nMessage-ID: <reg.%s@example.org>\n\n' \
-	    "${u%% *}" "$u" "${u%% *}" | "$bin" -d "$h" >/dev/null || exit 1
-done
-printf 'From: alice@example.org\nSubject: challenge alice secret bob -size=5\nMessage-ID: <c@example.org>\n\n' |
-    "$bin" -d "$h" >/dev/null || exit 1
+players "$h" 'password_cost = 0' 'max_mails_per_hour = 0'	# libxcrypt's default cost, as a server has it
+mail alice@example.org "challenge alice secret bob -size=5" c@example.org | "$bin" -d "$h" >/dev/null || exit 1
 "$mb" copies "$h/games/101.game" "$h/games" 102 "$BOARDS" || exit 1
 # 400 players, two by two on 50 boards each
-/usr/bin/python3 -c 'import os, sys
+"$PY" -c 'import os, sys
 d = sys.argv[1]
 for f in os.listdir(d):
     if f.endswith(".game") and f != "101.game":
@@ -51,11 +31,9 @@ for f in os.listdir(d):
         open(os.path.join(d, f), "w").write(p.replace("alice", "p%d" % (b % 200)).replace("bob", "q%d" % (b % 200)))' "$h/games" ||
     exit 1
 echo $((102 + BOARDS)) >"$h/games/next-board"
-set -- $("$mb" game 20 "$tmp/101.game") || exit 1
-pw=secret
-[ "$1" = bob ] && pw=hunter2
-printf 'From: %s@example.org\nSubject: move 101#%s %s %s %s\nMessage-ID: <bench@example.org>\n\n' \
-    "$1" "$2" "$1" "$pw" "$3" >"$tmp/move.eml"
+next=$("$mb" game 20 "$tmp/101.game") || exit 1
+# shellcheck disable=SC2086
+move_mail $next >"$tmp/move.eml"
 cp "$tmp/101.game" "$h/games/101.game"
 cp -a "$h" "$tmp/noweb"
 echo 'web_dir = site' >>"$h/oustpbm.conf"
@@ -78,9 +56,6 @@ once() {
 	grep -q ' ok: turn ' "$1/log" || { echo "bench_web: the move was not applied: $(cat "$1/log")" >&2; exit 1; }
 }
 
-median() {
-	sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 once "$h" >/dev/null
 once "$tmp/noweb" >/dev/null

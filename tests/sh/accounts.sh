@@ -8,37 +8,8 @@
 #    lock ('*') or reset made while the old password is checked stands;
 #  - a password hash that cannot be computed (ulimit -v, a high cost) is a
 #    temporary failure: exit 75, nothing changed, no reply.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-accounts.XXXXXX") || exit 2
-lockpid=
-cleanup() {
-	[ -n "$lockpid" ] && kill "$lockpid" 2>/dev/null && wait "$lockpid" 2>/dev/null
-	[ -n "$KEEP" ] || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
-T0=1700000000
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-# mail FROM SUBJECT ID
-mail() {
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s>\n\n' "$1" "$2" "$3"
-}
+. "$(dirname "$0")/lib.sh"
+tmpdir
 
 # run HOME TIME FROM SUBJECT ID: handle one mail; prints its exit status
 k=0
@@ -51,28 +22,12 @@ run() {
 newhome() { # DIR [conf lines...]
 	d=$1
 	shift
-	mkdir -p "$d"
 	# concurrent wrong passwords on purpose: the guessing throttle is off
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\nmax_mails_per_hour = 0\nmax_password_failures = 0\n' \
-	    "$top" >"$d/oustpbm.conf"
-	for l in "$@"; do
-		echo "$l" >>"$d/oustpbm.conf"
-	done
-	# the cheapest cost keeps the run short, unless the case is about the cost
-	grep -q '^password_cost' "$d/oustpbm.conf" || echo 'password_cost = 1' >>"$d/oustpbm.conf"
-}
-
-sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + |
-	    LC_ALL=C sort)
+	mkhome "$d" 'max_mails_per_hour = 0' 'max_password_failures = 0' "$@"
 }
 
 lastlog() {
 	tail -n 1 "$1/log"
-}
-
-replies() { # HOME ADDRESS: how many replies were delivered to ADDRESS
-	ls "$1/mail/$2/new" 2>/dev/null | wc -l | tr -d ' '
 }
 
 # ---- registrations: the users file limit
@@ -92,12 +47,12 @@ with open(p, "a") as f:
         left -= len(line)
     f.write("#" + "x" * (left - 2) + "\n")' "$h/users"
 check "setup: the users file is 100 bytes short of 16 MiB" [ "$(wc -c <"$h/users")" -eq $((16 * 1024 * 1024 - 100)) ]
-before=$(sum "$h")
+before=$(store_sum "$h")
 rc=$(run "$h" $((T0 + 60)) mallory@example.net "register mallory0123456789 pw-pw-pw-pw Mallory the Forger" f3@x)
 check "a registration that would pass the limit is answered (exit 0), got $rc" [ "$rc" = 0 ]
 check "... with a specific refusal" grep -q 'refused: the server takes no new accounts: its users file is full' "$h/log"
 check "... in the reply" sh -c "cat '$h'/mail/mallory@example.net/new/* | tr '\n' ' ' | grep -q 'its users file  *is full'"
-check "... and nothing changed" [ "$(sum "$h")" = "$before" ]
+check "... and nothing changed" [ "$(store_sum "$h")" = "$before" ]
 check "players keep playing: a challenge is made" \
     [ "$(run "$h" $((T0 + 120)) alice@example.org "challenge alice secret bob -size=5" f4@x)" = 0 ]
 check "... board 101" [ -f "$h/games/101.game" ]
@@ -111,18 +66,18 @@ h=$tmp/caps
 newhome "$h" "max_registrations_per_hour = 4" "max_registrations_per_domain = 2"
 check "1st registration from example.org" [ "$(run "$h" $T0 a1@example.org "register a1 pw" c1@x)" = 0 ]
 check "2nd registration from EXAMPLE.org" [ "$(run "$h" $((T0 + 1)) a2@EXAMPLE.ORG "register a2 pw" c2@x)" = 0 ]
-before=$(sum "$h")
+before=$(store_sum "$h")
 check "3rd from example.org: answered" [ "$(run "$h" $((T0 + 2)) a3@example.org "register a3 pw" c3@x)" = 0 ]
 check "... refused per domain" grep -q 'refused: no new account now: 2 accounts with an address at example.org were registered in the last hour (max_registrations_per_domain = 2)' "$h/log"
-check "... nothing changed" [ "$(sum "$h")" = "$before" ]
+check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]
 check "... the reply says so" grep -q 'max_registrations_per_domain' "$h"/mail/a3@example.org/new/*
 check "another domain still registers" [ "$(run "$h" $((T0 + 3)) b1@example.com "register b1 pw" c4@x)" = 0 ]
 check "... and a fourth domain" [ "$(run "$h" $((T0 + 4)) c1@example.net "register c1 pw" c5@x)" = 0 ]
 check "setup: 4 accounts" [ "$(grep -c '@' "$h/users")" = 4 ]
-before=$(sum "$h")
+before=$(store_sum "$h")
 run "$h" $((T0 + 5)) d1@example.edu "register d1 pw" c6@x >/dev/null
 check "the 5th in the hour is refused server-wide" grep -q 'refused: no new account now: 4 accounts were registered in the last hour (max_registrations_per_hour = 4)' "$h/log"
-check "... nothing changed" [ "$(sum "$h")" = "$before" ]
+check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]
 check "an hour later it registers" [ "$(run "$h" $((T0 + 3601)) d1@example.edu "register d1 pw" c7@x)" = 0 ]
 check "... d1 is in the users file" grep -q '^d1:d1@example.edu:' "$h/users"
 check "... and example.org may register again" [ "$(run "$h" $((T0 + 3602)) a3@example.org "register a3 pw" c8@x)" = 0 ]
@@ -230,11 +185,11 @@ limited() { # TIME FROM SUBJECT ID: one mail under ulimit -v 150000
 }
 for cmd in "password alice secret other" "challenge alice secret bob" "move 101 alice secret C3" \
     "resign 101 alice secret"; do
-	before=$(sum "$h")
+	before=$(store_sum "$h")
 	r=$(replies "$h" alice@example.org)
 	rc=$(limited $((T0 + 60)) alice@example.org "$cmd" "oom.$k.$n@x")
 	check "$cmd, out of memory for the hash: exit 75 (got $rc)" [ "$rc" = 75 ]
-	check "... nothing changed" [ "$(sum "$h")" = "$before" ]
+	check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]
 	check "... no reply" [ "$(replies "$h" alice@example.org)" = "$r" ]
 	check "... logged as a temporary failure" sh -c "tail -n 1 '$h/log' | grep -q 'tempfail: cannot check the password of alice: its hash could not be computed'"
 done
@@ -242,9 +197,9 @@ check "without the limit the right password is taken" \
     [ "$(run "$h" $((T0 + 120)) alice@example.org "move 101 alice secret C3" o9@x)" = 0 ]
 check "... the move is made" grep -q '<o9@x>.* ok: turn 1: alice played C3' "$h/log"
 sed -i 's/^password_cost = 1$/password_cost = 9/' "$h/oustpbm.conf"
-before=$(sum "$h")
+before=$(store_sum "$h")
 rc=$(limited $((T0 + 180)) carol@example.net "register carol sesame" o10@x)
 check "a new hash that cannot be computed: exit 75 (got $rc)" [ "$rc" = 75 ]
-check "... nothing changed" [ "$(sum "$h")" = "$before" ]
+check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]
 
-echo "1..$n"
+done_testing

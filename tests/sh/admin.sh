@@ -1,41 +1,14 @@
 #!/bin/sh
 # admin: the command-line commands adduser, passwd, list and show, and
 # --help / --version: output, effects on the store and exit statuses.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-admin.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-export OUSTPBM_TEST_TIME=1700000000
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+tmpdir
+export OUSTPBM_TEST_TIME=$T0
 
 h=$tmp/home
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$h/oustpbm.conf"
+mkhome "$h"
 send() { # FROM SUBJECT: a mail, exit status printed
-	printf 'From: %s\nSubject: %s\nMessage-ID: <%s@example.net>\n\n' "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" |
-	    "$bin" -d "$h" >/dev/null 2>&1
-	echo $?
-}
-newest() { # ADDRESS: the newest reply, by its queue id (time.M<usec>P<pid>Q<n>): file times tie within a clock tick
-	ls "$h/mail/$1/new" | awk -F'[.MPQ]' '{ printf "%d%06d %s\n", $1, $3, $0 }' | sort -n | tail -1 |
-	    sed "s#^[0-9]* #$h/mail/$1/new/#"
-}
-rc() { # the exit status of a command, its output dropped
-	"$@" >/dev/null 2>&1 </dev/null
+	mail "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')@example.net" | deliver "$h"
 	echo $?
 }
 
@@ -109,7 +82,7 @@ send alice@example.org "show 102" >/dev/null
 # the text/plain part of the reply (a text/html alternative follows it)
 mailbody=$(/usr/bin/python3 -c 'import email, email.policy, sys
 m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
-sys.stdout.write(m.get_body(("plain",)).get_content())' "$(newest alice@example.org)")
+sys.stdout.write(m.get_body(("plain",)).get_content())' "$(newest "$h" alice@example.org)")
 check "show: the text of the show reply" [ "$("$bin" -d "$h" show 102)" = "$mailbody" ]
 check "show BOARD#TURN: the position after that turn" sh -c "'$bin' -d '$h' show 101#1 | grep -q 'the position after turn 1 of 3'"
 check "show a board that does not exist: exit 66" [ "$(rc "$bin" -d "$h" show 555)" = 66 ]

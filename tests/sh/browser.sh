@@ -3,16 +3,11 @@
 # 11x11 and a 25x25 game played by mail, checked by reading the DOM back
 # and by sampling the screenshots' pixels (tests/browser/browser.py).
 # BROWSER_SAVE=DIR keeps the boards' screenshots there (doc/screenshots/).
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-for tool in chromium /usr/bin/python3; do
-	command -v "$tool" >/dev/null || { echo "not ok - browser: $tool is missing (sh scripts/install-deps)"; exit 1; }
-done
-/usr/bin/python3 -c 'import PIL' 2>/dev/null || { echo "not ok - browser: python3-pil is missing (sh scripts/install-deps)"; exit 1; }
-unset OUSTPBM_HOME
+. "$(dirname "$0")/lib.sh"
+need chromium "$PY"
+"$PY" -c 'import PIL' 2>/dev/null || { echo "not ok - browser: python3-pil is missing (sh scripts/install-deps --test)"; exit 1; }
 # Chromium as root needs --no-sandbox, and a fresh profile each run (browser.py does both)
-HOME=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-browser-home.XXXXXX") || exit 2
-trap 'rm -rf "$HOME"' EXIT
-trap 'exit 2' INT TERM
+tmpdir
+HOME=$tmp
 export HOME
-/usr/bin/python3 tests/browser/browser.py "$top/oustpbm" "$top/templates" ${BROWSER_SAVE:+"$BROWSER_SAVE"}
+"$PY" tests/browser/browser.py "$bin" "$top/templates" ${BROWSER_SAVE:+"$BROWSER_SAVE"}

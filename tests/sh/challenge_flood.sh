@@ -3,47 +3,27 @@
 # player, as an attacker would send them: the limits on challenges
 # (max_open_challenges, max_challenges_per_hour) keep the boards made and
 # the mails in the victim's box to a few, each refusal going to the sender.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-flood.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-export OUSTPBM_TEST_TIME=1700000000
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+tmpdir
+export OUSTPBM_TEST_TIME=$T0
 
 h=$tmp/home
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\nmax_mails_per_hour = 0\n' "$top" \
-    >"$h/oustpbm.conf"
+mkhome "$h" 'max_mails_per_hour = 0'
 k=0
-mail() { # FROM SUBJECT [BODY]
+flood() { # FROM SUBJECT [BODY]
 	k=$((k + 1))
-	printf 'From: %s\nSubject: %s\nMessage-ID: <flood.%d@example.net>\n\n%s\n' "$1" "$2" "$k" "$3" |
-	    "$bin" -d "$h" >/dev/null 2>&1
+	mail "$1" "$2" "flood.$k@example.net" "$3" | deliver "$h"
 }
-mail victim@example.org 'register victim secret Victim'
+flood victim@example.org 'register victim secret Victim'
 for m in 1 2 3; do
-	mail "m$m@example.com" "register mallory$m pw$m"
+	flood "m$m@example.com" "register mallory$m pw$m"
 done
 rm -rf "$h/mail"
 i=0
 while [ $i -lt 20 ]; do
 	i=$((i + 1))
 	for m in 1 2 3; do
-		mail "m$m@example.com" "challenge mallory$m pw$m victim" "Spam number $i"
+		flood "m$m@example.com" "challenge mallory$m pw$m victim" "Spam number $i"
 	done
 done
 boards=$(ls "$h/games" | grep -c '\.game$')
@@ -54,17 +34,17 @@ check "... and said why" sh -c "for f in '$h'/mail/m1@example.com/new/*; do tr '
     grep -q 'no new challenge  *until  *victim  *plays  *on  *one' && echo \"\$f\"; done | wc -l | grep -qx 17"
 # one account to many opponents: the hourly limit
 for v in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	mail "v$v@example.org" "register victim$v secret"
+	flood "v$v@example.org" "register victim$v secret"
 done
 i=0
 while [ $i -lt 12 ]; do
 	i=$((i + 1))
-	mail m1@example.com "challenge mallory1 pw1 victim$i"
+	flood m1@example.com "challenge mallory1 pw1 victim$i"
 done
 check "12 more challenges of that account to 12 other players within the hour: 10 made in all" \
     [ "$(grep -c 'mail <flood.*from=m1@example.com .* ok: new board' "$h/log")" = 10 ]
 check "... the others refused by max_challenges_per_hour" \
     [ "$(grep -c 'refused: mallory1 made 10 challenges in the last hour' "$h/log")" = 5 ]
 export OUSTPBM_TEST_TIME=$((OUSTPBM_TEST_TIME + 3600))
-mail m1@example.com "challenge mallory1 pw1 victim12"
+flood m1@example.com "challenge mallory1 pw1 victim12"
 check "an hour later it may challenge again" sh -c "tail -n 1 '$h/log' | grep -q 'ok: new board'"

@@ -3,47 +3,16 @@
 # sleep): reminders and losses on time sent exactly once, the remind: header,
 # old files without it, the board lock respected, the outbox flushed, a
 # damaged board not stopping the others.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-cleanup.XXXXXX") || exit 2
-lockpid=
-finish() {
-	[ -n "$lockpid" ] && kill "$lockpid" 2>/dev/null && wait "$lockpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap finish EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-T0=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
 DAY=86400
 
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-mail() { # FROM SUBJECT: each mail its own Message-ID (a repeated one is a redelivery)
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s.%s.%s@example.org>\n\nbody\n' \
-	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$" "$(date +%s%N)"
-}
-send() { # HOME TIME FROM SUBJECT
-	mail "$3" "$4" | OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>&1
+send() { # HOME TIME FROM SUBJECT: each mail its own Message-ID (a repeated one is a redelivery)
+	mail "$3" "$4" "$(echo "$4" | tr -c 'a-z0-9' '-').$$.$(date +%s%N)@example.org" body | deliver "$1" "$2"
 }
 cleanup() { # HOME TIME: run cleanup, print its exit status
 	OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" cleanup >/dev/null 2>"$tmp/stderr"
 	echo $?
-}
-count() { # HOME ADDRESS: mails delivered to ADDRESS
-	ls "$1/mail/$2/new" 2>/dev/null | wc -l | tr -d ' '
 }
 last() { # HOME ADDRESS: the newest mail to ADDRESS: latest Date: (the fake clock), then latest file
 	# (file times alone tie when two runs fall in one clock tick of the file system)
@@ -62,11 +31,7 @@ iso() { # SECONDS: the game file time
 base() {
 	h=$1
 	shift
-	mkdir -p "$h"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
-	for l in "$@"; do
-		echo "$l" >>"$h/oustpbm.conf"
-	done
+	mkhome "$h" "$@"
 	send "$h" $T0 alice@example.org "register alice secret"
 	send "$h" $T0 bob@example.com "register bob hunter2"
 	send "$h" $T0 alice@example.org "challenge alice secret bob -size=5"
@@ -80,14 +45,14 @@ B=bob@example.com
 h=$tmp/remind
 base "$h"
 g=$h/games/101.game
-a0=$(count "$h" $A)
-b0=$(count "$h" $B)
+a0=$(replies "$h" $A)
+b0=$(replies "$h" $B)
 check "a turn sets remind: to last-move + remind_days (7)" [ "$(header "$g" remind)" = "$(iso $((T0 + 7 * DAY)))" ]
 check "6 days on: cleanup exits 0" [ "$(cleanup "$h" $((T0 + 6 * DAY)))" = 0 ]
-check "... and sends nothing" [ "$(count "$h" $B)" = "$b0" ]
+check "... and sends nothing" [ "$(replies "$h" $B)" = "$b0" ]
 check "7 days on: cleanup exits 0" [ "$(cleanup "$h" $((T0 + 7 * DAY)))" = 0 ]
-check "... one reminder to bob, the player to move" [ "$(count "$h" $B)" = $((b0 + 1)) ]
-check "... nothing to alice" [ "$(count "$h" $A)" = "$a0" ]
+check "... one reminder to bob, the player to move" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
+check "... nothing to alice" [ "$(replies "$h" $A)" = "$a0" ]
 r=$(last "$h" $B)
 check "... subject 'Oust Board 101 reminder bob'" grep -qx 'Subject: Oust Board 101 reminder bob' "$r"
 check "... threaded under the board" grep -q '^References: <board-101\.' "$r"
@@ -100,22 +65,22 @@ check "... the next reminder is remind_days later" [ "$(header "$g" remind)" = "
 check "... the reminder is logged" grep -q 'cleanup board=101 ok: reminded bob, idle 7 days' "$h/log"
 check "... nothing is left in the outbox" [ -z "$(ls "$h/outbox/new")" ]
 check "run again at once: exit 0" [ "$(cleanup "$h" $((T0 + 7 * DAY)))" = 0 ]
-check "... nothing new is sent" [ "$(count "$h" $B)" = $((b0 + 1)) ]
+check "... nothing new is sent" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
 check "a day later: nothing new" sh -c "[ \$(OUSTPBM_TEST_TIME=$((T0 + 8 * DAY)) '$bin' -d '$h' cleanup; echo \$?) = 0 ] && [ \$(ls '$h/mail/$B/new' | wc -l) = $((b0 + 1)) ]"
 cleanup "$h" $((T0 + 14 * DAY)) >/dev/null
-check "14 days on: a second reminder" [ "$(count "$h" $B)" = $((b0 + 2)) ]
+check "14 days on: a second reminder" [ "$(replies "$h" $B)" = $((b0 + 2)) ]
 cleanup "$h" $((T0 + 14 * DAY)) >/dev/null
-check "... and only one" [ "$(count "$h" $B)" = $((b0 + 2)) ]
+check "... and only one" [ "$(replies "$h" $B)" = $((b0 + 2)) ]
 cleanup "$h" $((T0 + 40 * DAY)) >/dev/null
-check "a late run (day 40) sends one reminder, not the missed ones" [ "$(count "$h" $B)" = $((b0 + 3)) ]
+check "a late run (day 40) sends one reminder, not the missed ones" [ "$(replies "$h" $B)" = $((b0 + 3)) ]
 check "... and keeps the schedule (next on day 42)" [ "$(header "$g" remind)" = "$(iso $((T0 + 42 * DAY)))" ]
 send "$h" $((T0 + 41 * DAY)) bob@example.com "move 101 bob hunter2 A1"
 check "bob's turn moves remind: to his turn + 7 days" [ "$(header "$g" remind)" = "$(iso $((T0 + 48 * DAY)))" ]
-a1=$(count "$h" $A)
+a1=$(replies "$h" $A)
 cleanup "$h" $((T0 + 47 * DAY)) >/dev/null
-check "... no reminder before it" [ "$(count "$h" $A)" = "$a1" ]
+check "... no reminder before it" [ "$(replies "$h" $A)" = "$a1" ]
 cleanup "$h" $((T0 + 48 * DAY)) >/dev/null
-check "... then alice, now to move, is reminded" [ "$(count "$h" $A)" = $((a1 + 1)) ]
+check "... then alice, now to move, is reminded" [ "$(replies "$h" $A)" = $((a1 + 1)) ]
 check "... 'Oust Board 101 reminder alice'" grep -qx 'Subject: Oust Board 101 reminder alice' "$(last "$h" $A)"
 check "fsck finds the file sound after the reminders" "$bin" -d "$h" fsck
 
@@ -124,20 +89,20 @@ h=$tmp/old
 base "$h"
 g=$h/games/101.game
 sed -i '/^remind: /d' "$g"
-b0=$(count "$h" $B)
+b0=$(replies "$h" $B)
 cleanup "$h" $((T0 + 6 * DAY)) >/dev/null
-check "no remind: line: nothing before last-move + 7 days" [ "$(count "$h" $B)" = "$b0" ]
+check "no remind: line: nothing before last-move + 7 days" [ "$(replies "$h" $B)" = "$b0" ]
 cleanup "$h" $((T0 + 7 * DAY)) >/dev/null
-check "... a reminder at last-move + 7 days" [ "$(count "$h" $B)" = $((b0 + 1)) ]
+check "... a reminder at last-move + 7 days" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
 check "... and the line is written" [ "$(header "$g" remind)" = "$(iso $((T0 + 14 * DAY)))" ]
 
 # ---- reminders off
 h=$tmp/off
 base "$h" "remind_days = 0"
 check "remind_days = 0: no remind: line" [ -z "$(header "$h/games/101.game" remind)" ]
-b0=$(count "$h" $B)
+b0=$(replies "$h" $B)
 cleanup "$h" $((T0 + 100 * DAY)) >/dev/null
-check "... and no reminder, ever" [ "$(count "$h" $B)" = "$b0" ]
+check "... and no reminder, ever" [ "$(replies "$h" $B)" = "$b0" ]
 
 # ---- loss on time
 h=$tmp/timeout
@@ -146,16 +111,16 @@ g=$h/games/101.game
 cleanup "$h" $((T0 + 7 * DAY)) >/dev/null
 r=$(last "$h" $B)
 check "with timeout_days the reminder gives the deadline" grep -q "If you have not played by 2023-11-24 22:13 UTC, you lose the game on time" "$r"
-a0=$(count "$h" $A)
-b0=$(count "$h" $B)
+a0=$(replies "$h" $A)
+b0=$(replies "$h" $B)
 cleanup "$h" $((T0 + 10 * DAY - 1)) >/dev/null
-check "a second before timeout_days: nothing" [ "$(count "$h" $A)$(header "$g" status)" = "${a0}playing" ]
+check "a second before timeout_days: nothing" [ "$(replies "$h" $A)$(header "$g" status)" = "${a0}playing" ]
 check "10 days on: cleanup exits 0" [ "$(cleanup "$h" $((T0 + 10 * DAY)))" = 0 ]
 check "... bob, to move, lost on time: white... black-won" [ "$(header "$g" status)" = black-won ]
 check "... end: timeout" [ "$(header "$g" end)" = timeout ]
 check "... the history records it" grep -qx "2 $(iso $((T0 + 10 * DAY))) o bob timeout" "$g"
 check "... no remind: line once over" [ -z "$(header "$g" remind)" ]
-check "... one mail to each player" [ "$(count "$h" $A)$(count "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
+check "... one mail to each player" [ "$(replies "$h" $A)$(replies "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
 check "... subject 'Oust Board 101 won by alice'" sh -c "grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $A)' && grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $B)'"
 r=$(last "$h" $B)
 check "... the result, the time limit, the board and the whole history" sh -c "grep -q 'is over: alice won: bob ran out of time' '$r' && grep -q 'The time limit on this server is 10 days' '$r' && grep -q '^ 3  \. \. x' '$r' && grep -q '   2  2023-11-24 22:13  o bob    out of time' '$r'"
@@ -165,7 +130,7 @@ check "the file replays (fsck)" "$bin" -d "$h" fsck
 check "show works on the ended board" sh -c "'$bin' -d '$h' show 101 | grep -q 'alice won: bob ran out of time'"
 cleanup "$h" $((T0 + 10 * DAY)) >/dev/null
 cleanup "$h" $((T0 + 30 * DAY)) >/dev/null
-check "run again, and later: nothing new" [ "$(count "$h" $A)$(count "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
+check "run again, and later: nothing new" [ "$(replies "$h" $A)$(replies "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
 check "a move after the loss on time is refused" sh -c "printf 'From: $B\nSubject: move 101 bob hunter2 A1\n\n' | OUSTPBM_TEST_TIME=$((T0 + 31 * DAY)) '$bin' -d '$h' && grep -q 'board 101 is over (won by alice)' \"\$(ls -t '$h/mail/$B/new/'* | head -1)\""
 
 # ---- the board lock is respected
@@ -173,27 +138,15 @@ if [ -x "$PY" ]; then
 	h=$tmp/locked
 	base "$h" "lock_timeout_ms = 100"
 	before=$(cksum <"$h/games/101.game")
-	b0=$(count "$h" $B)
-	"$PY" -c 'import fcntl, sys, time
-f = open(sys.argv[1], "a")
-fcntl.lockf(f, fcntl.LOCK_EX)
-print("locked", flush=True)
-time.sleep(60)' "$h/games/101.lock" >"$tmp/lock.ready" &
-	lockpid=$!
-	i=0
-	while ! grep -q locked "$tmp/lock.ready" 2>/dev/null && [ $i -lt 200 ]; do
-		i=$((i + 1))
-		sleep 0.05
-	done
+	b0=$(replies "$h" $B)
+	hold_lock "$h/games/101.lock"
 	check "board locked by a mail being handled: exit 75" [ "$(cleanup "$h" $((T0 + 7 * DAY)))" = 75 ]
-	check "... nothing sent, the file unchanged" [ "$(count "$h" $B)$(cksum <"$h/games/101.game")" = "$b0$before" ]
+	check "... nothing sent, the file unchanged" [ "$(replies "$h" $B)$(cksum <"$h/games/101.game")" = "$b0$before" ]
 	check "... the board named on stderr" grep -q 'board 101: cannot lock the board' "$tmp/stderr"
-	kill "$lockpid"
-	wait "$lockpid" 2>/dev/null
-	lockpid=
-	check "the next run does it" [ "$(cleanup "$h" $((T0 + 7 * DAY)))$(count "$h" $B)" = "0$((b0 + 1))" ]
+	release_lock
+	check "the next run does it" [ "$(cleanup "$h" $((T0 + 7 * DAY)))$(replies "$h" $B)" = "0$((b0 + 1))" ]
 else
-	echo "ok $((n + 1)) - # SKIP no $PY for the lock test"
+	skip "no $PY for the lock test"
 fi
 
 # ---- the outbox is flushed; a damaged board does not stop the others
@@ -209,15 +162,15 @@ size=$(printf '%s' "$msg" | wc -c)
 printf 'oustpbm-queue 1\nfrom oust@example.net\nrcpt carol@example.org\nsize %s\n\n%s' "$size" "$msg" \
     >"$h/outbox/new/1700000000.M1P1Q1.test"
 cleanup "$h" $((T0 + DAY)) >/dev/null
-check "cleanup delivers what waited in the outbox" [ "$(count "$h" carol@example.org)" = 1 ]
+check "cleanup delivers what waited in the outbox" [ "$(replies "$h" carol@example.org)" = 1 ]
 check "... and the outbox is empty" [ -z "$(ls "$h/outbox/new")" ]
 cp "$h/games/101.game" "$h/games/102.game"
 sed -i 's/^board: 101/board: 102/; s/^status: playing/status: plying/' "$h/games/102.game"
 send "$h" $T0 alice@example.org "challenge alice secret bob -size=5"
-b0=$(count "$h" $B)
+b0=$(replies "$h" $B)
 check "a damaged game file: exit 65" [ "$(cleanup "$h" $((T0 + 7 * DAY)))" = 65 ]
 check "... named on stderr with its line" grep -q 'games/102.game line 7: unknown status' "$tmp/stderr"
-check "... the other boards are reminded all the same" [ "$(count "$h" $B)" = $((b0 + 1)) ]
+check "... the other boards are reminded all the same" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
 check "... and alice on board 103" grep -q 'cleanup board=103 ok: reminded alice' "$h/log"
 
 # ---- the command line

@@ -7,56 +7,22 @@
 # loads in `oustpbm engine`.  Then the bounded lock waits: with a board's
 # lock or seen.lock held by another process, a move exits 75 within about
 # lock_timeout_ms and changes nothing.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-concurrent.XXXXXX") || exit 2
-lockpid=
-cleanup() {
-	[ -n "$lockpid" ] && kill "$lockpid" 2>/dev/null && wait "$lockpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
-T0=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
 BOARDS=20
 A=alice@example.org
 B=bob@example.com
 C=carol@example.net
 D=dave@example.net
 
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-# mail FROM SUBJECT ID
-mail() {
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s>\n\n' "$1" "$2" "$3"
-}
-
-sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -name '*.lock' -exec cksum {} + |
-	    LC_ALL=C sort)
-}
 
 count() { # ADDRESS SUBJECT-REGEX: replies to ADDRESS whose Subject matches
 	grep -l -E "^Subject: $2\$" "$h/mail/$1/new/"* 2>/dev/null | wc -l | tr -d ' '
 }
 
 h=$tmp/home
-mkdir -p "$h"
 # the limits against abuse are off: 20 challenges and 20 wrong passwords are sent here on purpose
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\nmax_mails_per_hour = 0\nmax_password_failures = 0\nmax_open_challenges = 0\nmax_challenges_per_hour = 0\n' "$top" >"$h/oustpbm.conf"
+mkhome "$h" 'max_mails_per_hour = 0' 'max_password_failures = 0' 'max_open_challenges = 0' 'max_challenges_per_hour = 0'
 k=0
 for s in "$A|register alice secret" "$B|register bob hunter2" "$C|register carol sesame" "$D|register dave open"; do
 	k=$((k + 1))
@@ -111,8 +77,8 @@ check "one move reply per board to bob" [ "$(count $B 'Oust Board [0-9]+ bob')" 
 check "one error per board to bob (wrong password)" [ "$(count $B 'Oust Board [0-9]+ error')" = $BOARDS ]
 check "one error per board to carol (not a player)" [ "$(count $C 'Oust Board [0-9]+ error')" = $BOARDS ]
 check "one error per board to alice (wrong turn number)" [ "$(count $A 'Oust Board [0-9]+ error')" = $BOARDS ]
-check "no other reply to alice and bob" [ "$(ls "$h/mail/$A/new" | wc -l)" = $((2 * BOARDS)) ] &&
-    [ "$(ls "$h/mail/$B/new" | wc -l)" = $((2 * BOARDS)) ] && [ "$(ls "$h/mail/$C/new" | wc -l)" = $BOARDS ]
+check "no other reply to alice, bob and carol" \
+    [ "$(replies "$h" $A) $(replies "$h" $B) $(replies "$h" $C)" = "$((2 * BOARDS)) $((2 * BOARDS)) $BOARDS" ]
 check "every show answered" [ "$(ls "$h/mail/$D/new" | wc -l)" = $((4 * BOARDS)) ]
 check "the copies are logged as dropped" [ "$(grep -c 'dropped: a copy of the mail handled' "$h/log")" = $((2 * BOARDS)) ]
 check "one log line per delivery" [ "$(grep -c ' mail <' "$h/log")" = $((total + 4 + BOARDS)) ]
@@ -131,41 +97,21 @@ for p in sys.argv[1:]:
 fi
 
 # ---- bounded lock waits
-# hold LOCKFILE: another process holds an fcntl lock on it
-hold() {
-	"$PY" -c 'import fcntl, sys, time
-f = open(sys.argv[1], "a")
-fcntl.lockf(f, fcntl.LOCK_EX)
-print("locked", flush=True)
-time.sleep(60)' "$1" >"$tmp/lock.ready" &
-	lockpid=$!
-	i=0
-	while ! grep -q locked "$tmp/lock.ready" 2>/dev/null; do
-		i=$((i + 1))
-		[ "$i" -gt 200 ] && return 1
-		sleep 0.05
-	done
-}
-release() {
-	kill "$lockpid" 2>/dev/null
-	wait "$lockpid" 2>/dev/null
-	lockpid=
-}
 if [ -x "$PY" ]; then
 	printf 'lock_timeout_ms = 300\n' >>"$h/oustpbm.conf"
 	rm -rf "$h/mail"
 	for l in games/105.lock seen.lock; do
-		hold "$h/$l"
-		before=$(sum "$h")
+		hold_lock "$h/$l"
+		before=$(store_sum "$h")
 		t0=$(date +%s%N)
 		mail $B "move 105 bob hunter2 A1" "held.$l@x" | OUSTPBM_TEST_TIME=$((T0 + 120)) "$bin" -d "$h" >/dev/null 2>&1
 		rc=$?
 		t1=$(date +%s%N)
-		release
+		release_lock
 		ms=$(((t1 - t0) / 1000000))
 		check "$l held: exit 75" [ $rc = 75 ]
-		check "... after about lock_timeout_ms (${ms} ms)" [ $ms -ge 250 ] && [ $ms -lt 3000 ]
-		check "... nothing changed" [ "$(sum "$h")" = "$before" ]
+		check "... after about lock_timeout_ms (${ms} ms)" sh -c '[ "$1" -ge 250 ] && [ "$1" -lt 3000 ]' sh "$ms"
+		check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]
 		check "... no reply" [ ! -d "$h/mail" ]
 		check "... nothing queued" [ -z "$(find "$h/outbox/new" "$h/outbox/tmp" -type f)" ]
 		check "... logged as a temporary failure" grep -q "<held.$l@x>.* tempfail: " "$h/log"
@@ -173,4 +119,4 @@ if [ -x "$PY" ]; then
 	mail $B "move 105 bob hunter2 A1" "held.games/105.lock@x" | OUSTPBM_TEST_TIME=$((T0 + 180)) "$bin" -d "$h" >/dev/null 2>&1
 	check "redelivered once the lock is free: the move is applied" grep -q '^turn: 3$' "$h/games/105.game"
 fi
-echo "1..$n"
+done_testing

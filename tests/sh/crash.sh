@@ -1,6 +1,6 @@
 #!/bin/sh
 # crash: oustpbm killed with SIGKILL at every durable step while it handles
-# move mails (the OUSTPBM_TEST_CRASH hook of src/store.h), and killed again
+# move mails (the OUSTPBM_TEST_CRASH hook of src/store/store.h), and killed again
 # at another step while it handles the redelivery.  After each kill: every
 # game file loads in `oustpbm engine`, the board is the one before the move
 # or the one after it (never anything else), and the directories hold only
@@ -12,34 +12,12 @@
 # confirm, signoff) are killed the same way.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
 # (default 4, about 190 kills in 10 s; 7: all of them, about 340).
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-crash.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_ROBOT_PLAYOUTS
-T0=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
+unset OUSTPBM_TEST_ROBOT_PLAYOUTS
 A=alice@example.org
 B=bob@example.com
-
-n=0
-fails=0
 kills=0
-fail() {
-	fails=$((fails + 1))
-	n=$((n + 1))
-	echo "not ok $n - $1"
-}
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-# mail FROM SUBJECT ID
-mail() {
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s>\n\n' "$1" "$2" "$3"
-}
 
 # feed HOME TIME MAILFILE [CRASH]: prints the exit status
 feed() {
@@ -51,8 +29,8 @@ feed() {
 	echo $?
 }
 
-# replies HOME: one line per delivered reply, "address cksum", sorted
-replies() {
+# reply_sums HOME: one line per delivered reply, "address cksum", sorted
+reply_sums() {
 	for f in "$1"/mail/*/new/*; do
 		[ -f "$f" ] || continue
 		a=${f%/new/*}
@@ -78,8 +56,7 @@ sane() {
 
 # the home before the game: alice and bob, board 101 (5x5)
 h=$tmp/s0
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
+mkhome "$h"
 mail $A "register alice secret" r1@x >"$tmp/m"
 feed "$h" $T0 "$tmp/m" >/dev/null
 mail $B "register bob hunter2" r2@x >"$tmp/m"
@@ -106,7 +83,7 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 	cp -R "$prev" "$next"
 	rc=$(feed "$next" $t "$tmp/mail$i")
 	[ "$rc" = 0 ] || { fail "'$subject' exits $rc"; continue; }
-	replies "$next" >"$tmp/want"
+	reply_sums "$next" >"$tmp/want"
 	[ -s "$tmp/want" ] || { fail "'$subject' sent no reply"; continue; }
 	rm -rf "$next/mail"
 	k=0
@@ -137,7 +114,7 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 		cmp -s "$w/games/101.game" "$next/games/101.game" ||
 		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the move"
-		replies "$w" >"$tmp/got"
+		reply_sums "$w" >"$tmp/got"
 		cmp -s "$tmp/got" "$tmp/want" ||
 		    bad="$bad; killed at step $k (then $k2): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
 		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
@@ -339,7 +316,7 @@ for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh
 done
 unset OUSTPBM_TEST_CODE
 
-# ---- the robot player (src/robot.h): alice's move and the robot's answer in
+# ---- the robot player (src/commands/robot.h): alice's move and the robot's answer in
 # one delivery, killed at every durable step of both commits, and during the
 # robot's think (OUSTPBM_TEST_ROBOT=die).  After each kill: every file
 # loads, board 101 is the one before alice's move, after it, or after the
@@ -350,8 +327,7 @@ unset OUSTPBM_TEST_CODE
 # and the outbox is empty.
 export OUSTPBM_TEST_ROBOT_PLAYOUTS=32
 r0=$tmp/r0
-mkdir -p "$r0"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$r0/oustpbm.conf"
+mkhome "$r0"
 mail $A "register alice secret" rr1@x >"$tmp/m"
 feed "$r0" $T0 "$tmp/m" >/dev/null
 mail $A "challenge alice secret robot -size=5" rc1@x >"$tmp/m"
@@ -433,5 +409,4 @@ else
 	fi
 fi
 unset OUSTPBM_TEST_ROBOT_PLAYOUTS
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

@@ -3,43 +3,17 @@
 # $EDITOR on a copy, checked as fsck checks it, installed atomically with a
 # backup; a bad edit installs nothing and keeps the copy; a mail for the
 # board during the edit waits for the lock and exits 75, then succeeds.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-edit.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME VISUAL
-export OUSTPBM_TEST_TIME=1700000000 TMPDIR="$tmp"
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-rc() { # the exit status of a command, its output dropped
-	"$@" >/dev/null 2>&1 </dev/null
-	echo $?
-}
-send() { # FROM SUBJECT: a mail, exit status printed
-	printf 'From: %s\nSubject: %s\nMessage-ID: <%s.%s@example.net>\n\n' "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" \
-	    "$(date +%N)" | "$bin" -d "$h" >/dev/null 2>&1
-	echo $?
-}
+. "$(dirname "$0")/lib.sh"
+tmpdir
+unset VISUAL
+export OUSTPBM_TEST_TIME=$T0 TMPDIR="$tmp"
 
 h=$tmp/home
-"$bin" init "$h" >/dev/null
-printf 'from_address = oust@example.net\ntemplates = %s/templates\nlock_timeout_ms = 300\n' "$top" >"$h/oustpbm.conf"
-send alice@example.org "register alice secret" >/dev/null
-send bob@example.com "register bob hunter2" >/dev/null
-send alice@example.org "challenge alice secret bob -size=5" >/dev/null
-send alice@example.org "move 101 alice secret C3" >/dev/null
+mkhome "$h" 'lock_timeout_ms = 300'
+send "$h" alice@example.org "register alice secret" >/dev/null
+send "$h" bob@example.com "register bob hunter2" >/dev/null
+send "$h" alice@example.org "challenge alice secret bob -size=5" >/dev/null
+send "$h" alice@example.org "move 101 alice secret C3" >/dev/null
 g=$h/games/101.game
 cp "$g" "$tmp/orig"
 
@@ -96,7 +70,7 @@ bak=$(ls "$h/games" | grep '^101\.game\..*\.bak$')
 check "... the old file kept as games/101.game.<time>.bak" sh -c "[ -n '$bak' ] && cmp -s '$h/games/$bak' '$tmp/orig'"
 check "... said and logged" sh -c "grep -q 'board 101 installed' '$tmp/out' && grep -q 'admin edit board=101: installed; the old file is games/$bak' '$h/log'"
 check "... fsck is content" [ "$(rc "$bin" -d "$h" fsck)" = 0 ]
-check "... and the game goes on" [ "$(send bob@example.com "move 101 bob hunter2 A5")" = 0 ]
+check "... and the game goes on" [ "$(send "$h" bob@example.com "move 101 bob hunter2 A5")" = 0 ]
 check "a second edit in the same second keeps both backups" sh -c "EDITOR='$tmp/ed-ok' '$bin' -d '$h' edit 101 >/dev/null 2>&1 &&
     [ \$(ls '$h/games' | grep -c '^101\.game\..*\.bak\$') = 2 ]"
 
@@ -112,10 +86,10 @@ while [ ! -f "$tmp/editing" ] && [ "$i" -lt 200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-check "a move during the edit: exit 75 (the MTA delivers it again)" [ "$(send alice@example.org "move 101 alice secret E1")" = 75 ]
+check "a move during the edit: exit 75 (the MTA delivers it again)" [ "$(send "$h" alice@example.org "move 101 alice secret E1")" = 75 ]
 check "... the board is untouched" cmp -s "$g" "$tmp/before"
 touch "$tmp/go"
 wait "$ed"
 check "the edit ends: exit 0" [ $? = 0 ]
-check "the move delivered again: exit 0" [ "$(send alice@example.org "move 101 alice secret E1")" = 0 ]
+check "the move delivered again: exit 0" [ "$(send "$h" alice@example.org "move 101 alice secret E1")" = 0 ]
 check "... and played" grep -q 'E1' "$g"

@@ -3,17 +3,9 @@
 # runs every command, their errors, loadgame of good and bad files, and the
 # first conformance game of tests/data/public.trace.gz.  The answers must be
 # those of a run without valgrind.  Prints "ok"/"not ok" lines.
-cd "$(dirname "$0")/../.." || exit 2
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "not ok - valgrind is missing (scripts/install-deps installs it)"
-	exit 1
-fi
-if [ ! -x ./oustpbm ]; then
-	echo "not ok - ./oustpbm is not built"
-	exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-valgrind.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/lib.sh"
+need valgrind "$bin"
+tmpdir
 
 # A game file with an error on its status line.
 sed 's/^status: playing$/status: plying/' tests/data/engine/edge2.game >"$tmp/bad.game"

@@ -1,36 +1,18 @@
 #!/bin/sh
 # fsck: `oustpbm fsck` on damaged homes, one kind of damage per case, each
 # checked for the exact report (file, line, message) and the exit status.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-fsck.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-export OUSTPBM_TEST_TIME=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
+export OUSTPBM_TEST_TIME=$T0
 
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-send() { # FROM SUBJECT
-	printf 'From: %s\nSubject: %s\n\n' "$1" "$2" | "$bin" -d "$tmp/pristine" >/dev/null 2>&1
+send() { # FROM SUBJECT: a mail without a Message-ID to the pristine home
+	mail "$1" "$2" - | deliver "$tmp/pristine"
 }
 
 # A home with board 101 (5x5, three turns: C3, A1, E5), whose game file is:
 #  2 board: 101 / 5 black: alice / 6 white: bob / 7 status: playing / 8 to-move: white
 #  18-22 the rows 5 to 1 / 25 history: / 26-28 the turns 1-3
-mkdir -p "$tmp/pristine"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$tmp/pristine/oustpbm.conf"
+mkhome "$tmp/pristine"
 send alice@example.org "register alice secret"
 send bob@example.com "register bob pw"
 send alice@example.org "challenge alice secret bob -size=5"
@@ -158,8 +140,7 @@ check "fsck changes nothing" sh -c "cd '$tmp/parse-error' && grep -q '^status: p
 # A home whose board 101 is a hex board of side 3 (b2, then d3): rows e to a
 # are lines 19-23 of its game file, so the edited c2 is reported on line 21.
 rm -rf "$tmp/pristine"
-mkdir -p "$tmp/pristine"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$tmp/pristine/oustpbm.conf"
+mkhome "$tmp/pristine"
 send alice@example.org "register alice secret"
 send bob@example.com "register bob pw"
 send alice@example.org "challenge alice secret bob -hex=3"

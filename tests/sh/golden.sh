@@ -10,34 +10,10 @@
 # UPDATE_GOLDEN=1 rewrites <case>/out/ instead (review the result by eye
 # before committing it).
 # Usage: sh tests/sh/golden.sh [case...]
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
+. "$(dirname "$0")/lib.sh"
+need "$bin"
 gdir=$top/tests/golden
-T0=1700000000
-PY=/usr/bin/python3
-
-[ -x "$bin" ] || { echo "not ok - golden: $bin is missing (run make)"; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-golden.XXXXXX") || exit 2
-lockpid=
-cleanup() {
-	if [ -n "$lockpid" ]; then
-		kill "$lockpid" 2>/dev/null
-		wait "$lockpid" 2>/dev/null
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM
-
-# Checksum of every file of the home that is data: the log, the record of
-# handled mails (seen), the wrong passwords (throttle), the delivered mail, the copies of sent mail (and the
-# time of their last pruning) and the
-# (always empty) lock files are left out.
-store_sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + |
-	    LC_ALL=C sort)
-}
+tmpdir
 
 # feed HOME TIME FILE: one mail of the setup, which must be handled (exit 0).
 feed() {
@@ -50,31 +26,6 @@ feed() {
 	return 0
 }
 
-# start_lock FILE: hold an fcntl lock on FILE (conflicts with the store's OFD locks).
-start_lock() {
-	"$PY" -c 'import fcntl, sys, time
-f = open(sys.argv[1], "a")
-fcntl.lockf(f, fcntl.LOCK_EX)
-print("locked", flush=True)
-time.sleep(60)' "$1" >"$tmp/lock.ready" &
-	lockpid=$!
-	i=0
-	while ! grep -q locked "$tmp/lock.ready" 2>/dev/null; do
-		i=$((i + 1))
-		[ "$i" -gt 200 ] && return 1
-		sleep 0.05
-	done
-	return 0
-}
-
-stop_lock() {
-	if [ -n "$lockpid" ]; then
-		kill "$lockpid" 2>/dev/null
-		wait "$lockpid" 2>/dev/null
-		lockpid=
-	fi
-}
-
 # run_case DIR: prints one ok / not ok line; returns 1 on failure.
 run_case() {
 	case=$1
@@ -82,11 +33,15 @@ run_case() {
 	work=$tmp/$name
 	home=$work/home
 	act=$work/out
-	mkdir -p "$home" "$act" || return 1
-	printf 'from_address = oust@example.net\nserver_name = Oust test server\ntemplates = %s/templates\n' \
-	    "$top" >"$home/oustpbm.conf"
-	# yescrypt's cheapest cost keeps the run short, unless the case is about the cost
-	grep -q '^conf password_cost' "$case/setup" 2>/dev/null || echo 'password_cost = 1' >>"$home/oustpbm.conf"
+	mkdir -p "$work" "$act" || return 1
+	# the setup's conf lines (a password_cost among them replaces mkhome's cheapest cost)
+	set -- 'server_name = Oust test server'
+	while IFS= read -r line; do
+		[ -n "$line" ] && set -- "$@" "$line"
+	done <<EOF
+$(sed -n 's/^conf //p' "$case/setup" 2>/dev/null)
+EOF
+	mkhome "$home" "$@"
 	n=0
 	lockboard=
 	ago=0
@@ -100,7 +55,7 @@ run_case() {
 			'' | '#'*)
 				;;
 			conf)
-				printf '%s\n' "$rest" >>"$home/oustpbm.conf"
+				# in the configuration already
 				;;
 			send)
 				# send FROM SUBJECT...: a plain mail with that Subject
@@ -143,11 +98,11 @@ run_case() {
 			echo "ok - $name # skip $PY is needed to hold a lock"
 			return 0
 		fi
-		start_lock "$home/games/$lockboard.lock" || { stop_lock; echo "not ok - $name: the lock was not taken"; return 1; }
+		hold_lock "$home/games/$lockboard.lock" || { release_lock; echo "not ok - $name: the lock was not taken"; return 1; }
 	fi
 	env $caseenv OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$home" <"$case/in.eml" >"$work/stdout" 2>"$work/stderr"
 	echo $? >"$act/exit"
-	stop_lock
+	release_lock
 	store_sum "$home" >"$work/sum.after"
 	if cmp -s "$work/sum.before" "$work/sum.after"; then
 		echo unchanged >"$act/store"

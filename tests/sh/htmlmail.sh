@@ -4,28 +4,9 @@
 # as with html_mail = off), valid HTML5 (tidy), no script, image or
 # external resource, every kind of hostile text from a player escaped, a
 # 25x25 board with a stone on every point under 40 KB, and the template.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-htmlmail.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-T0=1700000000
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-command -v tidy >/dev/null || { echo "not ok - htmlmail: tidy is missing (sh scripts/install-deps)"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need tidy
+tmpdir
 
 # $part FILE plain|html|type|count: a reply's text/plain or text/html part (decoded), its type, its number of parts
 part=$tmp/part
@@ -48,32 +29,26 @@ chmod +x "$part"
 k=0
 send() { # HOME FROM SUBJECT [BODY]
 	k=$((k + 1))
-	printf 'From: %s\nSubject: %s\nMessage-ID: <hm.%d@example.org>\n\n%s\n' "$2" "$3" $k "$4" |
-	    OUSTPBM_TEST_TIME=$((T0 + 60 * k)) "$bin" -d "$1" >/dev/null 2>&1
-}
-last() { # HOME ADDRESS: the newest reply
-	ls "$1/mail/$2/new" | awk -F'[.MPQ]' '{ printf "%d%06d %s\n", $1, $3, $0 }' | sort -n | tail -1 |
-	    sed "s#^[0-9]* #$1/mail/$2/new/#"
+	mail "$2" "$3" "hm.$k@example.org" "$4" | deliver "$1" $((T0 + 60 * k))
 }
 
-mkhome() { # DIR [conf line]
-	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\nmax_mails_per_hour = 0\n%s\n' "$top" "$2" >"$1/oustpbm.conf"
+players_home() { # DIR [conf line]: a home with alice and bob
+	mkhome "$1" 'max_mails_per_hour = 0' ${2:+"$2"}
 	send "$1" alice@example.org 'register alice secret Alice'
 	send "$1" bob@example.com 'register bob hunter2 Bob'
 }
 h=$tmp/on
 off=$tmp/off
-mkhome "$h"
-mkhome "$off" 'html_mail = off'
+players_home "$h"
+players_home "$off" 'html_mail = off'
 k=10
 for home in "$h" "$off"; do
 	k=10
 	send "$home" alice@example.org 'challenge alice secret bob -size=7'
 	send "$home" alice@example.org 'move 101 alice secret D4' 'good luck'
 done
-a=$(last "$h" bob@example.com)
-b=$(last "$off" bob@example.com)
+a=$(newest "$h" bob@example.com)
+b=$(newest "$off" bob@example.com)
 check "a move mail is multipart/alternative: text/plain, then text/html" sh -c \
     "[ \"\$('$part' '$a' type)\" = multipart/alternative ] && [ \"\$('$part' '$a' count)\" = 2 ] && grep -q '^Content-Type: text/html; charset=utf-8' '$a' && awk '/^Content-Type: text\\/plain/ { p = NR } /^Content-Type: text\\/html/ { h = NR } END { exit !(p && h && p < h) }' '$a'"
 check "with html_mail = off it is text/plain alone" sh -c "[ \"\$('$part' '$b' type)\" = text/plain ]"
@@ -112,7 +87,7 @@ hostile() { # DESCRIPTION COMMENT then patterns that must (+) or must not (-) be
 	send "$h" alice@example.org 'challenge alice secret bob -size=7'
 	send "$h" alice@example.org "move $board alice secret D4"
 	send "$h" bob@example.com "move $board bob hunter2 C3" "$comment"
-	hf=$(last "$h" alice@example.org)
+	hf=$(newest "$h" alice@example.org)
 	"$part" "$hf" html >"$tmp/h.html" || { check "$desc: the reply has an HTML part" false; return; }
 	okay=true
 	for pat in "$@"; do
@@ -142,28 +117,28 @@ check "... the text/plain part has the word whole, as written" sh -c "'$part' '$
 # which replies carry a board
 k=100
 send "$h" alice@example.org 'show 101'
-check "show: with HTML" sh -c "'$part' '$(last "$h" alice@example.org)' html >/dev/null"
+check "show: with HTML" sh -c "'$part' '$(newest "$h" alice@example.org)' html >/dev/null"
 send "$h" alice@example.org 'history 101'
-check "history: with HTML" sh -c "'$part' '$(last "$h" alice@example.org)' html >/dev/null"
+check "history: with HTML" sh -c "'$part' '$(newest "$h" alice@example.org)' html >/dev/null"
 send "$h" alice@example.org 'move 101 alice wrong A1'
-check "an error about a board (which it shows): with HTML" sh -c "'$part' '$(last "$h" alice@example.org)' html >/dev/null"
+check "an error about a board (which it shows): with HTML" sh -c "'$part' '$(newest "$h" alice@example.org)' html >/dev/null"
 send "$h" alice@example.org 'help'
-check "help: text only" sh -c "[ \"\$('$part' '$(last "$h" alice@example.org)' type)\" = text/plain ]"
+check "help: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 send "$h" alice@example.org 'games alice'
-check "games: text only" sh -c "[ \"\$('$part' '$(last "$h" alice@example.org)' type)\" = text/plain ]"
+check "games: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 send "$h" alice@example.org 'move 999 alice secret A1'
-check "an error about no board: text only" sh -c "[ \"\$('$part' '$(last "$h" alice@example.org)' type)\" = text/plain ]"
+check "an error about no board: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 OUSTPBM_TEST_TIME=$((T0 + 30 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 who=$(sed -n 's/^to-move: //p' "$h/games/101.game")
 r=$(grep -l 'reminder' "$h"/mail/*/new/* | head -1)
 check "a reminder: with HTML" sh -c "[ -n '$r' ] && '$part' '$r' html >/dev/null"
 send "$h" bob@example.com 'resign 101 bob hunter2'
-f=$(last "$h" alice@example.org)
+f=$(newest "$h" alice@example.org)
 check "the end of a game: with HTML, saying so" sh -c "'$part' '$f' html | grep -q 'Game over: alice won: bob resigned.'"
 
 # the size: a 25x25 board with a stone on every point
 big=$tmp/big
-mkhome "$big"
+players_home "$big"
 k=200
 send "$big" alice@example.org 'challenge alice secret bob -size=25'
 "$PY" - "$big/games/101.game" <<'PYEOF'
@@ -193,7 +168,7 @@ text += "\n\nhistory:\n1 2023-11-15T01:34:20Z x alice A25\n"
 open(p, "w").write(text)
 PYEOF
 send "$big" alice@example.org 'show 101'
-f=$(last "$big" alice@example.org)
+f=$(newest "$big" alice@example.org)
 size=$(wc -c <"$f")
 check "a 25x25 board with a stone on every point: the whole mail is under 40 KB ($size bytes)" [ "$size" -lt 40960 ]
 check "... and shows 625 stones" sh -c "[ \$('$part' '$f' html | grep -o 'border-radius:50%' | wc -l) = 625 ]"
@@ -207,14 +182,14 @@ sed -i 's|<h1 |<p>Edited by the admin</p>\n<h1 |' "$tmp/tpl/mail.html"
 echo "templates = $tmp/tpl" >>"$h/oustpbm.conf"
 sed -i "/^templates = $(echo "$top" | sed 's/[\/&]/\\&/g')\/templates\$/d" "$h/oustpbm.conf"
 send "$h" alice@example.org 'show 101'
-check "the HTML comes from the template mail.html" sh -c "'$part' '$(last "$h" alice@example.org)' html | grep -q 'Edited by the admin'"
+check "the HTML comes from the template mail.html" sh -c "'$part' '$(newest "$h" alice@example.org)' html | grep -q 'Edited by the admin'"
 mv "$tmp/tpl/mail.html" "$tmp/tpl/mail.html.away"
 k=$((k + 1))
 printf 'From: alice@example.org\nSubject: show 101\nMessage-ID: <hm.%d@example.org>\n\n' $k |
     OUSTPBM_TEST_TIME=$((T0 + 60 * k)) "$bin" -d "$h" >/dev/null 2>&1
 rc=$?
 check "a templates directory without mail.html (from before it): the text alone, exit 0 (got $rc)" sh -c \
-    "[ $rc = 0 ] && [ \"\$('$part' '$(last "$h" alice@example.org)' type)\" = text/plain ]"
+    "[ $rc = 0 ] && [ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 mv "$tmp/tpl/mail.html.away" "$tmp/tpl/mail.html"
 echo '<p>{nosuch}</p>' >>"$tmp/tpl/mail.html"
 send "$h" alice@example.org 'show 101'

@@ -6,26 +6,11 @@
 #     answers a mail;
 #   - DESTDIR=<tmp>/stage PREFIX=/usr: exactly the expected files, and
 #     `make uninstall` leaves no file behind.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-install.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-export OUSTPBM_TEST_TIME=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
+export OUSTPBM_TEST_TIME=$T0
 MAKE=${MAKE:-make}
 
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
 
 # the copy: sources, and the objects with their times, so only reply.o (which
 # holds the data directory) is compiled again

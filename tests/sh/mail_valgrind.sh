@@ -6,32 +6,22 @@
 # robot player (its think in a child process, traced too), a fault of the AI
 # and `oustpbm robot` playing the turn left over.  Each must exit as
 # it does without valgrind, with no memory error and no leak.  Prints "ok"/"not ok" lines.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-if ! command -v valgrind >/dev/null 2>&1; then
-	echo "not ok - valgrind is missing (scripts/install-deps installs it)"
-	exit 1
-fi
-[ -x ./oustpbm ] || { echo "not ok - ./oustpbm is not built"; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-mailvg.XXXXXX") || exit 2
-trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
+. "$(dirname "$0")/lib.sh"
+need valgrind "$bin"
+tmpdir
 supp=
 for s in /usr/share/glib-2.0/valgrind/glib.supp; do
 	[ -f "$s" ] && supp="--suppressions=$s"
 done
 export G_SLICE=always-malloc G_DEBUG=gc-friendly
 h=$tmp/home
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
-n=0
+mkhome "$h"
 k=0
 # vg FROM SUBJECT [ID]: one mail under valgrind; exit 0 expected
 vg() {
 	k=$((k + 1))
 	n=$((n + 1))
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s>\n\nA comment.\n' "$1" "$2" "${3:-vg$k@x}" >"$tmp/in"
+	mail "$1" "$2" "${3:-vg$k@x}" 'A comment.' >"$tmp/in"
 	vgfile "$tmp/in" "$2" 0
 }
 # vgfile FILE DESC EXIT
@@ -93,4 +83,4 @@ k=$((k + 1))
 vgfile "$tmp/deep" "a mail nested too deeply" 0
 n=$((n + 1))
 vgfile tests/hostile/two-from.eml "two From headers (exit 65)" 65
-echo "1..$n"
+done_testing

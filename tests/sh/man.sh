@@ -1,22 +1,9 @@
 #!/bin/sh
 # man: doc/oustpbm.1 renders without a warning, and documents every command
 # line command, every mail command and every configuration key of the source.
-cd "$(dirname "$0")/../.." || exit 2
+. "$(dirname "$0")/lib.sh"
 page=doc/oustpbm.1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-man.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
+tmpdir
 
 MANWIDTH=80 man --warnings -l "$page" >"$tmp/out" 2>"$tmp/err"
 check "man -l renders the page" [ -s "$tmp/out" ]
@@ -30,7 +17,7 @@ done
 for c in $(sed -n 's/^[[:space:]]*{ { "\([a-z]*\)", .*/\1/p' src/commands/mailcmd.c); do
 	check "mail command $c is documented" sh -c "sed -n '/^MAIL COMMANDS/,/^CONFIGURATION/p' '$tmp/text' | grep -q '^       $c'"
 done
-for c in engine flush queue cleanup robot adduser passwd deluser list show fsck web edit init --help --version; do
+for c in engine flush queue cleanup robot adduser passwd deluser list show fsck web edit export import init --help --version; do
 	check "command $c is documented" sh -c "sed -n '/^COMMANDS/,/^MAIL COMMANDS/p' '$tmp/text' | grep -q '^       $c'"
 done
 for s in "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do

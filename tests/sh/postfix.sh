@@ -21,38 +21,19 @@
 #     the same replies, in the same order, as a run without any outage.
 # Skipped, saying so, where Postfix is not installed and cannot be (not
 # root: `scripts/install-deps --test` installs it as root).
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
+. "$(dirname "$0")/lib.sh"
+[ -x /usr/sbin/postfix ] && [ -x /usr/lib/postfix/sbin/pipe ] ||
+    skip_all "Postfix is not installed (as root, scripts/install-deps --test installs it)"
+[ "$(id -u)" = 0 ] || skip_all "Postfix's master must run as root; run make check as root for this test"
+need procmail setpriv
+unset OUSTPBM_TEST_TIME
 
-if [ ! -x /usr/sbin/postfix ] || [ ! -x /usr/lib/postfix/sbin/pipe ]; then
-	echo "ok 1 - # skip: Postfix is not installed (as root, scripts/install-deps --test installs it)"
-	exit 0
-fi
-if [ "$(id -u)" != 0 ]; then
-	echo "ok 1 - # skip: Postfix's master must run as root; run make check as root for this test"
-	exit 0
-fi
-command -v procmail >/dev/null || { echo "not ok - procmail is not installed"; exit 1; }
-command -v setpriv >/dev/null || { echo "not ok - setpriv (util-linux) is missing"; exit 1; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-postfix.XXXXXX") || exit 2
+tmpdir
 chmod 755 "$tmp"
 pf=$tmp/pf
 conf=$pf/etc
 holder=
-cleanup() {
+stop_postfix() {
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null
 	/usr/sbin/postfix -c "$conf" stop >/dev/null 2>&1
 	i=0
@@ -62,13 +43,10 @@ cleanup() {
 		i=$((i + 1))
 	done
 	wait 2>/dev/null
-	rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 2' INT TERM HUP
-unset OUSTPBM_HOME OUSTPBM_TEST_TIME OUSTPBM_TEST_LIBCURL
+at_exit stop_postfix
 
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 nobody_uid=$(id -u nobody)
 nobody_gid=$(id -g nobody)
 asowner() { # the home's owner runs it
@@ -167,7 +145,7 @@ EOC
 pfstart() {
 	/usr/sbin/postfix -c "$conf" start >>"$tmp/postfix.out" 2>&1 || return 1
 	i=0
-	while ! /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
+	while ! "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
 		[ "$i" -lt 100 ] || return 1
 		sleep 0.1
 		i=$((i + 1))
@@ -251,7 +229,7 @@ refsubjects() { # ADDRESS: the reference run's Subjects, in queue order
 }
 refsubjects $a >"$tmp/want.alice"
 refsubjects $b >"$tmp/want.bob"
-check "the reference game: 8 replies to each player" [ "$(wc -l <"$tmp/want.alice")" = 8 ] && [ "$(wc -l <"$tmp/want.bob")" = 8 ]
+check "the reference game: 8 replies to each player" [ "$(wc -l <"$tmp/want.alice") $(wc -l <"$tmp/want.bob")" = "8 8" ]
 
 # ---- the game through Postfix
 na=0
@@ -261,8 +239,8 @@ play() { # FROM SUBJECT REPLIES-TO-ALICE REPLIES-TO-BOB: one mail in by SMTP, it
 	na=$((na + $3))
 	nb=$((nb + $4))
 	wait_for $a $na && wait_for $b $nb
-	check "'$2' in by SMTP: its replies in the Maildirs ($na for alice, $nb for bob)" \
-	    [ "$(count $a)" = $na ] && [ "$(count $b)" = $nb ]
+	check "'$2' in by SMTP: its replies in the Maildirs ($na for alice, $nb for bob; got $(count $a), $(count $b))" \
+	    [ "$(count $a) $(count $b)" = "$na $nb" ]
 }
 play $a "register alice secret" 1 0
 play $b "register bob hunter2" 0 1
@@ -273,7 +251,7 @@ check "... were delivered by virtual(8)" grep -q "postfix/virtual.*to=<alice@exa
 check "the server's mail went through pipe(8) to procmail" grep -q "postfix/pipe.*to=<oust@oust.test>.*relay=oustpbm.*status=sent" "$pf/maillog"
 
 # ---- a board lock held: oustpbm exits 75, Postfix defers, then delivers again
-/usr/bin/python3 -c '
+"$PY" -c '
 import fcntl, os, sys, time
 f = open(sys.argv[1], "a")
 fcntl.lockf(f, fcntl.LOCK_EX)
@@ -296,21 +274,21 @@ done
 check "the board locked: Postfix defers the move (procmail exited 75)" \
     grep -q "postfix/pipe.*to=<oust@oust.test>.*status=deferred" "$pf/maillog"
 check "... oustpbm logged the lock timeout" grep -q 'cmd="move 101 bob \*\*\*\* A1" tempfail' "$h/log"
-check "... no reply yet" [ "$(count $a)" = 3 ] && [ "$(count $b)" = 3 ]
+check "... no reply yet" [ "$(count $a) $(count $b)" = "3 3" ]
 touch "$tmp/release"
 wait "$holder"
 holder=
 na=4
 nb=4
 wait_for $a $na && wait_for $b $nb
-check "the lock free: Postfix delivered it again, the move answered" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
+check "the lock free: Postfix delivered it again, the move answered" [ "$(count $a) $(count $b)" = "4 4" ]
 check "... played once" [ "$(grep -c '^[0-9]* [^ ]* o bob A1$' "$h/games/101.game")" = 1 ]
 check "... nothing in procmail's default mailbox" [ ! -s "$tmp/oust/mbox" ]
 
 # ---- Postfix stopped while the game goes on
 /usr/sbin/postfix -c "$conf" stop >>"$tmp/postfix.out" 2>&1
 i=0
-while /usr/bin/python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null &&
+while "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null &&
     [ "$i" -lt 100 ]; do
 	sleep 0.1
 	i=$((i + 1))
@@ -322,7 +300,7 @@ direct $b "move 101 bob hunter2 E5"
 check "... and the next one" [ $? = 0 ]
 check "... their four replies wait in the outbox" [ "$(ls "$h/outbox/new" | wc -l)" = 4 ]
 check "... deferred, logged" [ "$(grep -c 'outbox .* deferred: smtp: ' "$h/log")" -ge 1 ]
-check "... none reached a player" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
+check "... none reached a player" [ "$(count $a) $(count $b)" = "4 4" ]
 
 check "Postfix started again" pfstart
 mail $a "move 101 alice secret E1" 2>>"$tmp/smtp.err"
@@ -333,7 +311,7 @@ while [ "$(ls "$h/outbox/new" | wc -l)" -lt 6 ] && [ "$i" -lt 600 ]; do
 done
 check "the next move, in by SMTP: its replies wait behind the earlier ones (same board, same address)" \
     [ "$(ls "$h/outbox/new" | wc -l)" = 6 ]
-check "... no player got a reply out of order" [ "$(count $a)" = 4 ] && [ "$(count $b)" = 4 ]
+check "... no player got a reply out of order" [ "$(count $a) $(count $b)" = "4 4" ]
 
 # the crontab's flush line, as cron runs it: env -i, the crontab's PATH (with
 # /usr/local/bin standing for where oustpbm is installed), HOME and the
@@ -348,9 +326,9 @@ asowner env -i HOME="$tmp/oust" LOGNAME=nobody SHELL=/bin/sh PATH="$path" \
 check "the crontab's flush line under env -i: exit 0" [ $? = 0 ]
 check "... the outbox is empty" [ "$(ls "$h/outbox/new" | wc -l)" = 0 ]
 na=7
-nb=6
+nb=7
 wait_for $a $na && wait_for $b $nb
-check "... the six replies reached the players" [ "$(count $a)" = 7 ] && [ "$(count $b)" = 6 ]
+check "... the six replies reached the players (alice $(count $a), bob $(count $b))" [ "$(count $a) $(count $b)" = "7 7" ]
 check "... each deferred reply's final delivery logged" sh -c "
     [ -n \"\$(grep -o 'outbox [^ ]* rcpt=[^ ]* deferred:' '$h/log')\" ] &&
     [ \"\$(sed -n 's/.* outbox \([^ ]*\) rcpt=.* deferred: .*/\1/p' '$h/log' | sort -u)\" = \"\$(sed -n 's/.* outbox \([^ ]*\) rcpt=.* delivered: after .*/\1/p' '$h/log' | sort -u)\" ]"

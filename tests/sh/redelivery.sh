@@ -2,55 +2,18 @@
 # redelivery: the same mail delivered again (same Message-ID) is dropped
 # without a second answer, whatever its command; a mail without a
 # Message-ID is answered each time; the per-sender limit
-# (max_mails_per_hour) drops mails beyond it without a reply (src/seen.h).
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-redelivery.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-T0=1700000000
-unset OUSTPBM_HOME
+# (max_mails_per_hour) drops mails beyond it without a reply (src/store/seen.h).
+. "$(dirname "$0")/lib.sh"
+tmpdir
 
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-# mail FROM SUBJECT ID: a mail on stdout ("" ID: no Message-ID header)
-mail() {
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\n' "$1" "$2"
-	[ -n "$3" ] && printf 'Message-ID: <%s>\n' "$3"
-	printf '\nhello\n'
-}
-
-# run HOME TIME FROM SUBJECT ID: feed a mail, print the exit status
+# run HOME TIME FROM SUBJECT ID: feed a mail, print the exit status ("" ID: no Message-ID header)
 run() {
-	mail "$3" "$4" "$5" | OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>"$tmp/stderr"
+	mail "$3" "$4" "${5:--}" hello | deliver "$1" "$2"
 	echo $?
 }
 
-sum() {
-	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' ! -name '*.lock' \
-	    -exec cksum {} + | LC_ALL=C sort)
-}
-
-replies() { # HOME ADDRESS: number of replies delivered to ADDRESS
-	ls "$1/mail/$2/new" 2>/dev/null | wc -l | tr -d ' '
-}
-
 home() { # HOME [CONF LINE]
-	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$1/oustpbm.conf"
-	[ -n "$2" ] && printf '%s\n' "$2" >>"$1/oustpbm.conf"
-	return 0
+	mkhome "$1" ${2:+"$2"}
 }
 
 A=alice@example.org
@@ -63,19 +26,19 @@ run "$h" $T0 $A "register alice secret" r1@x >/dev/null
 run "$h" $T0 $B "register bob hunter2" r2@x >/dev/null
 run "$h" $T0 $A "challenge alice secret bob -size=5" c1@x >/dev/null
 check "a move is handled" [ "$(run "$h" $((T0 + 60)) $A "move 101 alice secret C3" m1@x)" = 0 ]
-before=$(sum "$h")
+before=$(store_sum "$h")
 ra=$(replies "$h" $A)
 rb=$(replies "$h" $B)
 check "the same move again: exit 0" [ "$(run "$h" $((T0 + 120)) $A "move 101 alice secret C3" m1@x)" = 0 ]
-check "... the store is unchanged" [ "$(sum "$h")" = "$before" ]
+check "... the store is unchanged" [ "$(store_sum "$h")" = "$before" ]
 check "... no reply to the mover" [ "$(replies "$h" $A)" = "$ra" ]
 check "... none to the opponent" [ "$(replies "$h" $B)" = "$rb" ]
 check "... logged as a dropped copy" \
     grep -q '^2023-11-14T22:15:20Z mail <m1@x> from=alice@example.org board=- cmd="" dropped: a copy of the mail handled at 2023-11-14T22:14:20Z (same Message-ID)$' "$h/log"
 check "a challenge delivered again makes no second board" \
-    [ "$(run "$h" $((T0 + 130)) $A "challenge alice secret bob -size=5" c1@x)" = 0 ] && [ ! -f "$h/games/102.game" ]
+    sh -c '[ "$1" = 0 ] && [ ! -f "$2" ]' sh "$(run "$h" $((T0 + 130)) $A "challenge alice secret bob -size=5" c1@x)" "$h/games/102.game"
 check "a register delivered again is not answered again" \
-    [ "$(run "$h" $((T0 + 140)) $A "register alice secret" r1@x)" = 0 ] && [ "$(replies "$h" $A)" = "$ra" ]
+    [ "$(run "$h" $((T0 + 140)) $A "register alice secret" r1@x) $(replies "$h" $A)" = "0 $ra" ]
 
 # ---- refusals, show and help are not answered twice either
 for cmd in "show 101" "help" "move 101 alice wrong C4" "nonsense words"; do
@@ -104,7 +67,7 @@ cp "$h/games/101.game" "$tmp/101.after"
 run "$h" $((T0 + 120)) $B "move 101 bob hunter2 A1" m2@x >/dev/null
 check "the next move settles it" grep -q '^[0-9]* 101 = alice@example.org m1@x$' "$h/seen"
 check "redelivering the first move after the board moved on: dropped" \
-    [ "$(run "$h" $((T0 + 180)) $A "move 101 alice secret E5" m1@x)" = 0 ] && [ "$(grep -c 'm1@x.*dropped' "$h/log")" = 1 ]
+    [ "$(run "$h" $((T0 + 180)) $A "move 101 alice secret E5" m1@x) $(grep -c 'm1@x.*dropped' "$h/log")" = "0 1" ]
 
 # ---- a move with a wrong password: recorded pending before the verdict, then voided
 cp "$h/games/101.game" "$tmp/101.before-wrong"
@@ -113,7 +76,7 @@ check "a wrong password changes no board" cmp -s "$h/games/101.game" "$tmp/101.b
 check "its pending entry is settled void at once" grep -q '^[0-9]* 101 x alice@example.org w1@x$' "$h/seen"
 check "and the refusal is recorded as a handled mail" grep -q '^[0-9]* 0 - alice@example.org w1@x$' "$h/seen"
 check "redelivered, it is dropped, not answered again" \
-    [ "$(run "$h" $((T0 + 300)) $A "move 101 alice wrong E5" w1@x)" = 0 ] && [ "$(grep -c 'w1@x.*dropped' "$h/log")" = 1 ]
+    [ "$(run "$h" $((T0 + 300)) $A "move 101 alice wrong E5" w1@x) $(grep -c 'w1@x.*dropped' "$h/log")" = "0 1" ]
 
 # ---- a pending move whose game file was never written is handled when redelivered
 h=$tmp/lost
@@ -123,7 +86,7 @@ run "$h" $T0 $B "register bob hunter2" r2@x >/dev/null
 run "$h" $T0 $A "challenge alice secret bob -size=5" c1@x >/dev/null
 printf '%s 101 99:0123456789abcdef alice@example.org m1@x\n' $((T0 + 50)) >>"$h/seen"
 check "a move recorded pending but never written: handled on redelivery" \
-    [ "$(run "$h" $((T0 + 60)) $A "move 101 alice secret C3" m1@x)" = 0 ] && grep -q '^turn: 2$' "$h/games/101.game"
+    sh -c '[ "$1" = 0 ] && grep -q "^turn: 2\$" "$2"' sh "$(run "$h" $((T0 + 60)) $A "move 101 alice secret C3" m1@x)" "$h/games/101.game"
 
 # ---- Message-IDs are compared whole, per sender
 h=$tmp/ids
@@ -149,14 +112,14 @@ for i in 1 2 3; do
 done
 check "three mails in the hour are answered" [ "$(replies "$h" $A)" = 3 ]
 check "the fourth: exit 0" [ "$(run "$h" $((T0 + 10)) $A help h4@x)" = 0 ]
-check "... not carried out, but the sender is told, once" [ "$(replies "$h" $A)" = 4 ] &&
-    grep -l 'you have sent 3 mails in the last hour' "$h/mail/$A/new/"* >/dev/null
+check "... not carried out, but the sender is told, once" sh -c \
+    '[ "$(ls "$1" | wc -l)" = 4 ] && [ "$(grep -l "you have sent 3 mails in the last hour" "$1"/* | wc -l)" = 1 ]' sh "$h/mail/$A/new"
 check "... logged as refused" grep -q 'mail <h4@x> from=alice@example.org board=- cmd="" refused: you have sent 3 mails in the last hour' "$h/log"
-check "the fifth: exit 0, dropped without a word" [ "$(run "$h" $((T0 + 10)) $A help h4b@x)" = 0 ] && [ "$(replies "$h" $A)" = 4 ]
+check "the fifth: exit 0, dropped without a word" [ "$(run "$h" $((T0 + 10)) $A help h4b@x) $(replies "$h" $A)" = "0 4" ]
 check "... logged as dropped" grep -q 'mail <h4b@x> from=alice@example.org board=- cmd="" dropped: alice@example.org sent 4 mails in the last hour (max_mails_per_hour = 3)$' "$h/log"
-check "mails without Message-ID count too" [ "$(run "$h" $((T0 + 11)) $A help "")" = 0 ] && [ "$(replies "$h" $A)" = 4 ]
-check "another sender is still answered" [ "$(run "$h" $((T0 + 12)) $B help h5@x)" = 0 ] && [ "$(replies "$h" $B)" = 1 ]
-check "an hour after the first, answered again" [ "$(run "$h" $((T0 + 3601)) $A help h6@x)" = 0 ] && [ "$(replies "$h" $A)" = 5 ]
+check "mails without Message-ID count too" [ "$(run "$h" $((T0 + 11)) $A help "") $(replies "$h" $A)" = "0 4" ]
+check "another sender is still answered" [ "$(run "$h" $((T0 + 12)) $B help h5@x) $(replies "$h" $B)" = "0 1" ]
+check "an hour after the first, answered again" [ "$(run "$h" $((T0 + 3601)) $A help h6@x) $(replies "$h" $A)" = "0 5" ]
 check "dropped mails are not recorded (the notice is)" [ "$(grep -c 'alice@example.org' "$h/seen")" = 5 ]
 h=$tmp/norate
 home "$h" "max_mails_per_hour = 0"
@@ -171,4 +134,4 @@ for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27
 done
 check "the default limit is 30 an hour (and one notice)" [ "$(replies "$h" $A)" = 31 ]
 
-echo "1..$n"
+done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# robot: the robot player by mail, end to end (src/robot.h).  Whole games
+# robot: the robot player by mail, end to end (src/commands/robot.h).  Whole games
 # against the real AI (a small fixed playout budget, OUSTPBM_TEST_ROBOT_PLAYOUTS,
 # so the run stays fast), the human's turns found with `oustpbm engine`;
 # the think time against robot_seconds; every fault of the AI (an error, a
@@ -9,62 +9,22 @@
 # respected; many humans at once, concurrent deliveries and runs never
 # playing a robot turn twice; the per-sender limit counting the human's
 # mails only; the account robot refused to admins too.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-PY=/usr/bin/python3
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-robot.XXXXXX") || exit 2
-lockpid=
-finish() {
-	[ -n "$lockpid" ] && kill "$lockpid" 2>/dev/null && wait "$lockpid" 2>/dev/null
-	[ -n "$KEEP" ] || rm -rf "$tmp"
-}
-trap finish EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_ROBOT OUSTPBM_TEST_CRASH
+. "$(dirname "$0")/lib.sh"
+tmpdir
 export OUSTPBM_TEST_ROBOT_PLAYOUTS=64
-T0=1700000000
 A=alice@example.org
 
-n=0
-fails=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n - $desc"
-	fi
-}
-
-mail() { # FROM SUBJECT [ID]: each mail its own Message-ID unless given (a repeated one is a redelivery)
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s@example.org>\n\n' "$1" "$2" \
-	    "${3:-m.$$.$(date +%s%N)}"
-}
 send() { # HOME FROM SUBJECT: prints the exit status
 	mail "$2" "$3" | OUSTPBM_TEST_TIME=$T0 "$bin" -d "$1" >/dev/null 2>>"$tmp/stderr"
 	echo $?
-}
-count() { # HOME ADDRESS: mails delivered to ADDRESS
-	ls "$1/mail/$2/new" 2>/dev/null | wc -l | tr -d ' '
-}
-newest() { # HOME ADDRESS: the last mail delivered (queue ids grow within one process, tie-broken by time)
-	ls -tr "$1/mail/$2/new/"* | tail -1
 }
 header() { # FILE KEY
 	sed -n "s/^$2: //p" "$1" | head -1
 }
 home() { # HOME [conf lines...]: a home with alice
-	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$1/oustpbm.conf"
 	h1=$1
 	shift
-	for l in "$@"; do
-		echo "$l" >>"$h1/oustpbm.conf"
-	done
+	mkhome "$h1" "$@"
 	send "$h1" $A "register alice secret" >/dev/null
 }
 
@@ -117,10 +77,10 @@ while [ "$(header "$h/games/101.game" status)" = playing ] && [ $moves -lt 40 ];
 	[ "$(header "$h/games/101.game" to-move)" = black ] || { bad="$bad; robot (white) to move after a mail"; break; }
 	t=$(header "$h/games/101.game" turn)
 	turn=$(human_turn "$h/games/101.game") || { bad="$bad; no human turn found"; break; }
-	before=$(count "$h" $A)
+	before=$(replies "$h" $A)
 	rc=$(send "$h" $A "move 101#$t alice secret $turn")
 	[ "$rc" = 0 ] || bad="$bad; move $t exits $rc"
-	[ "$(count "$h" $A)" = $((before + 1)) ] || bad="$bad; move $t: $(($(count "$h" $A) - before)) replies"
+	[ "$(replies "$h" $A)" = $((before + 1)) ] || bad="$bad; move $t: $(($(replies "$h" $A) - before)) replies"
 	f=$(newest "$h" $A)
 	if [ "$(header "$h/games/101.game" status)" = playing ] || grep -q "^$((t + 1)) .* o robot " "$h/games/101.game"; then
 		grep -q "^Turn $((t + 1)): robot \(played\|resigned\)" "$f" ||
@@ -162,21 +122,21 @@ for fault in fail crash hang illegal; do
 	check "$fault: alice got the reply to her move, saying the robot's answer comes by mail" \
 	    sh -c "tr '\n' ' ' <'$(newest "$h" $A)' | grep -q \"It is robot's turn (turn 2, robot plays White, o): its answer  *comes  *by mail.\""
 	sum=$(cksum <"$h/games/101.game")
-	mails=$(count "$h" $A)
+	mails=$(replies "$h" $A)
 	rc=$(OUSTPBM_TEST_ROBOT=$fault OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" robot 2>/dev/null; echo $?)
 	check "$fault: oustpbm robot, the fault still there: exit 75, the game and the mail unchanged" \
-	    [ "$rc" = 75 -a "$(cksum <"$h/games/101.game")" = "$sum" -a "$(count "$h" $A)" = "$mails" ]
+	    [ "$rc" = 75 -a "$(cksum <"$h/games/101.game")" = "$sum" -a "$(replies "$h" $A)" = "$mails" ]
 	check "$fault: and logged as a fault" grep -q "robot board=101 fault: turn 2: the robot could not play" "$h/log"
 	rc=$(OUSTPBM_TEST_TIME=$((T0 + 120)) "$bin" -d "$h" robot 2>/dev/null; echo $?)
 	check "$fault: oustpbm robot retries: exit 0, the robot played turn 2" \
-	    [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 3 -a "$(count "$h" $A)" = $((mails + 1)) ]
+	    [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 3 -a "$(replies "$h" $A)" = $((mails + 1)) ]
 	check "$fault: its mail to alice shows the turn, threaded under the board, auto-generated" \
 	    sh -c "f='$(newest "$h" $A)'; grep -q '^Turn 2: robot \(played\|swapped\)' \"\$f\" &&
 	        grep -q '^Auto-Submitted: auto-generated' \"\$f\" && grep -q '^References: <board-101\.' \"\$f\""
 	sum=$(cksum <"$h/games/101.game")
 	rc=$(OUSTPBM_TEST_TIME=$((T0 + 180)) "$bin" -d "$h" robot 2>/dev/null; echo $?)
 	check "$fault: a second oustpbm robot plays nothing" \
-	    [ "$rc" = 0 -a "$(cksum <"$h/games/101.game")" = "$sum" -a "$(count "$h" $A)" = $((mails + 1)) ]
+	    [ "$rc" = 0 -a "$(cksum <"$h/games/101.game")" = "$sum" -a "$(replies "$h" $A)" = $((mails + 1)) ]
 done
 
 # ---- cron: oustpbm cleanup in a bare environment plays the robot's first move
@@ -185,11 +145,11 @@ home "$h"
 mail $A "challenge alice secret robot -size=7 -white" | OUSTPBM_TEST_ROBOT=crash OUSTPBM_TEST_TIME=$T0 \
     "$bin" -d "$h" >/dev/null 2>&1
 check "the robot's first move could not be played in the challenge's delivery" \
-    [ "$(header "$h/games/101.game" turn)" = 1 -a "$(count "$h" $A)" = 2 ]
+    [ "$(header "$h/games/101.game" turn)" = 1 -a "$(replies "$h" $A)" = 2 ]
 env -i OUSTPBM_TEST_ROBOT_PLAYOUTS=64 "$bin" -d "$h" cleanup >/dev/null 2>"$tmp/cron.err"
 rc=$?
 check "cleanup from cron's bare environment: exit $rc, the robot played turn 1" \
-    [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 2 -a "$(count "$h" $A)" = 3 ]
+    [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 2 -a "$(replies "$h" $A)" = 3 ]
 check "cleanup logs the robot turn" grep -q "cleanup done: 1 boards, 1 robot turns" "$h/log"
 check "a game against the robot with the robot to move is not reminded" \
     sh -c "! grep -q 'reminded robot\|no account to remind: robot' '$h/log'"
@@ -199,17 +159,7 @@ h=$tmp/lock
 home "$h"
 mail $A "challenge alice secret robot -size=5 -white" | OUSTPBM_TEST_ROBOT=fail OUSTPBM_TEST_TIME=$T0 \
     "$bin" -d "$h" >/dev/null 2>&1
-"$PY" -c 'import fcntl, sys, time
-f = open(sys.argv[1], "a")
-fcntl.lockf(f, fcntl.LOCK_EX)
-print("locked", flush=True)
-time.sleep(60)' "$h/games/101.lock" >"$tmp/lock.ready" &
-lockpid=$!
-i=0
-while ! grep -q locked "$tmp/lock.ready" 2>/dev/null && [ $i -lt 200 ]; do
-	i=$((i + 1))
-	sleep 0.05
-done
+hold_lock "$h/games/101.lock"
 sum=$(cksum <"$h/games/101.game")
 s=$(date +%s%N)
 rc=$(OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" robot 2>/dev/null; echo $?)
@@ -217,9 +167,7 @@ ms=$((($(date +%s%N) - s) / 1000000))
 check "oustpbm robot on a locked board: exit 75 at once ($ms ms), nothing changed" \
     [ "$rc" = 75 -a "$(cksum <"$h/games/101.game")" = "$sum" -a "$ms" -lt 5000 ]
 check "and the log says the turn is left for the next run" grep -q "robot board=101 tempfail: the board is locked" "$h/log"
-kill "$lockpid" 2>/dev/null
-wait "$lockpid" 2>/dev/null
-lockpid=
+release_lock
 rc=$(OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" robot 2>/dev/null; echo $?)
 check "the lock released, the next run plays it" [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 2 ]
 
@@ -240,14 +188,14 @@ bad=
 b=101
 for u in bob carol dave erin; do
 	[ "$(header "$h/games/$b.game" turn)" = 3 ] || bad="$bad; board $b at turn $(header "$h/games/$b.game" turn)"
-	[ "$(count "$h" $u@example.com)" = 3 ] || bad="$bad; $u got $(count "$h" $u@example.com) mails"
+	[ "$(replies "$h" $u@example.com)" = 3 ] || bad="$bad; $u got $(replies "$h" $u@example.com) mails"
 	grep -q "^Turn 2: robot" "$(newest "$h" $u@example.com)" || bad="$bad; $u's reply does not show the robot's turn"
 	b=$((b + 1))
 done
 check "four humans moving at once: each board answered once by the robot${bad}" [ -z "$bad" ]
 
 # the same mail delivered three times at once, with oustpbm robot running beside
-mail $A "challenge alice secret robot -size=7" c9 | OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" >/dev/null 2>&1
+mail $A "challenge alice secret robot -size=7" c9@example.org | OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" >/dev/null 2>&1
 mail $A "move 105#1 alice secret D4" same >"$tmp/same.eml"
 for i in 1 2 3; do
 	( OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" <"$tmp/same.eml" >/dev/null 2>&1 ) &
@@ -264,13 +212,13 @@ check "fsck: every board replays" "$bin" -d "$h" fsck
 h=$tmp/again
 home "$h"
 send "$h" $A "challenge alice secret robot -size=7" >/dev/null
-mail $A "move 101 alice secret D4" again >"$tmp/again.eml"
+mail $A "move 101 alice secret D4" again@example.org >"$tmp/again.eml"
 OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" <"$tmp/again.eml" >/dev/null 2>&1
 sum=$(cksum <"$h/games/101.game")
-mails=$(count "$h" $A)
+mails=$(replies "$h" $A)
 OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" <"$tmp/again.eml" >/dev/null 2>&1
 check "the same move mail (no #turn) delivered again after the robot's answer: dropped as a copy, nothing played" \
-    [ "$(cksum <"$h/games/101.game")" = "$sum" -a "$(count "$h" $A)" = "$mails" ]
+    [ "$(cksum <"$h/games/101.game")" = "$sum" -a "$(replies "$h" $A)" = "$mails" ]
 check "and logged as a copy" grep -q "<again@example.org>.* dropped: a copy of the mail handled" "$h/log"
 
 # ---- the per-sender limit applies to the human; the robot's turns are not counted
@@ -282,14 +230,14 @@ for t in 2 4; do
 	send "$h" $A "move 101#$t alice secret $turn" >/dev/null
 done
 check "max_mails_per_hour = 4: register, challenge and two moves answered, the robot at turn 5" \
-    [ "$(count "$h" $A)" = 4 -a "$(header "$h/games/101.game" turn)" = 6 ]
+    [ "$(replies "$h" $A)" = 4 -a "$(header "$h/games/101.game" turn)" = 6 ]
 turn=$(human_turn "$h/games/101.game")
 send "$h" $A "move 101#6 alice secret $turn" >/dev/null
 check "the fifth mail of the hour is not played, the board unchanged, alice told once" \
-    [ "$(count "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
+    [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
 send "$h" $A "move 101#6 alice secret $turn" >/dev/null
 check "the sixth is dropped without a word" \
-    [ "$(count "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
+    [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
 
 # ---- resigning against the robot: no robot turn after
 h=$tmp/resign
@@ -306,5 +254,4 @@ check "adduser robot: exit 73, says why" [ "$rc" = 73 -a -n "$(grep 'robot playe
 "$bin" -d "$h" robot 99x >/dev/null 2>&1
 check "oustpbm robot with a bad board number: exit 64" [ $? = 64 ]
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

@@ -10,35 +10,17 @@
 #    frees the id at once;
 #  - a signoff whose game file cannot be read is refused, nothing changed;
 #  - the log never holds a code or a password.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-selfcare.XXXXXX") || exit 2
-trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_CODE
-T0=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
+unset OUSTPBM_TEST_CODE
 A=alice@example.org
 B=bob@example.com
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
 
 # run HOME TIME FROM SUBJECT: handle one mail; prints its exit status
 k=0
 run() {
 	k=$((k + 1))
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <m%d@x>\n\n' "$3" "$4" "$k" |
-	    OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>"$tmp/stderr.$k"
+	mail "$3" "$4" "m$k@x" | OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>"$tmp/stderr.$k"
 	echo $?
 }
 
@@ -46,11 +28,7 @@ run() {
 newhome() {
 	d=$1
 	shift
-	mkdir -p "$d"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$d/oustpbm.conf"
-	for l in "$@"; do
-		echo "$l" >>"$d/oustpbm.conf"
-	done
+	mkhome "$d" "$@"
 	run "$d" $T0 $A "register alice secret Alice" >/dev/null
 	run "$d" $T0 $B "register bob hunter2" >/dev/null
 	run "$d" $T0 $A "challenge alice secret bob -size=5" >/dev/null
@@ -148,4 +126,4 @@ run "$h" $((T0 + 20)) $A "signoff alice secret" >/dev/null
 check "signoff with an unreadable game file is refused" sh -c "tail -n 1 '$h/log' | grep -q 'refused: board 102 cannot be read: .*: the account stays open; ask the server.s admin'"
 check "and nothing changed" sh -c "cmp -s '$h/users' '$tmp/users.before' && cmp -s '$h/games/101.game' '$tmp/101.before' && [ ! -f '$h/reserved' ]"
 
-echo "1..$n"
+done_testing

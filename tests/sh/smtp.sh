@@ -6,53 +6,9 @@
 # CR/LF in its recipient, STARTTLS with AUTH and a password file, a wrong CA,
 # a missing libcurl, two flushes at once, and ./oustpbm not linked with
 # libcurl.  Every server is killed on exit; every wait is bounded.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-smtp.XXXXXX") || exit 2
-pids=
-cleanup() {
-	for p in $pids; do
-		kill "$p" 2>/dev/null
-	done
-	wait 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 2' INT TERM HUP
-export OUSTPBM_TEST_TIME=1700000000
-unset OUSTPBM_HOME OUSTPBM_TEST_LIBCURL
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-
-# sink NAME [sink.py options]: start a sink storing into $tmp/NAME; sets $port and $pid
-sink() {
-	name=$1
-	shift
-	mkdir -p "$tmp/$name"
-	rm -f "$tmp/$name.port"
-	/usr/bin/python3 "$top/tests/smtpd/sink.py" --dir "$tmp/$name" --portfile "$tmp/$name.port" "$@" \
-	    2>>"$tmp/$name.stderr" &
-	pid=$!
-	pids="$pids $pid"
-	i=0
-	while [ ! -s "$tmp/$name.port" ] && [ "$i" -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	port=$(cat "$tmp/$name.port" 2>/dev/null)
-	[ -n "$port" ] || { echo "not ok - sink $name did not start"; exit 1; }
-}
+. "$(dirname "$0")/lib.sh"
+tmpdir
+export OUSTPBM_TEST_TIME=$T0
 
 stop() { # PID
 	kill "$1" 2>/dev/null
@@ -63,28 +19,17 @@ stored() { # NAME: messages the sink stored
 	ls "$tmp/$1" | grep -c '\.eml$'
 }
 
-# mail FROM SUBJECT: a mail on stdout
-mail() {
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s.%s@example.net>\n\n' \
-	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$(date +%s%N)"
-}
-
 run() { # HOME SUBJECT [FROM]: feed a mail, print the exit status
 	mail "${3:-alice@example.org}" "$2" | timeout 60 "$bin" -d "$1" >/dev/null 2>>"$tmp/stderr"
 	echo $?
 }
 
 conf() { # HOME PORT [more lines]: a home sending through 127.0.0.1:PORT
-	mkdir -p "$1"
 	h=$1
 	p=$2
 	shift 2
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\nsmtp_url = smtp://127.0.0.1:%s\n' \
-	    "$top" "$p" >"$h/oustpbm.conf"
-	printf 'helo_name = games.example.net\nsmtp_connect_timeout = 2\nsmtp_timeout = 10\n' >>"$h/oustpbm.conf"
-	for l in "$@"; do
-		printf '%s\n' "$l" >>"$h/oustpbm.conf"
-	done
+	mkhome "$h" "smtp_url = smtp://127.0.0.1:$p" 'helo_name = games.example.net' 'smtp_connect_timeout = 2' \
+	    'smtp_timeout = 10' "$@"
 }
 
 # the GMime check helper

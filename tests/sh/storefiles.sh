@@ -3,37 +3,9 @@
 # takes it: a game file copied or restored under another board's name, a
 # FIFO, directory or symbolic link where a game file, users or seen should
 # be, a read-only home, and the temp files of writes a crash interrupted.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-storefiles.XXXXXX") || exit 2
-trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-T0=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
 export OUSTPBM_TEST_TIME=$T0
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-skip() {
-	n=$((n + 1))
-	echo "ok $n - # skip $1"
-}
-
-# mail FROM SUBJECT: a mail with its own Message-ID on stdout (run in a subshell: the clock makes it unique)
-mail() {
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <sf.%s.%s@example.net>\n\n' \
-	    "$1" "$2" "$$" "$(date +%s%N)"
-}
 
 # run HOME SUBJECT [FROM]: feed a mail (at most 20 s), print the exit status
 run() {
@@ -49,8 +21,7 @@ last_reply() {
 
 # a home with alice, bob and board 101 (5x5) after alice's first turn
 base() {
-	mkdir -p "$1"
-	printf 'from_address = oust@example.net\ntemplates = %s/templates\nremind_days = 3\n' "$top" >"$1/oustpbm.conf"
+	mkhome "$1" 'remind_days = 3'
 	run "$1" "register alice secret" >/dev/null
 	run "$1" "register bob hunter2" bob@example.com >/dev/null
 	run "$1" "challenge alice secret bob -size=5" >/dev/null
@@ -101,8 +72,7 @@ cp "$h/games/102.game" "$tmp/102.before"
 rc=$(OUSTPBM_TEST_ROBOT_PLAYOUTS=64 OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" robot 2>"$tmp/stderr"; echo $?)
 check "oustpbm robot skips the copy (exit $rc), as a file that does not parse" [ "$rc" = 0 ]
 check "... leaves the copy as it was" cmp -s "$h/games/102.game" "$tmp/102.before"
-check "... and played board 101 once, from its own file" [ "$(grep -c '^3\.' "$h/games/101.game")" -le 1 ] && \
-    grep -q '^turn: 3$' "$h/games/101.game"
+check "... and played board 101 once, from its own file" sh -c '[ "$(grep -c "^3\." "$1")" -le 1 ] && grep -q "^turn: 3\$" "$1"' sh "$h/games/101.game"
 
 # ---- 5. FIFOs, directories and symbolic links where data files should be
 h=$tmp/kinds
@@ -221,10 +191,10 @@ echo data >"$h/games/.notatemp"
 touch -d "@$old" "$h/games/.notatemp"
 check "cleanup: exit 0" [ "$("$bin" -d "$h" cleanup 2>/dev/null; echo $?)" = 0 ]
 check "... the old temp file of a game is gone" [ ! -e "$h/games/.101.game.99999.1.tmp" ]
-check "... and those of users and seen" [ ! -e "$h/.users.99999.2.tmp" ] && [ ! -e "$h/.seen.99999.3.tmp" ]
+check "... and those of users and seen" sh -c '[ ! -e "$1/.users.99999.2.tmp" ] && [ ! -e "$1/.seen.99999.3.tmp" ]' sh "$h"
 check "... and the one in outbox/new" [ ! -e "$h/outbox/new/.1700.M1P2Q3.host.99999.4.tmp" ]
 check "... one less than a day old is kept" [ -e "$h/games/.101.game.99998.1.tmp" ]
 check "... a dot file not named like a temp file is kept" [ -e "$h/games/.notatemp" ]
 check "... the log counts them" grep -q "cleanup board=0 ok: removed 4 temp files of interrupted writes" "$h/log"
 check "fsck no longer reports old temp files" sh -c "! '$bin' -d '$h' fsck 2>/dev/null | grep -q '99999'"
-echo "1..$n"
+done_testing

@@ -4,14 +4,7 @@
 # (a referee engine checks it), every game must end, and every genmove must
 # answer within its think time plus 10% plus 50 ms (plus a wide margin, for
 # a loaded machine).  Prints "ok"/"not ok" lines for tests/run-tests.
-cd "$(dirname "$0")/../.." || exit 2
-if [ ! -x ./oustpbm ]; then
-	echo "not ok - ./oustpbm is not built"
-	exit 1
-fi
-if [ ! -x /usr/bin/python3 ]; then
-	echo "not ok - /usr/bin/python3 is missing (scripts/install-deps installs it)"
-	exit 1
-fi
-exec /usr/bin/python3 tests/strength/strength.py ./oustpbm --smoke --sizes 5,7 --levels 1,3,5 \
+. "$(dirname "$0")/lib.sh"
+need "$bin" "$PY"
+exec "$PY" tests/strength/strength.py "$bin" --smoke --sizes 5,7 --levels 1,3,5 \
     --games 2 --seconds 0.05 --margin 0.5

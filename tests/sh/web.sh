@@ -3,37 +3,16 @@
 # game, valid HTML5 (tidy), the update after each commit writing only the
 # pages that changed, atomically, the same pages as a full rebuild, hostile
 # full names escaped, and a site that cannot be written never costing a move.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=$top/oustpbm
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-web.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME
-T0=1700000000
-
-n=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		echo "not ok $n - $desc"
-	fi
-}
-command -v tidy >/dev/null || { echo "not ok - web: tidy is missing (sh scripts/install-deps)"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+need tidy
+tmpdir
 
 h=$tmp/home
-mkdir -p "$h"
-printf 'from_address = oust@example.net\nserver_name = Oust & "test"\ntemplates = %s/templates\nweb_dir = site\n' \
-    "$top" >"$h/oustpbm.conf"
+mkhome "$h" 'server_name = Oust & "test"' 'web_dir = site'
 k=0
 send() { # FROM SUBJECT
 	k=$((k + 1))
-	printf 'From: %s\nSubject: %s\nMessage-ID: <web.%d@example.org>\n\n' "$1" "$2" $k |
-	    OUSTPBM_TEST_TIME=$((T0 + 60 * k)) "$bin" -d "$h" >/dev/null 2>"$tmp/err"
+	mail "$1" "$2" "web.$k@example.org" | deliver "$h" $((T0 + 60 * k))
 }
 valid() { # FILE: tidy finds no error and no warning
 	tidy -q -e --doctype html5 "$1" >"$tmp/tidy" 2>&1 && [ ! -s "$tmp/tidy" ]
@@ -126,13 +105,12 @@ send alice@example.org 'move 102 alice secret D4'
 check "an unwritable site: the move is applied and answered" sh -c \
     "grep -q 'ok: turn 1: alice played D4' '$h/log' && grep -l 'Oust Board 102 carol' '$h'/mail/carol@example.net/new/* >/dev/null"
 check "... the failure is logged and said on standard error" sh -c \
-    "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/err'"
+    "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/stderr'"
 check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"
 
 # a hex board: its page shows hexagons (SVG) and the hex drawing, the lists say "hex side 3"
 h=$tmp/hexhome
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\nweb_dir = site\n' "$top" >"$h/oustpbm.conf"
+mkhome "$h" 'web_dir = site'
 send alice@example.org 'register alice secret'
 # a full name of one word as long as names go (64 characters)
 send bob@example.com "register bob hunter2 $(head -c 64 /dev/zero | tr '\0' w)"

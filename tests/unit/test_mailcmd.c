@@ -55,6 +55,7 @@ static void test_parse_each(void)
 		{ "resign", "resign 101 bob secret" },
 		{ "show", "show 101#2" },
 		{ "history", "history 101" },
+		{ "sgf", "sgf 101" },
 		{ "games", "games alice" },
 		{ "help", "help oust" },
 		{ "forgot", "forgot alice" },

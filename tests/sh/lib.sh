@@ -1,0 +1,270 @@
+# tests/sh/lib.sh: the preamble every shell test of tests/sh/ sources, as
+# the first line after its opening comment:
+#
+#	. "$(dirname "$0")/lib.sh"
+#
+# It moves to the top of the checkout and sets:
+#   top     the checkout
+#   bin     the program under test: $OUSTPBM_BIN, or ./oustpbm
+#   PY      Debian's python3 (/usr/bin/python3, for Debian's modules)
+#   T0      the fixed clock of the tests (a value for OUSTPBM_TEST_TIME)
+#   n       the number of the last check; fails: how many failed
+# and unsets OUSTPBM_HOME and the test hooks (OUSTPBM_TEST_CRASH,
+# OUSTPBM_TEST_ROBOT, OUSTPBM_TEST_LIBCURL) a caller's environment may hold.
+# On EXIT it runs what at_exit registered, kills what bg registered and
+# removes $tmp (kept when KEEP is set, for a post-mortem); INT, TERM and HUP
+# exit 2 through the same path.
+#
+# Output is what tests/run-tests counts: one "ok N - ..." or "not ok N - ..."
+# line per check; a script that exits non-zero without a "not ok" line
+# counts as one failure.
+#
+#   tmpdir              makes $tmp, a fresh temporary directory (named after
+#                       the script) that the exit trap removes
+#   check DESC CMD...   runs CMD (one simple command) and prints "ok N - DESC"
+#                       or "not ok N - DESC".  A condition of two tests is
+#                       one command too: sh -c '[ ... ] && [ ... ]' sh ARGS,
+#                       or one comparison of joined values
+#                       ("$(a) $(b)" = "0 4"); `check D [ a ] && [ b ]`
+#                       would only check [ a ] (tests/sh/lint.sh refuses it)
+#   pass DESC, fail DESC   an ok / not ok line with no command behind it
+#   skip DESC           an ok line marked "# skip DESC" (a check that cannot
+#                       run here, counted as passed)
+#   skip_all REASON     "ok 1 - # skip REASON" and exit 0: the whole script
+#                       cannot run on this machine (say why and how to fix)
+#   need TOOL...        each TOOL (a command name or path; "$bin" too) must
+#                       exist: a missing one is a failure naming the fix
+#                       (the tools of `install-deps --test` are not optional)
+#   done_testing        prints the plan line "1..N"; exits 1 if a check failed
+#   at_exit CMD         CMD (a shell string) runs at exit, before $tmp goes
+#   bg PID              PID (a server, a helper) is killed at exit
+#   hold_lock FILE      another process (Python) holds an fcntl lock on
+#                       FILE (it conflicts with the store's OFD locks) until
+#                       release_lock; returns 1 if it was not taken in 10 s.
+#                       Its pid is in lockpid, killed at exit if still set
+#   release_lock        ends the hold_lock process
+#   rc CMD...           prints CMD's exit status, its output dropped
+#   sink NAME [OPTION...]   starts the SMTP sink of tests/smtpd/sink.py
+#                       (aiosmtpd on 127.0.0.1) storing into $tmp/NAME;
+#                       sets port and pid (killed at exit); stops the test
+#                       if it does not start within 10 s
+#   mkhome DIR [LINE...]   a home made by `oustpbm init DIR`, its
+#                       oustpbm.conf replaced by the test configuration:
+#                       from_address, the checkout's templates,
+#                       password_cost = 1 (the cheapest: fast tests), then
+#                       each LINE ("key = value"; a LINE's key replaces the
+#                       default's: a key set twice is a configuration error)
+#                       On an existing home only oustpbm.conf is rewritten.
+#   mail FROM SUBJECT [ID [BODY]]   prints a mail: From, To, Subject,
+#                       Message-ID <ID> (none if ID is "-", a fresh unique
+#                       one if ID is empty or absent), then BODY
+#   deliver HOME [TIME] feeds the mail on stdin to oustpbm -d HOME (with
+#                       OUSTPBM_TEST_TIME=TIME if given), its stdout dropped
+#                       and its stderr in $tmp/stderr; returns its status
+#   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
+#   replies HOME ADDR   the number of replies delivered to ADDR
+#   newest HOME ADDR    the newest reply delivered to ADDR (by queue id:
+#                       time.M<usec>P<pid>Q<n>; file times tie within a tick)
+#   store_sum HOME      checksums of the home's data files: the log, seen,
+#                       throttle, delivered mail, sent copies and lock files
+#                       left out (what a refused mail must not change)
+
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+bin=${OUSTPBM_BIN:-$top/oustpbm}
+PY=/usr/bin/python3
+T0=1700000000
+unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL
+n=0
+fails=0
+tmp=
+lib_at_exit=
+lib_pids=
+lib_mails=0
+
+lib_cleanup() {
+	eval "$lib_at_exit"
+	if [ -n "${lockpid:-}" ]; then
+		kill "$lockpid" 2>/dev/null && wait "$lockpid" 2>/dev/null
+	fi
+	for lib_p in $lib_pids; do
+		kill "$lib_p" 2>/dev/null && wait "$lib_p" 2>/dev/null
+	done
+	if [ -n "$tmp" ] && [ -z "$KEEP" ]; then
+		chmod -R u+w "$tmp" 2>/dev/null
+		rm -rf "$tmp"
+	fi
+}
+trap lib_cleanup EXIT
+trap 'exit 2' INT TERM HUP
+
+tmpdir() {
+	lib_name=$(basename "$0" .sh)
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-$lib_name.XXXXXX") || exit 2
+}
+
+at_exit() {
+	lib_at_exit="$lib_at_exit
+$1"
+}
+
+bg() {
+	lib_pids="$lib_pids $1"
+}
+
+pass() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+fail() {
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n - $1"
+}
+
+check() {
+	lib_desc=$1
+	shift
+	if "$@"; then
+		pass "$lib_desc"
+	else
+		fail "$lib_desc"
+	fi
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - # skip $1"
+}
+
+skip_all() {
+	echo "ok 1 - # skip $1"
+	exit 0
+}
+
+need() {
+	for lib_tool; do
+		lib_fix="sh scripts/install-deps --test"
+		[ "$lib_tool" = "$bin" ] && lib_fix="run make"
+		command -v "$lib_tool" >/dev/null 2>&1 ||
+		    { echo "not ok - $(basename "$0" .sh): $lib_tool is missing ($lib_fix)"; exit 1; }
+	done
+}
+
+done_testing() {
+	echo "1..$n"
+	[ "$fails" -eq 0 ] || exit 1
+}
+
+rc() {
+	"$@" >/dev/null 2>&1 </dev/null
+	echo $?
+}
+
+hold_lock() {
+	"$PY" -c 'import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.lockf(f, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(60)' "$1" >"$tmp/lock.ready" &
+	lockpid=$!
+	lib_i=0
+	while ! grep -q locked "$tmp/lock.ready" 2>/dev/null; do
+		lib_i=$((lib_i + 1))
+		[ "$lib_i" -gt 200 ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+release_lock() {
+	if [ -n "$lockpid" ]; then
+		kill "$lockpid" 2>/dev/null
+		wait "$lockpid" 2>/dev/null
+		lockpid=
+	fi
+}
+
+sink() {
+	lib_name=$1
+	shift
+	mkdir -p "$tmp/$lib_name"
+	rm -f "$tmp/$lib_name.port"
+	"$PY" "$top/tests/smtpd/sink.py" --dir "$tmp/$lib_name" --portfile "$tmp/$lib_name.port" "$@" \
+	    2>>"$tmp/$lib_name.stderr" &
+	pid=$!
+	bg "$pid"
+	lib_i=0
+	while [ ! -s "$tmp/$lib_name.port" ] && [ "$lib_i" -lt 200 ]; do
+		sleep 0.05
+		lib_i=$((lib_i + 1))
+	done
+	port=$(cat "$tmp/$lib_name.port" 2>/dev/null)
+	[ -n "$port" ] || { echo "not ok - the SMTP sink $lib_name did not start"; exit 1; }
+}
+
+mkhome() {
+	lib_h=$1
+	shift
+	if [ ! -f "$lib_h/oustpbm.conf" ]; then
+		mkdir -p "$(dirname "$lib_h")"
+		"$bin" init "$lib_h" >/dev/null || { echo "not ok - oustpbm init $lib_h failed"; exit 1; }
+	fi
+	{
+		for lib_l in 'from_address = oust@example.net' "templates = $top/templates" 'password_cost = 1'; do
+			lib_k=${lib_l%% *}
+			for lib_m; do
+				case $lib_m in
+				"$lib_k "* | "$lib_k="*) lib_l= ;;
+				esac
+			done
+			[ -z "$lib_l" ] || printf '%s\n' "$lib_l"
+		done
+		for lib_l; do
+			printf '%s\n' "$lib_l"
+		done
+	} >"$lib_h/oustpbm.conf"
+}
+
+mail() {
+	printf 'From: %s\nTo: oust@example.net\nSubject: %s\n' "$1" "$2"
+	case ${3:-} in
+	-) ;;
+	'')
+		lib_mails=$((lib_mails + 1))
+		printf 'Message-ID: <t.%s.%s.%s@example.net>\n' "$$" "$lib_mails" "$(date +%s%N)"
+		;;
+	*) printf 'Message-ID: <%s>\n' "$3" ;;
+	esac
+	printf '\n%s\n' "${4:-}"
+}
+
+deliver() {
+	lib_err=/dev/null
+	[ -n "$tmp" ] && lib_err=$tmp/stderr
+	if [ -n "${2:-}" ]; then
+		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>"$lib_err"
+	else
+		"$bin" -d "$1" >/dev/null 2>"$lib_err"
+	fi
+}
+
+send() {
+	mail "$2" "$3" "${4:-}" | deliver "$1"
+	echo $?
+}
+
+replies() {
+	ls "$1/mail/$2/new" 2>/dev/null | wc -l | tr -d ' '
+}
+
+newest() {
+	ls "$1/mail/$2/new" | awk -F'[.MPQ]' '{ printf "%d%06d %s\n", $1, $3, $0 }' | sort -n | tail -1 |
+	    sed "s#^[0-9]* #$1/mail/$2/new/#"
+}
+
+store_sum() {
+	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' \
+	    ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + | LC_ALL=C sort)
+}
