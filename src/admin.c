@@ -20,6 +20,7 @@
 #include "gamefile.h"
 #include "ident.h"
 #include "mailaddr.h"
+#include "ratings.h"
 #include "reply.h"
 #include "robot.h"
 #include "store.h"
@@ -42,11 +43,12 @@ const char admin_usage[] =
     "       oustpbm [-d DIR] fsck [BOARD...]          check the game files\n"
     "       oustpbm [-d DIR] web [SITE]               write the web site (default: web_dir)\n"
     "       oustpbm [-d DIR] edit BOARD               change a game file with $EDITOR, safely\n"
+    "       oustpbm [-d DIR] ratings [--rebuild]      the ratings file (--rebuild: made anew from the games)\n"
     "       oustpbm init DIR                          make a new home\n"
     "       oustpbm [-d DIR] --force-owner COMMAND    run on a home owned by another user\n";
 
 static const char *const commands[] = { "cleanup", "adduser", "passwd", "list", "show", "fsck", "robot", "web",
-	"init", "edit" };
+	"init", "edit", "ratings" };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 /* One run of a command. */
@@ -556,6 +558,48 @@ static enum admin_status do_edit(struct admin *a)
 	return edit_board(a->st, board, a->now, a->stamp);
 }
 
+/*
+ * oustpbm ratings: the marked boards settled, then the ratings file on
+ * standard output.  --rebuild: the file made anew from the game files.
+ */
+static enum admin_status do_ratings(struct admin *a)
+{
+	struct ratings r;
+	enum store_status ss;
+	char err[RATINGS_ERR_MAX], *text = NULL;
+	size_t len;
+	bool rebuild = false;
+
+	if (a->nargs > 1 || (a->nargs == 1 && strcmp(a->args[0], "--rebuild") != 0))
+		return usage();
+	rebuild = a->nargs == 1;
+	ss = rebuild ? ratings_rebuild(a->st, a->cfg.lock_timeout_ms, err) :
+	    ratings_settle(a->st, a->cfg.lock_timeout_ms, err);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "%s", err);
+		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ss == STORE_CORRUPT ? ADMIN_DATAERR :
+		    ADMIN_SOFTWARE;
+	}
+	ss = ratings_load(a->st, false, &r, err);
+	if (ss == STORE_OK)
+		ss = ratings_format(&r, &text, &len);
+	else
+		store_complain(a->st, "%s", err);
+	if (ss == STORE_OK && rebuild) {
+		store_log(a->st, "%s admin ratings --rebuild: %zu players, %zu games", a->stamp, r.nplayers,
+		    r.nresults);
+		printf("oustpbm: ratings rebuilt: %zu player ratings from %zu rated games\n", r.nplayers, r.nresults);
+	} else if (ss == STORE_OK) {
+		fwrite(text, 1, len, stdout);
+	}
+	ratings_release(&r);
+	free(text);
+	if (ss != STORE_OK)
+		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ss == STORE_CORRUPT ? ADMIN_DATAERR :
+		    ADMIN_SOFTWARE;
+	return fflush(stdout) != 0 ? ADMIN_IOERR : ADMIN_OK;
+}
+
 /* oustpbm robot [BOARD...]: the robot turns left over (robot.h), then the outbox flush. */
 static enum admin_status do_robot(struct admin *a)
 {
@@ -621,6 +665,8 @@ static enum admin_status do_cleanup(struct admin *a)
 
 	if (a->nargs != 0)
 		return usage();
+	/* a game's end a crash left out of the ratings (ratings.h) */
+	ratings_after_commit(a->st, a->cfg.lock_timeout_ms);
 	cs = cleanup_run(a->st, &a->cfg, a->home, a->now, &stats);
 	store_log(a->st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
 	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.robot, stats.reminded,
@@ -838,6 +884,8 @@ enum admin_status admin_main(int argc, char **argv)
 		as = do_web(&a);
 	else if (strcmp(a.cmd, "robot") == 0)
 		as = do_robot(&a);
+	else if (strcmp(a.cmd, "ratings") == 0)
+		as = do_ratings(&a);
 	else
 		as = do_fsck(&a);
 	store_close(a.st);

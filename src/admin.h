@@ -10,6 +10,7 @@
  *   oustpbm [-d DIR] show BOARD[#TURN]
  *   oustpbm [-d DIR] fsck [BOARD...]                (fsck.h)
  *   oustpbm [-d DIR] edit BOARD                     (edit.h)
+ *   oustpbm [-d DIR] ratings [--rebuild]            (ratings.h)
  *   oustpbm init [DIR]                              the one way to make a home
  *
  * adduser and passwd print a new random password on standard output, or

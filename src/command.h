@@ -15,7 +15,7 @@
  *   register <userid> <password> [full name...]
  *   password <userid> <old password> <new password>
  *   challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap]
- *       [-level=N]
+ *       [-level=N] [-unrated]
  *   move <board>[#turn] <userid> <password> <placements>
  *   swap <board>[#turn] <userid> <password>
  *   resign <board>[#turn] <userid> <password>
@@ -126,6 +126,7 @@ struct command {
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
+	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */

@@ -47,6 +47,7 @@
 #include "outbox.h"
 #include "players.h"
 #include "pwcheck.h"
+#include "ratings.h"
 #include "reply.h"
 #include "robot.h"
 #include "rules.h"
@@ -982,7 +983,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	struct store_staged sf = { .live = false };
 	enum store_status ss;
 	enum process_status ps;
-	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	char *text = NULL, who[IDENT_USERID_MAX + 1], rerr[RATINGS_ERR_MAX];
 	enum pwcheck_verdict v;
 	size_t len;
 	bool committed = false;
@@ -1003,6 +1004,13 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		ps = record_pending(j, g->board, text, len);
 		if (ps != PROCESS_OK) {
 			outbox_batch_abort(b, &committed);
+			goto out;
+		}
+		/* a game's end is marked for the ratings before it is committed (ratings.h) */
+		if (ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+			outbox_batch_abort(b, &committed);
+			set_detail(j, "tempfail", "%s", rerr);
+			ps = PROCESS_TEMPFAIL;
 			goto out;
 		}
 		/* what the commit needs on disk, written while the password check may still run */
@@ -1040,6 +1048,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
+	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
 	web_after_commit(&j->cfg, j->st, g);
 out:
 	store_discard(j->st, &sf);
@@ -1404,6 +1413,7 @@ static enum process_status do_challenge(struct job *j)
 	    (int64_t)j->now);
 	if (robot_is(opp.userid))
 		g.robot_level = c->level != 0 ? c->level : robot_level(&g);	/* kept for the whole game */
+	g.unrated = c->unrated;
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
@@ -1433,6 +1443,11 @@ static enum process_status do_challenge(struct job *j)
 			size_t dn = strlen(j->detail);
 
 			snprintf(j->detail + dn, sizeof j->detail - dn, ", robot level %d", g.robot_level);
+		}
+		if (g.unrated) {
+			size_t dn = strlen(j->detail);
+
+			snprintf(j->detail + dn, sizeof j->detail - dn, ", unrated");
 		}
 		/* counted for max_challenges_per_hour; failing, only this one is not */
 		if (throttle_challenge_made(j->st, &j->cfg, u.userid, board, j->now) != STORE_OK)
@@ -1931,6 +1946,9 @@ static void flush(struct job *j)
 
 	if (j->settle && need_outbox(j) == PROCESS_OK)
 		j->queued = true;
+	/* the first copy may have died before the ratings counted its game's end (ratings.h) */
+	if (j->settle && j->st != NULL)
+		ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
 	if (!j->queued || j->ob == NULL || ops == NULL)
 		return;
 	/* this mail's replies, then a bounded part of the backlog (outbox.h) */

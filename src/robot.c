@@ -22,6 +22,7 @@
 #include "rules.h"
 #include "seen.h"
 #include "web.h"
+#include "ratings.h"
 
 _Static_assert(GAME_ROBOT_LEVEL_MIN == AI_MIN_LEVEL && GAME_ROBOT_LEVEL_MAX == AI_MAX_LEVEL,
     "the game file's robot levels are the AI's");
@@ -453,7 +454,7 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 	enum outbox_status os;
 	enum store_status ss;
 	enum robot_status rs = ROBOT_OK;
-	char *text = NULL;
+	char *text = NULL, rerr[RATINGS_ERR_MAX];
 	size_t len;
 	bool committed = false;
 	int i;
@@ -488,6 +489,13 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 			outbox_batch_abort(b, &committed);
 		goto out;
 	}
+	ss = ratings_before_commit(st, g, rerr);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "%s", rerr);
+		rs = of_store(ss);
+		outbox_batch_abort(b, &committed);
+		goto out;
+	}
 	ss = store_board_write(st, g->board, text, len);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the turn stands */
@@ -498,8 +506,10 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 		/* the turn stands; its mail waits in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));
 	}
-	if (ss == STORE_OK)
+	if (ss == STORE_OK) {
+		ratings_after_commit(st, cfg->lock_timeout_ms);
 		web_after_commit(cfg, st, g);
+	}
 out:
 	outbox_batch_free(b);
 	free(text);
