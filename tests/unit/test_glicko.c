@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "glicko.h"
+#include "base/glicko.h"
 #include "t.h"
 
 /* x printed with d decimals is want (the paper rounds half away from zero). */

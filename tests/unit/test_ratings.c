@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-#include "ratings.h"
+#include "game/game.h"
+#include "store/ratings.h"
 #include "t.h"
 
 #define T0 INT64_C(1700000000)
