@@ -157,6 +157,7 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		/* the write may have reached its rename: then the change stands */
 		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
 			s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+			ratings_cancel(r->st, g);
 			board_failed(r, g->board, s, "cannot write the game file: %s", store_error(r->st));
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {

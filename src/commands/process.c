@@ -1051,6 +1051,8 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
 	web_after_commit(&j->cfg, j->st, g);
 out:
+	if (!*done)
+		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
 	store_unlock(&j->seen_lock);

@@ -500,8 +500,10 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the turn stands */
 		snprintf(err, errlen, "cannot write the game file: %s", store_error(st));
-		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed)
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
 			rs = of_store(ss);
+			ratings_cancel(st, g);
+		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the turn stands; its mail waits in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));

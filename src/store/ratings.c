@@ -895,6 +895,17 @@ enum store_status ratings_before_commit(struct store *st, const struct game *g, 
 	return ratings_mark(st, g->board, err);
 }
 
+void ratings_cancel(struct store *st, const struct game *g)
+{
+	char path[64];
+
+	if (!game_over(g) || !ratings_game_rated(g))
+		return;
+	snprintf(path, sizeof path, "%s/%ld", RATINGS_PENDING_DIR, g->board);
+	/* a mark left (the unlink failing) is dropped by the next settle: the game is not over there */
+	(void)store_unlink(st, path);
+}
+
 void ratings_after_commit(struct store *st, unsigned long timeout_ms)
 {
 	char err[RATINGS_ERR_MAX];

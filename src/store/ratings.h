@@ -163,6 +163,8 @@ enum store_status ratings_settle(struct store *st, unsigned long timeout_ms, cha
  * nothing else: the mark stays for the next settle.
  */
 enum store_status ratings_before_commit(struct store *st, const struct game *g, char *err);
+/* The commit ratings_before_commit() prepared did not happen: its mark removed (the board's lock held). */
+void ratings_cancel(struct store *st, const struct game *g);
 void ratings_after_commit(struct store *st, unsigned long timeout_ms);
 
 /* The ratings file made anew from every finished game file, then the marks settled. */
