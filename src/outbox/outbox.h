@@ -23,6 +23,8 @@
  *     first 1700000000               |  failure: failed attempts, time of the
  *     next 1700000180                |  first one, no attempt before next,
  *     error smtp: ... (451)          /  the last error (one line, cut at 400)
+ *     reply 550-5.1.1 first line     \  the server's reply to it, every line
+ *     reply 550 5.1.1 last line      /  (TRANSPORT_REPLY_MAX bytes), if any
  *
  *     <message>
  *
@@ -150,14 +152,15 @@ enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *g
     struct outbox_batch **out);
 
 /*
- * Start the confirmation of an account change (register, password): the
- * same protocol with the users file in place of a game file.  The caller
- * holds accounts.lock (store_lock_accounts) until commit or abort, and hash
- * is the password hash about to be written for userid
- * (store_user_add_hashed, store_user_set_hash): salted, so it names this one
- * write.  Its replies are tagged "account USERID" and "commit LEN HASH" of
- * that hash; recovery releases them if the account holds it, else deletes
- * them.  The caller owns *out.
+ * Start the confirmation of an account change (register, password, forgot,
+ * reset, address, confirm, signoff): the same protocol with the account's
+ * files in place of a game file.  The caller holds accounts.lock
+ * (store_lock_accounts) until commit or abort, and hash is the token of the
+ * write about to be made for userid (accounts.h: a new password hash, a new
+ * code's hash, "address ...", "signoff ..."), which names this one write.
+ * Its replies are tagged "account USERID" and "commit LEN HASH" of that
+ * token; recovery releases them if the account holds it
+ * (accounts_holds), else deletes them.  The caller owns *out.
  */
 enum outbox_status outbox_batch_new_account(struct outbox *ob, const char *userid, const char *hash,
     struct outbox_batch **out);
@@ -237,6 +240,7 @@ struct outbox_entry {
 	unsigned long attempts;			/* failed attempts so far */
 	long long next;				/* no attempt before this time; 0: at once */
 	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, or why the file is damaged */
+	char reply[TRANSPORT_REPLY_MAX + 1];	/* the server's reply to it, lines joined by '\n', or "" */
 	bool damaged;
 };
 
@@ -245,5 +249,8 @@ struct outbox_entry {
  * reads.  The caller owns *entries (free); *count may be 0.
  */
 enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count);
+
+/* The same for the replies refused for good in outbox/failed/, each with why (error, reply). */
+enum outbox_status outbox_list_failed(struct outbox *ob, struct outbox_entry **entries, size_t *count);
 
 #endif

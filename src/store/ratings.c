@@ -504,7 +504,8 @@ enum store_status ratings_compute(struct ratings *r)
 	enum store_status ss = STORE_TEMPFAIL;
 	size_t n = r->nresults, nk = 0, i, k, a, b;
 
-	qsort(r->results, n, sizeof *r->results, result_qcmp);
+	if (n > 0)
+		qsort(r->results, n, sizeof *r->results, result_qcmp);
 	keys = malloc((2 * n + 1) * sizeof *keys);
 	games = malloc((n + 1) * sizeof *games);
 	work = malloc((2 * n + 1) * sizeof *work);

@@ -709,7 +709,12 @@ static void test_long(void)
 	us = best;
 	ok_int(i, runs, "parsed %d times", runs);
 	printf("# a 300-turn file (%zu bytes) loads in %.1f us\n", len, us);
+#ifdef __SANITIZE_ADDRESS__
+	/* the sanitizer build is several times slower, and a loaded machine slower still: a wide bound */
+	ok(us < 5000, "a 300-turn file loads in under 5 ms with AddressSanitizer (%.1f us)", us);
+#else
 	ok(us < 1000, "a 300-turn file loads in under a millisecond (%.1f us)", us);
+#endif
 	free(text);
 	game_release(&g);
 }
