@@ -24,6 +24,8 @@ const struct admin_command admincmd_table[] = {
 	{ "edit", "BOARD", "change a game file with $EDITOR, safely", ADMINCMD_HOME, admin_edit },
 	{ "export", "BOARD", "the game record as SGF on standard output", ADMINCMD_HOME, admin_export },
 	{ "import", "FILE [BOARD]", "a game file made from an SGF record (- for stdin)", ADMINCMD_HOME, admin_import },
+	{ "ratings", "[--rebuild]", "the ratings file (--rebuild: made anew from the games)", ADMINCMD_HOME,
+	  admin_ratings },
 	{ "init", "DIR", "make a new home", 0, admin_init },
 };
 

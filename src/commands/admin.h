@@ -12,6 +12,7 @@
  *   oustpbm [-d DIR] edit BOARD                     (edit.h)
  *   oustpbm [-d DIR] export BOARD                   the game record as SGF (game/sgf.h)
  *   oustpbm [-d DIR] import FILE [BOARD]            a new game file from such a record
+ *   oustpbm [-d DIR] ratings [--rebuild]            (ratings.h)
  *   oustpbm init [DIR]                              the one way to make a home
  *
  * adduser and passwd print a new random password on standard output, or

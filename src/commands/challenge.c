@@ -193,6 +193,7 @@ enum process_status challenge_run(struct job *j)
 	j->game_loaded = true;
 	if (robot_is(opp.userid))
 		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
+	g->unrated = c->unrated;
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
@@ -209,6 +210,8 @@ enum process_status challenge_run(struct job *j)
 		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
 		if (g->robot_level != 0)
 			job_detail_add(j, ", robot level %d", g->robot_level);
+		if (g->unrated)
+			job_detail_add(j, ", unrated");
 		/* counted for max_challenges_per_hour; failing, only this one is not */
 		if (throttle_challenge_made(j->st, &j->cfg, u->userid, board, j->now) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,

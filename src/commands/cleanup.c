@@ -11,6 +11,7 @@
 #include "game/gamefile.h"
 #include "mail/reply.h"
 #include "outbox/transport.h"
+#include "store/ratings.h"
 
 /* One run: what every board shares. */
 struct run {
@@ -131,7 +132,7 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 	enum outbox_status os;
 	enum store_status ss;
 	enum cleanup_status s = CLEANUP_OK;
-	char *text = NULL;
+	char *text = NULL, rerr[RATINGS_ERR_MAX];
 	size_t len;
 	bool committed = false;
 	int i;
@@ -150,11 +151,19 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 			outbox_batch_abort(b, &committed);
 		goto out;
 	}
+	ss = ratings_before_commit(r->st, g, rerr);
+	if (ss != STORE_OK) {
+		s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+		board_failed(r, g->board, s, "%s", rerr);
+		outbox_batch_abort(b, &committed);
+		goto out;
+	}
 	ss = store_board_write(r->st, g->board, text, len);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the change stands */
 		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
 			s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+			ratings_cancel(r->st, g);
 			board_failed(r, g->board, s, "cannot write the game file: %s", store_error(r->st));
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
@@ -162,8 +171,10 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
 		    outbox_error(r->ob));
 	}
-	if (ss == STORE_OK)
+	if (ss == STORE_OK) {
+		ratings_after_commit(r->st, r->cfg->lock_timeout_ms);
 		web_after_commit(r->cfg, r->st, g);
+	}
 out:
 	outbox_batch_free(b);
 	free(text);

@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "commands/fsck.h"
+#include "store/ratings.h"
+
+#define EDIT_RATINGS_WAIT_MS 10000	/* the admin at the terminal waits for the ratings lock */
 
 #define EDIT_PATH_MAX 4096
 
@@ -136,7 +139,7 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum admin_status as = ADMIN_OK;
 	enum store_status ss;
-	char copy[EDIT_PATH_MAX] = "", bak[256], file[64];
+	char copy[EDIT_PATH_MAX] = "", bak[256], file[64], rerr[RATINGS_ERR_MAX];
 	char *old = NULL, *text = NULL;
 	size_t oldlen = 0, len = 0;
 	unsigned problems = 0;
@@ -193,6 +196,9 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 		goto out;
 	}
 	ss = backup(st, board, now, old, oldlen, bak, sizeof bak);
+	/* an edit may end, reopen or change a rated game: its board is settled again (ratings.h) */
+	if (ss == STORE_OK && (ss = ratings_mark(st, board, rerr)) != STORE_OK)
+		fprintf(stderr, "oustpbm: %s\n", rerr);
 	if (ss == STORE_OK)
 		ss = store_board_write(st, board, text, len);
 	if (ss != STORE_OK) {
@@ -203,6 +209,7 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 		goto out;
 	}
 	store_log(st, "%s admin edit board=%ld: installed; the old file is %s", stamp, board, bak);
+	ratings_after_commit(st, EDIT_RATINGS_WAIT_MS);
 	printf("oustpbm: board %ld installed; the old file is %s/%s\n", board, store_home(st), bak);
 	if (fflush(stdout) != 0)
 		as = ADMIN_IOERR;

@@ -16,6 +16,7 @@
 #include "commands/web.h"
 #include "game/gamefile.h"
 #include "store/players.h"
+#include "store/ratings.h"
 #include "store/seen.h"
 
 /*
@@ -276,7 +277,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	struct store_staged sf = { .live = false };
 	enum store_status ss;
 	enum process_status ps;
-	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	char *text = NULL, who[IDENT_USERID_MAX + 1], rerr[RATINGS_ERR_MAX];
 	enum pwcheck_verdict v;
 	size_t len;
 	bool committed = false;
@@ -297,6 +298,13 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		ps = record_pending(j, g->board, text, len);
 		if (ps != PROCESS_OK) {
 			outbox_batch_abort(b, &committed);
+			goto out;
+		}
+		/* a game's end is marked for the ratings before it is committed (ratings.h) */
+		if (ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+			outbox_batch_abort(b, &committed);
+			job_detail(j, "tempfail", "%s", rerr);
+			ps = PROCESS_TEMPFAIL;
 			goto out;
 		}
 		/* what the commit needs on disk, written while the password check may still run */
@@ -334,10 +342,13 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
+	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
 	/* the web site after the replies have gone (process.c): they are what the players wait for */
 	if (j->cfg.web_dir[0] != '\0')
 		j->web_board = g->board;
 out:
+	if (!*done)
+		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
 	store_unlock(&j->seen_lock);

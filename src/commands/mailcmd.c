@@ -26,7 +26,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -34,10 +34,13 @@ const struct mail_command mailcmd_table[] = {
 	  "side S, 3 to 10 (default 7: 127 cells; see HEX BOARDS below). You\n"
 	  "play Black, who moves first, unless you say -white, or -random.\n"
 	  "-noswap turns the swap off. -level=N (1 to 5, default 3) is\n"
-	  "robot's strength.",
+	  "robot's strength. Games are rated (Glicko-2, one rating per\n"
+	  "board class: small 5x5-9x9, standard 11x11-13x13, large 15x15\n"
+	  "and up, and the same three for hex boards) unless you say\n"
+	  "-unrated.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
-	  "against `robot`. Refused, saying which limit, beyond `max_open_challenges`, "
+	  "against `robot`; `-unrated`: the result changes no rating. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,

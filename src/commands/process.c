@@ -38,6 +38,7 @@
 #include "game/gamefile.h"
 #include "mail/mailin.h"
 #include "outbox/transport.h"
+#include "store/ratings.h"
 #include "store/seen.h"
 #include "store/store.h"
 
@@ -322,6 +323,9 @@ static void flush(struct job *j)
 
 	if (j->settle && job_need_outbox(j) == PROCESS_OK)
 		j->queued = true;
+	/* the first copy may have died before the ratings counted its game's end (ratings.h) */
+	if (j->settle && j->st != NULL)
+		ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
 	if (!j->queued || j->ob == NULL || ops == NULL)
 		return;
 	/* this mail's replies, then a bounded part of the backlog (outbox.h) */

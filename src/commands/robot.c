@@ -21,6 +21,7 @@
 #include "game/gamefile.h"
 #include "game/rules.h"
 #include "mail/command.h"
+#include "store/ratings.h"
 #include "store/seen.h"
 
 _Static_assert(GAME_ROBOT_LEVEL_MIN == AI_MIN_LEVEL && GAME_ROBOT_LEVEL_MAX == AI_MAX_LEVEL,
@@ -453,7 +454,7 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 	enum outbox_status os;
 	enum store_status ss;
 	enum robot_status rs = ROBOT_OK;
-	char *text = NULL;
+	char *text = NULL, rerr[RATINGS_ERR_MAX];
 	size_t len;
 	bool committed = false;
 	int i;
@@ -488,16 +489,27 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 			outbox_batch_abort(b, &committed);
 		goto out;
 	}
+	ss = ratings_before_commit(st, g, rerr);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "%s", rerr);
+		rs = of_store(ss);
+		outbox_batch_abort(b, &committed);
+		goto out;
+	}
 	ss = store_board_write(st, g->board, text, len);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the turn stands */
 		snprintf(err, errlen, "cannot write the game file: %s", store_error(st));
-		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed)
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
 			rs = of_store(ss);
+			ratings_cancel(st, g);
+		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the turn stands; its mail waits in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));
 	}
+	if (ss == STORE_OK)
+		ratings_after_commit(st, cfg->lock_timeout_ms);
 out:
 	outbox_batch_free(b);
 	free(text);

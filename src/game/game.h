@@ -88,6 +88,7 @@ struct game {
 	int64_t remind;		/* when `oustpbm cleanup` next reminds the player to move; 0: not set */
 	char thread[GAME_THREAD_MAX + 1];	/* Message-ID for mail threading, may be "" */
 	int robot_level;	/* the robot player's level (robot.h), 0: not given */
+	bool unrated;		/* challenged with -unrated: its result changes no rating */
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;
 	int alloc_turns;

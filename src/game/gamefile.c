@@ -249,12 +249,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind", "robot-level", "shape"
+	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated"
 };
 
 struct header {
@@ -293,6 +293,15 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			g->shape = RULES_SQUARE;
 		else
 			return fail(err, r->line, "shape must be square or hex, not '%s'", quote(q, v, n));
+		break;
+	case K_RATED:
+		/* only "no" is ever written: a file without the key is a rated game */
+		if (eq(v, n, "no"))
+			g->unrated = true;
+		else if (eq(v, n, "yes"))
+			g->unrated = false;
+		else
+			return fail(err, r->line, "rated must be yes or no, not '%s'", quote(q, v, n));
 		break;
 	case K_SWAP:
 		if (eq(v, n, "on"))
@@ -1083,6 +1092,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "thread: %s\n", g->thread);
 	if (g->robot_level != 0)
 		bput(&b, "robot-level: %d\n", g->robot_level);
+	if (g->unrated)
+		bput(&b, "rated: no\n");
 	n = board_render_game(g, board);
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);

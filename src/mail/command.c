@@ -341,7 +341,7 @@ static enum command_status parse_placements(struct command *out, const char *tex
 static enum command_status parse_options(struct command *out, const struct word *w, size_t n)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
-	const struct word *color = NULL, *shape = NULL, *noswap = NULL;
+	const struct word *color = NULL, *shape = NULL, *noswap = NULL, *unrated = NULL;
 	enum command_color c;
 	size_t i, j;
 	int size;
@@ -409,6 +409,13 @@ static enum command_status parse_options(struct command *out, const struct word 
 			noswap = &w[i];
 			continue;
 		}
+		if (word_is(&w[i], "-unrated")) {
+			if (unrated != NULL)
+				goto repeated;
+			out->unrated = true;
+			unrated = &w[i];
+			continue;
+		}
 		if (word_is(&w[i], "-black"))
 			c = COMMAND_COLOR_BLACK;
 		else if (word_is(&w[i], "-white"))
@@ -417,7 +424,8 @@ static enum command_status parse_options(struct command *out, const struct word 
 			c = COMMAND_COLOR_RANDOM;
 		else
 			return fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)",
+			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N "
+			    "or -unrated)",
 			    quote(w[i].s, w[i].len, q));
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
@@ -486,7 +494,7 @@ static bool option_word(const struct word *w)
 {
 	size_t j;
 
-	if (word_is(w, "-noswap") || word_is(w, "-black") || word_is(w, "-white") || word_is(w, "-random") ||
+	if (word_is(w, "-noswap") || word_is(w, "-unrated") || word_is(w, "-black") || word_is(w, "-white") || word_is(w, "-random") ||
 	    word_is(w, "-hex"))
 		return true;
 	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')

@@ -144,6 +144,7 @@ struct command {
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
+	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */

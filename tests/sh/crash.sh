@@ -9,7 +9,9 @@
 # a run that was never killed (one set, byte for byte), with nothing left in
 # the outbox.
 # The account commands (register, password, forgot, reset, address,
-# confirm, signoff) are killed the same way.
+# confirm, signoff) are killed the same way, and so is a resignation that
+# ends a rated game: the ratings count it once, and `oustpbm ratings
+# --rebuild` makes the same ratings file.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
 # (default 4, about 190 kills in 10 s; 7: all of them, about 340).
 . "$(dirname "$0")/lib.sh"
@@ -50,7 +52,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|ratings|ratings\.lock|ratings-pending|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
@@ -131,6 +133,53 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 	fi
 done
 [ "$kills" -ge 100 ] || [ "$max" -lt 4 ] && pass "$kills kills in all" || fail "only $kills kills"
+
+# ---- the ratings (src/ratings.h): bob resigns board 101, killed at every
+# durable step and its redelivery killed again.  After each kill the ratings
+# file counts board 101 at most once; after the clean redelivery exactly
+# once, and the file is byte for byte the one --rebuild makes from the games.
+mail $B "resign 101 bob hunter2" rs@x >"$tmp/rsmail"
+# counted HOME: how many game lines of board 101 its ratings file has
+counted() {
+	cat "$1/ratings" 2>/dev/null | grep -c '^game: 101 '
+}
+k=0
+bad=
+while :; do
+	k=$((k + 1))
+	w=$tmp/rsw
+	rm -rf "$w"
+	cp -R "$tmp/s0" "$w"
+	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail" $k)
+	[ "$rc" = 0 ] && break
+	if [ "$rc" != 137 ]; then
+		bad="$bad; killed at step $k: exit $rc"
+		break
+	fi
+	kills=$((kills + 1))
+	[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k: counted twice"
+	k2=$(((k * 5) % 17 + 1))
+	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail" $k2)
+	[ "$rc" = 137 ] && kills=$((kills + 1))
+	[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k then $k2: counted twice"
+	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail")
+	[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
+	grep -q '^status: black-won' "$w/games/101.game" || bad="$bad; killed at step $k: the game did not end"
+	[ "$(grep -c '^game: 101 standard\|^game: 101 small' "$w/ratings" 2>/dev/null)" = 1 ] ||
+	    bad="$bad; killed at step $k: board 101 not counted once"
+	[ -z "$(ls "$w/ratings-pending" 2>/dev/null)" ] || bad="$bad; killed at step $k: a mark is left"
+	cp "$w/ratings" "$tmp/rs.incremental"
+	OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$w" ratings --rebuild >/dev/null 2>&1 ||
+	    bad="$bad; killed at step $k: ratings --rebuild fails"
+	cmp -s "$w/ratings" "$tmp/rs.incremental" || bad="$bad; killed at step $k: --rebuild differs from the file"
+done
+if [ -n "$bad" ]; then
+	fail "ratings: the resignation killed at each of its $((k - 1)) steps${bad}"
+elif [ $k -lt 8 ]; then
+	fail "ratings: only $((k - 1)) durable steps seen in the resignation"
+else
+	pass "ratings: the resignation killed at each of its $((k - 1)) steps, its redelivery killed too: counted once, --rebuild gives the same file"
+fi
 
 # ---- the account commands: register and password, killed at every durable
 # step and their redelivery killed again.  After each kill: the users file

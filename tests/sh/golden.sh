@@ -3,7 +3,7 @@
 # Every directory tests/golden/<case>/ (names starting with '_' excepted) is
 # run in a fresh temporary home: its setup, then in.eml fed to ./oustpbm with
 # OUSTPBM_TEST_TIME set, and what came out (exit status, whether the store
-# changed, the log line, the game files, the users file with the hashes
+# changed, the log line, the game files, the ratings file, the users file with the hashes
 # masked, every reply) is compared with <case>/out/.  Prints "ok - <case>" or
 # "not ok - <case>" with a diff; run whole, it also checks that every line
 # of the replies' text/plain parts is at most 72 columns (tests/wrapcheck.py).
@@ -118,6 +118,8 @@ EOF
 		mkdir -p "$act/games"
 		cp "$g" "$act/games/"
 	done
+	# the ratings file, once a rated game has ended (src/ratings.h)
+	[ -f "$home/ratings" ] && cp "$home/ratings" "$act/ratings"
 	if [ -f "$home/users" ]; then
 		# yescrypt salts are random: the hashes are masked
 		sed 's/^\([^#:][^:]*:[^:]*:\)[^:]*:/\1HASH:/' "$home/users" >"$act/users"

@@ -124,7 +124,7 @@ static void test_challenge(void)
 	    "-size=09: write the size without leading zeros, as in -size=9");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
-	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N]; missing: one of <userid> <password> "
+	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated]; missing: one of <userid> <password> "
 	    "<opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
@@ -136,11 +136,11 @@ static void test_challenge(void)
 	    "-size=0: write the size without leading zeros, as in -size=9");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)");
+	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N or -unrated)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)");
+	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N or -unrated)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap or -level=N)");
+	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N or -unrated)");
 	ok_int(subj("challenge alice pw bob -hex"), COMMAND_OK, "challenge: -hex");
 	ok(cmd.hex && cmd.size == 7, "challenge: -hex is side 7");
 	ok_int(subj("challenge alice pw bob -HEX=10 -white"), COMMAND_OK, "challenge: -hex=10");
@@ -298,6 +298,10 @@ static void test_other_commands(void)
 	fails("games a b", COMMAND_USAGE, "games needs: games <userid>; 1 word too many");
 	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
 	/* a misspelt keyword gets the nearest one and the list (the table's, mailcmd.c) */
+	fails("challenge alice pw bob -unrated -unrated", COMMAND_BAD_OPTION,
+	    "'-unrated' is given twice: give each option once");
+	ok_int(subj("challenge alice pw bob -unrated"), COMMAND_OK, "challenge -unrated");
+	ok(cmd.unrated, "challenge -unrated: the flag");
 	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
 	fails("oust mvoe", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
 	fails("oust", COMMAND_UNKNOWN, "unknown command 'oust'" COMMANDS);

@@ -105,7 +105,7 @@ static void test_help(void)
 		    p[strlen(line)] == '\0'), "help lists %s", name);
 	}
 	ok(strstr(text, "  challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random]\n"
-	    "            [-noswap] [-level=N]\n") != NULL, "a long synopsis is wrapped under its first argument");
+	    "            [-noswap] [-level=N] [-unrated]\n") != NULL, "a long synopsis is wrapped under its first argument");
 	ok(text[strlen(text) - 1] != '\n', "no line end after the last line (the template has it)");
 	free(text);
 }

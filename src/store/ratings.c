@@ -1,0 +1,916 @@
+/*
+ * ratings: the ratings file and its commit protocol (ratings.h).
+ */
+#include "store/ratings.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/ident.h"
+#include "game/ai.h"
+#include "game/gamefile.h"
+
+#define QUOTE_MAX 40
+
+static const char *const class_names[RATINGS_NCLASSES] = {
+	"small", "standard", "large", "hex-small", "hex-standard", "hex-large"
+};
+static const char *const class_sizes[RATINGS_NCLASSES] = {
+	"5x5 to 9x9", "11x11 to 13x13", "15x15 to 25x25", "hex sides 3 to 5", "hex sides 6 to 8",
+	"hex sides 9 and 10"
+};
+static const char *const result_names[] = { "playing", "black-won", "white-won", "drawn" };
+
+const char *ratings_class_name(enum ratings_class c)
+{
+	return c < RATINGS_NCLASSES ? class_names[c] : "unknown";
+}
+
+const char *ratings_class_sizes(enum ratings_class c)
+{
+	return c < RATINGS_NCLASSES ? class_sizes[c] : "";
+}
+
+bool ratings_class_parse(const char *s, enum ratings_class *out)
+{
+	int c;
+
+	for (c = 0; c < RATINGS_NCLASSES; c++) {
+		if (strcasecmp(s, class_names[c]) == 0) {
+			*out = (enum ratings_class)c;
+			return true;
+		}
+	}
+	return false;
+}
+
+enum ratings_class ratings_class_of(const struct game *g)
+{
+	if (g->shape == RULES_HEX)
+		return g->size <= 5 ? RATINGS_HEX_SMALL : g->size <= 8 ? RATINGS_HEX_STANDARD : RATINGS_HEX_LARGE;
+	return g->size <= 9 ? RATINGS_SMALL : g->size <= 13 ? RATINGS_STANDARD : RATINGS_LARGE;
+}
+
+const char *ratings_standing_str(enum ratings_standing s)
+{
+	switch (s) {
+	case RATINGS_ESTABLISHED:
+		return "established";
+	case RATINGS_PROVISIONAL:
+		return "provisional";
+	case RATINGS_INACTIVE:
+		return "inactive";
+	}
+	return "unknown";
+}
+
+void ratings_name(const struct game *g, enum rules_color c, char out[RATINGS_NAME_SIZE])
+{
+	const char *who = game_player_of(g, c);
+
+	if (strcasecmp(who, RATINGS_ROBOT) == 0)
+		snprintf(out, RATINGS_NAME_SIZE, "%s:%d", RATINGS_ROBOT,
+		    g->robot_level != 0 ? g->robot_level : AI_DEFAULT_LEVEL);
+	else
+		snprintf(out, RATINGS_NAME_SIZE, "%s", who);
+}
+
+bool ratings_game_rated(const struct game *g)
+{
+	return !g->unrated && strcasecmp(g->black, g->white) != 0;
+}
+
+void ratings_result_of(const struct game *g, struct ratings_result *out)
+{
+	assert(game_over(g));
+	memset(out, 0, sizeof *out);
+	out->board = g->board;
+	out->cls = ratings_class_of(g);
+	out->ended = g->last_move;
+	ratings_name(g, RULES_BLACK, out->black);
+	ratings_name(g, RULES_WHITE, out->white);
+	out->result = g->rg.result;
+}
+
+int64_t ratings_period(int64_t t)
+{
+	/* floor division: times before 1970 do not occur (gamefile.h), but stay correct */
+	return t >= 0 ? t / RATINGS_PERIOD_SECONDS : -((-t + RATINGS_PERIOD_SECONDS - 1) / RATINGS_PERIOD_SECONDS);
+}
+
+static struct glicko_player as_glicko(const struct ratings_player *p)
+{
+	struct glicko_player g;
+
+	g.r = p->r;
+	g.games = p->games;
+	g.last_period = ratings_period(p->last);
+	return g;
+}
+
+struct glicko_rating ratings_now(const struct ratings_player *p, int64_t now)
+{
+	struct glicko_player g = as_glicko(p);
+
+	return glicko_at(&g, ratings_period(now) > g.last_period ? ratings_period(now) : g.last_period);
+}
+
+enum ratings_standing ratings_standing(const struct ratings_player *p, int64_t now)
+{
+	struct glicko_rating r;
+
+	if (ratings_period(now) - ratings_period(p->last) > RATINGS_INACTIVE_PERIODS)
+		return RATINGS_INACTIVE;
+	r = ratings_now(p, now);
+	return glicko_rd(&r) > RATINGS_PROVISIONAL_RD ? RATINGS_PROVISIONAL : RATINGS_ESTABLISHED;
+}
+
+void ratings_release(struct ratings *r)
+{
+	free(r->players);
+	free(r->results);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---- the codec ---- */
+
+static enum store_status fail(char *err, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static enum store_status fail(char *err, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = line > 0 ? snprintf(err, RATINGS_ERR_MAX, "%s:%d: ", RATINGS_FILE, line) :
+	    snprintf(err, RATINGS_ERR_MAX, "%s: ", RATINGS_FILE);
+	va_start(ap, fmt);
+	vsnprintf(err + n, RATINGS_ERR_MAX - (size_t)n, fmt, ap);
+	va_end(ap);
+	return STORE_CORRUPT;
+}
+
+/* The token as printable text for an error, cut to QUOTE_MAX characters. */
+static const char *quote(char q[QUOTE_MAX + 4], const char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k < QUOTE_MAX; i++)
+		q[k++] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	if (i < n) {
+		memcpy(q + k, "...", 3);
+		k += 3;
+	}
+	q[k] = '\0';
+	return q;
+}
+
+#define MAX_TOKENS 12
+struct tokens {
+	const char *s[MAX_TOKENS];
+	size_t n[MAX_TOKENS];
+	int count;		/* MAX_TOKENS + 1: too many */
+};
+
+static void split(const char *s, size_t len, struct tokens *t)
+{
+	size_t i = 0, b;
+
+	t->count = 0;
+	while (i < len) {
+		while (i < len && s[i] == ' ')
+			i++;
+		if (i == len)
+			break;
+		b = i;
+		while (i < len && s[i] != ' ')
+			i++;
+		if (t->count == MAX_TOKENS) {
+			t->count++;
+			return;
+		}
+		t->s[t->count] = s + b;
+		t->n[t->count] = i - b;
+		t->count++;
+	}
+}
+
+static bool tok_is(const struct tokens *t, int k, const char *w)
+{
+	return t->n[k] == strlen(w) && memcmp(t->s[k], w, t->n[k]) == 0;
+}
+
+static bool tok_copy(const struct tokens *t, int k, char *buf, size_t size)
+{
+	if (t->n[k] >= size)
+		return false;
+	memcpy(buf, t->s[k], t->n[k]);
+	buf[t->n[k]] = '\0';
+	return true;
+}
+
+/* A rated name: a lower-case user id, or robot:L. */
+static bool name_ok(const char *s)
+{
+	const char *p;
+
+	if (strncmp(s, RATINGS_ROBOT ":", sizeof RATINGS_ROBOT) == 0)
+		return s[sizeof RATINGS_ROBOT] >= '0' + GAME_ROBOT_LEVEL_MIN &&
+		    s[sizeof RATINGS_ROBOT] <= '0' + GAME_ROBOT_LEVEL_MAX && s[sizeof RATINGS_ROBOT + 1] == '\0';
+	for (p = s; *p != '\0'; p++)
+		if (isupper((unsigned char)*p))
+			return false;
+	return ident_userid_ok(s);
+}
+
+static bool tok_name(const struct tokens *t, int k, char out[RATINGS_NAME_SIZE])
+{
+	return tok_copy(t, k, out, RATINGS_NAME_SIZE) && name_ok(out);
+}
+
+static bool tok_class(const struct tokens *t, int k, enum ratings_class *c)
+{
+	char buf[16];
+
+	return tok_copy(t, k, buf, sizeof buf) && ratings_class_parse(buf, c) && strcmp(buf, class_names[*c]) == 0;
+}
+
+/* A decimal number in [lo, hi], as ratings_format writes them. */
+static bool tok_double(const struct tokens *t, int k, double lo, double hi, double *out)
+{
+	char buf[32], *end;
+	size_t i;
+
+	if (!tok_copy(t, k, buf, sizeof buf))
+		return false;
+	for (i = 0; buf[i] != '\0'; i++)
+		if (!isdigit((unsigned char)buf[i]) && buf[i] != '.' && !(i == 0 && buf[i] == '-'))
+			return false;
+	errno = 0;
+	*out = strtod(buf, &end);
+	return errno == 0 && *end == '\0' && end != buf && isfinite(*out) && *out >= lo && *out <= hi;
+}
+
+static bool tok_count(const struct tokens *t, int k, unsigned long *out)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (t->n[k] == 0 || t->n[k] > 9 || (t->n[k] > 1 && t->s[k][0] == '0'))
+		return false;
+	for (i = 0; i < t->n[k]; i++) {
+		if (!isdigit((unsigned char)t->s[k][i]))
+			return false;
+		v = v * 10 + (unsigned long)(t->s[k][i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool grow(void **p, size_t *alloc, size_t need, size_t size)
+{
+	size_t n = *alloc != 0 ? *alloc : 64;
+	void *q;
+
+	if (need <= *alloc)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * size);
+	if (q == NULL)
+		return false;
+	*p = q;
+	*alloc = n;
+	return true;
+}
+
+static enum store_status parse_player(const struct tokens *t, int line, struct ratings_player *p, char *err)
+{
+	char q[QUOTE_MAX + 4];
+	double r, rd, sigma;
+
+	if (t->count != 11)
+		return fail(err, line, "a player line has 10 fields (class name rating deviation volatility games "
+		    "won lost drawn last-game), not %d", t->count > MAX_TOKENS ? t->count : t->count - 1);
+	memset(p, 0, sizeof *p);
+	if (!tok_class(t, 1, &p->cls))
+		return fail(err, line, "unknown class '%s'", quote(q, t->s[1], t->n[1]));
+	if (!tok_name(t, 2, p->name))
+		return fail(err, line, "bad player name '%s'", quote(q, t->s[2], t->n[2]));
+	if (!tok_double(t, 3, -100000, 100000, &r))
+		return fail(err, line, "bad rating '%s'", quote(q, t->s[3], t->n[3]));
+	if (!tok_double(t, 4, 0, GLICKO_RD0, &rd))
+		return fail(err, line, "bad deviation '%s' (0 to %.0f)", quote(q, t->s[4], t->n[4]), GLICKO_RD0);
+	if (!tok_double(t, 5, 0, 10, &sigma))
+		return fail(err, line, "bad volatility '%s'", quote(q, t->s[5], t->n[5]));
+	p->r = glicko_from(r, rd, sigma);
+	if (!tok_count(t, 6, &p->games) || !tok_count(t, 7, &p->won) || !tok_count(t, 8, &p->lost) ||
+	    !tok_count(t, 9, &p->drawn))
+		return fail(err, line, "bad count of games");
+	if (p->games == 0 || p->won + p->lost + p->drawn != p->games)
+		return fail(err, line, "%lu games are not %lu won + %lu lost + %lu drawn", p->games, p->won, p->lost,
+		    p->drawn);
+	if (!gamefile_time_parse(t->s[10], t->n[10], &p->last))
+		return fail(err, line, "bad time '%s' (want e.g. 2026-11-21T18:41:07Z)", quote(q, t->s[10], t->n[10]));
+	return STORE_OK;
+}
+
+static enum store_status parse_result(const struct tokens *t, int line, struct ratings_result *g, char *err)
+{
+	char q[QUOTE_MAX + 4];
+	int k;
+
+	if (t->count != 7)
+		return fail(err, line, "a game line has 6 fields (board class ended black white result), not %d",
+		    t->count > MAX_TOKENS ? t->count : t->count - 1);
+	memset(g, 0, sizeof *g);
+	if (!ident_board_parse(t->s[1], t->n[1], &g->board))
+		return fail(err, line, "bad board '%s'", quote(q, t->s[1], t->n[1]));
+	if (!tok_class(t, 2, &g->cls))
+		return fail(err, line, "unknown class '%s'", quote(q, t->s[2], t->n[2]));
+	if (!gamefile_time_parse(t->s[3], t->n[3], &g->ended))
+		return fail(err, line, "bad time '%s' (want e.g. 2026-11-21T18:41:07Z)", quote(q, t->s[3], t->n[3]));
+	if (!tok_name(t, 4, g->black))
+		return fail(err, line, "bad player name '%s'", quote(q, t->s[4], t->n[4]));
+	if (!tok_name(t, 5, g->white))
+		return fail(err, line, "bad player name '%s'", quote(q, t->s[5], t->n[5]));
+	if (strcmp(g->black, g->white) == 0)
+		return fail(err, line, "%s cannot play against itself in a rated game", g->black);
+	for (k = RULES_BLACK_WINS; k <= RULES_DRAW; k++)
+		if (tok_is(t, 6, result_names[k]))
+			g->result = (enum rules_result)k;
+	if (g->result == RULES_PLAYING)
+		return fail(err, line, "result must be black-won, white-won or drawn, not '%s'",
+		    quote(q, t->s[6], t->n[6]));
+	return STORE_OK;
+}
+
+/* Results in the file's order: by end, then board. */
+static int result_cmp(const struct ratings_result *a, const struct ratings_result *b)
+{
+	if (a->ended != b->ended)
+		return a->ended < b->ended ? -1 : 1;
+	return a->board < b->board ? -1 : a->board > b->board;
+}
+
+static int result_qcmp(const void *a, const void *b)
+{
+	return result_cmp(a, b);
+}
+
+static int long_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One line per board: a second one would count its game twice. */
+static enum store_status no_repeats(const struct ratings *r, char *err)
+{
+	long *b;
+	size_t k;
+	enum store_status ss = STORE_OK;
+
+	if (r->nresults < 2)
+		return STORE_OK;
+	b = malloc(r->nresults * sizeof *b);
+	if (b == NULL)
+		return STORE_TEMPFAIL;
+	for (k = 0; k < r->nresults; k++)
+		b[k] = r->results[k].board;
+	qsort(b, r->nresults, sizeof *b, long_cmp);
+	for (k = 1; k < r->nresults && ss == STORE_OK; k++)
+		if (b[k] == b[k - 1])
+			ss = fail(err, 0, "board %ld has two game lines", b[k]);
+	free(b);
+	return ss;
+}
+
+enum store_status ratings_parse(const char *text, size_t len, bool players_only, struct ratings *out, char *err)
+{
+	size_t i = 0, e, alloc_p = 0, alloc_r = 0;
+	struct tokens t;
+	enum store_status ss;
+	char q[QUOTE_MAX + 4];
+	int line = 0;
+	bool period = false, games = false;
+
+	memset(out, 0, sizeof *out);
+	err[0] = '\0';
+	while (i < len) {
+		line++;
+		for (e = i; e < len && text[e] != '\n'; e++)
+			if (text[e] == '\0' || text[e] == '\r' || text[e] == '\t')
+				return fail(err, line, "a control character at column %zu", e - i + 1);
+		if (e == len)
+			return fail(err, line, "the last line has no line end (a write cut short?)");
+		if (e == i || text[i] == '#') {
+			i = e + 1;
+			continue;
+		}
+		split(text + i, e - i, &t);
+		if (t.count > MAX_TOKENS)
+			return fail(err, line, "too many fields");
+		if (tok_is(&t, 0, "player:")) {
+			if (games)
+				return fail(err, line, "a player line after the game lines");
+			if (!grow((void **)&out->players, &alloc_p, out->nplayers + 1, sizeof *out->players))
+				return STORE_TEMPFAIL;
+			ss = parse_player(&t, line, &out->players[out->nplayers], err);
+			if (ss != STORE_OK)
+				return ss;
+			out->nplayers++;
+		} else if (tok_is(&t, 0, "game:")) {
+			if (players_only)
+				break;
+			games = true;
+			if (!grow((void **)&out->results, &alloc_r, out->nresults + 1, sizeof *out->results))
+				return STORE_TEMPFAIL;
+			ss = parse_result(&t, line, &out->results[out->nresults], err);
+			if (ss != STORE_OK)
+				return ss;
+			if (out->nresults > 0 && result_cmp(&out->results[out->nresults - 1],
+			    &out->results[out->nresults]) >= 0)
+				return fail(err, line, "board %ld is out of order (games go by end, then board)",
+				    out->results[out->nresults].board);
+			out->nresults++;
+		} else if (tok_is(&t, 0, "period-days:")) {
+			if (t.count != 2 || !tok_is(&t, 1, "14"))
+				return fail(err, line, "period-days must be %d (the server's rating period)",
+				    RATINGS_PERIOD_DAYS);
+			if (period)
+				return fail(err, line, "period-days is given twice");
+			period = true;
+		} else {
+			return fail(err, line, "unknown line '%s' (want player:, game: or period-days:)",
+			    quote(q, t.s[0], t.n[0]));
+		}
+		i = e + 1;
+	}
+	return no_repeats(out, err);
+}
+
+/* ---- making the ratings ---- */
+
+struct key {
+	enum ratings_class cls;
+	const char *name;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Standings order: class, rating (highest first), name. */
+static int player_cmp(const void *a, const void *b)
+{
+	const struct ratings_player *x = a, *y = b;
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls ? -1 : 1;
+	if (x->r.mu != y->r.mu)
+		return x->r.mu > y->r.mu ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static size_t key_index(const struct key *keys, size_t n, enum ratings_class cls, const char *name)
+{
+	struct key k = { cls, name };
+	const struct key *hit = bsearch(&k, keys, n, sizeof *keys, key_cmp);
+
+	assert(hit != NULL);
+	return (size_t)(hit - keys);
+}
+
+enum store_status ratings_compute(struct ratings *r)
+{
+	struct key *keys = NULL;
+	struct glicko_game *games = NULL;
+	struct glicko_player *gp = NULL;
+	struct glicko_side *work = NULL;
+	struct glicko_outcome *outs = NULL;
+	struct ratings_player *players = NULL;
+	enum store_status ss = STORE_TEMPFAIL;
+	size_t n = r->nresults, nk = 0, i, k, a, b;
+
+	if (n > 0)
+		qsort(r->results, n, sizeof *r->results, result_qcmp);
+	keys = malloc((2 * n + 1) * sizeof *keys);
+	games = malloc((n + 1) * sizeof *games);
+	work = malloc((2 * n + 1) * sizeof *work);
+	outs = malloc((2 * n + 1) * sizeof *outs);
+	if (keys == NULL || games == NULL || work == NULL || outs == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		keys[2 * i] = (struct key){ r->results[i].cls, r->results[i].black };
+		keys[2 * i + 1] = (struct key){ r->results[i].cls, r->results[i].white };
+	}
+	qsort(keys, 2 * n, sizeof *keys, key_cmp);
+	for (i = 0; i < 2 * n; i++)
+		if (nk == 0 || key_cmp(&keys[nk - 1], &keys[i]) != 0)
+			keys[nk++] = keys[i];
+	gp = calloc(nk + 1, sizeof *gp);
+	players = calloc(nk + 1, sizeof *players);
+	if (gp == NULL || players == NULL)
+		goto out;
+	for (k = 0; k < nk; k++) {
+		players[k].cls = keys[k].cls;
+		snprintf(players[k].name, sizeof players[k].name, "%s", keys[k].name);
+	}
+	for (i = 0; i < n; i++) {
+		const struct ratings_result *res = &r->results[i];
+
+		a = key_index(keys, nk, res->cls, res->black);
+		b = key_index(keys, nk, res->cls, res->white);
+		games[i].period = ratings_period(res->ended);
+		games[i].a = a;
+		games[i].b = b;
+		games[i].score_a = res->result == RULES_BLACK_WINS ? 1.0 : res->result == RULES_WHITE_WINS ? 0.0 : 0.5;
+		players[a].won += res->result == RULES_BLACK_WINS;
+		players[a].lost += res->result == RULES_WHITE_WINS;
+		players[b].won += res->result == RULES_WHITE_WINS;
+		players[b].lost += res->result == RULES_BLACK_WINS;
+		players[a].drawn += res->result == RULES_DRAW;
+		players[b].drawn += res->result == RULES_DRAW;
+		players[a].last = players[b].last = res->ended;	/* the results go by end */
+	}
+	glicko_run(gp, nk, games, n, GLICKO_TAU, work, outs);
+	for (k = 0; k < nk; k++) {
+		players[k].r = gp[k].r;
+		players[k].games = gp[k].games;
+	}
+	qsort(players, nk, sizeof *players, player_cmp);
+	free(r->players);
+	r->players = players;
+	r->nplayers = nk;
+	players = NULL;
+	ss = STORE_OK;
+out:
+	/* keys point into r->results: they go first */
+	free(keys);
+	free(games);
+	free(gp);
+	free(work);
+	free(outs);
+	free(players);
+	return ss;
+}
+
+bool ratings_set_result(struct ratings *r, const struct ratings_result *res, enum store_status *ss)
+{
+	struct ratings_result *p;
+	size_t i;
+
+	*ss = STORE_OK;
+	for (i = 0; i < r->nresults; i++) {
+		if (r->results[i].board == res->board) {
+			if (memcmp(&r->results[i], res, sizeof *res) == 0)
+				return false;
+			r->results[i] = *res;
+			return true;
+		}
+	}
+	p = realloc(r->results, (r->nresults + 1) * sizeof *p);
+	if (p == NULL) {
+		*ss = STORE_TEMPFAIL;
+		return false;
+	}
+	r->results = p;
+	r->results[r->nresults++] = *res;
+	return true;
+}
+
+bool ratings_drop_result(struct ratings *r, long board)
+{
+	size_t i;
+
+	for (i = 0; i < r->nresults; i++) {
+		if (r->results[i].board == board) {
+			memmove(&r->results[i], &r->results[i + 1], (r->nresults - i - 1) * sizeof *r->results);
+			r->nresults--;
+			return true;
+		}
+	}
+	return false;
+}
+
+const struct ratings_player *ratings_find(const struct ratings *r, enum ratings_class cls, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nplayers; i++)
+		if (r->players[i].cls == cls && strcmp(r->players[i].name, name) == 0)
+			return &r->players[i];
+	return NULL;
+}
+
+enum store_status ratings_format(const struct ratings *r, char **text, size_t *len)
+{
+	char t[GAMEFILE_TIME_SIZE];
+	size_t cap = 512 + r->nplayers * 160 + r->nresults * 160, n = 0, i;
+	char *s = malloc(cap);
+
+	*text = NULL;
+	*len = 0;
+	if (s == NULL)
+		return STORE_TEMPFAIL;
+	n += (size_t)snprintf(s + n, cap - n,
+	    "# oustpbm ratings: Glicko-2, one rating per board class. Format: games/README.md\n"
+	    "# Made from the game lines below; `oustpbm ratings --rebuild` makes it again from games/.\n"
+	    "period-days: %d\n\n"
+	    "# player: class name rating deviation volatility games won lost drawn last-game\n",
+	    RATINGS_PERIOD_DAYS);
+	for (i = 0; i < r->nplayers; i++) {
+		const struct ratings_player *p = &r->players[i];
+
+		/* each line under 160 bytes: a 32-character name and bounded numbers */
+		n += (size_t)snprintf(s + n, cap - n, "player: %s %s %.2f %.2f %.6f %lu %lu %lu %lu %s\n",
+		    class_names[p->cls], p->name, glicko_r(&p->r), glicko_rd(&p->r), p->r.sigma, p->games, p->won,
+		    p->lost, p->drawn, gamefile_time_str(p->last, t));
+	}
+	n += (size_t)snprintf(s + n, cap - n, "\n# game: board class ended black white result\n");
+	for (i = 0; i < r->nresults; i++) {
+		const struct ratings_result *g = &r->results[i];
+
+		n += (size_t)snprintf(s + n, cap - n, "game: %ld %s %s %s %s %s\n", g->board, class_names[g->cls],
+		    gamefile_time_str(g->ended, t), g->black, g->white, result_names[g->result]);
+	}
+	assert(n < cap);
+	*text = s;
+	*len = n;
+	return STORE_OK;
+}
+
+/* ---- the store ---- */
+
+static enum store_status store_fail(struct store *st, enum store_status ss, char *err, const char *what)
+{
+	snprintf(err, RATINGS_ERR_MAX, "%s: %s", what, store_error(st));
+	return ss;
+}
+
+enum store_status ratings_load(struct store *st, bool players_only, struct ratings *out, char *err)
+{
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	memset(out, 0, sizeof *out);
+	ss = store_read_file(st, RATINGS_FILE, RATINGS_FILE_MAX, &text, &len);
+	if (ss == STORE_NOT_FOUND)
+		return STORE_OK;	/* no rated game yet */
+	if (ss != STORE_OK)
+		return store_fail(st, ss, err, "cannot read the ratings file");
+	ss = ratings_parse(text, len, players_only, out, err);
+	if (ss == STORE_TEMPFAIL)
+		snprintf(err, RATINGS_ERR_MAX, "out of memory reading the ratings file");
+	free(text);
+	return ss;
+}
+
+enum store_status ratings_mark(struct store *st, long board, char *err)
+{
+	enum store_status ss;
+	char path[64];
+
+	ss = store_mkdir(st, RATINGS_PENDING_DIR);
+	if (ss != STORE_OK)
+		return store_fail(st, ss, err, "cannot make " RATINGS_PENDING_DIR);
+	snprintf(path, sizeof path, "%s/%ld", RATINGS_PENDING_DIR, board);
+	ss = store_create_file(st, path, "", 0);
+	if (ss == STORE_OK)
+		ss = store_sync_dir(st, RATINGS_PENDING_DIR);
+	if (ss != STORE_OK)
+		return store_fail(st, ss, err, "cannot mark the board for the ratings");
+	return STORE_OK;
+}
+
+/*
+ * Bring the result of board into r from its game file.  *done: its mark
+ * may go (the file says what the ratings say).  A game not over whose
+ * board's lock is held elsewhere is being committed: its mark stays.
+ */
+static enum store_status settle_board(struct store *st, struct ratings *r, long board, bool *changed, bool *done,
+    char *err)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct gamefile_error ge;
+	struct ratings_result res;
+	struct game g;
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	*done = false;
+	memset(&g, 0, sizeof g);
+	ss = store_board_read(st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND) {
+		/* no game file (removed by the admin): no result, as --rebuild would find */
+		*changed |= ratings_drop_result(r, board);
+		*done = true;
+		return STORE_OK;
+	}
+	if (ss != STORE_OK)
+		return store_fail(st, ss, err, "cannot read a marked game");
+	if (gamefile_parse_header(text, len, &g, &ge) != GAMEFILE_OK) {
+		/* fsck's business: the mark stays until the admin mends it */
+		snprintf(err, RATINGS_ERR_MAX, "games/%ld.game: %s", board, ge.msg);
+		free(text);
+		return STORE_CORRUPT;
+	}
+	free(text);
+	if (game_over(&g) && ratings_game_rated(&g)) {
+		ratings_result_of(&g, &res);
+		*changed |= ratings_set_result(r, &res, &ss);
+		*done = ss == STORE_OK;
+	} else if (game_over(&g) || store_trylock_board(st, board, &lock) == STORE_OK) {
+		/* unrated, or not over and nobody committing it (a crash before its commit, an edit) */
+		*changed |= ratings_drop_result(r, board);
+		*done = true;
+	}
+	store_unlock(&lock);
+	game_release(&g);
+	if (ss != STORE_OK)
+		snprintf(err, RATINGS_ERR_MAX, "out of memory settling the ratings");
+	return ss;
+}
+
+/* Settle the marks with ratings.lock held; r is the file's content, written if changed. */
+static enum store_status settle_locked(struct store *st, struct ratings *r, bool changed, char *err)
+{
+	char **names = NULL, path[64], *text = NULL;
+	enum store_status ss, first = STORE_OK;
+	size_t count = 0, i, len;
+	bool *done = NULL;
+	long board;
+
+	ss = store_list_dir(st, RATINGS_PENDING_DIR, &names, &count);
+	if (ss == STORE_NOT_FOUND)
+		count = 0;
+	else if (ss != STORE_OK)
+		return store_fail(st, ss, err, "cannot list " RATINGS_PENDING_DIR);
+	done = calloc(count + 1, sizeof *done);
+	if (done == NULL) {
+		store_free_names(names, count);
+		snprintf(err, RATINGS_ERR_MAX, "out of memory settling the ratings");
+		return STORE_TEMPFAIL;
+	}
+	for (i = 0; i < count; i++) {
+		if (!ident_board_parse(names[i], strlen(names[i]), &board))
+			continue;	/* not a mark: left for the admin */
+		ss = settle_board(st, r, board, &changed, &done[i], err);
+		if (ss != STORE_OK && first == STORE_OK)
+			first = ss;	/* the others are settled all the same */
+	}
+	ss = STORE_OK;
+	if (changed) {
+		ss = ratings_compute(r);
+		if (ss == STORE_OK)
+			ss = ratings_format(r, &text, &len);
+		if (ss != STORE_OK)
+			snprintf(err, RATINGS_ERR_MAX, "out of memory writing the ratings file");
+		else if ((ss = store_write_file(st, RATINGS_FILE, text, len)) != STORE_OK)
+			store_fail(st, ss, err, "cannot write the ratings file");
+	}
+	/* the marks go only once the ratings file that counts them is durable */
+	for (i = 0; i < count && ss == STORE_OK; i++) {
+		if (!done[i])
+			continue;
+		snprintf(path, sizeof path, "%s/%s", RATINGS_PENDING_DIR, names[i]);
+		if (store_unlink(st, path) != STORE_OK)
+			break;	/* settled again next time: harmless */
+	}
+	free(text);
+	free(done);
+	store_free_names(names, count);
+	return ss != STORE_OK ? ss : first;
+}
+
+static enum store_status lock_ratings(struct store *st, unsigned long timeout_ms, struct store_lock *lock,
+    char *err)
+{
+	enum store_status ss = store_lock_path(st, RATINGS_LOCK_FILE, timeout_ms, lock);
+
+	if (ss == STORE_TIMEOUT)
+		snprintf(err, RATINGS_ERR_MAX, "the ratings file is locked by another process: try again later");
+	else if (ss != STORE_OK)
+		store_fail(st, ss, err, "cannot lock the ratings file");
+	return ss;
+}
+
+enum store_status ratings_settle(struct store *st, unsigned long timeout_ms, char *err)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct ratings r;
+	enum store_status ss;
+	char **names = NULL;
+	size_t count = 0;
+
+	err[0] = '\0';
+	/* nothing marked: nothing to lock or read (most mails) */
+	ss = store_list_dir(st, RATINGS_PENDING_DIR, &names, &count);
+	store_free_names(names, count);
+	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && count == 0))
+		return STORE_OK;
+	ss = lock_ratings(st, timeout_ms, &lock, err);
+	if (ss != STORE_OK)
+		return ss;
+	ss = ratings_load(st, false, &r, err);
+	if (ss == STORE_OK)
+		ss = settle_locked(st, &r, false, err);
+	ratings_release(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status ratings_rebuild(struct store *st, unsigned long timeout_ms, char *err)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct ratings r = { 0 };
+	struct ratings_result res;
+	struct gamefile_error ge;
+	struct game g;
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nboards = 0, i, len;
+	char *text;
+
+	err[0] = '\0';
+	ss = lock_ratings(st, timeout_ms, &lock, err);
+	if (ss != STORE_OK)
+		return ss;
+	ss = store_list_boards(st, &boards, &nboards);
+	if (ss != STORE_OK) {
+		store_fail(st, ss, err, "cannot list the games");
+		goto out;
+	}
+	for (i = 0; i < nboards; i++) {
+		ss = store_board_read(st, boards[i], &text, &len);
+		if (ss == STORE_NOT_FOUND)
+			continue;	/* removed meanwhile */
+		if (ss != STORE_OK) {
+			store_fail(st, ss, err, "cannot read a game");
+			goto out;
+		}
+		memset(&g, 0, sizeof g);
+		if (gamefile_parse_header(text, len, &g, &ge) != GAMEFILE_OK) {
+			free(text);
+			snprintf(err, RATINGS_ERR_MAX, "games/%ld.game: %s (oustpbm fsck)", boards[i], ge.msg);
+			ss = STORE_CORRUPT;
+			goto out;
+		}
+		free(text);
+		if (game_over(&g) && ratings_game_rated(&g)) {
+			ratings_result_of(&g, &res);
+			ratings_set_result(&r, &res, &ss);
+			if (ss != STORE_OK) {
+				snprintf(err, RATINGS_ERR_MAX, "out of memory rebuilding the ratings");
+				goto out;
+			}
+		}
+	}
+	/* written even when nothing changed: --rebuild makes the file whole */
+	ss = settle_locked(st, &r, true, err);
+out:
+	free(boards);
+	ratings_release(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status ratings_before_commit(struct store *st, const struct game *g, char *err)
+{
+	if (!game_over(g) || !ratings_game_rated(g))
+		return STORE_OK;
+	return ratings_mark(st, g->board, err);
+}
+
+void ratings_cancel(struct store *st, const struct game *g)
+{
+	char path[64];
+
+	if (!game_over(g) || !ratings_game_rated(g))
+		return;
+	snprintf(path, sizeof path, "%s/%ld", RATINGS_PENDING_DIR, g->board);
+	/* a mark left (the unlink failing) is dropped by the next settle: the game is not over there */
+	(void)store_unlink(st, path);
+}
+
+void ratings_after_commit(struct store *st, unsigned long timeout_ms)
+{
+	char err[RATINGS_ERR_MAX];
+
+	if (ratings_settle(st, timeout_ms, err) != STORE_OK)
+		store_complain(st, "ratings: %s (settled again by the next game's end or oustpbm cleanup)", err);
+}

@@ -1,0 +1,117 @@
+#!/bin/sh
+# ratings: the ratings file (src/ratings.h) end to end: rated games ended by
+# resignation (by mail and by the robot player) and by time (oustpbm
+# cleanup), an -unrated game left out, robots rated by level, the file
+# --rebuild makes equal to the one kept game by game, a damaged file
+# refused with its line number (the game still ends, its mark kept and
+# settled once the file is mended), and a stale mark dropped.
+cd "$(dirname "$0")/../.." || exit 2
+top=$(pwd)
+bin=${OUSTPBM_BIN:-$top/oustpbm}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-ratings.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
+unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_ROBOT_PLAYOUTS
+T0=1700000000
+DAY=86400
+
+n=0
+fails=0
+check() { # description, then a command that must succeed
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $desc"
+	else
+		fails=$((fails + 1))
+		echo "not ok $n - $desc"
+	fi
+}
+mail() { # FROM SUBJECT
+	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s.%s.%s@example.org>\n\nbody\n' \
+	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$" "$(date +%s%N)"
+}
+send() { # HOME TIME FROM SUBJECT
+	mail "$3" "$4" | OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>&1
+}
+has() { grep -q -- "$2" "$1"; }
+hasnt() { ! grep -q -- "$2" "$1"; }
+same() { cmp -s "$1" "$2"; }
+
+h=$tmp/home
+mkdir -p "$h"
+printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\ntimeout_days = 3\n' \
+    "$top" >"$h/oustpbm.conf"
+send "$h" $T0 a@example.org "register alice secret"
+send "$h" $T0 b@example.org "register bob hunter2"
+send "$h" $T0 c@example.org "register carol pw3"
+# 101 small: bob resigns; 102 standard: carol resigns; 103 unrated: carol resigns
+send "$h" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5"
+send "$h" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
+send "$h" $((T0 + 30)) a@example.org "challenge alice secret carol"
+send "$h" $((T0 + 40)) c@example.org "resign 102 carol pw3"
+send "$h" $((T0 + 50)) b@example.org "challenge bob hunter2 carol -unrated"
+send "$h" $((T0 + 60)) c@example.org "resign 103 carol pw3"
+check "a rated resignation on 5x5 is a small game: alice beat bob" \
+    has "$h/ratings" "^game: 101 small 2023-11-14T22:13:40Z alice bob black-won$"
+check "on 11x11 a standard game" has "$h/ratings" "^game: 102 standard .* alice carol black-won$"
+check "an -unrated game is left out" hasnt "$h/ratings" "^game: 103 "
+check "the game file says rated: no" has "$h/games/103.game" "^rated: no$"
+check "alice is rated in two classes" sh -c "[ \$(grep -c '^player: [a-z]* alice ' '$h/ratings') = 2 ]"
+check "the winner above 1500, the loser below" sh -c \
+    "grep -q '^player: small alice 1662.31 290.32 ' '$h/ratings' && grep -q '^player: small bob 1337.69 290.32 ' '$h/ratings'"
+
+# the robot player, rated by level: it resigns at once (its test player)
+OUSTPBM_TEST_ROBOT=resign send "$h" $((T0 + 70)) a@example.org "challenge alice secret robot -size=7 -level=2"
+OUSTPBM_TEST_ROBOT=resign send "$h" $((T0 + 80)) a@example.org "move 104 alice secret D4"
+check "the robot's resignation is rated, the robot as robot:2" has "$h/ratings" "^game: 104 small .* alice robot:2 black-won$"
+check "robot:2 has a rating" has "$h/ratings" "^player: small robot:2 "
+
+# a loss on time by oustpbm cleanup, 15x15: a large game
+send "$h" $((T0 + 90)) b@example.org "challenge bob hunter2 carol -size=15"
+OUSTPBM_TEST_TIME=$((T0 + 4 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
+check "a loss on time is rated (cleanup): large" has "$h/ratings" "^game: 105 large .* bob carol white-won$"
+check "no mark is left" sh -c "[ -z \"\$(ls '$h/ratings-pending')\" ]"
+
+# --rebuild makes the same file from the game files
+cp "$h/ratings" "$tmp/incremental"
+rm "$h/ratings"
+OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings --rebuild >"$tmp/out" 2>&1
+check "ratings --rebuild says what it made" has "$tmp/out" "ratings rebuilt: 7 player ratings from 4 rated games"
+check "--rebuild gives the file kept game by game, byte for byte" same "$h/ratings" "$tmp/incremental"
+OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings >"$tmp/out" 2>&1
+check "oustpbm ratings prints the file" same "$tmp/out" "$h/ratings"
+
+# a damaged file: refused with its line number; the game still ends and is counted once the file is mended
+sed -i 's/^player: small bob 1337.69/player: small bob 13x7.69/' "$h/ratings"
+line=$(grep -n '13x7.69' "$h/ratings" | cut -d: -f1)
+OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings >"$tmp/out" 2>&1
+rc=$?
+check "oustpbm ratings on a damaged file exits 65" [ "$rc" = 65 ]
+check "the error names the line: ratings:$line: bad rating '13x7.69'" has "$tmp/out" "ratings:$line: bad rating '13x7.69'"
+send "$h" $((T0 + 5 * DAY)) a@example.org "challenge alice secret bob -size=9"
+send "$h" $((T0 + 5 * DAY + 10)) a@example.org "resign 106 alice secret"
+check "the game ends all the same" has "$h/games/106.game" "^status: white-won$"
+check "its mark is kept" test -f "$h/ratings-pending/106"
+check "the log says why" has "$h/log" "ratings:$line: bad rating"
+OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings --rebuild >/dev/null 2>&1
+check "once rebuilt, the game is counted" has "$h/ratings" "^game: 106 small .* alice bob white-won$"
+check "and its mark is gone" test ! -e "$h/ratings-pending/106"
+
+# a stale mark (a crash before its game's commit): dropped, nothing counted
+send "$h" $((T0 + 6 * DAY)) a@example.org "challenge alice secret carol"
+: >"$h/ratings-pending/107"
+cp "$h/ratings" "$tmp/before"
+OUSTPBM_TEST_TIME=$((T0 + 6 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
+check "a mark of a game still playing is dropped by cleanup" test ! -e "$h/ratings-pending/107"
+check "and changes no rating" same "$h/ratings" "$tmp/before"
+
+# a second period: the same results give the same file in any order of arrival
+cp -R "$h" "$tmp/copy"
+rm "$tmp/copy/ratings"
+OUSTPBM_TEST_TIME=$((T0 + 30 * DAY)) "$bin" -d "$tmp/copy" ratings --rebuild >/dev/null 2>&1
+check "rebuilt later, the file is the same (the deviation's growth is the reader's)" same "$tmp/copy/ratings" "$h/ratings"
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
