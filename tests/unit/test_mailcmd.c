@@ -104,8 +104,9 @@ static void test_help(void)
 		ok(p != NULL && (p == text || p[-1] == '\n') && (p[strlen(line)] == ' ' || p[strlen(line)] == '\n' ||
 		    p[strlen(line)] == '\0'), "help lists %s", name);
 	}
-	ok(strstr(text, "  challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random]\n"
-	    "            [-noswap] [-level=N] [-unrated]\n") != NULL, "a long synopsis is wrapped under its first argument");
+	ok(strstr(text, "  challenge <userid> <password> <opponent> [-size=N|-hex[=S]]\n"
+	    "            [-black|-white|-random] [-noswap] [-level=N] [-unrated]\n") != NULL,
+	    "a long synopsis is wrapped at 72 under its first argument");
 	ok(text[strlen(text) - 1] != '\n', "no line end after the last line (the template has it)");
 	free(text);
 }
