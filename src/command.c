@@ -58,6 +58,7 @@ const char *command_status_str(enum command_status st)
 	case COMMAND_BAD_TURN: return "bad turn number";
 	case COMMAND_BAD_OPTION: return "bad option";
 	case COMMAND_BAD_PLACEMENT: return "bad placement";
+	case COMMAND_PLACEMENTS_ONLY: return "placements without a command";
 	}
 	return "unknown command status";
 }
@@ -646,6 +647,45 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->usage);
 }
 
+/* The placements of out, joined by commas, into buf. */
+static const char *placements_text(const struct command *out, char *buf, size_t size)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < out->nplacements && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? "," : "", out->placements[i].name);
+	return buf;
+}
+
+/*
+ * A line of placements alone ("C3", "c3 d4", "C3,D4"): a reply to a board
+ * mail that forgot the command.  The placements are parsed into out and
+ * the error says what to send; command_parse() adds the board of the
+ * Subject.
+ */
+static bool placements_only(struct command *out, const struct word *w, size_t n)
+{
+	char text[COMMAND_LINE_MAX + 1], list[COMMAND_LINE_MAX + 1];
+	size_t i, used = 0;
+
+	for (i = 0; i < n; i++)
+		if (!placement_word(&w[i], false))
+			return false;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && text[used - 1] != ',' && w[i].s[0] != ',')
+			text[used++] = ',';
+		memcpy(text + used, w[i].s, w[i].len);
+		used += w[i].len;
+	}
+	text[used] = '\0';
+	if (parse_placements(out, text) != COMMAND_OK)
+		return false;
+	fail(out, COMMAND_PLACEMENTS_ONLY, "'%s' alone is not a command: to play it, send: move <board>[#turn] "
+	    "<userid> <password> %s", placements_text(out, list, sizeof list), list);
+	return true;
+}
+
 /* Parse the words of out->line; kw is the keyword's index in w. */
 static enum command_status parse_words(struct command *out, const struct word *w, size_t n, size_t kw)
 {
@@ -656,6 +696,8 @@ static enum command_status parse_words(struct command *out, const struct word *w
 	char q[QUOTE_MAX + 4];
 	const char *why;
 
+	if (k == NULL && placements_only(out, w, n))
+		return COMMAND_PLACEMENTS_ONLY;
 	if (k == NULL)
 		return fail(out, COMMAND_UNKNOWN, "unknown command '%s'", quote(w[kw].s, w[kw].len, q));
 	switch (k->kind) {
@@ -1112,6 +1154,22 @@ static enum command_status check_controls(struct command *out, const char *s, si
 	return COMMAND_OK;
 }
 
+/*
+ * The board of a reply to a board mail, whose Subject (its prefixes
+ * stripped) is pbmserv's "Oust Board N <player>", for placements sent alone.
+ */
+static enum command_status placements_board(struct command *out, const char *subj)
+{
+	char list[COMMAND_LINE_MAX + 1];
+	struct word w[3];
+	size_t n = split(subj, w, 3);
+
+	if (n == 3 && word_is(&w[0], "oust") && word_is(&w[1], "board") && ident_board_parse(w[2].s, w[2].len, &out->board))
+		snprintf(out->error, sizeof out->error, "'%s' alone is not a command: to play it, send: "
+		    "move %ld <userid> <password> %s", placements_text(out, list, sizeof list), out->board, list);
+	return COMMAND_PLACEMENTS_ONLY;
+}
+
 /* Parse the command line s[0..len) found in source into out. */
 static enum command_status parse_line(struct command *out, enum command_source source, const char *s, size_t len)
 {
@@ -1148,14 +1206,15 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 	}
 	if (!starts_with_command(subj) && line != NULL) {
 		out->body_rest = rest;
-		return parse_line(out, COMMAND_FROM_BODY, line, len);
+		st = parse_line(out, COMMAND_FROM_BODY, line, len);
+		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
 	}
 	if (*subj == '\0')
 		return fail(out, COMMAND_EMPTY,
 		    "no command found: write it in the Subject or on the first line of the mail");
 	st = parse_line(out, COMMAND_FROM_SUBJECT, subj, strlen(subj));
 	if (st != COMMAND_USAGE || line == NULL)
-		return st;
+		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
 	/*
 	 * "Subject: Oust move" above the whole command: an incomplete command
 	 * in the Subject gives way to a complete one on the body's first line.
@@ -1209,7 +1268,7 @@ char *command_mask(const struct command *cmd)
 	const struct keyword *k;
 	struct layout l;
 	size_t n, kw, i, used = 0;
-	bool keep, parsed;
+	bool keep, parsed, only_placements;
 	char *res;
 
 	n = split(cmd->line, w, MAX_WORDS);
@@ -1221,6 +1280,10 @@ char *command_mask(const struct command *cmd)
 		return res;
 	kw = keyword_index(w, n);
 	k = keyword_find(&w[kw]);
+	/* placements sent alone (COMMAND_PLACEMENTS_ONLY) are shown whole */
+	only_placements = k == NULL;
+	for (i = 0; i < n && only_placements; i++)
+		only_placements = placement_word(&w[i], false);
 	/*
 	 * Parsed: exactly the password words are masked (help's ignored words
 	 * too).  Unknown first word: only it is kept, the rest is one "****".
@@ -1230,12 +1293,12 @@ char *command_mask(const struct command *cmd)
 	if (k != NULL)
 		layout(k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
-		if (k == NULL && i > kw) {
+		if (k == NULL && i > kw && !only_placements) {
 			memcpy(res + used, " ****", 5);
 			used += 5;
 			break;
 		}
-		if (i <= kw)
+		if (i <= kw || only_placements)
 			keep = true;
 		else if (parsed)
 			keep = (int)(i - kw - 1) != k->pw1 && (int)(i - kw - 1) != k->pw2;

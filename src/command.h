@@ -71,7 +71,9 @@ enum command_status {
 	COMMAND_BAD_BOARD,
 	COMMAND_BAD_TURN,	/* the #turn after a board number */
 	COMMAND_BAD_OPTION,	/* a challenge option */
-	COMMAND_BAD_PLACEMENT
+	COMMAND_BAD_PLACEMENT,
+	COMMAND_PLACEMENTS_ONLY	/* placements without a command ("C3" under a board mail): out->placements
+				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
 };
 
 enum command_kind {

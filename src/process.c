@@ -1817,6 +1817,61 @@ static enum process_status do_help(struct job *j)
 	return ps;
 }
 
+/* The player of g whose account is bound to the sender's address, NULL if none. */
+static const char *sender_player(struct job *j, const struct game *g)
+{
+	const char *players[2] = { g->black, g->white };
+	struct store_user u;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (store_user_find(j->st, players[i], &u) == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0)
+			return players[i];
+	return NULL;
+}
+
+/*
+ * Placements sent alone under a board mail ("C3"): the exact command to
+ * send for that board and its turn now, rather than "unknown command".
+ */
+static enum process_status placements_alone(struct job *j)
+{
+	char list[COMMAND_LINE_MAX + 1];
+	const char *mover, *sender;
+	enum process_status ps;
+	struct game g;
+	bool found;
+	size_t i, used = 0;
+
+	memset(&g, 0, sizeof g);
+	j->board = j->cmd.board;
+	for (i = 0; i < j->cmd.nplacements; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i > 0 ? "," : "",
+		    j->cmd.placements[i].name);
+	ps = load_readonly(j, j->cmd.board, &g, &found);
+	if (ps != PROCESS_OK || !found)
+		goto out;
+	mover = game_player_to_move(&g);
+	sender = sender_player(j, &g);
+	if (mover == NULL)
+		ps = refuse(j, &g, "'%s' alone is not a command, and board %ld is over: no more turns are played "
+		    "on it", list, g.board);
+	else if (sender != NULL && strcmp(sender, mover) == 0)
+		ps = refuse(j, &g, "'%s' alone is not a command: to play it on board %ld now, send: "
+		    "move %ld#%d %s <password> %s", list, g.board, g.board, g.rg.turn, mover, list);
+	else if (sender != NULL)
+		ps = refuse(j, &g, "'%s' alone is not a command, and board %ld waits for %s (turn %d), not for you: "
+		    "on your turn, send: move %ld %s <password> %s", list, g.board, mover, g.rg.turn, g.board,
+		    sender, list);
+	else
+		ps = refuse(j, &g, "'%s' alone is not a command; board %ld is at turn %d, %s to move, who plays "
+		    "it with: move %ld#%d %s <password> %s", list, g.board, g.rg.turn, mover, g.board, g.rg.turn,
+		    mover, list);
+out:
+	game_release(&g);
+	return ps;
+}
+
 static enum process_status dispatch(struct job *j)
 {
 	enum command_status cs = j->cmd_status;	/* parsed by the run, before the checks */
@@ -1826,6 +1881,8 @@ static enum process_status dispatch(struct job *j)
 		set_detail(j, "tempfail", "out of memory");
 		return PROCESS_TEMPFAIL;
 	}
+	if (cs == COMMAND_PLACEMENTS_ONLY && j->cmd.board > 0)
+		return placements_alone(j);
 	if (cs != COMMAND_OK) {
 		/* the board, if the words got that far, for the subject */
 		j->board = j->cmd.board;

@@ -675,6 +675,36 @@ static void test_subject_incomplete(void)
 	    "subject complete but wrong: not replaced by the body");
 }
 
+/* Placements sent alone, under a board mail or not. */
+static void test_placements_only(void)
+{
+	char *m;
+
+	ok_int(command_parse("Re: Oust Board 101 bob", "C3\n\n> Oust board 101\n", &cmd), COMMAND_PLACEMENTS_ONLY,
+	    "placements only: C3 under a board mail");
+	ok_int(cmd.board, 101, "placements only: the board of the Subject");
+	ok_int(cmd.nplacements, 1, "placements only: one placement");
+	ok_str(cmd.error, "'C3' alone is not a command: to play it, send: move 101 <userid> <password> C3",
+	    "placements only: the command to send");
+	ok_int(command_parse("Re: [games] AW: Oust Board 205 alice", "c3 d4\n", &cmd), COMMAND_PLACEMENTS_ONLY,
+	    "placements only: two, with a space");
+	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move 205 <userid> <password> C3,D4",
+	    "placements only: joined by a comma, upper case");
+	m = command_mask(&cmd);
+	ok_str(m, "c3 d4", "placements only: echoed whole");
+	free(m);
+	ok_int(command_parse("", "C3, D4\n", &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: no Subject");
+	ok_int(cmd.board, 0, "placements only: no board");
+	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move <board>[#turn] <userid> "
+	    "<password> C3,D4", "placements only: the command's shape without a board");
+	ok_int(command_parse("C3", NULL, &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: in the Subject");
+	ok_int(command_parse("", "C3,,D4\n", &cmd), COMMAND_UNKNOWN, "placements only: not a placement list");
+	ok_int(command_parse("", "Z99 C3\n", &cmd), COMMAND_UNKNOWN, "placements only: not a placement");
+	m = command_mask(&cmd);
+	ok_str(m, "Z99 ****", "placements only: an unknown command still masked");
+	free(m);
+}
+
 static void test_names(void)
 {
 	ok_str(command_kind_str(COMMAND_MOVE), "move", "kind name");
@@ -696,6 +726,7 @@ int main(void)
 	test_comment();
 	test_quote_forms();
 	test_subject_incomplete();
+	test_placements_only();
 	test_names();
 	return t_done();
 }
