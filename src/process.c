@@ -93,9 +93,9 @@ static enum process_status enqueue(struct job *j, const struct reply_mail *m);
 /* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for j->pwmsg. */
 static void lockout_words(struct job *j, const struct throttle_state *ts, char *buf, size_t size)
 {
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[REPLY_TIME_SIZE];
 
-	gamefile_time_str((int64_t)ts->until, stamp);
+	reply_time_str((int64_t)ts->until, stamp);
 	snprintf(buf, size, "until %s, after %lu wrong password%s within an hour", stamp,
 	    j->cfg.max_password_failures, j->cfg.max_password_failures == 1 ? "" : "s");
 }
@@ -113,10 +113,10 @@ static void locked_out(struct job *j, const char *userid, const struct throttle_
 /* Tell user's owner, once, that a lockout started (throttle.h); failing, only a note. */
 static void tell_owner(struct job *j, const struct store_user *user, const struct throttle_state *ts)
 {
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[REPLY_TIME_SIZE];
 	struct reply_mail m;
 
-	gamefile_time_str((int64_t)ts->until, stamp);
+	reply_time_str((int64_t)ts->until, stamp);
 	if (reply_lockout(&j->rc, user->address, user->fullname, user->userid, j->cfg.max_password_failures,
 	    j->in.from_addr, stamp, &m) != REPLY_OK) {
 		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->rc.err);
@@ -1786,7 +1786,8 @@ static enum process_status do_games(struct job *j)
 		}
 		free(text);
 	}
-	rs = reply_games(&j->rc, j->in.from_addr, j->in.from_name, u.userid, games, n, &m);
+	rs = reply_games(&j->rc, j->in.from_addr, j->in.from_name, u.userid,
+	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, games, n, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
 		goto out;

@@ -400,19 +400,24 @@ static int name_width(const struct game *g)
 	return a > b ? a : b;
 }
 
+char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
+{
+	char iso[GAMEFILE_TIME_SIZE];
+
+	/* "2026-11-21T18:41:07Z" -> "2026-11-21 18:41 UTC" */
+	gamefile_time_str(t, iso);
+	snprintf(buf, REPLY_TIME_SIZE, "%.10s %.5s UTC", iso, iso + 11);
+	return buf;
+}
+
 /* One history line: "   7  x alice  E5,F5", with its time when with_time. */
 static void history_line(struct text *t, const struct game *g, const struct game_turn *e, bool with_time)
 {
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[REPLY_TIME_SIZE];
 
 	tprintf(t, "%4d  ", e->number);
-	if (with_time) {
-		gamefile_time_str(e->time, stamp);
-		/* "2026-11-21T18:41:07Z" -> "2026-11-21 18:41" */
-		stamp[10] = ' ';
-		stamp[16] = '\0';
-		tprintf(t, "%s  ", stamp);
-	}
+	if (with_time)
+		tprintf(t, "%s  ", reply_time_str(e->time, stamp));
 	tprintf(t, "%c %-*s  ", symbol(e->color), name_width(g), e->player);
 	switch (e->action) {
 	case GAME_PLACE:
@@ -454,6 +459,143 @@ static char *history_text(const struct game *g, int last, bool with_time)
 	return history_upto(g, 0, last, with_time);
 }
 
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "A1", "A1 and B2", "A1, B2 and C3": the n points p[] of b. */
+static void points_text(struct text *t, const struct rules_board *b, const int *p, int n)
+{
+	char name[4];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			tputs(t, i == n - 1 ? " and " : ", ");
+		tputs(t, rules_point_name(b, p[i], name));
+	}
+}
+
+/*
+ * The stones colour c's placement at p would remove from b, into taken
+ * (room for RULES_MAX_POINTS), in board order; returns how many.  scratch
+ * is a board the caller provides (rules_board is large).
+ */
+static int taken_by(const struct rules_board *b, enum rules_color c, int p, struct rules_board *scratch,
+    int *taken)
+{
+	int q, n = 0;
+
+	*scratch = *b;
+	if (rules_place(scratch, c, p, NULL) != RULES_CAPTURE)
+		return 0;
+	for (q = 0; q < b->ncells; q++)
+		if (rules_at(b, q) == RULES_OTHER(c) && rules_at(scratch, q) == RULES_EMPTY)
+			taken[n++] = q;
+	return n;
+}
+
+static int by_column(const void *a, const void *b)
+{
+	const struct { int p, x, y; } *u = a, *v = b;
+
+	return u->x != v->x ? u->x - v->x : u->y - v->y;
+}
+
+/*
+ * For the player to move: the capturing placements open to them now, each
+ * with the stones it takes, or that there are none; "" for anyone else.
+ */
+static char *options_text(const struct game *g, const char *reader)
+{
+	struct rules_board *b = NULL;	/* b[0] the position, b[1] scratch */
+	struct { int p, x, y; } *caps = NULL;
+	uint16_t *legal = NULL;
+	int *taken = NULL, n, i, ncaps = 0, k;
+	const char *who = game_player_to_move(g);
+	enum rules_color c = g->rg.to_move;
+	struct text t = { 0 };
+	struct rules_check chk;
+
+	if (who == NULL || strcmp(who, reader) != 0 || robot_is(who))
+		return strdup("");
+	b = malloc(2 * sizeof *b);
+	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
+	taken = malloc(RULES_MAX_POINTS * sizeof *taken);
+	caps = malloc(RULES_MAX_POINTS * sizeof *caps);
+	if (b == NULL || legal == NULL || taken == NULL || caps == NULL) {
+		t.b.failed = true;
+		goto out;
+	}
+	b[0] = g->rg.board;
+	n = rules_legal(&b[0], c, legal);
+	for (i = 0; i < n; i++)
+		if (rules_check(&b[0], c, legal[i], &chk) == RULES_CAPTURE) {
+			caps[ncaps].p = legal[i];
+			caps[ncaps].x = rules_x(&b[0], legal[i]);
+			caps[ncaps].y = rules_y(&b[0], legal[i]);
+			ncaps++;
+		}
+	qsort(caps, (size_t)ncaps, sizeof *caps, by_column);
+	if (ncaps == 0) {
+		tputs(&t, "Your capturing placements: none: every placement is non-capturing.\n\n");
+		goto out;
+	}
+	tprintf(&t, "Your capturing placement%s (after each you place again):\n", plural(ncaps));
+	for (i = 0; i < ncaps && i < REPLY_OPTIONS_MAX; i++) {
+		char name[4];
+
+		k = taken_by(&b[0], c, caps[i].p, &b[1], taken);
+		tprintf(&t, "  %s takes ", rules_point_name(&b[0], caps[i].p, name));
+		points_text(&t, &b[0], taken, k);
+		tputs(&t, "\n");
+	}
+	if (ncaps > REPLY_OPTIONS_MAX)
+		tprintf(&t, "  and %d more\n", ncaps - REPLY_OPTIONS_MAX);
+	tputs(&t, "\n");
+out:
+	free(b);
+	free(legal);
+	free(taken);
+	free(caps);
+	return tfinish(&t);
+}
+
+/*
+ * {next} of a game mail, spoken to its reader: to the player to move,
+ * "Your move" and the command to send; to the other, whom the board waits
+ * for, whether their comment was passed on, and when they may swap.
+ */
+static char *next_for(const struct game *g, const struct reply_event *ev, const char *reader)
+{
+	struct text t = { 0 };
+	const char *who;
+	enum rules_color c = g->rg.to_move;
+
+	if (game_over(g))
+		return strdup("");
+	who = game_player_to_move(g);
+	if (strcmp(who, reader) == 0) {
+		tprintf(&t, "Your move, %s (turn %d, you play %s, %c). To play, send:\n\n", who, g->rg.turn,
+		    colour_name(c), symbol(c));
+		tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
+		if (g->swap && rules_game_can_swap(&g->rg)) {
+			tprintf(&t, "\nor, to take over Black's stones instead (the pie rule), send:\n\n");
+			tprintf(&t, "    swap %ld#%d %s <password>\n", g->board, g->rg.turn, who);
+		}
+		return tfinish(&t);
+	}
+	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, colour_name(c), symbol(c), g->rg.turn,
+	    robot_is(who) ? ": its answer comes by mail" : "");
+	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !robot_is(who))
+		tprintf(&t, "Your comment was passed on to %s.\n", who);
+	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
+		tprintf(&t, "After %s's first turn you may swap (the pie rule):\ntake over Black's stones instead "
+		    "of placing.\n", who);
+	return tfinish(&t);
+}
+
 /* Whose turn it is and the command to send; "" once over. */
 static char *next_text(const struct game *g)
 {
@@ -479,10 +621,6 @@ static char *next_text(const struct game *g)
 	return tfinish(&t);
 }
 
-static const char *plural(int n)
-{
-	return n == 1 ? "" : "s";
-}
 
 /* What the event did, one or more lines. */
 static char *happened_text(const struct game *g, const struct reply_event *ev)
@@ -589,6 +727,7 @@ struct html_mail {
 	const char *comment;	/* plain text from a player */
 	int upto;		/* the position after this turn */
 	bool next;		/* with the command to send next */
+	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
 	const char *recent;	/* plain text: history lines */
 };
 
@@ -656,7 +795,7 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
 	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
 	if (hm->next && !game_over(g)) {
-		next = next_text(g);
+		next = hm->next_body != NULL ? strdup(hm->next_body) : next_text(g);
 		if (next == NULL)
 			goto out;
 		html_pre(&pieces[NEXT], next);
@@ -707,6 +846,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
+	char *options = NULL, *next_html = NULL;
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
@@ -749,13 +889,15 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			st = expand(rc, "end", &vs, &body);
 		}
 	} else {
-		next = next_text(g);
+		next = next_for(g, ev, to->userid);
+		options = options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
-		if (next == NULL || hist == NULL)
+		if (next == NULL || options == NULL || hist == NULL)
 			goto out;
 		var(&vs, "turn", turn);
 		var(&vs, "swap", g->swap ? "on" : "off");
 		var(&vs, "next", next);
+		var(&vs, "options", options);
 		var(&vs, "recent", hist);
 		st = expand(rc, "game", &vs, &body);
 	}
@@ -769,6 +911,18 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		}
 		hm.upto = g->nturns;
 		hm.next = true;
+		if (next != NULL) {
+			/* the reader's own words and options, as in the text */
+			next_html = malloc(strlen(next) + strlen(options) + 2);
+			if (next_html == NULL) {
+				st = REPLY_NOMEM;
+				goto out;
+			}
+			sprintf(next_html, "%s%s%s", next, options[0] != '\0' ? "\n" : "", options);
+			if (options[0] != '\0')
+				next_html[strlen(next_html) - 1] = '\0';	/* the blank line after the options */
+			hm.next_body = next_html;
+		}
 		hm.recent = hist;
 		st = html_body(rc, g, &hm, &html);
 	}
@@ -780,6 +934,8 @@ out:
 	free(happened);
 	free(comment);
 	free(next);
+	free(options);
+	free(next_html);
 	free(hist);
 	free(body);
 	free(html);
@@ -911,7 +1067,7 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
     int days, int64_t timeout_at, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[GAMEFILE_TIME_SIZE];
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, *body = NULL, *html = NULL, intro[GAMEFILE_TIME_SIZE + 300];
@@ -926,17 +1082,13 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	snprintf(ndays, sizeof ndays, "%d", days);
 	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
-	gamefile_time_str(g->last_move, last);
-	last[10] = ' ';
-	last[16] = '\0';
+	reply_time_str(g->last_move, last);
 	deadline[0] = '\0';
 	if (timeout_at > 0) {
-		char t[GAMEFILE_TIME_SIZE];
+		char t[REPLY_TIME_SIZE];
 
-		gamefile_time_str(timeout_at, t);
-		t[10] = ' ';
-		t[16] = '\0';
-		snprintf(deadline, sizeof deadline, "If you have not played by %s UTC, you lose the game on time.\n", t);
+		snprintf(deadline, sizeof deadline, "If you have not played by %s, you lose the game on time.\n",
+		    reply_time_str(timeout_at, t));
 	}
 	next = next_text(g);
 	hist = history_text(g, REPLY_RECENT, false);
@@ -984,7 +1136,7 @@ out:
 enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[GAMEFILE_TIME_SIZE];
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *hist = NULL, *body = NULL, *html = NULL;
 	struct html_mail hm;
@@ -997,7 +1149,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 	status_subject(g, subject, sizeof subject);
 	status_text(g, status, sizeof status);
 	board_render_game(g, drawing);
-	gamefile_time_str(g->created, created);
+	reply_time_str(g->created, created);
 	hist = history_text(g, 0, true);
 	if (hist == NULL)
 		goto out;
@@ -1029,7 +1181,7 @@ out:
 }
 
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, const struct game *games, size_t n, struct reply_mail *out)
+    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out)
 {
 	char subject[200], status[200], who[100], count[32];
 	struct text t = { 0 };
@@ -1061,7 +1213,8 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 		if (game_over(g))
 			result_text(g, status, sizeof status);
 		else
-			snprintf(status, sizeof status, "turn %d, %s to move", g->rg.turn, game_player_to_move(g));
+			snprintf(status, sizeof status, "turn %d, %s to move%s", g->rg.turn, game_player_to_move(g),
+			    own && strcmp(game_player_to_move(g), userid) == 0 ? ": your move" : "");
 		tprintf(&t, "  %-9ld  %-5s  %-*s  %s\n", g->board, size, width, who, status);
 	}
 	if (n > REPLY_GAMES_MAX)

@@ -40,6 +40,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -49,6 +50,14 @@
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
+#define REPLY_OPTIONS_MAX 30
+
+/*
+ * The one form of a time in every mail to a player: "2023-11-14 23:13 UTC"
+ * (game files and logs keep ISO 8601, gamefile.h).  Returns buf.
+ */
+#define REPLY_TIME_SIZE 24
+char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE]);	/* capturing placements listed to the player to move */
 
 enum reply_status {
 	REPLY_OK = 0,
@@ -181,11 +190,13 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 
 /*
  * games: the n boards (read with gamefile_parse_header()) of userid, in
- * order; counted all, listed at most the last REPLY_GAMES_MAX.
+ * order; counted all, listed at most the last REPLY_GAMES_MAX.  With own
+ * (the mail comes from userid's address), the boards where userid is to
+ * move are marked "your move".
  */
 #define REPLY_GAMES_MAX 200
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, const struct game *games, size_t n, struct reply_mail *out);
+    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out);
 
 /* help: the commands and the rules (Oust, by Mark Steere). */
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
