@@ -622,6 +622,34 @@ static char *next_text(const struct game *g)
 }
 
 
+/*
+ * "C1 (capturing A1 and B2), then E1": turn e's placements with the
+ * stones each took; false (nothing written) if the history cannot be
+ * replayed or memory runs out.
+ */
+static bool captures_text(struct text *t, const struct game *g, const struct game_turn *e)
+{
+	const int *p = game_turn_points(g, e);
+	struct game_captures gc;
+	char name[4];
+	size_t idx;
+	int i;
+
+	if (game_captures(g, &gc) != GAME_OK)
+		return false;
+	for (i = 0; i < e->npoints; i++) {
+		idx = e->first + (size_t)i;
+		tprintf(t, "%s%s", i > 0 ? ", then " : "", rules_point_name(&g->rg.board, p[i], name));
+		if (gc.n[idx] > 0) {
+			tputs(t, " (capturing ");
+			points_text(t, &g->rg.board, gc.stones + gc.first[idx], gc.n[idx]);
+			tputs(t, ")");
+		}
+	}
+	game_captures_release(&gc);
+	return true;
+}
+
 /* What the event did, one or more lines. */
 static char *happened_text(const struct game *g, const struct reply_event *ev)
 {
@@ -647,9 +675,11 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 			break;
 		e = &g->turns[ev->first - 1];
 		tprintf(&t, "Turn %d: %s played ", e->number, e->player);
-		placements_text(&t, g, e);
-		if (ev->captured > 0)
-			tprintf(&t, ", capturing %d stone%s", ev->captured, plural(ev->captured));
+		if (ev->captured == 0 || !captures_text(&t, g, e)) {
+			placements_text(&t, g, e);
+			if (ev->captured > 0)
+				tprintf(&t, ", capturing %d stone%s", ev->captured, plural(ev->captured));
+		}
 		if (g->end == GAME_END_CAPTURE && ev->first == g->nturns && loser(g) != NULL)
 			tprintf(&t, ", the last of %s's", loser(g));
 		else if (ev->dead_end)
