@@ -15,7 +15,7 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 OPTFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-CPPFLAGS += -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"'
+CPPFLAGS += -Isrc -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"'
 CFLAGS ?= $(OPTFLAGS)
 CFLAGS += -std=c11 $(WARN)
 
@@ -48,7 +48,10 @@ CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 ALL_CFLAGS = $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) $(CFLAGS)
 LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
 
-SRCS := $(sort $(wildcard src/*.c))
+# src/ has one folder per layer (README: the source); main.c is on top.
+LAYERS = base game store mail outbox commands
+SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c))) src/main.c
+HDRS := $(sort $(wildcard $(LAYERS:%=src/%/*.h)))
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 LIBOBJS := $(LIBSRCS:src/%.c=build/obj/%.o)
@@ -95,35 +98,38 @@ oustpbm: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
-build/obj/rules.o: CFLAGS += -O3
+build/obj/game/rules.o: CFLAGS += -O3
 
 # reply.o holds DATADIR, where the installed program finds its templates (admin.o
 # names its scripts/ in what init prints): it is
 # rebuilt when PREFIX changes (make PREFIX=/usr install after a plain make).
-build/obj/reply.o build/san/obj/reply.o build/obj/admin.o build/san/obj/admin.o: build/datadir
+build/obj/mail/reply.o build/san/obj/mail/reply.o build/obj/commands/admin.o build/san/obj/commands/admin.o: build/datadir
 build/datadir: FORCE | build/obj
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 
-build/obj/%.o: src/%.c $(wildcard src/*.h) | build/obj
+build/obj/%.o: src/%.c $(HDRS) | build/obj
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h src/*.h) $(LIBOBJS) | build/tests
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LIBS)
+build/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(LIBOBJS) | build/tests
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c tests/bench/bench.h $(wildcard src/*.h) $(LIBOBJS) | build/bench
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LIBS)
+build/bench/%: tests/bench/%.c tests/bench/bench.h $(HDRS) $(LIBOBJS) | build/bench
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/san/obj/%.o: src/%.c $(wildcard src/*.h) | build/san/obj
+build/san/obj/%.o: src/%.c $(HDRS) | build/san/obj
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
 
-build/san/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h src/*.h) $(SANOBJS) | build/san/tests
-	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -Isrc -o $@ $< $(SANOBJS) $(LIBS)
+build/san/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(SANOBJS) | build/san/tests
+	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
 
-build/fuzz/obj/%.o: src/%.c $(wildcard src/*.h) | build/fuzz/obj
+build/fuzz/obj/%.o: src/%.c $(HDRS) | build/fuzz/obj
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c $(wildcard src/*.h) $(FUZZOBJS) | build/fuzz/obj
-	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc -o $@ $< $(FUZZOBJS) $(LIBS)
+build/fuzz/%: tests/fuzz/%.c $(HDRS) $(FUZZOBJS) | build/fuzz/obj
+	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
 
 build/obj: | deps
 	mkdir -p $@
@@ -152,9 +158,9 @@ bench: test-deps oustpbm $(BENCHBINS)
 hex-draw: build/tools/hexdraw
 	build/tools/hexdraw
 
-build/tools/hexdraw: tests/tools/hexdraw.c src/rules.h build/obj/rules.o
+build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h build/obj/game/rules.o
 	mkdir -p build/tools
-	$(CC) $(ALL_CFLAGS) -Isrc -o $@ $< build/obj/rules.o
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o
 # Strength matches through GTP (tests/strength/strength.py): each level against
 # the random and greedy test players and the level below, on 9x9 and 11x11,
 # alternating colours, with 95% intervals.  Long: not part of check.
@@ -187,7 +193,7 @@ uninstall:
 clean:
 	rm -rf build oustpbm
 
-# Static analysis of src/*.c: gcc -fanalyzer and clang --analyze; any finding fails.
+# Static analysis of src/*/*.c and src/main.c: gcc -fanalyzer and clang --analyze; any finding fails.
 ANALYZE_FLAGS = -std=c11 $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS)
 analyze: test-deps
 	@rc=0; for f in $(SRCS); do \

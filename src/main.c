@@ -21,12 +21,12 @@
 #include <sysexits.h>
 #include <unistd.h>
 
-#include "admin.h"
-#include "engine.h"
-#include "process.h"
-#include "queuecmd.h"
-#include "store.h"
-#include "version.h"
+#include "base/version.h"
+#include "commands/admin.h"
+#include "commands/process.h"
+#include "game/engine.h"
+#include "outbox/queuecmd.h"
+#include "store/store.h"
 
 /* The exit status of a handled mail, as procmail and the MTA read it. */
 static int mail_exit_code(enum process_status s)

@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "ai.h"
-#include "aiboard.h"
+#include "game/ai.h"
+#include "game/aiboard.h"
 #include "bench.h"
 
 static void playouts(const char *name, enum rules_shape shape, int size, double secs)

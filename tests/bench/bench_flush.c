@@ -30,9 +30,9 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "config.h"
-#include "outbox.h"
-#include "store.h"
+#include "base/config.h"
+#include "outbox/outbox.h"
+#include "store/store.h"
 
 #define MAILS 1000
 

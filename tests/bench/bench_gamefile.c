@@ -24,12 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "game.h"
-#include "gamefile.h"
+#include "base/config.h"
+#include "game/game.h"
+#include "game/gamefile.h"
 #include "bench.h"
-#include "rules.h"
-#include "store.h"
+#include "game/rules.h"
+#include "store/store.h"
 
 #define TURNS 300
 #define SIZE 11

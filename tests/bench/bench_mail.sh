@@ -7,7 +7,7 @@
 #   turn300    the move of turn 300 (a game file with 299 turns of history)
 #   boards100k turn 2 again, with 100,000 other boards in games/
 #   games100k  "games carol" with those 100,000 boards, carol playing on one
-#              (read through the index of boards per player, src/players.h)
+#              (read through the index of boards per player, src/store/players.h)
 # Every run applies a real move to a fresh copy of the prepared board (the
 # game file is restored, the delivered replies and the log removed; the
 # Maildir directories stay, as on a server whose players have had mail
@@ -67,7 +67,7 @@ printf 'From: alice@example.org\nSubject: challenge alice secret bob -size=5\nMe
 "$mb" copies "$tmp/base/games/101.game" "$tmp/boards100k/games" 102 "$BOARDS" || exit 1
 echo $((102 + BOARDS)) >"$tmp/boards100k/games/next-board"
 # games: carol, with one board among the 100,000, asks for her boards; the
-# index of boards per player (src/players.h) is built by the first request
+# index of boards per player (src/store/players.h) is built by the first request
 g=$tmp/games100k
 cp -a "$tmp/boards100k" "$g"
 rm -rf "$g/players"

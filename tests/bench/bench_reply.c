@@ -22,11 +22,11 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "config.h"
-#include "game.h"
-#include "mailout.h"
-#include "reply.h"
-#include "rules.h"
+#include "base/config.h"
+#include "game/game.h"
+#include "game/rules.h"
+#include "mail/mailout.h"
+#include "mail/reply.h"
 
 #define T0 INT64_C(1795286467)
 

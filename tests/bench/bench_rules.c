@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "bench.h"
-#include "rules.h"
+#include "game/rules.h"
 
 static long rss_kib(void)
 {

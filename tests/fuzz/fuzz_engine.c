@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine.h"
+#include "game/engine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

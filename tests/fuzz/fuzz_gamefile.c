@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-#include "gamefile.h"
+#include "game/game.h"
+#include "game/gamefile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "mailaddr.h"
-#include "outbox.h"
-#include "store.h"
-#include "transport.h"
+#include "base/config.h"
+#include "base/mailaddr.h"
+#include "outbox/outbox.h"
+#include "outbox/transport.h"
+#include "store/store.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "config.h"
-#include "game.h"
-#include "gamefile.h"
-#include "mailin.h"
-#include "reply.h"
+#include "base/config.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "mail/mailin.h"
+#include "mail/reply.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

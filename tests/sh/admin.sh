@@ -125,6 +125,6 @@ check "show without templates: exit 78" [ "$(rc "$bin" -d "$tmp/notemplates" sho
 
 # ---- --help, --version, unknown words
 check "--help: usage on stdout, exit 0" sh -c "'$bin' --help | grep -q 'oustpbm \[-d DIR\] fsck'"
-check "--version: the version" sh -c "[ \"\$('$bin' --version)\" = \"oustpbm \$(sed -n 's/^#define OUSTPBM_VERSION \"\(.*\)\"/\1/p' '$top/src/version.h')\" ]"
+check "--version: the version" sh -c "[ \"\$('$bin' --version)\" = \"oustpbm \$(sed -n 's/^#define OUSTPBM_VERSION \"\(.*\)\"/\1/p' '$top/src/base/version.h')\" ]"
 check "an unknown word is a usage error (64)" [ "$(rc "$bin" -d "$h" frobnicate)" = 64 ]
 check "output to a full device: exit 74" [ "$("$bin" -d "$h" list >/dev/full 2>/dev/null; echo $?)" = 74 ]

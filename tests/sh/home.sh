@@ -52,7 +52,7 @@ check "init DIR: exit 0" [ $? = 0 ]
 check "... the home is private" [ "$(stat -c %a "$h")" = 700 ]
 check "... with games/" [ -d "$h/games" ]
 check "... and an oustpbm.conf naming every key" sh -c "
-for k in \$(sed -n 's/^	[A-Z]*_KEY(\([a-z_]*\).*/\1/p' '$top/src/config.c'); do
+for k in \$(sed -n 's/^	[A-Z]*_KEY(\([a-z_]*\).*/\1/p' '$top/src/base/config.c'); do
 	grep -q \"^#*\$k =\" '$h/oustpbm.conf' || { echo \"missing \$k\"; exit 1; }
 done"
 check "... each with a comment" [ "$(grep -c '^# ' "$h/oustpbm.conf")" -ge "$(grep -c '^#*[a-z_]* =' "$h/oustpbm.conf")" ]

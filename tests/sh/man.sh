@@ -23,11 +23,11 @@ check "man -l renders the page" [ -s "$tmp/out" ]
 check "... without warnings" [ ! -s "$tmp/err" ]
 [ -s "$tmp/err" ] && sed 's/^/# /' "$tmp/err"
 MANWIDTH=80 man -l "$page" 2>/dev/null | col -b >"$tmp/text"
-check "the version is the program's" grep -q "\"oustpbm $(sed -n 's/^#define OUSTPBM_VERSION "\(.*\)"/\1/p' src/version.h)\"" "$page"
-for k in $(sed -n 's/^[[:space:]]*[A-Z]*_KEY(\([a-z_]*\),.*/\1/p' src/config.c); do
+check "the version is the program's" grep -q "\"oustpbm $(sed -n 's/^#define OUSTPBM_VERSION "\(.*\)"/\1/p' src/base/version.h)\"" "$page"
+for k in $(sed -n 's/^[[:space:]]*[A-Z]*_KEY(\([a-z_]*\),.*/\1/p' src/base/config.c); do
 	check "configuration key $k is documented" grep -q "^ *$k (default" "$tmp/text"
 done
-for c in $(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", COMMAND_.*/\1/p' src/command.c); do
+for c in $(sed -n 's/^[[:space:]]*{ "\([a-z]*\)", COMMAND_.*/\1/p' src/mail/command.c); do
 	check "mail command $c is documented" sh -c "sed -n '/^MAIL COMMANDS/,/^CONFIGURATION/p' '$tmp/text' | grep -q '^       $c'"
 done
 for c in engine flush queue cleanup robot adduser passwd list show fsck web edit init --help --version; do

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "rules.h"
+#include "game/rules.h"
 
 #define SIDE 3
 #define NCELLS 19

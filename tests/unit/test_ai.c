@@ -6,7 +6,7 @@
  */
 #include <stdlib.h>
 
-#include "ai.h"
+#include "game/ai.h"
 #include "t.h"
 
 static struct rules_game G;

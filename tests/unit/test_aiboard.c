@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "aiboard.h"
+#include "game/aiboard.h"
 #include "t.h"
 
 static struct aigeom GEO;

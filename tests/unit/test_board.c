@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "board.h"
-#include "game.h"
-#include "gamefile.h"
-#include "rules.h"
+#include "game/board.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "game/rules.h"
 #include "t.h"
 
 /* A file of tests/data, NUL-terminated; the caller frees it. */

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
-#include "config.h"
-#include "game.h"
-#include "gamefile.h"
-#include "store.h"
+#include "base/config.h"
+#include "commands/cleanup.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "store/store.h"
 #include "t.h"
 #include "t_home.h"
 

@@ -1,5 +1,5 @@
 /* Unit tests for command: finding the command, every command shape, every error, masking, comments. */
-#include "command.h"
+#include "mail/command.h"
 #include "t.h"
 
 #include <stdlib.h>

@@ -1,10 +1,12 @@
 /* test_config: oustpbm.conf parsing, defaults, errors with line numbers, test time. */
-#include "config.h"
+#include "base/config.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "outbox/smtp.h"
+#include "outbox/transport.h"
 #include "t.h"
 #include "t_home.h"
 
@@ -322,6 +324,20 @@ static void test_sample(void)
 	free(text);
 }
 
+/* The transport key's values (config.c) are the transports there are (transport.c). */
+static void test_transports(void)
+{
+	const struct transport_ops *const all[] = { &transport_maildir, &transport_smtp };
+	size_t i;
+
+	for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+		ok(config_transport_known(all[i]->name), "transport %s is a value of the transport key", all[i]->name);
+		ok(transport_find(all[i]->name) == all[i], "transport_find finds %s", all[i]->name);
+	}
+	ok(!config_transport_known("sendmail"), "sendmail is no value of the transport key");
+	ok(transport_find("sendmail") == NULL, "transport_find: no sendmail");
+}
+
 int main(void)
 {
 	test_sample();
@@ -330,5 +346,6 @@ int main(void)
 	test_errors();
 	test_smtp_keys();
 	test_load();
+	test_transports();
 	return t_done();
 }

@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "engine.h"
-#include "version.h"
+#include "base/version.h"
+#include "game/engine.h"
 #include "t.h"
 
 static const char *top(void)

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "fsck.h"
-#include "store.h"
+#include "base/config.h"
+#include "commands/fsck.h"
+#include "store/store.h"
 #include "t.h"
 #include "t_home.h"
 

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-#include "rules.h"
+#include "game/game.h"
+#include "game/rules.h"
 #include "t.h"
 
 #define T0 INT64_C(1795286467)

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "game.h"
-#include "gamefile.h"
-#include "rules.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "game/rules.h"
 #include "t.h"
 
 /* A canonical file, written by hand: five turns, Black's E6 captured F5 and placed again. */

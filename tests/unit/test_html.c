@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-#include "html.h"
-#include "rules.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
+#include "game/game.h"
+#include "game/html.h"
+#include "game/rules.h"
 #include "t.h"
 
 static char *esc(const char *s, int text)

@@ -1,5 +1,5 @@
 /* Unit tests for mailin: reading stdin with a cap, parsing real-world mail shapes. */
-#include "mailin.h"
+#include "mail/mailin.h"
 #include "t.h"
 
 #include <errno.h>

@@ -2,7 +2,7 @@
  * Unit tests for mailout: composed replies parsed back with GMime (headers,
  * byte-exact bodies, no header injection), templates and their loader.
  */
-#include "mailout.h"
+#include "mail/mailout.h"
 #include "t.h"
 
 #include <errno.h>

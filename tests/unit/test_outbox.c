@@ -1,6 +1,6 @@
 /* test_outbox: queueing, the commit protocol with the game file, flush, the maildir transport. */
-#include "outbox.h"
-#include "smtp.h"
+#include "outbox/outbox.h"
+#include "outbox/smtp.h"
 
 #include <stdlib.h>
 #include <string.h>

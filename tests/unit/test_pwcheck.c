@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pwcheck.h"
+#include "store/pwcheck.h"
 #include "t.h"
 
 static void make_user(struct store_user *u, const char *password)

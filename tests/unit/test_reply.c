@@ -1,12 +1,12 @@
 /* test_reply: the templates directory, subjects, ids, threading and the texts of the replies. */
-#include "reply.h"
+#include "mail/reply.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
-#include "mailout.h"
-#include "rules.h"
+#include "game/game.h"
+#include "game/rules.h"
+#include "mail/mailout.h"
 #include "t.h"
 #include "t_home.h"
 

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "rules.h"
+#include "game/rules.h"
 #include "t.h"
 
 static struct rules_board B;

@@ -1,11 +1,11 @@
-/* Tests of the record of handled mails (src/seen.h). */
+/* Tests of the record of handled mails (src/store/seen.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "seen.h"
-#include "store.h"
+#include "base/config.h"
+#include "store/seen.h"
+#include "store/store.h"
 #include "t.h"
 #include "t_home.h"
 

@@ -6,7 +6,7 @@
  * server, a server down, addresses with CR/LF refused before libcurl, a
  * missing libcurl, and the password kept out of every message.
  */
-#include "smtp.h"
+#include "outbox/smtp.h"
 
 #include <errno.h>
 #include <stdlib.h>

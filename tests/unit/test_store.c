@@ -1,5 +1,5 @@
 /* test_store: home layout, atomic writes, locks, board counter, ids, users, log. */
-#include "store.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
-/* Tests of the wrong-password throttle (src/throttle.h). */
+/* Tests of the wrong-password throttle (src/store/throttle.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "store.h"
-#include "throttle.h"
+#include "base/config.h"
+#include "store/store.h"
+#include "store/throttle.h"
 #include "t.h"
 #include "t_home.h"
 

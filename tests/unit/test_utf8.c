@@ -1,5 +1,5 @@
 /* Unit tests for utf8: decoding (RFC 3629), cleaning, checking, cutting. */
-#include "utf8.h"
+#include "base/utf8.h"
 #include "t.h"
 
 #include <stdlib.h>

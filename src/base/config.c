@@ -1,0 +1,751 @@
+/* config: oustpbm.conf and the test settings from the environment. */
+#include "base/config.h"
+
+#include <arpa/inet.h>
+#include <assert.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+enum key_type { KEY_STRING, KEY_NUMBER };
+
+/* One known key: where its value goes and what it may be. */
+struct key {
+	const char *name;
+	enum key_type type;
+	size_t offset;		/* in struct config */
+	size_t size;		/* KEY_STRING: size of the char array */
+	unsigned long min, max;	/* KEY_NUMBER: inclusive range */
+	bool zero_ok;		/* KEY_NUMBER: 0 allowed below min */
+	const char *(*check)(const char *value);	/* KEY_STRING: NULL or why not */
+	bool secret;		/* never quote the value in a message */
+};
+
+static const char *check_address(const char *v)
+{
+	const char *why = NULL;
+
+	return mailaddr_ok(v, &why) ? NULL : why;
+}
+
+static const char *check_name(const char *v)
+{
+	const unsigned char *p;
+
+	if (v[0] == '\0')
+		return "is empty";
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "contains a control character";
+	return NULL;
+}
+
+static const char *check_path(const char *v)
+{
+	return check_name(v);
+}
+
+/*
+ * The transport key's values: a value like any other here, at the bottom;
+ * outbox/transport.c has one transport of each name (test_config checks).
+ */
+static const char *const transports[] = { "maildir", "smtp" };
+
+bool config_transport_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof transports / sizeof transports[0]; i++)
+		if (strcmp(transports[i], name) == 0)
+			return true;
+	return false;
+}
+
+static const char *check_transport(const char *v)
+{
+	return config_transport_known(v) ? NULL : "is not a known transport (known: maildir, smtp)";
+}
+
+static const char *check_sync(const char *v)
+{
+	return strcmp(v, "file") == 0 || strcmp(v, "filesystem") == 0 ? NULL : "is not 'file' or 'filesystem'";
+}
+
+static const char *check_smtp_url(const char *v)
+{
+	char host[CONFIG_URL_MAX + 1];
+	const char *why = NULL;
+	unsigned port;
+	bool tls;
+
+	return config_smtp_url_parse(v, &tls, host, sizeof host, &port, &why) ? NULL : why;
+}
+
+static const char *check_on_off(const char *v)
+{
+	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'on' or 'off'";
+}
+
+static const char *check_starttls(const char *v)
+{
+	return strcmp(v, "required") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'required' or 'off'";
+}
+
+/* A host name: it becomes the path of the SMTP URL, which libcurl sends in EHLO. */
+static bool host_name_ok(const char *v, size_t n)
+{
+	size_t i;
+
+	if (n == 0 || v[0] == '.' || v[0] == '-')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= 'A' && v[i] <= 'Z') ||
+			(v[i] >= '0' && v[i] <= '9') || v[i] == '.' || v[i] == '-'))
+			return false;
+	return true;
+}
+
+static const char *check_helo(const char *v)
+{
+	return host_name_ok(v, strlen(v)) ? NULL : "is not a host name (letters, digits, '.', '-')";
+}
+
+static const char *check_secret(const char *v)
+{
+	const unsigned char *p;
+
+	if (v[0] == '\0')
+		return "is empty";
+	for (p = (const unsigned char *)v; *p != '\0'; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return "contains a control character";
+	return NULL;
+}
+
+#define STR_KEY(field, chk) \
+	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, chk, false }
+#define NUM_KEY(field, lo, hi, zero) \
+	{ #field, KEY_NUMBER, offsetof(struct config, field), 0, lo, hi, zero, NULL, false }
+#define SECRET_KEY(field) \
+	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, \
+	    check_secret, true }
+
+static const struct key keys[] = {
+	STR_KEY(from_address, check_address),
+	STR_KEY(server_name, check_name),
+	NUM_KEY(max_message_bytes, 1024, 104857600, false),
+	NUM_KEY(lock_timeout_ms, 0, 600000, false),
+	STR_KEY(transport, check_transport),
+	STR_KEY(sync, check_sync),
+	NUM_KEY(password_cost, 1, 11, true),
+	STR_KEY(templates, check_path),
+	NUM_KEY(remind_days, 0, 365, false),
+	NUM_KEY(timeout_days, 0, 3650, false),
+	STR_KEY(smtp_url, check_smtp_url),
+	STR_KEY(smtp_starttls, check_starttls),
+	STR_KEY(smtp_cafile, check_path),
+	STR_KEY(smtp_user, check_secret),
+	SECRET_KEY(smtp_password),
+	STR_KEY(smtp_password_file, check_path),
+	STR_KEY(helo_name, check_helo),
+	STR_KEY(envelope_from, check_address),
+	NUM_KEY(smtp_connect_timeout, 1, 600, false),
+	NUM_KEY(smtp_timeout, 1, 3600, false),
+	NUM_KEY(retry_days, 1, 365, false),
+	NUM_KEY(sent_keep_days, 0, 3650, false),
+	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	NUM_KEY(max_password_failures, 1, 1000, true),
+	NUM_KEY(password_lockout_minutes, 1, 10080, false),
+	NUM_KEY(max_open_boards, 1, 100000, true),
+	NUM_KEY(max_open_challenges, 1, 1000, true),
+	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
+	STR_KEY(web_dir, check_path),
+	STR_KEY(html_mail, check_on_off),
+	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
+	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
+	NUM_KEY(robot_seconds, 1, 600, false),
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+const char *config_status_str(enum config_status status)
+{
+	switch (status) {
+	case CONFIG_OK:
+		return "ok";
+	case CONFIG_IO:
+		return "cannot read configuration";
+	case CONFIG_INVALID:
+		return "invalid configuration";
+	}
+	return "unknown status";
+}
+
+void config_defaults(struct config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	snprintf(cfg->from_address, sizeof cfg->from_address, "%s", "oust@localhost");
+	snprintf(cfg->server_name, sizeof cfg->server_name, "%s", "oustpbm");
+	cfg->max_message_bytes = 262144;
+	cfg->lock_timeout_ms = 10000;
+	snprintf(cfg->transport, sizeof cfg->transport, "%s", "maildir");
+	/* per-file fsync: a busy neighbour on the filesystem does not stall a mail (make bench, bench_sync) */
+	snprintf(cfg->sync, sizeof cfg->sync, "%s", "file");
+	/* libxcrypt's default yescrypt cost: tens of ms per check, nothing for a mail */
+	cfg->password_cost = 0;
+	cfg->remind_days = 7;
+	cfg->timeout_days = 0;
+	cfg->max_mails_per_hour = 30;
+	cfg->max_password_failures = 5;
+	cfg->password_lockout_minutes = 60;
+	cfg->max_open_boards = 50;
+	cfg->max_open_challenges = 3;
+	cfg->max_challenges_per_hour = 10;
+	/* forged registrations must not fill the users file (STORE_USERS_FILE_MAX) */
+	cfg->max_registrations_per_hour = 100;
+	cfg->max_registrations_per_domain = 20;
+	cfg->robot_seconds = 5;
+	cfg->test_time_set = false;
+	cfg->test_time = 0;
+	cfg->smtp_connect_timeout = 10;
+	cfg->smtp_timeout = 60;
+	cfg->retry_days = 5;
+	cfg->sent_keep_days = 7;
+	snprintf(cfg->html_mail, sizeof cfg->html_mail, "%s", "on");
+}
+
+static void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL || errlen == 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Copy s[0..n) into out (size outlen) with control characters shown as '?'. */
+static void quote(char *out, size_t outlen, const char *s, size_t n)
+{
+	size_t i;
+
+	if (outlen == 0)
+		return;
+	for (i = 0; i < n && i + 1 < outlen; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		out[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	out[i] = '\0';
+}
+
+/* Decimal digits only, no sign; false on anything else or overflow. */
+static bool parse_number(const char *s, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		if (v > (ULONG_MAX - (unsigned long)(*s - '0')) / 10)
+			return false;
+		v = v * 10 + (unsigned long)(*s - '0');
+	}
+	*out = v;
+	return true;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Set one key from a value; on error write "KEY 'VALUE' why" into msg. */
+static bool set_key(struct config *cfg, const struct key *k, const char *value, char *msg, size_t msglen)
+{
+	char q[CONFIG_LINE_MAX + 1];
+	const char *why;
+	unsigned long n;
+
+	quote(q, sizeof q, value, strlen(value));
+	if (k->secret)
+		snprintf(q, sizeof q, "(not shown)");
+	if (k->type == KEY_STRING) {
+		char *dst = (char *)cfg + k->offset;
+
+		if (strlen(value) >= k->size) {
+			snprintf(msg, msglen, "%s %s%s%s is longer than %zu characters", k->name, k->secret ? "" : "'",
+			    q, k->secret ? "" : "'", k->size - 1);
+			return false;
+		}
+		why = k->check != NULL ? k->check(value) : NULL;
+		if (why != NULL) {
+			snprintf(msg, msglen, "%s %s%s%s %s", k->name, k->secret ? "" : "'", q, k->secret ? "" : "'",
+			    why);
+			return false;
+		}
+		memcpy(dst, value, strlen(value) + 1);
+		return true;
+	}
+	if (!parse_number(value, &n)) {
+		snprintf(msg, msglen, "%s '%s' is not a number", k->name, q);
+		return false;
+	}
+	if ((n < k->min || n > k->max) && !(k->zero_ok && n == 0)) {
+		snprintf(msg, msglen, "%s '%s' is out of range (%s%lu..%lu)", k->name, q,
+		    k->zero_ok ? "0 or " : "", k->min, k->max);
+		return false;
+	}
+	*(unsigned long *)(void *)((char *)cfg + k->offset) = n;
+	return true;
+}
+
+/* The line key was set on in this file, 0 if it was not. */
+static unsigned line_of(const unsigned *first_line, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (strcmp(keys[i].name, key) == 0)
+			return first_line[i];
+	assert(!"unknown key");
+	return 0;
+}
+
+static unsigned max_line(unsigned a, unsigned b)
+{
+	return a > b ? a : b;
+}
+
+/* The SMTP keys that only make sense together; smtp_url selects the smtp transport. */
+static enum config_status check_smtp(struct config *cfg, const char *name, const unsigned *first_line,
+    char *err, size_t errlen)
+{
+	unsigned url = line_of(first_line, "smtp_url"), tr = line_of(first_line, "transport");
+	unsigned pw = line_of(first_line, "smtp_password"), pwf = line_of(first_line, "smtp_password_file");
+	unsigned user = line_of(first_line, "smtp_user");
+	bool has_pw = cfg->smtp_password[0] != '\0' || cfg->smtp_password_file[0] != '\0';
+
+	if (pw != 0 && pwf != 0) {
+		errf(err, errlen, "%s line %u: smtp_password and smtp_password_file (line %u) both set: use one",
+		    name, max_line(pw, pwf), pw < pwf ? pw : pwf);
+		return CONFIG_INVALID;
+	}
+	if (user != 0 && !has_pw) {
+		errf(err, errlen, "%s line %u: smtp_user '%s' needs smtp_password or smtp_password_file", name,
+		    user, cfg->smtp_user);
+		return CONFIG_INVALID;
+	}
+	if ((pw != 0 || pwf != 0) && cfg->smtp_user[0] == '\0') {
+		errf(err, errlen, "%s line %u: %s needs smtp_user", name, pw != 0 ? pw : pwf,
+		    pw != 0 ? "smtp_password" : "smtp_password_file");
+		return CONFIG_INVALID;
+	}
+	if (url != 0 && tr != 0 && strcmp(cfg->transport, "smtp") != 0) {
+		errf(err, errlen, "%s line %u: transport '%s' contradicts smtp_url (line %u)", name, tr,
+		    cfg->transport, url);
+		return CONFIG_INVALID;
+	}
+	if (url != 0 && tr == 0)
+		snprintf(cfg->transport, sizeof cfg->transport, "smtp");
+	if (strcmp(cfg->transport, "smtp") == 0 && cfg->smtp_url[0] == '\0') {
+		errf(err, errlen, "%s line %u: transport 'smtp' needs smtp_url", name, tr);
+		return CONFIG_INVALID;
+	}
+	return CONFIG_OK;
+}
+
+bool config_smtp_url_parse(const char *url, bool *tls, char *host, size_t hostlen, unsigned *port,
+    const char **why)
+{
+	const char *p, *h, *end;
+	unsigned long v = 0;
+	size_t n;
+
+	if (strncmp(url, "smtp://", 7) == 0) {
+		*tls = false;
+		p = url + 7;
+	} else if (strncmp(url, "smtps://", 8) == 0) {
+		*tls = true;
+		p = url + 8;
+	} else {
+		*why = "does not start with smtp:// or smtps://";
+		return false;
+	}
+	if (*p == '[') {
+		struct in6_addr a6;
+		char buf[INET6_ADDRSTRLEN + 1];
+
+		h = p + 1;
+		end = strchr(h, ']');
+		n = end != NULL ? (size_t)(end - h) : 0;
+		if (end == NULL || n == 0 || n >= sizeof buf) {
+			*why = "has a bad IPv6 address";
+			return false;
+		}
+		memcpy(buf, h, n);
+		buf[n] = '\0';
+		if (inet_pton(AF_INET6, buf, &a6) != 1) {
+			*why = "has a bad IPv6 address";
+			return false;
+		}
+		p = end + 1;
+	} else {
+		h = p;
+		while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    *p == '.' || *p == '-')
+			p++;
+		n = (size_t)(p - h);
+		if (!host_name_ok(h, n)) {
+			*why = "has no host name";
+			return false;
+		}
+	}
+	if (n >= hostlen) {
+		*why = "has a host name too long";
+		return false;
+	}
+	if (*p == ':') {
+		for (p++; *p >= '0' && *p <= '9' && v <= 65535; p++)
+			v = v * 10 + (unsigned long)(*p - '0');
+		if (v == 0 || v > 65535 || !(*p == '\0' || *p == '/')) {
+			*why = "has a bad port (1..65535)";
+			return false;
+		}
+	}
+	if (*p == '/')
+		p++;
+	if (*p != '\0') {
+		*why = "has something after host and port (the EHLO name is helo_name)";
+		return false;
+	}
+	memcpy(host, h, n);
+	host[n] = '\0';
+	*port = v != 0 ? (unsigned)v : *tls ? 465 : 25;
+	return true;
+}
+
+bool config_smtp_starttls_required(const struct config *cfg)
+{
+	char host[CONFIG_URL_MAX + 1];
+	const char *why;
+	struct in_addr a4;
+	unsigned port;
+	bool tls;
+
+	if (cfg->smtp_starttls[0] != '\0')
+		return strcmp(cfg->smtp_starttls, "required") == 0;
+	if (!config_smtp_url_parse(cfg->smtp_url, &tls, host, sizeof host, &port, &why))
+		return true;
+	/* loopback: no one to listen in between (RFC 3207 is about the path) */
+	if (strcasecmp(host, "localhost") == 0 || strcmp(host, "::1") == 0)
+		return false;
+	if (inet_pton(AF_INET, host, &a4) == 1 && (ntohl(a4.s_addr) >> 24) == 127)
+		return false;
+	return true;
+}
+
+enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
+    char *err, size_t errlen)
+{
+	unsigned first_line[NKEYS] = { 0 };
+	char line[CONFIG_LINE_MAX + 1], q[CONFIG_LINE_MAX + 1], msg[CONFIG_ERR_MAX];
+	size_t pos = 0, i;
+	unsigned lineno = 0;
+
+	/* a UTF-8 byte order mark, as Windows editors write it, is not part of line 1 */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		pos = 3;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t eol = nl != NULL ? (size_t)(nl - text) : len;
+		size_t n = eol - pos;
+		char *key, *value, *eq, *end;
+		const struct key *k = NULL;
+
+		lineno++;
+		if (memchr(text + pos, '\0', n) != NULL) {
+			errf(err, errlen, "%s line %u: contains a NUL byte", name, lineno);
+			return CONFIG_INVALID;
+		}
+		if (n > 0 && text[pos + n - 1] == '\r')
+			n--;	/* a file written on Windows */
+		if (n > CONFIG_LINE_MAX) {
+			errf(err, errlen, "%s line %u: longer than %d characters", name, lineno, CONFIG_LINE_MAX);
+			return CONFIG_INVALID;
+		}
+		memcpy(line, text + pos, n);
+		line[n] = '\0';
+		pos = eol + 1;
+
+		for (key = line; is_blank(*key); key++)
+			;
+		if (*key == '\0' || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (eq == NULL) {
+			quote(q, sizeof q, key, strlen(key));
+			errf(err, errlen, "%s line %u: expected 'key = value', got '%s'", name, lineno, q);
+			return CONFIG_INVALID;
+		}
+		for (end = eq; end > key && is_blank(end[-1]); end--)
+			;
+		*end = '\0';
+		for (value = eq + 1; is_blank(*value); value++)
+			;
+		for (end = value + strlen(value); end > value && is_blank(end[-1]); end--)
+			;
+		*end = '\0';
+
+		for (i = 0; i < NKEYS; i++)
+			if (strcmp(keys[i].name, key) == 0)
+				k = &keys[i];
+		if (k == NULL) {
+			quote(q, sizeof q, key, strlen(key));
+			errf(err, errlen, "%s line %u: unknown key '%s'", name, lineno, q);
+			return CONFIG_INVALID;
+		}
+		i = (size_t)(k - keys);
+		if (first_line[i] != 0) {
+			errf(err, errlen, "%s line %u: %s set again (first set on line %u)", name, lineno,
+			    k->name, first_line[i]);
+			return CONFIG_INVALID;
+		}
+		first_line[i] = lineno;
+		if (!set_key(cfg, k, value, msg, sizeof msg)) {
+			errf(err, errlen, "%s line %u: %s", name, lineno, msg);
+			return CONFIG_INVALID;
+		}
+	}
+	return check_smtp(cfg, name, first_line, err, errlen);
+}
+
+/* Read <home>/oustpbm.conf; *text NULL when there is none.  Caller frees. */
+static enum config_status read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	enum config_status status = CONFIG_IO;
+	char *buf = NULL;
+	size_t have = 0;
+	int fd;
+
+	*text = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return CONFIG_OK;
+		errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return CONFIG_IO;
+	}
+	buf = malloc(CONFIG_FILE_MAX + 1);
+	if (buf == NULL) {
+		errf(err, errlen, "cannot read %s: %s", path, strerror(ENOMEM));
+		goto out;
+	}
+	for (;;) {
+		ssize_t r = read(fd, buf + have, CONFIG_FILE_MAX + 1 - have);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			errf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		have += (size_t)r;
+		if (have > CONFIG_FILE_MAX) {
+			errf(err, errlen, "%s is larger than %d bytes", path, CONFIG_FILE_MAX);
+			status = CONFIG_INVALID;
+			goto out;
+		}
+	}
+	buf[have] = '\0';
+	*text = buf;
+	*len = have;
+	buf = NULL;
+	status = CONFIG_OK;
+out:
+	free(buf);
+	close(fd);
+	return status;
+}
+
+static enum config_status load_env(struct config *cfg, char *err, size_t errlen)
+{
+	const char *t = getenv("OUSTPBM_TEST_TIME");
+	char q[64];
+	unsigned long v;
+
+	if (t == NULL || t[0] == '\0')
+		return CONFIG_OK;
+	/* time_t is 64-bit here; keep far from its limit for gmtime and sums */
+	if (!parse_number(t, &v) || v > 253402300799UL) {
+		quote(q, sizeof q, t, strlen(t));
+		errf(err, errlen, "OUSTPBM_TEST_TIME '%s' is not a time in epoch seconds", q);
+		return CONFIG_INVALID;
+	}
+	cfg->test_time_set = true;
+	cfg->test_time = (time_t)v;
+	return CONFIG_OK;
+}
+
+enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen)
+{
+	enum config_status status;
+	char *path = NULL, *text = NULL;
+	size_t len;
+
+	config_defaults(cfg);
+	if (asprintf(&path, "%s/%s", home, CONFIG_FILE) < 0) {
+		errf(err, errlen, "cannot read %s/%s: %s", home, CONFIG_FILE, strerror(ENOMEM));
+		return CONFIG_IO;
+	}
+	status = read_file(path, &text, &len, err, errlen);
+	if (status != CONFIG_OK)
+		goto out;
+	if (text != NULL) {
+		status = config_parse(cfg, CONFIG_FILE, text, len, err, errlen);
+		if (status != CONFIG_OK)
+			goto out;
+	}
+	status = load_env(cfg, err, errlen);
+	if (status == CONFIG_OK && (config_now(cfg) < 0 || (int64_t)config_now(cfg) > CONFIG_NOW_MAX)) {
+		/* every time written (a deadline timeout_days on) must fit a game file */
+		errf(err, errlen, "the time is %lld seconds after 1970, past 9989-12-31: game files hold times "
+		    "up to 9999-12-31 and the deadlines ahead must fit; set the clock right",
+		    (long long)config_now(cfg));
+		status = CONFIG_INVALID;
+	}
+out:
+	free(text);
+	free(path);
+	return status;
+}
+
+time_t config_now(const struct config *cfg)
+{
+	return cfg->test_time_set ? cfg->test_time : time(NULL);
+}
+
+const char *config_default_home(void)
+{
+	static char buf[CONFIG_PATH_MAX + 1];
+	const char *env = getenv("OUSTPBM_HOME");
+	const char *dir = getenv("HOME");
+	struct passwd *pw;
+
+	if (env != NULL && env[0] != '\0')
+		return env;
+	if (dir == NULL || dir[0] != '/') {
+		pw = getpwuid(geteuid());
+		dir = pw != NULL && pw->pw_dir != NULL && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	}
+	if (dir == NULL)
+		return "oustpbm";	/* nothing better: relative to the current directory */
+	snprintf(buf, sizeof buf, "%s%s" CONFIG_HOME_NAME, dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+	return buf;
+}
+
+/* What config_write_sample() says of each key (the README's table says more). */
+static const struct {
+	const char *name;
+	const char *help;
+} key_help[] = {
+	{ "from_address", "the server's address: From: of every reply" },
+	{ "server_name", "the name the server signs its replies with" },
+	{ "max_message_bytes", "the largest mail read, 1024..104857600" },
+	{ "lock_timeout_ms", "the longest wait for a lock (then exit 75, nothing changed), 0..600000" },
+	{ "transport", "how replies leave the outbox: maildir (under mail/) or smtp" },
+	{ "password_cost", "yescrypt cost of new password hashes, 1..11, 0 = libxcrypt's default" },
+	{ "templates", "the directory of the reply templates (relative: from the home)" },
+	{ "remind_days", "cleanup reminds a player to move after this many idle days, 0 = never, ..365" },
+	{ "timeout_days", "cleanup ends a game as a loss on time after this many idle days, 0 = never, ..3650" },
+	{ "smtp_url", "smtp://host[:port] or smtps://host[:port]: send the replies by SMTP" },
+	{ "smtp_starttls", "required|off: STARTTLS on smtp:// (default: off for a loopback host)" },
+	{ "smtp_cafile", "PEM file of the CAs the SMTP server's certificate is checked against" },
+	{ "smtp_user", "AUTH user name; needs smtp_password or smtp_password_file" },
+	{ "smtp_password", "AUTH password, never logged or shown" },
+	{ "smtp_password_file", "a file whose first line is the AUTH password (relative: from the home)" },
+	{ "helo_name", "the name given in EHLO (default: the host name)" },
+	{ "envelope_from", "the SMTP MAIL FROM of the replies (default: from_address)" },
+	{ "smtp_connect_timeout", "seconds to connect, 1..600" },
+	{ "smtp_timeout", "seconds for one whole SMTP transaction, 1..3600" },
+	{ "retry_days", "days a reply is retried before it moves to outbox/failed/, 1..365" },
+	{ "sent_keep_days", "days a copy of a sent reply stays in outbox/sent/, 0..3650" },
+	{ "sync", "file|filesystem: fsync each file and its directory, or one syncfs of the home's filesystem" },
+	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
+	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },
+	{ "max_registrations_per_hour", "accounts made by register in an hour, server-wide, 0 = no limit" },
+	{ "max_registrations_per_domain", "of those, accounts whose address is in one domain, 0 = no limit" },
+	{ "max_password_failures", "wrong passwords for one account in an hour that lock its password out, 0 = never" },
+	{ "password_lockout_minutes", "how long such a lockout lasts, 1..10080" },
+	{ "max_open_boards", "boards still playing either player may be in for a new challenge, 0 = no limit" },
+	{ "max_open_challenges", "boards a challenger may have open against one opponent yet to play, 0 = no limit" },
+	{ "max_challenges_per_hour", "challenges one account may make in an hour, 0 = no limit" },
+	{ "html_mail", "on|off: mails that show a board also carry it as HTML, after the text" },
+	{ "web_dir", "the directory of the web site of the boards (relative: from the home); unset = none" },
+};
+
+const char *config_key_help(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof key_help / sizeof key_help[0]; i++)
+		if (strcmp(key_help[i].name, name) == 0)
+			return key_help[i].help;
+	return NULL;
+}
+
+size_t config_key_count(void)
+{
+	return NKEYS;
+}
+
+const char *config_key_name(size_t i)
+{
+	return i < NKEYS ? keys[i].name : NULL;
+}
+
+int config_write_sample(FILE *f, const char *from_address)
+{
+	struct config def;
+	size_t i;
+
+	config_defaults(&def);
+	if (fprintf(f, "# oustpbm.conf: the settings of this oustpbm home (oustpbm(1) says more).\n"
+	    "# One \"key = value\" a line; a line starting with '#' is a comment.  Every\n"
+	    "# key is listed with its default, commented out: remove the '#' to set it.\n") < 0)
+		return -1;
+	for (i = 0; i < NKEYS; i++) {
+		const struct key *k = &keys[i];
+		const char *help = config_key_help(k->name);
+		const char *p = (const char *)&def + k->offset;
+		int r;
+
+		if (fprintf(f, "\n# %s\n", help != NULL ? help : "see oustpbm(1)") < 0)
+			return -1;
+		if (strcmp(k->name, "from_address") == 0 && from_address != NULL)
+			r = fprintf(f, "from_address = %s\n", from_address);
+		else if (k->type == KEY_NUMBER)
+			r = fprintf(f, "#%s = %lu\n", k->name, *(const unsigned long *)(const void *)p);
+		else if (p[0] != '\0')
+			r = fprintf(f, "#%s = %s\n", k->name, p);
+		else
+			r = fprintf(f, "#%s =\n", k->name);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+

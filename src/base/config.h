@@ -1,0 +1,239 @@
+/*
+ * config: the settings of one oustpbm home, read from <home>/oustpbm.conf,
+ * plus the test settings taken from the environment.
+ *
+ * oustpbm.conf is optional.  Syntax (UTF-8, a leading byte order mark
+ * ignored): one "key = value" per line; blank lines
+ * and lines whose first non-blank character is '#' are ignored; spaces around
+ * key and value are dropped; the value is the rest of the line (no quoting, no
+ * trailing comments, so a value may contain '#').  A key may appear once.
+ * An unknown key or a bad value is an error naming the line and quoting the
+ * culprit:  oustpbm.conf line 4: max_message_bytes 'ten' is not a number
+ *
+ * Keys (default):
+ *   from_address       (oust@localhost)  address of the server, From: of replies
+ *   server_name        (oustpbm)         name the server signs with
+ *   max_message_bytes  (262144)          largest mail read, 1024..104857600
+ *   lock_timeout_ms    (10000)           longest wait for a lock, 0..600000
+ *   transport          (maildir)         how replies leave the outbox
+ *   sync               (file)            how writes are made durable: "file",
+ *                                         fsync of each file and its directory;
+ *                                         "filesystem", one syncfs(2) for a
+ *                                         mail's writes (store.h): for a home
+ *                                         on a filesystem of its own
+ *   password_cost      (0)               yescrypt cost for new password hashes,
+ *                                         0 = the libxcrypt default (5: about
+ *                                         30 ms a check, nothing for a mail, and
+ *                                         a leaked users file resists a laptop),
+ *                                         else 1..11.  A hash of another cost or
+ *                                         method is made again when its owner
+ *                                         next gives the right password by mail.
+ *   templates          (see below)       directory of the reply templates; a
+ *                                         relative path is taken from the home
+ *   remind_days        (7)               oustpbm cleanup reminds the player to
+ *                                         move after this many days without a
+ *                                         turn, then again every as many days;
+ *                                         0 = no reminders, else up to 365
+ *   timeout_days       (0 = off)         oustpbm cleanup ends the game as a loss
+ *                                         on time for the player to move after
+ *                                         this many days without a turn, 0..3650
+ *   smtp_url           (unset)           smtp://host[:port] or smtps://host[:port]
+ *                                         (port 25 / 465 by default); setting it
+ *                                         selects the smtp transport (smtp.h)
+ *   smtp_starttls      (required)        required|off: STARTTLS on smtp://; the
+ *                                         default is off for a loopback host
+ *                                         (127.0.0.0/8, ::1, localhost)
+ *   smtp_cafile        (system CAs)      PEM file of the CAs the server's
+ *                                         certificate is checked against
+ *   smtp_user          (unset)           AUTH user name; needs a password
+ *   smtp_password      (unset)           AUTH password, never logged or shown
+ *   smtp_password_file (unset)           file whose first line is the password
+ *                                         (relative: from the home); not with
+ *                                         smtp_password
+ *   helo_name          (host name)       name given in EHLO
+ *   envelope_from      (from_address)    SMTP MAIL FROM of the replies
+ *   smtp_connect_timeout (10)            seconds to connect, 1..600
+ *   smtp_timeout       (60)              seconds for one whole SMTP transaction,
+ *                                         connection included, 1..3600
+ *   retry_days         (5)               days a mail is retried before it moves
+ *                                         to outbox/failed/, 1..365
+ *   sent_keep_days     (7)               days a copy of a sent mail stays in
+ *                                         outbox/sent/, 0 (keep none)..3650
+ * The transport key and smtp_url agree: with smtp_url set, transport is smtp
+ * unless set otherwise (then it is an error); transport = smtp needs smtp_url.
+ *   max_mails_per_hour (30)              mails of one sender answered in an
+ *                                         hour, 1..100000, 0 = no limit; more
+ *                                         are logged and dropped (seen.h);
+ *                                         senders are counted folded
+ *                                         (mailaddr_fold: case, +tag)
+ *   max_password_failures (5)            wrong passwords for one account in an
+ *                                         hour that lock it out, 1..1000,
+ *                                         0 = no throttle (throttle.h)
+ *   password_lockout_minutes (60)        how long, 1..10080
+ *   max_open_boards    (50)              boards still playing either player of
+ *                                         a new challenge may be in already,
+ *                                         1..100000, 0 = no limit
+ *   max_open_challenges (3)              boards still playing between the
+ *                                         challenger and the opponent on which
+ *                                         the opponent has not played yet,
+ *                                         1..1000, 0 = no limit
+ *   max_challenges_per_hour (10)         challenges one account may make in an
+ *                                         hour, 1..10000, 0 = no limit
+ *   html_mail          (on)              on|off: a mail that shows a board also
+ *                                         carries it as HTML (a text/html
+ *                                         alternative after the text/plain part)
+ *   web_dir            (unset)           directory of the web site (web.h),
+ *                                         relative to the home if not absolute;
+ *                                         when set, the pages a change touched
+ *                                         are written after every commit
+ *   max_registrations_per_hour (100)     accounts made by mail in an hour,
+ *                                         1..100000, 0 = no limit; more are
+ *                                         refused with a reply
+ *   max_registrations_per_domain (20)    of them with addresses in one
+ *                                         domain, 1..100000, 0 = no limit
+ *   robot_seconds      (5)               seconds the robot player thinks per
+ *                                         turn, 1..600 (robot.h); keep it well
+ *                                         under lock_timeout_ms, as the board
+ *                                         stays locked while it thinks
+ * Without `templates`, the reply templates are looked for in <home>/templates,
+ * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
+ * templates/ beside the executable (a source checkout).
+ * The log is always <home>/log.
+ *
+ * Environment (tests): OUSTPBM_TEST_TIME, epoch seconds, fixes "now" so Date
+ * headers and times are reproducible; see config_now().  OUSTPBM_TEST_LIBCURL
+ * names the library the smtp transport loads instead of libcurl.so.4.
+ * OUSTPBM_TEST_CRASH=n kills the process before its n-th durable step (store.h).
+ * OUSTPBM_TEST_ROBOT_PLAYOUTS=n gives the robot a fixed playout budget instead
+ * of a deadline, and OUSTPBM_TEST_ROBOT a test player or a fault (robot.h).
+ */
+#ifndef OUSTPBM_CONFIG_H
+#define OUSTPBM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "base/mailaddr.h"
+
+#define CONFIG_FILE "oustpbm.conf"
+#define CONFIG_FILE_MAX 65536	/* bytes in oustpbm.conf */
+#define CONFIG_LINE_MAX 1024	/* characters in one line */
+#define CONFIG_NAME_MAX 64	/* server_name */
+#define CONFIG_TRANSPORT_MAX 16
+#define CONFIG_PATH_MAX 1000	/* templates */
+#define CONFIG_URL_MAX 300	/* smtp_url */
+#define CONFIG_SECRET_MAX 200	/* smtp_user, smtp_password */
+#define CONFIG_ERR_MAX 1400	/* enough for any message, culprit included */
+
+enum config_status {
+	CONFIG_OK,
+	CONFIG_IO,	/* oustpbm.conf exists but cannot be read */
+	CONFIG_INVALID,	/* a line or a test setting is wrong */
+};
+
+struct config {
+	char from_address[MAILADDR_MAX + 1];
+	char server_name[CONFIG_NAME_MAX + 1];
+	unsigned long max_message_bytes;
+	unsigned long lock_timeout_ms;
+	char transport[CONFIG_TRANSPORT_MAX + 1];
+	char sync[CONFIG_TRANSPORT_MAX + 1];	/* "file" or "filesystem" */
+	unsigned long password_cost;
+	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
+	unsigned long remind_days;	/* 0: no reminders */
+	unsigned long timeout_days;	/* 0: no loss on time */
+	char smtp_url[CONFIG_URL_MAX + 1];	/* "" when not set */
+	char smtp_starttls[CONFIG_TRANSPORT_MAX + 1];	/* "required", "off" or "" (by host) */
+	char smtp_cafile[CONFIG_PATH_MAX + 1];
+	char smtp_user[CONFIG_SECRET_MAX + 1];
+	char smtp_password[CONFIG_SECRET_MAX + 1];
+	char smtp_password_file[CONFIG_PATH_MAX + 1];
+	char helo_name[CONFIG_NAME_MAX + 1];
+	char envelope_from[MAILADDR_MAX + 1];
+	unsigned long smtp_connect_timeout;	/* seconds */
+	unsigned long smtp_timeout;		/* seconds */
+	unsigned long retry_days;
+	unsigned long sent_keep_days;
+	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	unsigned long max_password_failures;	/* per account an hour; 0 = no throttle */
+	unsigned long password_lockout_minutes;
+	unsigned long max_open_boards;	/* per player; 0 = no limit */
+	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
+	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
+	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
+	char html_mail[8];	/* "on" or "off" */
+	unsigned long max_registrations_per_hour;	/* 0 = no limit */
+	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
+	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
+	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
+	time_t test_time;
+};
+
+/*
+ * The latest "now" config_load() accepts, 9989-12-31T00:00:00Z: a deadline
+ * up to 3650 days (timeout_days) on must still be a time a game file holds
+ * (gamefile.h, up to 9999-12-31).
+ */
+#define CONFIG_NOW_MAX INT64_C(253086681600)
+
+const char *config_status_str(enum config_status status);
+
+/* Fill cfg with the defaults (no file, no environment). */
+void config_defaults(struct config *cfg);
+
+/*
+ * Defaults, then <home>/oustpbm.conf if it exists, then the environment.
+ * On failure cfg holds what was read so far and err (errlen bytes, at least
+ * CONFIG_ERR_MAX is enough) the message.
+ */
+/* True if name is a value the transport key takes (maildir, smtp). */
+bool config_transport_known(const char *name);
+
+enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen);
+
+/*
+ * Parse the text of a configuration file (len bytes) over the values already
+ * in cfg.  name is the file name used in messages.
+ */
+enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
+    char *err, size_t errlen);
+
+/*
+ * Split an smtp_url into its parts: tls true for smtps://, host (at most
+ * hostlen-1 characters, without the [] of an IPv6 literal), *port (25 or 465
+ * when not given).  False with *why if the URL is not acceptable.
+ */
+bool config_smtp_url_parse(const char *url, bool *tls, char *host, size_t hostlen, unsigned *port,
+    const char **why);
+
+/* True if STARTTLS is required: smtp_starttls, or by default unless the host is loopback. */
+bool config_smtp_starttls_required(const struct config *cfg);
+
+/*
+ * The home when no -d DIR is given: $OUSTPBM_HOME, else ~/oustpbm of the
+ * user running oustpbm ($HOME, else the password database).  The man page,
+ * scripts/procmailrc, scripts/crontab and the README say the same.  The
+ * string is static or from the environment: not to be freed.
+ */
+#define CONFIG_HOME_NAME "oustpbm"
+const char *config_default_home(void);
+
+/*
+ * oustpbm init's oustpbm.conf: every key, each with a comment saying what
+ * it is and its default, commented out; from_address set when not NULL.
+ * 0, or -1 on a write error.
+ */
+int config_write_sample(FILE *f, const char *from_address);
+
+/* The keys: config_key_count() of them, config_key_name(i), and each one's help or NULL. */
+size_t config_key_count(void);
+const char *config_key_name(size_t i);
+const char *config_key_help(const char *name);
+
+/* The current time: OUSTPBM_TEST_TIME when set, else time(NULL). */
+time_t config_now(const struct config *cfg);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * aiboard: the AI's playout board for Oust (Oust, by Mark Steere): the same
+ * rules as the rules core (rules.h), cut down to what random playouts and
+ * the tree search need, and fast.
+ *
+ * Cells lie on an array with a border two cells wide, so that every cell
+ * within two steps of a point is an array cell (off-board cells say so).
+ * Connections come from a table of neighbour offsets (nnbr of them), so the
+ * same code serves any board the geometry describes.
+ *
+ * Groups never split in Oust (a placement merges, a capture removes whole
+ * groups): a group is a circular list of its stones with a size, and it
+ * caches the size of its largest enemy neighbour.  Merges happen only in
+ * capturing placements, after which the new group touches no enemy, so the
+ * cache changes only in a few places: a new singleton raises its enemy
+ * neighbours' value to at least 1, and a removed group makes the value of
+ * the groups around it unknown until asked again.
+ *
+ * A board is a plain value; aiboard_copy() copies the part in use.  No
+ * allocation, no I/O.  test_aiboard checks every legal set and every capture
+ * against the rules core on random games and the conformance games.
+ */
+#ifndef OUSTPBM_AIBOARD_H
+#define OUSTPBM_AIBOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game/rules.h"
+
+#define AIBOARD_BORDER 2
+#define AIBOARD_MAX_STRIDE (RULES_MAX_SIZE + 2 * AIBOARD_BORDER)
+#define AIBOARD_MAX_CELLS (AIBOARD_MAX_STRIDE * AIBOARD_MAX_STRIDE)
+#define AIBOARD_MAX_NBR 6
+#define AIBOARD_MAX_NEAR 18	/* cells within two steps: 12 on squares, 18 on hexes */
+
+/* What a placement would do. */
+enum aiboard_verdict { AIBOARD_ILLEGAL = 0, AIBOARD_NONCAPTURE, AIBOARD_CAPTURE };
+
+/* The shape of a board, shared by every copy of a position. */
+struct aigeom {
+	int size;		/* the rules board's size */
+	int stride, ncells, npoints;
+	int nnbr;
+	int nbr[AIBOARD_MAX_NBR];	/* neighbour offsets */
+	int nnear;
+	int near[AIBOARD_MAX_NEAR];	/* offsets of the cells within two steps */
+	uint16_t rpoint[AIBOARD_MAX_CELLS];	/* rules core point of a cell, 0 off the board */
+	uint16_t cell[RULES_MAX_CELLS];		/* cell of a rules core point, 0 if none */
+};
+
+struct aiboard {
+	const struct aigeom *geo;
+	int nempty;
+	int stones[3];		/* indexed by enum rules_color */
+	uint8_t color[AIBOARD_MAX_CELLS];	/* enum rules_color */
+	uint8_t gvalid[AIBOARD_MAX_CELLS];	/* gmax[g] is known */
+	uint8_t nown[AIBOARD_MAX_CELLS];	/* black neighbours | white neighbours << 4 */
+	uint16_t group[AIBOARD_MAX_CELLS];	/* group id (a cell of it), 0 if empty */
+	uint16_t next[AIBOARD_MAX_CELLS];	/* next stone of the group (circular) */
+	uint16_t gsize[AIBOARD_MAX_CELLS];	/* stones of group g */
+	uint16_t gmax[AIBOARD_MAX_CELLS];	/* largest enemy group next to group g */
+	uint16_t epos[AIBOARD_MAX_CELLS];	/* index of an empty cell in empty[] */
+	uint16_t empty[RULES_MAX_POINTS];
+};
+
+/* The geometry of rules board b's shape. */
+void aigeom_init(struct aigeom *geo, const struct rules_board *b);
+
+/* The position of rules board b on geometry geo (made from a board of b's shape). */
+void aiboard_from_rules(struct aiboard *b, const struct aigeom *geo, const struct rules_board *rb);
+
+/* dst = src, copying only the cells in use. */
+void aiboard_copy(struct aiboard *dst, const struct aiboard *src);
+
+/* What placing colour c on the cell p would do (p must be an empty point). */
+enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p);
+
+/*
+ * Place colour c on the empty point p, which aiboard_check() found legal
+ * with verdict v; returns the stones captured.
+ */
+int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v);
+
+/* Stones a capture at p by c would remove (v == AIBOARD_CAPTURE). */
+int aiboard_capture_size(struct aiboard *b, int c, int p);
+
+/* Legal placements of c, written to out (room for RULES_MAX_POINTS); returns how many. */
+int aiboard_legal(struct aiboard *b, int c, uint16_t *out);
+
+/* Whether c has a legal placement. */
+bool aiboard_has_legal(struct aiboard *b, int c);
+
+/* splitmix64 step: any state, zero included, is a good one. */
+static inline uint64_t aiboard_rng(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, n), 0 < n <= 2^16 (multiply-shift; bias below 2^-16 of a percent). */
+static inline int aiboard_below(uint64_t *s, int n)
+{
+	return (int)(((aiboard_rng(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/*
+ * A uniformly random legal placement of c (each legal placement equally
+ * likely, legality decided exactly), its verdict in *v; 0 if c has none.
+ */
+int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_verdict *v);
+
+/*
+ * Play the game on from b, c to move at the start of a turn, with uniformly
+ * random legal placements, whole turns and passes as the rules say, for at
+ * most maxlen placements.  Returns the winner (RULES_BLACK or RULES_WHITE),
+ * RULES_EMPTY for a draw or a game cut at maxlen; *len gets the placements.
+ */
+int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len);
+
+/* Number of neighbours of cell p holding a stone of colour c (black or white). */
+static inline int aiboard_count(const struct aiboard *b, int p, int c)
+{
+	return (b->nown[p] >> (c == RULES_BLACK ? 0 : 4)) & 15;
+}
+
+#endif

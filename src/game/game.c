@@ -1,0 +1,644 @@
+/*
+ * game: one Oust board, its players and its history.  See game.h.
+ */
+#include "game/game.h"
+
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void copy_name(char dst[GAME_NAME_SIZE], const char *src)
+{
+	assert(ident_userid_ok(src));
+	snprintf(dst, GAME_NAME_SIZE, "%s", src);
+	ident_userid_fold(dst);
+}
+
+void game_init(struct game *g, long board, int size, bool swap, const char *black,
+    const char *white, int64_t now)
+{
+	game_init_shape(g, board, RULES_SQUARE, size, swap, black, white, now);
+}
+
+void game_init_shape(struct game *g, long board, enum rules_shape shape, int size, bool swap,
+    const char *black, const char *white, int64_t now)
+{
+	assert(board >= IDENT_BOARD_MIN && board <= IDENT_BOARD_MAX);
+	assert(rules_shape_ok(shape, size));
+	assert(now >= 0);
+	memset(g, 0, sizeof(*g));
+	g->board = board;
+	g->shape = shape;
+	g->size = size;
+	g->swap = swap;
+	copy_name(g->black, black);
+	copy_name(g->white, white);
+	rules_game_init_shape(&g->rg, shape, size, swap);
+	g->end = GAME_END_NONE;
+	g->created = now;
+	g->last_move = now;
+}
+
+void game_release(struct game *g)
+{
+	free(g->turns);
+	free(g->points);
+	g->turns = NULL;
+	g->points = NULL;
+	g->nturns = g->alloc_turns = 0;
+	g->npoints = g->alloc_points = 0;
+}
+
+/* Room for `turns` more history entries and `points` more placements. */
+static bool reserve(struct game *g, int turns, size_t points)
+{
+	if (turns > GAME_MAX_TURNS - g->nturns || points > (size_t)RULES_MAX_POINTS * GAME_MAX_TURNS)
+		return false;
+	if (g->nturns + turns > g->alloc_turns) {
+		int n = g->alloc_turns ? g->alloc_turns : 16;
+		struct game_turn *t;
+
+		while (n < g->nturns + turns)
+			n *= 2;
+		t = realloc(g->turns, (size_t)n * sizeof(*t));
+		if (t == NULL)
+			return false;
+		g->turns = t;
+		g->alloc_turns = n;
+	}
+	if (g->npoints + points > g->alloc_points) {
+		size_t n = g->alloc_points ? g->alloc_points : 64;
+		int *p;
+
+		while (n < g->npoints + points)
+			n *= 2;
+		p = realloc(g->points, n * sizeof(*p));
+		if (p == NULL)
+			return false;
+		g->points = p;
+		g->alloc_points = n;
+	}
+	return true;
+}
+
+/* Append an entry; the room was reserved. */
+static void append(struct game *g, enum rules_color c, const char *player, enum game_action a,
+    int64_t now, const int *points, int n)
+{
+	struct game_turn *t = &g->turns[g->nturns];
+
+	memset(t, 0, sizeof(*t));
+	t->number = g->nturns + 1;
+	t->color = c;
+	assert(strlen(player) < sizeof(t->player));
+	memcpy(t->player, player, strlen(player) + 1);
+	t->action = a;
+	t->time = now;
+	t->npoints = n;
+	t->first = g->npoints;
+	if (n > 0)
+		memcpy(g->points + g->npoints, points, (size_t)n * sizeof(*points));
+	g->npoints += (size_t)n;
+	g->nturns++;
+}
+
+enum game_status game_history_add(struct game *g, const struct game_turn *t, const int *points)
+{
+	int n = t->action == GAME_PLACE ? t->npoints : 0;
+
+	assert(t->number == g->nturns + 1);
+	assert(n >= 0);
+	if (!reserve(g, 1, (size_t)n))
+		return GAME_NO_MEMORY;
+	append(g, t->color, t->player, t->action, t->time, points, n);
+	return GAME_OK;
+}
+
+enum rules_color game_color_of(const struct game *g, const char *name)
+{
+	if (name == NULL)
+		return RULES_EMPTY;
+	if (strcasecmp(name, g->black) == 0)
+		return RULES_BLACK;
+	if (strcasecmp(name, g->white) == 0)
+		return RULES_WHITE;
+	return RULES_EMPTY;
+}
+
+const char *game_player_of(const struct game *g, enum rules_color c)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	return c == RULES_BLACK ? g->black : g->white;
+}
+
+bool game_user_is_robot(const char *userid)
+{
+	return userid != NULL && strcasecmp(userid, GAME_ROBOT_USERID) == 0;
+}
+
+const char *game_player_to_move(const struct game *g)
+{
+	if (game_over(g))
+		return NULL;
+	return game_player_of(g, g->rg.to_move);
+}
+
+/* The common checks before a player acts on the side to move's turn. */
+static enum game_status check_turn(const struct game *g, const char *player)
+{
+	if (game_over(g))
+		return GAME_OVER;
+	if (game_color_of(g, player) == RULES_EMPTY)
+		return GAME_NOT_PLAYER;
+	if (strcasecmp(player, game_player_to_move(g)) != 0)
+		return GAME_NOT_YOUR_TURN;
+	return GAME_OK;
+}
+
+enum game_status game_move(struct game *g, const char *player, const int *points, int n,
+    int64_t now, struct rules_turn_report *rep)
+{
+	struct rules_turn_report dummy;
+	struct rules_game next;
+	enum rules_color c = g->rg.to_move;
+	enum game_status st;
+	int i;
+
+	if (rep == NULL)
+		rep = &dummy;
+	memset(rep, 0, sizeof(*rep));
+	st = check_turn(g, player);
+	if (st != GAME_OK)
+		return st;
+	/* Try the turn on a copy so that running out of memory afterwards changes nothing. */
+	next = g->rg;
+	if (rules_game_turn(&next, points, n, rep) != RULES_TURN_OK)
+		return GAME_ILLEGAL_TURN;
+	if (!reserve(g, 1 + rep->npasses, (size_t)n))
+		return GAME_NO_MEMORY;
+	g->rg = next;
+	append(g, c, game_player_of(g, c), GAME_PLACE, now, points, n);
+	for (i = 0; i < rep->npasses; i++)
+		append(g, rep->passed[i], game_player_of(g, rep->passed[i]), GAME_PASS, now, NULL, 0);
+	if (g->rg.result == RULES_DRAW)
+		g->end = GAME_END_NO_PLACEMENTS;
+	else if (g->rg.result != RULES_PLAYING)
+		g->end = GAME_END_CAPTURE;
+	g->last_move = now;
+	return GAME_OK;
+}
+
+enum game_status game_swap(struct game *g, const char *player, int64_t now)
+{
+	char name[GAME_NAME_SIZE];
+
+	if (game_over(g))
+		return GAME_OVER;
+	if (game_color_of(g, player) == RULES_EMPTY)
+		return GAME_NOT_PLAYER;
+	if (!g->swap)
+		return GAME_SWAP_OFF;
+	if (!rules_game_can_swap(&g->rg))
+		return GAME_SWAP_NOT_NOW;
+	if (strcasecmp(player, g->white) != 0)
+		return GAME_NOT_YOUR_TURN;
+	if (!reserve(g, 1, 0))
+		return GAME_NO_MEMORY;
+	if (!rules_game_swap(&g->rg))
+		return GAME_SWAP_NOT_NOW;
+	append(g, RULES_WHITE, g->white, GAME_SWAP, now, NULL, 0);
+	/* Pie rule: the swapper now owns the black stone(s); the other player, now White, moves. */
+	memcpy(name, g->black, sizeof(name));
+	memcpy(g->black, g->white, sizeof(name));
+	memcpy(g->white, name, sizeof(name));
+	g->last_move = now;
+	return GAME_OK;
+}
+
+enum game_status game_resign(struct game *g, const char *player, int64_t now)
+{
+	enum rules_color c;
+
+	if (game_over(g))
+		return GAME_OVER;
+	c = game_color_of(g, player);
+	if (c == RULES_EMPTY)
+		return GAME_NOT_PLAYER;
+	/* Someone playing both sides resigns the side to move. */
+	if (strcasecmp(player, game_player_to_move(g)) == 0)
+		c = g->rg.to_move;
+	if (!reserve(g, 1, 0))
+		return GAME_NO_MEMORY;
+	append(g, c, game_player_of(g, c), GAME_RESIGN, now, NULL, 0);
+	rules_game_resign(&g->rg, c);
+	g->end = GAME_END_RESIGN;
+	g->last_move = now;
+	return GAME_OK;
+}
+
+enum game_status game_timeout(struct game *g, const char *player, int64_t now)
+{
+	enum rules_color c = g->rg.to_move;
+	enum game_status st;
+
+	st = check_turn(g, player);
+	if (st != GAME_OK)
+		return st;
+	if (!reserve(g, 1, 0))
+		return GAME_NO_MEMORY;
+	append(g, c, game_player_of(g, c), GAME_TIMEOUT, now, NULL, 0);
+	rules_game_resign(&g->rg, c);
+	g->end = GAME_END_TIMEOUT;
+	g->last_move = now;
+	return GAME_OK;
+}
+
+int game_turn_placements(const struct game *g, int k, const int **out)
+{
+	const struct game_turn *t;
+
+	*out = NULL;
+	if (k < 1 || k > g->nturns)
+		return 0;
+	t = &g->turns[k - 1];
+	if (t->action != GAME_PLACE)
+		return 0;
+	*out = game_turn_points(g, t);
+	return t->npoints;
+}
+
+int game_last_placements(const struct game *g, const int **out)
+{
+	return game_turn_placements(g, g->nturns, out);
+}
+
+/* ---- replay ---- */
+
+static enum game_status bad(struct game_replay *r, int turn, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static enum game_status bad(struct game_replay *r, int turn, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	r->bad_turn = turn;
+	n = snprintf(r->why, sizeof(r->why), "turn %d: ", turn);
+	va_start(ap, fmt);
+	vsnprintf(r->why + n, sizeof(r->why) - (size_t)n, fmt, ap);
+	va_end(ap);
+	return GAME_BAD_HISTORY;
+}
+
+/* "E5" for a cell of b, or "placement N" when it is not a point of b. */
+static const char *point_label(const struct rules_board *b, int p, int index, char buf[24])
+{
+	if (p > 0 && p < b->ncells && b->color[p] != RULES_OFFBOARD)
+		return rules_point_name(b, p, buf);
+	snprintf(buf, 24, "placement %d", index + 1);
+	return buf;
+}
+
+/* What was wrong with a refused turn, e.g. "F5: the point is occupied". */
+static void describe_turn(const struct rules_board *b, const int *points,
+    const struct rules_turn_report *rep, char *buf, size_t size)
+{
+	char name[24], prev[24];
+
+	switch (rep->status) {
+	case RULES_TURN_OK:
+		snprintf(buf, size, "the turn is legal");
+		break;
+	case RULES_TURN_EMPTY:
+		snprintf(buf, size, "no placement given");
+		break;
+	case RULES_TURN_ILLEGAL:
+		snprintf(buf, size, "%s: %s", point_label(b, points[rep->index], rep->index, name),
+		    rules_verdict_str(rep->check.verdict));
+		break;
+	case RULES_TURN_TOO_LONG:
+		snprintf(buf, size, "%s: the turn ended with %s", point_label(b, points[rep->index],
+		    rep->index, name), point_label(b, points[rep->index - 1], rep->index - 1, prev));
+		break;
+	case RULES_TURN_TOO_SHORT:
+		snprintf(buf, size, "the turn stops after the capture at %s, but a placement remains: "
+		    "place again", point_label(b, points[rep->index], rep->index, name));
+		break;
+	}
+}
+
+enum game_status game_captures(const struct game *g, struct game_captures *out)
+{
+	struct rules_board *b = NULL;	/* large: on the heap */
+	uint8_t before[RULES_MAX_CELLS];	/* the colours before a placement */
+	const struct game_turn *t;
+	enum game_status st = GAME_NO_MEMORY;
+	size_t used = 0, idx;
+	int i, k, q, got;
+
+	memset(out, 0, sizeof(*out));
+	b = malloc(sizeof(*b));
+	out->first = calloc(g->npoints + 1, sizeof(*out->first));
+	out->n = calloc(g->npoints + 1, sizeof(*out->n));
+	out->stones = calloc(g->npoints + 1, sizeof(*out->stones));
+	if (b == NULL || out->first == NULL || out->n == NULL || out->stones == NULL)
+		goto out;
+	rules_board_init_shape(b, g->shape, g->size);
+	st = GAME_OK;
+	for (i = 0; i < g->nturns; i++) {
+		t = &g->turns[i];
+		if (t->action != GAME_PLACE)
+			continue;
+		for (k = 0; k < t->npoints; k++) {
+			idx = t->first + (size_t)k;
+			memcpy(before, b->color, sizeof(before));
+			got = 0;
+			if (!rules_is_legal(rules_place(b, t->color, g->points[idx], &got))) {
+				st = GAME_BAD_HISTORY;
+				goto out;
+			}
+			out->first[idx] = used;
+			for (q = 0; got > 0 && q < b->ncells; q++)
+				if (before[q] == RULES_OTHER(t->color) && rules_at(b, q) == RULES_EMPTY &&
+				    used < g->npoints)
+					out->stones[used++] = q;
+			out->n[idx] = (int)(used - out->first[idx]);
+		}
+	}
+out:
+	free(b);
+	if (st != GAME_OK)
+		game_captures_release(out);
+	return st;
+}
+
+void game_captures_release(struct game_captures *c)
+{
+	free(c->first);
+	free(c->n);
+	free(c->stones);
+	memset(c, 0, sizeof(*c));
+}
+
+enum game_status game_replay(const struct game *g, int upto, struct game_replay *out)
+{
+	struct rules_game *rg = &out->rg;
+	enum rules_color pending[2], want;
+	int npending = 0, ipending = 0, i, k;
+	const struct game_turn *t;
+	const char *owner;
+	char msg[120], name[GAME_NAME_SIZE];
+	bool swapped = g->nturns >= 2 && g->turns[1].action == GAME_SWAP;
+
+	memset(out, 0, sizeof(*out));
+	rules_game_init_shape(rg, g->shape, g->size, g->swap);
+	/* Before a swap the names were the other way round. */
+	snprintf(out->black, sizeof(out->black), "%s", swapped ? g->white : g->black);
+	snprintf(out->white, sizeof(out->white), "%s", swapped ? g->black : g->white);
+	if (upto < 0 || upto > g->nturns)
+		return GAME_BAD_TURN_NUMBER;
+	for (i = 0; i < upto; i++) {
+		t = &g->turns[i];
+		k = i + 1;
+		if (t->number != k)
+			return bad(out, k, "numbered %d", t->number);
+		if (rg->result != RULES_PLAYING)
+			return bad(out, k, "comes after the end of the game");
+		if (t->color != RULES_BLACK && t->color != RULES_WHITE)
+			return bad(out, k, "no colour");
+		owner = t->color == RULES_BLACK ? out->black : out->white;
+		if (strcasecmp(t->player, owner) != 0)
+			return bad(out, k, "%s played %s, but %s owned %s then", t->player,
+			    rules_color_name(t->color), owner, rules_color_name(t->color));
+		want = ipending < npending ? pending[ipending] : rg->to_move;
+		if (t->action != GAME_RESIGN && t->color != want)
+			return bad(out, k, "%s played, but it was %s's turn",
+			    rules_color_name(t->color), rules_color_name(want));
+		if (ipending < npending && t->action != GAME_PASS)
+			return bad(out, k, "%s had no placement, so this turn must be a pass",
+			    rules_color_name(want));
+		switch (t->action) {
+		case GAME_PASS:
+			if (ipending == npending)
+				return bad(out, k, "%s passed, but had a placement",
+				    rules_color_name(t->color));
+			ipending++;
+			break;
+		case GAME_PLACE:
+			if (rules_game_turn(rg, game_turn_points(g, t), t->npoints, &out->rep) !=
+			    RULES_TURN_OK) {
+				describe_turn(&rg->board, game_turn_points(g, t), &out->rep, msg,
+				    sizeof(msg));
+				return bad(out, k, "%s", msg);
+			}
+			npending = out->rep.npasses;
+			ipending = 0;
+			pending[0] = out->rep.passed[0];
+			pending[1] = out->rep.passed[1];
+			break;
+		case GAME_SWAP:
+			if (!rules_game_swap(rg))
+				return bad(out, k, "swap is only allowed as White's first turn%s",
+				    g->swap ? "" : ", and swap is off");
+			memcpy(name, out->black, sizeof(name));
+			memcpy(out->black, out->white, sizeof(name));
+			memcpy(out->white, name, sizeof(name));
+			break;
+		case GAME_RESIGN:
+		case GAME_TIMEOUT:
+			rules_game_resign(rg, t->color);
+			break;
+		default:
+			return bad(out, k, "unknown action %d", (int)t->action);
+		}
+	}
+	if (ipending < npending) {
+		if (upto == g->nturns)
+			return bad(out, upto + 1, "missing: %s had no placement and passes",
+			    rules_color_name(pending[ipending]));
+		/* Stop before the recorded passes: the passing side is to move. */
+		rg->turn -= npending - ipending;
+		rg->to_move = pending[ipending];
+	}
+	return GAME_OK;
+}
+
+static enum game_end end_of_history(const struct game *g, enum rules_result r)
+{
+	if (r == RULES_PLAYING)
+		return GAME_END_NONE;
+	if (r == RULES_DRAW)
+		return GAME_END_NO_PLACEMENTS;
+	if (g->nturns > 0 && g->turns[g->nturns - 1].action == GAME_RESIGN)
+		return GAME_END_RESIGN;
+	if (g->nturns > 0 && g->turns[g->nturns - 1].action == GAME_TIMEOUT)
+		return GAME_END_TIMEOUT;
+	return GAME_END_CAPTURE;
+}
+
+static enum game_status differs(struct game_replay *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static enum game_status differs(struct game_replay *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->why, sizeof(r->why), fmt, ap);
+	va_end(ap);
+	return GAME_POSITION_DIFFERS;
+}
+
+static const char *color_word(enum rules_color c)
+{
+	return c == RULES_EMPTY ? "empty" : rules_color_name(c);
+}
+
+enum game_status game_verify(const struct game *g, struct game_replay *out)
+{
+	const struct rules_board *have = &g->rg.board, *want = &out->rg.board;
+	enum game_status st;
+	enum game_end end;
+	char name[4];
+	int x, y, p;
+
+	st = game_replay(g, g->nturns, out);
+	if (st != GAME_OK)
+		return st;
+	for (y = have->width - 1; y >= 0; y--) {
+		for (x = rules_row_first(have, y); x < rules_row_first(have, y) + rules_row_len(have, y); x++) {
+			p = rules_point(have, x, y);
+			if (have->color[p] != want->color[p])
+				return differs(out, "%s is %s, but %s after the history",
+				    rules_point_name(have, p, name), color_word(rules_at(have, p)),
+				    color_word(rules_at(want, p)));
+		}
+	}
+	if (g->rg.result != out->rg.result)
+		return differs(out, "the result is %s, but %s after the history",
+		    rules_result_str(g->rg.result), rules_result_str(out->rg.result));
+	if (g->rg.result == RULES_PLAYING && g->rg.to_move != out->rg.to_move)
+		return differs(out, "%s is to move, but %s after the history",
+		    rules_color_name(g->rg.to_move), rules_color_name(out->rg.to_move));
+	if (g->rg.turn != out->rg.turn)
+		return differs(out, "turn %d is next, but %d after the history", g->rg.turn,
+		    out->rg.turn);
+	end = end_of_history(g, out->rg.result);
+	if (g->end != end)
+		return differs(out, "the game ended by %s, but by %s after the history",
+		    game_end_str(g->end), game_end_str(end));
+	return GAME_OK;
+}
+
+/* ---- names ---- */
+
+const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE])
+{
+	if (g->shape == RULES_HEX)
+		snprintf(buf, GAME_DIMENSIONS_SIZE, brief ? "hex%d" : "hex side %d", g->size);
+	else
+		snprintf(buf, GAME_DIMENSIONS_SIZE, "%dx%d", g->size, g->size);
+	return buf;
+}
+
+const char *game_status_str(enum game_status s)
+{
+	switch (s) {
+	case GAME_OK:
+		return "ok";
+	case GAME_NOT_PLAYER:
+		return "not a player of this board";
+	case GAME_NOT_YOUR_TURN:
+		return "not your turn";
+	case GAME_OVER:
+		return "the game is over";
+	case GAME_SWAP_OFF:
+		return "swap is off on this board";
+	case GAME_SWAP_NOT_NOW:
+		return "swap is only allowed as White's first turn";
+	case GAME_ILLEGAL_TURN:
+		return "illegal turn";
+	case GAME_NO_MEMORY:
+		return "out of memory";
+	case GAME_BAD_TURN_NUMBER:
+		return "no such turn";
+	case GAME_BAD_HISTORY:
+		return "the history is not consistent";
+	case GAME_POSITION_DIFFERS:
+		return "the position differs from the history";
+	}
+	return "unknown game status";
+}
+
+const char *game_action_str(enum game_action a)
+{
+	switch (a) {
+	case GAME_PLACE:
+		return "place";
+	case GAME_PASS:
+		return "pass";
+	case GAME_SWAP:
+		return "swap";
+	case GAME_RESIGN:
+		return "resign";
+	case GAME_TIMEOUT:
+		return "timeout";
+	}
+	return "unknown";
+}
+
+const char *game_end_str(enum game_end e)
+{
+	switch (e) {
+	case GAME_END_NONE:
+		return "none";
+	case GAME_END_CAPTURE:
+		return "capture";
+	case GAME_END_RESIGN:
+		return "resign";
+	case GAME_END_TIMEOUT:
+		return "timeout";
+	case GAME_END_NO_PLACEMENTS:
+		return "no-placements";
+	}
+	return "unknown";
+}
+
+const char *game_status_message(const struct game *g, enum game_status s, const char *player,
+    const int *points, const struct rules_turn_report *rep, char *buf, size_t size)
+{
+	const char *who = player != NULL ? player : "?";
+
+	switch (s) {
+	case GAME_NOT_PLAYER:
+		snprintf(buf, size, "%s is not playing on board %ld", who, g->board);
+		break;
+	case GAME_NOT_YOUR_TURN:
+		if (game_over(g))
+			snprintf(buf, size, "board %ld is over", g->board);
+		else
+			snprintf(buf, size, "it is %s's turn", game_player_to_move(g));
+		break;
+	case GAME_OVER:
+		snprintf(buf, size, "board %ld is over", g->board);
+		break;
+	case GAME_SWAP_OFF:
+		snprintf(buf, size, "swap is off on board %ld", g->board);
+		break;
+	case GAME_ILLEGAL_TURN:
+		if (rep != NULL && (points != NULL || rep->status == RULES_TURN_EMPTY))
+			describe_turn(&g->rg.board, points, rep, buf, size);
+		else
+			snprintf(buf, size, "illegal turn on board %ld", g->board);
+		break;
+	case GAME_BAD_HISTORY:
+	case GAME_POSITION_DIFFERS:
+		snprintf(buf, size, "board %ld: %s", g->board, game_status_str(s));
+		break;
+	default:
+		snprintf(buf, size, "%s", game_status_str(s));
+		break;
+	}
+	return buf;
+}

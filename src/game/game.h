@@ -1,0 +1,243 @@
+/*
+ * game: one Oust board as the server keeps it (Oust, by Mark Steere).
+ *
+ * A struct game holds the board's settings, its two players, the current
+ * turn state (struct rules_game) and the history of every turn.  The rules
+ * themselves live in rules.c; this module adds who plays which colour, the
+ * pie rule's exchange of names (../shared/oust-rules.md, "swap"), resignation,
+ * loss on time, and the record of turns that the game file stores.
+ *
+ * Turns are numbered from 1; passes, the swap, a resignation and a timeout
+ * each count as a turn.  While a game runs, rg.turn is the number of the
+ * turn in progress, nturns + 1.  The server records automatic passes in the
+ * history itself, one entry each, right after the turn that caused them.
+ *
+ * No I/O and no clock: callers pass the time ("now", seconds since the
+ * epoch, UTC).  The game owns its history arrays; game_release() frees them.
+ */
+#ifndef OUSTPBM_GAME_H
+#define OUSTPBM_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/ident.h"
+#include "game/rules.h"
+
+#define GAME_THREAD_MAX 250	/* characters in a thread Message-ID */
+#define GAME_MAX_TURNS 1000000	/* a history longer than this is refused */
+#define GAME_NAME_SIZE (IDENT_USERID_MAX + 1)
+#define GAME_ROBOT_USERID "robot"	/* the server's robot player (commands/robot.h) */
+#define GAME_ROBOT_LEVEL_MIN 1	/* the robot's levels (robot.h checks them against ai.h) */
+#define GAME_ROBOT_LEVEL_MAX 5
+
+enum game_status {
+	GAME_OK = 0,
+	GAME_NOT_PLAYER,	/* the user does not play on this board */
+	GAME_NOT_YOUR_TURN,	/* the user plays, but the other side is to move */
+	GAME_OVER,		/* the game has ended */
+	GAME_SWAP_OFF,		/* swap asked for on a board without the pie rule */
+	GAME_SWAP_NOT_NOW,	/* swap asked for after White's first turn */
+	GAME_ILLEGAL_TURN,	/* the rules refused the turn: see the rules_turn_report */
+	GAME_NO_MEMORY,
+	GAME_BAD_TURN_NUMBER,	/* game_replay: no such turn in the history */
+	GAME_BAD_HISTORY,	/* game_replay: the history cannot have been played */
+	GAME_POSITION_DIFFERS	/* game_verify: the stored position is not the replayed one */
+};
+
+enum game_action {
+	GAME_PLACE = 0,		/* one or more placements */
+	GAME_PASS,		/* automatic pass: no placement was available */
+	GAME_SWAP,		/* pie rule: White's first turn, names exchange */
+	GAME_RESIGN,
+	GAME_TIMEOUT		/* loss on time, recorded by the server */
+};
+
+/* Why a finished game ended. */
+enum game_end {
+	GAME_END_NONE = 0,	/* still playing */
+	GAME_END_CAPTURE,	/* the last enemy stones were removed */
+	GAME_END_RESIGN,
+	GAME_END_TIMEOUT,
+	GAME_END_NO_PLACEMENTS	/* neither side could place: a draw */
+};
+
+/* One history entry. */
+struct game_turn {
+	int number;		/* from 1 */
+	enum rules_color color;	/* whose stones: RULES_BLACK or RULES_WHITE */
+	char player[GAME_NAME_SIZE];	/* who owned that colour then */
+	enum game_action action;
+	int64_t time;		/* seconds since the epoch, UTC */
+	int npoints;		/* placements, GAME_PLACE only */
+	size_t first;		/* index of its first placement in game.points */
+};
+
+struct game {
+	long board;		/* board id, IDENT_BOARD_MIN.. */
+	enum rules_shape shape;	/* square (the default) or hex */
+	int size;		/* square: N; hex: the side S */
+	bool swap;		/* pie rule on */
+	char black[GAME_NAME_SIZE];	/* current owner of the black stones */
+	char white[GAME_NAME_SIZE];
+	struct rules_game rg;	/* the current turn state; rg.result is the result */
+	enum game_end end;
+	int64_t created;
+	int64_t last_move;
+	int64_t remind;		/* when `oustpbm cleanup` next reminds the player to move; 0: not set */
+	char thread[GAME_THREAD_MAX + 1];	/* Message-ID for mail threading, may be "" */
+	int robot_level;	/* the robot player's level (robot.h), 0: not given */
+	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
+	int nturns;
+	int alloc_turns;
+	int *points;		/* placements of every PLACE turn, in order (rules cells) */
+	size_t npoints;
+	size_t alloc_points;
+};
+
+/*
+ * A new game on an empty board: size must satisfy rules_size_ok(), black and
+ * white valid user ids (ident_userid_ok(); stored lower-cased), board in
+ * IDENT_BOARD_MIN..IDENT_BOARD_MAX, now >= 0.  Black moves first.
+ */
+void game_init(struct game *g, long board, int size, bool swap, const char *black,
+    const char *white, int64_t now);
+/* The same on a board of either shape: rules_shape_ok(shape, size) must hold. */
+void game_init_shape(struct game *g, long board, enum rules_shape shape, int size, bool swap,
+    const char *black, const char *white, int64_t now);
+/* Free the history; g is left empty and may be released again. */
+void game_release(struct game *g);
+
+/*
+ * A whole turn by player: n placements (rules cells, see rules_parse_point)
+ * checked and applied together by rules_game_turn().  rep (may be NULL)
+ * gets the rules' report; with GAME_ILLEGAL_TURN it says what was wrong.
+ * On success the turn is appended to the history, followed by one entry per
+ * automatic pass, and the result and end are set if the game ended.  On any
+ * failure g is unchanged.
+ */
+enum game_status game_move(struct game *g, const char *player, const int *points, int n,
+    int64_t now, struct rules_turn_report *rep);
+
+/* Pie rule: White's player swaps as White's first turn; the names exchange, then White moves. */
+enum game_status game_swap(struct game *g, const char *player, int64_t now);
+
+/* player resigns (at any time, on either side's turn): the other side wins. */
+enum game_status game_resign(struct game *g, const char *player, int64_t now);
+
+/* The player to move, player, loses on time. */
+enum game_status game_timeout(struct game *g, const char *player, int64_t now);
+
+/*
+ * The colour name plays, or RULES_EMPTY if name is not a player here.
+ * Someone playing against themselves gets RULES_BLACK.
+ */
+enum rules_color game_color_of(const struct game *g, const char *name);
+/* The current owner of colour c (RULES_BLACK or RULES_WHITE). */
+const char *game_player_of(const struct game *g, enum rules_color c);
+/* The player to move, or NULL once the game is over. */
+const char *game_player_to_move(const struct game *g);
+
+/* True if userid is the robot player's, GAME_ROBOT_USERID (case-insensitive). */
+bool game_user_is_robot(const char *userid);
+static inline bool game_over(const struct game *g)
+{
+	return g->rg.result != RULES_PLAYING;
+}
+
+/*
+ * Append one history entry as it stands, with no rule applied (for the game
+ * file codec, which reads the position from the file).  t->number must be
+ * nturns + 1; points holds t->npoints placements for a PLACE entry (t->first
+ * is set here).  GAME_NO_MEMORY leaves g unchanged.
+ */
+enum game_status game_history_add(struct game *g, const struct game_turn *t, const int *points);
+
+/* The placements of turn t (its points, in g->points). */
+static inline const int *game_turn_points(const struct game *g, const struct game_turn *t)
+{
+	/* no placement yet: no array (NULL + 0 is undefined behaviour in C) */
+	return g->points != NULL ? g->points + t->first : NULL;
+}
+
+/*
+ * The placements of turn number k (1..nturns) if it is a PLACE turn: *out
+ * points into g->points.  Returns how many, 0 for any other turn or k.
+ */
+int game_turn_placements(const struct game *g, int k, const int **out);
+/* The placements of the last history entry if it is a PLACE turn (else 0): the upper-case stones. */
+int game_last_placements(const struct game *g, const int **out);
+
+/* The position after some turn, rebuilt from the history by game_replay(). */
+struct game_replay {
+	struct rules_game rg;	/* the turn state after turn upto */
+	char black[GAME_NAME_SIZE];	/* owners of the colours then (before or after a swap) */
+	char white[GAME_NAME_SIZE];
+	int bad_turn;		/* GAME_BAD_HISTORY: the entry that failed, from 1 */
+	struct rules_turn_report rep;	/* for an illegal PLACE entry */
+	char why[160];		/* GAME_BAD_HISTORY: what is wrong, e.g. "turn 7: E5: the point is occupied" */
+};
+
+/*
+ * What each placement of the history removed: for placement i (its index
+ * in game.points), the stones stones[first[i] .. first[i] + n[i]), in board
+ * order; n[i] is 0 for a non-capturing placement.  A stone is captured at
+ * most once after it was placed, so stones needs no more room than the
+ * placements.  Owned by the caller: game_captures_release().
+ */
+struct game_captures {
+	size_t *first;
+	int *n;
+	int *stones;
+};
+
+/*
+ * Fill out from g's placements, replayed on an empty board.  Only the
+ * stones are followed (the turn order is game_replay()'s business): a
+ * placement that is not legal where it stands gives GAME_BAD_HISTORY.
+ * GAME_NO_MEMORY when out of memory.
+ */
+enum game_status game_captures(const struct game *g, struct game_captures *out);
+void game_captures_release(struct game_captures *c);
+
+/*
+ * Replay the history from an empty board up to and including turn upto
+ * (0..nturns; 0 is the empty board).  Every entry is checked: numbering,
+ * colour, player, legality, that passes are recorded exactly where the
+ * rules make them, swap and the end.  Returns GAME_OK, GAME_BAD_TURN_NUMBER
+ * or GAME_BAD_HISTORY (out->bad_turn and out->why say where and why).
+ */
+enum game_status game_replay(const struct game *g, int upto, struct game_replay *out);
+
+/*
+ * Replay the whole history and compare with the stored position, side to
+ * move, turn, result and end (what fsck does); the history's players must
+ * be the game's.  GAME_POSITION_DIFFERS with
+ * out->why naming the first difference; the board is authoritative on load,
+ * so this is how an edited position shows up.
+ */
+enum game_status game_verify(const struct game *g, struct game_replay *out);
+
+/* ---- names ---- */
+#define GAME_DIMENSIONS_SIZE 16
+/*
+ * The board's shape and size as replies say it, "11x11" or "hex side 7",
+ * or with brief as tables list it (one word): "11x11" or "hex7".  Returns buf.
+ */
+const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE]);
+const char *game_status_str(enum game_status s);	/* generic, e.g. "not your turn" */
+const char *game_action_str(enum game_action a);	/* "place", "pass", "swap", ... */
+const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements" */
+
+/*
+ * The specific message for status s of a request by player on g, such as
+ * "it is bob's turn", "carol is not playing on board 101", "board 101 is
+ * over".  For GAME_ILLEGAL_TURN give the points and rep of game_move() to
+ * say which placement and why ("F5: the point is occupied"); they may be
+ * NULL otherwise.  Writes at most size bytes to buf; returns buf.
+ */
+const char *game_status_message(const struct game *g, enum game_status s, const char *player,
+    const int *points, const struct rules_turn_report *rep, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * html: the HTML of oustpbm's boards and the escaping of every text that
+ * comes from outside, shared by the mail's text/html part (reply.c) and the
+ * web site (web.c).
+ *
+ * A board is first reduced to a struct html_board: each point empty, a
+ * star point, a stone (marked when the last turn placed it) or a point the
+ * last turn captured (shown faintly), plus the players' largest/total
+ * figures.  It is then drawn either as a table with inline CSS (for mail:
+ * no SVG, no images, no style sheet, explicit colours so clients in dark
+ * mode do not invert it) or as inline SVG (for the web pages).
+ *
+ * Escaping (html_escape, html_text): & < > " ' become entities, so the
+ * result is safe in text and in quoted attribute values; invalid UTF-8
+ * becomes U+FFFD, control characters other than LF and TAB go, and the
+ * explicit bidi controls (U+202A..U+202E, U+2066..U+2069) are dropped so a
+ * name cannot reverse the text after it; html_text also wraps the text in
+ * <bdi> (an Arabic or Hebrew name is isolated from the text around it) and
+ * lets a word longer than HTML_WORD_MAX characters break (<wbr>).
+ */
+#ifndef OUSTPBM_HTML_H
+#define OUSTPBM_HTML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/strbuf.h"
+#include "game/game.h"
+#include "game/rules.h"
+
+#define HTML_WORD_MAX 24	/* characters of a word before a break opportunity */
+
+enum html_point {
+	HTML_EMPTY = 0,
+	HTML_STAR,		/* an empty star point (board.h) */
+	HTML_BLACK,
+	HTML_WHITE,
+	HTML_BLACK_LAST,	/* placed by the last turn */
+	HTML_WHITE_LAST,
+	HTML_GONE_BLACK,	/* a black stone the last turn captured */
+	HTML_GONE_WHITE
+};
+
+/* A position as drawn. */
+struct html_board {
+	bool hex;		/* a hex-hex board: pt[] is not filled, the drawings are for square boards */
+	int size;
+	unsigned char pt[RULES_MAX_POINTS];	/* enum html_point of column x, row y (0 at the bottom): [y * size + x] */
+	int stones[2];		/* black, white */
+	int largest[2];		/* largest group of black, white */
+};
+
+/*
+ * Reduce board now to hb.  last holds the nlast cells placed by the last
+ * turn (may be NULL when nlast is 0); before (may be NULL) is the board
+ * before that turn, whose stones missing from now are shown as captured.
+ */
+void html_board_from(struct html_board *hb, const struct rules_board *now, const struct rules_board *before,
+    const int *last, int nlast);
+
+/*
+ * The position after turn upto (0..nturns) of g, that turn's placements
+ * marked and its captures shown; the owners of the colours then go to
+ * black and white (GAME_NAME_SIZE bytes each, may be NULL).  For upto ==
+ * nturns the board is g's own, replayed only for the captures.  Returns
+ * GAME_OK, GAME_NO_MEMORY or game_replay()'s error.
+ */
+enum game_status html_board_of_game(const struct game *g, int upto, struct html_board *hb, char *black,
+    char *white);
+
+/* Append s escaped (see above), without <bdi> or breaks: for attribute values and titles. */
+void html_escape(struct strbuf *b, const char *s);
+/* Append s escaped, in <bdi>, long words breakable, line ends as <br>. */
+void html_text(struct strbuf *b, const char *s);
+
+/*
+ * The board as a table with inline CSS for mail: coordinates on all four
+ * sides, 22-pixel points; at most 30 KB for a 25 x 25 board with a stone
+ * on every point.
+ */
+void html_board_table(struct strbuf *b, const struct html_board *hb);
+
+/*
+ * The board as inline SVG for the web: <svg role="img"> titled title
+ * (escaped here), described by the element of id desc_id (the ASCII
+ * board).  Stones are <circle class="b"> and <circle class="w"> with
+ * data-point="E5"; the last turn's marks <circle class="m">, captured
+ * points <circle class="gb"> and <circle class="gw">; coordinates are
+ * <text class="c">.
+ */
+void html_board_svg(struct strbuf *b, const struct html_board *hb, const char *title, const char *desc_id);
+
+#endif

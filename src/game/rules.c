@@ -1,0 +1,1042 @@
+/*
+ * rules: the Oust rules core.  See rules.h and ../shared/oust-rules.md.
+ */
+#include "game/rules.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Shift of colour c's count in rules_board.nown (at most 6 neighbours: 4 bits). */
+#define NOWN_SHIFT(c) ((c) == RULES_BLACK ? 0 : 4)
+#define NOWN_ONE(c) ((uint8_t)(1u << NOWN_SHIFT(c)))
+
+/*
+ * The neighbour offsets of a board of stride st, as in rules_board.nbr: the
+ * square board's four first, then hex's two diagonals.  The hot loops below
+ * are written for nn = 4 or 6 neighbours and inlined once for each (see
+ * SHAPE_CALL), so nn is a constant there and the offsets derive from the
+ * stride as plain arithmetic.
+ */
+#define NBR_OFFSETS(st) { -1, 1, -(st), (st), -(st) - 1, (st) + 1 }
+#define INLINE static inline __attribute__((always_inline))
+/* Call f(..., nn) with the board's neighbour count as a constant. */
+#define SHAPE_CALL(b, f, ...) ((b)->nnbr == 4 ? f(__VA_ARGS__, 4) : f(__VA_ARGS__, 6))
+
+bool rules_size_ok(int size)
+{
+	return size >= RULES_MIN_SIZE && size <= RULES_MAX_SIZE && size % 2 == 1;
+}
+
+bool rules_shape_ok(enum rules_shape shape, int size)
+{
+	if (shape == RULES_HEX)
+		return size >= RULES_HEX_MIN_SIDE && size <= RULES_HEX_MAX_SIDE;
+	return shape == RULES_SQUARE && rules_size_ok(size);
+}
+
+const char *rules_shape_name(enum rules_shape shape)
+{
+	return shape == RULES_HEX ? "hex" : "square";
+}
+
+void rules_board_init(struct rules_board *b, int size)
+{
+	rules_board_init_shape(b, RULES_SQUARE, size);
+}
+
+void rules_board_init_shape(struct rules_board *b, enum rules_shape shape, int size)
+{
+	int x, y, p, c, n, k;
+	const int hex = shape == RULES_HEX;
+
+	assert(rules_shape_ok(shape, size));
+	b->shape = shape;
+	b->size = size;
+	b->width = hex ? 2 * size - 1 : size;
+	b->stride = b->width + 2;
+	b->ncells = b->stride * b->stride;
+	b->npoints = hex ? 3 * size * (size - 1) + 1 : size * size;
+	b->nnbr = hex ? 6 : 4;
+	{
+		const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+
+		for (k = 0; k < RULES_MAX_NBR; k++)
+			b->nbr[k] = k < b->nnbr ? d[k] : 0;
+	}
+	n = b->ncells;
+	b->nempty = 0;
+	b->stones[0] = b->stones[1] = b->stones[2] = 0;
+	b->wgen = 0;
+	/* Only the cells of this size are ever read: clear just those. */
+	memset(b->color, RULES_OFFBOARD, (size_t)n);
+	memset(b->nown, 0, (size_t)n);
+	memset(b->group, 0, (size_t)n * sizeof(b->group[0]));
+	memset(b->gsize, 0, (size_t)n * sizeof(b->gsize[0]));
+	memset(b->gvalid, 0, (size_t)n);
+	memset(b->wmark, 0, (size_t)n * sizeof(b->wmark[0]));
+	for (y = 0; y < b->width; y++) {
+		for (x = rules_row_first(b, y); x < rules_row_first(b, y) + rules_row_len(b, y); x++) {
+			p = rules_point(b, x, y);
+			b->color[p] = RULES_EMPTY;
+			b->epos[p] = (uint16_t)b->nempty;
+			b->empty[b->nempty++] = (uint16_t)p;
+		}
+	}
+	/* On an empty board every point is a non-capturing placement for both. */
+	for (c = RULES_BLACK; c <= RULES_WHITE; c++) {
+		memset(b->lpos[c], 0xff, (size_t)n * sizeof(b->lpos[c][0]));
+		memset(b->isdirty[c], 0, (size_t)n);
+		memcpy(b->legal[c], b->empty, (size_t)b->nempty * sizeof(b->empty[0]));
+		for (x = 0; x < b->nempty; x++)
+			b->lpos[c][b->empty[x]] = (uint16_t)x;
+		b->nlegal[c] = b->nempty;
+		b->ndirty[c] = 0;
+		b->full[c] = false;
+	}
+	assert(b->nempty == b->npoints);
+}
+
+static bool on_board(const struct rules_board *b, int p)
+{
+	return p > 0 && p < b->ncells && b->color[p] != RULES_OFFBOARD;
+}
+
+int rules_group_size(const struct rules_board *b, int p)
+{
+	if (!on_board(b, p) || b->color[p] == RULES_EMPTY)
+		return 0;
+	return b->gsize[b->group[p]];
+}
+
+int rules_largest_group(const struct rules_board *b, enum rules_color c)
+{
+	int p, best = 0;
+
+	for (p = b->stride; p < b->ncells - b->stride; p++)
+		if (b->color[p] == c && b->group[p] == p && b->gsize[p] > best)
+			best = b->gsize[p];
+	return best;
+}
+
+/* Mark the empty point p to be decided again for colour c. */
+static inline void mark(struct rules_board *b, int c, int p)
+{
+	/* Branch-free: the slot past the end is written either way, and kept only if new. */
+	b->dirty[c][b->ndirty[c]] = (uint16_t)p;
+	b->ndirty[c] += !b->isdirty[c][p];
+	b->isdirty[c][p] = 1;
+}
+
+static void list_add(struct rules_board *b, int c, int p)
+{
+	b->lpos[c][p] = (uint16_t)b->nlegal[c];
+	b->legal[c][b->nlegal[c]++] = (uint16_t)p;
+}
+
+static void list_remove(struct rules_board *b, int c, int p)
+{
+	int i = b->lpos[c][p], last = b->legal[c][--b->nlegal[c]];
+
+	b->legal[c][i] = (uint16_t)last;
+	b->lpos[c][last] = (uint16_t)i;
+	b->lpos[c][p] = RULES_NOT_LISTED;
+}
+
+/*
+ * Mark the empty points next to group g, unless g was already walked in
+ * this generation: for the colours in `all` (bit c for colour c) every
+ * such point, for the colours in `touch` only the points that also touch a
+ * stone of that colour (elsewhere that colour's placement is non-capturing
+ * whatever changed).
+ */
+INLINE void mark_group(struct rules_board *b, int g, int all, int touch, const int nn)
+{
+	int s = g, st = b->stride, k, q, c;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
+	/* Counters in locals: stores to the uint8_t flags would make gcc reload them. */
+	int n[3] = { 0, b->ndirty[RULES_BLACK], b->ndirty[RULES_WHITE] };
+
+	if (b->wmark[g] == b->wgen)
+		return;
+	b->wmark[g] = b->wgen;
+	do {
+		for (k = 0; k < nn; k++) {
+			q = s + d[k];
+			if (b->color[q] != RULES_EMPTY)
+				continue;
+			/* all and touch are constants at every call: this loop folds away. */
+			for (c = RULES_BLACK; c <= RULES_WHITE; c++)
+				if ((all & (1 << c)) ||
+				    ((touch & (1 << c)) && ((b->nown[q] >> NOWN_SHIFT(c)) & 15))) {
+					b->dirty[c][n[c]] = (uint16_t)q; /* as mark() */
+					n[c] += !b->isdirty[c][q];
+					b->isdirty[c][q] = 1;
+				}
+		}
+		s = b->next[s];
+	} while (s != g);
+	b->ndirty[RULES_BLACK] = n[RULES_BLACK];
+	b->ndirty[RULES_WHITE] = n[RULES_WHITE];
+}
+
+/*
+ * A stone of colour c came or went at p: mark p's empty neighbours for c
+ * always, and for the other colour only where they touch its stones
+ * (elsewhere its placement is non-capturing whatever changed).
+ */
+INLINE void mark_around(struct rules_board *b, int p, enum rules_color c, const int nn)
+{
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+	int k, q;
+
+	for (k = 0; k < nn; k++) {
+		q = p + d[k];
+		if (b->color[q] != RULES_EMPTY)
+			continue;
+		mark(b, c, q);
+		if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
+			mark(b, RULES_OTHER(c), q);
+	}
+}
+
+/* Start a new generation of group-walk marks. */
+static void new_walk(struct rules_board *b)
+{
+	if (++b->wgen == 0) {
+		memset(b->wmark, 0, sizeof(b->wmark));
+		b->wgen = 1;
+	}
+}
+
+/* Put a stone on an empty point: colour, empty list, neighbour counts, new singleton group. */
+INLINE void put_stone(struct rules_board *b, int p, enum rules_color c, const int nn)
+{
+	int i = b->epos[p], last = b->empty[--b->nempty], k;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+
+	if (b->lpos[RULES_BLACK][p] != RULES_NOT_LISTED)
+		list_remove(b, RULES_BLACK, p);
+	if (b->lpos[RULES_WHITE][p] != RULES_NOT_LISTED)
+		list_remove(b, RULES_WHITE, p);
+
+	b->empty[i] = (uint16_t)last;
+	b->epos[last] = (uint16_t)i;
+	b->color[p] = (uint8_t)c;
+	b->stones[c]++;
+	for (k = 0; k < nn; k++)
+		b->nown[p + d[k]] += NOWN_ONE(c);
+	b->group[p] = (uint16_t)p;
+	b->next[p] = (uint16_t)p;
+	b->gsize[p] = 1;
+	b->gvalid[p] = 0;
+}
+
+/* Merge group `from` into group `into` (both of one colour): relabel the stones of `from`. */
+static void merge_groups(struct rules_board *b, int into, int from)
+{
+	int s = from;
+	uint16_t t;
+
+	do {
+		b->group[s] = (uint16_t)into;
+		s = b->next[s];
+	} while (s != from);
+	/* Splice the two circular lists. */
+	t = b->next[into];
+	b->next[into] = b->next[from];
+	b->next[from] = t;
+	b->gsize[into] = (uint16_t)(b->gsize[into] + b->gsize[from]);
+	b->gvalid[into] = 0;
+}
+
+/* Join the new stone at p with the groups of its colour around it; returns the group id. */
+INLINE int join_neighbours(struct rules_board *b, int p, const int nn)
+{
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+	int c = b->color[p], g = p, i, q, h;
+
+	/* Relabel into the largest group so a merge costs the smaller sizes only. */
+	for (i = 0; i < nn; i++) {
+		q = p + d[i];
+		if (b->color[q] != c)
+			continue;
+		h = b->group[q];
+		if (h == g)
+			continue;
+		if (b->gsize[h] > b->gsize[g])
+			merge_groups(b, h, g), g = h;
+		else
+			merge_groups(b, g, h);
+	}
+	return g;
+}
+
+/*
+ * Remove every stone of group g.  The points it frees and the empty points
+ * around them change for both colours; the other colour's groups around it
+ * lose a neighbour, so their largest enemy may shrink.
+ */
+INLINE void remove_group(struct rules_board *b, int g, const int nn)
+{
+	int s = g, n, c = b->color[g], k, q, h;
+	int st = b->stride;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
+
+	do {
+		for (k = 0; k < nn; k++) {
+			q = s + d[k];
+			if (b->color[q] != RULES_OTHER(c))
+				continue;
+			/* Its largest enemy can shrink only if this group could be it. */
+			h = b->group[q];
+			if (b->gvalid[h] && b->gsize[g] < b->gmax[h])
+				continue;
+			b->gvalid[h] = 0;
+			mark_group(b, h, 1 << RULES_OTHER(c), 0, nn);
+		}
+		s = b->next[s];
+	} while (s != g);
+	do {
+		n = b->next[s];
+		b->color[s] = RULES_EMPTY;
+		b->group[s] = 0;
+		b->epos[s] = (uint16_t)b->nempty;
+		b->empty[b->nempty++] = (uint16_t)s;
+		for (k = 0; k < nn; k++)
+			b->nown[s + d[k]] -= NOWN_ONE(c);
+		b->stones[c]--;
+		mark(b, RULES_BLACK, s);
+		mark(b, RULES_WHITE, s);
+		/*
+		 * Its empty neighbours lost a stone of colour c: for c always; for
+		 * the capturer only where they touch the capturer's stones.
+		 */
+		mark_around(b, s, c, nn);
+		s = n;
+	} while (s != g);
+}
+
+bool rules_board_setup(struct rules_board *b, int p, enum rules_color c)
+{
+	if (!on_board(b, p) || b->color[p] != RULES_EMPTY ||
+	    (c != RULES_BLACK && c != RULES_WHITE))
+		return false;
+	SHAPE_CALL(b, put_stone, b, p, c);
+	SHAPE_CALL(b, join_neighbours, b, p);
+	/* Set-up is not play: decide every point and group again when next asked. */
+	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
+	memset(b->gvalid, 0, (size_t)b->ncells);
+	return true;
+}
+
+/* Largest enemy group next to any stone of group g (0 if none). */
+INLINE int max_enemy_body(const struct rules_board *b, int g, const int nn)
+{
+	int e = RULES_OTHER(b->color[g]), s = g, st = b->stride, m = 0, q, k;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
+
+	do {
+		for (k = 0; k < nn; k++) {
+			q = s + d[k];
+			if (b->color[q] == e && b->gsize[b->group[q]] > m)
+				m = b->gsize[b->group[q]];
+		}
+		s = b->next[s];
+	} while (s != g);
+	return m;
+}
+
+static int group_max_enemy4(const struct rules_board *b, int g)
+{
+	return max_enemy_body(b, g, 4);
+}
+
+static int group_max_enemy6(const struct rules_board *b, int g)
+{
+	return max_enemy_body(b, g, 6);
+}
+
+#define group_max_enemy(b, g, nn) ((nn) == 4 ? group_max_enemy4(b, g) : group_max_enemy6(b, g))
+
+/*
+ * The capture test for colour c at the empty point p, which touches at
+ * least one stone of colour c.
+ */
+static enum rules_verdict eval_join(const struct rules_board *b, enum rules_color c, int p)
+{
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+	int seen[RULES_MAX_NBR], nseen = 0, size = 1, maxe = 0, k, j, q, g, m;
+	enum rules_color e = RULES_OTHER(c);
+
+	for (k = 0; k < b->nnbr; k++) {
+		q = p + d[k];
+		if (b->color[q] == e) {
+			if (b->gsize[b->group[q]] > maxe)
+				maxe = b->gsize[b->group[q]];
+			continue;
+		}
+		if (b->color[q] != c)
+			continue;
+		g = b->group[q];
+		for (j = 0; j < nseen && seen[j] != g; j++)
+			;
+		if (j < nseen)
+			continue;
+		seen[nseen++] = g;
+		size += b->gsize[g];
+		m = SHAPE_CALL(b, group_max_enemy, b, g);
+		if (m > maxe)
+			maxe = m;
+	}
+	if (maxe == 0)
+		return RULES_NO_ENEMY;
+	if (size <= maxe)
+		return RULES_NOT_LARGER;
+	return RULES_CAPTURE;
+}
+
+/* Fast verdict for one placement, without the details of rules_check(). */
+static enum rules_verdict verdict_of(const struct rules_board *b, enum rules_color c, int p)
+{
+	if (!on_board(b, p))
+		return RULES_OFFBOARD_POINT;
+	if (b->color[p] != RULES_EMPTY)
+		return RULES_OCCUPIED;
+	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
+		return RULES_NONCAPTURE;
+	return eval_join(b, c, p);
+}
+
+static void add_unique(uint16_t *list, int *n, int v)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (list[i] == v)
+			return;
+	list[(*n)++] = (uint16_t)v;
+}
+
+enum rules_verdict rules_check(const struct rules_board *b, enum rules_color c, int p,
+    struct rules_check *out)
+{
+	struct rules_check r = { 0 };
+	uint16_t own[RULES_MAX_NBR], enemy[RULES_MAX_POINTS];
+	int nown = 0, nenemy = 0, i, k, q, s;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+	enum rules_color e = RULES_OTHER(c);
+
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	r.verdict = verdict_of(b, c, p);
+	if (r.verdict == RULES_OFFBOARD_POINT || r.verdict == RULES_OCCUPIED)
+		goto out;
+	r.new_group = 1;
+	for (k = 0; k < b->nnbr; k++) {
+		q = p + d[k];
+		if (b->color[q] == c)
+			add_unique(own, &nown, b->group[q]);
+		else if (b->color[q] == e)
+			add_unique(enemy, &nenemy, b->group[q]);
+	}
+	for (i = 0; i < nown; i++) {
+		r.new_group += b->gsize[own[i]];
+		s = own[i];
+		do {
+			for (k = 0; k < b->nnbr; k++) {
+				q = s + d[k];
+				if (b->color[q] == e)
+					add_unique(enemy, &nenemy, b->group[q]);
+			}
+			s = b->next[s];
+		} while (s != own[i]);
+	}
+	if (nown == 0)
+		goto out; /* a non-capturing placement touches enemies but joins nothing */
+	r.enemy_groups = nenemy;
+	for (i = 0; i < nenemy; i++)
+		if (b->gsize[enemy[i]] > r.largest_enemy)
+			r.largest_enemy = b->gsize[enemy[i]];
+	if (r.verdict == RULES_CAPTURE)
+		for (i = 0; i < nenemy; i++)
+			r.captured += b->gsize[enemy[i]];
+out:
+	if (out != NULL)
+		*out = r;
+	return r.verdict;
+}
+
+/* Group g's largest enemy neighbour, computed again only when it may have changed. */
+INLINE int cached_max_enemy(struct rules_board *b, int g, const int nn)
+{
+	if (!b->gvalid[g]) {
+		b->gvalid[g] = 1;
+		b->gmax[g] = (uint16_t)group_max_enemy(b, g, nn);
+	}
+	return b->gmax[g];
+}
+
+/*
+ * Decide the empty point p for colour c (true: legal), with few
+ * data-dependent branches.  A neighbour that is not an own stone stands for
+ * group 0, whose size and largest enemy are 0 (cell 0 is off-board and never
+ * holds a stone); own groups are deduplicated arithmetically.  Same verdicts
+ * as eval_join(): test_rules compares the sets with rules_check() on every
+ * position of random games, square and hex.
+ */
+INLINE bool decide(struct rules_board *b, enum rules_color c, int p, const int nn)
+{
+	const unsigned e = (unsigned)RULES_OTHER(c);
+	const uint8_t *col = b->color;
+	const uint16_t *grp = b->group, *gs = b->gsize;
+	const int s = b->stride;
+	unsigned c0, c1, c2, c3, c4 = 0, c5 = 0, g0, g1, g2, g3, g4 = 0, g5 = 0;
+	unsigned o0, o1, o2, o3, o4 = 0, o5 = 0, size, maxe, m;
+
+	if (((b->nown[p] >> NOWN_SHIFT(c)) & 15) == 0)
+		return true; /* non-capturing placement */
+	c0 = col[p - 1], c1 = col[p + 1], c2 = col[p - s], c3 = col[p + s];
+	g0 = grp[p - 1], g1 = grp[p + 1], g2 = grp[p - s], g3 = grp[p + s];
+	if (nn == 6) {
+		c4 = col[p - s - 1], c5 = col[p + s + 1];
+		g4 = grp[p - s - 1], g5 = grp[p + s + 1];
+	}
+	/* Enemy neighbours: their sizes. */
+	maxe = c0 == e ? gs[g0] : 0;
+	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
+	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
+	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
+	if (nn == 6) {
+		m = c4 == e ? gs[g4] : 0, maxe = m > maxe ? m : maxe;
+		m = c5 == e ? gs[g5] : 0, maxe = m > maxe ? m : maxe;
+	}
+	/* Own neighbours: distinct groups, their sizes and largest enemies. */
+	o0 = c0 == (unsigned)c ? g0 : 0;
+	o1 = c1 == (unsigned)c && g1 != o0 ? g1 : 0;
+	o2 = c2 == (unsigned)c && g2 != o0 && g2 != o1 ? g2 : 0;
+	o3 = c3 == (unsigned)c && g3 != o0 && g3 != o1 && g3 != o2 ? g3 : 0;
+	if (nn == 6) {
+		o4 = c4 == (unsigned)c && g4 != o0 && g4 != o1 && g4 != o2 && g4 != o3 ? g4 : 0;
+		o5 = c5 == (unsigned)c && g5 != o0 && g5 != o1 && g5 != o2 && g5 != o3 &&
+		    g5 != o4 ? g5 : 0;
+	}
+	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
+	if (nn == 6)
+		size += gs[o4] + gs[o5];
+	if (o0) m = cached_max_enemy(b, (int)o0, nn), maxe = m > maxe ? m : maxe;
+	if (o1) m = cached_max_enemy(b, (int)o1, nn), maxe = m > maxe ? m : maxe;
+	if (o2) m = cached_max_enemy(b, (int)o2, nn), maxe = m > maxe ? m : maxe;
+	if (o3) m = cached_max_enemy(b, (int)o3, nn), maxe = m > maxe ? m : maxe;
+	if (nn == 6) {
+		if (o4) m = cached_max_enemy(b, (int)o4, nn), maxe = m > maxe ? m : maxe;
+		if (o5) m = cached_max_enemy(b, (int)o5, nn), maxe = m > maxe ? m : maxe;
+	}
+	return maxe > 0 && size > maxe;
+}
+
+INLINE enum rules_verdict place(struct rules_board *b, enum rules_color c, int p, int *captured,
+    const int nn)
+{
+	enum rules_verdict v;
+	int g, s, k, q, h, n = 0;
+	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
+
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	if (on_board(b, p) && b->color[p] == RULES_EMPTY &&
+	    ((b->nown[p] >> NOWN_SHIFT(c)) & 15) != 0 && decide(b, c, p, nn))
+		v = RULES_CAPTURE; /* decided with the cached group values */
+	else
+		v = verdict_of(b, c, p);
+	if (!rules_is_legal(v))
+		goto out;
+	put_stone(b, p, c, nn);
+	g = join_neighbours(b, p, nn);
+	new_walk(b);
+	if (v == RULES_NONCAPTURE) {
+		/*
+		 * The new singleton's empty neighbours: for colour c they now touch
+		 * an own stone; for the other colour they touch an enemy of size 1,
+		 * which matters only where they also touch the other colour's stones.
+		 */
+		mark_around(b, p, c, nn);
+		/*
+		 * Enemy groups touching the new singleton have a new neighbour of
+		 * size 1: their largest enemy changes only if they had none.
+		 */
+		for (k = 0; k < nn; k++) {
+			q = p + d[k];
+			if (b->color[q] != RULES_OTHER(c))
+				continue;
+			h = b->group[q];
+			if (b->gvalid[h] && b->gmax[h] > 0)
+				continue;
+			if (b->gvalid[h])
+				b->gmax[h] = 1; /* it was 0 */
+			mark_group(b, h, 1 << RULES_OTHER(c), 0, nn);
+		}
+		goto out;
+	}
+	/*
+	 * The group's size and largest enemy changed: its empty neighbours for
+	 * colour c; for the other colour only where they touch its stones.
+	 */
+	mark_group(b, g, 1 << c, 1 << RULES_OTHER(c), nn);
+	/* A capture: every enemy group next to the new group is smaller; remove them all. */
+	s = g;
+	do {
+		for (k = 0; k < nn; k++) {
+			q = s + d[k];
+			if (b->color[q] == RULES_OTHER(c)) {
+				n += b->gsize[b->group[q]];
+				remove_group(b, b->group[q], nn);
+			}
+		}
+		s = b->next[s];
+	} while (s != g);
+	/* Everything the new group touched is gone: it has no enemy neighbour. */
+	b->gvalid[g] = 1;
+	b->gmax[g] = 0;
+out:
+	if (captured != NULL)
+		*captured = n;
+	return v;
+}
+
+enum rules_verdict rules_place(struct rules_board *b, enum rules_color c, int p, int *captured)
+{
+	return SHAPE_CALL(b, place, b, c, p, captured);
+}
+
+/* Bring colour c's legal set up to date: decide the dirty points again, or all of them. */
+INLINE void update_legal_nn(struct rules_board *b, enum rules_color c, const int nn)
+{
+	/* Locals: stores to the uint8_t flags would make gcc reload fields of b. */
+	uint8_t *isdirty = b->isdirty[c];
+	const uint16_t *dirty = b->dirty[c];
+	const int ndirty = b->ndirty[c];
+	int i, p;
+	bool in, now;
+
+	if (b->full[c]) {
+		for (i = 0; i < ndirty; i++)
+			isdirty[dirty[i]] = 0;
+		for (i = 0; i < b->nlegal[c]; i++)
+			b->lpos[c][b->legal[c][i]] = RULES_NOT_LISTED;
+		b->nlegal[c] = 0;
+		for (i = 0; i < b->nempty; i++)
+			if (decide(b, c, b->empty[i], nn))
+				list_add(b, c, b->empty[i]);
+		b->full[c] = false;
+		b->ndirty[c] = 0;
+		return;
+	}
+	for (i = 0; i < ndirty; i++) {
+		p = dirty[i];
+		isdirty[p] = 0;
+		if (b->color[p] != RULES_EMPTY)
+			continue;
+		in = b->lpos[c][p] != RULES_NOT_LISTED;
+		now = decide(b, c, p, nn);
+		if (now && !in)
+			list_add(b, c, p);
+		else if (!now && in)
+			list_remove(b, c, p);
+	}
+	b->ndirty[c] = 0;
+}
+
+static void update_legal(struct rules_board *b, enum rules_color c)
+{
+	SHAPE_CALL(b, update_legal_nn, b, c);
+}
+
+int rules_legal(struct rules_board *b, enum rules_color c, uint16_t *out)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	update_legal(b, c);
+	memcpy(out, b->legal[c], (size_t)b->nlegal[c] * sizeof(out[0]));
+	return b->nlegal[c];
+}
+
+bool rules_has_legal(struct rules_board *b, enum rules_color c)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	update_legal(b, c);
+	return b->nlegal[c] > 0;
+}
+
+/* ---- notation ---- */
+
+char rules_column_letter(int x)
+{
+	assert(x >= 0 && x < RULES_MAX_SIZE);
+	return (char)('A' + x + (x >= 8)); /* Go boards skip I */
+}
+
+char rules_row_letter(int y)
+{
+	assert(y >= 0 && y < 2 * RULES_HEX_MAX_SIDE - 1);
+	return (char)('a' + y);
+}
+
+/* A hex cell "g13": row letter from a at the bottom, number from 1 at the row's left end. */
+static int parse_hex_point(const struct rules_board *b, const char *s, int len)
+{
+	int y, k = 0, i;
+	char l = s[0];
+
+	if (l >= 'A' && l <= 'Z')
+		l = (char)(l - 'A' + 'a');
+	if (l < 'a' || l > 'z' || s[1] == '0')
+		return RULES_NO_POINT;
+	y = l - 'a';
+	for (i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return RULES_NO_POINT;
+		k = k * 10 + (s[i] - '0');
+	}
+	if (y >= b->width || k < 1 || k > rules_row_len(b, y))
+		return RULES_NO_POINT;
+	return rules_point(b, rules_row_first(b, y) + k - 1, y);
+}
+
+int rules_parse_point(const struct rules_board *b, const char *s, int len)
+{
+	int x, y = 0, i;
+	char l;
+
+	if (len < 2 || len > 3)
+		return RULES_NO_POINT;
+	if (b->shape == RULES_HEX)
+		return parse_hex_point(b, s, len);
+	l = s[0];
+	if (l >= 'a' && l <= 'z')
+		l = (char)(l - 'a' + 'A');
+	if (l < 'A' || l > 'Z' || l == 'I')
+		return RULES_NO_POINT;
+	x = l - 'A' - (l > 'I');
+	if (s[1] == '0')
+		return RULES_NO_POINT;
+	for (i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return RULES_NO_POINT;
+		y = y * 10 + (s[i] - '0');
+	}
+	if (x >= b->size || y < 1 || y > b->size)
+		return RULES_NO_POINT;
+	return rules_point(b, x, y - 1);
+}
+
+char *rules_offboard_why(const struct rules_board *b, const char *s, int len, char *buf, size_t size)
+{
+	char l = len > 0 ? s[0] : '?';
+	int n, y;
+
+	if (len > 8)
+		len = 8; /* a vertex is at most 3 characters: the rest is noise */
+	if (b->shape != RULES_HEX) {
+		if (l >= 'a' && l <= 'z')
+			l = (char)(l - 'a' + 'A');
+		n = snprintf(buf, size, "%c%.*s is not on the %dx%d board", l, len > 0 ? len - 1 : 0, s + 1,
+		    b->size, b->size);
+		if (l == 'I' && n >= 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, ": the columns skip I");
+		return buf;
+	}
+	if (l >= 'A' && l <= 'Z')
+		l = (char)(l - 'A' + 'a');
+	n = snprintf(buf, size, "%c%.*s is not on the hex board of side %d: ", l, len > 0 ? len - 1 : 0, s + 1,
+	    b->size);
+	if (n < 0 || (size_t)n >= size)
+		return buf;
+	y = l - 'a';
+	if (y >= 0 && y < b->width)
+		snprintf(buf + n, size - (size_t)n, "row %c has cells %c1 to %c%d", l, l, l, rules_row_len(b, y));
+	else
+		snprintf(buf + n, size - (size_t)n, "its rows run from a to %c", rules_row_letter(b->width - 1));
+	return buf;
+}
+
+char *rules_point_name(const struct rules_board *b, int p, char buf[4])
+{
+	int x = rules_x(b, p), y = rules_y(b, p) + 1;
+
+	assert(on_board(b, p));
+	if (b->shape == RULES_HEX) {
+		/* Row letter, then the number in the row (stored in y for the digits below). */
+		buf[0] = rules_row_letter(y - 1);
+		y = x - rules_row_first(b, y - 1) + 1;
+	} else {
+		buf[0] = rules_column_letter(x);
+	}
+	if (y >= 10) {
+		buf[1] = (char)('0' + y / 10);
+		buf[2] = (char)('0' + y % 10);
+		buf[3] = '\0';
+	} else {
+		buf[1] = (char)('0' + y);
+		buf[2] = '\0';
+	}
+	return buf;
+}
+
+/* ---- game ---- */
+
+void rules_game_init(struct rules_game *g, int size, bool swap_enabled)
+{
+	rules_game_init_shape(g, RULES_SQUARE, size, swap_enabled);
+}
+
+void rules_game_init_shape(struct rules_game *g, enum rules_shape shape, int size, bool swap_enabled)
+{
+	rules_board_init_shape(&g->board, shape, size);
+	g->to_move = RULES_BLACK;
+	g->result = RULES_PLAYING;
+	g->turn = 1;
+	g->placed = 0;
+	g->swap_enabled = swap_enabled;
+}
+
+/*
+ * A new turn begins for the side to move.  Mandatory placement and passing:
+ * with no placement it passes; if the other side has none either, the game
+ * is drawn (our decision: the rule sheet says this cannot happen, but it can).
+ */
+static void begin_turn(struct rules_game *g, struct rules_event *ev)
+{
+	g->placed = 0;
+	if (rules_has_legal(&g->board, g->to_move))
+		return;
+	if (!rules_has_legal(&g->board, RULES_OTHER(g->to_move))) {
+		g->result = RULES_DRAW;
+		return;
+	}
+	ev->passed[ev->npasses++] = g->to_move;
+	g->turn++;
+	g->to_move = RULES_OTHER(g->to_move);
+}
+
+static void end_turn(struct rules_game *g, struct rules_event *ev)
+{
+	ev->turn_over = true;
+	g->turn++;
+	g->to_move = RULES_OTHER(g->to_move);
+	begin_turn(g, ev);
+}
+
+void rules_game_start(struct rules_game *g, const struct rules_board *b, enum rules_color to_move,
+    int turn, bool swap_enabled, struct rules_event *ev)
+{
+	struct rules_event dummy;
+
+	assert(to_move == RULES_BLACK || to_move == RULES_WHITE);
+	if (ev == NULL)
+		ev = &dummy;
+	memset(ev, 0, sizeof(*ev));
+	g->board = *b;
+	g->to_move = to_move;
+	g->result = RULES_PLAYING;
+	g->turn = turn;
+	g->swap_enabled = swap_enabled;
+	begin_turn(g, ev);
+	ev->result = g->result;
+}
+
+enum rules_verdict rules_game_play(struct rules_game *g, int p, struct rules_event *ev)
+{
+	struct rules_event dummy;
+	enum rules_color c = g->to_move;
+
+	if (ev == NULL)
+		ev = &dummy;
+	memset(ev, 0, sizeof(*ev));
+	ev->result = g->result;
+	if (g->result != RULES_PLAYING) {
+		ev->verdict = RULES_GAME_OVER;
+		return ev->verdict;
+	}
+	ev->verdict = rules_place(&g->board, c, p, &ev->captured);
+	if (!rules_is_legal(ev->verdict))
+		return ev->verdict;
+	g->placed++;
+	if (ev->verdict == RULES_NONCAPTURE) {
+		end_turn(g, ev);
+	} else if (g->board.stones[RULES_OTHER(c)] == 0) {
+		/* Winning: the placement removed the last enemy stones. */
+		g->result = c == RULES_BLACK ? RULES_BLACK_WINS : RULES_WHITE_WINS;
+		g->turn++;
+		ev->turn_over = true;
+	} else if (!rules_has_legal(&g->board, c)) {
+		/* Mid-turn dead end (our decision): the rest of the turn is passed. */
+		ev->dead_end = true;
+		end_turn(g, ev);
+	}
+	ev->result = g->result;
+	return ev->verdict;
+}
+
+enum rules_verdict rules_game_play_color(struct rules_game *g, enum rules_color c, int p,
+    struct rules_event *ev)
+{
+	if (g->result == RULES_PLAYING && c != g->to_move) {
+		if (ev != NULL) {
+			memset(ev, 0, sizeof(*ev));
+			ev->verdict = RULES_NOT_YOUR_TURN;
+			ev->result = g->result;
+		}
+		return RULES_NOT_YOUR_TURN;
+	}
+	return rules_game_play(g, p, ev);
+}
+
+int rules_game_legal(struct rules_game *g, uint16_t *out)
+{
+	if (g->result != RULES_PLAYING)
+		return 0;
+	return rules_legal(&g->board, g->to_move, out);
+}
+
+bool rules_game_can_swap(const struct rules_game *g)
+{
+	return g->swap_enabled && g->result == RULES_PLAYING && g->turn == 2 && g->placed == 0 &&
+	    g->to_move == RULES_WHITE;
+}
+
+bool rules_game_swap(struct rules_game *g)
+{
+	if (!rules_game_can_swap(g))
+		return false;
+	/* Colours stay on the board; White, now the first player, moves next. */
+	g->turn++;
+	return true;
+}
+
+void rules_game_resign(struct rules_game *g, enum rules_color c)
+{
+	assert(c == RULES_BLACK || c == RULES_WHITE);
+	if (g->result != RULES_PLAYING)
+		return;
+	g->result = c == RULES_BLACK ? RULES_WHITE_WINS : RULES_BLACK_WINS;
+	g->turn++;
+	g->placed = 0;
+}
+
+enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, int n,
+    struct rules_turn_report *rep)
+{
+	struct rules_game work; /* the turn is tried on a copy: atomic */
+	struct rules_event ev;
+	int i;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->result = g->result;
+	if (n <= 0) {
+		rep->status = RULES_TURN_EMPTY;
+		return rep->status;
+	}
+	if (g->result != RULES_PLAYING) {
+		rep->status = RULES_TURN_ILLEGAL;
+		rep->check.verdict = RULES_GAME_OVER;
+		return rep->status;
+	}
+	work = *g;
+	for (i = 0; i < n; i++) {
+		rep->index = i;
+		if (!rules_is_legal(rules_game_play(&work, points[i], &ev))) {
+			rep->status = RULES_TURN_ILLEGAL;
+			rules_check(&work.board, work.to_move, points[i], &rep->check);
+			return rep->status;
+		}
+		rep->captured += ev.captured;
+		if (ev.turn_over && i + 1 < n) {
+			rep->status = RULES_TURN_TOO_LONG;
+			rep->index = i + 1;
+			return rep->status;
+		}
+	}
+	if (!ev.turn_over) {
+		rep->status = RULES_TURN_TOO_SHORT;
+		rep->index = n - 1;
+		return rep->status;
+	}
+	rep->dead_end = ev.dead_end;
+	rep->npasses = ev.npasses;
+	rep->passed[0] = ev.passed[0];
+	rep->passed[1] = ev.passed[1];
+	rep->result = ev.result;
+	*g = work;
+	rep->status = RULES_TURN_OK;
+	return rep->status;
+}
+
+/* ---- names ---- */
+
+const char *rules_verdict_str(enum rules_verdict v)
+{
+	switch (v) {
+	case RULES_NONCAPTURE:
+		return "non-capturing placement";
+	case RULES_CAPTURE:
+		return "capturing placement";
+	case RULES_OFFBOARD_POINT:
+		return "not a point of the board";
+	case RULES_OCCUPIED:
+		return "the point is occupied";
+	case RULES_NO_ENEMY:
+		return "the new group would touch no enemy group";
+	case RULES_NOT_LARGER:
+		return "the new group would not be larger than every enemy group it touches";
+	case RULES_GAME_OVER:
+		return "the game is over";
+	case RULES_NOT_YOUR_TURN:
+		return "it is the other side's turn";
+	}
+	return "unknown verdict";
+}
+
+const char *rules_turn_status_str(enum rules_turn_status s)
+{
+	switch (s) {
+	case RULES_TURN_OK:
+		return "ok";
+	case RULES_TURN_ILLEGAL:
+		return "illegal placement";
+	case RULES_TURN_TOO_SHORT:
+		return "the turn stops after a capture while a placement is still available";
+	case RULES_TURN_TOO_LONG:
+		return "placements given after the turn ended";
+	case RULES_TURN_EMPTY:
+		return "no placement given";
+	}
+	return "unknown turn status";
+}
+
+const char *rules_color_name(enum rules_color c)
+{
+	switch (c) {
+	case RULES_BLACK:
+		return "black";
+	case RULES_WHITE:
+		return "white";
+	case RULES_EMPTY:
+		return "empty";
+	case RULES_OFFBOARD:
+		return "off-board";
+	}
+	return "unknown";
+}
+
+const char *rules_result_str(enum rules_result r)
+{
+	switch (r) {
+	case RULES_PLAYING:
+		return "unknown";
+	case RULES_BLACK_WINS:
+		return "B+";
+	case RULES_WHITE_WINS:
+		return "W+";
+	case RULES_DRAW:
+		return "0";
+	}
+	return "unknown";
+}

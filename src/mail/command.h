@@ -1,0 +1,200 @@
+/*
+ * command: the command a player's mail carries, in pbmserv's shapes.
+ *
+ * The command is taken from the Subject when the Subject, once stripped of
+ * reply and forward prefixes (Re:, Fwd:, Fw:, AW:, repeated) and [tags],
+ * starts with a command keyword (after an optional leading word "oust");
+ * otherwise from the first non-blank line of the body that is not quoted
+ * ('>') nor the attribution line of a quote ("On ..., X wrote:" followed
+ * by quoted lines), so a bottom-posted reply finds its command too, and
+ * that comes before the quoted mail of a top-posted reply (see
+ * command_comment).  When the Subject holds a command too few words long
+ * ("Subject: Oust move") and that body line a complete one, the body's
+ * is used; when it does not, the error says that the Subject was read.
+ * A command line holding a control character (C0, DEL, C1: U+0000 to
+ * U+001F but TAB, U+007F to U+009F) is refused, naming the character and
+ * its position: dropping it silently would make "ev<NUL>il" "evil".
+ * Keywords are case-insensitive:
+ *
+ *   register <userid> <password> [full name...]
+ *   password <userid> <old password> <new password>
+ *   challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap]
+ *       [-level=N]
+ *   move <board>[#turn] <userid> <password> <placements>
+ *   swap <board>[#turn] <userid> <password>
+ *   resign <board>[#turn] <userid> <password>
+ *   show <board>[#turn]
+ *   history <board>
+ *   games <userid>
+ *   help
+ *
+ * Placements are vertices joined by commas, spaces allowed around the
+ * commas: "E5,F5,G6" or "e5, f5, g6", or hex cells "g13,f2".  Only their
+ * shape is checked here (a letter A..Z, a number 1..25); the board checks
+ * the rest (square columns skip I, hex rows include it).
+ * This module does no I/O and knows nothing of GMime.
+ */
+#ifndef OUSTPBM_COMMAND_H
+#define OUSTPBM_COMMAND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/ident.h"
+
+#define COMMAND_LINE_MAX 4096		/* bytes of the command line */
+#define COMMAND_PASSWORD_MAX 64		/* bytes of a password */
+#define COMMAND_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes of a full name (64 characters) */
+#define COMMAND_PLACEMENTS_MAX 625	/* placements in one turn (25 x 25) */
+#define COMMAND_TURN_MAX 999999		/* largest #turn */
+#define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
+#define COMMAND_ERROR_MAX 256		/* bytes of an error message */
+#define COMMAND_SIZE_MIN 5
+#define COMMAND_SIZE_MAX 25
+#define COMMAND_SIZE_DEFAULT 11
+#define COMMAND_HEX_MIN 3		/* hex-hex sides */
+#define COMMAND_HEX_MAX 10
+#define COMMAND_HEX_DEFAULT 7
+#define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
+#define COMMAND_LEVEL_MAX 5
+
+enum command_status {
+	COMMAND_OK = 0,
+	COMMAND_EMPTY,		/* no command in the Subject or the body */
+	COMMAND_TOO_LONG,	/* the command line exceeds COMMAND_LINE_MAX */
+	COMMAND_CONTROL,	/* the command line holds a control character */
+	COMMAND_UNKNOWN,	/* the first word is no command */
+	COMMAND_USAGE,		/* wrong number of words for the command */
+	COMMAND_BAD_USERID,
+	COMMAND_BAD_PASSWORD,	/* too long */
+	COMMAND_BAD_NAME,	/* the full name: too long, or a bidi formatting character */
+	COMMAND_BAD_BOARD,
+	COMMAND_BAD_TURN,	/* the #turn after a board number */
+	COMMAND_BAD_OPTION,	/* a challenge option */
+	COMMAND_BAD_PLACEMENT,
+	COMMAND_PLACEMENTS_ONLY	/* placements without a command ("C3" under a board mail): out->placements
+				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
+};
+
+enum command_kind {
+	COMMAND_NONE = 0,	/* nothing parsed (see the status) */
+	COMMAND_REGISTER,
+	COMMAND_PASSWORD,
+	COMMAND_CHALLENGE,
+	COMMAND_MOVE,
+	COMMAND_SWAP,
+	COMMAND_RESIGN,
+	COMMAND_SHOW,
+	COMMAND_HISTORY,
+	COMMAND_GAMES,
+	COMMAND_HELP
+};
+
+enum command_color {
+	COMMAND_COLOR_BLACK = 0,	/* the challenger plays Black (the default) */
+	COMMAND_COLOR_WHITE,
+	COMMAND_COLOR_RANDOM
+};
+
+enum command_source {
+	COMMAND_FROM_NONE = 0,
+	COMMAND_FROM_SUBJECT,
+	COMMAND_FROM_BODY
+};
+
+/*
+ * One placement: its name with the letter in upper case ("E5", "G13"; the
+ * board's own notation resolves it: rules_parse_point) and its square
+ * coordinates, as rules.h counts them.
+ */
+struct command_placement {
+	char name[4];
+	int x;			/* column from the left, 0-based, I skipped: A=0 .. H=7, J=8 .. Z=24; I: -1 */
+	int y;			/* row from the bottom, 0-based: "E5" has y = 4 */
+};
+
+/*
+ * A parsed command.  Plain value: no pointers, nothing to free.  Fields a
+ * command does not use are zero.
+ */
+struct command {
+	enum command_kind kind;
+	enum command_source source;
+	char line[COMMAND_LINE_MAX + 1];	/* the command line as found (for command_mask) */
+	size_t body_rest;	/* FROM_BODY: offset in the body just past the command line */
+	char userid[IDENT_USERID_MAX + 1];	/* folded to lower case */
+	char password[COMMAND_PASSWORD_MAX + 1];	/* password: the old one */
+	char new_password[COMMAND_PASSWORD_MAX + 1];	/* password */
+	char fullname[COMMAND_FULLNAME_MAX + 1];	/* register; may be "" */
+	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
+	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
+	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
+	enum command_color color;	/* challenge: the challenger's colour */
+	bool noswap;		/* challenge: pie rule off */
+	int level;		/* challenge: -level=N for the robot, 0 if not given */
+	long board;		/* move swap resign show history */
+	int turn;		/* the #turn given, 0 if none */
+	size_t nplacements;	/* move */
+	struct command_placement placements[COMMAND_PLACEMENTS_MAX];
+	char error[COMMAND_ERROR_MAX];	/* what was wrong, quoting the culprit; "" on success */
+};
+
+/*
+ * Find and parse the command of a mail with this subject and body (UTF-8,
+ * LF line ends, control characters kept, a NUL as UTF8_NUL_MARK: mailin.h;
+ * either may be NULL).  On failure out->error says what was
+ * wrong in plain words, quoting the culprit but never a password:
+ *   unknown command 'mvoe'
+ *   move needs: move <board>[#turn] <userid> <password> <placements>
+ *   '10a' is not a board number
+ *   -size=12: the size must be odd, from 5 to 25
+ *   -hex=12: the hex side must be from 3 to 10
+ *   the command line has a control character (U+0000) at character 12
+ *   'E55' is not a placement
+ * On failure out->kind is COMMAND_NONE and only out->error, out->line,
+ * out->source and out->body_rest are meaningful; line and source are set
+ * whenever a command line was found, so command_mask() and
+ * command_comment() work after a failure too.
+ */
+enum command_status command_parse(const char *subject, const char *body, struct command *out);
+
+/*
+ * The command line for the log and for quoting in replies, with every
+ * password replaced by "****".  For an unknown command only the first word
+ * is kept.  For a known keyword whose words did not parse, every word that
+ * may stand where the password goes (whichever words are missing or too
+ * many) is masked, and so is every word not recognisable as a keyword, a
+ * board, a user id or a placement (command.c, unparsed_keep).  Returns a
+ * string the caller frees, NULL when out of memory.
+ */
+char *command_mask(const struct command *cmd);
+
+/*
+ * The comment passed to the opponent: the body after the command line (when
+ * the command came from the body) or the whole body (from the Subject), up
+ * to a "-- " signature line or to the quoted mail of a reply, whichever
+ * comes first, without lines quoted with '>' (a reply quoting an old board
+ * must not send that board on again) and their attribution lines.  The
+ * quoted mail begins at the common clients' markers: "-----Original
+ * Message-----" (Outlook, AOL; Yahoo's and Zimbra's spaced form), a line of
+ * underscores above a From:/Sent: block (Outlook on the web), such a block
+ * alone (Outlook), "---------- Forwarded message ---------" (Gmail), "Begin
+ * forwarded message:" (Apple Mail), and an attribution ("On <date>, <name>
+ * wrote:", Gmail's wrapped over two lines, the German and French forms)
+ * not followed by '>' lines; tests/data/replies holds real clients'
+ * replies.  Also without lines holding
+ * the sender's password or repeating the command (the keyword and the same
+ * board or user id), control characters other
+ * than LF and TAB removed, leading and trailing blank lines and trailing
+ * spaces dropped, cut to COMMAND_COMMENT_MAX characters.  body is the same
+ * body given to command_parse().  Returns a string the caller frees ("" when
+ * there is no comment), NULL when out of memory.
+ */
+char *command_comment(const struct command *cmd, const char *body);
+
+/* The keyword of a kind ("move"); "" for COMMAND_NONE. */
+const char *command_kind_str(enum command_kind kind);
+
+const char *command_status_str(enum command_status st);
+
+#endif

@@ -1,0 +1,1026 @@
+/*
+ * mailin: read and parse the incoming mail with GMime.
+ *
+ * Ownership: every GMime object made here has one owner, the function that
+ * made it, and is released on that function's single exit.  Pointers GMime
+ * returns from getters (header values, address lists, parts, content) belong
+ * to the message and are only borrowed; what reaches struct mailin_message is
+ * always a malloc'd copy, so no GMime memory outlives mailin_parse().
+ */
+#include "base/mailaddr.h"
+#include "base/utf8.h"
+#include "mail/mailin.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <gmime/gmime.h>
+
+static bool gmime_up;
+
+void mailin_init(void)
+{
+	if (!gmime_up) {
+		g_mime_init();	/* reference counted: mailout holds its own */
+		gmime_up = true;
+	}
+}
+
+void mailin_shutdown(void)
+{
+	if (gmime_up) {
+		g_mime_shutdown();
+		gmime_up = false;
+	}
+}
+
+const char *mailin_status_str(enum mailin_status st)
+{
+	switch (st) {
+	case MAILIN_OK: return "ok";
+	case MAILIN_NOMEM: return "out of memory";
+	case MAILIN_READ_ERROR: return "the mail could not be read";
+	case MAILIN_TOO_BIG: return "the mail is too big";
+	case MAILIN_UNPARSABLE: return "the mail has no header";
+	case MAILIN_NO_FROM: return "the mail has no From header";
+	case MAILIN_TWO_FROM: return "the mail has more than one From header";
+	case MAILIN_BAD_FROM: return "the From header is not one plain address";
+	case MAILIN_UTF8_FROM:
+		return "the sender's address has a non-ASCII local part (SMTPUTF8), which this server cannot "
+		    "answer: write from an ASCII address";
+	case MAILIN_TOO_DEEP: return "the mail's MIME parts are nested too deeply";
+	}
+	return "unknown mailin status";
+}
+
+/* ---- reading ---- */
+
+/* Length of the header section of buf: through the first empty line, else through the last LF. */
+static size_t header_section(const char *buf, size_t len)
+{
+	size_t i, last = 0;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] != '\n')
+			continue;
+		last = i + 1;
+		if (i + 1 < len && buf[i + 1] == '\n')
+			return i + 2;
+		if (i + 2 < len && buf[i + 1] == '\r' && buf[i + 2] == '\n')
+			return i + 3;
+	}
+	return last != 0 ? last : len;
+}
+
+enum mailin_status mailin_read(int fd, size_t cap, char **bufp, size_t *lenp)
+{
+	enum mailin_status st = MAILIN_OK;
+	char *buf = NULL, *nbuf, sink[16384];
+	size_t size = 0, len = 0, nsize;
+	ssize_t n;
+
+	*bufp = NULL;
+	*lenp = 0;
+	if (cap == 0)
+		cap = MAILIN_CAP_DEFAULT;
+	if (cap > SIZE_MAX / 4)
+		cap = SIZE_MAX / 4;
+	for (;;) {
+		if (len == size) {
+			/* one byte beyond the cap tells an oversize mail */
+			if (size == cap + 1) {
+				st = MAILIN_TOO_BIG;
+				break;
+			}
+			nsize = size == 0 ? 65536 : size * 2;
+			if (nsize > cap + 1)
+				nsize = cap + 1;
+			nbuf = realloc(buf, nsize + 1);
+			if (nbuf == NULL) {
+				st = MAILIN_NOMEM;
+				goto out;
+			}
+			buf = nbuf;
+			size = nsize;
+		}
+		n = read(fd, buf + len, size - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			st = MAILIN_READ_ERROR;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (st == MAILIN_TOO_BIG) {
+		len = header_section(buf, cap);
+		/* drain, so the MTA's write does not fail with EPIPE */
+		while ((n = read(fd, sink, sizeof sink)) != 0)
+			if (n < 0 && errno != EINTR)
+				break;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	buf = NULL;
+out:
+	free(buf);
+	return st;
+}
+
+/* ---- small string helpers ---- */
+
+/*
+ * A cleaned one-line copy of s (NULL is ""), at most max bytes, spaces
+ * trimmed; mode UTF8_LINE, or UTF8_LINE_KEEP to keep control characters.
+ */
+static char *clean_line_mode(const char *s, size_t max, enum utf8_mode mode)
+{
+	size_t len, start = 0;
+	char *c;
+
+	if (s == NULL)
+		s = "";
+	c = utf8_clean(s, strlen(s), mode, max, &len);
+	if (c == NULL)
+		return NULL;
+	while (len > 0 && c[len - 1] == ' ')
+		c[--len] = '\0';
+	while (c[start] == ' ')
+		start++;
+	memmove(c, c + start, len - start + 1);
+	return c;
+}
+
+static char *clean_line(const char *s, size_t max)
+{
+	return clean_line_mode(s, max, UTF8_LINE);
+}
+
+/*
+ * A message id as we keep it: printable ASCII other than '<', '>' and '"'
+ * (RFC 5322 3.6.4 msg-id without its brackets), cut at MAILIN_ID_MAX.
+ */
+static char *clean_id(const char *id)
+{
+	size_t i, n = 0;
+	char *c;
+
+	if (id == NULL)
+		id = "";
+	c = malloc(strlen(id) + 1);
+	if (c == NULL)
+		return NULL;
+	for (i = 0; id[i] != '\0' && n < MAILIN_ID_MAX; i++)
+		if (id[i] > ' ' && id[i] < 0x7f && id[i] != '<' && id[i] != '>' && id[i] != '"')
+			c[n++] = id[i];
+	c[n] = '\0';
+	return c;
+}
+
+/*
+ * The whole Message-ID field as the key of a mail (mailin.h): line breaks
+ * of folding dropped, surrounding white space trimmed, nothing else changed
+ * and nothing cut, so two ids that differ anywhere are two keys.  NULL only
+ * for lack of memory (then fill_empty fails too).
+ */
+static char *whole_id(const char *raw)
+{
+	size_t i, n = 0, len;
+	char *c;
+
+	if (raw == NULL)
+		raw = "";
+	len = strlen(raw);
+	c = malloc(len + 1);
+	if (c == NULL)
+		return NULL;
+	for (i = 0; i < len; i++)
+		if (raw[i] != '\r' && raw[i] != '\n')
+			c[n++] = raw[i];
+	while (n > 0 && (c[n - 1] == ' ' || c[n - 1] == '\t'))
+		n--;
+	c[n] = '\0';
+	for (i = 0; c[i] == ' ' || c[i] == '\t'; i++)
+		;
+	/* the usual "<id>" is kept as "id", the form message_id has too */
+	if (n - i >= 2 && c[i] == '<' && c[n - 1] == '>' && memchr(c + i + 1, '>', n - i - 2) == NULL) {
+		i++;
+		c[--n] = '\0';
+	}
+	memmove(c, c + i, n - i + 1);
+	return c;
+}
+
+/* The local part of addr ("<MAILER-DAEMON@x>" and "MAILER-DAEMON" alike) is a system sender. */
+static bool system_sender(const char *addr)
+{
+	static const char *const names[] = { "mailer-daemon", "postmaster" };
+	size_t i, n;
+
+	while (*addr == ' ' || *addr == '\t' || *addr == '<')
+		addr++;
+	n = strcspn(addr, "@> \t");
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (n == strlen(names[i]) && strncasecmp(addr, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* ---- charset conversion ---- */
+
+/* Make room for need more bytes (and a NUL) after used; false when out of memory. */
+static bool grow(char **out, size_t *size, size_t used, size_t need)
+{
+	char *n;
+	size_t nsize = *size;
+
+	while (nsize - used < need + 1) {
+		if (nsize > SIZE_MAX / 2)
+			return false;
+		nsize *= 2;
+	}
+	if (nsize == *size)
+		return true;
+	n = realloc(*out, nsize);
+	if (n == NULL)
+		return false;
+	*out = n;
+	*size = nsize;
+	return true;
+}
+
+/*
+ * Convert with cd to UTF-8.  A byte iconv cannot convert becomes U+FFFD and
+ * conversion goes on after it, so any input yields text.
+ */
+static char *iconv_all(iconv_t cd, const char *in, size_t n, size_t *outlen)
+{
+	char *out, *ip = (char *)in, *op;
+	size_t size = n + 64, used = 0, ileft = n, oleft, r;
+
+	out = malloc(size);
+	if (out == NULL)
+		return NULL;
+	while (ileft > 0) {
+		if (!grow(&out, &size, used, 8))
+			goto fail;
+		op = out + used;
+		oleft = size - used - 1;
+		r = iconv(cd, &ip, &ileft, &op, &oleft);
+		used = (size_t)(op - out);
+		if (r != (size_t)-1)
+			break;
+		if (errno == E2BIG) {
+			if (!grow(&out, &size, used, size))
+				goto fail;
+			continue;
+		}
+		/* EILSEQ, or EINVAL for a sequence cut short at the end */
+		if (!grow(&out, &size, used, 3))
+			goto fail;
+		memcpy(out + used, "\xef\xbf\xbd", 3);
+		used += 3;
+		ip++;
+		ileft--;
+		iconv(cd, NULL, NULL, NULL, NULL);
+	}
+	out[used] = '\0';
+	*outlen = used;
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
+static char *copy_bytes(const char *in, size_t n, size_t *outlen)
+{
+	char *out = malloc(n + 1);
+
+	if (out == NULL)
+		return NULL;
+	if (n > 0)	/* an empty GByteArray may have no data at all */
+		memcpy(out, in, n);
+	out[n] = '\0';
+	*outlen = n;
+	return out;
+}
+
+/*
+ * The part's bytes as UTF-8 (not yet cleaned).  ISO-8859-1 and US-ASCII
+ * labels are read as windows-1252, as browsers do (WHATWG Encoding): mail
+ * labelled latin1 is often cp1252.  No label, US-ASCII or an unknown
+ * charset: valid UTF-8 is taken as it is, anything else as windows-1252.
+ */
+static char *to_utf8(const char *in, size_t n, const char *charset, size_t *outlen)
+{
+	const char *canon = NULL, *from = NULL;
+	iconv_t cd = (iconv_t)-1;
+	char *out;
+
+	if (charset != NULL && *charset != '\0')
+		canon = g_mime_charset_canon_name(charset);
+	if (canon != NULL && strcasecmp(canon, "utf-8") == 0)
+		return copy_bytes(in, n, outlen);	/* utf8_clean replaces what is invalid */
+	if (canon != NULL && strcasecmp(canon, "us-ascii") == 0)
+		canon = NULL;
+	if (canon != NULL && strcasecmp(canon, "iso-8859-1") == 0)
+		from = "WINDOWS-1252";
+	else if (canon != NULL)
+		from = g_mime_charset_iconv_name(canon);
+	if (from != NULL)
+		cd = iconv_open("UTF-8", from);
+	if (cd == (iconv_t)-1) {
+		/* no label, US-ASCII, or a charset iconv does not know */
+		if (utf8_valid(in, n))
+			return copy_bytes(in, n, outlen);
+		cd = iconv_open("UTF-8", "WINDOWS-1252");
+		if (cd == (iconv_t)-1)
+			return copy_bytes(in, n, outlen);	/* utf8_clean makes it safe */
+	}
+	out = iconv_all(cd, in, n, outlen);
+	iconv_close(cd);
+	return out;
+}
+
+/* ---- parsing ---- */
+
+/*
+ * A private copy of the mail for GMime: without a leading mbox "From "
+ * line, with CRLF turned into LF, and NUL bytes (GMime cuts header values
+ * at a NUL) dropped from the header, but in the Subject and after the
+ * header kept as UTF8_NUL_MARK: there the command is looked for, and
+ * command_parse refuses it rather than read "ev<NUL>il" as "evil".
+ */
+static char *normalise(const char *buf, size_t len, size_t *outlen)
+{
+	const char *nl;
+	size_t i = 0, n = 0;
+	bool header = true, keep = false, bol = true;
+	char *out;
+
+	if (len >= 5 && memcmp(buf, "From ", 5) == 0) {
+		nl = memchr(buf, '\n', len);
+		i = nl != NULL ? (size_t)(nl - buf) + 1 : len;
+	}
+	if (len - i > (SIZE_MAX - 1) / 3)
+		return NULL;
+	out = malloc(3 * (len - i) + 1);
+	if (out == NULL)
+		return NULL;
+	for (; i < len; i++) {
+		if (header && bol) {
+			/* a new field, unless folded (RFC 5322 2.2.3); an empty line ends the header */
+			if (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))
+				header = false;
+			else if (buf[i] != ' ' && buf[i] != '\t')
+				keep = len - i >= 8 && strncasecmp(buf + i, "subject:", 8) == 0;
+		}
+		bol = buf[i] == '\n';
+		if (buf[i] == '\0') {
+			if (!header || keep) {
+				memcpy(out + n, "\xef\xb7\x90", 3);	/* UTF8_NUL_MARK */
+				n += 3;
+			}
+			continue;
+		}
+		if (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n')
+			continue;
+		out[n++] = buf[i];
+	}
+	out[n] = '\0';
+	*outlen = n;
+	return out;
+}
+
+/* Set out->automatic with a reason built from a header, unless already set. */
+static enum mailin_status automatic(struct mailin_message *out, const char *what, const char *value)
+{
+	char *v, *r;
+	size_t n;
+
+	if (out->automatic)
+		return MAILIN_OK;
+	v = clean_line(value, 80);
+	if (v == NULL)
+		return MAILIN_NOMEM;
+	n = strlen(what) + strlen(v) + 3;
+	r = malloc(n);
+	if (r == NULL) {
+		free(v);
+		return MAILIN_NOMEM;
+	}
+	snprintf(r, n, "%s%s%s", what, *v != '\0' ? ": " : "", v);
+	free(v);
+	free(out->automatic_reason);
+	out->automatic_reason = r;
+	out->automatic = true;
+	return MAILIN_OK;
+}
+
+/* The first word of a header value, before ';' or a comment, lower case, in buf. */
+static void first_token(const char *value, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (value == NULL)
+		value = "";
+	while (*value == ' ' || *value == '\t')
+		value++;
+	while (*value != '\0' && strchr(" \t;(", *value) == NULL && n + 1 < size) {
+		buf[n++] = (char)(*value >= 'A' && *value <= 'Z' ? *value - 'A' + 'a' : *value);
+		value++;
+	}
+	buf[n] = '\0';
+}
+
+/*
+ * RFC 3834 and common practice: mail that must never be answered.  Also
+ * counts the From headers.
+ */
+static enum mailin_status scan_headers(GMimeMessage *msg, struct mailin_message *out, int *nfrom)
+{
+	GMimeHeaderList *list = g_mime_object_get_header_list(GMIME_OBJECT(msg));	/* borrowed */
+	GMimeObject *top;	/* borrowed */
+	GMimeContentType *ct;
+	enum mailin_status st = MAILIN_OK;
+	const char *name, *value;
+	char tok[32];
+	int i, count = g_mime_header_list_get_count(list);
+
+	*nfrom = 0;
+	for (i = 0; i < count && st == MAILIN_OK; i++) {
+		GMimeHeader *h = g_mime_header_list_get_header_at(list, i);	/* borrowed */
+
+		name = g_mime_header_get_name(h);
+		value = g_mime_header_get_value(h);
+		if (value == NULL)
+			value = "";
+		if (strcasecmp(name, "From") == 0) {
+			(*nfrom)++;
+		} else if (strcasecmp(name, "Return-Path") == 0) {
+			first_token(value, tok, sizeof tok);
+			if (strcmp(tok, "<>") == 0)
+				st = automatic(out, "empty Return-Path (a bounce)", "");
+			else if (system_sender(value))
+				st = automatic(out, "Return-Path", value);
+		} else if (strcasecmp(name, "Auto-Submitted") == 0) {
+			first_token(value, tok, sizeof tok);
+			if (strcmp(tok, "no") != 0)
+				st = automatic(out, "Auto-Submitted", value);
+		} else if (strcasecmp(name, "Precedence") == 0) {
+			first_token(value, tok, sizeof tok);
+			if (strcmp(tok, "bulk") == 0 || strcmp(tok, "list") == 0 || strcmp(tok, "junk") == 0)
+				st = automatic(out, "Precedence", value);
+		} else if (strcasecmp(name, "List-Id") == 0) {
+			st = automatic(out, "List-Id", value);
+		} else if (strcasecmp(name, "X-Cron-Env") == 0) {
+			/* cron mails a job's output: never a command, even if MAILTO points here */
+			st = automatic(out, "a mail from cron (X-Cron-Env)", "");
+		}
+	}
+	/* RFC 3462: a delivery status report is a bounce whatever its sender */
+	top = g_mime_message_get_mime_part(msg);
+	ct = top != NULL ? g_mime_object_get_content_type(top) : NULL;
+	if (st == MAILIN_OK && ct != NULL && g_mime_content_type_is_type(ct, "multipart", "report"))
+		st = automatic(out, "a delivery report (multipart/report)", "");
+	return st;
+}
+
+/* A local part with non-ASCII bytes: an SMTPUTF8 address (RFC 6531), which replies cannot reach here. */
+static bool utf8_local(const char *addr)
+{
+	const char *at = strrchr(addr, '@'), *p;
+
+	for (p = addr; at != NULL && p < at; p++)
+		if ((unsigned char)*p >= 0x80)
+			return true;
+	return false;
+}
+
+static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin_message *out)
+{
+	InternetAddressList *list = g_mime_message_get_from(msg);	/* borrowed */
+	InternetAddress *ia;
+	const char *addr;
+	char *at, tok[8];
+	enum mailin_status st;
+
+	if (nfrom == 0)
+		return MAILIN_NO_FROM;
+	if (nfrom > 1)
+		return MAILIN_TWO_FROM;
+	if (list == NULL || internet_address_list_length(list) == 0) {
+		/* "From: <>" or an empty From: the null sender of a bounce */
+		first_token(g_mime_object_get_header(GMIME_OBJECT(msg), "From"), tok, sizeof tok);
+		if (strcmp(tok, "<>") == 0 || tok[0] == '\0') {
+			st = automatic(out, "empty sender address", "");
+			if (st != MAILIN_OK)
+				return st;
+		}
+		return MAILIN_BAD_FROM;
+	}
+	if (internet_address_list_length(list) != 1)
+		return MAILIN_BAD_FROM;
+	ia = internet_address_list_get_address(list, 0);
+	if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
+		return MAILIN_BAD_FROM;
+	/*
+	 * The domain as the DNS knows it: an internationalised domain, sent as
+	 * UTF-8 (RFC 6532) or as punycode, comes back in its ASCII form
+	 * (xn--...), the one replies are addressed to.  get_addr() would give
+	 * the decoded UTF-8 form, which no ASCII address check passes.
+	 */
+	addr = internet_address_mailbox_get_idn_addr(INTERNET_ADDRESS_MAILBOX(ia));
+	if (addr == NULL || *addr == '\0') {
+		st = automatic(out, "empty sender address", "");
+		return st != MAILIN_OK ? st : MAILIN_BAD_FROM;
+	}
+	if (system_sender(addr)) {
+		st = automatic(out, "sender", addr);
+		if (st != MAILIN_OK)
+			return st;
+	}
+	free(out->from_name);
+	out->from_name = clean_line(internet_address_get_name(ia), MAILIN_NAME_MAX);
+	if (out->from_name == NULL)
+		return MAILIN_NOMEM;
+	if (!mailaddr_ok(addr, NULL))
+		return utf8_local(addr) ? MAILIN_UTF8_FROM : MAILIN_BAD_FROM;
+	free(out->from_addr);
+	out->from_addr = strdup(addr);
+	if (out->from_addr == NULL)
+		return MAILIN_NOMEM;
+	/* domains are case-insensitive (RFC 5321 2.4); local parts are kept as sent */
+	for (at = strrchr(out->from_addr, '@'); *at != '\0'; at++)
+		if (*at >= 'A' && *at <= 'Z')
+			*at = (char)(*at - 'A' + 'a');
+	return MAILIN_OK;
+}
+
+/* Ids of a References or In-Reply-To value, space separated: the first or the last `keep`. */
+static char *id_list(GMimeParserOptions *opts, const char *value, int keep, bool last)
+{
+	GMimeReferences *refs;	/* owned */
+	char *res, *id;
+	size_t used = 0;
+	int i, n;
+
+	if (value == NULL)
+		return strdup("");
+	refs = g_mime_references_parse(opts, value);
+	n = refs != NULL ? g_mime_references_length(refs) : 0;
+	res = malloc((size_t)keep * (MAILIN_ID_MAX + 1) + 1);
+	if (res == NULL)
+		goto out;
+	res[0] = '\0';
+	if (!last && n > keep)
+		n = keep;
+	for (i = last && n > keep ? n - keep : 0; i < n; i++) {
+		id = clean_id(g_mime_references_get_message_id(refs, i));
+		if (id == NULL) {
+			free(res);
+			res = NULL;
+			goto out;
+		}
+		if (*id != '\0') {
+			used += (size_t)sprintf(res + used, "%s%s", used != 0 ? " " : "", id);
+		}
+		free(id);
+	}
+out:
+	if (refs != NULL)
+		g_mime_references_free(refs);
+	return res;
+}
+
+/*
+ * Find the first text/plain part that is not an attachment, depth first,
+ * and the first text/html one (*html), for a mail without plain text.
+ */
+static enum mailin_status find_text(GMimeObject *obj, int depth, GMimeObject **found, GMimeObject **html)
+{
+	GMimeContentType *ct;
+	GMimeContentDisposition *cd;
+	enum mailin_status st;
+	int i, n;
+
+	if (depth > MAILIN_MAX_DEPTH)
+		return MAILIN_TOO_DEEP;
+	if (GMIME_IS_MULTIPART(obj)) {
+		n = g_mime_multipart_get_count(GMIME_MULTIPART(obj));
+		for (i = 0; i < n; i++) {
+			st = find_text(g_mime_multipart_get_part(GMIME_MULTIPART(obj), i), depth + 1, found, html);
+			if (st != MAILIN_OK || *found != NULL)
+				return st;
+		}
+		return MAILIN_OK;
+	}
+	/* message/rfc822 parts are not searched: a forwarded mail's commands are not the sender's */
+	if (!GMIME_IS_PART(obj))
+		return MAILIN_OK;
+	ct = g_mime_object_get_content_type(obj);
+	cd = g_mime_object_get_content_disposition(obj);
+	if (ct == NULL || (cd != NULL && g_mime_content_disposition_is_attachment(cd)))
+		return MAILIN_OK;
+	if (g_mime_content_type_is_type(ct, "text", "plain"))
+		*found = obj;
+	else if (*html == NULL && g_mime_content_type_is_type(ct, "text", "html"))
+		*html = obj;
+	return MAILIN_OK;
+}
+
+/* The character entity at s (after '&', n bytes left) as UTF-8 into out; its length, 0 if none. */
+static size_t html_entity(const char *s, size_t n, char out[8], size_t *used)
+{
+	static const struct {
+		const char *name;
+		const char *text;
+	} named[] = { { "amp;", "&" }, { "lt;", "<" }, { "gt;", ">" }, { "quot;", "\"" }, { "apos;", "'" },
+		{ "nbsp;", " " }, { "#39;", "'" } };
+	unsigned long cp = 0;
+	size_t i, k;
+
+	for (k = 0; k < sizeof named / sizeof named[0]; k++) {
+		size_t len = strlen(named[k].name);
+
+		if (n >= len && strncasecmp(s, named[k].name, len) == 0) {
+			*used = len;
+			return (size_t)snprintf(out, 8, "%s", named[k].text);
+		}
+	}
+	if (n < 3 || s[0] != '#')
+		return 0;
+	i = 1;
+	if (s[1] == 'x' || s[1] == 'X') {
+		for (i = 2; i < n && i < 10 && isxdigit((unsigned char)s[i]); i++)
+			cp = cp * 16 + (unsigned long)(isdigit((unsigned char)s[i]) ? s[i] - '0' : (s[i] | 0x20) - 'a' + 10);
+		if (i == 2)
+			return 0;
+	} else {
+		for (; i < n && i < 9 && isdigit((unsigned char)s[i]); i++)
+			cp = cp * 10 + (unsigned long)(s[i] - '0');
+		if (i == 1)
+			return 0;
+	}
+	if (i >= n || s[i] != ';' || cp == 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	*used = i + 1;
+	if (cp < 0x80) {
+		out[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		out[0] = (char)(0xc0 | (cp >> 6));
+		out[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		out[0] = (char)(0xe0 | (cp >> 12));
+		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		out[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (cp >> 18));
+	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* True if the tag at s (after '<', n bytes) is name (or /name), followed by a space, '/' or '>'. */
+static bool html_tag_is(const char *s, size_t n, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (n > 0 && s[0] == '/')
+		s++, n--;
+	return n > len && strncasecmp(s, name, len) == 0 &&
+	    (s[len] == '>' || s[len] == '/' || isspace((unsigned char)s[len]));
+}
+
+/*
+ * An HTML body as the text a reader sees, well enough to find a command in
+ * it: tags dropped (those that break a line or a block become a newline),
+ * the content of <head>, <script> and <style> dropped, comments dropped,
+ * character entities decoded.  Runs of blanks the HTML layout made are
+ * collapsed.  Never longer than the input plus one byte per tag.  NULL
+ * when out of memory; the caller owns the result.
+ */
+static char *html_to_text(const char *h, size_t n, size_t *outlen)
+{
+	static const char *const breaks[] = { "br", "p", "div", "tr", "li", "h1", "h2", "h3", "h4", "h5", "h6",
+		"hr", "blockquote", "pre", "table", "ul", "ol", "dd", "dt" };
+	static const char *const hidden[] = { "head", "script", "style", "title" };
+	char *out = malloc(n + 1), ent[8];
+	size_t i = 0, o = 0, k, used;
+	const char *skip_to = NULL;	/* inside a hidden element: its end tag */
+	bool space = false;
+
+	if (out == NULL)
+		return NULL;
+	while (i < n) {
+		if (h[i] == '<') {
+			const char *end;
+
+			if (n - i >= 4 && strncmp(h + i, "<!--", 4) == 0) {
+				end = memmem(h + i + 4, n - i - 4, "-->", 3);
+				i = end != NULL ? (size_t)(end - h) + 3 : n;
+				continue;
+			}
+			end = memchr(h + i, '>', n - i);
+			if (end == NULL)
+				break;
+			if (skip_to != NULL) {
+				if (h[i + 1] == '/' && html_tag_is(h + i + 1, (size_t)(end - h - i), skip_to))
+					skip_to = NULL;
+			} else {
+				for (k = 0; k < sizeof hidden / sizeof hidden[0]; k++)
+					if (h[i + 1] != '/' && html_tag_is(h + i + 1, (size_t)(end - h - i), hidden[k]) &&
+					    end[-1] != '/')
+						skip_to = hidden[k];
+				for (k = 0; k < sizeof breaks / sizeof breaks[0] && skip_to == NULL; k++)
+					if (html_tag_is(h + i + 1, (size_t)(end - h - i), breaks[k])) {
+						while (o > 0 && out[o - 1] == ' ')
+							o--;
+						out[o++] = '\n';
+						space = false;
+						break;
+					}
+			}
+			i = (size_t)(end - h) + 1;
+			continue;
+		}
+		if (skip_to != NULL) {
+			i++;
+			continue;
+		}
+		if (h[i] == '\r' || h[i] == '\n' || h[i] == '\t' || h[i] == ' ') {
+			/* HTML layout, not text: one space, none at the start of a line */
+			if (!space && o > 0 && out[o - 1] != '\n')
+				out[o++] = ' ';
+			space = true;
+			i++;
+			continue;
+		}
+		space = false;
+		if (h[i] == '&' && (k = html_entity(h + i + 1, n - i - 1, ent, &used)) > 0 && k <= used + 1) {
+			memcpy(out + o, ent, k);
+			o += k;
+			i += used + 1;
+			continue;
+		}
+		out[o++] = h[i++];
+	}
+	out[o] = '\0';
+	*outlen = o;
+	return out;
+}
+
+/* End a flowed paragraph that no line continues: its soft break's space dropped. */
+static char *end_paragraph(char *start, char *o, bool delsp)
+{
+	if (!delsp && o > start && o[-1] == ' ')
+		o--;
+	*o++ = '\n';
+	return o;
+}
+
+/*
+ * The text of a format=flowed part with its soft line breaks undone (RFC
+ * 3676, 4.2): a line ending in a space runs on into the next line of the
+ * same quote depth, which a phone's mail client relies on to wrap a long
+ * command line; with delsp=yes that space goes too (4.3).  Space-stuffing
+ * is removed (4.4), the "-- " signature line stays a line of its own, and
+ * quoted lines keep their '>' marks, written ">> " before the text.
+ * Returns a malloc'd string (NULL when out of memory), its length in *outlen.
+ */
+static char *unflow(const char *s, size_t n, bool delsp, size_t *outlen)
+{
+	char *out = malloc(3 * n + 4), *o;	/* a line ">" grows to "\n> \n" */
+	const char *end = s + n, *e, *t;
+	size_t depth, len;
+	bool open = false;	/* the previous line was flowed into this one */
+	size_t open_depth = 0;
+
+	if (out == NULL)
+		return NULL;
+	o = out;
+	while (s < end) {
+		e = memchr(s, '\n', (size_t)(end - s));
+		if (e == NULL)
+			e = end;
+		len = (size_t)(e - s);
+		if (len > 0 && s[len - 1] == '\r')
+			len--;
+		for (depth = 0; depth < len && s[depth] == '>'; depth++)
+			;
+		t = s + depth;
+		len -= depth;
+		if (len > 0 && *t == ' ')
+			t++, len--;	/* space-stuffed (4.4), or the space after the quote marks */
+		if (open && depth != open_depth) {
+			/* a flowed line followed by a change of depth: fixed (4.5) */
+			o = end_paragraph(out, o, delsp);
+			open = false;
+		}
+		if (!open && depth > 0) {
+			memset(o, '>', depth);
+			o += depth;
+			*o++ = ' ';
+		}
+		if (len > 0 && t[len - 1] == ' ' && !(len == 3 && memcmp(t, "-- ", 3) == 0)) {
+			memcpy(o, t, len - (delsp ? 1 : 0));
+			o += len - (delsp ? 1 : 0);
+			open = true;
+			open_depth = depth;
+		} else {
+			memcpy(o, t, len);
+			o += len;
+			*o++ = '\n';
+			open = false;
+		}
+		s = e < end ? e + 1 : end;
+	}
+	if (open)
+		o = end_paragraph(out, o, delsp);
+	*o = '\0';
+	*outlen = (size_t)(o - out);
+	return out;
+}
+
+/*
+ * The decoded, converted and cleaned text of part into out->body (HTML made
+ * text first, a format=flowed text unwrapped).
+ */
+static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_message *out)
+{
+	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(part));	/* borrowed */
+	GMimeStream *mem = NULL;	/* owned */
+	GByteArray *bytes;		/* borrowed from mem */
+	char *utf = NULL;
+	const char *format;		/* borrowed from part */
+	size_t ulen = 0;
+	enum mailin_status st = MAILIN_NOMEM;
+
+	if (content == NULL)
+		return MAILIN_OK;	/* out->body stays "" */
+	mem = g_mime_stream_mem_new();
+	/* decodes the Content-Transfer-Encoding (base64, quoted-printable) */
+	if (g_mime_data_wrapper_write_to_stream(content, mem) < 0) {
+		st = MAILIN_OK;
+		goto out;
+	}
+	bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	utf = to_utf8((const char *)bytes->data, bytes->len,
+	    g_mime_object_get_content_type_parameter(part, "charset"), &ulen);
+	if (utf == NULL)
+		goto out;
+	if (html) {
+		char *text = html_to_text(utf, ulen, &ulen);
+
+		free(utf);
+		utf = text;
+		if (utf == NULL)
+			goto out;
+	} else if ((format = g_mime_object_get_content_type_parameter(part, "format")) != NULL &&
+	    g_ascii_strcasecmp(format, "flowed") == 0) {
+		const char *delsp = g_mime_object_get_content_type_parameter(part, "delsp");
+		char *text = unflow(utf, ulen, delsp != NULL && g_ascii_strcasecmp(delsp, "yes") == 0, &ulen);
+
+		free(utf);
+		utf = text;
+		if (utf == NULL)
+			goto out;
+	}
+	free(out->body);
+	out->body = utf8_clean(utf, ulen, UTF8_TEXT_KEEP, 0, &out->body_len);
+	if (out->body != NULL)
+		st = MAILIN_OK;
+out:
+	free(utf);
+	g_object_unref(mem);
+	return st;
+}
+
+static enum mailin_status fill_empty(struct mailin_message *out)
+{
+	char **fields[] = { &out->from_addr, &out->from_name, &out->subject, &out->message_id, &out->message_key,
+		&out->in_reply_to, &out->references, &out->date, &out->body, &out->automatic_reason };
+	size_t i;
+
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (*fields[i] == NULL && (*fields[i] = strdup("")) == NULL)
+			return MAILIN_NOMEM;
+	return MAILIN_OK;
+}
+
+enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_message *out)
+{
+	static const char *fallback[] = { "utf-8", "windows-1252", NULL };
+	GMimeParserOptions *opts = NULL;	/* owned */
+	GMimeStream *stream = NULL;		/* owned */
+	GMimeParser *parser = NULL;		/* owned */
+	GMimeMessage *msg = NULL;		/* owned */
+	GMimeObject *top, *text = NULL, *html = NULL;	/* borrowed from msg */
+	bool is_html = false;
+	GDateTime *dt;				/* owned */
+	enum mailin_status st, from_st, body_st;
+	const char *date;
+	char *copy;
+	size_t clen;
+	int nfrom;
+
+	memset(out, 0, sizeof *out);
+	out->date_time = -1;
+	copy = normalise(buf, len, &clen);
+	if (copy == NULL)
+		return MAILIN_NOMEM;
+	mailin_init();
+	opts = g_mime_parser_options_new();
+	/* 8-bit header text that is not UTF-8 is read as windows-1252 */
+	g_mime_parser_options_set_fallback_charsets(opts, fallback);
+	stream = g_mime_stream_mem_new_with_buffer(copy, clen);	/* copies */
+	free(copy);
+	parser = g_mime_parser_new_with_stream(stream);
+	g_mime_parser_set_format(parser, GMIME_FORMAT_MESSAGE);
+	msg = g_mime_parser_construct_message(parser, opts);
+	if (msg == NULL ||
+	    g_mime_header_list_get_count(g_mime_object_get_header_list(GMIME_OBJECT(msg))) == 0) {
+		st = MAILIN_UNPARSABLE;
+		goto out;
+	}
+
+	st = scan_headers(msg, out, &nfrom);
+	if (st != MAILIN_OK)
+		goto out;
+	from_st = parse_from(msg, nfrom, out);
+	if (from_st == MAILIN_NOMEM) {
+		st = from_st;
+		goto out;
+	}
+	out->subject = clean_line_mode(g_mime_message_get_subject(msg), MAILIN_SUBJECT_MAX, UTF8_LINE_KEEP);
+	out->message_id = clean_id(g_mime_message_get_message_id(msg));
+	out->message_key = whole_id(g_mime_object_get_header(GMIME_OBJECT(msg), "Message-ID"));
+	out->in_reply_to = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"), 1, false);
+	out->references = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "References"),
+	    MAILIN_REFERENCES_MAX, true);
+	date = g_mime_object_get_header(GMIME_OBJECT(msg), "Date");
+	out->date = clean_line(date, 100);
+	if (date != NULL && (dt = g_mime_utils_header_decode_date(date)) != NULL) {
+		out->date_time = (time_t)g_date_time_to_unix(dt);
+		g_date_time_unref(dt);
+	}
+
+	body_st = MAILIN_OK;
+	top = g_mime_message_get_mime_part(msg);
+	if (top != NULL)
+		body_st = find_text(top, 0, &text, &html);
+	/* an HTML-only mail (no text/plain part): its text, made from the HTML */
+	if (body_st == MAILIN_OK && text == NULL && html != NULL)
+		text = html, is_html = true;
+	if (body_st == MAILIN_OK && text != NULL && part_text(text, is_html, out) != MAILIN_OK) {
+		st = MAILIN_NOMEM;
+		goto out;
+	}
+	if (fill_empty(out) != MAILIN_OK) {
+		st = MAILIN_NOMEM;
+		goto out;
+	}
+	st = from_st != MAILIN_OK ? from_st : body_st;
+out:
+	if (msg != NULL)
+		g_object_unref(msg);
+	if (parser != NULL)
+		g_object_unref(parser);
+	if (stream != NULL)
+		g_object_unref(stream);
+	if (opts != NULL)
+		g_mime_parser_options_free(opts);
+	return st;
+}
+
+void mailin_message_release(struct mailin_message *out)
+{
+	free(out->from_addr);
+	free(out->from_name);
+	free(out->subject);
+	free(out->message_id);
+	free(out->message_key);
+	free(out->in_reply_to);
+	free(out->references);
+	free(out->date);
+	free(out->body);
+	free(out->automatic_reason);
+	memset(out, 0, sizeof *out);
+	out->date_time = -1;
+}

@@ -1,0 +1,1343 @@
+/* reply: the texts of oustpbm's replies, from templates, composed with mailout. */
+#include "mail/reply.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/strbuf.h"
+#include "game/board.h"
+#include "game/gamefile.h"
+#include "game/html.h"
+#include "game/rules.h"
+#include "mail/mailout.h"
+
+#ifndef OUSTPBM_DATADIR
+#define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
+#endif
+
+#define VARS_MAX 24
+
+const char *reply_status_str(enum reply_status st)
+{
+	switch (st) {
+	case REPLY_OK: return "ok";
+	case REPLY_NOMEM: return "out of memory";
+	case REPLY_TEMPLATE: return "template error";
+	case REPLY_COMPOSE: return "the reply could not be composed";
+	}
+	return "unknown reply status";
+}
+
+/* ---- a growing string: strbuf.h under the names this file uses ---- */
+
+struct text {
+	struct strbuf b;
+};
+
+static void tadd(struct text *t, const char *s, size_t n)
+{
+	strbuf_add(&t->b, s, n);
+}
+
+static void tputs(struct text *t, const char *s)
+{
+	strbuf_puts(&t->b, s);
+}
+
+#define tprintf(t, ...) strbuf_printf(&(t)->b, __VA_ARGS__)
+
+/* The text so far ("" if empty), or NULL after a failure; t is emptied. */
+static char *tfinish(struct text *t)
+{
+	return strbuf_finish(&t->b);
+}
+
+/* ---- set-up ---- */
+
+static unsigned fnv1a32(unsigned h, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		h ^= (unsigned char)*s;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home, time_t now,
+    const char *in_id, const char *in_refs, const char *sender)
+{
+	char pid[32];
+
+	memset(rc, 0, sizeof *rc);
+	rc->cfg = cfg;
+	rc->home = home;
+	rc->now = now;
+	rc->answering = in_id != NULL;
+	rc->in_id = in_id != NULL ? in_id : "";
+	rc->in_refs = in_refs != NULL ? in_refs : "";
+	rc->hash = fnv1a32(2166136261u, rc->in_id);
+	rc->hash = fnv1a32(rc->hash, " ");
+	rc->hash = fnv1a32(rc->hash, sender != NULL ? sender : "");
+	if (!cfg->test_time_set) {
+		/* two mails with one Message-ID in one second still get distinct ids */
+		snprintf(pid, sizeof pid, " %ld", (long)getpid());
+		rc->hash = fnv1a32(rc->hash, pid);
+	}
+}
+
+void reply_release(struct reply_ctx *rc)
+{
+	free(rc->cached);
+	rc->cached = NULL;
+	free(rc->cached_html);
+	rc->cached_html = NULL;
+	rc->cached_name[0] = '\0';
+}
+
+void reply_mail_release(struct reply_mail *m)
+{
+	free(m->msg);
+	memset(m, 0, sizeof *m);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+enum reply_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
+    char *err, size_t errlen)
+{
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+	int r;
+
+	if (cfg->templates[0] != '\0') {
+		if (cfg->templates[0] == '/')
+			r = snprintf(out, size, "%s", cfg->templates);
+		else
+			r = snprintf(out, size, "%s/%s", home, cfg->templates);
+		if (r < 0 || (size_t)r >= size) {
+			snprintf(err, errlen, "templates directory '%s': the path is too long", cfg->templates);
+			return REPLY_TEMPLATE;
+		}
+		return REPLY_OK;
+	}
+	r = snprintf(out, size, "%s/templates", home);
+	if (r > 0 && (size_t)r < size && is_dir(out))
+		return REPLY_OK;
+	r = snprintf(out, size, "%s/templates", OUSTPBM_DATADIR);
+	if (r > 0 && (size_t)r < size && is_dir(out))
+		return REPLY_OK;
+	/* run from a source checkout: templates/ beside ./oustpbm */
+	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			r = snprintf(out, size, "%s/templates", exe);
+			if (r > 0 && (size_t)r < size && is_dir(out))
+				return REPLY_OK;
+		}
+	}
+	out[0] = '\0';
+	snprintf(err, errlen, "no templates directory: none in %s/templates, %s/templates or beside the "
+	    "program; set 'templates' in %s", home, OUSTPBM_DATADIR, CONFIG_FILE);
+	return REPLY_TEMPLATE;
+}
+
+/* ---- templates ---- */
+
+struct vars {
+	struct mailout_var v[VARS_MAX];
+	size_t n;
+};
+
+static void var(struct vars *vs, const char *name, const char *value)
+{
+	if (vs->n < VARS_MAX) {
+		vs->v[vs->n].name = name;
+		vs->v[vs->n].value = value != NULL ? value : "";
+		vs->n++;
+	}
+}
+
+/* Expand template name with vs plus the variables every template has. */
+static enum reply_status expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
+{
+	enum mailout_status ms;
+	char *text = NULL, err[MAILOUT_ERR_MAX * 4];
+	enum reply_status st;
+	bool html;
+
+	*body = NULL;
+	if (!rc->have_tdir) {
+		st = reply_templates_dir(rc->cfg, rc->home, rc->tdir, sizeof rc->tdir, rc->err, sizeof rc->err);
+		if (st != REPLY_OK)
+			return st;
+		rc->have_tdir = true;
+	}
+	var(vs, "server", rc->cfg->server_name);
+	var(vs, "address", rc->cfg->from_address);
+	err[0] = '\0';
+	html = strcmp(name, "mail.html") == 0;
+	if ((html && rc->cached_html != NULL) || (!html && rc->cached != NULL && strcmp(rc->cached_name, name) == 0)) {
+		ms = MAILOUT_OK;
+	} else {
+		ms = mailout_template_load(rc->tdir, name, &text, err, sizeof err);
+		rc->html_missing = html && ms == MAILOUT_NOT_FOUND;
+		if (ms == MAILOUT_OK && html) {
+			rc->cached_html = text;
+			text = NULL;
+		} else if (ms == MAILOUT_OK && strlen(name) < sizeof rc->cached_name) {
+			free(rc->cached);
+			rc->cached = text;
+			memcpy(rc->cached_name, name, strlen(name) + 1);
+			text = NULL;
+		}
+	}
+	if (ms == MAILOUT_OK) {
+		ms = mailout_template_expand(text != NULL ? text : html ? rc->cached_html : rc->cached, vs->v, vs->n,
+		    body, err, sizeof err);
+		if (ms == MAILOUT_BAD_TEMPLATE)
+			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s%s %.600s", rc->tdir, name, html ? "" : ".txt", err);
+	} else {
+		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
+	}
+	free(text);
+	if (ms == MAILOUT_NOMEM) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	return ms == MAILOUT_OK ? REPLY_OK : REPLY_TEMPLATE;
+}
+
+/* ---- composing ---- */
+
+static const char *domain_of(const char *addr)
+{
+	const char *at = strrchr(addr, '@');
+
+	return at != NULL ? at + 1 : "localhost";
+}
+
+/*
+ * Compose body into out for to_addr.  id_board > 0 makes a game id
+ * (board.turn.user.time), else an id from the incoming mail's hash.
+ */
+static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *subject, const char *body, const char *html, const struct game *g, long id_board, int id_turn,
+    const char *id_user, struct reply_mail *out)
+{
+	struct mailout_spec spec;
+	enum mailout_status ms;
+	char id[MAILOUT_ID_MAX + 1], root[GAME_THREAD_MAX + 1];
+	size_t n;
+
+	assert(rc->cfg != NULL);	/* reply_init() was called */
+	memset(out, 0, sizeof *out);
+	rc->counter++;
+	if (id_board > 0)
+		snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", id_board, id_turn, id_user, (long long)rc->now,
+		    domain_of(rc->cfg->from_address));
+	else
+		snprintf(id, sizeof id, "oust.%lld.%08x.%u@%s", (long long)rc->now, rc->hash, rc->counter,
+		    domain_of(rc->cfg->from_address));
+	root[0] = '\0';
+	if (g != NULL && g->thread[0] != '\0') {
+		/* stored with its brackets, as a header value */
+		n = strlen(g->thread);
+		if (g->thread[0] == '<' && n >= 2 && g->thread[n - 1] == '>')
+			snprintf(root, sizeof root, "%.*s", (int)(n - 2), g->thread + 1);
+		else
+			snprintf(root, sizeof root, "%s", g->thread);
+	}
+	memset(&spec, 0, sizeof spec);
+	spec.from_addr = rc->cfg->from_address;
+	spec.from_name = rc->cfg->server_name;
+	spec.to_addr = to_addr;
+	spec.to_name = to_name;
+	spec.subject = subject;
+	spec.body = body;
+	spec.html = html;
+	spec.date = rc->now;
+	spec.message_id = id;
+	spec.in_reply_to = rc->in_id;
+	spec.references = rc->in_refs;
+	spec.root_id = root;
+	spec.generated = !rc->answering;
+	if (strlen(to_addr) > MAILADDR_MAX) {
+		snprintf(rc->err, sizeof rc->err, "recipient address too long");
+		return REPLY_COMPOSE;
+	}
+	ms = mailout_compose(&spec, &out->msg, &out->len);
+	if (ms == MAILOUT_NOMEM) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	if (ms != MAILOUT_OK) {
+		snprintf(rc->err, sizeof rc->err, "reply to %s: %s", to_addr, mailout_status_str(ms));
+		return REPLY_COMPOSE;
+	}
+	if (out->len > (size_t)MAILOUT_MESSAGE_MAX) {
+		/* only a template can make it so long (the texts filled in are bounded): the admin's to fix */
+		snprintf(rc->err, sizeof rc->err, "the reply \"%.200s\" is %zu bytes, larger than the %ld bytes "
+		    "the outbox takes: a template makes it too long", subject, out->len, MAILOUT_MESSAGE_MAX);
+		free(out->msg);
+		out->msg = NULL;
+		out->len = 0;
+		return REPLY_TEMPLATE;
+	}
+	snprintf(out->rcpt, sizeof out->rcpt, "%s", to_addr);
+	return REPLY_OK;
+}
+
+/* ---- pieces of text about a game ---- */
+
+static char symbol(enum rules_color c)
+{
+	return c == RULES_BLACK ? 'x' : 'o';
+}
+
+static const char *colour_name(enum rules_color c)
+{
+	return c == RULES_BLACK ? "Black" : "White";
+}
+
+/* The winner's name, or NULL for a draw or a game still running. */
+static const char *winner(const struct game *g)
+{
+	if (g->rg.result == RULES_BLACK_WINS)
+		return g->black;
+	if (g->rg.result == RULES_WHITE_WINS)
+		return g->white;
+	return NULL;
+}
+
+static const char *loser(const struct game *g)
+{
+	if (g->rg.result == RULES_BLACK_WINS)
+		return g->white;
+	if (g->rg.result == RULES_WHITE_WINS)
+		return g->black;
+	return NULL;
+}
+
+/* "Oust Board 101 bob", "Oust Board 101 won by alice", "Oust Board 101 drawn" */
+static void status_subject(const struct game *g, char *buf, size_t size)
+{
+	if (!game_over(g))
+		snprintf(buf, size, "Oust Board %ld %s", g->board, game_player_to_move(g));
+	else if (winner(g) != NULL)
+		snprintf(buf, size, "Oust Board %ld won by %s", g->board, winner(g));
+	else
+		snprintf(buf, size, "Oust Board %ld drawn", g->board);
+}
+
+/* How the game ended, one sentence without the final period. */
+static void result_text(const struct game *g, char *buf, size_t size)
+{
+	/* gamefile.c checks that a won game has a winner; "?" only guards the format */
+	const char *w = winner(g) != NULL ? winner(g) : "?", *l = loser(g) != NULL ? loser(g) : "?";
+
+	switch (g->end) {
+	case GAME_END_CAPTURE:
+		snprintf(buf, size, "%s won: %s has no stones left", w, l);
+		break;
+	case GAME_END_RESIGN:
+		snprintf(buf, size, "%s won: %s resigned", w, l);
+		break;
+	case GAME_END_TIMEOUT:
+		snprintf(buf, size, "%s won: %s ran out of time", w, l);
+		break;
+	case GAME_END_NO_PLACEMENTS:
+		snprintf(buf, size, "the game is drawn: neither player can place");
+		break;
+	case GAME_END_NONE:
+		snprintf(buf, size, "the game goes on");
+		break;
+	}
+}
+
+/* "turn 8, bob (White, o) to move" or the result. */
+static void status_text(const struct game *g, char *buf, size_t size)
+{
+	if (game_over(g))
+		result_text(g, buf, size);
+	else
+		snprintf(buf, size, "turn %d, %s (%s, %c) to move", g->rg.turn, game_player_to_move(g),
+		    colour_name(g->rg.to_move), symbol(g->rg.to_move));
+}
+
+/* The placements of history entry t, "E5,F5". */
+static void placements_text(struct text *t, const struct game *g, const struct game_turn *e)
+{
+	const int *p = game_turn_points(g, e);
+	char name[4];
+	int i;
+
+	for (i = 0; i < e->npoints; i++) {
+		if (i > 0)
+			tputs(t, ",");
+		tputs(t, rules_point_name(&g->rg.board, p[i], name));
+	}
+}
+
+static int name_width(const struct game *g)
+{
+	int a = (int)strlen(g->black), b = (int)strlen(g->white);
+
+	return a > b ? a : b;
+}
+
+char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
+{
+	char iso[GAMEFILE_TIME_SIZE];
+
+	/* "2026-11-21T18:41:07Z" -> "2026-11-21 18:41 UTC" */
+	gamefile_time_str(t, iso);
+	snprintf(buf, REPLY_TIME_SIZE, "%.10s %.5s UTC", iso, iso + 11);
+	return buf;
+}
+
+/* One history line: "   7  x alice  E5,F5", with its time when with_time. */
+static void history_line(struct text *t, const struct game *g, const struct game_turn *e, bool with_time)
+{
+	char stamp[REPLY_TIME_SIZE];
+
+	tprintf(t, "%4d  ", e->number);
+	if (with_time)
+		tprintf(t, "%s  ", reply_time_str(e->time, stamp));
+	tprintf(t, "%c %-*s  ", symbol(e->color), name_width(g), e->player);
+	switch (e->action) {
+	case GAME_PLACE:
+		placements_text(t, g, e);
+		break;
+	case GAME_PASS:
+		tputs(t, "pass (no placement)");
+		break;
+	case GAME_SWAP:
+		tputs(t, "swap");
+		break;
+	case GAME_RESIGN:
+		tputs(t, "resign");
+		break;
+	case GAME_TIMEOUT:
+		tputs(t, "out of time");
+		break;
+	}
+	tputs(t, "\n");
+}
+
+/* The last `last` entries (all if last <= 0). */
+/* The turns before turn upto + 1 (all with upto 0), at most the last `last` of them (0: all). */
+static char *history_upto(const struct game *g, int upto, int last, bool with_time)
+{
+	struct text t = { 0 };
+	int end = upto > 0 && upto < g->nturns ? upto : g->nturns;
+	int i = last > 0 && end > last ? end - last : 0;
+
+	if (end == 0)
+		tputs(&t, "   (no turns yet)\n");
+	for (; i < end; i++)
+		history_line(&t, g, &g->turns[i], with_time);
+	return tfinish(&t);
+}
+
+static char *history_text(const struct game *g, int last, bool with_time)
+{
+	return history_upto(g, 0, last, with_time);
+}
+
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "A1", "A1 and B2", "A1, B2 and C3": the n points p[] of b. */
+static void points_text(struct text *t, const struct rules_board *b, const int *p, int n)
+{
+	char name[4];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			tputs(t, i == n - 1 ? " and " : ", ");
+		tputs(t, rules_point_name(b, p[i], name));
+	}
+}
+
+/*
+ * The stones colour c's placement at p would remove from b, into taken
+ * (room for RULES_MAX_POINTS), in board order; returns how many.  scratch
+ * is a board the caller provides (rules_board is large).
+ */
+static int taken_by(const struct rules_board *b, enum rules_color c, int p, struct rules_board *scratch,
+    int *taken)
+{
+	int q, n = 0;
+
+	*scratch = *b;
+	if (rules_place(scratch, c, p, NULL) != RULES_CAPTURE)
+		return 0;
+	for (q = 0; q < b->ncells; q++)
+		if (rules_at(b, q) == RULES_OTHER(c) && rules_at(scratch, q) == RULES_EMPTY)
+			taken[n++] = q;
+	return n;
+}
+
+static int by_column(const void *a, const void *b)
+{
+	const struct { int p, x, y; } *u = a, *v = b;
+
+	return u->x != v->x ? u->x - v->x : u->y - v->y;
+}
+
+/*
+ * For the player to move: the capturing placements open to them now, each
+ * with the stones it takes, or that there are none; "" for anyone else.
+ */
+static char *options_text(const struct game *g, const char *reader)
+{
+	struct rules_board *b = NULL;	/* b[0] the position, b[1] scratch */
+	struct { int p, x, y; } *caps = NULL;
+	uint16_t *legal = NULL;
+	int *taken = NULL, n, i, ncaps = 0, k;
+	const char *who = game_player_to_move(g);
+	enum rules_color c = g->rg.to_move;
+	struct text t = { 0 };
+	struct rules_check chk;
+
+	if (who == NULL || strcmp(who, reader) != 0 || robot_is(who))
+		return strdup("");
+	b = malloc(2 * sizeof *b);
+	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
+	taken = malloc(RULES_MAX_POINTS * sizeof *taken);
+	caps = malloc(RULES_MAX_POINTS * sizeof *caps);
+	if (b == NULL || legal == NULL || taken == NULL || caps == NULL) {
+		t.b.failed = true;
+		goto out;
+	}
+	b[0] = g->rg.board;
+	n = rules_legal(&b[0], c, legal);
+	for (i = 0; i < n; i++)
+		if (rules_check(&b[0], c, legal[i], &chk) == RULES_CAPTURE) {
+			caps[ncaps].p = legal[i];
+			caps[ncaps].x = rules_x(&b[0], legal[i]);
+			caps[ncaps].y = rules_y(&b[0], legal[i]);
+			ncaps++;
+		}
+	qsort(caps, (size_t)ncaps, sizeof *caps, by_column);
+	if (ncaps == 0) {
+		tputs(&t, "Your capturing placements: none: every placement is non-capturing.\n\n");
+		goto out;
+	}
+	tprintf(&t, "Your capturing placement%s (after each you place again):\n", plural(ncaps));
+	for (i = 0; i < ncaps && i < REPLY_OPTIONS_MAX; i++) {
+		char name[4];
+
+		k = taken_by(&b[0], c, caps[i].p, &b[1], taken);
+		tprintf(&t, "  %s takes ", rules_point_name(&b[0], caps[i].p, name));
+		points_text(&t, &b[0], taken, k);
+		tputs(&t, "\n");
+	}
+	if (ncaps > REPLY_OPTIONS_MAX)
+		tprintf(&t, "  and %d more\n", ncaps - REPLY_OPTIONS_MAX);
+	tputs(&t, "\n");
+out:
+	free(b);
+	free(legal);
+	free(taken);
+	free(caps);
+	return tfinish(&t);
+}
+
+/*
+ * {next} of a game mail, spoken to its reader: to the player to move,
+ * "Your move" and the command to send; to the other, whom the board waits
+ * for, whether their comment was passed on, and when they may swap.
+ */
+static char *next_for(const struct game *g, const struct reply_event *ev, const char *reader)
+{
+	struct text t = { 0 };
+	const char *who;
+	enum rules_color c = g->rg.to_move;
+
+	if (game_over(g))
+		return strdup("");
+	who = game_player_to_move(g);
+	if (strcmp(who, reader) == 0) {
+		tprintf(&t, "Your move, %s (turn %d, you play %s, %c). To play, send:\n\n", who, g->rg.turn,
+		    colour_name(c), symbol(c));
+		tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
+		if (g->swap && rules_game_can_swap(&g->rg)) {
+			tprintf(&t, "\nor, to take over Black's stones instead (the pie rule), send:\n\n");
+			tprintf(&t, "    swap %ld#%d %s <password>\n", g->board, g->rg.turn, who);
+		}
+		return tfinish(&t);
+	}
+	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, colour_name(c), symbol(c), g->rg.turn,
+	    robot_is(who) ? ": its answer comes by mail" : "");
+	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !robot_is(who))
+		tprintf(&t, "Your comment was passed on to %s.\n", who);
+	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
+		tprintf(&t, "After %s's first turn you may swap (the pie rule):\ntake over Black's stones instead "
+		    "of placing.\n", who);
+	return tfinish(&t);
+}
+
+/* Whose turn it is and the command to send; "" once over. */
+static char *next_text(const struct game *g)
+{
+	struct text t = { 0 };
+	const char *who;
+
+	if (game_over(g))
+		return strdup("");
+	who = game_player_to_move(g);
+	if (game_user_is_robot(who)) {
+		/* nobody sends the robot's turns (robot.h) */
+		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail.\n", who,
+		    g->rg.turn, who, colour_name(g->rg.to_move), symbol(g->rg.to_move));
+		return tfinish(&t);
+	}
+	tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c). To play, send:\n\n", who, g->rg.turn, who,
+	    colour_name(g->rg.to_move), symbol(g->rg.to_move));
+	tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
+	if (g->swap && rules_game_can_swap(&g->rg)) {
+		tprintf(&t, "\nor, to take over Black's stones instead (the pie rule), send:\n\n");
+		tprintf(&t, "    swap %ld#%d %s <password>\n", g->board, g->rg.turn, who);
+	}
+	return tfinish(&t);
+}
+
+
+/*
+ * "C1 (capturing A1 and B2), then E1": turn e's placements with the
+ * stones each took; false (nothing written) if the history cannot be
+ * replayed or memory runs out.
+ */
+static bool captures_text(struct text *t, const struct game *g, const struct game_turn *e)
+{
+	const int *p = game_turn_points(g, e);
+	struct game_captures gc;
+	char name[4];
+	size_t idx;
+	int i;
+
+	if (game_captures(g, &gc) != GAME_OK)
+		return false;
+	for (i = 0; i < e->npoints; i++) {
+		idx = e->first + (size_t)i;
+		tprintf(t, "%s%s", i > 0 ? ", then " : "", rules_point_name(&g->rg.board, p[i], name));
+		if (gc.n[idx] > 0) {
+			tputs(t, " (capturing ");
+			points_text(t, &g->rg.board, gc.stones + gc.first[idx], gc.n[idx]);
+			tputs(t, ")");
+		}
+	}
+	game_captures_release(&gc);
+	return true;
+}
+
+/* What the event did, one or more lines. */
+static char *happened_text(const struct game *g, const struct reply_event *ev)
+{
+	struct text t = { 0 };
+	const struct game_turn *e;
+	enum rules_color c;
+	char dims[GAME_DIMENSIONS_SIZE];
+	int i;
+
+	switch (ev->what) {
+	case REPLY_CHALLENGE:
+		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %s, swap %s.\n", ev->actor,
+		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
+		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
+		    ev->random ? "; the colours were drawn at random" : "");
+		if (g->robot_level != 0)
+			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", GAME_ROBOT_USERID,
+			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
+		break;
+	case REPLY_MOVE:
+		if (ev->first < 1 || ev->first > g->nturns)
+			break;
+		e = &g->turns[ev->first - 1];
+		tprintf(&t, "Turn %d: %s played ", e->number, e->player);
+		if (ev->captured == 0 || !captures_text(&t, g, e)) {
+			placements_text(&t, g, e);
+			if (ev->captured > 0)
+				tprintf(&t, ", capturing %d stone%s", ev->captured, plural(ev->captured));
+		}
+		if (g->end == GAME_END_CAPTURE && ev->first == g->nturns && loser(g) != NULL)
+			tprintf(&t, ", the last of %s's", loser(g));
+		else if (ev->dead_end)
+			tputs(&t, ", and had no placement left, so the turn ended there");
+		tputs(&t, ".\n");
+		/* the passes that followed, up to the next change told */
+		for (i = ev->first; i < (ev->then != NULL ? ev->then->first - 1 : g->nturns); i++) {
+			e = &g->turns[i];
+			if (e->action == GAME_PASS)
+				tprintf(&t, "Turn %d: %s has no placement and passes.\n", e->number, e->player);
+		}
+		if (g->end == GAME_END_NO_PLACEMENTS && ev->then == NULL)
+			tputs(&t, "Neither player can place any more: the game is drawn.\n");
+		break;
+	case REPLY_SWAP:
+		c = game_color_of(g, ev->actor);
+		tprintf(&t, "Turn %d: %s swapped (the pie rule): %s now owns the black stones (x), and %s "
+		    "plays White (o).\n", ev->first, ev->actor, ev->actor,
+		    game_player_of(g, c == RULES_BLACK ? RULES_WHITE : RULES_BLACK));
+		break;
+	case REPLY_RESIGN:
+		tprintf(&t, "Turn %d: %s resigned.\n", ev->first, ev->actor);
+		break;
+	case REPLY_TIMEOUT:
+		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
+		    ev->days, plural(ev->days));
+		break;
+	}
+	if (ev->then != NULL) {
+		char *more = happened_text(g, ev->then);
+
+		if (more == NULL) {
+			free(tfinish(&t));
+			return NULL;
+		}
+		tputs(&t, more);
+		free(more);
+	}
+	return tfinish(&t);
+}
+
+/* "\nalice writes:\n  ...\n" for recipients other than the author; "" otherwise. */
+static char *comment_text(const struct reply_event *ev, const char *recipient)
+{
+	struct text t = { 0 };
+	const char *p, *nl;
+
+	if (ev->comment == NULL || ev->comment[0] == '\0' || strcmp(recipient, ev->actor) == 0)
+		return strdup("");
+	tprintf(&t, "\n%s writes:\n\n", ev->actor);
+	for (p = ev->comment; *p != '\0'; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			tputs(&t, "  ");
+		tadd(&t, p, (size_t)(nl - p));
+		tputs(&t, "\n");
+		if (*nl == '\0')
+			break;
+	}
+	return tfinish(&t);
+}
+
+/* ---- the HTML alternative ---- */
+
+#define PRE_STYLE "margin:6px 0;padding:8px;background:#f3eedf;color:#1a1a1a;font:13px/1.35 Menlo,Consolas," \
+	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:break-all"
+
+/* What the HTML of a mail about a board shows; NULL or "" leaves a piece out. */
+struct html_mail {
+	const char *title;	/* the subject */
+	const char *intro;	/* plain text: what happened, the error... */
+	const char *comment_by;	/* the author of comment */
+	const char *comment;	/* plain text from a player */
+	int upto;		/* the position after this turn */
+	bool next;		/* with the command to send next */
+	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
+	const char *recent;	/* plain text: history lines */
+};
+
+static void html_pre(struct strbuf *b, const char *text)
+{
+	strbuf_puts(b, "<pre style=\"" PRE_STYLE "\">");
+	html_escape(b, text);
+	strbuf_puts(b, "</pre>\n");
+}
+
+/*
+ * The text/html alternative of a mail about g (mail.html), into *out; *out
+ * stays NULL when html_mail is off.
+ */
+static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, const struct html_mail *hm,
+    char **out)
+{
+	struct strbuf pieces[8] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+	    STRBUF_INIT, STRBUF_INIT };
+	enum { TITLE, INTRO, COMMENT, PLAYERS, BOARD, STATUS, NEXT, RECENT };
+	static const char *const names[] = { "title", "intro", "comment", "players", "board", "status", "next",
+	    "recent" };
+	char *vals[8] = { NULL }, status[200], black[GAME_NAME_SIZE], white[GAME_NAME_SIZE], *next = NULL;
+	struct html_board *hb = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	struct strbuf srv = STRBUF_INIT, addr = STRBUF_INIT;
+	char *srvs = NULL, *addrs = NULL;
+	int i;
+
+	*out = NULL;
+	if (strcmp(rc->cfg->html_mail, "off") == 0)
+		return REPLY_OK;
+	hb = malloc(sizeof *hb);
+	if (hb == NULL)
+		goto out;
+	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK || hb->hex) {
+		/* a board that cannot be drawn (or a hex board: the tables are square) goes without its HTML */
+		st = REPLY_OK;
+		goto out;
+	}
+	html_escape(&pieces[TITLE], hm->title);
+	if (hm->intro != NULL && hm->intro[0] != '\0') {
+		strbuf_puts(&pieces[INTRO], "<p style=\"margin:0 0 10px\">");
+		html_text(&pieces[INTRO], hm->intro);
+		strbuf_puts(&pieces[INTRO], "</p>");
+	}
+	if (hm->comment != NULL && hm->comment[0] != '\0') {
+		strbuf_printf(&pieces[COMMENT], "<p style=\"margin:0 0 4px\"><b>%s</b> writes:</p>\n"
+		    "<blockquote style=\"margin:0 0 10px;padding:4px 10px;border-left:3px solid #c9a24e;background:#faf6ea;"
+		    "color:#1a1a1a\">", hm->comment_by);
+		html_text(&pieces[COMMENT], hm->comment);
+		strbuf_puts(&pieces[COMMENT], "</blockquote>");
+	}
+	strbuf_printf(&pieces[PLAYERS], "<p style=\"margin:10px 0 0\"><span style=\"color:#111111\">&#9679;</span> "
+	    "<b>%s</b> (Black, x) %d/%d &nbsp; <span style=\"color:#8a8a8a\">&#9675;</span> <b>%s</b> (White, o) "
+	    "%d/%d <span style=\"color:#555555\">(largest group/stones)</span></p>", black, hb->largest[0],
+	    hb->stones[0], white, hb->largest[1], hb->stones[1]);
+	html_board_table(&pieces[BOARD], hb);
+	if (hm->upto != g->nturns)
+		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
+		    hm->upto, g->nturns);
+	status_text(g, status, sizeof status);
+	/* "Turn 8, bob (White, o) to move." or "Game over: alice won: bob resigned." */
+	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
+	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
+	if (hm->next && !game_over(g)) {
+		next = hm->next_body != NULL ? strdup(hm->next_body) : next_text(g);
+		if (next == NULL)
+			goto out;
+		html_pre(&pieces[NEXT], next);
+	}
+	if (hm->recent != NULL && hm->recent[0] != '\0') {
+		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
+		html_pre(&pieces[RECENT], hm->recent);
+	}
+	for (i = 0; i < 8; i++) {
+		vals[i] = strbuf_finish(&pieces[i]);
+		if (vals[i] == NULL)
+			goto out;
+		var(&vs, names[i], vals[i]);
+	}
+	html_escape(&srv, rc->cfg->server_name);
+	html_escape(&addr, rc->cfg->from_address);
+	srvs = strbuf_finish(&srv);
+	addrs = strbuf_finish(&addr);
+	if (srvs == NULL || addrs == NULL)
+		goto out;
+	/* expand() adds these two as they are: the escaped ones come first and win */
+	var(&vs, "server", srvs);
+	var(&vs, "address", addrs);
+	st = expand(rc, "mail.html", &vs, out);
+	if (st == REPLY_TEMPLATE && rc->html_missing) {
+		/* a templates directory from before mail.html: the text alone, as with html_mail = off */
+		st = REPLY_OK;
+	}
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	for (i = 0; i < 8; i++) {
+		strbuf_release(&pieces[i]);
+		free(vals[i]);
+	}
+	free(srvs);
+	free(addrs);
+	free(next);
+	free(hb);
+	return st;
+}
+
+/* ---- the replies ---- */
+
+enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
+    const struct reply_player *to, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
+	char dims[GAME_DIMENSIONS_SIZE];
+	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
+	char *options = NULL, *next_html = NULL;
+	struct html_mail hm;
+	enum reply_status st = REPLY_NOMEM;
+	struct vars vs = { .n = 0 };
+
+	memset(out, 0, sizeof *out);
+	board_render_game(g, drawing);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(size, sizeof size, "%d", g->size);
+	snprintf(turn, sizeof turn, "%d", g->rg.turn);
+	if (ev->what == REPLY_CHALLENGE)
+		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board, game_player_to_move(g));
+	else
+		status_subject(g, subject, sizeof subject);
+	happened = happened_text(g, ev);
+	comment = comment_text(ev, to->userid);
+	if (happened == NULL || comment == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
+	var(&vs, "black", g->black);
+	var(&vs, "white", g->white);
+	var(&vs, "happened", happened);
+	var(&vs, "comment", comment);
+	var(&vs, "drawing", drawing);
+	if (game_over(g)) {
+		result_text(g, result, sizeof result);
+		hist = history_text(g, 0, true);
+		if (hist == NULL)
+			goto out;
+		var(&vs, "result", result);
+		var(&vs, "history", hist);
+		if (ev->what == REPLY_TIMEOUT) {
+			/* the time-loss wording is its own template */
+			snprintf(days, sizeof days, "%d", ev->days);
+			var(&vs, "loser", ev->actor);
+			var(&vs, "days", days);
+			st = expand(rc, "timeout", &vs, &body);
+		} else {
+			st = expand(rc, "end", &vs, &body);
+		}
+	} else {
+		next = next_for(g, ev, to->userid);
+		options = options_text(g, to->userid);
+		hist = history_text(g, REPLY_RECENT, false);
+		if (next == NULL || options == NULL || hist == NULL)
+			goto out;
+		var(&vs, "turn", turn);
+		var(&vs, "swap", g->swap ? "on" : "off");
+		var(&vs, "next", next);
+		var(&vs, "options", options);
+		var(&vs, "recent", hist);
+		st = expand(rc, "game", &vs, &body);
+	}
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		hm.intro = happened;
+		if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0) {
+			hm.comment_by = ev->actor;
+			hm.comment = ev->comment;
+		}
+		hm.upto = g->nturns;
+		hm.next = true;
+		if (next != NULL) {
+			/* the reader's own words and options, as in the text */
+			next_html = malloc(strlen(next) + strlen(options) + 2);
+			if (next_html == NULL) {
+				st = REPLY_NOMEM;
+				goto out;
+			}
+			sprintf(next_html, "%s%s%s", next, options[0] != '\0' ? "\n" : "", options);
+			if (options[0] != '\0')
+				next_html[strlen(next_html) - 1] = '\0';	/* the blank line after the options */
+			hm.next_body = next_html;
+		}
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
+	if (st == REPLY_OK)
+		st = compose(rc, to->address, to->fullname, subject, body, html, g, g->board, g->nturns, to->userid, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(happened);
+	free(comment);
+	free(next);
+	free(options);
+	free(next_html);
+	free(hist);
+	free(body);
+	free(html);
+	return st;
+}
+
+enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
+    const struct game *g, const char *command, const char *error, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
+	struct text t = { 0 };
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char *section = NULL, *body = NULL, *html = NULL, intro[REPLY_ERR_MAX];
+	struct html_mail hm;
+
+	memset(out, 0, sizeof *out);
+	if (board > 0)
+		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
+	else
+		snprintf(subject, sizeof subject, "Oust error");
+	if (g != NULL) {
+		board_render_game(g, drawing);
+		status_text(g, status, sizeof status);
+		tprintf(&t, "Board %ld now (%s):\n\n%s", g->board, status, drawing);
+	}
+	section = tfinish(&t);
+	if (section == NULL)
+		goto out;
+	var(&vs, "error", error);
+	var(&vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
+	var(&vs, "board_section", section);
+	st = expand(rc, "error", &vs, &body);
+	if (st == REPLY_OK && g != NULL) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		snprintf(intro, sizeof intro, "%s\nYour command: %s", error,
+		    command != NULL && command[0] != '\0' ? command : "(no command found)");
+		hm.intro = intro;
+		hm.upto = g->nturns;
+		st = html_body(rc, g, &hm, &html);
+	}
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(section);
+	free(body);
+	free(html);
+	return st;
+}
+
+enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
+    char **body)
+{
+	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE];
+	char *next = NULL, *hist = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char board[24];
+
+	*body = NULL;
+	snprintf(board, sizeof board, "%ld", g->board);
+	status_text(g, status, sizeof status);
+	if (drawing == NULL) {
+		board_render_game(g, now);
+		drawing = now;
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): %s.", g->board,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off", status);
+	} else {
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s), the position after turn %d of %d.\n"
+		    "Now: %s.", g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns,
+		    status);
+	}
+	next = next_text(g);
+	/* show 101#5: the turns that led to the position shown, not the game's last ones */
+	hist = history_upto(g, upto, REPLY_RECENT, false);
+	if (next == NULL || hist == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "title", title);
+	var(&vs, "status", status);
+	var(&vs, "drawing", drawing);
+	var(&vs, "next", next);
+	var(&vs, "recent", hist);
+	st = expand(rc, "show", &vs, body);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(next);
+	free(hist);
+	return st;
+}
+
+enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, int upto, const char *drawing, struct reply_mail *out)
+{
+	enum reply_status st;
+	char subject[200], *body = NULL, *html = NULL, *hist = NULL;
+	struct html_mail hm;
+
+	memset(out, 0, sizeof *out);
+	status_subject(g, subject, sizeof subject);
+	st = reply_show_body(rc, g, upto, drawing, &body);
+	if (st == REPLY_OK) {
+		hist = history_text(g, REPLY_RECENT, false);
+		if (hist == NULL) {
+			st = REPLY_NOMEM;
+			snprintf(rc->err, sizeof rc->err, "out of memory");
+		}
+	}
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		hm.upto = drawing == NULL ? g->nturns : upto;
+		hm.next = true;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
+	free(body);
+	free(html);
+	free(hist);
+	return st;
+}
+
+enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+    int days, int64_t timeout_at, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE];
+	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
+	char *next = NULL, *hist = NULL, *body = NULL, *html = NULL, intro[GAMEFILE_TIME_SIZE + 300];
+	struct html_mail hm;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+
+	memset(out, 0, sizeof *out);
+	board_render_game(g, drawing);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(size, sizeof size, "%d", g->size);
+	snprintf(turn, sizeof turn, "%d", g->rg.turn);
+	snprintf(ndays, sizeof ndays, "%d", days);
+	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
+	reply_time_str(g->last_move, last);
+	deadline[0] = '\0';
+	if (timeout_at > 0) {
+		char t[REPLY_TIME_SIZE];
+
+		snprintf(deadline, sizeof deadline, "If you have not played by %s, you lose the game on time.\n",
+		    reply_time_str(timeout_at, t));
+	}
+	next = next_text(g);
+	hist = history_text(g, REPLY_RECENT, false);
+	if (next == NULL || hist == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
+	var(&vs, "black", g->black);
+	var(&vs, "white", g->white);
+	var(&vs, "turn", turn);
+	var(&vs, "userid", to->userid);
+	var(&vs, "days", ndays);
+	var(&vs, "last_move", last);
+	var(&vs, "deadline", deadline);
+	var(&vs, "next", next);
+	var(&vs, "drawing", drawing);
+	var(&vs, "recent", hist);
+	st = expand(rc, "remind", &vs, &body);
+	/* its own Message-ID: <101.7.bob.reminder.T@domain>, threaded under the board */
+	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		snprintf(intro, sizeof intro, "You have not played on board %ld since %s UTC (%d day%s).%s%s", g->board,
+		    last, days, plural(days), deadline[0] != '\0' ? "\n" : "", deadline);
+		hm.intro = intro;
+		hm.upto = g->nturns;
+		hm.next = true;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
+	if (st == REPLY_OK)
+		st = compose(rc, to->address, to->fullname, subject, body, html, g, g->board, g->nturns, id_user, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(next);
+	free(hist);
+	free(body);
+	free(html);
+	return st;
+}
+
+enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, struct reply_mail *out)
+{
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[REPLY_TIME_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE];
+	char *hist = NULL, *body = NULL, *html = NULL;
+	struct html_mail hm;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+
+	memset(out, 0, sizeof *out);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(size, sizeof size, "%d", g->size);
+	status_subject(g, subject, sizeof subject);
+	status_text(g, status, sizeof status);
+	board_render_game(g, drawing);
+	reply_time_str(g->created, created);
+	hist = history_text(g, 0, true);
+	if (hist == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "size", size);
+	var(&vs, "dimensions", game_dimensions(g, false, dims));
+	var(&vs, "swap", g->swap ? "on" : "off");
+	var(&vs, "created", created);
+	var(&vs, "status", status);
+	var(&vs, "history", hist);
+	var(&vs, "drawing", drawing);
+	st = expand(rc, "history", &vs, &body);
+	if (st == REPLY_OK) {
+		memset(&hm, 0, sizeof hm);
+		hm.title = subject;
+		hm.upto = g->nturns;
+		hm.recent = hist;
+		st = html_body(rc, g, &hm, &html);
+	}
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(hist);
+	free(body);
+	free(html);
+	return st;
+}
+
+enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out)
+{
+	char subject[200], status[200], who[100], count[32];
+	struct text t = { 0 };
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char *list = NULL, *body = NULL;
+	size_t i, playing = 0;
+	int width = 7;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust games %s", userid);
+	for (i = 0; i < n; i++) {
+		int w = (int)(strlen(games[i].black) + strlen(games[i].white) + 11);
+
+		width = w > width ? w : width;
+	}
+	for (i = 0; i < n; i++)
+		if (!game_over(&games[i]))
+			playing++;
+	if (n > 0)
+		tprintf(&t, "  %-9s  %-5s  %-*s  %s\n", "board", "size", width, "players", "state");
+	/* a long list is cut to the newest boards: the reply stays a mail, not a file */
+	for (i = n > REPLY_GAMES_MAX ? n - REPLY_GAMES_MAX : 0; i < n; i++) {
+		const struct game *g = &games[i];
+		char size[16];
+
+		game_dimensions(g, true, size);
+		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
+		if (game_over(g))
+			result_text(g, status, sizeof status);
+		else
+			snprintf(status, sizeof status, "turn %d, %s to move%s", g->rg.turn, game_player_to_move(g),
+			    own && strcmp(game_player_to_move(g), userid) == 0 ? ": your move" : "");
+		tprintf(&t, "  %-9ld  %-5s  %-*s  %s\n", g->board, size, width, who, status);
+	}
+	if (n > REPLY_GAMES_MAX)
+		tprintf(&t, "  (the %zu older boards are not listed: only the newest %d are)\n",
+		    n - (size_t)REPLY_GAMES_MAX, REPLY_GAMES_MAX);
+	if (n == 0)
+		tprintf(&t, "  (%s plays on no board)\n", userid);
+	list = tfinish(&t);
+	if (list == NULL)
+		goto out;
+	snprintf(count, sizeof count, "%zu", n);
+	var(&vs, "userid", userid);
+	var(&vs, "games", list);
+	var(&vs, "count", count);
+	snprintf(status, sizeof status, "%zu", playing);
+	var(&vs, "playing", status);
+	st = expand(rc, "games", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(list);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	st = expand(rc, "help", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, "Oust help", body, NULL, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, const char *fullname, const char *address, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char subject[200], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust registration %s", userid);
+	var(&vs, "userid", userid);
+	var(&vs, "fullname", fullname != NULL && fullname[0] != '\0' ? fullname : "(none given)");
+	var(&vs, "registered_address", address);
+	st = expand(rc, "registered", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char subject[200], count[24], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust password attempts for %s refused", userid);
+	snprintf(count, sizeof count, "%lu", failures);
+	var(&vs, "userid", userid);
+	var(&vs, "failures", count);
+	var(&vs, "sender", sender);
+	var(&vs, "until", until);
+	st = expand(rc, "lockout", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char subject[200], *body = NULL;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust password %s", userid);
+	var(&vs, "userid", userid);
+	st = expand(rc, "password", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}

@@ -1,0 +1,220 @@
+/*
+ * reply: the mails oustpbm sends in answer to a player's mail, made from
+ * the plain-text templates of the templates directory (so an admin can
+ * reword them without recompiling: templates/README.md lists each file and
+ * its placeholders) and composed with mailout into complete messages.
+ *
+ * Subjects follow pbmserv, so players and their filters know them:
+ *   New Oust Board 101 alice       a new board, alice to move
+ *   Oust Board 101 bob             bob to move
+ *   Oust Board 101 won by alice    Oust Board 101 drawn
+ *   Oust Board 101 error           Oust error
+ *   Oust Board 101 reminder bob    bob has not moved for remind_days
+ *
+ * Threading (RFC 5322 3.6.4): every reply has In-Reply-To and References to
+ * the incoming mail; a reply about a board also starts its References with
+ * the board's root id (the game file's thread: line), so a mail client
+ * shows a whole game as one thread.  Message-IDs and Date depend only on
+ * the time (config_now(), fixed by OUSTPBM_TEST_TIME), the board, the turn,
+ * the recipient and the incoming mail, so tests can compare replies byte
+ * for byte:
+ *   <101.7.bob.1700000000@example.org>       bob's mail about board 101 after turn 7
+ *   <oust.1700000000.1a2b3c4d.1@example.org> any other reply
+ * (the 8 hex digits hash the incoming Message-ID and sender, and the process
+ * id unless the test time is set).
+ *
+ * A mail that shows a board also carries it as HTML (html_mail = on, the
+ * default): a text/html alternative after the unchanged text/plain part,
+ * made from the template mail.html with the board as a table (html.h), the
+ * players' largest/total figures, what happened, the comment, the command
+ * to send next and the last turns; text from players is escaped.  A
+ * templates directory without mail.html (an admin's copy from before it)
+ * sends the text alone; a malformed mail.html is a template error.
+ *
+ * Only the templates a reply uses are read, each once (the mails to both
+ * players share one).  No I/O other than reading
+ * templates; nothing is queued here.
+ */
+#ifndef OUSTPBM_REPLY_H
+#define OUSTPBM_REPLY_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "base/config.h"
+#include "base/mailaddr.h"
+#include "game/game.h"
+
+#define REPLY_ERR_MAX 1200
+#define REPLY_RECENT 6		/* history entries shown in a game mail */
+#define REPLY_OPTIONS_MAX 30
+
+/*
+ * The one form of a time in every mail to a player: "2023-11-14 23:13 UTC"
+ * (game files and logs keep ISO 8601, gamefile.h).  Returns buf.
+ */
+#define REPLY_TIME_SIZE 24
+char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE]);	/* capturing placements listed to the player to move */
+
+enum reply_status {
+	REPLY_OK = 0,
+	REPLY_NOMEM,
+	REPLY_TEMPLATE,		/* no templates directory, or a template missing or malformed */
+	REPLY_COMPOSE		/* mailout refused the message (a bad address, say) */
+};
+
+const char *reply_status_str(enum reply_status st);
+
+/* What the replies to one incoming mail share.  Plain value; reply_init() fills it. */
+struct reply_ctx {
+	const struct config *cfg;
+	const char *home;
+	time_t now;
+	const char *in_id;	/* the incoming Message-ID without brackets, "" if none */
+	const char *in_refs;	/* its References, space separated */
+	bool answering;		/* there is an incoming mail (cleanup and admin have none) */
+	unsigned hash;		/* of the incoming id and sender: the other replies' ids */
+	unsigned counter;	/* replies made so far */
+	bool have_tdir;
+	char tdir[PATH_MAX];	/* the templates directory, found on first use */
+	char cached_name[72];	/* the last text template read, kept for the next reply */
+	char *cached;		/* its text, owned: reply_release() */
+	char *cached_html;	/* mail.html once read, owned: reply_release() */
+	bool html_missing;	/* the templates directory has no mail.html: text only */
+	char err[REPLY_ERR_MAX];	/* what the last failure was */
+};
+
+/* One composed reply: recipient and message. */
+struct reply_mail {
+	char rcpt[MAILADDR_MAX + 1];
+	char *msg;		/* the whole message, owned: reply_mail_release() */
+	size_t len;
+};
+
+/* A player as a reply addresses them. */
+struct reply_player {
+	const char *userid;
+	const char *address;
+	const char *fullname;	/* may be "" */
+};
+
+/* What changed a game, for the mails to its players. */
+enum reply_what {
+	REPLY_CHALLENGE,
+	REPLY_MOVE,
+	REPLY_SWAP,
+	REPLY_RESIGN,
+	REPLY_TIMEOUT		/* oustpbm cleanup: the player to move lost on time */
+};
+
+struct reply_event {
+	enum reply_what what;
+	const char *actor;	/* who acted: the challenger, the mover... */
+	int first;		/* history number of the turn made; 0 for a challenge */
+	int captured;		/* REPLY_MOVE: stones the turn removed */
+	bool dead_end;		/* REPLY_MOVE: no placement was left after a capture */
+	bool random;		/* REPLY_CHALLENGE: the colours were drawn at random */
+	const char *comment;	/* the actor's comment, "" if none: shown to the other player */
+	int days;		/* REPLY_TIMEOUT: the time limit, timeout_days */
+	const struct reply_event *then;	/* a change made right after this one, told in the same
+					 * mail (the robot's answer, robot.h), or NULL */
+};
+
+/*
+ * in_id, in_refs and sender come from the incoming mail and must stay valid
+ * while rc is used; in_id NULL means the mails answer no mail (a reminder
+ * from cleanup), and they say so with Auto-Submitted: auto-generated.  reply_release() frees what rc holds afterwards.
+ */
+void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home, time_t now,
+    const char *in_id, const char *in_refs, const char *sender);
+
+/* Free what rc holds (the cached template); rc may be used again. */
+void reply_release(struct reply_ctx *rc);
+
+void reply_mail_release(struct reply_mail *m);
+
+/*
+ * The templates directory: the `templates` key of cfg (relative to home if
+ * not absolute), else <home>/templates if it is a directory, else
+ * OUSTPBM_DATADIR/templates if it is one, else templates/ beside the
+ * running executable (a source checkout).  REPLY_TEMPLATE with err when
+ * none is found.
+ */
+enum reply_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
+    char *err, size_t errlen);
+
+/*
+ * A player's mail after a change of game g (already applied): what
+ * happened, whose turn it is and the command to send, the last turns and
+ * the board; at the end of the game the result and the whole history.
+ */
+enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
+    const struct reply_player *to, struct reply_mail *out);
+
+/*
+ * A reminder (oustpbm cleanup) to the player to move on g, idle for days
+ * days: subject "Oust Board 101 reminder bob", the command to send, the
+ * board; timeout_at, if not 0, is when the game will be lost on time.
+ */
+enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+    int days, int64_t timeout_at, struct reply_mail *out);
+
+/*
+ * The text of the show reply (the body of reply_show()), for `oustpbm show`:
+ * *body is a string the caller frees.
+ */
+enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
+    char **body);
+
+/*
+ * An error: error says what was wrong, command is the command line with the
+ * passwords masked ("" if none was found); g (may be NULL) is the board the
+ * command was about, shown as it stands; board is its number, or 0.
+ */
+enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
+    const struct game *g, const char *command, const char *error, struct reply_mail *out);
+
+/*
+ * show: drawing is the board to show (board_render_turn() for "show
+ * 101#N", then upto is N), or NULL for the position now (upto 0).
+ */
+enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, int upto, const char *drawing, struct reply_mail *out);
+
+/* history: every turn with its time, and the board now. */
+enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, struct reply_mail *out);
+
+/*
+ * games: the n boards (read with gamefile_parse_header()) of userid, in
+ * order; counted all, listed at most the last REPLY_GAMES_MAX.  With own
+ * (the mail comes from userid's address), the boards where userid is to
+ * move are marked "your move".
+ */
+#define REPLY_GAMES_MAX 200
+enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out);
+
+/* help: the commands and the rules (Oust, by Mark Steere). */
+enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    struct reply_mail *out);
+
+/* register: the account userid now exists, bound to address. */
+enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, const char *fullname, const char *address, struct reply_mail *out);
+
+/*
+ * To the owner of userid (throttle.h): failures wrong passwords within an
+ * hour, the last from sender, so password attempts are refused until until.
+ */
+enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out);
+
+/* password: userid's password was changed. */
+enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, struct reply_mail *out);
+
+#endif

@@ -1,0 +1,93 @@
+/*
+ * transport: how a queued reply leaves the outbox.  A transport is a small
+ * table of functions; outbox_flush() opens it when there is something to
+ * send, calls deliver() once per queued mail (one envelope recipient each,
+ * so every result is unambiguous), and closes it.  A transport that keeps a
+ * connection (SMTP) reuses it across the deliver() calls of one flush.
+ *
+ * Built in: "maildir", the default, and "smtp" (smtp.h).  Each reply goes into
+ * <home>/mail/<recipient>/new/ as a Maildir message (written in tmp/, made
+ * durable, renamed into new/, new/ made durable; see finish below), readable
+ * with any Maildir reader (mutt -f DIR).  The
+ * file name is the queue id, which has the Maildir unique-name shape
+ * time.M<usec>P<pid>Q<n>.<host>, so delivering one queued mail again after a
+ * crash replaces the same file instead of adding a second copy.  The
+ * recipient becomes a directory name only if mailaddr_ok() accepts it and it
+ * contains no '/' (so no leading '.', no spaces, no control characters, at
+ * most 254 characters); anything else is a permanent failure.
+ */
+#ifndef OUSTPBM_TRANSPORT_H
+#define OUSTPBM_TRANSPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/config.h"
+#include "store/store.h"
+
+#define TRANSPORT_WHY_MAX 512	/* size of the why buffer given to the functions */
+#define TRANSPORT_BATCH_MAX 64	/* mails staged before finish() is called */
+
+enum transport_result {
+	TRANSPORT_OK,		/* delivered: the mail leaves the outbox */
+	TRANSPORT_TEMPFAIL,	/* not now (SMTP 4xx, no connection, disk full): kept */
+	TRANSPORT_PERMFAIL,	/* never (SMTP 5xx to RCPT or to the message, bad
+				 * recipient): moved to failed/ */
+	TRANSPORT_UNAVAILABLE,	/* temporary, and so for every mail of this run (no
+				 * connection, timeout, TLS, an SMTP 5xx about the
+				 * server or the session): kept, the run ends */
+};
+
+/* The envelope of one queued mail; all strings valid during the call only. */
+struct transport_envelope {
+	const char *id;		/* queue id: unique, [A-Za-z0-9._-], no leading '.' */
+	const char *from;	/* envelope sender, "" for the null sender <> */
+	const char *rcpt;	/* the one recipient, mailaddr_ok() */
+};
+
+struct transport_ops {
+	const char *name;	/* as in the "transport" key of oustpbm.conf */
+	/*
+	 * Prepare a run of deliveries; *ctx is passed to deliver and close.
+	 * st and cfg outlive the run.  On failure write why and return
+	 * TRANSPORT_TEMPFAIL or TRANSPORT_PERMFAIL; close is then not called.
+	 */
+	enum transport_result (*open)(struct store *st, const struct config *cfg, void **ctx,
+	    char *why, size_t whylen);
+	/* Deliver msg (len bytes, a complete RFC 5322 message) to env->rcpt. */
+	enum transport_result (*deliver)(void *ctx, const struct transport_envelope *env,
+	    const char *msg, size_t len, char *why, size_t whylen);
+	/*
+	 * Optional (NULL: deliver() is final).  When set, deliver() returning
+	 * TRANSPORT_OK only stages the mail, and it is delivered once finish()
+	 * returns TRANSPORT_OK, which completes every mail staged since the
+	 * last finish() at once: the maildir transport writes the messages of a
+	 * run into tmp/, then makes them durable with one sync, renames them
+	 * into new/, and makes the names durable with one more, where one by one
+	 * each cost two fsyncs.  On failure nothing staged counts as delivered
+	 * (temporary: each is tried again).  outbox_flush() calls it at the end
+	 * of the run and after every TRANSPORT_BATCH_MAX staged mails.
+	 */
+	enum transport_result (*finish)(void *ctx, char *why, size_t whylen);
+	/* End the run and free ctx. */
+	void (*close)(void *ctx);
+	/*
+	 * Delivering one queued mail again replaces the earlier copy (maildir:
+	 * the file name is the queue id).  Then a flush need not fsync the
+	 * removals from outbox/new/: a crash that undoes one only delivers that
+	 * mail onto itself.  Otherwise (SMTP) it does, so a mail is not sent twice.
+	 */
+	bool idempotent;
+};
+
+extern const struct transport_ops transport_maildir;
+
+const char *transport_result_str(enum transport_result result);
+
+/* The transport called name, or NULL if there is none. */
+const struct transport_ops *transport_find(const char *name);
+
+/* True if rcpt may name a directory under <home>/mail; *why as mailaddr_ok. */
+bool transport_maildir_rcpt_ok(const char *rcpt, const char **why);
+
+#endif

@@ -1,0 +1,321 @@
+/* throttle: the wrong-password throttle per account (see throttle.h). */
+#include "store/throttle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/ident.h"
+
+#define HEADER "# oustpbm: wrong passwords and lockouts per account; see src/store/throttle.h\n"
+
+enum kind { FAILURE = 'F', LOCKOUT = 'L', CLEARED = 'C', CHALLENGE = 'X' };
+
+/* One parsed line; text points into the file. */
+struct event {
+	time_t time;
+	char userid[IDENT_USERID_MAX + 1];
+	enum kind kind;
+	time_t until;		/* LOCKOUT */
+	const char *text;	/* the whole line, LF included */
+	size_t len;
+};
+
+struct record {
+	char *data;		/* owned */
+	struct event *ev;	/* owned */
+	size_t n;
+};
+
+static void record_free(struct record *r)
+{
+	free(r->data);
+	free(r->ev);
+	memset(r, 0, sizeof *r);
+}
+
+static bool parse_time(const char **p, time_t *out)
+{
+	long long v = 0;
+	const char *s = *p;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > 1000000000000LL)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*out = (time_t)v;
+	*p = s;
+	return true;
+}
+
+/* Parse the line [s, e) (without its LF); false for a damaged or comment line. */
+static bool parse_line(const char *s, const char *e, struct event *ev)
+{
+	const char *u;
+	size_t n;
+
+	if (!parse_time(&s, &ev->time) || s >= e || *s++ != ' ')
+		return false;
+	for (u = s; s < e && *s != ' '; s++)
+		;
+	n = (size_t)(s - u);
+	if (n == 0 || n > IDENT_USERID_MAX || s + 3 > e || s[0] != ' ' || s[2] != ' ')
+		return false;
+	memcpy(ev->userid, u, n);
+	ev->userid[n] = '\0';
+	if (!ident_userid_ok(ev->userid))
+		return false;
+	ev->kind = (enum kind)s[1];
+	s += 3;
+	switch (ev->kind) {
+	case FAILURE:
+	case CLEARED:
+	case CHALLENGE:
+		return s < e;
+	case LOCKOUT:
+		return parse_time(&s, &ev->until) && s == e && ev->until > ev->time;
+	}
+	return false;
+}
+
+/* Read the record; a missing or over-large file reads as empty. */
+static enum store_status record_read(struct store *st, struct record *r)
+{
+	enum store_status ss;
+	const char *s, *e, *nl;
+	size_t len, cap = 0;
+
+	memset(r, 0, sizeof *r);
+	ss = store_read_file(st, THROTTLE_FILE, THROTTLE_FILE_MAX, &r->data, &len);
+	if (ss == STORE_NOT_FOUND || ss == STORE_TOO_BIG)
+		return STORE_OK;
+	if (ss != STORE_OK)
+		return ss;
+	for (s = r->data, e = r->data + len; s < e; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(e - s));
+		if (nl == NULL)
+			break;	/* a last line a crash cut short */
+		if (r->n == cap) {
+			struct event *nev;
+
+			cap = cap != 0 ? cap * 2 : 64;
+			nev = realloc(r->ev, cap * sizeof *nev);
+			if (nev == NULL) {
+				record_free(r);
+				return STORE_TEMPFAIL;	/* out of memory */
+			}
+			r->ev = nev;
+		}
+		if (!parse_line(s, nl, &r->ev[r->n]))
+			continue;
+		r->ev[r->n].text = s;
+		r->ev[r->n].len = (size_t)(nl + 1 - s);
+		r->n++;
+	}
+	return STORE_OK;
+}
+
+/* userid's state at now, as the record says. */
+static void state_of(const struct record *r, const char *userid, time_t now, struct throttle_state *out)
+{
+	time_t since = now - THROTTLE_WINDOW;	/* failures after this count */
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < r->n; i++) {
+		const struct event *ev = &r->ev[i];
+
+		if (strcmp(ev->userid, userid) != 0 || ev->time > now)
+			continue;
+		if (ev->kind == LOCKOUT && ev->until > now && ev->until > out->until)
+			out->until = ev->until;
+		/* a lockout over, or a new password, starts the count afresh */
+		if (ev->kind == LOCKOUT && ev->until <= now && ev->until > since)
+			since = ev->until - 1;
+		if (ev->kind == CLEARED && ev->time > since) {
+			since = ev->time;
+			out->until = 0;
+		}
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct event *ev = &r->ev[i];
+
+		if (ev->kind == FAILURE && ev->time > since && ev->time <= now && strcmp(ev->userid, userid) == 0)
+			out->failures++;
+	}
+}
+
+/* Is ev still needed at now (see throttle.h)? */
+static bool still_needed(const struct event *ev, time_t now)
+{
+	if (ev->kind == LOCKOUT)
+		return ev->until > now - THROTTLE_WINDOW;
+	return ev->time > now - THROTTLE_WINDOW;
+}
+
+/* Rewrite the record: the lines still needed, then extra (extra_len bytes). */
+static enum store_status record_write(struct store *st, const struct record *r, time_t now, const char *extra,
+    size_t extra_len)
+{
+	enum store_status ss;
+	size_t i, len = strlen(HEADER);
+	char *out, *p;
+
+	for (i = 0; i < r->n; i++)
+		if (still_needed(&r->ev[i], now))
+			len += r->ev[i].len;
+	out = malloc(len + extra_len);
+	if (out == NULL)
+		return STORE_TEMPFAIL;	/* out of memory */
+	p = out;
+	memcpy(p, HEADER, strlen(HEADER));
+	p += strlen(HEADER);
+	for (i = 0; i < r->n; i++) {
+		if (still_needed(&r->ev[i], now)) {
+			memcpy(p, r->ev[i].text, r->ev[i].len);
+			p += r->ev[i].len;
+		}
+	}
+	memcpy(p, extra, extra_len);
+	p += extra_len;
+	ss = store_write_file(st, THROTTLE_FILE, out, (size_t)(p - out));
+	free(out);
+	return ss;
+}
+
+enum store_status throttle_check(struct store *st, const struct config *cfg, const char *userid, time_t now,
+    struct throttle_state *out)
+{
+	struct record r;
+	enum store_status ss;
+
+	memset(out, 0, sizeof *out);
+	if (cfg->max_password_failures == 0)
+		return STORE_OK;
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	state_of(&r, userid, now, out);
+	record_free(&r);
+	return STORE_OK;
+}
+
+/* A sender as one word of a line: bytes outside '!'..'~' become '?'. */
+static void word_of(const char *s, char out[MAILADDR_MAX + 1])
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0' && i < MAILADDR_MAX; i++)
+		out[i] = s[i] > ' ' && s[i] <= '~' ? s[i] : '?';
+	out[i] = '\0';
+	if (i == 0)
+		snprintf(out, MAILADDR_MAX + 1, "-");
+}
+
+enum store_status throttle_fail(struct store *st, const struct config *cfg, const char *userid,
+    const char *sender, time_t now, struct throttle_state *out)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char line[2 * (IDENT_USERID_MAX + MAILADDR_MAX + 64)], who[MAILADDR_MAX + 1];
+	struct record r = { .n = 0 };
+	enum store_status ss;
+	int n, m = 0;
+
+	memset(out, 0, sizeof *out);
+	if (cfg->max_password_failures == 0)
+		return STORE_OK;
+	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		goto out;
+	state_of(&r, userid, now, out);
+	if (out->until != 0)
+		goto out;	/* locked: nothing was checked, nothing counts */
+	word_of(sender != NULL ? sender : "", who);
+	n = snprintf(line, sizeof line, "%lld %s F %s\n", (long long)now, userid, who);
+	out->failures++;
+	if (out->failures >= cfg->max_password_failures) {
+		out->until = now + (time_t)cfg->password_lockout_minutes * 60;
+		out->started = true;
+		m = snprintf(line + n, sizeof line - (size_t)n, "%lld %s L %lld\n", (long long)now, userid,
+		    (long long)out->until);
+	}
+	ss = record_write(st, &r, now, line, (size_t)n + (size_t)m);
+out:
+	record_free(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status throttle_clear(struct store *st, const struct config *cfg, const char *userid, time_t now)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char line[IDENT_USERID_MAX + 64];
+	struct record r = { .n = 0 };
+	struct throttle_state state;
+	enum store_status ss;
+	int n;
+
+	if (cfg->max_password_failures == 0)
+		return STORE_OK;
+	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		goto out;
+	state_of(&r, userid, now, &state);
+	if (state.failures == 0 && state.until == 0)
+		goto out;	/* nothing to forget */
+	n = snprintf(line, sizeof line, "%lld %s C -\n", (long long)now, userid);
+	ss = record_write(st, &r, now, line, (size_t)n);
+out:
+	record_free(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status throttle_challenges(struct store *st, const char *userid, time_t now, unsigned long *count)
+{
+	struct record r;
+	enum store_status ss;
+	size_t i;
+
+	*count = 0;
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	for (i = 0; i < r.n; i++)
+		if (r.ev[i].kind == CHALLENGE && r.ev[i].time > now - THROTTLE_WINDOW && r.ev[i].time <= now &&
+		    strcmp(r.ev[i].userid, userid) == 0)
+			(*count)++;
+	record_free(&r);
+	return STORE_OK;
+}
+
+enum store_status throttle_challenge_made(struct store *st, const struct config *cfg, const char *userid,
+    long board, time_t now)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char line[IDENT_USERID_MAX + 64];
+	struct record r = { .n = 0 };
+	enum store_status ss;
+	int n;
+
+	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = record_read(st, &r);
+	if (ss == STORE_OK) {
+		n = snprintf(line, sizeof line, "%lld %s X %ld\n", (long long)now, userid, board);
+		ss = record_write(st, &r, now, line, (size_t)n);
+	}
+	record_free(&r);
+	store_unlock(&lock);
+	return ss;
+}

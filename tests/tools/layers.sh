@@ -1,0 +1,68 @@
+#!/bin/sh
+# The layers of src/ (README: the source), checked by `make check`: a file
+# includes headers of its own folder and of lower layers only, always named
+# by folder ("game/rules.h"); GMime (and GLib under it) only in src/mail/,
+# libcurl only in src/outbox/.  Prints one "ok"/"not ok" line per rule.
+cd "$(dirname "$0")/../.." || exit 2
+
+# Lowest first: each layer may use the ones before it.
+layers="base game store mail outbox commands"
+
+rank() { # layer -> its position, or nothing if it is no layer
+	i=0
+	for l in $layers main; do
+		[ "$l" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+}
+
+layer_of() { # src/<layer>/file.c or src/main.c -> layer
+	case $1 in
+	src/main.c) echo main ;;
+	src/*/*) d=${1#src/}; echo "${d%%/*}" ;;
+	esac
+}
+
+bad=$(mktemp) || exit 2
+trap 'rm -f "$bad"' EXIT
+files=$(ls src/main.c $(for l in $layers; do echo "src/$l/*.[ch]"; done) 2>/dev/null)
+
+stray=$(ls src | grep -v -x -e main.c $(for l in $layers; do echo "-e $l"; done))
+if [ -z "$stray" ]; then
+	echo "ok - src/ holds only the layer folders and main.c"
+else
+	echo "not ok - src/ holds files outside the layer folders: $stray"
+fi
+
+for f in $files; do
+	own=$(rank "$(layer_of "$f")")
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		case $h in
+		*/*) l=${h%%/*} ;;
+		*) echo "$f: \"$h\" is not named by its folder" >>"$bad"; continue ;;
+		esac
+		r=$(rank "$l")
+		if [ -z "$r" ] || [ ! -f "src/$h" ]; then
+			echo "$f: \"$h\" is no header of src/" >>"$bad"
+		elif [ "$r" -gt "$own" ]; then
+			echo "$f: includes \"$h\" from the higher layer $l" >>"$bad"
+		fi
+	done
+done
+if [ -s "$bad" ]; then
+	echo "not ok - includes point down the layers"
+	sed 's/^/#   /' "$bad"
+else
+	echo "ok - includes point down the layers ($(echo $files | wc -w) files)"
+fi
+
+lib_only() { # what pattern folder
+	out=$(grep -l -E "^[[:space:]]*#[[:space:]]*include[[:space:]]*<($2)" $files | grep -v "^src/$3/")
+	if [ -z "$out" ]; then
+		echo "ok - $1 only in src/$3/"
+	else
+		echo "not ok - $1 outside src/$3/:" $out
+	fi
+}
+lib_only GMime 'gmime/|glib|gio/|gobject/' mail
+lib_only libcurl 'curl/' outbox
