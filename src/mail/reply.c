@@ -516,7 +516,7 @@ static char *options_text(const struct game *g, const char *reader)
 	struct text t = { 0 };
 	struct rules_check chk;
 
-	if (who == NULL || strcmp(who, reader) != 0 || robot_is(who))
+	if (who == NULL || strcmp(who, reader) != 0 || game_user_is_robot(who))
 		return strdup("");
 	b = malloc(2 * sizeof *b);
 	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
@@ -585,8 +585,8 @@ static char *next_for(const struct game *g, const struct reply_event *ev, const 
 		return tfinish(&t);
 	}
 	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, colour_name(c), symbol(c), g->rg.turn,
-	    robot_is(who) ? ": its answer comes by mail" : "");
-	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !robot_is(who))
+	    game_user_is_robot(who) ? ": its answer comes by mail" : "");
+	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !game_user_is_robot(who))
 		tprintf(&t, "Your comment was passed on to %s.\n", who);
 	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
 		tprintf(&t, "After %s's first turn you may swap (the pie rule):\ntake over Black's stones instead "
