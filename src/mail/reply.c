@@ -425,7 +425,7 @@ static void history_line(struct text *t, const struct game *g, const struct game
 		tputs(t, "pass (no placement)");
 		break;
 	case GAME_SWAP:
-		tputs(t, "swap");
+		tputs(t, "swap (colours exchanged)");
 		break;
 	case GAME_RESIGN:
 		tputs(t, "resign");
@@ -648,22 +648,42 @@ static bool captures_text(struct text *t, const struct game *g, const struct gam
 	return true;
 }
 
+/* For a finished game: the command that starts a return game against the same opponent. */
+static char *rematch_text(const struct game *g, const char *reader)
+{
+	struct text t = { 0 };
+	const char *opponent = strcmp(reader, g->black) == 0 ? g->white : g->black;
+
+	if (game_user_is_robot(reader))
+		return strdup("");
+	tputs(&t, "For a return game, send:\n\n");
+	tprintf(&t, "    challenge %s <password> %s ", reader, opponent);
+	if (g->shape == RULES_HEX)
+		tprintf(&t, "-hex=%d", g->size);
+	else
+		tprintf(&t, "-size=%d", g->size);
+	if (!g->swap)
+		tputs(&t, " -noswap");
+	if (game_user_is_robot(opponent) && g->robot_level != 0)
+		tprintf(&t, " -level=%d", g->robot_level);
+	tputs(&t, "\n");
+	return tfinish(&t);
+}
+
 /* What the event did, one or more lines. */
 static char *happened_text(const struct game *g, const struct reply_event *ev)
 {
 	struct text t = { 0 };
 	const struct game_turn *e;
 	enum rules_color c;
-	char dims[GAME_DIMENSIONS_SIZE];
 	int i;
 
 	switch (ev->what) {
 	case REPLY_CHALLENGE:
-		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %s, swap %s.\n", ev->actor,
-		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board,
-		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
-		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
-		    ev->random ? "; the colours were drawn at random" : "");
+		/* the first line of the mail gives the board, its size, the swap and the colours */
+		tprintf(&t, "%s challenges %s to a new game%s; Black moves first.\n", ev->actor,
+		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black,
+		    ev->random ? " (the colours were drawn at random)" : "");
 		if (g->robot_level != 0)
 			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", GAME_ROBOT_USERID,
 			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
@@ -874,7 +894,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
-	char *options = NULL, *next_html = NULL;
+	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL;
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
@@ -903,10 +923,12 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	if (game_over(g)) {
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
-		if (hist == NULL)
+		rematch = rematch_text(g, to->userid);
+		if (hist == NULL || rematch == NULL)
 			goto out;
 		var(&vs, "result", result);
 		var(&vs, "history", hist);
+		var(&vs, "rematch", rematch);
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
@@ -926,6 +948,13 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		var(&vs, "swap", g->swap ? "on" : "off");
 		var(&vs, "next", next);
 		var(&vs, "options", options);
+		/* a new board has no turns to list: the section is left out */
+		last_turns = g->nturns > 0 ? malloc(strlen(hist) + 20) : strdup("");
+		if (last_turns == NULL)
+			goto out;
+		if (g->nturns > 0)
+			sprintf(last_turns, "Last turns:\n%s\n", hist);
+		var(&vs, "last_turns", last_turns);
 		var(&vs, "recent", hist);
 		st = expand(rc, "game", &vs, &body);
 	}
@@ -964,6 +993,8 @@ out:
 	free(next);
 	free(options);
 	free(next_html);
+	free(rematch);
+	free(last_turns);
 	free(hist);
 	free(body);
 	free(html);
@@ -1020,7 +1051,7 @@ out:
 enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
     char **body)
 {
-	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE];
+	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE], now_text[300];
 	char *next = NULL, *hist = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
@@ -1034,12 +1065,24 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 		drawing = now;
 		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): %s.", g->board,
 		    game_dimensions(g, false, dims), g->swap ? "on" : "off", status);
+		now_text[0] = '\0';
 	} else {
-		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s), the position after turn %d of %d.\n"
-		    "Now: %s.", g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns,
-		    status);
+		/* a past position: the present (and what to send now) is kept apart, at the end */
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): the position after turn %d of %d.",
+		    g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns);
+		snprintf(now_text, sizeof now_text, "Board %ld now: %s. Send \"show %ld\" for the board as it is.\n\n",
+		    g->board, status, g->board);
 	}
-	next = next_text(g);
+	next = drawing == now ? next_text(g) : strdup("");
+	if (next != NULL && next[0] != '\0') {
+		/* a blank line after the command to send, none when there is none */
+		char *more = realloc(next, strlen(next) + 2);
+
+		if (more == NULL)
+			goto out;
+		next = more;
+		strcat(next, "\n");
+	}
 	/* show 101#5: the turns that led to the position shown, not the game's last ones */
 	hist = history_upto(g, upto, REPLY_RECENT, false);
 	if (next == NULL || hist == NULL)
@@ -1050,6 +1093,7 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 	var(&vs, "drawing", drawing);
 	var(&vs, "next", next);
 	var(&vs, "recent", hist);
+	var(&vs, "now", now_text);
 	st = expand(rc, "show", &vs, body);
 out:
 	if (st == REPLY_NOMEM)
@@ -1080,7 +1124,7 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 		memset(&hm, 0, sizeof hm);
 		hm.title = subject;
 		hm.upto = drawing == NULL ? g->nturns : upto;
-		hm.next = true;
+		hm.next = drawing == NULL;	/* a past position is kept apart from what to send now */
 		hm.recent = hist;
 		st = html_body(rc, g, &hm, &html);
 	}

@@ -209,7 +209,9 @@ static void test_game(void)
 	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "end mail");
 	ok(has(&m, "Subject: Oust Board 101 won by alice\n"), "won by subject");
 	ok(has(&m, "is over: alice won: bob has no stones left."), "the result");
-	ok(has(&m, "Turn 3: alice played D3, capturing 1 stone, the last of bob's.\n"), "the winning turn");
+	ok(has(&m, "Turn 3: alice played D3 (capturing B3), the last of bob's.\n"), "the winning turn, naming the capture");
+	ok(has(&m, "For a return game, send:\n\n    challenge bob <password> alice -size=5\n"),
+	    "the rematch command, for the reader");
 	ok(has(&m, "   1  2023-11-14 22:13 UTC  x alice  C3\n"), "the whole history with times, in the mails' one form");
 	ok(!has(&m, "To play, send"), "no command to send once over");
 	reply_mail_release(&m);
