@@ -6,8 +6,8 @@
  * "Original Message" lines, attributions with or without '>' quoting, a
  * signature, a bottom-posted reply).
  */
-#include "command.h"
-#include "mailin.h"
+#include "mail/command.h"
+#include "mail/mailin.h"
 #include "t.h"
 
 #include <stdlib.h>
