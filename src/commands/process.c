@@ -86,6 +86,7 @@ struct job {
 	char pwmsg[MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
+	char to_name[STORE_FULLNAME_MAX + 1];	/* sender_name()'s answer */
 };
 
 static enum process_status enqueue(struct job *j, const struct reply_mail *m);
@@ -284,6 +285,19 @@ static enum process_status enqueue(struct job *j, const struct reply_mail *m)
 /* ---- refusals: an error reply to the sender ---- */
 
 /*
+ * The display name of a reply to the sender: the registered full name of
+ * userid's account (NULL or "": none named) if it is the sender's, else of
+ * the accounts at the sender's address; "" for an unknown sender.  The
+ * name in the incoming From: is never used (store_user_display_name).
+ */
+static const char *sender_name(struct job *j, const char *userid)
+{
+	store_user_display_name(j->st, j->in.from_addr, userid != NULL && userid[0] != '\0' ? userid : NULL,
+	    j->to_name);
+	return j->to_name;
+}
+
+/*
  * Refuse the command with message (plain words, quoting the culprit); g,
  * when not NULL, is the board it was about, shown in the reply; else the
  * board j->board is shown if it exists and can be read.
@@ -328,7 +342,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 			g = &peek;
 	}
 	free(text);
-	rs = reply_error(&j->rc, j->in.from_addr, j->in.from_name, j->board, g,
+	rs = reply_error(&j->rc, j->in.from_addr, sender_name(j, j->cmd.userid), j->board, g,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	if (peeked)
 		game_release(&peek);
@@ -627,7 +641,8 @@ static enum process_status do_register(struct job *j)
 		    STORE_PASSWORD_MAX);
 		goto out;
 	}
-	rs = reply_registered(&j->rc, j->in.from_addr, j->in.from_name, c->userid, c->fullname,
+	/* the account being made is bound to the sender's address: its name */
+	rs = reply_registered(&j->rc, j->in.from_addr, c->fullname, c->userid, c->fullname,
 	    j->in.from_addr, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
@@ -714,7 +729,7 @@ again:
 		goto out;
 	}
 	reply_mail_release(&m);
-	rs = reply_password(&j->rc, j->in.from_addr, j->in.from_name, u.userid, &m);
+	rs = reply_password(&j->rc, j->in.from_addr, sender_name(j, u.userid), u.userid, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
 		goto out;
@@ -1694,7 +1709,7 @@ static enum process_status do_show(struct job *j)
 			goto out;
 		}
 	}
-	rs = reply_show(&j->rc, j->in.from_addr, j->in.from_name, &g, j->cmd.turn,
+	rs = reply_show(&j->rc, j->in.from_addr, sender_name(j, NULL), &g, j->cmd.turn,
 	    j->cmd.turn > 0 ? drawing : NULL, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
@@ -1724,7 +1739,7 @@ static enum process_status do_history(struct job *j)
 	ps = load_readonly(j, j->cmd.board, &g, &found);
 	if (ps != PROCESS_OK || !found)
 		goto out;
-	rs = reply_history(&j->rc, j->in.from_addr, j->in.from_name, &g, &m);
+	rs = reply_history(&j->rc, j->in.from_addr, sender_name(j, NULL), &g, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
 		goto out;
@@ -1786,7 +1801,7 @@ static enum process_status do_games(struct job *j)
 		}
 		free(text);
 	}
-	rs = reply_games(&j->rc, j->in.from_addr, j->in.from_name, u.userid,
+	rs = reply_games(&j->rc, j->in.from_addr, sender_name(j, u.userid), u.userid,
 	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, games, n, &m);
 	if (rs != REPLY_OK) {
 		ps = reply_failure(j, rs);
@@ -1808,7 +1823,7 @@ static enum process_status do_help(struct job *j)
 	enum reply_status rs;
 	enum process_status ps;
 
-	rs = reply_help(&j->rc, j->in.from_addr, j->in.from_name, &m);
+	rs = reply_help(&j->rc, j->in.from_addr, sender_name(j, NULL), &m);
 	if (rs != REPLY_OK)
 		return reply_failure(j, rs);
 	ps = enqueue(j, &m);

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <time.h>
 
-#define MAILOUT_NAME_MAX 200		/* bytes of a display name kept */
+#define MAILOUT_NAME_MAX 256		/* bytes of a display name kept: a whole full name (ident.h) */
 #define MAILOUT_SUBJECT_MAX 500		/* bytes of a subject kept */
 #define MAILOUT_ID_MAX 250		/* bytes of a message id */
 #define MAILOUT_REFERENCES_MAX 12	/* ids in References: the root and the last ones */

@@ -20,7 +20,7 @@
 _Static_assert(OUTBOX_MESSAGE_MAX == MAILOUT_MESSAGE_MAX, "outbox and mailout message caps differ");
 
 #define QUEUE_MAGIC "oustpbm-queue 1\n"
-#define QUEUE_ENVELOPE_MAX 2048	/* bytes before the message in a queue file */
+#define QUEUE_ENVELOPE_MAX (2048 + 2 * TRANSPORT_REPLY_MAX)	/* bytes before the message in a queue file */
 #define QUEUE_ID_MAX OUTBOX_ID_MAX
 #define HOST_MAX 64
 #define PATH_BUF 512
@@ -57,6 +57,7 @@ struct queue_file {
 	long long first;	/* time of the first failed attempt, 0: none */
 	long long next;		/* no attempt before this time, 0: at once */
 	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, "" if none */
+	char reply[TRANSPORT_REPLY_MAX + 1];	/* the server's reply to it, lines joined by '\n', or "" */
 	const char *msg;
 	size_t len;
 };
@@ -347,6 +348,22 @@ static int parse_retry_line(struct queue_file *q, const char *key, size_t keylen
 			return -1;
 		memcpy(q->error, val, vallen);
 		q->error[vallen] = '\0';
+		return 1;
+	}
+	if (RKEY("reply")) {
+		/* one line of the server's reply each, in order */
+		size_t have = strlen(q->reply), i;
+
+		*why = "bad reply line";
+		if (have + (have > 0) + vallen > TRANSPORT_REPLY_MAX)
+			return -1;
+		for (i = 0; i < vallen; i++)
+			if ((unsigned char)val[i] < 0x20 || val[i] == 0x7f)
+				return -1;
+		if (have > 0)
+			q->reply[have++] = '\n';
+		memcpy(q->reply + have, val, vallen);
+		q->reply[have + vallen] = '\0';
 		return 1;
 	}
 #undef RKEY
@@ -853,28 +870,79 @@ static void log_mail(struct outbox *ob, const struct config *cfg, const char *id
 	log_mail3(ob, cfg, id, rcpt, what, why, "");
 }
 
-/* Copy why into out (size OUTBOX_ERROR_LINE_MAX + 1) as one line: control characters become '?'. */
-static void error_line(char *out, const char *why)
+/*
+ * Split a transport's why (transport.h) into q's error, its first line
+ * (OUTBOX_ERROR_LINE_MAX bytes at most), and q's reply, the server's lines
+ * after it; control characters but the line breaks become '?'.
+ */
+static void record_why(struct queue_file *q, const char *why)
 {
-	size_t i;
+	const char *nl = strchr(why, '\n');
+	size_t i, n = nl != NULL ? (size_t)(nl - why) : strlen(why);
 
-	for (i = 0; why[i] != '\0' && i < OUTBOX_ERROR_LINE_MAX; i++)
-		out[i] = (unsigned char)why[i] < 0x20 || why[i] == 0x7f ? '?' : why[i];
-	out[i] = '\0';
+	for (i = 0; i < n && i < OUTBOX_ERROR_LINE_MAX; i++)
+		q->error[i] = (unsigned char)why[i] < 0x20 || why[i] == 0x7f ? '?' : why[i];
+	q->error[i] = '\0';
+	q->reply[0] = '\0';
+	if (nl == NULL)
+		return;
+	for (why = nl + 1, i = 0; why[i] != '\0' && i < TRANSPORT_REPLY_MAX; i++)
+		q->reply[i] = why[i] == '\n' ? '\n' : (unsigned char)why[i] < 0x20 || why[i] == 0x7f ? '?' : why[i];
+	q->reply[i] = '\0';
+}
+
+/*
+ * The log's text of a failure: the error, then the server's reply as
+ * server="...", its lines joined by \n, '"' and '\\' escaped with a
+ * backslash, so no server can forge a field of the line.  Cut to size.
+ */
+static void why_for_log(const struct queue_file *q, char *out, size_t size)
+{
+	size_t n, i;
+
+	n = (size_t)snprintf(out, size, "%s", q->error);
+	if (q->reply[0] == '\0' || n + 12 >= size)
+		return;
+	n += (size_t)snprintf(out + n, size - n, " server=\"");
+	for (i = 0; q->reply[i] != '\0' && n + 4 < size; i++) {
+		if (q->reply[i] == '\n') {
+			out[n++] = '\\';
+			out[n++] = 'n';
+			continue;
+		}
+		if (q->reply[i] == '"' || q->reply[i] == '\\')
+			out[n++] = '\\';
+		out[n++] = q->reply[i];
+	}
+	out[n++] = '"';
+	out[n] = '\0';
 }
 
 /* Rewrite outbox/new/<id> with q's envelope, retry lines included, durably and atomically. */
 static enum outbox_status rewrite_queue(struct outbox *ob, const char *id, const struct queue_file *q)
 {
 	char path[PATH_BUF], commit[64] = "", *head = NULL, *file = NULL;
+	char replies[2 * TRANSPORT_REPLY_MAX + 8];
+	const char *p;
 	enum outbox_status result;
+	size_t rn = 0;
 	int hn;
 
 	if (q->board != 0)
 		snprintf(commit, sizeof commit, "board %ld\ncommit %zu %016" PRIx64 "\n", q->board, q->game_len,
 		    q->game_hash);
+	/* "reply LINE" for each line of the server's reply */
+	for (p = q->reply; *p != '\0'; ) {
+		size_t len = strcspn(p, "\n");
+
+		rn += (size_t)snprintf(replies + rn, sizeof replies - rn, "reply %.*s\n", (int)len, p);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	replies[rn] = '\0';
 	hn = asprintf(&head, QUEUE_MAGIC "from %s\nrcpt %s\n%ssize %zu\nattempts %lu\nfirst %lld\nnext %lld\n"
-	    "error %s\n\n", q->from, q->rcpt, commit, q->len, q->attempts, q->first, q->next, q->error);
+	    "error %s\n%s\n", q->from, q->rcpt, commit, q->len, q->attempts, q->first, q->next, q->error, replies);
 	if (hn < 0 || (file = malloc((size_t)hn + q->len + 1)) == NULL) {
 		if (hn >= 0)
 			free(head);
@@ -908,8 +976,11 @@ static enum outbox_status move_failed(struct outbox *ob, const char *id);
 static void fail_mail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
     const char *what, const char *why, struct outbox_stats *stats, bool *removed)
 {
-	log_mail(ob, cfg, id, q->rcpt, what, why);
-	error_line(q->error, why);
+	char logged[OUTBOX_ERROR_LINE_MAX + 2 * TRANSPORT_REPLY_MAX + 16];
+
+	record_why(q, why);
+	why_for_log(q, logged, sizeof logged);
+	log_mail(ob, cfg, id, q->rcpt, what, logged);
 	if (rewrite_queue(ob, id, q) != OUTBOX_OK)
 		log_mail(ob, cfg, id, q->rcpt, "error not recorded", ob->err);
 	if (move_failed(ob, id) == OUTBOX_OK) {
@@ -927,7 +998,7 @@ static void defer_mail(struct outbox *ob, const struct config *cfg, const char *
     const char *why, struct outbox_stats *stats, bool *removed)
 {
 	time_t now = config_now(cfg);
-	char what[160];
+	char what[160], logged[OUTBOX_ERROR_LINE_MAX + 2 * TRANSPORT_REPLY_MAX + 16];
 
 	q->attempts++;
 	if (q->first == 0)
@@ -939,9 +1010,10 @@ static void defer_mail(struct outbox *ob, const struct config *cfg, const char *
 		fail_mail(ob, cfg, id, q, what, why, stats, removed);
 		return;
 	}
-	error_line(q->error, why);
+	record_why(q, why);
+	why_for_log(q, logged, sizeof logged);
 	snprintf(what, sizeof what, " (attempt %lu, next in %ld s)", q->attempts, backoff(q->attempts));
-	log_mail3(ob, cfg, id, q->rcpt, "deferred", q->error, what);
+	log_mail3(ob, cfg, id, q->rcpt, "deferred", logged, what);
 	if (rewrite_queue(ob, id, q) != OUTBOX_OK)
 		log_mail(ob, cfg, id, q->rcpt, "retry state not recorded", ob->err);
 	stats->deferred++;
@@ -1366,6 +1438,7 @@ static enum outbox_status requeue_one(struct outbox *ob, const char *id, bool *m
 		q.attempts = 0;
 		q.first = q.next = 0;
 		q.error[0] = '\0';
+		q.reply[0] = '\0';
 		/* new/ first: a crash in between leaves a copy in failed/, never no copy */
 		r = rewrite_queue(ob, id, &q);
 		snprintf(path, sizeof path, "outbox/failed/%s", id);
@@ -1463,16 +1536,19 @@ static void header_subject(const char *msg, size_t len, char *out)
 	}
 }
 
-enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count)
+/* The queue files of outbox/<dir>/ (new or failed), as outbox_list says. */
+static enum outbox_status list_dir(struct outbox *ob, const char *dir, struct outbox_entry **entries,
+    size_t *count)
 {
 	struct outbox_entry *list = NULL;
 	enum outbox_status result;
-	char **names = NULL;
+	char **names = NULL, path[PATH_BUF];
 	size_t n = 0, i, k = 0;
 
 	*entries = NULL;
 	*count = 0;
-	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
+	snprintf(path, sizeof path, "outbox/%s", dir);
+	result = from_store(ob, store_list_dir(ob->st, path, &names, &n));
 	if (result != OUTBOX_OK)
 		return result;
 	list = calloc(n > 0 ? n : 1, sizeof *list);
@@ -1490,7 +1566,7 @@ enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries,
 
 		if (!queue_id_ok(names[i]))
 			continue;
-		result = read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &why);
+		result = read_queue(ob, dir, names[i], &text, &q, &parsed, &gone, &why);
 		if (result != OUTBOX_OK) {
 			free(text);
 			break;
@@ -1506,6 +1582,7 @@ enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries,
 			e->attempts = q.attempts;
 			e->next = q.next;
 			snprintf(e->error, sizeof e->error, "%s", q.error);
+			snprintf(e->reply, sizeof e->reply, "%s", q.reply);
 		} else {
 			e->damaged = true;
 			snprintf(e->error, sizeof e->error, "%s", why);
@@ -1521,4 +1598,14 @@ enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries,
 	*entries = list;
 	*count = k;
 	return OUTBOX_OK;
+}
+
+enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count)
+{
+	return list_dir(ob, "new", entries, count);
+}
+
+enum outbox_status outbox_list_failed(struct outbox *ob, struct outbox_entry **entries, size_t *count)
+{
+	return list_dir(ob, "failed", entries, count);
 }

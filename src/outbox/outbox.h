@@ -23,6 +23,8 @@
  *     first 1700000000               |  failure: failed attempts, time of the
  *     next 1700000180                |  first one, no attempt before next,
  *     error smtp: ... (451)          /  the last error (one line, cut at 400)
+ *     reply 550-5.1.1 first line     \  the server's reply to it, every line
+ *     reply 550 5.1.1 last line      /  (TRANSPORT_REPLY_MAX bytes), if any
  *
  *     <message>
  *
@@ -237,6 +239,7 @@ struct outbox_entry {
 	unsigned long attempts;			/* failed attempts so far */
 	long long next;				/* no attempt before this time; 0: at once */
 	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, or why the file is damaged */
+	char reply[TRANSPORT_REPLY_MAX + 1];	/* the server's reply to it, lines joined by '\n', or "" */
 	bool damaged;
 };
 
@@ -245,5 +248,8 @@ struct outbox_entry {
  * reads.  The caller owns *entries (free); *count may be 0.
  */
 enum outbox_status outbox_list(struct outbox *ob, struct outbox_entry **entries, size_t *count);
+
+/* The same for the replies refused for good in outbox/failed/, each with why (error, reply). */
+enum outbox_status outbox_list_failed(struct outbox *ob, struct outbox_entry **entries, size_t *count);
 
 #endif

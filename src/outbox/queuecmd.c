@@ -136,16 +136,40 @@ static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg
 	return QUEUECMD_OK;
 }
 
+/* The server's reply, one line each under "  server:   ". */
+static void print_reply(FILE *out, const char *reply)
+{
+	const char *label = "  server:   ";
+
+	while (*reply != '\0') {
+		size_t len = strcspn(reply, "\n");
+
+		fprintf(out, "%s%.*s\n", label, (int)len, reply);
+		label = "            ";
+		reply += len;
+		if (*reply == '\n')
+			reply++;
+	}
+}
+
+/*
+ * The waiting replies (outbox/new/), then those refused for good
+ * (outbox/failed/, which requeue sends again), each with its last error
+ * and the server's whole reply to it.
+ */
 static enum queuecmd_status do_queue(struct outbox *ob, const struct config *cfg, FILE *out)
 {
-	struct outbox_entry *e = NULL;
+	struct outbox_entry *e = NULL, *f = NULL;
 	enum outbox_status os;
-	size_t n = 0, i;
+	size_t n = 0, nf = 0, i;
 	char when[40];
 
 	os = outbox_list(ob, &e, &n);
+	if (os == OUTBOX_OK)
+		os = outbox_list_failed(ob, &f, &nf);
 	if (os != OUTBOX_OK) {
 		store_complain(outbox_store(ob), "%s", outbox_error(ob));
+		free(e);
 		return from_outbox(os);
 	}
 	for (i = 0; i < n; i++) {
@@ -162,9 +186,24 @@ static enum queuecmd_status do_queue(struct outbox *ob, const struct config *cfg
 		    e[i].subject, e[i].attempts, when);
 		if (e[i].error[0] != '\0')
 			fprintf(out, "  error:    %s\n", e[i].error);
+		print_reply(out, e[i].reply);
 	}
 	fprintf(out, "%zu mail%s waiting\n", n, n == 1 ? "" : "s");
+	for (i = 0; i < nf; i++) {
+		fprintf(out, "%s\n", f[i].id);
+		if (f[i].damaged) {
+			fprintf(out, "  damaged:  %s\n", f[i].error);
+			continue;
+		}
+		fprintf(out, "  to:       %s\n  subject:  %s\n  failed:   %s\n", f[i].rcpt, f[i].subject,
+		    f[i].error[0] != '\0' ? f[i].error : "(no error recorded)");
+		print_reply(out, f[i].reply);
+	}
+	if (nf > 0)
+		fprintf(out, "%zu mail%s failed, kept in outbox/failed/ (oustpbm requeue ID... sends %s again)\n", nf,
+		    nf == 1 ? "" : "s", nf == 1 ? "it" : "them");
 	free(e);
+	free(f);
 	return QUEUECMD_OK;
 }
 

@@ -35,6 +35,18 @@ struct smtp {
 	CURL *easy;
 	char password[CONFIG_SECRET_MAX + 1];	/* from smtp_password or its file */
 	char errbuf[CURL_ERROR_SIZE];
+	/*
+	 * The server's reply being read, its lines joined by '\n' (CRLF
+	 * dropped, control characters as '?'), cut at TRANSPORT_REPLY_MAX
+	 * bytes; reply_done: its last line ("NNN " or "NNN") has come, so the
+	 * next line starts a new reply.  refusal: the last whole 4xx or 5xx
+	 * reply of the transaction (libcurl may say QUIT after it, and read
+	 * the 221, before it returns).
+	 */
+	char reply[TRANSPORT_REPLY_MAX + 1];
+	size_t reply_len;
+	bool reply_done;
+	char refusal[TRANSPORT_REPLY_MAX + 1];
 };
 
 /* The message being uploaded, with lone LFs turned into CRLF. */
@@ -164,6 +176,34 @@ static void smtp_close(void *ctx)
 	free(sm);
 }
 
+/*
+ * libcurl hands every line of the server's SMTP replies to the header
+ * callback; keep the lines of the last reply.  A reply's last line has a
+ * space or nothing after its code, the others a '-' (RFC 5321 4.2.1).
+ */
+static size_t header_cb(char *buf, size_t size, size_t nitems, void *data)
+{
+	struct smtp *sm = data;
+	size_t n = size * nitems, len = n, i;
+
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+		len--;
+	if (sm->reply_done) {
+		sm->reply_len = 0;
+		sm->reply_done = false;
+	}
+	if (len >= 3 && (len == 3 || buf[3] != '-'))
+		sm->reply_done = true;
+	if (sm->reply_len > 0 && sm->reply_len < TRANSPORT_REPLY_MAX)
+		sm->reply[sm->reply_len++] = '\n';
+	for (i = 0; i < len && sm->reply_len < TRANSPORT_REPLY_MAX; i++)
+		sm->reply[sm->reply_len++] = (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? '?' : buf[i];
+	sm->reply[sm->reply_len] = '\0';
+	if (sm->reply_done && (sm->reply[0] == '4' || sm->reply[0] == '5'))
+		memcpy(sm->refusal, sm->reply, sm->reply_len + 1);
+	return n;
+}
+
 static size_t read_cb(char *buf, size_t size, size_t nitems, void *data)
 {
 	struct upload *u = data;
@@ -245,6 +285,8 @@ static enum transport_result smtp_open(struct store *st, const struct config *cf
 	}
 	SET(CURLOPT_UPLOAD, 1L);
 	SET(CURLOPT_READFUNCTION, read_cb);
+	SET(CURLOPT_HEADERFUNCTION, header_cb);
+	SET(CURLOPT_HEADERDATA, sm);
 #undef SET
 	if (rc != CURLE_OK) {
 		snprintf(why, whylen, "libcurl refused an option: %s", curl.easy_strerror(rc));
@@ -318,6 +360,7 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 	struct upload up = { msg, len, 0, false, false };
 	enum transport_result result;
 	long code = 0;
+	char codestr[24];
 	CURLcode rc = CURLE_OK;
 
 	if (!address_ok("sender", from, true, why, whylen) || !address_ok("recipient", env->rcpt, false, why, whylen))
@@ -328,6 +371,10 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 		return TRANSPORT_TEMPFAIL;
 	}
 	sm->errbuf[0] = '\0';
+	sm->reply[0] = '\0';
+	sm->reply_len = 0;
+	sm->reply_done = false;
+	sm->refusal[0] = '\0';
 	rc = curl.easy_setopt(sm->easy, CURLOPT_MAIL_FROM, from);
 	if (rc == CURLE_OK)
 		rc = curl.easy_setopt(sm->easy, CURLOPT_MAIL_RCPT, rcpt);
@@ -363,6 +410,10 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 		    sm->errbuf[0] != '\0' ? sm->errbuf : curl.easy_strerror(rc), code);
 	else
 		snprintf(why, whylen, "smtp: %s", sm->errbuf[0] != '\0' ? sm->errbuf : curl.easy_strerror(rc));
+	/* the server's own words, when its reply is what failed: every line of it */
+	snprintf(codestr, sizeof codestr, "%03ld", code);
+	if (code / 100 >= 4 && strncmp(sm->refusal, codestr, 3) == 0 && strlen(why) + 1 < whylen)
+		snprintf(why + strlen(why), whylen - strlen(why), "\n%s", sm->refusal);
 	hide_password(sm, why);
 	return result;
 }

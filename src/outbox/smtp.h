@@ -23,8 +23,10 @@
  * of data, TRANSPORT_PERMFAIL.  A 4xx answer, TRANSPORT_TEMPFAIL.  No
  * connection, a dropped one, a timeout, a TLS or certificate failure, a
  * refused login: TRANSPORT_UNAVAILABLE (no other mail of the run would fare
- * better).  The message (why) is libcurl's text with the server's code; the
- * SMTP password never appears in it.
+ * better).  The message (why) is libcurl's text with the server's code,
+ * then the server's whole last reply, every line of a multi-line one, as
+ * transport.h says (collected from libcurl's header callback, which gets
+ * every response line); the SMTP password never appears in it.
  */
 #ifndef OUSTPBM_SMTP_H
 #define OUSTPBM_SMTP_H

@@ -25,7 +25,8 @@
 #include "base/config.h"
 #include "store/store.h"
 
-#define TRANSPORT_WHY_MAX 512	/* size of the why buffer given to the functions */
+#define TRANSPORT_REPLY_MAX 2048	/* bytes of a server's reply kept after the why line */
+#define TRANSPORT_WHY_MAX (512 + TRANSPORT_REPLY_MAX)	/* size of the why buffer given to the functions */
 #define TRANSPORT_BATCH_MAX 64	/* mails staged before finish() is called */
 
 enum transport_result {
@@ -54,7 +55,12 @@ struct transport_ops {
 	 */
 	enum transport_result (*open)(struct store *st, const struct config *cfg, void **ctx,
 	    char *why, size_t whylen);
-	/* Deliver msg (len bytes, a complete RFC 5322 message) to env->rcpt. */
+	/*
+	 * Deliver msg (len bytes, a complete RFC 5322 message) to env->rcpt.
+	 * On failure why is one line; when a server answered, its whole reply
+	 * (every line of a multi-line one, RFC 5321 4.2.1) may follow, each
+	 * line after a '\n', at most TRANSPORT_REPLY_MAX bytes of them.
+	 */
 	enum transport_result (*deliver)(void *ctx, const struct transport_envelope *env,
 	    const char *msg, size_t len, char *why, size_t whylen);
 	/*

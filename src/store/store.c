@@ -1507,6 +1507,42 @@ enum store_status store_user_find(struct store *st, const char *userid, struct s
 	return status;
 }
 
+void store_user_display_name(struct store *st, const char *address, const char *userid,
+    char name[STORE_FULLNAME_MAX + 1])
+{
+	struct line_iter it;
+	struct store_user u;
+	const char *line, *why;
+	char *text = NULL;
+	size_t len, n, start;
+	bool have = false, differ = false;
+
+	name[0] = '\0';
+	if (address == NULL || address[0] == '\0' ||
+	    store_read_file(st, USERS_FILE, STORE_USERS_FILE_MAX, &text, &len) != STORE_OK)
+		return;
+	it = (struct line_iter){ text, len, 0, 0 };
+	while (next_line(&it, &line, &n, &start)) {
+		if (!parse_user(line, n, &u, &why) || strcasecmp(u.address, address) != 0)
+			continue;	/* a damaged line is fsck's to report; it names nobody here */
+		if (userid != NULL && strcasecmp(u.userid, userid) == 0) {
+			snprintf(name, STORE_FULLNAME_MAX + 1, "%s", u.fullname);
+			have = true;
+			differ = false;
+			break;
+		}
+		if (!have) {
+			snprintf(name, STORE_FULLNAME_MAX + 1, "%s", u.fullname);
+			have = true;
+		} else if (strcmp(name, u.fullname) != 0) {
+			differ = true;
+		}
+	}
+	free(text);
+	if (differ)
+		name[0] = '\0';
+}
+
 /* Read the users file for a rewrite: every line checked; absent = empty. */
 static enum store_status read_users_checked(struct store *st, char **text, size_t *len)
 {

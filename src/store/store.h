@@ -67,7 +67,7 @@
 #define STORE_PASSWORD_MAX 64	/* characters in a password */
 #define STORE_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes in a full name (64 characters) */
 #define STORE_HASH_MAX 127	/* characters in a stored password hash */
-#define STORE_LOG_LINE_MAX 4096	/* bytes in one log line */
+#define STORE_LOG_LINE_MAX 8192	/* bytes in one log line: a server's whole reply fits (outbox.h) */
 
 enum store_status {
 	STORE_OK,
@@ -383,6 +383,18 @@ enum store_status store_lock_accounts(struct store *st, bool wait, struct store_
 
 /* Find an account by id (any case).  STORE_NOT_FOUND if there is none. */
 enum store_status store_user_find(struct store *st, const char *userid, struct store_user *user);
+
+/*
+ * The display name of mail to address (the one To: rule of every mail the
+ * server sends, README): the full name of the account userid (NULL: none)
+ * when it is bound to address, else the full name of the accounts bound to
+ * address when they all have the same one.  "" when no account is bound to
+ * address (an unknown sender gets the address alone), when the accounts
+ * bound to it have different names, or when the users file cannot be read:
+ * a name is never guessed, nor taken from the incoming mail.
+ */
+void store_user_display_name(struct store *st, const char *address, const char *userid,
+    char name[STORE_FULLNAME_MAX + 1]);
 
 /*
  * Is password the account's?  STORE_OK with *right set (the hashes compared

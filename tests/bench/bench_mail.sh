@@ -4,6 +4,9 @@
 # game file read and written, both replies composed, queued and delivered
 # into the Maildirs, every fsync included):
 #   turn2      the move of turn 2 of a new game
+#   turn2c1    the same with the password hashed at yescrypt cost 1, the
+#              cheapest (the other cases use libxcrypt's default cost, as a
+#              server does: password_cost = 0)
 #   turn300    the move of turn 300 (a game file with 299 turns of history)
 #   boards100k turn 2 again, with 100,000 other boards in games/
 #   games100k  "games carol" with those 100,000 boards, carol playing on one
@@ -13,7 +16,7 @@
 # Maildir directories stay, as on a server whose players have had mail
 # before), after a sync, so that no earlier write is flushed in its time.  Prints one line
 # per repetition ($REPS, default 5), each the median of $BENCH_RUNS runs
-# (default 11):  mail turn2_ms=... turn300_ms=... boards100k_ms=... games100k_ms=...
+# (default 11):  mail turn2_ms=... turn2c1_ms=... turn300_ms=... boards100k_ms=... games100k_ms=...
 # The helper tests/bench/mail/mailbench.c is built here from the objects
 # `make` left in build/obj.
 cd "$(dirname "$0")/../.." || exit 2
@@ -29,27 +32,31 @@ trap 'exit 2' INT TERM
 
 mb=$tmp/mailbench
 objs=
-for o in rules game gamefile board ident msgid mailaddr; do
+for o in rules game gamefile board ident msgid mailaddr utf8; do
 	objs="$objs build/obj/$o.o"
 done
 ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||
     { echo "bench_mail: cannot build the helper" >&2; exit 1; }
 
-# the accounts, made the way players make them
-base=$tmp/base
-mkdir -p "$base"
-# cost 1: the figures compare builds, not password costs (README: Speed)
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$base/oustpbm.conf"
-for u in "alice secret" "bob hunter2"; do
-	printf 'From: %s@example.org\nSubject: register %s\nMessage-ID: <reg.%s@example.org>\n\n' \
-	    "${u%% *}" "$u" "${u%% *}" | "$bin" -d "$base" >/dev/null || exit 1
+# the accounts, made the way players make them: base at libxcrypt's default
+# cost (password_cost = 0), base1 at cost 1 (README: Speed states both)
+for b in base:0 base1:1; do
+	d=$tmp/${b%:*}
+	mkdir -p "$d"
+	printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = %s\n' "$top" "${b#*:}" \
+	    >"$d/oustpbm.conf"
+	for u in "alice secret" "bob hunter2"; do
+		printf 'From: %s@example.org\nSubject: register %s\nMessage-ID: <reg.%s@example.org>\n\n' \
+		    "${u%% *}" "$u" "${u%% *}" | "$bin" -d "$d" >/dev/null || exit 1
+	done
+	rm -rf "$d/mail" "$d/log"
 done
-rm -rf "$base/mail" "$base/log"
+base=$tmp/base
 
-# prepare NAME TURNS: a home with board 101 after TURNS turns, and the mail of the next one
+# prepare NAME TURNS [BASE]: a home with board 101 after TURNS turns, and the mail of the next one
 prepare() {
 	h=$tmp/$1
-	cp -a "$base" "$h"
+	cp -a "${3:-$base}" "$h"
 	next=$("$mb" game "$2" "$h/games/101.game") || exit 1
 	cp "$h/games/101.game" "$tmp/$1.game"
 	set -- "$1" $next
@@ -59,6 +66,7 @@ prepare() {
 	    "$2" "$3" "$2" "$pw" "$4" >"$tmp/$1.eml"
 }
 prepare turn2 1
+prepare turn2c1 1 "$tmp/base1"
 prepare turn300 299
 prepare boards100k 1
 # other boards: small 5x5 games, each with its own number
@@ -71,6 +79,8 @@ echo $((102 + BOARDS)) >"$tmp/boards100k/games/next-board"
 g=$tmp/games100k
 cp -a "$tmp/boards100k" "$g"
 rm -rf "$g/players"
+# alice is on 100,000 boards: no limit on open boards for her challenge to carol
+printf 'max_open_boards = 0\nmax_open_challenges = 0\n' >>"$g/oustpbm.conf"
 printf 'From: carol@example.org\nSubject: register carol pw3\nMessage-ID: <reg.carol@example.org>\n\n' |
     "$bin" -d "$g" >/dev/null || exit 1
 printf 'From: alice@example.org\nSubject: challenge alice secret carol -size=5\nMessage-ID: <c2@example.org>\n\n' |
@@ -100,7 +110,7 @@ median() {
 }
 
 # warm the page cache once
-for s in turn2 turn300 boards100k; do
+for s in turn2 turn2c1 turn300 boards100k; do
 	once "$s" >/dev/null
 done
 once_games >/dev/null	# builds the index
@@ -108,17 +118,19 @@ rep=0
 while [ "$rep" -lt "$REPS" ]; do
 	rep=$((rep + 1))
 	: >"$tmp/turn2.t"
+	: >"$tmp/turn2c1.t"
 	: >"$tmp/turn300.t"
 	: >"$tmp/boards100k.t"
 	: >"$tmp/games100k.t"
 	i=0
 	while [ "$i" -lt "$RUNS" ]; do
 		i=$((i + 1))
-		for s in turn2 turn300 boards100k; do
+		for s in turn2 turn2c1 turn300 boards100k; do
 			once "$s" >>"$tmp/$s.t"
 		done
 		once_games >>"$tmp/games100k.t"
 	done
-	echo "mail turn2_ms=$(median <"$tmp/turn2.t") turn300_ms=$(median <"$tmp/turn300.t")" \
+	echo "mail turn2_ms=$(median <"$tmp/turn2.t") turn2c1_ms=$(median <"$tmp/turn2c1.t")" \
+	    "turn300_ms=$(median <"$tmp/turn300.t")" \
 	    "boards100k_ms=$(median <"$tmp/boards100k.t") games100k_ms=$(median <"$tmp/games100k.t")"
 done

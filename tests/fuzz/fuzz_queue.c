@@ -40,6 +40,8 @@ static enum transport_result fz_open(struct store *st, const struct config *c, v
 	return TRANSPORT_OK;
 }
 
+#define FZ_REPLY "451-4.3.0 not now,\n451 4.3.0 \"later\""
+
 static enum transport_result fz_deliver(void *ctx, const struct transport_envelope *env, const char *msg,
     size_t len, char *why, size_t n)
 {
@@ -51,7 +53,8 @@ static enum transport_result fz_deliver(void *ctx, const struct transport_envelo
 	/* only checked envelopes reach a transport */
 	if (!mailaddr_ok(env->rcpt, &bad) || (env->from[0] != '\0' && !mailaddr_ok(env->from, &bad)))
 		abort();
-	snprintf(why, n, "fuzz: 451 later");
+	/* the server's reply after the why line, as the smtp transport gives it */
+	snprintf(why, n, "fuzz: 451 later\n" FZ_REPLY);
 	return TRANSPORT_TEMPFAIL;
 }
 
@@ -146,8 +149,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (damaged && n2 != 0)
 		abort();	/* a damaged file goes to failed/ */
 	if (!damaged && stats.deferred == 1 && (n2 != 1 || e2[0].damaged || strcmp(e2[0].rcpt, rcpt) != 0 ||
-	    e2[0].attempts != e[0].attempts + 1))
-		abort();	/* what a flush rewrote reads back */
+	    e2[0].attempts != e[0].attempts + 1 || strcmp(e2[0].reply, FZ_REPLY) != 0))
+		abort();	/* what a flush rewrote reads back, the server's reply too */
 	free(e);
 	free(e2);
 	outbox_close(ob);

@@ -134,6 +134,8 @@ maillog_file_prefixes = $tmp
 smtputf8_enable = no
 biff = no
 notify_classes =
+# every 4xx/5xx reply gets a second line: a multi-line reply from a real server
+smtpd_reject_footer = \\c\\nSee https://oust.test/postmaster for help.
 EOC
 printf 'oust@oust.test oustpbm:\n' >"$conf/transport"
 printf 'alice@example.org example.org/alice/\nbob@example.com example.com/bob/\n' >"$conf/vmailbox"
@@ -355,6 +357,24 @@ check "... each deferred reply's final delivery logged" sh -c "
 
 play $b "resign 101 bob hunter2" 1 1
 check "the game is over" grep -q '^status: .*won' "$h/games/101.game"
+
+# ---- a reply Postfix refuses for good: its whole multi-line 550 kept, listed, logged
+mail ghost@example.org "help" 2>>"$tmp/smtp.err"
+i=0
+while [ -z "$(ls "$h/outbox/failed")" ] && [ "$i" -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+gf=$(grep -l '^rcpt ghost@example.org$' "$h/outbox/failed"/* 2>/dev/null | head -n 1)
+check "a reply to an address Postfix does not know: in outbox/failed/" [ -n "$gf" ]
+check "... with Postfix's two reply lines" sh -c "sed -n '/^\$/q;/^reply /p' '$gf' >'$tmp/gr' &&
+    sed -n 1p '$tmp/gr' | grep -q '^reply 550-5.1.1 <ghost@example.org>: Recipient address rejected: User unknown in virtual mailbox table\$' &&
+    sed -n 2p '$tmp/gr' | grep -q '^reply 550 5.1.1 See https://oust.test/postmaster for help.\$' && [ \$(wc -l <'$tmp/gr') = 2 ]"
+asowner "$bin" -d "$h" queue >"$tmp/gq" 2>&1
+check "... oustpbm queue shows them under the failure" sh -c "grep -A4 '^  to:       ghost@example.org' '$tmp/gq' |
+    grep -q '^  server:   550-5.1.1 <ghost@example.org>: Recipient address rejected' &&
+    grep -q '^            550 5.1.1 See https://oust.test/postmaster for help.\$' '$tmp/gq'"
+check "... and the log line holds both" grep -qF 'rcpt=ghost@example.org refused, moved to failed/: smtp: RCPT failed: 550 (server answered 550) server="550-5.1.1 <ghost@example.org>: Recipient address rejected: User unknown in virtual mailbox table\n550 5.1.1 See https://oust.test/postmaster for help."' "$h/log"
 
 # ---- each reply exactly once, in order
 sleep 1

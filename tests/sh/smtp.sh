@@ -234,6 +234,34 @@ check "flush --all sends them at once (exit $rc)" [ "$rc" = 0 -a "$(stored plain
 check "flush with another argument: usage, exit 64" \
     sh -c "'$bin' -d '$h5' flush --now >/dev/null 2>&1; [ \$? = 64 ]"
 
+# ---- a multi-line 550: the server's whole reply kept with the failed reply, listed and logged
+h6=$tmp/ml550
+conf "$h6" "$pport"
+run "$h6" "register alice secret" >/dev/null
+l1='550-5.7.1 The mailbox rcpt550ml is refused: "policy" says no.'
+l2='550-5.7.1 See https://sink.test/why?id=42 for the reasons,'
+l3='550 5.7.1 and write to postmaster@sink.test if this is wrong.'
+check "a multi-line 550 at RCPT: the mail is handled (exit 0)" [ "$(run "$h6" help rcpt550ml@example.org)" = 0 ]
+f6=$(grep -l 'rcpt rcpt550ml@example.org' "$h6/outbox/failed"/* 2>/dev/null | head -n 1)
+check "... the reply is in outbox/failed with the server's three lines, in order" \
+    sh -c "[ -n '$f6' ] && sed -n '/^\$/q;/^reply /p' '$f6' >'$tmp/r6' &&
+    printf 'reply %s\nreply %s\nreply %s\n' '$l1' '$l2' '$l3' | cmp -s - '$tmp/r6'"
+check "... and its error line" grep -q '^error smtp: RCPT failed: 550 (server answered 550)$' "$f6"
+"$bin" -d "$h6" queue >"$tmp/q6"
+check "queue lists it as failed with the server's whole reply" \
+    sh -c "grep -q '^  failed:   smtp: RCPT failed: 550 (server answered 550)\$' '$tmp/q6' &&
+    grep -A1 '^  failed: ' '$tmp/q6' | grep -qxF '  server:   $l1' &&
+    grep -qxF '            $l2' '$tmp/q6' && grep -qxF '            $l3' '$tmp/q6' &&
+    grep -q '^1 mail failed, kept in outbox/failed/' '$tmp/q6' && grep -q '^0 mails waiting' '$tmp/q6'"
+check "the log line holds it whole, quoted on one line" \
+    grep -qF 'rcpt=rcpt550ml@example.org refused, moved to failed/: smtp: RCPT failed: 550 (server answered 550) server="550-5.7.1 The mailbox rcpt550ml is refused: \"policy\" says no.\n550-5.7.1 See https://sink.test/why?id=42 for the reasons,\n550 5.7.1 and write to postmaster@sink.test if this is wrong."' "$h6/log"
+check "a multi-line 550 to the message (end of DATA): exit 0" [ "$(run "$h6" help data550ml@example.org)" = 0 ]
+f7=$(grep -l 'rcpt data550ml@example.org' "$h6/outbox/failed"/* 2>/dev/null | head -n 1)
+check "... kept with its three lines" sh -c "[ -n '$f7' ] && [ \$(sed -n '/^\$/q;/^reply 550[- ]5.7.1 /p' '$f7' | wc -l) = 3 ] &&
+    grep -q '^reply 550-5.7.1 The message to data550ml is refused' '$f7'"
+"$bin" -d "$h6" requeue "$(basename "$f6")" >/dev/null 2>&1
+check "requeue drops the old reply with the error" sh -c "! grep -q '^reply ' '$h6/outbox/new/$(basename "$f6")'"
+
 # ---- one mail delivers its own replies, then at most a few seconds of the backlog
 sink slowbl --slow 2
 hb=$tmp/backlog

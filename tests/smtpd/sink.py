@@ -13,6 +13,8 @@ connection appends one line to DIR/connections.
 
 The recipient's local part chooses the answer: rcpt451 / rcpt550 answer RCPT
 with 451 / 550; data451 / data550 answer the end of DATA with 451 / 550;
+rcpt550ml / data550ml answer RCPT / the end of DATA with a 550 of three
+lines (RFC 5321 4.2.1: "550-" twice, then "550 ");
 slow waits --slow seconds (default 5) before answering the end of DATA.
 With --refuse greeting|ehlo|mail the server refuses the session, not a
 recipient: a 554 greeting (then 503 to every command), 550 to EHLO and
@@ -31,6 +33,13 @@ import ssl
 import sys
 
 from aiosmtpd.smtp import SMTP, AuthResult, LoginPassword
+
+
+# aiosmtpd sends the answer as given, then CRLF: the lines before the last
+# are joined with CRLF here.
+MULTILINE_550 = ("550-5.7.1 The %s is refused: \"policy\" says no.\r\n"
+                 "550-5.7.1 See https://sink.test/why?id=42 for the reasons,\r\n"
+                 "550 5.7.1 and write to postmaster@sink.test if this is wrong.")
 
 
 class Sink:
@@ -66,6 +75,8 @@ class Sink:
             return "451 4.3.0 try again later"
         if local == "rcpt550":
             return "550 5.1.1 no such user"
+        if local == "rcpt550ml":
+            return MULTILINE_550 % "mailbox rcpt550ml"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
@@ -77,6 +88,8 @@ class Sink:
             return "451 4.3.0 not now"
         if "data550" in locals_:
             return "550 5.7.1 refused"
+        if "data550ml" in locals_:
+            return MULTILINE_550 % "message to data550ml"
         self.n += 1
         if self.discard:
             return "250 2.0.0 discarded"

@@ -706,22 +706,6 @@ static void test_ends(void)
 	game_release(&g);
 }
 
-/*
- * The load-time budget: a millisecond for the optimised build; the
- * sanitizers' build checks every memory access, and on a busy machine runs
- * far slower, so it gets ten.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define LOAD_BUDGET_US 10000
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define LOAD_BUDGET_US 10000
-#endif
-#endif
-#ifndef LOAD_BUDGET_US
-#define LOAD_BUDGET_US 1000
-#endif
-
 /* A 300-turn game: round trip and load time. */
 static void test_long(void)
 {
@@ -768,7 +752,12 @@ static void test_long(void)
 	us = best;
 	ok_int(i, runs, "parsed %d times", runs);
 	printf("# a 300-turn file (%zu bytes) loads in %.1f us\n", len, us);
-	ok(us < LOAD_BUDGET_US, "a 300-turn file loads in under %d us (%.1f us)", LOAD_BUDGET_US, us);
+#ifdef __SANITIZE_ADDRESS__
+	/* the sanitizer build is several times slower, and a loaded machine slower still: a wide bound */
+	ok(us < 5000, "a 300-turn file loads in under 5 ms with AddressSanitizer (%.1f us)", us);
+#else
+	ok(us < 1000, "a 300-turn file loads in under a millisecond (%.1f us)", us);
+#endif
 	free(text);
 	game_release(&g);
 }
