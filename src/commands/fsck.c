@@ -17,6 +17,7 @@
 #include "commands/robot.h"
 #include "game/game.h"
 #include "game/gamefile.h"
+#include "store/accounts.h"
 
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60
@@ -194,10 +195,15 @@ static enum fsck_status check_player(struct store *st, const char *file, const c
 	struct store_user u;
 	enum store_status ss;
 
+	struct store_reserved r;
+
 	if (robot_is(userid))
 		return FSCK_OK;	/* built in, without an account (robot.h) */
 	ss = store_user_find(st, userid, &u);
 	if (ss == STORE_OK)
+		return FSCK_OK;
+	/* signed off or deleted: its games keep its id (store.h, reserved) */
+	if (ss == STORE_NOT_FOUND && store_reserved_find(st, userid, &r) == STORE_OK)
 		return FSCK_OK;
 	if (ss == STORE_NOT_FOUND) {
 		report(out, problems, file, header_line(text, len, key), "%s %s has no account in the users file",
@@ -393,7 +399,8 @@ static const char *kind_of(mode_t m)
  */
 static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
 {
-	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", NULL };
+	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", "reserved",
+	    ACCOUNTS_FILE, NULL };
 	char path[4096], file[4200], q[QUOTE_MAX];
 	struct dirent *de;
 	struct stat sb;
@@ -593,6 +600,65 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 	return FSCK_OK;
 }
 
+/*
+ * The reserved user ids (store.h): every line parses, and no reserved id
+ * still has an account (a signoff cut short between its two writes: the
+ * player's next signoff, or the admin's deluser, completes it).
+ */
+static enum fsck_status check_reserved(struct store *st, FILE *out, unsigned *problems)
+{
+	struct store_reserved *list = NULL;
+	struct store_user u;
+	unsigned *lines = NULL;
+	enum store_status ss;
+	size_t n = 0, i;
+
+	ss = store_reserved_all(st, &list, &lines, &n);
+	if (ss == STORE_NOT_FOUND)
+		return FSCK_OK;
+	if (ss != STORE_OK) {
+		report(out, problems, "reserved", 0, "%s", store_error(st));
+		return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	}
+	for (i = 0; i < n; i++) {
+		if (list[i].until < list[i].since)
+			report(out, problems, "reserved", (int)lines[i], "user id %s is reserved until before it went",
+			    list[i].userid);
+		if (store_user_find(st, list[i].userid, &u) == STORE_OK)
+			report(out, problems, "reserved", (int)lines[i], "user id %s is reserved and still has an "
+			    "account: its signoff was cut short; 'oustpbm deluser %s' completes it", list[i].userid,
+			    list[i].userid);
+	}
+	free(list);
+	free(lines);
+	return FSCK_OK;
+}
+
+/* The one-time codes (accounts.h): every line parses and belongs to an account. */
+static enum fsck_status check_codes(struct store *st, FILE *out, unsigned *problems)
+{
+	struct accounts_code *list = NULL;
+	struct store_user u;
+	unsigned *lines = NULL;
+	enum store_status ss;
+	size_t n = 0, i;
+
+	ss = accounts_code_all(st, &list, &lines, &n);
+	if (ss == STORE_NOT_FOUND)
+		return FSCK_OK;
+	if (ss != STORE_OK) {
+		report(out, problems, ACCOUNTS_FILE, 0, "%s", store_error(st));
+		return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	}
+	for (i = 0; i < n; i++)
+		if (store_user_find(st, list[i].userid, &u) == STORE_NOT_FOUND)
+			report(out, problems, ACCOUNTS_FILE, (int)lines[i], "a %s code of %s, who has no account",
+			    accounts_kind_str(list[i].kind), list[i].userid);
+	free(list);
+	free(lines);
+	return FSCK_OK;
+}
+
 static enum fsck_status worst(enum fsck_status a, enum fsck_status b)
 {
 	return a > b ? a : b;
@@ -629,6 +695,8 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_counter(st, all, count, out, problems));
 	store_unlock(&lock);
 	fs = worst(fs, check_users(st, out, problems));
+	fs = worst(fs, check_reserved(st, out, problems));
+	fs = worst(fs, check_codes(st, out, problems));
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));
 	fs = worst(fs, check_kinds(st, "games", out, problems));

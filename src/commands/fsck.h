@@ -20,7 +20,12 @@
  *     <board>.game;
  *   - no temporary file of an interrupted write (".<name>.<pid>.<n>.tmp")
  *     is left in the home or in games/ by a process that is gone;
- *   - every file and directory under the home belongs to the home's owner.
+ *   - every file and directory under the home belongs to the home's owner;
+ *   - the reserved user ids (store.h) and the one-time codes (accounts.h)
+ *     parse, line by line; no reserved id still has an account; every code
+ *     belongs to an account.
+ * A player of a game may also be a reserved id: an account that signed off
+ * keeps its finished games.
  * Nothing is changed: fsck only reads.
  */
 #ifndef OUSTPBM_FSCK_H

@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "store/accounts.h"
+
 /* The outbox takes every reply the mail layer composes. */
 _Static_assert(OUTBOX_MESSAGE_MAX == MAILOUT_MESSAGE_MAX, "outbox and mailout message caps differ");
 
@@ -627,23 +629,15 @@ static enum outbox_status game_matches(struct outbox *ob, long board, size_t gam
 }
 
 /*
- * Does the account userid hold the password hash of length len and
- * store_text_hash hash?  *same false also when there is no such account.
- * The hash is salted, so it names one write of the account.
+ * Does the account userid hold the token of length len and store_text_hash
+ * hash (accounts.h: a password hash, a code's hash, a new address, a
+ * signoff)?  *same false also when there is no such account.  Each token
+ * names one write of the account.
  */
 static enum outbox_status account_matches(struct outbox *ob, const char *userid, size_t len, uint64_t hash,
     bool *same)
 {
-	struct store_user u;
-	enum store_status status = store_user_find(ob->st, userid, &u);
-
-	*same = false;
-	if (status == STORE_NOT_FOUND)
-		return OUTBOX_OK;
-	if (status != STORE_OK)
-		return from_store(ob, status);
-	*same = strlen(u.hash) == len && store_text_hash(u.hash, len) == hash;
-	return OUTBOX_OK;
+	return from_store(ob, accounts_holds(ob->st, userid, len, hash, same));
 }
 
 enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)

@@ -152,14 +152,15 @@ enum outbox_status outbox_batch_new(struct outbox *ob, long board, const char *g
     struct outbox_batch **out);
 
 /*
- * Start the confirmation of an account change (register, password): the
- * same protocol with the users file in place of a game file.  The caller
- * holds accounts.lock (store_lock_accounts) until commit or abort, and hash
- * is the password hash about to be written for userid
- * (store_user_add_hashed, store_user_set_hash): salted, so it names this one
- * write.  Its replies are tagged "account USERID" and "commit LEN HASH" of
- * that hash; recovery releases them if the account holds it, else deletes
- * them.  The caller owns *out.
+ * Start the confirmation of an account change (register, password, forgot,
+ * reset, address, confirm, signoff): the same protocol with the account's
+ * files in place of a game file.  The caller holds accounts.lock
+ * (store_lock_accounts) until commit or abort, and hash is the token of the
+ * write about to be made for userid (accounts.h: a new password hash, a new
+ * code's hash, "address ...", "signoff ..."), which names this one write.
+ * Its replies are tagged "account USERID" and "commit LEN HASH" of that
+ * token; recovery releases them if the account holds it
+ * (accounts_holds), else deletes them.  The caller owns *out.
  */
 enum outbox_status outbox_batch_new_account(struct outbox *ob, const char *userid, const char *hash,
     struct outbox_batch **out);

@@ -26,6 +26,7 @@ _Static_assert(ENGINE_FILE_MAX == STORE_BOARD_FILE_MAX, "engine and store file c
 #define LOCK_SLEEP_MIN_US 1000
 #define LOCK_SLEEP_MAX_US 20000
 #define USERS_FILE "users"
+#define RESERVED_FILE "reserved"
 #define ACCOUNTS_LOCK_FILE "accounts.lock"
 #define COUNTER_FILE "games/next-board"
 #define COUNTER_FILE_MAX 64
@@ -39,12 +40,21 @@ struct store {
 	dev_t home_dev;		/* the filesystem a deferred sync covers */
 	uid_t home_uid;		/* the home's owner */
 	bool sync_filesystem;	/* sync = filesystem: store_defer_begin() defers (config.h) */
+	bool test_time_set;	/* config_now()'s OUSTPBM_TEST_TIME, for store_now() */
+	time_t test_time;
 	bool defer;		/* between store_defer_begin() and store_defer_end() */
 	bool owed_data;		/* a deferred file fsync is owed: paid before a rename */
 	bool owed_names;	/* a deferred directory fsync is owed: paid by store_sync() */
 	char err[STORE_ERR_MAX];
 	char log_prefix[STORE_LOG_PREFIX_MAX];	/* store_complain()'s log lines */
 };
+
+static const char reserved_header[] =
+    "# oustpbm reserved user ids: accounts that signed off or were deleted.\n"
+    "#   userid until since [hash]\n"
+    "# Nobody can register userid before until; since is when the account went\n"
+    "# (both epoch seconds); hash is its last password hash, which tells a copy of\n"
+    "# its signoff mail.  Lines starting with '#' and blank lines are ignored.\n";
 
 /* --force-owner: run on a home that belongs to another user (store_open) */
 static bool force_owner;
@@ -96,6 +106,8 @@ const char *store_status_str(enum store_status status)
 		return "home owned by another user";
 	case STORE_NOT_REGULAR:
 		return "not a regular file";
+	case STORE_RESERVED:
+		return "user id reserved";
 	}
 	return "unknown status";
 }
@@ -233,6 +245,15 @@ static int open_regular(struct store *st, const char *relpath, int flags, const 
 const char *store_error(const struct store *st)
 {
 	return st->err;
+}
+
+void store_set_error(struct store *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(st->err, sizeof st->err, fmt, ap);
+	va_end(ap);
 }
 
 const char *store_home(const struct store *st)
@@ -478,6 +499,8 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 	st->home_fd = -1;
 	st->lock_timeout_ms = cfg->lock_timeout_ms;
 	st->password_cost = cfg->password_cost;
+	st->test_time_set = cfg->test_time_set;
+	st->test_time = cfg->test_time;
 	/* a home is never made here: a mistyped -d must not become a second, empty server */
 	st->home_fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (st->home_fd < 0) {
@@ -1679,6 +1702,199 @@ static bool hash_ok(const char *hash)
 	return hash[0] == '$' && strlen(hash) <= STORE_HASH_MAX && strpbrk(hash, ":\n") == NULL;
 }
 
+time_t store_now(const struct store *st)
+{
+	return st->test_time_set ? st->test_time : time(NULL);
+}
+
+/* Parse "userid until since [hash]"; *why says what is wrong. */
+static bool parse_reserved(const char *line, size_t n, struct store_reserved *r, const char **why)
+{
+	char buf[IDENT_USERID_MAX + STORE_HASH_MAX + 64], *sp, *end;
+	long long until, since;
+
+	memset(r, 0, sizeof *r);
+	if (n >= sizeof buf || memchr(line, '\0', n) != NULL) {
+		*why = "is too long or holds a NUL byte";
+		return false;
+	}
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	sp = strchr(buf, ' ');
+	if (sp == NULL) {
+		*why = "is not 'userid until since'";
+		return false;
+	}
+	*sp = '\0';
+	if (!ident_userid_ok(buf) || strlen(buf) > IDENT_USERID_MAX) {
+		*why = "has an invalid user id";
+		return false;
+	}
+	snprintf(r->userid, sizeof r->userid, "%s", buf);
+	ident_userid_fold(r->userid);
+	errno = 0;
+	until = strtoll(sp + 1, &end, 10);
+	if (end == sp + 1 || *end != ' ' || errno != 0 || until < 0 || sp[1] == '-' || sp[1] == '+') {
+		*why = "has no time 'until' (epoch seconds)";
+		return false;
+	}
+	sp = end;
+	since = strtoll(sp + 1, &end, 10);
+	if (end == sp + 1 || (*end != '\0' && *end != ' ') || errno != 0 || since < 0 || sp[1] == '-' ||
+	    sp[1] == '+') {
+		*why = "has no time 'since' (epoch seconds)";
+		return false;
+	}
+	if (*end == ' ') {
+		if (end[1] != '$' || strlen(end + 1) > STORE_HASH_MAX || strpbrk(end + 1, " :") != NULL) {
+			*why = "has something else than a password hash after 'since'";
+			return false;
+		}
+		snprintf(r->hash, sizeof r->hash, "%s", end + 1);
+	}
+	r->until = until;
+	r->since = since;
+	return true;
+}
+
+/*
+ * Every line of the reserved text into *list (with line numbers if lines
+ * is not NULL); STORE_CORRUPT naming a bad line.  Absent text: none.
+ */
+static enum store_status parse_reserved_text(struct store *st, const char *text, size_t len,
+    struct store_reserved **list, unsigned **lines, size_t *count)
+{
+	struct line_iter it = { text, len, 0, 0 };
+	struct store_reserved *r = NULL, *nr;
+	unsigned *ln = NULL, *nl;
+	const char *line, *why;
+	size_t n = 0, alloc = 0, ll, start;
+	enum store_status status = STORE_OK;
+
+	while (text != NULL && next_line(&it, &line, &ll, &start)) {
+		if (n == alloc) {
+			alloc = alloc != 0 ? alloc * 2 : 16;
+			nr = realloc(r, alloc * sizeof *r);
+			if (nr == NULL) {
+				status = nomem(st);
+				goto out;
+			}
+			r = nr;
+			nl = realloc(ln, alloc * sizeof *ln);
+			if (nl == NULL) {
+				status = nomem(st);
+				goto out;
+			}
+			ln = nl;
+		}
+		if (!parse_reserved(line, ll, &r[n], &why)) {
+			set_err(st, "%s/%s line %u %s", st->home, RESERVED_FILE, it.lineno, why);
+			status = STORE_CORRUPT;
+			goto out;
+		}
+		ln[n++] = it.lineno;
+	}
+	*list = r;
+	*count = n;
+	if (lines != NULL) {
+		*lines = ln;
+		ln = NULL;
+	}
+	r = NULL;
+out:
+	free(r);
+	free(ln);
+	return status;
+}
+
+/* Read and parse the reserved file; none is an empty list. */
+static enum store_status read_reserved(struct store *st, struct store_reserved **list, unsigned **lines,
+    size_t *count)
+{
+	enum store_status status;
+	char *text = NULL;
+	size_t len = 0;
+
+	*list = NULL;
+	*count = 0;
+	if (lines != NULL)
+		*lines = NULL;
+	status = store_read_file(st, RESERVED_FILE, STORE_USERS_FILE_MAX, &text, &len);
+	if (status == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (status != STORE_OK)
+		return status;
+	status = parse_reserved_text(st, text, len, list, lines, count);
+	free(text);
+	return status;
+}
+
+enum store_status store_reserved_find(struct store *st, const char *userid, struct store_reserved *out)
+{
+	struct store_reserved *list = NULL;
+	char id[IDENT_USERID_MAX + 1];
+	enum store_status status;
+	size_t n = 0, i;
+
+	memset(out, 0, sizeof *out);
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	status = read_reserved(st, &list, NULL, &n);
+	if (status != STORE_OK)
+		return status;
+	status = STORE_NOT_FOUND;
+	for (i = 0; i < n; i++)
+		if (strcmp(list[i].userid, id) == 0) {
+			*out = list[i];
+			status = STORE_OK;
+		}
+	if (status == STORE_NOT_FOUND)
+		set_err(st, "user id '%s' is not reserved", id);
+	free(list);
+	return status;
+}
+
+enum store_status store_reserved_all(struct store *st, struct store_reserved **list, unsigned **lines,
+    size_t *count)
+{
+	enum store_status status;
+	char *text = NULL;
+	size_t len = 0;
+
+	*list = NULL;
+	*lines = NULL;
+	*count = 0;
+	status = store_read_file(st, RESERVED_FILE, STORE_USERS_FILE_MAX, &text, &len);
+	if (status != STORE_OK)
+		return status;
+	status = parse_reserved_text(st, text, len, list, lines, count);
+	free(text);
+	return status;
+}
+
+/* Under the store lock: STORE_RESERVED if id (folded) is reserved at now. */
+static enum store_status check_reserved(struct store *st, const char *id, int64_t now)
+{
+	struct store_reserved r;
+	enum store_status status = store_reserved_find(st, id, &r);
+	char stamp[32];
+	struct tm tm;
+	time_t t;
+
+	if (status == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (status != STORE_OK)
+		return status;
+	if (r.until <= now)
+		return STORE_OK;
+	t = (time_t)r.until;
+	if (gmtime_r(&t, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)r.until);
+	set_err(st, "user id '%s' is reserved until %s: its account was closed", id, stamp);
+	return STORE_RESERVED;
+}
+
 /* Add an account with password, or with prehash made by store_password_hash() when password is NULL. */
 static enum store_status add_user(struct store *st, const char *userid, const char *address,
     const char *password, const char *prehash, const char *fullname, const struct store_register_caps *caps)
@@ -1737,6 +1953,9 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 		status = STORE_USER_EXISTS;
 		goto out;
 	}
+	status = check_reserved(st, id, caps != NULL ? caps->now : (int64_t)store_now(st));
+	if (status != STORE_OK)
+		goto out;
 	n = asprintf(&out, "%s%.*s%s%s:%s:%s:%s\n", len == 0 ? users_header : "", (int)len,
 	    text != NULL ? text : "", len > 0 && text != NULL && text[len - 1] != '\n' ? "\n" : "", id, address,
 	    hash, fullname);
@@ -1884,6 +2103,171 @@ enum store_status store_user_rehash(struct store *st, const char *userid, const 
 	enum store_status status = store_user_set_password(st, userid, password, old_hash);
 
 	return status == STORE_CHANGED ? STORE_OK : status;	/* changed meanwhile: that hash stands */
+}
+
+/*
+ * Under the store lock (held by the caller): read the users file, every
+ * line checked, and find id's line: *cur, its start *at and length *at_len
+ * (without its newline).  The caller frees *text.
+ */
+static enum store_status users_line(struct store *st, const char *id, char **text, size_t *len,
+    struct store_user *cur, size_t *at, size_t *at_len)
+{
+	enum store_status status = read_users_checked(st, text, len);
+
+	if (status != STORE_OK)
+		return status;
+	if (*text == NULL) {
+		set_err(st, "no user '%s'", id);
+		return STORE_NOT_FOUND;
+	}
+	return scan_users(st, *text, *len, id, false, cur, at, at_len);
+}
+
+/* Write the users text made of text[0..cut) + mid + text[resume..len). */
+static enum store_status users_splice(struct store *st, const char *text, size_t len, size_t cut,
+    const char *mid, size_t resume)
+{
+	enum store_status status;
+	size_t ml = strlen(mid), outlen = cut + ml + (len - resume);
+	char *out;
+
+	if (outlen > (size_t)STORE_USERS_FILE_MAX) {
+		set_err(st, "the users file would pass %ld bytes", STORE_USERS_FILE_MAX);
+		return STORE_TOO_BIG;
+	}
+	out = malloc(outlen + 1);
+	if (out == NULL)
+		return nomem(st);
+	memcpy(out, text, cut);
+	memcpy(out + cut, mid, ml);
+	memcpy(out + cut + ml, text + resume, len - resume);
+	status = store_write_file(st, USERS_FILE, out, outlen);
+	free(out);
+	return status;
+}
+
+enum store_status store_user_set_address(struct store *st, const char *userid, const char *address,
+    const char *expect_address)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char id[IDENT_USERID_MAX + 1];
+	enum store_status status;
+	struct store_user cur;
+	char *text = NULL;
+	const char *c1, *c2, *why;
+	size_t len, at, at_len;
+
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	if (!mailaddr_deliverable(address, &why)) {
+		set_err(st, "address %s", why);
+		return STORE_BAD_ADDRESS;
+	}
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = users_line(st, id, &text, &len, &cur, &at, &at_len);
+	if (status != STORE_OK)
+		goto out;
+	if (expect_address != NULL && strcasecmp(cur.address, expect_address) != 0) {
+		set_err(st, "the address of '%s' changed meanwhile", id);
+		status = STORE_CHANGED;
+		goto out;
+	}
+	/* the line parsed: it has the ':' around the address */
+	c1 = memchr(text + at, ':', at_len);
+	c2 = memchr(c1 + 1, ':', at_len - (size_t)(c1 + 1 - (text + at)));
+	status = users_splice(st, text, len, (size_t)(c1 + 1 - text), address, (size_t)(c2 - text));
+out:
+	free(text);
+	store_unlock(&lock);
+	return status;
+}
+
+/*
+ * The reserved file with id's line (until, since, hash) in place of any
+ * earlier one, lines whose time is up dropped.
+ */
+static enum store_status reserve_id(struct store *st, const char *id, int64_t since, int64_t until, const char *hash)
+{
+	struct store_reserved *list = NULL;
+	enum store_status status;
+	size_t n = 0, i, used = 0, cap;
+	char *out = NULL;
+	int k;
+
+	status = read_reserved(st, &list, NULL, &n);
+	if (status != STORE_OK)
+		return status;
+	cap = sizeof reserved_header + (n + 1) * (IDENT_USERID_MAX + STORE_HASH_MAX + 50);
+	out = malloc(cap);
+	if (out == NULL) {
+		free(list);
+		return nomem(st);
+	}
+	memcpy(out, reserved_header, sizeof reserved_header - 1);
+	used = sizeof reserved_header - 1;
+	for (i = 0; i < n; i++) {
+		if (strcmp(list[i].userid, id) == 0 || list[i].until <= since)
+			continue;
+		k = snprintf(out + used, cap - used, "%s %lld %lld%s%s\n", list[i].userid, (long long)list[i].until,
+		    (long long)list[i].since, list[i].hash[0] != '\0' ? " " : "", list[i].hash);
+		used += (size_t)k;
+	}
+	k = snprintf(out + used, cap - used, "%s %lld %lld%s%s\n", id, (long long)until, (long long)since,
+	    hash_ok(hash) ? " " : "", hash_ok(hash) ? hash : "");
+	used += (size_t)k;
+	status = store_write_file(st, RESERVED_FILE, out, used);
+	free(out);
+	free(list);
+	return status;
+}
+
+enum store_status store_user_remove(struct store *st, const char *userid, const char *expect_hash,
+    int64_t since, int64_t until)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char id[IDENT_USERID_MAX + 1];
+	enum store_status status;
+	struct store_user cur;
+	char *text = NULL;
+	size_t len, at, at_len, resume;
+
+	status = fold_userid(st, userid, id);
+	if (status != STORE_OK)
+		return status;
+	if (since < 0 || until < since) {
+		set_err(st, "reserved until %lld, before the account went at %lld", (long long)until,
+		    (long long)since);
+		return STORE_IO;
+	}
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = users_line(st, id, &text, &len, &cur, &at, &at_len);
+	if (status != STORE_OK)
+		goto out;
+	if (expect_hash != NULL && strcmp(cur.hash, expect_hash) != 0) {
+		set_err(st, "the account '%s' changed while its password was checked", id);
+		status = STORE_CHANGED;
+		goto out;
+	}
+	/* reserved first: a crash between the two writes leaves the id taken, never free */
+	status = reserve_id(st, id, since, until, cur.hash);
+	if (status != STORE_OK)
+		goto out;
+	resume = at + at_len;
+	while (resume < len && text[resume] != '\n')
+		resume++;	/* a CR */
+	if (resume < len)
+		resume++;
+	status = users_splice(st, text, len, at, "", resume);
+out:
+	free(text);
+	store_unlock(&lock);
+	return status;
 }
 
 enum store_status store_user_all(struct store *st, struct store_user **users, unsigned **lines, size_t *count,

@@ -10,6 +10,8 @@
  *   accounts.lock                an account change and its confirmation
  *   log                          one line per handled mail (store_log)
  *   registrations                times of the accounts made by mail (caps)
+ *   reserved                     user ids of signed-off accounts, see below
+ *   codes                        one-time codes of accounts (accounts.h)
  *   games/<board>.game           one game, e.g. games/101.game
  *   games/<board>.lock           its lock file (never removed; see Locks)
  *   games/next-board             next board number to hand out, first 101
@@ -88,6 +90,7 @@ enum store_status {
 	STORE_NO_HOME,		/* store_open: the home does not exist or is not one */
 	STORE_NOT_OWNER,	/* store_open: the home belongs to another user */
 	STORE_NOT_REGULAR,	/* a FIFO, directory, symbolic link... where a data file should be */
+	STORE_RESERVED,		/* store_user_add: the user id is reserved (a signed-off account) */
 };
 
 const char *store_status_str(enum store_status status);
@@ -136,6 +139,9 @@ uid_t store_home_owner(const struct store *st);
 
 /* The message of the last failure of a call on st. */
 const char *store_error(const struct store *st);
+
+/* Set what store_error() says, for the modules that keep their own files in the home (accounts.h). */
+void store_set_error(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The home directory as given to store_open. */
 const char *store_home(const struct store *st);
@@ -332,7 +338,8 @@ enum store_status store_list_boards(struct store *st, long **boards, size_t *cou
  * Add an account.  The password is hashed before the store lock is taken.
  * STORE_BAD_ID, STORE_BAD_ADDRESS (not mailaddr_deliverable), STORE_BAD_PASSWORD,
  * STORE_BAD_NAME (not ident_fullname_ok) for bad arguments (checked in that
- * order), STORE_USER_EXISTS if the id is taken, STORE_TOO_BIG if the users
+ * order), STORE_USER_EXISTS if the id is taken, STORE_RESERVED if it is
+ * reserved (store_user_remove), STORE_TOO_BIG if the users
  * file would pass STORE_USERS_FILE_MAX (it could no longer be read: every
  * mail would fail).  fullname may be NULL or "".
  */
@@ -441,6 +448,65 @@ bool store_hash_current(const struct store *st, const char *hash);
  */
 enum store_status store_user_rehash(struct store *st, const char *userid, const char *old_hash,
     const char *password);
+
+/*
+ * Replace the address of userid by address (mailaddr_deliverable, else
+ * STORE_BAD_ADDRESS), under the store lock.  With expect_address, only if
+ * the stored address is still that one (compared without case), else
+ * STORE_CHANGED and nothing is written.  The rest of the line stays byte
+ * for byte.
+ */
+enum store_status store_user_set_address(struct store *st, const char *userid, const char *address,
+    const char *expect_address);
+
+/*
+ * Reserved user ids, <home>/reserved: the ids of accounts that signed off
+ * or that the admin deleted, which store_user_add() refuses (STORE_RESERVED)
+ * until their time is up, so that old games never name a stranger.
+ * Plain text, one id per line:
+ *     userid until since [hash]
+ * userid ident_userid_ok(), lower case; until and since epoch seconds:
+ * reserved before until, removed at since; hash the account's last
+ * password hash, so that a copy of its signoff mail (a redelivery after a
+ * crash) is known by its password and dropped, not refused.  '#' lines and blank lines are
+ * ignored; the file starts with a comment saying this.  A line that does
+ * not parse makes the file STORE_CORRUPT, the message naming the line;
+ * a rewrite (store_user_remove) refuses to drop it.  One line per id.
+ */
+struct store_reserved {
+	char userid[IDENT_USERID_MAX + 1];
+	int64_t until;
+	int64_t since;
+	char hash[STORE_HASH_MAX + 1];	/* "" if the line has none */
+};
+
+/*
+ * Remove userid's account, under the store lock: its id is first recorded
+ * in the reserved file (reserved from since until until; an earlier line of
+ * the id replaced, lines whose time is up dropped), then its line removed
+ * from the users file, so the id is never free in between.  With
+ * expect_hash, only if the stored hash is still that one (STORE_CHANGED).
+ */
+enum store_status store_user_remove(struct store *st, const char *userid, const char *expect_hash,
+    int64_t since, int64_t until);
+
+/*
+ * The reserved line of userid into *out, whether its time is up or not;
+ * STORE_NOT_FOUND if there is none.  Whether it still holds: out->until >
+ * now.
+ */
+enum store_status store_reserved_find(struct store *st, const char *userid, struct store_reserved *out);
+
+/*
+ * Every line of the reserved file with its line number, for fsck.  The
+ * caller owns *list and *lines (free).  STORE_NOT_FOUND without the file;
+ * STORE_CORRUPT naming a bad line.
+ */
+enum store_status store_reserved_all(struct store *st, struct store_reserved **list, unsigned **lines,
+    size_t *count);
+
+/* The time the store counts with: OUSTPBM_TEST_TIME's, else time(NULL) (config_now). */
+time_t store_now(const struct store *st);
 
 /* True if password is acceptable: 1..STORE_PASSWORD_MAX of '!'..'~'. */
 bool store_password_ok(const char *password);
