@@ -102,7 +102,7 @@ static int usage(FILE *f)
 	      "       oustpbm [-d DIR] requeue [ID...|all]  move failed replies back into the queue\n"
 	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm)\n",
 	    f);
-	fputs(admin_usage, f);
+	admin_usage_print(f);
 	fputs("       oustpbm --help | --version\n", f);
 	return f == stderr ? EX_USAGE : EX_OK;
 }
@@ -147,8 +147,22 @@ static bool standard_fds(void)
 	return true;
 }
 
+/* The word after [-d DIR] that is no option ("lsit"), or NULL. */
+static const char *command_word(int argc, char **argv)
+{
+	int i = 1;
+
+	if (argc >= 2 && strcmp(argv[1], "-d") == 0)
+		i = 3;
+	else if (argc >= 2 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0')
+		i = 2;
+	return i < argc && argv[i][0] != '-' ? argv[i] : NULL;
+}
+
 int main(int argc, char **argv)
 {
+	const char *word;
+
 	if (!standard_fds())
 		return EX_OSERR;
 	/*
@@ -187,5 +201,13 @@ int main(int argc, char **argv)
 		return printf("oustpbm %s\n", OUSTPBM_VERSION) < 0 || fflush(stdout) != 0 ? EX_IOERR : EX_OK;
 	if (admin_is_command(argc, argv))
 		return admin_exit_code(admin_main(argc, argv));
+	word = command_word(argc, argv);
+	if (word != NULL) {
+		/* no command of that name: the list, and the nearest name (a mail comes without a word) */
+		static const char *const own[] = { "engine", "flush", "queue", "requeue" };
+
+		admin_unknown(word, own, sizeof own / sizeof own[0]);
+		return usage(stderr);
+	}
 	return mail_exit_code(process_main(argc, argv));
 }

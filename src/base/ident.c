@@ -76,3 +76,43 @@ bool ident_fullname_ok(const char *s, const char **why)
 		*why = reason;
 	return reason == NULL;
 }
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Optimal string alignment distance, on at most 16 bytes a side. */
+size_t ident_keyword_distance(const char *a, size_t na, const char *b)
+{
+	size_t nb = strlen(b), d[17][17], i, k, best;
+
+	if (na > 16 || nb > 16)
+		return SIZE_MAX;
+	for (i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (k = 0; k <= nb; k++)
+		d[0][k] = k;
+	for (i = 1; i <= na; i++) {
+		for (k = 1; k <= nb; k++) {
+			size_t cost = lower(a[i - 1]) != b[k - 1];
+
+			best = d[i - 1][k] + 1;
+			if (d[i][k - 1] + 1 < best)
+				best = d[i][k - 1] + 1;
+			if (d[i - 1][k - 1] + cost < best)
+				best = d[i - 1][k - 1] + cost;
+			if (i > 1 && k > 1 && lower(a[i - 1]) == b[k - 2] && lower(a[i - 2]) == b[k - 1] &&
+			    d[i - 2][k - 2] + 1 < best)
+				best = d[i - 2][k - 2] + 1;
+			d[i][k] = best;
+		}
+	}
+	return d[na][nb];
+}
+
+/* One edit from a short keyword, two from one of five letters or more. */
+bool ident_keyword_near(const char *s, size_t len, const char *kw)
+{
+	return ident_keyword_distance(s, len, kw) <= (len >= 5 ? 2 : 1);
+}

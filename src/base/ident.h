@@ -38,4 +38,15 @@ bool ident_fullname_ok(const char *s, const char **why);
  */
 bool ident_board_parse(const char *s, size_t len, long *out);
 
+/*
+ * How far the word s[0..len) is from the keyword kw (lower case): the edit
+ * distance, ASCII letters compared without case, a swap of two neighbours
+ * counting as one edit ("mvoe" is 1 from "move").  SIZE_MAX for words over
+ * 16 bytes.  For "did you mean ...?".
+ */
+size_t ident_keyword_distance(const char *s, size_t len, const char *kw);
+
+/* True if s[0..len) is near enough to kw to be taken for a misspelling of it. */
+bool ident_keyword_near(const char *s, size_t len, const char *kw);
+
 #endif

@@ -24,6 +24,8 @@
 #define OUSTPBM_ADMIN_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 enum admin_status {
 	ADMIN_OK = 0,
@@ -45,10 +47,17 @@ const char *admin_status_str(enum admin_status s);
 /* True if argv ([-d DIR] WORD ...) names one of the commands above. */
 bool admin_is_command(int argc, char **argv);
 
+/*
+ * "oustpbm: unknown command 'lsit' (did you mean list?); the commands are
+ * ...", on stderr: the admin commands' names, then more[0..nmore) (the
+ * commands main.c runs itself).
+ */
+void admin_unknown(const char *word, const char *const *more, size_t nmore);
+
 /* Run the command of argv (admin_is_command() is true). */
 enum admin_status admin_main(int argc, char **argv);
 
-/* The usage lines of the commands, for oustpbm --help. */
-extern const char admin_usage[];
+/* The usage lines of the commands, for oustpbm --help (made from the table, admincmd.h). */
+void admin_usage_print(FILE *f);
 
 #endif

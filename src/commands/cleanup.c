@@ -76,20 +76,26 @@ static void board_failed(struct run *r, long board, enum cleanup_status s, const
     __attribute__((format(printf, 4, 5)));
 static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
 {
-	char msg[900];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	cleanup_vboard_failed(r->st, r->stamp, "cleanup", board, s == CLEANUP_TEMPFAIL ? "tempfail" : "error", fmt, ap);
 	va_end(ap);
-	if (board > 0)
-		fprintf(stderr, "oustpbm: cleanup: board %ld: %s\n", board, msg);
-	else
-		fprintf(stderr, "oustpbm: cleanup: %s\n", msg);
-	store_log(r->st, "%s cleanup board=%ld %s: %s", r->stamp, board,
-	    s == CLEANUP_TEMPFAIL ? "tempfail" : "error", msg);
 	r->stats->failed++;
 	worse(r, s);
+}
+
+void cleanup_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
+    const char *fmt, va_list ap)
+{
+	char msg[900];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (board > 0)
+		fprintf(stderr, "oustpbm: %s: board %ld: %s\n", run, board, msg);
+	else
+		fprintf(stderr, "oustpbm: %s: %s\n", run, msg);
+	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
 }
 
 static enum cleanup_status of_reply(enum reply_status rs)

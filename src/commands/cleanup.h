@@ -30,6 +30,7 @@
 #ifndef OUSTPBM_CLEANUP_H
 #define OUSTPBM_CLEANUP_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -68,6 +69,14 @@ struct cleanup_stats {
  * off.  The mail processor stores it in g->remind with every turn.
  */
 int64_t cleanup_remind_at(const struct config *cfg, const struct game *g);
+
+/*
+ * A board a run over the boards (run: "cleanup", "robot") could not do:
+ * "oustpbm: RUN: board N: MESSAGE" on stderr (no board when board is 0)
+ * and "STAMP RUN board=N OUTCOME: MESSAGE" in the log.
+ */
+void cleanup_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
+    const char *fmt, va_list ap);
 
 /*
  * One run over every board of st at time now (config_now()).  home is the

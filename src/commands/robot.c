@@ -528,19 +528,17 @@ static void worse(struct run *r, enum robot_status s)
 		r->worst = s;
 }
 
+/* A board the run could not do: logged, on stderr (cleanup_vboard_failed), counted. */
 static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
 {
-	char msg[900];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	cleanup_vboard_failed(r->st, r->stamp, "robot", board,
+	    s == ROBOT_FAULT ? "fault" : s == ROBOT_TEMPFAIL ? "tempfail" : "error", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "oustpbm: robot: board %ld: %s\n", board, msg);
-	store_log(r->st, "%s robot board=%ld %s: %s", r->stamp, board,
-	    s == ROBOT_FAULT ? "fault" : s == ROBOT_TEMPFAIL ? "tempfail" : "error", msg);
 	r->stats->failed++;
 	worse(r, s);
 }

@@ -12,35 +12,8 @@
 #define MAX_WORDS (COMMAND_LINE_MAX / 2 + 1)
 #define QUOTE_MAX 40		/* bytes of a culprit quoted in an error */
 
-/*
- * slots: the arguments in order, one letter each: b board, u user id, p
- * password, o opponent; then at most one open tail: L placements, O
- * options, N full name.  command_mask() and the usage errors read them.
- */
-struct keyword {
-	const char *name;
-	enum command_kind kind;
-	const char *usage;
-	int pw1, pw2;		/* argument positions holding passwords, -1 if none */
-	const char *slots;
-};
-
-static const struct keyword keywords[] = {
-	{ "register", COMMAND_REGISTER, "register <userid> <password> [full name]", 1, -1, "upN" },
-	{ "password", COMMAND_PASSWORD, "password <userid> <old password> <new password>", 1, 2, "upp" },
-	{ "challenge", COMMAND_CHALLENGE,
-	  "challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap] "
-	  "[-level=N]", 1, -1, "upoO" },
-	{ "move", COMMAND_MOVE, "move <board>[#turn] <userid> <password> <placements>", 2, -1, "bupL" },
-	{ "swap", COMMAND_SWAP, "swap <board>[#turn] <userid> <password>", 2, -1, "bup" },
-	{ "resign", COMMAND_RESIGN, "resign <board>[#turn] <userid> <password>", 2, -1, "bup" },
-	{ "show", COMMAND_SHOW, "show <board>[#turn]", -1, -1, "b" },
-	{ "history", COMMAND_HISTORY, "history <board>", -1, -1, "b" },
-	{ "games", COMMAND_GAMES, "games <userid>", -1, -1, "u" },
-	{ "help", COMMAND_HELP, "help", -1, -1, "" },
-};
-
-#define NKEYWORDS (sizeof keywords / sizeof keywords[0])
+/* A command's row, as the parser reads it. */
+#define keyword command_syntax
 
 const char *command_status_str(enum command_status st)
 {
@@ -63,14 +36,44 @@ const char *command_status_str(enum command_status st)
 	return "unknown command status";
 }
 
-const char *command_kind_str(enum command_kind kind)
+const struct command_syntax *command_grammar_row(const struct command_grammar *g, size_t i)
+{
+	return (const struct command_syntax *)(const void *)((const char *)g->rows + i * g->stride);
+}
+
+const struct command_syntax *command_grammar_find(const struct command_grammar *g, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < NKEYWORDS; i++)
-		if (keywords[i].kind == kind)
-			return keywords[i].name;
-	return "";
+	for (i = 0; i < g->n; i++)
+		if (strcasecmp(command_grammar_row(g, i)->name, name) == 0)
+			return command_grammar_row(g, i);
+	return NULL;
+}
+
+const char *command_name(const struct command *cmd)
+{
+	return cmd->syntax != NULL ? cmd->syntax->name : "";
+}
+
+bool command_is(const struct command *cmd, const char *name)
+{
+	return cmd->syntax != NULL && strcmp(cmd->syntax->name, name) == 0;
+}
+
+/* The tail slot of k ('L', 'O', 'N', 'T', '*'), or 0. */
+static char tail_of(const struct keyword *k)
+{
+	size_t n = strlen(k->slots);
+
+	return n > 0 && ((k->slots[n - 1] >= 'A' && k->slots[n - 1] <= 'Z') || k->slots[n - 1] == '*') ?
+	    k->slots[n - 1] : 0;
+}
+
+/* Is argument i of k a password? */
+static bool password_slot(const struct keyword *k, size_t i)
+{
+	return i < strlen(k->slots) && k->slots[i] == 'p';
 }
 
 /* ---- words ---- */
@@ -108,13 +111,13 @@ static bool word_is(const struct word *w, const char *s)
 	return w->len == strlen(s) && strncasecmp(w->s, s, w->len) == 0;
 }
 
-static const struct keyword *keyword_find(const struct word *w)
+static const struct keyword *keyword_find(const struct command_grammar *g, const struct word *w)
 {
 	size_t i;
 
-	for (i = 0; i < NKEYWORDS; i++)
-		if (word_is(w, keywords[i].name))
-			return &keywords[i];
+	for (i = 0; i < g->n; i++)
+		if (word_is(w, command_grammar_row(g, i)->name))
+			return command_grammar_row(g, i);
 	return NULL;
 }
 
@@ -135,7 +138,7 @@ static enum command_status fail(struct command *out, enum command_status st, con
 	va_start(ap, fmt);
 	vsnprintf(out->error, sizeof out->error, fmt, ap);
 	va_end(ap);
-	out->kind = COMMAND_NONE;
+	out->syntax = NULL;
 	return st;
 }
 
@@ -456,7 +459,7 @@ struct layout {
 	char mid[4];		/* the middle slots' letters (u p o) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
-	char tail;		/* 'L', 'O', 'N' or 0 */
+	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
 	size_t tail0;		/* the tail words: a[tail0 .. na) */
 	bool tail_missing;	/* the placements of a move */
 };
@@ -527,9 +530,9 @@ static bool userid_word(const struct word *w)
 }
 
 /* A keyword, a board, a user id or a placement (the brief's list). */
-static bool recognisable(const struct word *w)
+static bool recognisable(const struct command_grammar *g, const struct word *w)
 {
-	return keyword_find(w) != NULL || word_is(w, "oust") || board_word(w) || userid_word(w) ||
+	return keyword_find(g, w) != NULL || word_is(w, "oust") || board_word(w) || userid_word(w) ||
 	    placement_word(w, false);
 }
 
@@ -540,16 +543,16 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 
 	memset(l, 0, sizeof *l);
 	for (; *s != '\0'; s++) {
-		if (*s >= 'A' && *s <= 'Z')
+		if ((*s >= 'A' && *s <= 'Z') || *s == '*')
 			l->tail = *s;
-		else if (*s != 'b')
+		else if (*s != 'b' && *s != 't')
 			l->mid[l->m++] = *s;
 		fixed++;
 	}
 	if (l->tail != 0)
 		fixed--;
-	required = fixed + (l->tail == 'L');
-	if (k->slots[0] == 'b') {
+	required = fixed + (l->tail == 'L' || l->tail == 'T');
+	if (k->slots[0] == 'b' || k->slots[0] == 't') {
 		if (na > 0 && (na >= required || board_word(&a[0]))) {
 			l->board = true;
 			i = 1;
@@ -558,7 +561,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 		}
 	}
 	t = na;
-	if (l->tail == 'N') {
+	if (l->tail == 'N' || l->tail == 'T') {
 		t = i + l->m < na ? i + l->m : na;
 	} else if (l->tail == 'L' || l->tail == 'O') {
 		while (t > i && (l->tail == 'L' ? placement_word(&a[t - 1], true) : a[t - 1].s[0] == '-'))
@@ -586,7 +589,7 @@ static bool maybe_password(const struct layout *l, size_t j)
 /* The n-th "<...>" of k's usage, as in "<password>", into buf. */
 static const char *slot_name(const struct keyword *k, size_t n, char *buf, size_t size)
 {
-	const char *p = k->usage, *e;
+	const char *p = k->synopsis, *e;
 
 	for (;;) {
 		p = strchr(p, '<');
@@ -640,11 +643,11 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 		ADD("%s%s", used > 0 ? " " : "", slot_name(k, first + l.m, name, sizeof name));
 #undef ADD
 	if (used > 0)
-		return fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->usage, what);
+		return fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->synopsis, what);
 	if (l.tail == 0 && l.k > l.m)
-		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->usage,
+		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
 		    l.k - l.m, l.k - l.m == 1 ? "" : "s");
-	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->usage);
+	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->synopsis);
 }
 
 /* The placements of out, joined by commas, into buf. */
@@ -686,99 +689,119 @@ static bool placements_only(struct command *out, const struct word *w, size_t n)
 	return true;
 }
 
-/* Parse the words of out->line; kw is the keyword's index in w. */
-static enum command_status parse_words(struct command *out, const struct word *w, size_t n, size_t kw)
+/*
+ * "unknown command 'mvoe' (did you mean move?); the commands are
+ * register, ... and help": the keywords of g, and the nearest one when a
+ * word is one edit from it (two for a word of five letters or more).
+ */
+static enum command_status unknown(struct command *out, const struct command_grammar *g, const struct word *w)
 {
-	const struct keyword *k = keyword_find(&w[kw]);
-	const struct word *a = &w[kw + 1];	/* the arguments */
-	size_t na = n - kw - 1, i, len;
-	enum command_status st;
-	char q[QUOTE_MAX + 4];
+	char q[QUOTE_MAX + 4], near[80] = "", list[COMMAND_ERROR_MAX];
+	size_t i, d, best = SIZE_MAX, used = 0, n = g->n;
+	const char *name;
+
+	list[0] = '\0';
+	for (i = 0; i < n; i++) {
+		name = command_grammar_row(g, i)->name;
+		d = ident_keyword_distance(w->s, w->len, name);
+		if (d < best && ident_keyword_near(w->s, w->len, name)) {
+			best = d;
+			snprintf(near, sizeof near, " (did you mean %s?)", name);
+		}
+		if (used < sizeof list)
+			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" :
+			    i + 1 == n ? " and " : ", ", name);
+	}
+	return fail(out, COMMAND_UNKNOWN, "unknown command '%s'%s; the commands are %s", quote(w->s, w->len, q),
+	    near, list);
+}
+
+/* The full name: the words a[0..na) joined by single spaces. */
+static enum command_status parse_fullname(struct command *out, const struct word *a, size_t na)
+{
+	size_t i, len = 0;
 	const char *why;
+
+	for (i = 0; i < na; i++) {
+		if (len + (len != 0) + a[i].len > COMMAND_FULLNAME_MAX)
+			return fail(out, COMMAND_BAD_NAME, "the full name is longer than %d characters",
+			    IDENT_FULLNAME_MAX);
+		if (len != 0)
+			out->fullname[len++] = ' ';
+		memcpy(out->fullname + len, a[i].s, a[i].len);
+		len += a[i].len;
+	}
+	out->fullname[len] = '\0';
+	if (!ident_fullname_ok(out->fullname, &why))
+		return fail(out, COMMAND_BAD_NAME, "the full name %s", why);
+	return COMMAND_OK;
+}
+
+/* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
+static enum command_status parse_slot(struct command *out, char slot, const struct word *w, int *passwords)
+{
+	switch (slot) {
+	case 'b':
+	case 't':
+		return parse_board(out, w, slot == 't');
+	case 'u':
+		return parse_userid(out, w, out->userid);
+	case 'o':
+		return parse_userid(out, w, out->opponent);
+	case 'p':
+		return parse_password(out, w, (*passwords)++ == 0 ? out->password : out->new_password);
+	default:
+		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, slot);
+	}
+}
+
+/* Parse the words of out->line by the slots of its keyword; kw is the keyword's index in w. */
+static enum command_status parse_words(struct command *out, const struct command_grammar *g,
+    const struct word *w, size_t n, size_t kw)
+{
+	const struct keyword *k = keyword_find(g, &w[kw]);
+	const struct word *a = &w[kw + 1];	/* the arguments */
+	size_t na = n - kw - 1, fixed, i;
+	enum command_status st = COMMAND_OK;
+	char tail;
+	int passwords = 0;
 
 	if (k == NULL && placements_only(out, w, n))
 		return COMMAND_PLACEMENTS_ONLY;
 	if (k == NULL)
-		return fail(out, COMMAND_UNKNOWN, "unknown command '%s'", quote(w[kw].s, w[kw].len, q));
-	switch (k->kind) {
-	case COMMAND_REGISTER:
-		if (na < 2)
-			return usage(out, k, a, na);
-		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
-		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK)
-			return st;
-		/* the full name: the remaining words joined by single spaces */
-		len = 0;
-		for (i = 2; i < na; i++) {
-			if (len + (len != 0) + a[i].len > COMMAND_FULLNAME_MAX)
-				return fail(out, COMMAND_BAD_NAME, "the full name is longer than %d characters",
-				    IDENT_FULLNAME_MAX);
-			if (len != 0)
-				out->fullname[len++] = ' ';
-			memcpy(out->fullname + len, a[i].s, a[i].len);
-			len += a[i].len;
-		}
-		out->fullname[len] = '\0';
-		if (!ident_fullname_ok(out->fullname, &why))
-			return fail(out, COMMAND_BAD_NAME, "the full name %s", why);
+		return unknown(out, g, &w[kw]);
+	tail = tail_of(k);
+	fixed = strlen(k->slots) - (tail != 0);
+	/* the number of words: exact without a tail; placements and a text need one more word */
+	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail != '*' && na < fixed)
+		return usage(out, k, a, na);
+	for (i = 0; i < fixed && st == COMMAND_OK; i++)
+		st = parse_slot(out, k->slots[i], &a[i], &passwords);
+	if (st != COMMAND_OK)
+		return st;
+	switch (tail) {
+	case 'L':
+		st = parse_placements(out, a[fixed].s);
 		break;
-	case COMMAND_PASSWORD:
-		if (na != 3)
-			return usage(out, k, a, na);
-		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
-		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK ||
-		    (st = parse_password(out, &a[2], out->new_password)) != COMMAND_OK)
-			return st;
+	case 'O':
+		st = parse_options(out, &a[fixed], na - fixed);
 		break;
-	case COMMAND_CHALLENGE:
-		if (na < 3)
-			return usage(out, k, a, na);
-		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK ||
-		    (st = parse_password(out, &a[1], out->password)) != COMMAND_OK ||
-		    (st = parse_userid(out, &a[2], out->opponent)) != COMMAND_OK ||
-		    (st = parse_options(out, &a[3], na - 3)) != COMMAND_OK)
-			return st;
-		if (strcmp(out->userid, out->opponent) == 0)
-			return fail(out, COMMAND_BAD_USERID, "%s cannot challenge %s: choose another opponent",
-			    out->userid, out->opponent);
+	case 'N':
+		st = parse_fullname(out, &a[fixed], na - fixed);
 		break;
-	case COMMAND_MOVE:
-		if (na < 4)
-			return usage(out, k, a, na);
-		if ((st = parse_board(out, &a[0], true)) != COMMAND_OK ||
-		    (st = parse_userid(out, &a[1], out->userid)) != COMMAND_OK ||
-		    (st = parse_password(out, &a[2], out->password)) != COMMAND_OK ||
-		    (st = parse_placements(out, a[3].s)) != COMMAND_OK)
-			return st;
+	case 'T':
+		/* the rest of the line as written (the line is at most COMMAND_LINE_MAX bytes) */
+		snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
 		break;
-	case COMMAND_SWAP:
-	case COMMAND_RESIGN:
-		if (na != 3)
-			return usage(out, k, a, na);
-		if ((st = parse_board(out, &a[0], true)) != COMMAND_OK ||
-		    (st = parse_userid(out, &a[1], out->userid)) != COMMAND_OK ||
-		    (st = parse_password(out, &a[2], out->password)) != COMMAND_OK)
-			return st;
-		break;
-	case COMMAND_SHOW:
-	case COMMAND_HISTORY:
-		if (na != 1)
-			return usage(out, k, a, na);
-		if ((st = parse_board(out, &a[0], k->kind == COMMAND_SHOW)) != COMMAND_OK)
-			return st;
-		break;
-	case COMMAND_GAMES:
-		if (na != 1)
-			return usage(out, k, a, na);
-		if ((st = parse_userid(out, &a[0], out->userid)) != COMMAND_OK)
-			return st;
-		break;
-	case COMMAND_HELP:
-		break;		/* words after help ("help oust") are ignored */
-	case COMMAND_NONE:
-		break;
+	default:
+		break;		/* '*': words after the keyword ("help oust") are ignored */
 	}
-	out->kind = k->kind;
+	if (st != COMMAND_OK)
+		return st;
+	if (strchr(k->slots, 'o') != NULL && strcmp(out->userid, out->opponent) == 0)
+		return fail(out, COMMAND_BAD_USERID, "%s cannot %s %s: choose another opponent",
+		    out->userid, k->name, out->opponent);
+	out->syntax = k;
 	return COMMAND_OK;
 }
 
@@ -828,12 +851,12 @@ static const char *strip_subject(const char *s)
 }
 
 /* Whether text starts with a command keyword, after an optional "oust". */
-static bool starts_with_command(const char *text)
+static bool starts_with_command(const struct command_grammar *g, const char *text)
 {
 	struct word w[2];
 	size_t n = split(text, w, 2);
 
-	return n > 0 && keyword_find(&w[keyword_index(w, n)]) != NULL;
+	return n > 0 && keyword_find(g, &w[keyword_index(w, n)]) != NULL;
 }
 
 /* Bytes of the line at s, without its LF. */
@@ -1170,12 +1193,14 @@ static enum command_status placements_board(struct command *out, const char *sub
 	return COMMAND_PLACEMENTS_ONLY;
 }
 
-/* Parse the command line s[0..len) found in source into out. */
-static enum command_status parse_line(struct command *out, enum command_source source, const char *s, size_t len)
+/* Parse the command line s[0..len) found in source into out, by the keywords of g. */
+static enum command_status parse_line(struct command *out, const struct command_grammar *g,
+    enum command_source source, const char *s, size_t len)
 {
 	struct word w[MAX_WORDS];
 	size_t n;
 
+	out->grammar = g;
 	out->source = source;
 	if (!set_line(out, s, len))
 		return fail(out, COMMAND_TOO_LONG, "the command line is longer than %d characters",
@@ -1186,10 +1211,11 @@ static enum command_status parse_line(struct command *out, enum command_source s
 	if (n == 0)	/* only control characters */
 		return fail(out, COMMAND_EMPTY,
 		    "no command found: write it in the Subject or on the first line of the mail");
-	return parse_words(out, w, n, keyword_index(w, n));
+	return parse_words(out, g, w, n, keyword_index(w, n));
 }
 
-enum command_status command_parse(const char *subject, const char *body, struct command *out)
+enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
+    struct command *out)
 {
 	struct command alt;
 	const char *subj, *line;
@@ -1204,15 +1230,16 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 		if (body[rest] == '\n')
 			rest++;
 	}
-	if (!starts_with_command(subj) && line != NULL) {
+	if (!starts_with_command(g, subj) && line != NULL) {
 		out->body_rest = rest;
-		st = parse_line(out, COMMAND_FROM_BODY, line, len);
+		st = parse_line(out, g, COMMAND_FROM_BODY, line, len);
 		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
 	}
+	out->grammar = g;
 	if (*subj == '\0')
 		return fail(out, COMMAND_EMPTY,
 		    "no command found: write it in the Subject or on the first line of the mail");
-	st = parse_line(out, COMMAND_FROM_SUBJECT, subj, strlen(subj));
+	st = parse_line(out, g, COMMAND_FROM_SUBJECT, subj, strlen(subj));
 	if (st != COMMAND_USAGE || line == NULL)
 		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
 	/*
@@ -1220,7 +1247,7 @@ enum command_status command_parse(const char *subject, const char *body, struct 
 	 * in the Subject gives way to a complete one on the body's first line.
 	 */
 	memset(&alt, 0, sizeof alt);
-	if (parse_line(&alt, COMMAND_FROM_BODY, line, len) == COMMAND_OK) {
+	if (parse_line(&alt, g, COMMAND_FROM_BODY, line, len) == COMMAND_OK) {
 		alt.body_rest = rest;
 		*out = alt;
 		return COMMAND_OK;
@@ -1245,21 +1272,22 @@ enum command_status command_parse(const char *subject, const char *body, struct 
  * "move 101#2 **** D3": bob may be the password when the user id is the
  * word missing.
  */
-static bool unparsed_keep(const struct keyword *k, const struct layout *l, const struct word *a, size_t i)
+static bool unparsed_keep(const struct command_grammar *g, const struct keyword *k, const struct layout *l,
+    const struct word *a, size_t i)
 {
 	if (l->board && i == 0) {
 		/* "101#x": a bad turn after a good board is no password either */
 		const char *hash = memchr(a[0].s, '#', a[0].len);
 		long b;
 
-		return recognisable(&a[0]) ||
+		return recognisable(g, &a[0]) ||
 		    (hash != NULL && ident_board_parse(a[0].s, (size_t)(hash - a[0].s), &b));
 	}
 	if (i >= l->tail0)
 		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i]));
-	if (k->kind == COMMAND_HELP || maybe_password(l, i - l->mid0))
+	if (l->tail == '*' || maybe_password(l, i - l->mid0))
 		return false;
-	return recognisable(&a[i]);
+	return recognisable(g, &a[i]);
 }
 
 char *command_mask(const struct command *cmd)
@@ -1279,7 +1307,7 @@ char *command_mask(const struct command *cmd)
 	if (n == 0)
 		return res;
 	kw = keyword_index(w, n);
-	k = keyword_find(&w[kw]);
+	k = keyword_find(cmd->grammar, &w[kw]);
 	/* placements sent alone (COMMAND_PLACEMENTS_ONLY) are shown whole */
 	only_placements = k == NULL;
 	for (i = 0; i < n && only_placements; i++)
@@ -1289,7 +1317,7 @@ char *command_mask(const struct command *cmd)
 	 * too).  Unknown first word: only it is kept, the rest is one "****".
 	 * Known keyword, not parsed: unparsed_keep() decides word by word.
 	 */
-	parsed = cmd->kind != COMMAND_NONE && cmd->kind != COMMAND_HELP;
+	parsed = cmd->syntax != NULL && tail_of(cmd->syntax) != '*';
 	if (k != NULL)
 		layout(k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
@@ -1301,9 +1329,9 @@ char *command_mask(const struct command *cmd)
 		if (i <= kw || only_placements)
 			keep = true;
 		else if (parsed)
-			keep = (int)(i - kw - 1) != k->pw1 && (int)(i - kw - 1) != k->pw2;
+			keep = !password_slot(k, i - kw - 1);
 		else
-			keep = unparsed_keep(k, &l, &w[kw + 1], i - kw - 1);
+			keep = unparsed_keep(cmd->grammar, k, &l, &w[kw + 1], i - kw - 1);
 		if (i != 0)
 			res[used++] = ' ';
 		if (keep) {
@@ -1353,8 +1381,7 @@ static bool private_line(const struct command *cmd, const char *s, size_t len)
 	line[len] = '\0';
 	n = split(line, w, 3);
 	kw = keyword_index(w, n);
-	if (kw + 1 >= n || keyword_find(&w[kw]) == NULL ||
-	    !word_is(&w[kw], command_kind_str(cmd->kind)))
+	if (kw + 1 >= n || cmd->syntax == NULL || !word_is(&w[kw], cmd->syntax->name))
 		return false;
 	if (cmd->board != 0) {
 		const char *hash = memchr(w[kw + 1].s, '#', w[kw + 1].len);

@@ -14,19 +14,9 @@
  * A command line holding a control character (C0, DEL, C1: U+0000 to
  * U+001F but TAB, U+007F to U+009F) is refused, naming the character and
  * its position: dropping it silently would make "ev<NUL>il" "evil".
- * Keywords are case-insensitive:
- *
- *   register <userid> <password> [full name...]
- *   password <userid> <old password> <new password>
- *   challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] [-noswap]
- *       [-level=N]
- *   move <board>[#turn] <userid> <password> <placements>
- *   swap <board>[#turn] <userid> <password>
- *   resign <board>[#turn] <userid> <password>
- *   show <board>[#turn]
- *   history <board>
- *   games <userid>
- *   help
+ * Keywords are case-insensitive.  The keywords and their arguments are
+ * not listed here: they are rows of a grammar (struct command_syntax) the
+ * caller passes, the table of mail commands (commands/mailcmd.c).
  *
  * Placements are vertices joined by commas, spaces allowed around the
  * commas: "E5,F5,G6" or "e5, f5, g6", or hex cells "g13,f2".  Only their
@@ -48,7 +38,7 @@
 #define COMMAND_PLACEMENTS_MAX 625	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
-#define COMMAND_ERROR_MAX 256		/* bytes of an error message */
+#define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
@@ -76,19 +66,42 @@ enum command_status {
 				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
 };
 
-enum command_kind {
-	COMMAND_NONE = 0,	/* nothing parsed (see the status) */
-	COMMAND_REGISTER,
-	COMMAND_PASSWORD,
-	COMMAND_CHALLENGE,
-	COMMAND_MOVE,
-	COMMAND_SWAP,
-	COMMAND_RESIGN,
-	COMMAND_SHOW,
-	COMMAND_HISTORY,
-	COMMAND_GAMES,
-	COMMAND_HELP
+/*
+ * One command's words: its keyword, its synopsis (quoted by the usage
+ * errors: "<...>" names a slot) and its slots, the arguments in order, one
+ * letter each:
+ *   b  a board number          t  a board number, with an optional #turn
+ *   u  a user id (the sender's account: cmd.userid)
+ *   o  another user id, the opponent (cmd.opponent; not the sender's own)
+ *   p  a password: the first one cmd.password, a second one cmd.new_password
+ * then at most one tail, taking the rest of the line:
+ *   L  placements (required)   O  challenge options (optional)
+ *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
+ *   *  any words, ignored (and masked in the log)
+ * The masking of passwords and the usage errors read the same slots.
+ */
+struct command_syntax {
+	const char *name;	/* the keyword, lower case: "move" */
+	const char *synopsis;	/* "move <board>[#turn] <userid> <password> <placements>" */
+	const char *slots;	/* "tupL" */
 };
+
+/*
+ * The commands a parse knows: n rows, the first at rows, the next stride
+ * bytes further (so the rows may be members of a larger struct, one per
+ * command, as in commands/mailcmd.c).
+ */
+struct command_grammar {
+	const struct command_syntax *rows;
+	size_t n;
+	size_t stride;
+};
+
+/* Row i of g. */
+const struct command_syntax *command_grammar_row(const struct command_grammar *g, size_t i);
+
+/* The row of g whose keyword is name (case-insensitive), or NULL. */
+const struct command_syntax *command_grammar_find(const struct command_grammar *g, const char *name);
 
 enum command_color {
 	COMMAND_COLOR_BLACK = 0,	/* the challenger plays Black (the default) */
@@ -114,11 +127,12 @@ struct command_placement {
 };
 
 /*
- * A parsed command.  Plain value: no pointers, nothing to free.  Fields a
- * command does not use are zero.
+ * A parsed command.  Plain value: nothing to free (grammar and syntax point
+ * into the caller's table).  Fields a command does not use are zero.
  */
 struct command {
-	enum command_kind kind;
+	const struct command_grammar *grammar;	/* what it was parsed with */
+	const struct command_syntax *syntax;	/* the command's row; NULL if nothing parsed */
 	enum command_source source;
 	char line[COMMAND_LINE_MAX + 1];	/* the command line as found (for command_mask) */
 	size_t body_rest;	/* FROM_BODY: offset in the body just past the command line */
@@ -126,6 +140,7 @@ struct command {
 	char password[COMMAND_PASSWORD_MAX + 1];	/* password: the old one */
 	char new_password[COMMAND_PASSWORD_MAX + 1];	/* password */
 	char fullname[COMMAND_FULLNAME_MAX + 1];	/* register; may be "" */
+	char text[COMMAND_LINE_MAX + 1];	/* a 'T' slot: the rest of the line as written */
 	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
 	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
@@ -140,23 +155,24 @@ struct command {
 };
 
 /*
- * Find and parse the command of a mail with this subject and body (UTF-8,
+ * Find and parse, by grammar g, the command of a mail with this subject and body (UTF-8,
  * LF line ends, control characters kept, a NUL as UTF8_NUL_MARK: mailin.h;
  * either may be NULL).  On failure out->error says what was
  * wrong in plain words, quoting the culprit but never a password:
- *   unknown command 'mvoe'
+ *   unknown command 'mvoe' (did you mean move?); the commands are register, ..., games and help
  *   move needs: move <board>[#turn] <userid> <password> <placements>
  *   '10a' is not a board number
  *   -size=12: the size must be odd, from 5 to 25
  *   -hex=12: the hex side must be from 3 to 10
  *   the command line has a control character (U+0000) at character 12
  *   'E55' is not a placement
- * On failure out->kind is COMMAND_NONE and only out->error, out->line,
+ * On failure out->syntax is NULL and only out->error, out->line,
  * out->source and out->body_rest are meaningful; line and source are set
  * whenever a command line was found, so command_mask() and
  * command_comment() work after a failure too.
  */
-enum command_status command_parse(const char *subject, const char *body, struct command *out);
+enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
+    struct command *out);
 
 /*
  * The command line for the log and for quoting in replies, with every
@@ -192,8 +208,11 @@ char *command_mask(const struct command *cmd);
  */
 char *command_comment(const struct command *cmd, const char *body);
 
-/* The keyword of a kind ("move"); "" for COMMAND_NONE. */
-const char *command_kind_str(enum command_kind kind);
+/* The keyword of a parsed command ("move"); "" when nothing was parsed. */
+const char *command_name(const struct command *cmd);
+
+/* True if cmd is the command called name. */
+bool command_is(const struct command *cmd, const char *name);
 
 const char *command_status_str(enum command_status st);
 

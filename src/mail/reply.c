@@ -1315,13 +1315,14 @@ out:
 }
 
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    struct reply_mail *out)
+    const char *commands, struct reply_mail *out)
 {
 	struct vars vs = { .n = 0 };
 	enum reply_status st;
 	char *body = NULL;
 
 	memset(out, 0, sizeof *out);
+	var(&vs, "commands", commands);
 	st = expand(rc, "help", &vs, &body);
 	if (st == REPLY_OK)
 		st = compose(rc, to_addr, to_name, "Oust help", body, NULL, NULL, 0, 0, NULL, out);

@@ -198,9 +198,13 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out);
 
-/* help: the commands and the rules (Oust, by Mark Steere). */
+/*
+ * help: the commands and the rules (Oust, by Mark Steere).  commands is the
+ * list of commands, the template's {commands} (made from the table of mail
+ * commands, commands/mailcmd.h).
+ */
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    struct reply_mail *out);
+    const char *commands, struct reply_mail *out);
 
 /* register: the account userid now exists, bound to address. */
 enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,

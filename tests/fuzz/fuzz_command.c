@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/mailcmd.h"
 #include "mail/command.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body = nl != NULL ? nl + 1 : buf + size;
 	if (nl != NULL)
 		*nl = '\0';
-	command_parse(buf, body, &cmd);
+	command_parse(&mailcmd_grammar, buf, body, &cmd);
 	masked = command_mask(&cmd);
 	comment = command_comment(&cmd, body);
 	free(masked);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "commands/mailcmd.h"
 #include "mail/command.h"
 #include "mail/mailin.h"
 
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st != MAILIN_NOMEM && st != MAILIN_UNPARSABLE) {
 		char *masked, *comment;
 
-		command_parse(m.subject, m.body, &cmd);
+		command_parse(&mailcmd_grammar, m.subject, m.body, &cmd);
 		masked = command_mask(&cmd);
 		comment = command_comment(&cmd, m.body);
 		free(masked);

@@ -6,6 +6,7 @@
  * "Original Message" lines, attributions with or without '>' quoting, a
  * signature, a bottom-posted reply).
  */
+#include "commands/mailcmd.h"
 #include "mail/command.h"
 #include "mail/mailin.h"
 #include "t.h"
@@ -55,7 +56,7 @@ static void corpus(const char *name, const char *want)
 
 	buf = load(name, &len);
 	ok_int(mailin_parse(buf, len, &m), MAILIN_OK, "%s: parsed", name);
-	command_parse("show 101", m.body, &cmd);
+	command_parse(&mailcmd_grammar, "show 101", m.body, &cmd);
 	c = command_comment(&cmd, m.body);
 	ok_str(c, want, "%s: the comment is the reply alone (command in the Subject)", name);
 	free(c);
@@ -63,7 +64,7 @@ static void corpus(const char *name, const char *want)
 	if (body == NULL)
 		exit(1);
 	sprintf(body, "show 101\n%s", m.body);
-	ok_int(command_parse(m.subject, body, &cmd), COMMAND_OK, "%s: the command above the reply is read", name);
+	ok_int(command_parse(&mailcmd_grammar, m.subject, body, &cmd), COMMAND_OK, "%s: the command above the reply is read", name);
 	c = command_comment(&cmd, body);
 	ok_str(c, want, "%s: the comment is the reply alone (command in the body)", name);
 	free(c);

@@ -1,0 +1,224 @@
+/*
+ * challenge: the mail command that makes a new board, against another
+ * player or the robot, within the limits of the configuration
+ * (max_challenges_per_hour, max_open_boards, max_open_challenges).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/job.h"
+#include "commands/mailcmd.h"
+#include "commands/robot.h"
+#include "game/gamefile.h"
+#include "store/throttle.h"
+
+static unsigned mix(unsigned long long x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (unsigned)x;
+}
+
+#define CHALLENGE_LOCK_FILE "challenge.lock"
+
+/*
+ * Has the opponent of a board not played on it yet?  Before the second
+ * turn the header's colours are the first ones (a swap is the second
+ * turn at the earliest), and passes cannot come that early.
+ */
+static bool unanswered(const struct game *g, const char *opponent)
+{
+	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
+}
+
+/*
+ * The limits on challenges (issue: anyone can send one, and each mails the
+ * opponent and makes a board): max_challenges_per_hour of the challenger's
+ * account; max_open_boards of either player; max_open_challenges, boards
+ * still playing between the two on which the opponent has not played.
+ * Called under CHALLENGE_LOCK_FILE, held until the new board is committed
+ * and recorded, so two challenges at once are counted one after the other.
+ * *ok false after a refusal was sent.
+ */
+static enum process_status challenge_limits(struct job *j, const char *userid, const char *opponent, bool *ok)
+{
+	bool robot = robot_is(opponent);	/* plays every board it is given, and answers at once */
+	const struct config *cfg = &j->cfg;
+	unsigned long made, open_u = 0, open_o = 0, pending = 0;
+	char list[120];
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nboards = 0, i, len, used = 0;
+	char *text;
+
+	*ok = false;
+	list[0] = '\0';
+	if (cfg->max_challenges_per_hour != 0) {
+		ss = throttle_challenges(j->st, userid, j->now, &made);
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the record of challenges");
+		if (made >= cfg->max_challenges_per_hour)
+			return job_refuse(j, NULL, "%s made %lu challenges in the last hour (max_challenges_per_hour = %lu): "
+			    "challenge again later", userid, made, cfg->max_challenges_per_hour);
+	}
+	if (cfg->max_open_boards == 0 && cfg->max_open_challenges == 0) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ss = store_list_boards(j->st, &boards, &nboards);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot list the boards");
+	for (i = 0; i < nboards; i++) {
+		struct game g;
+		bool has_u, has_o;
+
+		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: not counted */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g)) {
+			has_u = strcmp(g.black, userid) == 0 || strcmp(g.white, userid) == 0;
+			has_o = strcmp(g.black, opponent) == 0 || strcmp(g.white, opponent) == 0;
+			open_u += has_u;
+			open_o += has_o;
+			if (has_u && has_o && unanswered(&g, opponent)) {
+				pending++;
+				if (used + 16 < sizeof list)
+					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
+					    used > 0 ? ", " : "", g.board);
+			}
+		}
+		free(text);
+	}
+	free(boards);
+	if (cfg->max_open_challenges != 0 && pending >= cfg->max_open_challenges)
+		return job_refuse(j, NULL, "%s has not played yet on %lu board%s with %s (%s; max_open_challenges = %lu): "
+		    "no new challenge until %s plays on one", opponent, pending, pending == 1 ? "" : "s", userid,
+		    list, cfg->max_open_challenges, opponent);
+	if (cfg->max_open_boards != 0 && open_u >= cfg->max_open_boards)
+		return job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): finish or "
+		    "resign one before a new challenge", userid, open_u, cfg->max_open_boards);
+	if (cfg->max_open_boards != 0 && open_o >= cfg->max_open_boards && !robot)
+		return job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): challenge %s "
+		    "when one is over", opponent, open_o, cfg->max_open_boards, opponent);
+	*ok = true;
+	return PROCESS_OK;
+}
+
+/* The opponent named: the robot (within its sizes) or a registered player; *ok false after a refusal. */
+static enum process_status find_opponent(struct job *j, struct store_user *opp, bool *ok)
+{
+	const struct command *c = &j->cmd;
+	enum store_status ss;
+
+	*ok = false;
+	if (robot_is(c->opponent)) {
+		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
+		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
+			return job_refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
+			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
+			    c->size);
+		memset(opp, 0, sizeof *opp);
+		snprintf(opp->userid, sizeof opp->userid, "%s", ROBOT_USERID);
+	} else if (c->level != 0) {
+		return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
+		    c->level, ROBOT_USERID, c->opponent);
+	} else {
+		ss = store_user_find(j->st, c->opponent, opp);
+		if (ss == STORE_NOT_FOUND)
+			return job_refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
+			    c->opponent);
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the users file");
+	}
+	*ok = true;
+	return PROCESS_OK;
+}
+
+/* challenge: a new board against another player or the robot (MAILCMD_LOGIN: j->user is the challenger). */
+enum process_status challenge_run(struct job *j)
+{
+	const struct command *c = &j->cmd;
+	const struct store_user *u = &j->user;
+	struct store_lock limits = STORE_LOCK_INIT;
+	struct game *g = &j->game;
+	struct store_user opp;
+	enum store_status ss;
+	enum process_status ps;
+	const char *black, *white, *at;
+	char dims[GAME_DIMENSIONS_SIZE];
+	bool ok, challenger_black, made = false;
+	long board = 0;
+
+	ps = find_opponent(j, &opp, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
+	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
+	if (ps != PROCESS_OK)
+		return ps;
+	ps = challenge_limits(j, u->userid, opp.userid, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	ss = store_next_board_id(j->st, &board);
+	if (ss == STORE_FULL) {
+		ps = job_refuse(j, NULL, "no board number is left: ask the server's admin");
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, "cannot number the new board");
+		goto out;
+	}
+	j->board = board;
+	switch (c->color) {
+	case COMMAND_COLOR_WHITE:
+		challenger_black = false;
+		break;
+	case COMMAND_COLOR_RANDOM:
+		/* deterministic for a given board and time, so tests can repeat it */
+		challenger_black = (mix((unsigned long long)board << 32 ^ (unsigned long long)j->now) & 1) == 0;
+		break;
+	default:
+		challenger_black = true;
+		break;
+	}
+	black = challenger_black ? u->userid : opp.userid;
+	white = challenger_black ? opp.userid : u->userid;
+	ps = job_lock_new_board(j, board);
+	if (ps != PROCESS_OK)
+		goto out;
+	game_init_shape(g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
+	    (int64_t)j->now);
+	j->game_loaded = true;
+	if (robot_is(opp.userid))
+		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
+	at = strrchr(j->cfg.from_address, '@');
+	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
+	    at != NULL ? at + 1 : "localhost");
+	memset(&j->ev, 0, sizeof j->ev);
+	j->ev.what = REPLY_CHALLENGE;
+	j->ev.actor = u->userid;
+	j->ev.random = c->color == COMMAND_COLOR_RANDOM;
+	j->new_board = true;	/* the commit indexes it (players.h) */
+	/* the robot as Black answers at once (MAILCMD_ROBOT): the challenger's one mail tells both */
+	ps = job_commit_game(j, &ok);
+	if (ps == PROCESS_OK && ok) {
+		made = true;
+		job_detail(j, "ok", "new board %ld: %s (x) - %s (o), %s, swap %s", board, g->black, g->white,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
+		if (g->robot_level != 0)
+			job_detail_add(j, ", robot level %d", g->robot_level);
+		/* counted for max_challenges_per_hour; failing, only this one is not */
+		if (throttle_challenge_made(j->st, &j->cfg, u->userid, board, j->now) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,
+			    store_error(j->st));
+	}
+out:
+	if (!made && board != 0) {
+		job_unlock(j);	/* the new board's lock first, as its number is given back */
+		store_release_board_id(j->st, board);	/* the next challenge gets it */
+	}
+	store_unlock(&limits);	/* counted: other challenges need not wait for the robot's think */
+	return ps;
+}

@@ -1,0 +1,431 @@
+/*
+ * job_commit: the one commit protocol of a mail (outbox.h): its replies
+ * staged in outbox/tmp/, the mail recorded pending in the redelivery record
+ * (seen.h), the one write (the game file, or the users file for an
+ * account), the replies released; and the robot's answer after a board's
+ * commit (robot.h).
+ */
+#include "commands/job.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/cleanup.h"
+#include "commands/robot.h"
+#include "commands/web.h"
+#include "game/gamefile.h"
+#include "store/players.h"
+#include "store/seen.h"
+
+/*
+ * Stage mails[0..n) in a new outbox batch tagged with board and the game
+ * text about to be written (board 0 and no text for an account change), as
+ * outbox.h's protocol says.  On failure nothing is left staged and *out is
+ * NULL; otherwise the caller commits or aborts *out and frees it.
+ */
+static enum process_status stage_batch(struct job *j, long board, const char *text, size_t len,
+    const struct reply_mail *mails, int n, struct outbox_batch **out)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum process_status ps;
+	bool committed;
+	int i;
+
+	*out = NULL;
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_batch_new(j->ob, board, text, len, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
+	}
+	*out = b;
+	return PROCESS_OK;
+}
+
+/*
+ * Take accounts.lock for an account change and settle the confirmations a
+ * crashed run left (outbox.h): released if their account was written,
+ * deleted if not.  Held until the change is committed or refused.
+ */
+enum process_status job_lock_accounts(struct job *j)
+{
+	struct store_lock *lock = &j->accounts_lock;
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+
+	ss = store_lock_accounts(j->st, true, lock);
+	if (ss == STORE_TIMEOUT) {
+		job_detail(j, "tempfail", "the accounts are locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the accounts");
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_recover_accounts(j->ob, NULL);
+	if (os != OUTBOX_OK)
+		return job_outbox_failure(j, os, "cannot recover the outbox");
+	return PROCESS_OK;
+}
+
+/*
+ * The account change the mail asks for is already in the users file: a
+ * copy of a mail whose run wrote it and died before recording it (seen.h).
+ * Its confirmation, released by job_lock_accounts() if it was left behind, is
+ * the one answer: the copy is dropped and the outbox flushed.
+ */
+enum process_status job_account_copy(struct job *j, const char *what)
+{
+	j->settle = true;
+	job_detail(j, "dropped", "%s: already done by a copy of this mail", what);
+	return PROCESS_DROPPED;
+}
+
+/*
+ * Commit an account change with its confirmation m, as a move is committed
+ * (outbox.h): the confirmation staged, tagged with the new password hash;
+ * the users file written (write(j, hash, expect), the commit point); the confirmation
+ * released, or deleted if the write did not happen.  accounts.lock held.
+ */
+enum process_status job_commit_account(struct job *j, const char *userid, const char *hash,
+    const char *expect, const struct reply_mail *m,
+    enum store_status (*write)(struct job *, const char *, const char *), enum store_status *wrote)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	bool committed = false;
+
+	*wrote = STORE_IO;
+	os = outbox_batch_new_account(j->ob, userid, hash, &b);
+	if (os == OUTBOX_OK)
+		os = outbox_batch_add(b, j->cfg.from_address, m->rcpt, m->msg, m->len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return job_outbox_failure(j, os, "cannot queue the reply");
+	}
+	*wrote = write(j, hash, expect);
+	/* what the write said, before the abort below reads the users file again */
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
+	if (*wrote != STORE_OK) {
+		/* a write that reached its rename stands: then so does its confirmation */
+		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
+			*wrote = STORE_OK;
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the account stands; its confirmation waits in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->ob));
+	}
+	if (*wrote == STORE_OK)
+		j->queued = true;
+	outbox_batch_free(b);
+	return PROCESS_OK;
+}
+
+/* job_store_failure() with the message of the account write (commit_account), not a later call's. */
+enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
+{
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
+	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+/* ---- the redelivery record (seen.h) ---- */
+
+/* The mails to both players of g after ev; *n of them (a player missing from users gets none). */
+static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
+    struct reply_mail mails[2], int *n)
+{
+	const char *names[2] = { g->black, g->white };
+	struct reply_player p;
+	struct store_user u;
+	enum store_status ss;
+	enum reply_status rs;
+	int i;
+
+	*n = 0;
+	for (i = 0; i < 2; i++) {
+		if (robot_is(names[i]))
+			continue;	/* the robot player reads no mail (robot.h) */
+		ss = store_user_find(j->st, names[i], &u);
+		if (ss == STORE_NOT_FOUND)
+			continue;	/* removed by the admin: nobody to tell */
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the users file");
+		p.userid = u.userid;
+		p.address = u.address;
+		p.fullname = u.fullname;
+		rs = reply_game(&j->rc, g, ev, &p, &mails[*n]);
+		if (rs != REPLY_OK)
+			return job_reply_failure(j, rs);
+		(*n)++;
+	}
+	return PROCESS_OK;
+}
+
+static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what)
+{
+	store_unlock(&j->seen_lock);
+	return job_store_failure(j, ss, what);
+}
+
+/*
+ * Is this mail a copy of one already handled?  Then it is dropped (logged,
+ * not answered).  For a board command the answer is final only under that
+ * board's lock, so do_play and do_challenge ask again there.
+ */
+enum process_status job_check_duplicate(struct job *j, bool *dup)
+{
+	enum store_status ss;
+	char stamp[GAMEFILE_TIME_SIZE];
+	time_t when;
+
+	ss = seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, dup, &when);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the redelivery record");
+	if (*dup) {
+		/* the first copy may have died before its replies were sent: flush them */
+		j->settle = true;
+		gamefile_time_str((int64_t)when, stamp);
+		job_detail(j, "dropped", "a copy of the mail handled at %s (same Message-ID)", stamp);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
+/* Take seen.lock unless held. */
+enum process_status job_need_seen_lock(struct job *j)
+{
+	enum store_status ss;
+
+	if (j->seen_lock.fd >= 0)
+		return PROCESS_OK;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &j->seen_lock);
+	if (ss == STORE_TIMEOUT) {
+		job_detail(j, "tempfail", "the redelivery record is locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the redelivery record");
+	return PROCESS_OK;
+}
+
+/* Record the mail pending the write of text to board (its lock held); seen.lock stays held. */
+static enum process_status record_pending(struct job *j, long board, const char *text, size_t len)
+{
+	enum process_status ps;
+	enum store_status ss;
+
+	ps = job_need_seen_lock(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, board, text, len);
+	if (ss != STORE_OK)
+		return seen_failure(j, ss, "cannot write the redelivery record");
+	j->recorded = true;
+	return PROCESS_OK;
+}
+
+/* Record a handled mail that changed no board, after its reply was queued. */
+void job_record_handled(struct job *j)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss;
+	size_t n;
+
+	if (j->recorded)
+		return;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
+	if (ss == STORE_OK) {
+		ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, 0, NULL, 0);
+		store_unlock(&lock);
+	}
+	if (ss != STORE_OK) {
+		/* the reply is queued: the mail is handled, a redelivery is answered again */
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		return;
+	}
+	j->recorded = true;
+}
+
+/* ---- a board ---- */
+
+/*
+ * Commit g (its board lock held) with its mails, as outbox.h's protocol
+ * says: replies into outbox/tmp/, the game file written, the replies
+ * released.  PROCESS_OK with *done false: a password check still running
+ * (authenticate_async) failed, nothing was committed and the refusal sent.
+ */
+static enum process_status commit_game(struct job *j, const struct game *g, const struct reply_mail *mails,
+    int n, bool *done)
+{
+	struct outbox_batch *b = NULL;
+	struct store_staged sf = { .live = false };
+	enum store_status ss;
+	enum process_status ps;
+	char *text = NULL, who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
+	size_t len;
+	bool committed = false;
+
+	*done = false;
+	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+		job_detail(j, "tempfail", "out of memory writing board %ld", g->board);
+		return PROCESS_TEMPFAIL;
+	}
+	/* the fsyncs of the replies, the record and the game are made together (store.h) */
+	store_defer_begin(j->st);
+	ps = stage_batch(j, g->board, text, len, mails, n, &b);
+	if (ps != PROCESS_OK)
+		goto out;
+	ss = store_board_stage(j->st, g->board, text, len, &sf);
+	if (ss == STORE_OK) {
+		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
+		ps = record_pending(j, g->board, text, len);
+		if (ps != PROCESS_OK) {
+			outbox_batch_abort(b, &committed);
+			goto out;
+		}
+		/* what the commit needs on disk, written while the password check may still run */
+		ss = store_sync(j->st);
+		/* a new board: in both players' lists before its game file exists (players.h) */
+		if (ss == STORE_OK && j->new_board)
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, g->black, g->white);
+	}
+	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
+		/* everything was only staged: drop it, void the record, and refuse (or try later) */
+		store_discard(j->st, &sf);
+		outbox_batch_abort(b, &committed);
+		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		j->recorded = false;	/* the refusal is recorded as any other */
+		ps = v == PWCHECK_FAILED ? job_hash_failure(j, who) : job_refuse(j, NULL, "%s", j->pwmsg);
+		goto out;
+	}
+	if (ss == STORE_OK) {
+		ss = store_install(j->st, &sf);
+		/* the commit is durable before its replies are released */
+		if (ss == STORE_OK)
+			ss = store_defer_end(j->st);
+	}
+	if (ss != STORE_OK) {
+		/* the write may have reached its rename: then the move stands */
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
+			ps = job_store_failure(j, ss, "cannot write the game file");
+			goto out;
+		}
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the game stands; its replies wait in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->ob));
+	}
+	j->queued = true;
+	*done = true;
+	ps = PROCESS_OK;
+	web_after_commit(&j->cfg, j->st, g);
+out:
+	store_discard(j->st, &sf);
+	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
+	store_unlock(&j->seen_lock);
+	outbox_batch_free(b);
+	free(text);
+	return ps;
+}
+
+enum process_status job_commit_game(struct job *j, bool *done)
+{
+	struct game *g = &j->game;
+	enum process_status ps;
+
+	*done = false;
+	j->comment = command_comment(&j->cmd, j->in.body);
+	if (j->comment == NULL)
+		return job_no_memory(j);
+	j->ev.comment = j->comment;
+	g->remind = cleanup_remind_at(&j->cfg, g);	/* the next reminder counts from this turn */
+	ps = game_mails(j, g, &j->ev, j->mails, &j->nmails);
+	if (ps != PROCESS_OK)
+		return ps;
+	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
+	ps = commit_game(j, g, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+/*
+ * The robot's answer, right after the mail's change to g was committed,
+ * the board lock still held (robot.h): its turn is played and committed
+ * with the one mail to its opponent, which tells both ev, the mail's
+ * change, and the answer.  mails[0..n) are the mails of ev alone, made but
+ * not queued: when the robot cannot play now (a fault of the AI, a failure
+ * of the store) they go out instead, the log says why, and the turn is left
+ * for `oustpbm robot` or `oustpbm cleanup`.  The mail was handled either
+ * way.
+ */
+enum process_status job_robot_answer(struct job *j)
+{
+	struct game *g = &j->game;
+	struct reply_event *ev = &j->ev;
+	const struct reply_mail *mails = j->mails;
+	int n = j->nmails;
+	static struct robot_turn rt[ROBOT_TURNS_MAX];
+	struct reply_mail both[2];
+	enum robot_status rs, cs = ROBOT_OK;
+	enum process_status ps = PROCESS_OK;
+	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
+	const char *outcome = j->outcome;
+	int turn, nb = 0, nt, i;
+	size_t dn;
+
+	memset(both, 0, sizeof both);
+	snprintf(detail, sizeof detail, "%s", j->detail);
+	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
+	rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	turn = g->rg.turn;
+	if (nt > 0) {
+		ev->then = &rt[0].ev;
+		if (game_mails(j, g, ev, both, &nb) == PROCESS_OK) {
+			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
+		} else {
+			cs = ROBOT_ERROR;
+			snprintf(cwhy, sizeof cwhy, "%s", j->detail);
+		}
+		ev->then = NULL;
+	}
+	/* the log line stays the mail's, with the robot's answer after it */
+	j->outcome = outcome;
+	snprintf(j->detail, sizeof j->detail, "%s", detail);
+	for (i = 0; i < nt && cs == ROBOT_OK; i++) {
+		dn = strlen(j->detail);
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt[i].detail);
+	}
+	if (nt > 0 && cs != ROBOT_OK) {
+		/* nothing of the robot's was committed: the human's mails alone */
+		rs = cs;
+		turn = rt[0].ev.first;
+		snprintf(why, sizeof why, "%s", cwhy);
+	}
+	dn = strlen(j->detail);
+	if (rs != ROBOT_OK) {
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
+		    "oustpbm robot", turn, why);
+		fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
+		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
+			ps = job_reply(j, &mails[i]);
+	}
+	j->queued = true;
+	for (i = 0; i < nb; i++)
+		reply_mail_release(&both[i]);
+	return ps;
+}

@@ -1,0 +1,173 @@
+/* mailcmd: the table of mail commands (mailcmd.h), and what is made from it. */
+#include "commands/mailcmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/strbuf.h"
+
+/*
+ * One row per command, in the order help lists them.  The slots are
+ * mail/command.h's: b board, t board[#turn], u user id, o opponent,
+ * p password; tails L placements, O options, N full name, * ignored.
+ */
+const struct mail_command mailcmd_table[] = {
+	{ { "register", "register <userid> <password> [full name]", "upN" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_register,
+	  "Create your account, bound to the address you write from. A user id\n"
+	  "is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64 printable\n"
+	  "characters without spaces.",
+	  "creates an account bound to the sender's address" },
+	{ { "password", "password <userid> <old password> <new password>", "upp" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_password,
+	  "",
+	  "changes the password" },
+	{ { "challenge", "challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] "
+	    "[-noswap] [-level=N]", "upoO" },
+	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
+	  "Start a new board against a registered player, or against robot\n"
+	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
+	  "(default 11); with -hex it is Mark Steere's own hexagonal board of\n"
+	  "side S, 3 to 10 (default 7: 127 cells; see HEX BOARDS below). You\n"
+	  "play Black, who moves first, unless you say -white, or -random.\n"
+	  "-noswap turns the swap off. -level=N (1 to 5, default 3) is robot's\n"
+	  "strength.",
+	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
+	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
+	  "against `robot`. Refused, saying which limit, beyond `max_open_challenges`, "
+	  "`max_challenges_per_hour` or `max_open_boards`" },
+	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
+	  "Your whole turn: its placements in order, joined by commas, as\n"
+	  "E5 or E5,F6,G7 (on a hex board: d4 or d4,e5,c2). #turn is the\n"
+	  "number of the turn you are making (the mails tell you); with it, a\n"
+	  "mail delivered twice is not played twice.",
+	  "a whole turn, placements joined by commas: `E5,F5,G6` (hex: `d4,e5`); `#turn` guards against a "
+	  "mail applied twice" },
+	{ { "swap", "swap <board>[#turn] <userid> <password>", "tup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
+	  "White only, as White's first turn (see SWAP below).",
+	  "the pie rule, as White's first turn" },
+	{ { "resign", "resign <board>[#turn] <userid> <password>", "tup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
+	  "",
+	  "ends the game; the opponent wins" },
+	{ { "show", "show <board>[#turn]", "t" },
+	  MAILCMD_BOARD, show_run,
+	  "The board now, or after turn number #turn.",
+	  "the board, or the position after that turn" },
+	{ { "history", "history <board>", "b" },
+	  MAILCMD_BOARD, show_history,
+	  "",
+	  "every turn of the board" },
+	{ { "games", "games <userid>", "u" },
+	  0, games_run,
+	  "The boards of a player, and whose turn it is on each.",
+	  "that player's boards and whose turn it is (all counted, the newest 200 listed)" },
+	{ { "help", "help", "*" },
+	  0, help_run,
+	  "This text.",
+	  "the commands and the rules" },
+};
+
+const size_t mailcmd_count = sizeof mailcmd_table / sizeof mailcmd_table[0];
+
+const struct command_grammar mailcmd_grammar = {
+	&mailcmd_table[0].syntax, sizeof mailcmd_table / sizeof mailcmd_table[0], sizeof mailcmd_table[0]
+};
+
+const struct mail_command *mailcmd_of(const struct command *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < mailcmd_count; i++)
+		if (cmd->syntax == &mailcmd_table[i].syntax)
+			return &mailcmd_table[i];
+	return NULL;
+}
+
+const struct mail_command *mailcmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < mailcmd_count; i++)
+		if (strcasecmp(mailcmd_table[i].syntax.name, name) == 0)
+			return &mailcmd_table[i];
+	return NULL;
+}
+
+/*
+ * "  challenge <userid> ... [-black|-white|-random]\n            [-noswap] ...":
+ * the synopsis wrapped at MAILCMD_HELP_WIDTH, the lines after the first
+ * under its first argument.
+ */
+static void help_synopsis(struct strbuf *sb, const char *synopsis)
+{
+	size_t indent = 2 + strcspn(synopsis, " ") + 1, col = 2, len;
+	const char *p = synopsis;
+
+	strbuf_add(sb, "  ", 2);
+	while (*p != '\0') {
+		len = strcspn(p, " ");
+		if (col > indent && col + 1 + len > MAILCMD_HELP_WIDTH) {
+			strbuf_printf(sb, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (p != synopsis) {
+			strbuf_add(sb, " ", 1);
+			col++;
+		}
+		strbuf_add(sb, p, len);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_add(sb, "\n", 1);
+}
+
+char *mailcmd_help_text(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *nl;
+	size_t i;
+
+	for (i = 0; i < mailcmd_count; i++) {
+		help_synopsis(&sb, mailcmd_table[i].syntax.synopsis);
+		for (p = mailcmd_table[i].help; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+			nl = p + strcspn(p, "\n");
+			strbuf_printf(&sb, "      %.*s\n", (int)(nl - p), p);
+		}
+	}
+	/* without the last line end: the template's line has its own */
+	if (sb.len > 0 && !sb.failed)
+		sb.s[--sb.len] = '\0';
+	return strbuf_finish(&sb);
+}
+
+/* s with '|' escaped for a Markdown table cell. */
+static void cell(struct strbuf *sb, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '|')
+			strbuf_add(sb, "\\", 1);
+		strbuf_add(sb, s, 1);
+	}
+}
+
+char *mailcmd_readme_table(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_printf(&sb, "| command | what it does |\n|---|---|\n");
+	for (i = 0; i < mailcmd_count; i++) {
+		strbuf_add(&sb, "| `", 3);
+		cell(&sb, mailcmd_table[i].syntax.synopsis);
+		strbuf_add(&sb, "` | ", 4);
+		cell(&sb, mailcmd_table[i].summary);
+		strbuf_add(&sb, " |\n", 3);
+	}
+	return strbuf_finish(&sb);
+}

@@ -1,0 +1,105 @@
+/*
+ * mailcmd: the table of mail commands, the one place that lists them.
+ *
+ * Each row gives a command's keyword, synopsis and argument slots (the
+ * parser's grammar: mail/command.h), what it needs before its handler runs
+ * (the MAILCMD_ flags: the pipeline, process.c, does that set-up, as git's
+ * RUN_SETUP), its handler, and the words of `help` and of the README.  The
+ * parser's keywords, the usage errors, the help mail's list of commands and
+ * the README's table of mail commands are all made from the rows
+ * (test_mailcmd checks the README).  Adding a command is one row in
+ * mailcmd.c and one handler in a file of this folder: doc/HACKING.md.
+ */
+#ifndef OUSTPBM_MAILCMD_H
+#define OUSTPBM_MAILCMD_H
+
+#include <stddef.h>
+
+#include "commands/process.h"
+#include "mail/command.h"
+
+struct job;
+
+/*
+ * What a command needs before its handler runs; the pipeline provides it,
+ * in this order, and refuses or fails the mail if it cannot:
+ */
+enum {
+	/*
+	 * cmd.userid and cmd.password name an account: nobody logs in as the
+	 * robot; the password is checked (throttle.h) and the account is in
+	 * j->user.  With MAILCMD_LOCK the check runs on beside the board's
+	 * loading and its verdict is taken at the commit (or a refusal); with
+	 * MAILCMD_ACCOUNTS the handler checks it itself, under accounts.lock.
+	 */
+	MAILCMD_LOGIN = 1 << 0,
+	/* cmd.board is read into j->game (refused if missing or unreadable). */
+	MAILCMD_BOARD = 1 << 1,
+	/*
+	 * ... under the board's lock (j->board_lock), what a crashed run left
+	 * for it settled, and the mail checked again there against the
+	 * redelivery record.  The handler changes j->game and commits it with
+	 * job_commit_game().
+	 */
+	MAILCMD_LOCK = 1 << 2,
+	/* accounts.lock is held (j->accounts_lock): the handler commits with job_commit_account(). */
+	MAILCMD_ACCOUNTS = 1 << 3,
+	/* After a committed j->game with the robot to move, the robot's answer is played. */
+	MAILCMD_ROBOT = 1 << 4,
+	/* The command changes the store (a board, an account): documentation, and the README's table. */
+	MAILCMD_CHANGE = 1 << 5
+};
+
+/*
+ * A handler: works on a parsed job, prepared as the row's needs say, and
+ * answers through job.h: job_refuse(), job_reply(), job_commit_game(),
+ * job_commit_account(), and job_detail() for the log.  It returns
+ * PROCESS_OK when the mail was handled (a refusal too), else the failure
+ * the job function reported.
+ */
+typedef enum process_status mailcmd_fn(struct job *j);
+
+struct mail_command {
+	struct command_syntax syntax;	/* keyword, synopsis, argument slots (mail/command.h) */
+	unsigned needs;		/* MAILCMD_ flags */
+	mailcmd_fn *run;
+	const char *help;	/* the lines under the synopsis in the help mail, "" for none */
+	const char *summary;	/* what it does, one line: the README's table */
+};
+
+/* The table, in the order help lists it; mailcmd_count rows. */
+extern const struct mail_command mailcmd_table[];
+extern const size_t mailcmd_count;
+
+/* The table as the parser's grammar (mail/command.h). */
+extern const struct command_grammar mailcmd_grammar;
+
+/* The row of a parsed command (cmd->syntax is one of the table's), or NULL. */
+const struct mail_command *mailcmd_of(const struct command *cmd);
+
+/* The row called name (case-insensitive), or NULL. */
+const struct mail_command *mailcmd_find(const char *name);
+
+/*
+ * The list of commands for the help mail (its {commands}): each synopsis,
+ * wrapped at MAILCMD_HELP_WIDTH columns, then its help lines.  The caller
+ * frees it; NULL when out of memory.
+ */
+#define MAILCMD_HELP_WIDTH 86
+char *mailcmd_help_text(void);
+
+/* The README's table of mail commands (Markdown).  The caller frees it; NULL when out of memory. */
+char *mailcmd_readme_table(void);
+
+/* The handlers (one file per command or close family). */
+mailcmd_fn account_register, account_password;
+mailcmd_fn challenge_run;
+mailcmd_fn play_run;
+mailcmd_fn show_run, show_history;
+mailcmd_fn games_run;
+mailcmd_fn help_run;
+
+/* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
+mailcmd_fn coordinates_run;
+
+#endif

@@ -1,0 +1,61 @@
+/*
+ * show: the mail commands that read a board and change nothing, show (the
+ * board now, or after a turn) and history.  The pipeline has read the
+ * board (MAILCMD_BOARD) into j->game, without its lock: game files are
+ * replaced whole, never rewritten in place.
+ */
+#include <stdio.h>
+
+#include "commands/job.h"
+#include "commands/mailcmd.h"
+#include "game/board.h"
+
+enum process_status show_run(struct job *j)
+{
+	const struct game *g = &j->game;
+	int upto = j->cmd.turn;
+	char drawing[BOARD_TEXT_MAX];
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	enum game_status gs;
+	struct game_replay r;
+
+	if (upto > g->nturns)
+		return job_refuse(j, g, "board %ld has no turn #%d yet: %d turn%s played so far", g->board, upto,
+		    g->nturns, g->nturns == 1 ? "" : "s");
+	if (upto > 0) {
+		gs = board_render_turn(g, upto, drawing);
+		if (gs != GAME_OK) {
+			game_replay(g, upto, &r);
+			return job_refuse(j, g, "the history of board %ld cannot be replayed (%s)", g->board,
+			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
+		}
+	}
+	rs = reply_show(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
+	if (rs != REPLY_OK)
+		return job_reply_failure(j, rs);
+	ps = job_reply(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK && upto > 0)
+		job_detail(j, "ok", "shown after turn %d", upto);
+	else if (ps == PROCESS_OK)
+		job_detail(j, "ok", "shown");
+	return ps;
+}
+
+enum process_status show_history(struct job *j)
+{
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+
+	rs = reply_history(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
+	if (rs != REPLY_OK)
+		return job_reply_failure(j, rs);
+	ps = job_reply(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "history of %d turns", j->game.nturns);
+	return ps;
+}
