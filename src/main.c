@@ -6,7 +6,7 @@
  *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
  *   oustpbm engine [--level N] [--seconds S] [--seed N] [--playouts N] [--player P]
  *                                  GTP engine on stdin/stdout
- *   oustpbm [-d DIR] cleanup|adduser|passwd|list|show|fsck ...   admin.h
+ *   oustpbm [-d DIR] cleanup|adduser|passwd|deluser|list|show|fsck ...   admin.h
  *   oustpbm [-d DIR] flush         send the queued replies that are due
  *   oustpbm [-d DIR] queue         list the queued replies
  *   oustpbm init DIR               make a new home

@@ -171,6 +171,7 @@ static const struct key keys[] = {
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),
+	NUM_KEY(userid_reserve_days, 0, 3650, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -211,6 +212,7 @@ void config_defaults(struct config *cfg)
 	cfg->max_registrations_per_hour = 100;
 	cfg->max_registrations_per_domain = 20;
 	cfg->robot_seconds = 5;
+	cfg->userid_reserve_days = 365;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
 	cfg->smtp_connect_timeout = 10;
@@ -695,6 +697,7 @@ static const struct {
 	{ "max_challenges_per_hour", "challenges one account may make in an hour, 0 = no limit" },
 	{ "html_mail", "on|off: mails that show a board also carry it as HTML, after the text" },
 	{ "web_dir", "the directory of the web site of the boards (relative: from the home); unset = none" },
+	{ "userid_reserve_days", "days the user id of a closed account (signoff, deluser) cannot be registered, 0..3650" },
 };
 
 const char *config_key_help(const char *name)

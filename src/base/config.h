@@ -95,6 +95,10 @@
  *                                         turn, 1..600 (robot.h); keep it well
  *                                         under lock_timeout_ms, as the board
  *                                         stays locked while it thinks
+ *   userid_reserve_days (365)            days the user id of a closed account
+ *                                         (signoff, oustpbm deluser) cannot be
+ *                                         registered by anyone, 0..3650, so old
+ *                                         games never name a stranger
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -104,6 +108,7 @@
  * headers and times are reproducible; see config_now().  OUSTPBM_TEST_LIBCURL
  * names the library the smtp transport loads instead of libcurl.so.4.
  * OUSTPBM_TEST_CRASH=n kills the process before its n-th durable step (store.h).
+ * OUSTPBM_TEST_CODE fixes the one-time codes of forgot and address (accounts.h).
  * OUSTPBM_TEST_ROBOT_PLAYOUTS=n gives the robot a fixed playout budget instead
  * of a deadline, and OUSTPBM_TEST_ROBOT a test player or a fault (robot.h).
  */
@@ -168,6 +173,7 @@ struct config {
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
+	unsigned long userid_reserve_days;	/* a closed account's id kept (store.h, reserved) */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

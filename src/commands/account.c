@@ -14,7 +14,7 @@
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
 
-static enum store_status write_new_account(struct job *j, const char *hash, const char *expect)
+static enum store_status write_new_account(struct job *j, const char *hash, const char *expect, const void *arg)
 {
 	struct store_register_caps caps;
 
@@ -25,7 +25,7 @@ static enum store_status write_new_account(struct job *j, const char *hash, cons
 }
 
 /* over expect, the hash the old password was checked against */
-static enum store_status write_new_password(struct job *j, const char *hash, const char *expect)
+static enum store_status write_new_password(struct job *j, const char *hash, const char *expect, const void *arg)
 {
 	return store_user_set_hash(j->st, j->cmd.userid, hash, expect);
 }
@@ -84,11 +84,14 @@ enum process_status account_register(struct job *j)
 		id[i] = (char)tolower((unsigned char)c->userid[i]);
 	id[i] = '\0';
 	/* the confirmation is queued if and only if the account is written */
-	ps = job_commit_account(j, id, hash, NULL, &m, write_new_account, &wrote);
+	ps = job_commit_account(j, id, hash, NULL, &m, 1, write_new_account, NULL, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)
 		ps = job_refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+	else if (wrote == STORE_RESERVED)
+		ps = job_refuse(j, NULL, "the user id %s belonged to an account that was closed, and is kept for its "
+		    "games: choose another", c->userid);
 	else if (wrote == STORE_LIMIT)
 		ps = job_refuse(j, NULL, "no new account now: %s; try again in an hour", j->account_err);
 	else if (wrote == STORE_TOO_BIG)
@@ -161,7 +164,7 @@ again:
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, hash, u.hash, &m, write_new_password, &wrote);
+	ps = job_commit_account(j, u.userid, hash, u.hash, &m, 1, write_new_password, NULL, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED && ++tries < PASSWORD_TRIES)

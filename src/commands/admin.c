@@ -15,6 +15,8 @@ const struct admin_command admincmd_table[] = {
 	{ "adduser", "[--stdin] USERID ADDRESS [NAME...]", "add an account; prints its password", ADMINCMD_HOME,
 	  admin_adduser },
 	{ "passwd", "[--stdin] USERID", "set a new password; prints it", ADMINCMD_HOME, admin_passwd },
+	{ "deluser", "USERID", "close an account: its boards resigned, its id reserved", ADMINCMD_HOME,
+	  admin_deluser },
 	{ "list", "[active|finished]", "the boards", ADMINCMD_HOME, admin_list },
 	{ "show", "BOARD[#TURN]", "a board as the players see it", ADMINCMD_HOME, admin_show },
 	{ "fsck", "[BOARD...]", "check the game files", ADMINCMD_HOME, admin_fsck },
@@ -129,6 +131,7 @@ enum admin_status admin_of_store(enum store_status ss)
 	case STORE_NOT_FOUND:
 		return ADMIN_NOUSER;
 	case STORE_USER_EXISTS:
+	case STORE_RESERVED:
 		return ADMIN_EXISTS;
 	case STORE_BAD_ID:
 	case STORE_BAD_ADDRESS:

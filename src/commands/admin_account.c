@@ -5,6 +5,12 @@
 
 #include "commands/admincmd.h"
 #include "commands/robot.h"
+#include "commands/signoff.h"
+#include "game/gamefile.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "outbox/transport.h"
+#include "store/accounts.h"
 #include "store/throttle.h"
 
 #define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
@@ -162,4 +168,102 @@ enum admin_status admin_passwd(struct admin *a)
 	if (shown)
 		printf("%s\n", pw);
 	return admin_output_done();
+}
+
+/*
+ * deluser USERID: close the account as the mail command signoff does
+ * (signoff.h): its boards resigned, the opponents told, its id reserved,
+ * its codes dropped; the opponents' mails are flushed.  Under
+ * accounts.lock, after the confirmations a crashed mail left are settled.
+ */
+enum admin_status admin_deluser(struct admin *a)
+{
+	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	struct store_lock lock = STORE_LOCK_INIT;
+	char err[SIGNOFF_ERR_MAX > OUTBOX_ERR_MAX ? SIGNOFF_ERR_MAX : OUTBOX_ERR_MAX], until[GAMEFILE_TIME_SIZE];
+	struct signoff_result res;
+	struct outbox_stats fl;
+	struct outbox *ob = NULL;
+	struct reply_ctx rc;
+	struct store_user u;
+	enum signoff_status sos;
+	enum outbox_status os;
+	enum store_status ss;
+	enum admin_status as = ADMIN_OK;
+	int64_t until_t;
+
+	if (a->nargs != 1)
+		return admin_usage_error();
+	if (robot_is(a->args[0])) {
+		store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+		return ADMIN_DATAERR;
+	}
+	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, NULL);
+	ss = store_lock_accounts(a->st, true, &lock);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		goto out;
+	}
+	os = outbox_open(a->st, &ob, err, sizeof err);
+	if (os == OUTBOX_OK)
+		os = outbox_recover_accounts(ob, NULL);
+	if (os != OUTBOX_OK) {
+		store_complain(a->st, "deluser %s: cannot open the outbox: %s", a->args[0], ob != NULL ?
+		    outbox_error(ob) : err);
+		as = outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		goto out;
+	}
+	ss = store_user_find(a->st, a->args[0], &u);
+	if (ss != STORE_OK) {
+		if (ss == STORE_NOT_FOUND)
+			store_complain(a->st, "there is no user %s", a->args[0]);
+		else
+			store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+		as = ss == STORE_NOT_FOUND ? ADMIN_NOUSER : store_status_temporary(ss) ? ADMIN_TEMPFAIL :
+		    ADMIN_DATAERR;
+		goto out;
+	}
+	sos = signoff_resign_all(a->st, ob, &a->cfg, &rc, u.userid, a->now, &res, err, sizeof err);
+	if (sos != SIGNOFF_OK) {
+		store_complain(a->st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
+		    u.userid, err, res.resigned, res.resigned == 1 ? "" : "s");
+		as = sos == SIGNOFF_TEMPFAIL ? ADMIN_TEMPFAIL : sos == SIGNOFF_DATAERR ? ADMIN_DATAERR :
+		    sos == SIGNOFF_CONFIG ? ADMIN_CONFIG : ADMIN_SOFTWARE;
+		goto flush;
+	}
+	until_t = signoff_reserved_until(&a->cfg, (int64_t)a->now);
+	gamefile_time_str(until_t, until);
+	ss = store_user_remove(a->st, u.userid, NULL, (int64_t)a->now, until_t);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "deluser %s: %s", u.userid, store_error(a->st));
+		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+		goto flush;
+	}
+	if (accounts_codes_drop(a->st, u.userid) != STORE_OK)
+		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->st));
+	store_log(a->st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->stamp,
+	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,
+	    until);
+	printf("%s closed: %u board%s resigned%s%s; the user id is reserved until %s\n", u.userid, res.resigned,
+	    res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
+flush:
+	store_unlock(&lock);
+	if (res.resigned > 0) {
+		os = ops != NULL ? outbox_flush(ob, ops, &a->cfg, &fl) : OUTBOX_IO;
+		if (os != OUTBOX_OK) {
+			fprintf(stderr, "oustpbm: deluser: cannot flush the outbox: %s\n",
+			    ops == NULL ? "unknown transport" : outbox_error(ob));
+			if (as == ADMIN_OK)
+				as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL :
+				    ADMIN_SOFTWARE;
+		}
+	}
+	if (as == ADMIN_OK)
+		as = admin_output_done();
+out:
+	store_unlock(&lock);
+	outbox_close(ob);
+	reply_release(&rc);
+	return as;
 }

@@ -61,6 +61,7 @@ enum admin_status admin_output_done(void);
 /* The handlers: admin_account.c, admin_board.c, admin_run.c, admin_init.c. */
 enum admin_status admin_adduser(struct admin *a);
 enum admin_status admin_passwd(struct admin *a);
+enum admin_status admin_deluser(struct admin *a);
 enum admin_status admin_list(struct admin *a);
 enum admin_status admin_show(struct admin *a);
 enum admin_status admin_cleanup(struct admin *a);

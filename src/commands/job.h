@@ -119,7 +119,9 @@ enum process_status job_hash_failure(struct job *j, const char *userid);
 enum process_status job_no_memory(struct job *j);
 
 /*
- * userid's account, refusing an unknown user or a locked account:
+ * userid's account, refusing an unknown user (a closed one named so:
+ * store.h's reserved ids), a locked account or one locked out by the
+ * password throttle:
  * PROCESS_OK with *found true and *user filled; or *found false after a
  * refusal was sent; or a failure.
  */
@@ -139,6 +141,9 @@ enum process_status job_authenticate(struct job *j, const char *userid, const ch
  */
 bool job_password_verdict(struct job *j, const struct store_user *user, bool right);
 
+/* The same for the secret what ("password", "code": a one-time code is throttled as a password is). */
+bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what);
+
 /* Is password the account's?  False also when it cannot be told. */
 bool job_password_is(const struct store_user *u, const char *password);
 
@@ -148,17 +153,21 @@ bool job_password_is(const struct store_user *u, const char *password);
  */
 enum process_status job_account_copy(struct job *j, const char *what);
 
+/* The account write of job_commit_account(): token names it (store/accounts.h); expect and arg are the caller's. */
+typedef enum store_status job_account_write(struct job *j, const char *token, const char *expect, const void *arg);
+
 /*
- * Commit an account change with its confirmation m, as a move is committed
- * (outbox.h): the confirmation staged, tagged with the new password hash;
- * the users file written (write(j, hash, expect), the commit point); the
- * confirmation released, or deleted if the write did not happen.
- * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is the write's status
- * (j->account_err its message); PROCESS_OK unless the outbox failed.
+ * Commit an account change with its confirmations mails[0..n), as a move
+ * is committed (outbox.h): the confirmations staged, tagged with token, the
+ * account token of the write (store/accounts.h: the new password hash, a
+ * new code's hash, "address ...", "signoff ..."); the account written
+ * (write(j, token, expect, arg), the commit point); the confirmations
+ * released, or deleted if the write did not happen.  accounts.lock held
+ * (MAILCMD_ACCOUNTS).  *wrote is the write's status (j->account_err its
+ * message); PROCESS_OK unless the outbox failed.
  */
-enum process_status job_commit_account(struct job *j, const char *userid, const char *hash,
-    const char *expect, const struct reply_mail *m,
-    enum store_status (*write)(struct job *, const char *, const char *), enum store_status *wrote);
+enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
+    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote);
 
 /* A failed account write (job_commit_account), with its own message. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what);

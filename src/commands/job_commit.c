@@ -92,30 +92,31 @@ enum process_status job_account_copy(struct job *j, const char *what)
 }
 
 /*
- * Commit an account change with its confirmation m, as a move is committed
- * (outbox.h): the confirmation staged, tagged with the new password hash;
- * the users file written (write(j, hash, expect), the commit point); the confirmation
+ * Commit an account change with its confirmations mails[0..n), as a move is
+ * committed (outbox.h): the confirmations staged, tagged with token, the
+ * account token of the write (store/accounts.h); the account written
+ * (write(j, token, expect, arg), the commit point); the confirmations
  * released, or deleted if the write did not happen.  accounts.lock held.
  */
-enum process_status job_commit_account(struct job *j, const char *userid, const char *hash,
-    const char *expect, const struct reply_mail *m,
-    enum store_status (*write)(struct job *, const char *, const char *), enum store_status *wrote)
+enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
+    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote)
 {
 	struct outbox_batch *b = NULL;
 	enum outbox_status os;
 	bool committed = false;
+	int i;
 
 	*wrote = STORE_IO;
-	os = outbox_batch_new_account(j->ob, userid, hash, &b);
-	if (os == OUTBOX_OK)
-		os = outbox_batch_add(b, j->cfg.from_address, m->rcpt, m->msg, m->len);
+	os = outbox_batch_new_account(j->ob, userid, token, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
 	if (os != OUTBOX_OK) {
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);
 		outbox_batch_free(b);
-		return job_outbox_failure(j, os, "cannot queue the reply");
+		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
 	}
-	*wrote = write(j, hash, expect);
+	*wrote = write(j, token, expect, arg);
 	/* what the write said, before the abort below reads the users file again */
 	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
 	if (*wrote != STORE_OK) {

@@ -60,7 +60,7 @@ static void tell_owner(struct job *j, const struct store_user *user, const struc
  * outdated hash to be made again (rehash_password).  False: refuse the
  * command with j->pwmsg.
  */
-bool job_password_verdict(struct job *j, const struct store_user *user, bool right)
+bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what)
 {
 	struct throttle_state ts;
 	enum store_status ss;
@@ -89,13 +89,18 @@ bool job_password_verdict(struct job *j, const struct store_user *user, bool rig
 		locked_out(j, user->userid, &ts);	/* another attempt locked it meanwhile */
 	} else if (ts.started) {
 		lockout_words(j, &ts, words, sizeof words);
-		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s; password attempts for %s are now "
-		    "refused %s", user->userid, user->userid, words);
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s; password attempts for %s are now "
+		    "refused %s", what, user->userid, user->userid, words);
 		tell_owner(j, user, &ts);
 	} else {
-		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s", user->userid);
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s", what, user->userid);
 	}
 	return false;
+}
+
+bool job_password_verdict(struct job *j, const struct store_user *user, bool right)
+{
+	return job_secret_verdict(j, user, right, "password");
 }
 
 /*
@@ -128,11 +133,21 @@ enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_M
  */
 enum process_status job_find_account(struct job *j, const char *userid, struct store_user *user, bool *found)
 {
+	struct store_reserved gone;
 	struct throttle_state ts;
 	enum store_status ss;
 
 	*found = false;
 	ss = store_user_find(j->st, userid, user);
+	if (ss == STORE_NOT_FOUND && store_reserved_find(j->st, userid, &gone) == STORE_OK &&
+	    gone.until > (int64_t)j->now) {
+		char since[GAMEFILE_TIME_SIZE], until[GAMEFILE_TIME_SIZE];
+
+		gamefile_time_str(gone.since, since);
+		gamefile_time_str(gone.until, until);
+		return job_refuse(j, NULL, "the account %s was closed on %s: its user id is kept for its games "
+		    "until %s", userid, since, until);
+	}
 	if (ss == STORE_NOT_FOUND)
 		return job_refuse(j, NULL, "there is no user %s: register first with "
 		    "register <userid> <password> [full name]", userid);

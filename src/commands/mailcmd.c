@@ -11,7 +11,8 @@
 /*
  * One row per command, in the order help lists them.  The slots are
  * mail/command.h's: b board, t board[#turn], u user id, o opponent,
- * p password; tails L placements, O options, N full name, * ignored.
+ * p password (or one-time code), a mail address; tails L placements, O
+ * options, N full name, * ignored.
  */
 const struct mail_command mailcmd_table[] = {
 	{ { "register", "register <userid> <password> [full name]", "upN" },
@@ -70,6 +71,40 @@ const struct mail_command mailcmd_table[] = {
 	  0, help_run,
 	  "This text.",
 	  "the commands and the rules" },
+	/* reset and confirm: the code in the password slot, checked by the handler under accounts.lock */
+	{ { "forgot", "forgot <userid>", "u" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, forgot_mail,
+	  "A one-time code is mailed to the address your account is\n"
+	  "registered to (never to anyone else); it is good for an hour, and\n"
+	  "an account gets at most 3 a day. Then, from any address:",
+	  "mails a one-time code to the address the account is registered to, never to the sender; the "
+	  "sender's answer is the same whether the account exists or not" },
+	{ { "reset", "reset <userid> <code> <new password>", "upp" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, forgot_reset_mail,
+	  "",
+	  "sets a new password with that code, from any address; the registered address is told" },
+	{ { "address", "address <userid> <password> <new address>", "upa" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, address_mail,
+	  "Move your account to a new address: a code is mailed there. Then,\n"
+	  "from the new address, within the hour:",
+	  "mails a one-time code to the new address; nothing changes yet" },
+	{ { "confirm", "confirm <userid> <code>", "up" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, address_confirm_mail,
+	  "Until then nothing changes; afterwards the mail of all your boards\n"
+	  "goes to the new address, and the old one is told.",
+	  "from the new address only: the account moves there (the mail of all its boards with it); the old "
+	  "address is told" },
+	{ { "signoff", "signoff <userid> <password>", "up" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, signoff_mail,
+	  "Close your account: every board you are still playing is resigned\n"
+	  "(your opponents are told and win), your finished games stay, and\n"
+	  "nobody else can take your user id for a year.",
+	  "closes the account: every board still played is resigned (the opponents are told and win), finished "
+	  "games stay, the user id is kept from others for `userid_reserve_days` (365)" },
+	{ { "whoami", "whoami <userid> <password>", "up" },
+	  MAILCMD_LOGIN, whoami_mail,
+	  "Your registered address, full name and the boards you are playing.",
+	  "the registered address, the full name and the boards being played" },
 };
 
 const size_t mailcmd_count = sizeof mailcmd_table / sizeof mailcmd_table[0];

@@ -17,6 +17,7 @@
 
 #include "commands/process.h"
 #include "mail/command.h"
+#include "store/store.h"
 
 struct job;
 
@@ -98,6 +99,18 @@ mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
 mailcmd_fn games_run;
 mailcmd_fn help_run;
+mailcmd_fn forgot_mail, forgot_reset_mail;
+mailcmd_fn address_mail, address_confirm_mail;
+mailcmd_fn signoff_mail;
+mailcmd_fn whoami_mail;
+
+/*
+ * Refuse a one-time code that is not right (store/accounts.h's verdict):
+ * expired, used, stale, another account's (counted by the throttle) or
+ * wrong (counted); again says how to get a new one.  forgot.c, for
+ * address.c too.
+ */
+enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again);
 
 /* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
 mailcmd_fn coordinates_run;

@@ -456,7 +456,7 @@ bad_size:
 struct layout {
 	bool board;		/* a[0] takes the board slot */
 	bool board_missing;
-	char mid[4];		/* the middle slots' letters (u p o) */
+	char mid[4];		/* the middle slots' letters (u p o a) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
 	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
@@ -737,6 +737,19 @@ static enum command_status parse_fullname(struct command *out, const struct word
 	return COMMAND_OK;
 }
 
+/* A mail address: its checks are the command's (mailaddr_deliverable, quoting it); here only its length. */
+static enum command_status parse_address(struct command *out, const struct word *w)
+{
+	char q[QUOTE_MAX + 4];
+
+	if (w->len > MAILADDR_MAX)
+		return fail(out, COMMAND_USAGE, "the address '%s' is longer than %d characters",
+		    quote(w->s, w->len, q), MAILADDR_MAX);
+	memcpy(out->new_address, w->s, w->len);
+	out->new_address[w->len] = '\0';
+	return COMMAND_OK;
+}
+
 /* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
 static enum command_status parse_slot(struct command *out, char slot, const struct word *w, int *passwords)
 {
@@ -750,6 +763,8 @@ static enum command_status parse_slot(struct command *out, char slot, const stru
 		return parse_userid(out, w, out->opponent);
 	case 'p':
 		return parse_password(out, w, (*passwords)++ == 0 ? out->password : out->new_password);
+	case 'a':
+		return parse_address(out, w);
 	default:
 		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, slot);
 	}

@@ -31,6 +31,7 @@
 #include <stddef.h>
 
 #include "base/ident.h"
+#include "base/mailaddr.h"
 
 #define COMMAND_LINE_MAX 4096		/* bytes of the command line */
 #define COMMAND_PASSWORD_MAX 64		/* bytes of a password */
@@ -74,6 +75,8 @@ enum command_status {
  *   u  a user id (the sender's account: cmd.userid)
  *   o  another user id, the opponent (cmd.opponent; not the sender's own)
  *   p  a password: the first one cmd.password, a second one cmd.new_password
+ *      (a one-time code stands in a p slot too, masked as a password is)
+ *   a  a mail address (cmd.new_address), checked by the command
  * then at most one tail, taking the rest of the line:
  *   L  placements (required)   O  challenge options (optional)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
@@ -140,6 +143,7 @@ struct command {
 	char password[COMMAND_PASSWORD_MAX + 1];	/* password: the old one */
 	char new_password[COMMAND_PASSWORD_MAX + 1];	/* password */
 	char fullname[COMMAND_FULLNAME_MAX + 1];	/* register; may be "" */
+	char new_address[MAILADDR_MAX + 1];	/* an 'a' slot, as given */
 	char text[COMMAND_LINE_MAX + 1];	/* a 'T' slot: the rest of the line as written */
 	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
 	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */

@@ -1386,3 +1386,21 @@ enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, cons
 	free(body);
 	return st;
 }
+
+enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
+    const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out)
+{
+	struct vars vs = { .n = 0 };
+	enum reply_status st;
+	char *body = NULL;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < n; i++)
+		var(&vs, vars[i].name, vars[i].value);
+	st = expand(rc, tmpl, &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
+	free(body);
+	return st;
+}

@@ -221,4 +221,18 @@ enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const
 enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, struct reply_mail *out);
 
+/* One placeholder of a template: {name} is replaced by value. */
+struct reply_var {
+	const char *name;
+	const char *value;
+};
+
+/*
+ * A mail of the account commands (forgot, reset, address, confirm,
+ * signoff, whoami): templates/<tmpl>.txt with vars[0..n) besides the
+ * placeholders every template has, under subject, to to_addr.
+ */
+enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
+    const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out);
+
 #endif

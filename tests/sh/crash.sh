@@ -8,7 +8,8 @@
 # the board is the one after the move, and the replies are exactly those of
 # a run that was never killed (one set, byte for byte), with nothing left in
 # the outbox.
-# The account commands (register, password) are killed the same way.
+# The account commands (register, password, forgot, reset, address,
+# confirm, signoff) are killed the same way.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
 # (default 4, about 190 kills in 10 s; 7: all of them, about 340).
 cd "$(dirname "$0")/../.." || exit 2
@@ -71,7 +72,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|players|players\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
@@ -218,6 +219,125 @@ for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|
 		pass "'$subject' killed at each of its $((k - 1)) steps, then its redelivery killed too: written once, one confirmation"
 	fi
 done
+
+# ---- the account commands of one-time codes and signoff (src/accounts.h,
+# src/signoff.h), killed at every durable step and their redelivery killed
+# again, then delivered clean.  Each mail's replies go out if and only if
+# its change was written: every code mailed is a code in the codes file
+# (a redelivery after the commit may make one more, with its own mail), a
+# reset, confirm or signoff is confirmed exactly once, and nothing is left
+# in the outbox.
+export OUSTPBM_TEST_CODE=K7M2QX9PHD
+N=alice@new.example
+# the homes the mails start from: s0 (alice and bob, board 101 playing),
+# with a reset code for alice, with an address code for alice
+hf=$tmp/hf
+cp -R "$tmp/s0" "$hf"
+mail $A "forgot alice" f0@x >"$tmp/m"
+feed "$hf" $((T0 + 10)) "$tmp/m" >/dev/null
+rm -rf "$hf/mail"
+ha=$tmp/ha
+cp -R "$tmp/s0" "$ha"
+mail $A "address alice secret $N" a0@x >"$tmp/m"
+feed "$ha" $((T0 + 10)) "$tmp/m" >/dev/null
+rm -rf "$ha/mail"
+# mails HOME ADDRESS: how many replies ADDRESS got
+mails() {
+	ls "$1/mail/$2/new" 2>/dev/null | wc -l
+}
+# codes HOME KIND: the codes of alice of that kind in the codes file
+codes() {
+	grep -c "^alice $2 " "$1/codes" 2>/dev/null
+}
+# kcheck SCENARIO HOME: prints what is wrong after the clean redelivery
+kcheck() {
+	[ -z "$(find "$2/outbox/new" "$2/outbox/tmp" -type f 2>/dev/null)" ] || echo "; mail left in the outbox"
+	case $1 in
+	forgot)
+		# one code was there before
+		[ "$(codes "$2" reset)" -ge 2 ] || echo "; no code written"
+		[ "$(mails "$2" $A)" = $(($(codes "$2" reset) - 1)) ] ||
+		    echo "; $(mails "$2" $A) code mails for $(($(codes "$2" reset) - 1)) codes"
+		mail $B "reset alice K7M2QX9PHD fresh1" kf@x >"$tmp/m"
+		feed "$2" $((T0 + 70)) "$tmp/m" >/dev/null
+		grep -q "<kf@x>.* ok: password of alice reset" "$2/log" || echo "; the code mailed does not work"
+		;;
+	reset)
+		[ "$(mails "$2" $A)" = 1 ] || echo "; alice got $(mails "$2" $A) confirmations"
+		mail $A "password alice fresh1 fresh2" kr@x >"$tmp/m"
+		feed "$2" $((T0 + 70)) "$tmp/m" >/dev/null
+		grep -q "<kr@x>.* ok: password of alice changed" "$2/log" || echo "; the new password does not work"
+		;;
+	address)
+		[ "$(codes "$2" address)" -ge 2 ] || echo "; no code written"
+		[ "$(mails "$2" $N)" = $(($(codes "$2" address) - 1)) ] ||
+		    echo "; $(mails "$2" $N) code mails for $(($(codes "$2" address) - 1)) codes"
+		# a redelivery past the day's codes is refused (an error reply, nothing written)
+		[ "$(grep -l "^Subject: Oust address of alice" "$2/mail/$A/new/"* 2>/dev/null | wc -l)" = "$(mails "$2" $N)" ] ||
+		    echo "; $(mails "$2" $A) answers for $(mails "$2" $N) codes"
+		;;
+	confirm)
+		grep -q "^alice:$N:" "$2/users" || echo "; the address did not change"
+		[ "$(mails "$2" $N)" = 1 ] && [ "$(mails "$2" $A)" = 1 ] ||
+		    echo "; $(mails "$2" $N) mails to the new address, $(mails "$2" $A) to the old"
+		;;
+	signoff)
+		grep -q "^alice:" "$2/users" && echo "; alice still has an account"
+		grep -q "^alice [0-9]* [0-9]* " "$2/reserved" 2>/dev/null || echo "; alice's id is not reserved"
+		[ "$(grep -c "^[0-9]* .* alice resign$" "$2/games/101.game")" = 1 ] || echo "; board 101 not resigned once"
+		[ "$(mails "$2" $A)" = 1 ] && [ "$(mails "$2" $B)" = 1 ] ||
+		    echo "; alice got $(mails "$2" $A) mails, bob $(mails "$2" $B)"
+		;;
+	esac
+}
+for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh1" \
+    "address|$ha|$A|address alice secret $N" "confirm|$ha|$N|confirm alice K7M2QX9PHD" \
+    "signoff|$tmp/s0|$A|signoff alice secret"; do
+	what=${m%%|*}
+	rest=${m#*|}
+	base=${rest%%|*}
+	rest=${rest#*|}
+	addr=${rest%%|*}
+	subject=${rest#*|}
+	mail "$addr" "$subject" "k-$what@x" >"$tmp/kmail"
+	# the board after a clean run, for sane()
+	w=$tmp/kw
+	rm -rf "$w"
+	cp -R "$base" "$w"
+	feed "$w" $((T0 + 30)) "$tmp/kmail" >/dev/null
+	cp "$w/games/101.game" "$tmp/k101.after"
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		rm -rf "$w"
+		cp -R "$base" "$w"
+		rc=$(feed "$w" $((T0 + 30)) "$tmp/kmail" $k)
+		[ "$rc" = 0 ] && break
+		if [ "$rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $rc"
+			break
+		fi
+		kills=$((kills + 1))
+		why=$(sane "$w" "$base/games/101.game" "$tmp/k101.after")
+		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
+		k2=$(((k * 7) % 13 + 1))
+		rc=$(feed "$w" $((T0 + 40)) "$tmp/kmail" $k2)
+		[ "$rc" = 137 ] && kills=$((kills + 1))
+		rc=$(feed "$w" $((T0 + 50)) "$tmp/kmail")
+		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
+		why=$(kcheck "$what" "$w")
+		[ -z "$why" ] || bad="$bad; killed at step $k$why"
+	done
+	if [ -n "$bad" ]; then
+		fail "'$subject' killed at each of its $((k - 1)) steps${bad}"
+	elif [ $k -lt 3 ]; then
+		fail "'$subject': only $((k - 1)) durable steps seen"
+	else
+		pass "'$subject' killed at each of its $((k - 1)) steps, then its redelivery killed too: replies iff written"
+	fi
+done
+unset OUSTPBM_TEST_CODE
 
 # ---- the robot player (src/robot.h): alice's move and the robot's answer in
 # one delivery, killed at every durable step of both commits, and during the

@@ -87,6 +87,7 @@ run_case() {
 	grep -q '^conf password_cost' "$case/setup" 2>/dev/null || echo 'password_cost = 1' >>"$home/oustpbm.conf"
 	n=0
 	lockboard=
+	ago=0
 	caseenv=
 	why=
 	if [ -f "$case/setup" ]; then
@@ -106,10 +107,14 @@ run_case() {
 				subject=${rest#* }
 				printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <setup.%d@example.net>\n\n' \
 				    "$from" "$subject" "$n" >"$work/setup.eml"
-				feed "$home" $((T0 + 60 * n)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
+				feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
 				;;
 			lock)
 				lockboard=$rest
+				;;
+			ago)
+				# ago SECONDS: the setup mails after it are sent that much earlier
+				ago=$rest
 				;;
 			env)
 				# env NAME=VALUE: set for the setup's mails and in.eml (a test setting)

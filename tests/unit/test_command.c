@@ -9,7 +9,7 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, games and help"
+#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, games, help, forgot, reset, address, confirm, signoff and whoami"
 
 static enum command_status subj(const char *s)
 {
@@ -463,6 +463,11 @@ static void test_short_forms(void)
 		"swap 101#2 alice " PW,
 		"resign 101 alice " PW,
 		"oust resign 101 alice " PW,
+		"reset alice " PW " " PW "2",
+		"address alice " PW " alice@new.example",
+		"confirm alice " PW,
+		"signoff alice " PW,
+		"whoami alice " PW,
 	};
 	char words[8][40], line[400];
 	size_t i, n, a, b, k;
@@ -515,6 +520,43 @@ static void test_short_forms(void)
 	short_form("games alice " PW, "games **** ****", NULL);
 	short_form("help alice " PW, "help **** ****", "");
 	short_form("register al!ce " PW " Alice", "register **** **** ****", NULL);
+}
+
+static void test_account_commands(void)
+{
+	char *m;
+
+	ok_int(subj("forgot Alice"), COMMAND_OK, "forgot");
+	ok(command_is(&cmd, "forgot"), "forgot: kind");
+	ok_str(cmd.userid, "alice", "forgot: user id folded");
+	fails("forgot", COMMAND_USAGE, "forgot needs: forgot <userid>; missing: <userid>");
+	ok_int(subj("reset alice k7m2qx9phd n3w"), COMMAND_OK, "reset");
+	ok(command_is(&cmd, "reset"), "reset: kind");
+	ok_str(cmd.password, "k7m2qx9phd", "reset: the code as given, in the first password slot");
+	ok_str(cmd.new_password, "n3w", "reset: the new password");
+	m = command_mask(&cmd);
+	ok_str(m, "reset alice **** ****", "mask: reset, the code and the password");
+	free(m);
+	ok_int(subj("address alice pw Alice@New.Example"), COMMAND_OK, "address");
+	ok(command_is(&cmd, "address"), "address: kind");
+	ok_str(cmd.new_address, "Alice@New.Example", "address: the new address as given");
+	m = command_mask(&cmd);
+	ok_str(m, "address alice **** Alice@New.Example", "mask: address, the password");
+	free(m);
+	fails("address alice pw", COMMAND_USAGE,
+	    "address needs: address <userid> <password> <new address>; missing: one of <userid> <password> <new address>");
+	ok_int(subj("confirm alice K7M2QX9PHD"), COMMAND_OK, "confirm");
+	ok(command_is(&cmd, "confirm"), "confirm: kind");
+	ok_str(cmd.password, "K7M2QX9PHD", "confirm: the code");
+	m = command_mask(&cmd);
+	ok_str(m, "confirm alice ****", "mask: confirm, the code");
+	free(m);
+	ok_int(subj("signoff alice pw"), COMMAND_OK, "signoff");
+	ok(command_is(&cmd, "signoff"), "signoff: kind");
+	ok_str(cmd.password, "pw", "signoff: the password");
+	ok_int(subj("whoami alice pw"), COMMAND_OK, "whoami");
+	ok(command_is(&cmd, "whoami"), "whoami: kind");
+	fails("whoami alice", COMMAND_USAGE, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>");
 }
 
 static void test_comment(void)
@@ -735,6 +777,7 @@ int main(void)
 	test_finding();
 	test_mask();
 	test_short_forms();
+	test_account_commands();
 	test_comment();
 	test_quote_forms();
 	test_subject_incomplete();

@@ -1,0 +1,62 @@
+/*
+ * signoff: an account closed, by its player (the mail command
+ * "signoff <userid> <password>") or by the admin (oustpbm deluser USERID).
+ *
+ * Every board the player still plays is resigned, one at a time under that
+ * board's lock, as a mail's resign is (outbox.h's protocol: the leftovers
+ * of the board recovered, the file read again, the end mail to the
+ * opponent staged, the game file written, the mail released): the opponent
+ * is told and wins.  The boards are all read first, so a game file that
+ * cannot be read stops the signoff before anything is changed.  Then the
+ * account is removed and its user id reserved for userid_reserve_days
+ * (store.h, store_user_remove), and its one-time codes dropped
+ * (accounts.h).  Finished game files are never touched: they keep naming
+ * the user id, which nobody else can take meanwhile.
+ *
+ * A failure after some boards were resigned (a lock held too long, a full
+ * disk) leaves those boards over and the account in place: running the
+ * signoff again (the MTA delivers the mail again; the admin runs deluser
+ * again) finds them over and goes on with the rest.
+ */
+#ifndef OUSTPBM_SIGNOFF_H
+#define OUSTPBM_SIGNOFF_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "base/config.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "store/store.h"
+
+#define SIGNOFF_ERR_MAX 700
+#define SIGNOFF_LIST_MAX 2000	/* bytes of the list of boards resigned */
+
+enum signoff_status {
+	SIGNOFF_OK = 0,
+	SIGNOFF_TEMPFAIL,	/* a board locked, the disk full...: nothing more was done, try again */
+	SIGNOFF_DATAERR,	/* a game file of the player cannot be read: nothing was changed */
+	SIGNOFF_CONFIG,		/* a template is missing or malformed: nothing more was done */
+	SIGNOFF_SOFTWARE	/* any other failure */
+};
+
+const char *signoff_status_str(enum signoff_status s);
+
+/* What signoff_resign_all() did. */
+struct signoff_result {
+	unsigned resigned;		/* boards resigned now */
+	char list[SIGNOFF_LIST_MAX];	/* "101, 104": the boards resigned, or "" */
+};
+
+/*
+ * Resign every board userid plays that is not over, at now, with the end
+ * mail to each opponent made with rc and queued in ob.  On failure err
+ * says which board and why.
+ */
+enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, const struct config *cfg,
+    struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen);
+
+/* The time until which a user id closed at since stays reserved (userid_reserve_days). */
+int64_t signoff_reserved_until(const struct config *cfg, int64_t since);
+
+#endif
