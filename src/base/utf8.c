@@ -150,6 +150,11 @@ bool utf8_text_ok(const char *s, size_t n, size_t *bad)
 	uint32_t cp;
 
 	while (i < n) {
+		/* printable ASCII, the bulk of every mail, without decoding */
+		if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
+			i++;
+			continue;
+		}
 		len = utf8_decode(s + i, n - i, &cp);
 		if (len == 0 || (utf8_is_control(cp) && cp != '\n' && cp != '\t')) {
 			if (bad != NULL)

@@ -69,6 +69,7 @@ struct job {
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
+	long web_board;		/* a board committed, whose web pages are due after the flush; 0 if none */
 
 	/* what the pipeline prepared for the handler (mailcmd.h's needs) */
 	struct store_user user;	/* MAILCMD_LOGIN: the sender's account */

@@ -334,7 +334,9 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
-	web_after_commit(&j->cfg, j->st, g);
+	/* the web site after the replies have gone (process.c): they are what the players wait for */
+	if (j->cfg.web_dir[0] != '\0')
+		j->web_board = g->board;
 out:
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */

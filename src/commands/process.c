@@ -34,6 +34,7 @@
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
+#include "commands/web.h"
 #include "game/gamefile.h"
 #include "mail/mailin.h"
 #include "outbox/transport.h"
@@ -289,6 +290,34 @@ static void rehash_password(struct job *j)
 	}
 }
 
+/*
+ * The web pages of the board committed (web.h), after the flush: from its
+ * game file as committed (with a robot's answer), read again once the game
+ * in hand is gone.  A failure changes nothing but the site, and is logged.
+ */
+static void update_web(struct job *j)
+{
+	struct gamefile_error gerr;
+	struct game g;
+	char *text = NULL;
+	size_t len;
+
+	if (j->web_board == 0)
+		return;
+	if (store_board_read(j->st, j->web_board, &text, &len) != STORE_OK) {
+		store_log(j->st, "web: board %ld: cannot read the game file: %s", j->web_board, store_error(j->st));
+		return;
+	}
+	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		store_log(j->st, "web: board %ld: %s", j->web_board, gerr.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	web_after_commit(&j->cfg, j->st, &g);
+	game_release(&g);
+}
+
 static void flush(struct job *j)
 {
 	const struct transport_ops *ops = transport_find(j->cfg.transport);
@@ -512,6 +541,7 @@ enum process_status process_main(int argc, char **argv)
 	/* a dropped copy of a handled mail: what its first copy left is delivered now */
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
+	update_web(j);
 	finish(j, ps);
 	free(mr.buf);
 	return ps;

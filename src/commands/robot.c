@@ -498,8 +498,6 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 		/* the turn stands; its mail waits in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));
 	}
-	if (ss == STORE_OK)
-		web_after_commit(cfg, st, g);
 out:
 	outbox_batch_free(b);
 	free(text);
@@ -657,6 +655,7 @@ static void one_board(struct run *r, long board)
 		r->stats->played++;
 		store_log(r->st, "%s robot board=%ld ok: %s", r->stamp, board, rt[i].detail);
 	}
+	web_after_commit(r->cfg, r->st, &g);
 out:
 	store_unlock(&lock);
 	reply_mail_release(&m);

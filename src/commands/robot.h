@@ -114,7 +114,9 @@ enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int
  * protocol says; the caller holds the board's lock and recovered the
  * outbox for it.  ROBOT_OK once the game file holds g (also when only the
  * release of the mails failed: they wait in tmp/ for recovery); else
- * nothing was committed and err says why.
+ * nothing was committed and err says why.  The web pages are the
+ * caller's (web_after_commit()): a mail's are written after its replies
+ * are flushed.
  */
 enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct config *cfg,
     const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen);

@@ -663,9 +663,7 @@ static void players_html(struct web *w, struct strbuf *b, const struct html_boar
 static void figure_html(struct strbuf *b, const struct html_board *hb, const char *title, const char *ascii)
 {
 	strbuf_puts(b, "<figure class=\"board\">\n");
-	/* A hex board is shown by its ASCII drawing alone: the SVG draws square grids. */
-	if (!hb->hex)
-		html_board_svg(b, hb, title, "ascii");
+	html_board_svg(b, hb, title, "ascii");
 	strbuf_puts(b, "<figcaption><pre id=\"ascii\" class=\"ascii\">");
 	html_escape(b, ascii);
 	strbuf_puts(b, "</pre></figcaption>\n</figure>\n");

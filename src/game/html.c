@@ -8,18 +8,28 @@
 #include "base/utf8.h"
 #include "game/board.h"
 
+/* A string literal appended without strlen(). */
+#define PUT(b, lit) strbuf_add((b), (lit), sizeof(lit) - 1)
+
 void html_board_from(struct html_board *hb, const struct rules_board *now, const struct rules_board *before,
     const int *last, int nlast)
 {
-	int x, y, p, i;
+	int x, y, p, i, first, end;
 	enum rules_color c, was;
 	unsigned char v;
 
 	memset(hb, 0, sizeof *hb);
 	hb->hex = now->shape == RULES_HEX;
 	hb->size = now->size;
-	for (y = 0; y < now->size && !hb->hex; y++) {
-		for (x = 0; x < now->size; x++) {
+	hb->width = now->width;
+	for (y = 0; y < now->width; y++) {
+		first = rules_row_first(now, y);
+		end = first + rules_row_len(now, y);
+		for (x = 0; x < now->width; x++) {
+			if (x < first || x >= end) {
+				hb->pt[y * now->width + x] = HTML_OFF;
+				continue;
+			}
 			p = rules_point(now, x, y);
 			c = rules_at(now, p);
 			if (c == RULES_BLACK || c == RULES_WHITE) {
@@ -33,10 +43,12 @@ void html_board_from(struct html_board *hb, const struct rules_board *now, const
 					v = HTML_GONE_BLACK;
 				else if (was == RULES_WHITE)
 					v = HTML_GONE_WHITE;
+				else if (!hb->hex && board_is_star(now->size, x, y))
+					v = HTML_STAR;
 				else
-					v = board_is_star(now->size, x, y) ? HTML_STAR : HTML_EMPTY;
+					v = HTML_EMPTY;
 			}
-			hb->pt[y * now->size + x] = v;
+			hb->pt[y * now->width + x] = v;
 		}
 	}
 	hb->stones[0] = now->stones[RULES_BLACK];
@@ -45,11 +57,40 @@ void html_board_from(struct html_board *hb, const struct rules_board *now, const
 	hb->largest[1] = rules_largest_group(now, RULES_WHITE);
 }
 
+/*
+ * The board before turn upto of g, by the placements alone (rules_place:
+ * captures as the rules make them, without the turn bookkeeping and the
+ * copy per turn of game_replay(), a tenth of its time on long games).
+ * Only what the stones were matters here: which points the turn emptied.
+ * False when a placement is not legal there (an edited history).
+ */
+static bool stones_before(const struct game *g, int upto, struct rules_board *b)
+{
+	const struct game_turn *t;
+	const int *p;
+	int i, k;
+
+	rules_board_init_shape(b, g->shape, g->size);
+	for (i = 0; i < upto - 1; i++) {
+		t = &g->turns[i];
+		if (t->action != GAME_PLACE)
+			continue;
+		if (t->color != RULES_BLACK && t->color != RULES_WHITE)
+			return false;
+		p = game_turn_points(g, t);
+		for (k = 0; k < t->npoints; k++)
+			if (!rules_is_legal(rules_place(b, t->color, p[k], NULL)))
+				return false;
+	}
+	return true;
+}
+
 enum game_status html_board_of_game(const struct game *g, int upto, struct html_board *hb, char *black,
     char *white)
 {
 	struct game_replay *after = NULL, *before = NULL;
-	const struct rules_board *now;
+	struct rules_board *prev = NULL;
+	const struct rules_board *now, *was = NULL;
 	enum game_status st = GAME_NO_MEMORY;
 	const int *last = NULL;
 	int nlast;
@@ -57,26 +98,32 @@ enum game_status html_board_of_game(const struct game *g, int upto, struct html_
 	if (upto < 0 || upto > g->nturns)
 		return GAME_BAD_TURN_NUMBER;
 	nlast = game_turn_placements(g, upto, &last);
-	if (nlast > 0) {
-		before = malloc(sizeof *before);
-		if (before == NULL)
-			goto out;
-		st = game_replay(g, upto - 1, before);
-		if (st != GAME_OK && upto == g->nturns) {
-			/* a history that does not replay (an edited file): the position all the same */
-			free(before);
-			before = NULL;
-		} else if (st != GAME_OK) {
-			goto out;
-		}
-	}
 	if (upto == g->nturns) {
+		/* the position is g's own: the board before the turn only shows its captures */
+		if (nlast > 0) {
+			prev = malloc(sizeof *prev);
+			if (prev == NULL)
+				goto out;
+			/* a history that does not replay (an edited file): the position all the same */
+			if (stones_before(g, upto, prev))
+				was = prev;
+		}
 		now = &g->rg.board;
 		if (black != NULL)
 			memcpy(black, g->black, GAME_NAME_SIZE);
 		if (white != NULL)
 			memcpy(white, g->white, GAME_NAME_SIZE);
 	} else {
+		/* a past position: replayed with every check, for the names of that time too */
+		if (nlast > 0) {
+			before = malloc(sizeof *before);
+			if (before == NULL)
+				goto out;
+			st = game_replay(g, upto - 1, before);
+			if (st != GAME_OK)
+				goto out;
+			was = &before->rg.board;
+		}
 		after = malloc(sizeof *after);
 		if (after == NULL) {
 			st = GAME_NO_MEMORY;
@@ -91,14 +138,14 @@ enum game_status html_board_of_game(const struct game *g, int upto, struct html_
 		if (white != NULL)
 			memcpy(white, after->white, GAME_NAME_SIZE);
 	}
-	html_board_from(hb, now, before != NULL ? &before->rg.board : NULL, last, nlast);
+	html_board_from(hb, now, was, last, nlast);
 	st = GAME_OK;
 out:
+	free(prev);
 	free(before);
 	free(after);
 	return st;
 }
-
 /* The explicit directional formatting characters (Unicode 15, UAX #9 2.1 to 2.4). */
 static bool bidi_control(uint32_t cp)
 {
@@ -175,60 +222,239 @@ void html_text(struct strbuf *b, const char *s)
 #define BOARD_BG "#dcb35c"
 #define BOARD_INK "#4a3510"
 
+struct piece {
+	const char *s;
+	size_t n;
+};
+#define PIECE(lit) { lit, sizeof(lit) - 1 }
+
+/*
+ * Each point's cell, kept short: a 25 x 25 board has 625 of them.
+ * Unquoted attribute values and the end tag </td> left out (both HTML5,
+ * and HTML 4 before it, allow that) save 7 bytes a point.
+ */
+static const struct piece square_cell[] = {
+	[HTML_EMPTY] = PIECE("<td>&middot;"),
+	[HTML_STAR] = PIECE("<td>&bull;"),
+	[HTML_BLACK] = PIECE("<td style=background:#111;border-radius:50%>"),
+	[HTML_WHITE] = PIECE("<td style=background:#eee;border-radius:50%>"),
+	[HTML_BLACK_LAST] = PIECE("<td style=background:#111;border-radius:50%;color:#f43>&bull;"),
+	[HTML_WHITE_LAST] = PIECE("<td style=background:#eee;border-radius:50%;color:#d21>&bull;"),
+	[HTML_GONE_BLACK] = PIECE("<td style=background:#c29a4c;border-radius:50%>"),
+	[HTML_GONE_WHITE] = PIECE("<td style=background:#ead08f;border-radius:50%>"),
+	[HTML_OFF] = PIECE("<td>"),
+};
+
+/* A hex cell spans two half-cell columns, so that each row can be offset by half a cell. */
+static const struct piece hex_cell[] = {
+	[HTML_EMPTY] = PIECE("<td colspan=2 style=background:" HTML_HEX_HOLE ";border-radius:50%>"),
+	[HTML_STAR] = PIECE("<td colspan=2 style=background:" HTML_HEX_HOLE ";border-radius:50%>"),
+	[HTML_BLACK] = PIECE("<td colspan=2 style=background:#111;border-radius:50%>"),
+	[HTML_WHITE] = PIECE("<td colspan=2 style=background:#eee;border-radius:50%>"),
+	[HTML_BLACK_LAST] = PIECE("<td colspan=2 style=background:#111;border-radius:50%;color:#f43>&bull;"),
+	[HTML_WHITE_LAST] = PIECE("<td colspan=2 style=background:#eee;border-radius:50%;color:#d21>&bull;"),
+	[HTML_GONE_BLACK] = PIECE("<td colspan=2 style=background:#c7a04f;border-radius:50%>"),
+	[HTML_GONE_WHITE] = PIECE("<td colspan=2 style=background:#f4e2ae;border-radius:50%>"),
+	[HTML_OFF] = PIECE("<td colspan=2>"),
+};
+
+#define TABLE_OPEN "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"border-collapse:" \
+	"separate;border-spacing:0;background:" BOARD_BG ";color:" BOARD_INK ";font:bold 13px/22px Arial," \
+	"Helvetica,sans-serif;text-align:center;margin:8px 0\">\n"
+
+/* n (1..99) in decimal into s; returns the length. */
+static size_t decimal(char *s, int n)
+{
+	if (n >= 10) {
+		s[0] = (char)('0' + n / 10);
+		s[1] = (char)('0' + n % 10);
+		return 2;
+	}
+	s[0] = (char)('0' + n);
+	return 1;
+}
+
+/* "<td>13</td>" */
+static void number_cell(struct strbuf *b, const char *open, size_t openlen, int n)
+{
+	char s[40];
+	size_t len = openlen;
+
+	memcpy(s, open, openlen);
+	len += decimal(s + len, n);
+	memcpy(s + len, "</td>", 5);
+	strbuf_add(b, s, len + 5);
+}
+
+/* An empty cell spanning n half-cell columns (none for n <= 0). */
+static void spacer(struct strbuf *b, int n)
+{
+	char s[32];
+	size_t len;
+
+	if (n == 1)
+		PUT(b, "<td></td>");
+	if (n <= 1)
+		return;
+	memcpy(s, "<td colspan=", 12);
+	len = 12 + decimal(s + 12, n);
+	memcpy(s + len, "></td>", 6);
+	strbuf_add(b, s, len + 6);
+}
+
 /* The letters; the first row sets the columns' widths, the rows' height comes from the line height. */
 static void coord_row(struct strbuf *b, int size, bool first)
 {
+	static const char wide[] = "<td style=\"width:22px\">?</td>";
+	static const char narrow[] = "<td>?</td>";
+	char s[RULES_MAX_SIZE * (sizeof wide - 1)];
+	const char *cell = first ? wide : narrow;
+	size_t n = first ? sizeof wide - 1 : sizeof narrow - 1, len = 0;
 	int x;
 
-	strbuf_puts(b, first ? "<tr><td style=\"width:26px\"></td>" : "<tr><td></td>");
-	for (x = 0; x < size; x++)
-		strbuf_printf(b, first ? "<td style=\"width:22px\">%c</td>" : "<td>%c</td>", rules_column_letter(x));
-	strbuf_puts(b, first ? "<td style=\"width:26px\"></td></tr>\n" : "<td></td></tr>\n");
+	if (first)
+		PUT(b, "<tr><td style=\"width:26px\"></td>");
+	else
+		PUT(b, "<tr><td></td>");
+	for (x = 0; x < size; x++) {
+		memcpy(s + len, cell, n);
+		s[len + n - 6] = rules_column_letter(x);
+		len += n;
+	}
+	strbuf_add(b, s, len);
+	if (first)
+		PUT(b, "<td style=\"width:26px\"></td></tr>\n");
+	else
+		PUT(b, "<td></td></tr>\n");
+}
+
+static void square_table(struct strbuf *b, const struct html_board *hb)
+{
+	const unsigned char *pt;
+	int x, y;
+
+	coord_row(b, hb->size, true);
+	for (y = hb->size - 1; y >= 0; y--) {
+		PUT(b, "<tr>");
+		number_cell(b, "<td>", 4, y + 1);
+		pt = hb->pt + y * hb->width;
+		for (x = 0; x < hb->size; x++)
+			strbuf_add(b, square_cell[pt[x]].s, square_cell[pt[x]].n);
+		number_cell(b, "<td>", 4, y + 1);
+		PUT(b, "</tr>\n");
+	}
+	coord_row(b, hb->size, false);
+}
+
+/*
+ * The hex-hex board as the ASCII drawing has it (board.h): rows offset by
+ * half a cell, the row letters on both sides, the numbers 1..S above and
+ * below the board half a cell right of their cells and, off the middle row,
+ * the number of the line that ends there right of each row.  The table has
+ * 2W + 1 columns of half a cell (W = 2S - 1 cells in the middle row)
+ * between the two columns of letters.
+ */
+/* The numbers of the lines of cells, above and below the board: k half a cell right of the edge row's cell k. */
+static void hex_numbers(struct strbuf *b, int s, int half)
+{
+	int k;
+
+	PUT(b, "<tr><td></td>");
+	spacer(b, s);
+	for (k = 1; k <= s; k++)
+		number_cell(b, "<td colspan=2>", 14, k);
+	spacer(b, half - 3 * s);
+	PUT(b, "<td></td></tr>\n");
+}
+
+static void hex_table(struct strbuf *b, const struct html_board *hb)
+{
+	int s = hb->size, w = hb->width, half = 2 * w + 1, y, x, off, len, used;
+	const unsigned char *pt;
+	char letter[12];
+
+	/* the columns' widths: a row of empty cells with no height */
+	PUT(b, "<tr style=\"height:0\"><td style=\"width:26px\"></td>");
+	for (x = 0; x < half; x++)
+		PUT(b, "<td style=\"width:11px\"></td>");
+	PUT(b, "<td style=\"width:26px\"></td></tr>\n");
+	hex_numbers(b, s, half);
+	for (y = w - 1; y >= 0; y--) {
+		off = y >= s - 1 ? y - (s - 1) : s - 1 - y;
+		len = w - off;
+		memcpy(letter, "<td>?</td>", 10);
+		letter[4] = rules_row_letter(y);
+		PUT(b, "<tr>");
+		strbuf_add(b, letter, 10);
+		spacer(b, off);
+		/* row y's cells are columns row_first.. of pt (rules.h) */
+		pt = hb->pt + y * w + (y >= s ? y - s + 1 : 0);
+		for (x = 0; x < len; x++)
+			strbuf_add(b, hex_cell[pt[x]].s, hex_cell[pt[x]].n);
+		used = off + 2 * len;
+		if (y != s - 1) {
+			number_cell(b, "<td colspan=2>", 14, len + 1);
+			used += 2;
+		}
+		spacer(b, half - used);
+		strbuf_add(b, letter, 10);
+		PUT(b, "</tr>\n");
+	}
+	hex_numbers(b, s, half);
 }
 
 void html_board_table(struct strbuf *b, const struct html_board *hb)
 {
-	/* Each point's cell, kept short: a 25 x 25 board has 625 of them. */
-	static const char *const cell[] = {
-		/*
-		 * Unquoted attribute values and the end tag </td> left out (both
-		 * HTML5, and HTML 4 before it, allow that) save 7 bytes a point.
-		 */
-		[HTML_EMPTY] = "<td>&middot;",
-		[HTML_STAR] = "<td>&bull;",
-		[HTML_BLACK] = "<td style=background:#111;border-radius:50%>",
-		[HTML_WHITE] = "<td style=background:#eee;border-radius:50%>",
-		[HTML_BLACK_LAST] = "<td style=background:#111;border-radius:50%;color:#f43>&bull;",
-		[HTML_WHITE_LAST] = "<td style=background:#eee;border-radius:50%;color:#d21>&bull;",
-		[HTML_GONE_BLACK] = "<td style=background:#c29a4c;border-radius:50%>",
-		[HTML_GONE_WHITE] = "<td style=background:#ead08f;border-radius:50%>",
-	};
-	int x, y;
-
-	strbuf_puts(b, "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"border-collapse:"
-	    "separate;border-spacing:0;background:" BOARD_BG ";color:" BOARD_INK ";font:bold 13px/22px Arial,"
-	    "Helvetica,sans-serif;text-align:center;margin:8px 0\">\n");
-	coord_row(b, hb->size, true);
-	for (y = hb->size - 1; y >= 0; y--) {
-		strbuf_printf(b, "<tr><td>%d</td>", y + 1);
-		for (x = 0; x < hb->size; x++)
-			strbuf_puts(b, cell[hb->pt[y * hb->size + x]]);
-		strbuf_printf(b, "<td>%d</td></tr>\n", y + 1);
-	}
-	coord_row(b, hb->size, false);
-	strbuf_puts(b, "</table>\n");
+	/* one growth for the whole table: cells are at most 64 bytes */
+	strbuf_reserve(b, sizeof TABLE_OPEN + (size_t)hb->width * (size_t)hb->width * 64 + 4096);
+	PUT(b, TABLE_OPEN);
+	if (hb->hex)
+		hex_table(b, hb);
+	else
+		square_table(b, hb);
+	PUT(b, "</table>\n");
 }
-
 /* ---- the web's SVG ---- */
 
 #define SVG_CELL 32
 #define SVG_MARGIN 32
 
-void html_board_svg(struct strbuf *b, const struct html_board *hb, const char *title, const char *desc_id)
+/* The point named name at cx, cy: a stone (and its mark), a star point, a captured stone, or nothing. */
+static void stone_svg(struct strbuf *b, unsigned char v, const char *name, int cx, int cy)
+{
+	switch (v) {
+	case HTML_STAR:
+		strbuf_printf(b, "<circle class=\"s\" cx=\"%d\" cy=\"%d\" r=\"3.5\" fill=\"#7a5a22\"/>\n", cx, cy);
+		break;
+	case HTML_BLACK:
+	case HTML_BLACK_LAST:
+		strbuf_printf(b, "<circle class=\"b\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"14\" "
+		    "fill=\"#111\"/>\n", name, cx, cy);
+		if (v == HTML_BLACK_LAST)
+			strbuf_printf(b, "<circle class=\"m\" cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#ff4d3a\"/>\n", cx, cy);
+		break;
+	case HTML_WHITE:
+	case HTML_WHITE_LAST:
+		strbuf_printf(b, "<circle class=\"w\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"13.5\" "
+		    "fill=\"#f6f6f6\" stroke=\"#333\" stroke-width=\"1\"/>\n", name, cx, cy);
+		if (v == HTML_WHITE_LAST)
+			strbuf_printf(b, "<circle class=\"m\" cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#d8261a\"/>\n", cx, cy);
+		break;
+	case HTML_GONE_BLACK:
+	case HTML_GONE_WHITE:
+		strbuf_printf(b, "<circle class=\"%s\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"14\" "
+		    "fill=\"%s\" fill-opacity=\"0.3\"/>\n", v == HTML_GONE_BLACK ? "gb" : "gw", name, cx, cy,
+		    v == HTML_GONE_BLACK ? "#111" : "#fff");
+		break;
+	default:
+		break;
+	}
+}
+
+static void square_svg(struct strbuf *b, const struct html_board *hb, const char *title, const char *desc_id)
 {
 	int n = hb->size, w = 2 * SVG_MARGIN + n * SVG_CELL, x, y, cx, cy, lo, hi;
 	char name[4];
-	unsigned char v;
 
 	strbuf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 	    "role=\"img\" aria-label=\"", w, w, w, w);
@@ -259,48 +485,89 @@ void html_board_svg(struct strbuf *b, const struct html_board *hb, const char *t
 	strbuf_puts(b, "</g>\n");
 	for (y = n - 1; y >= 0; y--) {
 		for (x = 0; x < n; x++) {
-			v = hb->pt[y * n + x];
-			cx = lo + x * SVG_CELL;
-			cy = lo + (n - 1 - y) * SVG_CELL;
 			name[0] = rules_column_letter(x);
-			if (y + 1 >= 10) {
-				name[1] = (char)('0' + (y + 1) / 10);
-				name[2] = (char)('0' + (y + 1) % 10);
-				name[3] = '\0';
-			} else {
-				name[1] = (char)('0' + y + 1);
-				name[2] = '\0';
-			}
-			switch (v) {
-			case HTML_STAR:
-				strbuf_printf(b, "<circle class=\"s\" cx=\"%d\" cy=\"%d\" r=\"3.5\" fill=\"#7a5a22\"/>\n", cx, cy);
-				break;
-			case HTML_BLACK:
-			case HTML_BLACK_LAST:
-				strbuf_printf(b, "<circle class=\"b\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"14\" "
-				    "fill=\"#111\"/>\n", name, cx, cy);
-				if (v == HTML_BLACK_LAST)
-					strbuf_printf(b, "<circle class=\"m\" cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#ff4d3a\"/>\n",
-					    cx, cy);
-				break;
-			case HTML_WHITE:
-			case HTML_WHITE_LAST:
-				strbuf_printf(b, "<circle class=\"w\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"13.5\" "
-				    "fill=\"#f6f6f6\" stroke=\"#333\" stroke-width=\"1\"/>\n", name, cx, cy);
-				if (v == HTML_WHITE_LAST)
-					strbuf_printf(b, "<circle class=\"m\" cx=\"%d\" cy=\"%d\" r=\"5\" fill=\"#d8261a\"/>\n",
-					    cx, cy);
-				break;
-			case HTML_GONE_BLACK:
-			case HTML_GONE_WHITE:
-				strbuf_printf(b, "<circle class=\"%s\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"14\" "
-				    "fill=\"%s\" fill-opacity=\"0.3\"/>\n", v == HTML_GONE_BLACK ? "gb" : "gw", name, cx, cy,
-				    v == HTML_GONE_BLACK ? "#111" : "#fff");
-				break;
-			default:
-				break;
-			}
+			name[decimal(name + 1, y + 1) + 1] = '\0';
+			stone_svg(b, hb->pt[y * n + x], name, lo + x * SVG_CELL, lo + (n - 1 - y) * SVG_CELL);
 		}
 	}
 	strbuf_puts(b, "</svg>\n");
+}
+
+/*
+ * A hex-hex board: pointy-top hexagons in rows offset by half a cell
+ * (HEX_W apart in a row, HEX_H between rows), laid out as the ASCII
+ * drawing (board.h): the row letters on both sides, the numbers of the
+ * lines of cells above and below the board half a cell right of their
+ * cells, and off the middle row the number of the line that ends there one
+ * cell right of the row.
+ */
+#define HEX_W 32
+#define HEX_H 28
+#define HEX_LEFT 40		/* from the left edge to the middle row's first cell's left side */
+#define HEX_TOP 52		/* from the top edge to the centre of the top row */
+/* One hexagon around the current point: radius 18.67, so that rows 28 apart touch. */
+#define HEX_PATH "m0-18.67l16 9.33v18.67l-16 9.33-16-9.33v-18.67z"
+
+static void hex_svg(struct strbuf *b, const struct html_board *hb, const char *title, const char *desc_id)
+{
+	int s = hb->size, w = hb->width, width = HEX_LEFT + w * HEX_W + 44;
+	int height = HEX_TOP + (w - 1) * HEX_H + HEX_TOP, y, k, off, len, cx, cy, first;
+	char name[4];
+
+	strbuf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+	    "role=\"img\" aria-label=\"", width, height, width, height);
+	html_escape(b, title);
+	strbuf_printf(b, "\" aria-describedby=\"%s\" class=\"board hex\">\n<title>", desc_id);
+	html_escape(b, title);
+	strbuf_printf(b, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"" BOARD_BG "\"/>\n", width, height);
+	/* every cell's hexagon, in one path */
+	strbuf_puts(b, "<path class=\"cells\" fill=\"" HTML_HEX_HOLE "\" stroke=\"#7a5a22\" stroke-width=\"1\" d=\"");
+	for (y = w - 1; y >= 0; y--) {
+		off = y >= s - 1 ? y - (s - 1) : s - 1 - y;
+		len = w - off;
+		cy = HEX_TOP + (w - 1 - y) * HEX_H;
+		for (k = 0; k < len; k++)
+			strbuf_printf(b, "M%d %d" HEX_PATH, HEX_LEFT + (off + 2 * k + 1) * (HEX_W / 2), cy);
+	}
+	strbuf_puts(b, "\"/>\n<g font-family=\"DejaVu Sans,Arial,sans-serif\" font-size=\"13\" fill=\"" BOARD_INK
+	    "\" text-anchor=\"middle\">\n");
+	/* the numbers above and below: half a cell right of the edge rows' cells, one row out */
+	for (k = 0; k < s; k++) {
+		cx = HEX_LEFT + (s - 1 + 2 * k + 1) * (HEX_W / 2) + HEX_W / 2;
+		strbuf_printf(b, "<text class=\"c\" x=\"%d\" y=\"%d\">%d</text><text class=\"c\" x=\"%d\" y=\"%d\">%d</text>\n",
+		    cx, HEX_TOP - HEX_H + 5, k + 1, cx, HEX_TOP + w * HEX_H + 5, k + 1);
+	}
+	for (y = w - 1; y >= 0; y--) {
+		off = y >= s - 1 ? y - (s - 1) : s - 1 - y;
+		len = w - off;
+		cy = HEX_TOP + (w - 1 - y) * HEX_H + 5;
+		/* the letters: one cell left of the row, and right of the line numbers' column */
+		strbuf_printf(b, "<text class=\"c\" x=\"%d\" y=\"%d\">%c</text><text class=\"c\" x=\"%d\" y=\"%d\">%c</text>\n",
+		    HEX_LEFT + (off - 1) * (HEX_W / 2), cy, rules_row_letter(y), width - 14, cy, rules_row_letter(y));
+		if (y != s - 1)
+			strbuf_printf(b, "<text class=\"c\" x=\"%d\" y=\"%d\">%d</text>\n",
+			    HEX_LEFT + (off + 2 * len + 1) * (HEX_W / 2), cy, len + 1);
+	}
+	strbuf_puts(b, "</g>\n");
+	for (y = w - 1; y >= 0; y--) {
+		off = y >= s - 1 ? y - (s - 1) : s - 1 - y;
+		len = w - off;
+		first = y >= s ? y - s + 1 : 0;
+		cy = HEX_TOP + (w - 1 - y) * HEX_H;
+		for (k = 0; k < len; k++) {
+			cx = HEX_LEFT + (off + 2 * k + 1) * (HEX_W / 2);
+			name[0] = rules_row_letter(y);
+			name[decimal(name + 1, k + 1) + 1] = '\0';
+			stone_svg(b, hb->pt[y * w + first + k], name, cx, cy);
+		}
+	}
+	strbuf_puts(b, "</svg>\n");
+}
+
+void html_board_svg(struct strbuf *b, const struct html_board *hb, const char *title, const char *desc_id)
+{
+	if (hb->hex)
+		hex_svg(b, hb, title, desc_id);
+	else
+		square_svg(b, hb, title, desc_id);
 }

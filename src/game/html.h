@@ -8,7 +8,10 @@
  * last turn captured (shown faintly), plus the players' largest/total
  * figures.  It is then drawn either as a table with inline CSS (for mail:
  * no SVG, no images, no style sheet, explicit colours so clients in dark
- * mode do not invert it) or as inline SVG (for the web pages).
+ * mode do not invert it) or as inline SVG (for the web pages).  A hex-hex
+ * board is drawn as its ASCII drawing lays it out (board.h): rows offset by
+ * half a cell, in the table as cells spanning two half-cell columns, in
+ * the SVG as hexagons.
  *
  * Escaping (html_escape, html_text): & < > " ' become entities, so the
  * result is safe in text and in quoted attribute values; invalid UTF-8
@@ -38,14 +41,22 @@ enum html_point {
 	HTML_BLACK_LAST,	/* placed by the last turn */
 	HTML_WHITE_LAST,
 	HTML_GONE_BLACK,	/* a black stone the last turn captured */
-	HTML_GONE_WHITE
+	HTML_GONE_WHITE,
+	HTML_OFF		/* not a cell: the cut-off corners of a hex board's array */
 };
+
+#define HTML_HEX_HOLE "#ebcd86"	/* an empty hex cell, lighter than the board around it */
 
 /* A position as drawn. */
 struct html_board {
-	bool hex;		/* a hex-hex board: pt[] is not filled, the drawings are for square boards */
-	int size;
-	unsigned char pt[RULES_MAX_POINTS];	/* enum html_point of column x, row y (0 at the bottom): [y * size + x] */
+	bool hex;		/* a hex-hex board */
+	int size;		/* N, or the side S */
+	int width;		/* rows and columns of pt: N, or 2S - 1 */
+	/*
+	 * enum html_point of column x, row y (0 at the bottom): [y * width + x];
+	 * x as in rules.h, so on hex boards row y's cells are x = rules_row_first()..
+	 */
+	unsigned char pt[RULES_MAX_POINTS];
 	int stones[2];		/* black, white */
 	int largest[2];		/* largest group of black, white */
 };
@@ -76,7 +87,9 @@ void html_text(struct strbuf *b, const char *s);
 /*
  * The board as a table with inline CSS for mail: coordinates on all four
  * sides, 22-pixel points; at most 30 KB for a 25 x 25 board with a stone
- * on every point.
+ * on every point.  A hex board's table has 2W + 3 columns (W = 2S - 1): a
+ * row letter, 2W + 1 half-cell columns, a row letter; its first row sets
+ * the widths and has no height.
  */
 void html_board_table(struct strbuf *b, const struct html_board *hb);
 
@@ -84,9 +97,10 @@ void html_board_table(struct strbuf *b, const struct html_board *hb);
  * The board as inline SVG for the web: <svg role="img"> titled title
  * (escaped here), described by the element of id desc_id (the ASCII
  * board).  Stones are <circle class="b"> and <circle class="w"> with
- * data-point="E5"; the last turn's marks <circle class="m">, captured
- * points <circle class="gb"> and <circle class="gw">; coordinates are
- * <text class="c">.
+ * data-point="E5" (or "g13"); the last turn's marks <circle class="m">,
+ * captured points <circle class="gb"> and <circle class="gw">; coordinates
+ * are <text class="c">.  A hex board's <svg> has the classes "board hex"
+ * and its cells are one <path class="cells">.
  */
 void html_board_svg(struct strbuf *b, const struct html_board *hb, const char *title, const char *desc_id);
 

@@ -232,6 +232,24 @@ static bool generate_id(const struct mailout_spec *spec, char buf[MAILOUT_ID_MAX
 	return n > 0 && n <= MAILOUT_ID_MAX;
 }
 
+/* Whether text[0..n) is ASCII without NUL or CR, in lines of at most 998 bytes. */
+static bool seven_bit(const char *text, size_t n)
+{
+	size_t i, line = 0;
+	unsigned char c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)text[i];
+		if (c == '\n') {
+			line = 0;
+			continue;
+		}
+		if (c == 0 || c == '\r' || c >= 0x80 || ++line > 998)
+			return false;
+	}
+	return true;
+}
+
 /*
  * A text/<subtype>; charset=utf-8 part holding text[0..tlen) as given, plus
  * a final LF: the content is set as bytes, not through a charset.  *out
@@ -243,6 +261,7 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 	GMimeStream *body;
 	GMimeDataWrapper *content;
 	GMimeContentEncoding enc;
+	bool seven;
 
 	part = g_mime_text_part_new_with_subtype(subtype);
 	g_mime_object_set_content_type_parameter(GMIME_OBJECT(part), "charset", "utf-8");
@@ -256,12 +275,20 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 		}
 		g_mime_stream_reset(body);
 	}
-	content = g_mime_data_wrapper_new_with_stream(body, GMIME_CONTENT_ENCODING_DEFAULT);
+	/*
+	 * 7bit when it can be; else quoted-printable, never base64: the raw
+	 * reply stays readable.  ASCII in lines of at most 998 bytes is 7bit
+	 * (RFC 5322 2.1.1) as it stands: neither GMime's scan of the whole part
+	 * nor a filter when it is written.
+	 */
+	seven = seven_bit(text, tlen);
+	content = g_mime_data_wrapper_new_with_stream(body, seven ? GMIME_CONTENT_ENCODING_7BIT :
+	    GMIME_CONTENT_ENCODING_DEFAULT);
 	g_mime_part_set_content(GMIME_PART(part), content);
 	g_object_unref(content);
 	g_object_unref(body);
-	/* 7bit when it can be; else quoted-printable, never base64: the raw reply stays readable */
-	enc = g_mime_part_get_best_content_encoding(GMIME_PART(part), GMIME_ENCODING_CONSTRAINT_7BIT);
+	enc = seven ? GMIME_CONTENT_ENCODING_7BIT :
+	    g_mime_part_get_best_content_encoding(GMIME_PART(part), GMIME_ENCODING_CONSTRAINT_7BIT);
 	g_mime_part_set_content_encoding(GMIME_PART(part),
 	    enc == GMIME_CONTENT_ENCODING_7BIT || enc == GMIME_CONTENT_ENCODING_DEFAULT ?
 	    GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);

@@ -812,8 +812,8 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	hb = malloc(sizeof *hb);
 	if (hb == NULL)
 		goto out;
-	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK || hb->hex) {
-		/* a board that cannot be drawn (or a hex board: the tables are square) goes without its HTML */
+	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK) {
+		/* a board that cannot be drawn goes without its HTML */
 		st = REPLY_OK;
 		goto out;
 	}
@@ -824,9 +824,11 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		strbuf_puts(&pieces[INTRO], "</p>");
 	}
 	if (hm->comment != NULL && hm->comment[0] != '\0') {
-		strbuf_printf(&pieces[COMMENT], "<p style=\"margin:0 0 4px\"><b>%s</b> writes:</p>\n"
-		    "<blockquote style=\"margin:0 0 10px;padding:4px 10px;border-left:3px solid #c9a24e;background:#faf6ea;"
-		    "color:#1a1a1a\">", hm->comment_by);
+		/* a user id (ident.h) needs no escaping; escaped all the same, as everything from outside */
+		strbuf_puts(&pieces[COMMENT], "<p style=\"margin:0 0 4px\"><b>");
+		html_escape(&pieces[COMMENT], hm->comment_by);
+		strbuf_puts(&pieces[COMMENT], "</b> writes:</p>\n<blockquote style=\"margin:0 0 10px;padding:4px 10px;"
+		    "border-left:3px solid #c9a24e;background:#faf6ea;color:#1a1a1a\">");
 		html_text(&pieces[COMMENT], hm->comment);
 		strbuf_puts(&pieces[COMMENT], "</blockquote>");
 	}

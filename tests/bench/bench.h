@@ -1,7 +1,9 @@
 /*
  * bench.h: what the benchmark programs share: a seedable random number
- * generator (xorshift64*, so every run plays the same games) and a
- * monotonic clock in seconds.
+ * generator (xorshift64*, so every run plays the same games), a
+ * monotonic clock in seconds, and the process's CPU time in seconds (for
+ * the benchmarks of work that does not wait: other processes on a busy
+ * machine do not count in it).
  */
 #ifndef OUSTPBM_BENCH_H
 #define OUSTPBM_BENCH_H
@@ -24,6 +26,14 @@ static inline double bench_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline double bench_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 

@@ -32,7 +32,7 @@ trap 'exit 2' INT TERM
 
 mb=$tmp/mailbench
 objs=
-for o in rules game gamefile board ident msgid mailaddr utf8; do
+for o in game/rules game/game game/gamefile game/board base/ident base/msgid base/mailaddr base/utf8; do
 	objs="$objs build/obj/$o.o"
 done
 ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||

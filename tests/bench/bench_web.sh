@@ -1,12 +1,15 @@
 #!/bin/sh
 # bench_web: the web site's cost with 10,000 boards in the store
 # ($BENCH_WEB_BOARDS): the whole-process time of one move mail on an 11x11
-# board with web_dir set (the site brought up to date after the commit)
-# and without, run interleaved; how many files of the site that one move
-# wrote (it must be only the pages that changed: the board's page, the new
-# turn's page and the one before it, boards.txt, index.html, the page of
-# the full list that holds the board, and the two players' pages); and the time of a full `oustpbm web`.  Prints one line
-# per repetition ($REPS): web move_ms=... noweb_ms=... pages=... build_ms=...
+# board with web_dir set (the site brought up to date after the replies
+# are flushed) and without, run interleaved, and their difference, the
+# update's own cost; which files of the site that one move wrote: it must
+# be only the pages that changed (the board's page, the new turn's page and
+# the one before it, boards.txt, index.html, the page of the full list that
+# holds the board, and the two players' pages: 8), and no page rewritten
+# with the text it had (unchanged_rewritten, 0); and the time of a full
+# `oustpbm web`.  Prints one line per repetition ($REPS):
+#   web move_ms=... noweb_ms=... web_ms=... pages=... unchanged_rewritten=... build_ms=...
 # The other boards are copies of one 5x5 game, between 400 players two by
 # two (50 boards each).
 cd "$(dirname "$0")/../.." || exit 2
@@ -22,7 +25,7 @@ trap 'exit 2' INT TERM
 
 mb=$tmp/mailbench
 objs=
-for o in rules game gamefile board ident; do
+for o in game/rules game/game game/gamefile game/board base/ident base/msgid base/mailaddr base/utf8; do
 	objs="$objs build/obj/$o.o"
 done
 ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -D_GNU_SOURCE -Isrc -o "$mb" tests/bench/mail/mailbench.c $objs ||
@@ -92,6 +95,16 @@ while [ "$rep" -lt "$REPS" ]; do
 		once "$h" >>"$tmp/web.t"
 		once "$tmp/noweb" >>"$tmp/noweb.t"
 	done
-	pages=$(find "$h/site" -type f -newermt '2001-01-01' ! -name .lock | wc -l)
-	echo "web move_ms=$(median <"$tmp/web.t") noweb_ms=$(median <"$tmp/noweb.t") pages=$pages build_ms=$build_ms"
+	# the files the last move wrote, and those whose text it changed
+	(cd "$h/site" && find . -type f -newermt '2001-01-01' ! -name .lock | LC_ALL=C sort) >"$tmp/written"
+	(cd "$h/site" && find . -type f ! -name .lock | while read -r f; do
+		cmp -s "$f" "$tmp/site.orig/$f" || echo "$f"
+	done | LC_ALL=C sort) >"$tmp/changed"
+	pages=$(wc -l <"$tmp/written")
+	same=$(LC_ALL=C comm -23 "$tmp/written" "$tmp/changed" | wc -l)
+	cmp -s "$tmp/written" "$tmp/changed" || [ "$same" -gt 0 ] ||
+	    echo "bench_web: pages changed but not written: $(LC_ALL=C comm -13 "$tmp/written" "$tmp/changed")" >&2
+	mw=$(median <"$tmp/web.t")
+	mn=$(median <"$tmp/noweb.t")
+	echo "web move_ms=$mw noweb_ms=$mn web_ms=$(echo "$mw $mn" | awk '{ print $1 - $2 }') pages=$pages unchanged_rewritten=$same build_ms=$build_ms"
 done

@@ -5,8 +5,14 @@ each colour as many as in the game file, each stone in the column and row
 its coordinates name) and by sampling the screenshot's pixels (a black
 stone is dark, a white one light, an empty point board-coloured).
 
+The hex-hex boards (sides 7 and 10) are checked against the game file's
+ASCII drawing: every stone, empty cell, row letter and number of a line of
+cells must be where the drawing has it (half a cell a character, a row a
+line), which is what makes the rows hexagonal.
+
 Usage: browser.py OUSTPBM TEMPLATES [SAVE_DIR]; SAVE_DIR gets the reference
-screenshots of the 5x5, 11x11 and 25x25 boards (doc/screenshots/).
+screenshots of the 5x5, 11x11 and 25x25 boards and of the hex boards of
+sides 7 and 10 (doc/screenshots/).
 Prints TAP-like "ok N - ..." lines."""
 import email
 import email.policy
@@ -65,6 +71,9 @@ PROBE_SVG = """<script>
     out.stones.push([c.getAttribute('class'), c.getAttribute('data-point'),
                      b.left + b.width / 2 + scrollX, b.top + b.height / 2 + scrollY, b.width]);
   });
+  document.querySelectorAll('svg.board circle.gb, svg.board circle.gw').forEach(function (c) {
+    out.gone = (out.gone || 0) + 1;
+  });
   document.querySelectorAll('svg.board text.c').forEach(function (t) {
     var b = t.getBoundingClientRect();
     out.labels.push([t.textContent, b.left + b.width / 2 + scrollX, b.top + b.height / 2 + scrollY]);
@@ -87,7 +96,7 @@ PROBE_TABLE = """<script>
       var td = rows[i].cells[j], b = td.getBoundingClientRect();
       var cs = getComputedStyle(td);
       var rec = [i, j, td.textContent, cs.backgroundColor, b.left + b.width / 2 + scrollX,
-                 b.top + b.height / 2 + scrollY, b.width, b.height];
+                 b.top + b.height / 2 + scrollY, b.width, b.height, td.colSpan];
       out.cells.push(rec);
     }
   }
@@ -219,6 +228,177 @@ def check_svg_page(tmp, home, board, size, page, save):
         crop.save(os.path.join(save, "board-%dx%d.png" % (size, size)), optimize=True)
 
 
+HEX_HOLE_RGB = (0xeb, 0xcd, 0x86)
+
+
+def hex_drawing(home, board):
+    """The hex-hex drawing of the game file: each cell's name, character and
+    place (column, line) in the text, the numbers of the lines of cells with
+    their places, and the row letters with their lines.  The drawing is the reference the HTML
+    and SVG boards must reproduce: a character is half a cell, a line a row."""
+    with open(os.path.join(home, "games", "%d.game" % board)) as f:
+        text = f.read()
+    lines = text.split("\n\n", 2)[2].split("\nhistory:")[0].rstrip("\n").split("\n")
+    cells, labels, right = {}, [], []
+    for ln, line in enumerate(lines):
+        toks = [(m.start(), m.group()) for m in re.finditer(r"\S+", line)]
+        if toks and re.fullmatch(r"[a-s]", toks[0][1]):
+            letter = toks[0][1]
+            right.append((letter, ln))
+            k = 0
+            for col, t in toks[1:-1]:
+                if t.isdigit():
+                    labels.append((t, col, ln))
+                else:
+                    k += 1
+                    cells[letter + str(k)] = (t, col, ln)
+        else:
+            for col, t in toks:
+                labels.append((t, col, ln))
+    return cells, labels, right
+
+
+def check_hex_svg_page(tmp, home, board, side, page, save):
+    cells, labels, right = hex_drawing(home, board)
+    pos = {n: ("b" if c[0] in "xX" else "w") for n, c in cells.items() if c[0] in "xXoO"}
+    d = probe(tmp, page, PROBE_SVG, 1800)
+    check("board %d (hex side %d): the page renders and the probe reads its DOM" % (board, side), d is not None)
+    if d is None:
+        return
+    nb = sum(1 for s in d["stones"] if s[0] == "b")
+    nw = sum(1 for s in d["stones"] if s[0] == "w")
+    black = sum(1 for v in pos.values() if v == "b")
+    white = len(pos) - black
+    check("board %d: %d black and %d white stones drawn, as in the game file" % (board, black, white),
+          (nb, nw) == (black, white), "drawn %d and %d" % (nb, nw))
+    check("board %d: each stone on the cell the game file has it on" % board,
+          {s[1]: s[0] for s in d["stones"]} == pos)
+    # the drawing's geometry: half a cell (32 px) a character, a row (28 px) a line
+    name0, x0, y0 = d["stones"][0][1], d["stones"][0][2], d["stones"][0][3]
+    ax, ay = x0 - 16 * cells[name0][1], y0 - 28 * cells[name0][2]
+    bad = [s[1] for s in d["stones"] if abs(ax + 16 * cells[s[1]][1] - s[2]) > 1.5 or
+           abs(ay + 28 * cells[s[1]][2] - s[3]) > 1.5]
+    check("board %d: the stones lie as the hex drawing has them: rows offset by half a cell" % board, not bad,
+          "misplaced: %s" % bad[:5])
+    missing = [t for t, col, ln in labels
+               if not any(lt == t and abs(lx - (ax + 16 * col)) < 3 and abs(ly - (ay + 28 * ln)) < 5
+                          for lt, lx, ly in d["labels"])]
+    check("board %d: the numbers of the lines of cells where the drawing has them" % board,
+          not missing, "missing: %s" % missing[:8])
+    def row_x(ln, f):
+        return f(ax + 16 * c[1] for c in cells.values() if c[2] == ln)
+    missing = [t for t, ln in right
+               if not any(lt == t and lx > row_x(ln, max) and abs(ly - (ay + 28 * ln)) < 5
+                          for lt, lx, ly in d["labels"]) or
+               not any(lt == t and lx < row_x(ln, min) and abs(ly - (ay + 28 * ln)) < 5
+                       for lt, lx, ly in d["labels"])]
+    check("board %d: each row's letter on both sides, on its row" % board, not missing, "missing: %s" % missing)
+    check("board %d: the page is no wider than the window" % board, d["scrollWidth"] <= WIDTH)
+    png = os.path.join(tmp, "board%d.png" % board)
+    img = screenshot(tmp, page, 1800, png)
+    ok, why = True, ""
+    for s in d["stones"]:
+        p = img.getpixel((int(s[2]) + 5, int(s[3]) + 5))
+        if (s[0] == "b" and lum(p) > 60) or (s[0] == "w" and lum(p) < 200):
+            ok, why = False, "%s stone %s is %s" % (s[0], s[1], p)
+    check("board %d: pixels: the black stones are dark, the white ones light" % board, ok and d["stones"], why)
+    empty = sorted(n for n, c in cells.items() if c[0] == ".")
+    n = empty[len(empty) // 2]
+    p = img.getpixel((int(ax + 16 * cells[n][1]) + 4, int(ay + 28 * cells[n][2]) + 4))
+    check("board %d: pixels: an empty cell (%s) is a light hexagon" % (board, n), near(p, HEX_HOLE_RGB, 12), str(p))
+    sx, sy, sw, sh = d["svg"]
+    p = img.getpixel((int(sx) + 6, int(sy) + 6))
+    check("board %d: pixels: the corner outside the hexagon is board-coloured" % board, near(p, BOARD_RGB, 12), str(p))
+    if save:
+        crop = img.crop((int(sx), int(sy), int(sx + sw), int(sy + sh)))
+        if side > 7:
+            crop = crop.resize((crop.width * 2 // 3, crop.height * 2 // 3), Image.LANCZOS)
+        crop = crop.convert("P", palette=Image.ADAPTIVE, colors=64)
+        crop.save(os.path.join(save, "board-hex%d.png" % side), optimize=True)
+
+
+def check_hex_mail(tmp, home, board, side, mailpath, save):
+    cells, labels, right = hex_drawing(home, board)
+    pos = {n: ("b" if c[0] in "xX" else "w") for n, c in cells.items() if c[0] in "xXoO"}
+    plain, html, msg = html_part(mailpath)
+    check("board %d: the hex move mail is multipart/alternative, text/plain first" % board,
+          msg.get_content_type() == "multipart/alternative" and plain is not None and html is not None)
+    if html is None:
+        return
+    check("board %d: the hex HTML part has no script, no SVG, no external image or font" % board,
+          not re.search(r"<script|<svg|<img|<link|url\(|@import|@font-face", html, re.I))
+    page = os.path.join(tmp, "mail%d.html" % board)
+    with open(page, "w", encoding="utf-8") as f:
+        f.write(html)
+    d = probe(tmp, page, PROBE_TABLE, 1400)
+    check("board %d: the hex mail renders and the probe reads its DOM (%.1f KB)" % (board, len(html) / 1024.0),
+          d is not None)
+    if d is None:
+        return
+    rows = {}
+    for c in d["cells"]:
+        rows.setdefault(c[0], []).append(c)
+    found, points, nums, letters = {}, {}, [], []
+    for i, r in rows.items():
+        letter = r[0][2]
+        if re.fullmatch(r"[a-s]", letter):
+            k = 0
+            letters.append((letter, r[0], r[-1]))
+            for c in r[1:-1]:
+                if c[8] == 2 and c[3] not in ("rgba(0, 0, 0, 0)", "transparent"):
+                    k += 1
+                    points[letter + str(k)] = c
+                    if c[3] == "rgb(17, 17, 17)":
+                        found[letter + str(k)] = "b"
+                    elif c[3] == "rgb(238, 238, 238)":
+                        found[letter + str(k)] = "w"
+                elif c[2].strip().isdigit():
+                    nums.append(c)
+        else:
+            nums.extend(c for c in r if c[2].strip().isdigit())
+    black = sum(1 for v in pos.values() if v == "b")
+    check("board %d: hex mail: %d black and %d white stones, each where the game file has it" %
+          (board, black, len(pos) - black), found == pos and sorted(points) == sorted(cells))
+    n0 = sorted(points)[0]
+    ax, ay = points[n0][4] - 11 * cells[n0][1], points[n0][5] - 22 * cells[n0][2]
+    bad = [n for n, c in points.items() if abs(ax + 11 * cells[n][1] - c[4]) > 1 or
+           abs(ay + 22 * cells[n][2] - c[5]) > 1 or abs(c[6] - 22) > 1 or abs(c[7] - 22) > 1]
+    check("board %d: hex mail: 22-pixel cells in rows offset by half a cell, as the drawing" % board, not bad,
+          "misplaced: %s" % bad[:5])
+    missing = [t for t, col, ln in labels
+               if not any(c[2].strip() == t and abs(c[4] - (ax + 11 * col)) < 1.5 and abs(c[5] - (ay + 22 * ln)) < 1.5
+                          for c in nums)]
+    check("board %d: hex mail: the numbers of the lines of cells where the drawing has them" % board,
+          not missing, "missing: %s" % missing[:8])
+    lines = dict(right)
+    bad = [t for t, a, b in letters if a[2] != b[2] or abs(a[5] - (ay + 22 * lines.get(t, -99))) > 1 or
+           abs(b[5] - a[5]) > 1 or a[4] > min(c[4] for c in points.values()) or
+           b[4] < max(c[4] for c in points.values())]
+    check("board %d: hex mail: each row's letter on both sides, on its row" % board,
+          not bad and len(letters) == len(right), "wrong: %s" % bad)
+    check("board %d: hex mail: no wider than the window" % board, d["scrollWidth"] <= d["innerWidth"])
+    img = screenshot(tmp, page, 1400, os.path.join(tmp, "mail%d.png" % board))
+    ok, why = True, ""
+    for n, v in found.items():
+        c = points[n]
+        p = img.getpixel((int(c[4]) + 5, int(c[5]) + 5))
+        if (v == "b" and lum(p) > 60) or (v == "w" and lum(p) < 200):
+            ok, why = False, "%s %s is %s" % (v, n, p)
+    check("board %d: hex mail pixels: the black stones dark, the white ones light" % board, ok and found, why)
+    empty = sorted(n for n, c in cells.items() if c[0] == ".")
+    c = points[empty[len(empty) // 2]]
+    p = img.getpixel((int(c[4]) + 4, int(c[5]) + 4))
+    check("board %d: hex mail pixels: an empty cell is a light hole in the board" % board,
+          near(p, HEX_HOLE_RGB, 12), str(p))
+    if save:
+        x0 = min(a[4] - a[6] / 2 for t, a, b in letters) - 4
+        y0 = min(c[5] for c in nums) - 15
+        x1 = max(b[4] + b[6] / 2 for t, a, b in letters) + 4
+        y1 = max(c[5] for c in nums) + 15
+        crop = img.crop((int(x0), int(y0), int(x1), int(y1))).convert("P", palette=Image.ADAPTIVE, colors=64)
+        crop.save(os.path.join(save, "mail-hex%d.png" % side), optimize=True)
+
+
 def html_part(path):
     with open(path, "rb") as f:
         msg = email.message_from_binary_file(f, policy=email.policy.default)
@@ -251,7 +431,7 @@ def check_mail(tmp, home, board, size, mailpath, save):
     numbers = {c[0]: c for c in cells if c[1] == 0 and 1 <= c[0] <= size}
     found = {}
     stones = []
-    for i, j, text, bg, x, y, w, h in cells:
+    for i, j, text, bg, x, y, w, h, _span in cells:
         if 1 <= i <= size and 1 <= j <= size:
             name = letters[j][2] + numbers[i][2]
             if bg == "rgb(17, 17, 17)":
@@ -330,9 +510,16 @@ def main():
             check_svg_page(tmp, home, board, size, os.path.join(home, "site", "board", "%d.html" % board), save)
             last = "alice@example.org" if played % 2 == 0 else "bob@example.com"
             check_mail(tmp, home, board, size, newest_mail(home, last), save)
+        for board, side, turns in ((104, 7, 40), (105, 10, 90)):
+            h.mail("alice@example.org", "challenge alice pa bob -hex=%d -noswap" % side)
+            played = oustplay.play(h, board, side, turns, players, seed=board, hexboard=True)
+            check("board %d: %d turns played by mail on the hex board of side %d" % (board, played, side), played > 0)
+            check_hex_svg_page(tmp, home, board, side, os.path.join(home, "site", "board", "%d.html" % board), save)
+            last = "alice@example.org" if played % 2 == 0 else "bob@example.com"
+            check_hex_mail(tmp, home, board, side, newest_mail(home, last), save)
         # a comment of one 2,000-character word: the mail still fits the window
         h.mail("alice@example.org", "challenge alice pa bob -size=5 -noswap")
-        h.mail("alice@example.org", "move 104 alice pa C3", "w" * 2000)
+        h.mail("alice@example.org", "move 106 alice pa C3", "w" * 2000)
         plain, html, _msg = html_part(newest_mail(home, "bob@example.com"))
         page = os.path.join(tmp, "wide.html")
         with open(page, "w", encoding="utf-8") as f:

@@ -6,11 +6,14 @@ import subprocess
 
 
 class Engine:
-    def __init__(self, binary, size, seed):
+    def __init__(self, binary, size, seed, hexboard=False):
         env = dict(os.environ, OUSTPBM_ENGINE_SEED=str(seed))
         self.p = subprocess.Popen([binary, "engine", "--player", "random"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True, env=env)
-        self.cmd("boardsize %d" % size)
+        if hexboard:
+            self.cmd("oustpbm-board hex %d" % size)
+        else:
+            self.cmd("boardsize %d" % size)
         self.cmd("clear_board")
 
     def cmd(self, line):
@@ -73,10 +76,11 @@ class Home:
             raise RuntimeError("mail %r was not accepted: %s" % (subject, last))
 
 
-def play(home, board, size, turns, players, seed, stop_before_end=True):
+def play(home, board, size, turns, players, seed, stop_before_end=True, hexboard=False):
     """Play up to `turns` turns on board (already challenged, Black =
-    players[0]); players maps colour to (userid, address, password)."""
-    eng = Engine(home.bin, size, seed)
+    players[0]; a hex-hex board of side `size` with hexboard); players maps
+    colour to (userid, address, password)."""
+    eng = Engine(home.bin, size, seed, hexboard)
     n = 0
     try:
         while n < turns and not eng.over():

@@ -91,8 +91,18 @@ check "the comment is shown to the opponent" grep -q '<bdi>good luck</bdi>' "$tm
 check "the HTML part is 7bit when it can be (ASCII, short lines), never base64" sh -c \
     "grep -A1 '^Content-Type: text/html' '$a' | grep -q '^Content-Transfer-Encoding: 7bit'"
 
-# hostile comments: one each
-board=101
+# a hex board: the table of offset rows, valid, with its one stone
+send "$h" alice@example.org 'challenge alice secret bob -hex=4'
+send "$h" alice@example.org 'move 102 alice secret d4' 'hex'
+"$part" "$(last "$h" bob@example.com)" html >"$tmp/hex.html"
+check "hex: the HTML is valid HTML5 (tidy)" sh -c "tidy -q -e --doctype html5 '$tmp/hex.html' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
+check "hex: 37 cells of two half-cell columns, d4 black and marked, 36 holes" sh -c \
+    "[ \$(grep -o '<td colspan=2 style=background:#111;border-radius:50%;color:#f43>&bull;' '$tmp/hex.html' | wc -l) = 1 ] && [ \$(grep -o '<td colspan=2 style=background:#ebcd86;' '$tmp/hex.html' | wc -l) = 36 ]"
+check "hex: the rows offset as drawn: g indented by three half cells, d not at all" sh -c \
+    "grep -q '^<tr><td>g</td><td colspan=3></td><td colspan=2 style' '$tmp/hex.html' && grep -q '^<tr><td>d</td><td colspan=2 style' '$tmp/hex.html'"
+
+# hostile comments: one each (boards 103 on: 102 is the hex board)
+board=102
 hostile() { # DESCRIPTION COMMENT then patterns that must (+) or must not (-) be in the HTML
 	desc=$1
 	comment=$2

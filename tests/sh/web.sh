@@ -129,19 +129,71 @@ check "... the failure is logged and said on standard error" sh -c \
     "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/err'"
 check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"
 
-# a hex board: its page shows the hex drawing (no square SVG), the lists say "hex side 3"
+# a hex board: its page shows hexagons (SVG) and the hex drawing, the lists say "hex side 3"
 h=$tmp/hexhome
 mkdir -p "$h"
 printf 'from_address = oust@example.net\ntemplates = %s/templates\nweb_dir = site\n' "$top" >"$h/oustpbm.conf"
 send alice@example.org 'register alice secret'
-send bob@example.com 'register bob hunter2'
+# a full name of one word as long as names go (64 characters)
+send bob@example.com "register bob hunter2 $(head -c 64 /dev/zero | tr '\0' w)"
 send alice@example.org 'challenge alice secret bob -hex=3'
 send alice@example.org 'move 101 alice secret c3'
 s=$h/site
-check "hex: the board page holds the hex drawing and no SVG" sh -c \
-    "grep -q '^c  \. \. X \. \.  c\$' '$s/board/101.html' && ! grep -q '<svg' '$s/board/101.html' && grep -q 'hex side 3, swap on' '$s/board/101.html'"
+check "hex: the board page holds the hex SVG, its hexagons, and the hex drawing as its text" sh -c \
+    "grep -q '^c  \. \. X \. \.  c\$' '$s/board/101.html' && grep -q '<svg [^>]*class=\"board hex\"' '$s/board/101.html' && [ \$(grep -o 'l16 9.33v18.67' '$s/board/101.html' | wc -l) = 19 ] && grep -q 'hex side 3, swap on' '$s/board/101.html'"
+check "hex: c3 is the one black stone, marked" sh -c \
+    "[ \$(grep -c '<circle class=\"b\" data-point=\"c3\"' '$s/board/101.html') = 1 ] && [ \$(grep -c '<circle class=\"[bw]\"' '$s/board/101.html') = 1 ] && grep -q 'class=\"m\"' '$s/board/101.html'"
 check "hex: the index lists the board as hex side 3" grep -q '<td>hex side 3</td>' "$s/index.html"
 check "hex: boards.txt keeps the shape" sh -c "cut -f2 '$s/boards.txt' | grep -qx hex3"
 check "hex: a rebuild gives the same boards.txt" sh -c \
     "cp '$s/boards.txt' '$tmp/b1' && '$bin' -d '$h' web >/dev/null 2>&1 && cmp -s '$s/boards.txt' '$tmp/b1'"
+check "a 64-character word in a full name may break every 24 characters" sh -c \
+    "grep -q '(<bdi>w\{24\}<wbr>w\{24\}<wbr>w\{16\}</bdi>)' '$s/board/101.html'"
 check "tidy: the hex board page is valid" valid "$s/board/101.html"
+check "tidy: the hex turn page is valid" valid "$s/board/101-1.html"
+
+# the replies go before the web pages: with the site's lock held by another
+# writer (a slow site), bob's reply is delivered while the page still waits
+hold=$tmp/hold.py
+cat >"$hold" <<'PY'
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o644)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+PY
+/usr/bin/python3 "$hold" "$s/.lock" "$tmp/held" 6 &
+holder=$!
+while [ ! -f "$tmp/held" ]; do sleep 0.1; done
+before=$(ls "$h/mail/alice@example.org/new" | wc -l)
+send bob@example.com 'move 101 bob hunter2 a1' &
+mover=$!
+# alice's reply within 4 s (it needs well under one), the page not before the lock is let go at 6 s
+i=0
+while [ "$i" -lt 40 ] && [ "$(ls "$h/mail/alice@example.org/new" | wc -l)" -le "$before" ]; do sleep 0.1; i=$((i + 1)); done
+check "a slow site: the move's reply is delivered while the web update waits" sh -c \
+    "[ \$(ls '$h/mail/alice@example.org/new' | wc -l) = $((before + 1)) ] && ! grep -q 'data-point=\"a1\"' '$s/board/101.html' && kill -0 $mover 2>/dev/null"
+wait "$holder"
+wait "$mover"
+check "... then the page is written, once the site is free" sh -c \
+    "grep -q '<circle class=\"w\" data-point=\"a1\"' '$s/board/101.html' && grep -q 'ok: turn 2: bob played a1' '$h/log'"
+
+# against the robot: its answer is committed in the same mail, and the
+# pages, written after the flush, show it; a slow site delays no reply
+export OUSTPBM_TEST_ROBOT_PLAYOUTS=64
+send alice@example.org 'challenge alice secret robot -size=5 -level=1'
+rb=$(ls "$s/board" | sed -n 's/^\([0-9]*\)\.html$/\1/p' | sort -n | tail -1)
+/usr/bin/python3 "$hold" "$s/.lock" "$tmp/held2" 6 &
+holder=$!
+while [ ! -f "$tmp/held2" ]; do sleep 0.1; done
+before=$(ls "$h/mail/alice@example.org/new" | wc -l)
+send alice@example.org "move $rb alice secret C3" &
+mover=$!
+i=0
+while [ "$i" -lt 40 ] && [ "$(ls "$h/mail/alice@example.org/new" | wc -l)" -le "$before" ]; do sleep 0.1; i=$((i + 1)); done
+check "robot: alice's reply (with the robot's turn) is delivered while the web update waits" sh -c \
+    "[ \$(ls '$h/mail/alice@example.org/new' | wc -l) -gt $before ] && [ ! -f '$s/board/$rb-2.html' ] && kill -0 $mover 2>/dev/null"
+wait "$holder"
+wait "$mover"
+check "robot: then the pages show the robot's turn too" sh -c \
+    "[ -f '$s/board/$rb-1.html' ] && [ -f '$s/board/$rb-2.html' ] && grep -q 'href=\"$rb-2.html\"' '$s/board/$rb.html'"

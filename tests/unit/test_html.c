@@ -165,11 +165,68 @@ static void test_size(void)
 	free(s);
 }
 
+/* A hex-hex board of side 3: the drawing's layout in the table and the SVG. */
+static void test_hex(void)
+{
+	struct html_board hb;
+	struct strbuf b = STRBUF_INIT;
+	struct game g;
+	char *s, *row;
+	const char *pts[] = { "c3", "a1", "e3", "c5" };
+	int i, p;
+
+	game_init_shape(&g, 101, RULES_HEX, 3, false, "alice", "bob", 1700000000);
+	for (i = 0; i < 4; i++) {
+		p = rules_parse_point(&g.rg.board, pts[i], (int)strlen(pts[i]));
+		if (game_move(&g, i % 2 == 0 ? "alice" : "bob", &p, 1, 1700000000 + i, NULL) != GAME_OK)
+			printf("# cannot play %s\n", pts[i]);
+	}
+	ok_int(html_board_of_game(&g, g.nturns, &hb, NULL, NULL), GAME_OK, "hex: the position now");
+	ok(hb.hex && hb.width == 5 && hb.pt[2 * 5 + 2] == HTML_BLACK && hb.pt[0] == HTML_WHITE &&
+	    hb.pt[2 * 5 + 4] == HTML_WHITE_LAST && hb.pt[4 * 5 + 4] == HTML_BLACK && hb.pt[4 * 5 + 0] == HTML_OFF && hb.pt[0 * 5 + 4] == HTML_OFF,
+	    "hex: c3 (the centre), a1 and the marked c5 in the axial array, the cut-off corners off the board");
+	html_board_table(&b, &hb);
+	s = strbuf_finish(&b);
+	ok(s != NULL && count(s, "<td colspan=2 style=background:#111;") == 2 &&
+	    count(s, "<td colspan=2 style=background:#eee;") == 2 && count(s, "color:#d21>&bull;") == 1,
+	    "hex table: two black and two white stones, c5 marked");
+	ok(s != NULL && count(s, "<td colspan=2 style=background:" HTML_HEX_HOLE) == 19 - 4,
+	    "hex table: the 15 empty cells as holes");
+	ok(s != NULL && count(s, "<td style=\"width:11px\"></td>") == 11 && count(s, "<tr") == 1 + 2 + 5,
+	    "hex table: 11 half-cell columns, the numbers' rows and five rows");
+	/* row e (the top): letter, 2 half columns of offset, 3 cells, the number 4, 1 half column, letter */
+	row = s != NULL ? strstr(s, "<tr><td>e</td>") : NULL;
+	ok(row != NULL && strncmp(row, "<tr><td>e</td><td colspan=2></td><td colspan=2 style=", 52) == 0 &&
+	    strstr(row, "<td colspan=2>4</td><td></td><td>e</td></tr>") != NULL,
+	    "hex table: the top row offset by a cell, its line number 4 after it");
+	row = s != NULL ? strstr(s, "<tr><td>c</td>") : NULL;
+	ok(row != NULL && strncmp(row, "<tr><td>c</td><td colspan=2 style=", 34) == 0 &&
+	    strstr(row, "<td></td><td>c</td></tr>") != NULL, "hex table: the middle row not offset, no number");
+	ok(s != NULL && count(s, "<td colspan=2>1</td><td colspan=2>2</td><td colspan=2>3</td>") == 2,
+	    "hex table: the numbers 1 to 3 above and below");
+	free(s);
+	html_board_svg(&b, &hb, "Board 101", "ascii");
+	s = strbuf_finish(&b);
+	ok(s != NULL && count(s, "<circle class=\"b\"") == 2 && count(s, "<circle class=\"w\"") == 2 &&
+	    count(s, "class=\"m\"") == 1 && strstr(s, "class=\"board hex\"") != NULL,
+	    "hex svg: the stones and one mark");
+	ok(s != NULL && count(s, "l16 9.33v18.67") == 19, "hex svg: 19 hexagons");
+	/* centres: half a cell (16) a column of the drawing, 28 a row */
+	ok(s != NULL && strstr(s, "data-point=\"c3\" cx=\"120\" cy=\"108\"") != NULL &&
+	    strstr(s, "data-point=\"a1\" cx=\"88\" cy=\"164\"") != NULL &&
+	    strstr(s, "data-point=\"c5\" cx=\"184\" cy=\"108\"") != NULL &&
+	    strstr(s, "data-point=\"e3\" cx=\"152\" cy=\"52\"") != NULL,
+	    "hex svg: c3 in the middle, a1 bottom left, e3 top right, c5 the middle row's end");
+	free(s);
+	game_release(&g);
+}
+
 int main(void)
 {
 	test_escape();
 	test_board();
 	test_captures();
 	test_size();
+	test_hex();
 	return t_done();
 }

@@ -28,9 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "game.h"
-#include "gamefile.h"
-#include "rules.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "game/rules.h"
 
 #define T0 INT64_C(1700000000)
 
