@@ -1,5 +1,6 @@
 /* games: the mail command that lists a player's boards and whose turn it is on each. */
 #include <stdlib.h>
+#include <strings.h>
 
 #include "commands/job.h"
 #include "commands/mailcmd.h"
@@ -20,7 +21,8 @@ enum process_status games_run(struct job *j)
 	ps = job_boards_of(j, u.userid, &games, &n);
 	if (ps != PROCESS_OK)
 		return ps;
-	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid, games, n, &m);
+	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid,
+	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, games, n, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;

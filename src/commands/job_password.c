@@ -18,9 +18,9 @@
 /* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for j->pwmsg. */
 static void lockout_words(struct job *j, const struct throttle_state *ts, char *buf, size_t size)
 {
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[REPLY_TIME_SIZE];
 
-	gamefile_time_str((int64_t)ts->until, stamp);
+	reply_time_str((int64_t)ts->until, stamp);
 	snprintf(buf, size, "until %s, after %lu wrong password%s within an hour", stamp,
 	    j->cfg.max_password_failures, j->cfg.max_password_failures == 1 ? "" : "s");
 }
@@ -38,10 +38,10 @@ static void locked_out(struct job *j, const char *userid, const struct throttle_
 /* Tell user's owner, once, that a lockout started (throttle.h); failing, only a note. */
 static void tell_owner(struct job *j, const struct store_user *user, const struct throttle_state *ts)
 {
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[REPLY_TIME_SIZE];
 	struct reply_mail m;
 
-	gamefile_time_str((int64_t)ts->until, stamp);
+	reply_time_str((int64_t)ts->until, stamp);
 	if (reply_lockout(&j->rc, user->address, user->fullname, user->userid, j->cfg.max_password_failures,
 	    j->in.from_addr, stamp, &m) != REPLY_OK) {
 		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->rc.err);

@@ -113,4 +113,7 @@ mailcmd_fn whoami_mail;
  */
 enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again);
 
+/* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
+mailcmd_fn coordinates_run;
+
 #endif

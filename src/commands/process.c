@@ -207,6 +207,11 @@ static enum process_status handle(struct job *j)
 	j->masked = command_mask(&j->cmd);
 	if (j->masked == NULL)
 		return job_no_memory(j);
+	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY && j->cmd.board > 0) {
+		ps = coordinates_run(j);
+		job_unlock(j);
+		return ps;
+	}
 	if (j->cmd_status != COMMAND_OK) {
 		/* the board, if the words got that far, for the subject */
 		j->board = j->cmd.board;

@@ -329,6 +329,59 @@ static void describe_turn(const struct rules_board *b, const int *points,
 	}
 }
 
+enum game_status game_captures(const struct game *g, struct game_captures *out)
+{
+	struct rules_board *b = NULL;	/* large: on the heap */
+	uint8_t before[RULES_MAX_CELLS];	/* the colours before a placement */
+	const struct game_turn *t;
+	enum game_status st = GAME_NO_MEMORY;
+	size_t used = 0, idx;
+	int i, k, q, got;
+
+	memset(out, 0, sizeof(*out));
+	b = malloc(sizeof(*b));
+	out->first = calloc(g->npoints + 1, sizeof(*out->first));
+	out->n = calloc(g->npoints + 1, sizeof(*out->n));
+	out->stones = calloc(g->npoints + 1, sizeof(*out->stones));
+	if (b == NULL || out->first == NULL || out->n == NULL || out->stones == NULL)
+		goto out;
+	rules_board_init_shape(b, g->shape, g->size);
+	st = GAME_OK;
+	for (i = 0; i < g->nturns; i++) {
+		t = &g->turns[i];
+		if (t->action != GAME_PLACE)
+			continue;
+		for (k = 0; k < t->npoints; k++) {
+			idx = t->first + (size_t)k;
+			memcpy(before, b->color, sizeof(before));
+			got = 0;
+			if (!rules_is_legal(rules_place(b, t->color, g->points[idx], &got))) {
+				st = GAME_BAD_HISTORY;
+				goto out;
+			}
+			out->first[idx] = used;
+			for (q = 0; got > 0 && q < b->ncells; q++)
+				if (before[q] == RULES_OTHER(t->color) && rules_at(b, q) == RULES_EMPTY &&
+				    used < g->npoints)
+					out->stones[used++] = q;
+			out->n[idx] = (int)(used - out->first[idx]);
+		}
+	}
+out:
+	free(b);
+	if (st != GAME_OK)
+		game_captures_release(out);
+	return st;
+}
+
+void game_captures_release(struct game_captures *c)
+{
+	free(c->first);
+	free(c->n);
+	free(c->stones);
+	memset(c, 0, sizeof(*c));
+}
+
 enum game_status game_replay(const struct game *g, int upto, struct game_replay *out)
 {
 	struct rules_game *rg = &out->rg;

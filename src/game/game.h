@@ -181,6 +181,28 @@ struct game_replay {
 };
 
 /*
+ * What each placement of the history removed: for placement i (its index
+ * in game.points), the stones stones[first[i] .. first[i] + n[i]), in board
+ * order; n[i] is 0 for a non-capturing placement.  A stone is captured at
+ * most once after it was placed, so stones needs no more room than the
+ * placements.  Owned by the caller: game_captures_release().
+ */
+struct game_captures {
+	size_t *first;
+	int *n;
+	int *stones;
+};
+
+/*
+ * Fill out from g's placements, replayed on an empty board.  Only the
+ * stones are followed (the turn order is game_replay()'s business): a
+ * placement that is not legal where it stands gives GAME_BAD_HISTORY.
+ * GAME_NO_MEMORY when out of memory.
+ */
+enum game_status game_captures(const struct game *g, struct game_captures *out);
+void game_captures_release(struct game_captures *c);
+
+/*
  * Replay the history from an empty board up to and including turn upto
  * (0..nturns; 0 is the empty board).  Every entry is checked: numbering,
  * colour, player, legality, that passes are recorded exactly where the

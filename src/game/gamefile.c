@@ -18,6 +18,8 @@
 #define HEADER_COMMENT "# Oust game file (oustpbm). Oust, by Mark Steere. Format: games/README.md"
 #define TIME_MAX GAMEFILE_TIME_MAX
 #define QUOTE_SIZE 56
+#define CAPTURED "captured:"	/* the optional sixth field of a history line */
+#define CAPTURED_LEN 9
 
 /* ---- times ---- */
 
@@ -731,21 +733,60 @@ static int parse_points(int line, const char *s, size_t n, const struct rules_bo
 	}
 }
 
+/*
+ * The captures of a history line after "captured:", "A1+B2,-": one item
+ * per placement, each '-' or points of b joined by '+'.
+ */
+static enum gamefile_status parse_captured(int line, const char *s, size_t n, const struct rules_board *b,
+    int npoints, struct gamefile_error *err)
+{
+	char q[QUOTE_SIZE];
+	size_t i = 0, j;
+	int items = 0;
+
+	for (;;) {
+		items++;
+		if (i < n && s[i] == '-') {
+			j = i + 1;
+		} else {
+			for (;;) {
+				for (j = i; j < n && s[j] != ',' && s[j] != '+'; j++)
+					;
+				if (rules_parse_point(b, s + i, (int)(j - i)) == RULES_NO_POINT)
+					return fail(err, line, "captured: '%s' is not a point of the board",
+					    quote(q, s + i, j - i));
+				if (j == n || s[j] != '+')
+					break;
+				i = j + 1;
+			}
+		}
+		if (j == n)
+			break;
+		if (s[j] != ',')
+			return fail(err, line, "captured: '%s': items are joined by commas", quote(q, s, n));
+		i = j + 1;
+	}
+	if (items != npoints)
+		return fail(err, line, "captured: %d item%s for %d placement%s", items, items == 1 ? "" : "s",
+		    npoints, npoints == 1 ? "" : "s");
+	return GAMEFILE_OK;
+}
+
 static enum gamefile_status parse_entry(struct reader *r, struct game *g,
     const struct rules_board *b, bool *swapped, int *line1, struct gamefile_error *err)
 {
-	const char *t[6];
-	size_t tn[6], i = 0;
-	int n = 0, pts[RULES_MAX_POINTS];
+	const char *t[7];
+	size_t tn[7], i = 0;
+	int n = 0, np, pts[RULES_MAX_POINTS];
 	struct game_turn e;
 	char q[QUOTE_SIZE];
 	long num;
 	enum gamefile_status st;
 
-	while (n < 6 && token(r->s, r->n, &i, &t[n], &tn[n]))
+	while (n < 7 && token(r->s, r->n, &i, &t[n], &tn[n]))
 		n++;
-	if (n != 5)
-		return fail(err, r->line, "expected 'NUMBER TIME x|o PLAYER ACTION', found '%s'",
+	if (n != 5 && !(n == 6 && tn[5] > CAPTURED_LEN && memcmp(t[5], CAPTURED, CAPTURED_LEN) == 0))
+		return fail(err, r->line, "expected 'NUMBER TIME x|o PLAYER ACTION [captured:...]', found '%s'",
 		    quote(q, r->s, r->n));
 	memset(&e, 0, sizeof(e));
 	num = number(t[0], tn[0], GAME_MAX_TURNS);
@@ -787,11 +828,22 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		e.action = GAME_TIMEOUT;
 	} else {
 		e.action = GAME_PLACE;
-		n = parse_points(r->line, t[4], tn[4], b, pts, err);
-		if (n < 0)
+		np = parse_points(r->line, t[4], tn[4], b, pts, err);
+		if (np < 0)
 			return GAMEFILE_BAD;
-		e.npoints = n;
+		e.npoints = np;
 	}
+	/*
+	 * What the placements captured: read for its form only (replaying the
+	 * whole history on every load would cost more than the file is worth);
+	 * every write makes it again from the placements.
+	 */
+	if (n == 6 && e.action != GAME_PLACE)
+		return fail(err, r->line, "'%s' after %s: only placements capture", quote(q, t[5], tn[5]),
+		    game_action_str(e.action));
+	if (n == 6 && (st = parse_captured(r->line, t[5] + CAPTURED_LEN, tn[5] - CAPTURED_LEN, b, e.npoints,
+	    err)) != GAMEFILE_OK)
+		return st;
 	/* A resignation may come on either side's turn; everything else alternates. */
 	if (e.action != GAME_RESIGN && e.color != turn_color(e.number, *swapped))
 		return fail(err, r->line, "turn %d is %s's turn, not %s's", e.number,
@@ -835,6 +887,51 @@ static enum gamefile_status parse_history(struct reader *r, struct game *g,
 	if (g->nturns == 1)
 		return check_player(g, &g->turns[0], line1, false, err);
 	return GAMEFILE_OK;
+}
+
+/* Stones turn e captured, by gc. */
+static int turn_captured(const struct game_turn *e, const struct game_captures *gc)
+{
+	int i, n = 0;
+
+	for (i = 0; gc != NULL && e->action == GAME_PLACE && i < e->npoints; i++)
+		n += gc->n[e->first + (size_t)i];
+	return n;
+}
+
+/*
+ * "captured:A1+B2,-": for each placement of turn e, the stones it took
+ * joined by '+', or '-', into s (room for CAPTURED_LEN + 2 per placement
+ * + 5 per stone taken + 1); "" when the turn took nothing.  Returns the
+ * length.
+ */
+static size_t captured_field(const struct game *g, const struct game_turn *e, const struct game_captures *gc,
+    char *s)
+{
+	char name[4];
+	size_t n = 0, idx, k;
+	int i, j;
+
+	s[0] = '\0';
+	if (turn_captured(e, gc) == 0)
+		return 0;
+	memcpy(s, CAPTURED, CAPTURED_LEN), n += CAPTURED_LEN;
+	for (i = 0; i < e->npoints; i++) {
+		idx = e->first + (size_t)i;
+		if (i > 0)
+			s[n++] = ',';
+		if (gc->n[idx] == 0)
+			s[n++] = '-';
+		for (j = 0; j < gc->n[idx]; j++) {
+			if (j > 0)
+				s[n++] = '+';
+			rules_point_name(&g->rg.board, gc->stones[gc->first[idx] + (size_t)j], name);
+			k = strlen(name);
+			memcpy(s + n, name, k), n += k;
+		}
+	}
+	s[n] = '\0';
+	return n;
 }
 
 /* ---- the whole file ---- */
@@ -1019,8 +1116,13 @@ static void bput(struct buf *b, const char *fmt, ...)
 	bappend(b, s, (size_t)n);
 }
 
-/* One history line "12 2026-11-21T18:45:00Z x alice E5,F5" into s; returns its length. */
-static size_t entry_line(const struct game *g, const struct game_turn *e, char *s)
+/*
+ * One history line "12 2026-11-21T18:45:00Z x alice E5,F5" into s, with
+ * what the placements captured when gc is given and they took any;
+ * returns its length.
+ */
+static size_t entry_line(const struct game *g, const struct game_turn *e, const struct game_captures *gc,
+    char *s)
 {
 	const int *pts = game_turn_points(g, e);
 	char num[12], name[4];
@@ -1052,6 +1154,10 @@ static size_t entry_line(const struct game *g, const struct game_turn *e, char *
 		k = strlen(name);
 		memcpy(s + n, name, k), n += k;
 	}
+	if (turn_captured(e, gc) > 0) {
+		s[n++] = ' ';
+		n += captured_field(g, e, gc, s + n);
+	}
 	s[n++] = '\n';
 	return n;
 }
@@ -1061,6 +1167,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	struct buf b = { NULL, 0, 0, false };
 	char t[GAMEFILE_TIME_SIZE], board[BOARD_TEXT_MAX];
 	const struct game_turn *e;
+	struct game_captures gc;
+	bool have_gc;
 	size_t n;
 	int i;
 
@@ -1098,13 +1206,18 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);
 	bappend(&b, "\nhistory:\n", 10);
+	/* a history that does not replay (an admin's edit) is written without its captures */
+	have_gc = game_captures(g, &gc) == GAME_OK;
 	for (i = 0; i < g->nturns; i++) {
 		e = &g->turns[i];
 		assert(e->action != GAME_PLACE || (e->npoints > 0 && e->npoints <= RULES_MAX_POINTS));
-		/* 7 digits, time, colour, 32-character name, action: under 96 bytes. */
-		if (bgrow(&b, 96 + 4 * (size_t)e->npoints))
-			b.len += entry_line(g, e, b.s + b.len);
+		/* 7 digits, time, colour, 32-character name, action: under 96 bytes; then the captures */
+		if (bgrow(&b, 96 + 4 * (size_t)e->npoints + (have_gc ? CAPTURED_LEN + 2 * (size_t)e->npoints +
+		    5 * (size_t)turn_captured(e, &gc) + 1 : 0)))
+			b.len += entry_line(g, e, have_gc ? &gc : NULL, b.s + b.len);
 	}
+	if (have_gc)
+		game_captures_release(&gc);
 	if (b.failed) {
 		free(b.s);
 		return GAMEFILE_NO_MEMORY;

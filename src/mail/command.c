@@ -31,6 +31,7 @@ const char *command_status_str(enum command_status st)
 	case COMMAND_BAD_TURN: return "bad turn number";
 	case COMMAND_BAD_OPTION: return "bad option";
 	case COMMAND_BAD_PLACEMENT: return "bad placement";
+	case COMMAND_PLACEMENTS_ONLY: return "placements without a command";
 	}
 	return "unknown command status";
 }
@@ -657,6 +658,45 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 	return fail(out, COMMAND_USAGE, "%s needs: %s", k->name, k->synopsis);
 }
 
+/* The placements of out, joined by commas, into buf. */
+static const char *placements_text(const struct command *out, char *buf, size_t size)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < out->nplacements && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? "," : "", out->placements[i].name);
+	return buf;
+}
+
+/*
+ * A line of placements alone ("C3", "c3 d4", "C3,D4"): a reply to a board
+ * mail that forgot the command.  The placements are parsed into out and
+ * the error says what to send; command_parse() adds the board of the
+ * Subject.
+ */
+static bool placements_only(struct command *out, const struct word *w, size_t n)
+{
+	char text[COMMAND_LINE_MAX + 1], list[COMMAND_LINE_MAX + 1];
+	size_t i, used = 0;
+
+	for (i = 0; i < n; i++)
+		if (!placement_word(&w[i], false))
+			return false;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && text[used - 1] != ',' && w[i].s[0] != ',')
+			text[used++] = ',';
+		memcpy(text + used, w[i].s, w[i].len);
+		used += w[i].len;
+	}
+	text[used] = '\0';
+	if (parse_placements(out, text) != COMMAND_OK)
+		return false;
+	fail(out, COMMAND_PLACEMENTS_ONLY, "'%s' alone is not a command: to play it, send: move <board>[#turn] "
+	    "<userid> <password> %s", placements_text(out, list, sizeof list), list);
+	return true;
+}
+
 /*
  * "unknown command 'mvoe' (did you mean move?); the commands are
  * register, ... and help": the keywords of g, and the nearest one when a
@@ -749,6 +789,8 @@ static enum command_status parse_words(struct command *out, const struct command
 	char tail;
 	int passwords = 0;
 
+	if (k == NULL && placements_only(out, w, n))
+		return COMMAND_PLACEMENTS_ONLY;
 	if (k == NULL)
 		return unknown(out, g, &w[kw]);
 	tail = tail_of(k);
@@ -896,26 +938,208 @@ static bool attribution_line(const char *s, size_t len)
 	return false;
 }
 
+/* ---- where quoted text begins ---- */
+
+/* s[0..len) without trailing blanks and CR. */
+static size_t trimmed(const char *s, size_t len)
+{
+	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	return len;
+}
+
+static bool ends_with(const char *s, size_t len, const char *end)
+{
+	size_t n = strlen(end);
+
+	return len >= n && memcmp(s + len - n, end, n) == 0;
+}
+
+/* The line after the one at s (past its LF), or NULL at the end. */
+static const char *next_line(const char *s)
+{
+	s += line_len(s);
+	return *s == '\n' ? s + 1 : NULL;
+}
+
+/*
+ * "From:", "*From:*" (a bold header made plain text by Gmail or Outlook):
+ * does the line start with one of names, a colon after it?
+ */
+static bool header_named(const char *s, size_t len, const char *const *names)
+{
+	size_t i = 0, n;
+
+	while (i < len && blank(s[i]))
+		i++;
+	if (i < len && s[i] == '*')
+		i++;
+	for (; *names != NULL; names++) {
+		n = strlen(*names);
+		if (i + n < len && strncasecmp(s + i, *names, n) == 0 &&
+		    (s[i + n] == ':' || (s[i + n] == '*' && i + n + 1 < len && s[i + n + 1] == ':') ||
+		    (s[i + n] == ' ' && i + n + 1 < len && s[i + n + 1] == ':')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The header block a client writes above the mail it quotes (Outlook,
+ * Outlook on the web, Yahoo, AOL, Zimbra, in English, German or French):
+ * a From: line, then within the next four lines a Sent:/Date: line and a
+ * To:/Subject: line.
+ */
+static bool header_block(const char *s)
+{
+	static const char *const from[] = { "From", "Von", "De", NULL };
+	static const char *const sent[] = { "Sent", "Date", "Gesendet", "Datum", "Envoy\xc3\xa9", NULL };
+	static const char *const to[] = { "To", "Subject", "An", "Betreff", "\xc3\x80", "Objet", "Cc", NULL };
+	bool has_sent = false, has_to = false;
+	int i;
+
+	if (!header_named(s, line_len(s), from))
+		return false;
+	for (i = 0; i < 4 && (s = next_line(s)) != NULL; i++) {
+		has_sent = has_sent || header_named(s, line_len(s), sent);
+		has_to = has_to || header_named(s, line_len(s), to);
+	}
+	return has_sent && has_to;
+}
+
+/*
+ * "-----Original Message-----" (Outlook, AOL), "----- Original Message -----"
+ * (Yahoo, Zimbra), "---------- Forwarded message ---------" (Gmail),
+ * "Begin forwarded message:" (Apple Mail), and the German forms: a line of
+ * dashes around the words, or the words alone.
+ */
+static bool separator_line(const char *s, size_t len)
+{
+	static const char *const words[] = { "original message", "forwarded message", "begin forwarded message:",
+		"urspr\xc3\xbcngliche nachricht", "weitergeleitete nachricht", "message d'origine", NULL };
+	const char *const *w;
+	size_t i = 0, n;
+
+	len = trimmed(s, len);
+	while (i < len && (blank(s[i]) || s[i] == '-'))
+		i++;
+	while (len > i && (blank(s[len - 1]) || s[len - 1] == '-'))
+		len--;
+	for (w = words; *w != NULL; w++) {
+		n = strlen(*w);
+		if (len - i == n && strncasecmp(s + i, *w, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* A rule of underscores (Outlook on the web) above a header block. */
+static bool underscore_rule(const char *s, size_t len)
+{
+	size_t i, n = trimmed(s, len);
+
+	if (n < 10)
+		return false;
+	for (i = 0; i < n; i++)
+		if (s[i] != '_')
+			return false;
+	/* within three lines */
+	for (i = 0; i < 3 && (s = next_line(s)) != NULL && blank_line(s, line_len(s)); i++)
+		;
+	return s != NULL && header_block(s);
+}
+
+static bool attribution_opening(const char *s, size_t n)
+{
+	return n > 3 && (strncmp(s, "On ", 3) == 0 || strncmp(s, "Am ", 3) == 0 || strncmp(s, "Le ", 3) == 0);
+}
+
+/* The end of an attribution: a[0..na) its last line, whole[0..nw) all of it. */
+static bool attribution_closing(const char *a, size_t na, const char *whole, size_t nw)
+{
+	return ends_with(a, na, "wrote:") || ends_with(a, na, "writes:") || ends_with(a, na, "a \xc3\xa9" "crit :") ||
+	    ends_with(a, na, "a \xc3\xa9" "crit:") || (ends_with(a, na, ":") && memmem(whole, nw, " schrieb ", 9) != NULL);
+}
+
+/*
+ * The attribution line of a reply: "On <date>, <name> wrote:" (Gmail,
+ * Apple Mail, Thunderbird), which Gmail wraps before the address when it
+ * is long, "Am <date> schrieb <name>:" and "Le <date>, <name> a \u00e9crit :".
+ * Returns how many lines it takes (1 or 2), 0 if s starts none.
+ */
+static int on_wrote(const char *s, size_t len)
+{
+	const char *next;
+	size_t n = trimmed(s, len), m;
+
+	if (!attribution_opening(s, n) || n > 300)
+		return 0;
+	if (attribution_closing(s, n, s, n))
+		return 1;
+	if ((next = next_line(s)) == NULL || (m = trimmed(next, line_len(next))) > 300)
+		return 0;
+	return attribution_closing(next, m, s, (size_t)(next - s) + m) ? 2 : 0;
+}
+
+/* Is the first line from s on that is not blank (within three) a quoted ('>') line? */
+static bool quote_follows(const char *s)
+{
+	int i;
+
+	for (i = 0; i < 3 && s != NULL && *s != '\0' && blank_line(s, line_len(s)); i++)
+		s = next_line(s);
+	return s != NULL && quoted_line(s, line_len(s));
+}
+
+/*
+ * Where the quoted mail of a reply begins, for the line s of length len:
+ * QUOTE_NONE, QUOTE_ALL (everything from s on is quoted: a separator, an
+ * Outlook header block, or an attribution above an unmarked quote), or
+ * QUOTE_LINES_1 or _2: an attribution of one or two lines above '>' lines,
+ * which are skipped where they are, as a reply may answer between them.
+ */
+enum quote_start { QUOTE_NONE, QUOTE_ALL, QUOTE_LINES_1, QUOTE_LINES_2 };
+
+static enum quote_start quote_start(const char *s, size_t len)
+{
+	const char *after;
+	int k;
+
+	if (separator_line(s, len) || underscore_rule(s, len) || header_block(s))
+		return QUOTE_ALL;
+	if ((k = on_wrote(s, len)) == 0)
+		return QUOTE_NONE;
+	after = next_line(s);
+	if (k == 2 && after != NULL)
+		after = next_line(after);
+	if (!quote_follows(after))
+		return QUOTE_ALL;
+	return k == 1 ? QUOTE_LINES_1 : QUOTE_LINES_2;
+}
+
 /*
  * The first line of body that is neither blank, quoted nor the attribution
- * line of a quote (a bottom-posted reply), before a signature; NULL if none.
+ * line of a quote (a bottom-posted reply), before a signature and before
+ * the quoted mail of a top-posted reply (an Outlook header block, say);
+ * NULL if none.
  */
 static const char *body_command_line(const char *body, size_t *len)
 {
 	const char *s = body;
+	enum quote_start q;
 	size_t n;
 
-	while (*s != '\0') {
+	while (s != NULL && *s != '\0') {
 		n = line_len(s);
-		if (signature_line(s, n))
+		if (signature_line(s, n) || (q = quote_start(s, n)) == QUOTE_ALL)
 			return NULL;
-		if (!blank_line(s, n) && !quoted_line(s, n) && !attribution_line(s, n)) {
+		if (q == QUOTE_LINES_2)
+			s = next_line(s);
+		else if (q == QUOTE_NONE && !blank_line(s, n) && !quoted_line(s, n) && !attribution_line(s, n)) {
 			*len = n;
 			return s;
 		}
-		s += n;
-		if (*s == '\n')
-			s++;
+		s = next_line(s);
 	}
 	return NULL;
 }
@@ -976,40 +1200,86 @@ static enum command_status check_controls(struct command *out, const char *s, si
 	return COMMAND_OK;
 }
 
-enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
-    struct command *out)
+/*
+ * The board of a reply to a board mail, whose Subject (its prefixes
+ * stripped) is pbmserv's "Oust Board N <player>", for placements sent alone.
+ */
+static enum command_status placements_board(struct command *out, const char *subj)
+{
+	char list[COMMAND_LINE_MAX + 1];
+	struct word w[3];
+	size_t n = split(subj, w, 3);
+
+	if (n == 3 && word_is(&w[0], "oust") && word_is(&w[1], "board") && ident_board_parse(w[2].s, w[2].len, &out->board))
+		snprintf(out->error, sizeof out->error, "'%s' alone is not a command: to play it, send: "
+		    "move %ld <userid> <password> %s", placements_text(out, list, sizeof list), out->board, list);
+	return COMMAND_PLACEMENTS_ONLY;
+}
+
+/* Parse the command line s[0..len) found in source into out, by the keywords of g. */
+static enum command_status parse_line(struct command *out, const struct command_grammar *g,
+    enum command_source source, const char *s, size_t len)
 {
 	struct word w[MAX_WORDS];
-	const char *subj, *line;
-	size_t len = 0, n;
+	size_t n;
 
-	memset(out, 0, sizeof *out);
 	out->grammar = g;
-	subj = strip_subject(subject != NULL ? subject : "");
-	line = body != NULL ? body_command_line(body, &len) : NULL;
-	if (starts_with_command(g, subj) || (line == NULL && *subj != '\0')) {
-		out->source = COMMAND_FROM_SUBJECT;
-		line = subj;
-		len = strlen(subj);
-	} else if (line != NULL) {
-		out->source = COMMAND_FROM_BODY;
-		out->body_rest = (size_t)(line - body) + len;
-		if (body[out->body_rest] == '\n')
-			out->body_rest++;
-	} else {
-		return fail(out, COMMAND_EMPTY,
-		    "no command found: write it in the Subject or on the first line of the mail");
-	}
-	if (!set_line(out, line, len))
+	out->source = source;
+	if (!set_line(out, s, len))
 		return fail(out, COMMAND_TOO_LONG, "the command line is longer than %d characters",
 		    COMMAND_LINE_MAX);
-	if (check_controls(out, line, len) != COMMAND_OK)
+	if (check_controls(out, s, len) != COMMAND_OK)
 		return COMMAND_CONTROL;
 	n = split(out->line, w, MAX_WORDS);
 	if (n == 0)	/* only control characters */
 		return fail(out, COMMAND_EMPTY,
 		    "no command found: write it in the Subject or on the first line of the mail");
 	return parse_words(out, g, w, n, keyword_index(w, n));
+}
+
+enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
+    struct command *out)
+{
+	struct command alt;
+	const char *subj, *line;
+	size_t len = 0, rest = 0, elen;
+	enum command_status st;
+
+	memset(out, 0, sizeof *out);
+	subj = strip_subject(subject != NULL ? subject : "");
+	line = body != NULL ? body_command_line(body, &len) : NULL;
+	if (line != NULL) {
+		rest = (size_t)(line - body) + len;
+		if (body[rest] == '\n')
+			rest++;
+	}
+	if (!starts_with_command(g, subj) && line != NULL) {
+		out->body_rest = rest;
+		st = parse_line(out, g, COMMAND_FROM_BODY, line, len);
+		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
+	}
+	out->grammar = g;
+	if (*subj == '\0')
+		return fail(out, COMMAND_EMPTY,
+		    "no command found: write it in the Subject or on the first line of the mail");
+	st = parse_line(out, g, COMMAND_FROM_SUBJECT, subj, strlen(subj));
+	if (st != COMMAND_USAGE || line == NULL)
+		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
+	/*
+	 * "Subject: Oust move" above the whole command: an incomplete command
+	 * in the Subject gives way to a complete one on the body's first line.
+	 */
+	memset(&alt, 0, sizeof alt);
+	if (parse_line(&alt, g, COMMAND_FROM_BODY, line, len) == COMMAND_OK) {
+		alt.body_rest = rest;
+		*out = alt;
+		return COMMAND_OK;
+	}
+	/* say which was read: the player may think the text was */
+	elen = strlen(out->error);
+	snprintf(out->error + elen, sizeof out->error - elen,
+	    " (read from the Subject; the text of the mail was not read as a command)");
+	return st;
 }
 
 /* ---- masking ---- */
@@ -1049,7 +1319,7 @@ char *command_mask(const struct command *cmd)
 	const struct keyword *k;
 	struct layout l;
 	size_t n, kw, i, used = 0;
-	bool keep, parsed;
+	bool keep, parsed, only_placements;
 	char *res;
 
 	n = split(cmd->line, w, MAX_WORDS);
@@ -1061,6 +1331,10 @@ char *command_mask(const struct command *cmd)
 		return res;
 	kw = keyword_index(w, n);
 	k = keyword_find(cmd->grammar, &w[kw]);
+	/* placements sent alone (COMMAND_PLACEMENTS_ONLY) are shown whole */
+	only_placements = k == NULL;
+	for (i = 0; i < n && only_placements; i++)
+		only_placements = placement_word(&w[i], false);
 	/*
 	 * Parsed: exactly the password words are masked (help's ignored words
 	 * too).  Unknown first word: only it is kept, the rest is one "****".
@@ -1070,12 +1344,12 @@ char *command_mask(const struct command *cmd)
 	if (k != NULL)
 		layout(k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
-		if (k == NULL && i > kw) {
+		if (k == NULL && i > kw && !only_placements) {
 			memcpy(res + used, " ****", 5);
 			used += 5;
 			break;
 		}
-		if (i <= kw)
+		if (i <= kw || only_placements)
 			keep = true;
 		else if (parsed)
 			keep = !password_slot(k, i - kw - 1);
@@ -1146,6 +1420,7 @@ char *command_comment(const struct command *cmd, const char *body)
 	const char *s;
 	char *keep = NULL, *res = NULL;
 	size_t blen, n, used = 0, start, end, cut;
+	enum quote_start q;
 
 	if (body == NULL)
 		body = "";
@@ -1155,20 +1430,20 @@ char *command_comment(const struct command *cmd, const char *body)
 	if (keep == NULL)
 		return NULL;
 	/* the lines kept, each without trailing blanks */
-	while (*s != '\0') {
+	while (s != NULL && *s != '\0') {
 		n = line_len(s);
-		if (signature_line(s, n))
+		if (signature_line(s, n) || (q = quote_start(s, n)) == QUOTE_ALL)
 			break;
-		if (!quoted_line(s, n) && !attribution_line(s, n) && !private_line(cmd, s, n)) {
+		if (q == QUOTE_LINES_2)
+			s = next_line(s);
+		else if (q == QUOTE_NONE && !quoted_line(s, n) && !attribution_line(s, n) && !private_line(cmd, s, n)) {
 			while (n > 0 && (blank(s[n - 1]) || s[n - 1] == '\r'))
 				n--;
 			memcpy(keep + used, s, n);
 			used += n;
 			keep[used++] = '\n';
 		}
-		s += line_len(s);
-		if (*s == '\n')
-			s++;
+		s = next_line(s);
 	}
 	/* without leading and trailing blank lines */
 	start = 0;

@@ -6,7 +6,11 @@
  * starts with a command keyword (after an optional leading word "oust");
  * otherwise from the first non-blank line of the body that is not quoted
  * ('>') nor the attribution line of a quote ("On ..., X wrote:" followed
- * by quoted lines), so a bottom-posted reply finds its command too.
+ * by quoted lines), so a bottom-posted reply finds its command too, and
+ * that comes before the quoted mail of a top-posted reply (see
+ * command_comment).  When the Subject holds a command too few words long
+ * ("Subject: Oust move") and that body line a complete one, the body's
+ * is used; when it does not, the error says that the Subject was read.
  * A command line holding a control character (C0, DEL, C1: U+0000 to
  * U+001F but TAB, U+007F to U+009F) is refused, naming the character and
  * its position: dropping it silently would make "ev<NUL>il" "evil".
@@ -58,7 +62,9 @@ enum command_status {
 	COMMAND_BAD_BOARD,
 	COMMAND_BAD_TURN,	/* the #turn after a board number */
 	COMMAND_BAD_OPTION,	/* a challenge option */
-	COMMAND_BAD_PLACEMENT
+	COMMAND_BAD_PLACEMENT,
+	COMMAND_PLACEMENTS_ONLY	/* placements without a command ("C3" under a board mail): out->placements
+				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
 };
 
 /*
@@ -187,8 +193,17 @@ char *command_mask(const struct command *cmd);
 /*
  * The comment passed to the opponent: the body after the command line (when
  * the command came from the body) or the whole body (from the Subject), up
- * to a "-- " signature line, without lines quoted with '>' (a reply quoting
- * an old board must not send that board on again), without lines holding
+ * to a "-- " signature line or to the quoted mail of a reply, whichever
+ * comes first, without lines quoted with '>' (a reply quoting an old board
+ * must not send that board on again) and their attribution lines.  The
+ * quoted mail begins at the common clients' markers: "-----Original
+ * Message-----" (Outlook, AOL; Yahoo's and Zimbra's spaced form), a line of
+ * underscores above a From:/Sent: block (Outlook on the web), such a block
+ * alone (Outlook), "---------- Forwarded message ---------" (Gmail), "Begin
+ * forwarded message:" (Apple Mail), and an attribution ("On <date>, <name>
+ * wrote:", Gmail's wrapped over two lines, the German and French forms)
+ * not followed by '>' lines; tests/data/replies holds real clients'
+ * replies.  Also without lines holding
  * the sender's password or repeating the command (the keyword and the same
  * board or user id), control characters other
  * than LF and TAB removed, leading and trailing blank lines and trailing

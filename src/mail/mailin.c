@@ -786,13 +786,89 @@ static char *html_to_text(const char *h, size_t n, size_t *outlen)
 	return out;
 }
 
-/* The decoded, converted and cleaned text of part into out->body (HTML made text first). */
+/* End a flowed paragraph that no line continues: its soft break's space dropped. */
+static char *end_paragraph(char *start, char *o, bool delsp)
+{
+	if (!delsp && o > start && o[-1] == ' ')
+		o--;
+	*o++ = '\n';
+	return o;
+}
+
+/*
+ * The text of a format=flowed part with its soft line breaks undone (RFC
+ * 3676, 4.2): a line ending in a space runs on into the next line of the
+ * same quote depth, which a phone's mail client relies on to wrap a long
+ * command line; with delsp=yes that space goes too (4.3).  Space-stuffing
+ * is removed (4.4), the "-- " signature line stays a line of its own, and
+ * quoted lines keep their '>' marks, written ">> " before the text.
+ * Returns a malloc'd string (NULL when out of memory), its length in *outlen.
+ */
+static char *unflow(const char *s, size_t n, bool delsp, size_t *outlen)
+{
+	char *out = malloc(3 * n + 4), *o;	/* a line ">" grows to "\n> \n" */
+	const char *end = s + n, *e, *t;
+	size_t depth, len;
+	bool open = false;	/* the previous line was flowed into this one */
+	size_t open_depth = 0;
+
+	if (out == NULL)
+		return NULL;
+	o = out;
+	while (s < end) {
+		e = memchr(s, '\n', (size_t)(end - s));
+		if (e == NULL)
+			e = end;
+		len = (size_t)(e - s);
+		if (len > 0 && s[len - 1] == '\r')
+			len--;
+		for (depth = 0; depth < len && s[depth] == '>'; depth++)
+			;
+		t = s + depth;
+		len -= depth;
+		if (len > 0 && *t == ' ')
+			t++, len--;	/* space-stuffed (4.4), or the space after the quote marks */
+		if (open && depth != open_depth) {
+			/* a flowed line followed by a change of depth: fixed (4.5) */
+			o = end_paragraph(out, o, delsp);
+			open = false;
+		}
+		if (!open && depth > 0) {
+			memset(o, '>', depth);
+			o += depth;
+			*o++ = ' ';
+		}
+		if (len > 0 && t[len - 1] == ' ' && !(len == 3 && memcmp(t, "-- ", 3) == 0)) {
+			memcpy(o, t, len - (delsp ? 1 : 0));
+			o += len - (delsp ? 1 : 0);
+			open = true;
+			open_depth = depth;
+		} else {
+			memcpy(o, t, len);
+			o += len;
+			*o++ = '\n';
+			open = false;
+		}
+		s = e < end ? e + 1 : end;
+	}
+	if (open)
+		o = end_paragraph(out, o, delsp);
+	*o = '\0';
+	*outlen = (size_t)(o - out);
+	return out;
+}
+
+/*
+ * The decoded, converted and cleaned text of part into out->body (HTML made
+ * text first, a format=flowed text unwrapped).
+ */
 static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_message *out)
 {
 	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(part));	/* borrowed */
 	GMimeStream *mem = NULL;	/* owned */
 	GByteArray *bytes;		/* borrowed from mem */
 	char *utf = NULL;
+	const char *format;		/* borrowed from part */
 	size_t ulen = 0;
 	enum mailin_status st = MAILIN_NOMEM;
 
@@ -811,6 +887,15 @@ static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_
 		goto out;
 	if (html) {
 		char *text = html_to_text(utf, ulen, &ulen);
+
+		free(utf);
+		utf = text;
+		if (utf == NULL)
+			goto out;
+	} else if ((format = g_mime_object_get_content_type_parameter(part, "format")) != NULL &&
+	    g_ascii_strcasecmp(format, "flowed") == 0) {
+		const char *delsp = g_mime_object_get_content_type_parameter(part, "delsp");
+		char *text = unflow(utf, ulen, delsp != NULL && g_ascii_strcasecmp(delsp, "yes") == 0, &ulen);
 
 		free(utf);
 		utf = text;

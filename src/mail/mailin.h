@@ -71,7 +71,7 @@ struct mailin_message {
 	char *references;	/* References ids without brackets, space separated */
 	char *date;		/* the Date header as written (cleaned) */
 	time_t date_time;	/* Date as a time, -1 if missing or unreadable */
-	char *body;		/* first text/plain part: UTF-8, LF line ends */
+	char *body;		/* first text/plain part: UTF-8, LF line ends, format=flowed unwrapped */
 	size_t body_len;
 	bool automatic;		/* a bounce or automatic mail: never answer it */
 	char *automatic_reason;	/* why, e.g. "Precedence: bulk"; "" if not automatic */

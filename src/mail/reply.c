@@ -552,19 +552,24 @@ static int name_width(const struct game *g)
 	return a > b ? a : b;
 }
 
+char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
+{
+	char iso[GAMEFILE_TIME_SIZE];
+
+	/* "2026-11-21T18:41:07Z" -> "2026-11-21 18:41 UTC" */
+	gamefile_time_str(t, iso);
+	snprintf(buf, REPLY_TIME_SIZE, "%.10s %.5s UTC", iso, iso + 11);
+	return buf;
+}
+
 /* One history line: "   7  x alice  E5,F5", with its time when with_time. */
 static void history_line(struct text *t, const struct game *g, const struct game_turn *e, bool with_time)
 {
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[REPLY_TIME_SIZE];
 
 	tprintf(t, "%4d  ", e->number);
-	if (with_time) {
-		gamefile_time_str(e->time, stamp);
-		/* "2026-11-21T18:41:07Z" -> "2026-11-21 18:41" */
-		stamp[10] = ' ';
-		stamp[16] = '\0';
-		tprintf(t, "%s  ", stamp);
-	}
+	if (with_time)
+		tprintf(t, "%s  ", reply_time_str(e->time, stamp));
 	tprintf(t, "%c %-*s  ", symbol(e->color), name_width(g), e->player);
 	switch (e->action) {
 	case GAME_PLACE:
@@ -574,7 +579,7 @@ static void history_line(struct text *t, const struct game *g, const struct game
 		tputs(t, "pass (no placement)");
 		break;
 	case GAME_SWAP:
-		tputs(t, "swap");
+		tputs(t, "swap (colours exchanged)");
 		break;
 	case GAME_RESIGN:
 		tputs(t, "resign");
@@ -606,6 +611,143 @@ static char *history_text(const struct game *g, int last, bool with_time)
 	return history_upto(g, 0, last, with_time);
 }
 
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "A1", "A1 and B2", "A1, B2 and C3": the n points p[] of b. */
+static void points_text(struct text *t, const struct rules_board *b, const int *p, int n)
+{
+	char name[4];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			tputs(t, i == n - 1 ? " and " : ", ");
+		tputs(t, rules_point_name(b, p[i], name));
+	}
+}
+
+/*
+ * The stones colour c's placement at p would remove from b, into taken
+ * (room for RULES_MAX_POINTS), in board order; returns how many.  scratch
+ * is a board the caller provides (rules_board is large).
+ */
+static int taken_by(const struct rules_board *b, enum rules_color c, int p, struct rules_board *scratch,
+    int *taken)
+{
+	int q, n = 0;
+
+	*scratch = *b;
+	if (rules_place(scratch, c, p, NULL) != RULES_CAPTURE)
+		return 0;
+	for (q = 0; q < b->ncells; q++)
+		if (rules_at(b, q) == RULES_OTHER(c) && rules_at(scratch, q) == RULES_EMPTY)
+			taken[n++] = q;
+	return n;
+}
+
+static int by_column(const void *a, const void *b)
+{
+	const struct { int p, x, y; } *u = a, *v = b;
+
+	return u->x != v->x ? u->x - v->x : u->y - v->y;
+}
+
+/*
+ * For the player to move: the capturing placements open to them now, each
+ * with the stones it takes, or that there are none; "" for anyone else.
+ */
+static char *options_text(const struct game *g, const char *reader)
+{
+	struct rules_board *b = NULL;	/* b[0] the position, b[1] scratch */
+	struct { int p, x, y; } *caps = NULL;
+	uint16_t *legal = NULL;
+	int *taken = NULL, n, i, ncaps = 0, k;
+	const char *who = game_player_to_move(g);
+	enum rules_color c = g->rg.to_move;
+	struct text t = { 0 };
+	struct rules_check chk;
+
+	if (who == NULL || strcmp(who, reader) != 0 || game_user_is_robot(who))
+		return strdup("");
+	b = malloc(2 * sizeof *b);
+	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
+	taken = malloc(RULES_MAX_POINTS * sizeof *taken);
+	caps = malloc(RULES_MAX_POINTS * sizeof *caps);
+	if (b == NULL || legal == NULL || taken == NULL || caps == NULL) {
+		t.b.failed = true;
+		goto out;
+	}
+	b[0] = g->rg.board;
+	n = rules_legal(&b[0], c, legal);
+	for (i = 0; i < n; i++)
+		if (rules_check(&b[0], c, legal[i], &chk) == RULES_CAPTURE) {
+			caps[ncaps].p = legal[i];
+			caps[ncaps].x = rules_x(&b[0], legal[i]);
+			caps[ncaps].y = rules_y(&b[0], legal[i]);
+			ncaps++;
+		}
+	qsort(caps, (size_t)ncaps, sizeof *caps, by_column);
+	if (ncaps == 0) {
+		tputs(&t, "Your capturing placements: none: every placement is non-capturing.\n\n");
+		goto out;
+	}
+	tprintf(&t, "Your capturing placement%s (after each you place again):\n", plural(ncaps));
+	for (i = 0; i < ncaps && i < REPLY_OPTIONS_MAX; i++) {
+		char name[4];
+
+		k = taken_by(&b[0], c, caps[i].p, &b[1], taken);
+		tprintf(&t, "  %s takes ", rules_point_name(&b[0], caps[i].p, name));
+		points_text(&t, &b[0], taken, k);
+		tputs(&t, "\n");
+	}
+	if (ncaps > REPLY_OPTIONS_MAX)
+		tprintf(&t, "  and %d more\n", ncaps - REPLY_OPTIONS_MAX);
+	tputs(&t, "\n");
+out:
+	free(b);
+	free(legal);
+	free(taken);
+	free(caps);
+	return tfinish(&t);
+}
+
+/*
+ * {next} of a game mail, spoken to its reader: to the player to move,
+ * "Your move" and the command to send; to the other, whom the board waits
+ * for, whether their comment was passed on, and when they may swap.
+ */
+static char *next_for(const struct game *g, const struct reply_event *ev, const char *reader)
+{
+	struct text t = { 0 };
+	const char *who;
+	enum rules_color c = g->rg.to_move;
+
+	if (game_over(g))
+		return strdup("");
+	who = game_player_to_move(g);
+	if (strcmp(who, reader) == 0) {
+		tprintf(&t, "Your move, %s (turn %d, you play %s, %c). To play, send:\n\n", who, g->rg.turn,
+		    colour_name(c), symbol(c));
+		tprintf(&t, "    move %ld#%d %s <password> <placements>\n", g->board, g->rg.turn, who);
+		if (g->swap && rules_game_can_swap(&g->rg)) {
+			tprintf(&t, "\nor, to take over Black's stones instead (the pie rule), send:\n\n");
+			tprintf(&t, "    swap %ld#%d %s <password>\n", g->board, g->rg.turn, who);
+		}
+		return tfinish(&t);
+	}
+	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, colour_name(c), symbol(c), g->rg.turn,
+	    game_user_is_robot(who) ? ": its answer comes by mail" : "");
+	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !game_user_is_robot(who))
+		tprintf(&t, "Your comment was passed on to %s.\n", who);
+	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
+		tprintf(&t, "After %s's first turn you may swap (the pie rule):\ntake over Black's stones instead "
+		    "of placing.\n", who);
+	return tfinish(&t);
+}
+
 /* Whose turn it is and the command to send; "" once over. */
 static char *next_text(const struct game *g)
 {
@@ -631,9 +773,55 @@ static char *next_text(const struct game *g)
 	return tfinish(&t);
 }
 
-static const char *plural(int n)
+
+/*
+ * "C1 (capturing A1 and B2), then E1": turn e's placements with the
+ * stones each took; false (nothing written) if the history cannot be
+ * replayed or memory runs out.
+ */
+static bool captures_text(struct text *t, const struct game *g, const struct game_turn *e)
 {
-	return n == 1 ? "" : "s";
+	const int *p = game_turn_points(g, e);
+	struct game_captures gc;
+	char name[4];
+	size_t idx;
+	int i;
+
+	if (game_captures(g, &gc) != GAME_OK)
+		return false;
+	for (i = 0; i < e->npoints; i++) {
+		idx = e->first + (size_t)i;
+		tprintf(t, "%s%s", i > 0 ? ", then " : "", rules_point_name(&g->rg.board, p[i], name));
+		if (gc.n[idx] > 0) {
+			tputs(t, " (capturing ");
+			points_text(t, &g->rg.board, gc.stones + gc.first[idx], gc.n[idx]);
+			tputs(t, ")");
+		}
+	}
+	game_captures_release(&gc);
+	return true;
+}
+
+/* For a finished game: the command that starts a return game against the same opponent. */
+static char *rematch_text(const struct game *g, const char *reader)
+{
+	struct text t = { 0 };
+	const char *opponent = strcmp(reader, g->black) == 0 ? g->white : g->black;
+
+	if (game_user_is_robot(reader))
+		return strdup("");
+	tputs(&t, "For a return game, send:\n\n");
+	tprintf(&t, "    challenge %s <password> %s ", reader, opponent);
+	if (g->shape == RULES_HEX)
+		tprintf(&t, "-hex=%d", g->size);
+	else
+		tprintf(&t, "-size=%d", g->size);
+	if (!g->swap)
+		tputs(&t, " -noswap");
+	if (game_user_is_robot(opponent) && g->robot_level != 0)
+		tprintf(&t, " -level=%d", g->robot_level);
+	tputs(&t, "\n");
+	return tfinish(&t);
 }
 
 /* What the event did, one or more lines. */
@@ -642,16 +830,14 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	struct text t = { 0 };
 	const struct game_turn *e;
 	enum rules_color c;
-	char dims[GAME_DIMENSIONS_SIZE];
 	int i;
 
 	switch (ev->what) {
 	case REPLY_CHALLENGE:
-		tprintf(&t, "%s challenges %s to a game of Oust on board %ld: %s, swap %s.\n", ev->actor,
-		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->board,
-		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
-		tprintf(&t, "%s plays Black (x) and moves first, %s plays White (o)%s.\n", g->black, g->white,
-		    ev->random ? "; the colours were drawn at random" : "");
+		/* the first line of the mail gives the board, its size, the swap and the colours */
+		tprintf(&t, "%s challenges %s to a new game%s; Black moves first.\n", ev->actor,
+		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black,
+		    ev->random ? " (the colours were drawn at random)" : "");
 		if (g->robot_level != 0)
 			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", GAME_ROBOT_USERID,
 			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
@@ -661,9 +847,11 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 			break;
 		e = &g->turns[ev->first - 1];
 		tprintf(&t, "Turn %d: %s played ", e->number, e->player);
-		placements_text(&t, g, e);
-		if (ev->captured > 0)
-			tprintf(&t, ", capturing %d stone%s", ev->captured, plural(ev->captured));
+		if (ev->captured == 0 || !captures_text(&t, g, e)) {
+			placements_text(&t, g, e);
+			if (ev->captured > 0)
+				tprintf(&t, ", capturing %d stone%s", ev->captured, plural(ev->captured));
+		}
 		if (g->end == GAME_END_CAPTURE && ev->first == g->nturns && loser(g) != NULL)
 			tprintf(&t, ", the last of %s's", loser(g));
 		else if (ev->dead_end)
@@ -741,6 +929,7 @@ struct html_mail {
 	const char *comment;	/* plain text from a player */
 	int upto;		/* the position after this turn */
 	bool next;		/* with the command to send next */
+	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
 	const char *recent;	/* plain text: history lines */
 };
 
@@ -810,7 +999,7 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
 	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
 	if (hm->next && !game_over(g)) {
-		next = next_text(g);
+		next = hm->next_body != NULL ? strdup(hm->next_body) : next_text(g);
 		if (next == NULL)
 			goto out;
 		html_pre(&pieces[NEXT], next);
@@ -861,6 +1050,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
+	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL;
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
@@ -889,10 +1079,12 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	if (game_over(g)) {
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
-		if (hist == NULL)
+		rematch = rematch_text(g, to->userid);
+		if (hist == NULL || rematch == NULL)
 			goto out;
 		var(&vs, "result", result);
 		var(&vs, "history", hist);
+		var(&vs, "rematch", rematch);
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
@@ -903,13 +1095,22 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			st = expand(rc, "end", &vs, &body);
 		}
 	} else {
-		next = next_text(g);
+		next = next_for(g, ev, to->userid);
+		options = options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
-		if (next == NULL || hist == NULL)
+		if (next == NULL || options == NULL || hist == NULL)
 			goto out;
 		var(&vs, "turn", turn);
 		var(&vs, "swap", g->swap ? "on" : "off");
 		var(&vs, "next", next);
+		var(&vs, "options", options);
+		/* a new board has no turns to list: the section is left out */
+		last_turns = g->nturns > 0 ? malloc(strlen(hist) + 20) : strdup("");
+		if (last_turns == NULL)
+			goto out;
+		if (g->nturns > 0)
+			sprintf(last_turns, "Last turns:\n%s\n", hist);
+		var(&vs, "last_turns", last_turns);
 		var(&vs, "recent", hist);
 		st = expand(rc, "game", &vs, &body);
 	}
@@ -923,6 +1124,18 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		}
 		hm.upto = g->nturns;
 		hm.next = true;
+		if (next != NULL) {
+			/* the reader's own words and options, as in the text */
+			next_html = malloc(strlen(next) + strlen(options) + 2);
+			if (next_html == NULL) {
+				st = REPLY_NOMEM;
+				goto out;
+			}
+			sprintf(next_html, "%s%s%s", next, options[0] != '\0' ? "\n" : "", options);
+			if (options[0] != '\0')
+				next_html[strlen(next_html) - 1] = '\0';	/* the blank line after the options */
+			hm.next_body = next_html;
+		}
 		hm.recent = hist;
 		st = html_body(rc, g, &hm, &html);
 	}
@@ -934,6 +1147,10 @@ out:
 	free(happened);
 	free(comment);
 	free(next);
+	free(options);
+	free(next_html);
+	free(rematch);
+	free(last_turns);
 	free(hist);
 	free(body);
 	free(html);
@@ -994,7 +1211,7 @@ out:
 enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
     char **body)
 {
-	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE];
+	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE], now_text[300];
 	char *next = NULL, *hist = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
@@ -1008,12 +1225,24 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 		drawing = now;
 		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): %s.", g->board,
 		    game_dimensions(g, false, dims), g->swap ? "on" : "off", status);
+		now_text[0] = '\0';
 	} else {
-		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s), the position after turn %d of %d.\n"
-		    "Now: %s.", g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns,
-		    status);
+		/* a past position: the present (and what to send now) is kept apart, at the end */
+		snprintf(title, sizeof title, "Oust board %ld (%s, swap %s): the position after turn %d of %d.",
+		    g->board, game_dimensions(g, false, dims), g->swap ? "on" : "off", upto, g->nturns);
+		snprintf(now_text, sizeof now_text, "Board %ld now: %s. Send \"show %ld\" for the board as it is.\n\n",
+		    g->board, status, g->board);
 	}
-	next = next_text(g);
+	next = drawing == now ? next_text(g) : strdup("");
+	if (next != NULL && next[0] != '\0') {
+		/* a blank line after the command to send, none when there is none */
+		char *more = realloc(next, strlen(next) + 2);
+
+		if (more == NULL)
+			goto out;
+		next = more;
+		strcat(next, "\n");
+	}
 	/* show 101#5: the turns that led to the position shown, not the game's last ones */
 	hist = history_upto(g, upto, REPLY_RECENT, false);
 	if (next == NULL || hist == NULL)
@@ -1024,6 +1253,7 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 	var(&vs, "drawing", drawing);
 	var(&vs, "next", next);
 	var(&vs, "recent", hist);
+	var(&vs, "now", now_text);
 	st = expand(rc, "show", &vs, body);
 out:
 	if (st == REPLY_NOMEM)
@@ -1054,7 +1284,7 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 		memset(&hm, 0, sizeof hm);
 		hm.title = subject;
 		hm.upto = drawing == NULL ? g->nturns : upto;
-		hm.next = true;
+		hm.next = drawing == NULL;	/* a past position is kept apart from what to send now */
 		hm.recent = hist;
 		st = html_body(rc, g, &hm, &html);
 	}
@@ -1069,7 +1299,7 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
     int days, int64_t timeout_at, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[GAMEFILE_TIME_SIZE];
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, *body = NULL, *html = NULL, intro[GAMEFILE_TIME_SIZE + 300];
@@ -1084,17 +1314,13 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	snprintf(ndays, sizeof ndays, "%d", days);
 	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
-	gamefile_time_str(g->last_move, last);
-	last[10] = ' ';
-	last[16] = '\0';
+	reply_time_str(g->last_move, last);
 	deadline[0] = '\0';
 	if (timeout_at > 0) {
-		char t[GAMEFILE_TIME_SIZE];
+		char t[REPLY_TIME_SIZE];
 
-		gamefile_time_str(timeout_at, t);
-		t[10] = ' ';
-		t[16] = '\0';
-		snprintf(deadline, sizeof deadline, "If you have not played by %s UTC, you lose the game on time.\n", t);
+		snprintf(deadline, sizeof deadline, "If you have not played by %s, you lose the game on time.\n",
+		    reply_time_str(timeout_at, t));
 	}
 	next = next_text(g);
 	hist = history_text(g, REPLY_RECENT, false);
@@ -1142,7 +1368,7 @@ out:
 enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[GAMEFILE_TIME_SIZE];
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *hist = NULL, *body = NULL, *html = NULL;
 	struct html_mail hm;
@@ -1155,7 +1381,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 	status_subject(g, subject, sizeof subject);
 	status_text(g, status, sizeof status);
 	board_render_game(g, drawing);
-	gamefile_time_str(g->created, created);
+	reply_time_str(g->created, created);
 	hist = history_text(g, 0, true);
 	if (hist == NULL)
 		goto out;
@@ -1223,7 +1449,7 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
 }
 
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, const struct game *games, size_t n, struct reply_mail *out)
+    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out)
 {
 	char subject[200], status[200], who[100], count[32], row[400];
 	size_t indent;
@@ -1256,7 +1482,8 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 		if (game_over(g))
 			result_text(g, status, sizeof status);
 		else
-			snprintf(status, sizeof status, "turn %d, %s to move", g->rg.turn, game_player_to_move(g));
+			snprintf(status, sizeof status, "turn %d, %s to move%s", g->rg.turn, game_player_to_move(g),
+			    own && strcmp(game_player_to_move(g), userid) == 0 ? ": your move" : "");
 		/* a long state goes on under its own column (wrap_line), not under the board's */
 		snprintf(row, sizeof row, "  %-9ld  %-5s  %-*s  ", g->board, size, width, who);
 		indent = columns(row, strlen(row));

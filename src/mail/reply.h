@@ -43,6 +43,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -54,6 +55,14 @@
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
 #define REPLY_WRAP 72		/* columns of a reply's lines (the board drawing's excepted) */
 #define REPLY_VERBATIM '\001'	/* starts a line reply_wrap() leaves as it is */
+#define REPLY_OPTIONS_MAX 30
+
+/*
+ * The one form of a time in every mail to a player: "2023-11-14 23:13 UTC"
+ * (game files and logs keep ISO 8601, gamefile.h).  Returns buf.
+ */
+#define REPLY_TIME_SIZE 24
+char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE]);
 
 enum reply_status {
 	REPLY_OK = 0,
@@ -204,11 +213,13 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
 /*
  * games: the n boards (read with gamefile_parse_header()) of userid, in
- * order; counted all, listed at most the last REPLY_GAMES_MAX.
+ * order; counted all, listed at most the last REPLY_GAMES_MAX.  With own
+ * (the mail comes from userid's address), the boards where userid is to
+ * move are marked "your move".
  */
 #define REPLY_GAMES_MAX 200
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, const struct game *games, size_t n, struct reply_mail *out);
+    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out);
 
 /*
  * help: the commands and the rules (Oust, by Mark Steere).  commands is the

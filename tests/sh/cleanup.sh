@@ -123,7 +123,7 @@ check "... no remind: line once over" [ -z "$(header "$g" remind)" ]
 check "... one mail to each player" [ "$(replies "$h" $A)$(replies "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
 check "... subject 'Oust Board 101 won by alice'" sh -c "grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $A)' && grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $B)'"
 r=$(last "$h" $B)
-check "... the result, the time limit, the board and the whole history" sh -c "grep -q 'is over: alice won: bob ran out of time' '$r' && grep -q 'The time limit on this server is 10 days' '$r' && grep -q '^ 3  \. \. x' '$r' && grep -q '   2  2023-11-24 22:13  o bob    out of time' '$r'"
+check "... the result, the time limit, the board and the whole history" sh -c "grep -q 'is over: alice won: bob ran out of time' '$r' && grep -q 'The time limit on this server is 10 days' '$r' && grep -q '^ 3  \. \. x' '$r' && grep -q '   2  2023-11-24 22:13 UTC  o bob    out of time' '$r'"
 check "... threaded under the board" grep -q '^References: <board-101\.' "$r"
 check "... logged" grep -q 'cleanup board=101 ok: turn 2: bob lost on time after 10 days; alice won' "$h/log"
 check "the file replays (fsck)" "$bin" -d "$h" fsck

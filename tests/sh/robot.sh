@@ -120,7 +120,7 @@ for fault in fail crash hang illegal; do
 	check "$fault: logged and on stderr" \
 	    sh -c "grep -q 'turn 2: the robot could not play (.*): left for oustpbm robot' '$h/log' && grep -q 'could not play' '$tmp/fault.err'"
 	check "$fault: alice got the reply to her move, saying the robot's answer comes by mail" \
-	    sh -c "tr '\n' ' ' <'$(newest "$h" $A)' | grep -q \"It is robot's turn (turn 2, robot plays White, o): its answer  *comes  *by mail.\""
+	    sh -c "tr '\n' ' ' <'$(newest "$h" $A)' | grep -q \"Waiting for robot (White, o) to play turn 2: its answer  *comes  *by  *mail.\""
 	sum=$(cksum <"$h/games/101.game")
 	mails=$(replies "$h" $A)
 	rc=$(OUSTPBM_TEST_ROBOT=$fault OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" robot 2>/dev/null; echo $?)

@@ -652,6 +652,115 @@ static void test_comment(void)
 	free(c);
 }
 
+/* The quote forms of common clients end the comment; a bottom-posted command is still found. */
+static void test_quote_forms(void)
+{
+	static const struct {
+		const char *body, *want, *what;
+	} cases[] = {
+		{ "move 101 alice pw E5\nGood one.\n\n-----Original Message-----\nFrom: Oust <oust@example.net>\n"
+		  "Sent: Tuesday\nTo: alice\nSubject: Oust Board 101 alice\n\nmove 101#3 alice <password>\n",
+		  "Good one.", "Outlook's Original Message line" },
+		{ "move 101 alice pw E5\nGood one.\n\n________________________________\nFrom: Oust <oust@example.net>\n"
+		  "Sent: Tuesday, 14 November 2023 23:05\nTo: alice <alice@example.org>\nSubject: Oust Board 101 alice\n"
+		  "\nOust board 101\n", "Good one.", "Outlook on the web's underscores and From:/Sent: block" },
+		{ "move 101 alice pw E5\nGood one.\n\nFrom: Oust <oust@example.net>\nSent: Tuesday\nTo: alice\n"
+		  "Subject: Oust Board 101 alice\n\nOust board 101\n", "Good one.", "Outlook's header block alone" },
+		{ "move 101 alice pw E5\nGood one.\n\n*From:* Oust <oust@example.net>\n*Date:* Tuesday\n*To:* alice\n"
+		  "\nOust board 101\n", "Good one.", "a bold header block made plain" },
+		{ "move 101 alice pw E5\nGood one.\n\nOn Tue, Nov 14, 2023 at 11:05\xe2\x80\xafPM Oust test server <\n"
+		  "oust@example.net> wrote:\n\n> Oust board 101\n> x: alice 1/1\n", "Good one.",
+		  "Gmail's attribution wrapped before the address" },
+		{ "move 101 alice pw E5\nGood one.\n\nOn 14 Nov 2023, at 23:05, Oust <oust@example.net> wrote:\n\n"
+		  "Oust board 101\nunquoted\n", "Good one.", "an attribution above an unmarked quote" },
+		{ "move 101 alice pw E5\nGood one.\n\nAm Di., 14. Nov. 2023 um 23:05 Uhr schrieb Oust <oust@example.net>:\n"
+		  "Oust board 101\n", "Good one.", "Gmail's German attribution" },
+		{ "move 101 alice pw E5\nGood one.\n\nLe mar. 14 nov. 2023 \xc3\xa0 23:05, Oust <oust@example.net> a "
+		  "\xc3\xa9" "crit :\nOust board 101\n", "Good one.", "Gmail's French attribution" },
+		{ "move 101 alice pw E5\nGood one.\n\n---------- Forwarded message ---------\nFrom: Oust\nOust board 101\n",
+		  "Good one.", "Gmail's forwarded message line" },
+		{ "move 101 alice pw E5\nGood one.\n\nBegin forwarded message:\n\nFrom: Oust\n", "Good one.",
+		  "Apple Mail's forwarded message line" },
+		{ "move 101 alice pw E5\nOn the next turn I win.\nFrom: here to there\n", "On the next turn I win.\n"
+		  "From: here to there", "a line starting 'On' or 'From:' alone is text" },
+		{ "On Tue, Nov 14, 2023 at 11:05 PM Oust test server <\noust@example.net> wrote:\n> Oust board 101\n"
+		  ">\n\nmove 101 alice pw E5\n\nGood one.\n", "Good one.", "bottom-posted under Gmail's wrapped attribution" },
+		{ "On 14 Nov 2023, Oust wrote:\n> board\nmove 101 alice pw E5\n> more board\nanswer between\n",
+		  "answer between", "an answer between quoted lines stays" },
+	};
+	size_t i;
+	char *c;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ok_int(command_parse(&mailcmd_grammar, "Re: Oust Board 101 alice", cases[i].body, &cmd), COMMAND_OK,
+		    "quote forms: %s: the command is found", cases[i].what);
+		c = command_comment(&cmd, cases[i].body);
+		ok_str(c, cases[i].want, "quote forms: %s", cases[i].what);
+		free(c);
+	}
+	ok_int(command_parse(&mailcmd_grammar, "", "\n-----Original Message-----\nmove 101 alice pw E5\n", &cmd),
+	    COMMAND_EMPTY, "quote forms: a command only in the quoted mail is not read");
+	ok_int(command_parse(&mailcmd_grammar, "", "On Tuesday, Oust wrote:\nmove 101 alice pw E5\n", &cmd),
+	    COMMAND_EMPTY, "quote forms: nor one under an attribution without '>' quoting");
+}
+
+/* An incomplete command in the Subject and the whole command in the body. */
+static void test_subject_incomplete(void)
+{
+	ok_int(command_parse(&mailcmd_grammar, "Oust move", "move 101#2 bob pw D3\nthanks\n", &cmd), COMMAND_OK,
+	    "subject incomplete: the body's complete command is used");
+	ok_int(cmd.source, COMMAND_FROM_BODY, "subject incomplete: read from the body");
+	ok_str(cmd.placements[0].name, "D3", "subject incomplete: its placements");
+	ok_int(command_parse(&mailcmd_grammar, "register", "register alice secret Alice Liddell\n", &cmd), COMMAND_OK,
+	    "subject incomplete: register in the body");
+	ok_str(cmd.fullname, "Alice Liddell", "subject incomplete: register's full name");
+	ok_int(command_parse(&mailcmd_grammar, "Re: move", "show 101\n", &cmd), COMMAND_OK,
+	    "subject incomplete: whatever complete command the body holds");
+	ok_int(command_parse(&mailcmd_grammar, "move 101", "move 101 bob\n", &cmd), COMMAND_USAGE,
+	    "subject incomplete: the body's incomplete too");
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> "
+	    "<password> <placements> (read from the Subject; the text of the mail was not read as a command)",
+	    "subject incomplete: the error says the Subject was read, not the text");
+	ok_int(command_parse(&mailcmd_grammar, "move 101", NULL, &cmd), COMMAND_USAGE, "subject incomplete: no body");
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> "
+	    "<password> <placements>", "subject incomplete: no note without a text");
+	ok_int(command_parse(&mailcmd_grammar, "move 101 bob pw Z9", "move 101 bob pw D3\n", &cmd), COMMAND_OK,
+	    "subject complete: the Subject wins");
+	ok_str(cmd.placements[0].name, "Z9", "subject complete: its placements");
+	ok_int(command_parse(&mailcmd_grammar, "move 101 bob pw E55", "move 101 bob pw D3\n", &cmd), COMMAND_BAD_PLACEMENT,
+	    "subject complete but wrong: not replaced by the body");
+}
+
+/* Placements sent alone, under a board mail or not. */
+static void test_placements_only(void)
+{
+	char *m;
+
+	ok_int(command_parse(&mailcmd_grammar, "Re: Oust Board 101 bob", "C3\n\n> Oust board 101\n", &cmd), COMMAND_PLACEMENTS_ONLY,
+	    "placements only: C3 under a board mail");
+	ok_int(cmd.board, 101, "placements only: the board of the Subject");
+	ok_int(cmd.nplacements, 1, "placements only: one placement");
+	ok_str(cmd.error, "'C3' alone is not a command: to play it, send: move 101 <userid> <password> C3",
+	    "placements only: the command to send");
+	ok_int(command_parse(&mailcmd_grammar, "Re: [games] AW: Oust Board 205 alice", "c3 d4\n", &cmd), COMMAND_PLACEMENTS_ONLY,
+	    "placements only: two, with a space");
+	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move 205 <userid> <password> C3,D4",
+	    "placements only: joined by a comma, upper case");
+	m = command_mask(&cmd);
+	ok_str(m, "c3 d4", "placements only: echoed whole");
+	free(m);
+	ok_int(command_parse(&mailcmd_grammar, "", "C3, D4\n", &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: no Subject");
+	ok_int(cmd.board, 0, "placements only: no board");
+	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move <board>[#turn] <userid> "
+	    "<password> C3,D4", "placements only: the command's shape without a board");
+	ok_int(command_parse(&mailcmd_grammar, "C3", NULL, &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: in the Subject");
+	ok_int(command_parse(&mailcmd_grammar, "", "C3,,D4\n", &cmd), COMMAND_UNKNOWN, "placements only: not a placement list");
+	ok_int(command_parse(&mailcmd_grammar, "", "Z99 C3\n", &cmd), COMMAND_UNKNOWN, "placements only: not a placement");
+	m = command_mask(&cmd);
+	ok_str(m, "Z99 ****", "placements only: an unknown command still masked");
+	free(m);
+}
+
 static void test_names(void)
 {
 	subj("move 101 alice pw E5");
@@ -674,6 +783,9 @@ int main(void)
 	test_short_forms();
 	test_account_commands();
 	test_comment();
+	test_quote_forms();
+	test_subject_incomplete();
+	test_placements_only();
 	test_names();
 	return t_done();
 }

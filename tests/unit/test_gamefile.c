@@ -46,7 +46,7 @@ static const char CANON[] =
     "2 2026-11-21T18:50:00Z o bob F5\n"
     "3 2026-11-21T18:52:47Z x alice C3\n"
     "4 2026-11-21T18:55:00Z o bob J9\n"
-    "5 2026-11-21T18:57:47Z x alice E6,C9\n";
+    "5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n";
 
 #define T0 INT64_C(1795286467) /* 2026-11-21T18:41:07Z */
 
@@ -209,6 +209,49 @@ static void test_canonical(void)
 	free(crlf);
 	game_release(&g);
 
+	/* The captures of a history line: optional (files from before load), and checked. */
+	lower = replaced(CANON, " captured:F5,-\n", "\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "a file without captures loads %s",
+	    err.msg);
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_str(out, CANON, "and is written with its captures");
+	free(out);
+	free(lower);
+	game_release(&g);
+	lower = replaced(CANON, " captured:F5,-\n", " captured:f5,-\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "captures in lower case %s", err.msg);
+	free(lower);
+	game_release(&g);
+	lower = replaced(CANON, " captured:F5,-\n", " captured:E5,-\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "captures are read for their form");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_str(out, CANON, "... and written again from the placements");
+	free(out);
+	free(lower);
+	game_release(&g);
+	lower = replaced(CANON, " captured:F5,-\n", " captured:F5\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "one item for two placements");
+	ok_str(err.msg, "line 35: captured: 1 item for 2 placements", "... refused");
+	free(lower);
+	lower = replaced(CANON, " captured:F5,-\n", " captured:F5+Z9,-\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "a point not on the board");
+	ok_str(err.msg, "line 35: captured: 'Z9' is not a point of the board", "... refused");
+	free(lower);
+	lower = replaced(CANON, " captured:F5,-\n", " captured:F5,-x\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "a stray character");
+	ok_str(err.msg, "line 35: captured: 'F5,-x': items are joined by commas", "... refused");
+	free(lower);
+	lower = replaced(CANON, "4 2026-11-21T18:55:00Z o bob J9\n", "4 2026-11-21T18:55:00Z o bob resign captured:E5\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "captures after a resignation");
+	ok_str(err.msg, "line 34: 'captured:E5' after resign: only placements capture", "... refused");
+	free(lower);
+	lower = replaced(CANON, " captured:F5,-\n", " taken:F5\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "an unknown sixth field");
+	free(lower);
+	lower = replaced(CANON, " captured:F5,-\n", " captured:F5,- more\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "a seventh field");
+	free(lower);
+
 	/* A domain literal on the right of a thread id is a msg-id too. */
 	lower = replaced(CANON, "thread: <board-101@oust.example.org>", "thread: <x.1@[192.0.2.1]>");
 	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "thread with a domain literal");
@@ -334,7 +377,7 @@ static const struct perr perrs[] = {
 	{ "\nhistory:\n", "\nhist:\n", NULL, NULL, "line 30: expected 'history:', found 'hist:'",
 	    30 },
 	{ "4 2026-11-21T18:55:00Z o bob J9", "4 2026-11-21T18:55:00Z o bob", NULL, NULL,
-	    "line 34: expected 'NUMBER TIME x|o PLAYER ACTION', found "
+	    "line 34: expected 'NUMBER TIME x|o PLAYER ACTION [captured:...]', found "
 	    "'4 2026-11-21T18:55:00Z o bob'", 34 },
 	{ "4 2026-11-21T18:55:00Z o bob J9", "four 2026-11-21T18:55:00Z o bob J9", NULL, NULL,
 	    "line 34: bad turn number 'four'", 34 },
@@ -362,7 +405,7 @@ static const struct perr perrs[] = {
 	{ "swap: on", "swap: off", "o bob F5", "o bob swap",
 	    "line 32: swap at turn 2, but swap is off", 32 },
 	{ "turn: 6", "turn: 7", NULL, NULL, "line 9: turn 7, but the history has 5 turns", 9 },
-	{ "x alice E6,C9", "x alice resign", NULL, NULL,
+	{ "x alice E6,C9 captured:F5,-", "x alice resign", NULL, NULL,
 	    "line 7: status playing, but the game ended at turn 5 (resign)", 7 },
 	{ "to-move: white", "to-move: black", NULL, NULL,
 	    "line 8: to-move black, but turn 6 is white's", 8 },
@@ -373,7 +416,7 @@ static const struct perr perrs[] = {
 	{ "status: playing\nto-move: white", "status: white-won\nend: capture", NULL, NULL,
 	    "line 8: end capture, but the last turn is not a placement by white", 8 },
 	{ "status: playing\nto-move: white", "status: drawn\nend: no-placements",
-	    "x alice E6,C9", "x alice pass",
+	    "x alice E6,C9 captured:F5,-", "x alice pass",
 	    "line 8: end no-placements, but the last turn is not a placement", 8 },
 	{ "\nx: alice", "", "", "", "line 13: unexpected end of file, expected the board", 13 },
 	{ "\n    A B C D E F G H J K L\n11", "", "", "",

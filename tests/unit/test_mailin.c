@@ -496,6 +496,40 @@ static void test_misc(void)
 	mailin_message_release(&m);
 }
 
+/* format=flowed (RFC 3676): soft breaks undone before the command is read. */
+static void test_flowed(void)
+{
+	struct mailin_message m;
+
+	parse_str("From: a@example.org\nContent-Type: text/plain; charset=us-ascii; format=flowed\n\n"
+	    "move 104#1 bob \nhunter2 D4\nfixed line\n", &m);
+	ok_str(m.body, "move 104#1 bob hunter2 D4\nfixed line\n", "flowed: a soft break joined, the space kept");
+	mailin_message_release(&m);
+	parse_str("From: a@example.org\nContent-Type: text/plain; format=Flowed; DelSp=Yes\n\n"
+	    "move 104#1 bob hun \nter2 D4\n", &m);
+	ok_str(m.body, "move 104#1 bob hunter2 D4\n", "flowed: delsp=yes drops the soft break's space");
+	mailin_message_release(&m);
+	parse_str("From: a@example.org\nContent-Type: text/plain; format=flowed\n\n"
+	    "  stuffed \nline\n-- \nsig \ncontinued\n", &m);
+	ok_str(m.body, " stuffed line\n-- \nsig continued\n", "flowed: space-stuffing removed, the signature line fixed");
+	mailin_message_release(&m);
+	parse_str("From: a@example.org\nContent-Type: text/plain; format=flowed\n\n"
+	    "text \n> quoted \n> more\n>> deeper \nnot quoted\n", &m);
+	ok_str(m.body, "text\n> quoted more\n>> deeper\nnot quoted\n",
+	    "flowed: quoted lines join at the same depth only, keeping their marks");
+	mailin_message_release(&m);
+	parse_str("From: a@example.org\nContent-Type: text/plain\n\nmove 104#1 bob \nhunter2 D4\n", &m);
+	ok_str(m.body, "move 104#1 bob \nhunter2 D4\n", "flowed: not without format=flowed");
+	mailin_message_release(&m);
+	parse_str("From: a@example.org\nContent-Type: text/plain; format=flowed\n\n>\n>", &m);
+	ok_str(m.body, "> \n> \n", "flowed: bare quote marks");
+	mailin_message_release(&m);
+	parse_str("From: a@example.org\nContent-Type: text/plain; format=flowed\n"
+	    "Content-Transfer-Encoding: quoted-printable\n\nmove 104#1 bob=20\r\nhunter2 D4 \n", &m);
+	ok_str(m.body, "move 104#1 bob hunter2 D4\n", "flowed: after quoted-printable, a last flowed line ended");
+	mailin_message_release(&m);
+}
+
 int main(void)
 {
 	test_shapes();
@@ -504,6 +538,7 @@ int main(void)
 	test_automatic();
 	test_read();
 	test_misc();
+	test_flowed();
 	mailin_shutdown();
 	mailin_shutdown();
 	ok(1, "shutdown twice");

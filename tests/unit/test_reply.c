@@ -173,9 +173,16 @@ static void test_game(void)
 	ok(has(&m, "Message-Id: <101.0.bob.1700000000@example.net>\n"), "board id: board, turn, recipient, time");
 	ok(has(&m, "References: <board-101.1@example.net> <c.1@example.org>\n"), "the board's root id comes first");
 	ok(has(&m, "alice writes:\n\n  Good luck!\n"), "the comment goes to the opponent");
-	ok(has(&m, "move 101#1 alice <password> <placements>"), "the command to send");
+	ok(has(&m, "Waiting for alice (Black, x) to play turn 1.\n"), "the waiting player's copy: whom the board waits for");
+	ok(has(&m, "After alice's first turn you may swap (the pie rule):\n"), "... and when they may swap");
+	ok(!has(&m, "move 101#1 alice"), "... not the other player's command");
+	ok(!has(&m, "capturing placements"), "... nor their options");
 	reply_mail_release(&m);
 	ok_int(reply_game(&rc, &g, &ev, &alice, &m), REPLY_OK, "the challenger's copy");
+	ok(has(&m, "Your move, alice (turn 1, you play Black, x). To play, send:\n\n"
+	    "    move 101#1 alice <password> <placements>\n"), "... the player to move's: the command to send");
+	ok(has(&m, "Your comment was passed on") == false, "... no 'passed on' to the player to move");
+	ok(has(&m, "Your capturing placements: none: every placement is non-capturing.\n"), "... their options");
 	ok(!has(&m, "Good luck!"), "... without the challenger's own comment");
 	ok(has(&m, "To: Alice Liddell <alice@example.org>\n"), "... to the full name");
 	reply_mail_release(&m);
@@ -190,6 +197,12 @@ static void test_game(void)
 	ok(has(&m, "swap 101#2 bob <password>"), "swap is offered at turn 2");
 	ok(has(&m, "   1  x alice  C3\n"), "the last turns");
 	reply_mail_release(&m);
+	ev.comment = "Your turn.";
+	ok_int(reply_game(&rc, &g, &ev, &alice, &m), REPLY_OK, "the mover's copy");
+	ok(has(&m, "Waiting for bob (White, o) to play turn 2.\nYour comment was passed on to bob.\n"),
+	    "... whom the board waits for, and the comment passed on");
+	reply_mail_release(&m);
+	ev.comment = "";
 
 	place(&g, "bob", "B3");
 	place(&g, "alice", "D3");	/* captures B3: bob has nothing left */
@@ -199,8 +212,10 @@ static void test_game(void)
 	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "end mail");
 	ok(has(&m, "Subject: Oust Board 101 won by alice\n"), "won by subject");
 	ok(has(&m, "is over: alice won: bob has no stones left."), "the result");
-	ok(has(&m, "Turn 3: alice played D3, capturing 1 stone, the last of bob's.\n"), "the winning turn");
-	ok(has(&m, "   1  2023-11-14 22:13  x alice  C3\n"), "the whole history with times");
+	ok(has(&m, "Turn 3: alice played D3 (capturing B3), the last of bob's.\n"), "the winning turn, naming the capture");
+	ok(has(&m, "For a return game, send:\n\n    challenge bob <password> alice -size=5\n"),
+	    "the rematch command, for the reader");
+	ok(has(&m, "   1  2023-11-14 22:13 UTC  x alice  C3\n"), "the whole history with times, in the mails' one form");
 	ok(!has(&m, "To play, send"), "no command to send once over");
 	reply_mail_release(&m);
 
@@ -218,12 +233,21 @@ static void test_game(void)
 	ok(!has(&m, "References: <board"), "no board root");
 	reply_mail_release(&m);
 
-	ok_int(reply_games(&rc, "carol@example.net", "", "carol", NULL, 0, &m), REPLY_OK, "empty games list");
+	ok_int(reply_games(&rc, "carol@example.net", "", "carol", true, NULL, 0, &m), REPLY_OK, "empty games list");
 	ok(has(&m, "(carol plays on no board)"), "says so");
 	reply_mail_release(&m);
-	ok_int(reply_games(&rc, "alice@example.net", "", "alice", &g, 1, &m), REPLY_OK, "games list");
+	ok_int(reply_games(&rc, "alice@example.net", "", "alice", true, &g, 1, &m), REPLY_OK, "games list");
 	ok(has(&m, "  101        5x5    alice (x) - bob (o)  alice won: bob has no stones\n"
 	    "                                         left\n"), "one line per board, a long state wrapped under its column");
+	reply_mail_release(&m);
+	game_release(&g);
+	game_init(&g, 102, 5, true, "carol", "alice", NOW);
+	place(&g, "carol", "C3");
+	ok_int(reply_games(&rc, "alice@example.net", "", "alice", true, &g, 1, &m), REPLY_OK, "games list, own");
+	ok(has(&m, "turn 2, alice to move: your move\n"), "... marks your move");
+	reply_mail_release(&m);
+	ok_int(reply_games(&rc, "bob@example.net", "", "alice", false, &g, 1, &m), REPLY_OK, "games list, another's");
+	ok(has(&m, "turn 2, alice to move\n"), "... without 'your move'");
 	reply_mail_release(&m);
 	game_release(&g);
 	reply_release(&rc);

@@ -1,0 +1,90 @@
+/*
+ * Unit tests on the corpus of real clients' replies (tests/data/replies):
+ * each raw mail, read by mailin as the server reads it, must leave only the
+ * reply's own text as the comment passed to the opponent, whatever quote
+ * form its client wrote (Outlook's header block, AOL's and Yahoo's
+ * "Original Message" lines, attributions with or without '>' quoting, a
+ * signature, a bottom-posted reply).
+ */
+#include "commands/mailcmd.h"
+#include "mail/command.h"
+#include "mail/mailin.h"
+#include "t.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct command cmd;
+
+/* Read tests/data/replies/<name> (under $OUSTPBM_TOP when set); the caller frees it. */
+static char *load(const char *name, size_t *len)
+{
+	const char *top = getenv("OUSTPBM_TOP");
+	char path[4096];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof path, "%s/tests/data/replies/%s", top != NULL ? top : ".", name);
+	f = fopen(path, "rb");
+	if (f == NULL) {
+		printf("# cannot open %s\n", path);
+		exit(1);
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		exit(1);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/*
+ * The comment of the mail in name, read as a reply whose command came from
+ * the Subject (so the whole body is the comment) and, with the command
+ * line put on top of its text, as a reply with the command in the body.
+ */
+static void corpus(const char *name, const char *want)
+{
+	struct mailin_message m;
+	char *buf, *c, *body;
+	size_t len;
+
+	buf = load(name, &len);
+	ok_int(mailin_parse(buf, len, &m), MAILIN_OK, "%s: parsed", name);
+	command_parse(&mailcmd_grammar, "show 101", m.body, &cmd);
+	c = command_comment(&cmd, m.body);
+	ok_str(c, want, "%s: the comment is the reply alone (command in the Subject)", name);
+	free(c);
+	body = malloc(strlen(m.body) + 40);
+	if (body == NULL)
+		exit(1);
+	sprintf(body, "show 101\n%s", m.body);
+	ok_int(command_parse(&mailcmd_grammar, m.subject, body, &cmd), COMMAND_OK, "%s: the command above the reply is read", name);
+	c = command_comment(&cmd, body);
+	ok_str(c, want, "%s: the comment is the reply alone (command in the body)", name);
+	free(c);
+	free(body);
+	mailin_message_release(&m);
+	free(buf);
+}
+
+int main(void)
+{
+	corpus("outlook.eml", "Hello");
+	corpus("aol.eml", "Hello");
+	corpus("yahoo.eml", "Hello");
+	corpus("comcast.eml", "Hello");
+	corpus("hotmail.eml", "Hello");
+	corpus("apple_mail.eml", "Hello");
+	corpus("apple_mail_2.eml", "Hello");
+	corpus("iphone.eml", "Hello\n\nSent from my iPhone");
+	corpus("sparrow.eml", "Hello");
+	corpus("thunderbird.eml", "Hello");
+	mailin_shutdown();
+	return t_done();
+}
