@@ -69,7 +69,7 @@ check "the HTML part is 7bit when it can be (ASCII, short lines), never base64" 
 # a hex board: the table of offset rows, valid, with its one stone
 send "$h" alice@example.org 'challenge alice secret bob -hex=4'
 send "$h" alice@example.org 'move 102 alice secret d4' 'hex'
-"$part" "$(last "$h" bob@example.com)" html >"$tmp/hex.html"
+"$part" "$(newest "$h" bob@example.com)" html >"$tmp/hex.html"
 check "hex: the HTML is valid HTML5 (tidy)" sh -c "tidy -q -e --doctype html5 '$tmp/hex.html' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
 check "hex: 37 cells of two half-cell columns, d4 black and marked, 36 holes" sh -c \
     "[ \$(grep -o '<td colspan=2 style=background:#111;border-radius:50%;color:#f43>&bull;' '$tmp/hex.html' | wc -l) = 1 ] && [ \$(grep -o '<td colspan=2 style=background:#ebcd86;' '$tmp/hex.html' | wc -l) = 36 ]"

@@ -5,54 +5,30 @@
 # --rebuild makes equal to the one kept game by game, a damaged file
 # refused with its line number (the game still ends, its mark kept and
 # settled once the file is mended), and a stale mark dropped.
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-ratings.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_ROBOT_PLAYOUTS
-T0=1700000000
+. "$(dirname "$0")/lib.sh"
+tmpdir
+unset OUSTPBM_TEST_ROBOT_PLAYOUTS
 DAY=86400
 
-n=0
-fails=0
-check() { # description, then a command that must succeed
-	desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $desc"
-	else
-		fails=$((fails + 1))
-		echo "not ok $n - $desc"
-	fi
-}
-mail() { # FROM SUBJECT
-	printf 'From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <%s.%s.%s@example.org>\n\nbody\n' \
-	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$" "$(date +%s%N)"
-}
-send() { # HOME TIME FROM SUBJECT
-	mail "$3" "$4" | OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>&1
+sendat() { # HOME TIME FROM SUBJECT
+	mail "$3" "$4" | deliver "$1" "$2"
 }
 has() { grep -q -- "$2" "$1"; }
 hasnt() { ! grep -q -- "$2" "$1"; }
 same() { cmp -s "$1" "$2"; }
 
 h=$tmp/home
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\ntimeout_days = 3\n' \
-    "$top" >"$h/oustpbm.conf"
-send "$h" $T0 a@example.org "register alice secret"
-send "$h" $T0 b@example.org "register bob hunter2"
-send "$h" $T0 c@example.org "register carol pw3"
+mkhome "$h" 'timeout_days = 3'
+sendat "$h" $T0 a@example.org "register alice secret"
+sendat "$h" $T0 b@example.org "register bob hunter2"
+sendat "$h" $T0 c@example.org "register carol pw3"
 # 101 small: bob resigns; 102 standard: carol resigns; 103 unrated: carol resigns
-send "$h" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5"
-send "$h" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
-send "$h" $((T0 + 30)) a@example.org "challenge alice secret carol"
-send "$h" $((T0 + 40)) c@example.org "resign 102 carol pw3"
-send "$h" $((T0 + 50)) b@example.org "challenge bob hunter2 carol -unrated"
-send "$h" $((T0 + 60)) c@example.org "resign 103 carol pw3"
+sendat "$h" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5"
+sendat "$h" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
+sendat "$h" $((T0 + 30)) a@example.org "challenge alice secret carol"
+sendat "$h" $((T0 + 40)) c@example.org "resign 102 carol pw3"
+sendat "$h" $((T0 + 50)) b@example.org "challenge bob hunter2 carol -unrated"
+sendat "$h" $((T0 + 60)) c@example.org "resign 103 carol pw3"
 check "a rated resignation on 5x5 is a small game: alice beat bob" \
     has "$h/ratings" "^game: 101 small 2023-11-14T22:13:40Z alice bob black-won$"
 check "on 11x11 a standard game" has "$h/ratings" "^game: 102 standard .* alice carol black-won$"
@@ -63,13 +39,13 @@ check "the winner above 1500, the loser below" sh -c \
     "grep -q '^player: small alice 1662.31 290.32 ' '$h/ratings' && grep -q '^player: small bob 1337.69 290.32 ' '$h/ratings'"
 
 # the robot player, rated by level: it resigns at once (its test player)
-OUSTPBM_TEST_ROBOT=resign send "$h" $((T0 + 70)) a@example.org "challenge alice secret robot -size=7 -level=2"
-OUSTPBM_TEST_ROBOT=resign send "$h" $((T0 + 80)) a@example.org "move 104 alice secret D4"
+OUSTPBM_TEST_ROBOT=resign sendat "$h" $((T0 + 70)) a@example.org "challenge alice secret robot -size=7 -level=2"
+OUSTPBM_TEST_ROBOT=resign sendat "$h" $((T0 + 80)) a@example.org "move 104 alice secret D4"
 check "the robot's resignation is rated, the robot as robot:2" has "$h/ratings" "^game: 104 small .* alice robot:2 black-won$"
 check "robot:2 has a rating" has "$h/ratings" "^player: small robot:2 "
 
 # a loss on time by oustpbm cleanup, 15x15: a large game
-send "$h" $((T0 + 90)) b@example.org "challenge bob hunter2 carol -size=15"
+sendat "$h" $((T0 + 90)) b@example.org "challenge bob hunter2 carol -size=15"
 OUSTPBM_TEST_TIME=$((T0 + 4 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "a loss on time is rated (cleanup): large" has "$h/ratings" "^game: 105 large .* bob carol white-won$"
 check "no mark is left" sh -c "[ -z \"\$(ls '$h/ratings-pending')\" ]"
@@ -90,8 +66,8 @@ OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings >"$tmp/out" 2>&1
 rc=$?
 check "oustpbm ratings on a damaged file exits 65" [ "$rc" = 65 ]
 check "the error names the line: ratings:$line: bad rating '13x7.69'" has "$tmp/out" "ratings:$line: bad rating '13x7.69'"
-send "$h" $((T0 + 5 * DAY)) a@example.org "challenge alice secret bob -size=9"
-send "$h" $((T0 + 5 * DAY + 10)) a@example.org "resign 106 alice secret"
+sendat "$h" $((T0 + 5 * DAY)) a@example.org "challenge alice secret bob -size=9"
+sendat "$h" $((T0 + 5 * DAY + 10)) a@example.org "resign 106 alice secret"
 check "the game ends all the same" has "$h/games/106.game" "^status: white-won$"
 check "its mark is kept" test -f "$h/ratings-pending/106"
 check "the log says why" has "$h/log" "ratings:$line: bad rating"
@@ -100,7 +76,7 @@ check "once rebuilt, the game is counted" has "$h/ratings" "^game: 106 small .* 
 check "and its mark is gone" test ! -e "$h/ratings-pending/106"
 
 # a stale mark (a crash before its game's commit): dropped, nothing counted
-send "$h" $((T0 + 6 * DAY)) a@example.org "challenge alice secret carol"
+sendat "$h" $((T0 + 6 * DAY)) a@example.org "challenge alice secret carol"
 : >"$h/ratings-pending/107"
 cp "$h/ratings" "$tmp/before"
 OUSTPBM_TEST_TIME=$((T0 + 6 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
@@ -113,5 +89,4 @@ rm "$tmp/copy/ratings"
 OUSTPBM_TEST_TIME=$((T0 + 30 * DAY)) "$bin" -d "$tmp/copy" ratings --rebuild >/dev/null 2>&1
 check "rebuilt later, the file is the same (the deviation's growth is the reader's)" same "$tmp/copy/ratings" "$h/ratings"
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing
