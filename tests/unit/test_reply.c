@@ -244,7 +244,8 @@ static void test_game(void)
 	game_init(&g, 102, 5, true, "carol", "alice", NOW);
 	place(&g, "carol", "C3");
 	ok_int(reply_games(&rc, "alice@example.net", "", "alice", true, &g, 1, &m), REPLY_OK, "games list, own");
-	ok(has(&m, "turn 2, alice to move: your move\n"), "... marks your move");
+	ok(has(&m, "  102        5x5    carol (x) - alice (o)  turn 2, alice to move: your\n"
+	    "                                           move\n"), "... marks your move (wrapped under its column)");
 	reply_mail_release(&m);
 	ok_int(reply_games(&rc, "bob@example.net", "", "alice", false, &g, 1, &m), REPLY_OK, "games list, another's");
 	ok(has(&m, "turn 2, alice to move\n"), "... without 'your move'");

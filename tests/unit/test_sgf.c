@@ -49,7 +49,7 @@ static const char GAME[] =
     "3 2023-11-14T22:16:20Z o alice D3\n"
     "4 2023-11-14T22:17:20Z x bob E5\n"
     "5 2023-11-14T22:18:20Z o alice A5\n"
-    "6 2023-11-14T22:19:20Z x bob C4,A1\n"
+    "6 2023-11-14T22:19:20Z x bob C4,A1 captured:D3,-\n"
     "7 2023-11-14T22:20:20Z o alice E1\n"
     "8 2023-11-14T22:21:20Z x bob resign\n";
 
