@@ -1,7 +1,8 @@
 /*
  * challenge: the mail command that makes a new board, against another
  * player or the robot, within the limits of the configuration
- * (max_challenges_per_hour, max_open_boards, max_open_challenges).
+ * (max_challenges_per_hour, max_open_boards, max_open_challenges) and of
+ * the players' own (limit <userid> <password> N).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
 #include "game/gamefile.h"
+#include "store/seeks.h"
 #include "store/throttle.h"
 
 static unsigned mix(unsigned long long x)
@@ -35,25 +37,93 @@ static bool unanswered(const struct game *g, const char *opponent)
 	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
 }
 
+enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count)
+{
+	struct game *games = NULL;
+	enum process_status ps;
+	size_t n = 0, i;
+
+	*count = 0;
+	ps = job_boards_of(j, userid, &games, &n);
+	if (ps != PROCESS_OK)
+		return ps;
+	for (i = 0; i < n; i++)
+		*count += !game_over(&games[i]);
+	free(games);
+	return PROCESS_OK;
+}
+
+/*
+ * May userid start another game?  Not once it plays on max_open_boards
+ * boards (the robot plays every board it is given), nor past the limit
+ * it set itself (limit <userid> <password> N, seeks.h).  challenger names
+ * who asks: userid itself, or the player challenging userid; the refusal
+ * is worded for it.  *ok false after a refusal was sent.
+ */
+enum process_status challenge_may_start(struct job *j, const char *userid, const char *challenger, bool *ok)
+{
+	const struct config *cfg = &j->cfg;
+	bool self = strcmp(userid, challenger) == 0;
+	struct seeks_entry *limits = NULL;
+	unsigned long open = 0, limit = 0;
+	char err[SEEKS_ERR_MAX];
+	enum store_status ss;
+	enum process_status ps;
+	size_t n = 0;
+
+	*ok = false;
+	if (robot_is(userid)) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ss = seeks_load(j->st, SEEKS_LIMIT, &limits, &n, err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	limit = seeks_of(limits, n, userid);
+	free(limits);
+	if (cfg->max_open_boards == 0 && limit == 0) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ps = challenge_active_boards(j, userid, &open);
+	if (ps != PROCESS_OK)
+		return ps;
+	if (cfg->max_open_boards != 0 && open >= cfg->max_open_boards)
+		return self ? job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): finish "
+		    "or resign one before a new challenge", userid, open, cfg->max_open_boards) :
+		    job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): challenge %s "
+		    "when one is over", userid, open, cfg->max_open_boards, userid);
+	if (limit != 0 && open >= limit)
+		return self ? job_refuse(j, NULL, "%s is playing on %lu board%s, the limit %s set: finish or resign one, "
+		    "or raise the limit, before a new challenge", userid, open, open == 1 ? "" : "s", userid) :
+		    job_refuse(j, NULL, "%s is playing on %lu board%s, the limit %s set: challenge %s when one is over",
+		    userid, open, open == 1 ? "" : "s", userid, userid);
+	*ok = true;
+	return PROCESS_OK;
+}
+
 /*
  * The limits on challenges (issue: anyone can send one, and each mails the
  * opponent and makes a board): max_challenges_per_hour of the challenger's
- * account; max_open_boards of either player; max_open_challenges, boards
- * still playing between the two on which the opponent has not played.
- * Called under CHALLENGE_LOCK_FILE, held until the new board is committed
- * and recorded, so two challenges at once are counted one after the other.
- * *ok false after a refusal was sent.
+ * account; max_open_challenges, boards still playing between the two on
+ * which the opponent has not played; then whether each player may start
+ * another game (challenge_may_start).  Called under CHALLENGE_LOCK_FILE,
+ * held until the new board is committed and recorded, so two challenges
+ * at once are counted one after the other.  *ok false after a refusal was
+ * sent.
  */
 static enum process_status challenge_limits(struct job *j, const char *userid, const char *opponent, bool *ok)
 {
-	bool robot = robot_is(opponent);	/* plays every board it is given, and answers at once */
 	const struct config *cfg = &j->cfg;
-	unsigned long made, open_u = 0, open_o = 0, pending = 0;
+	unsigned long made, pending = 0;
 	char list[120];
 	enum store_status ss;
-	long *boards = NULL;
-	size_t nboards = 0, i, len, used = 0;
-	char *text;
+	enum process_status ps;
+	struct game *games = NULL;
+	size_t n = 0, i, used = 0;
 
 	*ok = false;
 	list[0] = '\0';
@@ -65,46 +135,32 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 			return job_refuse(j, NULL, "%s made %lu challenges in the last hour (max_challenges_per_hour = %lu): "
 			    "challenge again later", userid, made, cfg->max_challenges_per_hour);
 	}
-	if (cfg->max_open_boards == 0 && cfg->max_open_challenges == 0) {
-		*ok = true;
-		return PROCESS_OK;
-	}
-	ss = store_list_boards(j->st, &boards, &nboards);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot list the boards");
-	for (i = 0; i < nboards; i++) {
-		struct game g;
-		bool has_u, has_o;
+	if (cfg->max_open_challenges != 0) {
+		/* the challenger's boards (players.h), by number */
+		ps = job_boards_of(j, userid, &games, &n);
+		if (ps != PROCESS_OK)
+			return ps;
+		for (i = 0; i < n; i++) {
+			const struct game *g = &games[i];
 
-		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
-			continue;	/* removed meanwhile, or unreadable: not counted */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g)) {
-			has_u = strcmp(g.black, userid) == 0 || strcmp(g.white, userid) == 0;
-			has_o = strcmp(g.black, opponent) == 0 || strcmp(g.white, opponent) == 0;
-			open_u += has_u;
-			open_o += has_o;
-			if (has_u && has_o && unanswered(&g, opponent)) {
-				pending++;
-				if (used + 16 < sizeof list)
-					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
-					    used > 0 ? ", " : "", g.board);
-			}
+			if (game_over(g) || !(strcmp(g->black, opponent) == 0 || strcmp(g->white, opponent) == 0) ||
+			    !unanswered(g, opponent))
+				continue;
+			pending++;
+			if (used + 16 < sizeof list)
+				used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", used > 0 ? ", " : "",
+				    g->board);
 		}
-		free(text);
+		free(games);
+		if (pending >= cfg->max_open_challenges)
+			return job_refuse(j, NULL, "%s has not played yet on %lu board%s with %s (%s; max_open_challenges "
+			    "= %lu): no new challenge until %s plays on one", opponent, pending, pending == 1 ? "" : "s",
+			    userid, list, cfg->max_open_challenges, opponent);
 	}
-	free(boards);
-	if (cfg->max_open_challenges != 0 && pending >= cfg->max_open_challenges)
-		return job_refuse(j, NULL, "%s has not played yet on %lu board%s with %s (%s; max_open_challenges = %lu): "
-		    "no new challenge until %s plays on one", opponent, pending, pending == 1 ? "" : "s", userid,
-		    list, cfg->max_open_challenges, opponent);
-	if (cfg->max_open_boards != 0 && open_u >= cfg->max_open_boards)
-		return job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): finish or "
-		    "resign one before a new challenge", userid, open_u, cfg->max_open_boards);
-	if (cfg->max_open_boards != 0 && open_o >= cfg->max_open_boards && !robot)
-		return job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): challenge %s "
-		    "when one is over", opponent, open_o, cfg->max_open_boards, opponent);
-	*ok = true;
-	return PROCESS_OK;
+	ps = challenge_may_start(j, userid, userid, ok);
+	if (ps != PROCESS_OK || !*ok)
+		return ps;
+	return challenge_may_start(j, opponent, userid, ok);
 }
 
 /* The opponent named: the robot (within its sizes) or a registered player; *ok false after a refusal. */

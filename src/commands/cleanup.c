@@ -11,6 +11,7 @@
 #include "game/gamefile.h"
 #include "mail/reply.h"
 #include "outbox/transport.h"
+#include "store/active.h"
 #include "store/ratings.h"
 
 /* One run: what every board shares. */
@@ -23,6 +24,9 @@ struct run {
 	char stamp[GAMEFILE_TIME_SIZE];
 	enum cleanup_status worst;
 	struct cleanup_stats *stats;
+	struct active_board *playing;	/* the boards found being played, for active_sync */
+	size_t nplaying, alloc_playing;
+	bool playing_nomem;
 };
 
 const char *cleanup_status_str(enum cleanup_status s)
@@ -172,6 +176,8 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		    outbox_error(r->ob));
 	}
 	if (ss == STORE_OK) {
+		if (game_over(g))
+			active_remove(r->st, g->board, g->black, g->white);
 		ratings_after_commit(r->st, r->cfg->lock_timeout_ms);
 		web_after_commit(r->cfg, r->st, g);
 	}
@@ -192,7 +198,7 @@ static void time_out(struct run *r, struct game *g)
 	enum reply_status rs;
 	enum cleanup_status s;
 	enum game_status gs;
-	char loser[GAME_NAME_SIZE];
+	char loser[GAME_NAME_SIZE], rline[RATINGS_LINE_MAX];
 	int i, n = 0;
 
 	memset(mails, 0, sizeof mails);
@@ -210,6 +216,8 @@ static void time_out(struct run *r, struct game *g)
 	ev.first = g->nturns;
 	ev.comment = "";
 	ev.days = (int)r->cfg->timeout_days;
+	ratings_mail_line(r->st, g, r->now, rline, sizeof rline);
+	ev.ratings = rline;
 	names[0] = g->black;
 	names[1] = g->white;
 	for (i = 0; i < 2; i++) {
@@ -325,6 +333,30 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	return true;
 }
 
+/* Note g for the index of active boards if it is being played. */
+static void note_playing(struct run *r, const struct game *g)
+{
+	struct active_board *p;
+	size_t n;
+
+	if (game_over(g) || r->playing_nomem)
+		return;
+	if (r->nplaying == r->alloc_playing) {
+		n = r->alloc_playing != 0 ? 2 * r->alloc_playing : 64;
+		p = realloc(r->playing, n * sizeof *p);
+		if (p == NULL) {
+			r->playing_nomem = true;	/* the index is left as it is */
+			return;
+		}
+		r->playing = p;
+		r->alloc_playing = n;
+	}
+	p = &r->playing[r->nplaying++];
+	p->board = g->board;
+	snprintf(p->black, sizeof p->black, "%s", g->black);
+	snprintf(p->white, sizeof p->white, "%s", g->white);
+}
+
 static void one_board(struct run *r, long board)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -337,6 +369,7 @@ static void one_board(struct run *r, long board)
 	r->stats->boards++;
 	if (!load(r, board, false, &g))
 		return;
+	note_playing(r, &g);
 	rdue = remind_due(r->cfg, &g);
 	tdue = timeout_due(r->cfg, &g);
 	if ((rdue == 0 || rdue > r->now) && (tdue == 0 || tdue > r->now))
@@ -361,9 +394,12 @@ static void one_board(struct run *r, long board)
 		goto out;
 	rdue = remind_due(r->cfg, &g);
 	tdue = timeout_due(r->cfg, &g);
-	if (tdue != 0 && tdue <= r->now)
+	if (tdue != 0 && tdue <= r->now) {
 		time_out(r, &g);
-	else if (rdue != 0 && rdue <= r->now)
+		/* ended: out of the index (its commit removed the entry) */
+		if (game_over(&g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
+			r->nplaying--;
+	} else if (rdue != 0 && rdue <= r->now)
 		remind(r, &g, rdue);
 out:
 	store_unlock(&lock);
@@ -432,6 +468,15 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	for (i = 0; i < n; i++)
 		one_board(&r, boards[i]);
 	free(boards);
+	/* the index of active boards agrees with the game files just read (active.h) */
+	if (ss == STORE_OK && !r.playing_nomem) {
+		unsigned fixed;
+
+		if (active_sync(st, r.playing, r.nplaying, &fixed) != STORE_OK)
+			fprintf(stderr, "oustpbm: cleanup: cannot update the index of active boards: %s\n",
+			    store_error(st));
+	}
+	free(r.playing);
 	remove_stale_tmp(&r);
 	if (r.ob == NULL && !need_outbox(&r, 0))
 		goto out;

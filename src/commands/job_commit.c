@@ -15,6 +15,7 @@
 #include "commands/robot.h"
 #include "commands/web.h"
 #include "game/gamefile.h"
+#include "store/active.h"
 #include "store/players.h"
 #include "store/ratings.h"
 #include "store/seen.h"
@@ -150,12 +151,17 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 {
 	const char *names[2] = { g->black, g->white };
 	struct reply_player p;
+	struct reply_event e = *ev;
 	struct store_user u;
 	enum store_status ss;
 	enum reply_status rs;
+	char rline[RATINGS_LINE_MAX];
 	int i;
 
 	*n = 0;
+	/* both players' ratings, or on a game's end the change (ratings.h) */
+	ratings_mail_line(j->st, g, (int64_t)j->now, rline, sizeof rline);
+	e.ratings = rline;
 	for (i = 0; i < 2; i++) {
 		if (robot_is(names[i]))
 			continue;	/* the robot player reads no mail (robot.h) */
@@ -167,7 +173,7 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 		p.userid = u.userid;
 		p.address = u.address;
 		p.fullname = u.fullname;
-		rs = reply_game(&j->rc, g, ev, &p, &mails[*n]);
+		rs = reply_game(&j->rc, g, &e, &p, &mails[*n]);
 		if (rs != REPLY_OK)
 			return job_reply_failure(j, rs);
 		(*n)++;
@@ -312,6 +318,9 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		/* a new board: in both players' lists before its game file exists (players.h) */
 		if (ss == STORE_OK && j->new_board)
 			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, g->black, g->white);
+		/* and in the index of active boards (active.h) */
+		if (ss == STORE_OK && j->new_board)
+			ss = active_add(j->st, g->board, g->black, g->white);
 	}
 	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
 		/* everything was only staged: drop it, void the record, and refuse (or try later) */
@@ -342,6 +351,8 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
+	if (game_over(g))
+		active_remove(j->st, g->board, g->black, g->white);
 	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
 	/* the web site after the replies have gone (process.c): they are what the players wait for */
 	if (j->cfg.web_dir[0] != '\0')

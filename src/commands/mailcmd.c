@@ -11,8 +11,8 @@
 /*
  * One row per command, in the order help lists them.  The slots are
  * mail/command.h's: b board, t board[#turn], u user id, o opponent,
- * p password (or one-time code), a mail address; tails L placements, O
- * options, N full name, * ignored.
+ * p password (or one-time code), a mail address, n a number of games;
+ * tails L placements, O options, N full name, C a board class, * ignored.
  */
 const struct mail_command mailcmd_table[] = {
 	{ { "register", "register <userid> <password> [full name]", "upN" },
@@ -75,6 +75,37 @@ const struct mail_command mailcmd_table[] = {
 	  0, games_run,
 	  "The boards of a player, and whose turn it is on each.",
 	  "that player's boards and whose turn it is (all counted, the newest 200 listed)" },
+	{ { "standings", "standings [class]", "C" },
+	  0, standings_run,
+	  "The rated players of a board class (small, standard, large,\n"
+	  "hex-small, hex-standard, hex-large; without one, of every class):\n"
+	  "established, provisional and inactive, each by rating, with the\n"
+	  "deviation, games, won-lost-drawn, active boards and games sought;\n"
+	  "the first 100 of each.",
+	  "the rated players of a board class (`small`, `standard`, `large`, `hex-small`, `hex-standard`, "
+	  "`hex-large`; without one, of every class), established, provisional and inactive, each by rating, with "
+	  "deviation, games, won-lost-drawn, active boards and games sought (the first 100 of each part); an "
+	  "unknown class is refused naming the classes" },
+	{ { "rating", "rating <userid>", "u" },
+	  0, rating_run,
+	  "A player's ratings in every class and the latest rated games\n"
+	  "(\"rating robot\": each of robot's levels).",
+	  "that player's ratings in every class and the 10 latest rated games (`rating robot`: each level of the "
+	  "robot)" },
+	{ { "seek", "seek <userid> <password> <games>", "upn" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, seek_run,
+	  "Say that you want that many more games (0 to 99; 0: no more): the\n"
+	  "standings show it to anyone looking for an opponent.",
+	  "how many more games the player wants (0 to 99, 0 for none), shown in the standings; kept in "
+	  "`<home>/seeking`" },
+	{ { "limit", "limit <userid> <password> <games>", "upn" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, limit_run,
+	  "Play on at most that many boards at a time (1 to 99; 0: no limit):\n"
+	  "a challenge from you or to you past it is refused, saying why. A\n"
+	  "limit below the boards you play on now is refused.",
+	  "the most boards the player plays on at a time (1 to 99, 0 for no limit): a challenge from or to the "
+	  "player past it is refused with the reason; a limit below the boards played now is refused; kept in "
+	  "`<home>/limits`" },
 	{ { "help", "help", "*" },
 	  0, help_run,
 	  "This text.",

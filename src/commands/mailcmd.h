@@ -13,6 +13,7 @@
 #ifndef OUSTPBM_MAILCMD_H
 #define OUSTPBM_MAILCMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "commands/process.h"
@@ -104,6 +105,20 @@ mailcmd_fn forgot_mail, forgot_reset_mail;
 mailcmd_fn address_mail, address_confirm_mail;
 mailcmd_fn signoff_mail;
 mailcmd_fn whoami_mail;
+mailcmd_fn standings_run, rating_run;
+mailcmd_fn seek_run, limit_run;
+
+/*
+ * May userid start another game (challenge.c)?  Not past max_open_boards
+ * nor past its own limit (limit <userid> <password> N); the robot always
+ * may.  challenger is who asks (userid itself, or the one challenging
+ * it): the refusal is worded for it.  *ok false after a refusal was sent.
+ * For a challenge, and for taking an open one.
+ */
+enum process_status challenge_may_start(struct job *j, const char *userid, const char *challenger, bool *ok);
+
+/* The boards userid is playing on now (its index, players.h, and each board's header). */
+enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count);
 
 /*
  * Refuse a one-time code that is not right (store/accounts.h's verdict):

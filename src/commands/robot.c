@@ -21,6 +21,7 @@
 #include "game/gamefile.h"
 #include "game/rules.h"
 #include "mail/command.h"
+#include "store/active.h"
 #include "store/ratings.h"
 #include "store/seen.h"
 
@@ -508,8 +509,11 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 		/* the turn stands; its mail waits in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));
 	}
-	if (ss == STORE_OK)
+	if (ss == STORE_OK) {
+		if (game_over(g))
+			active_remove(st, g->board, g->black, g->white);
 		ratings_after_commit(st, cfg->lock_timeout_ms);
+	}
 out:
 	outbox_batch_free(b);
 	free(text);
@@ -594,7 +598,7 @@ static void one_board(struct run *r, long board)
 	enum outbox_status os;
 	enum reply_status ps;
 	struct game g;
-	char why[ROBOT_ERR_MAX], oerr[OUTBOX_ERR_MAX];
+	char why[ROBOT_ERR_MAX], oerr[OUTBOX_ERR_MAX], rline[RATINGS_LINE_MAX];
 	const char *human;
 	int n = 0, nt, i;
 
@@ -647,6 +651,8 @@ static void one_board(struct run *r, long board)
 		p.userid = u.userid;
 		p.address = u.address;
 		p.fullname = u.fullname;
+		ratings_mail_line(r->st, &g, r->now, rline, sizeof rline);
+		rt[0].ev.ratings = rline;
 		ps = reply_game(&r->rc, &g, &rt[0].ev, &p, &m);
 		if (ps != REPLY_OK) {
 			board_failed(r, board, ps == REPLY_NOMEM ? ROBOT_TEMPFAIL : ps == REPLY_TEMPLATE ? ROBOT_CONFIG :

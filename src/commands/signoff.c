@@ -13,6 +13,7 @@
 #include "game/gamefile.h"
 #include "store/accounts.h"
 #include "store/players.h"
+#include "store/ratings.h"
 
 const char *signoff_status_str(enum signoff_status s)
 {
@@ -102,7 +103,7 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	enum reply_status rs;
 	enum robot_status rbs;
 	const char *opponent;
-	char stamp[GAMEFILE_TIME_SIZE];
+	char stamp[GAMEFILE_TIME_SIZE], rline[RATINGS_LINE_MAX];
 	struct game g;
 	bool gone;
 	int n = 0;
@@ -139,7 +140,9 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	ev.what = REPLY_RESIGN;
 	ev.actor = userid;
 	ev.first = g.nturns;
-	ev.comment = note;
+	ev.comment = "";
+	ev.notice = note;	/* the server's words, not the player's */
+	ev.closed = true;	/* no return game against a closed account */
 	if (opponent[0] != '\0' && !robot_is(opponent)) {
 		ss = store_user_find(st, opponent, &u);
 		if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
@@ -151,6 +154,8 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 			p.userid = u.userid;
 			p.address = u.address;
 			p.fullname = u.fullname;
+			ratings_mail_line(st, &g, (int64_t)now, rline, sizeof rline);
+			ev.ratings = rline;
 			rs = reply_game(rc, &g, &ev, &p, &m);
 			if (rs != REPLY_OK) {
 				snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);

@@ -1,6 +1,7 @@
 /* command: find and parse the command of a mail (pbmserv shapes). */
 #include "base/utf8.h"
 #include "mail/command.h"
+#include "store/ratings.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -31,6 +32,8 @@ const char *command_status_str(enum command_status st)
 	case COMMAND_BAD_TURN: return "bad turn number";
 	case COMMAND_BAD_OPTION: return "bad option";
 	case COMMAND_BAD_PLACEMENT: return "bad placement";
+	case COMMAND_BAD_CLASS: return "bad board class";
+	case COMMAND_BAD_NUMBER: return "bad number of games";
 	case COMMAND_PLACEMENTS_ONLY: return "placements without a command";
 	}
 	return "unknown command status";
@@ -61,7 +64,7 @@ bool command_is(const struct command *cmd, const char *name)
 	return cmd->syntax != NULL && strcmp(cmd->syntax->name, name) == 0;
 }
 
-/* The tail slot of k ('L', 'O', 'N', 'T', '*'), or 0. */
+/* The tail slot of k ('L', 'O', 'N', 'T', 'C', '*'), or 0. */
 static char tail_of(const struct keyword *k)
 {
 	size_t n = strlen(k->slots);
@@ -464,7 +467,7 @@ bad_size:
 struct layout {
 	bool board;		/* a[0] takes the board slot */
 	bool board_missing;
-	char mid[4];		/* the middle slots' letters (u p o a) */
+	char mid[4];		/* the middle slots' letters (u p o a n) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
 	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
@@ -569,7 +572,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 		}
 	}
 	t = na;
-	if (l->tail == 'N' || l->tail == 'T') {
+	if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C') {
 		t = i + l->m < na ? i + l->m : na;
 	} else if (l->tail == 'L' || l->tail == 'O') {
 		while (t > i && (l->tail == 'L' ? placement_word(&a[t - 1], true) : a[t - 1].s[0] == '-'))
@@ -652,6 +655,9 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 #undef ADD
 	if (used > 0)
 		return fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->synopsis, what);
+	if (l.tail == 'C' && na > l.tail0 + 1)
+		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
+		    na - l.tail0 - 1, na - l.tail0 - 1 == 1 ? "" : "s");
 	if (l.tail == 0 && l.k > l.m)
 		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
 		    l.k - l.m, l.k - l.m == 1 ? "" : "s");
@@ -758,6 +764,59 @@ static enum command_status parse_address(struct command *out, const struct word 
 	return COMMAND_OK;
 }
 
+/* A number of games, 0 to COMMAND_GAMES_MAX, without sign or leading zero. */
+static enum command_status parse_games(struct command *out, const struct word *w)
+{
+	char q[QUOTE_MAX + 4];
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < w->len && w->s[i] >= '0' && w->s[i] <= '9'; i++)
+		n = n * 10 + (w->s[i] - '0');
+	if (w->len == 0 || w->len > 2 || i < w->len || (w->len == 2 && w->s[0] == '0') || n > COMMAND_GAMES_MAX)
+		return fail(out, COMMAND_BAD_NUMBER, "'%s' is not a number of games (0 to %d)",
+		    quote(w->s, w->len, q), COMMAND_GAMES_MAX);
+	out->games = n;
+	return COMMAND_OK;
+}
+
+/* Is w the name of a board class (store/ratings.h)?  Its class into *c. */
+static bool class_word(const struct word *w, enum ratings_class *c)
+{
+	char name[24];
+
+	if (w->len >= sizeof name)
+		return false;
+	memcpy(name, w->s, w->len);
+	name[w->len] = '\0';
+	return ratings_class_parse(name, c);
+}
+
+/* An optional board class: a[0..na), na 0 or 1 (the caller checked). */
+static enum command_status parse_class(struct command *out, const struct word *a, size_t na)
+{
+	char q[QUOTE_MAX + 4];
+	enum ratings_class c;
+	int i;
+
+	out->rating_class = -1;
+	if (na == 0)
+		return COMMAND_OK;
+	if (!class_word(&a[0], &c)) {
+		size_t used;
+
+		fail(out, COMMAND_BAD_CLASS, "there is no board class '%s': the classes are ", quote(a[0].s, a[0].len, q));
+		used = strlen(out->error);
+		for (i = 0; i < RATINGS_NCLASSES && used < sizeof out->error; i++)
+			used += (size_t)snprintf(out->error + used, sizeof out->error - used, "%s%s (%s)",
+			    i == 0 ? "" : i + 1 == RATINGS_NCLASSES ? " and " : ", ",
+			    ratings_class_name((enum ratings_class)i), ratings_class_sizes((enum ratings_class)i));
+		return COMMAND_BAD_CLASS;
+	}
+	out->rating_class = (int)c;
+	return COMMAND_OK;
+}
+
 /* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
 static enum command_status parse_slot(struct command *out, char slot, const struct word *w, int *passwords)
 {
@@ -773,6 +832,8 @@ static enum command_status parse_slot(struct command *out, char slot, const stru
 		return parse_password(out, w, (*passwords)++ == 0 ? out->password : out->new_password);
 	case 'a':
 		return parse_address(out, w);
+	case 'n':
+		return parse_games(out, w);
 	default:
 		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, slot);
 	}
@@ -796,7 +857,8 @@ static enum command_status parse_words(struct command *out, const struct command
 	tail = tail_of(k);
 	fixed = strlen(k->slots) - (tail != 0);
 	/* the number of words: exact without a tail; placements and a text need one more word */
-	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail != '*' && na < fixed)
+	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail == 'C' ? na > fixed + 1 :
+	    tail != '*' && na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k->slots[i], &a[i], &passwords);
@@ -811,6 +873,9 @@ static enum command_status parse_words(struct command *out, const struct command
 		break;
 	case 'N':
 		st = parse_fullname(out, &a[fixed], na - fixed);
+		break;
+	case 'C':
+		st = parse_class(out, &a[fixed], na - fixed);
 		break;
 	case 'T':
 		/* the rest of the line as written (the line is at most COMMAND_LINE_MAX bytes) */
@@ -1307,7 +1372,8 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 		    (hash != NULL && ident_board_parse(a[0].s, (size_t)(hash - a[0].s), &b));
 	}
 	if (i >= l->tail0)
-		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i]));
+		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i])) ||
+		    (l->tail == 'C' && (class_word(&a[i], &(enum ratings_class){ 0 }) || recognisable(g, &a[i])));
 	if (l->tail == '*' || maybe_password(l, i - l->mid0))
 		return false;
 	return recognisable(g, &a[i]);

@@ -48,6 +48,7 @@
 #define COMMAND_HEX_DEFAULT 7
 #define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX 5
+#define COMMAND_GAMES_MAX 99		/* an 'n' slot: a number of games (seek, limit; seeks.h's SEEKS_MAX) */
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -63,6 +64,8 @@ enum command_status {
 	COMMAND_BAD_TURN,	/* the #turn after a board number */
 	COMMAND_BAD_OPTION,	/* a challenge option */
 	COMMAND_BAD_PLACEMENT,
+	COMMAND_BAD_CLASS,	/* a 'C' tail: no such board class (store/ratings.h) */
+	COMMAND_BAD_NUMBER,	/* an 'n' slot: not a number of games */
 	COMMAND_PLACEMENTS_ONLY	/* placements without a command ("C3" under a board mail): out->placements
 				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
 };
@@ -77,8 +80,10 @@ enum command_status {
  *   p  a password: the first one cmd.password, a second one cmd.new_password
  *      (a one-time code stands in a p slot too, masked as a password is)
  *   a  a mail address (cmd.new_address), checked by the command
+ *   n  a number of games, 0 to COMMAND_GAMES_MAX (cmd.games)
  * then at most one tail, taking the rest of the line:
  *   L  placements (required)   O  challenge options (optional)
+ *   C  a board class (optional: cmd.rating_class, -1 when none is given)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
  *   *  any words, ignored (and masked in the log)
  * The masking of passwords and the usage errors read the same slots.
@@ -152,6 +157,8 @@ struct command {
 	bool noswap;		/* challenge: pie rule off */
 	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
+	int rating_class;	/* a 'C' tail: an enum ratings_class, or -1 for none (every class) */
+	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */

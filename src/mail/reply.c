@@ -899,6 +899,11 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 	struct text t = { 0 };
 	const char *p, *nl;
 
+	/* the server's notice: a paragraph of its own, not a player's words */
+	if (ev->notice != NULL && ev->notice[0] != '\0') {
+		tprintf(&t, "\n%s\n", ev->notice);
+		return tfinish(&t);
+	}
 	if (ev->comment == NULL || ev->comment[0] == '\0' || strcmp(recipient, ev->actor) == 0)
 		return strdup("");
 	tprintf(&t, "\n%s writes:\n\n", ev->actor);
@@ -1050,7 +1055,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
-	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL;
+	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL;
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
@@ -1076,10 +1081,18 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	var(&vs, "happened", happened);
 	var(&vs, "comment", comment);
 	var(&vs, "drawing", drawing);
+	var(&vs, "ratings", ev->ratings != NULL ? ev->ratings : "");
 	if (game_over(g)) {
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
-		rematch = rematch_text(g, to->userid);
+		if (ev->closed) {
+			/* no challenge to an account that is gone */
+			rematch = malloc(strlen(ev->actor) + 64);
+			if (rematch != NULL)
+				sprintf(rematch, "There is no return game: %s closed the account.\n", ev->actor);
+		} else {
+			rematch = rematch_text(g, to->userid);
+		}
 		if (hist == NULL || rematch == NULL)
 			goto out;
 		var(&vs, "result", result);
@@ -1118,7 +1131,16 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		memset(&hm, 0, sizeof hm);
 		hm.title = subject;
 		hm.intro = happened;
-		if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0) {
+		if (ev->notice != NULL && ev->notice[0] != '\0') {
+			/* the server's words go with what happened, not as a player's comment */
+			intro = malloc(strlen(happened) + strlen(ev->notice) + 2);
+			if (intro == NULL) {
+				st = REPLY_NOMEM;
+				goto out;
+			}
+			sprintf(intro, "%s\n%s", happened, ev->notice);
+			hm.intro = intro;
+		} else if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0) {
 			hm.comment_by = ev->actor;
 			hm.comment = ev->comment;
 		}
@@ -1150,6 +1172,7 @@ out:
 	free(options);
 	free(next_html);
 	free(rematch);
+	free(intro);
 	free(last_turns);
 	free(hist);
 	free(body);

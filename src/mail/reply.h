@@ -136,6 +136,10 @@ struct reply_event {
 	bool random;		/* REPLY_CHALLENGE: the colours were drawn at random */
 	const char *comment;	/* the actor's comment, "" if none: shown to the other player */
 	int days;		/* REPLY_TIMEOUT: the time limit, timeout_days */
+	const char *ratings;	/* the players' ratings line (ratings_mail_line), NULL or "" for none */
+	const char *notice;	/* the server's own words about the change (a signoff), NULL for none: shown as
+				 * the server's, never as the actor's comment */
+	bool closed;		/* the actor closed the account (signoff, deluser): no return game offered */
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
 };

@@ -914,3 +914,97 @@ void ratings_after_commit(struct store *st, unsigned long timeout_ms)
 	if (ratings_settle(st, timeout_ms, err) != STORE_OK)
 		store_complain(st, "ratings: %s (settled again by the next game's end or oustpbm cleanup)", err);
 }
+
+/* The player's rating now, or a new player's; *games 0 for a new one. */
+static struct glicko_rating rating_of(const struct ratings *r, enum ratings_class cls, const char *name,
+    int64_t now, unsigned long *games)
+{
+	const struct ratings_player *p = ratings_find(r, cls, name);
+
+	*games = p != NULL ? p->games : 0;
+	return p != NULL ? ratings_now(p, now) : glicko_from(GLICKO_R0, GLICKO_RD0, GLICKO_SIGMA0);
+}
+
+enum store_status ratings_mail_text(const struct ratings *r, const struct game *g, int64_t now, char *buf,
+    size_t size)
+{
+	char names[2][RATINGS_NAME_SIZE];
+	struct ratings copy = { 0 };
+	struct ratings_result res;
+	struct glicko_rating before[2], after[2];
+	enum ratings_class cls = ratings_class_of(g);
+	enum store_status ss = STORE_OK;
+	unsigned long games;
+	int i;
+
+	if (!ratings_game_rated(g)) {
+		snprintf(buf, size, "This game is not rated.\n");
+		return STORE_OK;
+	}
+	ratings_name(g, RULES_BLACK, names[0]);
+	ratings_name(g, RULES_WHITE, names[1]);
+	if (!game_over(g)) {
+		int n = snprintf(buf, size, "Ratings (%s):", class_names[cls]);
+
+		for (i = 0; i < 2 && n > 0 && (size_t)n < size; i++) {
+			before[i] = rating_of(r, cls, names[i], now, &games);
+			if (games == 0)
+				n += snprintf(buf + n, size - (size_t)n, "%s %s 1500 (new)", i ? "," : "", names[i]);
+			else
+				n += snprintf(buf + n, size - (size_t)n, "%s %s %ld (deviation %ld)", i ? "," : "",
+				    names[i], lround(glicko_r(&before[i])), lround(glicko_rd(&before[i])));
+		}
+		if (n > 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, ".\n");
+		return STORE_OK;
+	}
+	/* the ratings without this game and with it: what its result changed */
+	copy.results = malloc((r->nresults + 1) * sizeof *copy.results);
+	if (copy.results == NULL)
+		return STORE_TEMPFAIL;
+	if (r->nresults > 0)
+		memcpy(copy.results, r->results, r->nresults * sizeof *copy.results);
+	copy.nresults = r->nresults;
+	ratings_drop_result(&copy, g->board);
+	ss = ratings_compute(&copy);
+	for (i = 0; i < 2 && ss == STORE_OK; i++)
+		before[i] = rating_of(&copy, cls, names[i], g->last_move, &games);
+	ratings_result_of(g, &res);
+	if (ss == STORE_OK)
+		ratings_set_result(&copy, &res, &ss);
+	if (ss == STORE_OK)
+		ss = ratings_compute(&copy);
+	for (i = 0; i < 2 && ss == STORE_OK; i++)
+		after[i] = rating_of(&copy, cls, names[i], g->last_move, &games);
+	if (ss == STORE_OK) {
+		/* whole points, as shown: the change is the difference of the numbers printed */
+		long b0 = lround(glicko_r(&before[0])), a0 = lround(glicko_r(&after[0]));
+		long b1 = lround(glicko_r(&before[1])), a1 = lround(glicko_r(&after[1]));
+
+		snprintf(buf, size, "Ratings (%s): %s %ld -> %ld (%+ld), %s %ld -> %ld (%+ld).\n", class_names[cls],
+		    names[0], b0, a0, a0 - b0, names[1], b1, a1, a1 - b1);
+	}
+	ratings_release(&copy);
+	return ss;
+}
+
+void ratings_mail_line(struct store *st, const struct game *g, int64_t now, char *buf, size_t size)
+{
+	struct ratings r;
+	char err[RATINGS_ERR_MAX];
+	enum store_status ss;
+
+	buf[0] = '\0';
+	if (!ratings_game_rated(g)) {
+		snprintf(buf, size, "This game is not rated.\n");
+		return;
+	}
+	ss = ratings_load(st, !game_over(g), &r, err);
+	if (ss == STORE_OK)
+		ss = ratings_mail_text(&r, g, now, buf, size);
+	else
+		store_complain(st, "ratings: %s", err);
+	if (ss != STORE_OK)
+		buf[0] = '\0';
+	ratings_release(&r);
+}

@@ -147,6 +147,18 @@ void ratings_release(struct ratings *r);
 /* The player name in class cls, or NULL. */
 const struct ratings_player *ratings_find(const struct ratings *r, enum ratings_class cls, const char *name);
 
+/*
+ * The ratings line of the board mails of g, into buf (size bytes), ending
+ * in a newline: "Ratings (standard): alice 1623 (deviation 78), bob 1500
+ * (new).", or for a finished rated game the change its result makes,
+ * "Ratings (standard): alice 1600 -> 1623 (+23), bob 1512 -> 1489 (-23).",
+ * or "This game is not rated.".  r holds the file's players and, for a
+ * finished game, its results too (ratings_load with players_only false).
+ * STORE_TEMPFAIL out of memory.
+ */
+enum store_status ratings_mail_text(const struct ratings *r, const struct game *g, int64_t now, char *buf,
+    size_t size);
+
 /* --- the store (the protocol above); err gets what failed, RATINGS_ERR_MAX bytes --- */
 
 /* Step 1: mark board, durably (under store_defer_begin the caller's next store_sync makes it so). */
@@ -169,6 +181,13 @@ void ratings_after_commit(struct store *st, unsigned long timeout_ms);
 
 /* The ratings file made anew from every finished game file, then the marks settled. */
 enum store_status ratings_rebuild(struct store *st, unsigned long timeout_ms, char *err);
+
+/*
+ * ratings_mail_text() from the store: an unreadable ratings file gives ""
+ * (the mail goes without the line; the failure is complained about).
+ */
+void ratings_mail_line(struct store *st, const struct game *g, int64_t now, char *buf, size_t size);
+#define RATINGS_LINE_MAX 240
 
 /* Read the ratings file (none yet: empty ratings).  The caller owns *out (ratings_release). */
 enum store_status ratings_load(struct store *st, bool players_only, struct ratings *out, char *err);

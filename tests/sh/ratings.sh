@@ -83,10 +83,50 @@ OUSTPBM_TEST_TIME=$((T0 + 6 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "a mark of a game still playing is dropped by cleanup" test ! -e "$h/ratings-pending/107"
 check "and changes no rating" same "$h/ratings" "$tmp/before"
 
+# the index of active boards (src/store/active.h): made with the board, gone at its end, mended by cleanup
+check "a board being played has its entry" test -f "$h/active/107.alice.carol"
+check "a finished board has none" test ! -e "$h/active/106.alice.bob"
+rm "$h/active/107.alice.carol"
+: >"$h/active/106.alice.bob"
+OUSTPBM_TEST_TIME=$((T0 + 6 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
+check "cleanup puts back a missing entry" test -f "$h/active/107.alice.carol"
+check "and removes a stale one" test ! -e "$h/active/106.alice.bob"
+sendat "$h" $((T0 + 6 * DAY + 10)) c@example.org "seek carol pw3 4"
+sendat "$h" $((T0 + 6 * DAY + 20)) c@example.org "standings standard"
+check "standings: carol's active board and the 4 games she seeks" sh -c \
+    "grep -h '^ *[0-9]*  carol  .*  1      4\$' '$h'/mail/c@example.org/new/* >/dev/null"
+
 # a second period: the same results give the same file in any order of arrival
 cp -R "$h" "$tmp/copy"
 rm "$tmp/copy/ratings"
 OUSTPBM_TEST_TIME=$((T0 + 30 * DAY)) "$bin" -d "$tmp/copy" ratings --rebuild >/dev/null 2>&1
 check "rebuilt later, the file is the same (the deviation's growth is the reader's)" same "$tmp/copy/ratings" "$h/ratings"
+
+# leaving (issue 20): signoff and the admin's deluser take the account out of the standings; its results stay
+listed() { # HOME MAILDIR PLAYER: the newest standings reply lists PLAYER
+	grep -q "^ *[0-9]*  $3 " "$(ls -t "$1"/mail/"$2"/new/* | head -1)"
+}
+unlisted() { ! listed "$@"; }
+sendat "$h" $((T0 + 7 * DAY)) b@example.org "standings"
+check "before: carol is in the standings" listed "$h" b@example.org carol
+check "and alice too" listed "$h" b@example.org alice
+cp "$h/ratings" "$tmp/before-leaving"
+sendat "$h" $((T0 + 7 * DAY + 10)) c@example.org "signoff carol pw3"
+last=$(ls -t "$h"/mail/a@example.org/new/* | head -1)
+check "the opponent's mail tells the signoff as the server's notice" has "$last" "^carol closed the account: every board carol played was resigned"
+check "not as carol's own words" hasnt "$last" "carol writes:"
+check "and offers no return game against the closed account" hasnt "$last" "challenge alice <password> carol"
+check "it says why" has "$last" "There is no return game: carol closed the"
+sendat "$h" $((T0 + 7 * DAY + 20)) b@example.org "standings"
+check "after signoff: carol is not in the standings" unlisted "$h" b@example.org carol
+check "alice still is" listed "$h" b@example.org alice
+OUSTPBM_TEST_TIME=$((T0 + 7 * DAY + 30)) "$bin" -d "$h" deluser alice >/dev/null 2>&1
+sendat "$h" $((T0 + 7 * DAY + 40)) b@example.org "standings"
+check "after deluser: alice is not in the standings" unlisted "$h" b@example.org alice
+check "bob still is" listed "$h" b@example.org bob
+check "their games still count: the ratings file is the one --rebuild makes" sh -c \
+    "cp -R '$h' '$tmp/copy2' && rm '$tmp/copy2/ratings' &&
+    OUSTPBM_TEST_TIME=$((T0 + 7 * DAY + 50)) '$bin' -d '$tmp/copy2' ratings --rebuild >/dev/null 2>&1 &&
+    cmp -s '$tmp/copy2/ratings' '$h/ratings'"
 
 done_testing

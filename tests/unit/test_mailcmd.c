@@ -4,6 +4,7 @@
  * README's table made from the rows.
  */
 #include "commands/mailcmd.h"
+#include "store/ratings.h"
 #include "t.h"
 
 #include <stdio.h>
@@ -25,7 +26,7 @@ static void test_rows(void)
 		ok(strncmp(mc->syntax.synopsis, name, n) == 0 &&
 		    (mc->syntax.synopsis[n] == '\0' || mc->syntax.synopsis[n] == ' '),
 		    "%s: the synopsis starts with the keyword", name);
-		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btuopaLON*") == strlen(mc->syntax.slots),
+		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btuopanLONC*") == strlen(mc->syntax.slots),
 		    "%s: slots of the grammar's letters", name);
 		ok(mc->run != NULL, "%s: a handler", name);
 		ok(mc->help != NULL && mc->summary != NULL && mc->summary[0] != '\0', "%s: help and summary", name);
@@ -44,6 +45,44 @@ static void test_rows(void)
 }
 
 /* Each command's synopsis, with the words of one example mail, parses to that row. */
+/* The 'n' slot (seek, limit) and the 'C' tail (standings). */
+static void test_games_and_class(void)
+{
+	static struct command cmd;
+	char *m;
+
+	ok_int(command_parse(&mailcmd_grammar, "standings", NULL, &cmd), COMMAND_OK, "standings alone");
+	ok_int(cmd.rating_class, -1, "... is every class");
+	ok_int(command_parse(&mailcmd_grammar, "Standings LARGE", NULL, &cmd), COMMAND_OK, "a class in any case");
+	ok_int(cmd.rating_class, RATINGS_LARGE, "... is that class");
+	ok_int(command_parse(&mailcmd_grammar, "standings medium", NULL, &cmd), COMMAND_BAD_CLASS, "an unknown class");
+	ok(strstr(cmd.error, "'medium'") != NULL && strstr(cmd.error, "hex-large (hex sides 9 and 10)") != NULL,
+	    "... quoted, and the classes named: %s", cmd.error);
+	m = command_mask(&cmd);
+	ok_str(m, "standings medium", "... and kept in the log: no password can stand there");
+	free(m);
+	ok_int(command_parse(&mailcmd_grammar, "standings small large", NULL, &cmd), COMMAND_USAGE, "two classes");
+	ok(strstr(cmd.error, "1 word too many") != NULL, "... one word too many: %s", cmd.error);
+	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 0", NULL, &cmd), COMMAND_OK, "seek 0");
+	ok_int(cmd.games, 0, "... is 0");
+	ok_int(command_parse(&mailcmd_grammar, "limit alice secret 99", NULL, &cmd), COMMAND_OK, "limit 99");
+	ok_int(cmd.games, 99, "... is 99");
+	ok_str(cmd.password, "secret", "... the password in its slot");
+	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 100", NULL, &cmd), COMMAND_BAD_NUMBER, "100 games");
+	ok(strstr(cmd.error, "'100' is not a number of games (0 to 99)") != NULL, "... refused: %s", cmd.error);
+	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 07", NULL, &cmd), COMMAND_BAD_NUMBER,
+	    "a leading zero");
+	ok_int(command_parse(&mailcmd_grammar, "limit alice secret -1", NULL, &cmd), COMMAND_BAD_NUMBER, "a sign");
+	ok_int(command_parse(&mailcmd_grammar, "limit alice 3", NULL, &cmd), COMMAND_USAGE, "a word missing");
+	m = command_mask(&cmd);
+	ok_str(m, "limit **** ****", "... either word may be the password: both masked");
+	free(m);
+	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 3", NULL, &cmd), COMMAND_OK, "seek 3");
+	m = command_mask(&cmd);
+	ok_str(m, "seek alice **** 3", "... its password masked");
+	free(m);
+}
+
 static void test_parse_each(void)
 {
 	static const char *const examples[][2] = {
@@ -57,6 +96,10 @@ static void test_parse_each(void)
 		{ "history", "history 101" },
 		{ "sgf", "sgf 101" },
 		{ "games", "games alice" },
+		{ "standings", "standings hex-small" },
+		{ "rating", "rating alice" },
+		{ "seek", "seek alice secret 3" },
+		{ "limit", "limit alice secret 12" },
 		{ "help", "help oust" },
 		{ "forgot", "forgot alice" },
 		{ "reset", "reset alice K7M2QX9PHD new" },
@@ -176,6 +219,7 @@ int main(void)
 {
 	test_rows();
 	test_parse_each();
+	test_games_and_class();
 	test_help();
 	test_readme();
 	test_own_grammar();
