@@ -137,14 +137,22 @@ static int side_cmp(const void *x, const void *y)
 void glicko_run(struct glicko_player *players, size_t nplayers, const struct glicko_game *games, size_t ngames,
     double tau, struct glicko_side *work, struct glicko_outcome *outs)
 {
-	struct glicko_rating self;
-	size_t i, s, e, k, n, first, p;
+	size_t i;
 
 	for (i = 0; i < nplayers; i++) {
 		players[i].r = glicko_from(GLICKO_R0, GLICKO_RD0, GLICKO_SIGMA0);
 		players[i].last_period = 0;
 		players[i].games = 0;
 	}
+	glicko_continue(players, nplayers, games, ngames, tau, work, outs);
+}
+
+void glicko_continue(struct glicko_player *players, size_t nplayers, const struct glicko_game *games,
+    size_t ngames, double tau, struct glicko_side *work, struct glicko_outcome *outs)
+{
+	struct glicko_rating self;
+	size_t s, e, k, n, first, p;
+
 	for (s = 0; s < ngames; s = e) {
 		for (e = s + 1; e < ngames && games[e].period == games[s].period; e++)
 			;

@@ -100,6 +100,15 @@ struct glicko_side {
 void glicko_run(struct glicko_player *players, size_t nplayers, const struct glicko_game *games, size_t ngames,
     double tau, struct glicko_side *work, struct glicko_outcome *outs);
 
+/*
+ * glicko_run() from the players as they are (not reset): the games'
+ * periods come after every period the players have played.  Running the
+ * games in two parts, cut between periods, gives exactly glicko_run()'s
+ * result (the incremental ratings, ratings.h, rely on it).
+ */
+void glicko_continue(struct glicko_player *players, size_t nplayers, const struct glicko_game *games,
+    size_t ngames, double tau, struct glicko_side *work, struct glicko_outcome *outs);
+
 /* The player's rating as of period now (>= its last period): its idle periods since added. */
 struct glicko_rating glicko_at(const struct glicko_player *p, int64_t now);
 

@@ -18,6 +18,7 @@
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
+#include "store/ratings.h"
 
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60
@@ -400,7 +401,7 @@ static const char *kind_of(mode_t m)
 static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
 {
 	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", "reserved",
-	    ACCOUNTS_FILE, "ratings", "seeking", "limits", NULL };
+	    ACCOUNTS_FILE, "ratings", RATINGS_STATE_FILE, "seeking", "limits", NULL };
 	char path[4096], file[4200], q[QUOTE_MAX];
 	struct dirent *de;
 	struct stat sb;

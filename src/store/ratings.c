@@ -4,6 +4,7 @@
 #include "store/ratings.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -497,12 +498,13 @@ enum store_status ratings_compute(struct ratings *r)
 {
 	struct key *keys = NULL;
 	struct glicko_game *games = NULL;
-	struct glicko_player *gp = NULL;
+	struct glicko_player *gp = NULL, *entered = NULL;
 	struct glicko_side *work = NULL;
 	struct glicko_outcome *outs = NULL;
 	struct ratings_player *players = NULL;
 	enum store_status ss = STORE_TEMPFAIL;
-	size_t n = r->nresults, nk = 0, i, k, a, b;
+	size_t n = r->nresults, nk = 0, i, k, a, b, cut;
+	int64_t last = 0;
 
 	if (n > 0)
 		qsort(r->results, n, sizeof *r->results, result_qcmp);
@@ -521,8 +523,9 @@ enum store_status ratings_compute(struct ratings *r)
 		if (nk == 0 || key_cmp(&keys[nk - 1], &keys[i]) != 0)
 			keys[nk++] = keys[i];
 	gp = calloc(nk + 1, sizeof *gp);
+	entered = calloc(nk + 1, sizeof *entered);
 	players = calloc(nk + 1, sizeof *players);
-	if (gp == NULL || players == NULL)
+	if (gp == NULL || entered == NULL || players == NULL)
 		goto out;
 	for (k = 0; k < nk; k++) {
 		players[k].cls = keys[k].cls;
@@ -545,15 +548,25 @@ enum store_status ratings_compute(struct ratings *r)
 		players[b].drawn += res->result == RULES_DRAW;
 		players[a].last = players[b].last = res->ended;	/* the results go by end */
 	}
-	glicko_run(gp, nk, games, n, GLICKO_TAU, work, outs);
+	/* the periods before the latest, then the latest: the players as they entered it kept (exact) */
+	last = n > 0 ? games[n - 1].period : 0;
+	for (cut = n; cut > 0 && games[cut - 1].period == last; cut--)
+		;
+	glicko_run(gp, nk, games, cut, GLICKO_TAU, work, outs);
+	memcpy(entered, gp, nk * sizeof *gp);
+	glicko_continue(gp, nk, games + cut, n - cut, GLICKO_TAU, work, outs);
 	for (k = 0; k < nk; k++) {
 		players[k].r = gp[k].r;
 		players[k].games = gp[k].games;
+		players[k].now = gp[k];
+		players[k].entered = entered[k];
 	}
 	qsort(players, nk, sizeof *players, player_cmp);
 	free(r->players);
 	r->players = players;
 	r->nplayers = nk;
+	r->exact = true;
+	r->period = last;
 	players = NULL;
 	ss = STORE_OK;
 out:
@@ -561,6 +574,7 @@ out:
 	free(keys);
 	free(games);
 	free(gp);
+	free(entered);
 	free(work);
 	free(outs);
 	free(players);
@@ -578,6 +592,7 @@ bool ratings_set_result(struct ratings *r, const struct ratings_result *res, enu
 			if (memcmp(&r->results[i], res, sizeof *res) == 0)
 				return false;
 			r->results[i] = *res;
+			r->exact = false;	/* ratings_compute() makes every rating again */
 			return true;
 		}
 	}
@@ -588,6 +603,127 @@ bool ratings_set_result(struct ratings *r, const struct ratings_result *res, enu
 	}
 	r->results = p;
 	r->results[r->nresults++] = *res;
+	r->exact = false;
+	return true;
+}
+
+/* The index of player name in class cls, added (a new player) if absent; (size_t)-1 out of memory. */
+static size_t player_index(struct ratings *r, enum ratings_class cls, const char *name)
+{
+	struct ratings_player *p;
+	size_t i;
+
+	for (i = 0; i < r->nplayers; i++)
+		if (r->players[i].cls == cls && strcmp(r->players[i].name, name) == 0)
+			return i;
+	p = realloc(r->players, (r->nplayers + 1) * sizeof *p);
+	if (p == NULL)
+		return (size_t)-1;
+	r->players = p;
+	p = &r->players[r->nplayers];
+	memset(p, 0, sizeof *p);
+	p->cls = cls;
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->r = glicko_from(GLICKO_R0, GLICKO_RD0, GLICKO_SIGMA0);
+	p->now.r = p->r;
+	p->entered = p->now;
+	return r->nplayers++;
+}
+
+/*
+ * Player k's rating after the latest period, r->period, from its games of
+ * that period (the results' tail, in their order: glicko_run's) against
+ * the opponents as they entered it: glicko_continue()'s arithmetic.
+ */
+static enum store_status update_player(struct ratings *r, size_t k)
+{
+	struct ratings_player *pl = &r->players[k];
+	struct glicko_outcome *outs = NULL;
+	struct glicko_rating self;
+	size_t first, i, n = 0, o;
+	bool black;
+
+	for (first = r->nresults; first > 0 && ratings_period(r->results[first - 1].ended) == r->period; first--)
+		;
+	outs = malloc((r->nresults - first + 1) * sizeof *outs);
+	if (outs == NULL)
+		return STORE_TEMPFAIL;
+	for (i = first; i < r->nresults; i++) {
+		const struct ratings_result *x = &r->results[i];
+
+		if (x->cls != pl->cls || (strcmp(x->black, pl->name) != 0 && strcmp(x->white, pl->name) != 0))
+			continue;
+		black = strcmp(x->black, pl->name) == 0;
+		o = player_index(r, x->cls, black ? x->white : x->black);
+		assert(o != (size_t)-1 && o < r->nplayers);	/* every player of the period is in r */
+		pl = &r->players[k];
+		outs[n].opp = glicko_at(&r->players[o].entered, r->period - 1);
+		outs[n].score = x->result == RULES_DRAW ? 0.5 : (x->result == RULES_BLACK_WINS) == black ? 1.0 : 0.0;
+		n++;
+	}
+	self = glicko_at(&pl->entered, r->period - 1);
+	pl->now.r = glicko_update(&self, outs, n, GLICKO_TAU);
+	pl->now.last_period = r->period;
+	pl->now.games = pl->entered.games + n;
+	pl->r = pl->now.r;
+	pl->games = pl->now.games;
+	free(outs);
+	return STORE_OK;
+}
+
+bool ratings_add_result(struct ratings *r, const struct ratings_result *res, bool *incremental,
+    enum store_status *ss)
+{
+	int64_t period = ratings_period(res->ended);
+	struct ratings_result *p;
+	size_t i, at, k[2];
+	int side;
+
+	*incremental = false;
+	*ss = STORE_OK;
+	for (i = 0; i < r->nresults; i++)
+		if (r->results[i].board == res->board)
+			return ratings_set_result(r, res, ss);	/* changed or the same: not a new game */
+	if (!r->exact || (r->nresults > 0 && period < r->period) || res->result == RULES_PLAYING ||
+	    strcmp(res->black, res->white) == 0)
+		return ratings_set_result(r, res, ss);
+	/* both players in r (a new one as a new player) before anything changes */
+	k[0] = player_index(r, res->cls, res->black);
+	k[1] = k[0] == (size_t)-1 ? k[0] : player_index(r, res->cls, res->white);
+	p = k[1] == (size_t)-1 ? NULL : realloc(r->results, (r->nresults + 1) * sizeof *p);
+	if (p == NULL) {
+		*ss = STORE_TEMPFAIL;
+		r->exact = false;	/* a player may have been added: made again from the results */
+		return false;
+	}
+	r->results = p;
+	/* in the results' order (end, then board): at the tail, the latest period's */
+	for (at = r->nresults; at > 0 && result_cmp(&r->results[at - 1], res) > 0; at--)
+		;
+	memmove(&r->results[at + 1], &r->results[at], (r->nresults - at) * sizeof *p);
+	r->results[at] = *res;
+	r->nresults++;
+	r->period = period;
+	for (side = 0; side < 2; side++) {
+		struct ratings_player *pl = &r->players[k[side]];
+
+		/* entering the period with this game: as it stood after its earlier periods */
+		if (pl->now.games == 0 || pl->now.last_period != period)
+			pl->entered = pl->now;
+		pl->won += res->result == (side == 0 ? RULES_BLACK_WINS : RULES_WHITE_WINS);
+		pl->lost += res->result == (side == 0 ? RULES_WHITE_WINS : RULES_BLACK_WINS);
+		pl->drawn += res->result == RULES_DRAW;
+		if (res->ended > pl->last || pl->now.games == 0)
+			pl->last = res->ended;
+	}
+	for (side = 0; side < 2 && *ss == STORE_OK; side++)
+		*ss = update_player(r, k[side]);
+	if (*ss != STORE_OK) {
+		r->exact = false;	/* made again from the results by ratings_compute() */
+		return true;
+	}
+	qsort(r->players, r->nplayers, sizeof *r->players, player_cmp);
+	*incremental = true;
 	return true;
 }
 
@@ -599,6 +735,7 @@ bool ratings_drop_result(struct ratings *r, long board)
 		if (r->results[i].board == board) {
 			memmove(&r->results[i], &r->results[i + 1], (r->nresults - i - 1) * sizeof *r->results);
 			r->nresults--;
+			r->exact = false;
 			return true;
 		}
 	}
@@ -660,6 +797,214 @@ static enum store_status store_fail(struct store *st, enum store_status ss, char
 	return ss;
 }
 
+/* FNV-1a, 64 bits: ties the state file to the ratings file's text (not a defence: both are the server's). */
+static uint64_t text_hash(const char *s, size_t len)
+{
+	uint64_t h = UINT64_C(14695981039346656037);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= UINT64_C(1099511628211);
+	}
+	return h;
+}
+
+/* A double's 64 bits, as 16 hex digits: exact, and quick to read back. */
+static size_t put_bits(char *s, double d)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t u;
+	int i;
+
+	memcpy(&u, &d, sizeof u);
+	for (i = 15; i >= 0; i--, u >>= 4)
+		s[i] = hex[u & 15];
+	s[16] = ' ';
+	return 17;
+}
+
+static bool get_bits(const char **p, double *d)
+{
+	uint64_t u = 0;
+	int i, c;
+
+	for (i = 0; i < 16; i++) {
+		c = (unsigned char)(*p)[i];
+		if (c >= '0' && c <= '9')
+			u = u << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			u = u << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return false;
+	}
+	if ((*p)[16] != ' ')
+		return false;
+	memcpy(d, &u, sizeof *d);
+	*p += 17;
+	return true;
+}
+
+/* A decimal number, then a space or the line's end. */
+static bool get_num(const char **p, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(*p, &end, 10);
+	if (end == *p || errno != 0 || (*end != ' ' && *end != '\n'))
+		return false;
+	*p = end + 1;
+	return true;
+}
+
+char *ratings_state_format(const struct ratings *r, const char *text, size_t len, size_t *slen)
+{
+	size_t cap = 256 + r->nplayers * (RATINGS_NAME_SIZE + 200), n = 0, i;
+	char *s = malloc(cap);
+
+	if (s == NULL)
+		return NULL;
+	n += (size_t)snprintf(s + n, cap - n, "# oustpbm: the exact ratings beside the ratings file "
+	    "(src/store/ratings.h); made again from it when it does not match\nhash: %016" PRIx64 "\nperiod: %" PRId64
+	    "\n", text_hash(text, len), r->period);
+	/* per player, in the file's order: class, name, then now and entered: mu phi sigma (bits) games period */
+	for (i = 0; i < r->nplayers; i++) {
+		const struct ratings_player *p = &r->players[i];
+		const struct glicko_player *g[2] = { &p->now, &p->entered };
+		int k;
+
+		n += (size_t)snprintf(s + n, cap - n, "%d %s ", (int)p->cls, p->name);
+		for (k = 0; k < 2; k++) {
+			n += put_bits(s + n, g[k]->r.mu);
+			n += put_bits(s + n, g[k]->r.phi);
+			n += put_bits(s + n, g[k]->r.sigma);
+			n += (size_t)snprintf(s + n, cap - n, "%lu %" PRId64 "%c", g[k]->games, g[k]->last_period,
+			    k == 0 ? ' ' : '\n');
+		}
+	}
+	assert(n < cap);
+	s[n] = '\0';
+	*slen = n;
+	return s;
+}
+
+/* One state line into p's exact values, if it names p; false otherwise.  *next: past the line. */
+static bool state_line(const char *line, struct ratings_player *p, const char **next)
+{
+	struct glicko_player g[2];
+	const char *q = line;
+	long long cls, v;
+	size_t n;
+	int k;
+
+	if (!get_num(&q, &cls) || cls != (long long)p->cls)
+		return false;
+	n = strlen(p->name);
+	if (strncmp(q, p->name, n) != 0 || q[n] != ' ')
+		return false;
+	q += n + 1;
+	for (k = 0; k < 2; k++) {
+		if (!get_bits(&q, &g[k].r.mu) || !get_bits(&q, &g[k].r.phi) || !get_bits(&q, &g[k].r.sigma))
+			return false;
+		if (!get_num(&q, &v) || v < 0)
+			return false;
+		g[k].games = (unsigned long)v;
+		if (!get_num(&q, &v))
+			return false;
+		g[k].last_period = v;
+	}
+	if (q[-1] != '\n' || g[0].games != p->games)
+		return false;
+	p->now = g[0];
+	p->entered = g[1];
+	p->r = g[0].r;
+	*next = q;
+	return true;
+}
+
+bool ratings_state_apply(struct ratings *r, const char *text, size_t len, const char *s, size_t slen)
+{
+	const char *line;
+	char want[40];
+	struct ratings_player *saved = NULL;
+	long long period = 0;
+	size_t i = 0;
+	bool ok = false;
+
+	r->exact = false;
+	if (slen == 0 || s[slen] != '\0' || memchr(s, '\0', slen) != NULL)
+		return false;
+	saved = malloc((r->nplayers + 1) * sizeof *saved);
+	if (saved == NULL)
+		goto out;
+	memcpy(saved, r->players, r->nplayers * sizeof *saved);
+	snprintf(want, sizeof want, "hash: %016" PRIx64 "\nperiod: ", text_hash(text, len));
+	line = strchr(s, '\n');
+	if (line == NULL || strncmp(line + 1, want, strlen(want)) != 0)
+		goto out;
+	line += 1 + strlen(want);
+	if (!get_num(&line, &period) || line[-1] != '\n')
+		goto out;
+	for (; *line != '\0' && i < r->nplayers; i++)
+		if (!state_line(line, &r->players[i], &line))
+			goto out;
+	ok = i == r->nplayers && *line == '\0';
+out:
+	if (ok) {
+		r->exact = true;
+		r->period = period;
+	} else if (saved != NULL) {
+		memcpy(r->players, saved, r->nplayers * sizeof *saved);	/* as the ratings file says */
+	}
+	free(saved);
+	return ok;
+}
+
+/* The state file into r (parsed from the ratings file's text[0..len)), if it is there and matches. */
+static void state_load(struct store *st, struct ratings *r, const char *text, size_t len)
+{
+	char *s = NULL;
+	size_t slen;
+
+	r->exact = false;
+	if (store_read_file(st, RATINGS_STATE_FILE, RATINGS_FILE_MAX, &s, &slen) == STORE_OK)
+		ratings_state_apply(r, text, len, s, slen);
+	free(s);
+}
+
+/*
+ * Write r's text, durably, and the state file beside it (a failure of the
+ * latter costs only time); state_only: r's text is the file's already.
+ */
+static enum store_status ratings_write(struct store *st, const struct ratings *r, bool state_only, char *err)
+{
+	char *text = NULL, *s = NULL;
+	enum store_status ss;
+	size_t len, slen;
+
+	ss = ratings_format(r, &text, &len);
+	if (ss != STORE_OK) {
+		snprintf(err, RATINGS_ERR_MAX, "out of memory writing the ratings file");
+		return ss;
+	}
+	ss = state_only ? STORE_OK : store_write_file(st, RATINGS_FILE, text, len);
+	if (ss != STORE_OK) {
+		store_fail(st, ss, err, "cannot write the ratings file");
+		free(text);
+		return ss;
+	}
+	/* the state after the file it matches: a crash between leaves a state no file matches */
+	if (r->exact && (s = ratings_state_format(r, text, len, &slen)) != NULL &&
+	    store_write_file(st, RATINGS_STATE_FILE, s, slen) != STORE_OK)
+		store_complain(st, "ratings: cannot write %s (the next game's end computes every rating): %s",
+		    RATINGS_STATE_FILE, store_error(st));
+	free(s);
+	free(text);
+	return STORE_OK;
+}
+
+
 enum store_status ratings_load(struct store *st, bool players_only, struct ratings *out, char *err)
 {
 	enum store_status ss;
@@ -675,6 +1020,9 @@ enum store_status ratings_load(struct store *st, bool players_only, struct ratin
 	ss = ratings_parse(text, len, players_only, out, err);
 	if (ss == STORE_TEMPFAIL)
 		snprintf(err, RATINGS_ERR_MAX, "out of memory reading the ratings file");
+	/* the exact values, for a result added incrementally */
+	if (ss == STORE_OK && !players_only)
+		state_load(st, out, text, len);
 	free(text);
 	return ss;
 }
@@ -701,9 +1049,11 @@ enum store_status ratings_mark(struct store *st, long board, char *err)
  * may go (the file says what the ratings say).  A game not over whose
  * board's lock is held elsewhere is being committed: its mark stays.
  */
-static enum store_status settle_board(struct store *st, struct ratings *r, long board, bool *changed, bool *done,
-    char *err)
+static enum store_status settle_board(struct store *st, struct ratings *r, long board, bool *changed, bool *full,
+    bool *done, char *err)
 {
+	bool incremental;
+
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct gamefile_error ge;
 	struct ratings_result res;
@@ -717,7 +1067,8 @@ static enum store_status settle_board(struct store *st, struct ratings *r, long 
 	ss = store_board_read(st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND) {
 		/* no game file (removed by the admin): no result, as --rebuild would find */
-		*changed |= ratings_drop_result(r, board);
+		if (ratings_drop_result(r, board))
+			*changed = *full = true;
 		*done = true;
 		return STORE_OK;
 	}
@@ -732,11 +1083,15 @@ static enum store_status settle_board(struct store *st, struct ratings *r, long 
 	free(text);
 	if (game_over(&g) && ratings_game_rated(&g)) {
 		ratings_result_of(&g, &res);
-		*changed |= ratings_set_result(r, &res, &ss);
+		if (ratings_add_result(r, &res, &incremental, &ss)) {
+			*changed = true;
+			*full |= !incremental;
+		}
 		*done = ss == STORE_OK;
 	} else if (game_over(&g) || store_trylock_board(st, board, &lock) == STORE_OK) {
 		/* unrated, or not over and nobody committing it (a crash before its commit, an edit) */
-		*changed |= ratings_drop_result(r, board);
+		if (ratings_drop_result(r, board))
+			*changed = *full = true;
 		*done = true;
 	}
 	store_unlock(&lock);
@@ -749,10 +1104,10 @@ static enum store_status settle_board(struct store *st, struct ratings *r, long 
 /* Settle the marks with ratings.lock held; r is the file's content, written if changed. */
 static enum store_status settle_locked(struct store *st, struct ratings *r, bool changed, char *err)
 {
-	char **names = NULL, path[64], *text = NULL;
+	char **names = NULL, path[64];
 	enum store_status ss, first = STORE_OK;
-	size_t count = 0, i, len;
-	bool *done = NULL;
+	size_t count = 0, i;
+	bool *done = NULL, full = changed;
 	long board;
 
 	ss = store_list_dir(st, RATINGS_PENDING_DIR, &names, &count);
@@ -769,19 +1124,23 @@ static enum store_status settle_locked(struct store *st, struct ratings *r, bool
 	for (i = 0; i < count; i++) {
 		if (!ident_board_parse(names[i], strlen(names[i]), &board))
 			continue;	/* not a mark: left for the admin */
-		ss = settle_board(st, r, board, &changed, &done[i], err);
+		ss = settle_board(st, r, board, &changed, &full, &done[i], err);
 		if (ss != STORE_OK && first == STORE_OK)
 			first = ss;	/* the others are settled all the same */
 	}
 	ss = STORE_OK;
 	if (changed) {
-		ss = ratings_compute(r);
-		if (ss == STORE_OK)
-			ss = ratings_format(r, &text, &len);
+		/* every rating made again, unless each new result updated its two players (ratings.h) */
+		ss = full || !r->exact ? ratings_compute(r) : STORE_OK;
 		if (ss != STORE_OK)
-			snprintf(err, RATINGS_ERR_MAX, "out of memory writing the ratings file");
-		else if ((ss = store_write_file(st, RATINGS_FILE, text, len)) != STORE_OK)
-			store_fail(st, ss, err, "cannot write the ratings file");
+			snprintf(err, RATINGS_ERR_MAX, "out of memory computing the ratings");
+		else
+			ss = ratings_write(st, r, false, err);
+	} else if (count > 0 && !r->exact && r->nresults > 0) {
+		/* nothing new, but no state matches the file (a crash between the two writes): made again */
+		if (ratings_compute(r) == STORE_OK)
+			ratings_write(st, r, true, err);
+		err[0] = '\0';
 	}
 	/* the marks go only once the ratings file that counts them is durable */
 	for (i = 0; i < count && ss == STORE_OK; i++) {
@@ -791,7 +1150,6 @@ static enum store_status settle_locked(struct store *st, struct ratings *r, bool
 		if (store_unlink(st, path) != STORE_OK)
 			break;	/* settled again next time: harmless */
 	}
-	free(text);
 	free(done);
 	store_free_names(names, count);
 	return ss != STORE_OK ? ss : first;
@@ -935,6 +1293,7 @@ enum store_status ratings_mail_text(const struct ratings *r, const struct game *
 	enum ratings_class cls = ratings_class_of(g);
 	enum store_status ss = STORE_OK;
 	unsigned long games;
+	bool incremental;
 	int i;
 
 	if (!ratings_game_rated(g)) {
@@ -960,19 +1319,27 @@ enum store_status ratings_mail_text(const struct ratings *r, const struct game *
 	}
 	/* the ratings without this game and with it: what its result changed */
 	copy.results = malloc((r->nresults + 1) * sizeof *copy.results);
-	if (copy.results == NULL)
+	copy.players = malloc((r->nplayers + 1) * sizeof *copy.players);
+	if (copy.results == NULL || copy.players == NULL) {
+		ratings_release(&copy);
 		return STORE_TEMPFAIL;
+	}
 	if (r->nresults > 0)
 		memcpy(copy.results, r->results, r->nresults * sizeof *copy.results);
+	if (r->nplayers > 0)
+		memcpy(copy.players, r->players, r->nplayers * sizeof *copy.players);
 	copy.nresults = r->nresults;
-	ratings_drop_result(&copy, g->board);
-	ss = ratings_compute(&copy);
+	copy.nplayers = r->nplayers;
+	copy.exact = r->exact;
+	copy.period = r->period;
+	/* exact and without this game: the ratings as they are, and the game's two players updated */
+	ratings_drop_result(&copy, g->board);	/* (a copy of the mail after the game was counted) */
+	if (!copy.exact)
+		ss = ratings_compute(&copy);
 	for (i = 0; i < 2 && ss == STORE_OK; i++)
 		before[i] = rating_of(&copy, cls, names[i], g->last_move, &games);
 	ratings_result_of(g, &res);
-	if (ss == STORE_OK)
-		ratings_set_result(&copy, &res, &ss);
-	if (ss == STORE_OK)
+	if (ss == STORE_OK && ratings_add_result(&copy, &res, &incremental, &ss) && ss == STORE_OK && !incremental)
 		ss = ratings_compute(&copy);
 	for (i = 0; i < 2 && ss == STORE_OK; i++)
 		after[i] = rating_of(&copy, cls, names[i], g->last_move, &games);

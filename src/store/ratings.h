@@ -5,9 +5,21 @@
  *
  * The file holds every rated result (one "game:" line per finished rated
  * board) and the ratings made from them (one "player:" line per player and
- * class).  The ratings are a function of the results alone: whoever adds a
- * result computes every rating again from all of them, and `oustpbm
+ * class).  The ratings are a function of the results alone, and `oustpbm
  * ratings --rebuild` makes the same file from the finished game files.
+ *
+ * Incremental: a game's end changes only its two players' ratings in the
+ * game's rating period (Glicko-2 rates a period's games against the
+ * ratings at its start).  The file's numbers are rounded, so the exact
+ * state rides beside it in <home>/ratings-state (RATINGS_STATE_FILE):
+ * every player's exact rating, and for the players of the latest period
+ * their exact rating as they entered it, tied to the ratings file by a
+ * hash of its text.  A new result in the latest period (or a later one)
+ * updates the two players from that state alone; anything else (a result
+ * of an earlier period, a changed or dropped result, a state that does not
+ * match the file: a crash between the two writes, an admin's edit) makes
+ * every rating again from all results, and the state with it.  Either way
+ * the file is the one --rebuild makes (tests/sh/ratings.sh checks it).
  *
  * Rated: a finished game (won, lost, resigned, lost on time, drawn)
  * between two different players, not challenged with -unrated.  The robot
@@ -95,6 +107,9 @@ struct ratings_player {
 	struct glicko_rating r;	/* after the player's last period with a game */
 	unsigned long games, won, lost, drawn;
 	int64_t last;		/* when the player's last rated game ended */
+	/* exact values (struct ratings' exact): r and games unrounded, and as the player entered the latest period */
+	struct glicko_player now;
+	struct glicko_player entered;	/* meaningful when now.last_period == struct ratings' period */
 };
 
 struct ratings {
@@ -102,7 +117,35 @@ struct ratings {
 	size_t nplayers;
 	struct ratings_result *results;	/* by end, then board */
 	size_t nresults;
+	bool exact;		/* the players' now and entered are exact (computed, or the state file's) */
+	int64_t period;		/* the latest period with a result, when exact */
 };
+
+#define RATINGS_STATE_FILE "ratings-state"
+
+/*
+ * The state file's text for r (exact), beside the ratings file's text
+ * text[0..len) that ratings_format() made from r; *slen its length.  The
+ * caller frees it; NULL out of memory.
+ */
+char *ratings_state_format(const struct ratings *r, const char *text, size_t len, size_t *slen);
+
+/*
+ * The state s[0..slen) (NUL-terminated at slen) into r, parsed from the
+ * ratings file's text[0..len): true, and r->exact, if it matches that text
+ * and r's players line by line; else false and r as it was.
+ */
+bool ratings_state_apply(struct ratings *r, const char *text, size_t len, const char *s, size_t slen);
+
+/*
+ * Put in the result res of a board not yet in r, updating only its two
+ * players when r is exact and res is of the latest period or a later one
+ * (*incremental true); otherwise the result is put in as
+ * ratings_set_result() does and the caller must ratings_compute().
+ * Returns whether r changed.  STORE_TEMPFAIL in *ss out of memory.
+ */
+bool ratings_add_result(struct ratings *r, const struct ratings_result *res, bool *incremental,
+    enum store_status *ss);
 
 const char *ratings_class_name(enum ratings_class c);	/* "standard", "hex-small", ... */
 /* A class by name (any case); false if there is none. */

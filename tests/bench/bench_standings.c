@@ -4,14 +4,18 @@
  * 25,000 rated games over a year (random pairs, the same every run).
  *
  * Per repetition (argv[1], default 5) one line:
- *   standings players=10000 games=25000 reply_ms=... settle_ms=...
+ *   standings players=10000 games=25000 reply_ms=... full_ms=... incremental_ms=...
  * reply_ms: the ratings file's text parsed (its players, as standings
  * reads it), 2,000 active boards counted in, and the standings text made:
  * the standings command's own work, without the mail around it (see
- * bench_standings.sh for the whole process).  settle_ms: the file parsed
- * whole, one result added, every rating computed again and the text
- * made: what the end of a rated game costs before its write.  Each a
- * median of 9 runs.  run-bench takes medians of the lines.
+ * bench_standings.sh for the whole process).  full_ms: what the end of a
+ * rated game cost before the incremental update (and still costs without
+ * a matching state file): the file parsed whole, one result added, every
+ * rating computed again, the text made.  incremental_ms: the same with
+ * the state file (ratings.h): the file and the state parsed, the game's
+ * two players updated, the file's and the state's texts made.  The three
+ * interleaved, each a median of 9 runs.  run-bench takes medians of the
+ * lines.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,9 +52,10 @@ int main(int argc, char **argv)
 	struct ratings_result res;
 	struct active_count *act;
 	enum store_status ss;
-	char *text = NULL, *out, *again, err[RATINGS_ERR_MAX];
-	size_t len, i, alen;
-	double t, reply[RUNS], settle[RUNS];
+	char *text = NULL, *out, *again, *state, *st2, err[RATINGS_ERR_MAX];
+	size_t len, i, alen, slen, l2;
+	double t, reply[RUNS], settle[RUNS], incr[RUNS];
+	bool incremental;
 
 	for (i = 0; i < GAMES; i++) {
 		unsigned a = 1 + bench_random() % PLAYERS, b = 1 + bench_random() % PLAYERS, x = bench_random() % 100;
@@ -67,6 +72,9 @@ int main(int argc, char **argv)
 		ratings_set_result(&r, &res, &ss);
 	}
 	if (ratings_compute(&r) != STORE_OK || ratings_format(&r, &text, &len) != STORE_OK)
+		return 1;
+	state = ratings_state_format(&r, text, len, &slen);
+	if (state == NULL)
 		return 1;
 	act = calloc(2 * ACTIVE, sizeof *act);
 	if (act == NULL)
@@ -93,19 +101,31 @@ int main(int argc, char **argv)
 			if (ratings_parse(text, len, false, &p, err) != STORE_OK)
 				return 1;
 			ratings_set_result(&p, &res, &ss);
-			if (ratings_compute(&p) != STORE_OK || ratings_format(&p, &again, &len) != STORE_OK)
+			if (ratings_compute(&p) != STORE_OK || ratings_format(&p, &again, &l2) != STORE_OK)
 				return 1;
 			settle[k] = (bench_now() - t) * 1e3;
 			free(again);
+			ratings_release(&p);
+			t = bench_now();
+			if (ratings_parse(text, len, false, &p, err) != STORE_OK || !ratings_state_apply(&p, text, len, state, slen))
+				return 1;
+			ratings_add_result(&p, &res, &incremental, &ss);
+			if (!incremental || ratings_format(&p, &again, &l2) != STORE_OK ||
+			    (st2 = ratings_state_format(&p, again, l2, &l2)) == NULL)
+				return 1;
+			incr[k] = (bench_now() - t) * 1e3;
+			free(again);
+			free(st2);
 			ratings_release(&p);
 			/* the file as it was */
 			free(text);
 			ratings_format(&r, &text, &len);
 		}
-		printf("standings players=%zu games=%d reply_ms=%.2f settle_ms=%.2f\n", r.nplayers, GAMES,
-		    median(reply, RUNS), median(settle, RUNS));
+		printf("standings players=%zu games=%d reply_ms=%.2f full_ms=%.2f incremental_ms=%.2f\n", r.nplayers,
+		    GAMES, median(reply, RUNS), median(settle, RUNS), median(incr, RUNS));
 	}
 	free(act);
+	free(state);
 	free(text);
 	ratings_release(&r);
 	return 0;

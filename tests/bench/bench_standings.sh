@@ -1,36 +1,31 @@
 #!/bin/sh
-# bench_standings: whole-process time of ./oustpbm answering "standings"
-# (fork to exit, as the MTA sees it: the mail parsed, the ratings file
-# read, the index of active boards listed, the reply composed, queued and
-# delivered into the Maildir) with 10,000 rated players in the standard
+# bench_standings: whole-process times of ./oustpbm, as the MTA sees them
+# (fork to exit: the mail parsed, the work, the reply composed, queued and
+# delivered into the Maildir), with 10,000 rated players in the standard
 # class (made from 25,000 rated games over a year, the ratings file written
-# by the server itself) and 2,000 boards being played; interleaved with
-# "help" on the same home, the cost of any answered mail (its fsyncs), so
-# that the difference is the standings' own.  Prints one line per
-# repetition ($REPS, default 5), each the median of $BENCH_RUNS runs
-# (default 11):  standings_mail players=10002 standings_ms=... help_ms=...
-cd "$(dirname "$0")/../.." || exit 2
-top=$(pwd)
+# by the server itself) and 2,000 boards being played:
+#   standings_ms    "standings" answered (read the ratings file's players,
+#                   the index of active boards, the reply);
+#   help_ms         "help", interleaved: the cost of any answered mail (its
+#                   fsyncs), so that the difference is the standings' own;
+#   end_full_ms     a resignation that ends a rated game, the ratings
+#                   computed again from all results (as before the
+#                   incremental update: its state file removed first);
+#   end_incr_ms     the same with the state file: the two players updated.
+# The two ends interleaved, each on a board challenged just before (not
+# timed).  One line per repetition ($REPS, default 5), each a median of
+# $BENCH_RUNS runs (default 11).
+. "$(dirname "$0")/lib.sh"
 REPS=${REPS:-5}
 RUNS=${BENCH_RUNS:-11}
 PLAYERS=${BENCH_PLAYERS:-10000}
 GAMES=${BENCH_GAMES:-25000}
-bin=$top/oustpbm
-[ -x "$bin" ] || { echo "bench_standings: run make first" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-bench-standings.XXXXXX") || exit 2
-trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
-trap 'exit 2' INT TERM
-T0=1700000000
 
 h=$tmp/home
-mkdir -p "$h"
-printf 'from_address = oust@example.net\ntemplates = %s/templates\npassword_cost = 1\n' "$top" >"$h/oustpbm.conf"
+players "$h"
 # one real game ends, so that the server writes the file from every game line
-for m in "a@example.org|register alice secret" "b@example.org|register bob hunter2" \
-    "a@example.org|challenge alice secret bob" "b@example.org|resign 101 bob hunter2"; do
-	printf 'From: %s\nSubject: %s\nMessage-ID: <%s@bench>\n\n' "${m%%|*}" "${m#*|}" "$(echo "$m" | cksum | cut -d' ' -f1)" |
-	    OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" >/dev/null || exit 1
-done
+mail a@example.org "challenge alice secret bob" c0@bench | deliver "$h" $T0 || exit 1
+mail b@example.org "resign 101 bob hunter2" r0@bench | deliver "$h" $T0 || exit 1
 # the year's games: random pairs of p00001..pNNNNN, a minute apart, ending before board 101
 awk -v players="$PLAYERS" -v games="$GAMES" -v t0=$((T0 - 365 * 86400)) 'BEGIN {
 	srand(7)
@@ -62,8 +57,8 @@ while [ $i -lt 2000 ]; do
 	: >"$h/active/$((200000 + i)).p$(printf %05d $((i + 1))).p$(printf %05d $((i + 2001)))"
 	i=$((i + 1))
 done
-printf 'From: a@example.org\nSubject: standings\nMessage-ID: <standings@bench>\n\n' >"$tmp/mail"
-printf 'From: a@example.org\nSubject: help\nMessage-ID: <help@bench>\n\n' >"$tmp/help"
+mail a@example.org standings standings@bench >"$tmp/mail"
+mail a@example.org help help@bench >"$tmp/help"
 # run MAIL TIME: microseconds of one whole run
 run() {
 	rm -rf "$h/mail" "$h/seen" "$h/log"
@@ -73,20 +68,34 @@ run() {
 	e=$(date +%s%N)
 	echo $(((e - s) / 1000))
 }
+# end FULL TIME: microseconds of a rated game's end (a board challenged first, untimed); FULL 1: no state file
+board=101
+end() {
+	board=$((board + 1))
+	mail a@example.org "challenge alice secret bob" "c$board@bench" | deliver "$h" "$2" || exit 1
+	[ "$1" = 1 ] && rm -f "$h/ratings-state"
+	mail b@example.org "resign $board bob hunter2" "r$board@bench" >"$tmp/end"
+	run "$tmp/end" "$2"
+	grep -q "^game: $board standard" "$h/ratings" || { echo "bench_standings: board $board not rated" >&2; exit 1; }
+}
+ms() { median | awk '{ printf "%.2f", $1 / 1000 }'; }
 rep=0
 while [ $rep -lt "$REPS" ]; do
 	rep=$((rep + 1))
 	k=0
 	: >"$tmp/times"
 	: >"$tmp/htimes"
+	: >"$tmp/full"
+	: >"$tmp/incr"
 	while [ $k -lt "$RUNS" ]; do
 		k=$((k + 1))
-		run "$tmp/mail" $((T0 + 60 + k)) >>"$tmp/times"
+		t=$((T0 + 60 + 100 * (rep * RUNS + k)))
+		run "$tmp/mail" $t >>"$tmp/times"
 		grep -q "standings: $n ratings" "$h/log" || { echo "bench_standings: no standings answered" >&2; exit 1; }
-		run "$tmp/help" $((T0 + 60 + k)) >>"$tmp/htimes"
+		run "$tmp/help" $t >>"$tmp/htimes"
+		end 1 $((t + 10)) >>"$tmp/full"
+		end 0 $((t + 20)) >>"$tmp/incr"
 	done
-	med=$(sort -n "$tmp/times" | sed -n "$(((RUNS + 1) / 2))p")
-	hmed=$(sort -n "$tmp/htimes" | sed -n "$(((RUNS + 1) / 2))p")
-	echo "standings_mail players=$n standings_ms=$(awk -v u="$med" 'BEGIN { printf "%.2f", u / 1000 }')" \
-	    "help_ms=$(awk -v u="$hmed" 'BEGIN { printf "%.2f", u / 1000 }')"
+	echo "standings_mail players=$n standings_ms=$(ms <"$tmp/times") help_ms=$(ms <"$tmp/htimes")" \
+	    "end_full_ms=$(ms <"$tmp/full") end_incr_ms=$(ms <"$tmp/incr")"
 done

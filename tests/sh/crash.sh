@@ -52,7 +52,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|active|seeking|seeking\.lock|limits|limits\.lock|ratings|ratings\.lock|ratings-pending|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|active|seeking|seeking\.lock|limits|limits\.lock|ratings|ratings-state|ratings\.lock|ratings-pending|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
@@ -138,6 +138,20 @@ done
 # durable step and its redelivery killed again.  After each kill the ratings
 # file counts board 101 at most once; after the clean redelivery exactly
 # once, and the file is byte for byte the one --rebuild makes from the games.
+# First another rated game of the period ends (board 102), so that 101's end
+# updates the ratings incrementally, from the state file (ratings.h).
+rs0=$tmp/rs0
+cp -R "$tmp/s0" "$rs0"
+mail $B "challenge bob hunter2 alice -size=7" rs1@x >"$tmp/m"
+feed "$rs0" $((T0 + 10)) "$tmp/m" >/dev/null
+mail $A "resign 102 alice secret" rs2@x >"$tmp/m"
+feed "$rs0" $((T0 + 20)) "$tmp/m" >/dev/null
+rm -rf "$rs0/mail"
+if [ -s "$rs0/ratings-state" ] && grep -q '^game: 102 ' "$rs0/ratings"; then
+	pass "ratings: a first rated game ended, its exact state beside the ratings file"
+else
+	fail "ratings: the first rated game left no ratings file and state"
+fi
 mail $B "resign 101 bob hunter2" rs@x >"$tmp/rsmail"
 # counted HOME: how many game lines of board 101 its ratings file has
 counted() {
@@ -149,7 +163,7 @@ while :; do
 	k=$((k + 1))
 	w=$tmp/rsw
 	rm -rf "$w"
-	cp -R "$tmp/s0" "$w"
+	cp -R "$rs0" "$w"
 	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail" $k)
 	[ "$rc" = 0 ] && break
 	if [ "$rc" != 137 ]; then
@@ -169,9 +183,12 @@ while :; do
 	    bad="$bad; killed at step $k: board 101 not counted once"
 	[ -z "$(ls "$w/ratings-pending" 2>/dev/null)" ] || bad="$bad; killed at step $k: a mark is left"
 	cp "$w/ratings" "$tmp/rs.incremental"
+	cp "$w/ratings-state" "$tmp/rs.state" 2>/dev/null
 	OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$w" ratings --rebuild >/dev/null 2>&1 ||
 	    bad="$bad; killed at step $k: ratings --rebuild fails"
 	cmp -s "$w/ratings" "$tmp/rs.incremental" || bad="$bad; killed at step $k: --rebuild differs from the file"
+	# the state kept beside it is the exact one --rebuild makes: the next game's end can go on from it
+	cmp -s "$w/ratings-state" "$tmp/rs.state" || bad="$bad; killed at step $k: the state differs from --rebuild's"
 done
 if [ -n "$bad" ]; then
 	fail "ratings: the resignation killed at each of its $((k - 1)) steps${bad}"

@@ -102,6 +102,41 @@ rm "$tmp/copy/ratings"
 OUSTPBM_TEST_TIME=$((T0 + 30 * DAY)) "$bin" -d "$tmp/copy" ratings --rebuild >/dev/null 2>&1
 check "rebuilt later, the file is the same (the deviation's growth is the reader's)" same "$tmp/copy/ratings" "$h/ratings"
 
+# incremental (ratings.h): a game's end updates its two players from the exact state beside the file
+h2=$tmp/inc
+mkhome "$h2"
+sendat "$h2" $T0 a@example.org "register alice secret"
+sendat "$h2" $T0 b@example.org "register bob hunter2"
+sendat "$h2" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5"
+sendat "$h2" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
+sendat "$h2" $((T0 + 30)) a@example.org "challenge alice secret bob -size=5"
+check "the first game's end leaves the exact state beside the file" test -s "$h2/ratings-state"
+cp -R "$h2" "$tmp/inc-tampered"
+# bob's exact rating as he entered the period altered in the state alone (its tie to the file kept):
+# only the incremental update reads it
+# (bob entered it new: made a player of 1587 with a game behind him)
+sed -i 's/^\(0 bob .*\) 0000000000000000 \([0-9a-f]*\) \([0-9a-f]*\) 0 0$/\1 3fe0000000000000 \2 \3 1 0/' \
+    "$tmp/inc-tampered/ratings-state"
+check "(the state altered)" sh -c "! cmp -s '$h2/ratings-state' '$tmp/inc-tampered/ratings-state'"
+sendat "$h2" $((T0 + 40)) a@example.org "resign 102 alice secret"
+sendat "$tmp/inc-tampered" $((T0 + 40)) a@example.org "resign 102 alice secret"
+check "the second game's end counted" has "$h2/ratings" "^game: 102 small .* alice bob white-won$"
+check "its players were updated from the state (an altered state shows)" sh -c \
+    "! cmp -s '$h2/ratings' '$tmp/inc-tampered/ratings'"
+cp "$h2/ratings" "$tmp/inc.kept"
+OUSTPBM_TEST_TIME=$((T0 + 50)) "$bin" -d "$h2" ratings --rebuild >/dev/null 2>&1
+check "the incremental file is the one --rebuild makes" same "$h2/ratings" "$tmp/inc.kept"
+OUSTPBM_TEST_TIME=$((T0 + 50)) "$bin" -d "$tmp/inc-tampered" ratings --rebuild >/dev/null 2>&1
+check "and --rebuild mends the altered one" same "$tmp/inc-tampered/ratings" "$tmp/inc.kept"
+# a late result (an admin's edit of an older period) is counted by computing every rating again
+sendat "$h2" $((T0 + 60)) a@example.org "challenge alice secret bob -size=5"
+sendat "$h2" $((T0 + 40 * DAY)) b@example.org "resign 103 bob hunter2"
+sendat "$h2" $((T0 + 40 * DAY + 10)) a@example.org "challenge alice secret bob -size=5"
+sendat "$h2" $((T0 + 40 * DAY + 20)) a@example.org "resign 104 alice secret"
+cp "$h2/ratings" "$tmp/inc.kept"
+OUSTPBM_TEST_TIME=$((T0 + 41 * DAY)) "$bin" -d "$h2" ratings --rebuild >/dev/null 2>&1
+check "over periods too, the kept file is the one --rebuild makes" same "$h2/ratings" "$tmp/inc.kept"
+
 # leaving (issue 20): signoff and the admin's deluser take the account out of the standings; its results stay
 listed() { # HOME MAILDIR PLAYER: the newest standings reply lists PLAYER
 	grep -q "^ *[0-9]*  $3 " "$(ls -t "$1"/mail/"$2"/new/* | head -1)"

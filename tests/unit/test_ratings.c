@@ -210,10 +210,114 @@ static void compute(void)
 	free(b);
 }
 
+/* A result of board b: black and white by number, in class c, ended at t. */
+static struct ratings_result mkresult(long b, enum ratings_class c, int64_t t, int black, int white, int outcome)
+{
+	struct ratings_result x;
+
+	memset(&x, 0, sizeof x);
+	x.board = b;
+	x.cls = c;
+	x.ended = t;
+	snprintf(x.black, sizeof x.black, "p%02d", black);
+	snprintf(x.white, sizeof x.white, "p%02d", white);
+	x.result = outcome == 0 ? RULES_BLACK_WINS : outcome == 1 ? RULES_WHITE_WINS : RULES_DRAW;
+	return x;
+}
+
+/*
+ * The incremental update (ratings_add_result) gives the very file
+ * ratings_compute makes from all the results: 600 games among 25 players
+ * in two classes over ten periods, added one at a time as they end; now and
+ * then a late result (of an earlier period) or one replaced, which make
+ * every rating again, and the increments go on from there.
+ */
+static void incremental(void)
+{
+	struct ratings inc = { 0 }, all = { 0 };
+	struct ratings_result x;
+	enum store_status ss;
+	char *a = NULL, *b = NULL;
+	size_t la, lb, i, fast = 0, slow = 0, same = 0;
+	unsigned seed = 12345;
+	bool incr, ok = true;
+	int64_t t = INT64_C(1700000000);
+
+	ok_int(ratings_compute(&inc), STORE_OK, "no results: computed");
+	ok(inc.exact, "... and exact");
+	for (i = 0; i < 600 && ok; i++) {
+		int pb, pw;
+
+		seed = seed * 1103515245u + 12345u;
+		pb = (int)(seed >> 16) % 25;
+		pw = (pb + 1 + (int)(seed >> 8) % 24) % 25;
+		t += (int64_t)(seed % 50000);
+		x = mkresult(1000 + (long)i, (seed >> 4) % 3 == 0 ? RATINGS_SMALL : RATINGS_STANDARD,
+		    i % 97 == 50 ? t - 40 * 86400 : t, pb, pw, (int)((seed >> 12) % 5) % 3);
+		if (i % 131 == 70)
+			x.board = 1000 + (long)i - 3;	/* a result replaced */
+		ratings_add_result(&inc, &x, &incr, &ss);
+		if (ss == STORE_OK && !incr)
+			ss = ratings_compute(&inc);
+		fast += incr;
+		slow += !incr;
+		ratings_set_result(&all, &x, &ss);
+		/* every 20 games, and at the end: the two files are the same */
+		if (i % 20 == 19 || i == 599) {
+			ratings_compute(&all);
+			ratings_format(&inc, &a, &la);
+			ratings_format(&all, &b, &lb);
+			ok = la == lb && memcmp(a, b, la) == 0;
+			same += ok;
+			if (!ok)
+				fprintf(stderr, "# after %zu results:\n%s\n# but all at once:\n%s\n", i + 1, a, b);
+			free(a);
+			free(b);
+		}
+	}
+	ok(ok && same == 30, "the incremental file is the computed one, 30 times over (%zu)", same);
+	ok(fast > 500 && slow >= 9, "most results were incremental (%zu), the late or replaced ones not (%zu)",
+	    fast, slow);
+	/* the state file's text: exact, and tied to the ratings file's */
+	{
+		struct ratings back;
+		char *st, err[RATINGS_ERR_MAX];
+		size_t sl;
+
+		ratings_format(&inc, &a, &la);
+		st = ratings_state_format(&inc, a, la, &sl);
+		ok_int(ratings_parse(a, la, false, &back, err), STORE_OK, "the file parses");
+		ok(!back.exact, "... its rounded numbers are not exact");
+		ok(ratings_state_apply(&back, a, la, st, sl) && back.exact, "the state applies to it");
+		ok(back.nplayers == inc.nplayers && back.nplayers > 0 &&
+		    memcmp(&back.players[3].now, &inc.players[3].now, sizeof inc.players[3].now) == 0 &&
+		    memcmp(&back.players[3].entered, &inc.players[3].entered, sizeof inc.players[3].entered) == 0,
+		    "... bit for bit");
+		ratings_release(&back);
+		ratings_parse(a, la, false, &back, err);
+		a[la - 2] ^= 1;
+		ok(!ratings_state_apply(&back, a, la, st, sl) && !back.exact, "not to another file's text");
+		ratings_release(&back);
+		free(a);
+		free(st);
+	}
+	x = mkresult(5000, RATINGS_STANDARD, t + 86400, 1, 2, 0);
+	ratings_add_result(&inc, &x, &incr, &ss);
+	ok(incr, "a new result of the latest period: incremental");
+	ratings_add_result(&inc, &x, &incr, &ss);
+	ok(!incr && ss == STORE_OK, "the same result again changes nothing");
+	x.ended -= 300 * 86400;
+	ratings_drop_result(&inc, 5000);
+	ok(!inc.exact, "a dropped result: every rating is made again");
+	ratings_release(&inc);
+	ratings_release(&all);
+}
+
 int main(void)
 {
 	classes();
 	errors();
 	compute();
+	incremental();
 	return t_done();
 }
