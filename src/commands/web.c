@@ -12,7 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <math.h>
+
 #include "base/strbuf.h"
+#include "commands/standings.h"
 #include "game/board.h"
 #include "game/gamefile.h"
 #include "game/html.h"
@@ -918,6 +921,7 @@ static enum web_status index_page(struct web *w)
 		}
 		strbuf_puts(&b, "</p>\n");
 	}
+	strbuf_puts(&b, "<p><a href=\"standings.html\">Standings</a> of the rated players.</p>\n");
 	strbuf_puts(&b, "<p>To play, send <code>help</code> by mail to <a href=\"mailto:");
 	html_escape(&b, w->cfg->from_address);
 	strbuf_puts(&b, "\">");
@@ -985,6 +989,7 @@ static enum web_status player_page(struct web *w, const char *userid)
 	}
 	strbuf_printf(&b, "<p>%zu boards being played; finished: %d won, %d lost, %d drawn.</p>\n", nrun, won, lost,
 	    drawn);
+	strbuf_puts(&b, "<p><a href=\"../standings.html\">Standings</a> of the rated players.</p>\n");
 	strbuf_puts(&b, "<h2>Boards being played</h2>\n");
 	if (nrun > 0)
 		boards_table(&b, w->e, idx, nrun, "../", false);
@@ -1003,6 +1008,126 @@ static enum web_status player_page(struct web *w, const char *userid)
 	snprintf(rel, sizeof rel, "player/%s.html", userid);
 	s = page(w, rel, "../", title, content);
 	free(content);
+	return s;
+}
+
+/* Is the page rel there? */
+static bool has_page(const struct web *w, const char *rel)
+{
+	char path[PATH_MAX + 64];
+
+	snprintf(path, sizeof path, "%s/%s", w->dir, rel);
+	return access(path, F_OK) == 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* How many of the sorted names[0..n) are name. */
+static unsigned count_of(const char *const *names, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n, mid;
+	unsigned c = 0;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(names[mid], name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && strcmp(names[lo], name) == 0; lo++)
+		c++;
+	return c;
+}
+
+/*
+ * standings.html: per board class, every rated player (closed accounts
+ * left out: standings.h) by rating, with deviation, games, won-lost-drawn,
+ * standing, active boards (boards.txt's) and games sought.  The robot's
+ * levels have no page.
+ */
+static enum web_status standings_page(struct web *w)
+{
+	static const char *const heads[] = { "established", "provisional", "inactive" };
+	struct strbuf b = STRBUF_INIT;
+	struct ratings r;
+	struct seeks_entry *seeks = NULL;
+	const char **playing = NULL;
+	enum store_status ss;
+	enum web_status s;
+	size_t i, e, np = 0, nseeks = 0;
+	char err[RATINGS_ERR_MAX > SEEKS_ERR_MAX ? RATINGS_ERR_MAX : SEEKS_ERR_MAX], *content = NULL;
+	int64_t now = (int64_t)store_now(w->st);
+
+	ss = ratings_load(w->st, true, &r, err);
+	if (ss == STORE_OK && (ss = standings_drop_closed(w->st, &r)) != STORE_OK)
+		snprintf(err, sizeof err, "%s", store_error(w->st));
+	if (ss == STORE_OK)
+		ss = seeks_load(w->st, SEEKS_SEEK, &seeks, &nseeks, err);
+	if (ss != STORE_OK) {
+		s = fail(w, ss == STORE_TEMPFAIL ? WEB_NOMEM : WEB_STORE, "standings: %s", err);
+		goto out;
+	}
+	/* the players of the boards being played, sorted: each one's count by bisection */
+	playing = malloc((2 * w->n + 1) * sizeof *playing);
+	if (playing == NULL) {
+		s = fail(w, WEB_NOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < w->n; i++) {
+		if (entry_over(&w->e[i]))
+			continue;
+		playing[np++] = w->e[i].black;
+		if (strcmp(w->e[i].white, w->e[i].black) != 0)
+			playing[np++] = w->e[i].white;
+	}
+	qsort(playing, np, sizeof *playing, str_cmp);
+	strbuf_puts(&b, "<p>Ratings are Glicko-2, one per board class; the deviation grows while a player has no "
+	    "rated game (over 110: provisional; no rated game in the class for half a year: inactive).</p>\n");
+	if (r.nplayers == 0)
+		strbuf_puts(&b, "<p>Nobody has a rated game yet.</p>\n");
+	for (i = 0; i < r.nplayers; i = e) {
+		enum ratings_class cls = r.players[i].cls;
+		unsigned long rank = 0;
+
+		for (e = i + 1; e < r.nplayers && r.players[e].cls == cls; e++)
+			;
+		strbuf_printf(&b, "<h2 id=\"%s\">%s (%s): %zu player%s</h2>\n", ratings_class_name(cls),
+		    ratings_class_name(cls), ratings_class_sizes(cls), e - i, e - i == 1 ? "" : "s");
+		strbuf_puts(&b, "<table class=\"standings\">\n<thead><tr><th>#</th><th>player</th><th>rating</th>"
+		    "<th>deviation</th><th>games</th><th>won-lost-drawn</th><th>standing</th><th>active</th>"
+		    "<th>seeks</th></tr></thead>\n<tbody>\n");
+		for (size_t k = i; k < e; k++) {
+			const struct ratings_player *p = &r.players[k];
+			struct glicko_rating g = ratings_now(p, now);
+
+			strbuf_printf(&b, "<tr class=\"player\"><td>%lu</td><td>", ++rank);
+			if (strchr(p->name, ':') != NULL)
+				html_escape(&b, p->name);	/* a robot level: no page */
+			else
+				player_link(&b, "", p->name);
+			strbuf_printf(&b, "</td><td>%ld</td><td>%ld</td><td>%lu</td><td>%lu-%lu-%lu</td><td>%s</td><td>%u</td>"
+			    "<td>%u</td></tr>\n", lround(glicko_r(&g)), lround(glicko_rd(&g)), p->games, p->won, p->lost,
+			    p->drawn, heads[ratings_standing(p, now)], count_of(playing, np, p->name),
+			    seeks_of(seeks, nseeks, p->name));
+		}
+		strbuf_puts(&b, "</tbody>\n</table>\n");
+	}
+	strbuf_puts(&b, "<p>By mail: <code>standings [class]</code>, <code>rating &lt;userid&gt;</code>.</p>\n");
+	content = strbuf_finish(&b);
+	if (content == NULL) {
+		s = fail(w, WEB_NOMEM, "out of memory");
+		goto out;
+	}
+	s = page(w, "standings.html", "", "Oust standings", content);
+out:
+	free(content);
+	free(playing);
+	free(seeks);
+	ratings_release(&r);
 	return s;
 }
 
@@ -1061,6 +1186,9 @@ enum web_status web_update(struct web *w, const struct game *g)
 		s = player_page(w, g->black);
 	if (s == WEB_OK && strcmp(g->white, g->black) != 0)
 		s = player_page(w, g->white);
+	/* a rated game's end changed the ratings (settled before the site is updated); or a site without it yet */
+	if (s == WEB_OK && ((game_over(g) && ratings_game_rated(g)) || !has_page(w, "standings.html")))
+		s = standings_page(w);
 	return s;
 }
 
@@ -1133,6 +1261,8 @@ enum web_status web_build(struct web *w)
 		if (i == 0 || strcmp(players[i], players[i - 1]) != 0)
 			s = player_page(w, players[i]);
 	free(players);
+	if (s == WEB_OK)
+		s = standings_page(w);
 	return s;
 }
 

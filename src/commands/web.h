@@ -14,6 +14,8 @@
  *                       turn it is and the command to play, the history
  *   board/101-7.html    the position after turn 7 (each history line links here)
  *   player/alice.html   alice's boards, running and finished
+ *   standings.html      the rated players of each board class (standings.h),
+ *                       rewritten when a rated game ends
  *   boards.txt          one tab-separated line per board: what index.html and
  *                       the player pages are made from, so that one move
  *                       does not read every game file

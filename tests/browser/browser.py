@@ -110,6 +110,55 @@ PROBE_TABLE = """<script>
 </script>"""
 
 
+# The standings page: each player row's cells as rendered, and whether it is visible.
+PROBE_STANDINGS = """<script>
+(function () {
+  var out = {rows: [], tables: 0};
+  out.tables = document.querySelectorAll('table.standings').length;
+  document.querySelectorAll('table.standings tr.player').forEach(function (tr) {
+    var b = tr.getBoundingClientRect();
+    out.rows.push({cells: Array.prototype.map.call(tr.cells, function (td) { return td.textContent; }),
+                   shown: b.width > 0 && b.height > 0,
+                   link: (tr.cells[1].querySelector('a') || {}).getAttribute ? tr.cells[1].querySelector('a').getAttribute('href') : null});
+  });
+  out.scrollWidth = document.documentElement.scrollWidth;
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>"""
+
+
+def check_standings(tmp, home):
+    """standings.html read back from Chromium's DOM: one row per player of the ratings file."""
+    want = {}
+    with open(os.path.join(home, "ratings")) as f:
+        for line in f:
+            if line.startswith("player: "):
+                _, cls, name, rating = line.split()[:4]
+                want.setdefault(name, []).append(round(float(rating)))
+    page = os.path.join(home, "site", "standings.html")
+    check("standings: the page was written", os.path.exists(page))
+    if not os.path.exists(page):
+        return
+    d = probe(tmp, page, PROBE_STANDINGS, 1400)
+    check("standings: the page renders and the probe reads its DOM", d is not None)
+    if d is None:
+        return
+    got = {}
+    for r in d["rows"]:
+        got.setdefault(r["cells"][1], []).append(int(r["cells"][2]))
+    check("standings: one row per player and class of the ratings file (%d)" % sum(len(v) for v in want.values()),
+          len(d["rows"]) == sum(len(v) for v in want.values()) and
+          {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in want.items()},
+          "rows %s, ratings file %s" % (got, want))
+    check("standings: every row is shown", all(r["shown"] for r in d["rows"]))
+    check("standings: each person links to the player's page",
+          all(r["link"] == "player/%s.html" % r["cells"][1] for r in d["rows"] if ":" not in r["cells"][1]))
+    check("standings: the page is no wider than the window", d["scrollWidth"] <= WIDTH)
+
+
 def probe(tmp, path, script, height):
     with open(path, encoding="utf-8") as f:
         html = f.read()
@@ -517,9 +566,15 @@ def main():
             check_hex_svg_page(tmp, home, board, side, os.path.join(home, "site", "board", "%d.html" % board), save)
             last = "alice@example.org" if played % 2 == 0 else "bob@example.com"
             check_hex_mail(tmp, home, board, side, newest_mail(home, last), save)
+        # two rated games end: the standings page, rewritten after each, read back
+        h.mail("alice@example.org", "challenge alice pa bob -size=5")
+        h.mail("bob@example.com", "resign 106 bob pb")
+        h.mail("bob@example.com", "challenge bob pb alice -size=13")
+        h.mail("alice@example.org", "resign 107 alice pa")
+        check_standings(tmp, home)
         # a comment of one 2,000-character word: the mail still fits the window
         h.mail("alice@example.org", "challenge alice pa bob -size=5 -noswap")
-        h.mail("alice@example.org", "move 106 alice pa C3", "w" * 2000)
+        h.mail("alice@example.org", "move 108 alice pa C3", "w" * 2000)
         plain, html, _msg = html_part(newest_mail(home, "bob@example.com"))
         page = os.path.join(tmp, "wide.html")
         with open(page, "w", encoding="utf-8") as f:

@@ -92,6 +92,20 @@ check "... bob's page counts the win" grep -q 'finished: 1 won, 0 lost, 0 drawn'
 for f in "$s/index.html" "$b" "$s/player/bob.html"; do
 	check "tidy: ${f#$s/} is still valid" valid "$f"
 done
+# the standings (issue 19): rewritten when a rated game ends, one row per rated player
+check "the rated game's end rewrote the standings" sh -c "grep -q '^./standings.html' '$tmp/before' &&
+    grep -q '<td>1</td><td><a href=\"player/bob.html\">bob</a></td><td>1662</td><td>290</td><td>1</td><td>1-0-0</td>' '$s/standings.html'"
+check "... one row per player of the ratings file" sh -c \
+    "[ \$(grep -c '<tr class=\"player\">' '$s/standings.html') = \$(grep -c '^player: ' '$h/ratings') ]"
+check "tidy: standings.html is valid HTML5" valid "$s/standings.html"
+check "... linked from the index" grep -q '<a href="standings.html">Standings</a>' "$s/index.html"
+check "... and from each player's page" sh -c \
+    "grep -q '<a href=\"../standings.html\">Standings</a>' '$s/player/alice.html' && grep -q '<a href=\"../standings.html\">Standings</a>' '$s/player/carol.html'"
+prints >"$tmp/before"
+send carol@example.net 'challenge carol sesame bob -size=5'
+prints >"$tmp/after"
+check "a commit that ends no rated game leaves the standings alone" sh -c \
+    "diff '$tmp/before' '$tmp/after' | grep -q 'board/103' && ! diff '$tmp/before' '$tmp/after' | grep -q standings"
 
 # usage and failures
 check "web without a directory and no web_dir: exit 64" sh -c \
