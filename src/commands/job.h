@@ -80,7 +80,7 @@ struct job {
 
 	/* what job_commit_game() committed, for the robot's answer after it (MAILCMD_ROBOT) */
 	struct reply_event ev;	/* the change: the handler fills it before the commit */
-	struct reply_mail mails[2];	/* the players' mails of ev */
+	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
 	int nmails;
 	char *comment;		/* ev.comment, owned */
 	bool committed;		/* job_commit_game() wrote game */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/boardmail.h"
 #include "commands/cleanup.h"
 #include "commands/robot.h"
 #include "commands/web.h"
@@ -144,33 +145,20 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 
 /* ---- the redelivery record (seen.h) ---- */
 
-/* The mails to both players of g after ev; *n of them (a player missing from users gets none). */
+/* The mails of g after ev to whoever gets them (boardmail.h); *mails owned by the caller. */
 static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
-    struct reply_mail mails[2], int *n)
+    struct reply_mail **mails, int *n)
 {
-	const char *names[2] = { g->black, g->white };
-	struct reply_player p;
-	struct store_user u;
 	enum store_status ss;
 	enum reply_status rs;
-	int i;
 
-	*n = 0;
-	for (i = 0; i < 2; i++) {
-		if (robot_is(names[i]))
-			continue;	/* the robot player reads no mail (robot.h) */
-		ss = store_user_find(j->st, names[i], &u);
-		if (ss == STORE_NOT_FOUND)
-			continue;	/* removed by the admin: nobody to tell */
-		if (ss != STORE_OK)
-			return job_store_failure(j, ss, "cannot read the users file");
-		p.userid = u.userid;
-		p.address = u.address;
-		p.fullname = u.fullname;
-		rs = reply_game(&j->rc, g, ev, &p, &mails[*n]);
-		if (rs != REPLY_OK)
-			return job_reply_failure(j, rs);
-		(*n)++;
+	switch (boardmail_make(j->st, &j->rc, g, ev, NULL, mails, n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		return job_store_failure(j, ss, "cannot read who gets the board's mail");
+	case BOARDMAIL_REPLY:
+		return job_reply_failure(j, rs);
 	}
 	return PROCESS_OK;
 }
@@ -368,7 +356,10 @@ enum process_status job_commit_game(struct job *j, bool *done)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
 	g->remind = cleanup_remind_at(&j->cfg, g);	/* the next reminder counts from this turn */
-	ps = game_mails(j, g, &j->ev, j->mails, &j->nmails);
+	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
+	j->mails = NULL;
+	j->nmails = 0;
+	ps = game_mails(j, g, &j->ev, &j->mails, &j->nmails);
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
@@ -394,7 +385,7 @@ enum process_status job_robot_answer(struct job *j)
 	const struct reply_mail *mails = j->mails;
 	int n = j->nmails;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
-	struct reply_mail both[2];
+	struct reply_mail *both = NULL;
 	enum robot_status rs, cs = ROBOT_OK;
 	enum process_status ps = PROCESS_OK;
 	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
@@ -402,14 +393,13 @@ enum process_status job_robot_answer(struct job *j)
 	int turn, nb = 0, nt, i;
 	size_t dn;
 
-	memset(both, 0, sizeof both);
 	snprintf(detail, sizeof detail, "%s", j->detail);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
 	rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
 	turn = g->rg.turn;
 	if (nt > 0) {
 		ev->then = &rt[0].ev;
-		if (game_mails(j, g, ev, both, &nb) == PROCESS_OK) {
+		if (game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
 			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
 		} else {
 			cs = ROBOT_ERROR;
@@ -439,7 +429,6 @@ enum process_status job_robot_answer(struct job *j)
 			ps = job_reply(j, &mails[i]);
 	}
 	j->queued = true;
-	for (i = 0; i < nb; i++)
-		reply_mail_release(&both[i]);
+	boardmail_free(both, nb);
 	return ps;
 }

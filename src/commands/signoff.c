@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/boardmail.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
@@ -93,15 +94,12 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum signoff_status s = SIGNOFF_OK;
-	struct reply_mail m;
+	struct reply_mail *m = NULL;
 	struct reply_event ev;
-	struct reply_player p;
-	struct store_user u;
 	enum store_status ss;
 	enum outbox_status os;
 	enum reply_status rs;
 	enum robot_status rbs;
-	const char *opponent;
 	char stamp[GAMEFILE_TIME_SIZE];
 	struct game g;
 	bool gone;
@@ -109,7 +107,6 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 
 	*done = false;
 	memset(&g, 0, sizeof g);
-	memset(&m, 0, sizeof m);
 	ss = store_lock_board(st, board, &lock);
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
@@ -126,9 +123,20 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 		goto out;
 	if (!plays(&g, userid))
 		goto out;	/* over meanwhile */
-	opponent = game_color_of(&g, userid) == RULES_BLACK ? g.white : g.black;
-	if (strcmp(opponent, userid) == 0)
-		opponent = "";	/* playing against themselves: nobody else to tell */
+	if (game_is_open(&g)) {
+		/* an open challenge nobody took: withdrawn, as its decline would (nobody to tell) */
+		ss = store_board_remove(st, board);
+		if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+			snprintf(err, errlen, "cannot withdraw the open challenge %ld: %s", board, store_error(st));
+			s = of_store(ss);
+			goto out;
+		}
+		gamefile_time_str((int64_t)now, stamp);
+		store_log(st, "%s signoff board=%ld ok: the open challenge of %s withdrawn, closing the account", stamp,
+		    board, userid);
+		*done = true;
+		goto out;
+	}
 	if (game_resign(&g, userid, (int64_t)now) != GAME_OK) {
 		snprintf(err, errlen, "cannot resign board %ld: out of memory", board);
 		s = SIGNOFF_TEMPFAIL;
@@ -140,28 +148,20 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	ev.actor = userid;
 	ev.first = g.nturns;
 	ev.comment = note;
-	if (opponent[0] != '\0' && !robot_is(opponent)) {
-		ss = store_user_find(st, opponent, &u);
-		if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
-			snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
-			s = of_store(ss);
-			goto out;
-		}
-		if (ss == STORE_OK) {
-			p.userid = u.userid;
-			p.address = u.address;
-			p.fullname = u.fullname;
-			rs = reply_game(rc, &g, &ev, &p, &m);
-			if (rs != REPLY_OK) {
-				snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
-				s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL :
-				    SIGNOFF_SOFTWARE;
-				goto out;
-			}
-			n = 1;
-		}
+	/* the opponent and the observers (boardmail.h), not the player closing the account */
+	switch (boardmail_make(st, rc, &g, &ev, userid, &m, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
+		s = of_store(ss);
+		goto out;
+	case BOARDMAIL_REPLY:
+		snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
+		s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		goto out;
 	}
-	rbs = robot_commit(st, ob, cfg, &g, &m, n, err, errlen);
+	rbs = robot_commit(st, ob, cfg, &g, m, n, err, errlen);
 	if (rbs != ROBOT_OK) {
 		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		goto out;
@@ -171,7 +171,7 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	    g.nturns, userid, g.rg.result == RULES_BLACK_WINS ? g.black : g.white);
 	*done = true;
 out:
-	reply_mail_release(&m);
+	boardmail_free(m, n);
 	game_release(&g);
 	store_unlock(&lock);
 	return s;

@@ -670,7 +670,7 @@ static char *options_text(const struct game *g, const char *reader)
 	struct text t = { 0 };
 	struct rules_check chk;
 
-	if (who == NULL || strcmp(who, reader) != 0 || game_user_is_robot(who))
+	if (who == NULL || strcmp(who, reader) != 0 || game_user_is_robot(who) || game_is_open(g))
 		return strdup("");
 	b = malloc(2 * sizeof *b);
 	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
@@ -727,6 +727,12 @@ static char *next_for(const struct game *g, const struct reply_event *ev, const 
 
 	if (game_over(g))
 		return strdup("");
+	if (game_is_open(g)) {
+		tprintf(&t, "This is an open challenge: it waits for a player. Anyone may take it by sending:\n\n"
+		    "    accept %ld <userid> <password>\n\nTo withdraw it before then, send:\n\n"
+		    "    decline %ld %s <password>\n", g->board, g->board, reader);
+		return tfinish(&t);
+	}
 	who = game_player_to_move(g);
 	if (strcmp(who, reader) == 0) {
 		tprintf(&t, "Your move, %s (turn %d, you play %s, %c). To play, send:\n\n", who, g->rg.turn,
@@ -821,6 +827,37 @@ static char *rematch_text(const struct game *g, const char *reader)
 	if (game_user_is_robot(opponent) && g->robot_level != 0)
 		tprintf(&t, " -level=%d", g->robot_level);
 	tputs(&t, "\n");
+	return tfinish(&t);
+}
+
+/*
+ * An observer's line, in place of a player's move prompt or return game:
+ * that they observe, and the command that stops it.
+ */
+static char *observing_text(const struct game *g, const struct reply_player *to)
+{
+	struct text t = { 0 };
+
+	switch (to->role) {
+	case REPLY_ROLE_OBSERVER:
+		tprintf(&t, "You observe board %ld (subscribe): this is a read-only view, you do not play on it.\n"
+		    "To stop, send:\n\n    unsubscribe %ld %s <password>\n", g->board, g->board, to->userid);
+		break;
+	case REPLY_ROLE_NOTIFY:
+		tprintf(&t, "You asked for the result of board %ld (notify); you do not play on it.\n"
+		    "To stop, send:\n\n    notify %s <password> off %ld\n", g->board, to->userid, g->board);
+		break;
+	case REPLY_ROLE_WATCH_ALL:
+		tprintf(&t, "You observe every board (subscribe ... all): this is a read-only view, you do not play "
+		    "on board %ld.\nTo stop, send:\n\n    unsubscribe %s <password> all\n", g->board, to->userid);
+		break;
+	case REPLY_ROLE_WATCH_RESULTS:
+		tprintf(&t, "You asked for the result of every board (notify); you do not play on board %ld.\n"
+		    "To stop, send:\n\n    notify %s <password> off\n", g->board, to->userid);
+		break;
+	case REPLY_ROLE_PLAYER:
+		break;
+	}
 	return tfinish(&t);
 }
 
@@ -1042,6 +1079,29 @@ out:
 	return st;
 }
 
+/* An observer's {next}: whose turn it is (never "your move"), then how to stop observing. */
+static char *observer_next(const struct game *g, const struct reply_event *ev, const struct reply_player *to)
+{
+	struct text t = { 0 };
+	const char *who = game_player_to_move(g);
+	enum rules_color c = g->rg.to_move;
+	char *stop;
+
+	if (game_is_open(g))
+		tprintf(&t, "This is an open challenge of %s's: anyone may take it.\n", game_open_challenger(g));
+	else
+		tprintf(&t, "Turn %d: %s (%s, %c) to move.\n", g->rg.turn, who, colour_name(c), symbol(c));
+	stop = observing_text(g, to);
+	if (stop == NULL) {
+		t.b.failed = true;
+		return tfinish(&t);
+	}
+	tprintf(&t, "\n%s", stop);
+	free(stop);
+	(void)ev;
+	return tfinish(&t);
+}
+
 /* ---- the replies ---- */
 
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
@@ -1054,6 +1114,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
+	bool observer = to->role != REPLY_ROLE_PLAYER;
 
 	memset(out, 0, sizeof *out);
 	board_render_game(g, drawing);
@@ -1061,11 +1122,13 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	snprintf(size, sizeof size, "%d", g->size);
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	if (ev->what == REPLY_CHALLENGE)
-		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board, game_player_to_move(g));
+		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board,
+		    game_is_open(g) ? "open" : game_player_to_move(g));
 	else
 		status_subject(g, subject, sizeof subject);
 	happened = happened_text(g, ev);
-	comment = comment_text(ev, to->userid);
+	/* the players' words are for each other: an observer reads the board, not them */
+	comment = observer ? strdup("") : comment_text(ev, to->userid);
 	if (happened == NULL || comment == NULL)
 		goto out;
 	var(&vs, "board", board);
@@ -1079,7 +1142,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	if (game_over(g)) {
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
-		rematch = rematch_text(g, to->userid);
+		rematch = observer ? observing_text(g, to) : rematch_text(g, to->userid);
 		if (hist == NULL || rematch == NULL)
 			goto out;
 		var(&vs, "result", result);
@@ -1095,8 +1158,8 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			st = expand(rc, "end", &vs, &body);
 		}
 	} else {
-		next = next_for(g, ev, to->userid);
-		options = options_text(g, to->userid);
+		next = observer ? observer_next(g, ev, to) : next_for(g, ev, to->userid);
+		options = observer ? strdup("") : options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
 			goto out;
@@ -1118,7 +1181,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		memset(&hm, 0, sizeof hm);
 		hm.title = subject;
 		hm.intro = happened;
-		if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0) {
+		if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0 && !observer) {
 			hm.comment_by = ev->actor;
 			hm.comment = ev->comment;
 		}
