@@ -258,8 +258,8 @@ void job_record_handled(struct job *j)
  * released.  PROCESS_OK with *done false: a password check still running
  * (authenticate_async) failed, nothing was committed and the refusal sent.
  */
-static enum process_status commit_game(struct job *j, const struct game *g, const struct reply_mail *mails,
-    int n, bool *done)
+static enum process_status commit_game(struct job *j, const struct game *g, bool remove,
+    const struct reply_mail *mails, int n, bool *done)
 {
 	struct outbox_batch *b = NULL;
 	struct store_staged sf = { .live = false };
@@ -271,7 +271,13 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	bool committed = false;
 
 	*done = false;
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+	if (remove) {
+		/* a removal is the write of the empty text (store_board_holds) */
+		text = strdup("");
+		len = 0;
+		if (text == NULL)
+			return job_no_memory(j);
+	} else if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
 		job_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -280,7 +286,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_board_stage(j->st, g->board, text, len, &sf);
+	ss = remove ? STORE_OK : store_board_stage(j->st, g->board, text, len, &sf);
 	if (ss == STORE_OK) {
 		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
 		ps = record_pending(j, g->board, text, len);
@@ -289,7 +295,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 			goto out;
 		}
 		/* a game's end is marked for the ratings before it is committed (ratings.h) */
-		if (ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+		if (!remove && ratings_before_commit(j->st, g, rerr) != STORE_OK) {
 			outbox_batch_abort(b, &committed);
 			job_detail(j, "tempfail", "%s", rerr);
 			ps = PROCESS_TEMPFAIL;
@@ -299,7 +305,12 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		ss = store_sync(j->st);
 		/* a new board: in both players' lists before its game file exists (players.h) */
 		if (ss == STORE_OK && j->new_board)
-			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, g->black, g->white);
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board,
+			    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
+			    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
+		/* an open challenge taken: in the new player's list too (players.h) */
+		if (ss == STORE_OK && j->seat_taken[0] != '\0')
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
 	}
 	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
 		/* everything was only staged: drop it, void the record, and refuse (or try later) */
@@ -312,7 +323,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		goto out;
 	}
 	if (ss == STORE_OK) {
-		ss = store_install(j->st, &sf);
+		ss = remove ? store_board_remove(j->st, g->board) : store_install(j->st, &sf);
 		/* the commit is durable before its replies are released */
 		if (ss == STORE_OK)
 			ss = store_defer_end(j->st);
@@ -335,7 +346,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	if (j->cfg.web_dir[0] != '\0')
 		j->web_board = g->board;
 out:
-	if (!*done)
+	if (!*done && !remove)
 		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
@@ -363,7 +374,30 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
-	ps = commit_game(j, g, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	ps = commit_game(j, g, false, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done)
+{
+	enum process_status ps;
+
+	*done = false;
+	ps = commit_game(j, &j->game, false, mails, n, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done)
+{
+	enum process_status ps;
+
+	*done = false;
+	j->comment = command_comment(&j->cmd, j->in.body);
+	if (j->comment == NULL)
+		return job_no_memory(j);
+	ps = commit_game(j, &j->game, true, mails, n, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }

@@ -94,7 +94,8 @@ char *mailcmd_readme_table(void);
 
 /* The handlers (one file per command or close family). */
 mailcmd_fn account_register, account_password;
-mailcmd_fn challenge_run;
+mailcmd_fn challenge_run, challenge_accept, challenge_decline, challenge_list;
+mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all, observe_notify_all;
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
 mailcmd_fn record_sgf;
@@ -112,6 +113,13 @@ mailcmd_fn whoami_mail;
  * address.c too.
  */
 enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again);
+
+/*
+ * May userid start another game (challenge.c, the one check of it: a
+ * challenge's players, an accept)?  *ok false after a refusal was sent,
+ * which ends with then (what to do).
+ */
+enum process_status challenge_may_start(struct job *j, const char *userid, const char *then, bool *ok);
 
 /* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
 mailcmd_fn coordinates_run;

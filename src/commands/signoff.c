@@ -13,6 +13,7 @@
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
+#include "store/audience.h"
 #include "store/players.h"
 
 const char *signoff_status_str(enum signoff_status s)
@@ -177,6 +178,74 @@ out:
 	return s;
 }
 
+/* Drop userid from the observers of board under its lock (robot_commit's protocol, no mail). */
+static enum signoff_status unobserve_one(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, long board, char *err, size_t errlen)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum signoff_status s = SIGNOFF_OK;
+	enum store_status ss;
+	enum outbox_status os;
+	enum robot_status rbs;
+	struct game g;
+	bool gone;
+	int i;
+
+	memset(&g, 0, sizeof g);
+	ss = store_lock_board(st, board, &lock);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
+		return of_store(ss);
+	}
+	os = outbox_recover(ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
+		s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		goto out;
+	}
+	if (!load(st, board, true, &g, &gone, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
+		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
+	game_observer_remove(&g, i);
+	rbs = robot_commit(st, ob, cfg, &g, NULL, 0, err, errlen);
+	if (rbs != ROBOT_OK)
+		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+out:
+	game_release(&g);
+	store_unlock(&lock);
+	return s;
+}
+
+enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, char *err, size_t errlen)
+{
+	enum signoff_status s = SIGNOFF_OK;
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nb = 0, i, len;
+	char *text;
+	struct game g;
+
+	ss = audience_forget(st, cfg->lock_timeout_ms, userid);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot write the watchers file: %s", store_error(st));
+		return of_store(ss);
+	}
+	ss = store_list_boards(st, &boards, &nb);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot list the boards: %s", store_error(st));
+		return of_store(ss);
+	}
+	for (i = 0; i < nb && s == SIGNOFF_OK; i++) {
+		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: nobody's mail goes by it */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && game_observer_find(&g, userid) >= 0)
+			s = unobserve_one(st, ob, cfg, userid, boards[i], err, errlen);
+		free(text);
+	}
+	free(boards);
+	return s;
+}
+
 enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, const struct config *cfg,
     struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen)
 {
@@ -219,6 +288,7 @@ enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, cons
 			used += (size_t)snprintf(res->list + used, sizeof res->list - used, "%s%ld",
 			    used > 0 ? ", " : "", boards[i]);
 	}
+	s = signoff_unobserve_all(st, ob, cfg, userid, err, errlen);
 out:
 	free(boards);
 	return s;

@@ -658,6 +658,7 @@ void game_take_seat(struct game *g, const char *userid)
 {
 	assert(game_is_open(g) && ident_userid_ok(userid));
 	copy_name(strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->black : g->white, userid);
+	g->opened = true;
 }
 
 int game_observer_find(const struct game *g, const char *userid)

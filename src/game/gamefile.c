@@ -251,12 +251,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OBSERVERS, K_NOTIFY, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "observers", "notify"
+	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify"
 };
 
 struct header {
@@ -401,6 +401,15 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			    "RFC 5322)", quote(q, v, n));
 		memcpy(g->thread, v, n);
 		g->thread[n] = '\0';
+		break;
+	case K_OPENED:
+		/* only "yes" is ever written: an open challenge someone took */
+		if (eq(v, n, "yes"))
+			g->opened = true;
+		else if (eq(v, n, "no"))
+			g->opened = false;
+		else
+			return fail(err, r->line, "open-challenge must be yes or no, not '%s'", quote(q, v, n));
 		break;
 	case K_OBSERVERS:
 	case K_NOTIFY:
@@ -1254,6 +1263,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "robot-level: %d\n", g->robot_level);
 	if (g->unrated)
 		bput(&b, "rated: no\n");
+	if (g->opened)
+		bput(&b, "open-challenge: yes\n");
 	observers_line(&b, g, false);
 	observers_line(&b, g, true);
 	n = board_render_game(g, board);

@@ -1405,6 +1405,29 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 	return recognisable(g, &a[i]);
 }
 
+/*
+ * unparsed_keep() by every row of k's keyword: a word is kept only if no
+ * row could take it for a password ("subscribe <board> <userid>
+ * <password>" and "subscribe <userid> <password> all").
+ */
+static bool unparsed_keep_any(const struct command_grammar *g, const struct keyword *k, const struct word *a,
+    size_t na, size_t j)
+{
+	const struct keyword *r;
+	struct layout l;
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		r = command_grammar_row(g, i);
+		if (strcmp(r->name, k->name) != 0)
+			continue;
+		layout(r, a, na, &l);
+		if (!unparsed_keep(g, r, &l, a, j))
+			return false;
+	}
+	return true;
+}
+
 char *command_mask(const struct command *cmd)
 {
 	struct word w[MAX_WORDS];
@@ -1433,6 +1456,8 @@ char *command_mask(const struct command *cmd)
 	 * Known keyword, not parsed: unparsed_keep() decides word by word.
 	 */
 	parsed = cmd->syntax != NULL && tail_of(cmd->syntax) != '*';
+	if (parsed)
+		k = cmd->syntax;	/* the row that parsed, of a keyword's several */
 	if (k != NULL)
 		layout(k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
@@ -1446,7 +1471,7 @@ char *command_mask(const struct command *cmd)
 		else if (parsed)
 			keep = !password_slot(k, i - kw - 1);
 		else
-			keep = unparsed_keep(cmd->grammar, k, &l, &w[kw + 1], i - kw - 1);
+			keep = unparsed_keep_any(cmd->grammar, k, &w[kw + 1], n - kw - 1, i - kw - 1);
 		if (i != 0)
 			res[used++] = ' ';
 		if (keep) {

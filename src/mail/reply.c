@@ -872,6 +872,13 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	switch (ev->what) {
 	case REPLY_CHALLENGE:
 		/* the first line of the mail gives the board, its size, the swap and the colours */
+		if (game_is_open(g)) {
+			tprintf(&t, "%s offers an open challenge: a new game against whoever accepts it first%s; %s "
+			    "plays %s, and Black moves first.\n", ev->actor, ev->random ?
+			    " (the colours were drawn at random)" : "", ev->actor,
+			    strcmp(ev->actor, g->black) == 0 ? "Black (x)" : "White (o)");
+			break;
+		}
 		tprintf(&t, "%s challenges %s to a new game%s; Black moves first.\n", ev->actor,
 		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black,
 		    ev->random ? " (the colours were drawn at random)" : "");
@@ -911,6 +918,10 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		break;
 	case REPLY_RESIGN:
 		tprintf(&t, "Turn %d: %s resigned.\n", ev->first, ev->actor);
+		break;
+	case REPLY_ACCEPT:
+		tprintf(&t, "%s accepted the open challenge of %s: %s plays Black (x), %s White (o); Black moves "
+		    "first.\n", ev->actor, strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->black, g->white);
 		break;
 	case REPLY_TIMEOUT:
 		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,

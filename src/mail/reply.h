@@ -138,7 +138,8 @@ enum reply_what {
 	REPLY_MOVE,
 	REPLY_SWAP,
 	REPLY_RESIGN,
-	REPLY_TIMEOUT		/* oustpbm cleanup: the player to move lost on time */
+	REPLY_TIMEOUT,		/* oustpbm cleanup: the player to move lost on time */
+	REPLY_ACCEPT		/* an open challenge taken: the actor took the open seat */
 };
 
 struct reply_event {
