@@ -1555,6 +1555,8 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
 		if (game_over(g))
 			result_text(g, status, sizeof status);
+		else if (game_is_open(g))
+			snprintf(status, sizeof status, "open challenge: waiting for a player (accept %ld)", g->board);
 		else
 			snprintf(status, sizeof status, "turn %d, %s to move%s", g->rg.turn, game_player_to_move(g),
 			    own && strcmp(game_player_to_move(g), userid) == 0 ? ": your move" : "");
