@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/boardmail.h"
 #include "commands/robot.h"
 #include "commands/web.h"
 #include "game/gamefile.h"
@@ -48,7 +49,8 @@ const char *cleanup_status_str(enum cleanup_status s)
 
 int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
 {
-	if (game_over(g) || cfg->remind_days == 0)
+	/* an open challenge waits for a player: nobody is to move yet */
+	if (game_over(g) || game_is_open(g) || cfg->remind_days == 0)
 		return 0;
 	return gamefile_time_add(g->last_move, (int64_t)cfg->remind_days * CLEANUP_DAY);
 }
@@ -56,7 +58,7 @@ int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
 /* The time a reminder is due on g (header read), or 0 for none. */
 static int64_t remind_due(const struct config *cfg, const struct game *g)
 {
-	if (game_over(g) || cfg->remind_days == 0)
+	if (game_over(g) || game_is_open(g) || cfg->remind_days == 0)
 		return 0;
 	/* a file written before reminders existed counts from its last turn */
 	return g->remind != 0 ? g->remind : cleanup_remind_at(cfg, g);
@@ -65,7 +67,7 @@ static int64_t remind_due(const struct config *cfg, const struct game *g)
 /* The time g is lost on time, or 0 for never. */
 static int64_t timeout_due(const struct config *cfg, const struct game *g)
 {
-	if (game_over(g) || cfg->timeout_days == 0)
+	if (game_over(g) || game_is_open(g) || cfg->timeout_days == 0)
 		return 0;
 	return gamefile_time_add(g->last_move, (int64_t)cfg->timeout_days * CLEANUP_DAY);
 }
@@ -187,21 +189,17 @@ out:
 	return s;
 }
 
-/* End g on time: the player to move loses; both players are told. */
+/* End g on time: the player to move loses; both players (and its observers: boardmail.h) are told. */
 static void time_out(struct run *r, struct game *g)
 {
-	const char *names[2];
-	struct reply_mail mails[2];
+	struct reply_mail *mails = NULL;
 	struct reply_event ev;
-	struct reply_player p;
-	struct store_user u;
+	enum store_status ss;
 	enum reply_status rs;
-	enum cleanup_status s;
 	enum game_status gs;
 	char loser[GAME_NAME_SIZE], rline[RATINGS_LINE_MAX];
-	int i, n = 0;
+	int n = 0;
 
-	memset(mails, 0, sizeof mails);
 	snprintf(loser, sizeof loser, "%s", game_player_to_move(g));
 	gs = game_timeout(g, loser, r->now);
 	if (gs != GAME_OK) {
@@ -218,22 +216,16 @@ static void time_out(struct run *r, struct game *g)
 	ev.days = (int)r->cfg->timeout_days;
 	ratings_mail_line(r->st, g, r->now, rline, sizeof rline);
 	ev.ratings = rline;
-	names[0] = g->black;
-	names[1] = g->white;
-	for (i = 0; i < 2; i++) {
-		if (!find_player(r, names[i], &u, &p, &s)) {
-			if (s != CLEANUP_OK) {
-				board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->st));
-				goto out;
-			}
-			continue;
-		}
-		rs = reply_game(&r->rc, g, &ev, &p, &mails[n]);
-		if (rs != REPLY_OK) {
-			board_failed(r, g->board, of_reply(rs), "cannot make the mail: %s", r->rc.err);
-			goto out;
-		}
-		n++;
+	switch (boardmail_make(r->st, &r->rc, g, &ev, NULL, &mails, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		board_failed(r, g->board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot read the users file: %s", store_error(r->st));
+		return;
+	case BOARDMAIL_REPLY:
+		board_failed(r, g->board, of_reply(rs), "cannot make the mail: %s", r->rc.err);
+		return;
 	}
 	if (commit(r, g, mails, n) == CLEANUP_OK) {
 		r->stats->timed_out++;
@@ -241,9 +233,7 @@ static void time_out(struct run *r, struct game *g)
 		    r->stamp, g->board, g->nturns, loser, r->cfg->timeout_days,
 		    g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
 	}
-out:
-	for (i = 0; i < 2; i++)
-		reply_mail_release(&mails[i]);
+	boardmail_free(mails, n);
 }
 
 /* Remind the player to move on g, due since due; the next reminder remind_days later. */
@@ -251,7 +241,7 @@ static void remind(struct run *r, struct game *g, int64_t due)
 {
 	int64_t period = (int64_t)r->cfg->remind_days * CLEANUP_DAY;
 	struct reply_mail m;
-	struct reply_player p;
+	struct reply_player p = { 0 };
 	struct store_user u;
 	enum reply_status rs;
 	enum cleanup_status s;
@@ -339,7 +329,7 @@ static void note_playing(struct run *r, const struct game *g)
 	struct active_board *p;
 	size_t n;
 
-	if (game_over(g) || r->playing_nomem)
+	if (game_over(g) || game_is_open(g) || r->playing_nomem)
 		return;
 	if (r->nplaying == r->alloc_playing) {
 		n = r->alloc_playing != 0 ? 2 * r->alloc_playing : 64;

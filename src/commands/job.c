@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/boardmail.h"
 #include "commands/robot.h"
 #include "game/gamefile.h"
 #include "store/players.h"
@@ -405,13 +406,11 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
 
 void job_unlock(struct job *j)
 {
-	int i;
-
 	store_unlock(&j->seen_lock);
 	store_unlock(&j->board_lock);
 	store_unlock(&j->accounts_lock);
-	for (i = 0; i < 2; i++)
-		reply_mail_release(&j->mails[i]);
+	boardmail_free(j->mails, j->nmails);
+	j->mails = NULL;
 	j->nmails = 0;
 	free(j->comment);
 	j->comment = NULL;

@@ -80,7 +80,8 @@ struct job {
 
 	/* what job_commit_game() committed, for the robot's answer after it (MAILCMD_ROBOT) */
 	struct reply_event ev;	/* the change: the handler fills it before the commit */
-	struct reply_mail mails[2];	/* the players' mails of ev */
+	char seat_taken[IDENT_USERID_MAX + 1];	/* accept: who took the open seat, added to the index at the commit */
+	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
 	int nmails;
 	char *comment;		/* ev.comment, owned */
 	bool committed;		/* job_commit_game() wrote game */
@@ -189,6 +190,22 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
  * refusal was sent.
  */
 enum process_status job_commit_game(struct job *j, bool *done);
+
+/*
+ * Commit j->game (its lock held) as job_commit_game() does, but with
+ * mails[0..n) instead of the board's mails: a change its players need not
+ * hear of (an observer added or dropped).
+ */
+enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done);
+
+/*
+ * Remove board j->game (its lock held: a declined challenge) with
+ * mails[0..n), by the same protocol: the removal is the write of the empty
+ * text (store_board_remove), so a crash leaves the board and its mails
+ * unsent, or the board gone and its mails released, and a redelivered
+ * mail finds it handled.
+ */
+enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
 /*
  * Take the lock of a new board (a challenge's), settle what a crashed run

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/boardmail.h"
 #include "commands/cleanup.h"
 #include "commands/robot.h"
 #include "commands/web.h"
@@ -145,38 +146,25 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 
 /* ---- the redelivery record (seen.h) ---- */
 
-/* The mails to both players of g after ev; *n of them (a player missing from users gets none). */
+/* The mails of g after ev to whoever gets them (boardmail.h); *mails owned by the caller. */
 static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
-    struct reply_mail mails[2], int *n)
+    struct reply_mail **mails, int *n)
 {
-	const char *names[2] = { g->black, g->white };
-	struct reply_player p;
 	struct reply_event e = *ev;
-	struct store_user u;
 	enum store_status ss;
 	enum reply_status rs;
 	char rline[RATINGS_LINE_MAX];
-	int i;
 
-	*n = 0;
 	/* both players' ratings, or on a game's end the change (ratings.h) */
 	ratings_mail_line(j->st, g, (int64_t)j->now, rline, sizeof rline);
 	e.ratings = rline;
-	for (i = 0; i < 2; i++) {
-		if (robot_is(names[i]))
-			continue;	/* the robot player reads no mail (robot.h) */
-		ss = store_user_find(j->st, names[i], &u);
-		if (ss == STORE_NOT_FOUND)
-			continue;	/* removed by the admin: nobody to tell */
-		if (ss != STORE_OK)
-			return job_store_failure(j, ss, "cannot read the users file");
-		p.userid = u.userid;
-		p.address = u.address;
-		p.fullname = u.fullname;
-		rs = reply_game(&j->rc, g, &e, &p, &mails[*n]);
-		if (rs != REPLY_OK)
-			return job_reply_failure(j, rs);
-		(*n)++;
+	switch (boardmail_make(j->st, &j->rc, g, &e, NULL, mails, n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		return job_store_failure(j, ss, "cannot read who gets the board's mail");
+	case BOARDMAIL_REPLY:
+		return job_reply_failure(j, rs);
 	}
 	return PROCESS_OK;
 }
@@ -276,8 +264,8 @@ void job_record_handled(struct job *j)
  * released.  PROCESS_OK with *done false: a password check still running
  * (authenticate_async) failed, nothing was committed and the refusal sent.
  */
-static enum process_status commit_game(struct job *j, const struct game *g, const struct reply_mail *mails,
-    int n, bool *done)
+static enum process_status commit_game(struct job *j, const struct game *g, bool remove,
+    const struct reply_mail *mails, int n, bool *done)
 {
 	struct outbox_batch *b = NULL;
 	struct store_staged sf = { .live = false };
@@ -289,7 +277,13 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	bool committed = false;
 
 	*done = false;
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+	if (remove) {
+		/* a removal is the write of the empty text (store_board_holds) */
+		text = strdup("");
+		len = 0;
+		if (text == NULL)
+			return job_no_memory(j);
+	} else if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
 		job_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -298,7 +292,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = store_board_stage(j->st, g->board, text, len, &sf);
+	ss = remove ? STORE_OK : store_board_stage(j->st, g->board, text, len, &sf);
 	if (ss == STORE_OK) {
 		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
 		ps = record_pending(j, g->board, text, len);
@@ -307,7 +301,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 			goto out;
 		}
 		/* a game's end is marked for the ratings before it is committed (ratings.h) */
-		if (ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+		if (!remove && ratings_before_commit(j->st, g, rerr) != STORE_OK) {
 			outbox_batch_abort(b, &committed);
 			job_detail(j, "tempfail", "%s", rerr);
 			ps = PROCESS_TEMPFAIL;
@@ -317,9 +311,14 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		ss = store_sync(j->st);
 		/* a new board: in both players' lists before its game file exists (players.h) */
 		if (ss == STORE_OK && j->new_board)
-			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, g->black, g->white);
-		/* and in the index of active boards (active.h) */
-		if (ss == STORE_OK && j->new_board)
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board,
+			    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
+			    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
+		/* an open challenge taken: in the new player's list too (players.h) */
+		if (ss == STORE_OK && j->seat_taken[0] != '\0')
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
+		/* and in the index of active boards once both seats are taken (active.h) */
+		if (ss == STORE_OK && ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0'))
 			ss = active_add(j->st, g->board, g->black, g->white);
 	}
 	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
@@ -333,7 +332,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 		goto out;
 	}
 	if (ss == STORE_OK) {
-		ss = store_install(j->st, &sf);
+		ss = remove ? store_board_remove(j->st, g->board) : store_install(j->st, &sf);
 		/* the commit is durable before its replies are released */
 		if (ss == STORE_OK)
 			ss = store_defer_end(j->st);
@@ -358,7 +357,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, cons
 	if (j->cfg.web_dir[0] != '\0')
 		j->web_board = g->board;
 out:
-	if (!*done)
+	if (!*done && !remove)
 		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
 	store_discard(j->st, &sf);
 	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
@@ -379,11 +378,37 @@ enum process_status job_commit_game(struct job *j, bool *done)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
 	g->remind = cleanup_remind_at(&j->cfg, g);	/* the next reminder counts from this turn */
-	ps = game_mails(j, g, &j->ev, j->mails, &j->nmails);
+	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
+	j->mails = NULL;
+	j->nmails = 0;
+	ps = game_mails(j, g, &j->ev, &j->mails, &j->nmails);
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
-	ps = commit_game(j, g, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	ps = commit_game(j, g, false, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done)
+{
+	enum process_status ps;
+
+	*done = false;
+	ps = commit_game(j, &j->game, false, mails, n, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done)
+{
+	enum process_status ps;
+
+	*done = false;
+	j->comment = command_comment(&j->cmd, j->in.body);
+	if (j->comment == NULL)
+		return job_no_memory(j);
+	ps = commit_game(j, &j->game, true, mails, n, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }
@@ -405,7 +430,7 @@ enum process_status job_robot_answer(struct job *j)
 	const struct reply_mail *mails = j->mails;
 	int n = j->nmails;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
-	struct reply_mail both[2];
+	struct reply_mail *both = NULL;
 	enum robot_status rs, cs = ROBOT_OK;
 	enum process_status ps = PROCESS_OK;
 	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
@@ -413,14 +438,13 @@ enum process_status job_robot_answer(struct job *j)
 	int turn, nb = 0, nt, i;
 	size_t dn;
 
-	memset(both, 0, sizeof both);
 	snprintf(detail, sizeof detail, "%s", j->detail);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
 	rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
 	turn = g->rg.turn;
 	if (nt > 0) {
 		ev->then = &rt[0].ev;
-		if (game_mails(j, g, ev, both, &nb) == PROCESS_OK) {
+		if (game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
 			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
 		} else {
 			cs = ROBOT_ERROR;
@@ -450,7 +474,6 @@ enum process_status job_robot_answer(struct job *j)
 			ps = job_reply(j, &mails[i]);
 	}
 	j->queued = true;
-	for (i = 0; i < nb; i++)
-		reply_mail_release(&both[i]);
+	boardmail_free(both, nb);
 	return ps;
 }

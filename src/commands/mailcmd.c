@@ -25,7 +25,7 @@ const struct mail_command mailcmd_table[] = {
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_password,
 	  "",
 	  "changes the password" },
-	{ { "challenge", "challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] "
+	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
 	    "[-noswap] [-level=N] [-unrated]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
@@ -40,8 +40,25 @@ const struct mail_command mailcmd_table[] = {
 	  "-unrated.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
-	  "against `robot`; `-unrated`: the result changes no rating. Refused, saying which limit, beyond `max_open_challenges`, "
+	  "against `robot`; `-unrated`: the result changes no rating. `*` for an opponent: an open challenge, which "
+	  "anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
+	{ { "accept", "accept <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_accept,
+	  "Take an open challenge (challenge ... *): you get its open seat,\n"
+	  "within the same limits as a challenge, and the game begins.",
+	  "takes the open seat of an open challenge (the limits of a challenge apply); both players get the board" },
+	{ { "decline", "decline <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_decline,
+	  "Before your first turn on a board: the board is removed and your\n"
+	  "opponent told (the challenger withdraws an open challenge so too).\n"
+	  "Once you have played, resign instead.",
+	  "removes a board before the sender's first turn on it, the opponent told; withdraws an open challenge; "
+	  "refused once the sender has played (resign then)" },
+	{ { "challenges", "challenges", "*" },
+	  0, challenge_list,
+	  "The open challenges waiting for a player.",
+	  "the server's open challenges, each with its board, size and challenger" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "Your whole turn: its placements in order, joined by commas, as E5\n"
@@ -71,6 +88,32 @@ const struct mail_command mailcmd_table[] = {
 	  "The game record as an SGF file, attached, for any SGF viewer.",
 	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
 	  "for any SGF viewer: see [Game records](#game-records)" },
+	{ { "subscribe", "subscribe <userid> <password> all", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, observe_all,
+	  "",
+	  "observe every board, those started later too (the home's `watchers` file)" },
+	{ { "subscribe", "subscribe <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, observe_subscribe,
+	  "Observe a board, or every board: each board mail comes to you as\n"
+	  "a read-only view (no move prompt, no players' comments).",
+	  "observe a board you do not play: its every mail, as a read-only view (listed in the game file)" },
+	{ { "unsubscribe", "unsubscribe <userid> <password> all", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, observe_all,
+	  "",
+	  "stops observing every board (boards subscribed one by one stay)" },
+	{ { "unsubscribe", "unsubscribe <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, observe_unsubscribe,
+	  "",
+	  "stops observing that board" },
+	{ { "notify", "notify <userid> <password> on|off", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, observe_notify_all,
+	  "",
+	  "`on`: the final mail (the result and the whole game) of every board that ends from now on; `off` stops it" },
+	{ { "notify", "notify <userid> <password> on|off <board>", "upwb" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, observe_notify,
+	  "Results only: the final mail of every board that ends, or of the\n"
+	  "board given.",
+	  "the same for one board you do not play (listed in its game file)" },
 	{ { "games", "games <userid>", "u" },
 	  0, games_run,
 	  "The boards of a player, and whose turn it is on each.",

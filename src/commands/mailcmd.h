@@ -95,7 +95,8 @@ char *mailcmd_readme_table(void);
 
 /* The handlers (one file per command or close family). */
 mailcmd_fn account_register, account_password;
-mailcmd_fn challenge_run;
+mailcmd_fn challenge_run, challenge_accept, challenge_decline, challenge_list;
+mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all, observe_notify_all;
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
 mailcmd_fn record_sgf;
@@ -108,15 +109,6 @@ mailcmd_fn whoami_mail;
 mailcmd_fn standings_run, rating_run;
 mailcmd_fn seek_run, limit_run;
 
-/*
- * May userid start another game (challenge.c)?  Not past max_open_boards
- * nor past its own limit (limit <userid> <password> N); the robot always
- * may.  challenger is who asks (userid itself, or the one challenging
- * it): the refusal is worded for it.  *ok false after a refusal was sent.
- * For a challenge, and for taking an open one.
- */
-enum process_status challenge_may_start(struct job *j, const char *userid, const char *challenger, bool *ok);
-
 /* The boards userid is playing on now (its index, players.h, and each board's header). */
 enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count);
 
@@ -127,6 +119,14 @@ enum process_status challenge_active_boards(struct job *j, const char *userid, u
  * address.c too.
  */
 enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again);
+
+/*
+ * May userid start another game (challenge.c, the one check of it: a
+ * challenge's players, an accept)?  Not past max_open_boards nor past its
+ * own limit (limit <userid> <password> N); the robot always may.  *ok
+ * false after a refusal was sent, which ends with then (what to do).
+ */
+enum process_status challenge_may_start(struct job *j, const char *userid, const char *then, bool *ok);
 
 /* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
 mailcmd_fn coordinates_run;

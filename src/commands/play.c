@@ -78,6 +78,11 @@ static bool not_playable(struct job *j, const struct game *g, const char *userid
 		*ps = job_refuse(j, g, "%s is not playing on board %ld", userid, g->board);
 		return true;
 	}
+	if (game_is_open(g)) {
+		*ps = job_refuse(j, g, "board %ld is an open challenge: nobody plays on it until someone accepts it "
+		    "(accept %ld <userid> <password>)", g->board, g->board);
+		return true;
+	}
 	if (j->cmd.turn != 0 && j->cmd.turn != g->rg.turn) {
 		*ps = job_refuse(j, g, "turn #%d was expected, #%d received", g->rg.turn, j->cmd.turn);
 		return true;

@@ -1,5 +1,6 @@
 /* robot: the built-in player `robot`.  See robot.h. */
 #include "commands/robot.h"
+#include "commands/boardmail.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -590,20 +591,16 @@ static void one_board(struct run *r, long board)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
-	struct reply_mail m;
-	struct reply_player p;
-	struct store_user u;
+	struct reply_mail *m = NULL;
 	enum robot_status rs;
 	enum store_status ss;
 	enum outbox_status os;
 	enum reply_status ps;
 	struct game g;
 	char why[ROBOT_ERR_MAX], oerr[OUTBOX_ERR_MAX], rline[RATINGS_LINE_MAX];
-	const char *human;
 	int n = 0, nt, i;
 
 	memset(&g, 0, sizeof g);
-	memset(&m, 0, sizeof m);
 	r->stats->boards++;
 	if (!load(r, board, false, &g) || !robot_to_move(&g))
 		goto out;
@@ -645,26 +642,21 @@ static void one_board(struct run *r, long board)
 		    g.rg.turn, why);
 	if (nt == 0)
 		goto out;
-	human = robot_is(g.black) ? g.white : g.black;
-	ss = robot_is(human) ? STORE_NOT_FOUND : store_user_find(r->st, human, &u);
-	if (ss == STORE_OK) {
-		p.userid = u.userid;
-		p.address = u.address;
-		p.fullname = u.fullname;
-		ratings_mail_line(r->st, &g, r->now, rline, sizeof rline);
-		rt[0].ev.ratings = rline;
-		ps = reply_game(&r->rc, &g, &rt[0].ev, &p, &m);
-		if (ps != REPLY_OK) {
-			board_failed(r, board, ps == REPLY_NOMEM ? ROBOT_TEMPFAIL : ps == REPLY_TEMPLATE ? ROBOT_CONFIG :
-			    ROBOT_ERROR, "cannot make the mail: %s", r->rc.err);
-			goto out;
-		}
-		n = 1;
-	} else if (ss != STORE_NOT_FOUND) {
+	ratings_mail_line(r->st, &g, r->now, rline, sizeof rline);
+	rt[0].ev.ratings = rline;
+	/* the human and the board's observers (boardmail.h) */
+	switch (boardmail_make(r->st, &r->rc, &g, &rt[0].ev, NULL, &m, &n, &ss, &ps)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
 		board_failed(r, board, of_store(ss), "cannot read the users file: %s", store_error(r->st));
 		goto out;
+	case BOARDMAIL_REPLY:
+		board_failed(r, board, ps == REPLY_NOMEM ? ROBOT_TEMPFAIL : ps == REPLY_TEMPLATE ? ROBOT_CONFIG :
+		    ROBOT_ERROR, "cannot make the mail: %s", r->rc.err);
+		goto out;
 	}
-	rs = robot_commit(r->st, r->ob, r->cfg, &g, &m, n, why, sizeof why);
+	rs = robot_commit(r->st, r->ob, r->cfg, &g, m, n, why, sizeof why);
 	if (rs != ROBOT_OK) {
 		board_failed(r, board, rs, "%s", why);
 		goto out;
@@ -676,7 +668,7 @@ static void one_board(struct run *r, long board)
 	web_after_commit(r->cfg, r->st, &g);
 out:
 	store_unlock(&lock);
-	reply_mail_release(&m);
+	boardmail_free(m, n);
 	game_release(&g);
 }
 

@@ -6,12 +6,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/boardmail.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
+#include "store/audience.h"
 #include "store/players.h"
 #include "store/ratings.h"
 
@@ -94,15 +96,12 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum signoff_status s = SIGNOFF_OK;
-	struct reply_mail m;
+	struct reply_mail *m = NULL;
 	struct reply_event ev;
-	struct reply_player p;
-	struct store_user u;
 	enum store_status ss;
 	enum outbox_status os;
 	enum reply_status rs;
 	enum robot_status rbs;
-	const char *opponent;
 	char stamp[GAMEFILE_TIME_SIZE], rline[RATINGS_LINE_MAX];
 	struct game g;
 	bool gone;
@@ -110,7 +109,6 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 
 	*done = false;
 	memset(&g, 0, sizeof g);
-	memset(&m, 0, sizeof m);
 	ss = store_lock_board(st, board, &lock);
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
@@ -127,9 +125,20 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 		goto out;
 	if (!plays(&g, userid))
 		goto out;	/* over meanwhile */
-	opponent = game_color_of(&g, userid) == RULES_BLACK ? g.white : g.black;
-	if (strcmp(opponent, userid) == 0)
-		opponent = "";	/* playing against themselves: nobody else to tell */
+	if (game_is_open(&g)) {
+		/* an open challenge nobody took: withdrawn, as its decline would (nobody to tell) */
+		ss = store_board_remove(st, board);
+		if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+			snprintf(err, errlen, "cannot withdraw the open challenge %ld: %s", board, store_error(st));
+			s = of_store(ss);
+			goto out;
+		}
+		gamefile_time_str((int64_t)now, stamp);
+		store_log(st, "%s signoff board=%ld ok: the open challenge of %s withdrawn, closing the account", stamp,
+		    board, userid);
+		*done = true;
+		goto out;
+	}
 	if (game_resign(&g, userid, (int64_t)now) != GAME_OK) {
 		snprintf(err, errlen, "cannot resign board %ld: out of memory", board);
 		s = SIGNOFF_TEMPFAIL;
@@ -143,30 +152,22 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	ev.comment = "";
 	ev.notice = note;	/* the server's words, not the player's */
 	ev.closed = true;	/* no return game against a closed account */
-	if (opponent[0] != '\0' && !robot_is(opponent)) {
-		ss = store_user_find(st, opponent, &u);
-		if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
-			snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
-			s = of_store(ss);
-			goto out;
-		}
-		if (ss == STORE_OK) {
-			p.userid = u.userid;
-			p.address = u.address;
-			p.fullname = u.fullname;
-			ratings_mail_line(st, &g, (int64_t)now, rline, sizeof rline);
-			ev.ratings = rline;
-			rs = reply_game(rc, &g, &ev, &p, &m);
-			if (rs != REPLY_OK) {
-				snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
-				s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL :
-				    SIGNOFF_SOFTWARE;
-				goto out;
-			}
-			n = 1;
-		}
+	ratings_mail_line(st, &g, (int64_t)now, rline, sizeof rline);
+	ev.ratings = rline;
+	/* the opponent and the observers (boardmail.h), not the player closing the account */
+	switch (boardmail_make(st, rc, &g, &ev, userid, &m, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
+		s = of_store(ss);
+		goto out;
+	case BOARDMAIL_REPLY:
+		snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
+		s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		goto out;
 	}
-	rbs = robot_commit(st, ob, cfg, &g, &m, n, err, errlen);
+	rbs = robot_commit(st, ob, cfg, &g, m, n, err, errlen);
 	if (rbs != ROBOT_OK) {
 		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		goto out;
@@ -176,9 +177,77 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	    g.nturns, userid, g.rg.result == RULES_BLACK_WINS ? g.black : g.white);
 	*done = true;
 out:
-	reply_mail_release(&m);
+	boardmail_free(m, n);
 	game_release(&g);
 	store_unlock(&lock);
+	return s;
+}
+
+/* Drop userid from the observers of board under its lock (robot_commit's protocol, no mail). */
+static enum signoff_status unobserve_one(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, long board, char *err, size_t errlen)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum signoff_status s = SIGNOFF_OK;
+	enum store_status ss;
+	enum outbox_status os;
+	enum robot_status rbs;
+	struct game g;
+	bool gone;
+	int i;
+
+	memset(&g, 0, sizeof g);
+	ss = store_lock_board(st, board, &lock);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
+		return of_store(ss);
+	}
+	os = outbox_recover(ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
+		s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		goto out;
+	}
+	if (!load(st, board, true, &g, &gone, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
+		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
+	game_observer_remove(&g, i);
+	rbs = robot_commit(st, ob, cfg, &g, NULL, 0, err, errlen);
+	if (rbs != ROBOT_OK)
+		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+out:
+	game_release(&g);
+	store_unlock(&lock);
+	return s;
+}
+
+enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, char *err, size_t errlen)
+{
+	enum signoff_status s = SIGNOFF_OK;
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nb = 0, i, len;
+	char *text;
+	struct game g;
+
+	ss = audience_forget(st, cfg->lock_timeout_ms, userid);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot write the watchers file: %s", store_error(st));
+		return of_store(ss);
+	}
+	ss = store_list_boards(st, &boards, &nb);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot list the boards: %s", store_error(st));
+		return of_store(ss);
+	}
+	for (i = 0; i < nb && s == SIGNOFF_OK; i++) {
+		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: nobody's mail goes by it */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && game_observer_find(&g, userid) >= 0)
+			s = unobserve_one(st, ob, cfg, userid, boards[i], err, errlen);
+		free(text);
+	}
+	free(boards);
 	return s;
 }
 
@@ -224,6 +293,7 @@ enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, cons
 			used += (size_t)snprintf(res->list + used, sizeof res->list - used, "%s%ld",
 			    used > 0 ? ", " : "", boards[i]);
 	}
+	s = signoff_unobserve_all(st, ob, cfg, userid, err, errlen);
 out:
 	free(boards);
 	return s;

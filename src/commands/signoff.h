@@ -2,6 +2,9 @@
  * signoff: an account closed, by its player (the mail command
  * "signoff <userid> <password>") or by the admin (oustpbm deluser USERID).
  *
+ * The player is dropped from the boards they observe (and from the
+ * watchers of every board, store/audience.h).
+ *
  * Every board the player still plays is resigned, one at a time under that
  * board's lock, as a mail's resign is (outbox.h's protocol: the leftovers
  * of the board recovered, the file read again, the end mail to the
@@ -55,6 +58,14 @@ struct signoff_result {
  */
 enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, const struct config *cfg,
     struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen);
+
+/*
+ * Drop userid from what they observe: the watchers file, and the
+ * observers of every board (under each board's lock, the game file
+ * rewritten without them; no mail).  signoff_resign_all() ends with it.
+ */
+enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, char *err, size_t errlen);
 
 /* The time until which a user id closed at since stays reserved (userid_reserve_days). */
 int64_t signoff_reserved_until(const struct config *cfg, int64_t since);

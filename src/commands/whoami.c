@@ -35,7 +35,7 @@ static enum process_status active_boards(struct job *j, const char *userid, stru
 			continue;	/* removed meanwhile, or unreadable: not listed */
 		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
 		    !game_over(&g) && game_color_of(&g, userid) != RULES_EMPTY) {
-			const char *to_move = game_player_to_move(&g);
+			const char *to_move = game_is_open(&g) ? "an open challenge, nobody" : game_player_to_move(&g);
 
 			if (++*count <= WHOAMI_BOARDS_MAX) {
 				if (g.shape == RULES_HEX)

@@ -12,7 +12,7 @@
 
 static void copy_name(char dst[GAME_NAME_SIZE], const char *src)
 {
-	assert(ident_userid_ok(src));
+	assert(ident_userid_ok(src) || strcmp(src, GAME_OPEN_SEAT) == 0);
 	snprintf(dst, GAME_NAME_SIZE, "%s", src);
 	ident_userid_fold(dst);
 }
@@ -641,4 +641,49 @@ const char *game_status_message(const struct game *g, enum game_status s, const 
 		break;
 	}
 	return buf;
+}
+
+bool game_is_open(const struct game *g)
+{
+	return strcmp(g->black, GAME_OPEN_SEAT) == 0 || strcmp(g->white, GAME_OPEN_SEAT) == 0;
+}
+
+const char *game_open_challenger(const struct game *g)
+{
+	assert(game_is_open(g));
+	return strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black;
+}
+
+void game_take_seat(struct game *g, const char *userid)
+{
+	assert(game_is_open(g) && ident_userid_ok(userid));
+	copy_name(strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->black : g->white, userid);
+	g->opened = true;
+}
+
+int game_observer_find(const struct game *g, const char *userid)
+{
+	int i;
+
+	for (i = 0; i < g->nobservers; i++)
+		if (strcasecmp(g->observers[i].userid, userid) == 0)
+			return i;
+	return -1;
+}
+
+bool game_observer_add(struct game *g, const char *userid, bool results)
+{
+	if (g->nobservers >= GAME_OBSERVERS_MAX)
+		return false;
+	copy_name(g->observers[g->nobservers].userid, userid);
+	g->observers[g->nobservers].results = results;
+	g->nobservers++;
+	return true;
+}
+
+void game_observer_remove(struct game *g, int i)
+{
+	assert(i >= 0 && i < g->nobservers);
+	memmove(&g->observers[i], &g->observers[i + 1], (size_t)(g->nobservers - i - 1) * sizeof g->observers[0]);
+	g->nobservers--;
 }

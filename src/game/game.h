@@ -31,6 +31,8 @@
 #define GAME_ROBOT_USERID "robot"	/* the server's robot player (commands/robot.h) */
 #define GAME_ROBOT_LEVEL_MIN 1	/* the robot's levels (robot.h checks them against ai.h) */
 #define GAME_ROBOT_LEVEL_MAX 5
+#define GAME_OPEN_SEAT "*"	/* the seat of an open challenge nobody has taken yet (never a user id) */
+#define GAME_OBSERVERS_MAX 32	/* observers of one board (subscribe, notify) */
 
 enum game_status {
 	GAME_OK = 0,
@@ -63,6 +65,15 @@ enum game_end {
 	GAME_END_NO_PLACEMENTS	/* neither side could place: a draw */
 };
 
+/*
+ * Someone who follows a board without playing it: every board mail as a
+ * read-only view (subscribe), or only the final one (notify: results).
+ */
+struct game_observer {
+	char userid[GAME_NAME_SIZE];
+	bool results;		/* notify: only the mail that ends the game */
+};
+
 /* One history entry. */
 struct game_turn {
 	int number;		/* from 1 */
@@ -89,6 +100,9 @@ struct game {
 	char thread[GAME_THREAD_MAX + 1];	/* Message-ID for mail threading, may be "" */
 	int robot_level;	/* the robot player's level (robot.h), 0: not given */
 	bool unrated;		/* challenged with -unrated: its result changes no rating */
+	bool opened;		/* began as an open challenge, since taken (game_take_seat) */
+	struct game_observer observers[GAME_OBSERVERS_MAX];	/* in the order they came */
+	int nobservers;
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;
 	int alloc_turns;
@@ -139,6 +153,27 @@ enum rules_color game_color_of(const struct game *g, const char *name);
 const char *game_player_of(const struct game *g, enum rules_color c);
 /* The player to move, or NULL once the game is over. */
 const char *game_player_to_move(const struct game *g);
+
+/*
+ * An open challenge: one seat is GAME_OPEN_SEAT, waiting for anyone to
+ * accept it; nobody plays on it until then.
+ */
+bool game_is_open(const struct game *g);
+/* The challenger of an open challenge (the seat that is taken); g must be open. */
+const char *game_open_challenger(const struct game *g);
+/* userid takes the open seat of g (game_is_open(g); userid valid, not the challenger's). */
+void game_take_seat(struct game *g, const char *userid);
+
+/* The index of userid among g's observers, or -1. */
+int game_observer_find(const struct game *g, const char *userid);
+/*
+ * Add userid (valid, folded) as an observer (results: notify only); false
+ * when GAME_OBSERVERS_MAX are there already.  The caller checks it is not
+ * there yet.
+ */
+bool game_observer_add(struct game *g, const char *userid, bool results);
+/* Remove observer i (0 <= i < nobservers), keeping the others' order. */
+void game_observer_remove(struct game *g, int i);
 
 /* True if userid is the robot player's, GAME_ROBOT_USERID (case-insensitive). */
 bool game_user_is_robot(const char *userid);

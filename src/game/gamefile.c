@@ -251,12 +251,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated"
+	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify"
 };
 
 struct header {
@@ -268,6 +268,31 @@ struct header {
 
 static const char *const status_names[] = { "playing", "black-won", "white-won", "drawn" };
 static const char *const end_names[] = { "", "capture", "resign", "timeout", "no-placements" };
+
+/* "observers: carol dave" or "notify: erin": user ids separated by spaces, each once. */
+static enum gamefile_status observers_value(struct reader *r, const char *v, size_t n, bool results,
+    struct game *g, struct gamefile_error *err)
+{
+	char q[QUOTE_SIZE], name[GAME_NAME_SIZE];
+	size_t w;
+
+	for (;;) {
+		while (n > 0 && (*v == ' ' || *v == '\t'))
+			v++, n--;
+		if (n == 0)
+			return GAMEFILE_OK;
+		for (w = 0; w < n && v[w] != ' ' && v[w] != '\t'; w++)
+			;
+		if (!userid(v, w, name))
+			return fail(err, r->line, "bad user id '%s'", quote(q, v, w));
+		if (game_observer_find(g, name) >= 0)
+			return fail(err, r->line, "%s observes the board twice", name);
+		if (!game_observer_add(g, name, results))
+			return fail(err, r->line, "more than %d observers", GAME_OBSERVERS_MAX);
+		v += w;
+		n -= w;
+	}
+}
 
 static enum gamefile_status header_value(struct reader *r, enum key k, const char *v, size_t n,
     struct header *h, struct game *g, struct gamefile_error *err)
@@ -315,7 +340,10 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 		break;
 	case K_BLACK:
 	case K_WHITE:
-		if (!userid(v, n, k == K_BLACK ? g->black : g->white))
+		/* "*": the open seat of an open challenge (game.h) */
+		if (eq(v, n, GAME_OPEN_SEAT))
+			snprintf(k == K_BLACK ? g->black : g->white, GAME_NAME_SIZE, "%s", GAME_OPEN_SEAT);
+		else if (!userid(v, n, k == K_BLACK ? g->black : g->white))
 			return fail(err, r->line, "bad user id '%s'", quote(q, v, n));
 		break;
 	case K_STATUS:
@@ -374,6 +402,18 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 		memcpy(g->thread, v, n);
 		g->thread[n] = '\0';
 		break;
+	case K_OPENED:
+		/* only "yes" is ever written: an open challenge someone took */
+		if (eq(v, n, "yes"))
+			g->opened = true;
+		else if (eq(v, n, "no"))
+			g->opened = false;
+		else
+			return fail(err, r->line, "open-challenge must be yes or no, not '%s'", quote(q, v, n));
+		break;
+	case K_OBSERVERS:
+	case K_NOTIFY:
+		return observers_value(r, v, n, k == K_NOTIFY, g, err);
 	case NKEYS:
 		break;
 	}
@@ -441,6 +481,11 @@ static enum gamefile_status parse_header(struct reader *r, struct header *h, str
 		    RULES_MAX_SIZE);
 	if (g->shape == RULES_SQUARE && g->size % 2 == 0)
 		return fail(err, h->line[K_SIZE], "size %d is not odd", g->size);
+	if (strcmp(g->black, GAME_OPEN_SEAT) == 0 && strcmp(g->white, GAME_OPEN_SEAT) == 0)
+		return fail(err, h->line[K_WHITE], "both seats are open ('*'): an open challenge has its challenger");
+	if (game_is_open(g) && (h->result != RULES_PLAYING || h->turn != 1))
+		return fail(err, h->line[strcmp(g->black, GAME_OPEN_SEAT) == 0 ? K_BLACK : K_WHITE],
+		    "an open seat ('*') on a board with turns: nobody can have played before it was taken");
 	if (h->result == RULES_PLAYING) {
 		if (h->line[K_END] != 0)
 			return fail(err, h->line[K_END], "end given, but the status is playing");
@@ -1162,6 +1207,22 @@ static size_t entry_line(const struct game *g, const struct game_turn *e, const 
 	return n;
 }
 
+/* "observers: carol dave\n" (results false) or "notify: erin\n"; nothing when there are none. */
+static void observers_line(struct buf *b, const struct game *g, bool results)
+{
+	const char *key = results ? "notify:" : "observers:";
+	int i;
+
+	for (i = 0; i < g->nobservers; i++) {
+		if (g->observers[i].results != results)
+			continue;
+		bput(b, "%s %s", key, g->observers[i].userid);
+		key = "";
+	}
+	if (key[0] == '\0')
+		bput(b, "\n");
+}
+
 enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *len)
 {
 	struct buf b = { NULL, 0, 0, false };
@@ -1202,6 +1263,10 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "robot-level: %d\n", g->robot_level);
 	if (g->unrated)
 		bput(&b, "rated: no\n");
+	if (g->opened)
+		bput(&b, "open-challenge: yes\n");
+	observers_line(&b, g, false);
+	observers_line(&b, g, true);
 	n = board_render_game(g, board);
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);

@@ -3,6 +3,7 @@
 #include "mail/command.h"
 #include "store/ratings.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -556,7 +557,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 	for (; *s != '\0'; s++) {
 		if ((*s >= 'A' && *s <= 'Z') || *s == '*')
 			l->tail = *s;
-		else if (*s != 'b' && *s != 't')
+		else if ((*s != 'b' && *s != 't') || s != k->slots)
 			l->mid[l->m++] = *s;
 		fixed++;
 	}
@@ -717,6 +718,8 @@ static enum command_status unknown(struct command *out, const struct command_gra
 	list[0] = '\0';
 	for (i = 0; i < n; i++) {
 		name = command_grammar_row(g, i)->name;
+		if (command_grammar_find(g, name) != command_grammar_row(g, i))
+			continue;	/* a keyword's second row */
 		d = ident_keyword_distance(w->s, w->len, name);
 		if (d < best && ident_keyword_near(w->s, w->len, name)) {
 			best = d;
@@ -817,16 +820,54 @@ static enum command_status parse_class(struct command *out, const struct word *a
 	return COMMAND_OK;
 }
 
-/* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
-static enum command_status parse_slot(struct command *out, char slot, const struct word *w, int *passwords)
+/*
+ * A 'w' slot: word w must be one of the words the synopsis of k gives as
+ * its argument i ("on|off", "all"); cmd.word gets it in lower case.
+ */
+static enum command_status parse_literal(struct command *out, const struct keyword *k, size_t i,
+    const struct word *w)
 {
-	switch (slot) {
+	const char *p = k->synopsis + strcspn(k->synopsis, " "), *alt, *end;
+	char q[QUOTE_MAX + 4];
+	size_t n, len;
+
+	for (n = 0; n <= i; n++) {
+		p += strspn(p, " ");
+		if (n < i)
+			p += strcspn(p, " ");
+	}
+	len = strcspn(p, " ");
+	for (alt = p; alt < p + len; alt = end + 1) {
+		end = alt + strcspn(alt, "| ");
+		if ((size_t)(end - alt) == w->len && strncasecmp(alt, w->s, w->len) == 0 && w->len < sizeof out->word) {
+			for (n = 0; n < w->len; n++)
+				out->word[n] = (char)tolower((unsigned char)w->s[n]);
+			out->word[w->len] = '\0';
+			return COMMAND_OK;
+		}
+		if (*end != '|')
+			break;
+	}
+	return fail(out, COMMAND_USAGE, "%s needs: %s; '%s' is not %.*s", k->name, k->synopsis,
+	    quote(w->s, w->len, q), (int)len, p);
+}
+
+/* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
+static enum command_status parse_slot(struct command *out, const struct keyword *k, size_t i, const struct word *w,
+    int *passwords)
+{
+	switch (k->slots[i]) {
 	case 'b':
 	case 't':
-		return parse_board(out, w, slot == 't');
+		return parse_board(out, w, k->slots[i] == 't');
 	case 'u':
 		return parse_userid(out, w, out->userid);
 	case 'o':
+		/* "*": an open challenge, to anyone who accepts it */
+		if (w->len == 1 && w->s[0] == '*') {
+			snprintf(out->opponent, sizeof out->opponent, "*");
+			return COMMAND_OK;
+		}
 		return parse_userid(out, w, out->opponent);
 	case 'p':
 		return parse_password(out, w, (*passwords)++ == 0 ? out->password : out->new_password);
@@ -834,26 +875,21 @@ static enum command_status parse_slot(struct command *out, char slot, const stru
 		return parse_address(out, w);
 	case 'n':
 		return parse_games(out, w);
+	case 'w':
+		return parse_literal(out, k, i, w);
 	default:
-		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, slot);
+		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, k->slots[i]);
 	}
 }
 
-/* Parse the words of out->line by the slots of its keyword; kw is the keyword's index in w. */
-static enum command_status parse_words(struct command *out, const struct command_grammar *g,
-    const struct word *w, size_t n, size_t kw)
+/* Parse the arguments a[0..na) by the slots of row k. */
+static enum command_status parse_row(struct command *out, const struct keyword *k, const struct word *a, size_t na)
 {
-	const struct keyword *k = keyword_find(g, &w[kw]);
-	const struct word *a = &w[kw + 1];	/* the arguments */
-	size_t na = n - kw - 1, fixed, i;
+	size_t fixed, i;
 	enum command_status st = COMMAND_OK;
 	char tail;
 	int passwords = 0;
 
-	if (k == NULL && placements_only(out, w, n))
-		return COMMAND_PLACEMENTS_ONLY;
-	if (k == NULL)
-		return unknown(out, g, &w[kw]);
 	tail = tail_of(k);
 	fixed = strlen(k->slots) - (tail != 0);
 	/* the number of words: exact without a tail; placements and a text need one more word */
@@ -861,7 +897,7 @@ static enum command_status parse_words(struct command *out, const struct command
 	    tail != '*' && na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
-		st = parse_slot(out, k->slots[i], &a[i], &passwords);
+		st = parse_slot(out, k, i, &a[i], &passwords);
 	if (st != COMMAND_OK)
 		return st;
 	switch (tail) {
@@ -891,6 +927,62 @@ static enum command_status parse_words(struct command *out, const struct command
 		    out->userid, k->name, out->opponent);
 	out->syntax = k;
 	return COMMAND_OK;
+}
+
+/* Does row k take na arguments (a tail taking any number)? */
+static bool row_fits(const struct keyword *k, size_t na)
+{
+	char tail = tail_of(k);
+	size_t fixed = strlen(k->slots) - (tail != 0);
+
+	return tail == 0 ? na == fixed : na >= fixed;
+}
+
+/*
+ * Parse the words of out->line by the slots of its keyword; kw is the
+ * keyword's index in w.  A keyword may have several rows ("subscribe
+ * <board> ..." and "subscribe <userid> <password> all"): they are tried in
+ * order, the first that parses wins; when none does, the error is that of
+ * the first row taking as many words, else of the first row.
+ */
+static enum command_status parse_words(struct command *out, const struct command_grammar *g,
+    const struct word *w, size_t n, size_t kw)
+{
+	const struct keyword *k = keyword_find(g, &w[kw]), *r, *best = NULL;
+	const struct word *a = &w[kw + 1];	/* the arguments */
+	size_t na = n - kw - 1, i, rows;
+	enum command_status st;
+	struct command *save;
+
+	if (k == NULL && placements_only(out, w, n))
+		return COMMAND_PLACEMENTS_ONLY;
+	if (k == NULL)
+		return unknown(out, g, &w[kw]);
+	for (i = 0, rows = 0; i < g->n; i++)
+		rows += strcmp(command_grammar_row(g, i)->name, k->name) == 0;
+	if (rows == 1)
+		return parse_row(out, k, a, na);
+	save = malloc(sizeof *save);
+	if (save == NULL)
+		return fail(out, COMMAND_USAGE, "out of memory parsing the command");
+	*save = *out;
+	for (i = 0; i < g->n; i++) {
+		r = command_grammar_row(g, i);
+		if (strcmp(r->name, k->name) != 0)
+			continue;
+		*out = *save;
+		if (parse_row(out, r, a, na) == COMMAND_OK) {
+			free(save);
+			return COMMAND_OK;
+		}
+		if (best == NULL || (!row_fits(best, na) && row_fits(r, na)))
+			best = r;
+	}
+	/* again by the row whose error is told, so out holds what it parsed (the board, for the reply) */
+	*out = *save;
+	free(save);
+	st = parse_row(out, best, a, na);
+	return st;
 }
 
 /* ---- finding the command ---- */
@@ -1379,6 +1471,29 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 	return recognisable(g, &a[i]);
 }
 
+/*
+ * unparsed_keep() by every row of k's keyword: a word is kept only if no
+ * row could take it for a password ("subscribe <board> <userid>
+ * <password>" and "subscribe <userid> <password> all").
+ */
+static bool unparsed_keep_any(const struct command_grammar *g, const struct keyword *k, const struct word *a,
+    size_t na, size_t j)
+{
+	const struct keyword *r;
+	struct layout l;
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		r = command_grammar_row(g, i);
+		if (strcmp(r->name, k->name) != 0)
+			continue;
+		layout(r, a, na, &l);
+		if (!unparsed_keep(g, r, &l, a, j))
+			return false;
+	}
+	return true;
+}
+
 char *command_mask(const struct command *cmd)
 {
 	struct word w[MAX_WORDS];
@@ -1407,6 +1522,8 @@ char *command_mask(const struct command *cmd)
 	 * Known keyword, not parsed: unparsed_keep() decides word by word.
 	 */
 	parsed = cmd->syntax != NULL && tail_of(cmd->syntax) != '*';
+	if (parsed)
+		k = cmd->syntax;	/* the row that parsed, of a keyword's several */
 	if (k != NULL)
 		layout(k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
@@ -1420,7 +1537,7 @@ char *command_mask(const struct command *cmd)
 		else if (parsed)
 			keep = !password_slot(k, i - kw - 1);
 		else
-			keep = unparsed_keep(cmd->grammar, k, &l, &w[kw + 1], i - kw - 1);
+			keep = unparsed_keep_any(cmd->grammar, k, &w[kw + 1], n - kw - 1, i - kw - 1);
 		if (i != 0)
 			res[used++] = ' ';
 		if (keep) {

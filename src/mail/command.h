@@ -81,6 +81,11 @@ enum command_status {
  *      (a one-time code stands in a p slot too, masked as a password is)
  *   a  a mail address (cmd.new_address), checked by the command
  *   n  a number of games, 0 to COMMAND_GAMES_MAX (cmd.games)
+ *   w  one of the words the synopsis gives there, "on|off" or "all"
+ *      (cmd.word, lower case)
+ * ('o' takes "*" too: an open challenge.)  A keyword may have several
+ * rows, tried in order ("subscribe <board> ..." and "subscribe <userid>
+ * <password> all"); a 'b' slot may come after others.
  * then at most one tail, taking the rest of the line:
  *   L  placements (required)   O  challenge options (optional)
  *   C  a board class (optional: cmd.rating_class, -1 when none is given)
@@ -150,7 +155,8 @@ struct command {
 	char fullname[COMMAND_FULLNAME_MAX + 1];	/* register; may be "" */
 	char new_address[MAILADDR_MAX + 1];	/* an 'a' slot, as given */
 	char text[COMMAND_LINE_MAX + 1];	/* a 'T' slot: the rest of the line as written */
-	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
+	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded; "*" for anyone (an open challenge) */
+	char word[8];		/* a 'w' slot: the word given, lower case ("on", "off", "all") */
 	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
 	enum command_color color;	/* challenge: the challenger's colour */

@@ -670,7 +670,7 @@ static char *options_text(const struct game *g, const char *reader)
 	struct text t = { 0 };
 	struct rules_check chk;
 
-	if (who == NULL || strcmp(who, reader) != 0 || game_user_is_robot(who))
+	if (who == NULL || strcmp(who, reader) != 0 || game_user_is_robot(who) || game_is_open(g))
 		return strdup("");
 	b = malloc(2 * sizeof *b);
 	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
@@ -727,6 +727,12 @@ static char *next_for(const struct game *g, const struct reply_event *ev, const 
 
 	if (game_over(g))
 		return strdup("");
+	if (game_is_open(g)) {
+		tprintf(&t, "This is an open challenge: it waits for a player. Anyone may take it by sending:\n\n"
+		    "    accept %ld <userid> <password>\n\nTo withdraw it before then, send:\n\n"
+		    "    decline %ld %s <password>\n", g->board, g->board, reader);
+		return tfinish(&t);
+	}
 	who = game_player_to_move(g);
 	if (strcmp(who, reader) == 0) {
 		tprintf(&t, "Your move, %s (turn %d, you play %s, %c). To play, send:\n\n", who, g->rg.turn,
@@ -824,6 +830,37 @@ static char *rematch_text(const struct game *g, const char *reader)
 	return tfinish(&t);
 }
 
+/*
+ * An observer's line, in place of a player's move prompt or return game:
+ * that they observe, and the command that stops it.
+ */
+static char *observing_text(const struct game *g, const struct reply_player *to)
+{
+	struct text t = { 0 };
+
+	switch (to->role) {
+	case REPLY_ROLE_OBSERVER:
+		tprintf(&t, "You observe board %ld (subscribe): this is a read-only view, you do not play on it.\n"
+		    "To stop, send:\n\n    unsubscribe %ld %s <password>\n", g->board, g->board, to->userid);
+		break;
+	case REPLY_ROLE_NOTIFY:
+		tprintf(&t, "You asked for the result of board %ld (notify); you do not play on it.\n"
+		    "To stop, send:\n\n    notify %s <password> off %ld\n", g->board, to->userid, g->board);
+		break;
+	case REPLY_ROLE_WATCH_ALL:
+		tprintf(&t, "You observe every board (subscribe ... all): this is a read-only view, you do not play "
+		    "on board %ld.\nTo stop, send:\n\n    unsubscribe %s <password> all\n", g->board, to->userid);
+		break;
+	case REPLY_ROLE_WATCH_RESULTS:
+		tprintf(&t, "You asked for the result of every board (notify); you do not play on board %ld.\n"
+		    "To stop, send:\n\n    notify %s <password> off\n", g->board, to->userid);
+		break;
+	case REPLY_ROLE_PLAYER:
+		break;
+	}
+	return tfinish(&t);
+}
+
 /* What the event did, one or more lines. */
 static char *happened_text(const struct game *g, const struct reply_event *ev)
 {
@@ -835,6 +872,13 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	switch (ev->what) {
 	case REPLY_CHALLENGE:
 		/* the first line of the mail gives the board, its size, the swap and the colours */
+		if (game_is_open(g)) {
+			tprintf(&t, "%s offers an open challenge: a new game against whoever accepts it first%s; %s "
+			    "plays %s, and Black moves first.\n", ev->actor, ev->random ?
+			    " (the colours were drawn at random)" : "", ev->actor,
+			    strcmp(ev->actor, g->black) == 0 ? "Black (x)" : "White (o)");
+			break;
+		}
 		tprintf(&t, "%s challenges %s to a new game%s; Black moves first.\n", ev->actor,
 		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black,
 		    ev->random ? " (the colours were drawn at random)" : "");
@@ -874,6 +918,10 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 		break;
 	case REPLY_RESIGN:
 		tprintf(&t, "Turn %d: %s resigned.\n", ev->first, ev->actor);
+		break;
+	case REPLY_ACCEPT:
+		tprintf(&t, "%s accepted the open challenge of %s: %s plays Black (x), %s White (o); Black moves "
+		    "first.\n", ev->actor, strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->black, g->white);
 		break;
 	case REPLY_TIMEOUT:
 		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
@@ -1047,6 +1095,29 @@ out:
 	return st;
 }
 
+/* An observer's {next}: whose turn it is (never "your move"), then how to stop observing. */
+static char *observer_next(const struct game *g, const struct reply_event *ev, const struct reply_player *to)
+{
+	struct text t = { 0 };
+	const char *who = game_player_to_move(g);
+	enum rules_color c = g->rg.to_move;
+	char *stop;
+
+	if (game_is_open(g))
+		tprintf(&t, "This is an open challenge of %s's: anyone may take it.\n", game_open_challenger(g));
+	else
+		tprintf(&t, "Turn %d: %s (%s, %c) to move.\n", g->rg.turn, who, colour_name(c), symbol(c));
+	stop = observing_text(g, to);
+	if (stop == NULL) {
+		t.b.failed = true;
+		return tfinish(&t);
+	}
+	tprintf(&t, "\n%s", stop);
+	free(stop);
+	(void)ev;
+	return tfinish(&t);
+}
+
 /* ---- the replies ---- */
 
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
@@ -1059,6 +1130,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	struct html_mail hm;
 	enum reply_status st = REPLY_NOMEM;
 	struct vars vs = { .n = 0 };
+	bool observer = to->role != REPLY_ROLE_PLAYER;
 
 	memset(out, 0, sizeof *out);
 	board_render_game(g, drawing);
@@ -1066,11 +1138,13 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	snprintf(size, sizeof size, "%d", g->size);
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	if (ev->what == REPLY_CHALLENGE)
-		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board, game_player_to_move(g));
+		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board,
+		    game_is_open(g) ? "open" : game_player_to_move(g));
 	else
 		status_subject(g, subject, sizeof subject);
 	happened = happened_text(g, ev);
-	comment = comment_text(ev, to->userid);
+	/* the players' words are for each other: an observer reads the board, not them */
+	comment = observer ? strdup("") : comment_text(ev, to->userid);
 	if (happened == NULL || comment == NULL)
 		goto out;
 	var(&vs, "board", board);
@@ -1085,7 +1159,9 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	if (game_over(g)) {
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
-		if (ev->closed) {
+		if (observer) {
+			rematch = observing_text(g, to);
+		} else if (ev->closed) {
 			/* no challenge to an account that is gone */
 			rematch = malloc(strlen(ev->actor) + 64);
 			if (rematch != NULL)
@@ -1108,8 +1184,8 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			st = expand(rc, "end", &vs, &body);
 		}
 	} else {
-		next = next_for(g, ev, to->userid);
-		options = options_text(g, to->userid);
+		next = observer ? observer_next(g, ev, to) : next_for(g, ev, to->userid);
+		options = observer ? strdup("") : options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
 			goto out;
@@ -1140,7 +1216,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			}
 			sprintf(intro, "%s\n%s", happened, ev->notice);
 			hm.intro = intro;
-		} else if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0) {
+		} else if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0 && !observer) {
 			hm.comment_by = ev->actor;
 			hm.comment = ev->comment;
 		}
@@ -1504,6 +1580,8 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
 		if (game_over(g))
 			result_text(g, status, sizeof status);
+		else if (game_is_open(g))
+			snprintf(status, sizeof status, "open challenge: waiting for a player (accept %ld)", g->board);
 		else
 			snprintf(status, sizeof status, "turn %d, %s to move%s", g->rg.turn, game_player_to_move(g),
 			    own && strcmp(game_player_to_move(g), userid) == 0 ? ": your move" : "");

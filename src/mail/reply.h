@@ -111,11 +111,25 @@ struct reply_mail {
 	size_t len;
 };
 
-/* A player as a reply addresses them. */
+/*
+ * Why the reader gets a board mail: a player, or an observer (a read-only
+ * view: no move prompt, no options, no comment of the players; a line
+ * saying they observe and the command that stops it).
+ */
+enum reply_role {
+	REPLY_ROLE_PLAYER = 0,
+	REPLY_ROLE_OBSERVER,		/* subscribe <board>: unsubscribe <board> stops it */
+	REPLY_ROLE_NOTIFY,		/* notify ... on <board>: the result only */
+	REPLY_ROLE_WATCH_ALL,		/* subscribe ... all */
+	REPLY_ROLE_WATCH_RESULTS	/* notify ... on: the result of every board */
+};
+
+/* A player (or observer) as a reply addresses them. */
 struct reply_player {
 	const char *userid;
 	const char *address;
 	const char *fullname;	/* may be "" */
+	enum reply_role role;	/* 0, a player, unless set */
 };
 
 /* What changed a game, for the mails to its players. */
@@ -124,7 +138,8 @@ enum reply_what {
 	REPLY_MOVE,
 	REPLY_SWAP,
 	REPLY_RESIGN,
-	REPLY_TIMEOUT		/* oustpbm cleanup: the player to move lost on time */
+	REPLY_TIMEOUT,		/* oustpbm cleanup: the player to move lost on time */
+	REPLY_ACCEPT		/* an open challenge taken: the actor took the open seat */
 };
 
 struct reply_event {

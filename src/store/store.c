@@ -1093,13 +1093,29 @@ enum store_status store_board_holds(struct store *st, long board, size_t len, ui
 
 	*same = false;
 	status = store_board_read(st, board, &text, &have);
-	if (status == STORE_NOT_FOUND)
+	if (status == STORE_NOT_FOUND) {
+		*same = len == 0;	/* a removed board holds the empty text (store_board_remove) */
 		return STORE_OK;
+	}
 	if (status != STORE_OK)
 		return status;
 	*same = have == len && store_text_hash(text, have) == hash;
 	free(text);
 	return STORE_OK;
+}
+
+enum store_status store_board_remove(struct store *st, long board)
+{
+	char path[PATH_BUF];
+	enum store_status status;
+
+	status = board_path(st, board, "game", path, sizeof path);
+	if (status != STORE_OK)
+		return status;
+	status = store_unlink(st, path);
+	if (status == STORE_OK)
+		status = store_sync_dir(st, "games");
+	return status;
 }
 
 uint64_t store_text_hash(const char *text, size_t len)

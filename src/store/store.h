@@ -281,6 +281,13 @@ enum store_status store_board_exists(struct store *st, long board);
  */
 enum store_status store_board_read(struct store *st, long board, char **text, size_t *len);
 
+/*
+ * Remove games/<board>.game (a declined or withdrawn challenge), the
+ * directory fsync'ed; the caller holds the board lock, and the lock file
+ * stays.  STORE_NOT_FOUND if there is none.
+ */
+enum store_status store_board_remove(struct store *st, long board);
+
 /* Replace games/<board>.game durably; the caller holds the board lock. */
 enum store_status store_board_write(struct store *st, long board, const char *text, size_t len);
 
@@ -293,7 +300,10 @@ uint64_t store_text_hash(const char *text, size_t len);
 
 /*
  * Does games/<board>.game hold the text of length len and store_text_hash
- * hash?  *same is false also when there is no game file.
+ * hash?  *same is false when there is no game file, unless len is 0: a
+ * board removed (store_board_remove) holds the empty text, so a removal is
+ * committed by the outbox's and the redelivery record's protocol as a
+ * write is (a game file is never empty).
  */
 enum store_status store_board_holds(struct store *st, long board, size_t len, uint64_t hash, bool *same);
 

@@ -120,6 +120,8 @@ EOF
 	done
 	# the ratings file, once a rated game has ended (src/ratings.h)
 	[ -f "$home/ratings" ] && cp "$home/ratings" "$act/ratings"
+	# the watchers of every board (src/store/audience.h), once there is the file
+	[ -f "$home/watchers" ] && cp "$home/watchers" "$act/watchers"
 	if [ -f "$home/users" ]; then
 		# yescrypt salts are random: the hashes are masked
 		sed 's/^\([^#:][^:]*:[^:]*:\)[^:]*:/\1HASH:/' "$home/users" >"$act/users"

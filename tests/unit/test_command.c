@@ -9,7 +9,9 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, sgf, games, standings, rating, seek, limit, help, forgot, reset, address, confirm, signoff and whoami"
+#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, show, " \
+	"history, sgf, subscribe, unsubscribe, notify, games, standings, rating, seek, limit, help, forgot, reset, address, " \
+	"confirm, signoff and whoami"
 
 static enum command_status subj(const char *s)
 {
@@ -123,7 +125,7 @@ static void test_challenge(void)
 	fails("challenge alice pw bob -size=09", COMMAND_BAD_OPTION,
 	    "-size=09: write the size without leading zeros, as in -size=9");
 
-	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent> "
+	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent>|* "
 	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated]; missing: one of <userid> <password> "
 	    "<opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");

@@ -1,0 +1,216 @@
+/*
+ * observe: the mail commands of observers, who follow boards they do not
+ * play.  subscribe and unsubscribe a board (its game file's observers:),
+ * or every board ("all", the watchers file, store/audience.h); notify
+ * on|off, the mail that ends a board (its game file's notify:) or every
+ * board (the watchers file's "results").  Who then gets a board's mail is
+ * audience_of_board()'s to say; observers get a read-only view of it
+ * (reply_game).  A board's list is changed under its lock and committed by
+ * the game file's protocol (job_commit_quiet: only the observer is told).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands/job.h"
+#include "commands/mailcmd.h"
+#include "store/audience.h"
+
+/* The confirmation to the observer (templates/observe.txt): news, then how to undo it. */
+static enum process_status confirm(struct job *j, const char *subject, const char *news, const char *how,
+    struct reply_mail *m)
+{
+	struct reply_var vars[] = { { "userid", j->user.userid }, { "news", news }, { "how", how } };
+	enum reply_status rs;
+
+	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, j->user.userid), "observe", subject, vars, 3,
+	    m);
+	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
+}
+
+/* Refuse what no observer may do on g: a board over (adding), one userid plays. */
+static bool refused_board(struct job *j, const struct game *g, bool adding, const char *what,
+    enum process_status *ps)
+{
+	const char *userid = j->user.userid;
+
+	if (adding && game_over(g)) {
+		*ps = job_refuse(j, g, "board %ld is over: there is nothing left to %s", g->board, what);
+		return true;
+	}
+	if (game_color_of(g, userid) != RULES_EMPTY) {
+		*ps = job_refuse(j, g, "%s plays on board %ld: a player gets every mail of the board already", userid,
+		    g->board);
+		return true;
+	}
+	return false;
+}
+
+/* Commit j->game with the observer's confirmation; the log line says what. */
+static enum process_status commit_change(struct job *j, const char *subject, const char *news, const char *how,
+    const char *detail)
+{
+	struct reply_mail m;
+	enum process_status ps;
+	bool done;
+
+	memset(&m, 0, sizeof m);
+	ps = confirm(j, subject, news, how, &m);
+	if (ps == PROCESS_OK)
+		ps = job_commit_quiet(j, &m, 1, &done);
+	if (ps == PROCESS_OK && done)
+		job_detail(j, "ok", "board %ld: %s", j->game.board, detail);
+	reply_mail_release(&m);
+	return ps;
+}
+
+/* subscribe <board> <userid> <password>: every mail of the board, as a read-only view. */
+enum process_status observe_subscribe(struct job *j)
+{
+	struct game *g = &j->game;
+	const char *userid = j->user.userid;
+	char subject[120], news[400], how[200], detail[120];
+	enum process_status ps;
+	int i;
+
+	if (refused_board(j, g, true, "observe", &ps))
+		return ps;
+	i = game_observer_find(g, userid);
+	if (i >= 0 && !g->observers[i].results)
+		return job_refuse(j, g, "%s observes board %ld already", userid, g->board);
+	if (i >= 0) {
+		g->observers[i].results = false;	/* from the result alone to every mail */
+	} else if (!game_observer_add(g, userid, false)) {
+		return job_refuse(j, g, "board %ld has %d observers already, the most a board has", g->board,
+		    GAME_OBSERVERS_MAX);
+	}
+	snprintf(subject, sizeof subject, "Oust Board %ld subscribed", g->board);
+	snprintf(news, sizeof news, "%s now observes board %ld (%s against %s): every mail of the board comes to "
+	    "you too, as a read-only view, from the next turn on.", userid, g->board, g->black, g->white);
+	snprintf(how, sizeof how, "To stop, send:\n\n    unsubscribe %ld %s <password>", g->board, userid);
+	snprintf(detail, sizeof detail, "%s subscribed", userid);
+	return commit_change(j, subject, news, how, detail);
+}
+
+/* unsubscribe <board> <userid> <password>. */
+enum process_status observe_unsubscribe(struct job *j)
+{
+	struct game *g = &j->game;
+	const char *userid = j->user.userid;
+	char subject[120], news[300], how[200], detail[120];
+	int i;
+
+	i = game_observer_find(g, userid);
+	if (i < 0 || g->observers[i].results)
+		return job_refuse(j, g, "%s is not subscribed to board %ld%s", userid, g->board,
+		    i >= 0 ? " (only to its result: notify ... off stops that)" : "");
+	game_observer_remove(g, i);
+	snprintf(subject, sizeof subject, "Oust Board %ld unsubscribed", g->board);
+	snprintf(news, sizeof news, "%s no longer observes board %ld: its mails stop.", userid, g->board);
+	snprintf(how, sizeof how, "To observe it again, send:\n\n    subscribe %ld %s <password>", g->board, userid);
+	snprintf(detail, sizeof detail, "%s unsubscribed", userid);
+	return commit_change(j, subject, news, how, detail);
+}
+
+/* notify <userid> <password> on|off <board>: the mail that ends the board. */
+enum process_status observe_notify(struct job *j)
+{
+	struct game *g = &j->game;
+	const char *userid = j->user.userid;
+	char subject[120], news[300], how[200], detail[120];
+	enum process_status ps;
+	bool on = strcmp(j->cmd.word, "on") == 0;
+	int i;
+
+	if (refused_board(j, g, on, "be told of", &ps))
+		return ps;
+	i = game_observer_find(g, userid);
+	if (on && i >= 0)
+		return job_refuse(j, g, "%s gets the %s of board %ld already", userid,
+		    g->observers[i].results ? "result" : "every mail, the result with them,", g->board);
+	if (!on && (i < 0 || !g->observers[i].results))
+		return job_refuse(j, g, "%s has not asked for the result of board %ld%s", userid, g->board,
+		    i >= 0 ? " (it observes the board: unsubscribe stops that)" : "");
+	if (!on)
+		game_observer_remove(g, i);
+	else if (!game_observer_add(g, userid, true))
+		return job_refuse(j, g, "board %ld has %d observers already, the most a board has", g->board,
+		    GAME_OBSERVERS_MAX);
+	snprintf(subject, sizeof subject, "Oust Board %ld notify %s", g->board, on ? "on" : "off");
+	if (on) {
+		snprintf(news, sizeof news, "%s will get the mail that ends board %ld (%s against %s), with the "
+		    "result and the whole game.", userid, g->board, g->black, g->white);
+		snprintf(how, sizeof how, "To stop, send:\n\n    notify %s <password> off %ld", userid, g->board);
+	} else {
+		snprintf(news, sizeof news, "%s will no longer get the result of board %ld.", userid, g->board);
+		snprintf(how, sizeof how, "To ask for it again, send:\n\n    notify %s <password> on %ld", userid,
+		    g->board);
+	}
+	snprintf(detail, sizeof detail, "notify %s for %s", on ? "on" : "off", userid);
+	return commit_change(j, subject, news, how, detail);
+}
+
+/*
+ * The watchers file (every board): subscribe/unsubscribe ... all, notify
+ * on|off.  A rewrite of that one file under its lock; the confirmation is
+ * queued after it.  A copy of the mail after a crash between the two finds
+ * the change made and is refused as "already": nothing is done twice.
+ */
+static enum process_status watch_every_board(struct job *j, enum audience_watch kind, bool on)
+{
+	const char *userid = j->user.userid;
+	char subject[120], news[300], how[200];
+	struct reply_mail m;
+	enum store_status ss;
+	enum process_status ps;
+	bool changed, all = kind == AUDIENCE_ALL;
+
+	ss = audience_watch(j->st, j->cfg.lock_timeout_ms, userid, kind, on, &changed);
+	if (ss == STORE_TIMEOUT) {
+		job_detail(j, "tempfail", "the watchers file is locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot write the watchers file");
+	if (!changed && all)
+		return job_refuse(j, NULL, on ? "%s observes every board already" : "%s does not observe every board "
+		    "(unsubscribe <board> <userid> <password> stops one board)", userid);
+	if (!changed)
+		return job_refuse(j, NULL, on ? "%s gets the result of every board already" : "%s does not get the "
+		    "result of every board (notify <userid> <password> off <board> stops one board)", userid);
+	if (all) {
+		snprintf(subject, sizeof subject, "Oust %s all", on ? "subscribe" : "unsubscribe");
+		snprintf(news, sizeof news, on ? "%s now observes every board, the boards started later too: every "
+		    "board mail comes to you as a read-only view." : "%s no longer observes every board (the boards "
+		    "you subscribed to one by one stay).", userid);
+		snprintf(how, sizeof how, on ? "To stop, send:\n\n    unsubscribe %s <password> all" :
+		    "To observe every board again, send:\n\n    subscribe %s <password> all", userid);
+	} else {
+		snprintf(subject, sizeof subject, "Oust notify %s", on ? "on" : "off");
+		snprintf(news, sizeof news, on ? "%s will get the mail that ends every board, the boards started "
+		    "later too, with the result and the whole game." : "%s will no longer get the result of every "
+		    "board (the boards you asked for one by one stay).", userid);
+		snprintf(how, sizeof how, on ? "To stop, send:\n\n    notify %s <password> off" :
+		    "To ask for them again, send:\n\n    notify %s <password> on", userid);
+	}
+	memset(&m, 0, sizeof m);
+	ps = confirm(j, subject, news, how, &m);
+	if (ps == PROCESS_OK)
+		ps = job_reply(j, &m);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "%s %s every board", userid, all ? (on ? "observes" : "no longer observes") :
+		    (on ? "gets the result of" : "no longer gets the result of"));
+	return ps;
+}
+
+/* subscribe <userid> <password> all, unsubscribe <userid> <password> all. */
+enum process_status observe_all(struct job *j)
+{
+	return watch_every_board(j, AUDIENCE_ALL, command_is(&j->cmd, "subscribe"));
+}
+
+/* notify <userid> <password> on|off. */
+enum process_status observe_notify_all(struct job *j)
+{
+	return watch_every_board(j, AUDIENCE_RESULTS, strcmp(j->cmd.word, "on") == 0);
+}

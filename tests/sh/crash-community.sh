@@ -1,0 +1,132 @@
+#!/bin/sh
+# crash-community: the mails that change who plays a board, killed with
+# SIGKILL at every durable step (OUSTPBM_TEST_CRASH, as crash.sh), then
+# their redelivery killed again at another step, then redelivered cleanly:
+# accept (an open challenge taken) and decline (a board removed:
+# store_board_remove).  (subscribe commits as a move does, crash.sh's.)  After
+# each kill the board is the one before or the one after (for decline:
+# there, or gone); after the clean redelivery it is the one after, the
+# replies are exactly those of a run never killed (one set, byte for byte),
+# nothing is left in the outbox, and the log has the mail applied once.
+. "$(dirname "$0")/lib.sh"
+tmpdir
+A=alice@example.org
+B=bob@example.com
+C=carol@example.net
+kills=0
+
+feed() {
+	if [ -n "$4" ]; then
+		OUSTPBM_TEST_CRASH=$4 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
+	else
+		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
+	fi
+	echo $?
+}
+
+reply_sums() {
+	for f in "$1"/mail/*/new/*; do
+		[ -f "$f" ] || continue
+		a=${f%/new/*}
+		echo "${a##*/} $(cksum <"$f")"
+	done | LC_ALL=C sort
+}
+
+# board HOME: the game file of board 101, or "gone"
+board() {
+	if [ -f "$1/games/101.game" ]; then cat "$1/games/101.game"; else echo gone; fi
+}
+
+# setup HOME MAIL...: a home with alice, bob and carol, then each "FROM|SUBJECT"
+setup() {
+	h=$1
+	shift
+	mkhome "$h"
+	s=0
+	for m in "$A|register alice secret" "$B|register bob hunter2" "$C|register carol pw3" "$@"; do
+		s=$((s + 1))
+		mail "${m%%|*}" "${m#*|}" "setup$s@x" >"$tmp/m"
+		feed "$h" $((T0 + s)) "$tmp/m" >/dev/null
+	done
+	rm -rf "$h/mail"
+}
+
+# killed NAME HOME FROM SUBJECT: the mail killed at each step, as above
+killed() {
+	name=$1 prev=$2
+	mail "$3" "$4" "$name@x" >"$tmp/mail"
+	t=$((T0 + 600))
+	ref=$tmp/ref
+	rm -rf "$ref"
+	cp -R "$prev" "$ref"
+	rc=$(feed "$ref" $t "$tmp/mail")
+	[ "$rc" = 0 ] || { fail "$name: '$4' exits $rc"; return; }
+	reply_sums "$ref" >"$tmp/want"
+	board "$prev" >"$tmp/before"
+	board "$ref" >"$tmp/after"
+	cmp -s "$tmp/before" "$tmp/after" && { fail "$name: '$4' changed nothing"; return; }
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		w=$tmp/w
+		rm -rf "$w"
+		cp -R "$prev" "$w"
+		rc=$(feed "$w" $t "$tmp/mail" $k)
+		[ "$rc" = 0 ] && break
+		if [ "$rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $rc"
+			break
+		fi
+		kills=$((kills + 1))
+		board "$w" >"$tmp/now"
+		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
+		    bad="$bad; killed at step $k: board 101 is neither the one before nor the one after"
+		k2=$(((k * 7) % 23 + 1))
+		rc=$(feed "$w" $t "$tmp/mail" $k2)
+		if [ "$rc" = 137 ]; then
+			kills=$((kills + 1))
+			board "$w" >"$tmp/now"
+			cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
+			    bad="$bad; killed at step $k then $k2: board 101 is neither the one before nor the one after"
+		fi
+		rc=$(feed "$w" $t "$tmp/mail")
+		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
+		board "$w" >"$tmp/now"
+		cmp -s "$tmp/now" "$tmp/after" || bad="$bad; killed at step $k: after the redelivery the board is not the one after"
+		reply_sums "$w" >"$tmp/got"
+		cmp -s "$tmp/got" "$tmp/want" ||
+		    bad="$bad; killed at step $k (then $k2): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
+		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
+		    bad="$bad; killed at step $k: replies left in the outbox"
+		[ "$(grep -c "<$name@x>.* ok: " "$w/log")" -le 1 ] ||
+		    bad="$bad; killed at step $k: the mail was applied more than once"
+		[ "$(grep -c "<$name@x>.* refused: " "$w/log")" -eq 0 ] ||
+		    bad="$bad; killed at step $k: the redelivery was refused: $(grep "<$name@x>.* refused: " "$w/log" | head -1)"
+	done
+	if [ -n "$bad" ]; then
+		fail "$name: '$4' killed at each of its $((k - 1)) steps${bad}"
+	elif [ $k -lt 6 ]; then
+		fail "$name: only $((k - 1)) durable steps seen (is OUSTPBM_TEST_CRASH working?)"
+	else
+		pass "$name: '$4' killed at each of its $((k - 1)) steps, then its redelivery killed too: consistent, applied once, one set of replies"
+	fi
+}
+
+setup "$tmp/open" "$A|challenge alice secret * -size=5"
+killed accept "$tmp/open" $B "accept 101 bob hunter2"
+# the board is in bob's list of boards after the accept (players.h)
+w=$tmp/listed
+rm -rf "$w"
+cp -R "$tmp/ref" "$w"
+mail $B "games bob" games@x >"$tmp/m"
+feed "$w" $((T0 + 700)) "$tmp/m" >/dev/null
+if grep -rq "101 .*alice (x) - bob (o)" "$w/mail/$B/new"; then
+	pass "accept: the board is in the games of the player who took it"
+else
+	fail "accept: the board is not in the games of bob"
+fi
+setup "$tmp/challenged" "$A|challenge alice secret bob -size=5"
+killed decline "$tmp/challenged" $B "decline 101 bob hunter2"
+[ "$kills" -ge 30 ] && pass "$kills kills in all" || fail "only $kills kills"
+done_testing
