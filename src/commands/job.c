@@ -220,6 +220,38 @@ static enum process_status unusable_board(struct job *j, long board, const char 
 }
 
 /*
+ * "board 104 does not exist", and the boards of the player: the user id
+ * the command names, else the sender's one account.  The numbers come from
+ * the players' index (players.h): cheap, and public (games lists them).
+ */
+#define NO_BOARD_LIST_MAX 20	/* board numbers listed; more are counted */
+
+static enum process_status no_such_board(struct job *j, long board)
+{
+	char ids[2][IDENT_USERID_MAX + 1], list[JOB_MESSAGE_MAX / 2];
+	const char *who = j->cmd.userid;
+	long *boards = NULL;
+	size_t n = 0, nids = 0, i, used = 0;
+	enum process_status ps;
+
+	if (who[0] == '\0' && store_user_ids_of(j->st, j->in.from_addr, ids, 2, &nids) == STORE_OK && nids == 1)
+		who = ids[0];
+	if (who[0] == '\0' || players_boards(j->st, j->cfg.lock_timeout_ms, who, &boards, &n) != STORE_OK)
+		return job_refuse(j, NULL, "board %ld does not exist", board);
+	list[0] = '\0';
+	for (i = 0; i < n && i < NO_BOARD_LIST_MAX; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", i > 0 ? ", " : "", boards[i]);
+	if (n > NO_BOARD_LIST_MAX)
+		snprintf(list + used, sizeof list - used, " and %zu more", n - NO_BOARD_LIST_MAX);
+	free(boards);
+	if (n == 0)
+		ps = job_refuse(j, NULL, "board %ld does not exist, and %s plays on no board", board, who);
+	else
+		ps = job_refuse(j, NULL, "board %ld does not exist; the boards of %s are %s", board, who, list);
+	return ps;
+}
+
+/*
  * Load board g for reading only, without its lock (game files are replaced
  * whole, never rewritten in place); *found false after a refusal was sent.
  */
@@ -234,7 +266,7 @@ enum process_status job_load_readonly(struct job *j, long board, bool *found)
 	*found = false;
 	ss = store_board_read(j->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
-		return job_refuse(j, NULL, "board %ld does not exist", board);
+		return no_such_board(j, board);
 	if (ss == STORE_NOT_REGULAR)
 		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
@@ -279,7 +311,7 @@ enum process_status job_load_locked(struct job *j, long board, bool *found)
 	*found = false;
 	ss = store_board_exists(j->st, board);
 	if (ss == STORE_NOT_FOUND)
-		return job_refuse(j, NULL, "board %ld does not exist", board);
+		return no_such_board(j, board);
 	if (ss == STORE_NOT_REGULAR)
 		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)

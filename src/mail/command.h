@@ -18,8 +18,11 @@
  * not listed here: they are rows of a grammar (struct command_syntax) the
  * caller passes, the table of mail commands (commands/mailcmd.c).
  *
- * Placements are vertices joined by commas, spaces allowed around the
- * commas: "E5,F5,G6" or "e5, f5, g6", or hex cells "g13,f2".  Only their
+ * Placements are vertices joined by commas or spaces (they are the last
+ * words of a command: "E5,F5,G6", "e5, f5, g6", "E5 F5", a trailing comma
+ * allowed), or hex cells "g13,f2"; pbmserv's #turn on the last one
+ * ("D4#5") is read as the board's #turn.  A mistyping with one reading
+ * ("5E", "E5F5", "b 3") is refused with the command to send.  Only their
  * shape is checked here (a letter A..Z, a number 1..25); the board checks
  * the rest (square columns skip I, hex rows include it).
  * This module does no I/O and knows nothing of GMime.
@@ -40,6 +43,7 @@
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
 #define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
+#define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
@@ -157,6 +161,8 @@ struct command {
 	size_t nplacements;	/* move */
 	struct command_placement placements[COMMAND_PLACEMENTS_MAX];
 	char error[COMMAND_ERROR_MAX];	/* what was wrong, quoting the culprit; "" on success */
+	char senders[COMMAND_SENDERS_MAX][IDENT_USERID_MAX + 1];	/* command_parse_as(): the sender's accounts */
+	size_t nsenders;
 };
 
 /*
@@ -178,6 +184,20 @@ struct command {
  */
 enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
     struct command *out);
+
+/*
+ * command_parse(), knowing the user ids of the accounts bound to the
+ * sender's address (senders[0..nsenders), at most COMMAND_SENDERS_MAX
+ * used; folded to lower case).  They tell the words of an incomplete
+ * command apart: "move 101#2 bob D3" from bob's address is bob's user id
+ * and no password, "move 101 hunter2 A5" is the password and no user id.
+ * So the error names exactly what is missing and the command to send
+ * ("move needs: ...; missing: your password. Send: move 101#2 bob
+ * <password> D3"), and command_mask() echoes every word that is not the
+ * password.  With no senders, a word that may be the password is masked.
+ */
+enum command_status command_parse_as(const struct command_grammar *g, const char *subject, const char *body,
+    const char *const *senders, size_t nsenders, struct command *out);
 
 /*
  * The command line for the log and for quoting in replies, with every

@@ -1157,6 +1157,37 @@ out:
 	return st;
 }
 
+/*
+ * An error "why. Send: the command" (or "why? Send: ...") as its parts:
+ * the reason, ending with its punctuation ('.' added when it has none),
+ * and the command to send as a paragraph of its own ("" when there is
+ * none), indented as the echoed command is, so it can be copied without
+ * a full stop stuck to it.  False when a part does not fit.
+ */
+static bool split_send(const char *error, char *why, size_t wsize, char *send, size_t ssize)
+{
+	const char *at = NULL, *p = error;
+	size_t n, w;
+
+	while ((p = strstr(p, " Send: ")) != NULL) {
+		if (p > error && (p[-1] == '.' || p[-1] == '?'))
+			at = p;
+		p++;
+	}
+	n = at != NULL ? (size_t)(at - error) : strlen(error);
+	if (n > 0 && error[n - 1] == '.')
+		n--;
+	w = (size_t)snprintf(why, wsize, "%.*s%s", (int)n, error,
+	    n > 0 && (error[n - 1] == '?' || error[n - 1] == '!') ? "" : ".");
+	if (w >= wsize)
+		return false;
+	send[0] = '\0';
+	if (at == NULL)
+		return true;
+	w = (size_t)snprintf(send, ssize, "\nSend this command instead:\n\n    %s\n", at + 7);
+	return w < ssize;
+}
+
 enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
     const struct game *g, const char *command, const char *error, struct reply_mail *out)
 {
@@ -1165,6 +1196,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 	char *section = NULL, *body = NULL, *html = NULL, *kept, intro[REPLY_ERR_MAX];
+	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40];
 	struct html_mail hm;
 
 	memset(out, 0, sizeof *out);
@@ -1184,7 +1216,10 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 	section = tfinish(&t);
 	if (section == NULL)
 		goto out;
-	var(&vs, "error", error);
+	if (!split_send(error, why, sizeof why, send, sizeof send))
+		goto out;
+	var(&vs, "error", why);
+	var(&vs, "send_section", send);
 	var(&vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
 	var(&vs, "board_section", section);
 	st = expand(rc, "error", &vs, &body);
