@@ -142,13 +142,39 @@ const char *job_sender_name(struct job *j, const char *userid)
  * when not NULL, is the board it was about, shown in the reply; else the
  * board j->board is shown if it exists and can be read.
  */
+static enum process_status refuse(struct job *j, const struct game *g, const struct reply_stop *stop,
+    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
+{
+	enum process_status ps;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ps = refuse(j, g, NULL, fmt, ap);
+	va_end(ap);
+	return ps;
+}
+
+enum process_status job_refuse_at(struct job *j, const struct game *g, const struct reply_stop *stop,
+    const char *fmt, ...)
+{
+	enum process_status ps;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ps = refuse(j, g, stop, fmt, ap);
+	va_end(ap);
+	return ps;
+}
+
+static enum process_status refuse(struct job *j, const struct game *g, const struct reply_stop *stop,
+    const char *fmt, va_list ap)
 {
 	char msg[JOB_MESSAGE_MAX];
 	struct reply_mail m;
 	enum reply_status rs;
 	enum process_status ps;
-	va_list ap;
 
 	struct game peek;
 	bool peeked = false;
@@ -158,9 +184,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 	char who[IDENT_USERID_MAX + 1];
 	enum pwcheck_verdict v;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	v = job_password_settled(j, who);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
@@ -168,6 +192,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 		/* a wrong password is the answer, whatever else is wrong with the command */
 		snprintf(msg, sizeof msg, "%s", j->pwmsg);
 		g = NULL;
+		stop = NULL;
 	}
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
@@ -180,7 +205,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 			g = &peek;
 	}
 	free(text);
-	rs = reply_error(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g,
+	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	if (peeked)
 		game_release(&peek);

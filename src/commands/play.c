@@ -144,12 +144,16 @@ static bool not_playable(struct job *j, const struct game *g, const char *userid
 	return false;
 }
 
-/* move: the placements of a whole turn, in the board's notation; *gs the result, msg why if illegal. */
-static void play_move(struct job *j, struct game *g, const char *userid, struct rules_turn_report *rep,
+/*
+ * move: the placements of a whole turn, in the board's notation, into
+ * points (room for COMMAND_PLACEMENTS_MAX); *gs the result, msg why if
+ * illegal.
+ */
+static void play_move(struct job *j, struct game *g, const char *userid, int *points, struct rules_turn_report *rep,
     enum game_status *gs, char *msg, size_t size, bool *refused, enum process_status *ps)
 {
 	struct command *c = &j->cmd;
-	int points[COMMAND_PLACEMENTS_MAX], i;
+	int i;
 
 	*refused = false;
 	if (strcmp(game_player_to_move(g), userid) != 0) {
@@ -243,7 +247,8 @@ enum process_status play_run(struct job *j)
 	enum game_status gs;
 	char msg[JOB_MESSAGE_MAX];
 	bool refused, ok;
-	int turn;
+	int turn, points[COMMAND_PLACEMENTS_MAX];
+	struct reply_stop stop = { points, 0, false };
 
 	memset(&rep, 0, sizeof rep);
 	memset(&j->ev, 0, sizeof j->ev);
@@ -251,7 +256,7 @@ enum process_status play_run(struct job *j)
 		return ps;
 	turn = g->rg.turn;
 	if (command_is(&j->cmd, "move")) {
-		play_move(j, g, userid, &rep, &gs, msg, sizeof msg, &refused, &ps);
+		play_move(j, g, userid, points, &rep, &gs, msg, sizeof msg, &refused, &ps);
 		if (refused)
 			return ps;
 	} else if (command_is(&j->cmd, "swap")) {
@@ -262,8 +267,17 @@ enum process_status play_run(struct job *j)
 	}
 	if (gs == GAME_NO_MEMORY)
 		return job_no_memory(j);
+	if (gs == GAME_ILLEGAL_TURN) {
+		/*
+		 * Refused in its middle: the reply shows the position where it
+		 * stopped, after the placements before and their captures.
+		 */
+		stop.k = rep.status == RULES_TURN_TOO_SHORT ? (int)j->cmd.nplacements : rep.index;
+		stop.ended = rep.status == RULES_TURN_TOO_LONG;
+		return job_refuse_at(j, g, stop.k > 0 ? &stop : NULL, "%s", msg);
+	}
 	if (gs != GAME_OK) {
-		if (gs != GAME_ILLEGAL_TURN && gs != GAME_SWAP_NOT_NOW)
+		if (gs != GAME_SWAP_NOT_NOW)
 			game_status_message(g, gs, userid, NULL, NULL, msg, sizeof msg);
 		return job_refuse(j, g, "%s", msg);
 	}

@@ -192,30 +192,38 @@ static enum command_status parse_password(struct command *out, const struct word
 	return COMMAND_OK;
 }
 
+/* The digits d[0..n) of a #turn: 1 to COMMAND_TURN_MAX without a leading zero, into *turn. */
+static bool turn_digits(const char *d, size_t n, int *turn)
+{
+	size_t i;
+	int t = 0;
+
+	if (n == 0 || n > 6 || d[0] == '0')
+		return false;
+	for (i = 0; i < n; i++) {
+		if (d[i] < '0' || d[i] > '9')
+			return false;
+		t = t * 10 + (d[i] - '0');
+	}
+	*turn = t;
+	return true;
+}
+
 /* "101" or "101#7" (#turn only where allow_turn). */
 static enum command_status parse_board(struct command *out, const struct word *w, bool allow_turn)
 {
 	const char *hash = allow_turn ? memchr(w->s, '#', w->len) : NULL;
 	size_t blen = hash != NULL ? (size_t)(hash - w->s) : w->len;
-	size_t i, tlen;
+	size_t tlen;
 	char q[QUOTE_MAX + 4];
-	long turn = 0;
 
 	if (!ident_board_parse(w->s, blen, &out->board))
 		return fail(out, COMMAND_BAD_BOARD, "'%s' is not a board number", quote(w->s, blen, q));
 	if (hash == NULL)
 		return COMMAND_OK;
 	tlen = w->len - blen - 1;
-	if (tlen == 0 || tlen > 6 || hash[1] == '0')
-		goto bad;
-	for (i = 1; i <= tlen; i++) {
-		if (hash[i] < '0' || hash[i] > '9')
-			goto bad;
-		turn = turn * 10 + (hash[i] - '0');
-	}
-	out->turn = (int)turn;
-	return COMMAND_OK;
-bad:
+	if (turn_digits(hash + 1, tlen, &out->turn))
+		return COMMAND_OK;
 	return fail(out, COMMAND_BAD_TURN, "'%s' is not a turn number (#1 to #%d)",
 	    quote(hash, tlen + 1, q), COMMAND_TURN_MAX);
 }
@@ -316,21 +324,9 @@ static bool lone_number(const char *s, size_t len)
 static bool vertex_turn(const char *s, size_t len, struct command_placement *p, int *turn)
 {
 	const char *hash = memchr(s, '#', len);
-	size_t i, tlen;
-	long t = 0;
 
-	if (hash == NULL || !parse_vertex(s, (size_t)(hash - s), p))
-		return false;
-	tlen = len - (size_t)(hash - s) - 1;
-	if (tlen == 0 || tlen > 6 || hash[1] == '0')
-		return false;
-	for (i = 1; i <= tlen; i++) {
-		if (hash[i] < '0' || hash[i] > '9')
-			return false;
-		t = t * 10 + (hash[i] - '0');
-	}
-	*turn = (int)t;
-	return true;
+	return hash != NULL && parse_vertex(s, (size_t)(hash - s), p) &&
+	    turn_digits(hash + 1, len - (size_t)(hash - s) - 1, turn);
 }
 
 /*
