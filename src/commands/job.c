@@ -145,6 +145,34 @@ const char *job_sender_name(struct job *j, const char *userid)
 static enum process_status refuse(struct job *j, const struct game *g, const struct reply_stop *stop,
     const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
 
+/*
+ * The command to send of a refusal ("...; missing: your password. Send:
+ * move 101#2 bob <password> D3"), made by the parser from a #turn that
+ * the board g has passed since: the turn now in its place, and the reason
+ * told ("(board 101 is at turn 7 now)"), so the command sent is one that
+ * works.  Left as it is when it does not fit.
+ */
+static void fresh_send(char *msg, size_t size, const struct game *g)
+{
+	char out[JOB_MESSAGE_MAX];
+	const char *send = strstr(msg, " Send: "), *kw, *hash, *end;
+	long board = 0;
+	int turn = 0, n;
+
+	if (send == NULL || send == msg || (send[-1] != '.' && send[-1] != '?') || game_over(g))
+		return;
+	kw = send + 7;
+	hash = strchr(kw, ' ');
+	if (hash == NULL || sscanf(hash + 1, "%ld#%d%n", &board, &turn, &n) != 2 || board != g->board ||
+	    turn == g->rg.turn || (hash[1 + n] != ' ' && hash[1 + n] != '\0'))
+		return;
+	end = hash + 1 + n;
+	n = snprintf(out, sizeof out, "%.*s (board %ld is at turn %d now)%.*s%ld#%d%s", (int)(send - 1 - msg), msg,
+	    g->board, g->rg.turn, (int)(hash + 1 - (send - 1)), send - 1, g->board, g->rg.turn, end);
+	if (n > 0 && (size_t)n < size && (size_t)n < sizeof out)
+		memcpy(msg, out, (size_t)n + 1);
+}
+
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
 {
 	enum process_status ps;
@@ -205,6 +233,8 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 			g = &peek;
 	}
 	free(text);
+	if (g != NULL && g->board == j->board)
+		fresh_send(msg, sizeof msg, g);
 	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	if (peeked)

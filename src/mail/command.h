@@ -171,12 +171,17 @@ struct command {
  * either may be NULL).  On failure out->error says what was
  * wrong in plain words, quoting the culprit but never a password:
  *   unknown command 'mvoe' (did you mean move?); the commands are register, ..., games and help
- *   move needs: move <board>[#turn] <userid> <password> <placements>
+ *   move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>.
+ *       Send: move 101 <userid> <password> A5
+ *   '5E': the column letter comes first: did you mean E5? Send: move 101 alice <password> E5
  *   '10a' is not a board number
  *   -size=12: the size must be odd, from 5 to 25
  *   -hex=12: the hex side must be from 3 to 10
  *   the command line has a control character (U+0000) at character 12
  *   'E55' is not a placement
+ * The command to send, when there is one, ends the error after ". Send: "
+ * (or "? Send: "); out->board is set when the words named a board, for
+ * the Subject of the error.
  * On failure out->syntax is NULL and only out->error, out->line,
  * out->source and out->body_rest are meaningful; line and source are set
  * whenever a command line was found, so command_mask() and
@@ -202,10 +207,11 @@ enum command_status command_parse_as(const struct command_grammar *g, const char
 /*
  * The command line for the log and for quoting in replies, with every
  * password replaced by "****".  For an unknown command only the first word
- * is kept.  For a known keyword whose words did not parse, every word that
- * may stand where the password goes (whichever words are missing or too
- * many) is masked, and so is every word not recognisable as a keyword, a
- * board, a user id or a placement (command.c, unparsed_keep).  Returns a
+ * is kept.  For a known keyword whose words did not parse, the word in the
+ * password's place is masked (with words missing, every word some reading
+ * puts there: command_parse_as), and so is every word not recognisable as
+ * a keyword, a board, a user id or a placement (a mistyped one included);
+ * every other word is echoed (command.c, unparsed_keep).  Returns a
  * string the caller frees, NULL when out of memory.
  */
 char *command_mask(const struct command *cmd);

@@ -660,6 +660,14 @@ static int by_column(const void *a, const void *b)
 	return u->x != v->x ? u->x - v->x : u->y - v->y;
 }
 
+/* Hex cells as their names read: row a first, then by number in the row. */
+static int by_row(const void *a, const void *b)
+{
+	const struct place_xy *u = a, *v = b;
+
+	return u->y != v->y ? u->y - v->y : u->x - v->x;
+}
+
 /*
  * For the player to move: the capturing placements open to them now, each
  * with the stones it takes, or that there are none; "" for anyone else.
@@ -1246,8 +1254,8 @@ static char *stop_text(const struct game *g, const struct reply_stop *stop, bool
 		to->x = rules_x(&rg->board, legal[i]);
 		to->y = rules_y(&rg->board, legal[i]);
 	}
-	qsort(caps, (size_t)ncaps, sizeof *caps, by_column);
-	qsort(others, (size_t)nothers, sizeof *others, by_column);
+	qsort(caps, (size_t)ncaps, sizeof *caps, rg->board.shape == RULES_HEX ? by_row : by_column);
+	qsort(others, (size_t)nothers, sizeof *others, rg->board.shape == RULES_HEX ? by_row : by_column);
 	tputs(&t, "There you place again.");
 	if (ncaps > 0) {
 		tprintf(&t, " Your capturing placement%s (after each you place again):\n", plural(ncaps));
