@@ -1064,7 +1064,7 @@ static bool placements_only(struct command *out, const struct word *w, size_t n)
 	text[used] = '\0';
 	if (parse_placements(out, text, list, sizeof list) != COMMAND_OK)
 		return false;
-	fail(out, COMMAND_PLACEMENTS_ONLY, "'%s' alone is not a command: to play it, send: move <board>[#turn] "
+	fail(out, COMMAND_PLACEMENTS_ONLY, "'%s' alone is not a command. Send: move <board>[#turn] "
 	    "<userid> <password> %s", placements_text(out, list, sizeof list), list);
 	return true;
 }
@@ -1624,7 +1624,7 @@ static enum command_status placements_board(struct command *out, const char *sub
 	size_t n = split(subj, w, 3);
 
 	if (n == 3 && word_is(&w[0], "oust") && word_is(&w[1], "board") && ident_board_parse(w[2].s, w[2].len, &out->board))
-		snprintf(out->error, sizeof out->error, "'%s' alone is not a command: to play it, send: "
+		snprintf(out->error, sizeof out->error, "'%s' alone is not a command. Send: "
 		    "move %ld <userid> <password> %s", placements_text(out, list, sizeof list), out->board, list);
 	return COMMAND_PLACEMENTS_ONLY;
 }

@@ -808,18 +808,18 @@ static void test_placements_only(void)
 	    "placements only: C3 under a board mail");
 	ok_int(cmd.board, 101, "placements only: the board of the Subject");
 	ok_int(cmd.nplacements, 1, "placements only: one placement");
-	ok_str(cmd.error, "'C3' alone is not a command: to play it, send: move 101 <userid> <password> C3",
+	ok_str(cmd.error, "'C3' alone is not a command. Send: move 101 <userid> <password> C3",
 	    "placements only: the command to send");
 	ok_int(command_parse(&mailcmd_grammar, "Re: [games] AW: Oust Board 205 alice", "c3 d4\n", &cmd), COMMAND_PLACEMENTS_ONLY,
 	    "placements only: two, with a space");
-	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move 205 <userid> <password> C3,D4",
+	ok_str(cmd.error, "'C3,D4' alone is not a command. Send: move 205 <userid> <password> C3,D4",
 	    "placements only: joined by a comma, upper case");
 	m = command_mask(&cmd);
 	ok_str(m, "c3 d4", "placements only: echoed whole");
 	free(m);
 	ok_int(command_parse(&mailcmd_grammar, "", "C3, D4\n", &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: no Subject");
 	ok_int(cmd.board, 0, "placements only: no board");
-	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move <board>[#turn] <userid> "
+	ok_str(cmd.error, "'C3,D4' alone is not a command. Send: move <board>[#turn] <userid> "
 	    "<password> C3,D4", "placements only: the command's shape without a board");
 	ok_int(command_parse(&mailcmd_grammar, "C3", NULL, &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: in the Subject");
 	ok_int(command_parse(&mailcmd_grammar, "", "C3,,D4\n", &cmd), COMMAND_UNKNOWN, "placements only: not a placement list");
