@@ -48,12 +48,12 @@ enum process_status coordinates_run(struct job *j)
 		return job_refuse(j, g, "'%s' alone is not a command, and board %ld is over: no more turns are "
 		    "played on it", list, g->board);
 	if (sender != NULL && strcmp(sender, mover) == 0)
-		return job_refuse(j, g, "'%s' alone is not a command: to play it on board %ld now, send: "
-		    "move %ld#%d %s <password> %s", list, g->board, g->board, g->rg.turn, mover, list);
+		return job_refuse(j, g, "'%s' alone is not a command. Send: move %ld#%d %s <password> %s", list,
+		    g->board, g->rg.turn, mover, list);
 	if (sender != NULL)
 		return job_refuse(j, g, "'%s' alone is not a command, and board %ld waits for %s (turn %d), not "
-		    "for you: on your turn, send: move %ld %s <password> %s", list, g->board, mover, g->rg.turn,
-		    g->board, sender, list);
+		    "for you: play it on your turn. Send: move %ld %s <password> %s", list, g->board, mover,
+		    g->rg.turn, g->board, sender, list);
 	return job_refuse(j, g, "'%s' alone is not a command; board %ld is at turn %d, %s to move, who plays "
 	    "it with: move %ld#%d %s <password> %s", list, g->board, g->rg.turn, mover, g->board, g->rg.turn,
 	    mover, list);

@@ -143,13 +143,67 @@ const char *job_sender_name(struct job *j, const char *userid)
  * when not NULL, is the board it was about, shown in the reply; else the
  * board j->board is shown if it exists and can be read.
  */
+static enum process_status refuse(struct job *j, const struct game *g, const struct reply_stop *stop,
+    const char *fmt, va_list ap) __attribute__((format(printf, 4, 0)));
+
+/*
+ * The command to send of a refusal ("...; missing: your password. Send:
+ * move 101#2 bob <password> D3"), made by the parser from a #turn that
+ * the board g has passed since: the turn now in its place, and the reason
+ * told ("(board 101 is at turn 7 now)"), so the command sent is one that
+ * works.  Left as it is when it does not fit.
+ */
+static void fresh_send(char *msg, size_t size, const struct game *g)
+{
+	char out[JOB_MESSAGE_MAX];
+	const char *send = strstr(msg, " Send: "), *kw, *hash, *end;
+	long board = 0;
+	int turn = 0, n;
+
+	if (send == NULL || send == msg || (send[-1] != '.' && send[-1] != '?') || game_over(g))
+		return;
+	kw = send + 7;
+	hash = strchr(kw, ' ');
+	if (hash == NULL || sscanf(hash + 1, "%ld#%d%n", &board, &turn, &n) != 2 || board != g->board ||
+	    turn == g->rg.turn || (hash[1 + n] != ' ' && hash[1 + n] != '\0'))
+		return;
+	end = hash + 1 + n;
+	n = snprintf(out, sizeof out, "%.*s (board %ld is at turn %d now)%.*s%ld#%d%s", (int)(send - 1 - msg), msg,
+	    g->board, g->rg.turn, (int)(hash + 1 - (send - 1)), send - 1, g->board, g->rg.turn, end);
+	if (n > 0 && (size_t)n < size && (size_t)n < sizeof out)
+		memcpy(msg, out, (size_t)n + 1);
+}
+
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
+{
+	enum process_status ps;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ps = refuse(j, g, NULL, fmt, ap);
+	va_end(ap);
+	return ps;
+}
+
+enum process_status job_refuse_at(struct job *j, const struct game *g, const struct reply_stop *stop,
+    const char *fmt, ...)
+{
+	enum process_status ps;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ps = refuse(j, g, stop, fmt, ap);
+	va_end(ap);
+	return ps;
+}
+
+static enum process_status refuse(struct job *j, const struct game *g, const struct reply_stop *stop,
+    const char *fmt, va_list ap)
 {
 	char msg[JOB_MESSAGE_MAX];
 	struct reply_mail m;
 	enum reply_status rs;
 	enum process_status ps;
-	va_list ap;
 
 	struct game peek;
 	bool peeked = false;
@@ -159,9 +213,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 	char who[IDENT_USERID_MAX + 1];
 	enum pwcheck_verdict v;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	v = job_password_settled(j, who);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
@@ -169,6 +221,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 		/* a wrong password is the answer, whatever else is wrong with the command */
 		snprintf(msg, sizeof msg, "%s", j->pwmsg);
 		g = NULL;
+		stop = NULL;
 	}
 	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
@@ -181,7 +234,9 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
 			g = &peek;
 	}
 	free(text);
-	rs = reply_error(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g,
+	if (g != NULL && g->board == j->board)
+		fresh_send(msg, sizeof msg, g);
+	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	if (peeked)
 		game_release(&peek);
@@ -221,6 +276,38 @@ static enum process_status unusable_board(struct job *j, long board, const char 
 }
 
 /*
+ * "board 104 does not exist", and the boards of the player: the user id
+ * the command names, else the sender's one account.  The numbers come from
+ * the players' index (players.h): cheap, and public (games lists them).
+ */
+#define NO_BOARD_LIST_MAX 20	/* board numbers listed; more are counted */
+
+static enum process_status no_such_board(struct job *j, long board)
+{
+	char ids[2][IDENT_USERID_MAX + 1], list[JOB_MESSAGE_MAX / 2];
+	const char *who = j->cmd.userid;
+	long *boards = NULL;
+	size_t n = 0, nids = 0, i, used = 0;
+	enum process_status ps;
+
+	if (who[0] == '\0' && store_user_ids_of(j->st, j->in.from_addr, ids, 2, &nids) == STORE_OK && nids == 1)
+		who = ids[0];
+	if (who[0] == '\0' || players_boards(j->st, j->cfg.lock_timeout_ms, who, &boards, &n) != STORE_OK)
+		return job_refuse(j, NULL, "board %ld does not exist", board);
+	list[0] = '\0';
+	for (i = 0; i < n && i < NO_BOARD_LIST_MAX; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld", i > 0 ? ", " : "", boards[i]);
+	if (n > NO_BOARD_LIST_MAX)
+		snprintf(list + used, sizeof list - used, " and %zu more", n - NO_BOARD_LIST_MAX);
+	free(boards);
+	if (n == 0)
+		ps = job_refuse(j, NULL, "board %ld does not exist, and %s plays on no board", board, who);
+	else
+		ps = job_refuse(j, NULL, "board %ld does not exist; the boards of %s are %s", board, who, list);
+	return ps;
+}
+
+/*
  * Load board g for reading only, without its lock (game files are replaced
  * whole, never rewritten in place); *found false after a refusal was sent.
  */
@@ -235,7 +322,7 @@ enum process_status job_load_readonly(struct job *j, long board, bool *found)
 	*found = false;
 	ss = store_board_read(j->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
-		return job_refuse(j, NULL, "board %ld does not exist", board);
+		return no_such_board(j, board);
 	if (ss == STORE_NOT_REGULAR)
 		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
@@ -280,7 +367,7 @@ enum process_status job_load_locked(struct job *j, long board, bool *found)
 	*found = false;
 	ss = store_board_exists(j->st, board);
 	if (ss == STORE_NOT_FOUND)
-		return job_refuse(j, NULL, "board %ld does not exist", board);
+		return no_such_board(j, board);
 	if (ss == STORE_NOT_REGULAR)
 		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)

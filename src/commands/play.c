@@ -57,6 +57,54 @@ static void turn_error(const struct game *g, const struct command *c, const stru
 	}
 }
 
+/* The placements of c joined by commas ("" for none), into buf. */
+static const char *placements_list(const struct command *c, char *buf, size_t size)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nplacements && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? "," : "", c->placements[i].name);
+	if (used >= size)
+		buf[0] = '\0';	/* too long to offer: the placements as the player wrote them stand */
+	return buf;
+}
+
+/*
+ * "I5" on a square board: the columns skip I (rules.md, notation), so the
+ * player meant H or J: the ones of them on the board, as the command to
+ * send with that placement in its place.  False if the name is no I.
+ */
+static bool column_i(struct job *j, const struct game *g, const char *userid, size_t at, char *msg, size_t size)
+{
+	const struct command *c = &j->cmd;
+	const char *name = c->placements[at].name;
+	char alt[2][4], list[JOB_MESSAGE_MAX / 2], mine[4];
+	size_t n = 0, i, used = 0;
+	int k;
+
+	if (g->rg.board.shape == RULES_HEX || name[0] != 'I')
+		return false;
+	for (k = 0; k < 2; k++) {
+		snprintf(alt[n], sizeof alt[n], "%c%s", k == 0 ? 'H' : 'J', name + 1);
+		if (rules_parse_point(&g->rg.board, alt[n], (int)strlen(alt[n])) != RULES_NO_POINT)
+			n++;
+	}
+	if (n == 0)
+		return false;
+	list[0] = '\0';
+	for (i = 0; i < c->nplacements && used < sizeof list; i++) {
+		snprintf(mine, sizeof mine, "%s", i == at ? alt[0] : c->placements[i].name);
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i > 0 ? "," : "", mine);
+	}
+	if (used >= sizeof list)
+		return false;
+	snprintf(msg, size, "%s is not a point: the columns skip I (H is followed by J, as on a Go board): "
+	    "did you mean %s%s%s? Send: move %ld#%d %s <password> %s", name, alt[0], n > 1 ? " or " : "",
+	    n > 1 ? alt[1] : "", g->board, g->rg.turn, userid, list);
+	return true;
+}
+
 /*
  * Refuse a turn on a board that is over, of a sender who does not play on
  * it, or with a #turn that is not the next one: true if refused (*ps says
@@ -84,18 +132,33 @@ static bool not_playable(struct job *j, const struct game *g, const char *userid
 		return true;
 	}
 	if (j->cmd.turn != 0 && j->cmd.turn != g->rg.turn) {
-		*ps = job_refuse(j, g, "turn #%d was expected, #%d received", g->rg.turn, j->cmd.turn);
+		const char *mover = game_player_to_move(g);
+		char list[JOB_MESSAGE_MAX / 2];
+
+		if (mover == NULL || strcmp(mover, userid) != 0) {
+			*ps = job_refuse(j, g, "board %ld is at turn %d, not %d, and it is %s's turn", g->board,
+			    g->rg.turn, j->cmd.turn, mover != NULL ? mover : "nobody");
+			return true;
+		}
+		*ps = job_refuse(j, g, "board %ld is at turn %d, not %d: your command was written for an earlier "
+		    "position (look at the board below before you send it again). Send: %s %ld#%d %s <password>%s%s",
+		    g->board, g->rg.turn, j->cmd.turn, command_name(&j->cmd), g->board, g->rg.turn, userid,
+		    j->cmd.nplacements > 0 ? " " : "", placements_list(&j->cmd, list, sizeof list));
 		return true;
 	}
 	return false;
 }
 
-/* move: the placements of a whole turn, in the board's notation; *gs the result, msg why if illegal. */
-static void play_move(struct job *j, struct game *g, const char *userid, struct rules_turn_report *rep,
+/*
+ * move: the placements of a whole turn, in the board's notation, into
+ * points (room for COMMAND_PLACEMENTS_MAX); *gs the result, msg why if
+ * illegal.
+ */
+static void play_move(struct job *j, struct game *g, const char *userid, int *points, struct rules_turn_report *rep,
     enum game_status *gs, char *msg, size_t size, bool *refused, enum process_status *ps)
 {
 	struct command *c = &j->cmd;
-	int points[COMMAND_PLACEMENTS_MAX], i;
+	int i;
 
 	*refused = false;
 	if (strcmp(game_player_to_move(g), userid) != 0) {
@@ -113,7 +176,8 @@ static void play_move(struct job *j, struct game *g, const char *userid, struct 
 
 		points[i] = rules_parse_point(&g->rg.board, pl->name, (int)strlen(pl->name));
 		if (points[i] == RULES_NO_POINT) {
-			rules_offboard_why(&g->rg.board, pl->name, (int)strlen(pl->name), msg, size);
+			if (!column_i(j, g, userid, (size_t)i, msg, size))
+				rules_offboard_why(&g->rg.board, pl->name, (int)strlen(pl->name), msg, size);
 			*ps = job_refuse(j, g, "%s", msg);
 			*refused = true;
 			return;
@@ -188,7 +252,8 @@ enum process_status play_run(struct job *j)
 	enum game_status gs;
 	char msg[JOB_MESSAGE_MAX];
 	bool refused, ok;
-	int turn;
+	int turn, points[COMMAND_PLACEMENTS_MAX];
+	struct reply_stop stop = { points, 0, false };
 
 	memset(&rep, 0, sizeof rep);
 	memset(&j->ev, 0, sizeof j->ev);
@@ -196,7 +261,7 @@ enum process_status play_run(struct job *j)
 		return ps;
 	turn = g->rg.turn;
 	if (command_is(&j->cmd, "move")) {
-		play_move(j, g, userid, &rep, &gs, msg, sizeof msg, &refused, &ps);
+		play_move(j, g, userid, points, &rep, &gs, msg, sizeof msg, &refused, &ps);
 		if (refused)
 			return ps;
 	} else if (command_is(&j->cmd, "swap")) {
@@ -207,8 +272,17 @@ enum process_status play_run(struct job *j)
 	}
 	if (gs == GAME_NO_MEMORY)
 		return job_no_memory(j);
+	if (gs == GAME_ILLEGAL_TURN) {
+		/*
+		 * Refused in its middle: the reply shows the position where it
+		 * stopped, after the placements before and their captures.
+		 */
+		stop.k = rep.status == RULES_TURN_TOO_SHORT ? (int)j->cmd.nplacements : rep.index;
+		stop.ended = rep.status == RULES_TURN_TOO_LONG;
+		return job_refuse_at(j, g, stop.k > 0 ? &stop : NULL, "%s", msg);
+	}
 	if (gs != GAME_OK) {
-		if (gs != GAME_ILLEGAL_TURN && gs != GAME_SWAP_NOT_NOW)
+		if (gs != GAME_SWAP_NOT_NOW)
 			game_status_message(g, gs, userid, NULL, NULL, msg, sizeof msg);
 		return job_refuse(j, g, "%s", msg);
 	}

@@ -447,6 +447,26 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 }
 
 /*
+ * A command too few words long, parsed again knowing the sender's
+ * accounts: they tell its words apart (command_parse_as), so the reply
+ * names what is missing and echoes what is not the password.  Read only
+ * then: most mails need no users file before their command runs.
+ */
+static void parse_as_sender(struct job *j)
+{
+	char ids[COMMAND_SENDERS_MAX][IDENT_USERID_MAX + 1];
+	const char *list[COMMAND_SENDERS_MAX];
+	size_t n = 0, i;
+
+	if (j->in.from_addr == NULL ||
+	    store_user_ids_of(j->st, j->in.from_addr, ids, COMMAND_SENDERS_MAX, &n) != STORE_OK || n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		list[i] = ids[i];
+	j->cmd_status = command_parse_as(&mailcmd_grammar, j->in.subject, j->in.body, list, n, &j->cmd);
+}
+
+/*
  * parse: the command, by the table of mail commands; a board command's
  * password check starts at once, to run while the record and the board
  * are read (job_start_password).  A mail cut short or nested too deeply is
@@ -457,6 +477,8 @@ static void parse(struct job *j, const struct mail_read *mr)
 	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
 		return;
 	j->cmd_status = command_parse(&mailcmd_grammar, j->in.subject, j->in.body, &j->cmd);
+	if (j->cmd_status == COMMAND_USAGE)
+		parse_as_sender(j);
 	j->mc = mailcmd_of(&j->cmd);
 	job_start_password(j);
 }

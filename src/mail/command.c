@@ -196,30 +196,38 @@ static enum command_status parse_password(struct command *out, const struct word
 	return COMMAND_OK;
 }
 
+/* The digits d[0..n) of a #turn: 1 to COMMAND_TURN_MAX without a leading zero, into *turn. */
+static bool turn_digits(const char *d, size_t n, int *turn)
+{
+	size_t i;
+	int t = 0;
+
+	if (n == 0 || n > 6 || d[0] == '0')
+		return false;
+	for (i = 0; i < n; i++) {
+		if (d[i] < '0' || d[i] > '9')
+			return false;
+		t = t * 10 + (d[i] - '0');
+	}
+	*turn = t;
+	return true;
+}
+
 /* "101" or "101#7" (#turn only where allow_turn). */
 static enum command_status parse_board(struct command *out, const struct word *w, bool allow_turn)
 {
 	const char *hash = allow_turn ? memchr(w->s, '#', w->len) : NULL;
 	size_t blen = hash != NULL ? (size_t)(hash - w->s) : w->len;
-	size_t i, tlen;
+	size_t tlen;
 	char q[QUOTE_MAX + 4];
-	long turn = 0;
 
 	if (!ident_board_parse(w->s, blen, &out->board))
 		return fail(out, COMMAND_BAD_BOARD, "'%s' is not a board number", quote(w->s, blen, q));
 	if (hash == NULL)
 		return COMMAND_OK;
 	tlen = w->len - blen - 1;
-	if (tlen == 0 || tlen > 6 || hash[1] == '0')
-		goto bad;
-	for (i = 1; i <= tlen; i++) {
-		if (hash[i] < '0' || hash[i] > '9')
-			goto bad;
-		turn = turn * 10 + (hash[i] - '0');
-	}
-	out->turn = (int)turn;
-	return COMMAND_OK;
-bad:
+	if (turn_digits(hash + 1, tlen, &out->turn))
+		return COMMAND_OK;
 	return fail(out, COMMAND_BAD_TURN, "'%s' is not a turn number (#1 to #%d)",
 	    quote(hash, tlen + 1, q), COMMAND_TURN_MAX);
 }
@@ -266,6 +274,66 @@ static bool near_placement(const char *s, size_t len)
 }
 
 /*
+ * A placement mistyped in a way that has one reading: "5E" (the row
+ * first) or "E5F5" (the comma left out).  The reading, upper case and
+ * joined by commas, goes into fix; false if there is none.
+ */
+static bool placement_fix(const char *s, size_t len, char *fix, size_t size)
+{
+	struct command_placement p;
+	size_t i = 0, j, used = 0, n = 0;
+	char v[4];
+
+	fix[0] = '\0';
+	/* the row first: "5E", "13c" */
+	for (j = 0; j < len && s[j] >= '0' && s[j] <= '9'; j++)
+		;
+	if (j > 0 && j <= 2 && j + 1 == len) {
+		v[0] = s[j];
+		memcpy(v + 1, s, j);
+		if (parse_vertex(v, j + 1, &p)) {
+			snprintf(fix, size, "%s", p.name);
+			return true;
+		}
+		return false;
+	}
+	/* vertices run together: "E5F5", "a1b12" */
+	while (i < len) {
+		for (j = i + 1; j < len && j < i + 3 && s[j] >= '0' && s[j] <= '9'; j++)
+			;
+		if (!parse_vertex(s + i, j - i, &p) || used + 5 > size)
+			return false;
+		used += (size_t)snprintf(fix + used, size - used, "%s%s", n++ > 0 ? "," : "", p.name);
+		i = j;
+	}
+	return n >= 2;
+}
+
+/* A word of one letter ("b" of "b 3") or of one to three digits ("3"). */
+static bool lone_letter(const char *s, size_t len)
+{
+	return len == 1 && ((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z'));
+}
+
+static bool lone_number(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		;
+	return len > 0 && len <= 3 && i == len;
+}
+
+/* "D4#5": a vertex with pbmserv's #turn attached; the turn into *turn. */
+static bool vertex_turn(const char *s, size_t len, struct command_placement *p, int *turn)
+{
+	const char *hash = memchr(s, '#', len);
+
+	return hash != NULL && parse_vertex(s, (size_t)(hash - s), p) &&
+	    turn_digits(hash + 1, len - (size_t)(hash - s) - 1, turn);
+}
+
+/*
  * Is text made only of placements, mistyped ones, commas and blanks?  Only
  * such text is quoted in an error: when words before are missing, the
  * placement text may hold the password.
@@ -274,6 +342,8 @@ static bool placements_shape(const char *text)
 {
 	struct command_placement pl;
 	const char *p = text, *e;
+	char fix[16];
+	int t;
 
 	for (;;) {
 		while (blank(*p) || *p == ',')
@@ -282,60 +352,129 @@ static bool placements_shape(const char *text)
 			return true;
 		for (e = p; *e != '\0' && !blank(*e) && *e != ','; e++)
 			;
-		if (!parse_vertex(p, (size_t)(e - p), &pl) && !near_placement(p, (size_t)(e - p)))
+		if (!parse_vertex(p, (size_t)(e - p), &pl) && !near_placement(p, (size_t)(e - p)) &&
+		    !placement_fix(p, (size_t)(e - p), fix, sizeof fix) && !lone_letter(p, (size_t)(e - p)) &&
+		    !lone_number(p, (size_t)(e - p)) && !vertex_turn(p, (size_t)(e - p), &pl, &t))
 			return false;
 		p = e;
 	}
 }
 
-/* The placements: text runs to the end of the line; vertices joined by commas. */
-static enum command_status parse_placements(struct command *out, const char *text)
+/*
+ * The placements: text runs to the end of the line, vertices joined by
+ * commas or blanks (they are the last words of the command, so a blank
+ * cannot be anything else), a trailing comma allowed, pbmserv's #turn
+ * on the last one read as the board's ("D4#5").  A mistyping with one
+ * reading ("5E", "E5F5", "b 3") is refused with the whole list as it
+ * was meant in fix, for the command to send; fix is "" otherwise.
+ */
+static enum command_status parse_placements(struct command *out, const char *text, char *fix, size_t fixsize)
 {
-	const char *p = text, *comma, *a, *b;
-	char q[QUOTE_MAX + 4];
-	size_t len;
+	const char *p = text, *e, *bad = NULL, *n2, *n2e;
+	char q[QUOTE_MAX + 4], one[COMMAND_LINE_MAX + 1], meant[COMMAND_LINE_MAX + 1], badfix[COMMAND_LINE_MAX + 1] = "";
+	struct command_placement pl;
+	size_t len, badlen = 0, used = 0;
+	bool token_since_comma = false, fixable = true;
+	enum { TYPO_NONE, TYPO_REVERSED, TYPO_JOINED, TYPO_SPLIT } typo = TYPO_NONE;
+	int turn = 0;
 
+	fix[0] = '\0';
+	meant[0] = '\0';
 	out->nplacements = 0;
 	for (;;) {
-		comma = strchr(p, ',');
-		a = p;
-		b = comma != NULL ? comma : p + strlen(p);
-		while (a < b && blank(*a))
-			a++;
-		while (b > a && blank(b[-1]))
-			b--;
-		len = (size_t)(b - a);
-		if (len == 0)
-			return placements_shape(text) ? fail(out, COMMAND_BAD_PLACEMENT,
-			    "'%s': a placement is missing between commas", quote(text, strlen(text), q)) :
-			    fail(out, COMMAND_BAD_PLACEMENT, "a placement is missing between commas");
-		if (out->nplacements == COMMAND_PLACEMENTS_MAX)
-			return fail(out, COMMAND_BAD_PLACEMENT, "more than %d placements",
-			    COMMAND_PLACEMENTS_MAX);
-		if (!parse_vertex(a, len, &out->placements[out->nplacements])) {
-			for (p = a; p < b && !blank(*p); p++)
-				;
-			/*
-			 * The culprit is quoted only when it looks like a mistyped
-			 * placement: words before may be missing, and then this is
-			 * the password.
-			 */
-			if (p < b && placements_shape(text))
-				return fail(out, COMMAND_BAD_PLACEMENT,
-				    "'%s': placements are joined by commas, as in E5,F5", quote(a, len, q));
-			if (p < b)
-				return fail(out, COMMAND_BAD_PLACEMENT,
-				    "placements are joined by commas, as in E5,F5, not by spaces");
-			if (len > 3 && !near_placement(a, len))
-				return fail(out, COMMAND_BAD_PLACEMENT,
-				    "a placement is not a column letter and a row, as in E5");
-			return fail(out, COMMAND_BAD_PLACEMENT, "'%s' is not a placement", quote(a, len, q));
+		while (blank(*p))
+			p++;
+		if (*p == ',') {
+			if (!token_since_comma)
+				return placements_shape(text) ? fail(out, COMMAND_BAD_PLACEMENT,
+				    "'%s': a placement is missing between commas", quote(text, strlen(text), q)) :
+				    fail(out, COMMAND_BAD_PLACEMENT, "a placement is missing between commas");
+			token_since_comma = false;
+			p++;
+			continue;
 		}
-		out->nplacements++;
-		if (comma == NULL)
-			return COMMAND_OK;
-		p = comma + 1;
+		if (*p == '\0')
+			break;
+		for (e = p; *e != '\0' && !blank(*e) && *e != ','; e++)
+			;
+		len = (size_t)(e - p);
+		token_since_comma = true;
+		if (out->nplacements == COMMAND_PLACEMENTS_MAX)
+			return fail(out, COMMAND_BAD_PLACEMENT, "more than %d placements", COMMAND_PLACEMENTS_MAX);
+		if (parse_vertex(p, len, &out->placements[out->nplacements])) {
+			snprintf(one, sizeof one, "%s", out->placements[out->nplacements].name);
+			out->nplacements++;
+		} else if (memchr(p, '#', len) != NULL && e[strspn(e, " \t,")] == '\0' &&
+		    vertex_turn(p, len, &out->placements[out->nplacements], &turn)) {
+			/* pbmserv's habit: the turn number on the last placement */
+			snprintf(one, sizeof one, "%s", out->placements[out->nplacements].name);
+			out->nplacements++;
+		} else {
+			n2 = e + strspn(e, " \t");
+			n2e = n2 + strcspn(n2, " \t,");
+			if (bad == NULL) {
+				bad = p;
+				badlen = len;
+			}
+			if (lone_letter(p, len) && lone_number(n2, (size_t)(n2e - n2)) &&
+			    (size_t)(n2e - n2) + 1 < sizeof one) {
+				/* "b 3": one placement cut in two */
+				one[0] = p[0];
+				memcpy(one + 1, n2, (size_t)(n2e - n2));
+				one[1 + n2e - n2] = '\0';
+				if (!parse_vertex(one, (size_t)(n2e - n2) + 1, &pl))
+					fixable = false;
+				else
+					snprintf(one, sizeof one, "%s", pl.name);
+				if (bad == p) {
+					badlen = (size_t)(n2e - p);
+					typo = TYPO_SPLIT;
+				}
+				e = n2e;
+			} else if (placement_fix(p, len, one, sizeof one)) {
+				if (bad == p)
+					typo = p[0] >= '0' && p[0] <= '9' ? TYPO_REVERSED : TYPO_JOINED;
+			} else {
+				fixable = false;
+				one[0] = '\0';
+			}
+		}
+		if (bad == p)
+			snprintf(badfix, sizeof badfix, "%s", one);
+		if (used < sizeof meant)
+			used += (size_t)snprintf(meant + used, sizeof meant - used, "%s%s", used > 0 ? "," : "", one);
+		p = e;
 	}
+	if (out->nplacements == 0 && bad == NULL)
+		return fail(out, COMMAND_BAD_PLACEMENT, "no placement given");
+	if (bad == NULL) {
+		if (turn != 0 && out->turn != 0 && turn != out->turn)
+			return fail(out, COMMAND_BAD_TURN, "two turn numbers: #%d after the board and #%d after the "
+			    "placements", out->turn, turn);
+		if (turn != 0)
+			out->turn = turn;
+		return COMMAND_OK;
+	}
+	out->nplacements = 0;
+	if (fixable && typo != TYPO_NONE && used < sizeof meant && used < fixsize) {
+		memcpy(fix, meant, used + 1);
+		if (typo == TYPO_SPLIT)
+			return fail(out, COMMAND_BAD_PLACEMENT, "'%s' is one placement cut in two: did you mean %s?",
+			    quote(bad, badlen, q), badfix);
+		if (typo == TYPO_REVERSED)
+			return fail(out, COMMAND_BAD_PLACEMENT, "'%s': the column letter comes first: did you mean %s?",
+			    quote(bad, badlen, q), badfix);
+		return fail(out, COMMAND_BAD_PLACEMENT, "'%s': placements are joined by commas: did you mean %s?",
+		    quote(bad, badlen, q), badfix);
+	}
+	/*
+	 * The culprit is quoted only when the whole text looks like
+	 * placements: words before may be missing, and then this is the
+	 * password.
+	 */
+	if (!placements_shape(text) && (text[strcspn(text, " \t")] != '\0' || (badlen > 3 && !near_placement(bad, badlen))))
+		return fail(out, COMMAND_BAD_PLACEMENT, "a placement is not a column letter and a row, as in E5");
+	return fail(out, COMMAND_BAD_PLACEMENT, "'%s' is not a placement", quote(bad, badlen, q));
 }
 
 /*
@@ -455,16 +594,21 @@ bad_size:
 /* ---- the layout of a command's words, parsed or not ---- */
 
 /*
- * Where the argument words a[0..na) of keyword k go, for command_mask() and
- * for naming what is missing.  With enough words the positions are the
- * parser's.  With too few, the shapes decide what can be decided: a first
- * word that is no board number is taken for a missing board, and trailing
- * placements (move) or options (challenge) for the tail; the middle slots
- * (user id, password, opponent) cannot be told apart, so a middle word may
- * stand in any slot from its own index to its index plus the number of
- * words missing.  With too many words (no tail to take them) a middle word
- * may stand in any slot from its index minus the surplus to its index.
+ * Where the argument words a[0..na) of keyword k go, for command_mask(),
+ * for naming what is missing and for the command to send.  With a word for
+ * every slot the positions are the parser's (positional).  With too few,
+ * the shapes decide what can be decided: a first word that is no board
+ * number is taken for a missing board, and trailing placements (move) or
+ * options (challenge) for the tail.  The middle slots (user id, password,
+ * opponent, address) are told apart by the readings left: every way of
+ * putting the k middle words, in order, into the m slots, less the ones
+ * the words' shapes rule out (a user id slot takes a user id; with the
+ * sender's accounts known, the sender's own user id and nothing else).
+ * With too many words (no tail to take them) a middle word may stand in
+ * any slot from its index minus the surplus to its index.
  */
+#define READINGS_MAX 16		/* 2^4: m <= 4 middle slots */
+
 struct layout {
 	bool board;		/* a[0] takes the board slot */
 	bool board_missing;
@@ -474,6 +618,9 @@ struct layout {
 	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
 	size_t tail0;		/* the tail words: a[tail0 .. na) */
 	bool tail_missing;	/* the placements of a move */
+	bool positional;	/* k == m: word j in slot j */
+	unsigned char at[READINGS_MAX][4];	/* k < m: reading r puts middle word j in slot at[r][j] */
+	size_t nreadings;
 };
 
 /*
@@ -548,7 +695,69 @@ static bool recognisable(const struct command_grammar *g, const struct word *w)
 	    placement_word(w, false);
 }
 
-static void layout(const struct keyword *k, const struct word *a, size_t na, struct layout *l)
+/* Is w one of the sender's user ids (command_parse_as)? */
+static bool sender_word(const struct command *out, const struct word *w)
+{
+	size_t i;
+
+	for (i = 0; i < out->nsenders; i++)
+		if (word_is(w, out->senders[i]))
+			return true;
+	return false;
+}
+
+/* Could w stand in a middle slot of this letter? */
+static bool slot_fits(const struct command *out, char slot, const struct word *w)
+{
+	switch (slot) {
+	case 'u':
+		return userid_word(w) && (out->nsenders == 0 || sender_word(out, w));
+	case 'o':
+		return userid_word(w) && !sender_word(out, w);
+	case 'a':
+		return memchr(w->s, '@', w->len) != NULL;
+	default:
+		/* a password: anything but the sender's user id */
+		return !sender_word(out, w);
+	}
+}
+
+/* The readings of k middle words a[0..k) in the m slots of l, those the shapes allow if any do. */
+static void readings(const struct command *out, const struct word *a, struct layout *l)
+{
+	unsigned set, n;
+	size_t j, s, pass;
+	bool fits;
+
+	l->nreadings = 0;
+	for (pass = 0; pass < 2 && l->nreadings == 0; pass++) {
+		for (set = 0; set < (1u << l->m); set++) {
+			for (n = 0, s = 0; s < l->m; s++)
+				n += (set >> s) & 1;
+			if (n != l->k)
+				continue;
+			fits = true;
+			for (j = 0, s = 0; s < l->m; s++) {
+				if (!((set >> s) & 1))
+					continue;
+				l->at[l->nreadings][j] = (unsigned char)s;
+				fits = fits && (pass == 1 || slot_fits(out, l->mid[s], &a[j]));
+				j++;
+			}
+			if (fits)
+				l->nreadings++;
+		}
+	}
+}
+
+/* Two words, a letter and a number ("b 3"), end at a[t - 1]. */
+static bool split_placement_end(const struct word *a, size_t t, size_t i)
+{
+	return t >= i + 2 && lone_number(a[t - 1].s, a[t - 1].len) && lone_letter(a[t - 2].s, a[t - 2].len);
+}
+
+static void layout(const struct command *out, const struct keyword *k, const struct word *a, size_t na,
+    struct layout *l)
 {
 	const char *s = k->slots;
 	size_t fixed = 0, required, i = 0, t;
@@ -557,7 +766,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 	for (; *s != '\0'; s++) {
 		if ((*s >= 'A' && *s <= 'Z') || *s == '*')
 			l->tail = *s;
-		else if ((*s != 'b' && *s != 't') || s != k->slots)
+		else if (((*s != 'b' && *s != 't') || s != k->slots) && l->m < sizeof l->mid)
 			l->mid[l->m++] = *s;
 		fixed++;
 	}
@@ -573,29 +782,88 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 		}
 	}
 	t = na;
-	if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C') {
+	if ((l->tail == 'L' || l->tail == 'N' || l->tail == 'T') && na >= i + l->m + (l->tail != 'N')) {
+		t = i + l->m;	/* a word for every slot: the parser's positions */
+	} else if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C') {
 		t = i + l->m < na ? i + l->m : na;
-	} else if (l->tail == 'L' || l->tail == 'O') {
-		while (t > i && (l->tail == 'L' ? placement_word(&a[t - 1], true) : a[t - 1].s[0] == '-'))
+	} else if (l->tail == 'L') {
+		for (;;) {
+			if (t > i && placement_word(&a[t - 1], true))
+				t--;
+			else if (split_placement_end(a, t, i))
+				t -= 2;
+			else
+				break;
+		}
+		l->tail_missing = t == na;
+	} else if (l->tail == 'O') {
+		while (t > i && a[t - 1].s[0] == '-')
 			t--;
-		l->tail_missing = l->tail == 'L' && t == na;
 	}
 	l->mid0 = i;
 	l->k = t - i;
 	l->tail0 = t;
+	l->positional = l->k == l->m;
+	if (l->k < l->m)
+		readings(out, &a[i], l);
 }
 
 /* May middle word j stand in a password slot, or be a word too many? */
 static bool maybe_password(const struct layout *l, size_t j)
 {
-	size_t lo = l->k > l->m ? l->k - l->m : 0, hi = l->m > l->k ? l->m - l->k : 0, s;
+	size_t lo, s, r;
 
-	if (j < lo || j + hi >= l->m)
-		return true;	/* a word too many: it could be anything */
-	for (s = j - lo; s <= j + hi; s++)
-		if (l->mid[s] == 'p')
+	if (l->positional)
+		return l->mid[j] == 'p';
+	if (l->k > l->m) {
+		lo = l->k - l->m;
+		if (j < lo || j >= l->m)
+			return true;	/* a word too many: it could be anything */
+		for (s = j - lo; s <= j; s++)
+			if (l->mid[s] == 'p')
+				return true;
+		return false;
+	}
+	for (r = 0; r < l->nreadings; r++)
+		if (l->mid[l->at[r][j]] == 'p')
 			return true;
 	return false;
+}
+
+/* Middle slot s of l: the word every reading puts there (its index in *j), else false. */
+static bool slot_word(const struct layout *l, size_t s, size_t *j)
+{
+	size_t r, w, found = SIZE_MAX;
+
+	if (l->positional) {
+		*j = s;
+		return true;
+	}
+	if (l->k > l->m || l->nreadings == 0)
+		return false;
+	for (r = 0; r < l->nreadings; r++) {
+		for (w = 0; w < l->k && l->at[r][w] != s; w++)
+			;
+		if (w == l->k || (found != SIZE_MAX && found != w))
+			return false;
+		found = w;
+	}
+	*j = found;
+	return true;
+}
+
+/* Is middle slot s empty in every reading? */
+static bool slot_empty(const struct layout *l, size_t s)
+{
+	size_t r, w;
+
+	if (l->positional || l->k > l->m)
+		return false;
+	for (r = 0; r < l->nreadings; r++)
+		for (w = 0; w < l->k; w++)
+			if (l->at[r][w] == s)
+				return false;
+	return true;
 }
 
 /* The n-th "<...>" of k's usage, as in "<password>", into buf. */
@@ -617,19 +885,114 @@ static const char *slot_name(const struct keyword *k, size_t n, char *buf, size_
 	}
 }
 
+/* A missing slot in words: "your password", "your user id", else its "<name>". */
+static const char *missing_name(const struct keyword *k, size_t n, char *buf, size_t size)
+{
+	slot_name(k, n, buf, size);
+	if (strcmp(buf, "<password>") == 0)
+		snprintf(buf, size, "your password");
+	else if (strcmp(buf, "<userid>") == 0)
+		snprintf(buf, size, "your user id");
+	return buf;
+}
+
 /*
- * "move needs: ...; missing: <userid> or <password>": the usage, naming
- * what is missing (or how many words are too many) as far as the shapes
- * of the words tell.
+ * Is tail word w of l kept in the clear?  Placements, mistyped ones too,
+ * and known options; a full name or a text is not (it may be the
+ * password, shifted there by a missing word).
+ */
+static bool class_word(const struct word *w, enum ratings_class *c);
+
+static bool tail_keep(const struct layout *l, const struct word *w)
+{
+	char fix[COMMAND_LINE_MAX + 1];
+
+	if (l->tail == 'C')
+		return class_word(w, &(enum ratings_class){ 0 });
+	if (l->tail == 'L')
+		return w->len <= COMMAND_LINE_MAX && placement_word(w, true) ? true :
+		    (memcpy(fix, w->s, w->len), fix[w->len] = '\0', placements_shape(fix));
+	return l->tail == 'O' && option_word(w);
+}
+
+/*
+ * The command to send, from the words a[0..na) of keyword k laid out in l:
+ * each word in its slot, the password's slot as its "<name>", a missing
+ * slot as its "<name>" (a user id the sender's one, when the sender has
+ * one account), the tail as tail (NULL: the tail words kept by tail_keep).
+ * Into buf; false if it does not fit.
+ */
+static bool send_line(const struct command *out, const struct keyword *k, const struct layout *l, const struct word *a,
+    size_t na, const char *tail, char *buf, size_t size)
+{
+	char name[40];
+	size_t used = 0, s, j, first;
+	bool tail_words = false;
+
+#define PUT(...) (used += (size_t)snprintf(buf + used, used < size ? size - used : 0, __VA_ARGS__))
+	PUT("%s", k->name);
+	first = l->board || l->board_missing ? 1 : 0;
+	if (l->board)
+		PUT(" %.*s", (int)a[0].len, a[0].s);
+	else if (l->board_missing)
+		PUT(" %s", slot_name(k, 0, name, sizeof name));
+	for (s = 0; s < l->m; s++) {
+		if (l->mid[s] != 'p' && slot_word(l, s, &j))
+			PUT(" %.*s", (int)a[l->mid0 + j].len, a[l->mid0 + j].s);
+		else if (l->mid[s] == 'u' && out->nsenders == 1)
+			PUT(" %s", out->senders[0]);
+		else
+			PUT(" %s", slot_name(k, first + s, name, sizeof name));
+	}
+	if (tail != NULL) {
+		PUT(" %s", tail);
+	} else {
+		for (j = l->tail0; j < na; j++) {
+			if (!tail_keep(l, &a[j]))
+				continue;
+			PUT(" %.*s", (int)a[j].len, a[j].s);
+			tail_words = true;
+		}
+		if (!tail_words && (l->tail == 'L' || l->tail == 'T'))
+			PUT(" %s", slot_name(k, first + l->m, name, sizeof name));
+	}
+#undef PUT
+	return used < size;
+}
+
+/* Add ". Send: <the command>" to out->error (after a '?', " Send: ..."), if it fits. */
+static void add_send(struct command *out, const char *line)
+{
+	size_t used = strlen(out->error);
+	int w = snprintf(out->error + used, sizeof out->error - used, "%s Send: %s",
+	    used > 0 && out->error[used - 1] == '?' ? "" : ".", line);
+
+	if (w < 0 || (size_t)w >= sizeof out->error - used)
+		out->error[used] = '\0';
+}
+
+/*
+ * "move needs: ...; missing: your password. Send: move 101#2 bob
+ * <password> D3": the usage, naming what is missing (or how many words
+ * are too many) as far as the readings of the words tell, and the command
+ * to send with the words given in their places.
  */
 static enum command_status usage(struct command *out, const struct keyword *k, const struct word *a, size_t na)
 {
 	static const char *const counts[] = { "", "one", "two", "three" };
-	char what[COMMAND_ERROR_MAX], name[40];
+	char what[COMMAND_ERROR_MAX], name[40], line[COMMAND_ERROR_MAX];
 	struct layout l;
-	size_t used = 0, s, first, missing;
+	size_t used = 0, s, first, missing, unsure = 0, listed = 0, j;
+	long board;
 
-	layout(k, a, na, &l);
+	layout(out, k, a, na, &l);
+	if (l.board) {
+		/* the board, for the Subject of the error (the turn does not matter here) */
+		const char *hash = memchr(a[0].s, '#', a[0].len);
+
+		if (ident_board_parse(a[0].s, hash != NULL ? (size_t)(hash - a[0].s) : a[0].len, &board))
+			out->board = board;
+	}
 	what[0] = '\0';
 #define ADD(...) (used += (size_t)snprintf(what + used, sizeof what - used, __VA_ARGS__), \
 	    used = used < sizeof what ? used : sizeof what - 1)
@@ -638,24 +1001,37 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 		ADD("%s", slot_name(k, 0, name, sizeof name));
 	if (l.k < l.m) {
 		missing = l.m - l.k;
+		for (s = 0; s < l.m; s++)
+			unsure += !slot_empty(&l, s) && !slot_word(&l, s, &j);
 		if (used > 0)
 			ADD(" ");
-		if (l.k == 0) {
+		if (unsure == 0) {
+			/* every reading leaves the same slots empty: "your user id, your password and <placements>" */
 			for (s = 0; s < l.m; s++)
-				ADD("%s%s", s > 0 ? " " : "", slot_name(k, first + s, name, sizeof name));
+				if (slot_empty(&l, s))
+					ADD("%s%s", listed++ == 0 ? "" : listed == missing + !!l.tail_missing ? " and " : ", ",
+					    missing_name(k, first + s, name, sizeof name));
 		} else {
-			if (l.m > 2)
-				ADD("%s of ", counts[missing]);
+			/* the slots some reading leaves empty */
+			for (s = 0, unsure = 0; s < l.m; s++)
+				unsure += !slot_word(&l, s, &j);
+			if (unsure > 2)
+				ADD("%s of ", counts[missing < 4 ? missing : 0]);
 			for (s = 0; s < l.m; s++)
-				ADD("%s%s", s == 0 ? "" : l.m > 2 ? " " : " or ",
-				    slot_name(k, first + s, name, sizeof name));
+				if (!slot_word(&l, s, &j))
+					ADD("%s%s", listed++ == 0 ? "" : unsure > 2 ? " " : " or ",
+					    slot_name(k, first + s, name, sizeof name));
 		}
 	}
 	if (l.tail_missing)
-		ADD("%s%s", used > 0 ? " " : "", slot_name(k, first + l.m, name, sizeof name));
+		ADD("%s%s", used == 0 ? "" : listed > 0 ? " and " : " ", slot_name(k, first + l.m, name, sizeof name));
 #undef ADD
-	if (used > 0)
-		return fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->synopsis, what);
+	if (used > 0) {
+		fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->synopsis, what);
+		if (send_line(out, k, &l, a, na, NULL, line, sizeof line))
+			add_send(out, line);
+		return COMMAND_USAGE;
+	}
 	if (l.tail == 'C' && na > l.tail0 + 1)
 		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
 		    na - l.tail0 - 1, na - l.tail0 - 1 == 1 ? "" : "s");
@@ -697,9 +1073,9 @@ static bool placements_only(struct command *out, const struct word *w, size_t n)
 		used += w[i].len;
 	}
 	text[used] = '\0';
-	if (parse_placements(out, text) != COMMAND_OK)
+	if (parse_placements(out, text, list, sizeof list) != COMMAND_OK)
 		return false;
-	fail(out, COMMAND_PLACEMENTS_ONLY, "'%s' alone is not a command: to play it, send: move <board>[#turn] "
+	fail(out, COMMAND_PLACEMENTS_ONLY, "'%s' alone is not a command. Send: move <board>[#turn] "
 	    "<userid> <password> %s", placements_text(out, list, sizeof list), list);
 	return true;
 }
@@ -882,8 +1258,48 @@ static enum command_status parse_slot(struct command *out, const struct keyword 
 	}
 }
 
-/* Parse the arguments a[0..na) by the slots of row k. */
-static enum command_status parse_row(struct command *out, const struct keyword *k, const struct word *a, size_t na)
+/*
+ * pbmserv's habit "move 103 bob pw swap": a command word where the
+ * placements go, of a command with the same slots as the placements'
+ * command has before them.  Only the swap is read as meant (harmless: it
+ * is refused but as White's first turn); another (a resignation) is
+ * refused with the command to send.
+ */
+#define PBMSERV_MOVE_ALIAS "swap"
+
+/* The tail of placements a[fixed..na) of k, its fixed slots parsed. */
+static enum command_status parse_tail_placements(struct command *out, const struct command_grammar *g,
+    const struct keyword *k, const struct word *a, size_t na, size_t fixed)
+{
+	const struct keyword *k2 = na == fixed + 1 ? keyword_find(g, &a[fixed]) : NULL;
+	char fix[COMMAND_LINE_MAX + 1], line[COMMAND_ERROR_MAX], q[QUOTE_MAX + 4];
+	struct layout l;
+	enum command_status st;
+
+	if (k2 != NULL && strlen(k2->slots) == fixed && strncmp(k2->slots, k->slots, fixed) == 0) {
+		if (strcmp(k2->name, PBMSERV_MOVE_ALIAS) == 0) {
+			out->syntax = k2;
+			return COMMAND_OK;
+		}
+		layout(out, k2, a, fixed, &l);
+		fail(out, COMMAND_BAD_PLACEMENT, "'%s' is a command of its own, not a placement",
+		    quote(a[fixed].s, a[fixed].len, q));
+		if (send_line(out, k2, &l, a, fixed, NULL, line, sizeof line))
+			add_send(out, line);
+		return COMMAND_BAD_PLACEMENT;
+	}
+	st = parse_placements(out, a[fixed].s, fix, sizeof fix);
+	if (st == COMMAND_BAD_PLACEMENT && fix[0] != '\0') {
+		layout(out, k, a, na, &l);
+		if (send_line(out, k, &l, a, na, fix, line, sizeof line))
+			add_send(out, line);
+	}
+	return st;
+}
+
+/* Parse the arguments a[0..na) by the slots of row k of g. */
+static enum command_status parse_row(struct command *out, const struct command_grammar *g, const struct keyword *k,
+    const struct word *a, size_t na)
 {
 	size_t fixed, i;
 	enum command_status st = COMMAND_OK;
@@ -902,7 +1318,9 @@ static enum command_status parse_row(struct command *out, const struct keyword *
 		return st;
 	switch (tail) {
 	case 'L':
-		st = parse_placements(out, a[fixed].s);
+		st = parse_tail_placements(out, g, k, a, na, fixed);
+		if (st == COMMAND_OK && out->syntax != NULL)
+			return COMMAND_OK;	/* pbmserv's "move ... swap": the swap */
 		break;
 	case 'O':
 		st = parse_options(out, &a[fixed], na - fixed);
@@ -961,7 +1379,7 @@ static enum command_status parse_words(struct command *out, const struct command
 	for (i = 0, rows = 0; i < g->n; i++)
 		rows += strcmp(command_grammar_row(g, i)->name, k->name) == 0;
 	if (rows == 1)
-		return parse_row(out, k, a, na);
+		return parse_row(out, g, k, a, na);
 	save = malloc(sizeof *save);
 	if (save == NULL)
 		return fail(out, COMMAND_USAGE, "out of memory parsing the command");
@@ -971,7 +1389,7 @@ static enum command_status parse_words(struct command *out, const struct command
 		if (strcmp(r->name, k->name) != 0)
 			continue;
 		*out = *save;
-		if (parse_row(out, r, a, na) == COMMAND_OK) {
+		if (parse_row(out, g, r, a, na) == COMMAND_OK) {
 			free(save);
 			return COMMAND_OK;
 		}
@@ -981,7 +1399,7 @@ static enum command_status parse_words(struct command *out, const struct command
 	/* again by the row whose error is told, so out holds what it parsed (the board, for the reply) */
 	*out = *save;
 	free(save);
-	st = parse_row(out, best, a, na);
+	st = parse_row(out, g, best, a, na);
 	return st;
 }
 
@@ -1368,9 +1786,33 @@ static enum command_status placements_board(struct command *out, const char *sub
 	size_t n = split(subj, w, 3);
 
 	if (n == 3 && word_is(&w[0], "oust") && word_is(&w[1], "board") && ident_board_parse(w[2].s, w[2].len, &out->board))
-		snprintf(out->error, sizeof out->error, "'%s' alone is not a command: to play it, send: "
+		snprintf(out->error, sizeof out->error, "'%s' alone is not a command. Send: "
 		    "move %ld <userid> <password> %s", placements_text(out, list, sizeof list), out->board, list);
 	return COMMAND_PLACEMENTS_ONLY;
+}
+
+/*
+ * A command line refused for a control character: the board it names
+ * (read from the line as cleaned, the character dropped), for the
+ * Subject of the error: every error about a known board carries its
+ * number.  The command is not carried out whatever this finds.
+ */
+static void control_board(struct command *out, const struct command_grammar *g)
+{
+	struct word w[3];
+	const struct keyword *k;
+	size_t n, kw, blen;
+	long board;
+
+	n = split(out->line, w, 3);
+	kw = keyword_index(w, n);
+	if (kw + 1 >= n || (k = keyword_find(g, &w[kw])) == NULL || (k->slots[0] != 'b' && k->slots[0] != 't'))
+		return;
+	blen = w[kw + 1].len;
+	if (memchr(w[kw + 1].s, '#', blen) != NULL)
+		blen = (size_t)((const char *)memchr(w[kw + 1].s, '#', blen) - w[kw + 1].s);
+	if (ident_board_parse(w[kw + 1].s, blen, &board))
+		out->board = board;
 }
 
 /* Parse the command line s[0..len) found in source into out, by the keywords of g. */
@@ -1385,8 +1827,10 @@ static enum command_status parse_line(struct command *out, const struct command_
 	if (!set_line(out, s, len))
 		return fail(out, COMMAND_TOO_LONG, "the command line is longer than %d characters",
 		    COMMAND_LINE_MAX);
-	if (check_controls(out, s, len) != COMMAND_OK)
+	if (check_controls(out, s, len) != COMMAND_OK) {
+		control_board(out, g);
 		return COMMAND_CONTROL;
+	}
 	n = split(out->line, w, MAX_WORDS);
 	if (n == 0)	/* only control characters */
 		return fail(out, COMMAND_EMPTY,
@@ -1397,12 +1841,33 @@ static enum command_status parse_line(struct command *out, const struct command_
 enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
     struct command *out)
 {
+	return command_parse_as(g, subject, body, NULL, 0, out);
+}
+
+/* The sender's user ids into out (after the memset of a parse). */
+static void set_senders(struct command *out, const char *const *senders, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && out->nsenders < COMMAND_SENDERS_MAX; i++) {
+		if (strlen(senders[i]) > IDENT_USERID_MAX)
+			continue;
+		snprintf(out->senders[out->nsenders], sizeof out->senders[0], "%s", senders[i]);
+		ident_userid_fold(out->senders[out->nsenders++]);
+	}
+}
+
+enum command_status command_parse_as(const struct command_grammar *g, const char *subject, const char *body,
+    const char *const *senders, size_t nsenders, struct command *out)
+{
 	struct command alt;
-	const char *subj, *line;
+	const char *subj, *line, *send;
+	char tail[COMMAND_ERROR_MAX];
 	size_t len = 0, rest = 0, elen;
 	enum command_status st;
 
 	memset(out, 0, sizeof *out);
+	set_senders(out, senders, nsenders);
 	subj = strip_subject(subject != NULL ? subject : "");
 	line = body != NULL ? body_command_line(body, &len) : NULL;
 	if (line != NULL) {
@@ -1427,15 +1892,18 @@ enum command_status command_parse(const struct command_grammar *g, const char *s
 	 * in the Subject gives way to a complete one on the body's first line.
 	 */
 	memset(&alt, 0, sizeof alt);
+	set_senders(&alt, senders, nsenders);
 	if (parse_line(&alt, g, COMMAND_FROM_BODY, line, len) == COMMAND_OK) {
 		alt.body_rest = rest;
 		*out = alt;
 		return COMMAND_OK;
 	}
-	/* say which was read: the player may think the text was */
-	elen = strlen(out->error);
+	/* say which was read: the player may think the text was (before the command to send) */
+	send = strstr(out->error, ". Send: ");
+	elen = send != NULL ? (size_t)(send - out->error) : strlen(out->error);
+	snprintf(tail, sizeof tail, "%s", out->error + elen);
 	snprintf(out->error + elen, sizeof out->error - elen,
-	    " (read from the Subject; the text of the mail was not read as a command)");
+	    " (read from the Subject; the text of the mail was not read as a command)%s", tail);
 	return st;
 }
 
@@ -1443,14 +1911,17 @@ enum command_status command_parse(const struct command_grammar *g, const char *s
 
 /*
  * Is argument word i of an unparsed command (or a word after "help") kept
- * in the clear?  The brief's rule, read the safer way: a word is masked if
- * it may stand where the password goes (every slot the layout leaves
- * possible for it, a word too many included), and every word not
- * recognisable as a keyword, a board, a user id or a placement is masked
- * too; trailing placements of a move and known options of a challenge are
- * kept, a full name is not.  So "move 101#2 bob D3" is logged as
- * "move 101#2 **** D3": bob may be the password when the user id is the
- * word missing.
+ * in the clear?  The brief's rule: the word in the password's position is
+ * masked, and so is every word not recognisable as a keyword, a board, a
+ * user id or a placement; every other word is echoed.  Where the
+ * position is not certain (words are missing), a word is masked if any
+ * reading left puts it where the password goes (a word too many
+ * included).  The sender's accounts make most readings certain:
+ * "move 101#2 bob D3" from bob's address is "bob" in the user id's place
+ * and the password missing, so it is echoed whole; from an address
+ * without an account, bob may be the password and is masked.  Placements
+ * (mistyped ones too) and known options of the tail are kept, a full name
+ * is not.
  */
 static bool unparsed_keep(const struct command_grammar *g, const struct keyword *k, const struct layout *l,
     const struct word *a, size_t i)
@@ -1464,8 +1935,7 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 		    (hash != NULL && ident_board_parse(a[0].s, (size_t)(hash - a[0].s), &b));
 	}
 	if (i >= l->tail0)
-		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i])) ||
-		    (l->tail == 'C' && (class_word(&a[i], &(enum ratings_class){ 0 }) || recognisable(g, &a[i])));
+		return tail_keep(l, &a[i]) || keyword_find(g, &a[i]) != NULL || (l->tail == 'C' && recognisable(g, &a[i]));
 	if (l->tail == '*' || maybe_password(l, i - l->mid0))
 		return false;
 	return recognisable(g, &a[i]);
@@ -1476,8 +1946,8 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
  * row could take it for a password ("subscribe <board> <userid>
  * <password>" and "subscribe <userid> <password> all").
  */
-static bool unparsed_keep_any(const struct command_grammar *g, const struct keyword *k, const struct word *a,
-    size_t na, size_t j)
+static bool unparsed_keep_any(const struct command *cmd, const struct command_grammar *g, const struct keyword *k,
+    const struct word *a, size_t na, size_t j)
 {
 	const struct keyword *r;
 	struct layout l;
@@ -1487,7 +1957,7 @@ static bool unparsed_keep_any(const struct command_grammar *g, const struct keyw
 		r = command_grammar_row(g, i);
 		if (strcmp(r->name, k->name) != 0)
 			continue;
-		layout(r, a, na, &l);
+		layout(cmd, r, a, na, &l);
 		if (!unparsed_keep(g, r, &l, a, j))
 			return false;
 	}
@@ -1525,7 +1995,7 @@ char *command_mask(const struct command *cmd)
 	if (parsed)
 		k = cmd->syntax;	/* the row that parsed, of a keyword's several */
 	if (k != NULL)
-		layout(k, &w[kw + 1], n - kw - 1, &l);
+		layout(cmd, k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
 		if (k == NULL && i > kw && !only_placements) {
 			memcpy(res + used, " ****", 5);
@@ -1537,7 +2007,7 @@ char *command_mask(const struct command *cmd)
 		else if (parsed)
 			keep = !password_slot(k, i - kw - 1);
 		else
-			keep = unparsed_keep_any(cmd->grammar, k, &w[kw + 1], n - kw - 1, i - kw - 1);
+			keep = unparsed_keep_any(cmd, cmd->grammar, k, &w[kw + 1], n - kw - 1, i - kw - 1);
 		if (i != 0)
 			res[used++] = ' ';
 		if (keep) {

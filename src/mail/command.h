@@ -18,8 +18,11 @@
  * not listed here: they are rows of a grammar (struct command_syntax) the
  * caller passes, the table of mail commands (commands/mailcmd.c).
  *
- * Placements are vertices joined by commas, spaces allowed around the
- * commas: "E5,F5,G6" or "e5, f5, g6", or hex cells "g13,f2".  Only their
+ * Placements are vertices joined by commas or spaces (they are the last
+ * words of a command: "E5,F5,G6", "e5, f5, g6", "E5 F5", a trailing comma
+ * allowed), or hex cells "g13,f2"; pbmserv's #turn on the last one
+ * ("D4#5") is read as the board's #turn.  A mistyping with one reading
+ * ("5E", "E5F5", "b 3") is refused with the command to send.  Only their
  * shape is checked here (a letter A..Z, a number 1..25); the board checks
  * the rest (square columns skip I, hex rows include it).
  * This module does no I/O and knows nothing of GMime.
@@ -40,6 +43,7 @@
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
 #define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
+#define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
 #define COMMAND_SIZE_MIN 5
 #define COMMAND_SIZE_MAX 25
 #define COMMAND_SIZE_DEFAULT 11
@@ -170,6 +174,8 @@ struct command {
 	size_t nplacements;	/* move */
 	struct command_placement placements[COMMAND_PLACEMENTS_MAX];
 	char error[COMMAND_ERROR_MAX];	/* what was wrong, quoting the culprit; "" on success */
+	char senders[COMMAND_SENDERS_MAX][IDENT_USERID_MAX + 1];	/* command_parse_as(): the sender's accounts */
+	size_t nsenders;
 };
 
 /*
@@ -178,12 +184,17 @@ struct command {
  * either may be NULL).  On failure out->error says what was
  * wrong in plain words, quoting the culprit but never a password:
  *   unknown command 'mvoe' (did you mean move?); the commands are register, ..., games and help
- *   move needs: move <board>[#turn] <userid> <password> <placements>
+ *   move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>.
+ *       Send: move 101 <userid> <password> A5
+ *   '5E': the column letter comes first: did you mean E5? Send: move 101 alice <password> E5
  *   '10a' is not a board number
  *   -size=12: the size must be odd, from 5 to 25
  *   -hex=12: the hex side must be from 3 to 10
  *   the command line has a control character (U+0000) at character 12
  *   'E55' is not a placement
+ * The command to send, when there is one, ends the error after ". Send: "
+ * (or "? Send: "); out->board is set when the words named a board, for
+ * the Subject of the error.
  * On failure out->syntax is NULL and only out->error, out->line,
  * out->source and out->body_rest are meaningful; line and source are set
  * whenever a command line was found, so command_mask() and
@@ -193,12 +204,27 @@ enum command_status command_parse(const struct command_grammar *g, const char *s
     struct command *out);
 
 /*
+ * command_parse(), knowing the user ids of the accounts bound to the
+ * sender's address (senders[0..nsenders), at most COMMAND_SENDERS_MAX
+ * used; folded to lower case).  They tell the words of an incomplete
+ * command apart: "move 101#2 bob D3" from bob's address is bob's user id
+ * and no password, "move 101 hunter2 A5" is the password and no user id.
+ * So the error names exactly what is missing and the command to send
+ * ("move needs: ...; missing: your password. Send: move 101#2 bob
+ * <password> D3"), and command_mask() echoes every word that is not the
+ * password.  With no senders, a word that may be the password is masked.
+ */
+enum command_status command_parse_as(const struct command_grammar *g, const char *subject, const char *body,
+    const char *const *senders, size_t nsenders, struct command *out);
+
+/*
  * The command line for the log and for quoting in replies, with every
  * password replaced by "****".  For an unknown command only the first word
- * is kept.  For a known keyword whose words did not parse, every word that
- * may stand where the password goes (whichever words are missing or too
- * many) is masked, and so is every word not recognisable as a keyword, a
- * board, a user id or a placement (command.c, unparsed_keep).  Returns a
+ * is kept.  For a known keyword whose words did not parse, the word in the
+ * password's place is masked (with words missing, every word some reading
+ * puts there: command_parse_as), and so is every word not recognisable as
+ * a keyword, a board, a user id or a placement (a mistyped one included);
+ * every other word is echoed (command.c, unparsed_keep).  Returns a
  * string the caller frees, NULL when out of memory.
  */
 char *command_mask(const struct command *cmd);

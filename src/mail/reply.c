@@ -648,11 +648,24 @@ static int taken_by(const struct rules_board *b, enum rules_color c, int p, stru
 	return n;
 }
 
+/* A point with its column and row, to sort by. */
+struct place_xy {
+	int p, x, y;
+};
+
 static int by_column(const void *a, const void *b)
 {
-	const struct { int p, x, y; } *u = a, *v = b;
+	const struct place_xy *u = a, *v = b;
 
 	return u->x != v->x ? u->x - v->x : u->y - v->y;
+}
+
+/* Hex cells as their names read: row a first, then by number in the row. */
+static int by_row(const void *a, const void *b)
+{
+	const struct place_xy *u = a, *v = b;
+
+	return u->y != v->y ? u->y - v->y : u->x - v->x;
 }
 
 /*
@@ -662,7 +675,7 @@ static int by_column(const void *a, const void *b)
 static char *options_text(const struct game *g, const char *reader)
 {
 	struct rules_board *b = NULL;	/* b[0] the position, b[1] scratch */
-	struct { int p, x, y; } *caps = NULL;
+	struct place_xy *caps = NULL;
 	uint16_t *legal = NULL;
 	int *taken = NULL, n, i, ncaps = 0, k;
 	const char *who = game_player_to_move(g);
@@ -978,6 +991,7 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 struct html_mail {
 	const char *title;	/* the subject */
 	const char *intro;	/* plain text: what happened, the error... */
+	const char *stop;	/* plain text with a drawing: where a refused turn stopped, or NULL */
 	const char *comment_by;	/* the author of comment */
 	const char *comment;	/* plain text from a player */
 	int upto;		/* the position after this turn */
@@ -1030,6 +1044,8 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		html_text(&pieces[INTRO], hm->intro);
 		strbuf_puts(&pieces[INTRO], "</p>");
 	}
+	if (hm->stop != NULL && hm->stop[0] != '\0')
+		html_pre(&pieces[INTRO], hm->stop);
 	if (hm->comment != NULL && hm->comment[0] != '\0') {
 		/* a user id (ident.h) needs no escaping; escaped all the same, as everything from outside */
 		strbuf_puts(&pieces[COMMENT], "<p style=\"margin:0 0 4px\"><b>");
@@ -1256,14 +1272,170 @@ out:
 	return st;
 }
 
+/*
+ * Where a turn refused in its middle stopped (reply_error_at): the
+ * placements made before the refusal with what each captured, the board
+ * there (this turn's stones in upper case), and what may follow: the
+ * placements open there, or, when the turn was already over, the command
+ * that plays it up to its end.  Plain text, the drawing kept as it is
+ * (REPLY_VERBATIM) unless plain; NULL when out of memory.
+ */
+static char *stop_text(const struct game *g, const struct reply_stop *stop, bool plain)
+{
+	struct rules_game *rg = NULL;
+	struct rules_board *b = NULL;	/* b[0] before a placement, b[1] scratch */
+	struct place_xy *caps = NULL, *others = NULL;
+	uint16_t *legal = NULL;
+	int *taken = NULL, i, n, k, q, ncaps = 0, nothers = 0;
+	enum rules_color c = g->rg.to_move;
+	const char *who = game_player_to_move(g);
+	char drawing[BOARD_TEXT_MAX], name[4], *kept;
+	struct text t = { 0 };
+	struct rules_event ev;
+	struct rules_check chk;
+
+	rg = malloc(sizeof *rg);
+	b = malloc(2 * sizeof *b);
+	legal = malloc(RULES_MAX_POINTS * sizeof *legal);
+	taken = malloc(RULES_MAX_POINTS * sizeof *taken);
+	caps = malloc(RULES_MAX_POINTS * sizeof *caps);
+	others = malloc(RULES_MAX_POINTS * sizeof *others);
+	if (rg == NULL || b == NULL || legal == NULL || taken == NULL || caps == NULL || others == NULL || who == NULL) {
+		t.b.failed = true;
+		goto out;
+	}
+	*rg = g->rg;
+	tprintf(&t, "Where your turn stopped: after ");
+	for (i = 0; i < stop->k; i++) {
+		b[0] = rg->board;
+		if (!rules_is_legal(rules_game_play(rg, stop->points[i], &ev))) {
+			t.b.failed = true;	/* the rules refused what they reported as made */
+			goto out;
+		}
+		for (n = 0, q = 0; q < b[0].ncells; q++)
+			if (rules_at(&b[0], q) == RULES_OTHER(c) && rules_at(&rg->board, q) == RULES_EMPTY)
+				taken[n++] = q;
+		tprintf(&t, "%s%s", i > 0 ? ", then " : "", rules_point_name(&rg->board, stop->points[i], name));
+		if (n > 0) {
+			tputs(&t, " (capturing ");
+			points_text(&t, &rg->board, taken, n);
+			tputs(&t, ")");
+		} else {
+			tputs(&t, " (capturing nothing)");
+		}
+	}
+	tputs(&t, ". The board there, this turn's stones in upper case:\n\n");
+	board_render(&rg->board, g->black, g->white, stop->points, stop->k, drawing);
+	kept = plain ? strdup(drawing) : verbatim(drawing);
+	if (kept == NULL) {
+		t.b.failed = true;
+		goto out;
+	}
+	tputs(&t, kept);
+	free(kept);
+	tputs(&t, "\n");
+	if (stop->ended) {
+		/* the last placement made captured nothing: the turn was over there */
+		tprintf(&t, "Your turn ended with %s: only a capture lets you place again. To play the turn up to "
+		    "there, send:\n\n    move %ld#%d %s <password> ", rules_point_name(&rg->board,
+		    stop->points[stop->k - 1], name), g->board, g->rg.turn, who);
+		for (i = 0; i < stop->k; i++)
+			tprintf(&t, "%s%s", i > 0 ? "," : "", rules_point_name(&g->rg.board, stop->points[i], name));
+		tputs(&t, "\n\n");
+		goto out;
+	}
+	n = rules_legal(&rg->board, c, legal);
+	for (i = 0; i < n; i++) {
+		struct place_xy *to = rules_check(&rg->board, c, legal[i], &chk) == RULES_CAPTURE ?
+		    &caps[ncaps++] : &others[nothers++];
+
+		to->p = legal[i];
+		to->x = rules_x(&rg->board, legal[i]);
+		to->y = rules_y(&rg->board, legal[i]);
+	}
+	qsort(caps, (size_t)ncaps, sizeof *caps, rg->board.shape == RULES_HEX ? by_row : by_column);
+	qsort(others, (size_t)nothers, sizeof *others, rg->board.shape == RULES_HEX ? by_row : by_column);
+	tputs(&t, "There you place again.");
+	if (ncaps > 0) {
+		tprintf(&t, " Your capturing placement%s (after each you place again):\n", plural(ncaps));
+		for (i = 0; i < ncaps && i < REPLY_OPTIONS_MAX; i++) {
+			k = taken_by(&rg->board, c, caps[i].p, &b[1], taken);
+			tprintf(&t, "  %s takes ", rules_point_name(&rg->board, caps[i].p, name));
+			points_text(&t, &rg->board, taken, k);
+			tputs(&t, "\n");
+		}
+		if (ncaps > REPLY_OPTIONS_MAX)
+			tprintf(&t, "  and %d more\n", ncaps - REPLY_OPTIONS_MAX);
+	} else {
+		tputs(&t, " No placement there captures.\n");
+	}
+	if (nothers > 0) {
+		tprintf(&t, "%s placement%s that end%s the turn: ", ncaps > 0 ? "Or one of the" : "The", plural(nothers),
+		    nothers == 1 ? "s" : "");
+		for (i = 0; i < nothers && i < REPLY_OPTIONS_MAX; i++)
+			tprintf(&t, "%s%s", i > 0 ? ", " : "", rules_point_name(&rg->board, others[i].p, name));
+		if (nothers > REPLY_OPTIONS_MAX)
+			tprintf(&t, " and %d more", nothers - REPLY_OPTIONS_MAX);
+		tputs(&t, ".\n");
+	}
+	tputs(&t, "\n");
+out:
+	free(rg);
+	free(b);
+	free(legal);
+	free(taken);
+	free(caps);
+	free(others);
+	return tfinish(&t);
+}
+
+/*
+ * An error "why. Send: the command" (or "why? Send: ...") as its parts:
+ * the reason, ending with its punctuation ('.' added when it has none),
+ * and the command to send as a paragraph of its own ("" when there is
+ * none), indented as the echoed command is, so it can be copied without
+ * a full stop stuck to it.  False when a part does not fit.
+ */
+static bool split_send(const char *error, char *why, size_t wsize, char *send, size_t ssize)
+{
+	const char *at = NULL, *p = error;
+	size_t n, w;
+
+	while ((p = strstr(p, " Send: ")) != NULL) {
+		if (p > error && (p[-1] == '.' || p[-1] == '?'))
+			at = p;
+		p++;
+	}
+	n = at != NULL ? (size_t)(at - error) : strlen(error);
+	if (n > 0 && error[n - 1] == '.')
+		n--;
+	w = (size_t)snprintf(why, wsize, "%.*s%s", (int)n, error,
+	    n > 0 && (error[n - 1] == '?' || error[n - 1] == '!') ? "" : ".");
+	if (w >= wsize)
+		return false;
+	send[0] = '\0';
+	if (at == NULL)
+		return true;
+	w = (size_t)snprintf(send, ssize, "\nSend this command instead:\n\n    %s\n", at + 7);
+	return w < ssize;
+}
+
 enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
     const struct game *g, const char *command, const char *error, struct reply_mail *out)
+{
+	return reply_error_at(rc, to_addr, to_name, board, g, NULL, command, error, out);
+}
+
+enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
+    const struct game *g, const struct reply_stop *stop, const char *command, const char *error,
+    struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
 	struct text t = { 0 };
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 	char *section = NULL, *body = NULL, *html = NULL, *kept, intro[REPLY_ERR_MAX];
+	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL;
 	struct html_mail hm;
 
 	memset(out, 0, sizeof *out);
@@ -1277,13 +1449,27 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 		kept = verbatim(drawing);	/* reply_wrap leaves the drawing as it is */
 		if (kept == NULL)
 			goto out;
-		tprintf(&t, "Board %ld now (%s):\n\n%s", g->board, status, kept);
+		if (stop != NULL && stop->k > 0) {
+			/* the position where the turn stopped first, then the board as it stands */
+			stopped = stop_text(g, stop, false);
+			stopped_plain = stop_text(g, stop, true);
+			if (stopped == NULL || stopped_plain == NULL) {
+				free(kept);
+				goto out;
+			}
+			tputs(&t, stopped);
+		}
+		tprintf(&t, "Board %ld now (%s)%s:\n\n%s", g->board, status, stopped != NULL ? ", before your turn" : "",
+		    kept);
 		free(kept);
 	}
 	section = tfinish(&t);
 	if (section == NULL)
 		goto out;
-	var(&vs, "error", error);
+	if (!split_send(error, why, sizeof why, send, sizeof send))
+		goto out;
+	var(&vs, "error", why);
+	var(&vs, "send_section", send);
 	var(&vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
 	var(&vs, "board_section", section);
 	st = expand(rc, "error", &vs, &body);
@@ -1293,6 +1479,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 		snprintf(intro, sizeof intro, "%s\nYour command: %s", error,
 		    command != NULL && command[0] != '\0' ? command : "(no command found)");
 		hm.intro = intro;
+		hm.stop = stopped_plain;
 		hm.upto = g->nturns;
 		st = html_body(rc, g, &hm, &html);
 	}
@@ -1301,6 +1488,8 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
 out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(stopped);
+	free(stopped_plain);
 	free(section);
 	free(body);
 	free(html);

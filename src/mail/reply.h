@@ -214,6 +214,29 @@ enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const c
     const struct game *g, const char *command, const char *error, struct reply_mail *out);
 
 /*
+ * A turn of g's player to move refused after k of its placements were
+ * made (issue 22: show where a turn failed): points[0..k) as rules cells,
+ * legal one after the other; ended when the turn was over after them (a
+ * placement too many followed).
+ */
+struct reply_stop {
+	const int *points;
+	int k;
+	bool ended;
+};
+
+/*
+ * reply_error() about such a turn (stop may be NULL: reply_error()): before
+ * the board as it stands, the position where the turn stopped, what each
+ * placement before it captured, and the placements open there (or, when
+ * the turn was over, the command that plays it up to its end); in the
+ * text/html alternative too.
+ */
+enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
+    const struct game *g, const struct reply_stop *stop, const char *command, const char *error,
+    struct reply_mail *out);
+
+/*
  * show: drawing is the board to show (board_render_turn() for "show
  * 101#N", then upto is N), or NULL for the position now (upto 0).
  */

@@ -1582,6 +1582,32 @@ void store_user_display_name(struct store *st, const char *address, const char *
 		name[0] = '\0';
 }
 
+enum store_status store_user_ids_of(struct store *st, const char *address, char ids[][IDENT_USERID_MAX + 1],
+    size_t max, size_t *n)
+{
+	struct line_iter it;
+	struct store_user u;
+	const char *line, *why;
+	char *text = NULL;
+	size_t len, ln, start;
+	enum store_status status;
+
+	*n = 0;
+	status = store_read_file(st, USERS_FILE, STORE_USERS_FILE_MAX, &text, &len);
+	if (status == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (status != STORE_OK)
+		return status;
+	it = (struct line_iter){ text, len, 0, 0 };
+	while (*n < max && next_line(&it, &line, &ln, &start)) {
+		if (!parse_user(line, ln, &u, &why) || strcasecmp(u.address, address) != 0)
+			continue;	/* a damaged line is fsck's to report */
+		memcpy(ids[(*n)++], u.userid, sizeof u.userid);
+	}
+	free(text);
+	return STORE_OK;
+}
+
 /* Read the users file for a rewrite: every line checked; absent = empty. */
 static enum store_status read_users_checked(struct store *st, char **text, size_t *len)
 {

@@ -414,6 +414,14 @@ void store_user_display_name(struct store *st, const char *address, const char *
     char name[STORE_FULLNAME_MAX + 1]);
 
 /*
+ * The user ids of the accounts bound to address (compared without case),
+ * at most max of them, in the users file's order, into ids[0..*n).  An
+ * absent users file holds none.
+ */
+enum store_status store_user_ids_of(struct store *st, const char *address, char ids[][IDENT_USERID_MAX + 1],
+    size_t max, size_t *n);
+
+/*
  * Is password the account's?  STORE_OK with *right set (the hashes compared
  * in constant time; a locked account, "*", is never right); STORE_TEMPFAIL
  * when the hash could not be computed (out of memory under ulimit -v or for

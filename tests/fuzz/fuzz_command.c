@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness: the command parser.  The input is the Subject, a
  * newline, then the body (the text part), as mailin hands them over: NUL
- * bytes end the strings, as they would in C.
+ * bytes end the strings, as they would in C.  Parsed as from an unknown
+ * sender, then as from one with the accounts alice, bob and a.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct command cmd;	/* large: not on the stack */
+	static const char *const senders[] = { "alice", "bob", "a" };
 	char *buf, *nl, *body, *masked, *comment;
 
 	buf = malloc(size + 1);
@@ -32,6 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	comment = command_comment(&cmd, body);
 	free(masked);
 	free(comment);
+	/* as from a sender with accounts */
+	command_parse_as(&mailcmd_grammar, buf, body, senders, sizeof senders / sizeof senders[0], &cmd);
+	masked = command_mask(&cmd);
+	free(masked);
 	free(buf);
 	return 0;
 }

@@ -6,7 +6,8 @@
 # changed, the log line, the game files, the ratings file, the users file with the hashes
 # masked, every reply) is compared with <case>/out/.  Prints "ok - <case>" or
 # "not ok - <case>" with a diff; run whole, it also checks that every line
-# of the replies' text/plain parts is at most 72 columns (tests/wrapcheck.py).
+# of the replies' text/plain parts is at most 72 columns (tests/wrapcheck.py)
+# and that every error about a known board names it in its Subject.
 # UPDATE_GOLDEN=1 rewrites <case>/out/ instead (review the result by eye
 # before committing it).
 # Usage: sh tests/sh/golden.sh [case...]
@@ -192,6 +193,30 @@ if [ $# -eq 0 ]; then
 	else
 		echo "not ok - every text/plain line of every reply wraps at 72 columns"
 		sed 's/^/#   /' "$tmp/wrap"
+		fails=$((fails + 1))
+	fi
+fi
+# every error about a known board carries its number in the Subject (issue
+# 22): the board is read from the command as logged (cmd="keyword N..."),
+# known when out/games holds its file; each error reply must then have
+# "Subject: Oust Board N error"
+if [ $# -eq 0 ]; then
+	bad=
+	for c in "$gdir"/*/; do
+		c=${c%/}
+		[ -f "$c/out/log" ] || continue
+		board=$(sed -n 's/.* cmd="\(oust \)\{0,1\}[A-Za-z]* \([1-9][0-9]*\)[# ].*/\2/p; s/.* cmd="\(oust \)\{0,1\}[A-Za-z]* \([1-9][0-9]*\)".*/\2/p' "$c/out/log" | head -n 1)
+		[ -n "$board" ] && [ -f "$c/out/games/$board.game" ] || continue
+		for r in "$c"/out/mail/*/*; do
+			[ -f "$r" ] || continue
+			grep -q -E '^Subject: Oust (Board [0-9]+ )?error$' "$r" || continue
+			grep -q -x "Subject: Oust Board $board error" "$r" || bad="$bad $(basename "$c")"
+		done
+	done
+	if [ -z "$bad" ]; then
+		echo "ok - every error about a known board names it in the Subject"
+	else
+		echo "not ok - every error about a known board names it in the Subject:$bad"
 		fails=$((fails + 1))
 	fi
 fi

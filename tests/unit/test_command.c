@@ -71,10 +71,10 @@ static void test_register_password(void)
 	ok_str(cmd.new_password, "new", "password: new");
 
 	fails("register alice", COMMAND_USAGE,
-	    "register needs: register <userid> <password> [full name]; missing: <userid> or <password>");
+	    "register needs: register <userid> <password> [full name]; missing: <userid> or <password>. Send: register <userid> <password>");
 	fails("password alice old", COMMAND_USAGE,
 	    "password needs: password <userid> <old password> <new password>; "
-	    "missing: one of <userid> <old password> <new password>");
+	    "missing: one of <userid> <old password> <new password>. Send: password <userid> <old password> <new password>");
 	fails("password alice old new extra", COMMAND_USAGE,
 	    "password needs: password <userid> <old password> <new password>; 1 word too many");
 	fails("register al!ce pw", COMMAND_BAD_USERID,
@@ -127,7 +127,7 @@ static void test_challenge(void)
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent>|* "
 	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated]; missing: one of <userid> <password> "
-	    "<opponent>");
+	    "<opponent>. Send: challenge <userid> <password> <opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
@@ -208,7 +208,7 @@ static void test_move(void)
 	ok_str(cmd.placements[2].name, "A10", "move: two-digit row");
 
 	fails("move 101 alice pw", COMMAND_USAGE,
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>. Send: move 101 alice <password> <placements>");
 	fails("move 10a alice pw E5", COMMAND_BAD_BOARD, "'10a' is not a board number");
 	fails("move 100 alice pw E5", COMMAND_BAD_BOARD, "'100' is not a board number");
 	fails("move 0101 alice pw E5", COMMAND_BAD_BOARD, "'0101' is not a board number");
@@ -226,13 +226,37 @@ static void test_move(void)
 	fails("move 101 alice pw E0", COMMAND_BAD_PLACEMENT, "'E0' is not a placement");
 	fails("move 101 alice pw E05", COMMAND_BAD_PLACEMENT, "'E05' is not a placement");
 	fails("move 101 alice pw E26", COMMAND_BAD_PLACEMENT, "'E26' is not a placement");
-	fails("move 101 alice pw 5E", COMMAND_BAD_PLACEMENT, "'5E' is not a placement");
+	fails("move 101 alice pw 5E", COMMAND_BAD_PLACEMENT, "'5E': the column letter comes first: did you mean E5? Send: move 101 alice <password> E5");
 	fails("move 101 alice pw E", COMMAND_BAD_PLACEMENT, "'E' is not a placement");
 	fails("move 101 alice pw \xc3\x89" "5", COMMAND_BAD_PLACEMENT, "'\xc3\x89" "5' is not a placement");
 	fails("move 101 alice pw E5,F55", COMMAND_BAD_PLACEMENT, "'F55' is not a placement");
-	fails("move 101 alice pw E5 F5", COMMAND_BAD_PLACEMENT, "'E5 F5': placements are joined by commas, as in E5,F5");
+	fails("move 101 alice pw 5E", COMMAND_BAD_PLACEMENT,
+	    "'5E': the column letter comes first: did you mean E5? Send: move 101 alice <password> E5");
+	fails("move 101#3 alice pw C4,E5F5", COMMAND_BAD_PLACEMENT,
+	    "'E5F5': placements are joined by commas: did you mean E5,F5? Send: move 101#3 alice <password> C4,E5,F5");
+	fails("move 101 alice pw b 3", COMMAND_BAD_PLACEMENT,
+	    "'b 3' is one placement cut in two: did you mean B3? Send: move 101 alice <password> B3");
+	fails("move 101 alice pw C4 b 13 E5", COMMAND_BAD_PLACEMENT,
+	    "'b 13' is one placement cut in two: did you mean B13? Send: move 101 alice <password> C4,B13,E5");
+	fails("move 101 alice pw resign", COMMAND_BAD_PLACEMENT,
+	    "'resign' is a command of its own, not a placement. Send: resign 101 alice <password>");
+	fails("move 101#4 alice pw D4#5", COMMAND_BAD_TURN, "two turn numbers: #4 after the board and #5 after the placements");
+	fails("move 101 alice pw D4#5,E5", COMMAND_BAD_PLACEMENT, "'D4#5' is not a placement");
+	subj("move 101 alice pw E5 F5");
+	ok_int(cmd.nplacements, 2, "placements joined by a space: two");
+	ok_str(cmd.placements[1].name, "F5", "placements joined by a space: the second");
+	subj("move 101 alice pw E5, f5 G6,");
+	ok_int(cmd.nplacements, 3, "placements: commas, spaces and a trailing comma");
+	subj("move 101 alice pw D4#5");
+	ok_int(cmd.turn, 5, "pbmserv's #turn on the placement: the turn");
+	ok_str(cmd.placements[0].name, "D4", "pbmserv's #turn on the placement: the placement");
+	subj("move 101#5 alice pw D4#5");
+	ok_int(cmd.turn, 5, "the same #turn twice");
+	subj("move 103 bob pw swap");
+	ok_str(command_name(&cmd), "swap", "pbmserv's 'move ... swap' is the swap");
+	ok_int(cmd.board, 103, "move ... swap: its board");
+	ok_str(cmd.password, "pw", "move ... swap: its password");
 	fails("move 101 alice pw E5,,F5", COMMAND_BAD_PLACEMENT, "'E5,,F5': a placement is missing between commas");
-	fails("move 101 alice pw E5,", COMMAND_BAD_PLACEMENT, "'E5,': a placement is missing between commas");
 	fails("move 101 alice pw ,E5", COMMAND_BAD_PLACEMENT, "',E5': a placement is missing between commas");
 	fails("move 101 Al.ice pw E5", COMMAND_BAD_USERID,
 	    "'Al.ice' is not a user id (1 to 32 letters, digits, '_' or '-')");
@@ -286,17 +310,17 @@ static void test_other_commands(void)
 	ok_int(subj("OUST help"), COMMAND_OK, "leading 'OUST'");
 
 	fails("swap 101 bob", COMMAND_USAGE,
-	    "swap needs: swap <board>[#turn] <userid> <password>; missing: <userid> or <password>");
+	    "swap needs: swap <board>[#turn] <userid> <password>; missing: <userid> or <password>. Send: swap 101 <userid> <password>");
 	fails("resign 101 bob pw extra", COMMAND_USAGE,
 	    "resign needs: resign <board>[#turn] <userid> <password>; 1 word too many");
 	fails("swap x bob pw", COMMAND_BAD_BOARD, "'x' is not a board number");
 	fails("resign 101#z bob pw", COMMAND_BAD_TURN, "'#z' is not a turn number (#1 to #999999)");
-	fails("show", COMMAND_USAGE, "show needs: show <board>[#turn]; missing: <board>");
+	fails("show", COMMAND_USAGE, "show needs: show <board>[#turn]; missing: <board>. Send: show <board>");
 	fails("show 101 102", COMMAND_USAGE, "show needs: show <board>[#turn]; 1 word too many");
 	fails("show 12345678901234567890", COMMAND_BAD_BOARD, "'12345678901234567890' is not a board number");
 	fails("history 101#3", COMMAND_BAD_BOARD, "'101#3' is not a board number");
-	fails("history", COMMAND_USAGE, "history needs: history <board>; missing: <board>");
-	fails("games", COMMAND_USAGE, "games needs: games <userid>; missing: <userid>");
+	fails("history", COMMAND_USAGE, "history needs: history <board>; missing: <board>. Send: history <board>");
+	fails("games", COMMAND_USAGE, "games needs: games <userid>; missing: your user id. Send: games <userid>");
 	fails("games a b", COMMAND_USAGE, "games needs: games <userid>; 1 word too many");
 	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
 	/* a misspelt keyword gets the nearest one and the list (the table's, mailcmd.c) */
@@ -508,15 +532,16 @@ static void test_short_forms(void)
 	}
 	/* the shapes of the report, and the brief's example */
 	short_form("move 101 " PW " C3", "move 101 **** C3",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>. Send: move 101 <userid> <password> C3");
 	short_form("resign alice " PW, "resign alice ****",
-	    "resign needs: resign <board>[#turn] <userid> <password>; missing: <board>");
+	    "resign needs: resign <board>[#turn] <userid> <password>; missing: <board>. Send: resign <board> alice <password>");
 	short_form("challenge " PW " bob", "challenge **** ****", NULL);
 	short_form("password " PW " newpass", "password **** ****", NULL);
 	short_form("move 101#2 bob D3", "move 101#2 **** D3",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>. "
+	    "Send: move 101#2 <userid> <password> D3");
 	short_form("move 101 alice " PW, "move 101 alice ****",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>. Send: move 101 alice <password> <placements>");
 	short_form("swap 101 alice " PW " please", "swap 101 **** **** ****",
 	    "swap needs: swap <board>[#turn] <userid> <password>; 1 word too many");
 	short_form("challenge alice " PW " bob -size=12", "challenge alice **** bob -size=12",
@@ -528,6 +553,47 @@ static void test_short_forms(void)
 	short_form("register al!ce " PW " Alice", "register **** **** ****", NULL);
 }
 
+/* The sender's accounts tell the words of an incomplete command apart (command_parse_as). */
+static void test_senders(void)
+{
+	static const char *const bob[] = { "Bob" }, *const two[] = { "alice", "al2" };
+	char *m;
+
+	ok_int(command_parse_as(&mailcmd_grammar, "move 101#2 bob D3", "", bob, 1, &cmd), COMMAND_USAGE,
+	    "senders: the password forgotten");
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your password. "
+	    "Send: move 101#2 bob <password> D3", "senders: the password is what is missing");
+	ok_int(cmd.board, 101, "senders: the board of an incomplete command, for the Subject");
+	m = command_mask(&cmd);
+	ok_str(m, "move 101#2 bob D3", "senders: every word echoed, none is the password");
+	free(m);
+	command_parse_as(&mailcmd_grammar, "move 101 " PW " A5", "", bob, 1, &cmd);
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id. "
+	    "Send: move 101 bob <password> A5", "senders: the user id forgotten, the sender's own offered");
+	m = command_mask(&cmd);
+	ok_str(m, "move 101 **** A5", "senders: a word that is not the sender's id is the password");
+	free(m);
+	command_parse_as(&mailcmd_grammar, "move 101 al2 A5", "", two, 2, &cmd);
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your password. "
+	    "Send: move 101 al2 <password> A5", "senders: one of two accounts");
+	command_parse_as(&mailcmd_grammar, "move 101 " PW " A5", "", two, 2, &cmd);
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id. "
+	    "Send: move 101 <userid> <password> A5", "senders: two accounts, none named: the slot's name");
+	command_parse_as(&mailcmd_grammar, "challenge alice bob", "", two, 2, &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "challenge alice ****", "senders: the opponent or the password: masked");
+	free(m);
+	ok_str(cmd.error, "challenge needs: challenge <userid> <password> <opponent> [-size=N|-hex[=S]] "
+	    "[-black|-white|-random] [-noswap] [-level=N] [-unrated]; missing: <password> or <opponent>. "
+	    "Send: challenge alice <password> <opponent>", "senders: two slots left for one word");
+	command_parse_as(&mailcmd_grammar, "swap 101 bob", "", bob, 1, &cmd);
+	m = command_mask(&cmd);
+	ok_str(m, "swap 101 bob", "senders: swap without its password");
+	free(m);
+	ok_int(command_parse_as(&mailcmd_grammar, "move 101 bob pw E5", "", bob, 1, &cmd), COMMAND_OK,
+	    "senders: a complete command parses as ever");
+}
+
 static void test_account_commands(void)
 {
 	char *m;
@@ -535,7 +601,7 @@ static void test_account_commands(void)
 	ok_int(subj("forgot Alice"), COMMAND_OK, "forgot");
 	ok(command_is(&cmd, "forgot"), "forgot: kind");
 	ok_str(cmd.userid, "alice", "forgot: user id folded");
-	fails("forgot", COMMAND_USAGE, "forgot needs: forgot <userid>; missing: <userid>");
+	fails("forgot", COMMAND_USAGE, "forgot needs: forgot <userid>; missing: your user id. Send: forgot <userid>");
 	ok_int(subj("reset alice k7m2qx9phd n3w"), COMMAND_OK, "reset");
 	ok(command_is(&cmd, "reset"), "reset: kind");
 	ok_str(cmd.password, "k7m2qx9phd", "reset: the code as given, in the first password slot");
@@ -550,7 +616,7 @@ static void test_account_commands(void)
 	ok_str(m, "address alice **** Alice@New.Example", "mask: address, the password");
 	free(m);
 	fails("address alice pw", COMMAND_USAGE,
-	    "address needs: address <userid> <password> <new address>; missing: one of <userid> <password> <new address>");
+	    "address needs: address <userid> <password> <new address>; missing: <new address>. Send: address alice <password> <new address>");
 	ok_int(subj("confirm alice K7M2QX9PHD"), COMMAND_OK, "confirm");
 	ok(command_is(&cmd, "confirm"), "confirm: kind");
 	ok_str(cmd.password, "K7M2QX9PHD", "confirm: the code");
@@ -562,7 +628,7 @@ static void test_account_commands(void)
 	ok_str(cmd.password, "pw", "signoff: the password");
 	ok_int(subj("whoami alice pw"), COMMAND_OK, "whoami");
 	ok(command_is(&cmd, "whoami"), "whoami: kind");
-	fails("whoami alice", COMMAND_USAGE, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>");
+	fails("whoami alice", COMMAND_USAGE, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>. Send: whoami <userid> <password>");
 }
 
 static void test_comment(void)
@@ -720,12 +786,14 @@ static void test_subject_incomplete(void)
 	    "subject incomplete: whatever complete command the body holds");
 	ok_int(command_parse(&mailcmd_grammar, "move 101", "move 101 bob\n", &cmd), COMMAND_USAGE,
 	    "subject incomplete: the body's incomplete too");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> "
-	    "<password> <placements> (read from the Subject; the text of the mail was not read as a command)",
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id, "
+	    "your password and <placements> (read from the Subject; the text of the mail was not read as a command). "
+	    "Send: move 101 <userid> <password> <placements>",
 	    "subject incomplete: the error says the Subject was read, not the text");
 	ok_int(command_parse(&mailcmd_grammar, "move 101", NULL, &cmd), COMMAND_USAGE, "subject incomplete: no body");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> "
-	    "<password> <placements>", "subject incomplete: no note without a text");
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id, "
+	    "your password and <placements>. Send: move 101 <userid> <password> <placements>",
+	    "subject incomplete: no note without a text");
 	ok_int(command_parse(&mailcmd_grammar, "move 101 bob pw Z9", "move 101 bob pw D3\n", &cmd), COMMAND_OK,
 	    "subject complete: the Subject wins");
 	ok_str(cmd.placements[0].name, "Z9", "subject complete: its placements");
@@ -742,18 +810,18 @@ static void test_placements_only(void)
 	    "placements only: C3 under a board mail");
 	ok_int(cmd.board, 101, "placements only: the board of the Subject");
 	ok_int(cmd.nplacements, 1, "placements only: one placement");
-	ok_str(cmd.error, "'C3' alone is not a command: to play it, send: move 101 <userid> <password> C3",
+	ok_str(cmd.error, "'C3' alone is not a command. Send: move 101 <userid> <password> C3",
 	    "placements only: the command to send");
 	ok_int(command_parse(&mailcmd_grammar, "Re: [games] AW: Oust Board 205 alice", "c3 d4\n", &cmd), COMMAND_PLACEMENTS_ONLY,
 	    "placements only: two, with a space");
-	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move 205 <userid> <password> C3,D4",
+	ok_str(cmd.error, "'C3,D4' alone is not a command. Send: move 205 <userid> <password> C3,D4",
 	    "placements only: joined by a comma, upper case");
 	m = command_mask(&cmd);
 	ok_str(m, "c3 d4", "placements only: echoed whole");
 	free(m);
 	ok_int(command_parse(&mailcmd_grammar, "", "C3, D4\n", &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: no Subject");
 	ok_int(cmd.board, 0, "placements only: no board");
-	ok_str(cmd.error, "'C3,D4' alone is not a command: to play it, send: move <board>[#turn] <userid> "
+	ok_str(cmd.error, "'C3,D4' alone is not a command. Send: move <board>[#turn] <userid> "
 	    "<password> C3,D4", "placements only: the command's shape without a board");
 	ok_int(command_parse(&mailcmd_grammar, "C3", NULL, &cmd), COMMAND_PLACEMENTS_ONLY, "placements only: in the Subject");
 	ok_int(command_parse(&mailcmd_grammar, "", "C3,,D4\n", &cmd), COMMAND_UNKNOWN, "placements only: not a placement list");
@@ -782,6 +850,7 @@ int main(void)
 	test_other_commands();
 	test_finding();
 	test_mask();
+	test_senders();
 	test_short_forms();
 	test_account_commands();
 	test_comment();

@@ -226,8 +226,8 @@ static void test_own_grammar(void)
 	ok_int(command_parse(&g, "move 101 alice pw E5", NULL, &cmd), COMMAND_UNKNOWN,
 	    "a command of another table is unknown here");
 	ok_int(command_parse(&g, "whoami alice", NULL, &cmd), COMMAND_USAGE, "whoami: a word missing");
-	ok_str(cmd.error, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>",
-	    "... named from the synopsis");
+	ok_str(cmd.error, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>. "
+	    "Send: whoami <userid> <password>", "... named from the synopsis, with the command to send");
 }
 
 int main(void)

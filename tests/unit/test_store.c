@@ -406,6 +406,19 @@ static void test_users(void)
 	ok_int(store_user_add(st, "alice2", "alice@example.com", "pw2", NULL), STORE_OK,
 	    "second account for the same address");
 	ok_int(store_user_add(st, "bob", "bob@example.net", "hunter2", "Bob"), STORE_OK, "add bob");
+	{
+		char ids[2][IDENT_USERID_MAX + 1];
+		size_t nids = 9;
+
+		ok_int(store_user_ids_of(st, "ALICE@example.com", ids, 2, &nids), STORE_OK, "ids of an address");
+		ok_int((int)nids, 2, "ids of an address: both accounts, the address compared without case");
+		ok_str(ids[0], "alice", "ids of an address: the first, in the file's order");
+		ok_str(ids[1], "alice2", "ids of an address: the second");
+		ok_int(store_user_ids_of(st, "alice@example.com", ids, 1, &nids), STORE_OK, "ids, at most one");
+		ok_int((int)nids, 1, "ids: the cap kept");
+		ok_int(store_user_ids_of(st, "nobody@example.com", ids, 2, &nids), STORE_OK, "ids of an unknown address");
+		ok_int((int)nids, 0, "ids of an unknown address: none");
+	}
 	ok_int(store_user_find(st, "alice2", &v), STORE_OK, "find alice2");
 	ok_str(v.fullname, "", "no full name");
 	ok_int(store_user_find(st, "carol", &v), STORE_NOT_FOUND, "unknown user");
