@@ -144,21 +144,21 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 
 /* ---- the redelivery record (seen.h) ---- */
 
-/* The mails to both players of g after ev; *n of them (a player missing from users gets none). */
-static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
-    struct reply_mail mails[2], int *n)
+enum process_status job_board_readers(struct job *j, const struct game *g, const char *except,
+    job_reader_fn *fn, void *arg)
 {
 	const char *names[2] = { g->black, g->white };
 	struct reply_player p;
 	struct store_user u;
 	enum store_status ss;
-	enum reply_status rs;
+	enum process_status ps;
 	int i;
 
-	*n = 0;
 	for (i = 0; i < 2; i++) {
 		if (robot_is(names[i]))
 			continue;	/* the robot player reads no mail (robot.h) */
+		if (except != NULL && strcmp(names[i], except) == 0)
+			continue;
 		ss = store_user_find(j->st, names[i], &u);
 		if (ss == STORE_NOT_FOUND)
 			continue;	/* removed by the admin: nobody to tell */
@@ -167,12 +167,43 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 		p.userid = u.userid;
 		p.address = u.address;
 		p.fullname = u.fullname;
-		rs = reply_game(&j->rc, g, ev, &p, &mails[*n]);
-		if (rs != REPLY_OK)
-			return job_reply_failure(j, rs);
-		(*n)++;
+		ps = fn(j, &p, arg);
+		if (ps != PROCESS_OK)
+			return ps;
 	}
 	return PROCESS_OK;
+}
+
+/* What game_mails() makes, for its reader function. */
+struct game_mails {
+	const struct game *g;
+	const struct reply_event *ev;
+	struct reply_mail *mails;
+	int *n;
+};
+
+static enum process_status game_mail_to(struct job *j, const struct reply_player *p, void *arg)
+{
+	struct game_mails *gm = arg;
+	enum reply_status rs;
+
+	if (*gm->n == 2)
+		return PROCESS_OK;	/* the players' two mails (j->mails) */
+	rs = reply_game(&j->rc, gm->g, gm->ev, p, &gm->mails[*gm->n]);
+	if (rs != REPLY_OK)
+		return job_reply_failure(j, rs);
+	(*gm->n)++;
+	return PROCESS_OK;
+}
+
+/* The mails to the readers of g after ev (job_board_readers); *n of them. */
+static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
+    struct reply_mail mails[2], int *n)
+{
+	struct game_mails gm = { g, ev, mails, n };
+
+	*n = 0;
+	return job_board_readers(j, g, NULL, game_mail_to, &gm);
 }
 
 static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what)

@@ -58,6 +58,24 @@ const struct mail_command mailcmd_table[] = {
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "",
 	  "ends the game; the opponent wins" },
+	{ { "preview", "preview <board>[#turn] <placements>", "vL" },
+	  0, preview_run,
+	  "What a turn would do, without playing it (no password: nothing\n"
+	  "changes): the board after each placement that captures and at the\n"
+	  "end, and whether the turn would be complete, illegal (which\n"
+	  "placement and why) or unfinished, with the legal placements where\n"
+	  "it stops. #turn previews that turn of the board's history instead\n"
+	  "of the next one. \"preview new <size> <placements>\" tries them on\n"
+	  "an empty study board: N (odd, 5 to 25), -hex or -hex=S.",
+	  "a dry run of a turn, nothing changed: the board after each capture and at the end, whether the turn "
+	  "would be complete, illegal (which placement, why) or unfinished, the legal placements where it stops; "
+	  "`#turn` previews that turn of the history; `preview new <size> <placements>` on an empty study board "
+	  "(N odd 5 to 25, `-hex`, `-hex=S`)" },
+	{ { "moves", "moves <board>", "b" },
+	  MAILCMD_BOARD, preview_moves,
+	  "The legal placements of the player to move, and what each capture\n"
+	  "would take.",
+	  "the legal placements of the player to move, the capturing ones with the stones they take" },
 	{ { "show", "show <board>[#turn]", "t" },
 	  MAILCMD_BOARD, show_run,
 	  "The board now, or after turn number #turn.",
@@ -71,10 +89,24 @@ const struct mail_command mailcmd_table[] = {
 	  "The game record as an SGF file, attached, for any SGF viewer.",
 	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
 	  "for any SGF viewer: see [Game records](#game-records)" },
-	{ { "games", "games <userid>", "u" },
+	{ { "chat", "chat <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD, chat_run,
+	  "The text of your mail (below the command line, or all of it if the\n"
+	  "command is in the Subject; quoted mail cut as for a move's comment)\n"
+	  "goes to your opponent on that board, in the board's thread.",
+	  "the mail's text (quoted mail cut, as a move's comment) to the opponent on the board, in the board's "
+	  "mail thread; nothing changes on the board" },
+	{ { "games", "games <userid> [active|next|finished|all]", "uW" },
 	  0, games_run,
-	  "The boards of a player, and whose turn it is on each.",
-	  "that player's boards and whose turn it is (all counted, the newest 200 listed)" },
+	  "The boards of a player, and whose turn it is on each: all of them,\n"
+	  "or those being played (active), those where it is that player's\n"
+	  "move (next), or the finished ones.",
+	  "that player's boards and whose turn it is (all counted, the newest 200 listed): `active` being "
+	  "played, `next` where it is that player's move, `finished`, `all` (the default)" },
+	{ { "finished", "finished", "" },
+	  0, games_finished,
+	  "The last 20 games to finish on the server, the most recent first.",
+	  "the server's last 20 finished games, the most recent first, with their results" },
 	{ { "help", "help", "*" },
 	  0, help_run,
 	  "This text.",

@@ -61,7 +61,7 @@ bool command_is(const struct command *cmd, const char *name)
 	return cmd->syntax != NULL && strcmp(cmd->syntax->name, name) == 0;
 }
 
-/* The tail slot of k ('L', 'O', 'N', 'T', '*'), or 0. */
+/* The tail slot of k ('L', 'O', 'N', 'T', 'W', '*'), or 0. */
 static char tail_of(const struct keyword *k)
 {
 	size_t n = strlen(k->slots);
@@ -448,6 +448,21 @@ bad_size:
 	    quote(w[i].s, w[i].len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
 }
 
+/* Is w one of the words of k's last "[a|b|c]" (a 'W' tail)? */
+static bool alternative(const struct keyword *k, const struct word *w)
+{
+	const char *p = strrchr(k->synopsis, '['), *e;
+
+	if (p == NULL)
+		return false;
+	for (p++; *p != '\0' && *p != ']'; p = *e == '|' ? e + 1 : e) {
+		e = p + strcspn(p, "|]");
+		if ((size_t)(e - p) == w->len && strncasecmp(p, w->s, w->len) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* ---- the layout of a command's words, parsed or not ---- */
 
 /*
@@ -467,7 +482,7 @@ struct layout {
 	char mid[4];		/* the middle slots' letters (u p o a) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
-	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
+	char tail;		/* 'L', 'O', 'N', 'T', 'W', '*' or 0 */
 	size_t tail0;		/* the tail words: a[tail0 .. na) */
 	bool tail_missing;	/* the placements of a move */
 };
@@ -553,14 +568,14 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 	for (; *s != '\0'; s++) {
 		if ((*s >= 'A' && *s <= 'Z') || *s == '*')
 			l->tail = *s;
-		else if (*s != 'b' && *s != 't')
+		else if (*s != 'b' && *s != 't' && *s != 'v')
 			l->mid[l->m++] = *s;
 		fixed++;
 	}
 	if (l->tail != 0)
 		fixed--;
 	required = fixed + (l->tail == 'L' || l->tail == 'T');
-	if (k->slots[0] == 'b' || k->slots[0] == 't') {
+	if (k->slots[0] == 'b' || k->slots[0] == 't' || k->slots[0] == 'v') {
 		if (na > 0 && (na >= required || board_word(&a[0]))) {
 			l->board = true;
 			i = 1;
@@ -569,7 +584,7 @@ static void layout(const struct keyword *k, const struct word *a, size_t na, str
 		}
 	}
 	t = na;
-	if (l->tail == 'N' || l->tail == 'T') {
+	if (l->tail == 'N' || l->tail == 'T' || l->tail == 'W') {
 		t = i + l->m < na ? i + l->m : na;
 	} else if (l->tail == 'L' || l->tail == 'O') {
 		while (t > i && (l->tail == 'L' ? placement_word(&a[t - 1], true) : a[t - 1].s[0] == '-'))
@@ -652,6 +667,9 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 #undef ADD
 	if (used > 0)
 		return fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->synopsis, what);
+	if (l.tail == 'W' && na > l.tail0 + 1)
+		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
+		    na - l.tail0 - 1, na - l.tail0 - 1 == 1 ? "" : "s");
 	if (l.tail == 0 && l.k > l.m)
 		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
 		    l.k - l.m, l.k - l.m == 1 ? "" : "s");
@@ -764,7 +782,8 @@ static enum command_status parse_slot(struct command *out, char slot, const stru
 	switch (slot) {
 	case 'b':
 	case 't':
-		return parse_board(out, w, slot == 't');
+	case 'v':
+		return parse_board(out, w, slot != 'b');
 	case 'u':
 		return parse_userid(out, w, out->userid);
 	case 'o':
@@ -776,6 +795,60 @@ static enum command_status parse_slot(struct command *out, char slot, const stru
 	default:
 		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, slot);
 	}
+}
+
+/*
+ * The size of a study board (preview new <size> ...): N, -size=N, -hex or
+ * -hex=S, as challenge takes them.
+ */
+static enum command_status parse_study_size(struct command *out, const struct word *w)
+{
+	char q[QUOTE_MAX + 4];
+	size_t j;
+	int size = 0;
+
+	if (w->len > 0 && w->s[0] != '-') {
+		for (j = 0; j < w->len && j < 3; j++) {
+			if (w->s[j] < '0' || w->s[j] > '9')
+				break;
+			size = size * 10 + (w->s[j] - '0');
+		}
+		if (j != w->len || w->s[0] == '0' || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX ||
+		    size % 2 == 0)
+			return fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: the size must be odd, from %d "
+			    "to %d (or -hex, -hex=S for a hex board of side %d to %d)", quote(w->s, w->len, q),
+			    COMMAND_SIZE_MIN, COMMAND_SIZE_MAX, COMMAND_HEX_MIN, COMMAND_HEX_MAX);
+		out->size = size;
+		out->hex = false;
+		return COMMAND_OK;
+	}
+	if (!(w->len > 6 && strncasecmp(w->s, "-size=", 6) == 0) && !word_is(w, "-hex") &&
+	    !(w->len > 5 && strncasecmp(w->s, "-hex=", 5) == 0))
+		return fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: give N (odd, %d to %d), "
+		    "-size=N, -hex or -hex=S", quote(w->s, w->len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
+	return parse_options(out, w, 1);
+}
+
+/* "preview new <size> <placements>": a study board (out->study), no board number. */
+static enum command_status parse_study(struct command *out, const struct keyword *k, const struct word *a,
+    size_t na)
+{
+	enum command_status st;
+
+	if (na < 3)
+		return fail(out, COMMAND_USAGE, "%s new needs: %s new <size> <placements>; missing: %s", k->name,
+		    k->name, na < 2 ? "<size> <placements>" : "<placements>");
+	st = parse_study_size(out, &a[1]);
+	if (st != COMMAND_OK)
+		return st;
+	st = parse_placements(out, a[2].s);
+	if (st != COMMAND_OK)
+		return st;
+	out->board = 0;
+	out->turn = 0;
+	out->study = true;
+	out->syntax = k;
+	return COMMAND_OK;
 }
 
 /* Parse the words of out->line by the slots of its keyword; kw is the keyword's index in w. */
@@ -796,7 +869,10 @@ static enum command_status parse_words(struct command *out, const struct command
 	tail = tail_of(k);
 	fixed = strlen(k->slots) - (tail != 0);
 	/* the number of words: exact without a tail; placements and a text need one more word */
-	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail != '*' && na < fixed)
+	if (k->slots[0] == 'v' && na > 0 && word_is(&a[0], "new"))
+		return parse_study(out, k, a, na);
+	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 :
+	    tail == 'W' ? na < fixed || na > fixed + 1 : tail != '*' && na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k->slots[i], &a[i], &passwords);
@@ -815,6 +891,14 @@ static enum command_status parse_words(struct command *out, const struct command
 	case 'T':
 		/* the rest of the line as written (the line is at most COMMAND_LINE_MAX bytes) */
 		snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
+		break;
+	case 'W':
+		/* one optional word of the synopsis's last [a|b|c]; another word may be a password: not quoted */
+		if (na > fixed && !alternative(k, &a[fixed]))
+			return fail(out, COMMAND_USAGE, "%s needs: %s; the last word may only be %.*s", k->name,
+			    k->synopsis, (int)strcspn(strrchr(k->synopsis, '[') + 1, "]"), strrchr(k->synopsis, '[') + 1);
+		if (na > fixed)
+			snprintf(out->text, sizeof out->text, "%.*s", (int)a[fixed].len, a[fixed].s);
 		break;
 	default:
 		break;		/* '*': words after the keyword ("help oust") are ignored */
@@ -1298,6 +1382,18 @@ enum command_status command_parse(const struct command_grammar *g, const char *s
 static bool unparsed_keep(const struct command_grammar *g, const struct keyword *k, const struct layout *l,
     const struct word *a, size_t i)
 {
+	size_t j;
+
+	if (k->slots[0] == 'v' && word_is(&a[0], "new")) {
+		/* preview new <size> <placements>: the size is digits or a shape option, no password */
+		if (i == 0)
+			return true;
+		if (i >= 2)
+			return placement_word(&a[i], true);
+		for (j = 0; j < a[i].len && j < 3 && a[i].s[j] >= '0' && a[i].s[j] <= '9'; j++)
+			;
+		return (j == a[i].len && j > 0) || option_word(&a[i]);
+	}
 	if (l->board && i == 0) {
 		/* "101#x": a bad turn after a good board is no password either */
 		const char *hash = memchr(a[0].s, '#', a[0].len);
@@ -1307,7 +1403,8 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 		    (hash != NULL && ident_board_parse(a[0].s, (size_t)(hash - a[0].s), &b));
 	}
 	if (i >= l->tail0)
-		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i]));
+		return (l->tail == 'L' && placement_word(&a[i], true)) || (l->tail == 'O' && option_word(&a[i])) ||
+		    (l->tail == 'W' && i == l->tail0 && alternative(k, &a[i]));
 	if (l->tail == '*' || maybe_password(l, i - l->mid0))
 		return false;
 	return recognisable(g, &a[i]);

@@ -72,6 +72,8 @@ enum command_status {
  * errors: "<...>" names a slot) and its slots, the arguments in order, one
  * letter each:
  *   b  a board number          t  a board number, with an optional #turn
+ *   v  as t, or the word "new" and a board size (N, -size=N, -hex, -hex=S):
+ *      a study board (cmd.study; cmd.size, cmd.hex), then only an L tail
  *   u  a user id (the sender's account: cmd.userid)
  *   o  another user id, the opponent (cmd.opponent; not the sender's own)
  *   p  a password: the first one cmd.password, a second one cmd.new_password
@@ -80,6 +82,7 @@ enum command_status {
  * then at most one tail, taking the rest of the line:
  *   L  placements (required)   O  challenge options (optional)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
+ *   W  one word (optional, cmd.text; the command checks it)
  *   *  any words, ignored (and masked in the log)
  * The masking of passwords and the usage errors read the same slots.
  */
@@ -148,6 +151,7 @@ struct command {
 	char opponent[IDENT_USERID_MAX + 1];	/* challenge, folded */
 	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
+	bool study;		/* a 'v' slot given "new <size>": a study board, no board number */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
 	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */

@@ -9,7 +9,7 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, sgf, games, help, forgot, reset, address, confirm, signoff and whoami"
+#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, preview, moves, show, history, sgf, chat, games, finished, help, forgot, reset, address, confirm, signoff and whoami"
 
 static enum command_status subj(const char *s)
 {
@@ -294,8 +294,10 @@ static void test_other_commands(void)
 	fails("show 12345678901234567890", COMMAND_BAD_BOARD, "'12345678901234567890' is not a board number");
 	fails("history 101#3", COMMAND_BAD_BOARD, "'101#3' is not a board number");
 	fails("history", COMMAND_USAGE, "history needs: history <board>; missing: <board>");
-	fails("games", COMMAND_USAGE, "games needs: games <userid>; missing: <userid>");
-	fails("games a b", COMMAND_USAGE, "games needs: games <userid>; 1 word too many");
+	fails("games", COMMAND_USAGE, "games needs: games <userid> [active|next|finished|all]; missing: <userid>");
+	fails("games a b", COMMAND_USAGE,
+	    "games needs: games <userid> [active|next|finished|all]; the last word may only be active|next|finished|all");
+	fails("games a next b", COMMAND_USAGE, "games needs: games <userid> [active|next|finished|all]; 1 word too many");
 	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
 	/* a misspelt keyword gets the nearest one and the list (the table's, mailcmd.c) */
 	fails("challenge alice pw bob -unrated -unrated", COMMAND_BAD_OPTION,
@@ -521,7 +523,8 @@ static void test_short_forms(void)
 	    "-size=12: the size must be odd, from 5 to 25");
 	short_form("challenge alice " PW " bob -fast", "challenge alice **** bob ****", NULL);
 	short_form("show 101 alice " PW, "show 101 **** ****", "show needs: show <board>[#turn]; 2 words too many");
-	short_form("games alice " PW, "games **** ****", NULL);
+	short_form("games alice " PW, "games alice ****", NULL);
+	short_form("games alice next " PW, "games alice next ****", NULL);
 	short_form("help alice " PW, "help **** ****", "");
 	short_form("register al!ce " PW " Alice", "register **** **** ****", NULL);
 }
