@@ -26,7 +26,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent> [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N] [-unrated]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -37,11 +37,16 @@ const struct mail_command mailcmd_table[] = {
 	  "robot's strength. Games are rated (Glicko-2, one rating per\n"
 	  "board class: small 5x5-9x9, standard 11x11-13x13, large 15x15\n"
 	  "and up, and the same three for hex boards) unless you say\n"
-	  "-unrated.",
+	  "-unrated. -remind=DAYS (1 to 365) and -timeout=DAYS (1 to 3650)\n"
+	  "set this board's own time to move before a reminder and before\n"
+	  "the game is lost on time, instead of the server's; the reminder\n"
+	  "must come first. The mails say how long the player to move has.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
-	  "against `robot`; `-unrated`: the result changes no rating. Refused, saying which limit, beyond `max_open_challenges`, "
-	  "`max_challenges_per_hour` or `max_open_boards`" },
+	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
+	  "(1 to 3650): this board's own `remind_days`, `timeout_days` (the reminder before the loss on time), kept in "
+	  "its game file; every board mail says how long the player to move has. Refused, saying which limit, beyond "
+	  "`max_open_challenges`, `max_challenges_per_hour` or `max_open_boards`" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "Your whole turn: its placements in order, joined by commas, as E5\n"

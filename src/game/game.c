@@ -2,6 +2,7 @@
  * game: one Oust board, its players and its history.  See game.h.
  */
 #include "game/game.h"
+#include "game/gamefile.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -641,4 +642,23 @@ const char *game_status_message(const struct game *g, enum game_status s, const 
 		break;
 	}
 	return buf;
+}
+
+unsigned long game_remind_days(const struct game *g, unsigned long dflt)
+{
+	return g->remind_days != 0 ? (unsigned long)g->remind_days : dflt;
+}
+
+unsigned long game_timeout_days(const struct game *g, unsigned long dflt)
+{
+	return g->timeout_days != 0 ? (unsigned long)g->timeout_days : dflt;
+}
+
+int64_t game_timeout_at(const struct game *g, unsigned long dflt)
+{
+	unsigned long days = game_timeout_days(g, dflt);
+
+	if (game_over(g) || days == 0)
+		return 0;
+	return gamefile_time_add(g->last_move, (int64_t)days * GAME_DAY);
 }

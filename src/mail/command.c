@@ -342,7 +342,7 @@ static enum command_status parse_placements(struct command *out, const char *tex
 static enum command_status parse_options(struct command *out, const struct word *w, size_t n)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
-	const struct word *color = NULL, *shape = NULL, *noswap = NULL, *unrated = NULL;
+	const struct word *color = NULL, *shape = NULL, *noswap = NULL, *unrated = NULL, *remind = NULL, *timeout = NULL;
 	enum command_color c;
 	size_t i, j;
 	int size;
@@ -403,6 +403,34 @@ static enum command_status parse_options(struct command *out, const struct word 
 			out->level = w[i].s[7] - '0';
 			continue;
 		}
+		if ((w[i].len >= 7 && strncasecmp(w[i].s, "-remind", 7) == 0 && (w[i].len == 7 || w[i].s[7] == '=')) ||
+		    (w[i].len >= 8 && strncasecmp(w[i].s, "-timeout", 8) == 0 && (w[i].len == 8 || w[i].s[8] == '='))) {
+			/* the board's own time limits: -remind=DAYS, -timeout=DAYS, no leading zero */
+			bool is_remind = w[i].s[1] == 'r' || w[i].s[1] == 'R';
+			size_t at = is_remind ? 8 : 9;
+			int max = is_remind ? COMMAND_REMIND_MAX : COMMAND_TIMEOUT_MAX, days = 0;
+
+			if ((is_remind ? remind : timeout) != NULL)
+				goto repeated;
+			for (j = at; j < w[i].len && j < at + 5; j++) {
+				if (w[i].s[j] < '0' || w[i].s[j] > '9')
+					break;
+				days = days * 10 + (w[i].s[j] - '0');
+			}
+			if (w[i].len <= at || j != w[i].len || w[i].s[at] == '0' || days < 1 || days > max)
+				return fail(out, COMMAND_BAD_OPTION, "%s: %s is a number of days, from 1 to %d, as in %s=%d",
+				    quote(w[i].s, w[i].len, q), is_remind ? "the time before a reminder" :
+				    "the time to move before losing on time", max, is_remind ? "-remind" : "-timeout",
+				    is_remind ? 3 : 14);
+			if (is_remind) {
+				out->remind_days = days;
+				remind = &w[i];
+			} else {
+				out->timeout_days = days;
+				timeout = &w[i];
+			}
+			continue;
+		}
 		if (word_is(&w[i], "-noswap")) {
 			if (noswap != NULL)
 				goto repeated;
@@ -425,8 +453,8 @@ static enum command_status parse_options(struct command *out, const struct word 
 			c = COMMAND_COLOR_RANDOM;
 		else
 			return fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N "
-			    "or -unrated)",
+			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, "
+			    "-unrated, -remind=DAYS or -timeout=DAYS)",
 			    quote(w[i].s, w[i].len, q));
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
@@ -436,6 +464,9 @@ static enum command_status parse_options(struct command *out, const struct word 
 		color = &w[i];
 		out->color = c;
 	}
+	if (remind != NULL && timeout != NULL && out->remind_days >= out->timeout_days)
+		return fail(out, COMMAND_BAD_OPTION, "%s is not shorter than %s: the reminder must come before the "
+		    "loss on time", quote(remind->s, remind->len, q), quote(timeout->s, timeout->len, q2));
 	return COMMAND_OK;
 contradicts:
 	return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose a square or a hex board",
@@ -515,6 +546,18 @@ static bool option_word(const struct word *w)
 		return true;
 	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')
 		return true;
+	if (w->len > 8 && w->len <= 12 && strncasecmp(w->s, "-remind=", 8) == 0)
+		j = 8;
+	else if (w->len > 9 && w->len <= 13 && strncasecmp(w->s, "-timeout=", 9) == 0)
+		j = 9;
+	else
+		j = 0;
+	if (j > 0) {
+		for (; j < w->len; j++)
+			if (w->s[j] < '0' || w->s[j] > '9')
+				return false;
+		return true;
+	}
 	if (w->len > 5 && w->len <= 7 && strncasecmp(w->s, "-hex=", 5) == 0)
 		j = 5;
 	else if (w->len > 6 && w->len <= 8 && strncasecmp(w->s, "-size=", 6) == 0)

@@ -48,6 +48,8 @@
 #define COMMAND_HEX_DEFAULT 7
 #define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX 5
+#define COMMAND_REMIND_MAX 365		/* -remind=DAYS (game.h's GAME_REMIND_DAYS_MAX) */
+#define COMMAND_TIMEOUT_MAX 3650	/* -timeout=DAYS (game.h's GAME_TIMEOUT_DAYS_MAX) */
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -156,6 +158,8 @@ struct command {
 	bool noswap;		/* challenge: pie rule off */
 	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
+	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
+	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */

@@ -1043,6 +1043,53 @@ out:
 	return st;
 }
 
+/* "6 days 23 hours", "1 day", "5 hours", "less than an hour": secs (>= 0) down to the hour. */
+static void duration_text(int64_t secs, char *buf, size_t size)
+{
+	int64_t days = secs / GAME_DAY, hours = secs % GAME_DAY / 3600;
+
+	if (days == 0 && hours == 0)
+		snprintf(buf, size, "less than an hour");
+	else if (days == 0)
+		snprintf(buf, size, "%lld hour%s", (long long)hours, hours == 1 ? "" : "s");
+	else if (hours == 0)
+		snprintf(buf, size, "%lld day%s", (long long)days, days == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%lld day%s %lld hour%s", (long long)days, days == 1 ? "" : "s", (long long)hours,
+		    hours == 1 ? "" : "s");
+}
+
+/*
+ * next (taken over: freed, or returned longer) and then, on a board with a
+ * time limit (its own -timeout=, else timeout_days), the time left to the
+ * player to move: to them (reader), "You have ..."; to anyone else, "bob
+ * has ...".  NULL when out of memory.
+ */
+static char *with_time_left(struct reply_ctx *rc, const struct game *g, const char *reader, char *next)
+{
+	int64_t at = game_timeout_at(g, rc->cfg->timeout_days), left;
+	char when[REPLY_TIME_SIZE], how[64];
+	const char *who;
+	struct text t = { 0 };
+
+	if (next == NULL || at == 0)
+		return next;
+	who = game_player_to_move(g);
+	left = at > (int64_t)rc->now ? at - (int64_t)rc->now : 0;
+	duration_text(left, how, sizeof how);
+	tputs(&t, next);
+	free(next);
+	if (t.b.len > 0 && t.b.s[t.b.len - 1] != '\n')
+		tputs(&t, "\n");
+	if (reader != NULL && strcmp(who, reader) == 0)
+		tprintf(&t, "%sYou have %s to move, until %s: then the game is lost on time.\n",
+		    t.b.len > 0 ? "\n" : "", how, reply_time_str(at, when));
+	else
+		tprintf(&t, "%s%s has %s to move, until %s.\n", t.b.len > 0 ? "\n" : "", who, how,
+		    reply_time_str(at, when));
+	return tfinish(&t);
+}
+
 /* text with every line indented by two spaces (a player's words set apart), ending in a newline. */
 static char *indented(const char *text)
 {
@@ -1115,7 +1162,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			st = expand(rc, "end", &vs, &body);
 		}
 	} else {
-		next = next_for(g, ev, to->userid);
+		next = with_time_left(rc, g, to->userid, next_for(g, ev, to->userid));
 		options = options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
@@ -1253,7 +1300,7 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 		snprintf(now_text, sizeof now_text, "Board %ld now: %s. Send \"show %ld\" for the board as it is.\n\n",
 		    g->board, status, g->board);
 	}
-	next = drawing == now ? next_text(g) : strdup("");
+	next = drawing == now ? with_time_left(rc, g, NULL, next_text(g)) : strdup("");
 	if (next != NULL && next[0] != '\0') {
 		/* a blank line after the command to send, none when there is none */
 		char *more = realloc(next, strlen(next) + 2);

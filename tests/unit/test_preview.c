@@ -54,7 +54,7 @@ static enum preview_status try(const char *names, struct preview *p)
 
 static bool unchanged(void)
 {
-	return memcmp(G.board.color, Copy.board.color, sizeof G.board.color) == 0 && G.to_move == Copy.to_move &&
+	return memcmp(G.board.color, Copy.board.color, (size_t)G.board.ncells) == 0 && G.to_move == Copy.to_move &&
 	    G.placed == Copy.placed && G.result == Copy.result;
 }
 
