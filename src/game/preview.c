@@ -35,7 +35,9 @@ enum preview_status preview_options(const struct rules_game *rg, struct preview_
 	for (i = 0; i < m; i++) {
 		k[i].o.point = legal[i];
 		k[i].o.captured = rules_check(&b[0], rg->to_move, legal[i], &chk) == RULES_CAPTURE ? chk.captured : 0;
-		k[i].key = rules_x(&b[0], legal[i]) * RULES_MAX_STRIDE + rules_y(&b[0], legal[i]);
+		/* square: by column then row, as the mails list placements; hex: by row (a1 a2 ... b1 ...) */
+		k[i].key = b[0].shape == RULES_HEX ? rules_y(&b[0], legal[i]) * RULES_MAX_STRIDE + rules_x(&b[0], legal[i]) :
+		    rules_x(&b[0], legal[i]) * RULES_MAX_STRIDE + rules_y(&b[0], legal[i]);
 	}
 	qsort(k, (size_t)m, sizeof *k, by_key);
 	*out = malloc((size_t)(m > 0 ? m : 1) * sizeof **out);

@@ -59,7 +59,7 @@ struct preview {
 	/*
 	 * The legal placements where it stops: of the player placing (ILLEGAL,
 	 * UNFINISHED), or of the side to move after it (COMPLETE, the game
-	 * going on; none once it is over), by column then row.
+	 * going on; none once it is over), by column then row (hex: by row).
 	 */
 	enum rules_color legal_color;
 	int nlegal;
@@ -77,7 +77,8 @@ void preview_release(struct preview *p);
 
 /*
  * The legal placements of the side to move of rg, each with what it would
- * take, by column then row, into *out (the caller frees it); *n how many.
+ * take, by column then row (on a hex board by row, then cell), into *out
+ * (the caller frees it); *n how many.
  */
 enum preview_status preview_options(const struct rules_game *rg, struct preview_option **out, int *n);
 
