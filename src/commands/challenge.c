@@ -219,6 +219,12 @@ enum process_status challenge_run(struct job *j)
 	ps = find_opponent(j, &opp, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;
+	/* -remind= against the server's loss on time (the parser checked it against -timeout=) */
+	if (c->remind_days != 0 && c->timeout_days == 0 && j->cfg.timeout_days != 0 &&
+	    (unsigned long)c->remind_days >= j->cfg.timeout_days)
+		return job_refuse(j, NULL, "-remind=%d is not shorter than this server's time to move, %lu days "
+		    "(timeout_days): the reminder must come before the loss on time", c->remind_days,
+		    j->cfg.timeout_days);
 	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
 	if (ps != PROCESS_OK)
 		return ps;
@@ -258,6 +264,8 @@ enum process_status challenge_run(struct job *j)
 	if (robot_is(opp.userid))
 		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
 	g->unrated = c->unrated;
+	g->remind_days = c->remind_days;
+	g->timeout_days = c->timeout_days;
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
@@ -276,6 +284,11 @@ enum process_status challenge_run(struct job *j)
 			job_detail_add(j, ", robot level %d", g->robot_level);
 		if (g->unrated)
 			job_detail_add(j, ", unrated");
+		if (g->remind_days != 0)
+			job_detail_add(j, ", remind after %d day%s", g->remind_days, g->remind_days == 1 ? "" : "s");
+		if (g->timeout_days != 0)
+			job_detail_add(j, ", lost on time after %d day%s", g->timeout_days,
+			    g->timeout_days == 1 ? "" : "s");
 		/* counted for max_challenges_per_hour; failing, only this one is not */
 		if (throttle_challenge_made(j->st, &j->cfg, u->userid, board, j->now) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,

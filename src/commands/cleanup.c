@@ -49,27 +49,27 @@ const char *cleanup_status_str(enum cleanup_status s)
 
 int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
 {
+	unsigned long days = game_remind_days(g, cfg->remind_days);
+
 	/* an open challenge waits for a player: nobody is to move yet */
-	if (game_over(g) || game_is_open(g) || cfg->remind_days == 0)
+	if (game_over(g) || game_is_open(g) || days == 0)
 		return 0;
-	return gamefile_time_add(g->last_move, (int64_t)cfg->remind_days * CLEANUP_DAY);
+	return gamefile_time_add(g->last_move, (int64_t)days * CLEANUP_DAY);
 }
 
 /* The time a reminder is due on g (header read), or 0 for none. */
 static int64_t remind_due(const struct config *cfg, const struct game *g)
 {
-	if (game_over(g) || game_is_open(g) || cfg->remind_days == 0)
+	if (game_over(g) || game_is_open(g) || game_remind_days(g, cfg->remind_days) == 0)
 		return 0;
 	/* a file written before reminders existed counts from its last turn */
 	return g->remind != 0 ? g->remind : cleanup_remind_at(cfg, g);
 }
 
-/* The time g is lost on time, or 0 for never. */
+/* The time g is lost on time, or 0 for never: the board's own limit, else timeout_days. */
 static int64_t timeout_due(const struct config *cfg, const struct game *g)
 {
-	if (game_over(g) || game_is_open(g) || cfg->timeout_days == 0)
-		return 0;
-	return gamefile_time_add(g->last_move, (int64_t)cfg->timeout_days * CLEANUP_DAY);
+	return game_timeout_at(g, cfg->timeout_days);
 }
 
 static void worse(struct run *r, enum cleanup_status s)
@@ -213,7 +213,7 @@ static void time_out(struct run *r, struct game *g)
 	ev.actor = loser;
 	ev.first = g->nturns;
 	ev.comment = "";
-	ev.days = (int)r->cfg->timeout_days;
+	ev.days = (int)game_timeout_days(g, r->cfg->timeout_days);
 	ratings_mail_line(r->st, g, r->now, rline, sizeof rline);
 	ev.ratings = rline;
 	switch (boardmail_make(r->st, &r->rc, g, &ev, NULL, &mails, &n, &ss, &rs)) {
@@ -230,7 +230,7 @@ static void time_out(struct run *r, struct game *g)
 	if (commit(r, g, mails, n) == CLEANUP_OK) {
 		r->stats->timed_out++;
 		store_log(r->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu days; %s won",
-		    r->stamp, g->board, g->nturns, loser, r->cfg->timeout_days,
+		    r->stamp, g->board, g->nturns, loser, game_timeout_days(g, r->cfg->timeout_days),
 		    g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
 	}
 	boardmail_free(mails, n);
@@ -239,7 +239,7 @@ static void time_out(struct run *r, struct game *g)
 /* Remind the player to move on g, due since due; the next reminder remind_days later. */
 static void remind(struct run *r, struct game *g, int64_t due)
 {
-	int64_t period = (int64_t)r->cfg->remind_days * CLEANUP_DAY;
+	int64_t period = (int64_t)game_remind_days(g, r->cfg->remind_days) * CLEANUP_DAY;
 	struct reply_mail m;
 	struct reply_player p = { 0 };
 	struct store_user u;

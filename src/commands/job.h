@@ -187,6 +187,17 @@ enum process_status job_find_user(struct job *j, const char *userid, struct stor
 enum process_status job_boards_of(struct job *j, const char *userid, struct game **games, size_t *n);
 
 /*
+ * The readers of board g's mails (chat): its players with an account and
+ * its observers of every mail, as store/audience.h decides them (board
+ * mails go through boardmail.h, which asks the same), but the user except
+ * (NULL: none).  fn is called with each, in order, and what it returns
+ * other than PROCESS_OK ends the walk.
+ */
+typedef enum process_status job_reader_fn(struct job *j, const struct reply_player *p, void *arg);
+enum process_status job_board_readers(struct job *j, const struct game *g, const char *except,
+    job_reader_fn *fn, void *arg);
+
+/*
  * Commit j->game (its lock held) after the change j->ev made by the
  * handler: the comment of the mail passed on, the next reminder set, the
  * mails to both players made and staged, the game file written, the

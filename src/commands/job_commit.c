@@ -17,6 +17,7 @@
 #include "commands/web.h"
 #include "game/gamefile.h"
 #include "store/active.h"
+#include "store/audience.h"
 #include "store/players.h"
 #include "store/ratings.h"
 #include "store/seen.h"
@@ -145,6 +146,31 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 }
 
 /* ---- the redelivery record (seen.h) ---- */
+
+enum process_status job_board_readers(struct job *j, const struct game *g, const char *except,
+    job_reader_fn *fn, void *arg)
+{
+	struct audience_member *who = NULL;
+	struct reply_player p;
+	enum store_status ss;
+	enum process_status ps = PROCESS_OK;
+	size_t n = 0, i;
+
+	/* the players and the observers of every mail (audience.h), not the results-only ones */
+	ss = audience_of_board(j->st, g, false, &who, &n);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read who gets the board's mail");
+	for (i = 0; i < n && ps == PROCESS_OK; i++) {
+		if (except != NULL && strcmp(who[i].user.userid, except) == 0)
+			continue;
+		p.userid = who[i].user.userid;
+		p.address = who[i].user.address;
+		p.fullname = who[i].user.fullname;
+		ps = fn(j, &p, arg);
+	}
+	free(who);
+	return ps;
+}
 
 /* The mails of g after ev to whoever gets them (boardmail.h); *mails owned by the caller. */
 static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,

@@ -26,7 +26,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N] [-unrated]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -37,11 +37,16 @@ const struct mail_command mailcmd_table[] = {
 	  "robot's strength. Games are rated (Glicko-2, one rating per\n"
 	  "board class: small 5x5-9x9, standard 11x11-13x13, large 15x15\n"
 	  "and up, and the same three for hex boards) unless you say\n"
-	  "-unrated.",
+	  "-unrated. -remind=DAYS (1 to 365) and -timeout=DAYS (1 to 3650)\n"
+	  "set this board's own time to move before a reminder and before\n"
+	  "the game is lost on time, instead of the server's; the reminder\n"
+	  "must come first. The mails say how long the player to move has.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
-	  "against `robot`; `-unrated`: the result changes no rating. `*` for an opponent: an open challenge, which "
-	  "anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
+	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
+	  "(1 to 3650): this board's own `remind_days`, `timeout_days` (the reminder before the loss on time), kept in "
+	  "its game file; every board mail says how long the player to move has. `*` for an opponent: an open "
+	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_accept,
@@ -75,6 +80,24 @@ const struct mail_command mailcmd_table[] = {
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "",
 	  "ends the game; the opponent wins" },
+	{ { "preview", "preview <board>[#turn] <placements>", "vL" },
+	  0, preview_run,
+	  "What a turn would do, without playing it (no password: nothing\n"
+	  "changes): the board after each placement that captures and at the\n"
+	  "end, and whether the turn would be complete, illegal (which\n"
+	  "placement and why) or unfinished, with the legal placements where\n"
+	  "it stops. #turn previews that turn of the board's history instead\n"
+	  "of the next one. \"preview new <size> <placements>\" tries them on\n"
+	  "an empty study board: N (odd, 5 to 25), -hex or -hex=S.",
+	  "a dry run of a turn, nothing changed: the board after each capture and at the end, whether the turn "
+	  "would be complete, illegal (which placement, why) or unfinished, the legal placements where it stops; "
+	  "`#turn` previews that turn of the history; `preview new <size> <placements>` on an empty study board "
+	  "(N odd 5 to 25, `-hex`, `-hex=S`)" },
+	{ { "moves", "moves <board>", "b" },
+	  MAILCMD_BOARD, preview_moves,
+	  "The legal placements of the player to move, and what each capture\n"
+	  "would take.",
+	  "the legal placements of the player to move, the capturing ones with the stones they take" },
 	{ { "show", "show <board>[#turn]", "t" },
 	  MAILCMD_BOARD, show_run,
 	  "The board now, or after turn number #turn.",
@@ -114,10 +137,25 @@ const struct mail_command mailcmd_table[] = {
 	  "Results only: the final mail of every board that ends, or of the\n"
 	  "board given.",
 	  "the same for one board you do not play (listed in its game file)" },
-	{ { "games", "games <userid>", "u" },
+	{ { "chat", "chat <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD, chat_run,
+	  "The text of your mail (below the command line, or all of it if the\n"
+	  "command is in the Subject; quoted mail cut as for a move's comment)\n"
+	  "goes to your opponent on that board, and to its observers, in the\n"
+	  "board's thread.",
+	  "the mail's text (quoted mail cut, as a move's comment) to the opponent on the board and to its "
+	  "observers, in the board's mail thread; nothing changes on the board" },
+	{ { "games", "games <userid> [active|next|finished|all]", "uW" },
 	  0, games_run,
-	  "The boards of a player, and whose turn it is on each.",
-	  "that player's boards and whose turn it is (all counted, the newest 200 listed)" },
+	  "The boards of a player, and whose turn it is on each: all of them,\n"
+	  "or those being played (active), those where it is that player's\n"
+	  "move (next), or the finished ones.",
+	  "that player's boards and whose turn it is (all counted, the newest 200 listed): `active` being "
+	  "played, `next` where it is that player's move, `finished`, `all` (the default)" },
+	{ { "finished", "finished", "" },
+	  0, games_finished,
+	  "The last 20 games to finish on the server, the most recent first.",
+	  "the server's last 20 finished games, the most recent first, with their results" },
 	{ { "standings", "standings [class]", "C" },
 	  0, standings_run,
 	  "The rated players of a board class (small, standard, large,\n"

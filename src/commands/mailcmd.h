@@ -100,7 +100,9 @@ mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all, 
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
 mailcmd_fn record_sgf;
-mailcmd_fn games_run;
+mailcmd_fn games_run, games_finished;
+mailcmd_fn preview_run, preview_moves;
+mailcmd_fn chat_run;
 mailcmd_fn help_run;
 mailcmd_fn forgot_mail, forgot_reset_mail;
 mailcmd_fn address_mail, address_confirm_mail;

@@ -2,6 +2,7 @@
  * game: one Oust board, its players and its history.  See game.h.
  */
 #include "game/game.h"
+#include "game/gamefile.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -686,4 +687,23 @@ void game_observer_remove(struct game *g, int i)
 	assert(i >= 0 && i < g->nobservers);
 	memmove(&g->observers[i], &g->observers[i + 1], (size_t)(g->nobservers - i - 1) * sizeof g->observers[0]);
 	g->nobservers--;
+}
+
+unsigned long game_remind_days(const struct game *g, unsigned long dflt)
+{
+	return g->remind_days != 0 ? (unsigned long)g->remind_days : dflt;
+}
+
+unsigned long game_timeout_days(const struct game *g, unsigned long dflt)
+{
+	return g->timeout_days != 0 ? (unsigned long)g->timeout_days : dflt;
+}
+
+int64_t game_timeout_at(const struct game *g, unsigned long dflt)
+{
+	unsigned long days = game_timeout_days(g, dflt);
+
+	if (game_over(g) || game_is_open(g) || days == 0)
+		return 0;
+	return gamefile_time_add(g->last_move, (int64_t)days * GAME_DAY);
 }

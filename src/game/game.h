@@ -33,6 +33,8 @@
 #define GAME_ROBOT_LEVEL_MAX 5
 #define GAME_OPEN_SEAT "*"	/* the seat of an open challenge nobody has taken yet (never a user id) */
 #define GAME_OBSERVERS_MAX 32	/* observers of one board (subscribe, notify) */
+#define GAME_REMIND_DAYS_MAX 365	/* a board's own time limits, as config.h's remind_days, timeout_days */
+#define GAME_TIMEOUT_DAYS_MAX 3650
 
 enum game_status {
 	GAME_OK = 0,
@@ -103,6 +105,8 @@ struct game {
 	bool opened;		/* began as an open challenge, since taken (game_take_seat) */
 	struct game_observer observers[GAME_OBSERVERS_MAX];	/* in the order they came */
 	int nobservers;
+	int remind_days;	/* its own remind_days (challenge -remind=), 0: the configuration's */
+	int timeout_days;	/* its own timeout_days (challenge -timeout=), 0: the configuration's */
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;
 	int alloc_turns;
@@ -254,6 +258,20 @@ enum game_status game_replay(const struct game *g, int upto, struct game_replay 
  * so this is how an edited position shows up.
  */
 enum game_status game_verify(const struct game *g, struct game_replay *out);
+
+/*
+ * The board's time limits: its own days (a challenge's -remind=, -timeout=),
+ * else dflt (the configuration's remind_days, timeout_days); 0: none.
+ */
+unsigned long game_remind_days(const struct game *g, unsigned long dflt);
+unsigned long game_timeout_days(const struct game *g, unsigned long dflt);
+#define GAME_DAY 86400		/* seconds in a day of the time limits */
+/*
+ * When the player to move on g loses on time: its last turn plus
+ * game_timeout_days(g, dflt) days (never past the latest time a game file
+ * holds); 0 when there is no limit or g is over.
+ */
+int64_t game_timeout_at(const struct game *g, unsigned long dflt);
 
 /* ---- names ---- */
 #define GAME_DIMENSIONS_SIZE 16

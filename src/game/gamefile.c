@@ -251,12 +251,14 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY,
+	K_REMIND_DAYS, K_TIMEOUT_DAYS, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify"
+	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify",
+	"remind-days", "timeout-days"
 };
 
 struct header {
@@ -393,6 +395,18 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			return fail(err, r->line, "robot-level must be %d to %d, not '%s'", GAME_ROBOT_LEVEL_MIN,
 			    GAME_ROBOT_LEVEL_MAX, quote(q, v, n));
 		g->robot_level = (int)x;
+		break;
+	case K_REMIND_DAYS:
+	case K_TIMEOUT_DAYS:
+		/* the board's own time limits (challenge -remind=, -timeout=): game.h's ranges */
+		x = number(v, n, 99999);
+		if (x < 1 || x > (k == K_REMIND_DAYS ? GAME_REMIND_DAYS_MAX : GAME_TIMEOUT_DAYS_MAX))
+			return fail(err, r->line, "%s must be 1 to %d, not '%s'", key_names[k],
+			    k == K_REMIND_DAYS ? GAME_REMIND_DAYS_MAX : GAME_TIMEOUT_DAYS_MAX, quote(q, v, n));
+		if (k == K_REMIND_DAYS)
+			g->remind_days = (int)x;
+		else
+			g->timeout_days = (int)x;
 		break;
 	case K_THREAD:
 		/* a Message-ID with its brackets, in msgid.h's grammar, or nothing */
@@ -1267,6 +1281,10 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "open-challenge: yes\n");
 	observers_line(&b, g, false);
 	observers_line(&b, g, true);
+	if (g->remind_days != 0)
+		bput(&b, "remind-days: %d\n", g->remind_days);
+	if (g->timeout_days != 0)
+		bput(&b, "timeout-days: %d\n", g->timeout_days);
 	n = board_render_game(g, board);
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);

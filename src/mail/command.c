@@ -65,7 +65,7 @@ bool command_is(const struct command *cmd, const char *name)
 	return cmd->syntax != NULL && strcmp(cmd->syntax->name, name) == 0;
 }
 
-/* The tail slot of k ('L', 'O', 'N', 'T', 'C', '*'), or 0. */
+/* The tail slot of k ('L', 'O', 'N', 'T', 'C', 'W', '*'), or 0. */
 static char tail_of(const struct keyword *k)
 {
 	size_t n = strlen(k->slots);
@@ -485,7 +485,7 @@ static enum command_status parse_placements(struct command *out, const char *tex
 static enum command_status parse_options(struct command *out, const struct word *w, size_t n)
 {
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
-	const struct word *color = NULL, *shape = NULL, *noswap = NULL, *unrated = NULL;
+	const struct word *color = NULL, *shape = NULL, *noswap = NULL, *unrated = NULL, *remind = NULL, *timeout = NULL;
 	enum command_color c;
 	size_t i, j;
 	int size;
@@ -546,6 +546,34 @@ static enum command_status parse_options(struct command *out, const struct word 
 			out->level = w[i].s[7] - '0';
 			continue;
 		}
+		if ((w[i].len >= 7 && strncasecmp(w[i].s, "-remind", 7) == 0 && (w[i].len == 7 || w[i].s[7] == '=')) ||
+		    (w[i].len >= 8 && strncasecmp(w[i].s, "-timeout", 8) == 0 && (w[i].len == 8 || w[i].s[8] == '='))) {
+			/* the board's own time limits: -remind=DAYS, -timeout=DAYS, no leading zero */
+			bool is_remind = w[i].s[1] == 'r' || w[i].s[1] == 'R';
+			size_t at = is_remind ? 8 : 9;
+			int max = is_remind ? COMMAND_REMIND_MAX : COMMAND_TIMEOUT_MAX, days = 0;
+
+			if ((is_remind ? remind : timeout) != NULL)
+				goto repeated;
+			for (j = at; j < w[i].len && j < at + 5; j++) {
+				if (w[i].s[j] < '0' || w[i].s[j] > '9')
+					break;
+				days = days * 10 + (w[i].s[j] - '0');
+			}
+			if (w[i].len <= at || j != w[i].len || w[i].s[at] == '0' || days < 1 || days > max)
+				return fail(out, COMMAND_BAD_OPTION, "%s: %s is a number of days, from 1 to %d, as in %s=%d",
+				    quote(w[i].s, w[i].len, q), is_remind ? "the time before a reminder" :
+				    "the time to move before losing on time", max, is_remind ? "-remind" : "-timeout",
+				    is_remind ? 3 : 14);
+			if (is_remind) {
+				out->remind_days = days;
+				remind = &w[i];
+			} else {
+				out->timeout_days = days;
+				timeout = &w[i];
+			}
+			continue;
+		}
 		if (word_is(&w[i], "-noswap")) {
 			if (noswap != NULL)
 				goto repeated;
@@ -568,8 +596,8 @@ static enum command_status parse_options(struct command *out, const struct word 
 			c = COMMAND_COLOR_RANDOM;
 		else
 			return fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N "
-			    "or -unrated)",
+			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, "
+			    "-unrated, -remind=DAYS or -timeout=DAYS)",
 			    quote(w[i].s, w[i].len, q));
 		if (color != NULL && c != out->color)
 			return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
@@ -579,6 +607,9 @@ static enum command_status parse_options(struct command *out, const struct word 
 		color = &w[i];
 		out->color = c;
 	}
+	if (remind != NULL && timeout != NULL && out->remind_days >= out->timeout_days)
+		return fail(out, COMMAND_BAD_OPTION, "%s is not shorter than %s: the reminder must come before the "
+		    "loss on time", quote(remind->s, remind->len, q), quote(timeout->s, timeout->len, q2));
 	return COMMAND_OK;
 contradicts:
 	return fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose a square or a hex board",
@@ -589,6 +620,21 @@ repeated:
 bad_size:
 	return fail(out, COMMAND_BAD_OPTION, "%s: the size must be odd, from %d to %d",
 	    quote(w[i].s, w[i].len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
+}
+
+/* Is w one of the words of k's last "[a|b|c]" (a 'W' tail)? */
+static bool alternative(const struct keyword *k, const struct word *w)
+{
+	const char *p = strrchr(k->synopsis, '['), *e;
+
+	if (p == NULL)
+		return false;
+	for (p++; *p != '\0' && *p != ']'; p = *e == '|' ? e + 1 : e) {
+		e = p + strcspn(p, "|]");
+		if ((size_t)(e - p) == w->len && strncasecmp(p, w->s, w->len) == 0)
+			return true;
+	}
+	return false;
 }
 
 /* ---- the layout of a command's words, parsed or not ---- */
@@ -615,7 +661,7 @@ struct layout {
 	char mid[4];		/* the middle slots' letters (u p o a n) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
-	char tail;		/* 'L', 'O', 'N', 'T', '*' or 0 */
+	char tail;		/* 'L', 'O', 'N', 'T', 'W', '*' or 0 */
 	size_t tail0;		/* the tail words: a[tail0 .. na) */
 	bool tail_missing;	/* the placements of a move */
 	bool positional;	/* k == m: word j in slot j */
@@ -651,6 +697,18 @@ static bool option_word(const struct word *w)
 		return true;
 	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')
 		return true;
+	if (w->len > 8 && w->len <= 12 && strncasecmp(w->s, "-remind=", 8) == 0)
+		j = 8;
+	else if (w->len > 9 && w->len <= 13 && strncasecmp(w->s, "-timeout=", 9) == 0)
+		j = 9;
+	else
+		j = 0;
+	if (j > 0) {
+		for (; j < w->len; j++)
+			if (w->s[j] < '0' || w->s[j] > '9')
+				return false;
+		return true;
+	}
 	if (w->len > 5 && w->len <= 7 && strncasecmp(w->s, "-hex=", 5) == 0)
 		j = 5;
 	else if (w->len > 6 && w->len <= 8 && strncasecmp(w->s, "-size=", 6) == 0)
@@ -766,14 +824,14 @@ static void layout(const struct command *out, const struct keyword *k, const str
 	for (; *s != '\0'; s++) {
 		if ((*s >= 'A' && *s <= 'Z') || *s == '*')
 			l->tail = *s;
-		else if (((*s != 'b' && *s != 't') || s != k->slots) && l->m < sizeof l->mid)
+		else if (((*s != 'b' && *s != 't' && *s != 'v') || s != k->slots) && l->m < sizeof l->mid)
 			l->mid[l->m++] = *s;
 		fixed++;
 	}
 	if (l->tail != 0)
 		fixed--;
 	required = fixed + (l->tail == 'L' || l->tail == 'T');
-	if (k->slots[0] == 'b' || k->slots[0] == 't') {
+	if (k->slots[0] == 'b' || k->slots[0] == 't' || k->slots[0] == 'v') {
 		if (na > 0 && (na >= required || board_word(&a[0]))) {
 			l->board = true;
 			i = 1;
@@ -784,7 +842,7 @@ static void layout(const struct command *out, const struct keyword *k, const str
 	t = na;
 	if ((l->tail == 'L' || l->tail == 'N' || l->tail == 'T') && na >= i + l->m + (l->tail != 'N')) {
 		t = i + l->m;	/* a word for every slot: the parser's positions */
-	} else if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C') {
+	} else if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C' || l->tail == 'W') {
 		t = i + l->m < na ? i + l->m : na;
 	} else if (l->tail == 'L') {
 		for (;;) {
@@ -1032,7 +1090,7 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 			add_send(out, line);
 		return COMMAND_USAGE;
 	}
-	if (l.tail == 'C' && na > l.tail0 + 1)
+	if ((l.tail == 'C' || l.tail == 'W') && na > l.tail0 + 1)
 		return fail(out, COMMAND_USAGE, "%s needs: %s; %zu word%s too many", k->name, k->synopsis,
 		    na - l.tail0 - 1, na - l.tail0 - 1 == 1 ? "" : "s");
 	if (l.tail == 0 && l.k > l.m)
@@ -1235,7 +1293,8 @@ static enum command_status parse_slot(struct command *out, const struct keyword 
 	switch (k->slots[i]) {
 	case 'b':
 	case 't':
-		return parse_board(out, w, k->slots[i] == 't');
+	case 'v':
+		return parse_board(out, w, k->slots[i] != 'b');
 	case 'u':
 		return parse_userid(out, w, out->userid);
 	case 'o':
@@ -1256,6 +1315,61 @@ static enum command_status parse_slot(struct command *out, const struct keyword 
 	default:
 		return fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, k->slots[i]);
 	}
+}
+
+/*
+ * The size of a study board (preview new <size> ...): N, -size=N, -hex or
+ * -hex=S, as challenge takes them.
+ */
+static enum command_status parse_study_size(struct command *out, const struct word *w)
+{
+	char q[QUOTE_MAX + 4];
+	size_t j;
+	int size = 0;
+
+	if (w->len > 0 && w->s[0] != '-') {
+		for (j = 0; j < w->len && j < 3; j++) {
+			if (w->s[j] < '0' || w->s[j] > '9')
+				break;
+			size = size * 10 + (w->s[j] - '0');
+		}
+		if (j != w->len || w->s[0] == '0' || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX ||
+		    size % 2 == 0)
+			return fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: the size must be odd, from %d "
+			    "to %d (or -hex, -hex=S for a hex board of side %d to %d)", quote(w->s, w->len, q),
+			    COMMAND_SIZE_MIN, COMMAND_SIZE_MAX, COMMAND_HEX_MIN, COMMAND_HEX_MAX);
+		out->size = size;
+		out->hex = false;
+		return COMMAND_OK;
+	}
+	if (!(w->len > 6 && strncasecmp(w->s, "-size=", 6) == 0) && !word_is(w, "-hex") &&
+	    !(w->len > 5 && strncasecmp(w->s, "-hex=", 5) == 0))
+		return fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: give N (odd, %d to %d), "
+		    "-size=N, -hex or -hex=S", quote(w->s, w->len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
+	return parse_options(out, w, 1);
+}
+
+/* "preview new <size> <placements>": a study board (out->study), no board number. */
+static enum command_status parse_study(struct command *out, const struct keyword *k, const struct word *a,
+    size_t na)
+{
+	char fix[COMMAND_LINE_MAX + 1];
+	enum command_status st;
+
+	if (na < 3)
+		return fail(out, COMMAND_USAGE, "%s new needs: %s new <size> <placements>; missing: %s", k->name,
+		    k->name, na < 2 ? "<size> <placements>" : "<placements>");
+	st = parse_study_size(out, &a[1]);
+	if (st != COMMAND_OK)
+		return st;
+	st = parse_placements(out, a[2].s, fix, sizeof fix);
+	if (st != COMMAND_OK)
+		return st;
+	out->board = 0;
+	out->turn = 0;
+	out->study = true;
+	out->syntax = k;
+	return COMMAND_OK;
 }
 
 /*
@@ -1309,8 +1423,10 @@ static enum command_status parse_row(struct command *out, const struct command_g
 	tail = tail_of(k);
 	fixed = strlen(k->slots) - (tail != 0);
 	/* the number of words: exact without a tail; placements and a text need one more word */
-	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail == 'C' ? na > fixed + 1 :
-	    tail != '*' && na < fixed)
+	if (k->slots[0] == 'v' && na > 0 && word_is(&a[0], "new"))
+		return parse_study(out, k, a, na);
+	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 :
+	    tail == 'C' || tail == 'W' ? na < fixed || na > fixed + 1 : tail != '*' && na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k, i, &a[i], &passwords);
@@ -1334,6 +1450,14 @@ static enum command_status parse_row(struct command *out, const struct command_g
 	case 'T':
 		/* the rest of the line as written (the line is at most COMMAND_LINE_MAX bytes) */
 		snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
+		break;
+	case 'W':
+		/* one optional word of the synopsis's last [a|b|c]; another word may be a password: not quoted */
+		if (na > fixed && !alternative(k, &a[fixed]))
+			return fail(out, COMMAND_USAGE, "%s needs: %s; the last word may only be %.*s", k->name,
+			    k->synopsis, (int)strcspn(strrchr(k->synopsis, '[') + 1, "]"), strrchr(k->synopsis, '[') + 1);
+		if (na > fixed)
+			snprintf(out->text, sizeof out->text, "%.*s", (int)a[fixed].len, a[fixed].s);
 		break;
 	default:
 		break;		/* '*': words after the keyword ("help oust") are ignored */
@@ -1926,6 +2050,18 @@ enum command_status command_parse_as(const struct command_grammar *g, const char
 static bool unparsed_keep(const struct command_grammar *g, const struct keyword *k, const struct layout *l,
     const struct word *a, size_t i)
 {
+	size_t j;
+
+	if (k->slots[0] == 'v' && word_is(&a[0], "new")) {
+		/* preview new <size> <placements>: the size is digits or a shape option, no password */
+		if (i == 0)
+			return true;
+		if (i >= 2)
+			return placement_word(&a[i], true);
+		for (j = 0; j < a[i].len && j < 3 && a[i].s[j] >= '0' && a[i].s[j] <= '9'; j++)
+			;
+		return (j == a[i].len && j > 0) || option_word(&a[i]);
+	}
 	if (l->board && i == 0) {
 		/* "101#x": a bad turn after a good board is no password either */
 		const char *hash = memchr(a[0].s, '#', a[0].len);
@@ -1935,7 +2071,8 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 		    (hash != NULL && ident_board_parse(a[0].s, (size_t)(hash - a[0].s), &b));
 	}
 	if (i >= l->tail0)
-		return tail_keep(l, &a[i]) || keyword_find(g, &a[i]) != NULL || (l->tail == 'C' && recognisable(g, &a[i]));
+		return tail_keep(l, &a[i]) || keyword_find(g, &a[i]) != NULL ||
+		    (l->tail == 'C' && recognisable(g, &a[i])) || (l->tail == 'W' && i == l->tail0 && alternative(k, &a[i]));
 	if (l->tail == '*' || maybe_password(l, i - l->mid0))
 		return false;
 	return recognisable(g, &a[i]);

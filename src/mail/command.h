@@ -53,6 +53,8 @@
 #define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX 5
 #define COMMAND_GAMES_MAX 99		/* an 'n' slot: a number of games (seek, limit; seeks.h's SEEKS_MAX) */
+#define COMMAND_REMIND_MAX 365		/* -remind=DAYS (game.h's GAME_REMIND_DAYS_MAX) */
+#define COMMAND_TIMEOUT_MAX 3650	/* -timeout=DAYS (game.h's GAME_TIMEOUT_DAYS_MAX) */
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -79,6 +81,8 @@ enum command_status {
  * errors: "<...>" names a slot) and its slots, the arguments in order, one
  * letter each:
  *   b  a board number          t  a board number, with an optional #turn
+ *   v  as t, or the word "new" and a board size (N, -size=N, -hex, -hex=S):
+ *      a study board (cmd.study; cmd.size, cmd.hex), then only an L tail
  *   u  a user id (the sender's account: cmd.userid)
  *   o  another user id, the opponent (cmd.opponent; not the sender's own)
  *   p  a password: the first one cmd.password, a second one cmd.new_password
@@ -94,6 +98,7 @@ enum command_status {
  *   L  placements (required)   O  challenge options (optional)
  *   C  a board class (optional: cmd.rating_class, -1 when none is given)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
+ *   W  one word (optional, cmd.text; the command checks it)
  *   *  any words, ignored (and masked in the log)
  * The masking of passwords and the usage errors read the same slots.
  */
@@ -163,12 +168,15 @@ struct command {
 	char word[8];		/* a 'w' slot: the word given, lower case ("on", "off", "all") */
 	int size;		/* challenge: board size, odd, 5..25; with hex, the side 3..10 */
 	bool hex;		/* challenge: a hex-hex board (-hex or -hex=S) */
+	bool study;		/* a 'v' slot given "new <size>": a study board, no board number */
 	enum command_color color;	/* challenge: the challenger's colour */
 	bool noswap;		/* challenge: pie rule off */
 	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
 	int rating_class;	/* a 'C' tail: an enum ratings_class, or -1 for none (every class) */
 	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
+	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
+	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
 	size_t nplacements;	/* move */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1134,6 +1135,72 @@ static char *observer_next(const struct game *g, const struct reply_event *ev, c
 	return tfinish(&t);
 }
 
+/* "6 days 23 hours", "1 day", "5 hours", "less than an hour": secs (>= 0) down to the hour. */
+static void duration_text(int64_t secs, char *buf, size_t size)
+{
+	int64_t days = secs / GAME_DAY, hours = secs % GAME_DAY / 3600;
+
+	if (days == 0 && hours == 0)
+		snprintf(buf, size, "less than an hour");
+	else if (days == 0)
+		snprintf(buf, size, "%lld hour%s", (long long)hours, hours == 1 ? "" : "s");
+	else if (hours == 0)
+		snprintf(buf, size, "%lld day%s", (long long)days, days == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%lld day%s %lld hour%s", (long long)days, days == 1 ? "" : "s", (long long)hours,
+		    hours == 1 ? "" : "s");
+}
+
+/*
+ * next (taken over: freed, or returned longer) and then, on a board with a
+ * time limit (its own -timeout=, else timeout_days), the time left to the
+ * player to move: to them (reader), "You have ..."; to anyone else, "bob
+ * has ...".  NULL when out of memory.
+ */
+static char *with_time_left(struct reply_ctx *rc, const struct game *g, const char *reader, char *next)
+{
+	int64_t at = game_timeout_at(g, rc->cfg->timeout_days), left;
+	char when[REPLY_TIME_SIZE], how[64];
+	const char *who;
+	struct text t = { 0 };
+
+	if (next == NULL || at == 0)
+		return next;
+	who = game_player_to_move(g);
+	left = at > (int64_t)rc->now ? at - (int64_t)rc->now : 0;
+	duration_text(left, how, sizeof how);
+	tputs(&t, next);
+	free(next);
+	if (t.b.len > 0 && t.b.s[t.b.len - 1] != '\n')
+		tputs(&t, "\n");
+	if (reader != NULL && strcmp(who, reader) == 0)
+		tprintf(&t, "%sYou have %s to move, until %s: then the game is lost on time.\n",
+		    t.b.len > 0 ? "\n" : "", how, reply_time_str(at, when));
+	else
+		tprintf(&t, "%s%s has %s to move, until %s.\n", t.b.len > 0 ? "\n" : "", who, how,
+		    reply_time_str(at, when));
+	return tfinish(&t);
+}
+
+/* text with every line indented by two spaces (a player's words set apart), ending in a newline. */
+static char *indented(const char *text)
+{
+	struct text t = { 0 };
+	const char *p = text, *nl;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			tputs(&t, "  ");
+		tadd(&t, p, (size_t)(nl - p));
+		tputs(&t, "\n");
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return tfinish(&t);
+}
+
 /* ---- the replies ---- */
 
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
@@ -1200,7 +1267,8 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			st = expand(rc, "end", &vs, &body);
 		}
 	} else {
-		next = observer ? observer_next(g, ev, to) : next_for(g, ev, to->userid);
+		next = with_time_left(rc, g, observer ? NULL : to->userid,
+		    observer ? observer_next(g, ev, to) : next_for(g, ev, to->userid));
 		options = observer ? strdup("") : options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
@@ -1521,7 +1589,7 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 		snprintf(now_text, sizeof now_text, "Board %ld now: %s. Send \"show %ld\" for the board as it is.\n\n",
 		    g->board, status, g->board);
 	}
-	next = drawing == now ? next_text(g) : strdup("");
+	next = drawing == now ? with_time_left(rc, g, NULL, next_text(g)) : strdup("");
 	if (next != NULL && next[0] != '\0') {
 		/* a blank line after the command to send, none when there is none */
 		char *more = realloc(next, strlen(next) + 2);
@@ -1736,16 +1804,56 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
 	return st;
 }
 
-enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out)
+const char *reply_games_filter_str(enum reply_games_filter f)
 {
-	char subject[200], status[200], who[100], count[32], row[400];
+	switch (f) {
+	case REPLY_GAMES_ALL: return "all";
+	case REPLY_GAMES_ACTIVE: return "active";
+	case REPLY_GAMES_NEXT: return "next";
+	case REPLY_GAMES_FINISHED: return "finished";
+	}
+	return "all";
+}
+
+bool reply_games_filter_parse(const char *word, enum reply_games_filter *out)
+{
+	enum reply_games_filter f;
+
+	for (f = REPLY_GAMES_ALL; f <= REPLY_GAMES_FINISHED; f++)
+		if (strcasecmp(word, reply_games_filter_str(f)) == 0) {
+			*out = f;
+			return true;
+		}
+	return false;
+}
+
+/* Does g pass filter f for userid? */
+static bool games_pass(const struct game *g, const char *userid, enum reply_games_filter f)
+{
+	switch (f) {
+	case REPLY_GAMES_ACTIVE:
+		return !game_over(g);
+	case REPLY_GAMES_NEXT:
+		return !game_over(g) && strcmp(game_player_to_move(g), userid) == 0;
+	case REPLY_GAMES_FINISHED:
+		return game_over(g);
+	case REPLY_GAMES_ALL:
+		break;
+	}
+	return true;
+}
+
+enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const char *userid, bool own, enum reply_games_filter filter, const struct game *games, size_t n,
+    struct reply_mail *out)
+{
+	char subject[200], status[200], who[100], count[32], row[400], which[200];
 	size_t indent;
 	struct text t = { 0 };
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 	char *list = NULL, *body = NULL;
-	size_t i, playing = 0;
+	size_t i, playing = 0, shown = 0, skip;
 	int width = 7;
 
 	memset(out, 0, sizeof *out);
@@ -1753,18 +1861,39 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	for (i = 0; i < n; i++) {
 		int w = (int)(strlen(games[i].black) + strlen(games[i].white) + 11);
 
-		width = w > width ? w : width;
+		if (games_pass(&games[i], userid, filter))
+			width = w > width ? w : width;
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (!game_over(&games[i]))
 			playing++;
-	if (n > 0)
+		if (games_pass(&games[i], userid, filter))
+			shown++;
+	}
+	switch (filter) {
+	case REPLY_GAMES_ALL:
+		which[0] = '\0';	/* all of them: nothing to say */
+		break;
+	case REPLY_GAMES_ACTIVE:
+		snprintf(which, sizeof which, "\nBeing played (games %s active): %zu\n", userid, shown);
+		break;
+	case REPLY_GAMES_NEXT:
+		snprintf(which, sizeof which, "\nWhere it is %s's move (games %s next): %zu\n", userid, userid, shown);
+		break;
+	case REPLY_GAMES_FINISHED:
+		snprintf(which, sizeof which, "\nFinished (games %s finished): %zu\n", userid, shown);
+		break;
+	}
+	if (shown > 0)
 		tprintf(&t, "  %-9s  %-5s  %-*s  %s\n", "board", "size", width, "players", "state");
 	/* a long list is cut to the newest boards: the reply stays a mail, not a file */
-	for (i = n > REPLY_GAMES_MAX ? n - REPLY_GAMES_MAX : 0; i < n; i++) {
+	skip = shown > REPLY_GAMES_MAX ? shown - REPLY_GAMES_MAX : 0;
+	for (i = 0; i < n; i++) {
 		const struct game *g = &games[i];
 		char size[16];
 
+		if (!games_pass(g, userid, filter) || (skip > 0 && skip--))
+			continue;
 		game_dimensions(g, true, size);
 		snprintf(who, sizeof who, "%s (x) - %s (o)", g->black, g->white);
 		if (game_over(g))
@@ -1781,11 +1910,13 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 		wrap_line(&t, row, strlen(row), indent);
 		tputs(&t, "\n");
 	}
-	if (n > REPLY_GAMES_MAX)
+	if (shown > REPLY_GAMES_MAX)
 		tprintf(&t, "  (the %zu older boards are not listed: only the newest %d are)\n",
-		    n - (size_t)REPLY_GAMES_MAX, REPLY_GAMES_MAX);
+		    shown - (size_t)REPLY_GAMES_MAX, REPLY_GAMES_MAX);
 	if (n == 0)
 		tprintf(&t, "  (%s plays on no board)\n", userid);
+	else if (shown == 0)
+		tprintf(&t, "  (none)\n");
 	list = tfinish(&t);
 	if (list == NULL)
 		goto out;
@@ -1795,6 +1926,8 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	var(&vs, "count", count);
 	snprintf(status, sizeof status, "%zu", playing);
 	var(&vs, "playing", status);
+	var(&vs, "filter", reply_games_filter_str(filter));
+	var(&vs, "which", which);
 	st = expand(rc, "games", &vs, &body);
 	if (st == REPLY_OK)
 		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
@@ -1802,6 +1935,382 @@ out:
 	if (st == REPLY_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	free(list);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *const *games, size_t n, size_t total, struct reply_mail *out)
+{
+	char status[200], row[400], when[REPLY_TIME_SIZE], count[32], listed[32], size[16];
+	struct text t = { 0 };
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char *list = NULL, *body = NULL;
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	/* two lines a board: the board and its players; when and how it ended */
+	for (i = 0; i < n; i++) {
+		const struct game *g = games[i];
+
+		game_dimensions(g, true, size);
+		result_text(g, status, sizeof status);
+		tprintf(&t, "  %-9ld  %-5s  %s (x) - %s (o)\n", g->board, size, g->black, g->white);
+		snprintf(row, sizeof row, "             %s, %s", reply_time_str(g->last_move, when), status);
+		wrap_line(&t, row, strlen(row), 13);
+		tputs(&t, "\n");
+	}
+	if (n == 0)
+		tputs(&t, "  (no board has finished yet)\n");
+	list = tfinish(&t);
+	if (list == NULL)
+		goto out;
+	snprintf(count, sizeof count, "%zu", total);
+	snprintf(listed, sizeof listed, "%zu", n);
+	var(&vs, "games", list);
+	var(&vs, "count", count);
+	var(&vs, "listed", listed);
+	st = expand(rc, "finished", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, "Oust finished games", body, NULL, NULL, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(list);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
+    const struct reply_player *to, struct reply_mail *out)
+{
+	char subject[200], board[24], status[200], *quoted = NULL, *body = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust Board %ld chat from %s", g->board, sender);
+	snprintf(board, sizeof board, "%ld", g->board);
+	status_text(g, status, sizeof status);
+	quoted = indented(text);
+	if (quoted == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "sender", sender);
+	var(&vs, "userid", to->userid);
+	var(&vs, "status", status);
+	var(&vs, "text", quoted);
+	st = expand(rc, "chat", &vs, &body);
+	/* in the board's thread (its root id in References), as the board's mails are */
+	if (st == REPLY_OK)
+		st = compose(rc, to->address, to->fullname, subject, body, NULL, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(quoted);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const char *readers, const char *text, struct reply_mail *out)
+{
+	char subject[200], board[24], *quoted = NULL, *body = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust Board %ld chat sent", g->board);
+	snprintf(board, sizeof board, "%ld", g->board);
+	quoted = indented(text);
+	if (quoted == NULL)
+		goto out;
+	var(&vs, "board", board);
+	var(&vs, "readers", readers);
+	var(&vs, "text", quoted);
+	st = expand(rc, "chatsent", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(quoted);
+	free(body);
+	return st;
+}
+
+/*
+ * The legal placements opts[0..n) of colour c on b: the capturing ones
+ * first, each with what it takes (with stones: which, else how many), then
+ * the others; "none" when there are none.
+ */
+static void legal_text(struct text *t, const struct rules_board *b, enum rules_color c,
+    const struct preview_option *opts, int n, bool stones)
+{
+	struct rules_board *scratch = NULL;
+	int *taken = NULL, i, k, ncaps = 0, shown = 0;
+	char name[4];
+
+	for (i = 0; i < n; i++)
+		ncaps += opts[i].captured > 0;
+	if (n == 0) {
+		tputs(t, "  none\n");
+		return;
+	}
+	if (stones) {
+		scratch = malloc(sizeof *scratch);
+		taken = malloc(RULES_MAX_POINTS * sizeof *taken);
+		if (scratch == NULL || taken == NULL) {
+			t->b.failed = true;
+			goto out;
+		}
+	}
+	if (ncaps > 0)
+		tprintf(t, "  capturing (%d; after each, place again):\n", ncaps);
+	for (i = 0; i < n; i++) {
+		if (opts[i].captured == 0)
+			continue;
+		if (shown++ == REPLY_OPTIONS_MAX) {
+			tprintf(t, "    and %d more\n", ncaps - REPLY_OPTIONS_MAX);
+			break;
+		}
+		tprintf(t, "    %s takes ", rules_point_name(b, opts[i].point, name));
+		if (stones) {
+			k = taken_by(b, c, opts[i].point, scratch, taken);
+			points_text(t, b, taken, k);
+			tputs(t, "\n");
+		} else {
+			tprintf(t, "%d stone%s\n", opts[i].captured, plural(opts[i].captured));
+		}
+	}
+	if (n > ncaps) {
+		struct text line = { 0 };
+		char *s;
+
+		tprintf(&line, "  not capturing (%d; each ends the turn):", n - ncaps);
+		for (i = 0; i < n; i++)
+			if (opts[i].captured == 0)
+				tprintf(&line, " %s", rules_point_name(b, opts[i].point, name));
+		s = tfinish(&line);
+		if (s == NULL) {
+			t->b.failed = true;
+			goto out;
+		}
+		/* wrapped under its list (reply_wrap keeps the indent) */
+		wrap_line(t, s, strlen(s), 4);
+		tputs(t, "\n");
+		free(s);
+	}
+out:
+	free(scratch);
+	free(taken);
+}
+
+/* Why placement i of pv was refused, one sentence without its period. */
+static void preview_why(const struct reply_preview *pv, int i, char *buf, size_t size)
+{
+	const struct preview_step *s = &pv->p->steps[i];
+	const char *name = pv->names[i];
+
+	switch (pv->p->why) {
+	case PREVIEW_OFF_BOARD:
+		rules_offboard_why(pv->board, name, (int)strlen(name), buf, size);
+		return;
+	case PREVIEW_AFTER_END:
+		snprintf(buf, size, "%s comes after the turn ended with %s: only a capture lets a player place "
+		    "again", name, pv->names[i - 1]);
+		return;
+	case PREVIEW_RULES:
+		break;
+	}
+	switch (s->check.verdict) {
+	case RULES_OCCUPIED:
+		snprintf(buf, size, "%s is occupied", name);
+		break;
+	case RULES_NO_ENEMY:
+		snprintf(buf, size, "%s would join %s's stones into a group of %d that touches no enemy stone: "
+		    "a placement next to one's own stones must capture", name, pv->who, s->check.new_group);
+		break;
+	case RULES_NOT_LARGER:
+		snprintf(buf, size, "%s would make a group of %d, not larger than the enemy group of %d it "
+		    "touches: a capturing group must be larger than every enemy group it touches", name,
+		    s->check.new_group, s->check.largest_enemy);
+		break;
+	default:
+		snprintf(buf, size, "%s: %s", name, rules_verdict_str(s->check.verdict));
+		break;
+	}
+}
+
+/* The steps of a preview: each placement, the board after a capture and at the end. */
+static void preview_steps(struct text *t, const struct reply_preview *pv)
+{
+	const struct preview *p = pv->p;
+	char why[400], *kept;
+	int i;
+
+	for (i = 0; i < p->nsteps; i++) {
+		const struct preview_step *s = &p->steps[i];
+
+		if (p->outcome == PREVIEW_ILLEGAL && i == p->nsteps - 1) {
+			preview_why(pv, i, why, sizeof why);
+			tprintf(t, "%d. %s: illegal (see below).\n\n", i + 1, pv->names[i]);
+			break;
+		}
+		if (s->captured > 0) {
+			tprintf(t, "%d. %s captures %d stone%s: ", i + 1, pv->names[i], s->captured, plural(s->captured));
+			points_text(t, pv->board, s->taken, s->ntaken);
+			tputs(t, p->last.result != RULES_PLAYING && i == p->nsteps - 1 ? "; the last of them.\n" :
+			    i == p->nsteps - 1 && p->outcome == PREVIEW_COMPLETE ?
+			    "; no placement is left, the turn ends.\n" : "; place again.\n");
+		} else {
+			tprintf(t, "%d. %s does not capture: the turn ends.\n", i + 1, pv->names[i]);
+		}
+		if (s->drawing[0] != '\0') {
+			kept = verbatim(s->drawing);
+			if (kept == NULL) {
+				t->b.failed = true;
+				return;
+			}
+			tprintf(t, "\n%s", kept);
+			free(kept);
+		}
+		tputs(t, "\n");
+	}
+}
+
+enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct reply_preview *pv, struct reply_mail *out)
+{
+	const struct preview *p = pv->p;
+	const struct game *g = pv->g;
+	char subject[200], title[400], verdict[800], why[400], dims[GAME_DIMENSIONS_SIZE], list[REPLY_PLACEMENTS_MAX];
+	struct text steps = { 0 }, legal = { 0 }, send = { 0 };
+	char *steps_s = NULL, *legal_s = NULL, *send_s = NULL, *body = NULL, *start = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	size_t used = 0;
+	int i, last = p->nsteps - (p->outcome == PREVIEW_ILLEGAL);
+
+	memset(out, 0, sizeof *out);
+	list[0] = '\0';
+	for (i = 0; i < pv->n && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i > 0 ? "," : "", pv->names[i]);
+	if (g != NULL) {
+		snprintf(subject, sizeof subject, "Oust Board %ld preview", g->board);
+		snprintf(title, sizeof title, "A preview of turn %d on board %ld (%s)%s: %s (%s, %c) places %s. "
+		    "Nothing is played.", pv->turn, g->board, game_dimensions(g, false, dims),
+		    pv->past ? ", from the position before it in the board's history" : "", pv->who,
+		    colour_name(p->color), symbol(p->color), list);
+	} else {
+		snprintf(subject, sizeof subject, "Oust preview");
+		if (pv->board->shape == RULES_HEX)
+			snprintf(dims, sizeof dims, "hex side %d", pv->board->size);
+		else
+			snprintf(dims, sizeof dims, "%dx%d", pv->board->size, pv->board->size);
+		snprintf(title, sizeof title, "A preview on an empty %s study board: Black (x) places %s.", dims, list);
+	}
+	switch (p->outcome) {
+	case PREVIEW_COMPLETE:
+		used = (size_t)snprintf(verdict, sizeof verdict, "The turn would be complete");
+		if (p->captured > 0)
+			used += (size_t)snprintf(verdict + used, sizeof verdict - used, ", capturing %d stone%s",
+			    p->captured, plural(p->captured));
+		if (p->last.result == RULES_DRAW)
+			snprintf(verdict + used, sizeof verdict - used, ", and the game would be drawn: neither side "
+			    "could place.");
+		else if (p->last.result != RULES_PLAYING)
+			snprintf(verdict + used, sizeof verdict - used, ", and %s would win: no enemy stone left.",
+			    pv->who);
+		else if (p->last.npasses > 0)
+			snprintf(verdict + used, sizeof verdict - used, "; %s would have no legal placement and pass, "
+			    "so %s would move again.", pv->next_who, pv->who);
+		else
+			snprintf(verdict + used, sizeof verdict - used, "; %s would move next.", pv->next_who);
+		break;
+	case PREVIEW_ILLEGAL:
+		preview_why(pv, p->nsteps - 1, why, sizeof why);
+		snprintf(verdict, sizeof verdict, "The turn would be illegal at placement %d, %s: %s. A move with "
+		    "these placements would be refused.", p->nsteps, pv->names[p->nsteps - 1], why);
+		break;
+	case PREVIEW_UNFINISHED:
+		snprintf(verdict, sizeof verdict, "The turn would be unfinished: after the capture at %s, %s must "
+		    "place again.", pv->names[last - 1], pv->who);
+		break;
+	}
+	preview_steps(&steps, pv);
+	if (p->outcome == PREVIEW_COMPLETE && p->last.result != RULES_PLAYING)
+		tputs(&legal, "None: the game would be over.\n");
+	else {
+		tprintf(&legal, "The legal placements of %s %s:\n",
+		    p->legal_color == p->color ? pv->who : pv->next_who,
+		    p->outcome == PREVIEW_COMPLETE ? "after the turn" : p->outcome == PREVIEW_ILLEGAL ?
+		    "before that placement" : "now");
+		legal_text(&legal, pv->board, p->legal_color, p->legal, p->nlegal, false);
+	}
+	if (g != NULL && !pv->past && p->outcome == PREVIEW_COMPLETE)
+		tprintf(&send, "To play it, send:\n\n    move %ld#%d %s <password> %s\n\n", g->board, pv->turn,
+		    pv->who, list);
+	start = verbatim(p->drawing_start);
+	steps_s = tfinish(&steps);
+	legal_s = tfinish(&legal);
+	send_s = tfinish(&send);
+	if (steps_s == NULL || legal_s == NULL || send_s == NULL || start == NULL)
+		goto out;
+	var(&vs, "title", title);
+	var(&vs, "start", start);
+	var(&vs, "steps", steps_s);
+	var(&vs, "verdict", verdict);
+	var(&vs, "legal", legal_s);
+	var(&vs, "send", send_s);
+	st = expand(rc, "preview", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(start);
+	free(steps_s);
+	free(legal_s);
+	free(send_s);
+	free(body);
+	return st;
+}
+
+enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out)
+{
+	char subject[200], title[400], drawing[BOARD_TEXT_MAX], count[16], board[24];
+	struct text legal = { 0 };
+	char *legal_s = NULL, *body = NULL;
+	struct vars vs = { .n = 0 };
+	enum reply_status st = REPLY_NOMEM;
+	enum rules_color c = g->rg.to_move;
+
+	memset(out, 0, sizeof *out);
+	snprintf(subject, sizeof subject, "Oust Board %ld moves", g->board);
+	snprintf(title, sizeof title, "Board %ld, turn %d: the legal placements of %s (%s, %c).", g->board,
+	    g->rg.turn, game_player_to_move(g), colour_name(c), symbol(c));
+	snprintf(count, sizeof count, "%d", n);
+	board_render_game(g, drawing);
+	legal_text(&legal, &g->rg.board, c, opts, n, true);
+	legal_s = tfinish(&legal);
+	if (legal_s == NULL)
+		goto out;
+	var(&vs, "title", title);
+	snprintf(board, sizeof board, "%ld", g->board);
+	var(&vs, "board", board);
+	var(&vs, "count", count);
+	var(&vs, "legal", legal_s);
+	var(&vs, "drawing", drawing);
+	st = expand(rc, "moves", &vs, &body);
+	if (st == REPLY_OK)
+		st = compose(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(legal_s);
 	free(body);
 	return st;
 }

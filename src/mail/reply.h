@@ -50,6 +50,7 @@
 #include "base/config.h"
 #include "base/mailaddr.h"
 #include "game/game.h"
+#include "game/preview.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
@@ -253,15 +254,38 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
  */
 enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
+/* Which of a player's boards `games` lists. */
+enum reply_games_filter {
+	REPLY_GAMES_ALL = 0,	/* every board (the default) */
+	REPLY_GAMES_ACTIVE,	/* the boards being played */
+	REPLY_GAMES_NEXT,	/* the boards being played where it is the player's move */
+	REPLY_GAMES_FINISHED	/* the finished boards */
+};
+
+/* "all", "active", "next", "finished". */
+const char *reply_games_filter_str(enum reply_games_filter f);
+/* The filter called word (case-insensitive); false if none is. */
+bool reply_games_filter_parse(const char *word, enum reply_games_filter *out);
+
 /*
  * games: the n boards (read with gamefile_parse_header()) of userid, in
- * order; counted all, listed at most the last REPLY_GAMES_MAX.  With own
- * (the mail comes from userid's address), the boards where userid is to
- * move are marked "your move".
+ * order; counted all, listed those filter keeps, at most the last
+ * REPLY_GAMES_MAX.  With own (the mail comes from userid's address), the
+ * boards where userid is to move are marked "your move".
  */
 #define REPLY_GAMES_MAX 200
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out);
+    const char *userid, bool own, enum reply_games_filter filter, const struct game *games, size_t n,
+    struct reply_mail *out);
+
+/*
+ * finished: the n most recently finished boards of the server (headers,
+ * newest first), n at most REPLY_FINISHED_MAX; total is how many boards
+ * have finished in all.
+ */
+#define REPLY_FINISHED_MAX 20
+enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *const *games, size_t n, size_t total, struct reply_mail *out);
 
 /*
  * help: the commands and the rules (Oust, by Mark Steere).  commands is the
@@ -270,6 +294,46 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
  */
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *commands, struct reply_mail *out);
+
+/*
+ * chat: sender's text (command_comment(): quoted mail cut) to the reader
+ * to of board g, in the board's thread: subject "Oust Board 101 chat from
+ * alice".
+ */
+enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
+    const struct reply_player *to, struct reply_mail *out);
+
+/* chat, to its sender: text went to readers (user ids, "bob"); "Oust Board 101 chat sent". */
+enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const char *readers, const char *text, struct reply_mail *out);
+
+#define REPLY_PLACEMENTS_MAX 4100	/* bytes of the placements a preview quotes ("C3,D4,..."), cut beyond */
+
+/* What a preview reply is about (besides the tried turn itself). */
+struct reply_preview {
+	const struct game *g;	/* the board, NULL for a study board */
+	int turn;		/* the turn tried */
+	bool past;		/* a turn of the board's history (#turn), not the next one */
+	const char *who;	/* who places: a user id, or "Black" on a study board */
+	const char *next_who;	/* the side after them */
+	const struct rules_board *board;	/* the position tried on (for the names of its points) */
+	const char (*names)[4];	/* the placements as given, p->nsteps of them at least */
+	int n;			/* placements given */
+	const struct preview *p;
+};
+
+/*
+ * preview: the board after each placement that captured and at the end,
+ * whether the turn would be complete, illegal (which placement, why) or
+ * unfinished, and the legal placements where it stops.  Subject "Oust
+ * Board 101 preview", or "Oust preview" for a study board.
+ */
+enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct reply_preview *pv, struct reply_mail *out);
+
+/* moves: the legal placements opts[0..n) of the player to move on g, what the capturing ones take. */
+enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out);
 
 /* register: the account userid now exists, bound to address. */
 enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,

@@ -123,7 +123,7 @@ check "... no remind: line once over" [ -z "$(header "$g" remind)" ]
 check "... one mail to each player" [ "$(replies "$h" $A)$(replies "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
 check "... subject 'Oust Board 101 won by alice'" sh -c "grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $A)' && grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $B)'"
 r=$(last "$h" $B)
-check "... the result, the time limit, the board and the whole history" sh -c "grep -q 'is over: alice won: bob ran out of time' '$r' && grep -q 'The time limit on this server is 10 days' '$r' && grep -q '^ 3  \. \. x' '$r' && grep -q '   2  2023-11-24 22:13 UTC  o bob    out of time' '$r'"
+check "... the result, the time limit, the board and the whole history" sh -c "grep -q 'is over: alice won: bob ran out of time' '$r' && grep -q 'The time limit on this board is 10 days' '$r' && grep -q '^ 3  \. \. x' '$r' && grep -q '   2  2023-11-24 22:13 UTC  o bob    out of time' '$r'"
 check "... threaded under the board" grep -q '^References: <board-101\.' "$r"
 check "... logged" grep -q 'cleanup board=101 ok: turn 2: bob lost on time after 10 days; alice won' "$h/log"
 check "the file replays (fsck)" "$bin" -d "$h" fsck
@@ -132,6 +132,36 @@ cleanup "$h" $((T0 + 10 * DAY)) >/dev/null
 cleanup "$h" $((T0 + 30 * DAY)) >/dev/null
 check "run again, and later: nothing new" [ "$(replies "$h" $A)$(replies "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
 check "a move after the loss on time is refused" sh -c "printf 'From: $B\nSubject: move 101 bob hunter2 A1\n\n' | OUSTPBM_TEST_TIME=$((T0 + 31 * DAY)) '$bin' -d '$h' && grep -q 'board 101 is over (won by alice)' \"\$(ls -t '$h/mail/$B/new/'* | head -1)\""
+
+# ---- a board's own time limits (challenge -remind=DAYS -timeout=DAYS) over the configuration's
+h=$tmp/own
+base "$h" "timeout_days = 30"
+send "$h" $T0 alice@example.org "challenge alice secret bob -size=5 -remind=2 -timeout=5"
+send "$h" $T0 alice@example.org "move 102 alice secret C3"
+g=$h/games/102.game
+check "-remind=2 -timeout=5: stored in the game file" sh -c "[ '$(header "$g" remind-days)' = 2 ] && [ '$(header "$g" timeout-days)' = 5 ]"
+check "... remind: is the last turn + 2 days" [ "$(header "$g" remind)" = "$(iso $((T0 + 2 * DAY)))" ]
+check "... the board without options keeps the configuration's (no such lines)" sh -c "! grep -q '^remind-days\|^timeout-days' '$h/games/101.game'"
+check "... bob's mail gives his time left" grep -q 'You have 5 days to move, until 2023-11-19 22:13 UTC' "$(last "$h" $B)"
+b0=$(replies "$h" $B)
+cleanup "$h" $((T0 + 2 * DAY - 1)) >/dev/null
+check "a second before 2 days: no reminder" [ "$(replies "$h" $B)" = "$b0" ]
+cleanup "$h" $((T0 + 2 * DAY)) >/dev/null
+check "2 days on: bob is reminded of board 102 (101 waits for the server's 7 days)" sh -c "[ $(replies "$h" $B) = $((b0 + 1)) ] && grep -qx 'Subject: Oust Board 102 reminder bob' '$(last "$h" $B)'"
+check "... the reminder gives the board's own deadline" grep -q "If you have not played by 2023-11-19 22:13 UTC, you lose the game on time" "$(last "$h" $B)"
+check "... the next one 2 days later" [ "$(header "$g" remind)" = "$(iso $((T0 + 4 * DAY)))" ]
+cleanup "$h" $((T0 + 5 * DAY - 1)) >/dev/null
+check "a second before 5 days: still playing" [ "$(header "$g" status)" = playing ]
+cleanup "$h" $((T0 + 5 * DAY)) >/dev/null
+check "5 days on: bob lost board 102 on time" sh -c "[ '$(header "$g" status)' = black-won ] && [ '$(header "$g" end)' = timeout ]"
+check "... the mail names the board's limit" grep -q 'The time limit on this board is 5 days' "$(last "$h" $B)"
+check "... logged with it" grep -q 'cleanup board=102 ok: turn 2: bob lost on time after 5 days; alice won' "$h/log"
+check "... board 101 goes on (timeout_days = 30)" [ "$(header "$h/games/101.game" status)" = playing ]
+check "the files pass fsck" "$bin" -d "$h" fsck
+cleanup "$h" $((T0 + 30 * DAY)) >/dev/null
+check "board 101 is lost on time at the server's 30 days" [ "$(header "$h/games/101.game" end)" = timeout ]
+sed -i 's/^timeout-days: 5$/timeout-days: 0/' "$g"
+check "a game file with timeout-days: 0 is refused by fsck" sh -c "! '$bin' -d '$h' fsck >/dev/null 2>&1"
 
 # ---- the board lock is respected
 if [ -x "$PY" ]; then

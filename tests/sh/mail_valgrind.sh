@@ -1,7 +1,8 @@
 #!/bin/sh
 # The mail handler (./oustpbm < mail) under valgrind (memcheck, full leak
 # check, glib's suppression file): registrations, a challenge, moves, a
-# refusal, show, a password change, a redelivered copy, a mail too big,
+# refusal, show, a password change, preview, moves, chat, games, finished,
+# a challenge with its own time limits, a redelivered copy, a mail too big,
 # one nested too deeply and one with two From headers; a game against the
 # robot player (its think in a child process, traced too), a fault of the AI
 # and `oustpbm robot` playing the turn left over.  Each must exit as
@@ -62,6 +63,17 @@ else
 fi
 unset OUSTPBM_TEST_ROBOT_PLAYOUTS
 vg alice@example.org "password alice secret better"
+# the commands that try turns, talk and list (preview, moves, chat, games, finished) and a board's own time limits
+vg bob@example.com "preview 101 A1"
+vg bob@example.com "preview 101#2 A1,B1"
+vg carol@example.net "preview new -hex=3 c3,c4"
+vg carol@example.net "preview new 12 C3"
+vg bob@example.com "moves 101"
+vg bob@example.com "chat 101 bob hunter2"
+vg alice@example.org "games alice next"
+vg carol@example.net "finished"
+vg alice@example.org "challenge alice better bob -size=5 -remind=1 -timeout=2"
+vg alice@example.org "show 103"
 n=$((n + 1))
 k=$((k + 1))
 {

@@ -49,6 +49,14 @@ for cmd in "show 101" "help" "move 101 alice wrong C4" "nonsense words"; do
 	check "... and not answered again" [ "$(replies "$h" $A)" = "$r" ]
 done
 
+# ---- a chat delivered again: its text does not reach the opponent twice
+run "$h" $((T0 + 220)) $A "chat 101 alice secret" chat1@x >/dev/null
+ra=$(replies "$h" $A)
+rb=$(replies "$h" $B)
+check "a chat reaches the opponent" grep -q 'alice writes to you about board 101' "$(ls -t "$h/mail/$B/new/"* | head -1)"
+check "... delivered again: exit 0" [ "$(run "$h" $((T0 + 230)) $A "chat 101 alice secret" chat1@x)" = 0 ]
+check "... no second copy to the opponent, nor to the sender" [ "$(replies "$h" $A) $(replies "$h" $B)" = "$ra $rb" ]
+
 # ---- no Message-ID: no record, answered each time
 r=$(replies "$h" $A)
 run "$h" $((T0 + 300)) $A "help" "" >/dev/null

@@ -9,9 +9,9 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, show, " \
-	"history, sgf, subscribe, unsubscribe, notify, games, standings, rating, seek, limit, help, forgot, reset, address, " \
-	"confirm, signoff and whoami"
+#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, " \
+	"preview, moves, show, history, sgf, subscribe, unsubscribe, notify, chat, games, finished, standings, rating, seek, " \
+	"limit, help, forgot, reset, address, confirm, signoff and whoami"
 
 static enum command_status subj(const char *s)
 {
@@ -126,8 +126,8 @@ static void test_challenge(void)
 	    "-size=09: write the size without leading zeros, as in -size=9");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent>|* "
-	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated]; missing: one of <userid> <password> "
-	    "<opponent>. Send: challenge <userid> <password> <opponent>");
+	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]; "
+	    "missing: one of <userid> <password> <opponent>. Send: challenge <userid> <password> <opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=27", COMMAND_BAD_OPTION, "-size=27: the size must be odd, from 5 to 25");
@@ -138,11 +138,11 @@ static void test_challenge(void)
 	    "-size=0: write the size without leading zeros, as in -size=9");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N or -unrated)");
+	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS or -timeout=DAYS)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N or -unrated)");
+	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS or -timeout=DAYS)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N or -unrated)");
+	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS or -timeout=DAYS)");
 	ok_int(subj("challenge alice pw bob -hex"), COMMAND_OK, "challenge: -hex");
 	ok(cmd.hex && cmd.size == 7, "challenge: -hex is side 7");
 	ok_int(subj("challenge alice pw bob -HEX=10 -white"), COMMAND_OK, "challenge: -hex=10");
@@ -320,12 +320,33 @@ static void test_other_commands(void)
 	fails("show 12345678901234567890", COMMAND_BAD_BOARD, "'12345678901234567890' is not a board number");
 	fails("history 101#3", COMMAND_BAD_BOARD, "'101#3' is not a board number");
 	fails("history", COMMAND_USAGE, "history needs: history <board>; missing: <board>. Send: history <board>");
-	fails("games", COMMAND_USAGE, "games needs: games <userid>; missing: your user id. Send: games <userid>");
-	fails("games a b", COMMAND_USAGE, "games needs: games <userid>; 1 word too many");
+	fails("games", COMMAND_USAGE, "games needs: games <userid> [active|next|finished|all]; missing: your user id. "
+	    "Send: games <userid>");
+	fails("games a b", COMMAND_USAGE,
+	    "games needs: games <userid> [active|next|finished|all]; the last word may only be active|next|finished|all");
+	fails("games a next b", COMMAND_USAGE, "games needs: games <userid> [active|next|finished|all]; 1 word too many");
 	fails("games -x", COMMAND_BAD_USERID, "'-x' is not a user id (1 to 32 letters, digits, '_' or '-')");
 	/* a misspelt keyword gets the nearest one and the list (the table's, mailcmd.c) */
 	fails("challenge alice pw bob -unrated -unrated", COMMAND_BAD_OPTION,
 	    "'-unrated' is given twice: give each option once");
+	ok_int(subj("challenge alice pw bob -remind=2 -timeout=5"), COMMAND_OK, "challenge -remind=2 -timeout=5");
+	ok(cmd.remind_days == 2 && cmd.timeout_days == 5, "... 2 and 5 days");
+	ok_int(subj("challenge alice pw bob -TIMEOUT=3650"), COMMAND_OK, "-timeout=3650, any case");
+	ok(cmd.remind_days == 0 && cmd.timeout_days == 3650, "... no -remind: 0");
+	fails("challenge alice pw bob -timeout=0", COMMAND_BAD_OPTION,
+	    "-timeout=0: the time to move before losing on time is a number of days, from 1 to 3650, as in -timeout=14");
+	fails("challenge alice pw bob -remind=x", COMMAND_BAD_OPTION,
+	    "-remind=x: the time before a reminder is a number of days, from 1 to 365, as in -remind=3");
+	fails("challenge alice pw bob -remind=366", COMMAND_BAD_OPTION,
+	    "-remind=366: the time before a reminder is a number of days, from 1 to 365, as in -remind=3");
+	fails("challenge alice pw bob -remind", COMMAND_BAD_OPTION,
+	    "-remind: the time before a reminder is a number of days, from 1 to 365, as in -remind=3");
+	fails("challenge alice pw bob -timeout=07", COMMAND_BAD_OPTION,
+	    "-timeout=07: the time to move before losing on time is a number of days, from 1 to 3650, as in -timeout=14");
+	fails("challenge alice pw bob -remind=7 -timeout=7", COMMAND_BAD_OPTION,
+	    "-remind=7 is not shorter than -timeout=7: the reminder must come before the loss on time");
+	fails("challenge alice pw bob -timeout=3 -remind=1 -timeout=4", COMMAND_BAD_OPTION,
+	    "'-timeout=4' is given twice: give each option once");
 	ok_int(subj("challenge alice pw bob -unrated"), COMMAND_OK, "challenge -unrated");
 	ok(cmd.unrated, "challenge -unrated: the flag");
 	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
@@ -548,7 +569,8 @@ static void test_short_forms(void)
 	    "-size=12: the size must be odd, from 5 to 25");
 	short_form("challenge alice " PW " bob -fast", "challenge alice **** bob ****", NULL);
 	short_form("show 101 alice " PW, "show 101 **** ****", "show needs: show <board>[#turn]; 2 words too many");
-	short_form("games alice " PW, "games **** ****", NULL);
+	short_form("games alice " PW, "games alice ****", NULL);
+	short_form("games alice next " PW, "games alice next ****", NULL);
 	short_form("help alice " PW, "help **** ****", "");
 	short_form("register al!ce " PW " Alice", "register **** **** ****", NULL);
 }

@@ -277,6 +277,26 @@ static void test_canonical(void)
 	free(out);
 	game_release(&g);
 	free(lower);
+
+	/* A board's own time limits (challenge -remind=, -timeout=): read, written back; absent, 0. */
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "a file without time limits");
+	ok(g.remind_days == 0 && g.timeout_days == 0, "... 0: the configuration's");
+	ok(game_timeout_days(&g, 21) == 21 && game_remind_days(&g, 7) == 7, "... the defaults apply");
+	game_release(&g);
+	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nremind-days: 2\ntimeout-days: 5\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "remind-days, timeout-days parse %s", err.msg);
+	ok(g.remind_days == 2 && g.timeout_days == 5, "... 2 and 5 days");
+	ok(game_timeout_days(&g, 21) == 5 && game_remind_days(&g, 7) == 2, "... over the defaults");
+	ok(game_timeout_at(&g, 21) == g.last_move + 5 * GAME_DAY, "... lost on time 5 days after the last turn");
+	ok_int(gamefile_parse_header(lower, strlen(lower), &g, &err), GAMEFILE_OK, "... in the header alone too");
+	ok(g.remind_days == 2 && g.timeout_days == 5, "... read there");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "read again");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with them");
+	ok_str(out, lower, "and back to the same text");
+	free(out);
+	game_release(&g);
+	free(lower);
 }
 
 /* An administrator fixes a position by editing the drawing. */
@@ -344,6 +364,12 @@ static const struct perr perrs[] = {
 	    NULL, NULL, "line 13: robot-level must be 1 to 5, not '0'", 13 },
 	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: three\n",
 	    NULL, NULL, "line 13: robot-level must be 1 to 5, not 'three'", 13 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\ntimeout-days: 0\n",
+	    NULL, NULL, "line 13: timeout-days must be 1 to 3650, not '0'", 13 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nremind-days: 366\n",
+	    NULL, NULL, "line 13: remind-days must be 1 to 365, not '366'", 13 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\ntimeout-days: x\n",
+	    NULL, NULL, "line 13: timeout-days must be 1 to 3650, not 'x'", 13 },
 	{ "swap: on\n", "", NULL, NULL, "line 12: the header has no 'swap:' line", 12 },
 	{ "to-move: white\n", "to-move: white\nend: capture\n", NULL, NULL,
 	    "line 9: end given, but the status is playing", 9 },

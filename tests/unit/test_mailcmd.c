@@ -26,7 +26,7 @@ static void test_rows(void)
 		ok(strncmp(mc->syntax.synopsis, name, n) == 0 &&
 		    (mc->syntax.synopsis[n] == '\0' || mc->syntax.synopsis[n] == ' '),
 		    "%s: the synopsis starts with the keyword", name);
-		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btuopawnLONC*") == strlen(mc->syntax.slots),
+		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btvuopawnLONTCW*") == strlen(mc->syntax.slots),
 		    "%s: slots of the grammar's letters", name);
 		ok(mc->run != NULL, "%s: a handler", name);
 		ok(mc->help != NULL && mc->summary != NULL && mc->summary[0] != '\0', "%s: help and summary", name);
@@ -105,10 +105,14 @@ static void test_parse_each(void)
 		{ "move", "move 101#3 alice secret E5,F6" },
 		{ "swap", "swap 101 bob secret" },
 		{ "resign", "resign 101 bob secret" },
+		{ "preview", "preview 101#3 E5,F6" },
+		{ "moves", "moves 101" },
 		{ "show", "show 101#2" },
 		{ "history", "history 101" },
 		{ "sgf", "sgf 101" },
-		{ "games", "games alice" },
+		{ "chat", "chat 101 alice secret" },
+		{ "games", "games alice next" },
+		{ "finished", "finished" },
 		{ "standings", "standings hex-small" },
 		{ "rating", "rating alice" },
 		{ "seek", "seek alice secret 3" },
@@ -142,6 +146,40 @@ static void test_parse_each(void)
 	ok_int(command_parse(&mailcmd_grammar, "frobnicate", NULL, &cmd), COMMAND_UNKNOWN, "an unknown word");
 	ok(strstr(cmd.error, "did you mean") == NULL && strstr(cmd.error, "; the commands are register, ") != NULL,
 	    "... gets the list, and no guess");
+}
+
+/* The shapes of preview (a board, or "new <size>") and of games' optional filter. */
+static void test_preview_games(void)
+{
+	static struct command cmd;
+	char *masked;
+
+	ok_int(command_parse(&mailcmd_grammar, "preview 101#7 E5, F6", NULL, &cmd), COMMAND_OK, "preview of a board");
+	ok(cmd.board == 101 && cmd.turn == 7 && !cmd.study && cmd.nplacements == 2, "... its board, turn, placements");
+	ok_int(command_parse(&mailcmd_grammar, "preview new 9 E5", NULL, &cmd), COMMAND_OK, "preview new 9");
+	ok(cmd.study && cmd.board == 0 && cmd.size == 9 && !cmd.hex && cmd.nplacements == 1, "... a 9x9 study board");
+	ok_int(command_parse(&mailcmd_grammar, "Preview NEW -hex=5 c3,d4", NULL, &cmd), COMMAND_OK, "preview new -hex=5");
+	ok(cmd.study && cmd.size == 5 && cmd.hex && cmd.nplacements == 2, "... a hex study board of side 5");
+	ok_int(command_parse(&mailcmd_grammar, "preview new -size=7 C3", NULL, &cmd), COMMAND_OK, "preview new -size=7");
+	ok(cmd.study && cmd.size == 7 && !cmd.hex, "... 7x7");
+	ok_int(command_parse(&mailcmd_grammar, "preview new 12 C3", NULL, &cmd), COMMAND_BAD_OPTION, "an even size");
+	ok(strstr(cmd.error, "'12' is not a board size") != NULL, "... named: %s", cmd.error);
+	masked = command_mask(&cmd);
+	ok(masked != NULL && strcmp(masked, "preview new 12 C3") == 0, "... and shown unmasked: %s", masked);
+	free(masked);
+	ok_int(command_parse(&mailcmd_grammar, "preview new -black C3", NULL, &cmd), COMMAND_BAD_OPTION,
+	    "an option that is no size");
+	ok_int(command_parse(&mailcmd_grammar, "preview new -hex=11 c3", NULL, &cmd), COMMAND_BAD_OPTION, "a hex side of 11");
+	ok_int(command_parse(&mailcmd_grammar, "preview new 9", NULL, &cmd), COMMAND_USAGE, "no placements");
+	ok(strstr(cmd.error, "missing: <placements>") != NULL, "... named: %s", cmd.error);
+	ok_int(command_parse(&mailcmd_grammar, "preview 101", NULL, &cmd), COMMAND_USAGE, "a board, no placements");
+	ok_int(command_parse(&mailcmd_grammar, "games alice", NULL, &cmd), COMMAND_OK, "games without a filter");
+	ok(strcmp(cmd.text, "") == 0, "... none");
+	ok_int(command_parse(&mailcmd_grammar, "games alice Finished", NULL, &cmd), COMMAND_OK, "games with a filter");
+	ok(strcmp(cmd.text, "Finished") == 0, "... as written (games.c checks it)");
+	ok_int(command_parse(&mailcmd_grammar, "games alice next all", NULL, &cmd), COMMAND_USAGE, "two filters");
+	ok(strstr(cmd.error, "1 word too many") != NULL, "... one too many: %s", cmd.error);
+	ok_int(command_parse(&mailcmd_grammar, "finished 20", NULL, &cmd), COMMAND_USAGE, "finished takes no word");
 }
 
 /* help lists every command, each synopsis once, each at the start of a line. */
@@ -235,6 +273,7 @@ int main(void)
 	test_rows();
 	test_parse_each();
 	test_games_and_class();
+	test_preview_games();
 	test_help();
 	test_readme();
 	test_own_grammar();
