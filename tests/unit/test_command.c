@@ -606,7 +606,7 @@ static void test_senders(void)
 	ok_str(m, "challenge alice ****", "senders: the opponent or the password: masked");
 	free(m);
 	ok_str(cmd.error, "challenge needs: challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] "
-	    "[-black|-white|-random] [-noswap] [-level=N] [-unrated]; missing: <password> or <opponent>. "
+	    "[-black|-white|-random] [-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]; missing: <password> or <opponent>. "
 	    "Send: challenge alice <password> <opponent>", "senders: two slots left for one word");
 	command_parse_as(&mailcmd_grammar, "swap 101 bob", "", bob, 1, &cmd);
 	m = command_mask(&cmd);
