@@ -139,10 +139,10 @@ const struct mail_command mailcmd_table[] = {
 	  "the same for one board you do not play (listed in its game file)" },
 	{ { "chat", "chat <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD, chat_run,
-	  "The text of your mail (below the command line, or all of it if the\n"
-	  "command is in the Subject; quoted mail cut as for a move's comment)\n"
-	  "goes to your opponent on that board, and to its observers, in the\n"
-	  "board's thread.",
+	  "The text of your mail (below the command line, or all of it if\n"
+	  "the command is in the Subject; quoted mail cut as for a move's\n"
+	  "comment) goes to your opponent on that board, and to its\n"
+	  "observers, in the board's thread.",
 	  "the mail's text (quoted mail cut, as a move's comment) to the opponent on the board and to its "
 	  "observers, in the board's mail thread; nothing changes on the board" },
 	{ { "games", "games <userid> [active|next|finished|all]", "uW" },

@@ -1362,6 +1362,8 @@ void ratings_mail_line(struct store *st, const struct game *g, int64_t now, char
 	enum store_status ss;
 
 	buf[0] = '\0';
+	if (game_is_open(g))
+		return;		/* an open seat has no rating: the line comes once the seat is taken */
 	if (!ratings_game_rated(g)) {
 		snprintf(buf, size, "This game is not rated.\n");
 		return;
