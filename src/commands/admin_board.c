@@ -18,7 +18,7 @@ static void short_time(int64_t t, char buf[GAMEFILE_TIME_SIZE])
 static void state_text(const struct game *g, char *buf, size_t size)
 {
 	if (!game_over(g))
-		snprintf(buf, size, "%s to move", game_player_to_move(g));
+		snprintf(buf, size, "%s to move", game_is_open(g) ? "open: nobody" : game_player_to_move(g));
 	else if (g->rg.result == RULES_DRAW)
 		snprintf(buf, size, "drawn (%s)", game_end_str(g->end));
 	else

@@ -198,8 +198,8 @@ static enum fsck_status check_player(struct store *st, const char *file, const c
 
 	struct store_reserved r;
 
-	if (robot_is(userid))
-		return FSCK_OK;	/* built in, without an account (robot.h) */
+	if (robot_is(userid) || strcmp(userid, GAME_OPEN_SEAT) == 0)
+		return FSCK_OK;	/* built in, without an account (robot.h); an open challenge's open seat */
 	ss = store_user_find(st, userid, &u);
 	if (ss == STORE_OK)
 		return FSCK_OK;

@@ -1150,6 +1150,8 @@ enum web_status web_update(struct web *w, const struct game *g)
 	int from = 1;
 	size_t i;
 
+	if (game_is_open(g))
+		return WEB_OK;	/* not a game yet: on the site once someone accepts it */
 	s = summary_load(w);
 	if (s != WEB_OK)
 		return s;
@@ -1228,6 +1230,10 @@ enum web_status web_build(struct web *w)
 			continue;
 		}
 		free(text);
+		if (game_is_open(&g)) {
+			game_release(&g);
+			continue;	/* not a game yet: on the site once someone accepts it */
+		}
 		s = game_pages(w, &g, 1);
 		if (s == WEB_STORE) {
 			fprintf(stderr, "oustpbm: web: %s\n", w->err);

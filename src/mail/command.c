@@ -924,23 +924,37 @@ static bool slot_empty(const struct layout *l, size_t s)
 	return true;
 }
 
-/* The n-th "<...>" of k's usage, as in "<password>", into buf. */
+/*
+ * The name of argument n of k's usage, into buf: its "<...>" ("<password>",
+ * "<board>" of "<board>[#turn]"), or the word itself for a word the
+ * command takes as it is ("all", "on|off").  An argument runs to the next
+ * space outside "<...>" and "[...]".
+ */
 static const char *slot_name(const struct keyword *k, size_t n, char *buf, size_t size)
 {
-	const char *p = k->synopsis, *e;
+	const char *p = k->synopsis + strcspn(k->synopsis, " "), *e, *lt, *gt;
+	int depth;
 
 	for (;;) {
-		p = strchr(p, '<');
-		if (p == NULL || (e = strchr(p, '>')) == NULL) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0') {
 			snprintf(buf, size, "a word");
 			return buf;
 		}
-		if (n-- == 0) {
-			snprintf(buf, size, "%.*s", (int)(e - p + 1), p);
-			return buf;
-		}
+		for (e = p, depth = 0; *e != '\0' && (depth > 0 || *e != ' '); e++)
+			depth += (*e == '<' || *e == '[') - (*e == '>' || *e == ']');
+		if (n-- == 0)
+			break;
 		p = e;
 	}
+	lt = memchr(p, '<', (size_t)(e - p));
+	gt = lt != NULL ? memchr(lt, '>', (size_t)(e - lt)) : NULL;
+	if (gt != NULL)
+		snprintf(buf, size, "%.*s", (int)(gt - lt + 1), lt);
+	else
+		snprintf(buf, size, "%.*s", (int)(e - p), p);
+	return buf;
 }
 
 /* A missing slot in words: "your password", "your user id", else its "<name>". */

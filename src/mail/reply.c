@@ -527,6 +527,8 @@ static void status_text(const struct game *g, char *buf, size_t size)
 {
 	if (game_over(g))
 		result_text(g, buf, size);
+	else if (game_is_open(g))
+		snprintf(buf, size, "an open challenge of %s's, waiting for a player", game_open_challenger(g));
 	else
 		snprintf(buf, size, "turn %d, %s (%s, %c) to move", g->rg.turn, game_player_to_move(g),
 		    colour_name(g->rg.to_move), symbol(g->rg.to_move));

@@ -863,6 +863,44 @@ static void test_names(void)
 	ok_str(command_status_str((enum command_status)99), "unknown command status", "unknown status name");
 }
 
+/* A keyword of several rows: the first that parses wins; the masking follows the row, or every row. */
+static void test_rows(void)
+{
+	char *m;
+
+	ok_int(subj("subscribe 101 carol pw3"), COMMAND_OK, "subscribe <board> parses");
+	ok(cmd.board == 101 && strcmp(cmd.userid, "carol") == 0 && strcmp(cmd.password, "pw3") == 0 &&
+	    strcmp(cmd.syntax->slots, "bup") == 0, "... by the board's row");
+	m = command_mask(&cmd);
+	ok_str(m, "subscribe 101 carol ****", "... the password masked, not the user id");
+	free(m);
+	ok_int(subj("Subscribe carol pw3 ALL"), COMMAND_OK, "subscribe ... all parses");
+	ok(cmd.board == 0 && strcmp(cmd.userid, "carol") == 0 && strcmp(cmd.word, "all") == 0 &&
+	    strcmp(cmd.syntax->slots, "upw") == 0, "... by the row of all, the word folded");
+	m = command_mask(&cmd);
+	ok_str(m, "Subscribe carol **** ALL", "... the password masked");
+	free(m);
+	ok_int(subj("notify carol pw3 off 102"), COMMAND_OK, "notify with a board");
+	ok(cmd.board == 102 && strcmp(cmd.word, "off") == 0, "... off, board 102");
+	ok_int(subj("notify carol pw3 on"), COMMAND_OK, "notify without a board");
+	ok(cmd.board == 0 && strcmp(cmd.word, "on") == 0, "... on, no board");
+	fails("notify carol pw3 maybe", COMMAND_USAGE,
+	    "notify needs: notify <userid> <password> on|off; 'maybe' is not on|off");
+	m = command_mask(&cmd);
+	ok(strstr(m, "pw3") == NULL, "a failed notify: the password masked (%s)", m);
+	free(m);
+	fails("subscribe 101 carol", COMMAND_USAGE,
+	    "subscribe needs: subscribe <userid> <password> all; missing: one of <userid> <password> all");
+	m = command_mask(&cmd);
+	ok_str(m, "subscribe **** ****", "a short subscribe: a word either row may take for a password is masked");
+	free(m);
+	ok_int(subj("challenge alice pw *"), COMMAND_OK, "challenge * parses");
+	ok(strcmp(cmd.opponent, "*") == 0, "... an open challenge");
+	ok_int(subj("accept 101 bob pw"), COMMAND_OK, "accept");
+	ok_int(subj("decline 101 bob pw"), COMMAND_OK, "decline");
+	ok_int(subj("challenges"), COMMAND_OK, "challenges");
+}
+
 int main(void)
 {
 	test_register_password();
@@ -880,5 +918,6 @@ int main(void)
 	test_subject_incomplete();
 	test_placements_only();
 	test_names();
+	test_rows();
 	return t_done();
 }

@@ -332,6 +332,16 @@ static const struct perr perrs[] = {
 	{ "swap: on\n", "swap: on\nsize: 11\n", NULL, NULL,
 	    "line 5: duplicate key 'size' (first on line 3)", 5 },
 	{ "board: 101", "board: 0101", NULL, NULL, "line 2: bad board id '0101'", 2 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nobservers: carol c@rol\n",
+	    NULL, NULL, "line 13: bad user id 'c@rol'", 13 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nobservers: carol\n"
+	    "notify: Carol\n", NULL, NULL, "line 14: carol observes the board twice", 14 },
+	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nopen-challenge: maybe\n",
+	    NULL, NULL, "line 13: open-challenge must be yes or no, not 'maybe'", 13 },
+	{ "white: bob", "white: *", NULL, NULL,
+	    "line 6: an open seat ('*') on a board with turns: nobody can have played before it was taken", 6 },
+	{ "black: alice", "black: *", "white: bob", "white: *",
+	    "line 6: both seats are open ('*'): an open challenge has its challenger", 6 },
 	{ "size: 11", "size: eleven", NULL, NULL, "line 3: bad size 'eleven'", 3 },
 	{ "size: 11", "size: 27", NULL, NULL, "line 3: size 27 is not in 5..25", 3 },
 	{ "size: 11", "size: 12", NULL, NULL, "line 3: size 12 is not odd", 3 },
@@ -951,6 +961,66 @@ static void test_hex(void)
 	ok_int(games, 8, "hex games of sides 3 to 10 round-trip");
 }
 
+/* Observers, notified users and an open seat: written, read back, and the same file again. */
+static void test_observers_open(void)
+{
+	struct gamefile_error err;
+	struct game g, h;
+	char *text = NULL, *again = NULL, *open = NULL;
+	size_t len, len2;
+
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "the canonical file: no observers");
+	ok_int(g.nobservers, 0, "... none read (a file from before observers)");
+	ok(game_observer_add(&g, "carol", false) && game_observer_add(&g, "dave", true) &&
+	    game_observer_add(&g, "erin", false), "three observers added");
+	ok_int(gamefile_format(&g, &text, &len), GAMEFILE_OK, "written");
+	ok(text != NULL && strstr(text, "\nthread: <board-101@oust.example.org>\nobservers: carol erin\nnotify: dave\n"
+	    "\n") != NULL, "observers: and notify: after the other keys, in their order");
+	ok_int(gamefile_parse(text, len, &h, &err), GAMEFILE_OK, "read back");
+	ok(h.nobservers == 3 && game_observer_find(&h, "dave") >= 0 && h.observers[game_observer_find(&h, "dave")].results &&
+	    !h.observers[game_observer_find(&h, "carol")].results, "... the same observers, dave for the result only");
+	ok_int(gamefile_format(&h, &again, &len2), GAMEFILE_OK, "written again");
+	ok(again != NULL && len2 == len && memcmp(text, again, len) == 0, "... byte for byte the same");
+	game_observer_remove(&h, game_observer_find(&h, "carol"));
+	/* read back: the observers: line first, then notify: */
+	ok(h.nobservers == 2 && strcmp(h.observers[0].userid, "erin") == 0 && strcmp(h.observers[1].userid, "dave") == 0,
+	    "removing one keeps the others' order");
+	game_release(&h);
+	free(again);
+	again = NULL;
+	while (g.nobservers < GAME_OBSERVERS_MAX) {
+		char name[16];
+
+		snprintf(name, sizeof name, "u%d", g.nobservers);
+		game_observer_add(&g, name, false);
+	}
+	ok(!game_observer_add(&g, "onemore", false), "no more than GAME_OBSERVERS_MAX observers");
+	game_release(&g);
+	free(text);
+	text = NULL;
+
+	/* an open challenge: the white seat open, then taken */
+	game_init(&g, 102, 5, true, "alice", GAME_OPEN_SEAT, T0);
+	ok(game_is_open(&g) && strcmp(game_open_challenger(&g), "alice") == 0, "an open challenge of alice's");
+	ok_int(gamefile_format(&g, &open, &len), GAMEFILE_OK, "written");
+	ok(open != NULL && strstr(open, "\nblack: alice\nwhite: *\n") != NULL, "the open seat is written '*'");
+	ok_int(gamefile_parse(open, len, &h, &err), GAMEFILE_OK, "read back");
+	ok(game_is_open(&h) && !h.opened, "... open, not yet taken");
+	game_take_seat(&h, "Bob");
+	ok(!game_is_open(&h) && strcmp(h.white, "bob") == 0 && h.opened, "bob takes the seat (folded)");
+	game_release(&h);
+	game_take_seat(&g, "bob");
+	ok_int(gamefile_format(&g, &text, &len), GAMEFILE_OK, "the taken board written");
+	ok(text != NULL && strstr(text, "\nopen-challenge: yes\n") != NULL && strstr(text, "white: bob\n") != NULL,
+	    "... with open-challenge: yes");
+	ok_int(gamefile_parse(text, len, &h, &err), GAMEFILE_OK, "read back");
+	ok(h.opened && !game_is_open(&h), "... taken");
+	game_release(&h);
+	game_release(&g);
+	free(text);
+	free(open);
+}
+
 int main(void)
 {
 	test_canonical();
@@ -965,5 +1035,6 @@ int main(void)
 	test_long();
 	test_header_only();
 	test_hex();
+	test_observers_open();
 	return t_done();
 }
