@@ -99,6 +99,9 @@ oustpbm: $(OBJS)
 
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 build/obj/game/rules.o: CFLAGS += -O3
+# The AI's playout board: its loops over the neighbours of a point, unrolled, cost about
+# 10% less time a random game (measured with gcc 12 and callgrind's branch simulation).
+build/obj/game/aiboard.o: CFLAGS += -funroll-loops
 
 # reply.o holds DATADIR, where the installed program finds its templates (admin.o
 # names its scripts/ in what init prints): it is
