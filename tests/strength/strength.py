@@ -9,7 +9,7 @@ loses the game for the side that made it.  Every genmove is timed; one that take
 longer than the think time plus 10% plus 50 ms is counted as over time.
 
 usage: strength.py OUSTPBM [--sizes 9,11,h7] [--levels 1-5] [--games N] [--seconds S]
-                   [--playouts N | --fixed 1:200,2:1000,...] [--jobs N] [--smoke]
+                   [--playouts N | --fixed 1:200,2:1000,...] [--jobs N] [--progress] [--smoke]
 A size hN is the hex-hex board of side N.
 --fixed gives each level its own fixed playout budget per placement and no time
 limit: on a loaded machine the think time buys a varying number of playouts, a
@@ -149,8 +149,16 @@ def play_match(args, size, a, b, games, seed):
             a_won = not a_black
         else:
             draws += 1
-            continue
-        wins += a_won
+            a_won = None
+        if a_won is not None:
+            wins += a_won
+        if args.progress:
+            # a running tally, so that a long match cut short still tells something
+            print("# %s level %s vs %s game %d: %s, %d won, %d drawn of %d" % (
+                board_name(size), a, b, g + 1,
+                "draw" if a_won is None else "won" if a_won else "lost",
+                wins, draws, g + 1))
+            sys.stdout.flush()
     for e in (ea, eb, ref):
         rc = e.close()
         if rc != 0:
@@ -191,6 +199,8 @@ def main(argv):
     ap.add_argument("--opponents", default="random,greedy,below")
     ap.add_argument("--fixed", type=fixed_budgets, default=None,
                     help="LEVEL:PLAYOUTS,...: each level's fixed playout budget, no time limit")
+    ap.add_argument("--progress", action="store_true",
+                    help="print each game's result and the running tally")
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args(argv[1:])
     matches = []
