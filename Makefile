@@ -99,6 +99,9 @@ oustpbm: $(OBJS)
 
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 build/obj/game/rules.o: CFLAGS += -O3
+# The AI's playout board: its loops over the neighbours of a point, unrolled, cost about
+# 10% less time a random game (measured with gcc 12 and callgrind's branch simulation).
+build/obj/game/aiboard.o: CFLAGS += -funroll-loops
 
 # reply.o holds DATADIR, where the installed program finds its templates (admin.o
 # names its scripts/ in what init prints): it is
@@ -162,18 +165,22 @@ build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h build/obj/game/rules
 	mkdir -p build/tools
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o
 # Strength matches through GTP (tests/strength/strength.py): each level against
-# the random and greedy test players and the level below, on 9x9 and 11x11,
-# alternating colours, with 95% intervals.  Long: not part of check.
+# the random and greedy test players and the level below, on 9x9, 11x11 and the
+# hex board of side 7 (h7), alternating colours, with 95% intervals.  Long: not
+# part of check.  STRENGTH_FIXED=1:200,2:1000,... gives each level a fixed playout
+# budget a placement instead of a think time: the same games whatever the load.
 STRENGTH_GAMES ?= 20
 STRENGTH_SECONDS ?= 1
 STRENGTH_PLAYOUTS ?= 0
-STRENGTH_SIZES ?= 9,11
+STRENGTH_FIXED ?=
+STRENGTH_SIZES ?= 9,11,h7
 STRENGTH_LEVELS ?= 1-5
 STRENGTH_JOBS ?= 1
 strength: deps oustpbm
 	/usr/bin/python3 tests/strength/strength.py ./oustpbm --games $(STRENGTH_GAMES) \
 	    --seconds $(STRENGTH_SECONDS) --playouts $(STRENGTH_PLAYOUTS) --sizes $(STRENGTH_SIZES) \
-	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS)
+	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS) \
+	    $(if $(STRENGTH_FIXED),--fixed $(STRENGTH_FIXED) --progress)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts \

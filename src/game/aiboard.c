@@ -7,6 +7,8 @@
 #include <string.h>
 
 #define NOWN_ONE(c) ((uint8_t)((c) == RULES_BLACK ? 1 : 16))
+/* The neighbour offsets of a geometry of stride st, in the order of aigeom.nbr. */
+#define NBR_OFFSETS(st) { -1, 1, -(st), (st), -(st) - 1, (st) + 1 }
 
 void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 {
@@ -23,6 +25,12 @@ void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 		dy = (off + (off > 0 ? 1 : -1)) / b->stride;
 		dx = off - dy * b->stride;
 		geo->nbr[k] = dx + dy * geo->stride;
+	}
+	{
+		const int d[AIBOARD_MAX_NBR] = NBR_OFFSETS(geo->stride);
+
+		for (k = 0; k < geo->nnbr; k++)
+			assert(geo->nbr[k] == d[k]); /* the hot loops rely on it */
 	}
 	/* Cells within two steps: the neighbours and their neighbours, without the cell. */
 	for (i = 0; i < geo->nnbr; i++) {
@@ -96,6 +104,10 @@ void aiboard_from_rules(struct aiboard *b, const struct aigeom *geo, const struc
 	for (c = 0; c < geo->ncells; c++)
 		if (b->group[c] != 0)
 			b->gsize[b->group[c]]++;
+	/* "No group", for neighbours that are not own stones in aiboard_check(): size 0, no enemy. */
+	b->gsize[0] = 0;
+	b->gmax[0] = 0;
+	b->gvalid[0] = 1;
 }
 
 void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
@@ -119,7 +131,10 @@ void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
 /*
  * The hot functions take the number of neighbours as a constant (4 on
  * squares, 6 on hexes), so that the compiler unrolls their loops; the
- * public ones pick the instance for the board.
+ * public ones pick the instance for the board.  They read the neighbour
+ * offsets from the stride into locals (NBR_OFFSETS, the order of
+ * aigeom.nbr): a store to a uint8_t array may alias anything, so offsets
+ * read from geo would be loaded again after every such store.
  */
 #define HOT static inline __attribute__((always_inline))
 #define BY_NNBR(geo, f, ...) ((geo)->nnbr == 4 ? f(4, __VA_ARGS__) : f(6, __VA_ARGS__))
@@ -127,20 +142,23 @@ void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
 /* Largest enemy group next to group g, from the cache or by walking g. */
 static int max_enemy_walk(struct aiboard *b, int g, const int nnbr)
 {
-	const struct aigeom *geo = b->geo;
-	int e = RULES_OTHER(b->color[g]), s = g, m = 0, k, q, z;
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const uint8_t *col = b->color;
+	const uint16_t *grp = b->group, *gs = b->gsize, *nx = b->next;
+	unsigned e = (unsigned)RULES_OTHER(col[g]), m = 0, z;
+	int s = g, k, q;
 
 	do {
 		for (k = 0; k < nnbr; k++) {
-			q = s + geo->nbr[k];
-			if (b->color[q] == e && (z = b->gsize[b->group[q]]) > m)
-				m = z;
+			q = s + d[k];
+			z = col[q] == e ? gs[grp[q]] : 0;
+			m = z > m ? z : m;
 		}
-		s = b->next[s];
+		s = nx[s];
 	} while (s != g);
 	b->gmax[g] = (uint16_t)m;
 	b->gvalid[g] = 1;
-	return m;
+	return (int)m;
 }
 
 static int max_enemy_4(struct aiboard *b, int g)
@@ -153,41 +171,69 @@ static int max_enemy_6(struct aiboard *b, int g)
 	return max_enemy_walk(b, g, 6);
 }
 
-HOT int max_enemy(struct aiboard *b, int g, const int nnbr)
+HOT unsigned max_enemy(struct aiboard *b, unsigned g, const int nnbr)
 {
 	if (b->gvalid[g])
 		return b->gmax[g];
-	return nnbr == 4 ? max_enemy_4(b, g) : max_enemy_6(b, g);
+	return (unsigned)(nnbr == 4 ? max_enemy_4(b, (int)g) : max_enemy_6(b, (int)g));
 }
 
+/*
+ * The verdict with few data-dependent branches, as the rules core's
+ * decide(): a neighbour that is not an own stone stands for group 0, whose
+ * size is 0 (cell 0 is off the board and never a group); own groups are
+ * told apart arithmetically.
+ */
 HOT enum aiboard_verdict check_n(const int nnbr, struct aiboard *b, int c, int p)
 {
-	const struct aigeom *geo = b->geo;
-	int own[AIBOARD_MAX_NBR], nown = 0, size = 1, maxe = 0, e = RULES_OTHER(c), k, j, q, g, m;
+	const int s = b->geo->stride;
+	const uint8_t *col = b->color;
+	const uint16_t *grp = b->group, *gs = b->gsize;
+	const unsigned uc = (unsigned)c, e = 3u - uc;
+	unsigned c0, c1, c2, c3, c4 = 0, c5 = 0, g0, g1, g2, g3, g4 = 0, g5 = 0;
+	unsigned o0, o1, o2, o3, o4 = 0, o5 = 0, size, maxe, m;
 
 	if (aiboard_count(b, p, c) == 0)
 		return AIBOARD_NONCAPTURE;
-	for (k = 0; k < nnbr; k++) {
-		q = p + geo->nbr[k];
-		if (b->color[q] == e) {
-			m = b->gsize[b->group[q]];
-			if (m > maxe)
-				maxe = m;
-		} else if (b->color[q] == c) {
-			g = b->group[q];
-			for (j = 0; j < nown && own[j] != g; j++)
-				;
-			if (j == nown)
-				own[nown++] = g;
-		}
+	c0 = col[p - 1], c1 = col[p + 1], c2 = col[p - s], c3 = col[p + s];
+	g0 = grp[p - 1], g1 = grp[p + 1], g2 = grp[p - s], g3 = grp[p + s];
+	if (nnbr == 6) {
+		c4 = col[p - s - 1], c5 = col[p + s + 1];
+		g4 = grp[p - s - 1], g5 = grp[p + s + 1];
 	}
-	if (nown == 0)
-		return AIBOARD_NONCAPTURE;
-	for (j = 0; j < nown; j++) {
-		size += b->gsize[own[j]];
-		m = max_enemy(b, own[j], nnbr);
-		if (m > maxe)
-			maxe = m;
+	/* Enemy neighbours: their sizes. */
+	maxe = c0 == e ? gs[g0] : 0;
+	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
+	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
+	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
+	if (nnbr == 6) {
+		m = c4 == e ? gs[g4] : 0, maxe = m > maxe ? m : maxe;
+		m = c5 == e ? gs[g5] : 0, maxe = m > maxe ? m : maxe;
+	}
+	/*
+	 * Own neighbours: distinct groups, their sizes and largest enemies, with
+	 * masks rather than branches (a random point's neighbours are not
+	 * predictable).  Group 0 has size 0 and a known largest enemy of 0.
+	 */
+	o0 = g0 & -(unsigned)(c0 == uc);
+	o1 = g1 & -(unsigned)((c1 == uc) & (g1 != o0));
+	o2 = g2 & -(unsigned)((c2 == uc) & (g2 != o0) & (g2 != o1));
+	o3 = g3 & -(unsigned)((c3 == uc) & (g3 != o0) & (g3 != o1) & (g3 != o2));
+	if (nnbr == 6) {
+		o4 = g4 & -(unsigned)((c4 == uc) & (g4 != o0) & (g4 != o1) & (g4 != o2) & (g4 != o3));
+		o5 = g5 & -(unsigned)((c5 == uc) & (g5 != o0) & (g5 != o1) & (g5 != o2) & (g5 != o3) &
+		    (g5 != o4));
+	}
+	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
+	if (nnbr == 6)
+		size += gs[o4] + gs[o5];
+	m = max_enemy(b, o0, nnbr), maxe = m > maxe ? m : maxe;
+	m = max_enemy(b, o1, nnbr), maxe = m > maxe ? m : maxe;
+	m = max_enemy(b, o2, nnbr), maxe = m > maxe ? m : maxe;
+	m = max_enemy(b, o3, nnbr), maxe = m > maxe ? m : maxe;
+	if (nnbr == 6) {
+		m = max_enemy(b, o4, nnbr), maxe = m > maxe ? m : maxe;
+		m = max_enemy(b, o5, nnbr), maxe = m > maxe ? m : maxe;
 	}
 	/* Capturing placement: it touches an enemy group, and every one it touches is smaller. */
 	return maxe > 0 && size > maxe ? AIBOARD_CAPTURE : AIBOARD_ILLEGAL;
@@ -238,7 +284,10 @@ int aiboard_capture_size(struct aiboard *b, int c, int p)
 
 HOT void put_stone(const int nnbr, struct aiboard *b, int c, int p)
 {
-	int i = b->epos[p], last = b->empty[--b->nempty];
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const uint8_t one = NOWN_ONE(c);
+	uint8_t *nown = b->nown;
+	int i = b->epos[p], last = b->empty[--b->nempty], k;
 
 	b->empty[i] = (uint16_t)last;
 	b->epos[last] = (uint16_t)i;
@@ -247,70 +296,81 @@ HOT void put_stone(const int nnbr, struct aiboard *b, int c, int p)
 	b->group[p] = (uint16_t)p;
 	b->next[p] = (uint16_t)p;
 	b->gsize[p] = 1;
-	for (i = 0; i < nnbr; i++)
-		b->nown[p + b->geo->nbr[i]] += NOWN_ONE(c);
+	for (k = 0; k < nnbr; k++)
+		nown[p + d[k]] += one;
 }
 
 /* Merge group `from` into group `into`: relabel from's stones, splice the lists. */
 static void merge(struct aiboard *b, int into, int from)
 {
+	uint16_t *grp = b->group, *nx = b->next, t;
 	int s = from;
-	uint16_t t;
 
 	do {
-		b->group[s] = (uint16_t)into;
-		s = b->next[s];
+		grp[s] = (uint16_t)into;
+		s = nx[s];
 	} while (s != from);
-	t = b->next[into];
-	b->next[into] = b->next[from];
-	b->next[from] = t;
+	t = nx[into];
+	nx[into] = nx[from];
+	nx[from] = t;
 	b->gsize[into] = (uint16_t)(b->gsize[into] + b->gsize[from]);
 }
 
-/* Remove group r (colour e); the capturer's other groups around it forget their largest enemy. */
-HOT void remove_group(const int nnbr, struct aiboard *b, int r, int keep)
+/*
+ * Remove group r (colour e), returning its size; the capturer's other
+ * groups around it forget their largest enemy.
+ */
+HOT int remove_group(const int nnbr, struct aiboard *b, int r, int keep)
 {
-	const struct aigeom *geo = b->geo;
-	int e = b->color[r], c = RULES_OTHER(e), s = r, n, k, q;
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	uint8_t *col = b->color, *gv = b->gvalid, *nown = b->nown;
+	uint16_t *grp = b->group, *nx = b->next, *epos = b->epos, *empty = b->empty;
+	const unsigned e = col[r], c = 3u - e;
+	const uint8_t one = NOWN_ONE(e);
+	int s = r, n, k, q, ne = b->nempty, size = b->gsize[r];
 
 	do {
-		n = b->next[s];
+		n = nx[s];
+		/* Without branches: a neighbour that is not such a group clears group 0's flag. */
 		for (k = 0; k < nnbr; k++) {
-			q = s + geo->nbr[k];
-			if (b->color[q] == c && b->group[q] != keep)
-				b->gvalid[b->group[q]] = 0;
+			q = s + d[k];
+			gv[grp[q] & -(unsigned)((col[q] == c) & (grp[q] != keep))] = 0;
 		}
 		for (k = 0; k < nnbr; k++)
-			b->nown[s + geo->nbr[k]] -= NOWN_ONE(e);
-		b->color[s] = RULES_EMPTY;
-		b->group[s] = 0;
-		b->epos[s] = (uint16_t)b->nempty;
-		b->empty[b->nempty++] = (uint16_t)s;
-		b->stones[e]--;
+			nown[s + d[k]] -= one;
+		col[s] = RULES_EMPTY;
+		grp[s] = 0;
+		epos[s] = (uint16_t)ne;
+		empty[ne++] = (uint16_t)s;
 		s = n;
 	} while (s != r);
+	gv[0] = 1; /* group 0 stays "no enemy, known" */
+	b->nempty = ne;
+	b->stones[e] -= size;
+	return size;
 }
 
 HOT int play_n(const int nnbr, struct aiboard *b, int c, int p, enum aiboard_verdict v)
 {
-	const struct aigeom *geo = b->geo;
-	int e = RULES_OTHER(c), k, j, q, r, g, h, s, m = 0, n = 0;
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const unsigned e = 3u - (unsigned)c;
+	const uint8_t *col = b->color;
+	uint16_t *grp = b->group, *gs = b->gsize, *gm = b->gmax, *nx = b->next;
+	uint8_t *gv = b->gvalid;
+	int k, j, q, r, g, h, s, m = 0, n = 0;
 
 	put_stone(nnbr, b, c, p);
 	if (v == AIBOARD_NONCAPTURE) {
 		/* A new singleton: its enemies now touch a group of at least 1. */
 		for (k = 0; k < nnbr; k++) {
-			q = p + geo->nbr[k];
-			if (b->color[q] != e)
-				continue;
-			h = b->group[q];
-			if (b->gsize[h] > m)
-				m = b->gsize[h];
-			if (b->gmax[h] == 0)
-				b->gmax[h] = 1; /* right whether or not it was known */
+			q = p + d[k];
+			h = (int)(grp[q] & -(unsigned)(col[q] == e)); /* 0 if not an enemy */
+			m = gs[h] > m ? gs[h] : m;
+			gm[h] += gm[h] == 0; /* 0 becomes 1: right whether or not it was known */
 		}
-		b->gmax[p] = (uint16_t)m;
-		b->gvalid[p] = 1;
+		gm[0] = 0; /* group 0 stays "no enemy" */
+		gm[p] = (uint16_t)m;
+		gv[p] = 1;
 		return 0;
 	}
 	/*
@@ -319,42 +379,38 @@ HOT int play_n(const int nnbr, struct aiboard *b, int c, int p, enum aiboard_ver
 	 * touch no enemy (a cached largest enemy of 0) need not be walked.
 	 */
 	for (k = 0; k < nnbr; k++) {
-		q = p + geo->nbr[k];
-		if (b->color[q] == e) {
-			n += b->gsize[b->group[q]];
-			remove_group(nnbr, b, b->group[q], p);
-		}
+		q = p + d[k];
+		if (col[q] == e)
+			n += remove_group(nnbr, b, grp[q], p);
 	}
 	for (k = 0; k < nnbr; k++) {
-		q = p + geo->nbr[k];
-		if (b->color[q] != c || (h = b->group[q]) == p || (b->gvalid[h] && b->gmax[h] == 0))
+		q = p + d[k];
+		if (col[q] != (unsigned)c || (h = grp[q]) == p || (gv[h] && gm[h] == 0))
 			continue;
 		s = h;
 		do {
 			for (j = 0; j < nnbr; j++) {
-				r = s + geo->nbr[j];
-				if (b->color[r] == e) {
-					n += b->gsize[b->group[r]];
-					remove_group(nnbr, b, b->group[r], h);
-				}
+				r = s + d[j];
+				if (col[r] == e)
+					n += remove_group(nnbr, b, grp[r], h);
 			}
-			s = b->next[s];
+			s = nx[s];
 		} while (s != h);
-		b->gmax[h] = 0; /* walked: the next neighbour of this group skips it */
-		b->gvalid[h] = 1;
+		gm[h] = 0; /* walked: the next neighbour of this group skips it */
+		gv[h] = 1;
 	}
 	g = p;
 	for (k = 0; k < nnbr; k++) {
-		q = p + geo->nbr[k];
-		if (b->color[q] != c || (h = b->group[q]) == g)
+		q = p + d[k];
+		if (col[q] != (unsigned)c || (h = grp[q]) == g)
 			continue;
-		if (b->gsize[h] > b->gsize[g])
+		if (gs[h] > gs[g])
 			merge(b, h, g), g = h;
 		else
 			merge(b, g, h);
 	}
-	b->gmax[g] = 0;
-	b->gvalid[g] = 1;
+	gm[g] = 0;
+	gv[g] = 1;
 	return n;
 }
 

@@ -40,6 +40,17 @@ const char *rules_shape_name(enum rules_shape shape)
 	return shape == RULES_HEX ? "hex" : "square";
 }
 
+/*
+ * Group 0 (cell 0 is always off-board, so never a group) stands for "no
+ * group" in decide(): size 0, a largest enemy of 0, known.
+ */
+static void no_group(struct rules_board *b)
+{
+	b->gsize[0] = 0;
+	b->gmax[0] = 0;
+	b->gvalid[0] = 1;
+}
+
 void rules_board_init(struct rules_board *b, int size)
 {
 	rules_board_init_shape(b, RULES_SQUARE, size);
@@ -75,6 +86,7 @@ void rules_board_init_shape(struct rules_board *b, enum rules_shape shape, int s
 	memset(b->gsize, 0, (size_t)n * sizeof(b->gsize[0]));
 	memset(b->gvalid, 0, (size_t)n);
 	memset(b->wmark, 0, (size_t)n * sizeof(b->wmark[0]));
+	no_group(b);
 	for (y = 0; y < b->width; y++) {
 		for (x = rules_row_first(b, y); x < rules_row_first(b, y) + rules_row_len(b, y); x++) {
 			p = rules_point(b, x, y);
@@ -153,28 +165,37 @@ static void list_remove(struct rules_board *b, int c, int p)
 INLINE void mark_group(struct rules_board *b, int g, int all, int touch, const int nn)
 {
 	int s = g, st = b->stride, k, q, c;
+	unsigned emp, m;
 	const int d[RULES_MAX_NBR] = NBR_OFFSETS(st);
+	const uint8_t *col = b->color, *nown = b->nown;
+	const uint16_t *next = b->next;
 	/* Counters in locals: stores to the uint8_t flags would make gcc reload them. */
 	int n[3] = { 0, b->ndirty[RULES_BLACK], b->ndirty[RULES_WHITE] };
 
 	if (b->wmark[g] == b->wgen)
 		return;
 	b->wmark[g] = b->wgen;
+	/*
+	 * Without branches on the neighbours (they are not predictable): a
+	 * point that is not to be marked writes the slot past the list's end
+	 * and leaves its flag as it was, as mark() does.
+	 */
 	do {
 		for (k = 0; k < nn; k++) {
 			q = s + d[k];
-			if (b->color[q] != RULES_EMPTY)
-				continue;
+			emp = col[q] == RULES_EMPTY;
 			/* all and touch are constants at every call: this loop folds away. */
-			for (c = RULES_BLACK; c <= RULES_WHITE; c++)
-				if ((all & (1 << c)) ||
-				    ((touch & (1 << c)) && ((b->nown[q] >> NOWN_SHIFT(c)) & 15))) {
-					b->dirty[c][n[c]] = (uint16_t)q; /* as mark() */
-					n[c] += !b->isdirty[c][q];
-					b->isdirty[c][q] = 1;
-				}
+			for (c = RULES_BLACK; c <= RULES_WHITE; c++) {
+				m = (all & (1 << c)) ? emp :
+				    (touch & (1 << c)) ? emp & (((nown[q] >> NOWN_SHIFT(c)) & 15) != 0) : 0;
+				if (!(all & (1 << c)) && !(touch & (1 << c)))
+					continue;
+				b->dirty[c][n[c]] = (uint16_t)q;
+				n[c] += m & !b->isdirty[c][q];
+				b->isdirty[c][q] |= (uint8_t)m;
+			}
 		}
-		s = b->next[s];
+		s = next[s];
 	} while (s != g);
 	b->ndirty[RULES_BLACK] = n[RULES_BLACK];
 	b->ndirty[RULES_WHITE] = n[RULES_WHITE];
@@ -190,14 +211,24 @@ INLINE void mark_around(struct rules_board *b, int p, enum rules_color c, const 
 	const int d[RULES_MAX_NBR] = NBR_OFFSETS(b->stride);
 	int k, q;
 
+	const enum rules_color o = RULES_OTHER(c);
+	int n[3] = { 0, b->ndirty[RULES_BLACK], b->ndirty[RULES_WHITE] };
+	unsigned emp, m;
+
+	/* As mark_group(): no branches on the neighbours. */
 	for (k = 0; k < nn; k++) {
 		q = p + d[k];
-		if (b->color[q] != RULES_EMPTY)
-			continue;
-		mark(b, c, q);
-		if ((b->nown[q] >> NOWN_SHIFT(RULES_OTHER(c))) & 15)
-			mark(b, RULES_OTHER(c), q);
+		emp = b->color[q] == RULES_EMPTY;
+		b->dirty[c][n[c]] = (uint16_t)q;
+		n[c] += emp & !b->isdirty[c][q];
+		b->isdirty[c][q] |= (uint8_t)emp;
+		m = emp & (((b->nown[q] >> NOWN_SHIFT(o)) & 15) != 0);
+		b->dirty[o][n[o]] = (uint16_t)q;
+		n[o] += m & !b->isdirty[o][q];
+		b->isdirty[o][q] |= (uint8_t)m;
 	}
+	b->ndirty[RULES_BLACK] = n[RULES_BLACK];
+	b->ndirty[RULES_WHITE] = n[RULES_WHITE];
 }
 
 /* Start a new generation of group-walk marks. */
@@ -327,6 +358,7 @@ bool rules_board_setup(struct rules_board *b, int p, enum rules_color c)
 	/* Set-up is not play: decide every point and group again when next asked. */
 	b->full[RULES_BLACK] = b->full[RULES_WHITE] = true;
 	memset(b->gvalid, 0, (size_t)b->ncells);
+	no_group(b);
 	return true;
 }
 
@@ -501,35 +533,40 @@ INLINE bool decide(struct rules_board *b, enum rules_color c, int p, const int n
 		c4 = col[p - s - 1], c5 = col[p + s + 1];
 		g4 = grp[p - s - 1], g5 = grp[p + s + 1];
 	}
-	/* Enemy neighbours: their sizes. */
-	maxe = c0 == e ? gs[g0] : 0;
-	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
-	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
-	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
+	/*
+	 * Masks rather than branches (a point's neighbours are not
+	 * predictable): a neighbour that is not a stone of the colour asked
+	 * stands for group 0 (see no_group()).  Enemy neighbours: their sizes.
+	 */
+	maxe = gs[g0 & -(unsigned)(c0 == e)];
+	m = gs[g1 & -(unsigned)(c1 == e)], maxe = m > maxe ? m : maxe;
+	m = gs[g2 & -(unsigned)(c2 == e)], maxe = m > maxe ? m : maxe;
+	m = gs[g3 & -(unsigned)(c3 == e)], maxe = m > maxe ? m : maxe;
 	if (nn == 6) {
-		m = c4 == e ? gs[g4] : 0, maxe = m > maxe ? m : maxe;
-		m = c5 == e ? gs[g5] : 0, maxe = m > maxe ? m : maxe;
+		m = gs[g4 & -(unsigned)(c4 == e)], maxe = m > maxe ? m : maxe;
+		m = gs[g5 & -(unsigned)(c5 == e)], maxe = m > maxe ? m : maxe;
 	}
 	/* Own neighbours: distinct groups, their sizes and largest enemies. */
-	o0 = c0 == (unsigned)c ? g0 : 0;
-	o1 = c1 == (unsigned)c && g1 != o0 ? g1 : 0;
-	o2 = c2 == (unsigned)c && g2 != o0 && g2 != o1 ? g2 : 0;
-	o3 = c3 == (unsigned)c && g3 != o0 && g3 != o1 && g3 != o2 ? g3 : 0;
+	o0 = g0 & -(unsigned)(c0 == (unsigned)c);
+	o1 = g1 & -(unsigned)((c1 == (unsigned)c) & (g1 != o0));
+	o2 = g2 & -(unsigned)((c2 == (unsigned)c) & (g2 != o0) & (g2 != o1));
+	o3 = g3 & -(unsigned)((c3 == (unsigned)c) & (g3 != o0) & (g3 != o1) & (g3 != o2));
 	if (nn == 6) {
-		o4 = c4 == (unsigned)c && g4 != o0 && g4 != o1 && g4 != o2 && g4 != o3 ? g4 : 0;
-		o5 = c5 == (unsigned)c && g5 != o0 && g5 != o1 && g5 != o2 && g5 != o3 &&
-		    g5 != o4 ? g5 : 0;
+		o4 = g4 & -(unsigned)((c4 == (unsigned)c) & (g4 != o0) & (g4 != o1) & (g4 != o2) &
+		    (g4 != o3));
+		o5 = g5 & -(unsigned)((c5 == (unsigned)c) & (g5 != o0) & (g5 != o1) & (g5 != o2) &
+		    (g5 != o3) & (g5 != o4));
 	}
 	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
 	if (nn == 6)
 		size += gs[o4] + gs[o5];
-	if (o0) m = cached_max_enemy(b, (int)o0, nn), maxe = m > maxe ? m : maxe;
-	if (o1) m = cached_max_enemy(b, (int)o1, nn), maxe = m > maxe ? m : maxe;
-	if (o2) m = cached_max_enemy(b, (int)o2, nn), maxe = m > maxe ? m : maxe;
-	if (o3) m = cached_max_enemy(b, (int)o3, nn), maxe = m > maxe ? m : maxe;
+	m = (unsigned)cached_max_enemy(b, (int)o0, nn), maxe = m > maxe ? m : maxe;
+	m = (unsigned)cached_max_enemy(b, (int)o1, nn), maxe = m > maxe ? m : maxe;
+	m = (unsigned)cached_max_enemy(b, (int)o2, nn), maxe = m > maxe ? m : maxe;
+	m = (unsigned)cached_max_enemy(b, (int)o3, nn), maxe = m > maxe ? m : maxe;
 	if (nn == 6) {
-		if (o4) m = cached_max_enemy(b, (int)o4, nn), maxe = m > maxe ? m : maxe;
-		if (o5) m = cached_max_enemy(b, (int)o5, nn), maxe = m > maxe ? m : maxe;
+		m = (unsigned)cached_max_enemy(b, (int)o4, nn), maxe = m > maxe ? m : maxe;
+		m = (unsigned)cached_max_enemy(b, (int)o5, nn), maxe = m > maxe ? m : maxe;
 	}
 	return maxe > 0 && size > maxe;
 }

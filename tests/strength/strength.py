@@ -8,8 +8,13 @@ referees: every placement is played on it too, and a refused one is reported and
 loses the game for the side that made it.  Every genmove is timed; one that takes
 longer than the think time plus 10% plus 50 ms is counted as over time.
 
-usage: strength.py OUSTPBM [--sizes 9,11] [--levels 1-5] [--games N] [--seconds S]
-                   [--playouts N] [--jobs N] [--smoke]
+usage: strength.py OUSTPBM [--sizes 9,11,h7] [--levels 1-5] [--games N] [--seconds S]
+                   [--playouts N | --fixed 1:200,2:1000,...] [--jobs N] [--progress] [--smoke]
+A size hN is the hex-hex board of side N.
+--fixed gives each level its own fixed playout budget per placement and no time
+limit: on a loaded machine the think time buys a varying number of playouts, a
+fixed budget gives the same games whatever the load (the "fixed-playout versions"
+of the levels; level 5 still searches on two threads, half the budget each).
 --smoke plays the given games and prints "ok"/"not ok" lines for tests/run-tests:
 every placement legal, every game finished, every genmove within the time limit
 (with --margin seconds more, for a loaded machine).
@@ -57,14 +62,38 @@ class Engine:
 def player_options(name, args, seed):
     if name in ("random", "greedy"):
         return ["--player", name, "--seed", str(seed)]
+    if args.fixed:
+        return ["--level", name, "--seconds", "86400", "--seed", str(seed),
+                "--playouts", str(args.fixed[int(name)])]
     opts = ["--level", name, "--seconds", str(args.seconds), "--seed", str(seed)]
     if args.playouts:
         opts += ["--playouts", str(args.playouts)]
     return opts
 
 
+def board_name(size):
+    """'9x9' for a square size, 'hex7' for a hex side ('h7')."""
+    return "hex%s" % size[1:] if size.startswith("h") else "%sx%s" % (size, size)
+
+
+def board_command(size):
+    if size.startswith("h"):
+        return "oustpbm-board hex %d" % int(size[1:])
+    return "boardsize %d" % int(size)
+
+
+def fixed_budgets(text):
+    """'1:200,2:1000' -> {1: 200, 2: 1000}."""
+    out = {}
+    for item in text.split(","):
+        level, n = item.split(":")
+        out[int(level)] = int(n)
+    return out
+
+
 def play_match(args, size, a, b, games, seed):
-    """Games of a against b on size x size; returns (wins of a, draws, problems, times)."""
+    """Games of a against b on board size (see board_name); returns (wins of a, draws,
+    problems, times)."""
     ea = Engine(args.program, player_options(a, args, seed))
     eb = Engine(args.program, player_options(b, args, seed + 1))
     ref = Engine(args.program, ["--player", "random"])
@@ -76,7 +105,7 @@ def play_match(args, size, a, b, games, seed):
         # a is Black in the even games
         black, white = (ea, eb) if g % 2 == 0 else (eb, ea)
         for e in (ea, eb, ref):
-            e.send("boardsize %d" % size)
+            e.send(board_command(size))
             e.send("clear_board")
         placements = 0
         result = "unknown"
@@ -95,20 +124,21 @@ def play_match(args, size, a, b, games, seed):
                 pass
             else:
                 times.append(dt)
-                if dt > limit:
-                    problems.append("%dx%d game %d: genmove %s took %.3f s (limit %.3f)"
-                                    % (size, size, g, side, dt, limit))
+                if dt > limit and not args.fixed:
+                    problems.append("%s game %d: genmove %s took %.3f s (limit %.3f)"
+                                    % (board_name(size), g, side, dt, limit))
             try:
                 ref.send("play %s %s" % (side, v))
                 other.send("play %s %s" % (side, v))
             except RuntimeError as err:
-                problems.append("%dx%d game %d: %s placed %s: %s" % (size, size, g, side, v, err))
+                problems.append("%s game %d: %s placed %s: %s"
+                                    % (board_name(size), g, side, v, err))
                 loser = side
                 break
             placements += 1
-            if placements > 20 * size * size:
-                problems.append("%dx%d game %d: no end after %d placements"
-                                % (size, size, g, placements))
+            if placements > 20 * RULES_MAX_POINTS:
+                problems.append("%s game %d: no end after %d placements"
+                                    % (board_name(size), g, placements))
                 break
         a_black = g % 2 == 0
         if loser is not None:
@@ -119,13 +149,24 @@ def play_match(args, size, a, b, games, seed):
             a_won = not a_black
         else:
             draws += 1
-            continue
-        wins += a_won
+            a_won = None
+        if a_won is not None:
+            wins += a_won
+        if args.progress:
+            # a running tally, so that a long match cut short still tells something
+            print("# %s level %s vs %s game %d: %s, %d won, %d drawn of %d" % (
+                board_name(size), a, b, g + 1,
+                "draw" if a_won is None else "won" if a_won else "lost",
+                wins, draws, g + 1))
+            sys.stdout.flush()
     for e in (ea, eb, ref):
         rc = e.close()
         if rc != 0:
             problems.append("engine exited %d" % rc)
     return wins, draws, problems, times
+
+
+RULES_MAX_POINTS = 625
 
 
 def wilson(k, n, z=1.96):
@@ -156,10 +197,14 @@ def main(argv):
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--margin", type=float, default=0.0)
     ap.add_argument("--opponents", default="random,greedy,below")
+    ap.add_argument("--fixed", type=fixed_budgets, default=None,
+                    help="LEVEL:PLAYOUTS,...: each level's fixed playout budget, no time limit")
+    ap.add_argument("--progress", action="store_true",
+                    help="print each game's result and the running tally")
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args(argv[1:])
     matches = []
-    for size in [int(s) for s in args.sizes.split(",")]:
+    for size in args.sizes.split(","):
         for level in levels(args.levels):
             for opp in args.opponents.split(","):
                 if opp == "below":
@@ -167,15 +212,21 @@ def main(argv):
                         continue
                     opp = str(level - 1)
                 matches.append((size, str(level), opp))
-    print("# %d games a match, %s s a placement%s, %d at once" % (
-        args.games, args.seconds,
-        ", %d playouts a placement" % args.playouts if args.playouts else "", args.jobs))
+    if args.fixed:
+        print("# %d games a match, fixed playouts a placement (%s), %d at once" % (
+            args.games, ", ".join("level %d: %d" % kv for kv in sorted(args.fixed.items())),
+            args.jobs))
+    else:
+        print("# %d games a match, %s s a placement%s, %d at once" % (
+            args.games, args.seconds,
+            ", %d playouts a placement" % args.playouts if args.playouts else "", args.jobs))
     sys.stdout.flush()
     failed = 0
 
     def run(m):
         size, a, b = m
-        return m, play_match(args, size, a, b, args.games, 1000 * size + 10 * int(a))
+        return m, play_match(args, size, a, b, args.games,
+                             1000 * int(size.lstrip("h")) + 100 * size.startswith("h") + 10 * int(a))
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for (size, a, b), (wins, draws, problems, times) in pool.map(run, matches):
@@ -184,9 +235,9 @@ def main(argv):
             who = b if b in ("random", "greedy") else "level " + b
             tmax = max(times) if times else 0.0
             tmed = sorted(times)[len(times) // 2] if times else 0.0
-            line = ("%2dx%-2d level %s vs %-8s %3d/%-3d %5.1f%%  95%% [%5.1f%%, %5.1f%%]  "
+            line = ("%-5s level %s vs %-8s %3d/%-3d %5.1f%%  95%% [%5.1f%%, %5.1f%%]  "
                     "genmove median %.3f s, max %.3f s" % (
-                        size, size, a, who, wins, args.games, 100.0 * score / args.games,
+                        board_name(size), a, who, wins, args.games, 100.0 * score / args.games,
                         100 * lo, 100 * hi, tmed, tmax))
             if draws:
                 line += ", %d draws" % draws
