@@ -289,6 +289,7 @@ static void test_canonical(void)
 	ok(g.remind_days == 2 && g.timeout_days == 5, "... 2 and 5 days");
 	ok(game_timeout_days(&g, 21) == 5 && game_remind_days(&g, 7) == 2, "... over the defaults");
 	ok(game_timeout_at(&g, 21) == g.last_move + 5 * GAME_DAY, "... lost on time 5 days after the last turn");
+	game_release(&g);
 	ok_int(gamefile_parse_header(lower, strlen(lower), &g, &err), GAMEFILE_OK, "... in the header alone too");
 	ok(g.remind_days == 2 && g.timeout_days == 5, "... read there");
 	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "read again");
