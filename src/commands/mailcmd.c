@@ -42,14 +42,23 @@ const struct mail_command mailcmd_table[] = {
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
 	  "against `robot`; `-unrated`: the result changes no rating. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
-	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
+	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "Your whole turn: its placements in order, joined by commas, as E5\n"
 	  "or E5,F6,G7 (on a hex board: d4 or d4,e5,c2). #turn is the number\n"
 	  "of the turn you are making (the mails tell you); with it, a mail\n"
-	  "delivered twice is not played twice.",
+	  "delivered twice is not played twice. Instead of placements: undo\n"
+	  "asks to take back your last turn (when your opponent has not\n"
+	  "answered it yet), propose offers a draw; your opponent answers\n"
+	  "with accept or reject. An accepted undo takes the turn back and\n"
+	  "you play it again; an accepted draw ends the game drawn (rated as\n"
+	  "a draw). An offer lapses when either player makes a turn. robot\n"
+	  "neither takes back turns nor agrees draws.",
 	  "a whole turn, placements joined by commas: `E5,F5,G6` (hex: `d4,e5`); `#turn` guards against a "
-	  "mail applied twice" },
+	  "mail applied twice. `undo` asks to take back the sender's last turn (not yet answered), `propose` "
+	  "offers a draw; the opponent's `accept` takes the turn back (the sender plays it again) or ends the "
+	  "game drawn (rated as a draw), `reject` declines; an offer lapses when either side makes a turn; "
+	  "all are noted in the history (not against `robot`)" },
 	{ { "swap", "swap <board>[#turn] <userid> <password>", "tup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "White only, as White's first turn (see SWAP below).",

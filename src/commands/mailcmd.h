@@ -113,6 +113,13 @@ mailcmd_fn whoami_mail;
  */
 enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again);
 
+/*
+ * move ... undo|propose|accept|reject (offer.c): play_run's handler for a
+ * move whose placements are one of pbmserv's words, on a board that is
+ * playable by the sender (play.c checked it).
+ */
+mailcmd_fn offer_run;
+
 /* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
 mailcmd_fn coordinates_run;
 

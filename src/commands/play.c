@@ -190,6 +190,8 @@ enum process_status play_run(struct job *j)
 	if (not_playable(j, g, userid, &ps))
 		return ps;
 	turn = g->rg.turn;
+	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
+		return offer_run(j);
 	if (command_is(&j->cmd, "move")) {
 		play_move(j, g, userid, &rep, &gs, msg, sizeof msg, &refused, &ps);
 		if (refused)

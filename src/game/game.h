@@ -43,7 +43,12 @@ enum game_status {
 	GAME_NO_MEMORY,
 	GAME_BAD_TURN_NUMBER,	/* game_replay: no such turn in the history */
 	GAME_BAD_HISTORY,	/* game_replay: the history cannot have been played */
-	GAME_POSITION_DIFFERS	/* game_verify: the stored position is not the replayed one */
+	GAME_POSITION_DIFFERS,	/* game_verify: the stored position is not the replayed one */
+	GAME_NOTHING_TO_UNDO,	/* undo: the player's last turn is not the last one played */
+	GAME_NO_OFFER,		/* accept or reject with nothing proposed */
+	GAME_OWN_OFFER,		/* accept or reject of the player's own offer */
+	GAME_OFFER_OPEN,	/* undo or propose while an offer waits for its answer */
+	GAME_EDITED		/* undo: the position was edited, the history does not lead to it */
 };
 
 enum game_action {
@@ -60,7 +65,32 @@ enum game_end {
 	GAME_END_CAPTURE,	/* the last enemy stones were removed */
 	GAME_END_RESIGN,
 	GAME_END_TIMEOUT,
-	GAME_END_NO_PLACEMENTS	/* neither side could place: a draw */
+	GAME_END_NO_PLACEMENTS,	/* neither side could place: a draw */
+	GAME_END_AGREEMENT	/* both players agreed a draw (propose, accept) */
+};
+
+/*
+ * Undo and draw by agreement (pbmserv's move ... undo|propose|accept|reject):
+ * an offer and its answer are notes in the history, between the turns; they
+ * are not turns, so the numbering, the colours and the replay of the turns
+ * stay as they were.  An offer is open while it is the last note and no
+ * turn came after it: either side's turn lets it lapse.
+ */
+enum game_note_kind {
+	GAME_NOTE_UNDO = 0,	/* asks to take back the player's last turn */
+	GAME_NOTE_PROPOSE,	/* offers a draw */
+	GAME_NOTE_ACCEPT,	/* accepts the open offer */
+	GAME_NOTE_REJECT	/* declines it */
+};
+
+struct game_note {
+	int after;		/* the turns played before it: it stands after turn `after` */
+	enum game_note_kind kind;
+	bool undo;		/* ACCEPT, REJECT: the answer to an undo (else to a draw) */
+	int undo_from;		/* ACCEPT of an undo: the first turn taken back (the history now ends before it) */
+	enum rules_color color;	/* the side of the player then */
+	char player[GAME_NAME_SIZE];
+	int64_t time;
 };
 
 /* One history entry. */
@@ -95,6 +125,9 @@ struct game {
 	int *points;		/* placements of every PLACE turn, in order (rules cells) */
 	size_t npoints;
 	size_t alloc_points;
+	struct game_note *notes;	/* offers and answers, in order (after never decreases) */
+	int nnotes;
+	int alloc_notes;
 };
 
 /*
@@ -120,6 +153,37 @@ void game_release(struct game *g);
  */
 enum game_status game_move(struct game *g, const char *player, const int *points, int n,
     int64_t now, struct rules_turn_report *rep);
+
+/*
+ * undo: player asks to take back their last turn (the last turn that is not
+ * a pass must be theirs; the passes after it go with it).  GAME_OFFER_OPEN
+ * while an offer waits, GAME_NOTHING_TO_UNDO, GAME_EDITED when the
+ * history does not lead to the position (an admin's edit: taking back would
+ * lose it).  The note is added; nothing else changes.
+ */
+enum game_status game_ask_undo(struct game *g, const char *player, int64_t now);
+/* propose: player offers a draw (GAME_OFFER_OPEN while an offer waits). */
+enum game_status game_propose(struct game *g, const char *player, int64_t now);
+/*
+ * accept: player, the opponent of the one who made the open offer, agrees.
+ * An undo takes back the turns from the offerer's last one on (the position
+ * is the history's, replayed; the offerer is to move, its clock restarted
+ * at now); a draw ends the game, drawn by agreement.  GAME_NO_OFFER,
+ * GAME_OWN_OFFER, GAME_EDITED.
+ */
+enum game_status game_accept(struct game *g, const char *player, int64_t now);
+/* reject: player declines the opponent's open offer (GAME_NO_OFFER, GAME_OWN_OFFER). */
+enum game_status game_reject(struct game *g, const char *player, int64_t now);
+/* The open offer, or NULL (none, or the game is over). */
+const struct game_note *game_open_offer(const struct game *g);
+/* The turn an undo by player would take back, or 0 if there is none. */
+int game_undo_turn(const struct game *g, const char *player);
+/*
+ * Append a note as it stands (for the game file codec): n->after must be
+ * nturns and not less than the last note's.  GAME_NO_MEMORY leaves g unchanged.
+ */
+enum game_status game_note_add(struct game *g, const struct game_note *n);
+const char *game_note_str(enum game_note_kind k);	/* "undo", "propose", "accept", "reject" */
 
 /* Pie rule: White's player swaps as White's first turn; the names exchange, then White moves. */
 enum game_status game_swap(struct game *g, const char *player, int64_t now);
@@ -229,7 +293,7 @@ enum game_status game_verify(const struct game *g, struct game_replay *out);
 const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE]);
 const char *game_status_str(enum game_status s);	/* generic, e.g. "not your turn" */
 const char *game_action_str(enum game_action a);	/* "place", "pass", "swap", ... */
-const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements" */
+const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements", "agreement" */
 
 /*
  * The specific message for status s of a request by player on g, such as

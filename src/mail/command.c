@@ -778,6 +778,18 @@ static enum command_status parse_slot(struct command *out, char slot, const stru
 	}
 }
 
+/* undo, propose, accept or reject (any case), or COMMAND_OFFER_NONE. */
+static enum command_offer offer_word(const struct word *w)
+{
+	static const char *const words[] = { "undo", "propose", "accept", "reject" };
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (w->len == strlen(words[i]) && strncasecmp(w->s, words[i], w->len) == 0)
+			return (enum command_offer)(COMMAND_OFFER_UNDO + i);
+	return COMMAND_OFFER_NONE;
+}
+
 /* Parse the words of out->line by the slots of its keyword; kw is the keyword's index in w. */
 static enum command_status parse_words(struct command *out, const struct command_grammar *g,
     const struct word *w, size_t n, size_t kw)
@@ -804,6 +816,9 @@ static enum command_status parse_words(struct command *out, const struct command
 		return st;
 	switch (tail) {
 	case 'L':
+		/* pbmserv's words in place of the placements: move <board> <userid> <password> undo */
+		if (na == fixed + 1 && (out->offer = offer_word(&a[fixed])) != COMMAND_OFFER_NONE)
+			break;
 		st = parse_placements(out, a[fixed].s);
 		break;
 	case 'O':

@@ -118,6 +118,15 @@ enum command_source {
 	COMMAND_FROM_BODY
 };
 
+/* A move's word instead of placements (pbmserv's): take back, offer a draw, answer. */
+enum command_offer {
+	COMMAND_OFFER_NONE = 0,
+	COMMAND_OFFER_UNDO,
+	COMMAND_OFFER_PROPOSE,
+	COMMAND_OFFER_ACCEPT,
+	COMMAND_OFFER_REJECT
+};
+
 /*
  * One placement: its name with the letter in upper case ("E5", "G13"; the
  * board's own notation resolves it: rules_parse_point) and its square
@@ -154,6 +163,7 @@ struct command {
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
+	enum command_offer offer;	/* move ... undo|propose|accept|reject: no placements then */
 	size_t nplacements;	/* move */
 	struct command_placement placements[COMMAND_PLACEMENTS_MAX];
 	char error[COMMAND_ERROR_MAX];	/* what was wrong, quoting the culprit; "" on success */

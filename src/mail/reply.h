@@ -124,7 +124,13 @@ enum reply_what {
 	REPLY_MOVE,
 	REPLY_SWAP,
 	REPLY_RESIGN,
-	REPLY_TIMEOUT		/* oustpbm cleanup: the player to move lost on time */
+	REPLY_TIMEOUT,		/* oustpbm cleanup: the player to move lost on time */
+	REPLY_UNDO_ASKED,	/* move ... undo: first is the turn asked back */
+	REPLY_UNDO_ACCEPTED,	/* move ... accept: the turns from first on were taken back */
+	REPLY_UNDO_REJECTED,	/* move ... reject of an undo */
+	REPLY_DRAW_PROPOSED,	/* move ... propose */
+	REPLY_DRAW_ACCEPTED,	/* move ... accept: the game is drawn */
+	REPLY_DRAW_REJECTED	/* move ... reject of a draw */
 };
 
 struct reply_event {
@@ -136,6 +142,7 @@ struct reply_event {
 	bool random;		/* REPLY_CHALLENGE: the colours were drawn at random */
 	const char *comment;	/* the actor's comment, "" if none: shown to the other player */
 	int days;		/* REPLY_TIMEOUT: the time limit, timeout_days */
+	const char *offerer;	/* REPLY_*_ACCEPTED, REPLY_*_REJECTED: who made the offer */
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
 };

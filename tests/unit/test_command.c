@@ -206,7 +206,22 @@ static void test_move(void)
 	ok_str(cmd.placements[2].name, "A10", "move: two-digit row");
 
 	fails("move 101 alice pw", COMMAND_USAGE,
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <placements>");
+
+	/* pbmserv's words in place of the placements */
+	ok_int(subj("move 101 alice pw undo"), COMMAND_OK, "move ... undo");
+	ok(cmd.offer == COMMAND_OFFER_UNDO && cmd.nplacements == 0, "undo: no placements");
+	ok_int(subj("move 101#4 alice pw Propose"), COMMAND_OK, "move ... Propose, any case");
+	ok(cmd.offer == COMMAND_OFFER_PROPOSE && cmd.turn == 4, "propose, #4");
+	ok_int(subj("move 101 alice pw ACCEPT"), COMMAND_OK, "move ... ACCEPT");
+	ok_int(cmd.offer, COMMAND_OFFER_ACCEPT, "accept");
+	ok_int(subj("move 101 alice pw reject"), COMMAND_OK, "move ... reject");
+	ok_int(cmd.offer, COMMAND_OFFER_REJECT, "reject");
+	ok_int(subj("move 101 alice pw E5"), COMMAND_OK, "a move again");
+	ok_int(cmd.offer, COMMAND_OFFER_NONE, "no offer word");
+	fails("move 101 alice pw undo now", COMMAND_BAD_PLACEMENT,
+	    "placements are joined by commas, as in E5,F5, not by spaces");
+	fails("move 101 alice pw undo,E5", COMMAND_BAD_PLACEMENT, "a placement is not a column letter and a row, as in E5");
 	fails("move 10a alice pw E5", COMMAND_BAD_BOARD, "'10a' is not a board number");
 	fails("move 100 alice pw E5", COMMAND_BAD_BOARD, "'100' is not a board number");
 	fails("move 0101 alice pw E5", COMMAND_BAD_BOARD, "'0101' is not a board number");
@@ -506,15 +521,15 @@ static void test_short_forms(void)
 	}
 	/* the shapes of the report, and the brief's example */
 	short_form("move 101 " PW " C3", "move 101 **** C3",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <userid> or <password>");
 	short_form("resign alice " PW, "resign alice ****",
 	    "resign needs: resign <board>[#turn] <userid> <password>; missing: <board>");
 	short_form("challenge " PW " bob", "challenge **** ****", NULL);
 	short_form("password " PW " newpass", "password **** ****", NULL);
 	short_form("move 101#2 bob D3", "move 101#2 **** D3",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <userid> or <password>");
 	short_form("move 101 alice " PW, "move 101 alice ****",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <placements>");
 	short_form("swap 101 alice " PW " please", "swap 101 **** **** ****",
 	    "swap needs: swap <board>[#turn] <userid> <password>; 1 word too many");
 	short_form("challenge alice " PW " bob -size=12", "challenge alice **** bob -size=12",
@@ -718,11 +733,11 @@ static void test_subject_incomplete(void)
 	    "subject incomplete: whatever complete command the body holds");
 	ok_int(command_parse(&mailcmd_grammar, "move 101", "move 101 bob\n", &cmd), COMMAND_USAGE,
 	    "subject incomplete: the body's incomplete too");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <userid> "
 	    "<password> <placements> (read from the Subject; the text of the mail was not read as a command)",
 	    "subject incomplete: the error says the Subject was read, not the text");
 	ok_int(command_parse(&mailcmd_grammar, "move 101", NULL, &cmd), COMMAND_USAGE, "subject incomplete: no body");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <userid> "
 	    "<password> <placements>", "subject incomplete: no note without a text");
 	ok_int(command_parse(&mailcmd_grammar, "move 101 bob pw Z9", "move 101 bob pw D3\n", &cmd), COMMAND_OK,
 	    "subject complete: the Subject wins");
