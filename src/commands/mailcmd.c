@@ -118,6 +118,16 @@ const struct mail_command mailcmd_table[] = {
 	  "nobody else can take your user id for a year.",
 	  "closes the account: every board still played is resigned (the opponents are told and win), finished "
 	  "games stay, the user id is kept from others for `userid_reserve_days` (365)" },
+	{ { "vacation", "vacation <userid> <password> <days>|off", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, vacation_mail,
+	  "Away for that many days from now: your clocks stop (no reminder,\n"
+	  "no loss on time where you are to move) and your opponents are\n"
+	  "told. At most vacation_days_per_year days (30) in a calendar year;\n"
+	  "off ends it early and gives back the whole days not begun.",
+	  "the sender is away for that many days from now: the clocks of the boards where the sender is to "
+	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
+	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
+	  "days not begun" },
 	{ { "whoami", "whoami <userid> <password>", "up" },
 	  MAILCMD_LOGIN, whoami_mail,
 	  "Your registered address, full name and the boards you are playing.",

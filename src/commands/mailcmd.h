@@ -104,6 +104,13 @@ mailcmd_fn forgot_mail, forgot_reset_mail;
 mailcmd_fn address_mail, address_confirm_mail;
 mailcmd_fn signoff_mail;
 mailcmd_fn whoami_mail;
+mailcmd_fn vacation_mail;
+
+/*
+ * "bob is away (vacation) until ...\n\n" into buf if userid is away now,
+ * else "" (games.c, for games and whoami).
+ */
+enum process_status vacation_line(struct job *j, const char *userid, char *buf, size_t size);
 
 /*
  * Refuse a one-time code that is not right (store/accounts.h's verdict):

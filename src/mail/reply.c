@@ -1521,7 +1521,7 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
 }
 
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out)
+    const char *userid, bool own, const struct game *games, size_t n, const char *away, struct reply_mail *out)
 {
 	char subject[200], status[200], who[100], count[32], row[400];
 	size_t indent;
@@ -1577,6 +1577,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	var(&vs, "count", count);
 	snprintf(status, sizeof status, "%zu", playing);
 	var(&vs, "playing", status);
+	var(&vs, "away", away);
 	st = expand(rc, "games", &vs, &body);
 	if (st == REPLY_OK)
 		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);

@@ -222,11 +222,12 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
  * games: the n boards (read with gamefile_parse_header()) of userid, in
  * order; counted all, listed at most the last REPLY_GAMES_MAX.  With own
  * (the mail comes from userid's address), the boards where userid is to
- * move are marked "your move".
+ * move are marked "your move".  away is a line saying that userid is away
+ * (vacation), or "".
  */
 #define REPLY_GAMES_MAX 200
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, bool own, const struct game *games, size_t n, struct reply_mail *out);
+    const char *userid, bool own, const struct game *games, size_t n, const char *away, struct reply_mail *out);
 
 /*
  * help: the commands and the rules (Oust, by Mark Steere).  commands is the

@@ -25,7 +25,7 @@ static void test_rows(void)
 		ok(strncmp(mc->syntax.synopsis, name, n) == 0 &&
 		    (mc->syntax.synopsis[n] == '\0' || mc->syntax.synopsis[n] == ' '),
 		    "%s: the synopsis starts with the keyword", name);
-		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btuopaLON*") == strlen(mc->syntax.slots),
+		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btuopaLONT*") == strlen(mc->syntax.slots),
 		    "%s: slots of the grammar's letters", name);
 		ok(mc->run != NULL, "%s: a handler", name);
 		ok(mc->help != NULL && mc->summary != NULL && mc->summary[0] != '\0', "%s: help and summary", name);
@@ -63,6 +63,7 @@ static void test_parse_each(void)
 		{ "address", "address alice secret alice@new.example" },
 		{ "confirm", "confirm alice K7M2QX9PHD" },
 		{ "signoff", "signoff alice secret" },
+		{ "vacation", "vacation alice secret 7" },
 		{ "whoami", "whoami alice secret" },
 	};
 	static struct command cmd;
