@@ -118,6 +118,17 @@ const struct mail_command mailcmd_table[] = {
 	  "nobody else can take your user id for a year.",
 	  "closes the account: every board still played is resigned (the opponents are told and win), finished "
 	  "games stay, the user id is kept from others for `userid_reserve_days` (365)" },
+	{ { "queue", "queue <board> <userid> <password> [<their turn> => <your turn>; ...|clear]", "bup*" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, queue_run,
+	  "Conditional turns, while it is your opponent's turn: if they play\n"
+	  "exactly <their turn> (placements in order, or swap), <your turn>\n"
+	  "is played at once; lines separated by ';', up to 20. Any other\n"
+	  "turn drops the whole queue. Without a list: shows yours; clear\n"
+	  "drops it. Your opponent never learns what you queued.",
+	  "conditional turns, sent while it is the opponent's turn: when the opponent plays exactly `<their "
+	  "turn>` (placements in order, or `swap`), `<your turn>` is played in the same delivery and both are "
+	  "told it was queued; any other turn drops the queue (its owner is told); each line checked at once; "
+	  "up to 20 lines; alone it lists the queue, `clear` drops it; the opponent never sees it" },
 	{ { "vacation", "vacation <userid> <password> <days>|off", "upT" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, vacation_mail,
 	  "Away for that many days from now: your clocks stop (no reminder,\n"

@@ -105,6 +105,19 @@ mailcmd_fn address_mail, address_confirm_mail;
 mailcmd_fn signoff_mail;
 mailcmd_fn whoami_mail;
 mailcmd_fn vacation_mail;
+mailcmd_fn queue_run;
+
+struct game;
+struct reply_event;
+
+/*
+ * After the turn of history entry first was played on g (play.c): the
+ * queue of conditional turns of the other player answered (*played, then
+ * the event of the answer) or dropped (note, for its owner alone, says
+ * why), in the same commit (queue.c).
+ */
+enum process_status queue_after_turn(struct job *j, struct game *g, int first, struct reply_event *then,
+    char *note, size_t size, bool *played);
 
 /*
  * "bob is away (vacation) until ...\n\n" into buf if userid is away now,

@@ -31,6 +31,9 @@
 #define GAME_ROBOT_USERID "robot"	/* the server's robot player (commands/robot.h) */
 #define GAME_ROBOT_LEVEL_MIN 1	/* the robot's levels (robot.h checks them against ai.h) */
 #define GAME_ROBOT_LEVEL_MAX 5
+#define GAME_QUEUE_MAX 1500	/* bytes of a queue of conditional turns, canonical text */
+#define GAME_QUEUE_LINES 20	/* lines of a queue */
+#define GAME_QUEUE_POINTS 32	/* placements on either side of a line */
 
 enum game_status {
 	GAME_OK = 0,
@@ -125,6 +128,8 @@ struct game {
 	int *points;		/* placements of every PLACE turn, in order (rules cells) */
 	size_t npoints;
 	size_t alloc_points;
+	char queue_owner[GAME_NAME_SIZE];	/* conditional turns: whose, "" for none (game_queue_*) */
+	char queue[GAME_QUEUE_MAX + 1];	/* their canonical text, "E5=>F6,G7;swap=>C3" */
 	struct game_note *notes;	/* offers and answers, in order (after never decreases) */
 	int nnotes;
 	int alloc_notes;
@@ -283,6 +288,39 @@ enum game_status game_replay(const struct game *g, int upto, struct game_replay 
  * so this is how an edited position shows up.
  */
 enum game_status game_verify(const struct game *g, struct game_replay *out);
+
+/*
+ * Conditional turns (the mail command queue): a list of answers to the
+ * opponent's next turn, held by the player who is not to move.  Each line
+ * is the opponent's turn (its placements in order, or a swap) and the
+ * owner's answer (placements).  Text: lines joined by ';', each "THEIR =>
+ * MINE", placements joined by commas, blanks allowed around the
+ * separators; the canonical form has no blanks and the board's names
+ * ("E5=>F6,G7;swap=>C3").
+ */
+struct game_queue_line {
+	bool swap;		/* their turn is the swap */
+	int ntheir, nmine;
+	int their[GAME_QUEUE_POINTS], mine[GAME_QUEUE_POINTS];
+};
+
+struct game_queue {
+	int n;
+	struct game_queue_line line[GAME_QUEUE_LINES];
+};
+
+/*
+ * Parse text into *out on g's board.  False with why ("line 2: 'Z9' is not
+ * a point of the 5x5 board", "line 1: '=>' is missing between their turn
+ * and yours") if it is not a queue; line numbers from 1.
+ */
+bool game_queue_parse(const struct game *g, const char *text, struct game_queue *out, char *why, size_t size);
+/* The canonical text of q into buf (GAME_QUEUE_MAX + 1 bytes); false if it does not fit. */
+bool game_queue_format(const struct game *g, const struct game_queue *q, char *buf, size_t size);
+/* Does line l answer the turn history entry t (of g) just played? */
+bool game_queue_matches(const struct game *g, const struct game_queue_line *l, const struct game_turn *t);
+/* Drop g's queue. */
+void game_queue_clear(struct game *g);
 
 /* ---- names ---- */
 #define GAME_DIMENSIONS_SIZE 16

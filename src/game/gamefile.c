@@ -251,12 +251,12 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
-	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, NKEYS
+	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_QUEUE, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
-	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated"
+	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "queue"
 };
 
 struct header {
@@ -367,6 +367,20 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			    GAME_ROBOT_LEVEL_MAX, quote(q, v, n));
 		g->robot_level = (int)x;
 		break;
+	case K_QUEUE:
+		/* "alice E5=>F6;swap=>C3": the owner, then the lines, read against the board in settle() */
+		for (x = 0; x < (long)n && v[x] != ' '; x++)
+			;
+		if (!userid(v, (size_t)x, g->queue_owner))
+			return fail(err, r->line, "queue: bad user id '%s'", quote(q, v, (size_t)x));
+		while (x < (long)n && v[x] == ' ')
+			x++;
+		if (n - (size_t)x == 0 || n - (size_t)x > GAME_QUEUE_MAX)
+			return fail(err, r->line, "queue: the lines after the owner are missing or longer than %d bytes",
+			    GAME_QUEUE_MAX);
+		memcpy(g->queue, v + x, n - (size_t)x);
+		g->queue[n - (size_t)x] = '\0';
+		break;
 	case K_THREAD:
 		/* a Message-ID with its brackets, in msgid.h's grammar, or nothing */
 		if (n > GAME_THREAD_MAX || (n > 0 && !msgid_bracketed_ok(v, n)))
@@ -455,6 +469,8 @@ static enum gamefile_status parse_header(struct reader *r, struct header *h, str
 			return fail(err, h->line[K_TO_MOVE], "to-move given, but the game is over");
 		if (h->line[K_REMIND] != 0)
 			return fail(err, h->line[K_REMIND], "remind given, but the game is over");
+		if (h->line[K_QUEUE] != 0)
+			return fail(err, h->line[K_QUEUE], "queue given, but the game is over");
 		if ((h->result == RULES_DRAW) != (g->end == GAME_END_NO_PLACEMENTS || g->end == GAME_END_AGREEMENT))
 			return fail(err, h->line[K_END], "end %s does not fit status %s",
 			    end_names[g->end], status_names[h->result]);
@@ -1030,6 +1046,30 @@ static size_t captured_field(const struct game *g, const struct game_turn *e, co
 
 /* ---- the whole file ---- */
 
+/* The queue of conditional turns: its owner plays here and is not to move; its lines parse. */
+static enum gamefile_status settle_queue(struct game *g, const struct header *h, struct gamefile_error *err)
+{
+	struct game_queue *q;
+	char why[200];
+	bool good;
+
+	if (g->queue_owner[0] == '\0')
+		return GAMEFILE_OK;
+	if (game_color_of(g, g->queue_owner) == RULES_EMPTY)
+		return fail(err, h->line[K_QUEUE], "queue: '%s' is not a player of board %ld", g->queue_owner, g->board);
+	if (strcmp(game_player_to_move(g), g->queue_owner) == 0)
+		return fail(err, h->line[K_QUEUE], "queue: %s is to move: a queue answers the opponent's turn",
+		    g->queue_owner);
+	q = malloc(sizeof(*q));
+	if (q == NULL)
+		return GAMEFILE_NO_MEMORY;
+	good = game_queue_parse(g, g->queue, q, why, sizeof(why));
+	free(q);
+	if (!good)
+		return fail(err, h->line[K_QUEUE], "queue: %s", why);
+	return GAMEFILE_OK;
+}
+
 /* The header, the drawing and the history agree; then start the turn state. */
 static enum gamefile_status settle(struct game *g, const struct header *h,
     const struct rules_board *b, bool swapped, struct gamefile_error *err)
@@ -1061,7 +1101,7 @@ static enum gamefile_status settle(struct game *g, const struct header *h,
 			return fail(err, h->line[K_TO_MOVE], "%s is to move but has no legal "
 			    "placement (the history must record its pass)",
 			    rules_color_name(h->to_move));
-		return GAMEFILE_OK;
+		return settle_queue(g, h, err);
 	}
 	if (agreed != (g->end == GAME_END_AGREEMENT))
 		return fail(err, h->line[K_END], agreed ? "the history ends with a draw agreed, but end is %s" :
@@ -1327,6 +1367,11 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "robot-level: %d\n", g->robot_level);
 	if (g->unrated)
 		bput(&b, "rated: no\n");
+	if (g->queue_owner[0] != '\0' && g->rg.result == RULES_PLAYING) {
+		bput(&b, "queue: %s ", g->queue_owner);
+		bappend(&b, g->queue, strlen(g->queue));
+		bappend(&b, "\n", 1);
+	}
 	n = board_render_game(g, board);
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);

@@ -808,7 +808,7 @@ static enum command_status parse_words(struct command *out, const struct command
 	tail = tail_of(k);
 	fixed = strlen(k->slots) - (tail != 0);
 	/* the number of words: exact without a tail; placements and a text need one more word */
-	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : tail != '*' && na < fixed)
+	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 : na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k->slots[i], &a[i], &passwords);
@@ -832,7 +832,10 @@ static enum command_status parse_words(struct command *out, const struct command
 		snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
 		break;
 	default:
-		break;		/* '*': words after the keyword ("help oust") are ignored */
+		/* '*': words after the fixed ones ("help oust") are kept in text for the command, never quoted */
+		if (na > fixed)
+			snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
+		break;
 	}
 	if (st != COMMAND_OK)
 		return st;
@@ -1355,7 +1358,7 @@ char *command_mask(const struct command *cmd)
 	 * too).  Unknown first word: only it is kept, the rest is one "****".
 	 * Known keyword, not parsed: unparsed_keep() decides word by word.
 	 */
-	parsed = cmd->syntax != NULL && tail_of(cmd->syntax) != '*';
+	parsed = cmd->syntax != NULL;
 	if (k != NULL)
 		layout(k, &w[kw + 1], n - kw - 1, &l);
 	for (i = 0; i < n; i++) {
@@ -1367,7 +1370,8 @@ char *command_mask(const struct command *cmd)
 		if (i <= kw || only_placements)
 			keep = true;
 		else if (parsed)
-			keep = !password_slot(k, i - kw - 1);
+			/* a '*' tail (help's words, a queue's turns) is masked too */
+			keep = !password_slot(k, i - kw - 1) && !(tail_of(k) == '*' && i - kw - 1 >= strlen(k->slots) - 1);
 		else
 			keep = unparsed_keep(cmd->grammar, k, &l, &w[kw + 1], i - kw - 1);
 		if (i != 0)

@@ -80,7 +80,7 @@ enum command_status {
  * then at most one tail, taking the rest of the line:
  *   L  placements (required)   O  challenge options (optional)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
- *   *  any words, ignored (and masked in the log)
+ *   *  any words, optional, masked in the log (cmd.text, for the command to read)
  * The masking of passwords and the usage errors read the same slots.
  */
 struct command_syntax {

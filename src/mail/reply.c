@@ -897,6 +897,8 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 			tprintf(&t, ", the last of %s's", loser(g));
 		else if (ev->dead_end)
 			tputs(&t, ", and had no placement left, so the turn ended there");
+		if (ev->queued)
+			tprintf(&t, " (a queued turn: %s's answer, given in advance, to that turn)", ev->actor);
 		tputs(&t, ".\n");
 		/* the passes that followed, up to the next change told */
 		for (i = ev->first; i < (ev->then != NULL ? ev->then->first - 1 : g->nturns); i++) {
@@ -1140,6 +1142,16 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	comment = comment_text(ev, to->userid);
 	if (happened == NULL || comment == NULL)
 		goto out;
+	if (ev->note != NULL && ev->note_to != NULL && strcmp(ev->note_to, to->userid) == 0) {
+		/* for that player alone: the other one never learns what was queued */
+		char *more = malloc(strlen(happened) + strlen(ev->note) + 2);
+
+		if (more == NULL)
+			goto out;
+		sprintf(more, "%s%s\n", happened, ev->note);
+		free(happened);
+		happened = more;
+	}
 	var(&vs, "board", board);
 	var(&vs, "size", size);
 	var(&vs, "dimensions", game_dimensions(g, false, dims));

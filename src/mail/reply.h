@@ -143,6 +143,9 @@ struct reply_event {
 	const char *comment;	/* the actor's comment, "" if none: shown to the other player */
 	int days;		/* REPLY_TIMEOUT: the time limit, timeout_days */
 	const char *offerer;	/* REPLY_*_ACCEPTED, REPLY_*_REJECTED: who made the offer */
+	bool queued;		/* REPLY_MOVE: played from the player's queue of conditional turns */
+	const char *note;	/* a line for note_to's mail alone (a queue dropped), or NULL */
+	const char *note_to;
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
 };

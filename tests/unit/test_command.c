@@ -9,7 +9,7 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, sgf, games, help, forgot, reset, address, confirm, signoff, vacation and whoami"
+#define COMMANDS "; the commands are register, password, challenge, move, swap, resign, show, history, sgf, games, help, forgot, reset, address, confirm, signoff, queue, vacation and whoami"
 
 static enum command_status subj(const char *s)
 {

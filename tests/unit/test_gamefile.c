@@ -999,9 +999,48 @@ static void test_notes(void)
 	free(text);
 }
 
+/* The queue of conditional turns in the header: read back, checked against the board and the side to move. */
+static void test_queue(void)
+{
+	struct gamefile_error err;
+	struct game g;
+	struct game_queue q;
+	char *text, why[200];
+
+	/* CANON: white (bob) to move, so alice may hold a queue */
+	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nqueue: alice J5=>A1;swap=>K11,B2\n");
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "a queue loads %s", err.msg);
+	ok_str(g.queue_owner, "alice", "its owner");
+	ok(game_queue_parse(&g, g.queue, &q, why, sizeof why) && q.n == 2 && q.line[1].swap && q.line[1].nmine == 2,
+	    "two lines, the second after a swap");
+	round_trip(&g, "a queue");
+	game_queue_clear(&g);
+	ok(game_queue_parse(&g, " e5 , f6 => a1 ; swap=>b2;", &q, why, sizeof why) && q.n == 2 &&
+	    q.line[0].ntheir == 2, "blanks and a last ';' are fine %s", why);
+	ok(!game_queue_parse(&g, "E5 => A1; D4 B5", &q, why, sizeof why), "a line without '=>'");
+	ok_str(why, "line 2: '=>' is missing between their turn and yours", "... named");
+	ok(!game_queue_parse(&g, "E5 => ", &q, why, sizeof why), "no answer");
+	ok_str(why, "line 1: your answer is missing after '=>'", "... named");
+	ok(!game_queue_parse(&g, "E5 => A1 => B2", &q, why, sizeof why), "two arrows");
+	ok_str(why, "line 1: two '=>' (lines are separated by ';')", "... named");
+	game_release(&g);
+	free(text);
+
+	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nqueue: bob J5=>A1\n");
+	expect_error(text, "line 13: queue: bob is to move: a queue answers the opponent's turn", 13);
+	free(text);
+	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nqueue: alice J5=>Z1\n");
+	expect_error(text, "line 13: queue: line 1: 'Z1' is not a point of the 11x11 board", 13);
+	free(text);
+}
+
 int main(void)
 {
 	test_notes();
+	test_queue();
 	test_canonical();
 	test_edit();
 	test_errors();
