@@ -148,6 +148,7 @@ static const struct key keys[] = {
 	STR_KEY(templates, check_path),
 	NUM_KEY(remind_days, 0, 365, false),
 	NUM_KEY(timeout_days, 0, 3650, false),
+	NUM_KEY(vacation_days_per_year, 0, 366, false),
 	STR_KEY(smtp_url, check_smtp_url),
 	STR_KEY(smtp_starttls, check_starttls),
 	STR_KEY(smtp_cafile, check_path),
@@ -202,6 +203,7 @@ void config_defaults(struct config *cfg)
 	cfg->password_cost = 0;
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
+	cfg->vacation_days_per_year = 30;
 	cfg->max_mails_per_hour = 30;
 	cfg->max_password_failures = 5;
 	cfg->password_lockout_minutes = 60;
@@ -673,6 +675,7 @@ static const struct {
 	{ "templates", "the directory of the reply templates (relative: from the home)" },
 	{ "remind_days", "cleanup reminds a player to move after this many idle days, 0 = never, ..365" },
 	{ "timeout_days", "cleanup ends a game as a loss on time after this many idle days, 0 = never, ..3650" },
+	{ "vacation_days_per_year", "days a player may be away (vacation) in a calendar year, 0 = none, ..366" },
 	{ "smtp_url", "smtp://host[:port] or smtps://host[:port]: send the replies by SMTP" },
 	{ "smtp_starttls", "required|off: STARTTLS on smtp:// (default: off for a loopback host)" },
 	{ "smtp_cafile", "PEM file of the CAs the SMTP server's certificate is checked against" },

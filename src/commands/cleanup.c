@@ -14,6 +14,7 @@
 #include "outbox/transport.h"
 #include "store/active.h"
 #include "store/ratings.h"
+#include "store/vacations.h"
 
 /* One run: what every board shares. */
 struct run {
@@ -28,6 +29,8 @@ struct run {
 	struct active_board *playing;	/* the boards found being played, for active_sync */
 	size_t nplaying, alloc_playing;
 	bool playing_nomem;
+	struct vacation *vac;	/* the vacations file (vacations.h), read once */
+	size_t nvac;
 };
 
 const char *cleanup_status_str(enum cleanup_status s)
@@ -57,19 +60,37 @@ int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
 	return gamefile_time_add(g->last_move, (int64_t)days * CLEANUP_DAY);
 }
 
-/* The time a reminder is due on g (header read), or 0 for none. */
-static int64_t remind_due(const struct config *cfg, const struct game *g)
+/*
+ * The time a reminder is due on g (header read), or 0 for none; stopped:
+ * the seconds the clock of the player to move stood still (a vacation).
+ */
+static int64_t remind_due(const struct config *cfg, const struct game *g, int64_t stopped)
 {
 	if (game_over(g) || game_is_open(g) || game_remind_days(g, cfg->remind_days) == 0)
 		return 0;
 	/* a file written before reminders existed counts from its last turn */
-	return g->remind != 0 ? g->remind : cleanup_remind_at(cfg, g);
+	return gamefile_time_add(g->remind != 0 ? g->remind : cleanup_remind_at(cfg, g), stopped);
 }
 
-/* The time g is lost on time, or 0 for never: the board's own limit, else timeout_days. */
-static int64_t timeout_due(const struct config *cfg, const struct game *g)
+/* The time g is lost on time, or 0 for never: its own limit, else timeout_days; stopped as for remind_due(). */
+static int64_t timeout_due(const struct config *cfg, const struct game *g, int64_t stopped)
 {
-	return game_timeout_at(g, cfg->timeout_days);
+	int64_t at = game_timeout_at(g, cfg->timeout_days);
+
+	return at == 0 ? 0 : gamefile_time_add(at, stopped);
+}
+
+/*
+ * How long the clock of g's player to move stood still since the last
+ * turn: the part of their vacation (vacations.h) after it, up to now.
+ */
+static int64_t clock_stopped(const struct run *r, const struct game *g)
+{
+	const char *who = game_player_to_move(g);
+
+	if (who == NULL)
+		return 0;
+	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->now);
 }
 
 static void worse(struct run *r, enum cleanup_status s)
@@ -237,7 +258,7 @@ static void time_out(struct run *r, struct game *g)
 }
 
 /* Remind the player to move on g, due since due; the next reminder remind_days later. */
-static void remind(struct run *r, struct game *g, int64_t due)
+static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 {
 	int64_t period = (int64_t)game_remind_days(g, r->cfg->remind_days) * CLEANUP_DAY;
 	struct reply_mail m;
@@ -247,14 +268,16 @@ static void remind(struct run *r, struct game *g, int64_t due)
 	enum cleanup_status s;
 	const char *who = game_player_to_move(g);
 	char next[GAMEFILE_TIME_SIZE];
-	int days = (int)((r->now - g->last_move) / CLEANUP_DAY);
+	int days = (int)((r->now - g->last_move - stopped) / CLEANUP_DAY);
 	int n = 0;
 
 	memset(&m, 0, sizeof m);
 	/* on the same schedule, however late this run is: the first due time after now */
 	g->remind = due + ((r->now - due) / period + 1) * period;
+	/* the header keeps the time on the running clock: the stop is counted out again when read */
+	g->remind -= stopped;
 	if (find_player(r, who, &u, &p, &s)) {
-		rs = reply_reminder(&r->rc, g, &p, days, timeout_due(r->cfg, g), &m);
+		rs = reply_reminder(&r->rc, g, &p, days, timeout_due(r->cfg, g, stopped), &m);
 		if (rs != REPLY_OK) {
 			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->rc.err);
 			return;
@@ -353,15 +376,15 @@ static void one_board(struct run *r, long board)
 	enum store_status ss;
 	enum outbox_status os;
 	struct game g;
-	int64_t rdue, tdue;
+	int64_t rdue, tdue, stopped;
 
 	memset(&g, 0, sizeof g);
 	r->stats->boards++;
 	if (!load(r, board, false, &g))
 		return;
 	note_playing(r, &g);
-	rdue = remind_due(r->cfg, &g);
-	tdue = timeout_due(r->cfg, &g);
+	rdue = remind_due(r->cfg, &g, clock_stopped(r, &g));
+	tdue = timeout_due(r->cfg, &g, clock_stopped(r, &g));
 	if ((rdue == 0 || rdue > r->now) && (tdue == 0 || tdue > r->now))
 		return;	/* nothing due: no lock, no history read */
 	ss = store_lock_board(r->st, board, &lock);
@@ -382,15 +405,17 @@ static void one_board(struct run *r, long board)
 	/* a turn may have come in since the header was read */
 	if (!load(r, board, true, &g))
 		goto out;
-	rdue = remind_due(r->cfg, &g);
-	tdue = timeout_due(r->cfg, &g);
+	stopped = clock_stopped(r, &g);
+	rdue = remind_due(r->cfg, &g, stopped);
+	tdue = timeout_due(r->cfg, &g, stopped);
 	if (tdue != 0 && tdue <= r->now) {
 		time_out(r, &g);
 		/* ended: out of the index (its commit removed the entry) */
 		if (game_over(&g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
 			r->nplaying--;
-	} else if (rdue != 0 && rdue <= r->now)
-		remind(r, &g, rdue);
+	} else if (rdue != 0 && rdue <= r->now) {
+		remind(r, &g, rdue, stopped);
+	}
 out:
 	store_unlock(&lock);
 	game_release(&g);
@@ -455,6 +480,14 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 		worse(&r, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 		n = 0;
 	}
+	/* without the vacations, nobody is reminded or timed out: a player away would be */
+	ss = vacations_read(st, &r.vac, &r.nvac);
+	if (ss != STORE_OK) {
+		board_failed(&r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : ss == STORE_CORRUPT ?
+		    CLEANUP_DATAERR : CLEANUP_SOFTWARE, "cannot read the vacations, no reminder or loss on time "
+		    "this run: %s", store_error(st));
+		n = 0;
+	}
 	for (i = 0; i < n; i++)
 		one_board(&r, boards[i]);
 	free(boards);
@@ -481,6 +514,7 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 		worse(&r, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 	}
 out:
+	free(r.vac);
 	reply_release(&r.rc);
 	outbox_close(r.ob);
 	return r.worst;

@@ -392,6 +392,22 @@ static const char *kind_of(mode_t m)
 	    S_ISSOCK(m) ? "a socket" : "a device";
 }
 
+/* The vacations file (vacations.h) parses: a damaged one stops cleanup's reminders and losses on time. */
+static enum fsck_status check_vacations(struct store *st, FILE *out, unsigned *problems)
+{
+	struct vacation *list = NULL;
+	enum store_status ss;
+	size_t n = 0;
+
+	ss = vacations_read(st, &list, &n);
+	free(list);
+	if (ss == STORE_OK)
+		return FSCK_OK;
+	report(out, problems, VACATIONS_FILE, 0, "%s (cleanup sends no reminder and ends no game on time until it "
+	    "is mended)", store_error(st));
+	return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+}
+
 /*
  * The data files of reldir that are not regular files: a FIFO, directory or
  * symbolic link named like a game file (in games/) or like users, seen or
@@ -401,7 +417,7 @@ static const char *kind_of(mode_t m)
 static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
 {
 	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", "reserved",
-	    ACCOUNTS_FILE, "ratings", RATINGS_STATE_FILE, "seeking", "limits", NULL };
+	    ACCOUNTS_FILE, "ratings", RATINGS_STATE_FILE, "seeking", "limits", VACATIONS_FILE, NULL };
 	char path[4096], file[4200], q[QUOTE_MAX];
 	struct dirent *de;
 	struct stat sb;
@@ -697,6 +713,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	store_unlock(&lock);
 	fs = worst(fs, check_users(st, out, problems));
 	fs = worst(fs, check_reserved(st, out, problems));
+	fs = worst(fs, check_vacations(st, out, problems));
 	fs = worst(fs, check_codes(st, out, problems));
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));

@@ -3,6 +3,7 @@
  * whose turn it is on each, filtered) and finished (the server's most
  * recent results).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -10,6 +11,24 @@
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "game/gamefile.h"
+#include "store/vacations.h"
+
+enum process_status vacation_line(struct job *j, const char *userid, char *buf, size_t size)
+{
+	struct vacation v;
+	enum store_status ss;
+	char until[REPLY_TIME_SIZE];
+
+	buf[0] = '\0';
+	ss = vacations_find(j->st, userid, &v);
+	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && !vacation_away(&v, (int64_t)j->now)))
+		return PROCESS_OK;
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the vacations");
+	snprintf(buf, size, "%s is away (vacation) until %s: %s's clocks stop meanwhile.\n\n", userid,
+	    reply_time_str(v.end, until), userid);
+	return PROCESS_OK;
+}
 
 enum process_status games_run(struct job *j)
 {
@@ -21,6 +40,7 @@ enum process_status games_run(struct job *j)
 	enum process_status ps;
 	size_t n = 0;
 	bool found;
+	char away[200];
 
 	if (j->cmd.text[0] != '\0' && !reply_games_filter_parse(j->cmd.text, &filter))
 		return job_refuse(j, NULL, "'%s' is not a filter of games: use active, next, finished or all "
@@ -31,8 +51,11 @@ enum process_status games_run(struct job *j)
 	ps = job_boards_of(j, u.userid, &games, &n);
 	if (ps != PROCESS_OK)
 		return ps;
+	ps = vacation_line(j, u.userid, away, sizeof away);
+	if (ps != PROCESS_OK)
+		goto out;
 	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid,
-	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, filter, games, n, &m);
+	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, filter, games, n, away, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;

@@ -225,6 +225,13 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
 enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
 /*
+ * Commit j->game (its lock held) after a change that is no turn and that
+ * only the sender is told of (a queue of conditional turns): mails[0..n)
+ * instead of the players' board mails, the reminder left as it was.
+ */
+enum process_status job_commit_game_mails(struct job *j, const struct reply_mail *mails, int n, bool *done);
+
+/*
  * Take the lock of a new board (a challenge's), settle what a crashed run
  * left for it, and check again, under seen.lock held until the commit,
  * that no copy of the mail made it meanwhile.

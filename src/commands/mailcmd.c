@@ -64,14 +64,23 @@ const struct mail_command mailcmd_table[] = {
 	  0, challenge_list,
 	  "The open challenges waiting for a player.",
 	  "the server's open challenges, each with its board, size and challenger" },
-	{ { "move", "move <board>[#turn] <userid> <password> <placements>", "tupL" },
+	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "Your whole turn: its placements in order, joined by commas, as E5\n"
 	  "or E5,F6,G7 (on a hex board: d4 or d4,e5,c2). #turn is the number\n"
 	  "of the turn you are making (the mails tell you); with it, a mail\n"
-	  "delivered twice is not played twice.",
+	  "delivered twice is not played twice. Instead of placements: undo\n"
+	  "asks to take back your last turn (when your opponent has not\n"
+	  "answered it yet), propose offers a draw; your opponent answers\n"
+	  "with accept or reject. An accepted undo takes the turn back and\n"
+	  "you play it again; an accepted draw ends the game drawn (rated as\n"
+	  "a draw). An offer lapses when either player makes a turn. robot\n"
+	  "neither takes back turns nor agrees draws.",
 	  "a whole turn, placements joined by commas: `E5,F5,G6` (hex: `d4,e5`); `#turn` guards against a "
-	  "mail applied twice" },
+	  "mail applied twice. `undo` asks to take back the sender's last turn (not yet answered), `propose` "
+	  "offers a draw; the opponent's `accept` takes the turn back (the sender plays it again) or ends the "
+	  "game drawn (rated as a draw), `reject` declines; an offer lapses when either side makes a turn; "
+	  "all are noted in the history (not against `robot`)" },
 	{ { "swap", "swap <board>[#turn] <userid> <password>", "tup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, play_run,
 	  "White only, as White's first turn (see SWAP below).",
@@ -221,6 +230,27 @@ const struct mail_command mailcmd_table[] = {
 	  "nobody else can take your user id for a year.",
 	  "closes the account: every board still played is resigned (the opponents are told and win), finished "
 	  "games stay, the user id is kept from others for `userid_reserve_days` (365)" },
+	{ { "queue", "queue <board> <userid> <password> [<their turn> => <your turn>; ...|clear]", "bup*" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, queue_run,
+	  "Conditional turns, while it is your opponent's turn: if they play\n"
+	  "exactly <their turn> (placements in order, or swap), <your turn>\n"
+	  "is played at once; lines separated by ';', up to 20. Any other\n"
+	  "turn drops the whole queue. Without a list: shows yours; clear\n"
+	  "drops it. Your opponent never learns what you queued.",
+	  "conditional turns, sent while it is the opponent's turn: when the opponent plays exactly `<their "
+	  "turn>` (placements in order, or `swap`), `<your turn>` is played in the same delivery and both are "
+	  "told it was queued; any other turn drops the queue (its owner is told); each line checked at once; "
+	  "up to 20 lines; alone it lists the queue, `clear` drops it; the opponent never sees it" },
+	{ { "vacation", "vacation <userid> <password> <days>|off", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, vacation_mail,
+	  "Away for that many days from now: your clocks stop (no reminder,\n"
+	  "no loss on time where you are to move) and your opponents are\n"
+	  "told. At most vacation_days_per_year days (30) in a calendar year;\n"
+	  "off ends it early and gives back the whole days not begun.",
+	  "the sender is away for that many days from now: the clocks of the boards where the sender is to "
+	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
+	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
+	  "days not begun" },
 	{ { "whoami", "whoami <userid> <password>", "up" },
 	  MAILCMD_LOGIN, whoami_mail,
 	  "Your registered address, full name and the boards you are playing.",

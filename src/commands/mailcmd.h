@@ -113,6 +113,26 @@ mailcmd_fn seek_run, limit_run;
 
 /* The boards userid is playing on now (its index, players.h, and each board's header). */
 enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count);
+mailcmd_fn vacation_mail;
+mailcmd_fn queue_run;
+
+struct game;
+struct reply_event;
+
+/*
+ * After the turn of history entry first was played on g (play.c): the
+ * queue of conditional turns of the other player answered (*played, then
+ * the event of the answer) or dropped (note, for its owner alone, says
+ * why), in the same commit (queue.c).
+ */
+enum process_status queue_after_turn(struct job *j, struct game *g, int first, struct reply_event *then,
+    char *note, size_t size, bool *played);
+
+/*
+ * "bob is away (vacation) until ...\n\n" into buf if userid is away now,
+ * else "" (games.c, for games and whoami).
+ */
+enum process_status vacation_line(struct job *j, const char *userid, char *buf, size_t size);
 
 /*
  * Refuse a one-time code that is not right (store/accounts.h's verdict):
@@ -129,6 +149,13 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
  * false after a refusal was sent, which ends with then (what to do).
  */
 enum process_status challenge_may_start(struct job *j, const char *userid, const char *then, bool *ok);
+
+/*
+ * move ... undo|propose|accept|reject (offer.c): play_run's handler for a
+ * move whose placements are one of pbmserv's words, on a board that is
+ * playable by the sender (play.c checked it).
+ */
+mailcmd_fn offer_run;
 
 /* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
 mailcmd_fn coordinates_run;

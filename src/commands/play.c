@@ -248,10 +248,11 @@ enum process_status play_run(struct job *j)
 	const char *userid = j->user.userid;
 	struct game *g = &j->game;
 	struct rules_turn_report rep;
+	struct reply_event queued;
 	enum process_status ps = PROCESS_OK;
 	enum game_status gs;
-	char msg[JOB_MESSAGE_MAX];
-	bool refused, ok;
+	char msg[JOB_MESSAGE_MAX], note[600];
+	bool refused, ok, answered;
 	int turn, points[COMMAND_PLACEMENTS_MAX];
 	struct reply_stop stop = { points, 0, false };
 
@@ -260,6 +261,8 @@ enum process_status play_run(struct job *j)
 	if (not_playable(j, g, userid, &ps))
 		return ps;
 	turn = g->rg.turn;
+	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
+		return offer_run(j);
 	if (command_is(&j->cmd, "move")) {
 		play_move(j, g, userid, points, &rep, &gs, msg, sizeof msg, &refused, &ps);
 		if (refused)
@@ -288,9 +291,25 @@ enum process_status play_run(struct job *j)
 	}
 	j->ev.actor = userid;
 	j->ev.first = turn;
+	/* the other player's queue of conditional turns: answered or dropped, in the same commit */
+	ps = queue_after_turn(j, g, turn, &queued, note, sizeof note, &answered);
+	if (ps != PROCESS_OK)
+		return ps;
+	if (answered)
+		j->ev.then = &queued;
+	if (note[0] != '\0') {
+		j->ev.note = note;
+		j->ev.note_to = game_player_of(g, RULES_OTHER(game_color_of(g, userid)));
+	}
 	/* the robot to move next (MAILCMD_ROBOT): the mover's one mail comes with its answer */
 	ps = job_commit_game(j, &ok);
-	if (ps == PROCESS_OK && ok)
+	if (ps == PROCESS_OK && ok) {
 		played_detail(j, g, userid, turn, &rep);
+		if (answered)
+			job_detail_add(j, "; turn %d: %s's queued answer played", queued.first, queued.actor);
+		else if (note[0] != '\0')
+			job_detail_add(j, "; the queue of %s dropped", j->ev.note_to);
+	}
+	j->ev.then = NULL;
 	return ps;
 }

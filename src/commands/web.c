@@ -636,7 +636,8 @@ static void status_html(struct strbuf *b, const struct game *g, const char *root
 		}
 		strbuf_puts(b, ".</p>\n");
 	} else {
-		strbuf_puts(b, "The game is drawn: neither player can place.</p>\n");
+		strbuf_puts(b, g->end == GAME_END_AGREEMENT ? "The game is drawn: the players agreed a draw.</p>\n" :
+		    "The game is drawn: neither player can place.</p>\n");
 	}
 }
 

@@ -62,7 +62,7 @@ enum process_status whoami_mail(struct job *j)
 	const struct store_user *u = &j->user;	/* the password checked (MAILCMD_LOGIN) */
 	enum reply_status rs;
 	enum process_status ps;
-	char subject[200], count[24], *list = NULL;
+	char subject[200], count[24], *list = NULL, away[200];
 	size_t n = 0;
 
 	memset(&m, 0, sizeof m);
@@ -76,13 +76,16 @@ enum process_status whoami_mail(struct job *j)
 		goto out;
 	}
 	snprintf(count, sizeof count, "%zu", n);
+	ps = vacation_line(j, u->userid, away, sizeof away);
+	if (ps != PROCESS_OK)
+		goto out;
 	{
 		struct reply_var vars[] = { { "userid", u->userid }, { "registered_address", u->address },
 		    { "fullname", u->fullname[0] != '\0' ? u->fullname : "(none)" }, { "count", count },
-		    { "boards", n > 0 ? list : "    (none)\n" } };
+		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, vars, 5, &m);
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, vars, 6, &m);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

@@ -47,8 +47,11 @@ void game_release(struct game *g)
 {
 	free(g->turns);
 	free(g->points);
+	free(g->notes);
 	g->turns = NULL;
 	g->points = NULL;
+	g->notes = NULL;
+	g->nnotes = g->alloc_notes = 0;
 	g->nturns = g->alloc_turns = 0;
 	g->npoints = g->alloc_points = 0;
 }
@@ -255,6 +258,379 @@ enum game_status game_timeout(struct game *g, const char *player, int64_t now)
 	g->end = GAME_END_TIMEOUT;
 	g->last_move = now;
 	return GAME_OK;
+}
+
+/* ---- conditional turns ---- */
+
+void game_queue_clear(struct game *g)
+{
+	g->queue_owner[0] = '\0';
+	g->queue[0] = '\0';
+}
+
+/* Placements "E5, F6" (s[0..n)) into pts on g's board; false with why. */
+static bool queue_points(const struct game *g, int k, const char *side, const char *s, size_t n, int *pts, int *np,
+    char *why, size_t size)
+{
+	size_t i = 0, j, a, b;
+
+	*np = 0;
+	for (;;) {
+		for (j = i; j < n && s[j] != ','; j++)
+			;
+		for (a = i; a < j && (s[a] == ' ' || s[a] == '\t'); a++)
+			;
+		for (b = j; b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'); b--)
+			;
+		if (a == b) {
+			snprintf(why, size, "line %d: %s has an empty placement", k, side);
+			return false;
+		}
+		if (*np == GAME_QUEUE_POINTS) {
+			snprintf(why, size, "line %d: more than %d placements in %s", k, GAME_QUEUE_POINTS, side);
+			return false;
+		}
+		pts[*np] = rules_parse_point(&g->rg.board, s + a, (int)(b - a));
+		if (pts[*np] == RULES_NO_POINT) {
+			char dims[GAME_DIMENSIONS_SIZE];
+
+			snprintf(why, size, "line %d: '%.*s' is not a point of the %s board", k, (int)(b - a > 20 ? 20 : b - a),
+			    s + a, game_dimensions(g, false, dims));
+			return false;
+		}
+		(*np)++;
+		if (j == n)
+			return true;
+		i = j + 1;
+	}
+}
+
+bool game_queue_parse(const struct game *g, const char *text, struct game_queue *out, char *why, size_t size)
+{
+	const char *p = text, *end, *arrow, *a, *b;
+	struct game_queue_line *l;
+	int k = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		end = strchr(p, ';');
+		if (end == NULL)
+			end = p + strlen(p);
+		for (a = p; a < end && (*a == ' ' || *a == '\t'); a++)
+			;
+		k++;
+		if (a == end && *end == '\0' && k > 1)
+			break;	/* a ';' at the end */
+		if (a == end) {
+			snprintf(why, size, "line %d is empty", k);
+			return false;
+		}
+		if (out->n == GAME_QUEUE_LINES) {
+			snprintf(why, size, "more than %d lines", GAME_QUEUE_LINES);
+			return false;
+		}
+		l = &out->line[out->n];
+		arrow = strstr(a, "=>");
+		if (arrow == NULL || arrow >= end) {
+			snprintf(why, size, "line %d: '=>' is missing between their turn and yours", k);
+			return false;
+		}
+		for (b = arrow; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
+			;
+		if (b == a) {
+			snprintf(why, size, "line %d: their turn is missing before '=>'", k);
+			return false;
+		}
+		if (b - a == 4 && strncasecmp(a, "swap", 4) == 0)
+			l->swap = true;
+		else if (!queue_points(g, k, "their turn", a, (size_t)(b - a), l->their, &l->ntheir, why, size))
+			return false;
+		for (a = arrow + 2; a < end && (*a == ' ' || *a == '\t'); a++)
+			;
+		for (b = end; b > a && (b[-1] == ' ' || b[-1] == '\t'); b--)
+			;
+		if (a == b) {
+			snprintf(why, size, "line %d: your answer is missing after '=>'", k);
+			return false;
+		}
+		if (memchr(a, '=', (size_t)(b - a)) != NULL) {
+			snprintf(why, size, "line %d: two '=>' (lines are separated by ';')", k);
+			return false;
+		}
+		if (!queue_points(g, k, "your answer", a, (size_t)(b - a), l->mine, &l->nmine, why, size))
+			return false;
+		out->n++;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	return true;
+}
+
+bool game_queue_format(const struct game *g, const struct game_queue *q, char *buf, size_t size)
+{
+	size_t n = 0;
+	char name[4];
+	int i, j;
+
+#define PUT(s) do { size_t len_ = strlen(s); if (n + len_ >= size) return false; memcpy(buf + n, s, len_ + 1); \
+	n += len_; } while (0)
+	buf[0] = '\0';
+	for (i = 0; i < q->n; i++) {
+		const struct game_queue_line *l = &q->line[i];
+
+		if (i > 0)
+			PUT(";");
+		if (l->swap)
+			PUT("swap");
+		for (j = 0; j < l->ntheir; j++) {
+			if (j > 0)
+				PUT(",");
+			PUT(rules_point_name(&g->rg.board, l->their[j], name));
+		}
+		PUT("=>");
+		for (j = 0; j < l->nmine; j++) {
+			if (j > 0)
+				PUT(",");
+			PUT(rules_point_name(&g->rg.board, l->mine[j], name));
+		}
+	}
+#undef PUT
+	return true;
+}
+
+bool game_queue_matches(const struct game *g, const struct game_queue_line *l, const struct game_turn *t)
+{
+	if (t->action == GAME_SWAP)
+		return l->swap;
+	if (t->action != GAME_PLACE || l->swap || l->ntheir != t->npoints)
+		return false;
+	return memcmp(l->their, game_turn_points(g, t), (size_t)t->npoints * sizeof(int)) == 0;
+}
+
+/* ---- undo and draw by agreement ---- */
+
+enum game_status game_note_add(struct game *g, const struct game_note *n)
+{
+	struct game_note *p;
+	int cap;
+
+	assert(n->after == g->nturns);
+	assert(g->nnotes == 0 || g->notes[g->nnotes - 1].after <= n->after);
+	if (g->nnotes == g->alloc_notes) {
+		if (g->alloc_notes > GAME_MAX_TURNS)
+			return GAME_NO_MEMORY;
+		cap = g->alloc_notes ? 2 * g->alloc_notes : 8;
+		p = realloc(g->notes, (size_t)cap * sizeof(*p));
+		if (p == NULL)
+			return GAME_NO_MEMORY;
+		g->notes = p;
+		g->alloc_notes = cap;
+	}
+	g->notes[g->nnotes++] = *n;
+	return GAME_OK;
+}
+
+const struct game_note *game_open_offer(const struct game *g)
+{
+	const struct game_note *n = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+
+	if (game_over(g) || n == NULL || n->after != g->nturns)
+		return NULL;	/* a turn since: the offer lapsed */
+	return n->kind == GAME_NOTE_UNDO || n->kind == GAME_NOTE_PROPOSE ? n : NULL;
+}
+
+int game_undo_turn(const struct game *g, const char *player)
+{
+	int i;
+
+	/* the last turn that is not the rules' pass: passes that followed it go with it */
+	for (i = g->nturns - 1; i >= 0 && g->turns[i].action == GAME_PASS; i--)
+		;
+	if (i < 0 || strcasecmp(g->turns[i].player, player) != 0)
+		return 0;
+	return g->turns[i].number;
+}
+
+/* The note of player's kind, after the last turn, with player's side now. */
+static enum game_status add_note(struct game *g, const char *player, enum game_note_kind kind, bool undo,
+    int64_t now)
+{
+	struct game_note n;
+
+	memset(&n, 0, sizeof(n));
+	n.after = g->nturns;
+	n.kind = kind;
+	n.undo = undo;
+	n.color = game_color_of(g, player);
+	snprintf(n.player, sizeof(n.player), "%s", player);
+	ident_userid_fold(n.player);
+	n.time = now;
+	return game_note_add(g, &n);
+}
+
+/* The checks every offer and answer share. */
+static enum game_status check_offer(const struct game *g, const char *player)
+{
+	if (game_over(g))
+		return GAME_OVER;
+	if (game_color_of(g, player) == RULES_EMPTY)
+		return GAME_NOT_PLAYER;
+	return GAME_OK;
+}
+
+/* Does the history lead to the position?  Taking back replays it, which would drop an admin's edit. */
+static enum game_status check_replays(const struct game *g)
+{
+	struct game_replay *r = malloc(sizeof(*r));
+	enum game_status st;
+
+	if (r == NULL)
+		return GAME_NO_MEMORY;
+	st = game_verify(g, r);
+	free(r);
+	return st == GAME_OK ? GAME_OK : GAME_EDITED;
+}
+
+enum game_status game_ask_undo(struct game *g, const char *player, int64_t now)
+{
+	enum game_status st = check_offer(g, player);
+
+	if (st != GAME_OK)
+		return st;
+	if (game_open_offer(g) != NULL)
+		return GAME_OFFER_OPEN;
+	if (game_undo_turn(g, player) == 0)
+		return GAME_NOTHING_TO_UNDO;
+	st = check_replays(g);
+	if (st != GAME_OK)
+		return st;
+	return add_note(g, player, GAME_NOTE_UNDO, true, now);
+}
+
+enum game_status game_propose(struct game *g, const char *player, int64_t now)
+{
+	enum game_status st = check_offer(g, player);
+
+	if (st != GAME_OK)
+		return st;
+	if (game_open_offer(g) != NULL)
+		return GAME_OFFER_OPEN;
+	return add_note(g, player, GAME_NOTE_PROPOSE, false, now);
+}
+
+/* The open offer player may answer, or a status saying why there is none. */
+static enum game_status answerable(const struct game *g, const char *player, const struct game_note **out)
+{
+	enum game_status st = check_offer(g, player);
+
+	*out = NULL;
+	if (st != GAME_OK)
+		return st;
+	*out = game_open_offer(g);
+	if (*out == NULL)
+		return GAME_NO_OFFER;
+	if (strcasecmp((*out)->player, player) == 0)
+		return GAME_OWN_OFFER;
+	return GAME_OK;
+}
+
+/* Take back the turns from turn k on: the position is the history's up to turn k - 1. */
+static enum game_status take_back(struct game *g, int k, int64_t now)
+{
+	struct game_replay *r = malloc(sizeof(*r));
+	enum game_status st;
+	int i;
+
+	if (r == NULL)
+		return GAME_NO_MEMORY;
+	st = game_replay(g, k - 1, r);
+	if (st != GAME_OK) {
+		free(r);
+		return GAME_EDITED;
+	}
+	g->rg = r->rg;
+	memcpy(g->black, r->black, sizeof(g->black));
+	memcpy(g->white, r->white, sizeof(g->white));
+	free(r);
+	g->npoints = g->turns[k - 1].first;
+	g->nturns = k - 1;
+	/* the notes about the turns taken back now stand after the last turn left */
+	for (i = 0; i < g->nnotes; i++)
+		if (g->notes[i].after > g->nturns)
+			g->notes[i].after = g->nturns;
+	g->last_move = now;	/* the clock of the turn played again starts now */
+	game_queue_clear(g);	/* it answered a turn the position no longer waits for */
+	return GAME_OK;
+}
+
+enum game_status game_accept(struct game *g, const char *player, int64_t now)
+{
+	const struct game_note *offer;
+	enum game_status st = answerable(g, player, &offer);
+	struct game_note n;
+	int k;
+
+	if (st != GAME_OK)
+		return st;
+	memset(&n, 0, sizeof(n));
+	n.kind = GAME_NOTE_ACCEPT;
+	n.undo = offer->kind == GAME_NOTE_UNDO;
+	n.color = game_color_of(g, player);
+	snprintf(n.player, sizeof(n.player), "%s", player);
+	ident_userid_fold(n.player);
+	n.time = now;
+	if (n.undo) {
+		k = game_undo_turn(g, offer->player);
+		if (k == 0)
+			return GAME_NOTHING_TO_UNDO;	/* the history changed under the offer: cannot happen */
+		if ((st = check_replays(g)) != GAME_OK)
+			return st;
+		/* room first, so that running out of memory changes nothing */
+		n.after = g->nturns;
+		if ((st = game_note_add(g, &n)) != GAME_OK)
+			return st;
+		g->nnotes--;
+		st = take_back(g, k, now);
+		if (st != GAME_OK)
+			return st;
+		n.after = g->nturns;
+		n.undo_from = k;
+		return game_note_add(g, &n);
+	}
+	n.after = g->nturns;
+	st = game_note_add(g, &n);
+	if (st != GAME_OK)
+		return st;
+	g->rg.result = RULES_DRAW;
+	g->end = GAME_END_AGREEMENT;
+	g->last_move = now;
+	return GAME_OK;
+}
+
+enum game_status game_reject(struct game *g, const char *player, int64_t now)
+{
+	const struct game_note *offer;
+	enum game_status st = answerable(g, player, &offer);
+
+	if (st != GAME_OK)
+		return st;
+	return add_note(g, player, GAME_NOTE_REJECT, offer->kind == GAME_NOTE_UNDO, now);
+}
+
+const char *game_note_str(enum game_note_kind k)
+{
+	switch (k) {
+	case GAME_NOTE_UNDO:
+		return "undo";
+	case GAME_NOTE_PROPOSE:
+		return "propose";
+	case GAME_NOTE_ACCEPT:
+		return "accept";
+	case GAME_NOTE_REJECT:
+		return "reject";
+	}
+	return "unknown";
 }
 
 int game_turn_placements(const struct game *g, int k, const int **out)
@@ -466,10 +842,20 @@ enum game_status game_replay(const struct game *g, int upto, struct game_replay 
 	return GAME_OK;
 }
 
+/* The last note, if it is an accepted draw after the last turn: the game ended by agreement. */
+static bool agreed_draw(const struct game *g)
+{
+	const struct game_note *n = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+
+	return n != NULL && n->kind == GAME_NOTE_ACCEPT && !n->undo && n->after == g->nturns;
+}
+
 static enum game_end end_of_history(const struct game *g, enum rules_result r)
 {
 	if (r == RULES_PLAYING)
 		return GAME_END_NONE;
+	if (r == RULES_DRAW && agreed_draw(g))
+		return GAME_END_AGREEMENT;
 	if (r == RULES_DRAW)
 		return GAME_END_NO_PLACEMENTS;
 	if (g->nturns > 0 && g->turns[g->nturns - 1].action == GAME_RESIGN)
@@ -507,6 +893,9 @@ enum game_status game_verify(const struct game *g, struct game_replay *out)
 	st = game_replay(g, g->nturns, out);
 	if (st != GAME_OK)
 		return st;
+	/* a draw agreed by the players ends a game the turns leave running */
+	if (out->rg.result == RULES_PLAYING && agreed_draw(g))
+		out->rg.result = RULES_DRAW;
 	for (y = have->width - 1; y >= 0; y--) {
 		for (x = rules_row_first(have, y); x < rules_row_first(have, y) + rules_row_len(have, y); x++) {
 			p = rules_point(have, x, y);
@@ -568,6 +957,16 @@ const char *game_status_str(enum game_status s)
 		return "the history is not consistent";
 	case GAME_POSITION_DIFFERS:
 		return "the position differs from the history";
+	case GAME_NOTHING_TO_UNDO:
+		return "nothing to undo";
+	case GAME_NO_OFFER:
+		return "nothing proposed";
+	case GAME_OWN_OFFER:
+		return "your own offer";
+	case GAME_OFFER_OPEN:
+		return "an offer is open";
+	case GAME_EDITED:
+		return "the position was edited";
 	}
 	return "unknown game status";
 }
@@ -602,6 +1001,8 @@ const char *game_end_str(enum game_end e)
 		return "timeout";
 	case GAME_END_NO_PLACEMENTS:
 		return "no-placements";
+	case GAME_END_AGREEMENT:
+		return "agreement";
 	}
 	return "unknown";
 }

@@ -35,6 +35,9 @@
 #define GAME_OBSERVERS_MAX 32	/* observers of one board (subscribe, notify) */
 #define GAME_REMIND_DAYS_MAX 365	/* a board's own time limits, as config.h's remind_days, timeout_days */
 #define GAME_TIMEOUT_DAYS_MAX 3650
+#define GAME_QUEUE_MAX 1500	/* bytes of a queue of conditional turns, canonical text */
+#define GAME_QUEUE_LINES 20	/* lines of a queue */
+#define GAME_QUEUE_POINTS 32	/* placements on either side of a line */
 
 enum game_status {
 	GAME_OK = 0,
@@ -47,7 +50,12 @@ enum game_status {
 	GAME_NO_MEMORY,
 	GAME_BAD_TURN_NUMBER,	/* game_replay: no such turn in the history */
 	GAME_BAD_HISTORY,	/* game_replay: the history cannot have been played */
-	GAME_POSITION_DIFFERS	/* game_verify: the stored position is not the replayed one */
+	GAME_POSITION_DIFFERS,	/* game_verify: the stored position is not the replayed one */
+	GAME_NOTHING_TO_UNDO,	/* undo: the player's last turn is not the last one played */
+	GAME_NO_OFFER,		/* accept or reject with nothing proposed */
+	GAME_OWN_OFFER,		/* accept or reject of the player's own offer */
+	GAME_OFFER_OPEN,	/* undo or propose while an offer waits for its answer */
+	GAME_EDITED		/* undo: the position was edited, the history does not lead to it */
 };
 
 enum game_action {
@@ -64,7 +72,32 @@ enum game_end {
 	GAME_END_CAPTURE,	/* the last enemy stones were removed */
 	GAME_END_RESIGN,
 	GAME_END_TIMEOUT,
-	GAME_END_NO_PLACEMENTS	/* neither side could place: a draw */
+	GAME_END_NO_PLACEMENTS,	/* neither side could place: a draw */
+	GAME_END_AGREEMENT	/* both players agreed a draw (propose, accept) */
+};
+
+/*
+ * Undo and draw by agreement (pbmserv's move ... undo|propose|accept|reject):
+ * an offer and its answer are notes in the history, between the turns; they
+ * are not turns, so the numbering, the colours and the replay of the turns
+ * stay as they were.  An offer is open while it is the last note and no
+ * turn came after it: either side's turn lets it lapse.
+ */
+enum game_note_kind {
+	GAME_NOTE_UNDO = 0,	/* asks to take back the player's last turn */
+	GAME_NOTE_PROPOSE,	/* offers a draw */
+	GAME_NOTE_ACCEPT,	/* accepts the open offer */
+	GAME_NOTE_REJECT	/* declines it */
+};
+
+struct game_note {
+	int after;		/* the turns played before it: it stands after turn `after` */
+	enum game_note_kind kind;
+	bool undo;		/* ACCEPT, REJECT: the answer to an undo (else to a draw) */
+	int undo_from;		/* ACCEPT of an undo: the first turn taken back (the history now ends before it) */
+	enum rules_color color;	/* the side of the player then */
+	char player[GAME_NAME_SIZE];
+	int64_t time;
 };
 
 /*
@@ -113,6 +146,11 @@ struct game {
 	int *points;		/* placements of every PLACE turn, in order (rules cells) */
 	size_t npoints;
 	size_t alloc_points;
+	char queue_owner[GAME_NAME_SIZE];	/* conditional turns: whose, "" for none (game_queue_*) */
+	char queue[GAME_QUEUE_MAX + 1];	/* their canonical text, "E5=>F6,G7;swap=>C3" */
+	struct game_note *notes;	/* offers and answers, in order (after never decreases) */
+	int nnotes;
+	int alloc_notes;
 };
 
 /*
@@ -138,6 +176,37 @@ void game_release(struct game *g);
  */
 enum game_status game_move(struct game *g, const char *player, const int *points, int n,
     int64_t now, struct rules_turn_report *rep);
+
+/*
+ * undo: player asks to take back their last turn (the last turn that is not
+ * a pass must be theirs; the passes after it go with it).  GAME_OFFER_OPEN
+ * while an offer waits, GAME_NOTHING_TO_UNDO, GAME_EDITED when the
+ * history does not lead to the position (an admin's edit: taking back would
+ * lose it).  The note is added; nothing else changes.
+ */
+enum game_status game_ask_undo(struct game *g, const char *player, int64_t now);
+/* propose: player offers a draw (GAME_OFFER_OPEN while an offer waits). */
+enum game_status game_propose(struct game *g, const char *player, int64_t now);
+/*
+ * accept: player, the opponent of the one who made the open offer, agrees.
+ * An undo takes back the turns from the offerer's last one on (the position
+ * is the history's, replayed; the offerer is to move, its clock restarted
+ * at now); a draw ends the game, drawn by agreement.  GAME_NO_OFFER,
+ * GAME_OWN_OFFER, GAME_EDITED.
+ */
+enum game_status game_accept(struct game *g, const char *player, int64_t now);
+/* reject: player declines the opponent's open offer (GAME_NO_OFFER, GAME_OWN_OFFER). */
+enum game_status game_reject(struct game *g, const char *player, int64_t now);
+/* The open offer, or NULL (none, or the game is over). */
+const struct game_note *game_open_offer(const struct game *g);
+/* The turn an undo by player would take back, or 0 if there is none. */
+int game_undo_turn(const struct game *g, const char *player);
+/*
+ * Append a note as it stands (for the game file codec): n->after must be
+ * nturns and not less than the last note's.  GAME_NO_MEMORY leaves g unchanged.
+ */
+enum game_status game_note_add(struct game *g, const struct game_note *n);
+const char *game_note_str(enum game_note_kind k);	/* "undo", "propose", "accept", "reject" */
 
 /* Pie rule: White's player swaps as White's first turn; the names exchange, then White moves. */
 enum game_status game_swap(struct game *g, const char *player, int64_t now);
@@ -273,6 +342,39 @@ unsigned long game_timeout_days(const struct game *g, unsigned long dflt);
  */
 int64_t game_timeout_at(const struct game *g, unsigned long dflt);
 
+/*
+ * Conditional turns (the mail command queue): a list of answers to the
+ * opponent's next turn, held by the player who is not to move.  Each line
+ * is the opponent's turn (its placements in order, or a swap) and the
+ * owner's answer (placements).  Text: lines joined by ';', each "THEIR =>
+ * MINE", placements joined by commas, blanks allowed around the
+ * separators; the canonical form has no blanks and the board's names
+ * ("E5=>F6,G7;swap=>C3").
+ */
+struct game_queue_line {
+	bool swap;		/* their turn is the swap */
+	int ntheir, nmine;
+	int their[GAME_QUEUE_POINTS], mine[GAME_QUEUE_POINTS];
+};
+
+struct game_queue {
+	int n;
+	struct game_queue_line line[GAME_QUEUE_LINES];
+};
+
+/*
+ * Parse text into *out on g's board.  False with why ("line 2: 'Z9' is not
+ * a point of the 5x5 board", "line 1: '=>' is missing between their turn
+ * and yours") if it is not a queue; line numbers from 1.
+ */
+bool game_queue_parse(const struct game *g, const char *text, struct game_queue *out, char *why, size_t size);
+/* The canonical text of q into buf (GAME_QUEUE_MAX + 1 bytes); false if it does not fit. */
+bool game_queue_format(const struct game *g, const struct game_queue *q, char *buf, size_t size);
+/* Does line l answer the turn history entry t (of g) just played? */
+bool game_queue_matches(const struct game *g, const struct game_queue_line *l, const struct game_turn *t);
+/* Drop g's queue. */
+void game_queue_clear(struct game *g);
+
 /* ---- names ---- */
 #define GAME_DIMENSIONS_SIZE 16
 /*
@@ -282,7 +384,7 @@ int64_t game_timeout_at(const struct game *g, unsigned long dflt);
 const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE]);
 const char *game_status_str(enum game_status s);	/* generic, e.g. "not your turn" */
 const char *game_action_str(enum game_action a);	/* "place", "pass", "swap", ... */
-const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements" */
+const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements", "agreement" */
 
 /*
  * The specific message for status s of a request by player on g, such as

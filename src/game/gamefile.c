@@ -252,13 +252,13 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
 	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY,
-	K_REMIND_DAYS, K_TIMEOUT_DAYS, NKEYS
+	K_REMIND_DAYS, K_TIMEOUT_DAYS, K_QUEUE, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
 	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify",
-	"remind-days", "timeout-days"
+	"remind-days", "timeout-days", "queue"
 };
 
 struct header {
@@ -269,7 +269,8 @@ struct header {
 };
 
 static const char *const status_names[] = { "playing", "black-won", "white-won", "drawn" };
-static const char *const end_names[] = { "", "capture", "resign", "timeout", "no-placements" };
+static const char *const end_names[] = { "", "capture", "resign", "timeout", "no-placements", "agreement" };
+#define NENDS 6
 
 /* "observers: carol dave" or "notify: erin": user ids separated by spaces, each once. */
 static enum gamefile_status observers_value(struct reader *r, const char *v, size_t n, bool results,
@@ -356,9 +357,9 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 		h->result = (enum rules_result)j; /* same order as enum rules_result */
 		break;
 	case K_END:
-		for (j = 1; j < 5 && !eq(v, n, end_names[j]); j++)
+		for (j = 1; j < NENDS && !eq(v, n, end_names[j]); j++)
 			;
-		if (j == 5)
+		if (j == NENDS)
 			return fail(err, r->line, "unknown end '%s'", quote(q, v, n));
 		g->end = (enum game_end)j;
 		break;
@@ -407,6 +408,20 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 			g->remind_days = (int)x;
 		else
 			g->timeout_days = (int)x;
+		break;
+	case K_QUEUE:
+		/* "alice E5=>F6;swap=>C3": the owner, then the lines, read against the board in settle() */
+		for (x = 0; x < (long)n && v[x] != ' '; x++)
+			;
+		if (!userid(v, (size_t)x, g->queue_owner))
+			return fail(err, r->line, "queue: bad user id '%s'", quote(q, v, (size_t)x));
+		while (x < (long)n && v[x] == ' ')
+			x++;
+		if (n - (size_t)x == 0 || n - (size_t)x > GAME_QUEUE_MAX)
+			return fail(err, r->line, "queue: the lines after the owner are missing or longer than %d bytes",
+			    GAME_QUEUE_MAX);
+		memcpy(g->queue, v + x, n - (size_t)x);
+		g->queue[n - (size_t)x] = '\0';
 		break;
 	case K_THREAD:
 		/* a Message-ID with its brackets, in msgid.h's grammar, or nothing */
@@ -513,7 +528,9 @@ static enum gamefile_status parse_header(struct reader *r, struct header *h, str
 			return fail(err, h->line[K_TO_MOVE], "to-move given, but the game is over");
 		if (h->line[K_REMIND] != 0)
 			return fail(err, h->line[K_REMIND], "remind given, but the game is over");
-		if ((h->result == RULES_DRAW) != (g->end == GAME_END_NO_PLACEMENTS))
+		if (h->line[K_QUEUE] != 0)
+			return fail(err, h->line[K_QUEUE], "queue given, but the game is over");
+		if ((h->result == RULES_DRAW) != (g->end == GAME_END_NO_PLACEMENTS || g->end == GAME_END_AGREEMENT))
 			return fail(err, h->line[K_END], "end %s does not fit status %s",
 			    end_names[g->end], status_names[h->result]);
 	}
@@ -831,6 +848,95 @@ static enum gamefile_status parse_captured(int line, const char *s, size_t n, co
 	return GAMEFILE_OK;
 }
 
+/*
+ * A note of the history, "- 2026-11-21T19:02:11Z o bob accept undo:7": an
+ * offer (undo, propose) or its answer (accept or reject, of an undo or a
+ * draw), between the turns; the answer follows its offer, by the other player.
+ */
+static enum gamefile_status parse_note(int line, struct game *g, const char *const *t, const size_t *tn, int n,
+    struct gamefile_error *err)
+{
+	const struct game_note *prev = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	struct game_note e;
+	char q[QUOTE_SIZE];
+	long k;
+
+	memset(&e, 0, sizeof(e));
+	e.after = g->nturns;
+	if (prev != NULL && prev->kind == GAME_NOTE_ACCEPT && !prev->undo)
+		return fail(err, line, "a note after the accepted draw");
+	if (g->nturns > 0 && (g->turns[g->nturns - 1].action == GAME_RESIGN ||
+	    g->turns[g->nturns - 1].action == GAME_TIMEOUT))
+		return fail(err, line, "a note after the end of the game at turn %d", g->nturns);
+	if (!gamefile_time_parse(t[1], tn[1], &e.time))
+		return fail(err, line, "bad time '%s' (want e.g. 2026-11-21T18:41:07Z)", quote(q, t[1], tn[1]));
+	if (eq(t[2], tn[2], "x"))
+		e.color = RULES_BLACK;
+	else if (eq(t[2], tn[2], "o"))
+		e.color = RULES_WHITE;
+	else
+		return fail(err, line, "unknown colour '%s' (x or o)", quote(q, t[2], tn[2]));
+	if (!userid(t[3], tn[3], e.player))
+		return fail(err, line, "bad user id '%s'", quote(q, t[3], tn[3]));
+	if (game_color_of(g, e.player) == RULES_EMPTY)
+		return fail(err, line, "'%s' is not a player of board %ld", e.player, g->board);
+	if (eq(t[4], tn[4], "undo") || eq(t[4], tn[4], "propose")) {
+		e.kind = eq(t[4], tn[4], "undo") ? GAME_NOTE_UNDO : GAME_NOTE_PROPOSE;
+		e.undo = e.kind == GAME_NOTE_UNDO;
+		if (n != 5)
+			return fail(err, line, "'%s' after %s: an offer has no argument", quote(q, t[5], tn[5]),
+			    game_note_str(e.kind));
+	} else if (eq(t[4], tn[4], "accept") || eq(t[4], tn[4], "reject")) {
+		e.kind = eq(t[4], tn[4], "accept") ? GAME_NOTE_ACCEPT : GAME_NOTE_REJECT;
+		if (n != 6)
+			return fail(err, line, "%s needs what it answers: undo or draw", game_note_str(e.kind));
+		if (eq(t[5], tn[5], "draw")) {
+			e.undo = false;
+		} else if (e.kind == GAME_NOTE_ACCEPT && tn[5] > 5 && memcmp(t[5], "undo:", 5) == 0) {
+			/* the turns from K on were taken back: the history goes on with turn K again */
+			e.undo = true;
+			k = number(t[5] + 5, tn[5] - 5, GAME_MAX_TURNS);
+			if (k != g->nturns + 1)
+				return fail(err, line, "'%s': the turns taken back start at turn %d, the next one",
+				    quote(q, t[5], tn[5]), g->nturns + 1);
+			e.undo_from = (int)k;
+		} else if (e.kind == GAME_NOTE_REJECT && eq(t[5], tn[5], "undo")) {
+			e.undo = true;
+		} else {
+			return fail(err, line, "'%s': %s answers %s", quote(q, t[5], tn[5]), game_note_str(e.kind),
+			    e.kind == GAME_NOTE_ACCEPT ? "undo:TURN or draw" : "undo or draw");
+		}
+		if (prev == NULL || prev->after != e.after || (prev->kind != GAME_NOTE_UNDO &&
+		    prev->kind != GAME_NOTE_PROPOSE) || prev->undo != e.undo)
+			return fail(err, line, "%s %s, but no %s was offered just before", game_note_str(e.kind),
+			    e.undo ? "undo" : "draw", e.undo ? "undo" : "draw");
+		if (strcmp(prev->player, e.player) == 0)
+			return fail(err, line, "%s answers their own offer", e.player);
+	} else {
+		return fail(err, line, "unknown note '%s' (undo, propose, accept or reject)", quote(q, t[4], tn[4]));
+	}
+	if (game_note_add(g, &e) != GAME_OK)
+		return GAMEFILE_NO_MEMORY;
+	return GAMEFILE_OK;
+}
+
+enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, struct game *g,
+    struct gamefile_error *err)
+{
+	const char *t[7];
+	size_t tn[7], i = 0;
+	char q[QUOTE_SIZE];
+	int n = 0;
+
+	memset(err, 0, sizeof(*err));
+	while (n < 7 && token(s, len, &i, &t[n], &tn[n]))
+		n++;
+	if (n < 5 || n > 6 || !eq(t[0], tn[0], "-"))
+		return fail(err, line, "expected '- TIME x|o PLAYER undo|propose|accept|reject [undo:TURN|undo|draw]', "
+		    "found '%s'", quote(q, s, len));
+	return parse_note(line, g, t, tn, n, err);
+}
+
 static enum gamefile_status parse_entry(struct reader *r, struct game *g,
     const struct rules_board *b, bool *swapped, int *line1, struct gamefile_error *err)
 {
@@ -844,6 +950,8 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 
 	while (n < 7 && token(r->s, r->n, &i, &t[n], &tn[n]))
 		n++;
+	if ((n == 5 || n == 6) && eq(t[0], tn[0], "-"))
+		return parse_note(r->line, g, t, tn, n, err);
 	if (n != 5 && !(n == 6 && tn[5] > CAPTURED_LEN && memcmp(t[5], CAPTURED, CAPTURED_LEN) == 0))
 		return fail(err, r->line, "expected 'NUMBER TIME x|o PLAYER ACTION [captured:...]', found '%s'",
 		    quote(q, r->s, r->n));
@@ -853,6 +961,8 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		return fail(err, r->line, "bad turn number '%s'", quote(q, t[0], tn[0]));
 	if (num != g->nturns + 1)
 		return fail(err, r->line, "turn %ld out of order, expected %d", num, g->nturns + 1);
+	if (g->nnotes > 0 && g->notes[g->nnotes - 1].kind == GAME_NOTE_ACCEPT && !g->notes[g->nnotes - 1].undo)
+		return fail(err, r->line, "turn %ld follows the draw agreed before it", num);
 	e.number = (int)num;
 	if (g->nturns > 0 && (g->turns[g->nturns - 1].action == GAME_RESIGN ||
 	    g->turns[g->nturns - 1].action == GAME_TIMEOUT))
@@ -995,6 +1105,30 @@ static size_t captured_field(const struct game *g, const struct game_turn *e, co
 
 /* ---- the whole file ---- */
 
+/* The queue of conditional turns: its owner plays here and is not to move; its lines parse. */
+static enum gamefile_status settle_queue(struct game *g, const struct header *h, struct gamefile_error *err)
+{
+	struct game_queue *q;
+	char why[200];
+	bool good;
+
+	if (g->queue_owner[0] == '\0')
+		return GAMEFILE_OK;
+	if (game_color_of(g, g->queue_owner) == RULES_EMPTY)
+		return fail(err, h->line[K_QUEUE], "queue: '%s' is not a player of board %ld", g->queue_owner, g->board);
+	if (strcmp(game_player_to_move(g), g->queue_owner) == 0)
+		return fail(err, h->line[K_QUEUE], "queue: %s is to move: a queue answers the opponent's turn",
+		    g->queue_owner);
+	q = malloc(sizeof(*q));
+	if (q == NULL)
+		return GAMEFILE_NO_MEMORY;
+	good = game_queue_parse(g, g->queue, q, why, sizeof(why));
+	free(q);
+	if (!good)
+		return fail(err, h->line[K_QUEUE], "queue: %s", why);
+	return GAMEFILE_OK;
+}
+
 /* The header, the drawing and the history agree; then start the turn state. */
 static enum gamefile_status settle(struct game *g, const struct header *h,
     const struct rules_board *b, bool swapped, struct gamefile_error *err)
@@ -1002,6 +1136,8 @@ static enum gamefile_status settle(struct game *g, const struct header *h,
 	const struct game_turn *last = g->nturns > 0 ? &g->turns[g->nturns - 1] : NULL;
 	enum rules_color winner = h->result == RULES_BLACK_WINS ? RULES_BLACK : RULES_WHITE;
 	enum rules_color next = turn_color(h->turn, swapped);
+	const struct game_note *note = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	bool agreed = note != NULL && note->kind == GAME_NOTE_ACCEPT && !note->undo;
 	struct rules_event ev;
 
 	if (g->nturns != h->turn - 1)
@@ -1011,6 +1147,8 @@ static enum gamefile_status settle(struct game *g, const struct header *h,
 		if (last != NULL && (last->action == GAME_RESIGN || last->action == GAME_TIMEOUT))
 			return fail(err, h->line[K_STATUS], "status playing, but the game ended at "
 			    "turn %d (%s)", last->number, game_action_str(last->action));
+		if (agreed)
+			return fail(err, h->line[K_STATUS], "status playing, but the history ends with a draw agreed");
 		if (h->to_move != next)
 			return fail(err, h->line[K_TO_MOVE], "to-move %s, but turn %d is %s's",
 			    rules_color_name(h->to_move), h->turn, rules_color_name(next));
@@ -1022,9 +1160,14 @@ static enum gamefile_status settle(struct game *g, const struct header *h,
 			return fail(err, h->line[K_TO_MOVE], "%s is to move but has no legal "
 			    "placement (the history must record its pass)",
 			    rules_color_name(h->to_move));
-		return GAMEFILE_OK;
+		return settle_queue(g, h, err);
 	}
+	if (agreed != (g->end == GAME_END_AGREEMENT))
+		return fail(err, h->line[K_END], agreed ? "the history ends with a draw agreed, but end is %s" :
+		    "end %s, but the history does not end with a draw agreed", end_names[g->end]);
 	switch (g->end) {
+	case GAME_END_AGREEMENT:
+		break;
 	case GAME_END_RESIGN:
 	case GAME_END_TIMEOUT:
 		if (last == NULL || last->color == winner || last->action !=
@@ -1175,6 +1318,28 @@ static void bput(struct buf *b, const char *fmt, ...)
 	bappend(b, s, (size_t)n);
 }
 
+char *gamefile_note_text(const struct game_note *e, char buf[GAMEFILE_NOTE_SIZE])
+{
+	char t[GAMEFILE_TIME_SIZE];
+	int n;
+
+	n = snprintf(buf, GAMEFILE_NOTE_SIZE, "- %s %c %s %s", gamefile_time_str(e->time, t),
+	    e->color == RULES_BLACK ? 'x' : 'o', e->player, game_note_str(e->kind));
+	if (e->kind == GAME_NOTE_ACCEPT && e->undo)
+		snprintf(buf + n, GAMEFILE_NOTE_SIZE - (size_t)n, " undo:%d", e->undo_from);
+	else if (e->kind == GAME_NOTE_ACCEPT || e->kind == GAME_NOTE_REJECT)
+		snprintf(buf + n, GAMEFILE_NOTE_SIZE - (size_t)n, " %s", e->undo ? "undo" : "draw");
+	return buf;
+}
+
+/* The note line "- 2026-11-21T19:02:11Z o bob accept undo:7" onto b. */
+static void note_line(struct buf *b, const struct game_note *e)
+{
+	char s[GAMEFILE_NOTE_SIZE];
+
+	bput(b, "%s\n", gamefile_note_text(e, s));
+}
+
 /*
  * One history line "12 2026-11-21T18:45:00Z x alice E5,F5" into s, with
  * what the placements captured when gc is given and they took any;
@@ -1245,7 +1410,7 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	struct game_captures gc;
 	bool have_gc;
 	size_t n;
-	int i;
+	int i, k = 0;
 
 	assert((g->rg.result == RULES_PLAYING) == (g->end == GAME_END_NONE));
 	*out = NULL;
@@ -1285,6 +1450,11 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "remind-days: %d\n", g->remind_days);
 	if (g->timeout_days != 0)
 		bput(&b, "timeout-days: %d\n", g->timeout_days);
+	if (g->queue_owner[0] != '\0' && g->rg.result == RULES_PLAYING) {
+		bput(&b, "queue: %s ", g->queue_owner);
+		bappend(&b, g->queue, strlen(g->queue));
+		bappend(&b, "\n", 1);
+	}
 	n = board_render_game(g, board);
 	bappend(&b, "\n", 1);
 	bappend(&b, board, n);
@@ -1292,6 +1462,9 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	/* a history that does not replay (an admin's edit) is written without its captures */
 	have_gc = game_captures(g, &gc) == GAME_OK;
 	for (i = 0; i < g->nturns; i++) {
+		/* the notes stand between the turns: after turn `after` */
+		for (; k < g->nnotes && g->notes[k].after <= i; k++)
+			note_line(&b, &g->notes[k]);
 		e = &g->turns[i];
 		assert(e->action != GAME_PLACE || (e->npoints > 0 && e->npoints <= RULES_MAX_POINTS));
 		/* 7 digits, time, colour, 32-character name, action: under 96 bytes; then the captures */
@@ -1299,6 +1472,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		    5 * (size_t)turn_captured(e, &gc) + 1 : 0)))
 			b.len += entry_line(g, e, have_gc ? &gc : NULL, b.s + b.len);
 	}
+	for (; k < g->nnotes; k++)
+		note_line(&b, &g->notes[k]);
 	if (have_gc)
 		game_captures_release(&gc);
 	if (b.failed) {

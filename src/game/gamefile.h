@@ -79,6 +79,17 @@ bool gamefile_named_for(const struct game *g, long board, struct gamefile_error 
  */
 enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *len);
 
+/*
+ * A note of the history (undo and draw by agreement, game.h) as its line
+ * says it, "- 2026-11-21T19:02:11Z o bob accept undo:7", without the line
+ * end; and one such line s[0..len) read and appended to g, after its last
+ * turn, checked as the game file checks it (line: for the message).
+ */
+#define GAMEFILE_NOTE_SIZE 96
+char *gamefile_note_text(const struct game_note *e, char buf[GAMEFILE_NOTE_SIZE]);
+enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, struct game *g,
+    struct gamefile_error *err);
+
 /* UTC ISO 8601 with Z, "2026-11-21T18:41:07Z"; t in 0..9999-12-31T23:59:59Z. */
 char *gamefile_time_str(int64_t t, char buf[GAMEFILE_TIME_SIZE]);
 

@@ -262,6 +262,35 @@ static void node_comment(struct strbuf *c, const struct game *g, const struct st
 	}
 }
 
+/* A note of undo or draw by agreement: a node of its own, OUSTNOTE[] as the game file writes it, and a comment. */
+static void note_node(struct strbuf *b, const struct game *g, const struct game_note *n)
+{
+	char line[GAMEFILE_NOTE_SIZE], c[160];
+
+	put_prop(b, ";OUSTNOTE", gamefile_note_text(n, line));
+	switch (n->kind) {
+	case GAME_NOTE_UNDO:
+		snprintf(c, sizeof c, "%s asks to take back their last turn.", n->player);
+		break;
+	case GAME_NOTE_PROPOSE:
+		snprintf(c, sizeof c, "%s offers a draw.", n->player);
+		break;
+	case GAME_NOTE_ACCEPT:
+		if (n->undo)
+			snprintf(c, sizeof c, "%s agrees: the turns from turn %d on are taken back.", n->player,
+			    n->undo_from);
+		else
+			snprintf(c, sizeof c, "%s accepts: the game is drawn by agreement.", n->player);
+		break;
+	case GAME_NOTE_REJECT:
+		snprintf(c, sizeof c, "%s declines the %s.", n->player, n->undo ? "undo" : "draw");
+		break;
+	}
+	put_prop(b, "C", c);
+	strbuf_puts(b, "\n");
+	(void)g;
+}
+
 enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct sgf_error *err)
 {
 	struct strbuf b = STRBUF_INIT, c = STRBUF_INIT;
@@ -272,7 +301,7 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 	const char *black0, *white0;
 	enum sgf_status ret;
 	bool swapped = g->nturns >= 2 && g->turns[1].action == GAME_SWAP;
-	int i, j, x, y;
+	int i, j, k, x, y;
 
 	*out = NULL;
 	*len = 0;
@@ -344,10 +373,13 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 	}
 	strbuf_puts(&b, "\n");
 
-	for (i = 0; i < s.n; i++) {
+	for (i = 0, k = 0; i < s.n; i++) {
 		const struct step *st = &s.v[i];
 		const struct game_turn *t = &g->turns[st->turn];
 
+		/* the notes before this turn, a node each (game.h: they stand between the turns) */
+		for (; st->first && k < g->nnotes && g->notes[k].after < t->number; k++)
+			note_node(&b, g, &g->notes[k]);
 		strbuf_puts(&b, ";");
 		if (st->first) {
 			strbuf_printf(&b, "OUSTTURN[%d %s %c %s", t->number, gamefile_time_str(t->time, tbuf),
@@ -375,6 +407,8 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 		strbuf_release(&c);
 		strbuf_puts(&b, "\n");
 	}
+	for (; k < g->nnotes; k++)
+		note_node(&b, g, &g->notes[k]);
 	strbuf_puts(&b, ")\n");
 	ret = SGF_NO_MEMORY;
 	*len = b.len;
@@ -948,6 +982,9 @@ static enum game_end end_of(const struct game *g)
 
 	if (g->rg.result == RULES_PLAYING)
 		return GAME_END_NONE;
+	if (g->rg.result == RULES_DRAW && g->nnotes > 0 && g->notes[g->nnotes - 1].kind == GAME_NOTE_ACCEPT &&
+	    !g->notes[g->nnotes - 1].undo)
+		return GAME_END_AGREEMENT;
 	if (g->rg.result == RULES_DRAW)
 		return GAME_END_NO_PLACEMENTS;
 	return last == GAME_RESIGN ? GAME_END_RESIGN : last == GAME_TIMEOUT ? GAME_END_TIMEOUT :
@@ -961,8 +998,9 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	struct game_replay *r = NULL;
 	struct steps s = { 0 };
 	const struct node **at = NULL;	/* the node of each step */
-	const struct prop *p, *ab, *aw, *ae, *turn;
-	const char *re;
+	const struct prop *p, *ab, *aw, *ae, *turn, *note;
+	struct gamefile_error gerr;
+	const char *re, *v;
 	char want[4], got[RULES_MAX_POINTS * 4], exp[RULES_MAX_POINTS * 4];
 	int list[RULES_MAX_POINTS], nlist, i, k, nat = 0;
 	enum sgf_status st;
@@ -981,6 +1019,19 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 		const struct node *nd = &t->nodes[i];
 
 		turn = find(t, nd, "OUSTTURN");
+		note = find(t, nd, "OUSTNOTE");
+		if (note != NULL) {
+			/* a note stands after the turn before it (game.h) */
+			if ((st = add_turn(rd, g, pt)) != SGF_OK)
+				goto out;
+			for (k = 0; k < note->n; k++) {
+				v = val(t, note, k);
+				if (gamefile_parse_note(v, strlen(v), 0, g, &gerr) != GAMEFILE_OK) {
+					st = fail(rd->err, note->line, note->column, "OUSTNOTE[%s]: %s", v, strstr(gerr.msg, ": ") != NULL ? strstr(gerr.msg, ": ") + 2 : gerr.msg);
+					goto out;
+				}
+			}
+		}
 		ab = find(t, nd, "AB");
 		aw = find(t, nd, "AW");
 		ae = find(t, nd, "AE");
@@ -1053,6 +1104,10 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	g->rg = r->rg;
 	memcpy(g->black, r->black, sizeof(g->black));
 	memcpy(g->white, r->white, sizeof(g->white));
+	/* a draw the players agreed ends a game the turns leave running */
+	if (g->rg.result == RULES_PLAYING && g->nnotes > 0 && g->notes[g->nnotes - 1].kind == GAME_NOTE_ACCEPT &&
+	    !g->notes[g->nnotes - 1].undo && g->notes[g->nnotes - 1].after == g->nturns)
+		g->rg.result = RULES_DRAW;
 	g->end = end_of(g);
 	if (game_over(g) && g->remind > 0) {
 		p = find(t, &t->nodes[0], "OUSTREMIND");

@@ -1331,6 +1331,18 @@ static enum command_status parse_slot(struct command *out, const struct keyword 
 	}
 }
 
+/* undo, propose, accept or reject (any case), or COMMAND_OFFER_NONE. */
+static enum command_offer offer_word(const struct word *w)
+{
+	static const char *const words[] = { "undo", "propose", "accept", "reject" };
+	size_t i;
+
+	for (i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (w->len == strlen(words[i]) && strncasecmp(w->s, words[i], w->len) == 0)
+			return (enum command_offer)(COMMAND_OFFER_UNDO + i);
+	return COMMAND_OFFER_NONE;
+}
+
 /*
  * The size of a study board (preview new <size> ...): N, -size=N, -hex or
  * -hex=S, as challenge takes them.
@@ -1448,6 +1460,9 @@ static enum command_status parse_row(struct command *out, const struct command_g
 		return st;
 	switch (tail) {
 	case 'L':
+		/* pbmserv's words in place of the placements: move <board> <userid> <password> undo */
+		if (na == fixed + 1 && (out->offer = offer_word(&a[fixed])) != COMMAND_OFFER_NONE)
+			break;
 		st = parse_tail_placements(out, g, k, a, na, fixed);
 		if (st == COMMAND_OK && out->syntax != NULL)
 			return COMMAND_OK;	/* pbmserv's "move ... swap": the swap */
@@ -1474,7 +1489,10 @@ static enum command_status parse_row(struct command *out, const struct command_g
 			snprintf(out->text, sizeof out->text, "%.*s", (int)a[fixed].len, a[fixed].s);
 		break;
 	default:
-		break;		/* '*': words after the keyword ("help oust") are ignored */
+		/* '*': words after the fixed ones ("help oust") are kept in text for the command, never quoted */
+		if (na > fixed)
+			snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
+		break;
 	}
 	if (st != COMMAND_OK)
 		return st;
@@ -2142,7 +2160,7 @@ char *command_mask(const struct command *cmd)
 	 * too).  Unknown first word: only it is kept, the rest is one "****".
 	 * Known keyword, not parsed: unparsed_keep() decides word by word.
 	 */
-	parsed = cmd->syntax != NULL && tail_of(cmd->syntax) != '*';
+	parsed = cmd->syntax != NULL;
 	if (parsed)
 		k = cmd->syntax;	/* the row that parsed, of a keyword's several */
 	if (k != NULL)
@@ -2156,7 +2174,8 @@ char *command_mask(const struct command *cmd)
 		if (i <= kw || only_placements)
 			keep = true;
 		else if (parsed)
-			keep = !password_slot(k, i - kw - 1);
+			/* a '*' tail (help's words, a queue's turns) is masked too */
+			keep = !password_slot(k, i - kw - 1) && !(tail_of(k) == '*' && i - kw - 1 >= strlen(k->slots) - 1);
 		else
 			keep = unparsed_keep_any(cmd, cmd->grammar, k, &w[kw + 1], n - kw - 1, i - kw - 1);
 		if (i != 0)

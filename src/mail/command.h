@@ -99,7 +99,7 @@ enum command_status {
  *   C  a board class (optional: cmd.rating_class, -1 when none is given)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
  *   W  one word (optional, cmd.text; the command checks it)
- *   *  any words, ignored (and masked in the log)
+ *   *  any words, optional, masked in the log (cmd.text, for the command to read)
  * The masking of passwords and the usage errors read the same slots.
  */
 struct command_syntax {
@@ -135,6 +135,15 @@ enum command_source {
 	COMMAND_FROM_NONE = 0,
 	COMMAND_FROM_SUBJECT,
 	COMMAND_FROM_BODY
+};
+
+/* A move's word instead of placements (pbmserv's): take back, offer a draw, answer. */
+enum command_offer {
+	COMMAND_OFFER_NONE = 0,
+	COMMAND_OFFER_UNDO,
+	COMMAND_OFFER_PROPOSE,
+	COMMAND_OFFER_ACCEPT,
+	COMMAND_OFFER_REJECT
 };
 
 /*
@@ -179,6 +188,7 @@ struct command {
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
 	long board;		/* move swap resign show history */
 	int turn;		/* the #turn given, 0 if none */
+	enum command_offer offer;	/* move ... undo|propose|accept|reject: no placements then */
 	size_t nplacements;	/* move */
 	struct command_placement placements[COMMAND_PLACEMENTS_MAX];
 	char error[COMMAND_ERROR_MAX];	/* what was wrong, quoting the culprit; "" on success */

@@ -516,6 +516,9 @@ static void result_text(const struct game *g, char *buf, size_t size)
 	case GAME_END_NO_PLACEMENTS:
 		snprintf(buf, size, "the game is drawn: neither player can place");
 		break;
+	case GAME_END_AGREEMENT:
+		snprintf(buf, size, "the game is drawn by agreement");
+		break;
 	case GAME_END_NONE:
 		snprintf(buf, size, "the game goes on");
 		break;
@@ -594,18 +597,56 @@ static void history_line(struct text *t, const struct game *g, const struct game
 	tputs(t, "\n");
 }
 
-/* The last `last` entries (all if last <= 0). */
-/* The turns before turn upto + 1 (all with upto 0), at most the last `last` of them (0: all). */
+/* One note of undo or draw by agreement: "   -  x alice  propose (offers a draw)". */
+static void note_line(struct text *t, const struct game *g, const struct game_note *n, bool with_time)
+{
+	char stamp[REPLY_TIME_SIZE];
+
+	tputs(t, "   -  ");
+	if (with_time)
+		tprintf(t, "%s  ", reply_time_str(n->time, stamp));
+	tprintf(t, "%c %-*s  %s ", symbol(n->color), name_width(g), n->player, game_note_str(n->kind));
+	switch (n->kind) {
+	case GAME_NOTE_UNDO:
+		tputs(t, "(asks to take back the last turn)");
+		break;
+	case GAME_NOTE_PROPOSE:
+		tputs(t, "(offers a draw)");
+		break;
+	case GAME_NOTE_ACCEPT:
+		if (n->undo)
+			tprintf(t, "(the turns from %d on taken back)", n->undo_from);
+		else
+			tputs(t, "(a draw agreed)");
+		break;
+	case GAME_NOTE_REJECT:
+		tprintf(t, "(%s declined)", n->undo ? "undo" : "draw");
+		break;
+	}
+	tputs(t, "\n");
+}
+
+/*
+ * The turns before turn upto + 1 (all with upto 0), at most the last `last`
+ * of them (0: all), with the notes of undo and draw offers among them.
+ */
 static char *history_upto(const struct game *g, int upto, int last, bool with_time)
 {
 	struct text t = { 0 };
 	int end = upto > 0 && upto < g->nturns ? upto : g->nturns;
-	int i = last > 0 && end > last ? end - last : 0;
+	int i = last > 0 && end > last ? end - last : 0, k = 0;
 
-	if (end == 0)
+	if (end == 0 && g->nnotes == 0)
 		tputs(&t, "   (no turns yet)\n");
-	for (; i < end; i++)
+	while (k < g->nnotes && g->notes[k].after < i)
+		k++;
+	for (; i < end; i++) {
+		for (; k < g->nnotes && g->notes[k].after <= i; k++)
+			note_line(&t, g, &g->notes[k], with_time);
 		history_line(&t, g, &g->turns[i], with_time);
+	}
+	for (; end == g->nturns && k < g->nnotes; k++)
+		note_line(&t, g, &g->notes[k], with_time);
 	return tfinish(&t);
 }
 
@@ -916,6 +957,8 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 			tprintf(&t, ", the last of %s's", loser(g));
 		else if (ev->dead_end)
 			tputs(&t, ", and had no placement left, so the turn ended there");
+		if (ev->queued)
+			tprintf(&t, " (a queued turn: %s's answer, given in advance, to that turn)", ev->actor);
 		tputs(&t, ".\n");
 		/* the passes that followed, up to the next change told */
 		for (i = ev->first; i < (ev->then != NULL ? ev->then->first - 1 : g->nturns); i++) {
@@ -942,6 +985,37 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	case REPLY_TIMEOUT:
 		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
 		    ev->days, plural(ev->days));
+		break;
+	case REPLY_UNDO_ASKED:
+	case REPLY_DRAW_PROPOSED:
+		if (ev->what == REPLY_UNDO_ASKED && ev->first >= 1 && ev->first <= g->nturns) {
+			e = &g->turns[ev->first - 1];
+			tprintf(&t, "%s asks to take back turn %d (", ev->actor, ev->first);
+			if (e->action == GAME_PLACE)
+				placements_text(&t, g, e);
+			else
+				tputs(&t, game_action_str(e->action));
+			tputs(&t, ").\n");
+		} else {
+			tprintf(&t, "%s proposes a draw.\n", ev->actor);
+		}
+		c = game_color_of(g, ev->actor);
+		tprintf(&t, "%s: to agree, send \"move %ld %s <password> accept\"; to decline, \"... reject\". "
+		    "A turn by either player lets the offer lapse.\n", game_player_of(g, RULES_OTHER(c)), g->board,
+		    game_player_of(g, RULES_OTHER(c)));
+		break;
+	case REPLY_UNDO_ACCEPTED:
+		tprintf(&t, "%s agreed to %s's undo: the turns from turn %d on are taken back, and %s plays turn %d "
+		    "again.\n", ev->actor, ev->offerer, ev->first, ev->offerer, ev->first);
+		break;
+	case REPLY_UNDO_REJECTED:
+		tprintf(&t, "%s declined %s's undo: the turns stand.\n", ev->actor, ev->offerer);
+		break;
+	case REPLY_DRAW_ACCEPTED:
+		tprintf(&t, "%s accepted %s's offer of a draw.\n", ev->actor, ev->offerer);
+		break;
+	case REPLY_DRAW_REJECTED:
+		tprintf(&t, "%s declined %s's offer of a draw: the game goes on.\n", ev->actor, ev->offerer);
 		break;
 	}
 	if (ev->then != NULL) {
@@ -1232,6 +1306,16 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	comment = observer ? strdup("") : comment_text(ev, to->userid);
 	if (happened == NULL || comment == NULL)
 		goto out;
+	if (ev->note != NULL && ev->note_to != NULL && strcmp(ev->note_to, to->userid) == 0) {
+		/* for that player alone: the other one never learns what was queued */
+		char *more = malloc(strlen(happened) + strlen(ev->note) + 2);
+
+		if (more == NULL)
+			goto out;
+		sprintf(more, "%s%s\n", happened, ev->note);
+		free(happened);
+		happened = more;
+	}
 	var(&vs, "board", board);
 	var(&vs, "size", size);
 	var(&vs, "dimensions", game_dimensions(g, false, dims));
@@ -1847,7 +1931,7 @@ static bool games_pass(const struct game *g, const char *userid, enum reply_game
 
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, bool own, enum reply_games_filter filter, const struct game *games, size_t n,
-    struct reply_mail *out)
+    const char *away, struct reply_mail *out)
 {
 	char subject[200], status[200], who[100], count[32], row[400], which[200];
 	size_t indent;
@@ -1930,6 +2014,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	var(&vs, "playing", status);
 	var(&vs, "filter", reply_games_filter_str(filter));
 	var(&vs, "which", which);
+	var(&vs, "away", away);
 	st = expand(rc, "games", &vs, &body);
 	if (st == REPLY_OK)
 		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);

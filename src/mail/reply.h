@@ -140,7 +140,13 @@ enum reply_what {
 	REPLY_SWAP,
 	REPLY_RESIGN,
 	REPLY_TIMEOUT,		/* oustpbm cleanup: the player to move lost on time */
-	REPLY_ACCEPT		/* an open challenge taken: the actor took the open seat */
+	REPLY_ACCEPT,		/* an open challenge taken: the actor took the open seat */
+	REPLY_UNDO_ASKED,	/* move ... undo: first is the turn asked back */
+	REPLY_UNDO_ACCEPTED,	/* move ... accept: the turns from first on were taken back */
+	REPLY_UNDO_REJECTED,	/* move ... reject of an undo */
+	REPLY_DRAW_PROPOSED,	/* move ... propose */
+	REPLY_DRAW_ACCEPTED,	/* move ... accept: the game is drawn */
+	REPLY_DRAW_REJECTED	/* move ... reject of a draw */
 };
 
 struct reply_event {
@@ -156,6 +162,10 @@ struct reply_event {
 	const char *notice;	/* the server's own words about the change (a signoff), NULL for none: shown as
 				 * the server's, never as the actor's comment */
 	bool closed;		/* the actor closed the account (signoff, deluser): no return game offered */
+	const char *offerer;	/* REPLY_*_ACCEPTED, REPLY_*_REJECTED: who made the offer */
+	bool queued;		/* REPLY_MOVE: played from the player's queue of conditional turns */
+	const char *note;	/* a line for note_to's mail alone (a queue dropped), or NULL */
+	const char *note_to;
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
 };
@@ -271,12 +281,13 @@ bool reply_games_filter_parse(const char *word, enum reply_games_filter *out);
  * games: the n boards (read with gamefile_parse_header()) of userid, in
  * order; counted all, listed those filter keeps, at most the last
  * REPLY_GAMES_MAX.  With own (the mail comes from userid's address), the
- * boards where userid is to move are marked "your move".
+ * boards where userid is to move are marked "your move".  away is a line
+ * saying that userid is away (vacation), or "".
  */
 #define REPLY_GAMES_MAX 200
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, bool own, enum reply_games_filter filter, const struct game *games, size_t n,
-    struct reply_mail *out);
+    const char *away, struct reply_mail *out);
 
 /*
  * finished: the n most recently finished boards of the server (headers,

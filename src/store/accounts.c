@@ -558,10 +558,11 @@ static bool token_is(const char *token, size_t len, uint64_t hash)
 
 enum store_status accounts_holds(struct store *st, const char *userid, size_t len, uint64_t hash, bool *same)
 {
-	char token[ACCOUNTS_TOKEN_MAX + 1];
+	char token[ACCOUNTS_TOKEN_MAX + 1], vtoken[VACATIONS_TOKEN_MAX + 1];
 	struct accounts_code *list = NULL;
 	struct store_reserved r;
 	struct store_user u;
+	struct vacation v;
 	enum store_status status;
 	size_t n = 0, i;
 	bool exists;
@@ -586,6 +587,17 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 			*same = token_is(token, len, hash);
 		}
 		return STORE_OK;
+	}
+	/* a vacation: the line the write made (vacations.h) */
+	status = vacations_find(st, u.userid, &v);
+	if (status != STORE_OK && status != STORE_NOT_FOUND)
+		return status;
+	if (status == STORE_OK) {
+		vacations_token(&v, vtoken);
+		if (token_is(vtoken, len, hash)) {
+			*same = true;
+			return STORE_OK;
+		}
 	}
 	status = read_codes(st, &list, NULL, &n);
 	if (status != STORE_OK)

@@ -38,6 +38,8 @@
  *     "address <address>"          the account's address is it (confirm)
  *     "signoff <since>"            the account is gone and its id reserved
  *                                  since that time (signoff)
+ *     "vacation <start> <end>"     the account's line of the vacations file
+ *                                  says that absence (vacation, vacations.h)
  * Hashes are salted and since is a time, so a token names one write.
  *
  * Errors are the store's (enum store_status, store_error()).
@@ -52,6 +54,7 @@
 #include "base/ident.h"
 #include "base/mailaddr.h"
 #include "store/store.h"
+#include "store/vacations.h"
 
 #define ACCOUNTS_FILE "codes"
 #define ACCOUNTS_FILE_MAX (4L * 1024 * 1024)	/* bytes read of the codes file */

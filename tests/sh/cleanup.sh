@@ -212,3 +212,26 @@ echo 'remind_days = soon' >"$tmp/badconf/oustpbm.conf"
 check "a bad remind_days: exit 78" [ "$("$bin" -d "$tmp/badconf" cleanup 2>/dev/null; echo $?)" = 78 ]
 echo 'timeout_days = 4000' >"$tmp/badconf/oustpbm.conf"
 check "timeout_days over 3650: exit 78" [ "$("$bin" -d "$tmp/badconf" cleanup 2>/dev/null; echo $?)" = 78 ]
+
+# ---- vacation: bob, to move since T0, away by mail from T0 + 1 day for
+# 10 days (timeout_days = 12): cron's cleanup (env -i) sends no reminder and
+# ends no game while he is away, then counts the 10 days out
+h=$tmp/vacation
+base "$h" "timeout_days = 12"
+send "$h" $((T0 + DAY)) $B "vacation bob hunter2 10"
+check "vacation: the opponent is told" grep -q '^Subject: Oust Board 101: bob is away' "$(last "$h" $A)"
+b0=$(replies "$h" $B)
+vclean() { # TIME: cleanup from cron's bare environment
+	env -i OUSTPBM_TEST_TIME=$1 "$bin" -d "$h" cleanup >/dev/null 2>"$tmp/stderr"
+	echo $?
+}
+check "vacation: 8 days on, cleanup exits 0" [ "$(vclean $((T0 + 8 * DAY)))" = 0 ]
+check "... no reminder to bob, away" [ "$(replies "$h" $B)" = "$b0" ]
+check "vacation: 13 days on (past timeout_days), cleanup exits 0" [ "$(vclean $((T0 + 13 * DAY)))" = 0 ]
+check "... the game goes on" grep -qx 'status: playing' "$h/games/101.game"
+check "vacation: 17 days on (7 on the running clock), cleanup exits 0" [ "$(vclean $((T0 + 17 * DAY - 60)))" = 0 ]
+check "... still no reminder" [ "$(replies "$h" $B)" = "$b0" ]
+check "vacation: 17 days on, cleanup exits 0" [ "$(vclean $((T0 + 17 * DAY)))" = 0 ]
+check "... one reminder to bob" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
+check "vacation: 22 days on (12 on the running clock), cleanup exits 0" [ "$(vclean $((T0 + 22 * DAY)))" = 0 ]
+check "... bob lost on time" grep -qx 'end: timeout' "$h/games/101.game"

@@ -198,6 +198,90 @@ else
 	pass "ratings: the resignation killed at each of its $((k - 1)) steps, its redelivery killed too: counted once, --rebuild gives the same file"
 fi
 
+# ---- undo and draw by agreement (src/game/game.h): bob's accept of alice's
+# draw offer (which ends a rated game) and of alice's undo, killed at every
+# durable step and the redelivery killed again.  After each kill the board
+# is the one before or after the accept; after the clean redelivery it is
+# the one after, applied once (an accept delivered twice is not applied
+# twice: the second finds nothing to accept, or the record of mails), one
+# set of replies, and a drawn game counted once in the ratings.
+d0=$tmp/d0
+cp -R "$tmp/s0" "$d0"
+mail $A "move 101 alice secret propose" dp@x >"$tmp/m"
+feed "$d0" $((T0 + 10)) "$tmp/m" >/dev/null
+u0=$tmp/u0
+cp -R "$tmp/s0" "$u0"
+mail $A "move 101 alice secret C3" uc@x >"$tmp/m"
+feed "$u0" $((T0 + 10)) "$tmp/m" >/dev/null
+mail $A "move 101 alice secret undo" uu@x >"$tmp/m"
+feed "$u0" $((T0 + 20)) "$tmp/m" >/dev/null
+rm -rf "$d0/mail" "$u0/mail"
+for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
+	what=${m%%|*}
+	rest=${m#*|}
+	base=${rest%%|*}
+	note=${rest#*|}
+	mail $B "move 101 bob hunter2 accept" "acc-$what@x" >"$tmp/accmail"
+	ref=$tmp/acc-ref
+	rm -rf "$ref"
+	cp -R "$base" "$ref"
+	rc=$(feed "$ref" $((T0 + 30)) "$tmp/accmail")
+	reply_sums "$ref" >"$tmp/want"
+	if [ "$rc" != 0 ] || ! grep -q "^- .* o bob $note\$" "$ref/games/101.game"; then
+		fail "$what accept: the reference run did not accept"
+		continue
+	fi
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		w=$tmp/accw
+		rm -rf "$w"
+		cp -R "$base" "$w"
+		rc=$(feed "$w" $((T0 + 30)) "$tmp/accmail" $k)
+		[ "$rc" = 0 ] && break
+		if [ "$rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $rc"
+			break
+		fi
+		kills=$((kills + 1))
+		why=$(sane "$w" "$base/games/101.game" "$ref/games/101.game")
+		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
+		[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k: counted twice"
+		k2=$(((k * 7) % 19 + 1))
+		rc=$(feed "$w" $((T0 + 30)) "$tmp/accmail" $k2)
+		[ "$rc" = 137 ] && kills=$((kills + 1))
+		rc=$(feed "$w" $((T0 + 30)) "$tmp/accmail")
+		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
+		cmp -s "$w/games/101.game" "$ref/games/101.game" ||
+		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the accept"
+		[ "$(grep -c "^- .* bob accept" "$w/games/101.game")" = 1 ] ||
+		    bad="$bad; killed at step $k: the accept is not noted once"
+		reply_sums "$w" >"$tmp/got"
+		cmp -s "$tmp/got" "$tmp/want" || bad="$bad; killed at step $k (then $k2): not one set of replies"
+		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
+		    bad="$bad; killed at step $k: replies left in the outbox"
+		if [ "$what" = draw ]; then
+			[ "$(counted "$w")" = 1 ] || bad="$bad; killed at step $k: the draw not counted once"
+			grep -q '^game: 101 small .* alice bob drawn$' "$w/ratings" ||
+			    bad="$bad; killed at step $k: the ratings do not hold the draw"
+		fi
+	done
+	# a copy of the mail with another Message-ID (a resend): refused, nothing changes
+	mail $B "move 101 bob hunter2 accept" "acc-$what-again@x" >"$tmp/m"
+	cp "$ref/games/101.game" "$tmp/acc.before"
+	rc=$(feed "$ref" $((T0 + 40)) "$tmp/m")
+	cmp -s "$ref/games/101.game" "$tmp/acc.before" || bad="$bad; a second accept changed the board"
+	grep -q "<acc-$what-again@x>.* refused: " "$ref/log" || bad="$bad; a second accept was not refused"
+	if [ -n "$bad" ]; then
+		fail "$what accept killed at each of its $((k - 1)) steps${bad}"
+	elif [ $k -lt 8 ]; then
+		fail "$what accept: only $((k - 1)) durable steps seen"
+	else
+		pass "$what accept killed at each of its $((k - 1)) steps, its redelivery killed too: applied once, one set of replies; a second accept refused"
+	fi
+done
+
 # ---- the account commands: register and password, killed at every durable
 # step and their redelivery killed again.  After each kill: the users file
 # holds the account once or not at all (the old or the new password).  After

@@ -13,6 +13,7 @@
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/store.h"
+#include "store/vacations.h"
 #include "t.h"
 #include "t_home.h"
 
@@ -238,6 +239,47 @@ static void test_failures(void)
 	home_close(&h);
 }
 
+/*
+ * bob, to move since T0, away from T0 + 2 days for 10 days: his clocks
+ * stop.  The reminder due at T0 + 7 days and the loss on time due at T0 +
+ * 10 days wait for the 10 days of the absence; so does the next reminder.
+ */
+static void test_vacation(void)
+{
+	struct vacation v = { "bob", T0 + 2 * DAY, T0 + 12 * DAY, 2023, 10 };
+	struct cleanup_stats s;
+	struct home h;
+	struct game g;
+
+	cfg.timeout_days = 10;
+	home_open(&h, true);
+	ok_int(vacations_set(h.st, &v), STORE_OK, "bob goes away for 10 days");
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 7 * DAY), &s), CLEANUP_OK, "a week on: ok");
+	ok(s.reminded == 0 && mails(&h, "bob@example.com") == 0, "... no reminder while bob is away");
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 11 * DAY), &s), CLEANUP_OK, "past the time limit: ok");
+	ok(s.timed_out == 0 && s.reminded == 0, "... no loss on time while bob is away");
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 17 * DAY - 1), &s), CLEANUP_OK, "back, a second early");
+	ok(s.reminded == 0, "... the reminder waits for the days away");
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 17 * DAY), &s), CLEANUP_OK, "7 running days: ok");
+	ok_int(s.reminded, 1, "... bob is reminded");
+	ok(load(&h, &g) && g.remind == T0 + 14 * DAY, "... the header's next reminder on the running clock");
+	game_release(&g);
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 20 * DAY - 1), &s), CLEANUP_OK, "a second early");
+	ok(s.timed_out == 0, "... no loss on time yet");
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 20 * DAY), &s), CLEANUP_OK, "10 running days: ok");
+	ok_int(s.timed_out, 1, "... bob loses on time");
+	home_close(&h);
+
+	/* a damaged vacations file: nobody is reminded or timed out, and the run says why */
+	home_open(&h, true);
+	if (store_write_file(h.st, VACATIONS_FILE, "bob soon\n", 9) != STORE_OK)
+		abort();
+	ok_int(cleanup_run(h.st, &cfg, h.path, (time_t)(T0 + 30 * DAY), &s), CLEANUP_DATAERR, "damaged: DATAERR");
+	ok(s.timed_out == 0 && s.reminded == 0, "... nothing done");
+	home_close(&h);
+	cfg.timeout_days = 0;
+}
+
 int main(void)
 {
 	const char *top = getenv("OUSTPBM_TOP");
@@ -255,6 +297,7 @@ int main(void)
 	test_header();
 	test_remind();
 	test_timeout();
+	test_vacation();
 	test_failures();
 	return t_done();
 }

@@ -11,7 +11,7 @@ static struct command cmd;
 /* what an unknown command's error lists */
 #define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, " \
 	"preview, moves, show, history, sgf, subscribe, unsubscribe, notify, chat, games, finished, standings, rating, seek, " \
-	"limit, help, forgot, reset, address, confirm, signoff and whoami"
+	"limit, help, forgot, reset, address, confirm, signoff, queue, vacation and whoami"
 
 static enum command_status subj(const char *s)
 {
@@ -208,7 +208,21 @@ static void test_move(void)
 	ok_str(cmd.placements[2].name, "A10", "move: two-digit row");
 
 	fails("move 101 alice pw", COMMAND_USAGE,
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>. Send: move 101 alice <password> <placements>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <placements>. Send: move 101 alice <password> <placements>");
+
+	/* pbmserv's words in place of the placements */
+	ok_int(subj("move 101 alice pw undo"), COMMAND_OK, "move ... undo");
+	ok(cmd.offer == COMMAND_OFFER_UNDO && cmd.nplacements == 0, "undo: no placements");
+	ok_int(subj("move 101#4 alice pw Propose"), COMMAND_OK, "move ... Propose, any case");
+	ok(cmd.offer == COMMAND_OFFER_PROPOSE && cmd.turn == 4, "propose, #4");
+	ok_int(subj("move 101 alice pw ACCEPT"), COMMAND_OK, "move ... ACCEPT");
+	ok_int(cmd.offer, COMMAND_OFFER_ACCEPT, "accept");
+	ok_int(subj("move 101 alice pw reject"), COMMAND_OK, "move ... reject");
+	ok_int(cmd.offer, COMMAND_OFFER_REJECT, "reject");
+	ok_int(subj("move 101 alice pw E5"), COMMAND_OK, "a move again");
+	ok_int(cmd.offer, COMMAND_OFFER_NONE, "no offer word");
+	fails("move 101 alice pw undo now", COMMAND_BAD_PLACEMENT, "a placement is not a column letter and a row, as in E5");
+	fails("move 101 alice pw undo,E5", COMMAND_BAD_PLACEMENT, "a placement is not a column letter and a row, as in E5");
 	fails("move 10a alice pw E5", COMMAND_BAD_BOARD, "'10a' is not a board number");
 	fails("move 100 alice pw E5", COMMAND_BAD_BOARD, "'100' is not a board number");
 	fails("move 0101 alice pw E5", COMMAND_BAD_BOARD, "'0101' is not a board number");
@@ -553,16 +567,16 @@ static void test_short_forms(void)
 	}
 	/* the shapes of the report, and the brief's example */
 	short_form("move 101 " PW " C3", "move 101 **** C3",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>. Send: move 101 <userid> <password> C3");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <userid> or <password>. Send: move 101 <userid> <password> C3");
 	short_form("resign alice " PW, "resign alice ****",
 	    "resign needs: resign <board>[#turn] <userid> <password>; missing: <board>. Send: resign <board> alice <password>");
 	short_form("challenge " PW " bob", "challenge **** ****", NULL);
 	short_form("password " PW " newpass", "password **** ****", NULL);
 	short_form("move 101#2 bob D3", "move 101#2 **** D3",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>. "
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <userid> or <password>. "
 	    "Send: move 101#2 <userid> <password> D3");
 	short_form("move 101 alice " PW, "move 101 alice ****",
-	    "move needs: move <board>[#turn] <userid> <password> <placements>; missing: <placements>. Send: move 101 alice <password> <placements>");
+	    "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: <placements>. Send: move 101 alice <password> <placements>");
 	short_form("swap 101 alice " PW " please", "swap 101 **** **** ****",
 	    "swap needs: swap <board>[#turn] <userid> <password>; 1 word too many");
 	short_form("challenge alice " PW " bob -size=12", "challenge alice **** bob -size=12",
@@ -583,23 +597,23 @@ static void test_senders(void)
 
 	ok_int(command_parse_as(&mailcmd_grammar, "move 101#2 bob D3", "", bob, 1, &cmd), COMMAND_USAGE,
 	    "senders: the password forgotten");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your password. "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: your password. "
 	    "Send: move 101#2 bob <password> D3", "senders: the password is what is missing");
 	ok_int(cmd.board, 101, "senders: the board of an incomplete command, for the Subject");
 	m = command_mask(&cmd);
 	ok_str(m, "move 101#2 bob D3", "senders: every word echoed, none is the password");
 	free(m);
 	command_parse_as(&mailcmd_grammar, "move 101 " PW " A5", "", bob, 1, &cmd);
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id. "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: your user id. "
 	    "Send: move 101 bob <password> A5", "senders: the user id forgotten, the sender's own offered");
 	m = command_mask(&cmd);
 	ok_str(m, "move 101 **** A5", "senders: a word that is not the sender's id is the password");
 	free(m);
 	command_parse_as(&mailcmd_grammar, "move 101 al2 A5", "", two, 2, &cmd);
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your password. "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: your password. "
 	    "Send: move 101 al2 <password> A5", "senders: one of two accounts");
 	command_parse_as(&mailcmd_grammar, "move 101 " PW " A5", "", two, 2, &cmd);
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id. "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: your user id. "
 	    "Send: move 101 <userid> <password> A5", "senders: two accounts, none named: the slot's name");
 	command_parse_as(&mailcmd_grammar, "challenge alice bob", "", two, 2, &cmd);
 	m = command_mask(&cmd);
@@ -808,12 +822,12 @@ static void test_subject_incomplete(void)
 	    "subject incomplete: whatever complete command the body holds");
 	ok_int(command_parse(&mailcmd_grammar, "move 101", "move 101 bob\n", &cmd), COMMAND_USAGE,
 	    "subject incomplete: the body's incomplete too");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id, "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: your user id, "
 	    "your password and <placements> (read from the Subject; the text of the mail was not read as a command). "
 	    "Send: move 101 <userid> <password> <placements>",
 	    "subject incomplete: the error says the Subject was read, not the text");
 	ok_int(command_parse(&mailcmd_grammar, "move 101", NULL, &cmd), COMMAND_USAGE, "subject incomplete: no body");
-	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>; missing: your user id, "
+	ok_str(cmd.error, "move needs: move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject; missing: your user id, "
 	    "your password and <placements>. Send: move 101 <userid> <password> <placements>",
 	    "subject incomplete: no note without a text");
 	ok_int(command_parse(&mailcmd_grammar, "move 101 bob pw Z9", "move 101 bob pw D3\n", &cmd), COMMAND_OK,
@@ -890,7 +904,8 @@ static void test_rows(void)
 	ok(strstr(m, "pw3") == NULL, "a failed notify: the password masked (%s)", m);
 	free(m);
 	fails("subscribe 101 carol", COMMAND_USAGE,
-	    "subscribe needs: subscribe <userid> <password> all; missing: one of <userid> <password> all");
+	    "subscribe needs: subscribe <userid> <password> all; missing: one of <userid> <password> all. "
+	    "Send: subscribe <userid> <password> all");
 	m = command_mask(&cmd);
 	ok_str(m, "subscribe **** ****", "a short subscribe: a word either row may take for a password is masked");
 	free(m);

@@ -507,11 +507,96 @@ static void test_verify(void)
 	game_release(&g);
 }
 
+/* Undo and draw by agreement: offers, answers, lapses, and the replay of a game with a turn taken back. */
+static void test_undo_draw(void)
+{
+	struct game g;
+	struct game_replay r;
+	int i, bad = 0;
+
+	five(&g, true);
+	ok_int(game_undo_turn(&g, "bob"), 0, "bob's last turn was answered");
+	ok_int(game_ask_undo(&g, "bob", T0 + 10), GAME_NOTHING_TO_UNDO, "bob: nothing to undo");
+	ok_int(game_accept(&g, "bob", T0 + 10), GAME_NO_OFFER, "accept: nothing proposed");
+	ok_int(game_reject(&g, "alice", T0 + 10), GAME_NO_OFFER, "reject: nothing proposed");
+	ok_int(game_ask_undo(&g, "carol", T0 + 10), GAME_NOT_PLAYER, "carol does not play");
+	ok_int(game_undo_turn(&g, "alice"), 5, "alice's turn 5 can be taken back");
+	ok_int(game_ask_undo(&g, "alice", T0 + 10), GAME_OK, "alice asks");
+	ok(game_open_offer(&g) != NULL && game_open_offer(&g)->kind == GAME_NOTE_UNDO, "the undo is open");
+	ok_int(game_propose(&g, "bob", T0 + 11), GAME_OFFER_OPEN, "no draw while the undo waits");
+	ok_int(game_accept(&g, "alice", T0 + 11), GAME_OWN_OFFER, "alice cannot accept her own");
+	ok_int(game_accept(&g, "bob", T0 + 12), GAME_OK, "bob accepts");
+	ok_int(g.nturns, 4, "turn 5 is gone");
+	ok_int((int)g.npoints, 4, "its two placements too");
+	ok_int(g.rg.turn, 5, "turn 5 is next");
+	ok_str(game_player_to_move(&g), "alice", "alice plays it again");
+	ok(rules_at(&g.rg.board, pt(&g, "E6")) == RULES_EMPTY && rules_at(&g.rg.board, pt(&g, "C9")) == RULES_EMPTY &&
+	    rules_at(&g.rg.board, pt(&g, "F5")) == RULES_WHITE, "the captured stone is back");
+	ok(g.last_move == T0 + 12, "alice's clock restarts");
+	ok_int(g.nnotes, 2, "two notes");
+	ok(g.notes[0].after == 4 && g.notes[1].after == 4 && g.notes[1].undo_from == 5, "the notes stand after turn 4");
+	ok(game_open_offer(&g) == NULL, "nothing open");
+	ok_int(game_verify(&g, &r), GAME_OK, "the history leads to the position %s", r.why);
+	ok_int(play(&g, "E6,C9", T0 + 13), GAME_OK, "turn 5 again");
+	ok_int(game_verify(&g, &r), GAME_OK, "and still %s", r.why);
+	game_release(&g);
+
+	/* a draw offered, lapsing with a turn, offered again, rejected, offered, accepted */
+	five(&g, true);
+	ok_int(game_propose(&g, "bob", T0 + 10), GAME_OK, "bob proposes");
+	ok_int(play(&g, "J5", T0 + 11), GAME_OK, "bob plays: the offer lapses");
+	ok(game_open_offer(&g) == NULL, "lapsed");
+	ok_int(game_accept(&g, "alice", T0 + 12), GAME_NO_OFFER, "nothing to accept");
+	ok_int(game_propose(&g, "alice", T0 + 12), GAME_OK, "alice proposes");
+	ok_int(game_reject(&g, "bob", T0 + 13), GAME_OK, "bob rejects");
+	ok_int(game_accept(&g, "bob", T0 + 13), GAME_NO_OFFER, "nothing left to accept");
+	ok_int(game_propose(&g, "alice", T0 + 14), GAME_OK, "alice proposes again");
+	ok_int(game_accept(&g, "bob", T0 + 15), GAME_OK, "bob accepts");
+	ok(g.rg.result == RULES_DRAW && g.end == GAME_END_AGREEMENT, "drawn by agreement");
+	ok_int(game_verify(&g, &r), GAME_OK, "the history leads to the draw %s", r.why);
+	ok_int(game_propose(&g, "alice", T0 + 16), GAME_OVER, "over");
+	game_release(&g);
+
+	/* undo of a turn the rules' pass followed: the pass goes with it */
+	game_init(&g, 101, 5, false, "alice", "bob", T0);
+	for (i = 0; i < NPASS_GAME; i++)
+		bad += play(&g, pass_game[i], T0 + i) != GAME_OK;
+	ok_int(bad, 0, "the pass game plays");
+	ok_int(g.nturns, 25, "alice passed at turn 25");
+	ok_int(game_undo_turn(&g, "bob"), 24, "bob may take back turn 24, the pass with it");
+	ok_int(game_ask_undo(&g, "bob", T0 + 50), GAME_OK, "bob asks");
+	ok_int(game_accept(&g, "alice", T0 + 51), GAME_OK, "alice accepts");
+	ok_int(g.nturns, 23, "turns 24 and 25 gone");
+	ok_str(game_player_to_move(&g), "bob", "bob plays turn 24 again");
+	game_replay(&g, 23, &r);
+	ok(same_board(&g.rg.board, &r.rg.board), "the position after turn 23");
+	ok_int(game_verify(&g, &r), GAME_OK, "verified %s", r.why);
+	game_release(&g);
+
+	/* undo of a swap: the names go back */
+	game_init(&g, 101, 11, true, "alice", "bob", T0);
+	play(&g, "E5", T0 + 1);
+	ok_int(game_swap(&g, "bob", T0 + 2), GAME_OK, "bob swaps");
+	ok_str(g.black, "bob", "bob owns black");
+	ok_int(game_ask_undo(&g, "bob", T0 + 3), GAME_OK, "bob asks to take the swap back");
+	ok_int(game_accept(&g, "alice", T0 + 4), GAME_OK, "accepted");
+	ok(strcmp(g.black, "alice") == 0 && strcmp(g.white, "bob") == 0, "the names are back");
+	ok(rules_game_can_swap(&g.rg), "bob may swap again");
+	game_release(&g);
+
+	/* an edited position: taking back would lose the edit */
+	five(&g, true);
+	rules_board_setup(&g.rg.board, pt(&g, "A1"), RULES_WHITE);
+	ok_int(game_ask_undo(&g, "alice", T0 + 10), GAME_EDITED, "edited: no undo");
+	ok_int(g.nnotes, 0, "nothing noted");
+	game_release(&g);
+}
+
 static void test_names(void)
 {
 	int s, bad = 0;
 
-	for (s = GAME_OK; s <= GAME_POSITION_DIFFERS; s++)
+	for (s = GAME_OK; s <= GAME_EDITED; s++)
 		bad += strcmp(game_status_str((enum game_status)s), "unknown game status") == 0;
 	ok_int(bad, 0, "every status has a text");
 	ok_str(game_status_str(GAME_NOT_YOUR_TURN), "not your turn", "not your turn");
@@ -533,6 +618,7 @@ int main(void)
 	test_replay();
 	test_replay_bad();
 	test_verify();
+	test_undo_draw();
 	test_names();
 	return t_done();
 }

@@ -133,6 +133,8 @@ static void round_trip(const struct game *g, const char *what)
 	ok(same && h.shape == g->shape && h.size == g->size, "%s: same position", what);
 	ok(h.rg.result == g->rg.result && h.end == g->end && h.rg.turn == g->rg.turn &&
 	    (game_over(g) || h.rg.to_move == g->rg.to_move), "%s: same turn state", what);
+	ok(h.nnotes == g->nnotes && (g->nnotes == 0 || memcmp(h.notes, g->notes, sizeof(*h.notes) *
+	    (size_t)g->nnotes) == 0), "%s: same notes", what);
 	ok(strcmp(h.black, g->black) == 0 && strcmp(h.white, g->white) == 0 &&
 	    h.swap == g->swap && h.created == g->created && h.last_move == g->last_move &&
 	    strcmp(h.thread, g->thread) == 0, "%s: same header", what);
@@ -1022,8 +1024,120 @@ static void test_observers_open(void)
 	free(open);
 }
 
+/* The notes of undo and draw by agreement: written between the turns, read back, checked. */
+static void test_notes(void)
+{
+	static const char notes[] =
+	    "4 2026-11-21T18:55:00Z o bob J9\n"
+	    "- 2026-11-21T18:56:00Z o bob propose\n"
+	    "- 2026-11-21T18:56:30Z x alice reject draw\n"
+	    "5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n"
+	    "- 2026-11-21T18:58:00Z x alice propose\n";
+	struct gamefile_error err;
+	struct game g, h;
+	char *text, *out;
+	size_t len;
+
+	text = replaced(CANON, "4 2026-11-21T18:55:00Z o bob J9\n5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n",
+	    notes);
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "notes load %s", err.msg);
+	ok_int(g.nnotes, 3, "three notes");
+	ok(g.notes[0].after == 4 && g.notes[0].kind == GAME_NOTE_PROPOSE && g.notes[1].kind == GAME_NOTE_REJECT &&
+	    !g.notes[1].undo && g.notes[2].after == 5, "in place");
+	ok(game_open_offer(&g) != NULL, "alice's offer is open");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_str(out, text, "the same text");
+	free(out);
+	round_trip(&g, "open offer");
+	ok_int(game_accept(&g, "bob", T0 + 2000), GAME_OK, "bob accepts the draw");
+	round_trip(&g, "drawn by agreement");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok(strstr(out, "status: drawn\nend: agreement\n") != NULL, "status drawn, end agreement");
+	ok(strstr(out, "- 2026-11-21T19:14:27Z o bob accept draw\n") != NULL, "the acceptance noted");
+	free(out);
+	game_release(&g);
+
+	/* an undo accepted: the turn is gone, the notes stay */
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "canon");
+	ok_int(game_ask_undo(&g, "alice", T0 + 2000), GAME_OK, "alice asks");
+	ok_int(game_accept(&g, "bob", T0 + 2001), GAME_OK, "bob accepts");
+	round_trip(&g, "undo accepted");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok(strstr(out, "4 2026-11-21T18:55:00Z o bob J9\n- 2026-11-21T19:14:27Z x alice undo\n"
+	    "- 2026-11-21T19:14:28Z o bob accept undo:5\n") != NULL, "the turn gone, the notes after turn 4");
+	ok(strstr(out, "turn: 5\n") != NULL && strstr(out, "to-move: black\n") != NULL, "alice plays turn 5");
+	ok_int(gamefile_parse(out, len, &h, &err), GAMEFILE_OK, "loads %s", err.msg);
+	game_release(&h);
+	free(out);
+	game_release(&g);
+
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob accept draw\n5 2026");
+	expect_error(text, "line 35: accept draw, but no draw was offered just before", 35);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob propose\n- 2026-11-21T18:56:00Z o bob accept draw\n5 2026");
+	expect_error(text, "line 36: bob answers their own offer", 36);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob undo\n- 2026-11-21T18:56:00Z x alice accept undo:3\n5 2026");
+	expect_error(text, "line 36: 'undo:3': the turns taken back start at turn 5, the next one", 36);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob shrug\n5 2026");
+	expect_error(text, "line 35: unknown note 'shrug' (undo, propose, accept or reject)", 35);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o carol propose\n5 2026");
+	expect_error(text, "line 35: 'carol' is not a player of board 101", 35);
+	free(text);
+	text = replaced(CANON, "status: playing\nto-move: white\n", "status: drawn\nend: agreement\n");
+	expect_error(text, "line 8: end agreement, but the history does not end with a draw agreed", 8);
+	free(text);
+	text = replaced(CANON, "captured:F5,-\n", "captured:F5,-\n- 2026-11-21T18:58:00Z x alice propose\n"
+	    "- 2026-11-21T18:59:00Z o bob accept draw\n");
+	expect_error(text, "line 7: status playing, but the history ends with a draw agreed", 7);
+	free(text);
+}
+
+/* The queue of conditional turns in the header: read back, checked against the board and the side to move. */
+static void test_queue(void)
+{
+	struct gamefile_error err;
+	struct game g;
+	struct game_queue q;
+	char *text, why[200];
+
+	/* CANON: white (bob) to move, so alice may hold a queue */
+	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nqueue: alice J5=>A1;swap=>K11,B2\n");
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "a queue loads %s", err.msg);
+	ok_str(g.queue_owner, "alice", "its owner");
+	ok(game_queue_parse(&g, g.queue, &q, why, sizeof why) && q.n == 2 && q.line[1].swap && q.line[1].nmine == 2,
+	    "two lines, the second after a swap");
+	round_trip(&g, "a queue");
+	game_queue_clear(&g);
+	ok(game_queue_parse(&g, " e5 , f6 => a1 ; swap=>b2;", &q, why, sizeof why) && q.n == 2 &&
+	    q.line[0].ntheir == 2, "blanks and a last ';' are fine %s", why);
+	ok(!game_queue_parse(&g, "E5 => A1; D4 B5", &q, why, sizeof why), "a line without '=>'");
+	ok_str(why, "line 2: '=>' is missing between their turn and yours", "... named");
+	ok(!game_queue_parse(&g, "E5 => ", &q, why, sizeof why), "no answer");
+	ok_str(why, "line 1: your answer is missing after '=>'", "... named");
+	ok(!game_queue_parse(&g, "E5 => A1 => B2", &q, why, sizeof why), "two arrows");
+	ok_str(why, "line 1: two '=>' (lines are separated by ';')", "... named");
+	game_release(&g);
+	free(text);
+
+	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nqueue: bob J5=>A1\n");
+	expect_error(text, "line 13: queue: bob is to move: a queue answers the opponent's turn", 13);
+	free(text);
+	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
+	    "thread: <board-101@oust.example.org>\nqueue: alice J5=>Z1\n");
+	expect_error(text, "line 13: queue: line 1: 'Z1' is not a point of the 11x11 board", 13);
+	free(text);
+}
+
 int main(void)
 {
+	test_notes();
+	test_queue();
 	test_canonical();
 	test_edit();
 	test_errors();

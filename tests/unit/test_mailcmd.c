@@ -123,6 +123,8 @@ static void test_parse_each(void)
 		{ "address", "address alice secret alice@new.example" },
 		{ "confirm", "confirm alice K7M2QX9PHD" },
 		{ "signoff", "signoff alice secret" },
+		{ "queue", "queue 101 alice secret E1 => A1; D4 => E5" },
+		{ "vacation", "vacation alice secret 7" },
 		{ "whoami", "whoami alice secret" },
 	};
 	static struct command cmd;

@@ -440,9 +440,56 @@ static void test_conformance(const char *path, int want)
 	ok_int(bad, 0, "... each exported as SGF and imported gives the same game file");
 }
 
+/* Undo and draw by agreement: the notes as nodes of their own, read back; an agreed draw is RE[0]. */
+static void test_notes(void)
+{
+	struct game g, back;
+	struct gamefile_error gerr;
+	struct sgf_error err;
+	char *sgf = NULL, *a, *b;
+	size_t len;
+	int pts[1];
+
+	game_init(&g, 101, 5, true, "alice", "bob", T0);
+	pts[0] = rules_parse_point(&g.rg.board, "C3", 2);
+	game_move(&g, "alice", pts, 1, T0 + 10, NULL);
+	pts[0] = rules_parse_point(&g.rg.board, "A5", 2);
+	game_move(&g, "bob", pts, 1, T0 + 20, NULL);
+	ok_int(game_ask_undo(&g, "bob", T0 + 30), GAME_OK, "bob asks to take A5 back");
+	ok_int(game_accept(&g, "alice", T0 + 40), GAME_OK, "alice agrees");
+	pts[0] = rules_parse_point(&g.rg.board, "E1", 2);
+	game_move(&g, "bob", pts, 1, T0 + 50, NULL);
+	ok_int(game_propose(&g, "alice", T0 + 60), GAME_OK, "alice offers a draw");
+	ok_int(game_accept(&g, "bob", T0 + 70), GAME_OK, "bob accepts");
+	ok(sgf_format(&g, &sgf, &len, &err) == SGF_OK, "the SGF is written (%s)", err.msg);
+	ok(strstr(sgf, "RE[0]") != NULL, "RE[0]");
+	ok(strstr(sgf, "AB[cc]C[Turn 1: alice (Black) C3.]\n;OUSTNOTE[- 2023-11-14T22:13:50Z o bob undo]"
+	    "C[bob asks to take back their last turn.]\n;OUSTNOTE[- 2023-11-14T22:14:00Z x alice accept undo:2]"
+	    "C[alice agrees: the turns from turn 2 on are taken back.]\n;OUSTTURN[2 ") != NULL,
+	    "the undo and its acceptance between turns 1 and 2");
+	ok(strstr(sgf, "C[bob accepts: the game is drawn by agreement.]\n)\n") != NULL, "the draw at the end");
+	ok(sgf_parse(sgf, len, &back, &err) == SGF_OK, "read back (%s)", err.msg);
+	ok(back.end == GAME_END_AGREEMENT && back.rg.result == RULES_DRAW, "drawn by agreement");
+	a = format_file(&g);
+	b = format_file(&back);
+	ok(a != NULL && b != NULL && strcmp(a, b) == 0, "the same game file");
+	free(a);
+	free(b);
+	game_release(&back);
+	free(sgf);
+	sgf = NULL;
+
+	/* a bad note is refused with its place */
+	ok(gamefile_parse_note("- 2023-11-14T22:14:00Z x alice shrug", 36, 3, &g, &gerr) == GAMEFILE_BAD,
+	    "a bad note");
+	ok_str(gerr.msg, "line 3: a note after the accepted draw", "its message");
+	game_release(&g);
+}
+
 int main(void)
 {
 	test_export();
+	test_notes();
 	test_hex();
 	test_edited();
 	test_errors();
