@@ -6,6 +6,7 @@
 #include "commands/admincmd.h"
 #include "commands/robot.h"
 #include "commands/signoff.h"
+#include "commands/web.h"
 #include "game/gamefile.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
@@ -242,6 +243,7 @@ enum admin_status admin_deluser(struct admin *a)
 	}
 	if (accounts_codes_drop(a->st, u.userid) != STORE_OK)
 		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->st));
+	web_standings_after(&a->cfg, a->st);	/* the account leaves the standings page too */
 	store_log(a->st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->stamp,
 	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,
 	    until);

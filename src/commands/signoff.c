@@ -10,6 +10,7 @@
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
+#include "commands/web.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
@@ -393,6 +394,7 @@ enum process_status signoff_mail(struct job *j)
 	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
 	if (accounts_codes_drop(j->st, u.userid) != STORE_OK)
 		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->st));
+	web_standings_after(&j->cfg, j->st);	/* the account leaves the standings page too */
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

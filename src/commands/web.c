@@ -1273,6 +1273,29 @@ enum web_status web_build(struct web *w)
 	return s;
 }
 
+void web_standings_after(const struct config *cfg, struct store *st)
+{
+	char err[WEB_ERR_MAX];
+	enum web_status s;
+	struct web *w = NULL;
+
+	if (cfg->web_dir[0] == '\0')
+		return;
+	s = web_open(cfg, st, cfg->web_dir, &w, err, sizeof err);
+	if (s == WEB_OK) {
+		s = summary_load(w);	/* the boards being played, counted in the page */
+		if (s == WEB_OK)
+			s = standings_page(w);
+		if (s != WEB_OK)
+			snprintf(err, sizeof err, "%s", web_error(w));
+		web_close(w);
+	}
+	if (s != WEB_OK) {
+		fprintf(stderr, "oustpbm: web: standings: %s\n", err);
+		store_log(st, "web: standings: %s: %s", web_status_str(s), err);
+	}
+}
+
 void web_after_commit(const struct config *cfg, struct store *st, const struct game *g)
 {
 	char err[WEB_ERR_MAX];

@@ -78,6 +78,13 @@ enum web_status web_update(struct web *w, const struct game *g);
 enum web_status web_build(struct web *w);
 
 /*
+ * standings.html rewritten into cfg->web_dir when it is set, after an
+ * account was closed (signoff, deluser: it leaves the standings); a
+ * failure is said as web_after_commit() says it.
+ */
+void web_standings_after(const struct config *cfg, struct store *st);
+
+/*
  * After a commit of g: web_update() into cfg->web_dir when it is set.  A
  * failure is said on standard error and in the log and changes nothing
  * else: the move stands, and `oustpbm web` rebuilds the site.

@@ -137,6 +137,7 @@ void ratings_release(struct ratings *r)
 {
 	free(r->players);
 	free(r->results);
+	free(r->from);
 	memset(r, 0, sizeof *r);
 }
 
@@ -567,6 +568,9 @@ enum store_status ratings_compute(struct ratings *r)
 	r->nplayers = nk;
 	r->exact = true;
 	r->period = last;
+	free(r->from);		/* every line may change: the text is made whole */
+	r->from = NULL;
+	r->adds = 0;
 	players = NULL;
 	ss = STORE_OK;
 out:
@@ -724,6 +728,8 @@ bool ratings_add_result(struct ratings *r, const struct ratings_result *res, boo
 	}
 	qsort(r->players, r->nplayers, sizeof *r->players, player_cmp);
 	*incremental = true;
+	r->adds++;
+	r->added = res->board;
 	return true;
 }
 
@@ -752,37 +758,169 @@ const struct ratings_player *ratings_find(const struct ratings *r, enum ratings_
 	return NULL;
 }
 
-enum store_status ratings_format(const struct ratings *r, char **text, size_t *len)
+#define GAMES_HEAD "\n# game: board class ended black white result\n"
+
+static size_t format_head(const struct ratings *r, char *s, size_t cap);
+static size_t format_player(char *s, size_t cap, const struct ratings_player *p);
+
+/* Is the player line at line (of the old text) one of the added result x's two players? */
+static bool line_of(const char *line, const struct ratings_result *x)
+{
+	const char *c = class_names[x->cls];
+	size_t n = strlen(c), k;
+	const char *names[2] = { x->black, x->white };
+	int i;
+
+	if (strncmp(line, "player: ", 8) != 0 || strncmp(line + 8, c, n) != 0 || line[8 + n] != ' ')
+		return false;
+	for (i = 0; i < 2; i++) {
+		k = strlen(names[i]);
+		if (strncmp(line + 9 + n, names[i], k) == 0 && line[9 + n + k] == ' ')
+			return true;
+	}
+	return false;
+}
+
+/* One game line into s (cap bytes free, at least 160). */
+static size_t format_game(char *s, size_t cap, const struct ratings_result *g)
 {
 	char t[GAMEFILE_TIME_SIZE];
-	size_t cap = 512 + r->nplayers * 160 + r->nresults * 160, n = 0, i;
-	char *s = malloc(cap);
 
-	*text = NULL;
-	*len = 0;
+	return (size_t)snprintf(s, cap, "game: %ld %s %s %s %s %s\n", g->board, class_names[g->cls],
+	    gamefile_time_str(g->ended, t), g->black, g->white, result_names[g->result]);
+}
+
+/*
+ * The file's text when the only change since r->from was read is the one
+ * result r->added (ratings_add_result): the players' lines made anew, the
+ * game lines of r->from kept, the new one put in its place (the lines are
+ * in the results' order).  NULL when r->from does not have the shape
+ * expected: the caller makes the text whole.
+ */
+static char *format_splice(const struct ratings *r, size_t *len)
+{
+	const char *games, *end, *at;
+	size_t i, k, cap, n;
+	char *s;
+
+	if (r->from == NULL || r->adds != 1 || r->nresults == 0)
+		return NULL;
+	games = memmem(r->from, r->from_len, GAMES_HEAD, strlen(GAMES_HEAD));
+	if (games == NULL)
+		return NULL;
+	games += strlen(GAMES_HEAD);
+	end = r->from + r->from_len;
+	for (i = 0; i < r->nresults && r->results[i].board != r->added; i++)
+		;
+	if (i == r->nresults)
+		return NULL;
+	/* the new line goes before the last k old lines */
+	at = end;
+	for (k = r->nresults - 1 - i; k > 0; k--) {
+		if (at == games)
+			return NULL;
+		for (at--; at > games && at[-1] != '\n'; at--)
+			;
+	}
+	cap = 512 + r->nplayers * 160 + (size_t)(end - games) + 160;
+	s = malloc(cap);
 	if (s == NULL)
-		return STORE_TEMPFAIL;
+		return NULL;
+	/*
+	 * The players' lines: only the result's two players changed (and moved,
+	 * by their new ratings); the others keep their lines and their order.
+	 */
+	{
+		const char *old = memmem(r->from, r->from_len, "\nplayer: ", 9), *stop = games - strlen(GAMES_HEAD);
+		const char *nl;
+		size_t p;
+
+		if (old == NULL) {
+			free(s);
+			return NULL;
+		}
+		old++;
+		n = (size_t)(old - r->from);
+		memcpy(s, r->from, n);	/* the header, as format_head() writes it */
+		for (p = 0; p < r->nplayers; p++) {
+			const struct ratings_player *pl = &r->players[p];
+
+			if (pl->cls == r->results[i].cls && (strcmp(pl->name, r->results[i].black) == 0 ||
+			    strcmp(pl->name, r->results[i].white) == 0)) {
+				n += format_player(s + n, cap - n, pl);
+				continue;
+			}
+			/* the next old line not of the two */
+			while (old < stop && line_of(old, &r->results[i]))
+				old = (const char *)memchr(old, '\n', (size_t)(stop - old)) + 1;
+			if (old >= stop || (nl = memchr(old, '\n', (size_t)(stop - old))) == NULL) {
+				free(s);
+				return NULL;
+			}
+			memcpy(s + n, old, (size_t)(nl + 1 - old));
+			n += (size_t)(nl + 1 - old);
+			old = nl + 1;
+		}
+		while (old < stop && line_of(old, &r->results[i]))
+			old = (const char *)memchr(old, '\n', (size_t)(stop - old)) + 1;
+		if (old != stop) {
+			free(s);
+			return NULL;	/* lines left over: not the text r was read from */
+		}
+		n += (size_t)snprintf(s + n, cap - n, GAMES_HEAD);
+	}
+	memcpy(s + n, games, (size_t)(at - games));
+	n += (size_t)(at - games);
+	n += format_game(s + n, cap - n, &r->results[i]);
+	memcpy(s + n, at, (size_t)(end - at));
+	n += (size_t)(end - at);
+	s[n] = '\0';
+	*len = n;
+	return s;
+}
+
+/* The header, the players' lines and the game lines' heading into s (cap bytes); its length. */
+static size_t format_head(const struct ratings *r, char *s, size_t cap)
+{
+	size_t n = 0, i;
+
 	n += (size_t)snprintf(s + n, cap - n,
 	    "# oustpbm ratings: Glicko-2, one rating per board class. Format: games/README.md\n"
 	    "# Made from the game lines below; `oustpbm ratings --rebuild` makes it again from games/.\n"
 	    "period-days: %d\n\n"
 	    "# player: class name rating deviation volatility games won lost drawn last-game\n",
 	    RATINGS_PERIOD_DAYS);
-	for (i = 0; i < r->nplayers; i++) {
-		const struct ratings_player *p = &r->players[i];
+	for (i = 0; i < r->nplayers; i++)
+		n += format_player(s + n, cap - n, &r->players[i]);
+	n += (size_t)snprintf(s + n, cap - n, GAMES_HEAD);
+	return n;
+}
 
-		/* each line under 160 bytes: a 32-character name and bounded numbers */
-		n += (size_t)snprintf(s + n, cap - n, "player: %s %s %.2f %.2f %.6f %lu %lu %lu %lu %s\n",
-		    class_names[p->cls], p->name, glicko_r(&p->r), glicko_rd(&p->r), p->r.sigma, p->games, p->won,
-		    p->lost, p->drawn, gamefile_time_str(p->last, t));
-	}
-	n += (size_t)snprintf(s + n, cap - n, "\n# game: board class ended black white result\n");
-	for (i = 0; i < r->nresults; i++) {
-		const struct ratings_result *g = &r->results[i];
+/* One player line into s (cap bytes free, at least 160: a 32-character name and bounded numbers). */
+static size_t format_player(char *s, size_t cap, const struct ratings_player *p)
+{
+	char t[GAMEFILE_TIME_SIZE];
 
-		n += (size_t)snprintf(s + n, cap - n, "game: %ld %s %s %s %s %s\n", g->board, class_names[g->cls],
-		    gamefile_time_str(g->ended, t), g->black, g->white, result_names[g->result]);
-	}
+	return (size_t)snprintf(s, cap, "player: %s %s %.2f %.2f %.6f %lu %lu %lu %lu %s\n", class_names[p->cls],
+	    p->name, glicko_r(&p->r), glicko_rd(&p->r), p->r.sigma, p->games, p->won, p->lost, p->drawn,
+	    gamefile_time_str(p->last, t));
+}
+
+enum store_status ratings_format(const struct ratings *r, char **text, size_t *len)
+{
+	size_t cap = 512 + r->nplayers * 160 + r->nresults * 160, n = 0, i;
+	char *s;
+
+	*text = format_splice(r, len);
+	if (*text != NULL)
+		return STORE_OK;
+	*len = 0;
+	s = malloc(cap);
+	if (s == NULL)
+		return STORE_TEMPFAIL;
+	n = format_head(r, s, cap);
+	for (i = 0; i < r->nresults; i++)
+		n += format_game(s + n, cap - n, &r->results[i]);
 	assert(n < cap);
 	*text = s;
 	*len = n;
@@ -1023,6 +1161,12 @@ enum store_status ratings_load(struct store *st, bool players_only, struct ratin
 	/* the exact values, for a result added incrementally */
 	if (ss == STORE_OK && !players_only)
 		state_load(st, out, text, len);
+	if (ss == STORE_OK && out->exact) {
+		/* kept: one incremental result changes only a line of it (ratings_format) */
+		out->from = text;
+		out->from_len = len;
+		text = NULL;
+	}
 	free(text);
 	return ss;
 }

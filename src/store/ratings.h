@@ -119,6 +119,11 @@ struct ratings {
 	size_t nresults;
 	bool exact;		/* the players' now and entered are exact (computed, or the state file's) */
 	int64_t period;		/* the latest period with a result, when exact */
+	/* the file's text it was read from (ratings_load), while the only change is one incremental result */
+	char *from;
+	size_t from_len;
+	unsigned adds;		/* results ratings_add_result() put in incrementally since */
+	long added;		/* the board of the last one */
 };
 
 #define RATINGS_STATE_FILE "ratings-state"

@@ -109,6 +109,12 @@ int main(int argc, char **argv)
 			t = bench_now();
 			if (ratings_parse(text, len, false, &p, err) != STORE_OK || !ratings_state_apply(&p, text, len, state, slen))
 				return 1;
+			/* the text kept, as ratings_load() keeps it */
+			p.from = malloc(len + 1);
+			if (p.from == NULL)
+				return 1;
+			memcpy(p.from, text, len + 1);
+			p.from_len = len;
 			ratings_add_result(&p, &res, &incremental, &ss);
 			if (!incremental || ratings_format(&p, &again, &l2) != STORE_OK ||
 			    (st2 = ratings_state_format(&p, again, l2, &l2)) == NULL)

@@ -22,7 +22,7 @@ PLAYERS=${BENCH_PLAYERS:-10000}
 GAMES=${BENCH_GAMES:-25000}
 
 h=$tmp/home
-players "$h"
+players "$h" "max_challenges_per_hour = 0" "max_mails_per_hour = 0"
 # one real game ends, so that the server writes the file from every game line
 mail a@example.org "challenge alice secret bob" c0@bench | deliver "$h" $T0 || exit 1
 mail b@example.org "resign 101 bob hunter2" r0@bench | deliver "$h" $T0 || exit 1

@@ -106,6 +106,10 @@ send carol@example.net 'challenge carol sesame bob -size=5'
 prints >"$tmp/after"
 check "a commit that ends no rated game leaves the standings alone" sh -c \
     "diff '$tmp/before' '$tmp/after' | grep -q 'board/103' && ! diff '$tmp/before' '$tmp/after' | grep -q standings"
+OUSTPBM_TEST_TIME=$((T0 + 7000)) "$bin" -d "$h" deluser bob >/dev/null 2>&1
+check "a closed account (deluser) leaves the standings page at once" sh -c \
+    "! grep -q 'player/bob.html' '$s/standings.html' && grep -q '<a href=\"player/alice.html\">alice</a>' '$s/standings.html'"
+check "tidy: standings.html is still valid" valid "$s/standings.html"
 
 # usage and failures
 check "web without a directory and no web_dir: exit 64" sh -c \

@@ -293,6 +293,25 @@ static void incremental(void)
 		    memcmp(&back.players[3].now, &inc.players[3].now, sizeof inc.players[3].now) == 0 &&
 		    memcmp(&back.players[3].entered, &inc.players[3].entered, sizeof inc.players[3].entered) == 0,
 		    "... bit for bit");
+		/* as ratings_load keeps it: one more result changes one line of the text, the players' lines */
+		back.from = malloc(la + 1);
+		memcpy(back.from, a, la + 1);
+		back.from_len = la;
+		x = mkresult(4000, RATINGS_SMALL, t + 3600, 4, 7, 2);
+		ratings_add_result(&back, &x, &incr, &ss);
+		ratings_set_result(&all, &x, &ss);
+		ratings_compute(&all);
+		ratings_format(&back, &b, &lb);
+		{
+			char *c;
+			size_t lc;
+
+			ratings_format(&all, &c, &lc);
+			ok(incr && lb == lc && memcmp(b, c, lb) == 0, "the text made from the old one and the new line is "
+			    "the computed one");
+			free(c);
+		}
+		free(b);
 		ratings_release(&back);
 		ratings_parse(a, la, false, &back, err);
 		a[la - 2] ^= 1;
