@@ -157,8 +157,8 @@ static void test_ids(void)
 
 static void test_game(void)
 {
-	struct reply_player alice = { "alice", "alice@example.org", "Alice Liddell" };
-	struct reply_player bob = { "bob", "bob@example.com", "" };
+	struct reply_player alice = { .userid = "alice", .address = "alice@example.org", .fullname = "Alice Liddell" };
+	struct reply_player bob = { .userid = "bob", .address = "bob@example.com", .fullname = "" };
 	struct reply_event ev = { .what = REPLY_CHALLENGE, .actor = "alice", .comment = "Good luck!" };
 	struct reply_ctx rc;
 	struct reply_mail m;
