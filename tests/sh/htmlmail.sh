@@ -130,7 +130,7 @@ send "$h" alice@example.org 'move 999 alice secret A1'
 check "an error about no board: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 OUSTPBM_TEST_TIME=$((T0 + 30 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 who=$(sed -n 's/^to-move: //p' "$h/games/101.game")
-r=$(grep -l '^Subject: Oust Board [0-9]* reminder' "$h"/mail/*/new/* | head -1)
+r=$(grep -l '^Subject: Oust Board [0-9]* reminder ' "$h"/mail/*/new/* | head -1)
 check "a reminder: with HTML" sh -c "[ -n '$r' ] && '$part' '$r' html >/dev/null"
 send "$h" bob@example.com 'resign 101 bob hunter2'
 f=$(newest "$h" alice@example.org)
