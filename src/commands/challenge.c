@@ -266,6 +266,10 @@ enum process_status challenge_run(struct job *j)
 	g->unrated = c->unrated;
 	g->remind_days = c->remind_days;
 	g->timeout_days = c->timeout_days;
+	/* a -timeout not past the server's reminder, without -remind: reminded halfway, not lost unreminded */
+	if (c->timeout_days > 1 && c->remind_days == 0 && j->cfg.remind_days != 0 &&
+	    (unsigned long)c->timeout_days <= j->cfg.remind_days)
+		g->remind_days = c->timeout_days / 2;
 	at = strrchr(j->cfg.from_address, '@');
 	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
 	    at != NULL ? at + 1 : "localhost");
