@@ -1222,7 +1222,8 @@ static enum command_status parse_games(struct command *out, const struct word *w
 	size_t i;
 	int n = 0;
 
-	for (i = 0; i < w->len && w->s[i] >= '0' && w->s[i] <= '9'; i++)
+	/* two digits at most are read: a longer word is refused without overflowing n */
+	for (i = 0; i < w->len && i < 3 && w->s[i] >= '0' && w->s[i] <= '9'; i++)
 		n = n * 10 + (w->s[i] - '0');
 	if (w->len == 0 || w->len > 2 || i < w->len || (w->len == 2 && w->s[0] == '0') || n > COMMAND_GAMES_MAX)
 		return fail(out, COMMAND_BAD_NUMBER, "'%s' is not a number of games (0 to %d)",

@@ -32,7 +32,8 @@ check "alice's D4 is played" grep -q '^3 .* x alice D4$' "$h/games/101.game"
 check "... bob's queued E5 is not" sh -c "! grep -q '^4 ' '$h/games/101.game'"
 check "... the queue is gone" sh -c "! grep -q '^queue:' '$h/games/101.game'"
 check "... bob is to move" grep -qx 'to-move: white' "$h/games/101.game"
-check "... one mail each" [ "$(replies "$h" $A)" = $((a0 + 1)) ] && [ "$(replies "$h" $B)" = $((b0 + 1)) ]
+check "... one mail to alice" [ "$(replies "$h" $A)" = $((a0 + 1)) ]
+check "... one mail to bob" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
 check "... bob is told his answer became illegal" grep -q 'Your queued answer E5 to D4 (line 2) has become illegal' \
     "$(newest "$h" $B)"
 check "... alice is not told of it" sh -c "! grep -q 'queue' '$(newest "$h" $A)'"

@@ -76,6 +76,11 @@ static void test_games_and_class(void)
 	ok(strstr(cmd.error, "'100' is not a number of games (0 to 99)") != NULL, "... refused: %s", cmd.error);
 	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 07", NULL, &cmd), COMMAND_BAD_NUMBER,
 	    "a leading zero");
+	/* found by fuzz_mailin: a long number overflowed while it was read */
+	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 11111111111111111111", NULL, &cmd), COMMAND_BAD_NUMBER,
+	    "twenty digits");
+	ok(strstr(cmd.error, "'11111111111111111111' is not a number of games (0 to 99)") != NULL, "... refused: %s",
+	    cmd.error);
 	ok_int(command_parse(&mailcmd_grammar, "limit alice secret -1", NULL, &cmd), COMMAND_BAD_NUMBER, "a sign");
 	ok_int(command_parse(&mailcmd_grammar, "limit alice 3", NULL, &cmd), COMMAND_USAGE, "a word missing");
 	m = command_mask(&cmd);
