@@ -253,8 +253,10 @@ const struct mail_command mailcmd_table[] = {
 	  "days not begun" },
 	{ { "whoami", "whoami <userid> <password>", "up" },
 	  MAILCMD_LOGIN, whoami_mail,
-	  "Your registered address, full name and the boards you are playing.",
-	  "the registered address, the full name and the boards being played" },
+	  "Your registered address, full name, the boards you are playing\n"
+	  "and your ratings.",
+	  "the registered address, the full name, the boards being played and the player's ratings with the "
+	  "latest rated games" },
 };
 
 const size_t mailcmd_count = sizeof mailcmd_table / sizeof mailcmd_table[0];

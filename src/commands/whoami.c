@@ -1,7 +1,8 @@
 /*
  * whoami <userid> <password>: what the server holds of an account: the
- * address it is registered to, the full name and the boards still being
- * played (from the index of players.h), answered to the sender once the
+ * address it is registered to, the full name, the boards still being
+ * played (from the index of players.h) and its ratings (ratings.h, as the
+ * rating command shows them), answered to the sender once the
  * password is right (checked through the throttle, as every password is).
  * Nothing is written.
  */
@@ -12,8 +13,10 @@
 #include "base/strbuf.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
+#include "commands/standings.h"
 #include "game/gamefile.h"
 #include "store/players.h"
+#include "store/ratings.h"
 
 #define WHOAMI_BOARDS_MAX 200	/* boards listed; more are counted */
 
@@ -62,7 +65,10 @@ enum process_status whoami_mail(struct job *j)
 	const struct store_user *u = &j->user;	/* the password checked (MAILCMD_LOGIN) */
 	enum reply_status rs;
 	enum process_status ps;
-	char subject[200], count[24], *list = NULL, away[200];
+	char subject[200], count[24], *list = NULL, away[200], err[RATINGS_ERR_MAX];
+	struct ratings r = { 0 };
+	char *rated = NULL;
+	enum store_status ss;
 	size_t n = 0;
 
 	memset(&m, 0, sizeof m);
@@ -79,13 +85,26 @@ enum process_status whoami_mail(struct job *j)
 	ps = vacation_line(j, u->userid, away, sizeof away);
 	if (ps != PROCESS_OK)
 		goto out;
+	/* the player's ratings and latest rated games, as the rating command gives them */
+	ss = ratings_load(j->st, false, &r, err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
+		ps = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		goto out;
+	}
+	rated = standings_rating_text(&r, u->userid, (int64_t)j->now);
+	if (rated == NULL) {
+		ps = job_no_memory(j);
+		goto out;
+	}
 	{
 		struct reply_var vars[] = { { "userid", u->userid }, { "registered_address", u->address },
 		    { "fullname", u->fullname[0] != '\0' ? u->fullname : "(none)" }, { "count", count },
-		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away } };
+		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away }, { "ratings", rated } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, vars, 6, &m);
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, vars, 7, &m);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -98,5 +117,7 @@ out:
 	reply_mail_release(&m);
 	strbuf_release(&sb);
 	free(list);
+	free(rated);
+	ratings_release(&r);
 	return ps;
 }
