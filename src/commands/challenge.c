@@ -93,8 +93,8 @@ enum process_status challenge_may_start(struct job *j, const char *userid, const
 	if (ps != PROCESS_OK)
 		return ps;
 	if (cfg->max_open_boards != 0 && open >= cfg->max_open_boards)
-		return job_refuse(j, NULL, "%s is playing on %lu boards already (max_open_boards = %lu): %s",
-		    userid, open, cfg->max_open_boards, then);
+		return job_refuse(j, NULL, "%s is playing on %lu board%s already (max_open_boards = %lu): %s",
+		    userid, open, open == 1 ? "" : "s", cfg->max_open_boards, then);
 	if (limit != 0 && open >= limit)
 		return job_refuse(j, NULL, "%s is playing on %lu board%s, the limit %s set with the limit command: %s",
 		    userid, open, open == 1 ? "" : "s", userid, then);
