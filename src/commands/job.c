@@ -116,9 +116,21 @@ enum process_status job_need_outbox(struct job *j)
 /* Queue one reply that changes nothing (board 0). */
 enum process_status job_reply(struct job *j, const struct reply_mail *m)
 {
+	char who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
 	enum process_status ps;
 	enum outbox_status os;
 
+	/*
+	 * A board command's password check may still run beside it (pwcheck.h):
+	 * its verdict comes first, so a reply that changes nothing (a queue
+	 * listed) never goes to the wrong password.
+	 */
+	v = job_password_settled(j, who);
+	if (v == PWCHECK_FAILED)
+		return job_hash_failure(j, who);
+	if (v == PWCHECK_WRONG)
+		return job_refuse(j, NULL, "%s", j->pwmsg);
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;

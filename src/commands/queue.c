@@ -182,7 +182,8 @@ enum process_status queue_run(struct job *j)
 		snprintf(state, sizeof state, strcmp(g->queue_owner, userid) == 0 ? "your queue answers %s's turn %d:" :
 		    "you have nothing queued (it is %s's turn %d):", to_move, g->rg.turn);
 		ps = queue_reply(j, g, state, false);
-		if (ps == PROCESS_OK)
+		/* refused instead when the password check, settled by job_reply, said no */
+		if (ps == PROCESS_OK && (j->outcome == NULL || strcmp(j->outcome, "refused") != 0))
 			job_detail(j, "ok", "queue of %s on board %ld shown", userid, g->board);
 		return ps;
 	}
