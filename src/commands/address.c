@@ -25,11 +25,6 @@
 #include "game/gamefile.h"
 #include "store/accounts.h"
 
-static enum store_status write_code(struct job *j, const char *token, const char *expect, const void *arg)
-{
-	return accounts_code_add(j->st, arg);
-}
-
 enum process_status address_mail(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -83,7 +78,7 @@ enum process_status address_mail(struct job *j)
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, 2, write_code, &rec, &wrote);
+	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, 2, forgot_write_code, &rec, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_LIMIT)

@@ -38,7 +38,7 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
-static enum store_status write_code(struct job *j, const char *token, const char *expect, const void *arg)
+enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg)
 {
 	return accounts_code_add(j->st, arg);
 }
@@ -104,7 +104,7 @@ enum process_status forgot_mail(struct job *j)
 		memset(&mails[1], 0, sizeof mails[1]);
 		n = 1;
 	}
-	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, write_code, &rec, &wrote);
+	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, forgot_write_code, &rec, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_LIMIT) {

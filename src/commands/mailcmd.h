@@ -143,6 +143,13 @@ enum process_status vacation_line(struct job *j, const char *userid, char *buf, 
 enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again);
 
 /*
+ * The account write of a one-time code (job.h's job_account_write for
+ * job_commit_account): arg is its struct accounts_code.  forgot.c, for
+ * address.c too.
+ */
+enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg);
+
+/*
  * May userid start another game (challenge.c, the one check of it: a
  * challenge's players, an accept)?  Not past max_open_boards nor past its
  * own limit (limit <userid> <password> N); the robot always may.  *ok

@@ -15,23 +15,6 @@ B=bob@example.com
 C=carol@example.net
 kills=0
 
-feed() {
-	if [ -n "$4" ]; then
-		OUSTPBM_TEST_CRASH=$4 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
-	else
-		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
-	fi
-	echo $?
-}
-
-reply_sums() {
-	for f in "$1"/mail/*/new/*; do
-		[ -f "$f" ] || continue
-		a=${f%/new/*}
-		echo "${a##*/} $(cksum <"$f")"
-	done | LC_ALL=C sort
-}
-
 # board HOME: the game file of board 101, or "gone"
 board() {
 	if [ -f "$1/games/101.game" ]; then cat "$1/games/101.game"; else echo gone; fi
@@ -46,7 +29,7 @@ setup() {
 	for m in "$A|register alice secret" "$B|register bob hunter2" "$C|register carol pw3" "$@"; do
 		s=$((s + 1))
 		mail "${m%%|*}" "${m#*|}" "setup$s@x" >"$tmp/m"
-		feed "$h" $((T0 + s)) "$tmp/m" >/dev/null
+		crash_feed "$h" $((T0 + s)) "$tmp/m" >/dev/null
 	done
 	rm -rf "$h/mail"
 }
@@ -59,7 +42,7 @@ killed() {
 	ref=$tmp/ref
 	rm -rf "$ref"
 	cp -R "$prev" "$ref"
-	rc=$(feed "$ref" $t "$tmp/mail")
+	rc=$(crash_feed "$ref" $t "$tmp/mail")
 	[ "$rc" = 0 ] || { fail "$name: '$4' exits $rc"; return; }
 	reply_sums "$ref" >"$tmp/want"
 	board "$prev" >"$tmp/before"
@@ -72,7 +55,7 @@ killed() {
 		w=$tmp/w
 		rm -rf "$w"
 		cp -R "$prev" "$w"
-		rc=$(feed "$w" $t "$tmp/mail" $k)
+		rc=$(crash_feed "$w" $t "$tmp/mail" $k)
 		[ "$rc" = 0 ] && break
 		if [ "$rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $rc"
@@ -83,14 +66,14 @@ killed() {
 		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
 		    bad="$bad; killed at step $k: board 101 is neither the one before nor the one after"
 		k2=$(((k * 7) % 23 + 1))
-		rc=$(feed "$w" $t "$tmp/mail" $k2)
+		rc=$(crash_feed "$w" $t "$tmp/mail" $k2)
 		if [ "$rc" = 137 ]; then
 			kills=$((kills + 1))
 			board "$w" >"$tmp/now"
 			cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
 			    bad="$bad; killed at step $k then $k2: board 101 is neither the one before nor the one after"
 		fi
-		rc=$(feed "$w" $t "$tmp/mail")
+		rc=$(crash_feed "$w" $t "$tmp/mail")
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 		board "$w" >"$tmp/now"
 		cmp -s "$tmp/now" "$tmp/after" || bad="$bad; killed at step $k: after the redelivery the board is not the one after"
@@ -120,7 +103,7 @@ w=$tmp/listed
 rm -rf "$w"
 cp -R "$tmp/ref" "$w"
 mail $B "games bob" games@x >"$tmp/m"
-feed "$w" $((T0 + 700)) "$tmp/m" >/dev/null
+crash_feed "$w" $((T0 + 700)) "$tmp/m" >/dev/null
 if grep -rq "101 .*alice (x) - bob (o)" "$w/mail/$B/new"; then
 	pass "accept: the board is in the games of the player who took it"
 else

@@ -21,25 +21,6 @@ A=alice@example.org
 B=bob@example.com
 kills=0
 
-# feed HOME TIME MAILFILE [CRASH]: prints the exit status
-feed() {
-	if [ -n "$4" ]; then
-		OUSTPBM_TEST_CRASH=$4 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
-	else
-		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
-	fi
-	echo $?
-}
-
-# reply_sums HOME: one line per delivered reply, "address cksum", sorted
-reply_sums() {
-	for f in "$1"/mail/*/new/*; do
-		[ -f "$f" ] || continue
-		a=${f%/new/*}
-		echo "${a##*/} $(cksum <"$f")"
-	done | LC_ALL=C sort
-}
-
 # sane HOME BEFORE AFTER: after a kill; prints what is wrong, if anything
 sane() {
 	for g in "$1"/games/*.game; do
@@ -60,11 +41,11 @@ sane() {
 h=$tmp/s0
 mkhome "$h"
 mail $A "register alice secret" r1@x >"$tmp/m"
-feed "$h" $T0 "$tmp/m" >/dev/null
+crash_feed "$h" $T0 "$tmp/m" >/dev/null
 mail $B "register bob hunter2" r2@x >"$tmp/m"
-feed "$h" $T0 "$tmp/m" >/dev/null
+crash_feed "$h" $T0 "$tmp/m" >/dev/null
 mail $A "challenge alice secret bob -size=5" c1@x >"$tmp/m"
-feed "$h" $T0 "$tmp/m" >/dev/null
+crash_feed "$h" $T0 "$tmp/m" >/dev/null
 rm -rf "$h/mail"
 [ -f "$h/games/101.game" ] || { echo "not ok - crash: setup failed"; exit 1; }
 
@@ -83,7 +64,7 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 	mail "${m%%|*}" "$subject" "m$i@x" >"$tmp/mail$i"
 	# the reference: never killed
 	cp -R "$prev" "$next"
-	rc=$(feed "$next" $t "$tmp/mail$i")
+	rc=$(crash_feed "$next" $t "$tmp/mail$i")
 	[ "$rc" = 0 ] || { fail "'$subject' exits $rc"; continue; }
 	reply_sums "$next" >"$tmp/want"
 	[ -s "$tmp/want" ] || { fail "'$subject' sent no reply"; continue; }
@@ -95,7 +76,7 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 		w=$tmp/w
 		rm -rf "$w"
 		cp -R "$prev" "$w"
-		rc=$(feed "$w" $t "$tmp/mail$i" $k)
+		rc=$(crash_feed "$w" $t "$tmp/mail$i" $k)
 		[ "$rc" = 0 ] && break	# past the last step
 		if [ "$rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $rc"
@@ -106,13 +87,13 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
 		# the redelivery is killed too, at another step
 		k2=$(((k * 7) % 23 + 1))
-		rc=$(feed "$w" $t "$tmp/mail$i" $k2)
+		rc=$(crash_feed "$w" $t "$tmp/mail$i" $k2)
 		if [ "$rc" = 137 ]; then
 			kills=$((kills + 1))
 			why=$(sane "$w" "$prev/games/101.game" "$next/games/101.game")
 			[ -z "$why" ] || bad="$bad; killed at step $k then $k2: $why"
 		fi
-		rc=$(feed "$w" $t "$tmp/mail$i")
+		rc=$(crash_feed "$w" $t "$tmp/mail$i")
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 		cmp -s "$w/games/101.game" "$next/games/101.game" ||
 		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the move"
@@ -143,9 +124,9 @@ done
 rs0=$tmp/rs0
 cp -R "$tmp/s0" "$rs0"
 mail $B "challenge bob hunter2 alice -size=7" rs1@x >"$tmp/m"
-feed "$rs0" $((T0 + 10)) "$tmp/m" >/dev/null
+crash_feed "$rs0" $((T0 + 10)) "$tmp/m" >/dev/null
 mail $A "resign 102 alice secret" rs2@x >"$tmp/m"
-feed "$rs0" $((T0 + 20)) "$tmp/m" >/dev/null
+crash_feed "$rs0" $((T0 + 20)) "$tmp/m" >/dev/null
 rm -rf "$rs0/mail"
 if [ -s "$rs0/ratings-state" ] && grep -q '^game: 102 ' "$rs0/ratings"; then
 	pass "ratings: a first rated game ended, its exact state beside the ratings file"
@@ -164,7 +145,7 @@ while :; do
 	w=$tmp/rsw
 	rm -rf "$w"
 	cp -R "$rs0" "$w"
-	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail" $k)
+	rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/rsmail" $k)
 	[ "$rc" = 0 ] && break
 	if [ "$rc" != 137 ]; then
 		bad="$bad; killed at step $k: exit $rc"
@@ -173,10 +154,10 @@ while :; do
 	kills=$((kills + 1))
 	[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k: counted twice"
 	k2=$(((k * 5) % 17 + 1))
-	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail" $k2)
+	rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/rsmail" $k2)
 	[ "$rc" = 137 ] && kills=$((kills + 1))
 	[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k then $k2: counted twice"
-	rc=$(feed "$w" $((T0 + 30)) "$tmp/rsmail")
+	rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/rsmail")
 	[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 	grep -q '^status: black-won' "$w/games/101.game" || bad="$bad; killed at step $k: the game did not end"
 	[ "$(grep -c '^game: 101 standard\|^game: 101 small' "$w/ratings" 2>/dev/null)" = 1 ] ||
@@ -208,13 +189,13 @@ fi
 d0=$tmp/d0
 cp -R "$tmp/s0" "$d0"
 mail $A "move 101 alice secret propose" dp@x >"$tmp/m"
-feed "$d0" $((T0 + 10)) "$tmp/m" >/dev/null
+crash_feed "$d0" $((T0 + 10)) "$tmp/m" >/dev/null
 u0=$tmp/u0
 cp -R "$tmp/s0" "$u0"
 mail $A "move 101 alice secret C3" uc@x >"$tmp/m"
-feed "$u0" $((T0 + 10)) "$tmp/m" >/dev/null
+crash_feed "$u0" $((T0 + 10)) "$tmp/m" >/dev/null
 mail $A "move 101 alice secret undo" uu@x >"$tmp/m"
-feed "$u0" $((T0 + 20)) "$tmp/m" >/dev/null
+crash_feed "$u0" $((T0 + 20)) "$tmp/m" >/dev/null
 rm -rf "$d0/mail" "$u0/mail"
 for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 	what=${m%%|*}
@@ -225,7 +206,7 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 	ref=$tmp/acc-ref
 	rm -rf "$ref"
 	cp -R "$base" "$ref"
-	rc=$(feed "$ref" $((T0 + 30)) "$tmp/accmail")
+	rc=$(crash_feed "$ref" $((T0 + 30)) "$tmp/accmail")
 	reply_sums "$ref" >"$tmp/want"
 	if [ "$rc" != 0 ] || ! grep -q "^- .* o bob $note\$" "$ref/games/101.game"; then
 		fail "$what accept: the reference run did not accept"
@@ -238,7 +219,7 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 		w=$tmp/accw
 		rm -rf "$w"
 		cp -R "$base" "$w"
-		rc=$(feed "$w" $((T0 + 30)) "$tmp/accmail" $k)
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/accmail" $k)
 		[ "$rc" = 0 ] && break
 		if [ "$rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $rc"
@@ -249,9 +230,9 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
 		[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k: counted twice"
 		k2=$(((k * 7) % 19 + 1))
-		rc=$(feed "$w" $((T0 + 30)) "$tmp/accmail" $k2)
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/accmail" $k2)
 		[ "$rc" = 137 ] && kills=$((kills + 1))
-		rc=$(feed "$w" $((T0 + 30)) "$tmp/accmail")
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/accmail")
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 		cmp -s "$w/games/101.game" "$ref/games/101.game" ||
 		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the accept"
@@ -270,7 +251,7 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 	# a copy of the mail with another Message-ID (a resend): refused, nothing changes
 	mail $B "move 101 bob hunter2 accept" "acc-$what-again@x" >"$tmp/m"
 	cp "$ref/games/101.game" "$tmp/acc.before"
-	rc=$(feed "$ref" $((T0 + 40)) "$tmp/m")
+	rc=$(crash_feed "$ref" $((T0 + 40)) "$tmp/m")
 	cmp -s "$ref/games/101.game" "$tmp/acc.before" || bad="$bad; a second accept changed the board"
 	grep -q "<acc-$what-again@x>.* refused: " "$ref/log" || bad="$bad; a second accept was not refused"
 	if [ -n "$bad" ]; then
@@ -315,7 +296,7 @@ for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|
 		rm -rf "$w"
 		cp -R "$base" "$w"
 		cp "$w/users" "$tmp/users.before"
-		rc=$(feed "$w" $((T0 + 30)) "$tmp/amail" $k)
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/amail" $k)
 		[ "$rc" = 0 ] && break
 		if [ "$rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $rc"
@@ -326,15 +307,15 @@ for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|
 		why=$(sane "$w" "$base/games/101.game" "$base/games/101.game")
 		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
 		k2=$(((k * 7) % 13 + 1))
-		rc=$(feed "$w" $((T0 + 40)) "$tmp/amail" $k2)
+		rc=$(crash_feed "$w" $((T0 + 40)) "$tmp/amail" $k2)
 		[ "$rc" = 137 ] && kills=$((kills + 1))
-		rc=$(feed "$w" $((T0 + 50)) "$tmp/amail")
+		rc=$(crash_feed "$w" $((T0 + 50)) "$tmp/amail")
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 		[ "$(grep -c "^$user:" "$w/users")" = 1 ] || bad="$bad; killed at step $k: $user not in users once"
 		cmp -s "$w/users" "$tmp/users.before" && bad="$bad; killed at step $k: the account was never written"
 		bad="$bad$(acheck "$w" "$addr" "$word")"
 		# the new password works: a second change with it is confirmed
-		rc=$(feed "$w" $((T0 + 60)) "$tmp/acheck")
+		rc=$(crash_feed "$w" $((T0 + 60)) "$tmp/acheck")
 		[ "$(ls "$w/mail/$addr/new" 2>/dev/null | wc -l)" = 2 ] ||
 		    bad="$bad; killed at step $k: the new password does not work"
 	done
@@ -361,12 +342,12 @@ N=alice@new.example
 hf=$tmp/hf
 cp -R "$tmp/s0" "$hf"
 mail $A "forgot alice" f0@x >"$tmp/m"
-feed "$hf" $((T0 + 10)) "$tmp/m" >/dev/null
+crash_feed "$hf" $((T0 + 10)) "$tmp/m" >/dev/null
 rm -rf "$hf/mail"
 ha=$tmp/ha
 cp -R "$tmp/s0" "$ha"
 mail $A "address alice secret $N" a0@x >"$tmp/m"
-feed "$ha" $((T0 + 10)) "$tmp/m" >/dev/null
+crash_feed "$ha" $((T0 + 10)) "$tmp/m" >/dev/null
 rm -rf "$ha/mail"
 # mails HOME ADDRESS: how many replies ADDRESS got
 mails() {
@@ -386,13 +367,13 @@ kcheck() {
 		[ "$(mails "$2" $A)" = $(($(codes "$2" reset) - 1)) ] ||
 		    echo "; $(mails "$2" $A) code mails for $(($(codes "$2" reset) - 1)) codes"
 		mail $B "reset alice K7M2QX9PHD fresh1" kf@x >"$tmp/m"
-		feed "$2" $((T0 + 70)) "$tmp/m" >/dev/null
+		crash_feed "$2" $((T0 + 70)) "$tmp/m" >/dev/null
 		grep -q "<kf@x>.* ok: password of alice reset" "$2/log" || echo "; the code mailed does not work"
 		;;
 	reset)
 		[ "$(mails "$2" $A)" = 1 ] || echo "; alice got $(mails "$2" $A) confirmations"
 		mail $A "password alice fresh1 fresh2" kr@x >"$tmp/m"
-		feed "$2" $((T0 + 70)) "$tmp/m" >/dev/null
+		crash_feed "$2" $((T0 + 70)) "$tmp/m" >/dev/null
 		grep -q "<kr@x>.* ok: password of alice changed" "$2/log" || echo "; the new password does not work"
 		;;
 	address)
@@ -431,7 +412,7 @@ for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh
 	w=$tmp/kw
 	rm -rf "$w"
 	cp -R "$base" "$w"
-	feed "$w" $((T0 + 30)) "$tmp/kmail" >/dev/null
+	crash_feed "$w" $((T0 + 30)) "$tmp/kmail" >/dev/null
 	cp "$w/games/101.game" "$tmp/k101.after"
 	k=0
 	bad=
@@ -439,7 +420,7 @@ for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh
 		k=$((k + 1))
 		rm -rf "$w"
 		cp -R "$base" "$w"
-		rc=$(feed "$w" $((T0 + 30)) "$tmp/kmail" $k)
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/kmail" $k)
 		[ "$rc" = 0 ] && break
 		if [ "$rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $rc"
@@ -449,9 +430,9 @@ for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh
 		why=$(sane "$w" "$base/games/101.game" "$tmp/k101.after")
 		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
 		k2=$(((k * 7) % 13 + 1))
-		rc=$(feed "$w" $((T0 + 40)) "$tmp/kmail" $k2)
+		rc=$(crash_feed "$w" $((T0 + 40)) "$tmp/kmail" $k2)
 		[ "$rc" = 137 ] && kills=$((kills + 1))
-		rc=$(feed "$w" $((T0 + 50)) "$tmp/kmail")
+		rc=$(crash_feed "$w" $((T0 + 50)) "$tmp/kmail")
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
 		why=$(kcheck "$what" "$w")
 		[ -z "$why" ] || bad="$bad; killed at step $k$why"
@@ -479,15 +460,15 @@ export OUSTPBM_TEST_ROBOT_PLAYOUTS=32
 r0=$tmp/r0
 mkhome "$r0"
 mail $A "register alice secret" rr1@x >"$tmp/m"
-feed "$r0" $T0 "$tmp/m" >/dev/null
+crash_feed "$r0" $T0 "$tmp/m" >/dev/null
 mail $A "challenge alice secret robot -size=5" rc1@x >"$tmp/m"
-feed "$r0" $T0 "$tmp/m" >/dev/null
+crash_feed "$r0" $T0 "$tmp/m" >/dev/null
 rm -rf "$r0/mail"
 t=$((T0 + 60))
 mail $A "move 101 alice secret C3" rm1@x >"$tmp/rmail"
 r1=$tmp/r1
 cp -R "$r0" "$r1"
-rc=$(feed "$r1" $t "$tmp/rmail")
+rc=$(crash_feed "$r1" $t "$tmp/rmail")
 # the board after alice's move alone: the robot failing to answer
 rh=$tmp/rh
 cp -R "$r0" "$rh"
@@ -504,7 +485,7 @@ else
 	}
 	# rfinish HOME LABEL: the clean redelivery and robot run, then the checks
 	rfinish() {
-		rc=$(feed "$1" $t "$tmp/rmail")
+		rc=$(crash_feed "$1" $t "$tmp/rmail")
 		[ "$rc" = 0 ] || bad="$bad; $2: the redelivery exits $rc"
 		OUSTPBM_TEST_TIME=$t "$bin" -d "$1" robot >/dev/null 2>&1 || bad="$bad; $2: oustpbm robot fails"
 		cmp -s "$1/games/101.game" "$r1/games/101.game" || bad="$bad; $2: the board is not the one after the robot's answer"
@@ -521,7 +502,7 @@ else
 		w=$tmp/rw
 		rm -rf "$w"
 		cp -R "$r0" "$w"
-		rc=$(feed "$w" $t "$tmp/rmail" $k)
+		rc=$(crash_feed "$w" $t "$tmp/rmail" $k)
 		[ "$rc" = 0 ] && break
 		if [ "$rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $rc"

@@ -62,6 +62,10 @@
 #                       OUSTPBM_TEST_TIME=TIME if given), its stdout dropped
 #                       and its stderr in $tmp/stderr; returns its status
 #   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
+#   crash_feed HOME TIME FILE [STEP]   feeds FILE to oustpbm -d HOME at TIME,
+#                       killed at durable step STEP if given
+#                       (OUSTPBM_TEST_CRASH); prints the exit status
+#   reply_sums HOME     one line per delivered reply, "address cksum", sorted
 #   replies HOME ADDR   the number of replies delivered to ADDR
 #   newest HOME ADDR    the newest reply delivered to ADDR (by queue id:
 #                       time.M<usec>P<pid>Q<n>; file times tie within a tick)
@@ -253,6 +257,23 @@ deliver() {
 send() {
 	mail "$2" "$3" "${4:-}" | deliver "$1"
 	echo $?
+}
+
+crash_feed() {
+	if [ -n "${4:-}" ]; then
+		OUSTPBM_TEST_CRASH=$4 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
+	else
+		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
+	fi
+	echo $?
+}
+
+reply_sums() {
+	for lib_f in "$1"/mail/*/new/*; do
+		[ -f "$lib_f" ] || continue
+		lib_a=${lib_f%/new/*}
+		echo "${lib_a##*/} $(cksum <"$lib_f")"
+	done | LC_ALL=C sort
 }
 
 replies() {
