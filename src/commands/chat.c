@@ -1,9 +1,15 @@
 /*
- * chat: the mail command that passes a player's text to the opponent on a
- * board, in the board's mail thread.  The board is read, not changed
- * (MAILCMD_BOARD without its lock: game files are replaced whole); who
- * reads it is decided where every board mail's readers are
- * (job_board_readers), so whoever gets the board's mails gets its chat.
+ * chat: the mail command that passes a player's text to the other readers
+ * of a board, in the board's mail thread.  Who reads it is decided where
+ * every board mail's readers are (job_board_readers), so whoever gets the
+ * board's mails gets its chat.
+ *
+ * A chat is committed as any change of a board is (outbox.h), under the
+ * board's lock (MAILCMD_LOCK): its note in the history (game.h: who and
+ * when, not the text) is the change, and its mails are released if and
+ * only if the game file holding the note was written.  So a crash anywhere
+ * and a copy of the mail delivered again, or at the same instant, pass the
+ * text on once, and a wrong password found late passes on nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,43 +21,62 @@
 /* What chat_to() needs besides the job. */
 struct chat {
 	const char *text;
-	int sent;
-	char names[JOB_MESSAGE_MAX];	/* who got it, for the sender and the log */
+	struct reply_mail *mails;	/* to each reader, then the sender's copy; owned */
+	int n, alloc;
+	char names[JOB_MESSAGE_MAX];	/* who gets it, for the sender and the log */
 };
 
+/* Room for one more mail in c (the readers are not counted in advance). */
+static bool chat_room(struct chat *c)
+{
+	struct reply_mail *p;
+	int cap;
+
+	if (c->n < c->alloc)
+		return true;
+	cap = c->alloc > 0 ? 2 * c->alloc : 4;
+	p = realloc(c->mails, (size_t)cap * sizeof *p);
+	if (p == NULL)
+		return false;
+	c->mails = p;
+	c->alloc = cap;
+	return true;
+}
+
+/* Make the chat's mail to reader p (not queued: the commit stages it with the note). */
 static enum process_status chat_to(struct job *j, const struct reply_player *p, void *arg)
 {
 	struct chat *c = arg;
-	struct reply_mail m;
 	enum reply_status rs;
-	enum process_status ps;
 	size_t used = strlen(c->names);
 
-	rs = reply_chat(&j->rc, &j->game, j->user.userid, c->text, p, &m);
+	if (!chat_room(c))
+		return job_no_memory(j);
+	rs = reply_chat(&j->rc, &j->game, j->user.userid, c->text, p, &c->mails[c->n]);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
-	if (ps == PROCESS_OK) {
-		snprintf(c->names + used, sizeof c->names - used, "%s%s", c->sent > 0 ? ", " : "", p->userid);
-		c->sent++;
-	}
-	return ps;
+	snprintf(c->names + used, sizeof c->names - used, "%s%s", c->n > 0 ? ", " : "", p->userid);
+	c->n++;
+	return PROCESS_OK;
 }
 
 enum process_status chat_run(struct job *j)
 {
-	const struct game *g = &j->game;
+	struct game *g = &j->game;
 	const char *userid = j->user.userid;
-	struct chat c = { NULL, 0, "" };
-	struct reply_mail m;
+	struct chat c = { .text = NULL };
 	enum reply_status rs;
 	enum process_status ps;
 	char *text;
+	bool done = false;
+	int i;
 
 	if (game_color_of(g, userid) == RULES_EMPTY)
 		return job_refuse(j, g, "%s is not playing on board %ld: only its players chat on it", userid,
 		    g->board);
+	if (game_is_open(g))
+		return job_refuse(j, g, "board %ld is an open challenge nobody has accepted yet: there is nobody to "
+		    "chat with", g->board);
 	if (robot_is(strcmp(g->black, userid) == 0 ? g->white : g->black))
 		return job_refuse(j, g, "your opponent on board %ld is %s, which reads no mail: there is nobody "
 		    "to chat with", g->board, ROBOT_USERID);
@@ -60,30 +85,43 @@ enum process_status chat_run(struct job *j)
 	if (text == NULL)
 		return job_no_memory(j);
 	if (text[0] == '\0') {
-		free(text);
-		return job_refuse(j, g, "there is no text to pass on: write it below the command line (quoted "
+		ps = job_refuse(j, g, "there is no text to pass on: write it below the command line (quoted "
 		    "mail and the signature are left out)");
+		goto out;
 	}
 	c.text = text;
 	ps = job_board_readers(j, g, userid, chat_to, &c);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (c.sent == 0) {
-		ps = job_refuse(j, g, "nobody else reads the mail of board %ld (its other player has no account)",
+	if (c.n == 0) {
+		ps = job_refuse(j, g, "nobody else reads the mail of board %ld (its other player's account is closed)",
 		    g->board);
 		goto out;
 	}
 	/* the sender's copy: what went, and to whom */
-	rs = reply_chat_sent(&j->rc, j->in.from_addr, job_sender_name(j, userid), g, c.names, text, &m);
+	if (!chat_room(&c)) {
+		ps = job_no_memory(j);
+		goto out;
+	}
+	rs = reply_chat_sent(&j->rc, j->in.from_addr, job_sender_name(j, userid), g, c.names, text,
+	    &c.mails[c.n]);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
-	if (ps == PROCESS_OK)
+	c.n++;
+	/* the note in the history is the change the mails are committed with (a player: only memory fails) */
+	if (game_chat(g, userid, (int64_t)j->now) != GAME_OK) {
+		ps = job_no_memory(j);
+		goto out;
+	}
+	ps = job_commit_quiet(j, c.mails, c.n, &done);
+	if (ps == PROCESS_OK && done)
 		job_detail(j, "ok", "chat of %zu bytes to %s", strlen(text), c.names);
 out:
+	for (i = 0; i < c.n; i++)
+		reply_mail_release(&c.mails[i]);
+	free(c.mails);
 	free(text);
 	return ps;
 }

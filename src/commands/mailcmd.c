@@ -147,13 +147,13 @@ const struct mail_command mailcmd_table[] = {
 	  "board given.",
 	  "the same for one board you do not play (listed in its game file)" },
 	{ { "chat", "chat <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD, chat_run,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, chat_run,
 	  "The text of your mail (below the command line, or all of it if\n"
 	  "the command is in the Subject; quoted mail cut as for a move's\n"
 	  "comment) goes to your opponent on that board, and to its\n"
 	  "observers, in the board's thread.",
 	  "the mail's text (quoted mail cut, as a move's comment) to the opponent on the board and to its "
-	  "observers, in the board's mail thread; nothing changes on the board" },
+	  "observers, in the board's mail thread; the history notes who chatted and when, not the text" },
 	{ { "games", "games <userid> [active|next|finished|all]", "uW" },
 	  0, games_run,
 	  "The boards of a player, and whose turn it is on each: all of them,\n"

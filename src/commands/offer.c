@@ -25,7 +25,7 @@ static void offer_name(const struct game_note *n, const char *userid, char *buf,
 /* Why there is nothing to accept or reject: none made, or one that lapsed. */
 static enum process_status refuse_no_offer(struct job *j, const struct game *g, const char *verb)
 {
-	const struct game_note *n = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	const struct game_note *n = game_last_offer_note(g);	/* a chat is no offer (game.h) */
 
 	if (n != NULL && (n->kind == GAME_NOTE_UNDO || n->kind == GAME_NOTE_PROPOSE))
 		return job_refuse(j, g, "nothing to %s on board %ld: %s's %s lapsed when turn %d was played", verb,

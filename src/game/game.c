@@ -431,9 +431,18 @@ enum game_status game_note_add(struct game *g, const struct game_note *n)
 	return GAME_OK;
 }
 
+const struct game_note *game_last_offer_note(const struct game *g)
+{
+	int i;
+
+	for (i = g->nnotes - 1; i >= 0 && g->notes[i].kind == GAME_NOTE_CHAT; i--)
+		;
+	return i >= 0 ? &g->notes[i] : NULL;
+}
+
 const struct game_note *game_open_offer(const struct game *g)
 {
-	const struct game_note *n = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	const struct game_note *n = game_last_offer_note(g);
 
 	if (game_over(g) || n == NULL || n->after != g->nturns)
 		return NULL;	/* a turn since: the offer lapsed */
@@ -618,6 +627,13 @@ enum game_status game_reject(struct game *g, const char *player, int64_t now)
 	return add_note(g, player, GAME_NOTE_REJECT, offer->kind == GAME_NOTE_UNDO, now);
 }
 
+enum game_status game_chat(struct game *g, const char *player, int64_t now)
+{
+	if (game_color_of(g, player) == RULES_EMPTY)
+		return GAME_NOT_PLAYER;
+	return add_note(g, player, GAME_NOTE_CHAT, false, now);
+}
+
 const char *game_note_str(enum game_note_kind k)
 {
 	switch (k) {
@@ -629,6 +645,8 @@ const char *game_note_str(enum game_note_kind k)
 		return "accept";
 	case GAME_NOTE_REJECT:
 		return "reject";
+	case GAME_NOTE_CHAT:
+		return "chat";
 	}
 	return "unknown";
 }

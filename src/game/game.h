@@ -80,14 +80,22 @@ enum game_end {
  * Undo and draw by agreement (pbmserv's move ... undo|propose|accept|reject):
  * an offer and its answer are notes in the history, between the turns; they
  * are not turns, so the numbering, the colours and the replay of the turns
- * stay as they were.  An offer is open while it is the last note and no
- * turn came after it: either side's turn lets it lapse.
+ * stay as they were.  An offer is open while it is the last offer or answer
+ * and no turn came after it: either side's turn lets it lapse.
+ *
+ * A chat (the mail command chat) is a note too: who wrote to the board's
+ * other readers, and when, never the text (that went by mail and stays
+ * there).  It is no turn, no offer and no answer: it neither opens, closes
+ * nor hides an offer, and it may follow the end of the game.  Its note is
+ * what makes the chat a change of the game file, committed with its mails
+ * (outbox.h), so that a chat is passed on once whatever crashes.
  */
 enum game_note_kind {
 	GAME_NOTE_UNDO = 0,	/* asks to take back the player's last turn */
 	GAME_NOTE_PROPOSE,	/* offers a draw */
 	GAME_NOTE_ACCEPT,	/* accepts the open offer */
-	GAME_NOTE_REJECT	/* declines it */
+	GAME_NOTE_REJECT,	/* declines it */
+	GAME_NOTE_CHAT		/* the player chatted (chat): no offer, no answer */
 };
 
 struct game_note {
@@ -148,7 +156,7 @@ struct game {
 	size_t alloc_points;
 	char queue_owner[GAME_NAME_SIZE];	/* conditional turns: whose, "" for none (game_queue_*) */
 	char queue[GAME_QUEUE_MAX + 1];	/* their canonical text, "E5=>F6,G7;swap=>C3" */
-	struct game_note *notes;	/* offers and answers, in order (after never decreases) */
+	struct game_note *notes;	/* offers, answers and chats, in order (after never decreases) */
 	int nnotes;
 	int alloc_notes;
 };
@@ -199,6 +207,14 @@ enum game_status game_accept(struct game *g, const char *player, int64_t now);
 enum game_status game_reject(struct game *g, const char *player, int64_t now);
 /* The open offer, or NULL (none, or the game is over). */
 const struct game_note *game_open_offer(const struct game *g);
+/* The last offer or answer of the history (chats passed over), or NULL. */
+const struct game_note *game_last_offer_note(const struct game *g);
+/*
+ * chat: player, a player of g, chatted at now: the note is added, nothing
+ * else changes (the turn, the clocks, an open offer).  Allowed once the game
+ * is over too.  GAME_NOT_PLAYER, GAME_NO_MEMORY.
+ */
+enum game_status game_chat(struct game *g, const char *player, int64_t now);
 /* The turn an undo by player would take back, or 0 if there is none. */
 int game_undo_turn(const struct game *g, const char *player);
 /*
@@ -206,7 +222,7 @@ int game_undo_turn(const struct game *g, const char *player);
  * nturns and not less than the last note's.  GAME_NO_MEMORY leaves g unchanged.
  */
 enum game_status game_note_add(struct game *g, const struct game_note *n);
-const char *game_note_str(enum game_note_kind k);	/* "undo", "propose", "accept", "reject" */
+const char *game_note_str(enum game_note_kind k);	/* "undo", "propose", "accept", "reject", "chat" */
 
 /* Pie rule: White's player swaps as White's first turn; the names exchange, then White moves. */
 enum game_status game_swap(struct game *g, const char *player, int64_t now);

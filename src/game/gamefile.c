@@ -851,21 +851,24 @@ static enum gamefile_status parse_captured(int line, const char *s, size_t n, co
 /*
  * A note of the history, "- 2026-11-21T19:02:11Z o bob accept undo:7": an
  * offer (undo, propose) or its answer (accept or reject, of an undo or a
- * draw), between the turns; the answer follows its offer, by the other player.
+ * draw), between the turns; the answer follows its offer, by the other player
+ * (chats between them passed over).  Or a chat, "- 2026-11-21T19:05:00Z x
+ * alice chat": anywhere, the end of the game included.
  */
 static enum gamefile_status parse_note(int line, struct game *g, const char *const *t, const size_t *tn, int n,
     struct gamefile_error *err)
 {
-	const struct game_note *prev = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	const struct game_note *prev = game_last_offer_note(g);
 	struct game_note e;
 	char q[QUOTE_SIZE];
+	bool chat = eq(t[4], tn[4], "chat");
 	long k;
 
 	memset(&e, 0, sizeof(e));
 	e.after = g->nturns;
-	if (prev != NULL && prev->kind == GAME_NOTE_ACCEPT && !prev->undo)
+	if (!chat && prev != NULL && prev->kind == GAME_NOTE_ACCEPT && !prev->undo)
 		return fail(err, line, "a note after the accepted draw");
-	if (g->nturns > 0 && (g->turns[g->nturns - 1].action == GAME_RESIGN ||
+	if (!chat && g->nturns > 0 && (g->turns[g->nturns - 1].action == GAME_RESIGN ||
 	    g->turns[g->nturns - 1].action == GAME_TIMEOUT))
 		return fail(err, line, "a note after the end of the game at turn %d", g->nturns);
 	if (!gamefile_time_parse(t[1], tn[1], &e.time))
@@ -880,7 +883,12 @@ static enum gamefile_status parse_note(int line, struct game *g, const char *con
 		return fail(err, line, "bad user id '%s'", quote(q, t[3], tn[3]));
 	if (game_color_of(g, e.player) == RULES_EMPTY)
 		return fail(err, line, "'%s' is not a player of board %ld", e.player, g->board);
-	if (eq(t[4], tn[4], "undo") || eq(t[4], tn[4], "propose")) {
+	if (chat) {
+		e.kind = GAME_NOTE_CHAT;
+		if (n != 5)
+			return fail(err, line, "'%s' after chat: a chat note has no argument (its text is not kept)",
+			    quote(q, t[5], tn[5]));
+	} else if (eq(t[4], tn[4], "undo") || eq(t[4], tn[4], "propose")) {
 		e.kind = eq(t[4], tn[4], "undo") ? GAME_NOTE_UNDO : GAME_NOTE_PROPOSE;
 		e.undo = e.kind == GAME_NOTE_UNDO;
 		if (n != 5)
@@ -913,7 +921,8 @@ static enum gamefile_status parse_note(int line, struct game *g, const char *con
 		if (strcmp(prev->player, e.player) == 0)
 			return fail(err, line, "%s answers their own offer", e.player);
 	} else {
-		return fail(err, line, "unknown note '%s' (undo, propose, accept or reject)", quote(q, t[4], tn[4]));
+		return fail(err, line, "unknown note '%s' (undo, propose, accept, reject or chat)",
+		    quote(q, t[4], tn[4]));
 	}
 	if (game_note_add(g, &e) != GAME_OK)
 		return GAMEFILE_NO_MEMORY;
@@ -932,7 +941,7 @@ enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, st
 	while (n < 7 && token(s, len, &i, &t[n], &tn[n]))
 		n++;
 	if (n < 5 || n > 6 || !eq(t[0], tn[0], "-"))
-		return fail(err, line, "expected '- TIME x|o PLAYER undo|propose|accept|reject [undo:TURN|undo|draw]', "
+		return fail(err, line, "expected '- TIME x|o PLAYER undo|propose|accept|reject|chat [undo:TURN|undo|draw]', "
 		    "found '%s'", quote(q, s, len));
 	return parse_note(line, g, t, tn, n, err);
 }
@@ -961,7 +970,8 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		return fail(err, r->line, "bad turn number '%s'", quote(q, t[0], tn[0]));
 	if (num != g->nturns + 1)
 		return fail(err, r->line, "turn %ld out of order, expected %d", num, g->nturns + 1);
-	if (g->nnotes > 0 && g->notes[g->nnotes - 1].kind == GAME_NOTE_ACCEPT && !g->notes[g->nnotes - 1].undo)
+	if (game_last_offer_note(g) != NULL && game_last_offer_note(g)->kind == GAME_NOTE_ACCEPT &&
+	    !game_last_offer_note(g)->undo)
 		return fail(err, r->line, "turn %ld follows the draw agreed before it", num);
 	e.number = (int)num;
 	if (g->nturns > 0 && (g->turns[g->nturns - 1].action == GAME_RESIGN ||
@@ -1136,7 +1146,7 @@ static enum gamefile_status settle(struct game *g, const struct header *h,
 	const struct game_turn *last = g->nturns > 0 ? &g->turns[g->nturns - 1] : NULL;
 	enum rules_color winner = h->result == RULES_BLACK_WINS ? RULES_BLACK : RULES_WHITE;
 	enum rules_color next = turn_color(h->turn, swapped);
-	const struct game_note *note = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	const struct game_note *note = game_last_offer_note(g);
 	bool agreed = note != NULL && note->kind == GAME_NOTE_ACCEPT && !note->undo;
 	struct rules_event ev;
 

@@ -262,7 +262,7 @@ static void node_comment(struct strbuf *c, const struct game *g, const struct st
 	}
 }
 
-/* A note of undo or draw by agreement: a node of its own, OUSTNOTE[] as the game file writes it, and a comment. */
+/* A note of undo, draw by agreement or chat: a node of its own, OUSTNOTE[] as the game file writes it, and a comment. */
 static void note_node(struct strbuf *b, const struct game *g, const struct game_note *n)
 {
 	char line[GAMEFILE_NOTE_SIZE], c[160];
@@ -284,6 +284,10 @@ static void note_node(struct strbuf *b, const struct game *g, const struct game_
 		break;
 	case GAME_NOTE_REJECT:
 		snprintf(c, sizeof c, "%s declines the %s.", n->player, n->undo ? "undo" : "draw");
+		break;
+	case GAME_NOTE_CHAT:
+		/* the text went by mail and is not kept (game.h) */
+		snprintf(c, sizeof c, "%s chats.", n->player);
 		break;
 	}
 	put_prop(b, "C", c);
@@ -979,11 +983,11 @@ static enum sgf_status read_turn(struct reader *rd, const struct game *g, const 
 static enum game_end end_of(const struct game *g)
 {
 	enum game_action last = g->nturns > 0 ? g->turns[g->nturns - 1].action : GAME_PLACE;
+	const struct game_note *n = game_last_offer_note(g);
 
 	if (g->rg.result == RULES_PLAYING)
 		return GAME_END_NONE;
-	if (g->rg.result == RULES_DRAW && g->nnotes > 0 && g->notes[g->nnotes - 1].kind == GAME_NOTE_ACCEPT &&
-	    !g->notes[g->nnotes - 1].undo)
+	if (g->rg.result == RULES_DRAW && n != NULL && n->kind == GAME_NOTE_ACCEPT && !n->undo)
 		return GAME_END_AGREEMENT;
 	if (g->rg.result == RULES_DRAW)
 		return GAME_END_NO_PLACEMENTS;
@@ -999,6 +1003,7 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	struct steps s = { 0 };
 	const struct node **at = NULL;	/* the node of each step */
 	const struct prop *p, *ab, *aw, *ae, *turn, *note;
+	const struct game_note *agreed;
 	struct gamefile_error gerr;
 	const char *re, *v;
 	char want[4], got[RULES_MAX_POINTS * 4], exp[RULES_MAX_POINTS * 4];
@@ -1105,8 +1110,9 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	memcpy(g->black, r->black, sizeof(g->black));
 	memcpy(g->white, r->white, sizeof(g->white));
 	/* a draw the players agreed ends a game the turns leave running */
-	if (g->rg.result == RULES_PLAYING && g->nnotes > 0 && g->notes[g->nnotes - 1].kind == GAME_NOTE_ACCEPT &&
-	    !g->notes[g->nnotes - 1].undo && g->notes[g->nnotes - 1].after == g->nturns)
+	agreed = game_last_offer_note(g);
+	if (g->rg.result == RULES_PLAYING && agreed != NULL && agreed->kind == GAME_NOTE_ACCEPT && !agreed->undo &&
+	    agreed->after == g->nturns)
 		g->rg.result = RULES_DRAW;
 	g->end = end_of(g);
 	if (game_over(g) && g->remind > 0) {

@@ -622,6 +622,9 @@ static void note_line(struct text *t, const struct game *g, const struct game_no
 	case GAME_NOTE_REJECT:
 		tprintf(t, "(%s declined)", n->undo ? "undo" : "draw");
 		break;
+	case GAME_NOTE_CHAT:
+		tputs(t, "(wrote to the board's readers)");
+		break;
 	}
 	tputs(t, "\n");
 }

@@ -1082,7 +1082,7 @@ static void test_notes(void)
 	expect_error(text, "line 36: 'undo:3': the turns taken back start at turn 5, the next one", 36);
 	free(text);
 	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob shrug\n5 2026");
-	expect_error(text, "line 35: unknown note 'shrug' (undo, propose, accept or reject)", 35);
+	expect_error(text, "line 35: unknown note 'shrug' (undo, propose, accept, reject or chat)", 35);
 	free(text);
 	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o carol propose\n5 2026");
 	expect_error(text, "line 35: 'carol' is not a player of board 101", 35);
