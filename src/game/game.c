@@ -860,10 +860,10 @@ enum game_status game_replay(const struct game *g, int upto, struct game_replay 
 	return GAME_OK;
 }
 
-/* The last note, if it is an accepted draw after the last turn: the game ended by agreement. */
+/* The last offer note (chats passed over), if it is an accepted draw after the last turn: drawn by agreement. */
 static bool agreed_draw(const struct game *g)
 {
-	const struct game_note *n = g->nnotes > 0 ? &g->notes[g->nnotes - 1] : NULL;
+	const struct game_note *n = game_last_offer_note(g);
 
 	return n != NULL && n->kind == GAME_NOTE_ACCEPT && !n->undo && n->after == g->nturns;
 }

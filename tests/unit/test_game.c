@@ -592,6 +592,66 @@ static void test_undo_draw(void)
 	game_release(&g);
 }
 
+/* chat: a note that is no turn and no offer (game.h) */
+static void test_chat(void)
+{
+	struct game g;
+	struct game_replay r;
+	int64_t last;
+	int turn;
+
+	five(&g, true);
+	last = g.last_move;
+	turn = g.rg.turn;
+	ok_int(game_chat(&g, "carol", T0 + 10), GAME_NOT_PLAYER, "carol does not play: no chat");
+	ok_int(g.nnotes, 0, "nothing noted");
+	ok_int(game_chat(&g, "Bob", T0 + 10), GAME_OK, "bob chats");
+	ok(g.nnotes == 1 && g.notes[0].kind == GAME_NOTE_CHAT && g.notes[0].after == 5 &&
+	    g.notes[0].color == RULES_WHITE && strcmp(g.notes[0].player, "bob") == 0 && g.notes[0].time == T0 + 10,
+	    "noted after turn 5: bob, white, the time, the name folded");
+	ok(g.nturns == 5 && g.rg.turn == turn && g.last_move == last, "no turn: the count and the clock stay");
+	ok_str(game_player_to_move(&g), "bob", "bob is still to move");
+	ok(game_open_offer(&g) == NULL && game_last_offer_note(&g) == NULL, "a chat is no offer");
+	ok_int(game_accept(&g, "alice", T0 + 11), GAME_NO_OFFER, "nothing to accept after a chat");
+	ok_int(game_verify(&g, &r), GAME_OK, "the replay reaches the position %s", r.why);
+
+	/* an undo stays open across chats of both, and is accepted after them */
+	ok_int(game_ask_undo(&g, "alice", T0 + 12), GAME_OK, "alice asks to take back turn 5");
+	ok_int(game_chat(&g, "bob", T0 + 13), GAME_OK, "bob chats");
+	ok_int(game_chat(&g, "alice", T0 + 14), GAME_OK, "alice chats");
+	ok(game_open_offer(&g) != NULL && game_open_offer(&g)->kind == GAME_NOTE_UNDO, "the undo is still open");
+	ok_int(game_propose(&g, "bob", T0 + 15), GAME_OFFER_OPEN, "no draw while it waits");
+	ok_int(game_accept(&g, "alice", T0 + 15), GAME_OWN_OFFER, "alice cannot accept her own");
+	ok_int(game_accept(&g, "bob", T0 + 16), GAME_OK, "bob accepts it");
+	ok(g.nturns == 4 && g.nnotes == 5, "turn 5 taken back, five notes");
+	ok(g.notes[0].after == 4 && g.notes[3].kind == GAME_NOTE_CHAT && g.notes[4].undo_from == 5,
+	    "the notes of turn 5 stand after turn 4");
+	ok_int(game_verify(&g, &r), GAME_OK, "the replay reaches the position %s", r.why);
+	game_release(&g);
+
+	/* a draw offer stays open across a chat; a chat follows the agreed draw */
+	five(&g, true);
+	ok_int(game_propose(&g, "alice", T0 + 10), GAME_OK, "alice proposes");
+	ok_int(game_chat(&g, "bob", T0 + 11), GAME_OK, "bob chats");
+	ok_int(game_reject(&g, "alice", T0 + 12), GAME_OWN_OFFER, "still alice's own offer");
+	ok_int(game_accept(&g, "bob", T0 + 12), GAME_OK, "bob accepts it");
+	ok(g.rg.result == RULES_DRAW && g.end == GAME_END_AGREEMENT, "drawn by agreement");
+	ok_int(game_chat(&g, "alice", T0 + 13), GAME_OK, "alice chats after the end");
+	ok(game_last_offer_note(&g) != NULL && game_last_offer_note(&g)->kind == GAME_NOTE_ACCEPT,
+	    "the last offer note is still the accept");
+	ok_int(game_verify(&g, &r), GAME_OK, "verified %s", r.why);
+	game_release(&g);
+
+	/* a turn after a chat lets an offer lapse as ever */
+	five(&g, true);
+	ok_int(game_propose(&g, "bob", T0 + 10), GAME_OK, "bob proposes");
+	ok_int(game_chat(&g, "alice", T0 + 11), GAME_OK, "alice chats");
+	ok_int(play(&g, "J5", T0 + 12), GAME_OK, "bob plays");
+	ok(game_open_offer(&g) == NULL, "the offer lapsed");
+	ok_int(g.rg.turn, 7, "turn 7 next: the chat counted no turn");
+	game_release(&g);
+}
+
 static void test_names(void)
 {
 	int s, bad = 0;
@@ -619,6 +679,7 @@ int main(void)
 	test_replay_bad();
 	test_verify();
 	test_undo_draw();
+	test_chat();
 	test_names();
 	return t_done();
 }

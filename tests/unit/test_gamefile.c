@@ -1096,6 +1096,105 @@ static void test_notes(void)
 	free(text);
 }
 
+/* The notes of chat: who and when, anywhere in the history; no offer, no turn (game.h). */
+static void test_chat_notes(void)
+{
+	static const char chats[] =
+	    "2 2026-11-21T18:50:00Z o bob F5\n"
+	    "- 2026-11-21T18:51:00Z x alice chat\n"
+	    "3 2026-11-21T18:52:47Z x alice C3\n"
+	    "4 2026-11-21T18:55:00Z o bob J9\n"
+	    "- 2026-11-21T18:56:00Z o bob propose\n"
+	    "- 2026-11-21T18:56:10Z x alice chat\n"
+	    "- 2026-11-21T18:56:20Z o bob chat\n"
+	    "- 2026-11-21T18:56:30Z x alice reject draw\n"
+	    "5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n"
+	    "- 2026-11-21T18:58:00Z x alice propose\n"
+	    "- 2026-11-21T18:59:00Z x alice chat\n";
+	struct gamefile_error err;
+	struct game g;
+	struct game_note e;
+	char *text, *out, line[GAMEFILE_NOTE_SIZE];
+	size_t len;
+
+	/* print */
+	memset(&e, 0, sizeof e);
+	e.after = 5;
+	e.kind = GAME_NOTE_CHAT;
+	e.color = RULES_WHITE;
+	snprintf(e.player, sizeof e.player, "bob");
+	e.time = T0 + 60;
+	ok_str(gamefile_note_text(&e, line), "- 2026-11-21T18:42:07Z o bob chat", "a chat note's line");
+
+	/* parse, between the turns and between an offer and its answer */
+	text = replaced(CANON, "2 2026-11-21T18:50:00Z o bob F5\n3 2026-11-21T18:52:47Z x alice C3\n"
+	    "4 2026-11-21T18:55:00Z o bob J9\n5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n", chats);
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "chats load %s", err.msg);
+	ok_int(g.nturns, 5, "five turns: a chat is none");
+	ok_int(g.rg.turn, 6, "turn 6 next");
+	ok_int(g.nnotes, 7, "seven notes");
+	ok(g.notes[0].kind == GAME_NOTE_CHAT && g.notes[0].after == 2 && g.notes[0].color == RULES_BLACK &&
+	    strcmp(g.notes[0].player, "alice") == 0 && g.notes[0].time == T0 + 593, "alice's chat after turn 2");
+	ok(g.notes[2].kind == GAME_NOTE_CHAT && g.notes[3].kind == GAME_NOTE_CHAT && g.notes[3].color == RULES_WHITE &&
+	    g.notes[4].kind == GAME_NOTE_REJECT, "the reject after two chats answers the propose");
+	ok(game_open_offer(&g) != NULL && game_open_offer(&g)->kind == GAME_NOTE_PROPOSE &&
+	    strcmp(game_open_offer(&g)->player, "alice") == 0, "alice's offer is open across her chat");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_str(out, text, "the same text");
+	free(out);
+	round_trip(&g, "chats");
+	ok_int(game_accept(&g, "bob", T0 + 2000), GAME_OK, "bob accepts the draw after the chat");
+	ok_int(game_chat(&g, "alice", T0 + 2001), GAME_OK, "alice chats after the end");
+	round_trip(&g, "a chat after the agreed draw");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok(strstr(out, "status: drawn\nend: agreement\n") != NULL && strstr(out, "- 2026-11-21T18:59:00Z x alice "
+	    "chat\n- 2026-11-21T19:14:27Z o bob accept draw\n- 2026-11-21T19:14:28Z x alice chat\n") != NULL,
+	    "drawn, the accept and the chat after it");
+	free(out);
+	game_release(&g);
+
+	/* one line by itself (the SGF's OUSTNOTE[]) */
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "canon");
+	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z o bob chat", 33, 0, &g, &err), GAMEFILE_OK, "a chat line");
+	ok(g.nnotes == 1 && g.notes[0].kind == GAME_NOTE_CHAT && g.notes[0].after == 5, "... after turn 5");
+	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z o bob chat hi", 36, 0, &g, &err), GAMEFILE_BAD,
+	    "a chat with an argument");
+	ok_str(err.msg, "line 0: 'hi' after chat: a chat note has no argument (its text is not kept)", "... says why");
+	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z x alice accept draw", 42, 0, &g, &err), GAMEFILE_BAD,
+	    "an accept after a chat alone");
+	ok_str(err.msg, "line 0: accept draw, but no draw was offered just before", "... answers nothing");
+	ok_int(game_resign(&g, "bob", T0 + 2000), GAME_OK, "bob resigns");
+	ok_int(game_chat(&g, "alice", T0 + 2001), GAME_OK, "alice chats after the resignation");
+	round_trip(&g, "a chat after the resignation");
+	game_release(&g);
+
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob chat hello\n5 2026");
+	expect_error(text, "line 35: 'hello' after chat: a chat note has no argument (its text is not kept)", 35);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o carol chat\n5 2026");
+	expect_error(text, "line 35: 'carol' is not a player of board 101", 35);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob chat\n- 2026-11-21T18:56:10Z x alice reject draw\n"
+	    "5 2026");
+	expect_error(text, "line 36: reject draw, but no draw was offered just before", 36);
+	free(text);
+	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob propose\n- 2026-11-21T18:56:10Z o bob chat\n"
+	    "- 2026-11-21T18:56:20Z o bob accept draw\n5 2026");
+	expect_error(text, "line 37: bob answers their own offer", 37);
+	free(text);
+	/* a draw agreed, then a chat: the game is over still, no turn nor offer may follow */
+	text = replaced(CANON, "captured:F5,-\n", "captured:F5,-\n- 2026-11-21T18:58:00Z x alice propose\n"
+	    "- 2026-11-21T18:59:00Z o bob accept draw\n- 2026-11-21T19:00:00Z x alice chat\n");
+	expect_error(text, "line 7: status playing, but the history ends with a draw agreed", 7);
+	free(text);
+	text = replaced(CANON, "captured:F5,-\n", "captured:F5,-\n- 2026-11-21T18:58:00Z x alice propose\n"
+	    "- 2026-11-21T18:59:00Z o bob accept draw\n- 2026-11-21T19:00:00Z x alice chat\n"
+	    "- 2026-11-21T19:01:00Z x alice propose\n");
+	expect_error(text, "line 39: a note after the accepted draw", 39);
+	free(text);
+}
+
 /* The queue of conditional turns in the header: read back, checked against the board and the side to move. */
 static void test_queue(void)
 {
@@ -1137,6 +1236,7 @@ static void test_queue(void)
 int main(void)
 {
 	test_notes();
+	test_chat_notes();
 	test_queue();
 	test_canonical();
 	test_edit();

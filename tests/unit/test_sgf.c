@@ -359,9 +359,26 @@ out:
 }
 
 /*
+ * A conformance game's end: a chat after it in every third game, the
+ * replay checked, the SGF round trip.  Returns 0 if all is well.
+ */
+static int end_game(struct game *g, int k, struct game_replay *r, int *chats)
+{
+	if (k % 3 == 0)
+		*chats += game_chat(g, "bob", g->last_move + 60) == GAME_OK;
+	if (r == NULL || game_verify(g, r) != GAME_OK) {
+		printf("# game %d: the history does not replay: %s\n", k, r != NULL ? r->why : "out of memory");
+		return 1;
+	}
+	return round_trip(g, k);
+}
+
+/*
  * Every conformance game, played turn by turn into a struct game (a swap
  * after turn 1 in every fifth game, a resignation halfway in every seventh,
- * a timeout in every eleventh), exported and imported.
+ * a timeout in every eleventh; in every third, chats before the first turn,
+ * after the third and after the end), exported and imported; the history
+ * with its chats replays to the position played.
  */
 static void test_conformance(const char *path, int want)
 {
@@ -369,6 +386,8 @@ static void test_conformance(const char *path, int want)
 	struct game g;
 	FILE *f;
 	int games = 0, bad = 0, pts[RULES_MAX_POINTS], n = 0, turns = 0, swaps = 0, resigns = 0, timeouts = 0;
+	int chats = 0;
+	struct game_replay *r = malloc(sizeof(*r));
 	enum rules_color side = RULES_EMPTY;
 	bool open = false, stop = false;
 	int64_t now = T0;
@@ -386,6 +405,8 @@ static void test_conformance(const char *path, int want)
 		turns++; \
 		if (turns == 1 && games % 5 == 0) \
 			swaps += game_swap(&g, "bob", now += 60) == GAME_OK; \
+		if (turns == 3 && games % 3 == 0) \
+			chats += game_chat(&g, "bob", now += 1) == GAME_OK; \
 	} \
 	n = 0; \
 } while (0)
@@ -393,7 +414,7 @@ static void test_conformance(const char *path, int want)
 		line[strcspn(line, "\n")] = '\0';
 		if (strncmp(line, "game ", 5) == 0) {
 			if (open)
-				bad += round_trip(&g, games);
+				bad += end_game(&g, games, r, &chats);
 			game_release(&g);
 			games++;
 			if (strncmp(line, "game shape=hex side=", 20) == 0)
@@ -402,6 +423,8 @@ static void test_conformance(const char *path, int want)
 			else
 				game_init(&g, 100 + games, atoi(line + 10), games % 5 == 0, "alice", "bob", T0);
 			snprintf(g.thread, sizeof(g.thread), "<board-%d@oust.example.net>", 100 + games);
+			if (games % 3 == 0)
+				chats += game_chat(&g, "alice", T0) == GAME_OK;
 			open = true;
 			stop = false;
 			n = 0;
@@ -430,20 +453,22 @@ static void test_conformance(const char *path, int want)
 		}
 	}
 	if (open)
-		bad += round_trip(&g, games);
+		bad += end_game(&g, games, r, &chats);
 	game_release(&g);
+	free(r);
 	pclose(f);
 #undef FLUSH
 	ok_int(games, want, "conformance %s: %d games", path, games);
 	ok(swaps > 0 && resigns > 0 && timeouts > 0, "... %d with a swap, %d resigned, %d lost on time", swaps,
 	    resigns, timeouts);
+	ok(chats >= want / 3 * 3, "... %d chats noted", chats);
 	ok_int(bad, 0, "... each exported as SGF and imported gives the same game file");
 }
 
 /* Undo and draw by agreement: the notes as nodes of their own, read back; an agreed draw is RE[0]. */
 static void test_notes(void)
 {
-	struct game g, back;
+	struct game g, c, back;
 	struct gamefile_error gerr;
 	struct sgf_error err;
 	char *sgf = NULL, *a, *b;
@@ -476,6 +501,33 @@ static void test_notes(void)
 	free(a);
 	free(b);
 	game_release(&back);
+	free(sgf);
+	sgf = NULL;
+
+	/* chats: before the first turn, between an offer and its answer, after the end; none of them kept as text */
+	game_init(&c, 102, 5, true, "alice", "bob", T0);
+	ok_int(game_chat(&c, "bob", T0 + 5), GAME_OK, "bob chats before the first turn");
+	pts[0] = rules_parse_point(&c.rg.board, "C3", 2);
+	game_move(&c, "alice", pts, 1, T0 + 10, NULL);
+	ok_int(game_propose(&c, "alice", T0 + 20), GAME_OK, "alice offers a draw");
+	ok_int(game_chat(&c, "bob", T0 + 30), GAME_OK, "bob chats");
+	ok_int(game_reject(&c, "bob", T0 + 40), GAME_OK, "bob rejects after his chat");
+	ok_int(game_resign(&c, "bob", T0 + 50), GAME_OK, "bob resigns");
+	ok_int(game_chat(&c, "alice", T0 + 60), GAME_OK, "alice chats after the end");
+	ok(sgf_format(&c, &sgf, &len, &err) == SGF_OK, "the SGF is written (%s)", err.msg);
+	ok(strstr(sgf, ";OUSTNOTE[- 2023-11-14T22:13:25Z o bob chat]C[bob chats.]\n;OUSTTURN[1 ") != NULL,
+	    "the chat before turn 1");
+	ok(strstr(sgf, ";OUSTNOTE[- 2023-11-14T22:14:20Z x alice chat]C[alice chats.]\n)\n") != NULL,
+	    "the chat after the end");
+	ok(sgf_parse(sgf, len, &back, &err) == SGF_OK, "read back (%s)", err.msg);
+	ok(back.nnotes == 5 && back.end == GAME_END_RESIGN && back.rg.result == RULES_BLACK_WINS, "resigned, five notes");
+	a = format_file(&c);
+	b = format_file(&back);
+	ok(a != NULL && b != NULL && strcmp(a, b) == 0, "the same game file");
+	free(a);
+	free(b);
+	game_release(&back);
+	game_release(&c);
 	free(sgf);
 	sgf = NULL;
 
