@@ -8,8 +8,8 @@
 # the board is the one after the move, and the replies are exactly those of
 # a run that was never killed (one set, byte for byte), with nothing left in
 # the outbox.
-# The account commands (register, password, forgot, reset, address,
-# confirm, signoff) are killed the same way, and so is a resignation that
+# A chat and the account commands (register, password, forgot, reset,
+# address, confirm, signoff) are killed the same way, and so is a resignation that
 # ends a rated game: the ratings count it once, and `oustpbm ratings
 # --rebuild` makes the same ratings file.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
@@ -262,6 +262,79 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 		pass "$what accept killed at each of its $((k - 1)) steps, its redelivery killed too: applied once, one set of replies; a second accept refused"
 	fi
 done
+
+# ---- chat (src/commands/chat.c): bob chats on board 101 while alice's draw
+# offer waits, killed at every durable step and the redelivery killed again.
+# The chat is committed with its note in the history (game.h), so after each
+# kill the board is the one before or after it; after the clean redelivery
+# the note is there once, the text reached alice exactly once (and bob's copy
+# him once), nothing is left in the outbox; and the offer is still open:
+# bob's accept after the chat draws the game.
+mail $B "chat 101 bob hunter2" chat-crash@x "Let me think about the draw." >"$tmp/chatmail"
+ref=$tmp/chat-ref
+rm -rf "$ref"
+cp -R "$d0" "$ref"
+rc=$(crash_feed "$ref" $((T0 + 30)) "$tmp/chatmail")
+reply_sums "$ref" >"$tmp/want"
+# alice's mails about the chat: "bob writes to you about board 101"
+chats_to_alice() {
+	grep -l 'bob writes to you about board 101' "$1"/mail/$A/new/* 2>/dev/null | wc -l | tr -d ' '
+}
+if [ "$rc" != 0 ] || [ "$(grep -c '^- .* o bob chat$' "$ref/games/101.game")" != 1 ] ||
+    [ "$(chats_to_alice "$ref")" != 1 ]; then
+	fail "chat: the reference run did not pass the chat on"
+else
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		w=$tmp/chatw
+		rm -rf "$w"
+		cp -R "$d0" "$w"
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/chatmail" $k)
+		[ "$rc" = 0 ] && break
+		if [ "$rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $rc"
+			break
+		fi
+		kills=$((kills + 1))
+		why=$(sane "$w" "$d0/games/101.game" "$ref/games/101.game")
+		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
+		[ "$(chats_to_alice "$w")" -le 1 ] || bad="$bad; killed at step $k: alice got the chat twice"
+		k2=$(((k * 7) % 19 + 1))
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/chatmail" $k2)
+		if [ "$rc" = 137 ]; then
+			kills=$((kills + 1))
+			why=$(sane "$w" "$d0/games/101.game" "$ref/games/101.game")
+			[ -z "$why" ] || bad="$bad; killed at step $k then $k2: $why"
+		fi
+		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/chatmail")
+		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
+		cmp -s "$w/games/101.game" "$ref/games/101.game" ||
+		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the chat"
+		[ "$(grep -c '^- .* bob chat$' "$w/games/101.game")" = 1 ] ||
+		    bad="$bad; killed at step $k: the chat is not noted once"
+		[ "$(chats_to_alice "$w")" = 1 ] || bad="$bad; killed at step $k (then $k2): alice got the chat $(chats_to_alice "$w") times"
+		reply_sums "$w" >"$tmp/got"
+		cmp -s "$tmp/got" "$tmp/want" || bad="$bad; killed at step $k (then $k2): not one set of replies"
+		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
+		    bad="$bad; killed at step $k: replies left in the outbox"
+		[ "$(grep -c "<chat-crash@x>.* ok: " "$w/log")" -le 1 ] ||
+		    bad="$bad; killed at step $k: the chat was handled more than once"
+	done
+	# the offer outlived the chat: bob's accept draws the game
+	mail $B "move 101 bob hunter2 accept" chat-acc@x >"$tmp/m"
+	rc=$(crash_feed "$ref" $((T0 + 40)) "$tmp/m")
+	grep -q '^status: drawn$' "$ref/games/101.game" && grep -q '^- .* o bob accept draw$' "$ref/games/101.game" ||
+	    bad="$bad; the accept after the chat did not draw the game"
+	if [ -n "$bad" ]; then
+		fail "chat killed at each of its $((k - 1)) steps${bad}"
+	elif [ $k -lt 8 ]; then
+		fail "chat: only $((k - 1)) durable steps seen"
+	else
+		pass "chat killed at each of its $((k - 1)) steps, its redelivery killed too: noted once, passed on once, one set of replies; the draw offer still open after it"
+	fi
+fi
 
 # ---- the account commands: register and password, killed at every durable
 # step and their redelivery killed again.  After each kill: the users file

@@ -56,6 +56,41 @@ rb=$(replies "$h" $B)
 check "a chat reaches the opponent" grep -q 'alice writes to you about board 101' "$(ls -t "$h/mail/$B/new/"* | head -1)"
 check "... delivered again: exit 0" [ "$(run "$h" $((T0 + 230)) $A "chat 101 alice secret" chat1@x)" = 0 ]
 check "... no second copy to the opponent, nor to the sender" [ "$(replies "$h" $A) $(replies "$h" $B)" = "$ra $rb" ]
+check "... the chat noted once in the history" [ "$(grep -c '^- .* x alice chat$' "$h/games/101.game")" = 1 ]
+
+# ---- two copies of one chat delivered at the same instant: the board's lock
+# is held while both start, so that both pass the first look at the record
+# before either takes the lock; the one that gets it second finds the first's
+# record under it (MAILCMD_LOCK) and is dropped
+ra=$(replies "$h" $A)
+rb=$(replies "$h" $B)
+notes=$(grep -c '^- .* x alice chat$' "$h/games/101.game")
+hold_lock "$h/games/101.lock"
+for i in 1 2; do
+	(mail $A "chat 101 alice secret" chat2@x hello | deliver "$h" $((T0 + 240)); echo $? >"$tmp/twin$i") &
+done
+sleep 1
+release_lock
+wait
+check "two copies of a chat at once: both exit 0" [ "$(cat "$tmp/twin1") $(cat "$tmp/twin2")" = "0 0" ]
+check "... one handled, one dropped as a copy" \
+    [ "$(grep -c '<chat2@x>.* ok: chat' "$h/log") $(grep -c '<chat2@x>.* dropped: a copy of the mail' "$h/log")" = "1 1" ]
+check "... the opponent gets it once, the sender one copy" [ "$(replies "$h" $A) $(replies "$h" $B)" = "$((ra + 1)) $((rb + 1))" ]
+check "... noted once" [ "$(grep -c '^- .* x alice chat$' "$h/games/101.game")" = $((notes + 1)) ]
+
+# ---- and without holding the lock: pairs started together, each passed on once
+bad=
+for i in 1 2 3 4 5; do
+	rb=$(replies "$h" $B)
+	for j in 1 2; do
+		(mail $A "chat 101 alice secret" "chat-pair$i@x" "pair $i" | deliver "$h" $((T0 + 250 + i)); echo $? >"$tmp/pair$j") &
+	done
+	wait
+	[ "$(cat "$tmp/pair1") $(cat "$tmp/pair2")" = "0 0" ] || bad="$bad; pair $i: exits $(cat "$tmp/pair1") $(cat "$tmp/pair2")"
+	[ "$(replies "$h" $B)" = $((rb + 1)) ] || bad="$bad; pair $i: bob got $(($(replies "$h" $B) - rb)) mails"
+	[ "$(grep -c "<chat-pair$i@x>.* ok: chat" "$h/log")" = 1 ] || bad="$bad; pair $i: not handled once"
+done
+check "five pairs of copies of a chat at once: each passed on once${bad}" [ -z "$bad" ]
 
 # ---- no Message-ID: no record, answered each time
 r=$(replies "$h" $A)
