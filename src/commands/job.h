@@ -210,8 +210,9 @@ enum process_status job_commit_game(struct job *j, bool *done);
 
 /*
  * Commit j->game (its lock held) as job_commit_game() does, but with
- * mails[0..n) instead of the board's mails: a change its players need not
- * hear of (an observer added or dropped).
+ * mails[0..n) instead of the board's mails, the reminder left as it was: a
+ * change its players need not hear of (an observer added or dropped), or
+ * one whose own mails say it (a chat and its note in the history).
  */
 enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
