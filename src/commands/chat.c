@@ -110,8 +110,15 @@ enum process_status chat_run(struct job *j)
 		goto out;
 	}
 	c.n++;
-	/* the note in the history is the change the mails are committed with (a player: only memory fails) */
-	if (game_chat(g, userid, (int64_t)j->now) != GAME_OK) {
+	/* the note in the history is the change the mails are committed with (a player, checked above) */
+	switch (game_chat(g, userid, (int64_t)j->now)) {
+	case GAME_OK:
+		break;
+	case GAME_CHATS_FULL:
+		ps = job_refuse(j, g, "board %ld has had %d chats, as many as its history keeps: no more can be "
+		    "passed on", g->board, GAME_CHATS_MAX);
+		goto out;
+	default:
 		ps = job_no_memory(j);
 		goto out;
 	}

@@ -629,8 +629,14 @@ enum game_status game_reject(struct game *g, const char *player, int64_t now)
 
 enum game_status game_chat(struct game *g, const char *player, int64_t now)
 {
+	int i, chats = 0;
+
 	if (game_color_of(g, player) == RULES_EMPTY)
 		return GAME_NOT_PLAYER;
+	for (i = 0; i < g->nnotes; i++)
+		chats += g->notes[i].kind == GAME_NOTE_CHAT;
+	if (chats >= GAME_CHATS_MAX)
+		return GAME_CHATS_FULL;
 	return add_note(g, player, GAME_NOTE_CHAT, false, now);
 }
 
@@ -985,6 +991,8 @@ const char *game_status_str(enum game_status s)
 		return "an offer is open";
 	case GAME_EDITED:
 		return "the position was edited";
+	case GAME_CHATS_FULL:
+		return "too many chats on this board";
 	}
 	return "unknown game status";
 }

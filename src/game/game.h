@@ -38,6 +38,7 @@
 #define GAME_QUEUE_MAX 1500	/* bytes of a queue of conditional turns, canonical text */
 #define GAME_QUEUE_LINES 20	/* lines of a queue */
 #define GAME_QUEUE_POINTS 32	/* placements on either side of a line */
+#define GAME_CHATS_MAX 2000	/* chat notes in one board's history (about 80 KB of its file) */
 
 enum game_status {
 	GAME_OK = 0,
@@ -55,7 +56,8 @@ enum game_status {
 	GAME_NO_OFFER,		/* accept or reject with nothing proposed */
 	GAME_OWN_OFFER,		/* accept or reject of the player's own offer */
 	GAME_OFFER_OPEN,	/* undo or propose while an offer waits for its answer */
-	GAME_EDITED		/* undo: the position was edited, the history does not lead to it */
+	GAME_EDITED,		/* undo: the position was edited, the history does not lead to it */
+	GAME_CHATS_FULL		/* chat: the board's history holds GAME_CHATS_MAX chats already */
 };
 
 enum game_action {
@@ -212,7 +214,9 @@ const struct game_note *game_last_offer_note(const struct game *g);
 /*
  * chat: player, a player of g, chatted at now: the note is added, nothing
  * else changes (the turn, the clocks, an open offer).  Allowed once the game
- * is over too.  GAME_NOT_PLAYER, GAME_NO_MEMORY.
+ * is over too.  GAME_NOT_PLAYER; GAME_CHATS_FULL once the history holds
+ * GAME_CHATS_MAX chats (a cap, so that no player can grow a game file past
+ * what the store reads); GAME_NO_MEMORY.
  */
 enum game_status game_chat(struct game *g, const char *player, int64_t now);
 /* The turn an undo by player would take back, or 0 if there is none. */

@@ -66,6 +66,18 @@ check "... turn 3 is gone, bob plays it again" sh -c "! grep -q '^3 ' '$h/games/
 check "bob's move 102#3 again" [ "$(run $B "move 102#3 bob hunter2 B2")" = 0 ]
 check "... played" grep -q '^3 .* x bob B2$' "$h/games/102.game"
 
+# ---- the cap: a board whose history holds GAME_CHATS_MAX (2000) chats takes no more
+run $A "challenge alice secret bob -size=5 -noswap" >/dev/null
+awk 'BEGIN { for (i = 0; i < 2000; i++) printf "- 2023-11-14T22:30:00Z %s chat\n", i % 2 ? "o bob" : "x alice" }' \
+    >>"$h/games/103.game"
+check "a board with 2000 chats loads" sh -c "'$bin' -d '$h' fsck 103 >/dev/null 2>&1"
+cp "$h/games/103.game" "$tmp/103.before"
+rb=$(replies "$h" $B)
+check "chat 2001: exit 0" [ "$(run $A "chat 103 alice secret" "One more.")" = 0 ]
+check "... refused, saying why" grep -q 'refused: board 103 has had 2000 chats, as many as its history keeps: no more can be passed on$' "$h/log"
+check "... nothing changed, nothing passed on" sh -c "cmp -s '$tmp/103.before' '$h/games/103.game' && [ \$(ls '$h/mail/$B/new' | wc -l) = $rb ]"
+check "... a move still works there" [ "$(run $A "move 103#1 alice secret C3")" = 0 ]
+
 # ---- what reads the whole file
 check "fsck: both boards sound (the histories replay to the boards)" sh -c "'$bin' -d '$h' fsck 101 102 >/dev/null 2>&1"
 for b in 101 102; do

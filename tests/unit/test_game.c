@@ -598,7 +598,7 @@ static void test_chat(void)
 	struct game g;
 	struct game_replay r;
 	int64_t last;
-	int turn;
+	int turn, i, bad = 0;
 
 	five(&g, true);
 	last = g.last_move;
@@ -642,6 +642,18 @@ static void test_chat(void)
 	ok_int(game_verify(&g, &r), GAME_OK, "verified %s", r.why);
 	game_release(&g);
 
+	/* the cap: GAME_CHATS_MAX chats, then no more; the other notes are not counted */
+	five(&g, true);
+	ok_int(game_propose(&g, "bob", T0 + 9), GAME_OK, "bob proposes");
+	for (i = 0; i < GAME_CHATS_MAX; i++)
+		bad += game_chat(&g, i % 2 ? "alice" : "bob", T0 + 10 + i) != GAME_OK;
+	ok_int(bad, 0, "%d chats noted", GAME_CHATS_MAX);
+	ok_int(game_chat(&g, "alice", T0 + 5000), GAME_CHATS_FULL, "one more is refused");
+	ok_int(g.nnotes, GAME_CHATS_MAX + 1, "and not noted");
+	ok_int(game_accept(&g, "alice", T0 + 5001), GAME_OK, "the offer is still open under them");
+	ok_int(game_chat(&g, "bob", T0 + 5002), GAME_CHATS_FULL, "still full after the game");
+	game_release(&g);
+
 	/* a turn after a chat lets an offer lapse as ever */
 	five(&g, true);
 	ok_int(game_propose(&g, "bob", T0 + 10), GAME_OK, "bob proposes");
@@ -656,7 +668,7 @@ static void test_names(void)
 {
 	int s, bad = 0;
 
-	for (s = GAME_OK; s <= GAME_EDITED; s++)
+	for (s = GAME_OK; s <= GAME_CHATS_FULL; s++)
 		bad += strcmp(game_status_str((enum game_status)s), "unknown game status") == 0;
 	ok_int(bad, 0, "every status has a text");
 	ok_str(game_status_str(GAME_NOT_YOUR_TURN), "not your turn", "not your turn");
