@@ -94,7 +94,7 @@ enum process_status chat_run(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	if (c.n == 0) {
-		ps = job_refuse(j, g, "nobody else reads the mail of board %ld (its other player's account is closed)",
+		ps = job_refuse(j, g, "nobody else reads the mail of board %ld (its other player has no account any more)",
 		    g->board);
 		goto out;
 	}
