@@ -262,7 +262,7 @@ static void node_comment(struct strbuf *c, const struct game *g, const struct st
 	}
 }
 
-/* A note of undo, draw by agreement or chat: a node of its own, OUSTNOTE[] as the game file writes it, and a comment. */
+/* A note of undo, draw by agreement or chat: a node of its own, OUSTNOTE[] as the file writes it, and a comment. */
 static void note_node(struct strbuf *b, const struct game *g, const struct game_note *n)
 {
 	char line[GAMEFILE_NOTE_SIZE], c[160];
