@@ -120,6 +120,13 @@ const char *job_sender_name(struct job *j, const char *userid);
 /* Queue reply m, which changes nothing; m->rcpt may be any address. */
 enum process_status job_reply(struct job *j, const struct reply_mail *m);
 
+/*
+ * A reply made (rs, m: what the reply_*() function returned) that changes
+ * nothing: job_reply(), or job_reply_failure() when rs is not REPLY_OK.
+ * m is released either way.
+ */
+enum process_status job_send(struct job *j, enum reply_status rs, struct reply_mail *m);
+
 /* Failures of the machinery, not of the player: logged, mapped to the status. */
 enum process_status job_store_failure(struct job *j, enum store_status ss, const char *what);
 enum process_status job_reply_failure(struct job *j, enum reply_status rs);
