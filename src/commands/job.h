@@ -217,8 +217,10 @@ enum process_status job_commit_game(struct job *j, bool *done);
 
 /*
  * Commit j->game (its lock held) as job_commit_game() does, but with
- * mails[0..n) instead of the board's mails: a change its players need not
- * hear of (an observer added or dropped).
+ * mails[0..n) instead of the board's mails and the reminder left as it
+ * was: a change that is no turn and that its players need not hear of (an
+ * observer added or dropped, a queue of conditional turns: only the sender
+ * is told).
  */
 enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
@@ -230,13 +232,6 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
  * mail finds it handled.
  */
 enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done);
-
-/*
- * Commit j->game (its lock held) after a change that is no turn and that
- * only the sender is told of (a queue of conditional turns): mails[0..n)
- * instead of the players' board mails, the reminder left as it was.
- */
-enum process_status job_commit_game_mails(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
 /*
  * Take the lock of a new board (a challenge's), settle what a crashed run
