@@ -4,6 +4,7 @@
 #include "base/ident.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -147,6 +148,32 @@ enum admin_status admin_of_store(enum store_status ss)
 	default:
 		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	}
+}
+
+enum admin_status admin_load_board(struct admin *a, long board, struct game *g)
+{
+	struct gamefile_error gerr;
+	enum store_status ss;
+	enum admin_status as = ADMIN_OK;
+	char *text = NULL;
+	size_t len;
+
+	memset(g, 0, sizeof *g);
+	ss = store_board_read(a->st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND) {
+		store_complain(a->st, "board %ld does not exist", board);
+		return ADMIN_NOINPUT;
+	}
+	if (ss != STORE_OK) {
+		store_complain(a->st, "%s", store_error(a->st));
+		return admin_of_store(ss);
+	}
+	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
+		store_complain(a->st, "games/%ld.game %s", board, gerr.msg);
+		as = ADMIN_DATAERR;
+	}
+	free(text);
+	return as;
 }
 
 enum admin_status admin_output_done(void)

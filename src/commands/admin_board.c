@@ -123,18 +123,14 @@ static bool turn_parse(const char *s, long *out)
 
 enum admin_status admin_show(struct admin *a)
 {
-	char drawing[BOARD_TEXT_MAX], *text = NULL, *body = NULL;
-	struct gamefile_error gerr;
+	char drawing[BOARD_TEXT_MAX], *body = NULL;
 	struct reply_ctx rc;
 	struct game g;
-	enum store_status ss;
 	enum reply_status rs;
-	enum admin_status as = ADMIN_OK;
+	enum admin_status as;
 	const char *arg, *hash;
 	long board, turn = 0;
-	size_t len;
 
-	memset(&g, 0, sizeof g);
 	if (a->nargs != 1)
 		return admin_usage_error();
 	arg = a->args[0];
@@ -145,20 +141,9 @@ enum admin_status admin_show(struct admin *a)
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
-	ss = store_board_read(a->st, board, &text, &len);
-	if (ss == STORE_NOT_FOUND) {
-		store_complain(a->st, "board %ld does not exist", board);
-		return ADMIN_NOINPUT;
-	}
-	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", store_error(a->st));
-		return admin_of_store(ss);
-	}
-	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
-		store_complain(a->st, "games/%ld.game %s", board, gerr.msg);
-		as = ADMIN_DATAERR;
+	as = admin_load_board(a, board, &g);
+	if (as != ADMIN_OK)
 		goto out;
-	}
 	if (turn > g.nturns) {
 		store_complain(a->st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
 		as = ADMIN_NOINPUT;
@@ -182,7 +167,6 @@ enum admin_status admin_show(struct admin *a)
 	reply_release(&rc);
 out:
 	free(body);
-	free(text);
 	game_release(&g);
 	return as;
 }

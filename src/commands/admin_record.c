@@ -15,37 +15,23 @@
 /* export BOARD: the game record as SGF (game/sgf.h) on standard output. */
 enum admin_status admin_export(struct admin *a)
 {
-	struct gamefile_error gerr;
 	struct sgf_error serr;
 	struct game g;
-	enum store_status ss;
 	enum sgf_status sg;
 	enum admin_status as;
-	char *text = NULL, *sgf = NULL;
+	char *sgf = NULL;
 	long board;
 	size_t len;
 
-	memset(&g, 0, sizeof g);
 	if (a->nargs != 1)
 		return admin_usage_error();
 	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
 		store_complain(a->st, "'%s' is not a board (%d to %d)", a->args[0], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
-	ss = store_board_read(a->st, board, &text, &len);
-	if (ss == STORE_NOT_FOUND) {
-		store_complain(a->st, "board %ld does not exist", board);
-		return ADMIN_NOINPUT;
-	}
-	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", store_error(a->st));
-		return admin_of_store(ss);
-	}
-	as = ADMIN_DATAERR;
-	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
-		store_complain(a->st, "games/%ld.game %s", board, gerr.msg);
+	as = admin_load_board(a, board, &g);
+	if (as != ADMIN_OK)
 		goto out;
-	}
 	sg = sgf_format(&g, &sgf, &len, &serr);
 	if (sg != SGF_OK) {
 		store_complain(a->st, "%s", sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
@@ -56,7 +42,6 @@ enum admin_status admin_export(struct admin *a)
 	as = admin_output_done();
 out:
 	free(sgf);
-	free(text);
 	game_release(&g);
 	return as;
 }

@@ -55,6 +55,14 @@ enum admin_status admin_usage_error(void);
 /* A store status as an admin status. */
 enum admin_status admin_of_store(enum store_status ss);
 
+/*
+ * Board's game file read and parsed into g: ADMIN_OK; else the complaint
+ * made (store_complain) and ADMIN_NOINPUT (no such board), ADMIN_DATAERR
+ * (it does not parse) or the store's failure.  Either way g may be
+ * released (game_release), and must be once ADMIN_OK.
+ */
+enum admin_status admin_load_board(struct admin *a, long board, struct game *g);
+
 /* Standard output written and flushed: ADMIN_OK, else ADMIN_IOERR. */
 enum admin_status admin_output_done(void);
 

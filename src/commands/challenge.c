@@ -447,13 +447,12 @@ enum process_status challenge_list(struct job *j)
 	struct reply_mail m;
 	enum store_status ss;
 	enum reply_status rs;
-	enum process_status ps = PROCESS_OK;
+	enum process_status ps;
 	char *text, *list = NULL, count[24], when[REPLY_TIME_SIZE];
 	long *boards = NULL;
 	size_t nb = 0, i, len, n = 0;
 	struct game g;
 
-	memset(&m, 0, sizeof m);
 	ss = store_list_boards(j->st, &boards, &nb);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot list the boards");
@@ -486,15 +485,9 @@ enum process_status challenge_list(struct job *j)
 		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
 		    vars, 2, &m);
 	}
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	ps = job_reply(j, &m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%zu open challenge%s listed", n, n == 1 ? "" : "s");
-out:
-	reply_mail_release(&m);
 	free(list);
 	return ps;
 }

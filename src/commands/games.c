@@ -56,12 +56,7 @@ enum process_status games_run(struct job *j)
 		goto out;
 	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid,
 	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, filter, games, n, away, &m);
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%zu board%s of %s%s%s", n, n == 1 ? "" : "s", u.userid,
 		    filter != REPLY_GAMES_ALL ? ", listed: " : "", filter != REPLY_GAMES_ALL ?
@@ -131,10 +126,7 @@ enum process_status games_finished(struct job *j)
 	free(boards);
 	rs = reply_finished(&j->rc, j->in.from_addr, job_sender_name(j, NULL), order, n, total, &m);
 	free(slots);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%zu finished game%s listed of %zu", n, n == 1 ? "" : "s", total);
 	return ps;

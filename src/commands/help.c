@@ -15,10 +15,7 @@ enum process_status help_run(struct job *j)
 		return job_no_memory(j);
 	rs = reply_help(&j->rc, j->in.from_addr, job_sender_name(j, NULL), commands, &m);
 	free(commands);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "help sent");
 	return ps;

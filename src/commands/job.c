@@ -141,6 +141,15 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m)
 	return PROCESS_OK;
 }
 
+enum process_status job_send(struct job *j, enum reply_status rs, struct reply_mail *m)
+{
+	enum process_status ps;
+
+	ps = rs == REPLY_OK ? job_reply(j, m) : job_reply_failure(j, rs);
+	reply_mail_release(m);
+	return ps;
+}
+
 /* ---- refusals: an error reply to the sender ---- */
 
 const char *job_sender_name(struct job *j, const char *userid)
@@ -252,10 +261,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	if (peeked)
 		game_release(&peek);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "refused", "%s", msg);
 	return ps;

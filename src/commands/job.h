@@ -120,6 +120,13 @@ const char *job_sender_name(struct job *j, const char *userid);
 /* Queue reply m, which changes nothing; m->rcpt may be any address. */
 enum process_status job_reply(struct job *j, const struct reply_mail *m);
 
+/*
+ * A reply made (rs, m: what the reply_*() function returned) that changes
+ * nothing: job_reply(), or job_reply_failure() when rs is not REPLY_OK.
+ * m is released either way.
+ */
+enum process_status job_send(struct job *j, enum reply_status rs, struct reply_mail *m);
+
 /* Failures of the machinery, not of the player: logged, mapped to the status. */
 enum process_status job_store_failure(struct job *j, enum store_status ss, const char *what);
 enum process_status job_reply_failure(struct job *j, enum reply_status rs);
@@ -211,8 +218,9 @@ enum process_status job_commit_game(struct job *j, bool *done);
 /*
  * Commit j->game (its lock held) as job_commit_game() does, but with
  * mails[0..n) instead of the board's mails, the reminder left as it was: a
- * change its players need not hear of (an observer added or dropped), or
- * one whose own mails say it (a chat and its note in the history).
+ * change that is no turn and that its players need not hear of (an observer
+ * added or dropped, a queue of conditional turns: only the sender is told),
+ * or one whose own mails say it (a chat and its note in the history).
  */
 enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
@@ -224,13 +232,6 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
  * mail finds it handled.
  */
 enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done);
-
-/*
- * Commit j->game (its lock held) after a change that is no turn and that
- * only the sender is told of (a queue of conditional turns): mails[0..n)
- * instead of the players' board mails, the reminder left as it was.
- */
-enum process_status job_commit_game_mails(struct job *j, const struct reply_mail *mails, int n, bool *done);
 
 /*
  * Take the lock of a new board (a challenge's), settle what a crashed run

@@ -393,16 +393,6 @@ out:
 	return ps;
 }
 
-enum process_status job_commit_game_mails(struct job *j, const struct reply_mail *mails, int n, bool *done)
-{
-	enum process_status ps;
-
-	*done = false;
-	ps = commit_game(j, &j->game, false, mails, n, done);
-	j->committed = ps == PROCESS_OK && *done;
-	return ps;
-}
-
 enum process_status job_commit_game(struct job *j, bool *done)
 {
 	struct game *g = &j->game;

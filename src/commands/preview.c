@@ -65,12 +65,7 @@ static enum process_status preview_reply(struct job *j, const struct game *g, co
 	pv.n = n;
 	pv.p = &p;
 	rs = reply_preview(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &pv, &m);
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "preview of %d placement%s: %s", n, n == 1 ? "" : "s",
 		    p.outcome == PREVIEW_COMPLETE ? "complete" : p.outcome == PREVIEW_ILLEGAL ? "illegal" : "unfinished");
@@ -160,10 +155,7 @@ enum process_status preview_moves(struct job *j)
 		return job_no_memory(j);
 	rs = reply_moves(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, opts, n, &m);
 	free(opts);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%d legal placement%s listed", n, n == 1 ? "" : "s");
 	return ps;

@@ -150,7 +150,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
 	if (commit) {
-		ps = job_commit_game_mails(j, &m, 1, &done);
+		ps = job_commit_quiet(j, &m, 1, &done);
 		if (ps == PROCESS_OK && !done)
 			ps = PROCESS_OK;	/* a late wrong password: refused, nothing written */
 	} else {

@@ -24,10 +24,7 @@ enum process_status record_sgf(struct job *j)
 		    "its position (the admin edited it)", j->game.board);
 	rs = reply_sgf(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, sgf, len, &m);
 	free(sgf);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "record of %d turns sent", j->game.nturns);
 	return ps;

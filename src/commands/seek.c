@@ -18,14 +18,9 @@ static enum process_status notice(struct job *j, const char *subject, const char
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
 	enum reply_status rs;
-	enum process_status ps;
 
 	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, j->user.userid), "notice", subject, &v, 1, &m);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
-	return ps;
+	return job_send(j, rs, &m);
 }
 
 /* Write userid's number of kind. */

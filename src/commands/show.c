@@ -33,10 +33,7 @@ enum process_status show_run(struct job *j)
 		}
 	}
 	rs = reply_show(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)
 		job_detail(j, "ok", "shown after turn %d", upto);
 	else if (ps == PROCESS_OK)
@@ -51,10 +48,7 @@ enum process_status show_history(struct job *j)
 	enum process_status ps;
 
 	rs = reply_history(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
-	if (rs != REPLY_OK)
-		return job_reply_failure(j, rs);
-	ps = job_reply(j, &m);
-	reply_mail_release(&m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "history of %d turns", j->game.nturns);
 	return ps;

@@ -90,6 +90,35 @@ static bool plays(const struct game *g, const char *userid)
 	return !game_over(g) && game_color_of(g, userid) != RULES_EMPTY;
 }
 
+/*
+ * Lock board (lock: the caller unlocks it, taken or not), settle what a
+ * crashed run left for it in the outbox, and read it whole into g (the
+ * caller releases it): false with *s and err set if it cannot be, or with
+ * *s untouched when the board is gone.
+ */
+static bool lock_load(struct store *st, struct outbox *ob, long board, struct store_lock *lock, struct game *g,
+    enum signoff_status *s, char *err, size_t errlen)
+{
+	enum store_status ss;
+	enum outbox_status os;
+	bool gone;
+
+	ss = store_lock_board(st, board, lock);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
+		*s = of_store(ss);
+		return false;
+	}
+	/* settle what a crashed run left for this board before reading it */
+	os = outbox_recover(ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
+		*s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		return false;
+	}
+	return load(st, board, true, g, &gone, s, err, errlen);
+}
+
 /* Resign board for userid under its lock, mailing the opponent. */
 static enum signoff_status resign_one(struct store *st, struct outbox *ob, const struct config *cfg,
     struct reply_ctx *rc, const char *userid, long board, time_t now, const char *note, bool *done, char *err,
@@ -100,29 +129,15 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	struct reply_mail *m = NULL;
 	struct reply_event ev;
 	enum store_status ss;
-	enum outbox_status os;
 	enum reply_status rs;
 	enum robot_status rbs;
 	char stamp[GAMEFILE_TIME_SIZE], rline[RATINGS_LINE_MAX];
 	struct game g;
-	bool gone;
 	int n = 0;
 
 	*done = false;
 	memset(&g, 0, sizeof g);
-	ss = store_lock_board(st, board, &lock);
-	if (ss != STORE_OK) {
-		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
-		return of_store(ss);
-	}
-	/* settle what a crashed run left for this board before reading it */
-	os = outbox_recover(ob, board, NULL);
-	if (os != OUTBOX_OK) {
-		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
-		s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
-		goto out;
-	}
-	if (!load(st, board, true, &g, &gone, &s, err, errlen))
+	if (!lock_load(st, ob, board, &lock, &g, &s, err, errlen))
 		goto out;
 	if (!plays(&g, userid))
 		goto out;	/* over meanwhile */
@@ -190,26 +205,12 @@ static enum signoff_status unobserve_one(struct store *st, struct outbox *ob, co
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum signoff_status s = SIGNOFF_OK;
-	enum store_status ss;
-	enum outbox_status os;
 	enum robot_status rbs;
 	struct game g;
-	bool gone;
 	int i;
 
 	memset(&g, 0, sizeof g);
-	ss = store_lock_board(st, board, &lock);
-	if (ss != STORE_OK) {
-		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
-		return of_store(ss);
-	}
-	os = outbox_recover(ob, board, NULL);
-	if (os != OUTBOX_OK) {
-		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
-		s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
-		goto out;
-	}
-	if (!load(st, board, true, &g, &gone, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
+	if (!lock_load(st, ob, board, &lock, &g, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
 		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
 	game_observer_remove(&g, i);
 	rbs = robot_commit(st, ob, cfg, &g, NULL, 0, err, errlen);

@@ -71,7 +71,6 @@ enum process_status whoami_mail(struct job *j)
 	enum store_status ss;
 	size_t n = 0;
 
-	memset(&m, 0, sizeof m);
 	ps = active_boards(j, u->userid, &sb, &n);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -106,15 +105,10 @@ enum process_status whoami_mail(struct job *j)
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
 		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, vars, 7, &m);
 	}
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	ps = job_reply(j, &m);
+	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "account %s: %zu board%s being played", u->userid, n, n == 1 ? "" : "s");
 out:
-	reply_mail_release(&m);
 	strbuf_release(&sb);
 	free(list);
 	free(rated);

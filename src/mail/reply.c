@@ -25,6 +25,85 @@
 
 #define VARS_MAX 24
 
+/*
+ * How a reply is made.  Each reply_*() function builds only what is its
+ * own: its subject, the placeholders of its template, what the HTML of a
+ * board mail shows.  It puts them in a struct reply_parts and ends in
+ * reply_finish(), which expands the template, adds the text/html
+ * alternative, composes the mail (recipient, subject, Message-ID,
+ * threading) and frees what it made itself:
+ *
+ *	struct reply_parts rp = { .tmpl = "help", .subject = "Oust help",
+ *	    .to_addr = to_addr, .to_name = to_name };
+ *
+ *	var(&rp.vs, "commands", commands);
+ *	return reply_finish(rc, REPLY_OK, &rp, out);
+ *
+ * A reply that allocates pieces of its own starts from st = REPLY_NOMEM,
+ * jumps to out when one fails, sets st = REPLY_OK once all are made, and
+ * has one exit:
+ *
+ *	out:
+ *		st = reply_finish(rc, st, &rp, out);
+ *		free(...its own pieces...);
+ *		return st;
+ */
+
+/* The placeholders of a template (mailout.h); var() adds one. */
+struct vars {
+	struct mailout_var v[VARS_MAX];
+	size_t n;
+};
+
+/* A file attached to a reply (mailout.h): its bytes, NUL-terminated, media type and name. */
+struct reply_file {
+	const char *data;
+	size_t len;
+	const char *type, *name;
+};
+
+/* What the HTML of a mail about a board shows; NULL or "" leaves a piece out. */
+struct html_mail {
+	const char *title;	/* the subject */
+	const char *intro;	/* plain text: what happened, the error... */
+	const char *stop;	/* plain text with a drawing: where a refused turn stopped, or NULL */
+	const char *comment_by;	/* the author of comment */
+	const char *comment;	/* plain text from a player */
+	int upto;		/* the position after this turn */
+	bool next;		/* with the command to send next */
+	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
+	const char *recent;	/* plain text: history lines */
+};
+
+/*
+ * A reply's parts, for reply_finish().  Every pointer is borrowed: the
+ * caller keeps what it points to alive until reply_finish() returns and
+ * frees it afterwards.  Members left 0 are not used.
+ */
+struct reply_parts {
+	const char *tmpl;	/* the text template, templates/<tmpl>.txt, filled with vs */
+	struct vars vs;		/* its placeholders besides {server} and {address} */
+	const char *body;	/* or, with tmpl NULL, a text made already (reply_show) */
+	const char *subject;
+	const char *to_addr, *to_name;	/* the recipient; to_name may be "" */
+	const struct game *g;	/* the board the mail is about: its thread goes in References; or NULL */
+	const struct html_mail *hm;	/* what g's text/html alternative shows; NULL: text alone */
+	long id_board;		/* > 0: a game Message-ID <board.turn.user.time@domain> */
+	int id_turn;
+	const char *id_user;
+	const struct reply_file *file;	/* an attachment, or NULL */
+};
+
+/*
+ * Finish a reply: st is how making rp went.  REPLY_OK: expand rp->tmpl,
+ * make rp->hm's HTML, compose the mail into out (the caller owns it:
+ * reply_mail_release()).  Otherwise, or when a step fails, out is left
+ * empty and st returned, with "out of memory" in rc->err for REPLY_NOMEM
+ * (the other failures have set rc->err already).  Frees only what it made.
+ */
+static enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
+    struct reply_mail *out);
+
 const char *reply_status_str(enum reply_status st)
 {
 	switch (st) {
@@ -262,11 +341,6 @@ static char *verbatim(const char *text)
 
 /* ---- templates ---- */
 
-struct vars {
-	struct mailout_var v[VARS_MAX];
-	size_t n;
-};
-
 static void var(struct vars *vs, const char *name, const char *value)
 {
 	if (vs->n < VARS_MAX) {
@@ -365,20 +439,16 @@ static const char *domain_of(const char *addr)
 }
 
 /*
- * Compose body into out for to_addr.  id_board > 0 makes a game id
- * (board.turn.user.time), else an id from the incoming mail's hash.
+ * Compose body (and html, if not NULL) into out for rp's recipient, with
+ * rp's subject, threading and attachment.  rp->id_board > 0 makes a game
+ * id (board.turn.user.time), else an id from the incoming mail's hash.
  */
-/* A file attached to a reply (mailout.h): its bytes, NUL-terminated, media type and name. */
-struct reply_file {
-	const char *data;
-	size_t len;
-	const char *type, *name;
-};
-
-static enum reply_status compose_file(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *subject, const char *body, const char *html, const struct game *g, long id_board, int id_turn,
-    const char *id_user, const struct reply_file *file, struct reply_mail *out)
+static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts *rp, const char *body,
+    const char *html, struct reply_mail *out)
 {
+	const struct game *g = rp->g;
+	const struct reply_file *file = rp->file;
+	const char *to_addr = rp->to_addr;
 	struct mailout_spec spec;
 	enum mailout_status ms;
 	char id[MAILOUT_ID_MAX + 1], root[GAME_THREAD_MAX + 1];
@@ -387,9 +457,9 @@ static enum reply_status compose_file(struct reply_ctx *rc, const char *to_addr,
 	assert(rc->cfg != NULL);	/* reply_init() was called */
 	memset(out, 0, sizeof *out);
 	rc->counter++;
-	if (id_board > 0)
-		snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", id_board, id_turn, id_user, (long long)rc->now,
-		    domain_of(rc->cfg->from_address));
+	if (rp->id_board > 0)
+		snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", rp->id_board, rp->id_turn, rp->id_user,
+		    (long long)rc->now, domain_of(rc->cfg->from_address));
 	else
 		snprintf(id, sizeof id, "oust.%lld.%08x.%u@%s", (long long)rc->now, rc->hash, rc->counter,
 		    domain_of(rc->cfg->from_address));
@@ -406,8 +476,8 @@ static enum reply_status compose_file(struct reply_ctx *rc, const char *to_addr,
 	spec.from_addr = rc->cfg->from_address;
 	spec.from_name = rc->cfg->server_name;
 	spec.to_addr = to_addr;
-	spec.to_name = to_name;
-	spec.subject = subject;
+	spec.to_name = rp->to_name;
+	spec.subject = rp->subject;
 	spec.body = body;
 	spec.html = html;
 	spec.date = rc->now;
@@ -438,7 +508,7 @@ static enum reply_status compose_file(struct reply_ctx *rc, const char *to_addr,
 	if (out->len > (size_t)MAILOUT_MESSAGE_MAX) {
 		/* only a template can make it so long (the texts filled in are bounded): the admin's to fix */
 		snprintf(rc->err, sizeof rc->err, "the reply \"%.200s\" is %zu bytes, larger than the %ld bytes "
-		    "the outbox takes: a template makes it too long", subject, out->len, MAILOUT_MESSAGE_MAX);
+		    "the outbox takes: a template makes it too long", rp->subject, out->len, MAILOUT_MESSAGE_MAX);
 		free(out->msg);
 		out->msg = NULL;
 		out->len = 0;
@@ -446,13 +516,6 @@ static enum reply_status compose_file(struct reply_ctx *rc, const char *to_addr,
 	}
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", to_addr);
 	return REPLY_OK;
-}
-
-static enum reply_status compose(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *subject, const char *body, const char *html, const struct game *g, long id_board, int id_turn,
-    const char *id_user, struct reply_mail *out)
-{
-	return compose_file(rc, to_addr, to_name, subject, body, html, g, id_board, id_turn, id_user, NULL, out);
 }
 
 /* ---- pieces of text about a game ---- */
@@ -1067,19 +1130,6 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 #define PRE_STYLE "margin:6px 0;padding:8px;background:#f3eedf;color:#1a1a1a;font:13px/1.35 Menlo,Consolas," \
 	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:break-all"
 
-/* What the HTML of a mail about a board shows; NULL or "" leaves a piece out. */
-struct html_mail {
-	const char *title;	/* the subject */
-	const char *intro;	/* plain text: what happened, the error... */
-	const char *stop;	/* plain text with a drawing: where a refused turn stopped, or NULL */
-	const char *comment_by;	/* the author of comment */
-	const char *comment;	/* plain text from a player */
-	int upto;		/* the position after this turn */
-	bool next;		/* with the command to send next */
-	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
-	const char *recent;	/* plain text: history lines */
-};
-
 static void html_pre(struct strbuf *b, const char *text)
 {
 	strbuf_puts(b, "<pre style=\"" PRE_STYLE "\">");
@@ -1282,19 +1332,43 @@ static char *indented(const char *text)
 
 /* ---- the replies ---- */
 
+static enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
+    struct reply_mail *out)
+{
+	char *body = NULL, *html = NULL;
+
+	memset(out, 0, sizeof *out);
+	if (st != REPLY_OK)
+		goto out;
+	assert((rp->tmpl != NULL) != (rp->body != NULL));
+	assert(rp->hm == NULL || rp->g != NULL);
+	if (rp->tmpl != NULL)
+		st = expand(rc, rp->tmpl, &rp->vs, &body);
+	if (st == REPLY_OK && rp->hm != NULL)
+		st = html_body(rc, rp->g, rp->hm, &html);
+	if (st == REPLY_OK)
+		st = compose(rc, rp, body != NULL ? body : rp->body, html, out);
+out:
+	if (st == REPLY_NOMEM)
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+	free(body);
+	free(html);
+	return st;
+}
+
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
 	char dims[GAME_DIMENSIONS_SIZE];
-	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL, *body = NULL, *html = NULL;
+	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL;
 	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL;
-	struct html_mail hm;
+	struct html_mail hm = { .title = subject, .upto = g->nturns, .next = true };
+	struct reply_parts rp = { .subject = subject, .to_addr = to->address, .to_name = to->fullname, .g = g,
+	    .hm = &hm, .id_board = g->board, .id_turn = g->nturns, .id_user = to->userid };
 	enum reply_status st = REPLY_NOMEM;
-	struct vars vs = { .n = 0 };
 	bool observer = to->role != REPLY_ROLE_PLAYER;
 
-	memset(out, 0, sizeof *out);
 	board_render_game(g, drawing);
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(size, sizeof size, "%d", g->size);
@@ -1319,15 +1393,15 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		free(happened);
 		happened = more;
 	}
-	var(&vs, "board", board);
-	var(&vs, "size", size);
-	var(&vs, "dimensions", game_dimensions(g, false, dims));
-	var(&vs, "black", g->black);
-	var(&vs, "white", g->white);
-	var(&vs, "happened", happened);
-	var(&vs, "comment", comment);
-	var(&vs, "drawing", drawing);
-	var(&vs, "ratings", ev->ratings != NULL ? ev->ratings : "");
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "size", size);
+	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
+	var(&rp.vs, "black", g->black);
+	var(&rp.vs, "white", g->white);
+	var(&rp.vs, "happened", happened);
+	var(&rp.vs, "comment", comment);
+	var(&rp.vs, "drawing", drawing);
+	var(&rp.vs, "ratings", ev->ratings != NULL ? ev->ratings : "");
 	if (game_over(g)) {
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
@@ -1343,17 +1417,17 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		}
 		if (hist == NULL || rematch == NULL)
 			goto out;
-		var(&vs, "result", result);
-		var(&vs, "history", hist);
-		var(&vs, "rematch", rematch);
+		var(&rp.vs, "result", result);
+		var(&rp.vs, "history", hist);
+		var(&rp.vs, "rematch", rematch);
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
-			var(&vs, "loser", ev->actor);
-			var(&vs, "days", days);
-			st = expand(rc, "timeout", &vs, &body);
+			var(&rp.vs, "loser", ev->actor);
+			var(&rp.vs, "days", days);
+			rp.tmpl = "timeout";
 		} else {
-			st = expand(rc, "end", &vs, &body);
+			rp.tmpl = "end";
 		}
 	} else {
 		next = with_time_left(rc, g, observer ? NULL : to->userid,
@@ -1362,59 +1436,46 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
 			goto out;
-		var(&vs, "turn", turn);
-		var(&vs, "swap", g->swap ? "on" : "off");
-		var(&vs, "next", next);
-		var(&vs, "options", options);
+		var(&rp.vs, "turn", turn);
+		var(&rp.vs, "swap", g->swap ? "on" : "off");
+		var(&rp.vs, "next", next);
+		var(&rp.vs, "options", options);
 		/* a new board has no turns to list: the section is left out */
 		last_turns = g->nturns > 0 ? malloc(strlen(hist) + 20) : strdup("");
 		if (last_turns == NULL)
 			goto out;
 		if (g->nturns > 0)
 			sprintf(last_turns, "Last turns:\n%s\n", hist);
-		var(&vs, "last_turns", last_turns);
-		var(&vs, "recent", hist);
-		st = expand(rc, "game", &vs, &body);
+		var(&rp.vs, "last_turns", last_turns);
+		var(&rp.vs, "recent", hist);
+		rp.tmpl = "game";
 	}
-	if (st == REPLY_OK) {
-		memset(&hm, 0, sizeof hm);
-		hm.title = subject;
-		hm.intro = happened;
-		if (ev->notice != NULL && ev->notice[0] != '\0') {
-			/* the server's words go with what happened, not as a player's comment */
-			intro = malloc(strlen(happened) + strlen(ev->notice) + 2);
-			if (intro == NULL) {
-				st = REPLY_NOMEM;
-				goto out;
-			}
-			sprintf(intro, "%s\n%s", happened, ev->notice);
-			hm.intro = intro;
-		} else if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0 && !observer) {
-			hm.comment_by = ev->actor;
-			hm.comment = ev->comment;
-		}
-		hm.upto = g->nturns;
-		hm.next = true;
-		if (next != NULL) {
-			/* the reader's own words and options, as in the text */
-			next_html = malloc(strlen(next) + strlen(options) + 2);
-			if (next_html == NULL) {
-				st = REPLY_NOMEM;
-				goto out;
-			}
-			sprintf(next_html, "%s%s%s", next, options[0] != '\0' ? "\n" : "", options);
-			if (options[0] != '\0')
-				next_html[strlen(next_html) - 1] = '\0';	/* the blank line after the options */
-			hm.next_body = next_html;
-		}
-		hm.recent = hist;
-		st = html_body(rc, g, &hm, &html);
+	hm.intro = happened;
+	if (ev->notice != NULL && ev->notice[0] != '\0') {
+		/* the server's words go with what happened, not as a player's comment */
+		intro = malloc(strlen(happened) + strlen(ev->notice) + 2);
+		if (intro == NULL)
+			goto out;
+		sprintf(intro, "%s\n%s", happened, ev->notice);
+		hm.intro = intro;
+	} else if (ev->comment != NULL && strcmp(to->userid, ev->actor) != 0 && !observer) {
+		hm.comment_by = ev->actor;
+		hm.comment = ev->comment;
 	}
-	if (st == REPLY_OK)
-		st = compose(rc, to->address, to->fullname, subject, body, html, g, g->board, g->nturns, to->userid, out);
+	if (next != NULL) {
+		/* the reader's own words and options, as in the text */
+		next_html = malloc(strlen(next) + strlen(options) + 2);
+		if (next_html == NULL)
+			goto out;
+		sprintf(next_html, "%s%s%s", next, options[0] != '\0' ? "\n" : "", options);
+		if (options[0] != '\0')
+			next_html[strlen(next_html) - 1] = '\0';	/* the blank line after the options */
+		hm.next_body = next_html;
+	}
+	hm.recent = hist;
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(happened);
 	free(comment);
 	free(next);
@@ -1424,8 +1485,6 @@ out:
 	free(intro);
 	free(last_turns);
 	free(hist);
-	free(body);
-	free(html);
 	return st;
 }
 
@@ -1589,13 +1648,13 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
 	struct text t = { 0 };
-	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
-	char *section = NULL, *body = NULL, *html = NULL, *kept, intro[REPLY_ERR_MAX];
+	char *section = NULL, *kept, intro[REPLY_ERR_MAX];
 	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL;
-	struct html_mail hm;
+	struct html_mail hm = { .title = subject };
+	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	    .g = g };
 
-	memset(out, 0, sizeof *out);
 	if (board > 0)
 		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
 	else
@@ -1625,31 +1684,24 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 		goto out;
 	if (!split_send(error, why, sizeof why, send, sizeof send))
 		goto out;
-	var(&vs, "error", why);
-	var(&vs, "send_section", send);
-	var(&vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
-	var(&vs, "board_section", section);
-	st = expand(rc, "error", &vs, &body);
-	if (st == REPLY_OK && g != NULL) {
-		memset(&hm, 0, sizeof hm);
-		hm.title = subject;
+	var(&rp.vs, "error", why);
+	var(&rp.vs, "send_section", send);
+	var(&rp.vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
+	var(&rp.vs, "board_section", section);
+	if (g != NULL) {
 		snprintf(intro, sizeof intro, "%s\nYour command: %s", error,
 		    command != NULL && command[0] != '\0' ? command : "(no command found)");
 		hm.intro = intro;
 		hm.stop = stopped_plain;
 		hm.upto = g->nturns;
-		st = html_body(rc, g, &hm, &html);
+		rp.hm = &hm;
 	}
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(stopped);
 	free(stopped_plain);
 	free(section);
-	free(body);
-	free(html);
 	return st;
 }
 
@@ -1712,31 +1764,23 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
     const struct game *g, int upto, const char *drawing, struct reply_mail *out)
 {
 	enum reply_status st;
-	char subject[200], *body = NULL, *html = NULL, *hist = NULL;
-	struct html_mail hm;
+	char subject[200], *body = NULL, *hist = NULL;
+	/* a past position is kept apart from what to send now */
+	struct html_mail hm = { .title = subject, .upto = drawing == NULL ? g->nturns : upto,
+	    .next = drawing == NULL };
+	struct reply_parts rp = { .subject = subject, .to_addr = to_addr, .to_name = to_name, .g = g, .hm = &hm };
 
-	memset(out, 0, sizeof *out);
 	status_subject(g, subject, sizeof subject);
 	st = reply_show_body(rc, g, upto, drawing, &body);
 	if (st == REPLY_OK) {
 		hist = history_text(g, REPLY_RECENT, false);
-		if (hist == NULL) {
+		if (hist == NULL)
 			st = REPLY_NOMEM;
-			snprintf(rc->err, sizeof rc->err, "out of memory");
-		}
 	}
-	if (st == REPLY_OK) {
-		memset(&hm, 0, sizeof hm);
-		hm.title = subject;
-		hm.upto = drawing == NULL ? g->nturns : upto;
-		hm.next = drawing == NULL;	/* a past position is kept apart from what to send now */
-		hm.recent = hist;
-		st = html_body(rc, g, &hm, &html);
-	}
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
+	rp.body = body;
+	hm.recent = hist;
+	st = reply_finish(rc, st, &rp, out);
 	free(body);
-	free(html);
 	free(hist);
 	return st;
 }
@@ -1747,18 +1791,21 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
-	char *next = NULL, *hist = NULL, *body = NULL, *html = NULL, intro[GAMEFILE_TIME_SIZE + 300];
-	struct html_mail hm;
-	struct vars vs = { .n = 0 };
+	char *next = NULL, *hist = NULL, intro[GAMEFILE_TIME_SIZE + 300];
+	struct html_mail hm = { .title = subject, .intro = intro, .upto = g->nturns, .next = true };
+	/* its own Message-ID: <101.7.bob.reminder.T@domain>, threaded under the board */
+	struct reply_parts rp = { .tmpl = "remind", .subject = subject, .to_addr = to->address,
+	    .to_name = to->fullname, .g = g, .hm = &hm, .id_board = g->board, .id_turn = g->nturns,
+	    .id_user = id_user };
 	enum reply_status st = REPLY_NOMEM;
 
-	memset(out, 0, sizeof *out);
 	board_render_game(g, drawing);
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(size, sizeof size, "%d", g->size);
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	snprintf(ndays, sizeof ndays, "%d", days);
 	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
+	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
 	reply_time_str(g->last_move, last);
 	deadline[0] = '\0';
 	if (timeout_at > 0) {
@@ -1767,46 +1814,31 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 		snprintf(deadline, sizeof deadline, "If you have not played by %s, you lose the game on time.\n",
 		    reply_time_str(timeout_at, t));
 	}
+	snprintf(intro, sizeof intro, "You have not played on board %ld since %s UTC (%d day%s).%s%s", g->board,
+	    last, days, plural(days), deadline[0] != '\0' ? "\n" : "", deadline);
 	next = next_text(g);
 	hist = history_text(g, REPLY_RECENT, false);
 	if (next == NULL || hist == NULL)
 		goto out;
-	var(&vs, "board", board);
-	var(&vs, "size", size);
-	var(&vs, "dimensions", game_dimensions(g, false, dims));
-	var(&vs, "black", g->black);
-	var(&vs, "white", g->white);
-	var(&vs, "turn", turn);
-	var(&vs, "userid", to->userid);
-	var(&vs, "days", ndays);
-	var(&vs, "last_move", last);
-	var(&vs, "deadline", deadline);
-	var(&vs, "next", next);
-	var(&vs, "drawing", drawing);
-	var(&vs, "recent", hist);
-	st = expand(rc, "remind", &vs, &body);
-	/* its own Message-ID: <101.7.bob.reminder.T@domain>, threaded under the board */
-	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
-	if (st == REPLY_OK) {
-		memset(&hm, 0, sizeof hm);
-		hm.title = subject;
-		snprintf(intro, sizeof intro, "You have not played on board %ld since %s UTC (%d day%s).%s%s", g->board,
-		    last, days, plural(days), deadline[0] != '\0' ? "\n" : "", deadline);
-		hm.intro = intro;
-		hm.upto = g->nturns;
-		hm.next = true;
-		hm.recent = hist;
-		st = html_body(rc, g, &hm, &html);
-	}
-	if (st == REPLY_OK)
-		st = compose(rc, to->address, to->fullname, subject, body, html, g, g->board, g->nturns, id_user, out);
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "size", size);
+	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
+	var(&rp.vs, "black", g->black);
+	var(&rp.vs, "white", g->white);
+	var(&rp.vs, "turn", turn);
+	var(&rp.vs, "userid", to->userid);
+	var(&rp.vs, "days", ndays);
+	var(&rp.vs, "last_move", last);
+	var(&rp.vs, "deadline", deadline);
+	var(&rp.vs, "next", next);
+	var(&rp.vs, "drawing", drawing);
+	var(&rp.vs, "recent", hist);
+	hm.recent = hist;
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(next);
 	free(hist);
-	free(body);
-	free(html);
 	return st;
 }
 
@@ -1815,12 +1847,12 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
-	char *hist = NULL, *body = NULL, *html = NULL;
-	struct html_mail hm;
-	struct vars vs = { .n = 0 };
+	char *hist = NULL;
+	struct html_mail hm = { .title = subject, .upto = g->nturns };
+	struct reply_parts rp = { .tmpl = "history", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	    .g = g, .hm = &hm };
 	enum reply_status st = REPLY_NOMEM;
 
-	memset(out, 0, sizeof *out);
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(size, sizeof size, "%d", g->size);
 	status_subject(g, subject, sizeof subject);
@@ -1830,30 +1862,19 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
 	hist = history_text(g, 0, true);
 	if (hist == NULL)
 		goto out;
-	var(&vs, "board", board);
-	var(&vs, "size", size);
-	var(&vs, "dimensions", game_dimensions(g, false, dims));
-	var(&vs, "swap", g->swap ? "on" : "off");
-	var(&vs, "created", created);
-	var(&vs, "status", status);
-	var(&vs, "history", hist);
-	var(&vs, "drawing", drawing);
-	st = expand(rc, "history", &vs, &body);
-	if (st == REPLY_OK) {
-		memset(&hm, 0, sizeof hm);
-		hm.title = subject;
-		hm.upto = g->nturns;
-		hm.recent = hist;
-		st = html_body(rc, g, &hm, &html);
-	}
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, html, g, 0, 0, NULL, out);
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "size", size);
+	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
+	var(&rp.vs, "swap", g->swap ? "on" : "off");
+	var(&rp.vs, "created", created);
+	var(&rp.vs, "status", status);
+	var(&rp.vs, "history", hist);
+	var(&rp.vs, "drawing", drawing);
+	hm.recent = hist;
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(hist);
-	free(body);
-	free(html);
 	return st;
 }
 
@@ -1861,36 +1882,23 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out)
 {
 	char subject[200], status[200], board[24], filename[40], turns[16], dims[GAME_DIMENSIONS_SIZE];
-	char *body = NULL;
-	struct vars vs = { .n = 0 };
-	struct reply_file file;
-	enum reply_status st;
+	struct reply_file file = { .data = sgf, .len = len, .type = SGF_MIME_TYPE, .name = filename };
+	struct reply_parts rp = { .tmpl = "sgf", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	    .g = g, .file = &file };
 
-	memset(out, 0, sizeof *out);
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(subject, sizeof subject, "Oust Board %ld record", g->board);
 	snprintf(filename, sizeof filename, "oust-%ld.sgf", g->board);
 	snprintf(turns, sizeof turns, "%d", g->nturns);
 	status_text(g, status, sizeof status);
-	var(&vs, "board", board);
-	var(&vs, "dimensions", game_dimensions(g, false, dims));
-	var(&vs, "black", g->black);
-	var(&vs, "white", g->white);
-	var(&vs, "turns", turns);
-	var(&vs, "status", status);
-	var(&vs, "filename", filename);
-	st = expand(rc, "sgf", &vs, &body);
-	if (st == REPLY_OK) {
-		file.data = sgf;
-		file.len = len;
-		file.type = SGF_MIME_TYPE;
-		file.name = filename;
-		st = compose_file(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, &file, out);
-	}
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
-	free(body);
-	return st;
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
+	var(&rp.vs, "black", g->black);
+	var(&rp.vs, "white", g->white);
+	var(&rp.vs, "turns", turns);
+	var(&rp.vs, "status", status);
+	var(&rp.vs, "filename", filename);
+	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
 const char *reply_games_filter_str(enum reply_games_filter f)
@@ -1939,13 +1947,13 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	char subject[200], status[200], who[100], count[32], row[400], which[200];
 	size_t indent;
 	struct text t = { 0 };
-	struct vars vs = { .n = 0 };
+	struct reply_parts rp = { .tmpl = "games", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name };
 	enum reply_status st = REPLY_NOMEM;
-	char *list = NULL, *body = NULL;
+	char *list = NULL;
 	size_t i, playing = 0, shown = 0, skip;
 	int width = 7;
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust games %s", userid);
 	for (i = 0; i < n; i++) {
 		int w = (int)(strlen(games[i].black) + strlen(games[i].white) + 11);
@@ -2010,22 +2018,18 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	if (list == NULL)
 		goto out;
 	snprintf(count, sizeof count, "%zu", n);
-	var(&vs, "userid", userid);
-	var(&vs, "games", list);
-	var(&vs, "count", count);
+	var(&rp.vs, "userid", userid);
+	var(&rp.vs, "games", list);
+	var(&rp.vs, "count", count);
 	snprintf(status, sizeof status, "%zu", playing);
-	var(&vs, "playing", status);
-	var(&vs, "filter", reply_games_filter_str(filter));
-	var(&vs, "which", which);
-	var(&vs, "away", away);
-	st = expand(rc, "games", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
+	var(&rp.vs, "playing", status);
+	var(&rp.vs, "filter", reply_games_filter_str(filter));
+	var(&rp.vs, "which", which);
+	var(&rp.vs, "away", away);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(list);
-	free(body);
 	return st;
 }
 
@@ -2034,12 +2038,12 @@ enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, cons
 {
 	char status[200], row[400], when[REPLY_TIME_SIZE], count[32], listed[32], size[16];
 	struct text t = { 0 };
-	struct vars vs = { .n = 0 };
+	struct reply_parts rp = { .tmpl = "finished", .subject = "Oust finished games", .to_addr = to_addr,
+	    .to_name = to_name };
 	enum reply_status st = REPLY_NOMEM;
-	char *list = NULL, *body = NULL;
+	char *list = NULL;
 	size_t i;
 
-	memset(out, 0, sizeof *out);
 	/* two lines a board: the board and its players; when and how it ended */
 	for (i = 0; i < n; i++) {
 		const struct game *g = games[i];
@@ -2058,75 +2062,63 @@ enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, cons
 		goto out;
 	snprintf(count, sizeof count, "%zu", total);
 	snprintf(listed, sizeof listed, "%zu", n);
-	var(&vs, "games", list);
-	var(&vs, "count", count);
-	var(&vs, "listed", listed);
-	st = expand(rc, "finished", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, "Oust finished games", body, NULL, NULL, 0, 0, NULL, out);
+	var(&rp.vs, "games", list);
+	var(&rp.vs, "count", count);
+	var(&rp.vs, "listed", listed);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(list);
-	free(body);
 	return st;
 }
 
 enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
     const struct reply_player *to, struct reply_mail *out)
 {
-	char subject[200], board[24], status[200], *quoted = NULL, *body = NULL;
-	struct vars vs = { .n = 0 };
+	char subject[200], board[24], status[200], *quoted = NULL;
+	/* in the board's thread (its root id in References), as the board's mails are */
+	struct reply_parts rp = { .tmpl = "chat", .subject = subject, .to_addr = to->address,
+	    .to_name = to->fullname, .g = g };
 	enum reply_status st = REPLY_NOMEM;
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust Board %ld chat from %s", g->board, sender);
 	snprintf(board, sizeof board, "%ld", g->board);
 	status_text(g, status, sizeof status);
 	quoted = indented(text);
 	if (quoted == NULL)
 		goto out;
-	var(&vs, "board", board);
-	var(&vs, "sender", sender);
-	var(&vs, "userid", to->userid);
-	var(&vs, "status", status);
-	var(&vs, "text", quoted);
-	st = expand(rc, "chat", &vs, &body);
-	/* in the board's thread (its root id in References), as the board's mails are */
-	if (st == REPLY_OK)
-		st = compose(rc, to->address, to->fullname, subject, body, NULL, g, 0, 0, NULL, out);
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "sender", sender);
+	var(&rp.vs, "userid", to->userid);
+	var(&rp.vs, "status", status);
+	var(&rp.vs, "text", quoted);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(quoted);
-	free(body);
 	return st;
 }
 
 enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, const char *readers, const char *text, struct reply_mail *out)
 {
-	char subject[200], board[24], *quoted = NULL, *body = NULL;
-	struct vars vs = { .n = 0 };
+	char subject[200], board[24], *quoted = NULL;
+	struct reply_parts rp = { .tmpl = "chatsent", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name, .g = g };
 	enum reply_status st = REPLY_NOMEM;
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust Board %ld chat sent", g->board);
 	snprintf(board, sizeof board, "%ld", g->board);
 	quoted = indented(text);
 	if (quoted == NULL)
 		goto out;
-	var(&vs, "board", board);
-	var(&vs, "readers", readers);
-	var(&vs, "text", quoted);
-	st = expand(rc, "chatsent", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, out);
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "readers", readers);
+	var(&rp.vs, "text", quoted);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(quoted);
-	free(body);
 	return st;
 }
 
@@ -2277,13 +2269,13 @@ enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const
 	const struct game *g = pv->g;
 	char subject[200], title[400], verdict[800], why[400], dims[GAME_DIMENSIONS_SIZE], list[REPLY_PLACEMENTS_MAX];
 	struct text steps = { 0 }, legal = { 0 }, send = { 0 };
-	char *steps_s = NULL, *legal_s = NULL, *send_s = NULL, *body = NULL, *start = NULL;
-	struct vars vs = { .n = 0 };
+	char *steps_s = NULL, *legal_s = NULL, *send_s = NULL, *start = NULL;
+	struct reply_parts rp = { .tmpl = "preview", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name, .g = g };
 	enum reply_status st = REPLY_NOMEM;
 	size_t used = 0;
 	int i, last = p->nsteps - (p->outcome == PREVIEW_ILLEGAL);
 
-	memset(out, 0, sizeof *out);
 	list[0] = '\0';
 	for (i = 0; i < pv->n && used < sizeof list; i++)
 		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i > 0 ? "," : "", pv->names[i]);
@@ -2348,23 +2340,19 @@ enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const
 	send_s = tfinish(&send);
 	if (steps_s == NULL || legal_s == NULL || send_s == NULL || start == NULL)
 		goto out;
-	var(&vs, "title", title);
-	var(&vs, "start", start);
-	var(&vs, "steps", steps_s);
-	var(&vs, "verdict", verdict);
-	var(&vs, "legal", legal_s);
-	var(&vs, "send", send_s);
-	st = expand(rc, "preview", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, out);
+	var(&rp.vs, "title", title);
+	var(&rp.vs, "start", start);
+	var(&rp.vs, "steps", steps_s);
+	var(&rp.vs, "verdict", verdict);
+	var(&rp.vs, "legal", legal_s);
+	var(&rp.vs, "send", send_s);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(start);
 	free(steps_s);
 	free(legal_s);
 	free(send_s);
-	free(body);
 	return st;
 }
 
@@ -2373,12 +2361,12 @@ enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const c
 {
 	char subject[200], title[400], drawing[BOARD_TEXT_MAX], count[16], board[24];
 	struct text legal = { 0 };
-	char *legal_s = NULL, *body = NULL;
-	struct vars vs = { .n = 0 };
+	char *legal_s = NULL;
+	struct reply_parts rp = { .tmpl = "moves", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	    .g = g };
 	enum reply_status st = REPLY_NOMEM;
 	enum rules_color c = g->rg.to_move;
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust Board %ld moves", g->board);
 	snprintf(title, sizeof title, "Board %ld, turn %d: the legal placements of %s (%s, %c).", g->board,
 	    g->rg.turn, game_player_to_move(g), colour_name(c), symbol(c));
@@ -2388,110 +2376,78 @@ enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const c
 	legal_s = tfinish(&legal);
 	if (legal_s == NULL)
 		goto out;
-	var(&vs, "title", title);
+	var(&rp.vs, "title", title);
 	snprintf(board, sizeof board, "%ld", g->board);
-	var(&vs, "board", board);
-	var(&vs, "count", count);
-	var(&vs, "legal", legal_s);
-	var(&vs, "drawing", drawing);
-	st = expand(rc, "moves", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, g, 0, 0, NULL, out);
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "count", count);
+	var(&rp.vs, "legal", legal_s);
+	var(&rp.vs, "drawing", drawing);
+	st = REPLY_OK;
 out:
-	if (st == REPLY_NOMEM)
-		snprintf(rc->err, sizeof rc->err, "out of memory");
+	st = reply_finish(rc, st, &rp, out);
 	free(legal_s);
-	free(body);
 	return st;
 }
 
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *commands, struct reply_mail *out)
 {
-	struct vars vs = { .n = 0 };
-	enum reply_status st;
-	char *body = NULL;
+	struct reply_parts rp = { .tmpl = "help", .subject = "Oust help", .to_addr = to_addr,
+	    .to_name = to_name };
 
-	memset(out, 0, sizeof *out);
-	var(&vs, "commands", commands);
-	st = expand(rc, "help", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, "Oust help", body, NULL, NULL, 0, 0, NULL, out);
-	free(body);
-	return st;
+	var(&rp.vs, "commands", commands);
+	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
 enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, const char *fullname, const char *address, struct reply_mail *out)
 {
-	struct vars vs = { .n = 0 };
-	enum reply_status st;
-	char subject[200], *body = NULL;
+	char subject[200];
+	struct reply_parts rp = { .tmpl = "registered", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name };
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust registration %s", userid);
-	var(&vs, "userid", userid);
-	var(&vs, "fullname", fullname != NULL && fullname[0] != '\0' ? fullname : "(none given)");
-	var(&vs, "registered_address", address);
-	st = expand(rc, "registered", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
-	free(body);
-	return st;
+	var(&rp.vs, "userid", userid);
+	var(&rp.vs, "fullname", fullname != NULL && fullname[0] != '\0' ? fullname : "(none given)");
+	var(&rp.vs, "registered_address", address);
+	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
 enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out)
 {
-	struct vars vs = { .n = 0 };
-	enum reply_status st;
-	char subject[200], count[24], *body = NULL;
+	char subject[200], count[24];
+	struct reply_parts rp = { .tmpl = "lockout", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name };
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust password attempts for %s refused", userid);
 	snprintf(count, sizeof count, "%lu", failures);
-	var(&vs, "userid", userid);
-	var(&vs, "failures", count);
-	var(&vs, "sender", sender);
-	var(&vs, "until", until);
-	st = expand(rc, "lockout", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
-	free(body);
-	return st;
+	var(&rp.vs, "userid", userid);
+	var(&rp.vs, "failures", count);
+	var(&rp.vs, "sender", sender);
+	var(&rp.vs, "until", until);
+	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
 enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *userid, struct reply_mail *out)
 {
-	struct vars vs = { .n = 0 };
-	enum reply_status st;
-	char subject[200], *body = NULL;
+	char subject[200];
+	struct reply_parts rp = { .tmpl = "password", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name };
 
-	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust password %s", userid);
-	var(&vs, "userid", userid);
-	st = expand(rc, "password", &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
-	free(body);
-	return st;
+	var(&rp.vs, "userid", userid);
+	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
 enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
     const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out)
 {
-	struct vars vs = { .n = 0 };
-	enum reply_status st;
-	char *body = NULL;
+	struct reply_parts rp = { .tmpl = tmpl, .subject = subject, .to_addr = to_addr, .to_name = to_name };
 	size_t i;
 
-	memset(out, 0, sizeof *out);
 	for (i = 0; i < n; i++)
-		var(&vs, vars[i].name, vars[i].value);
-	st = expand(rc, tmpl, &vs, &body);
-	if (st == REPLY_OK)
-		st = compose(rc, to_addr, to_name, subject, body, NULL, NULL, 0, 0, NULL, out);
-	free(body);
-	return st;
+		var(&rp.vs, vars[i].name, vars[i].value);
+	return reply_finish(rc, REPLY_OK, &rp, out);
 }

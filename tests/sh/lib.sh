@@ -167,6 +167,10 @@ rc() {
 }
 
 hold_lock() {
+	# a lock.ready left by an earlier hold_lock would say "locked" before
+	# this lock is taken (the redirection below empties it only once the
+	# background process runs)
+	rm -f "$tmp/lock.ready"
 	"$PY" -c 'import fcntl, sys, time
 f = open(sys.argv[1], "a")
 fcntl.lockf(f, fcntl.LOCK_EX)

@@ -9,6 +9,8 @@
 #    fsck accepts the finished games naming it; userid_reserve_days = 0
 #    frees the id at once;
 #  - a signoff whose game file cannot be read is refused, nothing changed;
+#  - a signoff that cannot lock a board is tried again later, nothing
+#    changed, and goes through once the lock is free;
 #  - the log never holds a code or a password.
 . "$(dirname "$0")/lib.sh"
 tmpdir
@@ -125,5 +127,22 @@ cp "$h/games/101.game" "$tmp/101.before"
 run "$h" $((T0 + 20)) $A "signoff alice secret" >/dev/null
 check "signoff with an unreadable game file is refused" sh -c "tail -n 1 '$h/log' | grep -q 'refused: board 102 cannot be read: .*: the account stays open; ask the server.s admin'"
 check "and nothing changed" sh -c "cmp -s '$h/users' '$tmp/users.before' && cmp -s '$h/games/101.game' '$tmp/101.before' && [ ! -f '$h/reserved' ]"
+
+# ---- a board locked by another process: the signoff waits for a later delivery
+h=$tmp/h6
+newhome "$h" "lock_timeout_ms = 200"
+cp "$h/users" "$tmp/users.before"
+cp "$h/games/101.game" "$tmp/101.before"
+if hold_lock "$h/games/101.lock"; then
+	check "signoff with board 101 locked: tried again later (exit 75)" \
+	    test "$(run "$h" $((T0 + 10)) $A "signoff alice secret")" = 75
+	release_lock
+	check "... the lock named in the log" sh -c "tail -n 1 '$h/log' | grep -q 'tempfail: signoff of alice: cannot lock board 101: .* is locked by another process'"
+	check "... nothing changed" sh -c "cmp -s '$h/users' '$tmp/users.before' && cmp -s '$h/games/101.game' '$tmp/101.before' && [ ! -f '$h/reserved' ]"
+	run "$h" $((T0 + 20)) $A "signoff alice secret" >/dev/null
+	check "the lock free, the signoff goes through" sh -c "tail -n 1 '$h/log' | grep -q 'ok: account alice closed, 1 board resigned: 101'"
+else
+	check "hold_lock takes the lock of board 101" false
+fi
 
 done_testing

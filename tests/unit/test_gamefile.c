@@ -49,6 +49,9 @@ static const char CANON[] =
     "5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n";
 
 #define T0 INT64_C(1795286467) /* 2026-11-21T18:41:07Z */
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+/* The header's last line in CANON: new keys go after it. */
+#define THREAD "thread: <board-101@oust.example.org>\n"
 
 static unsigned rnd(unsigned *s)
 {
@@ -105,6 +108,19 @@ static char *replaced(const char *s, const char *from, const char *to)
 	memcpy(r + (at - s), to, b);
 	memcpy(r + (at - s) + b, at + a, n - (size_t)(at - s) - a + 1);
 	return r;
+}
+
+/*
+ * CANON with from replaced by to, loaded into g (checked: "<what> <the
+ * error, if any>"); returns the text, which the caller frees.
+ */
+static char *load_edited(const char *from, const char *to, struct game *g, const char *what)
+{
+	struct gamefile_error err;
+	char *text = replaced(CANON, from, to);
+
+	ok_int(gamefile_parse(text, strlen(text), g, &err), GAMEFILE_OK, "%s %s", what, err.msg);
+	return text;
 }
 
 /* Format, parse, format: the same bytes, and the same game. */
@@ -270,8 +286,7 @@ static void test_canonical(void)
 	free(lower);
 
 	/* The robot player's level (robot.h): read, and written back after the thread. */
-	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n",
-	    "thread: <board-101@oust.example.org>\nrobot-level: 4\n");
+	lower = replaced(CANON, THREAD, THREAD "robot-level: 4\n");
 	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "robot-level: 4 parses %s", err.msg);
 	ok_int(g.robot_level, 4, "robot-level 4");
 	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with robot-level");
@@ -285,8 +300,7 @@ static void test_canonical(void)
 	ok(g.remind_days == 0 && g.timeout_days == 0, "... 0: the configuration's");
 	ok(game_timeout_days(&g, 21) == 21 && game_remind_days(&g, 7) == 7, "... the defaults apply");
 	game_release(&g);
-	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n",
-	    "thread: <board-101@oust.example.org>\nremind-days: 2\ntimeout-days: 5\n");
+	lower = replaced(CANON, THREAD, THREAD "remind-days: 2\ntimeout-days: 5\n");
 	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "remind-days, timeout-days parse %s", err.msg);
 	ok(g.remind_days == 2 && g.timeout_days == 5, "... 2 and 5 days");
 	ok(game_timeout_days(&g, 21) == 5 && game_remind_days(&g, 7) == 2, "... over the defaults");
@@ -305,14 +319,11 @@ static void test_canonical(void)
 /* An administrator fixes a position by editing the drawing. */
 static void test_edit(void)
 {
-	struct gamefile_error err;
 	struct game g;
 	struct game_replay r;
 	char *text;
 
-	text = replaced(CANON, " 3  . . x . .", " 3  . . . . o");
-	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "edited drawing loads %s",
-	    err.msg);
+	text = load_edited(" 3  . . x . .", " 3  . . . . o", &g, "edited drawing loads");
 	ok_int(rules_at(&g.rg.board, pt(&g, "C3")), RULES_EMPTY, "C3 removed by the edit");
 	ok_int(rules_at(&g.rg.board, pt(&g, "E3")), RULES_WHITE, "E3 added by the edit");
 	ok_int(g.rg.board.stones[RULES_BLACK], 3, "black has three stones");
@@ -335,12 +346,11 @@ static const struct perr perrs[] = {
 	{ "swap: on\n", "swap: on\nsize: 11\n", NULL, NULL,
 	    "line 5: duplicate key 'size' (first on line 3)", 5 },
 	{ "board: 101", "board: 0101", NULL, NULL, "line 2: bad board id '0101'", 2 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nobservers: carol c@rol\n",
-	    NULL, NULL, "line 13: bad user id 'c@rol'", 13 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nobservers: carol\n"
-	    "notify: Carol\n", NULL, NULL, "line 14: carol observes the board twice", 14 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nopen-challenge: maybe\n",
-	    NULL, NULL, "line 13: open-challenge must be yes or no, not 'maybe'", 13 },
+	{ THREAD, THREAD "observers: carol c@rol\n", NULL, NULL, "line 13: bad user id 'c@rol'", 13 },
+	{ THREAD, THREAD "observers: carol\nnotify: Carol\n", NULL, NULL, "line 14: carol observes the board twice",
+	    14 },
+	{ THREAD, THREAD "open-challenge: maybe\n", NULL, NULL,
+	    "line 13: open-challenge must be yes or no, not 'maybe'", 13 },
 	{ "white: bob", "white: *", NULL, NULL,
 	    "line 6: an open seat ('*') on a board with turns: nobody can have played before it was taken", 6 },
 	{ "black: alice", "black: *", "white: bob", "white: *",
@@ -371,18 +381,12 @@ static const struct perr perrs[] = {
 	{ "thread: <board-101@oust.example.org>", "thread: board-101@oust.example.org", NULL, NULL,
 	    "line 12: bad thread 'board-101@oust.example.org' (want a Message-ID, <id-left@id-right>, RFC 5322)",
 	    12 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: 9\n",
-	    NULL, NULL, "line 13: robot-level must be 1 to 5, not '9'", 13 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: 0\n",
-	    NULL, NULL, "line 13: robot-level must be 1 to 5, not '0'", 13 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nrobot-level: three\n",
-	    NULL, NULL, "line 13: robot-level must be 1 to 5, not 'three'", 13 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\ntimeout-days: 0\n",
-	    NULL, NULL, "line 13: timeout-days must be 1 to 3650, not '0'", 13 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\nremind-days: 366\n",
-	    NULL, NULL, "line 13: remind-days must be 1 to 365, not '366'", 13 },
-	{ "thread: <board-101@oust.example.org>\n", "thread: <board-101@oust.example.org>\ntimeout-days: x\n",
-	    NULL, NULL, "line 13: timeout-days must be 1 to 3650, not 'x'", 13 },
+	{ THREAD, THREAD "robot-level: 9\n", NULL, NULL, "line 13: robot-level must be 1 to 5, not '9'", 13 },
+	{ THREAD, THREAD "robot-level: 0\n", NULL, NULL, "line 13: robot-level must be 1 to 5, not '0'", 13 },
+	{ THREAD, THREAD "robot-level: three\n", NULL, NULL, "line 13: robot-level must be 1 to 5, not 'three'", 13 },
+	{ THREAD, THREAD "timeout-days: 0\n", NULL, NULL, "line 13: timeout-days must be 1 to 3650, not '0'", 13 },
+	{ THREAD, THREAD "remind-days: 366\n", NULL, NULL, "line 13: remind-days must be 1 to 365, not '366'", 13 },
+	{ THREAD, THREAD "timeout-days: x\n", NULL, NULL, "line 13: timeout-days must be 1 to 3650, not 'x'", 13 },
 	{ "swap: on\n", "", NULL, NULL, "line 12: the header has no 'swap:' line", 12 },
 	{ "to-move: white\n", "to-move: white\nend: capture\n", NULL, NULL,
 	    "line 9: end given, but the status is playing", 9 },
@@ -467,10 +471,7 @@ static const struct perr perrs[] = {
 	{ "\nsize: 11", "", "", "", "line 2: unexpected end of file in the header", 2 },
 };
 
-/*
- * Check one parse error.  from2 == "" means: cut the text where `to` was
- * put (so "from" marks where the file ends).
- */
+/* Check one parse error. */
 static void expect_error(const char *text, const char *msg, int line)
 {
 	struct gamefile_error err;
@@ -484,17 +485,19 @@ static void expect_error(const char *text, const char *msg, int line)
 	game_release(&g);
 }
 
-static void test_errors(void)
+/*
+ * Each edit e[0..n) of base refused with its message and line.  from2 ==
+ * "" means: cut the text where `to` was put (so "from" marks where the
+ * file ends).
+ */
+static void expect_errors(const char *base, const struct perr *e, size_t n)
 {
 	char *a, *b, *cut;
-	size_t i;
 
-	for (i = 0; i < sizeof(perrs) / sizeof(perrs[0]); i++) {
-		const struct perr *e = &perrs[i];
-
+	for (; n > 0; e++, n--) {
 		if (e->from2 != NULL && e->from2[0] == '\0') {
 			/* Truncation: the file ends just before `from`, keeping its newline. */
-			a = strdup(CANON);
+			a = strdup(base);
 			cut = strstr(a, e->from);
 			if (cut == NULL)
 				printf("# test bug: '%s' not found\n", e->from);
@@ -504,12 +507,17 @@ static void test_errors(void)
 			free(a);
 			continue;
 		}
-		a = replaced(CANON, e->from, e->to);
+		a = replaced(base, e->from, e->to);
 		b = replaced(a, e->from2, e->to2);
 		expect_error(b, e->msg, e->line);
 		free(a);
 		free(b);
 	}
+}
+
+static void test_errors(void)
+{
+	expect_errors(CANON, perrs, NELEM(perrs));
 }
 
 /* Errors that need their own text. */
@@ -930,13 +938,7 @@ static void test_hex(void)
 	free(a);
 	free(b);
 
-	for (i = 0; i < sizeof(herrs) / sizeof(herrs[0]); i++) {
-		a = replaced(HEXCANON, herrs[i].from, herrs[i].to);
-		b = replaced(a, herrs[i].from2, herrs[i].to2);
-		expect_error(b, herrs[i].msg, herrs[i].line);
-		free(a);
-		free(b);
-	}
+	expect_errors(HEXCANON, herrs, NELEM(herrs));
 	/* The drawing is what counts on load, as for square boards. */
 	a = replaced(HEXCANON, " d  . . o . 5  d", " d  . . . . 5  d");
 	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "hex: an edited position loads %s", err.msg);
@@ -1033,14 +1035,31 @@ static void test_notes(void)
 	    "- 2026-11-21T18:56:30Z x alice reject draw\n"
 	    "5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n"
 	    "- 2026-11-21T18:58:00Z x alice propose\n";
+	/* notes that do not fit the history, or a status that does not fit the notes */
+	static const struct perr errs[] = {
+		{ "5 2026", "- 2026-11-21T18:56:00Z o bob accept draw\n5 2026", NULL, NULL,
+		    "line 35: accept draw, but no draw was offered just before", 35 },
+		{ "5 2026", "- 2026-11-21T18:56:00Z o bob propose\n- 2026-11-21T18:56:00Z o bob accept draw\n5 2026",
+		    NULL, NULL, "line 36: bob answers their own offer", 36 },
+		{ "5 2026", "- 2026-11-21T18:56:00Z o bob undo\n- 2026-11-21T18:56:00Z x alice accept undo:3\n5 2026",
+		    NULL, NULL, "line 36: 'undo:3': the turns taken back start at turn 5, the next one", 36 },
+		{ "5 2026", "- 2026-11-21T18:56:00Z o bob shrug\n5 2026", NULL, NULL,
+		    "line 35: unknown note 'shrug' (undo, propose, accept, reject or chat)", 35 },
+		{ "5 2026", "- 2026-11-21T18:56:00Z o carol propose\n5 2026", NULL, NULL,
+		    "line 35: 'carol' is not a player of board 101", 35 },
+		{ "status: playing\nto-move: white\n", "status: drawn\nend: agreement\n", NULL, NULL,
+		    "line 8: end agreement, but the history does not end with a draw agreed", 8 },
+		{ "captured:F5,-\n", "captured:F5,-\n- 2026-11-21T18:58:00Z x alice propose\n"
+		    "- 2026-11-21T18:59:00Z o bob accept draw\n", NULL, NULL,
+		    "line 7: status playing, but the history ends with a draw agreed", 7 },
+	};
 	struct gamefile_error err;
 	struct game g, h;
 	char *text, *out;
 	size_t len;
 
-	text = replaced(CANON, "4 2026-11-21T18:55:00Z o bob J9\n5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n",
-	    notes);
-	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "notes load %s", err.msg);
+	text = load_edited("4 2026-11-21T18:55:00Z o bob J9\n5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n",
+	    notes, &g, "notes load");
 	ok_int(g.nnotes, 3, "three notes");
 	ok(g.notes[0].after == 4 && g.notes[0].kind == GAME_NOTE_PROPOSE && g.notes[1].kind == GAME_NOTE_REJECT &&
 	    !g.notes[1].undo && g.notes[2].after == 5, "in place");
@@ -1070,30 +1089,9 @@ static void test_notes(void)
 	game_release(&h);
 	free(out);
 	game_release(&g);
+	free(text);
 
-	free(text);
-	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob accept draw\n5 2026");
-	expect_error(text, "line 35: accept draw, but no draw was offered just before", 35);
-	free(text);
-	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob propose\n- 2026-11-21T18:56:00Z o bob accept draw\n5 2026");
-	expect_error(text, "line 36: bob answers their own offer", 36);
-	free(text);
-	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob undo\n- 2026-11-21T18:56:00Z x alice accept undo:3\n5 2026");
-	expect_error(text, "line 36: 'undo:3': the turns taken back start at turn 5, the next one", 36);
-	free(text);
-	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o bob shrug\n5 2026");
-	expect_error(text, "line 35: unknown note 'shrug' (undo, propose, accept, reject or chat)", 35);
-	free(text);
-	text = replaced(CANON, "5 2026", "- 2026-11-21T18:56:00Z o carol propose\n5 2026");
-	expect_error(text, "line 35: 'carol' is not a player of board 101", 35);
-	free(text);
-	text = replaced(CANON, "status: playing\nto-move: white\n", "status: drawn\nend: agreement\n");
-	expect_error(text, "line 8: end agreement, but the history does not end with a draw agreed", 8);
-	free(text);
-	text = replaced(CANON, "captured:F5,-\n", "captured:F5,-\n- 2026-11-21T18:58:00Z x alice propose\n"
-	    "- 2026-11-21T18:59:00Z o bob accept draw\n");
-	expect_error(text, "line 7: status playing, but the history ends with a draw agreed", 7);
-	free(text);
+	expect_errors(CANON, errs, NELEM(errs));
 }
 
 /* The notes of chat: who and when, anywhere in the history; no offer, no turn (game.h). */
@@ -1198,15 +1196,19 @@ static void test_chat_notes(void)
 /* The queue of conditional turns in the header: read back, checked against the board and the side to move. */
 static void test_queue(void)
 {
-	struct gamefile_error err;
+	/* a queue its owner may not hold, or that names no point of the board */
+	static const struct perr errs[] = {
+		{ THREAD, THREAD "queue: bob J5=>A1\n", NULL, NULL,
+		    "line 13: queue: bob is to move: a queue answers the opponent's turn", 13 },
+		{ THREAD, THREAD "queue: alice J5=>Z1\n", NULL, NULL,
+		    "line 13: queue: line 1: 'Z1' is not a point of the 11x11 board", 13 },
+	};
 	struct game g;
 	struct game_queue q;
-	char *text, why[200];
+	char *text, why[200] = "";	/* game_queue_parse() writes it only on a refusal */
 
 	/* CANON: white (bob) to move, so alice may hold a queue */
-	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
-	    "thread: <board-101@oust.example.org>\nqueue: alice J5=>A1;swap=>K11,B2\n");
-	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "a queue loads %s", err.msg);
+	text = load_edited(THREAD, THREAD "queue: alice J5=>A1;swap=>K11,B2\n", &g, "a queue loads");
 	ok_str(g.queue_owner, "alice", "its owner");
 	ok(game_queue_parse(&g, g.queue, &q, why, sizeof why) && q.n == 2 && q.line[1].swap && q.line[1].nmine == 2,
 	    "two lines, the second after a swap");
@@ -1223,14 +1225,7 @@ static void test_queue(void)
 	game_release(&g);
 	free(text);
 
-	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
-	    "thread: <board-101@oust.example.org>\nqueue: bob J5=>A1\n");
-	expect_error(text, "line 13: queue: bob is to move: a queue answers the opponent's turn", 13);
-	free(text);
-	text = replaced(CANON, "thread: <board-101@oust.example.org>\n",
-	    "thread: <board-101@oust.example.org>\nqueue: alice J5=>Z1\n");
-	expect_error(text, "line 13: queue: line 1: 'Z1' is not a point of the 11x11 board", 13);
-	free(text);
+	expect_errors(CANON, errs, NELEM(errs));
 }
 
 int main(void)
