@@ -17,7 +17,7 @@ const char *boardmail_status_str(enum boardmail_status s)
 	return "unknown boardmail status";
 }
 
-static enum reply_role role_of(enum audience_via via)
+enum reply_role boardmail_role(enum audience_via via)
 {
 	switch (via) {
 	case AUDIENCE_OBSERVER:
@@ -63,7 +63,7 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 		p.userid = who[i].user.userid;
 		p.address = who[i].user.address;
 		p.fullname = who[i].user.fullname;
-		p.role = role_of(who[i].via);
+		p.role = boardmail_role(who[i].via);
 		*rs = reply_game(rc, g, ev, &p, &(*mails)[*n]);
 		if (*rs != REPLY_OK) {
 			result = BOARDMAIL_REPLY;

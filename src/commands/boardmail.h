@@ -32,6 +32,9 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
     const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
     enum reply_status *rs);
 
+/* How a reader who gets a board's mail by via is addressed (reply.h). */
+enum reply_role boardmail_role(enum audience_via via);
+
 /* Release mails[0..n) and free the array; harmless on NULL. */
 void boardmail_free(struct reply_mail *mails, int n);
 

@@ -166,6 +166,7 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 		p.userid = who[i].user.userid;
 		p.address = who[i].user.address;
 		p.fullname = who[i].user.fullname;
+		p.role = boardmail_role(who[i].via);
 		ps = fn(j, &p, arg);
 	}
 	free(who);

@@ -2075,7 +2075,7 @@ out:
 enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
     const struct reply_player *to, struct reply_mail *out)
 {
-	char subject[200], board[24], status[200], *quoted = NULL;
+	char subject[200], board[24], status[200], *quoted = NULL, *answer = NULL;
 	/* in the board's thread (its root id in References), as the board's mails are */
 	struct reply_parts rp = { .tmpl = "chat", .subject = subject, .to_addr = to->address,
 	    .to_name = to->fullname, .g = g };
@@ -2087,6 +2087,27 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	quoted = indented(text);
 	if (quoted == NULL)
 		goto out;
+	/* a player may answer; an observer is told how to stop (observers do not chat) */
+	if (to->role == REPLY_ROLE_PLAYER) {
+		struct text t = { 0 };
+
+		tprintf(&t, "To answer, send \"chat %ld %s <password>\" with your text\nbelow the command line. ",
+		    g->board, to->userid);
+		answer = tfinish(&t);
+	} else {
+		char *obs = observing_text(g, to);
+
+		if (obs != NULL) {
+			struct text t = { 0 };
+
+			tprintf(&t, "%s\n", obs);
+			answer = tfinish(&t);
+			free(obs);
+		}
+	}
+	if (answer == NULL)
+		goto out;
+	var(&rp.vs, "answer", answer);
 	var(&rp.vs, "board", board);
 	var(&rp.vs, "sender", sender);
 	var(&rp.vs, "userid", to->userid);
@@ -2095,6 +2116,7 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	st = REPLY_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
+	free(answer);
 	free(quoted);
 	return st;
 }
