@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "store/vacations.h"
+
 const char *boardmail_status_str(enum boardmail_status s)
 {
 	switch (s) {
@@ -34,6 +36,21 @@ enum reply_role boardmail_role(enum audience_via via)
 	return REPLY_ROLE_PLAYER;
 }
 
+enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, const struct game *g)
+{
+	const char *who = game_over(g) || game_is_open(g) ? NULL : game_player_to_move(g);
+	struct vacation v;
+	enum store_status ss;
+
+	reply_set_away(rc, NULL, 0, 0);
+	if (who == NULL)
+		return STORE_OK;
+	ss = vacations_find(st, who, &v);
+	if (ss == STORE_OK)
+		reply_set_away(rc, who, v.start, v.end);
+	return ss == STORE_NOT_FOUND ? STORE_OK : ss;
+}
+
 enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, const struct game *g,
     const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
     enum reply_status *rs)
@@ -45,6 +62,9 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 
 	*mails = NULL;
 	*n = 0;
+	*ss = boardmail_set_away(st, rc, g);
+	if (*ss != STORE_OK)
+		return BOARDMAIL_STORE;
 	*ss = audience_of_board(st, g, game_over(g), &who, &count);
 	if (*ss != STORE_OK)
 		return BOARDMAIL_STORE;

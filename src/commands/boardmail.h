@@ -32,6 +32,13 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
     const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
     enum reply_status *rs);
 
+/*
+ * Tell rc the vacation of g's player to move (vacations.h), or none, so the
+ * time left its mails show counts the clock that stood still; STORE_OK, or
+ * why the vacations file could not be read.
+ */
+enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, const struct game *g);
+
 /* How a reader who gets a board's mail by via is addressed (reply.h). */
 enum reply_role boardmail_role(enum audience_via via);
 

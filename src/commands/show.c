@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "commands/boardmail.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "game/board.h"
@@ -20,6 +21,7 @@ enum process_status show_run(struct job *j)
 	enum process_status ps;
 	enum game_status gs;
 	struct game_replay r;
+	enum store_status ss;
 
 	if (upto > g->nturns)
 		return job_refuse(j, g, "board %ld has no turn #%d yet: %d turn%s played so far", g->board, upto,
@@ -32,6 +34,9 @@ enum process_status show_run(struct job *j)
 			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
 		}
 	}
+	ss = boardmail_set_away(j->st, &j->rc, g);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the vacations");
 	rs = reply_show(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)

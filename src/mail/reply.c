@@ -1286,28 +1286,63 @@ static void duration_text(int64_t secs, char *buf, size_t size)
  * player to move: to them (reader), "You have ..."; to anyone else, "bob
  * has ...".  NULL when out of memory.
  */
+void reply_set_away(struct reply_ctx *rc, const char *userid, int64_t start, int64_t end)
+{
+	rc->away_user[0] = '\0';
+	rc->away_start = rc->away_end = 0;
+	if (userid != NULL && strlen(userid) < sizeof rc->away_user && start < end) {
+		memcpy(rc->away_user, userid, strlen(userid) + 1);
+		rc->away_start = start;
+		rc->away_end = end;
+	}
+}
+
+/* The seconds of [start, end) between from and to: the part of an absence that stops a clock. */
+static int64_t overlap(int64_t start, int64_t end, int64_t from, int64_t to)
+{
+	int64_t a = start > from ? start : from, b = end < to ? end : to;
+
+	return b > a ? b - a : 0;
+}
+
 static char *with_time_left(struct reply_ctx *rc, const struct game *g, const char *reader, char *next)
 {
-	int64_t at = game_timeout_at(g, rc->cfg->timeout_days), left;
-	char when[REPLY_TIME_SIZE], how[64];
+	int64_t at = game_timeout_at(g, rc->cfg->timeout_days), left, until, now = (int64_t)rc->now;
+	char when[REPLY_TIME_SIZE], how[64], back[REPLY_TIME_SIZE];
 	const char *who;
+	bool you, away = false;
 	struct text t = { 0 };
 
 	if (next == NULL || at == 0)
 		return next;
 	who = game_player_to_move(g);
-	left = at > (int64_t)rc->now ? at - (int64_t)rc->now : 0;
+	you = reader != NULL && strcmp(who, reader) == 0;
+	until = at;
+	left = at - now;
+	if (rc->away_user[0] != '\0' && strcmp(rc->away_user, who) == 0) {
+		/* the clock stood still while they were away since the last turn (cleanup.c's clock_stopped) */
+		left += overlap(rc->away_start, rc->away_end, g->last_move, now);
+		away = rc->away_start <= now && now < rc->away_end && rc->away_start < at;
+		/* away now: the time left waits for their return */
+		until = away ? rc->away_end + left : now + left;
+	}
+	if (left < 0)
+		left = 0;
 	duration_text(left, how, sizeof how);
 	tputs(&t, next);
 	free(next);
 	if (t.b.len > 0 && t.b.s[t.b.len - 1] != '\n')
 		tputs(&t, "\n");
-	if (reader != NULL && strcmp(who, reader) == 0)
-		tprintf(&t, "%sYou have %s to move, until %s: then the game is lost on time.\n",
-		    t.b.len > 0 ? "\n" : "", how, reply_time_str(at, when));
+	if (t.b.len > 0)
+		tputs(&t, "\n");
+	if (away)
+		tprintf(&t, "%s away until %s (vacation): the clock stands still until then.\n",
+		    you ? "You are" : who, reply_time_str(rc->away_end, back));
+	if (you)
+		tprintf(&t, "You have %s to move, until %s: then the game is lost on time.\n", how,
+		    reply_time_str(until, when));
 	else
-		tprintf(&t, "%s%s has %s to move, until %s.\n", t.b.len > 0 ? "\n" : "", who, how,
-		    reply_time_str(at, when));
+		tprintf(&t, "%s has %s to move, until %s.\n", who, how, reply_time_str(until, when));
 	return tfinish(&t);
 }
 

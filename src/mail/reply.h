@@ -103,6 +103,9 @@ struct reply_ctx {
 	char *cached_html;	/* mail.html once read, owned: reply_release() */
 	bool html_missing;	/* the templates directory has no mail.html: text only */
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
+	/* the vacation of a board's player to move (reply_set_away), "" when none */
+	char away_user[GAME_NAME_SIZE];
+	int64_t away_start, away_end;
 };
 
 /* One composed reply: recipient and message. */
@@ -169,6 +172,15 @@ struct reply_event {
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
 };
+
+/*
+ * The vacation (start, end) of userid, the player to move on the board the
+ * next replies tell, or userid NULL for none.  Their clock stands still
+ * while they are away (cleanup.c), so the time left those replies show
+ * counts it as cleanup does: the limit moves on by the absence after the
+ * last turn, and during it "away until ..." is said.
+ */
+void reply_set_away(struct reply_ctx *rc, const char *userid, int64_t start, int64_t end);
 
 /*
  * in_id, in_refs and sender come from the incoming mail and must stay valid
