@@ -1,7 +1,8 @@
 /*
  * observe: the mail commands of observers, who follow boards they do not
  * play.  subscribe and unsubscribe a board (its game file's observers:),
- * or every board ("all", the watchers file, store/audience.h); notify
+ * or every board ("all", the watchers file, store/audience.h, an account
+ * change: accounts.lock, job_commit_account); notify
  * on|off, the mail that ends a board (its game file's notify:) or every
  * board (the watchers file's "results").  Who then gets a board's mail is
  * audience_of_board()'s to say; observers get a read-only view of it
@@ -151,30 +152,61 @@ enum process_status observe_notify(struct job *j)
 
 /*
  * The watchers file (every board): subscribe/unsubscribe ... all, notify
- * on|off.  A rewrite of that one file under its lock; the confirmation is
- * queued after it.  A copy of the mail after a crash between the two finds
- * the change made and is refused as "already": nothing is done twice.
+ * on|off.  An account change (accounts.lock held: MAILCMD_ACCOUNTS): the
+ * confirmation staged with the token of the mail's stamp, the file
+ * rewritten with the change and the stamp (the commit point), the
+ * confirmation released (job_commit_account).  A copy of a mail whose
+ * change was written finds its stamp there and is dropped: its
+ * confirmation, released by the recovery, is the one answer.
  */
+struct watch_change {
+	enum audience_watch kind;
+	bool on;
+	char stamp[AUDIENCE_STAMP_LEN + 1];
+};
+
+static enum store_status write_watch(struct job *j, const char *token, const char *expect, const void *arg)
+{
+	const struct watch_change *w = arg;
+	enum store_status ss;
+	bool changed;
+
+	ss = audience_watch(j->st, j->cfg.lock_timeout_ms, j->user.userid, w->kind, w->on, w->stamp, &changed);
+	if (ss == STORE_OK && !changed)
+		ss = STORE_CHANGED;	/* not under accounts.lock: an admin's edit; the next try looks again */
+	return ss;
+}
+
 static enum process_status watch_every_board(struct job *j, enum audience_watch kind, bool on)
 {
-	const char *userid = j->user.userid;
-	char subject[120], news[300], how[200];
+	const char *userid;
+	char subject[120], news[300], how[200], token[AUDIENCE_TOKEN_MAX + 1], last[AUDIENCE_STAMP_LEN + 1];
+	struct watch_change w;
 	struct reply_mail m;
-	enum store_status ss;
+	enum store_status ss, wrote;
 	enum process_status ps;
-	bool changed, all = kind == AUDIENCE_ALL;
+	bool ok, yes, found, all = kind == AUDIENCE_ALL;
 
-	ss = audience_watch(j->st, j->cfg.lock_timeout_ms, userid, kind, on, &changed);
-	if (ss == STORE_TIMEOUT) {
-		job_detail(j, "tempfail", "the watchers file is locked by another process: try again later");
-		return PROCESS_TEMPFAIL;
-	}
+	memset(&m, 0, sizeof m);
+	ps = job_authenticate(j, j->cmd.userid, j->cmd.password, &j->user, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
+	userid = j->user.userid;
+	w.kind = kind;
+	w.on = on;
+	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->now, w.stamp);
+	ss = audience_watching(j->st, userid, kind, &yes);
+	if (ss == STORE_OK && yes == on)
+		ss = audience_last(j->st, userid, last, &found);
 	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot write the watchers file");
-	if (!changed && all)
+		return job_store_failure(j, ss, "cannot read the watchers file");
+	if (yes == on && found && strcmp(last, w.stamp) == 0)
+		return job_account_copy(j, all ? (on ? "subscribe all" : "unsubscribe all") :
+		    (on ? "notify on" : "notify off"));
+	if (yes == on && all)
 		return job_refuse(j, NULL, on ? "%s observes every board already" : "%s does not observe every board "
 		    "(unsubscribe <board> <userid> <password> stops one board)", userid);
-	if (!changed)
+	if (yes == on)
 		return job_refuse(j, NULL, on ? "%s gets the result of every board already" : "%s does not get the "
 		    "result of every board (notify <userid> <password> off <board> stops one board)", userid);
 	if (all) {
@@ -192,14 +224,23 @@ static enum process_status watch_every_board(struct job *j, enum audience_watch 
 		snprintf(how, sizeof how, on ? "To stop, send:\n\n    notify %s <password> off" :
 		    "To ask for them again, send:\n\n    notify %s <password> on", userid);
 	}
-	memset(&m, 0, sizeof m);
 	ps = confirm(j, subject, news, how, &m);
-	if (ps == PROCESS_OK)
-		ps = job_reply(j, &m);
+	if (ps != PROCESS_OK)
+		goto out;
+	audience_token(w.stamp, token);
+	ps = job_commit_account(j, userid, token, j->user.hash, &m, 1, write_watch, &w, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_CHANGED)
+		wrote = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
+	if (wrote != STORE_OK) {
+		ps = job_account_failure(j, wrote, "cannot write the watchers file");
+		goto out;
+	}
+	job_detail(j, "ok", "%s %s every board", userid, all ? (on ? "observes" : "no longer observes") :
+	    (on ? "gets the result of" : "no longer gets the result of"));
+out:
 	reply_mail_release(&m);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "%s %s every board", userid, all ? (on ? "observes" : "no longer observes") :
-		    (on ? "gets the result of" : "no longer gets the result of"));
 	return ps;
 }
 

@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <sys/random.h>
 
+#include "store/audience.h"
+
 #define CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"	/* 32 letters: 5 bits each */
 #define CODE_HASH_COST 1	/* yescrypt's cheapest: 50 random bits need no stretching */
 #define LINE_MAX_BYTES (IDENT_USERID_MAX + STORE_HASH_MAX + MAILADDR_MAX + 80)
@@ -558,14 +560,15 @@ static bool token_is(const char *token, size_t len, uint64_t hash)
 
 enum store_status accounts_holds(struct store *st, const char *userid, size_t len, uint64_t hash, bool *same)
 {
-	char token[ACCOUNTS_TOKEN_MAX + 1], vtoken[VACATIONS_TOKEN_MAX + 1];
+	char token[ACCOUNTS_TOKEN_MAX + 1], vtoken[VACATIONS_TOKEN_MAX + 1], wtoken[AUDIENCE_TOKEN_MAX + 1];
+	char stamp[AUDIENCE_STAMP_LEN + 1];
 	struct accounts_code *list = NULL;
 	struct store_reserved r;
 	struct store_user u;
 	struct vacation v;
 	enum store_status status;
 	size_t n = 0, i;
-	bool exists;
+	bool exists, found;
 
 	*same = false;
 	status = store_user_find(st, userid, &u);
@@ -587,6 +590,17 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 			*same = token_is(token, len, hash);
 		}
 		return STORE_OK;
+	}
+	/* a change of the watchers file: its "last" line (audience.h) */
+	status = audience_last(st, u.userid, stamp, &found);
+	if (status != STORE_OK)
+		return status;
+	if (found) {
+		audience_token(stamp, wtoken);
+		if (token_is(wtoken, len, hash)) {
+			*same = true;
+			return STORE_OK;
+		}
 	}
 	/* a vacation: the line the write made (vacations.h) */
 	status = vacations_find(st, u.userid, &v);

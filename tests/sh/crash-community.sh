@@ -8,6 +8,9 @@
 # there, or gone); after the clean redelivery it is the one after, the
 # replies are exactly those of a run never killed (one set, byte for byte),
 # nothing is left in the outbox, and the log has the mail applied once.
+# The same for the changes of the watchers file (subscribe ... all, notify
+# ... off of every board: an account change, job_commit_account), the file
+# in place of the board: changed once, its confirmation delivered once.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 A=alice@example.org
@@ -18,6 +21,11 @@ kills=0
 # board HOME: the game file of board 101, or "gone"
 board() {
 	if [ -f "$1/games/101.game" ]; then cat "$1/games/101.game"; else echo gone; fi
+}
+
+# watchers HOME: the watchers file (store/audience.h), or "none"
+watchers() {
+	if [ -f "$1/watchers" ]; then cat "$1/watchers"; else echo none; fi
 }
 
 # setup HOME MAIL...: a home with alice, bob and carol, then each "FROM|SUBJECT"
@@ -34,9 +42,10 @@ setup() {
 	rm -rf "$h/mail"
 }
 
-# killed NAME HOME FROM SUBJECT: the mail killed at each step, as above
+# killed NAME HOME FROM SUBJECT [STATE]: the mail killed at each step, as
+# above; STATE (board, the default, or watchers) prints what it changes
 killed() {
-	name=$1 prev=$2
+	name=$1 prev=$2 state=${5:-board} what=${6:-board 101}
 	mail "$3" "$4" "$name@x" >"$tmp/mail"
 	t=$((T0 + 600))
 	ref=$tmp/ref
@@ -45,8 +54,8 @@ killed() {
 	rc=$(crash_feed "$ref" $t "$tmp/mail")
 	[ "$rc" = 0 ] || { fail "$name: '$4' exits $rc"; return; }
 	reply_sums "$ref" >"$tmp/want"
-	board "$prev" >"$tmp/before"
-	board "$ref" >"$tmp/after"
+	"$state" "$prev" >"$tmp/before"
+	"$state" "$ref" >"$tmp/after"
 	cmp -s "$tmp/before" "$tmp/after" && { fail "$name: '$4' changed nothing"; return; }
 	k=0
 	bad=
@@ -62,21 +71,21 @@ killed() {
 			break
 		fi
 		kills=$((kills + 1))
-		board "$w" >"$tmp/now"
+		"$state" "$w" >"$tmp/now"
 		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
-		    bad="$bad; killed at step $k: board 101 is neither the one before nor the one after"
+		    bad="$bad; killed at step $k: $what is neither the one before nor the one after"
 		k2=$(((k * 7) % 23 + 1))
 		rc=$(crash_feed "$w" $t "$tmp/mail" $k2)
 		if [ "$rc" = 137 ]; then
 			kills=$((kills + 1))
-			board "$w" >"$tmp/now"
+			"$state" "$w" >"$tmp/now"
 			cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
-			    bad="$bad; killed at step $k then $k2: board 101 is neither the one before nor the one after"
+			    bad="$bad; killed at step $k then $k2: $what is neither the one before nor the one after"
 		fi
 		rc=$(crash_feed "$w" $t "$tmp/mail")
 		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		board "$w" >"$tmp/now"
-		cmp -s "$tmp/now" "$tmp/after" || bad="$bad; killed at step $k: after the redelivery the board is not the one after"
+		"$state" "$w" >"$tmp/now"
+		cmp -s "$tmp/now" "$tmp/after" || bad="$bad; killed at step $k: after the redelivery $what is not the one after"
 		reply_sums "$w" >"$tmp/got"
 		cmp -s "$tmp/got" "$tmp/want" ||
 		    bad="$bad; killed at step $k (then $k2): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
@@ -111,5 +120,26 @@ else
 fi
 setup "$tmp/challenged" "$A|challenge alice secret bob -size=5"
 killed decline "$tmp/challenged" $B "decline 101 bob hunter2"
+setup "$tmp/watchless"
+killed subscribe-all "$tmp/watchless" $C "subscribe carol pw3 all" watchers "the watchers file"
+setup "$tmp/notified" "$C|notify carol pw3 on"
+killed notify-off "$tmp/notified" $C "notify carol pw3 off" watchers "the watchers file"
+# a copy of the mail after a clean run whose record of handled mails is
+# lost (seen.h: a cache): known by its stamp in the watchers file, dropped
+w=$tmp/again
+rm -rf "$w"
+cp -R "$tmp/ref" "$w"
+rm -f "$w/seen"
+reply_sums "$w" >"$tmp/want"
+watchers "$w" >"$tmp/before"
+rc=$(crash_feed "$w" $((T0 + 700)) "$tmp/mail")
+reply_sums "$w" >"$tmp/got"
+watchers "$w" >"$tmp/now"
+if [ "$rc" = 0 ] && cmp -s "$tmp/got" "$tmp/want" && cmp -s "$tmp/now" "$tmp/before" &&
+    grep -q "<notify-off@x>.* dropped: " "$w/log"; then
+	pass "notify-off: a copy delivered later, its record lost, is dropped: the watchers file and the replies unchanged"
+else
+	fail "notify-off: a copy delivered later: exit $rc, replies $(tr '\n' ' ' <"$tmp/got")"
+fi
 [ "$kills" -ge 30 ] && pass "$kills kills in all" || fail "only $kills kills"
 done_testing
