@@ -8,6 +8,8 @@
 # there, or gone); after the clean redelivery it is the one after, the
 # replies are exactly those of a run never killed (one set, byte for byte),
 # nothing is left in the outbox, and the log has the mail applied once.
+# notify on|off of several boards: each board the one before or the one
+# after, the confirmation only once all are written, and once.
 # The same for the changes of the watchers file (subscribe ... all, notify
 # ... off of every board: an account change, job_commit_account), the file
 # in place of the board: changed once, its confirmation delivered once.
@@ -18,14 +20,27 @@ B=bob@example.com
 C=carol@example.net
 kills=0
 
+# The states a kill may leave, one line per file, its checksum:
 # board HOME: the game file of board 101, or "gone"
 board() {
-	if [ -f "$1/games/101.game" ]; then cat "$1/games/101.game"; else echo gone; fi
+	if [ -f "$1/games/101.game" ]; then cksum <"$1/games/101.game"; else echo gone; fi
+}
+
+# boards HOME: the game files of boards 101 and 102 (a mail of several boards)
+boards() {
+	cksum <"$1/games/101.game"
+	cksum <"$1/games/102.game"
 }
 
 # watchers HOME: the watchers file (store/audience.h), or "none"
 watchers() {
-	if [ -f "$1/watchers" ]; then cat "$1/watchers"; else echo none; fi
+	if [ -f "$1/watchers" ]; then cksum <"$1/watchers"; else echo none; fi
+}
+
+# between NOW BEFORE AFTER: each line of NOW is that of BEFORE or of AFTER
+# (each file the one before or the one after the mail)
+between() {
+	paste -d '|' "$1" "$2" "$3" | awk -F'|' '$1 != $2 && $1 != $3 { bad = 1 } END { exit bad }'
 }
 
 # setup HOME MAIL...: a home with alice, bob and carol, then each "FROM|SUBJECT"
@@ -59,6 +74,7 @@ killed() {
 	cmp -s "$tmp/before" "$tmp/after" && { fail "$name: '$4' changed nothing"; return; }
 	k=0
 	bad=
+	mixed=0
 	while :; do
 		k=$((k + 1))
 		w=$tmp/w
@@ -72,14 +88,15 @@ killed() {
 		fi
 		kills=$((kills + 1))
 		"$state" "$w" >"$tmp/now"
-		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
+		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" || mixed=$((mixed + 1))
+		between "$tmp/now" "$tmp/before" "$tmp/after" ||
 		    bad="$bad; killed at step $k: $what is neither the one before nor the one after"
 		k2=$(((k * 7) % 23 + 1))
 		rc=$(crash_feed "$w" $t "$tmp/mail" $k2)
 		if [ "$rc" = 137 ]; then
 			kills=$((kills + 1))
 			"$state" "$w" >"$tmp/now"
-			cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" ||
+			between "$tmp/now" "$tmp/before" "$tmp/after" ||
 			    bad="$bad; killed at step $k then $k2: $what is neither the one before nor the one after"
 		fi
 		rc=$(crash_feed "$w" $t "$tmp/mail")
@@ -120,6 +137,14 @@ else
 fi
 setup "$tmp/challenged" "$A|challenge alice secret bob -size=5"
 killed decline "$tmp/challenged" $B "decline 101 bob hunter2"
+# notify on|off of several boards: each board written under its lock, the
+# last with the confirmation; killed between two, the redelivery does the rest
+setup "$tmp/two" "$A|challenge alice secret bob -size=5" "$A|challenge alice secret bob -size=7"
+killed notify-boards "$tmp/two" $C "notify carol pw3 on 102 101" boards "each of boards 101 and 102"
+[ "$mixed" -ge 1 ] && pass "notify-boards: $mixed kills left board 101 written and 102 not; each redelivery completed it" ||
+    fail "notify-boards: no kill fell between the two boards' writes"
+cp -R "$tmp/ref" "$tmp/two-on"
+killed notify-boards-off "$tmp/two-on" $C "notify carol pw3 off 101 102" boards "each of boards 101 and 102"
 setup "$tmp/watchless"
 killed subscribe-all "$tmp/watchless" $C "subscribe carol pw3 all" watchers "the watchers file"
 setup "$tmp/notified" "$C|notify carol pw3 on"
