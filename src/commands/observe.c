@@ -2,12 +2,13 @@
  * observe: the mail commands of observers, who follow boards they do not
  * play.  subscribe and unsubscribe a board (its game file's observers:),
  * or every board ("all", the watchers file, store/audience.h, an account
- * change: accounts.lock, job_commit_account); notify
- * on|off, the mail that ends a board (its game file's notify:) or every
- * board (the watchers file's "results").  Who then gets a board's mail is
+ * change: accounts.lock, job_commit_account); notify on|off, the mail
+ * that ends each board given (its game file's notify:) or every board (the
+ * watchers file's "results").  Who then gets a board's mail is
  * audience_of_board()'s to say; observers get a read-only view of it
  * (reply_game).  A board's list is changed under its lock and committed by
- * the game file's protocol (job_commit_quiet: only the observer is told).
+ * the game file's protocol (job_commit_quiet, job_commit_board: only the
+ * observer is told).
  */
 #include <stdio.h>
 #include <stdlib.h>
