@@ -37,6 +37,12 @@ watchers() {
 	if [ -f "$1/watchers" ]; then cksum <"$1/watchers"; else echo none; fi
 }
 
+# closed HOME: the watchers file and the accounts (a signoff)
+closed() {
+	watchers "$1"
+	cksum <"$1/users"
+}
+
 # between NOW BEFORE AFTER: each line of NOW is that of BEFORE or of AFTER
 # (each file the one before or the one after the mail)
 between() {
@@ -87,6 +93,7 @@ killed() {
 			break
 		fi
 		kills=$((kills + 1))
+		[ -n "${forbid:-}" ] && "$forbid" "$w" && bad="$bad; killed at step $k: $forbid"
 		"$state" "$w" >"$tmp/now"
 		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" || mixed=$((mixed + 1))
 		between "$tmp/now" "$tmp/before" "$tmp/after" ||
@@ -166,5 +173,17 @@ if [ "$rc" = 0 ] && cmp -s "$tmp/got" "$tmp/want" && cmp -s "$tmp/now" "$tmp/bef
 else
 	fail "notify-off: a copy delivered later: exit $rc, replies $(tr '\n' ' ' <"$tmp/got")"
 fi
+# signoff of a watcher: its watchers lines go in the account's removal,
+# never left behind by a closed account; the confirmation once
+setup "$tmp/watching" "$C|subscribe carol pw3 all" "$C|notify carol pw3 on"
+# orphaned HOME: carol's account gone, her watchers lines left (never)
+orphaned() {
+	! grep -q '^carol:' "$1/users" && grep -q '^carol ' "$1/watchers"
+}
+forbid=orphaned
+killed signoff-watcher "$tmp/watching" $C "signoff carol pw3" closed "the watchers file or the accounts"
+forbid=
+grep -q '^carol ' "$tmp/ref/watchers" && fail "signoff: carol's watchers lines stay" ||
+    pass "signoff: carol's watchers lines are gone with the account"
 [ "$kills" -ge 30 ] && pass "$kills kills in all" || fail "only $kills kills"
 done_testing
