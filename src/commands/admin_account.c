@@ -235,7 +235,7 @@ enum admin_status admin_deluser(struct admin *a)
 	}
 	until_t = signoff_reserved_until(&a->cfg, (int64_t)a->now);
 	gamefile_time_str(until_t, until);
-	ss = store_user_remove(a->st, u.userid, NULL, (int64_t)a->now, until_t);
+	ss = signoff_remove(a->st, &a->cfg, u.userid, NULL, (int64_t)a->now, until_t);
 	if (ss != STORE_OK) {
 		store_complain(a->st, "deluser %s: %s", u.userid, store_error(a->st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;

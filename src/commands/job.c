@@ -325,13 +325,9 @@ static enum process_status no_such_board(struct job *j, long board)
 	return ps;
 }
 
-/*
- * Load board g for reading only, without its lock (game files are replaced
- * whole, never rewritten in place); *found false after a refusal was sent.
- */
-enum process_status job_load_readonly(struct job *j, long board, bool *found)
+/* Read board into g (not j->game's flag); *found false after a refusal was sent. */
+static enum process_status read_board(struct job *j, long board, struct game *g, bool *found)
 {
-	struct game *g = &j->game;
 	struct gamefile_error gerr;
 	enum store_status ss;
 	char *text = NULL;
@@ -355,9 +351,22 @@ enum process_status job_load_readonly(struct job *j, long board, bool *found)
 		game_release(g);
 		return unusable_board(j, board, gerr.msg);
 	}
-	j->game_loaded = true;
 	*found = true;
 	return PROCESS_OK;
+}
+
+/*
+ * Load board g for reading only, without its lock (game files are replaced
+ * whole, never rewritten in place); *found false after a refusal was sent.
+ */
+enum process_status job_load_readonly(struct job *j, long board, bool *found)
+{
+	enum process_status ps;
+
+	ps = read_board(j, board, &j->game, found);
+	if (ps == PROCESS_OK && *found)
+		j->game_loaded = true;
+	return ps;
 }
 
 /* Settle the outbox leftovers of a crashed run for board, its lock held (outbox.h). */
@@ -375,10 +384,9 @@ static enum process_status recover_board(struct job *j, long board)
 	return PROCESS_OK;
 }
 
-/* Load board into j->game with its lock held; *found false after a refusal was sent. */
-enum process_status job_load_locked(struct job *j, long board, bool *found)
+/* Lock board into lock, its leftovers settled; *found false after a refusal was sent. */
+static enum process_status lock_board(struct job *j, long board, struct store_lock *lock, bool *found)
 {
-	struct store_lock *lock = &j->board_lock;
 	enum store_status ss;
 	enum process_status ps;
 
@@ -406,9 +414,30 @@ enum process_status job_load_locked(struct job *j, long board, bool *found)
 		return job_store_failure(j, ss, "cannot lock the board");
 	/* settle what a crashed run left for this board before reading it */
 	ps = recover_board(j, board);
-	if (ps != PROCESS_OK)
+	if (ps == PROCESS_OK)
+		*found = true;
+	return ps;
+}
+
+/* Load board into j->game with its lock held; *found false after a refusal was sent. */
+enum process_status job_load_locked(struct job *j, long board, bool *found)
+{
+	enum process_status ps;
+
+	ps = lock_board(j, board, &j->board_lock, found);
+	if (ps != PROCESS_OK || !*found)
 		return ps;
 	return job_load_readonly(j, board, found);
+}
+
+enum process_status job_load_board(struct job *j, long board, struct store_lock *lock, struct game *g, bool *found)
+{
+	enum process_status ps;
+
+	ps = lock_board(j, board, lock, found);
+	if (ps != PROCESS_OK || !*found)
+		return ps;
+	return read_board(j, board, g, found);
 }
 
 enum process_status job_lock_new_board(struct job *j, long board)

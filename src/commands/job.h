@@ -240,6 +240,25 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
  */
 enum process_status job_lock_new_board(struct job *j, long board);
 
+/*
+ * Load board into *g (the caller's, released by it) under its lock, taken
+ * into *lock (the caller's, unlocked by it), what a crashed run left for
+ * it settled first: for a command of several boards (notify on|off
+ * <board>...), which takes their locks in ascending order.  *found false
+ * after a refusal was sent (no such board, an unreadable one).
+ */
+enum process_status job_load_board(struct job *j, long board, struct store_lock *lock, struct game *g, bool *found);
+
+/*
+ * Commit board g (its lock held, loaded by job_load_board) as
+ * job_commit_quiet() commits j->game: mails[0..n) with it, the mail
+ * recorded pending its text.  With n == 0 and last false, only the game
+ * file is written (robot.h's robot_commit, no mail, no record): a board of
+ * a command of several whose last board's commit carries the reply.
+ */
+enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
+    bool last, bool *done);
+
 /* A lock other than a board's or the accounts', for what (a challenge's limits). */
 enum process_status job_lock_path(struct job *j, const char *path, const char *what, struct store_lock *lock);
 

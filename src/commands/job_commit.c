@@ -7,6 +7,7 @@
  */
 #include "commands/job.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,6 +426,31 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
 	ps = commit_game(j, &j->game, false, mails, n, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
+}
+
+enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
+    bool last, bool *done)
+{
+	enum robot_status rbs;
+	enum process_status ps;
+	char err[300];
+
+	*done = false;
+	if (last)
+		return commit_game(j, g, false, mails, n, done);
+	assert(n == 0);
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	/* the game file alone, the mails recorded pending the old one settled first (robot.h) */
+	rbs = robot_commit(j->st, j->ob, &j->cfg, g, NULL, 0, err, sizeof err);
+	if (rbs != ROBOT_OK) {
+		job_detail(j, rbs == ROBOT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
+		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);
+		return rbs == ROBOT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	*done = true;
+	return PROCESS_OK;
 }
 
 enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done)

@@ -12,7 +12,7 @@
  * One row per command, in the order help lists them.  The slots are
  * mail/command.h's: b board, t board[#turn], u user id, o opponent,
  * p password (or one-time code), a mail address, n a number of games;
- * tails L placements, O options, N full name, C a board class, * ignored.
+ * tails L placements, O options, N full name, C a board class, B boards, * ignored.
  */
 const struct mail_command mailcmd_table[] = {
 	{ { "register", "register <userid> <password> [full name]", "upN" },
@@ -121,7 +121,7 @@ const struct mail_command mailcmd_table[] = {
 	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
 	  "for any SGF viewer: see [Game records](#game-records)" },
 	{ { "subscribe", "subscribe <userid> <password> all", "upw" },
-	  MAILCMD_LOGIN | MAILCMD_CHANGE, observe_all,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, observe_all,
 	  "",
 	  "observe every board, those started later too (the home's `watchers` file)" },
 	{ { "subscribe", "subscribe <board> <userid> <password>", "bup" },
@@ -130,22 +130,22 @@ const struct mail_command mailcmd_table[] = {
 	  "a read-only view (no move prompt, no players' comments).",
 	  "observe a board you do not play: its every mail, as a read-only view (listed in the game file)" },
 	{ { "unsubscribe", "unsubscribe <userid> <password> all", "upw" },
-	  MAILCMD_LOGIN | MAILCMD_CHANGE, observe_all,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, observe_all,
 	  "",
 	  "stops observing every board (boards subscribed one by one stay)" },
 	{ { "unsubscribe", "unsubscribe <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, observe_unsubscribe,
 	  "",
 	  "stops observing that board" },
-	{ { "notify", "notify <userid> <password> on|off", "upw" },
-	  MAILCMD_LOGIN | MAILCMD_CHANGE, observe_notify_all,
-	  "",
-	  "`on`: the final mail (the result and the whole game) of every board that ends from now on; `off` stops it" },
-	{ { "notify", "notify <userid> <password> on|off <board>", "upwb" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, observe_notify,
+	{ { "notify", "notify <userid> <password> on|off [board...]", "upwB" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, observe_notify,
 	  "Results only: the final mail of every board that ends, or of the\n"
-	  "board given.",
-	  "the same for one board you do not play (listed in its game file)" },
+	  "boards given (at most 20, each once; one refused refuses them\n"
+	  "all).",
+	  "`on`: the final mail (the result and the whole game) of every board that ends from now on; `off` stops it. "
+	  "With boards: the same for each board given (at most 20, boards you do not play, listed in their game "
+	  "files), all changed in one reply; an unknown or finished board, or one given twice, refuses the whole "
+	  "command naming it" },
 	{ { "chat", "chat <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, chat_run,
 	  "The text of your mail (below the command line, or all of it if\n"

@@ -96,7 +96,7 @@ char *mailcmd_readme_table(void);
 /* The handlers (one file per command or close family). */
 mailcmd_fn account_register, account_password;
 mailcmd_fn challenge_run, challenge_accept, challenge_decline, challenge_list;
-mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all, observe_notify_all;
+mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all;
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
 mailcmd_fn record_sgf;

@@ -232,11 +232,6 @@ enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, c
 	char *text;
 	struct game g;
 
-	ss = audience_forget(st, cfg->lock_timeout_ms, userid);
-	if (ss != STORE_OK) {
-		snprintf(err, errlen, "cannot write the watchers file: %s", store_error(st));
-		return of_store(ss);
-	}
 	ss = store_list_boards(st, &boards, &nb);
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "cannot list the boards: %s", store_error(st));
@@ -307,11 +302,23 @@ struct removal {
 	int64_t since, until;
 };
 
+enum store_status signoff_remove(struct store *st, const struct config *cfg, const char *userid, const char *expect,
+    int64_t since, int64_t until)
+{
+	enum store_status ss;
+
+	/* the watchers lines first: an account gone never leaves them to a later holder of its id */
+	ss = audience_forget(st, cfg->lock_timeout_ms, userid);
+	if (ss == STORE_OK)
+		ss = store_user_remove(st, userid, expect, since, until);
+	return ss;
+}
+
 static enum store_status write_removal(struct job *j, const char *token, const char *expect, const void *arg)
 {
 	const struct removal *r = arg;
 
-	return store_user_remove(j->st, j->cmd.userid, expect, r->since, r->until);
+	return signoff_remove(j->st, &j->cfg, j->cmd.userid, expect, r->since, r->until);
 }
 
 enum process_status signoff_mail(struct job *j)

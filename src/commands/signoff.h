@@ -2,8 +2,8 @@
  * signoff: an account closed, by its player (the mail command
  * "signoff <userid> <password>") or by the admin (oustpbm deluser USERID).
  *
- * The player is dropped from the boards they observe (and from the
- * watchers of every board, store/audience.h).
+ * The player is dropped from the boards they observe, and from the
+ * watchers of every board (store/audience.h) in the account's removal.
  *
  * Every board the player still plays is resigned, one at a time under that
  * board's lock, as a mail's resign is (outbox.h's protocol: the leftovers
@@ -25,6 +25,7 @@
 #define OUSTPBM_SIGNOFF_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "base/config.h"
@@ -60,12 +61,22 @@ enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, cons
     struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen);
 
 /*
- * Drop userid from what they observe: the watchers file, and the
- * observers of every board (under each board's lock, the game file
- * rewritten without them; no mail).  signoff_resign_all() ends with it.
+ * Drop userid from the observers of every board (under each board's lock,
+ * the game file rewritten without them; no mail).  signoff_resign_all()
+ * ends with it.
  */
 enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
     const char *userid, char *err, size_t errlen);
+
+/*
+ * Remove userid's account (store_user_remove: expect its hash, or NULL),
+ * its id reserved from since until until, after its lines of the watchers
+ * file: the one write of a signoff (under accounts.lock, the commit point
+ * of its confirmation: job_commit_account) and of deluser.  A failure
+ * between the two leaves the account, which the next try removes.
+ */
+enum store_status signoff_remove(struct store *st, const struct config *cfg, const char *userid, const char *expect,
+    int64_t since, int64_t until);
 
 /* The time until which a user id closed at since stays reserved (userid_reserve_days). */
 int64_t signoff_reserved_until(const struct config *cfg, int64_t since);

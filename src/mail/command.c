@@ -65,7 +65,7 @@ bool command_is(const struct command *cmd, const char *name)
 	return cmd->syntax != NULL && strcmp(cmd->syntax->name, name) == 0;
 }
 
-/* The tail slot of k ('L', 'O', 'N', 'T', 'C', 'W', '*'), or 0. */
+/* The tail slot of k ('L', 'O', 'N', 'T', 'C', 'W', 'B', '*'), or 0. */
 static char tail_of(const struct keyword *k)
 {
 	size_t n = strlen(k->slots);
@@ -661,7 +661,7 @@ struct layout {
 	char mid[4];		/* the middle slots' letters (u p o a n) */
 	size_t m;		/* how many middle slots */
 	size_t mid0, k;		/* the middle words: a[mid0 .. mid0 + k) */
-	char tail;		/* 'L', 'O', 'N', 'T', 'W', '*' or 0 */
+	char tail;		/* 'L', 'O', 'N', 'T', 'W', 'B', '*' or 0 */
 	size_t tail0;		/* the tail words: a[tail0 .. na) */
 	bool tail_missing;	/* the placements of a move */
 	bool positional;	/* k == m: word j in slot j */
@@ -842,7 +842,7 @@ static void layout(const struct command *out, const struct keyword *k, const str
 	t = na;
 	if ((l->tail == 'L' || l->tail == 'N' || l->tail == 'T') && na >= i + l->m + (l->tail != 'N')) {
 		t = i + l->m;	/* a word for every slot: the parser's positions */
-	} else if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C' || l->tail == 'W') {
+	} else if (l->tail == 'N' || l->tail == 'T' || l->tail == 'C' || l->tail == 'W' || l->tail == 'B') {
 		t = i + l->m < na ? i + l->m : na;
 	} else if (l->tail == 'L') {
 		for (;;) {
@@ -981,6 +981,8 @@ static bool tail_keep(const struct layout *l, const struct word *w)
 
 	if (l->tail == 'C')
 		return class_word(w, &(enum ratings_class){ 0 });
+	if (l->tail == 'B')
+		return board_word(w);
 	if (l->tail == 'L')
 		return w->len <= COMMAND_LINE_MAX && placement_word(w, true) ? true :
 		    (memcpy(fix, w->s, w->len), fix[w->len] = '\0', placements_shape(fix));
@@ -1438,6 +1440,27 @@ static enum command_status parse_tail_placements(struct command *out, const stru
 	return st;
 }
 
+/* A 'B' tail: the boards a[0..n), each once; out->board the first. */
+static enum command_status parse_boards(struct command *out, const struct keyword *k, const struct word *a, size_t n)
+{
+	enum command_status st;
+	size_t i, j;
+
+	if (n > COMMAND_BOARDS_MAX)
+		return fail(out, COMMAND_USAGE, "%s takes at most %d boards, not %zu", k->name, COMMAND_BOARDS_MAX, n);
+	for (i = 0; i < n; i++) {
+		st = parse_board(out, &a[i], false);
+		if (st != COMMAND_OK)
+			return st;
+		for (j = 0; j < i; j++)
+			if (out->boards[j] == out->board)
+				return fail(out, COMMAND_BAD_BOARD, "board %ld is given twice", out->board);
+		out->boards[out->nboards++] = out->board;
+	}
+	out->board = n > 0 ? out->boards[0] : 0;
+	return COMMAND_OK;
+}
+
 /* Parse the arguments a[0..na) by the slots of row k of g. */
 static enum command_status parse_row(struct command *out, const struct command_grammar *g, const struct keyword *k,
     const struct word *a, size_t na)
@@ -1480,6 +1503,9 @@ static enum command_status parse_row(struct command *out, const struct command_g
 	case 'T':
 		/* the rest of the line as written (the line is at most COMMAND_LINE_MAX bytes) */
 		snprintf(out->text, sizeof out->text, "%s", a[fixed].s);
+		break;
+	case 'B':
+		st = parse_boards(out, k, &a[fixed], na - fixed);
 		break;
 	case 'W':
 		/* one optional word of the synopsis's last [a|b|c]; another word may be a password: not quoted */

@@ -55,6 +55,7 @@
 #define COMMAND_GAMES_MAX 99		/* an 'n' slot: a number of games (seek, limit; seeks.h's SEEKS_MAX) */
 #define COMMAND_REMIND_MAX 365		/* -remind=DAYS (game.h's GAME_REMIND_DAYS_MAX) */
 #define COMMAND_TIMEOUT_MAX 3650	/* -timeout=DAYS (game.h's GAME_TIMEOUT_DAYS_MAX) */
+#define COMMAND_BOARDS_MAX 20		/* boards of a 'B' tail */
 
 enum command_status {
 	COMMAND_OK = 0,
@@ -99,6 +100,8 @@ enum command_status {
  *   C  a board class (optional: cmd.rating_class, -1 when none is given)
  *   N  a full name (optional)  T  a text: the rest of the line (required, cmd.text)
  *   W  one word (optional, cmd.text; the command checks it)
+ *   B  board numbers, none to COMMAND_BOARDS_MAX, each once (cmd.boards,
+ *      cmd.nboards; cmd.board the first, 0 for none)
  *   *  any words, optional, masked in the log (cmd.text, for the command to read)
  * The masking of passwords and the usage errors read the same slots.
  */
@@ -187,6 +190,8 @@ struct command {
 	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
 	long board;		/* move swap resign show history */
+	long boards[COMMAND_BOARDS_MAX];	/* a 'B' tail, in the order given */
+	size_t nboards;
 	int turn;		/* the #turn given, 0 if none */
 	enum command_offer offer;	/* move ... undo|propose|accept|reject: no placements then */
 	size_t nplacements;	/* move */

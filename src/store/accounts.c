@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <sys/random.h>
 
+#include "store/audience.h"
+
 #define CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"	/* 32 letters: 5 bits each */
 #define CODE_HASH_COST 1	/* yescrypt's cheapest: 50 random bits need no stretching */
 #define LINE_MAX_BYTES (IDENT_USERID_MAX + STORE_HASH_MAX + MAILADDR_MAX + 80)
@@ -244,65 +246,9 @@ static bool parse_code(const char *line, size_t n, struct accounts_code *c, cons
 	return true;
 }
 
-/* The codes of text in file order (line numbers into *lines if not NULL); STORE_CORRUPT naming a bad line. */
-static enum store_status parse_codes(struct store *st, const char *text, size_t len, struct accounts_code **list,
-    unsigned **lines, size_t *count)
+static bool code_record(const char *line, size_t n, void *rec, const char **why)
 {
-	struct accounts_code *c = NULL, *nc;
-	unsigned *ln = NULL, *nl, lineno = 0;
-	enum store_status status = STORE_OK;
-	size_t n = 0, alloc = 0, pos = 0;
-	const char *why;
-
-	*list = NULL;
-	*count = 0;
-	if (lines != NULL)
-		*lines = NULL;
-	while (text != NULL && pos < len) {
-		const char *line = text + pos, *eol = memchr(line, '\n', len - pos);
-		size_t ll = eol != NULL ? (size_t)(eol - line) : len - pos, k;
-
-		pos += ll + 1;
-		lineno++;
-		if (ll > 0 && line[ll - 1] == '\r')
-			ll--;
-		for (k = 0; k < ll && (line[k] == ' ' || line[k] == '\t'); k++)
-			;
-		if (k == ll || line[k] == '#')
-			continue;
-		if (n == alloc) {
-			alloc = alloc != 0 ? alloc * 2 : 16;
-			nc = realloc(c, alloc * sizeof *c);
-			if (nc == NULL)
-				goto nomem;
-			c = nc;
-			nl = realloc(ln, alloc * sizeof *ln);
-			if (nl == NULL)
-				goto nomem;
-			ln = nl;
-		}
-		if (!parse_code(line, ll, &c[n], &why)) {
-			store_set_error(st, "%s/%s line %u %s", store_home(st), ACCOUNTS_FILE, lineno, why);
-			status = STORE_CORRUPT;
-			goto out;
-		}
-		ln[n++] = lineno;
-	}
-	*list = c;
-	*count = n;
-	c = NULL;
-	if (lines != NULL) {
-		*lines = ln;
-		ln = NULL;
-	}
-	goto out;
-nomem:
-	store_set_error(st, "out of memory");
-	status = STORE_TEMPFAIL;
-out:
-	free(c);
-	free(ln);
-	return status;
+	return parse_code(line, n, rec, why);
 }
 
 /* Read the codes file; none is an empty list. */
@@ -310,21 +256,12 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
     size_t *count)
 {
 	enum store_status status;
-	char *text = NULL;
-	size_t len = 0;
+	void *recs = NULL;
 
-	*list = NULL;
-	*count = 0;
-	if (lines != NULL)
-		*lines = NULL;
-	status = store_read_file(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, &text, &len);
-	if (status == STORE_NOT_FOUND)
-		return STORE_OK;
-	if (status != STORE_OK)
-		return status;
-	status = parse_codes(st, text, len, list, lines, count);
-	free(text);
-	return status;
+	status = store_read_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list, code_record, &recs, lines,
+	    count);
+	*list = recs;
+	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
 /*
@@ -522,17 +459,11 @@ enum store_status accounts_code_all(struct store *st, struct accounts_code **lis
     size_t *count)
 {
 	enum store_status status;
-	char *text = NULL;
-	size_t len = 0;
+	void *recs = NULL;
 
-	*list = NULL;
-	*lines = NULL;
-	*count = 0;
-	status = store_read_file(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, &text, &len);
-	if (status != STORE_OK)
-		return status;
-	status = parse_codes(st, text, len, list, lines, count);
-	free(text);
+	status = store_read_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list, code_record, &recs, lines,
+	    count);
+	*list = recs;
 	return status;
 }
 
@@ -558,14 +489,15 @@ static bool token_is(const char *token, size_t len, uint64_t hash)
 
 enum store_status accounts_holds(struct store *st, const char *userid, size_t len, uint64_t hash, bool *same)
 {
-	char token[ACCOUNTS_TOKEN_MAX + 1], vtoken[VACATIONS_TOKEN_MAX + 1];
+	char token[ACCOUNTS_TOKEN_MAX + 1], vtoken[VACATIONS_TOKEN_MAX + 1], wtoken[AUDIENCE_TOKEN_MAX + 1];
+	char stamp[AUDIENCE_STAMP_LEN + 1];
 	struct accounts_code *list = NULL;
 	struct store_reserved r;
 	struct store_user u;
 	struct vacation v;
 	enum store_status status;
 	size_t n = 0, i;
-	bool exists;
+	bool exists, found;
 
 	*same = false;
 	status = store_user_find(st, userid, &u);
@@ -587,6 +519,17 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 			*same = token_is(token, len, hash);
 		}
 		return STORE_OK;
+	}
+	/* a change of the watchers file: its "last" line (audience.h) */
+	status = audience_last(st, u.userid, stamp, &found);
+	if (status != STORE_OK)
+		return status;
+	if (found) {
+		audience_token(stamp, wtoken);
+		if (token_is(wtoken, len, hash)) {
+			*same = true;
+			return STORE_OK;
+		}
 	}
 	/* a vacation: the line the write made (vacations.h) */
 	status = vacations_find(st, u.userid, &v);

@@ -40,7 +40,12 @@
  *                                  since that time (signoff)
  *     "vacation <start> <end>"     the account's line of the vacations file
  *                                  says that absence (vacation, vacations.h)
- * Hashes are salted and since is a time, so a token names one write.
+ *     "watchers <stamp>"           the account's "last" line of the watchers
+ *                                  file says that stamp (subscribe ... all,
+ *                                  unsubscribe ... all, notify ... on|off:
+ *                                  audience.h)
+ * Hashes are salted, since is a time and a stamp names a mail, so a token
+ * names one write.
  *
  * Errors are the store's (enum store_status, store_error()).
  */

@@ -1,16 +1,34 @@
 /* audience: who gets the mail of a board.  See audience.h. */
 #include "store/audience.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "base/strbuf.h"
 
 #define HEADER "# oustpbm watchers: <userid> all|results, one a line (README: Observers)\n"
 
-static const char *const kind_names[] = { "all", "results" };
+/* The kinds of line: enum audience_watch's, then KIND_LAST, the stamp of the user's last change. */
+#define KIND_LAST 2
+#define KINDS 3
+static const char *const kind_names[KINDS] = { "all", "results", "last" };
+
+/* A stamp: AUDIENCE_STAMP_LEN lower-case hex digits. */
+static bool stamp_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n != AUDIENCE_STAMP_LEN)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
 
 /* The watchers file, "" when missing; the caller frees *text. */
 static enum store_status read_watchers(struct store *st, char **text, size_t *len)
@@ -27,14 +45,15 @@ static enum store_status read_watchers(struct store *st, char **text, size_t *le
 }
 
 /*
- * The next line of the watchers file from *p: its user id and kind, false
- * at the end.  A comment, a blank or a malformed line (an admin's typo) is
- * skipped: it names nobody.
+ * The next line of the watchers file from *p: its user id and kind (a
+ * "last" line's stamp into stamp, when not NULL), false at the end.  A
+ * comment, a blank or a malformed line (an admin's typo) is skipped: it
+ * names nobody.
  */
 static bool next_watcher(const char **p, char userid[IDENT_USERID_MAX + 1], int *kind, const char **line,
-    size_t *linelen)
+    size_t *linelen, char stamp[AUDIENCE_STAMP_LEN + 1])
 {
-	const char *s, *e, *sp;
+	const char *s, *e, *sp, *w, *v;
 	size_t n;
 
 	for (s = *p; *s != '\0'; s = e + (*e == '\n')) {
@@ -49,12 +68,22 @@ static bool next_watcher(const char **p, char userid[IDENT_USERID_MAX + 1], int 
 			continue;
 		memcpy(userid, s, (size_t)(sp - s));
 		userid[sp - s] = '\0';
-		n = (size_t)(e - sp - 1);
-		for (*kind = 0; *kind < 2; (*kind)++)
-			if (n == strlen(kind_names[*kind]) && strncmp(sp + 1, kind_names[*kind], n) == 0)
+		w = sp + 1;
+		v = memchr(w, ' ', (size_t)(e - w));
+		n = (size_t)((v != NULL ? v : e) - w);
+		for (*kind = 0; *kind < KINDS; (*kind)++)
+			if (n == strlen(kind_names[*kind]) && strncmp(w, kind_names[*kind], n) == 0)
 				break;
-		if (*kind < 2 && ident_userid_ok(userid))
+		/* "userid last STAMP"; the others have no value */
+		if (*kind == KIND_LAST ? v == NULL || !stamp_ok(v + 1, (size_t)(e - v - 1)) : v != NULL)
+			continue;
+		if (*kind < KINDS && ident_userid_ok(userid)) {
+			if (*kind == KIND_LAST && stamp != NULL) {
+				memcpy(stamp, v + 1, AUDIENCE_STAMP_LEN);
+				stamp[AUDIENCE_STAMP_LEN] = '\0';
+			}
 			return true;
+		}
 	}
 	*p = s;
 	return false;
@@ -72,7 +101,7 @@ enum store_status audience_watching(struct store *st, const char *userid, enum a
 	ss = read_watchers(st, &text, &len);
 	if (ss != STORE_OK)
 		return ss;
-	for (p = text; next_watcher(&p, who, &k, &line, &linelen);)
+	for (p = text; next_watcher(&p, who, &k, &line, &linelen, NULL);)
 		if (k == (int)kind && strcasecmp(who, userid) == 0)
 			*yes = true;
 	free(text);
@@ -130,8 +159,8 @@ enum store_status audience_of_board(struct store *st, const struct game *g, bool
 			ss = add(st, g->observers[i].userid, g->observers[i].results ? AUDIENCE_NOTIFY : AUDIENCE_OBSERVER, out, n, &cap);
 	if (ss == STORE_OK)
 		ss = read_watchers(st, &text, &len);
-	for (p = text; ss == STORE_OK && next_watcher(&p, who, &k, &line, &linelen);)
-		if (k == AUDIENCE_ALL || final)
+	for (p = text; ss == STORE_OK && next_watcher(&p, who, &k, &line, &linelen, NULL);)
+		if (k == AUDIENCE_ALL || (k == AUDIENCE_RESULTS && final))
 			ss = add(st, who, k == AUDIENCE_ALL ? AUDIENCE_WATCH_ALL : AUDIENCE_WATCH_RESULTS, out, n, &cap);
 	free(text);
 	if (ss != STORE_OK) {
@@ -142,13 +171,60 @@ enum store_status audience_of_board(struct store *st, const struct game *g, bool
 	return ss;
 }
 
+enum store_status audience_last(struct store *st, const char *userid, char stamp[AUDIENCE_STAMP_LEN + 1],
+    bool *found)
+{
+	char *text = NULL, who[IDENT_USERID_MAX + 1], got[AUDIENCE_STAMP_LEN + 1];
+	const char *p, *line;
+	size_t len, linelen;
+	enum store_status ss;
+	int k;
+
+	*found = false;
+	stamp[0] = '\0';
+	ss = read_watchers(st, &text, &len);
+	if (ss != STORE_OK)
+		return ss;
+	for (p = text; next_watcher(&p, who, &k, &line, &linelen, got);)
+		if (k == KIND_LAST && strcasecmp(who, userid) == 0) {
+			memcpy(stamp, got, sizeof got);
+			*found = true;
+		}
+	free(text);
+	return STORE_OK;
+}
+
+void audience_stamp(const char *id, const char *sender, int64_t now, char stamp[AUDIENCE_STAMP_LEN + 1])
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *key;
+	uint64_t h;
+
+	if (id != NULL && id[0] != '\0')
+		strbuf_printf(&sb, "mail %s\n%s", id, sender);
+	else
+		strbuf_printf(&sb, "nomail %s\n%lld %ld", sender, (long long)now, (long)getpid());
+	key = strbuf_finish(&sb);
+	/* out of memory: a stamp of its own, matching no copy (the copy is then refused as "already") */
+	h = key != NULL ? store_text_hash(key, strlen(key)) : (uint64_t)now ^ (uint64_t)getpid() << 32;
+	snprintf(stamp, AUDIENCE_STAMP_LEN + 1, "%016llx", (unsigned long long)h);
+	free(key);
+}
+
+void audience_token(const char *stamp, char buf[AUDIENCE_TOKEN_MAX + 1])
+{
+	snprintf(buf, AUDIENCE_TOKEN_MAX + 1, "watchers %s", stamp);
+}
+
 /*
  * Rewrite the watchers file without the lines of userid (of kind, or of
- * every kind when kind < 0), then with "userid kind" added when add; under
- * watchers.lock.  *changed false when the text would stay the same.
+ * every kind, its "last" line too, when kind < 0), then with "userid kind"
+ * added when add_line and, with a stamp, its "last" line replaced by
+ * "userid last stamp"; under watchers.lock.  *changed false when the
+ * lines of kind would stay the same (then nothing is written).
  */
 static enum store_status rewrite(struct store *st, unsigned long timeout_ms, const char *userid, int kind,
-    bool add_line, bool *changed)
+    bool add_line, const char *stamp, bool *changed)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct strbuf sb = STRBUF_INIT;
@@ -169,8 +245,10 @@ static enum store_status rewrite(struct store *st, unsigned long timeout_ms, con
 	if (len == 0)
 		strbuf_puts(&sb, HEADER);
 	for (p = prev = text; *prev != '\0'; prev = p) {
-		bool found = next_watcher(&p, who, &k, &line, &linelen);
-		bool mine = found && strcasecmp(who, userid) == 0 && (kind < 0 || k == kind);
+		bool found = next_watcher(&p, who, &k, &line, &linelen, NULL);
+		bool user = found && strcasecmp(who, userid) == 0;
+		bool mine = user && (kind < 0 || k == kind);
+		bool drop = mine || (user && k == KIND_LAST && stamp != NULL);
 
 		/* the lines skipped on the way (comments, an admin's others) are kept as they are */
 		strbuf_add(&sb, prev, found ? (size_t)(line - prev) : (size_t)(p - prev));
@@ -178,13 +256,15 @@ static enum store_status rewrite(struct store *st, unsigned long timeout_ms, con
 			break;
 		if (mine)
 			had = true;
-		else
+		if (!drop)
 			strbuf_add(&sb, line, linelen);
-		if (line[linelen - 1] != '\n' && !mine)
+		if (line[linelen - 1] != '\n' && !drop)
 			strbuf_add(&sb, "\n", 1);
 	}
 	if (add_line)
 		strbuf_printf(&sb, "%s %s\n", userid, kind_names[kind]);
+	if (stamp != NULL)
+		strbuf_printf(&sb, "%s %s %s\n", userid, kind_names[KIND_LAST], stamp);
 	out = strbuf_finish(&sb);
 	if (out == NULL) {
 		ss = STORE_TEMPFAIL;
@@ -203,14 +283,15 @@ out:
 }
 
 enum store_status audience_watch(struct store *st, unsigned long timeout_ms, const char *userid,
-    enum audience_watch kind, bool on, bool *changed)
+    enum audience_watch kind, bool on, const char *stamp, bool *changed)
 {
-	return rewrite(st, timeout_ms, userid, (int)kind, on, changed);
+	assert(stamp == NULL || stamp_ok(stamp, strlen(stamp)));
+	return rewrite(st, timeout_ms, userid, (int)kind, on, stamp, changed);
 }
 
 enum store_status audience_forget(struct store *st, unsigned long timeout_ms, const char *userid)
 {
 	bool changed;
 
-	return rewrite(st, timeout_ms, userid, -1, false, &changed);
+	return rewrite(st, timeout_ms, userid, -1, false, NULL, &changed);
 }

@@ -10,8 +10,16 @@
  *                         mail of every board, `subscribe <userid>
  *                         <password> all`) or "carol results" (the mail
  *                         that ends each board, `notify <userid>
- *                         <password> on`); '#' lines are comments
+ *                         <password> on`); '#' lines are comments;
+ *                         "carol last 0123456789abcdef", the stamp of the
+ *                         mail that last changed carol's lines (below)
  *   <home>/watchers.lock  orders its rewrites
+ *
+ * A change by mail is an account change (store/accounts.h): committed
+ * with its confirmation under accounts.lock, its token "watchers STAMP",
+ * which the account holds while its "last" line says STAMP.  The stamp
+ * names the mail (audience_stamp), so a copy of a mail whose change was
+ * written is known as such and not answered twice.
  *
  * Each user gets one mail: a player never gets an observer's too, an
  * observer listed twice gets one.  Observer mails count toward nothing
@@ -24,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "game/game.h"
 #include "store/store.h"
@@ -31,6 +40,8 @@
 #define AUDIENCE_FILE "watchers"
 #define AUDIENCE_LOCK_FILE "watchers.lock"
 #define AUDIENCE_FILE_MAX (4L * 1024 * 1024)	/* bytes of the watchers file */
+#define AUDIENCE_STAMP_LEN 16			/* hex digits of a stamp */
+#define AUDIENCE_TOKEN_MAX (AUDIENCE_STAMP_LEN + 9)	/* "watchers STAMP" */
 
 /* What a user watches of every board (the watchers file). */
 enum audience_watch {
@@ -67,12 +78,28 @@ enum store_status audience_watching(struct store *st, const char *userid, enum a
 /*
  * Make userid watch kind of every board (on) or stop (off), under
  * watchers.lock waited for at most timeout_ms; *changed false when it was
- * so already (nothing written).
+ * so already (nothing written).  stamp (AUDIENCE_STAMP_LEN lower-case hex
+ * digits, or NULL) becomes userid's "last" line in the same write.
  */
 enum store_status audience_watch(struct store *st, unsigned long timeout_ms, const char *userid,
-    enum audience_watch kind, bool on, bool *changed);
+    enum audience_watch kind, bool on, const char *stamp, bool *changed);
 
-/* Drop every line of userid (a closed account); under the lock as audience_watch(). */
+/* The stamp of userid's "last" line into stamp; *found false (stamp "") if none. */
+enum store_status audience_last(struct store *st, const char *userid, char stamp[AUDIENCE_STAMP_LEN + 1],
+    bool *found);
+
+/*
+ * The stamp of a mail: the FNV-1a 64 hash of its Message-ID (mailin.h's
+ * message_key) and its sender, so a copy has its stamp; a mail without
+ * one (id NULL or "") is stamped by sender, now and the process, never
+ * matching another.
+ */
+void audience_stamp(const char *id, const char *sender, int64_t now, char stamp[AUDIENCE_STAMP_LEN + 1]);
+
+/* The account token of a change stamped stamp (accounts.h), into buf. */
+void audience_token(const char *stamp, char buf[AUDIENCE_TOKEN_MAX + 1]);
+
+/* Drop every line of userid, its "last" too (a closed account); under the lock as audience_watch(). */
 enum store_status audience_forget(struct store *st, unsigned long timeout_ms, const char *userid);
 
 #endif

@@ -1416,6 +1416,63 @@ static bool next_line(struct line_iter *it, const char **line, size_t *n, size_t
 	}
 }
 
+enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
+    store_record_fn *parse, void **list, unsigned **lines, size_t *count)
+{
+	struct line_iter it = { NULL, 0, 0, 0 };
+	enum store_status status;
+	unsigned char *recs = NULL, *nr;
+	unsigned *ln = NULL, *nl;
+	const char *line, *why;
+	char *text = NULL;
+	size_t n = 0, alloc = 0, ll, start;
+
+	*list = NULL;
+	*count = 0;
+	if (lines != NULL)
+		*lines = NULL;
+	status = store_read_file(st, relpath, cap, &text, &it.len);
+	if (status != STORE_OK)
+		return status;
+	it.text = text;
+	while (next_line(&it, &line, &ll, &start)) {
+		if (n == alloc) {
+			/* at most one record a line of a file of at most cap bytes: no overflow */
+			alloc = alloc != 0 ? alloc * 2 : 16;
+			nr = realloc(recs, alloc * size);
+			if (nr == NULL) {
+				status = nomem(st);
+				goto out;
+			}
+			recs = nr;
+			nl = realloc(ln, alloc * sizeof *ln);
+			if (nl == NULL) {
+				status = nomem(st);
+				goto out;
+			}
+			ln = nl;
+		}
+		if (!parse(line, ll, recs + n * size, &why)) {
+			set_err(st, "%s/%s line %u %s", st->home, relpath, it.lineno, why);
+			status = STORE_CORRUPT;
+			goto out;
+		}
+		ln[n++] = it.lineno;
+	}
+	*list = recs;
+	*count = n;
+	recs = NULL;
+	if (lines != NULL) {
+		*lines = ln;
+		ln = NULL;
+	}
+out:
+	free(recs);
+	free(ln);
+	free(text);
+	return status;
+}
+
 /*
  * Find userid (folded) in text.  With check_all every line is parsed.
  * *at and *at_len locate the matching line; STORE_NOT_FOUND if none.
@@ -1799,54 +1856,9 @@ static bool parse_reserved(const char *line, size_t n, struct store_reserved *r,
 	return true;
 }
 
-/*
- * Every line of the reserved text into *list (with line numbers if lines
- * is not NULL); STORE_CORRUPT naming a bad line.  Absent text: none.
- */
-static enum store_status parse_reserved_text(struct store *st, const char *text, size_t len,
-    struct store_reserved **list, unsigned **lines, size_t *count)
+static bool reserved_record(const char *line, size_t n, void *rec, const char **why)
 {
-	struct line_iter it = { text, len, 0, 0 };
-	struct store_reserved *r = NULL, *nr;
-	unsigned *ln = NULL, *nl;
-	const char *line, *why;
-	size_t n = 0, alloc = 0, ll, start;
-	enum store_status status = STORE_OK;
-
-	while (text != NULL && next_line(&it, &line, &ll, &start)) {
-		if (n == alloc) {
-			alloc = alloc != 0 ? alloc * 2 : 16;
-			nr = realloc(r, alloc * sizeof *r);
-			if (nr == NULL) {
-				status = nomem(st);
-				goto out;
-			}
-			r = nr;
-			nl = realloc(ln, alloc * sizeof *ln);
-			if (nl == NULL) {
-				status = nomem(st);
-				goto out;
-			}
-			ln = nl;
-		}
-		if (!parse_reserved(line, ll, &r[n], &why)) {
-			set_err(st, "%s/%s line %u %s", st->home, RESERVED_FILE, it.lineno, why);
-			status = STORE_CORRUPT;
-			goto out;
-		}
-		ln[n++] = it.lineno;
-	}
-	*list = r;
-	*count = n;
-	if (lines != NULL) {
-		*lines = ln;
-		ln = NULL;
-	}
-	r = NULL;
-out:
-	free(r);
-	free(ln);
-	return status;
+	return parse_reserved(line, n, rec, why);
 }
 
 /* Read and parse the reserved file; none is an empty list. */
@@ -1854,21 +1866,12 @@ static enum store_status read_reserved(struct store *st, struct store_reserved *
     size_t *count)
 {
 	enum store_status status;
-	char *text = NULL;
-	size_t len = 0;
+	void *recs = NULL;
 
-	*list = NULL;
-	*count = 0;
-	if (lines != NULL)
-		*lines = NULL;
-	status = store_read_file(st, RESERVED_FILE, STORE_USERS_FILE_MAX, &text, &len);
-	if (status == STORE_NOT_FOUND)
-		return STORE_OK;
-	if (status != STORE_OK)
-		return status;
-	status = parse_reserved_text(st, text, len, list, lines, count);
-	free(text);
-	return status;
+	status = store_read_records(st, RESERVED_FILE, STORE_USERS_FILE_MAX, sizeof **list, reserved_record, &recs,
+	    lines, count);
+	*list = recs;
+	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
 enum store_status store_reserved_find(struct store *st, const char *userid, struct store_reserved *out)
@@ -1901,17 +1904,11 @@ enum store_status store_reserved_all(struct store *st, struct store_reserved **l
     size_t *count)
 {
 	enum store_status status;
-	char *text = NULL;
-	size_t len = 0;
+	void *recs = NULL;
 
-	*list = NULL;
-	*lines = NULL;
-	*count = 0;
-	status = store_read_file(st, RESERVED_FILE, STORE_USERS_FILE_MAX, &text, &len);
-	if (status != STORE_OK)
-		return status;
-	status = parse_reserved_text(st, text, len, list, lines, count);
-	free(text);
+	status = store_read_records(st, RESERVED_FILE, STORE_USERS_FILE_MAX, sizeof **list, reserved_record, &recs,
+	    lines, count);
+	*list = recs;
 	return status;
 }
 

@@ -172,6 +172,25 @@ void store_unlock(struct store_lock *lock);
 /* --- files under the home; relpath is made by the caller from checked parts --- */
 
 /*
+ * A line file's record: line[0..len) (without its line end and CR, neither
+ * blank nor a '#' comment) parsed into *rec; false, with *why saying what
+ * is wrong ("has no time 'since'"), when it is not one.
+ */
+typedef bool store_record_fn(const char *line, size_t len, void *rec, const char **why);
+
+/*
+ * The records of the line file relpath (at most cap bytes: the reserved
+ * ids, the one-time codes): each line that is neither blank nor a '#'
+ * comment parsed by parse into an element of size bytes, in file order,
+ * into *list, with their line numbers into *lines when lines is not NULL;
+ * *count of them.  The caller frees *list and *lines (NULL when none).
+ * STORE_NOT_FOUND if the file does not exist; a line parse refuses is
+ * STORE_CORRUPT, store_error() naming it: "HOME/relpath line 4 why".
+ */
+enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
+    store_record_fn *parse, void **list, unsigned **lines, size_t *count);
+
+/*
  * Read relpath whole, NUL-terminated.  STORE_NOT_FOUND if it does not exist,
  * STORE_TOO_BIG if it has more than cap bytes.  The caller owns *data.
  */

@@ -36,55 +36,22 @@ static bool parse_line(const char *s, size_t len, struct vacation *v)
 	return true;
 }
 
+/* parse_line() as store.h's record parser. */
+static bool vacation_record(const char *line, size_t len, void *rec, const char **why)
+{
+	*why = "is not 'userid start end year used'";
+	return parse_line(line, len, rec);
+}
+
 enum store_status vacations_read(struct store *st, struct vacation **list, size_t *n)
 {
 	enum store_status status;
-	char *data = NULL, *p, *nl;
-	size_t len, cap = 0, line = 0;
-	struct vacation *v = NULL, *nv;
+	void *recs = NULL;
 
-	*list = NULL;
-	*n = 0;
-	status = store_read_file(st, VACATIONS_FILE, VACATIONS_FILE_MAX, &data, &len);
-	if (status == STORE_NOT_FOUND)
-		return STORE_OK;
-	if (status != STORE_OK)
-		return status;
-	for (p = data; *p != '\0'; p = nl + 1) {
-		line++;
-		nl = strchr(p, '\n');
-		if (nl == NULL) {
-			store_set_error(st, "vacations:%zu: the last line has no line end (a write cut short?)", line);
-			status = STORE_CORRUPT;
-			goto out;
-		}
-		if (nl == p || *p == '#')
-			continue;
-		if (*n == cap) {
-			cap = cap ? 2 * cap : 16;
-			nv = realloc(v, cap * sizeof *v);
-			if (nv == NULL) {
-				store_set_error(st, "out of memory");
-				status = STORE_TEMPFAIL;
-				goto out;
-			}
-			v = nv;
-		}
-		if (!parse_line(p, (size_t)(nl - p), &v[*n])) {
-			store_set_error(st, "vacations:%zu: not 'userid start end year used'", line);
-			status = STORE_CORRUPT;
-			goto out;
-		}
-		(*n)++;
-	}
-	*list = v;
-	v = NULL;
-out:
-	if (status != STORE_OK)
-		*n = 0;
-	free(v);
-	free(data);
-	return status;
+	status = store_read_records(st, VACATIONS_FILE, VACATIONS_FILE_MAX, sizeof **list, vacation_record, &recs, NULL,
+	    n);
+	*list = recs;
+	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
 const struct vacation *vacations_of(const struct vacation *list, size_t n, const char *userid)

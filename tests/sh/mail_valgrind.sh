@@ -2,7 +2,8 @@
 # The mail handler (./oustpbm < mail) under valgrind (memcheck, full leak
 # check, glib's suppression file): registrations, a challenge, moves, a
 # refusal, show, a password change, preview, moves, chat, games, finished,
-# a challenge with its own time limits, a redelivered copy, a mail too big,
+# a challenge with its own time limits, notify of several boards (one
+# refused), subscribe ... all (and its copy), notify of every board, a redelivered copy, a mail too big,
 # one nested too deeply and one with two From headers; a game against the
 # robot player (its think in a child process, traced too), a fault of the AI
 # and `oustpbm robot` playing the turn left over.  Each must exit as
@@ -74,6 +75,13 @@ vg alice@example.org "games alice next"
 vg carol@example.net "finished"
 vg alice@example.org "challenge alice better bob -size=5 -remind=1 -timeout=2"
 vg alice@example.org "show 103"
+vg carol@example.net "register carol pw3"
+vg carol@example.net "notify carol pw3 on 103 101"
+vg carol@example.net "notify carol pw3 off 101 104 103"
+vg carol@example.net "notify carol pw3 off 103 101"
+vg carol@example.net "subscribe carol pw3 all" watch@x
+vg carol@example.net "subscribe carol pw3 all" watch@x
+vg carol@example.net "notify carol pw3 on"
 n=$((n + 1))
 k=$((k + 1))
 {

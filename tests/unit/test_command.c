@@ -895,11 +895,27 @@ static void test_rows(void)
 	ok_str(m, "Subscribe carol **** ALL", "... the password masked");
 	free(m);
 	ok_int(subj("notify carol pw3 off 102"), COMMAND_OK, "notify with a board");
-	ok(cmd.board == 102 && strcmp(cmd.word, "off") == 0, "... off, board 102");
+	ok(cmd.board == 102 && cmd.nboards == 1 && cmd.boards[0] == 102 && strcmp(cmd.word, "off") == 0,
+	    "... off, board 102");
 	ok_int(subj("notify carol pw3 on"), COMMAND_OK, "notify without a board");
-	ok(cmd.board == 0 && strcmp(cmd.word, "on") == 0, "... on, no board");
+	ok(cmd.board == 0 && cmd.nboards == 0 && strcmp(cmd.word, "on") == 0, "... on, no board");
+	ok_int(subj("notify carol pw3 ON 103 101 102"), COMMAND_OK, "notify with several boards");
+	ok(cmd.nboards == 3 && cmd.boards[0] == 103 && cmd.boards[1] == 101 && cmd.boards[2] == 102 &&
+	    cmd.board == 103 && strcmp(cmd.word, "on") == 0, "... each in the order given, the first as the board");
+	m = command_mask(&cmd);
+	ok_str(m, "notify carol **** ON 103 101 102", "... the boards echoed, the password masked");
+	free(m);
+	fails("notify carol pw3 on 101 102 101", COMMAND_BAD_BOARD, "board 101 is given twice");
+	ok(cmd.board == 101, "... the board named, for the Subject");
+	fails("notify carol pw3 on 101 1x2", COMMAND_BAD_BOARD, "'1x2' is not a board number");
+	m = command_mask(&cmd);
+	ok(strstr(m, "pw3") == NULL && strstr(m, "101") != NULL, "... the password masked, the good board echoed (%s)",
+	    m);
+	free(m);
+	fails("notify carol pw3 on 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121",
+	    COMMAND_USAGE, "notify takes at most 20 boards, not 21");
 	fails("notify carol pw3 maybe", COMMAND_USAGE,
-	    "notify needs: notify <userid> <password> on|off; 'maybe' is not on|off");
+	    "notify needs: notify <userid> <password> on|off [board...]; 'maybe' is not on|off");
 	m = command_mask(&cmd);
 	ok(strstr(m, "pw3") == NULL, "a failed notify: the password masked (%s)", m);
 	free(m);

@@ -26,7 +26,7 @@ static void test_rows(void)
 		ok(strncmp(mc->syntax.synopsis, name, n) == 0 &&
 		    (mc->syntax.synopsis[n] == '\0' || mc->syntax.synopsis[n] == ' '),
 		    "%s: the synopsis starts with the keyword", name);
-		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btvuopawnLONTCW*") == strlen(mc->syntax.slots),
+		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btvuopawnLONTCWB*") == strlen(mc->syntax.slots),
 		    "%s: slots of the grammar's letters", name);
 		ok(mc->run != NULL, "%s: a handler", name);
 		ok(mc->help != NULL && mc->summary != NULL && mc->summary[0] != '\0', "%s: help and summary", name);
@@ -105,8 +105,7 @@ static void test_parse_each(void)
 		{ "subscribe", "subscribe 101 carol secret", "bup" },
 		{ "unsubscribe", "unsubscribe carol secret ALL", "upw" },
 		{ "unsubscribe", "unsubscribe 101 carol secret", "bup" },
-		{ "notify", "notify carol secret on", "upw" },
-		{ "notify", "notify carol secret off 101", "upwb" },
+		{ "notify", "notify carol secret off 101 102", "upwB" },
 		{ "move", "move 101#3 alice secret E5,F6" },
 		{ "swap", "swap 101 bob secret" },
 		{ "resign", "resign 101 bob secret" },

@@ -770,6 +770,66 @@ static void test_deferred(void)
 	t_home_free(home);
 }
 
+/* A record of test_records: "name N". */
+struct rec {
+	char name[16];
+	int n;
+};
+
+static bool rec_parse(const char *line, size_t len, void *out, const char **why)
+{
+	struct rec *r = out;
+	char buf[40];
+	int used = 0;
+
+	*why = "is not 'name N'";
+	if (len >= sizeof buf)
+		return false;
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	return sscanf(buf, "%15s %d%n", r->name, &r->n, &used) == 2 && (size_t)used == len;
+}
+
+/* store_read_records: the one reader of the line files (reserved, codes, vacations). */
+static void test_records(void)
+{
+	static const char text[] = "# a comment\n\nalice 1\r\n   \n  # indented comment\nbob 22\ncarol 3";
+	static const char bad[] = "alice 1\n# fine\nbob two\n";
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	void *v = NULL;
+	struct rec *r;
+	unsigned *lines = NULL;
+	size_t n = 9;
+
+	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, &lines, &n), STORE_NOT_FOUND,
+	    "records of a missing file: not found");
+	ok(v == NULL && lines == NULL && n == 0, "... and none");
+	ok(t_spew(t_path(home, "recs"), text, strlen(text)) == 0, "a file of records");
+	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, &lines, &n), STORE_OK, "read");
+	r = v;
+	ok(n == 3 && strcmp(r[0].name, "alice") == 0 && r[0].n == 1 && strcmp(r[1].name, "bob") == 0 &&
+	    r[1].n == 22 && strcmp(r[2].name, "carol") == 0 && r[2].n == 3,
+	    "blank lines and comments skipped, a CR dropped, a last line without line end read");
+	ok(lines != NULL && lines[0] == 3 && lines[1] == 6 && lines[2] == 7, "each record's line number");
+	free(v);
+	free(lines);
+	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, NULL, &n), STORE_OK,
+	    "read without line numbers");
+	ok(n == 3, "... the same records");
+	free(v);
+	ok_int(store_read_records(st, "recs", 10, sizeof *r, rec_parse, &v, NULL, &n), STORE_TOO_BIG,
+	    "a file over its cap");
+	ok(t_spew(t_path(home, "recs"), bad, strlen(bad)) == 0, "a damaged line");
+	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, &lines, &n), STORE_CORRUPT,
+	    "refused");
+	ok(strstr(store_error(st), "/recs line 3 is not 'name N'") != NULL, "naming the file and line: %s",
+	    store_error(st));
+	ok(v == NULL && lines == NULL && n == 0, "... and nothing returned");
+	store_close(st);
+	t_home_free(home);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -785,5 +845,6 @@ int main(void)
 	test_cost();
 	test_register_caps();
 	test_log();
+	test_records();
 	return t_done();
 }
