@@ -4,6 +4,8 @@
 # each, `oustpbm export` writes its SGF, and Debian's sgf2dg, an SGF reader
 # of its own, draws every node: the position after each turn must be the
 # one `oustpbm show BOARD#TURN` shows, and the last the game file's.
+# A fourth, 9x9, has notes in its history (a chat, a draw offer
+# rejected, a turn undone and replayed), which sgf2dg must read past.
 # `oustpbm import` of each record gives the same game file under another
 # number; the mail command `sgf` sends the same record as an attachment;
 # and every error (no such board, a bad argument, a broken or foreign
@@ -80,6 +82,41 @@ check "... the first two are over, with captures on the way" sh -c \
      grep -q '^[0-9]* [^ ]* [xo] [a-z]* [A-Z0-9]*,' '$h/games/102.game'"
 check "... board 101 has a swap" grep -q '^2 .* o bob swap$' "$h/games/101.game"
 
+# board 104: a 9x9 game with notes in its history (a chat, a draw offered and
+# rejected, a turn undone and played again), exported as OUSTNOTE nodes that
+# change no stone: sgf2dg must still draw every turn's position
+notes() {
+	bad=0
+	[ "$(play alice@example.org "challenge alice secret bob -size=9")" = 0 ] || bad=1
+	turns tests/data/public.trace.gz 6 | sed 's/BOARD/104/' >"$tmp/turns.104"
+	i=0
+	while read -r from subject; do
+		i=$((i + 1))
+		[ "$(play "$from" "$subject")" = 0 ] || bad=1
+		case $i in
+		2)
+			k=$(($(cat "$tmp/k") + 1))
+			echo $k >"$tmp/k"
+			mail bob@example.com 'chat 104 bob hunter2' "sgf.$k@example.org" 'Good luck.' |
+			    deliver "$h" $((T0 + 60 * k)) || bad=1
+			;;
+		4)
+			[ "$(play alice@example.org 'move 104 alice secret propose')" = 0 ] || bad=1
+			[ "$(play bob@example.com 'move 104 bob hunter2 reject')" = 0 ] || bad=1
+			;;
+		5)
+			[ "$(play alice@example.org 'move 104 alice secret undo')" = 0 ] || bad=1
+			[ "$(play bob@example.com 'move 104 bob hunter2 accept')" = 0 ] || bad=1
+			[ "$(play "$from" "$subject")" = 0 ] || bad=1
+			;;
+		esac
+	done <"$tmp/turns.104"
+	[ "$bad" = 0 ] && ! grep -q "board=104 .* refused" "$h/log"
+}
+check "board 104: a 9x9 game with a chat, a draw offered and rejected, a turn undone and played again" notes
+check "... its history holds the five notes" sh -c \
+    "[ \$(grep -c '^- .* \\(chat\\|propose\\|reject draw\\|undo\\|accept undo:[0-9]*\\)$' '$h/games/104.game') = 5 ]"
+
 # positions BOARD: the stones after each turn as `oustpbm show BOARD#TURN` draws
 # them, one line per turn "TURN row/row/...", rows top first, cells x o .
 positions() {
@@ -153,7 +190,7 @@ for t in sorted(ends):
 EOP
 }
 
-for b in 101 102 103; do
+for b in 101 102 103 104; do
 	check "export $b: exit 0" sh -c "'$bin' -d '$h' export $b >'$tmp/$b.sgf'"
 	check "... an SGF record with setup properties only (no B[] or W[] move)" sh -c \
 	    "head -c 9 '$tmp/$b.sgf' | grep -q '^(;FF\[4\]' && ! grep -q ';[BW]\[' '$tmp/$b.sgf'"
