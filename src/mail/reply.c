@@ -73,6 +73,7 @@ struct html_mail {
 	bool next;		/* with the command to send next */
 	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
 	const char *recent;	/* plain text: history lines */
+	const char *ratings;	/* plain text: the players' ratings line (ratings_mail_line), NULL or "" for none */
 };
 
 /*
@@ -1189,6 +1190,11 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	    "<b>%s</b> (Black, x) %d/%d &nbsp; <span style=\"color:#8a8a8a\">&#9675;</span> <b>%s</b> (White, o) "
 	    "%d/%d <span style=\"color:#555555\">(largest group/stones)</span></p>", black, hb->largest[0],
 	    hb->stones[0], white, hb->largest[1], hb->stones[1]);
+	if (hm->ratings != NULL && hm->ratings[0] != '\0') {
+		strbuf_puts(&pieces[PLAYERS], "\n<p style=\"margin:2px 0 0;font-size:13px;color:#555555\">");
+		html_text(&pieces[PLAYERS], hm->ratings);
+		strbuf_puts(&pieces[PLAYERS], "</p>");
+	}
 	html_board_table(&pieces[BOARD], hb);
 	if (hm->upto != g->nturns)
 		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
@@ -1486,6 +1492,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		rp.tmpl = "game";
 	}
 	hm.intro = happened;
+	hm.ratings = ev->ratings;
 	if (ev->notice != NULL && ev->notice[0] != '\0') {
 		/* the server's words go with what happened, not as a player's comment */
 		intro = malloc(strlen(happened) + strlen(ev->notice) + 2);

@@ -135,6 +135,9 @@ check "a reminder: with HTML" sh -c "[ -n '$r' ] && '$part' '$r' html >/dev/null
 send "$h" bob@example.com 'resign 101 bob hunter2'
 f=$(newest "$h" alice@example.org)
 check "the end of a game: with HTML, saying so" sh -c "'$part' '$f' html | grep -q 'Game over: alice won: bob resigned.'"
+check "... with the ratings' change, as in its text part" sh -c \
+    "l=\$('$part' '$f' plain | grep '^Ratings ' | head -n 1); [ -n \"\$l\" ] &&
+     '$part' '$f' html | tr '\\n' ' ' | sed 's/<[^>]*>//g; s/&gt;/>/g' | grep -qF \"\$l\""
 
 # the size: a 25x25 board with a stone on every point
 big=$tmp/big
