@@ -63,6 +63,28 @@ setup() {
 	rm -rf "$h/mail"
 }
 
+# killed_state HOME K [K2]: after a kill, each file the one before or the
+# one after (counting in mixed the first kills that left some of each)
+killed_state() {
+	[ -n "${forbid:-}" ] && "$forbid" "$1" && bad="$bad; killed at step $2${3:+ then $3}: $forbid"
+	"$state" "$1" >"$tmp/now"
+	[ -n "${3:-}" ] || cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" || mixed=$((mixed + 1))
+	between "$tmp/now" "$tmp/before" "$tmp/after" ||
+	    bad="$bad; killed at step $2${3:+ then $3}: $what is neither the one before nor the one after"
+}
+
+# killed_redelivered HOME K K2: after the clean redelivery, the mail applied
+# once, one set of replies
+killed_redelivered() {
+	"$state" "$1" >"$tmp/now"
+	cmp -s "$tmp/now" "$tmp/after" || bad="$bad; killed at step $2: after the redelivery $what is not the one after"
+	crash_replied "$@"
+	[ "$(grep -c "<$name@x>.* ok: " "$1/log")" -le 1 ] ||
+	    bad="$bad; killed at step $2: the mail was applied more than once"
+	[ "$(grep -c "<$name@x>.* refused: " "$1/log")" -eq 0 ] ||
+	    bad="$bad; killed at step $2: the redelivery was refused: $(grep "<$name@x>.* refused: " "$1/log" | head -1)"
+}
+
 # killed NAME HOME FROM SUBJECT [STATE]: the mail killed at each step, as
 # above; STATE (board, the default, or watchers) prints what it changes
 killed() {
@@ -78,48 +100,8 @@ killed() {
 	"$state" "$prev" >"$tmp/before"
 	"$state" "$ref" >"$tmp/after"
 	cmp -s "$tmp/before" "$tmp/after" && { fail "$name: '$4' changed nothing"; return; }
-	k=0
-	bad=
 	mixed=0
-	while :; do
-		k=$((k + 1))
-		w=$tmp/w
-		rm -rf "$w"
-		cp -R "$prev" "$w"
-		rc=$(crash_feed "$w" $t "$tmp/mail" $k)
-		[ "$rc" = 0 ] && break
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		[ -n "${forbid:-}" ] && "$forbid" "$w" && bad="$bad; killed at step $k: $forbid"
-		"$state" "$w" >"$tmp/now"
-		cmp -s "$tmp/now" "$tmp/before" || cmp -s "$tmp/now" "$tmp/after" || mixed=$((mixed + 1))
-		between "$tmp/now" "$tmp/before" "$tmp/after" ||
-		    bad="$bad; killed at step $k: $what is neither the one before nor the one after"
-		k2=$(((k * 7) % 23 + 1))
-		rc=$(crash_feed "$w" $t "$tmp/mail" $k2)
-		if [ "$rc" = 137 ]; then
-			kills=$((kills + 1))
-			"$state" "$w" >"$tmp/now"
-			between "$tmp/now" "$tmp/before" "$tmp/after" ||
-			    bad="$bad; killed at step $k then $k2: $what is neither the one before nor the one after"
-		fi
-		rc=$(crash_feed "$w" $t "$tmp/mail")
-		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		"$state" "$w" >"$tmp/now"
-		cmp -s "$tmp/now" "$tmp/after" || bad="$bad; killed at step $k: after the redelivery $what is not the one after"
-		reply_sums "$w" >"$tmp/got"
-		cmp -s "$tmp/got" "$tmp/want" ||
-		    bad="$bad; killed at step $k (then $k2): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
-		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
-		    bad="$bad; killed at step $k: replies left in the outbox"
-		[ "$(grep -c "<$name@x>.* ok: " "$w/log")" -le 1 ] ||
-		    bad="$bad; killed at step $k: the mail was applied more than once"
-		[ "$(grep -c "<$name@x>.* refused: " "$w/log")" -eq 0 ] ||
-		    bad="$bad; killed at step $k: the redelivery was refused: $(grep "<$name@x>.* refused: " "$w/log" | head -1)"
-	done
+	crash_each_step "$prev" $t "$tmp/mail" "7 23" killed_state killed_redelivered
 	if [ -n "$bad" ]; then
 		fail "$name: '$4' killed at each of its $((k - 1)) steps${bad}"
 	elif [ $k -lt 6 ]; then

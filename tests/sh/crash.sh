@@ -21,6 +21,13 @@ A=alice@example.org
 B=bob@example.com
 kills=0
 
+# sane_at HOME BEFORE AFTER K [K2]: sane, after the kill at step K (then
+# K2), adding what is wrong to bad
+sane_at() {
+	why=$(sane "$1" "$2" "$3")
+	[ -z "$why" ] || bad="$bad; killed at step $4${5:+ then $5}: $why"
+}
+
 # sane HOME BEFORE AFTER: after a kill; prints what is wrong, if anything
 sane() {
 	for g in "$1"/games/*.game; do
@@ -49,6 +56,19 @@ crash_feed "$h" $T0 "$tmp/m" >/dev/null
 rm -rf "$h/mail"
 [ -f "$h/games/101.game" ] || { echo "not ok - crash: setup failed"; exit 1; }
 
+# game_killed HOME K [K2]: after a kill of the move, the board is the one
+# before or the one after
+game_killed() {
+	sane_at "$1" "$prev/games/101.game" "$next/games/101.game" "$2" "${3:-}"
+}
+# game_redelivered HOME K K2: after the clean redelivery, the move once
+game_redelivered() {
+	cmp -s "$1/games/101.game" "$next/games/101.game" ||
+	    bad="$bad; killed at step $2: after the redelivery the board is not the one after the move"
+	crash_replied "$@"
+	[ "$(grep -c "<m$i@x>.* ok: " "$1/log")" -le 1 ] ||
+	    bad="$bad; killed at step $2: the move was applied more than once"
+}
 # the game: each mail is killed at every step in turn
 i=0
 max=${CRASH_MAILS:-4}
@@ -69,42 +89,7 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 	reply_sums "$next" >"$tmp/want"
 	[ -s "$tmp/want" ] || { fail "'$subject' sent no reply"; continue; }
 	rm -rf "$next/mail"
-	k=0
-	bad=
-	while :; do
-		k=$((k + 1))
-		w=$tmp/w
-		rm -rf "$w"
-		cp -R "$prev" "$w"
-		rc=$(crash_feed "$w" $t "$tmp/mail$i" $k)
-		[ "$rc" = 0 ] && break	# past the last step
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		why=$(sane "$w" "$prev/games/101.game" "$next/games/101.game")
-		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
-		# the redelivery is killed too, at another step
-		k2=$(((k * 7) % 23 + 1))
-		rc=$(crash_feed "$w" $t "$tmp/mail$i" $k2)
-		if [ "$rc" = 137 ]; then
-			kills=$((kills + 1))
-			why=$(sane "$w" "$prev/games/101.game" "$next/games/101.game")
-			[ -z "$why" ] || bad="$bad; killed at step $k then $k2: $why"
-		fi
-		rc=$(crash_feed "$w" $t "$tmp/mail$i")
-		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		cmp -s "$w/games/101.game" "$next/games/101.game" ||
-		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the move"
-		reply_sums "$w" >"$tmp/got"
-		cmp -s "$tmp/got" "$tmp/want" ||
-		    bad="$bad; killed at step $k (then $k2): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
-		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
-		    bad="$bad; killed at step $k: replies left in the outbox"
-		[ "$(grep -c "<m$i@x>.* ok: " "$w/log")" -le 1 ] ||
-		    bad="$bad; killed at step $k: the move was applied more than once"
-	done
+	crash_each_step "$prev" $t "$tmp/mail$i" "7 23" game_killed game_redelivered
 	if [ -n "$bad" ]; then
 		fail "'$subject' killed at each of its $((k - 1)) steps${bad}"
 	elif [ $k -lt 10 ]; then
@@ -138,39 +123,26 @@ mail $B "resign 101 bob hunter2" rs@x >"$tmp/rsmail"
 counted() {
 	cat "$1/ratings" 2>/dev/null | grep -c '^game: 101 '
 }
-k=0
-bad=
-while :; do
-	k=$((k + 1))
-	w=$tmp/rsw
-	rm -rf "$w"
-	cp -R "$rs0" "$w"
-	rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/rsmail" $k)
-	[ "$rc" = 0 ] && break
-	if [ "$rc" != 137 ]; then
-		bad="$bad; killed at step $k: exit $rc"
-		break
-	fi
-	kills=$((kills + 1))
-	[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k: counted twice"
-	k2=$(((k * 5) % 17 + 1))
-	rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/rsmail" $k2)
-	[ "$rc" = 137 ] && kills=$((kills + 1))
-	[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k then $k2: counted twice"
-	rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/rsmail")
-	[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-	grep -q '^status: black-won' "$w/games/101.game" || bad="$bad; killed at step $k: the game did not end"
-	[ "$(grep -c '^game: 101 standard\|^game: 101 small' "$w/ratings" 2>/dev/null)" = 1 ] ||
-	    bad="$bad; killed at step $k: board 101 not counted once"
-	[ -z "$(ls "$w/ratings-pending" 2>/dev/null)" ] || bad="$bad; killed at step $k: a mark is left"
-	cp "$w/ratings" "$tmp/rs.incremental"
-	cp "$w/ratings-state" "$tmp/rs.state" 2>/dev/null
-	OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$w" ratings --rebuild >/dev/null 2>&1 ||
-	    bad="$bad; killed at step $k: ratings --rebuild fails"
-	cmp -s "$w/ratings" "$tmp/rs.incremental" || bad="$bad; killed at step $k: --rebuild differs from the file"
+# ratings_killed HOME K [K2]: after a kill, board 101 counted at most once
+ratings_killed() {
+	[ "$(counted "$1")" -le 1 ] || bad="$bad; killed at step $2${3:+ then $3}: counted twice"
+}
+# ratings_redelivered HOME K K2: after the clean redelivery, counted once,
+# the file and its state those --rebuild makes
+ratings_redelivered() {
+	grep -q '^status: black-won' "$1/games/101.game" || bad="$bad; killed at step $2: the game did not end"
+	[ "$(grep -c '^game: 101 standard\|^game: 101 small' "$1/ratings" 2>/dev/null)" = 1 ] ||
+	    bad="$bad; killed at step $2: board 101 not counted once"
+	[ -z "$(ls "$1/ratings-pending" 2>/dev/null)" ] || bad="$bad; killed at step $2: a mark is left"
+	cp "$1/ratings" "$tmp/rs.incremental"
+	cp "$1/ratings-state" "$tmp/rs.state" 2>/dev/null
+	OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$1" ratings --rebuild >/dev/null 2>&1 ||
+	    bad="$bad; killed at step $2: ratings --rebuild fails"
+	cmp -s "$1/ratings" "$tmp/rs.incremental" || bad="$bad; killed at step $2: --rebuild differs from the file"
 	# the state kept beside it is the exact one --rebuild makes: the next game's end can go on from it
-	cmp -s "$w/ratings-state" "$tmp/rs.state" || bad="$bad; killed at step $k: the state differs from --rebuild's"
-done
+	cmp -s "$1/ratings-state" "$tmp/rs.state" || bad="$bad; killed at step $2: the state differs from --rebuild's"
+}
+crash_each_step "$rs0" $((T0 + 30)) "$tmp/rsmail" "5 17" ratings_killed ratings_redelivered
 if [ -n "$bad" ]; then
 	fail "ratings: the resignation killed at each of its $((k - 1)) steps${bad}"
 elif [ $k -lt 8 ]; then
@@ -197,6 +169,25 @@ crash_feed "$u0" $((T0 + 10)) "$tmp/m" >/dev/null
 mail $A "move 101 alice secret undo" uu@x >"$tmp/m"
 crash_feed "$u0" $((T0 + 20)) "$tmp/m" >/dev/null
 rm -rf "$d0/mail" "$u0/mail"
+# accept_killed HOME K [K2]: after a kill, the board before or after the
+# accept, counted at most once
+accept_killed() {
+	sane_at "$1" "$base/games/101.game" "$ref/games/101.game" "$2" "${3:-}"
+	[ "$(counted "$1")" -le 1 ] || bad="$bad; killed at step $2${3:+ then $3}: counted twice"
+}
+# accept_redelivered HOME K K2: after the clean redelivery, applied once
+accept_redelivered() {
+	cmp -s "$1/games/101.game" "$ref/games/101.game" ||
+	    bad="$bad; killed at step $2: after the redelivery the board is not the one after the accept"
+	[ "$(grep -c "^- .* bob accept" "$1/games/101.game")" = 1 ] ||
+	    bad="$bad; killed at step $2: the accept is not noted once"
+	crash_replied "$@"
+	if [ "$what" = draw ]; then
+		[ "$(counted "$1")" = 1 ] || bad="$bad; killed at step $2: the draw not counted once"
+		grep -q '^game: 101 small .* alice bob drawn$' "$1/ratings" ||
+		    bad="$bad; killed at step $2: the ratings do not hold the draw"
+	fi
+}
 for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 	what=${m%%|*}
 	rest=${m#*|}
@@ -212,42 +203,7 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 		fail "$what accept: the reference run did not accept"
 		continue
 	fi
-	k=0
-	bad=
-	while :; do
-		k=$((k + 1))
-		w=$tmp/accw
-		rm -rf "$w"
-		cp -R "$base" "$w"
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/accmail" $k)
-		[ "$rc" = 0 ] && break
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		why=$(sane "$w" "$base/games/101.game" "$ref/games/101.game")
-		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
-		[ "$(counted "$w")" -le 1 ] || bad="$bad; killed at step $k: counted twice"
-		k2=$(((k * 7) % 19 + 1))
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/accmail" $k2)
-		[ "$rc" = 137 ] && kills=$((kills + 1))
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/accmail")
-		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		cmp -s "$w/games/101.game" "$ref/games/101.game" ||
-		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the accept"
-		[ "$(grep -c "^- .* bob accept" "$w/games/101.game")" = 1 ] ||
-		    bad="$bad; killed at step $k: the accept is not noted once"
-		reply_sums "$w" >"$tmp/got"
-		cmp -s "$tmp/got" "$tmp/want" || bad="$bad; killed at step $k (then $k2): not one set of replies"
-		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
-		    bad="$bad; killed at step $k: replies left in the outbox"
-		if [ "$what" = draw ]; then
-			[ "$(counted "$w")" = 1 ] || bad="$bad; killed at step $k: the draw not counted once"
-			grep -q '^game: 101 small .* alice bob drawn$' "$w/ratings" ||
-			    bad="$bad; killed at step $k: the ratings do not hold the draw"
-		fi
-	done
+	crash_each_step "$base" $((T0 + 30)) "$tmp/accmail" "7 19" accept_killed accept_redelivered
 	# a copy of the mail with another Message-ID (a resend): refused, nothing changes
 	mail $B "move 101 bob hunter2 accept" "acc-$what-again@x" >"$tmp/m"
 	cp "$ref/games/101.game" "$tmp/acc.before"
@@ -280,48 +236,28 @@ reply_sums "$ref" >"$tmp/want"
 chats_to_alice() {
 	grep -l 'bob writes to you about board 101' "$1"/mail/$A/new/* 2>/dev/null | wc -l | tr -d ' '
 }
+# chat_killed HOME K [K2]: after a kill, the board before or after the
+# chat, passed on at most once
+chat_killed() {
+	sane_at "$1" "$d0/games/101.game" "$ref/games/101.game" "$2" "${3:-}"
+	[ "$(chats_to_alice "$1")" -le 1 ] || bad="$bad; killed at step $2${3:+ then $3}: alice got the chat twice"
+}
+# chat_redelivered HOME K K2: after the clean redelivery, noted and passed on once
+chat_redelivered() {
+	cmp -s "$1/games/101.game" "$ref/games/101.game" ||
+	    bad="$bad; killed at step $2: after the redelivery the board is not the one after the chat"
+	[ "$(grep -c '^- .* bob chat$' "$1/games/101.game")" = 1 ] ||
+	    bad="$bad; killed at step $2: the chat is not noted once"
+	[ "$(chats_to_alice "$1")" = 1 ] || bad="$bad; killed at step $2 (then $3): alice got the chat $(chats_to_alice "$1") times"
+	crash_replied "$@"
+	[ "$(grep -c "<chat-crash@x>.* ok: " "$1/log")" -le 1 ] ||
+	    bad="$bad; killed at step $2: the chat was handled more than once"
+}
 if [ "$rc" != 0 ] || [ "$(grep -c '^- .* o bob chat$' "$ref/games/101.game")" != 1 ] ||
     [ "$(chats_to_alice "$ref")" != 1 ]; then
 	fail "chat: the reference run did not pass the chat on"
 else
-	k=0
-	bad=
-	while :; do
-		k=$((k + 1))
-		w=$tmp/chatw
-		rm -rf "$w"
-		cp -R "$d0" "$w"
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/chatmail" $k)
-		[ "$rc" = 0 ] && break
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		why=$(sane "$w" "$d0/games/101.game" "$ref/games/101.game")
-		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
-		[ "$(chats_to_alice "$w")" -le 1 ] || bad="$bad; killed at step $k: alice got the chat twice"
-		k2=$(((k * 7) % 19 + 1))
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/chatmail" $k2)
-		if [ "$rc" = 137 ]; then
-			kills=$((kills + 1))
-			why=$(sane "$w" "$d0/games/101.game" "$ref/games/101.game")
-			[ -z "$why" ] || bad="$bad; killed at step $k then $k2: $why"
-		fi
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/chatmail")
-		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		cmp -s "$w/games/101.game" "$ref/games/101.game" ||
-		    bad="$bad; killed at step $k: after the redelivery the board is not the one after the chat"
-		[ "$(grep -c '^- .* bob chat$' "$w/games/101.game")" = 1 ] ||
-		    bad="$bad; killed at step $k: the chat is not noted once"
-		[ "$(chats_to_alice "$w")" = 1 ] || bad="$bad; killed at step $k (then $k2): alice got the chat $(chats_to_alice "$w") times"
-		reply_sums "$w" >"$tmp/got"
-		cmp -s "$tmp/got" "$tmp/want" || bad="$bad; killed at step $k (then $k2): not one set of replies"
-		[ -z "$(find "$w/outbox/new" "$w/outbox/tmp" -type f 2>/dev/null)" ] ||
-		    bad="$bad; killed at step $k: replies left in the outbox"
-		[ "$(grep -c "<chat-crash@x>.* ok: " "$w/log")" -le 1 ] ||
-		    bad="$bad; killed at step $k: the chat was handled more than once"
-	done
+	crash_each_step "$d0" $((T0 + 30)) "$tmp/chatmail" "7 19" chat_killed chat_redelivered
 	# the offer outlived the chat: bob's accept draws the game
 	mail $B "move 101 bob hunter2 accept" chat-acc@x >"$tmp/m"
 	rc=$(crash_feed "$ref" $((T0 + 40)) "$tmp/m")
@@ -348,6 +284,22 @@ acheck() {
 	grep -q "^Subject: Oust $3" "$1/mail/$2/new/"* 2>/dev/null || echo "; the mail is not the confirmation"
 	[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] || echo "; mail left in the outbox"
 }
+# account_killed HOME K [K2]: after a kill, the account there once or not at all
+account_killed() {
+	[ "$(grep -c "^$user:" "$1/users")" -le 1 ] || bad="$bad; killed at step $2${3:+ then $3}: $user twice in users"
+	sane_at "$1" "$base/games/101.game" "$base/games/101.game" "$2" "${3:-}"
+}
+# account_redelivered HOME K K2: after the clean redelivery, written once,
+# one confirmation, and the new password works
+account_redelivered() {
+	[ "$(grep -c "^$user:" "$1/users")" = 1 ] || bad="$bad; killed at step $2: $user not in users once"
+	cmp -s "$1/users" "$base/users" && bad="$bad; killed at step $2: the account was never written"
+	bad="$bad$(acheck "$1" "$addr" "$word")"
+	# the new password works: a second change with it is confirmed
+	rc=$(crash_feed "$1" $((T0 + 60)) "$tmp/acheck")
+	[ "$(ls "$1/mail/$addr/new" 2>/dev/null | wc -l)" = 2 ] ||
+	    bad="$bad; killed at step $2: the new password does not work"
+}
 for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|password carol pw1 pw2" \
     "$tmp/s0|$A|password alice secret newsecret|password|password alice newsecret other"; do
 	base=${m%%|*}
@@ -361,37 +313,8 @@ for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|
 	mail "$addr" "$subject" "acct@x" >"$tmp/amail"
 	mail "$addr" "$check" "acct-check@x" >"$tmp/acheck"
 	user=$(echo "$subject" | cut -d' ' -f2)
-	k=0
-	bad=
-	while :; do
-		k=$((k + 1))
-		w=$tmp/aw
-		rm -rf "$w"
-		cp -R "$base" "$w"
-		cp "$w/users" "$tmp/users.before"
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/amail" $k)
-		[ "$rc" = 0 ] && break
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		[ "$(grep -c "^$user:" "$w/users")" -le 1 ] || bad="$bad; killed at step $k: $user twice in users"
-		why=$(sane "$w" "$base/games/101.game" "$base/games/101.game")
-		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
-		k2=$(((k * 7) % 13 + 1))
-		rc=$(crash_feed "$w" $((T0 + 40)) "$tmp/amail" $k2)
-		[ "$rc" = 137 ] && kills=$((kills + 1))
-		rc=$(crash_feed "$w" $((T0 + 50)) "$tmp/amail")
-		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		[ "$(grep -c "^$user:" "$w/users")" = 1 ] || bad="$bad; killed at step $k: $user not in users once"
-		cmp -s "$w/users" "$tmp/users.before" && bad="$bad; killed at step $k: the account was never written"
-		bad="$bad$(acheck "$w" "$addr" "$word")"
-		# the new password works: a second change with it is confirmed
-		rc=$(crash_feed "$w" $((T0 + 60)) "$tmp/acheck")
-		[ "$(ls "$w/mail/$addr/new" 2>/dev/null | wc -l)" = 2 ] ||
-		    bad="$bad; killed at step $k: the new password does not work"
-	done
+	crash_each_step "$base" "$((T0 + 30)) $((T0 + 40)) $((T0 + 50))" "$tmp/amail" "7 13" \
+	    account_killed account_redelivered
 	if [ -n "$bad" ]; then
 		fail "'$subject' killed at each of its $((k - 1)) steps${bad}"
 	elif [ $k -lt 4 ]; then
@@ -471,6 +394,18 @@ kcheck() {
 		;;
 	esac
 }
+# code_killed HOME K [K2]: after the first kill, the board before or after
+# (the redelivery runs ten seconds later: a signoff's resignation written
+# then is not the board of $tmp/k101.after)
+code_killed() {
+	[ -z "${3:-}" ] || return 0
+	sane_at "$1" "$base/games/101.game" "$tmp/k101.after" "$2"
+}
+# code_redelivered HOME K K2: after the clean redelivery, kcheck's checks
+code_redelivered() {
+	why=$(kcheck "$what" "$1")
+	[ -z "$why" ] || bad="$bad; killed at step $2$why"
+}
 for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh1" \
     "address|$ha|$A|address alice secret $N" "confirm|$ha|$N|confirm alice K7M2QX9PHD" \
     "signoff|$tmp/s0|$A|signoff alice secret"; do
@@ -487,29 +422,8 @@ for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh
 	cp -R "$base" "$w"
 	crash_feed "$w" $((T0 + 30)) "$tmp/kmail" >/dev/null
 	cp "$w/games/101.game" "$tmp/k101.after"
-	k=0
-	bad=
-	while :; do
-		k=$((k + 1))
-		rm -rf "$w"
-		cp -R "$base" "$w"
-		rc=$(crash_feed "$w" $((T0 + 30)) "$tmp/kmail" $k)
-		[ "$rc" = 0 ] && break
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		why=$(sane "$w" "$base/games/101.game" "$tmp/k101.after")
-		[ -z "$why" ] || bad="$bad; killed at step $k: $why"
-		k2=$(((k * 7) % 13 + 1))
-		rc=$(crash_feed "$w" $((T0 + 40)) "$tmp/kmail" $k2)
-		[ "$rc" = 137 ] && kills=$((kills + 1))
-		rc=$(crash_feed "$w" $((T0 + 50)) "$tmp/kmail")
-		[ "$rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $rc"
-		why=$(kcheck "$what" "$w")
-		[ -z "$why" ] || bad="$bad; killed at step $k$why"
-	done
+	crash_each_step "$base" "$((T0 + 30)) $((T0 + 40)) $((T0 + 50))" "$tmp/kmail" "7 13" \
+	    code_killed code_redelivered
 	if [ -n "$bad" ]; then
 		fail "'$subject' killed at each of its $((k - 1)) steps${bad}"
 	elif [ $k -lt 3 ]; then
@@ -556,10 +470,14 @@ else
 		    cmp -s "$1/games/101.game" "$r1/games/101.game" || why="$why board 101 is none of the three"
 		echo "$why"
 	}
-	# rfinish HOME LABEL: the clean redelivery and robot run, then the checks
+	# rfinish HOME LABEL: the clean redelivery, then rchecks
 	rfinish() {
 		rc=$(crash_feed "$1" $t "$tmp/rmail")
 		[ "$rc" = 0 ] || bad="$bad; $2: the redelivery exits $rc"
+		rchecks "$@"
+	}
+	# rchecks HOME LABEL: after the clean redelivery, the robot run, then the checks
+	rchecks() {
 		OUSTPBM_TEST_TIME=$t "$bin" -d "$1" robot >/dev/null 2>&1 || bad="$bad; $2: oustpbm robot fails"
 		cmp -s "$1/games/101.game" "$r1/games/101.game" || bad="$bad; $2: the board is not the one after the robot's answer"
 		[ "$(grep -c "<rm1@x>.* ok: " "$1/log")" -le 1 ] || bad="$bad; $2: alice's move applied $(grep -c "<rm1@x>.* ok: " "$1/log") times"
@@ -568,24 +486,16 @@ else
 		grep -q "^Turn 2: robot \(played\|swapped\)" "$1/mail/$A/new/"* 2>/dev/null || bad="$bad; $2: her mail does not show the robot's turn"
 		[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] || bad="$bad; $2: mail left in the outbox"
 	}
-	k=0
-	bad=
-	while :; do
-		k=$((k + 1))
-		w=$tmp/rw
-		rm -rf "$w"
-		cp -R "$r0" "$w"
-		rc=$(crash_feed "$w" $t "$tmp/rmail" $k)
-		[ "$rc" = 0 ] && break
-		if [ "$rc" != 137 ]; then
-			bad="$bad; killed at step $k: exit $rc"
-			break
-		fi
-		kills=$((kills + 1))
-		why=$(rsane "$w")
-		[ -z "$why" ] || bad="$bad; killed at step $k:$why"
-		rfinish "$w" "killed at step $k"
-	done
+	# robot_killed HOME K: after a kill, one of the three boards
+	robot_killed() {
+		why=$(rsane "$1")
+		[ -z "$why" ] || bad="$bad; killed at step $2:$why"
+	}
+	# robot_redelivered HOME K: after the clean redelivery, rchecks
+	robot_redelivered() {
+		rchecks "$1" "killed at step $2"
+	}
+	crash_each_step "$r0" $t "$tmp/rmail" "" robot_killed robot_redelivered
 	if [ -n "$bad" ]; then
 		fail "robot: alice's move and the robot's answer killed at each of their $((k - 1)) steps${bad}"
 	elif [ $k -lt 12 ]; then

@@ -65,6 +65,25 @@
 #   crash_feed HOME TIME FILE [STEP]   feeds FILE to oustpbm -d HOME at TIME,
 #                       killed at durable step STEP if given
 #                       (OUSTPBM_TEST_CRASH); prints the exit status
+#   crash_each_step BASE TIME MAIL K2 AFTER_KILL AFTER_REDELIVERY
+#                       the crash loop: for each step k = 1, 2, ... MAIL is
+#                       fed to a fresh copy of home BASE killed at durable
+#                       step k, until a run goes through (exit 0: k is then
+#                       one past the last step) or exits other than 137
+#                       (SIGKILL).  After each kill the redelivery is killed
+#                       again at step k2 = k * MUL % MOD + 1 (K2 is "MUL
+#                       MOD"; empty: not killed again), then MAIL is
+#                       redelivered cleanly.  TIME is the time of the
+#                       three deliveries, or "T1 T2 T3", one each.  The
+#                       shell functions AFTER_KILL HOME K [K2] (after each
+#                       kill) and AFTER_REDELIVERY HOME K [K2] (after the
+#                       clean redelivery) add what is wrong to bad, as
+#                       "; killed at step K...: WHAT".  Sets k and bad
+#                       (emptied first), counts the kills in kills
+#   crash_replied HOME K K2   after the clean redelivery of crash_each_step:
+#                       adds to bad unless HOME's replies are those in
+#                       $tmp/want (reply_sums of a run never killed) and
+#                       nothing is left in its outbox
 #   reply_sums HOME     one line per delivered reply, "address cksum", sorted
 #   replies HOME ADDR   the number of replies delivered to ADDR
 #   newest HOME ADDR    the newest reply delivered to ADDR (by queue id:
@@ -270,6 +289,49 @@ crash_feed() {
 		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
 	fi
 	echo $?
+}
+
+crash_each_step() {
+	lib_t1=${2%% *}
+	lib_t2=${2#* }
+	lib_t2=${lib_t2%% *}
+	lib_t3=${2##* }
+	lib_cw=$tmp/crash-w
+	k=0
+	bad=
+	while :; do
+		k=$((k + 1))
+		rm -rf "$lib_cw"
+		cp -R "$1" "$lib_cw"
+		lib_rc=$(crash_feed "$lib_cw" "$lib_t1" "$3" $k)
+		[ "$lib_rc" = 0 ] && break	# past the last step
+		if [ "$lib_rc" != 137 ]; then
+			bad="$bad; killed at step $k: exit $lib_rc"
+			break
+		fi
+		kills=$((kills + 1))
+		"$5" "$lib_cw" $k
+		lib_k2=
+		if [ -n "$4" ]; then
+			lib_k2=$((k * ${4%% *} % ${4##* } + 1))
+			lib_rc=$(crash_feed "$lib_cw" "$lib_t2" "$3" $lib_k2)
+			if [ "$lib_rc" = 137 ]; then
+				kills=$((kills + 1))
+				"$5" "$lib_cw" $k $lib_k2
+			fi
+		fi
+		lib_rc=$(crash_feed "$lib_cw" "$lib_t3" "$3")
+		[ "$lib_rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $lib_rc"
+		"$6" "$lib_cw" $k $lib_k2
+	done
+}
+
+crash_replied() {
+	reply_sums "$1" >"$tmp/got"
+	cmp -s "$tmp/got" "$tmp/want" ||
+	    bad="$bad; killed at step $2 (then $3): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
+	[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] ||
+	    bad="$bad; killed at step $2: replies left in the outbox"
 }
 
 reply_sums() {
