@@ -13,7 +13,7 @@
 # ends a rated game: the ratings count it once, and `oustpbm ratings
 # --rebuild` makes the same ratings file.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
-# (default 4, about 190 kills in 10 s; 7: all of them, about 340).
+# (default 4, about 160 kills; 7: all of them, about 310).
 . "$(dirname "$0")/lib.sh"
 tmpdir
 unset OUSTPBM_TEST_ROBOT_PLAYOUTS
