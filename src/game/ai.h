@@ -56,8 +56,8 @@ const char *ai_status_str(enum ai_status s);
  * starts from what it found: the GTP engine keeps one per game.  ai_new()
  * returns NULL when out of memory; the caller owns it and frees it with
  * ai_free().  The node pool is allocated at the first search (its cap
- * depends on the level, 32 bytes a node: at most 128 MB at level 4, and 128 MB
- * for each of the two threads at level 5).
+ * depends on the level, 32 bytes a node: at most 128 MB at level 4, and 256 MB
+ * at level 5, whose two threads share one tree).
  */
 struct ai;
 struct ai *ai_new(void);

@@ -5,6 +5,7 @@
  * whole games against the baselines run to their end.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "game/ai.h"
 #include "t.h"
@@ -202,7 +203,63 @@ static void test_determinism(void)
 		same = same && p1->action == p2->action && p1->n == p2->n &&
 		    memcmp(p1->points, p2->points, sizeof(p1->points[0]) * (size_t)p1->n) == 0;
 	}
-	ok(same, "same seed and budget: the same turn, on one thread and on two");
+	ok(same, "same seed and budget: the same turn, at level 3 and at level 5");
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Level 5 by time: two threads on one tree, kept from placement to
+ * placement, against the greedy player: every placement legal, each chosen
+ * by its deadline (50 ms of slack for a loaded machine), the pool within
+ * its cap.
+ */
+static void test_threads(void)
+{
+	struct ai_options o = opts(AI_MAX_LEVEL, 3, 0);
+	struct ai *a = ai_new();
+	struct ai_search s = { 0 };
+	struct ai_turn t;
+	struct rules_event ev;
+	int64_t t0, late = 0;
+	int placements = 0, bad = 0;
+	long playouts = 0;
+
+	rules_game_init(&G, 9, false);
+	while (a != NULL && G.result == RULES_PLAYING && placements < 40) {
+		if (G.to_move == RULES_WHITE) {
+			bad += ai_baseline_turn(&G, AI_GREEDY, (uint64_t)placements, &t) != AI_OK ||
+			    !apply(&t);
+			placements++;
+			continue;
+		}
+		t0 = mono_ns();
+		o.deadline_ns = t0 + 60000000;
+		o.seed++;
+		if (ai_genmove(a, &G, &o, &t) != AI_OK || t.action != AI_PLACE || t.n != 1 ||
+		    !rules_is_legal(rules_game_play(&G, t.points[0], &ev))) {
+			bad++;
+			break;
+		}
+		if (mono_ns() - o.deadline_ns > late)
+			late = mono_ns() - o.deadline_ns;
+		ai_last_search(a, &s);
+		playouts += s.playouts;
+		bad += s.nodes > s.node_cap;
+		placements++;
+	}
+	ok(a != NULL && bad == 0, "level 5 by time: %d placements legal, the pool within its cap",
+	    placements);
+	ok(late <= 50000000, "level 5 by time: every placement by its deadline (%.1f ms late at most)",
+	    late / 1e6);
+	ok(playouts > 0, "level 5 by time: %ld playouts", playouts);
+	ai_free(a);
 }
 
 /*
@@ -240,6 +297,7 @@ int main(void)
 	test_positions();
 	test_greedy();
 	test_determinism();
+	test_threads();
 	test_pie();
 	play_games(5, -1, 0, 20, 200);
 	play_games(7, AI_DEFAULT_LEVEL, 0, 6, 300);
