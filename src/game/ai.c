@@ -185,8 +185,9 @@ static const struct level levels[AI_MAX_LEVEL + 1] = {
 #define UCB_K 0.0f		/* exploration with knowledge */
 #endif
 #ifndef EXPAND_AT
-#define EXPAND_AT 2		/* visits before a node's children are made */
+#define EXPAND_AT 2		/* visits before a node's children are made, pool empty */
 #endif
+#define EXPAND_SLOPE 32		/* visits more when the pool is full (from half full) */
 #define DEADLINE_RESERVE_NS 10000000	/* 10 ms of the think time kept back */
 #define MAX_PATH 256
 #define MAX_SEQ (4 * RULES_MAX_POINTS + MAX_PATH)
@@ -469,7 +470,7 @@ static struct node *select_child(struct worker *wk, struct node *node, uint32_t 
 static int policy(struct worker *wk, struct aiboard *b, int c, int last, enum aiboard_verdict *v)
 {
 	const struct aigeom *geo = b->geo;
-	int k, t, q, start, fallback = 0, e = RULES_OTHER(c);
+	int k, t, q, start, fallback = 0, unsafe = 0, e = RULES_OTHER(c);
 
 	if (!wk->a->lv->knowledge)
 		return aiboard_random_legal(b, c, &wk->rng, v);
@@ -491,11 +492,20 @@ static int policy(struct worker *wk, struct aiboard *b, int c, int last, enum ai
 			continue;
 		}
 		*v = AIBOARD_NONCAPTURE;
+#ifdef POLICY_SAFE
+		if (hands_capture(b, c, q)) {
+			if (unsafe == 0)
+				unsafe = q;
+			continue;
+		}
+#endif
 		if (aiboard_count(b, q, e) == 0)
 			return q;
 		if (fallback == 0)
 			fallback = q;
 	}
+	if (fallback == 0)
+		fallback = unsafe;
 	if (fallback != 0) {
 		*v = AIBOARD_NONCAPTURE;
 		return fallback;
@@ -577,6 +587,18 @@ static void backup(struct worker *wk, int depth, int len, int winner)
 	}
 }
 
+/*
+ * Visits before a leaf is expanded: EXPAND_AT up to half the pool, then
+ * more as it fills, so that a long search (or a tree kept over several
+ * placements) slows its growth rather than stopping it dead at the cap.
+ */
+static uint32_t expand_at(struct ai *a)
+{
+	uint32_t used = __atomic_load_n(&a->used, __ATOMIC_RELAXED), half = a->cap / 2;
+
+	return EXPAND_AT + (used <= half ? 0 : (uint32_t)((uint64_t)(used - half) * EXPAND_SLOPE / half));
+}
+
 /* One descent, expansion, playout and backup from the root. */
 static void one_playout(struct worker *wk)
 {
@@ -609,7 +631,7 @@ static void one_playout(struct worker *wk)
 		wk->path[++depth] = (uint32_t)(node - a->pool);
 	}
 	if (term_of(node) == TERM_NONE && children_of(node) == 0 &&
-	    __atomic_load_n(&node->visits, __ATOMIC_RELAXED) + 1 >= EXPAND_AT)
+	    __atomic_load_n(&node->visits, __ATOMIC_RELAXED) + 1 >= expand_at(a))
 		expand(wk, node, b, c, placed);
 	if (term_of(node) == TERM_WIN)
 		winner = node->color;
