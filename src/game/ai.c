@@ -182,7 +182,8 @@ static const struct level levels[AI_MAX_LEVEL + 1] = {
 #endif
 #define UCB_C 0.9f		/* exploration without knowledge */
 #ifndef UCB_K
-#define UCB_K 0.0f		/* exploration with knowledge */
+#define UCB_K 0.3f		/* exploration with knowledge: without it, more playouts
+				 * hardly change the root's choice */
 #endif
 #ifndef EXPAND_AT
 #define EXPAND_AT 2		/* visits before a node's children are made, pool empty */
