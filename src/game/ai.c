@@ -130,9 +130,11 @@ enum ai_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kin
  * Fuego: priors from Oust knowledge (captures are good, a placement that
  * lets the opponent capture the new stone is bad) enter every new node as
  * virtual visits, and playouts follow a policy that takes the captures next
- * to the last placement and avoids placing next to enemy stones.  Nodes come
- * from one pool allocated before searching (the cap per level is in
- * levels[]); once it is full the tree stops growing and the search goes on.
+ * to the last placement, avoids stones the opponent can capture at once and
+ * placing next to enemy stones.  Nodes come from one pool allocated before
+ * searching (the cap per level is in levels[]); as it fills the tree grows
+ * more slowly, and once it is full the tree stops growing and the search
+ * goes on.
  */
 
 enum { TERM_NONE = 0, TERM_WIN, TERM_DRAW };
@@ -321,6 +323,19 @@ static bool hands_capture(struct aiboard *b, int c, int p)
 	uint16_t saved[AIBOARD_MAX_NBR], savedv[AIBOARD_MAX_NBR];
 	bool hit = false;
 
+	/*
+	 * With no enemy stone beside p, only an enemy placement beside p that
+	 * joins an enemy group can take it: most points are safe at a glance.
+	 */
+	if (aiboard_count(b, p, e) == 0) {
+		for (k = 0; k < geo->nnbr; k++) {
+			q = p + geo->nbr[k];
+			if (b->color[q] == RULES_EMPTY && aiboard_count(b, q, e) > 0)
+				break;
+		}
+		if (k == geo->nnbr)
+			return false;
+	}
 	/* Put the stone down by hand (a singleton), look, and take it back. */
 	b->color[p] = (uint8_t)c;
 	b->group[p] = (uint16_t)p;
@@ -467,7 +482,12 @@ static struct node *select_child(struct worker *wk, struct node *node, uint32_t 
 	return best;
 }
 
-/* The playout policy's placement for c, 0 if c has none; *v its verdict. */
+/*
+ * The playout policy's placement for c, 0 if c has none; *v its verdict:
+ * a capture next to the last placement, else of up to 8 random empty points
+ * the first capture or safe placement away from enemy stones, else a safe
+ * one beside them, else one the opponent can capture, else any legal one.
+ */
 static int policy(struct worker *wk, struct aiboard *b, int c, int last, enum aiboard_verdict *v)
 {
 	const struct aigeom *geo = b->geo;
@@ -493,13 +513,12 @@ static int policy(struct worker *wk, struct aiboard *b, int c, int last, enum ai
 			continue;
 		}
 		*v = AIBOARD_NONCAPTURE;
-#ifdef POLICY_SAFE
+		/* A stone the opponent can capture at once is the last resort. */
 		if (hands_capture(b, c, q)) {
 			if (unsafe == 0)
 				unsafe = q;
 			continue;
 		}
-#endif
 		if (aiboard_count(b, q, e) == 0)
 			return q;
 		if (fallback == 0)

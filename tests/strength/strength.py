@@ -64,6 +64,10 @@ class Engine:
 
 def player_options(name, args, seed):
     if name.startswith("old"):
+        if args.fixed and name in args.fixed:
+            args = argparse.Namespace(**vars(args))
+            args.fixed = dict(args.fixed)
+            args.fixed[int(name[3:])] = args.fixed[name]
         name = name[3:]
     if name in ("random", "greedy"):
         return ["--player", name, "--seed", str(seed)]
@@ -88,11 +92,11 @@ def board_command(size):
 
 
 def fixed_budgets(text):
-    """'1:200,2:1000' -> {1: 200, 2: 1000}."""
+    """'1:200,2:1000,old2:1500' -> {1: 200, 2: 1000, 'old2': 1500} (oldN: level N of --against)."""
     out = {}
     for item in text.split(","):
         level, n = item.split(":")
-        out[int(level)] = int(n)
+        out[level if level.startswith("old") else int(level)] = int(n)
     return out
 
 
@@ -224,7 +228,8 @@ def main(argv):
                 matches.append((size, str(level), opp))
     if args.fixed:
         print("# %d games a match, fixed playouts a placement (%s), %d at once" % (
-            args.games, ", ".join("level %d: %d" % kv for kv in sorted(args.fixed.items())),
+            args.games, ", ".join("level %s: %d" % (k, v) for k, v in
+                                  sorted(args.fixed.items(), key=lambda kv: str(kv[0]))),
             args.jobs))
     else:
         print("# %d games a match, %s s a placement%s, %d at once" % (

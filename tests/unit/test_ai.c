@@ -84,6 +84,31 @@ static bool apply(const struct ai_turn *t)
 	return rules_game_turn(&G, t->points, t->n, &rep) == RULES_TURN_OK;
 }
 
+/* Whether the side to move in g can win in this turn (a chain of captures taking every stone). */
+static bool wins_now_from(const struct rules_game *g, int depth)
+{
+	uint16_t mv[RULES_MAX_POINTS];
+	struct rules_game next;
+	struct rules_event ev;
+	int n = rules_game_legal((struct rules_game *)g, mv), i;
+
+	for (i = 0; i < n && depth < 40; i++) {
+		if (rules_check(&g->board, g->to_move, mv[i], NULL) != RULES_CAPTURE)
+			continue;
+		next = *g;
+		if (!rules_is_legal(rules_game_play(&next, mv[i], &ev)))
+			continue;
+		if (next.result != RULES_PLAYING || (!ev.turn_over && wins_now_from(&next, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
+static bool wins_now(const struct rules_game *g)
+{
+	return g->result == RULES_PLAYING && wins_now_from(g, 0);
+}
+
 static struct ai_options opts(int level, uint64_t seed, long playouts)
 {
 	struct ai_options o = { .level = level, .seed = seed, .playouts = playouts };
@@ -112,6 +137,36 @@ static void test_positions(void)
 	ok(t.n == 2 && (t.points[0] == P("B3") || t.points[0] == P("C2") || t.points[0] == P("C4")),
 	    "edge case 2: %s captures twice and wins", turn_text(&t));
 	ok(apply(&t) && G.result == RULES_BLACK_WINS, "edge case 2 is a win");
+
+	/*
+	 * Black's G1 is lost (White G2 joins F3,G3 against it, and Black's own
+	 * G2 would not be larger), and White goes on placing after that
+	 * capture: a Black stone White can reach then loses the game at once.
+	 * Knowledge in the priors and playouts keeps it out of reach.
+	 */
+	{
+		struct rules_game keep, over = G;
+		uint64_t s;
+		int lost = 0, lv;
+
+		for (lv = 2; lv <= AI_MAX_LEVEL; lv += 3) {
+			for (s = 0; s < 6; s++) {
+				setup(7, ". . . . . . . / . O . O . . . / . . . . . . . / "
+				    ". O . O . . . / . . . . . O O / . . . . . . . / . . . . . . X",
+				    RULES_BLACK);
+				keep = G;
+				o = opts(lv, s, 3000);
+				if (ai_play_turn(&G, &o, &t) != AI_OK || !apply(&t) || wins_now(&G)) {
+					if (lost++ == 0)
+						printf("# level %d seed %d: after %s white wins\n", lv,
+						    (int)s, turn_text(&t));
+				}
+				G = keep;
+			}
+		}
+		ok_int(lost, 0, "levels 2 and 5 leave the opponent no win in one turn");
+		G = over;
+	}
 
 	/* Over: nothing to plan. */
 	ok_int(ai_play_turn(&G, &o, &t), AI_GAME_OVER, "a finished game has no turn");
