@@ -230,6 +230,7 @@ struct ai {
 	int root_color, root_placed;
 	int maxlen;
 	long budget, issued;	/* playouts allowed and started (atomic) in this search */
+	int stop;		/* set (atomic) when the first thread is done: the other stops too */
 	struct aiboard reuse[5];	/* tree reuse: positions down a path */
 	/* the last search */
 	long playouts;
@@ -781,7 +782,8 @@ static void run(struct worker *wk)
 	long i;
 
 	wk->playouts = 0;
-	for (i = 0; __atomic_fetch_add(&a->issued, 1, __ATOMIC_RELAXED) < a->budget; i++) {
+	for (i = 0; __atomic_fetch_add(&a->issued, 1, __ATOMIC_RELAXED) < a->budget &&
+	    !__atomic_load_n(&a->stop, __ATOMIC_RELAXED); i++) {
 		/*
 		 * The clock at every playout (a vDSO call, well under 0.1% of a
 		 * playout).  On a loaded machine the thread may lose the processor
@@ -865,6 +867,7 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 		return st;
 	a->budget = o->playouts > 0 ? o->playouts : a->lv->playouts;
 	a->issued = 0;
+	a->stop = 0;
 	if (o->deadline_ns > 0) {
 		/* Keep back a little for joining the helper and answering on a loaded machine. */
 		t = now_ns();
@@ -888,8 +891,11 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 		if (a->lv->threads > 1 && o->playouts <= 0 && deadline != 0)
 			two = pthread_create(&thread, NULL, helper_main, &a->w[1]) == 0;
 		run(&a->w[0]);
-		if (two)
+		if (two) {
+			/* The answer waits for the helper: it stops at its next playout. */
+			__atomic_store_n(&a->stop, 1, __ATOMIC_RELAXED);
 			pthread_join(thread, NULL);
+		}
 	}
 	a->playouts = a->w[0].playouts + a->w[1].playouts;
 	/* Pie rule (oust-rules.md): Black's first placement may be taken over by a swap. */
