@@ -5,7 +5,9 @@
  * Pure in the way the rules core is: no I/O, no clock reads other than
  * comparing CLOCK_MONOTONIC with the deadline passed in, no allocation
  * while searching (a search context allocates its node pool once).  The same
- * position, options, seed and playout budget give the same answer.
+ * position, options, seed and playout budget give the same answer: a fixed
+ * budget is searched on one thread, while level 5 searching by time runs
+ * two threads on one tree.
  *
  * It plans whole turns: after a capture it goes on placing until the turn
  * ends (a non-capturing placement, the win, or a capture that leaves no
