@@ -167,7 +167,7 @@ build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h build/obj/game/rules
 # Strength matches through GTP (tests/strength/strength.py): each level against
 # the random and greedy test players and the level below, on 9x9, 11x11 and the
 # hex board of side 7 (h7), alternating colours, with 95% intervals.  Long: not
-# part of check.  STRENGTH_FIXED=1:200,2:1000,... gives each level a fixed playout
+# part of check.  STRENGTH_FIXED=1:200,2:500,... gives each level a fixed playout
 # budget a placement instead of a think time: the same games whatever the load.
 STRENGTH_GAMES ?= 20
 STRENGTH_SECONDS ?= 1

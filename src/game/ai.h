@@ -5,7 +5,9 @@
  * Pure in the way the rules core is: no I/O, no clock reads other than
  * comparing CLOCK_MONOTONIC with the deadline passed in, no allocation
  * while searching (a search context allocates its node pool once).  The same
- * position, options, seed and playout budget give the same answer.
+ * position, options, seed and playout budget give the same answer: a fixed
+ * budget is searched on one thread, while level 5 searching by time runs
+ * two threads on one tree.
  *
  * It plans whole turns: after a capture it goes on placing until the turn
  * ends (a non-capturing placement, the win, or a capture that leaves no
@@ -56,8 +58,8 @@ const char *ai_status_str(enum ai_status s);
  * starts from what it found: the GTP engine keeps one per game.  ai_new()
  * returns NULL when out of memory; the caller owns it and frees it with
  * ai_free().  The node pool is allocated at the first search (its cap
- * depends on the level, 32 bytes a node: at most 128 MB at level 4, and 128 MB
- * for each of the two threads at level 5).
+ * depends on the level, 32 bytes a node: at most 128 MB at level 4, and 256 MB
+ * at level 5, whose two threads share one tree).
  */
 struct ai;
 struct ai *ai_new(void);

@@ -6,12 +6,16 @@
  *   9x9, 11x11 and the hex-hex board of side 7.
  * - search: the tree search's own playouts per second (its policy, priors,
  *   tree and RAVE updates), at level 5 from the empty board and from a
- *   position 30 placements into a game, on 9x9 and 11x11.
+ *   position 30 placements into a game, on 9x9 and 11x11: with a fixed
+ *   budget (one thread), and _timed, by a 1 s deadline (two threads on one
+ *   tree).
  * The _cpu_s figures count the process's CPU time instead of the clock's
  * (on a busy machine they stand for an idle one; the search's counts the
  * CPU time of both of level 5's threads, so it is per core).
  * One line per board and repetition; run-bench takes medians.
  */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -49,10 +53,10 @@ static void playouts(const char *name, enum rules_shape shape, int size, double 
 		printf("ai_random_%s failed=1\n", name);
 }
 
-static void search(const char *name, int size, int opening)
+static void search(const char *name, int size, int opening, bool timed)
 {
 	static struct rules_game g;
-	struct ai_options o = { .level = 5, .seed = 1, .playouts = 20000 };
+	struct ai_options o = { .level = 5, .seed = 1, .playouts = timed ? 0 : 20000 };
 	struct ai_turn t;
 	struct ai_search s;
 	struct ai *a = ai_new();
@@ -66,6 +70,8 @@ static void search(const char *name, int size, int opening)
 	}
 	t0 = bench_now();
 	c0 = bench_cpu();
+	if (timed)
+		o.deadline_ns = (int64_t)(bench_now() * 1e9) + 1000000000;
 	if (a == NULL || ai_genmove(a, &g, &o, &t) != AI_OK) {
 		printf("ai_search_%s failed=1\n", name);
 		ai_free(a);
@@ -73,25 +79,27 @@ static void search(const char *name, int size, int opening)
 	}
 	dt = bench_now() - t0;
 	ai_last_search(a, &s);
-	printf("ai_search_%s playouts_per_s=%.0f playouts_per_cpu_s=%.0f nodes=%lu node_mb=%.1f\n",
-	    name, s.playouts / dt, s.playouts / (bench_cpu() - c0), s.nodes,
+	printf("ai_search_%s%s playouts_per_s=%.0f playouts_per_cpu_s=%.0f nodes=%lu node_mb=%.1f\n",
+	    name, timed ? "_timed" : "", s.playouts / dt, s.playouts / (bench_cpu() - c0), s.nodes,
 	    s.nodes * (double)s.node_bytes / 1048576.0);
 	ai_free(a);
 }
 
 int main(int argc, char **argv)
 {
-	int reps = argc > 1 ? atoi(argv[1]) : 5, rep;
+	int reps = argc > 1 ? atoi(argv[1]) : 5, rep, timed;
 	double secs = argc > 2 ? atof(argv[2]) : 1.0;
 
 	for (rep = 0; rep < reps; rep++) {
 		playouts("9x9", RULES_SQUARE, 9, secs);
 		playouts("11x11", RULES_SQUARE, 11, secs);
 		playouts("hex7", RULES_HEX, 7, secs);
-		search("9x9", 9, 0);
-		search("11x11", 11, 0);
-		search("9x9_mid", 9, 30);
-		search("11x11_mid", 11, 30);
+		for (timed = 0; timed < 2; timed++) {
+			search("9x9", 9, 0, timed);
+			search("11x11", 11, 0, timed);
+			search("9x9_mid", 9, 30, timed);
+			search("11x11_mid", 11, 30, timed);
+		}
 	}
 	return 0;
 }

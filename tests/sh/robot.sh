@@ -28,12 +28,15 @@ home() { # HOME [conf lines...]: a home with alice
 	send "$h1" $A "register alice secret" >/dev/null
 }
 
-# human_turn GAMEFILE: a legal whole turn for the side to move, the first
-# legal placement at each step, as `oustpbm engine` lists them ("" if over)
+# human_turn GAMEFILE [greedy]: a legal whole turn for the side to move, the first
+# legal placement at each step, as `oustpbm engine` lists them ("" if over), or
+# with greedy the greedy test player's
 human_turn() {
-	"$PY" - "$bin" "$1" <<'EOF'
+	"$PY" - "$bin" "$@" <<'EOF'
 import subprocess, sys
-p = subprocess.Popen([sys.argv[1], "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+greedy = sys.argv[3:] == ["greedy"]
+p = subprocess.Popen([sys.argv[1], "engine"] + (["--player", "greedy", "--seed", "1"] if greedy else []),
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 def gtp(c):
     p.stdin.write(c + "\n"); p.stdin.flush()
     lines = []
@@ -53,6 +56,9 @@ while gtp("gogui-rules_final_result") == "unknown" and gtp("gogui-rules_side_to_
     legal = gtp("gogui-rules_legal_moves").split()
     if not legal:
         break
+    if greedy:
+        turn.append(gtp("genmove %s" % side).upper())
+        continue
     gtp("play %s %s" % (side, legal[0]))
     turn.append(legal[0])
 print(",".join(turn))
@@ -226,12 +232,12 @@ h=$tmp/rate
 home "$h" "max_mails_per_hour = 4"
 send "$h" $A "challenge alice secret robot -size=7 -white" >/dev/null
 for t in 2 4; do
-	turn=$(human_turn "$h/games/101.game")
+	turn=$(human_turn "$h/games/101.game" greedy) # a game long enough for the limit
 	send "$h" $A "move 101#$t alice secret $turn" >/dev/null
 done
 check "max_mails_per_hour = 4: register, challenge and two moves answered, the robot at turn 5" \
     [ "$(replies "$h" $A)" = 4 -a "$(header "$h/games/101.game" turn)" = 6 ]
-turn=$(human_turn "$h/games/101.game")
+turn=$(human_turn "$h/games/101.game" greedy)
 send "$h" $A "move 101#6 alice secret $turn" >/dev/null
 check "the fifth mail of the hour is not played, the board unchanged, alice told once" \
     [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]

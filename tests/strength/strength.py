@@ -10,6 +10,9 @@ longer than the think time plus 10% plus 50 ms is counted as over time.
 
 usage: strength.py OUSTPBM [--sizes 9,11,h7] [--levels 1-5] [--games N] [--seconds S]
                    [--playouts N | --fixed 1:200,2:1000,...] [--jobs N] [--progress] [--smoke]
+                   [--opponents random,greedy,below,old --against OTHER_OUSTPBM]
+Opponent "old" is the same level, budget and think time on the build OTHER_OUSTPBM
+(an older one, to compare two builds interleaved in one run).
 A size hN is the hex-hex board of side N.
 --fixed gives each level its own fixed playout budget per placement and no time
 limit: on a loaded machine the think time buys a varying number of playouts, a
@@ -60,6 +63,12 @@ class Engine:
 
 
 def player_options(name, args, seed):
+    if name.startswith("old"):
+        if args.fixed and name in args.fixed:
+            args = argparse.Namespace(**vars(args))
+            args.fixed = dict(args.fixed)
+            args.fixed[int(name[3:])] = args.fixed[name]
+        name = name[3:]
     if name in ("random", "greedy"):
         return ["--player", name, "--seed", str(seed)]
     if args.fixed:
@@ -83,11 +92,11 @@ def board_command(size):
 
 
 def fixed_budgets(text):
-    """'1:200,2:1000' -> {1: 200, 2: 1000}."""
+    """'1:200,2:1000,old2:1500' -> {1: 200, 2: 1000, 'old2': 1500} (oldN: level N of --against)."""
     out = {}
     for item in text.split(","):
         level, n = item.split(":")
-        out[int(level)] = int(n)
+        out[level if level.startswith("old") else int(level)] = int(n)
     return out
 
 
@@ -95,7 +104,8 @@ def play_match(args, size, a, b, games, seed):
     """Games of a against b on board size (see board_name); returns (wins of a, draws,
     problems, times)."""
     ea = Engine(args.program, player_options(a, args, seed))
-    eb = Engine(args.program, player_options(b, args, seed + 1))
+    eb = Engine(args.against if b.startswith("old") else args.program,
+                player_options(b, args, seed + 1))
     ref = Engine(args.program, ["--player", "random"])
     wins = draws = 0
     problems = []
@@ -201,6 +211,8 @@ def main(argv):
                     help="LEVEL:PLAYOUTS,...: each level's fixed playout budget, no time limit")
     ap.add_argument("--progress", action="store_true",
                     help="print each game's result and the running tally")
+    ap.add_argument("--against", default=None,
+                    help="another build of oustpbm: opponent 'old' is the same level on it")
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args(argv[1:])
     matches = []
@@ -211,10 +223,13 @@ def main(argv):
                     if level == 1:
                         continue
                     opp = str(level - 1)
+                elif opp == "old":
+                    opp = "old%d" % level
                 matches.append((size, str(level), opp))
     if args.fixed:
         print("# %d games a match, fixed playouts a placement (%s), %d at once" % (
-            args.games, ", ".join("level %d: %d" % kv for kv in sorted(args.fixed.items())),
+            args.games, ", ".join("level %s: %d" % (k, v) for k, v in
+                                  sorted(args.fixed.items(), key=lambda kv: str(kv[0]))),
             args.jobs))
     else:
         print("# %d games a match, %s s a placement%s, %d at once" % (
@@ -232,7 +247,8 @@ def main(argv):
         for (size, a, b), (wins, draws, problems, times) in pool.map(run, matches):
             score = wins + 0.5 * draws
             lo, hi = wilson(score, args.games)
-            who = b if b in ("random", "greedy") else "level " + b
+            who = b if b in ("random", "greedy") else \
+                "old " + b[3:] if b.startswith("old") else "level " + b
             tmax = max(times) if times else 0.0
             tmed = sorted(times)[len(times) // 2] if times else 0.0
             line = ("%-5s level %s vs %-8s %3d/%-3d %5.1f%%  95%% [%5.1f%%, %5.1f%%]  "

@@ -5,6 +5,7 @@
  * whole games against the baselines run to their end.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "game/ai.h"
 #include "t.h"
@@ -83,6 +84,31 @@ static bool apply(const struct ai_turn *t)
 	return rules_game_turn(&G, t->points, t->n, &rep) == RULES_TURN_OK;
 }
 
+/* Whether the side to move in g can win in this turn (a chain of captures taking every stone). */
+static bool wins_now_from(const struct rules_game *g, int depth)
+{
+	uint16_t mv[RULES_MAX_POINTS];
+	struct rules_game next;
+	struct rules_event ev;
+	int n = rules_game_legal((struct rules_game *)g, mv), i;
+
+	for (i = 0; i < n && depth < 40; i++) {
+		if (rules_check(&g->board, g->to_move, mv[i], NULL) != RULES_CAPTURE)
+			continue;
+		next = *g;
+		if (!rules_is_legal(rules_game_play(&next, mv[i], &ev)))
+			continue;
+		if (next.result != RULES_PLAYING || (!ev.turn_over && wins_now_from(&next, depth + 1)))
+			return true;
+	}
+	return false;
+}
+
+static bool wins_now(const struct rules_game *g)
+{
+	return g->result == RULES_PLAYING && wins_now_from(g, 0);
+}
+
 static struct ai_options opts(int level, uint64_t seed, long playouts)
 {
 	struct ai_options o = { .level = level, .seed = seed, .playouts = playouts };
@@ -111,6 +137,36 @@ static void test_positions(void)
 	ok(t.n == 2 && (t.points[0] == P("B3") || t.points[0] == P("C2") || t.points[0] == P("C4")),
 	    "edge case 2: %s captures twice and wins", turn_text(&t));
 	ok(apply(&t) && G.result == RULES_BLACK_WINS, "edge case 2 is a win");
+
+	/*
+	 * Black's G1 is lost (White G2 joins F3,G3 against it, and Black's own
+	 * G2 would not be larger), and White goes on placing after that
+	 * capture: a Black stone White can reach then loses the game at once.
+	 * Knowledge in the priors and playouts keeps it out of reach.
+	 */
+	{
+		struct rules_game keep, over = G;
+		uint64_t s;
+		int lost = 0, lv;
+
+		for (lv = 2; lv <= AI_MAX_LEVEL; lv += 3) {
+			for (s = 0; s < 6; s++) {
+				setup(7, ". . . . . . . / . O . O . . . / . . . . . . . / "
+				    ". O . O . . . / . . . . . O O / . . . . . . . / . . . . . . X",
+				    RULES_BLACK);
+				keep = G;
+				o = opts(lv, s, 3000);
+				if (ai_play_turn(&G, &o, &t) != AI_OK || !apply(&t) || wins_now(&G)) {
+					if (lost++ == 0)
+						printf("# level %d seed %d: after %s white wins\n", lv,
+						    (int)s, turn_text(&t));
+				}
+				G = keep;
+			}
+		}
+		ok_int(lost, 0, "levels 2 and 5 leave the opponent no win in one turn");
+		G = over;
+	}
 
 	/* Over: nothing to plan. */
 	ok_int(ai_play_turn(&G, &o, &t), AI_GAME_OVER, "a finished game has no turn");
@@ -202,7 +258,63 @@ static void test_determinism(void)
 		same = same && p1->action == p2->action && p1->n == p2->n &&
 		    memcmp(p1->points, p2->points, sizeof(p1->points[0]) * (size_t)p1->n) == 0;
 	}
-	ok(same, "same seed and budget: the same turn, on one thread and on two");
+	ok(same, "same seed and budget: the same turn, at level 3 and at level 5");
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * Level 5 by time: two threads on one tree, kept from placement to
+ * placement, against the greedy player: every placement legal, each chosen
+ * by its deadline (50 ms of slack for a loaded machine), the pool within
+ * its cap.
+ */
+static void test_threads(void)
+{
+	struct ai_options o = opts(AI_MAX_LEVEL, 3, 0);
+	struct ai *a = ai_new();
+	struct ai_search s = { 0 };
+	struct ai_turn t;
+	struct rules_event ev;
+	int64_t t0, late = 0;
+	int placements = 0, bad = 0;
+	long playouts = 0;
+
+	rules_game_init(&G, 9, false);
+	while (a != NULL && G.result == RULES_PLAYING && placements < 40) {
+		if (G.to_move == RULES_WHITE) {
+			bad += ai_baseline_turn(&G, AI_GREEDY, (uint64_t)placements, &t) != AI_OK ||
+			    !apply(&t);
+			placements++;
+			continue;
+		}
+		t0 = mono_ns();
+		o.deadline_ns = t0 + 60000000;
+		o.seed++;
+		if (ai_genmove(a, &G, &o, &t) != AI_OK || t.action != AI_PLACE || t.n != 1 ||
+		    !rules_is_legal(rules_game_play(&G, t.points[0], &ev))) {
+			bad++;
+			break;
+		}
+		if (mono_ns() - o.deadline_ns > late)
+			late = mono_ns() - o.deadline_ns;
+		ai_last_search(a, &s);
+		playouts += s.playouts;
+		bad += s.nodes > s.node_cap;
+		placements++;
+	}
+	ok(a != NULL && bad == 0, "level 5 by time: %d placements legal, the pool within its cap",
+	    placements);
+	ok(late <= 50000000, "level 5 by time: every placement by its deadline (%.1f ms late at most)",
+	    late / 1e6);
+	ok(playouts > 0, "level 5 by time: %ld playouts", playouts);
+	ai_free(a);
 }
 
 /*
@@ -240,6 +352,7 @@ int main(void)
 	test_positions();
 	test_greedy();
 	test_determinism();
+	test_threads();
 	test_pie();
 	play_games(5, -1, 0, 20, 200);
 	play_games(7, AI_DEFAULT_LEVEL, 0, 6, 300);
