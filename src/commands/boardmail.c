@@ -42,12 +42,12 @@ enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, con
 	struct vacation v;
 	enum store_status ss;
 
-	reply_set_away(rc, NULL, 0, 0);
+	reply_set_away(rc, NULL);
 	if (who == NULL)
 		return STORE_OK;
 	ss = vacations_find(st, who, &v);
 	if (ss == STORE_OK)
-		reply_set_away(rc, who, v.start, v.end);
+		reply_set_away(rc, &v);
 	return ss == STORE_NOT_FOUND ? STORE_OK : ss;
 }
 

@@ -1273,9 +1273,27 @@ enum web_status web_build(struct web *w)
 	return s;
 }
 
-void web_standings_after(const struct config *cfg, struct store *st)
+/* The standings page alone (web_standings_after), or g's pages (web_after_commit). */
+static enum web_status after_pages(struct web *w, const struct game *g)
 {
-	char err[WEB_ERR_MAX];
+	enum web_status s;
+
+	if (g != NULL)
+		return web_update(w, g);
+	s = summary_load(w);	/* the boards being played, counted in the page */
+	if (s == WEB_OK)
+		s = standings_page(w);
+	return s;
+}
+
+/*
+ * Open the site, write what follows a change (after_pages) and close it;
+ * a failure is said on stderr and logged, never the command's: its change
+ * is committed already, and `oustpbm web` writes the whole site again.
+ */
+static void after(const struct config *cfg, struct store *st, const struct game *g)
+{
+	char err[WEB_ERR_MAX], what[40];
 	enum web_status s;
 	struct web *w = NULL;
 
@@ -1283,36 +1301,27 @@ void web_standings_after(const struct config *cfg, struct store *st)
 		return;
 	s = web_open(cfg, st, cfg->web_dir, &w, err, sizeof err);
 	if (s == WEB_OK) {
-		s = summary_load(w);	/* the boards being played, counted in the page */
-		if (s == WEB_OK)
-			s = standings_page(w);
+		s = after_pages(w, g);
 		if (s != WEB_OK)
 			snprintf(err, sizeof err, "%s", web_error(w));
 		web_close(w);
 	}
 	if (s != WEB_OK) {
-		fprintf(stderr, "oustpbm: web: standings: %s\n", err);
-		store_log(st, "web: standings: %s: %s", web_status_str(s), err);
+		if (g != NULL)
+			snprintf(what, sizeof what, "board %ld", g->board);
+		else
+			snprintf(what, sizeof what, "standings");
+		fprintf(stderr, "oustpbm: web: %s: %s\n", what, err);
+		store_log(st, "web: %s: %s: %s", what, web_status_str(s), err);
 	}
+}
+
+void web_standings_after(const struct config *cfg, struct store *st)
+{
+	after(cfg, st, NULL);
 }
 
 void web_after_commit(const struct config *cfg, struct store *st, const struct game *g)
 {
-	char err[WEB_ERR_MAX];
-	enum web_status s;
-	struct web *w = NULL;
-
-	if (cfg->web_dir[0] == '\0')
-		return;
-	s = web_open(cfg, st, cfg->web_dir, &w, err, sizeof err);
-	if (s == WEB_OK) {
-		s = web_update(w, g);
-		if (s != WEB_OK)
-			snprintf(err, sizeof err, "%s", web_error(w));
-		web_close(w);
-	}
-	if (s != WEB_OK) {
-		fprintf(stderr, "oustpbm: web: board %ld: %s\n", g->board, err);
-		store_log(st, "web: board %ld: %s: %s", g->board, web_status_str(s), err);
-	}
+	after(cfg, st, g);
 }

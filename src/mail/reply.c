@@ -1098,11 +1098,30 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 	return tfinish(&t);
 }
 
+/* text with every line indented by two spaces (a player's words set apart), ending in a newline. */
+static char *indented(const char *text)
+{
+	struct text t = { 0 };
+	const char *p = text, *nl;
+
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			tputs(&t, "  ");
+		tadd(&t, p, (size_t)(nl - p));
+		tputs(&t, "\n");
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return tfinish(&t);
+}
+
 /* "\nalice writes:\n  ...\n" for recipients other than the author; "" otherwise. */
 static char *comment_text(const struct reply_event *ev, const char *recipient)
 {
 	struct text t = { 0 };
-	const char *p, *nl;
+	char *said;
 
 	/* the server's notice: a paragraph of its own, not a player's words */
 	if (ev->notice != NULL && ev->notice[0] != '\0') {
@@ -1111,18 +1130,11 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 	}
 	if (ev->comment == NULL || ev->comment[0] == '\0' || strcmp(recipient, ev->actor) == 0)
 		return strdup("");
-	tprintf(&t, "\n%s writes:\n\n", ev->actor);
-	for (p = ev->comment; *p != '\0'; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (nl == NULL)
-			nl = p + strlen(p);
-		if (nl > p)
-			tputs(&t, "  ");
-		tadd(&t, p, (size_t)(nl - p));
-		tputs(&t, "\n");
-		if (*nl == '\0')
-			break;
-	}
+	said = indented(ev->comment);
+	if (said == NULL)
+		return NULL;
+	tprintf(&t, "\n%s writes:\n\n%s", ev->actor, said);
+	free(said);
 	return tfinish(&t);
 }
 
@@ -1292,23 +1304,11 @@ static void duration_text(int64_t secs, char *buf, size_t size)
  * player to move: to them (reader), "You have ..."; to anyone else, "bob
  * has ...".  NULL when out of memory.
  */
-void reply_set_away(struct reply_ctx *rc, const char *userid, int64_t start, int64_t end)
+void reply_set_away(struct reply_ctx *rc, const struct vacation *v)
 {
-	rc->away_user[0] = '\0';
-	rc->away_start = rc->away_end = 0;
-	if (userid != NULL && strlen(userid) < sizeof rc->away_user && start < end) {
-		memcpy(rc->away_user, userid, strlen(userid) + 1);
-		rc->away_start = start;
-		rc->away_end = end;
-	}
-}
-
-/* The seconds of [start, end) between from and to: the part of an absence that stops a clock. */
-static int64_t overlap(int64_t start, int64_t end, int64_t from, int64_t to)
-{
-	int64_t a = start > from ? start : from, b = end < to ? end : to;
-
-	return b > a ? b - a : 0;
+	memset(&rc->away, 0, sizeof rc->away);
+	if (v != NULL)
+		rc->away = *v;
 }
 
 static char *with_time_left(struct reply_ctx *rc, const struct game *g, const char *reader, char *next)
@@ -1325,12 +1325,12 @@ static char *with_time_left(struct reply_ctx *rc, const struct game *g, const ch
 	you = reader != NULL && strcmp(who, reader) == 0;
 	until = at;
 	left = at - now;
-	if (rc->away_user[0] != '\0' && strcmp(rc->away_user, who) == 0) {
+	if (rc->away.userid[0] != '\0' && strcmp(rc->away.userid, who) == 0) {
 		/* the clock stood still while they were away since the last turn (cleanup.c's clock_stopped) */
-		left += overlap(rc->away_start, rc->away_end, g->last_move, now);
-		away = rc->away_start <= now && now < rc->away_end && rc->away_start < at;
+		left += vacation_stopped(&rc->away, g->last_move, now);
+		away = vacation_away(&rc->away, now) && rc->away.start < at;
 		/* away now: the time left waits for their return */
-		until = away ? rc->away_end + left : now + left;
+		until = away ? rc->away.end + left : now + left;
 	}
 	if (left < 0)
 		left = 0;
@@ -1343,31 +1343,12 @@ static char *with_time_left(struct reply_ctx *rc, const struct game *g, const ch
 		tputs(&t, "\n");
 	if (away)
 		tprintf(&t, "%s away until %s (vacation): the clock stands still until then.\n",
-		    you ? "You are" : who, reply_time_str(rc->away_end, back));
+		    you ? "You are" : who, reply_time_str(rc->away.end, back));
 	if (you)
 		tprintf(&t, "You have %s to move, until %s: then the game is lost on time.\n", how,
 		    reply_time_str(until, when));
 	else
 		tprintf(&t, "%s has %s to move, until %s.\n", who, how, reply_time_str(until, when));
-	return tfinish(&t);
-}
-
-/* text with every line indented by two spaces (a player's words set apart), ending in a newline. */
-static char *indented(const char *text)
-{
-	struct text t = { 0 };
-	const char *p = text, *nl;
-
-	while (*p != '\0') {
-		nl = strchr(p, '\n');
-		if (nl == NULL)
-			nl = p + strlen(p);
-		if (nl > p)
-			tputs(&t, "  ");
-		tadd(&t, p, (size_t)(nl - p));
-		tputs(&t, "\n");
-		p = *nl != '\0' ? nl + 1 : nl;
-	}
 	return tfinish(&t);
 }
 

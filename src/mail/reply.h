@@ -51,6 +51,7 @@
 #include "base/mailaddr.h"
 #include "game/game.h"
 #include "game/preview.h"
+#include "store/vacations.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
@@ -103,9 +104,8 @@ struct reply_ctx {
 	char *cached_html;	/* mail.html once read, owned: reply_release() */
 	bool html_missing;	/* the templates directory has no mail.html: text only */
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
-	/* the vacation of a board's player to move (reply_set_away), "" when none */
-	char away_user[GAME_NAME_SIZE];
-	int64_t away_start, away_end;
+	/* the vacation of a board's player to move (reply_set_away); userid "" when none */
+	struct vacation away;
 };
 
 /* One composed reply: recipient and message. */
@@ -174,13 +174,13 @@ struct reply_event {
 };
 
 /*
- * The vacation (start, end) of userid, the player to move on the board the
- * next replies tell, or userid NULL for none.  Their clock stands still
- * while they are away (cleanup.c), so the time left those replies show
- * counts it as cleanup does: the limit moves on by the absence after the
- * last turn, and during it "away until ..." is said.
+ * v: the vacation of the player to move on the board the next replies
+ * tell, or NULL for none (copied).  Their clock stands still while they are
+ * away (cleanup.c), so the time left those replies show counts it as
+ * cleanup does (vacation_stopped): the limit moves on by the absence after
+ * the last turn, and during it "away until ..." is said.
  */
-void reply_set_away(struct reply_ctx *rc, const char *userid, int64_t start, int64_t end);
+void reply_set_away(struct reply_ctx *rc, const struct vacation *v);
 
 /*
  * in_id, in_refs and sender come from the incoming mail and must stay valid

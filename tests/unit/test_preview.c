@@ -9,6 +9,7 @@
 
 #include "game/preview.h"
 #include "t.h"
+#include "t_board.h"
 
 static struct rules_game G, Copy;
 
@@ -16,22 +17,8 @@ static struct rules_game G, Copy;
 static void setup(int size, const char *rows, enum rules_color to_move)
 {
 	struct rules_board b;
-	int x = 0, y = size - 1;
-	const char *s;
 
-	rules_board_init(&b, size);
-	for (s = rows; *s != '\0'; s++) {
-		if (*s == ' ' || *s == '/')
-			continue;
-		if (*s == 'X')
-			rules_board_setup(&b, rules_point(&b, x, y), RULES_BLACK);
-		else if (*s == 'O')
-			rules_board_setup(&b, rules_point(&b, x, y), RULES_WHITE);
-		if (++x == size) {
-			x = 0;
-			y--;
-		}
-	}
+	t_board_rows(&b, size, rows);
 	rules_game_start(&G, &b, to_move, 5, false, NULL);
 	Copy = G;
 }
