@@ -1,7 +1,8 @@
 /*
  * t_board.h: positions for the unit tests of the rules, the AI and the
- * preview, written as ASCII rows (top row first, X black, O white, '.'
- * empty; spaces and '/' are ignored), as the Go engines write theirs.
+ * preview, written as ASCII rows (top row first, X black ('#' too, to
+ * mark one), O white, '.' empty; spaces and '/' are ignored), as the Go
+ * engines write theirs.
  */
 #ifndef OUSTPBM_T_BOARD_H
 #define OUSTPBM_T_BOARD_H
@@ -21,7 +22,7 @@ static __attribute__((unused)) void t_board_rows(struct rules_board *b, int size
 	for (s = rows; *s != '\0'; s++) {
 		if (*s == ' ' || *s == '/')
 			continue;
-		if (*s == 'X')
+		if (*s == 'X' || *s == '#')
 			rules_board_setup(b, rules_point(b, x, y), RULES_BLACK);
 		else if (*s == 'O')
 			rules_board_setup(b, rules_point(b, x, y), RULES_WHITE);

@@ -9,6 +9,7 @@
 
 #include "game/rules.h"
 #include "t.h"
+#include "t_board.h"
 
 static struct rules_board B;
 static struct rules_game G;
@@ -16,26 +17,7 @@ static struct rules_game G;
 /* Set up B from rows written top row first. */
 static void setup(int size, const char *rows)
 {
-	int x = 0, y = size - 1;
-	const char *s;
-
-	rules_board_init(&B, size);
-	for (s = rows; *s != '\0'; s++) {
-		if (*s == ' ' || *s == '/')
-			continue;
-		if (*s == 'X' || *s == '#')
-			rules_board_setup(&B, rules_point(&B, x, y), RULES_BLACK);
-		else if (*s == 'O')
-			rules_board_setup(&B, rules_point(&B, x, y), RULES_WHITE);
-		if (++x == size) {
-			x = 0;
-			y--;
-		}
-	}
-	if (y != -1 || x != 0) {
-		fprintf(stderr, "bad test position: %s\n", rows);
-		abort();
-	}
+	t_board_rows(&B, size, rows);
 }
 
 /* Set up B as a hex board of side `side` from rows written top row first. */
