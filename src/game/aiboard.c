@@ -7,8 +7,6 @@
 #include <string.h>
 
 #define NOWN_ONE(c) ((uint8_t)((c) == RULES_BLACK ? 1 : 16))
-/* The neighbour offsets of a geometry of stride st, in the order of aigeom.nbr. */
-#define NBR_OFFSETS(st) { -1, 1, -(st), (st), -(st) - 1, (st) + 1 }
 
 void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 {
@@ -27,7 +25,7 @@ void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 		geo->nbr[k] = dx + dy * geo->stride;
 	}
 	{
-		const int d[AIBOARD_MAX_NBR] = NBR_OFFSETS(geo->stride);
+		const int d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(geo->stride);
 
 		for (k = 0; k < geo->nnbr; k++)
 			assert(geo->nbr[k] == d[k]); /* the hot loops rely on it */
@@ -45,6 +43,13 @@ void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 				geo->near[geo->nnear++] = off;
 			}
 		}
+	}
+	/* Those that are not neighbours (on hexes, some two-step sums are). */
+	for (k = 0; k < geo->nnear; k++) {
+		for (j = 0; j < geo->nnbr && geo->nbr[j] != geo->near[k]; j++)
+			;
+		if (j == geo->nnbr)
+			geo->far[geo->nfar++] = geo->near[k];
 	}
 	for (y = 0; y < w; y++) {
 		for (x = 0; x < w; x++) {
@@ -129,20 +134,15 @@ void aiboard_copy(struct aiboard *dst, const struct aiboard *src)
 }
 
 /*
- * The hot functions take the number of neighbours as a constant (4 on
- * squares, 6 on hexes), so that the compiler unrolls their loops; the
- * public ones pick the instance for the board.  They read the neighbour
- * offsets from the stride into locals (NBR_OFFSETS, the order of
- * aigeom.nbr): a store to a uint8_t array may alias anything, so offsets
- * read from geo would be loaded again after every such store.
+ * The hot functions take the number of neighbours as a constant, as
+ * aiboard_check_n() does (see aiboard.h); the public ones pick the
+ * instance for the board.
  */
-#define HOT static inline __attribute__((always_inline))
-#define BY_NNBR(geo, f, ...) ((geo)->nnbr == 4 ? f(4, __VA_ARGS__) : f(6, __VA_ARGS__))
 
-/* Largest enemy group next to group g, from the cache or by walking g. */
+/* Largest enemy group next to group g, by walking g; cached. */
 static int max_enemy_walk(struct aiboard *b, int g, const int nnbr)
 {
-	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
 	const uint8_t *col = b->color;
 	const uint16_t *grp = b->group, *gs = b->gsize, *nx = b->next;
 	unsigned e = (unsigned)RULES_OTHER(col[g]), m = 0, z;
@@ -161,87 +161,14 @@ static int max_enemy_walk(struct aiboard *b, int g, const int nnbr)
 	return (int)m;
 }
 
-static int max_enemy_4(struct aiboard *b, int g)
+int aiboard_max_enemy_walk(struct aiboard *b, int g)
 {
-	return max_enemy_walk(b, g, 4);
-}
-
-static int max_enemy_6(struct aiboard *b, int g)
-{
-	return max_enemy_walk(b, g, 6);
-}
-
-HOT unsigned max_enemy(struct aiboard *b, unsigned g, const int nnbr)
-{
-	if (b->gvalid[g])
-		return b->gmax[g];
-	return (unsigned)(nnbr == 4 ? max_enemy_4(b, (int)g) : max_enemy_6(b, (int)g));
-}
-
-/*
- * The verdict with few data-dependent branches, as the rules core's
- * decide(): a neighbour that is not an own stone stands for group 0, whose
- * size is 0 (cell 0 is off the board and never a group); own groups are
- * told apart arithmetically.
- */
-HOT enum aiboard_verdict check_n(const int nnbr, struct aiboard *b, int c, int p)
-{
-	const int s = b->geo->stride;
-	const uint8_t *col = b->color;
-	const uint16_t *grp = b->group, *gs = b->gsize;
-	const unsigned uc = (unsigned)c, e = 3u - uc;
-	unsigned c0, c1, c2, c3, c4 = 0, c5 = 0, g0, g1, g2, g3, g4 = 0, g5 = 0;
-	unsigned o0, o1, o2, o3, o4 = 0, o5 = 0, size, maxe, m;
-
-	if (aiboard_count(b, p, c) == 0)
-		return AIBOARD_NONCAPTURE;
-	c0 = col[p - 1], c1 = col[p + 1], c2 = col[p - s], c3 = col[p + s];
-	g0 = grp[p - 1], g1 = grp[p + 1], g2 = grp[p - s], g3 = grp[p + s];
-	if (nnbr == 6) {
-		c4 = col[p - s - 1], c5 = col[p + s + 1];
-		g4 = grp[p - s - 1], g5 = grp[p + s + 1];
-	}
-	/* Enemy neighbours: their sizes. */
-	maxe = c0 == e ? gs[g0] : 0;
-	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
-	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
-	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
-	if (nnbr == 6) {
-		m = c4 == e ? gs[g4] : 0, maxe = m > maxe ? m : maxe;
-		m = c5 == e ? gs[g5] : 0, maxe = m > maxe ? m : maxe;
-	}
-	/*
-	 * Own neighbours: distinct groups, their sizes and largest enemies, with
-	 * masks rather than branches (a random point's neighbours are not
-	 * predictable).  Group 0 has size 0 and a known largest enemy of 0.
-	 */
-	o0 = g0 & -(unsigned)(c0 == uc);
-	o1 = g1 & -(unsigned)((c1 == uc) & (g1 != o0));
-	o2 = g2 & -(unsigned)((c2 == uc) & (g2 != o0) & (g2 != o1));
-	o3 = g3 & -(unsigned)((c3 == uc) & (g3 != o0) & (g3 != o1) & (g3 != o2));
-	if (nnbr == 6) {
-		o4 = g4 & -(unsigned)((c4 == uc) & (g4 != o0) & (g4 != o1) & (g4 != o2) & (g4 != o3));
-		o5 = g5 & -(unsigned)((c5 == uc) & (g5 != o0) & (g5 != o1) & (g5 != o2) & (g5 != o3) &
-		    (g5 != o4));
-	}
-	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
-	if (nnbr == 6)
-		size += gs[o4] + gs[o5];
-	m = max_enemy(b, o0, nnbr), maxe = m > maxe ? m : maxe;
-	m = max_enemy(b, o1, nnbr), maxe = m > maxe ? m : maxe;
-	m = max_enemy(b, o2, nnbr), maxe = m > maxe ? m : maxe;
-	m = max_enemy(b, o3, nnbr), maxe = m > maxe ? m : maxe;
-	if (nnbr == 6) {
-		m = max_enemy(b, o4, nnbr), maxe = m > maxe ? m : maxe;
-		m = max_enemy(b, o5, nnbr), maxe = m > maxe ? m : maxe;
-	}
-	/* Capturing placement: it touches an enemy group, and every one it touches is smaller. */
-	return maxe > 0 && size > maxe ? AIBOARD_CAPTURE : AIBOARD_ILLEGAL;
+	return b->geo->nnbr == 4 ? max_enemy_walk(b, g, 4) : max_enemy_walk(b, g, 6);
 }
 
 enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p)
 {
-	return BY_NNBR(b->geo, check_n, b, c, p);
+	return AIBOARD_BY_NNBR(b->geo, aiboard_check_n, b, c, p);
 }
 
 int aiboard_capture_size(struct aiboard *b, int c, int p)
@@ -282,9 +209,9 @@ int aiboard_capture_size(struct aiboard *b, int c, int p)
 	return n;
 }
 
-HOT void put_stone(const int nnbr, struct aiboard *b, int c, int p)
+AIBOARD_HOT void put_stone(const int nnbr, struct aiboard *b, int c, int p)
 {
-	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
 	const uint8_t one = NOWN_ONE(c);
 	uint8_t *nown = b->nown;
 	int i = b->epos[p], last = b->empty[--b->nempty], k;
@@ -320,9 +247,9 @@ static void merge(struct aiboard *b, int into, int from)
  * Remove group r (colour e), returning its size; the capturer's other
  * groups around it forget their largest enemy.
  */
-HOT int remove_group(const int nnbr, struct aiboard *b, int r, int keep)
+AIBOARD_HOT int remove_group(const int nnbr, struct aiboard *b, int r, int keep)
 {
-	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
 	uint8_t *col = b->color, *gv = b->gvalid, *nown = b->nown;
 	uint16_t *grp = b->group, *nx = b->next, *epos = b->epos, *empty = b->empty;
 	const unsigned e = col[r], c = 3u - e;
@@ -350,9 +277,9 @@ HOT int remove_group(const int nnbr, struct aiboard *b, int r, int keep)
 	return size;
 }
 
-HOT int play_n(const int nnbr, struct aiboard *b, int c, int p, enum aiboard_verdict v)
+AIBOARD_HOT int play_n(const int nnbr, struct aiboard *b, int c, int p, enum aiboard_verdict v)
 {
-	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = NBR_OFFSETS(st);
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
 	const unsigned e = 3u - (unsigned)c;
 	const uint8_t *col = b->color;
 	uint16_t *grp = b->group, *gs = b->gsize, *gm = b->gmax, *nx = b->next;
@@ -416,22 +343,22 @@ HOT int play_n(const int nnbr, struct aiboard *b, int c, int p, enum aiboard_ver
 
 int aiboard_play(struct aiboard *b, int c, int p, enum aiboard_verdict v)
 {
-	return BY_NNBR(b->geo, play_n, b, c, p, v);
+	return AIBOARD_BY_NNBR(b->geo, play_n, b, c, p, v);
 }
 
-HOT int legal_n(const int nnbr, struct aiboard *b, int c, uint16_t *out)
+AIBOARD_HOT int legal_n(const int nnbr, struct aiboard *b, int c, uint16_t *out)
 {
 	int i, n = 0;
 
 	for (i = 0; i < b->nempty; i++)
-		if (check_n(nnbr, b, c, b->empty[i]) != AIBOARD_ILLEGAL)
+		if (aiboard_check_n(nnbr, b, c, b->empty[i]) != AIBOARD_ILLEGAL)
 			out[n++] = b->empty[i];
 	return n;
 }
 
 int aiboard_legal(struct aiboard *b, int c, uint16_t *out)
 {
-	return BY_NNBR(b->geo, legal_n, b, c, out);
+	return AIBOARD_BY_NNBR(b->geo, legal_n, b, c, out);
 }
 
 bool aiboard_has_legal(struct aiboard *b, int c)
@@ -444,7 +371,7 @@ bool aiboard_has_legal(struct aiboard *b, int c)
 	return false;
 }
 
-HOT int random_legal_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng,
+AIBOARD_HOT int random_legal_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng,
     enum aiboard_verdict *v)
 {
 	uint16_t mv[RULES_MAX_POINTS];
@@ -455,7 +382,7 @@ HOT int random_legal_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng,
 	/* Rejection sampling: a uniform empty point, kept if legal, is a uniform legal one. */
 	for (t = 0; t < 8; t++) {
 		p = b->empty[aiboard_below(rng, b->nempty)];
-		if ((*v = check_n(nnbr, b, c, p)) != AIBOARD_ILLEGAL)
+		if ((*v = aiboard_check_n(nnbr, b, c, p)) != AIBOARD_ILLEGAL)
 			return p;
 	}
 	/* Most points are illegal: draw from the whole set. */
@@ -463,16 +390,16 @@ HOT int random_legal_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng,
 	if (n == 0)
 		return 0;
 	p = mv[aiboard_below(rng, n)];
-	*v = check_n(nnbr, b, c, p);
+	*v = aiboard_check_n(nnbr, b, c, p);
 	return p;
 }
 
 int aiboard_random_legal(struct aiboard *b, int c, uint64_t *rng, enum aiboard_verdict *v)
 {
-	return BY_NNBR(b->geo, random_legal_n, b, c, rng, v);
+	return AIBOARD_BY_NNBR(b->geo, random_legal_n, b, c, rng, v);
 }
 
-HOT int random_game_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng, int maxlen,
+AIBOARD_HOT int random_game_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng, int maxlen,
     int *len)
 {
 	enum aiboard_verdict v;
@@ -507,5 +434,5 @@ HOT int random_game_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng, i
 
 int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int *len)
 {
-	return BY_NNBR(b->geo, random_game_n, b, c, rng, maxlen, len);
+	return AIBOARD_BY_NNBR(b->geo, random_game_n, b, c, rng, maxlen, len);
 }

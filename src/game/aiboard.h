@@ -45,6 +45,8 @@ struct aigeom {
 	int nbr[AIBOARD_MAX_NBR];	/* neighbour offsets */
 	int nnear;
 	int near[AIBOARD_MAX_NEAR];	/* offsets of the cells within two steps */
+	int nfar;
+	int far[AIBOARD_MAX_NEAR];	/* those of near[] that are not neighbours */
 	uint16_t rpoint[AIBOARD_MAX_CELLS];	/* rules core point of a cell, 0 off the board */
 	uint16_t cell[RULES_MAX_CELLS];		/* cell of a rules core point, 0 if none */
 };
@@ -75,6 +77,24 @@ void aiboard_copy(struct aiboard *dst, const struct aiboard *src);
 
 /* What placing colour c on the cell p would do (p must be an empty point). */
 enum aiboard_verdict aiboard_check(struct aiboard *b, int c, int p);
+
+/*
+ * The verdict is also here inline (aiboard_check_n), for the AI's playout
+ * loops, which call it several times a placement: they take the number of
+ * neighbours as a constant (4 on squares, 6 on hexes), so that the compiler
+ * unrolls the loops and drops the hex terms on squares, and read the
+ * neighbour offsets from the stride (AIBOARD_NBR_OFFSETS, the order of
+ * aigeom.nbr, which aigeom_init() asserts): a store to a uint8_t array may
+ * alias anything, so offsets read from geo would be loaded again after
+ * every such store.
+ */
+#define AIBOARD_HOT static inline __attribute__((always_inline))
+#define AIBOARD_NBR_OFFSETS(st) { -1, 1, -(st), (st), -(st) - 1, (st) + 1 }
+/* f(4, ...) on squares, f(6, ...) on hexes. */
+#define AIBOARD_BY_NNBR(geo, f, ...) ((geo)->nnbr == 4 ? f(4, __VA_ARGS__) : f(6, __VA_ARGS__))
+
+/* Largest enemy group next to group g, found by walking g (and cached); see aiboard_max_enemy(). */
+int aiboard_max_enemy_walk(struct aiboard *b, int g);
 
 /*
  * Place colour c on the empty point p, which aiboard_check() found legal
@@ -125,6 +145,76 @@ int aiboard_random_game(struct aiboard *b, int c, uint64_t *rng, int maxlen, int
 static inline int aiboard_count(const struct aiboard *b, int p, int c)
 {
 	return (b->nown[p] >> (c == RULES_BLACK ? 0 : 4)) & 15;
+}
+
+/* Largest enemy group next to group g (0: none, as for group 0), from the cache if known. */
+static inline unsigned aiboard_max_enemy(struct aiboard *b, unsigned g)
+{
+	if (b->gvalid[g])
+		return b->gmax[g];
+	return (unsigned)aiboard_max_enemy_walk(b, (int)g);
+}
+
+/*
+ * aiboard_check() for a board of nnbr neighbours, a constant.  The verdict
+ * with few data-dependent branches, as the rules core's decide(): a
+ * neighbour that is not an own stone stands for group 0, whose size is 0
+ * (cell 0 is off the board and never a group); own groups are told apart
+ * arithmetically.
+ */
+AIBOARD_HOT enum aiboard_verdict aiboard_check_n(const int nnbr, struct aiboard *b, int c, int p)
+{
+	const int s = b->geo->stride;
+	const uint8_t *col = b->color;
+	const uint16_t *grp = b->group, *gs = b->gsize;
+	const unsigned uc = (unsigned)c, e = 3u - uc;
+	unsigned c0, c1, c2, c3, c4 = 0, c5 = 0, g0, g1, g2, g3, g4 = 0, g5 = 0;
+	unsigned o0, o1, o2, o3, o4 = 0, o5 = 0, size, maxe, m;
+
+	if (aiboard_count(b, p, c) == 0)
+		return AIBOARD_NONCAPTURE;
+	c0 = col[p - 1], c1 = col[p + 1], c2 = col[p - s], c3 = col[p + s];
+	g0 = grp[p - 1], g1 = grp[p + 1], g2 = grp[p - s], g3 = grp[p + s];
+	if (nnbr == 6) {
+		c4 = col[p - s - 1], c5 = col[p + s + 1];
+		g4 = grp[p - s - 1], g5 = grp[p + s + 1];
+	}
+	/* Enemy neighbours: their sizes. */
+	maxe = c0 == e ? gs[g0] : 0;
+	m = c1 == e ? gs[g1] : 0, maxe = m > maxe ? m : maxe;
+	m = c2 == e ? gs[g2] : 0, maxe = m > maxe ? m : maxe;
+	m = c3 == e ? gs[g3] : 0, maxe = m > maxe ? m : maxe;
+	if (nnbr == 6) {
+		m = c4 == e ? gs[g4] : 0, maxe = m > maxe ? m : maxe;
+		m = c5 == e ? gs[g5] : 0, maxe = m > maxe ? m : maxe;
+	}
+	/*
+	 * Own neighbours: distinct groups, their sizes and largest enemies, with
+	 * masks rather than branches (a random point's neighbours are not
+	 * predictable).  Group 0 has size 0 and a known largest enemy of 0.
+	 */
+	o0 = g0 & -(unsigned)(c0 == uc);
+	o1 = g1 & -(unsigned)((c1 == uc) & (g1 != o0));
+	o2 = g2 & -(unsigned)((c2 == uc) & (g2 != o0) & (g2 != o1));
+	o3 = g3 & -(unsigned)((c3 == uc) & (g3 != o0) & (g3 != o1) & (g3 != o2));
+	if (nnbr == 6) {
+		o4 = g4 & -(unsigned)((c4 == uc) & (g4 != o0) & (g4 != o1) & (g4 != o2) & (g4 != o3));
+		o5 = g5 & -(unsigned)((c5 == uc) & (g5 != o0) & (g5 != o1) & (g5 != o2) & (g5 != o3) &
+		    (g5 != o4));
+	}
+	size = 1u + gs[o0] + gs[o1] + gs[o2] + gs[o3];
+	if (nnbr == 6)
+		size += gs[o4] + gs[o5];
+	m = aiboard_max_enemy(b, o0), maxe = m > maxe ? m : maxe;
+	m = aiboard_max_enemy(b, o1), maxe = m > maxe ? m : maxe;
+	m = aiboard_max_enemy(b, o2), maxe = m > maxe ? m : maxe;
+	m = aiboard_max_enemy(b, o3), maxe = m > maxe ? m : maxe;
+	if (nnbr == 6) {
+		m = aiboard_max_enemy(b, o4), maxe = m > maxe ? m : maxe;
+		m = aiboard_max_enemy(b, o5), maxe = m > maxe ? m : maxe;
+	}
+	/* Capturing placement: it touches an enemy group, and every one it touches is smaller. */
+	return maxe > 0 && size > maxe ? AIBOARD_CAPTURE : AIBOARD_ILLEGAL;
 }
 
 #endif
