@@ -153,7 +153,7 @@ struct node {
 
 _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 
-/* Playout policies, from none to the most knowledge (see policy()). */
+/* Playout policies, from none to the most knowledge (see policy_n()). */
 enum { POLICY_UNIFORM = 0, POLICY_CAPTURES, POLICY_SAFE };
 
 struct level {
@@ -323,78 +323,94 @@ static int moves_at(struct aiboard *b, int *c, int *placed, uint16_t *mv)
 	}
 }
 
-/* Whether c placing the singleton p lets the opponent capture it at once. */
-static bool hands_capture(struct aiboard *b, int c, int p)
+/*
+ * Whether c placing the singleton p lets the opponent capture it at once:
+ * whether an enemy placement within two steps of p (aigeom.near) captures
+ * and takes p, being next to p or joining an enemy group next to p.  For a
+ * board of nnbr neighbours, a constant (see aiboard_check_n()).
+ */
+AIBOARD_HOT bool hands_capture_n(const int nnbr, struct aiboard *b, int c, int p)
 {
-	const struct aigeom *geo = b->geo;
-	int e = RULES_OTHER(c), k, j, q, r, h, nadj = 0, adj[AIBOARD_MAX_NBR];
-	uint16_t saved[AIBOARD_MAX_NBR], savedv[AIBOARD_MAX_NBR];
+	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
+	const int *far = b->geo->far, nfar = b->geo->nfar, e = RULES_OTHER(c);
+	uint8_t *col = b->color;
+	uint16_t *grp = b->group, *gmax = b->gmax;
+	uint16_t saved[AIBOARD_MAX_NBR];
+	uint8_t savedv[AIBOARD_MAX_NBR];
+	unsigned open = 0;
+	int k, j, q, r, h, nadj = 0, adj[AIBOARD_MAX_NBR];
 	bool hit = false;
 
+	/* The empty neighbours where an enemy stone would join an enemy group (without branches). */
+	for (k = 0; k < nnbr; k++) {
+		q = p + d[k];
+		open |= (unsigned)((col[q] == RULES_EMPTY) & (aiboard_count(b, q, e) > 0)) << k;
+	}
 	/*
 	 * With no enemy stone beside p, only an enemy placement beside p that
-	 * joins an enemy group can take it: most points are safe at a glance.
+	 * joins an enemy group can take it: many points are safe at a glance.
 	 */
-	if (aiboard_count(b, p, e) == 0) {
-		for (k = 0; k < geo->nnbr; k++) {
-			q = p + geo->nbr[k];
-			if (b->color[q] == RULES_EMPTY && aiboard_count(b, q, e) > 0)
-				break;
-		}
-		if (k == geo->nnbr)
-			return false;
-	}
+	if (aiboard_count(b, p, e) == 0 && open == 0)
+		return false;
 	/* Put the stone down by hand (a singleton), look, and take it back. */
-	b->color[p] = (uint8_t)c;
-	b->group[p] = (uint16_t)p;
+	col[p] = (uint8_t)c;
+	grp[p] = (uint16_t)p;
 	b->gsize[p] = 1;
 	b->next[p] = (uint16_t)p;
 	b->gvalid[p] = 0;
-	for (k = 0; k < geo->nnbr; k++) {
-		q = p + geo->nbr[k];
-		if (b->color[q] != e)
-			continue;
-		h = b->group[q];
-		for (j = 0; j < nadj && adj[j] != h; j++)
-			;
-		if (j < nadj)
-			continue;
-		saved[nadj] = b->gmax[h];
-		savedv[nadj] = b->gvalid[h];
-		adj[nadj++] = h;
-		if (b->gmax[h] == 0)
-			b->gmax[h] = 1;
-	}
-	for (k = 0; k < geo->nnear && !hit; k++) {
-		q = p + geo->near[k];
-		if (b->color[q] != RULES_EMPTY || aiboard_count(b, q, e) == 0)
-			continue;
-		/* The capture must take p: q next to p, or q joining a group next to p. */
-		for (j = 0; j < geo->nnbr; j++)
-			if (q + geo->nbr[j] == p)
-				break;
-		if (j == geo->nnbr) {
-			for (j = 0; j < geo->nnbr; j++) {
-				r = q + geo->nbr[j];
-				if (b->color[r] == e) {
-					for (h = 0; h < nadj && adj[h] != b->group[r]; h++)
-						;
-					if (h < nadj)
-						break;
-				}
-			}
-			if (j == geo->nnbr)
+	/* The enemy groups beside p now touch a group of at least 1 (saved, to be restored). */
+	if (aiboard_count(b, p, e) > 0) {
+		for (k = 0; k < nnbr; k++) {
+			q = p + d[k];
+			if (col[q] != e)
 				continue;
+			h = grp[q];
+			for (j = 0; j < nadj && adj[j] != h; j++)
+				;
+			if (j < nadj)
+				continue;
+			saved[nadj] = gmax[h];
+			savedv[nadj] = b->gvalid[h];
+			adj[nadj++] = h;
+			if (gmax[h] == 0)
+				gmax[h] = 1;
 		}
-		hit = aiboard_check(b, e, q) == AIBOARD_CAPTURE;
+	}
+	/*
+	 * Any capture found will do, so the likeliest come first: beside p,
+	 * then two steps away (only joining a group beside p takes p).
+	 */
+	for (k = 0; k < nnbr && !hit; k++)
+		if (open >> k & 1)
+			hit = aiboard_check_n(nnbr, b, e, p + d[k]) == AIBOARD_CAPTURE;
+	for (k = 0; k < nfar && nadj > 0 && !hit; k++) {
+		q = p + far[k];
+		if (col[q] != RULES_EMPTY || aiboard_count(b, q, e) == 0)
+			continue;
+		for (j = 0; j < nnbr; j++) {
+			r = q + d[j];
+			if (col[r] == e) {
+				for (h = 0; h < nadj && adj[h] != grp[r]; h++)
+					;
+				if (h < nadj)
+					break;
+			}
+		}
+		if (j < nnbr)
+			hit = aiboard_check_n(nnbr, b, e, q) == AIBOARD_CAPTURE;
 	}
 	for (j = 0; j < nadj; j++) {
-		b->gmax[adj[j]] = saved[j];
-		b->gvalid[adj[j]] = (uint8_t)savedv[j];
+		gmax[adj[j]] = saved[j];
+		b->gvalid[adj[j]] = savedv[j];
 	}
-	b->color[p] = RULES_EMPTY;
-	b->group[p] = 0;
+	col[p] = RULES_EMPTY;
+	grp[p] = 0;
 	return hit;
+}
+
+static bool hands_capture(struct aiboard *b, int c, int p)
+{
+	return AIBOARD_BY_NNBR(b->geo, hands_capture_n, b, c, p);
 }
 
 /*
@@ -495,35 +511,63 @@ static struct node *select_child(struct worker *wk, struct node *node, uint32_t 
  * a capture next to the last placement, else of up to 8 random empty points
  * the first capture or safe placement away from enemy stones, else a safe
  * one beside them, else one the opponent can capture, else any legal one.
- * POLICY_CAPTURES does not ask whether a placement is safe.
+ * POLICY_CAPTURES does not ask whether a placement is safe.  For a board of
+ * nnbr neighbours, a constant.
  */
-static int policy(struct worker *wk, struct aiboard *b, int c, int last, enum aiboard_verdict *v)
+AIBOARD_HOT int policy_n(const int nnbr, struct worker *wk, int pol, struct aiboard *b, int c,
+    int last, enum aiboard_verdict *v)
 {
 	const struct aigeom *geo = b->geo;
+	const int nnear = geo->nnear;
+	const uint8_t own = c == RULES_BLACK ? 0x0f : 0xf0; /* c's count in aiboard.nown */
 	int k, t, q, start, fallback = 0, unsafe = 0, e = RULES_OTHER(c);
+	uint32_t cand, rest;
 
-	if (wk->a->lv->policy == POLICY_UNIFORM)
-		return aiboard_random_legal(b, c, &wk->rng, v);
-	/* Captures next to the last placement: of its stone, or going on after a capture. */
+	/*
+	 * Captures next to the last placement: of its stone, or going on after
+	 * a capture.  The points within two steps are tried from a random one
+	 * on, in the order of aigeom.near; the few that can capture (empty,
+	 * beside an own stone) are marked first without branches, which a
+	 * random position would mispredict, and then visited in that order.
+	 */
 	if (last != 0) {
-		start = aiboard_below(&wk->rng, geo->nnear);
-		for (k = 0; k < geo->nnear; k++) {
-			q = last + geo->near[start + k < geo->nnear ? start + k : start + k - geo->nnear];
-			if (b->color[q] == RULES_EMPTY && aiboard_count(b, q, c) > 0 &&
-			    (*v = aiboard_check(b, c, q)) == AIBOARD_CAPTURE)
+		start = aiboard_below(&wk->rng, nnear);
+		cand = 0;
+		for (k = 0; k < nnear; k++) {
+			q = last + geo->near[k];
+			cand |= (uint32_t)((b->color[q] == RULES_EMPTY) & ((b->nown[q] & own) != 0)) << k;
+		}
+		rest = cand & ((1u << start) - 1);	/* those before start, tried last */
+		cand >>= start;
+		while (cand != 0 || rest != 0) {
+			if (cand != 0) {
+				k = start + __builtin_ctz(cand);
+				cand &= cand - 1;
+			} else {
+				k = __builtin_ctz(rest);
+				rest &= rest - 1;
+			}
+			q = last + geo->near[k];
+			if ((*v = aiboard_check_n(nnbr, b, c, q)) == AIBOARD_CAPTURE)
 				return q;
 		}
 	}
 	for (t = 0; t < 8 && b->nempty > 0; t++) {
 		q = b->empty[aiboard_below(&wk->rng, b->nempty)];
 		if (aiboard_count(b, q, c) > 0) {
-			if ((*v = aiboard_check(b, c, q)) == AIBOARD_CAPTURE)
+			if ((*v = aiboard_check_n(nnbr, b, c, q)) == AIBOARD_CAPTURE)
 				return q;
 			continue;
 		}
 		*v = AIBOARD_NONCAPTURE;
+		/*
+		 * A placement beside enemy stones, once there is a fallback, is
+		 * passed over whether or not it is safe: no need to ask.
+		 */
+		if (fallback != 0 && aiboard_count(b, q, e) > 0)
+			continue;
 		/* A stone the opponent can capture at once is the last resort. */
-		if (wk->a->lv->policy == POLICY_SAFE && hands_capture(b, c, q)) {
+		if (pol == POLICY_SAFE && hands_capture_n(nnbr, b, c, q)) {
 			if (unsafe == 0)
 				unsafe = q;
 			continue;
@@ -542,14 +586,22 @@ static int policy(struct worker *wk, struct aiboard *b, int c, int last, enum ai
 	return aiboard_random_legal(b, c, &wk->rng, v);
 }
 
-/* Play on from the state to the end; returns the winner, RULES_EMPTY for a draw. */
-static int playout(struct worker *wk, struct aiboard *b, int c, int placed, int last, int *len)
+/*
+ * Play on from the state to the end; returns the winner, RULES_EMPTY for a
+ * draw.  For a board of nnbr neighbours, a constant.
+ */
+AIBOARD_HOT int playout_n(const int nnbr, struct worker *wk, struct aiboard *b, int c, int placed,
+    int last, int *len)
 {
+	const int pol = wk->a->lv->policy, maxlen = wk->a->maxlen;
 	enum aiboard_verdict v;
 	int n = *len, passes = 0, p;
 
-	while (n < wk->a->maxlen) {
-		p = policy(wk, b, c, last, &v);
+	while (n < maxlen) {
+		if (pol == POLICY_UNIFORM)
+			p = aiboard_random_legal(b, c, &wk->rng, &v);
+		else
+			p = policy_n(nnbr, wk, pol, b, c, last, &v);
 		if (p == 0) {
 			if (placed == 0 && ++passes == 2)
 				break;
@@ -575,6 +627,11 @@ static int playout(struct worker *wk, struct aiboard *b, int c, int placed, int 
 	}
 	*len = n;
 	return RULES_EMPTY;
+}
+
+static int playout(struct worker *wk, struct aiboard *b, int c, int placed, int last, int *len)
+{
+	return AIBOARD_BY_NNBR(b->geo, playout_n, wk, b, c, placed, last, len);
 }
 
 /* Back the playout's result up the path (whose visits the descent counted) and into AMAF. */
