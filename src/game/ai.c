@@ -332,76 +332,90 @@ static int moves_at(struct aiboard *b, int *c, int *placed, uint16_t *mv)
 AIBOARD_HOT bool hands_capture_n(const int nnbr, struct aiboard *b, int c, int p)
 {
 	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
-	const int *far = b->geo->far, nfar = b->geo->nfar, e = RULES_OTHER(c);
-	uint8_t *col = b->color;
+	const int *far = b->geo->far, nfar = AIBOARD_NFAR(nnbr);
+	const unsigned e = 3u - (unsigned)c;
+	const uint8_t enemy = c == RULES_BLACK ? 0xf0 : 0x0f; /* e's count in aiboard.nown */
+	const uint8_t *nown = b->nown;
+	uint8_t *col = b->color, *gv = b->gvalid;
 	uint16_t *grp = b->group, *gmax = b->gmax;
 	uint16_t saved[AIBOARD_MAX_NBR];
 	uint8_t savedv[AIBOARD_MAX_NBR];
-	unsigned open = 0;
-	int k, j, q, r, h, nadj = 0, adj[AIBOARD_MAX_NBR];
+	unsigned open = 0, cand = 0, any = 0, adj[AIBOARD_MAX_NBR], g, m, mj;
+	int k, j, q, r;
 	bool hit = false;
 
-	/* The empty neighbours where an enemy stone would join an enemy group (without branches). */
+	/*
+	 * The empty neighbours where an enemy stone would join an enemy group
+	 * (they take p if they capture), marked without branches: a random
+	 * point's surroundings are not predictable.
+	 */
 	for (k = 0; k < nnbr; k++) {
 		q = p + d[k];
-		open |= (unsigned)((col[q] == RULES_EMPTY) & (aiboard_count(b, q, e) > 0)) << k;
+		open |= (unsigned)((col[q] == RULES_EMPTY) & ((nown[q] & enemy) != 0)) << k;
 	}
 	/*
 	 * With no enemy stone beside p, only an enemy placement beside p that
 	 * joins an enemy group can take it: many points are safe at a glance.
 	 */
-	if (aiboard_count(b, p, e) == 0 && open == 0)
+	if ((nown[p] & enemy) == 0 && open == 0)
 		return false;
 	/* Put the stone down by hand (a singleton), look, and take it back. */
 	col[p] = (uint8_t)c;
 	grp[p] = (uint16_t)p;
 	b->gsize[p] = 1;
 	b->next[p] = (uint16_t)p;
-	b->gvalid[p] = 0;
-	/* The enemy groups beside p now touch a group of at least 1 (saved, to be restored). */
-	if (aiboard_count(b, p, e) > 0) {
-		for (k = 0; k < nnbr; k++) {
-			q = p + d[k];
-			if (col[q] != e)
-				continue;
-			h = grp[q];
-			for (j = 0; j < nadj && adj[j] != h; j++)
-				;
-			if (j < nadj)
-				continue;
-			saved[nadj] = gmax[h];
-			savedv[nadj] = b->gvalid[h];
-			adj[nadj++] = h;
-			if (gmax[h] == 0)
-				gmax[h] = 1;
-		}
+	gv[p] = 0;
+	/*
+	 * The enemy groups beside p, each once, and 0 for the other neighbours
+	 * (as in aiboard_check_n(): group 0 has no enemy, known).  They now
+	 * touch a group of at least 1: saved, raised, and restored at the end.
+	 */
+	for (k = 0; k < nnbr; k++) {
+		q = p + d[k];
+		g = grp[q];
+		m = col[q] == e;
+		for (j = 0; j < k; j++)
+			m &= g != adj[j];
+		adj[k] = g & -m;
+		any |= adj[k];
 	}
+	for (k = 0; k < nnbr; k++) {
+		saved[k] = gmax[adj[k]];
+		savedv[k] = gv[adj[k]];
+	}
+	/* From the saved values: no load waits for the store before it (group 0 is written 0). */
+	for (k = 0; k < nnbr; k++)
+		gmax[adj[k]] = (uint16_t)(saved[k] + ((saved[k] == 0) & (adj[k] != 0)));
 	/*
 	 * Any capture found will do, so the likeliest come first: beside p,
-	 * then two steps away (only joining a group beside p takes p).
+	 * then two steps away, joining an enemy group beside p (the only way
+	 * from there to take p).
 	 */
-	for (k = 0; k < nnbr && !hit; k++)
-		if (open >> k & 1)
-			hit = aiboard_check_n(nnbr, b, e, p + d[k]) == AIBOARD_CAPTURE;
-	for (k = 0; k < nfar && nadj > 0 && !hit; k++) {
-		q = p + far[k];
-		if (col[q] != RULES_EMPTY || aiboard_count(b, q, e) == 0)
-			continue;
-		for (j = 0; j < nnbr; j++) {
-			r = q + d[j];
-			if (col[r] == e) {
-				for (h = 0; h < nadj && adj[h] != grp[r]; h++)
-					;
-				if (h < nadj)
-					break;
-			}
+	for (m = open; m != 0 && !hit; m &= m - 1)
+		hit = aiboard_check_n(nnbr, b, (int)e, p + d[__builtin_ctz(m)]) == AIBOARD_CAPTURE;
+	if (any != 0 && !hit) {
+		for (k = 0; k < nfar; k++) {
+			q = p + far[k];
+			cand |= (unsigned)((col[q] == RULES_EMPTY) & ((nown[q] & enemy) != 0)) << k;
 		}
-		if (j < nnbr)
-			hit = aiboard_check_n(nnbr, b, e, q) == AIBOARD_CAPTURE;
+		for (; cand != 0 && !hit; cand &= cand - 1) {
+			q = p + far[__builtin_ctz(cand)];
+			m = 0;
+			for (j = 0; j < nnbr; j++) {
+				r = q + d[j];
+				g = grp[r] & -(unsigned)(col[r] == e);
+				mj = 0;
+				for (k = 0; k < nnbr; k++)
+					mj |= g == adj[k];
+				m |= mj & (g != 0);
+			}
+			if (m != 0)
+				hit = aiboard_check_n(nnbr, b, (int)e, q) == AIBOARD_CAPTURE;
+		}
 	}
-	for (j = 0; j < nadj; j++) {
-		gmax[adj[j]] = saved[j];
-		b->gvalid[adj[j]] = savedv[j];
+	for (k = 0; k < nnbr; k++) {
+		gmax[adj[k]] = saved[k];
+		gv[adj[k]] = savedv[k];
 	}
 	col[p] = RULES_EMPTY;
 	grp[p] = 0;
@@ -518,7 +532,7 @@ AIBOARD_HOT int policy_n(const int nnbr, struct worker *wk, int pol, struct aibo
     int last, enum aiboard_verdict *v)
 {
 	const struct aigeom *geo = b->geo;
-	const int nnear = geo->nnear;
+	const int nnear = AIBOARD_NNEAR(nnbr);
 	const uint8_t own = c == RULES_BLACK ? 0x0f : 0xf0; /* c's count in aiboard.nown */
 	int k, t, q, start, fallback = 0, unsafe = 0, e = RULES_OTHER(c);
 	uint32_t cand, rest;

@@ -51,6 +51,7 @@ void aigeom_init(struct aigeom *geo, const struct rules_board *b)
 		if (j == geo->nnbr)
 			geo->far[geo->nfar++] = geo->near[k];
 	}
+	assert(geo->nnear == AIBOARD_NNEAR(geo->nnbr) && geo->nfar == AIBOARD_NFAR(geo->nnbr));
 	for (y = 0; y < w; y++) {
 		for (x = 0; x < w; x++) {
 			int c = (y + AIBOARD_BORDER) * geo->stride + x + AIBOARD_BORDER;

@@ -33,6 +33,9 @@
 #define AIBOARD_MAX_CELLS (AIBOARD_MAX_STRIDE * AIBOARD_MAX_STRIDE)
 #define AIBOARD_MAX_NBR 6
 #define AIBOARD_MAX_NEAR 18	/* cells within two steps: 12 on squares, 18 on hexes */
+/* aigeom.nnear and aigeom.nfar on a board of nnbr neighbours, as constants for the hot loops. */
+#define AIBOARD_NNEAR(nnbr) ((nnbr) == 4 ? 12 : 18)
+#define AIBOARD_NFAR(nnbr) ((nnbr) == 4 ? 8 : 12)
 
 /* What a placement would do. */
 enum aiboard_verdict { AIBOARD_ILLEGAL = 0, AIBOARD_NONCAPTURE, AIBOARD_CAPTURE };
