@@ -560,7 +560,7 @@ AIBOARD_HOT int policy_n(const int nnbr, struct worker *wk, int pol, struct aibo
 	const int nnear = AIBOARD_NNEAR(nnbr);
 	const uint8_t own = c == RULES_BLACK ? 0x0f : 0xf0; /* c's count in aiboard.nown */
 	int k, t, q, start, fallback = 0, unsafe = 0, e = RULES_OTHER(c);
-	uint32_t cand, rest;
+	uint32_t cand;
 
 	/*
 	 * Captures next to the last placement: of its stone, or going on after
@@ -576,17 +576,11 @@ AIBOARD_HOT int policy_n(const int nnbr, struct worker *wk, int pol, struct aibo
 			q = last + geo->near[k];
 			cand |= (uint32_t)((b->color[q] == RULES_EMPTY) & ((b->nown[q] & own) != 0)) << k;
 		}
-		rest = cand & ((1u << start) - 1);	/* those before start, tried last */
-		cand >>= start;
-		while (cand != 0 || rest != 0) {
-			if (cand != 0) {
-				k = start + __builtin_ctz(cand);
-				cand &= cand - 1;
-			} else {
-				k = __builtin_ctz(rest);
-				rest &= rest - 1;
-			}
-			q = last + geo->near[k];
+		/* Rotated: bit i stands for near[start + i], wrapping round. */
+		cand = ((cand >> start) | (cand << (nnear - start))) & ((1u << nnear) - 1);
+		for (; cand != 0; cand &= cand - 1) {
+			k = start + __builtin_ctz(cand);
+			q = last + geo->near[k < nnear ? k : k - nnear];
 			if ((*v = aiboard_check_n(nnbr, b, c, q)) == AIBOARD_CAPTURE)
 				return q;
 		}
