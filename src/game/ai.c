@@ -489,8 +489,8 @@ static void expand(struct worker *wk, struct node *node, struct aiboard *b, int 
 }
 
 /*
- * The child to descend to: a winning one, else the one of highest value
- * (the first of them), its RAVE value and its exploration term.  The
+ * The child to descend to: a winning one, else the first of those whose
+ * value (the RAVE blend plus the exploration term) is highest.  The
  * children are valued SELECT_BATCH at a time, their statistics read first
  * and the arithmetic done in loops of their own, which the compiler
  * vectorises (ai.o is built with -fno-math-errno, so that sqrtf is an
