@@ -24,7 +24,7 @@ CFLAGS += -std=c11 $(WARN)
 # or testing needs is: then scripts/install-deps runs (with --test for the
 # targets that test).  A plain `make` asks only for what building needs.
 DEPS_OK := $(shell sh scripts/install-deps --check && echo yes)
-TEST_GOALS = check fuzz fuzz-bins bench analyze san-tests unit-tests
+TEST_GOALS = check fuzz fuzz-bins bench analyze san-tests tsan-tests unit-tests
 TEST_DEPS_OK := $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),$(shell sh scripts/install-deps --test --check && echo yes),yes)
 GMIME_CFLAGS = $(shell $(PKG_CONFIG) --cflags gmime-3.0 2>/dev/null)
 GMIME_LIBS_SHARED = $(shell $(PKG_CONFIG) --libs gmime-3.0 2>/dev/null)
@@ -65,6 +65,12 @@ SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 SANOBJS := $(LIBSRCS:src/%.c=build/san/obj/%.o)
 SANBINS := $(TESTSRCS:tests/unit/%.c=build/san/tests/%)
 
+# The ThreadSanitizer build of the AI tests: level 5's two threads share one
+# tree without locks (src/game/ai.c), and any race it reports fails check.
+TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+TSAN_SRCS = src/game/ai.c src/game/aiboard.c src/game/rules.c
+TSANBINS = build/tsan/tests/test_ai
+
 # libFuzzer harnesses (tests/fuzz/): clang with ASan+UBSan; `make fuzz`
 # runs each for FUZZ_TIME seconds, `make check` a short smoke of each.
 FUZZ_CC ?= clang
@@ -74,7 +80,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests fuzz fuzz-bins analyze hex-draw FORCE
+.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -131,6 +137,9 @@ build/san/obj/%.o: src/%.c $(HDRS) | build/san/obj
 build/san/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(SANOBJS) | build/san/tests
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
 
+build/tsan/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(TSAN_SRCS) | build/tsan/tests
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -o $@ $< $(TSAN_SRCS) -lm -pthread
+
 build/fuzz/obj/%.o: src/%.c $(HDRS) | build/fuzz/obj
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -140,7 +149,7 @@ build/fuzz/%: tests/fuzz/%.c $(HDRS) $(FUZZOBJS) | build/fuzz/obj
 
 build/obj: | deps
 	mkdir -p $@
-build/tests build/bench build/san/obj build/san/tests build/fuzz/obj: | test-deps
+build/tests build/bench build/san/obj build/san/tests build/tsan/tests build/fuzz/obj: | test-deps
 	mkdir -p $@
 
 fuzz-bins: $(FUZZBINS)
@@ -150,8 +159,9 @@ fuzz: test-deps fuzz-bins
 
 unit-tests: $(TESTBINS)
 san-tests: $(SANBINS)
+tsan-tests: $(TSANBINS)
 
-check: test-deps oustpbm unit-tests san-tests fuzz-bins
+check: test-deps oustpbm unit-tests san-tests tsan-tests fuzz-bins
 	@sh tests/run-tests
 
 demo: deps oustpbm

@@ -231,6 +231,8 @@ struct ai {
 	int maxlen;
 	long budget, issued;	/* playouts allowed and started (atomic) in this search */
 	int stop;		/* set (atomic) when the first thread is done: the other stops too */
+	bool helper;		/* the helper thread is still to be joined */
+	pthread_t thread;
 	struct aiboard reuse[5];	/* tree reuse: positions down a path */
 	/* the last search */
 	long playouts;
@@ -291,10 +293,23 @@ struct ai *ai_new(void)
 	return a;
 }
 
+/*
+ * Wait for the helper thread of the last search, which was told to stop
+ * when the answer was chosen: the tree is not touched before it is gone.
+ */
+static void join_helper(struct ai *a)
+{
+	if (!a->helper)
+		return;
+	pthread_join(a->thread, NULL);
+	a->helper = false;
+}
+
 void ai_free(struct ai *a)
 {
 	if (a == NULL)
 		return;
+	join_helper(a);
 	free(a->pool);
 	free(a);
 }
@@ -879,7 +894,7 @@ static void run(struct worker *wk)
 	int64_t t, last = 0, gap = 0;
 	long i;
 
-	wk->playouts = 0;
+	__atomic_store_n(&wk->playouts, 0, __ATOMIC_RELAXED);
 	for (i = 0; __atomic_fetch_add(&a->issued, 1, __ATOMIC_RELAXED) < a->budget &&
 	    !__atomic_load_n(&a->stop, __ATOMIC_RELAXED); i++) {
 		/*
@@ -898,7 +913,7 @@ static void run(struct worker *wk)
 				break;
 		}
 		one_playout(wk);
-		wk->playouts++;
+		__atomic_store_n(&wk->playouts, wk->playouts + 1, __ATOMIC_RELAXED);
 	}
 }
 
@@ -918,29 +933,31 @@ static void *helper_main(void *arg)
 static struct node *pick(struct ai *a, bool balanced)
 {
 	struct node *root = &a->pool[a->root], *ch, *best = NULL;
-	float bv = -1.0f, bw = 0.0f, bn = 1.0f, v, most = 0.0f;
+	float bv = -1.0f, bw = 0.0f, bn = 1.0f, v, w, n, most = 0.0f;
 	int i;
 
 	for (i = 0; i < root->nchild; i++) {
 		ch = &a->pool[root->child + i];
-		if (ch->term == TERM_WIN) {
+		if (term_of(ch) == TERM_WIN) {
 			a->value = 1.0f;
 			return ch;
 		}
-		v = (float)ch->visits;
-		if (best == NULL || v > bv || (v == bv && ch->w / ch->n > bw / bn))
-			best = ch, bv = v, bw = ch->w, bn = ch->n;
+		v = (float)__atomic_load_n(&ch->visits, __ATOMIC_RELAXED);
+		w = ldf(&ch->w), n = ldf(&ch->n);
+		if (best == NULL || v > bv || (v == bv && w / n > bw / bn))
+			best = ch, bv = v, bw = w, bn = n;
 	}
 	if (balanced && best != NULL) {
 		most = bv;
 		for (i = 0; i < root->nchild; i++) {
 			ch = &a->pool[root->child + i];
-			v = (float)ch->visits;
+			v = (float)__atomic_load_n(&ch->visits, __ATOMIC_RELAXED);
 			/* Few visits leave a value near the prior's even one: not a measure. */
 			if (v * 4.0f < most || v < 64.0f)
 				continue;
-			if (fabsf(ch->w / ch->n - 0.5f) < fabsf(bw / bn - 0.5f))
-				best = ch, bw = ch->w, bn = ch->n;
+			w = ldf(&ch->w), n = ldf(&ch->n);
+			if (fabsf(w / n - 0.5f) < fabsf(bw / bn - 0.5f))
+				best = ch, bw = w, bn = n;
 		}
 	}
 	a->value = bw / bn;
@@ -951,15 +968,14 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 		struct ai_turn *out)
 {
 	struct node *best;
-	pthread_t thread;
 	enum ai_status st;
 	int64_t t, deadline = 0;
-	bool two = false;
 
 	memset(out, 0, sizeof(*out));
 	out->action = AI_PLACE;
 	if (g->result != RULES_PLAYING)
 		return AI_GAME_OVER;
+	join_helper(a);
 	st = prepare(a, g, o);
 	if (st != AI_OK)
 		return st;
@@ -987,15 +1003,17 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 		 * give the same placement.
 		 */
 		if (a->lv->threads > 1 && o->playouts <= 0 && deadline != 0)
-			two = pthread_create(&thread, NULL, helper_main, &a->w[1]) == 0;
+			a->helper = pthread_create(&a->thread, NULL, helper_main, &a->w[1]) == 0;
 		run(&a->w[0]);
-		if (two) {
-			/* The answer waits for the helper: it stops at its next playout. */
-			__atomic_store_n(&a->stop, 1, __ATOMIC_RELAXED);
-			pthread_join(thread, NULL);
-		}
+		/*
+		 * The helper stops at its next playout, but on a loaded machine it
+		 * may not get the processor for a while: the answer does not wait
+		 * for it.  It is joined before the tree is touched again (the next
+		 * search, ai_free()); until then both read the tree atomically.
+		 */
+		__atomic_store_n(&a->stop, 1, __ATOMIC_RELAXED);
 	}
-	a->playouts = a->w[0].playouts + a->w[1].playouts;
+	a->playouts = a->w[0].playouts + __atomic_load_n(&a->w[1].playouts, __ATOMIC_RELAXED);
 	/* Pie rule (oust-rules.md): Black's first placement may be taken over by a swap. */
 	best = pick(a, g->swap_enabled && g->turn == 1 && g->placed == 0 &&
 	    g->to_move == RULES_BLACK);
@@ -1014,7 +1032,7 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 void ai_last_search(const struct ai *a, struct ai_search *out)
 {
 	out->playouts = a->playouts;
-	out->nodes = a->used;
+	out->nodes = __atomic_load_n(&a->used, __ATOMIC_RELAXED);
 	out->node_cap = a->cap;
 	out->node_bytes = sizeof(struct node);
 	out->value = a->value;
