@@ -183,6 +183,8 @@ build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h build/obj/game/rules
 # hex board of side 7 (h7), alternating colours, with 95% intervals.  Long: not
 # part of check.  STRENGTH_FIXED=1:200,2:500,... gives each level a fixed playout
 # budget a placement instead of a think time: the same games whatever the load.
+# STRENGTH_CHUNK=N plays a match as engine pairs of N games, so that one long
+# match runs on STRENGTH_JOBS cores.
 STRENGTH_GAMES ?= 20
 STRENGTH_SECONDS ?= 1
 STRENGTH_PLAYOUTS ?= 0
@@ -190,10 +192,11 @@ STRENGTH_FIXED ?=
 STRENGTH_SIZES ?= 9,11,h7
 STRENGTH_LEVELS ?= 1-5
 STRENGTH_JOBS ?= 1
+STRENGTH_CHUNK ?= 0
 strength: deps oustpbm
 	/usr/bin/python3 tests/strength/strength.py ./oustpbm --games $(STRENGTH_GAMES) \
 	    --seconds $(STRENGTH_SECONDS) --playouts $(STRENGTH_PLAYOUTS) --sizes $(STRENGTH_SIZES) \
-	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS) \
+	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS) --chunk $(STRENGTH_CHUNK) \
 	    $(if $(STRENGTH_FIXED),--fixed $(STRENGTH_FIXED) --progress)
 
 install: all

@@ -9,7 +9,8 @@ loses the game for the side that made it.  Every genmove is timed; one that take
 longer than the think time plus 10% plus 50 ms is counted as over time.
 
 usage: strength.py OUSTPBM [--sizes 9,11,h7] [--levels 1-5] [--games N] [--seconds S]
-                   [--playouts N | --fixed 1:200,2:1000,...] [--jobs N] [--progress] [--smoke]
+                   [--playouts N | --fixed 1:200,2:1000,...] [--jobs N] [--chunk N]
+                   [--first-seed N] [--progress] [--smoke]
                    [--opponents random,greedy,below,old --against OTHER_OUSTPBM]
 Opponent "old" is the same level, budget and think time on the build OTHER_OUSTPBM
 (an older one, to compare two builds interleaved in one run).
@@ -18,6 +19,11 @@ A size hN is the hex-hex board of side N.
 limit: on a loaded machine the think time buys a varying number of playouts, a
 fixed budget gives the same games whatever the load (the "fixed-playout versions"
 of the levels; level 5 still searches on two threads, half the budget each).
+--chunk N plays a match as several engine pairs of at most N games each, each
+pair with its own seeds, so that --jobs runs one long match on several cores
+(by default a match is one pair; the first chunk has its seeds, each further
+chunk its own, so a chunked match is the same games on every run).
+--first-seed N adds N to every seed: new games to extend a match played before.
 --smoke plays the given games and prints "ok"/"not ok" lines for tests/run-tests:
 every placement legal, every game finished, every genmove within the time limit
 (with --margin seconds more, for a loaded machine).
@@ -26,6 +32,7 @@ import argparse
 import math
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -100,9 +107,10 @@ def fixed_budgets(text):
     return out
 
 
-def play_match(args, size, a, b, games, seed):
-    """Games of a against b on board size (see board_name); returns (wins of a, draws,
-    problems, times)."""
+def play_match(args, size, a, b, games, seed, first, tally):
+    """Games first.. first+games-1 of a against b on board size (see board_name), a as
+    Black in the even ones; returns (wins of a, draws, problems, times).  tally is
+    the match's running count, shared by its chunks, for --progress."""
     ea = Engine(args.program, player_options(a, args, seed))
     eb = Engine(args.against if b.startswith("old") else args.program,
                 player_options(b, args, seed + 1))
@@ -113,7 +121,7 @@ def play_match(args, size, a, b, games, seed):
     limit = args.seconds * 1.1 + 0.05 + args.margin
     for g in range(games):
         # a is Black in the even games
-        black, white = (ea, eb) if g % 2 == 0 else (eb, ea)
+        black, white = (ea, eb) if (first + g) % 2 == 0 else (eb, ea)
         for e in (ea, eb, ref):
             e.send(board_command(size))
             e.send("clear_board")
@@ -136,21 +144,21 @@ def play_match(args, size, a, b, games, seed):
                 times.append(dt)
                 if dt > limit and not args.fixed:
                     problems.append("%s game %d: genmove %s took %.3f s (limit %.3f)"
-                                    % (board_name(size), g, side, dt, limit))
+                                    % (board_name(size), first + g, side, dt, limit))
             try:
                 ref.send("play %s %s" % (side, v))
                 other.send("play %s %s" % (side, v))
             except RuntimeError as err:
                 problems.append("%s game %d: %s placed %s: %s"
-                                    % (board_name(size), g, side, v, err))
+                                    % (board_name(size), first + g, side, v, err))
                 loser = side
                 break
             placements += 1
             if placements > 20 * RULES_MAX_POINTS:
                 problems.append("%s game %d: no end after %d placements"
-                                    % (board_name(size), g, placements))
+                                    % (board_name(size), first + g, placements))
                 break
-        a_black = g % 2 == 0
+        a_black = (first + g) % 2 == 0
         if loser is not None:
             a_won = (loser == "white") == a_black
         elif result == "B+":
@@ -164,11 +172,15 @@ def play_match(args, size, a, b, games, seed):
             wins += a_won
         if args.progress:
             # a running tally, so that a long match cut short still tells something
-            print("# %s level %s vs %s game %d: %s, %d won, %d drawn of %d" % (
-                board_name(size), a, b, g + 1,
-                "draw" if a_won is None else "won" if a_won else "lost",
-                wins, draws, g + 1))
-            sys.stdout.flush()
+            with tally["lock"]:
+                tally["played"] += 1
+                tally["won"] += a_won is True
+                tally["drawn"] += a_won is None
+                print("# %s level %s vs %s game %d: %s, %d won, %d drawn of %d" % (
+                    board_name(size), a, b, first + g + 1,
+                    "draw" if a_won is None else "won" if a_won else "lost",
+                    tally["won"], tally["drawn"], tally["played"]))
+                sys.stdout.flush()
     for e in (ea, eb, ref):
         rc = e.close()
         if rc != 0:
@@ -213,6 +225,10 @@ def main(argv):
                     help="print each game's result and the running tally")
     ap.add_argument("--against", default=None,
                     help="another build of oustpbm: opponent 'old' is the same level on it")
+    ap.add_argument("--chunk", type=int, default=0,
+                    help="at most N games an engine pair, so one match runs on several jobs")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="added to every seed, to extend a match with new games")
     ap.add_argument("--smoke", action="store_true")
     args = ap.parse_args(argv[1:])
     matches = []
@@ -238,33 +254,58 @@ def main(argv):
     sys.stdout.flush()
     failed = 0
 
-    def run(m):
-        size, a, b = m
-        return m, play_match(args, size, a, b, args.games,
-                             1000 * int(size.lstrip("h")) + 100 * size.startswith("h") + 10 * int(a))
+    chunk = args.chunk if args.chunk > 0 else args.games
+    parts = []
+    for m in matches:
+        tally = {"lock": threading.Lock(), "played": 0, "won": 0, "drawn": 0}
+        for c, first in enumerate(range(0, args.games, chunk)):
+            parts.append((m, c, first, min(chunk, args.games - first), tally))
 
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for (size, a, b), (wins, draws, problems, times) in pool.map(run, matches):
-            score = wins + 0.5 * draws
-            lo, hi = wilson(score, args.games)
-            who = b if b in ("random", "greedy") else \
-                "old " + b[3:] if b.startswith("old") else "level " + b
-            tmax = max(times) if times else 0.0
-            tmed = sorted(times)[len(times) // 2] if times else 0.0
-            line = ("%-5s level %s vs %-8s %3d/%-3d %5.1f%%  95%% [%5.1f%%, %5.1f%%]  "
-                    "genmove median %.3f s, max %.3f s" % (
-                        board_name(size), a, who, wins, args.games, 100.0 * score / args.games,
-                        100 * lo, 100 * hi, tmed, tmax))
-            if draws:
-                line += ", %d draws" % draws
-            if args.smoke:
-                print("%s - %s" % ("not ok" if problems else "ok", line))
-            else:
-                print(line)
-            for p in problems[:5]:
-                print("# " + p)
-            failed += len(problems) > 0
-            sys.stdout.flush()
+    def run(part):
+        (size, a, b), c, first, games, tally = part
+        # chunk 0 keeps the seeds of a match played in one piece
+        seed = args.first_seed + 1000000 * c + \
+            1000 * int(size.lstrip("h")) + 100 * size.startswith("h") + 10 * int(a)
+        return play_match(args, size, a, b, games, seed, first, tally)
+
+    def results():
+        """Each match's chunks summed, in the order of matches."""
+        with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = [(part, pool.submit(run, part)) for part in parts]
+            i = 0
+            while i < len(futures):
+                m = futures[i][0][0]
+                wins = draws = 0
+                problems, times = [], []
+                while i < len(futures) and futures[i][0][0] is m:
+                    w, d, p, t = futures[i][1].result()
+                    wins, draws = wins + w, draws + d
+                    problems += p
+                    times += t
+                    i += 1
+                yield m, (wins, draws, problems, times)
+
+    for (size, a, b), (wins, draws, problems, times) in results():
+        score = wins + 0.5 * draws
+        lo, hi = wilson(score, args.games)
+        who = b if b in ("random", "greedy") else \
+            "old " + b[3:] if b.startswith("old") else "level " + b
+        tmax = max(times) if times else 0.0
+        tmed = sorted(times)[len(times) // 2] if times else 0.0
+        line = ("%-5s level %s vs %-8s %3d/%-3d %5.1f%%  95%% [%5.1f%%, %5.1f%%]  "
+                "genmove median %.3f s, max %.3f s" % (
+                    board_name(size), a, who, wins, args.games, 100.0 * score / args.games,
+                    100 * lo, 100 * hi, tmed, tmax))
+        if draws:
+            line += ", %d draws" % draws
+        if args.smoke:
+            print("%s - %s" % ("not ok" if problems else "ok", line))
+        else:
+            print(line)
+        for p in problems[:5]:
+            print("# " + p)
+        failed += len(problems) > 0
+        sys.stdout.flush()
     return 1 if failed else 0
 
 
