@@ -2312,7 +2312,9 @@ enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const
 {
 	const struct preview *p = pv->p;
 	const struct game *g = pv->g;
-	char subject[200], title[400], verdict[800], why[400], dims[GAME_DIMENSIONS_SIZE], list[REPLY_PLACEMENTS_MAX];
+	/* the title quotes the whole list: room for it beside the rest */
+	char subject[200], title[REPLY_PLACEMENTS_MAX + 400], verdict[800], why[400];
+	char dims[GAME_DIMENSIONS_SIZE], list[REPLY_PLACEMENTS_MAX];
 	struct text steps = { 0 }, legal = { 0 }, send = { 0 };
 	char *steps_s = NULL, *legal_s = NULL, *send_s = NULL, *start = NULL;
 	struct reply_parts rp = { .tmpl = "preview", .subject = subject, .to_addr = to_addr,

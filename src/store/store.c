@@ -1829,7 +1829,7 @@ static bool parse_reserved(const char *line, size_t n, struct store_reserved *r,
 		*why = "has an invalid user id";
 		return false;
 	}
-	snprintf(r->userid, sizeof r->userid, "%s", buf);
+	memcpy(r->userid, buf, strlen(buf) + 1);	/* at most IDENT_USERID_MAX, checked above */
 	ident_userid_fold(r->userid);
 	errno = 0;
 	until = strtoll(sp + 1, &end, 10);
