@@ -926,9 +926,21 @@ static void run(struct worker *wk)
 	}
 }
 
+#ifdef AI_TEST_HOOKS
+int64_t ai_test_helper_stall_ns;
+#endif
+
 static void *helper_main(void *arg)
 {
 	run(arg);
+#ifdef AI_TEST_HOOKS
+	if (ai_test_helper_stall_ns > 0) {
+		struct timespec ts = { (time_t)(ai_test_helper_stall_ns / 1000000000),
+		    (long)(ai_test_helper_stall_ns % 1000000000) };
+
+		nanosleep(&ts, NULL);
+	}
+#endif
 	return NULL;
 }
 

@@ -73,6 +73,16 @@ void ai_free(struct ai *a);
 enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
 		struct ai_turn *out);
 
+#ifdef AI_TEST_HOOKS
+/*
+ * Tests only (the ThreadSanitizer build defines AI_TEST_HOOKS): the helper
+ * thread of level 5 sleeps this long after its search, as a helper held off
+ * a busy machine's processor would, so that a test can show that
+ * ai_genmove() answers without waiting for it.
+ */
+extern int64_t ai_test_helper_stall_ns;
+#endif
+
 /* What the last search of a did. */
 struct ai_search {
 	long playouts;

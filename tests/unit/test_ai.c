@@ -300,6 +300,44 @@ static void test_threads(void)
 	ai_free(a);
 }
 
+#ifdef AI_TEST_HOOKS
+/*
+ * Level 5 answers without waiting for its helper thread: with the helper
+ * held back 400 ms after its search (as on a machine that keeps it off the
+ * processor), the placement still comes by its 60 ms deadline; the next
+ * search and ai_free() wait for the helper before touching the tree.
+ */
+static void test_helper_stall(void)
+{
+	struct ai_options o = opts(AI_MAX_LEVEL, 7, 0);
+	struct ai *a = ai_new();
+	struct ai_turn t[2];
+	int64_t took[3], t0;
+	int i;
+	bool ran = a != NULL;
+
+	ai_test_helper_stall_ns = 400000000;
+	rules_game_init(&G, 9, false);
+	for (i = 0; i < 2 && ran; i++) {
+		t0 = mono_ns();
+		o.deadline_ns = t0 + 60000000;
+		ran = ai_genmove(a, &G, &o, &t[i]) == AI_OK && t[i].action == AI_PLACE && t[i].n == 1;
+		took[i] = mono_ns() - t0;
+	}
+	t0 = mono_ns();
+	ai_free(a);
+	took[2] = mono_ns() - t0;
+	ai_test_helper_stall_ns = 0;
+	ok(ran, "level 5, helper held back: two searches of the same position");
+	ok(ran && took[0] <= 110000000, "level 5, helper held back 400 ms: the placement by its "
+	    "60 ms deadline (%.1f ms)", took[0] / 1e6);
+	ok(ran && took[1] >= 300000000, "level 5, helper held back: the next search waits for it "
+	    "(%.0f ms)", took[1] / 1e6);
+	ok(ran && took[2] >= 300000000, "level 5, helper held back: ai_free() waits for it (%.0f ms)",
+	    took[2] / 1e6);
+}
+#endif
+
 /*
  * Pie rule: Black's first placement, when White may swap after it, is the
  * one nearest an even game among those searched well, not the strongest.
@@ -336,6 +374,9 @@ int main(void)
 	test_greedy();
 	test_determinism();
 	test_threads();
+#ifdef AI_TEST_HOOKS
+	test_helper_stall();
+#endif
 	test_pie();
 	play_games(5, -1, 0, 20, 200);
 	play_games(7, AI_DEFAULT_LEVEL, 0, 6, 300);
