@@ -18,17 +18,20 @@ A size hN is the hex-hex board of side N.
 --fixed gives each level its own fixed playout budget per placement and no time
 limit: on a loaded machine the think time buys a varying number of playouts, a
 fixed budget gives the same games whatever the load (the "fixed-playout versions"
-of the levels; level 5 still searches on two threads, half the budget each).
+of the levels; level 5 then searches on one thread, so a seed gives the same game).
 --chunk N plays a match as several engine pairs of at most N games each, each
 pair with its own seeds, so that --jobs runs one long match on several cores
 (by default a match is one pair; the first chunk has its seeds, each further
 chunk its own, so a chunked match is the same games on every run).
 --first-seed N adds N to every seed: new games to extend a match played before.
+Chunk c adds 1,000,000 c to its seeds, so give N a multiple of 1,000,000 past the
+chunks of the match it extends (--first-seed 10000000 after 10 chunks).
 --smoke plays the given games and prints "ok"/"not ok" lines for tests/run-tests:
 every placement legal, every game finished, every genmove within the time limit
 (with --margin seconds more, for a loaded machine).
 """
 import argparse
+import itertools
 import math
 import subprocess
 import sys
@@ -271,18 +274,14 @@ def main(argv):
     def results():
         """Each match's chunks summed, in the order of matches."""
         with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [(part, pool.submit(run, part)) for part in parts]
-            i = 0
-            while i < len(futures):
-                m = futures[i][0][0]
+            done = zip(parts, pool.map(run, parts))
+            for m, chunks in itertools.groupby(done, key=lambda d: d[0][0]):
                 wins = draws = 0
                 problems, times = [], []
-                while i < len(futures) and futures[i][0][0] is m:
-                    w, d, p, t = futures[i][1].result()
+                for _, (w, d, p, t) in chunks:
                     wins, draws = wins + w, draws + d
                     problems += p
                     times += t
-                    i += 1
                 yield m, (wins, draws, problems, times)
 
     for (size, a, b), (wins, draws, problems, times) in results():
