@@ -19,13 +19,17 @@ CPPFLAGS += -Isrc -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)
 CFLAGS ?= $(OPTFLAGS)
 CFLAGS += -std=c11 $(WARN)
 
-# Libraries are found through pkg-config.  DEPS_OK is empty when a Debian
-# package that building needs is missing, TEST_DEPS_OK when one that building
-# or testing needs is: then scripts/install-deps runs (with --test for the
-# targets that test).  A plain `make` asks only for what building needs.
-DEPS_OK := $(shell sh scripts/install-deps --check && echo yes)
-TEST_GOALS = check fuzz fuzz-bins bench analyze san-tests tsan-tests unit-tests
-TEST_DEPS_OK := $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),$(shell sh scripts/install-deps --test --check && echo yes),yes)
+# Libraries are found through pkg-config.  A plain `make` only probes
+# them (PKGS_MISSING) and, when one is missing, says which and how to install
+# it: it never runs apt-get.  The targets that promise to set the machine up
+# (check, demo and the other test targets: README) run scripts/install-deps
+# when a Debian package they need is missing (with --test for those that test).
+PKG_MODULES = gmime-3.0 libcurl libxcrypt
+PKGS_MISSING := $(foreach m,$(PKG_MODULES),$(if $(shell $(PKG_CONFIG) --exists $(m) 2>/dev/null && echo y),,$(m)))
+TEST_GOALS = check demo fuzz fuzz-bins bench analyze san-tests tsan-tests unit-tests
+SETUP := $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),yes,no)
+DEPS_OK := $(if $(filter yes,$(SETUP)),$(shell sh scripts/install-deps --check && echo yes),yes)
+TEST_DEPS_OK := $(if $(filter yes,$(SETUP)),$(shell sh scripts/install-deps --test --check && echo yes),yes)
 GMIME_CFLAGS = $(shell $(PKG_CONFIG) --cflags gmime-3.0 2>/dev/null)
 GMIME_LIBS_SHARED = $(shell $(PKG_CONFIG) --libs gmime-3.0 2>/dev/null)
 # GMime, GLib and the libraries under them are linked statically when
@@ -51,7 +55,10 @@ LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
 # src/ has one folder per layer (README: the source); main.c is on top.
 LAYERS = base game store mail outbox commands
 SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c))) src/main.c
-HDRS := $(sort $(wildcard $(LAYERS:%=src/%/*.h)))
+# Each object and program depends on the headers it includes, as the
+# compiler lists them (-MMD) with an empty rule for each (-MP): a header
+# removed or renamed breaks no build.
+DEPFLAGS = -MMD -MP
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
 LIBOBJS := $(LIBSRCS:src/%.c=build/obj/%.o)
@@ -92,6 +99,13 @@ ifneq ($(DEPS_OK),yes)
 	sh scripts/install-deps
 	@sh scripts/install-deps --check || { echo "oustpbm: dependencies still missing"; exit 1; }
 endif
+ifneq ($(SETUP),yes)
+ifneq ($(strip $(PKGS_MISSING)),)
+	@echo "oustpbm: pkg-config finds no $(strip $(PKGS_MISSING)): install the development packages" >&2
+	@echo "  (as root: sh scripts/install-deps; or: apt-get install $$(sh scripts/install-deps --list))" >&2
+	@exit 1
+endif
+endif
 
 # What the tests need besides: valgrind, clang, aiosmtpd, Postfix, procmail...
 test-deps: deps
@@ -121,32 +135,32 @@ build/obj/mail/reply.o build/san/obj/mail/reply.o build/obj/commands/admin.o bui
 build/datadir: FORCE | build/obj
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
 
-build/obj/%.o: src/%.c $(HDRS) | build/obj
+build/obj/%.o: src/%.c | build/obj
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(LIBOBJS) | build/tests
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+build/tests/%: tests/unit/%.c $(LIBOBJS) | build/tests
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c tests/bench/bench.h $(HDRS) $(LIBOBJS) | build/bench
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+build/bench/%: tests/bench/%.c $(LIBOBJS) | build/bench
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/san/obj/%.o: src/%.c $(HDRS) | build/san/obj
+build/san/obj/%.o: src/%.c | build/san/obj
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
 
-build/san/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(SANOBJS) | build/san/tests
-	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
+build/san/tests/%: tests/unit/%.c $(SANOBJS) | build/san/tests
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
 
-build/tsan/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(TSAN_SRCS) | build/tsan/tests
-	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -o $@ $< $(TSAN_SRCS) -lm -pthread
+build/tsan/tests/%: tests/unit/%.c $(TSAN_SRCS) | build/tsan/tests
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -o $@ $< $(TSAN_SRCS) -lm -pthread
 
-build/fuzz/obj/%.o: src/%.c $(HDRS) | build/fuzz/obj
+build/fuzz/obj/%.o: src/%.c | build/fuzz/obj
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c $(HDRS) $(FUZZOBJS) | build/fuzz/obj
-	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
+build/fuzz/%: tests/fuzz/%.c $(FUZZOBJS) | build/fuzz/obj
+	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
 
 build/obj: | deps
 	mkdir -p $@
@@ -165,7 +179,7 @@ tsan-tests: $(TSANBINS)
 check: test-deps oustpbm unit-tests san-tests tsan-tests fuzz-bins
 	@sh tests/run-tests
 
-demo: deps oustpbm
+demo: test-deps oustpbm
 	@sh scripts/demo
 
 bench: test-deps oustpbm $(BENCHBINS)
@@ -227,3 +241,5 @@ analyze: test-deps
 		    grep -A30 'warning:' && rc=1; \
 	done; \
 	if [ $$rc -eq 0 ]; then echo "analyze: gcc -fanalyzer and clang --analyze: no findings"; fi; exit $$rc
+
+-include $(shell find build -name "*.d" 2>/dev/null)

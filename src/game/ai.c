@@ -1039,7 +1039,7 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 		__atomic_store_n(&a->stop, 1, __ATOMIC_RELAXED);
 	}
 	a->playouts = a->w[0].playouts + __atomic_load_n(&a->w[1].playouts, __ATOMIC_RELAXED);
-	/* Pie rule (oust-rules.md): Black's first placement may be taken over by a swap. */
+	/* Pie rule (doc/rules.md): Black's first placement may be taken over by a swap. */
 	best = pick(a, g->swap_enabled && g->turn == 1 && g->placed == 0 &&
 	    g->to_move == RULES_BLACK);
 	if (best == NULL || best->color != g->to_move)

@@ -1,5 +1,5 @@
 /*
- * board: the ASCII board, pbmserv style (../shared/oust-rules.md, seed 003
+ * board: the ASCII board, pbmserv style (doc/rules.md, seed 003
  * Figure 7), as mail replies and game files show it:
  *
  *   x: rrognlie 41/46   o: marksteere 20/40

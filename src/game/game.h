@@ -4,7 +4,7 @@
  * A struct game holds the board's settings, its two players, the current
  * turn state (struct rules_game) and the history of every turn.  The rules
  * themselves live in rules.c; this module adds who plays which colour, the
- * pie rule's exchange of names (../shared/oust-rules.md, "swap"), resignation,
+ * pie rule's exchange of names (doc/rules.md, "swap"), resignation,
  * loss on time, and the record of turns that the game file stores.
  *
  * Turns are numbered from 1; passes, the swap, a resignation and a timeout

@@ -1,6 +1,6 @@
 /*
  * gamefile: the game file codec, text <-> struct game.  See gamefile.h and
- * games/README.md for the format.
+ * doc/game-file.md for the format.
  */
 #include "game/gamefile.h"
 

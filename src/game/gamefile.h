@@ -1,6 +1,6 @@
 /*
  * gamefile: the game file, one board's complete state as plain text that an
- * administrator can read and edit (format reference: games/README.md).
+ * administrator can read and edit (format reference: doc/game-file.md).
  *
  *   # Oust game file (oustpbm). Oust, by Mark Steere. Format: games/README.md
  *   board: 101

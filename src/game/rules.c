@@ -1,5 +1,5 @@
 /*
- * rules: the Oust rules core.  See rules.h and ../shared/oust-rules.md.
+ * rules: the Oust rules core.  See rules.h and doc/rules.md.
  */
 #include "game/rules.h"
 

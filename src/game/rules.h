@@ -1,5 +1,5 @@
 /*
- * rules: the Oust rules core (Oust, by Mark Steere), as ../shared/oust-rules.md states them.
+ * rules: the Oust rules core (Oust, by Mark Steere), as doc/rules.md states them.
  *
  * Pure C: no I/O, no clock, no allocation.  A board is a fixed-size value
  * (copy it with plain assignment) with a border of off-board cells, so that

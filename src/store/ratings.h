@@ -1,7 +1,7 @@
 /*
  * ratings: the players' Glicko-2 ratings (glicko.h), one per board class,
  * kept in <home>/ratings, a plain-text file an admin can read (its format:
- * games/README.md, "The ratings file").
+ * doc/game-file.md, "The ratings file").
  *
  * The file holds every rated result (one "game:" line per finished rated
  * board) and the ratings made from them (one "player:" line per player and

@@ -100,7 +100,7 @@ for m in "$A|move 101 alice secret C3" "$B|move 101 bob hunter2 A1" "$A|move 101
 done
 [ "$kills" -ge 100 ] || [ "$max" -lt 4 ] && pass "$kills kills in all" || fail "only $kills kills"
 
-# ---- the ratings (src/ratings.h): bob resigns board 101, killed at every
+# ---- the ratings (src/store/ratings.h): bob resigns board 101, killed at every
 # durable step and its redelivery killed again.  After each kill the ratings
 # file counts board 101 at most once; after the clean redelivery exactly
 # once, and the file is byte for byte the one --rebuild makes from the games.
@@ -324,8 +324,8 @@ for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|
 	fi
 done
 
-# ---- the account commands of one-time codes and signoff (src/accounts.h,
-# src/signoff.h), killed at every durable step and their redelivery killed
+# ---- the account commands of one-time codes and signoff (src/store/accounts.h,
+# src/commands/signoff.h), killed at every durable step and their redelivery killed
 # again, then delivered clean.  Each mail's replies go out if and only if
 # its change was written: every code mailed is a code in the codes file
 # (a redelivery after the commit may make one more, with its own mail), a

@@ -119,7 +119,7 @@ EOF
 		mkdir -p "$act/games"
 		cp "$g" "$act/games/"
 	done
-	# the ratings file, once a rated game has ended (src/ratings.h)
+	# the ratings file, once a rated game has ended (src/store/ratings.h)
 	[ -f "$home/ratings" ] && cp "$home/ratings" "$act/ratings"
 	# the watchers of every board (src/store/audience.h), once there is the file
 	[ -f "$home/watchers" ] && cp "$home/watchers" "$act/watchers"

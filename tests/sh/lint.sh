@@ -47,9 +47,9 @@ check "store_sum: a refused move (no such board) changes nothing" \
     [ "$(send "$h" alice@example.org 'move 101 alice secret C3')
 $(store_sum "$h")" = "0
 $before" ]
-out=$(sh -c '. tests/sh/lib.sh; check "a" true; check "b" false; check "c" true; done_testing' tests/sh/selftest.sh)
+out=$(sh -c '. tests/sh/lib.sh; check "a" true; check "b" false; check "c" true; done_testing' tests/sh/lint.sh)
 check "check numbers the lines, done_testing ends with the plan and fails" \
     [ "$(echo "$out" | tr '\n' '|')" = "ok 1 - a|not ok 2 - b|ok 3 - c|1..3|" ]
 check "... and exits 1 after a failure" \
-    [ "$(rc sh -c '. tests/sh/lib.sh; check b false; done_testing; exit 0' tests/sh/selftest.sh)" = 1 ]
+    [ "$(rc sh -c '. tests/sh/lib.sh; check b false; done_testing; exit 0' tests/sh/lint.sh)" = 1 ]
 done_testing

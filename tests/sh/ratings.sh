@@ -1,5 +1,5 @@
 #!/bin/sh
-# ratings: the ratings file (src/ratings.h) end to end: rated games ended by
+# ratings: the ratings file (src/store/ratings.h) end to end: rated games ended by
 # resignation (by mail and by the robot player) and by time (oustpbm
 # cleanup), an -unrated game left out, robots rated by level, the file
 # --rebuild makes equal to the one kept game by game, a damaged file

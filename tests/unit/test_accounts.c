@@ -1,7 +1,7 @@
 /*
  * Tests of the account files beyond the users line: one-time codes
- * (src/accounts.h), reserved user ids, address changes and removals
- * (src/store.h), the tokens of account changes, and what fsck says of them.
+ * (src/store/accounts.h), reserved user ids, address changes and removals
+ * (src/store/store.h), the tokens of account changes, and what fsck says of them.
  */
 #include <stdio.h>
 #include <stdlib.h>

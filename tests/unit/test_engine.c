@@ -1,7 +1,7 @@
 /*
  * test_engine: the GTP engine driven through memory streams: every command
  * and error, a capture turn placed with two plays, the edge cases of
- * oust-rules.md from small game files (tests/data/engine/), and Figure 7
+ * doc/rules.md from small game files (tests/data/engine/), and Figure 7
  * loaded from its game file and shown.
  */
 #include <stdio.h>
@@ -327,7 +327,7 @@ static void test_play(void)
 	    "a group touching no enemy is illegal, and changes nothing");
 }
 
-/* The edge cases of oust-rules.md, from game files. */
+/* The edge cases of doc/rules.md, from game files. */
 static void test_edge_cases(void)
 {
 	ok_game("edge1.game", "play b b3\ngogui-rules_final_result\ngogui-rules_legal_moves\n"

@@ -1,5 +1,5 @@
 /*
- * Tests of Glicko-2 (src/glicko.h): Glickman's worked example from
+ * Tests of Glicko-2 (src/base/glicko.h): Glickman's worked example from
  * "Example of the Glicko-2 system", checked at each step to the precision
  * the paper prints, and the rating periods of glicko_run().
  */

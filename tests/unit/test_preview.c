@@ -1,6 +1,6 @@
 /*
  * preview tests, written as ASCII positions (top row first, X black, O
- * white, '.' empty; spaces and '/' ignored), from oust-rules.md's edge
+ * white, '.' empty; spaces and '/' ignored), from doc/rules.md's edge
  * cases: a turn tried placement by placement, where it stops and why, the
  * legal placements there, and the position given left as it was.
  */

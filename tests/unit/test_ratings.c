@@ -1,5 +1,5 @@
 /*
- * Tests of the ratings file (src/ratings.h): board classes, rated names,
+ * Tests of the ratings file (src/store/ratings.h): board classes, rated names,
  * the file's parse errors with their line numbers, the format read back,
  * and ratings that depend on the results alone, not on their order.
  */

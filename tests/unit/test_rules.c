@@ -1,6 +1,6 @@
 /*
  * Rules core tests, written as ASCII positions (top row first, X black, O
- * white, '.' empty; spaces and '/' are ignored), from oust-rules.md: the
+ * white, '.' empty; spaces and '/' are ignored), from doc/rules.md: the
  * figures of seed 003, the edge cases, and the conformance games; and the
  * same for hex-hex boards, whose rows are written top row first too, each
  * as many cells long as the row is wide (S, S+1, ..., 2S-1, ..., S).
@@ -485,7 +485,7 @@ static void test_hex_geometry(void)
 	rules_board_init_shape(&B, RULES_HEX, 7);
 	ok_int(B.npoints, 127, "side 7: 127 cells");
 	ok(B.nbr[4] == -B.stride - 1 && B.nbr[5] == B.stride + 1, "hex: the two diagonals");
-	/* oust-rules.md: the neighbours below, on and above the middle row. */
+	/* doc/rules.md: the neighbours below, on and above the middle row. */
 	ok_str(nbr_names("g7"), "f6 f7 g6 g8 h6 h7", "middle row: k-1 and k of both rows beside it");
 	ok_str(nbr_names("b2"), "a1 a2 b1 b3 c2 c3", "below the middle: k, k+1 above; k-1, k below");
 	ok_str(nbr_names("j3"), "i3 i4 j2 j4 k2 k3", "above the middle: k-1, k above; k, k+1 below");
@@ -579,7 +579,7 @@ static void test_hex_rules(void)
 	ok(ev.dead_end && ev.turn_over && G.to_move == RULES_WHITE && G.turn == 12 && G.result == RULES_PLAYING,
 	    "hex dead end: no placement left, the turn ends, White moves");
 
-	/* oust-rules.md: Black to move has no placement on this side-3 board and passes. */
+	/* doc/rules.md: Black to move has no placement on this side-3 board and passes. */
 	setup_hex(3, "OXO / X..X / O.O.. / X.OO / OX.");
 	ok_str(legal_names(RULES_BLACK), "", "hex pass position: black has no placement");
 	ok(rules_has_legal(&B, RULES_WHITE), "hex pass position: white has");
@@ -590,7 +590,7 @@ static void test_hex_rules(void)
 
 /*
  * A reference hex board for random games, written from the rules text alone:
- * cells by (row, number), neighbours as oust-rules.md lists them, groups by
+ * cells by (row, number), neighbours as doc/rules.md lists them, groups by
  * flood fill, every placement tried by brute force.
  */
 struct ref {
