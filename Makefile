@@ -179,7 +179,7 @@ tsan-tests: $(TSANBINS)
 check: test-deps oustpbm unit-tests san-tests tsan-tests fuzz-bins
 	@sh tests/run-tests
 
-demo: test-deps oustpbm
+demo: deps oustpbm
 	@sh scripts/demo
 
 bench: test-deps oustpbm $(BENCHBINS)

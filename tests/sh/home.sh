@@ -169,4 +169,8 @@ check "make (test packages missing): install-deps is not run" sh -c "
     OUSTPBM_TOP='$top' PATH='$tmp/fakebin':\$PATH make -n -C '$top' oustpbm 2>&1 | grep -q 'install-deps' && exit 1; exit 0"
 check "make check (test packages missing): install-deps --test is run" sh -c "
     OUSTPBM_TOP='$top' PATH='$tmp/fakebin':\$PATH make -n -C '$top' check 2>&1 | grep -q 'install-deps --test'"
+check "make (a library missing): names it, installs nothing" sh -c "
+    out=\$(make -n -C '$top' PKG_CONFIG=false all 2>&1)
+    echo \"\$out\" | grep -q 'pkg-config finds no gmime-3.0 libcurl libxcrypt' &&
+    ! echo \"\$out\" | grep -Eq '^(sh scripts/install-deps|apt-get)'"
 check ".ci/run installs both" grep -q 'install-deps --test' "$top/.ci/run"
