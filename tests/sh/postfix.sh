@@ -314,11 +314,11 @@ check "the next move, in by SMTP: its replies wait behind the earlier ones (same
 check "... no player got a reply out of order" [ "$(count $a) $(count $b)" = "4 4" ]
 
 # the crontab's flush line, as cron runs it: env -i, the crontab's PATH (with
-# /usr/local/bin standing for where oustpbm is installed), HOME and the
+# @BINDIR@ standing for where oustpbm is installed), HOME and the
 # crontab's variables; two minutes later, when the first replies are due
 mkdir -p "$tmp/usrlocal/bin"
 ln -s "$bin" "$tmp/usrlocal/bin/oustpbm"
-path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#/usr/local/bin#$tmp/usrlocal/bin#")
+path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#@BINDIR@#$tmp/usrlocal/bin#")
 line=$(grep '	oustpbm flush$' "$top/scripts/crontab" | cut -f2)
 check "the crontab has the flush line" [ "$line" = "oustpbm flush" ]
 asowner env -i HOME="$tmp/oust" LOGNAME=nobody SHELL=/bin/sh PATH="$path" \
