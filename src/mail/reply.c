@@ -1354,6 +1354,30 @@ static char *with_time_left(struct reply_ctx *rc, const struct game *g, const ch
 
 /* ---- the replies ---- */
 
+/*
+ * web_url set: a mail about a board ends with the address of the board's
+ * page (web.h: board/<id>.html under the site).  *body (or given, when the
+ * body is not from a template) is replaced by the text with the line added.
+ */
+static enum reply_status web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given)
+{
+	const char *text = *body != NULL ? *body : given, *url = rc->cfg->web_url;
+	size_t n;
+	char *out = NULL;
+
+	if (text == NULL)
+		return REPLY_OK;
+	n = strlen(text);
+	if (asprintf(&out, "%s%s\nThe board on the web: %s%sboard/%ld.html\n", text,
+	    n > 0 && text[n - 1] != '\n' ? "\n" : "", url, url[strlen(url) - 1] == '/' ? "" : "/", g->board) < 0) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	free(*body);
+	*body = out;
+	return REPLY_OK;
+}
+
 static enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
     struct reply_mail *out)
 {
@@ -1366,6 +1390,8 @@ static enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st
 	assert(rp->hm == NULL || rp->g != NULL);
 	if (rp->tmpl != NULL)
 		st = expand(rc, rp->tmpl, &rp->vs, &body);
+	if (st == REPLY_OK && rp->g != NULL && rc->cfg->web_url[0] != '\0')
+		st = web_link(rc, rp->g, &body, rp->body);
 	if (st == REPLY_OK && rp->hm != NULL)
 		st = html_body(rc, rp->g, rp->hm, &html);
 	if (st == REPLY_OK)
