@@ -1407,7 +1407,7 @@ out:
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16], day_count[32];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL;
 	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL;
@@ -1471,8 +1471,10 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
+			snprintf(day_count, sizeof day_count, "%d day%s", ev->days, ev->days == 1 ? "" : "s");
 			var(&rp.vs, "loser", ev->actor);
 			var(&rp.vs, "days", days);
+			var(&rp.vs, "day_count", day_count);
 			rp.tmpl = "timeout";
 		} else {
 			rp.tmpl = "end";
@@ -1838,6 +1840,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
+	char day_count[32];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, intro[GAMEFILE_TIME_SIZE + 300];
@@ -1853,6 +1856,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	snprintf(size, sizeof size, "%d", g->size);
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	snprintf(ndays, sizeof ndays, "%d", days);
+	snprintf(day_count, sizeof day_count, "%d day%s", days, days == 1 ? "" : "s");
 	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
 	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
 	reply_time_str(g->last_move, last);
@@ -1877,6 +1881,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	var(&rp.vs, "turn", turn);
 	var(&rp.vs, "userid", to->userid);
 	var(&rp.vs, "days", ndays);
+	var(&rp.vs, "day_count", day_count);
 	var(&rp.vs, "last_move", last);
 	var(&rp.vs, "deadline", deadline);
 	var(&rp.vs, "next", next);
