@@ -525,6 +525,13 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 	st->home_dev = sb.st_dev;
 	st->home_uid = sb.st_uid;
 	st->sync_filesystem = strcmp(cfg->sync, "filesystem") == 0;
+	/* a directory that is no home (a user's ~) is called so, whoever owns it */
+	if (faccessat(st->home_fd, CONFIG_FILE, F_OK, 0) != 0 && faccessat(st->home_fd, "games", F_OK, 0) != 0) {
+		status = STORE_NO_HOME;
+		snprintf(err, errlen, "%s is not an oustpbm home (it has neither %s nor games/): 'oustpbm init DIR' makes "
+		    "one in a new or empty directory", home, CONFIG_FILE);
+		goto out;
+	}
 	if (sb.st_uid != geteuid() && !force_owner) {
 		char owner[64], me[64];
 
@@ -533,12 +540,6 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 		status = STORE_NOT_OWNER;
 		snprintf(err, errlen, "the home %s belongs to %s, not to %s: run oustpbm as %s (su %s, or sudo -u %s "
 		    "oustpbm ...), or give --force-owner", home, owner, me, owner, owner, owner);
-		goto out;
-	}
-	if (faccessat(st->home_fd, CONFIG_FILE, F_OK, 0) != 0 && faccessat(st->home_fd, "games", F_OK, 0) != 0) {
-		status = STORE_NO_HOME;
-		snprintf(err, errlen, "%s is not an oustpbm home (it has neither %s nor games/): 'oustpbm init %s' "
-		    "makes one", home, CONFIG_FILE, home);
 		goto out;
 	}
 	status = store_mkdir(st, "games");

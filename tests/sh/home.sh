@@ -57,6 +57,20 @@ check "... the message names the home and init" grep -q "no oustpbm home $tmp/no
 mkdir "$tmp/empty"
 check "a directory that is not a home: exit 78" [ "$(rc "$bin" -d "$tmp/empty" queue)" = 78 ]
 check "... nothing made in it" [ -z "$(ls -A "$tmp/empty")" ]
+# init on a user's home (not empty, no home): refused, nothing made
+mkdir "$tmp/userhome"
+echo 'alias ll="ls -l"' >"$tmp/userhome/.bashrc"
+"$bin" init "$tmp/userhome" >/dev/null 2>"$tmp/err"
+check "init on a non-empty directory that is no home: exit 73" [ $? = 73 ]
+check "... saying so, with a way out" grep -q "$tmp/userhome is not empty and is not an oustpbm home: .* (say $tmp/userhome/oustpbm)" "$tmp/err"
+check "... nothing made in it" [ "$(ls -A "$tmp/userhome")" = .bashrc ]
+check "init on an empty directory makes the home" sh -c "mkdir '$tmp/fresh' && '$bin' init '$tmp/fresh' >/dev/null && [ -f '$tmp/fresh/oustpbm.conf' ]"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$tmp/userhome"
+	"$bin" -d "$tmp/userhome" list 2>"$tmp/err"
+	check "as root, -d on another user's directory that is no home: not a home, exit 78" [ $? = 78 ]
+	check "... said so, not 'belongs to nobody'" sh -c "grep -q 'is not an oustpbm home' '$tmp/err' && ! grep -q 'belongs to' '$tmp/err'"
+fi
 
 # ---- the one default home: ~/oustpbm
 mkdir -p "$tmp/user"
