@@ -139,16 +139,17 @@ static void stamp_write(int fd, const char *text, const char *key, time_t now)
 /* The alert mail (RFC 5322), NUL-terminated; NULL when out of memory.  Caller frees. */
 static char *compose(const struct config *cfg, const char *home, const char *cause, time_t now, size_t *len)
 {
+	/* RFC 5322 3.3, in English whatever the locale */
+	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
+		"Oct", "Nov", "Dec" };
 	char date[64], *text = NULL;
 	const char *at = strrchr(cfg->from_address, '@');
 	struct tm tm;
 	FILE *f;
 
-	gmtime_r(&now, &tm);
-	/* RFC 5322 3.3, in English whatever the locale */
-	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
-	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
-		"Oct", "Nov", "Dec" };
+	if (gmtime_r(&now, &tm) == NULL)
+		return NULL;
 	snprintf(date, sizeof date, "%s, %02d %s %04d %02d:%02d:%02d +0000", days[tm.tm_wday], tm.tm_mday,
 	    months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 	f = open_memstream(&text, len);
