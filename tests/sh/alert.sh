@@ -7,6 +7,7 @@
 #   - no admin_address: standard error says how to be told;
 #   - an unusable home: the stamp goes to /tmp/oustpbm-alerts.<uid>;
 #   - missing templates: exit 75 and told;
+#   - a full disk (ulimit -f 0): exit 75, the admin's mail tried;
 # and the web site written from a mail is readable whatever the umask
 # (files 0644, folders 0755), every board mail linking its page (web_url).
 . "$(dirname "$0")/lib.sh"
@@ -56,6 +57,17 @@ mkhome "$h3" 'admin_address = admin@example.org'
 sed -i "s|^templates = .*|templates = $tmp/none|" "$h3/oustpbm.conf"
 check "missing templates: exit 75" [ "$(send "$h3" alice@example.org help)" = 75 ]
 check "... the admin is mailed about the templates" sh -c "grep -q '^Subject: .*template' '$h3/mail/admin@example.org/new/'*"
+
+# a full disk (the file size limit, ulimit -f 0: EFBIG, as ENOSPC): 75, the
+# admin's mail tried (it cannot be written either: said on standard error)
+h6=$tmp/home6
+mkhome "$h6" 'admin_address = admin@example.org'
+mail alice@example.org "register alice secret" >"$tmp/m6"
+rc=$(sh -c 'ulimit -f 0; exec "$1" -d "$2" <"$3" >/dev/null 2>&1' sh "$bin" "$h6" "$tmp/m6"; echo $?)
+err=$(sh -c 'ulimit -f 0; exec "$1" -d "$2" <"$3" 2>&1 >/dev/null' sh "$bin" "$h6" "$tmp/m6" | cat)
+check "a full disk: exit 75" [ "$rc" = 75 ]
+check "... the admin's mail tried, its failure said" sh -c "echo '$err' | grep -q 'cannot tell admin@example.org: .*File too large'"
+check "... alice not registered" sh -c "! grep -q '^alice:' '$h6/users' 2>/dev/null"
 
 # the home unusable for its user: the stamp in /tmp (root: as nobody)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
