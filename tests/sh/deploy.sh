@@ -209,7 +209,7 @@ hopeless() {
 		echo "Postfix bounced the account's mail: $(ulog | grep 'status=bounced' | tail -n 1 | sed 's/.*status=//')"
 	elif [ -s "/var/mail/$user" ]; then
 		echo "a mail was filed in /var/mail/$user (procmail's default mailbox)"
-	elif ! /usr/sbin/postfix -c "$conf" status >/dev/null 2>&1; then
+	elif ! kill -0 "$(cat "$pf/spool/pid/master.pid" 2>/dev/null)" 2>/dev/null; then
 		echo "Postfix is not running"
 	fi
 }

@@ -185,10 +185,22 @@ box() { # ADDRESS: its Maildir
 count() { # ADDRESS: replies in its Maildir
 	ls "$(box "$1")/new" 2>/dev/null | wc -l
 }
-# wait_for ADDRESS N: until the Maildir holds N mails (60 s at most)
+# wait_for ADDRESS N: until the Maildir holds N mails (60 s at most); at
+# once, saying why, when they cannot come: Postfix bounced a mail, or
+# procmail filed one in its default mailbox, or Postfix is down
 wait_for() {
 	i=0
 	while [ "$(count "$1")" -lt "$2" ] && [ "$i" -lt 600 ]; do
+		if grep -q 'status=bounced' "$pf/maillog" 2>/dev/null; then
+			echo "# waiting for $2 mails to $1: Postfix bounced a mail: $(grep 'status=bounced' "$pf/maillog" | tail -n 1)"
+			return 1
+		elif [ -s "$tmp/oust/mbox" ]; then
+			echo "# waiting for $2 mails to $1: a mail was filed in procmail's default mailbox"
+			return 1
+		elif ! kill -0 "$(cat "$pf/spool/pid/master.pid" 2>/dev/null)" 2>/dev/null; then
+			echo "# waiting for $2 mails to $1: Postfix is not running"
+			return 1
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
