@@ -1225,6 +1225,15 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
 		html_pre(&pieces[RECENT], hm->recent);
 	}
+	if (rc->cfg->web_url[0] != '\0') {
+		/* web_url: the board's page, as the text part's last line (web_link) */
+		const char *url = rc->cfg->web_url;
+
+		strbuf_puts(&pieces[RECENT], "\n<p style=\"margin:10px 0 0\"><a style=\"color:#6b3d00\" href=\"");
+		html_escape(&pieces[RECENT], url);
+		strbuf_printf(&pieces[RECENT], "%sboard/%ld.html\">The board on the web</a></p>",
+		    url[strlen(url) - 1] == '/' ? "" : "/", g->board);
+	}
 	for (i = 0; i < 8; i++) {
 		vals[i] = strbuf_finish(&pieces[i]);
 		if (vals[i] == NULL)

@@ -102,6 +102,7 @@ check "umask 077: the pages written from a mail are 0644" sh -c "[ -z \"\$(find 
 check "... and the folders 0755" [ -z "$(find "$h5/site" -type d ! -perm 0755)" ]
 check "... no temporary file left" [ -z "$(find "$h5/site" -name '*.tmp')" ]
 check "web_url: the board mails link the board's page" sh -c "grep -l '^The board on the web: https://oust.example.org/games/board/101.html\$' '$h5/mail/bob@example.com/new/'* | grep -q ."
+check "... in the HTML part too" sh -c "grep -l 'href=\"https://oust.example.org/games/board/101.html\">The board on the web</a>' '$h5/mail/bob@example.com/new/'* | grep -q ."
 check "... a mail about no board does not" sh -c "! grep -q 'on the web' \"\$(ls '$h5/mail/alice@example.org/new/'* | head -n 1)\""
 sed -i 's|^web_url = .*|web_url = ftp://x|' "$h5/oustpbm.conf"
 check "web_url must be http(s)" sh -c "'$bin' -d '$h5' list 2>&1 >/dev/null | grep -q \"web_url 'ftp://x' does not start with http:// or https://\""
