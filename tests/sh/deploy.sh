@@ -242,8 +242,9 @@ smtp_mail $b "register bob hunter2" 2>>"$tmp/smtp.err"
 wait_until "Postfix's deferrals" at_least 6 deferred
 check "a configuration typo: Postfix defers the mails (oustpbm exited 75 through procmail and the .forward)" \
     [ "$(deferred)" -ge 6 ]
-check "... Postfix logged oustpbm's message" sh -c "ulog() { grep 'to=<$user@oust.test>' '$pf/maillog'; };
-    ulog | grep 'status=deferred' | grep -q \"unknown key 'remind_day'\""
+check "... Postfix logged oustpbm's message and procmail's exit 75" sh -c "grep 'to=<$user@oust.test>' '$pf/maillog' |
+    grep 'status=deferred (temporary failure. Command output: oustpbm: oustpbm.conf line [0-9]*: unknown key .remind_day.' |
+    grep -q 'Program failure (75) of \"$pre/bin/oustpbm\"'"
 check "... not bounced, not delivered" sh -c "! grep 'to=<$user@oust.test>' '$pf/maillog' | grep -q 'status=bounced\\|status=sent'"
 /usr/sbin/postqueue -c "$conf" -j >"$tmp/queue.json" 2>/dev/null
 check "... both mails wait in Postfix's queue" [ "$(grep -c "\"address\": *\"$user@oust.test\"" "$tmp/queue.json")" = 2 ]
