@@ -10,12 +10,19 @@ MANDIR = $(PREFIX)/share/man
 # files of scripts/ (procmailrc, forward, crontab...: whatever is there).
 INST_TEMPLATES := $(sort $(wildcard templates/*.txt templates/*.html))
 INST_SCRIPTS := $(sort $(filter-out scripts/install-deps scripts/demo,$(wildcard scripts/*)))
+# The record of an install, $(DATADIR)/installed: every file and every folder
+# `make install` made, one a line, as `make uninstall` removes them.
+MANIFEST = $(DATADIR)/installed
+# The path variables compiled in (OUSTPBM_DATADIR, OUSTPBM_BINDIR) and put in
+# the installed scripts: build/paths holds their values, and every object
+# whose source names one is built again when one changes.
+PATH_VARS = PREFIX=$(PREFIX) BINDIR=$(BINDIR) DATADIR=$(DATADIR) MANDIR=$(MANDIR)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 OPTFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-CPPFLAGS += -Isrc -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"'
+CPPFLAGS += -Isrc -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"' -DOUSTPBM_BINDIR='"$(BINDIR)"'
 CFLAGS ?= $(OPTFLAGS)
 CFLAGS += -std=c11 $(WARN)
 
@@ -128,12 +135,14 @@ build/obj/game/aiboard.o: CFLAGS += -funroll-loops
 # sqrtf is an instruction, and the tree search's loop over a node's children vectorises.
 build/obj/game/ai.o: CFLAGS += -funroll-loops -fno-math-errno
 
-# reply.o holds DATADIR, where the installed program finds its templates (admin.o
-# names its scripts/ in what init prints): it is
-# rebuilt when PREFIX changes (make PREFIX=/usr install after a plain make).
-build/obj/mail/reply.o build/san/obj/mail/reply.o build/obj/commands/admin.o build/san/obj/commands/admin.o: build/datadir
-build/datadir: FORCE | build/obj
-	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+# The objects that hold a path of the install (reply.o: the templates;
+# admin_init.o: the scripts init names...): found by the macro names, so a new
+# one cannot be forgotten; rebuilt when build/paths changes (make PREFIX=/usr
+# install after a plain make).
+PATH_SRCS := $(shell grep -l 'OUSTPBM_DATADIR\|OUSTPBM_BINDIR' $(SRCS))
+$(PATH_SRCS:src/%.c=build/obj/%.o) $(PATH_SRCS:src/%.c=build/san/obj/%.o) $(PATH_SRCS:src/%.c=build/fuzz/obj/%.o): build/paths
+build/paths: FORCE | build/obj
+	@echo '$(PATH_VARS)' | cmp -s - $@ || echo '$(PATH_VARS)' >$@
 
 build/obj/%.o: src/%.c | build/obj
 	@mkdir -p $(@D)
@@ -214,20 +223,55 @@ strength: deps oustpbm
 	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS) --chunk $(STRENGTH_CHUNK) \
 	    $(if $(STRENGTH_FIXED),--fixed $(STRENGTH_FIXED) --progress)
 
+# The installed scripts name the installed paths: @BINDIR@ and @DATADIR@ in
+# scripts/ are replaced.  Every folder made (the first missing one of each
+# path up) and every file is listed in $(MANIFEST), the file last but one.
+INST_DIRS = $(BINDIR) $(DATADIR)/templates $(DATADIR)/scripts $(MANDIR)/man1
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts \
-	    $(DESTDIR)$(MANDIR)/man1
+	@set -e; : >build/installed.new; \
+	for d in $(INST_DIRS); do \
+		p=$$d; made=; \
+		while [ -n "$$p" ] && [ "$$p" != / ] && [ ! -d "$(DESTDIR)$$p" ]; do made="$$p $$made"; p=$${p%/*}; done; \
+		for m in $$made; do grep -qxF "$$m/" build/installed.new || echo "$$m/" >>build/installed.new; done; \
+	done; \
+	rm -f build/installed.files; \
+	echo "$(BINDIR)/oustpbm" >>build/installed.files; \
+	for f in $(INST_TEMPLATES); do echo "$(DATADIR)/$$f"; done >>build/installed.files; \
+	for f in $(INST_SCRIPTS); do echo "$(DATADIR)/$$f"; done >>build/installed.files; \
+	echo "$(MANDIR)/man1/oustpbm.1" >>build/installed.files
+	install -d $(addprefix $(DESTDIR),$(INST_DIRS))
 	install -m 755 oustpbm $(DESTDIR)$(BINDIR)/oustpbm
 	install -m 644 $(INST_TEMPLATES) $(DESTDIR)$(DATADIR)/templates/
-	$(if $(INST_SCRIPTS),install -m 644 $(INST_SCRIPTS) $(DESTDIR)$(DATADIR)/scripts/)
+	@set -e; for f in $(INST_SCRIPTS); do \
+		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' $$f >build/script.tmp; \
+		install -m 644 build/script.tmp $(DESTDIR)$(DATADIR)/$$f; \
+	done; rm -f build/script.tmp
 	install -m 644 doc/oustpbm.1 $(DESTDIR)$(MANDIR)/man1/oustpbm.1
+	@{ if [ -f $(DESTDIR)$(MANIFEST) ]; then grep '/$$' $(DESTDIR)$(MANIFEST); fi; cat build/installed.new; } | \
+	    awk '!seen[$$0]++' >build/installed.dirs
+	@{ cat build/installed.files; echo "$(MANIFEST)"; cat build/installed.dirs; } >build/installed.list
+	install -m 644 build/installed.list $(DESTDIR)$(MANIFEST)
+	@echo '$(PREFIX)' >build/installed-prefix
+	@rm -f build/installed.new build/installed.files build/installed.dirs build/installed.list
+	@echo "oustpbm: installed under $(DESTDIR)$(PREFIX); make uninstall PREFIX=$(PREFIX) removes it ($(MANIFEST))"
 
-# Removes exactly what install put; directories only if nothing else is in them.
+# Removes exactly what $(MANIFEST) lists: its files, then the folders install
+# made, the deepest first, each only if nothing else is in it.  Nothing
+# installed at this PREFIX: says where the last install from here went.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/oustpbm $(DESTDIR)$(MANDIR)/man1/oustpbm.1
-	rm -f $(INST_TEMPLATES:templates/%=$(DESTDIR)$(DATADIR)/templates/%)
-	rm -f $(INST_SCRIPTS:scripts/%=$(DESTDIR)$(DATADIR)/scripts/%)
-	rmdir $(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/scripts $(DESTDIR)$(DATADIR) 2>/dev/null || true
+	@if [ ! -f $(DESTDIR)$(MANIFEST) ]; then \
+		echo "oustpbm: nothing installed under $(DESTDIR)$(PREFIX) (no $(DESTDIR)$(MANIFEST))" >&2; \
+		if [ -f build/installed-prefix ]; then \
+			echo "oustpbm: the last make install here used PREFIX=$$(cat build/installed-prefix): make uninstall PREFIX=$$(cat build/installed-prefix)" >&2; \
+		fi; exit 1; \
+	fi
+	@set -e; list=$$(cat $(DESTDIR)$(MANIFEST)); \
+	echo "$$list" | grep -v '/$$' | while IFS= read -r f; do rm -f "$(DESTDIR)$$f"; done; \
+	echo "$$list" | grep '/$$' | awk '{ print length($$0) " " $$0 }' | sort -rn | cut -d' ' -f2- | \
+	while IFS= read -r d; do \
+		rmdir "$(DESTDIR)$$d" 2>/dev/null || [ ! -d "$(DESTDIR)$$d" ] || echo "oustpbm: kept $(DESTDIR)$$d: not empty"; \
+	done
+	@echo "oustpbm: uninstalled from $(DESTDIR)$(PREFIX)"
 
 clean:
 	rm -rf build oustpbm

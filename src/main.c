@@ -42,11 +42,15 @@ static int mail_exit_code(enum process_status s)
 	case PROCESS_USAGE:
 		return EX_USAGE;
 	case PROCESS_CONFIG:
-		return EX_CONFIG;
 	case PROCESS_SOFTWARE:
-		return EX_SOFTWARE;
+		/*
+		 * No answer can be made (a configuration error, an unusable home or
+		 * templates, a bug): the MTA keeps the mail and tries again once
+		 * the admin, told by alert.h, has fixed it; never parked unread.
+		 */
+		return EX_TEMPFAIL;
 	}
-	return EX_SOFTWARE;
+	return EX_TEMPFAIL;
 }
 
 /* The exit status of an admin command (admin.h). */

@@ -93,6 +93,20 @@ static const char *check_on_off(const char *v)
 	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'on' or 'off'";
 }
 
+/* web_url: the address the web site is served at, http:// or https://, no spaces. */
+static const char *check_web_url(const char *v)
+{
+	const char *why = check_name(v);
+
+	if (why != NULL)
+		return why;
+	if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
+		return "does not start with http:// or https://";
+	if (strpbrk(v, " \"<>") != NULL)
+		return "contains a space, '\"', '<' or '>'";
+	return NULL;
+}
+
 static const char *check_starttls(const char *v)
 {
 	return strcmp(v, "required") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'required' or 'off'";
@@ -168,6 +182,8 @@ static const struct key keys[] = {
 	NUM_KEY(max_open_challenges, 1, 1000, true),
 	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
 	STR_KEY(web_dir, check_path),
+	STR_KEY(web_url, check_web_url),
+	STR_KEY(admin_address, check_address),
 	STR_KEY(html_mail, check_on_off),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
@@ -459,9 +475,14 @@ bool config_smtp_starttls_required(const struct config *cfg)
 	return true;
 }
 
-enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
-    char *err, size_t errlen)
+/*
+ * The lines of text over cfg.  lenient: a bad line is skipped, not the end
+ * (config_salvage); err then holds the first error.
+ */
+static enum config_status parse_lines(struct config *cfg, const char *name, const char *text, size_t len,
+    bool lenient, char *err, size_t errlen)
 {
+	enum config_status status = CONFIG_OK;
 	unsigned first_line[NKEYS] = { 0 };
 	char line[CONFIG_LINE_MAX + 1], q[CONFIG_LINE_MAX + 1], msg[CONFIG_ERR_MAX];
 	size_t pos = 0, i;
@@ -476,21 +497,28 @@ enum config_status config_parse(struct config *cfg, const char *name, const char
 		size_t n = eol - pos;
 		char *key, *value, *eq, *end;
 		const struct key *k = NULL;
+		size_t start = pos;
 
 		lineno++;
-		if (memchr(text + pos, '\0', n) != NULL) {
+		pos = eol + 1;
+		if (memchr(text + start, '\0', n) != NULL) {
 			errf(err, errlen, "%s line %u: contains a NUL byte", name, lineno);
-			return CONFIG_INVALID;
+			if (!lenient)
+				return CONFIG_INVALID;
+			status = CONFIG_INVALID;
+			continue;
 		}
-		if (n > 0 && text[pos + n - 1] == '\r')
+		if (n > 0 && text[start + n - 1] == '\r')
 			n--;	/* a file written on Windows */
 		if (n > CONFIG_LINE_MAX) {
 			errf(err, errlen, "%s line %u: longer than %d characters", name, lineno, CONFIG_LINE_MAX);
-			return CONFIG_INVALID;
+			if (!lenient)
+				return CONFIG_INVALID;
+			status = CONFIG_INVALID;
+			continue;
 		}
-		memcpy(line, text + pos, n);
+		memcpy(line, text + start, n);
 		line[n] = '\0';
-		pos = eol + 1;
 
 		for (key = line; is_blank(*key); key++)
 			;
@@ -500,7 +528,10 @@ enum config_status config_parse(struct config *cfg, const char *name, const char
 		if (eq == NULL) {
 			quote(q, sizeof q, key, strlen(key));
 			errf(err, errlen, "%s line %u: expected 'key = value', got '%s'", name, lineno, q);
-			return CONFIG_INVALID;
+			if (!lenient)
+				return CONFIG_INVALID;
+			status = CONFIG_INVALID;
+			continue;
 		}
 		for (end = eq; end > key && is_blank(end[-1]); end--)
 			;
@@ -517,21 +548,41 @@ enum config_status config_parse(struct config *cfg, const char *name, const char
 		if (k == NULL) {
 			quote(q, sizeof q, key, strlen(key));
 			errf(err, errlen, "%s line %u: unknown key '%s'", name, lineno, q);
-			return CONFIG_INVALID;
+			if (!lenient)
+				return CONFIG_INVALID;
+			status = CONFIG_INVALID;
+			continue;
 		}
 		i = (size_t)(k - keys);
 		if (first_line[i] != 0) {
 			errf(err, errlen, "%s line %u: %s set again (first set on line %u)", name, lineno,
 			    k->name, first_line[i]);
-			return CONFIG_INVALID;
+			if (!lenient)
+				return CONFIG_INVALID;
+			status = CONFIG_INVALID;
+			continue;
 		}
 		first_line[i] = lineno;
 		if (!set_key(cfg, k, value, msg, sizeof msg)) {
 			errf(err, errlen, "%s line %u: %s", name, lineno, msg);
-			return CONFIG_INVALID;
+			if (!lenient)
+				return CONFIG_INVALID;
+			status = CONFIG_INVALID;
+			continue;
 		}
 	}
+	if (status != CONFIG_OK) {
+		/* what was read: smtp_url still selects the smtp transport */
+		(void)check_smtp(cfg, name, first_line, msg, sizeof msg);
+		return status;
+	}
 	return check_smtp(cfg, name, first_line, err, errlen);
+}
+
+enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
+    char *err, size_t errlen)
+{
+	return parse_lines(cfg, name, text, len, false, err, errlen);
 }
 
 /* Read <home>/oustpbm.conf; *text NULL when there is none.  Caller frees. */
@@ -637,6 +688,26 @@ out:
 	return status;
 }
 
+bool config_salvage(struct config *cfg, const char *home)
+{
+	char err[CONFIG_ERR_MAX], *path = NULL, *text = NULL;
+	size_t len;
+	bool ok = false;
+
+	config_defaults(cfg);
+	if (asprintf(&path, "%s/%s", home, CONFIG_FILE) < 0)
+		return false;
+	if (read_file(path, &text, &len, err, sizeof err) == CONFIG_OK) {
+		ok = true;
+		if (text != NULL)
+			(void)parse_lines(cfg, CONFIG_FILE, text, len, true, err, sizeof err);
+	}
+	(void)load_env(cfg, err, sizeof err);
+	free(text);
+	free(path);
+	return ok;
+}
+
 time_t config_now(const struct config *cfg)
 {
 	return cfg->test_time_set ? cfg->test_time : time(NULL);
@@ -700,6 +771,8 @@ static const struct {
 	{ "max_challenges_per_hour", "challenges one account may make in an hour, 0 = no limit" },
 	{ "html_mail", "on|off: mails that show a board also carry it as HTML, after the text" },
 	{ "web_dir", "the directory of the web site of the boards (relative: from the home); unset = none" },
+	{ "web_url", "the address the web site is served at (http:// or https://): board mails link their page" },
+	{ "admin_address", "the admin's address: told by mail (once an hour a cause) when mail cannot be answered" },
 	{ "userid_reserve_days", "days the user id of a closed account (signoff, deluser) cannot be registered, 0..3650" },
 };
 

@@ -89,6 +89,12 @@
  *                                         relative to the home if not absolute;
  *                                         when set, the pages a change touched
  *                                         are written after every commit
+ *   web_url            (unset)           the address web_dir is served at
+ *                                         (http:// or https://): every mail
+ *                                         that shows a board links its page
+ *   admin_address      (unset)           where a failure that keeps mail from
+ *                                         being answered is told (alert.h),
+ *                                         at most once an hour a cause
  *   max_registrations_per_hour (100)     accounts made by mail in an hour,
  *                                         1..100000, 0 = no limit; more are
  *                                         refused with a reply
@@ -173,6 +179,8 @@ struct config {
 	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
 	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
 	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
+	char web_url[CONFIG_URL_MAX + 1];	/* "" when not set */
+	char admin_address[MAILADDR_MAX + 1];	/* "" when not set */
 	char html_mail[8];	/* "on" or "off" */
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
@@ -203,6 +211,14 @@ void config_defaults(struct config *cfg);
 bool config_transport_known(const char *name);
 
 enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen);
+
+/*
+ * What can be read of <home>/oustpbm.conf when config_load() failed: the
+ * defaults, then every good line (the bad ones skipped), then the
+ * environment; enough to tell the admin (admin_address, the transport).
+ * False if the file cannot be read at all (cfg then holds the defaults).
+ */
+bool config_salvage(struct config *cfg, const char *home);
 
 /*
  * Parse the text of a configuration file (len bytes) over the values already

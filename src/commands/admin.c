@@ -18,6 +18,8 @@ const struct admin_command admincmd_table[] = {
 	{ "passwd", "[--stdin] USERID", "set a new password; prints it", ADMINCMD_HOME, admin_passwd },
 	{ "deluser", "USERID", "close an account: its boards resigned, its id reserved", ADMINCMD_HOME,
 	  admin_deluser },
+	{ "delboard", "[--dry-run] BOARD", "remove a board: its players told, its result unrated", ADMINCMD_HOME,
+	  admin_delboard },
 	{ "list", "[active|finished]", "the boards", ADMINCMD_HOME, admin_list },
 	{ "show", "BOARD[#TURN]", "a board as the players see it", ADMINCMD_HOME, admin_show },
 	{ "fsck", "[BOARD...]", "check the game files", ADMINCMD_HOME, admin_fsck },

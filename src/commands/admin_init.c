@@ -1,4 +1,5 @@
 /* admin_init: oustpbm init DIR, the one way to make a home. */
+#include <dirent.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -43,6 +44,21 @@ static void find_script(const char *exe, const char *name, char *buf, size_t siz
 	free(copy);
 }
 
+/* True if path is a directory with something in it. */
+static bool dir_has_entries(const char *path)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir(path);
+
+	if (d == NULL)
+		return false;
+	while (!found && (de = readdir(d)) != NULL)
+		found = strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+	closedir(d);
+	return found;
+}
+
 /*
  * oustpbm init [DIR]: the one command that makes a home: DIR (one level,
  * 0700) with games/ and a commented oustpbm.conf holding every key, then
@@ -70,6 +86,12 @@ enum admin_status admin_init(struct admin *a)
 	    store_open(a->home, &a->cfg, &st, err, sizeof err) == STORE_OK) {
 		store_close(st);
 		fprintf(stderr, "oustpbm: %s is already an oustpbm home\n", a->home);
+		return ADMIN_EXISTS;
+	}
+	/* a user's home or a project folder must not become a server's home, its files mixed in */
+	if (stat(a->home, &sb) == 0 && S_ISDIR(sb.st_mode) && dir_has_entries(a->home)) {
+		fprintf(stderr, "oustpbm: %s is not empty and is not an oustpbm home: init makes a home in a new or "
+		    "empty directory (say %s/%s)\n", a->home, a->home, CONFIG_HOME_NAME);
 		return ADMIN_EXISTS;
 	}
 	ss = store_create_home(a->home, err, sizeof err);

@@ -93,6 +93,14 @@ enum admin_status admin_fsck(struct admin *a)
 		return as;
 	fs = fsck_run(a->st, boards, (size_t)a->nargs, stdout, &problems);
 	free(boards);
+	/* the last line says how it went, also when all is well (silence reads as a hang) */
+	if (fs != FSCK_OK)
+		printf("fsck: %u problem%s found, then the check stopped (%s)\n", problems, problems == 1 ? "" : "s",
+		    fs == FSCK_TEMPFAIL ? "a temporary failure: run it again" : "a system error");
+	else if (problems > 0)
+		printf("fsck: %u problem%s found\n", problems, problems == 1 ? "" : "s");
+	else
+		printf("fsck: no problems found\n");
 	if (admin_output_done() != ADMIN_OK)
 		return ADMIN_IOERR;
 	if (problems > 0)

@@ -79,6 +79,8 @@ enum admin_status admin_fsck(struct admin *a);
 enum admin_status admin_edit(struct admin *a);
 enum admin_status admin_ratings(struct admin *a);
 enum admin_status admin_init(struct admin *a);
+/* admin_delboard.c */
+enum admin_status admin_delboard(struct admin *a);
 /* admin_record.c */
 enum admin_status admin_export(struct admin *a);
 enum admin_status admin_import(struct admin *a);

@@ -222,9 +222,9 @@ enum process_status challenge_run(struct job *j)
 	/* -remind= against the server's loss on time (the parser checked it against -timeout=) */
 	if (c->remind_days != 0 && c->timeout_days == 0 && j->cfg.timeout_days != 0 &&
 	    (unsigned long)c->remind_days >= j->cfg.timeout_days)
-		return job_refuse(j, NULL, "-remind=%d is not shorter than this server's time to move, %lu days "
+		return job_refuse(j, NULL, "-remind=%d is not shorter than this server's time to move, %lu day%s "
 		    "(timeout_days): the reminder must come before the loss on time", c->remind_days,
-		    j->cfg.timeout_days);
+		    j->cfg.timeout_days, j->cfg.timeout_days == 1 ? "" : "s");
 	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
 	if (ps != PROCESS_OK)
 		return ps;

@@ -250,8 +250,9 @@ static void time_out(struct run *r, struct game *g)
 	}
 	if (commit(r, g, mails, n) == CLEANUP_OK) {
 		r->stats->timed_out++;
-		store_log(r->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu days; %s won",
+		store_log(r->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu day%s; %s won",
 		    r->stamp, g->board, g->nturns, loser, game_timeout_days(g, r->cfg->timeout_days),
+		    game_timeout_days(g, r->cfg->timeout_days) == 1 ? "" : "s",
 		    g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
 	}
 	boardmail_free(mails, n);

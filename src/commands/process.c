@@ -24,6 +24,7 @@
 #include "commands/process.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "commands/alert.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
@@ -378,12 +380,19 @@ struct mail_read {
 	enum mailin_status rs, ms;	/* what mailin_read and mailin_parse said */
 };
 
+/* Why start() failed, for the admin's alert (alert.h). */
+struct start_failure {
+	bool config;	/* oustpbm.conf cannot be loaded: cause says why */
+	bool home;	/* the home cannot be opened: cause says why */
+	char cause[CONFIG_ERR_MAX + STORE_ERR_MAX + 32];
+};
+
 /*
  * start: the configuration, the home, the mail read and parsed.  No reply
  * is possible yet: a failure is only the exit status, and the log line
  * once the home is open.
  */
-static enum process_status start(struct job *j, struct mail_read *mr)
+static enum process_status start(struct job *j, struct mail_read *mr, struct start_failure *f)
 {
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
 	enum store_status ss;
@@ -391,6 +400,8 @@ static enum process_status start(struct job *j, struct mail_read *mr)
 	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
 		/* logged in the home when there is one, with the defaults' settings */
 		fprintf(stderr, "oustpbm: %s\n", err);
+		f->config = true;
+		snprintf(f->cause, sizeof f->cause, "configuration error: %s", err);
 		config_defaults(&j->cfg);
 		j->now = config_now(&j->cfg);
 		if (store_open(j->home, &j->cfg, &j->st, err + strlen(err) + 1,
@@ -408,6 +419,8 @@ static enum process_status start(struct job *j, struct mail_read *mr)
 	if (ss != STORE_OK) {
 		/* no home, or not ours: nothing can be logged there */
 		fprintf(stderr, "oustpbm: %s\n", err);
+		f->home = true;
+		snprintf(f->cause, sizeof f->cause, "%s", err);
 		return store_status_temporary(ss) || ss == STORE_NOT_OWNER ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
 	}
 	mr->rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len);
@@ -519,6 +532,39 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 	return handle(j);
 }
 
+/* A temporary failure that waiting alone will not cure: the disk, the I/O. */
+static bool disk_failure(const char *detail)
+{
+	return strstr(detail, strerror(ENOSPC)) != NULL || strstr(detail, strerror(EDQUOT)) != NULL ||
+	    strstr(detail, strerror(EFBIG)) != NULL || strstr(detail, strerror(EIO)) != NULL ||
+	    strstr(detail, strerror(EROFS)) != NULL || strstr(detail, strerror(EACCES)) != NULL;
+}
+
+/*
+ * A mail that no answer can be made for, kept by the mail system (exit 75):
+ * the admin is told (alert.h).  A lock held too long, or a mail that cannot
+ * be read, cures itself or is no fault of the server: nobody is told.
+ */
+static void tell_admin(struct job *j, enum process_status ps, const struct start_failure *f)
+{
+	char key[ALERT_KEY_MAX + 1];
+
+	if (f->config)
+		alert_key("config", f->cause, key);
+	else if (f->home)
+		alert_key("home", f->cause, key);
+	else if (ps == PROCESS_CONFIG)
+		alert_key("config", j->detail, key);
+	else if (ps == PROCESS_SOFTWARE)
+		alert_key("internal", "", key);
+	else if (ps == PROCESS_TEMPFAIL && disk_failure(j->detail))
+		alert_key("disk", "", key);
+	else
+		return;
+	(void)alert_admin(f->config ? NULL : &j->cfg, j->st, j->home, key,
+	    f->config || f->home ? f->cause : j->detail);
+}
+
 /* The log line, and everything the job holds released. */
 static void finish(struct job *j, enum process_status ps)
 {
@@ -543,6 +589,7 @@ enum process_status process_main(int argc, char **argv)
 	static struct job job;	/* large (the command holds 625 placements): not on the stack */
 	struct job *j = &job;
 	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK };
+	static struct start_failure failure;
 	enum process_status ps;
 
 	memset(j, 0, sizeof *j);
@@ -551,7 +598,8 @@ enum process_status process_main(int argc, char **argv)
 	j->accounts_lock.fd = -1;
 	if (!parse_args(argc, argv, &j->home))
 		return usage();
-	ps = start(j, &mr);
+	memset(&failure, 0, sizeof failure);
+	ps = start(j, &mr, &failure);
 	if (ps == PROCESS_OK)
 		ps = gate_sender(j, &mr);
 	if (ps == PROCESS_OK) {
@@ -568,6 +616,11 @@ enum process_status process_main(int argc, char **argv)
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
 	update_web(j);
+	if (ps != PROCESS_OK && ps != PROCESS_DROPPED) {
+		if (j->outcome == NULL)
+			job_detail(j, "error", "%s", process_status_str(ps));
+		tell_admin(j, ps, &failure);
+	}
 	finish(j, ps);
 	free(mr.buf);
 	return ps;

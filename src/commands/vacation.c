@@ -75,7 +75,7 @@ static int days_left(const struct vacation *v, int64_t now)
 static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation *v,
     bool away, int days, unsigned long cap, struct reply_mail *m, int *n, char *boards, size_t size)
 {
-	char subject[200], until[REPLY_TIME_SIZE], used[16], left[16], year[16], ndays[16], capstr[16];
+	char subject[200], until[REPLY_TIME_SIZE], used[16], left[16], year[16], ndays[16], capstr[16], day_count[32];
 	struct store_user o;
 	struct game *games = NULL;
 	enum process_status ps;
@@ -96,15 +96,16 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 	snprintf(left, sizeof left, "%d", (int)cap - v->used);
 	snprintf(year, sizeof year, "%d", v->year);
 	snprintf(ndays, sizeof ndays, "%d", days);
+	snprintf(day_count, sizeof day_count, "%d day%s", days, days == 1 ? "" : "s");
 	snprintf(capstr, sizeof capstr, "%lu", cap);
 	snprintf(subject, sizeof subject, "Oust vacation of %s", u->userid);
 	{
 		struct reply_var vars[] = { { "userid", u->userid }, { "until", until }, { "days", ndays },
-		    { "used", used }, { "left", left }, { "year", year }, { "cap", capstr },
+		    { "day_count", day_count }, { "used", used }, { "left", left }, { "year", year }, { "cap", capstr },
 		    { "boards", boards[0] != '\0' ? boards : "none" } };
 
 		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), away ? "vacation" :
-		    "vacationoff", subject, vars, 8, &m[(*n)++]);
+		    "vacationoff", subject, vars, sizeof vars / sizeof vars[0], &m[(*n)++]);
 		for (i = 0; rs == REPLY_OK && i < ng && *n < VACATION_MAILS_MAX; i++) {
 			if (game_over(&games[i]))
 				continue;
@@ -120,7 +121,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 			snprintf(subject, sizeof subject, "Oust Board %ld: %s %s", games[i].board, u->userid,
 			    away ? "is away" : "is back");
 			rs = reply_account(&j->rc, o.address, o.fullname, away ? "vacationnotice" : "vacationback",
-			    subject, vars, 8, &m[(*n)++]);
+			    subject, vars, sizeof vars / sizeof vars[0], &m[(*n)++]);
 		}
 	}
 	for (i = 0; i < ng; i++)
@@ -170,8 +171,8 @@ enum process_status vacation_mail(struct job *j)
 			return job_refuse(j, NULL, "vacation %d: this server allows no vacation (vacation_days_per_year "
 			    "is 0)", days);
 		if (days > (int)cap - (v.used - back))
-			return job_refuse(j, NULL, "vacation %d: over the yearly cap of %lu days: %d left in %d "
-			    "(%d used)", days, cap, (int)cap - (v.used - back), v.year, v.used - back);
+			return job_refuse(j, NULL, "vacation %d: over the yearly cap of %lu day%s: %d left in %d "
+			    "(%d used)", days, cap, cap == 1 ? "" : "s", (int)cap - (v.used - back), v.year, v.used - back);
 		/* a vacation while away replaces the one running: the absence goes on from its start */
 		v.start = had && vacation_away(&old, now) ? old.start : now;
 		v.end = gamefile_time_add(now, (int64_t)days * VACATIONS_DAY);
@@ -194,12 +195,14 @@ enum process_status vacation_mail(struct job *j)
 		goto out;
 	}
 	if (days > 0)
-		job_detail(j, "ok", "%s away for %d day%s, until %s; %d of %lu days of %d used; %d opponent%s told", u.userid,
-		    days, days == 1 ? "" : "s", gamefile_time_str(v.end, token), v.used, cap, v.year, n - 1,
+		job_detail(j, "ok", "%s away for %d day%s, until %s; %d of %lu day%s of %d used; %d opponent%s told",
+		    u.userid, days, days == 1 ? "" : "s", gamefile_time_str(v.end, token), v.used, cap,
+		    cap == 1 ? "" : "s", v.year, n - 1,
 		    n == 2 ? "" : "s");
 	else
-		job_detail(j, "ok", "%s back; %d day%s given back, %d of %lu days of %d used; %d opponent%s told",
-		    u.userid, back, back == 1 ? "" : "s", v.used, cap, v.year, n - 1, n == 2 ? "" : "s");
+		job_detail(j, "ok", "%s back; %d day%s given back, %d of %lu day%s of %d used; %d opponent%s told",
+		    u.userid, back, back == 1 ? "" : "s", v.used, cap, cap == 1 ? "" : "s", v.year, n - 1,
+		    n == 2 ? "" : "s");
 out:
 	for (i = 0; i < n; i++)
 		reply_mail_release(&mails[i]);

@@ -92,10 +92,21 @@ size_t web_pages_written(const struct web *w)
 
 /* ---- files ---- */
 
+/*
+ * The site is for a web server running as another user: folders 0755 and
+ * pages 0644 whatever the umask of the writer (procmail's is 077).
+ */
+#define WEB_DIR_MODE 0755
+#define WEB_FILE_MODE 0644
+
 static enum web_status mkdir_one(struct web *w, const char *path)
 {
-	if (mkdir(path, 0755) != 0 && errno != EEXIST)
+	if (mkdir(path, WEB_DIR_MODE) == 0) {
+		if (chmod(path, WEB_DIR_MODE) != 0)
+			return fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+	} else if (errno != EEXIST) {
 		return fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+	}
 	return WEB_OK;
 }
 
@@ -180,17 +191,29 @@ static enum web_status put(struct web *w, const char *rel, const char *text)
 	int fd;
 
 	snprintf(path, sizeof path, "%s/%s", w->dir, rel);
-	if (holds(path, text, len))
+	if (holds(path, text, len)) {
+		/* a page an older version wrote under a strict umask becomes readable */
+		struct stat sb;
+
+		if (stat(path, &sb) == 0 && (sb.st_mode & 07777) != WEB_FILE_MODE)
+			(void)chmod(path, WEB_FILE_MODE);
 		return WEB_OK;
+	}
 	slash = strrchr(rel, '/');
 	if (slash != NULL)
 		snprintf(tmp, sizeof tmp, "%s/%.*s/.%s.%ld.tmp", w->dir, (int)(slash - rel), rel, slash + 1,
 		    (long)getpid());
 	else
 		snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", w->dir, rel, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, WEB_FILE_MODE);
 	if (fd < 0)
 		return fail(w, WEB_IO, "%s: %s", tmp, strerror(errno));
+	if (fchmod(fd, WEB_FILE_MODE) != 0) {
+		fail(w, WEB_IO, "%s: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return WEB_IO;
+	}
 	while (off < len) {
 		r = write(fd, text + off, len - off);
 		if (r < 0 && errno == EINTR)

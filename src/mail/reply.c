@@ -1225,6 +1225,15 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
 		html_pre(&pieces[RECENT], hm->recent);
 	}
+	if (rc->cfg->web_url[0] != '\0') {
+		/* web_url: the board's page, as the text part's last line (web_link) */
+		const char *url = rc->cfg->web_url;
+
+		strbuf_puts(&pieces[RECENT], "\n<p style=\"margin:10px 0 0\"><a style=\"color:#6b3d00\" href=\"");
+		html_escape(&pieces[RECENT], url);
+		strbuf_printf(&pieces[RECENT], "%sboard/%ld.html\">The board on the web</a></p>",
+		    url[strlen(url) - 1] == '/' ? "" : "/", g->board);
+	}
 	for (i = 0; i < 8; i++) {
 		vals[i] = strbuf_finish(&pieces[i]);
 		if (vals[i] == NULL)
@@ -1354,6 +1363,30 @@ static char *with_time_left(struct reply_ctx *rc, const struct game *g, const ch
 
 /* ---- the replies ---- */
 
+/*
+ * web_url set: a mail about a board ends with the address of the board's
+ * page (web.h: board/<id>.html under the site).  *body (or given, when the
+ * body is not from a template) is replaced by the text with the line added.
+ */
+static enum reply_status web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given)
+{
+	const char *text = *body != NULL ? *body : given, *url = rc->cfg->web_url;
+	size_t n;
+	char *out = NULL;
+
+	if (text == NULL)
+		return REPLY_OK;
+	n = strlen(text);
+	if (asprintf(&out, "%s%s\nThe board on the web: %s%sboard/%ld.html\n", text,
+	    n > 0 && text[n - 1] != '\n' ? "\n" : "", url, url[strlen(url) - 1] == '/' ? "" : "/", g->board) < 0) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	free(*body);
+	*body = out;
+	return REPLY_OK;
+}
+
 static enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
     struct reply_mail *out)
 {
@@ -1366,6 +1399,8 @@ static enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st
 	assert(rp->hm == NULL || rp->g != NULL);
 	if (rp->tmpl != NULL)
 		st = expand(rc, rp->tmpl, &rp->vs, &body);
+	if (st == REPLY_OK && rp->g != NULL && rc->cfg->web_url[0] != '\0')
+		st = web_link(rc, rp->g, &body, rp->body);
 	if (st == REPLY_OK && rp->hm != NULL)
 		st = html_body(rc, rp->g, rp->hm, &html);
 	if (st == REPLY_OK)
@@ -1381,7 +1416,7 @@ out:
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out)
 {
-	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16];
+	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16], day_count[32];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL;
 	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL;
@@ -1445,8 +1480,10 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
+			snprintf(day_count, sizeof day_count, "%d day%s", ev->days, ev->days == 1 ? "" : "s");
 			var(&rp.vs, "loser", ev->actor);
 			var(&rp.vs, "days", days);
+			var(&rp.vs, "day_count", day_count);
 			rp.tmpl = "timeout";
 		} else {
 			rp.tmpl = "end";
@@ -1812,6 +1849,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
+	char day_count[32];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, intro[GAMEFILE_TIME_SIZE + 300];
@@ -1827,6 +1865,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	snprintf(size, sizeof size, "%d", g->size);
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
 	snprintf(ndays, sizeof ndays, "%d", days);
+	snprintf(day_count, sizeof day_count, "%d day%s", days, days == 1 ? "" : "s");
 	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
 	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
 	reply_time_str(g->last_move, last);
@@ -1851,6 +1890,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	var(&rp.vs, "turn", turn);
 	var(&rp.vs, "userid", to->userid);
 	var(&rp.vs, "days", ndays);
+	var(&rp.vs, "day_count", day_count);
 	var(&rp.vs, "last_move", last);
 	var(&rp.vs, "deadline", deadline);
 	var(&rp.vs, "next", next);

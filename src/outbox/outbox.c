@@ -999,8 +999,8 @@ static void defer_mail(struct outbox *ob, const struct config *cfg, const char *
 		q->first = (long long)now;
 	q->next = (long long)now + backoff(q->attempts);
 	if ((long long)now - q->first >= (long long)cfg->retry_days * 86400) {
-		snprintf(what, sizeof what, "still failing after %lu attempts in %lu days, moved to failed/",
-		    q->attempts, cfg->retry_days);
+		snprintf(what, sizeof what, "still failing after %lu attempts in %lu day%s, moved to failed/",
+		    q->attempts, cfg->retry_days, cfg->retry_days == 1 ? "" : "s");
 		fail_mail(ob, cfg, id, q, what, why, stats, removed);
 		return;
 	}

@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <crypt.h>
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pwd.h>
 #include <fcntl.h>
@@ -524,6 +525,13 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 	st->home_dev = sb.st_dev;
 	st->home_uid = sb.st_uid;
 	st->sync_filesystem = strcmp(cfg->sync, "filesystem") == 0;
+	/* a directory that is no home (a user's ~) is called so, whoever owns it */
+	if (faccessat(st->home_fd, CONFIG_FILE, F_OK, 0) != 0 && faccessat(st->home_fd, "games", F_OK, 0) != 0) {
+		status = STORE_NO_HOME;
+		snprintf(err, errlen, "%s is not an oustpbm home (it has neither %s nor games/): 'oustpbm init DIR' makes "
+		    "one in a new or empty directory", home, CONFIG_FILE);
+		goto out;
+	}
 	if (sb.st_uid != geteuid() && !force_owner) {
 		char owner[64], me[64];
 
@@ -532,12 +540,6 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 		status = STORE_NOT_OWNER;
 		snprintf(err, errlen, "the home %s belongs to %s, not to %s: run oustpbm as %s (su %s, or sudo -u %s "
 		    "oustpbm ...), or give --force-owner", home, owner, me, owner, owner, owner);
-		goto out;
-	}
-	if (faccessat(st->home_fd, CONFIG_FILE, F_OK, 0) != 0 && faccessat(st->home_fd, "games", F_OK, 0) != 0) {
-		status = STORE_NO_HOME;
-		snprintf(err, errlen, "%s is not an oustpbm home (it has neither %s nor games/): 'oustpbm init %s' "
-		    "makes one", home, CONFIG_FILE, home);
 		goto out;
 	}
 	status = store_mkdir(st, "games");
@@ -2363,21 +2365,46 @@ out:
 
 /* --- log --- */
 
+/* True if line starts with a time as the log writes it: 2026-01-31T12:00:00Z. */
+static bool log_stamped(const char *line)
+{
+	static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t i;
+
+	for (i = 0; shape[i] != '\0'; i++)
+		if (shape[i] == 'd' ? !isdigit((unsigned char)line[i]) : line[i] != shape[i])
+			return false;
+	return true;
+}
+
 enum store_status store_log(struct store *st, const char *fmt, ...)
 {
 	char line[STORE_LOG_LINE_MAX + 1];
 	enum store_status status = STORE_OK;
 	struct rlimit rl;
 	struct stat sb;
+	struct tm tm;
+	time_t now;
 	va_list ap;
-	size_t n, i;
+	size_t n, i, at = 0;
 	ssize_t w;
 	off_t end;
 	int r, fd;
 
+	/* every line has its time: one the caller's text does not start with is put first */
 	va_start(ap, fmt);
 	r = vsnprintf(line, STORE_LOG_LINE_MAX, fmt, ap);
 	va_end(ap);
+	if (r >= 0 && !log_stamped(line)) {
+		now = store_now(st);
+		if (gmtime_r(&now, &tm) != NULL)
+			at = strftime(line, 32, "%Y-%m-%dT%H:%M:%SZ ", &tm);
+		va_start(ap, fmt);
+		r = vsnprintf(line + at, STORE_LOG_LINE_MAX - at, fmt, ap);
+		va_end(ap);
+		if (r >= 0)
+			r += (int)at;
+	}
 	if (r < 0)
 		r = 0;
 	n = (size_t)r < STORE_LOG_LINE_MAX - 1 ? (size_t)r : STORE_LOG_LINE_MAX - 1;

@@ -101,3 +101,8 @@ check "--help: usage on stdout, exit 0" sh -c "'$bin' --help | grep -q 'oustpbm 
 check "--version: the version" sh -c "[ \"\$('$bin' --version)\" = \"oustpbm \$(sed -n 's/^#define OUSTPBM_VERSION \"\(.*\)\"/\1/p' '$top/src/base/version.h')\" ]"
 check "an unknown word is a usage error (64)" [ "$(rc "$bin" -d "$h" frobnicate)" = 64 ]
 check "output to a full device: exit 74" [ "$("$bin" -d "$h" list >/dev/full 2>/dev/null; echo $?)" = 74 ]
+
+# ---- every log line starts with its time: oustpbm web's, and a web failure's from a mail
+"$bin" -d "$h" web "$tmp/site" >/dev/null 2>&1
+check "oustpbm web: its log line has its time" grep -q '^[0-9-]*T[0-9:]*Z admin web ' "$h/log"
+check "no line of the log without a time" sh -c "! grep -v '^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9:]*Z ' '$h/log'"

@@ -30,9 +30,18 @@ fsck_case() {
 	rm -rf "$h"
 	cp -a "$tmp/pristine" "$h"
 	(cd "$h" && sh -e) || echo "not ok - $name: the damage could not be made"
-	out=$("$bin" -d "$h" fsck "$@" 2>"$tmp/err")
+	all=$("$bin" -d "$h" fsck "$@" 2>"$tmp/err")
 	rc=$?
 	check "$name: exit $want_rc" [ "$rc" = "$want_rc" ]
+	# the last line sums up: the number of problems, also none
+	out=$(printf '%s\n' "$all" | sed '$d')
+	k=$(printf '%s' "$want_out" | grep -c .)
+	case $k in
+	0) want_sum="fsck: no problems found" ;;
+	1) want_sum="fsck: 1 problem found" ;;
+	*) want_sum="fsck: $k problems found" ;;
+	esac
+	check "$name: the last line is '$want_sum'" [ "$(printf '%s\n' "$all" | tail -n 1)" = "$want_sum" ]
 	if [ "$out" = "$want_out" ]; then
 		echo "ok $((n + 1)) - $name: reports '$(echo "$want_out" | tr '\n' '|')'"
 	else

@@ -50,13 +50,27 @@ for c in "list" "queue" "flush" "cleanup" "fsck" "show 101" "adduser zed zed@exa
 	# shellcheck disable=SC2086
 	check "$c on a missing home: exit 78" [ "$(rc "$bin" -d "$tmp/nohome" $c)" = 78 ]
 done
-check "a mail to a missing home: exit 78" [ "$(mail a@example.org help | "$bin" -d "$tmp/nohome" >/dev/null 2>&1; echo $?)" = 78 ]
+check "a mail to a missing home: exit 75 (the MTA keeps it)" [ "$(mail a@example.org help | "$bin" -d "$tmp/nohome" >/dev/null 2>&1; echo $?)" = 75 ]
 check "... and nothing was made" [ ! -e "$tmp/nohome" ]
 "$bin" -d "$tmp/nohome" queue 2>"$tmp/err"
 check "... the message names the home and init" grep -q "no oustpbm home $tmp/nohome.*oustpbm init $tmp/nohome" "$tmp/err"
 mkdir "$tmp/empty"
 check "a directory that is not a home: exit 78" [ "$(rc "$bin" -d "$tmp/empty" queue)" = 78 ]
 check "... nothing made in it" [ -z "$(ls -A "$tmp/empty")" ]
+# init on a user's home (not empty, no home): refused, nothing made
+mkdir "$tmp/userhome"
+echo 'alias ll="ls -l"' >"$tmp/userhome/.bashrc"
+"$bin" init "$tmp/userhome" >/dev/null 2>"$tmp/err"
+check "init on a non-empty directory that is no home: exit 73" [ $? = 73 ]
+check "... saying so, with a way out" grep -q "$tmp/userhome is not empty and is not an oustpbm home: .* (say $tmp/userhome/oustpbm)" "$tmp/err"
+check "... nothing made in it" [ "$(ls -A "$tmp/userhome")" = .bashrc ]
+check "init on an empty directory makes the home" sh -c "mkdir '$tmp/fresh' && '$bin' init '$tmp/fresh' >/dev/null && [ -f '$tmp/fresh/oustpbm.conf' ]"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$tmp/userhome"
+	"$bin" -d "$tmp/userhome" list 2>"$tmp/err"
+	check "as root, -d on another user's directory that is no home: not a home, exit 78" [ $? = 78 ]
+	check "... said so, not 'belongs to nobody'" sh -c "grep -q 'is not an oustpbm home' '$tmp/err' && ! grep -q 'belongs to' '$tmp/err'"
+fi
 
 # ---- the one default home: ~/oustpbm
 mkdir -p "$tmp/user"
@@ -115,7 +129,7 @@ fi
 # ---- failures are logged
 cp "$h/oustpbm.conf" "$tmp/conf.good"
 echo 'max_message_bytes = ten' >>"$h/oustpbm.conf"
-check "a configuration error: exit 78" [ "$(mail alice@example.org help | "$bin" -d "$h" >/dev/null 2>&1; echo $?)" = 78 ]
+check "a configuration error: exit 75" [ "$(mail alice@example.org help | "$bin" -d "$h" >/dev/null 2>&1; echo $?)" = 75 ]
 check "... logged with its cause" grep -q "mail .* error: configuration error: oustpbm.conf line 4: max_message_bytes 'ten' is not a number" "$h/log"
 check "an admin command: exit 78, logged" sh -c "[ \$('$bin' -d '$h' list >/dev/null 2>&1; echo \$?) = 78 ] &&
     grep -q 'admin list failed: configuration error: oustpbm.conf line 4' '$h/log'"
@@ -137,14 +151,14 @@ check "mail from cron (X-Cron-Env): dropped, logged" grep -q 'from=someone@examp
 check "... no reply to either" sh -c '[ ! -d "$1/someone@example.org" ] && [ ! -d "$1/$2@example.net" ]' sh "$h/mail" "$me"
 
 # ---- the shipped crontab
-check "the crontab sets PATH with /usr/local/bin" grep -q '^PATH=/usr/local/bin:/usr/bin:/bin$' "$top/scripts/crontab"
+check "the crontab sets PATH with @BINDIR@ (make install writes the folder in)" grep -q '^PATH=@BINDIR@:/usr/bin:/bin$' "$top/scripts/crontab"
 check "... and MAILTO" grep -q '^MAILTO=[^ ]*@' "$top/scripts/crontab"
 # its lines as cron runs them: env -i, cron's variables, the crontab's PATH, oustpbm in PATH's first dir
 mkdir -p "$tmp/usrlocal/bin"
 ln -s "$bin" "$tmp/usrlocal/bin/oustpbm"
 for job in flush cleanup; do
 	line=$(grep "	oustpbm $job\$" "$top/scripts/crontab" | cut -f2)
-	path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#/usr/local/bin#$tmp/usrlocal/bin#")
+	path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#@BINDIR@#$tmp/usrlocal/bin#")
 	check "the crontab's $job line runs under cron's environment" sh -c "
 	    env -i HOME='$tmp/user' LOGNAME=$me SHELL=/bin/sh PATH='$path' /bin/sh -c '$line' >'$tmp/cron.out' 2>&1"
 done

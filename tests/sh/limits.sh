@@ -5,12 +5,12 @@
 #    given back), the log line whole or absent;
 #  - standard descriptors closed by the caller: /dev/null takes them, so no
 #    diagnostic lands in a file the run opens (a lock file, a game file);
-#  - a time near year 9999: refused with a message (exit 78), no abort; a
+#  - a time near year 9999: refused with a message (exit 75), no abort; a
 #    game file whose last move is that late still gets its replies;
 #  - a thread: value outside RFC 5322's msg-id grammar: the game file is
 #    reported by fsck at its line and a mail about the board is answered
 #    (the board cannot be read) instead of exiting 70;
-#  - a template making a reply over 8 MiB: a template error, exit 78.
+#  - a template making a reply over 8 MiB: a template error, exit 75.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 
@@ -86,7 +86,7 @@ newhome "$h"
 before=$(store_sum "$h")
 for t in 253402000000 253402300799; do
 	rc=$(run "$h" $t carol@example.net "register carol pw" y$t@x)
-	check "OUSTPBM_TEST_TIME=$t (9999-12): refused with exit 78, not an abort (got $rc)" [ "$rc" = 78 ]
+	check "OUSTPBM_TEST_TIME=$t (9999-12): refused with exit 75, not an abort (got $rc)" [ "$rc" = 75 ]
 	check "... with a message" grep -q 'past 9989-12-31' "$tmp/stderr"
 done
 check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]
@@ -128,7 +128,7 @@ run "$h" $T0 alice@example.org "challenge alice secret bob -size=25" h0@x >/dev/
 awk 'BEGIN { for (i = 0; i < 6500; i++) printf "{drawing}\n" }' >"$h/templates/show.txt"
 before=$(store_sum "$h")
 rc=$(run "$h" $((T0 + 60)) alice@example.org "show 101" h1@x)
-check "a template making a reply over 8 MiB: exit 78 (got $rc)" [ "$rc" = 78 ]
+check "a template making a reply over 8 MiB: exit 75 (got $rc)" [ "$rc" = 75 ]
 check "... logged as a template error" grep -q '<h1@x>.* error: cannot make the reply: .*larger than' "$h/log"
 check "... nothing queued" [ -z "$(find "$h/outbox/new" "$h/outbox/tmp" -type f 2>/dev/null)" ]
 check "... nothing changed" [ "$(store_sum "$h")" = "$before" ]

@@ -185,10 +185,22 @@ box() { # ADDRESS: its Maildir
 count() { # ADDRESS: replies in its Maildir
 	ls "$(box "$1")/new" 2>/dev/null | wc -l
 }
-# wait_for ADDRESS N: until the Maildir holds N mails (60 s at most)
+# wait_for ADDRESS N: until the Maildir holds N mails (60 s at most); at
+# once, saying why, when they cannot come: Postfix bounced a mail, or
+# procmail filed one in its default mailbox, or Postfix is down
 wait_for() {
 	i=0
 	while [ "$(count "$1")" -lt "$2" ] && [ "$i" -lt 600 ]; do
+		if grep -q 'status=bounced' "$pf/maillog" 2>/dev/null; then
+			echo "# waiting for $2 mails to $1: Postfix bounced a mail: $(grep 'status=bounced' "$pf/maillog" | tail -n 1)"
+			return 1
+		elif [ -s "$tmp/oust/mbox" ]; then
+			echo "# waiting for $2 mails to $1: a mail was filed in procmail's default mailbox"
+			return 1
+		elif ! kill -0 "$(cat "$pf/spool/pid/master.pid" 2>/dev/null)" 2>/dev/null; then
+			echo "# waiting for $2 mails to $1: Postfix is not running"
+			return 1
+		fi
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -314,11 +326,11 @@ check "the next move, in by SMTP: its replies wait behind the earlier ones (same
 check "... no player got a reply out of order" [ "$(count $a) $(count $b)" = "4 4" ]
 
 # the crontab's flush line, as cron runs it: env -i, the crontab's PATH (with
-# /usr/local/bin standing for where oustpbm is installed), HOME and the
+# @BINDIR@ standing for where oustpbm is installed), HOME and the
 # crontab's variables; two minutes later, when the first replies are due
 mkdir -p "$tmp/usrlocal/bin"
 ln -s "$bin" "$tmp/usrlocal/bin/oustpbm"
-path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#/usr/local/bin#$tmp/usrlocal/bin#")
+path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#@BINDIR@#$tmp/usrlocal/bin#")
 line=$(grep '	oustpbm flush$' "$top/scripts/crontab" | cut -f2)
 check "the crontab has the flush line" [ "$line" = "oustpbm flush" ]
 asowner env -i HOME="$tmp/oust" LOGNAME=nobody SHELL=/bin/sh PATH="$path" \

@@ -51,9 +51,9 @@ check "the log has a line for each mail" [ "$(grep -c ' mail <' "$h/log")" = 2 ]
 h=$tmp/badconf
 mkdir -p "$h"
 printf 'colour = red\n' >"$h/oustpbm.conf"
-check "a bad oustpbm.conf: exit 78" [ "$(run "$h" help)" = 78 ]
+check "a bad oustpbm.conf: exit 75 (the MTA keeps the mail)" [ "$(run "$h" help)" = 75 ]
 check "... and stderr names the line" grep -q "oustpbm.conf line 1: unknown key 'colour'" "$tmp/stderr"
-check "bad OUSTPBM_TEST_TIME: exit 78" [ "$(mail a@example.org help | OUSTPBM_TEST_TIME=soon "$bin" -d "$h" 2>/dev/null; echo $?)" = 78 ]
+check "bad OUSTPBM_TEST_TIME: exit 75" [ "$(mail a@example.org help | OUSTPBM_TEST_TIME=soon "$bin" -d "$h" 2>/dev/null; echo $?)" = 75 ]
 
 # ---- templates
 h=$tmp/beside
@@ -82,14 +82,14 @@ printf 'templates = %s/t\n' "$tmp" >>"$h/oustpbm.conf"
 sed -i '/templates = .*\/templates$/d' "$h/oustpbm.conf"
 rm -rf "$h/mail"
 sum "$h" >"$tmp/before"
-check "a missing template: exit 78" [ "$(run "$h" "move 101 bob hunter2 A5" bob@example.com)" = 78 ]
+check "a missing template: exit 75" [ "$(run "$h" "move 101 bob hunter2 A5" bob@example.com)" = 75 ]
 check "... stderr names the template" grep -q "game.txt" "$tmp/stderr"
 sum "$h" >"$tmp/after"
 check "... and the store is unchanged" cmp -s "$tmp/before" "$tmp/after"
 check "... and nobody got mail" [ ! -d "$h/mail" ]
 check "... and the log says why" sh -c "tail -n 1 '$h/log' | grep -q 'error: cannot make the reply: template game'"
 printf 'Bad {placeholder}\n' >"$tmp/t/error.txt"
-check "a malformed template: exit 78" [ "$(run "$h" "move 101 bob hunter2 C3" bob@example.com)" = 78 ]
+check "a malformed template: exit 75" [ "$(run "$h" "move 101 bob hunter2 C3" bob@example.com)" = 75 ]
 check "... stderr names the line and the placeholder" grep -q "error.txt line 1: unknown placeholder '{placeholder}'" "$tmp/stderr"
 sum "$h" >"$tmp/after"
 check "... and the store is unchanged" cmp -s "$tmp/before" "$tmp/after"

@@ -95,12 +95,16 @@ run "$h" $((T0 + 10)) $B "challenge bob hunter2 alice -size=5" >/dev/null
 run "$h" $((T0 + 20)) $B "resign 102 bob hunter2" >/dev/null
 rm -rf "$h/mail"
 cp "$h/games/102.game" "$tmp/102.before"
+before=$(store_sum "$h")
+out=$(OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$h" deluser --dry-run alice 2>&1)
+check "deluser --dry-run alice: exit 0, says what deluser would do" sh -c "echo '$out' | grep -q '^deluser --dry-run: would close alice <$A>: 1 board resigned (101), each opponent told; $A told by mail; the user id reserved until 2024-11-13T22:13:50Z; nothing changed\$'"
+check "... and changes nothing, mails nobody" sh -c "[ '$(store_sum "$h")' = '$before' ] && [ ! -d '$h/mail' ] && grep -q '^alice:' '$h/users'"
 out=$(OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$h" deluser alice 2>&1)
-check "deluser alice exits 0 and says what it did" sh -c "echo '$out' | grep -q '^alice closed: 1 board resigned: 101; the user id is reserved until 2024-11-13T22:13:50Z'"
+check "deluser alice exits 0 and says what it did" sh -c "echo '$out' | grep -q '^alice closed: 1 board resigned: 101; the user id is reserved until 2024-11-13T22:13:50Z; told $A by mail'"
 check "her open board is over, resigned" sh -c "grep -q '^status: white won\\|^1 .* x alice resign' '$h/games/101.game'"
 check "her finished board is untouched" cmp -s "$h/games/102.game" "$tmp/102.before"
 check "bob was mailed the end of board 101" sh -c "grep -l '^Subject: Oust Board 101 won by bob' '$h/mail/$B/new/'* >/dev/null"
-check "alice got no mail" test ! -d "$h/mail/$A"
+check "alice is told by mail that the admin closed her account" sh -c "grep -l '^Subject: Oust account alice closed' '$h/mail/$A/new/'* | xargs grep -q 'closed by its admin'"
 check "she is gone from the users file, her id reserved" sh -c "! grep -q '^alice:' '$h/users' && grep -q '^alice 1731536030 1700000030 ' '$h/reserved'"
 check "fsck accepts the games naming her (reserved)" sh -c "OUSTPBM_TEST_TIME=$((T0 + 40)) '$bin' -d '$h' fsck >'$tmp/fsck.out' 2>&1; ! grep -q 'alice' '$tmp/fsck.out'"
 check "register alice by mail is refused" sh -c "[ \$(OUSTPBM_TEST_TIME=$((T0 + 50)) sh -c 'printf \"From: m@example.net\\nSubject: register alice pw\\n\\n\" | \"$bin\" -d \"$h\" 2>/dev/null'; echo \$?) = 0 ] && tail -n 1 '$h/log' | grep -q 'refused: the user id alice belonged to an account that was closed'"

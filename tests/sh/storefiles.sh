@@ -109,24 +109,24 @@ base "$h"
 mv "$h/users" "$h/users.real"
 mkfifo "$h/users"
 rc=$(run "$h" "games alice")
-check "users a FIFO: the mail fails at once with exit 70, no hang" [ "$rc" = 70 ]
+check "users a FIFO: the mail fails at once with exit 75 (kept by the MTA), no hang" [ "$rc" = 75 ]
 check "... stderr says users is a FIFO" grep -q "users is a FIFO, not a regular file" "$tmp/stderr"
 check "fsck reports it" sh -c "timeout 20 '$bin' -d '$h' fsck 2>/dev/null | grep -q '^users: a FIFO, not a regular file'"
 rm "$h/users"
 ln -s users.real "$h/users"
-check "users a symbolic link: not followed, exit 70" [ "$(run "$h" "games alice")" = 70 ]
+check "users a symbolic link: not followed, exit 75" [ "$(run "$h" "games alice")" = 75 ]
 check "... stderr says users is a symbolic link" grep -q "users is a symbolic link, not a regular file" "$tmp/stderr"
 check "fsck reports it" sh -c "timeout 20 '$bin' -d '$h' fsck 2>/dev/null | grep -q '^users: a symbolic link, not a regular file'"
 rm "$h/users"
 mv "$h/users.real" "$h/users"
 rm -f "$h/seen"
 mkfifo "$h/seen"
-check "seen a FIFO: exit 70 at once, no hang" [ "$(run "$h" help)" = 70 ]
+check "seen a FIFO: exit 75 at once, no hang" [ "$(run "$h" help)" = 75 ]
 check "... stderr says seen is a FIFO" grep -q "seen is a FIFO, not a regular file" "$tmp/stderr"
 check "fsck reports it" sh -c "timeout 20 '$bin' -d '$h' fsck 2>/dev/null | grep -q '^seen: a FIFO, not a regular file'"
 rm "$h/seen"
 mkdir "$h/seen"
-check "seen a directory: exit 70" [ "$(run "$h" help)" = 70 ]
+check "seen a directory: exit 75" [ "$(run "$h" help)" = 75 ]
 check "... stderr says seen is a directory" grep -q "seen is a directory, not a regular file" "$tmp/stderr"
 check "fsck reports it" sh -c "timeout 20 '$bin' -d '$h' fsck 2>/dev/null | grep -q '^seen: a directory, not a regular file'"
 

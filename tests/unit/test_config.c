@@ -338,6 +338,30 @@ static void test_transports(void)
 	ok(transport_find("sendmail") == NULL, "transport_find: no sendmail");
 }
 
+/* config_salvage: what the admin's alert can read of a broken file (alert.h). */
+static void test_salvage(void)
+{
+	static const char text[] = "admin_address = admin@example.org\nremind_day = 3\nsmtp_url = smtp://127.0.0.1:2525\n"
+	    "max_message_bytes = ten\nweb_url = https://oust.example.org/\nserver_name = Oust\nserver_name = Again\n";
+	char *home = t_home_new();
+	struct config cfg;
+
+	t_spew(t_path(home, "oustpbm.conf"), text, strlen(text));
+	ok_int(config_load(&cfg, home, err, sizeof err), CONFIG_INVALID, "a file with bad lines: config_load refuses it");
+	ok(config_salvage(&cfg, home), "config_salvage reads what it can");
+	ok_str(cfg.admin_address, "admin@example.org", "... the good lines before a bad one");
+	ok_str(cfg.smtp_url, "smtp://127.0.0.1:2525", "... and after it");
+	ok_str(cfg.transport, "smtp", "... smtp_url selects the smtp transport as in config_load");
+	ok_int(cfg.max_message_bytes, 262144, "... a bad value: the default");
+	ok_str(cfg.server_name, "Oust", "... a key set twice: the first");
+	ok_str(cfg.web_url, "https://oust.example.org/", "web_url read");
+	remove(t_path(home, "oustpbm.conf"));
+	ok(config_salvage(&cfg, home), "no file: the defaults");
+	ok_str(cfg.admin_address, "", "... no admin_address");
+	ok(!config_salvage(&cfg, "/nonexistent/home") || cfg.admin_address[0] == '\0', "no home: nothing read");
+	t_home_free(home);
+}
+
 int main(void)
 {
 	test_sample();
@@ -347,5 +371,6 @@ int main(void)
 	test_smtp_keys();
 	test_load();
 	test_transports();
+	test_salvage();
 	return t_done();
 }
