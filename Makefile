@@ -65,6 +65,8 @@ SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c))) src/main.c
 # Each object and program depends on the headers it includes, as the
 # compiler lists them (-MMD) with an empty rule for each (-MP): a header
 # removed or renamed breaks no build.
+# A target whose .d file is missing (a build from before -MMD, or one
+# interrupted) is rebuilt: the .d files' empty rule makes them count as new.
 DEPFLAGS = -MMD -MP
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:src/%.c=build/obj/%.o)
@@ -96,7 +98,6 @@ FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
 .PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw FORCE
-.SECONDARY:
 
 all: deps oustpbm
 
@@ -144,31 +145,31 @@ $(PATH_SRCS:src/%.c=build/obj/%.o) $(PATH_SRCS:src/%.c=build/san/obj/%.o) $(PATH
 build/paths: FORCE | build/obj
 	@echo '$(PATH_VARS)' | cmp -s - $@ || echo '$(PATH_VARS)' >$@
 
-build/obj/%.o: src/%.c | build/obj
+build/obj/%.o: src/%.c build/obj/%.d | build/obj
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c $(LIBOBJS) | build/tests
+build/tests/%: tests/unit/%.c build/tests/%.d $(LIBOBJS) | build/tests
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c $(LIBOBJS) | build/bench
+build/bench/%: tests/bench/%.c build/bench/%.d $(LIBOBJS) | build/bench
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
 
-build/san/obj/%.o: src/%.c | build/san/obj
+build/san/obj/%.o: src/%.c build/san/obj/%.d | build/san/obj
 	@mkdir -p $(@D)
 	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
 
-build/san/tests/%: tests/unit/%.c $(SANOBJS) | build/san/tests
+build/san/tests/%: tests/unit/%.c build/san/tests/%.d $(SANOBJS) | build/san/tests
 	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
 
 build/tsan/tests/%: tests/unit/%.c $(TSAN_SRCS) | build/tsan/tests
 	$(CC) $(DEPFLAGS) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -o $@ $< $(TSAN_SRCS) -lm -pthread
 
-build/fuzz/obj/%.o: src/%.c | build/fuzz/obj
+build/fuzz/obj/%.o: src/%.c build/fuzz/obj/%.d | build/fuzz/obj
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c $(FUZZOBJS) | build/fuzz/obj
+build/fuzz/%: tests/fuzz/%.c build/fuzz/%.d $(FUZZOBJS) | build/fuzz/obj
 	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
 
 build/obj: | deps
@@ -286,4 +287,9 @@ analyze: test-deps
 	done; \
 	if [ $$rc -eq 0 ]; then echo "analyze: gcc -fanalyzer and clang --analyze: no findings"; fi; exit $$rc
 
--include $(shell find build -name "*.d" 2>/dev/null)
+# Named as targets (so not intermediate: .SECONDARY would otherwise let a
+# missing one pass) with an empty rule.
+DEPFILES = $(OBJS:.o=.d) $(SANOBJS:.o=.d) $(FUZZOBJS:.o=.d) $(TESTBINS:=.d) $(SANBINS:=.d) \
+	$(FUZZBINS:=.d) $(BENCHBINS:=.d)
+$(DEPFILES): ;
+-include $(wildcard $(DEPFILES))
