@@ -21,6 +21,7 @@ const struct admin_command admincmd_table[] = {
 	{ "list", "[active|finished]", "the boards", ADMINCMD_HOME, admin_list },
 	{ "show", "BOARD[#TURN]", "a board as the players see it", ADMINCMD_HOME, admin_show },
 	{ "fsck", "[BOARD...]", "check the game files", ADMINCMD_HOME, admin_fsck },
+	{ "status", "[--brief]", "the server's health; exit 0 ok, 1 warnings, 2 failing", 0, admin_status },
 	{ "web", "[SITE]", "write the web site (default: web_dir)", ADMINCMD_HOME, admin_web },
 	{ "edit", "BOARD", "change a game file with $EDITOR, safely", ADMINCMD_HOME, admin_edit },
 	{ "export", "BOARD", "the game record as SGF on standard output", ADMINCMD_HOME, admin_export },
@@ -98,6 +99,8 @@ const char *admin_status_str(enum admin_status s)
 	case ADMIN_SOFTWARE: return "internal error";
 	case ADMIN_NOPERM: return "home owned by another user";
 	case ADMIN_CANTCREAT: return "cannot create";
+	case ADMIN_STATUS_WARNING: return "warnings";
+	case ADMIN_STATUS_FAILING: return "failing";
 	}
 	return "unknown";
 }

@@ -78,6 +78,7 @@ enum admin_status admin_web(struct admin *a);
 enum admin_status admin_fsck(struct admin *a);
 enum admin_status admin_edit(struct admin *a);
 enum admin_status admin_ratings(struct admin *a);
+enum admin_status admin_status(struct admin *a);
 enum admin_status admin_init(struct admin *a);
 /* admin_record.c */
 enum admin_status admin_export(struct admin *a);
