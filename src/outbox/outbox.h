@@ -5,8 +5,9 @@
  * Layout: outbox/tmp/ (being written or waiting for their game file),
  * outbox/new/ (queued, to be sent), outbox/failed/ (refused for good, kept for
  * the admin), outbox/sent/ (copies of sent mail, sent_keep_days),
- * outbox/flush.lock.  A queued mail is one file, named like a
- * Maildir message (time.M<usec>P<pid>Q<n>.<host>, which is also its queue id):
+ * outbox/flush.lock, outbox/hosts (each host's backoff: hosts.h).  A queued
+ * mail is one file, named like a Maildir message (time.M<usec>P<pid>Q<n>.<host>,
+ * which is also its queue id):
  * a small text envelope, a blank line, then the message bytes exactly:
  *
  *     oustpbm-queue 1
