@@ -294,10 +294,13 @@ static void check_robot(struct report *r, struct store *st)
 	if (store_list_dir(st, ACTIVE_DIR, &names, &n) != STORE_OK)
 		n = 0;
 	for (i = 0; i < n; i++) {
-		char name[256], *a, *c;
+		char name[256], *a, *c, *text = NULL;
+		struct gamefile_error gerr;
 		struct game g;
+		size_t len;
 		long board;
 
+		/* <board>.<a>.<b> (active.h): only the robot's boards are read */
 		snprintf(name, sizeof name, "%s", names[i]);
 		a = strchr(name, '.');
 		c = a != NULL ? strchr(a + 1, '.') : NULL;
@@ -305,31 +308,19 @@ static void check_robot(struct report *r, struct store *st)
 			continue;
 		*a++ = '\0';
 		*c++ = '\0';
-		if (!robot_is(a) && !robot_is(c))
-			continue;
 		board = strtol(name, NULL, 10);
-		if (board <= 0 || store_board_exists(st, board) != STORE_OK)
+		if ((!robot_is(a) && !robot_is(c)) || board <= 0 || store_board_read(st, board, &text, &len) != STORE_OK)
 			continue;
 		memset(&g, 0, sizeof g);
-		{
-			struct gamefile_error gerr;
-			char *text = NULL;
-			size_t len;
-
-			if (store_board_read(st, board, &text, &len) != STORE_OK)
-				continue;
-			if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
-				free(text);
-				continue;
+		if (gamefile_parse(text, len, &g, &gerr) == GAMEFILE_OK) {
+			if (robot_to_move(&g)) {
+				pending++;
+				if ((long)(r->now - g.last_move) > oldest)
+					oldest = (long)(r->now - g.last_move);
 			}
-			free(text);
+			game_release(&g);
 		}
-		if (robot_to_move(&g)) {
-			pending++;
-			if ((long)(r->now - g.last_move) > oldest)
-				oldest = (long)(r->now - g.last_move);
-		}
-		game_release(&g);
+		free(text);
 	}
 	store_free_names(names, n);
 	r->robot = pending;

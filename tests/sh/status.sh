@@ -64,6 +64,21 @@ check "fsck: a damaged bounces file is a problem (exit 65)" sh -c "[ $? = 65 ] &
 check "status: the damaged file is a warning" sh -c "[ \$(OUSTPBM_TEST_TIME=$((T0 + 120)) '$bin' -d '$h' status >'$tmp/out'; echo \$?) = 1 ] &&
     grep -q '^warning  *bounces: .*line 3 is not' '$tmp/out'"
 
+# a robot turn the AI could not play: waiting, then late
+h3=$tmp/robot
+mkhome "$h3"
+mail alice@example.org 'register alice secret' | deliver "$h3" $T0
+mail alice@example.org 'challenge alice secret robot -size=5 -white' | OUSTPBM_TEST_ROBOT=fail deliver "$h3" $T0
+status "$h3" $((T0 + 60)) >/dev/null
+check "a robot turn waiting a minute: shown, no warning" grep -q '^ok  *robot: 1 turn waiting, the oldest for 60 s (oustpbm robot)$' "$tmp/out"
+status "$h3" $((T0 + 1200)) >/dev/null
+check "... 20 minutes: a warning" grep -q '^warning  *robot: 1 turn waiting, the oldest for 20 min' "$tmp/out"
+
+# a store file near its cap (only its size is looked at)
+truncate -s 3500000 "$h3/throttle"
+status "$h3" $((T0 + 60)) >/dev/null
+check "a file at 83% of its cap: a warning" grep -q '^warning  *files: near the cap: throttle 83% of 4096 KB$' "$tmp/out"
+
 # a configuration error: failing
 h2=$tmp/typo
 mkhome "$h2" 'remind_day = 3'
