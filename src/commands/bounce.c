@@ -5,19 +5,29 @@
 #include <string.h>
 
 #include "base/msgid.h"
+#include "game/gamefile.h"
 #include "mail/dsn.h"
 #include "store/bounces.h"
+#include "store/seen.h"
 
 void bounce_report(struct job *j, const char *buf, size_t len)
 {
 	static struct dsn d;	/* 4 KB: not on the stack */
-	char text[JOB_DETAIL_MAX];
+	char text[JOB_DETAIL_MAX], stamp[GAMEFILE_TIME_SIZE];
 	size_t i, used = 0;
 	unsigned long count;
-	bool counted = false;
+	bool counted = false, dup = false;
+	time_t when;
 
 	if (buf == NULL || dsn_parse(buf, len, &d) != DSN_OK || d.n == 0)
 		return;
+	/* the MTA delivered the report again (a crash after it was counted): counted once */
+	if (seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, &dup, &when) == STORE_OK && dup) {
+		gamefile_time_str((int64_t)when, stamp);
+		job_detail(j, "dropped", "a copy of the delivery report handled at %s (same Message-ID): not counted "
+		    "again", stamp);
+		return;
+	}
 	if (dsn_failed_count(&d) > 0 && !msgid_ours(d.orig_id, j->cfg.from_address)) {
 		/* backscatter: a bounce of mail forged in our name, or a report we cannot tie to our mail */
 		job_detail(j, "dropped", "a delivery report about a mail not ours (Message-ID <%.100s>): not counted",
@@ -57,6 +67,8 @@ void bounce_report(struct job *j, const char *buf, size_t len)
 	if (used >= sizeof text)
 		used = sizeof text - 1;
 	job_detail(j, counted ? "bounce" : "dropped", "a delivery report (not answered): %s", text);
+	if (counted)
+		job_record_handled(j);	/* in the redelivery record, as an answered mail */
 }
 
 unsigned long bounce_wrote(struct job *j)

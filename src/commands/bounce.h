@@ -3,7 +3,9 @@
  * A delivery report (mail/dsn.h) is never answered, like every automatic
  * mail (RFC 3834); one that names a mail of ours (msgid_ours) counts a
  * bounce for each recipient whose Action is failed with a 5.x.x Status,
- * and an Action delayed is only logged.  A mail the pipeline answers clears
+ * and an Action delayed is only logged; a report counted is recorded as
+ * handled (seen.h), so its copy delivered again is not counted twice.  A
+ * mail the pipeline answers clears
  * its sender's bounces: the player who writes again gets mail again.
  */
 #ifndef OUSTPBM_BOUNCE_H
