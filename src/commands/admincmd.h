@@ -32,7 +32,9 @@ struct admin {
 
 enum {
 	/* runs on an existing home: oustpbm.conf loaded, the home opened (its owner's, or --force-owner) */
-	ADMINCMD_HOME = 1 << 0
+	ADMINCMD_HOME = 1 << 0,
+	/* takes -d DIR but loads and opens it itself (status: a broken home is what it reports) */
+	ADMINCMD_DIR = 1 << 1
 };
 
 struct admin_command {
