@@ -101,3 +101,29 @@ struct host_state *hosts_get(struct hosts *h, const char *name)
 	snprintf(h->v[h->n].name, sizeof h->v[0].name, "%s", name);
 	return &h->v[h->n++];
 }
+
+bool hosts_worked(struct host_state *hs, long long now)
+{
+	if (hs->attempts == 0)
+		return false;
+	hs->attempts = 0;
+	hs->first = hs->next = 0;
+	hs->ok = now;
+	hs->error[0] = '\0';
+	return true;
+}
+
+void hosts_failed(struct host_state *hs, long long now, long wait, const char *why)
+{
+	hs->attempts++;
+	if (hs->first == 0)
+		hs->first = now;
+	hs->next = now + wait;
+	snprintf(hs->error, sizeof hs->error, "%.*s", (int)strcspn(why, "\n"), why);
+}
+
+bool hosts_released(const struct host_state *hs, const char *host, long long last)
+{
+	return hs != NULL && host[0] != '\0' && strcmp(host, hs->name) == 0 && hs->attempts == 0 && hs->ok != 0 &&
+	    hs->ok >= last;
+}

@@ -61,4 +61,19 @@ struct host_state *hosts_get(struct hosts *h, const char *name);
 /* The line of name, or NULL. */
 const struct host_state *hosts_find(const struct hosts *h, const char *name);
 
+/*
+ * The host took a mail at now: true if it was down (its line then reset,
+ * ok = now: the replies it held back are due), false if nothing changed.
+ */
+bool hosts_worked(struct host_state *hs, long long now);
+
+/* The host was down at now: one more failed run, the next after wait seconds, why its first line. */
+void hosts_failed(struct host_state *hs, long long now, long wait, const char *why);
+
+/*
+ * Is a reply marked with host (its "host" line, "" if none) whose last
+ * attempt was at last released by hs: the same host, working again since?
+ */
+bool hosts_released(const struct host_state *hs, const char *host, long long last);
+
 #endif

@@ -1189,32 +1189,13 @@ struct flush_run {
 	size_t nbounces;
 };
 
-/*
- * The status of a refusal for the bounces file: the RFC 3463 code after
- * the reply code ("550 5.1.1 ..."), else the reply code, else "5".
- */
-static void refusal_status(const char *reply, char out[BOUNCES_STATUS_MAX + 1])
-{
-	size_t n;
-
-	snprintf(out, BOUNCES_STATUS_MAX + 1, "5");
-	if (strlen(reply) >= 3 && isdigit((unsigned char)reply[0]) && isdigit((unsigned char)reply[1]) &&
-	    isdigit((unsigned char)reply[2]))
-		snprintf(out, BOUNCES_STATUS_MAX + 1, "%.3s", reply);
-	if (strlen(reply) > 5 && isdigit((unsigned char)reply[4]) && reply[5] == '.') {
-		n = strspn(reply + 4, "0123456789.");
-		if (n <= BOUNCES_STATUS_MAX)
-			snprintf(out, BOUNCES_STATUS_MAX + 1, "%.*s", (int)n, reply + 4);
-	}
-}
-
 /* The server refused q's recipient: one more bounce of the address (bounces.h). */
 static void count_bounce(struct flush_run *fr, const char *id, const struct queue_file *q)
 {
 	char status[BOUNCES_STATUS_MAX + 1], what[120];
 	unsigned long count = 0;
 
-	refusal_status(q->reply, status);
+	bounces_status_of(q->reply, status);
 	if (bounces_add(fr->ob->st, q->rcpt, status, (int64_t)config_now(fr->cfg), fr->cfg->bounce_limit,
 	    fr->cfg->lock_timeout_ms, &count) != STORE_OK) {
 		log_mail(fr->ob, fr->cfg, id, q->rcpt, "bounce not recorded", store_error(fr->ob->st));
@@ -1272,33 +1253,23 @@ static void host_worked(struct flush_run *fr)
 	char stamp[32];
 	time_t now = config_now(fr->cfg);
 	struct tm tm;
+	unsigned long failed = hs != NULL ? hs->attempts : 0;
 
-	if (hs == NULL || hs->attempts == 0)
+	if (hs == NULL || !hosts_worked(hs, (long long)now))
 		return;
+	fr->hosts_dirty = true;
 	if (gmtime_r(&now, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
 	store_log(fr->ob->st, "%s outbox host %s works again after %lu failed run%s: the replies it held back "
-	    "are due", stamp, hs->name, hs->attempts, hs->attempts == 1 ? "" : "s");
-	hs->attempts = 0;
-	hs->first = hs->next = 0;
-	hs->ok = (long long)config_now(fr->cfg);
-	hs->error[0] = '\0';
-	fr->hosts_dirty = true;
+	    "are due", stamp, hs->name, failed, failed == 1 ? "" : "s");
 }
 
 /* The host is down (TRANSPORT_UNAVAILABLE, or the transport could not open): one more failed run. */
 static void host_failed(struct flush_run *fr, const char *why)
 {
-	struct host_state *hs = fr->host;
-	long long now = (long long)config_now(fr->cfg);
-
-	if (hs == NULL)
+	if (fr->host == NULL)
 		return;
-	hs->attempts++;
-	if (hs->first == 0)
-		hs->first = now;
-	hs->next = now + backoff(hs->attempts);
-	snprintf(hs->error, sizeof hs->error, "%.*s", (int)strcspn(why, "\n"), why);
+	hosts_failed(fr->host, (long long)config_now(fr->cfg), backoff(fr->host->attempts + 1), why);
 	fr->hosts_dirty = true;
 }
 
@@ -1309,12 +1280,9 @@ static void host_failed(struct flush_run *fr, const char *why)
  */
 static bool due(const struct flush_run *fr, const struct queue_file *q, unsigned flags)
 {
-	const struct host_state *hs = fr->host;
-
 	if ((flags & OUTBOX_FLUSH_ALL) || q->next <= (long long)config_now(fr->cfg))
 		return true;
-	return hs != NULL && q->host[0] != '\0' && strcmp(q->host, hs->name) == 0 && hs->attempts == 0 &&
-	    hs->ok != 0 && hs->ok >= q->next - backoff(q->attempts);
+	return hosts_released(fr->host, q->host, q->next - backoff(q->attempts));
 }
 
 /*

@@ -209,3 +209,18 @@ out:
 	free(list);
 	return ss;
 }
+
+void bounces_status_of(const char *reply, char out[BOUNCES_STATUS_MAX + 1])
+{
+	size_t n;
+
+	snprintf(out, BOUNCES_STATUS_MAX + 1, "5");
+	if (strlen(reply) >= 3 && isdigit((unsigned char)reply[0]) && isdigit((unsigned char)reply[1]) &&
+	    isdigit((unsigned char)reply[2]))
+		snprintf(out, BOUNCES_STATUS_MAX + 1, "%.3s", reply);
+	if (strlen(reply) > 5 && isdigit((unsigned char)reply[4]) && reply[5] == '.') {
+		n = strspn(reply + 4, "0123456789.");
+		if (n <= BOUNCES_STATUS_MAX)
+			snprintf(out, BOUNCES_STATUS_MAX + 1, "%.*s", (int)n, reply + 4);
+	}
+}

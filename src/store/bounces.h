@@ -71,4 +71,10 @@ enum store_status bounces_add(struct store *st, const char *address, const char 
 enum store_status bounces_clear(struct store *st, const char *address, unsigned long timeout_ms,
     unsigned long *had);
 
+/*
+ * The status of a refusal for the file: the RFC 3463 code after the reply
+ * code of an SMTP reply ("550 5.1.1 ..."), else the reply code, else "5".
+ */
+void bounces_status_of(const char *reply, char out[BOUNCES_STATUS_MAX + 1]);
+
 #endif

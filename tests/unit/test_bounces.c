@@ -168,8 +168,23 @@ static void test_hosts(void)
 	t_home_free(home);
 }
 
+static void test_status_of(void)
+{
+	char st[BOUNCES_STATUS_MAX + 1];
+
+	bounces_status_of("550 5.1.1 no such user", st);
+	ok_str(st, "5.1.1", "the RFC 3463 code of a reply");
+	bounces_status_of("550-5.1.10 RESOLVER.ADR.RecipientNotFound\n550 5.1.10 more", st);
+	ok_str(st, "5.1.10", "... of a multi-line one");
+	bounces_status_of("553 sorry, no mailbox here", st);
+	ok_str(st, "553", "the reply code without one");
+	bounces_status_of("", st);
+	ok_str(st, "5", "nothing: 5");
+}
+
 int main(void)
 {
+	test_status_of();
 	test_count_and_clear();
 	test_prune();
 	test_damaged();
