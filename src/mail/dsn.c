@@ -63,12 +63,27 @@ static void walk(GMimeObject *obj, int depth, struct found *f)
 		f->headers = obj;
 }
 
+/* The bytes written into mem, NUL-terminated, at most cap of them; NULL without memory. */
+static char *stream_bytes(GMimeStream *mem, size_t cap, size_t *len)
+{
+	GByteArray *ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+	char *out;
+
+	*len = ba != NULL && ba->len < cap ? ba->len : ba != NULL ? cap : 0;
+	out = malloc(*len + 1);
+	if (out == NULL)
+		return NULL;
+	if (*len > 0)
+		memcpy(out, ba->data, *len);
+	out[*len] = '\0';
+	return out;
+}
+
 /* The decoded content of a leaf part, NUL-terminated, at most cap bytes; NULL if none. */
 static char *part_bytes(GMimeObject *obj, size_t cap, size_t *len)
 {
 	GMimeDataWrapper *dw;
 	GMimeStream *mem;
-	GByteArray *ba;
 	char *out = NULL;
 
 	*len = 0;
@@ -79,15 +94,8 @@ static char *part_bytes(GMimeObject *obj, size_t cap, size_t *len)
 		if (m == NULL)
 			return NULL;
 		mem = g_mime_stream_mem_new();
-		if (g_mime_object_write_to_stream(GMIME_OBJECT(m), NULL, mem) >= 0) {
-			ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-			*len = ba->len < cap ? ba->len : cap;
-			out = malloc(*len + 1);
-			if (out != NULL) {
-				memcpy(out, ba->data, *len);
-				out[*len] = '\0';
-			}
-		}
+		if (g_mime_object_write_to_stream(GMIME_OBJECT(m), NULL, mem) >= 0)
+			out = stream_bytes(mem, cap, len);
 		g_object_unref(mem);
 		return out;
 	}
@@ -97,15 +105,8 @@ static char *part_bytes(GMimeObject *obj, size_t cap, size_t *len)
 	if (dw == NULL)
 		return NULL;
 	mem = g_mime_stream_mem_new();
-	if (g_mime_data_wrapper_write_to_stream(dw, mem) >= 0) {
-		ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-		*len = ba->len < cap ? ba->len : cap;
-		out = malloc(*len + 1);
-		if (out != NULL) {
-			memcpy(out, ba->data, *len);
-			out[*len] = '\0';
-		}
-	}
+	if (g_mime_data_wrapper_write_to_stream(dw, mem) >= 0)
+		out = stream_bytes(mem, cap, len);
 	g_object_unref(mem);
 	return out;
 }
@@ -307,10 +308,10 @@ static void original_id(const struct found *f, const char *buf, size_t len, stru
 		if (d->orig_id[0] != '\0')
 			return;
 	}
-	/* past the report's own header: the copy of the mail in a plain-text bounce */
-	body = strstr(buf, "\n\n");
+	/* past the report's own header: the copy of the mail in a plain-text bounce (buf has no NUL) */
+	body = memmem(buf, len, "\n\n", 2);
 	if (body == NULL)
-		body = strstr(buf, "\r\n\r\n");
+		body = memmem(buf, len, "\r\n\r\n", 4);
 	if (body != NULL)
 		id_in_text(body, len - (size_t)(body - buf), d->orig_id);
 }
