@@ -69,6 +69,8 @@ static int admin_exit_code(enum admin_status s)
 	case ADMIN_SOFTWARE: return EX_SOFTWARE;
 	case ADMIN_NOPERM: return EX_NOPERM;
 	case ADMIN_CANTCREAT: return EX_CANTCREAT;
+	case ADMIN_STATUS_WARNING: return 1;	/* the monitoring plugins' WARNING */
+	case ADMIN_STATUS_FAILING: return 2;	/* CRITICAL */
 	}
 	return EX_SOFTWARE;
 }

@@ -175,6 +175,9 @@ static const struct key keys[] = {
 	NUM_KEY(smtp_timeout, 1, 3600, false),
 	NUM_KEY(retry_days, 1, 365, false),
 	NUM_KEY(sent_keep_days, 0, 3650, false),
+	NUM_KEY(flush_backlog_seconds, 0, 600, false),
+	NUM_KEY(flush_backlog_max, 0, 100000, false),
+	NUM_KEY(bounce_limit, 1, 1000, true),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
 	NUM_KEY(max_password_failures, 1, 1000, true),
 	NUM_KEY(password_lockout_minutes, 1, 10080, false),
@@ -237,6 +240,10 @@ void config_defaults(struct config *cfg)
 	cfg->smtp_timeout = 60;
 	cfg->retry_days = 5;
 	cfg->sent_keep_days = 7;
+	/* a mail's process sends the backlog for 3 s, 50 mails at most: cron's flush does the rest */
+	cfg->flush_backlog_seconds = 3;
+	cfg->flush_backlog_max = 50;
+	cfg->bounce_limit = 3;
 	snprintf(cfg->html_mail, sizeof cfg->html_mail, "%s", "on");
 }
 
@@ -759,6 +766,9 @@ static const struct {
 	{ "smtp_timeout", "seconds for one whole SMTP transaction, 1..3600" },
 	{ "retry_days", "days a reply is retried before it moves to outbox/failed/, 1..365" },
 	{ "sent_keep_days", "days a copy of a sent reply stays in outbox/sent/, 0..3650" },
+	{ "flush_backlog_seconds", "seconds a mail's process sends older replies after its own, 0 = none, ..600" },
+	{ "flush_backlog_max", "older replies a mail's process sends at most after its own, 0 = none, ..100000" },
+	{ "bounce_limit", "bounces after which an address gets no mail until it writes, 0 = never stop, ..1000" },
 	{ "sync", "file|filesystem: fsync each file and its directory, or one syncfs of the home's filesystem" },
 	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
 	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },

@@ -62,6 +62,14 @@
  *                                         to outbox/failed/, 1..365
  *   sent_keep_days     (7)               days a copy of a sent mail stays in
  *                                         outbox/sent/, 0 (keep none)..3650
+ *   flush_backlog_seconds (3)            after a mail's own replies, its process
+ *                                         sends the older replies that are due
+ *                                         for this long at most, 0..600 (outbox.h)
+ *   flush_backlog_max  (50)              and this many at most, 0 (none)..100000
+ *   bounce_limit       (3)               bounces (a delivery report, a 5xx to
+ *                                         RCPT) after which an address gets no
+ *                                         mail until it writes again, 1..1000,
+ *                                         0 = never stop (store/bounces.h)
  * The transport key and smtp_url agree: with smtp_url set, transport is smtp
  * unless set otherwise (then it is an error); transport = smtp needs smtp_url.
  *   max_mails_per_hour (30)              mails of one sender answered in an
@@ -172,6 +180,9 @@ struct config {
 	unsigned long smtp_timeout;		/* seconds */
 	unsigned long retry_days;
 	unsigned long sent_keep_days;
+	unsigned long flush_backlog_seconds;	/* after a mail's own replies (outbox.h) */
+	unsigned long flush_backlog_max;	/* 0: no backlog after a mail's own replies */
+	unsigned long bounce_limit;	/* bounces that stop mail to an address (bounces.h); 0 = never */
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
 	unsigned long max_password_failures;	/* per account an hour; 0 = no throttle */
 	unsigned long password_lockout_minutes;

@@ -23,4 +23,12 @@ bool msgid_ok(const char *s, size_t len);
 /* Is s[0..len) a whole msg-id, "<id-left@id-right>"? */
 bool msgid_bracketed_ok(const char *s, size_t len);
 
+/*
+ * Is id (without brackets) one the server made (reply.h, mailout.h)?  They
+ * end in the domain of from_address and start "oust.<digits>." or
+ * "<digits>.<hex>.": a mail that carries one is our own come back (a loop),
+ * a delivery report that names one is about a mail of ours (bounces.h).
+ */
+bool msgid_ours(const char *id, const char *from_address);
+
 #endif

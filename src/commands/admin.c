@@ -23,6 +23,8 @@ const struct admin_command admincmd_table[] = {
 	{ "list", "[active|finished]", "the boards", ADMINCMD_HOME, admin_list },
 	{ "show", "BOARD[#TURN]", "a board as the players see it", ADMINCMD_HOME, admin_show },
 	{ "fsck", "[BOARD...]", "check the game files", ADMINCMD_HOME, admin_fsck },
+	{ "status", "[--brief]", "the server's health; exit 0 ok, 1 warnings, 2 failing", ADMINCMD_DIR,
+	  admin_status },
 	{ "web", "[SITE]", "write the web site (default: web_dir)", ADMINCMD_HOME, admin_web },
 	{ "edit", "BOARD", "change a game file with $EDITOR, safely", ADMINCMD_HOME, admin_edit },
 	{ "export", "BOARD", "the game record as SGF on standard output", ADMINCMD_HOME, admin_export },
@@ -75,7 +77,7 @@ void admin_usage_print(FILE *f)
 
 	for (i = 0; i < admincmd_count; i++) {
 		c = &admincmd_table[i];
-		n = snprintf(line, sizeof line, "       oustpbm %s%s%s%s", c->flags & ADMINCMD_HOME ? "[-d DIR] " : "",
+		n = snprintf(line, sizeof line, "       oustpbm %s%s%s%s", c->flags & (ADMINCMD_HOME | ADMINCMD_DIR) ? "[-d DIR] " : "",
 		    c->name, c->synopsis[0] != '\0' ? " " : "", c->synopsis);
 		if (n < USAGE_COLUMN)
 			fprintf(f, "%s%*s%s\n", line, USAGE_COLUMN - n, "", c->summary);
@@ -100,6 +102,8 @@ const char *admin_status_str(enum admin_status s)
 	case ADMIN_SOFTWARE: return "internal error";
 	case ADMIN_NOPERM: return "home owned by another user";
 	case ADMIN_CANTCREAT: return "cannot create";
+	case ADMIN_STATUS_WARNING: return "warnings";
+	case ADMIN_STATUS_FAILING: return "failing";
 	}
 	return "unknown";
 }

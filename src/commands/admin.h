@@ -42,7 +42,9 @@ enum admin_status {
 	ADMIN_CONFIG,		/* oustpbm.conf or the templates */
 	ADMIN_SOFTWARE,		/* anything else */
 	ADMIN_NOPERM,		/* the home belongs to another user (no --force-owner) */
-	ADMIN_CANTCREAT		/* init: the home cannot be made */
+	ADMIN_CANTCREAT,	/* init: the home cannot be made */
+	ADMIN_STATUS_WARNING,	/* status: warnings (exit 1, as a Nagios plugin's WARNING) */
+	ADMIN_STATUS_FAILING	/* status: failing (exit 2, CRITICAL) */
 };
 
 const char *admin_status_str(enum admin_status s);

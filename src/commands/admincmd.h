@@ -32,7 +32,9 @@ struct admin {
 
 enum {
 	/* runs on an existing home: oustpbm.conf loaded, the home opened (its owner's, or --force-owner) */
-	ADMINCMD_HOME = 1 << 0
+	ADMINCMD_HOME = 1 << 0,
+	/* takes -d DIR but loads and opens it itself (status: a broken home is what it reports) */
+	ADMINCMD_DIR = 1 << 1
 };
 
 struct admin_command {
@@ -78,6 +80,7 @@ enum admin_status admin_web(struct admin *a);
 enum admin_status admin_fsck(struct admin *a);
 enum admin_status admin_edit(struct admin *a);
 enum admin_status admin_ratings(struct admin *a);
+enum admin_status admin_status(struct admin *a);
 enum admin_status admin_init(struct admin *a);
 /* admin_delboard.c */
 enum admin_status admin_delboard(struct admin *a);

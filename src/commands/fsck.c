@@ -18,6 +18,7 @@
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
+#include "store/bounces.h"
 #include "store/ratings.h"
 
 #define COUNTER_FILE "games/next-board"
@@ -409,6 +410,43 @@ static enum fsck_status check_vacations(struct store *st, FILE *out, unsigned *p
 }
 
 /*
+ * The addresses that bounced (bounces.h): a file that does not parse is a
+ * problem; each address stopped at bounce_limit is a note (not counted),
+ * so the admin sees which players get no mail.
+ */
+static enum fsck_status check_bounces(struct store *st, FILE *out, unsigned *problems)
+{
+	char err[CONFIG_ERR_MAX], t[GAMEFILE_TIME_SIZE];
+	struct bounce *list = NULL;
+	struct config cfg;
+	enum store_status ss;
+	size_t n = 0, i;
+
+	if (config_load(&cfg, store_home(st), err, sizeof err) != CONFIG_OK)
+		config_defaults(&cfg);
+	ss = bounces_read(st, &list, &n);
+	if (ss != STORE_OK) {
+		report(out, problems, BOUNCES_FILE, 0, "%s (no bounce is counted and no address stopped until it is "
+		    "mended)", store_error(st));
+		return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	}
+	for (i = 0; i < n; i++) {
+		char ids[4][IDENT_USERID_MAX + 1];
+		size_t nids = 0;
+
+		if (!bounces_stopped(&list[i], cfg.bounce_limit))
+			continue;
+		if (store_user_ids_of(st, list[i].address, ids, 4, &nids) != STORE_OK)
+			nids = 0;
+		fprintf(out, "%s: note: %s%s%s gets no mail: %lu bounces, the last %s (%s); a mail from it clears that\n",
+		    BOUNCES_FILE, list[i].address, nids > 0 ? " of account " : "", nids > 0 ? ids[0] : "",
+		    list[i].count, gamefile_time_str(list[i].last, t), list[i].status);
+	}
+	free(list);
+	return FSCK_OK;
+}
+
+/*
  * The data files of reldir that are not regular files: a FIFO, directory or
  * symbolic link named like a game file (in games/) or like users, seen or
  * the log (in the home).  The server refuses each (store.h); the admin is
@@ -714,6 +752,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_users(st, out, problems));
 	fs = worst(fs, check_reserved(st, out, problems));
 	fs = worst(fs, check_vacations(st, out, problems));
+	fs = worst(fs, check_bounces(st, out, problems));
 	fs = worst(fs, check_codes(st, out, problems));
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));

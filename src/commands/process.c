@@ -32,7 +32,9 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/msgid.h"
 #include "commands/alert.h"
+#include "commands/bounce.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
@@ -45,30 +47,6 @@
 #include "store/store.h"
 
 /* ---- gate: mails that get no answer ---- */
-
-/*
- * Is id one the server made (reply.h, mailout.h)?  They end in the domain of
- * from_address and start "oust.<digits>." or "<digits>.<digits>.".
- */
-static bool own_message_id(const char *id, const char *from_address)
-{
-	const char *at = strrchr(id, '@'), *our = strrchr(from_address, '@');
-	const char *p = id;
-
-	if (at == NULL || our == NULL || strcasecmp(at + 1, our + 1) != 0)
-		return false;
-	if (strncmp(p, "oust.", 5) == 0)
-		p += 5;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '.' || !isxdigit((unsigned char)*p))
-		return false;
-	while (isxdigit((unsigned char)*p))
-		p++;
-	return *p == '.' && p < at;
-}
 
 /*
  * A mail loop: our own replies come back (from our address, or carrying a
@@ -116,7 +94,7 @@ static enum process_status check_loop(struct job *j)
 		    j->in.from_addr);
 		return PROCESS_DROPPED;
 	}
-	if (own_message_id(j->in.message_id, j->cfg.from_address)) {
+	if (msgid_ours(j->in.message_id, j->cfg.from_address)) {
 		job_detail(j, "dropped", "a mail loop: the Message-ID is one of the server's own");
 		return PROCESS_DROPPED;
 	}
@@ -446,8 +424,9 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	enum mailin_status ms = mr->ms;
 
 	if (j->in.automatic) {
-		/* RFC 3834: never answer a bounce or an automatic mail */
+		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
 		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
+		bounce_report(j, mr->buf, mr->len);
 		return PROCESS_DROPPED;
 	}
 	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
@@ -591,6 +570,7 @@ enum process_status process_main(int argc, char **argv)
 	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK };
 	static struct start_failure failure;
 	enum process_status ps;
+	unsigned long cleared = 0;
 
 	memset(j, 0, sizeof *j);
 	j->seen_lock.fd = -1;
@@ -606,8 +586,13 @@ enum process_status process_main(int argc, char **argv)
 		parse(j, &mr);
 		ps = gate_repeat(j);
 	}
+	/* the sender wrote: mail to the address goes out again (bounces.h) */
+	if (ps == PROCESS_OK)
+		cleared = bounce_wrote(j);
 	if (ps == PROCESS_OK)
 		ps = answer(j, &mr);
+	if (cleared > 0)
+		job_detail_add(j, "; the address's %lu bounce%s cleared: it wrote", cleared, cleared == 1 ? "" : "s");
 	if (ps == PROCESS_OK)
 		job_record_handled(j);
 	if (ps == PROCESS_OK && j->rehash_due)

@@ -16,7 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outbox/hosts.h"
 #include "store/accounts.h"
+#include "store/bounces.h"
 
 /* The outbox takes every reply the mail layer composes. */
 _Static_assert(OUTBOX_MESSAGE_MAX == MAILOUT_MESSAGE_MAX, "outbox and mailout message caps differ");
@@ -60,6 +62,7 @@ struct queue_file {
 	long long next;		/* no attempt before this time, 0: at once */
 	char error[OUTBOX_ERROR_LINE_MAX + 1];	/* the last failure, "" if none */
 	char reply[TRANSPORT_REPLY_MAX + 1];	/* the server's reply to it, lines joined by '\n', or "" */
+	char host[HOSTS_NAME_MAX + 1];	/* deferred because this host was down (hosts.h), or "" */
 	const char *msg;
 	size_t len;
 };
@@ -350,6 +353,19 @@ static int parse_retry_line(struct queue_file *q, const char *key, size_t keylen
 			return -1;
 		memcpy(q->error, val, vallen);
 		q->error[vallen] = '\0';
+		return 1;
+	}
+	if (RKEY("host")) {
+		size_t i;
+
+		*why = "bad host line";
+		if (vallen == 0 || vallen > HOSTS_NAME_MAX)
+			return -1;
+		for (i = 0; i < vallen; i++)
+			if ((unsigned char)val[i] <= 0x20 || val[i] == 0x7f)
+				return -1;
+		memcpy(q->host, val, vallen);
+		q->host[vallen] = '\0';
 		return 1;
 	}
 	if (RKEY("reply")) {
@@ -916,7 +932,7 @@ static void why_for_log(const struct queue_file *q, char *out, size_t size)
 static enum outbox_status rewrite_queue(struct outbox *ob, const char *id, const struct queue_file *q)
 {
 	char path[PATH_BUF], commit[64] = "", *head = NULL, *file = NULL;
-	char replies[2 * TRANSPORT_REPLY_MAX + 8];
+	char replies[2 * TRANSPORT_REPLY_MAX + 8], host[HOSTS_NAME_MAX + 8] = "";
 	const char *p;
 	enum outbox_status result;
 	size_t rn = 0;
@@ -935,8 +951,11 @@ static enum outbox_status rewrite_queue(struct outbox *ob, const char *id, const
 			p++;
 	}
 	replies[rn] = '\0';
+	if (q->host[0] != '\0')
+		snprintf(host, sizeof host, "host %s\n", q->host);
 	hn = asprintf(&head, QUEUE_MAGIC "from %s\nrcpt %s\n%ssize %zu\nattempts %lu\nfirst %lld\nnext %lld\n"
-	    "error %s\n%s\n", q->from, q->rcpt, commit, q->len, q->attempts, q->first, q->next, q->error, replies);
+	    "%serror %s\n%s\n", q->from, q->rcpt, commit, q->len, q->attempts, q->first, q->next, host, q->error,
+	    replies);
 	if (hn < 0 || (file = malloc((size_t)hn + q->len + 1)) == NULL) {
 		if (hn >= 0)
 			free(head);
@@ -989,11 +1008,13 @@ static void fail_mail(struct outbox *ob, const struct config *cfg, const char *i
  * moves to failed/.
  */
 static void defer_mail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
-    const char *why, struct outbox_stats *stats, bool *removed)
+    const char *why, const char *host, struct outbox_stats *stats, bool *removed)
 {
 	time_t now = config_now(cfg);
 	char what[160], logged[OUTBOX_ERROR_LINE_MAX + 2 * TRANSPORT_REPLY_MAX + 16];
 
+	/* the host was down (hosts.h): its first success makes this reply due again */
+	snprintf(q->host, sizeof q->host, "%s", host != NULL ? host : "");
 	q->attempts++;
 	if (q->first == 0)
 		q->first = (long long)now;
@@ -1152,6 +1173,59 @@ struct staged_info {
 	long long first;
 };
 
+/* One flush's state, shared by its steps. */
+struct flush_run {
+	struct outbox *ob;
+	const struct transport_ops *ops;
+	const struct config *cfg;
+	void *ctx;		/* the transport's, once opened */
+	struct outbox_stats *stats;
+	struct held_set held;
+	bool removed, failed;	/* files left new/ (delivered; refused or damaged) */
+	struct hosts hosts;	/* each host's backoff (hosts.h) */
+	struct host_state *host;	/* the transport's host, in hosts */
+	bool hosts_dirty;	/* hosts to be written */
+	struct bounce *bounces;	/* the bounces file (bounces.h), read once */
+	size_t nbounces;
+};
+
+/* The server refused q's recipient: one more bounce of the address (bounces.h). */
+static void count_bounce(struct flush_run *fr, const char *id, const struct queue_file *q)
+{
+	char status[BOUNCES_STATUS_MAX + 1], what[120];
+	unsigned long count = 0;
+
+	bounces_status_of(q->reply, status);
+	if (bounces_add(fr->ob->st, q->rcpt, status, (int64_t)config_now(fr->cfg), fr->cfg->bounce_limit,
+	    fr->cfg->lock_timeout_ms, &count) != STORE_OK) {
+		log_mail(fr->ob, fr->cfg, id, q->rcpt, "bounce not recorded", store_error(fr->ob->st));
+		return;
+	}
+	if (fr->cfg->bounce_limit == 0)
+		snprintf(what, sizeof what, "bounce %lu (%s; bounce_limit 0: its mail never stops)", count, status);
+	else
+		snprintf(what, sizeof what, "bounce %lu of %lu (%s)%s", count, fr->cfg->bounce_limit, status,
+		    count >= fr->cfg->bounce_limit ? ", no more mail to it until it writes" : "");
+	log_mail(fr->ob, fr->cfg, id, q->rcpt, "the address bounced", what);
+}
+
+/*
+ * Does q's recipient get no mail (bounce_limit reached, bounces.h)?  Then
+ * the reply goes to failed/ unsent, and true.
+ */
+static bool stopped(struct flush_run *fr, const char *id, struct queue_file *q)
+{
+	const struct bounce *b = bounces_of(fr->bounces, fr->nbounces, q->rcpt);
+	char why[200];
+
+	if (!bounces_stopped(b, fr->cfg->bounce_limit))
+		return false;
+	snprintf(why, sizeof why, "the address bounced %lu times (bounce_limit %lu): nothing is sent to it until "
+	    "it writes again", b->count, fr->cfg->bounce_limit);
+	fail_mail(fr->ob, fr->cfg, id, q, "not sent, moved to failed/", why, fr->stats, &fr->failed);
+	return true;
+}
+
 /* A reply that had been deferred is delivered at last: the admin sees the end of its story. */
 static void log_delivered(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
     unsigned long attempts, long long first)
@@ -1170,12 +1244,53 @@ static void log_delivered(struct outbox *ob, const struct config *cfg, const cha
 }
 
 /*
+ * The host took a mail: a host that was down works again, and every reply
+ * it held back is due at once (hosts.h).
+ */
+static void host_worked(struct flush_run *fr)
+{
+	struct host_state *hs = fr->host;
+	char stamp[32];
+	time_t now = config_now(fr->cfg);
+	struct tm tm;
+	unsigned long failed = hs != NULL ? hs->attempts : 0;
+
+	if (hs == NULL || !hosts_worked(hs, (long long)now))
+		return;
+	fr->hosts_dirty = true;
+	if (gmtime_r(&now, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	store_log(fr->ob->st, "%s outbox host %s works again after %lu failed run%s: the replies it held back "
+	    "are due", stamp, hs->name, failed, failed == 1 ? "" : "s");
+}
+
+/* The host is down (TRANSPORT_UNAVAILABLE, or the transport could not open): one more failed run. */
+static void host_failed(struct flush_run *fr, const char *why)
+{
+	if (fr->host == NULL)
+		return;
+	hosts_failed(fr->host, (long long)config_now(fr->cfg), backoff(fr->host->attempts + 1), why);
+	fr->hosts_dirty = true;
+}
+
+/*
+ * Is q due?  Its own backoff over, or deferred because its host was down
+ * and the host has delivered since q's last attempt (next minus the wait
+ * defer_mail() set).
+ */
+static bool due(const struct flush_run *fr, const struct queue_file *q, unsigned flags)
+{
+	if ((flags & OUTBOX_FLUSH_ALL) || q->next <= (long long)config_now(fr->cfg))
+		return true;
+	return hosts_released(fr->host, q->host, q->next - backoff(q->attempts));
+}
+
+/*
  * Complete the mails a transport with finish() staged (names[staged[k]]):
  * delivered, or, if finish() failed, deferred like any temporary failure.
  */
-static void finish_staged(struct outbox *ob, const struct transport_ops *ops, void *ctx,
-    const struct config *cfg, char **names, const size_t *staged, const struct staged_info *info,
-    size_t nstaged, struct held_set *held, struct outbox_stats *stats, bool *removed, bool *failed)
+static void finish_staged(struct flush_run *fr, char **names, const size_t *staged, const struct staged_info *info,
+    size_t nstaged)
 {
 	enum transport_result tr;
 	char why[TRANSPORT_WHY_MAX] = "";
@@ -1183,7 +1298,11 @@ static void finish_staged(struct outbox *ob, const struct transport_ops *ops, vo
 
 	if (nstaged == 0)
 		return;
-	tr = ops->finish(ctx, why, sizeof why);
+	tr = fr->ops->finish(fr->ctx, why, sizeof why);
+	if (tr == TRANSPORT_OK)
+		host_worked(fr);
+	else if (tr == TRANSPORT_UNAVAILABLE)
+		host_failed(fr, why);
 	for (k = 0; k < nstaged; k++) {
 		const char *id = names[staged[k]];
 		struct queue_file q;
@@ -1192,19 +1311,20 @@ static void finish_staged(struct outbox *ob, const struct transport_ops *ops, vo
 		bool parsed, gone;
 
 		if (tr == TRANSPORT_OK) {
-			if (keep_sent(ob, cfg, id) != OUTBOX_OK)
-				log_mail(ob, cfg, id, "", "delivered but not removed", ob->err);
-			log_delivered(ob, cfg, id, info[k].rcpt, info[k].attempts, info[k].first);
-			stats->delivered++;
-			*removed = true;
+			if (keep_sent(fr->ob, fr->cfg, id) != OUTBOX_OK)
+				log_mail(fr->ob, fr->cfg, id, "", "delivered but not removed", fr->ob->err);
+			log_delivered(fr->ob, fr->cfg, id, info[k].rcpt, info[k].attempts, info[k].first);
+			fr->stats->delivered++;
+			fr->removed = true;
 			continue;
 		}
 		/* read again for its retry lines: it was read and parsed a moment ago */
-		if (read_queue(ob, "new", id, &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone) {
-			defer_mail(ob, cfg, id, &q, why, stats, failed);
-			held_add(held, &q);
+		if (read_queue(fr->ob, "new", id, &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone) {
+			defer_mail(fr->ob, fr->cfg, id, &q, why, tr == TRANSPORT_UNAVAILABLE ? fr->host->name : NULL,
+			    fr->stats, &fr->failed);
+			held_add(&fr->held, &q);
 		} else
-			stats->deferred++;
+			fr->stats->deferred++;
 		free(text);
 	}
 }
@@ -1236,6 +1356,28 @@ static void mine_first(const struct outbox *ob, char **names, size_t n, size_t *
 	*nmine = k;
 }
 
+/*
+ * OUTBOX_FLUSH_MINE: the (recipient, board) pairs of the backlog, so that
+ * the mail's own replies never pass an older reply of the same board to the
+ * same address still in the queue: those pairs wait.
+ */
+static void older_pairs(struct outbox *ob, char **names, size_t n, size_t nmine, struct held_set *older)
+{
+	size_t i;
+
+	for (i = nmine; nmine > 0 && i < n; i++) {
+		struct queue_file q;
+		const char *bad = NULL;
+		char *text = NULL;
+		bool parsed, gone;
+
+		if (queue_id_ok(names[i]) &&
+		    read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone)
+			held_add(older, &q);
+		free(text);
+	}
+}
+
 enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     struct outbox_stats *stats)
 {
@@ -1248,17 +1390,23 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct outbox_stats local;
 	enum outbox_status result, r;
-	char **names = NULL, why[TRANSPORT_WHY_MAX];
-	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0, nmine = 0;
+	char **names = NULL, why[TRANSPORT_WHY_MAX], hostname[HOSTS_NAME_MAX + 1];
+	size_t n = 0, i, staged[TRANSPORT_BATCH_MAX], nstaged = 0, nmine = 0, backlog = 0;
 	static struct staged_info info[TRANSPORT_BATCH_MAX];	/* 16 KB: not on the stack */
-	struct held_set held = { NULL, 0, 0 }, older = { NULL, 0, 0 };
-	void *ctx = NULL;
-	bool opened = false, removed = false, failed = false;
+	static struct flush_run run;	/* the hosts' lines: not on the stack */
+	struct flush_run *fr = &run;
+	struct held_set older = { NULL, 0, 0 };
+	bool opened = false;
 	long start = monotonic_ms();
 
 	if (stats == NULL)
 		stats = &local;
 	memset(stats, 0, sizeof *stats);
+	memset(fr, 0, sizeof *fr);
+	fr->ob = ob;
+	fr->ops = ops;
+	fr->cfg = cfg;
+	fr->stats = stats;
 	result = from_store(ob, store_lock_path(ob->st, "outbox/flush.lock", cfg->lock_timeout_ms, &lock));
 	if (result != OUTBOX_OK)
 		return result;
@@ -1269,23 +1417,16 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 	result = from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
 	if (result != OUTBOX_OK)
 		goto out;
+	if (n > 0) {
+		hosts_read(ob->st, &fr->hosts);
+		if (bounces_read(ob->st, &fr->bounces, &fr->nbounces) != STORE_OK)
+			log_mail(ob, cfg, "-", "", "bounces not read, none stopped", store_error(ob->st));
+		transport_host(ops, cfg, hostname, sizeof hostname);
+		fr->host = hosts_get(&fr->hosts, hostname);
+	}
 	if (flags & OUTBOX_FLUSH_MINE)
 		mine_first(ob, names, n, &nmine);
-	/*
-	 * The mail's own replies go first, but never past an older reply of the
-	 * same board to the same address still in the queue: those pairs wait.
-	 */
-	for (i = nmine; nmine > 0 && i < n; i++) {
-		struct queue_file q;
-		const char *bad = NULL;
-		char *text = NULL;
-		bool parsed, gone;
-
-		if (queue_id_ok(names[i]) &&
-		    read_queue(ob, "new", names[i], &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone)
-			held_add(&older, &q);
-		free(text);
-	}
+	older_pairs(ob, names, n, nmine, &older);
 	for (i = 0; i < n; i++) {
 		struct transport_envelope env;
 		struct queue_file q;
@@ -1296,7 +1437,8 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 
 		if (!queue_id_ok(names[i]))
 			continue;	/* not ours */
-		if ((flags & OUTBOX_FLUSH_MINE) && i >= nmine && monotonic_ms() - start >= OUTBOX_BACKLOG_MS) {
+		if ((flags & OUTBOX_FLUSH_MINE) && i >= nmine && (backlog >= cfg->flush_backlog_max ||
+		    monotonic_ms() - start >= (long)cfg->flush_backlog_seconds * 1000L)) {
 			/* the mail's own replies are out; the rest of the backlog is for flush and cron */
 			stats->left += (unsigned)(n - i);
 			break;
@@ -1315,24 +1457,30 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 			free(text);
 			if (move_failed(ob, names[i]) == OUTBOX_OK) {
 				stats->failed++;
-				removed = failed = true;
+				fr->removed = fr->failed = true;
 			}
 			continue;
 		}
-		if ((q.next > (long long)config_now(cfg) && !(flags & OUTBOX_FLUSH_ALL)) || held_has(&held, &q) ||
-		    (i < nmine && held_has(&older, &q))) {
+		if (!due(fr, &q, flags) || held_has(&fr->held, &q) || (i < nmine && held_has(&older, &q))) {
 			/* backing off, or an earlier reply of the same board to the same address is */
-			held_add(&held, &q);
+			held_add(&fr->held, &q);
 			stats->waiting++;
+			free(text);
+			continue;
+		}
+		if (i >= nmine)
+			backlog++;
+		if (stopped(fr, names[i], &q)) {
 			free(text);
 			continue;
 		}
 		if (!opened) {
 			why[0] = '\0';
-			tr = ops->open(ob->st, cfg, &ctx, why, sizeof why);
+			tr = ops->open(ob->st, cfg, &fr->ctx, why, sizeof why);
 			if (tr != TRANSPORT_OK) {
 				log_mail(ob, cfg, names[i], q.rcpt, "transport not available", why);
-				defer_mail(ob, cfg, names[i], &q, why, stats, &failed);
+				host_failed(fr, why);
+				defer_mail(ob, cfg, names[i], &q, why, fr->host->name, stats, &fr->failed);
 				stats->deferred += (unsigned)(n - i - 1);
 				free(text);
 				break;
@@ -1343,7 +1491,7 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 		env.from = q.from;
 		env.rcpt = q.rcpt;
 		why[0] = '\0';
-		tr = ops->deliver(ctx, &env, q.msg, q.len, why, sizeof why);
+		tr = ops->deliver(fr->ctx, &env, q.msg, q.len, why, sizeof why);
 		if (tr == TRANSPORT_OK && ops->finish != NULL) {
 			snprintf(info[nstaged].rcpt, sizeof info[nstaged].rcpt, "%s", q.rcpt);
 			info[nstaged].board = q.board;
@@ -1351,22 +1499,30 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 			info[nstaged].first = q.first;
 			staged[nstaged++] = i;	/* delivered at finish_staged() */
 			if (nstaged == TRANSPORT_BATCH_MAX) {
-				finish_staged(ob, ops, ctx, cfg, names, staged, info, nstaged, &held, stats, &removed,
-				    &failed);
+				finish_staged(fr, names, staged, info, nstaged);
 				nstaged = 0;
 			}
 		} else if (tr == TRANSPORT_OK) {
+			host_worked(fr);
 			r = keep_sent(ob, cfg, names[i]);
 			if (r != OUTBOX_OK)
 				log_mail(ob, cfg, names[i], q.rcpt, "delivered but not removed", ob->err);
 			log_delivered(ob, cfg, names[i], q.rcpt, q.attempts, q.first);
 			stats->delivered++;
-			removed = true;
+			fr->removed = true;
 		} else if (tr == TRANSPORT_TEMPFAIL || tr == TRANSPORT_UNAVAILABLE) {
-			defer_mail(ob, cfg, names[i], &q, why, stats, &failed);
-			held_add(&held, &q);
+			if (tr == TRANSPORT_UNAVAILABLE)
+				host_failed(fr, why);
+			else
+				host_worked(fr);	/* the host answered: it is up */
+			defer_mail(ob, cfg, names[i], &q, why, tr == TRANSPORT_UNAVAILABLE ? fr->host->name : NULL, stats,
+			    &fr->failed);
+			held_add(&fr->held, &q);
 		} else {
-			fail_mail(ob, cfg, names[i], &q, "refused, moved to failed/", why, stats, &failed);
+			host_worked(fr);
+			fail_mail(ob, cfg, names[i], &q, "refused, moved to failed/", why, stats, &fr->failed);
+			if (tr == TRANSPORT_BOUNCED)
+				count_bounce(fr, names[i], &q);
 		}
 		free(text);
 		if (tr == TRANSPORT_UNAVAILABLE) {
@@ -1376,27 +1532,30 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 		}
 	}
 	if (opened)
-		finish_staged(ob, ops, ctx, cfg, names, staged, info, nstaged, &held, stats, &removed, &failed);
-	removed = removed || failed;
+		finish_staged(fr, names, staged, info, nstaged);
+	fr->removed = fr->removed || fr->failed;
 	prune_sent(ob, cfg, stats);
+	if (fr->hosts_dirty && hosts_write(ob->st, &fr->hosts) != STORE_OK)
+		log_mail(ob, cfg, "-", "", "hosts not recorded", store_error(ob->st));
 	/*
 	 * One directory fsync for all the removals of this flush, so a crash
 	 * does not send them again; not needed when delivering again is
 	 * harmless (transport.h).  The copies in sent/ are an archive: losing
 	 * one in a crash loses nothing, so sent/ is not fsync'ed.
 	 */
-	if (failed || (removed && !ops->idempotent))
+	if (fr->failed || (fr->removed && !ops->idempotent))
 		result = from_store(ob, store_sync_dir(ob->st, "outbox/new"));
-	if (failed && result == OUTBOX_OK)
+	if (fr->failed && result == OUTBOX_OK)
 		result = from_store(ob, store_sync_dir(ob->st, "outbox/failed"));
 out:
 	if (opened)
-		ops->close(ctx);
+		ops->close(fr->ctx);
 	r = from_store(ob, store_defer_end(ob->st));
 	if (result == OUTBOX_OK)
 		result = r;
 	store_free_names(names, n);
-	free(held.v);
+	free(fr->held.v);
+	free(fr->bounces);
 	free(older.v);
 	store_unlock(&lock);
 	return result;
@@ -1433,6 +1592,7 @@ static enum outbox_status requeue_one(struct outbox *ob, const char *id, bool *m
 		q.first = q.next = 0;
 		q.error[0] = '\0';
 		q.reply[0] = '\0';
+		q.host[0] = '\0';
 		/* new/ first: a crash in between leaves a copy in failed/, never no copy */
 		r = rewrite_queue(ob, id, &q);
 		snprintf(path, sizeof path, "outbox/failed/%s", id);

@@ -5,8 +5,9 @@
  * Layout: outbox/tmp/ (being written or waiting for their game file),
  * outbox/new/ (queued, to be sent), outbox/failed/ (refused for good, kept for
  * the admin), outbox/sent/ (copies of sent mail, sent_keep_days),
- * outbox/flush.lock.  A queued mail is one file, named like a
- * Maildir message (time.M<usec>P<pid>Q<n>.<host>, which is also its queue id):
+ * outbox/flush.lock, outbox/hosts (each host's backoff: hosts.h).  A queued
+ * mail is one file, named like a Maildir message (time.M<usec>P<pid>Q<n>.<host>,
+ * which is also its queue id):
  * a small text envelope, a blank line, then the message bytes exactly:
  *
  *     oustpbm-queue 1
@@ -25,6 +26,7 @@
  *     error smtp: ... (451)          /  the last error (one line, cut at 400)
  *     reply 550-5.1.1 first line     \  the server's reply to it, every line
  *     reply 550 5.1.1 last line      /  (TRANSPORT_REPLY_MAX bytes), if any
+ *     host 127.0.0.1:2525            deferred because that host was down (hosts.h)
  *
  *     <message>
  *
@@ -209,15 +211,20 @@ enum outbox_status outbox_flush(struct outbox *ob, const struct transport_ops *o
  *   OUTBOX_FLUSH_ALL    every mail now, backoff or not (`oustpbm flush --all`,
  *                       as postqueue -f: the admin has fixed the relay);
  *   OUTBOX_FLUSH_MINE   the flush after one incoming mail: the replies this
- *                       ob queued go first, then the backlog only while the
- *                       run has taken less than OUTBOX_BACKLOG_MS; the rest
- *                       is left, untried and unchanged, for `oustpbm flush`
- *                       and cron (stats->left), so one mail's delivery never
- *                       waits for a slow server to take a whole backlog.
+ *                       ob queued go first, then the backlog that is due, in
+ *                       queue order, while the run has taken less than
+ *                       flush_backlog_seconds and at most flush_backlog_max
+ *                       of it (config.h); the rest is left, untried and
+ *                       unchanged, for `oustpbm flush` and cron
+ *                       (stats->left), so one mail's delivery never waits
+ *                       for a slow server to take a whole backlog.
+ * Each host's backoff (hosts.h): a reply deferred because the host was down
+ * is due again as soon as a delivery to that host succeeds, whatever its
+ * own backoff says, so after an outage the first mail handled sends its own
+ * replies and then the backlog.
  */
 #define OUTBOX_FLUSH_ALL 1u
 #define OUTBOX_FLUSH_MINE 2u
-#define OUTBOX_BACKLOG_MS 3000L	/* of backlog after a mail's own replies */
 enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_ops *ops, const struct config *cfg,
     unsigned flags, struct outbox_stats *stats);
 

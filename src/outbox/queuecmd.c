@@ -120,6 +120,9 @@ static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct outbox_stats stats;
 	enum outbox_status os;
+	char stamp[32];
+	time_t now;
+	struct tm tm;
 
 	if (ops == NULL) {
 		store_complain(outbox_store(ob), "unknown transport '%s'", cfg->transport);
@@ -130,6 +133,12 @@ static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg
 		store_complain(outbox_store(ob), "%s", outbox_error(ob));
 		return from_outbox(os);
 	}
+	/* every run, as cleanup's and robot's: `oustpbm status` tells from it whether cron runs */
+	now = config_now(cfg);
+	if (gmtime_r(&now, &tm) == NULL || strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+	store_log(outbox_store(ob), "%s flush done: %u sent, %u deferred, %u waiting, %u failed", stamp,
+	    stats.delivered, stats.deferred, stats.waiting, stats.failed);
 	if (stats.deferred > 0 || stats.failed > 0)
 		fprintf(out, "oustpbm flush: %u delivered, %u deferred, %u waiting, %u failed (see the log)\n",
 		    stats.delivered, stats.deferred, stats.waiting, stats.failed);

@@ -351,6 +351,20 @@ static void drop_connection(struct smtp *sm)
 		shutdown(fd, SHUT_RDWR);
 }
 
+/*
+ * A refusal with an RFC 3463 status 5.7.x ("554 5.7.1 Relay access denied")
+ * is about a policy, often the relay's about the server: not the address.
+ */
+static bool policy_refusal(const char *reply)
+{
+	const char *p = reply;
+
+	if (strlen(p) < 4)
+		return false;
+	p += 4;	/* "550 " or "550-" */
+	return strncmp(p, "5.7.", 4) == 0;
+}
+
 static enum transport_result smtp_deliver(void *ctx, const struct transport_envelope *env, const char *msg,
     size_t len, char *why, size_t whylen)
 {
@@ -392,6 +406,9 @@ static enum transport_result smtp_deliver(void *ctx, const struct transport_enve
 		result = TRANSPORT_UNAVAILABLE;
 		drop_connection(sm);
 	}
+	else if (code / 100 == 5 && !up.started && strncmp(sm->errbuf, "RCPT failed", 11) == 0 &&
+	    !policy_refusal(sm->refusal))
+		result = TRANSPORT_BOUNCED;	/* the recipient's address is dead */
 	else if (code / 100 == 5 && (up.started || strncmp(sm->errbuf, "RCPT failed", 11) == 0))
 		result = TRANSPORT_PERMFAIL;	/* about this recipient or this message */
 	else if (code / 100 == 5) {

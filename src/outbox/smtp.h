@@ -19,8 +19,10 @@
  * space, no '<' or '>') before they reach libcurl; anything else is a
  * permanent failure and nothing is sent.
  *
- * Results: 2xx, TRANSPORT_OK.  A 5xx answer to MAIL, RCPT, DATA or the end
- * of data, TRANSPORT_PERMFAIL.  A 4xx answer, TRANSPORT_TEMPFAIL.  No
+ * Results: 2xx, TRANSPORT_OK.  A 5xx answer to RCPT, TRANSPORT_BOUNCED (a
+ * dead address), unless its status is a 5.7.x (a policy refusal, such as a
+ * relay's "5.7.1 Relay access denied"), then TRANSPORT_PERMFAIL, as for a 5xx
+ * to the end of data.  A 4xx answer, TRANSPORT_TEMPFAIL.  No
  * connection, a dropped one, a timeout, a TLS or certificate failure, a
  * refused login: TRANSPORT_UNAVAILABLE (no other mail of the run would fare
  * better).  The message (why) is libcurl's text with the server's code,

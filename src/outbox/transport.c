@@ -21,6 +21,8 @@ const char *transport_result_str(enum transport_result result)
 		return "permanent failure";
 	case TRANSPORT_UNAVAILABLE:
 		return "server unavailable";
+	case TRANSPORT_BOUNCED:
+		return "recipient refused";
 	}
 	return "unknown result";
 }
@@ -34,6 +36,26 @@ const struct transport_ops *transport_find(const char *name)
 		if (strcmp(all[i]->name, name) == 0)
 			return all[i];
 	return NULL;
+}
+
+void transport_host(const struct transport_ops *ops, const struct config *cfg, char *buf, size_t size)
+{
+	const char *p = strstr(cfg->smtp_url, "://");
+	size_t n, i;
+
+	if (ops != &transport_smtp || p == NULL) {
+		snprintf(buf, size, "local");
+		return;
+	}
+	p += 3;
+	n = strcspn(p, "/?#");
+	snprintf(buf, size, "%.*s", (int)n, p);
+	/* one word on the hosts file's line */
+	for (i = 0; buf[i] != '\0'; i++)
+		if ((unsigned char)buf[i] <= 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
+	if (buf[0] == '\0')
+		snprintf(buf, size, "local");
 }
 
 bool transport_maildir_rcpt_ok(const char *rcpt, const char **why)

@@ -37,6 +37,10 @@ enum transport_result {
 	TRANSPORT_UNAVAILABLE,	/* temporary, and so for every mail of this run (no
 				 * connection, timeout, TLS, an SMTP 5xx about the
 				 * server or the session): kept, the run ends */
+	TRANSPORT_BOUNCED,	/* never, because the recipient's address is dead
+				 * (SMTP 5xx to RCPT, not a 5.7.x policy refusal):
+				 * moved to failed/, a bounce of the address counted
+				 * (store/bounces.h) */
 };
 
 /* The envelope of one queued mail; all strings valid during the call only. */
@@ -92,6 +96,12 @@ const char *transport_result_str(enum transport_result result);
 
 /* The transport called name, or NULL if there is none. */
 const struct transport_ops *transport_find(const char *name);
+
+/*
+ * The host ops hands the replies to, for its backoff (hosts.h): the
+ * host[:port] of smtp_url for the smtp transport, "local" otherwise.
+ */
+void transport_host(const struct transport_ops *ops, const struct config *cfg, char *buf, size_t size);
 
 /* True if rcpt may name a directory under <home>/mail; *why as mailaddr_ok. */
 bool transport_maildir_rcpt_ok(const char *rcpt, const char **why);

@@ -13,6 +13,7 @@
  *   reserved                     user ids of signed-off accounts, see below
  *   codes                        one-time codes of accounts (accounts.h)
  *   watchers, watchers.lock      observers of every board (audience.h)
+ *   bounces, bounces.lock        addresses mail bounced from (bounces.h)
  *   games/<board>.game           one game, e.g. games/101.game
  *   games/<board>.lock           its lock file (never removed; see Locks)
  *   games/next-board             next board number to hand out, first 101

@@ -67,6 +67,11 @@ EOF
 				    "$from" "$subject" "$n" >"$work/setup.eml"
 				feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
 				;;
+			feed)
+				# feed FILE: a mail of the case's directory as it is (a delivery report)
+				n=$((n + 1))
+				feed "$home" $((T0 + 60 * n - ago)) "$case/$rest" >"$work/why" || { why=$(cat "$work/why"); break; }
+				;;
 			lock)
 				lockboard=$rest
 				;;
@@ -123,6 +128,8 @@ EOF
 	[ -f "$home/ratings" ] && cp "$home/ratings" "$act/ratings"
 	# the watchers of every board (src/store/audience.h), once there is the file
 	[ -f "$home/watchers" ] && cp "$home/watchers" "$act/watchers"
+	# the addresses that bounced (src/store/bounces.h), once there is the file
+	[ -f "$home/bounces" ] && cp "$home/bounces" "$act/bounces"
 	if [ -f "$home/users" ]; then
 		# yescrypt salts are random: the hashes are masked
 		sed 's/^\([^#:][^:]*:[^:]*:\)[^:]*:/\1HASH:/' "$home/users" >"$act/users"

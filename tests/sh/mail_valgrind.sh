@@ -7,7 +7,8 @@
 # one nested too deeply and one with two From headers; a game against the
 # robot player (its think in a child process, traced too), a fault of the AI
 # and `oustpbm robot` playing the turn left over.  Each must exit as
-# it does without valgrind, with no memory error and no leak.  Prints "ok"/"not ok" lines.
+# it does without valgrind, with no memory error and no leak.  Delivery
+# reports (Gmail, Microsoft, a delay, Exim's plain text) too.  Prints "ok"/"not ok" lines.
 . "$(dirname "$0")/lib.sh"
 need valgrind "$bin"
 tmpdir
@@ -103,4 +104,9 @@ k=$((k + 1))
 vgfile "$tmp/deep" "a mail nested too deeply" 0
 n=$((n + 1))
 vgfile tests/hostile/two-from.eml "two From headers (exit 65)" 65
+# delivery reports, read by mail/dsn.c: a bounce counted, a delay warning, an Exim plain-text bounce
+for c in dsn-gmail dsn-exchange dsn-delayed-not-a-bounce dsn-exim-plain-text; do
+	n=$((n + 1))
+	vgfile tests/golden/$c/in.eml "a delivery report ($c)" 0
+done
 done_testing

@@ -87,8 +87,8 @@ static void test_usage(void)
 	for (i = 0; i < admincmd_count; i++) {
 		const struct admin_command *c = &admincmd_table[i];
 
-		snprintf(line, sizeof line, "oustpbm %s%s%s%s", c->flags & ADMINCMD_HOME ? "[-d DIR] " : "", c->name,
-		    c->synopsis[0] != '\0' ? " " : "", c->synopsis);
+		snprintf(line, sizeof line, "oustpbm %s%s%s%s", c->flags & (ADMINCMD_HOME | ADMINCMD_DIR) ? "[-d DIR] " : "",
+		    c->name, c->synopsis[0] != '\0' ? " " : "", c->synopsis);
 		ok(strstr(text, line) != NULL && strstr(text, c->summary) != NULL, "usage lists %s", c->name);
 	}
 	ok(strstr(text, "       oustpbm [-d DIR] show BOARD[#TURN]        a board as the players see it\n") != NULL,

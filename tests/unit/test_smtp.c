@@ -225,7 +225,8 @@ static void test_plain(void)
 	/* the sink's answers */
 	ok_int(send_one(ctx, "oust@example.net", "rcpt451@example.org", msg1), TRANSPORT_TEMPFAIL, "451 to RCPT");
 	ok(strstr(why, "451") != NULL, "the code is in the message: %s", why);
-	ok_int(send_one(ctx, "oust@example.net", "rcpt550@example.org", msg1), TRANSPORT_PERMFAIL, "550 to RCPT");
+	ok_int(send_one(ctx, "oust@example.net", "rcpt550@example.org", msg1), TRANSPORT_BOUNCED,
+	    "550 5.1.1 to RCPT: the address bounced");
 	ok(strstr(why, "550") != NULL, "the code is in the message: %s", why);
 	ok_int(send_one(ctx, "oust@example.net", "data451@example.org", msg1), TRANSPORT_TEMPFAIL, "451 to DATA");
 	ok_int(send_one(ctx, "oust@example.net", "data550@example.org", msg1), TRANSPORT_PERMFAIL, "550 to DATA");
