@@ -9,6 +9,7 @@
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
+#include "commands/web.h"
 #include "game/gamefile.h"
 #include "game/review.h"
 #include "outbox/outbox.h"
@@ -198,6 +199,9 @@ static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const
 			snprintf(why, whylen, "cannot keep the review: %s", store_error(st));
 			goto out;
 		}
+		/* the board's web page shows the chart of a finished game's review */
+		if (game_over(&g))
+			web_after_commit(cfg, st, &g);
 	}
 	if (review_mail(rc, &g, &r, u.address, u.fullname, &m) != REPLY_OK) {
 		snprintf(why, whylen, "cannot make the mail: %.300s", rc->err);
