@@ -81,7 +81,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw FORCE
+.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -179,6 +179,16 @@ hex-draw: build/tools/hexdraw
 build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h build/obj/game/rules.o
 	mkdir -p build/tools
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o
+# Oust solved on the hex board of side 3 (tests/tools/solvehex.c, src/game/solve.c): every
+# reachable position with its value and turns, then every entry checked against the rules
+# core (SOLVE_EVERY=K checks every K-th only).  Not part of check: see the README.
+SOLVE_EVERY ?= 1
+solve-hex3: build/tools/solvehex
+	build/tools/solvehex $(SOLVE_EVERY)
+
+build/tools/solvehex: tests/tools/solvehex.c src/game/rules.h src/game/solve.h build/obj/game/rules.o build/obj/game/solve.o
+	mkdir -p build/tools
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o build/obj/game/solve.o
 # Strength matches through GTP (tests/strength/strength.py): each level against
 # the random and greedy test players and the level below, on 9x9, 11x11 and the
 # hex board of side 7 (h7), alternating colours, with 95% intervals.  Long: not
