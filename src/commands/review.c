@@ -161,10 +161,15 @@ static bool load(struct store *st, long board, struct game *g, char *why, size_t
 	return true;
 }
 
-/* One request: the review computed (or kept), mailed to the user; false with why on a failure. */
+/*
+ * One request: the review computed (or kept), mailed to the user; false
+ * with why on a failure, *retry when it is worth trying again (every think
+ * slot busy).
+ */
 static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const struct config *cfg,
-    const struct reviews_request *q, char *why, size_t whylen)
+    const struct reviews_request *q, bool *retry, char *why, size_t whylen)
 {
+	struct store_lock slot = STORE_LOCK_INIT;
 	struct review_options o;
 	struct store_user u;
 	struct reply_mail m;
@@ -186,10 +191,16 @@ static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const
 	if (!load(st, q->board, &g, why, whylen))
 		goto out;
 	if (!kept(st, &g, &r)) {
+		/* a review is a think like the robot's turns: it holds a slot of robot_max_thinking */
+		if (!robot_slot_take(st, cfg, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
+			*retry = true;
+			goto out;
+		}
 		memset(&o, 0, sizeof o);
 		o.playouts = test_playouts();
 		o.seconds = (double)cfg->review_seconds;
 		vs = review_compute(&g, &o, &r);
+		store_unlock(&slot);
 		if (vs != REVIEW_OK) {
 			snprintf(why, whylen, "cannot review: %s", review_status_str(vs));
 			goto out;
@@ -214,6 +225,7 @@ static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const
 	}
 	ok = true;
 out:
+	store_unlock(&slot);
 	reply_mail_release(&m);
 	review_release(&r);
 	game_release(&g);
@@ -229,7 +241,7 @@ bool review_run(struct store *st, const struct config *cfg, const char *home, ti
 	enum store_status ss;
 	char why[400], oerr[OUTBOX_ERR_MAX], stamp[GAMEFILE_TIME_SIZE];
 	size_t n = 0, i;
-	bool ok = true;
+	bool ok = true, retry;
 
 	memset(stats, 0, sizeof *stats);
 	gamefile_time_str((int64_t)now, stamp);
@@ -247,10 +259,17 @@ bool review_run(struct store *st, const struct config *cfg, const char *home, ti
 	}
 	reply_init(&rc, cfg, home, now, NULL, NULL, "robot");
 	for (i = 0; i < n; i++) {
-		if (one(st, ob, &rc, cfg, &list[i], why, sizeof why)) {
+		retry = false;
+		if (one(st, ob, &rc, cfg, &list[i], &retry, why, sizeof why)) {
 			stats->done++;
 			store_log(st, "%s robot review board=%ld user=%s ok: review mailed", stamp, list[i].board,
 			    list[i].userid);
+		} else if (retry) {
+			/* left waiting for the next run */
+			stats->failed++;
+			store_log(st, "%s robot review board=%ld user=%s tempfail: %s; left for the next run", stamp,
+			    list[i].board, list[i].userid, why);
+			continue;
 		} else {
 			stats->failed++;
 			ok = false;

@@ -871,7 +871,7 @@ static char *next_for(const struct game *g, const struct reply_event *ev, const 
 		return tfinish(&t);
 	}
 	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, colour_name(c), symbol(c), g->rg.turn,
-	    game_user_is_robot(who) ? ": its answer comes by mail" : "");
+	    game_user_is_robot(who) ? ": its answer comes by mail within minutes" : "");
 	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !game_user_is_robot(who))
 		tprintf(&t, "Your comment was passed on to %s.\n", who);
 	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
@@ -891,7 +891,7 @@ static char *next_text(const struct game *g)
 	who = game_player_to_move(g);
 	if (game_user_is_robot(who)) {
 		/* nobody sends the robot's turns (robot.h) */
-		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail.\n", who,
+		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail within minutes.\n", who,
 		    g->rg.turn, who, colour_name(g->rg.to_move), symbol(g->rg.to_move));
 		return tfinish(&t);
 	}
