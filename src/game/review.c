@@ -124,17 +124,27 @@ static double result_value(enum rules_result res)
 struct search {
 	const struct review_options *o;
 	struct review *r;
-	int64_t share_ns;	/* a search's time when searching by time */
+	int64_t end_ns;		/* searching by time: when this part of the review is to end */
+	int left;		/* searches left in it */
 	struct ai_options ao;
 };
 
+/*
+ * The next search's budget: by time, an equal share of what is left of
+ * the part, so that a search that overran (a busy machine) is made up by
+ * the next ones; at least 10 ms.
+ */
 static void set_budget(struct search *s, uint64_t seed)
 {
+	int64_t now = now_ns(), share = (s->end_ns - now) / (s->left > 0 ? s->left : 1);
+
 	memset(&s->ao, 0, sizeof s->ao);
 	s->ao.level = AI_MAX_LEVEL;
 	s->ao.seed = seed;
 	s->ao.playouts = s->o->playouts;
-	s->ao.deadline_ns = s->o->playouts > 0 ? 0 : now_ns() + s->share_ns;
+	s->ao.deadline_ns = s->o->playouts > 0 ? 0 : now + (share > 10000000 ? share : 10000000);
+	if (s->left > 1)
+		s->left--;
 }
 
 /* Black's chance at rg (not over): the search's value, or the solver's. */
@@ -225,6 +235,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 	enum review_status rs = REVIEW_NO_MEMORY;
 	enum game_status gs;
 	int i, flagged = 0, searches;
+	int64_t start;
 
 	memset(out, 0, sizeof *out);
 	out->board = g->board;
@@ -243,7 +254,9 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 	s.r = out;
 	/* three quarters of the time for the values, the rest for the better turns */
 	searches = g->nturns + 1;
-	s.share_ns = (int64_t)(o->seconds * 1e9 * 0.75 / searches);
+	start = now_ns();
+	s.end_ns = start + (int64_t)(o->seconds * 1e9 * 0.75);
+	s.left = searches;
 	for (i = 0; i <= g->nturns; i++) {
 		if (i > 0 && g->turns[i - 1].action == GAME_PASS) {
 			value[i] = value[i - 1];	/* a pass changes nothing on the board */
@@ -274,7 +287,9 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 		if (review_kind_of(out, &out->turns[i]) != REVIEW_FINE && g->turns[i].action != GAME_PASS)
 			flagged++;
 	}
-	s.share_ns = (int64_t)(o->seconds * 1e9 * 0.25 / (flagged > 0 ? flagged : 1));
+	/* a better turn has a few placements: a share each, as many as an average turn's */
+	s.end_ns = start + (int64_t)(o->seconds * 1e9);
+	s.left = flagged * (g->nturns > 0 ? (int)((g->npoints + (size_t)g->nturns - 1) / (size_t)g->nturns) : 1);
 	for (i = 0; i < g->nturns; i++) {
 		struct review_turn *t = &out->turns[i];
 
