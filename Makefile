@@ -81,7 +81,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 FORCE
+.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -189,6 +189,19 @@ solve-hex3: build/tools/solvehex
 build/tools/solvehex: tests/tools/solvehex.c src/game/rules.h src/game/solve.h build/obj/game/rules.o build/obj/game/solve.o
 	mkdir -p build/tools
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o build/obj/game/solve.o
+# How far a proof search gets on the square 5x5 and the hex board of side 4 within caps of
+# positions and CPU seconds (tests/tools/solvebig.c; README: the solved board).  Not part of check.
+SOLVE_POSITIONS ?= 8000000
+SOLVE_SECONDS ?= 240
+solve-big: build/tools/solvebig
+	build/tools/solvebig square 5 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) black
+	build/tools/solvebig square 5 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) white
+	build/tools/solvebig hex 4 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) black
+	build/tools/solvebig hex 4 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) white
+
+build/tools/solvebig: tests/tools/solvebig.c src/game/rules.h build/obj/game/rules.o
+	mkdir -p build/tools
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o
 # Strength matches through GTP (tests/strength/strength.py): each level against
 # the random and greedy test players and the level below, on 9x9, 11x11 and the
 # hex board of side 7 (h7), alternating colours, with 95% intervals.  Long: not
