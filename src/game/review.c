@@ -55,9 +55,10 @@ enum review_kind review_kind_of(const struct review *r, const struct review_turn
 
 	if (r->exact)
 		return lost_a_win(t) ? REVIEW_BLUNDER : REVIEW_FINE;
-	if (d >= REVIEW_BLUNDER_DROP)
+	/* the chances are kept to 4 decimals: a drop of exactly the threshold counts */
+	if (d >= REVIEW_BLUNDER_DROP - 1e-6)
 		return REVIEW_BLUNDER;
-	if (d >= REVIEW_MISTAKE_DROP)
+	if (d >= REVIEW_MISTAKE_DROP - 1e-6)
 		return REVIEW_MISTAKE;
 	return REVIEW_FINE;
 }
