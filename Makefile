@@ -97,7 +97,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw FORCE
+.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
 
 all: deps oustpbm
 
@@ -201,6 +201,29 @@ hex-draw: build/tools/hexdraw
 	build/tools/hexdraw
 
 build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h build/obj/game/rules.o
+	mkdir -p build/tools
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o
+# Oust solved on the hex board of side 3 (tests/tools/solvehex.c, src/game/solve.c): every
+# reachable position with its value and turns, then every entry checked against the rules
+# core (SOLVE_EVERY=K checks every K-th only).  Not part of check: see the README.
+SOLVE_EVERY ?= 1
+solve-hex3: build/tools/solvehex
+	build/tools/solvehex $(SOLVE_EVERY)
+
+build/tools/solvehex: tests/tools/solvehex.c src/game/rules.h src/game/solve.h build/obj/game/rules.o build/obj/game/solve.o
+	mkdir -p build/tools
+	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o build/obj/game/solve.o
+# How far a proof search gets on the square 5x5 and the hex board of side 4 within caps of
+# positions and CPU seconds (tests/tools/solvebig.c; README: the solved board).  Not part of check.
+SOLVE_POSITIONS ?= 8000000
+SOLVE_SECONDS ?= 240
+solve-big: build/tools/solvebig
+	build/tools/solvebig square 5 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) black
+	build/tools/solvebig square 5 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) white
+	build/tools/solvebig hex 4 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) black
+	build/tools/solvebig hex 4 $(SOLVE_POSITIONS) $(SOLVE_SECONDS) white
+
+build/tools/solvebig: tests/tools/solvebig.c src/game/rules.h build/obj/game/rules.o
 	mkdir -p build/tools
 	$(CC) $(ALL_CFLAGS) -o $@ $< build/obj/game/rules.o
 # Strength matches through GTP (tests/strength/strength.py): each level against

@@ -191,6 +191,9 @@ static const struct key keys[] = {
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),
+	NUM_KEY(robot_max_thinking, 1, 1024, true),
+	NUM_KEY(review_seconds, 1, 3600, false),
+	NUM_KEY(max_reviews_per_day, 1, 1000, true),
 	NUM_KEY(userid_reserve_days, 0, 3650, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
@@ -233,6 +236,9 @@ void config_defaults(struct config *cfg)
 	cfg->max_registrations_per_hour = 100;
 	cfg->max_registrations_per_domain = 20;
 	cfg->robot_seconds = 5;
+	cfg->robot_max_thinking = 0;	/* the number of processors (robot.h) */
+	cfg->review_seconds = 120;
+	cfg->max_reviews_per_day = 3;
 	cfg->userid_reserve_days = 365;
 	cfg->test_time_set = false;
 	cfg->test_time = 0;
@@ -772,6 +778,9 @@ static const struct {
 	{ "sync", "file|filesystem: fsync each file and its directory, or one syncfs of the home's filesystem" },
 	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
 	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },
+	{ "robot_max_thinking", "robot turns thought at once on this host (more wait for oustpbm robot), 0 = the processors" },
+	{ "review_seconds", "seconds of search for one game review (review), shared out over its turns, 1..3600" },
+	{ "max_reviews_per_day", "reviews one account may ask for in a day, 0 = no limit" },
 	{ "max_registrations_per_hour", "accounts made by register in an hour, server-wide, 0 = no limit" },
 	{ "max_registrations_per_domain", "of those, accounts whose address is in one domain, 0 = no limit" },
 	{ "max_password_failures", "wrong passwords for one account in an hour that lock its password out, 0 = never" },

@@ -112,6 +112,15 @@
  *                                         turn, 1..600 (robot.h); keep it well
  *                                         under lock_timeout_ms, as the board
  *                                         stays locked while it thinks
+ *   robot_max_thinking (0)               robot turns thought at once on the
+ *                                         host, 1..1024, 0 = the number of
+ *                                         processors; a turn past the cap is
+ *                                         left to `oustpbm robot` (robot.h)
+ *   review_seconds     (120)             seconds of search for one game
+ *                                         review, 1..3600, shared out over its
+ *                                         turns (game/review.h)
+ *   max_reviews_per_day (3)              reviews one account may ask for in
+ *                                         24 hours, 1..1000, 0 = no limit
  *   userid_reserve_days (365)            days the user id of a closed account
  *                                         (signoff, oustpbm deluser) cannot be
  *                                         registered by anyone, 0..3650, so old
@@ -196,6 +205,9 @@ struct config {
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
+	unsigned long robot_max_thinking;	/* thinks at once on the host; 0 = the processors (robot.h) */
+	unsigned long review_seconds;	/* the search time of one review (game/review.h) */
+	unsigned long max_reviews_per_day;	/* per account; 0 = no limit */
 	unsigned long userid_reserve_days;	/* a closed account's id kept (store.h, reserved) */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;

@@ -10,6 +10,7 @@
 #include "commands/cleanup.h"
 #include "commands/edit.h"
 #include "commands/fsck.h"
+#include "commands/review.h"
 #include "commands/robot.h"
 #include "commands/web.h"
 #include "outbox/transport.h"
@@ -129,6 +130,7 @@ enum admin_status admin_robot(struct admin *a)
 {
 	const struct transport_ops *ops = transport_find(a->cfg.transport);
 	struct robot_stats stats;
+	struct review_stats rvstats = { 0, 0 };
 	struct outbox_stats fl;
 	struct outbox *ob = NULL;
 	enum robot_status rs;
@@ -142,6 +144,9 @@ enum admin_status admin_robot(struct admin *a)
 		return as;
 	rs = robot_run(a->st, &a->cfg, a->home, a->now, boards, (size_t)a->nargs, &stats);
 	free(boards);
+	/* the reviews asked for by mail (commands/review.h): only a run over every board does them */
+	if (a->nargs == 0 && !review_run(a->st, &a->cfg, a->home, a->now, &rvstats) && rs == ROBOT_OK)
+		rs = ROBOT_FAULT;
 	memset(&fl, 0, sizeof fl);
 	os = outbox_open(a->st, &ob, err, sizeof err);
 	if (os == OUTBOX_OK && ops != NULL)
@@ -155,6 +160,8 @@ enum admin_status admin_robot(struct admin *a)
 	store_log(a->st, "%s robot done: %u boards, %u robot turns played, %u left for the next run; "
 	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.played, stats.failed,
 	    fl.delivered, fl.deferred, fl.failed);
+	if (rvstats.done > 0 || rvstats.failed > 0)
+		store_log(a->st, "%s robot reviews: %u mailed, %u failed", a->stamp, rvstats.done, rvstats.failed);
 	if (as != ADMIN_OK)
 		return as;
 	switch (rs) {

@@ -484,6 +484,8 @@ enum process_status job_robot_answer(struct job *j)
 	int n = j->nmails;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
 	struct reply_mail *both = NULL;
+	struct store_lock slot = STORE_LOCK_INIT;
+	bool busy;
 	enum robot_status rs, cs = ROBOT_OK;
 	enum process_status ps = PROCESS_OK;
 	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
@@ -492,8 +494,16 @@ enum process_status job_robot_answer(struct job *j)
 	size_t dn;
 
 	snprintf(detail, sizeof detail, "%s", j->detail);
+	/* beyond robot_max_thinking thinks at once the turn is left for oustpbm robot (cron) */
+	busy = !robot_slot_take(j->st, &j->cfg, 0, &slot, why, sizeof why);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
-	rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	if (busy) {
+		rs = ROBOT_TEMPFAIL;
+		nt = 0;
+	} else {
+		rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+		store_unlock(&slot);
+	}
 	turn = g->rg.turn;
 	if (nt > 0) {
 		ev->then = &rt[0].ev;
@@ -522,7 +532,8 @@ enum process_status job_robot_answer(struct job *j)
 	if (rs != ROBOT_OK) {
 		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
 		    "oustpbm robot", turn, why);
-		fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
+		if (!busy)	/* a busy host is no fault */
+			fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
 		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
 			ps = job_reply(j, &mails[i]);
 	}

@@ -120,6 +120,15 @@ const struct mail_command mailcmd_table[] = {
 	  "The game record as an SGF file, attached, for any SGF viewer.",
 	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
 	  "for any SGF viewer: see [Game records](#game-records)" },
+	{ { "review", "review <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_CHANGE, review_run_mail,
+	  "The robot replays a finished game (or your game in progress\n"
+	  "against it) and mails you its review: each turn's chance to win,\n"
+	  "the costliest turns with better ones, and an SGF file.",
+	  "a review of a finished board (or of the sender's board in progress against the robot): Black's chance "
+	  "to win before and after every turn, the mistakes and blunders with the robot's better turns, an SGF "
+	  "file with the figures; queued for `oustpbm robot`, at most `max_reviews_per_day`: see "
+	  "[Game reviews](#game-reviews)" },
 	{ { "subscribe", "subscribe <userid> <password> all", "upw" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, observe_all,
 	  "",

@@ -99,7 +99,7 @@ mailcmd_fn challenge_run, challenge_accept, challenge_decline, challenge_list;
 mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all;
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
-mailcmd_fn record_sgf;
+mailcmd_fn record_sgf, review_run_mail;
 mailcmd_fn games_run, games_finished;
 mailcmd_fn preview_run, preview_moves;
 mailcmd_fn chat_run;

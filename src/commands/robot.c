@@ -21,6 +21,7 @@
 #include "game/ai.h"
 #include "game/gamefile.h"
 #include "game/rules.h"
+#include "game/solve.h"
 #include "mail/command.h"
 #include "store/active.h"
 #include "store/ratings.h"
@@ -166,6 +167,7 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 {
 	static struct answer a;	/* large: not on the stack */
 	struct rlimit nocore = { 0, 0 };
+	bool swap = false;
 	int x, y;
 
 	/* the think dies with the process that waits for it */
@@ -214,6 +216,12 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 				}
 		break;
 	case MODE_AI:
+		/* level 5 plays perfectly where the game is solved (game/solve.h: the hex board of side 3) */
+		if (o->level >= AI_MAX_LEVEL && solve_turn(&g->rg, a.turn.points, RULES_MAX_POINTS, &a.turn.n, &swap)) {
+			a.status = AI_OK;
+			a.turn.action = swap ? AI_SWAP : AI_PLACE;
+			break;
+		}
 		a.status = ai_play_turn(&g->rg, o, &a.turn);
 		break;
 	}
@@ -298,6 +306,42 @@ out:
 	else if (rs != ROBOT_OK && got < sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		snprintf(why, whylen, "the AI exited with status %d", WEXITSTATUS(status));
 	return rs;
+}
+
+/* ---- the cap on thinks at once ---- */
+
+bool robot_slot_take(struct store *st, const struct config *cfg, unsigned long wait_ms, struct store_lock *slot,
+    char *why, size_t whylen)
+{
+	char name[64];
+	unsigned long cap = cfg->robot_max_thinking, i;
+	long cpus;
+	enum store_status ss;
+
+	if (cap == 0) {
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		cap = cpus > 0 ? (unsigned long)cpus : 1;
+	}
+	if (cap > ROBOT_SLOTS_MAX)
+		cap = ROBOT_SLOTS_MAX;
+	for (i = 0; i < cap; i++) {
+		snprintf(name, sizeof name, ROBOT_SLOT_FILE, i);
+		ss = store_lock_path(st, name, 0, slot);
+		if (ss == STORE_OK)
+			return true;
+		if (ss != STORE_TIMEOUT) {
+			snprintf(why, whylen, "cannot count the thinks: %s", store_error(st));
+			return false;
+		}
+	}
+	if (wait_ms > 0) {
+		/* every slot busy: wait on one of them, a different one for each process */
+		snprintf(name, sizeof name, ROBOT_SLOT_FILE, (unsigned long)getpid() % cap);
+		if (store_lock_path(st, name, wait_ms, slot) == STORE_OK)
+			return true;
+	}
+	snprintf(why, whylen, "the robot thinks on %lu board%s already (robot_max_thinking)", cap, cap == 1 ? "" : "s");
+	return false;
 }
 
 /* ---- playing a turn ---- */
@@ -589,7 +633,7 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 
 static void one_board(struct run *r, long board)
 {
-	struct store_lock lock = STORE_LOCK_INIT;
+	struct store_lock lock = STORE_LOCK_INIT, slot = STORE_LOCK_INIT;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
 	struct reply_mail *m = NULL;
 	enum robot_status rs;
@@ -636,7 +680,17 @@ static void one_board(struct run *r, long board)
 	/* under the lock: a turn may have been played since the header was read */
 	if (!load(r, board, true, &g) || !robot_to_move(&g))
 		goto out;
+	/* a think slot (robot_max_thinking), waiting for one as long as a think lasts */
+	if (!robot_slot_take(r->st, r->cfg, (r->cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why,
+	    sizeof why)) {
+		store_log(r->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->stamp,
+		    board, why);
+		r->stats->failed++;
+		worse(r, ROBOT_TEMPFAIL);
+		goto out;
+	}
 	rs = robot_play_turns(&g, r->cfg, r->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	store_unlock(&slot);
 	if (rs != ROBOT_OK)
 		board_failed(r, board, rs, "turn %d: the robot could not play: %s; the game is left as it was",
 		    g.rg.turn, why);

@@ -84,6 +84,21 @@ bool robot_to_move(const struct game *g);
 /* The robot's level on g: its robot-level, else AI_DEFAULT_LEVEL. */
 int robot_level(const struct game *g);
 
+/*
+ * The cap on thinks at once on the host (robot_max_thinking, else the
+ * number of processors): a think holds one of the lock files
+ * ROBOT_SLOT_FILE 0..cap-1 in the home while it runs, so the count needs
+ * no daemon and a dead process frees its slot.  Take one, waiting at most
+ * wait_ms for a slot to free: true with *slot held (store_unlock() it),
+ * false when every slot stays busy (why says so) or a lock file cannot be
+ * used.  A mail takes one without waiting, and leaves the robot's turn to
+ * `oustpbm robot` when none is free; the run waits for one.
+ */
+#define ROBOT_SLOT_FILE "robot-thinking.%lu.lock"
+#define ROBOT_SLOTS_MAX 1024
+bool robot_slot_take(struct store *st, const struct config *cfg, unsigned long wait_ms, struct store_lock *slot,
+    char *why, size_t whylen);
+
 /* The robot's turn as played, for the mail and the log. */
 struct robot_turn {
 	struct reply_event ev;	/* what, actor, first, captured, dead_end; comment "" */

@@ -19,8 +19,10 @@
 #include "game/board.h"
 #include "game/gamefile.h"
 #include "game/html.h"
+#include "game/review.h"
 #include "mail/mailout.h"
 #include "mail/reply.h"
+#include "store/reviews.h"
 
 #define SUMMARY "boards.txt"
 #define PAGE_MAX (64L * 1024 * 1024)	/* bytes of an existing page compared */
@@ -718,6 +720,27 @@ static void turn_text(struct strbuf *b, const struct game *g, const struct game_
 
 /* ---- the pages ---- */
 
+/* A finished board's kept review (store/reviews.h), if any: its chart as inline SVG. */
+static void review_html(struct web *w, struct strbuf *b, const struct game *g)
+{
+	struct review r;
+	char *text = NULL, *svg = NULL, why[200];
+	size_t len;
+
+	if (reviews_read(w->st, g->board, &text, &len) != STORE_OK)
+		return;
+	if (review_parse(text, len, g, &r, why, sizeof why) == REVIEW_OK && r.nturns == g->nturns)
+		svg = review_chart_svg(g, &r);
+	if (svg != NULL) {
+		strbuf_puts(b, "<h2>Review</h2>\n<p>Black's chance to win after each turn, as the robot's review "
+		    "found it; the marks are the mistakes and blunders.</p>\n");
+		strbuf_puts(b, svg);
+	}
+	free(svg);
+	free(text);
+	review_release(&r);
+}
+
 static enum web_status board_page(struct web *w, const struct game *g)
 {
 	struct strbuf b = STRBUF_INIT;
@@ -757,6 +780,8 @@ static enum web_status board_page(struct web *w, const struct game *g)
 			strbuf_printf(&b, "<p>or, to take over Black's stones (the pie rule):</p>\n<pre class=\"command\">"
 			    "swap %ld#%d %s &lt;password&gt;</pre>\n", g->board, g->rg.turn, who);
 	}
+	if (game_over(g))
+		review_html(w, &b, g);
 	strbuf_puts(&b, "<h2>History</h2>\n");
 	if (g->nturns == 0)
 		strbuf_puts(&b, "<p>No turns yet.</p>\n");

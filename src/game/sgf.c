@@ -172,7 +172,7 @@ out:
 
 /* ---- writing ---- */
 
-static void point_name(const struct rules_board *b, int p, char out[3])
+void sgf_point_name(const struct rules_board *b, int p, char out[3])
 {
 	out[0] = (char)('a' + rules_x(b, p));
 	out[1] = (char)('a' + b->width - 1 - rules_y(b, p));
@@ -393,13 +393,13 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 			strbuf_puts(&b, "]");
 		}
 		if (st->point != RULES_NO_POINT) {
-			point_name(bd, st->point, pt);
+			sgf_point_name(bd, st->point, pt);
 			strbuf_printf(&b, "%s[%s]", st->color == RULES_BLACK ? "AB" : "AW", pt);
 		}
 		if (st->nremoved > 0) {
 			strbuf_puts(&b, "AE");
 			for (j = 0; j < st->nremoved; j++) {
-				point_name(bd, s.removed[st->removed + (size_t)j], pt);
+				sgf_point_name(bd, s.removed[st->removed + (size_t)j], pt);
 				strbuf_printf(&b, "[%s]", pt);
 			}
 		}

@@ -16,6 +16,7 @@
 #include "game/gamefile.h"
 #include "game/html.h"
 #include "game/rules.h"
+#include "game/review.h"
 #include "game/sgf.h"
 #include "mail/mailout.h"
 
@@ -74,6 +75,7 @@ struct html_mail {
 	const char *next_body;	/* plain text: that command as the reader's own, or NULL */
 	const char *recent;	/* plain text: history lines */
 	const char *ratings;	/* plain text: the players' ratings line (ratings_mail_line), NULL or "" for none */
+	const char *html;	/* HTML made by the game layer (a review's chart: game/review.h), after the intro, or NULL */
 };
 
 /*
@@ -869,7 +871,7 @@ static char *next_for(const struct game *g, const struct reply_event *ev, const 
 		return tfinish(&t);
 	}
 	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, colour_name(c), symbol(c), g->rg.turn,
-	    game_user_is_robot(who) ? ": its answer comes by mail" : "");
+	    game_user_is_robot(who) ? ": its answer comes by mail within minutes" : "");
 	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !game_user_is_robot(who))
 		tprintf(&t, "Your comment was passed on to %s.\n", who);
 	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
@@ -889,7 +891,7 @@ static char *next_text(const struct game *g)
 	who = game_player_to_move(g);
 	if (game_user_is_robot(who)) {
 		/* nobody sends the robot's turns (robot.h) */
-		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail.\n", who,
+		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail within minutes.\n", who,
 		    g->rg.turn, who, colour_name(g->rg.to_move), symbol(g->rg.to_move));
 		return tfinish(&t);
 	}
@@ -1187,6 +1189,8 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		html_text(&pieces[INTRO], hm->intro);
 		strbuf_puts(&pieces[INTRO], "</p>");
 	}
+	if (hm->html != NULL)
+		strbuf_puts(&pieces[INTRO], hm->html);
 	if (hm->stop != NULL && hm->stop[0] != '\0')
 		html_pre(&pieces[INTRO], hm->stop);
 	if (hm->comment != NULL && hm->comment[0] != '\0') {
@@ -1961,6 +1965,65 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
 	var(&rp.vs, "turns", turns);
 	var(&rp.vs, "status", status);
 	var(&rp.vs, "filename", filename);
+	return reply_finish(rc, REPLY_OK, &rp, out);
+}
+
+enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const struct reply_review *rv, struct reply_mail *out)
+{
+	char subject[200], status[200], board[24], filename[48], turns[16], dims[GAME_DIMENSIONS_SIZE];
+	char mistake[8], blunder[8];
+	struct reply_file file = { .data = rv->sgf, .len = rv->sgf_len, .type = SGF_MIME_TYPE, .name = filename };
+	struct html_mail hm = { .title = subject, .upto = g->nturns, .html = rv->chart_html };
+	struct reply_parts rp = { .tmpl = "review", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	    .g = g, .hm = &hm, .file = &file };
+
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(subject, sizeof subject, "Oust Board %ld review", g->board);
+	snprintf(filename, sizeof filename, "oust-%ld-review.sgf", g->board);
+	snprintf(turns, sizeof turns, "%d", g->nturns);
+	snprintf(mistake, sizeof mistake, "%d", (int)(REVIEW_MISTAKE_DROP * 100 + 0.5));
+	snprintf(blunder, sizeof blunder, "%d", (int)(REVIEW_BLUNDER_DROP * 100 + 0.5));
+	status_text(g, status, sizeof status);
+	hm.intro = rv->how;
+	hm.stop = rv->worst;
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
+	var(&rp.vs, "black", g->black);
+	var(&rp.vs, "white", g->white);
+	var(&rp.vs, "turns", turns);
+	var(&rp.vs, "status", status);
+	var(&rp.vs, "how", rv->how);
+	var(&rp.vs, "mistake", mistake);
+	var(&rp.vs, "blunder", blunder);
+	var(&rp.vs, "drawing", rv->table);
+	var(&rp.vs, "worst", rv->worst);
+	var(&rp.vs, "filename", filename);
+	return reply_finish(rc, REPLY_OK, &rp, out);
+}
+
+enum reply_status reply_review_queued(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, int ahead, struct reply_mail *out)
+{
+	char subject[200], board[24], waiting[80], turns[16], minutes[24];
+	struct reply_parts rp = { .tmpl = "reviewqueued", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name, .g = g };
+
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(subject, sizeof subject, "Oust Board %ld review queued", g->board);
+	snprintf(turns, sizeof turns, "%d", g->nturns);
+	if (ahead == 0)
+		snprintf(waiting, sizeof waiting, "no other review waits before it");
+	else
+		snprintf(waiting, sizeof waiting, "%d other review%s wait%s before it", ahead, ahead == 1 ? "" : "s",
+		    ahead == 1 ? "s" : "");
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "turns", turns);
+	var(&rp.vs, "waiting", waiting);
+	/* the robot's cron run comes every 5 minutes (scripts/crontab); each review before takes its time */
+	snprintf(minutes, sizeof minutes, "%lu",
+	    5 + ((unsigned long)ahead + 1) * rc->cfg->review_seconds / 60 + 1);
+	var(&rp.vs, "minutes", minutes);
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 

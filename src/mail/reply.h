@@ -276,6 +276,24 @@ enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const
  */
 enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
+/*
+ * review <board>, done: the review's texts (game/review.h: the table, the
+ * costliest turns, the chart's HTML) and its SGF (len bytes) attached as
+ * oust-<board>-review.sgf; how says how it was computed ("400 playouts a
+ * placement", "proved by the solver").
+ */
+struct reply_review {
+	const char *table, *worst, *chart_html, *how;
+	const char *sgf;
+	size_t sgf_len;
+};
+enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const struct reply_review *rv, struct reply_mail *out);
+
+/* review <board>, queued: ahead requests wait before it; the robot's run comes every few minutes. */
+enum reply_status reply_review_queued(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, int ahead, struct reply_mail *out);
+
 /* Which of a player's boards `games` lists. */
 enum reply_games_filter {
 	REPLY_GAMES_ALL = 0,	/* every board (the default) */

@@ -47,6 +47,7 @@ EOF
 	lockboard=
 	ago=0
 	caseenv=
+	after=
 	why=
 	if [ -f "$case/setup" ]; then
 		while IFS= read -r line || [ -n "$line" ]; do
@@ -83,6 +84,16 @@ EOF
 				# env NAME=VALUE: set for the setup's mails and in.eml (a test setting)
 				caseenv="$caseenv $rest"
 				;;
+			admin)
+				# admin ARGS: an admin command on the home at this point (oustpbm robot); it must exit 0
+				env $caseenv OUSTPBM_TEST_TIME=$((T0 + 60 * n + 30)) "$bin" -d "$home" $rest \
+				    >/dev/null 2>"$work/why" || { why="setup 'admin $rest' failed: $(cat "$work/why")"; break; }
+				;;
+			after)
+				# after ARGS: an admin command run after in.eml, its mails compared too (oustpbm robot)
+				after="$after
+$rest"
+				;;
 			*)
 				why="unknown setup line '$line'"
 				break
@@ -109,6 +120,13 @@ EOF
 	env $caseenv OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$home" <"$case/in.eml" >"$work/stdout" 2>"$work/stderr"
 	echo $? >"$act/exit"
 	release_lock
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		env $caseenv OUSTPBM_TEST_TIME=$((T0 + 3660)) "$bin" -d "$home" $line >>"$work/stdout" 2>>"$work/stderr"
+		echo "after $line: exit $?" >>"$act/exit"
+	done <<EOF
+$after
+EOF
 	store_sum "$home" >"$work/sum.after"
 	if cmp -s "$work/sum.before" "$work/sum.after"; then
 		echo unchanged >"$act/store"

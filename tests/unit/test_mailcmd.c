@@ -114,6 +114,7 @@ static void test_parse_each(void)
 		{ "show", "show 101#2" },
 		{ "history", "history 101" },
 		{ "sgf", "sgf 101" },
+		{ "review", "review 101 alice secret" },
 		{ "chat", "chat 101 alice secret" },
 		{ "games", "games alice next" },
 		{ "finished", "finished" },

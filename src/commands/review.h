@@ -1,0 +1,35 @@
+/*
+ * review: the mail command `review <board> <userid> <password>` and the
+ * run of `oustpbm robot` that does the reviews it queued.
+ *
+ * A finished board may be reviewed by anyone with an account; a board in
+ * progress only by its players, and only against the robot (a review is
+ * advice).  A review kept beside the board (store/reviews.h) for as many
+ * turns as the board has is mailed at once; else the request is queued
+ * (at most max_reviews_per_day a user), the reply says when to expect it,
+ * and review_run() computes it (game/review.h: review_seconds of search,
+ * or OUSTPBM_TEST_ROBOT_PLAYOUTS a placement, as the robot's test setting,
+ * so that tests are deterministic), keeps it, and mails it to the user.
+ */
+#ifndef OUSTPBM_COMMANDS_REVIEW_H
+#define OUSTPBM_COMMANDS_REVIEW_H
+
+#include <time.h>
+
+#include "base/config.h"
+#include "store/store.h"
+
+/* What one review_run() did. */
+struct review_stats {
+	unsigned done;		/* reviews mailed */
+	unsigned failed;	/* left for the next run, or dropped (a board gone) */
+};
+
+/*
+ * Do every waiting review of st at time now; home is for the templates.
+ * Returns false if one failed for a reason the next run may not have
+ * (logged and on stderr).
+ */
+bool review_run(struct store *st, const struct config *cfg, const char *home, time_t now, struct review_stats *stats);
+
+#endif

@@ -1,0 +1,184 @@
+/* reviews: the queue of game reviews and the kept reviews.  See reviews.h. */
+#include "store/reviews.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+
+static bool parse_line(const char *line, size_t len, void *rec, const char **why)
+{
+	struct reviews_request *r = rec;
+	char buf[200], state[16];
+	long long t;
+
+	if (len >= sizeof buf) {
+		*why = "is too long";
+		return false;
+	}
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "%lld %ld %32s %15s", &t, &r->board, r->userid, state) != 4 || t < 0 ||
+	    !ident_userid_ok(r->userid) || (strcmp(state, "waiting") != 0 && strcmp(state, "done") != 0)) {
+		*why = "is not 'time board userid waiting|done'";
+		return false;
+	}
+	r->time = (int64_t)t;
+	r->done = state[0] == 'd';
+	return true;
+}
+
+static enum store_status read_all(struct store *st, struct reviews_request **list, size_t *n)
+{
+	enum store_status ss;
+
+	*list = NULL;
+	*n = 0;
+	ss = store_read_records(st, REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, sizeof **list, parse_line, (void **)list,
+	    NULL, n);
+	if (ss == STORE_NOT_FOUND) {
+		*list = NULL;
+		*n = 0;
+		return STORE_OK;
+	}
+	return ss;
+}
+
+/* The queue file again: done lines older than a day dropped. */
+static enum store_status write_all(struct store *st, const struct reviews_request *list, size_t n, int64_t now)
+{
+	struct strbuf b = STRBUF_INIT;
+	enum store_status ss;
+	char *text;
+	size_t i;
+
+	strbuf_puts(&b, "# review requests: time board userid waiting|done (oustpbm review)\n");
+	for (i = 0; i < n; i++)
+		if (!list[i].done || list[i].time > now - REVIEWS_DAY)
+			strbuf_printf(&b, "%" PRId64 " %ld %s %s\n", list[i].time, list[i].board, list[i].userid,
+			    list[i].done ? "done" : "waiting");
+	text = strbuf_finish(&b);
+	if (text == NULL)
+		return STORE_TEMPFAIL;
+	ss = store_write_file(st, REVIEWS_QUEUE_FILE, text, strlen(text));
+	free(text);
+	return ss;
+}
+
+enum store_status reviews_request(struct store *st, long board, const char *userid, int64_t now,
+    unsigned long max_per_day, unsigned long timeout_ms, enum reviews_outcome *out, int *ahead)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct reviews_request *list = NULL, *grown;
+	enum store_status ss;
+	size_t n = 0, i;
+	unsigned long today = 0;
+	int waiting = 0;
+
+	*ahead = 0;
+	ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = read_all(st, &list, &n);
+	if (ss != STORE_OK)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!list[i].done)
+			waiting++;
+		if (!list[i].done && list[i].board == board && strcmp(list[i].userid, userid) == 0) {
+			*out = REVIEWS_ALREADY;
+			*ahead = waiting - 1;
+			goto out;
+		}
+		if (strcmp(list[i].userid, userid) == 0 && list[i].time > now - REVIEWS_DAY)
+			today++;
+	}
+	if (max_per_day > 0 && today >= max_per_day) {
+		*out = REVIEWS_DAILY_LIMIT;
+		goto out;
+	}
+	if (waiting >= REVIEWS_QUEUE_MAX) {
+		*out = REVIEWS_FULL;
+		goto out;
+	}
+	grown = realloc(list, (n + 1) * sizeof *list);
+	if (grown == NULL) {
+		ss = STORE_TEMPFAIL;
+		goto out;
+	}
+	list = grown;
+	memset(&list[n], 0, sizeof list[n]);
+	list[n].time = now;
+	list[n].board = board;
+	snprintf(list[n].userid, sizeof list[n].userid, "%s", userid);
+	ss = write_all(st, list, n + 1, now);
+	*out = REVIEWS_QUEUED;
+	*ahead = waiting;
+out:
+	store_unlock(&lock);
+	free(list);
+	return ss;
+}
+
+enum store_status reviews_waiting(struct store *st, struct reviews_request **list, size_t *n)
+{
+	enum store_status ss = read_all(st, list, n);
+	size_t i, k = 0;
+
+	if (ss != STORE_OK)
+		return ss;
+	for (i = 0; i < *n; i++)
+		if (!(*list)[i].done)
+			(*list)[k++] = (*list)[i];
+	*n = k;
+	return STORE_OK;
+}
+
+enum store_status reviews_finish(struct store *st, long board, const char *userid, int64_t now,
+    unsigned long timeout_ms)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct reviews_request *list = NULL;
+	enum store_status ss;
+	size_t n = 0, i;
+
+	ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = read_all(st, &list, &n);
+	if (ss != STORE_OK)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (!list[i].done && list[i].board == board && strcmp(list[i].userid, userid) == 0)
+			list[i].done = true;
+	ss = write_all(st, list, n, now);
+out:
+	store_unlock(&lock);
+	free(list);
+	return ss;
+}
+
+static bool review_path(long board, char *buf, size_t size)
+{
+	return snprintf(buf, size, "games/%ld.review", board) < (int)size;
+}
+
+enum store_status reviews_read(struct store *st, long board, char **text, size_t *len)
+{
+	char path[64];
+
+	if (!review_path(board, path, sizeof path))
+		return STORE_BAD_ID;
+	return store_read_file(st, path, 256 * 1024, text, len);
+}
+
+enum store_status reviews_write(struct store *st, long board, const char *text, size_t len)
+{
+	char path[64];
+
+	if (!review_path(board, path, sizeof path))
+		return STORE_BAD_ID;
+	return store_write_file(st, path, text, len);
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# review: game reviews end to end (the mail cases are golden cases named
+# review-*).  A finished 5x5 game is reviewed by `oustpbm robot` with a
+# fixed playout budget: the same review in two homes, kept beside the game
+# and done once; its SGF attachment read by Debian's sgf2dg (every better
+# turn a variation) and by `oustpbm import` (the main line is the game);
+# the board's web page shows the chart as SVG, valid HTML5.
+. "$(dirname "$0")/lib.sh"
+need "$PY" sgf2dg tidy
+tmpdir
+export OUSTPBM_TEST_ROBOT_PLAYOUTS=200
+
+# game HOME: register, a finished game on board 101, and carol asks for its review
+game() {
+	k=0
+	while read -r from subject; do
+		k=$((k + 1))
+		mail "$from" "$subject" "review.$k@example.org" | deliver "$1" $((T0 + 60 * k))
+	done <<EOF
+alice@example.org register alice secret Alice
+bob@example.com register bob hunter2
+carol@example.net register carol pw3 Carol
+alice@example.org challenge alice secret bob -size=5
+alice@example.org move 101#1 alice secret C3
+bob@example.com move 101#2 bob hunter2 A5
+alice@example.org move 101#3 alice secret E1
+bob@example.com move 101#4 bob hunter2 D3
+alice@example.org move 101#5 alice secret C2,A1
+bob@example.com move 101#6 bob hunter2 B4
+alice@example.org move 101#7 alice secret C4,B5
+bob@example.com move 101#8 bob hunter2 D5
+alice@example.org move 101#9 alice secret C5
+carol@example.net review 101 carol pw3
+EOF
+}
+
+h=$tmp/home
+mkhome "$h" 'web_dir = site'
+game "$h"
+check "the request is queued" grep -q "^[0-9]* 101 carol waiting" "$h/reviews"
+check "oustpbm robot does it: exit 0" sh -c "OUSTPBM_TEST_TIME=$((T0 + 3600)) '$bin' -d '$h' robot"
+check "... the request is done, the review kept beside the game" sh -c \
+    "grep -q '^[0-9]* 101 carol done' '$h/reviews' && head -1 '$h/games/101.review' | grep -q '^oustpbm review 1'"
+check "... a line a turn" sh -c "[ \$(grep -c '^turn ' '$h/games/101.review') = 9 ]"
+m=$(newest "$h" carol@example.net)
+check "... mailed to carol with the table and an SGF attachment" sh -c \
+    "grep -q '^Subject: Oust Board 101 review' '$m' && grep -q 'Black.s chance' '$m' && grep -q 'filename=oust-101-review.sgf' '$m'"
+
+# the same review in a second home: the fixed budget makes it deterministic
+h2=$tmp/home2
+mkhome "$h2"
+game "$h2"
+OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$h2" robot >/dev/null 2>&1
+check "the same game reviewed in another home gives the same review" cmp -s "$h/games/101.review" "$h2/games/101.review"
+
+# once: another request is answered at once from the kept review
+mail bob@example.com "review 101 bob hunter2" review.b@example.org | deliver "$h" $((T0 + 4000))
+check "a second request is answered at once from the kept review" sh -c \
+    "grep -q 'review of 9 turns sent (kept)' '$h/log' && ! grep -q ' 101 bob ' '$h/reviews'"
+
+"$PY" - "$m" "$tmp/review.sgf" <<'EOP'
+import email, sys
+msg = email.message_from_binary_file(open(sys.argv[1], "rb"))
+for part in msg.walk():
+    if part.get_content_type() == "application/x-go-sgf":
+        open(sys.argv[2], "wb").write(part.get_payload(decode=True))
+EOP
+nvar=$(grep -c ' better ' "$h/games/101.review")
+check "the review has better turns ($nvar)" test "$nvar" -gt 0
+check "sgf2dg reads the review's SGF, every better turn a variation" sh -c \
+    "sgf2dg -converter ASCII -i '$tmp/review.sgf' -o '$tmp/dg.txt' >'$tmp/dg.log' 2>&1 &&
+     [ \$(grep -c '^Converting Variation [0-9]*\$' '$tmp/dg.log') = $nvar ]"
+check "... each turn's comment holds its figures" sh -c \
+    "[ \$(grep -c \"Black's chance to win: [0-9]*% before, [0-9]*% after\" '$tmp/review.sgf') = 9 ]"
+h3=$tmp/home3
+mkhome "$h3"
+check "oustpbm import reads its main line: the game file of the board" sh -c \
+    "'$bin' -d '$h3' import '$tmp/review.sgf' 101 >/dev/null 2>&1 && cmp -s '$h/games/101.game' '$h3/games/101.game'"
+
+b=$h/site/board/101.html
+check "the board's web page shows the review's chart as SVG" grep -q '<svg class="review"' "$b"
+check "... valid HTML5" sh -c "tidy -q -e --doctype html5 '$b' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
+
+done_testing

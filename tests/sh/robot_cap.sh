@@ -1,0 +1,50 @@
+#!/bin/sh
+# robot_cap: robot_max_thinking, the thinks at once on a host, counted with
+# the lock files robot-thinking.N.lock of the home.  With every slot held
+# by another process, a human's move is answered alone (the robot's answer
+# "comes by mail within minutes"), the robot's turn left for `oustpbm
+# robot`, which plays it once a slot is free; a slot freed by a process
+# that died is free again; and a review waits for a slot the same way.
+. "$(dirname "$0")/lib.sh"
+need "$PY"
+tmpdir
+export OUSTPBM_TEST_ROBOT=first
+
+h=$tmp/home
+mkhome "$h" 'robot_max_thinking = 1' 'robot_seconds = 1' 'max_mails_per_hour = 0'
+k=0
+send_at() { # FROM SUBJECT
+	k=$((k + 1))
+	mail "$1" "$2" "cap.$k@example.org" | deliver "$h" $((T0 + 60 * k))
+}
+send_at alice@example.org 'register alice secret'
+send_at alice@example.org 'challenge alice secret robot -size=5 -noswap'
+send_at alice@example.org 'move 101#1 alice secret C3'
+check "a free slot: the robot answers in the same delivery" grep -q 'turn 2: robot played' "$h/log"
+
+hold_lock "$h/robot-thinking.0.lock"
+send_at alice@example.org 'move 101#3 alice secret E5'
+check "... every slot held: the move is handled, exit 0" test $? = 0
+check "... the log says the robot's turn is left for oustpbm robot" sh -c \
+    "tail -1 '$h/log' | grep -q 'turn 3: alice played E5; turn 4: the robot could not play (the robot thinks on 1 board already (robot_max_thinking)): left for oustpbm robot'"
+check "... nothing on stderr: a busy host is no fault" test ! -s "$tmp/stderr"
+m=$(newest "$h" alice@example.org)
+check "... the human's reply says the robot answers by mail within minutes" grep -q 'its answer comes by mail within minutes' "$m"
+check "... the board waits for the robot" grep -q '^turn: 4' "$h/games/101.game"
+OUSTPBM_TEST_TIME=$((T0 + 3600)) OUSTPBM_TEST_ROBOT=first "$bin" -d "$h" robot >/dev/null 2>&1
+check "oustpbm robot with the slot still held leaves it for the next run" sh -c \
+    "grep -q 'robot board=101 tempfail: the robot thinks on 1 board already' '$h/log' && grep -q '^turn: 4' '$h/games/101.game'"
+release_lock
+OUSTPBM_TEST_TIME=$((T0 + 3700)) OUSTPBM_TEST_ROBOT=first "$bin" -d "$h" robot >/dev/null 2>&1
+check "the slot freed (its holder died): oustpbm robot plays the turn" sh -c \
+    "grep -q 'robot board=101 ok: turn 4: robot played' '$h/log' && grep -q '^turn: 5' '$h/games/101.game'"
+check "... and mails it to alice" grep -q 'Turn 4: robot played' "$(newest "$h" alice@example.org)"
+
+# a second slot: one held, the other free, the robot answers at once
+sed -i 's/^robot_max_thinking = 1$/robot_max_thinking = 2/' "$h/oustpbm.conf"
+hold_lock "$h/robot-thinking.0.lock"
+send_at alice@example.org 'move 101#5 alice secret E3'
+check "robot_max_thinking = 2, one slot held: the robot answers in the same delivery" sh -c \
+    "tail -1 '$h/log' | grep -q 'turn 6: robot played'"
+release_lock
+done_testing

@@ -1,0 +1,154 @@
+/*
+ * test_review: the game layer of `review` (game/review.h): a finished 5x5
+ * game reviewed with a fixed playout budget (the same twice), its kept
+ * text read back and every malformed one refused, the thresholds, the
+ * costliest turns in order, the SGF with its variations read back by
+ * sgf_parse, and the hex board of side 3 reviewed by the solver.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/review.h"
+#include "game/sgf.h"
+#include "t.h"
+
+static struct game G;
+
+/* play "C3;A5;E1;..." (turns separated by ';', placements by ','), alternating alice and bob */
+static void play(const char *turns)
+{
+	char buf[400], *save = NULL, *t, *save2 = NULL, *p;
+	int pts[16], n, k = 0;
+
+	snprintf(buf, sizeof buf, "%s", turns);
+	for (t = strtok_r(buf, ";", &save); t != NULL; t = strtok_r(NULL, ";", &save), k++) {
+		n = 0;
+		for (p = strtok_r(t, ",", &save2); p != NULL; p = strtok_r(NULL, ",", &save2))
+			pts[n++] = rules_parse_point(&G.rg.board, p, (int)strlen(p));
+		if (game_move(&G, game_player_to_move(&G), pts, n, 1700000000 + k, NULL) != GAME_OK) {
+			fprintf(stderr, "bad test game at turn %d\n", k + 1);
+			abort();
+		}
+	}
+}
+
+static enum review_status parse(const char *text, struct review *r)
+{
+	char why[200];
+
+	return review_parse(text, strlen(text), &G, r, why, sizeof why);
+}
+
+int main(void)
+{
+	struct review_options o = { .playouts = 200, .seconds = 0, .seed = 1 };
+	struct review r, r2, back;
+	struct review_turn t;
+	struct game g2;
+	struct sgf_error err;
+	char *text = NULL, *text2 = NULL, *sgf, *bad;
+	size_t len, len2, slen;
+	int idx[REVIEW_WORST_MAX], n, i;
+
+	game_init(&G, 101, 5, true, "alice", "bob", 1700000000);
+	play("C3;A5;E1;D3;C2,A1;B4;C4,B5;D5;C5");
+	ok(game_over(&G) && G.rg.result == RULES_BLACK_WINS, "the test game is over: black won");
+
+	ok_int(review_compute(&G, &o, &r), REVIEW_OK, "a finished game is reviewed");
+	ok_int(r.nturns, 9, "... a line a turn");
+	ok(!r.exact && r.playouts > 0, "... by the search, not the solver");
+	ok(r.turns[8].after == 1.0, "... the last turn's after is the result: black won");
+	for (i = 1; i < r.nturns; i++)
+		if (r.turns[i].before != r.turns[i - 1].after)
+			break;
+	ok_int(i, r.nturns, "... each turn's before is the turn before's after");
+	ok_int(review_compute(&G, &o, &r2), REVIEW_OK, "reviewed again");
+	ok(review_format(&r, &G, &text, &len) == REVIEW_OK && review_format(&r2, &G, &text2, &len2) == REVIEW_OK &&
+	    len == len2 && memcmp(text, text2, len) == 0, "... the same review: a fixed budget is deterministic");
+
+	ok_int(review_parse(text, len, &G, &back, err.msg, sizeof err.msg), REVIEW_OK, "the kept text reads back");
+	ok(back.nturns == r.nturns && back.playouts == r.playouts, "... the same turns and playouts");
+	for (i = 0; i < r.nturns; i++)
+		if (back.turns[i].nbetter != r.turns[i].nbetter || back.turns[i].better_swap != r.turns[i].better_swap ||
+		    (r.turns[i].nbetter > 0 && back.turns[i].better[0] != r.turns[i].better[0]))
+			break;
+	ok_int(i, r.nturns, "... the same better turns");
+	review_release(&back);
+
+	/* malformed kept files */
+	ok_int(parse("oustpbm review 2\n", &back), REVIEW_BAD_FILE, "another version: refused");
+	ok_int(parse("oustpbm review 1\nboard 102\nturns 0\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
+	    "another board's: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 10\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
+	    "more turns than the game: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
+	    "a turn line missing: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 1.5\n", &back),
+	    REVIEW_BAD_FILE, "a chance over 1: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.5 better Z9 "
+	    "captures 0\n", &back), REVIEW_BAD_FILE, "a better turn off the board: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 2 x 0.5 0.5\n", &back),
+	    REVIEW_BAD_FILE, "turn lines out of order: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact maybe\nplayouts 0\nturn 1 x 0.5 0.5\n", &back),
+	    REVIEW_BAD_FILE, "exact neither yes nor no: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 better C3,D3 "
+	    "captures 1\n", &back), REVIEW_OK, "a good one-turn review reads");
+	ok(back.turns[0].nbetter == 2 && back.turns[0].better_captured == 1, "... with its better turn");
+	review_release(&back);
+	bad = calloc(1, REVIEW_FILE_MAX + 2);
+	ok(bad != NULL && review_parse(bad, REVIEW_FILE_MAX + 1, &G, &back, err.msg, sizeof err.msg) == REVIEW_BAD_FILE,
+	    "too long: refused");
+	free(bad);
+
+	/* the thresholds */
+	memset(&t, 0, sizeof t);
+	t.color = RULES_BLACK;
+	t.before = 0.60;
+	t.after = 0.46;
+	ok_int(review_kind_of(&r, &t), REVIEW_FINE, "black loses 14 points: fine");
+	t.after = 0.45;
+	ok_int(review_kind_of(&r, &t), REVIEW_MISTAKE, "... 15: a mistake");
+	t.after = 0.30;
+	ok_int(review_kind_of(&r, &t), REVIEW_BLUNDER, "... 30: a blunder");
+	t.color = RULES_WHITE;
+	ok_int(review_kind_of(&r, &t), REVIEW_FINE, "the same for white is a gain");
+
+	n = review_worst(&r, idx);
+	for (i = 1; i < n; i++)
+		if (review_drop(&r.turns[idx[i]]) > review_drop(&r.turns[idx[i - 1]]))
+			break;
+	ok(n > 0 && i == n, "the costliest turns, the costliest first (%d)", n);
+
+	/* the SGF: the main line is the game, the better turns are variations */
+	sgf = review_sgf(&G, &r, &slen);
+	ok(sgf != NULL && strstr(sgf, "Black's chance to win: ") != NULL, "the SGF has the figures in its comments");
+	for (i = 0, n = 0; i < r.nturns; i++)
+		n += r.turns[i].nbetter > 0;
+	ok(n > 0 && sgf != NULL && strstr(sgf, "The robot's turn") != NULL, "... and %d variations", n);
+	memset(&g2, 0, sizeof g2);
+	ok(sgf != NULL && sgf_parse(sgf, slen, &g2, &err) == SGF_OK && g2.nturns == G.nturns, "sgf_parse reads its main line");
+	game_release(&g2);
+	free(sgf);
+
+	free(text);
+	free(text2);
+	review_release(&r);
+	review_release(&r2);
+	game_release(&G);
+
+	/* the solved board: proved values, the turn that lost the game */
+	game_init_shape(&G, 102, RULES_HEX, 3, false, "alice", "bob", 1700000000);
+	play("a1;c4;c2;c3,b2");
+	ok(game_over(&G) && G.rg.result == RULES_WHITE_WINS, "a hex-3 game white won");
+	ok_int(review_compute(&G, &o, &r), REVIEW_OK, "reviewed");
+	ok(r.exact && r.turns[0].before == 1.0 && r.turns[0].after == 0.0, "... exact: a1 lost black's won game");
+	ok_int(review_kind_of(&r, &r.turns[0]), REVIEW_BLUNDER, "... a blunder");
+	ok(r.turns[0].nbetter == 1, "... with a winning placement instead");
+	for (i = 1; i < r.nturns; i++)
+		if (review_kind_of(&r, &r.turns[i]) != REVIEW_FINE)
+			break;
+	ok_int(i, r.nturns, "... the only one");
+	review_release(&r);
+	game_release(&G);
+	return t_done();
+}
