@@ -195,6 +195,22 @@ static void fresh_send(char *msg, size_t size, const struct game *g)
 		memcpy(msg, out, (size_t)n + 1);
 }
 
+/*
+ * A mail answering the board mail of an earlier turn of g (its Message-ID:
+ * mailfind.h): the refusal says so first, then shows the board, and only
+ * then the command to send, so a copied command is not sent blind.
+ */
+static void old_mail_note(struct job *j, const struct game *g)
+{
+	const struct mailfind_answered *a = &j->found.answered;
+
+	j->rc.note[0] = '\0';
+	if (g == NULL || a->kind != MAILFIND_BOARD || a->board != g->board || a->turns + 1 >= g->rg.turn)
+		return;
+	snprintf(j->rc.note, sizeof j->rc.note, "You answered the mail of turn %d; board %ld is now at turn %d: "
+	    "look at the board below before you send.", a->turns + 1, g->board, g->rg.turn);
+}
+
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
 {
 	enum process_status ps;
@@ -257,8 +273,10 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	free(text);
 	if (g != NULL && g->board == j->board)
 		fresh_send(msg, sizeof msg, g);
+	old_mail_note(j, g);
 	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
+	j->rc.note[0] = '\0';
 	if (peeked)
 		game_release(&peek);
 	ps = job_send(j, rs, &m);

@@ -317,7 +317,7 @@ bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfin
 	if (!ident_userid_ok(a->userid))
 		return false;
 	a->kind = MAILFIND_BOARD;
-	if (np == 5 && len[3] == 4 && strncmp(p[3], "chat", 4) == 0)
+	if (np == 5 && len[3] >= 4 && strncmp(p[3], "chat", 4) == 0)
 		a->kind = MAILFIND_CHAT;
 	else if (np == 5 && !(len[3] == 8 && strncmp(p[3], "reminder", 8) == 0))
 		return false;

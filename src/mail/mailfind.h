@@ -36,7 +36,7 @@
  * of In-Reply-To and References that are the server's: a board mail is
  * <board>.<turn>.<userid>.<time>@<domain> (reply.c), a reminder
  * <board>.<turn>.<userid>.reminder.<time>@..., a chat mail
- * <board>.<turn>.<userid>.chat.<time>@...; <turn> is the number of turns
+ * <board>.<turn>.<userid>.chat<hash>.<time>@...; <turn> is the number of turns
  * played when it was sent, <userid> its reader.
  *
  * To extend: a new source (a reply token in the Subject, placements
