@@ -269,7 +269,7 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 	return empty(out, g, res->subject_board);
 }
 
-/* Digits only, at least one: their value into *v (false if over INT_MAX-ish bounds). */
+/* One to nine digits: their value into *v. */
 static bool digits(const char *s, size_t n, long *v)
 {
 	size_t i;
@@ -285,11 +285,22 @@ static bool digits(const char *s, size_t n, long *v)
 	return true;
 }
 
+/* A time: digits only, at least one. */
+static bool all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0;
+}
+
 bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfind_answered *a)
 {
 	const char *at, *p[6];
 	size_t np = 0, len[6];
-	long turns, t;
+	long turns;
 
 	memset(a, 0, sizeof *a);
 	if (id == NULL || own_domain == NULL || (at = strrchr(id, '@')) == NULL || strcasecmp(at + 1, own_domain) != 0)
@@ -309,7 +320,7 @@ bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfin
 	if (np != 4 && np != 5)
 		return false;
 	if (!ident_board_parse(p[0], len[0], &a->board) || !digits(p[1], len[1], &turns) ||
-	    !digits(p[np - 1], len[np - 1], &t) || len[2] > IDENT_USERID_MAX)
+	    !all_digits(p[np - 1], len[np - 1]) || len[2] > IDENT_USERID_MAX)
 		return false;
 	a->turns = (int)turns;
 	memcpy(a->userid, p[2], len[2]);
