@@ -24,7 +24,8 @@ struct scan {
 	struct command *complete;	/* the first complete, not weak command */
 	struct command *weak;	/* the first weak one (command_weak) */
 	struct command *tried;	/* the likeliest line that did not parse */
-	bool has_complete, has_weak;
+	struct command *after_colon;	/* "Here is my move: move 101 ...": the first such complete command */
+	bool has_complete, has_weak, has_after_colon;
 	enum command_status tried_st;
 	enum rank tried_rank;
 	size_t lines;
@@ -47,6 +48,32 @@ static enum rank rank_of(const struct command_grammar *g, enum command_status st
 	if (st == COMMAND_UNKNOWN && strstr(c->error, "(did you mean ") != NULL && strpbrk(c->line, "0123456789") != NULL)
 		return RANK_KEYWORD;
 	return RANK_TEXT;
+}
+
+/*
+ * "Here is my move: move 101 alice pw C3": the words after a colon of a
+ * prose line, if they start with a keyword and are a complete command (not
+ * a weak one); the prose before them is never echoed.
+ */
+static void after_colon(const struct command_grammar *g, const char *s, size_t n, size_t rest,
+    const struct command_hints *h, struct scan *sc)
+{
+	const char *colon = memchr(s, ':', n), *t;
+	size_t m;
+
+	if (colon == NULL || colon == s)
+		return;
+	t = colon + 1;
+	while (t < s + n && (*t == ' ' || *t == '\t'))
+		t++;
+	m = n - (size_t)(t - s);
+	if (!command_line_keyword(g, t, m) || command_line_keyword(g, s, n))
+		return;
+	if (command_parse_line(g, COMMAND_FROM_BODY, t, m, h, sc->after_colon) == COMMAND_OK &&
+	    !command_weak(sc->after_colon)) {
+		sc->after_colon->body_rest = rest;
+		sc->has_after_colon = true;
+	}
 }
 
 /* Read the lines of the sender's own text, the first complete command ending the search. */
@@ -87,6 +114,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 			sc->tried_st = st;
 			sc->tried_rank = r;
 		}
+		if (st != COMMAND_OK && !sc->has_after_colon)
+			after_colon(g, s, n, rest, h, sc);
 		s = mailtext_next(s);
 	}
 }
@@ -217,7 +246,8 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *subj;	/* the whole text is the comment */
 		return COMMAND_OK;
 	}
-	if (sc->has_complete && subj_cmd && subj_st != COMMAND_USAGE && more_than_keyword(subj->line))
+	if (sc->has_complete && subj_cmd && subj_st != COMMAND_OK && subj_st != COMMAND_USAGE &&
+	    more_than_keyword(subj->line))
 		/* "move 101 bob pw E55" above "move 101 bob pw D3": which one was meant? */
 		return conflict(out, subj, sc->complete);
 	if (sc->has_complete) {
@@ -226,6 +256,10 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 	}
 	if (subj_ok) {
 		*out = *subj;
+		return COMMAND_OK;
+	}
+	if (sc->has_after_colon && !subj_cmd) {
+		*out = *sc->after_colon;
 		return COMMAND_OK;
 	}
 	if (sc->has_weak) {
@@ -381,7 +415,7 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	res->subject_chat = command_subject_chat(stripped);
 	answered(src, &res->answered);
 	h.subject_board = res->subject_board;
-	buf = calloc(5, sizeof *buf);	/* large (625 placements each): not on the stack */
+	buf = calloc(6, sizeof *buf);	/* large (625 placements each): not on the stack */
 	if (buf == NULL) {
 		memset(out, 0, sizeof *out);
 		out->grammar = g;
@@ -392,6 +426,7 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	sc.complete = &buf[1];
 	sc.weak = &buf[2];
 	sc.tried = &buf[3];
+	sc.after_colon = &buf[5];
 	if (res->subject_board == 0 && command_line_keyword(g, stripped, strlen(stripped)))
 		subj_st = command_parse_line(g, COMMAND_FROM_SUBJECT, stripped, strlen(stripped), &h, &buf[4]);
 	if (src->body != NULL)
