@@ -211,6 +211,15 @@ static void old_mail_note(struct job *j, const struct game *g)
 	    "look at the board below before you send.", a->turns + 1, g->board, g->rg.turn);
 }
 
+/* With the note, the board stands above the error in the text part: "the board below" loses its "below". */
+static void board_above(char *msg)
+{
+	char *p = strstr(msg, "the board below");
+
+	if (p != NULL)
+		memmove(p + 9, p + 15, strlen(p + 15) + 1);
+}
+
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
 {
 	enum process_status ps;
@@ -274,6 +283,8 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	if (g != NULL && g->board == j->board)
 		fresh_send(msg, sizeof msg, g);
 	old_mail_note(j, g);
+	if (j->rc.note[0] != '\0')
+		board_above(msg);
 	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	j->rc.note[0] = '\0';

@@ -187,9 +187,9 @@ static enum command_status conflict(struct command *out, const struct command *s
 	*out = *text;
 	masked(subj, a, sizeof a);
 	masked(text, b, sizeof b);
-	snprintf(out->error, sizeof out->error, "the Subject and the text of your mail hold two different commands, "
-	    "so neither was carried out: the Subject '%s', the text '%s'. Send one of them, in the Subject or on "
-	    "the first line of the text", a, b);
+	snprintf(out->error, sizeof out->error, "the Subject and the text of your mail hold two different commands: "
+	    "the Subject '%s', the text '%s'. Send one of them, in the Subject or on the first line of the text",
+	    a, b);
 	return COMMAND_CONFLICT;
 }
 
@@ -397,6 +397,40 @@ static void answered(const struct mailfind_source *src, struct mailfind_answered
 	memset(a, 0, sizeof *a);
 }
 
+/*
+ * No id of ours answered (a client that drops In-Reply-To): the quoted
+ * board mail's own line "move 101#3 alice <password> <placements>" says
+ * the turn it asked for, when its board is the Subject's.
+ */
+static void answered_by_quote(const char *body, long board, struct mailfind_answered *a)
+{
+	const char *s = body, *m;
+	size_t n, lines = 0, u;
+	long b, t;
+	int used;
+
+	for (; s != NULL && *s != '\0' && lines < MAILFIND_QUOTE_LINES_MAX; s = mailtext_next(s), lines++) {
+		n = mailtext_line_len(s);
+		if (memmem(s, n, "<password>", 10) == NULL || (m = memmem(s, n, "move ", 5)) == NULL)
+			continue;
+		used = 0;
+		if (sscanf(m + 5, "%ld#%ld %n", &b, &t, &used) != 2 || used == 0 || b != board || t < 1 || t > 999999)
+			continue;
+		m += 5 + used;
+		for (u = 0; u < IDENT_USERID_MAX && m + u < s + n && m[u] != ' '; u++)
+			a->userid[u] = m[u];
+		a->userid[u] = '\0';
+		if (!ident_userid_ok(a->userid)) {
+			a->userid[0] = '\0';
+			continue;
+		}
+		a->kind = MAILFIND_BOARD;
+		a->board = b;
+		a->turns = (int)t - 1;
+		return;
+	}
+}
+
 enum command_status mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
     struct command *out, struct mailfind_result *res)
 {
@@ -414,6 +448,8 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	res->subject_board = command_subject_board(stripped);
 	res->subject_chat = command_subject_chat(stripped);
 	answered(src, &res->answered);
+	if (res->answered.kind == MAILFIND_NONE && res->subject_board > 0 && src->body != NULL)
+		answered_by_quote(src->body, res->subject_board, &res->answered);
 	h.subject_board = res->subject_board;
 	buf = calloc(6, sizeof *buf);	/* large (625 placements each): not on the stack */
 	if (buf == NULL) {

@@ -37,7 +37,9 @@
  * <board>.<turn>.<userid>.<time>@<domain> (reply.c), a reminder
  * <board>.<turn>.<userid>.reminder.<time>@..., a chat mail
  * <board>.<turn>.<userid>.chat<hash>.<time>@...; <turn> is the number of turns
- * played when it was sent, <userid> its reader.
+ * played when it was sent, <userid> its reader.  Without such an id, under
+ * a Subject naming a board, the quoted board mail's line "move 101#3 alice
+ * <password> ..." tells the turn it asked for.
  *
  * To extend: a new source (a reply token in the Subject, placements
  * replied alone) is a member of struct mailfind_source or of struct
@@ -54,6 +56,7 @@
 #include "mail/command.h"
 
 #define MAILFIND_LINES_MAX 100	/* lines of text tried as the command: a command stands near the top */
+#define MAILFIND_QUOTE_LINES_MAX 400	/* lines searched for a quoted board mail's turn */
 
 /* A mail's sources of a command.  Every pointer is borrowed; any may be NULL. */
 struct mailfind_source {

@@ -178,6 +178,13 @@ static void test_answered(void)
 	ok_int(find_reply("Re: Oust Board 101 bob", "D4\n", "101.1.bob.1700000240@example.net", NULL),
 	    COMMAND_PLACEMENTS_ONLY, "placements in answer to a board mail");
 	ok(res.answered.kind == MAILFIND_BOARD && res.answered.turns == 1, "... the mail answered: turn 2's");
+	ok_int(find("Re: Oust Board 101 bob", "D4\n\n> Your move, bob (turn 2):\n>     move 101#2 bob <password> "
+	    "<placements>\n"), COMMAND_PLACEMENTS_ONLY, "no id of ours, a quoted board mail");
+	ok(res.answered.kind == MAILFIND_BOARD && res.answered.board == 101 && res.answered.turns == 1 &&
+	    strcmp(res.answered.userid, "bob") == 0, "... its turn from its command line");
+	ok_int(find("Re: Oust Board 102 bob", "D4\n>     move 101#2 bob <password> <placements>\n"),
+	    COMMAND_PLACEMENTS_ONLY, "a quoted mail of another board");
+	ok_int(res.answered.kind, MAILFIND_NONE, "... answers no mail of this one");
 	for (i = 0; i < MAILFIND_LINES_MAX + 5; i++)
 		used += (size_t)snprintf(body + used, sizeof body - used, "line %zu\n", i);
 	snprintf(body + used, sizeof body - used, "show 101\n");
