@@ -268,13 +268,19 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 	}
 	if (subj_cmd && sc->tried_rank != RANK_KEYWORD)
 		return subject_error(out, subj, subj_st, sc->lines > 0);
-	if (sc->tried_rank >= RANK_PLACEMENTS) {
+	/*
+	 * an answer to a chat mail, written as one writes an answer ("Sure!",
+	 * "Show me what you have"): the chat command to send; a line starting
+	 * with a keyword and naming a board is a command mistyped
+	 */
+	chat = (res->subject_chat || res->answered.kind == MAILFIND_CHAT) && sc->lines > 0 &&
+	    (sc->tried_rank == RANK_TEXT ||
+	    (sc->tried_rank == RANK_KEYWORD && strpbrk(sc->tried->line, "0123456789") == NULL));
+	if (sc->tried_rank >= RANK_PLACEMENTS && !chat) {
 		*out = *sc->tried;
 		return sc->tried_st;
 	}
-	chat = res->subject_chat || res->answered.kind == MAILFIND_CHAT;
-	if (chat && sc->lines > 0) {
-		/* an answer to a chat mail, written as one writes an answer: the chat command to send */
+	if (chat) {
 		memset(out, 0, sizeof *out);
 		out->grammar = g;
 		out->source = COMMAND_FROM_BODY;

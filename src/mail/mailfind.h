@@ -24,13 +24,14 @@
  *      way to a complete command in the text.
  *   4. Nothing complete: the error is that of the line the player most
  *      likely meant for the command: the Subject's if it starts with a
- *      keyword and no line of the text does; else the first line of the
- *      text starting with a keyword (or one edit from one, "mvoe"); else the
- *      first line of placements alone (COMMAND_PLACEMENTS_ONLY); else, for
- *      an answer to a chat mail (its Subject, or an id of ours it answers),
- *      COMMAND_CHAT_ANSWER; else the first line of the text, named masked,
- *      with where a command must stand and, for the Subject's board, an
- *      example.
+ *      keyword and no line of the text does; else, for an answer to a chat
+ *      mail (its Subject, or an id of ours it answers) whose lines are
+ *      prose (or start with a keyword but name no board: "Show me!"),
+ *      COMMAND_CHAT_ANSWER; else the first line of the text starting with a
+ *      keyword (or one edit from one and naming a board, "mvoe 101 ...");
+ *      else the first line of placements alone (COMMAND_PLACEMENTS_ONLY);
+ *      else the first line of the text, named masked, with where a command
+ *      must stand and, for the Subject's board, an example.
  *
  * What the mail answers (struct mailfind_answered) is read from the ids
  * of In-Reply-To and References that are the server's: a board mail is

@@ -175,6 +175,8 @@ static void test_answered(void)
 	    COMMAND_CHAT_ANSWER, "... by References, the last id of ours");
 	ok_int(find_reply("Re: Oust Board 101 chat from bob", "chat 101 alice\nSure\n", NULL, NULL), COMMAND_USAGE,
 	    "an answer to a chat with a chat command: its error");
+	ok_int(find_reply("Re: Oust Board 101 chat from bob", "Show me what you have!\n", NULL, NULL),
+	    COMMAND_CHAT_ANSWER, "an answer to a chat starting with a keyword, naming no board");
 	ok_int(find_reply("Re: Oust Board 101 bob", "D4\n", "101.1.bob.1700000240@example.net", NULL),
 	    COMMAND_PLACEMENTS_ONLY, "placements in answer to a board mail");
 	ok(res.answered.kind == MAILFIND_BOARD && res.answered.turns == 1, "... the mail answered: turn 2's");
