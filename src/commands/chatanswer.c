@@ -54,6 +54,10 @@ enum process_status chatanswer_run(struct job *j)
 	if (ps != PROCESS_OK || !found)
 		return ps;
 	userid = answer_userid(j, &j->game, idbuf, sizeof idbuf);
+	if (userid[0] != '<' && strcmp(userid, j->game.black) != 0 && strcmp(userid, j->game.white) != 0)
+		/* an observer answering: the chat command would be refused */
+		return job_refuse(j, &j->game, "your answer to the chat on board %ld was not sent: it holds no command, "
+		    "and only the players of board %ld chat on it", j->game.board, j->game.board);
 	/* the sender's own text: quoted mail, signature and lines holding a password cut */
 	text = command_comment(&j->cmd, j->in.body);
 	if (text == NULL)
