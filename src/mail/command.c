@@ -1601,8 +1601,11 @@ static enum command_status parse_words(struct command *out, const struct command
  */
 const char *command_subject_strip(const char *s)
 {
-	/* English, German (AW, WG), Dutch (Antw), Nordic (SV), French (TR), Italian (R, RIF), Polish (Odp) */
-	static const char *const prefixes[] = { "antw", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg", "sv",
+	/*
+	 * English, German (AW, WG), Dutch (Antw), Nordic (SV), French (TR),
+	 * Italian (R, RIF), Polish (Odp); and "Oust:" before a command
+	 */
+	static const char *const prefixes[] = { "antw", "oust", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg", "sv",
 		"tr", "vs", "r" };
 	const char *p = s, *e;
 	size_t i, n;

@@ -76,6 +76,47 @@ static void after_colon(const struct command_grammar *g, const char *s, size_t n
 	}
 }
 
+/*
+ * "move 101 bob pw" and "D4,E5" on the next line: a command a mail program
+ * wrapped without format=flowed.  If the next line is placements alone and
+ * the two joined parse as a complete command, it is the command (true),
+ * the comment after both.
+ */
+static bool joined(const struct command_grammar *g, const char *s, size_t n, const char *body,
+    const struct command_hints *h, struct scan *sc)
+{
+	char line[COMMAND_LINE_MAX + 1];
+	const char *next = mailtext_next(s);
+	size_t m;
+
+	if (next == NULL || !command_line_keyword(g, s, n))
+		return false;
+	m = mailtext_line_len(next);
+	if (mailtext_kind(next, m) != MAILTEXT_TEXT || n + 1 + m > COMMAND_LINE_MAX)
+		return false;
+	/* only placements run on: "chat 101 bob" and "Hello there" is no password "Hello" */
+	if (command_parse_line(g, COMMAND_FROM_BODY, next, m, h, sc->complete) != COMMAND_PLACEMENTS_ONLY)
+		return false;	/* (sc->complete is free until has_complete: sc->line is the caller's) */
+	memcpy(line, s, n);
+	line[n] = ' ';
+	memcpy(line + n + 1, next, m);
+	line[n + 1 + m] = '\0';
+	if (command_parse_line(g, COMMAND_FROM_BODY, line, n + 1 + m, h, sc->complete) != COMMAND_OK ||
+	    command_weak(sc->complete))
+		return false;
+	sc->complete->body_rest = (size_t)(next - body) + m + (next[m] == '\n');
+	sc->has_complete = true;
+	return true;
+}
+
+/* Does s[0..n) end with a comma (blanks aside)? */
+static bool ends_with_comma(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return n > 0 && s[n - 1] == ',';
+}
+
 /* Read the lines of the sender's own text, the first complete command ending the search. */
 static void scan_text(const struct command_grammar *g, const char *body, const struct command_hints *h,
     struct scan *sc)
@@ -101,6 +142,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 		rest = (size_t)(s - body) + n + (s[n] == '\n');
 		st = command_parse_line(g, COMMAND_FROM_BODY, s, n, h, sc->line);
 		sc->line->body_rest = rest;
+		if (st == COMMAND_OK && ends_with_comma(s, n) && joined(g, s, n, body, h, sc))
+			return;	/* "move 101 bob pw A1,B2," and "C3" below */
 		if (st == COMMAND_OK && !command_weak(sc->line)) {
 			*sc->complete = *sc->line;
 			sc->has_complete = true;
@@ -114,6 +157,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 			sc->tried_st = st;
 			sc->tried_rank = r;
 		}
+		if (st == COMMAND_USAGE && joined(g, s, n, body, h, sc))
+			return;
 		if (st != COMMAND_OK && !sc->has_after_colon)
 			after_colon(g, s, n, rest, h, sc);
 		s = mailtext_next(s);

@@ -58,6 +58,13 @@ static void test_greetings(void)
 	ok_int(find("", "help me please\n"), COMMAND_OK, "'help me please' alone is help");
 	ok_int(find("", "Here is my move: move 101 alice pw A5\nbye\n"), COMMAND_OK, "a command after a colon");
 	ok_str(cmd.line, "move 101 alice pw A5", "... without the prose before it");
+	ok_int(find("", "move 101 alice pw\nA5, B1\nthanks\n"), COMMAND_OK, "placements wrapped to the next line");
+	ok_int((int)cmd.nplacements, 2, "... joined");
+	ok_int(find("", "move 101 alice pw A5,\nB1, C2\n"), COMMAND_OK, "placements after a comma, wrapped");
+	ok_int((int)cmd.nplacements, 3, "... joined");
+	ok_int(find("", "chat 101 alice\nHello there\n"), COMMAND_USAGE, "a text on the next line is not joined");
+	ok_int(find("", "register bob\nMy password is\n"), COMMAND_USAGE, "... nor a name");
+	ok_int(find("Oust: move 101 alice pw A5", ""), COMMAND_OK, "'Oust:' before a command in the Subject");
 	ok_int(find("", "Hi\nmove 101 alice pw A5\nmove 101 alice pw B1\n"), COMMAND_OK, "two commands");
 	ok_str(cmd.placements[0].name, "A5", "... the first one runs");
 }
