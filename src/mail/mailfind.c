@@ -482,6 +482,20 @@ static void answered_by_quote(const char *body, long board, struct mailfind_answ
 	}
 }
 
+/*
+ * "move 101 alice <password> A5", copied from a board mail as it stands:
+ * the placeholder is no password to try (it would count as a wrong one).
+ */
+static enum command_status placeholder(struct command *out, enum command_status st)
+{
+	if (st != COMMAND_OK || (strcasecmp(out->password, "<password>") != 0 &&
+	    strcasecmp(out->new_password, "<password>") != 0))
+		return st;
+	snprintf(out->error, sizeof out->error, "<password> stands for your password: write your password in its "
+	    "place");
+	return COMMAND_BAD_PASSWORD;
+}
+
 enum command_status mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
     struct command *out, struct mailfind_result *res)
 {
@@ -519,7 +533,7 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	if (src->body != NULL)
 		scan_text(g, src->body, &h, &sc);
 	res->text_lines = sc.lines;
-	st = choose(g, src, res, stripped, &buf[4], subj_st, &sc, out);
+	st = placeholder(out, choose(g, src, res, stripped, &buf[4], subj_st, &sc, out));
 	free(buf);
 	return st;
 }

@@ -90,6 +90,7 @@ static void test_signatures(void)
 {
 	static const char *const signoffs[] = { "-- ", "--", "Sent from my iPhone", "Sent from my Android",
 		"Sent from my Samsung Galaxy smartphone.", "Get Outlook for iOS", "Get Outlook for Android",
+		"Get Outlook for iOS<https://aka.ms/o0ukef>",
 		"Von meinem iPhone gesendet", "Envoy\xc3\xa9 de mon iPhone", "Sent from Mail for Windows",
 		"-----Original Message-----", "Am 14.11.2023 um 23:10 schrieb Oust <oust@example.net>:",
 		"On Tue, Nov 14, 2023 at 11:10 PM Oust <oust@example.net> wrote:" };
@@ -144,6 +145,9 @@ static void test_errors(void)
 	    "must stand on a line of its own, at the start of the mail or in the Subject. Send: move 101 <userid> "
 	    "<password> <placements>", "... the line named masked, where a command stands, an example");
 	ok_str(masked(), "Hi ****", "... masked in the log too");
+	ok_int(find("", "move 101 alice <password> A5\n"), COMMAND_BAD_PASSWORD, "the placeholder copied as it stands");
+	ok(strstr(cmd.error, "write your password in its place") != NULL, "... is not tried as a password");
+	ok_str(masked(), "move 101 alice **** A5", "... and masked");
 	ok_int(find("", "Hello Bob\n"), COMMAND_UNKNOWN, "'Hello' is not taken for a mistyped help");
 	ok(strstr(cmd.error, "no command found") != NULL, "... but for prose");
 	ok_int(find("", "Hi\nmvoe 101 alice pw A5\n"), COMMAND_UNKNOWN, "a mistyped keyword below a greeting");
