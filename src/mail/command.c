@@ -1929,9 +1929,14 @@ enum command_status command_parse_line(const struct command_grammar *g, enum com
 
 long command_subject_board(const char *stripped)
 {
+	char line[COMMAND_LINE_MAX + 1];
 	struct word w[4];
-	size_t n = split(stripped, w, 4), i = 0;
+	size_t n, i = 0;
 	long board;
+
+	snprintf(line, sizeof line, "%s", stripped);
+	unicode_blanks(line);
+	n = split(line, w, 4);
 
 	if (n > 0 && word_is(&w[0], "new"))
 		i = 1;	/* the Subject of a new board's mail */
@@ -1943,8 +1948,13 @@ long command_subject_board(const char *stripped)
 
 bool command_subject_chat(const char *stripped)
 {
+	char line[COMMAND_LINE_MAX + 1];
 	struct word w[5];
-	size_t n = split(stripped, w, 5);
+	size_t n;
+
+	snprintf(line, sizeof line, "%s", stripped);
+	unicode_blanks(line);
+	n = split(line, w, 5);
 
 	return command_subject_board(stripped) > 0 && n == 5 && word_is(&w[3], "chat") && word_is(&w[4], "from");
 }

@@ -299,7 +299,8 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *sc->complete;
 		return COMMAND_OK;
 	}
-	if (subj_ok) {
+	if (subj_ok && sc->tried_rank <= RANK_TEXT) {
+		/* a weak Subject ("Help with my move"), unless the text holds a mistyped command or placements */
 		*out = *subj;
 		return COMMAND_OK;
 	}
@@ -307,11 +308,12 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *sc->after_colon;
 		return COMMAND_OK;
 	}
-	if (sc->has_weak) {
+	if (sc->has_weak && sc->tried_rank <= RANK_TEXT) {
+		/* "help me please", unless a mistyped command or placements say what was meant */
 		*out = *sc->weak;
 		return COMMAND_OK;
 	}
-	if (subj_cmd && sc->tried_rank != RANK_KEYWORD)
+	if (subj_cmd && !subj_ok && sc->tried_rank != RANK_KEYWORD)
 		return subject_error(out, subj, subj_st, sc->lines > 0);
 	/*
 	 * an answer to a chat mail, written as one writes an answer ("Sure!",

@@ -56,6 +56,8 @@ static void test_greetings(void)
 	ok_int(find("", "Help me if this is wrong:\nmove 101 alice pw A5\n"), COMMAND_OK, "a prose 'help ...' line");
 	ok(command_is(&cmd, "move"), "... gives way to a complete command below it");
 	ok_int(find("", "help me please\n"), COMMAND_OK, "'help me please' alone is help");
+	ok_int(find("", "move 101 bob D4\nhelp me please\n"), COMMAND_USAGE, "a mistyped move above a 'help me'");
+	ok_str(cmd.line, "move 101 bob D4", "... is the line the error is about");
 	ok_int(find("", "Here is my move: move 101 alice pw A5\nbye\n"), COMMAND_OK, "a command after a colon");
 	ok_str(cmd.line, "move 101 alice pw A5", "... without the prose before it");
 	ok_int(find("", "move 101 alice pw\nA5, B1\nthanks\n"), COMMAND_OK, "placements wrapped to the next line");
@@ -126,6 +128,10 @@ static void test_subject(void)
 	ok_int(cmd.source, COMMAND_FROM_BODY, "... the text's, with its comment");
 	ok_int(find("help me please", "move 101 alice pw A5\n"), COMMAND_OK, "a weak Subject");
 	ok(command_is(&cmd, "move"), "... gives way to the text");
+	ok_int(find("Help with my move", "move 101 bob D4\n"), COMMAND_USAGE, "a weak Subject over a mistyped move");
+	ok_int(cmd.source, COMMAND_FROM_BODY, "... the move's error");
+	ok_int(find("Help with my move", "Hi Bob\n"), COMMAND_OK, "a weak Subject over prose");
+	ok(command_is(&cmd, "help"), "... is help");
 	ok_int(find("queue", "queue 101 alice pw E1 => A1\n"), COMMAND_OK, "a 'queue' Subject falls through to the text");
 	ok_int(find("show", "show 101\n"), COMMAND_OK, "a 'show' Subject too");
 	ok_int(find("move 101 alice pw E55", "move 101 alice pw A5\n"), COMMAND_CONFLICT,
