@@ -1085,7 +1085,7 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 		for (s = 0; s < l.m; s++)
 			unsure += !slot_empty(&l, s) && !slot_word(&l, s, &j);
 		if (used > 0)
-			ADD(" ");
+			ADD(", ");
 		if (unsure == 0) {
 			/* every reading leaves the same slots empty: "your user id, your password and <placements>" */
 			for (s = 0; s < l.m; s++)
@@ -1483,7 +1483,7 @@ static enum command_status parse_row(struct command *out, const struct command_g
 	if (k->slots[0] == 'v' && na > 0 && word_is(&a[0], "new"))
 		return parse_study(out, k, a, na);
 	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 :
-	    tail == 'C' || tail == 'W' ? na < fixed || na > fixed + 1 : tail != '*' && na < fixed)
+	    tail == 'C' || tail == 'W' ? na < fixed || na > fixed + 1 : na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k, i, &a[i], &passwords);

@@ -133,6 +133,8 @@ static void test_subject(void)
 	ok_int(find("Help with my move", "Hi Bob\n"), COMMAND_OK, "a weak Subject over prose");
 	ok(command_is(&cmd, "help"), "... is help");
 	ok_int(find("queue", "queue 101 alice pw E1 => A1\n"), COMMAND_OK, "a 'queue' Subject falls through to the text");
+	ok_int(find("queue", ""), COMMAND_USAGE, "'queue' alone: its usage (its words were read past the line's end)");
+	ok(strstr(cmd.error, "queue needs: ") != NULL, "... says what it needs: %s", cmd.error);
 	ok_int(find("show", "show 101\n"), COMMAND_OK, "a 'show' Subject too");
 	ok_int(find("move 101 alice pw E55", "move 101 alice pw A5\n"), COMMAND_CONFLICT,
 	    "a wrong Subject command over a right one in the text: neither runs");
