@@ -53,7 +53,8 @@ static enum rank rank_of(const struct command_grammar *g, enum command_status st
 /*
  * "Here is my move: move 101 alice pw C3": the words after a colon of a
  * prose line, if they start with a keyword and are a complete command (not
- * a weak one); the prose before them is never echoed.
+ * a weak one); the prose before them is never echoed.  "My move: D4":
+ * placements alone, the line the error is about if no likelier one is.
  */
 static void after_colon(const struct command_grammar *g, const char *s, size_t n, size_t rest,
     const struct command_hints *h, struct scan *sc)
@@ -67,8 +68,19 @@ static void after_colon(const struct command_grammar *g, const char *s, size_t n
 	while (t < s + n && (*t == ' ' || *t == '\t'))
 		t++;
 	m = n - (size_t)(t - s);
-	if (!command_line_keyword(g, t, m) || command_line_keyword(g, s, n))
+	if (command_line_keyword(g, s, n))
 		return;
+	if (!command_line_keyword(g, t, m)) {
+		/* "My move: D4": placements alone, answered with the command to send */
+		if (sc->tried_rank < RANK_PLACEMENTS &&
+		    command_parse_line(g, COMMAND_FROM_BODY, t, m, h, sc->after_colon) == COMMAND_PLACEMENTS_ONLY) {
+			*sc->tried = *sc->after_colon;
+			sc->tried->body_rest = rest;
+			sc->tried_st = COMMAND_PLACEMENTS_ONLY;
+			sc->tried_rank = RANK_PLACEMENTS;
+		}
+		return;
+	}
 	if (command_parse_line(g, COMMAND_FROM_BODY, t, m, h, sc->after_colon) == COMMAND_OK &&
 	    !command_weak(sc->after_colon)) {
 		sc->after_colon->body_rest = rest;

@@ -67,6 +67,8 @@ static void test_greetings(void)
 	ok_int(find("", "chat 101 alice\nHello there\n"), COMMAND_USAGE, "a text on the next line is not joined");
 	ok_int(find("", "register bob\nMy password is\n"), COMMAND_USAGE, "... nor a name");
 	ok_int(find("Oust: move 101 alice pw A5", ""), COMMAND_OK, "'Oust:' before a command in the Subject");
+	ok_int(find("Re: Oust Board 101 alice", "Hi,\nMy move: D4\n"), COMMAND_PLACEMENTS_ONLY, "placements after a colon");
+	ok_str(cmd.line, "D4", "... the placements alone, not the prose");
 	ok_int(find("", "Hi\nmove 101 alice pw A5\nmove 101 alice pw B1\n"), COMMAND_OK, "two commands");
 	ok_str(cmd.placements[0].name, "A5", "... the first one runs");
 }
