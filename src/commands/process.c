@@ -39,6 +39,7 @@
 #include "mail/mailin.h"
 #include "outbox/transport.h"
 #include "store/ratings.h"
+#include "store/accounts.h"
 #include "store/seen.h"
 #include "store/store.h"
 
@@ -472,6 +473,32 @@ static void parse_as_sender(struct job *j)
  * are read (job_start_password).  A mail cut short or nested too deeply is
  * not parsed: it is refused unread (answer).
  */
+/*
+ * A reply to a registration's code mail (register.c) holding the code
+ * alone on its first line: read as "confirm <code>".
+ */
+static void parse_code_reply(struct job *j)
+{
+	char line[ACCOUNTS_CODE_LEN + 1];
+	const char *p = j->in.body != NULL ? j->in.body : "";
+	size_t n = 0;
+
+	while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
+		p++;
+	while (p[n] != '\0' && p[n] != '\n' && p[n] != '\r' && p[n] != ' ' && p[n] != '\t' && n < sizeof line - 1)
+		n++;
+	memcpy(line, p, n);
+	line[n] = '\0';
+	p += n;
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if ((*p != '\n' && *p != '\0') || !accounts_code_ok(line))
+		return;
+	snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", line);
+	j->cmd_status = command_parse(&mailcmd_grammar, j->code_reply, NULL, &j->cmd);
+	explicit_bzero(line, sizeof line);
+}
+
 static void parse(struct job *j, const struct mail_read *mr)
 {
 	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
@@ -479,6 +506,8 @@ static void parse(struct job *j, const struct mail_read *mr)
 	j->cmd_status = command_parse(&mailcmd_grammar, j->in.subject, j->in.body, &j->cmd);
 	if (j->cmd_status == COMMAND_USAGE)
 		parse_as_sender(j);
+	if (j->cmd_status == COMMAND_UNKNOWN)
+		parse_code_reply(j);
 	j->mc = mailcmd_of(&j->cmd);
 	job_start_password(j);
 }

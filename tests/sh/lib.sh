@@ -61,7 +61,15 @@
 #   deliver HOME [TIME] feeds the mail on stdin to oustpbm -d HOME (with
 #                       OUSTPBM_TEST_TIME=TIME if given), its stdout dropped
 #                       and its stderr in $tmp/stderr; returns its status
-#   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
+#   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status.
+#                       A register that made a pending registration
+#                       (src/commands/register.c) is confirmed at once
+#                       from FROM with the fixed code REG_CODE (the
+#                       register delivered with OUSTPBM_TEST_CODE set to
+#                       it, whatever the caller's): an account as before
+#   confirm_pending HOME FROM   that confirm, when the log's last line is a
+#                       registration made pending; prints nothing, returns
+#                       the confirm's exit status (0 when there was none)
 #   crash_feed HOME TIME FILE [STEP]   feeds FILE to oustpbm -d HOME at TIME,
 #                       killed at durable step STEP if given
 #                       (OUSTPBM_TEST_CRASH); prints the exit status
@@ -97,6 +105,7 @@ top=$(pwd)
 bin=${OUSTPBM_BIN:-$top/oustpbm}
 PY=/usr/bin/python3
 T0=1700000000
+REG_CODE=R3G4STERED	# the one-time code of the tests' registrations (OUSTPBM_TEST_CODE)
 unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL
 n=0
 fails=0
@@ -278,8 +287,22 @@ deliver() {
 }
 
 send() {
-	mail "$2" "$3" "${4:-}" | deliver "$1"
-	echo $?
+	case $3 in
+	[Rr][Ee][Gg][Ii][Ss][Tt][Ee][Rr]' '*) mail "$2" "$3" "${4:-}" | OUSTPBM_TEST_CODE=$REG_CODE deliver "$1" ;;
+	*) mail "$2" "$3" "${4:-}" | deliver "$1" ;;
+	esac
+	lib_rc=$?
+	if [ "$lib_rc" -eq 0 ]; then
+		confirm_pending "$1" "$2"
+		lib_rc=$?
+	fi
+	echo $lib_rc
+}
+
+confirm_pending() {
+	lib_id=$(tail -n 1 "$1/log" 2>/dev/null | sed -n 's/.* ok: registration of \([^ ]*\) pending, .*/\1/p')
+	[ -n "$lib_id" ] || return 0
+	mail "$2" "confirm $lib_id $REG_CODE" | deliver "$1"
 }
 
 crash_feed() {
