@@ -150,7 +150,8 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 		return job_refuse(j, NULL, "the account %s was closed on %s: its user id is kept for its games "
 		    "until %s", userid, since, until);
 	}
-	if (ss == STORE_NOT_FOUND && pending_find(j->st, userid, (int64_t)j->now, &wait) == STORE_OK) {
+	if (ss == STORE_NOT_FOUND && pending_find(j->st, userid, (int64_t)j->now, &wait) == STORE_OK &&
+	    !wait.done) {
 		char lapse[REPLY_TIME_SIZE];
 
 		reply_time_str(wait.issued + PENDING_LIFE, lapse);

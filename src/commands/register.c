@@ -110,7 +110,7 @@ enum process_status register_run(struct job *j)
 		ps = job_store_failure(j, ss, "cannot read the users file");
 		goto out;
 	}
-	if (pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &old) == STORE_OK &&
+	if (pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &old) == STORE_OK && !old.done &&
 	    store_user_find(j->st, old.userid, &u) == STORE_NOT_FOUND) {
 		/* a registration of this address waits: one code an hour at most */
 		if ((int64_t)j->now < old.sent + PENDING_RESEND) {
@@ -250,6 +250,10 @@ static enum process_status confirm(struct job *j, const struct pending *p, const
 		ps = job_account_failure(j, wrote, "cannot add the user");
 	else
 		job_detail(j, "ok", "registered %s <%s>", p->userid, p->address);
+	/* after the commit point: failing, the line stays open, the account telling it confirmed */
+	if (wrote == STORE_OK && pending_done(j->st, p->userid, p->codehash, (int64_t)j->now) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the registration of %s done: %s\n", p->userid,
+		    store_error(j->st));
 out:
 	reply_mail_release(&m);
 	return ps;
@@ -280,6 +284,8 @@ enum process_status register_confirm_pending(struct job *j, bool *handled)
 	}
 	if (us != STORE_NOT_FOUND)
 		return job_store_failure(j, us, "cannot read the users file");
+	if (p.done)
+		return PROCESS_OK;	/* confirmed, and the account gone since */
 	*handled = true;
 	return confirm(j, &p, c->password);
 }
@@ -300,12 +306,13 @@ enum process_status register_confirm_code(struct job *j)
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the pending registrations");
 	snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", p.userid);
-	if (store_user_find(j->st, p.userid, &u) == STORE_OK) {
+	if (p.done || store_user_find(j->st, p.userid, &u) == STORE_OK) {
 		enum process_status ps = register_confirm_pending(j, &handled);
 
 		if (ps != PROCESS_OK || handled)
 			return ps;
-		return job_refuse(j, NULL, "the account %s is confirmed already", p.userid);
+		return job_refuse(j, NULL, "the account %s is made already: no registration from %s waits for a "
+		    "confirm", p.userid, j->in.from_addr);
 	}
 	return confirm(j, &p, j->cmd.password);
 }

@@ -11,8 +11,9 @@
 
 static const char pending_header[] =
     "# oustpbm registrations waiting for their confirm: one per line, oldest first\n"
-    "#   userid issued sent address stamp pwhash codehash [full name]\n"
-    "# issued, sent: epoch seconds (lapses a day after issued); stamp: hash of\n"
+    "#   userid issued sent state address stamp pwhash codehash [full name]\n"
+    "# issued, sent: epoch seconds (lapses a day after issued); state: open or\n"
+    "# done (confirmed); stamp: hash of\n"
     "# the register mail's Message-ID; pwhash, codehash:\n"
     "# yescrypt hashes of the password and of the code mailed to address.\n"
     "# Lines starting with '#' and blank lines are ignored.\n";
@@ -62,6 +63,11 @@ static bool parse_pending(const char *line, size_t n, void *rec, const char **wh
 		*why = "has no times 'issued sent'";
 		return false;
 	}
+	if (!word(line, n, &pos, num, sizeof num) || (strcmp(num, "open") != 0 && strcmp(num, "done") != 0)) {
+		*why = "has no state 'open' or 'done'";
+		return false;
+	}
+	p->done = strcmp(num, "done") == 0;
 	if (!word(line, n, &pos, p->address, sizeof p->address) || !mailaddr_ok(p->address, &err)) {
 		*why = "has no address";
 		return false;
@@ -166,8 +172,8 @@ static enum store_status write_all(struct store *st, const struct pending *list,
 
 		if (p == NULL || p->userid[0] == '\0' || lapsed(p, now))
 			continue;
-		k = snprintf(out + used, cap - used, "%s %lld %lld %s %016" PRIx64 " %s %s%s%s\n", p->userid,
-		    (long long)p->issued, (long long)p->sent, p->address, p->stamp, p->pwhash, p->codehash, p->fullname[0] != '\0' ? " " : "",
+		k = snprintf(out + used, cap - used, "%s %lld %lld %s %s %016" PRIx64 " %s %s%s%s\n", p->userid,
+		    (long long)p->issued, (long long)p->sent, p->done ? "done" : "open", p->address, p->stamp, p->pwhash, p->codehash, p->fullname[0] != '\0' ? " " : "",
 		    p->fullname);
 		if (k < 0 || (size_t)k >= cap - used) {
 			free(out);
@@ -211,7 +217,8 @@ static enum store_status id_free(struct store *st, const struct pending *rec, co
 	if (status != STORE_OK && status != STORE_NOT_FOUND)
 		return status;
 	for (i = 0; i < n; i++)
-		if (!lapsed(&list[i], now) && of_user(&list[i], rec->userid) && !of_address(&list[i], rec->address)) {
+		if (!lapsed(&list[i], now) && !list[i].done && of_user(&list[i], rec->userid) &&
+		    !of_address(&list[i], rec->address)) {
 			store_set_error(st, "user id '%s' waits for the confirm of another address", rec->userid);
 			return STORE_USER_EXISTS;
 		}
@@ -236,7 +243,7 @@ enum store_status pending_put(struct store *st, const struct pending *rec, const
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)
-		if (of_user(&list[i], rec->userid) || of_address(&list[i], rec->address))
+		if (!list[i].done && (of_user(&list[i], rec->userid) || of_address(&list[i], rec->address)))
 			list[i].userid[0] = '\0';	/* replaced */
 	if (caps != NULL) {
 		status = store_registration_take(st, caps, rec->address);
@@ -244,6 +251,32 @@ enum store_status pending_put(struct store *st, const struct pending *rec, const
 			goto out;
 	}
 	status = write_all(st, list, n, now, rec);
+out:
+	free(list);
+	store_unlock(&lock);
+	return status;
+}
+
+enum store_status pending_done(struct store *st, const char *userid, const char *codehash, int64_t now)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct pending *list = NULL;
+	enum store_status status;
+	size_t n = 0, i;
+	bool found = false;
+
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_all(st, &list, &n);
+	if (status != STORE_OK)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (of_user(&list[i], userid) && strcmp(list[i].codehash, codehash) == 0 && !list[i].done) {
+			list[i].done = true;
+			found = true;
+		}
+	status = found ? write_all(st, list, n, now, NULL) : STORE_NOT_FOUND;
 out:
 	free(list);
 	store_unlock(&lock);

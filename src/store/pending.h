@@ -9,10 +9,12 @@
  * a forged From gets its owner one code mail and nothing else.
  *
  * File <home>/pending: plain text, one registration per line, oldest first:
- *     userid issued sent address stamp pwhash codehash [full name]
+ *     userid issued sent state address stamp pwhash codehash [full name]
  * userid    lower case
  * issued    epoch seconds of the first register: it lapses PENDING_LIFE after
  * sent      epoch seconds of the last code mailed (none again for PENDING_RESEND)
+ * state     "open", or "done" once confirmed (kept until it lapses, so that a
+ *           copy of the confirm mail is known as one; it holds nothing)
  * address   where the code went; at most one registration per address
  * stamp     16 hex digits, store_text_hash() of the register mail's
  *           Message-ID: a copy of that mail is known as one
@@ -23,15 +25,16 @@
  * the file STORE_CORRUPT naming it.  It is rewritten whole (durably, under
  * the store lock) by each change, lapsed lines dropped, and refused past
  * PENDING_FILE_MAX (the registration caps keep it below: 100 an hour
- * for a day, 2,400 lines of at most about 850 bytes, is 2 MiB).  A line
- * whose user id has an account is a registration already confirmed, kept until it lapses so that a copy of
- * the confirm mail is known as one.
+ * for a day, 2,400 lines of at most about 850 bytes, is 2 MiB).  An open
+ * line whose user id has an account is one confirmed by a run that ended
+ * before it marked it done.
  *
  * Errors are the store's (enum store_status, store_error()).
  */
 #ifndef OUSTPBM_PENDING_H
 #define OUSTPBM_PENDING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/ident.h"
@@ -47,6 +50,7 @@ struct pending {
 	char userid[IDENT_USERID_MAX + 1];
 	int64_t issued;
 	int64_t sent;
+	bool done;
 	char address[MAILADDR_MAX + 1];
 	uint64_t stamp;
 	char pwhash[STORE_HASH_MAX + 1];
@@ -55,9 +59,9 @@ struct pending {
 };
 
 /*
- * The registration of userid (folded) not lapsed at now into *out;
- * STORE_NOT_FOUND if none.  A confirmed one is found too (the caller
- * tells it by the users file).
+ * The registration of userid (folded) not lapsed at now into *out, open or
+ * done (out->done; an open one may have been confirmed by a run that died:
+ * the users file tells); STORE_NOT_FOUND if none.
  */
 enum store_status pending_find(struct store *st, const char *userid, int64_t now, struct pending *out);
 
@@ -66,7 +70,7 @@ enum store_status pending_of_address(struct store *st, const char *address, int6
 
 /*
  * Under the store lock: write rec, replacing any registration of its
- * user id or of its address, lapsed ones dropped.  When caps is not NULL
+ * user id or of its address, lapsed ones dropped (done ones stay).  When caps is not NULL
  * (a new registration, not a code sent again) it counts against the
  * registration caps (store_registration_take): STORE_LIMIT.  The user id
  * must be free: STORE_USER_EXISTS if an account has it or another
@@ -74,6 +78,9 @@ enum store_status pending_of_address(struct store *st, const char *address, int6
  * keeps it.  STORE_TOO_BIG past PENDING_FILE_MAX.
  */
 enum store_status pending_put(struct store *st, const struct pending *rec, const struct store_register_caps *caps);
+
+/* Mark the registration of userid with code hash codehash done (confirmed), under the store lock. */
+enum store_status pending_done(struct store *st, const char *userid, const char *codehash, int64_t now);
 
 /* Drop the registrations lapsed at now, under the store lock; *dropped of them (cleanup). */
 enum store_status pending_prune(struct store *st, int64_t now, size_t *dropped);

@@ -59,8 +59,9 @@ EOF
 			conf)
 				# in the configuration already
 				;;
-			send)
-				# send FROM SUBJECT...: a plain mail with that Subject
+			send | pending)
+				# send FROM SUBJECT...: a plain mail with that Subject;
+				# pending FROM SUBJECT...: the same, a register left unconfirmed
 				n=$((n + 1))
 				from=${rest%% *}
 				subject=${rest#* }
@@ -76,7 +77,7 @@ EOF
 				# a register made a pending registration: confirmed at once
 				# with that code, so setups read as before (register.c)
 				regid=$(tail -n 1 "$home/log" | sed -n 's/.* ok: registration of \([^ ]*\) pending, .*/\1/p')
-				if [ -n "$regid" ]; then
+				if [ -n "$regid" ] && [ "$kind" = send ]; then
 					printf 'From: %s\nTo: oust@example.net\nSubject: confirm %s %s\nMessage-ID: <setup.%d.confirm@example.net>\n\n' \
 					    "$from" "$regid" "$REG_CODE" "$n" >"$work/setup.eml"
 					feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }

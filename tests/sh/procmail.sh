@@ -61,7 +61,7 @@ kill "$holder"
 wait "$holder" 2>/dev/null
 pmail bob@example.com "register bob hunter2" | pm
 check "delivered again later: exit 0" [ $? = 0 ]
-check "bob is registered once" [ "$(grep -c '^bob:' "$h/users")" = 1 ]
+check "bob's registration is recorded once" [ "$(grep -c '^bob ' "$h/pending")" = 1 ]
 check "and his reply went out" grep -q '"rcpt_tos": \["bob@example.com"\]' "$tmp/sink"/*.env
 
 # a mail oustpbm cannot parse (no From): kept in the default mailbox, not deferred
@@ -89,5 +89,5 @@ cp "$tmp/conf.good" "$h/oustpbm.conf"
 mv "$tmp/mbox" "$tmp/replay.mbox"
 formail -s procmail DEFAULT="$tmp/mbox" OUSTPBM="$bin" OUSTPBM_HOME="$h" "$rc" <"$tmp/replay.mbox" 2>>"$tmp/procmail.stderr"
 check "the replay (formail -s procmail < mbox): exit 0" [ $? = 0 ]
-check "... both mails handled" sh -c "grep -q '^carol:' '$h/users' && grep -q '^dave:' '$h/users'"
+check "... both mails handled" sh -c "grep -q '^carol ' '$h/pending' && grep -q '^dave ' '$h/pending'"
 check "... and nothing filed again" [ ! -s "$tmp/mbox" ]
