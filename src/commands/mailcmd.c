@@ -19,10 +19,11 @@ const struct mail_command mailcmd_table[] = {
 	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_run,
 	  "Create your account, bound to the address you write from. A user\n"
 	  "id is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64\n"
-	  "printable characters without spaces. A code is mailed to your\n"
-	  "address; the account is made only when \"confirm <code>\" (or\n"
-	  "\"confirm <userid> <code>\", or a reply to that mail holding the\n"
-	  "code alone) comes back from there, within a day.",
+	  "printable characters without spaces. A code is mailed to where\n"
+	  "you write from, and the account is made only when\n"
+	  "\"confirm <code>\" (or \"confirm <userid> <code>\", or a reply\n"
+	  "to that mail holding the code alone) comes back from there,\n"
+	  "within a day.",
 	  "asks for an account bound to the sender's address: a one-time code is mailed there, and nothing else "
 	  "until `confirm`; unconfirmed, it lapses after a day (the user id free again); another `register` "
 	  "from that address within the hour mails nothing, saying when the code went" },
