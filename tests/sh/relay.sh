@@ -64,4 +64,8 @@ check "no victim got a board mail ($boards did)" [ "$boards" = 0 ]
 check "no victim has an account" sh -c '! grep -q "^v[0-9]*:" "$1/users"' sh "$h"
 check "the victims past the per-domain cap were refused" \
     [ "$(grep -c 'register v[0-9]* \*\*\*\*" refused: no new account now' "$h/log")" = 5 ]
+# a day later the registrations lapse: cleanup drops them, the user ids are free
+check "cleanup a day later: exit 0" sh -c 'OUSTPBM_TEST_TIME=$(($2 + 86400 + 60)) "$1" -d "$3" cleanup >/dev/null 2>&1' sh "$bin" $T0 "$h"
+check "... drops the 20 registrations never confirmed" grep -q 'cleanup board=0 ok: dropped 20 registrations a day old' "$h/log"
+check "... none is left in the pending file" sh -c '! grep -q "^v[0-9]* " "$1/pending"' sh "$h"
 done_testing
