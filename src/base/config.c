@@ -184,6 +184,9 @@ static const struct key keys[] = {
 	NUM_KEY(max_open_boards, 1, 100000, true),
 	NUM_KEY(max_open_challenges, 1, 1000, true),
 	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
+	NUM_KEY(max_chat_audience, 1, 1000, true),
+	NUM_KEY(max_chats_per_hour, 1, 1000, true),
+	NUM_KEY(max_mails_per_mail, 1, 10000, true),
 	STR_KEY(web_dir, check_path),
 	STR_KEY(web_url, check_web_url),
 	STR_KEY(admin_address, check_address),
@@ -232,6 +235,12 @@ void config_defaults(struct config *cfg)
 	cfg->max_open_boards = 50;
 	cfg->max_open_challenges = 3;
 	cfg->max_challenges_per_hour = 10;
+	/* a chat reaches the opponent and at most 20 observers: a club's table, not a mailing list */
+	cfg->max_chat_audience = 20;
+	/* 10 an hour is a lively conversation by mail; 40 forged-sender chats made 880 mails (issue 31) */
+	cfg->max_chats_per_hour = 10;
+	/* the chat to its audience and the copy to its sender: 22; a little room above */
+	cfg->max_mails_per_mail = 30;
 	/* forged registrations must not fill the users file (STORE_USERS_FILE_MAX) */
 	cfg->max_registrations_per_hour = 100;
 	cfg->max_registrations_per_domain = 20;
@@ -788,6 +797,9 @@ static const struct {
 	{ "max_open_boards", "boards still playing either player may be in for a new challenge, 0 = no limit" },
 	{ "max_open_challenges", "boards a challenger may have open against one opponent yet to play, 0 = no limit" },
 	{ "max_challenges_per_hour", "challenges one account may make in an hour, 0 = no limit" },
+	{ "max_chat_audience", "observers a chat reaches (the opponent besides), 0 = no limit" },
+	{ "max_chats_per_hour", "chats one account may send in an hour, and a board may carry, 0 = no limit" },
+	{ "max_mails_per_mail", "mails one incoming mail may cause besides the board mails of its readers, 0 = no limit" },
 	{ "html_mail", "on|off: mails that show a board also carry it as HTML, after the text" },
 	{ "web_dir", "the directory of the web site of the boards (relative: from the home); unset = none" },
 	{ "web_url", "the address the web site is served at (http:// or https://): board mails link their page" },

@@ -90,6 +90,14 @@
  *                                         1..1000, 0 = no limit
  *   max_challenges_per_hour (10)         challenges one account may make in an
  *                                         hour, 1..10000, 0 = no limit
+ *   max_chat_audience  (20)              observers a chat reaches (besides the
+ *                                         opponent), 1..1000, 0 = no limit
+ *   max_chats_per_hour (10)              chats one account may send in an hour,
+ *                                         and one board may carry, 1..1000, 0 = no limit
+ *   max_mails_per_mail (30)              mails one incoming mail may cause
+ *                                         besides the board mails of the board's
+ *                                         players and subscribed observers
+ *                                         (a chat's), 1..10000, 0 = no limit
  *   html_mail          (on)              on|off: a mail that shows a board also
  *                                         carries it as HTML (a text/html
  *                                         alternative after the text/plain part)
@@ -198,6 +206,9 @@ struct config {
 	unsigned long max_open_boards;	/* per player; 0 = no limit */
 	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
 	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
+	unsigned long max_chat_audience;	/* observers a chat reaches; 0 = no limit */
+	unsigned long max_chats_per_hour;	/* per account and per board; 0 = no limit */
+	unsigned long max_mails_per_mail;	/* besides the board mails of its readers; 0 = no limit */
 	char web_dir[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	char web_url[CONFIG_URL_MAX + 1];	/* "" when not set */
 	char admin_address[MAILADDR_MAX + 1];	/* "" when not set */

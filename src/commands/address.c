@@ -6,6 +6,7 @@
  *       (mailaddr_deliverable).  A one-time code (accounts.h) is mailed to
  *       it; the sender is told.  Nothing else changes yet.
  *   confirm <userid> <code>   (the code in cmd.password)
+ *       (of a registration waiting for it: register.c)
  *       Sent from the new address (any other sender is refused), within the
  *       hour: the account's address becomes the new one, so the mail of
  *       every board of the player goes there from then on; the new address
@@ -117,6 +118,10 @@ enum process_status address_confirm_mail(struct job *j)
 	bool ok;
 
 	memset(mails, 0, sizeof mails);
+	/* the confirm of a registration (register.c) */
+	ps = register_confirm_pending(j, &ok);
+	if (ps != PROCESS_OK || ok)
+		return ps;
 	snprintf(again, sizeof again, "send \"address %s <password> <new address>\" for a new one", c->userid);
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)

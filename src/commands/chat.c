@@ -10,19 +10,30 @@
  * only if the game file holding the note was written.  So a crash anywhere
  * and a copy of the mail delivered again, or at the same instant, pass the
  * text on once, and a wrong password found late passes on nothing.
+ *
+ * Bounded (issue 31: a player's words are the one thing an attacker wants
+ * to fan out): the opponent and at most max_chat_audience observers get
+ * it (the others only the board mails they asked for); an account sends at
+ * most max_chats_per_hour chats (throttle.h) and a board carries as many
+ * (its history's notes); and no chat causes more than max_mails_per_mail
+ * mails.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
+#include "store/throttle.h"
 
 /* What chat_to() needs besides the job. */
 struct chat {
 	const char *text;
 	struct reply_mail *mails;	/* to each reader, then the sender's copy; owned */
 	int n, alloc;
+	unsigned long observers, left_out;	/* observers reached, and past max_chat_audience */
+	unsigned long audience;	/* max_chat_audience, 0 for none */
 	char names[JOB_MESSAGE_MAX];	/* who gets it, for the sender and the log */
 };
 
@@ -50,6 +61,13 @@ static enum process_status chat_to(struct job *j, const struct reply_player *p, 
 	enum reply_status rs;
 	size_t used = strlen(c->names);
 
+	if (p->role != REPLY_ROLE_PLAYER) {
+		if (c->audience > 0 && c->observers >= c->audience) {
+			c->left_out++;
+			return PROCESS_OK;
+		}
+		c->observers++;
+	}
 	if (!chat_room(c))
 		return job_no_memory(j);
 	rs = reply_chat(&j->rc, &j->game, j->user.userid, c->text, p, &c->mails[c->n]);
@@ -57,6 +75,30 @@ static enum process_status chat_to(struct job *j, const struct reply_player *p, 
 		return job_reply_failure(j, rs);
 	snprintf(c->names + used, sizeof c->names - used, "%s%s", c->n > 0 ? ", " : "", p->userid);
 	c->n++;
+	return PROCESS_OK;
+}
+
+/* max_chats_per_hour: refused (j->outcome set) past it, by the account or on the board. */
+static enum process_status chat_rate(struct job *j, const struct game *g, const char *userid)
+{
+	unsigned long cap = j->cfg.max_chats_per_hour, mine = 0, here = 0;
+	enum store_status ss;
+	int i;
+
+	if (cap == 0)
+		return PROCESS_OK;
+	for (i = 0; i < g->nnotes; i++)
+		if (g->notes[i].kind == GAME_NOTE_CHAT && g->notes[i].time > (int64_t)j->now - THROTTLE_WINDOW)
+			here++;
+	if (here >= cap)
+		return job_refuse(j, g, "board %ld has carried %lu chats in the last hour, the most it carries "
+		    "(max_chats_per_hour = %lu): write again later", g->board, here, cap);
+	ss = throttle_chats(j->st, userid, j->now, &mine);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the count of chats");
+	if (mine >= cap)
+		return job_refuse(j, g, "%s has sent %lu chats in the last hour, the most an account sends "
+		    "(max_chats_per_hour = %lu): write again later", userid, mine, cap);
 	return PROCESS_OK;
 }
 
@@ -89,13 +131,22 @@ enum process_status chat_run(struct job *j)
 		    "mail and the signature are left out)");
 		goto out;
 	}
+	ps = chat_rate(j, g, userid);
+	if (ps != PROCESS_OK || j->outcome != NULL)
+		goto out;
 	c.text = text;
+	c.audience = j->cfg.max_chat_audience;
 	ps = job_board_readers(j, g, userid, chat_to, &c);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (c.n == 0) {
 		ps = job_refuse(j, g, "nobody else reads the mail of board %ld (its other player has no account any more)",
 		    g->board);
+		goto out;
+	}
+	if (j->cfg.max_mails_per_mail > 0 && (unsigned long)c.n + 1 > j->cfg.max_mails_per_mail) {
+		ps = job_refuse(j, g, "a chat on board %ld would make %d mails, more than one mail may cause "
+		    "(max_mails_per_mail = %lu)", g->board, c.n + 1, j->cfg.max_mails_per_mail);
 		goto out;
 	}
 	/* the sender's copy: what went, and to whom */
@@ -123,8 +174,16 @@ enum process_status chat_run(struct job *j)
 		goto out;
 	}
 	ps = job_commit_quiet(j, c.mails, c.n, &done);
-	if (ps == PROCESS_OK && done)
+	if (ps == PROCESS_OK && done) {
 		job_detail(j, "ok", "chat of %zu bytes to %s", strlen(text), c.names);
+		if (c.left_out > 0)
+			job_detail_add(j, "; %lu observer%s past max_chat_audience left out", c.left_out,
+			    c.left_out == 1 ? "" : "s");
+		/* after the commit: a failure here loses one count, never the chat */
+		if (j->cfg.max_chats_per_hour > 0 &&
+		    throttle_chat_made(j->st, &j->cfg, userid, g->board, j->now) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record the chat of %s: %s\n", userid, store_error(j->st));
+	}
 out:
 	for (i = 0; i < c.n; i++)
 		reply_mail_release(&c.mails[i]);

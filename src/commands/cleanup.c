@@ -13,6 +13,7 @@
 #include "mail/reply.h"
 #include "outbox/transport.h"
 #include "store/active.h"
+#include "store/pending.h"
 #include "store/ratings.h"
 #include "store/vacations.h"
 
@@ -440,6 +441,21 @@ static void remove_stale_tmp(struct run *r)
 		    "a day", r->stamp, r->stats->tmp_removed, r->stats->tmp_removed == 1 ? "" : "s");
 }
 
+/* The registrations never confirmed, a day old (store/pending.h): their user ids free again. */
+static void prune_pending(struct run *r)
+{
+	enum store_status ss;
+	size_t dropped = 0;
+
+	ss = pending_prune(r->st, r->now, &dropped);
+	if (ss != STORE_OK)
+		board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot prune the pending registrations: %s", store_error(r->st));
+	else if (dropped > 0)
+		store_log(r->st, "%s cleanup board=0 ok: dropped %zu registration%s a day old", r->stamp, dropped,
+		    dropped == 1 ? "" : "s");
+}
+
 enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, const char *home, time_t now,
     struct cleanup_stats *stats)
 {
@@ -502,6 +518,7 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	}
 	free(r.playing);
 	remove_stale_tmp(&r);
+	prune_pending(&r);
 	if (r.ob == NULL && !need_outbox(&r, 0))
 		goto out;
 	if (ops == NULL) {

@@ -19,6 +19,7 @@
 #include "game/gamefile.h"
 #include "store/accounts.h"
 #include "store/bounces.h"
+#include "store/pending.h"
 #include "store/ratings.h"
 
 #define COUNTER_FILE "games/next-board"
@@ -455,7 +456,7 @@ static enum fsck_status check_bounces(struct store *st, FILE *out, unsigned *pro
 static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
 {
 	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", "reserved",
-	    ACCOUNTS_FILE, "ratings", RATINGS_STATE_FILE, "seeking", "limits", VACATIONS_FILE, NULL };
+	    ACCOUNTS_FILE, "ratings", RATINGS_STATE_FILE, "seeking", "limits", VACATIONS_FILE, PENDING_FILE, NULL };
 	char path[4096], file[4200], q[QUOTE_MAX];
 	struct dirent *de;
 	struct stat sb;

@@ -13,6 +13,7 @@
 
 #include "commands/mailcmd.h"
 #include "game/gamefile.h"
+#include "store/pending.h"
 #include "store/throttle.h"
 
 /* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for j->pwmsg. */
@@ -135,6 +136,7 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 {
 	struct store_reserved gone;
 	struct throttle_state ts;
+	struct pending wait;
 	enum store_status ss;
 
 	*found = false;
@@ -147,6 +149,15 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 		gamefile_time_str(gone.until, until);
 		return job_refuse(j, NULL, "the account %s was closed on %s: its user id is kept for its games "
 		    "until %s", userid, since, until);
+	}
+	if (ss == STORE_NOT_FOUND && pending_find(j->st, userid, (int64_t)j->now, &wait) == STORE_OK &&
+	    !wait.done) {
+		char lapse[REPLY_TIME_SIZE];
+
+		reply_time_str(wait.issued + PENDING_LIFE, lapse);
+		return job_refuse(j, NULL, "the account %s is not confirmed yet: it works once \"confirm %s <code>\" "
+		    "comes from the address that registered it, with the code mailed there; unconfirmed, the "
+		    "registration lapses at %s", wait.userid, wait.userid, lapse);
 	}
 	if (ss == STORE_NOT_FOUND)
 		return job_refuse(j, NULL, "there is no user %s: register first with "

@@ -16,11 +16,17 @@
  */
 const struct mail_command mailcmd_table[] = {
 	{ { "register", "register <userid> <password> [full name]", "upN" },
-	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_register,
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_run,
 	  "Create your account, bound to the address you write from. A user\n"
 	  "id is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64\n"
-	  "printable characters without spaces.",
-	  "creates an account bound to the sender's address" },
+	  "printable characters without spaces. A code is mailed to where\n"
+	  "you write from, and the account is made only when\n"
+	  "\"confirm <code>\" (or \"confirm <userid> <code>\", or a reply\n"
+	  "to that mail holding the code alone) comes back from there,\n"
+	  "within a day.",
+	  "asks for an account bound to the sender's address: a one-time code is mailed there, and nothing else "
+	  "until `confirm`; unconfirmed, it lapses after a day (the user id free again); another `register` "
+	  "from that address within the hour mails nothing, saying when the code went" },
 	{ { "password", "password <userid> <old password> <new password>", "upp" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, account_password,
 	  "",
@@ -231,7 +237,13 @@ const struct mail_command mailcmd_table[] = {
 	  "Until then nothing changes; afterwards the mail of all your boards\n"
 	  "goes to the new address, and the old one is told.",
 	  "from the new address only: the account moves there (the mail of all its boards with it); the old "
-	  "address is told" },
+	  "address is told. Of a registration: from the registered address only, the account is made" },
+	{ { "confirm", "confirm <code>", "p" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_confirm_code,
+	  "",
+	  "the registration of the sender's address: the account is made (as `confirm <userid> <code>` of a "
+	  "registration, or a reply to the code's mail holding the code alone), from the registered address "
+	  "only; a wrong code counts as a wrong password (`max_password_failures`)" },
 	{ { "signoff", "signoff <userid> <password>", "up" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, signoff_mail,
 	  "Close your account: every board you are still playing is resigned\n"

@@ -94,7 +94,14 @@ char *mailcmd_help_text(void);
 char *mailcmd_readme_table(void);
 
 /* The handlers (one file per command or close family). */
-mailcmd_fn account_register, account_password;
+mailcmd_fn account_password;
+mailcmd_fn register_run, register_confirm_code;
+
+/*
+ * confirm <userid> <code> of a registration waiting for it (register.c):
+ * *handled false when userid has none (an address change, address.c).
+ */
+enum process_status register_confirm_pending(struct job *j, bool *handled);
 mailcmd_fn challenge_run, challenge_accept, challenge_decline, challenge_list;
 mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all;
 mailcmd_fn play_run;

@@ -44,6 +44,7 @@
 #include "mail/mailin.h"
 #include "outbox/transport.h"
 #include "store/ratings.h"
+#include "store/accounts.h"
 #include "store/seen.h"
 #include "store/store.h"
 
@@ -481,6 +482,32 @@ static void find_as_sender(struct job *j)
  * are read (job_start_password).  A mail cut short or nested too deeply is
  * not parsed: it is refused unread (answer).
  */
+/*
+ * A reply to a registration's code mail (register.c) holding the code
+ * alone on its first line: read as "confirm <code>".
+ */
+static void parse_code_reply(struct job *j)
+{
+	char line[ACCOUNTS_CODE_LEN + 1];
+	const char *p = j->in.body != NULL ? j->in.body : "";
+	size_t n = 0;
+
+	while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
+		p++;
+	while (p[n] != '\0' && p[n] != '\n' && p[n] != '\r' && p[n] != ' ' && p[n] != '\t' && n < sizeof line - 1)
+		n++;
+	memcpy(line, p, n);
+	line[n] = '\0';
+	p += n;
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if ((*p != '\n' && *p != '\0') || !accounts_code_ok(line))
+		return;
+	snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", line);
+	j->cmd_status = mailfind_parse(&mailcmd_grammar, j->code_reply, NULL, &j->cmd);
+	explicit_bzero(line, sizeof line);
+}
+
 static void parse(struct job *j, const struct mail_read *mr)
 {
 	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
@@ -488,6 +515,8 @@ static void parse(struct job *j, const struct mail_read *mr)
 	find(j, NULL, 0);
 	if (j->cmd_status == COMMAND_USAGE || j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
 		find_as_sender(j);
+	if (j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
+		parse_code_reply(j);
 	j->mc = mailcmd_of(&j->cmd);
 	job_start_password(j);
 }

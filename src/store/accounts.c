@@ -11,6 +11,7 @@
 #include <sys/random.h>
 
 #include "store/audience.h"
+#include "store/pending.h"
 
 #define CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"	/* 32 letters: 5 bits each */
 #define CODE_HASH_COST 1	/* yescrypt's cheapest: 50 random bits need no stretching */
@@ -166,6 +167,19 @@ static bool code_matches(const char *code, const char *hash, bool *failed)
 	explicit_bzero(cd, sizeof *cd);
 	free(cd);
 	return !*failed && diff == 0;
+}
+
+bool accounts_code_is(const char *code, const char *hash, bool *failed)
+{
+	char norm[ACCOUNTS_CODE_LEN + 1];
+	bool right;
+
+	*failed = false;
+	if (!code_norm(code, norm))
+		return false;
+	right = code_matches(norm, hash, failed);
+	explicit_bzero(norm, sizeof norm);
+	return right;
 }
 
 /* Parse one line (without its newline); *why says what is wrong. */
@@ -494,6 +508,7 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 	struct accounts_code *list = NULL;
 	struct store_reserved r;
 	struct store_user u;
+	struct pending p;
 	struct vacation v;
 	enum store_status status;
 	size_t n = 0, i;
@@ -517,8 +532,13 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 		if (status == STORE_OK) {
 			accounts_token_signoff(r.since, token);
 			*same = token_is(token, len, hash);
+			return STORE_OK;
 		}
-		return STORE_OK;
+		/* a registration waiting for its confirm: the code mailed (pending.h) */
+		status = pending_find(st, userid, (int64_t)store_now(st), &p);
+		if (status == STORE_OK)
+			*same = token_is(p.codehash, len, hash);
+		return status == STORE_NOT_FOUND ? STORE_OK : status;
 	}
 	/* a change of the watchers file: its "last" line (audience.h) */
 	status = audience_last(st, u.userid, stamp, &found);

@@ -36,6 +36,8 @@
  *     a code's hash                the codes file has that code of the
  *                                  account (forgot, address)
  *     "address <address>"          the account's address is it (confirm)
+ *     a registration's code hash   the pending file has it for the user id
+ *                                  (register, pending.h)
  *     "signoff <since>"            the account is gone and its id reserved
  *                                  since that time (signoff)
  *     "vacation <start> <end>"     the account's line of the vacations file
@@ -106,6 +108,12 @@ uint64_t accounts_tag(const struct store_user *u);
 
 /* True if code has the shape of a code (ACCOUNTS_CODE_LEN letters of the alphabet, any case). */
 bool accounts_code_ok(const char *code);
+
+/*
+ * Is code (any case) the code of hash (accounts_code_new)?  Compared in
+ * constant time; false with *failed when the hash cannot be computed.
+ */
+bool accounts_code_is(const char *code, const char *hash, bool *failed);
 
 /*
  * A new code from getrandom(2) into code, and its salted hash into hash

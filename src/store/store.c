@@ -1797,6 +1797,21 @@ static void record_registration(struct store *st, const struct store_register_ca
 	free(out);
 }
 
+enum store_status store_registration_take(struct store *st, const struct store_register_caps *caps,
+    const char *address)
+{
+	char domain[MAILADDR_MAX + 1], *regs = NULL;
+	enum store_status status;
+	size_t len = 0;
+
+	address_domain(address, domain);
+	status = check_caps(st, caps, domain, &regs, &len);
+	if (status == STORE_OK)
+		record_registration(st, caps, domain, regs, len);
+	free(regs);
+	return status;
+}
+
 /* A hash as store_password_hash() makes it: fits a users line. */
 static bool hash_ok(const char *hash)
 {

@@ -10,6 +10,7 @@
  *   accounts.lock                an account change and its confirmation
  *   log                          one line per handled mail (store_log)
  *   registrations                times of the accounts made by mail (caps)
+ *   pending                      registrations waiting for their confirm (pending.h)
  *   reserved                     user ids of signed-off accounts, see below
  *   codes                        one-time codes of accounts (accounts.h)
  *   watchers, watchers.lock      observers of every board (audience.h)
@@ -389,6 +390,14 @@ struct store_register_caps {
 	unsigned long per_domain;
 	int64_t now;
 };
+
+/*
+ * Under the store lock (the caller's): count one registration from
+ * address against caps and record it (a pending registration, pending.h);
+ * STORE_LIMIT when a cap is reached (store_error() says which).
+ */
+enum store_status store_registration_take(struct store *st, const struct store_register_caps *caps,
+    const char *address);
 
 /*
  * store_user_add() under caps, counted and recorded under the store lock:

@@ -9,7 +9,7 @@
 
 #define HEADER "# oustpbm: wrong passwords and lockouts per account; see src/store/throttle.h\n"
 
-enum kind { FAILURE = 'F', LOCKOUT = 'L', CLEARED = 'C', CHALLENGE = 'X' };
+enum kind { FAILURE = 'F', LOCKOUT = 'L', CLEARED = 'C', CHALLENGE = 'X', CHAT = 'H' };
 
 /* One parsed line; text points into the file. */
 struct event {
@@ -74,6 +74,7 @@ static bool parse_line(const char *s, const char *e, struct event *ev)
 	case FAILURE:
 	case CLEARED:
 	case CHALLENGE:
+	case CHAT:
 		return s < e;
 	case LOCKOUT:
 		return parse_time(&s, &ev->until) && s == e && ev->until > ev->time;
@@ -275,6 +276,53 @@ enum store_status throttle_clear(struct store *st, const struct config *cfg, con
 	n = snprintf(line, sizeof line, "%lld %s C -\n", (long long)now, userid);
 	ss = record_write(st, &r, now, line, (size_t)n);
 out:
+	record_free(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+/* The events of kind by userid in (now - THROTTLE_WINDOW, now]. */
+static enum store_status count_made(struct store *st, enum kind kind, const char *userid, time_t now,
+    unsigned long *count)
+{
+	struct record r;
+	enum store_status ss;
+	size_t i;
+
+	*count = 0;
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	for (i = 0; i < r.n; i++)
+		if (r.ev[i].kind == kind && r.ev[i].time > now - THROTTLE_WINDOW && r.ev[i].time <= now &&
+		    strcmp(r.ev[i].userid, userid) == 0)
+			(*count)++;
+	record_free(&r);
+	return STORE_OK;
+}
+
+enum store_status throttle_chats(struct store *st, const char *userid, time_t now, unsigned long *count)
+{
+	return count_made(st, CHAT, userid, now, count);
+}
+
+enum store_status throttle_chat_made(struct store *st, const struct config *cfg, const char *userid, long board,
+    time_t now)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char line[IDENT_USERID_MAX + 64];
+	struct record r = { .n = 0 };
+	enum store_status ss;
+	int n;
+
+	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = record_read(st, &r);
+	if (ss == STORE_OK) {
+		n = snprintf(line, sizeof line, "%lld %s H %ld\n", (long long)now, userid, board);
+		ss = record_write(st, &r, now, line, (size_t)n);
+	}
 	record_free(&r);
 	store_unlock(&lock);
 	return ss;

@@ -18,6 +18,7 @@
  *     TIME USERID L UNTIL      a lockout from TIME to UNTIL (owner told)
  *     TIME USERID C -          the admin set a new password
  *     TIME USERID X BOARD      USERID challenged someone: board BOARD
+ *     TIME USERID H BOARD      USERID chatted on board BOARD (max_chats_per_hour)
  * TIME and UNTIL epoch seconds.  It is rewritten whole (durably, under
  * throttle.lock) by each event, keeping only the lines still needed: a
  * failure or a challenge while it may count, a lockout until it ends.  So it stays small
@@ -69,6 +70,13 @@ enum store_status throttle_clear(struct store *st, const struct config *cfg, con
 
 /* The challenges userid made in (now - THROTTLE_WINDOW, now], into *count. */
 enum store_status throttle_challenges(struct store *st, const char *userid, time_t now, unsigned long *count);
+
+/* The chats userid sent in (now - THROTTLE_WINDOW, now], on any board, into *count. */
+enum store_status throttle_chats(struct store *st, const char *userid, time_t now, unsigned long *count);
+
+/* Record, under throttle.lock, that userid chatted on board. */
+enum store_status throttle_chat_made(struct store *st, const struct config *cfg, const char *userid, long board,
+    time_t now);
 
 /* Record, under throttle.lock, that userid made the challenge of board. */
 enum store_status throttle_challenge_made(struct store *st, const struct config *cfg, const char *userid,

@@ -67,8 +67,9 @@ check "bob's move 102#3 again" [ "$(run $B "move 102#3 bob hunter2 B2")" = 0 ]
 check "... played" grep -q '^3 .* x bob B2$' "$h/games/102.game"
 
 # ---- the cap: a board whose history holds GAME_CHATS_MAX (2000) chats takes no more
+# (chats of the day before: max_chats_per_hour counts the last hour)
 run $A "challenge alice secret bob -size=5 -noswap" >/dev/null
-awk 'BEGIN { for (i = 0; i < 2000; i++) printf "- 2023-11-14T22:30:00Z %s chat\n", i % 2 ? "o bob" : "x alice" }' \
+awk 'BEGIN { for (i = 0; i < 2000; i++) printf "- 2023-11-13T22:30:00Z %s chat\n", i % 2 ? "o bob" : "x alice" }' \
     >>"$h/games/103.game"
 check "a board with 2000 chats loads" sh -c "'$bin' -d '$h' fsck 103 >/dev/null 2>&1"
 cp "$h/games/103.game" "$tmp/103.before"
@@ -87,4 +88,27 @@ for b in 101 102; do
 	sed "s/^board: $b\$/board: $((b + 100))/" "$h/games/$b.game" >"$tmp/$b.want"
 	check "... the same game file back" cmp -s "$tmp/$b.want" "$h/games/$((b + 100)).game"
 done
+# ---- chat-rate-limit: max_chats_per_hour per account (on all its boards) and per board
+h=$tmp/rate
+mkhome "$h" 'max_mails_per_hour = 0' 'max_chats_per_hour = 2'
+t=$T0
+run $A "register alice secret" >/dev/null
+run $B "register bob hunter2" >/dev/null
+run $A "challenge alice secret bob -size=5" >/dev/null
+run $A "challenge alice secret bob -size=5" >/dev/null
+run $A "chat 101 alice secret" "One." >/dev/null
+run $A "chat 102 alice secret" "Two." >/dev/null
+rb=$(replies "$h" $B)
+check "chat-rate-limit: alice's third chat in the hour: exit 0" \
+    [ "$(run $A "chat 101 alice secret" "Three.")" = 0 ]
+check "... refused, saying which limit" sh -c 'tail -n 1 "$1" | grep -q "refused: alice has sent 2 chats in the last hour, the most an account sends (max_chats_per_hour = 2)"' sh "$h/log"
+check "... and bob got nothing" [ "$(replies "$h" $B)" = "$rb" ]
+run $B "chat 101 bob hunter2" "Four." >/dev/null
+check "chat-rate-limit: board 101's second chat of the hour goes (bob's first)" sh -c 'tail -n 1 "$1" | grep -q "ok: chat"' sh "$h/log"
+run $B "chat 101 bob hunter2" "Five." >/dev/null
+check "... its third is refused, saying the board's limit" sh -c 'tail -n 1 "$1" | grep -q "refused: board 101 has carried 2 chats in the last hour"' sh "$h/log"
+t=$((T0 + 7200))
+check "an hour later alice chats again" [ "$(run $A "chat 101 alice secret" "Six.")" = 0 ]
+check "... passed on" sh -c 'tail -n 1 "$1" | grep -q "ok: chat"' sh "$h/log"
+
 done_testing

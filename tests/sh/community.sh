@@ -13,7 +13,7 @@ for m in "alice@example.org|register alice secret" "bob@example.com|register bob
     "carol@example.net|register carol pw3" "alice@example.org|challenge alice secret * -size=5" \
     "alice@example.org|challenge alice secret bob -size=5" "carol@example.net|subscribe 102 carol pw3" \
     "carol@example.net|subscribe carol pw3 all" "carol@example.net|notify carol pw3 on"; do
-	mail "${m%%|*}" "${m#*|}" | OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" >/dev/null 2>&1 ||
+	mail "${m%%|*}" "${m#*|}" | deliver "$h" $T0 ||
 	    fail "'${m#*|}' exits $?"
 done
 grep -q '^white: \*$' "$h/games/101.game" && pass "the open seat is * in the game file" ||

@@ -58,7 +58,7 @@ setup() {
 	for m in "$A|register alice secret" "$B|register bob hunter2" "$C|register carol pw3" "$@"; do
 		s=$((s + 1))
 		mail "${m%%|*}" "${m#*|}" "setup$s@x" >"$tmp/m"
-		crash_feed "$h" $((T0 + s)) "$tmp/m" >/dev/null
+		feed_confirmed "$h" $((T0 + s)) "$tmp/m" >/dev/null
 	done
 	rm -rf "$h/mail"
 }

@@ -40,7 +40,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|[0-9]+\.review|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|active|seeking|seeking\.lock|limits|limits\.lock|ratings|ratings-state|ratings\.lock|ratings-pending|watchers|watchers\.lock|vacations|robot-thinking\.[0-9]+\.lock|reviews|reviews\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|pending|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|active|seeking|seeking\.lock|limits|limits\.lock|ratings|ratings-state|ratings\.lock|ratings-pending|watchers|watchers\.lock|vacations|robot-thinking\.[0-9]+\.lock|reviews|reviews\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
@@ -48,9 +48,9 @@ sane() {
 h=$tmp/s0
 mkhome "$h"
 mail $A "register alice secret" r1@x >"$tmp/m"
-crash_feed "$h" $T0 "$tmp/m" >/dev/null
+feed_confirmed "$h" $T0 "$tmp/m" >/dev/null
 mail $B "register bob hunter2" r2@x >"$tmp/m"
-crash_feed "$h" $T0 "$tmp/m" >/dev/null
+feed_confirmed "$h" $T0 "$tmp/m" >/dev/null
 mail $A "challenge alice secret bob -size=5" c1@x >"$tmp/m"
 crash_feed "$h" $T0 "$tmp/m" >/dev/null
 rm -rf "$h/mail"
@@ -300,7 +300,34 @@ account_redelivered() {
 	[ "$(ls "$1/mail/$addr/new" 2>/dev/null | wc -l)" = 2 ] ||
 	    bad="$bad; killed at step $2: the new password does not work"
 }
-for m in "$tmp/s0|carol@example.org|register carol pw1 Carol|registration carol|password carol pw1 pw2" \
+# the register itself: killed at every step, the pending file holds carol's
+# registration once or not at all; after the clean redelivery once, and
+# carol got exactly one mail, the code
+reg_killed() {
+	[ "$(grep -c '^carol ' "$1/pending" 2>/dev/null)" -le 1 ] ||
+	    bad="$bad; killed at step $2${3:+ then $3}: carol pending twice"
+	grep -q '^carol:' "$1/users" && bad="$bad; killed at step $2: an account without a confirm"
+	sane_at "$1" "$tmp/s0/games/101.game" "$tmp/s0/games/101.game" "$2" "${3:-}"
+}
+reg_redelivered() {
+	[ "$(grep -c '^carol ' "$1/pending" 2>/dev/null)" = 1 ] || bad="$bad; killed at step $2: carol not pending once"
+	bad="$bad$(acheck "$1" carol@example.org "registration code for carol")"
+}
+mail carol@example.org "register carol pw1 Carol" reg@x >"$tmp/amail"
+crash_each_step "$tmp/s0" "$((T0 + 30)) $((T0 + 40)) $((T0 + 50))" "$tmp/amail" "7 13" reg_killed reg_redelivered
+if [ -n "$bad" ]; then
+	fail "register killed at each of its $((k - 1)) steps${bad}"
+elif [ $k -lt 4 ]; then
+	fail "register: only $((k - 1)) durable steps seen"
+else
+	pass "register killed at each of its $((k - 1)) steps, then its redelivery killed too: pending once, one code mailed"
+fi
+# the home with carol's registration waiting for its confirm
+hc=$tmp/hc
+cp -R "$tmp/s0" "$hc"
+crash_feed "$hc" $((T0 + 20)) "$tmp/amail" >/dev/null
+rm -rf "$hc/mail"
+for m in "$hc|carol@example.org|confirm carol $REG_CODE|registration carol|password carol pw1 pw2" \
     "$tmp/s0|$A|password alice secret newsecret|password|password alice newsecret other"; do
 	base=${m%%|*}
 	rest=${m#*|}
@@ -447,7 +474,7 @@ export OUSTPBM_TEST_ROBOT_PLAYOUTS=32
 r0=$tmp/r0
 mkhome "$r0"
 mail $A "register alice secret" rr1@x >"$tmp/m"
-crash_feed "$r0" $T0 "$tmp/m" >/dev/null
+feed_confirmed "$r0" $T0 "$tmp/m" >/dev/null
 mail $A "challenge alice secret robot -size=5" rc1@x >"$tmp/m"
 crash_feed "$r0" $T0 "$tmp/m" >/dev/null
 rm -rf "$r0/mail"

@@ -60,11 +60,26 @@
 #                       one if ID is empty or absent), then BODY
 #   deliver HOME [TIME] feeds the mail on stdin to oustpbm -d HOME (with
 #                       OUSTPBM_TEST_TIME=TIME if given), its stdout dropped
-#                       and its stderr in $tmp/stderr; returns its status
+#                       and its stderr in $tmp/stderr; returns its status.
+#                       A register (a line starting "register ", Subject
+#                       or body) is delivered with OUSTPBM_TEST_CODE set to
+#                       REG_CODE, and when it made a pending registration
+#                       (src/commands/register.c) it is confirmed at once
+#                       from the same From with that code (confirm_pending):
+#                       an account as before, for every test's setup
+#   confirm_pending HOME FROM [TIME]   that confirm, when the log's last line
+#                       is a registration made pending; returns the
+#                       confirm's status (0 when there was none)
 #   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
+#   code_in HOME ADDR   the one-time code of the newest mail to ADDR holding
+#                       one (a random code: no test hook needed)
 #   crash_feed HOME TIME FILE [STEP]   feeds FILE to oustpbm -d HOME at TIME,
 #                       killed at durable step STEP if given
 #                       (OUSTPBM_TEST_CRASH); prints the exit status
+#                       (a register: with OUSTPBM_TEST_CODE=REG_CODE)
+#   feed_confirmed HOME TIME FILE   crash_feed without a kill, then a
+#                       register made pending confirmed (confirm_pending);
+#                       prints crash_feed's status
 #   crash_each_step BASE TIME MAIL K2 AFTER_KILL AFTER_REDELIVERY
 #                       the crash loop: for each step k = 1, 2, ... MAIL is
 #                       fed to a fresh copy of home BASE killed at durable
@@ -97,6 +112,7 @@ top=$(pwd)
 bin=${OUSTPBM_BIN:-$top/oustpbm}
 PY=/usr/bin/python3
 T0=1700000000
+REG_CODE=R3G4STERED	# the one-time code of the tests' registrations (OUSTPBM_TEST_CODE)
 unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL
 n=0
 fails=0
@@ -270,10 +286,34 @@ mail() {
 deliver() {
 	lib_err=/dev/null
 	[ -n "$tmp" ] && lib_err=$tmp/stderr
+	lib_in=$(mktemp "${tmp:-${TMPDIR:-/tmp}}/deliver.XXXXXX") || return 2
+	cat >"$lib_in"
+	lib_code=
+	grep -q -i -E '^(subject: *)?register ' "$lib_in" && lib_code=$REG_CODE
 	if [ -n "${2:-}" ]; then
-		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" >/dev/null 2>"$lib_err"
+		OUSTPBM_TEST_CODE=${lib_code:-${OUSTPBM_TEST_CODE:-}} OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$lib_in" \
+		    >/dev/null 2>"$lib_err"
 	else
-		"$bin" -d "$1" >/dev/null 2>"$lib_err"
+		OUSTPBM_TEST_CODE=${lib_code:-${OUSTPBM_TEST_CODE:-}} "$bin" -d "$1" <"$lib_in" >/dev/null 2>"$lib_err"
+	fi
+	lib_rc=$?
+	if [ "$lib_rc" -eq 0 ] && [ -n "$lib_code" ]; then
+		confirm_pending "$1" "$(sed -n 's/^[Ff][Rr][Oo][Mm]: *//p' "$lib_in" | head -n 1)" "${2:-}"
+		lib_rc=$?
+	fi
+	rm -f "$lib_in"
+	return $lib_rc
+}
+
+confirm_pending() {
+	lib_id=$(tail -n 1 "$1/log" 2>/dev/null | sed -n 's/.* ok: registration of \([^ ]*\) pending, .*/\1/p')
+	[ -n "$lib_id" ] || return 0
+	lib_err=/dev/null
+	[ -n "$tmp" ] && lib_err=$tmp/stderr.confirm
+	if [ -n "${3:-}" ]; then
+		mail "$2" "confirm $lib_id $REG_CODE" | OUSTPBM_TEST_TIME=$3 "$bin" -d "$1" >/dev/null 2>"$lib_err"
+	else
+		mail "$2" "confirm $lib_id $REG_CODE" | "$bin" -d "$1" >/dev/null 2>"$lib_err"
 	fi
 }
 
@@ -282,13 +322,29 @@ send() {
 	echo $?
 }
 
+code_in() {
+	for lib_f in $(ls -t "$1/mail/$2/new/"* 2>/dev/null); do
+		lib_c=$(sed -n 's/^    \([2-9A-HJ-NP-Z]\{10\}\)$/\1/p' "$lib_f" | head -n 1)
+		[ -n "$lib_c" ] && { echo "$lib_c"; return 0; }
+	done
+	return 1
+}
+
 crash_feed() {
+	lib_code=${OUSTPBM_TEST_CODE:-}
+	grep -q -i -E '^(subject: *)?register ' "$3" && lib_code=$REG_CODE
 	if [ -n "${4:-}" ]; then
-		OUSTPBM_TEST_CRASH=$4 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
+		OUSTPBM_TEST_CODE=$lib_code OUSTPBM_TEST_CRASH=$4 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
 	else
-		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
+		OUSTPBM_TEST_CODE=$lib_code OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" <"$3" >/dev/null 2>&1
 	fi
 	echo $?
+}
+
+feed_confirmed() {
+	lib_frc=$(crash_feed "$1" "$2" "$3")
+	[ "$lib_frc" = 0 ] && confirm_pending "$1" "$(sed -n 's/^[Ff][Rr][Oo][Mm]: *//p' "$3" | head -n 1)" "$2"
+	echo "$lib_frc"
 }
 
 crash_each_step() {

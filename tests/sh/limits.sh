@@ -22,8 +22,8 @@ run() { # HOME TIME FROM SUBJECT ID: one mail; prints the exit status
 # a home with alice and bob
 newhome() {
 	mkhome "$1" 'max_mails_per_hour = 0'
-	run "$1" $T0 alice@example.org "register alice secret" "$1.r1" >/dev/null
-	run "$1" $T0 bob@example.com "register bob hunter2" "$1.r2" >/dev/null
+	mail alice@example.org "register alice secret" "$1.r1" | deliver "$1" $T0
+	mail bob@example.com "register bob hunter2" "$1.r2" | deliver "$1" $T0
 }
 
 # every line of the log ends with a newline and starts with a time

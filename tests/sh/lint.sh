@@ -40,8 +40,8 @@ check "mail: a fresh Message-ID each time" [ "$(mail a@example.org x | grep -c '
     "1$(mail a@example.org x | sed -n 's/^Message-ID: //p')" ]
 check "mail: ID - leaves the header out" sh -c '! grep -q "^Message-ID" "$1"' sh "$(mail a@example.org x - >"$tmp/m1"; echo "$tmp/m1")"
 check "send: a registration answered (exit 0)" [ "$(send "$h" alice@example.org 'register alice secret')" = 0 ]
-check "replies counts it, newest finds it" sh -c '[ "$1" = 1 ] && grep -q "^Subject: " "$2"' sh \
-    "$(replies "$h" alice@example.org)" "$(newest "$h" alice@example.org)"
+check "... and confirmed at once: the code and the welcome; newest finds it" sh -c '[ "$1" = 2 ] && grep -q "^alice:" "$3" && grep -q "^Subject: Oust registration alice" "$2"' sh \
+    "$(replies "$h" alice@example.org)" "$(newest "$h" alice@example.org)" "$h/users"
 before=$(store_sum "$h")
 check "store_sum: a refused move (no such board) changes nothing" \
     [ "$(send "$h" alice@example.org 'move 101 alice secret C3')

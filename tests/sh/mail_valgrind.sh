@@ -40,8 +40,15 @@ vgfile() {
 		head -n 40 "$tmp/vg.err" | sed 's/^/#   /'
 	fi
 }
+# the codes of the registrations fixed, to confirm them (register.c)
+export OUSTPBM_TEST_CODE=$REG_CODE
 vg alice@example.org "register alice secret Alice"
+vg alice@example.org "confirm alice $REG_CODE"
 vg bob@example.com "register bob hunter2"
+mail bob@example.com "Re: Oust registration code for bob" "vg-reply@x" "$REG_CODE" >"$tmp/in"
+k=$((k + 1))
+n=$((n + 1))
+vgfile "$tmp/in" "the code alone in a reply" 0
 vg alice@example.org "challenge alice secret bob -size=5"
 vg alice@example.org "move 101 alice secret C3" copy@x
 vg alice@example.org "move 101 alice secret C3" copy@x
@@ -77,6 +84,7 @@ vg carol@example.net "finished"
 vg alice@example.org "challenge alice better bob -size=5 -remind=1 -timeout=2"
 vg alice@example.org "show 103"
 vg carol@example.net "register carol pw3"
+vg carol@example.net "confirm $REG_CODE"
 vg carol@example.net "notify carol pw3 on 103 101"
 vg carol@example.net "notify carol pw3 off 101 104 103"
 vg carol@example.net "notify carol pw3 off 103 101"

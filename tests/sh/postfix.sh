@@ -232,6 +232,13 @@ $a|move 101 alice secret E1
 $b|resign 101 bob hunter2"
 echo "$game" | while IFS='|' read -r from subject; do
 	printf 'From: %s\nSubject: %s\n\n' "$from" "$subject" | "$bin" -d "$ref" >/dev/null 2>&1
+	# a register is confirmed with the code mailed (register.c)
+	case $subject in
+	register*)
+		printf 'From: %s\nSubject: confirm %s %s\n\n' "$from" "$(echo "$subject" | cut -d' ' -f2)" \
+		    "$(code_in "$ref" "$from")" | "$bin" -d "$ref" >/dev/null 2>&1
+		;;
+	esac
 done
 refsubjects() { # ADDRESS: the reference run's Subjects, in queue order
 	ls "$ref/mail/$1/new" | awk -F'[.MPQ]' '{ printf "%d %06d %06d %s\n", $1, $3, $5, $0 }' | sort -n |
@@ -241,7 +248,7 @@ refsubjects() { # ADDRESS: the reference run's Subjects, in queue order
 }
 refsubjects $a >"$tmp/want.alice"
 refsubjects $b >"$tmp/want.bob"
-check "the reference game: 8 replies to each player" [ "$(wc -l <"$tmp/want.alice") $(wc -l <"$tmp/want.bob")" = "8 8" ]
+check "the reference game: 9 replies to each player (a code first)" [ "$(wc -l <"$tmp/want.alice") $(wc -l <"$tmp/want.bob")" = "9 9" ]
 
 # ---- the game through Postfix
 na=0
@@ -254,8 +261,14 @@ play() { # FROM SUBJECT REPLIES-TO-ALICE REPLIES-TO-BOB: one mail in by SMTP, it
 	check "'$2' in by SMTP: its replies in the Maildirs ($na for alice, $nb for bob; got $(count $a), $(count $b))" \
 	    [ "$(count $a) $(count $b)" = "$na $nb" ]
 }
+# boxcode ADDRESS: the registration code in the Maildir (register.c)
+boxcode() {
+	sed -n 's/^    \([2-9A-HJ-NP-Z]\{10\}\)$/\1/p' "$(box "$1")/new/"* 2>/dev/null | head -n 1
+}
 play $a "register alice secret" 1 0
+play $a "confirm alice $(boxcode $a)" 1 0
 play $b "register bob hunter2" 0 1
+play $b "confirm bob $(boxcode $b)" 0 1
 play $a "challenge alice secret bob -size=5" 1 1
 play $a "move 101 alice secret C3" 1 1
 check "the replies left through Postfix's SMTP port" grep -q "postfix/smtpd.*connect from localhost\[127.0.0.1\]" "$pf/maillog"

@@ -62,7 +62,7 @@ kill "$holder"
 wait "$holder" 2>/dev/null
 pmail bob@example.com "register bob hunter2" | pm
 check "delivered again later: exit 0" [ $? = 0 ]
-check "bob is registered once" [ "$(grep -c '^bob:' "$h/users")" = 1 ]
+check "bob's registration is recorded once" [ "$(grep -c '^bob ' "$h/pending")" = 1 ]
 check "and his reply went out" grep -q '"rcpt_tos": \["bob@example.com"\]' "$tmp/sink"/*.env
 
 # a mail oustpbm cannot parse (no From): 65 to the MTA (a bounce), not filed
@@ -86,10 +86,11 @@ check "... the next one too" [ $? = 75 ]
 check "... nothing in the default mailbox" [ ! -s "$tmp/mbox" ]
 check "... and the log says why, naming the mail" grep -q "<register-carol-pw1-.*@example.net> from=carol@example.org .* error: configuration error: oustpbm.conf line [0-9]*: max_message_bytes 'ten'" "$h/log"
 cp "$tmp/conf.good" "$h/oustpbm.conf"
+
 pmail carol@example.org "register carol pw1" | pm -f carol@example.org
 check "fixed, the MTA's next try: exit 0" [ $? = 0 ]
 pmail dave@example.org "register dave pw2" | pm -f dave@example.org
-check "... both mails handled" sh -c "grep -q '^carol:' '$h/users' && grep -q '^dave:' '$h/users'"
+check "... both mails handled" sh -c "grep -q '^carol ' '$h/pending' && grep -q '^dave ' '$h/pending'"
 check "... and nothing filed" [ ! -s "$tmp/mbox" ]
 
 # the same through an INCLUDERC, as init prints it: the 75 still reaches the MTA

@@ -15,7 +15,7 @@ export OUSTPBM_TEST_ROBOT_PLAYOUTS=64
 A=alice@example.org
 
 send() { # HOME FROM SUBJECT: prints the exit status
-	mail "$2" "$3" | OUSTPBM_TEST_TIME=$T0 "$bin" -d "$1" >/dev/null 2>>"$tmp/stderr"
+	mail "$2" "$3" | deliver "$1" $T0
 	echo $?
 }
 header() { # FILE KEY
@@ -151,11 +151,11 @@ home "$h"
 mail $A "challenge alice secret robot -size=7 -white" | OUSTPBM_TEST_ROBOT=crash OUSTPBM_TEST_TIME=$T0 \
     "$bin" -d "$h" >/dev/null 2>&1
 check "the robot's first move could not be played in the challenge's delivery" \
-    [ "$(header "$h/games/101.game" turn)" = 1 -a "$(replies "$h" $A)" = 2 ]
+    [ "$(header "$h/games/101.game" turn)" = 1 -a "$(replies "$h" $A)" = 3 ]
 env -i OUSTPBM_TEST_ROBOT_PLAYOUTS=64 "$bin" -d "$h" cleanup >/dev/null 2>"$tmp/cron.err"
 rc=$?
 check "cleanup from cron's bare environment: exit $rc, the robot played turn 1" \
-    [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 2 -a "$(replies "$h" $A)" = 3 ]
+    [ "$rc" = 0 -a "$(header "$h/games/101.game" turn)" = 2 -a "$(replies "$h" $A)" = 4 ]
 check "cleanup logs the robot turn" grep -q "cleanup done: 1 boards, 1 robot turns" "$h/log"
 check "a game against the robot with the robot to move is not reminded" \
     sh -c "! grep -q 'reminded robot\|no account to remind: robot' '$h/log'"
@@ -194,7 +194,7 @@ bad=
 b=101
 for u in bob carol dave erin; do
 	[ "$(header "$h/games/$b.game" turn)" = 3 ] || bad="$bad; board $b at turn $(header "$h/games/$b.game" turn)"
-	[ "$(replies "$h" $u@example.com)" = 3 ] || bad="$bad; $u got $(replies "$h" $u@example.com) mails"
+	[ "$(replies "$h" $u@example.com)" = 4 ] || bad="$bad; $u got $(replies "$h" $u@example.com) mails"
 	grep -q "^Turn 2: robot" "$(newest "$h" $u@example.com)" || bad="$bad; $u's reply does not show the robot's turn"
 	b=$((b + 1))
 done
@@ -229,21 +229,21 @@ check "and logged as a copy" grep -q "<again@example.org>.* dropped: a copy of t
 
 # ---- the per-sender limit applies to the human; the robot's turns are not counted
 h=$tmp/rate
-home "$h" "max_mails_per_hour = 4"
+home "$h" "max_mails_per_hour = 5"
 send "$h" $A "challenge alice secret robot -size=7 -white" >/dev/null
 for t in 2 4; do
 	turn=$(human_turn "$h/games/101.game" greedy) # a game long enough for the limit
 	send "$h" $A "move 101#$t alice secret $turn" >/dev/null
 done
-check "max_mails_per_hour = 4: register, challenge and two moves answered, the robot at turn 5" \
-    [ "$(replies "$h" $A)" = 4 -a "$(header "$h/games/101.game" turn)" = 6 ]
+check "max_mails_per_hour = 5: register, confirm, challenge and two moves answered, the robot at turn 5" \
+    [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
 turn=$(human_turn "$h/games/101.game" greedy)
 send "$h" $A "move 101#6 alice secret $turn" >/dev/null
-check "the fifth mail of the hour is not played, the board unchanged, alice told once" \
-    [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
+check "the sixth mail of the hour is not played, the board unchanged, alice told once" \
+    [ "$(replies "$h" $A)" = 6 -a "$(header "$h/games/101.game" turn)" = 6 ]
 send "$h" $A "move 101#6 alice secret $turn" >/dev/null
-check "the sixth is dropped without a word" \
-    [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
+check "the seventh is dropped without a word" \
+    [ "$(replies "$h" $A)" = 6 -a "$(header "$h/games/101.game" turn)" = 6 ]
 
 # ---- resigning against the robot: no robot turn after
 h=$tmp/resign

@@ -10,7 +10,8 @@ export OUSTPBM_TEST_TIME=$T0
 # run HOME SUBJECT [FROM]: feed a mail (at most 20 s), print the exit status
 run() {
 	mail "${3:-alice@example.org}" "$2" >"$tmp/in.eml"
-	timeout 20 "$bin" -d "$1" <"$tmp/in.eml" >/dev/null 2>"$tmp/stderr"
+	OUSTPBM_TEST_CODE=$REG_CODE timeout 20 "$bin" -d "$1" <"$tmp/in.eml" >/dev/null 2>"$tmp/stderr" &&
+	    confirm_pending "$1" "${3:-alice@example.org}" "${OUSTPBM_TEST_TIME:-}"
 	echo $?
 }
 

@@ -1,0 +1,309 @@
+/* pending: registrations waiting for their confirm (pending.h). */
+#include "store/pending.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define LINE_MAX_BYTES (IDENT_USERID_MAX + 2 * STORE_HASH_MAX + MAILADDR_MAX + STORE_FULLNAME_MAX + 64)
+
+static const char pending_header[] =
+    "# oustpbm registrations waiting for their confirm: one per line, oldest first\n"
+    "#   userid issued sent state address stamp pwhash codehash [full name]\n"
+    "# issued, sent: epoch seconds (lapses a day after issued); state: open or\n"
+    "# done (confirmed); stamp: hash of\n"
+    "# the register mail's Message-ID; pwhash, codehash:\n"
+    "# yescrypt hashes of the password and of the code mailed to address.\n"
+    "# Lines starting with '#' and blank lines are ignored.\n";
+
+/* The next space-separated word of line[*pos..n) into out (size outlen); false if none or too long. */
+static bool word(const char *line, size_t n, size_t *pos, char *out, size_t outlen)
+{
+	size_t start = *pos, len;
+
+	while (*pos < n && line[*pos] != ' ')
+		(*pos)++;
+	len = *pos - start;
+	if (len == 0 || len >= outlen)
+		return false;
+	memcpy(out, line + start, len);
+	out[len] = '\0';
+	if (*pos < n)
+		(*pos)++;
+	return true;
+}
+
+static bool parse_time(const char *s, int64_t *out)
+{
+	char *end;
+	long long t = strtoll(s, &end, 10);
+
+	if (end == s || *end != '\0' || t < 0)
+		return false;
+	*out = (int64_t)t;
+	return true;
+}
+
+static bool parse_pending(const char *line, size_t n, void *rec, const char **why)
+{
+	struct pending *p = rec;
+	char num[32];
+	size_t pos = 0;
+	const char *err;
+
+	memset(p, 0, sizeof *p);
+	if (!word(line, n, &pos, p->userid, sizeof p->userid) || !ident_userid_ok(p->userid)) {
+		*why = "has no user id";
+		return false;
+	}
+	if (!word(line, n, &pos, num, sizeof num) || !parse_time(num, &p->issued) ||
+	    !word(line, n, &pos, num, sizeof num) || !parse_time(num, &p->sent)) {
+		*why = "has no times 'issued sent'";
+		return false;
+	}
+	if (!word(line, n, &pos, num, sizeof num) || (strcmp(num, "open") != 0 && strcmp(num, "done") != 0)) {
+		*why = "has no state 'open' or 'done'";
+		return false;
+	}
+	p->done = strcmp(num, "done") == 0;
+	if (!word(line, n, &pos, p->address, sizeof p->address) || !mailaddr_ok(p->address, &err)) {
+		*why = "has no address";
+		return false;
+	}
+	if (!word(line, n, &pos, num, sizeof num) || strlen(num) != 16 ||
+	    sscanf(num, "%16" SCNx64, &p->stamp) != 1) {
+		*why = "has no stamp";
+		return false;
+	}
+	if (!word(line, n, &pos, p->pwhash, sizeof p->pwhash) || p->pwhash[0] != '$' ||
+	    !word(line, n, &pos, p->codehash, sizeof p->codehash) || p->codehash[0] != '$') {
+		*why = "has no hashes 'pwhash codehash'";
+		return false;
+	}
+	if (n - pos >= sizeof p->fullname) {
+		*why = "has a full name too long";
+		return false;
+	}
+	memcpy(p->fullname, line + pos, n - pos);
+	p->fullname[n - pos] = '\0';
+	return true;
+}
+
+/* Every line of the file; none is an empty list.  The caller frees *list. */
+static enum store_status read_all(struct store *st, struct pending **list, size_t *count)
+{
+	enum store_status status;
+	void *recs = NULL;
+
+	*count = 0;
+	status = store_read_records(st, PENDING_FILE, PENDING_FILE_MAX, sizeof **list, parse_pending, &recs, NULL,
+	    count);
+	*list = recs;
+	return status == STORE_NOT_FOUND ? STORE_OK : status;
+}
+
+static bool lapsed(const struct pending *p, int64_t now)
+{
+	return p->issued + PENDING_LIFE <= now;
+}
+
+/* The newest line not lapsed at now for which match is true. */
+static enum store_status find(struct store *st, int64_t now, bool (*match)(const struct pending *, const char *),
+    const char *key, struct pending *out)
+{
+	struct pending *list = NULL;
+	enum store_status status;
+	size_t n = 0, i;
+
+	status = read_all(st, &list, &n);
+	if (status != STORE_OK)
+		return status;
+	status = STORE_NOT_FOUND;
+	for (i = n; i-- > 0;)
+		if (!lapsed(&list[i], now) && match(&list[i], key)) {
+			*out = list[i];
+			status = STORE_OK;
+			break;
+		}
+	free(list);
+	return status;
+}
+
+static bool of_user(const struct pending *p, const char *userid)
+{
+	return strcasecmp(p->userid, userid) == 0;
+}
+
+static bool of_address(const struct pending *p, const char *address)
+{
+	return strcasecmp(p->address, address) == 0;
+}
+
+enum store_status pending_find(struct store *st, const char *userid, int64_t now, struct pending *out)
+{
+	return find(st, now, of_user, userid, out);
+}
+
+enum store_status pending_of_address(struct store *st, const char *address, int64_t now, struct pending *out)
+{
+	return find(st, now, of_address, address, out);
+}
+
+/* Write list[0..n) then extra (may be NULL), without the lapsed lines and those whose userid was emptied. */
+static enum store_status write_all(struct store *st, const struct pending *list, size_t n, int64_t now,
+    const struct pending *extra)
+{
+	size_t cap = sizeof pending_header + (n + 1) * (LINE_MAX_BYTES + 2), used, i;
+	enum store_status status;
+	char *out;
+	int k;
+
+	out = malloc(cap);
+	if (out == NULL) {
+		store_set_error(st, "out of memory");
+		return STORE_TEMPFAIL;
+	}
+	memcpy(out, pending_header, sizeof pending_header - 1);
+	used = sizeof pending_header - 1;
+	for (i = 0; i <= n; i++) {
+		const struct pending *p = i < n ? &list[i] : extra;
+
+		if (p == NULL || p->userid[0] == '\0' || lapsed(p, now))
+			continue;
+		k = snprintf(out + used, cap - used, "%s %lld %lld %s %s %016" PRIx64 " %s %s%s%s\n", p->userid,
+		    (long long)p->issued, (long long)p->sent, p->done ? "done" : "open", p->address, p->stamp, p->pwhash, p->codehash, p->fullname[0] != '\0' ? " " : "",
+		    p->fullname);
+		if (k < 0 || (size_t)k >= cap - used) {
+			free(out);
+			store_set_error(st, "a line of %s/%s is too long", store_home(st), PENDING_FILE);
+			return STORE_CORRUPT;
+		}
+		used += (size_t)k;
+	}
+	if (used > (size_t)PENDING_FILE_MAX) {
+		/* past it the file could not be read again, and every register and confirm would fail */
+		free(out);
+		store_set_error(st, "%s/%s would pass %ld bytes", store_home(st), PENDING_FILE, PENDING_FILE_MAX);
+		return STORE_TOO_BIG;
+	}
+	status = store_write_file(st, PENDING_FILE, out, used);
+	free(out);
+	return status;
+}
+
+/* Under the store lock: may rec->userid be taken by rec->address? */
+static enum store_status id_free(struct store *st, const struct pending *rec, const struct pending *list, size_t n,
+    int64_t now)
+{
+	struct store_reserved r;
+	struct store_user u;
+	enum store_status status;
+	size_t i;
+
+	status = store_user_find(st, rec->userid, &u);
+	if (status == STORE_OK) {
+		store_set_error(st, "user id '%s' is already taken", rec->userid);
+		return STORE_USER_EXISTS;
+	}
+	if (status != STORE_NOT_FOUND)
+		return status;
+	status = store_reserved_find(st, rec->userid, &r);
+	if (status == STORE_OK && r.until > now) {
+		store_set_error(st, "user id '%s' is reserved: its account was closed", rec->userid);
+		return STORE_RESERVED;
+	}
+	if (status != STORE_OK && status != STORE_NOT_FOUND)
+		return status;
+	for (i = 0; i < n; i++)
+		if (!lapsed(&list[i], now) && !list[i].done && of_user(&list[i], rec->userid) &&
+		    !of_address(&list[i], rec->address)) {
+			store_set_error(st, "user id '%s' waits for the confirm of another address", rec->userid);
+			return STORE_USER_EXISTS;
+		}
+	return STORE_OK;
+}
+
+enum store_status pending_put(struct store *st, const struct pending *rec, const struct store_register_caps *caps)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct pending *list = NULL;
+	enum store_status status;
+	int64_t now = rec->sent;
+	size_t n = 0, i;
+
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_all(st, &list, &n);
+	if (status != STORE_OK)
+		goto out;
+	status = id_free(st, rec, list, n, now);
+	if (status != STORE_OK)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (!list[i].done && (of_user(&list[i], rec->userid) || of_address(&list[i], rec->address)))
+			list[i].userid[0] = '\0';	/* replaced */
+	if (caps != NULL) {
+		status = store_registration_take(st, caps, rec->address);
+		if (status != STORE_OK)
+			goto out;
+	}
+	status = write_all(st, list, n, now, rec);
+out:
+	free(list);
+	store_unlock(&lock);
+	return status;
+}
+
+enum store_status pending_done(struct store *st, const char *userid, const char *codehash, int64_t now)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct pending *list = NULL;
+	enum store_status status;
+	size_t n = 0, i;
+	bool found = false;
+
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_all(st, &list, &n);
+	if (status != STORE_OK)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (of_user(&list[i], userid) && strcmp(list[i].codehash, codehash) == 0 && !list[i].done) {
+			list[i].done = true;
+			found = true;
+		}
+	status = found ? write_all(st, list, n, now, NULL) : STORE_NOT_FOUND;
+out:
+	free(list);
+	store_unlock(&lock);
+	return status;
+}
+
+enum store_status pending_prune(struct store *st, int64_t now, size_t *dropped)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct pending *list = NULL;
+	enum store_status status;
+	size_t n = 0, i;
+
+	*dropped = 0;
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_all(st, &list, &n);
+	if (status != STORE_OK)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (lapsed(&list[i], now))
+			(*dropped)++;
+	if (*dropped > 0)
+		status = write_all(st, list, n, now, NULL);
+out:
+	free(list);
+	store_unlock(&lock);
+	return status;
+}
