@@ -57,6 +57,16 @@ OBJS := $(SRCS:src/%.c=build/obj/%.o)
 LIBOBJS := $(LIBSRCS:src/%.c=build/obj/%.o)
 TESTSRCS := $(sort $(wildcard tests/unit/test_*.c))
 TESTBINS := $(TESTSRCS:tests/unit/%.c=build/tests/%)
+# The build for the tests: the same objects but base/testhook.o, compiled
+# with TEST_HOOKS_FLAGS so that the OUSTPBM_TEST_* variables (the clock, the
+# codes, crash points, the robot's moves) work; build/test/oustpbm is the
+# program the tests run (tests/sh/lib.sh's bin), ./oustpbm ignores them.
+TEST_HOOKS_FLAGS = -DOUSTPBM_TEST_HOOKS
+TESTHOOK_OBJ = build/obj/base/testhook.o
+TEST_HOOK_OBJ = build/test/obj/base/testhook.o
+TESTOBJS := $(OBJS:$(TESTHOOK_OBJ)=$(TEST_HOOK_OBJ))
+TESTLIBOBJS := $(LIBOBJS:$(TESTHOOK_OBJ)=$(TEST_HOOK_OBJ))
+TEST_BIN = build/test/oustpbm
 BENCHSRCS := $(sort $(wildcard tests/bench/*.c))
 BENCHBINS := $(BENCHSRCS:tests/bench/%.c=build/bench/%)
 
@@ -81,7 +91,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw FORCE
+.PHONY: all deps test-deps test-bin demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw FORCE
 .SECONDARY:
 
 all: deps oustpbm
@@ -104,6 +114,15 @@ endif
 oustpbm: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
+test-bin: deps $(TEST_BIN)
+
+$(TEST_BIN): $(TESTOBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TESTOBJS) $(LIBS)
+
+$(TEST_HOOK_OBJ): src/base/testhook.c $(HDRS) | build/obj
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
+
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 build/obj/game/rules.o: CFLAGS += -O3
 # The AI's playout board: its loops over the neighbours of a point, unrolled, cost about
@@ -125,15 +144,15 @@ build/obj/%.o: src/%.c $(HDRS) | build/obj
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(LIBOBJS) | build/tests
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+build/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(TESTLIBOBJS) | build/tests
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c tests/bench/bench.h $(HDRS) $(LIBOBJS) | build/bench
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+build/bench/%: tests/bench/%.c tests/bench/bench.h $(HDRS) $(TESTLIBOBJS) | build/bench
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
 
 build/san/obj/%.o: src/%.c $(HDRS) | build/san/obj
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
 
 build/san/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(HDRS) $(SANOBJS) | build/san/tests
 	$(CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
@@ -143,7 +162,7 @@ build/tsan/tests/%: tests/unit/%.c tests/unit/t.h $(wildcard tests/unit/*.h) $(H
 
 build/fuzz/obj/%.o: src/%.c $(HDRS) | build/fuzz/obj
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(TEST_HOOKS_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/%: tests/fuzz/%.c $(HDRS) $(FUZZOBJS) | build/fuzz/obj
 	$(FUZZ_CC) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
@@ -162,13 +181,13 @@ unit-tests: $(TESTBINS)
 san-tests: $(SANBINS)
 tsan-tests: $(TSANBINS)
 
-check: test-deps oustpbm unit-tests san-tests tsan-tests fuzz-bins
+check: test-deps oustpbm $(TEST_BIN) unit-tests san-tests tsan-tests fuzz-bins
 	@sh tests/run-tests
 
 demo: deps oustpbm
 	@sh scripts/demo
 
-bench: test-deps oustpbm $(BENCHBINS)
+bench: test-deps oustpbm $(TEST_BIN) $(BENCHBINS)
 	@sh tests/bench/run-bench
 
 # Every position play can reach on the hex board of side 3: is any a draw?

@@ -1,5 +1,6 @@
 /* accounts: one-time codes of accounts, and the tokens of account changes (accounts.h). */
 #include "store/accounts.h"
+#include "base/testhook.h"
 
 #include <crypt.h>
 #include <errno.h>
@@ -98,7 +99,7 @@ enum store_status accounts_code_new(struct store *st, char code[ACCOUNTS_CODE_LE
 	size_t i;
 
 	code[0] = '\0';
-	test = getenv("OUSTPBM_TEST_CODE");
+	test = testhook_env("OUSTPBM_TEST_CODE");
 	if (test != NULL && code_norm(test, code)) {
 		/* the golden tests' codes, as OUSTPBM_TEST_TIME fixes their times */
 	} else {

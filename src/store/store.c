@@ -1,5 +1,6 @@
 /* store: home directory files, locks, durable writes, users, board counter, log. */
 #include "game/engine.h"
+#include "base/testhook.h"
 #include "store/store.h"
 
 #include <assert.h>
@@ -292,7 +293,7 @@ static void crash_point(void)
 	static long left = -1;	/* steps to go; 0: off */
 
 	if (left < 0) {
-		const char *v = getenv("OUSTPBM_TEST_CRASH");
+		const char *v = testhook_env("OUSTPBM_TEST_CRASH");
 		char *end;
 
 		left = v != NULL ? strtol(v, &end, 10) : 0;

@@ -32,7 +32,7 @@ sane_at() {
 sane() {
 	for g in "$1"/games/*.game; do
 		[ -f "$g" ] || continue
-		printf 'loadgame %s\n' "$g" | "$top/oustpbm" engine | grep -q '^= ' || echo "$(basename "$g") does not load"
+		printf 'loadgame %s\n' "$g" | "$bin" engine | grep -q '^= ' || echo "$(basename "$g") does not load"
 	done
 	if ! cmp -s "$1/games/101.game" "$2" && ! cmp -s "$1/games/101.game" "$3"; then
 		echo "board 101 is neither the one before nor the one after"
