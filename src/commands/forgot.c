@@ -107,8 +107,10 @@ enum process_status forgot_mail(struct job *j)
 	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, forgot_write_code, &rec, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_LIMIT) {
-		/* the day's codes were sent: the sender hears what anyone hears */
+	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
+		/* the day's codes were sent, or the codes file is full: the sender hears what anyone hears */
+		if (wrote == STORE_TOO_BIG)
+			store_complain(j->st, "no reset code for %s: %s", u.userid, j->account_err);
 		for (i = 0; i < 2; i++)
 			reply_mail_release(&mails[i]);
 		ps = forgot_answer(j, &mails[0]);

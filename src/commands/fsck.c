@@ -18,6 +18,7 @@
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
+#include "store/filecaps.h"
 #include "store/ratings.h"
 
 #define COUNTER_FILE "games/next-board"
@@ -676,6 +677,30 @@ static enum fsck_status check_codes(struct store *st, FILE *out, unsigned *probl
 	return FSCK_OK;
 }
 
+/*
+ * The files mail makes grow (filecaps.h): a warning at STORE_CAP_WARN_PCT
+ * of the cap (not counted as a problem: nothing is wrong yet), a problem
+ * past it (its readers read it as empty, its writers refuse).
+ */
+static void check_caps(struct store *st, FILE *out, unsigned *problems)
+{
+	struct filecap caps[FILECAPS_N];
+	size_t i;
+
+	filecaps_usage(st, caps);
+	for (i = 0; i < FILECAPS_N; i++) {
+		long long pct = caps[i].size * 100 / caps[i].cap;
+
+		if (caps[i].size > caps[i].cap)
+			report(out, problems, caps[i].file, 0, "%lld bytes, over its cap of %ld (%s): new entries "
+			    "are refused; prune it (oustpbm cleanup) or trim it", caps[i].size, caps[i].cap,
+			    caps[i].what);
+		else if (pct >= STORE_CAP_WARN_PCT)
+			fprintf(out, "%s: warning: %lld bytes, %lld%% of its cap of %ld (%s): at the cap new "
+			    "entries are refused\n", caps[i].file, caps[i].size, pct, caps[i].cap, caps[i].what);
+	}
+}
+
 static enum fsck_status worst(enum fsck_status a, enum fsck_status b)
 {
 	return a > b ? a : b;
@@ -715,6 +740,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_reserved(st, out, problems));
 	fs = worst(fs, check_vacations(st, out, problems));
 	fs = worst(fs, check_codes(st, out, problems));
+	check_caps(st, out, problems);
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));
 	fs = worst(fs, check_kinds(st, "games", out, problems));

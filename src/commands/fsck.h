@@ -23,7 +23,9 @@
  *   - every file and directory under the home belongs to the home's owner;
  *   - the reserved user ids (store.h) and the one-time codes (accounts.h)
  *     parse, line by line; no reserved id still has an account; every code
- *     belongs to an account.
+ *     belongs to an account;
+ *   - the files mail makes grow (store/filecaps.h): a warning line (not a
+ *     problem) at STORE_CAP_WARN_PCT of their cap, a problem past it.
  * A player of a game may also be a reserved id: an account that signed off
  * keeps its finished games.
  * Nothing is changed: fsck only reads.

@@ -162,6 +162,12 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 /* job_store_failure() with the message of the account write (commit_account), not a later call's. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
 {
+	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
+	if (ss == STORE_TOO_BIG) {
+		store_complain(j->st, "%s: %s", what, j->account_err);
+		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
+		    "server's admin", what);
+	}
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;

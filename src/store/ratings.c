@@ -1126,7 +1126,7 @@ static enum store_status ratings_write(struct store *st, const struct ratings *r
 		snprintf(err, RATINGS_ERR_MAX, "out of memory writing the ratings file");
 		return ss;
 	}
-	ss = state_only ? STORE_OK : store_write_file(st, RATINGS_FILE, text, len);
+	ss = state_only ? STORE_OK : store_write_capped(st, RATINGS_FILE, text, len, RATINGS_FILE_MAX);
 	if (ss != STORE_OK) {
 		store_fail(st, ss, err, "cannot write the ratings file");
 		free(text);

@@ -398,10 +398,16 @@ static bool fresh(const struct seen_entry *e, time_t now)
 	return e->time > now - SEEN_MAX_AGE && e->time <= now + SEEN_MAX_AGE;
 }
 
-/* Must the record be compacted before this append? */
+/* At most the bytes line l takes once written again (its fields and the numbers'). */
+static size_t line_bytes(const struct line *l)
+{
+	return l->sender_len + l->id_len + strlen(l->userid) + 64;
+}
+
+/* Must the record be compacted before this append?  Also before it could pass SEEN_FILE_MAX. */
 static bool compact_due(const struct record *r, time_t now)
 {
-	return r->too_big || r->n >= SEEN_COMPACT_LINES ||
+	return r->too_big || r->n >= SEEN_COMPACT_LINES || r->len + 2 * FIELD_MAX + 128 > (size_t)SEEN_FILE_MAX ||
 	    (r->oldest != 0 && r->oldest <= now - SEEN_MAX_AGE - SEEN_COMPACT_SLACK);
 }
 
@@ -414,7 +420,7 @@ static bool compact_due(const struct record *r, time_t now)
 static bool compact(const struct record *r, time_t now, char **out, size_t *len, size_t *cap)
 {
 	enum mark *fate = NULL;
-	size_t i, kept = 0;
+	size_t i, kept = 0, bytes = 0;
 	bool ok = false;
 
 	fate = calloc(r->n + 1, sizeof *fate);
@@ -436,6 +442,15 @@ static bool compact(const struct record *r, time_t now, char **out, size_t *len,
 		if (fate[i] != MARK_VOID) {
 			fate[i] = MARK_VOID;
 			kept--;
+		}
+	/* and the oldest while the kept lines would take more than half the cap (long ids and senders) */
+	for (i = 0; i < r->n; i++)
+		if (fate[i] != MARK_VOID)
+			bytes += line_bytes(&r->lines[i]);
+	for (i = 0; i < r->n && bytes > (size_t)SEEN_FILE_MAX / 2; i++)
+		if (fate[i] != MARK_VOID) {
+			fate[i] = MARK_VOID;
+			bytes -= line_bytes(&r->lines[i]);
 		}
 	for (i = 0; i < r->n; i++) {
 		struct seen_entry e = r->lines[i].e;

@@ -846,6 +846,16 @@ void store_discard(struct store *st, struct store_staged *sf)
 	sf->live = false;
 }
 
+enum store_status store_write_capped(struct store *st, const char *relpath, const void *data, size_t len,
+    long cap)
+{
+	if (len > (size_t)cap) {
+		set_err(st, "%s/%s is full: it would be %zu bytes, over its cap of %ld", st->home, relpath, len, cap);
+		return STORE_TOO_BIG;
+	}
+	return store_write_file(st, relpath, data, len);
+}
+
 enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
 	struct store_staged sf;
@@ -1691,7 +1701,7 @@ static enum store_status read_users_checked(struct store *st, char **text, size_
 }
 
 #define REGISTRATIONS_FILE "registrations"
-#define REGISTRATIONS_MAX (4L * 1024 * 1024)	/* bytes read of it */
+#define REGISTRATIONS_MAX STORE_REGISTRATIONS_FILE_MAX
 #define REGISTRATIONS_COMPACT 65536		/* rewritten with the last hour only past this */
 
 /* The domain of address, lower case, into out. */
@@ -2259,7 +2269,7 @@ static enum store_status reserve_id(struct store *st, const char *id, int64_t si
 	k = snprintf(out + used, cap - used, "%s %lld %lld%s%s\n", id, (long long)until, (long long)since,
 	    hash_ok(hash) ? " " : "", hash_ok(hash) ? hash : "");
 	used += (size_t)k;
-	status = store_write_file(st, RESERVED_FILE, out, used);
+	status = store_write_capped(st, RESERVED_FILE, out, used, STORE_USERS_FILE_MAX);
 	free(out);
 	free(list);
 	return status;
