@@ -1,6 +1,7 @@
 /* store: home directory files, locks, durable writes, users, board counter, log. */
 #include "game/engine.h"
 #include "base/testhook.h"
+#include "base/utf8.h"
 #include "store/store.h"
 
 #include <assert.h>
@@ -2376,8 +2377,9 @@ out:
 
 enum store_status store_log(struct store *st, const char *fmt, ...)
 {
-	char line[STORE_LOG_LINE_MAX + 1];
+	char line[STORE_LOG_LINE_MAX + 1], *shown;
 	enum store_status status = STORE_OK;
+	size_t slen;
 	struct rlimit rl;
 	struct stat sb;
 	va_list ap;
@@ -2392,6 +2394,15 @@ enum store_status store_log(struct store *st, const char *fmt, ...)
 	if (r < 0)
 		r = 0;
 	n = (size_t)r < STORE_LOG_LINE_MAX - 1 ? (size_t)r : STORE_LOG_LINE_MAX - 1;
+	/* invisible and bidirectional characters written as <U+202E>: a log line reads as it is (utf8.h) */
+	shown = utf8_visible(line, n, &slen);
+	if (shown != NULL) {
+		n = slen < STORE_LOG_LINE_MAX - 1 ? slen : STORE_LOG_LINE_MAX - 1;
+		while (n > 0 && n < slen && ((unsigned char)shown[n] & 0xc0) == 0x80)
+			n--;	/* cut at a character */
+		memcpy(line, shown, n);
+		free(shown);
+	}
 	for (i = 0; i < n; i++)
 		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
 			line[i] = '?';
