@@ -1261,6 +1261,36 @@ void store_release_board_id(struct store *st, long board)
 	store_unlock(&lock);
 }
 
+enum store_status store_claim_board_id(struct store *st, long board)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status status;
+	char *text = NULL, buf[32];
+	size_t len;
+	long next = IDENT_BOARD_MIN;
+
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = store_read_file(st, COUNTER_FILE, COUNTER_FILE_MAX, &text, &len);
+	if (status == STORE_OK && !parse_counter(text, len, &next)) {
+		set_err(st, "%s/%s is not a board number", st->home, COUNTER_FILE);
+		status = STORE_CORRUPT;
+	} else if (status == STORE_TOO_BIG) {
+		set_err(st, "%s/%s is not a board number", st->home, COUNTER_FILE);
+		status = STORE_CORRUPT;
+	} else if (status == STORE_OK || status == STORE_NOT_FOUND) {
+		status = STORE_OK;
+		if (next <= board) {
+			snprintf(buf, sizeof buf, "%ld\n", board + 1);
+			status = store_write_file(st, COUNTER_FILE, buf, strlen(buf));
+		}
+	}
+	free(text);
+	store_unlock(&lock);
+	return status;
+}
+
 static int cmp_long(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;

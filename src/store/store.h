@@ -357,6 +357,13 @@ enum store_status store_next_board_id(struct store *st, long *board);
  */
 void store_release_board_id(struct store *st, long board);
 
+/*
+ * Advance the counter of games/next-board past board (a board written with
+ * its own number: import), under the store lock, durably; nothing when it
+ * is past it already.  STORE_CORRUPT for a counter that is not a number.
+ */
+enum store_status store_claim_board_id(struct store *st, long board);
+
 /* The boards in games/, ascending.  The caller owns *boards (free). */
 enum store_status store_list_boards(struct store *st, long **boards, size_t *count);
 
