@@ -217,4 +217,11 @@ check "... --rebuild gives the same file" sh -c "cp '$h3/ratings' '$tmp/farm.kep
     OUSTPBM_TEST_TIME=$((T0 + 3000)) '$bin' -d '$h3' ratings --rebuild >/dev/null 2>&1 && cmp -s '$tmp/farm.kept' '$h3/ratings'"
 check "... oustpbm ratings shows the rule" sh -c "OUSTPBM_TEST_TIME=$((T0 + 3000)) '$bin' -d '$h3' ratings | grep -q 'the first counts, the others with weight 0'"
 
+# a ratings file that counts a game the rule leaves out (an older version's): fsck names the rule
+cp -R "$h3" "$tmp/farm-old"
+sed -i 's/^# game: board .*$/&\ngame: 101 small 2023-11-14T22:15:00Z alice mule black-won/' "$tmp/farm-old/ratings"
+OUSTPBM_TEST_TIME=$((T0 + 3000)) "$bin" -d "$tmp/farm-old" fsck >"$tmp/fsck.out" 2>&1
+check "fsck: a counted game against the rule is a problem naming the rule" \
+    grep -q '^ratings: board 101 is counted, but a game counts once each player has made 2 turns' "$tmp/fsck.out"
+
 done_testing
