@@ -116,8 +116,11 @@ oustpbm: $(OBJS)
 
 test-bin: deps $(TEST_BIN)
 
+# the templates and scripts beside it, as beside ./oustpbm in a checkout (what the program finds there)
 $(TEST_BIN): $(TESTOBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TESTOBJS) $(LIBS)
+	ln -sfn ../../templates build/test/templates
+	ln -sfn ../../scripts build/test/scripts
 
 $(TEST_HOOK_OBJ): src/base/testhook.c $(HDRS) | build/obj
 	@mkdir -p $(@D)
