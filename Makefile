@@ -73,6 +73,16 @@ OBJS := $(SRCS:src/%.c=build/obj/%.o)
 LIBOBJS := $(LIBSRCS:src/%.c=build/obj/%.o)
 TESTSRCS := $(sort $(wildcard tests/unit/test_*.c))
 TESTBINS := $(TESTSRCS:tests/unit/%.c=build/tests/%)
+# The build for the tests: the same objects but base/testhook.o, compiled
+# with TEST_HOOKS_FLAGS so that the OUSTPBM_TEST_* variables (the clock, the
+# codes, crash points, the robot's moves) work; build/test/oustpbm is the
+# program the tests run (tests/sh/lib.sh's bin), ./oustpbm ignores them.
+TEST_HOOKS_FLAGS = -DOUSTPBM_TEST_HOOKS
+TESTHOOK_OBJ = build/obj/base/testhook.o
+TEST_HOOK_OBJ = build/test/obj/base/testhook.o
+TESTOBJS := $(OBJS:$(TESTHOOK_OBJ)=$(TEST_HOOK_OBJ))
+TESTLIBOBJS := $(LIBOBJS:$(TESTHOOK_OBJ)=$(TEST_HOOK_OBJ))
+TEST_BIN = build/test/oustpbm
 BENCHSRCS := $(sort $(wildcard tests/bench/*.c))
 BENCHBINS := $(BENCHSRCS:tests/bench/%.c=build/bench/%)
 
@@ -97,7 +107,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
+.PHONY: all deps test-deps test-bin demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
 
 all: deps oustpbm
 
@@ -126,6 +136,18 @@ endif
 oustpbm: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
+test-bin: deps $(TEST_BIN)
+
+# the templates and scripts beside it, as beside ./oustpbm in a checkout (what the program finds there)
+$(TEST_BIN): $(TESTOBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TESTOBJS) $(LIBS)
+	ln -sfn ../../templates build/test/templates
+	ln -sfn ../../scripts build/test/scripts
+
+$(TEST_HOOK_OBJ): src/base/testhook.c $(TEST_HOOK_OBJ:.o=.d) | build/obj
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
+
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 build/obj/game/rules.o: CFLAGS += -O3
 # The AI's playout board: its loops over the neighbours of a point, unrolled, cost about
@@ -149,15 +171,15 @@ build/obj/%.o: src/%.c build/obj/%.d | build/obj
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/tests/%: tests/unit/%.c build/tests/%.d $(LIBOBJS) | build/tests
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+build/tests/%: tests/unit/%.c build/tests/%.d $(TESTLIBOBJS) | build/tests
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
 
-build/bench/%: tests/bench/%.c build/bench/%.d $(LIBOBJS) | build/bench
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(LIBOBJS) $(LIBS)
+build/bench/%: tests/bench/%.c build/bench/%.d $(TESTLIBOBJS) | build/bench
+	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
 
 build/san/obj/%.o: src/%.c build/san/obj/%.d | build/san/obj
 	@mkdir -p $(@D)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
 
 build/san/tests/%: tests/unit/%.c build/san/tests/%.d $(SANOBJS) | build/san/tests
 	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
@@ -167,7 +189,7 @@ build/tsan/tests/%: tests/unit/%.c $(TSAN_SRCS) | build/tsan/tests
 
 build/fuzz/obj/%.o: src/%.c build/fuzz/obj/%.d | build/fuzz/obj
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(TEST_HOOKS_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/%: tests/fuzz/%.c build/fuzz/%.d $(FUZZOBJS) | build/fuzz/obj
 	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
@@ -186,13 +208,13 @@ unit-tests: $(TESTBINS)
 san-tests: $(SANBINS)
 tsan-tests: $(TSANBINS)
 
-check: test-deps oustpbm unit-tests san-tests tsan-tests fuzz-bins
+check: test-deps oustpbm $(TEST_BIN) unit-tests san-tests tsan-tests fuzz-bins
 	@sh tests/run-tests
 
 demo: deps oustpbm
 	@sh scripts/demo
 
-bench: test-deps oustpbm $(BENCHBINS)
+bench: test-deps oustpbm $(TEST_BIN) $(BENCHBINS)
 	@sh tests/bench/run-bench
 
 # Every position play can reach on the hex board of side 3: is any a draw?
@@ -312,7 +334,7 @@ analyze: test-deps
 
 # Named as targets (so not intermediate: .SECONDARY would otherwise let a
 # missing one pass) with an empty rule.
-DEPFILES = $(OBJS:.o=.d) $(SANOBJS:.o=.d) $(FUZZOBJS:.o=.d) $(TESTBINS:=.d) $(SANBINS:=.d) \
+DEPFILES = $(OBJS:.o=.d) $(TEST_HOOK_OBJ:.o=.d) $(SANOBJS:.o=.d) $(FUZZOBJS:.o=.d) $(TESTBINS:=.d) $(SANBINS:=.d) \
 	$(FUZZBINS:=.d) $(BENCHBINS:=.d)
 $(DEPFILES): ;
 -include $(wildcard $(DEPFILES))

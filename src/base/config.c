@@ -1,5 +1,6 @@
 /* config: oustpbm.conf and the test settings from the environment. */
 #include "base/config.h"
+#include "base/testhook.h"
 
 #include <arpa/inet.h>
 #include <assert.h>
@@ -660,7 +661,7 @@ out:
 
 static enum config_status load_env(struct config *cfg, char *err, size_t errlen)
 {
-	const char *t = getenv("OUSTPBM_TEST_TIME");
+	const char *t = testhook_env("OUSTPBM_TEST_TIME");
 	char q[64];
 	unsigned long v;
 

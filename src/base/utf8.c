@@ -1,6 +1,7 @@
 /* utf8: UTF-8 validation and cleaning (RFC 3629). */
 #include "base/utf8.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,44 @@ bool utf8_is_control(uint32_t cp)
 bool utf8_is_bidi_control(uint32_t cp)
 {
 	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+bool utf8_is_invisible(uint32_t cp)
+{
+	return utf8_is_bidi_control(cp) || (cp >= 0x200b && cp <= 0x200f) || cp == 0xfeff;
+}
+
+char *utf8_visible(const char *s, size_t n, size_t *outlen)
+{
+	size_t i = 0, len, o = 0;
+	uint32_t cp;
+	char *buf;
+
+	/* each invisible character is 3 bytes, its mark UTF8_VISIBLE_MARK_LEN */
+	if (n > (SIZE_MAX - 1) / 3)
+		return NULL;
+	buf = malloc(n * 3 + 1);
+	if (buf == NULL)
+		return NULL;
+	while (i < n) {
+		len = utf8_decode(s + i, n - i, &cp);
+		if (len == 0) {
+			buf[o++] = s[i++];
+			continue;
+		}
+		if (utf8_is_invisible(cp)) {
+			if (!(i == 0 && cp == 0xfeff))
+				o += (size_t)sprintf(buf + o, "<U+%04X>", (unsigned)cp);
+		} else {
+			memcpy(buf + o, s + i, len);
+			o += len;
+		}
+		i += len;
+	}
+	buf[o] = '\0';
+	if (outlen != NULL)
+		*outlen = o;
+	return buf;
 }
 
 /* Append the UTF-8 form of cp (a valid scalar value) to p; returns the new end. */

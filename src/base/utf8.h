@@ -29,6 +29,27 @@ bool utf8_is_control(uint32_t cp);
 bool utf8_is_bidi_control(uint32_t cp);
 
 /*
+ * An invisible character that changes how the text around it reads: the
+ * bidirectional controls above, the zero-width characters and marks
+ * U+200B..U+200F (ZWSP, ZWNJ, ZWJ, LRM, RLM) and U+FEFF (a byte order mark,
+ * inside a text a zero-width no-break space).  A player's words go to
+ * other people's mail and to the admin's log: there they are shown, not
+ * obeyed (utf8_visible).
+ */
+bool utf8_is_invisible(uint32_t cp);
+
+#define UTF8_VISIBLE_MARK_LEN 8	/* bytes of "<U+202E>" */
+
+/*
+ * A copy of the n bytes of s with each invisible character (above) written
+ * as "<U+XXXX>", except a U+FEFF at the very start (a byte order mark),
+ * dropped.  Invalid sequences are copied as they are (the callers' text
+ * was cleaned before).  NUL-terminated, its length in *outlen (may be
+ * NULL); the caller frees it; NULL when out of memory.
+ */
+char *utf8_visible(const char *s, size_t n, size_t *outlen);
+
+/*
  * The noncharacter U+FDD0 (Unicode 3.4 D14: for a program's internal use)
  * stands for a NUL byte of the input in the _KEEP modes' output, which is
  * a C string; the other modes drop it with the control characters.

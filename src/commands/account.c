@@ -50,11 +50,12 @@ again:
 		ps = job_hash_failure(j, u.userid);
 		goto out;
 	}
-	if (!right && job_password_is(&u, c->new_password)) {
-		/* the new password already in place: this change was made by a copy of the mail */
-		ps = job_account_copy(j, "password");
-		goto out;
-	}
+	/*
+	 * A copy of a mail that changed it is known by its Message-ID
+	 * (job_lock_accounts), never by the new password being right now: that
+	 * told a guesser, unthrottled, whether the second password was the
+	 * account's.  Only the first password is checked, and counted.
+	 */
 	if (!job_password_verdict(j, &u, right)) {
 		/* wrong, or the account's password locked out after too many wrong ones */
 		ps = job_refuse(j, NULL, "%s", j->pwmsg);

@@ -14,6 +14,7 @@
 #include "outbox/transport.h"
 #include "store/active.h"
 #include "store/pending.h"
+#include "store/filecaps.h"
 #include "store/ratings.h"
 #include "store/vacations.h"
 
@@ -519,6 +520,18 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	free(r.playing);
 	remove_stale_tmp(&r);
 	prune_pending(&r);
+	/* what has expired, out of the capped files (filecaps.h), even with no mail to write them */
+	{
+		unsigned dropped = 0;
+
+		ss = filecaps_prune(st, cfg, now, &dropped);
+		if (ss != STORE_OK)
+			board_failed(&r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+			    "cannot prune the codes or the throttle: %s", store_error(st));
+		else if (dropped > 0)
+			store_log(st, "%s cleanup board=0 ok: pruned %u expired line%s of the codes and throttle "
+			    "files", r.stamp, dropped, dropped == 1 ? "" : "s");
+	}
 	if (r.ob == NULL && !need_outbox(&r, 0))
 		goto out;
 	if (ops == NULL) {

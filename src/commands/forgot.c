@@ -107,8 +107,10 @@ enum process_status forgot_mail(struct job *j)
 	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, forgot_write_code, &rec, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_LIMIT) {
-		/* the day's codes were sent: the sender hears what anyone hears */
+	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
+		/* the day's codes were sent, or the codes file is full: the sender hears what anyone hears */
+		if (wrote == STORE_TOO_BIG)
+			store_complain(j->st, "no reset code for %s: %s", u.userid, j->account_err);
 		for (i = 0; i < 2; i++)
 			reply_mail_release(&mails[i]);
 		ps = forgot_answer(j, &mails[0]);
@@ -137,14 +139,21 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
 	switch ((enum accounts_verdict)verdict) {
 	case ACCOUNTS_EXPIRED:
 		return job_refuse(j, NULL, "the code for %s has expired: a code is good for an hour; %s", u->userid, again);
+	/* a used or stale code is a wrong one for the throttle: every code checked is counted */
 	case ACCOUNTS_USED:
+		job_secret_verdict(j, u, false, "code");
+		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", j->pwmsg);
 		return job_refuse(j, NULL, "the code for %s was used already: a code is good once; %s", u->userid, again);
 	case ACCOUNTS_STALE:
+		job_secret_verdict(j, u, false, "code");
+		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", j->pwmsg);
 		return job_refuse(j, NULL, "the code for %s no longer holds: the account's password or address changed "
 		    "after it was sent; %s", u->userid, again);
 	case ACCOUNTS_OTHER:
 		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL)
+		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
 			return job_refuse(j, NULL, "%s", j->pwmsg);	/* locked out, by this failure or before */
 		return job_refuse(j, NULL, "that code was not sent for %s but for another account", u->userid);
 	default:
@@ -190,11 +199,7 @@ enum process_status forgot_reset_mail(struct job *j)
 		ps = job_store_failure(j, ss, "cannot read the codes");
 		goto out;
 	}
-	if ((v == ACCOUNTS_USED || v == ACCOUNTS_STALE) && job_password_is(&u, c->new_password)) {
-		/* the new password in place, by this code: a copy of the mail whose run did it */
-		ps = job_account_copy(j, "reset");
-		goto out;
-	}
+	/* a copy of the mail that used the code is known by its Message-ID (job_lock_accounts), never by the password */
 	if (v != ACCOUNTS_RIGHT) {
 		ps = forgot_refuse_code(j, &u, (int)v, again);
 		goto out;

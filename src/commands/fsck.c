@@ -20,6 +20,7 @@
 #include "store/accounts.h"
 #include "store/bounces.h"
 #include "store/pending.h"
+#include "store/filecaps.h"
 #include "store/ratings.h"
 
 #define COUNTER_FILE "games/next-board"
@@ -715,6 +716,60 @@ static enum fsck_status check_codes(struct store *st, FILE *out, unsigned *probl
 	return FSCK_OK;
 }
 
+/*
+ * The files mail makes grow (filecaps.h): a warning at STORE_CAP_WARN_PCT
+ * of the cap (not counted as a problem: nothing is wrong yet), a problem
+ * past it (its readers read it as empty, its writers refuse).
+ */
+static void check_caps(struct store *st, FILE *out, unsigned *problems)
+{
+	struct filecap caps[FILECAPS_N];
+	size_t i;
+
+	filecaps_usage(st, caps);
+	for (i = 0; i < FILECAPS_N; i++) {
+		long long pct = caps[i].size * 100 / caps[i].cap;
+
+		if (caps[i].size > caps[i].cap)
+			report(out, problems, caps[i].file, 0, "%lld bytes, over its cap of %ld (%s): new entries "
+			    "are refused; prune it (oustpbm cleanup) or trim it", caps[i].size, caps[i].cap,
+			    caps[i].what);
+		else if (pct >= STORE_CAP_WARN_PCT)
+			fprintf(out, "%s: warning: %lld bytes, %lld%% of its cap of %ld (%s): at the cap new "
+			    "entries are refused\n", caps[i].file, caps[i].size, pct, caps[i].cap, caps[i].what);
+	}
+}
+
+/*
+ * Every game the ratings file counts follows the rule (ratings.h): one that
+ * does not (a file made by an older version, an edit) is a problem naming
+ * the rule; `oustpbm ratings --rebuild` mends it.
+ */
+static void check_ratings_rule(struct store *st, FILE *out, unsigned *problems)
+{
+	char err[RATINGS_ERR_MAX], *text = NULL;
+	struct gamefile_error gerr;
+	struct ratings r;
+	struct game g;
+	size_t i, len;
+
+	memset(&r, 0, sizeof r);
+	if (ratings_load(st, false, &r, err) != STORE_OK)
+		return;		/* a damaged file: `oustpbm ratings` says where */
+	for (i = 0; i < r.nresults; i++) {
+		if (store_board_read(st, r.results[i].board, &text, &len) != STORE_OK)
+			continue;
+		memset(&g, 0, sizeof g);
+		if (gamefile_parse(text, len, &g, &gerr) == GAMEFILE_OK && !ratings_game_counts(&g))
+			report(out, problems, RATINGS_FILE, 0, "board %ld is counted, but %s (oustpbm ratings "
+			    "--rebuild)", r.results[i].board, RATINGS_RULE_SHORT);
+		game_release(&g);
+		free(text);
+		text = NULL;
+	}
+	ratings_release(&r);
+}
+
 static enum fsck_status worst(enum fsck_status a, enum fsck_status b)
 {
 	return a > b ? a : b;
@@ -755,6 +810,8 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_vacations(st, out, problems));
 	fs = worst(fs, check_bounces(st, out, problems));
 	fs = worst(fs, check_codes(st, out, problems));
+	check_caps(st, out, problems);
+	check_ratings_rule(st, out, problems);
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));
 	fs = worst(fs, check_kinds(st, "games", out, problems));

@@ -26,6 +26,8 @@
  *     belongs to an account;
  *   - the bounces file (bounces.h) parses; each address stopped at
  *     bounce_limit is shown as a note, "bounces: note: ...", not a problem.
+ *   - the files mail makes grow (store/filecaps.h): a warning line (not a
+ *     problem) at STORE_CAP_WARN_PCT of their cap, a problem past it.
  * A player of a game may also be a reserved id: an account that signed off
  * keeps its finished games.
  * Nothing is changed: fsck only reads.

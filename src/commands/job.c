@@ -54,6 +54,12 @@ void job_detail_add(struct job *j, const char *fmt, ...)
 
 enum process_status job_store_failure(struct job *j, enum store_status ss, const char *what)
 {
+	/* a file at its cap (store_write_capped): a clear reply, the mail handled; the admin sees fsck */
+	if (ss == STORE_TOO_BIG) {
+		store_complain(j->st, "%s: %s", what, store_error(j->st));
+		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
+		    "server's admin", what);
+	}
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->st));
 	fprintf(stderr, "oustpbm: %s: %s\n", what, store_error(j->st));
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;

@@ -66,6 +66,7 @@ enum process_status job_lock_accounts(struct job *j)
 	enum store_status ss;
 	enum outbox_status os;
 	enum process_status ps;
+	bool dup;
 
 	ss = store_lock_accounts(j->st, true, lock);
 	if (ss == STORE_TIMEOUT) {
@@ -80,7 +81,8 @@ enum process_status job_lock_accounts(struct job *j)
 	os = outbox_recover_accounts(j->ob, NULL);
 	if (os != OUTBOX_OK)
 		return job_outbox_failure(j, os, "cannot recover the outbox");
-	return PROCESS_OK;
+	/* under the lock: a copy of this mail committed meanwhile is seen here */
+	return job_check_duplicate(j, &dup);
 }
 
 /*
@@ -103,11 +105,15 @@ enum process_status job_account_copy(struct job *j, const char *what)
  * (write(j, token, expect, arg), the commit point); the confirmations
  * released, or deleted if the write did not happen.  accounts.lock held.
  */
+static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what);
+
 enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
     const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote)
 {
 	struct outbox_batch *b = NULL;
 	enum outbox_status os;
+	enum process_status ps;
+	enum store_status ss;
 	bool committed = false;
 	int i;
 
@@ -121,6 +127,16 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 		outbox_batch_free(b);
 		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
 	}
+	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
+	ps = job_need_seen_lock(j);
+	ss = ps == PROCESS_OK ? seen_record_account(j->st, j->in.message_key, j->in.from_addr, j->now, userid, token) :
+	    STORE_OK;
+	if (ps != PROCESS_OK || ss != STORE_OK) {
+		outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return ps != PROCESS_OK ? ps : seen_failure(j, ss, "cannot write the redelivery record");
+	}
+	j->recorded = true;
 	*wrote = write(j, token, expect, arg);
 	/* what the write said, before the abort below reads the users file again */
 	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
@@ -134,6 +150,11 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 	}
 	if (*wrote == STORE_OK)
 		j->queued = true;
+	else
+		j->recorded = false;	/* voided below: the refusal is recorded as any other */
+	if (seen_settle_account(j->st, j->in.message_key, j->in.from_addr, j->now, *wrote == STORE_OK) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->st));
+	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	return PROCESS_OK;
 }
@@ -141,12 +162,19 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 /* job_store_failure() with the message of the account write (commit_account), not a later call's. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
 {
+	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
+	if (ss == STORE_TOO_BIG) {
+		store_complain(j->st, "%s: %s", what, j->account_err);
+		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
+		    "server's admin", what);
+	}
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 /* ---- the redelivery record (seen.h) ---- */
+
 
 enum process_status job_board_readers(struct job *j, const struct game *g, const char *except,
     job_reader_fn *fn, void *arg)

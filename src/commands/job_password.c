@@ -36,6 +36,15 @@ static void locked_out(struct job *j, const char *userid, const struct throttle_
 	    words);
 }
 
+/* Set j->pwmsg to the refusal while the record of wrong passwords is full (throttle.h: fail closed). */
+static void throttle_full(struct job *j, const char *userid)
+{
+	snprintf(j->pwmsg, sizeof j->pwmsg, "password checks for %s are paused: the server's record of wrong "
+	    "passwords is full; try again in an hour", userid);
+	store_complain(j->st, "%s", store_error(j->st)[0] != '\0' ? store_error(j->st) :
+	    "the throttle file is full: password checks are paused");
+}
+
 /* Tell user's owner, once, that a lockout started (throttle.h); failing, only a note. */
 static void tell_owner(struct job *j, const struct store_user *user, const struct throttle_state *ts)
 {
@@ -73,6 +82,10 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 			locked_out(j, user->userid, &ts);
 			return false;
 		}
+		if (ss == STORE_OK && ts.full) {
+			throttle_full(j, user->userid);
+			return false;
+		}
 		if (ss != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot read the password throttle: %s\n", store_error(j->st));
 		if (!store_hash_current(j->st, user->hash)) {
@@ -82,6 +95,10 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 		return true;
 	}
 	ss = throttle_fail(j->st, &j->cfg, user->userid, j->in.from_addr, j->now, &ts);
+	if (ss == STORE_TOO_BIG) {
+		throttle_full(j, user->userid);	/* a guess that cannot be counted is not answered */
+		return false;
+	}
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->st));
 		ts.until = 0;
@@ -170,9 +187,12 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 	ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the password throttle");
-	if (ts.until != 0) {
+	if (ts.until != 0 || ts.full) {
 		pwcheck_release(&j->pw);
-		locked_out(j, user->userid, &ts);
+		if (ts.full)
+			throttle_full(j, user->userid);
+		else
+			locked_out(j, user->userid, &ts);
 		return job_refuse(j, NULL, "%s", j->pwmsg);
 	}
 	*found = true;

@@ -1,5 +1,6 @@
 /* robot: the built-in player `robot`.  See robot.h. */
 #include "commands/robot.h"
+#include "base/testhook.h"
 #include "commands/boardmail.h"
 
 #include <errno.h>
@@ -79,7 +80,7 @@ _Static_assert(sizeof(struct answer) <= 4096, "the answer fits one atomic pipe w
 static bool test_mode(enum mode *m, char *why, size_t whylen)
 {
 	static const char *const names[] = { "", "first", "fail", "crash", "hang", "illegal", "die", "resign" };
-	const char *v = getenv("OUSTPBM_TEST_ROBOT");
+	const char *v = testhook_env("OUSTPBM_TEST_ROBOT");
 	size_t i;
 
 	*m = MODE_AI;
@@ -96,7 +97,7 @@ static bool test_mode(enum mode *m, char *why, size_t whylen)
 
 static bool test_playouts(long *playouts, char *why, size_t whylen)
 {
-	const char *v = getenv("OUSTPBM_TEST_ROBOT_PLAYOUTS");
+	const char *v = testhook_env("OUSTPBM_TEST_ROBOT_PLAYOUTS");
 	char *end;
 
 	*playouts = 0;

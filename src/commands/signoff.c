@@ -329,7 +329,6 @@ enum process_status signoff_mail(struct job *j)
 	struct signoff_result res;
 	struct reply_mail mails[2];
 	struct removal rm;
-	struct store_reserved gone;
 	struct store_user u;
 	enum signoff_status sos;
 	enum reply_status rs;
@@ -339,16 +338,12 @@ enum process_status signoff_mail(struct job *j)
 	bool ok;
 
 	memset(mails, 0, sizeof mails);
-	/* the robot was refused before (MAILCMD_LOGIN: nobody logs in as it) */
-	if (store_user_find(j->st, c->userid, &u) == STORE_NOT_FOUND &&
-	    store_reserved_find(j->st, c->userid, &gone) == STORE_OK && gone.hash[0] == '$') {
-		/* closed with this password: a copy of the mail whose run did it (its confirmation settled above) */
-		snprintf(u.hash, sizeof u.hash, "%s", gone.hash);
-		if (job_password_is(&u, c->password)) {
-			ps = job_account_copy(j, "signoff");
-			goto out;
-		}
-	}
+	/*
+	 * The robot was refused before (MAILCMD_LOGIN: nobody logs in as it).  A
+	 * copy of the mail that closed the account is known by its Message-ID
+	 * (job_lock_accounts); a closed account's password is never checked,
+	 * so it cannot be guessed by signoff (issue 31).
+	 */
 	ps = job_authenticate(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;

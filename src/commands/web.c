@@ -1238,7 +1238,7 @@ enum web_status web_update(struct web *w, const struct game *g)
 	if (s == WEB_OK && strcmp(g->white, g->black) != 0)
 		s = player_page(w, g->white);
 	/* a rated game's end changed the ratings (settled before the site is updated); or a site without it yet */
-	if (s == WEB_OK && ((game_over(g) && ratings_game_rated(g)) || !has_page(w, "standings.html")))
+	if (s == WEB_OK && ((game_over(g) && ratings_game_counts(g)) || !has_page(w, "standings.html")))
 		s = standings_page(w);
 	return s;
 }

@@ -146,11 +146,6 @@ out:
 	free(after);
 	return st;
 }
-/* The explicit directional formatting characters (Unicode 15, UAX #9 2.1 to 2.4). */
-static bool bidi_control(uint32_t cp)
-{
-	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
 
 static void escape(struct strbuf *b, const char *s, bool text)
 {
@@ -185,7 +180,8 @@ static void escape(struct strbuf *b, const char *s, bool text)
 			strbuf_puts(b, " ");
 			break;
 		default:
-			if (!utf8_is_control(cp) && !bidi_control(cp))
+			/* the explicit directional formatting and zero-width characters are dropped (utf8.h) */
+			if (!utf8_is_control(cp) && !utf8_is_invisible(cp))
 				strbuf_add(b, s + i, k);
 			break;
 		}

@@ -261,8 +261,16 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 	GMimeStream *body;
 	GMimeDataWrapper *content;
 	GMimeContentEncoding enc;
+	char *shown = NULL;
 	bool seven;
 
+	/* invisible and bidirectional characters shown as <U+202E>, never obeyed (utf8.h; the HTML drops them) */
+	if (strcmp(subtype, "plain") == 0) {
+		shown = utf8_visible(text, tlen, &tlen);
+		if (shown == NULL)
+			return MAILOUT_NOMEM;
+		text = shown;
+	}
 	part = g_mime_text_part_new_with_subtype(subtype);
 	g_mime_object_set_content_type_parameter(GMIME_OBJECT(part), "charset", "utf-8");
 	body = g_mime_stream_mem_new_with_buffer(text, tlen);	/* copies */
@@ -271,6 +279,7 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 		if (g_mime_stream_write(body, "\n", 1) != 1) {
 			g_object_unref(body);
 			g_object_unref(part);
+			free(shown);
 			return MAILOUT_WRITE;
 		}
 		g_mime_stream_reset(body);
@@ -282,6 +291,7 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 	 * nor a filter when it is written.
 	 */
 	seven = seven_bit(text, tlen);
+	free(shown);
 	content = g_mime_data_wrapper_new_with_stream(body, seven ? GMIME_CONTENT_ENCODING_7BIT :
 	    GMIME_CONTENT_ENCODING_DEFAULT);
 	g_mime_part_set_content(GMIME_PART(part), content);

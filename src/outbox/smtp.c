@@ -1,5 +1,6 @@
 /* smtp: the smtp transport, libcurl loaded with dlopen at open time. */
 #include "outbox/smtp.h"
+#include "base/testhook.h"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -63,7 +64,7 @@ struct upload {
  */
 static bool load_curl(char *why, size_t whylen)
 {
-	const char *name = getenv("OUSTPBM_TEST_LIBCURL");
+	const char *name = testhook_env("OUSTPBM_TEST_LIBCURL");
 	const char *missing = NULL;
 	void *lib;
 

@@ -1,5 +1,6 @@
 /* accounts: one-time codes of accounts, and the tokens of account changes (accounts.h). */
 #include "store/accounts.h"
+#include "base/testhook.h"
 
 #include <crypt.h>
 #include <errno.h>
@@ -99,7 +100,7 @@ enum store_status accounts_code_new(struct store *st, char code[ACCOUNTS_CODE_LE
 	size_t i;
 
 	code[0] = '\0';
-	test = getenv("OUSTPBM_TEST_CODE");
+	test = testhook_env("OUSTPBM_TEST_CODE");
 	if (test != NULL && code_norm(test, code)) {
 		/* the golden tests' codes, as OUSTPBM_TEST_TIME fixes their times */
 	} else {
@@ -265,7 +266,13 @@ static bool code_record(const char *line, size_t n, void *rec, const char **why)
 	return parse_code(line, n, rec, why);
 }
 
-/* Read the codes file; none is an empty list. */
+/*
+ * Read the codes file; none is an empty list.  One over ACCOUNTS_FILE_MAX
+ * (written by an older version: writes are capped now) is an empty list
+ * too, said on stderr and in the log: its codes, good for an hour, are
+ * lost, and the next code written starts it afresh, rather than every
+ * command that reads it failing (issue 31: forgot, reset... exited 70).
+ */
 static enum store_status read_codes(struct store *st, struct accounts_code **list, unsigned **lines,
     size_t *count)
 {
@@ -275,6 +282,15 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 	status = store_read_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list, code_record, &recs, lines,
 	    count);
 	*list = recs;
+	if (status == STORE_TOO_BIG) {
+		store_complain(st, "%s/%s is larger than %ld bytes: read as empty, started afresh at the next code",
+		    store_home(st), ACCOUNTS_FILE, ACCOUNTS_FILE_MAX);
+		*list = NULL;
+		*count = 0;
+		if (lines != NULL)
+			*lines = NULL;
+		return STORE_OK;
+	}
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
@@ -307,7 +323,7 @@ static enum store_status write_codes(struct store *st, const struct accounts_cod
 		    c->kind == ACCOUNTS_ADDRESS ? " " : "", c->kind == ACCOUNTS_ADDRESS ? c->address : "");
 		used += (size_t)k;
 	}
-	status = store_write_file(st, ACCOUNTS_FILE, out, used);
+	status = store_write_capped(st, ACCOUNTS_FILE, out, used, ACCOUNTS_FILE_MAX);
 	free(out);
 	return status;
 }
@@ -412,6 +428,28 @@ failed:
 out:
 	explicit_bzero(norm, sizeof norm);
 	free(list);
+	return status;
+}
+
+enum store_status accounts_prune(struct store *st, int64_t now, unsigned *dropped)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct accounts_code *list = NULL;
+	enum store_status status;
+	size_t n = 0, i;
+
+	*dropped = 0;
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = read_codes(st, &list, NULL, &n);
+	for (i = 0; status == STORE_OK && i < n; i++)
+		if (list[i].issued <= now - ACCOUNTS_CODE_KEEP)
+			(*dropped)++;
+	if (status == STORE_OK && *dropped > 0)
+		status = write_codes(st, list, n, now - ACCOUNTS_CODE_KEEP, NULL);
+	free(list);
+	store_unlock(&lock);
 	return status;
 }
 

@@ -77,6 +77,9 @@ enum accounts_kind {
 	ACCOUNTS_ADDRESS	/* address, confirm */
 };
 
+/* Drop the codes issued ACCOUNTS_CODE_KEEP or more before now (cleanup); *dropped counts them. */
+enum store_status accounts_prune(struct store *st, int64_t now, unsigned *dropped);
+
 /* "reset", "address". */
 const char *accounts_kind_str(enum accounts_kind kind);
 

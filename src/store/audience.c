@@ -30,18 +30,34 @@ static bool stamp_ok(const char *s, size_t n)
 	return true;
 }
 
-/* The watchers file, "" when missing; the caller frees *text. */
-static enum store_status read_watchers(struct store *st, char **text, size_t *len)
+/*
+ * The watchers file, "" when missing; the caller frees *text.  With
+ * lenient, one over AUDIENCE_FILE_MAX (an admin's edit, an older version:
+ * writes are capped) reads as "" too, said on stderr and in the log: a
+ * board mail goes to its players and observers, no move fails for it
+ * (issue 31); a rewrite is refused instead (it would lose the lines).
+ */
+static enum store_status read_watchers_as(struct store *st, bool lenient, char **text, size_t *len)
 {
 	enum store_status ss;
 
 	ss = store_read_file(st, AUDIENCE_FILE, AUDIENCE_FILE_MAX, text, len);
+	if (ss == STORE_TOO_BIG && lenient) {
+		store_complain(st, "%s/%s is larger than %ld bytes: read as no watchers (fsck)", store_home(st),
+		    AUDIENCE_FILE, AUDIENCE_FILE_MAX);
+		ss = STORE_NOT_FOUND;
+	}
 	if (ss == STORE_NOT_FOUND) {
 		*text = strdup("");
 		*len = 0;
 		ss = *text != NULL ? STORE_OK : STORE_TEMPFAIL;
 	}
 	return ss;
+}
+
+static enum store_status read_watchers(struct store *st, char **text, size_t *len)
+{
+	return read_watchers_as(st, true, text, len);
 }
 
 /*
@@ -239,7 +255,7 @@ static enum store_status rewrite(struct store *st, unsigned long timeout_ms, con
 	ss = store_lock_path(st, AUDIENCE_LOCK_FILE, timeout_ms, &lock);
 	if (ss != STORE_OK)
 		return ss;
-	ss = read_watchers(st, &text, &len);
+	ss = read_watchers_as(st, false, &text, &len);
 	if (ss != STORE_OK)
 		goto out;
 	if (len == 0)
@@ -272,7 +288,7 @@ static enum store_status rewrite(struct store *st, unsigned long timeout_ms, con
 	}
 	if (had == add_line)
 		goto out;	/* there already, or not there to remove */
-	ss = store_write_file(st, AUDIENCE_FILE, out, strlen(out));
+	ss = store_write_capped(st, AUDIENCE_FILE, out, strlen(out), AUDIENCE_FILE_MAX);
 	if (ss == STORE_OK)
 		*changed = true;
 out:

@@ -83,9 +83,43 @@ void ratings_name(const struct game *g, enum rules_color c, char out[RATINGS_NAM
 		snprintf(out, RATINGS_NAME_SIZE, "%s", who);
 }
 
+/*
+ * The turns with placements each player made (a swap, a pass, a
+ * resignation is none), by who made them: after a swap the first stone
+ * is the swapper's colour, not his turn.
+ */
+static void placement_turns(const struct game *g, int *black, int *white)
+{
+	int i;
+
+	*black = *white = 0;
+	for (i = 0; i < g->nturns; i++)
+		if (g->turns[i].action == GAME_PLACE) {
+			if (strcasecmp(g->turns[i].player, g->black) == 0)
+				(*black)++;
+			else if (strcasecmp(g->turns[i].player, g->white) == 0)
+				(*white)++;
+		}
+}
+
 bool ratings_game_rated(const struct game *g)
 {
 	return !g->unrated && strcasecmp(g->black, g->white) != 0;
+}
+
+bool ratings_game_counts(const struct game *g)
+{
+	int black, white, winner;
+
+	if (!ratings_game_rated(g))
+		return false;
+	/* a game resigned, or agreed drawn, at once is no evidence of strength: farmed (issue 31) */
+	placement_turns(g, &black, &white);
+	if (black >= RATINGS_MIN_TURNS && white >= RATINGS_MIN_TURNS)
+		return true;
+	/* a loss on time counts once the winner had played: the loser let the clock run */
+	winner = g->rg.result == RULES_BLACK_WINS ? black : g->rg.result == RULES_WHITE_WINS ? white : 0;
+	return g->end == GAME_END_TIMEOUT && winner >= 1;
 }
 
 void ratings_result_of(const struct game *g, struct ratings_result *out)
@@ -495,6 +529,54 @@ static size_t key_index(const struct key *keys, size_t n, enum ratings_class cls
 	return (size_t)(hit - keys);
 }
 
+/*
+ * A game file read for the ratings: the header, and the history too when
+ * the header says a rated game is over (ratings_game_counts counts its
+ * turns).  The caller releases *g.
+ */
+static enum gamefile_status parse_for_ratings(const char *text, size_t len, struct game *g,
+    struct gamefile_error *ge)
+{
+	enum gamefile_status gs = gamefile_parse_header(text, len, g, ge);
+
+	if (gs != GAMEFILE_OK || !game_over(g) || !ratings_game_rated(g))
+		return gs;
+	game_release(g);
+	memset(g, 0, sizeof *g);
+	return gamefile_parse(text, len, g, ge);
+}
+
+/*
+ * Is result i (of r's, sorted by end then board) a repeat: an earlier
+ * result of its rating period and class has the same two players?  Only
+ * the first game of a pair in a period counts (ratings.h): Glicko-2 rates
+ * a period's games as independent results against the opponents' ratings
+ * at its start, and a pair's games in a row are not (a player and his
+ * second account farm that way).
+ */
+static bool is_repeat(const struct ratings *r, size_t i)
+{
+	const struct ratings_result *x = &r->results[i], *y;
+	int64_t period = ratings_period(x->ended);
+	size_t k;
+
+	for (k = i; k-- > 0;) {
+		y = &r->results[k];
+		if (ratings_period(y->ended) != period)
+			break;
+		if (y->cls == x->cls && ((strcmp(y->black, x->black) == 0 && strcmp(y->white, x->white) == 0) ||
+		    (strcmp(y->black, x->white) == 0 && strcmp(y->white, x->black) == 0)))
+			return true;
+	}
+	return false;
+}
+
+bool ratings_result_repeat(const struct ratings *r, size_t i)
+{
+	assert(i < r->nresults);
+	return is_repeat(r, i);
+}
+
 enum store_status ratings_compute(struct ratings *r)
 {
 	struct key *keys = NULL;
@@ -504,7 +586,7 @@ enum store_status ratings_compute(struct ratings *r)
 	struct glicko_outcome *outs = NULL;
 	struct ratings_player *players = NULL;
 	enum store_status ss = STORE_TEMPFAIL;
-	size_t n = r->nresults, nk = 0, i, k, a, b, cut;
+	size_t n = r->nresults, nk = 0, i, k, a, b, cut, ng = 0;
 	int64_t last = 0;
 
 	if (n > 0)
@@ -537,25 +619,28 @@ enum store_status ratings_compute(struct ratings *r)
 
 		a = key_index(keys, nk, res->cls, res->black);
 		b = key_index(keys, nk, res->cls, res->white);
-		games[i].period = ratings_period(res->ended);
-		games[i].a = a;
-		games[i].b = b;
-		games[i].score_a = res->result == RULES_BLACK_WINS ? 1.0 : res->result == RULES_WHITE_WINS ? 0.0 : 0.5;
+		players[a].last = players[b].last = res->ended;	/* the results go by end */
+		if (is_repeat(r, i))
+			continue;	/* weight 0: listed, not counted */
+		games[ng].period = ratings_period(res->ended);
+		games[ng].a = a;
+		games[ng].b = b;
+		games[ng].score_a = res->result == RULES_BLACK_WINS ? 1.0 : res->result == RULES_WHITE_WINS ? 0.0 : 0.5;
+		ng++;
 		players[a].won += res->result == RULES_BLACK_WINS;
 		players[a].lost += res->result == RULES_WHITE_WINS;
 		players[b].won += res->result == RULES_WHITE_WINS;
 		players[b].lost += res->result == RULES_BLACK_WINS;
 		players[a].drawn += res->result == RULES_DRAW;
 		players[b].drawn += res->result == RULES_DRAW;
-		players[a].last = players[b].last = res->ended;	/* the results go by end */
 	}
 	/* the periods before the latest, then the latest: the players as they entered it kept (exact) */
-	last = n > 0 ? games[n - 1].period : 0;
-	for (cut = n; cut > 0 && games[cut - 1].period == last; cut--)
+	last = ng > 0 ? games[ng - 1].period : 0;
+	for (cut = ng; cut > 0 && games[cut - 1].period == last; cut--)
 		;
 	glicko_run(gp, nk, games, cut, GLICKO_TAU, work, outs);
 	memcpy(entered, gp, nk * sizeof *gp);
-	glicko_continue(gp, nk, games + cut, n - cut, GLICKO_TAU, work, outs);
+	glicko_continue(gp, nk, games + cut, ng - cut, GLICKO_TAU, work, outs);
 	for (k = 0; k < nk; k++) {
 		players[k].r = gp[k].r;
 		players[k].games = gp[k].games;
@@ -657,6 +742,8 @@ static enum store_status update_player(struct ratings *r, size_t k)
 
 		if (x->cls != pl->cls || (strcmp(x->black, pl->name) != 0 && strcmp(x->white, pl->name) != 0))
 			continue;
+		if (is_repeat(r, i))
+			continue;	/* weight 0, as ratings_compute() */
 		black = strcmp(x->black, pl->name) == 0;
 		o = player_index(r, x->cls, black ? x->white : x->black);
 		assert(o != (size_t)-1 && o < r->nplayers);	/* every player of the period is in r */
@@ -704,6 +791,8 @@ bool ratings_add_result(struct ratings *r, const struct ratings_result *res, boo
 	/* in the results' order (end, then board): at the tail, the latest period's */
 	for (at = r->nresults; at > 0 && result_cmp(&r->results[at - 1], res) > 0; at--)
 		;
+	if (at != r->nresults)
+		return ratings_set_result(r, res, ss);	/* before a later one: which of a pair's is first may change */
 	memmove(&r->results[at + 1], &r->results[at], (r->nresults - at) * sizeof *p);
 	r->results[at] = *res;
 	r->nresults++;
@@ -714,9 +803,11 @@ bool ratings_add_result(struct ratings *r, const struct ratings_result *res, boo
 		/* entering the period with this game: as it stood after its earlier periods */
 		if (pl->now.games == 0 || pl->now.last_period != period)
 			pl->entered = pl->now;
-		pl->won += res->result == (side == 0 ? RULES_BLACK_WINS : RULES_WHITE_WINS);
-		pl->lost += res->result == (side == 0 ? RULES_WHITE_WINS : RULES_BLACK_WINS);
-		pl->drawn += res->result == RULES_DRAW;
+		if (!is_repeat(r, at)) {
+			pl->won += res->result == (side == 0 ? RULES_BLACK_WINS : RULES_WHITE_WINS);
+			pl->lost += res->result == (side == 0 ? RULES_WHITE_WINS : RULES_BLACK_WINS);
+			pl->drawn += res->result == RULES_DRAW;
+		}
 		if (res->ended > pl->last || pl->now.games == 0)
 			pl->last = res->ended;
 	}
@@ -822,7 +913,7 @@ static char *format_splice(const struct ratings *r, size_t *len)
 		for (at--; at > games && at[-1] != '\n'; at--)
 			;
 	}
-	cap = 512 + r->nplayers * 160 + (size_t)(end - games) + 160;
+	cap = 1024 + r->nplayers * 160 + (size_t)(end - games) + 160;
 	s = malloc(cap);
 	if (s == NULL)
 		return NULL;
@@ -887,6 +978,7 @@ static size_t format_head(const struct ratings *r, char *s, size_t cap)
 	n += (size_t)snprintf(s + n, cap - n,
 	    "# oustpbm ratings: Glicko-2, one rating per board class. Format: games/README.md\n"
 	    "# Made from the game lines below; `oustpbm ratings --rebuild` makes it again from games/.\n"
+	    "# Counted: " RATINGS_RULE_SHORT ";\n# " RATINGS_RULE_REPEAT ".\n"
 	    "period-days: %d\n\n"
 	    "# player: class name rating deviation volatility games won lost drawn last-game\n",
 	    RATINGS_PERIOD_DAYS);
@@ -908,7 +1000,7 @@ static size_t format_player(char *s, size_t cap, const struct ratings_player *p)
 
 enum store_status ratings_format(const struct ratings *r, char **text, size_t *len)
 {
-	size_t cap = 512 + r->nplayers * 160 + r->nresults * 160, n = 0, i;
+	size_t cap = 1024 + r->nplayers * 160 + r->nresults * 160, n = 0, i;
 	char *s;
 
 	*text = format_splice(r, len);
@@ -1126,7 +1218,7 @@ static enum store_status ratings_write(struct store *st, const struct ratings *r
 		snprintf(err, RATINGS_ERR_MAX, "out of memory writing the ratings file");
 		return ss;
 	}
-	ss = state_only ? STORE_OK : store_write_file(st, RATINGS_FILE, text, len);
+	ss = state_only ? STORE_OK : store_write_capped(st, RATINGS_FILE, text, len, RATINGS_FILE_MAX);
 	if (ss != STORE_OK) {
 		store_fail(st, ss, err, "cannot write the ratings file");
 		free(text);
@@ -1205,6 +1297,7 @@ static enum store_status settle_board(struct store *st, struct ratings *r, long 
 	enum store_status ss;
 	char *text = NULL;
 	size_t len;
+	bool over, counts;
 
 	*done = false;
 	memset(&g, 0, sizeof g);
@@ -1218,21 +1311,25 @@ static enum store_status settle_board(struct store *st, struct ratings *r, long 
 	}
 	if (ss != STORE_OK)
 		return store_fail(st, ss, err, "cannot read a marked game");
-	if (gamefile_parse_header(text, len, &g, &ge) != GAMEFILE_OK) {
+	if (parse_for_ratings(text, len, &g, &ge) != GAMEFILE_OK) {
 		/* fsck's business: the mark stays until the admin mends it */
 		snprintf(err, RATINGS_ERR_MAX, "games/%ld.game: %s", board, ge.msg);
 		free(text);
 		return STORE_CORRUPT;
 	}
 	free(text);
-	if (game_over(&g) && ratings_game_rated(&g)) {
+	over = game_over(&g);
+	counts = over && ratings_game_counts(&g);
+	if (counts)
 		ratings_result_of(&g, &res);
+	game_release(&g);
+	if (counts) {
 		if (ratings_add_result(r, &res, &incremental, &ss)) {
 			*changed = true;
 			*full |= !incremental;
 		}
 		*done = ss == STORE_OK;
-	} else if (game_over(&g) || store_trylock_board(st, board, &lock) == STORE_OK) {
+	} else if (over || store_trylock_board(st, board, &lock) == STORE_OK) {
 		/* unrated, or not over and nobody committing it (a crash before its commit, an edit) */
 		if (ratings_drop_result(r, board))
 			*changed = *full = true;
@@ -1347,6 +1444,7 @@ enum store_status ratings_rebuild(struct store *st, unsigned long timeout_ms, ch
 	long *boards = NULL;
 	size_t nboards = 0, i, len;
 	char *text;
+	bool counts;
 
 	err[0] = '\0';
 	ss = lock_ratings(st, timeout_ms, &lock, err);
@@ -1366,15 +1464,18 @@ enum store_status ratings_rebuild(struct store *st, unsigned long timeout_ms, ch
 			goto out;
 		}
 		memset(&g, 0, sizeof g);
-		if (gamefile_parse_header(text, len, &g, &ge) != GAMEFILE_OK) {
+		if (parse_for_ratings(text, len, &g, &ge) != GAMEFILE_OK) {
 			free(text);
 			snprintf(err, RATINGS_ERR_MAX, "games/%ld.game: %s (oustpbm fsck)", boards[i], ge.msg);
 			ss = STORE_CORRUPT;
 			goto out;
 		}
 		free(text);
-		if (game_over(&g) && ratings_game_rated(&g)) {
+		counts = game_over(&g) && ratings_game_counts(&g);
+		if (counts)
 			ratings_result_of(&g, &res);
+		game_release(&g);
+		if (counts) {
 			ratings_set_result(&r, &res, &ss);
 			if (ss != STORE_OK) {
 				snprintf(err, RATINGS_ERR_MAX, "out of memory rebuilding the ratings");
@@ -1393,7 +1494,7 @@ out:
 
 enum store_status ratings_before_commit(struct store *st, const struct game *g, char *err)
 {
-	if (!game_over(g) || !ratings_game_rated(g))
+	if (!game_over(g) || !ratings_game_counts(g))
 		return STORE_OK;
 	return ratings_mark(st, g->board, err);
 }
@@ -1402,7 +1503,7 @@ void ratings_cancel(struct store *st, const struct game *g)
 {
 	char path[64];
 
-	if (!game_over(g) || !ratings_game_rated(g))
+	if (!game_over(g) || !ratings_game_counts(g))
 		return;
 	snprintf(path, sizeof path, "%s/%ld", RATINGS_PENDING_DIR, g->board);
 	/* a mark left (the unlink failing) is dropped by the next settle: the game is not over there */
@@ -1442,6 +1543,10 @@ enum store_status ratings_mail_text(const struct ratings *r, const struct game *
 
 	if (!ratings_game_rated(g)) {
 		snprintf(buf, size, "This game is not rated.\n");
+		return STORE_OK;
+	}
+	if (game_over(g) && !ratings_game_counts(g)) {
+		snprintf(buf, size, "This game is not rated: %s.\n", RATINGS_RULE_SHORT);
 		return STORE_OK;
 	}
 	ratings_name(g, RULES_BLACK, names[0]);
@@ -1510,6 +1615,10 @@ void ratings_mail_line(struct store *st, const struct game *g, int64_t now, char
 		return;		/* an open seat has no rating: the line comes once the seat is taken */
 	if (!ratings_game_rated(g)) {
 		snprintf(buf, size, "This game is not rated.\n");
+		return;
+	}
+	if (game_over(g) && !ratings_game_counts(g)) {
+		snprintf(buf, size, "This game is not rated: %s.\n", RATINGS_RULE_SHORT);
 		return;
 	}
 	ss = ratings_load(st, !game_over(g), &r, err);

@@ -22,7 +22,13 @@
  * the file is the one --rebuild makes (tests/sh/ratings.sh checks it).
  *
  * Rated: a finished game (won, lost, resigned, lost on time, drawn)
- * between two different players, not challenged with -unrated.  The robot
+ * between two different players, not challenged with -unrated, in which
+ * both made RATINGS_MIN_TURNS turns with placements (a swap is none), or
+ * lost on time after the winner had placed: a game resigned at once is
+ * no evidence (rating farming, issue 31).  Of the rated games between the
+ * same two players in one class and rating period, only the first (by
+ * end, then board) counts; the others are listed with "repeat" and count
+ * with weight 0 (RATINGS_RULE, README: Ratings).  The robot
  * player is rated at each of its levels as "robot:L".  Board classes:
  * square 5-9 small, 11-13 standard, 15-25 large; hex sides 3-5 hex-small,
  * 6-8 hex-standard, 9-10 hex-large.
@@ -73,6 +79,7 @@
 #define RATINGS_NAME_SIZE (IDENT_USERID_MAX + 1)	/* "robot:3" fits */
 #define RATINGS_ROBOT "robot"			/* robot.h's ROBOT_USERID */
 #define RATINGS_ERR_MAX 700
+#define RATINGS_MIN_TURNS 2			/* turns with placements each side makes in a rated game */
 
 enum ratings_class {
 	RATINGS_SMALL = 0,
@@ -162,6 +169,24 @@ const char *ratings_standing_str(enum ratings_standing s);	/* "established", ...
 
 /* True if g, finished or not, is rated: not -unrated, two different players. */
 bool ratings_game_rated(const struct game *g);
+
+/*
+ * True if the finished game g counts in the ratings: rated, and both sides
+ * made RATINGS_MIN_TURNS turns with placements, or it was lost on time
+ * after the winner had placed (the rule above).
+ */
+bool ratings_game_counts(const struct game *g);
+
+/* The rule, for replies, `oustpbm ratings` and the ratings file's header. */
+#define RATINGS_RULE_SHORT "a game counts once each player has made 2 turns with placements (or lost on time " \
+	"after the opponent played)"
+#define RATINGS_STR_(x) #x
+#define RATINGS_STR(x) RATINGS_STR_(x)
+#define RATINGS_RULE_REPEAT "of the games between the same two players in a class and a rating period of " \
+	RATINGS_STR(RATINGS_PERIOD_DAYS) " days, the first counts, the others with weight 0"
+
+/* Is r->results[i] a repeat (RATINGS_RULE_REPEAT): listed, counted with weight 0? */
+bool ratings_result_repeat(const struct ratings *r, size_t i);
 /* The rated name of colour c's player on g: its user id, or "robot:L" for the robot. */
 void ratings_name(const struct game *g, enum rules_color c, char out[RATINGS_NAME_SIZE]);
 /* The result line of a finished rated game g. */

@@ -167,7 +167,7 @@ enum store_status seeks_set(struct store *st, unsigned long timeout_ms, enum see
 		if (i < n && strcmp(v[i].userid, userid) != 0)
 			len += (size_t)snprintf(text + len, cap - len, "%s %u\n", v[i].userid, v[i].count);
 	}
-	ss = store_write_file(st, files[kind], text, len);
+	ss = store_write_capped(st, files[kind], text, len, SEEKS_FILE_MAX);
 	if (ss != STORE_OK)
 		snprintf(err, SEEKS_ERR_MAX, "cannot write %s: %s", files[kind], store_error(st));
 out:

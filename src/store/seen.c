@@ -1,10 +1,13 @@
 /* seen: the record of handled mails (redelivery and per-sender limit). */
 #include "store/seen.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "store/accounts.h"
 
 #define FIELD_MAX 1024		/* bytes of an encoded sender or id */
 #define HEADER "# oustpbm: handled mails (redelivery record, per-sender limit); see src/store/seen.h\n"
@@ -22,6 +25,7 @@ struct line {
 	enum mark mark;
 	const char *sender, *id;
 	size_t sender_len, id_len;
+	char userid[IDENT_USERID_MAX + 1];	/* a pending account entry's account, else "" */
 };
 
 struct record {
@@ -126,12 +130,10 @@ static bool parse_line(const char *s, const char *end, struct line *l)
 	if (!field(&s, end, &f, &n))
 		return false;
 	if (n == 1 && (f[0] == '=' || f[0] == 'x')) {
-		if (l->e.board == 0)
-			return false;
 		l->mark = f[0] == '=' ? MARK_STANDS : MARK_VOID;
 	} else if (!(n == 1 && f[0] == '-')) {
 		colon = memchr(f, ':', n);
-		if (colon == NULL || l->e.board == 0 ||
+		if (colon == NULL ||
 		    !number(f, (size_t)(colon - f), 10, (unsigned long long)STORE_BOARD_FILE_MAX, &v) ||
 		    !number(colon + 1, n - (size_t)(colon + 1 - f), 16, UINT64_MAX, &h))
 			return false;
@@ -141,6 +143,13 @@ static bool parse_line(const char *s, const char *end, struct line *l)
 	}
 	if (!field(&s, end, &l->sender, &l->sender_len) || !field(&s, end, &l->id, &l->id_len))
 		return false;
+	/* an account change pending (board 0) names its account: the entry's sixth field */
+	if (l->mark == MARK_ENTRY && l->e.pending && l->e.board == 0) {
+		if (!field(&s, end, &f, &n) || n > IDENT_USERID_MAX)
+			return false;
+		memcpy(l->userid, f, n);
+		l->userid[n] = '\0';
+	}
 	return !field(&s, end, &f, &n);
 }
 
@@ -245,13 +254,15 @@ static bool same_sender(const char *f, size_t n, const char *folded)
 	return strcmp(fold, folded) == 0;
 }
 
-/* Does board's game file hold the text of pending entry e? */
-static enum store_status committed(struct store *st, const struct seen_entry *e, bool *yes)
+/* Does board's game file hold the text of pending entry l (or its account the token: board 0)? */
+static enum store_status committed(struct store *st, const struct line *l, bool *yes)
 {
-	*yes = !e->pending;
-	if (!e->pending)
+	*yes = !l->e.pending;
+	if (!l->e.pending)
 		return STORE_OK;
-	return store_board_holds(st, e->board, e->game_len, e->game_hash, yes);
+	if (l->e.board == 0)
+		return accounts_holds(st, l->userid, l->e.game_len, l->e.game_hash, yes);
+	return store_board_holds(st, l->e.board, l->e.game_len, l->e.game_hash, yes);
 }
 
 enum store_status seen_is_duplicate(struct store *st, const char *id, const char *sender, bool *dup,
@@ -287,7 +298,7 @@ enum store_status seen_is_duplicate(struct store *st, const char *id, const char
 			if (d != NULL)
 				*dup = d->mark == MARK_STANDS;
 			else
-				ss = committed(st, &l->e, dup);
+				ss = committed(st, l, dup);
 		} else {
 			*dup = true;
 		}
@@ -348,17 +359,20 @@ static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n
 }
 
 static bool append_marked(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, enum mark mark,
-    const char *sender, size_t sender_len, const char *id, size_t id_len);
+    const char *sender, size_t sender_len, const char *id, size_t id_len, const char *userid);
 
 static bool append_line(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, const char *sender,
-    size_t sender_len, const char *id, size_t id_len)
+    size_t sender_len, const char *id, size_t id_len, const char *userid)
 {
-	return append_marked(buf, len, cap, e, MARK_ENTRY, sender, sender_len, id, id_len);
+	return append_marked(buf, len, cap, e, MARK_ENTRY, sender, sender_len, id, id_len, userid);
 }
 
+/* One line; userid only for a pending account entry (board 0), else ignored. */
 static bool append_marked(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, enum mark mark,
-    const char *sender, size_t sender_len, const char *id, size_t id_len)
+    const char *sender, size_t sender_len, const char *id, size_t id_len, const char *userid)
 {
+	bool account = mark == MARK_ENTRY && e->pending && e->board == 0;
+
 	char head[96];
 	int n;
 
@@ -373,7 +387,9 @@ static bool append_marked(char **buf, size_t *len, size_t *cap, const struct see
 	if (n < 0 || (size_t)n >= sizeof head)
 		return false;	/* cannot happen with these fields; never written cut short */
 	return append(buf, len, cap, head, (size_t)n) && append(buf, len, cap, sender, sender_len) &&
-	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) && append(buf, len, cap, "\n", 1);
+	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) &&
+	    (!account || (append(buf, len, cap, " ", 1) && append(buf, len, cap, userid, strlen(userid)))) &&
+	    append(buf, len, cap, "\n", 1);
 }
 
 /* Is e within SEEN_MAX_AGE of now (either way: a clock set back)?  Compaction keeps only those. */
@@ -382,10 +398,16 @@ static bool fresh(const struct seen_entry *e, time_t now)
 	return e->time > now - SEEN_MAX_AGE && e->time <= now + SEEN_MAX_AGE;
 }
 
-/* Must the record be compacted before this append? */
+/* At most the bytes line l takes once written again (its fields and the numbers'). */
+static size_t line_bytes(const struct line *l)
+{
+	return l->sender_len + l->id_len + strlen(l->userid) + 64;
+}
+
+/* Must the record be compacted before this append?  Also before it could pass SEEN_FILE_MAX. */
 static bool compact_due(const struct record *r, time_t now)
 {
-	return r->too_big || r->n >= SEEN_COMPACT_LINES ||
+	return r->too_big || r->n >= SEEN_COMPACT_LINES || r->len + 2 * FIELD_MAX + 128 > (size_t)SEEN_FILE_MAX ||
 	    (r->oldest != 0 && r->oldest <= now - SEEN_MAX_AGE - SEEN_COMPACT_SLACK);
 }
 
@@ -398,7 +420,7 @@ static bool compact_due(const struct record *r, time_t now)
 static bool compact(const struct record *r, time_t now, char **out, size_t *len, size_t *cap)
 {
 	enum mark *fate = NULL;
-	size_t i, kept = 0;
+	size_t i, kept = 0, bytes = 0;
 	bool ok = false;
 
 	fate = calloc(r->n + 1, sizeof *fate);
@@ -421,6 +443,15 @@ static bool compact(const struct record *r, time_t now, char **out, size_t *len,
 			fate[i] = MARK_VOID;
 			kept--;
 		}
+	/* and the oldest while the kept lines would take more than half the cap (long ids and senders) */
+	for (i = 0; i < r->n; i++)
+		if (fate[i] != MARK_VOID)
+			bytes += line_bytes(&r->lines[i]);
+	for (i = 0; i < r->n && bytes > (size_t)SEEN_FILE_MAX / 2; i++)
+		if (fate[i] != MARK_VOID) {
+			fate[i] = MARK_VOID;
+			bytes -= line_bytes(&r->lines[i]);
+		}
 	for (i = 0; i < r->n; i++) {
 		struct seen_entry e = r->lines[i].e;
 
@@ -429,7 +460,7 @@ static bool compact(const struct record *r, time_t now, char **out, size_t *len,
 		if (fate[i] == MARK_STANDS)
 			e.pending = false;
 		if (!append_line(out, len, cap, &e, r->lines[i].sender, r->lines[i].sender_len, r->lines[i].id,
-		    r->lines[i].id_len))
+		    r->lines[i].id_len, r->lines[i].userid))
 			goto out;
 	}
 	ok = true;
@@ -438,8 +469,12 @@ out:
 	return ok;
 }
 
-enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
-    const char *game, size_t game_len)
+/*
+ * seen_record(), and with board 0 and userid set seen_record_account():
+ * the entry pending the account write of the token game/game_len.
+ */
+static enum store_status record_entry(struct store *st, const char *id, const char *sender, time_t now, long board,
+    const char *game, size_t game_len, const char *userid)
 {
 	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
 	struct seen_entry e;
@@ -469,18 +504,18 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	 * the one their runs left.  Settlement lines go after the compacted
 	 * text, which keeps undecided ones pending.
 	 */
-	for (i = 0; board > 0 && i < r.n; i++) {
+	for (i = 0; (board > 0 || userid != NULL) && i < r.n; i++) {
 		struct line *l = &r.lines[i];
 
 		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
 			continue;
 		if (whole && !fresh(&l->e, now))
 			continue;	/* compacted away */
-		ss = committed(st, &l->e, &yes);
+		ss = committed(st, l, &yes);
 		if (ss != STORE_OK)
 			goto out;
 		if (!append_marked(&out, &len, &cap, &l->e, yes ? MARK_STANDS : MARK_VOID, l->sender, l->sender_len,
-		    l->id, l->id_len)) {
+		    l->id, l->id_len, "")) {
 			ss = STORE_TEMPFAIL;
 			goto out;
 		}
@@ -488,12 +523,13 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
 	memset(&e, 0, sizeof e);
 	e.time = now;
 	e.board = board > 0 ? board : 0;
-	e.pending = board > 0;
+	e.pending = board > 0 || userid != NULL;
 	e.game_len = game_len;
 	e.game_hash = game != NULL ? store_text_hash(game, game_len) : 0;
 	encode_id(id, enc_id);
 	encode(sender, enc_sender);
-	if (!append_line(&out, &len, &cap, &e, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id))) {
+	if (!append_line(&out, &len, &cap, &e, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id),
+	    userid != NULL ? userid : "")) {
 		ss = STORE_TEMPFAIL;
 		goto out;
 	}
@@ -511,7 +547,22 @@ out:
 	return ss;
 }
 
-enum store_status seen_void(struct store *st, const char *id, const char *sender, time_t now, long board)
+enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
+    const char *game, size_t game_len)
+{
+	return record_entry(st, id, sender, now, board, game, game_len, NULL);
+}
+
+enum store_status seen_record_account(struct store *st, const char *id, const char *sender, time_t now,
+    const char *userid, const char *token)
+{
+	assert(userid != NULL && userid[0] != '\0' && strlen(userid) <= IDENT_USERID_MAX);
+	return record_entry(st, id, sender, now, 0, token, strlen(token), userid);
+}
+
+/* A settlement line (stands: "=", else "x") for the entry of id and sender on board (0: an account's). */
+static enum store_status settle_line(struct store *st, const char *id, const char *sender, time_t now, long board,
+    enum mark mark)
 {
 	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
 	struct seen_entry e;
@@ -524,10 +575,21 @@ enum store_status seen_void(struct store *st, const char *id, const char *sender
 	e.board = board;
 	encode_id(id, enc_id);
 	encode(sender, enc_sender);
-	if (append_marked(&out, &len, &cap, &e, MARK_VOID, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id)))
+	if (append_marked(&out, &len, &cap, &e, mark, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id),
+	    ""))
 		ss = store_append_file(st, SEEN_FILE, out, len);
 	free(out);
 	return ss;
+}
+
+enum store_status seen_void(struct store *st, const char *id, const char *sender, time_t now, long board)
+{
+	return settle_line(st, id, sender, now, board, MARK_VOID);
+}
+
+enum store_status seen_settle_account(struct store *st, const char *id, const char *sender, time_t now, bool stands)
+{
+	return settle_line(st, id, sender, now, 0, stands ? MARK_STANDS : MARK_VOID);
 }
 
 enum store_status seen_settle(struct store *st, long board)
@@ -547,11 +609,11 @@ enum store_status seen_settle(struct store *st, long board)
 
 		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
 			continue;
-		ss = committed(st, &l->e, &yes);
+		ss = committed(st, l, &yes);
 		if (ss != STORE_OK)
 			goto out;
 		if (!append_marked(&out, &len, &cap, &l->e, yes ? MARK_STANDS : MARK_VOID, l->sender, l->sender_len,
-		    l->id, l->id_len)) {
+		    l->id, l->id_len, "")) {
 			ss = STORE_TEMPFAIL;
 			goto out;
 		}

@@ -34,7 +34,14 @@
  * board is recorded, pending with the hash of the new game text, under the
  * board lock and the seen lock, before the game file is written; the seen
  * lock is held until the write is done, and the record is durable before
- * the game file's rename.  Whether it was committed is decided like
+ * the game file's rename.  An account change (accounts.h: password, reset,
+ * signoff...) is recorded the same way, under accounts.lock, before its one
+ * account write: BOARD 0, STATE the LEN:HASH of the write's token, and a
+ * sixth field, the USERID; it stands when the account holds the token
+ * (accounts_holds), and it is settled ("=" or "x" with BOARD 0) right after
+ * the write.  So a copy of an account mail is known by its Message-ID alone,
+ * never guessed from a password that is now right (issue 31: that answered
+ * guesses silently).  Whether a board change was committed is decided like
  * outbox_recover() does: the game file holding that text means it was.
  * The next record made for the same board (under its lock, so before any
  * later change) settles its pending entries with "=" or "x" lines.  So a
@@ -114,6 +121,19 @@ enum store_status seen_record(struct store *st, const char *id, const char *send
  * (a wrong password found after the record was made).
  */
 enum store_status seen_void(struct store *st, const char *id, const char *sender, time_t now, long board);
+
+/*
+ * Record an account change pending: the write of token (the account
+ * token, accounts.h) to userid's account, under accounts.lock and
+ * seen.lock.  The account's earlier unsettled entries are settled first
+ * (the lock held, the account is as their runs left it).  Durable as
+ * seen_record().
+ */
+enum store_status seen_record_account(struct store *st, const char *id, const char *sender, time_t now,
+    const char *userid, const char *token);
+
+/* Settle the account entry just recorded: its write stands, or it never happened (void). */
+enum store_status seen_settle_account(struct store *st, const char *id, const char *sender, time_t now, bool stands);
 
 /*
  * Settle the pending entries of board against its game file as it stands,

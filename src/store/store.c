@@ -1,5 +1,7 @@
 /* store: home directory files, locks, durable writes, users, board counter, log. */
 #include "game/engine.h"
+#include "base/testhook.h"
+#include "base/utf8.h"
 #include "store/store.h"
 
 #include <assert.h>
@@ -293,7 +295,7 @@ static void crash_point(void)
 	static long left = -1;	/* steps to go; 0: off */
 
 	if (left < 0) {
-		const char *v = getenv("OUSTPBM_TEST_CRASH");
+		const char *v = testhook_env("OUSTPBM_TEST_CRASH");
 		char *end;
 
 		left = v != NULL ? strtol(v, &end, 10) : 0;
@@ -847,6 +849,16 @@ void store_discard(struct store *st, struct store_staged *sf)
 	sf->live = false;
 }
 
+enum store_status store_write_capped(struct store *st, const char *relpath, const void *data, size_t len,
+    long cap)
+{
+	if (len > (size_t)cap) {
+		set_err(st, "%s/%s is full: it would be %zu bytes, over its cap of %ld", st->home, relpath, len, cap);
+		return STORE_TOO_BIG;
+	}
+	return store_write_file(st, relpath, data, len);
+}
+
 enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len)
 {
 	struct store_staged sf;
@@ -1249,6 +1261,36 @@ void store_release_board_id(struct store *st, long board)
 	}
 	free(text);
 	store_unlock(&lock);
+}
+
+enum store_status store_claim_board_id(struct store *st, long board)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status status;
+	char *text = NULL, buf[32];
+	size_t len;
+	long next = IDENT_BOARD_MIN;
+
+	status = store_lock_store(st, &lock);
+	if (status != STORE_OK)
+		return status;
+	status = store_read_file(st, COUNTER_FILE, COUNTER_FILE_MAX, &text, &len);
+	if (status == STORE_OK && !parse_counter(text, len, &next)) {
+		set_err(st, "%s/%s is not a board number", st->home, COUNTER_FILE);
+		status = STORE_CORRUPT;
+	} else if (status == STORE_TOO_BIG) {
+		set_err(st, "%s/%s is not a board number", st->home, COUNTER_FILE);
+		status = STORE_CORRUPT;
+	} else if (status == STORE_OK || status == STORE_NOT_FOUND) {
+		status = STORE_OK;
+		if (next <= board) {
+			snprintf(buf, sizeof buf, "%ld\n", board + 1);
+			status = store_write_file(st, COUNTER_FILE, buf, strlen(buf));
+		}
+	}
+	free(text);
+	store_unlock(&lock);
+	return status;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -1692,7 +1734,7 @@ static enum store_status read_users_checked(struct store *st, char **text, size_
 }
 
 #define REGISTRATIONS_FILE "registrations"
-#define REGISTRATIONS_MAX (4L * 1024 * 1024)	/* bytes read of it */
+#define REGISTRATIONS_MAX STORE_REGISTRATIONS_FILE_MAX
 #define REGISTRATIONS_COMPACT 65536		/* rewritten with the last hour only past this */
 
 /* The domain of address, lower case, into out. */
@@ -2275,7 +2317,7 @@ static enum store_status reserve_id(struct store *st, const char *id, int64_t si
 	k = snprintf(out + used, cap - used, "%s %lld %lld%s%s\n", id, (long long)until, (long long)since,
 	    hash_ok(hash) ? " " : "", hash_ok(hash) ? hash : "");
 	used += (size_t)k;
-	status = store_write_file(st, RESERVED_FILE, out, used);
+	status = store_write_capped(st, RESERVED_FILE, out, used, STORE_USERS_FILE_MAX);
 	free(out);
 	free(list);
 	return status;
@@ -2394,8 +2436,9 @@ static bool log_stamped(const char *line)
 
 enum store_status store_log(struct store *st, const char *fmt, ...)
 {
-	char line[STORE_LOG_LINE_MAX + 1];
+	char line[STORE_LOG_LINE_MAX + 1], *shown;
 	enum store_status status = STORE_OK;
+	size_t slen;
 	struct rlimit rl;
 	struct stat sb;
 	struct tm tm;
@@ -2423,6 +2466,15 @@ enum store_status store_log(struct store *st, const char *fmt, ...)
 	if (r < 0)
 		r = 0;
 	n = (size_t)r < STORE_LOG_LINE_MAX - 1 ? (size_t)r : STORE_LOG_LINE_MAX - 1;
+	/* invisible and bidirectional characters written as <U+202E>: a log line reads as it is (utf8.h) */
+	shown = utf8_visible(line, n, &slen);
+	if (shown != NULL) {
+		n = slen < STORE_LOG_LINE_MAX - 1 ? slen : STORE_LOG_LINE_MAX - 1;
+		while (n > 0 && n < slen && ((unsigned char)shown[n] & 0xc0) == 0x80)
+			n--;	/* cut at a character */
+		memcpy(line, shown, n);
+		free(shown);
+	}
 	for (i = 0; i < n; i++)
 		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
 			line[i] = '?';

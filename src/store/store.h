@@ -69,6 +69,7 @@
 #define STORE_ERR_MAX 600
 #define STORE_BOARD_FILE_MAX (4L * 1024 * 1024)	/* bytes in a game file */
 #define STORE_USERS_FILE_MAX (16L * 1024 * 1024)	/* bytes in the users file */
+#define STORE_REGISTRATIONS_FILE_MAX (4L * 1024 * 1024)	/* bytes read of the registrations file */
 #define STORE_PASSWORD_MAX 64	/* characters in a password */
 #define STORE_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes in a full name (64 characters) */
 #define STORE_HASH_MAX 127	/* characters in a stored password hash */
@@ -201,6 +202,17 @@ enum store_status store_read_file(struct store *st, const char *relpath, size_t 
 
 /* Replace relpath by data, durably and atomically (see above). */
 enum store_status store_write_file(struct store *st, const char *relpath, const void *data, size_t len);
+
+/*
+ * store_write_file() of a file read with cap: refused (STORE_TOO_BIG,
+ * nothing written, the error naming the file and its cap) when len passes
+ * cap, so that the file never grows past what its readers read (a file
+ * over its read cap fails every command that reads it).  The caller's
+ * reply says the server is full for now; fsck warns at STORE_CAP_WARN_PCT.
+ */
+enum store_status store_write_capped(struct store *st, const char *relpath, const void *data, size_t len,
+    long cap);
+#define STORE_CAP_WARN_PCT 80	/* fsck warns of a file this full (percent of its cap) */
 
 /*
  * store_write_file() in two steps, so that the slow half (temp file written
@@ -346,6 +358,13 @@ enum store_status store_next_board_id(struct store *st, long *board);
  * still the last number handed out and no such game file exists.
  */
 void store_release_board_id(struct store *st, long board);
+
+/*
+ * Advance the counter of games/next-board past board (a board written with
+ * its own number: import), under the store lock, durably; nothing when it
+ * is past it already.  STORE_CORRUPT for a counter that is not a number.
+ */
+enum store_status store_claim_board_id(struct store *st, long board);
 
 /* The boards in games/, ascending.  The caller owns *boards (free). */
 enum store_status store_list_boards(struct store *st, long **boards, size_t *count);

@@ -25,7 +25,10 @@ struct record {
 	char *data;		/* owned */
 	struct event *ev;	/* owned */
 	size_t n;
+	bool too_big;		/* over THROTTLE_FILE_MAX: read as empty, and full */
 };
+
+static bool record_full(const struct record *r, time_t now);
 
 static void record_free(struct record *r)
 {
@@ -91,6 +94,7 @@ static enum store_status record_read(struct store *st, struct record *r)
 
 	memset(r, 0, sizeof *r);
 	ss = store_read_file(st, THROTTLE_FILE, THROTTLE_FILE_MAX, &r->data, &len);
+	r->too_big = ss == STORE_TOO_BIG;
 	if (ss == STORE_NOT_FOUND || ss == STORE_TOO_BIG)
 		return STORE_OK;
 	if (ss != STORE_OK)
@@ -182,7 +186,7 @@ static enum store_status record_write(struct store *st, const struct record *r, 
 	}
 	memcpy(p, extra, extra_len);
 	p += extra_len;
-	ss = store_write_file(st, THROTTLE_FILE, out, (size_t)(p - out));
+	ss = store_write_capped(st, THROTTLE_FILE, out, (size_t)(p - out), THROTTLE_FILE_MAX);
 	free(out);
 	return ss;
 }
@@ -200,8 +204,23 @@ enum store_status throttle_check(struct store *st, const struct config *cfg, con
 	if (ss != STORE_OK)
 		return ss;
 	state_of(&r, userid, now, out);
+	out->full = record_full(&r, now);
 	record_free(&r);
 	return STORE_OK;
+}
+
+/*
+ * Is the record too full to count one more failure?  What a rewrite keeps
+ * (still_needed) and THROTTLE_FULL_MARGIN must fit in THROTTLE_FILE_MAX.
+ */
+static bool record_full(const struct record *r, time_t now)
+{
+	size_t live = 0, i;
+
+	for (i = 0; i < r->n; i++)
+		if (still_needed(&r->ev[i], now))
+			live += r->ev[i].len;
+	return r->too_big || live + THROTTLE_FULL_MARGIN > (size_t)THROTTLE_FILE_MAX;
 }
 
 /* A sender as one word of a line: bytes outside '!'..'~' become '?'. */
@@ -237,6 +256,13 @@ enum store_status throttle_fail(struct store *st, const struct config *cfg, cons
 	state_of(&r, userid, now, out);
 	if (out->until != 0)
 		goto out;	/* locked: nothing was checked, nothing counts */
+	out->full = record_full(&r, now);
+	if (out->full) {
+		store_set_error(st, "%s/%s is full (%ld bytes): password checks are paused until failures expire",
+		    store_home(st), THROTTLE_FILE, THROTTLE_FILE_MAX);
+		ss = STORE_TOO_BIG;
+		goto out;
+	}
 	word_of(sender != NULL ? sender : "", who);
 	n = snprintf(line, sizeof line, "%lld %s F %s\n", (long long)now, userid, who);
 	out->failures++;
@@ -248,6 +274,28 @@ enum store_status throttle_fail(struct store *st, const struct config *cfg, cons
 	}
 	ss = record_write(st, &r, now, line, (size_t)n + (size_t)m);
 out:
+	record_free(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status throttle_prune(struct store *st, const struct config *cfg, time_t now, unsigned *dropped)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct record r = { .n = 0 };
+	enum store_status ss;
+	size_t i;
+
+	*dropped = 0;
+	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
+	if (ss != STORE_OK)
+		return ss;
+	ss = record_read(st, &r);
+	for (i = 0; ss == STORE_OK && i < r.n; i++)
+		if (!still_needed(&r.ev[i], now))
+			(*dropped)++;
+	if (ss == STORE_OK && (*dropped > 0 || r.too_big))
+		ss = record_write(st, &r, now, "", 0);
 	record_free(&r);
 	store_unlock(&lock);
 	return ss;

@@ -39,13 +39,20 @@
 #define THROTTLE_FILE "throttle"
 #define THROTTLE_LOCK_FILE "throttle.lock"
 #define THROTTLE_WINDOW 3600L		/* seconds in which failures are counted */
-#define THROTTLE_FILE_MAX (4L * 1024 * 1024)	/* bytes read; beyond it the record starts afresh */
+#define THROTTLE_FILE_MAX (4L * 1024 * 1024)	/* bytes read and written (store_write_capped) */
+/*
+ * Room a check needs: with less, checks are refused until failures expire
+ * (within THROTTLE_WINDOW), rather than guesses going uncounted.  4 MiB is
+ * about 60,000 failures within an hour (lines of about 70 bytes).
+ */
+#define THROTTLE_FULL_MARGIN (64L * 1024)
 
 /* What the record says of one account at one time. */
 struct throttle_state {
 	unsigned long failures;	/* wrong passwords counted now */
 	time_t until;		/* end of the lockout in force, 0 if none */
 	bool started;		/* throttle_fail: this failure started that lockout */
+	bool full;		/* the record cannot take one more failure: every check is refused (fail closed) */
 };
 
 /*
@@ -64,6 +71,9 @@ enum store_status throttle_check(struct store *st, const struct config *cfg, con
  */
 enum store_status throttle_fail(struct store *st, const struct config *cfg, const char *userid,
     const char *sender, time_t now, struct throttle_state *out);
+
+/* Rewrite the record without what no longer counts at now (cleanup); *dropped counts the lines. */
+enum store_status throttle_prune(struct store *st, const struct config *cfg, time_t now, unsigned *dropped);
 
 /* End userid's lockout and forget its failures (a new password was set by the admin). */
 enum store_status throttle_clear(struct store *st, const struct config *cfg, const char *userid, time_t now);

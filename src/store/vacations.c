@@ -108,7 +108,7 @@ enum store_status vacations_set(struct store *st, const struct vacation *v)
 		used += (size_t)snprintf(out + used, cap - used, "%s %s %s %d %d\n", w->userid,
 		    gamefile_time_str(w->start, a), gamefile_time_str(w->end, b), w->year, w->used);
 	}
-	status = store_write_file(st, VACATIONS_FILE, out, used);
+	status = store_write_capped(st, VACATIONS_FILE, out, used, VACATIONS_FILE_MAX);
 	free(out);
 	free(list);
 	return status;

@@ -82,8 +82,10 @@ check "... a move still works there" [ "$(run $A "move 103#1 alice secret C3")" 
 # ---- what reads the whole file
 check "fsck: both boards sound (the histories replay to the boards)" sh -c "'$bin' -d '$h' fsck 101 102 >/dev/null 2>&1"
 for b in 101 102; do
+	# the board aside meanwhile: import refuses a copy of a game the home holds
 	check "board $b: export, then import as board $((b + 100)): exit 0" sh -c "'$bin' -d '$h' export $b >'$tmp/$b.sgf' &&
-	    '$bin' -d '$h' import '$tmp/$b.sgf' $((b + 100)) >/dev/null"
+	    mv '$h/games/$b.game' '$tmp/$b.aside' && '$bin' -d '$h' import '$tmp/$b.sgf' $((b + 100)) >/dev/null;
+	    rc=\$?; mv '$tmp/$b.aside' '$h/games/$b.game'; exit \$rc"
 	check "... the record holds the chats as notes" grep -q 'OUSTNOTE\[- [0-9T:Z-]* [xo] [a-z]* chat\]' "$tmp/$b.sgf"
 	sed "s/^board: $b\$/board: $((b + 100))/" "$h/games/$b.game" >"$tmp/$b.want"
 	check "... the same game file back" cmp -s "$tmp/$b.want" "$h/games/$((b + 100)).game"

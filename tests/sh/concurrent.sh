@@ -86,7 +86,7 @@ check "no reply left in the outbox" [ -z "$(find "$h/outbox/new" "$h/outbox/tmp"
 check "no temp file left" [ -z "$(find "$h" -name '*.tmp')" ]
 bad=0
 for g in "$h"/games/*.game; do
-	printf 'loadgame %s\n' "$g" | "$top/oustpbm" engine | grep -q '^= ' || bad=$((bad + 1))
+	printf 'loadgame %s\n' "$g" | "$bin" engine | grep -q '^= ' || bad=$((bad + 1))
 done
 check "every game file loads in the engine" [ $bad = 0 ]
 if [ -x "$PY" ]; then

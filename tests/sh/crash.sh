@@ -32,7 +32,7 @@ sane_at() {
 sane() {
 	for g in "$1"/games/*.game; do
 		[ -f "$g" ] || continue
-		printf 'loadgame %s\n' "$g" | "$top/oustpbm" engine | grep -q '^= ' || echo "$(basename "$g") does not load"
+		printf 'loadgame %s\n' "$g" | "$bin" engine | grep -q '^= ' || echo "$(basename "$g") does not load"
 	done
 	if ! cmp -s "$1/games/101.game" "$2" && ! cmp -s "$1/games/101.game" "$3"; then
 		echo "board 101 is neither the one before nor the one after"
@@ -106,10 +106,20 @@ done
 # once, and the file is byte for byte the one --rebuild makes from the games.
 # First another rated game of the period ends (board 102), so that 101's end
 # updates the ratings incrementally, from the state file (ratings.h).
+# turns HOME TIME BOARD FIRST-FROM "USER PW" SECOND-FROM "USER PW": two turns each (a game
+# resigned sooner is not rated: src/store/ratings.h), isolated stones
+turns() {
+	for t_m in "$4|$5 C3" "$6|$7 A1" "$4|$5 E5" "$6|$7 E1"; do
+		mail "${t_m%%|*}" "move $3 ${t_m#*|}" "t$3.$(echo "${t_m#*|}" | tr ' ' .)@x" >"$tmp/m"
+		crash_feed "$1" "$2" "$tmp/m" >/dev/null
+	done
+}
 rs0=$tmp/rs0
 cp -R "$tmp/s0" "$rs0"
+turns "$rs0" $((T0 + 5)) 101 $A "alice secret" $B "bob hunter2"
 mail $B "challenge bob hunter2 alice -size=7" rs1@x >"$tmp/m"
 crash_feed "$rs0" $((T0 + 10)) "$tmp/m" >/dev/null
+turns "$rs0" $((T0 + 15)) 102 $B "bob hunter2" $A "alice secret"
 mail $A "resign 102 alice secret" rs2@x >"$tmp/m"
 crash_feed "$rs0" $((T0 + 20)) "$tmp/m" >/dev/null
 rm -rf "$rs0/mail"
@@ -160,6 +170,7 @@ fi
 # set of replies, and a drawn game counted once in the ratings.
 d0=$tmp/d0
 cp -R "$tmp/s0" "$d0"
+turns "$d0" $((T0 + 5)) 101 $A "alice secret" $B "bob hunter2"
 mail $A "move 101 alice secret propose" dp@x >"$tmp/m"
 crash_feed "$d0" $((T0 + 10)) "$tmp/m" >/dev/null
 u0=$tmp/u0

@@ -40,9 +40,9 @@ printf 'a\tb\001\r\n' >"$tmp/junk.game"
 
 # The computer player with a fixed small budget, so that valgrind's slowness changes no answer.
 opts="--level 3 --playouts 300 --seconds 600"
-OUSTPBM_ENGINE_SEED=valgrind ./oustpbm engine $opts <"$tmp/script" >"$tmp/plain.out" 2>&1
+OUSTPBM_ENGINE_SEED=valgrind "$bin" engine $opts <"$tmp/script" >"$tmp/plain.out" 2>&1
 if OUSTPBM_ENGINE_SEED=valgrind valgrind -q --error-exitcode=1 --leak-check=full \
-    --log-file="$tmp/valgrind.log" ./oustpbm engine $opts <"$tmp/script" >"$tmp/vg.out"; then
+    --log-file="$tmp/valgrind.log" "$bin" engine $opts <"$tmp/script" >"$tmp/vg.out"; then
 	echo "ok - engine under valgrind: no errors, no leaks ($(grep -c '' "$tmp/script") commands)"
 else
 	echo "not ok - engine under valgrind"

@@ -38,9 +38,11 @@ done"
 check "... each with a comment" [ "$(grep -c '^# ' "$h/oustpbm.conf")" -ge "$(grep -c '^#*[a-z_]* =' "$h/oustpbm.conf")" ]
 check "... which oustpbm reads without complaint" [ "$(rc "$bin" -d "$h" list)" = 0 ]
 check "... it prints the .forward line" grep -qx '"|exec /usr/bin/procmail"' "$tmp/init.out"
+# the scripts beside the program (build/test/ links the checkout's: make test-bin)
+bdir=$(dirname "$bin")
 check "... the .procmailrc lines for that home" sh -c "grep -qx 'OUSTPBM_HOME=$h' '$tmp/init.out' &&
-    grep -qx 'INCLUDERC=$top/scripts/procmailrc' '$tmp/init.out' && grep -qx 'OUSTPBM=$bin' '$tmp/init.out'"
-check "... and the crontab lines, with PATH and MAILTO" sh -c "grep -q '^PATH=$top:/usr/bin:/bin\$' '$tmp/init.out' &&
+    grep -qx 'INCLUDERC=$bdir/scripts/procmailrc' '$tmp/init.out' && grep -qx 'OUSTPBM=$bin' '$tmp/init.out'"
+check "... and the crontab lines, with PATH and MAILTO" sh -c "grep -q '^PATH=$bdir:/usr/bin:/bin\$' '$tmp/init.out' &&
     grep -q '^MAILTO=' '$tmp/init.out' && grep -q '^\*/5 \* \* \* \*	oustpbm flush\$' '$tmp/init.out'"
 check "init logs" grep -q 'admin init' "$h/log"
 check "init on an existing home: exit 73" [ "$(rc "$bin" init "$h")" = 73 ]

@@ -163,7 +163,7 @@ run_case() {
 		why="$why; a temp file left behind"
 	fi
 	for g in "$home"/games/*.game; do
-		if ! printf 'loadgame %s\n' "$g" | "$top/oustpbm" engine | grep -q '^= '; then
+		if ! printf 'loadgame %s\n' "$g" | "$bin" engine | grep -q '^= '; then
 			why="$why; $(basename "$g") does not load"
 		fi
 	done

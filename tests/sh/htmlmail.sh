@@ -132,6 +132,10 @@ OUSTPBM_TEST_TIME=$((T0 + 30 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 who=$(sed -n 's/^to-move: //p' "$h/games/101.game")
 r=$(grep -l '^Subject: Oust Board [0-9]* reminder ' "$h"/mail/*/new/* | head -1)
 check "a reminder: with HTML" sh -c "[ -n '$r' ] && '$part' '$r' html >/dev/null"
+# two turns each before the end: a game resigned sooner is not rated (src/store/ratings.h)
+send "$h" bob@example.com 'move 101 bob hunter2 A1'
+send "$h" alice@example.org 'move 101 alice secret F2'
+send "$h" bob@example.com 'move 101 bob hunter2 G7'
 send "$h" bob@example.com 'resign 101 bob hunter2'
 f=$(newest "$h" alice@example.org)
 check "the end of a game: with HTML, saying so" sh -c "'$part' '$f' html | grep -q 'Game over: alice won: bob resigned.'"

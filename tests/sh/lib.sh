@@ -5,7 +5,10 @@
 #
 # It moves to the top of the checkout and sets:
 #   top     the checkout
-#   bin     the program under test: $OUSTPBM_BIN, or ./oustpbm
+#   bin     the program under test: $OUSTPBM_BIN, or build/test/oustpbm,
+#           the build with the test hooks (make test-bin; the OUSTPBM_TEST_*
+#           variables do nothing in ./oustpbm), made here when missing or
+#           older than a file of src/ (under a lock: tests run side by side)
 #   PY      Debian's python3 (/usr/bin/python3, for Debian's modules)
 #   T0      the fixed clock of the tests (a value for OUSTPBM_TEST_TIME)
 #   n       the number of the last check; fails: how many failed
@@ -109,7 +112,12 @@
 
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
-bin=${OUSTPBM_BIN:-$top/oustpbm}
+bin=${OUSTPBM_BIN:-$top/build/test/oustpbm}
+if [ -z "${OUSTPBM_BIN:-}" ] && { [ ! -x "$bin" ] || [ -n "$(find src Makefile -newer "$bin" 2>/dev/null | head -n 1)" ]; }; then
+	mkdir -p build
+	flock build/test-bin.lock make -s --no-print-directory test-bin >&2 ||
+	    { echo "$0: cannot build $bin (make test-bin)" >&2; exit 2; }
+fi
 PY=/usr/bin/python3
 T0=1700000000
 REG_CODE=R3G4STERED	# the one-time code of the tests' registrations (OUSTPBM_TEST_CODE)

@@ -31,7 +31,7 @@ vg() {
 vgfile() {
 	OUSTPBM_TEST_TIME=$((1700000000 + 60 * k)) valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect $supp \
-	    ./oustpbm -d "$h" <"$1" >/dev/null 2>"$tmp/vg.err"
+	    "$bin" -d "$h" <"$1" >/dev/null 2>"$tmp/vg.err"
 	rc=$?
 	if [ $rc = "$3" ] && ! grep -q '==[0-9]*==' "$tmp/vg.err"; then
 		echo "ok $n - valgrind clean: $2"
@@ -62,7 +62,7 @@ OUSTPBM_TEST_ROBOT=fail vg alice@example.org "move 102#4 alice secret A9"
 n=$((n + 1))
 OUSTPBM_TEST_TIME=$((1700000000 + 60 * k)) valgrind -q --error-exitcode=99 --leak-check=full \
     --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect $supp \
-    ./oustpbm -d "$h" robot >/dev/null 2>"$tmp/vg.err"
+    "$bin" -d "$h" robot >/dev/null 2>"$tmp/vg.err"
 rc=$?
 if [ $rc = 0 ] && ! grep -q '==[0-9]*==' "$tmp/vg.err"; then
 	echo "ok $n - valgrind clean: oustpbm robot"

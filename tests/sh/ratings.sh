@@ -16,6 +16,14 @@ sendat() { # HOME TIME FROM SUBJECT
 has() { grep -q -- "$2" "$1"; }
 hasnt() { ! grep -q -- "$2" "$1"; }
 same() { cmp -s "$1" "$2"; }
+# turns HOME TIME BOARD BLACK-FROM "BLACK PW" WHITE-FROM "WHITE PW": two turns each, isolated
+# stones (no capture): a game is rated once both made two turns (ratings.h)
+turns() {
+	sendat "$1" "$2" "$4" "move $3 $5 C3"
+	sendat "$1" $(($2 + 1)) "$6" "move $3 $7 A1"
+	sendat "$1" $(($2 + 2)) "$4" "move $3 $5 E5"
+	sendat "$1" $(($2 + 3)) "$6" "move $3 $7 E1"
+}
 
 h=$tmp/home
 mkhome "$h" 'timeout_days = 3'
@@ -23,9 +31,11 @@ sendat "$h" $T0 a@example.org "register alice secret"
 sendat "$h" $T0 b@example.org "register bob hunter2"
 sendat "$h" $T0 c@example.org "register carol pw3"
 # 101 small: bob resigns; 102 standard: carol resigns; 103 unrated: carol resigns
-sendat "$h" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5"
+sendat "$h" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5 -noswap"
+turns "$h" $((T0 + 11)) 101 a@example.org "alice secret" b@example.org "bob hunter2"
 sendat "$h" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
-sendat "$h" $((T0 + 30)) a@example.org "challenge alice secret carol"
+sendat "$h" $((T0 + 30)) a@example.org "challenge alice secret carol -noswap"
+turns "$h" $((T0 + 31)) 102 a@example.org "alice secret" c@example.org "carol pw3"
 sendat "$h" $((T0 + 40)) c@example.org "resign 102 carol pw3"
 sendat "$h" $((T0 + 50)) b@example.org "challenge bob hunter2 carol -unrated"
 sendat "$h" $((T0 + 60)) c@example.org "resign 103 carol pw3"
@@ -38,14 +48,18 @@ check "alice is rated in two classes" sh -c "[ \$(grep -c '^player: [a-z]* alice
 check "the winner above 1500, the loser below" sh -c \
     "grep -q '^player: small alice 1662.31 290.32 ' '$h/ratings' && grep -q '^player: small bob 1337.69 290.32 ' '$h/ratings'"
 
-# the robot player, rated by level: it resigns at once (its test player)
-OUSTPBM_TEST_ROBOT=resign sendat "$h" $((T0 + 70)) a@example.org "challenge alice secret robot -size=7 -level=2"
-OUSTPBM_TEST_ROBOT=resign sendat "$h" $((T0 + 80)) a@example.org "move 104 alice secret D4"
+# the robot player, rated by level: two turns (its test player's first legal point), then it resigns
+OUSTPBM_TEST_ROBOT=first sendat "$h" $((T0 + 70)) a@example.org "challenge alice secret robot -size=7 -level=2 -noswap"
+OUSTPBM_TEST_ROBOT=first sendat "$h" $((T0 + 71)) a@example.org "move 104 alice secret D4"
+OUSTPBM_TEST_ROBOT=first sendat "$h" $((T0 + 72)) a@example.org "move 104 alice secret B6"
+OUSTPBM_TEST_ROBOT=resign sendat "$h" $((T0 + 80)) a@example.org "move 104 alice secret F2"
 check "the robot's resignation is rated, the robot as robot:2" has "$h/ratings" "^game: 104 small .* alice robot:2 black-won$"
 check "robot:2 has a rating" has "$h/ratings" "^player: small robot:2 "
 
 # a loss on time by oustpbm cleanup, 15x15: a large game
-sendat "$h" $((T0 + 90)) b@example.org "challenge bob hunter2 carol -size=15"
+sendat "$h" $((T0 + 90)) b@example.org "challenge bob hunter2 carol -size=15 -noswap"
+sendat "$h" $((T0 + 91)) b@example.org "move 105 bob hunter2 C3"
+sendat "$h" $((T0 + 92)) c@example.org "move 105 carol pw3 A1"
 OUSTPBM_TEST_TIME=$((T0 + 4 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "a loss on time is rated (cleanup): large" has "$h/ratings" "^game: 105 large .* bob carol white-won$"
 check "no mark is left" sh -c "[ -z \"\$(ls '$h/ratings-pending')\" ]"
@@ -66,7 +80,8 @@ OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings >"$tmp/out" 2>&1
 rc=$?
 check "oustpbm ratings on a damaged file exits 65" [ "$rc" = 65 ]
 check "the error names the line: ratings:$line: bad rating '13x7.69'" has "$tmp/out" "ratings:$line: bad rating '13x7.69'"
-sendat "$h" $((T0 + 5 * DAY)) a@example.org "challenge alice secret bob -size=9"
+sendat "$h" $((T0 + 5 * DAY)) a@example.org "challenge alice secret bob -size=9 -noswap"
+turns "$h" $((T0 + 5 * DAY + 1)) 106 a@example.org "alice secret" b@example.org "bob hunter2"
 sendat "$h" $((T0 + 5 * DAY + 10)) a@example.org "resign 106 alice secret"
 check "the game ends all the same" has "$h/games/106.game" "^status: white-won$"
 check "its mark is kept" test -f "$h/ratings-pending/106"
@@ -107,9 +122,13 @@ h2=$tmp/inc
 mkhome "$h2"
 sendat "$h2" $T0 a@example.org "register alice secret"
 sendat "$h2" $T0 b@example.org "register bob hunter2"
-sendat "$h2" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5"
+sendat "$h2" $T0 c@example.org "register carol pw3"
+sendat "$h2" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5 -noswap"
+turns "$h2" $((T0 + 11)) 101 a@example.org "alice secret" b@example.org "bob hunter2"
 sendat "$h2" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
-sendat "$h2" $((T0 + 30)) a@example.org "challenge alice secret bob -size=5"
+# the second game against another opponent: a second game of the same pair in the period would count with weight 0
+sendat "$h2" $((T0 + 30)) b@example.org "challenge bob hunter2 carol -size=5 -noswap"
+turns "$h2" $((T0 + 31)) 102 b@example.org "bob hunter2" c@example.org "carol pw3"
 check "the first game's end leaves the exact state beside the file" test -s "$h2/ratings-state"
 cp -R "$h2" "$tmp/inc-tampered"
 # bob's exact rating as he entered the period altered in the state alone (its tie to the file kept):
@@ -118,9 +137,9 @@ cp -R "$h2" "$tmp/inc-tampered"
 sed -i 's/^\(0 bob .*\) 0000000000000000 \([0-9a-f]*\) \([0-9a-f]*\) 0 0$/\1 3fe0000000000000 \2 \3 1 0/' \
     "$tmp/inc-tampered/ratings-state"
 check "(the state altered)" sh -c "! cmp -s '$h2/ratings-state' '$tmp/inc-tampered/ratings-state'"
-sendat "$h2" $((T0 + 40)) a@example.org "resign 102 alice secret"
-sendat "$tmp/inc-tampered" $((T0 + 40)) a@example.org "resign 102 alice secret"
-check "the second game's end counted" has "$h2/ratings" "^game: 102 small .* alice bob white-won$"
+sendat "$h2" $((T0 + 40)) c@example.org "resign 102 carol pw3"
+sendat "$tmp/inc-tampered" $((T0 + 40)) c@example.org "resign 102 carol pw3"
+check "the second game's end counted" has "$h2/ratings" "^game: 102 small .* bob carol black-won$"
 check "its players were updated from the state (an altered state shows)" sh -c \
     "! cmp -s '$h2/ratings' '$tmp/inc-tampered/ratings'"
 cp "$h2/ratings" "$tmp/inc.kept"
@@ -163,5 +182,46 @@ check "their games still count: the ratings file is the one --rebuild makes" sh 
     "cp -R '$h' '$tmp/copy2' && rm '$tmp/copy2/ratings' &&
     OUSTPBM_TEST_TIME=$((T0 + 7 * DAY + 50)) '$bin' -d '$tmp/copy2' ratings --rebuild >/dev/null 2>&1 &&
     cmp -s '$tmp/copy2/ratings' '$h/ratings'"
+
+# ---- rating farming (issue 31): games resigned at once, and one pair's games in a row
+h3=$tmp/farm
+mkhome "$h3" 'max_mails_per_hour = 0' 'max_challenges_per_hour = 0'
+sendat "$h3" $T0 a@example.org "register alice secret"
+sendat "$h3" $T0 m@example.org "register mule secret2"
+sendat "$h3" $T0 c@example.org "register carol pw3"
+b=101
+while [ $b -le 110 ]; do
+	sendat "$h3" $((T0 + b)) a@example.org "challenge alice secret mule -size=5"
+	sendat "$h3" $((T0 + b)) m@example.org "resign $b mule secret2"
+	b=$((b + 1))
+done
+check "rating-farm-resign-at-once: ten games resigned at once, none rated" sh -c \
+    "[ \$(grep -c '^status: black-won' '$h3'/games/1[01]*.game | grep -c ':1\$') = 10 ] && ! grep -q '^game: ' '$h3/ratings' 2>/dev/null"
+check "... alice has no rating from them" sh -c "! grep -q '^player: small alice' '$h3/ratings' 2>/dev/null"
+check "... the game's mail says why it is not rated" sh -c \
+    "grep -l 'This game is not rated: a game counts once each player has made 2 turns' '$h3'/mail/m@example.org/new/* >/dev/null"
+# three full games of alice and mule in one period: the first counts, the others with weight 0
+for b in 111 112 113; do
+	sendat "$h3" $((T0 + 200 + b * 10)) a@example.org "challenge alice secret mule -size=5 -noswap"
+	turns "$h3" $((T0 + 201 + b * 10)) $b a@example.org "alice secret" m@example.org "mule secret2"
+	sendat "$h3" $((T0 + 208 + b * 10)) m@example.org "resign $b mule secret2"
+done
+check "rating-farm-same-pair: the three games are listed" sh -c "[ \$(grep -c '^game: 11[123] small .* alice mule black-won' '$h3/ratings') = 3 ]"
+check "... alice's rating counts one game" has "$h3/ratings" "^player: small alice [0-9.]* [0-9.]* [0-9.]* 1 1 0 0 "
+check "... as after one win (1662.31)" has "$h3/ratings" "^player: small alice 1662.31 "
+sendat "$h3" $((T0 + 2000)) a@example.org "challenge alice secret carol -size=5 -noswap"
+turns "$h3" $((T0 + 2001)) 114 a@example.org "alice secret" c@example.org "carol pw3"
+sendat "$h3" $((T0 + 2010)) c@example.org "resign 114 carol pw3"
+check "... a game against another opponent counts fully (alice: 2 games)" has "$h3/ratings" "^player: small alice [0-9.]* [0-9.]* [0-9.]* 2 2 0 0 "
+check "... --rebuild gives the same file" sh -c "cp '$h3/ratings' '$tmp/farm.kept' &&
+    OUSTPBM_TEST_TIME=$((T0 + 3000)) '$bin' -d '$h3' ratings --rebuild >/dev/null 2>&1 && cmp -s '$tmp/farm.kept' '$h3/ratings'"
+check "... oustpbm ratings shows the rule" sh -c "OUSTPBM_TEST_TIME=$((T0 + 3000)) '$bin' -d '$h3' ratings | grep -q 'the first counts, the others with weight 0'"
+
+# a ratings file that counts a game the rule leaves out (an older version's): fsck names the rule
+cp -R "$h3" "$tmp/farm-old"
+sed -i 's/^# game: board .*$/&\ngame: 101 small 2023-11-14T22:15:00Z alice mule black-won/' "$tmp/farm-old/ratings"
+OUSTPBM_TEST_TIME=$((T0 + 3000)) "$bin" -d "$tmp/farm-old" fsck >"$tmp/fsck.out" 2>&1
+check "fsck: a counted game against the rule is a problem naming the rule" \
+    grep -q '^ratings: board 101 is counted, but a game counts once each player has made 2 turns' "$tmp/fsck.out"
 
 done_testing

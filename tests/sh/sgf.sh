@@ -199,7 +199,10 @@ for b in 101 102 103 104; do
 	check "... sgf2dg reads it: after every turn the position oustpbm shows ($(wc -l <"$tmp/want.$b") turns)" \
 	    sh -c "[ -s '$tmp/want.$b' ] && cmp -s '$tmp/want.$b' '$tmp/got.$b'"
 	cmp -s "$tmp/want.$b" "$tmp/got.$b" || diff "$tmp/want.$b" "$tmp/got.$b" | head -n 6 | sed 's/^/# /'
+	# the board moved aside meanwhile: import refuses a copy of a game the home holds
+	mv "$h/games/$b.game" "$tmp/$b.aside"
 	check "import of it as board $((b + 100)): exit 0" sh -c "'$bin' -d '$h' import '$tmp/$b.sgf' $((b + 100)) >/dev/null"
+	mv "$tmp/$b.aside" "$h/games/$b.game"
 	check "... the same game file but for its number" sh -c \
 	    "sed 2d '$h/games/$b.game' >'$tmp/a' && sed 2d '$h/games/$((b + 100)).game' >'$tmp/b' && cmp -s '$tmp/a' '$tmp/b' &&
 	     grep -qx 'board: $((b + 100))' '$h/games/$((b + 100)).game'"
@@ -209,8 +212,12 @@ rm -rf "$h/mail"
 check "... and in the players' lists (games alice lists 203)" sh -c \
     "[ '$(play alice@example.org 'games alice')' = 0 ] && grep -q '^ *203 ' '$h'/mail/alice@example.org/new/*"
 sed 2d "$h/games/102.game" >"$tmp/102.nonumber"
+check "import of a copy of a game the home holds: exit 73, the board named" sh -c \
+    "'$bin' -d '$h' import - 301 <'$tmp/102.sgf' 2>'$tmp/err' >/dev/null; [ \$? = 73 ] && grep -q 'board 102 is the same game' '$tmp/err' && [ ! -e '$h/games/301.game' ]"
+mv "$h/games/102.game" "$h/games/202.game" "$tmp/"
 check "an import from standard input" sh -c "'$bin' -d '$h' import - 301 <'$tmp/102.sgf' >/dev/null &&
     sed 2d '$h/games/301.game' | cmp -s - '$tmp/102.nonumber'"
+mv "$tmp/102.game" "$tmp/202.game" "$h/games/"
 
 # ---- errors: said, exit status, nothing changed
 before=$(store_sum "$h")

@@ -83,6 +83,9 @@ check "a full rebuild (oustpbm web) gives the same pages" sh -c \
     "OUSTPBM_TEST_TIME=$((T0 + 6000)) '$bin' -d '$h' web '$tmp/full' >/dev/null && diff -r -x .lock '$s' '$tmp/full' >/dev/null"
 check "... and rewriting an up-to-date site writes nothing" sh -c \
     "[ \"\$('$bin' -d '$h' web)\" = 'web: 0 pages written' ]"
+# two turns each: a game resigned sooner is not rated (src/store/ratings.h)
+send alice@example.org 'move 101 alice secret E5'
+send bob@example.com 'move 101 bob hunter2 A1'
 send alice@example.org 'resign 101 alice secret'
 check "a finished board moves to the finished list" sh -c \
     "sed -n '/Recently finished/,\$p' '$s/index.html' | grep -q 'href=\"board/101.html\"' && grep -q 'won by bob (resign)' '$s/index.html'"

@@ -417,10 +417,43 @@ static void test_lock(void)
 	t_home_free(home);
 }
 
+/* An account change recorded pending its write (issue 31: a copy by Message-ID, never by password). */
+static void test_account(void)
+{
+	char *home = t_home_new();
+	struct store *st = open_home(home);
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct store_user u;
+	char *text;
+
+	ok(store_user_add(st, "alice", "alice@example.org", "secret", NULL) == STORE_OK, "alice registered");
+	ok(store_user_find(st, "alice", &u) == STORE_OK, "... found");
+	ok(seen_lock(st, 100, &lock) == STORE_OK, "seen.lock taken");
+	ok(seen_record_account(st, "p1@x", "alice@example.org", T0, "alice", "$y$new-hash-not-written") == STORE_OK,
+	    "a password change recorded pending");
+	ok(!dup_from(st, "p1@x", "alice@example.org"), "its write not made: no copy (a crash before it)");
+	ok(seen_record_account(st, "p2@x", "alice@example.org", T0 + 1, "alice", u.hash) == STORE_OK,
+	    "a change whose token the account holds recorded pending");
+	ok(dup_from(st, "p2@x", "alice@example.org"), "... a copy: the account holds its token (a crash after)");
+	ok(!dup_from(st, "p2@x", "mallory@example.net"), "... for its sender only");
+	ok(seen_settle_account(st, "p1@x", "alice@example.org", T0 + 2, false) == STORE_OK, "the first voided");
+	ok(seen_settle_account(st, "p2@x", "alice@example.org", T0 + 2, true) == STORE_OK, "the second settled");
+	store_unlock(&lock);
+	ok(!dup_from(st, "p1@x", "alice@example.org") && dup_from(st, "p2@x", "alice@example.org"),
+	    "settled: the void one no copy, the other one");
+	text = t_slurp(t_path(home, SEEN_FILE), NULL);
+	ok(text != NULL && strstr(text, " alice\n") != NULL && strstr(text, " 0 = ") != NULL,
+	    "the pending entries name the account; settlements of board 0");
+	free(text);
+	store_close(st);
+	t_home_free(home);
+}
+
 int main(void)
 {
 	test_plain();
 	test_pending();
+	test_account();
 	test_bounds();
 	test_append();
 	test_compact();

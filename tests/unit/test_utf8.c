@@ -88,10 +88,31 @@ static void test_check(void)
 	ok_int(utf8_prefix("ab", 0), 0, "prefix: none");
 }
 
+/* utf8_visible: invisible and bidi characters shown as <U+XXXX> (issue 31) */
+static void test_visible(void)
+{
+	size_t n = 0;
+	char *v;
+
+	v = utf8_visible("a\xe2\x80\xae" "b\xe2\x80\x8b" "c\xe2\x81\xa6" "d\xef\xbb\xbf", 16, &n);
+	ok_str(v, "a<U+202E>b<U+200B>c<U+2066>d<U+FEFF>", "visible: RLO, ZWSP, LRI and an inner BOM shown");
+	ok_int((int)n, (int)strlen(v), "visible: its length");
+	free(v);
+	v = utf8_visible("\xef\xbb\xbfhi \xc3\xa9", 8, &n);
+	ok_str(v, "hi \xc3\xa9", "visible: a leading byte order mark dropped, letters kept");
+	free(v);
+	v = utf8_visible("x\xffy", 3, NULL);
+	ok_str(v, "x\xffy", "visible: an invalid byte copied as it is");
+	free(v);
+	ok(utf8_is_invisible(0x200f) && utf8_is_invisible(0x2069) && !utf8_is_invisible(0x2070) &&
+	    !utf8_is_invisible(0x200a), "invisible: the ranges' ends");
+}
+
 int main(void)
 {
 	test_decode();
 	test_clean();
 	test_check();
+	test_visible();
 	return t_done();
 }

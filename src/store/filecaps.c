@@ -1,0 +1,59 @@
+/* filecaps: the capped files of the home (filecaps.h). */
+#include "store/filecaps.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/accounts.h"
+#include "store/audience.h"
+#include "store/ratings.h"
+#include "store/seeks.h"
+#include "store/seen.h"
+#include "store/throttle.h"
+#include "store/vacations.h"
+
+/* The names without a header constant are those of store.c and seeks.c. */
+static const struct filecap table[FILECAPS_N] = {
+	{ ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, "one-time codes (forgot, address)", 0 },
+	{ AUDIENCE_FILE, AUDIENCE_FILE_MAX, "subscriptions to every board (subscribe all, notify on)", 0 },
+	{ "reserved", STORE_USERS_FILE_MAX, "user ids of closed accounts (signoff)", 0 },
+	{ VACATIONS_FILE, VACATIONS_FILE_MAX, "vacations", 0 },
+	{ "seeking", SEEKS_FILE_MAX, "seek", 0 },
+	{ "limits", SEEKS_FILE_MAX, "limit", 0 },
+	{ "registrations", STORE_REGISTRATIONS_FILE_MAX, "registrations of the last hour", 0 },
+	{ THROTTLE_FILE, THROTTLE_FILE_MAX, "wrong passwords of the last hour", 0 },
+	{ SEEN_FILE, SEEN_FILE_MAX, "handled mails of the last week", 0 },
+	{ RATINGS_FILE, RATINGS_FILE_MAX, "ratings", 0 },
+	{ RATINGS_STATE_FILE, RATINGS_FILE_MAX, "ratings", 0 },
+	{ "users", STORE_USERS_FILE_MAX, "accounts (register)", 0 },
+};
+
+void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N])
+{
+	char path[4096];
+	struct stat sb;
+	size_t i;
+
+	for (i = 0; i < FILECAPS_N; i++) {
+		out[i] = table[i];
+		snprintf(path, sizeof path, "%s/%s", store_home(st), table[i].file);
+		if (stat(path, &sb) == 0)
+			out[i].size = (long long)sb.st_size;
+	}
+}
+
+enum store_status filecaps_prune(struct store *st, const struct config *cfg, time_t now, unsigned *dropped)
+{
+	enum store_status ss;
+	unsigned n = 0;
+
+	*dropped = 0;
+	ss = accounts_prune(st, (int64_t)now, &n);
+	*dropped += n;
+	if (ss == STORE_OK) {
+		ss = throttle_prune(st, cfg, now, &n);
+		*dropped += n;
+	}
+	return ss;
+}
