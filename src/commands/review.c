@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/testhook.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
@@ -18,7 +19,7 @@
 /* OUSTPBM_TEST_ROBOT_PLAYOUTS (robot.h): a fixed budget a placement, 0 when unset or malformed. */
 static long test_playouts(void)
 {
-	const char *v = getenv("OUSTPBM_TEST_ROBOT_PLAYOUTS");
+	const char *v = testhook_env("OUSTPBM_TEST_ROBOT_PLAYOUTS");
 	char *end;
 	long n;
 
