@@ -134,6 +134,16 @@ static void tputs(struct text *t, const char *s)
 
 #define tprintf(t, ...) strbuf_printf(&(t)->b, __VA_ARGS__)
 
+/* The spaces t got from offset from on become REPLY_GLUE: a line never wrapped (a history row). */
+static void tglue_from(struct text *t, size_t from)
+{
+	size_t i;
+
+	for (i = from; t->b.s != NULL && !t->b.failed && i < t->b.len; i++)
+		if (t->b.s[i] == ' ')
+			t->b.s[i] = REPLY_GLUE;
+}
+
 /* The text so far ("" if empty), or NULL after a failure; t is emptied. */
 static char *tfinish(struct text *t)
 {
@@ -307,10 +317,30 @@ static void wrap_line(struct text *t, const char *line, size_t n, size_t indent)
 	}
 }
 
+/* s with every REPLY_GLUE turned into the space it stands for. */
+static void unglue(char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		if (*s == REPLY_GLUE)
+			*s = ' ';
+}
+
+/* A copy of s whose spaces are REPLY_GLUE: never broken by the wrapping.  NULL if out of memory. */
+static char *glued(const char *s)
+{
+	char *g = strdup(s), *p;
+
+	for (p = g; p != NULL && *p != '\0'; p++)
+		if (*p == ' ')
+			*p = REPLY_GLUE;
+	return g;
+}
+
 char *reply_wrap(const char *text)
 {
 	struct text t = { 0 };
 	const char *p = text, *nl;
+	char *out;
 
 	while (*p != '\0') {
 		nl = strchr(p, '\n');
@@ -320,7 +350,9 @@ char *reply_wrap(const char *text)
 		tputs(&t, "\n");
 		p = nl + 1;
 	}
-	return tfinish(&t);
+	out = tfinish(&t);
+	unglue(out);
+	return out;
 }
 
 /* text with REPLY_VERBATIM before each line: reply_wrap leaves it as it is.  NULL if out of memory. */
@@ -359,11 +391,11 @@ static void var(struct vars *vs, const char *name, const char *value)
 static enum reply_status expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
 {
 	enum mailout_status ms;
-	char *text = NULL, *drawing = NULL, *wrapped, err[MAILOUT_ERR_MAX * 4];
+	char *text = NULL, *drawing = NULL, *wrapped, *server, err[MAILOUT_ERR_MAX * 4];
 	const char *given = NULL;
 	enum reply_status st;
 	bool html;
-	size_t i, at = 0;
+	size_t i, at = 0, n0;
 
 	*body = NULL;
 	if (!rc->have_tdir) {
@@ -372,16 +404,24 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 			return st;
 		rc->have_tdir = true;
 	}
-	var(vs, "server", rc->cfg->server_name);
+	n0 = vs->n;
+	html = strcmp(name, "mail.html") == 0;
+	/* the server's name is a name: the signature never breaks inside it */
+	server = html ? NULL : glued(rc->cfg->server_name);
+	if (!html && server == NULL) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	var(vs, "server", html ? rc->cfg->server_name : server);
 	var(vs, "address", rc->cfg->from_address);
 	err[0] = '\0';
-	html = strcmp(name, "mail.html") == 0;
 	for (i = 0; i < vs->n && !html; i++) {
 		if (strcmp(vs->v[i].name, "drawing") != 0)
 			continue;
 		drawing = verbatim(vs->v[i].value);
 		if (drawing == NULL) {
 			snprintf(rc->err, sizeof rc->err, "out of memory");
+			free(server);
 			return REPLY_NOMEM;
 		}
 		given = vs->v[i].value;
@@ -412,6 +452,8 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
 	}
 	free(text);
+	free(server);
+	vs->n = n0;	/* server and address: this expansion's own */
 	if (drawing != NULL) {
 		vs->v[at].value = given;
 		free(drawing);
@@ -422,6 +464,8 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 		*body = wrapped;
 		if (wrapped == NULL)
 			ms = MAILOUT_NOMEM;
+	} else if (ms == MAILOUT_OK) {
+		unglue(*body);	/* the texts the HTML shows are the text part's, glue and all */
 	}
 	if (ms == MAILOUT_NOMEM) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
@@ -636,6 +680,7 @@ char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
 static void history_line(struct text *t, const struct game *g, const struct game_turn *e, bool with_time)
 {
 	char stamp[REPLY_TIME_SIZE];
+	size_t from = t->b.len;
 
 	tprintf(t, "%4d  ", e->number);
 	if (with_time)
@@ -649,7 +694,9 @@ static void history_line(struct text *t, const struct game *g, const struct game
 		tputs(t, "pass (no placement)");
 		break;
 	case GAME_SWAP:
-		tputs(t, "swap (colours exchanged)");
+		/* who holds which stones from here on: the rows above were played in the old colours */
+		tprintf(t, "swap: now %s plays x, %s o", e->player,
+		    strcmp(g->black, e->player) == 0 ? g->white : g->black);
 		break;
 	case GAME_RESIGN:
 		tputs(t, "resign");
@@ -658,6 +705,7 @@ static void history_line(struct text *t, const struct game *g, const struct game
 		tputs(t, "out of time");
 		break;
 	}
+	tglue_from(t, from);	/* a row of a table: never broken inside */
 	tputs(t, "\n");
 }
 
@@ -665,6 +713,7 @@ static void history_line(struct text *t, const struct game *g, const struct game
 static void note_line(struct text *t, const struct game *g, const struct game_note *n, bool with_time)
 {
 	char stamp[REPLY_TIME_SIZE];
+	size_t from = t->b.len;
 
 	tputs(t, "   -  ");
 	if (with_time)
@@ -690,6 +739,7 @@ static void note_line(struct text *t, const struct game *g, const struct game_no
 		tputs(t, "(wrote to the board's readers)");
 		break;
 	}
+	tglue_from(t, from);
 	tputs(t, "\n");
 }
 
@@ -932,24 +982,53 @@ static bool captures_text(struct text *t, const struct game *g, const struct gam
 	return true;
 }
 
-/* For a finished game: the command that starts a return game against the same opponent. */
+/* Did g's players exchange colours (a swap among its turns)? */
+static bool swapped(const struct game *g)
+{
+	int i;
+
+	for (i = 0; i < g->nturns; i++)
+		if (g->turns[i].action == GAME_SWAP)
+			return true;
+	return false;
+}
+
+/*
+ * For a finished game: the command that starts a return game against the
+ * same opponent, with every option of the game that ended: its size or hex
+ * side, the reader's colour at its start (the challenger plays Black
+ * unless told), the swap, the robot's level, rated or not, its own
+ * reminder and time limit.  One line, never wrapped: it is to be copied.
+ */
 static char *rematch_text(const struct game *g, const char *reader)
 {
 	struct text t = { 0 };
 	const char *opponent = strcmp(reader, g->black) == 0 ? g->white : g->black;
+	bool was_black = (strcmp(reader, g->black) == 0) != swapped(g);
+	size_t from;
 
 	if (game_user_is_robot(reader))
 		return strdup("");
-	tputs(&t, "For a return game, send:\n\n");
-	tprintf(&t, "    challenge %s <password> %s ", reader, opponent);
+	tputs(&t, "For a return game, send:\n\n    ");
+	from = t.b.len;
+	tprintf(&t, "challenge %s <password> %s ", reader, opponent);
 	if (g->shape == RULES_HEX)
 		tprintf(&t, "-hex=%d", g->size);
 	else
 		tprintf(&t, "-size=%d", g->size);
+	if (!was_black)
+		tputs(&t, " -white");
 	if (!g->swap)
 		tputs(&t, " -noswap");
 	if (game_user_is_robot(opponent) && g->robot_level != 0)
 		tprintf(&t, " -level=%d", g->robot_level);
+	if (g->unrated)
+		tputs(&t, " -unrated");
+	if (g->remind_days > 0)
+		tprintf(&t, " -remind=%d", g->remind_days);
+	if (g->timeout_days > 0)
+		tprintf(&t, " -timeout=%d", g->timeout_days);
+	tglue_from(&t, from);
 	tputs(&t, "\n");
 	return tfinish(&t);
 }
@@ -1143,10 +1222,27 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 #define PRE_STYLE "margin:6px 0;padding:8px;background:#f3eedf;color:#1a1a1a;font:13px/1.35 Menlo,Consolas," \
 	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:break-all"
 
+/* html_escape() or html_text() of the text part's words: their REPLY_GLUE as the spaces they are. */
+static void html_of_text(struct strbuf *b, const char *text, bool pre)
+{
+	char *copy = strdup(text);
+
+	if (copy == NULL) {
+		b->failed = true;
+		return;
+	}
+	unglue(copy);
+	if (pre)
+		html_escape(b, copy);
+	else
+		html_text(b, copy);
+	free(copy);
+}
+
 static void html_pre(struct strbuf *b, const char *text)
 {
 	strbuf_puts(b, "<pre style=\"" PRE_STYLE "\">");
-	html_escape(b, text);
+	html_of_text(b, text, true);
 	strbuf_puts(b, "</pre>\n");
 }
 
@@ -1184,7 +1280,7 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	html_escape(&pieces[TITLE], hm->title);
 	if (hm->intro != NULL && hm->intro[0] != '\0') {
 		strbuf_puts(&pieces[INTRO], "<p style=\"margin:0 0 10px\">");
-		html_text(&pieces[INTRO], hm->intro);
+		html_of_text(&pieces[INTRO], hm->intro, false);
 		strbuf_puts(&pieces[INTRO], "</p>");
 	}
 	if (hm->stop != NULL && hm->stop[0] != '\0')
@@ -1638,6 +1734,7 @@ out:
 static bool split_send(const char *error, char *why, size_t wsize, char *send, size_t ssize)
 {
 	const char *at = NULL, *p = error;
+	char *q;
 	size_t n, w;
 
 	while ((p = strstr(p, " Send: ")) != NULL) {
@@ -1656,7 +1753,13 @@ static bool split_send(const char *error, char *why, size_t wsize, char *send, s
 	if (at == NULL)
 		return true;
 	w = (size_t)snprintf(send, ssize, "\nSend this command instead:\n\n    %s\n", at + 7);
-	return w < ssize;
+	if (w >= ssize)
+		return false;
+	/* the command to copy stands on one line, never broken */
+	for (q = send + strlen("\nSend this command instead:\n\n    "); *q != '\0' && *q != '\n'; q++)
+		if (*q == ' ')
+			*q = REPLY_GLUE;
+	return true;
 }
 
 enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
