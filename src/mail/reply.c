@@ -1670,12 +1670,23 @@ static char *stop_text(const struct game *g, const struct reply_stop *stop, bool
 	free(kept);
 	tputs(&t, "\n");
 	if (stop->ended) {
-		/* the last placement made captured nothing: the turn was over there */
-		tprintf(&t, "Your turn ended with %s: only a capture lets you place again. To play the turn up to "
-		    "there, send:\n\n    move %ld#%d %s <password> ", rules_point_name(&rg->board,
-		    stop->points[stop->k - 1], name), g->board, g->rg.turn, who);
+		/* the turn was over there: a win, a capture with no placement left, or no capture */
+		rules_point_name(&rg->board, stop->points[stop->k - 1], name);
+		if (rg->result == RULES_BLACK_WINS || rg->result == RULES_WHITE_WINS)
+			tprintf(&t, "%s took the last of %s's stones: that wins the game, and the turn ends there. "
+			    "To win, send the turn without the placements after it:\n\n    ", name,
+			    game_player_of(g, RULES_OTHER(c)));
+		else if (ev.dead_end)
+			tprintf(&t, "Your turn ended with %s: after that capture no placement was left. To play the "
+			    "turn up to there, send:\n\n    ", name);
+		else
+			tprintf(&t, "Your turn ended with %s: only a capture lets you place again. To play the turn "
+			    "up to there, send:\n\n    ", name);
+		n = (int)t.b.len;
+		tprintf(&t, "move %ld#%d %s <password> ", g->board, g->rg.turn, who);
 		for (i = 0; i < stop->k; i++)
 			tprintf(&t, "%s%s", i > 0 ? "," : "", rules_point_name(&g->rg.board, stop->points[i], name));
+		tglue_from(&t, (size_t)n);
 		tputs(&t, "\n\n");
 		goto out;
 	}
