@@ -106,8 +106,9 @@ const struct mail_command mailcmd_table[] = {
 	{ { "moves", "moves <board>", "b" },
 	  MAILCMD_BOARD, preview_moves,
 	  "The legal placements of the player to move, and what each capture\n"
-	  "would take.",
-	  "the legal placements of the player to move, the capturing ones with the stones they take" },
+	  "would take; at White's first turn, the swap too when it is allowed.",
+	  "the legal placements of the player to move, the capturing ones with the stones they take; the swap "
+	  "where it is allowed" },
 	{ { "show", "show <board>[#turn]", "t" },
 	  MAILCMD_BOARD, show_run,
 	  "The board now, or after turn number #turn.",

@@ -2534,6 +2534,16 @@ enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const c
 	snprintf(count, sizeof count, "%d", n);
 	board_render_game(g, drawing);
 	legal_text(&legal, &g->rg.board, c, opts, n, true);
+	if (g->swap && rules_game_can_swap(&g->rg) && !game_user_is_robot(game_player_to_move(g))) {
+		/* White's first turn may be the pie rule instead of a placement */
+		size_t from;
+
+		tputs(&legal, "  or, instead of placing, swap (the pie rule: take over Black's stones):\n    ");
+		from = legal.b.len;
+		tprintf(&legal, "swap %ld#%d %s <password>", g->board, g->rg.turn, game_player_to_move(g));
+		tglue_from(&legal, from);
+		tputs(&legal, "\n");
+	}
 	legal_s = tfinish(&legal);
 	if (legal_s == NULL)
 		goto out;
