@@ -66,6 +66,7 @@ struct reply_file {
 struct html_mail {
 	const char *title;	/* the subject */
 	const char *intro;	/* plain text: what happened, the error... */
+	const char *send;	/* plain text: the command an error gives to send instead, or NULL */
 	const char *stop;	/* plain text with a drawing: where a refused turn stopped, or NULL */
 	const char *comment_by;	/* the author of comment */
 	const char *comment;	/* plain text from a player */
@@ -1219,8 +1220,16 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 
 /* ---- the HTML alternative ---- */
 
+/*
+ * A preformatted block at any width (a phone's 400 CSS pixels): its prose
+ * lines wrap at spaces only, never inside a word (the cell around it
+ * breaks long words anywhere: not here); a line that starts with a space
+ * (a command to copy, a history row, a drawing's row) is never wrapped,
+ * and the block scrolls sideways when one is wider than the screen.
+ */
 #define PRE_STYLE "margin:6px 0;padding:8px;background:#f3eedf;color:#1a1a1a;font:13px/1.35 Menlo,Consolas," \
-	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:break-all"
+	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto"
+#define ROW_STYLE "white-space:pre"
 
 /* html_escape() or html_text() of the text part's words: their REPLY_GLUE as the spaces they are. */
 static void html_of_text(struct strbuf *b, const char *text, bool pre)
@@ -1241,8 +1250,32 @@ static void html_of_text(struct strbuf *b, const char *text, bool pre)
 
 static void html_pre(struct strbuf *b, const char *text)
 {
+	const char *p = text, *nl;
+	char *line;
+
 	strbuf_puts(b, "<pre style=\"" PRE_STYLE "\">");
-	html_of_text(b, text, true);
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		line = strndup(p, (size_t)(nl - p));
+		if (line == NULL) {
+			b->failed = true;
+			break;
+		}
+		if (line[0] == ' ' || strchr(line, REPLY_GLUE) != NULL) {
+			strbuf_puts(b, "<span style=\"" ROW_STYLE "\">");
+			html_of_text(b, line, true);
+			strbuf_puts(b, "</span>");
+		} else {
+			html_of_text(b, line, true);
+		}
+		free(line);
+		if (*nl == '\0')
+			break;
+		strbuf_puts(b, "\n");
+		p = nl + 1;
+	}
 	strbuf_puts(b, "</pre>\n");
 }
 
@@ -1282,6 +1315,11 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		strbuf_puts(&pieces[INTRO], "<p style=\"margin:0 0 10px\">");
 		html_of_text(&pieces[INTRO], hm->intro, false);
 		strbuf_puts(&pieces[INTRO], "</p>");
+	}
+	if (hm->send != NULL && hm->send[0] != '\0') {
+		/* as the text part sets it apart: one line to copy, never broken */
+		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Send this command instead:</p>");
+		html_pre(&pieces[INTRO], hm->send);
 	}
 	if (hm->stop != NULL && hm->stop[0] != '\0')
 		html_pre(&pieces[INTRO], hm->stop);
@@ -1786,7 +1824,7 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
 	struct text t = { 0 };
 	enum reply_status st = REPLY_NOMEM;
-	char *section = NULL, *kept, intro[REPLY_ERR_MAX];
+	char *section = NULL, *kept, intro[REPLY_ERR_MAX + 64];
 	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL;
 	struct html_mail hm = { .title = subject };
 	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to_addr, .to_name = to_name,
@@ -1826,9 +1864,11 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	var(&rp.vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
 	var(&rp.vs, "board_section", section);
 	if (g != NULL) {
-		snprintf(intro, sizeof intro, "%s\nYour command: %s", error,
+		/* the text part's parts: the reason, the command to send set apart, the command echoed */
+		snprintf(intro, sizeof intro, "%s\nYour command (passwords masked): %s", why,
 		    command != NULL && command[0] != '\0' ? command : "(no command found)");
 		hm.intro = intro;
+		hm.send = send[0] != '\0' ? strstr(send, "    ") : NULL;
 		hm.stop = stopped_plain;
 		hm.upto = g->nturns;
 		rp.hm = &hm;
@@ -1910,7 +1950,8 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 	status_subject(g, subject, sizeof subject);
 	st = reply_show_body(rc, g, upto, drawing, &body);
 	if (st == REPLY_OK) {
-		hist = history_text(g, REPLY_RECENT, false);
+		/* the turns the text part lists: up to the position shown (show 101#3), none later */
+		hist = history_upto(g, upto, REPLY_RECENT, false);
 		if (hist == NULL)
 			st = REPLY_NOMEM;
 	}
