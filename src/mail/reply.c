@@ -66,6 +66,7 @@ struct reply_file {
 struct html_mail {
 	const char *title;	/* the subject */
 	const char *intro;	/* plain text: what happened, the error... */
+	const char *echo;	/* plain text: the command an error refused, passwords masked, or NULL */
 	const char *send;	/* plain text: the command an error gives to send instead, or NULL */
 	const char *stop;	/* plain text with a drawing: where a refused turn stopped, or NULL */
 	const char *comment_by;	/* the author of comment */
@@ -1264,8 +1265,11 @@ static void html_pre(struct strbuf *b, const char *text)
 			break;
 		}
 		if (line[0] == ' ' || strchr(line, REPLY_GLUE) != NULL) {
+			/* a command set apart goes without its indent: a phone has no columns to spare */
+			bool command = strncmp(line, "    ", 4) == 0 && line[4] != ' ' && line[4] != '\0';
+
 			strbuf_puts(b, "<span style=\"" ROW_STYLE "\">");
-			html_of_text(b, line, true);
+			html_of_text(b, command ? line + 4 : line, true);
 			strbuf_puts(b, "</span>");
 		} else {
 			html_of_text(b, line, true);
@@ -1321,6 +1325,19 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Send this command instead:</p>");
 		html_pre(&pieces[INTRO], hm->send);
 	}
+	if (hm->echo != NULL) {
+		/* the command echoed, set apart as in the text part: kept whole when it is one */
+		struct text t = { 0 };
+		char *e;
+
+		tprintf(&t, "%s%s\n", columns(hm->echo, strlen(hm->echo)) <= REPLY_WRAP ? "    " : "", hm->echo);
+		e = tfinish(&t);
+		if (e == NULL)
+			goto out;
+		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Your command (passwords masked):</p>");
+		html_pre(&pieces[INTRO], e);
+		free(e);
+	}
 	if (hm->stop != NULL && hm->stop[0] != '\0')
 		html_pre(&pieces[INTRO], hm->stop);
 	if (hm->comment != NULL && hm->comment[0] != '\0') {
@@ -1341,7 +1358,11 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		html_text(&pieces[PLAYERS], hm->ratings);
 		strbuf_puts(&pieces[PLAYERS], "</p>");
 	}
+	/* a board wider than a phone (25x25 is about 600 pixels) scrolls in its box, the page does not */
+	strbuf_puts(&pieces[BOARD], "<div style=\"overflow-x:auto;white-space:nowrap;word-break:normal;overflow-wrap:normal\">"
+	    "<div style=\"width:max-content\">\n");
 	html_board_table(&pieces[BOARD], hb);
+	strbuf_puts(&pieces[BOARD], "</div></div>");
 	if (hm->upto != g->nturns)
 		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
 		    hm->upto, g->nturns);
@@ -1349,11 +1370,13 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	/* "Turn 8, bob (White, o) to move." or "Game over: alice won: bob resigned." */
 	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
 	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
-	if (hm->next && !game_over(g)) {
+	if (hm->next && (!game_over(g) || hm->next_body != NULL)) {
+		/* the command to send next; once over, the return game's (the text part's {rematch}) */
 		next = hm->next_body != NULL ? strdup(hm->next_body) : next_text(g);
 		if (next == NULL)
 			goto out;
-		html_pre(&pieces[NEXT], next);
+		if (next[0] != '\0')
+			html_pre(&pieces[NEXT], next);
 	}
 	if (hm->recent != NULL && hm->recent[0] != '\0') {
 		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
@@ -1576,6 +1599,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		var(&rp.vs, "result", result);
 		var(&rp.vs, "history", hist);
 		var(&rp.vs, "rematch", rematch);
+		hm.next_body = rematch;	/* the HTML shows it too */
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
@@ -1865,9 +1889,9 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	var(&rp.vs, "board_section", section);
 	if (g != NULL) {
 		/* the text part's parts: the reason, the command to send set apart, the command echoed */
-		snprintf(intro, sizeof intro, "%s\nYour command (passwords masked): %s", why,
-		    command != NULL && command[0] != '\0' ? command : "(no command found)");
+		snprintf(intro, sizeof intro, "%s", why);
 		hm.intro = intro;
+		hm.echo = command != NULL && command[0] != '\0' ? command : "(no command found)";
 		hm.send = send[0] != '\0' ? strstr(send, "    ") : NULL;
 		hm.stop = stopped_plain;
 		hm.upto = g->nturns;
