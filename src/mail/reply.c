@@ -319,6 +319,8 @@ static void wrap_line(struct text *t, const char *line, size_t n, size_t indent)
 	}
 }
 
+_Static_assert(REPLY_GLUE == '\002', "the sentences' glued commands write REPLY_GLUE as \\002");
+
 /* s with every REPLY_GLUE turned into the space it stands for. */
 static void unglue(char *s)
 {
@@ -1148,7 +1150,9 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 			tprintf(&t, "%s proposes a draw.\n", ev->actor);
 		}
 		c = game_color_of(g, ev->actor);
-		tprintf(&t, "%s: to agree, send \"move %ld %s <password> accept\"; to decline, \"... reject\". "
+		/* the command in the sentence is glued (REPLY_GLUE): never broken over two lines */
+		tprintf(&t, "%s: to agree, send \"move\002%ld\002%s\002<password>\002accept\"; to decline, "
+		    "\"...\002reject\". "
 		    "A turn by either player lets the offer lapse.\n", game_player_of(g, RULES_OTHER(c)), g->board,
 		    game_player_of(g, RULES_OTHER(c)));
 		break;
