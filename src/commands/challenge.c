@@ -361,6 +361,37 @@ out:
 }
 
 /*
+ * A decline's {comment}: for the other player, "\n<userid> writes:\n\n"
+ * and the decliner's comment, each line indented by two spaces, as a game
+ * mail passes a comment on; for the decliner, that it was passed on; ""
+ * without a comment or another player.  NULL when out of memory.
+ */
+static char *decline_comment(const char *comment, const char *decliner, const char *other, bool to_other)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = comment, *nl;
+
+	if (comment[0] == '\0' || other[0] == '\0' || robot_is(other))
+		return strdup("");
+	if (!to_other) {
+		strbuf_printf(&sb, "\nYour comment was passed on to %s.\n", other);
+		return strbuf_finish(&sb);
+	}
+	strbuf_printf(&sb, "\n%s writes:\n\n", decliner);
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			strbuf_puts(&sb, "  ");
+		strbuf_add(&sb, p, (size_t)(nl - p));
+		strbuf_puts(&sb, "\n");
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return strbuf_finish(&sb);
+}
+
+/*
  * decline <board> <userid> <password>: a player removes a board before
  * their own first turn on it (the challenged player declines; the
  * challenger, not having moved either, withdraws), the other player told;
@@ -371,7 +402,8 @@ enum process_status challenge_decline(struct job *j)
 {
 	struct game *g = &j->game;
 	const char *userid = j->user.userid, *other;
-	char subject[120], news[400], how[200];
+	char subject[120], news[400], how[200], dims[GAME_DIMENSIONS_SIZE];
+	char *comment = NULL, *mine = NULL, *theirs = NULL;
 	struct reply_mail m[2];
 	struct store_user u;
 	enum store_status ss;
@@ -397,15 +429,29 @@ enum process_status challenge_decline(struct job *j)
 		snprintf(news, sizeof news, "%s withdrew the open challenge of board %ld: the board is removed.", userid,
 		    g->board);
 	} else {
+		/* "hex side 7" is a name: never broken (reply.h) */
+		for (i = 0, game_dimensions(g, false, dims); dims[i] != '\0'; i++)
+			if (dims[i] == ' ')
+				dims[i] = REPLY_GLUE;
 		snprintf(news, sizeof news, "%s declined the challenge of %s on board %ld (%s, swap %s): the board is "
-		    "removed.", userid, other, g->board, g->shape == RULES_HEX ? "hex" : "square", g->swap ? "on" : "off");
+		    "removed.", userid, other, g->board, dims, g->swap ? "on" : "off");
 	}
 	snprintf(how, sizeof how, "To start another game, send:\n\n    challenge <userid> <password> <opponent> "
 	    "[options]\n\nor, to anyone: challenge <userid> <password> *");
+	/* the decliner's words go to the other player, as a turn's comment does */
+	comment = command_comment(&j->cmd, j->in.body);
+	if (comment != NULL) {
+		mine = decline_comment(comment, userid, other, false);
+		theirs = decline_comment(comment, userid, other, true);
+	}
+	if (comment == NULL || mine == NULL || theirs == NULL) {
+		ps = job_no_memory(j);
+		goto out;
+	}
 	{
-		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "how", how } };
+		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "comment", mine }, { "how", how } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, vars, 3,
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, vars, 4,
 		    &m[n]);
 		if (rs == REPLY_OK)
 			n++;
@@ -416,9 +462,10 @@ enum process_status challenge_decline(struct job *j)
 				goto out;
 			}
 			if (ss == STORE_OK) {
-				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "how", how } };
+				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "comment", theirs },
+				    { "how", how } };
 
-				rs = reply_account(&j->rc, u.address, u.fullname, "decline", subject, ovars, 3, &m[n]);
+				rs = reply_account(&j->rc, u.address, u.fullname, "decline", subject, ovars, 4, &m[n]);
 				if (rs == REPLY_OK)
 					n++;
 			}
@@ -435,6 +482,9 @@ enum process_status challenge_decline(struct job *j)
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&m[i]);
+	free(comment);
+	free(mine);
+	free(theirs);
 	return ps;
 }
 

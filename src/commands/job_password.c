@@ -110,6 +110,11 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s; password attempts for %s are now "
 		    "refused %s", what, user->userid, user->userid, words);
 		tell_owner(j, user, &ts);
+	} else if (strcmp(what, "password") == 0) {
+		/* a forgotten password is the common cause: the way out, in the refusal itself */
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s. If you have forgotten it, send "
+		    "\"forgot %s\": a one-time code comes to the address the account is registered to, with "
+		    "how to set a new password", user->userid, user->userid);
 	} else {
 		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s", what, user->userid);
 	}

@@ -62,9 +62,10 @@ const struct mail_command mailcmd_table[] = {
 	{ { "decline", "decline <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_decline,
 	  "Before your first turn on a board: the board is removed and your\n"
-	  "opponent told (the challenger withdraws an open challenge so too).\n"
+	  "opponent told, with the lines after the command as your comment\n"
+	  "(the challenger withdraws an open challenge so too).\n"
 	  "Once you have played, resign instead.",
-	  "removes a board before the sender's first turn on it, the opponent told; withdraws an open challenge; "
+	  "removes a board before the sender's first turn on it, the opponent told (with the sender's comment); withdraws an open challenge; "
 	  "refused once the sender has played (resign then)" },
 	{ { "challenges", "challenges", "*" },
 	  0, challenge_list,
@@ -111,8 +112,9 @@ const struct mail_command mailcmd_table[] = {
 	{ { "moves", "moves <board>", "b" },
 	  MAILCMD_BOARD, preview_moves,
 	  "The legal placements of the player to move, and what each capture\n"
-	  "would take.",
-	  "the legal placements of the player to move, the capturing ones with the stones they take" },
+	  "would take; at White's first turn, the swap too when it is allowed.",
+	  "the legal placements of the player to move, the capturing ones with the stones they take; the swap "
+	  "where it is allowed" },
 	{ { "show", "show <board>[#turn]", "t" },
 	  MAILCMD_BOARD, show_run,
 	  "The board now, or after turn number #turn.",

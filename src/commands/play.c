@@ -45,8 +45,17 @@ static void turn_error(const struct game *g, const struct command *c, const stru
 		    "available, so the turn is not over", name);
 		break;
 	case RULES_TURN_TOO_LONG:
-		snprintf(buf, size, "%s comes after your turn ended with %s: only a capture lets you place again",
-		    name, c->placements[rep->index - 1].name);
+		/* the turn was over: won by a capture, a capture with no placement left, or no capture */
+		if (rep->result == RULES_BLACK_WINS || rep->result == RULES_WHITE_WINS)
+			snprintf(buf, size, "%s comes after %s, which captured the last of %s's stones: that capture "
+			    "wins you the game, so the turn ends there", name, c->placements[rep->index - 1].name,
+			    game_player_of(g, RULES_OTHER(g->rg.to_move)));
+		else if (rep->dead_end)
+			snprintf(buf, size, "%s comes after your turn ended with %s: after that capture no placement "
+			    "was left", name, c->placements[rep->index - 1].name);
+		else
+			snprintf(buf, size, "%s comes after your turn ended with %s: only a capture lets you place "
+			    "again", name, c->placements[rep->index - 1].name);
 		break;
 	case RULES_TURN_EMPTY:
 		snprintf(buf, size, "no placement given");

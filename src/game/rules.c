@@ -986,8 +986,11 @@ enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, 
 		}
 		rep->captured += ev.captured;
 		if (ev.turn_over && i + 1 < n) {
+			/* why it was over: a win or a dead end after a capture, else a non-capturing placement */
 			rep->status = RULES_TURN_TOO_LONG;
 			rep->index = i + 1;
+			rep->dead_end = ev.dead_end;
+			rep->result = ev.result;
 			return rep->status;
 		}
 	}

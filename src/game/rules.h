@@ -312,10 +312,10 @@ struct rules_turn_report {
 	int index;		/* the placement concerned, from 0 */
 	struct rules_check check;	/* for RULES_TURN_ILLEGAL */
 	int captured;		/* stones captured by the whole turn */
-	bool dead_end;		/* the turn ended after a capture with no placement left */
+	bool dead_end;		/* the turn ended after a capture with no placement left (RULES_TURN_TOO_LONG too) */
 	int npasses;		/* automatic passes that followed the turn */
 	enum rules_color passed[2];
-	enum rules_result result;
+	enum rules_result result;	/* after the turn (RULES_TURN_TOO_LONG: where it ended) */
 };
 
 /*

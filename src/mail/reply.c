@@ -67,6 +67,8 @@ struct reply_file {
 struct html_mail {
 	const char *title;	/* the subject */
 	const char *intro;	/* plain text: what happened, the error... */
+	const char *echo;	/* plain text: the command an error refused, passwords masked, or NULL */
+	const char *send;	/* plain text: the command an error gives to send instead, or NULL */
 	const char *stop;	/* plain text with a drawing: where a refused turn stopped, or NULL */
 	const char *comment_by;	/* the author of comment */
 	const char *comment;	/* plain text from a player */
@@ -135,6 +137,16 @@ static void tputs(struct text *t, const char *s)
 }
 
 #define tprintf(t, ...) strbuf_printf(&(t)->b, __VA_ARGS__)
+
+/* The spaces t got from offset from on become REPLY_GLUE: a line never wrapped (a history row). */
+static void tglue_from(struct text *t, size_t from)
+{
+	size_t i;
+
+	for (i = from; t->b.s != NULL && !t->b.failed && i < t->b.len; i++)
+		if (t->b.s[i] == ' ')
+			t->b.s[i] = REPLY_GLUE;
+}
 
 /* The text so far ("" if empty), or NULL after a failure; t is emptied. */
 static char *tfinish(struct text *t)
@@ -309,10 +321,32 @@ static void wrap_line(struct text *t, const char *line, size_t n, size_t indent)
 	}
 }
 
+_Static_assert(REPLY_GLUE == '\002', "the sentences' glued commands write REPLY_GLUE as \\002");
+
+/* s with every REPLY_GLUE turned into the space it stands for. */
+static void unglue(char *s)
+{
+	for (; s != NULL && *s != '\0'; s++)
+		if (*s == REPLY_GLUE)
+			*s = ' ';
+}
+
+/* A copy of s whose spaces are REPLY_GLUE: never broken by the wrapping.  NULL if out of memory. */
+static char *glued(const char *s)
+{
+	char *g = strdup(s), *p;
+
+	for (p = g; p != NULL && *p != '\0'; p++)
+		if (*p == ' ')
+			*p = REPLY_GLUE;
+	return g;
+}
+
 char *reply_wrap(const char *text)
 {
 	struct text t = { 0 };
 	const char *p = text, *nl;
+	char *out;
 
 	while (*p != '\0') {
 		nl = strchr(p, '\n');
@@ -322,7 +356,9 @@ char *reply_wrap(const char *text)
 		tputs(&t, "\n");
 		p = nl + 1;
 	}
-	return tfinish(&t);
+	out = tfinish(&t);
+	unglue(out);
+	return out;
 }
 
 /* text with REPLY_VERBATIM before each line: reply_wrap leaves it as it is.  NULL if out of memory. */
@@ -361,11 +397,11 @@ static void var(struct vars *vs, const char *name, const char *value)
 static enum reply_status expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
 {
 	enum mailout_status ms;
-	char *text = NULL, *drawing = NULL, *wrapped, err[MAILOUT_ERR_MAX * 4];
+	char *text = NULL, *drawing = NULL, *wrapped, *server, err[MAILOUT_ERR_MAX * 4];
 	const char *given = NULL;
 	enum reply_status st;
 	bool html;
-	size_t i, at = 0;
+	size_t i, at = 0, n0;
 
 	*body = NULL;
 	if (!rc->have_tdir) {
@@ -374,16 +410,24 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 			return st;
 		rc->have_tdir = true;
 	}
-	var(vs, "server", rc->cfg->server_name);
+	n0 = vs->n;
+	html = strcmp(name, "mail.html") == 0;
+	/* the server's name is a name: the signature never breaks inside it */
+	server = html ? NULL : glued(rc->cfg->server_name);
+	if (!html && server == NULL) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		return REPLY_NOMEM;
+	}
+	var(vs, "server", html ? rc->cfg->server_name : server);
 	var(vs, "address", rc->cfg->from_address);
 	err[0] = '\0';
-	html = strcmp(name, "mail.html") == 0;
 	for (i = 0; i < vs->n && !html; i++) {
 		if (strcmp(vs->v[i].name, "drawing") != 0)
 			continue;
 		drawing = verbatim(vs->v[i].value);
 		if (drawing == NULL) {
 			snprintf(rc->err, sizeof rc->err, "out of memory");
+			free(server);
 			return REPLY_NOMEM;
 		}
 		given = vs->v[i].value;
@@ -414,6 +458,8 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
 	}
 	free(text);
+	free(server);
+	vs->n = n0;	/* server and address: this expansion's own */
 	if (drawing != NULL) {
 		vs->v[at].value = given;
 		free(drawing);
@@ -424,6 +470,8 @@ static enum reply_status expand(struct reply_ctx *rc, const char *name, struct v
 		*body = wrapped;
 		if (wrapped == NULL)
 			ms = MAILOUT_NOMEM;
+	} else if (ms == MAILOUT_OK) {
+		unglue(*body);	/* the texts the HTML shows are the text part's, glue and all */
 	}
 	if (ms == MAILOUT_NOMEM) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
@@ -638,6 +686,7 @@ char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
 static void history_line(struct text *t, const struct game *g, const struct game_turn *e, bool with_time)
 {
 	char stamp[REPLY_TIME_SIZE];
+	size_t from = t->b.len;
 
 	tprintf(t, "%4d  ", e->number);
 	if (with_time)
@@ -651,7 +700,9 @@ static void history_line(struct text *t, const struct game *g, const struct game
 		tputs(t, "pass (no placement)");
 		break;
 	case GAME_SWAP:
-		tputs(t, "swap (colours exchanged)");
+		/* who holds which stones from here on: the rows above were played in the old colours */
+		tprintf(t, "swap: now %s plays x, %s o", e->player,
+		    strcmp(g->black, e->player) == 0 ? g->white : g->black);
 		break;
 	case GAME_RESIGN:
 		tputs(t, "resign");
@@ -660,6 +711,7 @@ static void history_line(struct text *t, const struct game *g, const struct game
 		tputs(t, "out of time");
 		break;
 	}
+	tglue_from(t, from);	/* a row of a table: never broken inside */
 	tputs(t, "\n");
 }
 
@@ -667,6 +719,7 @@ static void history_line(struct text *t, const struct game *g, const struct game
 static void note_line(struct text *t, const struct game *g, const struct game_note *n, bool with_time)
 {
 	char stamp[REPLY_TIME_SIZE];
+	size_t from = t->b.len;
 
 	tputs(t, "   -  ");
 	if (with_time)
@@ -692,6 +745,7 @@ static void note_line(struct text *t, const struct game *g, const struct game_no
 		tputs(t, "(wrote to the board's readers)");
 		break;
 	}
+	tglue_from(t, from);
 	tputs(t, "\n");
 }
 
@@ -934,24 +988,53 @@ static bool captures_text(struct text *t, const struct game *g, const struct gam
 	return true;
 }
 
-/* For a finished game: the command that starts a return game against the same opponent. */
+/* Did g's players exchange colours (a swap among its turns)? */
+static bool swapped(const struct game *g)
+{
+	int i;
+
+	for (i = 0; i < g->nturns; i++)
+		if (g->turns[i].action == GAME_SWAP)
+			return true;
+	return false;
+}
+
+/*
+ * For a finished game: the command that starts a return game against the
+ * same opponent, with every option of the game that ended: its size or hex
+ * side, the reader's colour at its start (the challenger plays Black
+ * unless told), the swap, the robot's level, rated or not, its own
+ * reminder and time limit.  One line, never wrapped: it is to be copied.
+ */
 static char *rematch_text(const struct game *g, const char *reader)
 {
 	struct text t = { 0 };
 	const char *opponent = strcmp(reader, g->black) == 0 ? g->white : g->black;
+	bool was_black = (strcmp(reader, g->black) == 0) != swapped(g);
+	size_t from;
 
 	if (game_user_is_robot(reader))
 		return strdup("");
-	tputs(&t, "For a return game, send:\n\n");
-	tprintf(&t, "    challenge %s <password> %s ", reader, opponent);
+	tputs(&t, "For a return game, send:\n\n    ");
+	from = t.b.len;
+	tprintf(&t, "challenge %s <password> %s ", reader, opponent);
 	if (g->shape == RULES_HEX)
 		tprintf(&t, "-hex=%d", g->size);
 	else
 		tprintf(&t, "-size=%d", g->size);
+	if (!was_black)
+		tputs(&t, " -white");
 	if (!g->swap)
 		tputs(&t, " -noswap");
 	if (game_user_is_robot(opponent) && g->robot_level != 0)
 		tprintf(&t, " -level=%d", g->robot_level);
+	if (g->unrated)
+		tputs(&t, " -unrated");
+	if (g->remind_days > 0)
+		tprintf(&t, " -remind=%d", g->remind_days);
+	if (g->timeout_days > 0)
+		tprintf(&t, " -timeout=%d", g->timeout_days);
+	tglue_from(&t, from);
 	tputs(&t, "\n");
 	return tfinish(&t);
 }
@@ -1069,7 +1152,9 @@ static char *happened_text(const struct game *g, const struct reply_event *ev)
 			tprintf(&t, "%s proposes a draw.\n", ev->actor);
 		}
 		c = game_color_of(g, ev->actor);
-		tprintf(&t, "%s: to agree, send \"move %ld %s <password> accept\"; to decline, \"... reject\". "
+		/* the command in the sentence is glued (REPLY_GLUE): never broken over two lines */
+		tprintf(&t, "%s: to agree, send \"move\002%ld\002%s\002<password>\002accept\"; to decline, "
+		    "\"...\002reject\". "
 		    "A turn by either player lets the offer lapse.\n", game_player_of(g, RULES_OTHER(c)), g->board,
 		    game_player_of(g, RULES_OTHER(c)));
 		break;
@@ -1142,13 +1227,65 @@ static char *comment_text(const struct reply_event *ev, const char *recipient)
 
 /* ---- the HTML alternative ---- */
 
+/*
+ * A preformatted block at any width (a phone's 400 CSS pixels): its prose
+ * lines wrap at spaces only, never inside a word (the cell around it
+ * breaks long words anywhere: not here); a line that starts with a space
+ * (a command to copy, a history row, a drawing's row) is never wrapped,
+ * and the block scrolls sideways when one is wider than the screen.
+ */
 #define PRE_STYLE "margin:6px 0;padding:8px;background:#f3eedf;color:#1a1a1a;font:13px/1.35 Menlo,Consolas," \
-	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:break-all"
+	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto"
+#define ROW_STYLE "white-space:pre"
+
+/* html_escape() or html_text() of the text part's words: their REPLY_GLUE as the spaces they are. */
+static void html_of_text(struct strbuf *b, const char *text, bool pre)
+{
+	char *copy = strdup(text);
+
+	if (copy == NULL) {
+		b->failed = true;
+		return;
+	}
+	unglue(copy);
+	if (pre)
+		html_escape(b, copy);
+	else
+		html_text(b, copy);
+	free(copy);
+}
 
 static void html_pre(struct strbuf *b, const char *text)
 {
+	const char *p = text, *nl;
+	char *line;
+
 	strbuf_puts(b, "<pre style=\"" PRE_STYLE "\">");
-	html_escape(b, text);
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		line = strndup(p, (size_t)(nl - p));
+		if (line == NULL) {
+			b->failed = true;
+			break;
+		}
+		if (line[0] == ' ' || strchr(line, REPLY_GLUE) != NULL) {
+			/* a command set apart goes without its indent: a phone has no columns to spare */
+			bool command = strncmp(line, "    ", 4) == 0 && line[4] != ' ' && line[4] != '\0';
+
+			strbuf_puts(b, "<span style=\"" ROW_STYLE "\">");
+			html_of_text(b, command ? line + 4 : line, true);
+			strbuf_puts(b, "</span>");
+		} else {
+			html_of_text(b, line, true);
+		}
+		free(line);
+		if (*nl == '\0')
+			break;
+		strbuf_puts(b, "\n");
+		p = nl + 1;
+	}
 	strbuf_puts(b, "</pre>\n");
 }
 
@@ -1186,11 +1323,29 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	html_escape(&pieces[TITLE], hm->title);
 	if (hm->intro != NULL && hm->intro[0] != '\0') {
 		strbuf_puts(&pieces[INTRO], "<p style=\"margin:0 0 10px\">");
-		html_text(&pieces[INTRO], hm->intro);
+		html_of_text(&pieces[INTRO], hm->intro, false);
 		strbuf_puts(&pieces[INTRO], "</p>");
 	}
 	if (hm->html != NULL)
 		strbuf_puts(&pieces[INTRO], hm->html);
+	if (hm->send != NULL && hm->send[0] != '\0') {
+		/* as the text part sets it apart: one line to copy, never broken */
+		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Send this command instead:</p>");
+		html_pre(&pieces[INTRO], hm->send);
+	}
+	if (hm->echo != NULL) {
+		/* the command echoed, set apart as in the text part: kept whole when it is one */
+		struct text t = { 0 };
+		char *e;
+
+		tprintf(&t, "%s%s\n", columns(hm->echo, strlen(hm->echo)) <= REPLY_WRAP ? "    " : "", hm->echo);
+		e = tfinish(&t);
+		if (e == NULL)
+			goto out;
+		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Your command (passwords masked):</p>");
+		html_pre(&pieces[INTRO], e);
+		free(e);
+	}
 	if (hm->stop != NULL && hm->stop[0] != '\0')
 		html_pre(&pieces[INTRO], hm->stop);
 	if (hm->comment != NULL && hm->comment[0] != '\0') {
@@ -1211,7 +1366,11 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 		html_text(&pieces[PLAYERS], hm->ratings);
 		strbuf_puts(&pieces[PLAYERS], "</p>");
 	}
+	/* a board wider than a phone (25x25 is about 600 pixels) scrolls in its box, the page does not */
+	strbuf_puts(&pieces[BOARD], "<div style=\"overflow-x:auto;white-space:nowrap;word-break:normal;overflow-wrap:normal\">"
+	    "<div style=\"width:max-content\">\n");
 	html_board_table(&pieces[BOARD], hb);
+	strbuf_puts(&pieces[BOARD], "</div></div>");
 	if (hm->upto != g->nturns)
 		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
 		    hm->upto, g->nturns);
@@ -1219,11 +1378,13 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	/* "Turn 8, bob (White, o) to move." or "Game over: alice won: bob resigned." */
 	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
 	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
-	if (hm->next && !game_over(g)) {
+	if (hm->next && (!game_over(g) || hm->next_body != NULL)) {
+		/* the command to send next; once over, the return game's (the text part's {rematch}) */
 		next = hm->next_body != NULL ? strdup(hm->next_body) : next_text(g);
 		if (next == NULL)
 			goto out;
-		html_pre(&pieces[NEXT], next);
+		if (next[0] != '\0')
+			html_pre(&pieces[NEXT], next);
 	}
 	if (hm->recent != NULL && hm->recent[0] != '\0') {
 		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
@@ -1481,6 +1642,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		var(&rp.vs, "result", result);
 		var(&rp.vs, "history", hist);
 		var(&rp.vs, "rematch", rematch);
+		hm.next_body = rematch;	/* the HTML shows it too */
 		if (ev->what == REPLY_TIMEOUT) {
 			/* the time-loss wording is its own template */
 			snprintf(days, sizeof days, "%d", ev->days);
@@ -1615,12 +1777,23 @@ static char *stop_text(const struct game *g, const struct reply_stop *stop, bool
 	free(kept);
 	tputs(&t, "\n");
 	if (stop->ended) {
-		/* the last placement made captured nothing: the turn was over there */
-		tprintf(&t, "Your turn ended with %s: only a capture lets you place again. To play the turn up to "
-		    "there, send:\n\n    move %ld#%d %s <password> ", rules_point_name(&rg->board,
-		    stop->points[stop->k - 1], name), g->board, g->rg.turn, who);
+		/* the turn was over there: a win, a capture with no placement left, or no capture */
+		rules_point_name(&rg->board, stop->points[stop->k - 1], name);
+		if (rg->result == RULES_BLACK_WINS || rg->result == RULES_WHITE_WINS)
+			tprintf(&t, "%s took the last of %s's stones: that wins the game, and the turn ends there. "
+			    "To win, send the turn without the placements after it:\n\n    ", name,
+			    game_player_of(g, RULES_OTHER(c)));
+		else if (ev.dead_end)
+			tprintf(&t, "Your turn ended with %s: after that capture no placement was left. To play the "
+			    "turn up to there, send:\n\n    ", name);
+		else
+			tprintf(&t, "Your turn ended with %s: only a capture lets you place again. To play the turn "
+			    "up to there, send:\n\n    ", name);
+		n = (int)t.b.len;
+		tprintf(&t, "move %ld#%d %s <password> ", g->board, g->rg.turn, who);
 		for (i = 0; i < stop->k; i++)
 			tprintf(&t, "%s%s", i > 0 ? "," : "", rules_point_name(&g->rg.board, stop->points[i], name));
+		tglue_from(&t, (size_t)n);
 		tputs(&t, "\n\n");
 		goto out;
 	}
@@ -1679,6 +1852,7 @@ out:
 static bool split_send(const char *error, char *why, size_t wsize, char *send, size_t ssize)
 {
 	const char *at = NULL, *p = error;
+	char *q;
 	size_t n, w;
 
 	while ((p = strstr(p, " Send: ")) != NULL) {
@@ -1697,7 +1871,13 @@ static bool split_send(const char *error, char *why, size_t wsize, char *send, s
 	if (at == NULL)
 		return true;
 	w = (size_t)snprintf(send, ssize, "\nSend this command instead:\n\n    %s\n", at + 7);
-	return w < ssize;
+	if (w >= ssize)
+		return false;
+	/* the command to copy stands on one line, never broken */
+	for (q = send + strlen("\nSend this command instead:\n\n    "); *q != '\0' && *q != '\n'; q++)
+		if (*q == ' ')
+			*q = REPLY_GLUE;
+	return true;
 }
 
 enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
@@ -1713,7 +1893,7 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
 	struct text t = { 0 };
 	enum reply_status st = REPLY_NOMEM;
-	char *section = NULL, *kept, intro[REPLY_ERR_MAX];
+	char *section = NULL, *kept, intro[REPLY_NOTE_MAX + REPLY_ERR_MAX + 64];
 	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL, *note = NULL;
 	struct html_mail hm = { .title = subject };
 	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to_addr, .to_name = to_name,
@@ -1764,9 +1944,12 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	var(&rp.vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
 	var(&rp.vs, "board_section", section);
 	if (g != NULL) {
-		snprintf(intro, sizeof intro, "%s%s%s\nYour command: %s", rc->note, rc->note[0] != '\0' ? "\n" : "",
-		    error, command != NULL && command[0] != '\0' ? command : "(no command found)");
+		/* the text part's parts: the note on an old mail, the reason, the command
+		 * to send set apart, the command echoed */
+		snprintf(intro, sizeof intro, "%s%s%s", rc->note, rc->note[0] != '\0' ? "\n" : "", why);
 		hm.intro = intro;
+		hm.echo = command != NULL && command[0] != '\0' ? command : "(no command found)";
+		hm.send = send[0] != '\0' ? strstr(send, "    ") : NULL;
 		hm.stop = stopped_plain;
 		hm.upto = g->nturns;
 		rp.hm = &hm;
@@ -1849,7 +2032,8 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 	status_subject(g, subject, sizeof subject);
 	st = reply_show_body(rc, g, upto, drawing, &body);
 	if (st == REPLY_OK) {
-		hist = history_text(g, REPLY_RECENT, false);
+		/* the turns the text part lists: up to the position shown (show 101#3), none later */
+		hist = history_upto(g, upto, REPLY_RECENT, false);
 		if (hist == NULL)
 			st = REPLY_NOMEM;
 	}
@@ -2580,6 +2764,16 @@ enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const c
 	snprintf(count, sizeof count, "%d", n);
 	board_render_game(g, drawing);
 	legal_text(&legal, &g->rg.board, c, opts, n, true);
+	if (g->swap && rules_game_can_swap(&g->rg) && !game_user_is_robot(game_player_to_move(g))) {
+		/* White's first turn may be the pie rule instead of a placement */
+		size_t from;
+
+		tputs(&legal, "  or, instead of placing, swap (the pie rule: take over Black's stones):\n    ");
+		from = legal.b.len;
+		tprintf(&legal, "swap %ld#%d %s <password>", g->board, g->rg.turn, game_player_to_move(g));
+		tglue_from(&legal, from);
+		tputs(&legal, "\n");
+	}
 	legal_s = tfinish(&legal);
 	if (legal_s == NULL)
 		goto out;

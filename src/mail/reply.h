@@ -57,6 +57,7 @@
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
 #define REPLY_WRAP 72		/* columns of a reply's lines (the board drawing's excepted) */
 #define REPLY_VERBATIM '\001'	/* starts a line reply_wrap() leaves as it is */
+#define REPLY_GLUE '\002'	/* a space reply_wrap() never breaks at (a name, a command), sent as ' ' */
 #define REPLY_OPTIONS_MAX 30
 
 /*
@@ -82,8 +83,9 @@ const char *reply_status_str(enum reply_status st);
  * dropped, the others kept.  A word longer than a line (a URL, a
  * Message-ID, one long word) is never cut: it stands whole on a line of
  * its own.  A line starting with REPLY_VERBATIM (the board drawing) is
- * kept as it is, without that character.  NULL if out of memory; the
- * caller frees the result.
+ * kept as it is, without that character.  A REPLY_GLUE is a space that
+ * is no place to break (inside a name, a command or a history line): it
+ * comes out as ' '.  NULL if out of memory; the caller frees the result.
  */
 char *reply_wrap(const char *text);
 

@@ -210,6 +210,8 @@ static void test_edge_cases(void)
 	turn[1] = P("A2"), turn[2] = P("E5");
 	ok_int(rules_game_turn(&G, turn, 3, &rep), RULES_TURN_TOO_LONG, "edge 2: a placement after the win");
 	ok_int(rep.index, 2, "edge 2: the third placement is the one too many");
+	ok_int(rep.result, RULES_BLACK_WINS, "edge 2: ... and the report says the turn ended with a win");
+	ok_int(G.result, RULES_PLAYING, "edge 2: ... the game itself unchanged");
 
 	/* 3: the new group touches a group of 3 through A4. */
 	setup(5, "OOO.. / X.... / .O... / ..... / .....");
