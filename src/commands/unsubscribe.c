@@ -166,8 +166,12 @@ enum process_status unsubscribe_run(struct job *j)
 	long board = 0;
 
 	ts = unsubtoken_check(j->home, j->cmd.password, userid, sizeof userid, &board);
-	if (ts == UNSUBTOKEN_IO)
-		return job_store_failure(j, STORE_IO, "cannot read the secret file");
+	if (ts == UNSUBTOKEN_IO) {
+		/* the admin's to fix (<home>/secret): the mail is kept and tried again */
+		job_detail(j, "tempfail", "cannot read or make %s/secret", j->home);
+		fprintf(stderr, "oustpbm: cannot read or make %s/secret\n", j->home);
+		return PROCESS_TEMPFAIL;
+	}
 	if (ts != UNSUBTOKEN_OK) {
 		/* the account the token claims, if any, counts the failure as a wrong password */
 		snprintf(userid, sizeof userid, "%.*s", dot != NULL ? (int)(dot - j->cmd.password) : 0, j->cmd.password);

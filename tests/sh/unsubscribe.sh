@@ -58,4 +58,15 @@ send "$h2" carol@example.net "subscribe 101 carol pw3" >/dev/null
 send "$h2" alice@example.org "move 101 alice secret C3" >/dev/null
 check "a new secret, 0600, 64 hex digits" sh -c '[ "$(stat -c %a "$1/secret")" = 600 ] && grep -Eqx "[0-9a-f]{64}" "$1/secret"' sh "$h2"
 check "... whose token is not the fixed secret's" sh -c '! grep -q "unsubscribe carol.101.e2ab695c9ec39ebc47a2dfee" "$1"' sh "$(newest "$h2" carol@example.net)"
+
+# a secret that cannot be read: the board mails go without the header, the token mail waits
+rm -f "$h2/secret"
+mkdir "$h2/secret"
+send "$h2" bob@example.com "move 101 bob hunter2 E5" >/dev/null
+m=$(newest "$h2" carol@example.net)
+check "without a secret the board mail still goes, without List-Unsubscribe" sh -c \
+    'grep -q "^Subject: .*Board 101" "$1" && ! grep -q "^List-Unsubscribe:" "$1"' sh "$m"
+mail carol@example.net "unsubscribe carol.101.e2ab695c9ec39ebc47a2dfee" | deliver "$h2"
+st=$?
+check "... and a token mail is tried again later (75)" [ "$st" = 75 ]
 done_testing
