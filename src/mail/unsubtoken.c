@@ -132,6 +132,17 @@ enum unsubtoken_status unsubtoken_make(const char *home, const char *userid, lon
 	return n > 0 && n <= UNSUBTOKEN_MAX ? UNSUBTOKEN_OK : UNSUBTOKEN_TOO_LONG;
 }
 
+/* Equal macs, compared in a time that does not depend on where they differ; case folded. */
+static bool same_mac(const char *a, const char *b)
+{
+	unsigned diff = 0;
+	size_t i;
+
+	for (i = 0; i < UNSUBTOKEN_MAC_HEX; i++)
+		diff |= (unsigned)(g_ascii_tolower(a[i]) ^ g_ascii_tolower(b[i]));
+	return diff == 0;
+}
+
 enum unsubtoken_status unsubtoken_check(const char *home, const char *token, char *userid, size_t userid_size,
     long *board)
 {
@@ -159,7 +170,7 @@ enum unsubtoken_status unsubtoken_check(const char *home, const char *token, cha
 	st = mac_of(home, buf, scope, mac);
 	if (st != UNSUBTOKEN_OK)
 		return st;
-	if (g_ascii_strcasecmp(mac, given) != 0)
+	if (!same_mac(mac, given))
 		return UNSUBTOKEN_BAD;
 	snprintf(userid, userid_size, "%s", buf);
 	*board = b;
