@@ -154,6 +154,15 @@ const struct mail_command mailcmd_table[] = {
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, observe_unsubscribe,
 	  "",
 	  "stops observing that board" },
+	{ { "unsubscribe", "unsubscribe <token>", "p" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, unsubscribe_run,
+	  "The Subject of the List-Unsubscribe of an observer's mail (your\n"
+	  "mail program's unsubscribe button sends it): no password needed,\n"
+	  "those mails stop; the account's own address is told.",
+	  "from any address, no password: the token of an observer's mail (its `List-Unsubscribe` mailto, RFC 2369, "
+	  "and the line in its text) stops what it names, that board or every board; the confirmation goes to the "
+	  "account's registered address only; done already is answered as done; a wrong token counts as a wrong "
+	  "password (`max_password_failures`)" },
 	{ { "notify", "notify <userid> <password> on|off [board...]", "upwB" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, observe_notify,
 	  "Results only: the final mail of every board that ends, or of the\n"

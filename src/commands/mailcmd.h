@@ -104,6 +104,7 @@ mailcmd_fn register_run, register_confirm_code;
 enum process_status register_confirm_pending(struct job *j, bool *handled);
 mailcmd_fn challenge_run, challenge_accept, challenge_decline, challenge_list;
 mailcmd_fn observe_subscribe, observe_unsubscribe, observe_notify, observe_all;
+mailcmd_fn unsubscribe_run;
 mailcmd_fn play_run;
 mailcmd_fn show_run, show_history;
 mailcmd_fn record_sgf, review_run_mail;

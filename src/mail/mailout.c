@@ -437,6 +437,19 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	}
 	if (*refs != '\0')
 		g_mime_object_set_header(GMIME_OBJECT(msg), "References", refs, NULL);
+	/* an observer's way out (RFC 2369 3.2): a mailto, made by unsubtoken.h, ASCII */
+	if (spec->list_unsubscribe != NULL && spec->list_unsubscribe[0] != '\0') {
+		GMimeHeader *h;
+		char *raw;
+
+		g_mime_object_set_header(GMIME_OBJECT(msg), "List-Unsubscribe", spec->list_unsubscribe, NULL);
+		/* as given: GMime would make a long one RFC 2047 words, which no mail program reads as a URI */
+		h = g_mime_header_list_get_header(g_mime_object_get_header_list(GMIME_OBJECT(msg)), "List-Unsubscribe");
+		raw = g_strdup_printf(" %s\n", spec->list_unsubscribe);
+		if (h != NULL)
+			g_mime_header_set_raw_value(h, raw);
+		g_free(raw);
+	}
 	/* RFC 3834 5.1: made by a program, in answer to a mail or not */
 	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted", spec->generated ? "auto-generated" :
 	    "auto-replied", NULL);

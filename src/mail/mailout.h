@@ -76,6 +76,7 @@ struct mailout_spec {
 	size_t attachment_len;
 	const char *attachment_type;	/* its media type, "type/subtype" ("application/x-go-sgf") */
 	const char *attachment_name;	/* its file name: [A-Za-z0-9._-], 1 to 64 characters */
+	const char *list_unsubscribe;	/* optional: the List-Unsubscribe value, "<mailto:...>" (unsubtoken.h) */
 };
 
 /*

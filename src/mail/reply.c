@@ -19,6 +19,7 @@
 #include "game/review.h"
 #include "game/sgf.h"
 #include "mail/mailout.h"
+#include "mail/unsubtoken.h"
 
 #ifndef OUSTPBM_DATADIR
 #define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
@@ -97,6 +98,13 @@ struct reply_parts {
 	int id_turn;
 	const char *id_user;
 	const struct reply_file *file;	/* an attachment, or NULL */
+	const char *list_unsubscribe;	/* an observer's List-Unsubscribe value, or NULL */
+};
+
+/* An observer's token and List-Unsubscribe value (unsub_make); "" for none. */
+struct unsub {
+	char token[UNSUBTOKEN_MAX + 1];
+	char header[UNSUBTOKEN_URI_MAX + 1];
 };
 
 /*
@@ -537,6 +545,7 @@ static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts 
 	spec.references = rc->in_refs;
 	spec.root_id = root;
 	spec.generated = !rc->answering;
+	spec.list_unsubscribe = rp->list_unsubscribe;
 	if (file != NULL) {
 		spec.attachment = file->data;
 		spec.attachment_len = file->len;
@@ -1040,10 +1049,32 @@ static char *rematch_text(const struct game *g, const char *reader)
 }
 
 /*
+ * The way out of an observer's mail that needs no password (RFC 2369
+ * List-Unsubscribe, unsubtoken.h): the token of the reader and of what
+ * they get the mail for, the board or every board.  Without the home's
+ * secret the mail goes without it (and says so on stderr): a board mail is
+ * not lost for it.
+ */
+static void unsub_make(struct reply_ctx *rc, const struct game *g, const struct reply_player *to, struct unsub *u)
+{
+	enum unsubtoken_status st;
+	long scope = to->role == REPLY_ROLE_OBSERVER || to->role == REPLY_ROLE_NOTIFY ? g->board : 0;
+
+	u->token[0] = u->header[0] = '\0';
+	if (to->role == REPLY_ROLE_PLAYER)
+		return;
+	st = unsubtoken_make(rc->home, to->userid, scope, u->token);
+	if (st == UNSUBTOKEN_OK && unsubtoken_header(rc->cfg->from_address, u->token, u->header))
+		return;
+	fprintf(stderr, "oustpbm: no List-Unsubscribe for %s: %s\n", to->userid, unsubtoken_status_str(st));
+	u->token[0] = u->header[0] = '\0';
+}
+
+/*
  * An observer's line, in place of a player's move prompt or return game:
  * that they observe, and the command that stops it.
  */
-static char *observing_text(const struct game *g, const struct reply_player *to)
+static char *observing_text(const struct game *g, const struct reply_player *to, const struct unsub *u)
 {
 	struct text t = { 0 };
 
@@ -1067,6 +1098,9 @@ static char *observing_text(const struct game *g, const struct reply_player *to)
 	case REPLY_ROLE_PLAYER:
 		break;
 	}
+	if (to->role != REPLY_ROLE_PLAYER && u->token[0] != '\0')
+		tprintf(&t, "\nTo stop these mails, reply with the Subject below, or use your mail\nprogram's "
+		    "unsubscribe button (no password needed):\n\n    unsubscribe %s\n", u->token);
 	return tfinish(&t);
 }
 
@@ -1434,7 +1468,8 @@ out:
 }
 
 /* An observer's {next}: whose turn it is (never "your move"), then how to stop observing. */
-static char *observer_next(const struct game *g, const struct reply_event *ev, const struct reply_player *to)
+static char *observer_next(const struct game *g, const struct reply_event *ev, const struct reply_player *to,
+    const struct unsub *u)
 {
 	struct text t = { 0 };
 	const char *who = game_player_to_move(g);
@@ -1445,7 +1480,7 @@ static char *observer_next(const struct game *g, const struct reply_event *ev, c
 		tprintf(&t, "This is an open challenge of %s's: anyone may take it.\n", game_open_challenger(g));
 	else
 		tprintf(&t, "Turn %d: %s (%s, %c) to move.\n", g->rg.turn, who, colour_name(c), symbol(c));
-	stop = observing_text(g, to);
+	stop = observing_text(g, to, u);
 	if (stop == NULL) {
 		t.b.failed = true;
 		return tfinish(&t);
@@ -1590,7 +1625,11 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	    .hm = &hm, .id_board = g->board, .id_turn = g->nturns, .id_user = to->userid };
 	enum reply_status st = REPLY_NOMEM;
 	bool observer = to->role != REPLY_ROLE_PLAYER;
+	struct unsub unsub;
 
+	unsub_make(rc, g, to, &unsub);
+	if (unsub.header[0] != '\0')
+		rp.list_unsubscribe = unsub.header;
 	board_render_game(g, drawing);
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(size, sizeof size, "%d", g->size);
@@ -1628,7 +1667,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		result_text(g, result, sizeof result);
 		hist = history_text(g, 0, true);
 		if (observer) {
-			rematch = observing_text(g, to);
+			rematch = observing_text(g, to, &unsub);
 		} else if (ev->closed) {
 			/* no challenge to an account that is gone */
 			rematch = malloc(strlen(ev->actor) + 64);
@@ -1656,7 +1695,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		}
 	} else {
 		next = with_time_left(rc, g, observer ? NULL : to->userid,
-		    observer ? observer_next(g, ev, to) : next_for(g, ev, to->userid));
+		    observer ? observer_next(g, ev, to, &unsub) : next_for(g, ev, to->userid));
 		options = observer ? strdup("") : options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
@@ -2406,10 +2445,14 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	struct reply_parts rp = { .tmpl = "chat", .subject = subject, .to_addr = to->address,
 	    .to_name = to->fullname, .g = g, .id_board = g->board, .id_turn = g->nturns, .id_user = id_user };
 	enum reply_status st = REPLY_NOMEM;
+	struct unsub unsub;
 
 	/* "chat" and the incoming mail's hash: two chats to one reader in one second differ */
 	snprintf(id_user, sizeof id_user, "%s.chat%08x", to->userid, rc->hash + rc->counter);
 
+	unsub_make(rc, g, to, &unsub);
+	if (unsub.header[0] != '\0')
+		rp.list_unsubscribe = unsub.header;
 	snprintf(subject, sizeof subject, "Oust Board %ld chat from %s", g->board, sender);
 	snprintf(board, sizeof board, "%ld", g->board);
 	status_text(g, status, sizeof status);
@@ -2424,7 +2467,7 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 		    g->board, to->userid);
 		answer = tfinish(&t);
 	} else {
-		char *obs = observing_text(g, to);
+		char *obs = observing_text(g, to, &unsub);
 
 		if (obs != NULL) {
 			struct text t = { 0 };

@@ -58,6 +58,7 @@
 #                       each LINE ("key = value"; a LINE's key replaces the
 #                       default's: a key set twice is a configuration error)
 #                       On an existing home only oustpbm.conf is rewritten.
+#                       A new home gets the fixed secret LIB_SECRET.
 #   mail FROM SUBJECT [ID [BODY]]   prints a mail: From, To, Subject,
 #                       Message-ID <ID> (none if ID is "-", a fresh unique
 #                       one if ID is empty or absent), then BODY
@@ -121,6 +122,7 @@ fi
 PY=/usr/bin/python3
 T0=1700000000
 REG_CODE=R3G4STERED	# the one-time code of the tests' registrations (OUSTPBM_TEST_CODE)
+LIB_SECRET=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef	# <home>/secret of every test home
 unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL
 n=0
 fails=0
@@ -261,6 +263,8 @@ mkhome() {
 	if [ ! -f "$lib_h/oustpbm.conf" ]; then
 		mkdir -p "$(dirname "$lib_h")"
 		"$bin" init "$lib_h" >/dev/null || { echo "not ok - oustpbm init $lib_h failed"; exit 1; }
+		# a fixed secret (src/mail/unsubtoken.h), so the List-Unsubscribe tokens of a case are the same each run
+		(umask 077 && printf '%s\n' "$LIB_SECRET" >"$lib_h/secret")
 	fi
 	{
 		for lib_l in 'from_address = oust@example.net' "templates = $top/templates" 'password_cost = 1'; do

@@ -106,6 +106,7 @@ static void test_parse_each(void)
 		{ "subscribe", "subscribe 101 carol secret", "bup" },
 		{ "unsubscribe", "unsubscribe carol secret ALL", "upw" },
 		{ "unsubscribe", "unsubscribe 101 carol secret", "bup" },
+		{ "unsubscribe", "unsubscribe carol.101.e2ab695c9ec39ebc47a2dfee", "p" },
 		{ "notify", "notify carol secret off 101 102", "upwB" },
 		{ "move", "move 101#3 alice secret E5,F6" },
 		{ "swap", "swap 101 bob secret" },
