@@ -257,8 +257,14 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	free(text);
 	if (g != NULL && g->board == j->board)
 		fresh_send(msg, sizeof msg, g);
+	if (j->token_now[0] != '\0' && g != NULL && g->board == j->board && !game_over(g) && !game_is_open(g)) {
+		/* a token reply refused: the answer carries the token again, for the turn now (replytoken.h) */
+		j->rc.error_token = j->token_now;
+		j->rc.error_player = j->user.userid;
+	}
 	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
+	j->rc.error_token = NULL;
 	if (peeked)
 		game_release(&peek);
 	ps = job_send(j, rs, &m);

@@ -131,6 +131,13 @@ static bool not_playable(struct job *j, const struct game *g, const char *userid
 		    "(accept %ld <userid> <password>)", g->board, g->board);
 		return true;
 	}
+	if (j->by_token && j->cmd.turn != 0 && j->cmd.turn != g->rg.turn) {
+		/* never played on an old position: the answer is the board now, its Subject for this turn */
+		*ps = job_refuse(j, g, "you replied to the mail of turn %d, and board %ld is now at turn %d: the "
+		    "position has changed, so nothing was played. Look at the board below; to play, reply to this "
+		    "mail (its Subject is for turn %d)", j->cmd.turn, g->board, g->rg.turn, g->rg.turn);
+		return true;
+	}
 	if (j->cmd.turn != 0 && j->cmd.turn != g->rg.turn) {
 		const char *mover = game_player_to_move(g);
 		char list[JOB_MESSAGE_MAX / 2];

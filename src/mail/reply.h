@@ -106,6 +106,13 @@ struct reply_ctx {
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
 	/* the vacation of a board's player to move (reply_set_away); userid "" when none */
 	struct vacation away;
+	/*
+	 * The reply token of the player error_player (mail/token.h) for an
+	 * error about a board it plays, NULL for none: its Subject carries it
+	 * with the turn now, and the board is tappable when it is theirs to move.
+	 */
+	const char *error_token;
+	const char *error_player;
 };
 
 /* One composed reply: recipient and message. */
@@ -134,6 +141,13 @@ struct reply_player {
 	const char *address;
 	const char *fullname;	/* may be "" */
 	enum reply_role role;	/* 0, a player, unless set */
+	/*
+	 * A player's reply token for the board (mail/token.h), NULL or "" for
+	 * none: the Subject carries it with the turn ("Oust Board 101 bob #6
+	 * [K7M2-QX9P-HD3RT]"), and a mail to the player to move makes the
+	 * board's legal placements links that reply with them.
+	 */
+	const char *token;
 };
 
 /* What changed a game, for the mails to its players. */
