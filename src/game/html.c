@@ -343,10 +343,11 @@ static void link_cell(struct strbuf *b, const struct html_links *links, enum htm
 	strbuf_puts(b, name);
 	strbuf_printf(b, "\" title=\"%s%s\" style=\"display:block;text-decoration:none;color:", name,
 	    kind == HTML_LINK_CAPTURE ? ": captures" : "");
+	/* a line each: the mail's lines stay under RFC 5322's 998 characters, so the part stays 7bit */
 	if (kind == HTML_LINK_CAPTURE)
-		PUT(b, "#c0261b\">&#9678;</a>");
+		PUT(b, "#c0261b\">&#9678;</a>\n");
 	else
-		PUT(b, "#1f4fb5\">&#9675;</a>");
+		PUT(b, "#1f4fb5\">&#9675;</a>\n");
 }
 
 static void square_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links)

@@ -15,6 +15,8 @@
 need "$bin"
 gdir=$top/tests/golden
 tmpdir
+OUSTPBM_TEST_SALT=golden
+export OUSTPBM_TEST_SALT
 
 # feed HOME TIME FILE: one mail of the setup, which must be handled (exit 0).
 feed() {
@@ -43,6 +45,9 @@ run_case() {
 $(sed -n 's/^conf //p' "$case/setup" 2>/dev/null)
 EOF
 	mkhome "$home" "$@"
+	# the reply tokens (src/store/tokens.h): a fixed secret, and with
+	# OUSTPBM_TEST_SALT fixed password hashes, so a case's tokens are the same on every run
+	printf '%s\n' 0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210 >"$home/token.secret"
 	n=0
 	lockboard=
 	ago=0

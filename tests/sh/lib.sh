@@ -10,7 +10,7 @@
 #   T0      the fixed clock of the tests (a value for OUSTPBM_TEST_TIME)
 #   n       the number of the last check; fails: how many failed
 # and unsets OUSTPBM_HOME and the test hooks (OUSTPBM_TEST_CRASH,
-# OUSTPBM_TEST_ROBOT, OUSTPBM_TEST_LIBCURL) a caller's environment may hold.
+# OUSTPBM_TEST_ROBOT, OUSTPBM_TEST_LIBCURL, OUSTPBM_TEST_SALT) a caller's environment may hold.
 # On EXIT it runs what at_exit registered, kills what bg registered and
 # removes $tmp (kept when KEEP is set, for a post-mortem); INT, TERM and HUP
 # exit 2 through the same path.
@@ -97,7 +97,7 @@ top=$(pwd)
 bin=${OUSTPBM_BIN:-$top/oustpbm}
 PY=/usr/bin/python3
 T0=1700000000
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL
+unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL OUSTPBM_TEST_SALT
 n=0
 fails=0
 tmp=
