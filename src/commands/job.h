@@ -29,6 +29,7 @@
 #include "commands/process.h"
 #include "game/game.h"
 #include "mail/command.h"
+#include "mail/mailfind.h"
 #include "mail/mailin.h"
 #include "mail/reply.h"
 #include "mail/token.h"
@@ -49,7 +50,8 @@ struct job {
 	struct outbox *ob;	/* owned, opened when first needed */
 	struct mailin_message in;
 	struct command cmd;
-	enum command_status cmd_status;	/* of command_parse() into cmd, made once */
+	enum command_status cmd_status;	/* of mailfind_find() into cmd, made once */
+	struct mailfind_result found;	/* what else the finder read: the Subject's board, the mail answered */
 	const struct mail_command *mc;	/* the command's row, once parsed */
 	struct reply_ctx rc;
 	char *masked;		/* the command line with passwords masked, owned */

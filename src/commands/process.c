@@ -7,7 +7,7 @@
  *            sender: EX_DATAERR; a mail loop, a copy of a mail already
  *            handled (seen.h) or a sender over max_mails_per_hour: logged
  *            and dropped (exit 0)
- *   parse    command_parse by the table of mail commands (mailcmd.h)
+ *   parse    mailfind_find by the table of mail commands (mailcmd.h)
  *   prepare  what the command's row needs: the robot refused as a login,
  *            the password checked (throttle.h), accounts.lock, the board
  *            read, under its lock, and checked again against the record
@@ -37,6 +37,7 @@
 #include "commands/robot.h"
 #include "commands/web.h"
 #include "game/gamefile.h"
+#include "mail/mailfind.h"
 #include "mail/mailin.h"
 #include "outbox/transport.h"
 #include "store/ratings.h"
@@ -469,13 +470,24 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	return PROCESS_OK;
 }
 
+/* The sources of the command: the Subject, the text, the ids it answers (mailfind.h). */
+static void find(struct job *j, const char *const *senders, size_t n)
+{
+	const char *at = strrchr(j->cfg.from_address, '@');
+	struct mailfind_source src = { .subject = j->in.subject, .body = j->in.body, .in_reply_to = j->in.in_reply_to,
+		.references = j->in.references, .own_domain = at != NULL ? at + 1 : "", .senders = senders,
+		.nsenders = n };
+
+	j->cmd_status = mailfind_find(&mailcmd_grammar, &src, &j->cmd, &j->found);
+}
+
 /*
- * A command too few words long, parsed again knowing the sender's
- * accounts: they tell its words apart (command_parse_as), so the reply
- * names what is missing and echoes what is not the password.  Read only
- * then: most mails need no users file before their command runs.
+ * A command too few words long, or none, found again knowing the
+ * sender's accounts: they tell its words apart (command_parse_line), so
+ * the reply names what is missing and echoes what is not the password.
+ * Read only then: most mails need no users file before their command runs.
  */
-static void parse_as_sender(struct job *j)
+static void find_as_sender(struct job *j)
 {
 	char ids[COMMAND_SENDERS_MAX][IDENT_USERID_MAX + 1];
 	const char *list[COMMAND_SENDERS_MAX];
@@ -486,7 +498,7 @@ static void parse_as_sender(struct job *j)
 		return;
 	for (i = 0; i < n; i++)
 		list[i] = ids[i];
-	j->cmd_status = command_parse_as(&mailcmd_grammar, j->in.subject, j->in.body, list, n, &j->cmd);
+	find(j, list, n);
 }
 
 /*
@@ -499,9 +511,9 @@ static void parse(struct job *j, const struct mail_read *mr)
 {
 	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
 		return;
-	j->cmd_status = command_parse(&mailcmd_grammar, j->in.subject, j->in.body, &j->cmd);
-	if (j->cmd_status == COMMAND_USAGE)
-		parse_as_sender(j);
+	find(j, NULL, 0);
+	if (j->cmd_status == COMMAND_USAGE || j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
+		find_as_sender(j);
 	j->mc = mailcmd_of(&j->cmd);
 	/* a reply to a board mail, its token standing for the password (replytoken.h) */
 	if (replytoken_parse(j))

@@ -86,6 +86,9 @@ bool replytoken_parse(struct job *j)
 		return false;
 	j->by_token = true;
 	j->token_error[0] = '\0';
+	/* an answer to a chat mail: its Subject, or the chat mail it answers (mailfind.h) */
+	if (j->cmd_status == COMMAND_CHAT_ANSWER || j->found.answered.kind == MAILFIND_CHAT)
+		j->token.chat = true;
 	j->board = j->token.board;
 	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY) {
 		become(j, "move");

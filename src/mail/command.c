@@ -1,6 +1,7 @@
-/* command: find and parse the command of a mail (pbmserv shapes). */
+/* command: parse the command line of a mail (pbmserv shapes); mailfind finds the line. */
 #include "base/utf8.h"
 #include "mail/command.h"
+#include "mail/mailtext.h"
 #include "store/ratings.h"
 
 #include <ctype.h>
@@ -36,6 +37,8 @@ const char *command_status_str(enum command_status st)
 	case COMMAND_BAD_CLASS: return "bad board class";
 	case COMMAND_BAD_NUMBER: return "bad number of games";
 	case COMMAND_PLACEMENTS_ONLY: return "placements without a command";
+	case COMMAND_CONFLICT: return "the Subject and the text disagree";
+	case COMMAND_CHAT_ANSWER: return "an answer to a chat without a command";
 	}
 	return "unknown command status";
 }
@@ -1008,6 +1011,8 @@ static bool send_line(const struct command *out, const struct keyword *k, const 
 	first = l->board || l->board_missing ? 1 : 0;
 	if (l->board)
 		PUT(" %.*s", (int)a[0].len, a[0].s);
+	else if (l->board_missing && out->subject_board > 0)
+		PUT(" %ld", out->subject_board);	/* the board the Subject names (Re: Oust Board 101 ...) */
 	else if (l->board_missing)
 		PUT(" %s", slot_name(k, 0, name, sizeof name));
 	for (s = 0; s < l->m; s++) {
@@ -1066,6 +1071,8 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 
 		if (ident_board_parse(a[0].s, hash != NULL ? (size_t)(hash - a[0].s) : a[0].len, &board))
 			out->board = board;
+	} else if (l.board_missing && out->subject_board > 0) {
+		out->board = out->subject_board;
 	}
 	what[0] = '\0';
 #define ADD(...) (used += (size_t)snprintf(what + used, sizeof what - used, __VA_ARGS__), \
@@ -1592,7 +1599,7 @@ static enum command_status parse_words(struct command *out, const struct command
  * The subject without reply and forward prefixes and [tags], repeated:
  * "Re: [oust] Fwd: AW: move ..." -> "move ...".  Re[2]: and Re(2): count too.
  */
-static const char *strip_subject(const char *s)
+const char *command_subject_strip(const char *s)
 {
 	static const char *const prefixes[] = { "re", "fwd", "fw", "aw" };
 	const char *p = s, *e;
@@ -1640,266 +1647,50 @@ static bool starts_with_command(const struct command_grammar *g, const char *tex
 	return n > 0 && keyword_find(g, &w[keyword_index(w, n)]) != NULL;
 }
 
-/* Bytes of the line at s, without its LF. */
-static size_t line_len(const char *s)
-{
-	const char *nl = strchr(s, '\n');
 
-	return nl != NULL ? (size_t)(nl - s) : strlen(s);
+/*
+ * The byte length of a Unicode space or zero-width character at s, and
+ * whether it is a space (else it is dropped): U+00A0 (no-break, sent by
+ * phones and Outlook), U+2000 to U+200A, U+202F (narrow), U+205F, U+3000
+ * (ideographic) are word separators; U+200B and U+FEFF are invisible.
+ */
+static size_t unicode_blank(const char *s, bool *space)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	*space = true;
+	if (u[0] == 0xc2 && u[1] == 0xa0)
+		return 2;
+	if (u[0] == 0xe2 && u[1] == 0x80 && ((u[2] >= 0x80 && u[2] <= 0x8a) || u[2] == 0xaf))
+		return 3;
+	if (u[0] == 0xe2 && u[1] == 0x81 && u[2] == 0x9f)
+		return 3;
+	if (u[0] == 0xe3 && u[1] == 0x80 && u[2] == 0x80)
+		return 3;
+	*space = false;
+	if ((u[0] == 0xe2 && u[1] == 0x80 && u[2] == 0x8b) || (u[0] == 0xef && u[1] == 0xbb && u[2] == 0xbf))
+		return 3;
+	return 0;
 }
 
-/* A "-- " signature separator (also "--", as some clients strip the space). */
-static bool signature_line(const char *s, size_t len)
+/* Unicode spaces in s made ASCII spaces, zero-width characters dropped, in place. */
+static void unicode_blanks(char *s)
 {
-	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
-		len--;
-	return len == 2 && s[0] == '-' && s[1] == '-';
-}
-
-static bool blank_line(const char *s, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (!blank(s[i]) && s[i] != '\r')
-			return false;
-	return true;
-}
-
-static bool quoted_line(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && blank(s[i]))
-		i++;
-	return i < len && s[i] == '>';
-}
-
-/* "On Monday, Alice wrote:" and the like, when quoted lines follow. */
-static bool attribution_line(const char *s, size_t len)
-{
-	const char *next = s + len;
+	char *d = s;
 	size_t n;
+	bool space;
 
-	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
-		len--;
-	if (!((len >= 6 && memcmp(s + len - 6, "wrote:", 6) == 0) ||
-	    (len >= 7 && memcmp(s + len - 7, "writes:", 7) == 0)))
-		return false;
-	while (*next == '\n') {
-		next++;
-		n = line_len(next);
-		if (!blank_line(next, n))
-			return quoted_line(next, n);
-		next += n;
-	}
-	return false;
-}
-
-/* ---- where quoted text begins ---- */
-
-/* s[0..len) without trailing blanks and CR. */
-static size_t trimmed(const char *s, size_t len)
-{
-	while (len > 0 && (blank(s[len - 1]) || s[len - 1] == '\r'))
-		len--;
-	return len;
-}
-
-static bool ends_with(const char *s, size_t len, const char *end)
-{
-	size_t n = strlen(end);
-
-	return len >= n && memcmp(s + len - n, end, n) == 0;
-}
-
-/* The line after the one at s (past its LF), or NULL at the end. */
-static const char *next_line(const char *s)
-{
-	s += line_len(s);
-	return *s == '\n' ? s + 1 : NULL;
-}
-
-/*
- * "From:", "*From:*" (a bold header made plain text by Gmail or Outlook):
- * does the line start with one of names, a colon after it?
- */
-static bool header_named(const char *s, size_t len, const char *const *names)
-{
-	size_t i = 0, n;
-
-	while (i < len && blank(s[i]))
-		i++;
-	if (i < len && s[i] == '*')
-		i++;
-	for (; *names != NULL; names++) {
-		n = strlen(*names);
-		if (i + n < len && strncasecmp(s + i, *names, n) == 0 &&
-		    (s[i + n] == ':' || (s[i + n] == '*' && i + n + 1 < len && s[i + n + 1] == ':') ||
-		    (s[i + n] == ' ' && i + n + 1 < len && s[i + n + 1] == ':')))
-			return true;
-	}
-	return false;
-}
-
-/*
- * The header block a client writes above the mail it quotes (Outlook,
- * Outlook on the web, Yahoo, AOL, Zimbra, in English, German or French):
- * a From: line, then within the next four lines a Sent:/Date: line and a
- * To:/Subject: line.
- */
-static bool header_block(const char *s)
-{
-	static const char *const from[] = { "From", "Von", "De", NULL };
-	static const char *const sent[] = { "Sent", "Date", "Gesendet", "Datum", "Envoy\xc3\xa9", NULL };
-	static const char *const to[] = { "To", "Subject", "An", "Betreff", "\xc3\x80", "Objet", "Cc", NULL };
-	bool has_sent = false, has_to = false;
-	int i;
-
-	if (!header_named(s, line_len(s), from))
-		return false;
-	for (i = 0; i < 4 && (s = next_line(s)) != NULL; i++) {
-		has_sent = has_sent || header_named(s, line_len(s), sent);
-		has_to = has_to || header_named(s, line_len(s), to);
-	}
-	return has_sent && has_to;
-}
-
-/*
- * "-----Original Message-----" (Outlook, AOL), "----- Original Message -----"
- * (Yahoo, Zimbra), "---------- Forwarded message ---------" (Gmail),
- * "Begin forwarded message:" (Apple Mail), and the German forms: a line of
- * dashes around the words, or the words alone.
- */
-static bool separator_line(const char *s, size_t len)
-{
-	static const char *const words[] = { "original message", "forwarded message", "begin forwarded message:",
-		"urspr\xc3\xbcngliche nachricht", "weitergeleitete nachricht", "message d'origine", NULL };
-	const char *const *w;
-	size_t i = 0, n;
-
-	len = trimmed(s, len);
-	while (i < len && (blank(s[i]) || s[i] == '-'))
-		i++;
-	while (len > i && (blank(s[len - 1]) || s[len - 1] == '-'))
-		len--;
-	for (w = words; *w != NULL; w++) {
-		n = strlen(*w);
-		if (len - i == n && strncasecmp(s + i, *w, n) == 0)
-			return true;
-	}
-	return false;
-}
-
-/* A rule of underscores (Outlook on the web) above a header block. */
-static bool underscore_rule(const char *s, size_t len)
-{
-	size_t i, n = trimmed(s, len);
-
-	if (n < 10)
-		return false;
-	for (i = 0; i < n; i++)
-		if (s[i] != '_')
-			return false;
-	/* within three lines */
-	for (i = 0; i < 3 && (s = next_line(s)) != NULL && blank_line(s, line_len(s)); i++)
-		;
-	return s != NULL && header_block(s);
-}
-
-static bool attribution_opening(const char *s, size_t n)
-{
-	return n > 3 && (strncmp(s, "On ", 3) == 0 || strncmp(s, "Am ", 3) == 0 || strncmp(s, "Le ", 3) == 0);
-}
-
-/* The end of an attribution: a[0..na) its last line, whole[0..nw) all of it. */
-static bool attribution_closing(const char *a, size_t na, const char *whole, size_t nw)
-{
-	return ends_with(a, na, "wrote:") || ends_with(a, na, "writes:") || ends_with(a, na, "a \xc3\xa9" "crit :") ||
-	    ends_with(a, na, "a \xc3\xa9" "crit:") || (ends_with(a, na, ":") && memmem(whole, nw, " schrieb ", 9) != NULL);
-}
-
-/*
- * The attribution line of a reply: "On <date>, <name> wrote:" (Gmail,
- * Apple Mail, Thunderbird), which Gmail wraps before the address when it
- * is long, "Am <date> schrieb <name>:" and "Le <date>, <name> a \u00e9crit :".
- * Returns how many lines it takes (1 or 2), 0 if s starts none.
- */
-static int on_wrote(const char *s, size_t len)
-{
-	const char *next;
-	size_t n = trimmed(s, len), m;
-
-	if (!attribution_opening(s, n) || n > 300)
-		return 0;
-	if (attribution_closing(s, n, s, n))
-		return 1;
-	if ((next = next_line(s)) == NULL || (m = trimmed(next, line_len(next))) > 300)
-		return 0;
-	return attribution_closing(next, m, s, (size_t)(next - s) + m) ? 2 : 0;
-}
-
-/* Is the first line from s on that is not blank (within three) a quoted ('>') line? */
-static bool quote_follows(const char *s)
-{
-	int i;
-
-	for (i = 0; i < 3 && s != NULL && *s != '\0' && blank_line(s, line_len(s)); i++)
-		s = next_line(s);
-	return s != NULL && quoted_line(s, line_len(s));
-}
-
-/*
- * Where the quoted mail of a reply begins, for the line s of length len:
- * QUOTE_NONE, QUOTE_ALL (everything from s on is quoted: a separator, an
- * Outlook header block, or an attribution above an unmarked quote), or
- * QUOTE_LINES_1 or _2: an attribution of one or two lines above '>' lines,
- * which are skipped where they are, as a reply may answer between them.
- */
-enum quote_start { QUOTE_NONE, QUOTE_ALL, QUOTE_LINES_1, QUOTE_LINES_2 };
-
-static enum quote_start quote_start(const char *s, size_t len)
-{
-	const char *after;
-	int k;
-
-	if (separator_line(s, len) || underscore_rule(s, len) || header_block(s))
-		return QUOTE_ALL;
-	if ((k = on_wrote(s, len)) == 0)
-		return QUOTE_NONE;
-	after = next_line(s);
-	if (k == 2 && after != NULL)
-		after = next_line(after);
-	if (!quote_follows(after))
-		return QUOTE_ALL;
-	return k == 1 ? QUOTE_LINES_1 : QUOTE_LINES_2;
-}
-
-/*
- * The first line of body that is neither blank, quoted nor the attribution
- * line of a quote (a bottom-posted reply), before a signature and before
- * the quoted mail of a top-posted reply (an Outlook header block, say);
- * NULL if none.
- */
-static const char *body_command_line(const char *body, size_t *len)
-{
-	const char *s = body;
-	enum quote_start q;
-	size_t n;
-
-	while (s != NULL && *s != '\0') {
-		n = line_len(s);
-		if (signature_line(s, n) || (q = quote_start(s, n)) == QUOTE_ALL)
-			return NULL;
-		if (q == QUOTE_LINES_2)
-			s = next_line(s);
-		else if (q == QUOTE_NONE && !blank_line(s, n) && !quoted_line(s, n) && !attribution_line(s, n)) {
-			*len = n;
-			return s;
+	while (*s != '\0') {
+		n = unicode_blank(s, &space);
+		if (n == 0) {
+			*d++ = *s++;
+			continue;
 		}
-		s = next_line(s);
+		if (space)
+			*d++ = ' ';
+		s += n;
 	}
-	return NULL;
+	*d = '\0';
 }
 
 /* Copy a command line into out->line, cleaned; false if too long. */
@@ -1915,6 +1706,7 @@ static bool set_line(struct command *out, const char *s, size_t len)
 	}
 	memcpy(out->line, c, clen + 1);
 	free(c);
+	unicode_blanks(out->line);
 	return true;
 }
 
@@ -1956,22 +1748,6 @@ static enum command_status check_controls(struct command *out, const char *s, si
 		i += len;
 	}
 	return COMMAND_OK;
-}
-
-/*
- * The board of a reply to a board mail, whose Subject (its prefixes
- * stripped) is pbmserv's "Oust Board N <player>", for placements sent alone.
- */
-static enum command_status placements_board(struct command *out, const char *subj)
-{
-	char list[COMMAND_LINE_MAX + 1];
-	struct word w[3];
-	size_t n = split(subj, w, 3);
-
-	if (n == 3 && word_is(&w[0], "oust") && word_is(&w[1], "board") && ident_board_parse(w[2].s, w[2].len, &out->board))
-		snprintf(out->error, sizeof out->error, "'%s' alone is not a command. Send: "
-		    "move %ld <userid> <password> %s", placements_text(out, list, sizeof list), out->board, list);
-	return COMMAND_PLACEMENTS_ONLY;
 }
 
 /*
@@ -2021,12 +1797,6 @@ static enum command_status parse_line(struct command *out, const struct command_
 	return parse_words(out, g, w, n, keyword_index(w, n));
 }
 
-enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
-    struct command *out)
-{
-	return command_parse_as(g, subject, body, NULL, 0, out);
-}
-
 /* The sender's user ids into out (after the memset of a parse). */
 static void set_senders(struct command *out, const char *const *senders, size_t n)
 {
@@ -2040,54 +1810,143 @@ static void set_senders(struct command *out, const char *const *senders, size_t 
 	}
 }
 
-enum command_status command_parse_as(const struct command_grammar *g, const char *subject, const char *body,
-    const char *const *senders, size_t nsenders, struct command *out)
+/*
+ * The placements of a line sent alone: the board of the Subject ("Oust
+ * Board N <player>", out->subject_board) in the command to send.
+ */
+static void placements_board(struct command *out)
 {
-	struct command alt;
-	const char *subj, *line, *send;
-	char tail[COMMAND_ERROR_MAX];
-	size_t len = 0, rest = 0, elen;
+	char list[COMMAND_LINE_MAX + 1];
+
+	if (out->subject_board <= 0)
+		return;
+	out->board = out->subject_board;
+	snprintf(out->error, sizeof out->error, "'%s' alone is not a command. Send: "
+	    "move %ld <userid> <password> %s", placements_text(out, list, sizeof list), out->board, list);
+}
+
+/* One parse of the line s[0..len) into out, with the hints h (may be NULL). */
+static enum command_status parse_hinted(struct command *out, const struct command_grammar *g,
+    enum command_source source, const char *s, size_t len, const struct command_hints *h)
+{
 	enum command_status st;
 
 	memset(out, 0, sizeof *out);
-	set_senders(out, senders, nsenders);
-	subj = strip_subject(subject != NULL ? subject : "");
-	line = body != NULL ? body_command_line(body, &len) : NULL;
-	if (line != NULL) {
-		rest = (size_t)(line - body) + len;
-		if (body[rest] == '\n')
-			rest++;
+	if (h != NULL) {
+		set_senders(out, h->senders, h->nsenders);
+		out->subject_board = h->subject_board;
 	}
-	if (!starts_with_command(g, subj) && line != NULL) {
-		out->body_rest = rest;
-		st = parse_line(out, g, COMMAND_FROM_BODY, line, len);
-		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
-	}
-	out->grammar = g;
-	if (*subj == '\0')
-		return fail(out, COMMAND_EMPTY,
-		    "no command found: write it in the Subject or on the first line of the mail");
-	st = parse_line(out, g, COMMAND_FROM_SUBJECT, subj, strlen(subj));
-	if (st != COMMAND_USAGE || line == NULL)
-		return st == COMMAND_PLACEMENTS_ONLY ? placements_board(out, subj) : st;
-	/*
-	 * "Subject: Oust move" above the whole command: an incomplete command
-	 * in the Subject gives way to a complete one on the body's first line.
-	 */
-	memset(&alt, 0, sizeof alt);
-	set_senders(&alt, senders, nsenders);
-	if (parse_line(&alt, g, COMMAND_FROM_BODY, line, len) == COMMAND_OK) {
-		alt.body_rest = rest;
-		*out = alt;
-		return COMMAND_OK;
-	}
-	/* say which was read: the player may think the text was (before the command to send) */
-	send = strstr(out->error, ". Send: ");
-	elen = send != NULL ? (size_t)(send - out->error) : strlen(out->error);
-	snprintf(tail, sizeof tail, "%s", out->error + elen);
-	snprintf(out->error + elen, sizeof out->error - elen,
-	    " (read from the Subject; the text of the mail was not read as a command)%s", tail);
+	st = parse_line(out, g, source, s, len);
+	if (st == COMMAND_PLACEMENTS_ONLY)
+		placements_board(out);
 	return st;
+}
+
+/* The length of s[0..len) without trailing blanks and one or more '.' or '!' after its last word. */
+static size_t without_full_stop(const char *s, size_t len)
+{
+	size_t n = len;
+
+	while (n > 0 && (blank(s[n - 1]) || s[n - 1] == '\r'))
+		n--;
+	if (n == 0 || (s[n - 1] != '.' && s[n - 1] != '!'))
+		return len;
+	while (n > 0 && (s[n - 1] == '.' || s[n - 1] == '!'))
+		n--;
+	return n;
+}
+
+enum command_status command_parse_line(const struct command_grammar *g, enum command_source source,
+    const char *s, size_t len, const struct command_hints *h, struct command *out)
+{
+	enum command_status st;
+	struct command *again;
+	size_t cut;
+
+	st = parse_hinted(out, g, source, s, len, h);
+	cut = without_full_stop(s, len);
+	if (st == COMMAND_OK || st == COMMAND_CONTROL || st == COMMAND_TOO_LONG || cut == len || cut == 0)
+		return st;
+	/* "move 101 alice pw C3." as written is refused: without the full stop, is it a command? */
+	again = malloc(sizeof *again);
+	if (again == NULL)
+		return st;
+	if (parse_hinted(again, g, source, s, cut, h) == COMMAND_OK) {
+		*out = *again;
+		st = COMMAND_OK;
+	}
+	free(again);
+	return st;
+}
+
+long command_subject_board(const char *stripped)
+{
+	struct word w[4];
+	size_t n = split(stripped, w, 4), i = 0;
+	long board;
+
+	if (n > 0 && word_is(&w[0], "new"))
+		i = 1;	/* the Subject of a new board's mail */
+	if (n >= i + 3 && word_is(&w[i], "oust") && word_is(&w[i + 1], "board") &&
+	    ident_board_parse(w[i + 2].s, w[i + 2].len, &board))
+		return board;
+	return 0;
+}
+
+bool command_subject_chat(const char *stripped)
+{
+	struct word w[5];
+	size_t n = split(stripped, w, 5);
+
+	return command_subject_board(stripped) > 0 && n == 5 && word_is(&w[3], "chat") && word_is(&w[4], "from");
+}
+
+bool command_line_keyword(const struct command_grammar *g, const char *s, size_t len)
+{
+	char line[COMMAND_LINE_MAX + 1];
+
+	if (len > COMMAND_LINE_MAX)
+		len = COMMAND_LINE_MAX;
+	memcpy(line, s, len);
+	line[len] = '\0';
+	unicode_blanks(line);
+	return starts_with_command(g, line);
+}
+
+bool command_weak(const struct command *cmd)
+{
+	struct word w[3];
+	size_t n, kw, i;
+
+	if (cmd->syntax == NULL)
+		return false;
+	for (i = 0; cmd->syntax->slots[i] != '\0'; i++)
+		if (!((cmd->syntax->slots[i] >= 'A' && cmd->syntax->slots[i] <= 'Z') || cmd->syntax->slots[i] == '*'))
+			return false;	/* a fixed slot: a board, a user id... */
+	n = split(cmd->line, w, 3);
+	kw = keyword_index(w, n);
+	return n > kw + 1;
+}
+
+bool command_same(const struct command *a, const struct command *b)
+{
+	struct word *wa, *wb;
+	size_t na, nb, i;
+	bool same = false;
+
+	wa = malloc(2 * MAX_WORDS * sizeof *wa);
+	if (wa == NULL)
+		return false;
+	wb = wa + MAX_WORDS;
+	na = split(a->line, wa, MAX_WORDS);
+	nb = split(b->line, wb, MAX_WORDS);
+	for (i = keyword_index(wa, na), same = na - i == nb - keyword_index(wb, nb); same && i < na; i++) {
+		const struct word *x = &wa[i], *y = &wb[i - keyword_index(wa, na) + keyword_index(wb, nb)];
+
+		same = x->len == y->len && strncasecmp(x->s, y->s, x->len) == 0;
+	}
+	free(wa);
+	return same;
 }
 
 /* ---- masking ---- */
@@ -2270,7 +2129,7 @@ char *command_comment(const struct command *cmd, const char *body)
 	const char *s;
 	char *keep = NULL, *res = NULL;
 	size_t blen, n, used = 0, start, end, cut;
-	enum quote_start q;
+	enum mailtext_kind kind;
 
 	if (body == NULL)
 		body = "";
@@ -2281,19 +2140,20 @@ char *command_comment(const struct command *cmd, const char *body)
 		return NULL;
 	/* the lines kept, each without trailing blanks */
 	while (s != NULL && *s != '\0') {
-		n = line_len(s);
-		if (signature_line(s, n) || (q = quote_start(s, n)) == QUOTE_ALL)
+		n = mailtext_line_len(s);
+		kind = mailtext_kind(s, n);
+		if (kind == MAILTEXT_END)
 			break;
-		if (q == QUOTE_LINES_2)
-			s = next_line(s);
-		else if (q == QUOTE_NONE && !quoted_line(s, n) && !attribution_line(s, n) && !private_line(cmd, s, n)) {
+		if (kind == MAILTEXT_QUOTED2)
+			s = mailtext_next(s);
+		else if ((kind == MAILTEXT_TEXT || kind == MAILTEXT_BLANK) && !private_line(cmd, s, n)) {
 			while (n > 0 && (blank(s[n - 1]) || s[n - 1] == '\r'))
 				n--;
 			memcpy(keep + used, s, n);
 			used += n;
 			keep[used++] = '\n';
 		}
-		s = next_line(s);
+		s = mailtext_next(s);
 	}
 	/* without leading and trailing blank lines */
 	start = 0;

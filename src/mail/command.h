@@ -1,19 +1,16 @@
 /*
- * command: the command a player's mail carries, in pbmserv's shapes.
- *
- * The command is taken from the Subject when the Subject, once stripped of
- * reply and forward prefixes (Re:, Fwd:, Fw:, AW:, repeated) and [tags],
- * starts with a command keyword (after an optional leading word "oust");
- * otherwise from the first non-blank line of the body that is not quoted
- * ('>') nor the attribution line of a quote ("On ..., X wrote:" followed
- * by quoted lines), so a bottom-posted reply finds its command too, and
- * that comes before the quoted mail of a top-posted reply (see
- * command_comment).  When the Subject holds a command too few words long
- * ("Subject: Oust move") and that body line a complete one, the body's
- * is used; when it does not, the error says that the Subject was read.
+ * command: the command line of a player's mail, in pbmserv's shapes, parsed
+ * by a grammar.  Which line of the mail (the Subject or a line of the
+ * text) is the command is mailfind.h's business; this module parses one
+ * line (command_parse_line), masks it and makes the comment passed on.
  * A command line holding a control character (C0, DEL, C1: U+0000 to
  * U+001F but TAB, U+007F to U+009F) is refused, naming the character and
  * its position: dropping it silently would make "ev<NUL>il" "evil".
+ * Words are separated by blanks: spaces, tabs and the Unicode spaces
+ * (U+00A0 no-break, U+2000 to U+200A, U+202F narrow, U+205F, U+3000
+ * ideographic); zero-width U+200B and U+FEFF are dropped.  A line that
+ * does not parse as written but parses without the '.' or '!' after its
+ * last word ("move 101 alice pw C3.") is read without it.
  * Keywords are case-insensitive.  The keywords and their arguments are
  * not listed here: they are rows of a grammar (struct command_syntax) the
  * caller passes, the table of mail commands (commands/mailcmd.c).
@@ -73,8 +70,10 @@ enum command_status {
 	COMMAND_BAD_PLACEMENT,
 	COMMAND_BAD_CLASS,	/* a 'C' tail: no such board class (store/ratings.h) */
 	COMMAND_BAD_NUMBER,	/* an 'n' slot: not a number of games */
-	COMMAND_PLACEMENTS_ONLY	/* placements without a command ("C3" under a board mail): out->placements
+	COMMAND_PLACEMENTS_ONLY,	/* placements without a command ("C3" under a board mail): out->placements
 				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
+	COMMAND_CONFLICT,	/* mailfind: the Subject and the text hold two different commands */
+	COMMAND_CHAT_ANSWER	/* mailfind: an answer to a chat mail holding no command; out->board its board */
 };
 
 /*
@@ -199,13 +198,23 @@ struct command {
 	char error[COMMAND_ERROR_MAX];	/* what was wrong, quoting the culprit; "" on success */
 	char senders[COMMAND_SENDERS_MAX][IDENT_USERID_MAX + 1];	/* command_parse_as(): the sender's accounts */
 	size_t nsenders;
+	long subject_board;	/* the board the Subject names (Oust Board N), filling a missing board
+				   in the command to send; 0 if none */
+};
+
+/* What the parse of a line takes from the rest of the mail. */
+struct command_hints {
+	const char *const *senders;	/* the user ids of the sender's accounts (command_parse_line) */
+	size_t nsenders;
+	long subject_board;	/* the board a Subject "Oust Board N ..." names, 0 if none */
 };
 
 /*
- * Find and parse, by grammar g, the command of a mail with this subject and body (UTF-8,
- * LF line ends, control characters kept, a NUL as UTF8_NUL_MARK: mailin.h;
- * either may be NULL).  On failure out->error says what was
- * wrong in plain words, quoting the culprit but never a password:
+ * Parse the command line s[0..len) (UTF-8, control characters kept, a NUL
+ * as UTF8_NUL_MARK: mailin.h), found in source, by grammar g.  h (may be
+ * NULL) gives the sender's accounts and the Subject's board.  On failure
+ * out->error says what was wrong in plain words, quoting the culprit but
+ * never a password:
  *   unknown command 'mvoe' (did you mean move?); the commands are register, ..., games and help
  *   move needs: move <board>[#turn] <userid> <password> <placements>; missing: <userid> or <password>.
  *       Send: move 101 <userid> <password> A5
@@ -216,29 +225,47 @@ struct command {
  *   the command line has a control character (U+0000) at character 12
  *   'E55' is not a placement
  * The command to send, when there is one, ends the error after ". Send: "
- * (or "? Send: "); out->board is set when the words named a board, for
- * the Subject of the error.
- * On failure out->syntax is NULL and only out->error, out->line,
- * out->source and out->body_rest are meaningful; line and source are set
- * whenever a command line was found, so command_mask() and
- * command_comment() work after a failure too.
+ * (or "? Send: "); a board missing from it is the Subject's
+ * (h->subject_board) when there is one; out->board is set when the words
+ * (or the Subject) named a board, for the Subject of the error.
+ *
+ * The sender's accounts (h->senders, at most COMMAND_SENDERS_MAX used;
+ * folded to lower case) tell the words of an incomplete command apart:
+ * "move 101#2 bob D3" from bob's address is bob's user id and no password,
+ * "move 101 hunter2 A5" is the password and no user id.  So the error
+ * names exactly what is missing and the command to send ("move needs:
+ * ...; missing: your password. Send: move 101#2 bob <password> D3"), and
+ * command_mask() echoes every word that is not the password.  With no
+ * senders, a word that may be the password is masked.
+ * On failure out->syntax is NULL and only out->error, out->line and
+ * out->source are meaningful; line and source are set whenever the line
+ * could be read, so command_mask() and command_comment() work after a
+ * failure too.  The caller sets out->body_rest.
  */
-enum command_status command_parse(const struct command_grammar *g, const char *subject, const char *body,
-    struct command *out);
+enum command_status command_parse_line(const struct command_grammar *g, enum command_source source,
+    const char *s, size_t len, const struct command_hints *h, struct command *out);
+
+/* The Subject without reply and forward prefixes (Re:, Fwd:, Fw:, AW:, repeated, Re[2]:) and [tags]. */
+const char *command_subject_strip(const char *subject);
+
+/* The board N of a stripped Subject "Oust Board N ..." or "New Oust Board N ...", else 0. */
+long command_subject_board(const char *stripped);
+
+/* Is the stripped Subject that of a chat mail, "Oust Board N chat from <userid>"? */
+bool command_subject_chat(const char *stripped);
+
+/* Does the line s[0..len) start with a keyword of g (after an optional "oust")? */
+bool command_line_keyword(const struct command_grammar *g, const char *s, size_t len);
 
 /*
- * command_parse(), knowing the user ids of the accounts bound to the
- * sender's address (senders[0..nsenders), at most COMMAND_SENDERS_MAX
- * used; folded to lower case).  They tell the words of an incomplete
- * command apart: "move 101#2 bob D3" from bob's address is bob's user id
- * and no password, "move 101 hunter2 A5" is the password and no user id.
- * So the error names exactly what is missing and the command to send
- * ("move needs: ...; missing: your password. Send: move 101#2 bob
- * <password> D3"), and command_mask() echoes every word that is not the
- * password.  With no senders, a word that may be the password is masked.
+ * Is the parsed cmd a weak command: a row without fixed slots, with words
+ * after its keyword ("help me please", "games today")?  Such a line may be
+ * prose; a command with a board or a user id is not.
  */
-enum command_status command_parse_as(const struct command_grammar *g, const char *subject, const char *body,
-    const char *const *senders, size_t nsenders, struct command *out);
+bool command_weak(const struct command *cmd);
+
+/* Do the parsed lines of a and b hold the same words (case aside, "oust" aside)? */
+bool command_same(const struct command *a, const struct command *b);
 
 /*
  * The command line for the log and for quoting in replies, with every
@@ -255,22 +282,15 @@ char *command_mask(const struct command *cmd);
 /*
  * The comment passed to the opponent: the body after the command line (when
  * the command came from the body) or the whole body (from the Subject), up
- * to a "-- " signature line or to the quoted mail of a reply, whichever
- * comes first, without lines quoted with '>' (a reply quoting an old board
- * must not send that board on again) and their attribution lines.  The
- * quoted mail begins at the common clients' markers: "-----Original
- * Message-----" (Outlook, AOL; Yahoo's and Zimbra's spaced form), a line of
- * underscores above a From:/Sent: block (Outlook on the web), such a block
- * alone (Outlook), "---------- Forwarded message ---------" (Gmail), "Begin
- * forwarded message:" (Apple Mail), and an attribution ("On <date>, <name>
- * wrote:", Gmail's wrapped over two lines, the German and French forms)
- * not followed by '>' lines; tests/data/replies holds real clients'
- * replies.  Also without lines holding
+ * to a signature or to the quoted mail of a reply, whichever comes first,
+ * without lines quoted with '>' (a reply quoting an old board must not
+ * send that board on again) and their attribution lines (mailtext.h).
+ * Also without lines holding
  * the sender's password or repeating the command (the keyword and the same
  * board or user id), control characters other
  * than LF and TAB removed, leading and trailing blank lines and trailing
- * spaces dropped, cut to COMMAND_COMMENT_MAX characters.  body is the same
- * body given to command_parse().  Returns a string the caller frees ("" when
+ * spaces dropped, cut to COMMAND_COMMENT_MAX characters.  body is the
+ * body the command was found in (mailfind.h).  Returns a string the caller frees ("" when
  * there is no comment), NULL when out of memory.
  */
 char *command_comment(const struct command *cmd, const char *body);

@@ -11,6 +11,7 @@
 
 #include "commands/mailcmd.h"
 #include "mail/command.h"
+#include "mail/mailfind.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,13 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	body = nl != NULL ? nl + 1 : buf + size;
 	if (nl != NULL)
 		*nl = '\0';
-	command_parse(&mailcmd_grammar, buf, body, &cmd);
+	mailfind_parse(&mailcmd_grammar, buf, body, &cmd);
 	masked = command_mask(&cmd);
 	comment = command_comment(&cmd, body);
 	free(masked);
 	free(comment);
 	/* as from a sender with accounts */
-	command_parse_as(&mailcmd_grammar, buf, body, senders, sizeof senders / sizeof senders[0], &cmd);
+	mailfind_parse_as(&mailcmd_grammar, buf, body, senders, sizeof senders / sizeof senders[0], &cmd);
 	masked = command_mask(&cmd);
 	free(masked);
 	free(buf);

@@ -9,6 +9,7 @@
 
 #include "commands/mailcmd.h"
 #include "mail/command.h"
+#include "mail/mailfind.h"
 #include "mail/mailin.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st != MAILIN_NOMEM && st != MAILIN_UNPARSABLE) {
 		char *masked, *comment;
 
-		command_parse(&mailcmd_grammar, m.subject, m.body, &cmd);
+		mailfind_parse(&mailcmd_grammar, m.subject, m.body, &cmd);
 		masked = command_mask(&cmd);
 		comment = command_comment(&cmd, m.body);
 		free(masked);

@@ -4,6 +4,7 @@
  * README's table made from the rows.
  */
 #include "commands/mailcmd.h"
+#include "mail/mailfind.h"
 #include "store/ratings.h"
 #include "t.h"
 
@@ -55,38 +56,38 @@ static void test_games_and_class(void)
 	static struct command cmd;
 	char *m;
 
-	ok_int(command_parse(&mailcmd_grammar, "standings", NULL, &cmd), COMMAND_OK, "standings alone");
+	ok_int(mailfind_parse(&mailcmd_grammar, "standings", NULL, &cmd), COMMAND_OK, "standings alone");
 	ok_int(cmd.rating_class, -1, "... is every class");
-	ok_int(command_parse(&mailcmd_grammar, "Standings LARGE", NULL, &cmd), COMMAND_OK, "a class in any case");
+	ok_int(mailfind_parse(&mailcmd_grammar, "Standings LARGE", NULL, &cmd), COMMAND_OK, "a class in any case");
 	ok_int(cmd.rating_class, RATINGS_LARGE, "... is that class");
-	ok_int(command_parse(&mailcmd_grammar, "standings medium", NULL, &cmd), COMMAND_BAD_CLASS, "an unknown class");
+	ok_int(mailfind_parse(&mailcmd_grammar, "standings medium", NULL, &cmd), COMMAND_BAD_CLASS, "an unknown class");
 	ok(strstr(cmd.error, "'medium'") != NULL && strstr(cmd.error, "hex-large (hex sides 9 and 10)") != NULL,
 	    "... quoted, and the classes named: %s", cmd.error);
 	m = command_mask(&cmd);
 	ok_str(m, "standings medium", "... and kept in the log: no password can stand there");
 	free(m);
-	ok_int(command_parse(&mailcmd_grammar, "standings small large", NULL, &cmd), COMMAND_USAGE, "two classes");
+	ok_int(mailfind_parse(&mailcmd_grammar, "standings small large", NULL, &cmd), COMMAND_USAGE, "two classes");
 	ok(strstr(cmd.error, "1 word too many") != NULL, "... one word too many: %s", cmd.error);
-	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 0", NULL, &cmd), COMMAND_OK, "seek 0");
+	ok_int(mailfind_parse(&mailcmd_grammar, "seek alice secret 0", NULL, &cmd), COMMAND_OK, "seek 0");
 	ok_int(cmd.games, 0, "... is 0");
-	ok_int(command_parse(&mailcmd_grammar, "limit alice secret 99", NULL, &cmd), COMMAND_OK, "limit 99");
+	ok_int(mailfind_parse(&mailcmd_grammar, "limit alice secret 99", NULL, &cmd), COMMAND_OK, "limit 99");
 	ok_int(cmd.games, 99, "... is 99");
 	ok_str(cmd.password, "secret", "... the password in its slot");
-	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 100", NULL, &cmd), COMMAND_BAD_NUMBER, "100 games");
+	ok_int(mailfind_parse(&mailcmd_grammar, "seek alice secret 100", NULL, &cmd), COMMAND_BAD_NUMBER, "100 games");
 	ok(strstr(cmd.error, "'100' is not a number of games (0 to 99)") != NULL, "... refused: %s", cmd.error);
-	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 07", NULL, &cmd), COMMAND_BAD_NUMBER,
+	ok_int(mailfind_parse(&mailcmd_grammar, "seek alice secret 07", NULL, &cmd), COMMAND_BAD_NUMBER,
 	    "a leading zero");
 	/* found by fuzz_mailin: a long number overflowed while it was read */
-	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 11111111111111111111", NULL, &cmd), COMMAND_BAD_NUMBER,
+	ok_int(mailfind_parse(&mailcmd_grammar, "seek alice secret 11111111111111111111", NULL, &cmd), COMMAND_BAD_NUMBER,
 	    "twenty digits");
 	ok(strstr(cmd.error, "'11111111111111111111' is not a number of games (0 to 99)") != NULL, "... refused: %s",
 	    cmd.error);
-	ok_int(command_parse(&mailcmd_grammar, "limit alice secret -1", NULL, &cmd), COMMAND_BAD_NUMBER, "a sign");
-	ok_int(command_parse(&mailcmd_grammar, "limit alice 3", NULL, &cmd), COMMAND_USAGE, "a word missing");
+	ok_int(mailfind_parse(&mailcmd_grammar, "limit alice secret -1", NULL, &cmd), COMMAND_BAD_NUMBER, "a sign");
+	ok_int(mailfind_parse(&mailcmd_grammar, "limit alice 3", NULL, &cmd), COMMAND_USAGE, "a word missing");
 	m = command_mask(&cmd);
 	ok_str(m, "limit **** ****", "... either word may be the password: both masked");
 	free(m);
-	ok_int(command_parse(&mailcmd_grammar, "seek alice secret 3", NULL, &cmd), COMMAND_OK, "seek 3");
+	ok_int(mailfind_parse(&mailcmd_grammar, "seek alice secret 3", NULL, &cmd), COMMAND_OK, "seek 3");
 	m = command_mask(&cmd);
 	ok_str(m, "seek alice **** 3", "... its password masked");
 	free(m);
@@ -137,20 +138,20 @@ static void test_parse_each(void)
 
 	ok_int((int)(sizeof examples / sizeof examples[0]), (int)mailcmd_count, "an example for every command");
 	for (i = 0; i < sizeof examples / sizeof examples[0]; i++) {
-		ok_int(command_parse(&mailcmd_grammar, examples[i][1], NULL, &cmd), COMMAND_OK, "'%s' parses",
+		ok_int(mailfind_parse(&mailcmd_grammar, examples[i][1], NULL, &cmd), COMMAND_OK, "'%s' parses",
 		    examples[i][1]);
 		ok(mailcmd_of(&cmd) != NULL && strcmp(mailcmd_of(&cmd)->syntax.name, examples[i][0]) == 0 &&
 		    (examples[i][2] == NULL || strcmp(mailcmd_of(&cmd)->syntax.slots, examples[i][2]) == 0),
 		    "'%s' is %s", examples[i][1], examples[i][0]);
 	}
-	ok_int(command_parse(&mailcmd_grammar, "mvoe 101 alice secret E5", NULL, &cmd), COMMAND_UNKNOWN,
+	ok_int(mailfind_parse(&mailcmd_grammar, "mvoe 101 alice secret E5", NULL, &cmd), COMMAND_UNKNOWN,
 	    "a misspelt keyword is unknown");
 	ok(mailcmd_of(&cmd) == NULL, "... and has no row");
 	ok(strstr(cmd.error, "(did you mean move?)") != NULL, "a misspelt keyword: the nearest one named");
 	for (i = 0; i < mailcmd_count; i++)
 		ok(strstr(cmd.error, mailcmd_table[i].syntax.name) != NULL, "an unknown command's error lists %s",
 		    mailcmd_table[i].syntax.name);
-	ok_int(command_parse(&mailcmd_grammar, "frobnicate", NULL, &cmd), COMMAND_UNKNOWN, "an unknown word");
+	ok_int(mailfind_parse(&mailcmd_grammar, "frobnicate", NULL, &cmd), COMMAND_UNKNOWN, "an unknown word");
 	ok(strstr(cmd.error, "did you mean") == NULL && strstr(cmd.error, "; the commands are register, ") != NULL,
 	    "... gets the list, and no guess");
 }
@@ -161,32 +162,32 @@ static void test_preview_games(void)
 	static struct command cmd;
 	char *masked;
 
-	ok_int(command_parse(&mailcmd_grammar, "preview 101#7 E5, F6", NULL, &cmd), COMMAND_OK, "preview of a board");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview 101#7 E5, F6", NULL, &cmd), COMMAND_OK, "preview of a board");
 	ok(cmd.board == 101 && cmd.turn == 7 && !cmd.study && cmd.nplacements == 2, "... its board, turn, placements");
-	ok_int(command_parse(&mailcmd_grammar, "preview new 9 E5", NULL, &cmd), COMMAND_OK, "preview new 9");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview new 9 E5", NULL, &cmd), COMMAND_OK, "preview new 9");
 	ok(cmd.study && cmd.board == 0 && cmd.size == 9 && !cmd.hex && cmd.nplacements == 1, "... a 9x9 study board");
-	ok_int(command_parse(&mailcmd_grammar, "Preview NEW -hex=5 c3,d4", NULL, &cmd), COMMAND_OK, "preview new -hex=5");
+	ok_int(mailfind_parse(&mailcmd_grammar, "Preview NEW -hex=5 c3,d4", NULL, &cmd), COMMAND_OK, "preview new -hex=5");
 	ok(cmd.study && cmd.size == 5 && cmd.hex && cmd.nplacements == 2, "... a hex study board of side 5");
-	ok_int(command_parse(&mailcmd_grammar, "preview new -size=7 C3", NULL, &cmd), COMMAND_OK, "preview new -size=7");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview new -size=7 C3", NULL, &cmd), COMMAND_OK, "preview new -size=7");
 	ok(cmd.study && cmd.size == 7 && !cmd.hex, "... 7x7");
-	ok_int(command_parse(&mailcmd_grammar, "preview new 12 C3", NULL, &cmd), COMMAND_BAD_OPTION, "an even size");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview new 12 C3", NULL, &cmd), COMMAND_BAD_OPTION, "an even size");
 	ok(strstr(cmd.error, "'12' is not a board size") != NULL, "... named: %s", cmd.error);
 	masked = command_mask(&cmd);
 	ok(masked != NULL && strcmp(masked, "preview new 12 C3") == 0, "... and shown unmasked: %s", masked);
 	free(masked);
-	ok_int(command_parse(&mailcmd_grammar, "preview new -black C3", NULL, &cmd), COMMAND_BAD_OPTION,
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview new -black C3", NULL, &cmd), COMMAND_BAD_OPTION,
 	    "an option that is no size");
-	ok_int(command_parse(&mailcmd_grammar, "preview new -hex=11 c3", NULL, &cmd), COMMAND_BAD_OPTION, "a hex side of 11");
-	ok_int(command_parse(&mailcmd_grammar, "preview new 9", NULL, &cmd), COMMAND_USAGE, "no placements");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview new -hex=11 c3", NULL, &cmd), COMMAND_BAD_OPTION, "a hex side of 11");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview new 9", NULL, &cmd), COMMAND_USAGE, "no placements");
 	ok(strstr(cmd.error, "missing: <placements>") != NULL, "... named: %s", cmd.error);
-	ok_int(command_parse(&mailcmd_grammar, "preview 101", NULL, &cmd), COMMAND_USAGE, "a board, no placements");
-	ok_int(command_parse(&mailcmd_grammar, "games alice", NULL, &cmd), COMMAND_OK, "games without a filter");
+	ok_int(mailfind_parse(&mailcmd_grammar, "preview 101", NULL, &cmd), COMMAND_USAGE, "a board, no placements");
+	ok_int(mailfind_parse(&mailcmd_grammar, "games alice", NULL, &cmd), COMMAND_OK, "games without a filter");
 	ok(strcmp(cmd.text, "") == 0, "... none");
-	ok_int(command_parse(&mailcmd_grammar, "games alice Finished", NULL, &cmd), COMMAND_OK, "games with a filter");
+	ok_int(mailfind_parse(&mailcmd_grammar, "games alice Finished", NULL, &cmd), COMMAND_OK, "games with a filter");
 	ok(strcmp(cmd.text, "Finished") == 0, "... as written (games.c checks it)");
-	ok_int(command_parse(&mailcmd_grammar, "games alice next all", NULL, &cmd), COMMAND_USAGE, "two filters");
+	ok_int(mailfind_parse(&mailcmd_grammar, "games alice next all", NULL, &cmd), COMMAND_USAGE, "two filters");
 	ok(strstr(cmd.error, "1 word too many") != NULL, "... one too many: %s", cmd.error);
-	ok_int(command_parse(&mailcmd_grammar, "finished 20", NULL, &cmd), COMMAND_USAGE, "finished takes no word");
+	ok_int(mailfind_parse(&mailcmd_grammar, "finished 20", NULL, &cmd), COMMAND_USAGE, "finished takes no word");
 }
 
 /* help lists every command, each synopsis once, each at the start of a line. */
@@ -258,19 +259,19 @@ static void test_own_grammar(void)
 	static struct command cmd;
 	char *masked;
 
-	ok_int(command_parse(&g, "chat 101#4 alice pw hello there, bob", NULL, &cmd), COMMAND_OK, "chat parses");
+	ok_int(mailfind_parse(&g, "chat 101#4 alice pw hello there, bob", NULL, &cmd), COMMAND_OK, "chat parses");
 	ok(cmd.syntax == &rows[0] && cmd.board == 101 && cmd.turn == 4, "chat: the row, board and turn");
 	ok_str(cmd.text, "hello there, bob", "chat: the text, as written");
 	masked = command_mask(&cmd);
 	ok_str(masked, "chat 101#4 alice **** hello there, bob", "chat: only the password masked");
 	free(masked);
-	ok_int(command_parse(&g, "chat 101 alice pw", NULL, &cmd), COMMAND_USAGE, "chat without a text");
+	ok_int(mailfind_parse(&g, "chat 101 alice pw", NULL, &cmd), COMMAND_USAGE, "chat without a text");
 	ok_str(cmd.error, "chat needs: chat <board> <userid> <password> <text>", "... the usage from the row");
-	ok_int(command_parse(&g, "whoami alice pw", NULL, &cmd), COMMAND_OK, "whoami parses");
+	ok_int(mailfind_parse(&g, "whoami alice pw", NULL, &cmd), COMMAND_OK, "whoami parses");
 	ok_str(command_name(&cmd), "whoami", "whoami: its name");
-	ok_int(command_parse(&g, "move 101 alice pw E5", NULL, &cmd), COMMAND_UNKNOWN,
+	ok_int(mailfind_parse(&g, "move 101 alice pw E5", NULL, &cmd), COMMAND_UNKNOWN,
 	    "a command of another table is unknown here");
-	ok_int(command_parse(&g, "whoami alice", NULL, &cmd), COMMAND_USAGE, "whoami: a word missing");
+	ok_int(mailfind_parse(&g, "whoami alice", NULL, &cmd), COMMAND_USAGE, "whoami: a word missing");
 	ok_str(cmd.error, "whoami needs: whoami <userid> <password>; missing: <userid> or <password>. "
 	    "Send: whoami <userid> <password>", "... named from the synopsis, with the command to send");
 }
