@@ -9,6 +9,7 @@
 
 #include "commands/job.h"
 #include "commands/mailcmd.h"
+#include "commands/replytoken.h"
 #include "commands/robot.h"
 
 /* Why a turn was refused, in plain words. */
@@ -271,9 +272,21 @@ enum process_status play_run(struct job *j)
 	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
 		return offer_run(j);
 	if (command_is(&j->cmd, "move")) {
+		if (j->by_token) {
+			/* a turn in parts: the part sent before comes first (replytoken.h) */
+			ps = replytoken_continue(j, g, &refused);
+			if (ps != PROCESS_OK || refused)
+				return ps;
+		}
 		play_move(j, g, userid, points, &rep, &gs, msg, sizeof msg, &refused, &ps);
 		if (refused)
 			return ps;
+		if (gs == GAME_ILLEGAL_TURN && rep.status == RULES_TURN_TOO_SHORT && j->by_token)
+			return replytoken_keep_part(j, g);
+	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0') {
+		return job_refuse(j, g, "you began turn %d with %s: a swap is only possible before any placement "
+		    "of the turn. Finish the turn by reply, or send the whole turn (or swap) with your password, "
+		    "which replaces the part sent", g->rg.turn, g->pending);
 	} else if (command_is(&j->cmd, "swap")) {
 		play_swap(j, g, userid, turn, &gs, msg, sizeof msg);
 	} else {

@@ -48,6 +48,22 @@ enum process_status replytoken_login(struct job *j, bool *ready);
 char *replytoken_masked(const struct job *j);
 
 /*
+ * A token move on g (play.c): the Subject's part must be g's pending part
+ * (game.h), whose placements are put before the reply's in j->cmd, so
+ * that the whole turn plays at once.  *refused true after a refusal
+ * (the position has changed) was sent.
+ */
+enum process_status replytoken_continue(struct job *j, const struct game *g, bool *refused);
+
+/*
+ * A token move whose placements j->cmd (the part before included) stop
+ * after a capture: kept as g's pending part and
+ * committed with one mail, to the mover, showing the board after it with
+ * the continuations as links.
+ */
+enum process_status replytoken_keep_part(struct job *j, struct game *g);
+
+/*
  * command_comment() with every token masked (TOKEN_MASK): a reply that
  * quotes a board mail without '>' must not pass its token on.  The
  * caller frees it; NULL when out of memory.

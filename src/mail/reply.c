@@ -1417,8 +1417,12 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		status_subject(g, subject, sizeof subject);
 	if (to->token != NULL && to->token[0] != '\0' && !observer && !game_over(g) && !game_is_open(g)) {
 		/* the reply token and the turn it was written for (mail/token.h): a reply plays */
-		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
-		    to->token);
+		if (ev->part > 0)
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
+			    g->rg.turn, ev->part, to->token);
+		else
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+			    to->token);
 		if (strcmp(game_player_to_move(g), to->userid) == 0)
 			hm.tap_subject = subject;
 	}
@@ -1714,9 +1718,19 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	else
 		snprintf(subject, sizeof subject, "Oust error");
 	if (rc->error_token != NULL && g != NULL && g->board == board && !game_over(g)) {
-		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
-		    rc->error_token);
-		if (strcmp(game_player_to_move(g), rc->error_player) == 0)
+		int part = 0;
+		const char *p;
+
+		/* a turn begun by reply (game.h's pending): its part counted, and no links from the board before it */
+		for (p = g->pending; *p != '\0'; p++)
+			part += p == g->pending || *p == ',';
+		if (part > 0)
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]", g->rg.turn,
+			    part, rc->error_token);
+		else
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+			    rc->error_token);
+		if (part == 0 && strcmp(game_player_to_move(g), rc->error_player) == 0)
 			hm.tap_subject = subject;
 	}
 	if (g != NULL) {

@@ -185,6 +185,7 @@ struct reply_event {
 	const char *note_to;
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
+	int part;		/* placements of the turn in progress pending (game.h): "#6.2" in a token's Subject */
 };
 
 /*

@@ -143,8 +143,14 @@ bool token_from_subject(const char *subject, struct token_subject *out)
 		if (*q == '#' && out->turn == 0 && q[1] >= '1' && q[1] <= '9' && isspace((unsigned char)q[-1])) {
 			long t = strtol(q + 1, &end, 10);
 
-			if (t > 0 && t < 1000000)
+			if (t > 0 && t < 1000000) {
 				out->turn = (int)t;
+				if (*end == '.' && end[1] >= '1' && end[1] <= '9') {
+					long k = strtol(end + 1, &end, 10);
+
+					out->part = k < 1000 ? (int)k : 0;
+				}
+			}
 		}
 		if (*q == '[' && out->token[0] == '\0')
 			(void)bracketed_token(q, out->token);

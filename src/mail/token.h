@@ -12,7 +12,8 @@
  * token wrong.  Tokens are compared in constant time.
  *
  * The Subject of a board mail to a player carries the token and the turn
- * the mail was written for: "Oust Board 101 bob #6 [K7M2-QX9P-HD3RT]";
+ * the mail was written for: "Oust Board 101 bob #6 [K7M2-QX9P-HD3RT]"
+ * ("#6.2" after two placements of a turn sent in parts);
  * token_from_subject() finds them again in a reply's Subject, whatever
  * clients put around it (Re:, AW:, SV:, Antw:, Réf. :, [External], folded
  * lines).  This module does no I/O.
@@ -46,6 +47,7 @@ bool token_equal(const char *a, const char *b);
 struct token_subject {
 	long board;		/* "Board 101" */
 	int turn;		/* "#6", 0 if none */
+	int part;		/* "#6.2": placements of the turn already pending, 0 if none */
 	bool chat;		/* "chat from": a reply to a chat mail */
 	char token[TOKEN_TEXT_SIZE];	/* "" if none */
 };
