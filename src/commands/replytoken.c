@@ -74,6 +74,35 @@ static void become(struct job *j, const char *name)
 	j->cmd_status = COMMAND_OK;
 }
 
+/*
+ * "b5." or "D3, F6!" as a phone writes them: the text's line, its full
+ * stop or exclamation mark dropped, placements alone; they go into j->cmd.
+ */
+static bool placements_with_stop(struct job *j)
+{
+	struct command *alt;
+	size_t len = strlen(j->cmd.line);
+	bool ok;
+
+	if (j->cmd.source != COMMAND_FROM_BODY)
+		return false;
+	while (len > 0 && (j->cmd.line[len - 1] == ' ' || j->cmd.line[len - 1] == '\t'))
+		len--;
+	if (len < 3 || (j->cmd.line[len - 1] != '.' && j->cmd.line[len - 1] != '!'))
+		return false;
+	alt = calloc(1, sizeof *alt);
+	if (alt == NULL)
+		return false;
+	ok = command_parse_line(&mailcmd_grammar, COMMAND_FROM_BODY, j->cmd.line, len - 1, NULL, alt) ==
+	    COMMAND_PLACEMENTS_ONLY;
+	if (ok) {
+		alt->body_rest = j->cmd.body_rest;
+		j->cmd = *alt;
+	}
+	free(alt);
+	return ok;
+}
+
 bool replytoken_parse(struct job *j)
 {
 	char w[3][16];
@@ -90,7 +119,7 @@ bool replytoken_parse(struct job *j)
 	if (j->cmd_status == COMMAND_CHAT_ANSWER || j->found.answered.kind == MAILFIND_CHAT)
 		j->token.chat = true;
 	j->board = j->token.board;
-	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY) {
+	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY || placements_with_stop(j)) {
 		become(j, "move");
 		return true;
 	}
@@ -114,7 +143,7 @@ bool replytoken_parse(struct job *j)
 		rest += strspn(rest, " \t");
 		snprintf(j->cmd.text, sizeof j->cmd.text, "%s", rest);
 		become(j, "queue");
-	} else if (j->token.chat && n > 0) {
+	} else if (j->token.chat) {
 		/* the whole text is the answer to the chat (its quoted mail cut: command_comment) */
 		become(j, "chat");
 		j->cmd.source = COMMAND_FROM_SUBJECT;
@@ -317,9 +346,9 @@ enum process_status replytoken_keep_part(struct job *j, struct game *g)
 		free(pts);
 		return job_refuse(j, g, "the turn cannot be kept in parts: %s", i < c->nplacements ? "too long" : why);
 	}
-	snprintf(notice, sizeof notice, "You began turn %d with %s, which captured: place again to\nfinish it. "
-	    "Only you see this board: until your turn ends, your\nopponent and the board's page see the position "
-	    "before it.", g->rg.turn, g->pending);
+	snprintf(notice, sizeof notice, "You began turn %d with %s, which captured: place again to\nfinish it "
+	    "by reply. Only you see this board: until your turn ends,\nyour opponent and the board's page see the "
+	    "position before it.\nA whole turn sent with your password replaces this part.", g->rg.turn, g->pending);
 	memset(&ev, 0, sizeof ev);
 	ev.what = REPLY_MOVE;
 	ev.actor = j->user.userid;

@@ -72,6 +72,11 @@ EOF
 				    "$from" "$subject" "$n" >"$work/setup.eml"
 				feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
 				;;
+			mail)
+				# mail FILE: the case's FILE (a whole mail: a reply with a text) as the next setup mail
+				n=$((n + 1))
+				feed "$home" $((T0 + 60 * n - ago)) "$case/$rest" >"$work/why" || { why=$(cat "$work/why"); break; }
+				;;
 			lock)
 				lockboard=$rest
 				;;
