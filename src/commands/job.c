@@ -195,6 +195,31 @@ static void fresh_send(char *msg, size_t size, const struct game *g)
 		memcpy(msg, out, (size_t)n + 1);
 }
 
+/*
+ * A mail answering the board mail of an earlier turn of g (its Message-ID:
+ * mailfind.h): the refusal says so first, then shows the board, and only
+ * then the command to send, so a copied command is not sent blind.
+ */
+static void old_mail_note(struct job *j, const struct game *g)
+{
+	const struct mailfind_answered *a = &j->found.answered;
+
+	j->rc.note[0] = '\0';
+	if (g == NULL || a->kind != MAILFIND_BOARD || a->board != g->board || a->turns + 1 >= g->rg.turn)
+		return;
+	snprintf(j->rc.note, sizeof j->rc.note, "You answered the mail of turn %d; board %ld is now at turn %d: "
+	    "look at the board below before you send.", a->turns + 1, g->board, g->rg.turn);
+}
+
+/* With the note, the board stands above the error in the text part: "the board below" loses its "below". */
+static void board_above(char *msg)
+{
+	char *p = strstr(msg, "the board below");
+
+	if (p != NULL)
+		memmove(p + 9, p + 15, strlen(p + 15) + 1);
+}
+
 enum process_status job_refuse(struct job *j, const struct game *g, const char *fmt, ...)
 {
 	enum process_status ps;
@@ -262,8 +287,12 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 		j->rc.error_token = j->token_now;
 		j->rc.error_player = j->user.userid;
 	}
+	old_mail_note(j, g);
+	if (j->rc.note[0] != '\0')
+		board_above(msg);
 	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
+	j->rc.note[0] = '\0';
 	j->rc.error_token = NULL;
 	if (peeked)
 		game_release(&peek);

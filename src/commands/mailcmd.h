@@ -167,5 +167,6 @@ mailcmd_fn offer_run;
 
 /* Placements sent alone under a board mail (coordinates.c): not a row, the parser found no keyword. */
 mailcmd_fn coordinates_run;
+mailcmd_fn chatanswer_run;	/* an answer to a chat mail without a command (chatanswer.c) */
 
 #endif

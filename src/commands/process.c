@@ -236,6 +236,11 @@ static enum process_status handle(struct job *j)
 		job_unlock(j);
 		return ps;
 	}
+	if (j->cmd_status == COMMAND_CHAT_ANSWER && j->cmd.board > 0) {
+		ps = chatanswer_run(j);
+		job_unlock(j);
+		return ps;
+	}
 	if (j->cmd_status != COMMAND_OK) {
 		/* the board, if the words got that far, for the subject */
 		j->board = j->cmd.board;

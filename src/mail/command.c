@@ -1601,7 +1601,9 @@ static enum command_status parse_words(struct command *out, const struct command
  */
 const char *command_subject_strip(const char *s)
 {
-	static const char *const prefixes[] = { "re", "fwd", "fw", "aw" };
+	/* English, German (AW, WG), Dutch (Antw), Nordic (SV), French (TR), Italian (R, RIF), Polish (Odp) */
+	static const char *const prefixes[] = { "antw", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg", "sv",
+		"tr", "vs", "r" };
 	const char *p = s, *e;
 	size_t i, n;
 
@@ -1856,24 +1858,67 @@ static size_t without_full_stop(const char *s, size_t len)
 	return n;
 }
 
+/*
+ * The line s[0..*len) without the marks a person or a mail program puts
+ * around a command: "*move ...*" (bold made plain text), "`...`", '"...."',
+ * "“...”", "_..._", a leading "- " or "* " of a list item.
+ */
+static void unwrapped(const char **s, size_t *len)
+{
+	static const char *const pairs[][2] = { { "*", "*" }, { "`", "`" }, { "\"", "\"" }, { "'", "'" }, { "_", "_" },
+		{ "\xe2\x80\x9c", "\xe2\x80\x9d" }, { "\xe2\x80\x98", "\xe2\x80\x99" }, { "\xc2\xab", "\xc2\xbb" } };
+	const char *p = *s;
+	size_t n = *len, i, a, b;
+
+	while (n > 0 && (blank(*p) || *p == '\r'))
+		p++, n--;
+	while (n > 0 && (blank(p[n - 1]) || p[n - 1] == '\r'))
+		n--;
+	if (n >= 2 && (p[0] == '-' || p[0] == '*') && blank(p[1]))
+		p += 2, n -= 2;	/* a list item */
+	for (i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		a = strlen(pairs[i][0]);
+		b = strlen(pairs[i][1]);
+		if (n > a + b && memcmp(p, pairs[i][0], a) == 0 && memcmp(p + n - b, pairs[i][1], b) == 0) {
+			p += a;
+			n -= a + b;
+			break;
+		}
+		/* the full stop after the closing mark: "*move ...*." */
+		if (n > a + b + 1 && memcmp(p, pairs[i][0], a) == 0 && (p[n - 1] == '.' || p[n - 1] == '!') &&
+		    memcmp(p + n - 1 - b, pairs[i][1], b) == 0) {
+			p += a;
+			n -= a + b + 1;
+			break;
+		}
+	}
+	*s = p;
+	*len = n;
+}
+
 enum command_status command_parse_line(const struct command_grammar *g, enum command_source source,
     const char *s, size_t len, const struct command_hints *h, struct command *out)
 {
-	enum command_status st;
+	const char *start = s;
+	enum command_status st, st2;
 	struct command *again;
 	size_t cut;
 
 	st = parse_hinted(out, g, source, s, len, h);
-	cut = without_full_stop(s, len);
-	if (st == COMMAND_OK || st == COMMAND_CONTROL || st == COMMAND_TOO_LONG || cut == len || cut == 0)
+	if (st == COMMAND_OK || st == COMMAND_CONTROL || st == COMMAND_TOO_LONG)
 		return st;
-	/* "move 101 alice pw C3." as written is refused: without the full stop, is it a command? */
+	unwrapped(&s, &len);
+	cut = without_full_stop(s, len);
+	if (cut == 0 || (cut == len && s == start))
+		return st;
+	/* "move 101 alice pw C3." or "*move ...*" as written is refused: without the marks, is it a command? */
 	again = malloc(sizeof *again);
 	if (again == NULL)
 		return st;
-	if (parse_hinted(again, g, source, s, cut, h) == COMMAND_OK) {
-		*out = *again;
-		st = COMMAND_OK;
+	st2 = parse_hinted(again, g, source, s, cut, h);
+	if (st2 == COMMAND_OK || (st2 == COMMAND_PLACEMENTS_ONLY && st != COMMAND_PLACEMENTS_ONLY)) {
+		*out = *again;	/* "D4." is placements alone too */
+		st = st2;
 	}
 	free(again);
 	return st;

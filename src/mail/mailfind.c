@@ -24,7 +24,8 @@ struct scan {
 	struct command *complete;	/* the first complete, not weak command */
 	struct command *weak;	/* the first weak one (command_weak) */
 	struct command *tried;	/* the likeliest line that did not parse */
-	bool has_complete, has_weak;
+	struct command *after_colon;	/* "Here is my move: move 101 ...": the first such complete command */
+	bool has_complete, has_weak, has_after_colon;
 	enum command_status tried_st;
 	enum rank tried_rank;
 	size_t lines;
@@ -47,6 +48,32 @@ static enum rank rank_of(const struct command_grammar *g, enum command_status st
 	if (st == COMMAND_UNKNOWN && strstr(c->error, "(did you mean ") != NULL && strpbrk(c->line, "0123456789") != NULL)
 		return RANK_KEYWORD;
 	return RANK_TEXT;
+}
+
+/*
+ * "Here is my move: move 101 alice pw C3": the words after a colon of a
+ * prose line, if they start with a keyword and are a complete command (not
+ * a weak one); the prose before them is never echoed.
+ */
+static void after_colon(const struct command_grammar *g, const char *s, size_t n, size_t rest,
+    const struct command_hints *h, struct scan *sc)
+{
+	const char *colon = memchr(s, ':', n), *t;
+	size_t m;
+
+	if (colon == NULL || colon == s)
+		return;
+	t = colon + 1;
+	while (t < s + n && (*t == ' ' || *t == '\t'))
+		t++;
+	m = n - (size_t)(t - s);
+	if (!command_line_keyword(g, t, m) || command_line_keyword(g, s, n))
+		return;
+	if (command_parse_line(g, COMMAND_FROM_BODY, t, m, h, sc->after_colon) == COMMAND_OK &&
+	    !command_weak(sc->after_colon)) {
+		sc->after_colon->body_rest = rest;
+		sc->has_after_colon = true;
+	}
 }
 
 /* Read the lines of the sender's own text, the first complete command ending the search. */
@@ -87,6 +114,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 			sc->tried_st = st;
 			sc->tried_rank = r;
 		}
+		if (st != COMMAND_OK && !sc->has_after_colon)
+			after_colon(g, s, n, rest, h, sc);
 		s = mailtext_next(s);
 	}
 }
@@ -158,9 +187,9 @@ static enum command_status conflict(struct command *out, const struct command *s
 	*out = *text;
 	masked(subj, a, sizeof a);
 	masked(text, b, sizeof b);
-	snprintf(out->error, sizeof out->error, "the Subject and the text of your mail hold two different commands, "
-	    "so neither was carried out: the Subject '%s', the text '%s'. Send one of them, in the Subject or on "
-	    "the first line of the text", a, b);
+	snprintf(out->error, sizeof out->error, "the Subject and the text of your mail hold two different commands: "
+	    "the Subject '%s', the text '%s'. Send one of them, in the Subject or on the first line of the text",
+	    a, b);
 	return COMMAND_CONFLICT;
 }
 
@@ -217,7 +246,8 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *subj;	/* the whole text is the comment */
 		return COMMAND_OK;
 	}
-	if (sc->has_complete && subj_cmd && subj_st != COMMAND_USAGE && more_than_keyword(subj->line))
+	if (sc->has_complete && subj_cmd && subj_st != COMMAND_OK && subj_st != COMMAND_USAGE &&
+	    more_than_keyword(subj->line))
 		/* "move 101 bob pw E55" above "move 101 bob pw D3": which one was meant? */
 		return conflict(out, subj, sc->complete);
 	if (sc->has_complete) {
@@ -228,19 +258,29 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *subj;
 		return COMMAND_OK;
 	}
+	if (sc->has_after_colon && !subj_cmd) {
+		*out = *sc->after_colon;
+		return COMMAND_OK;
+	}
 	if (sc->has_weak) {
 		*out = *sc->weak;
 		return COMMAND_OK;
 	}
 	if (subj_cmd && sc->tried_rank != RANK_KEYWORD)
 		return subject_error(out, subj, subj_st, sc->lines > 0);
-	if (sc->tried_rank >= RANK_PLACEMENTS) {
+	/*
+	 * an answer to a chat mail, written as one writes an answer ("Sure!",
+	 * "Show me what you have"): the chat command to send; a line starting
+	 * with a keyword and naming a board is a command mistyped
+	 */
+	chat = (res->subject_chat || res->answered.kind == MAILFIND_CHAT) && sc->lines > 0 &&
+	    (sc->tried_rank == RANK_TEXT ||
+	    (sc->tried_rank == RANK_KEYWORD && strpbrk(sc->tried->line, "0123456789") == NULL));
+	if (sc->tried_rank >= RANK_PLACEMENTS && !chat) {
 		*out = *sc->tried;
 		return sc->tried_st;
 	}
-	chat = res->subject_chat || res->answered.kind == MAILFIND_CHAT;
-	if (chat && sc->lines > 0) {
-		/* an answer to a chat mail, written as one writes an answer: the chat command to send */
+	if (chat) {
 		memset(out, 0, sizeof *out);
 		out->grammar = g;
 		out->source = COMMAND_FROM_BODY;
@@ -269,7 +309,7 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 	return empty(out, g, res->subject_board);
 }
 
-/* Digits only, at least one: their value into *v (false if over INT_MAX-ish bounds). */
+/* One to nine digits: their value into *v. */
 static bool digits(const char *s, size_t n, long *v)
 {
 	size_t i;
@@ -285,11 +325,22 @@ static bool digits(const char *s, size_t n, long *v)
 	return true;
 }
 
+/* A time: digits only, at least one. */
+static bool all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return n > 0;
+}
+
 bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfind_answered *a)
 {
 	const char *at, *p[6];
 	size_t np = 0, len[6];
-	long turns, t;
+	long turns;
 
 	memset(a, 0, sizeof *a);
 	if (id == NULL || own_domain == NULL || (at = strrchr(id, '@')) == NULL || strcasecmp(at + 1, own_domain) != 0)
@@ -309,7 +360,7 @@ bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfin
 	if (np != 4 && np != 5)
 		return false;
 	if (!ident_board_parse(p[0], len[0], &a->board) || !digits(p[1], len[1], &turns) ||
-	    !digits(p[np - 1], len[np - 1], &t) || len[2] > IDENT_USERID_MAX)
+	    !all_digits(p[np - 1], len[np - 1]) || len[2] > IDENT_USERID_MAX)
 		return false;
 	a->turns = (int)turns;
 	memcpy(a->userid, p[2], len[2]);
@@ -317,7 +368,7 @@ bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfin
 	if (!ident_userid_ok(a->userid))
 		return false;
 	a->kind = MAILFIND_BOARD;
-	if (np == 5 && len[3] == 4 && strncmp(p[3], "chat", 4) == 0)
+	if (np == 5 && len[3] >= 4 && strncmp(p[3], "chat", 4) == 0)
 		a->kind = MAILFIND_CHAT;
 	else if (np == 5 && !(len[3] == 8 && strncmp(p[3], "reminder", 8) == 0))
 		return false;
@@ -352,6 +403,40 @@ static void answered(const struct mailfind_source *src, struct mailfind_answered
 	memset(a, 0, sizeof *a);
 }
 
+/*
+ * No id of ours answered (a client that drops In-Reply-To): the quoted
+ * board mail's own line "move 101#3 alice <password> <placements>" says
+ * the turn it asked for, when its board is the Subject's.
+ */
+static void answered_by_quote(const char *body, long board, struct mailfind_answered *a)
+{
+	const char *s = body, *m;
+	size_t n, lines = 0, u;
+	long b, t;
+	int used;
+
+	for (; s != NULL && *s != '\0' && lines < MAILFIND_QUOTE_LINES_MAX; s = mailtext_next(s), lines++) {
+		n = mailtext_line_len(s);
+		if (memmem(s, n, "<password>", 10) == NULL || (m = memmem(s, n, "move ", 5)) == NULL)
+			continue;
+		used = 0;
+		if (sscanf(m + 5, "%ld#%ld %n", &b, &t, &used) != 2 || used == 0 || b != board || t < 1 || t > 999999)
+			continue;
+		m += 5 + used;
+		for (u = 0; u < IDENT_USERID_MAX && m + u < s + n && m[u] != ' '; u++)
+			a->userid[u] = m[u];
+		a->userid[u] = '\0';
+		if (!ident_userid_ok(a->userid)) {
+			a->userid[0] = '\0';
+			continue;
+		}
+		a->kind = MAILFIND_BOARD;
+		a->board = b;
+		a->turns = (int)t - 1;
+		return;
+	}
+}
+
 enum command_status mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
     struct command *out, struct mailfind_result *res)
 {
@@ -369,8 +454,10 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	res->subject_board = command_subject_board(stripped);
 	res->subject_chat = command_subject_chat(stripped);
 	answered(src, &res->answered);
+	if (res->answered.kind == MAILFIND_NONE && res->subject_board > 0 && src->body != NULL)
+		answered_by_quote(src->body, res->subject_board, &res->answered);
 	h.subject_board = res->subject_board;
-	buf = calloc(5, sizeof *buf);	/* large (625 placements each): not on the stack */
+	buf = calloc(6, sizeof *buf);	/* large (625 placements each): not on the stack */
 	if (buf == NULL) {
 		memset(out, 0, sizeof *out);
 		out->grammar = g;
@@ -381,6 +468,7 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	sc.complete = &buf[1];
 	sc.weak = &buf[2];
 	sc.tried = &buf[3];
+	sc.after_colon = &buf[5];
 	if (res->subject_board == 0 && command_line_keyword(g, stripped, strlen(stripped)))
 		subj_st = command_parse_line(g, COMMAND_FROM_SUBJECT, stripped, strlen(stripped), &h, &buf[4]);
 	if (src->body != NULL)

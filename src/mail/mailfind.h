@@ -24,20 +24,23 @@
  *      way to a complete command in the text.
  *   4. Nothing complete: the error is that of the line the player most
  *      likely meant for the command: the Subject's if it starts with a
- *      keyword and no line of the text does; else the first line of the
- *      text starting with a keyword (or one edit from one, "mvoe"); else the
- *      first line of placements alone (COMMAND_PLACEMENTS_ONLY); else, for
- *      an answer to a chat mail (its Subject, or an id of ours it answers),
- *      COMMAND_CHAT_ANSWER; else the first line of the text, named masked,
- *      with where a command must stand and, for the Subject's board, an
- *      example.
+ *      keyword and no line of the text does; else, for an answer to a chat
+ *      mail (its Subject, or an id of ours it answers) whose lines are
+ *      prose (or start with a keyword but name no board: "Show me!"),
+ *      COMMAND_CHAT_ANSWER; else the first line of the text starting with a
+ *      keyword (or one edit from one and naming a board, "mvoe 101 ...");
+ *      else the first line of placements alone (COMMAND_PLACEMENTS_ONLY);
+ *      else the first line of the text, named masked, with where a command
+ *      must stand and, for the Subject's board, an example.
  *
  * What the mail answers (struct mailfind_answered) is read from the ids
  * of In-Reply-To and References that are the server's: a board mail is
  * <board>.<turn>.<userid>.<time>@<domain> (reply.c), a reminder
  * <board>.<turn>.<userid>.reminder.<time>@..., a chat mail
- * <board>.<turn>.<userid>.chat.<time>@...; <turn> is the number of turns
- * played when it was sent, <userid> its reader.
+ * <board>.<turn>.<userid>.chat<hash>.<time>@...; <turn> is the number of turns
+ * played when it was sent, <userid> its reader.  Without such an id, under
+ * a Subject naming a board, the quoted board mail's line "move 101#3 alice
+ * <password> ..." tells the turn it asked for.
  *
  * To extend: a new source (a reply token in the Subject, placements
  * replied alone) is a member of struct mailfind_source or of struct
@@ -54,6 +57,7 @@
 #include "mail/command.h"
 
 #define MAILFIND_LINES_MAX 100	/* lines of text tried as the command: a command stands near the top */
+#define MAILFIND_QUOTE_LINES_MAX 400	/* lines searched for a quoted board mail's turn */
 
 /* A mail's sources of a command.  Every pointer is borrowed; any may be NULL. */
 struct mailfind_source {

@@ -713,8 +713,12 @@ static bool html_tag_is(const char *s, size_t n, const char *name)
  * it: tags dropped (those that break a line or a block become a newline),
  * the content of <head>, <script> and <style> dropped, comments dropped,
  * character entities decoded.  Runs of blanks the HTML layout made are
- * collapsed.  Never longer than the input plus one byte per tag.  NULL
- * when out of memory; the caller owns the result.
+ * collapsed.  The lines inside a <blockquote> (the quoted mail of Apple
+ * Mail's, Gmail's and Thunderbird's HTML replies) start with "> ", as a
+ * plain text reply quotes, so that no command is taken from them
+ * (mailtext.h).  Never longer than the input plus one byte: a line break
+ * and its "> " (3 bytes) stand for a tag of 4 bytes or more.  NULL when out
+ * of memory; the caller owns the result.
  */
 static char *html_to_text(const char *h, size_t n, size_t *outlen)
 {
@@ -725,6 +729,7 @@ static char *html_to_text(const char *h, size_t n, size_t *outlen)
 	size_t i = 0, o = 0, k, used;
 	const char *skip_to = NULL;	/* inside a hidden element: its end tag */
 	bool space = false;
+	unsigned quote = 0;	/* <blockquote> depth */
 
 	if (out == NULL)
 		return NULL;
@@ -754,6 +759,10 @@ static char *html_to_text(const char *h, size_t n, size_t *outlen)
 							o--;
 						out[o++] = '\n';
 						space = false;
+						if (strcmp(breaks[k], "blockquote") == 0 && h[i + 1] == '/')
+							quote -= quote > 0;
+						else if (strcmp(breaks[k], "blockquote") == 0)
+							quote++;
 						break;
 					}
 			}
@@ -773,6 +782,10 @@ static char *html_to_text(const char *h, size_t n, size_t *outlen)
 			continue;
 		}
 		space = false;
+		if (quote > 0 && (o == 0 || out[o - 1] == '\n')) {
+			out[o++] = '>';
+			out[o++] = ' ';
+		}
 		if (h[i] == '&' && (k = html_entity(h + i + 1, n - i - 1, ent, &used)) > 0 && k <= used + 1) {
 			memcpy(out + o, ent, k);
 			o += k;

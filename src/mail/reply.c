@@ -1708,7 +1708,7 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	struct text t = { 0 };
 	enum reply_status st = REPLY_NOMEM;
 	char *section = NULL, *kept, intro[REPLY_ERR_MAX];
-	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL;
+	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL, *note = NULL;
 	struct html_mail hm = { .title = subject };
 	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to_addr, .to_name = to_name,
 	    .g = g };
@@ -1758,13 +1758,24 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 		goto out;
 	if (!split_send(error, why, sizeof why, send, sizeof send))
 		goto out;
+	/* a reply to an old board mail: the note, then the board, and the command to send only after them */
+	if (g != NULL && rc->note[0] != '\0') {
+		struct text nt = { 0 };
+
+		tprintf(&nt, "%s\n\n%s\n", rc->note, section);
+		note = tfinish(&nt);
+		if (note == NULL)
+			goto out;
+		section[0] = '\0';
+	}
+	var(&rp.vs, "note_section", note != NULL ? note : "");
 	var(&rp.vs, "error", why);
 	var(&rp.vs, "send_section", send);
 	var(&rp.vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
 	var(&rp.vs, "board_section", section);
 	if (g != NULL) {
-		snprintf(intro, sizeof intro, "%s\nYour command: %s", error,
-		    command != NULL && command[0] != '\0' ? command : "(no command found)");
+		snprintf(intro, sizeof intro, "%s%s%s\nYour command: %s", rc->note, rc->note[0] != '\0' ? "\n" : "",
+		    error, command != NULL && command[0] != '\0' ? command : "(no command found)");
 		hm.intro = intro;
 		hm.stop = stopped_plain;
 		hm.upto = g->nturns;
@@ -1776,6 +1787,7 @@ out:
 	free(stopped);
 	free(stopped_plain);
 	free(section);
+	free(note);
 	return st;
 }
 
@@ -2149,11 +2161,18 @@ out:
 enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
     const struct reply_player *to, struct reply_mail *out)
 {
-	char subject[200], board[24], status[200], *quoted = NULL, *answer = NULL;
-	/* in the board's thread (its root id in References), as the board's mails are */
+	char subject[200], board[24], status[200], *quoted = NULL, *answer = NULL, id_user[IDENT_USERID_MAX + 16];
+	/*
+	 * in the board's thread (its root id in References), as the board's
+	 * mails are; its own id <101.7.bob.chatHASH.T@domain> tells an answer to
+	 * it (mailfind.h)
+	 */
 	struct reply_parts rp = { .tmpl = "chat", .subject = subject, .to_addr = to->address,
-	    .to_name = to->fullname, .g = g };
+	    .to_name = to->fullname, .g = g, .id_board = g->board, .id_turn = g->nturns, .id_user = id_user };
 	enum reply_status st = REPLY_NOMEM;
+
+	/* "chat" and the incoming mail's hash: two chats to one reader in one second differ */
+	snprintf(id_user, sizeof id_user, "%s.chat%08x", to->userid, rc->hash + rc->counter);
 
 	snprintf(subject, sizeof subject, "Oust Board %ld chat from %s", g->board, sender);
 	if (to->token != NULL && to->token[0] != '\0' && to->role == REPLY_ROLE_PLAYER)
@@ -2200,6 +2219,44 @@ out:
 	st = reply_finish(rc, st, &rp, out);
 	free(answer);
 	free(quoted);
+	return st;
+}
+
+enum reply_status reply_chat_answer(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const char *userid, const char *text, struct reply_mail *out)
+{
+	char subject[200], board[24];
+	struct reply_parts rp = { .tmpl = "chatanswer", .subject = subject, .to_addr = to_addr,
+	    .to_name = to_name, .g = g };
+	struct text t = { 0 };
+	enum reply_status st = REPLY_NOMEM;
+	const char *p = text, *nl;
+	char *block;
+
+	snprintf(subject, sizeof subject, "Oust Board %ld chat not sent", g->board);
+	snprintf(board, sizeof board, "%ld", g->board);
+	/* the command and the text as one block, indented alike, to copy whole */
+	tprintf(&t, "    chat %ld %s <password>\n", g->board, userid);
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			tputs(&t, "    ");
+		tadd(&t, p, (size_t)(nl - p));
+		tputs(&t, "\n");
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	block = tfinish(&t);
+	if (block == NULL)
+		goto out;
+	var(&rp.vs, "board", board);
+	var(&rp.vs, "userid", userid);
+	var(&rp.vs, "block", block);
+	st = REPLY_OK;
+out:
+	st = reply_finish(rc, st, &rp, out);
+	free(block);
 	return st;
 }
 

@@ -88,6 +88,8 @@ const char *reply_status_str(enum reply_status st);
 char *reply_wrap(const char *text);
 
 /* What the replies to one incoming mail share.  Plain value; reply_init() fills it. */
+#define REPLY_NOTE_MAX 240	/* bytes of reply_ctx.note */
+
 struct reply_ctx {
 	const struct config *cfg;
 	const char *home;
@@ -113,6 +115,12 @@ struct reply_ctx {
 	 */
 	const char *error_token;
 	const char *error_player;
+	/*
+	 * Said first in an error, the board right after it and the command to
+	 * send only then: "You answered the mail of turn 2; board 101 is now
+	 * at turn 6: ..." (a reply to an old board mail); "" for none.
+	 */
+	char note[REPLY_NOTE_MAX];
 };
 
 /* One composed reply: recipient and message. */
@@ -344,6 +352,14 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 /* chat, to its sender: text went to readers (user ids, "bob"); "Oust Board 101 chat sent". */
 enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, const char *readers, const char *text, struct reply_mail *out);
+
+/*
+ * An answer to a chat mail that holds no command (mailfind.h), to its
+ * sender: the chat command to send for board g as userid, text (the
+ * sender's own, quoted mail cut) below it, ready to copy.
+ */
+enum reply_status reply_chat_answer(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct game *g, const char *userid, const char *text, struct reply_mail *out);
 
 #define REPLY_PLACEMENTS_MAX 4100	/* bytes of the placements a preview quotes ("C3,D4,..."), cut beyond */
 

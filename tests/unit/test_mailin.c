@@ -494,6 +494,16 @@ static void test_misc(void)
 	ok_int(parse_str("From: a@example.org\nSubject: again\n\nx\n", &m), MAILIN_OK, "parse after a second init");
 	ok_str(m.subject, "again", "parse after a second init: subject");
 	mailin_message_release(&m);
+
+	/* an HTML-only reply: the lines of its <blockquote> quoted as plain text quotes them */
+	ok_int(parse_str("From: a@example.org\nSubject: Re: x\nContent-Type: text/html\n\n<div>Hi,</div><div>show&nbsp;101"
+	    "</div><blockquote type=\"cite\"><div>move 101 a pw A5</div><blockquote>deeper</blockquote></blockquote>"
+	    "<div>after</div>\n", &m), MAILIN_OK, "HTML with a blockquote");
+	ok(strstr(m.body, "\n> move 101 a pw A5\n") != NULL && strstr(m.body, "\n> deeper\n") != NULL,
+	    "HTML: the quoted lines start with '> '");
+	ok(strstr(m.body, "\nHi,\n") != NULL && strstr(m.body, "> after") == NULL && strstr(m.body, "> Hi") == NULL,
+	    "HTML: the lines outside the blockquote do not");
+	mailin_message_release(&m);
 }
 
 /* format=flowed (RFC 3676): soft breaks undone before the command is read. */
