@@ -337,7 +337,7 @@ static void coord_row(struct strbuf *b, int size, bool first)
 static void link_cell(struct strbuf *b, const struct html_links *links, enum html_link kind, bool hex,
     const char *name)
 {
-	strbuf_puts(b, hex ? "<td colspan=2 style=\"background:" HTML_HEX_HOLE ";border-radius:50%\">" : "<td>");
+	strbuf_puts(b, hex ? "<td colspan=2 style=background:" HTML_HEX_HOLE ";border-radius:50%>" : "<td>");
 	PUT(b, "<a href=\"");
 	html_escape(b, links->href);
 	strbuf_puts(b, name);
