@@ -260,6 +260,12 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	enum pwcheck_verdict v;
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	/* a line quoted back may hold a reply token: masked (TOKEN_MASK is shorter than a token) */
+	text = token_mask(msg);
+	if (text != NULL)
+		snprintf(msg, sizeof msg, "%s", text);
+	free(text);
+	text = NULL;
 	v = job_password_settled(j, who);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);

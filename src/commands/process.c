@@ -221,6 +221,13 @@ static enum process_status handle(struct job *j)
 	bool ready;
 
 	j->masked = j->by_token ? replytoken_masked(j) : command_mask(&j->cmd);
+	if (j->masked != NULL) {
+		/* a reply token is a secret: never in the log nor in an echo (replytoken.h) */
+		char *t = token_mask(j->masked);
+
+		free(j->masked);
+		j->masked = t;
+	}
 	if (j->masked == NULL)
 		return job_no_memory(j);
 	if (j->by_token && j->token_error[0] != '\0') {
