@@ -346,9 +346,9 @@ enum process_status replytoken_keep_part(struct job *j, struct game *g)
 		free(pts);
 		return job_refuse(j, g, "the turn cannot be kept in parts: %s", i < c->nplacements ? "too long" : why);
 	}
-	snprintf(notice, sizeof notice, "You began turn %d with %s, which captured: place again to\nfinish it "
-	    "by reply. Only you see this board: until your turn ends,\nyour opponent and the board's page see the "
-	    "position before it.\nA whole turn sent with your password replaces this part.", g->rg.turn, g->pending);
+	snprintf(notice, sizeof notice, "You began turn %d with %s, which captured: place again to finish it "
+	    "by reply. Only you see this board: until your turn ends, your opponent and the board's page see the "
+	    "position before it. A whole turn sent with your password replaces this part.", g->rg.turn, g->pending);
 	memset(&ev, 0, sizeof ev);
 	ev.what = REPLY_MOVE;
 	ev.actor = j->user.userid;
