@@ -272,8 +272,8 @@ enum process_status play_run(struct job *j)
 	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
 		return offer_run(j);
 	if (command_is(&j->cmd, "move")) {
-		if (j->by_token) {
-			/* a turn in parts: the part sent before comes first (replytoken.h) */
+		if (j->by_token && strcmp(game_player_to_move(g), userid) == 0) {
+			/* a turn in parts: the part sent before comes first (replytoken.h); the mover's alone */
 			ps = replytoken_continue(j, g, &refused);
 			if (ps != PROCESS_OK || refused)
 				return ps;
@@ -283,7 +283,8 @@ enum process_status play_run(struct job *j)
 			return ps;
 		if (gs == GAME_ILLEGAL_TURN && rep.status == RULES_TURN_TOO_SHORT && j->by_token)
 			return replytoken_keep_part(j, g);
-	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0') {
+	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0' &&
+	    strcmp(game_player_to_move(g), userid) == 0) {
 		return job_refuse(j, g, "you began turn %d with %s: a swap is only possible before any placement "
 		    "of the turn. Finish the turn by reply, or send the whole turn (or swap) with your password, "
 		    "which replaces the part sent", g->rg.turn, g->pending);

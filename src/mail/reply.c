@@ -1722,7 +1722,8 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 		const char *p;
 
 		/* a turn begun by reply (game.h's pending): its part counted, and no links from the board before it */
-		for (p = g->pending; *p != '\0'; p++)
+		/* the part is the mover's alone: the opponent never learns of it */
+		for (p = g->pending; *p != '\0' && strcmp(game_player_to_move(g), rc->error_player) == 0; p++)
 			part += p == g->pending || *p == ',';
 		if (part > 0)
 			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]", g->rg.turn,
