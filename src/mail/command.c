@@ -1085,7 +1085,7 @@ static enum command_status usage(struct command *out, const struct keyword *k, c
 		for (s = 0; s < l.m; s++)
 			unsure += !slot_empty(&l, s) && !slot_word(&l, s, &j);
 		if (used > 0)
-			ADD(" ");
+			ADD(", ");
 		if (unsure == 0) {
 			/* every reading leaves the same slots empty: "your user id, your password and <placements>" */
 			for (s = 0; s < l.m; s++)
@@ -1483,7 +1483,7 @@ static enum command_status parse_row(struct command *out, const struct command_g
 	if (k->slots[0] == 'v' && na > 0 && word_is(&a[0], "new"))
 		return parse_study(out, k, a, na);
 	if (tail == 0 ? na != fixed : tail == 'L' || tail == 'T' ? na < fixed + 1 :
-	    tail == 'C' || tail == 'W' ? na < fixed || na > fixed + 1 : tail != '*' && na < fixed)
+	    tail == 'C' || tail == 'W' ? na < fixed || na > fixed + 1 : na < fixed)
 		return usage(out, k, a, na);
 	for (i = 0; i < fixed && st == COMMAND_OK; i++)
 		st = parse_slot(out, k, i, &a[i], &passwords);
@@ -1601,8 +1601,11 @@ static enum command_status parse_words(struct command *out, const struct command
  */
 const char *command_subject_strip(const char *s)
 {
-	/* English, German (AW, WG), Dutch (Antw), Nordic (SV), French (TR), Italian (R, RIF), Polish (Odp) */
-	static const char *const prefixes[] = { "antw", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg", "sv",
+	/*
+	 * English, German (AW, WG), Dutch (Antw), Nordic (SV), French (TR),
+	 * Italian (R, RIF), Polish (Odp); and "Oust:" before a command
+	 */
+	static const char *const prefixes[] = { "antw", "oust", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg", "sv",
 		"tr", "vs", "r" };
 	const char *p = s, *e;
 	size_t i, n;
@@ -1926,9 +1929,14 @@ enum command_status command_parse_line(const struct command_grammar *g, enum com
 
 long command_subject_board(const char *stripped)
 {
+	char line[COMMAND_LINE_MAX + 1];
 	struct word w[4];
-	size_t n = split(stripped, w, 4), i = 0;
+	size_t n, i = 0;
 	long board;
+
+	snprintf(line, sizeof line, "%s", stripped);
+	unicode_blanks(line);
+	n = split(line, w, 4);
 
 	if (n > 0 && word_is(&w[0], "new"))
 		i = 1;	/* the Subject of a new board's mail */
@@ -1940,8 +1948,13 @@ long command_subject_board(const char *stripped)
 
 bool command_subject_chat(const char *stripped)
 {
+	char line[COMMAND_LINE_MAX + 1];
 	struct word w[5];
-	size_t n = split(stripped, w, 5);
+	size_t n;
+
+	snprintf(line, sizeof line, "%s", stripped);
+	unicode_blanks(line);
+	n = split(line, w, 5);
 
 	return command_subject_board(stripped) > 0 && n == 5 && word_is(&w[3], "chat") && word_is(&w[4], "from");
 }

@@ -53,7 +53,8 @@ static enum rank rank_of(const struct command_grammar *g, enum command_status st
 /*
  * "Here is my move: move 101 alice pw C3": the words after a colon of a
  * prose line, if they start with a keyword and are a complete command (not
- * a weak one); the prose before them is never echoed.
+ * a weak one); the prose before them is never echoed.  "My move: D4":
+ * placements alone, the line the error is about if no likelier one is.
  */
 static void after_colon(const struct command_grammar *g, const char *s, size_t n, size_t rest,
     const struct command_hints *h, struct scan *sc)
@@ -67,13 +68,65 @@ static void after_colon(const struct command_grammar *g, const char *s, size_t n
 	while (t < s + n && (*t == ' ' || *t == '\t'))
 		t++;
 	m = n - (size_t)(t - s);
-	if (!command_line_keyword(g, t, m) || command_line_keyword(g, s, n))
+	if (command_line_keyword(g, s, n))
 		return;
+	if (!command_line_keyword(g, t, m)) {
+		/* "My move: D4": placements alone, answered with the command to send */
+		if (sc->tried_rank < RANK_PLACEMENTS &&
+		    command_parse_line(g, COMMAND_FROM_BODY, t, m, h, sc->after_colon) == COMMAND_PLACEMENTS_ONLY) {
+			*sc->tried = *sc->after_colon;
+			sc->tried->body_rest = rest;
+			sc->tried_st = COMMAND_PLACEMENTS_ONLY;
+			sc->tried_rank = RANK_PLACEMENTS;
+		}
+		return;
+	}
 	if (command_parse_line(g, COMMAND_FROM_BODY, t, m, h, sc->after_colon) == COMMAND_OK &&
 	    !command_weak(sc->after_colon)) {
 		sc->after_colon->body_rest = rest;
 		sc->has_after_colon = true;
 	}
+}
+
+/*
+ * "move 101 bob pw" and "D4,E5" on the next line: a command a mail program
+ * wrapped without format=flowed.  If the next line is placements alone and
+ * the two joined parse as a complete command, it is the command (true),
+ * the comment after both.
+ */
+static bool joined(const struct command_grammar *g, const char *s, size_t n, const char *body,
+    const struct command_hints *h, struct scan *sc)
+{
+	char line[COMMAND_LINE_MAX + 1];
+	const char *next = mailtext_next(s);
+	size_t m;
+
+	if (next == NULL || !command_line_keyword(g, s, n))
+		return false;
+	m = mailtext_line_len(next);
+	if (mailtext_kind(next, m) != MAILTEXT_TEXT || n + 1 + m > COMMAND_LINE_MAX)
+		return false;
+	/* only placements run on: "chat 101 bob" and "Hello there" is no password "Hello" */
+	if (command_parse_line(g, COMMAND_FROM_BODY, next, m, h, sc->complete) != COMMAND_PLACEMENTS_ONLY)
+		return false;	/* (sc->complete is free until has_complete: sc->line is the caller's) */
+	memcpy(line, s, n);
+	line[n] = ' ';
+	memcpy(line + n + 1, next, m);
+	line[n + 1 + m] = '\0';
+	if (command_parse_line(g, COMMAND_FROM_BODY, line, n + 1 + m, h, sc->complete) != COMMAND_OK ||
+	    command_weak(sc->complete))
+		return false;
+	sc->complete->body_rest = (size_t)(next - body) + m + (next[m] == '\n');
+	sc->has_complete = true;
+	return true;
+}
+
+/* Does s[0..n) end with a comma (blanks aside)? */
+static bool ends_with_comma(const char *s, size_t n)
+{
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		n--;
+	return n > 0 && s[n - 1] == ',';
 }
 
 /* Read the lines of the sender's own text, the first complete command ending the search. */
@@ -101,6 +154,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 		rest = (size_t)(s - body) + n + (s[n] == '\n');
 		st = command_parse_line(g, COMMAND_FROM_BODY, s, n, h, sc->line);
 		sc->line->body_rest = rest;
+		if (st == COMMAND_OK && ends_with_comma(s, n) && joined(g, s, n, body, h, sc))
+			return;	/* "move 101 bob pw A1,B2," and "C3" below */
 		if (st == COMMAND_OK && !command_weak(sc->line)) {
 			*sc->complete = *sc->line;
 			sc->has_complete = true;
@@ -114,6 +169,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 			sc->tried_st = st;
 			sc->tried_rank = r;
 		}
+		if (st == COMMAND_USAGE && joined(g, s, n, body, h, sc))
+			return;
 		if (st != COMMAND_OK && !sc->has_after_colon)
 			after_colon(g, s, n, rest, h, sc);
 		s = mailtext_next(s);
@@ -254,7 +311,8 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *sc->complete;
 		return COMMAND_OK;
 	}
-	if (subj_ok) {
+	if (subj_ok && sc->tried_rank <= RANK_TEXT) {
+		/* a weak Subject ("Help with my move"), unless the text holds a mistyped command or placements */
 		*out = *subj;
 		return COMMAND_OK;
 	}
@@ -262,11 +320,12 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 		*out = *sc->after_colon;
 		return COMMAND_OK;
 	}
-	if (sc->has_weak) {
+	if (sc->has_weak && sc->tried_rank <= RANK_TEXT) {
+		/* "help me please", unless a mistyped command or placements say what was meant */
 		*out = *sc->weak;
 		return COMMAND_OK;
 	}
-	if (subj_cmd && sc->tried_rank != RANK_KEYWORD)
+	if (subj_cmd && !subj_ok && sc->tried_rank != RANK_KEYWORD)
 		return subject_error(out, subj, subj_st, sc->lines > 0);
 	/*
 	 * an answer to a chat mail, written as one writes an answer ("Sure!",
@@ -437,6 +496,20 @@ static void answered_by_quote(const char *body, long board, struct mailfind_answ
 	}
 }
 
+/*
+ * "move 101 alice <password> A5", copied from a board mail as it stands:
+ * the placeholder is no password to try (it would count as a wrong one).
+ */
+static enum command_status placeholder(struct command *out, enum command_status st)
+{
+	if (st != COMMAND_OK || (strcasecmp(out->password, "<password>") != 0 &&
+	    strcasecmp(out->new_password, "<password>") != 0))
+		return st;
+	snprintf(out->error, sizeof out->error, "<password> stands for your password: write your password in its "
+	    "place");
+	return COMMAND_BAD_PASSWORD;
+}
+
 enum command_status mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
     struct command *out, struct mailfind_result *res)
 {
@@ -474,7 +547,7 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	if (src->body != NULL)
 		scan_text(g, src->body, &h, &sc);
 	res->text_lines = sc.lines;
-	st = choose(g, src, res, stripped, &buf[4], subj_st, &sc, out);
+	st = placeholder(out, choose(g, src, res, stripped, &buf[4], subj_st, &sc, out));
 	free(buf);
 	return st;
 }

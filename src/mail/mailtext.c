@@ -256,7 +256,7 @@ static enum quote_start quote_start(const char *s, size_t len)
 /*
  * A sign-off is a few words with no sentence in it ("Sent from my phone,
  * so short. Good luck" is a comment): at most SIGNOFF_WORDS words, no
- * '.', '!' or '?' but at the end.
+ * '.', '!' or '?' before a blank.
  */
 #define SIGNOFF_WORDS 8
 
@@ -265,7 +265,8 @@ static bool few_words(const char *s, size_t len)
 	size_t i, words = 0;
 
 	for (i = 0; i < len; i++) {
-		if ((s[i] == '.' || s[i] == '!' || s[i] == '?') && i + 1 < len)
+		/* a sentence ends inside ("... short. Good luck"); "aka.ms/x" in a link does not */
+		if ((s[i] == '.' || s[i] == '!' || s[i] == '?') && i + 1 < len && blank(s[i + 1]))
 			return false;
 		if (!blank(s[i]) && (i == 0 || blank(s[i - 1])))
 			words++;

@@ -56,8 +56,19 @@ static void test_greetings(void)
 	ok_int(find("", "Help me if this is wrong:\nmove 101 alice pw A5\n"), COMMAND_OK, "a prose 'help ...' line");
 	ok(command_is(&cmd, "move"), "... gives way to a complete command below it");
 	ok_int(find("", "help me please\n"), COMMAND_OK, "'help me please' alone is help");
+	ok_int(find("", "move 101 bob D4\nhelp me please\n"), COMMAND_USAGE, "a mistyped move above a 'help me'");
+	ok_str(cmd.line, "move 101 bob D4", "... is the line the error is about");
 	ok_int(find("", "Here is my move: move 101 alice pw A5\nbye\n"), COMMAND_OK, "a command after a colon");
 	ok_str(cmd.line, "move 101 alice pw A5", "... without the prose before it");
+	ok_int(find("", "move 101 alice pw\nA5, B1\nthanks\n"), COMMAND_OK, "placements wrapped to the next line");
+	ok_int((int)cmd.nplacements, 2, "... joined");
+	ok_int(find("", "move 101 alice pw A5,\nB1, C2\n"), COMMAND_OK, "placements after a comma, wrapped");
+	ok_int((int)cmd.nplacements, 3, "... joined");
+	ok_int(find("", "chat 101 alice\nHello there\n"), COMMAND_USAGE, "a text on the next line is not joined");
+	ok_int(find("", "register bob\nMy password is\n"), COMMAND_USAGE, "... nor a name");
+	ok_int(find("Oust: move 101 alice pw A5", ""), COMMAND_OK, "'Oust:' before a command in the Subject");
+	ok_int(find("Re: Oust Board 101 alice", "Hi,\nMy move: D4\n"), COMMAND_PLACEMENTS_ONLY, "placements after a colon");
+	ok_str(cmd.line, "D4", "... the placements alone, not the prose");
 	ok_int(find("", "Hi\nmove 101 alice pw A5\nmove 101 alice pw B1\n"), COMMAND_OK, "two commands");
 	ok_str(cmd.placements[0].name, "A5", "... the first one runs");
 }
@@ -83,6 +94,7 @@ static void test_signatures(void)
 {
 	static const char *const signoffs[] = { "-- ", "--", "Sent from my iPhone", "Sent from my Android",
 		"Sent from my Samsung Galaxy smartphone.", "Get Outlook for iOS", "Get Outlook for Android",
+		"Get Outlook for iOS<https://aka.ms/o0ukef>",
 		"Von meinem iPhone gesendet", "Envoy\xc3\xa9 de mon iPhone", "Sent from Mail for Windows",
 		"-----Original Message-----", "Am 14.11.2023 um 23:10 schrieb Oust <oust@example.net>:",
 		"On Tue, Nov 14, 2023 at 11:10 PM Oust <oust@example.net> wrote:" };
@@ -118,7 +130,13 @@ static void test_subject(void)
 	ok_int(cmd.source, COMMAND_FROM_BODY, "... the text's, with its comment");
 	ok_int(find("help me please", "move 101 alice pw A5\n"), COMMAND_OK, "a weak Subject");
 	ok(command_is(&cmd, "move"), "... gives way to the text");
+	ok_int(find("Help with my move", "move 101 bob D4\n"), COMMAND_USAGE, "a weak Subject over a mistyped move");
+	ok_int(cmd.source, COMMAND_FROM_BODY, "... the move's error");
+	ok_int(find("Help with my move", "Hi Bob\n"), COMMAND_OK, "a weak Subject over prose");
+	ok(command_is(&cmd, "help"), "... is help");
 	ok_int(find("queue", "queue 101 alice pw E1 => A1\n"), COMMAND_OK, "a 'queue' Subject falls through to the text");
+	ok_int(find("queue", ""), COMMAND_USAGE, "'queue' alone: its usage (its words were read past the line's end)");
+	ok(strstr(cmd.error, "queue needs: ") != NULL, "... says what it needs: %s", cmd.error);
 	ok_int(find("show", "show 101\n"), COMMAND_OK, "a 'show' Subject too");
 	ok_int(find("move 101 alice pw E55", "move 101 alice pw A5\n"), COMMAND_CONFLICT,
 	    "a wrong Subject command over a right one in the text: neither runs");
@@ -137,6 +155,9 @@ static void test_errors(void)
 	    "must stand on a line of its own, at the start of the mail or in the Subject. Send: move 101 <userid> "
 	    "<password> <placements>", "... the line named masked, where a command stands, an example");
 	ok_str(masked(), "Hi ****", "... masked in the log too");
+	ok_int(find("", "move 101 alice <password> A5\n"), COMMAND_BAD_PASSWORD, "the placeholder copied as it stands");
+	ok(strstr(cmd.error, "write your password in its place") != NULL, "... is not tried as a password");
+	ok_str(masked(), "move 101 alice **** A5", "... and masked");
 	ok_int(find("", "Hello Bob\n"), COMMAND_UNKNOWN, "'Hello' is not taken for a mistyped help");
 	ok(strstr(cmd.error, "no command found") != NULL, "... but for prose");
 	ok_int(find("", "Hi\nmvoe 101 alice pw A5\n"), COMMAND_UNKNOWN, "a mistyped keyword below a greeting");
