@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands/admincmd.h"
+#include "store/tokens.h"
 
 static void guess_address(char *buf, size_t size)
 {
@@ -66,6 +67,7 @@ static bool dir_has_entries(const char *path)
  */
 enum admin_status admin_init(struct admin *a)
 {
+	unsigned char secret[TOKENS_SECRET_BYTES];
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX], from[MAILADDR_MAX + 1], exe[PATH_MAX], home[PATH_MAX];
 	char rc[PATH_MAX + 64], *dir, *text = NULL;
 	struct store *st = NULL;
@@ -115,6 +117,14 @@ enum admin_status admin_init(struct admin *a)
 	ss = store_write_file(st, CONFIG_FILE, text, len);
 	if (ss != STORE_OK) {
 		store_complain(st, "%s", store_error(st));
+		as = admin_of_store(ss);
+		goto out;
+	}
+	/* the reply tokens' secret (store/tokens.h), 0600 as every file of the home */
+	ss = tokens_secret(st, a->cfg.lock_timeout_ms, secret, err);
+	explicit_bzero(secret, sizeof secret);
+	if (ss != STORE_OK) {
+		store_complain(st, "%s", err);
 		as = admin_of_store(ss);
 		goto out;
 	}

@@ -1,9 +1,13 @@
 /* boardmail: the mails of one change of a board.  See boardmail.h. */
 #include "commands/boardmail.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
+#include "commands/replytoken.h"
+#include "store/tokens.h"
 #include "store/vacations.h"
 
 const char *boardmail_status_str(enum boardmail_status s)
@@ -58,6 +62,7 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 	struct audience_member *who = NULL;
 	enum boardmail_status result = BOARDMAIL_OK;
 	struct reply_player p;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
 	size_t count = 0, i;
 
 	*mails = NULL;
@@ -84,6 +89,13 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 		p.address = who[i].user.address;
 		p.fullname = who[i].user.fullname;
 		p.role = boardmail_role(who[i].via);
+		p.token = NULL;
+		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
+			/* without its token (a file that cannot be read), the mail still goes: a password plays */
+			if (replytoken_of(st, g->board, &who[i].user, token, err) != STORE_OK)
+				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
+			p.token = token;
+		}
 		*rs = reply_game(rc, g, ev, &p, &(*mails)[*n]);
 		if (*rs != REPLY_OK) {
 			result = BOARDMAIL_REPLY;
@@ -97,6 +109,7 @@ out:
 		*mails = NULL;
 		*n = 0;
 	}
+	explicit_bzero(token, sizeof token);
 	free(who);
 	return result;
 }

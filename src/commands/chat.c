@@ -24,6 +24,7 @@
 
 #include "commands/job.h"
 #include "commands/mailcmd.h"
+#include "commands/replytoken.h"
 #include "commands/robot.h"
 #include "store/throttle.h"
 
@@ -123,7 +124,7 @@ enum process_status chat_run(struct job *j)
 		return job_refuse(j, g, "your opponent on board %ld is %s, which reads no mail: there is nobody "
 		    "to chat with", g->board, ROBOT_USERID);
 	/* the mail's own words, cut as a move's comment is (command.h) */
-	text = command_comment(&j->cmd, j->in.body);
+	text = replytoken_comment(&j->cmd, j->in.body);
 	if (text == NULL)
 		return job_no_memory(j);
 	if (text[0] == '\0') {

@@ -266,6 +266,12 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	enum pwcheck_verdict v;
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	/* a line quoted back may hold a reply token: masked (TOKEN_MASK is shorter than a token) */
+	text = token_mask(msg);
+	if (text != NULL)
+		snprintf(msg, sizeof msg, "%s", text);
+	free(text);
+	text = NULL;
 	v = job_password_settled(j, who);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
@@ -288,12 +294,18 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	free(text);
 	if (g != NULL && g->board == j->board)
 		fresh_send(msg, sizeof msg, g);
+	if (j->token_now[0] != '\0' && g != NULL && g->board == j->board && !game_over(g) && !game_is_open(g)) {
+		/* a token reply refused: the answer carries the token again, for the turn now (replytoken.h) */
+		j->rc.error_token = j->token_now;
+		j->rc.error_player = j->user.userid;
+	}
 	old_mail_note(j, g);
 	if (j->rc.note[0] != '\0')
 		board_above(msg);
 	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
 	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
 	j->rc.note[0] = '\0';
+	j->rc.error_token = NULL;
 	if (peeked)
 		game_release(&peek);
 	ps = job_send(j, rs, &m);

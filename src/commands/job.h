@@ -32,6 +32,7 @@
 #include "mail/mailfind.h"
 #include "mail/mailin.h"
 #include "mail/reply.h"
+#include "mail/token.h"
 #include "outbox/outbox.h"
 #include "store/pwcheck.h"
 #include "store/store.h"
@@ -73,6 +74,10 @@ struct job {
 	bool rehash_due;
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
 	long web_board;		/* a board committed, whose web pages are due after the flush; 0 if none */
+	bool by_token;		/* a reply with a token in its Subject stands for the command (replytoken.h) */
+	struct token_subject token;	/* what that Subject says */
+	char token_error[JOB_MESSAGE_MAX];	/* why its text stands for no command, "" if it does */
+	char token_now[TOKEN_TEXT_SIZE];	/* its right token, once checked: a refusal's Subject carries it */
 
 	/* what the pipeline prepared for the handler (mailcmd.h's needs) */
 	struct store_user user;	/* MAILCMD_LOGIN: the sender's account */

@@ -14,8 +14,10 @@
 
 #include "commands/boardmail.h"
 #include "commands/cleanup.h"
+#include "commands/replytoken.h"
 #include "commands/robot.h"
 #include "commands/web.h"
+#include "store/tokens.h"
 #include "game/gamefile.h"
 #include "store/active.h"
 #include "store/audience.h"
@@ -181,6 +183,7 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 {
 	struct audience_member *who = NULL;
 	struct reply_player p;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
 	enum store_status ss;
 	enum process_status ps = PROCESS_OK;
 	size_t n = 0, i;
@@ -196,6 +199,13 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 		p.address = who[i].user.address;
 		p.fullname = who[i].user.fullname;
 		p.role = boardmail_role(who[i].via);
+		p.token = NULL;
+		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
+			/* a chat to a player: a reply to it chats back (replytoken.h) */
+			if (replytoken_of(j->st, g->board, &who[i].user, token, err) != STORE_OK)
+				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
+			p.token = token;
+		}
 		ps = fn(j, &p, arg);
 	}
 	free(who);
@@ -429,7 +439,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	enum process_status ps;
 
 	*done = false;
-	j->comment = command_comment(&j->cmd, j->in.body);
+	j->comment = replytoken_comment(&j->cmd, j->in.body);
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
@@ -486,7 +496,7 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
 	enum process_status ps;
 
 	*done = false;
-	j->comment = command_comment(&j->cmd, j->in.body);
+	j->comment = replytoken_comment(&j->cmd, j->in.body);
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	ps = commit_game(j, &j->game, true, mails, n, done);

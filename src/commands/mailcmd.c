@@ -283,6 +283,19 @@ const struct mail_command mailcmd_table[] = {
 	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
 	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
 	  "days not begun" },
+	{ { "tokens", "tokens <userid> <password> new|off", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, tokens_run,
+	  "Every board mail to you carries a reply token in its Subject: a\n"
+	  "reply from your address with your placements alone (D4, or\n"
+	  "D3,F6), swap, resign yes, undo, propose, accept, reject, queue\n"
+	  "..., or an answer to a chat mail, plays on that board without\n"
+	  "your password; in the HTML board, tap a point. Whoever you\n"
+	  "forward a board mail to gets its token too. new ends every token\n"
+	  "given so far (a new password does too); off turns them off.",
+	  "ends every reply token of the account given so far (`new`: the next board mails carry new ones) or turns "
+	  "them off (`off`, until the next `new`); a new password or a `reset` ends them too. A reply token in a "
+	  "board mail's Subject lets a reply from the player's registered address play on that board without "
+	  "the password: see [Playing by reply](#playing-by-reply)" },
 	{ { "whoami", "whoami <userid> <password>", "up" },
 	  MAILCMD_LOGIN, whoami_mail,
 	  "Your registered address, full name, the boards you are playing\n"

@@ -116,6 +116,7 @@ mailcmd_fn forgot_mail, forgot_reset_mail;
 mailcmd_fn address_mail, address_confirm_mail;
 mailcmd_fn signoff_mail;
 mailcmd_fn whoami_mail;
+mailcmd_fn tokens_run;
 mailcmd_fn standings_run, rating_run;
 mailcmd_fn seek_run, limit_run;
 

@@ -9,6 +9,7 @@
 
 #include "commands/job.h"
 #include "commands/mailcmd.h"
+#include "commands/replytoken.h"
 #include "commands/robot.h"
 
 /* Why a turn was refused, in plain words. */
@@ -138,6 +139,13 @@ static bool not_playable(struct job *j, const struct game *g, const char *userid
 	if (game_is_open(g)) {
 		*ps = job_refuse(j, g, "board %ld is an open challenge: nobody plays on it until someone accepts it "
 		    "(accept %ld <userid> <password>)", g->board, g->board);
+		return true;
+	}
+	if (j->by_token && j->cmd.turn != 0 && j->cmd.turn != g->rg.turn) {
+		/* never played on an old position: the answer is the board now, its Subject for this turn */
+		*ps = job_refuse(j, g, "you replied to the mail of turn %d, and board %ld is now at turn %d: the "
+		    "position has changed, so nothing was played. Look at the board below; to play, reply to this "
+		    "mail (its Subject is for turn %d)", j->cmd.turn, g->board, g->rg.turn, g->rg.turn);
 		return true;
 	}
 	if (j->cmd.turn != 0 && j->cmd.turn != g->rg.turn) {
@@ -273,9 +281,22 @@ enum process_status play_run(struct job *j)
 	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
 		return offer_run(j);
 	if (command_is(&j->cmd, "move")) {
+		if (j->by_token && strcmp(game_player_to_move(g), userid) == 0) {
+			/* a turn in parts: the part sent before comes first (replytoken.h); the mover's alone */
+			ps = replytoken_continue(j, g, &refused);
+			if (ps != PROCESS_OK || refused)
+				return ps;
+		}
 		play_move(j, g, userid, points, &rep, &gs, msg, sizeof msg, &refused, &ps);
 		if (refused)
 			return ps;
+		if (gs == GAME_ILLEGAL_TURN && rep.status == RULES_TURN_TOO_SHORT && j->by_token)
+			return replytoken_keep_part(j, g);
+	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0' &&
+	    strcmp(game_player_to_move(g), userid) == 0) {
+		return job_refuse(j, g, "you began turn %d with %s: a swap is only possible before any placement "
+		    "of the turn. Finish the turn by reply, or send the whole turn (or swap) with your password, "
+		    "which replaces the part sent", g->rg.turn, g->pending);
 	} else if (command_is(&j->cmd, "swap")) {
 		play_swap(j, g, userid, turn, &gs, msg, sizeof msg);
 	} else {

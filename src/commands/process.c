@@ -37,6 +37,7 @@
 #include "commands/bounce.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
+#include "commands/replytoken.h"
 #include "commands/robot.h"
 #include "commands/web.h"
 #include "game/gamefile.h"
@@ -143,6 +144,20 @@ static enum process_status prepare(struct job *j, unsigned needs, bool *ready)
 	*ready = false;
 	if (needs & MAILCMD_BOARD)
 		j->board = j->cmd.board;
+	if (j->by_token) {
+		/* every command a token stands for is a board's, under its lock (replytoken.h) */
+		j->board = j->token.board;
+		ps = job_load_locked(j, j->token.board, ready);
+		if (ps != PROCESS_OK || !*ready)
+			return ps;
+		ps = replytoken_login(j, ready);
+		if (ps != PROCESS_OK || !*ready)
+			return ps;
+		*ready = false;
+		ps = job_check_duplicate(j, &dup);
+		*ready = ps == PROCESS_OK;
+		return ps;
+	}
 	if ((needs & MAILCMD_LOGIN) && robot_is(j->cmd.userid))
 		return job_refuse(j, NULL, "%s is the server's robot player: nobody can log in as %s, it plays its own "
 		    "turns", ROBOT_USERID, ROBOT_USERID);
@@ -186,9 +201,24 @@ static enum process_status handle(struct job *j)
 	enum process_status ps;
 	bool ready;
 
-	j->masked = command_mask(&j->cmd);
+	j->masked = j->by_token ? replytoken_masked(j) : command_mask(&j->cmd);
+	if (j->masked != NULL) {
+		/* a reply token is a secret: never in the log nor in an echo (replytoken.h) */
+		char *t = token_mask(j->masked);
+
+		free(j->masked);
+		j->masked = t;
+	}
 	if (j->masked == NULL)
 		return job_no_memory(j);
+	if (j->by_token && j->token_error[0] != '\0') {
+		/* a token reply whose text is no command: its token checked first, so the answer carries it */
+		ps = prepare(j, MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK, &ready);
+		if (ps == PROCESS_OK && ready)
+			ps = job_refuse(j, &j->game, "%s", j->token_error);
+		job_unlock(j);
+		return ps;
+	}
 	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY && j->cmd.board > 0) {
 		ps = coordinates_run(j);
 		job_unlock(j);
@@ -518,6 +548,9 @@ static void parse(struct job *j, const struct mail_read *mr)
 	if (j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
 		parse_code_reply(j);
 	j->mc = mailcmd_of(&j->cmd);
+	/* a reply to a board mail, its token standing for the password (replytoken.h) */
+	if (replytoken_parse(j))
+		return;
 	job_start_password(j);
 }
 

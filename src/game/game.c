@@ -184,6 +184,7 @@ enum game_status game_move(struct game *g, const char *player, const int *points
 	if (!reserve(g, 1 + rep->npasses, (size_t)n))
 		return GAME_NO_MEMORY;
 	g->rg = next;
+	g->pending[0] = '\0';	/* the whole turn replaces a part sent before */
 	append(g, c, game_player_of(g, c), GAME_PLACE, now, points, n);
 	for (i = 0; i < rep->npasses; i++)
 		append(g, rep->passed[i], game_player_of(g, rep->passed[i]), GAME_PASS, now, NULL, 0);
@@ -213,6 +214,7 @@ enum game_status game_swap(struct game *g, const char *player, int64_t now)
 		return GAME_NO_MEMORY;
 	if (!rules_game_swap(&g->rg))
 		return GAME_SWAP_NOT_NOW;
+	g->pending[0] = '\0';
 	append(g, RULES_WHITE, g->white, GAME_SWAP, now, NULL, 0);
 	/* Pie rule: the swapper now owns the black stone(s); the other player, now White, moves. */
 	memcpy(name, g->black, sizeof(name));
@@ -236,6 +238,7 @@ enum game_status game_resign(struct game *g, const char *player, int64_t now)
 		c = g->rg.to_move;
 	if (!reserve(g, 1, 0))
 		return GAME_NO_MEMORY;
+	g->pending[0] = '\0';
 	append(g, c, game_player_of(g, c), GAME_RESIGN, now, NULL, 0);
 	rules_game_resign(&g->rg, c);
 	g->end = GAME_END_RESIGN;
@@ -253,11 +256,53 @@ enum game_status game_timeout(struct game *g, const char *player, int64_t now)
 		return st;
 	if (!reserve(g, 1, 0))
 		return GAME_NO_MEMORY;
+	g->pending[0] = '\0';
 	append(g, c, game_player_of(g, c), GAME_TIMEOUT, now, NULL, 0);
 	rules_game_resign(&g->rg, c);
 	g->end = GAME_END_TIMEOUT;
 	g->last_move = now;
 	return GAME_OK;
+}
+
+/* ---- the pending part of a turn ---- */
+
+bool game_pending_points(const struct game *g, int *points, int *n, struct rules_game *after, char *why, size_t size)
+{
+	struct rules_game rg = g->rg;
+	struct rules_event ev;
+	const char *p = g->pending, *e;
+	char name[8];
+	int len;
+
+	*n = 0;
+	while (*p != '\0') {
+		e = strchr(p, ',');
+		len = e != NULL ? (int)(e - p) : (int)strlen(p);
+		if (len < 2 || len > 3 || *n >= RULES_MAX_POINTS) {
+			snprintf(why, size, "'%.*s' is no placement", len > 8 ? 8 : len, p);
+			return false;
+		}
+		memcpy(name, p, (size_t)len);
+		name[len] = '\0';
+		points[*n] = rules_parse_point(&rg.board, name, len);
+		if (points[*n] == RULES_NO_POINT) {
+			snprintf(why, size, "%s is not a point of the board", name);
+			return false;
+		}
+		if (!rules_is_legal(rules_game_play(&rg, points[*n], &ev))) {
+			snprintf(why, size, "%s is not legal there (%s)", name, rules_verdict_str(ev.verdict));
+			return false;
+		}
+		(*n)++;
+		if (ev.turn_over) {
+			snprintf(why, size, "the turn is over after %s: it is no part of a turn", name);
+			return false;
+		}
+		p = e != NULL ? e + 1 : p + len;
+	}
+	if (after != NULL)
+		*after = rg;
+	return true;
 }
 
 /* ---- conditional turns ---- */
@@ -570,6 +615,7 @@ static enum game_status take_back(struct game *g, int k, int64_t now)
 			g->notes[i].after = g->nturns;
 	g->last_move = now;	/* the clock of the turn played again starts now */
 	game_queue_clear(g);	/* it answered a turn the position no longer waits for */
+	g->pending[0] = '\0';	/* a part of a turn on a position there is no more */
 	return GAME_OK;
 }
 

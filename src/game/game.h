@@ -36,6 +36,7 @@
 #define GAME_REMIND_DAYS_MAX 365	/* a board's own time limits, as config.h's remind_days, timeout_days */
 #define GAME_TIMEOUT_DAYS_MAX 3650
 #define GAME_QUEUE_MAX 1500	/* bytes of a queue of conditional turns, canonical text */
+#define GAME_PENDING_MAX 2600	/* bytes of a pending part of a turn: 625 placements of 3 and commas */
 #define GAME_QUEUE_LINES 20	/* lines of a queue */
 #define GAME_QUEUE_POINTS 32	/* placements on either side of a line */
 #define GAME_CHATS_MAX 2000	/* chat notes in one board's history (about 80 KB of its file) */
@@ -158,6 +159,14 @@ struct game {
 	size_t alloc_points;
 	char queue_owner[GAME_NAME_SIZE];	/* conditional turns: whose, "" for none (game_queue_*) */
 	char queue[GAME_QUEUE_MAX + 1];	/* their canonical text, "E5=>F6,G7;swap=>C3" */
+	/*
+	 * The pending part of the turn in progress, "D4,E5" (the game file's
+	 * pending: key), "" for none: placements of the player to move sent
+	 * by reply token that stopped after a capture (commands/replytoken.h).
+	 * Not applied to rg: everyone but the mover sees the position before
+	 * the turn.  Any turn played, or taken back, drops it.
+	 */
+	char pending[GAME_PENDING_MAX + 1];
 	struct game_note *notes;	/* offers, answers and chats, in order (after never decreases) */
 	int nnotes;
 	int alloc_notes;
@@ -394,6 +403,14 @@ bool game_queue_format(const struct game *g, const struct game_queue *q, char *b
 bool game_queue_matches(const struct game *g, const struct game_queue_line *l, const struct game_turn *t);
 /* Drop g's queue. */
 void game_queue_clear(struct game *g);
+
+/*
+ * The pending part of g's turn in progress as rules cells into points
+ * (room for RULES_MAX_POINTS), *n of them, and the position after it into
+ * *after (may be NULL); false (why in buf) if it does not parse or does
+ * not play as a begun turn: every placement legal, the turn not over.
+ */
+bool game_pending_points(const struct game *g, int *points, int *n, struct rules_game *after, char *why, size_t size);
 
 /* ---- names ---- */
 #define GAME_DIMENSIONS_SIZE 16

@@ -252,13 +252,13 @@ static bool userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
 	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY,
-	K_REMIND_DAYS, K_TIMEOUT_DAYS, K_QUEUE, NKEYS
+	K_REMIND_DAYS, K_TIMEOUT_DAYS, K_QUEUE, K_PENDING, NKEYS
 };
 
 static const char *const key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
 	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify",
-	"remind-days", "timeout-days", "queue"
+	"remind-days", "timeout-days", "queue", "pending"
 };
 
 struct header {
@@ -423,6 +423,15 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 		memcpy(g->queue, v + x, n - (size_t)x);
 		g->queue[n - (size_t)x] = '\0';
 		break;
+	case K_PENDING:
+		/* "D4,E5": the part of the turn in progress sent by reply token, read against the board in settle() */
+		if (n == 0 || n > GAME_PENDING_MAX || strspn(v, "ABCDEFGHJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+		    "0123456789,") < n)
+			return fail(err, r->line, "pending: want placements joined by commas, at most %d bytes, not "
+			    "'%s'", GAME_PENDING_MAX, quote(q, v, n));
+		memcpy(g->pending, v, n);
+		g->pending[n] = '\0';
+		break;
 	case K_THREAD:
 		/* a Message-ID with its brackets, in msgid.h's grammar, or nothing */
 		if (n > GAME_THREAD_MAX || (n > 0 && !msgid_bracketed_ok(v, n)))
@@ -530,6 +539,8 @@ static enum gamefile_status parse_header(struct reader *r, struct header *h, str
 			return fail(err, h->line[K_REMIND], "remind given, but the game is over");
 		if (h->line[K_QUEUE] != 0)
 			return fail(err, h->line[K_QUEUE], "queue given, but the game is over");
+		if (h->line[K_PENDING] != 0)
+			return fail(err, h->line[K_PENDING], "pending given, but the game is over");
 		if ((h->result == RULES_DRAW) != (g->end == GAME_END_NO_PLACEMENTS || g->end == GAME_END_AGREEMENT))
 			return fail(err, h->line[K_END], "end %s does not fit status %s",
 			    end_names[g->end], status_names[h->result]);
@@ -1170,6 +1181,18 @@ static enum gamefile_status settle(struct game *g, const struct header *h,
 			return fail(err, h->line[K_TO_MOVE], "%s is to move but has no legal "
 			    "placement (the history must record its pass)",
 			    rules_color_name(h->to_move));
+		if (g->pending[0] != '\0') {
+			/* the part of the turn in progress plays from the position, and leaves the turn open */
+			int *pts = malloc(RULES_MAX_POINTS * sizeof *pts), np;
+			char why[200];
+			bool good = pts != NULL && game_pending_points(g, pts, &np, NULL, why, sizeof why);
+
+			free(pts);
+			if (pts == NULL)
+				return GAMEFILE_NO_MEMORY;
+			if (!good)
+				return fail(err, h->line[K_PENDING], "pending: %s", why);
+		}
 		return settle_queue(g, h, err);
 	}
 	if (agreed != (g->end == GAME_END_AGREEMENT))
@@ -1460,6 +1483,11 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		bput(&b, "remind-days: %d\n", g->remind_days);
 	if (g->timeout_days != 0)
 		bput(&b, "timeout-days: %d\n", g->timeout_days);
+	if (g->pending[0] != '\0' && g->rg.result == RULES_PLAYING) {
+		bput(&b, "pending: ");
+		bappend(&b, g->pending, strlen(g->pending));
+		bappend(&b, "\n", 1);
+	}
 	if (g->queue_owner[0] != '\0' && g->rg.result == RULES_PLAYING) {
 		bput(&b, "queue: %s ", g->queue_owner);
 		bappend(&b, g->queue, strlen(g->queue));

@@ -1,7 +1,9 @@
 /* html: boards as HTML tables and SVG, and escaping.  See html.h. */
 #include "game/html.h"
 
+#include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -324,9 +326,30 @@ static void coord_row(struct strbuf *b, int size, bool first)
 		PUT(b, "<td></td></tr>\n");
 }
 
-static void square_table(struct strbuf *b, const struct html_board *hb)
+/*
+ * A tappable point: a link to the mailto: URI that plays it (RFC 6068),
+ * the whole cell its target; a capturing one marked with a red ring.
+ */
+static void link_cell(struct strbuf *b, const struct html_links *links, enum html_link kind, bool hex,
+    const char *name)
+{
+	strbuf_puts(b, hex ? "<td colspan=2 style=background:" HTML_HEX_HOLE ";border-radius:50%>" : "<td>");
+	PUT(b, "<a href=\"");
+	html_escape(b, links->href);
+	strbuf_puts(b, name);
+	strbuf_printf(b, "\" title=\"%s%s\" style=\"display:block;text-decoration:none;color:", name,
+	    kind == HTML_LINK_CAPTURE ? ": captures" : "");
+	/* a line each: the mail's lines stay under RFC 5322's 998 characters, so the part stays 7bit */
+	if (kind == HTML_LINK_CAPTURE)
+		PUT(b, "#c0261b\">&#9678;</a>\n");
+	else
+		PUT(b, "#1f4fb5\">&#9675;</a>\n");
+}
+
+static void square_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links)
 {
 	const unsigned char *pt;
+	char name[16];
 	int x, y;
 
 	coord_row(b, hb->size, true);
@@ -334,8 +357,14 @@ static void square_table(struct strbuf *b, const struct html_board *hb)
 		PUT(b, "<tr>");
 		number_cell(b, "<td>", 4, y + 1);
 		pt = hb->pt + y * hb->width;
-		for (x = 0; x < hb->size; x++)
+		for (x = 0; x < hb->size; x++) {
+			if (links != NULL && links->kind[y * hb->width + x] != HTML_LINK_NONE) {
+				snprintf(name, sizeof name, "%c%d", rules_column_letter(x), y + 1);
+				link_cell(b, links, (enum html_link)links->kind[y * hb->width + x], false, name);
+				continue;
+			}
 			strbuf_add(b, square_cell[pt[x]].s, square_cell[pt[x]].n);
+		}
 		number_cell(b, "<td>", 4, y + 1);
 		PUT(b, "</tr>\n");
 	}
@@ -363,11 +392,11 @@ static void hex_numbers(struct strbuf *b, int s, int half)
 	PUT(b, "<td></td></tr>\n");
 }
 
-static void hex_table(struct strbuf *b, const struct html_board *hb)
+static void hex_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links)
 {
-	int s = hb->size, w = hb->width, half = 2 * w + 1, y, x, off, len, used;
+	int s = hb->size, w = hb->width, half = 2 * w + 1, y, x, off, len, used, first;
 	const unsigned char *pt;
-	char letter[12];
+	char letter[12], name[16];
 
 	/* the columns' widths: a row of empty cells with no height */
 	PUT(b, "<tr style=\"height:0\"><td style=\"width:26px\"></td>");
@@ -384,9 +413,18 @@ static void hex_table(struct strbuf *b, const struct html_board *hb)
 		strbuf_add(b, letter, 10);
 		spacer(b, off);
 		/* row y's cells are columns row_first.. of pt (rules.h) */
-		pt = hb->pt + y * w + (y >= s ? y - s + 1 : 0);
-		for (x = 0; x < len; x++)
+		first = y * w + (y >= s ? y - s + 1 : 0);
+		pt = hb->pt + first;
+		for (x = 0; x < len; x++) {
+			if (links != NULL && links->kind[first + x] != HTML_LINK_NONE) {
+				/* hex names: the row letter in lower case, the cell's number in its row (rules.h) */
+				snprintf(name, sizeof name, "%c%d", (char)tolower((unsigned char)rules_row_letter(y)),
+				    x + 1);
+				link_cell(b, links, (enum html_link)links->kind[first + x], true, name);
+				continue;
+			}
 			strbuf_add(b, hex_cell[pt[x]].s, hex_cell[pt[x]].n);
+		}
 		used = off + 2 * len;
 		if (y != s - 1) {
 			number_cell(b, "<td colspan=2>", 14, len + 1);
@@ -399,16 +437,22 @@ static void hex_table(struct strbuf *b, const struct html_board *hb)
 	hex_numbers(b, s, half);
 }
 
-void html_board_table(struct strbuf *b, const struct html_board *hb)
+void html_board_table_links(struct strbuf *b, const struct html_board *hb, const struct html_links *links)
 {
-	/* one growth for the whole table: cells are at most 64 bytes */
-	strbuf_reserve(b, sizeof TABLE_OPEN + (size_t)hb->width * (size_t)hb->width * 64 + 4096);
+	/* one growth for the whole table: cells are at most 64 bytes, a link's its URI more */
+	strbuf_reserve(b, sizeof TABLE_OPEN + (size_t)hb->width * (size_t)hb->width *
+	    (64 + (links != NULL ? 160 + strlen(links->href) : 0)) + 4096);
 	PUT(b, TABLE_OPEN);
 	if (hb->hex)
-		hex_table(b, hb);
+		hex_table(b, hb, links);
 	else
-		square_table(b, hb);
+		square_table(b, hb, links);
 	PUT(b, "</table>\n");
+}
+
+void html_board_table(struct strbuf *b, const struct html_board *hb)
+{
+	html_board_table_links(b, hb, NULL);
 }
 /* ---- the web's SVG ---- */
 

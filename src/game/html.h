@@ -93,6 +93,27 @@ void html_text(struct strbuf *b, const char *s);
  */
 void html_board_table(struct strbuf *b, const struct html_board *hb);
 
+/* What a point of the mail's table links to (html_board_table_links). */
+enum html_link {
+	HTML_LINK_NONE = 0,
+	HTML_LINK_PLAIN,	/* a legal placement */
+	HTML_LINK_CAPTURE	/* a legal placement that captures: marked */
+};
+
+/*
+ * The tappable board of a mail to the player to move: each legal
+ * placement a link to href (a mailto: URI up to its body's value, as it
+ * goes in the attribute: escaped here) followed by the point's name
+ * ("D4", "g13"), so that tapping it opens the reply that plays it.
+ */
+struct html_links {
+	const char *href;
+	unsigned char kind[RULES_MAX_POINTS];	/* enum html_link, indexed as html_board.pt */
+};
+
+/* html_board_table() with links (NULL: none, as html_board_table()). */
+void html_board_table_links(struct strbuf *b, const struct html_board *hb, const struct html_links *links);
+
 /*
  * The board as inline SVG for the web: <svg role="img"> titled title
  * (escaped here), described by the element of id desc_id (the ASCII

@@ -20,6 +20,7 @@
 #include "game/sgf.h"
 #include "mail/mailout.h"
 #include "mail/unsubtoken.h"
+#include "mail/tap.h"
 
 #ifndef OUSTPBM_DATADIR
 #define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
@@ -79,6 +80,7 @@ struct html_mail {
 	const char *recent;	/* plain text: history lines */
 	const char *ratings;	/* plain text: the players' ratings line (ratings_mail_line), NULL or "" for none */
 	const char *html;	/* HTML made by the game layer (a review's chart: game/review.h), after the intro, or NULL */
+	const char *tap_subject;	/* to the player to move with a token: the Subject its links reply with (tap.h) */
 };
 
 /*
@@ -1337,6 +1339,8 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	    "recent" };
 	char *vals[8] = { NULL }, status[200], black[GAME_NAME_SIZE], white[GAME_NAME_SIZE], *next = NULL;
 	struct html_board *hb = NULL;
+	struct html_links *links = NULL;
+	char *href = NULL;
 	struct vars vs = { .n = 0 };
 	enum reply_status st = REPLY_NOMEM;
 	struct strbuf srv = STRBUF_INIT, addr = STRBUF_INIT;
@@ -1403,8 +1407,18 @@ static enum reply_status html_body(struct reply_ctx *rc, const struct game *g, c
 	/* a board wider than a phone (25x25 is about 600 pixels) scrolls in its box, the page does not */
 	strbuf_puts(&pieces[BOARD], "<div style=\"overflow-x:auto;white-space:nowrap;word-break:normal;overflow-wrap:normal\">"
 	    "<div style=\"width:max-content\">\n");
-	html_board_table(&pieces[BOARD], hb);
-	strbuf_puts(&pieces[BOARD], "</div></div>");
+	if (hm->tap_subject != NULL) {
+		/* tap.h: the board of the player to move, its placements links */
+		links = malloc(sizeof *links);
+		if (links == NULL || !tap_links(g, &g->rg, rc->cfg->from_address, hm->tap_subject, links, &href))
+			goto out;
+		html_board_table_links(&pieces[BOARD], hb, links);
+		strbuf_puts(&pieces[BOARD], "</div></div>");
+		tap_html_after(&pieces[BOARD], &g->rg, g->swap, href);
+	} else {
+		html_board_table(&pieces[BOARD], hb);
+		strbuf_puts(&pieces[BOARD], "</div></div>");
+	}
 	if (hm->upto != g->nturns)
 		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
 		    hm->upto, g->nturns);
@@ -1464,6 +1478,8 @@ out:
 	free(addrs);
 	free(next);
 	free(hb);
+	free(links);
+	free(href);
 	return st;
 }
 
@@ -1639,6 +1655,17 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		    game_is_open(g) ? "open" : game_player_to_move(g));
 	else
 		status_subject(g, subject, sizeof subject);
+	if (to->token != NULL && to->token[0] != '\0' && !observer && !game_over(g) && !game_is_open(g)) {
+		/* the reply token and the turn it was written for (mail/token.h): a reply plays */
+		if (ev->part > 0)
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
+			    g->rg.turn, ev->part, to->token);
+		else
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+			    to->token);
+		if (strcmp(game_player_to_move(g), to->userid) == 0)
+			hm.tap_subject = subject;
+	}
 	happened = happened_text(g, ev);
 	/* the players' words are for each other: an observer reads the board, not them */
 	comment = observer ? strdup("") : comment_text(ev, to->userid);
@@ -1696,6 +1723,15 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	} else {
 		next = with_time_left(rc, g, observer ? NULL : to->userid,
 		    observer ? observer_next(g, ev, to, &unsub) : next_for(g, ev, to->userid));
+		if (next != NULL && hm.tap_subject != NULL) {
+			char *more = malloc(strlen(next) + 200);
+
+			if (more != NULL)
+				sprintf(more, "%s\nOr reply to this mail with your placements alone (D4, or D3,F6):\n"
+				    "its Subject stands for your password.\n", next);
+			free(next);
+			next = more;
+		}
 		options = observer ? strdup("") : options_text(g, to->userid);
 		hist = history_text(g, REPLY_RECENT, false);
 		if (next == NULL || options == NULL || hist == NULL)
@@ -1942,6 +1978,23 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
 	else
 		snprintf(subject, sizeof subject, "Oust error");
+	if (rc->error_token != NULL && g != NULL && g->board == board && !game_over(g)) {
+		int part = 0;
+		const char *p;
+
+		/* a turn begun by reply (game.h's pending): its part counted, and no links from the board before it */
+		/* the part is the mover's alone: the opponent never learns of it */
+		for (p = g->pending; *p != '\0' && strcmp(game_player_to_move(g), rc->error_player) == 0; p++)
+			part += p == g->pending || *p == ',';
+		if (part > 0)
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]", g->rg.turn,
+			    part, rc->error_token);
+		else
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+			    rc->error_token);
+		if (part == 0 && strcmp(game_player_to_move(g), rc->error_player) == 0)
+			hm.tap_subject = subject;
+	}
 	if (g != NULL) {
 		board_render_game(g, drawing);
 		status_text(g, status, sizeof status);
@@ -2454,6 +2507,9 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	if (unsub.header[0] != '\0')
 		rp.list_unsubscribe = unsub.header;
 	snprintf(subject, sizeof subject, "Oust Board %ld chat from %s", g->board, sender);
+	if (to->token != NULL && to->token[0] != '\0' && to->role == REPLY_ROLE_PLAYER)
+		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+		    to->token);
 	snprintf(board, sizeof board, "%ld", g->board);
 	status_text(g, status, sizeof status);
 	quoted = indented(text);
@@ -2463,8 +2519,13 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	if (to->role == REPLY_ROLE_PLAYER) {
 		struct text t = { 0 };
 
-		tprintf(&t, "To answer, send \"chat %ld %s <password>\" with your text\nbelow the command line. ",
-		    g->board, to->userid);
+		if (to->token != NULL && to->token[0] != '\0')
+			tprintf(&t, "To answer, reply to this mail with your text (its Subject stands\nfor your "
+			    "password), or send \"chat %ld %s <password>\" with your\ntext below the command line. ",
+			    g->board, to->userid);
+		else
+			tprintf(&t, "To answer, send \"chat %ld %s <password>\" with your text\nbelow the command "
+			    "line. ", g->board, to->userid);
 		answer = tfinish(&t);
 	} else {
 		char *obs = observing_text(g, to, &unsub);

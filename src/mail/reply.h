@@ -111,6 +111,13 @@ struct reply_ctx {
 	/* the vacation of a board's player to move (reply_set_away); userid "" when none */
 	struct vacation away;
 	/*
+	 * The reply token of the player error_player (mail/token.h) for an
+	 * error about a board it plays, NULL for none: its Subject carries it
+	 * with the turn now, and the board is tappable when it is theirs to move.
+	 */
+	const char *error_token;
+	const char *error_player;
+	/*
 	 * Said first in an error, the board right after it and the command to
 	 * send only then: "You answered the mail of turn 2; board 101 is now
 	 * at turn 6: ..." (a reply to an old board mail); "" for none.
@@ -144,6 +151,13 @@ struct reply_player {
 	const char *address;
 	const char *fullname;	/* may be "" */
 	enum reply_role role;	/* 0, a player, unless set */
+	/*
+	 * A player's reply token for the board (mail/token.h), NULL or "" for
+	 * none: the Subject carries it with the turn ("Oust Board 101 bob #6
+	 * [K7M2-QX9P-HD3RT]"), and a mail to the player to move makes the
+	 * board's legal placements links that reply with them.
+	 */
+	const char *token;
 };
 
 /* What changed a game, for the mails to its players. */
@@ -181,6 +195,7 @@ struct reply_event {
 	const char *note_to;
 	const struct reply_event *then;	/* a change made right after this one, told in the same
 					 * mail (the robot's answer, robot.h), or NULL */
+	int part;		/* placements of the turn in progress pending (game.h): "#6.2" in a token's Subject */
 };
 
 /*

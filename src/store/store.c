@@ -1564,9 +1564,18 @@ enum store_status store_password_hash(struct store *st, const char *password, ch
 	char setting[CRYPT_GENSALT_OUTPUT_SIZE];
 	struct crypt_data *cd;
 	enum store_status status = STORE_OK;
-	const char *h;
+	const char *h, *test = testhook_env("OUSTPBM_TEST_SALT");
+	char fixed[16] = { 0 };
 
-	if (crypt_gensalt_rn("$y$", st->password_cost, NULL, 0, setting, sizeof setting) == NULL) {
+	/*
+	 * OUSTPBM_TEST_SALT: the golden tests' salt, as OUSTPBM_TEST_TIME fixes
+	 * their times, so that the reply tokens bound to the hash are the same
+	 * on every run (replytoken.h)
+	 */
+	if (test != NULL && test[0] != '\0')
+		snprintf(fixed, sizeof fixed, "%s", test);
+	if (crypt_gensalt_rn("$y$", st->password_cost, test != NULL && test[0] != '\0' ? fixed : NULL,
+	    test != NULL && test[0] != '\0' ? (int)sizeof fixed : 0, setting, sizeof setting) == NULL) {
 		set_err(st, "cannot make a password salt: %s", strerror(errno));
 		return errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
 	}

@@ -564,7 +564,8 @@ def main():
             played = oustplay.play(h, board, side, turns, players, seed=board, hexboard=True)
             check("board %d: %d turns played by mail on the hex board of side %d" % (board, played, side), played > 0)
             check_hex_svg_page(tmp, home, board, side, os.path.join(home, "site", "board", "%d.html" % board), save)
-            last = "alice@example.org" if played % 2 == 0 else "bob@example.com"
+            # the player not to move: the mover's cells are links that tap (tests/browser/tapgame.py)
+            last = "bob@example.com" if played % 2 == 0 else "alice@example.org"
             check_hex_mail(tmp, home, board, side, newest_mail(home, last), save)
         # two rated games end: the standings page, rewritten after each, read back
         h.mail("alice@example.org", "challenge alice pa bob -size=5")

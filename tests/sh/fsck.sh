@@ -55,6 +55,17 @@ check "sound: nothing on stderr either" [ ! -s "$tmp/err" ]
 check "the game file's line numbers are the ones this test assumes" \
     sh -c "sed -n '7p;22p;28p' '$tmp/pristine/games/101.game' | tr '\n' '|' | grep -qx 'status: playing| 1  o . . . .   1|3 2023-11-14T22:13:20Z x alice E5|'"
 
+# the pending part of a turn sent by reply token (games/README.md): it must begin a turn from the position
+fsck_case pending-occupied 65 "games/101.game:9: pending: E5 is not legal there (the point is occupied)" <<'EOF'
+sed -i '8a pending: E5' games/101.game
+EOF
+fsck_case pending-turn-over 65 "games/101.game:9: pending: the turn is over after B2: it is no part of a turn" <<'EOF'
+sed -i '8a pending: B2' games/101.game
+EOF
+fsck_case pending-not-placements 65 "games/101.game:9: pending: want placements joined by commas, at most 2600 bytes, not 'B2;C1'" <<'EOF'
+sed -i '8a pending: B2;C1' games/101.game
+EOF
+
 fsck_case parse-error 65 "games/101.game:7: unknown status 'plying'" <<'EOF'
 sed -i 's/^status: playing/status: plying/' games/101.game
 EOF

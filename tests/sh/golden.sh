@@ -15,6 +15,8 @@
 need "$bin"
 gdir=$top/tests/golden
 tmpdir
+OUSTPBM_TEST_SALT=golden
+export OUSTPBM_TEST_SALT
 
 # feed HOME TIME FILE [NAME=VALUE]: one mail of the setup, which must be
 # handled (exit 0); NAME=VALUE set last.
@@ -44,6 +46,9 @@ run_case() {
 $(sed -n 's/^conf //p' "$case/setup" 2>/dev/null)
 EOF
 	mkhome "$home" "$@"
+	# the reply tokens (src/store/tokens.h): a fixed secret, and with
+	# OUSTPBM_TEST_SALT fixed password hashes, so a case's tokens are the same on every run
+	printf '%s\n' 0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210 >"$home/token.secret"
 	n=0
 	lockboard=
 	ago=0
@@ -86,6 +91,11 @@ EOF
 				;;
 			feed)
 				# feed FILE: a mail of the case's directory as it is (a delivery report)
+				n=$((n + 1))
+				feed "$home" $((T0 + 60 * n - ago)) "$case/$rest" >"$work/why" || { why=$(cat "$work/why"); break; }
+				;;
+			mail)
+				# mail FILE: the case's FILE (a whole mail: a reply with a text) as the next setup mail
 				n=$((n + 1))
 				feed "$home" $((T0 + 60 * n - ago)) "$case/$rest" >"$work/why" || { why=$(cat "$work/why"); break; }
 				;;

@@ -13,7 +13,7 @@
 #   T0      the fixed clock of the tests (a value for OUSTPBM_TEST_TIME)
 #   n       the number of the last check; fails: how many failed
 # and unsets OUSTPBM_HOME and the test hooks (OUSTPBM_TEST_CRASH,
-# OUSTPBM_TEST_ROBOT, OUSTPBM_TEST_LIBCURL) a caller's environment may hold.
+# OUSTPBM_TEST_ROBOT, OUSTPBM_TEST_LIBCURL, OUSTPBM_TEST_SALT) a caller's environment may hold.
 # On EXIT it runs what at_exit registered, kills what bg registered and
 # removes $tmp (kept when KEEP is set, for a post-mortem); INT, TERM and HUP
 # exit 2 through the same path.
@@ -123,7 +123,7 @@ PY=/usr/bin/python3
 T0=1700000000
 REG_CODE=R3G4STERED	# the one-time code of the tests' registrations (OUSTPBM_TEST_CODE)
 LIB_SECRET=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef	# <home>/secret of every test home
-unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL
+unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL OUSTPBM_TEST_SALT
 n=0
 fails=0
 tmp=

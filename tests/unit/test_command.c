@@ -12,7 +12,7 @@ static struct command cmd;
 /* what an unknown command's error lists */
 #define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, " \
 	"preview, moves, show, history, sgf, review, subscribe, unsubscribe, notify, chat, games, finished, standings, rating, seek, " \
-	"limit, help, forgot, reset, address, confirm, signoff, queue, vacation and whoami"
+	"limit, help, forgot, reset, address, confirm, signoff, queue, vacation, tokens and whoami"
 
 static enum command_status subj(const char *s)
 {

@@ -134,6 +134,7 @@ static void test_parse_each(void)
 		{ "queue", "queue 101 alice secret E1 => A1; D4 => E5" },
 		{ "vacation", "vacation alice secret 7" },
 		{ "whoami", "whoami alice secret" },
+		{ "tokens", "tokens alice secret new" },
 	};
 	static struct command cmd;
 	size_t i;
