@@ -568,9 +568,16 @@ def main():
             last = "bob@example.com" if played % 2 == 0 else "alice@example.org"
             check_hex_mail(tmp, home, board, side, newest_mail(home, last), save)
         # two rated games end: the standings page, rewritten after each, read back
+        # (a game is rated once each player has made 2 turns with placements)
         h.mail("alice@example.org", "challenge alice pa bob -size=5")
+        for sender, cmd in (("alice@example.org", "move 106 alice pa C3"), ("bob@example.com", "move 106 bob pb A5"),
+                            ("alice@example.org", "move 106 alice pa E1"), ("bob@example.com", "move 106 bob pb D3")):
+            h.mail(sender, cmd)
         h.mail("bob@example.com", "resign 106 bob pb")
         h.mail("bob@example.com", "challenge bob pb alice -size=13")
+        for sender, cmd in (("bob@example.com", "move 107 bob pb C3"), ("alice@example.org", "move 107 alice pa A5"),
+                            ("bob@example.com", "move 107 bob pb E1"), ("alice@example.org", "move 107 alice pa D3")):
+            h.mail(sender, cmd)
         h.mail("alice@example.org", "resign 107 alice pa")
         check_standings(tmp, home)
         # a comment of one 2,000-character word: the mail still fits the window

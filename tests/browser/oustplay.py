@@ -2,6 +2,7 @@
 and the benchmarks: the turns come from `oustpbm engine` (random legal
 placements, seeded by OUSTPBM_ENGINE_SEED), each sent as one mail."""
 import os
+import re
 import subprocess
 
 
@@ -52,6 +53,9 @@ class Engine:
         self.p.wait()
 
 
+REG_CODE = "R3G4STERED"  # the one-time code of the tests' registrations (tests/sh/lib.sh's REG_CODE)
+
+
 class Home:
     def __init__(self, binary, home, t0=1700000000):
         self.bin = binary
@@ -60,11 +64,23 @@ class Home:
         self.k = 0
 
     def mail(self, sender, subject, body=""):
-        self.k += 1
+        """One mail, which must be accepted.  A register is confirmed at once
+        from the same address with the fixed code (OUSTPBM_TEST_CODE), as
+        tests/sh/lib.sh's deliver does: an account, as the games need."""
         self.t += 60
+        register = subject.lower().startswith("register ")
+        last = self.send(sender, subject, body, {"OUSTPBM_TEST_CODE": REG_CODE} if register else {})
+        if register:
+            m = re.search(r" ok: registration of (\S+) pending, ", last)
+            if m:
+                self.send(sender, "confirm %s %s" % (m.group(1), REG_CODE))
+
+    def send(self, sender, subject, body="", extra_env=None):
+        """One mail at the current time; its log line, which must say ok."""
+        self.k += 1
         msg = "From: %s\nSubject: %s\nMessage-ID: <play.%d.%d@example.org>\n\n%s\n" % (
             sender, subject, self.k, self.t, body)
-        env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t))
+        env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t), **(extra_env or {}))
         r = subprocess.run([self.bin, "-d", self.home], input=msg.encode(), env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         if r.returncode != 0:
@@ -74,6 +90,7 @@ class Home:
             last = f.read().decode("utf-8", "replace").rstrip("\n").split("\n")[-1]
         if " ok: " not in last:
             raise RuntimeError("mail %r was not accepted: %s" % (subject, last))
+        return last
 
 
 def play(home, board, size, turns, players, seed, stop_before_end=True, hexboard=False):

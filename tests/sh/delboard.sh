@@ -13,8 +13,12 @@ mkhome "$h" 'web_dir = site'
 send "$h" alice@example.org "register alice secret" >/dev/null
 send "$h" bob@example.com "register bob hunter2" >/dev/null
 send "$h" alice@example.org "challenge alice secret bob -size=5" >/dev/null
-send "$h" alice@example.org "move 101 alice secret C3" >/dev/null
-send "$h" bob@example.com "resign 101 bob hunter2" >/dev/null
+# two turns with placements each: a game resigned sooner is not rated
+for m in "alice@example.org move 101 alice secret C3" "bob@example.com move 101 bob hunter2 A1" \
+    "alice@example.org move 101 alice secret E5" "bob@example.com move 101 bob hunter2 A5" \
+    "alice@example.org move 101 alice secret E1" "bob@example.com resign 101 bob hunter2"; do
+	send "$h" ${m%% *} "${m#* }" >/dev/null
+done
 send "$h" alice@example.org "challenge alice secret bob -size=7" >/dev/null
 check "the setting: board 101 over and rated, 102 being played" sh -c "grep -q '^game: 101 ' '$h/ratings' &&
     [ -f '$h/games/102.game' ] && [ -f '$h/site/board/101.html' ] && [ -f '$h/site/board/101-1.html' ]"

@@ -11,7 +11,9 @@
 #   - a configuration typo (remind_day = 3): every mail exits 75, Postfix
 #     defers it (not bounced, nothing in procmail's default mailbox), the
 #     admin (admin_address) is mailed once however often Postfix retries;
-#   - the typo fixed and `postqueue -f`: every kept mail is answered;
+#   - the typo fixed and `postqueue -f`: every kept mail is answered (a
+#     register with its one-time code: each player confirms by mail with the
+#     code read from that mail, as the installed program has no test hooks);
 #   - the web pages written from a mail (procmail's umask 077) are readable
 #     by another account;
 #   - `make uninstall` leaves nothing under the PREFIX.
@@ -263,16 +265,38 @@ fixed=$(date +%s)
 wait_until "the replies to the kept mails" sh -c "[ \$(ls '$(maildir $a)' 2>/dev/null | wc -l) -ge 1 ] && [ \$(ls '$(maildir $b)' 2>/dev/null | wc -l) -ge 1 ]"
 answered=$(date +%s)
 check "fixed, postqueue -f: both kept mails are answered" [ "$(count $a) $(count $b)" = "1 1" ]
-check "... alice is registered" grep -q '^alice:' "$uhome/oustpbm/users"
 check "... Postfix delivered them to the account" sh -c "grep 'to=<$user@oust.test>' '$pf/maillog' | grep -q 'relay=local.*status=sent (delivered to command: exec /usr/bin/procmail)'"
 echo "# from the fix to the last reply: $((answered - fixed)) s"
 
+# ---- the registrations pending: each confirmed by mail with its code
+check "the registrations are pending (register.c): no account yet" sh -c "
+    grep -q 'ok: registration of alice pending' '$uhome/oustpbm/log' &&
+    grep -q 'ok: registration of bob pending' '$uhome/oustpbm/log' && ! grep -qs '^alice:\|^bob:' '$uhome/oustpbm/users'"
+# the Maildirs as a home's mail/ADDRESS/ folders, for lib.sh's code_in
+mkdir -p "$tmp/boxes/mail"
+ln -s "$pf/vmail/example.org/alice" "$tmp/boxes/mail/$a"
+ln -s "$pf/vmail/example.com/bob" "$tmp/boxes/mail/$b"
+# the real codes (random: OUSTPBM_TEST_CODE does nothing in an installed program)
+ca=$(code_in "$tmp/boxes" $a)
+cb=$(code_in "$tmp/boxes" $b)
+check "... each player's reply holds a one-time code" sh -c "[ -n '$ca' ] && [ -n '$cb' ]"
+if [ -n "$ca" ] && [ -n "$cb" ]; then
+	smtp_mail $a "confirm alice $ca" 2>>"$tmp/smtp.err"
+	smtp_mail $b "confirm bob $cb" 2>>"$tmp/smtp.err"
+	wait_until "the confirms' replies" sh -c "[ \$(ls '$(maildir $a)' | wc -l) -ge 2 ] && [ \$(ls '$(maildir $b)' | wc -l) -ge 2 ]"
+else
+	echo "# no confirm sent: no code in the mails to alice ($(count $a)) or bob ($(count $b))"
+fi
+check "confirm by mail with the mailed code: both answered" [ "$(count $a) $(count $b)" = "2 2" ]
+check "... alice is registered" grep -q "^alice:$a:" "$uhome/oustpbm/users"
+check "... bob is registered" grep -q "^bob:$b:" "$uhome/oustpbm/users"
+
 # ---- a game: the web pages written from the mails, readable by another account
 smtp_mail $a "challenge alice secret bob -size=5" 2>>"$tmp/smtp.err"
-wait_until "the challenge's replies" sh -c "[ \$(ls '$(maildir $b)' | wc -l) -ge 2 ]"
+wait_until "the challenge's replies" sh -c "[ \$(ls '$(maildir $b)' | wc -l) -ge 3 ]"
 smtp_mail $a "move 101 alice secret C3" 2>>"$tmp/smtp.err"
-wait_until "the move's replies" sh -c "[ \$(ls '$(maildir $a)' | wc -l) -ge 3 ] && [ \$(ls '$(maildir $b)' | wc -l) -ge 3 ]"
-check "a challenge and a move by mail: answered" [ "$(count $a) $(count $b)" = "3 3" ]
+wait_until "the move's replies" sh -c "[ \$(ls '$(maildir $a)' | wc -l) -ge 4 ] && [ \$(ls '$(maildir $b)' | wc -l) -ge 4 ]"
+check "a challenge and a move by mail: answered" [ "$(count $a) $(count $b)" = "4 4" ]
 check "the web pages are written" sh -c "[ -f '$www/index.html' ] && [ -f '$www/board/101.html' ]"
 check "... readable by another account (nobody)" setpriv --reuid=nobody --regid=nogroup --clear-groups \
     sh -c "cat '$www/index.html' '$www/board/101.html' '$www/player/alice.html' >/dev/null"

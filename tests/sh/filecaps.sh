@@ -22,8 +22,9 @@ run() { # HOME TIME FROM SUBJECT [ID]: one mail; prints the exit status
 
 newhome() {
 	mkhome "$1" 'max_mails_per_hour = 0'
-	run "$1" $T0 alice@example.org "register alice secret" >/dev/null
-	run "$1" $T0 bob@example.com "register bob hunter2" >/dev/null
+	# deliver confirms each registration (lib.sh): two accounts
+	mail alice@example.org "register alice secret" | deliver "$1" $T0
+	mail bob@example.com "register bob hunter2" | deliver "$1" $T0
 }
 
 # fill FILE BYTES LINE-MAKER: awk prints lines (from the awk program) until FILE holds BYTES

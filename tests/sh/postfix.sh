@@ -8,7 +8,8 @@
 # by Postfix's pipe(8) to procmail with the shipped scripts/procmailrc,
 # which runs oustpbm (as the home's owner, nobody); the replies go out
 # through the same Postfix by SMTP (smtp_url) into the players' Maildirs.
-# On the way:
+# The players register as the README says: a register, then a confirm with
+# the one-time code read from the code mail in their Maildir.  On the way:
 #   - a board lock held by another process: oustpbm exits 75 after
 #     lock_timeout_ms, procmail passes 75 on, Postfix defers the mail and
 #     delivers it again once the lock is free: the move is played once;
@@ -261,14 +262,29 @@ play() { # FROM SUBJECT REPLIES-TO-ALICE REPLIES-TO-BOB: one mail in by SMTP, it
 	check "'$2' in by SMTP: its replies in the Maildirs ($na for alice, $nb for bob; got $(count $a), $(count $b))" \
 	    [ "$(count $a) $(count $b)" = "$na $nb" ]
 }
-# boxcode ADDRESS: the registration code in the Maildir (register.c)
-boxcode() {
-	sed -n 's/^    \([2-9A-HJ-NP-Z]\{10\}\)$/\1/p' "$(box "$1")/new/"* 2>/dev/null | head -n 1
+# the Maildirs as a home's mail/ADDRESS/ folders, for lib.sh's code_in
+mkdir -p "$tmp/boxes/mail"
+ln -s "$(box $a)" "$tmp/boxes/mail/$a"
+ln -s "$(box $b)" "$tmp/boxes/mail/$b"
+# confirm FROM USERID REPLIES-TO-ALICE REPLIES-TO-BOB: as a player does, the
+# code read from the code mail in FROM's Maildir sent back in a confirm by
+# SMTP (register.c: the account exists only then); no code: fails at once
+confirm() {
+	if code=$(code_in "$tmp/boxes" "$1"); then
+		play "$1" "confirm $2 $code" "$3" "$4"
+	else
+		fail "'confirm $2 <code>': no one-time code in the mails to $1 ($(count "$1") of them)"
+		na=$((na + $3))
+		nb=$((nb + $4))
+	fi
+	check "... $2 is registered, with $1" grep -q "^$2:$1:" "$h/users"
 }
 play $a "register alice secret" 1 0
-play $a "confirm alice $(boxcode $a)" 1 0
+check "... a registration by mail is pending: no account yet" \
+    sh -c "grep -q 'ok: registration of alice pending' '$h/log' && ! grep -qs '^alice:' '$h/users'"
+confirm $a alice 1 0
 play $b "register bob hunter2" 0 1
-play $b "confirm bob $(boxcode $b)" 0 1
+confirm $b bob 0 1
 play $a "challenge alice secret bob -size=5" 1 1
 play $a "move 101 alice secret C3" 1 1
 check "the replies left through Postfix's SMTP port" grep -q "postfix/smtpd.*connect from localhost\[127.0.0.1\]" "$pf/maillog"
@@ -299,14 +315,15 @@ done
 check "the board locked: Postfix defers the move (procmail exited 75)" \
     grep -q "postfix/pipe.*to=<oust@oust.test>.*status=deferred" "$pf/maillog"
 check "... oustpbm logged the lock timeout" grep -q 'cmd="move 101 bob \*\*\*\* A1" tempfail' "$h/log"
-check "... no reply yet" [ "$(count $a) $(count $b)" = "3 3" ]
+check "... no reply yet" [ "$(count $a) $(count $b)" = "$na $nb" ]
 touch "$tmp/release"
 wait "$holder"
 holder=
-na=4
-nb=4
+na=$((na + 1))
+nb=$((nb + 1))
 wait_for $a $na && wait_for $b $nb
-check "the lock free: Postfix delivered it again, the move answered" [ "$(count $a) $(count $b)" = "4 4" ]
+check "the lock free: Postfix delivered it again, the move answered ($na each; got $(count $a), $(count $b))" \
+    [ "$(count $a) $(count $b)" = "$na $nb" ]
 check "... played once" [ "$(grep -c '^[0-9]* [^ ]* o bob A1$' "$h/games/101.game")" = 1 ]
 check "... nothing in procmail's default mailbox" [ ! -s "$tmp/oust/mbox" ]
 
@@ -325,7 +342,7 @@ direct $b "move 101 bob hunter2 E5"
 check "... and the next one" [ $? = 0 ]
 check "... their four replies wait in the outbox" [ "$(ls "$h/outbox/new" | wc -l)" = 4 ]
 check "... deferred, logged" [ "$(grep -c 'outbox .* deferred: smtp: ' "$h/log")" -ge 1 ]
-check "... none reached a player" [ "$(count $a) $(count $b)" = "4 4" ]
+check "... none reached a player" [ "$(count $a) $(count $b)" = "$na $nb" ]
 
 check "Postfix started again" pfstart
 mail $a "move 101 alice secret E1" 2>>"$tmp/smtp.err"
@@ -336,7 +353,7 @@ while [ "$(ls "$h/outbox/new" | wc -l)" -lt 6 ] && [ "$i" -lt 600 ]; do
 done
 check "the next move, in by SMTP: its replies wait behind the earlier ones (same board, same address)" \
     [ "$(ls "$h/outbox/new" | wc -l)" = 6 ]
-check "... no player got a reply out of order" [ "$(count $a) $(count $b)" = "4 4" ]
+check "... no player got a reply out of order" [ "$(count $a) $(count $b)" = "$na $nb" ]
 
 # the crontab's flush line, as cron runs it: env -i, the crontab's PATH (with
 # @BINDIR@ standing for where oustpbm is installed), HOME and the
@@ -350,10 +367,10 @@ asowner env -i HOME="$tmp/oust" LOGNAME=nobody SHELL=/bin/sh PATH="$path" \
     OUSTPBM_TEST_TIME=$(($(date +%s) + 120)) /bin/sh -c "$line" >"$tmp/cron.out" 2>&1
 check "the crontab's flush line under env -i: exit 0" [ $? = 0 ]
 check "... the outbox is empty" [ "$(ls "$h/outbox/new" | wc -l)" = 0 ]
-na=7
-nb=7
+na=$((na + 3))
+nb=$((nb + 3))
 wait_for $a $na && wait_for $b $nb
-check "... the six replies reached the players (alice $(count $a), bob $(count $b))" [ "$(count $a) $(count $b)" = "7 7" ]
+check "... the six replies reached the players ($na each; alice $(count $a), bob $(count $b))" [ "$(count $a) $(count $b)" = "$na $nb" ]
 check "... each deferred reply's final delivery logged" sh -c "
     [ -n \"\$(grep -o 'outbox [^ ]* rcpt=[^ ]* deferred:' '$h/log')\" ] &&
     [ \"\$(sed -n 's/.* outbox \([^ ]*\) rcpt=.* deferred: .*/\1/p' '$h/log' | sort -u)\" = \"\$(sed -n 's/.* outbox \([^ ]*\) rcpt=.* delivered: after .*/\1/p' '$h/log' | sort -u)\" ]"

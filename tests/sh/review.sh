@@ -74,6 +74,9 @@ check "... each turn's comment holds its figures" sh -c \
     "[ \$(grep -c \"Black's chance to win: [0-9]*% before, [0-9]*% after\" '$tmp/review.sgf') = 9 ]"
 h3=$tmp/home3
 mkhome "$h3"
+# import takes a game of existing accounts only (a challenge's players)
+"$bin" -d "$h3" adduser alice alice@example.org Alice </dev/null >/dev/null
+"$bin" -d "$h3" adduser bob bob@example.com </dev/null >/dev/null
 check "oustpbm import reads its main line: the game file of the board" sh -c \
     "'$bin' -d '$h3' import '$tmp/review.sgf' 101 >/dev/null 2>&1 && cmp -s '$h/games/101.game' '$h3/games/101.game'"
 
