@@ -338,3 +338,6 @@ DEPFILES = $(OBJS:.o=.d) $(TEST_HOOK_OBJ:.o=.d) $(SANOBJS:.o=.d) $(FUZZOBJS:.o=.
 	$(FUZZBINS:=.d) $(BENCHBINS:=.d)
 $(DEPFILES): ;
 -include $(wildcard $(DEPFILES))
+# The sanitizer and fuzzer objects are prerequisites of pattern rules only:
+# kept, not removed as intermediate files after each check.
+.SECONDARY: $(SANOBJS) $(FUZZOBJS) $(TEST_HOOK_OBJ)

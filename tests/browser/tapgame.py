@@ -87,6 +87,9 @@ def mailto(href):
     return urllib.parse.unquote(u.path), q.get("subject", [""])[0], q.get("body", [""])[0]
 
 
+REG_CODE = "R3G4STERED"  # the one-time code of the tests' registrations (tests/sh/lib.sh's REG_CODE)
+
+
 class Home:
     def __init__(self, binary, home):
         self.bin = binary
@@ -95,10 +98,10 @@ class Home:
         self.k = 0
         self.seen = {}
 
-    def feed(self, msg):
+    def feed(self, msg, extra_env=None):
         self.k += 1
         self.t += 60
-        env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t))
+        env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t), **(extra_env or {}))
         r = subprocess.run([self.bin, "-d", self.home], input=msg.encode(), env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         with open(os.path.join(self.home, "log"), encoding="utf-8", errors="replace") as f:
@@ -106,10 +109,16 @@ class Home:
         return r.returncode, last
 
     def send(self, sender, subject, body=""):
+        """One mail, which must be accepted; a register is confirmed at once
+        with the tests' fixed code, as tests/sh/lib.sh's deliver does."""
+        register = subject.lower().startswith("register ")
         rc, last = self.feed("From: %s\nTo: oust@example.net\nSubject: %s\nMessage-ID: <tap.%d@example.org>\n\n%s\n"
-                             % (sender, subject, self.k, body))
+                             % (sender, subject, self.k, body), {"OUSTPBM_TEST_CODE": REG_CODE} if register else None)
         if rc != 0 or " ok: " not in last:
             raise RuntimeError("%s: %s" % (subject, last))
+        m = re.search(r" ok: registration of (\S+) pending, ", last) if register else None
+        if m:
+            self.send(sender, "confirm %s %s" % (m.group(1), REG_CODE))
 
     def new_mails(self):
         """The mails delivered since the last call: (address, message) in order."""

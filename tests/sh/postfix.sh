@@ -213,8 +213,10 @@ subjects() {
 	ls "$(box "$1")/new" | awk -F. '{ m = $2; sub(/.*M/, "", m); printf "%d %06d %s\n", $1, m, $0 }' | sort -n -k1,1 -k2,2 |
 	    while read -r _ _ f; do
 		sed -n '/^$/q; s/^Subject: //p' "$(box "$1")/new/$f"
-	    done
+	    done | untoken
 }
+# the reply tokens of the Subjects (two homes, two secrets) left out
+untoken() { sed 's/ \[[A-Z0-9-]*\]$//'; }
 a=alice@example.org
 b=bob@example.com
 
@@ -245,7 +247,7 @@ refsubjects() { # ADDRESS: the reference run's Subjects, in queue order
 	ls "$ref/mail/$1/new" | awk -F'[.MPQ]' '{ printf "%d %06d %06d %s\n", $1, $3, $5, $0 }' | sort -n |
 	    while read -r _ _ _ f; do
 		sed -n '/^$/q; s/^Subject: //p' "$ref/mail/$1/new/$f"
-	    done
+	    done | untoken
 }
 refsubjects $a >"$tmp/want.alice"
 refsubjects $b >"$tmp/want.bob"
