@@ -87,4 +87,8 @@ newhome "$h"
 fill "$h/watchers" $((cap * 85 / 100)) '"w" n " all"'
 OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" fsck >"$tmp/fsck.out" 2>&1
 check "fsck warns of the watchers file at 85% of its cap" grep -q 'watchers.*8[0-9]% of its cap' "$tmp/fsck.out"
+# the files of confirmed registrations and bounces are capped as the others
+fill "$h/bounces" $((1048576 * 85 / 100)) '"u" n "@example.org 1 1700000000 5.1.1"'
+OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" fsck >"$tmp/fsck.out" 2>&1
+check "fsck warns of the bounces file at 85% of its cap" grep -q 'bounces.*8[0-9]% of its cap' "$tmp/fsck.out"
 done_testing
