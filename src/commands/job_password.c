@@ -37,11 +37,12 @@ static void locked_out(struct job *j, const char *userid, const struct throttle_
 }
 
 /* Set j->pwmsg to the refusal while the record of wrong passwords is full (throttle.h: fail closed). */
-static void throttle_full(struct job *j, const char *userid)
+/* cause: the store's error when a write was refused, else NULL (the check found the file full) */
+static void throttle_full(struct job *j, const char *userid, const char *cause)
 {
 	snprintf(j->pwmsg, sizeof j->pwmsg, "password checks for %s are paused: the server's record of wrong "
 	    "passwords is full; try again in an hour", userid);
-	store_complain(j->st, "%s", store_error(j->st)[0] != '\0' ? store_error(j->st) :
+	store_complain(j->st, "%s", cause != NULL && cause[0] != '\0' ? cause :
 	    "the throttle file is full: password checks are paused");
 }
 
@@ -83,7 +84,8 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 			return false;
 		}
 		if (ss == STORE_OK && ts.full) {
-			throttle_full(j, user->userid);
+			/* store_error() may hold an older, unrelated message here */
+			throttle_full(j, user->userid, NULL);
 			return false;
 		}
 		if (ss != STORE_OK)
@@ -96,7 +98,7 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 	}
 	ss = throttle_fail(j->st, &j->cfg, user->userid, j->in.from_addr, j->now, &ts);
 	if (ss == STORE_TOO_BIG) {
-		throttle_full(j, user->userid);	/* a guess that cannot be counted is not answered */
+		throttle_full(j, user->userid, store_error(j->st));	/* a guess that cannot be counted is not answered */
 		return false;
 	}
 	if (ss != STORE_OK) {
@@ -195,7 +197,7 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 	if (ts.until != 0 || ts.full) {
 		pwcheck_release(&j->pw);
 		if (ts.full)
-			throttle_full(j, user->userid);
+			throttle_full(j, user->userid, NULL);
 		else
 			locked_out(j, user->userid, &ts);
 		return job_refuse(j, NULL, "%s", j->pwmsg);

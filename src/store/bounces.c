@@ -61,7 +61,11 @@ enum store_status bounces_read(struct store *st, struct bounce **list, size_t *n
 	*n = 0;
 	status = store_read_records(st, BOUNCES_FILE, BOUNCES_FILE_MAX, sizeof **list, bounce_record, &recs, NULL, n);
 	*list = recs;
-	return status == STORE_NOT_FOUND ? STORE_OK : status;
+	if (status == STORE_NOT_FOUND) {
+		store_set_error(st, "%s", "");	/* no file: no bounces, and nothing failed */
+		status = STORE_OK;
+	}
+	return status;
 }
 
 const struct bounce *bounces_of(const struct bounce *list, size_t n, const char *address)

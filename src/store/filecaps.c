@@ -7,13 +7,17 @@
 
 #include "store/accounts.h"
 #include "store/audience.h"
+#include "store/bounces.h"
+#include "store/pending.h"
 #include "store/ratings.h"
+#include "store/reviews.h"
 #include "store/seeks.h"
 #include "store/seen.h"
 #include "store/throttle.h"
+#include "store/tokens.h"
 #include "store/vacations.h"
 
-/* The names without a header constant are those of store.c and seeks.c. */
+/* The names without a header constant are those of store.c, seeks.c and tokens.c. */
 static const struct filecap table[FILECAPS_N] = {
 	{ ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, "one-time codes (forgot, address)", 0 },
 	{ AUDIENCE_FILE, AUDIENCE_FILE_MAX, "subscriptions to every board (subscribe all, notify on)", 0 },
@@ -27,6 +31,10 @@ static const struct filecap table[FILECAPS_N] = {
 	{ RATINGS_FILE, RATINGS_FILE_MAX, "ratings", 0 },
 	{ RATINGS_STATE_FILE, RATINGS_FILE_MAX, "ratings", 0 },
 	{ "users", STORE_USERS_FILE_MAX, "accounts (register)", 0 },
+	{ PENDING_FILE, PENDING_FILE_MAX, "registrations waiting for their confirm", 0 },
+	{ BOUNCES_FILE, BOUNCES_FILE_MAX, "addresses that bounced", 0 },
+	{ REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, "game reviews asked for", 0 },
+	{ "tokens", TOKENS_FILE_MAX, "reply tokens renewed or turned off (tokens)", 0 },
 };
 
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N])

@@ -28,7 +28,7 @@ struct filecap {
 	long long size;		/* bytes now, 0 when missing */
 };
 
-#define FILECAPS_N 12
+#define FILECAPS_N 16
 
 /* The table with the files' sizes now (stat); a file that cannot be stat'ed counts 0. */
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N]);

@@ -78,6 +78,7 @@ fill "$h/throttle" $((cap - 1000)) "\"$((T0 + 50)) u\" n \" F x@example.org\""
 check "throttle full: a wrong password exits 0" [ "$(run "$h" $((T0 + 60)) alice@example.org "whoami alice wrong")" = 0 ]
 check "... refused as paused, not counted" sh -c "grep -q 'password checks for alice are paused' '$h/log' && [ \$(wc -c <'$h/throttle') -le $cap ]"
 check "... the right password is refused the same (no oracle)" sh -c "[ \$(OUSTPBM_TEST_TIME=$((T0 + 70)) sh -c \"printf 'From: alice@example.org\\nSubject: whoami alice secret\\n\\n' | '$bin' -d '$h'\" >/dev/null 2>&1; echo \$?) = 0 ] && [ \$(grep -c 'password checks for alice are paused' '$h/log') = 2 ]"
+check "... and the log gives the throttle as the cause, no other file's error" sh -c "grep -q 'the throttle file is full: password checks are paused' '$h/log' && ! grep -q 'cannot open .*bounces' '$h/log'"
 check "... an hour later the failures have expired: checks again" sh -c "[ \$(OUSTPBM_TEST_TIME=$((T0 + 3700)) sh -c \"printf 'From: alice@example.org\\nSubject: whoami alice secret\\n\\n' | '$bin' -d '$h'\" >/dev/null 2>&1; echo \$?) = 0 ] && tail -n 1 '$h/log' | grep -q ' ok'"
 
 # ---- fsck at 80%
@@ -86,4 +87,8 @@ newhome "$h"
 fill "$h/watchers" $((cap * 85 / 100)) '"w" n " all"'
 OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" fsck >"$tmp/fsck.out" 2>&1
 check "fsck warns of the watchers file at 85% of its cap" grep -q 'watchers.*8[0-9]% of its cap' "$tmp/fsck.out"
+# the files of confirmed registrations and bounces are capped as the others
+fill "$h/bounces" $((1048576 * 85 / 100)) '"u" n "@example.org 1 1700000000 5.1.1"'
+OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" fsck >"$tmp/fsck.out" 2>&1
+check "fsck warns of the bounces file at 85% of its cap" grep -q 'bounces.*8[0-9]% of its cap' "$tmp/fsck.out"
 done_testing

@@ -218,7 +218,7 @@ static void test_help(void)
 	free(text);
 }
 
-/* The README's table of mail commands is the one the rows make. */
+/* The players' guide's table of mail commands (doc/players.md) is the one the rows make. */
 static void test_readme(void)
 {
 	const char *top = getenv("OUSTPBM_TOP");
@@ -226,9 +226,9 @@ static void test_readme(void)
 	size_t len = 0, n;
 	FILE *f;
 
-	snprintf(path, sizeof path, "%s/README.md", top != NULL ? top : ".");
+	snprintf(path, sizeof path, "%s/doc/players.md", top != NULL ? top : ".");
 	f = fopen(path, "r");
-	ok(f != NULL, "README.md opens (%s)", path);
+	ok(f != NULL, "doc/players.md opens (%s)", path);
 	ok(table != NULL, "the README table is made");
 	if (f == NULL || table == NULL) {
 		if (f != NULL)
@@ -244,7 +244,7 @@ static void test_readme(void)
 	}
 	fclose(f);
 	ok(readme != NULL && len > 0 && strstr(readme, table) != NULL,
-	    "README.md holds the table of mail commands the rows make (under Mail commands)");
+	    "doc/players.md holds the table of mail commands the rows make (under Mail commands)");
 	if (readme == NULL || strstr(readme, table) == NULL)
 		printf("# the table, as the rows make it:\n%s", table);
 	free(readme);
