@@ -398,6 +398,10 @@ check "... oustpbm queue shows them under the failure" sh -c "grep -A4 '^  to:  
     grep -q '^            550 5.1.1 See https://oust.test/postmaster for help.\$' '$tmp/gq'"
 check "... and the log line holds both" grep -qF 'rcpt=ghost@example.org refused, moved to failed/: smtp: RCPT failed: 550 (server answered 550) server="550-5.1.1 <ghost@example.org>: Recipient address rejected: User unknown in virtual mailbox table\n550 5.1.1 See https://oust.test/postmaster for help."' "$h/log"
 
+check "... the address is marked as bouncing (a 5xx to RCPT counts)" grep -q '^ghost@example.org 1 ' "$h/bounces"
+asowner "$bin" -d "$h" status >"$tmp/gs" 2>&1
+check "... and oustpbm status counts it, below bounce_limit" grep -q 'bounces: no address stopped (1 below bounce_limit 3)' "$tmp/gs"
+
 # ---- each reply exactly once, in order
 sleep 1
 subjects $a >"$tmp/got.alice"
