@@ -81,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *copy, *f[NFIELDS];
 	struct reply_ctx rc;
 	struct reply_mail m;
-	struct reply_player pl;
+	struct reply_player pl = { 0 };
 	struct reply_event ev;
 	enum reply_status rs;
 	struct game g;
@@ -126,6 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pl.userid = g.white;
 		pl.address = "bob@example.com";
 		pl.fullname = f[F_FULLNAME];
+		pl.role = REPLY_ROLE_PLAYER;
+		pl.token = "K7M2-QX9P-HD3RT";	/* the Subject's token and, to the mover, the tap links */
 		if (reply_game(&rc, &g, &ev, &pl, &m) == REPLY_OK) {
 			check(&m);
 			reply_mail_release(&m);
