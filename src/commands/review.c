@@ -1,12 +1,10 @@
 /* review: review <board>, and the reviews done by oustpbm robot.  See review.h. */
 #include "commands/review.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/testhook.h"
 #include "commands/job.h"
 #include "commands/mailcmd.h"
 #include "commands/robot.h"
@@ -19,15 +17,10 @@
 /* OUSTPBM_TEST_ROBOT_PLAYOUTS (robot.h): a fixed budget a placement, 0 when unset or malformed. */
 static long test_playouts(void)
 {
-	const char *v = testhook_env("OUSTPBM_TEST_ROBOT_PLAYOUTS");
-	char *end;
+	char why[1];
 	long n;
 
-	if (v == NULL || v[0] == '\0')
-		return 0;
-	errno = 0;
-	n = strtol(v, &end, 10);
-	return errno != 0 || *end != '\0' || n < 1 || n > 100000000 ? 0 : n;
+	return robot_test_playouts(&n, why, sizeof why) ? n : 0;
 }
 
 /* The review mail of g to to_addr: *out on REPLY_OK. */

@@ -95,7 +95,7 @@ static bool test_mode(enum mode *m, char *why, size_t whylen)
 	return false;
 }
 
-static bool test_playouts(long *playouts, char *why, size_t whylen)
+bool robot_test_playouts(long *playouts, char *why, size_t whylen)
 {
 	const char *v = testhook_env("OUSTPBM_TEST_ROBOT_PLAYOUTS");
 	char *end;
@@ -382,7 +382,7 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	memset(&o, 0, sizeof o);
 	o.level = robot_level(g);
 	o.seed = mix64((uint64_t)g->board << 32 ^ (uint64_t)turn << 8 ^ (uint64_t)now);
-	if (!test_mode(&m, why, whylen) || !test_playouts(&o.playouts, why, whylen))
+	if (!test_mode(&m, why, whylen) || !robot_test_playouts(&o.playouts, why, whylen))
 		return ROBOT_FAULT;
 	/* a fixed budget (tests) is deterministic only without a deadline */
 	o.deadline_ns = o.playouts > 0 ? 0 : start + (int64_t)cfg->robot_seconds * 1000000000;

@@ -75,6 +75,13 @@ enum robot_status {
 
 const char *robot_status_str(enum robot_status s);
 
+/*
+ * OUSTPBM_TEST_ROBOT_PLAYOUTS (test builds only: base/testhook.h): a fixed
+ * playout budget a placement into *playouts, 0 when unset; false with why
+ * when it is not a number from 1 to 100000000.
+ */
+bool robot_test_playouts(long *playouts, char *why, size_t whylen);
+
 /* True if userid is the robot's (case-insensitive). */
 bool robot_is(const char *userid);
 

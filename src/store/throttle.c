@@ -354,47 +354,8 @@ enum store_status throttle_chats(struct store *st, const char *userid, time_t no
 	return count_made(st, CHAT, userid, now, count);
 }
 
-enum store_status throttle_chat_made(struct store *st, const struct config *cfg, const char *userid, long board,
-    time_t now)
-{
-	struct store_lock lock = STORE_LOCK_INIT;
-	char line[IDENT_USERID_MAX + 64];
-	struct record r = { .n = 0 };
-	enum store_status ss;
-	int n;
-
-	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = record_read(st, &r);
-	if (ss == STORE_OK) {
-		n = snprintf(line, sizeof line, "%lld %s H %ld\n", (long long)now, userid, board);
-		ss = record_write(st, &r, now, line, (size_t)n);
-	}
-	record_free(&r);
-	store_unlock(&lock);
-	return ss;
-}
-
-enum store_status throttle_challenges(struct store *st, const char *userid, time_t now, unsigned long *count)
-{
-	struct record r;
-	enum store_status ss;
-	size_t i;
-
-	*count = 0;
-	ss = record_read(st, &r);
-	if (ss != STORE_OK)
-		return ss;
-	for (i = 0; i < r.n; i++)
-		if (r.ev[i].kind == CHALLENGE && r.ev[i].time > now - THROTTLE_WINDOW && r.ev[i].time <= now &&
-		    strcmp(r.ev[i].userid, userid) == 0)
-			(*count)++;
-	record_free(&r);
-	return STORE_OK;
-}
-
-enum store_status throttle_challenge_made(struct store *st, const struct config *cfg, const char *userid,
+/* Records one event of kind (CHAT, CHALLENGE) by userid on board, under the file's lock. */
+static enum store_status event_made(struct store *st, const struct config *cfg, enum kind kind, const char *userid,
     long board, time_t now)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -408,10 +369,27 @@ enum store_status throttle_challenge_made(struct store *st, const struct config 
 		return ss;
 	ss = record_read(st, &r);
 	if (ss == STORE_OK) {
-		n = snprintf(line, sizeof line, "%lld %s X %ld\n", (long long)now, userid, board);
+		n = snprintf(line, sizeof line, "%lld %s %c %ld\n", (long long)now, userid, (char)kind, board);
 		ss = record_write(st, &r, now, line, (size_t)n);
 	}
 	record_free(&r);
 	store_unlock(&lock);
 	return ss;
+}
+
+enum store_status throttle_chat_made(struct store *st, const struct config *cfg, const char *userid, long board,
+    time_t now)
+{
+	return event_made(st, cfg, CHAT, userid, board, now);
+}
+
+enum store_status throttle_challenges(struct store *st, const char *userid, time_t now, unsigned long *count)
+{
+	return count_made(st, CHALLENGE, userid, now, count);
+}
+
+enum store_status throttle_challenge_made(struct store *st, const struct config *cfg, const char *userid,
+    long board, time_t now)
+{
+	return event_made(st, cfg, CHALLENGE, userid, board, now);
 }
