@@ -2,7 +2,6 @@
  * game: one Oust board, its players and its history.  See game.h.
  */
 #include "game/game.h"
-#include "game/gamefile.h"
 
 #include <assert.h>
 #include <stdarg.h>
@@ -1172,11 +1171,16 @@ unsigned long game_timeout_days(const struct game *g, unsigned long dflt)
 	return g->timeout_days != 0 ? (unsigned long)g->timeout_days : dflt;
 }
 
+int64_t game_time_add(int64_t t, int64_t secs)
+{
+	return t > GAME_TIME_MAX - secs ? GAME_TIME_MAX : t + secs;
+}
+
 int64_t game_timeout_at(const struct game *g, unsigned long dflt)
 {
 	unsigned long days = game_timeout_days(g, dflt);
 
 	if (game_over(g) || game_is_open(g) || days == 0)
 		return 0;
-	return gamefile_time_add(g->last_move, (int64_t)days * GAME_DAY);
+	return game_time_add(g->last_move, (int64_t)days * GAME_DAY);
 }

@@ -364,6 +364,9 @@ enum game_status game_verify(const struct game *g, struct game_replay *out);
 unsigned long game_remind_days(const struct game *g, unsigned long dflt);
 unsigned long game_timeout_days(const struct game *g, unsigned long dflt);
 #define GAME_DAY 86400		/* seconds in a day of the time limits */
+#define GAME_TIME_MAX INT64_C(253402300799)	/* 9999-12-31T23:59:59Z, the last time a game file holds */
+/* t + secs (secs >= 0), no later than GAME_TIME_MAX: a deadline past 9999 is never reached. */
+int64_t game_time_add(int64_t t, int64_t secs);
 /*
  * When the player to move on g loses on time: its last turn plus
  * game_timeout_days(g, dflt) days (never past the latest time a game file

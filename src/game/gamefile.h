@@ -30,7 +30,7 @@
 
 #define GAMEFILE_LINE_MAX 4096	/* bytes in one line; a full turn on 25 x 25 fits */
 #define GAMEFILE_TIME_SIZE 21	/* "2026-11-21T18:41:07Z" and its NUL */
-#define GAMEFILE_TIME_MAX INT64_C(253402300799)	/* 9999-12-31T23:59:59Z, the last time a file holds */
+#define GAMEFILE_TIME_MAX GAME_TIME_MAX	/* 9999-12-31T23:59:59Z, the last time a file holds */
 
 enum gamefile_status {
 	GAMEFILE_OK = 0,
@@ -93,7 +93,7 @@ enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, st
 /* UTC ISO 8601 with Z, "2026-11-21T18:41:07Z"; t in 0..9999-12-31T23:59:59Z. */
 char *gamefile_time_str(int64_t t, char buf[GAMEFILE_TIME_SIZE]);
 
-/* t + secs (secs >= 0), no later than GAMEFILE_TIME_MAX: a deadline past 9999 is never reached. */
+/* game_time_add(), for the callers that write times to files. */
 int64_t gamefile_time_add(int64_t t, int64_t secs);
 /* Parse exactly that form (the len bytes of s); false if it is anything else. */
 bool gamefile_time_parse(const char *s, size_t len, int64_t *out);

@@ -1,6 +1,6 @@
 /*
- * smtp: the "smtp" transport (transport.h), which hands queued replies to a
- * mail server with libcurl.  It is the only module that uses libcurl, and
+ * smtp: the "smtp" transport (transport.h; its interface, transport_ops.h),
+ * which hands queued replies to a mail server with libcurl.  It is the only module that uses libcurl, and
  * loads it with dlopen("libcurl.so.4") when a run of deliveries opens, so
  * handling a mail with the maildir transport never pays its start-up cost
  * (and ./oustpbm is not linked with it).  A missing or unusable libcurl is a
@@ -33,7 +33,7 @@
 #ifndef OUSTPBM_SMTP_H
 #define OUSTPBM_SMTP_H
 
-#include "outbox/transport.h"
+#include "outbox/transport_ops.h"
 
 #define SMTP_LIBCURL "libcurl.so.4"
 
