@@ -54,10 +54,12 @@ void game_queue_clear(struct game *g)
 	g->queue[0] = '\0';
 }
 
-/* Placements "E5, F6" (s[0..n)) into pts on g's board; false with why. */
-static bool queue_points(const struct game *g, int k, const char *side, const char *s, size_t n, int *pts, int *np,
-    char *why, size_t size)
+/* Placements "E5, F6" (s[0..n)) of line k into l's answer (mine) or their turn on g's board; false with why. */
+static bool queue_points(const struct game *g, int k, bool mine, const char *s, size_t n,
+    struct game_queue_line *l, char *why, size_t size)
 {
+	const char *side = mine ? "your answer" : "their turn";
+	int *pts = mine ? l->mine : l->their, *np = mine ? &l->nmine : &l->ntheir;
 	size_t i = 0, j, a, b;
 
 	*np = 0;
@@ -129,7 +131,7 @@ bool game_queue_parse(const struct game *g, const char *text, struct game_queue 
 		}
 		if (b - a == 4 && strncasecmp(a, "swap", 4) == 0)
 			l->swap = true;
-		else if (!queue_points(g, k, "their turn", a, (size_t)(b - a), l->their, &l->ntheir, why, size))
+		else if (!queue_points(g, k, false, a, (size_t)(b - a), l, why, size))
 			return false;
 		for (a = arrow + 2; a < end && (*a == ' ' || *a == '\t'); a++)
 			;
@@ -143,7 +145,7 @@ bool game_queue_parse(const struct game *g, const char *text, struct game_queue 
 			snprintf(why, size, "line %d: two '=>' (lines are separated by ';')", k);
 			return false;
 		}
-		if (!queue_points(g, k, "your answer", a, (size_t)(b - a), l->mine, &l->nmine, why, size))
+		if (!queue_points(g, k, true, a, (size_t)(b - a), l, why, size))
 			return false;
 		out->n++;
 		if (*end == '\0')

@@ -141,11 +141,22 @@ bool gamefile_userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 }
 
 
+/* Start a parse of the len bytes of text at its header: everything cleared, then the header read. */
+static enum gamefile_status start(const char *text, size_t len, struct reader *r, struct header *h,
+    struct game *out, struct gamefile_error *err)
+{
+	*r = (struct reader){ text, text + len, 0, text, 0 };
+	memset(err, 0, sizeof(*err));
+	memset(out, 0, sizeof(*out));
+	memset(h, 0, sizeof(*h));
+	return gamefile_header_parse(r, h, out, err);
+}
+
 enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *out,
     struct gamefile_error *err)
 {
 	struct gamefile_error dummy;
-	struct reader r = { text, text + len, 0, text, 0 };
+	struct reader r;
 	struct header h;
 	struct rules_board *b = NULL;
 	enum gamefile_status st;
@@ -153,15 +164,14 @@ enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *o
 
 	if (err == NULL)
 		err = &dummy;
-	memset(err, 0, sizeof(*err));
-	memset(out, 0, sizeof(*out));
-	memset(&h, 0, sizeof(h));
 	b = malloc(sizeof(*b));
 	if (b == NULL) {
+		memset(err, 0, sizeof(*err));
+		memset(out, 0, sizeof(*out));
 		st = GAMEFILE_NO_MEMORY;
 		goto out;
 	}
-	st = gamefile_header_parse(&r, &h, out, err);
+	st = start(text, len, &r, &h, out, err);
 	if (st == GAMEFILE_OK)
 		st = gamefile_board_parse(&r, out, b, err);
 	if (st == GAMEFILE_OK)
@@ -181,16 +191,13 @@ enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct 
     struct gamefile_error *err)
 {
 	struct gamefile_error dummy;
-	struct reader r = { text, text + len, 0, text, 0 };
+	struct reader r;
 	struct header h;
 	enum gamefile_status st;
 
 	if (err == NULL)
 		err = &dummy;
-	memset(err, 0, sizeof(*err));
-	memset(out, 0, sizeof(*out));
-	memset(&h, 0, sizeof(h));
-	st = gamefile_header_parse(&r, &h, out, err);
+	st = start(text, len, &r, &h, out, err);
 	if (st != GAMEFILE_OK) {
 		memset(out, 0, sizeof(*out));
 		return st;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/strbuf.h"
 #include "game/board.h"
 #include "game/gamefile_int.h"
 
@@ -58,56 +59,6 @@ static size_t captured_field(const struct game *g, const struct game_turn *e, co
 
 /* ---- formatting ---- */
 
-struct buf {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-/* Room for n more bytes and a NUL. */
-static bool bgrow(struct buf *b, size_t n)
-{
-	size_t cap;
-	char *s;
-
-	if (b->failed)
-		return false;
-	if (b->len + n < b->cap)
-		return true;
-	cap = b->cap * 2 + n;
-	s = realloc(b->s, cap);
-	if (s == NULL) {
-		b->failed = true;
-		return false;
-	}
-	b->s = s;
-	b->cap = cap;
-	return true;
-}
-
-static void bappend(struct buf *b, const char *s, size_t n)
-{
-	if (!bgrow(b, n))
-		return;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void bput(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bput(struct buf *b, const char *fmt, ...)
-{
-	char s[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(s, sizeof(s), fmt, ap);
-	va_end(ap);
-	assert(n >= 0 && (size_t)n < sizeof(s));
-	bappend(b, s, (size_t)n);
-}
-
 char *gamefile_note_text(const struct game_note *e, char buf[GAMEFILE_NOTE_SIZE])
 {
 	char t[GAMEFILE_TIME_SIZE];
@@ -123,11 +74,11 @@ char *gamefile_note_text(const struct game_note *e, char buf[GAMEFILE_NOTE_SIZE]
 }
 
 /* The note line "- 2026-11-21T19:02:11Z o bob accept undo:7" onto b. */
-static void note_line(struct buf *b, const struct game_note *e)
+static void note_line(struct strbuf *b, const struct game_note *e)
 {
 	char s[GAMEFILE_NOTE_SIZE];
 
-	bput(b, "%s\n", gamefile_note_text(e, s));
+	strbuf_printf(b, "%s\n", gamefile_note_text(e, s));
 }
 
 /*
@@ -177,7 +128,7 @@ static size_t entry_line(const struct game *g, const struct game_turn *e, const 
 }
 
 /* "observers: carol dave\n" (results false) or "notify: erin\n"; nothing when there are none. */
-static void observers_line(struct buf *b, const struct game *g, bool results)
+static void observers_line(struct strbuf *b, const struct game *g, bool results)
 {
 	const char *key = results ? "notify:" : "observers:";
 	int i;
@@ -185,16 +136,16 @@ static void observers_line(struct buf *b, const struct game *g, bool results)
 	for (i = 0; i < g->nobservers; i++) {
 		if (g->observers[i].results != results)
 			continue;
-		bput(b, "%s %s", key, g->observers[i].userid);
+		strbuf_printf(b, "%s %s", key, g->observers[i].userid);
 		key = "";
 	}
 	if (key[0] == '\0')
-		bput(b, "\n");
+		strbuf_printf(b, "\n");
 }
 
 enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *len)
 {
-	struct buf b = { NULL, 0, 0, false };
+	struct strbuf b = STRBUF_INIT;
 	char t[GAMEFILE_TIME_SIZE], board[BOARD_TEXT_MAX];
 	const struct game_turn *e;
 	struct game_captures gc;
@@ -205,55 +156,53 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	assert((g->rg.result == RULES_PLAYING) == (g->end == GAME_END_NONE));
 	*out = NULL;
 	*len = 0;
-	b.cap = 4096 + (size_t)g->nturns * 64 + g->npoints * 4;
-	b.s = malloc(b.cap);
-	if (b.s == NULL)
+	if (!strbuf_reserve(&b, 4096 + (size_t)g->nturns * 64 + g->npoints * 4))
 		return GAMEFILE_NO_MEMORY;
-	bput(&b, "%s\n", HEADER_COMMENT);
-	bput(&b, "board: %ld\n", g->board);
+	strbuf_printf(&b, "%s\n", HEADER_COMMENT);
+	strbuf_printf(&b, "board: %ld\n", g->board);
 	/* A square board says nothing of its shape: files from before hex boards stay as they were. */
 	if (g->shape == RULES_HEX)
-		bput(&b, "shape: hex\n");
-	bput(&b, "size: %d\nswap: %s\n", g->size, g->swap ? "on" : "off");
-	bput(&b, "black: %s\nwhite: %s\n", g->black, g->white);
-	bput(&b, "status: %s\n", gamefile_status_names[g->rg.result]);
+		strbuf_printf(&b, "shape: hex\n");
+	strbuf_printf(&b, "size: %d\nswap: %s\n", g->size, g->swap ? "on" : "off");
+	strbuf_printf(&b, "black: %s\nwhite: %s\n", g->black, g->white);
+	strbuf_printf(&b, "status: %s\n", gamefile_status_names[g->rg.result]);
 	if (g->rg.result == RULES_PLAYING)
-		bput(&b, "to-move: %s\n", rules_color_name(g->rg.to_move));
+		strbuf_printf(&b, "to-move: %s\n", rules_color_name(g->rg.to_move));
 	else
-		bput(&b, "end: %s\n", gamefile_end_names[g->end]);
-	bput(&b, "turn: %d\n", g->nturns + 1);
-	bput(&b, "created: %s\n", gamefile_time_str(g->created, t));
-	bput(&b, "last-move: %s\n", gamefile_time_str(g->last_move, t));
+		strbuf_printf(&b, "end: %s\n", gamefile_end_names[g->end]);
+	strbuf_printf(&b, "turn: %d\n", g->nturns + 1);
+	strbuf_printf(&b, "created: %s\n", gamefile_time_str(g->created, t));
+	strbuf_printf(&b, "last-move: %s\n", gamefile_time_str(g->last_move, t));
 	if (g->remind != 0 && g->rg.result == RULES_PLAYING)
-		bput(&b, "remind: %s\n", gamefile_time_str(g->remind, t));
+		strbuf_printf(&b, "remind: %s\n", gamefile_time_str(g->remind, t));
 	if (g->thread[0] != '\0')
-		bput(&b, "thread: %s\n", g->thread);
+		strbuf_printf(&b, "thread: %s\n", g->thread);
 	if (g->robot_level != 0)
-		bput(&b, "robot-level: %d\n", g->robot_level);
+		strbuf_printf(&b, "robot-level: %d\n", g->robot_level);
 	if (g->unrated)
-		bput(&b, "rated: no\n");
+		strbuf_printf(&b, "rated: no\n");
 	if (g->opened)
-		bput(&b, "open-challenge: yes\n");
+		strbuf_printf(&b, "open-challenge: yes\n");
 	observers_line(&b, g, false);
 	observers_line(&b, g, true);
 	if (g->remind_days != 0)
-		bput(&b, "remind-days: %d\n", g->remind_days);
+		strbuf_printf(&b, "remind-days: %d\n", g->remind_days);
 	if (g->timeout_days != 0)
-		bput(&b, "timeout-days: %d\n", g->timeout_days);
+		strbuf_printf(&b, "timeout-days: %d\n", g->timeout_days);
 	if (g->pending[0] != '\0' && g->rg.result == RULES_PLAYING) {
-		bput(&b, "pending: ");
-		bappend(&b, g->pending, strlen(g->pending));
-		bappend(&b, "\n", 1);
+		strbuf_printf(&b, "pending: ");
+		strbuf_add(&b, g->pending, strlen(g->pending));
+		strbuf_add(&b, "\n", 1);
 	}
 	if (g->queue_owner[0] != '\0' && g->rg.result == RULES_PLAYING) {
-		bput(&b, "queue: %s ", g->queue_owner);
-		bappend(&b, g->queue, strlen(g->queue));
-		bappend(&b, "\n", 1);
+		strbuf_printf(&b, "queue: %s ", g->queue_owner);
+		strbuf_add(&b, g->queue, strlen(g->queue));
+		strbuf_add(&b, "\n", 1);
 	}
 	n = board_render_game(g, board);
-	bappend(&b, "\n", 1);
-	bappend(&b, board, n);
-	bappend(&b, "\nhistory:\n", 10);
+	strbuf_add(&b, "\n", 1);
+	strbuf_add(&b, board, n);
+	strbuf_add(&b, "\nhistory:\n", 10);
 	/* a history that does not replay (an admin's edit) is written without its captures */
 	have_gc = game_captures(g, &gc) == GAME_OK;
 	for (i = 0; i < g->nturns; i++) {
@@ -263,7 +212,7 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		e = &g->turns[i];
 		assert(e->action != GAME_PLACE || (e->npoints > 0 && e->npoints <= RULES_MAX_POINTS));
 		/* 7 digits, time, colour, 32-character name, action: under 96 bytes; then the captures */
-		if (bgrow(&b, 96 + 4 * (size_t)e->npoints + (have_gc ? CAPTURED_LEN + 2 * (size_t)e->npoints +
+		if (strbuf_reserve(&b, 96 + 4 * (size_t)e->npoints + (have_gc ? CAPTURED_LEN + 2 * (size_t)e->npoints +
 		    5 * (size_t)turn_captured(e, &gc) + 1 : 0)))
 			b.len += entry_line(g, e, have_gc ? &gc : NULL, b.s + b.len);
 	}
@@ -271,12 +220,13 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		note_line(&b, &g->notes[k]);
 	if (have_gc)
 		game_captures_release(&gc);
-	if (b.failed) {
-		free(b.s);
+	/* entry_line() writes into the room reserved, without the NUL */
+	if (!b.failed)
+		b.s[b.len] = '\0';
+	n = b.len;
+	*out = strbuf_finish(&b);
+	if (*out == NULL)
 		return GAMEFILE_NO_MEMORY;
-	}
-	b.s[b.len] = '\0';
-	*out = b.s;
-	*len = b.len;
+	*len = n;
 	return GAMEFILE_OK;
 }
