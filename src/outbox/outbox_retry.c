@@ -123,7 +123,8 @@ void outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char 
 
 /*
  * Delivered: the queue file moves to sent/ with the time of sending as its
- * modification time (what prune_sent goes by), or goes when none are kept.
+ * modification time (what outbox_retry_prune_sent() goes by), or goes when
+ * none are kept.
  */
 enum outbox_status outbox_retry_keep_sent(struct outbox *ob, const struct config *cfg, const char *id)
 {

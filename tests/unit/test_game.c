@@ -678,6 +678,27 @@ static void test_names(void)
 	ok_str(game_end_str(GAME_END_CAPTURE), "capture", "capture");
 }
 
+/* The time limit: last move plus the days, none without days or once over, never past GAME_TIME_MAX. */
+static void test_time_limit(void)
+{
+	struct game g;
+
+	ok(game_time_add(T0, 3600) == T0 + 3600, "a time plus an hour");
+	ok(game_time_add(GAME_TIME_MAX - 10, 3600) == GAME_TIME_MAX, "a time past 9999 stops at GAME_TIME_MAX");
+	ok(game_time_add(GAME_TIME_MAX, 0) == GAME_TIME_MAX, "GAME_TIME_MAX plus nothing");
+	game_init(&g, 101, 11, true, "alice", "bob", T0);
+	g.last_move = T0;
+	ok(game_timeout_at(&g, 0) == 0, "no limit without days");
+	ok(game_timeout_at(&g, 14) == T0 + 14 * (int64_t)GAME_DAY, "the default days after the last move");
+	g.timeout_days = 3;
+	ok(game_timeout_at(&g, 14) == T0 + 3 * (int64_t)GAME_DAY, "the board's own days first");
+	g.last_move = GAME_TIME_MAX - GAME_DAY;
+	ok(game_timeout_at(&g, 14) == GAME_TIME_MAX, "a deadline past 9999 is GAME_TIME_MAX");
+	ok_int(game_resign(&g, "alice", T0 + 60), GAME_OK, "alice resigns");
+	ok(game_timeout_at(&g, 14) == 0, "no limit once the game is over");
+	game_release(&g);
+}
+
 int main(void)
 {
 	test_init();
@@ -693,5 +714,6 @@ int main(void)
 	test_undo_draw();
 	test_chat();
 	test_names();
+	test_time_limit();
 	return t_done();
 }
