@@ -1529,11 +1529,11 @@ static void duration_text(int64_t secs, char *buf, size_t size)
  * player to move: to them (reader), "You have ..."; to anyone else, "bob
  * has ...".  NULL when out of memory.
  */
-void reply_set_away(struct reply_ctx *rc, const struct vacation *v)
+void reply_set_away(struct reply_ctx *rc, const struct reply_away *a)
 {
 	memset(&rc->away, 0, sizeof rc->away);
-	if (v != NULL)
-		rc->away = *v;
+	if (a != NULL)
+		rc->away = *a;
 }
 
 static char *with_time_left(struct reply_ctx *rc, const struct game *g, const char *reader, char *next)
@@ -1552,8 +1552,8 @@ static char *with_time_left(struct reply_ctx *rc, const struct game *g, const ch
 	left = at - now;
 	if (rc->away.userid[0] != '\0' && strcmp(rc->away.userid, who) == 0) {
 		/* the clock stood still while they were away since the last turn (cleanup.c's clock_stopped) */
-		left += vacation_stopped(&rc->away, g->last_move, now);
-		away = vacation_away(&rc->away, now) && rc->away.start < at;
+		left += rc->away.stopped;
+		away = rc->away.now && rc->away.start < at;
 		/* away now: the time left waits for their return */
 		until = away ? rc->away.end + left : now + left;
 	}

@@ -48,10 +48,10 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "base/ident.h"
 #include "base/mailaddr.h"
 #include "game/game.h"
 #include "game/preview.h"
-#include "store/vacations.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
@@ -89,6 +89,17 @@ const char *reply_status_str(enum reply_status st);
  */
 char *reply_wrap(const char *text);
 
+/*
+ * A player's absence (the mail command vacation), as plain values: the
+ * store keeps the file (store/vacations.h), the caller reads it.
+ */
+struct reply_away {
+	char userid[IDENT_USERID_MAX + 1];	/* "" when nobody is away */
+	int64_t start, end;	/* away while start <= now < end */
+	bool now;		/* away at the reply's now (vacation_away) */
+	int64_t stopped;	/* seconds the clock stood still since the board's last turn (vacation_stopped) */
+};
+
 /* What the replies to one incoming mail share.  Plain value; reply_init() fills it. */
 #define REPLY_NOTE_MAX 240	/* bytes of reply_ctx.note */
 
@@ -108,8 +119,8 @@ struct reply_ctx {
 	char *cached_html;	/* mail.html once read, owned: reply_release() */
 	bool html_missing;	/* the templates directory has no mail.html: text only */
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
-	/* the vacation of a board's player to move (reply_set_away); userid "" when none */
-	struct vacation away;
+	/* the absence of a board's player to move (reply_set_away); userid "" when none */
+	struct reply_away away;
 	/*
 	 * The reply token of the player error_player (mail/token.h) for an
 	 * error about a board it plays, NULL for none: its Subject carries it
@@ -199,13 +210,13 @@ struct reply_event {
 };
 
 /*
- * v: the vacation of the player to move on the board the next replies
- * tell, or NULL for none (copied).  Their clock stands still while they are
- * away (cleanup.c), so the time left those replies show counts it as
- * cleanup does (vacation_stopped): the limit moves on by the absence after
- * the last turn, and during it "away until ..." is said.
+ * a: the absence (vacation) of the player to move on the board the next
+ * replies tell, or NULL for none (copied).  Their clock stands still while
+ * they are away (cleanup.c), so the time left those replies show counts it
+ * as cleanup does: the limit moves on by a->stopped, and during the
+ * absence "away until ..." is said.
  */
-void reply_set_away(struct reply_ctx *rc, const struct vacation *v);
+void reply_set_away(struct reply_ctx *rc, const struct reply_away *a);
 
 /*
  * in_id, in_refs and sender come from the incoming mail and must stay valid
