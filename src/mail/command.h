@@ -68,7 +68,7 @@ enum command_status {
 	COMMAND_BAD_TURN,	/* the #turn after a board number */
 	COMMAND_BAD_OPTION,	/* a challenge option */
 	COMMAND_BAD_PLACEMENT,
-	COMMAND_BAD_CLASS,	/* a 'C' tail: no such board class (store/ratings.h) */
+	COMMAND_BAD_CLASS,	/* a 'C' tail: no such board class (struct command_classes) */
 	COMMAND_BAD_NUMBER,	/* an 'n' slot: not a number of games */
 	COMMAND_PLACEMENTS_ONLY,	/* placements without a command ("C3" under a board mail): out->placements
 				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
@@ -111,6 +111,17 @@ struct command_syntax {
 };
 
 /*
+ * The board classes a 'C' tail names ("standard", "hex-small"): values the
+ * ratings own (store/ratings.h), passed in by the caller, as mail knows no
+ * files.  Class i is cmd.rating_class i.
+ */
+struct command_classes {
+	int n;
+	const char *(*name)(int cls);	/* "standard" */
+	const char *(*sizes)(int cls);	/* what the class holds, for the error: "11x11 to 13x13" */
+};
+
+/*
  * The commands a parse knows: n rows, the first at rows, the next stride
  * bytes further (so the rows may be members of a larger struct, one per
  * command, as in commands/mailcmd.c).
@@ -119,6 +130,7 @@ struct command_grammar {
 	const struct command_syntax *rows;
 	size_t n;
 	size_t stride;
+	const struct command_classes *classes;	/* what a 'C' tail names; NULL: no class */
 };
 
 /* Row i of g. */
@@ -184,7 +196,7 @@ struct command {
 	bool noswap;		/* challenge: pie rule off */
 	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
-	int rating_class;	/* a 'C' tail: an enum ratings_class, or -1 for none (every class) */
+	int rating_class;	/* a 'C' tail: a class of grammar->classes, or -1 for none (every class) */
 	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
 	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
