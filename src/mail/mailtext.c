@@ -336,3 +336,22 @@ const char *mailtext_kind_str(enum mailtext_kind k)
 	}
 	return "unknown";
 }
+
+/* A header value made one clean line (mailtext.h). */
+char *mailtext_clean_line(const char *s, size_t max, enum utf8_mode mode)
+{
+	size_t len, start = 0;
+	char *c;
+
+	if (s == NULL)
+		s = "";
+	c = utf8_clean(s, strlen(s), mode, max, &len);
+	if (c == NULL)
+		return NULL;
+	while (len > 0 && c[len - 1] == ' ')
+		c[--len] = '\0';
+	while (c[start] == ' ')
+		start++;
+	memmove(c, c + start, len - start + 1);
+	return c;
+}
