@@ -32,26 +32,23 @@
 
 #include "base/ident.h"
 #include "base/mailaddr.h"
+#include "game/ai.h"
+#include "game/game.h"
+#include "game/rules.h"
 
 #define COMMAND_LINE_MAX 4096		/* bytes of the command line */
-#define COMMAND_PASSWORD_MAX 64		/* bytes of a password */
+#define COMMAND_PASSWORD_MAX IDENT_PASSWORD_MAX	/* bytes of a password (store.h's STORE_PASSWORD_MAX too) */
 #define COMMAND_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes of a full name (64 characters) */
-#define COMMAND_PLACEMENTS_MAX 625	/* placements in one turn (25 x 25) */
+#define COMMAND_PLACEMENTS_MAX RULES_MAX_POINTS	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
 #define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
 #define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
-#define COMMAND_SIZE_MIN 5
-#define COMMAND_SIZE_MAX 25
-#define COMMAND_SIZE_DEFAULT 11
-#define COMMAND_HEX_MIN 3		/* hex-hex sides */
-#define COMMAND_HEX_MAX 10
-#define COMMAND_HEX_DEFAULT 7
-#define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
-#define COMMAND_LEVEL_MAX 5
+#define COMMAND_LEVEL_MIN AI_MIN_LEVEL	/* -level=N: the robot player's level (robot.h) */
+#define COMMAND_LEVEL_MAX AI_MAX_LEVEL
 #define COMMAND_GAMES_MAX 99		/* an 'n' slot: a number of games (seek, limit; seeks.h's SEEKS_MAX) */
-#define COMMAND_REMIND_MAX 365		/* -remind=DAYS (game.h's GAME_REMIND_DAYS_MAX) */
-#define COMMAND_TIMEOUT_MAX 3650	/* -timeout=DAYS (game.h's GAME_TIMEOUT_DAYS_MAX) */
+#define COMMAND_REMIND_MAX GAME_REMIND_DAYS_MAX	/* -remind=DAYS */
+#define COMMAND_TIMEOUT_MAX GAME_TIMEOUT_DAYS_MAX	/* -timeout=DAYS */
 #define COMMAND_BOARDS_MAX 20		/* boards of a 'B' tail */
 
 enum command_status {

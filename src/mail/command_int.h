@@ -134,7 +134,14 @@ const char *command_placements_text(const struct command *out, char *buf, size_t
  */
 enum command_status command_options_parse(struct command *out, const struct word *w, size_t n);
 
+/* Is w a challenge option (-size=9, -black; a number out of range too)?  No password, then. */
 bool command_options_word(const struct word *w);
+
+/* Is w an option of the board's shape, as a study board takes it (-size=N, -hex, -hex=S)? */
+bool command_options_shape(const struct word *w);
+
+/* s[0..n) as a number: one to nine digits, nothing else, into *v. */
+bool command_options_digits(const char *s, size_t n, int *v);
 
 /* ---- command_slots.c ---- */
 

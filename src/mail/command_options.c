@@ -1,183 +1,237 @@
 /* command_options: the options of a challenge (-size=N, -hex, -black...), one table (command.h). */
 #include "mail/command_int.h"
 
-#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 #include <strings.h>
 
+enum option_kind {
+	OPTION_FLAG,		/* the word alone: -noswap, -black */
+	OPTION_NUMBER,		/* -name=N; the word alone means bare, or is refused when bare is 0 */
+	OPTION_NUMBER_OR_EMPTY	/* as a number, and "-name=" with nothing after it is this option too */
+};
+
+/* Options of one group exclude each other: one shape of board, one colour. */
+enum option_group {
+	GROUP_NONE = 0,
+	GROUP_SHAPE,
+	GROUP_COLOUR,
+	GROUPS
+};
+
+/* Where a challenge option goes in struct command. */
+enum option_field {
+	FIELD_SIZE,		/* size (a square board) */
+	FIELD_HEX,		/* size and hex (a hex-hex board) */
+	FIELD_COLOUR,		/* color = value */
+	FIELD_NOSWAP,
+	FIELD_LEVEL,
+	FIELD_UNRATED,
+	FIELD_REMIND,
+	FIELD_TIMEOUT
+};
+
+struct option {
+	const char *name;	/* "-size", matched in any case */
+	enum option_kind kind;
+	enum option_group group;
+	enum option_field field;
+	int value;		/* a flag's value (a colour) */
+	int min, max;		/* a number's range */
+	int bare;		/* a number's value when given without "=N"; 0: refused */
+	bool odd;		/* a number must be odd */
+	bool repeats;		/* may be given twice (the last one counts) */
+	const char *usage;	/* its forms in the list of options: "-hex, -hex=S" */
+	const char *range;	/* a number out of range: printf of the word, min and max */
+	const char *zero;	/* a number with a leading zero, or NULL: range says it */
+};
+
 /*
- * The challenge options.  Each may be given once (two colours, or the same
- * option twice, is a mistake worth a question rather than a guess), and a
- * size is written without leading zeros, as a board number is.
+ * The options, in the order the list of them in an error gives them.
+ * Each is given once (two colours, or the same option twice, is a
+ * mistake worth a question rather than a guess), a number without a
+ * leading zero, as a board number is.
  */
+static const struct option options[] = {
+	{ "-size", OPTION_NUMBER, GROUP_SHAPE, FIELD_SIZE, 0, RULES_MIN_SIZE, RULES_MAX_SIZE, 0, true, false,
+	  "-size=N", "%s: the size must be odd, from %d to %d",
+	  "%s: write the size without leading zeros, as in -size=9" },
+	{ "-hex", OPTION_NUMBER, GROUP_SHAPE, FIELD_HEX, 0, RULES_HEX_MIN_SIDE, RULES_HEX_MAX_SIDE,
+	  RULES_HEX_DEFAULT_SIDE, false, false, "-hex, -hex=S", "%s: the hex side must be from %d to %d",
+	  "%s: write the side without leading zeros, as in -hex=7" },
+	{ "-black", OPTION_FLAG, GROUP_COLOUR, FIELD_COLOUR, COMMAND_COLOR_BLACK, 0, 0, 0, false, false, "-black",
+	  NULL, NULL },
+	{ "-white", OPTION_FLAG, GROUP_COLOUR, FIELD_COLOUR, COMMAND_COLOR_WHITE, 0, 0, 0, false, false, "-white",
+	  NULL, NULL },
+	{ "-random", OPTION_FLAG, GROUP_COLOUR, FIELD_COLOUR, COMMAND_COLOR_RANDOM, 0, 0, 0, false, false, "-random",
+	  NULL, NULL },
+	{ "-noswap", OPTION_FLAG, GROUP_NONE, FIELD_NOSWAP, 1, 0, 0, 0, false, false, "-noswap", NULL, NULL },
+	{ "-level", OPTION_NUMBER_OR_EMPTY, GROUP_NONE, FIELD_LEVEL, 0, COMMAND_LEVEL_MIN, COMMAND_LEVEL_MAX, 0, false,
+	  true, "-level=N", "%s: the level must be from %d to %d", NULL },
+	{ "-unrated", OPTION_FLAG, GROUP_NONE, FIELD_UNRATED, 1, 0, 0, 0, false, false, "-unrated", NULL, NULL },
+	{ "-remind", OPTION_NUMBER_OR_EMPTY, GROUP_NONE, FIELD_REMIND, 0, 1, COMMAND_REMIND_MAX, 0, false, false,
+	  "-remind=DAYS", "%s: the time before a reminder is a number of days, from %d to %d, as in -remind=3",
+	  NULL },
+	{ "-timeout", OPTION_NUMBER_OR_EMPTY, GROUP_NONE, FIELD_TIMEOUT, 0, 1, COMMAND_TIMEOUT_MAX, 0, false, false,
+	  "-timeout=DAYS", "%s: the time to move before losing on time is a number of days, from %d to %d, as in "
+	  "-timeout=14", NULL },
+};
+
+#define NOPTIONS (sizeof options / sizeof options[0])
+
+/* The row of options w is, or NULL; *eq the offset of its '=' (0 if none). */
+static const struct option *option_of(const struct word *w, size_t *eq)
+{
+	const struct option *o;
+	size_t n;
+
+	for (o = options; o < options + NOPTIONS; o++) {
+		n = strlen(o->name);
+		if (w->len < n || strncasecmp(w->s, o->name, n) != 0)
+			continue;
+		*eq = 0;
+		if (w->len == n)
+			return o;
+		if (o->kind == OPTION_FLAG || w->s[n] != '=' || (o->kind == OPTION_NUMBER && w->len == n + 1))
+			continue;
+		*eq = n;
+		return o;
+	}
+	return NULL;
+}
+
+bool command_options_digits(const char *s, size_t n, int *v)
+{
+	size_t i;
+
+	*v = 0;
+	if (n == 0 || n > 9)
+		return false;	/* nine digits fit an int; every range here is smaller */
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/* The number of option o given as word w (its '=' at eq, 0 for none) into *v; false if refused. */
+static bool option_number(const struct option *o, const struct word *w, size_t eq, int *v)
+{
+	if (eq == 0) {
+		*v = o->bare;
+		return o->bare != 0;
+	}
+	return command_options_digits(w->s + eq + 1, w->len - eq - 1, v) && w->s[eq + 1] != '0' && *v >= o->min &&
+	    *v <= o->max && (!o->odd || *v % 2 == 1);
+}
+
+static void option_set(struct command *out, const struct option *o, int v)
+{
+	switch (o->field) {
+	case FIELD_SIZE: out->size = v; break;
+	case FIELD_HEX: out->size = v; out->hex = true; break;
+	case FIELD_COLOUR: out->color = (enum command_color)o->value; break;
+	case FIELD_NOSWAP: out->noswap = true; break;
+	case FIELD_LEVEL: out->level = v; break;
+	case FIELD_UNRATED: out->unrated = true; break;
+	case FIELD_REMIND: out->remind_days = v; break;
+	case FIELD_TIMEOUT: out->timeout_days = v; break;
+	}
+}
+
+/* "unknown option '...' (use -size=N, ..., -remind=DAYS or -timeout=DAYS)": the list from the table. */
+static enum command_status unknown_option(struct command *out, const struct word *w)
+{
+	char q[QUOTE_MAX + 4], list[256];
+	size_t i, used = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < NOPTIONS && used < sizeof list; i++)
+		used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" : i + 1 == NOPTIONS ?
+		    " or " : ", ", options[i].usage);
+	return command_fail(out, COMMAND_BAD_OPTION, "unknown option '%s' (use %s)", command_quote(w->s, w->len, q),
+	    list);
+}
+
+/* The word that gave the option of field f (seen by row), or NULL. */
+static const struct word *given(const struct word *const seen[NOPTIONS], enum option_field f)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (options[i].field == f)
+			return seen[i];
+	return NULL;
+}
+
 enum command_status command_options_parse(struct command *out, const struct word *w, size_t n)
 {
+	const struct word *seen[NOPTIONS] = { 0 }, *group[GROUPS] = { 0 }, *remind, *timeout;
+	const struct option *o;
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
-	const struct word *color = NULL, *shape = NULL, *noswap = NULL, *unrated = NULL, *remind = NULL, *timeout = NULL;
-	enum command_color c;
-	size_t i, j;
-	int size;
+	size_t i, k, eq;
+	int v = 0;
 
-	out->size = COMMAND_SIZE_DEFAULT;
+	out->size = RULES_DEFAULT_SIZE;
 	out->color = COMMAND_COLOR_BLACK;
 	for (i = 0; i < n; i++) {
-		if (w[i].len > 6 && strncasecmp(w[i].s, "-size=", 6) == 0) {
-			if (shape != NULL && strncasecmp(shape->s, "-size", 5) == 0)
-				goto repeated;
-			if (shape != NULL)
-				goto contradicts;
-			if (w[i].s[6] == '0')
-				return command_fail(out, COMMAND_BAD_OPTION, "%s: write the size without leading zeros, "
-				    "as in -size=9", command_quote(w[i].s, w[i].len, q));
-			size = 0;
-			for (j = 6; j < w[i].len && j < 9; j++) {
-				if (w[i].s[j] < '0' || w[i].s[j] > '9')
-					break;
-				size = size * 10 + (w[i].s[j] - '0');
-			}
-			if (j != w[i].len || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX || size % 2 == 0)
-				goto bad_size;
-			shape = &w[i];
-			out->size = size;
-			continue;
-		}
-		if (command_word_is(&w[i], "-size"))
-			goto bad_size;
-		if (command_word_is(&w[i], "-hex") || (w[i].len > 5 && strncasecmp(w[i].s, "-hex=", 5) == 0)) {
-			if (shape != NULL && strncasecmp(shape->s, "-hex", 4) == 0)
-				goto repeated;
-			if (shape != NULL)
-				goto contradicts;
-			if (w[i].len > 5 && w[i].s[5] == '0')
-				return command_fail(out, COMMAND_BAD_OPTION, "%s: write the side without leading zeros, "
-				    "as in -hex=7", command_quote(w[i].s, w[i].len, q));
-			size = w[i].len > 4 ? 0 : COMMAND_HEX_DEFAULT;
-			for (j = 5; j < w[i].len && j < 7; j++) {
-				if (w[i].s[j] < '0' || w[i].s[j] > '9')
-					break;
-				size = size * 10 + (w[i].s[j] - '0');
-			}
-			if ((w[i].len > 4 && j != w[i].len) || size < COMMAND_HEX_MIN || size > COMMAND_HEX_MAX)
-				return command_fail(out, COMMAND_BAD_OPTION, "%s: the hex side must be from %d to %d",
-				    command_quote(w[i].s, w[i].len, q), COMMAND_HEX_MIN, COMMAND_HEX_MAX);
-			shape = &w[i];
-			out->hex = true;
-			out->size = size;
-			continue;
-		}
-		if (w[i].len >= 6 && strncasecmp(w[i].s, "-level", 6) == 0 &&
-		    (w[i].len == 6 || w[i].s[6] == '=')) {
-			/* the robot's level: -level=N, one digit */
-			if (w[i].len != 8 || w[i].s[7] < '0' + COMMAND_LEVEL_MIN || w[i].s[7] > '0' + COMMAND_LEVEL_MAX)
-				return command_fail(out, COMMAND_BAD_OPTION, "%s: the level must be from %d to %d",
-				    command_quote(w[i].s, w[i].len, q), COMMAND_LEVEL_MIN, COMMAND_LEVEL_MAX);
-			out->level = w[i].s[7] - '0';
-			continue;
-		}
-		if ((w[i].len >= 7 && strncasecmp(w[i].s, "-remind", 7) == 0 && (w[i].len == 7 || w[i].s[7] == '=')) ||
-		    (w[i].len >= 8 && strncasecmp(w[i].s, "-timeout", 8) == 0 && (w[i].len == 8 || w[i].s[8] == '='))) {
-			/* the board's own time limits: -remind=DAYS, -timeout=DAYS, no leading zero */
-			bool is_remind = w[i].s[1] == 'r' || w[i].s[1] == 'R';
-			size_t at = is_remind ? 8 : 9;
-			int max = is_remind ? COMMAND_REMIND_MAX : COMMAND_TIMEOUT_MAX, days = 0;
-
-			if ((is_remind ? remind : timeout) != NULL)
-				goto repeated;
-			for (j = at; j < w[i].len && j < at + 5; j++) {
-				if (w[i].s[j] < '0' || w[i].s[j] > '9')
-					break;
-				days = days * 10 + (w[i].s[j] - '0');
-			}
-			if (w[i].len <= at || j != w[i].len || w[i].s[at] == '0' || days < 1 || days > max)
-				return command_fail(out, COMMAND_BAD_OPTION, "%s: %s is a number of days, from 1 to %d, as in %s=%d",
-				    command_quote(w[i].s, w[i].len, q), is_remind ? "the time before a reminder" :
-				    "the time to move before losing on time", max, is_remind ? "-remind" : "-timeout",
-				    is_remind ? 3 : 14);
-			if (is_remind) {
-				out->remind_days = days;
-				remind = &w[i];
-			} else {
-				out->timeout_days = days;
-				timeout = &w[i];
-			}
-			continue;
-		}
-		if (command_word_is(&w[i], "-noswap")) {
-			if (noswap != NULL)
-				goto repeated;
-			out->noswap = true;
-			noswap = &w[i];
-			continue;
-		}
-		if (command_word_is(&w[i], "-unrated")) {
-			if (unrated != NULL)
-				goto repeated;
-			out->unrated = true;
-			unrated = &w[i];
-			continue;
-		}
-		if (command_word_is(&w[i], "-black"))
-			c = COMMAND_COLOR_BLACK;
-		else if (command_word_is(&w[i], "-white"))
-			c = COMMAND_COLOR_WHITE;
-		else if (command_word_is(&w[i], "-random"))
-			c = COMMAND_COLOR_RANDOM;
-		else
-			return command_fail(out, COMMAND_BAD_OPTION,
-			    "unknown option '%s' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, "
-			    "-unrated, -remind=DAYS or -timeout=DAYS)",
+		o = option_of(&w[i], &eq);
+		if (o == NULL)
+			return unknown_option(out, &w[i]);
+		k = (size_t)(o - options);
+		if (seen[k] != NULL && !o->repeats)
+			return command_fail(out, COMMAND_BAD_OPTION, "'%s' is given twice: give each option once",
 			    command_quote(w[i].s, w[i].len, q));
-		if (color != NULL && c != out->color)
-			return command_fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose one colour",
-			    command_quote(w[i].s, w[i].len, q), command_quote(color->s, color->len, q2));
-		if (color != NULL)
-			goto repeated;
-		color = &w[i];
-		out->color = c;
+		if (o->group != GROUP_NONE && group[o->group] != NULL && seen[k] == NULL)
+			return command_fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose %s",
+			    command_quote(w[i].s, w[i].len, q), command_quote(group[o->group]->s, group[o->group]->len, q2),
+			    o->group == GROUP_SHAPE ? "a square or a hex board" : "one colour");
+		if (o->kind != OPTION_FLAG && !option_number(o, &w[i], eq, &v)) {
+			if (eq > 0 && eq + 1 < w[i].len && w[i].s[eq + 1] == '0' && o->zero != NULL)
+				return command_fail(out, COMMAND_BAD_OPTION, o->zero, command_quote(w[i].s, w[i].len, q));
+			return command_fail(out, COMMAND_BAD_OPTION, o->range, command_quote(w[i].s, w[i].len, q), o->min,
+			    o->max);
+		}
+		seen[k] = &w[i];
+		if (o->group != GROUP_NONE)
+			group[o->group] = &w[i];
+		option_set(out, o, v);
 	}
+	remind = given(seen, FIELD_REMIND);
+	timeout = given(seen, FIELD_TIMEOUT);
 	if (remind != NULL && timeout != NULL && out->remind_days >= out->timeout_days)
 		return command_fail(out, COMMAND_BAD_OPTION, "%s is not shorter than %s: the reminder must come before the "
 		    "loss on time", command_quote(remind->s, remind->len, q), command_quote(timeout->s, timeout->len, q2));
 	return COMMAND_OK;
-contradicts:
-	return command_fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose a square or a hex board",
-	    command_quote(w[i].s, w[i].len, q), command_quote(shape->s, shape->len, q2));
-repeated:
-	return command_fail(out, COMMAND_BAD_OPTION, "'%s' is given twice: give each option once",
-	    command_quote(w[i].s, w[i].len, q));
-bad_size:
-	return command_fail(out, COMMAND_BAD_OPTION, "%s: the size must be odd, from %d to %d",
-	    command_quote(w[i].s, w[i].len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
 }
 
 bool command_options_word(const struct word *w)
 {
-	size_t j;
+	const struct option *o;
+	size_t eq, i, digits;
+	int m;
 
-	if (command_word_is(w, "-noswap") || command_word_is(w, "-unrated") || command_word_is(w, "-black") || command_word_is(w, "-white") || command_word_is(w, "-random") ||
-	    command_word_is(w, "-hex"))
-		return true;
-	if (w->len == 8 && strncasecmp(w->s, "-level=", 7) == 0 && w->s[7] >= '0' && w->s[7] <= '9')
-		return true;
-	if (w->len > 8 && w->len <= 12 && strncasecmp(w->s, "-remind=", 8) == 0)
-		j = 8;
-	else if (w->len > 9 && w->len <= 13 && strncasecmp(w->s, "-timeout=", 9) == 0)
-		j = 9;
-	else
-		j = 0;
-	if (j > 0) {
-		for (; j < w->len; j++)
-			if (w->s[j] < '0' || w->s[j] > '9')
-				return false;
-		return true;
-	}
-	if (w->len > 5 && w->len <= 7 && strncasecmp(w->s, "-hex=", 5) == 0)
-		j = 5;
-	else if (w->len > 6 && w->len <= 8 && strncasecmp(w->s, "-size=", 6) == 0)
-		j = 6;
-	else
+	o = option_of(w, &eq);
+	if (o == NULL)
 		return false;
-	for (; j < w->len; j++)
-		if (w->s[j] < '0' || w->s[j] > '9')
+	if (o->kind == OPTION_FLAG || eq == 0)
+		return eq == 0 && (o->kind == OPTION_FLAG || o->bare != 0);
+	/* a number of as many digits as the largest one: in range or not, an option, no password */
+	for (digits = 1, m = o->max; m >= 10; m /= 10)
+		digits++;
+	if (w->len == eq + 1 || w->len - eq - 1 > digits)
+		return false;
+	for (i = eq + 1; i < w->len; i++)
+		if (w->s[i] < '0' || w->s[i] > '9')
 			return false;
 	return true;
+}
+
+bool command_options_shape(const struct word *w)
+{
+	size_t eq;
+	const struct option *o = option_of(w, &eq);
+
+	return o != NULL && o->group == GROUP_SHAPE && (eq > 0 || o->bare != 0);
 }

@@ -42,7 +42,7 @@ static bool command_placements_vertex(const char *s, size_t len, struct command_
 			return false;
 		row = row * 10 + (s[2] - '0');
 	}
-	if (row > COMMAND_SIZE_MAX)
+	if (row > RULES_MAX_SIZE)
 		return false;
 	p->x = c == 'I' ? -1 : c - 'A' - (c > 'I' ? 1 : 0);
 	p->y = row - 1;

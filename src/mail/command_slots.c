@@ -270,28 +270,21 @@ static enum command_offer offer_word(const struct word *w)
 static enum command_status parse_study_size(struct command *out, const struct word *w)
 {
 	char q[QUOTE_MAX + 4];
-	size_t j;
 	int size = 0;
 
 	if (w->len > 0 && w->s[0] != '-') {
-		for (j = 0; j < w->len && j < 3; j++) {
-			if (w->s[j] < '0' || w->s[j] > '9')
-				break;
-			size = size * 10 + (w->s[j] - '0');
-		}
-		if (j != w->len || w->s[0] == '0' || size < COMMAND_SIZE_MIN || size > COMMAND_SIZE_MAX ||
-		    size % 2 == 0)
+		if (!command_options_digits(w->s, w->len, &size) || w->s[0] == '0' || size < RULES_MIN_SIZE ||
+		    size > RULES_MAX_SIZE || size % 2 == 0)
 			return command_fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: the size must be odd, from %d "
 			    "to %d (or -hex, -hex=S for a hex board of side %d to %d)", command_quote(w->s, w->len, q),
-			    COMMAND_SIZE_MIN, COMMAND_SIZE_MAX, COMMAND_HEX_MIN, COMMAND_HEX_MAX);
+			    RULES_MIN_SIZE, RULES_MAX_SIZE, RULES_HEX_MIN_SIDE, RULES_HEX_MAX_SIDE);
 		out->size = size;
 		out->hex = false;
 		return COMMAND_OK;
 	}
-	if (!(w->len > 6 && strncasecmp(w->s, "-size=", 6) == 0) && !command_word_is(w, "-hex") &&
-	    !(w->len > 5 && strncasecmp(w->s, "-hex=", 5) == 0))
+	if (!command_options_shape(w))
 		return command_fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: give N (odd, %d to %d), "
-		    "-size=N, -hex or -hex=S", command_quote(w->s, w->len, q), COMMAND_SIZE_MIN, COMMAND_SIZE_MAX);
+		    "-size=N, -hex or -hex=S", command_quote(w->s, w->len, q), RULES_MIN_SIZE, RULES_MAX_SIZE);
 	return command_options_parse(out, w, 1);
 }
 
