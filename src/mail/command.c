@@ -236,11 +236,14 @@ static enum command_status check_controls(struct command *out, const char *s, si
 			while (from > s && from < s + i && ((unsigned char)*from & 0xc0) == 0x80)
 				from++;
 			if (i == 0)
-				return command_fail(out, COMMAND_CONTROL, "the command line starts with a control character "
-				    "(U+%04X): type the command again without it", (unsigned)(cp == UTF8_NUL_MARK ? 0 : cp));
+				return command_fail(out, COMMAND_CONTROL,
+				    "the command line starts with a control character "
+				    "(U+%04X): type the command again without it",
+				    (unsigned)(cp == UTF8_NUL_MARK ? 0 : cp));
 			q[0] = '\0';
 			snprintf(q, sizeof q, "%s%.*s", from > s ? "..." : "", (int)(s + i - from), from);
-			return command_fail(out, COMMAND_CONTROL, "the command line has a control character (U+%04X) at "
+			return command_fail(out, COMMAND_CONTROL,
+			    "the command line has a control character (U+%04X) at "
 			    "character %zu, after '%s': type the command again without it",
 			    (unsigned)(cp == UTF8_NUL_MARK ? 0 : cp), chars, q);
 		}
@@ -448,8 +451,10 @@ bool command_same(const struct command *a, const struct command *b)
 	wb = wa + MAX_WORDS;
 	na = command_split(a->line, wa, MAX_WORDS);
 	nb = command_split(b->line, wb, MAX_WORDS);
-	for (i = command_keyword_index(wa, na), same = na - i == nb - command_keyword_index(wb, nb); same && i < na; i++) {
-		const struct word *x = &wa[i], *y = &wb[i - command_keyword_index(wa, na) + command_keyword_index(wb, nb)];
+	for (i = command_keyword_index(wa, na), same = na - i == nb - command_keyword_index(wb, nb); same &&
+	    i < na; i++) {
+		const struct word *x = &wa[i],
+		    *y = &wb[i - command_keyword_index(wa, na) + command_keyword_index(wb, nb)];
 
 		same = x->len == y->len && strncasecmp(x->s, y->s, x->len) == 0;
 	}

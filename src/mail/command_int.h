@@ -190,8 +190,8 @@ bool command_usage_tail_keep(const struct command_grammar *g, const struct layou
  * one account), the tail as tail (NULL: the tail words kept by tail_keep).
  * Into buf; false if it does not fit.
  */
-bool command_usage_send_line(const struct command *out, const struct keyword *k, const struct layout *l, const struct word *a,
-    size_t na, const char *tail, char *buf, size_t size);
+bool command_usage_send_line(const struct command *out, const struct keyword *k, const struct layout *l,
+    const struct word *a, size_t na, const char *tail, char *buf, size_t size);
 
 /* Add ". Send: <the command>" to out->error (after a '?', " Send: ..."), if it fits. */
 void command_usage_add_send(struct command *out, const char *line);

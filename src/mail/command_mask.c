@@ -48,7 +48,8 @@ static bool unparsed_keep(const struct command_grammar *g, const struct keyword 
 	}
 	if (i >= l->tail0)
 		return command_usage_tail_keep(g, l, &a[i]) || command_keyword_find(g, &a[i]) != NULL ||
-		    (l->tail == 'C' && command_usage_recognisable(g, &a[i])) || (l->tail == 'W' && i == l->tail0 && command_slots_alternative(k, &a[i]));
+		    (l->tail == 'C' && command_usage_recognisable(g, &a[i])) ||
+		    (l->tail == 'W' && i == l->tail0 && command_slots_alternative(k, &a[i]));
 	if (l->tail == '*' || command_usage_maybe_password(l, i - l->mid0))
 		return false;
 	return command_usage_recognisable(g, &a[i]);
@@ -119,7 +120,8 @@ char *command_mask(const struct command *cmd)
 			keep = true;
 		else if (parsed)
 			/* a '*' tail (help's words, a queue's turns) is masked too */
-			keep = !command_password_slot(k, i - kw - 1) && !(command_tail_of(k) == '*' && i - kw - 1 >= strlen(k->slots) - 1);
+			keep = !command_password_slot(k, i - kw - 1) &&
+			    !(command_tail_of(k) == '*' && i - kw - 1 >= strlen(k->slots) - 1);
 		else
 			keep = unparsed_keep_any(cmd, cmd->grammar, k, &w[kw + 1], n - kw - 1, i - kw - 1);
 		if (i != 0)

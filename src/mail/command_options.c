@@ -185,13 +185,15 @@ enum command_status command_options_parse(struct command *out, const struct word
 			    command_quote(w[i].s, w[i].len, q));
 		if (o->group != GROUP_NONE && group[o->group] != NULL && seen[k] == NULL)
 			return command_fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose %s",
-			    command_quote(w[i].s, w[i].len, q), command_quote(group[o->group]->s, group[o->group]->len, q2),
+			    command_quote(w[i].s, w[i].len, q),
+			    command_quote(group[o->group]->s, group[o->group]->len, q2),
 			    o->group == GROUP_SHAPE ? "a square or a hex board" : "one colour");
 		if (o->kind != OPTION_FLAG && !option_number(o, &w[i], eq, &v)) {
 			if (eq > 0 && eq + 1 < w[i].len && w[i].s[eq + 1] == '0' && o->zero != NULL)
-				return command_fail(out, COMMAND_BAD_OPTION, o->zero, command_quote(w[i].s, w[i].len, q));
-			return command_fail(out, COMMAND_BAD_OPTION, o->range, command_quote(w[i].s, w[i].len, q), o->min,
-			    o->max);
+				return command_fail(out, COMMAND_BAD_OPTION, o->zero,
+				    command_quote(w[i].s, w[i].len, q));
+			return command_fail(out, COMMAND_BAD_OPTION, o->range, command_quote(w[i].s, w[i].len, q),
+			    o->min, o->max);
 		}
 		seen[k] = &w[i];
 		if (o->group != GROUP_NONE)
@@ -201,8 +203,10 @@ enum command_status command_options_parse(struct command *out, const struct word
 	remind = given(seen, FIELD_REMIND);
 	timeout = given(seen, FIELD_TIMEOUT);
 	if (remind != NULL && timeout != NULL && out->remind_days >= out->timeout_days)
-		return command_fail(out, COMMAND_BAD_OPTION, "%s is not shorter than %s: the reminder must come before the "
-		    "loss on time", command_quote(remind->s, remind->len, q), command_quote(timeout->s, timeout->len, q2));
+		return command_fail(out, COMMAND_BAD_OPTION,
+		    "%s is not shorter than %s: the reminder must come before the "
+		    "loss on time", command_quote(remind->s, remind->len, q),
+		    command_quote(timeout->s, timeout->len, q2));
 	return COMMAND_OK;
 }
 

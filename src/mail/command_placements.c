@@ -142,8 +142,10 @@ bool command_placements_shape(const char *text)
 			return true;
 		for (e = p; *e != '\0' && !command_blank(*e) && *e != ','; e++)
 			;
-		if (!command_placements_vertex(p, (size_t)(e - p), &pl) && !command_placements_near(p, (size_t)(e - p)) &&
-		    !command_placements_fix(p, (size_t)(e - p), fix, sizeof fix) && !command_placements_lone_letter(p, (size_t)(e - p)) &&
+		if (!command_placements_vertex(p, (size_t)(e - p), &pl) &&
+		    !command_placements_near(p, (size_t)(e - p)) &&
+		    !command_placements_fix(p, (size_t)(e - p), fix, sizeof fix) &&
+		    !command_placements_lone_letter(p, (size_t)(e - p)) &&
 		    !command_placements_lone_number(p, (size_t)(e - p)) && !vertex_turn(p, (size_t)(e - p), &pl, &t))
 			return false;
 		p = e;
@@ -161,7 +163,8 @@ bool command_placements_shape(const char *text)
 enum command_status command_placements_parse(struct command *out, const char *text, char *fix, size_t fixsize)
 {
 	const char *p = text, *e, *bad = NULL, *n2, *n2e;
-	char q[QUOTE_MAX + 4], one[COMMAND_LINE_MAX + 1], meant[COMMAND_LINE_MAX + 1], badfix[COMMAND_LINE_MAX + 1] = "";
+	char q[QUOTE_MAX + 4], one[COMMAND_LINE_MAX + 1], meant[COMMAND_LINE_MAX + 1],
+	    badfix[COMMAND_LINE_MAX + 1] = "";
 	struct command_placement pl;
 	size_t len, badlen = 0, used = 0;
 	bool token_since_comma = false, fixable = true;
@@ -177,7 +180,8 @@ enum command_status command_placements_parse(struct command *out, const char *te
 		if (*p == ',') {
 			if (!token_since_comma)
 				return command_placements_shape(text) ? command_fail(out, COMMAND_BAD_PLACEMENT,
-				    "'%s': a placement is missing between commas", command_quote(text, strlen(text), q)) :
+				    "'%s': a placement is missing between commas",
+				    command_quote(text, strlen(text), q)) :
 				    command_fail(out, COMMAND_BAD_PLACEMENT, "a placement is missing between commas");
 			token_since_comma = false;
 			p++;
@@ -190,7 +194,8 @@ enum command_status command_placements_parse(struct command *out, const char *te
 		len = (size_t)(e - p);
 		token_since_comma = true;
 		if (out->nplacements == COMMAND_PLACEMENTS_MAX)
-			return command_fail(out, COMMAND_BAD_PLACEMENT, "more than %d placements", COMMAND_PLACEMENTS_MAX);
+			return command_fail(out, COMMAND_BAD_PLACEMENT, "more than %d placements",
+			    COMMAND_PLACEMENTS_MAX);
 		if (command_placements_vertex(p, len, &out->placements[out->nplacements])) {
 			snprintf(one, sizeof one, "%s", out->placements[out->nplacements].name);
 			out->nplacements++;
@@ -206,7 +211,8 @@ enum command_status command_placements_parse(struct command *out, const char *te
 				bad = p;
 				badlen = len;
 			}
-			if (command_placements_lone_letter(p, len) && command_placements_lone_number(n2, (size_t)(n2e - n2)) &&
+			if (command_placements_lone_letter(p, len) &&
+			    command_placements_lone_number(n2, (size_t)(n2e - n2)) &&
 			    (size_t)(n2e - n2) + 1 < sizeof one) {
 				/* "b 3": one placement cut in two */
 				one[0] = p[0];
@@ -239,8 +245,8 @@ enum command_status command_placements_parse(struct command *out, const char *te
 		return command_fail(out, COMMAND_BAD_PLACEMENT, "no placement given");
 	if (bad == NULL) {
 		if (turn != 0 && out->turn != 0 && turn != out->turn)
-			return command_fail(out, COMMAND_BAD_TURN, "two turn numbers: #%d after the board and #%d after the "
-			    "placements", out->turn, turn);
+			return command_fail(out, COMMAND_BAD_TURN,
+			    "two turn numbers: #%d after the board and #%d after the " "placements", out->turn, turn);
 		if (turn != 0)
 			out->turn = turn;
 		return COMMAND_OK;
@@ -249,21 +255,25 @@ enum command_status command_placements_parse(struct command *out, const char *te
 	if (fixable && typo != TYPO_NONE && used < sizeof meant && used < fixsize) {
 		memcpy(fix, meant, used + 1);
 		if (typo == TYPO_SPLIT)
-			return command_fail(out, COMMAND_BAD_PLACEMENT, "'%s' is one placement cut in two: did you mean %s?",
+			return command_fail(out, COMMAND_BAD_PLACEMENT,
+			    "'%s' is one placement cut in two: did you mean %s?",
 			    command_quote(bad, badlen, q), badfix);
 		if (typo == TYPO_REVERSED)
-			return command_fail(out, COMMAND_BAD_PLACEMENT, "'%s': the column letter comes first: did you mean %s?",
+			return command_fail(out, COMMAND_BAD_PLACEMENT,
+			    "'%s': the column letter comes first: did you mean %s?",
 			    command_quote(bad, badlen, q), badfix);
-		return command_fail(out, COMMAND_BAD_PLACEMENT, "'%s': placements are joined by commas: did you mean %s?",
-		    command_quote(bad, badlen, q), badfix);
+		return command_fail(out, COMMAND_BAD_PLACEMENT,
+		    "'%s': placements are joined by commas: did you mean %s?", command_quote(bad, badlen, q), badfix);
 	}
 	/*
 	 * The culprit is quoted only when the whole text looks like
 	 * placements: words before may be missing, and then this is the
 	 * password.
 	 */
-	if (!command_placements_shape(text) && (text[strcspn(text, " \t")] != '\0' || (badlen > 3 && !command_placements_near(bad, badlen))))
-		return command_fail(out, COMMAND_BAD_PLACEMENT, "a placement is not a column letter and a row, as in E5");
+	if (!command_placements_shape(text) &&
+	    (text[strcspn(text, " \t")] != '\0' || (badlen > 3 && !command_placements_near(bad, badlen))))
+		return command_fail(out, COMMAND_BAD_PLACEMENT,
+		    "a placement is not a column letter and a row, as in E5");
 	return command_fail(out, COMMAND_BAD_PLACEMENT, "'%s' is not a placement", command_quote(bad, badlen, q));
 }
 
@@ -279,7 +289,8 @@ bool command_placements_word(const struct word *w, bool near)
 	while (i < w->len) {
 		for (j = i; j < w->len && w->s[j] != ','; j++)
 			;
-		if (j > i && !command_placements_vertex(w->s + i, j - i, &p) && !(near && command_placements_near(w->s + i, j - i)))
+		if (j > i && !command_placements_vertex(w->s + i, j - i, &p) &&
+		    !(near && command_placements_near(w->s + i, j - i)))
 			return false;
 		i = j + 1;
 	}

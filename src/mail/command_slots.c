@@ -180,7 +180,8 @@ static enum command_status parse_class(struct command *out, const struct command
 		out->rating_class = c;
 		return COMMAND_OK;
 	}
-	command_fail(out, COMMAND_BAD_CLASS, "there is no board class '%s': the classes are ", command_quote(a[0].s, a[0].len, q));
+	command_fail(out, COMMAND_BAD_CLASS, "there is no board class '%s': the classes are ",
+	    command_quote(a[0].s, a[0].len, q));
 	used = strlen(out->error);
 	for (i = 0; i < n && used < sizeof out->error; i++)
 		used += (size_t)snprintf(out->error + used, sizeof out->error - used, "%s%s (%s)",
@@ -275,7 +276,8 @@ static enum command_status parse_study_size(struct command *out, const struct wo
 	if (w->len > 0 && w->s[0] != '-') {
 		if (!command_options_digits(w->s, w->len, &size) || w->s[0] == '0' || size < RULES_MIN_SIZE ||
 		    size > RULES_MAX_SIZE || size % 2 == 0)
-			return command_fail(out, COMMAND_BAD_OPTION, "'%s' is not a board size: the size must be odd, from %d "
+			return command_fail(out, COMMAND_BAD_OPTION,
+			    "'%s' is not a board size: the size must be odd, from %d "
 			    "to %d (or -hex, -hex=S for a hex board of side %d to %d)", command_quote(w->s, w->len, q),
 			    RULES_MIN_SIZE, RULES_MAX_SIZE, RULES_HEX_MIN_SIDE, RULES_HEX_MAX_SIDE);
 		out->size = size;
@@ -296,8 +298,8 @@ static enum command_status parse_study(struct command *out, const struct keyword
 	enum command_status st;
 
 	if (na < 3)
-		return command_fail(out, COMMAND_USAGE, "%s new needs: %s new <size> <placements>; missing: %s", k->name,
-		    k->name, na < 2 ? "<size> <placements>" : "<placements>");
+		return command_fail(out, COMMAND_USAGE, "%s new needs: %s new <size> <placements>; missing: %s",
+		    k->name, k->name, na < 2 ? "<size> <placements>" : "<placements>");
 	st = parse_study_size(out, &a[1]);
 	if (st != COMMAND_OK)
 		return st;
@@ -357,7 +359,8 @@ static enum command_status parse_boards(struct command *out, const struct keywor
 	size_t i, j;
 
 	if (n > COMMAND_BOARDS_MAX)
-		return command_fail(out, COMMAND_USAGE, "%s takes at most %d boards, not %zu", k->name, COMMAND_BOARDS_MAX, n);
+		return command_fail(out, COMMAND_USAGE, "%s takes at most %d boards, not %zu", k->name,
+		    COMMAND_BOARDS_MAX, n);
 	for (i = 0; i < n; i++) {
 		st = parse_board(out, &a[i], false);
 		if (st != COMMAND_OK)
@@ -421,7 +424,8 @@ static enum command_status parse_row(struct command *out, const struct command_g
 		/* one optional word of the synopsis's last [a|b|c]; another word may be a password: not quoted */
 		if (na > fixed && !command_slots_alternative(k, &a[fixed]))
 			return command_fail(out, COMMAND_USAGE, "%s needs: %s; the last word may only be %.*s", k->name,
-			    k->synopsis, (int)strcspn(strrchr(k->synopsis, '[') + 1, "]"), strrchr(k->synopsis, '[') + 1);
+			    k->synopsis, (int)strcspn(strrchr(k->synopsis, '[') + 1, "]"),
+			    strrchr(k->synopsis, '[') + 1);
 		if (na > fixed)
 			snprintf(out->text, sizeof out->text, "%.*s", (int)a[fixed].len, a[fixed].s);
 		break;

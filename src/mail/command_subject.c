@@ -17,8 +17,8 @@ const char *command_subject_strip(const char *s)
 	 * English, German (AW, WG), Dutch (Antw), Nordic (SV), French (TR),
 	 * Italian (R, RIF), Polish (Odp); and "Oust:" before a command
 	 */
-	static const char *const prefixes[] = { "antw", "oust", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg", "sv",
-		"tr", "vs", "r" };
+	static const char *const prefixes[] = { "antw", "oust", "fwd", "rif", "odp", "enc", "re", "fw", "aw", "wg",
+		"sv", "tr", "vs", "r" };
 	const char *p = s, *e;
 	size_t i, n;
 
@@ -93,7 +93,8 @@ bool command_subject_chat(const char *stripped)
 	command_unicode_blanks(line);
 	n = command_split(line, w, 5);
 
-	return command_subject_board(stripped) > 0 && n == 5 && command_word_is(&w[3], "chat") && command_word_is(&w[4], "from");
+	return command_subject_board(stripped) > 0 && n == 5 && command_word_is(&w[3], "chat") &&
+	    command_word_is(&w[4], "from");
 }
 
 bool command_line_keyword(const struct command_grammar *g, const char *s, size_t len)

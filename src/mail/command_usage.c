@@ -8,8 +8,8 @@
 /* A keyword, a board, a user id or a placement (the brief's list). */
 bool command_usage_recognisable(const struct command_grammar *g, const struct word *w)
 {
-	return command_keyword_find(g, w) != NULL || command_word_is(w, "oust") || command_slots_board_word(w) || command_slots_userid_word(w) ||
-	    command_placements_word(w, false);
+	return command_keyword_find(g, w) != NULL || command_word_is(w, "oust") || command_slots_board_word(w) ||
+	    command_slots_userid_word(w) || command_placements_word(w, false);
 }
 
 /* Is w one of the sender's user ids (command_parse_as)? */
@@ -70,7 +70,8 @@ static void readings(const struct command *out, const struct word *a, struct lay
 /* Two words, a letter and a number ("b 3"), end at a[t - 1]. */
 static bool split_placement_end(const struct word *a, size_t t, size_t i)
 {
-	return t >= i + 2 && command_placements_lone_number(a[t - 1].s, a[t - 1].len) && command_placements_lone_letter(a[t - 2].s, a[t - 2].len);
+	return t >= i + 2 && command_placements_lone_number(a[t - 1].s, a[t - 1].len) &&
+	    command_placements_lone_letter(a[t - 2].s, a[t - 2].len);
 }
 
 void command_usage_layout(const struct command *out, const struct keyword *k, const struct word *a, size_t na,
@@ -253,8 +254,8 @@ bool command_usage_tail_keep(const struct command_grammar *g, const struct layou
  * one account), the tail as tail (NULL: the tail words kept by tail_keep).
  * Into buf; false if it does not fit.
  */
-bool command_usage_send_line(const struct command *out, const struct keyword *k, const struct layout *l, const struct word *a,
-    size_t na, const char *tail, char *buf, size_t size)
+bool command_usage_send_line(const struct command *out, const struct keyword *k, const struct layout *l,
+    const struct word *a, size_t na, const char *tail, char *buf, size_t size)
 {
 	char name[40];
 	size_t used = 0, s, j, first;
@@ -429,6 +430,6 @@ enum command_status command_usage_unknown(struct command *out, const struct comm
 			used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", i == 0 ? "" :
 			    i + 1 == n ? " and " : ", ", name);
 	}
-	return command_fail(out, COMMAND_UNKNOWN, "unknown command '%s'%s; the commands are %s", command_quote(w->s, w->len, q),
-	    near, list);
+	return command_fail(out, COMMAND_UNKNOWN, "unknown command '%s'%s; the commands are %s",
+	    command_quote(w->s, w->len, q), near, list);
 }

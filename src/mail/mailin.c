@@ -533,7 +533,8 @@ static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_
 	} else if ((format = g_mime_object_get_content_type_parameter(part, "format")) != NULL &&
 	    g_ascii_strcasecmp(format, "flowed") == 0) {
 		const char *delsp = g_mime_object_get_content_type_parameter(part, "delsp");
-		char *text = mailin_text_unflow(utf, ulen, delsp != NULL && g_ascii_strcasecmp(delsp, "yes") == 0, &ulen);
+		char *text = mailin_text_unflow(utf, ulen, delsp != NULL && g_ascii_strcasecmp(delsp, "yes") == 0,
+		    &ulen);
 
 		free(utf);
 		utf = text;

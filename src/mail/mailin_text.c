@@ -245,8 +245,8 @@ char *mailin_text_from_html(const char *h, size_t n, size_t *outlen)
 					skip_to = NULL;
 			} else {
 				for (k = 0; k < sizeof hidden / sizeof hidden[0]; k++)
-					if (h[i + 1] != '/' && html_tag_is(h + i + 1, (size_t)(end - h - i), hidden[k]) &&
-					    end[-1] != '/')
+					if (h[i + 1] != '/' &&
+					    html_tag_is(h + i + 1, (size_t)(end - h - i), hidden[k]) && end[-1] != '/')
 						skip_to = hidden[k];
 				for (k = 0; k < sizeof breaks / sizeof breaks[0] && skip_to == NULL; k++)
 					if (html_tag_is(h + i + 1, (size_t)(end - h - i), breaks[k])) {

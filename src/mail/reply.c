@@ -317,7 +317,8 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 		ms = mailout_template_expand(text != NULL ? text : html ? rc->cached_html : rc->cached, vs->v, vs->n,
 		    body, err, sizeof err);
 		if (ms == MAILOUT_BAD_TEMPLATE)
-			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s%s %.600s", rc->tdir, name, html ? "" : ".txt", err);
+			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s%s %.600s", rc->tdir, name, html ? "" : ".txt",
+			    err);
 	} else {
 		snprintf(rc->err, sizeof rc->err, "template %.64s: %.1000s", name, err);
 	}

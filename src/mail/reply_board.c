@@ -226,7 +226,8 @@ char *reply_board_stop(const struct game *g, const struct reply_stop *stop, bool
 	taken = malloc(RULES_MAX_POINTS * sizeof *taken);
 	caps = malloc(RULES_MAX_POINTS * sizeof *caps);
 	others = malloc(RULES_MAX_POINTS * sizeof *others);
-	if (rg == NULL || b == NULL || legal == NULL || taken == NULL || caps == NULL || others == NULL || who == NULL) {
+	if (rg == NULL || b == NULL || legal == NULL || taken == NULL || caps == NULL || others == NULL ||
+	    who == NULL) {
 		t.b.failed = true;
 		goto out;
 	}
@@ -290,8 +291,10 @@ char *reply_board_stop(const struct game *g, const struct reply_stop *stop, bool
 		to->x = rules_x(&rg->board, legal[i]);
 		to->y = rules_y(&rg->board, legal[i]);
 	}
-	qsort(caps, (size_t)ncaps, sizeof *caps, rg->board.shape == RULES_HEX ? reply_text_by_row : reply_text_by_column);
-	qsort(others, (size_t)nothers, sizeof *others, rg->board.shape == RULES_HEX ? reply_text_by_row : reply_text_by_column);
+	qsort(caps, (size_t)ncaps, sizeof *caps,
+	    rg->board.shape == RULES_HEX ? reply_text_by_row : reply_text_by_column);
+	qsort(others, (size_t)nothers, sizeof *others,
+	    rg->board.shape == RULES_HEX ? reply_text_by_row : reply_text_by_column);
 	tputs(&t, "There you place again.");
 	if (ncaps > 0) {
 		tprintf(&t, " Your capturing placement%s (after each you place again):\n", reply_text_plural(ncaps));
@@ -307,8 +310,8 @@ char *reply_board_stop(const struct game *g, const struct reply_stop *stop, bool
 		tputs(&t, " No placement there captures.\n");
 	}
 	if (nothers > 0) {
-		tprintf(&t, "%s placement%s that end%s the turn: ", ncaps > 0 ? "Or one of the" : "The", reply_text_plural(nothers),
-		    nothers == 1 ? "s" : "");
+		tprintf(&t, "%s placement%s that end%s the turn: ", ncaps > 0 ? "Or one of the" : "The",
+		    reply_text_plural(nothers), nothers == 1 ? "s" : "");
 		for (i = 0; i < nothers && i < REPLY_OPTIONS_MAX; i++)
 			tprintf(&t, "%s%s", i > 0 ? ", " : "", rules_point_name(&rg->board, others[i].p, name));
 		if (nothers > REPLY_OPTIONS_MAX)

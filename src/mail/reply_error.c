@@ -83,8 +83,8 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 		for (p = g->pending; *p != '\0' && strcmp(game_player_to_move(g), rc->error_player) == 0; p++)
 			part += p == g->pending || *p == ',';
 		if (part > 0)
-			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]", g->rg.turn,
-			    part, rc->error_token);
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
+			    g->rg.turn, part, rc->error_token);
 		else
 			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
 			    rc->error_token);
@@ -107,8 +107,8 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 			}
 			tputs(&t, stopped);
 		}
-		tprintf(&t, "Board %ld now (%s)%s:\n\n%s", g->board, status, stopped != NULL ? ", before your turn" : "",
-		    kept);
+		tprintf(&t, "Board %ld now (%s)%s:\n\n%s", g->board, status,
+		    stopped != NULL ? ", before your turn" : "", kept);
 		free(kept);
 	}
 	section = tfinish(&t);

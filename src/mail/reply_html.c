@@ -156,7 +156,8 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 		strbuf_puts(&pieces[PLAYERS], "</p>");
 	}
 	/* a board wider than a phone (25x25 is about 600 pixels) scrolls in its box, the page does not */
-	strbuf_puts(&pieces[BOARD], "<div style=\"overflow-x:auto;white-space:nowrap;word-break:normal;overflow-wrap:normal\">"
+	strbuf_puts(&pieces[BOARD],
+	    "<div style=\"overflow-x:auto;white-space:nowrap;word-break:normal;overflow-wrap:normal\">"
 	    "<div style=\"width:max-content\">\n");
 	if (hm->tap_subject != NULL) {
 		/* tap.h: the board of the player to move, its placements links */
@@ -175,8 +176,8 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 		    hm->upto, g->nturns);
 	reply_text_status(g, status, sizeof status);
 	/* "Turn 8, bob (White, o) to move." or "Game over: alice won: bob resigned." */
-	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>", game_over(g) ? "Game over: " : "",
-	    game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
+	strbuf_printf(&pieces[STATUS], "<p style=\"margin:0 0 10px\"><b>%s%c%s.</b></p>",
+	    game_over(g) ? "Game over: " : "", game_over(g) ? status[0] : toupper((unsigned char)status[0]), status + 1);
 	if (hm->next && (!game_over(g) || hm->next_body != NULL)) {
 		/* the command to send next; once over, the return game's (the text part's {rematch}) */
 		next = hm->next_body != NULL ? strdup(hm->next_body) : reply_text_next(g);

@@ -128,7 +128,8 @@ static void preview_steps(struct text *t, const struct reply_preview *pv)
 			break;
 		}
 		if (s->captured > 0) {
-			tprintf(t, "%d. %s captures %d stone%s: ", i + 1, pv->names[i], s->captured, reply_text_plural(s->captured));
+			tprintf(t, "%d. %s captures %d stone%s: ", i + 1, pv->names[i], s->captured,
+			    reply_text_plural(s->captured));
 			reply_text_points(t, pv->board, s->taken, s->ntaken);
 			tputs(t, p->last.result != RULES_PLAYING && i == p->nsteps - 1 ? "; the last of them.\n" :
 			    i == p->nsteps - 1 && p->outcome == PREVIEW_COMPLETE ?

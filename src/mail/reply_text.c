@@ -54,7 +54,8 @@ void reply_text_status_subject(const struct game *g, char *buf, size_t size)
 void reply_text_result(const struct game *g, char *buf, size_t size)
 {
 	/* gamefile.c checks that a won game has a winner; "?" only guards the format */
-	const char *w = winner(g) != NULL ? winner(g) : "?", *l = reply_text_loser(g) != NULL ? reply_text_loser(g) : "?";
+	const char *w = winner(g) != NULL ? winner(g) : "?",
+	    *l = reply_text_loser(g) != NULL ? reply_text_loser(g) : "?";
 
 	switch (g->end) {
 	case GAME_END_CAPTURE:
@@ -348,8 +349,8 @@ char *reply_text_next_for(const struct game *g, const struct reply_event *ev, co
 		}
 		return tfinish(&t);
 	}
-	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, reply_text_colour_name(c), reply_text_symbol(c), g->rg.turn,
-	    game_user_is_robot(who) ? ": its answer comes by mail within minutes" : "");
+	tprintf(&t, "Waiting for %s (%s, %c) to play turn %d%s.\n", who, reply_text_colour_name(c),
+	    reply_text_symbol(c), g->rg.turn, game_user_is_robot(who) ? ": its answer comes by mail within minutes" : "");
 	if (ev->comment != NULL && ev->comment[0] != '\0' && strcmp(ev->actor, reader) == 0 && !game_user_is_robot(who))
 		tprintf(&t, "Your comment was passed on to %s.\n", who);
 	if (g->swap && g->rg.turn == 1 && game_color_of(g, reader) == RULES_WHITE)
@@ -369,8 +370,8 @@ char *reply_text_next(const struct game *g)
 	who = game_player_to_move(g);
 	if (game_user_is_robot(who)) {
 		/* nobody sends the robot's turns (robot.h) */
-		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail within minutes.\n", who,
-		    g->rg.turn, who, reply_text_colour_name(g->rg.to_move), reply_text_symbol(g->rg.to_move));
+		tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c): its answer comes by mail within minutes.\n",
+		    who, g->rg.turn, who, reply_text_colour_name(g->rg.to_move), reply_text_symbol(g->rg.to_move));
 		return tfinish(&t);
 	}
 	tprintf(&t, "It is %s's turn (turn %d, %s plays %s, %c). To play, send:\n\n", who, g->rg.turn, who,
@@ -540,8 +541,8 @@ char *reply_text_happened(const struct game *g, const struct reply_event *ev)
 		    strcmp(ev->actor, g->black) == 0 ? g->white : g->black,
 		    ev->random ? " (the colours were drawn at random)" : "");
 		if (g->robot_level != 0)
-			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n", GAME_ROBOT_USERID,
-			    g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
+			tprintf(&t, "%s, the server's robot player, plays at level %d (of %d to %d).\n",
+			    GAME_ROBOT_USERID, g->robot_level, GAME_ROBOT_LEVEL_MIN, GAME_ROBOT_LEVEL_MAX);
 		break;
 	case REPLY_MOVE:
 		if (ev->first < 1 || ev->first > g->nturns)
@@ -691,7 +692,8 @@ char *reply_text_observer_next(const struct game *g, const struct reply_event *e
 	if (game_is_open(g))
 		tprintf(&t, "This is an open challenge of %s's: anyone may take it.\n", game_open_challenger(g));
 	else
-		tprintf(&t, "Turn %d: %s (%s, %c) to move.\n", g->rg.turn, who, reply_text_colour_name(c), reply_text_symbol(c));
+		tprintf(&t, "Turn %d: %s (%s, %c) to move.\n", g->rg.turn, who, reply_text_colour_name(c),
+		    reply_text_symbol(c));
 	stop = reply_text_observing(g, to, u);
 	if (stop == NULL) {
 		t.b.failed = true;
