@@ -204,16 +204,14 @@ char *command_comment(const struct command *cmd, const char *body)
 		kind = mailtext_kind(s, n);
 		if (kind == MAILTEXT_END)
 			break;
-		if (kind == MAILTEXT_QUOTED2)
-			s = mailtext_next(s);
-		else if ((kind == MAILTEXT_TEXT || kind == MAILTEXT_BLANK) && !private_line(cmd, s, n)) {
+		if ((kind == MAILTEXT_TEXT || kind == MAILTEXT_BLANK) && !private_line(cmd, s, n)) {
 			while (n > 0 && (command_blank(s[n - 1]) || s[n - 1] == '\r'))
 				n--;
 			memcpy(keep + used, s, n);
 			used += n;
 			keep[used++] = '\n';
 		}
-		s = mailtext_next(s);
+		s = mailtext_after(s, kind);
 	}
 	/* without leading and trailing blank lines */
 	start = 0;

@@ -312,6 +312,14 @@ const char *mailtext_next(const char *s)
 	return next_line(s);
 }
 
+const char *mailtext_after(const char *s, enum mailtext_kind kind)
+{
+	s = mailtext_next(s);
+	if (kind == MAILTEXT_QUOTED2 && s != NULL)
+		s = mailtext_next(s);
+	return s;
+}
+
 enum mailtext_kind mailtext_kind(const char *s, size_t len)
 {
 	enum quote_start q;

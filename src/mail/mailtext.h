@@ -42,6 +42,9 @@ size_t mailtext_line_len(const char *s);
 /* The line after the one at s (past its LF), or NULL at the end. */
 const char *mailtext_next(const char *s);
 
+/* The line after the line at s of kind (both lines of a MAILTEXT_QUOTED2), or NULL at the end. */
+const char *mailtext_after(const char *s, enum mailtext_kind kind);
+
 /* What the line s[0..len) is; s points into the NUL-terminated body (the lines after it are looked at). */
 enum mailtext_kind mailtext_kind(const char *s, size_t len);
 
