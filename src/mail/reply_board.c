@@ -506,25 +506,37 @@ out:
 	return st;
 }
 
+/* The texts of the placeholders every mail of a game record has (sgf, review). */
+struct record_vars {
+	char board[24], turns[16], status[200], dims[GAME_DIMENSIONS_SIZE];
+};
+
+/* {board} {dimensions} {black} {white} {turns} {status} of g into vs, their texts in r. */
+static void record_vars(struct vars *vs, const struct game *g, struct record_vars *r)
+{
+	snprintf(r->board, sizeof r->board, "%ld", g->board);
+	snprintf(r->turns, sizeof r->turns, "%d", g->nturns);
+	reply_text_status(g, r->status, sizeof r->status);
+	var(vs, "board", r->board);
+	var(vs, "dimensions", game_dimensions(g, false, r->dims));
+	var(vs, "black", g->black);
+	var(vs, "white", g->white);
+	var(vs, "turns", r->turns);
+	var(vs, "status", r->status);
+}
+
 enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out)
 {
-	char subject[200], status[200], board[24], filename[40], turns[16], dims[GAME_DIMENSIONS_SIZE];
+	char subject[200], filename[40];
+	struct record_vars r;
 	struct reply_file file = { .data = sgf, .len = len, .type = SGF_MIME_TYPE, .name = filename };
 	struct reply_parts rp = { .tmpl = "sgf", .subject = subject, .to_addr = to_addr, .to_name = to_name,
 	    .g = g, .file = &file };
 
-	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(subject, sizeof subject, "Oust Board %ld record", g->board);
 	snprintf(filename, sizeof filename, "oust-%ld.sgf", g->board);
-	snprintf(turns, sizeof turns, "%d", g->nturns);
-	reply_text_status(g, status, sizeof status);
-	var(&rp.vs, "board", board);
-	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
-	var(&rp.vs, "black", g->black);
-	var(&rp.vs, "white", g->white);
-	var(&rp.vs, "turns", turns);
-	var(&rp.vs, "status", status);
+	record_vars(&rp.vs, g, &r);
 	var(&rp.vs, "filename", filename);
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
@@ -532,28 +544,20 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
 enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const struct game *g, const struct reply_review *rv, struct reply_mail *out)
 {
-	char subject[200], status[200], board[24], filename[48], turns[16], dims[GAME_DIMENSIONS_SIZE];
-	char mistake[8], blunder[8];
+	char subject[200], filename[48], mistake[8], blunder[8];
+	struct record_vars r;
 	struct reply_file file = { .data = rv->sgf, .len = rv->sgf_len, .type = SGF_MIME_TYPE, .name = filename };
 	struct html_mail hm = { .title = subject, .upto = g->nturns, .html = rv->chart_html };
 	struct reply_parts rp = { .tmpl = "review", .subject = subject, .to_addr = to_addr, .to_name = to_name,
 	    .g = g, .hm = &hm, .file = &file };
 
-	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(subject, sizeof subject, "Oust Board %ld review", g->board);
 	snprintf(filename, sizeof filename, "oust-%ld-review.sgf", g->board);
-	snprintf(turns, sizeof turns, "%d", g->nturns);
 	snprintf(mistake, sizeof mistake, "%d", (int)(REVIEW_MISTAKE_DROP * 100 + 0.5));
 	snprintf(blunder, sizeof blunder, "%d", (int)(REVIEW_BLUNDER_DROP * 100 + 0.5));
-	reply_text_status(g, status, sizeof status);
 	hm.intro = rv->how;
 	hm.stop = rv->worst;
-	var(&rp.vs, "board", board);
-	var(&rp.vs, "dimensions", game_dimensions(g, false, dims));
-	var(&rp.vs, "black", g->black);
-	var(&rp.vs, "white", g->white);
-	var(&rp.vs, "turns", turns);
-	var(&rp.vs, "status", status);
+	record_vars(&rp.vs, g, &r);
 	var(&rp.vs, "how", rv->how);
 	var(&rp.vs, "mistake", mistake);
 	var(&rp.vs, "blunder", blunder);
