@@ -283,7 +283,7 @@ bool command_same(const struct command *a, const struct command *b);
  * password's place is masked (with words missing, every word some reading
  * puts there: command_parse_as), and so is every word not recognisable as
  * a keyword, a board, a user id or a placement (a mistyped one included);
- * every other word is echoed (command.c, unparsed_keep).  Returns a
+ * every other word is echoed (command_mask.c, unparsed_keep).  Returns a
  * string the caller frees, NULL when out of memory.
  */
 char *command_mask(const struct command *cmd);
