@@ -73,8 +73,10 @@ bool command_blank(char c);
 /* Split line into at most max words at spaces and tabs; returns how many. */
 size_t command_split(const char *line, struct word *w, size_t max);
 
+/* Is w the word s (any case)? */
 bool command_word_is(const struct word *w, const char *s);
 
+/* The first row of g whose keyword w is, or NULL. */
 const struct keyword *command_keyword_find(const struct command_grammar *g, const struct word *w);
 
 /* Index of the keyword: 1 after a leading "oust" that is followed by a word, else 0. */
@@ -94,9 +96,10 @@ void command_unicode_blanks(char *s);
 /* The digits d[0..n) of a #turn: 1 to COMMAND_TURN_MAX without a leading zero, into *turn. */
 bool command_placements_turn(const char *d, size_t n, int *turn);
 
-/* A word of one letter ("b" of "b 3") or of one to three digits ("3"). */
+/* A word of one letter ("b" of "b 3"). */
 bool command_placements_lone_letter(const char *s, size_t len);
 
+/* A word of one to three digits ("3" of "b 3"). */
 bool command_placements_lone_number(const char *s, size_t len);
 
 /*
@@ -148,8 +151,10 @@ bool command_options_digits(const char *s, size_t n, int *v);
 /* Is w one of the words of k's last "[a|b|c]" (a 'W' tail)? */
 bool command_slots_alternative(const struct keyword *k, const struct word *w);
 
+/* Is w a board number, with a #turn of digits or none? */
 bool command_slots_board_word(const struct word *w);
 
+/* Is w a user id (ident.h)? */
 bool command_slots_userid_word(const struct word *w);
 
 /* Is w the name of a board class of g (struct command_classes)?  Its class into *c. */
@@ -170,6 +175,7 @@ enum command_status command_slots_parse(struct command *out, const struct comman
 /* A keyword, a board, a user id or a placement (the brief's list). */
 bool command_usage_recognisable(const struct command_grammar *g, const struct word *w);
 
+/* Lay the argument words a[0..na) of row k out on its slots (struct layout) into l. */
 void command_usage_layout(const struct command *out, const struct keyword *k, const struct word *a, size_t na,
     struct layout *l);
 
