@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #define IDENT_USERID_MAX 32	/* characters in a user id */
+#define IDENT_PASSWORD_MAX 64	/* characters in a password (store.h's STORE_PASSWORD_MAX, mail's COMMAND_PASSWORD_MAX) */
 #define IDENT_FULLNAME_MAX 64	/* characters in a full name */
 #define IDENT_FULLNAME_BYTES (4 * IDENT_FULLNAME_MAX)	/* its bytes at most (UTF-8) */
 #define IDENT_BOARD_MIN 101	/* pbmserv numbers boards from 101 */

@@ -69,10 +69,10 @@ enum process_status address_mail(struct job *j)
 		    { "old_address", u.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust address code for %s", u.userid);
-		rs = reply_account(&j->rc, rec.address, u.fullname, "addresscode", subject, v, 5, &mails[0]);
+		rs = reply_account(&j->rc, rec.address, u.fullname, "addresscode", subject, REPLY_VARS(v), &mails[0]);
 		snprintf(subject, sizeof subject, "Oust address of %s", u.userid);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, v + 2, 3,
+			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, &v[2], sizeof v / sizeof v[0] - 2,
 			    &mails[1]);
 	}
 	if (rs != REPLY_OK) {
@@ -157,9 +157,9 @@ enum process_status address_confirm_mail(struct job *j)
 		    { "old_address", u.address } };
 
 		snprintf(subject, sizeof subject, "Oust address of %s changed", u.userid);
-		rs = reply_account(&j->rc, rec.address, u.fullname, "confirmed", subject, vars, 3, &mails[0]);
+		rs = reply_account(&j->rc, rec.address, u.fullname, "confirmed", subject, REPLY_VARS(vars), &mails[0]);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->rc, u.address, u.fullname, "addressmoved", subject, vars, 3, &mails[1]);
+			rs = reply_account(&j->rc, u.address, u.fullname, "addressmoved", subject, REPLY_VARS(vars), &mails[1]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

@@ -44,14 +44,21 @@ enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, con
 {
 	const char *who = game_over(g) || game_is_open(g) ? NULL : game_player_to_move(g);
 	struct vacation v;
+	struct reply_away a = { .stopped = 0 };
 	enum store_status ss;
 
 	reply_set_away(rc, NULL);
 	if (who == NULL)
 		return STORE_OK;
 	ss = vacations_find(st, who, &v);
-	if (ss == STORE_OK)
-		reply_set_away(rc, &v);
+	if (ss == STORE_OK) {
+		snprintf(a.userid, sizeof a.userid, "%s", v.userid);
+		a.start = v.start;
+		a.end = v.end;
+		a.now = vacation_away(&v, (int64_t)rc->now);
+		a.stopped = vacation_stopped(&v, g->last_move, (int64_t)rc->now);
+		reply_set_away(rc, &a);
+	}
 	return ss == STORE_NOT_FOUND ? STORE_OK : ss;
 }
 

@@ -451,7 +451,7 @@ enum process_status challenge_decline(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "comment", mine }, { "how", how } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, vars, 4,
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, REPLY_VARS(vars),
 		    &m[n]);
 		if (rs == REPLY_OK)
 			n++;
@@ -465,7 +465,7 @@ enum process_status challenge_decline(struct job *j)
 				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "comment", theirs },
 				    { "how", how } };
 
-				rs = reply_account(&j->rc, u.address, u.fullname, "decline", subject, ovars, 4, &m[n]);
+				rs = reply_account(&j->rc, u.address, u.fullname, "decline", subject, REPLY_VARS(ovars), &m[n]);
 				if (rs == REPLY_OK)
 					n++;
 			}
@@ -533,7 +533,7 @@ enum process_status challenge_list(struct job *j)
 		struct reply_var vars[] = { { "count", count }, { "challenges", list } };
 
 		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
-		    vars, 2, &m);
+		    REPLY_VARS(vars), &m);
 	}
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

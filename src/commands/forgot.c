@@ -34,7 +34,7 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 	enum reply_status rs;
 
 	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, v, 1, m);
+	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, REPLY_VARS(v), m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
@@ -90,7 +90,7 @@ enum process_status forgot_mail(struct job *j)
 		    { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust password reset code for %s", u.userid);
-		rs = reply_account(&j->rc, u.address, u.fullname, "resetcode", subject, v, 4, &mails[n]);
+		rs = reply_account(&j->rc, u.address, u.fullname, "resetcode", subject, REPLY_VARS(v), &mails[n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -208,10 +208,10 @@ enum process_status forgot_reset_mail(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", u.userid }, { "sender", j->in.from_addr } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, vars, 2,
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, REPLY_VARS(vars),
 		    &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->rc, u.address, u.fullname, "reset", subject, vars, 2, &mails[++n]);
+			rs = reply_account(&j->rc, u.address, u.fullname, "reset", subject, REPLY_VARS(vars), &mails[++n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

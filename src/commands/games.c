@@ -34,6 +34,7 @@ enum process_status games_run(struct job *j)
 {
 	struct store_user u;
 	struct reply_mail m;
+	struct reply_games_list list;
 	struct game *games = NULL;
 	enum reply_games_filter filter = REPLY_GAMES_ALL;
 	enum reply_status rs;
@@ -54,8 +55,9 @@ enum process_status games_run(struct job *j)
 	ps = vacation_line(j, u.userid, away, sizeof away);
 	if (ps != PROCESS_OK)
 		goto out;
-	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid,
-	    u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0, filter, games, n, away, &m);
+	list = (struct reply_games_list){ u.userid, u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0,
+	    filter, games, n, away };
+	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), &list, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%zu board%s of %s%s%s", n, n == 1 ? "" : "s", u.userid,

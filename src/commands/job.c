@@ -254,6 +254,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 {
 	char msg[JOB_MESSAGE_MAX];
 	struct reply_mail m;
+	struct reply_refused refused;
 	enum reply_status rs;
 	enum process_status ps;
 
@@ -302,8 +303,9 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	old_mail_note(j, g);
 	if (j->rc.note[0] != '\0')
 		board_above(msg);
-	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), j->board, g, stop,
-	    j->masked != NULL ? j->masked : j->unread != NULL ? j->unread : "", msg, &m);
+	refused = (struct reply_refused){ j->board, g, stop, j->masked != NULL ? j->masked : j->unread != NULL ?
+	    j->unread : "", msg };
+	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), &refused, &m);
 	j->rc.note[0] = '\0';
 	j->rc.error_token = NULL;
 	if (peeked)

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/strbuf.h"
+#include "store/ratings.h"
 
 /*
  * One row per command, in the order help lists them.  The slots are
@@ -306,8 +307,21 @@ const struct mail_command mailcmd_table[] = {
 
 const size_t mailcmd_count = sizeof mailcmd_table / sizeof mailcmd_table[0];
 
+static const char *class_name(int c)
+{
+	return ratings_class_name((enum ratings_class)c);
+}
+
+static const char *class_sizes(int c)
+{
+	return ratings_class_sizes((enum ratings_class)c);
+}
+
+/* The board classes of a 'C' tail (standings): the ratings' own. */
+static const struct command_classes classes = { RATINGS_NCLASSES, class_name, class_sizes };
+
 const struct command_grammar mailcmd_grammar = {
-	&mailcmd_table[0].syntax, sizeof mailcmd_table / sizeof mailcmd_table[0], sizeof mailcmd_table[0]
+	&mailcmd_table[0].syntax, sizeof mailcmd_table / sizeof mailcmd_table[0], sizeof mailcmd_table[0], &classes
 };
 
 const struct mail_command *mailcmd_of(const struct command *cmd)

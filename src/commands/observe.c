@@ -26,7 +26,7 @@ static enum process_status confirm(struct job *j, const char *subject, const cha
 	struct reply_var vars[] = { { "userid", j->user.userid }, { "news", news }, { "how", how } };
 	enum reply_status rs;
 
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, j->user.userid), "observe", subject, vars, 3,
+	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, j->user.userid), "observe", subject, REPLY_VARS(vars),
 	    m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }

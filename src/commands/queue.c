@@ -144,7 +144,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 		struct reply_var vars[] = { { "board", board }, { "userid", userid }, { "opponent", opponent },
 		    { "state", state }, { "list", list } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "queue", subject, vars, 5, &m);
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "queue", subject, REPLY_VARS(vars), &m);
 	}
 	free(list);
 	if (rs != REPLY_OK)

@@ -143,7 +143,7 @@ enum process_status register_run(struct job *j)
 		    { "registered_address", rec.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust registration code for %s", rec.userid);
-		rs = reply_account(&j->rc, rec.address, c->fullname, "registercode", subject, v, 4, &m);
+		rs = reply_account(&j->rc, rec.address, c->fullname, "registercode", subject, REPLY_VARS(v), &m);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

@@ -373,9 +373,9 @@ enum process_status signoff_mail(struct job *j)
 		    { "boards", res.list[0] != '\0' ? res.list : "none" }, { "until", until } };
 
 		snprintf(subject, sizeof subject, "Oust account %s closed", u.userid);
-		rs = reply_account(&j->rc, u.address, u.fullname, "signoff", subject, vars, 4, &mails[n]);
+		rs = reply_account(&j->rc, u.address, u.fullname, "signoff", subject, REPLY_VARS(vars), &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, vars, 4,
+			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, REPLY_VARS(vars),
 			    &mails[++n]);
 	}
 	if (rs != REPLY_OK) {

@@ -103,7 +103,7 @@ enum process_status whoami_mail(struct job *j)
 		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away }, { "ratings", rated } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, vars, 7, &m);
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, REPLY_VARS(vars), &m);
 	}
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

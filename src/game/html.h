@@ -1,6 +1,6 @@
 /*
  * html: the HTML of oustpbm's boards and the escaping of every text that
- * comes from outside, shared by the mail's text/html part (reply.c) and the
+ * comes from outside, shared by the mail's text/html part (reply_html.c) and the
  * web site (web.c).
  *
  * A board is first reduced to a struct html_board: each point empty, a

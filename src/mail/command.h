@@ -32,26 +32,23 @@
 
 #include "base/ident.h"
 #include "base/mailaddr.h"
+#include "game/ai.h"
+#include "game/game.h"
+#include "game/rules.h"
 
 #define COMMAND_LINE_MAX 4096		/* bytes of the command line */
-#define COMMAND_PASSWORD_MAX 64		/* bytes of a password */
+#define COMMAND_PASSWORD_MAX IDENT_PASSWORD_MAX	/* bytes of a password (store.h's STORE_PASSWORD_MAX too) */
 #define COMMAND_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes of a full name (64 characters) */
-#define COMMAND_PLACEMENTS_MAX 625	/* placements in one turn (25 x 25) */
+#define COMMAND_PLACEMENTS_MAX RULES_MAX_POINTS	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
 #define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
 #define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
-#define COMMAND_SIZE_MIN 5
-#define COMMAND_SIZE_MAX 25
-#define COMMAND_SIZE_DEFAULT 11
-#define COMMAND_HEX_MIN 3		/* hex-hex sides */
-#define COMMAND_HEX_MAX 10
-#define COMMAND_HEX_DEFAULT 7
-#define COMMAND_LEVEL_MIN 1		/* -level=N: the robot player's level (robot.h) */
-#define COMMAND_LEVEL_MAX 5
+#define COMMAND_LEVEL_MIN AI_MIN_LEVEL	/* -level=N: the robot player's level (robot.h) */
+#define COMMAND_LEVEL_MAX AI_MAX_LEVEL
 #define COMMAND_GAMES_MAX 99		/* an 'n' slot: a number of games (seek, limit; seeks.h's SEEKS_MAX) */
-#define COMMAND_REMIND_MAX 365		/* -remind=DAYS (game.h's GAME_REMIND_DAYS_MAX) */
-#define COMMAND_TIMEOUT_MAX 3650	/* -timeout=DAYS (game.h's GAME_TIMEOUT_DAYS_MAX) */
+#define COMMAND_REMIND_MAX GAME_REMIND_DAYS_MAX	/* -remind=DAYS */
+#define COMMAND_TIMEOUT_MAX GAME_TIMEOUT_DAYS_MAX	/* -timeout=DAYS */
 #define COMMAND_BOARDS_MAX 20		/* boards of a 'B' tail */
 
 enum command_status {
@@ -68,7 +65,7 @@ enum command_status {
 	COMMAND_BAD_TURN,	/* the #turn after a board number */
 	COMMAND_BAD_OPTION,	/* a challenge option */
 	COMMAND_BAD_PLACEMENT,
-	COMMAND_BAD_CLASS,	/* a 'C' tail: no such board class (store/ratings.h) */
+	COMMAND_BAD_CLASS,	/* a 'C' tail: no such board class (struct command_classes) */
 	COMMAND_BAD_NUMBER,	/* an 'n' slot: not a number of games */
 	COMMAND_PLACEMENTS_ONLY,	/* placements without a command ("C3" under a board mail): out->placements
 				   hold them, out->board the board of a Subject "Oust Board N", else 0 */
@@ -111,6 +108,17 @@ struct command_syntax {
 };
 
 /*
+ * The board classes a 'C' tail names ("standard", "hex-small"): values the
+ * ratings own (store/ratings.h), passed in by the caller, as mail knows no
+ * files.  Class i is cmd.rating_class i.
+ */
+struct command_classes {
+	int n;
+	const char *(*name)(int cls);	/* "standard" */
+	const char *(*sizes)(int cls);	/* what the class holds, for the error: "11x11 to 13x13" */
+};
+
+/*
  * The commands a parse knows: n rows, the first at rows, the next stride
  * bytes further (so the rows may be members of a larger struct, one per
  * command, as in commands/mailcmd.c).
@@ -119,6 +127,7 @@ struct command_grammar {
 	const struct command_syntax *rows;
 	size_t n;
 	size_t stride;
+	const struct command_classes *classes;	/* what a 'C' tail names; NULL: no class */
 };
 
 /* Row i of g. */
@@ -184,7 +193,7 @@ struct command {
 	bool noswap;		/* challenge: pie rule off */
 	bool unrated;		/* challenge: -unrated, the result changes no rating (ratings.h) */
 	int level;		/* challenge: -level=N for the robot, 0 if not given */
-	int rating_class;	/* a 'C' tail: an enum ratings_class, or -1 for none (every class) */
+	int rating_class;	/* a 'C' tail: a class of grammar->classes, or -1 for none (every class) */
 	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
 	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
@@ -274,7 +283,7 @@ bool command_same(const struct command *a, const struct command *b);
  * password's place is masked (with words missing, every word some reading
  * puts there: command_parse_as), and so is every word not recognisable as
  * a keyword, a board, a user id or a placement (a mistyped one included);
- * every other word is echoed (command.c, unparsed_keep).  Returns a
+ * every other word is echoed (command_mask.c, unparsed_keep).  Returns a
  * string the caller frees, NULL when out of memory.
  */
 char *command_mask(const struct command *cmd);

@@ -144,10 +144,8 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
 		kind = mailtext_kind(s, n);
 		if (kind == MAILTEXT_END)
 			break;
-		if (kind == MAILTEXT_QUOTED2)
-			s = mailtext_next(s);
 		if (kind != MAILTEXT_TEXT) {
-			s = s != NULL ? mailtext_next(s) : NULL;
+			s = mailtext_after(s, kind);
 			continue;
 		}
 		sc->lines++;

@@ -10,7 +10,9 @@
 #include "base/mailaddr.h"
 #include "base/msgid.h"
 #include "base/utf8.h"
+#include "mail/mailgmime.h"
 #include "mail/mailout.h"
+#include "mail/mailtext.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,18 +32,12 @@ static bool gmime_up;
 
 void mailout_init(void)
 {
-	if (!gmime_up) {
-		g_mime_init();	/* reference counted: mailin holds its own */
-		gmime_up = true;
-	}
+	mailgmime_hold(&gmime_up);
 }
 
 void mailout_shutdown(void)
 {
-	if (gmime_up) {
-		g_mime_shutdown();
-		gmime_up = false;
-	}
+	mailgmime_release(&gmime_up);
 }
 
 const char *mailout_status_str(enum mailout_status st)
@@ -116,20 +112,7 @@ static bool empty(const char *s)
 /* One header line's worth of s: cleaned (utf8.h UTF8_LINE), trimmed, at most max bytes. */
 static char *clean_line(const char *s, size_t max)
 {
-	size_t len, start = 0;
-	char *c;
-
-	if (s == NULL)
-		s = "";
-	c = utf8_clean(s, strlen(s), UTF8_LINE, max, &len);
-	if (c == NULL)
-		return NULL;
-	while (len > 0 && c[len - 1] == ' ')
-		c[--len] = '\0';
-	while (c[start] == ' ')
-		start++;
-	memmove(c, c + start, len - start + 1);
-	return c;
+	return mailtext_clean_line(s, max, UTF8_LINE);
 }
 
 /* RFC 5322 3.6.4 msg-id content (msgid.h), bounded. */

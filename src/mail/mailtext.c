@@ -312,6 +312,14 @@ const char *mailtext_next(const char *s)
 	return next_line(s);
 }
 
+const char *mailtext_after(const char *s, enum mailtext_kind kind)
+{
+	s = mailtext_next(s);
+	if (kind == MAILTEXT_QUOTED2 && s != NULL)
+		s = mailtext_next(s);
+	return s;
+}
+
 enum mailtext_kind mailtext_kind(const char *s, size_t len)
 {
 	enum quote_start q;
@@ -335,4 +343,23 @@ const char *mailtext_kind_str(enum mailtext_kind k)
 	case MAILTEXT_END: return "end of the text";
 	}
 	return "unknown";
+}
+
+/* A header value made one clean line (mailtext.h). */
+char *mailtext_clean_line(const char *s, size_t max, enum utf8_mode mode)
+{
+	size_t len, start = 0;
+	char *c;
+
+	if (s == NULL)
+		s = "";
+	c = utf8_clean(s, strlen(s), mode, max, &len);
+	if (c == NULL)
+		return NULL;
+	while (len > 0 && c[len - 1] == ' ')
+		c[--len] = '\0';
+	while (c[start] == ' ')
+		start++;
+	memmove(c, c + start, len - start + 1);
+	return c;
 }

@@ -24,6 +24,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/utf8.h"
+
 #define MAILTEXT_SIGNATURE_MAX 80	/* bytes of a "Sent from my ..." line taken for a signature */
 
 enum mailtext_kind {
@@ -40,6 +42,9 @@ size_t mailtext_line_len(const char *s);
 /* The line after the one at s (past its LF), or NULL at the end. */
 const char *mailtext_next(const char *s);
 
+/* The line after the line at s of kind (both lines of a MAILTEXT_QUOTED2), or NULL at the end. */
+const char *mailtext_after(const char *s, enum mailtext_kind kind);
+
 /* What the line s[0..len) is; s points into the NUL-terminated body (the lines after it are looked at). */
 enum mailtext_kind mailtext_kind(const char *s, size_t len);
 
@@ -51,5 +56,13 @@ enum mailtext_kind mailtext_kind(const char *s, size_t len);
 bool mailtext_signature(const char *s, size_t len);
 
 const char *mailtext_kind_str(enum mailtext_kind k);
+
+/*
+ * A header value made one clean line: a copy of s (NULL is "") cleaned by
+ * utf8_clean() in mode (UTF8_LINE, or UTF8_LINE_KEEP to keep control
+ * characters), at most max bytes, spaces trimmed at both ends.  The caller
+ * frees it; NULL when out of memory.
+ */
+char *mailtext_clean_line(const char *s, size_t max, enum utf8_mode mode);
 
 #endif

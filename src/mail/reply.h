@@ -48,10 +48,10 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "base/ident.h"
 #include "base/mailaddr.h"
 #include "game/game.h"
 #include "game/preview.h"
-#include "store/vacations.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
@@ -89,6 +89,17 @@ const char *reply_status_str(enum reply_status st);
  */
 char *reply_wrap(const char *text);
 
+/*
+ * A player's absence (the mail command vacation), as plain values: the
+ * store keeps the file (store/vacations.h), the caller reads it.
+ */
+struct reply_away {
+	char userid[IDENT_USERID_MAX + 1];	/* "" when nobody is away */
+	int64_t start, end;	/* away while start <= now < end */
+	bool now;		/* away at the reply's now (vacation_away) */
+	int64_t stopped;	/* seconds the clock stood still since the board's last turn (vacation_stopped) */
+};
+
 /* What the replies to one incoming mail share.  Plain value; reply_init() fills it. */
 #define REPLY_NOTE_MAX 240	/* bytes of reply_ctx.note */
 
@@ -108,8 +119,8 @@ struct reply_ctx {
 	char *cached_html;	/* mail.html once read, owned: reply_release() */
 	bool html_missing;	/* the templates directory has no mail.html: text only */
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
-	/* the vacation of a board's player to move (reply_set_away); userid "" when none */
-	struct vacation away;
+	/* the absence of a board's player to move (reply_set_away); userid "" when none */
+	struct reply_away away;
 	/*
 	 * The reply token of the player error_player (mail/token.h) for an
 	 * error about a board it plays, NULL for none: its Subject carries it
@@ -199,13 +210,13 @@ struct reply_event {
 };
 
 /*
- * v: the vacation of the player to move on the board the next replies
- * tell, or NULL for none (copied).  Their clock stands still while they are
- * away (cleanup.c), so the time left those replies show counts it as
- * cleanup does (vacation_stopped): the limit moves on by the absence after
- * the last turn, and during it "away until ..." is said.
+ * a: the absence (vacation) of the player to move on the board the next
+ * replies tell, or NULL for none (copied).  Their clock stands still while
+ * they are away (cleanup.c), so the time left those replies show counts it
+ * as cleanup does: the limit moves on by a->stopped, and during the
+ * absence "away until ..." is said.
  */
-void reply_set_away(struct reply_ctx *rc, const struct vacation *v);
+void reply_set_away(struct reply_ctx *rc, const struct reply_away *a);
 
 /*
  * in_id, in_refs and sender come from the incoming mail and must stay valid
@@ -274,15 +285,21 @@ struct reply_stop {
 };
 
 /*
- * reply_error() about such a turn (stop may be NULL: reply_error()): before
+ * reply_error() about such a turn (r->stop may be NULL: reply_error()): before
  * the board as it stands, the position where the turn stopped, what each
  * placement before it captured, and the placements open there (or, when
  * the turn was over, the command that plays it up to its end); in the
  * text/html alternative too.
  */
-enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
-    const struct game *g, const struct reply_stop *stop, const char *command, const char *error,
-    struct reply_mail *out);
+struct reply_refused {
+	long board;		/* the board the command was about, or 0 */
+	const struct game *g;	/* that board as it stands, or NULL */
+	const struct reply_stop *stop;	/* where the turn stopped, or NULL */
+	const char *command;	/* the command refused, passwords masked */
+	const char *error;	/* why */
+};
+enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct reply_refused *r, struct reply_mail *out);
 
 /*
  * show: drawing is the board to show (board_render_turn() for "show
@@ -333,16 +350,22 @@ const char *reply_games_filter_str(enum reply_games_filter f);
 bool reply_games_filter_parse(const char *word, enum reply_games_filter *out);
 
 /*
- * games: the n boards (read with gamefile_parse_header()) of userid, in
- * order; counted all, listed those filter keeps, at most the last
- * REPLY_GAMES_MAX.  With own (the mail comes from userid's address), the
- * boards where userid is to move are marked "your move".  away is a line
- * saying that userid is away (vacation), or "".
+ * games: the list->n boards (read with gamefile_parse_header()) of
+ * list->userid, in order; counted all, listed those list->filter keeps, at
+ * most the last REPLY_GAMES_MAX.  With list->own, the boards where userid
+ * is to move are marked "your move"; list->away is said first.
  */
 #define REPLY_GAMES_MAX 200
+struct reply_games_list {
+	const char *userid;	/* whose boards */
+	bool own;		/* the mail comes from userid's address */
+	enum reply_games_filter filter;
+	const struct game *games;	/* the boards, headers read */
+	size_t n;
+	const char *away;	/* the line saying userid is away, or "" */
+};
 enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
-    const char *userid, bool own, enum reply_games_filter filter, const struct game *games, size_t n,
-    const char *away, struct reply_mail *out);
+    const struct reply_games_list *list, struct reply_mail *out);
 
 /*
  * finished: the n most recently finished boards of the server (headers,
@@ -437,5 +460,8 @@ struct reply_var {
  */
 enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
     const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out);
+
+/* An array of struct reply_var and its length, for reply_account(): REPLY_VARS(vars). */
+#define REPLY_VARS(a) (a), sizeof (a) / sizeof (a)[0]
 
 #endif

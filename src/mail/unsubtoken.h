@@ -14,8 +14,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/ident.h"
+
 #define UNSUBTOKEN_MAC_HEX 24		/* 96 bits: guessing is throttled as a password (throttle.h) */
-#define UNSUBTOKEN_MAX 64		/* bytes of a token, as COMMAND_PASSWORD_MAX */
+#define UNSUBTOKEN_MAX IDENT_PASSWORD_MAX	/* bytes of a token: it fits a password slot (COMMAND_PASSWORD_MAX) */
 #define UNSUBTOKEN_SECRET_MAX 256	/* the read cap of the secret file */
 #define UNSUBTOKEN_URI_MAX 400		/* bytes of the mailto URI */
 

@@ -70,7 +70,7 @@
 #define STORE_BOARD_FILE_MAX (4L * 1024 * 1024)	/* bytes in a game file */
 #define STORE_USERS_FILE_MAX (16L * 1024 * 1024)	/* bytes in the users file */
 #define STORE_REGISTRATIONS_FILE_MAX (4L * 1024 * 1024)	/* bytes read of the registrations file */
-#define STORE_PASSWORD_MAX 64	/* characters in a password */
+#define STORE_PASSWORD_MAX IDENT_PASSWORD_MAX	/* characters in a password (ident.h) */
 #define STORE_FULLNAME_MAX IDENT_FULLNAME_BYTES	/* bytes in a full name (64 characters) */
 #define STORE_HASH_MAX 127	/* characters in a stored password hash */
 #define STORE_LOG_LINE_MAX 8192	/* bytes in one log line: a server's whole reply fits (outbox.h) */

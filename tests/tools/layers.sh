@@ -66,3 +66,13 @@ lib_only() { # what pattern folder
 }
 lib_only GMime 'gmime/|glib|gio/|gobject/' mail
 lib_only libcurl 'curl/' outbox
+
+# mail/ parses and composes mail and knows no files (issue 33): it takes the
+# store's values (board classes, absences) from its callers in commands/,
+# never a header of src/store/, though store is the lower layer.
+out=$(grep -l -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"store/' src/mail/*.[ch] 2>/dev/null)
+if [ -z "$out" ]; then
+	echo "ok - src/mail/ includes nothing of src/store/"
+else
+	echo "not ok - src/mail/ includes src/store/:" $out
+fi

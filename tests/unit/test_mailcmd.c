@@ -258,7 +258,7 @@ static void test_own_grammar(void)
 		{ "chat", "chat <board> <userid> <password> <text>", "tupT" },
 		{ "whoami", "whoami <userid> <password>", "up" },
 	};
-	static const struct command_grammar g = { rows, sizeof rows / sizeof rows[0], sizeof rows[0] };
+	static const struct command_grammar g = { rows, sizeof rows / sizeof rows[0], sizeof rows[0], NULL };
 	static struct command cmd;
 	char *masked;
 

@@ -1,0 +1,153 @@
+/* reply_error: the error replies, about a board or none (reply.h). */
+#include "mail/reply_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/board.h"
+#include "mail/tap.h"
+
+/*
+ * An error "why. Send: the command" (or "why? Send: ...") as its parts:
+ * the reason, ending with its punctuation ('.' added when it has none),
+ * and the command to send as a paragraph of its own ("" when there is
+ * none), indented as the echoed command is, so it can be copied without
+ * a full stop stuck to it.  False when a part does not fit.
+ */
+static bool split_send(const char *error, char *why, size_t wsize, char *send, size_t ssize)
+{
+	const char *at = NULL, *p = error;
+	char *q;
+	size_t n, w;
+
+	while ((p = strstr(p, " Send: ")) != NULL) {
+		if (p > error && (p[-1] == '.' || p[-1] == '?'))
+			at = p;
+		p++;
+	}
+	n = at != NULL ? (size_t)(at - error) : strlen(error);
+	if (n > 0 && error[n - 1] == '.')
+		n--;
+	w = (size_t)snprintf(why, wsize, "%.*s%s", (int)n, error,
+	    n > 0 && (error[n - 1] == '?' || error[n - 1] == '!') ? "" : ".");
+	if (w >= wsize)
+		return false;
+	send[0] = '\0';
+	if (at == NULL)
+		return true;
+	w = (size_t)snprintf(send, ssize, "\nSend this command instead:\n\n    %s\n", at + 7);
+	if (w >= ssize)
+		return false;
+	/* the command to copy stands on one line, never broken */
+	for (q = send + strlen("\nSend this command instead:\n\n    "); *q != '\0' && *q != '\n'; q++)
+		if (*q == ' ')
+			*q = REPLY_GLUE;
+	return true;
+}
+
+enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
+    const struct game *g, const char *command, const char *error, struct reply_mail *out)
+{
+	struct reply_refused r = { board, g, NULL, command, error };
+
+	return reply_error_at(rc, to_addr, to_name, &r, out);
+}
+
+enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+    const struct reply_refused *r, struct reply_mail *out)
+{
+	long board = r->board;
+	const struct game *g = r->g;
+	const struct reply_stop *stop = r->stop;
+	const char *command = r->command, *error = r->error;
+	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
+	struct text t = { 0 };
+	enum reply_status st = REPLY_NOMEM;
+	char *section = NULL, *kept, intro[REPLY_NOTE_MAX + REPLY_ERR_MAX + 64];
+	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL, *note = NULL;
+	struct html_mail hm = { .title = subject };
+	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	    .g = g };
+
+	if (board > 0)
+		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
+	else
+		snprintf(subject, sizeof subject, "Oust error");
+	if (rc->error_token != NULL && g != NULL && g->board == board && !game_over(g)) {
+		int part = 0;
+		const char *p;
+
+		/* a turn begun by reply (game.h's pending): its part counted, and no links from the board before it */
+		/* the part is the mover's alone: the opponent never learns of it */
+		for (p = g->pending; *p != '\0' && strcmp(game_player_to_move(g), rc->error_player) == 0; p++)
+			part += p == g->pending || *p == ',';
+		if (part > 0)
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
+			    g->rg.turn, part, rc->error_token);
+		else
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+			    rc->error_token);
+		if (part == 0 && strcmp(game_player_to_move(g), rc->error_player) == 0)
+			hm.tap_subject = subject;
+	}
+	if (g != NULL) {
+		board_render_game(g, drawing);
+		reply_text_status(g, status, sizeof status);
+		kept = reply_verbatim(drawing);	/* reply_wrap leaves the drawing as it is */
+		if (kept == NULL)
+			goto out;
+		if (stop != NULL && stop->k > 0) {
+			/* the position where the turn stopped first, then the board as it stands */
+			stopped = reply_board_stop(g, stop, false);
+			stopped_plain = reply_board_stop(g, stop, true);
+			if (stopped == NULL || stopped_plain == NULL) {
+				free(kept);
+				goto out;
+			}
+			tputs(&t, stopped);
+		}
+		tprintf(&t, "Board %ld now (%s)%s:\n\n%s", g->board, status,
+		    stopped != NULL ? ", before your turn" : "", kept);
+		free(kept);
+	}
+	section = tfinish(&t);
+	if (section == NULL)
+		goto out;
+	if (!split_send(error, why, sizeof why, send, sizeof send))
+		goto out;
+	/* a reply to an old board mail: the note, then the board, and the command to send only after them */
+	if (g != NULL && rc->note[0] != '\0') {
+		struct text nt = { 0 };
+
+		tprintf(&nt, "%s\n\n%s\n", rc->note, section);
+		note = tfinish(&nt);
+		if (note == NULL)
+			goto out;
+		section[0] = '\0';
+	}
+	var(&rp.vs, "note_section", note != NULL ? note : "");
+	var(&rp.vs, "error", why);
+	var(&rp.vs, "send_section", send);
+	var(&rp.vs, "command", command != NULL && command[0] != '\0' ? command : "(no command found)");
+	var(&rp.vs, "board_section", section);
+	if (g != NULL) {
+		/* the text part's parts: the note on an old mail, the reason, the command
+		 * to send set apart, the command echoed */
+		snprintf(intro, sizeof intro, "%s%s%s", rc->note, rc->note[0] != '\0' ? "\n" : "", why);
+		hm.intro = intro;
+		hm.echo = command != NULL && command[0] != '\0' ? command : "(no command found)";
+		hm.send = send[0] != '\0' ? strstr(send, "    ") : NULL;
+		hm.stop = stopped_plain;
+		hm.upto = g->nturns;
+		rp.hm = &hm;
+	}
+	st = REPLY_OK;
+out:
+	st = reply_finish(rc, st, &rp, out);
+	free(stopped);
+	free(stopped_plain);
+	free(section);
+	free(note);
+	return st;
+}
