@@ -1,5 +1,6 @@
 /* config: oustpbm.conf and the test settings from the environment. */
 #include "base/config.h"
+#include "base/errbuf.h"
 #include "base/testhook.h"
 
 #include <arpa/inet.h>
@@ -263,17 +264,7 @@ void config_defaults(struct config *cfg)
 	snprintf(cfg->html_mail, sizeof cfg->html_mail, "%s", "on");
 }
 
-static void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define errf errbuf_set
 
 /* Copy s[0..n) into out (size outlen) with control characters shown as '?'. */
 static void quote(char *out, size_t outlen, const char *s, size_t n)

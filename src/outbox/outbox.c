@@ -1,4 +1,5 @@
 /* outbox: queue of outgoing replies, crash-safe commit with the game file, flush. */
+#include "base/errbuf.h"
 #include "mail/mailout.h"
 #include "outbox/outbox.h"
 
@@ -91,15 +92,7 @@ bool outbox_status_temporary(enum outbox_status status)
 	return status == OUTBOX_TIMEOUT || status == OUTBOX_TEMPFAIL;
 }
 
-static void set_err(struct outbox *ob, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_err(struct outbox *ob, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ob->err, sizeof ob->err, fmt, ap);
-	va_end(ap);
-}
+#define set_err(ob, ...) errbuf_set((ob)->err, sizeof (ob)->err, __VA_ARGS__)
 
 /* Take over the store's message and map its status. */
 static enum outbox_status from_store(struct outbox *ob, enum store_status status)

@@ -1027,19 +1027,6 @@ static enum store_status store_fail(struct store *st, enum store_status ss, char
 	return ss;
 }
 
-/* FNV-1a, 64 bits: ties the state file to the ratings file's text (not a defence: both are the server's). */
-static uint64_t text_hash(const char *s, size_t len)
-{
-	uint64_t h = UINT64_C(14695981039346656037);
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= UINT64_C(1099511628211);
-	}
-	return h;
-}
-
 /* A double's 64 bits, as 16 hex digits: exact, and quick to read back. */
 static size_t put_bits(char *s, double d)
 {
@@ -1097,7 +1084,7 @@ char *ratings_state_format(const struct ratings *r, const char *text, size_t len
 		return NULL;
 	n += (size_t)snprintf(s + n, cap - n, "# oustpbm: the exact ratings beside the ratings file "
 	    "(src/store/ratings.h); made again from it when it does not match\nhash: %016" PRIx64 "\nperiod: %" PRId64
-	    "\n", text_hash(text, len), r->period);
+	    "\n", store_text_hash(text, len), r->period);
 	/* per player, in the file's order: class, name, then now and entered: mu phi sigma (bits) games period */
 	for (i = 0; i < r->nplayers; i++) {
 		const struct ratings_player *p = &r->players[i];
@@ -1169,7 +1156,7 @@ bool ratings_state_apply(struct ratings *r, const char *text, size_t len, const 
 	if (saved == NULL)
 		goto out;
 	memcpy(saved, r->players, r->nplayers * sizeof *saved);
-	snprintf(want, sizeof want, "hash: %016" PRIx64 "\nperiod: ", text_hash(text, len));
+	snprintf(want, sizeof want, "hash: %016" PRIx64 "\nperiod: ", store_text_hash(text, len));
 	line = strchr(s, '\n');
 	if (line == NULL || strncmp(line + 1, want, strlen(want)) != 0)
 		goto out;
