@@ -1,5 +1,6 @@
 /* accounts: one-time codes of accounts, and the tokens of account changes (accounts.h). */
 #include "store/accounts.h"
+#include "base/strbuf.h"
 #include "base/testhook.h"
 
 #include <crypt.h>
@@ -294,6 +295,26 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
+/* What write_codes() writes: list[0..n) then extra, leaving out codes issued at or before drop_before. */
+struct codes_out {
+	const struct accounts_code *list;
+	size_t n;
+	int64_t drop_before;
+	const struct accounts_code *extra;
+};
+
+static void code_line(const void *ctx, size_t i, struct strbuf *out)
+{
+	const struct codes_out *w = ctx;
+	const struct accounts_code *c = i < w->n ? &w->list[i] : w->extra;
+
+	if (c == NULL || c->userid[0] == '\0' || c->issued <= w->drop_before)
+		return;
+	strbuf_printf(out, "%s %s %lld %s %016" PRIx64 " %s%s%s\n", c->userid, accounts_kind_str(c->kind),
+	    (long long)c->issued, c->used ? "used" : "open", c->tag, c->hash, c->kind == ACCOUNTS_ADDRESS ? " " : "",
+	    c->kind == ACCOUNTS_ADDRESS ? c->address : "");
+}
+
 /*
  * Write the codes file: list[0..n) then extra (may be NULL), leaving out
  * codes issued at or before drop_before and those whose userid was emptied.
@@ -301,31 +322,9 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 static enum store_status write_codes(struct store *st, const struct accounts_code *list, size_t n,
     int64_t drop_before, const struct accounts_code *extra)
 {
-	size_t cap = sizeof codes_header + (n + 1) * (LINE_MAX_BYTES + 2), used, i;
-	enum store_status status;
-	char *out;
-	int k;
+	struct codes_out w = { list, n, drop_before, extra };
 
-	out = malloc(cap);
-	if (out == NULL) {
-		store_set_error(st, "out of memory");
-		return STORE_TEMPFAIL;
-	}
-	memcpy(out, codes_header, sizeof codes_header - 1);
-	used = sizeof codes_header - 1;
-	for (i = 0; i <= n; i++) {
-		const struct accounts_code *c = i < n ? &list[i] : extra;
-
-		if (c == NULL || c->userid[0] == '\0' || c->issued <= drop_before)
-			continue;
-		k = snprintf(out + used, cap - used, "%s %s %lld %s %016" PRIx64 " %s%s%s\n", c->userid,
-		    accounts_kind_str(c->kind), (long long)c->issued, c->used ? "used" : "open", c->tag, c->hash,
-		    c->kind == ACCOUNTS_ADDRESS ? " " : "", c->kind == ACCOUNTS_ADDRESS ? c->address : "");
-		used += (size_t)k;
-	}
-	status = store_write_capped(st, ACCOUNTS_FILE, out, used, ACCOUNTS_FILE_MAX);
-	free(out);
-	return status;
+	return store_write_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, codes_header, n + 1, code_line, &w);
 }
 
 enum store_status accounts_code_add(struct store *st, const struct accounts_code *rec)

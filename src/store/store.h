@@ -193,6 +193,17 @@ typedef bool store_record_fn(const char *line, size_t len, void *rec, const char
 enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
     store_record_fn *parse, void **list, unsigned **lines, size_t *count);
 
+struct strbuf;
+/* Append record i's line (with its newline) to out, or nothing to leave it out. */
+typedef void store_line_fn(const void *ctx, size_t i, struct strbuf *out);
+
+/*
+ * Rewrite the line file relpath (store_write_capped(), at most cap bytes):
+ * header (its '#' lines), then the lines line() makes of records 0 to n-1.
+ */
+enum store_status store_write_records(struct store *st, const char *relpath, long cap, const char *header,
+    size_t n, store_line_fn *line, const void *ctx);
+
 /*
  * Read relpath whole, NUL-terminated.  STORE_NOT_FOUND if it does not exist,
  * STORE_TOO_BIG if it has more than cap bytes.  The caller owns *data.
