@@ -367,6 +367,32 @@ out:
 	return status;
 }
 
+enum store_status accounts_code_issue(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    int64_t now, char code[ACCOUNTS_CODE_LEN + 1], struct accounts_code *rec)
+{
+	enum store_status status = accounts_code_new(st, code, rec->hash);
+
+	if (status != STORE_OK)
+		return status;
+	snprintf(rec->userid, sizeof rec->userid, "%s", u->userid);
+	rec->kind = kind;
+	rec->issued = now;
+	rec->tag = accounts_tag(u);
+	return STORE_OK;
+}
+
+enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    const char *code, int64_t now, enum accounts_verdict *v, struct accounts_code *rec)
+{
+	return accounts_code_check(st, kind, u->userid, code, accounts_tag(u), now, v, rec);
+}
+
+void accounts_code_spend(struct store *st, const struct accounts_code *rec)
+{
+	if (accounts_code_use(st, rec->hash) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", rec->userid, store_error(st));
+}
+
 enum store_status accounts_code_check(struct store *st, enum accounts_kind kind, const char *userid,
     const char *code, uint64_t tag, int64_t now, enum accounts_verdict *v, struct accounts_code *rec)
 {
