@@ -133,16 +133,10 @@ static const char *check_helo(const char *v)
 	return host_name_ok(v, strlen(v)) ? NULL : "is not a host name (letters, digits, '.', '-')";
 }
 
+/* A secret (a password of the relay) has a name's rules; its keys never quote it. */
 static const char *check_secret(const char *v)
 {
-	const unsigned char *p;
-
-	if (v[0] == '\0')
-		return "is empty";
-	for (p = (const unsigned char *)v; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return "contains a control character";
-	return NULL;
+	return check_name(v);
 }
 
 #define STR_KEY(field, chk) \

@@ -295,6 +295,15 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
+/* Take the store lock into *lock, then read the codes; the caller frees *list and releases *lock either way. */
+static enum store_status lock_and_read(struct store *st, struct store_lock *lock, struct accounts_code **list,
+    size_t *n)
+{
+	enum store_status status = store_lock_store(st, lock);
+
+	return status != STORE_OK ? status : read_codes(st, list, NULL, n);
+}
+
 /* What write_codes() writes: list[0..n) then extra, leaving out codes issued at or before drop_before. */
 struct codes_out {
 	const struct accounts_code *list;
@@ -344,10 +353,7 @@ enum store_status accounts_code_add(struct store *st, const struct accounts_code
 	c.used = false;
 	if (c.kind != ACCOUNTS_ADDRESS)
 		c.address[0] = '\0';
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_codes(st, &list, NULL, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -464,10 +470,7 @@ enum store_status accounts_prune(struct store *st, int64_t now, unsigned *droppe
 	size_t n = 0, i;
 
 	*dropped = 0;
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_codes(st, &list, NULL, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	for (i = 0; status == STORE_OK && i < n; i++)
 		if (list[i].issued <= now - ACCOUNTS_CODE_KEEP)
 			(*dropped)++;
@@ -487,10 +490,7 @@ static enum store_status rewrite(struct store *st, const char *hash, const char 
 	size_t n = 0, i;
 	bool found = false;
 
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_codes(st, &list, NULL, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {

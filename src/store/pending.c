@@ -216,6 +216,14 @@ static enum store_status id_free(struct store *st, const struct pending *rec, co
 	return STORE_OK;
 }
 
+/* Take the store lock into *lock, then read every line; the caller frees *list and releases *lock either way. */
+static enum store_status lock_and_read(struct store *st, struct store_lock *lock, struct pending **list, size_t *n)
+{
+	enum store_status status = store_lock_store(st, lock);
+
+	return status != STORE_OK ? status : read_all(st, list, n);
+}
+
 enum store_status pending_put(struct store *st, const struct pending *rec, const struct store_register_caps *caps)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -224,10 +232,7 @@ enum store_status pending_put(struct store *st, const struct pending *rec, const
 	int64_t now = rec->sent;
 	size_t n = 0, i;
 
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_all(st, &list, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	status = id_free(st, rec, list, n, now);
@@ -256,10 +261,7 @@ enum store_status pending_done(struct store *st, const char *userid, const char 
 	size_t n = 0, i;
 	bool found = false;
 
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_all(st, &list, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -282,10 +284,7 @@ enum store_status pending_prune(struct store *st, int64_t now, size_t *dropped)
 	size_t n = 0, i;
 
 	*dropped = 0;
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_all(st, &list, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)

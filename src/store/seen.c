@@ -462,6 +462,34 @@ out:
 	return ok;
 }
 
+/*
+ * Append a settlement line (stands or void, as its run's commit says) for
+ * each unsettled pending entry of board (0: the accounts'); with
+ * compacted_at, not for the entries compaction at that time drops.
+ */
+static enum store_status append_settlements(struct store *st, const struct record *r, long board,
+    time_t compacted_at, char **out, size_t *len, size_t *cap)
+{
+	enum store_status ss;
+	size_t i;
+	bool yes;
+
+	for (i = 0; i < r->n; i++) {
+		const struct line *l = &r->lines[i];
+
+		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(r, i) != NULL)
+			continue;
+		if (compacted_at != 0 && !fresh(&l->e, compacted_at))
+			continue;	/* compacted away */
+		ss = committed(st, l, &yes);
+		if (ss != STORE_OK)
+			return ss;
+		if (!append_line(out, len, cap, l, yes ? MARK_STANDS : MARK_VOID))
+			return STORE_TEMPFAIL;
+	}
+	return STORE_OK;
+}
+
 /* A new line of the record: entry e of the encoded id and sender, with userid ("" for none). */
 static void new_line(struct line *l, const struct seen_entry *e, const char *enc_id, const char *enc_sender,
     const char *userid)
@@ -489,8 +517,8 @@ static enum store_status record_entry(struct store *st, const char *id, const ch
 	struct record r;
 	enum store_status ss;
 	char *out = NULL;
-	size_t len = 0, cap = 0, i;
-	bool yes, whole, ok;
+	size_t len = 0, cap = 0;
+	bool whole, ok;
 
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
@@ -512,20 +540,10 @@ static enum store_status record_entry(struct store *st, const char *id, const ch
 	 * the one their runs left.  Settlement lines go after the compacted
 	 * text, which keeps undecided ones pending.
 	 */
-	for (i = 0; (board > 0 || userid != NULL) && i < r.n; i++) {
-		struct line *l = &r.lines[i];
-
-		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
-			continue;
-		if (whole && !fresh(&l->e, now))
-			continue;	/* compacted away */
-		ss = committed(st, l, &yes);
+	if (board > 0 || userid != NULL) {
+		ss = append_settlements(st, &r, board, whole ? now : 0, &out, &len, &cap);
 		if (ss != STORE_OK)
 			goto out;
-		if (!append_line(&out, &len, &cap, l, yes ? MARK_STANDS : MARK_VOID)) {
-			ss = STORE_TEMPFAIL;
-			goto out;
-		}
 	}
 	memset(&e, 0, sizeof e);
 	e.time = now;
@@ -605,29 +623,16 @@ enum store_status seen_settle(struct store *st, long board)
 	struct record r;
 	enum store_status ss;
 	char *out = NULL;
-	size_t len = 0, cap = 0, i;
-	bool yes;
+	size_t len = 0, cap = 0;
 
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
 	/* as seen_record() does, without a new entry and without compacting */
-	for (i = 0; board > 0 && i < r.n; i++) {
-		struct line *l = &r.lines[i];
-
-		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
-			continue;
-		ss = committed(st, l, &yes);
-		if (ss != STORE_OK)
-			goto out;
-		if (!append_line(&out, &len, &cap, l, yes ? MARK_STANDS : MARK_VOID)) {
-			ss = STORE_TEMPFAIL;
-			goto out;
-		}
-	}
-	if (len > 0)
+	if (board > 0)
+		ss = append_settlements(st, &r, board, 0, &out, &len, &cap);
+	if (ss == STORE_OK && len > 0)
 		ss = store_append_file(st, SEEN_FILE, out, len);
-out:
 	free(out);
 	record_free(&r);
 	return ss;
