@@ -1,6 +1,11 @@
 /*
  * store: the files of one oustpbm home directory, their locks and durable
- * writes, the users file, the board counter and the log.
+ * writes, the users file, the board counter and the log.  One header for
+ * the module; its parts are store.c (the home, errors, durable steps),
+ * store_file.c (locks, files), store_board.c (board files and numbers),
+ * store_user.c (the users file), store_password.c (hashes),
+ * store_register.c (reserved ids, registration caps) and store_log.c,
+ * sharing store_int.h.
  *
  * Layout under <home> (created by store_open as needed; directories 0700,
  * files 0600: the home belongs to the user the server runs as):
