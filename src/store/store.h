@@ -198,6 +198,24 @@ typedef bool store_record_fn(const char *line, size_t len, void *rec, const char
 enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
     store_record_fn *parse, void **list, unsigned **lines, size_t *count);
 
+/*
+ * A walk over the text of a small line file (seeks, the tokens' state):
+ * set text, len and file (its name, for messages), pos and lineno 0.
+ */
+struct store_lines {
+	const char *text;
+	size_t len, pos;
+	int lineno;		/* of the line last returned */
+	const char *file;
+};
+
+/*
+ * The next line that is neither empty nor a '#' comment, NUL-terminated
+ * into line (size bytes): 1; 0 at the end; -1 with err (errlen bytes)
+ * saying "FILE:N: the last line has no line end" or "... is too long".
+ */
+int store_lines_next(struct store_lines *it, char *line, size_t size, char *err, size_t errlen);
+
 struct strbuf;
 /* Append record i's line (with its newline) to out, or nothing to leave it out. */
 typedef void store_line_fn(const void *ctx, size_t i, struct strbuf *out);

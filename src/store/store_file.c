@@ -250,6 +250,33 @@ void store_discard(struct store *st, struct store_staged *sf)
 	sf->live = false;
 }
 
+int store_lines_next(struct store_lines *it, char *line, size_t size, char *err, size_t errlen)
+{
+	size_t i, e;
+
+	while (it->pos < it->len) {
+		i = it->pos;
+		it->lineno++;
+		for (e = i; e < it->len && it->text[e] != '\n'; e++)
+			;
+		if (e == it->len) {
+			errbuf_set(err, errlen, "%s:%d: the last line has no line end", it->file, it->lineno);
+			return -1;
+		}
+		it->pos = e + 1;
+		if (e == i || it->text[i] == '#')
+			continue;
+		if (e - i >= size) {
+			errbuf_set(err, errlen, "%s:%d: the line is too long", it->file, it->lineno);
+			return -1;
+		}
+		memcpy(line, it->text + i, e - i);
+		line[e - i] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
 enum store_status store_write_records(struct store *st, const char *relpath, long cap, const char *header,
     size_t n, store_line_fn *line, const void *ctx)
 {
