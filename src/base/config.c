@@ -1,5 +1,6 @@
 /* config: oustpbm.conf and the test settings from the environment. */
 #include "base/config.h"
+#include "base/errbuf.h"
 #include "base/testhook.h"
 
 #include <arpa/inet.h>
@@ -132,16 +133,10 @@ static const char *check_helo(const char *v)
 	return host_name_ok(v, strlen(v)) ? NULL : "is not a host name (letters, digits, '.', '-')";
 }
 
+/* A secret (a password of the relay) has a name's rules; its keys never quote it. */
 static const char *check_secret(const char *v)
 {
-	const unsigned char *p;
-
-	if (v[0] == '\0')
-		return "is empty";
-	for (p = (const unsigned char *)v; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return "contains a control character";
-	return NULL;
+	return check_name(v);
 }
 
 #define STR_KEY(field, chk) \
@@ -263,17 +258,7 @@ void config_defaults(struct config *cfg)
 	snprintf(cfg->html_mail, sizeof cfg->html_mail, "%s", "on");
 }
 
-static void errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define errf errbuf_set
 
 /* Copy s[0..n) into out (size outlen) with control characters shown as '?'. */
 static void quote(char *out, size_t outlen, const char *s, size_t n)

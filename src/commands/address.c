@@ -53,15 +53,11 @@ enum process_status address_mail(struct job *j)
 		ps = job_refuse(j, NULL, "the account %s is registered to %s already", u.userid, u.address);
 		goto out;
 	}
-	ss = accounts_code_new(j->st, code, rec.hash);
+	ss = accounts_code_issue(j->st, ACCOUNTS_ADDRESS, &u, (int64_t)j->now, code, &rec);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make a code");
 		goto out;
 	}
-	snprintf(rec.userid, sizeof rec.userid, "%s", u.userid);
-	rec.kind = ACCOUNTS_ADDRESS;
-	rec.issued = (int64_t)j->now;
-	rec.tag = accounts_tag(&u);
 	snprintf(rec.address, sizeof rec.address, "%s", c->new_address);
 	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
@@ -126,14 +122,10 @@ enum process_status address_confirm_mail(struct job *j)
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_check(j->st, ACCOUNTS_ADDRESS, u.userid, c->password, accounts_tag(&u), (int64_t)j->now, &v,
-	    &rec);
-	if (ss == STORE_TEMPFAIL) {
-		ps = job_hash_failure(j, u.userid);
-		goto out;
-	}
+	ss = accounts_code_verify(j->st, ACCOUNTS_ADDRESS, &u, c->password, (int64_t)j->now, &v, &rec);
 	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot read the codes");
+		ps = ss == STORE_TEMPFAIL ? job_hash_failure(j, u.userid) :
+		    job_store_failure(j, ss, "cannot read the codes");
 		goto out;
 	}
 	if ((v == ACCOUNTS_USED || v == ACCOUNTS_STALE) && strcasecmp(u.address, rec.address) == 0 &&
@@ -176,8 +168,7 @@ enum process_status address_confirm_mail(struct job *j)
 		goto out;
 	}
 	job_detail(j, "ok", "address of %s changed from %s to %s", u.userid, u.address, rec.address);
-	if (accounts_code_use(j->st, rec.hash) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->st));
+	accounts_code_spend(j->st, &rec);
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

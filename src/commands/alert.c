@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "game/gamefile.h"
 #include "outbox/transport.h"
 
@@ -35,13 +36,13 @@ const char *alert_status_str(enum alert_status s)
 
 void alert_key(const char *prefix, const char *text, char key[ALERT_KEY_MAX + 1])
 {
-	/* FNV-1a: a name for the text, not a secret */
-	unsigned long long h = 1469598103934665603ULL;
-	const unsigned char *p;
+	/*
+	 * FNV-1a: a name for the text, not a secret; from the basis alerts
+	 * have always used (a digit short of FNV's), so stamped keys stay.
+	 */
+	uint64_t h = hash_fnv1a64_str(UINT64_C(1469598103934665603), text);
 
-	for (p = (const unsigned char *)text; *p != '\0'; p++)
-		h = (h ^ *p) * 1099511628211ULL;
-	snprintf(key, ALERT_KEY_MAX + 1, "%.40s-%016llx", prefix, h);
+	snprintf(key, ALERT_KEY_MAX + 1, "%.40s-%016llx", prefix, (unsigned long long)h);
 }
 
 /*

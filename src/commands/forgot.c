@@ -75,15 +75,11 @@ enum process_status forgot_mail(struct job *j)
 			    "the account is locked");
 		goto out;
 	}
-	ss = accounts_code_new(j->st, code, rec.hash);
+	ss = accounts_code_issue(j->st, ACCOUNTS_RESET, &u, (int64_t)j->now, code, &rec);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make a code");
 		goto out;
 	}
-	snprintf(rec.userid, sizeof rec.userid, "%s", u.userid);
-	rec.kind = ACCOUNTS_RESET;
-	rec.issued = (int64_t)j->now;
-	rec.tag = accounts_tag(&u);
 	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
 		struct reply_var v[] = { { "userid", u.userid }, { "code", code }, { "sender", j->in.from_addr },
@@ -189,14 +185,10 @@ enum process_status forgot_reset_mail(struct job *j)
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_check(j->st, ACCOUNTS_RESET, u.userid, c->password, accounts_tag(&u), (int64_t)j->now, &v,
-	    &rec);
-	if (ss == STORE_TEMPFAIL) {
-		ps = job_hash_failure(j, u.userid);
-		goto out;
-	}
+	ss = accounts_code_verify(j->st, ACCOUNTS_RESET, &u, c->password, (int64_t)j->now, &v, &rec);
 	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot read the codes");
+		ps = ss == STORE_TEMPFAIL ? job_hash_failure(j, u.userid) :
+		    job_store_failure(j, ss, "cannot read the codes");
 		goto out;
 	}
 	/* a copy of the mail that used the code is known by its Message-ID (job_lock_accounts), never by the password */
@@ -234,8 +226,7 @@ enum process_status forgot_reset_mail(struct job *j)
 	}
 	job_detail(j, "ok", "password of %s reset by code", u.userid);
 	/* the code is stale now (the hash changed); marking it used makes the message say so */
-	if (accounts_code_use(j->st, rec.hash) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->st));
+	accounts_code_spend(j->st, &rec);
 	/* the owner proved to hold the registered mailbox: earlier guesses no longer count */
 	if (throttle_clear(j->st, &j->cfg, u.userid, j->now) != STORE_OK)
 		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->st));

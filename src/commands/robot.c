@@ -1,5 +1,7 @@
 /* robot: the built-in player `robot`.  See robot.h. */
 #include "commands/robot.h"
+#include "base/hash.h"
+#include "base/monoclock.h"
 #include "base/testhook.h"
 #include "commands/boardmail.h"
 
@@ -112,24 +114,6 @@ bool robot_test_playouts(long *playouts, char *why, size_t whylen)
 	return true;
 }
 
-static int64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /*
  * The test player `first`: the first legal placement at each step of the
  * turn; as White on turn 2 it swaps when Black's stone is in the middle
@@ -240,7 +224,7 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 static enum robot_status think(const struct game *g, const struct ai_options *o, enum mode m, int64_t limit_ns,
     struct answer *out, char *why, size_t whylen)
 {
-	double wait_s = (double)(limit_ns - monotonic_ns()) / 1e9;
+	double wait_s = (double)(limit_ns - monoclock_ns()) / 1e9;
 	struct pollfd pfd;
 	size_t got = 0;
 	ssize_t r;
@@ -271,7 +255,7 @@ static enum robot_status think(const struct game *g, const struct ai_options *o,
 	pfd.fd = fds[0];
 	pfd.events = POLLIN;
 	while (got < sizeof *out) {
-		left = limit_ns - monotonic_ns();
+		left = limit_ns - monoclock_ns();
 		if (left <= 0) {
 			snprintf(why, whylen, "the AI did not answer within %.1f s", (double)wait_s);
 			goto out;
@@ -370,7 +354,7 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	enum game_status gs = GAME_OK;
 	enum mode m;
 	char name[4];
-	int64_t start = monotonic_ns(), limit;
+	int64_t start = monoclock_ns(), limit;
 	int turn = g->rg.turn, i;
 
 	memset(out, 0, sizeof *out);
@@ -381,7 +365,7 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	}
 	memset(&o, 0, sizeof o);
 	o.level = robot_level(g);
-	o.seed = mix64((uint64_t)g->board << 32 ^ (uint64_t)turn << 8 ^ (uint64_t)now);
+	o.seed = hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)turn << 8 ^ (uint64_t)now);
 	if (!test_mode(&m, why, whylen) || !robot_test_playouts(&o.playouts, why, whylen))
 		return ROBOT_FAULT;
 	/* a fixed budget (tests) is deterministic only without a deadline */
@@ -459,7 +443,7 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 		add(out->detail, sizeof out->detail, " (level %d)", o.level);
 	else
 		add(out->detail, sizeof out->detail, " (level %d, %.2f s)", o.level,
-		    (double)(monotonic_ns() - start) / 1e9);
+		    (double)(monoclock_ns() - start) / 1e9);
 	if (game_over(g))
 		add(out->detail, sizeof out->detail, "; the game is over: %s",
 		    g->rg.result == RULES_DRAW ? "drawn" : g->rg.result == RULES_BLACK_WINS ? "black won" : "white won");

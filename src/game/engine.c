@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/version.h"
 #include "game/ai.h"
 #include "game/board.h"
@@ -124,16 +125,11 @@ static uint64_t seed(const struct engine_options *o)
 {
 	const char *s = getenv("OUSTPBM_ENGINE_SEED");
 	struct timespec ts;
-	uint64_t h = 0xcbf29ce484222325ULL;
 
 	if (o->seeded)
 		return o->seed;
-	if (s != NULL) {
-		/* FNV-1a of the text: the same string, the same games */
-		for (; *s != '\0'; s++)
-			h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-		return h;
-	}
+	if (s != NULL) /* FNV-1a of the text: the same string, the same games */
+		return hash_fnv1a64_str(HASH_FNV64_BASIS, s);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000007ULL ^ (uint64_t)ts.tv_nsec ^
 	    (uint64_t)getpid() << 32;

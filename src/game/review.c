@@ -6,6 +6,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/hash.h"
+#include "base/monoclock.h"
 #include "base/strbuf.h"
 #include "game/ai.h"
 #include "game/solve.h"
@@ -99,24 +101,6 @@ int review_worst(const struct review *r, int idx[REVIEW_WORST_MAX])
 
 /* ---- the search ---- */
 
-static int64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 static double result_value(enum rules_result res)
 {
 	return res == RULES_BLACK_WINS ? 1.0 : res == RULES_WHITE_WINS ? 0.0 : 0.5;
@@ -137,7 +121,7 @@ struct search {
  */
 static void set_budget(struct search *s, uint64_t seed)
 {
-	int64_t now = now_ns(), share = (s->end_ns - now) / (s->left > 0 ? s->left : 1);
+	int64_t now = monoclock_ns(), share = (s->end_ns - now) / (s->left > 0 ? s->left : 1);
 
 	memset(&s->ao, 0, sizeof s->ao);
 	s->ao.level = AI_MAX_LEVEL;
@@ -255,7 +239,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 	s.r = out;
 	/* three quarters of the time for the values, the rest for the better turns */
 	searches = g->nturns + 1;
-	start = now_ns();
+	start = monoclock_ns();
 	s.end_ns = start + (int64_t)(o->seconds * 1e9 * 0.75);
 	s.left = searches;
 	for (i = 0; i <= g->nturns; i++) {
@@ -272,7 +256,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 			value[i] = result_value(rp->rg.result);
 			continue;
 		}
-		rs = value_at(&s, a, &rp->rg, mix64((uint64_t)g->board << 32 ^ (uint64_t)i), &value[i]);
+		rs = value_at(&s, a, &rp->rg, hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)i), &value[i]);
 		if (rs != REVIEW_OK)
 			goto out;
 	}
@@ -303,7 +287,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 		}
 		if (rp->rg.result != RULES_PLAYING)
 			continue;
-		rs = better_turn(&s, a, &rp->rg, mix64((uint64_t)g->board << 32 ^ (uint64_t)i ^ 0x5eedULL), t);
+		rs = better_turn(&s, a, &rp->rg, hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)i ^ 0x5eedULL), t);
 		if (rs != REVIEW_OK)
 			goto out;
 		if (same_as_played(g, i + 1, t)) {

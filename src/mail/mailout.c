@@ -7,6 +7,8 @@
  * the list holds it.  Nothing GMime allocates leaves this file: the message
  * is copied into malloc'd memory.
  */
+#include "base/errbuf.h"
+#include "base/hash.h"
 #include "base/mailaddr.h"
 #include "base/msgid.h"
 #include "base/utf8.h"
@@ -59,17 +61,7 @@ const char *mailout_status_str(enum mailout_status st)
 	return "unknown mailout status";
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#define set_err errbuf_set
 
 /* ---- growing buffer ---- */
 
@@ -296,19 +288,12 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
  */
 static void boundary(const char *id, const char *what, const char *const parts[], size_t nparts, char out[40])
 {
-	uint64_t h = 14695981039346656037u;
-	const char *p;
+	uint64_t h = hash_fnv1a64_str(HASH_FNV64_BASIS, id);
 	unsigned k;
 	size_t i;
 
-	for (p = id; *p != '\0'; p++) {
-		h ^= (unsigned char)*p;
-		h *= 1099511628211u;
-	}
-	for (p = what; *p != '\0' && strcmp(what, "alternative") != 0; p++) {
-		h ^= (unsigned char)*p;
-		h *= 1099511628211u;
-	}
+	if (strcmp(what, "alternative") != 0)
+		h = hash_fnv1a64_str(h, what);
 	for (k = 0;; k++) {
 		snprintf(out, 40, "=_oust_%016llx_%u", (unsigned long long)h, k);
 		for (i = 0; i < nparts && (parts[i] == NULL || strstr(parts[i], out) == NULL); i++)

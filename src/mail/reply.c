@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "base/utf8.h"
 #include "game/board.h"
 #include "game/gamefile.h"
@@ -31,15 +32,6 @@ const char *reply_status_str(enum reply_status st)
 
 /* ---- set-up ---- */
 
-static unsigned fnv1a32(unsigned h, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 16777619u;
-	}
-	return h;
-}
-
 void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home, time_t now,
     const char *in_id, const char *in_refs, const char *sender)
 {
@@ -52,13 +44,13 @@ void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home
 	rc->answering = in_id != NULL;
 	rc->in_id = in_id != NULL ? in_id : "";
 	rc->in_refs = in_refs != NULL ? in_refs : "";
-	rc->hash = fnv1a32(2166136261u, rc->in_id);
-	rc->hash = fnv1a32(rc->hash, " ");
-	rc->hash = fnv1a32(rc->hash, sender != NULL ? sender : "");
+	rc->hash = hash_fnv1a32_str(HASH_FNV32_BASIS, rc->in_id);
+	rc->hash = hash_fnv1a32_str(rc->hash, " ");
+	rc->hash = hash_fnv1a32_str(rc->hash, sender != NULL ? sender : "");
 	if (!cfg->test_time_set) {
 		/* two mails with one Message-ID in one second still get distinct ids */
 		snprintf(pid, sizeof pid, " %ld", (long)getpid());
-		rc->hash = fnv1a32(rc->hash, pid);
+		rc->hash = hash_fnv1a32_str(rc->hash, pid);
 	}
 }
 

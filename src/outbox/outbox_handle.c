@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/errbuf.h"
 #include "outbox/outbox_int.h"
 
 void outbox_set_err(struct outbox *ob, const char *fmt, ...)
@@ -14,7 +15,7 @@ void outbox_set_err(struct outbox *ob, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(ob->err, sizeof ob->err, fmt, ap);
+	errbuf_vset(ob->err, sizeof ob->err, fmt, ap);
 	va_end(ap);
 }
 

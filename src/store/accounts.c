@@ -1,5 +1,6 @@
 /* accounts: one-time codes of accounts, and the tokens of account changes (accounts.h). */
 #include "store/accounts.h"
+#include "base/strbuf.h"
 #include "base/testhook.h"
 
 #include <crypt.h>
@@ -294,6 +295,35 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
 
+/* Take the store lock into *lock, then read the codes; the caller frees *list and releases *lock either way. */
+static enum store_status lock_and_read(struct store *st, struct store_lock *lock, struct accounts_code **list,
+    size_t *n)
+{
+	enum store_status status = store_lock_store(st, lock);
+
+	return status != STORE_OK ? status : read_codes(st, list, NULL, n);
+}
+
+/* What write_codes() writes: list[0..n) then extra, leaving out codes issued at or before drop_before. */
+struct codes_out {
+	const struct accounts_code *list;
+	size_t n;
+	int64_t drop_before;
+	const struct accounts_code *extra;
+};
+
+static void code_line(const void *ctx, size_t i, struct strbuf *out)
+{
+	const struct codes_out *w = ctx;
+	const struct accounts_code *c = i < w->n ? &w->list[i] : w->extra;
+
+	if (c == NULL || c->userid[0] == '\0' || c->issued <= w->drop_before)
+		return;
+	strbuf_printf(out, "%s %s %lld %s %016" PRIx64 " %s%s%s\n", c->userid, accounts_kind_str(c->kind),
+	    (long long)c->issued, c->used ? "used" : "open", c->tag, c->hash, c->kind == ACCOUNTS_ADDRESS ? " " : "",
+	    c->kind == ACCOUNTS_ADDRESS ? c->address : "");
+}
+
 /*
  * Write the codes file: list[0..n) then extra (may be NULL), leaving out
  * codes issued at or before drop_before and those whose userid was emptied.
@@ -301,31 +331,9 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 static enum store_status write_codes(struct store *st, const struct accounts_code *list, size_t n,
     int64_t drop_before, const struct accounts_code *extra)
 {
-	size_t cap = sizeof codes_header + (n + 1) * (LINE_MAX_BYTES + 2), used, i;
-	enum store_status status;
-	char *out;
-	int k;
+	struct codes_out w = { list, n, drop_before, extra };
 
-	out = malloc(cap);
-	if (out == NULL) {
-		store_set_error(st, "out of memory");
-		return STORE_TEMPFAIL;
-	}
-	memcpy(out, codes_header, sizeof codes_header - 1);
-	used = sizeof codes_header - 1;
-	for (i = 0; i <= n; i++) {
-		const struct accounts_code *c = i < n ? &list[i] : extra;
-
-		if (c == NULL || c->userid[0] == '\0' || c->issued <= drop_before)
-			continue;
-		k = snprintf(out + used, cap - used, "%s %s %lld %s %016" PRIx64 " %s%s%s\n", c->userid,
-		    accounts_kind_str(c->kind), (long long)c->issued, c->used ? "used" : "open", c->tag, c->hash,
-		    c->kind == ACCOUNTS_ADDRESS ? " " : "", c->kind == ACCOUNTS_ADDRESS ? c->address : "");
-		used += (size_t)k;
-	}
-	status = store_write_capped(st, ACCOUNTS_FILE, out, used, ACCOUNTS_FILE_MAX);
-	free(out);
-	return status;
+	return store_write_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, codes_header, n + 1, code_line, &w);
 }
 
 enum store_status accounts_code_add(struct store *st, const struct accounts_code *rec)
@@ -345,10 +353,7 @@ enum store_status accounts_code_add(struct store *st, const struct accounts_code
 	c.used = false;
 	if (c.kind != ACCOUNTS_ADDRESS)
 		c.address[0] = '\0';
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_codes(st, &list, NULL, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -366,6 +371,32 @@ out:
 	free(list);
 	store_unlock(&lock);
 	return status;
+}
+
+enum store_status accounts_code_issue(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    int64_t now, char code[ACCOUNTS_CODE_LEN + 1], struct accounts_code *rec)
+{
+	enum store_status status = accounts_code_new(st, code, rec->hash);
+
+	if (status != STORE_OK)
+		return status;
+	snprintf(rec->userid, sizeof rec->userid, "%s", u->userid);
+	rec->kind = kind;
+	rec->issued = now;
+	rec->tag = accounts_tag(u);
+	return STORE_OK;
+}
+
+enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    const char *code, int64_t now, enum accounts_verdict *v, struct accounts_code *rec)
+{
+	return accounts_code_check(st, kind, u->userid, code, accounts_tag(u), now, v, rec);
+}
+
+void accounts_code_spend(struct store *st, const struct accounts_code *rec)
+{
+	if (accounts_code_use(st, rec->hash) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", rec->userid, store_error(st));
 }
 
 enum store_status accounts_code_check(struct store *st, enum accounts_kind kind, const char *userid,
@@ -439,10 +470,7 @@ enum store_status accounts_prune(struct store *st, int64_t now, unsigned *droppe
 	size_t n = 0, i;
 
 	*dropped = 0;
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_codes(st, &list, NULL, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	for (i = 0; status == STORE_OK && i < n; i++)
 		if (list[i].issued <= now - ACCOUNTS_CODE_KEEP)
 			(*dropped)++;
@@ -462,10 +490,7 @@ static enum store_status rewrite(struct store *st, const char *hash, const char 
 	size_t n = 0, i;
 	bool found = false;
 
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_codes(st, &list, NULL, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {

@@ -127,6 +127,14 @@ enum store_status accounts_code_new(struct store *st, char code[ACCOUNTS_CODE_LE
     char hash[STORE_HASH_MAX + 1]);
 
 /*
+ * A new code of kind for the account u as it stands at now
+ * (accounts_code_new()): the code into code, its record (user id, kind,
+ * issued, tag, hash; the caller adds an address code's address) into *rec.
+ */
+enum store_status accounts_code_issue(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    int64_t now, char code[ACCOUNTS_CODE_LEN + 1], struct accounts_code *rec);
+
+/*
  * Add rec (its state open) to the codes file, under the store lock; codes
  * older than ACCOUNTS_CODE_KEEP at rec->issued are dropped.  STORE_LIMIT
  * (nothing written) if the account already has ACCOUNTS_CODES_PER_DAY
@@ -145,8 +153,21 @@ enum store_status accounts_code_add(struct store *st, const struct accounts_code
 enum store_status accounts_code_check(struct store *st, enum accounts_kind kind, const char *userid,
     const char *code, uint64_t tag, int64_t now, enum accounts_verdict *v, struct accounts_code *rec);
 
+/*
+ * The one-time-code check of a mail command (forgot, address):
+ * accounts_code_check() of code for the account u as it stands now.
+ */
+enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    const char *code, int64_t now, enum accounts_verdict *v, struct accounts_code *rec);
+
 /* Mark the code of hash used, under the store lock; STORE_NOT_FOUND if it is gone. */
 enum store_status accounts_code_use(struct store *st, const char *hash);
+
+/*
+ * After the change a right code made: mark rec's code used.  A failure
+ * only loses the word "used" in a later refusal: said on stderr, not returned.
+ */
+void accounts_code_spend(struct store *st, const struct accounts_code *rec);
 
 /* Remove every code of userid (its account is gone), under the store lock. */
 enum store_status accounts_codes_drop(struct store *st, const char *userid);

@@ -1,5 +1,6 @@
 /* pending: registrations waiting for their confirm (pending.h). */
 #include "store/pending.h"
+#include "base/strbuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -7,7 +8,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define LINE_MAX_BYTES (IDENT_USERID_MAX + 2 * STORE_HASH_MAX + MAILADDR_MAX + STORE_FULLNAME_MAX + 64)
 
 static const char pending_header[] =
     "# oustpbm registrations waiting for their confirm: one per line, oldest first\n"
@@ -151,46 +151,37 @@ enum store_status pending_of_address(struct store *st, const char *address, int6
 	return find(st, now, of_address, address, out);
 }
 
-/* Write list[0..n) then extra (may be NULL), without the lapsed lines and those whose userid was emptied. */
+/* What write_all() writes: list[0..n) then extra, the lines lapsed at now left out. */
+struct pending_out {
+	const struct pending *list;
+	size_t n;
+	int64_t now;
+	const struct pending *extra;
+};
+
+static void pending_line(const void *ctx, size_t i, struct strbuf *out)
+{
+	const struct pending_out *w = ctx;
+	const struct pending *p = i < w->n ? &w->list[i] : w->extra;
+
+	if (p == NULL || p->userid[0] == '\0' || lapsed(p, w->now))
+		return;
+	strbuf_printf(out, "%s %lld %lld %s %s %016" PRIx64 " %s %s%s%s\n", p->userid, (long long)p->issued,
+	    (long long)p->sent, p->done ? "done" : "open", p->address, p->stamp, p->pwhash, p->codehash,
+	    p->fullname[0] != '\0' ? " " : "", p->fullname);
+}
+
+/*
+ * Write list[0..n) then extra (may be NULL), without the lapsed lines and
+ * those whose userid was emptied; past PENDING_FILE_MAX the file could not
+ * be read again, and every register and confirm would fail: refused.
+ */
 static enum store_status write_all(struct store *st, const struct pending *list, size_t n, int64_t now,
     const struct pending *extra)
 {
-	size_t cap = sizeof pending_header + (n + 1) * (LINE_MAX_BYTES + 2), used, i;
-	enum store_status status;
-	char *out;
-	int k;
+	struct pending_out w = { list, n, now, extra };
 
-	out = malloc(cap);
-	if (out == NULL) {
-		store_set_error(st, "out of memory");
-		return STORE_TEMPFAIL;
-	}
-	memcpy(out, pending_header, sizeof pending_header - 1);
-	used = sizeof pending_header - 1;
-	for (i = 0; i <= n; i++) {
-		const struct pending *p = i < n ? &list[i] : extra;
-
-		if (p == NULL || p->userid[0] == '\0' || lapsed(p, now))
-			continue;
-		k = snprintf(out + used, cap - used, "%s %lld %lld %s %s %016" PRIx64 " %s %s%s%s\n", p->userid,
-		    (long long)p->issued, (long long)p->sent, p->done ? "done" : "open", p->address, p->stamp, p->pwhash, p->codehash, p->fullname[0] != '\0' ? " " : "",
-		    p->fullname);
-		if (k < 0 || (size_t)k >= cap - used) {
-			free(out);
-			store_set_error(st, "a line of %s/%s is too long", store_home(st), PENDING_FILE);
-			return STORE_CORRUPT;
-		}
-		used += (size_t)k;
-	}
-	if (used > (size_t)PENDING_FILE_MAX) {
-		/* past it the file could not be read again, and every register and confirm would fail */
-		free(out);
-		store_set_error(st, "%s/%s would pass %ld bytes", store_home(st), PENDING_FILE, PENDING_FILE_MAX);
-		return STORE_TOO_BIG;
-	}
-	status = store_write_file(st, PENDING_FILE, out, used);
-	free(out);
-	return status;
+	return store_write_records(st, PENDING_FILE, PENDING_FILE_MAX, pending_header, n + 1, pending_line, &w);
 }
 
 /* Under the store lock: may rec->userid be taken by rec->address? */
@@ -225,6 +216,14 @@ static enum store_status id_free(struct store *st, const struct pending *rec, co
 	return STORE_OK;
 }
 
+/* Take the store lock into *lock, then read every line; the caller frees *list and releases *lock either way. */
+static enum store_status lock_and_read(struct store *st, struct store_lock *lock, struct pending **list, size_t *n)
+{
+	enum store_status status = store_lock_store(st, lock);
+
+	return status != STORE_OK ? status : read_all(st, list, n);
+}
+
 enum store_status pending_put(struct store *st, const struct pending *rec, const struct store_register_caps *caps)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -233,10 +232,7 @@ enum store_status pending_put(struct store *st, const struct pending *rec, const
 	int64_t now = rec->sent;
 	size_t n = 0, i;
 
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_all(st, &list, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	status = id_free(st, rec, list, n, now);
@@ -265,10 +261,7 @@ enum store_status pending_done(struct store *st, const char *userid, const char 
 	size_t n = 0, i;
 	bool found = false;
 
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_all(st, &list, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -291,10 +284,7 @@ enum store_status pending_prune(struct store *st, int64_t now, size_t *dropped)
 	size_t n = 0, i;
 
 	*dropped = 0;
-	status = store_lock_store(st, &lock);
-	if (status != STORE_OK)
-		return status;
-	status = read_all(st, &list, &n);
+	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)

@@ -67,6 +67,15 @@ static enum store_status write_all(struct store *st, const struct reviews_reques
 	return ss;
 }
 
+/* Take the queue's lock into *lock, then read it; the caller frees *list and releases *lock either way. */
+static enum store_status lock_and_read(struct store *st, unsigned long timeout_ms, struct store_lock *lock,
+    struct reviews_request **list, size_t *n)
+{
+	enum store_status ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, lock);
+
+	return ss != STORE_OK ? ss : read_all(st, list, n);
+}
+
 enum store_status reviews_request(struct store *st, long board, const char *userid, int64_t now,
     unsigned long max_per_day, unsigned long timeout_ms, enum reviews_outcome *out, int *ahead)
 {
@@ -78,10 +87,7 @@ enum store_status reviews_request(struct store *st, long board, const char *user
 	int waiting = 0;
 
 	*ahead = 0;
-	ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = read_all(st, &list, &n);
+	ss = lock_and_read(st, timeout_ms, &lock, &list, &n);
 	if (ss != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -144,10 +150,7 @@ enum store_status reviews_finish(struct store *st, long board, const char *useri
 	enum store_status ss;
 	size_t n = 0, i;
 
-	ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = read_all(st, &list, &n);
+	ss = lock_and_read(st, timeout_ms, &lock, &list, &n);
 	if (ss != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)

@@ -43,41 +43,25 @@ static int entry_cmp(const void *a, const void *b)
 static enum store_status parse(const char *file, const char *text, size_t len, struct seeks_entry **out, size_t *n,
     char *err)
 {
+	struct store_lines it = { text, len, 0, 0, file };
 	struct seeks_entry *v = NULL, *nv;
-	size_t i = 0, e, alloc = 0, k;
+	size_t alloc = 0, k;
 	char line[80], *sp, *end;
 	unsigned long c;
-	int ln = 0;
+	int more;
 
 	*out = NULL;
 	*n = 0;
-	while (i < len) {
-		ln++;
-		for (e = i; e < len && text[e] != '\n'; e++)
-			;
-		if (e == len) {
-			snprintf(err, SEEKS_ERR_MAX, "%s:%d: the last line has no line end", file, ln);
-			goto bad;
-		}
-		if (e == i || text[i] == '#') {
-			i = e + 1;
-			continue;
-		}
-		if (e - i >= sizeof line) {
-			snprintf(err, SEEKS_ERR_MAX, "%s:%d: the line is too long", file, ln);
-			goto bad;
-		}
-		memcpy(line, text + i, e - i);
-		line[e - i] = '\0';
+	while ((more = store_lines_next(&it, line, sizeof line, err, SEEKS_ERR_MAX)) > 0) {
 		sp = strchr(line, ' ');
 		if (sp == NULL) {
-			snprintf(err, SEEKS_ERR_MAX, "%s:%d: want 'userid N', not '%s'", file, ln, line);
+			snprintf(err, SEEKS_ERR_MAX, "%s:%d: want 'userid N', not '%s'", file, it.lineno, line);
 			goto bad;
 		}
 		*sp = '\0';
 		c = strtoul(sp + 1, &end, 10);
 		if (!ident_userid_ok(line) || *end != '\0' || sp[1] < '1' || sp[1] > '9' || c > SEEKS_MAX) {
-			snprintf(err, SEEKS_ERR_MAX, "%s:%d: want 'userid N' (N 1 to %d), not '%s %s'", file, ln,
+			snprintf(err, SEEKS_ERR_MAX, "%s:%d: want 'userid N' (N 1 to %d), not '%s %s'", file, it.lineno,
 			    SEEKS_MAX, line, sp + 1);
 			goto bad;
 		}
@@ -93,8 +77,9 @@ static enum store_status parse(const char *file, const char *text, size_t len, s
 		}
 		memcpy(v[*n].userid, line, strlen(line) + 1);	/* a user id: 32 characters at most */
 		v[(*n)++].count = (unsigned)c;
-		i = e + 1;
 	}
+	if (more < 0)
+		goto bad;
 	if (*n > 0)
 		qsort(v, *n, sizeof *v, entry_cmp);
 	for (k = 1; k < *n; k++) {

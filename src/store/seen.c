@@ -358,19 +358,13 @@ static bool append(char **buf, size_t *len, size_t *cap, const char *s, size_t n
 	return true;
 }
 
-static bool append_marked(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, enum mark mark,
-    const char *sender, size_t sender_len, const char *id, size_t id_len, const char *userid);
-
-static bool append_line(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, const char *sender,
-    size_t sender_len, const char *id, size_t id_len, const char *userid)
+/*
+ * One line: l's entry (mark MARK_ENTRY) or a settlement of it; l's userid
+ * only for a pending account entry (board 0), else ignored.
+ */
+static bool append_line(char **buf, size_t *len, size_t *cap, const struct line *l, enum mark mark)
 {
-	return append_marked(buf, len, cap, e, MARK_ENTRY, sender, sender_len, id, id_len, userid);
-}
-
-/* One line; userid only for a pending account entry (board 0), else ignored. */
-static bool append_marked(char **buf, size_t *len, size_t *cap, const struct seen_entry *e, enum mark mark,
-    const char *sender, size_t sender_len, const char *id, size_t id_len, const char *userid)
-{
+	const struct seen_entry *e = &l->e;
 	bool account = mark == MARK_ENTRY && e->pending && e->board == 0;
 
 	char head[96];
@@ -386,9 +380,9 @@ static bool append_marked(char **buf, size_t *len, size_t *cap, const struct see
 		n = snprintf(head, sizeof head, "%lld %ld - ", (long long)e->time, e->board);
 	if (n < 0 || (size_t)n >= sizeof head)
 		return false;	/* cannot happen with these fields; never written cut short */
-	return append(buf, len, cap, head, (size_t)n) && append(buf, len, cap, sender, sender_len) &&
-	    append(buf, len, cap, " ", 1) && append(buf, len, cap, id, id_len) &&
-	    (!account || (append(buf, len, cap, " ", 1) && append(buf, len, cap, userid, strlen(userid)))) &&
+	return append(buf, len, cap, head, (size_t)n) && append(buf, len, cap, l->sender, l->sender_len) &&
+	    append(buf, len, cap, " ", 1) && append(buf, len, cap, l->id, l->id_len) &&
+	    (!account || (append(buf, len, cap, " ", 1) && append(buf, len, cap, l->userid, strlen(l->userid)))) &&
 	    append(buf, len, cap, "\n", 1);
 }
 
@@ -453,20 +447,61 @@ static bool compact(const struct record *r, time_t now, char **out, size_t *len,
 			bytes -= line_bytes(&r->lines[i]);
 		}
 	for (i = 0; i < r->n; i++) {
-		struct seen_entry e = r->lines[i].e;
+		struct line l = r->lines[i];
 
 		if (fate[i] == MARK_VOID)
 			continue;
 		if (fate[i] == MARK_STANDS)
-			e.pending = false;
-		if (!append_line(out, len, cap, &e, r->lines[i].sender, r->lines[i].sender_len, r->lines[i].id,
-		    r->lines[i].id_len, r->lines[i].userid))
+			l.e.pending = false;
+		if (!append_line(out, len, cap, &l, MARK_ENTRY))
 			goto out;
 	}
 	ok = true;
 out:
 	free(fate);
 	return ok;
+}
+
+/*
+ * Append a settlement line (stands or void, as its run's commit says) for
+ * each unsettled pending entry of board (0: the accounts'); with
+ * compacted_at, not for the entries compaction at that time drops.
+ */
+static enum store_status append_settlements(struct store *st, const struct record *r, long board,
+    time_t compacted_at, char **out, size_t *len, size_t *cap)
+{
+	enum store_status ss;
+	size_t i;
+	bool yes;
+
+	for (i = 0; i < r->n; i++) {
+		const struct line *l = &r->lines[i];
+
+		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(r, i) != NULL)
+			continue;
+		if (compacted_at != 0 && !fresh(&l->e, compacted_at))
+			continue;	/* compacted away */
+		ss = committed(st, l, &yes);
+		if (ss != STORE_OK)
+			return ss;
+		if (!append_line(out, len, cap, l, yes ? MARK_STANDS : MARK_VOID))
+			return STORE_TEMPFAIL;
+	}
+	return STORE_OK;
+}
+
+/* A new line of the record: entry e of the encoded id and sender, with userid ("" for none). */
+static void new_line(struct line *l, const struct seen_entry *e, const char *enc_id, const char *enc_sender,
+    const char *userid)
+{
+	memset(l, 0, sizeof *l);
+	l->e = *e;
+	l->mark = MARK_ENTRY;
+	l->sender = enc_sender;
+	l->sender_len = strlen(enc_sender);
+	l->id = enc_id;
+	l->id_len = strlen(enc_id);
+	snprintf(l->userid, sizeof l->userid, "%s", userid);
 }
 
 /*
@@ -478,11 +513,12 @@ static enum store_status record_entry(struct store *st, const char *id, const ch
 {
 	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
 	struct seen_entry e;
+	struct line nl;
 	struct record r;
 	enum store_status ss;
 	char *out = NULL;
-	size_t len = 0, cap = 0, i;
-	bool yes, whole, ok;
+	size_t len = 0, cap = 0;
+	bool whole, ok;
 
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
@@ -504,21 +540,10 @@ static enum store_status record_entry(struct store *st, const char *id, const ch
 	 * the one their runs left.  Settlement lines go after the compacted
 	 * text, which keeps undecided ones pending.
 	 */
-	for (i = 0; (board > 0 || userid != NULL) && i < r.n; i++) {
-		struct line *l = &r.lines[i];
-
-		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
-			continue;
-		if (whole && !fresh(&l->e, now))
-			continue;	/* compacted away */
-		ss = committed(st, l, &yes);
+	if (board > 0 || userid != NULL) {
+		ss = append_settlements(st, &r, board, whole ? now : 0, &out, &len, &cap);
 		if (ss != STORE_OK)
 			goto out;
-		if (!append_marked(&out, &len, &cap, &l->e, yes ? MARK_STANDS : MARK_VOID, l->sender, l->sender_len,
-		    l->id, l->id_len, "")) {
-			ss = STORE_TEMPFAIL;
-			goto out;
-		}
 	}
 	memset(&e, 0, sizeof e);
 	e.time = now;
@@ -528,8 +553,8 @@ static enum store_status record_entry(struct store *st, const char *id, const ch
 	e.game_hash = game != NULL ? store_text_hash(game, game_len) : 0;
 	encode_id(id, enc_id);
 	encode(sender, enc_sender);
-	if (!append_line(&out, &len, &cap, &e, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id),
-	    userid != NULL ? userid : "")) {
+	new_line(&nl, &e, enc_id, enc_sender, userid != NULL ? userid : "");
+	if (!append_line(&out, &len, &cap, &nl, MARK_ENTRY)) {
 		ss = STORE_TEMPFAIL;
 		goto out;
 	}
@@ -566,6 +591,7 @@ static enum store_status settle_line(struct store *st, const char *id, const cha
 {
 	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
 	struct seen_entry e;
+	struct line nl;
 	char *out = NULL;
 	size_t len = 0, cap = 0;
 	enum store_status ss = STORE_TEMPFAIL;
@@ -575,8 +601,8 @@ static enum store_status settle_line(struct store *st, const char *id, const cha
 	e.board = board;
 	encode_id(id, enc_id);
 	encode(sender, enc_sender);
-	if (append_marked(&out, &len, &cap, &e, mark, enc_sender, strlen(enc_sender), enc_id, strlen(enc_id),
-	    ""))
+	new_line(&nl, &e, enc_id, enc_sender, "");
+	if (append_line(&out, &len, &cap, &nl, mark))
 		ss = store_append_file(st, SEEN_FILE, out, len);
 	free(out);
 	return ss;
@@ -597,30 +623,16 @@ enum store_status seen_settle(struct store *st, long board)
 	struct record r;
 	enum store_status ss;
 	char *out = NULL;
-	size_t len = 0, cap = 0, i;
-	bool yes;
+	size_t len = 0, cap = 0;
 
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
 	/* as seen_record() does, without a new entry and without compacting */
-	for (i = 0; board > 0 && i < r.n; i++) {
-		struct line *l = &r.lines[i];
-
-		if (l->mark != MARK_ENTRY || !l->e.pending || l->e.board != board || settlement_of(&r, i) != NULL)
-			continue;
-		ss = committed(st, l, &yes);
-		if (ss != STORE_OK)
-			goto out;
-		if (!append_marked(&out, &len, &cap, &l->e, yes ? MARK_STANDS : MARK_VOID, l->sender, l->sender_len,
-		    l->id, l->id_len, "")) {
-			ss = STORE_TEMPFAIL;
-			goto out;
-		}
-	}
-	if (len > 0)
+	if (board > 0)
+		ss = append_settlements(st, &r, board, 0, &out, &len, &cap);
+	if (ss == STORE_OK && len > 0)
 		ss = store_append_file(st, SEEN_FILE, out, len);
-out:
 	free(out);
 	record_free(&r);
 	return ss;

@@ -1,6 +1,11 @@
 /*
  * store: the files of one oustpbm home directory, their locks and durable
- * writes, the users file, the board counter and the log.
+ * writes, the users file, the board counter and the log.  One header for
+ * the module; its parts are store.c (the home, errors, durable steps),
+ * store_file.c (locks, files), store_board.c (board files and numbers),
+ * store_user.c (the users file), store_password.c (hashes),
+ * store_register.c (reserved ids, registration caps) and store_log.c,
+ * sharing store_int.h.
  *
  * Layout under <home> (created by store_open as needed; directories 0700,
  * files 0600: the home belongs to the user the server runs as):
@@ -192,6 +197,35 @@ typedef bool store_record_fn(const char *line, size_t len, void *rec, const char
  */
 enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
     store_record_fn *parse, void **list, unsigned **lines, size_t *count);
+
+/*
+ * A walk over the text of a small line file (seeks, the tokens' state):
+ * set text, len and file (its name, for messages), pos and lineno 0.
+ */
+struct store_lines {
+	const char *text;
+	size_t len, pos;
+	int lineno;		/* of the line last returned */
+	const char *file;
+};
+
+/*
+ * The next line that is neither empty nor a '#' comment, NUL-terminated
+ * into line (size bytes): 1; 0 at the end; -1 with err (errlen bytes)
+ * saying "FILE:N: the last line has no line end" or "... is too long".
+ */
+int store_lines_next(struct store_lines *it, char *line, size_t size, char *err, size_t errlen);
+
+struct strbuf;
+/* Append record i's line (with its newline) to out, or nothing to leave it out. */
+typedef void store_line_fn(const void *ctx, size_t i, struct strbuf *out);
+
+/*
+ * Rewrite the line file relpath (store_write_capped(), at most cap bytes):
+ * header (its '#' lines), then the lines line() makes of records 0 to n-1.
+ */
+enum store_status store_write_records(struct store *st, const char *relpath, long cap, const char *header,
+    size_t n, store_line_fn *line, const void *ctx);
 
 /*
  * Read relpath whole, NUL-terminated.  STORE_NOT_FOUND if it does not exist,

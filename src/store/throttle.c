@@ -86,6 +86,21 @@ static bool parse_line(const char *s, const char *e, struct event *ev)
 }
 
 /* Read the record; a missing or over-large file reads as empty. */
+static enum store_status record_read(struct store *st, struct record *r);
+
+/*
+ * Take the file's lock into *lock, then read the record into *r (zeroed
+ * by the caller); the caller frees *r and releases *lock either way.
+ */
+static enum store_status lock_and_read(struct store *st, const struct config *cfg, struct store_lock *lock,
+    struct record *r)
+{
+	enum store_status ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, lock);
+
+	return ss != STORE_OK ? ss : record_read(st, r);
+}
+
+/* Read the record; a missing or over-large file reads as empty. */
 static enum store_status record_read(struct store *st, struct record *r)
 {
 	enum store_status ss;
@@ -247,10 +262,7 @@ enum store_status throttle_fail(struct store *st, const struct config *cfg, cons
 	memset(out, 0, sizeof *out);
 	if (cfg->max_password_failures == 0)
 		return STORE_OK;
-	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = record_read(st, &r);
+	ss = lock_and_read(st, cfg, &lock, &r);
 	if (ss != STORE_OK)
 		goto out;
 	state_of(&r, userid, now, out);
@@ -287,10 +299,7 @@ enum store_status throttle_prune(struct store *st, const struct config *cfg, tim
 	size_t i;
 
 	*dropped = 0;
-	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = record_read(st, &r);
+	ss = lock_and_read(st, cfg, &lock, &r);
 	for (i = 0; ss == STORE_OK && i < r.n; i++)
 		if (!still_needed(&r.ev[i], now))
 			(*dropped)++;
@@ -312,10 +321,7 @@ enum store_status throttle_clear(struct store *st, const struct config *cfg, con
 
 	if (cfg->max_password_failures == 0)
 		return STORE_OK;
-	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = record_read(st, &r);
+	ss = lock_and_read(st, cfg, &lock, &r);
 	if (ss != STORE_OK)
 		goto out;
 	state_of(&r, userid, now, &state);
@@ -364,10 +370,7 @@ static enum store_status event_made(struct store *st, const struct config *cfg, 
 	enum store_status ss;
 	int n;
 
-	ss = store_lock_path(st, THROTTLE_LOCK_FILE, cfg->lock_timeout_ms, &lock);
-	if (ss != STORE_OK)
-		return ss;
-	ss = record_read(st, &r);
+	ss = lock_and_read(st, cfg, &lock, &r);
 	if (ss == STORE_OK) {
 		n = snprintf(line, sizeof line, "%lld %s %c %ld\n", (long long)now, userid, (char)kind, board);
 		ss = record_write(st, &r, now, line, (size_t)n);

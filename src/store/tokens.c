@@ -105,31 +105,14 @@ out:
 static enum store_status state_scan(const char *text, size_t len, const char *userid, bool *off, unsigned long *gen,
     FILE *sb, char *err)
 {
-	size_t i = 0, e;
+	struct store_lines it = { text, len, 0, 0, STATE_FILE };
 	char line[80], *sp, *end;
 	unsigned long v;
-	int ln = 0;
+	int more;
 
 	*off = false;
 	*gen = 0;
-	while (i < len) {
-		ln++;
-		for (e = i; e < len && text[e] != '\n'; e++)
-			;
-		if (e == len) {
-			snprintf(err, TOKENS_ERR_MAX, "%s:%d: the last line has no line end", STATE_FILE, ln);
-			return STORE_CORRUPT;
-		}
-		if (e == i || text[i] == '#') {
-			i = e + 1;
-			continue;
-		}
-		if (e - i >= sizeof line) {
-			snprintf(err, TOKENS_ERR_MAX, "%s:%d: the line is too long", STATE_FILE, ln);
-			return STORE_CORRUPT;
-		}
-		memcpy(line, text + i, e - i);
-		line[e - i] = '\0';
+	while ((more = store_lines_next(&it, line, sizeof line, err, TOKENS_ERR_MAX)) > 0) {
 		sp = strchr(line, ' ');
 		if (sp != NULL)
 			*sp = '\0';
@@ -137,7 +120,7 @@ static enum store_status state_scan(const char *text, size_t len, const char *us
 		if (sp == NULL || !ident_userid_ok(line) || sp[1] < '0' || sp[1] > '9' || v > TOKENS_GEN_MAX ||
 		    (*end != '\0' && strcmp(end, " off") != 0)) {
 			snprintf(err, TOKENS_ERR_MAX, "%s:%d: want 'userid N' or 'userid N off', not '%s%s%s'",
-			    STATE_FILE, ln, line, sp != NULL ? " " : "", sp != NULL ? sp + 1 : "");
+			    STATE_FILE, it.lineno, line, sp != NULL ? " " : "", sp != NULL ? sp + 1 : "");
 			return STORE_CORRUPT;
 		}
 		if (strcmp(line, userid) == 0) {
@@ -146,9 +129,8 @@ static enum store_status state_scan(const char *text, size_t len, const char *us
 		} else if (sb != NULL) {
 			fprintf(sb, "%s %s\n", line, sp + 1);
 		}
-		i = e + 1;
 	}
-	return STORE_OK;
+	return more < 0 ? STORE_CORRUPT : STORE_OK;
 }
 
 static enum store_status state_read(struct store *st, char **text, size_t *len, char *err)

@@ -1,7 +1,7 @@
 /*
- * t_home.h: scratch home directories for the unit tests of the store, the
- * configuration and the outbox: made with mkdtemp under $TMPDIR (or /tmp)
- * and removed again, plus small file helpers.
+ * t_home.h: the helpers the unit tests share: scratch home directories
+ * (made with mkdtemp under $TMPDIR, or /tmp, and removed again), their
+ * store opened, files of the source tree read, small file helpers.
  */
 #ifndef OUSTPBM_T_HOME_H
 #define OUSTPBM_T_HOME_H
@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "base/config.h"
+#include "store/store.h"
 
 /* A new home: an empty directory but for games/; the caller frees it with t_home_free. */
 static __attribute__((unused)) char *t_home_new(void)
@@ -141,6 +144,61 @@ static __attribute__((unused)) int t_spew(const char *path, const char *text, si
 	if (fclose(f) != 0)
 		rc = -1;
 	return rc;
+}
+
+/* The top of the source tree: $OUSTPBM_TOP, else the current directory. */
+static __attribute__((unused)) const char *t_top(void)
+{
+	const char *top = getenv("OUSTPBM_TOP");
+
+	return top != NULL && top[0] != '\0' ? top : ".";
+}
+
+/* <top>/tests/data/<name>, in a static buffer (one at a time). */
+static __attribute__((unused)) const char *t_data(const char *name)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof path, "%s/tests/data/%s", t_top(), name);
+	return path;
+}
+
+/* <top>/<dir>/<name> whole, NUL-terminated, malloc'ed; the test exits if it cannot be read. */
+static __attribute__((unused)) char *t_load(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	char *buf;
+
+	snprintf(path, sizeof path, "%s/%s/%s", t_top(), dir, name);
+	buf = t_slurp(path, len);
+	if (buf == NULL) {
+		printf("# cannot open %s\n", path);
+		exit(1);
+	}
+	return buf;
+}
+
+/* The configuration the store tests open a home with: the defaults, locks given up after 200 ms. */
+static __attribute__((unused)) const struct config *t_store_config(void)
+{
+	static struct config cfg;
+
+	config_defaults(&cfg);
+	cfg.lock_timeout_ms = 200;
+	return &cfg;
+}
+
+/* The store of home opened with cfg; the test aborts if it cannot be. */
+static __attribute__((unused)) struct store *t_store_open(const char *home, const struct config *cfg)
+{
+	struct store *st = NULL;
+	char err[STORE_ERR_MAX];
+
+	if (store_open(home, cfg, &st, err, sizeof err) != STORE_OK) {
+		printf("# store_open %s: %s\n", home, err);
+		abort();
+	}
+	return st;
 }
 
 /*

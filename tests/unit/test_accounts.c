@@ -18,18 +18,6 @@
 
 static struct config cfg;
 
-static struct store *open_home(const char *home)
-{
-	struct store *st = NULL;
-	char err[STORE_ERR_MAX];
-
-	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
-		printf("# %s\n", err);
-		abort();
-	}
-	return st;
-}
-
 static int spew(const char *home, const char *name, const char *text)
 {
 	return t_spew(t_path(home, name), text, strlen(text));
@@ -76,7 +64,7 @@ static enum accounts_verdict verdict(struct store *st, enum accounts_kind kind, 
 static void test_code_shape(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	char code[ACCOUNTS_CODE_LEN + 1], code2[ACCOUNTS_CODE_LEN + 1], hash[STORE_HASH_MAX + 1];
 	char lower[ACCOUNTS_CODE_LEN + 1];
 	size_t i;
@@ -99,7 +87,7 @@ static void test_code_shape(void)
 static void test_codes(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	char code[4][ACCOUNTS_CODE_LEN + 1], hash[4][STORE_HASH_MAX + 1], bcode[ACCOUNTS_CODE_LEN + 1];
 	char bhash[STORE_HASH_MAX + 1], lower[ACCOUNTS_CODE_LEN + 1], *text;
 	struct accounts_code rec;
@@ -175,7 +163,7 @@ static void test_codes(void)
 static void test_codes_damaged(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	static const char bad[] = "# comment\n\nalice reset 1700000000 open 0123456789abcdef $y$j9T$abc$def\n"
 	    "bob reset 1700000000 maybe 0123456789abcdef $y$j9T$abc$def\n";
 	static const char noaddr[] = "alice address 1700000000 open 0123456789abcdef $y$j9T$abc$def\n";
@@ -212,7 +200,7 @@ static void test_reserved(void)
 {
 	char ahash[STORE_HASH_MAX + 1];
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct store_reserved r;
 	struct store_user u;
 	char *text;
@@ -243,13 +231,13 @@ static void test_reserved(void)
 	cfg.test_time_set = true;
 	cfg.test_time = T0 + 100;
 	store_close(st);
-	st = open_home(home);
+	st = t_store_open(home, &cfg);
 	ok(store_user_add(st, "Alice", "mallory@example.com", "x", "") == STORE_RESERVED, "nobody takes alice's id");
 	ok(strstr(store_error(st), "reserved until 2024-11-13T22:13:20Z") != NULL, "saying until when: %s",
 	    store_error(st));
 	cfg.test_time = T0 + 365 * 86400L;
 	store_close(st);
-	st = open_home(home);
+	st = t_store_open(home, &cfg);
 	ok(store_user_add(st, "alice", "new@example.com", "x", "") == STORE_OK, "a year on, it is free");
 	ok(store_user_find(st, "alice", &u) == STORE_OK && store_user_remove(st, "alice", NULL, T0 + 400 * 86400L,
 	    T0 + 400 * 86400L) == STORE_OK, "removed with no reservation (reserve days 0)");
@@ -270,7 +258,7 @@ static void test_reserved(void)
 static void test_address(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct store_user u;
 	char *text;
 
@@ -296,7 +284,7 @@ static void test_address(void)
 static void test_tokens(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	char code[ACCOUNTS_CODE_LEN + 1], hash[STORE_HASH_MAX + 1], tok[ACCOUNTS_TOKEN_MAX + 1];
 	struct store_user u;
 	bool same;
@@ -327,7 +315,7 @@ static void test_tokens(void)
 static void test_fsck(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct store_user u;
 	char *report = NULL;
 	size_t rlen = 0;

@@ -8,28 +8,7 @@
 #include "game/gamefile.h"
 #include "game/rules.h"
 #include "t.h"
-
-/* A file of tests/data, NUL-terminated; the caller frees it. */
-static char *read_data(const char *name, size_t *len)
-{
-	const char *top = getenv("OUSTPBM_TOP");
-	char path[4096];
-	FILE *f;
-	char *s = NULL;
-	long n;
-
-	snprintf(path, sizeof(path), "%s/tests/data/%s", top ? top : ".", name);
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (s = malloc((size_t)n + 1)) != NULL) {
-		*len = fread(s, 1, (size_t)n, f);
-		s[*len] = '\0';
-	}
-	fclose(f);
-	return s;
-}
+#include "t_home.h"
 
 static void test_figure7(void)
 {
@@ -39,8 +18,8 @@ static void test_figure7(void)
 	char *file, *want;
 	size_t flen = 0, wlen = 0, n;
 
-	file = read_data("figure7.game", &flen);
-	want = read_data("figure7.txt", &wlen);
+	file = t_slurp(t_data("figure7.game"), &flen);
+	want = t_slurp(t_data("figure7.txt"), &wlen);
 	ok(file != NULL && want != NULL, "figure 7 data files read");
 	if (file == NULL || want == NULL)
 		goto out;

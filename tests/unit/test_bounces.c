@@ -10,21 +10,6 @@
 
 #define T0 INT64_C(1700000000)
 
-static struct store *open_home(const char *home)
-{
-	struct config cfg;
-	struct store *st = NULL;
-	char err[STORE_ERR_MAX];
-
-	config_defaults(&cfg);
-	cfg.lock_timeout_ms = 200;
-	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
-		printf("# %s\n", err);
-		abort();
-	}
-	return st;
-}
-
 /* The count of address in the file, 0 if none; -1 if it cannot be read. */
 static long count_of(struct store *st, const char *address)
 {
@@ -44,7 +29,7 @@ static long count_of(struct store *st, const char *address)
 static void test_count_and_clear(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct bounce *list = NULL;
 	unsigned long count = 0, had = 9;
 	size_t n = 9;
@@ -81,7 +66,7 @@ static void test_count_and_clear(void)
 static void test_prune(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	unsigned long count = 0;
 	int64_t day = 86400;
 	size_t i;
@@ -111,7 +96,7 @@ static void test_prune(void)
 static void test_damaged(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct bounce *list = NULL;
 	size_t n = 0;
 	FILE *f = fopen(t_path(home, BOUNCES_FILE), "w");
@@ -132,7 +117,7 @@ static void test_damaged(void)
 static void test_hosts(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct hosts h, back;
 	struct host_state *hs;
 	size_t i;

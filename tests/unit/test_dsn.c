@@ -6,45 +6,25 @@
  */
 #include "mail/dsn.h"
 #include "t.h"
+#include "t_home.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* tests/golden/<name>/in.eml (under $OUSTPBM_TOP when set), malloc'd. */
-static char *load(const char *name, size_t *len)
-{
-	const char *top = getenv("OUSTPBM_TOP");
-	char path[4096];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof path, "%s/tests/golden/%s/in.eml", top != NULL ? top : ".", name);
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		printf("# cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		exit(1);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static struct dsn d;
 
+/* The mail tests/golden/<name>/in.eml, parsed. */
 static enum dsn_status parse_file(const char *name)
 {
+	char rel[512];
 	size_t len;
-	char *buf = load(name, &len);
-	enum dsn_status st = dsn_parse(buf, len, &d);
+	char *buf;
+	enum dsn_status st;
+
+	snprintf(rel, sizeof rel, "%s/in.eml", name);
+	buf = t_load("tests/golden", rel, &len);
+	st = dsn_parse(buf, len, &d);
 
 	free(buf);
 	return st;

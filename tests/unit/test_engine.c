@@ -14,38 +14,7 @@
 #include "base/version.h"
 #include "game/engine.h"
 #include "t.h"
-
-static const char *top(void)
-{
-	const char *t = getenv("OUSTPBM_TOP");
-
-	return t != NULL && t[0] != '\0' ? t : ".";
-}
-
-/* Path of tests/data/<name>, in a static buffer (one at a time). */
-static const char *data(const char *name)
-{
-	static char path[4096];
-
-	snprintf(path, sizeof(path), "%s/tests/data/%s", top(), name);
-	return path;
-}
-
-/* A file's bytes, NUL-terminated; the caller frees them. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *s;
-	size_t n;
-
-	if (f == NULL)
-		return NULL;
-	s = malloc(1 << 20);
-	n = fread(s, 1, (1 << 20) - 1, f);
-	s[n] = '\0';
-	fclose(f);
-	return s;
-}
+#include "t_home.h"
 
 /* Run the engine on len bytes of input; returns its output (the caller frees it). */
 static char *run_n(const char *input, size_t len, enum engine_status *st)
@@ -87,7 +56,7 @@ static char *with_game(const char *name, const char *more)
 	char file[256];
 
 	snprintf(file, sizeof(file), "engine/%s", name);
-	if (asprintf(&s, "loadgame %s\n%s", data(file), more) < 0)
+	if (asprintf(&s, "loadgame %s\n%s", t_data(file), more) < 0)
 		abort();
 	return s;
 }
@@ -218,7 +187,7 @@ static void test_basics(void)
 			fclose(in);
 		if (out != NULL)
 			fclose(out);
-		in = fopen(data("engine"), "r"); /* a directory: reading fails */
+		in = fopen(t_data("engine"), "r"); /* a directory: reading fails */
 		o = NULL;
 		{
 			size_t olen;
@@ -479,7 +448,7 @@ static void drop_blank_line(char *s)
 
 static void test_loadgame(void)
 {
-	char *want = slurp(data("figure7.txt")), *exp = NULL, *in = NULL, *o;
+	char *want = t_slurp(t_data("figure7.txt"), NULL), *exp = NULL, *in = NULL, *o;
 	char dir[] = "/tmp/oustpbm-engine.XXXXXX", path[4200], *file, *bad;
 	FILE *f;
 
@@ -489,7 +458,7 @@ static void test_loadgame(void)
 		if (asprintf(&exp, "= \n\n= \n%s\n", want) < 0)
 			abort();
 	}
-	if (asprintf(&in, "loadgame %s\nshowboard\n", data("figure7.game")) < 0)
+	if (asprintf(&in, "loadgame %s\nshowboard\n", t_data("figure7.game")) < 0)
 		abort();
 	o = run(in);
 	ok_str(o, exp, "figure7.game loaded shows figure7.txt");
@@ -498,7 +467,7 @@ static void test_loadgame(void)
 	free(exp);
 	free(want);
 	if (asprintf(&in, "loadgame %s\ngogui-rules_side_to_move\ngogui-rules_board_size\n"
-	    "gogui-rules_final_result\n", data("figure7.game")) < 0)
+	    "gogui-rules_final_result\n", t_data("figure7.game")) < 0)
 		abort();
 	ok_run(in, "= \n\n= white\n\n= 13\n\n= unknown\n\n", "figure7.game: White to move on 13x13");
 	free(in);
@@ -506,7 +475,7 @@ static void test_loadgame(void)
 	/* errors name the file, the line and what is wrong */
 	if (mkdtemp(dir) == NULL)
 		abort();
-	file = slurp(data("engine/edge1.game"));
+	file = t_slurp(t_data("engine/edge1.game"), NULL);
 	bad = strstr(file, "status: playing");
 	snprintf(path, sizeof(path), "%s/101.game", dir);
 	f = fopen(path, "w");
@@ -609,7 +578,7 @@ static void test_loadgame(void)
 
 	/* loading replaces everything: size, names, side to move; clear_board restores names */
 	if (asprintf(&in, "boardsize 7\nplay b a1\nloadgame %s\ngogui-rules_board_size\n"
-	    "clear_board\nshowboard\n", data("engine/edge2.game")) < 0)
+	    "clear_board\nshowboard\n", t_data("engine/edge2.game")) < 0)
 		abort();
 	ok_run(in, "= \n\n= \n\n= \n\n= 5\n\n= \n\n= \nx: black 0/0   o: white 0/0\n    A B C D E\n"
 	    " 5  . . . . .   5\n 4  . . . . .   4\n 3  . . , . .   3\n 2  . . . . .   2\n"
@@ -659,7 +628,7 @@ static void test_hex(void)
 	    "= \n\n? invalid vertex 'i1'\n\n= \n\n= 7\n\n= \n\n",
 	    "clear_board keeps the hex board; boardsize and oustpbm-board square go back to squares");
 	if (asprintf(&in, "loadgame %s\ngogui-rules_side_to_move\ngogui-rules_board_size\n"
-	    "gogui-rules_legal_moves\nplay w g3\ngogui-rules_side_to_move\n", data("hex4.game")) < 0)
+	    "gogui-rules_legal_moves\nplay w g3\ngogui-rules_side_to_move\n", t_data("hex4.game")) < 0)
 		abort();
 	ok_run(in, "= \n\n= white\n\n= 4\n\n= a1 a2 a3 a4 b1 b3 b5 c1 c3 c4 c6 d1 d2 d3 d4 d5 d6 d7 e1 e2 "
 	    "e3 e4 e5 f1 f2 f3 f5 g1 g2 g3\n\n= \n\n= white\n\n",

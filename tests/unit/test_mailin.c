@@ -1,6 +1,7 @@
 /* Unit tests for mailin: reading stdin with a cap, parsing real-world mail shapes. */
 #include "mail/mailin.h"
 #include "t.h"
+#include "t_home.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -9,37 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Read tests/data/mail/<name> (under $OUSTPBM_TOP when set) into a malloc'd buffer. */
-static char *load(const char *name, size_t *len)
-{
-	const char *top = getenv("OUSTPBM_TOP");
-	char path[4096];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof path, "%s/tests/data/mail/%s", top != NULL ? top : ".", name);
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		printf("# cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		exit(1);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static enum mailin_status parse_file(const char *name, struct mailin_message *m)
 {
 	size_t len;
-	char *buf = load(name, &len);
+	char *buf = t_load("tests/data/mail", name, &len);
 	enum mailin_status st = mailin_parse(buf, len, m);
 
 	free(buf);
@@ -416,7 +390,7 @@ static void test_read(void)
 	pid_t pid;
 	int fd;
 
-	big = load("plain.eml", &biglen);
+	big = t_load("tests/data/mail", "plain.eml", &biglen);
 	fd = feeder(big, biglen, &pid);
 	st = mailin_read(fd, 0, &buf, &len);
 	close(fd);

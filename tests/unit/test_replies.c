@@ -11,38 +11,12 @@
 #include "mail/mailfind.h"
 #include "mail/mailin.h"
 #include "t.h"
+#include "t_home.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static struct command cmd;
-
-/* Read tests/data/replies/<name> (under $OUSTPBM_TOP when set); the caller frees it. */
-static char *load(const char *name, size_t *len)
-{
-	const char *top = getenv("OUSTPBM_TOP");
-	char path[4096];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof path, "%s/tests/data/replies/%s", top != NULL ? top : ".", name);
-	f = fopen(path, "rb");
-	if (f == NULL) {
-		printf("# cannot open %s\n", path);
-		exit(1);
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n)
-		exit(1);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
 
 /*
  * The comment of the mail in name, read as a reply whose command came from
@@ -55,7 +29,7 @@ static void corpus(const char *name, const char *want)
 	char *buf, *c, *body;
 	size_t len;
 
-	buf = load(name, &len);
+	buf = t_load("tests/data/replies", name, &len);
 	ok_int(mailin_parse(buf, len, &m), MAILIN_OK, "%s: parsed", name);
 	mailfind_parse(&mailcmd_grammar, "show 101", m.body, &cmd);
 	c = command_comment(&cmd, m.body);

@@ -11,21 +11,6 @@
 
 #define T0 1700000000L
 
-static struct store *open_home(const char *home)
-{
-	struct config cfg;
-	struct store *st = NULL;
-	char err[STORE_ERR_MAX];
-
-	config_defaults(&cfg);
-	cfg.lock_timeout_ms = 200;
-	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
-		printf("# %s\n", err);
-		abort();
-	}
-	return st;
-}
-
 static bool dup_from(struct store *st, const char *id, const char *sender)
 {
 	bool dup = false;
@@ -91,7 +76,7 @@ static int count_lines(const char *home)
 static void test_plain(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	unsigned long count = 9;
 	bool dup = true;
@@ -190,7 +175,7 @@ static void test_plain(void)
 static void test_pending(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	const char *old = "old game text\n", *new1 = "new game text\n", *new2 = "later game text\n";
 	char *text;
@@ -247,7 +232,7 @@ static void test_pending(void)
 static void test_bounds(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	FILE *f;
 	long i;
@@ -297,7 +282,7 @@ static void test_bounds(void)
 static void test_append(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	const char *g1 = "game one\n", *g2 = "game two\n";
 	unsigned long count = 0;
@@ -358,7 +343,7 @@ static void test_append(void)
 static void test_compact(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	FILE *f;
 	long i;
@@ -397,7 +382,7 @@ static void test_compact(void)
 static void test_lock(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	int release;
 	pid_t pid;
@@ -421,7 +406,7 @@ static void test_lock(void)
 static void test_account(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, t_store_config());
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct store_user u;
 	char *text;

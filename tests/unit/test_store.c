@@ -20,17 +20,6 @@ static bool right(const struct store_user *u, const char *password)
 	return store_user_check_password(u, password, &r) == STORE_OK && r;
 }
 
-static struct store *open_home(const char *home)
-{
-	struct store *st = NULL;
-
-	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
-		printf("# store_open %s: %s\n", home, err);
-		abort();
-	}
-	return st;
-}
-
 /* True if dir holds a file whose name starts with '.' or ends with ".tmp". */
 static bool has_temp_file(const char *dir)
 {
@@ -134,7 +123,7 @@ static void test_open(void)
 static void test_files(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	char *data = NULL;
 	size_t len = 0;
 	struct stat sb;
@@ -219,7 +208,7 @@ static void test_locks(void)
 	size_t len;
 
 	cfg.lock_timeout_ms = 300;
-	st = open_home(home);
+	st = t_store_open(home, &cfg);
 	ok_int(store_lock_board(st, 101, &a), STORE_OK, "lock board 101");
 	ok(access(t_path(home, "games/101.lock"), F_OK) == 0, "lock file games/101.lock");
 	ok_int(store_trylock_board(st, 101, &b), STORE_TIMEOUT, "a second lock on 101 is refused at once");
@@ -268,7 +257,7 @@ static void test_locks(void)
 
 	cfg.lock_timeout_ms = 0;
 	store_close(st);
-	st = open_home(home);
+	st = t_store_open(home, &cfg);
 	child = t_hold_lock(t_path(home, "games/102.lock"), &release);
 	t0 = t_ms();
 	ok_int(store_lock_board(st, 102, &a), STORE_TIMEOUT, "lock_timeout_ms 0: no wait at all");
@@ -285,7 +274,7 @@ static void test_locks(void)
 static void test_boards(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	char *text = NULL;
 	size_t len = 0, n = 0;
 	long board = 0, *list = NULL;
@@ -355,7 +344,7 @@ static void test_boards(void)
 static void test_users(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct store_user u, v;
 	char *before, *after, *text;
 	static const char *const bad_users[] = { "../../etc/passwd", "101/../102", "a:b", "", "-alice",
@@ -534,7 +523,7 @@ static void test_register_caps(void)
 {
 	struct store_register_caps caps = { .per_hour = 3, .per_domain = 2, .now = 1700000000 };
 	char *home = t_home_new(), *text, big[2048];
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	size_t len;
 	FILE *f;
 
@@ -581,7 +570,7 @@ static void test_cost(void)
 	struct store_user u, v;
 
 	cfg.password_cost = 1;
-	st = open_home(home);
+	st = t_store_open(home, &cfg);
 	ok_int(store_user_add(st, "quick", "q@example.com", "pw", ""), STORE_OK, "add with password_cost 1");
 	ok_int(store_user_find(st, "quick", &u), STORE_OK, "find it");
 	ok(strncmp(u.hash, "$y$j75$", 7) == 0, "cost 1 in the hash parameters: %s", u.hash);
@@ -589,7 +578,7 @@ static void test_cost(void)
 	ok(store_hash_current(st, u.hash), "a cost-1 hash is current at cost 1");
 	store_close(st);
 	cfg.password_cost = 0;	/* the default: libxcrypt's */
-	st = open_home(home);
+	st = t_store_open(home, &cfg);
 	ok(!store_hash_current(st, u.hash), "... not at the default cost");
 	ok(!store_hash_current(st, "$6$salt$sha512hash"), "a SHA-512 hash is not current");
 	ok_int(store_user_rehash(st, "quick", "$y$j75$other$hash", "pw"), STORE_OK,
@@ -612,7 +601,7 @@ static void test_cost(void)
 static void test_log(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	char *text, big[STORE_LOG_LINE_MAX * 2];
 	int k;
 	pid_t kids[4];
@@ -682,7 +671,7 @@ static void test_log(void)
 static void test_staged(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct store_staged sf;
 	char *text = NULL;
 	size_t len = 0;
@@ -741,7 +730,7 @@ static void test_staged(void)
 static void test_deferred(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct store_staged sf;
 	char *text;
 
@@ -801,7 +790,7 @@ static void test_records(void)
 	static const char text[] = "# a comment\n\nalice 1\r\n   \n  # indented comment\nbob 22\ncarol 3";
 	static const char bad[] = "alice 1\n# fine\nbob two\n";
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	void *v = NULL;
 	struct rec *r;
 	unsigned *lines = NULL;

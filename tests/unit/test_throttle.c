@@ -13,18 +13,6 @@
 
 static struct config cfg;
 
-static struct store *open_home(const char *home)
-{
-	struct store *st = NULL;
-	char err[STORE_ERR_MAX];
-
-	if (store_open(home, &cfg, &st, err, sizeof err) != STORE_OK) {
-		printf("# %s\n", err);
-		abort();
-	}
-	return st;
-}
-
 static struct throttle_state fail_at(struct store *st, const char *userid, time_t t)
 {
 	struct throttle_state s;
@@ -46,7 +34,7 @@ static struct throttle_state state_at(struct store *st, const char *userid, time
 static void test_lockout(void)
 {
 	char *home = t_home_new();
-	struct store *st = open_home(home);
+	struct store *st = t_store_open(home, &cfg);
 	struct throttle_state s;
 	char *text;
 	int i;
