@@ -2,6 +2,7 @@
 #include "commands/admin.h"
 #include "commands/admincmd.h"
 #include "base/ident.h"
+#include "commands/robothost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 const struct admin_command admincmd_table[] = {
 	{ "cleanup", "", "robot turns, reminders, losses on time, outbox flush (cron)", ADMINCMD_HOME, admin_cleanup },
 	{ "robot", "[BOARD...]", "play the robot player's turns left over, flush", ADMINCMD_HOME, admin_robot },
+	{ "robot-mail", "[--queued]", "robot host: answer the board mail on stdin (--queued: the kept ones)",
+	  ADMINCMD_HOME, admin_robot_mail },
 	{ "adduser", "[--stdin] USERID ADDRESS [NAME...]", "add an account; prints its password", ADMINCMD_HOME,
 	  admin_adduser },
 	{ "passwd", "[--stdin] USERID", "set a new password; prints it", ADMINCMD_HOME, admin_passwd },
