@@ -91,8 +91,9 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 	    domain_of(cfg->from_address));
 	snprintf(file, sizeof file, ROBOTREMOTE_FILE, g->board);
 	snprintf(body, sizeof body, "Board %ld (%s), turn %d: %s to move, at level %d, as %s.\n\n"
-	    "The game record is attached (%s). Reply to this mail with the robot's turn\n"
-	    "alone as the text: placements (D4, or D3, F6), swap, or resign yes.\n\n"
+	    "The game record is attached (%s). Reply to this mail with the\n"
+	    "robot's turn alone as the text: placements (D4, or D3, F6), swap,\n"
+	    "or resign yes.\n\n"
 	    "This mail is for the robot host (oustpbm robot-mail).\n",
 	    g->board, game_dimensions(g, false, dims), g->rg.turn, ROBOT_USERID, robot_level(g),
 	    game_color_of(g, ROBOT_USERID) == RULES_BLACK ? "Black (x)" : "White (o)", file);
