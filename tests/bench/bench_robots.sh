@@ -49,34 +49,31 @@ while [ "$rep" -lt "$REPS" ]; do
 		i=$((i + 1))
 	done
 	wait
-	# cron: a run now, then one each minute while robot turns are left
+	# cron: a run now, then one each minute while robot turns are left;
+	# each second, the boards whose robot turn got played since (the time
+	# a turn is played: a run's log and game file carry its start)
+	rm -f "$tmp"/done.*
+	for g in "$h"/games/*.game; do
+		grep -q '^to-move: white' "$g" || echo 0 >"$tmp/done.$(basename "$g" .game)"
+	done
 	runs=0
-	while :; do
-		left=0
+	sec=0
+	next=0
+	while [ "$(ls "$tmp"/done.* 2>/dev/null | wc -l)" -lt "$GAMES" ] && [ "$sec" -lt 1800 ]; do
+		if [ "$sec" -ge "$next" ]; then
+			next=$((sec + 60))
+			runs=$((runs + 1))
+			"$bin" -d "$h" robot >/dev/null 2>&1 &
+		fi
+		sleep 1
+		sec=$(($(date +%s) - start))
 		for g in "$h"/games/*.game; do
-			grep -q '^to-move: white' "$g" && left=$((left + 1))
-		done
-		[ "$left" = 0 ] && break
-		runs=$((runs + 1))
-		"$bin" -d "$h" robot >/dev/null 2>&1 &
-		k=0
-		while [ "$k" -lt 60 ]; do
-			sleep 1
-			k=$((k + 1))
-			left=0
-			for g in "$h"/games/*.game; do
-				grep -q '^to-move: white' "$g" && left=$((left + 1))
-			done
-			[ "$left" = 0 ] && break
+			d=$tmp/done.$(basename "$g" .game)
+			[ -f "$d" ] || grep -q '^to-move: white' "$g" || echo "$sec" >"$d"
 		done
 	done
 	wait
-	last=0
-	for g in "$h"/games/*.game; do
-		t=$(sed -n 's/^2 \([^ ]*\) o robot .*/\1/p' "$g")
-		s=$(date -d "$t" +%s)
-		[ $((s - start)) -gt "$last" ] && last=$((s - start))
-	done
+	last=$(cat "$tmp"/done.* | sort -n | tail -n 1)
 	cat "$tmp"/ms.* | sort -n >"$tmp/all"
 	max=$(tail -n 1 "$tmp/all")
 	over=$(awk -v b=$(((secs + 2) * 1000)) '$1 > b { n++ } END { print n + 0 }' "$tmp/all")
