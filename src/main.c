@@ -205,8 +205,14 @@ int main(int argc, char **argv)
 		return usage(stdout);
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
 		return printf("oustpbm %s\n", OUSTPBM_VERSION) < 0 || fflush(stdout) != 0 ? EX_IOERR : EX_OK;
-	if (admin_is_command(argc, argv))
-		return admin_exit_code(admin_main(argc, argv));
+	if (admin_is_command(argc, argv)) {
+		enum admin_status as = admin_main(argc, argv);
+
+		/* a mail from the mail system (robot-mail): kept and delivered again, never bounced */
+		if (as != ADMIN_OK && admin_is_mail_command(argc, argv))
+			return EX_TEMPFAIL;
+		return admin_exit_code(as);
+	}
 	word = command_word(argc, argv);
 	if (word != NULL) {
 		/* no command of that name: the list, and the nearest name (a mail comes without a word) */

@@ -2,6 +2,7 @@
 #include "commands/admin.h"
 #include "commands/admincmd.h"
 #include "base/ident.h"
+#include "commands/robothost.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 const struct admin_command admincmd_table[] = {
 	{ "cleanup", "", "robot turns, reminders, losses on time, outbox flush (cron)", ADMINCMD_HOME, admin_cleanup },
 	{ "robot", "[BOARD...]", "play the robot player's turns left over, flush", ADMINCMD_HOME, admin_robot },
+	{ "robot-mail", "[--queued]", "robot host: answer the board mail on stdin (--queued: the kept ones)",
+	  ADMINCMD_HOME | ADMINCMD_MAIL, admin_robot_mail },
 	{ "adduser", "[--stdin] USERID ADDRESS [NAME...]", "add an account; prints its password", ADMINCMD_HOME,
 	  admin_adduser },
 	{ "passwd", "[--stdin] USERID", "set a new password; prints it", ADMINCMD_HOME, admin_passwd },
@@ -125,6 +128,15 @@ bool admin_is_command(int argc, char **argv)
 	if (i == 0)
 		return false;
 	return admincmd_find(argv[i]) != NULL;
+}
+
+bool admin_is_mail_command(int argc, char **argv)
+{
+	const struct admin_command *ac;
+	int i = command_index(argc, argv);
+
+	ac = i == 0 ? NULL : admincmd_find(argv[i]);
+	return ac != NULL && (ac->flags & ADMINCMD_MAIL);
 }
 
 enum admin_status admin_usage_error(void)

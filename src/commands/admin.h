@@ -53,6 +53,13 @@ const char *admin_status_str(enum admin_status s);
 bool admin_is_command(int argc, char **argv);
 
 /*
+ * True if argv's command reads a mail the mail system hands it
+ * (robot-mail): any failure of it must be a deferral (exit 75, the mail
+ * kept and delivered again), never a bounce.
+ */
+bool admin_is_mail_command(int argc, char **argv);
+
+/*
  * "oustpbm: unknown command 'lsit' (did you mean list?); the commands are
  * ...", on stderr: the admin commands' names, then more[0..nmore) (the
  * commands main.c runs itself).

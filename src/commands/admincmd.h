@@ -34,7 +34,9 @@ enum {
 	/* runs on an existing home: oustpbm.conf loaded, the home opened (its owner's, or --force-owner) */
 	ADMINCMD_HOME = 1 << 0,
 	/* takes -d DIR but loads and opens it itself (status: a broken home is what it reports) */
-	ADMINCMD_DIR = 1 << 1
+	ADMINCMD_DIR = 1 << 1,
+	/* reads a mail from the mail system: every failure exits 75 (admin_is_mail_command) */
+	ADMINCMD_MAIL = 1 << 2
 };
 
 struct admin_command {

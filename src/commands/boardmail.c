@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "commands/replytoken.h"
+#include "commands/robotremote.h"
 #include "store/tokens.h"
 #include "store/vacations.h"
 
@@ -71,6 +72,7 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 	struct reply_player p;
 	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
 	size_t count = 0, i;
+	bool robot = robotremote_wants(rc->cfg, g, ev);
 
 	*mails = NULL;
 	*n = 0;
@@ -81,8 +83,8 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 	if (*ss != STORE_OK)
 		return BOARDMAIL_STORE;
 	*rs = REPLY_OK;
-	if (count > 0) {
-		*mails = calloc(count, sizeof **mails);
+	if (count + robot > 0) {
+		*mails = calloc(count + robot, sizeof **mails);
 		if (*mails == NULL) {
 			*rs = REPLY_NOMEM;
 			result = BOARDMAIL_REPLY;
@@ -109,6 +111,14 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 			break;
 		}
 		(*n)++;
+	}
+	/* the robot on another host: its board mail with the game record (robotremote.h) */
+	if (result == BOARDMAIL_OK && robot) {
+		*rs = robotremote_mail(st, rc, g, &(*mails)[*n]);
+		if (*rs != REPLY_OK)
+			result = BOARDMAIL_REPLY;
+		else
+			(*n)++;
 	}
 out:
 	if (result != BOARDMAIL_OK) {

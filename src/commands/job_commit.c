@@ -16,6 +16,7 @@
 #include "commands/cleanup.h"
 #include "commands/replytoken.h"
 #include "commands/robot.h"
+#include "commands/robotremote.h"
 #include "commands/web.h"
 #include "store/tokens.h"
 #include "game/gamefile.h"
@@ -451,7 +452,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
-	ps = commit_game(j, g, false, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	ps = commit_game(j, g, false, j->mails, robotremote_local_turn(&j->cfg, g) ? 0 : j->nmails, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }

@@ -39,6 +39,7 @@
 #include "commands/mailcmd.h"
 #include "commands/replytoken.h"
 #include "commands/robot.h"
+#include "commands/robotremote.h"
 #include "commands/web.h"
 #include "game/gamefile.h"
 #include "mail/mailfind.h"
@@ -113,7 +114,7 @@ static enum process_status check_rate(struct job *j)
 	enum store_status ss;
 	unsigned long count;
 
-	if (j->cfg.max_mails_per_hour == 0)
+	if (j->cfg.max_mails_per_hour == 0 || robotremote_sender(j))
 		return PROCESS_OK;
 	ss = seen_count_sender(j->st, j->in.from_addr, j->now, &count);
 	if (ss != STORE_OK)
@@ -241,7 +242,8 @@ static enum process_status handle(struct job *j)
 	ps = prepare(j, mc->needs, &ready);
 	if (ps == PROCESS_OK && ready)
 		ps = mc->run(j);
-	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && robot_to_move(&j->game))
+	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed &&
+	    robotremote_local_turn(&j->cfg, &j->game))
 		ps = job_robot_answer(j);
 	job_unlock(j);
 	return ps;
@@ -460,7 +462,8 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 {
 	enum mailin_status ms = mr->ms;
 
-	if (j->in.automatic) {
+	/* the remote robot's replies are automatic (RFC 3834) and answer board mails: read (robotremote.h) */
+	if (j->in.automatic && !robotremote_sender(j)) {
 		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
 		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
 		bounce_report(j, mr->buf, mr->len);

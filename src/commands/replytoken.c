@@ -9,6 +9,7 @@
 
 #include "base/strbuf.h"
 #include "commands/mailcmd.h"
+#include "commands/robotremote.h"
 #include "store/tokens.h"
 
 _Static_assert(TOKEN_SECRET_BYTES == TOKENS_SECRET_BYTES, "token.h's HMAC key is the home's secret");
@@ -191,6 +192,9 @@ enum process_status replytoken_login(struct job *j, bool *ready)
 	size_t n = 0, i;
 
 	*ready = false;
+	/* the robot on another host (robotremote.h) */
+	if (robotremote_sender(j))
+		return robotremote_login(j, ready);
 	/* only a player's own registered address may use a player's token */
 	for (i = 0; i < 2; i++) {
 		if (players[i] == NULL || players[i][0] == '\0' || (i == 1 && strcmp(players[0], players[1]) == 0))

@@ -631,7 +631,8 @@ static void one_board(struct run *r, long board)
 
 	memset(&g, 0, sizeof g);
 	r->stats->boards++;
-	if (!load(r, board, false, &g) || !robot_to_move(&g))
+	/* a robot on another host plays by mail (robotremote.h) */
+	if (r->cfg->robot_address[0] != '\0' || !load(r, board, false, &g) || !robot_to_move(&g))
 		goto out;
 	/* a mail holding the lock plays the robot's turn itself, or the next run does */
 	ss = store_trylock_board(r->st, board, &lock);

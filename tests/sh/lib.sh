@@ -110,6 +110,24 @@
 #   store_sum HOME      checksums of the home's data files: the log, seen,
 #                       throttle, delivered mail, sent copies and lock files
 #                       left out (what a refused mail must not change)
+#
+# A real Postfix in an instance of its own (postfix.sh, deploy.sh,
+# robothost.sh: Debian's Postfix on 127.0.0.1, config_directory, queue and
+# data under $tmp; the system's instance neither used nor touched; one such
+# test at a time on a machine):
+#   pf_init DIR         sets pf=DIR, conf=DIR/etc, makes them, the spool,
+#                       data (Postfix's) and vmail (nobody's) directories,
+#                       and port, a free port of 127.0.0.1; registers
+#                       pf_stop at exit
+#   pf_main_cf          prints the main.cf lines every instance shares
+#                       (paths, loopback, no DNS, nothing delivered
+#                       outside, the virtual Maildirs of example.org and
+#                       example.com owned by nobody, fast retries, the log
+#                       in $pf/maillog); the caller adds its own lines
+#   pf_master_cf        prints master.cf: smtpd on 127.0.0.1:$port and the
+#                       daemons; the caller adds its own services
+#   pf_start            starts the instance, true once its port answers
+#   pf_stop             stops it and waits for the master to go
 
 cd "$(dirname "$0")/../.." || exit 2
 top=$(pwd)
@@ -422,4 +440,96 @@ newest() {
 store_sum() {
 	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' \
 	    ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + | LC_ALL=C sort)
+}
+
+pf_init() {
+	pf=$1
+	conf=$pf/etc
+	mkdir -p "$conf" "$pf/spool" "$pf/data" "$pf/vmail"
+	chown postfix "$pf/data"
+	chown "$(id -u nobody):$(id -g nobody)" "$pf/vmail"
+	port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	at_exit pf_stop
+}
+
+pf_main_cf() {
+	cat <<EOC
+compatibility_level = 3.6
+queue_directory = $pf/spool
+data_directory = $pf/data
+command_directory = /usr/sbin
+daemon_directory = /usr/lib/postfix/sbin
+shlib_directory = /usr/lib/postfix
+meta_directory = /etc/postfix
+mail_owner = postfix
+setgid_group = postdrop
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
+smtp_dns_support_level = disabled
+default_transport = error:this test delivers nothing outside
+relay_transport = error:this test delivers nothing outside
+alias_maps =
+alias_database =
+virtual_mailbox_domains = example.org example.com
+virtual_mailbox_base = $pf/vmail
+virtual_uid_maps = static:$(id -u nobody)
+virtual_gid_maps = static:$(id -g nobody)
+queue_run_delay = 1s
+minimal_backoff_time = 1s
+maximal_backoff_time = 2s
+maillog_file = $pf/maillog
+maillog_file_prefixes = $tmp
+smtputf8_enable = no
+biff = no
+notify_classes =
+EOC
+}
+
+pf_master_cf() {
+	cat <<EOC
+127.0.0.1:$port inet n - n - - smtpd
+pickup    unix  n - n 60 1 pickup
+cleanup   unix  n - n - 0 cleanup
+qmgr      unix  n - n 300 1 qmgr
+rewrite   unix  - - n - - trivial-rewrite
+bounce    unix  - - n - 0 bounce
+defer     unix  - - n - 0 bounce
+trace     unix  - - n - 0 bounce
+verify    unix  - - n - 1 verify
+flush     unix  n - n 1000? 0 flush
+proxymap  unix  - - n - - proxymap
+smtp      unix  - - n - - smtp
+relay     unix  - - n - - smtp
+showq     unix  n - n - - showq
+error     unix  - - n - - error
+retry     unix  - - n - - error
+discard   unix  - - n - - discard
+local     unix  - n n - - local
+virtual   unix  - n n - - virtual
+anvil     unix  - - n - 1 anvil
+scache    unix  - - n - 1 scache
+postlog   unix-dgram n - n - 1 postlogd
+EOC
+}
+
+pf_start() {
+	/usr/sbin/postfix -c "$conf" start >>"$tmp/postfix.out" 2>&1 || return 1
+	lib_i=0
+	while ! "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
+		[ "$lib_i" -lt 100 ] || return 1
+		sleep 0.1
+		lib_i=$((lib_i + 1))
+	done
+}
+
+pf_stop() {
+	/usr/sbin/postfix -c "$conf" stop >/dev/null 2>&1
+	lib_i=0
+	while [ -f "$pf/spool/pid/master.pid" ] && kill -0 "$(cat "$pf/spool/pid/master.pid" 2>/dev/null)" 2>/dev/null &&
+	    [ "$lib_i" -lt 100 ]; do
+		sleep 0.1
+		lib_i=$((lib_i + 1))
+	done
 }

@@ -31,23 +31,15 @@ unset OUSTPBM_TEST_TIME
 
 tmpdir
 chmod 755 "$tmp"
-pf=$tmp/pf
-conf=$pf/etc
+pf_init "$tmp/pf"
 holder=
 stop_postfix() {
 	[ -n "$holder" ] && kill "$holder" 2>/dev/null
-	/usr/sbin/postfix -c "$conf" stop >/dev/null 2>&1
-	i=0
-	while [ -f "$pf/spool/pid/master.pid" ] && kill -0 "$(cat "$pf/spool/pid/master.pid" 2>/dev/null)" 2>/dev/null &&
-	    [ "$i" -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	pf_stop
 	wait 2>/dev/null
 }
 at_exit stop_postfix
 
-port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 nobody_uid=$(id -u nobody)
 nobody_gid=$(id -g nobody)
 asowner() { # the home's owner runs it
@@ -70,88 +62,29 @@ EOC
 chown nobody "$h/oustpbm.conf"
 
 # ---- the Postfix instance
-mkdir -p "$conf" "$pf/spool" "$pf/data" "$pf/vmail"
-chown postfix "$pf/data"
-chown "$nobody_uid:$nobody_gid" "$pf/vmail"
-cat >"$conf/main.cf" <<EOC
-compatibility_level = 3.6
-queue_directory = $pf/spool
-data_directory = $pf/data
-command_directory = /usr/sbin
-daemon_directory = /usr/lib/postfix/sbin
-shlib_directory = /usr/lib/postfix
-meta_directory = /etc/postfix
-mail_owner = postfix
-setgid_group = postdrop
+{
+	pf_main_cf
+	cat <<EOC
 myhostname = oust.test
 mydomain = oust.test
 myorigin = oust.test
 mydestination = oust.test
-inet_interfaces = 127.0.0.1
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
-smtpd_relay_restrictions = permit_mynetworks, reject_unauth_destination
-smtp_dns_support_level = disabled
-default_transport = error:this test delivers nothing outside
-relay_transport = error:this test delivers nothing outside
-alias_maps =
-alias_database =
 local_recipient_maps =
 transport_maps = texthash:$conf/transport
-virtual_mailbox_domains = example.org example.com
-virtual_mailbox_base = $pf/vmail
 virtual_mailbox_maps = texthash:$conf/vmailbox
-virtual_uid_maps = static:$nobody_uid
-virtual_gid_maps = static:$nobody_gid
 virtual_destination_concurrency_limit = 1
 oustpbm_destination_recipient_limit = 1
-queue_run_delay = 1s
-minimal_backoff_time = 1s
-maximal_backoff_time = 2s
-maillog_file = $pf/maillog
-maillog_file_prefixes = $tmp
-smtputf8_enable = no
-biff = no
-notify_classes =
 # every 4xx/5xx reply gets a second line: a multi-line reply from a real server
 smtpd_reject_footer = \\c\\nSee https://oust.test/postmaster for help.
 EOC
+} >"$conf/main.cf"
 printf 'oust@oust.test oustpbm:\n' >"$conf/transport"
 printf 'alice@example.org example.org/alice/\nbob@example.com example.com/bob/\n' >"$conf/vmailbox"
-cat >"$conf/master.cf" <<EOC
-127.0.0.1:$port inet n - n - - smtpd
-pickup    unix  n - n 60 1 pickup
-cleanup   unix  n - n - 0 cleanup
-qmgr      unix  n - n 300 1 qmgr
-rewrite   unix  - - n - - trivial-rewrite
-bounce    unix  - - n - 0 bounce
-defer     unix  - - n - 0 bounce
-trace     unix  - - n - 0 bounce
-verify    unix  - - n - 1 verify
-flush     unix  n - n 1000? 0 flush
-proxymap  unix  - - n - - proxymap
-smtp      unix  - - n - - smtp
-relay     unix  - - n - - smtp
-showq     unix  n - n - - showq
-error     unix  - - n - - error
-retry     unix  - - n - - error
-discard   unix  - - n - - discard
-local     unix  - n n - - local
-virtual   unix  - n n - - virtual
-anvil     unix  - - n - 1 anvil
-scache    unix  - - n - 1 scache
-postlog   unix-dgram n - n - 1 postlogd
-oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$bin OUSTPBM_HOME=$h $top/scripts/procmailrc
-EOC
-pfstart() {
-	/usr/sbin/postfix -c "$conf" start >>"$tmp/postfix.out" 2>&1 || return 1
-	i=0
-	while ! "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do
-		[ "$i" -lt 100 ] || return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
+{
+	pf_master_cf
+	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$bin OUSTPBM_HOME=$h $top/scripts/procmailrc"
+} >"$conf/master.cf"
+pfstart() { pf_start; }
 check "Postfix starts in its own instance on 127.0.0.1:$port" pfstart
 check "... the system's instance is not running" sh -c "! /usr/sbin/postfix status >/dev/null 2>&1 || [ -f /etc/postfix/main.cf ]"
 

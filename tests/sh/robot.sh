@@ -179,7 +179,8 @@ check "the lock released, the next run plays it" [ "$rc" = 0 -a "$(header "$h/ga
 
 # ---- many humans at once, and concurrent deliveries never play a robot turn twice
 h=$tmp/many
-home "$h"
+# a slot for each (robot_max_thinking defaults to the processors: robot_cap.sh tests the cap)
+home "$h" 'robot_max_thinking = 4'
 for u in bob carol dave erin; do
 	send "$h" $u@example.com "register $u pw$u" >/dev/null
 	send "$h" $u@example.com "challenge $u pw$u robot -size=7" >/dev/null

@@ -1,0 +1,30 @@
+/*
+ * mailpart: one MIME part of a mail by its media type, decoded (a game
+ * record attached to a board mail for a robot host: commands/robothost.h).
+ * The mail's text is mailin.h's; this reads the attachments it leaves.
+ */
+#ifndef OUSTPBM_MAILPART_H
+#define OUSTPBM_MAILPART_H
+
+#include <stddef.h>
+
+enum mailpart_status {
+	MAILPART_OK = 0,
+	MAILPART_NONE,		/* no part of that type */
+	MAILPART_TOO_BIG,	/* the part is larger than the cap */
+	MAILPART_BAD,		/* the mail cannot be parsed */
+	MAILPART_NOMEM
+};
+
+const char *mailpart_status_str(enum mailpart_status s);
+
+/*
+ * The content of the first part of mail buf[0..len) whose media type is
+ * type/subtype (any case), its transfer encoding undone, into *data
+ * (NUL-terminated, *dlen bytes without the NUL; the caller frees it), at
+ * most cap bytes.  On any failure *data is NULL.
+ */
+enum mailpart_status mailpart_find(const char *buf, size_t len, const char *type, const char *subtype, size_t cap,
+    char **data, size_t *dlen);
+
+#endif
