@@ -3,6 +3,7 @@
  * row complete, the usage text listing them all, an unknown or misspelt
  * command word answered with the list.
  */
+#include "commands/pipeline/admin.h"
 #include "commands/pipeline/admincmd.h"
 #include "t.h"
 

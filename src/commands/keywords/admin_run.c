@@ -145,7 +145,7 @@ enum admin_status admin_robot_run(struct admin *a)
 	rs = robot_run(a->st, &a->cfg, a->home, a->now, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	/* the reviews asked for by mail (commands/services/review.h): only a run over every board does them */
-	if (a->nargs == 0 && !review_run(a->st, &a->cfg, a->home, a->now, &rvstats) && rs == ROBOT_OK)
+	if (a->nargs == 0 && !review_waiting(a->st, &a->cfg, a->home, a->now, &rvstats) && rs == ROBOT_OK)
 		rs = ROBOT_FAULT;
 	memset(&fl, 0, sizeof fl);
 	os = outbox_open(a->st, &ob, err, sizeof err);

@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "base/config.h"
-#include "commands/pipeline/admin.h"
+#include "commands/pipeline/status.h"
 #include "game/gamefile.h"
 #include "store/store.h"
 
