@@ -10,6 +10,7 @@
 #ifndef OUSTPBM_ADMINCMD_H
 #define OUSTPBM_ADMINCMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -68,7 +69,24 @@ enum admin_status admin_load_board(struct admin *a, long board, struct game *g);
 /* Standard output written and flushed: ADMIN_OK, else ADMIN_IOERR. */
 enum admin_status admin_output_done(void);
 
-/* The handlers: admin_account.c, admin_board.c, admin_run.c, admin_init.c. */
+/*
+ * The board numbers of the arguments into *boards (the caller frees it;
+ * NULL without arguments); a bad one is complained of, in the log too when
+ * logged, and is a usage error.
+ */
+enum admin_status admin_board_args(struct admin *a, bool logged, long **boards);
+
+/* A password line of standard input (--stdin), CR LF included. */
+#define ADMIN_PASSWORD_LINE (STORE_PASSWORD_MAX + 3)
+
+/*
+ * The password of adduser and passwd (admin_passwd.c): read from the first
+ * line of standard input with --stdin, else made at random (*shown: to be
+ * printed).  A bad one is complained of.
+ */
+enum admin_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown);
+
+/* The handlers, each in keywords/admin_<name>.c. */
 enum admin_status admin_adduser_run(struct admin *a);
 enum admin_status admin_passwd_run(struct admin *a);
 enum admin_status admin_deluser_run(struct admin *a);
@@ -82,9 +100,7 @@ enum admin_status admin_edit_run(struct admin *a);
 enum admin_status admin_ratings_run(struct admin *a);
 enum admin_status admin_status_run(struct admin *a);
 enum admin_status admin_init_run(struct admin *a);
-/* admin_delboard.c */
 enum admin_status admin_delboard_run(struct admin *a);
-/* admin_record.c */
 enum admin_status admin_export_run(struct admin *a);
 enum admin_status admin_import_run(struct admin *a);
 

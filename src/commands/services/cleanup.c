@@ -28,7 +28,7 @@ struct run {
 	struct reply_ctx rc;
 	int64_t now;
 	char stamp[GAMEFILE_TIME_SIZE];
-	enum cleanup_status worst;
+	struct runlog log;	/* its failures, the gravest its status */
 	struct cleanup_stats *stats;
 	struct active_board *playing;	/* the boards found being played, for active_sync */
 	size_t nplaying, alloc_playing;
@@ -87,11 +87,9 @@ static int64_t clock_stopped(const struct run *r, const struct game *g)
 	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->now);
 }
 
-static void worse(struct run *r, enum cleanup_status s)
-{
-	if (s > r->worst)
-		r->worst = s;
-}
+/* The log's word for each enum cleanup_status. */
+static const char *const outcome[] = { "ok", "tempfail", "error", "error", "error" };
+_Static_assert(sizeof outcome / sizeof outcome[0] == CLEANUP_SOFTWARE + 1, "a word for each status");
 
 /* A board that could not be done: logged, on stderr, counted. */
 static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
@@ -101,10 +99,8 @@ static void board_failed(struct run *r, long board, enum cleanup_status s, const
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vboard_failed(r->st, r->stamp, "cleanup", board, s == CLEANUP_TEMPFAIL ? "tempfail" : "error", fmt, ap);
+	runlog_vfailed(&r->log, board, (int)s, fmt, ap);
 	va_end(ap);
-	r->stats->failed++;
-	worse(r, s);
 }
 
 static enum cleanup_status of_reply(enum reply_status rs)
@@ -458,6 +454,7 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	r.now = (int64_t)now;
 	r.stats = stats;
 	gamefile_time_str(r.now, r.stamp);
+	r.log = (struct runlog){ st, "cleanup", r.stamp, outcome, NULL, &stats->failed, CLEANUP_OK };
 	/* no incoming mail: the reminders thread under their boards only */
 	reply_init(&r.rc, cfg, home, now, NULL, NULL, "cleanup");
 	/* first the robot turns left over, so that a turn played is not reminded of */
@@ -466,15 +463,15 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 	stats->robot = rstats.played;
 	stats->failed += rstats.failed;
 	if (rs == ROBOT_TEMPFAIL || rs == ROBOT_FAULT)
-		worse(&r, CLEANUP_TEMPFAIL);
+		runlog_worse(&r.log, CLEANUP_TEMPFAIL);
 	else if (rs == ROBOT_CONFIG)
-		worse(&r, CLEANUP_CONFIG);
+		runlog_worse(&r.log, CLEANUP_CONFIG);
 	else if (rs != ROBOT_OK)
-		worse(&r, CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, CLEANUP_SOFTWARE);
 	ss = store_list_boards(st, &boards, &n);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: cleanup: cannot list the boards: %s\n", store_error(st));
-		worse(&r, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 		n = 0;
 	}
 	/* without the vacations, nobody is reminded or timed out: a player away would be */
@@ -515,17 +512,17 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 		goto out;
 	if (ops == NULL) {
 		fprintf(stderr, "oustpbm: cleanup: unknown transport '%s'\n", cfg->transport);
-		worse(&r, CLEANUP_CONFIG);
+		runlog_worse(&r.log, CLEANUP_CONFIG);
 		goto out;
 	}
 	os = outbox_flush(r.ob, ops, cfg, &stats->flush);
 	if (os != OUTBOX_OK) {
 		fprintf(stderr, "oustpbm: cleanup: cannot flush the outbox: %s\n", outbox_error(r.ob));
-		worse(&r, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 	}
 out:
 	free(r.vac);
 	reply_release(&r.rc);
 	outbox_close(r.ob);
-	return r.worst;
+	return (enum cleanup_status)r.log.worst;
 }

@@ -513,18 +513,15 @@ struct run {
 	struct reply_ctx rc;
 	int64_t now;
 	char stamp[GAMEFILE_TIME_SIZE];
-	enum robot_status worst;
+	struct runlog log;	/* its failures, the gravest its status */
 	struct robot_stats *stats;
 };
 
-static void worse(struct run *r, enum robot_status s)
-{
-	/* the order of enum robot_status, but a fault is less grave than any failure of the store */
-	static const int rank[] = { 0, 1, 2, 4, 3 };
-
-	if (rank[s] > rank[r->worst])
-		r->worst = s;
-}
+/* The log's word for each enum robot_status, and its gravity: a fault is less grave than any failure of the store. */
+static const char *const outcome[] = { "ok", "fault", "tempfail", "error", "error" };
+static const int rank[] = { 0, 1, 2, 4, 3 };
+_Static_assert(sizeof outcome / sizeof outcome[0] == ROBOT_ERROR + 1 && sizeof rank / sizeof rank[0] == ROBOT_ERROR + 1,
+    "a word and a gravity for each status");
 
 /* A board the run could not do: logged, on stderr (runlog_vboard_failed), counted. */
 static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
@@ -534,11 +531,8 @@ static void board_failed(struct run *r, long board, enum robot_status s, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vboard_failed(r->st, r->stamp, "robot", board,
-	    s == ROBOT_FAULT ? "fault" : s == ROBOT_TEMPFAIL ? "tempfail" : "error", fmt, ap);
+	runlog_vfailed(&r->log, board, (int)s, fmt, ap);
 	va_end(ap);
-	r->stats->failed++;
-	worse(r, s);
 }
 
 /* Read board into g (the header only, or whole); false if gone or unreadable (counted). */
@@ -594,7 +588,7 @@ static void one_board(struct run *r, long board)
 		store_log(r->st, "%s robot board=%ld tempfail: the board is locked: the robot's turn is left for the "
 		    "next run", r->stamp, board);
 		r->stats->failed++;
-		worse(r, ROBOT_TEMPFAIL);
+		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
 	if (ss != STORE_OK) {
@@ -625,7 +619,7 @@ static void one_board(struct run *r, long board)
 		store_log(r->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->stamp,
 		    board, why);
 		r->stats->failed++;
-		worse(r, ROBOT_TEMPFAIL);
+		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
 	rs = robot_play_turns(&g, r->cfg, r->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
@@ -683,13 +677,14 @@ enum robot_status robot_run(struct store *st, const struct config *cfg, const ch
 	r.now = (int64_t)now;
 	r.stats = stats;
 	gamefile_time_str(r.now, r.stamp);
+	r.log = (struct runlog){ st, "robot", r.stamp, outcome, rank, &stats->failed, ROBOT_OK };
 	/* no incoming mail: the robot's mails thread under their boards only */
 	reply_init(&r.rc, cfg, home, now, NULL, NULL, "robot");
 	if (nboards == 0) {
 		ss = store_list_boards(st, &all, &nboards);
 		if (ss != STORE_OK) {
 			fprintf(stderr, "oustpbm: robot: cannot list the boards: %s\n", store_error(st));
-			worse(&r, of_store(ss));
+			runlog_worse(&r.log, of_store(ss));
 			nboards = 0;
 		}
 		boards = all;
@@ -699,5 +694,5 @@ enum robot_status robot_run(struct store *st, const struct config *cfg, const ch
 	free(all);
 	reply_release(&r.rc);
 	outbox_close(r.ob);
-	return r.worst;
+	return (enum robot_status)r.log.worst;
 }
