@@ -17,9 +17,16 @@
 #define ROW "\001"
 _Static_assert(REPLY_VERBATIM == '\001', "ROW is REPLY_VERBATIM");
 
+/* What each player's line counts besides the ratings: its boards being played and its games sought. */
+struct counts {
+	const struct active_count *active;
+	size_t nactive;
+	const struct seeks_entry *seeks;
+	size_t nseeks;
+};
+
 /* One class: its players are r->players[first..end), by rating. */
-static void one_class(struct strbuf *b, const struct ratings *r, size_t first, size_t end,
-    const struct active_count *active, size_t nactive, const struct seeks_entry *seeks, size_t nseeks,
+static void one_class(struct strbuf *b, const struct ratings *r, size_t first, size_t end, const struct counts *c,
     int64_t now)
 {
 	static const char *const heads[3] = {
@@ -63,7 +70,7 @@ static void one_class(struct strbuf *b, const struct ratings *r, size_t first, s
 			snprintf(wld, sizeof wld, "%lu-%lu-%lu", p->won, p->lost, p->drawn);
 			strbuf_printf(b, ROW "  %5lu  %-*s  %6ld  %9ld  %5lu  %14s  %6u  %5u\n", ++rank, w, p->name,
 			    lround(glicko_r(&g)), lround(glicko_rd(&g)), p->games, wld,
-			    active_count_of(active, nactive, p->name), seeks_of(seeks, nseeks, p->name));
+			    active_count_of(c->active, c->nactive, p->name), seeks_of(c->seeks, c->nseeks, p->name));
 		}
 	}
 }
@@ -71,6 +78,7 @@ static void one_class(struct strbuf *b, const struct ratings *r, size_t first, s
 char *standings_text(const struct ratings *r, int cls, const struct active_count *active, size_t nactive,
     const struct seeks_entry *seeks, size_t nseeks, int64_t now)
 {
+	const struct counts c = { active, nactive, seeks, nseeks };
 	struct strbuf b = STRBUF_INIT;
 	size_t i, e, shown = 0;
 
@@ -81,7 +89,7 @@ char *standings_text(const struct ratings *r, int cls, const struct active_count
 			continue;
 		if (shown++ > 0)
 			strbuf_puts(&b, "\n");
-		one_class(&b, r, i, e, active, nactive, seeks, nseeks, now);
+		one_class(&b, r, i, e, &c, now);
 	}
 	if (shown == 0 && cls >= 0)
 		strbuf_printf(&b, "Standings: %s (%s): nobody has a rated game in this class yet.\n",
