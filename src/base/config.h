@@ -125,11 +125,11 @@
  *                                         processors; a turn past the cap is
  *                                         left to `oustpbm robot` (robot.h)
  *   robot_address      (unset)           the robot player is on another host
- *                                         (robotremote.h): its board mails go
+ *                                         (commands/pipeline/robotremote.h): its board mails go
  *                                         to this address and its turns come
  *                                         back by reply; no local think
  *   robot_server       (unset)           this home is a robot host
- *                                         (robothost.h): `oustpbm robot-mail`
+ *                                         (commands/keywords/admin_robot_mail.c): `oustpbm robot-mail`
  *                                         answers the board mails of this
  *                                         server address only
  *   review_seconds     (120)             seconds of search for one game
@@ -225,8 +225,8 @@ struct config {
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
 	unsigned long robot_max_thinking;	/* thinks at once on the host; 0 = the processors (robot.h) */
-	char robot_address[MAILADDR_MAX + 1];	/* "" : the robot thinks here (robotremote.h) */
-	char robot_server[MAILADDR_MAX + 1];	/* "" : no robot host (robothost.h) */
+	char robot_address[MAILADDR_MAX + 1];	/* "" : the robot thinks here (commands/pipeline/robotremote.h) */
+	char robot_server[MAILADDR_MAX + 1];	/* "" : no robot host (commands/keywords/admin_robot_mail.c) */
 	unsigned long review_seconds;	/* the search time of one review (game/review.h) */
 	unsigned long max_reviews_per_day;	/* per account; 0 = no limit */
 	unsigned long userid_reserve_days;	/* a closed account's id kept (store.h, reserved) */

@@ -1,0 +1,57 @@
+/*
+ * boardmail: the mails of one change of a board, to everyone who gets it
+ * (store/audience.h decides who: the players, the board's observers, the
+ * watchers of every board), each in its reader's view (reply_game: a
+ * player's, or an observer's read-only one).  Every board mail of a
+ * command, of the robot, of cleanup's time loss and of a signoff is made
+ * here.
+ */
+#ifndef OUSTPBM_BOARDMAIL_H
+#define OUSTPBM_BOARDMAIL_H
+
+#include "mail/reply.h"
+#include "mail/token.h"
+#include "store/audience.h"
+#include "store/store.h"
+
+enum boardmail_status {
+	BOARDMAIL_OK = 0,
+	BOARDMAIL_STORE,	/* the users or the watchers file could not be read: *ss, store_error() */
+	BOARDMAIL_REPLY		/* a mail could not be made: *rs, rc->err */
+};
+
+const char *boardmail_status_str(enum boardmail_status s);
+
+/*
+ * The mails after ev changed g (already applied) into *mails (the caller
+ * frees them, boardmail_free), *n of them, maybe none: one per member of
+ * audience_of_board(), the final mail to the results-only observers too
+ * when g is over; except (NULL for none) is a user id left out (a player
+ * who closed the account, the sender of a chat).  On failure *mails is NULL, *n 0, and *ss or *rs says why.
+ */
+enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, const struct game *g,
+    const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
+    enum reply_status *rs);
+
+/*
+ * Tell rc the vacation of g's player to move (vacations.h), or none, so the
+ * time left its mails show counts the clock that stood still; STORE_OK, or
+ * why the vacations file could not be read.
+ */
+enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, const struct game *g);
+
+/* How a reader who gets a board's mail by via is addressed (reply.h). */
+enum reply_role boardmail_role(enum audience_via via);
+
+/*
+ * m as the recipient *p of a mail of g; a player of a game in progress
+ * with its reply token, written into token (a token that cannot be had
+ * is said on stderr: the mail goes without it, a password plays).
+ */
+void boardmail_player(struct store *st, const struct game *g, const struct audience_member *m, struct reply_player *p,
+    char token[TOKEN_TEXT_SIZE]);
+
+/* Release mails[0..n) and free the array; harmless on NULL. */
+void boardmail_free(struct reply_mail *mails, int n);
+
+#endif

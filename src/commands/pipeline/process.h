@@ -1,0 +1,14 @@
+/*
+ * process: the mail turn processor.  Reads one mail, applies its command to
+ * the store, and queues and delivers the replies.
+ */
+#ifndef OUSTPBM_PROCESS_H
+#define OUSTPBM_PROCESS_H
+
+#include "commands/pipeline/status.h"
+
+/* Handle the mail on standard input, with the options in argv (-d DIR). */
+enum process_status process_main(int argc, char **argv);
+
+#endif
+

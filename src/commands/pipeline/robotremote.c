@@ -1,0 +1,173 @@
+/* robotremote: the robot player on other hosts, by mail.  See robotremote.h. */
+#include "commands/pipeline/robotremote.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "game/ai.h"
+#include "game/gamefile.h"
+#include "mail/mailout.h"
+#include "store/tokens.h"
+
+/* The robot is to move on g (services/robot.h's robot_to_move, which the pipeline does not include). */
+static bool robotremote_robot_moves(const struct game *g)
+{
+	return !game_over(g) && game_user_is_robot(game_player_to_move(g));
+}
+
+bool robotremote_on(const struct config *cfg)
+{
+	return cfg->robot_address[0] != '\0';
+}
+
+bool robotremote_local_turn(const struct config *cfg, const struct game *g)
+{
+	return robotremote_robot_moves(g) && !robotremote_on(cfg);
+}
+
+bool robotremote_wants(const struct config *cfg, const struct game *g, const struct reply_event *ev)
+{
+	const struct reply_event *last = ev;
+
+	if (!robotremote_on(cfg) || !robotremote_robot_moves(g) || game_is_open(g))
+		return false;
+	while (last->then != NULL)
+		last = last->then;
+	/* a change of the position or of whose turn it is; an offer or a chat asks the robot nothing */
+	switch (last->what) {
+	case REPLY_CHALLENGE:
+	case REPLY_MOVE:
+	case REPLY_SWAP:
+	case REPLY_ACCEPT:
+	case REPLY_UNDO_ACCEPTED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The robot's token on board into out; err says what failed. */
+static enum store_status robot_token(struct store *st, const struct config *cfg, long board,
+    char out[TOKEN_TEXT_SIZE], char *err)
+{
+	unsigned char secret[TOKENS_SECRET_BYTES];
+	enum store_status ss;
+
+	out[0] = '\0';
+	ss = tokens_secret(st, cfg->lock_timeout_ms, secret, err);
+	/* bound to robot_address in place of a password hash: a new address ends the old tokens */
+	if (ss == STORE_OK)
+		token_make(secret, sizeof secret, board, GAME_ROBOT_USERID, cfg->robot_address, 0, out);
+	explicit_bzero(secret, sizeof secret);
+	return ss;
+}
+
+static const char *domain_of(const char *addr)
+{
+	const char *at = strrchr(addr, '@');
+
+	return at != NULL ? at + 1 : "localhost";
+}
+
+enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const struct game *g,
+    struct reply_mail *out)
+{
+	const struct config *cfg = rc->cfg;
+	struct mailout_spec spec;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX], subject[200], id[200], root[GAME_THREAD_MAX + 1];
+	char body[600], file[40], dims[GAME_DIMENSIONS_SIZE];
+	char *text = NULL;
+	size_t len, n;
+	enum reply_status rs = REPLY_OK;
+
+	memset(out, 0, sizeof *out);
+	if (robot_token(st, cfg, g->board, token, err) != STORE_OK) {
+		snprintf(rc->err, sizeof rc->err, "no reply token for the robot: %s", err);
+		return REPLY_NOMEM;
+	}
+	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		rs = REPLY_NOMEM;
+		goto out;
+	}
+	snprintf(subject, sizeof subject, "Oust Board %ld %s #%d [%s]", g->board, GAME_ROBOT_USERID, g->rg.turn, token);
+	snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", g->board, g->rg.turn, GAME_ROBOT_USERID, (long long)rc->now,
+	    domain_of(cfg->from_address));
+	snprintf(file, sizeof file, ROBOTREMOTE_FILE, g->board);
+	snprintf(body, sizeof body, "Board %ld (%s), turn %d: %s to move, at level %d, as %s.\n\n"
+	    "The game record is attached (%s). Reply to this mail with the\n"
+	    "robot's turn alone as the text: placements (D4, or D3, F6), swap,\n"
+	    "or resign yes.\n\n"
+	    "This mail is for the robot host (oustpbm robot-mail).\n",
+	    g->board, game_dimensions(g, false, dims), g->rg.turn, GAME_ROBOT_USERID, (g->robot_level != 0 ? g->robot_level : AI_DEFAULT_LEVEL),
+	    game_color_of(g, GAME_ROBOT_USERID) == RULES_BLACK ? "Black (x)" : "White (o)", file);
+	root[0] = '\0';
+	n = strlen(g->thread);
+	if (n >= 2 && g->thread[0] == '<' && g->thread[n - 1] == '>')
+		snprintf(root, sizeof root, "%.*s", (int)(n - 2), g->thread + 1);
+	memset(&spec, 0, sizeof spec);
+	spec.from_addr = cfg->from_address;
+	spec.from_name = cfg->server_name;
+	spec.to_addr = cfg->robot_address;
+	spec.subject = subject;
+	spec.body = body;
+	spec.date = rc->now;
+	spec.message_id = id;
+	spec.root_id = root;
+	spec.generated = true;
+	spec.attachment = text;
+	spec.attachment_len = len;
+	spec.attachment_type = ROBOTREMOTE_TYPE "/" ROBOTREMOTE_SUBTYPE;
+	spec.attachment_name = file;
+	snprintf(out->rcpt, sizeof out->rcpt, "%s", cfg->robot_address);
+	if (mailout_compose(&spec, &out->msg, &out->len) != MAILOUT_OK) {
+		snprintf(rc->err, sizeof rc->err, "cannot compose the robot's board mail of board %ld", g->board);
+		rs = REPLY_COMPOSE;
+	}
+out:
+	explicit_bzero(token, sizeof token);
+	explicit_bzero(subject, sizeof subject);
+	free(text);
+	return rs;
+}
+
+bool robotremote_sender(const struct job *j)
+{
+	return robotremote_on(&j->cfg) && j->in.from_addr != NULL &&
+	    strcasecmp(j->in.from_addr, j->cfg.robot_address) == 0;
+}
+
+enum process_status robotremote_login(struct job *j, bool *ready)
+{
+	const struct game *g = &j->game;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	enum store_status ss;
+	bool right;
+
+	*ready = false;
+	if (!game_user_is_robot(g->black) && !game_user_is_robot(g->white))
+		return job_refuse(j, g, "your reply carries the reply token of a board mail of board %ld, and %s, "
+		    "the robot's address, plays no side of it: nothing was done", g->board, j->in.from_addr);
+	ss = robot_token(j->st, &j->cfg, g->board, token, err);
+	if (ss != STORE_OK) {
+		job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	right = token_equal(token, j->token.token);
+	if (!right) {
+		explicit_bzero(token, sizeof token);
+		/* not counted by the throttle: a forged sender must not lock the robot out */
+		return job_refuse(j, g, "the token in the Subject is not %s's token for board %ld, so nothing was done",
+		    GAME_ROBOT_USERID, g->board);
+	}
+	memcpy(j->token_now, token, sizeof j->token_now);
+	explicit_bzero(token, sizeof token);
+	memset(&j->user, 0, sizeof j->user);
+	snprintf(j->user.userid, sizeof j->user.userid, "%s", GAME_ROBOT_USERID);
+	snprintf(j->user.address, sizeof j->user.address, "%s", j->cfg.robot_address);
+	snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", GAME_ROBOT_USERID);
+	*ready = true;
+	return PROCESS_OK;
+}
