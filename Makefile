@@ -60,8 +60,11 @@ ALL_CFLAGS = $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) $(CFLAGS)
 LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
 
 # src/ has one folder per layer (README: the source); main.c is on top.
+# commands/ has three parts of its own (doc/HACKING.md): the pipeline, the
+# services several commands use, and one file per command keyword.
 LAYERS = base game store mail outbox commands
-SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c))) src/main.c
+COMMANDS_PARTS = pipeline services keywords
+SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c) $(COMMANDS_PARTS:%=src/commands/%/*.c))) src/main.c
 # Each object and program depends on the headers it includes, as the
 # compiler lists them (-MMD) with an empty rule for each (-MP): a header
 # removed or renamed breaks no build.

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "base/version.h"
-#include "commands/admin.h"
-#include "commands/process.h"
+#include "commands/pipeline/admin.h"
+#include "commands/pipeline/process.h"
 #include "game/engine.h"
 #include "outbox/queuecmd.h"
 #include "store/store.h"

@@ -28,7 +28,7 @@
 #define GAME_THREAD_MAX 250	/* characters in a thread Message-ID */
 #define GAME_MAX_TURNS 1000000	/* a history longer than this is refused */
 #define GAME_NAME_SIZE (IDENT_USERID_MAX + 1)
-#define GAME_ROBOT_USERID "robot"	/* the server's robot player (commands/robot.h) */
+#define GAME_ROBOT_USERID "robot"	/* the server's robot player (commands/services/robot.h) */
 #define GAME_ROBOT_LEVEL_MIN 1	/* the robot's levels (robot.h checks them against ai.h) */
 #define GAME_ROBOT_LEVEL_MAX 5
 #define GAME_OPEN_SEAT "*"	/* the seat of an open challenge nobody has taken yet (never a user id) */
@@ -162,7 +162,7 @@ struct game {
 	/*
 	 * The pending part of the turn in progress, "D4,E5" (the game file's
 	 * pending: key), "" for none: placements of the player to move sent
-	 * by reply token that stopped after a capture (commands/replytoken.h).
+	 * by reply token that stopped after a capture (commands/pipeline/replytoken.h).
 	 * Not applied to rg: everyone but the mover sees the position before
 	 * the turn.  Any turn played, or taken back, drops it.
 	 */

@@ -4,7 +4,7 @@
  * value for the side to move, turned into Black's), the turns that cost
  * their player the most, and for those the turn the AI would have played
  * instead.  Pure as the AI is: no files, no mail (the kept file and the
- * queue are store/reviews.h's, the mail commands/review.c's).
+ * queue are store/reviews.h's, the mail commands/services/review.c's).
  *
  * Position i is the one after turn i (0: the empty board).  Its value is
  * exact once the game is over there (1 Black won, 0 White won, 0.5 a

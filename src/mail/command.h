@@ -13,7 +13,7 @@
  * last word ("move 101 alice pw C3.") is read without it.
  * Keywords are case-insensitive.  The keywords and their arguments are
  * not listed here: they are rows of a grammar (struct command_syntax) the
- * caller passes, the table of mail commands (commands/mailcmd.c).
+ * caller passes, the table of mail commands (commands/pipeline/mailcmd.c).
  *
  * Placements are vertices joined by commas or spaces (they are the last
  * words of a command: "E5,F5,G6", "e5, f5, g6", "E5 F5", a trailing comma
@@ -113,7 +113,7 @@ struct command_syntax {
 /*
  * The commands a parse knows: n rows, the first at rows, the next stride
  * bytes further (so the rows may be members of a larger struct, one per
- * command, as in commands/mailcmd.c).
+ * command, as in commands/pipeline/mailcmd.c).
  */
 struct command_grammar {
 	const struct command_syntax *rows;

@@ -356,7 +356,7 @@ enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, cons
 /*
  * help: the commands and the rules (Oust, by Mark Steere).  commands is the
  * list of commands, the template's {commands} (made from the table of mail
- * commands, commands/mailcmd.h).
+ * commands, commands/pipeline/mailcmd.h).
  */
 enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
     const char *commands, struct reply_mail *out);

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "commands/standings.h"
+#include "commands/services/standings.h"
 #include "store/active.h"
 #include "store/ratings.h"
 

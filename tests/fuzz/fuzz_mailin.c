@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "commands/mailcmd.h"
+#include "commands/pipeline/mailcmd.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
 #include "mail/mailin.h"

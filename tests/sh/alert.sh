@@ -1,6 +1,6 @@
 #!/bin/sh
 # alert: a mail that cannot be answered is kept by the mail system (exit
-# 75) and the admin is told (src/commands/alert.h):
+# 75) and the admin is told (src/commands/pipeline/alert.h):
 #   - a configuration typo: exit 75, logged, admin_address mailed once
 #     (maildir transport), not again within the hour, again after it; a
 #     second, different cause is told at once; fixed, the mail is answered;

@@ -230,7 +230,7 @@ for m in "draw|$d0|accept draw" "undo|$u0|accept undo:1"; do
 	fi
 done
 
-# ---- chat (src/commands/chat.c): bob chats on board 101 while alice's draw
+# ---- chat (src/commands/keywords/chat.c): bob chats on board 101 while alice's draw
 # offer waits, killed at every durable step and the redelivery killed again.
 # The chat is committed with its note in the history (game.h), so after each
 # kill the board is the one before or after it; after the clean redelivery
@@ -363,7 +363,7 @@ for m in "$hc|carol@example.org|confirm carol $REG_CODE|registration carol|passw
 done
 
 # ---- the account commands of one-time codes and signoff (src/store/accounts.h,
-# src/commands/signoff.h), killed at every durable step and their redelivery killed
+# src/commands/services/signoff.h), killed at every durable step and their redelivery killed
 # again, then delivered clean.  Each mail's replies go out if and only if
 # its change was written: every code mailed is a code in the codes file
 # (a redelivery after the commit may make one more, with its own mail), a
@@ -472,7 +472,7 @@ for m in "forgot|$hf|$A|forgot alice" "reset|$hf|$B|reset alice K7M2QX9PHD fresh
 done
 unset OUSTPBM_TEST_CODE
 
-# ---- the robot player (src/commands/robot.h): alice's move and the robot's answer in
+# ---- the robot player (src/commands/services/robot.h): alice's move and the robot's answer in
 # one delivery, killed at every durable step of both commits, and during the
 # robot's think (OUSTPBM_TEST_ROBOT=die).  After each kill: every file
 # loads, board 101 is the one before alice's move, after it, or after the

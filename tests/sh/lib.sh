@@ -68,7 +68,7 @@
 #                       A register (a line starting "register ", Subject
 #                       or body) is delivered with OUSTPBM_TEST_CODE set to
 #                       REG_CODE, and when it made a pending registration
-#                       (src/commands/register.c) it is confirmed at once
+#                       (src/commands/keywords/register.c) it is confirmed at once
 #                       from the same From with that code (confirm_pending):
 #                       an account as before, for every test's setup
 #   confirm_pending HOME FROM [TIME]   that confirm, when the log's last line

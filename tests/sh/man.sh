@@ -14,7 +14,7 @@ check "the version is the program's" grep -q "\"oustpbm $(sed -n 's/^#define OUS
 for k in $(sed -n 's/^[[:space:]]*[A-Z]*_KEY(\([a-z_]*\),.*/\1/p' src/base/config.c); do
 	check "configuration key $k is documented" grep -q "^ *$k (default" "$tmp/text"
 done
-for c in $(sed -n 's/^[[:space:]]*{ { "\([a-z]*\)", .*/\1/p' src/commands/mailcmd.c); do
+for c in $(sed -n 's/^[[:space:]]*{ { "\([a-z]*\)", .*/\1/p' src/commands/pipeline/mailcmd.c); do
 	check "mail command $c is documented" sh -c "sed -n '/^MAIL COMMANDS/,/^CONFIGURATION/p' '$tmp/text' | grep -q '^       $c'"
 done
 for c in engine flush queue cleanup robot adduser passwd deluser delboard list show fsck web edit export import init --help --version; do

@@ -3,7 +3,7 @@
 # in the names of victimN@victim.example (who never write to the server),
 # subscribes each to every board from the attacker's own address, and
 # chats and moves on a board between two accounts of the attacker's own.
-# With registrations confirmed (src/commands/register.c) none of the
+# With registrations confirmed (src/commands/keywords/register.c) none of the
 # victims' accounts exists: each victim gets one mail at most (the code,
 # or past the per-domain cap the refusal), never a board, never the
 # attacker's words.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# robot: the robot player by mail, end to end (src/commands/robot.h).  Whole games
+# robot: the robot player by mail, end to end (src/commands/services/robot.h).  Whole games
 # against the real AI (a small fixed playout budget, OUSTPBM_TEST_ROBOT_PLAYOUTS,
 # so the run stays fast), the human's turns found with `oustpbm engine`;
 # the think time against robot_seconds; every fault of the AI (an error, a

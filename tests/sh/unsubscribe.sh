@@ -1,6 +1,6 @@
 #!/bin/sh
 # unsubscribe: the way out of an observer's mails that needs no password
-# (src/commands/unsubscribe.c, src/mail/unsubtoken.h).  The List-Unsubscribe
+# (src/commands/keywords/unsubscribe.c, src/mail/unsubtoken.h).  The List-Unsubscribe
 # mailto of a watcher's board mail, decoded as a mail program does and sent
 # from another address, stops the board's mails; the next move mails the
 # watcher nothing; a wrong token counts against the account it names as a

@@ -1,9 +1,9 @@
 /*
- * Tests of the table of admin commands (src/commands/admincmd.h): every
+ * Tests of the table of admin commands (src/commands/pipeline/admincmd.h): every
  * row complete, the usage text listing them all, an unknown or misspelt
  * command word answered with the list.
  */
-#include "commands/admincmd.h"
+#include "commands/pipeline/admincmd.h"
 #include "t.h"
 
 #include <stdio.h>

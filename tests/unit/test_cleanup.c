@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/config.h"
-#include "commands/cleanup.h"
+#include "commands/services/cleanup.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/store.h"

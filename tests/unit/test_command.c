@@ -1,5 +1,5 @@
 /* Unit tests for command: finding the command, every command shape, every error, masking, comments. */
-#include "commands/mailcmd.h"
+#include "commands/pipeline/mailcmd.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
 #include "t.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/config.h"
-#include "commands/fsck.h"
+#include "commands/services/fsck.h"
 #include "store/store.h"
 #include "t.h"
 #include "t_home.h"

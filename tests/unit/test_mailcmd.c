@@ -1,9 +1,9 @@
 /*
- * Tests of the table of mail commands (src/commands/mailcmd.h): every row
+ * Tests of the table of mail commands (src/commands/pipeline/mailcmd.h): every row
  * complete and parsed by its own grammar, help listing them all, the
  * README's table made from the rows.
  */
-#include "commands/mailcmd.h"
+#include "commands/pipeline/mailcmd.h"
 #include "mail/mailfind.h"
 #include "store/ratings.h"
 #include "t.h"

@@ -1,5 +1,5 @@
 /* Unit tests for mailfind (which line is the command) and mailtext (the sender's own lines). */
-#include "commands/mailcmd.h"
+#include "commands/pipeline/mailcmd.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
 #include "mail/mailtext.h"

@@ -6,7 +6,7 @@
  * "Original Message" lines, attributions with or without '>' quoting, a
  * signature, a bottom-posted reply).
  */
-#include "commands/mailcmd.h"
+#include "commands/pipeline/mailcmd.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
 #include "mail/mailin.h"

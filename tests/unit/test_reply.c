@@ -10,7 +10,7 @@
 #include "t.h"
 #include "t_home.h"
 
-/* the list of commands the help mail gets (commands/mailcmd.c makes it) */
+/* the list of commands the help mail gets (commands/pipeline/mailcmd.c makes it) */
 #define HELP_LIST "  help\n      This text."
 
 #define NOW 1700000000

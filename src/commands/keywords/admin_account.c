@@ -1,0 +1,360 @@
+/* admin_account: the admin commands on accounts, adduser and passwd. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "commands/pipeline/admincmd.h"
+#include "commands/services/robot.h"
+#include "commands/services/signoff.h"
+#include "commands/services/web.h"
+#include "game/gamefile.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "outbox/transport.h"
+#include "store/accounts.h"
+#include "store/throttle.h"
+
+#define PASSWORD_LEN 12		/* characters of a generated password: about 69 bits */
+#define LINE_MAX_IN (STORE_PASSWORD_MAX + 3)	/* a password line read from stdin, CR LF included */
+#define NAME_MAX_IN (STORE_FULLNAME_MAX + 1)
+
+/* ---- passwords ---- */
+
+/* A random password of PASSWORD_LEN letters and digits (no 0 O 1 l I, which are easily mixed up). */
+static bool generate_password(char out[PASSWORD_LEN + 1])
+{
+	static const char alphabet[] = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+	const size_t n = sizeof alphabet - 1;	/* 57 */
+	unsigned char b;
+	int i = 0;
+
+	while (i < PASSWORD_LEN) {
+		if (getrandom(&b, 1, 0) != 1)
+			return false;
+		if (b >= 256 - 256 % n)
+			continue;	/* no modulo bias */
+		out[i++] = alphabet[b % n];
+	}
+	out[i] = '\0';
+	return true;
+}
+
+/* The first line of standard input, without its line end, into pw. */
+static enum admin_status read_password(char pw[LINE_MAX_IN])
+{
+	size_t n;
+
+	if (fgets(pw, LINE_MAX_IN, stdin) == NULL) {
+		fprintf(stderr, "oustpbm: --stdin: no password on standard input\n");
+		return ADMIN_DATAERR;
+	}
+	n = strlen(pw);
+	if (n > 0 && pw[n - 1] != '\n' && !feof(stdin)) {
+		fprintf(stderr, "oustpbm: a password is 1 to %d printable ASCII characters without spaces\n",
+		    STORE_PASSWORD_MAX);
+		return ADMIN_DATAERR;
+	}
+	while (n > 0 && (pw[n - 1] == '\n' || pw[n - 1] == '\r'))
+		pw[--n] = '\0';
+	if (!store_password_ok(pw)) {
+		fprintf(stderr, "oustpbm: a password is 1 to %d printable ASCII characters without spaces\n",
+		    STORE_PASSWORD_MAX);
+		return ADMIN_DATAERR;
+	}
+	return ADMIN_OK;
+}
+
+/* The password for adduser/passwd: from stdin with --stdin, else generated (*shown true). */
+static enum admin_status get_password(bool from_stdin, char pw[LINE_MAX_IN], bool *shown)
+{
+	*shown = !from_stdin;
+	if (from_stdin)
+		return read_password(pw);
+	if (!generate_password(pw)) {
+		fprintf(stderr, "oustpbm: no random numbers for a password\n");
+		return ADMIN_SOFTWARE;
+	}
+	return ADMIN_OK;
+}
+
+enum admin_status admin_adduser_run(struct admin *a)
+{
+	char pw[LINE_MAX_IN], name[NAME_MAX_IN * 2];
+	bool from_stdin = false, shown;
+	enum admin_status as;
+	enum store_status ss;
+	const char *why;
+	char **args = a->args;
+	int n = a->nargs, i;
+	size_t len = 0;
+
+	if (n > 0 && strcmp(args[0], "--stdin") == 0)
+		from_stdin = true, args++, n--;
+	if (n < 2)
+		return admin_usage_error();
+	if (!ident_userid_ok(args[0])) {
+		store_complain(a->st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
+		    "or digit)", args[0], IDENT_USERID_MAX);
+		return ADMIN_DATAERR;
+	}
+	if (robot_is(args[0])) {
+		fprintf(stderr, "oustpbm: the user id %s is the built-in robot player's\n", ROBOT_USERID);
+		return ADMIN_EXISTS;
+	}
+	if (!mailaddr_deliverable(args[1], &why)) {
+		store_complain(a->st, "address '%s' %s", args[1], why);
+		return ADMIN_DATAERR;
+	}
+	/* the full name is the other words joined by spaces */
+	name[0] = '\0';
+	for (i = 2; i < n; i++) {
+		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
+
+		if (w < 0 || (size_t)w >= sizeof name - len) {
+			store_complain(a->st, "the full name is longer than %d characters", IDENT_FULLNAME_MAX);
+			return ADMIN_DATAERR;
+		}
+		len += (size_t)w;
+	}
+	as = get_password(from_stdin, pw, &shown);
+	if (as != ADMIN_OK)
+		return as;
+	ss = store_user_add(a->st, args[0], args[1], pw, name);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "adduser %s: %s", args[0], store_error(a->st));
+		return admin_of_store(ss);
+	}
+	store_log(a->st, "%s admin adduser %s <%s>", a->stamp, args[0], args[1]);
+	if (shown)
+		printf("%s\n", pw);
+	return admin_output_done();
+}
+
+enum admin_status admin_passwd_run(struct admin *a)
+{
+	char pw[LINE_MAX_IN];
+	bool from_stdin = false, shown;
+	enum admin_status as;
+	enum store_status ss;
+	struct store_user u;
+	char **args = a->args;
+	int n = a->nargs;
+
+	if (n > 0 && strcmp(args[0], "--stdin") == 0)
+		from_stdin = true, args++, n--;
+	if (n != 1)
+		return admin_usage_error();
+	ss = store_user_find(a->st, args[0], &u);
+	if (ss != STORE_OK) {
+		if (ss == STORE_NOT_FOUND)
+			store_complain(a->st, "there is no user %s", args[0]);
+		else
+			store_complain(a->st, "passwd %s: %s", args[0], store_error(a->st));
+		return admin_of_store(ss);
+	}
+	as = get_password(from_stdin, pw, &shown);
+	if (as != ADMIN_OK)
+		return as;
+	ss = store_user_set_password(a->st, u.userid, pw, NULL);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "passwd %s: %s", u.userid, store_error(a->st));
+		return admin_of_store(ss);
+	}
+	/* a new password ends a lockout for guessing (throttle.h) */
+	ss = throttle_clear(a->st, &a->cfg, u.userid, a->now);
+	if (ss != STORE_OK)
+		fprintf(stderr, "oustpbm: passwd %s: the password is set, but a lockout could not be ended: %s\n",
+		    u.userid, store_error(a->st));
+	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
+	if (shown)
+		printf("%s\n", pw);
+	return admin_output_done();
+}
+
+/*
+ * deluser --dry-run USERID: what deluser would do, from the game files as
+ * they are (read without locks: a move meanwhile may change it), nothing
+ * changed.
+ */
+static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
+{
+	char list[SIGNOFF_LIST_MAX] = "", until[GAMEFILE_TIME_SIZE];
+	struct store_user u;
+	enum store_status ss;
+	unsigned n = 0;
+	long *boards = NULL;
+	size_t count = 0, i, len;
+	struct game g;
+
+	ss = store_user_find(a->st, userid, &u);
+	if (ss != STORE_OK) {
+		if (ss == STORE_NOT_FOUND)
+			store_complain(a->st, "there is no user %s", userid);
+		else
+			store_complain(a->st, "deluser %s: %s", userid, store_error(a->st));
+		return ss == STORE_NOT_FOUND ? ADMIN_NOUSER : admin_of_store(ss);
+	}
+	ss = store_list_boards(a->st, &boards, &count);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "deluser %s: %s", userid, store_error(a->st));
+		return admin_of_store(ss);
+	}
+	for (i = 0; i < count; i++) {
+		if (admin_load_board(a, boards[i], &g) == ADMIN_OK && !game_over(&g) &&
+		    (strcmp(g.black, u.userid) == 0 || strcmp(g.white, u.userid) == 0)) {
+			len = strlen(list);
+			snprintf(list + len, sizeof list - len, "%s%ld", n > 0 ? ", " : "", boards[i]);
+			n++;
+		}
+		game_release(&g);
+	}
+	free(boards);
+	gamefile_time_str(signoff_reserved_until(&a->cfg, (int64_t)a->now), until);
+	printf("deluser --dry-run: would close %s <%s>: %u board%s resigned%s%s%s, each opponent told; %s told "
+	    "by mail; the user id reserved until %s; nothing changed\n", u.userid, u.address, n, n == 1 ? "" : "s",
+	    n > 0 ? " (" : "", list, n > 0 ? ")" : "", u.address, until);
+	return admin_output_done();
+}
+
+/* The closed account's owner told, the mail queued in ob; false (said why) if it could not be. */
+static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *rc, const struct store_user *u,
+    const struct signoff_result *res, const char *until)
+{
+	char count[16], subject[120];
+	struct reply_mail m;
+	enum outbox_status os;
+
+	snprintf(count, sizeof count, "%u", res->resigned);
+	snprintf(subject, sizeof subject, "Oust account %s closed", u->userid);
+	{
+		struct reply_var vars[] = { { "userid", u->userid }, { "count", count },
+			{ "boards", res->list[0] != '\0' ? res->list : "none" }, { "until", until } };
+
+		if (reply_account(rc, u->address, u->fullname, "closed", subject, vars, sizeof vars / sizeof vars[0],
+		    &m) != REPLY_OK) {
+			fprintf(stderr, "oustpbm: deluser %s: closed, but its owner cannot be told: %s\n", u->userid,
+			    rc->err);
+			return false;
+		}
+	}
+	os = outbox_enqueue(ob, a->cfg.from_address, m.rcpt, m.msg, m.len);
+	reply_mail_release(&m);
+	if (os != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: deluser %s: closed, but its owner's mail cannot be queued: %s\n", u->userid,
+		    outbox_error(ob));
+		return false;
+	}
+	return true;
+}
+
+/*
+ * deluser [--dry-run] USERID: close the account as the mail command signoff
+ * does (signoff.h): its boards resigned, the opponents told, its id
+ * reserved, its codes dropped, its owner told by mail (templates/closed.txt);
+ * the mails are flushed.  Under accounts.lock, after the confirmations a
+ * crashed mail left are settled.
+ */
+enum admin_status admin_deluser_run(struct admin *a)
+{
+	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	struct store_lock lock = STORE_LOCK_INIT;
+	char err[SIGNOFF_ERR_MAX > OUTBOX_ERR_MAX ? SIGNOFF_ERR_MAX : OUTBOX_ERR_MAX], until[GAMEFILE_TIME_SIZE];
+	struct signoff_result res;
+	struct outbox_stats fl;
+	struct outbox *ob = NULL;
+	struct reply_ctx rc;
+	struct store_user u;
+	enum signoff_status sos;
+	enum outbox_status os;
+	enum store_status ss;
+	enum admin_status as = ADMIN_OK;
+	int64_t until_t;
+
+	bool told = false;
+
+	if (a->nargs == 2 && strcmp(a->args[0], "--dry-run") == 0) {
+		if (robot_is(a->args[1])) {
+			store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+			return ADMIN_DATAERR;
+		}
+		return deluser_dry_run(a, a->args[1]);
+	}
+	if (a->nargs != 1)
+		return admin_usage_error();
+	if (robot_is(a->args[0])) {
+		store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+		return ADMIN_DATAERR;
+	}
+	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, NULL);
+	ss = store_lock_accounts(a->st, true, &lock);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		goto out;
+	}
+	os = outbox_open(a->st, &ob, err, sizeof err);
+	if (os == OUTBOX_OK)
+		os = outbox_recover_accounts(ob, NULL);
+	if (os != OUTBOX_OK) {
+		store_complain(a->st, "deluser %s: cannot open the outbox: %s", a->args[0], ob != NULL ?
+		    outbox_error(ob) : err);
+		as = outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		goto out;
+	}
+	ss = store_user_find(a->st, a->args[0], &u);
+	if (ss != STORE_OK) {
+		if (ss == STORE_NOT_FOUND)
+			store_complain(a->st, "there is no user %s", a->args[0]);
+		else
+			store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+		as = ss == STORE_NOT_FOUND ? ADMIN_NOUSER : store_status_temporary(ss) ? ADMIN_TEMPFAIL :
+		    ADMIN_DATAERR;
+		goto out;
+	}
+	sos = signoff_resign_all(a->st, ob, &a->cfg, &rc, u.userid, a->now, &res, err, sizeof err);
+	if (sos != SIGNOFF_OK) {
+		store_complain(a->st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
+		    u.userid, err, res.resigned, res.resigned == 1 ? "" : "s");
+		as = sos == SIGNOFF_TEMPFAIL ? ADMIN_TEMPFAIL : sos == SIGNOFF_DATAERR ? ADMIN_DATAERR :
+		    sos == SIGNOFF_CONFIG ? ADMIN_CONFIG : ADMIN_SOFTWARE;
+		goto flush;
+	}
+	until_t = signoff_reserved_until(&a->cfg, (int64_t)a->now);
+	gamefile_time_str(until_t, until);
+	ss = signoff_remove(a->st, &a->cfg, u.userid, NULL, (int64_t)a->now, until_t);
+	if (ss != STORE_OK) {
+		store_complain(a->st, "deluser %s: %s", u.userid, store_error(a->st));
+		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+		goto flush;
+	}
+	if (accounts_codes_drop(a->st, u.userid) != STORE_OK)
+		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->st));
+	web_standings_after(&a->cfg, a->st);	/* the account leaves the standings page too */
+	told = deluser_tell(a, ob, &rc, &u, &res, until);
+	store_log(a->st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->stamp,
+	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,
+	    until);
+	printf("%s closed: %u board%s resigned%s%s; the user id is reserved until %s; %s%s by mail\n", u.userid,
+	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until,
+	    told ? "told " : "not told (see above) ", u.address);
+flush:
+	store_unlock(&lock);
+	if (res.resigned > 0 || told) {
+		os = ops != NULL ? outbox_flush(ob, ops, &a->cfg, &fl) : OUTBOX_IO;
+		if (os != OUTBOX_OK) {
+			fprintf(stderr, "oustpbm: deluser: cannot flush the outbox: %s\n",
+			    ops == NULL ? "unknown transport" : outbox_error(ob));
+			if (as == ADMIN_OK)
+				as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL :
+				    ADMIN_SOFTWARE;
+		}
+	}
+	if (as == ADMIN_OK)
+		as = admin_output_done();
+out:
+	store_unlock(&lock);
+	outbox_close(ob);
+	reply_release(&rc);
+	return as;
+}

@@ -1,0 +1,543 @@
+/*
+ * challenge: the mail command that makes a new board, against another
+ * player or the robot, within the limits of the configuration
+ * (max_challenges_per_hour, max_open_boards, max_open_challenges).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+#include "game/gamefile.h"
+#include "store/players.h"
+#include "store/seeks.h"
+#include "store/throttle.h"
+
+static unsigned mix(unsigned long long x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return (unsigned)x;
+}
+
+#define CHALLENGE_LOCK_FILE "challenge.lock"
+
+/*
+ * Has the opponent of a board not played on it yet?  Before the second
+ * turn the header's colours are the first ones (a swap is the second
+ * turn at the earliest), and passes cannot come that early.
+ */
+static bool unanswered(const struct game *g, const char *opponent)
+{
+	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
+}
+
+enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count)
+{
+	struct game *games = NULL;
+	enum process_status ps;
+	size_t n = 0, i;
+
+	*count = 0;
+	ps = job_boards_of(j, userid, &games, &n);
+	if (ps != PROCESS_OK)
+		return ps;
+	for (i = 0; i < n; i++)
+		*count += !game_over(&games[i]);
+	free(games);
+	return PROCESS_OK;
+}
+
+/*
+ * May userid start another game?  The one check of it, for a challenge
+ * (its challenger and its opponent) and for an accept: max_open_boards,
+ * and the limit userid set itself (limit <userid> <password> N, seeks.h),
+ * against the boards userid plays that are not over (an open challenge
+ * counts for its challenger).  The robot plays every board it is given.
+ * then says what to do, in the refusal.  *ok false after a refusal was sent.
+ */
+enum process_status challenge_may_start(struct job *j, const char *userid, const char *then, bool *ok)
+{
+	const struct config *cfg = &j->cfg;
+	struct seeks_entry *limits = NULL;
+	unsigned long open = 0, limit = 0;
+	char err[SEEKS_ERR_MAX];
+	enum store_status ss;
+	enum process_status ps;
+	size_t n = 0;
+
+	*ok = false;
+	if (robot_is(userid)) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ss = seeks_load(j->st, SEEKS_LIMIT, &limits, &n, err);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	limit = seeks_of(limits, n, userid);
+	free(limits);
+	if (cfg->max_open_boards == 0 && limit == 0) {
+		*ok = true;
+		return PROCESS_OK;
+	}
+	ps = challenge_active_boards(j, userid, &open);
+	if (ps != PROCESS_OK)
+		return ps;
+	if (cfg->max_open_boards != 0 && open >= cfg->max_open_boards)
+		return job_refuse(j, NULL, "%s is playing on %lu board%s already (max_open_boards = %lu): %s",
+		    userid, open, open == 1 ? "" : "s", cfg->max_open_boards, then);
+	if (limit != 0 && open >= limit)
+		return job_refuse(j, NULL, "%s is playing on %lu board%s, the limit %s set with the limit command: %s",
+		    userid, open, open == 1 ? "" : "s", userid, then);
+	*ok = true;
+	return PROCESS_OK;
+}
+
+/*
+ * The limits on challenges (issue: anyone can send one, and each mails the
+ * opponent and makes a board): max_challenges_per_hour of the challenger's
+ * account; max_open_boards of either player; max_open_challenges, boards
+ * still playing between the two on which the opponent has not played.
+ * Called under CHALLENGE_LOCK_FILE, held until the new board is committed
+ * and recorded, so two challenges at once are counted one after the other.
+ * *ok false after a refusal was sent.
+ */
+static enum process_status challenge_limits(struct job *j, const char *userid, const char *opponent, bool *ok)
+{
+	const struct config *cfg = &j->cfg;
+	unsigned long made, pending = 0;
+	char list[120], then[120];
+	enum process_status ps;
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nboards = 0, i, len, used = 0;
+	char *text;
+
+	*ok = false;
+	list[0] = '\0';
+	if (cfg->max_challenges_per_hour != 0) {
+		ss = throttle_challenges(j->st, userid, j->now, &made);
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the record of challenges");
+		if (made >= cfg->max_challenges_per_hour)
+			return job_refuse(j, NULL, "%s made %lu challenges in the last hour (max_challenges_per_hour = %lu): "
+			    "challenge again later", userid, made, cfg->max_challenges_per_hour);
+	}
+	if (cfg->max_open_challenges != 0 && strcmp(opponent, GAME_OPEN_SEAT) != 0) {
+		ss = store_list_boards(j->st, &boards, &nboards);
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot list the boards");
+		for (i = 0; i < nboards; i++) {
+			struct game g;
+
+			if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+				continue;	/* removed meanwhile, or unreadable: not counted */
+			if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g) &&
+			    game_color_of(&g, userid) != RULES_EMPTY && game_color_of(&g, opponent) != RULES_EMPTY &&
+			    unanswered(&g, opponent)) {
+				pending++;
+				if (used + 16 < sizeof list)
+					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
+					    used > 0 ? ", " : "", g.board);
+			}
+			free(text);
+		}
+		free(boards);
+		if (pending >= cfg->max_open_challenges)
+			return job_refuse(j, NULL, "%s has not played yet on %lu board%s with %s (%s; "
+			    "max_open_challenges = %lu): no new challenge until %s plays on one", opponent, pending,
+			    pending == 1 ? "" : "s", userid, list, cfg->max_open_challenges, opponent);
+	}
+	ps = challenge_may_start(j, userid, "finish or resign one before a new challenge", ok);
+	if (ps != PROCESS_OK || !*ok || strcmp(opponent, GAME_OPEN_SEAT) == 0)
+		return ps;
+	snprintf(then, sizeof then, "challenge %s when one is over", opponent);
+	return challenge_may_start(j, opponent, then, ok);
+}
+
+/* The opponent named: the robot (within its sizes) or a registered player; *ok false after a refusal. */
+static enum process_status find_opponent(struct job *j, struct store_user *opp, bool *ok)
+{
+	const struct command *c = &j->cmd;
+	enum store_status ss;
+
+	*ok = false;
+	if (strcmp(c->opponent, GAME_OPEN_SEAT) == 0) {
+		/* an open challenge: the seat waits for whoever accepts it */
+		if (c->level != 0)
+			return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; an open "
+			    "challenge waits for a person", c->level, ROBOT_USERID);
+		memset(opp, 0, sizeof *opp);
+		snprintf(opp->userid, sizeof opp->userid, "%s", GAME_OPEN_SEAT);
+	} else if (robot_is(c->opponent)) {
+		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
+		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
+			return job_refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
+			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
+			    c->size);
+		memset(opp, 0, sizeof *opp);
+		snprintf(opp->userid, sizeof opp->userid, "%s", ROBOT_USERID);
+	} else if (c->level != 0) {
+		return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
+		    c->level, ROBOT_USERID, c->opponent);
+	} else {
+		ss = store_user_find(j->st, c->opponent, opp);
+		if (ss == STORE_NOT_FOUND)
+			return job_refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
+			    c->opponent);
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the users file");
+	}
+	*ok = true;
+	return PROCESS_OK;
+}
+
+/* challenge: a new board against another player or the robot (MAILCMD_LOGIN: j->user is the challenger). */
+enum process_status challenge_run(struct job *j)
+{
+	const struct command *c = &j->cmd;
+	const struct store_user *u = &j->user;
+	struct store_lock limits = STORE_LOCK_INIT;
+	struct game *g = &j->game;
+	struct store_user opp;
+	enum store_status ss;
+	enum process_status ps;
+	const char *black, *white, *at;
+	char dims[GAME_DIMENSIONS_SIZE];
+	bool ok, challenger_black, made = false;
+	long board = 0;
+
+	ps = find_opponent(j, &opp, &ok);
+	if (ps != PROCESS_OK || !ok)
+		return ps;
+	/* -remind= against the server's loss on time (the parser checked it against -timeout=) */
+	if (c->remind_days != 0 && c->timeout_days == 0 && j->cfg.timeout_days != 0 &&
+	    (unsigned long)c->remind_days >= j->cfg.timeout_days)
+		return job_refuse(j, NULL, "-remind=%d is not shorter than this server's time to move, %lu day%s "
+		    "(timeout_days): the reminder must come before the loss on time", c->remind_days,
+		    j->cfg.timeout_days, j->cfg.timeout_days == 1 ? "" : "s");
+	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
+	if (ps != PROCESS_OK)
+		return ps;
+	ps = challenge_limits(j, u->userid, opp.userid, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	ss = store_next_board_id(j->st, &board);
+	if (ss == STORE_FULL) {
+		ps = job_refuse(j, NULL, "no board number is left: ask the server's admin");
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, "cannot number the new board");
+		goto out;
+	}
+	j->board = board;
+	switch (c->color) {
+	case COMMAND_COLOR_WHITE:
+		challenger_black = false;
+		break;
+	case COMMAND_COLOR_RANDOM:
+		/* deterministic for a given board and time, so tests can repeat it */
+		challenger_black = (mix((unsigned long long)board << 32 ^ (unsigned long long)j->now) & 1) == 0;
+		break;
+	default:
+		challenger_black = true;
+		break;
+	}
+	black = challenger_black ? u->userid : opp.userid;
+	white = challenger_black ? opp.userid : u->userid;
+	ps = job_lock_new_board(j, board);
+	if (ps != PROCESS_OK)
+		goto out;
+	game_init_shape(g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
+	    (int64_t)j->now);
+	j->game_loaded = true;
+	if (robot_is(opp.userid))
+		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
+	g->unrated = c->unrated;
+	g->remind_days = c->remind_days;
+	g->timeout_days = c->timeout_days;
+	/* a -timeout not past the server's reminder, without -remind: reminded halfway, not lost unreminded */
+	if (c->timeout_days > 1 && c->remind_days == 0 && j->cfg.remind_days != 0 &&
+	    (unsigned long)c->timeout_days <= j->cfg.remind_days)
+		g->remind_days = c->timeout_days / 2;
+	at = strrchr(j->cfg.from_address, '@');
+	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
+	    at != NULL ? at + 1 : "localhost");
+	memset(&j->ev, 0, sizeof j->ev);
+	j->ev.what = REPLY_CHALLENGE;
+	j->ev.actor = u->userid;
+	j->ev.random = c->color == COMMAND_COLOR_RANDOM;
+	j->new_board = true;	/* the commit indexes it (players.h) */
+	/* the robot as Black answers at once (MAILCMD_ROBOT): the challenger's one mail tells both */
+	ps = job_commit_game(j, &ok);
+	if (ps == PROCESS_OK && ok) {
+		made = true;
+		job_detail(j, "ok", "new board %ld: %s (x) - %s (o), %s, swap %s", board, g->black, g->white,
+		    game_dimensions(g, false, dims), g->swap ? "on" : "off");
+		if (g->robot_level != 0)
+			job_detail_add(j, ", robot level %d", g->robot_level);
+		if (g->unrated)
+			job_detail_add(j, ", unrated");
+		if (g->remind_days != 0)
+			job_detail_add(j, ", remind after %d day%s", g->remind_days, g->remind_days == 1 ? "" : "s");
+		if (g->timeout_days != 0)
+			job_detail_add(j, ", lost on time after %d day%s", g->timeout_days,
+			    g->timeout_days == 1 ? "" : "s");
+		/* counted for max_challenges_per_hour; failing, only this one is not */
+		if (throttle_challenge_made(j->st, &j->cfg, u->userid, board, j->now) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,
+			    store_error(j->st));
+	}
+out:
+	if (!made && board != 0) {
+		job_unlock(j);	/* the new board's lock first, as its number is given back */
+		store_release_board_id(j->st, board);	/* the next challenge gets it */
+	}
+	store_unlock(&limits);	/* counted: other challenges need not wait for the robot's think */
+	return ps;
+}
+
+/* ---- open challenges: accept, decline, the list ---- */
+
+/*
+ * accept <board> <userid> <password>: j->user takes the open seat of board
+ * j->game (MAILCMD_LOCK: under its lock), after the same checks as a
+ * challenge's (challenge_may_start), under the lock of challenges; both
+ * players (and the observers) get the board's mail.
+ */
+enum process_status challenge_accept_run(struct job *j)
+{
+	struct store_lock limits = STORE_LOCK_INIT;
+	struct game *g = &j->game;
+	const char *userid = j->user.userid, *challenger;
+	enum process_status ps;
+	bool ok;
+
+	if (!game_is_open(g)) {
+		if (game_color_of(g, userid) != RULES_EMPTY)
+			return job_refuse(j, g, "board %ld is not an open challenge: you play on it already", g->board);
+		if (g->opened)
+			return job_refuse(j, g, "board %ld was an open challenge, and it is taken already: %s plays %s "
+			    "on it; send challenges for the open ones", g->board, g->black, g->white);
+		return job_refuse(j, g, "board %ld is not an open challenge: %s plays %s on it (an open challenge is "
+		    "made with: challenge <userid> <password> *)", g->board, g->black, g->white);
+	}
+	challenger = game_open_challenger(g);
+	if (strcmp(challenger, userid) == 0)
+		return job_refuse(j, g, "board %ld is your own open challenge: another player must accept it (to "
+		    "withdraw it: decline %ld %s <password>)", g->board, g->board, userid);
+	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
+	if (ps != PROCESS_OK)
+		return ps;
+	ps = challenge_may_start(j, userid, "finish or resign one before accepting a challenge", &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	game_take_seat(g, userid);
+	if (game_observer_find(g, userid) >= 0)
+		game_observer_remove(g, game_observer_find(g, userid));	/* a player now: the player's mail only */
+	g->created = (int64_t)j->now;	/* the game starts now: the time limits count from here */
+	g->last_move = (int64_t)j->now;
+	memset(&j->ev, 0, sizeof j->ev);
+	j->ev.what = REPLY_ACCEPT;
+	j->ev.actor = userid;
+	snprintf(j->seat_taken, sizeof j->seat_taken, "%s", userid);
+	ps = job_commit_game(j, &ok);
+	if (ps == PROCESS_OK && ok)
+		job_detail(j, "ok", "board %ld: %s accepted the open challenge of %s: %s (x) - %s (o)", g->board, userid,
+		    challenger, g->black, g->white);
+out:
+	store_unlock(&limits);
+	return ps;
+}
+
+/*
+ * A decline's {comment}: for the other player, "\n<userid> writes:\n\n"
+ * and the decliner's comment, each line indented by two spaces, as a game
+ * mail passes a comment on; for the decliner, that it was passed on; ""
+ * without a comment or another player.  NULL when out of memory.
+ */
+static char *decline_comment(const char *comment, const char *decliner, const char *other, bool to_other)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = comment, *nl;
+
+	if (comment[0] == '\0' || other[0] == '\0' || robot_is(other))
+		return strdup("");
+	if (!to_other) {
+		strbuf_printf(&sb, "\nYour comment was passed on to %s.\n", other);
+		return strbuf_finish(&sb);
+	}
+	strbuf_printf(&sb, "\n%s writes:\n\n", decliner);
+	while (*p != '\0') {
+		nl = strchr(p, '\n');
+		if (nl == NULL)
+			nl = p + strlen(p);
+		if (nl > p)
+			strbuf_puts(&sb, "  ");
+		strbuf_add(&sb, p, (size_t)(nl - p));
+		strbuf_puts(&sb, "\n");
+		p = *nl != '\0' ? nl + 1 : nl;
+	}
+	return strbuf_finish(&sb);
+}
+
+/*
+ * decline <board> <userid> <password>: a player removes a board before
+ * their own first turn on it (the challenged player declines; the
+ * challenger, not having moved either, withdraws), the other player told;
+ * or the challenger withdraws an open challenge nobody took.  After the
+ * decliner's first turn it is refused: resign is for that.
+ */
+enum process_status challenge_decline_run(struct job *j)
+{
+	struct game *g = &j->game;
+	const char *userid = j->user.userid, *other;
+	char subject[120], news[400], how[200], dims[GAME_DIMENSIONS_SIZE];
+	char *comment = NULL, *mine = NULL, *theirs = NULL;
+	struct reply_mail m[2];
+	struct store_user u;
+	enum store_status ss;
+	enum process_status ps;
+	enum reply_status rs = REPLY_OK;
+	bool ok, open = game_is_open(g);
+	int n = 0, i;
+
+	memset(m, 0, sizeof m);
+	if (game_color_of(g, userid) == RULES_EMPTY)
+		return job_refuse(j, g, "%s is not playing on board %ld: only its challenged player can decline it",
+		    userid, g->board);
+	if (game_over(g))
+		return job_refuse(j, g, "board %ld is over: there is nothing left to decline", g->board);
+	other = open ? "" : strcmp(g->black, userid) == 0 ? g->white : g->black;
+	if (!open && strcmp(other, userid) == 0)
+		other = "";	/* a board against oneself: nobody else to tell */
+	if (!open && !unanswered(g, userid))
+		return job_refuse(j, g, "board %ld cannot be declined: %s has played on it already (turn %d is next); "
+		    "to end it, send: resign %ld %s <password>", g->board, userid, g->rg.turn, g->board, userid);
+	snprintf(subject, sizeof subject, "Oust Board %ld %s", g->board, open ? "withdrawn" : "declined");
+	if (open) {
+		snprintf(news, sizeof news, "%s withdrew the open challenge of board %ld: the board is removed.", userid,
+		    g->board);
+	} else {
+		/* "hex side 7" is a name: never broken (reply.h) */
+		for (i = 0, game_dimensions(g, false, dims); dims[i] != '\0'; i++)
+			if (dims[i] == ' ')
+				dims[i] = REPLY_GLUE;
+		snprintf(news, sizeof news, "%s declined the challenge of %s on board %ld (%s, swap %s): the board is "
+		    "removed.", userid, other, g->board, dims, g->swap ? "on" : "off");
+	}
+	snprintf(how, sizeof how, "To start another game, send:\n\n    challenge <userid> <password> <opponent> "
+	    "[options]\n\nor, to anyone: challenge <userid> <password> *");
+	/* the decliner's words go to the other player, as a turn's comment does */
+	comment = command_comment(&j->cmd, j->in.body);
+	if (comment != NULL) {
+		mine = decline_comment(comment, userid, other, false);
+		theirs = decline_comment(comment, userid, other, true);
+	}
+	if (comment == NULL || mine == NULL || theirs == NULL) {
+		ps = job_no_memory(j);
+		goto out;
+	}
+	{
+		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "comment", mine }, { "how", how } };
+
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, vars, 4,
+		    &m[n]);
+		if (rs == REPLY_OK)
+			n++;
+		if (rs == REPLY_OK && other[0] != '\0' && !robot_is(other)) {
+			ss = store_user_find(j->st, other, &u);
+			if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+				ps = job_store_failure(j, ss, "cannot read the users file");
+				goto out;
+			}
+			if (ss == STORE_OK) {
+				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "comment", theirs },
+				    { "how", how } };
+
+				rs = reply_account(&j->rc, u.address, u.fullname, "decline", subject, ovars, 4, &m[n]);
+				if (rs == REPLY_OK)
+					n++;
+			}
+		}
+	}
+	if (rs != REPLY_OK) {
+		ps = job_reply_failure(j, rs);
+		goto out;
+	}
+	ps = job_commit_removal(j, m, n, &ok);
+	if (ps == PROCESS_OK && ok)
+		job_detail(j, "ok", open ? "board %ld: %s withdrew the open challenge; the board is removed" :
+		    "board %ld: %s declined the challenge; the board is removed", g->board, userid);
+out:
+	for (i = 0; i < 2; i++)
+		reply_mail_release(&m[i]);
+	free(comment);
+	free(mine);
+	free(theirs);
+	return ps;
+}
+
+#define OPEN_LIST_MAX 200	/* open challenges listed; more are counted */
+
+/* challenges: the open challenges of the server, the newest last; nothing changes. */
+enum process_status challenge_list_run(struct job *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct reply_mail m;
+	enum store_status ss;
+	enum reply_status rs;
+	enum process_status ps;
+	char *text, *list = NULL, count[24], when[REPLY_TIME_SIZE];
+	long *boards = NULL;
+	size_t nb = 0, i, len, n = 0;
+	struct game g;
+
+	ss = store_list_boards(j->st, &boards, &nb);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot list the boards");
+	for (i = 0; i < nb; i++) {
+		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: not listed */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] && game_is_open(&g) &&
+		    ++n <= OPEN_LIST_MAX) {
+			char dims[GAME_DIMENSIONS_SIZE];
+
+			strbuf_printf(&sb, "    %ld  %s%s%s  %s as %s, since %s\n", g.board,
+			    game_dimensions(&g, false, dims), g.swap ? "" : ", no swap", g.unrated ? ", unrated" : "",
+			    game_open_challenger(&g), strcmp(g.black, GAME_OPEN_SEAT) == 0 ? "White" : "Black",
+			    reply_time_str(g.created, when));
+		}
+		free(text);
+	}
+	free(boards);
+	if (n > OPEN_LIST_MAX)
+		strbuf_printf(&sb, "    ... and %zu more\n", n - OPEN_LIST_MAX);
+	if (n == 0)
+		strbuf_puts(&sb, "    none\n");
+	list = strbuf_finish(&sb);
+	if (list == NULL)
+		return job_no_memory(j);
+	snprintf(count, sizeof count, "%zu", n);
+	{
+		struct reply_var vars[] = { { "count", count }, { "challenges", list } };
+
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
+		    vars, 2, &m);
+	}
+	ps = job_send(j, rs, &m);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "%zu open challenge%s listed", n, n == 1 ? "" : "s");
+	free(list);
+	return ps;
+}

@@ -1,0 +1,246 @@
+/*
+ * forgot, reset: a forgotten password replaced by mail.
+ *
+ *   forgot <userid>
+ *       A one-time code (accounts.h) is mailed to the address the account
+ *       is registered to, never to the sender; the sender gets the same
+ *       answer whether or not the account exists, a code was made or the
+ *       account had its ACCOUNTS_CODES_PER_DAY codes of the day already.
+ *   reset <userid> <code> <new password>   (the code in cmd.password)
+ *       The code, checked through the password throttle (throttle.h), sets
+ *       the new password; the code is then used.  The confirmation goes to
+ *       the sender and to the registered address.
+ *
+ * Both write under accounts.lock with their mails in an account batch
+ * (outbox.h): the code mail goes out if and only if the code was written,
+ * the confirmation if and only if the new password was.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+#include "game/gamefile.h"
+#include "store/accounts.h"
+#include "store/throttle.h"
+
+/* The neutral answer to forgot, the same whatever became of it. */
+static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
+{
+	struct reply_var v[] = { { "userid", j->cmd.userid } };
+	char subject[200];
+	enum reply_status rs;
+
+	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
+	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, v, 1, m);
+	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
+}
+
+enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg)
+{
+	return accounts_code_add(j->st, arg);
+}
+
+enum process_status forgot_run(struct job *j)
+{
+	struct command *c = &j->cmd;
+	char code[ACCOUNTS_CODE_LEN + 1], expires[GAMEFILE_TIME_SIZE], subject[200];
+	struct reply_mail mails[2];
+	struct accounts_code rec;
+	struct store_user u;
+	enum reply_status rs;
+	enum store_status ss, wrote;
+	enum process_status ps;
+	int n = 0, i;
+
+	memset(mails, 0, sizeof mails);
+	memset(&rec, 0, sizeof rec);
+	code[0] = '\0';
+	ps = forgot_answer(j, &mails[n]);
+	if (ps != PROCESS_OK)
+		goto out;
+	n++;
+	ss = robot_is(c->userid) ? STORE_NOT_FOUND : store_user_find(j->st, c->userid, &u);
+	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+		ps = job_store_failure(j, ss, "cannot read the users file");
+		goto out;
+	}
+	if (ss == STORE_NOT_FOUND || u.hash[0] != '$') {
+		/* nobody to mail a code to (an admin's lock stands): the same answer */
+		ps = job_reply(j, &mails[0]);
+		if (ps == PROCESS_OK)
+			job_detail(j, "ok", "no code: %s", ss == STORE_NOT_FOUND ? "no such account" :
+			    "the account is locked");
+		goto out;
+	}
+	ss = accounts_code_new(j->st, code, rec.hash);
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, "cannot make a code");
+		goto out;
+	}
+	snprintf(rec.userid, sizeof rec.userid, "%s", u.userid);
+	rec.kind = ACCOUNTS_RESET;
+	rec.issued = (int64_t)j->now;
+	rec.tag = accounts_tag(&u);
+	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
+	{
+		struct reply_var v[] = { { "userid", u.userid }, { "code", code }, { "sender", j->in.from_addr },
+		    { "expires", expires } };
+
+		snprintf(subject, sizeof subject, "Oust password reset code for %s", u.userid);
+		rs = reply_account(&j->rc, u.address, u.fullname, "resetcode", subject, v, 4, &mails[n]);
+	}
+	if (rs != REPLY_OK) {
+		ps = job_reply_failure(j, rs);
+		goto out;
+	}
+	n++;
+	/* the owner writing from the registered address gets the code alone */
+	if (strcasecmp(u.address, j->in.from_addr) == 0) {
+		reply_mail_release(&mails[0]);
+		mails[0] = mails[1];
+		memset(&mails[1], 0, sizeof mails[1]);
+		n = 1;
+	}
+	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, forgot_write_code, &rec, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
+		/* the day's codes were sent, or the codes file is full: the sender hears what anyone hears */
+		if (wrote == STORE_TOO_BIG)
+			store_complain(j->st, "no reset code for %s: %s", u.userid, j->account_err);
+		for (i = 0; i < 2; i++)
+			reply_mail_release(&mails[i]);
+		ps = forgot_answer(j, &mails[0]);
+		if (ps == PROCESS_OK)
+			ps = job_reply(j, &mails[0]);
+		if (ps == PROCESS_OK)
+			job_detail(j, "refused", "no code: %s", j->account_err);
+	} else if (wrote != STORE_OK) {
+		ps = job_account_failure(j, wrote, "cannot record the code");
+	} else {
+		job_detail(j, "ok", "reset code for %s mailed to %s", u.userid, u.address);
+	}
+out:
+	explicit_bzero(code, sizeof code);
+	for (i = 0; i < 2; i++)
+		reply_mail_release(&mails[i]);
+	return ps;
+}
+
+/*
+ * Refuse a code that is not right (accounts_code_check): a wrong one, or
+ * one of another account, counts as a wrong password does.
+ */
+enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again)
+{
+	switch ((enum accounts_verdict)verdict) {
+	case ACCOUNTS_EXPIRED:
+		return job_refuse(j, NULL, "the code for %s has expired: a code is good for an hour; %s", u->userid, again);
+	/* a used or stale code is a wrong one for the throttle: every code checked is counted */
+	case ACCOUNTS_USED:
+		job_secret_verdict(j, u, false, "code");
+		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", j->pwmsg);
+		return job_refuse(j, NULL, "the code for %s was used already: a code is good once; %s", u->userid, again);
+	case ACCOUNTS_STALE:
+		job_secret_verdict(j, u, false, "code");
+		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", j->pwmsg);
+		return job_refuse(j, NULL, "the code for %s no longer holds: the account's password or address changed "
+		    "after it was sent; %s", u->userid, again);
+	case ACCOUNTS_OTHER:
+		job_secret_verdict(j, u, false, "code");
+		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", j->pwmsg);	/* locked out, by this failure or before */
+		return job_refuse(j, NULL, "that code was not sent for %s but for another account", u->userid);
+	default:
+		job_secret_verdict(j, u, false, "code");
+		return job_refuse(j, NULL, "%s", j->pwmsg);
+	}
+}
+
+static enum store_status write_reset(struct job *j, const char *token, const char *expect, const void *arg)
+{
+	return store_user_set_hash(j->st, j->cmd.userid, token, expect);
+}
+
+enum process_status forgot_reset_run(struct job *j)
+{
+	struct command *c = &j->cmd;
+	char hash[STORE_HASH_MAX + 1], subject[200], again[100];
+	struct reply_mail mails[2];
+	struct accounts_code rec;
+	struct store_user u;
+	enum accounts_verdict v;
+	enum reply_status rs;
+	enum store_status ss, wrote;
+	enum process_status ps;
+	int n = 0, i;
+	bool ok;
+
+	memset(mails, 0, sizeof mails);
+	snprintf(again, sizeof again, "send \"forgot %s\" for a new one", c->userid);
+	if (!store_password_ok(c->new_password))
+		return job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+	ps = job_find_account(j, c->userid, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	ss = accounts_code_check(j->st, ACCOUNTS_RESET, u.userid, c->password, accounts_tag(&u), (int64_t)j->now, &v,
+	    &rec);
+	if (ss == STORE_TEMPFAIL) {
+		ps = job_hash_failure(j, u.userid);
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, "cannot read the codes");
+		goto out;
+	}
+	/* a copy of the mail that used the code is known by its Message-ID (job_lock_accounts), never by the password */
+	if (v != ACCOUNTS_RIGHT) {
+		ps = forgot_refuse_code(j, &u, (int)v, again);
+		goto out;
+	}
+	snprintf(subject, sizeof subject, "Oust password %s reset", u.userid);
+	{
+		struct reply_var vars[] = { { "userid", u.userid }, { "sender", j->in.from_addr } };
+
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, vars, 2,
+		    &mails[n]);
+		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
+			rs = reply_account(&j->rc, u.address, u.fullname, "reset", subject, vars, 2, &mails[++n]);
+	}
+	if (rs != REPLY_OK) {
+		ps = job_reply_failure(j, rs);
+		goto out;
+	}
+	n++;
+	ss = store_password_hash(j->st, c->new_password, hash);
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, "cannot hash the password");
+		goto out;
+	}
+	ps = job_commit_account(j, u.userid, hash, u.hash, mails, n, write_reset, NULL, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_CHANGED)
+		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: the code is stale now, try later */
+	if (wrote != STORE_OK) {
+		ps = job_account_failure(j, wrote, "cannot set the password");
+		goto out;
+	}
+	job_detail(j, "ok", "password of %s reset by code", u.userid);
+	/* the code is stale now (the hash changed); marking it used makes the message say so */
+	if (accounts_code_use(j->st, rec.hash) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->st));
+	/* the owner proved to hold the registered mailbox: earlier guesses no longer count */
+	if (throttle_clear(j->st, &j->cfg, u.userid, j->now) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->st));
+out:
+	for (i = 0; i < 2; i++)
+		reply_mail_release(&mails[i]);
+	return ps;
+}

@@ -1,0 +1,293 @@
+/*
+ * queue: conditional turns (game.h's queue).  "queue <board> <userid>
+ * <password> <their turn> => <my turn>; ..." gives the answers to the
+ * opponent's next turn, while it is the opponent's turn; "queue <board>
+ * <userid> <password>" lists them, "... clear" drops them.  Each line is
+ * checked at once: their turn must be legal now, and the answer legal
+ * after it.  When the opponent plays (move.c), the first line whose turn
+ * is exactly the one played (the same placements in the same order, or
+ * the swap) is answered in the same delivery and the same commit; the rest
+ * of the queue is dropped.  A turn no line answers drops the whole queue,
+ * and an answer that has become illegal (a line can only be illegal if the
+ * position changed meanwhile, an undo say) is dropped; the owner is told
+ * either way, the opponent never learns what was queued.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/strbuf.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+
+/* "E5,F6" of n points of g into buf. */
+static const char *points_text(const struct game *g, const int *p, int n, char *buf, size_t size)
+{
+	size_t used = 0;
+	char name[4];
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used + 6 < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? "," : "",
+		    rules_point_name(&g->rg.board, p[i], name));
+	return buf;
+}
+
+/* Their turn of line l, "E5,F6" or "swap", into buf. */
+static const char *their_text(const struct game *g, const struct game_queue_line *l, char *buf, size_t size)
+{
+	if (l->swap) {
+		snprintf(buf, size, "swap");
+		return buf;
+	}
+	return points_text(g, l->their, l->ntheir, buf, size);
+}
+
+/*
+ * Check every line of q on g for owner: their turn legal now, the answer
+ * legal after it.  False with why.
+ */
+static bool check_lines(const struct game *g, const char *owner, const struct game_queue *q, char *why, size_t size)
+{
+	const char *opponent = game_player_to_move(g);
+	struct rules_game *rg = malloc(sizeof(*rg));
+	struct rules_turn_report rep;
+	enum rules_color mine = game_color_of(g, owner);
+	char a[400], b[300], c[300];
+	bool good = rg != NULL;
+	int k;
+
+	if (rg == NULL)
+		snprintf(why, size, "out of memory");
+	for (k = 0; good && k < q->n; k++) {
+		const struct game_queue_line *l = &q->line[k];
+
+		*rg = g->rg;
+		if (l->swap) {
+			if (!g->swap || !rules_game_can_swap(rg) || !rules_game_swap(rg)) {
+				snprintf(why, size, "line %d: %s cannot swap now", k + 1, opponent);
+				good = false;
+				break;
+			}
+			mine = RULES_OTHER(game_color_of(g, owner));
+		} else {
+			mine = game_color_of(g, owner);
+			if (rules_game_turn(rg, l->their, l->ntheir, &rep) != RULES_TURN_OK) {
+				snprintf(why, size, "line %d: %s cannot play %s: %s", k + 1, opponent,
+				    their_text(g, l, b, sizeof b), game_status_message(g, GAME_ILLEGAL_TURN, opponent,
+				    l->their, &rep, a, sizeof a));
+				good = false;
+				break;
+			}
+		}
+		if (rg->result != RULES_PLAYING) {
+			snprintf(why, size, "line %d: %s would end the game", k + 1, their_text(g, l, b, sizeof b));
+			good = false;
+		} else if (rg->to_move != mine) {
+			snprintf(why, size, "line %d: after %s you have no placement (you pass)", k + 1,
+			    their_text(g, l, b, sizeof b));
+			good = false;
+		} else if (rules_game_turn(rg, l->mine, l->nmine, &rep) != RULES_TURN_OK) {
+			snprintf(why, size, "line %d: your answer %s would be illegal after %s: %s", k + 1,
+			    points_text(g, l->mine, l->nmine, c, sizeof c), their_text(g, l, b, sizeof b),
+			    game_status_message(g, GAME_ILLEGAL_TURN, owner, l->mine, &rep, a, sizeof a));
+			good = false;
+		}
+	}
+	free(rg);
+	return good;
+}
+
+/* The queue of g, one line each "    1. if bob plays E5, you play F6", into sb. */
+static void list_text(struct strbuf *sb, const struct game *g, const struct game_queue *q, const char *opponent)
+{
+	char a[300], b[300];
+	int k;
+
+	for (k = 0; k < q->n; k++)
+		strbuf_printf(sb, "    %d. if %s %s%s, you play %s\n", k + 1, opponent, q->line[k].swap ? "swaps" :
+		    "plays ", q->line[k].swap ? "" : their_text(g, &q->line[k], a, sizeof a),
+		    points_text(g, q->line[k].mine, q->line[k].nmine, b, sizeof b));
+}
+
+/* The reply to the sender: what is queued now on g (state says how it came to be). */
+static enum process_status queue_reply(struct job *j, const struct game *g, const char *state, bool commit)
+{
+	const char *userid = j->user.userid;
+	const char *opponent = game_player_of(g, RULES_OTHER(game_color_of(g, userid)));
+	struct strbuf sb = STRBUF_INIT;
+	struct game_queue *q = NULL;
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	char board[24], subject[120], why[200], *list = NULL;
+	bool done;
+
+	memset(&m, 0, sizeof m);
+	q = malloc(sizeof(*q));
+	if (q == NULL)
+		return job_no_memory(j);
+	if (strcmp(g->queue_owner, userid) == 0 && game_queue_parse(g, g->queue, q, why, sizeof why))
+		list_text(&sb, g, q, opponent);
+	else
+		strbuf_puts(&sb, "    (nothing queued)\n");
+	free(q);
+	list = strbuf_finish(&sb);
+	if (list == NULL)
+		return job_no_memory(j);
+	snprintf(board, sizeof board, "%ld", g->board);
+	snprintf(subject, sizeof subject, "Oust Board %ld queue", g->board);
+	{
+		struct reply_var vars[] = { { "board", board }, { "userid", userid }, { "opponent", opponent },
+		    { "state", state }, { "list", list } };
+
+		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "queue", subject, vars, 5, &m);
+	}
+	free(list);
+	if (rs != REPLY_OK)
+		return job_reply_failure(j, rs);
+	if (commit) {
+		ps = job_commit_quiet(j, &m, 1, &done);
+		if (ps == PROCESS_OK && !done)
+			ps = PROCESS_OK;	/* a late wrong password: refused, nothing written */
+	} else {
+		ps = job_reply(j, &m);
+	}
+	reply_mail_release(&m);
+	return ps;
+}
+
+enum process_status queue_run(struct job *j)
+{
+	const char *userid = j->user.userid, *text = j->cmd.text, *to_move;
+	struct game *g = &j->game;
+	struct game_queue *q = NULL;
+	enum process_status ps;
+	char why[JOB_MESSAGE_MAX], canon[GAME_QUEUE_MAX + 1], state[200];
+
+	while (*text == ' ' || *text == '\t')
+		text++;
+	if (game_over(g))
+		return job_refuse(j, g, "board %ld is over: nothing to queue", g->board);
+	if (game_color_of(g, userid) == RULES_EMPTY)
+		return job_refuse(j, g, "%s is not playing on board %ld", userid, g->board);
+	if (robot_is(g->black) || robot_is(g->white))
+		return job_refuse(j, g, "%s answers at once on board %ld: there is no turn to queue an answer to",
+		    ROBOT_USERID, g->board);
+	to_move = game_player_to_move(g);
+	if (*text == '\0') {
+		snprintf(state, sizeof state, strcmp(g->queue_owner, userid) == 0 ? "your queue answers %s's turn %d:" :
+		    "you have nothing queued (it is %s's turn %d):", to_move, g->rg.turn);
+		ps = queue_reply(j, g, state, false);
+		/* refused instead when the password check, settled by job_reply, said no */
+		if (ps == PROCESS_OK && (j->outcome == NULL || strcmp(j->outcome, "refused") != 0))
+			job_detail(j, "ok", "queue of %s on board %ld shown", userid, g->board);
+		return ps;
+	}
+	if (strcasecmp(text, "clear") == 0) {
+		if (strcmp(g->queue_owner, userid) != 0)
+			return job_refuse(j, g, "you have nothing queued on board %ld", g->board);
+		game_queue_clear(g);
+		snprintf(state, sizeof state, "your queue is cleared: %s's turn %d will be answered by you, by mail.",
+		    to_move, g->rg.turn);
+		ps = queue_reply(j, g, state, true);
+		if (ps == PROCESS_OK && j->committed)
+			job_detail(j, "ok", "queue of %s on board %ld cleared", userid, g->board);
+		return ps;
+	}
+	if (strcmp(to_move, userid) == 0)
+		return job_refuse(j, g, "it is your turn on board %ld: a queue answers %s's next turn; play yours with "
+		    "move", g->board, game_player_of(g, RULES_OTHER(game_color_of(g, userid))));
+	q = malloc(sizeof(*q));
+	if (q == NULL)
+		return job_no_memory(j);
+	if (!game_queue_parse(g, text, q, why, sizeof why) || !check_lines(g, userid, q, why, sizeof why) ||
+	    !game_queue_format(g, q, canon, sizeof canon)) {
+		if (why[0] == '\0' || strlen(canon) >= GAME_QUEUE_MAX)
+			snprintf(why, sizeof why, "the queue is longer than %d characters", GAME_QUEUE_MAX);
+		free(q);
+		return job_refuse(j, g, "queue: %s", why);
+	}
+	snprintf(g->queue_owner, sizeof g->queue_owner, "%s", userid);
+	snprintf(g->queue, sizeof g->queue, "%s", canon);
+	snprintf(state, sizeof state, "your queue answers %s's turn %d (%d line%s; a new queue replaces it):",
+	    to_move, g->rg.turn, q->n, q->n == 1 ? "" : "s");
+	ps = queue_reply(j, g, state, true);
+	if (ps == PROCESS_OK && j->committed)
+		job_detail(j, "ok", "queue of %s on board %ld: %d line%s", userid, g->board, q->n, q->n == 1 ? "" : "s");
+	free(q);
+	return ps;
+}
+
+enum process_status queue_after_turn(struct job *j, struct game *g, int first, struct reply_event *then,
+    char *note, size_t size, bool *played)
+{
+	char owner[GAME_NAME_SIZE], a[300], b[300], msg[400];
+	const struct game_turn *t = &g->turns[first - 1];
+	struct rules_turn_report rep;
+	struct game_queue *q;
+	enum game_status gs;
+	int k;
+
+	*played = false;
+	note[0] = '\0';
+	if (g->queue_owner[0] == '\0')
+		return PROCESS_OK;
+	snprintf(owner, sizeof owner, "%s", g->queue_owner);
+	q = malloc(sizeof(*q));
+	if (q == NULL)
+		return job_no_memory(j);
+	if (!game_queue_parse(g, g->queue, q, msg, sizeof msg))
+		q->n = 0;
+	game_queue_clear(g);	/* answered or dropped: a queue serves one turn */
+	if (game_over(g)) {
+		free(q);
+		return PROCESS_OK;
+	}
+	for (k = 0; k < q->n && !game_queue_matches(g, &q->line[k], t); k++)
+		;
+	if (k == q->n) {
+		snprintf(note, size, "Your queue of %d line%s on board %ld did not answer %s's turn %d, so it was dropped: "
+		    "it is your turn, by mail.", q->n, q->n == 1 ? "" : "s", g->board, t->player, t->number);
+		free(q);
+		return PROCESS_OK;
+	}
+	if (strcmp(game_player_to_move(g), owner) != 0) {
+		snprintf(note, size, "Your queued answer %s to %s (line %d) was dropped: after it you had no "
+		    "placement and passed.", points_text(g, q->line[k].mine, q->line[k].nmine, a, sizeof a),
+		    their_text(g, &q->line[k], b, sizeof b), k + 1);
+		free(q);
+		return PROCESS_OK;
+	}
+	memset(&rep, 0, sizeof rep);
+	gs = game_move(g, owner, q->line[k].mine, q->line[k].nmine, (int64_t)j->now, &rep);
+	if (gs == GAME_NO_MEMORY) {
+		free(q);
+		return job_no_memory(j);
+	}
+	if (gs != GAME_OK) {
+		snprintf(note, size, "Your queued answer %s to %s (line %d) has become illegal (%s) and was dropped: "
+		    "it is your turn, by mail.", points_text(g, q->line[k].mine, q->line[k].nmine, a, sizeof a),
+		    their_text(g, &q->line[k], b, sizeof b), k + 1, game_status_message(g, gs, owner,
+		    q->line[k].mine, &rep, msg, sizeof msg));
+		free(q);
+		return PROCESS_OK;
+	}
+	memset(then, 0, sizeof *then);
+	then->what = REPLY_MOVE;
+	then->actor = g->turns[g->nturns - 1 - rep.npasses].player;
+	then->first = g->nturns - rep.npasses;
+	then->captured = rep.captured;
+	then->dead_end = rep.dead_end;
+	then->queued = true;
+	then->comment = "";
+	if (q->n > 1)
+		snprintf(note, size, "Your queue's line %d answered; the other %d line%s dropped.", k + 1, q->n - 1,
+		    q->n == 2 ? " was" : "s were");
+	*played = true;
+	free(q);
+	return PROCESS_OK;
+}

@@ -1,0 +1,318 @@
+/*
+ * register, and the confirm that makes its account.
+ *
+ *   register <userid> <password> [full name]
+ *       No account yet: a pending registration (store/pending.h), counted
+ *       against the registration caps, and one one-time code mailed to the
+ *       address the mail came from.  Nothing else ever goes to that
+ *       address until it confirms, so a forged From cannot make the server
+ *       mail anyone but the code.  A second register from an address whose
+ *       registration still waits mails nothing within PENDING_RESEND of the
+ *       last code (the reply says when it went); after that it mails a new
+ *       code (the registration's user id, password and name those of the
+ *       new mail).
+ *   confirm <userid> <code>, confirm <code>, or the code alone in a reply
+ *       From the registered address only: the code checked under the
+ *       password throttle (throttle.h), the account written, the welcome
+ *       mailed.  Unconfirmed, the registration lapses PENDING_LIFE after the
+ *       register and its user id is free again.
+ *
+ * Both commit with job_commit_account() under accounts.lock: the code mail
+ * goes out if and only if the pending file has the code (token: its hash),
+ * the welcome if and only if the users file has the account (token: the
+ * password hash).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/mailaddr.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+#include "store/accounts.h"
+#include "store/pending.h"
+#include "store/throttle.h"
+
+static enum store_status write_pending(struct job *j, const char *token, const char *expect, const void *arg)
+{
+	struct store_register_caps caps;
+
+	caps.per_hour = j->cfg.max_registrations_per_hour;
+	caps.per_domain = j->cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->now;
+	/* expect is non-NULL for a code sent again: counted once, at the first register */
+	return pending_put(j->st, arg, expect == NULL ? &caps : NULL);
+}
+
+static uint64_t mail_stamp(const struct job *j)
+{
+	const char *id = j->in.message_id != NULL ? j->in.message_id : "";
+
+	return id[0] != '\0' ? store_text_hash(id, strlen(id)) : 0;
+}
+
+/* The refusal of a register while the address's registration waits: when its code went, when the next may. */
+static enum process_status refuse_waiting(struct job *j, const struct pending *p)
+{
+	char sent[REPLY_TIME_SIZE], next[REPLY_TIME_SIZE];
+
+	reply_time_str(p->sent, sent);
+	reply_time_str(p->sent + PENDING_RESEND, next);
+	return job_refuse(j, NULL, "a registration from %s waits for its confirm: the code for %s was mailed to "
+	    "this address at %s; send \"confirm %s <code>\" from here, or reply to that mail with the code. "
+	    "No other code is sent before %s", p->address, p->userid, sent, p->userid, next);
+}
+
+enum process_status register_run(struct job *j)
+{
+	struct command *c = &j->cmd;
+	char code[ACCOUNTS_CODE_LEN + 1], expires[REPLY_TIME_SIZE], subject[200];
+	struct pending rec, old;
+	struct store_user u;
+	struct reply_mail m;
+	enum reply_status rs;
+	enum store_status ss, wrote;
+	enum process_status ps;
+	bool again = false;
+	const char *why;
+	size_t i;
+
+	memset(&m, 0, sizeof m);
+	memset(&rec, 0, sizeof rec);
+	code[0] = '\0';
+	if (!mailaddr_deliverable(j->in.from_addr, &why))
+		return job_refuse(j, NULL, "your address %s %s, so the server cannot deliver the game's mail to it: "
+		    "register from another address", j->in.from_addr, why);
+	if (robot_is(c->userid))
+		return job_refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
+	for (i = 0; c->userid[i] != '\0' && i < IDENT_USERID_MAX; i++)
+		rec.userid[i] = (char)tolower((unsigned char)c->userid[i]);
+	rec.userid[i] = '\0';
+	rec.stamp = mail_stamp(j);
+	ss = pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &old);
+	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+		ps = job_store_failure(j, ss, "cannot read the pending registrations");
+		goto out;
+	}
+	if (ss == STORE_OK && old.stamp == rec.stamp && rec.stamp != 0) {
+		/* the code of this very mail was recorded: a copy of it, its reply released by recovery */
+		ps = job_account_copy(j, "register");
+		goto out;
+	}
+	ss = store_user_find(j->st, c->userid, &u);
+	if (ss == STORE_OK) {
+		ps = job_refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+		goto out;
+	}
+	if (ss != STORE_NOT_FOUND) {
+		ps = job_store_failure(j, ss, "cannot read the users file");
+		goto out;
+	}
+	if (pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &old) == STORE_OK && !old.done &&
+	    store_user_find(j->st, old.userid, &u) == STORE_NOT_FOUND) {
+		/* a registration of this address waits: one code an hour at most */
+		if ((int64_t)j->now < old.sent + PENDING_RESEND) {
+			ps = refuse_waiting(j, &old);
+			goto out;
+		}
+		again = true;
+		rec.issued = old.issued;
+	} else {
+		rec.issued = (int64_t)j->now;
+	}
+	if (!store_password_ok(c->password)) {
+		ps = job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
+		    STORE_PASSWORD_MAX);
+		goto out;
+	}
+	rec.sent = (int64_t)j->now;
+	snprintf(rec.address, sizeof rec.address, "%s", j->in.from_addr);
+	snprintf(rec.fullname, sizeof rec.fullname, "%s", c->fullname);
+	ss = store_password_hash(j->st, c->password, rec.pwhash);
+	if (ss == STORE_OK)
+		ss = accounts_code_new(j->st, code, rec.codehash);
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, "cannot make the code");
+		goto out;
+	}
+	reply_time_str(rec.issued + PENDING_LIFE, expires);
+	{
+		struct reply_var v[] = { { "userid", rec.userid }, { "code", code },
+		    { "registered_address", rec.address }, { "expires", expires } };
+
+		snprintf(subject, sizeof subject, "Oust registration code for %s", rec.userid);
+		rs = reply_account(&j->rc, rec.address, c->fullname, "registercode", subject, v, 4, &m);
+	}
+	if (rs != REPLY_OK) {
+		ps = job_reply_failure(j, rs);
+		goto out;
+	}
+	/* the code mail is queued if and only if the registration is written */
+	ps = job_commit_account(j, rec.userid, rec.codehash, again ? old.codehash : NULL, &m, 1, write_pending, &rec,
+	    &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_USER_EXISTS)
+		ps = job_refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
+	else if (wrote == STORE_RESERVED)
+		ps = job_refuse(j, NULL, "the user id %s belonged to an account that was closed, and is kept for its "
+		    "games: choose another", c->userid);
+	else if (wrote == STORE_LIMIT)
+		ps = job_refuse(j, NULL, "no new account now: %s; try again in an hour", j->account_err);
+	else if (wrote == STORE_TOO_BIG)
+		ps = job_refuse(j, NULL, "the server takes no new accounts now: too many registrations wait for "
+		    "their confirm; try again tomorrow");
+	else if (wrote != STORE_OK)
+		ps = job_account_failure(j, wrote, "cannot record the registration");
+	else
+		job_detail(j, "ok", "registration of %s pending, code mailed to <%s>", rec.userid, rec.address);
+out:
+	explicit_bzero(code, sizeof code);
+	reply_mail_release(&m);
+	return ps;
+}
+
+static enum store_status write_account(struct job *j, const char *token, const char *expect, const void *arg)
+{
+	const struct pending *p = arg;
+
+	/* counted against the caps at the register already */
+	return store_user_register_hashed(j->st, p->userid, p->address, p->pwhash, p->fullname, NULL);
+}
+
+/* The code given for p, under the throttle; false after a refusal (then *ps). */
+static bool code_right(struct job *j, const struct pending *p, const char *code, enum process_status *ps)
+{
+	struct throttle_state ts;
+	char until[REPLY_TIME_SIZE];
+	enum store_status ss;
+	bool failed = false, right;
+
+	ss = throttle_check(j->st, &j->cfg, p->userid, j->now, &ts);
+	if (ss != STORE_OK) {
+		*ps = job_store_failure(j, ss, "cannot read the password throttle");
+		return false;
+	}
+	if (ts.until == 0) {
+		right = accounts_code_is(code, p->codehash, &failed);
+		if (failed) {
+			*ps = job_hash_failure(j, p->userid);
+			return false;
+		}
+		if (right)
+			return true;
+		/* counted as a wrong password; nobody told: the address has not confirmed it wants mail */
+		ss = throttle_fail(j->st, &j->cfg, p->userid, j->in.from_addr, j->now, &ts);
+		if (ss != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record a wrong code: %s\n", store_error(j->st));
+		if (ss != STORE_OK || ts.until == 0) {
+			*ps = job_refuse(j, NULL, "wrong code for %s: send the code mailed for it", p->userid);
+			return false;
+		}
+	}
+	reply_time_str((int64_t)ts.until, until);
+	*ps = job_refuse(j, NULL, "codes for %s are refused until %s, after %lu wrong ones within an hour: try "
+	    "again then", p->userid, until, j->cfg.max_password_failures);
+	return false;
+}
+
+/* Confirm the registration p with code. */
+static enum process_status confirm(struct job *j, const struct pending *p, const char *code)
+{
+	struct reply_mail m;
+	enum reply_status rs;
+	enum store_status wrote;
+	enum process_status ps;
+
+	memset(&m, 0, sizeof m);
+	if (strcasecmp(j->in.from_addr, p->address) != 0)
+		/* the code proves the mailbox only when it comes back from there */
+		return job_refuse(j, NULL, "confirm %s must come from the address that registered it, not from %s",
+		    p->userid, j->in.from_addr);
+	if (!code_right(j, p, code, &ps))
+		return ps;
+	rs = reply_registered(&j->rc, p->address, p->fullname, p->userid, p->fullname, p->address, &m);
+	if (rs != REPLY_OK)
+		return job_reply_failure(j, rs);
+	ps = job_commit_account(j, p->userid, p->pwhash, NULL, &m, 1, write_account, p, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_USER_EXISTS)
+		ps = job_refuse(j, NULL, "the user id %s was taken meanwhile: register another", p->userid);
+	else if (wrote == STORE_RESERVED)
+		ps = job_refuse(j, NULL, "the user id %s is kept for a closed account: register another", p->userid);
+	else if (wrote == STORE_TOO_BIG)
+		ps = job_refuse(j, NULL, "the server takes no new accounts: its users file is full; "
+		    "ask the server's admin");
+	else if (wrote != STORE_OK)
+		ps = job_account_failure(j, wrote, "cannot add the user");
+	else
+		job_detail(j, "ok", "registered %s <%s>", p->userid, p->address);
+	/* after the commit point: failing, the line stays open, the account telling it confirmed */
+	if (wrote == STORE_OK && pending_done(j->st, p->userid, p->codehash, (int64_t)j->now) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the registration of %s done: %s\n", p->userid,
+		    store_error(j->st));
+out:
+	reply_mail_release(&m);
+	return ps;
+}
+
+enum process_status register_confirm_pending(struct job *j, bool *handled)
+{
+	struct command *c = &j->cmd;
+	struct store_user u;
+	struct pending p;
+	enum store_status ss, us;
+	bool failed = false;
+
+	*handled = false;
+	ss = pending_find(j->st, c->userid, (int64_t)j->now, &p);
+	if (ss == STORE_NOT_FOUND)
+		return PROCESS_OK;
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the pending registrations");
+	us = store_user_find(j->st, p.userid, &u);
+	if (us == STORE_OK) {
+		/* confirmed already: by a copy of this mail (its welcome released by recovery), or an account of its own */
+		if (strcmp(u.hash, p.pwhash) != 0 || strcasecmp(u.address, p.address) != 0 ||
+		    strcasecmp(j->in.from_addr, p.address) != 0 || !accounts_code_is(c->password, p.codehash, &failed))
+			return PROCESS_OK;
+		*handled = true;
+		return job_account_copy(j, "confirm");
+	}
+	if (us != STORE_NOT_FOUND)
+		return job_store_failure(j, us, "cannot read the users file");
+	if (p.done)
+		return PROCESS_OK;	/* confirmed, and the account gone since */
+	*handled = true;
+	return confirm(j, &p, c->password);
+}
+
+/* confirm <code>: the registration of the sender's address. */
+enum process_status register_confirm_run(struct job *j)
+{
+	struct store_user u;
+	struct pending p;
+	enum store_status ss;
+	bool handled;
+
+	ss = pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &p);
+	if (ss == STORE_NOT_FOUND)
+		return job_refuse(j, NULL, "no registration from %s waits for a confirm: register first with "
+		    "register <userid> <password> [full name]; an address change is confirmed with "
+		    "confirm <userid> <code>", j->in.from_addr);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the pending registrations");
+	snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", p.userid);
+	if (p.done || store_user_find(j->st, p.userid, &u) == STORE_OK) {
+		enum process_status ps = register_confirm_pending(j, &handled);
+
+		if (ps != PROCESS_OK || handled)
+			return ps;
+		return job_refuse(j, NULL, "the account %s is made already: no registration from %s waits for a "
+		    "confirm", p.userid, j->in.from_addr);
+	}
+	return confirm(j, &p, j->cmd.password);
+}

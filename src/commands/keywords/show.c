@@ -1,0 +1,60 @@
+/*
+ * show: the mail commands that read a board and change nothing, show (the
+ * board now, or after a turn) and history.  The pipeline has read the
+ * board (MAILCMD_BOARD) into j->game, without its lock: game files are
+ * replaced whole, never rewritten in place.
+ */
+#include <stdio.h>
+
+#include "commands/pipeline/boardmail.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "game/board.h"
+
+enum process_status show_run(struct job *j)
+{
+	const struct game *g = &j->game;
+	int upto = j->cmd.turn;
+	char drawing[BOARD_TEXT_MAX];
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	enum game_status gs;
+	struct game_replay r;
+	enum store_status ss;
+
+	if (upto > g->nturns)
+		return job_refuse(j, g, "board %ld has no turn #%d yet: %d turn%s played so far", g->board, upto,
+		    g->nturns, g->nturns == 1 ? "" : "s");
+	if (upto > 0) {
+		gs = board_render_turn(g, upto, drawing);
+		if (gs != GAME_OK) {
+			game_replay(g, upto, &r);
+			return job_refuse(j, g, "the history of board %ld cannot be replayed (%s)", g->board,
+			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
+		}
+	}
+	ss = boardmail_set_away(j->st, &j->rc, g);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the vacations");
+	rs = reply_show(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
+	ps = job_send(j, rs, &m);
+	if (ps == PROCESS_OK && upto > 0)
+		job_detail(j, "ok", "shown after turn %d", upto);
+	else if (ps == PROCESS_OK)
+		job_detail(j, "ok", "shown");
+	return ps;
+}
+
+enum process_status show_history_run(struct job *j)
+{
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+
+	rs = reply_history(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
+	ps = job_send(j, rs, &m);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "history of %d turns", j->game.nturns);
+	return ps;
+}

@@ -1,0 +1,273 @@
+/* alert: the admin told by mail when a mail cannot be answered (alert.h). */
+#include "commands/pipeline/alert.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "game/gamefile.h"
+#include "outbox/transport.h"
+
+#define ALERT_STAMP_MAX 8192	/* bytes of the stamp file read */
+#define ALERT_CAUSE_MAX 1000	/* bytes of the cause put in the mail */
+
+const char *alert_status_str(enum alert_status s)
+{
+	switch (s) {
+	case ALERT_SENT:
+		return "admin told by mail";
+	case ALERT_QUIET:
+		return "admin already told within the hour";
+	case ALERT_NO_ADDRESS:
+		return "no admin_address to tell";
+	case ALERT_FAILED:
+		return "the mail to the admin could not be sent";
+	}
+	return "unknown";
+}
+
+void alert_key(const char *prefix, const char *text, char key[ALERT_KEY_MAX + 1])
+{
+	/* FNV-1a: a name for the text, not a secret */
+	unsigned long long h = 1469598103934665603ULL;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p != '\0'; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	snprintf(key, ALERT_KEY_MAX + 1, "%.40s-%016llx", prefix, h);
+}
+
+/*
+ * The stamp file, locked: <home>/alerts, else /tmp/oustpbm-alerts.<uid>
+ * (never a link, never another user's).  -1 if neither can be used.
+ */
+static int stamp_open(const char *home)
+{
+	char path[CONFIG_PATH_MAX + 64];
+	struct stat sb;
+	int fd, i;
+
+	for (i = 0; i < 2; i++) {
+		if (i == 0)
+			snprintf(path, sizeof path, "%s/%s", home, ALERT_FILE);
+		else
+			snprintf(path, sizeof path, "/tmp/oustpbm-alerts.%lu", (unsigned long)geteuid());
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_uid != geteuid() || flock(fd, LOCK_EX) != 0) {
+			close(fd);
+			continue;
+		}
+		return fd;
+	}
+	return -1;
+}
+
+/* The stamp file's text (at most ALERT_STAMP_MAX bytes) into buf. */
+static size_t stamp_read(int fd, char *buf, size_t size)
+{
+	ssize_t r;
+	size_t have = 0;
+
+	while (have + 1 < size && (r = pread(fd, buf + have, size - 1 - have, (off_t)have)) > 0)
+		have += (size_t)r;
+	buf[have] = '\0';
+	return have;
+}
+
+/* True if key was told after since, by the stamp text. */
+static bool stamp_told(const char *text, const char *key, time_t since)
+{
+	const char *line = text;
+	long long t;
+	int pos;
+
+	while (*line != '\0') {
+		if (sscanf(line, "%lld %n", &t, &pos) == 1 && t > (long long)since &&
+		    strncmp(line + pos, key, strlen(key)) == 0 &&
+		    (line[pos + (int)strlen(key)] == '\n' || line[pos + (int)strlen(key)] == '\0'))
+			return true;
+		line = strchr(line, '\n');
+		if (line == NULL)
+			break;
+		line++;
+	}
+	return false;
+}
+
+/* The stamp text again: key told at now, the causes of the last day kept, the others dropped. */
+static void stamp_write(int fd, const char *text, const char *key, time_t now)
+{
+	char out[ALERT_STAMP_MAX + 128];
+	const char *line = text, *nl;
+	size_t n = 0;
+	long long t;
+	int pos, w;
+
+	while (*line != '\0') {
+		nl = strchr(line, '\n');
+		if (sscanf(line, "%lld %n", &t, &pos) == 1 && t > (long long)now - 24 * ALERT_INTERVAL &&
+		    !(strncmp(line + pos, key, strlen(key)) == 0 &&
+			(line[pos + (int)strlen(key)] == '\n' || line[pos + (int)strlen(key)] == '\0'))) {
+			size_t len = nl != NULL ? (size_t)(nl - line) : strlen(line);
+
+			if (n + len + 1 + ALERT_KEY_MAX + 24 < ALERT_STAMP_MAX) {
+				memcpy(out + n, line, len);
+				n += len;
+				out[n++] = '\n';
+			}
+		}
+		if (nl == NULL)
+			break;
+		line = nl + 1;
+	}
+	w = snprintf(out + n, sizeof out - n, "%lld %s\n", (long long)now, key);
+	if (w > 0)
+		n += (size_t)w;
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, out, n, 0) == (ssize_t)n)
+		(void)fsync(fd);
+}
+
+/* The alert mail (RFC 5322), NUL-terminated; NULL when out of memory.  Caller frees. */
+static char *compose(const struct config *cfg, const char *home, const char *cause, time_t now, size_t *len)
+{
+	/* RFC 5322 3.3, in English whatever the locale */
+	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
+		"Oct", "Nov", "Dec" };
+	char date[64], *text = NULL;
+	const char *at = strrchr(cfg->from_address, '@');
+	struct tm tm;
+	FILE *f;
+
+	if (gmtime_r(&now, &tm) == NULL)
+		return NULL;
+	snprintf(date, sizeof date, "%s, %02d %s %04d %02d:%02d:%02d +0000", days[tm.tm_wday], tm.tm_mday,
+	    months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	f = open_memstream(&text, len);
+	if (f == NULL)
+		return NULL;
+	/* the Message-ID has the server's own shape: if it ever comes back, it is dropped as a loop */
+	fprintf(f, "From: %s <%s>\r\nTo: %s\r\nSubject: %s: mail kept unanswered: %.200s\r\nDate: %s\r\n"
+	    "Message-ID: <oust.%lld.%lx.alert@%s>\r\nAuto-Submitted: auto-generated\r\nMIME-Version: 1.0\r\n"
+	    "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
+	    cfg->server_name, cfg->from_address, cfg->admin_address, cfg->server_name, cause, date,
+	    (long long)now, (unsigned long)getpid(), at != NULL ? at + 1 : "localhost");
+	fprintf(f, "The oustpbm server of %s cannot answer mail:\r\n\r\n    %.*s\r\n\r\n"
+	    "No mail is lost: oustpbm exits 75 (EX_TEMPFAIL), so the mail system keeps\r\n"
+	    "each mail in its queue and delivers it again later.  Once the cause is\r\n"
+	    "fixed, the mails are answered at the mail system's next try (on Postfix,\r\n"
+	    "`postqueue -f` as root tries at once).  The log, %s/log, says more.\r\n\r\n"
+	    "This is said at most once an hour for each cause.\r\n",
+	    home, ALERT_CAUSE_MAX, cause, home);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* Send the mail through the configured transport; false with why. */
+static bool send_mail(const struct config *cfg, struct store *st, const char *msg, size_t len, time_t now,
+    char *why, size_t whylen)
+{
+	const struct transport_ops *ops = transport_find(cfg->transport);
+	struct transport_envelope env;
+	enum transport_result r;
+	char id[80];
+	void *ctx = NULL;
+
+	if (ops == NULL) {
+		snprintf(why, whylen, "no transport '%s'", cfg->transport);
+		return false;
+	}
+	if (st == NULL && strcmp(ops->name, "smtp") != 0) {
+		snprintf(why, whylen, "the %s transport needs the home", ops->name);
+		return false;
+	}
+	if (st == NULL && cfg->smtp_password_file[0] != '\0') {
+		snprintf(why, whylen, "smtp_password_file is read from the home");
+		return false;
+	}
+	snprintf(id, sizeof id, "%lld.alert.P%lu", (long long)now, (unsigned long)getpid());
+	env.id = id;
+	env.from = cfg->envelope_from[0] != '\0' ? cfg->envelope_from : cfg->from_address;
+	env.rcpt = cfg->admin_address;
+	r = ops->open(st, cfg, &ctx, why, whylen);
+	if (r != TRANSPORT_OK)
+		return false;
+	r = ops->deliver(ctx, &env, msg, len, why, whylen);
+	if (r == TRANSPORT_OK && ops->finish != NULL)
+		r = ops->finish(ctx, why, whylen);
+	ops->close(ctx);
+	return r == TRANSPORT_OK;
+}
+
+enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, const char *key,
+    const char *cause)
+{
+	static struct config salvaged;	/* large: not on the stack */
+	char stamp[ALERT_STAMP_MAX], why[TRANSPORT_WHY_MAX], *msg = NULL, *nl;
+	enum alert_status as;
+	size_t len = 0;
+	time_t now;
+	int fd = -1;
+
+	if (cfg == NULL) {
+		(void)config_salvage(&salvaged, home);
+		cfg = &salvaged;
+	}
+	now = config_now(cfg);
+	if (cfg->admin_address[0] == '\0') {
+		as = ALERT_NO_ADDRESS;
+		fprintf(stderr, "oustpbm: the mail is kept by the mail system (exit 75); set admin_address in %s to "
+		    "be told by mail\n", CONFIG_FILE);
+		goto out;
+	}
+	fd = stamp_open(home);
+	stamp[0] = '\0';
+	if (fd >= 0)
+		(void)stamp_read(fd, stamp, sizeof stamp);
+	if (fd >= 0 && stamp_told(stamp, key, now - ALERT_INTERVAL)) {
+		as = ALERT_QUIET;
+		goto out;
+	}
+	msg = compose(cfg, home, cause, now, &len);
+	if (msg == NULL) {
+		snprintf(why, sizeof why, "out of memory");
+		as = ALERT_FAILED;
+	} else if (!send_mail(cfg, st, msg, len, now, why, sizeof why)) {
+		as = ALERT_FAILED;
+	} else {
+		as = ALERT_SENT;
+		if (fd >= 0)
+			stamp_write(fd, stamp, key, now);
+	}
+	if (as == ALERT_FAILED) {
+		nl = strchr(why, '\n');
+		if (nl != NULL)
+			*nl = '\0';
+		fprintf(stderr, "oustpbm: cannot tell %s: %s\n", cfg->admin_address, why);
+	}
+out:
+	if (st != NULL) {
+		char t[GAMEFILE_TIME_SIZE];
+
+		gamefile_time_str((int64_t)now, t);
+		store_log(st, "%s alert %s: %s%s%s", t, key, alert_status_str(as),
+		    as == ALERT_SENT || as == ALERT_QUIET ? " " : "", as == ALERT_SENT || as == ALERT_QUIET ?
+		    cfg->admin_address : "");
+	}
+	if (fd >= 0)
+		close(fd);
+	free(msg);
+	return as;
+}

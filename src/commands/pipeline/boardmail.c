@@ -1,0 +1,124 @@
+/* boardmail: the mails of one change of a board.  See boardmail.h. */
+#include "commands/pipeline/boardmail.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/pipeline/replytoken.h"
+#include "store/tokens.h"
+#include "store/vacations.h"
+
+const char *boardmail_status_str(enum boardmail_status s)
+{
+	switch (s) {
+	case BOARDMAIL_OK:
+		return "ok";
+	case BOARDMAIL_STORE:
+		return "cannot read who gets the board's mail";
+	case BOARDMAIL_REPLY:
+		return "cannot make the board's mail";
+	}
+	return "unknown boardmail status";
+}
+
+enum reply_role boardmail_role(enum audience_via via)
+{
+	switch (via) {
+	case AUDIENCE_OBSERVER:
+		return REPLY_ROLE_OBSERVER;
+	case AUDIENCE_NOTIFY:
+		return REPLY_ROLE_NOTIFY;
+	case AUDIENCE_WATCH_ALL:
+		return REPLY_ROLE_WATCH_ALL;
+	case AUDIENCE_WATCH_RESULTS:
+		return REPLY_ROLE_WATCH_RESULTS;
+	case AUDIENCE_PLAYER:
+		break;
+	}
+	return REPLY_ROLE_PLAYER;
+}
+
+enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, const struct game *g)
+{
+	const char *who = game_over(g) || game_is_open(g) ? NULL : game_player_to_move(g);
+	struct vacation v;
+	enum store_status ss;
+
+	reply_set_away(rc, NULL);
+	if (who == NULL)
+		return STORE_OK;
+	ss = vacations_find(st, who, &v);
+	if (ss == STORE_OK)
+		reply_set_away(rc, &v);
+	return ss == STORE_NOT_FOUND ? STORE_OK : ss;
+}
+
+enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, const struct game *g,
+    const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
+    enum reply_status *rs)
+{
+	struct audience_member *who = NULL;
+	enum boardmail_status result = BOARDMAIL_OK;
+	struct reply_player p;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	size_t count = 0, i;
+
+	*mails = NULL;
+	*n = 0;
+	*ss = boardmail_set_away(st, rc, g);
+	if (*ss != STORE_OK)
+		return BOARDMAIL_STORE;
+	*ss = audience_of_board(st, g, game_over(g), &who, &count);
+	if (*ss != STORE_OK)
+		return BOARDMAIL_STORE;
+	*rs = REPLY_OK;
+	if (count > 0) {
+		*mails = calloc(count, sizeof **mails);
+		if (*mails == NULL) {
+			*rs = REPLY_NOMEM;
+			result = BOARDMAIL_REPLY;
+			goto out;
+		}
+	}
+	for (i = 0; i < count; i++) {
+		if (except != NULL && strcasecmp(who[i].user.userid, except) == 0)
+			continue;
+		p.userid = who[i].user.userid;
+		p.address = who[i].user.address;
+		p.fullname = who[i].user.fullname;
+		p.role = boardmail_role(who[i].via);
+		p.token = NULL;
+		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
+			/* without its token (a file that cannot be read), the mail still goes: a password plays */
+			if (replytoken_of(st, g->board, &who[i].user, token, err) != STORE_OK)
+				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
+			p.token = token;
+		}
+		*rs = reply_game(rc, g, ev, &p, &(*mails)[*n]);
+		if (*rs != REPLY_OK) {
+			result = BOARDMAIL_REPLY;
+			break;
+		}
+		(*n)++;
+	}
+out:
+	if (result != BOARDMAIL_OK) {
+		boardmail_free(*mails, *n);
+		*mails = NULL;
+		*n = 0;
+	}
+	explicit_bzero(token, sizeof token);
+	free(who);
+	return result;
+}
+
+void boardmail_free(struct reply_mail *mails, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		reply_mail_release(&mails[i]);
+	free(mails);
+}

@@ -1,0 +1,581 @@
+/*
+ * job_commit: the one commit protocol of a mail (outbox.h): its replies
+ * staged in outbox/tmp/, the mail recorded pending in the redelivery record
+ * (seen.h), the one write (the game file, or the users file for an
+ * account), the replies released; and the robot's answer after a board's
+ * commit (robot.h).
+ */
+#include "commands/pipeline/job.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/pipeline/boardmail.h"
+#include "commands/services/cleanup.h"
+#include "commands/pipeline/replytoken.h"
+#include "commands/services/robot.h"
+#include "commands/services/web.h"
+#include "store/tokens.h"
+#include "game/gamefile.h"
+#include "store/active.h"
+#include "store/audience.h"
+#include "store/players.h"
+#include "store/ratings.h"
+#include "store/seen.h"
+
+/*
+ * Stage mails[0..n) in a new outbox batch tagged with board and the game
+ * text about to be written (board 0 and no text for an account change), as
+ * outbox.h's protocol says.  On failure nothing is left staged and *out is
+ * NULL; otherwise the caller commits or aborts *out and frees it.
+ */
+static enum process_status stage_batch(struct job *j, long board, const char *text, size_t len,
+    const struct reply_mail *mails, int n, struct outbox_batch **out)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum process_status ps;
+	bool committed;
+	int i;
+
+	*out = NULL;
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_batch_new(j->ob, board, text, len, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
+	}
+	*out = b;
+	return PROCESS_OK;
+}
+
+/*
+ * Take accounts.lock for an account change and settle the confirmations a
+ * crashed run left (outbox.h): released if their account was written,
+ * deleted if not.  Held until the change is committed or refused.
+ */
+enum process_status job_lock_accounts(struct job *j)
+{
+	struct store_lock *lock = &j->accounts_lock;
+	enum store_status ss;
+	enum outbox_status os;
+	enum process_status ps;
+	bool dup;
+
+	ss = store_lock_accounts(j->st, true, lock);
+	if (ss == STORE_TIMEOUT) {
+		job_detail(j, "tempfail", "the accounts are locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the accounts");
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	os = outbox_recover_accounts(j->ob, NULL);
+	if (os != OUTBOX_OK)
+		return job_outbox_failure(j, os, "cannot recover the outbox");
+	/* under the lock: a copy of this mail committed meanwhile is seen here */
+	return job_check_duplicate(j, &dup);
+}
+
+/*
+ * The account change the mail asks for is already in the users file: a
+ * copy of a mail whose run wrote it and died before recording it (seen.h).
+ * Its confirmation, released by job_lock_accounts() if it was left behind, is
+ * the one answer: the copy is dropped and the outbox flushed.
+ */
+enum process_status job_account_copy(struct job *j, const char *what)
+{
+	j->settle = true;
+	job_detail(j, "dropped", "%s: already done by a copy of this mail", what);
+	return PROCESS_DROPPED;
+}
+
+/*
+ * Commit an account change with its confirmations mails[0..n), as a move is
+ * committed (outbox.h): the confirmations staged, tagged with token, the
+ * account token of the write (store/accounts.h); the account written
+ * (write(j, token, expect, arg), the commit point); the confirmations
+ * released, or deleted if the write did not happen.  accounts.lock held.
+ */
+static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what);
+
+enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
+    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum process_status ps;
+	enum store_status ss;
+	bool committed = false;
+	int i;
+
+	*wrote = STORE_IO;
+	os = outbox_batch_new_account(j->ob, userid, token, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
+	}
+	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
+	ps = job_need_seen_lock(j);
+	ss = ps == PROCESS_OK ? seen_record_account(j->st, j->in.message_key, j->in.from_addr, j->now, userid, token) :
+	    STORE_OK;
+	if (ps != PROCESS_OK || ss != STORE_OK) {
+		outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return ps != PROCESS_OK ? ps : seen_failure(j, ss, "cannot write the redelivery record");
+	}
+	j->recorded = true;
+	*wrote = write(j, token, expect, arg);
+	/* what the write said, before the abort below reads the users file again */
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
+	if (*wrote != STORE_OK) {
+		/* a write that reached its rename stands: then so does its confirmation */
+		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
+			*wrote = STORE_OK;
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the account stands; its confirmation waits in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->ob));
+	}
+	if (*wrote == STORE_OK)
+		j->queued = true;
+	else
+		j->recorded = false;	/* voided below: the refusal is recorded as any other */
+	if (seen_settle_account(j->st, j->in.message_key, j->in.from_addr, j->now, *wrote == STORE_OK) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->st));
+	store_unlock(&j->seen_lock);
+	outbox_batch_free(b);
+	return PROCESS_OK;
+}
+
+/* job_store_failure() with the message of the account write (commit_account), not a later call's. */
+enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
+{
+	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
+	if (ss == STORE_TOO_BIG) {
+		store_complain(j->st, "%s: %s", what, j->account_err);
+		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
+		    "server's admin", what);
+	}
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
+	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
+/* ---- the redelivery record (seen.h) ---- */
+
+
+enum process_status job_board_readers(struct job *j, const struct game *g, const char *except,
+    job_reader_fn *fn, void *arg)
+{
+	struct audience_member *who = NULL;
+	struct reply_player p;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	enum store_status ss;
+	enum process_status ps = PROCESS_OK;
+	size_t n = 0, i;
+
+	/* the players and the observers of every mail (audience.h), not the results-only ones */
+	ss = audience_of_board(j->st, g, false, &who, &n);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read who gets the board's mail");
+	for (i = 0; i < n && ps == PROCESS_OK; i++) {
+		if (except != NULL && strcmp(who[i].user.userid, except) == 0)
+			continue;
+		p.userid = who[i].user.userid;
+		p.address = who[i].user.address;
+		p.fullname = who[i].user.fullname;
+		p.role = boardmail_role(who[i].via);
+		p.token = NULL;
+		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
+			/* a chat to a player: a reply to it chats back (replytoken.h) */
+			if (replytoken_of(j->st, g->board, &who[i].user, token, err) != STORE_OK)
+				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
+			p.token = token;
+		}
+		ps = fn(j, &p, arg);
+	}
+	free(who);
+	return ps;
+}
+
+/* The mails of g after ev to whoever gets them (boardmail.h); *mails owned by the caller. */
+static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
+    struct reply_mail **mails, int *n)
+{
+	struct reply_event e = *ev;
+	enum store_status ss;
+	enum reply_status rs;
+	char rline[RATINGS_LINE_MAX];
+
+	/* both players' ratings, or on a game's end the change (ratings.h) */
+	ratings_mail_line(j->st, g, (int64_t)j->now, rline, sizeof rline);
+	e.ratings = rline;
+	switch (boardmail_make(j->st, &j->rc, g, &e, NULL, mails, n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		return job_store_failure(j, ss, "cannot read who gets the board's mail");
+	case BOARDMAIL_REPLY:
+		return job_reply_failure(j, rs);
+	}
+	return PROCESS_OK;
+}
+
+static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what)
+{
+	store_unlock(&j->seen_lock);
+	return job_store_failure(j, ss, what);
+}
+
+/*
+ * Is this mail a copy of one already handled?  Then it is dropped (logged,
+ * not answered).  For a board command the answer is final only under that
+ * board's lock, so do_play and do_challenge ask again there.
+ */
+enum process_status job_check_duplicate(struct job *j, bool *dup)
+{
+	enum store_status ss;
+	char stamp[GAMEFILE_TIME_SIZE];
+	time_t when;
+
+	ss = seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, dup, &when);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the redelivery record");
+	if (*dup) {
+		/* the first copy may have died before its replies were sent: flush them */
+		j->settle = true;
+		gamefile_time_str((int64_t)when, stamp);
+		job_detail(j, "dropped", "a copy of the mail handled at %s (same Message-ID)", stamp);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
+/* Take seen.lock unless held. */
+enum process_status job_need_seen_lock(struct job *j)
+{
+	enum store_status ss;
+
+	if (j->seen_lock.fd >= 0)
+		return PROCESS_OK;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &j->seen_lock);
+	if (ss == STORE_TIMEOUT) {
+		job_detail(j, "tempfail", "the redelivery record is locked by another process: try again later");
+		return PROCESS_TEMPFAIL;
+	}
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the redelivery record");
+	return PROCESS_OK;
+}
+
+/* Record the mail pending the write of text to board (its lock held); seen.lock stays held. */
+static enum process_status record_pending(struct job *j, long board, const char *text, size_t len)
+{
+	enum process_status ps;
+	enum store_status ss;
+
+	ps = job_need_seen_lock(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, board, text, len);
+	if (ss != STORE_OK)
+		return seen_failure(j, ss, "cannot write the redelivery record");
+	j->recorded = true;
+	return PROCESS_OK;
+}
+
+/* Record a handled mail that changed no board, after its reply was queued. */
+void job_record_handled(struct job *j)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss;
+	size_t n;
+
+	if (j->recorded)
+		return;
+	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
+	if (ss == STORE_OK) {
+		ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, 0, NULL, 0);
+		store_unlock(&lock);
+	}
+	if (ss != STORE_OK) {
+		/* the reply is queued: the mail is handled, a redelivery is answered again */
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		return;
+	}
+	j->recorded = true;
+}
+
+/* ---- a board ---- */
+
+/*
+ * Commit g (its board lock held) with its mails, as outbox.h's protocol
+ * says: replies into outbox/tmp/, the game file written, the replies
+ * released.  PROCESS_OK with *done false: a password check still running
+ * (authenticate_async) failed, nothing was committed and the refusal sent.
+ */
+static enum process_status commit_game(struct job *j, const struct game *g, bool remove,
+    const struct reply_mail *mails, int n, bool *done)
+{
+	struct outbox_batch *b = NULL;
+	struct store_staged sf = { .live = false };
+	enum store_status ss;
+	enum process_status ps;
+	char *text = NULL, who[IDENT_USERID_MAX + 1], rerr[RATINGS_ERR_MAX];
+	enum pwcheck_verdict v;
+	size_t len;
+	bool committed = false;
+
+	*done = false;
+	if (remove) {
+		/* a removal is the write of the empty text (store_board_holds) */
+		text = strdup("");
+		len = 0;
+		if (text == NULL)
+			return job_no_memory(j);
+	} else if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+		job_detail(j, "tempfail", "out of memory writing board %ld", g->board);
+		return PROCESS_TEMPFAIL;
+	}
+	/* the fsyncs of the replies, the record and the game are made together (store.h) */
+	store_defer_begin(j->st);
+	ps = stage_batch(j, g->board, text, len, mails, n, &b);
+	if (ps != PROCESS_OK)
+		goto out;
+	ss = remove ? STORE_OK : store_board_stage(j->st, g->board, text, len, &sf);
+	if (ss == STORE_OK) {
+		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
+		ps = record_pending(j, g->board, text, len);
+		if (ps != PROCESS_OK) {
+			outbox_batch_abort(b, &committed);
+			goto out;
+		}
+		/* a game's end is marked for the ratings before it is committed (ratings.h) */
+		if (!remove && ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+			outbox_batch_abort(b, &committed);
+			job_detail(j, "tempfail", "%s", rerr);
+			ps = PROCESS_TEMPFAIL;
+			goto out;
+		}
+		/* what the commit needs on disk, written while the password check may still run */
+		ss = store_sync(j->st);
+		/* a new board: in both players' lists before its game file exists (players.h) */
+		if (ss == STORE_OK && j->new_board)
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board,
+			    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
+			    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
+		/* an open challenge taken: in the new player's list too (players.h) */
+		if (ss == STORE_OK && j->seat_taken[0] != '\0')
+			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
+		/* and in the index of active boards once both seats are taken (active.h) */
+		if (ss == STORE_OK && ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0'))
+			ss = active_add(j->st, g->board, g->black, g->white);
+	}
+	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
+		/* everything was only staged: drop it, void the record, and refuse (or try later) */
+		store_discard(j->st, &sf);
+		outbox_batch_abort(b, &committed);
+		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		j->recorded = false;	/* the refusal is recorded as any other */
+		ps = v == PWCHECK_FAILED ? job_hash_failure(j, who) : job_refuse(j, NULL, "%s", j->pwmsg);
+		goto out;
+	}
+	if (ss == STORE_OK) {
+		ss = remove ? store_board_remove(j->st, g->board) : store_install(j->st, &sf);
+		/* the commit is durable before its replies are released */
+		if (ss == STORE_OK)
+			ss = store_defer_end(j->st);
+	}
+	if (ss != STORE_OK) {
+		/* the write may have reached its rename: then the move stands */
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
+			ps = job_store_failure(j, ss, "cannot write the game file");
+			goto out;
+		}
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the game stands; its replies wait in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->ob));
+	}
+	j->queued = true;
+	*done = true;
+	ps = PROCESS_OK;
+	if (game_over(g))
+		active_remove(j->st, g->board, g->black, g->white);
+	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
+	/* the web site after the replies have gone (process.c): they are what the players wait for */
+	if (j->cfg.web_dir[0] != '\0')
+		j->web_board = g->board;
+out:
+	if (!*done && !remove)
+		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
+	store_discard(j->st, &sf);
+	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
+	store_unlock(&j->seen_lock);
+	outbox_batch_free(b);
+	free(text);
+	return ps;
+}
+
+enum process_status job_commit_game(struct job *j, bool *done)
+{
+	struct game *g = &j->game;
+	enum process_status ps;
+
+	*done = false;
+	j->comment = replytoken_comment(&j->cmd, j->in.body);
+	if (j->comment == NULL)
+		return job_no_memory(j);
+	j->ev.comment = j->comment;
+	g->remind = cleanup_remind_at(&j->cfg, g);	/* the next reminder counts from this turn */
+	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
+	j->mails = NULL;
+	j->nmails = 0;
+	ps = game_mails(j, g, &j->ev, &j->mails, &j->nmails);
+	if (ps != PROCESS_OK)
+		return ps;
+	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
+	ps = commit_game(j, g, false, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done)
+{
+	enum process_status ps;
+
+	*done = false;
+	ps = commit_game(j, &j->game, false, mails, n, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
+    bool last, bool *done)
+{
+	enum robot_status rbs;
+	enum process_status ps;
+	char err[300];
+
+	*done = false;
+	if (last)
+		return commit_game(j, g, false, mails, n, done);
+	assert(n == 0);
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	/* the game file alone, the mails recorded pending the old one settled first (robot.h) */
+	rbs = robot_commit(j->st, j->ob, &j->cfg, g, NULL, 0, err, sizeof err);
+	if (rbs != ROBOT_OK) {
+		job_detail(j, rbs == ROBOT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
+		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);
+		return rbs == ROBOT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	*done = true;
+	return PROCESS_OK;
+}
+
+enum process_status job_commit_removal(struct job *j, const struct reply_mail *mails, int n, bool *done)
+{
+	enum process_status ps;
+
+	*done = false;
+	j->comment = replytoken_comment(&j->cmd, j->in.body);
+	if (j->comment == NULL)
+		return job_no_memory(j);
+	ps = commit_game(j, &j->game, true, mails, n, done);
+	j->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+/*
+ * The robot's answer, right after the mail's change to g was committed,
+ * the board lock still held (robot.h): its turn is played and committed
+ * with the one mail to its opponent, which tells both ev, the mail's
+ * change, and the answer.  mails[0..n) are the mails of ev alone, made but
+ * not queued: when the robot cannot play now (a fault of the AI, a failure
+ * of the store) they go out instead, the log says why, and the turn is left
+ * for `oustpbm robot` or `oustpbm cleanup`.  The mail was handled either
+ * way.
+ */
+enum process_status job_robot_answer(struct job *j)
+{
+	struct game *g = &j->game;
+	struct reply_event *ev = &j->ev;
+	const struct reply_mail *mails = j->mails;
+	int n = j->nmails;
+	static struct robot_turn rt[ROBOT_TURNS_MAX];
+	struct reply_mail *both = NULL;
+	struct store_lock slot = STORE_LOCK_INIT;
+	bool busy;
+	enum robot_status rs, cs = ROBOT_OK;
+	enum process_status ps = PROCESS_OK;
+	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
+	const char *outcome = j->outcome;
+	int turn, nb = 0, nt, i;
+	size_t dn;
+
+	snprintf(detail, sizeof detail, "%s", j->detail);
+	/* beyond robot_max_thinking thinks at once the turn is left for oustpbm robot (cron) */
+	busy = !robot_slot_take(j->st, &j->cfg, 0, &slot, why, sizeof why);
+	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
+	if (busy) {
+		rs = ROBOT_TEMPFAIL;
+		nt = 0;
+	} else {
+		rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+		store_unlock(&slot);
+	}
+	turn = g->rg.turn;
+	if (nt > 0) {
+		ev->then = &rt[0].ev;
+		if (game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
+			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
+		} else {
+			cs = ROBOT_ERROR;
+			snprintf(cwhy, sizeof cwhy, "%s", j->detail);
+		}
+		ev->then = NULL;
+	}
+	/* the log line stays the mail's, with the robot's answer after it */
+	j->outcome = outcome;
+	snprintf(j->detail, sizeof j->detail, "%s", detail);
+	for (i = 0; i < nt && cs == ROBOT_OK; i++) {
+		dn = strlen(j->detail);
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt[i].detail);
+	}
+	if (nt > 0 && cs != ROBOT_OK) {
+		/* nothing of the robot's was committed: the human's mails alone */
+		rs = cs;
+		turn = rt[0].ev.first;
+		snprintf(why, sizeof why, "%s", cwhy);
+	}
+	dn = strlen(j->detail);
+	if (rs != ROBOT_OK) {
+		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
+		    "oustpbm robot", turn, why);
+		if (!busy)	/* a busy host is no fault */
+			fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
+		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
+			ps = job_reply(j, &mails[i]);
+	}
+	j->queued = true;
+	boardmail_free(both, nb);
+	return ps;
+}

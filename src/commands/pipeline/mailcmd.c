@@ -1,0 +1,405 @@
+/* mailcmd: the table of mail commands (mailcmd.h), and what is made from it. */
+#include "commands/pipeline/mailcmd.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/strbuf.h"
+
+/*
+ * One row per command, in the order help lists them.  The slots are
+ * mail/command.h's: b board, t board[#turn], u user id, o opponent,
+ * p password (or one-time code), a mail address, n a number of games;
+ * tails L placements, O options, N full name, C a board class, B boards, * ignored.
+ */
+const struct mail_command mailcmd_table[] = {
+	{ { "register", "register <userid> <password> [full name]", "upN" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_run,
+	  "Create your account, bound to the address you write from. A user\n"
+	  "id is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64\n"
+	  "printable characters without spaces. A code is mailed to where\n"
+	  "you write from, and the account is made only when\n"
+	  "\"confirm <code>\" (or \"confirm <userid> <code>\", or a reply\n"
+	  "to that mail holding the code alone) comes back from there,\n"
+	  "within a day.",
+	  "asks for an account bound to the sender's address: a one-time code is mailed there, and nothing else "
+	  "until `confirm`; unconfirmed, it lapses after a day (the user id free again); another `register` "
+	  "from that address within the hour mails nothing, saying when the code went" },
+	{ { "password", "password <userid> <old password> <new password>", "upp" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, password_run,
+	  "",
+	  "changes the password" },
+	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]", "upoO" },
+	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
+	  "Start a new board against a registered player, or against robot\n"
+	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
+	  "(default 11); with -hex it is Mark Steere's own hexagonal board of\n"
+	  "side S, 3 to 10 (default 7: 127 cells; see HEX BOARDS below). You\n"
+	  "play Black, who moves first, unless you say -white, or -random.\n"
+	  "-noswap turns the swap off. -level=N (1 to 5, default 3) is\n"
+	  "robot's strength. Games are rated (Glicko-2, one rating per\n"
+	  "board class: small 5x5-9x9, standard 11x11-13x13, large 15x15\n"
+	  "and up, and the same three for hex boards) unless you say\n"
+	  "-unrated. -remind=DAYS (1 to 365) and -timeout=DAYS (1 to 3650)\n"
+	  "set this board's own time to move before a reminder and before\n"
+	  "the game is lost on time, instead of the server's; the reminder\n"
+	  "must come first. The mails say how long the player to move has.",
+	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
+	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
+	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
+	  "(1 to 3650): this board's own `remind_days`, `timeout_days` (the reminder before the loss on time), kept in "
+	  "its game file; every board mail says how long the player to move has. `*` for an opponent: an open "
+	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
+	  "`max_challenges_per_hour` or `max_open_boards`" },
+	{ { "accept", "accept <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_accept_run,
+	  "Take an open challenge (challenge ... *): you get its open seat,\n"
+	  "within the same limits as a challenge, and the game begins.",
+	  "takes the open seat of an open challenge (the limits of a challenge apply); both players get the board" },
+	{ { "decline", "decline <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_decline_run,
+	  "Before your first turn on a board: the board is removed and your\n"
+	  "opponent told, with the lines after the command as your comment\n"
+	  "(the challenger withdraws an open challenge so too).\n"
+	  "Once you have played, resign instead.",
+	  "removes a board before the sender's first turn on it, the opponent told (with the sender's comment); withdraws an open challenge; "
+	  "refused once the sender has played (resign then)" },
+	{ { "challenges", "challenges", "*" },
+	  0, challenge_list_run,
+	  "The open challenges waiting for a player.",
+	  "the server's open challenges, each with its board, size and challenger" },
+	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, move_run,
+	  "Your whole turn: its placements in order, joined by commas, as E5\n"
+	  "or E5,F6,G7 (on a hex board: d4 or d4,e5,c2). #turn is the number\n"
+	  "of the turn you are making (the mails tell you); with it, a mail\n"
+	  "delivered twice is not played twice. Instead of placements: undo\n"
+	  "asks to take back your last turn (when your opponent has not\n"
+	  "answered it yet), propose offers a draw; your opponent answers\n"
+	  "with accept or reject. An accepted undo takes the turn back and\n"
+	  "you play it again; an accepted draw ends the game drawn (rated as\n"
+	  "a draw). An offer lapses when either player makes a turn. robot\n"
+	  "neither takes back turns nor agrees draws.",
+	  "a whole turn, placements joined by commas: `E5,F5,G6` (hex: `d4,e5`); `#turn` guards against a "
+	  "mail applied twice. `undo` asks to take back the sender's last turn (not yet answered), `propose` "
+	  "offers a draw; the opponent's `accept` takes the turn back (the sender plays it again) or ends the "
+	  "game drawn (rated as a draw), `reject` declines; an offer lapses when either side makes a turn; "
+	  "all are noted in the history (not against `robot`)" },
+	{ { "swap", "swap <board>[#turn] <userid> <password>", "tup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, move_run,
+	  "White only, as White's first turn (see SWAP below).",
+	  "the pie rule, as White's first turn" },
+	{ { "resign", "resign <board>[#turn] <userid> <password>", "tup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, move_run,
+	  "",
+	  "ends the game; the opponent wins" },
+	{ { "preview", "preview <board>[#turn] <placements>", "vL" },
+	  0, preview_run,
+	  "What a turn would do, without playing it (no password: nothing\n"
+	  "changes): the board after each placement that captures and at the\n"
+	  "end, and whether the turn would be complete, illegal (which\n"
+	  "placement and why) or unfinished, with the legal placements where\n"
+	  "it stops. #turn previews that turn of the board's history instead\n"
+	  "of the next one. \"preview new <size> <placements>\" tries them on\n"
+	  "an empty study board: N (odd, 5 to 25), -hex or -hex=S.",
+	  "a dry run of a turn, nothing changed: the board after each capture and at the end, whether the turn "
+	  "would be complete, illegal (which placement, why) or unfinished, the legal placements where it stops; "
+	  "`#turn` previews that turn of the history; `preview new <size> <placements>` on an empty study board "
+	  "(N odd 5 to 25, `-hex`, `-hex=S`)" },
+	{ { "moves", "moves <board>", "b" },
+	  MAILCMD_BOARD, preview_moves_run,
+	  "The legal placements of the player to move, and what each capture\n"
+	  "would take; at White's first turn, the swap too when it is allowed.",
+	  "the legal placements of the player to move, the capturing ones with the stones they take; the swap "
+	  "where it is allowed" },
+	{ { "show", "show <board>[#turn]", "t" },
+	  MAILCMD_BOARD, show_run,
+	  "The board now, or after turn number #turn.",
+	  "the board, or the position after that turn" },
+	{ { "history", "history <board>", "b" },
+	  MAILCMD_BOARD, show_history_run,
+	  "",
+	  "every turn of the board" },
+	{ { "sgf", "sgf <board>", "b" },
+	  MAILCMD_BOARD, sgf_run,
+	  "The game record as an SGF file, attached, for any SGF viewer.",
+	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
+	  "for any SGF viewer: see [Game records](#game-records)" },
+	{ { "review", "review <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_CHANGE, review_run_mail,
+	  "The robot replays a finished game (or your game in progress\n"
+	  "against it) and mails you its review: each turn's chance to win,\n"
+	  "the costliest turns with better ones, and an SGF file.",
+	  "a review of a finished board (or of the sender's board in progress against the robot): Black's chance "
+	  "to win before and after every turn, the mistakes and blunders with the robot's better turns, an SGF "
+	  "file with the figures; queued for `oustpbm robot`, at most `max_reviews_per_day`: see "
+	  "[Game reviews](#game-reviews)" },
+	{ { "subscribe", "subscribe <userid> <password> all", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, subscribe_all_run,
+	  "",
+	  "observe every board, those started later too (the home's `watchers` file)" },
+	{ { "subscribe", "subscribe <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, subscribe_run,
+	  "Observe a board, or every board: each board mail comes to you as\n"
+	  "a read-only view (no move prompt, no players' comments).",
+	  "observe a board you do not play: its every mail, as a read-only view (listed in the game file)" },
+	{ { "unsubscribe", "unsubscribe <userid> <password> all", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, subscribe_all_run,
+	  "",
+	  "stops observing every board (boards subscribed one by one stay)" },
+	{ { "unsubscribe", "unsubscribe <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, subscribe_unsubscribe_run,
+	  "",
+	  "stops observing that board" },
+	{ { "unsubscribe", "unsubscribe <token>", "p" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, unsubscribe_run,
+	  "The Subject of the List-Unsubscribe of an observer's mail (your\n"
+	  "mail program's unsubscribe button sends it): no password needed,\n"
+	  "those mails stop; the account's own address is told.",
+	  "from any address, no password: the token of an observer's mail (its `List-Unsubscribe` mailto, RFC 2369, "
+	  "and the line in its text) stops what it names, that board or every board; the confirmation goes to the "
+	  "account's registered address only; done already is answered as done; a wrong token counts as a wrong "
+	  "password (`max_password_failures`)" },
+	{ { "notify", "notify <userid> <password> on|off [board...]", "upwB" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, subscribe_notify_run,
+	  "Results only: the final mail of every board that ends, or of the\n"
+	  "boards given (at most 20, each once; one refused refuses them\n"
+	  "all).",
+	  "`on`: the final mail (the result and the whole game) of every board that ends from now on; `off` stops it. "
+	  "With boards: the same for each board given (at most 20, boards you do not play, listed in their game "
+	  "files), all changed in one reply; an unknown or finished board, or one given twice, refuses the whole "
+	  "command naming it" },
+	{ { "chat", "chat <board> <userid> <password>", "bup" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, chat_run,
+	  "The text of your mail (below the command line, or all of it if\n"
+	  "the command is in the Subject; quoted mail cut as for a move's\n"
+	  "comment) goes to your opponent on that board, and to its\n"
+	  "observers, in the board's thread.",
+	  "the mail's text (quoted mail cut, as a move's comment) to the opponent on the board and to its "
+	  "observers, in the board's mail thread; the history notes who chatted and when, not the text" },
+	{ { "games", "games <userid> [active|next|finished|all]", "uW" },
+	  0, games_run,
+	  "The boards of a player, and whose turn it is on each: all of them,\n"
+	  "or those being played (active), those where it is that player's\n"
+	  "move (next), or the finished ones.",
+	  "that player's boards and whose turn it is (all counted, the newest 200 listed): `active` being "
+	  "played, `next` where it is that player's move, `finished`, `all` (the default)" },
+	{ { "finished", "finished", "" },
+	  0, games_finished_run,
+	  "The last 20 games to finish on the server, the most recent first.",
+	  "the server's last 20 finished games, the most recent first, with their results" },
+	{ { "standings", "standings [class]", "C" },
+	  0, standings_run,
+	  "The rated players of a board class (small, standard, large,\n"
+	  "hex-small, hex-standard, hex-large; without one, of every class):\n"
+	  "established, provisional and inactive, each by rating, with the\n"
+	  "deviation, games, won-lost-drawn, active boards and games sought;\n"
+	  "the first 100 of each.",
+	  "the rated players of a board class (`small`, `standard`, `large`, `hex-small`, `hex-standard`, "
+	  "`hex-large`; without one, of every class), established, provisional and inactive, each by rating, with "
+	  "deviation, games, won-lost-drawn, active boards and games sought (the first 100 of each part); an "
+	  "unknown class is refused naming the classes" },
+	{ { "rating", "rating <userid>", "u" },
+	  0, standings_rating_run,
+	  "A player's ratings in every class and the latest rated games\n"
+	  "(\"rating robot\": each of robot's levels).",
+	  "that player's ratings in every class and the 10 latest rated games (`rating robot`: each level of the "
+	  "robot)" },
+	{ { "seek", "seek <userid> <password> <games>", "upn" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, seek_run,
+	  "Say that you want that many more games (0 to 99; 0: no more): the\n"
+	  "standings show it to anyone looking for an opponent.",
+	  "how many more games the player wants (0 to 99, 0 for none), shown in the standings; kept in "
+	  "`<home>/seeking`" },
+	{ { "limit", "limit <userid> <password> <games>", "upn" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, seek_limit_run,
+	  "Play on at most that many boards at a time (1 to 99; 0: no limit):\n"
+	  "a challenge from you or to you past it is refused, saying why. A\n"
+	  "limit below the boards you play on now is refused.",
+	  "the most boards the player plays on at a time (1 to 99, 0 for no limit): a challenge from or to the "
+	  "player past it is refused with the reason; a limit below the boards played now is refused; kept in "
+	  "`<home>/limits`" },
+	{ { "help", "help", "*" },
+	  0, help_run,
+	  "This text.",
+	  "the commands and the rules" },
+	/* reset and confirm: the code in the password slot, checked by the handler under accounts.lock */
+	{ { "forgot", "forgot <userid>", "u" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, forgot_run,
+	  "A one-time code is mailed to the address your account is\n"
+	  "registered to (never to anyone else); it is good for an hour, and\n"
+	  "an account gets at most 3 a day. Then, from any address:",
+	  "mails a one-time code to the address the account is registered to, never to the sender; the "
+	  "sender's answer is the same whether the account exists or not" },
+	{ { "reset", "reset <userid> <code> <new password>", "upp" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, forgot_reset_run,
+	  "",
+	  "sets a new password with that code, from any address; the registered address is told" },
+	{ { "address", "address <userid> <password> <new address>", "upa" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, address_run,
+	  "Move your account to a new address: a code is mailed there. Then,\n"
+	  "from the new address, within the hour:",
+	  "mails a one-time code to the new address; nothing changes yet" },
+	{ { "confirm", "confirm <userid> <code>", "up" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, address_confirm_run,
+	  "Until then nothing changes; afterwards the mail of all your boards\n"
+	  "goes to the new address, and the old one is told.",
+	  "from the new address only: the account moves there (the mail of all its boards with it); the old "
+	  "address is told. Of a registration: from the registered address only, the account is made" },
+	{ { "confirm", "confirm <code>", "p" },
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_confirm_run,
+	  "",
+	  "the registration of the sender's address: the account is made (as `confirm <userid> <code>` of a "
+	  "registration, or a reply to the code's mail holding the code alone), from the registered address "
+	  "only; a wrong code counts as a wrong password (`max_password_failures`)" },
+	{ { "signoff", "signoff <userid> <password>", "up" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, signoff_run,
+	  "Close your account: every board you are still playing is resigned\n"
+	  "(your opponents are told and win), your finished games stay, and\n"
+	  "nobody else can take your user id for a year.",
+	  "closes the account: every board still played is resigned (the opponents are told and win), finished "
+	  "games stay, the user id is kept from others for `userid_reserve_days` (365)" },
+	{ { "queue", "queue <board> <userid> <password> [<their turn> => <your turn>; ...|clear]", "bup*" },
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, queue_run,
+	  "Conditional turns, while it is your opponent's turn: if they play\n"
+	  "exactly <their turn> (placements in order, or swap), <your turn>\n"
+	  "is played at once; lines separated by ';', up to 20. Any other\n"
+	  "turn drops the whole queue. Without a list: shows yours; clear\n"
+	  "drops it. Your opponent never learns what you queued.",
+	  "conditional turns, sent while it is the opponent's turn: when the opponent plays exactly `<their "
+	  "turn>` (placements in order, or `swap`), `<your turn>` is played in the same delivery and both are "
+	  "told it was queued; any other turn drops the queue (its owner is told); each line checked at once; "
+	  "up to 20 lines; alone it lists the queue, `clear` drops it; the opponent never sees it" },
+	{ { "vacation", "vacation <userid> <password> <days>|off", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, vacation_run,
+	  "Away for that many days from now: your clocks stop (no reminder,\n"
+	  "no loss on time where you are to move) and your opponents are\n"
+	  "told. At most vacation_days_per_year days (30) in a calendar year;\n"
+	  "off ends it early and gives back the whole days not begun.",
+	  "the sender is away for that many days from now: the clocks of the boards where the sender is to "
+	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
+	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
+	  "days not begun" },
+	{ { "tokens", "tokens <userid> <password> new|off", "upw" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, tokens_run,
+	  "Every board mail to you carries a reply token in its Subject: a\n"
+	  "reply from your address with your placements alone (D4, or\n"
+	  "D3,F6), swap, resign yes, undo, propose, accept, reject, queue\n"
+	  "..., or an answer to a chat mail, plays on that board without\n"
+	  "your password; in the HTML board, tap a point. Whoever you\n"
+	  "forward a board mail to gets its token too. new ends every token\n"
+	  "given so far (a new password does too); off turns them off.",
+	  "ends every reply token of the account given so far (`new`: the next board mails carry new ones) or turns "
+	  "them off (`off`, until the next `new`); a new password or a `reset` ends them too. A reply token in a "
+	  "board mail's Subject lets a reply from the player's registered address play on that board without "
+	  "the password: see [Playing by reply](#playing-by-reply)" },
+	{ { "whoami", "whoami <userid> <password>", "up" },
+	  MAILCMD_LOGIN, whoami_run,
+	  "Your registered address, full name, the boards you are playing\n"
+	  "and your ratings.",
+	  "the registered address, the full name, the boards being played and the player's ratings with the "
+	  "latest rated games" },
+};
+
+const size_t mailcmd_count = sizeof mailcmd_table / sizeof mailcmd_table[0];
+
+const struct command_grammar mailcmd_grammar = {
+	&mailcmd_table[0].syntax, sizeof mailcmd_table / sizeof mailcmd_table[0], sizeof mailcmd_table[0]
+};
+
+const struct mail_command *mailcmd_of(const struct command *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < mailcmd_count; i++)
+		if (cmd->syntax == &mailcmd_table[i].syntax)
+			return &mailcmd_table[i];
+	return NULL;
+}
+
+const struct mail_command *mailcmd_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < mailcmd_count; i++)
+		if (strcasecmp(mailcmd_table[i].syntax.name, name) == 0)
+			return &mailcmd_table[i];
+	return NULL;
+}
+
+/*
+ * "  challenge <userid> ... [-black|-white|-random]\n            [-noswap] ...":
+ * the synopsis wrapped at MAILCMD_HELP_WIDTH, the lines after the first
+ * under its first argument.
+ */
+static void help_synopsis(struct strbuf *sb, const char *synopsis)
+{
+	size_t indent = 2 + strcspn(synopsis, " ") + 1, col = 2, len;
+	const char *p = synopsis;
+
+	strbuf_add(sb, "  ", 2);
+	while (*p != '\0') {
+		len = strcspn(p, " ");
+		if (col > indent && col + 1 + len > MAILCMD_HELP_WIDTH) {
+			strbuf_printf(sb, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (p != synopsis) {
+			strbuf_add(sb, " ", 1);
+			col++;
+		}
+		strbuf_add(sb, p, len);
+		col += len;
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	strbuf_add(sb, "\n", 1);
+}
+
+char *mailcmd_help_text(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *nl;
+	size_t i;
+
+	for (i = 0; i < mailcmd_count; i++) {
+		help_synopsis(&sb, mailcmd_table[i].syntax.synopsis);
+		for (p = mailcmd_table[i].help; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
+			nl = p + strcspn(p, "\n");
+			strbuf_printf(&sb, "      %.*s\n", (int)(nl - p), p);
+		}
+	}
+	/* without the last line end: the template's line has its own */
+	if (sb.len > 0 && !sb.failed)
+		sb.s[--sb.len] = '\0';
+	return strbuf_finish(&sb);
+}
+
+/* s with '|' escaped for a Markdown table cell. */
+static void cell(struct strbuf *sb, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '|')
+			strbuf_add(sb, "\\", 1);
+		strbuf_add(sb, s, 1);
+	}
+}
+
+char *mailcmd_readme_table(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_printf(&sb, "| command | what it does |\n|---|---|\n");
+	for (i = 0; i < mailcmd_count; i++) {
+		strbuf_add(&sb, "| `", 3);
+		cell(&sb, mailcmd_table[i].syntax.synopsis);
+		strbuf_add(&sb, "` | ", 4);
+		cell(&sb, mailcmd_table[i].summary);
+		strbuf_add(&sb, " |\n", 3);
+	}
+	return strbuf_finish(&sb);
+}

@@ -1,0 +1,712 @@
+/*
+ * process: the pipeline of one mail, read top to bottom in process_main():
+ *
+ *   start    config_load, store_open, mailin_read + mailin_parse (no reply
+ *            possible yet: a failure is only the exit status)
+ *   gate     automatic mail: logged and dropped (exit 0); unparsable or no
+ *            sender: EX_DATAERR; a mail loop, a copy of a mail already
+ *            handled (seen.h) or a sender over max_mails_per_hour: logged
+ *            and dropped (exit 0)
+ *   parse    mailfind_find by the table of mail commands (mailcmd.h)
+ *   prepare  what the command's row needs: the robot refused as a login,
+ *            the password checked (throttle.h), accounts.lock, the board
+ *            read, under its lock, and checked again against the record
+ *   handle   the command's handler (one file per command or family),
+ *            which refuses, replies or commits through job.h
+ *   robot    the robot's answer on the board just committed (MAILCMD_ROBOT)
+ *   record   the mail in the redelivery record, an outdated hash renewed
+ *   deliver  the replies flushed from the outbox to the transport; one log
+ *            line: time, Message-ID, sender, masked command, board, result
+ *
+ * Each step returns an enum process_status; main.c alone turns it into
+ * the exit status.  The commit protocol (outbox.h) is job.c's.
+ */
+#include "commands/pipeline/process.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "base/msgid.h"
+#include "commands/pipeline/alert.h"
+#include "commands/pipeline/bounce.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/pipeline/replytoken.h"
+#include "commands/services/robot.h"
+#include "commands/services/web.h"
+#include "game/gamefile.h"
+#include "mail/mailfind.h"
+#include "mail/mailin.h"
+#include "outbox/transport.h"
+#include "store/ratings.h"
+#include "store/accounts.h"
+#include "store/seen.h"
+#include "store/store.h"
+
+/* ---- gate: mails that get no answer ---- */
+
+/*
+ * A mail loop: our own replies come back (from our address, or carrying a
+ * Message-ID we made) without the Auto-Submitted header mailin drops them
+ * by.  Answering would start the loop again.
+ */
+/*
+ * True if addr is the account the server runs as: its login name at
+ * localhost, at this host's name or at the domain of from_address (the
+ * From: of mail the account's own programs send, cron's or a vacation
+ * program's, which must never be taken for a command).
+ */
+static bool own_account(const char *addr, const struct config *cfg)
+{
+	const char *at = strrchr(addr, '@'), *dom, *cfg_at = strrchr(cfg->from_address, '@');
+	struct passwd *pw = getpwuid(geteuid());
+	char host[256];
+	size_t n;
+
+	if (pw == NULL || pw->pw_name == NULL || at == NULL)
+		return false;
+	n = strlen(pw->pw_name);
+	if ((size_t)(at - addr) != n || strncasecmp(addr, pw->pw_name, n) != 0)
+		return false;
+	dom = at + 1;
+	if (strcasecmp(dom, "localhost") == 0 || (cfg_at != NULL && strcasecmp(dom, cfg_at + 1) == 0))
+		return true;
+	if (gethostname(host, sizeof host) != 0)
+		return false;
+	host[sizeof host - 1] = '\0';
+	n = strcspn(host, ".");
+	/* the host's name, short or fully qualified */
+	return strcasecmp(dom, host) == 0 || (strncasecmp(dom, host, n) == 0 && (dom[n] == '.' || dom[n] == '\0'));
+}
+
+static enum process_status check_loop(struct job *j)
+{
+	if (strcasecmp(j->in.from_addr, j->cfg.from_address) == 0 ||
+	    (j->cfg.envelope_from[0] != '\0' && strcasecmp(j->in.from_addr, j->cfg.envelope_from) == 0)) {
+		job_detail(j, "dropped", "a mail loop: the sender is the server's own address");
+		return PROCESS_DROPPED;
+	}
+	if (own_account(j->in.from_addr, &j->cfg)) {
+		job_detail(j, "dropped", "automatic mail (the sender %s is the account the server runs as)",
+		    j->in.from_addr);
+		return PROCESS_DROPPED;
+	}
+	if (msgid_ours(j->in.message_id, j->cfg.from_address)) {
+		job_detail(j, "dropped", "a mail loop: the Message-ID is one of the server's own");
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
+}
+
+/*
+ * Drop the mail if its sender had max_mails_per_hour mails answered in the
+ * last hour, so the server cannot be used to flood an address.
+ */
+static enum process_status check_rate(struct job *j)
+{
+	enum store_status ss;
+	unsigned long count;
+
+	if (j->cfg.max_mails_per_hour == 0)
+		return PROCESS_OK;
+	ss = seen_count_sender(j->st, j->in.from_addr, j->now, &count);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the redelivery record");
+	if (count > j->cfg.max_mails_per_hour) {
+		job_detail(j, "dropped", "%s sent %lu mails in the last hour (max_mails_per_hour = %lu)",
+		    j->in.from_addr, count, j->cfg.max_mails_per_hour);
+		return PROCESS_DROPPED;
+	}
+	/*
+	 * The first mail over the limit gets one reply saying so instead of
+	 * its answer; recorded like an answered mail, it takes the count past
+	 * the limit, so the later ones are dropped without a word.
+	 */
+	if (count == j->cfg.max_mails_per_hour)
+		j->rate_notice = true;
+	return PROCESS_OK;
+}
+
+/* ---- prepare and handle: the command's row says what its handler needs (mailcmd.h) ---- */
+
+/* The set-up the row's needs ask for; *ready false after a refusal was sent. */
+static enum process_status prepare(struct job *j, unsigned needs, bool *ready)
+{
+	enum process_status ps = PROCESS_OK;
+	bool dup;
+
+	*ready = false;
+	if (needs & MAILCMD_BOARD)
+		j->board = j->cmd.board;
+	if (j->by_token) {
+		/* every command a token stands for is a board's, under its lock (replytoken.h) */
+		j->board = j->token.board;
+		ps = job_load_locked(j, j->token.board, ready);
+		if (ps != PROCESS_OK || !*ready)
+			return ps;
+		ps = replytoken_login(j, ready);
+		if (ps != PROCESS_OK || !*ready)
+			return ps;
+		*ready = false;
+		ps = job_check_duplicate(j, &dup);
+		*ready = ps == PROCESS_OK;
+		return ps;
+	}
+	if ((needs & MAILCMD_LOGIN) && robot_is(j->cmd.userid))
+		return job_refuse(j, NULL, "%s is the server's robot player: nobody can log in as %s, it plays its own "
+		    "turns", ROBOT_USERID, ROBOT_USERID);
+	if (needs & MAILCMD_ACCOUNTS) {
+		/* one account change at a time; the handler checks the password under the lock */
+		ps = job_lock_accounts(j);
+		*ready = ps == PROCESS_OK;
+		return ps;
+	}
+	if (needs & MAILCMD_LOCK) {
+		/* the password check runs on while the board is read (pwcheck.h) */
+		if (needs & MAILCMD_LOGIN) {
+			ps = job_authenticate_async(j, j->cmd.userid, j->cmd.password, &j->user, ready);
+			if (ps != PROCESS_OK || !*ready)
+				return ps;
+		}
+		ps = job_load_locked(j, j->cmd.board, ready);
+		if (ps != PROCESS_OK || !*ready)
+			return ps;
+		/* under the board lock: a copy handled meanwhile is seen here */
+		*ready = false;
+		ps = job_check_duplicate(j, &dup);
+		*ready = ps == PROCESS_OK;
+		return ps;
+	}
+	if (needs & MAILCMD_LOGIN) {
+		ps = job_authenticate(j, j->cmd.userid, j->cmd.password, &j->user, ready);
+		if (ps != PROCESS_OK || !*ready)
+			return ps;
+	}
+	if (needs & MAILCMD_BOARD)
+		return job_load_readonly(j, j->cmd.board, ready);
+	*ready = true;
+	return ps;
+}
+
+/* The parsed command: its set-up, its handler, the robot's answer; the locks released after. */
+static enum process_status handle(struct job *j)
+{
+	const struct mail_command *mc = j->mc;
+	enum process_status ps;
+	bool ready;
+
+	j->masked = j->by_token ? replytoken_masked(j) : command_mask(&j->cmd);
+	if (j->masked != NULL) {
+		/* a reply token is a secret: never in the log nor in an echo (replytoken.h) */
+		char *t = token_mask(j->masked);
+
+		free(j->masked);
+		j->masked = t;
+	}
+	if (j->masked == NULL)
+		return job_no_memory(j);
+	if (j->by_token && j->token_error[0] != '\0') {
+		/* a token reply whose text is no command: its token checked first, so the answer carries it */
+		ps = prepare(j, MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK, &ready);
+		if (ps == PROCESS_OK && ready)
+			ps = job_refuse(j, &j->game, "%s", j->token_error);
+		job_unlock(j);
+		return ps;
+	}
+	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY && j->cmd.board > 0) {
+		ps = coordinates_run(j);
+		job_unlock(j);
+		return ps;
+	}
+	if (j->cmd_status == COMMAND_CHAT_ANSWER && j->cmd.board > 0) {
+		ps = chatanswer_run(j);
+		job_unlock(j);
+		return ps;
+	}
+	if (j->cmd_status != COMMAND_OK) {
+		/* the board, if the words got that far, for the subject */
+		j->board = j->cmd.board;
+		return job_refuse(j, NULL, "%s", j->cmd.error);
+	}
+	if (mc == NULL) {
+		job_detail(j, "error", "no handler for the command");
+		return PROCESS_SOFTWARE;
+	}
+	ps = prepare(j, mc->needs, &ready);
+	if (ps == PROCESS_OK && ready)
+		ps = mc->run(j);
+	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && robot_to_move(&j->game))
+		ps = job_robot_answer(j);
+	job_unlock(j);
+	return ps;
+}
+
+/* ---- record and deliver ---- */
+
+/* ---- the run ---- */
+
+/*
+ * The command for the log's cmd="..." field: '"' and '\\' escaped with a
+ * backslash, so no Subject can end the field and forge the ones after it
+ * (control characters become '?' in store_log).  The caller frees it.
+ */
+static char *log_quoted(const char *s)
+{
+	char *q = malloc(2 * strlen(s) + 1), *p = q;
+
+	if (q == NULL)
+		return NULL;
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p = '\0';
+	return q;
+}
+
+static void write_log(struct job *j)
+{
+	char stamp[GAMEFILE_TIME_SIZE], board[24];
+	const char *id = j->in.message_id != NULL ? j->in.message_id : "";
+	const char *from = j->in.from_addr != NULL ? j->in.from_addr : "";
+	char *cmd = log_quoted(j->masked != NULL ? j->masked : "");
+
+	gamefile_time_str((int64_t)j->now, stamp);
+	if (j->board > 0)
+		snprintf(board, sizeof board, "%ld", j->board);
+	else
+		snprintf(board, sizeof board, "-");
+	store_log(j->st, "%s mail %s%s%s from=%s board=%s cmd=\"%s\" %s: %s", stamp, id[0] != '\0' ? "<" : "",
+	    id[0] != '\0' ? id : "-", id[0] != '\0' ? ">" : "", from[0] != '\0' ? from : "-", board,
+	    cmd != NULL ? cmd : "(out of memory)", j->outcome != NULL ? j->outcome : "error", j->detail);
+	free(cmd);
+}
+
+/*
+ * The owner gave the right password for a hash of another cost or method
+ * than password_cost: make it again, now that the password is known (the
+ * mail is handled whatever comes of it).
+ */
+static void rehash_password(struct job *j)
+{
+	enum store_status ss;
+	size_t n;
+
+	ss = store_user_rehash(j->st, j->rehash.userid, j->rehash.hash, j->cmd.password);
+	if (ss != STORE_OK) {
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (password hash not renewed: %s)", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot renew the password hash of %s: %s\n", j->rehash.userid,
+		    store_error(j->st));
+	}
+}
+
+/*
+ * The web pages of the board committed (web.h), after the flush: from its
+ * game file as committed (with a robot's answer), read again once the game
+ * in hand is gone.  A failure changes nothing but the site, and is logged.
+ */
+static void update_web(struct job *j)
+{
+	struct gamefile_error gerr;
+	struct game g;
+	char *text = NULL;
+	size_t len;
+
+	if (j->web_board == 0)
+		return;
+	if (store_board_read(j->st, j->web_board, &text, &len) != STORE_OK) {
+		store_log(j->st, "web: board %ld: cannot read the game file: %s", j->web_board, store_error(j->st));
+		return;
+	}
+	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		store_log(j->st, "web: board %ld: %s", j->web_board, gerr.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	web_after_commit(&j->cfg, j->st, &g);
+	game_release(&g);
+}
+
+static void flush(struct job *j)
+{
+	const struct transport_ops *ops = transport_find(j->cfg.transport);
+	struct outbox_stats stats;
+	enum outbox_status os;
+	size_t n;
+
+	if (j->settle && job_need_outbox(j) == PROCESS_OK)
+		j->queued = true;
+	/* the first copy may have died before the ratings counted its game's end (ratings.h) */
+	if (j->settle && j->st != NULL)
+		ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
+	if (!j->queued || j->ob == NULL || ops == NULL)
+		return;
+	/* this mail's replies, then a bounded part of the backlog (outbox.h) */
+	os = outbox_flush_opts(j->ob, ops, &j->cfg, OUTBOX_FLUSH_MINE, &stats);
+	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0 || stats.left > 0) {
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed",
+		    stats.delivered, stats.deferred, stats.failed);
+		n = strlen(j->detail);
+		if (stats.left > 0)
+			snprintf(j->detail + n, sizeof j->detail - n, ", %u left for flush", stats.left);
+		n = strlen(j->detail);
+		snprintf(j->detail + n, sizeof j->detail - n, "%s%s)", os != OUTBOX_OK ? "; " : "",
+		    os != OUTBOX_OK ? outbox_error(j->ob) : "");
+	}
+}
+
+static enum process_status usage(void)
+{
+	fputs("usage: oustpbm [-d DIR] < message\n", stderr);
+	return PROCESS_USAGE;
+}
+
+/* The home: -d DIR, else config_default_home(). */
+static bool parse_args(int argc, char **argv, const char **home)
+{
+	*home = config_default_home();
+	if (argc == 1)
+		return true;
+	if (argc == 3 && strcmp(argv[1], "-d") == 0 && argv[2][0] != '\0') {
+		*home = argv[2];
+		return true;
+	}
+	if (argc == 2 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0') {
+		*home = argv[1] + 2;
+		return true;
+	}
+	return false;
+}
+
+/* The mail as start() read it. */
+struct mail_read {
+	char *buf;		/* the raw mail, owned */
+	size_t len;
+	enum mailin_status rs, ms;	/* what mailin_read and mailin_parse said */
+};
+
+/* Why start() failed, for the admin's alert (alert.h). */
+struct start_failure {
+	bool config;	/* oustpbm.conf cannot be loaded: cause says why */
+	bool home;	/* the home cannot be opened: cause says why */
+	char cause[CONFIG_ERR_MAX + STORE_ERR_MAX + 32];
+};
+
+/*
+ * start: the configuration, the home, the mail read and parsed.  No reply
+ * is possible yet: a failure is only the exit status, and the log line
+ * once the home is open.
+ */
+static enum process_status start(struct job *j, struct mail_read *mr, struct start_failure *f)
+{
+	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
+	enum store_status ss;
+
+	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
+		/* logged in the home when there is one, with the defaults' settings */
+		fprintf(stderr, "oustpbm: %s\n", err);
+		f->config = true;
+		snprintf(f->cause, sizeof f->cause, "configuration error: %s", err);
+		config_defaults(&j->cfg);
+		j->now = config_now(&j->cfg);
+		if (store_open(j->home, &j->cfg, &j->st, err + strlen(err) + 1,
+		    sizeof err - strlen(err) - 1) == STORE_OK) {
+			/* the sender and Message-ID, so the admin knows which mail to replay */
+			if (mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len) !=
+			    MAILIN_READ_ERROR && mr->buf != NULL)
+				(void)mailin_parse(mr->buf, mr->len, &j->in);
+			job_detail(j, "error", "configuration error: %s", err);
+		}
+		return PROCESS_CONFIG;
+	}
+	j->now = config_now(&j->cfg);
+	ss = store_open(j->home, &j->cfg, &j->st, err, sizeof err);
+	if (ss != STORE_OK) {
+		/* no home, or not ours: nothing can be logged there */
+		fprintf(stderr, "oustpbm: %s\n", err);
+		f->home = true;
+		snprintf(f->cause, sizeof f->cause, "%s", err);
+		return store_status_temporary(ss) || ss == STORE_NOT_OWNER ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
+	}
+	mr->rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len);
+	if (mr->rs == MAILIN_READ_ERROR || mr->rs == MAILIN_NOMEM) {
+		job_detail(j, "tempfail", "%s", mailin_status_str(mr->rs));
+		return PROCESS_TEMPFAIL;
+	}
+	mr->ms = mailin_parse(mr->buf, mr->len, &j->in);
+	if (mr->ms == MAILIN_NOMEM) {
+		job_detail(j, "tempfail", "%s", mailin_status_str(mr->ms));
+		return PROCESS_TEMPFAIL;
+	}
+	if (mr->ms == MAILIN_UNPARSABLE) {
+		job_detail(j, "unparsable", "%s", mailin_status_str(mr->ms));
+		return PROCESS_DATAERR;
+	}
+	return PROCESS_OK;
+}
+
+/* gate, first: automatic mail is never answered, a mail without one sender cannot be. */
+static enum process_status gate_sender(struct job *j, const struct mail_read *mr)
+{
+	enum mailin_status ms = mr->ms;
+
+	if (j->in.automatic) {
+		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
+		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
+		bounce_report(j, mr->buf, mr->len);
+		return PROCESS_DROPPED;
+	}
+	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
+		job_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
+		/* exit 65: the mail system bounces the mail with this text, the one answer possible */
+		fprintf(stderr, "oustpbm: %s\n", mailin_status_str(ms));
+		return PROCESS_DATAERR;
+	}
+	return PROCESS_OK;
+}
+
+/* The sources of the command: the Subject, the text, the ids it answers (mailfind.h). */
+static void find(struct job *j, const char *const *senders, size_t n)
+{
+	const char *at = strrchr(j->cfg.from_address, '@');
+	struct mailfind_source src = { .subject = j->in.subject, .body = j->in.body, .in_reply_to = j->in.in_reply_to,
+		.references = j->in.references, .own_domain = at != NULL ? at + 1 : "", .senders = senders,
+		.nsenders = n };
+
+	j->cmd_status = mailfind_find(&mailcmd_grammar, &src, &j->cmd, &j->found);
+}
+
+/*
+ * A command too few words long, or none, found again knowing the
+ * sender's accounts: they tell its words apart (command_parse_line), so
+ * the reply names what is missing and echoes what is not the password.
+ * Read only then: most mails need no users file before their command runs.
+ */
+static void find_as_sender(struct job *j)
+{
+	char ids[COMMAND_SENDERS_MAX][IDENT_USERID_MAX + 1];
+	const char *list[COMMAND_SENDERS_MAX];
+	size_t n = 0, i;
+
+	if (j->in.from_addr == NULL ||
+	    store_user_ids_of(j->st, j->in.from_addr, ids, COMMAND_SENDERS_MAX, &n) != STORE_OK || n == 0)
+		return;
+	for (i = 0; i < n; i++)
+		list[i] = ids[i];
+	find(j, list, n);
+}
+
+/*
+ * parse: the command, by the table of mail commands; a board command's
+ * password check starts at once, to run while the record and the board
+ * are read (job_start_password).  A mail cut short or nested too deeply is
+ * not parsed: it is refused unread (answer).
+ */
+/*
+ * A reply to a registration's code mail (register.c) holding the code
+ * alone on its first line: read as "confirm <code>".
+ */
+static void parse_code_reply(struct job *j)
+{
+	char line[ACCOUNTS_CODE_LEN + 1];
+	const char *p = j->in.body != NULL ? j->in.body : "";
+	size_t n = 0;
+
+	while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
+		p++;
+	while (p[n] != '\0' && p[n] != '\n' && p[n] != '\r' && p[n] != ' ' && p[n] != '\t' && n < sizeof line - 1)
+		n++;
+	memcpy(line, p, n);
+	line[n] = '\0';
+	p += n;
+	while (*p == ' ' || *p == '\t' || *p == '\r')
+		p++;
+	if ((*p != '\n' && *p != '\0') || !accounts_code_ok(line))
+		return;
+	snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", line);
+	j->cmd_status = mailfind_parse(&mailcmd_grammar, j->code_reply, NULL, &j->cmd);
+	explicit_bzero(line, sizeof line);
+}
+
+static void parse(struct job *j, const struct mail_read *mr)
+{
+	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
+		return;
+	find(j, NULL, 0);
+	if (j->cmd_status == COMMAND_USAGE || j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
+		find_as_sender(j);
+	if (j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
+		parse_code_reply(j);
+	j->mc = mailcmd_of(&j->cmd);
+	/* a reply to a board mail, its token standing for the password (replytoken.h) */
+	if (replytoken_parse(j))
+		return;
+	job_start_password(j);
+}
+
+/* gate, then: a mail loop, a redelivered copy, the per-sender limit: dropped without a reply. */
+static enum process_status gate_repeat(struct job *j)
+{
+	enum process_status ps;
+	bool dup;
+
+	ps = check_loop(j);
+	if (ps == PROCESS_OK)
+		ps = job_check_duplicate(j, &dup);
+	if (ps == PROCESS_OK)
+		ps = check_rate(j);
+	return ps;
+}
+
+/* answer: a mail that cannot be read is refused as such; else its command is handled. */
+static enum process_status answer(struct job *j, const struct mail_read *mr)
+{
+	/* a mail without a Message-ID is still answered: in_id "" */
+	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id != NULL ? j->in.message_id : "",
+	    j->in.references, j->in.from_addr);
+	j->unread = "(not read)";
+	if (mr->rs == MAILIN_TOO_BIG)
+		/* only the header was kept: the Subject may be cut short, so it is not acted on */
+		return job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the "
+		    "command alone, without attachments", j->cfg.max_message_bytes);
+	if (j->rate_notice)
+		return job_refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers "
+		    "in an hour, so this one was not read; your next mails within the hour are dropped without an "
+		    "answer. This is the only notice.", j->cfg.max_mails_per_hour);
+	if (mr->ms == MAILIN_TOO_DEEP)
+		return job_refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
+		    "command as plain text");
+	j->unread = NULL;
+	return handle(j);
+}
+
+/* A temporary failure that waiting alone will not cure: the disk, the I/O. */
+static bool disk_failure(const char *detail)
+{
+	return strstr(detail, strerror(ENOSPC)) != NULL || strstr(detail, strerror(EDQUOT)) != NULL ||
+	    strstr(detail, strerror(EFBIG)) != NULL || strstr(detail, strerror(EIO)) != NULL ||
+	    strstr(detail, strerror(EROFS)) != NULL || strstr(detail, strerror(EACCES)) != NULL;
+}
+
+/*
+ * A mail that no answer can be made for, kept by the mail system (exit 75):
+ * the admin is told (alert.h).  A lock held too long, or a mail that cannot
+ * be read, cures itself or is no fault of the server: nobody is told.
+ */
+static void tell_admin(struct job *j, enum process_status ps, const struct start_failure *f)
+{
+	char key[ALERT_KEY_MAX + 1];
+
+	if (f->config)
+		alert_key("config", f->cause, key);
+	else if (f->home)
+		alert_key("home", f->cause, key);
+	else if (ps == PROCESS_CONFIG)
+		alert_key("config", j->detail, key);
+	else if (ps == PROCESS_SOFTWARE)
+		alert_key("internal", "", key);
+	else if (ps == PROCESS_TEMPFAIL && disk_failure(j->detail))
+		alert_key("disk", "", key);
+	else
+		return;
+	(void)alert_admin(f->config ? NULL : &j->cfg, j->st, j->home, key,
+	    f->config || f->home ? f->cause : j->detail);
+}
+
+/* The log line, and everything the job holds released. */
+static void finish(struct job *j, enum process_status ps)
+{
+	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
+		job_detail(j, "error", "%s", process_status_str(ps));
+	pwcheck_release(&j->pw);
+	if (j->st != NULL)
+		write_log(j);
+	free(j->masked);
+	reply_release(&j->rc);
+	mailin_message_release(&j->in);
+	outbox_close(j->ob);
+	store_close(j->st);
+}
+
+/*
+ * One mail, from standard input to the log line.  Each step returns the
+ * status the mail ends with; main.c alone turns it into the exit status.
+ */
+enum process_status process_main(int argc, char **argv)
+{
+	static struct job job;	/* large (the command holds 625 placements): not on the stack */
+	struct job *j = &job;
+	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK };
+	static struct start_failure failure;
+	enum process_status ps;
+	unsigned long cleared = 0;
+
+	memset(j, 0, sizeof *j);
+	j->seen_lock.fd = -1;
+	j->board_lock.fd = -1;
+	j->accounts_lock.fd = -1;
+	if (!parse_args(argc, argv, &j->home))
+		return usage();
+	memset(&failure, 0, sizeof failure);
+	ps = start(j, &mr, &failure);
+	if (ps == PROCESS_OK)
+		ps = gate_sender(j, &mr);
+	if (ps == PROCESS_OK) {
+		parse(j, &mr);
+		ps = gate_repeat(j);
+	}
+	/* the sender wrote: mail to the address goes out again (bounces.h) */
+	if (ps == PROCESS_OK)
+		cleared = bounce_wrote(j);
+	if (ps == PROCESS_OK)
+		ps = answer(j, &mr);
+	if (cleared > 0)
+		job_detail_add(j, "; the address's %lu bounce%s cleared: it wrote", cleared, cleared == 1 ? "" : "s");
+	if (ps == PROCESS_OK)
+		job_record_handled(j);
+	if (ps == PROCESS_OK && j->rehash_due)
+		rehash_password(j);
+	/* a dropped copy of a handled mail: what its first copy left is delivered now */
+	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
+		flush(j);
+	update_web(j);
+	if (ps != PROCESS_OK && ps != PROCESS_DROPPED) {
+		if (j->outcome == NULL)
+			job_detail(j, "error", "%s", process_status_str(ps));
+		tell_admin(j, ps, &failure);
+	}
+	finish(j, ps);
+	free(mr.buf);
+	return ps;
+}
+
+const char *process_status_str(enum process_status s)
+{
+	switch (s) {
+	case PROCESS_OK:
+		return "handled";
+	case PROCESS_DROPPED:
+		return "dropped";
+	case PROCESS_TEMPFAIL:
+		return "temporary failure";
+	case PROCESS_DATAERR:
+		return "unparsable message";
+	case PROCESS_USAGE:
+		return "usage";
+	case PROCESS_CONFIG:
+		return "configuration error";
+	case PROCESS_SOFTWARE:
+		return "internal error";
+	}
+	return "unknown";
+}

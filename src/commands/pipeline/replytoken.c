@@ -1,0 +1,370 @@
+/* replytoken: playing by reply.  See replytoken.h. */
+#include "commands/pipeline/replytoken.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/strbuf.h"
+#include "commands/pipeline/mailcmd.h"
+#include "store/tokens.h"
+
+_Static_assert(TOKEN_SECRET_BYTES == TOKENS_SECRET_BYTES, "token.h's HMAC key is the home's secret");
+
+enum store_status replytoken_of(struct store *st, long board, const struct store_user *u, char out[TOKEN_TEXT_SIZE],
+    char *err)
+{
+	unsigned char secret[TOKENS_SECRET_BYTES];
+	enum store_status ss;
+	unsigned long gen;
+	bool off;
+
+	out[0] = '\0';
+	if (u->hash[0] != '$')
+		return STORE_OK;	/* a locked account: nothing to authorise */
+	ss = tokens_state(st, u->userid, &off, &gen, err);
+	if (ss != STORE_OK || off)
+		return ss;
+	ss = tokens_secret(st, REPLYTOKEN_LOCK_MS, secret, err);
+	if (ss == STORE_OK)
+		token_make(secret, sizeof secret, board, u->userid, u->hash, gen, out);
+	explicit_bzero(secret, sizeof secret);
+	return ss;
+}
+
+/* The words of the reply's text line: up to 3, lower case, into w; how many there are. */
+static size_t words_of(const char *line, char w[3][16])
+{
+	size_t n = 0, len;
+
+	for (;;) {
+		while (isspace((unsigned char)*line))
+			line++;
+		if (*line == '\0')
+			return n;
+		len = strcspn(line, " \t\r\n");
+		if (n < 3) {
+			snprintf(w[n], sizeof w[n], "%.*s", (int)(len < 15 ? len : 15), line);
+			for (char *c = w[n]; *c != '\0'; c++)
+				*c = (char)tolower((unsigned char)*c);
+			/* "swap." or "yes!" as people write them */
+			if (len < 15 && (w[n][len - 1] == '.' || w[n][len - 1] == '!'))
+				w[n][len - 1] = '\0';
+		}
+		n++;
+		line += len;
+	}
+}
+
+/* j->cmd becomes the command called name of the table, for the token's board and turn. */
+static void become(struct job *j, const char *name)
+{
+	const struct mail_command *mc = mailcmd_find(name);
+
+	j->cmd.syntax = &mc->syntax;
+	j->cmd.grammar = &mailcmd_grammar;
+	j->cmd.board = j->token.board;
+	j->cmd.turn = j->token.turn;
+	j->cmd.userid[0] = '\0';
+	j->cmd.password[0] = '\0';
+	j->cmd.error[0] = '\0';
+	j->mc = mc;
+	j->cmd_status = COMMAND_OK;
+}
+
+/*
+ * "b5." or "D3, F6!" as a phone writes them: the text's line, its full
+ * stop or exclamation mark dropped, placements alone; they go into j->cmd.
+ */
+static bool placements_with_stop(struct job *j)
+{
+	struct command *alt;
+	size_t len = strlen(j->cmd.line);
+	bool ok;
+
+	if (j->cmd.source != COMMAND_FROM_BODY)
+		return false;
+	while (len > 0 && (j->cmd.line[len - 1] == ' ' || j->cmd.line[len - 1] == '\t'))
+		len--;
+	if (len < 3 || (j->cmd.line[len - 1] != '.' && j->cmd.line[len - 1] != '!'))
+		return false;
+	alt = calloc(1, sizeof *alt);
+	if (alt == NULL)
+		return false;
+	ok = command_parse_line(&mailcmd_grammar, COMMAND_FROM_BODY, j->cmd.line, len - 1, NULL, alt) ==
+	    COMMAND_PLACEMENTS_ONLY;
+	if (ok) {
+		alt->body_rest = j->cmd.body_rest;
+		j->cmd = *alt;
+	}
+	free(alt);
+	return ok;
+}
+
+bool replytoken_parse(struct job *j)
+{
+	char w[3][16];
+	size_t n;
+
+	if (!token_from_subject(j->in.subject, &j->token))
+		return false;
+	/* a whole command, password and all, is that command */
+	if (j->cmd_status == COMMAND_OK)
+		return false;
+	j->by_token = true;
+	j->token_error[0] = '\0';
+	/* an answer to a chat mail: its Subject, or the chat mail it answers (mailfind.h) */
+	if (j->cmd_status == COMMAND_CHAT_ANSWER || j->found.answered.kind == MAILFIND_CHAT)
+		j->token.chat = true;
+	j->board = j->token.board;
+	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY || placements_with_stop(j)) {
+		become(j, "move");
+		return true;
+	}
+	n = j->cmd.source == COMMAND_FROM_BODY ? words_of(j->cmd.line, w) : 0;
+	if (n == 1 && strcmp(w[0], "swap") == 0) {
+		become(j, "swap");
+	} else if (n == 2 && strcmp(w[0], "resign") == 0 && strcmp(w[1], "yes") == 0) {
+		become(j, "resign");
+	} else if (n >= 1 && strcmp(w[0], "resign") == 0 && !j->token.chat) {
+		snprintf(j->token_error, sizeof j->token_error, "to resign board %ld by reply, write \"resign yes\": "
+		    "resign alone might be a slip of the finger, and it ends the game", j->token.board);
+	} else if (n == 1 && (strcmp(w[0], "undo") == 0 || strcmp(w[0], "propose") == 0 ||
+	    strcmp(w[0], "accept") == 0 || strcmp(w[0], "reject") == 0)) {
+		become(j, "move");
+		j->cmd.offer = strcmp(w[0], "undo") == 0 ? COMMAND_OFFER_UNDO : strcmp(w[0], "propose") == 0 ?
+		    COMMAND_OFFER_PROPOSE : strcmp(w[0], "accept") == 0 ? COMMAND_OFFER_ACCEPT : COMMAND_OFFER_REJECT;
+	} else if (n >= 1 && strcmp(w[0], "queue") == 0) {
+		const char *rest = j->cmd.line + strspn(j->cmd.line, " \t");
+
+		rest += strcspn(rest, " \t");
+		rest += strspn(rest, " \t");
+		snprintf(j->cmd.text, sizeof j->cmd.text, "%s", rest);
+		become(j, "queue");
+	} else if (j->token.chat) {
+		/* the whole text is the answer to the chat (its quoted mail cut: command_comment) */
+		become(j, "chat");
+		j->cmd.source = COMMAND_FROM_SUBJECT;
+	} else {
+		snprintf(j->token_error, sizeof j->token_error, "your reply to the mail of board %ld holds no "
+		    "command: reply with your placements alone (D4, or D3,F6 for a turn with captures), swap, "
+		    "resign yes, undo, propose, accept or reject; to chat, reply to a chat mail or send chat %ld "
+		    "<userid> <password> with your text", j->token.board, j->token.board);
+	}
+	return true;
+}
+
+char *replytoken_masked(const struct job *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_printf(&sb, "reply to board %ld", j->token.board);
+	if (j->token.turn > 0)
+		strbuf_printf(&sb, "#%d", j->token.turn);
+	strbuf_printf(&sb, " %s: ", TOKEN_MASK);
+	if (j->token_error[0] != '\0' || j->mc == NULL)
+		strbuf_puts(&sb, "(no command)");
+	else if (command_is(&j->cmd, "move") && j->cmd.offer == COMMAND_OFFER_NONE)
+		for (i = 0; i < j->cmd.nplacements; i++)
+			strbuf_printf(&sb, "%s%s", i > 0 ? "," : "", j->cmd.placements[i].name);
+	else if (command_is(&j->cmd, "move"))
+		strbuf_puts(&sb, j->cmd.offer == COMMAND_OFFER_UNDO ? "undo" : j->cmd.offer == COMMAND_OFFER_PROPOSE ?
+		    "propose" : j->cmd.offer == COMMAND_OFFER_ACCEPT ? "accept" : "reject");
+	else
+		strbuf_puts(&sb, command_name(&j->cmd));
+	return strbuf_finish(&sb);
+}
+
+enum process_status replytoken_login(struct job *j, bool *ready)
+{
+	const struct game *g = &j->game;
+	const char *players[2] = { g->black, g->white };
+	struct store_user u[2], *mine[2];
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	enum process_status ps;
+	enum store_status ss;
+	bool found, off;
+	unsigned long gen;
+	size_t n = 0, i;
+
+	*ready = false;
+	/* only a player's own registered address may use a player's token */
+	for (i = 0; i < 2; i++) {
+		if (players[i] == NULL || players[i][0] == '\0' || (i == 1 && strcmp(players[0], players[1]) == 0))
+			continue;
+		ss = store_user_find(j->st, players[i], &u[n]);
+		if (ss == STORE_NOT_FOUND)
+			continue;
+		if (ss != STORE_OK)
+			return job_store_failure(j, ss, "cannot read the users file");
+		if (strcasecmp(u[n].address, j->in.from_addr) == 0)
+			mine[n] = &u[n], n++;
+	}
+	if (n == 0)
+		return job_refuse(j, g, "your reply carries the reply token of a board mail of board %ld, and %s is "
+		    "the registered address of neither of its players: a token works only from its own player's "
+		    "address, so nothing was done (a forwarded board mail does not let anyone else play)", g->board,
+		    j->in.from_addr);
+	for (i = 0; i < n; i++) {
+		char id[IDENT_USERID_MAX + 1];
+
+		/* job_find_account() fills the account it is given: the name first copied out of it */
+		snprintf(id, sizeof id, "%s", mine[i]->userid);
+		ps = job_find_account(j, id, mine[i], &found);
+		if (ps != PROCESS_OK || !found)
+			return ps;
+		ss = tokens_state(j->st, mine[i]->userid, &off, &gen, err);
+		if (ss != STORE_OK) {
+			job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
+			return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		}
+		if (off)
+			return job_refuse(j, g, "the reply tokens of %s are off, so a reply without the password "
+			    "does nothing: send the command with your password, or turn tokens on again with "
+			    "tokens %s <password> new", mine[i]->userid, mine[i]->userid);
+		ss = replytoken_of(j->st, g->board, mine[i], token, err);
+		if (ss != STORE_OK) {
+			job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
+			return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		}
+		if (token_equal(token, j->token.token)) {
+			memcpy(j->token_now, token, sizeof j->token_now);
+			explicit_bzero(token, sizeof token);
+			/* the throttle's lockout holds for tokens too; a token never renews a hash */
+			if (!job_secret_verdict(j, mine[i], true, "reply token")) {
+				j->rehash_due = false;
+				return job_refuse(j, g, "%s", j->pwmsg);
+			}
+			j->rehash_due = false;
+			j->user = *mine[i];
+			snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", mine[i]->userid);
+			*ready = true;
+			return PROCESS_OK;
+		}
+	}
+	explicit_bzero(token, sizeof token);
+	/* a wrong token is a wrong password (throttle.h): guessing one is as slow */
+	(void)job_secret_verdict(j, mine[0], false, "reply token");
+	return job_refuse(j, g, "%s: the token in the Subject is not %s's token for board %ld now (it is another "
+	    "board's or another player's, or it ended with a new password, a reset or tokens ... new), so nothing "
+	    "was done: reply to your newest mail of board %ld, or send the command with your password", j->pwmsg,
+	    mine[0]->userid, g->board, g->board);
+}
+
+char *replytoken_comment(const struct command *cmd, const char *body)
+{
+	char *c = command_comment(cmd, body), *m;
+
+	if (c == NULL)
+		return NULL;
+	m = token_mask(c);
+	free(c);
+	return m;
+}
+
+/* The placements of g's pending part (game.h). */
+static int pending_count(const struct game *g)
+{
+	const char *p;
+	int n = 0;
+
+	for (p = g->pending; *p != '\0'; p++)
+		n += p == g->pending || *p == ',';
+	return n;
+}
+
+enum process_status replytoken_continue(struct job *j, const struct game *g, bool *refused)
+{
+	struct command *c = &j->cmd;
+	int n = pending_count(g), i;
+	const char *p, *e;
+	size_t len;
+
+	*refused = false;
+	if (j->token.part != n) {
+		*refused = true;
+		if (n == 0)
+			return job_refuse(j, g, "you replied to a mail of a turn in parts, and turn %d of board %ld was "
+			    "not continued: the position has changed, so nothing was played. Look at the board below; "
+			    "to play, reply to this mail", g->rg.turn, g->board);
+		return job_refuse(j, g, "you replied to an older mail of turn %d, which you have since begun with %s "
+		    "(the mail of that part has the board after it): the position has changed, so nothing was played. "
+		    "Reply to the newest mail of board %ld (its Subject ends #%d.%d), or send the whole turn with "
+		    "your password", g->rg.turn, g->pending, g->board, g->rg.turn, n);
+	}
+	if (n == 0)
+		return PROCESS_OK;
+	if (c->nplacements + (size_t)n > COMMAND_PLACEMENTS_MAX) {
+		*refused = true;
+		return job_refuse(j, g, "the turn is longer than %d placements", COMMAND_PLACEMENTS_MAX);
+	}
+	/* the part sent before, then the reply's: one whole turn, checked and played as such */
+	memmove(c->placements + n, c->placements, c->nplacements * sizeof c->placements[0]);
+	for (i = 0, p = g->pending; i < n; i++, p = e + 1) {
+		e = strchr(p, ',');
+		if (e == NULL)
+			e = p + strlen(p);
+		len = (size_t)(e - p) < sizeof c->placements[i].name ? (size_t)(e - p) : sizeof c->placements[i].name - 1;
+		memset(&c->placements[i], 0, sizeof c->placements[i]);
+		memcpy(c->placements[i].name, p, len);
+		if (*e == '\0')
+			e--;	/* the loop's e + 1 stays on the NUL */
+	}
+	c->nplacements += (size_t)n;
+	return PROCESS_OK;
+}
+
+enum process_status replytoken_keep_part(struct job *j, struct game *g)
+{
+	const struct command *c = &j->cmd;
+	struct game *shown = malloc(sizeof *shown);
+	int *pts = malloc(RULES_MAX_POINTS * sizeof *pts), np;
+	struct reply_event ev;
+	struct reply_player p = { j->user.userid, j->user.address, j->user.fullname, REPLY_ROLE_PLAYER, j->token_now };
+	struct reply_mail m;
+	enum reply_status rs;
+	enum process_status ps;
+	char notice[GAME_PENDING_MAX + 400], why[200];
+	size_t i, used = 0;
+	bool done = false;
+
+	if (shown == NULL || pts == NULL) {
+		free(shown);
+		free(pts);
+		return job_no_memory(j);
+	}
+	for (i = 0; i < c->nplacements && used + 5 < sizeof g->pending; i++)
+		used += (size_t)snprintf(g->pending + used, sizeof g->pending - used, "%s%s", i > 0 ? "," : "",
+		    c->placements[i].name);
+	*shown = *g;	/* the history shared, read only: the board after the part, for the mover alone */
+	if (i < c->nplacements || !game_pending_points(g, pts, &np, &shown->rg, why, sizeof why)) {
+		g->pending[0] = '\0';
+		free(shown);
+		free(pts);
+		return job_refuse(j, g, "the turn cannot be kept in parts: %s", i < c->nplacements ? "too long" : why);
+	}
+	snprintf(notice, sizeof notice, "You began turn %d with %s, which captured: place again to finish it "
+	    "by reply. Only you see this board: until your turn ends, your opponent and the board's page see the "
+	    "position before it. A whole turn sent with your password replaces this part.", g->rg.turn, g->pending);
+	memset(&ev, 0, sizeof ev);
+	ev.what = REPLY_MOVE;
+	ev.actor = j->user.userid;
+	ev.comment = "";
+	ev.notice = notice;
+	ev.part = np;
+	rs = reply_game(&j->rc, shown, &ev, &p, &m);
+	free(shown);
+	free(pts);
+	if (rs != REPLY_OK)
+		return job_reply_failure(j, rs);
+	/* the game file holds the part; only the mover hears of it (nobody else sees a half turn) */
+	ps = job_commit_quiet(j, &m, 1, &done);
+	reply_mail_release(&m);
+	if (ps == PROCESS_OK && done)
+		job_detail(j, "ok", "turn %d: %s began it with %s by reply (pending)", g->rg.turn, j->user.userid,
+		    g->pending);
+	return ps;
+}

@@ -1,0 +1,552 @@
+/* cleanup: reminders, losses on time and the outbox flush, from cron.  See cleanup.h. */
+#include "commands/services/cleanup.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/pipeline/boardmail.h"
+#include "commands/services/robot.h"
+#include "commands/services/web.h"
+#include "game/gamefile.h"
+#include "mail/reply.h"
+#include "outbox/transport.h"
+#include "store/active.h"
+#include "store/pending.h"
+#include "store/filecaps.h"
+#include "store/ratings.h"
+#include "store/vacations.h"
+
+/* One run: what every board shares. */
+struct run {
+	struct store *st;
+	const struct config *cfg;
+	struct outbox *ob;	/* owned, opened when first needed */
+	struct reply_ctx rc;
+	int64_t now;
+	char stamp[GAMEFILE_TIME_SIZE];
+	enum cleanup_status worst;
+	struct cleanup_stats *stats;
+	struct active_board *playing;	/* the boards found being played, for active_sync */
+	size_t nplaying, alloc_playing;
+	bool playing_nomem;
+	struct vacation *vac;	/* the vacations file (vacations.h), read once */
+	size_t nvac;
+};
+
+const char *cleanup_status_str(enum cleanup_status s)
+{
+	switch (s) {
+	case CLEANUP_OK:
+		return "ok";
+	case CLEANUP_TEMPFAIL:
+		return "temporary failure";
+	case CLEANUP_DATAERR:
+		return "a game file cannot be read";
+	case CLEANUP_CONFIG:
+		return "configuration error";
+	case CLEANUP_SOFTWARE:
+		return "internal error";
+	}
+	return "unknown";
+}
+
+int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
+{
+	unsigned long days = game_remind_days(g, cfg->remind_days);
+
+	/* an open challenge waits for a player: nobody is to move yet */
+	if (game_over(g) || game_is_open(g) || days == 0)
+		return 0;
+	return gamefile_time_add(g->last_move, (int64_t)days * CLEANUP_DAY);
+}
+
+/*
+ * The time a reminder is due on g (header read), or 0 for none; stopped:
+ * the seconds the clock of the player to move stood still (a vacation).
+ */
+static int64_t remind_due(const struct config *cfg, const struct game *g, int64_t stopped)
+{
+	if (game_over(g) || game_is_open(g) || game_remind_days(g, cfg->remind_days) == 0)
+		return 0;
+	/* a file written before reminders existed counts from its last turn */
+	return gamefile_time_add(g->remind != 0 ? g->remind : cleanup_remind_at(cfg, g), stopped);
+}
+
+/* The time g is lost on time, or 0 for never: its own limit, else timeout_days; stopped as for remind_due(). */
+static int64_t timeout_due(const struct config *cfg, const struct game *g, int64_t stopped)
+{
+	int64_t at = game_timeout_at(g, cfg->timeout_days);
+
+	return at == 0 ? 0 : gamefile_time_add(at, stopped);
+}
+
+/*
+ * How long the clock of g's player to move stood still since the last
+ * turn: the part of their vacation (vacations.h) after it, up to now.
+ */
+static int64_t clock_stopped(const struct run *r, const struct game *g)
+{
+	const char *who = game_player_to_move(g);
+
+	if (who == NULL)
+		return 0;
+	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->now);
+}
+
+static void worse(struct run *r, enum cleanup_status s)
+{
+	if (s > r->worst)
+		r->worst = s;
+}
+
+/* A board that could not be done: logged, on stderr, counted. */
+static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cleanup_vboard_failed(r->st, r->stamp, "cleanup", board, s == CLEANUP_TEMPFAIL ? "tempfail" : "error", fmt, ap);
+	va_end(ap);
+	r->stats->failed++;
+	worse(r, s);
+}
+
+void cleanup_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
+    const char *fmt, va_list ap)
+{
+	char msg[900];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (board > 0)
+		fprintf(stderr, "oustpbm: %s: board %ld: %s\n", run, board, msg);
+	else
+		fprintf(stderr, "oustpbm: %s: %s\n", run, msg);
+	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
+}
+
+static enum cleanup_status of_reply(enum reply_status rs)
+{
+	return rs == REPLY_NOMEM ? CLEANUP_TEMPFAIL : rs == REPLY_TEMPLATE ? CLEANUP_CONFIG : CLEANUP_SOFTWARE;
+}
+
+/* player's mail address into p; false if the account is gone (nobody to tell) or on failure (*s set). */
+static bool find_player(struct run *r, const char *userid, struct store_user *u, struct reply_player *p,
+    enum cleanup_status *s)
+{
+	enum store_status ss = store_user_find(r->st, userid, u);
+
+	*s = CLEANUP_OK;
+	if (ss != STORE_OK) {
+		if (ss != STORE_NOT_FOUND)
+			*s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+		return false;
+	}
+	p->userid = u->userid;
+	p->address = u->address;
+	p->fullname = u->fullname;
+	return true;
+}
+
+/*
+ * Write g (its lock held) with its n mails, as outbox.h's protocol says.
+ * Returns CLEANUP_OK once the game file is written.
+ */
+static enum cleanup_status commit(struct run *r, const struct game *g, const struct reply_mail *mails, int n)
+{
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum store_status ss;
+	enum cleanup_status s = CLEANUP_OK;
+	char *text = NULL, rerr[RATINGS_ERR_MAX];
+	size_t len;
+	bool committed = false;
+	int i;
+
+	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+		board_failed(r, g->board, CLEANUP_TEMPFAIL, "out of memory");
+		return CLEANUP_TEMPFAIL;
+	}
+	os = outbox_batch_new(r->ob, g->board, text, len, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, r->cfg->from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		s = outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+		board_failed(r, g->board, s, "cannot queue the mail: %s", outbox_error(r->ob));
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		goto out;
+	}
+	ss = ratings_before_commit(r->st, g, rerr);
+	if (ss != STORE_OK) {
+		s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+		board_failed(r, g->board, s, "%s", rerr);
+		outbox_batch_abort(b, &committed);
+		goto out;
+	}
+	ss = store_board_write(r->st, g->board, text, len);
+	if (ss != STORE_OK) {
+		/* the write may have reached its rename: then the change stands */
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
+			s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+			ratings_cancel(r->st, g);
+			board_failed(r, g->board, s, "cannot write the game file: %s", store_error(r->st));
+		}
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* the game stands; its mails wait in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
+		    outbox_error(r->ob));
+	}
+	if (ss == STORE_OK) {
+		if (game_over(g))
+			active_remove(r->st, g->board, g->black, g->white);
+		ratings_after_commit(r->st, r->cfg->lock_timeout_ms);
+		web_after_commit(r->cfg, r->st, g);
+	}
+out:
+	outbox_batch_free(b);
+	free(text);
+	return s;
+}
+
+/* End g on time: the player to move loses; both players (and its observers: boardmail.h) are told. */
+static void time_out(struct run *r, struct game *g)
+{
+	struct reply_mail *mails = NULL;
+	struct reply_event ev;
+	enum store_status ss;
+	enum reply_status rs;
+	enum game_status gs;
+	char loser[GAME_NAME_SIZE], rline[RATINGS_LINE_MAX];
+	int n = 0;
+
+	snprintf(loser, sizeof loser, "%s", game_player_to_move(g));
+	gs = game_timeout(g, loser, r->now);
+	if (gs != GAME_OK) {
+		board_failed(r, g->board, gs == GAME_NO_MEMORY ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot end the game on time: %s", game_status_str(gs));
+		return;
+	}
+	g->remind = 0;
+	memset(&ev, 0, sizeof ev);
+	ev.what = REPLY_TIMEOUT;
+	ev.actor = loser;
+	ev.first = g->nturns;
+	ev.comment = "";
+	ev.days = (int)game_timeout_days(g, r->cfg->timeout_days);
+	ratings_mail_line(r->st, g, r->now, rline, sizeof rline);
+	ev.ratings = rline;
+	switch (boardmail_make(r->st, &r->rc, g, &ev, NULL, &mails, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		board_failed(r, g->board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot read the users file: %s", store_error(r->st));
+		return;
+	case BOARDMAIL_REPLY:
+		board_failed(r, g->board, of_reply(rs), "cannot make the mail: %s", r->rc.err);
+		return;
+	}
+	if (commit(r, g, mails, n) == CLEANUP_OK) {
+		r->stats->timed_out++;
+		store_log(r->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu day%s; %s won",
+		    r->stamp, g->board, g->nturns, loser, game_timeout_days(g, r->cfg->timeout_days),
+		    game_timeout_days(g, r->cfg->timeout_days) == 1 ? "" : "s",
+		    g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
+	}
+	boardmail_free(mails, n);
+}
+
+/* Remind the player to move on g, due since due; the next reminder remind_days later. */
+static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
+{
+	int64_t period = (int64_t)game_remind_days(g, r->cfg->remind_days) * CLEANUP_DAY;
+	struct reply_mail m;
+	struct reply_player p = { 0 };
+	struct store_user u;
+	enum reply_status rs;
+	enum cleanup_status s;
+	const char *who = game_player_to_move(g);
+	char next[GAMEFILE_TIME_SIZE];
+	int days = (int)((r->now - g->last_move - stopped) / CLEANUP_DAY);
+	int n = 0;
+
+	memset(&m, 0, sizeof m);
+	/* on the same schedule, however late this run is: the first due time after now */
+	g->remind = due + ((r->now - due) / period + 1) * period;
+	/* the header keeps the time on the running clock: the stop is counted out again when read */
+	g->remind -= stopped;
+	if (find_player(r, who, &u, &p, &s)) {
+		rs = reply_reminder(&r->rc, g, &p, days, timeout_due(r->cfg, g, stopped), &m);
+		if (rs != REPLY_OK) {
+			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->rc.err);
+			return;
+		}
+		n = 1;
+	} else if (s != CLEANUP_OK) {
+		board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->st));
+		return;
+	}
+	if (commit(r, g, &m, n) == CLEANUP_OK) {
+		r->stats->reminded += (unsigned)n;
+		store_log(r->st, "%s cleanup board=%ld ok: %s %s, idle %d day%s; next reminder %s", r->stamp,
+		    g->board, n == 1 ? "reminded" : "no account to remind:", who, days, days == 1 ? "" : "s",
+		    gamefile_time_str(g->remind, next));
+	}
+	reply_mail_release(&m);
+}
+
+/* Open the outbox on first use; false after a failure was counted. */
+static bool need_outbox(struct run *r, long board)
+{
+	char err[OUTBOX_ERR_MAX];
+	enum outbox_status os;
+
+	if (r->ob != NULL)
+		return true;
+	os = outbox_open(r->st, &r->ob, err, sizeof err);
+	if (os != OUTBOX_OK) {
+		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot open the outbox: %s", err);
+		return false;
+	}
+	return true;
+}
+
+/* Read board into g: the header only, or the whole file; false after a failure was counted. */
+static bool load(struct run *r, long board, bool whole, struct game *g)
+{
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	ss = store_board_read(r->st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND)
+		return false;	/* removed by the admin meanwhile: nothing to do */
+	if (ss != STORE_OK) {
+		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot read the game file: %s", store_error(r->st));
+		return false;
+	}
+	gs = whole ? gamefile_parse(text, len, g, &gerr) : gamefile_parse_header(text, len, g, &gerr);
+	free(text);
+	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
+		game_release(g);
+		gs = GAMEFILE_BAD;
+	}
+	if (gs != GAMEFILE_OK) {
+		if (gs == GAMEFILE_NO_MEMORY)
+			board_failed(r, board, CLEANUP_TEMPFAIL, "out of memory");
+		else
+			board_failed(r, board, CLEANUP_DATAERR, "games/%ld.game %s", board, gerr.msg);
+		return false;
+	}
+	return true;
+}
+
+/* Note g for the index of active boards if it is being played. */
+static void note_playing(struct run *r, const struct game *g)
+{
+	struct active_board *p;
+	size_t n;
+
+	if (game_over(g) || game_is_open(g) || r->playing_nomem)
+		return;
+	if (r->nplaying == r->alloc_playing) {
+		n = r->alloc_playing != 0 ? 2 * r->alloc_playing : 64;
+		p = realloc(r->playing, n * sizeof *p);
+		if (p == NULL) {
+			r->playing_nomem = true;	/* the index is left as it is */
+			return;
+		}
+		r->playing = p;
+		r->alloc_playing = n;
+	}
+	p = &r->playing[r->nplaying++];
+	p->board = g->board;
+	snprintf(p->black, sizeof p->black, "%s", g->black);
+	snprintf(p->white, sizeof p->white, "%s", g->white);
+}
+
+static void one_board(struct run *r, long board)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss;
+	enum outbox_status os;
+	struct game g;
+	int64_t rdue, tdue, stopped;
+
+	memset(&g, 0, sizeof g);
+	r->stats->boards++;
+	if (!load(r, board, false, &g))
+		return;
+	note_playing(r, &g);
+	rdue = remind_due(r->cfg, &g, clock_stopped(r, &g));
+	tdue = timeout_due(r->cfg, &g, clock_stopped(r, &g));
+	if ((rdue == 0 || rdue > r->now) && (tdue == 0 || tdue > r->now))
+		return;	/* nothing due: no lock, no history read */
+	ss = store_lock_board(r->st, board, &lock);
+	if (ss != STORE_OK) {
+		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot lock the board: %s", store_error(r->st));
+		return;
+	}
+	if (!need_outbox(r, board))
+		goto out;
+	/* settle what a crashed run left for this board before reading it */
+	os = outbox_recover(r->ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot recover the outbox: %s", outbox_error(r->ob));
+		goto out;
+	}
+	/* a turn may have come in since the header was read */
+	if (!load(r, board, true, &g))
+		goto out;
+	stopped = clock_stopped(r, &g);
+	rdue = remind_due(r->cfg, &g, stopped);
+	tdue = timeout_due(r->cfg, &g, stopped);
+	if (tdue != 0 && tdue <= r->now) {
+		time_out(r, &g);
+		/* ended: out of the index (its commit removed the entry) */
+		if (game_over(&g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
+			r->nplaying--;
+	} else if (rdue != 0 && rdue <= r->now) {
+		remind(r, &g, rdue, stopped);
+	}
+out:
+	store_unlock(&lock);
+	game_release(&g);
+}
+
+/* The temp files crashed writes left, older than CLEANUP_TMP_AGE (store_remove_stale_tmp). */
+static void remove_stale_tmp(struct run *r)
+{
+	static const char *const dirs[] = { ".", "games", "outbox", "outbox/new", "outbox/failed" };
+	enum store_status ss;
+	size_t i;
+
+	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+		ss = store_remove_stale_tmp(r->st, dirs[i], (time_t)(r->now - CLEANUP_TMP_AGE), &r->stats->tmp_removed);
+		if (ss != STORE_OK)
+			board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+			    "cannot remove old temp files: %s", store_error(r->st));
+	}
+	if (r->stats->tmp_removed > 0)
+		store_log(r->st, "%s cleanup board=0 ok: removed %u temp file%s of interrupted writes, older than "
+		    "a day", r->stamp, r->stats->tmp_removed, r->stats->tmp_removed == 1 ? "" : "s");
+}
+
+/* The registrations never confirmed, a day old (store/pending.h): their user ids free again. */
+static void prune_pending(struct run *r)
+{
+	enum store_status ss;
+	size_t dropped = 0;
+
+	ss = pending_prune(r->st, r->now, &dropped);
+	if (ss != STORE_OK)
+		board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot prune the pending registrations: %s", store_error(r->st));
+	else if (dropped > 0)
+		store_log(r->st, "%s cleanup board=0 ok: dropped %zu registration%s a day old", r->stamp, dropped,
+		    dropped == 1 ? "" : "s");
+}
+
+enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, const char *home, time_t now,
+    struct cleanup_stats *stats)
+{
+	const struct transport_ops *ops = transport_find(cfg->transport);
+	struct cleanup_stats dummy;
+	struct robot_stats rstats;
+	enum robot_status rs;
+	struct run r;
+	enum store_status ss;
+	enum outbox_status os;
+	long *boards = NULL;
+	size_t n = 0, i;
+
+	if (stats == NULL)
+		stats = &dummy;
+	memset(stats, 0, sizeof *stats);
+	memset(&r, 0, sizeof r);
+	r.st = st;
+	r.cfg = cfg;
+	r.now = (int64_t)now;
+	r.stats = stats;
+	gamefile_time_str(r.now, r.stamp);
+	/* no incoming mail: the reminders thread under their boards only */
+	reply_init(&r.rc, cfg, home, now, NULL, NULL, "cleanup");
+	/* first the robot turns left over, so that a turn played is not reminded of */
+	rs = robot_run(st, cfg, home, now, NULL, 0, &rstats);
+
+	stats->robot = rstats.played;
+	stats->failed += rstats.failed;
+	if (rs == ROBOT_TEMPFAIL || rs == ROBOT_FAULT)
+		worse(&r, CLEANUP_TEMPFAIL);
+	else if (rs == ROBOT_CONFIG)
+		worse(&r, CLEANUP_CONFIG);
+	else if (rs != ROBOT_OK)
+		worse(&r, CLEANUP_SOFTWARE);
+	ss = store_list_boards(st, &boards, &n);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: cleanup: cannot list the boards: %s\n", store_error(st));
+		worse(&r, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		n = 0;
+	}
+	/* without the vacations, nobody is reminded or timed out: a player away would be */
+	ss = vacations_read(st, &r.vac, &r.nvac);
+	if (ss != STORE_OK) {
+		board_failed(&r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : ss == STORE_CORRUPT ?
+		    CLEANUP_DATAERR : CLEANUP_SOFTWARE, "cannot read the vacations, no reminder or loss on time "
+		    "this run: %s", store_error(st));
+		n = 0;
+	}
+	for (i = 0; i < n; i++)
+		one_board(&r, boards[i]);
+	free(boards);
+	/* the index of active boards agrees with the game files just read (active.h) */
+	if (ss == STORE_OK && !r.playing_nomem) {
+		unsigned fixed;
+
+		if (active_sync(st, r.playing, r.nplaying, &fixed) != STORE_OK)
+			fprintf(stderr, "oustpbm: cleanup: cannot update the index of active boards: %s\n",
+			    store_error(st));
+	}
+	free(r.playing);
+	remove_stale_tmp(&r);
+	prune_pending(&r);
+	/* what has expired, out of the capped files (filecaps.h), even with no mail to write them */
+	{
+		unsigned dropped = 0;
+
+		ss = filecaps_prune(st, cfg, now, &dropped);
+		if (ss != STORE_OK)
+			board_failed(&r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+			    "cannot prune the codes or the throttle: %s", store_error(st));
+		else if (dropped > 0)
+			store_log(st, "%s cleanup board=0 ok: pruned %u expired line%s of the codes and throttle "
+			    "files", r.stamp, dropped, dropped == 1 ? "" : "s");
+	}
+	if (r.ob == NULL && !need_outbox(&r, 0))
+		goto out;
+	if (ops == NULL) {
+		fprintf(stderr, "oustpbm: cleanup: unknown transport '%s'\n", cfg->transport);
+		worse(&r, CLEANUP_CONFIG);
+		goto out;
+	}
+	os = outbox_flush(r.ob, ops, cfg, &stats->flush);
+	if (os != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: cleanup: cannot flush the outbox: %s\n", outbox_error(r.ob));
+		worse(&r, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+	}
+out:
+	free(r.vac);
+	reply_release(&r.rc);
+	outbox_close(r.ob);
+	return r.worst;
+}

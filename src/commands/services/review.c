@@ -1,0 +1,284 @@
+/* review: review <board>, and the reviews done by oustpbm robot.  See review.h. */
+#include "commands/services/review.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+#include "commands/services/web.h"
+#include "game/gamefile.h"
+#include "game/review.h"
+#include "outbox/outbox.h"
+#include "store/reviews.h"
+
+/* OUSTPBM_TEST_ROBOT_PLAYOUTS (robot.h): a fixed budget a placement, 0 when unset or malformed. */
+static long test_playouts(void)
+{
+	char why[1];
+	long n;
+
+	return robot_test_playouts(&n, why, sizeof why) ? n : 0;
+}
+
+/* The review mail of g to to_addr: *out on REPLY_OK. */
+static enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
+    const char *to_addr, const char *to_name, struct reply_mail *out)
+{
+	struct reply_review rv;
+	enum reply_status rs = REPLY_NOMEM;
+	char how[120];
+	char *table = review_table(g, r), *worst = review_worst_text(g, r), *chart = review_chart_html(g, r);
+	char *sgf = NULL;
+	size_t len = 0;
+
+	sgf = review_sgf(g, r, &len);
+	if (table == NULL || worst == NULL || chart == NULL || sgf == NULL) {
+		snprintf(rc->err, sizeof rc->err, "out of memory, or board %ld's history does not replay", g->board);
+		goto out;
+	}
+	if (r->exact)
+		snprintf(how, sizeof how, "every figure proved by the solver: perfect play");
+	else
+		snprintf(how, sizeof how, "%ld playouts of its search in all", r->playouts);
+	memset(&rv, 0, sizeof rv);
+	rv.table = table;
+	rv.worst = worst;
+	rv.chart_html = chart;
+	rv.how = how;
+	rv.sgf = sgf;
+	rv.sgf_len = len;
+	rs = reply_review(rc, to_addr, to_name, g, &rv, out);
+out:
+	free(table);
+	free(worst);
+	free(chart);
+	free(sgf);
+	return rs;
+}
+
+/* The kept review of g, if it covers every turn of g: true with *r filled (the caller releases it). */
+static bool kept(struct store *st, const struct game *g, struct review *r)
+{
+	char *text = NULL, why[200];
+	size_t len;
+	bool ok;
+
+	if (reviews_read(st, g->board, &text, &len) != STORE_OK)
+		return false;
+	ok = review_parse(text, len, g, r, why, sizeof why) == REVIEW_OK && r->nturns == g->nturns;
+	free(text);
+	if (!ok)
+		review_release(r);
+	return ok;
+}
+
+enum process_status review_run_mail(struct job *j)
+{
+	const struct game *g = &j->game;
+	const char *me = j->user.userid;
+	struct reply_mail m;
+	struct review r;
+	enum reply_status rs;
+	enum process_status ps;
+	enum reviews_outcome out;
+	enum store_status ss;
+	int ahead = 0;
+
+	/* MAILCMD_LOGIN | MAILCMD_BOARD: j->user and j->game */
+	if (game_is_open(g))
+		return job_refuse(j, g, "board %ld is an open challenge: there is no game to review yet", g->board);
+	if (!game_over(g) && game_color_of(g, me) == RULES_EMPTY)
+		return job_refuse(j, g, "board %ld is still being played: only its players may ask for a review "
+		    "before it ends", g->board);
+	if (!game_over(g) && !robot_is(g->black) && !robot_is(g->white))
+		return job_refuse(j, g, "board %ld is still being played between two people: it can be reviewed "
+		    "once it is over", g->board);
+	if (g->nturns == 0)
+		return job_refuse(j, g, "board %ld has no turn yet: there is nothing to review", g->board);
+	if (kept(j->st, g, &r)) {
+		rs = review_mail(&j->rc, g, &r, j->in.from_addr, job_sender_name(j, me), &m);
+		review_release(&r);
+		ps = job_send(j, rs, &m);
+		if (ps == PROCESS_OK)
+			job_detail(j, "ok", "review of %d turns sent (kept)", g->nturns);
+		return ps;
+	}
+	ss = reviews_request(j->st, g->board, me, (int64_t)j->now, j->cfg.max_reviews_per_day, j->cfg.lock_timeout_ms,
+	    &out, &ahead);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot queue the review");
+	switch (out) {
+	case REVIEWS_ALREADY:
+		return job_refuse(j, g, "your review of board %ld is queued already: the robot mails it to you when "
+		    "it is done", g->board);
+	case REVIEWS_DAILY_LIMIT:
+		return job_refuse(j, g, "you asked for %lu review%s in the last 24 hours, the most this server does "
+		    "for one account in a day: ask again tomorrow", j->cfg.max_reviews_per_day,
+		    j->cfg.max_reviews_per_day == 1 ? "" : "s");
+	case REVIEWS_FULL:
+		return job_refuse(j, g, "%d reviews wait already, the most the server queues: ask again in an hour",
+		    REVIEWS_QUEUE_MAX);
+	case REVIEWS_QUEUED:
+		break;
+	}
+	rs = reply_review_queued(&j->rc, j->in.from_addr, job_sender_name(j, me), g, ahead, &m);
+	ps = job_send(j, rs, &m);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "review queued (%d before it)", ahead);
+	return ps;
+}
+
+/* ---- oustpbm robot: the waiting reviews ---- */
+
+/* Read board whole into g; false (why set) if it is gone or unreadable. */
+static bool load(struct store *st, long board, struct game *g, char *why, size_t whylen)
+{
+	enum gamefile_status gs;
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	ss = store_board_read(st, board, &text, &len);
+	if (ss != STORE_OK) {
+		snprintf(why, whylen, "cannot read the game file: %s", store_error(st));
+		return false;
+	}
+	gs = gamefile_parse(text, len, g, NULL);
+	free(text);
+	if (gs != GAMEFILE_OK) {
+		snprintf(why, whylen, "the game file does not parse");
+		return false;
+	}
+	return true;
+}
+
+/*
+ * One request: the review computed (or kept), mailed to the user; false
+ * with why on a failure, *retry when it is worth trying again (every think
+ * slot busy).
+ */
+static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const struct config *cfg,
+    const struct reviews_request *q, bool *retry, char *why, size_t whylen)
+{
+	struct store_lock slot = STORE_LOCK_INIT;
+	struct review_options o;
+	struct store_user u;
+	struct reply_mail m;
+	struct review r;
+	struct game g;
+	enum review_status vs;
+	enum outbox_status os;
+	char *text = NULL;
+	size_t len;
+	bool ok = false;
+
+	memset(&g, 0, sizeof g);
+	memset(&r, 0, sizeof r);
+	memset(&m, 0, sizeof m);
+	if (store_user_find(st, q->userid, &u) != STORE_OK) {
+		snprintf(why, whylen, "no account %s", q->userid);
+		return false;
+	}
+	if (!load(st, q->board, &g, why, whylen))
+		goto out;
+	if (!kept(st, &g, &r)) {
+		/* a review is a think like the robot's turns: it holds a slot of robot_max_thinking */
+		if (!robot_slot_take(st, cfg, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
+			*retry = true;
+			goto out;
+		}
+		memset(&o, 0, sizeof o);
+		o.playouts = test_playouts();
+		o.seconds = (double)cfg->review_seconds;
+		vs = review_compute(&g, &o, &r);
+		store_unlock(&slot);
+		if (vs != REVIEW_OK) {
+			snprintf(why, whylen, "cannot review: %s", review_status_str(vs));
+			goto out;
+		}
+		if (review_format(&r, &g, &text, &len) != REVIEW_OK ||
+		    reviews_write(st, g.board, text, len) != STORE_OK) {
+			snprintf(why, whylen, "cannot keep the review: %s", store_error(st));
+			goto out;
+		}
+		/* the board's web page shows the chart of a finished game's review */
+		if (game_over(&g))
+			web_after_commit(cfg, st, &g);
+	}
+	if (review_mail(rc, &g, &r, u.address, u.fullname, &m) != REPLY_OK) {
+		snprintf(why, whylen, "cannot make the mail: %.300s", rc->err);
+		goto out;
+	}
+	os = outbox_enqueue(ob, cfg->from_address, m.rcpt, m.msg, m.len);
+	if (os != OUTBOX_OK) {
+		snprintf(why, whylen, "cannot queue the mail: %s", outbox_error(ob));
+		goto out;
+	}
+	ok = true;
+out:
+	store_unlock(&slot);
+	reply_mail_release(&m);
+	review_release(&r);
+	game_release(&g);
+	free(text);
+	return ok;
+}
+
+bool review_run(struct store *st, const struct config *cfg, const char *home, time_t now, struct review_stats *stats)
+{
+	struct reviews_request *list = NULL;
+	struct outbox *ob = NULL;
+	struct reply_ctx rc;
+	enum store_status ss;
+	char why[400], oerr[OUTBOX_ERR_MAX], stamp[GAMEFILE_TIME_SIZE];
+	size_t n = 0, i;
+	bool ok = true, retry;
+
+	memset(stats, 0, sizeof *stats);
+	gamefile_time_str((int64_t)now, stamp);
+	ss = reviews_waiting(st, &list, &n);
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: robot: cannot read the review queue: %s\n", store_error(st));
+		return false;
+	}
+	if (n == 0)
+		goto out;
+	if (outbox_open(st, &ob, oerr, sizeof oerr) != OUTBOX_OK) {
+		fprintf(stderr, "oustpbm: robot: cannot open the outbox: %s\n", oerr);
+		ok = false;
+		goto out;
+	}
+	reply_init(&rc, cfg, home, now, NULL, NULL, "robot");
+	for (i = 0; i < n; i++) {
+		retry = false;
+		if (one(st, ob, &rc, cfg, &list[i], &retry, why, sizeof why)) {
+			stats->done++;
+			store_log(st, "%s robot review board=%ld user=%s ok: review mailed", stamp, list[i].board,
+			    list[i].userid);
+		} else if (retry) {
+			/* left waiting for the next run */
+			stats->failed++;
+			store_log(st, "%s robot review board=%ld user=%s tempfail: %s; left for the next run", stamp,
+			    list[i].board, list[i].userid, why);
+			continue;
+		} else {
+			stats->failed++;
+			ok = false;
+			store_log(st, "%s robot review board=%ld user=%s failed: %s; dropped", stamp, list[i].board,
+			    list[i].userid, why);
+			fprintf(stderr, "oustpbm: robot: review of board %ld for %s: %s\n", list[i].board, list[i].userid,
+			    why);
+		}
+		/* done either way: a review that cannot be made now is not retried forever */
+		if (reviews_finish(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) != STORE_OK)
+			fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
+	}
+	reply_release(&rc);
+out:
+	outbox_close(ob);
+	free(list);
+	return ok;
+}

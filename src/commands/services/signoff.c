@@ -1,0 +1,405 @@
+/* signoff: an account closed, its boards resigned, its id reserved (signoff.h); the mail command signoff. */
+#include "commands/services/signoff.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/pipeline/boardmail.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+#include "commands/services/web.h"
+#include "game/game.h"
+#include "game/gamefile.h"
+#include "store/accounts.h"
+#include "store/audience.h"
+#include "store/players.h"
+#include "store/ratings.h"
+
+const char *signoff_status_str(enum signoff_status s)
+{
+	switch (s) {
+	case SIGNOFF_OK:
+		return "ok";
+	case SIGNOFF_TEMPFAIL:
+		return "temporary failure";
+	case SIGNOFF_DATAERR:
+		return "unreadable game file";
+	case SIGNOFF_CONFIG:
+		return "template error";
+	case SIGNOFF_SOFTWARE:
+		return "internal error";
+	}
+	return "unknown status";
+}
+
+int64_t signoff_reserved_until(const struct config *cfg, int64_t since)
+{
+	return since + (int64_t)cfg->userid_reserve_days * 86400;
+}
+
+static enum signoff_status of_store(enum store_status ss)
+{
+	return store_status_temporary(ss) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+}
+
+/*
+ * Read board whole (header only if !whole) into g: false with *s and err
+ * set if it cannot be; *gone when it no longer exists (skipped).
+ */
+static bool load(struct store *st, long board, bool whole, struct game *g, bool *gone, enum signoff_status *s,
+    char *err, size_t errlen)
+{
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	*gone = false;
+	ss = store_board_read(st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND) {
+		*gone = true;	/* indexed but never written (players.h), or removed by the admin */
+		return false;
+	}
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "board %ld cannot be read: %s", board, store_error(st));
+		*s = ss == STORE_NOT_REGULAR ? SIGNOFF_DATAERR : of_store(ss);
+		return false;
+	}
+	gs = whole ? gamefile_parse(text, len, g, &gerr) : gamefile_parse_header(text, len, g, &gerr);
+	free(text);
+	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
+		game_release(g);
+		gs = GAMEFILE_BAD;
+	}
+	if (gs != GAMEFILE_OK) {
+		snprintf(err, errlen, "board %ld cannot be read: %s", board, gs == GAMEFILE_NO_MEMORY ? "out of memory" :
+		    gerr.msg);
+		*s = gs == GAMEFILE_NO_MEMORY ? SIGNOFF_TEMPFAIL : SIGNOFF_DATAERR;
+		return false;
+	}
+	return true;
+}
+
+/* Does userid still play g? */
+static bool plays(const struct game *g, const char *userid)
+{
+	return !game_over(g) && game_color_of(g, userid) != RULES_EMPTY;
+}
+
+/*
+ * Lock board (lock: the caller unlocks it, taken or not), settle what a
+ * crashed run left for it in the outbox, and read it whole into g (the
+ * caller releases it): false with *s and err set if it cannot be, or with
+ * *s untouched when the board is gone.
+ */
+static bool lock_load(struct store *st, struct outbox *ob, long board, struct store_lock *lock, struct game *g,
+    enum signoff_status *s, char *err, size_t errlen)
+{
+	enum store_status ss;
+	enum outbox_status os;
+	bool gone;
+
+	ss = store_lock_board(st, board, lock);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot lock board %ld: %s", board, store_error(st));
+		*s = of_store(ss);
+		return false;
+	}
+	/* settle what a crashed run left for this board before reading it */
+	os = outbox_recover(ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
+		*s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		return false;
+	}
+	return load(st, board, true, g, &gone, s, err, errlen);
+}
+
+/* Resign board for userid under its lock, mailing the opponent. */
+static enum signoff_status resign_one(struct store *st, struct outbox *ob, const struct config *cfg,
+    struct reply_ctx *rc, const char *userid, long board, time_t now, const char *note, bool *done, char *err,
+    size_t errlen)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum signoff_status s = SIGNOFF_OK;
+	struct reply_mail *m = NULL;
+	struct reply_event ev;
+	enum store_status ss;
+	enum reply_status rs;
+	enum robot_status rbs;
+	char stamp[GAMEFILE_TIME_SIZE], rline[RATINGS_LINE_MAX];
+	struct game g;
+	int n = 0;
+
+	*done = false;
+	memset(&g, 0, sizeof g);
+	if (!lock_load(st, ob, board, &lock, &g, &s, err, errlen))
+		goto out;
+	if (!plays(&g, userid))
+		goto out;	/* over meanwhile */
+	if (game_is_open(&g)) {
+		/* an open challenge nobody took: withdrawn, as its decline would (nobody to tell) */
+		ss = store_board_remove(st, board);
+		if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+			snprintf(err, errlen, "cannot withdraw the open challenge %ld: %s", board, store_error(st));
+			s = of_store(ss);
+			goto out;
+		}
+		gamefile_time_str((int64_t)now, stamp);
+		store_log(st, "%s signoff board=%ld ok: the open challenge of %s withdrawn, closing the account", stamp,
+		    board, userid);
+		*done = true;
+		goto out;
+	}
+	if (game_resign(&g, userid, (int64_t)now) != GAME_OK) {
+		snprintf(err, errlen, "cannot resign board %ld: out of memory", board);
+		s = SIGNOFF_TEMPFAIL;
+		goto out;
+	}
+	g.remind = 0;
+	memset(&ev, 0, sizeof ev);
+	ev.what = REPLY_RESIGN;
+	ev.actor = userid;
+	ev.first = g.nturns;
+	ev.comment = "";
+	ev.notice = note;	/* the server's words, not the player's */
+	ev.closed = true;	/* no return game against a closed account */
+	ratings_mail_line(st, &g, (int64_t)now, rline, sizeof rline);
+	ev.ratings = rline;
+	/* the opponent and the observers (boardmail.h), not the player closing the account */
+	switch (boardmail_make(st, rc, &g, &ev, userid, &m, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
+		s = of_store(ss);
+		goto out;
+	case BOARDMAIL_REPLY:
+		snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
+		s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		goto out;
+	}
+	rbs = robot_commit(st, ob, cfg, &g, m, n, err, errlen);
+	if (rbs != ROBOT_OK) {
+		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		goto out;
+	}
+	gamefile_time_str((int64_t)now, stamp);
+	store_log(st, "%s signoff board=%ld ok: turn %d: %s resigned, closing the account; %s won", stamp, board,
+	    g.nturns, userid, g.rg.result == RULES_BLACK_WINS ? g.black : g.white);
+	*done = true;
+out:
+	boardmail_free(m, n);
+	game_release(&g);
+	store_unlock(&lock);
+	return s;
+}
+
+/* Drop userid from the observers of board under its lock (robot_commit's protocol, no mail). */
+static enum signoff_status unobserve_one(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, long board, char *err, size_t errlen)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum signoff_status s = SIGNOFF_OK;
+	enum robot_status rbs;
+	struct game g;
+	int i;
+
+	memset(&g, 0, sizeof g);
+	if (!lock_load(st, ob, board, &lock, &g, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
+		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
+	game_observer_remove(&g, i);
+	rbs = robot_commit(st, ob, cfg, &g, NULL, 0, err, errlen);
+	if (rbs != ROBOT_OK)
+		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+out:
+	game_release(&g);
+	store_unlock(&lock);
+	return s;
+}
+
+enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
+    const char *userid, char *err, size_t errlen)
+{
+	enum signoff_status s = SIGNOFF_OK;
+	enum store_status ss;
+	long *boards = NULL;
+	size_t nb = 0, i, len;
+	char *text;
+	struct game g;
+
+	ss = store_list_boards(st, &boards, &nb);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot list the boards: %s", store_error(st));
+		return of_store(ss);
+	}
+	for (i = 0; i < nb && s == SIGNOFF_OK; i++) {
+		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* removed meanwhile, or unreadable: nobody's mail goes by it */
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && game_observer_find(&g, userid) >= 0)
+			s = unobserve_one(st, ob, cfg, userid, boards[i], err, errlen);
+		free(text);
+	}
+	free(boards);
+	return s;
+}
+
+enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, const struct config *cfg,
+    struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen)
+{
+	enum signoff_status s = SIGNOFF_OK;
+	enum store_status ss;
+	char note[200];
+	long *boards = NULL;
+	size_t nb = 0, i, k = 0, used = 0;
+	bool gone, done;
+	struct game g;
+
+	memset(res, 0, sizeof *res);
+	err[0] = '\0';
+	ss = players_boards(st, cfg->lock_timeout_ms, userid, &boards, &nb);
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot list the boards of %s: %s", userid, store_error(st));
+		return of_store(ss);
+	}
+	/* first every board read, so that one that cannot be stops it all before any change */
+	for (i = 0; i < nb; i++) {
+		memset(&g, 0, sizeof g);
+		if (!load(st, boards[i], false, &g, &gone, &s, err, errlen)) {
+			if (gone)
+				continue;
+			goto out;
+		}
+		if (plays(&g, userid))
+			boards[k++] = boards[i];
+		game_release(&g);
+	}
+	snprintf(note, sizeof note, "%s closed the account: every board %s played was resigned.", userid, userid);
+	for (i = 0; i < k; i++) {
+		s = resign_one(st, ob, cfg, rc, userid, boards[i], now, note, &done, err, errlen);
+		if (s != SIGNOFF_OK)
+			goto out;
+		if (!done)
+			continue;
+		res->resigned++;
+		if (used + 16 < sizeof res->list)
+			used += (size_t)snprintf(res->list + used, sizeof res->list - used, "%s%ld",
+			    used > 0 ? ", " : "", boards[i]);
+	}
+	s = signoff_unobserve_all(st, ob, cfg, userid, err, errlen);
+out:
+	free(boards);
+	return s;
+}
+
+/* ---- the mail command ---- */
+
+struct removal {
+	int64_t since, until;
+};
+
+enum store_status signoff_remove(struct store *st, const struct config *cfg, const char *userid, const char *expect,
+    int64_t since, int64_t until)
+{
+	enum store_status ss;
+
+	/* the watchers lines first: an account gone never leaves them to a later holder of its id */
+	ss = audience_forget(st, cfg->lock_timeout_ms, userid);
+	if (ss == STORE_OK)
+		ss = store_user_remove(st, userid, expect, since, until);
+	return ss;
+}
+
+static enum store_status write_removal(struct job *j, const char *token, const char *expect, const void *arg)
+{
+	const struct removal *r = arg;
+
+	return signoff_remove(j->st, &j->cfg, j->cmd.userid, expect, r->since, r->until);
+}
+
+enum process_status signoff_run(struct job *j)
+{
+	struct command *c = &j->cmd;
+	char token[ACCOUNTS_TOKEN_MAX + 1], subject[200], until[GAMEFILE_TIME_SIZE], err[SIGNOFF_ERR_MAX];
+	char count[24];
+	struct signoff_result res;
+	struct reply_mail mails[2];
+	struct removal rm;
+	struct store_user u;
+	enum signoff_status sos;
+	enum reply_status rs;
+	enum store_status wrote;
+	enum process_status ps;
+	int n = 0, i;
+	bool ok;
+
+	memset(mails, 0, sizeof mails);
+	/*
+	 * The robot was refused before (MAILCMD_LOGIN: nobody logs in as it).  A
+	 * copy of the mail that closed the account is known by its Message-ID
+	 * (job_lock_accounts); a closed account's password is never checked,
+	 * so it cannot be guessed by signoff (issue 31).
+	 */
+	ps = job_authenticate(j, c->userid, c->password, &u, &ok);
+	if (ps != PROCESS_OK || !ok)
+		goto out;
+	j->rehash_due = false;	/* the account is going: no new hash for it */
+	sos = signoff_resign_all(j->st, j->ob, &j->cfg, &j->rc, u.userid, j->now, &res, err, sizeof err);
+	if (sos == SIGNOFF_DATAERR) {
+		ps = job_refuse(j, NULL, "%s: the account stays open; ask the server's admin", err);
+		goto out;
+	}
+	if (sos != SIGNOFF_OK) {
+		job_detail(j, sos == SIGNOFF_TEMPFAIL ? "tempfail" : "error", "signoff of %s: %s (%u boards resigned)",
+		    u.userid, err, res.resigned);
+		fprintf(stderr, "oustpbm: signoff of %s: %s\n", u.userid, err);
+		ps = sos == SIGNOFF_TEMPFAIL ? PROCESS_TEMPFAIL : sos == SIGNOFF_CONFIG ? PROCESS_CONFIG :
+		    PROCESS_SOFTWARE;
+		j->queued = true;	/* the opponents' mails of the boards resigned */
+		goto out;
+	}
+	if (res.resigned > 0)
+		j->queued = true;
+	rm.since = (int64_t)j->now;
+	rm.until = signoff_reserved_until(&j->cfg, rm.since);
+	gamefile_time_str(rm.until, until);
+	snprintf(count, sizeof count, "%u", res.resigned);
+	{
+		struct reply_var vars[] = { { "userid", u.userid }, { "count", count },
+		    { "boards", res.list[0] != '\0' ? res.list : "none" }, { "until", until } };
+
+		snprintf(subject, sizeof subject, "Oust account %s closed", u.userid);
+		rs = reply_account(&j->rc, u.address, u.fullname, "signoff", subject, vars, 4, &mails[n]);
+		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
+			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, vars, 4,
+			    &mails[++n]);
+	}
+	if (rs != REPLY_OK) {
+		ps = job_reply_failure(j, rs);
+		goto out;
+	}
+	n++;
+	accounts_token_signoff(rm.since, token);
+	ps = job_commit_account(j, u.userid, token, u.hash, mails, n, write_removal, &rm, &wrote);
+	if (ps != PROCESS_OK)
+		goto out;
+	if (wrote == STORE_CHANGED)
+		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: the next try checks again */
+	if (wrote != STORE_OK) {
+		ps = job_account_failure(j, wrote, "cannot close the account");
+		goto out;
+	}
+	job_detail(j, "ok", "account %s closed, %u board%s resigned%s%s, user id reserved until %s", u.userid,
+	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
+	if (accounts_codes_drop(j->st, u.userid) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->st));
+	web_standings_after(&j->cfg, j->st);	/* the account leaves the standings page too */
+out:
+	for (i = 0; i < 2; i++)
+		reply_mail_release(&mails[i]);
+	return ps;
+}
