@@ -53,14 +53,14 @@ enum process_status address_run(struct job *j)
 		ps = job_refuse(j, NULL, "the account %s is registered to %s already", u.userid, u.address);
 		goto out;
 	}
-	ss = accounts_code_new(j->st, code, rec.hash);
+	ss = accounts_code_new(j->srv.st, code, rec.hash);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make a code");
 		goto out;
 	}
 	snprintf(rec.userid, sizeof rec.userid, "%s", u.userid);
 	rec.kind = ACCOUNTS_ADDRESS;
-	rec.issued = (int64_t)j->now;
+	rec.issued = (int64_t)j->srv.now;
 	rec.tag = accounts_tag(&u);
 	snprintf(rec.address, sizeof rec.address, "%s", c->new_address);
 	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
@@ -69,10 +69,10 @@ enum process_status address_run(struct job *j)
 		    { "old_address", u.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust address code for %s", u.userid);
-		rs = reply_account(&j->rc, rec.address, u.fullname, "addresscode", subject, v, 5, &mails[0]);
+		rs = reply_account(&j->srv.rc, rec.address, u.fullname, "addresscode", subject, v, 5, &mails[0]);
 		snprintf(subject, sizeof subject, "Oust address of %s", u.userid);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, v + 2, 3,
+			rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, v + 2, 3,
 			    &mails[1]);
 	}
 	if (rs != REPLY_OK) {
@@ -100,7 +100,7 @@ static enum store_status write_address(struct job *j, const char *token, const c
 {
 	const struct accounts_code *rec = arg;
 
-	return store_user_set_address(j->st, rec->userid, rec->address, expect);
+	return store_user_set_address(j->srv.st, rec->userid, rec->address, expect);
 }
 
 enum process_status address_confirm_run(struct job *j)
@@ -126,7 +126,7 @@ enum process_status address_confirm_run(struct job *j)
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_check(j->st, ACCOUNTS_ADDRESS, u.userid, c->password, accounts_tag(&u), (int64_t)j->now, &v,
+	ss = accounts_code_check(j->srv.st, ACCOUNTS_ADDRESS, u.userid, c->password, accounts_tag(&u), (int64_t)j->srv.now, &v,
 	    &rec);
 	if (ss == STORE_TEMPFAIL) {
 		ps = job_hash_failure(j, u.userid);
@@ -157,9 +157,9 @@ enum process_status address_confirm_run(struct job *j)
 		    { "old_address", u.address } };
 
 		snprintf(subject, sizeof subject, "Oust address of %s changed", u.userid);
-		rs = reply_account(&j->rc, rec.address, u.fullname, "confirmed", subject, vars, 3, &mails[0]);
+		rs = reply_account(&j->srv.rc, rec.address, u.fullname, "confirmed", subject, vars, 3, &mails[0]);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->rc, u.address, u.fullname, "addressmoved", subject, vars, 3, &mails[1]);
+			rs = reply_account(&j->srv.rc, u.address, u.fullname, "addressmoved", subject, vars, 3, &mails[1]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -176,8 +176,8 @@ enum process_status address_confirm_run(struct job *j)
 		goto out;
 	}
 	job_detail(j, "ok", "address of %s changed from %s to %s", u.userid, u.address, rec.address);
-	if (accounts_code_use(j->st, rec.hash) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->st));
+	if (accounts_code_use(j->srv.st, rec.hash) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->srv.st));
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

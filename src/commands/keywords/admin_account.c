@@ -94,7 +94,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 	if (n < 2)
 		return admin_usage_error();
 	if (!ident_userid_ok(args[0])) {
-		store_complain(a->st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
+		store_complain(a->srv.st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
 		    "or digit)", args[0], IDENT_USERID_MAX);
 		return ADMIN_DATAERR;
 	}
@@ -103,7 +103,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 		return ADMIN_EXISTS;
 	}
 	if (!mailaddr_deliverable(args[1], &why)) {
-		store_complain(a->st, "address '%s' %s", args[1], why);
+		store_complain(a->srv.st, "address '%s' %s", args[1], why);
 		return ADMIN_DATAERR;
 	}
 	/* the full name is the other words joined by spaces */
@@ -112,7 +112,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
 
 		if (w < 0 || (size_t)w >= sizeof name - len) {
-			store_complain(a->st, "the full name is longer than %d characters", IDENT_FULLNAME_MAX);
+			store_complain(a->srv.st, "the full name is longer than %d characters", IDENT_FULLNAME_MAX);
 			return ADMIN_DATAERR;
 		}
 		len += (size_t)w;
@@ -120,12 +120,12 @@ enum admin_status admin_adduser_run(struct admin *a)
 	as = get_password(from_stdin, pw, &shown);
 	if (as != ADMIN_OK)
 		return as;
-	ss = store_user_add(a->st, args[0], args[1], pw, name);
+	ss = store_user_add(a->srv.st, args[0], args[1], pw, name);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "adduser %s: %s", args[0], store_error(a->st));
+		store_complain(a->srv.st, "adduser %s: %s", args[0], store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
-	store_log(a->st, "%s admin adduser %s <%s>", a->stamp, args[0], args[1]);
+	store_log(a->srv.st, "%s admin adduser %s <%s>", a->srv.stamp, args[0], args[1]);
 	if (shown)
 		printf("%s\n", pw);
 	return admin_output_done();
@@ -145,28 +145,28 @@ enum admin_status admin_passwd_run(struct admin *a)
 		from_stdin = true, args++, n--;
 	if (n != 1)
 		return admin_usage_error();
-	ss = store_user_find(a->st, args[0], &u);
+	ss = store_user_find(a->srv.st, args[0], &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			store_complain(a->st, "there is no user %s", args[0]);
+			store_complain(a->srv.st, "there is no user %s", args[0]);
 		else
-			store_complain(a->st, "passwd %s: %s", args[0], store_error(a->st));
+			store_complain(a->srv.st, "passwd %s: %s", args[0], store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	as = get_password(from_stdin, pw, &shown);
 	if (as != ADMIN_OK)
 		return as;
-	ss = store_user_set_password(a->st, u.userid, pw, NULL);
+	ss = store_user_set_password(a->srv.st, u.userid, pw, NULL);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "passwd %s: %s", u.userid, store_error(a->st));
+		store_complain(a->srv.st, "passwd %s: %s", u.userid, store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	/* a new password ends a lockout for guessing (throttle.h) */
-	ss = throttle_clear(a->st, &a->cfg, u.userid, a->now);
+	ss = throttle_clear(a->srv.st, &a->srv.cfg, u.userid, a->srv.now);
 	if (ss != STORE_OK)
 		fprintf(stderr, "oustpbm: passwd %s: the password is set, but a lockout could not be ended: %s\n",
-		    u.userid, store_error(a->st));
-	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
+		    u.userid, store_error(a->srv.st));
+	store_log(a->srv.st, "%s admin passwd %s", a->srv.stamp, u.userid);
 	if (shown)
 		printf("%s\n", pw);
 	return admin_output_done();
@@ -187,17 +187,17 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 	size_t count = 0, i, len;
 	struct game g;
 
-	ss = store_user_find(a->st, userid, &u);
+	ss = store_user_find(a->srv.st, userid, &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			store_complain(a->st, "there is no user %s", userid);
+			store_complain(a->srv.st, "there is no user %s", userid);
 		else
-			store_complain(a->st, "deluser %s: %s", userid, store_error(a->st));
+			store_complain(a->srv.st, "deluser %s: %s", userid, store_error(a->srv.st));
 		return ss == STORE_NOT_FOUND ? ADMIN_NOUSER : admin_of_store(ss);
 	}
-	ss = store_list_boards(a->st, &boards, &count);
+	ss = store_list_boards(a->srv.st, &boards, &count);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "deluser %s: %s", userid, store_error(a->st));
+		store_complain(a->srv.st, "deluser %s: %s", userid, store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	for (i = 0; i < count; i++) {
@@ -210,7 +210,7 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 		game_release(&g);
 	}
 	free(boards);
-	gamefile_time_str(signoff_reserved_until(&a->cfg, (int64_t)a->now), until);
+	gamefile_time_str(signoff_reserved_until(&a->srv.cfg, (int64_t)a->srv.now), until);
 	printf("deluser --dry-run: would close %s <%s>: %u board%s resigned%s%s%s, each opponent told; %s told "
 	    "by mail; the user id reserved until %s; nothing changed\n", u.userid, u.address, n, n == 1 ? "" : "s",
 	    n > 0 ? " (" : "", list, n > 0 ? ")" : "", u.address, until);
@@ -238,7 +238,7 @@ static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *r
 			return false;
 		}
 	}
-	os = outbox_enqueue(ob, a->cfg.from_address, m.rcpt, m.msg, m.len);
+	os = outbox_enqueue(ob, a->srv.cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
 	if (os != OUTBOX_OK) {
 		fprintf(stderr, "oustpbm: deluser %s: closed, but its owner's mail cannot be queued: %s\n", u->userid,
@@ -257,7 +257,7 @@ static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *r
  */
 enum admin_status admin_deluser_run(struct admin *a)
 {
-	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[SIGNOFF_ERR_MAX > OUTBOX_ERR_MAX ? SIGNOFF_ERR_MAX : OUTBOX_ERR_MAX], until[GAMEFILE_TIME_SIZE];
 	struct signoff_result res;
@@ -275,7 +275,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 
 	if (a->nargs == 2 && strcmp(a->args[0], "--dry-run") == 0) {
 		if (robot_is(a->args[1])) {
-			store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+			store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
 			return ADMIN_DATAERR;
 		}
 		return deluser_dry_run(a, a->args[1]);
@@ -283,56 +283,56 @@ enum admin_status admin_deluser_run(struct admin *a)
 	if (a->nargs != 1)
 		return admin_usage_error();
 	if (robot_is(a->args[0])) {
-		store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+		store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
 		return ADMIN_DATAERR;
 	}
-	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, NULL);
-	ss = store_lock_accounts(a->st, true, &lock);
+	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, NULL);
+	ss = store_lock_accounts(a->srv.st, true, &lock);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+		store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 		goto out;
 	}
-	os = outbox_open(a->st, &ob, err, sizeof err);
+	os = outbox_open(a->srv.st, &ob, err, sizeof err);
 	if (os == OUTBOX_OK)
 		os = outbox_recover_accounts(ob, NULL);
 	if (os != OUTBOX_OK) {
-		store_complain(a->st, "deluser %s: cannot open the outbox: %s", a->args[0], ob != NULL ?
+		store_complain(a->srv.st, "deluser %s: cannot open the outbox: %s", a->args[0], ob != NULL ?
 		    outbox_error(ob) : err);
 		as = outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 		goto out;
 	}
-	ss = store_user_find(a->st, a->args[0], &u);
+	ss = store_user_find(a->srv.st, a->args[0], &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			store_complain(a->st, "there is no user %s", a->args[0]);
+			store_complain(a->srv.st, "there is no user %s", a->args[0]);
 		else
-			store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+			store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
 		as = ss == STORE_NOT_FOUND ? ADMIN_NOUSER : store_status_temporary(ss) ? ADMIN_TEMPFAIL :
 		    ADMIN_DATAERR;
 		goto out;
 	}
-	sos = signoff_resign_all(a->st, ob, &a->cfg, &rc, u.userid, a->now, &res, err, sizeof err);
+	sos = signoff_resign_all(a->srv.st, ob, &a->srv.cfg, &rc, u.userid, a->srv.now, &res, err, sizeof err);
 	if (sos != SIGNOFF_OK) {
-		store_complain(a->st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
+		store_complain(a->srv.st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
 		    u.userid, err, res.resigned, res.resigned == 1 ? "" : "s");
 		as = sos == SIGNOFF_TEMPFAIL ? ADMIN_TEMPFAIL : sos == SIGNOFF_DATAERR ? ADMIN_DATAERR :
 		    sos == SIGNOFF_CONFIG ? ADMIN_CONFIG : ADMIN_SOFTWARE;
 		goto flush;
 	}
-	until_t = signoff_reserved_until(&a->cfg, (int64_t)a->now);
+	until_t = signoff_reserved_until(&a->srv.cfg, (int64_t)a->srv.now);
 	gamefile_time_str(until_t, until);
-	ss = signoff_remove(a->st, &a->cfg, u.userid, NULL, (int64_t)a->now, until_t);
+	ss = signoff_remove(a->srv.st, &a->srv.cfg, u.userid, NULL, (int64_t)a->srv.now, until_t);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "deluser %s: %s", u.userid, store_error(a->st));
+		store_complain(a->srv.st, "deluser %s: %s", u.userid, store_error(a->srv.st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
 		goto flush;
 	}
-	if (accounts_codes_drop(a->st, u.userid) != STORE_OK)
-		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->st));
-	web_standings_after(&a->cfg, a->st);	/* the account leaves the standings page too */
+	if (accounts_codes_drop(a->srv.st, u.userid) != STORE_OK)
+		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->srv.st));
+	web_standings_after(&a->srv.cfg, a->srv.st);	/* the account leaves the standings page too */
 	told = deluser_tell(a, ob, &rc, &u, &res, until);
-	store_log(a->st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->stamp,
+	store_log(a->srv.st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->srv.stamp,
 	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,
 	    until);
 	printf("%s closed: %u board%s resigned%s%s; the user id is reserved until %s; %s%s by mail\n", u.userid,
@@ -341,7 +341,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 flush:
 	store_unlock(&lock);
 	if (res.resigned > 0 || told) {
-		os = ops != NULL ? outbox_flush(ob, ops, &a->cfg, &fl) : OUTBOX_IO;
+		os = ops != NULL ? outbox_flush(ob, ops, &a->srv.cfg, &fl) : OUTBOX_IO;
 		if (os != OUTBOX_OK) {
 			fprintf(stderr, "oustpbm: deluser: cannot flush the outbox: %s\n",
 			    ops == NULL ? "unknown transport" : outbox_error(ob));

@@ -48,32 +48,32 @@ enum admin_status admin_list_run(struct admin *a)
 		else
 			return admin_usage_error();
 	}
-	ss = store_list_boards(a->st, &boards, &nboards);
+	ss = store_list_boards(a->srv.st, &boards, &nboards);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "cannot list the boards: %s", store_error(a->st));
+		store_complain(a->srv.st, "cannot list the boards: %s", store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	for (i = 0; i < nboards; i++) {
 		struct game g;
 
-		ss = store_board_read(a->st, boards[i], &text, &len);
+		ss = store_board_read(a->srv.st, boards[i], &text, &len);
 		if (ss == STORE_NOT_FOUND)
 			continue;	/* removed meanwhile */
 		if (ss != STORE_OK) {
-			store_complain(a->st, "%s", store_error(a->st));
+			store_complain(a->srv.st, "%s", store_error(a->srv.st));
 			as = ADMIN_DATAERR;
 			continue;
 		}
 		/* the header is all a listing needs */
 		if (gamefile_parse_header(text, len, &g, &gerr) != GAMEFILE_OK) {
-			store_complain(a->st, "games/%ld.game %s", boards[i], gerr.msg);
+			store_complain(a->srv.st, "games/%ld.game %s", boards[i], gerr.msg);
 			as = ADMIN_DATAERR;
 		} else if (which == 0 || (which == 1) == !game_over(&g)) {
 			if (n % 64 == 0) {
 				ng = realloc(games, (n + 64) * sizeof *games);
 				if (ng == NULL) {
 					free(text);
-					store_complain(a->st, "out of memory");
+					store_complain(a->srv.st, "out of memory");
 					as = ADMIN_TEMPFAIL;
 					goto out;
 				}
@@ -137,7 +137,7 @@ enum admin_status admin_show_run(struct admin *a)
 	hash = strchr(arg, '#');
 	if (!ident_board_parse(arg, hash != NULL ? (size_t)(hash - arg) : strlen(arg), &board) ||
 	    (hash != NULL && !turn_parse(hash + 1, &turn))) {
-		store_complain(a->st, "'%s' is not a board (%d to %d) or BOARD#TURN", arg, IDENT_BOARD_MIN,
+		store_complain(a->srv.st, "'%s' is not a board (%d to %d) or BOARD#TURN", arg, IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
@@ -145,20 +145,20 @@ enum admin_status admin_show_run(struct admin *a)
 	if (as != ADMIN_OK)
 		goto out;
 	if (turn > g.nturns) {
-		store_complain(a->st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
+		store_complain(a->srv.st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
 		as = ADMIN_NOINPUT;
 		goto out;
 	}
 	if (turn > 0 && board_render_turn(&g, (int)turn, drawing) != GAME_OK) {
-		store_complain(a->st, "the history of board %ld cannot be replayed (oustpbm fsck %ld says why)",
+		store_complain(a->srv.st, "the history of board %ld cannot be replayed (oustpbm fsck %ld says why)",
 		    board, board);
 		as = ADMIN_DATAERR;
 		goto out;
 	}
-	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, "admin");
+	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, "admin");
 	rs = reply_show_body(&rc, &g, (int)turn, turn > 0 ? drawing : NULL, &body);
 	if (rs != REPLY_OK) {
-		store_complain(a->st, "%s", rc.err);
+		store_complain(a->srv.st, "%s", rc.err);
 		as = rs == REPLY_TEMPLATE ? ADMIN_CONFIG : rs == REPLY_NOMEM ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	} else {
 		fputs(body, stdout);

@@ -19,7 +19,7 @@
 enum admin_status admin_web_run(struct admin *a)
 {
 	char err[WEB_ERR_MAX];
-	const char *dir = a->nargs == 1 ? a->args[0] : a->cfg.web_dir;
+	const char *dir = a->nargs == 1 ? a->args[0] : a->srv.cfg.web_dir;
 	enum web_status ws;
 	struct web *w = NULL;
 
@@ -29,7 +29,7 @@ enum admin_status admin_web_run(struct admin *a)
 		fprintf(stderr, "oustpbm: web: no directory given and no web_dir in %s\n", CONFIG_FILE);
 		return ADMIN_USAGE;
 	}
-	ws = web_open(&a->cfg, a->st, dir, &w, err, sizeof err);
+	ws = web_open(&a->srv.cfg, a->srv.st, dir, &w, err, sizeof err);
 	if (ws == WEB_OK) {
 		ws = web_build(w);
 		if (ws != WEB_OK)
@@ -47,7 +47,7 @@ enum admin_status admin_web_run(struct admin *a)
 		default: return ADMIN_IOERR;
 		}
 	}
-	store_log(a->st, "admin web %s", dir);
+	store_log(a->srv.st, "admin web %s", dir);
 	return admin_output_done();
 }
 
@@ -69,7 +69,7 @@ static enum admin_status board_args(struct admin *a, bool logged, long **boards)
 	for (i = 0; i < a->nargs; i++) {
 		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &(*boards)[i])) {
 			if (logged)
-				store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[i],
+				store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[i],
 				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
 			else
 				fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i],
@@ -92,7 +92,7 @@ enum admin_status admin_fsck_run(struct admin *a)
 	as = board_args(a, true, &boards);
 	if (as != ADMIN_OK)
 		return as;
-	fs = fsck_run(a->st, boards, (size_t)a->nargs, stdout, &problems);
+	fs = fsck_run(a->srv.st, boards, (size_t)a->nargs, stdout, &problems);
 	free(boards);
 	/* the last line says how it went, also when all is well (silence reads as a hang) */
 	if (fs != FSCK_OK)
@@ -105,7 +105,7 @@ enum admin_status admin_fsck_run(struct admin *a)
 	if (admin_output_done() != ADMIN_OK)
 		return ADMIN_IOERR;
 	if (problems > 0)
-		store_complain(a->st, "fsck: %u problem%s", problems, problems == 1 ? "" : "s");
+		store_complain(a->srv.st, "fsck: %u problem%s", problems, problems == 1 ? "" : "s");
 	if (fs != FSCK_OK)
 		return fs == FSCK_TEMPFAIL ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	return problems > 0 ? ADMIN_DATAERR : ADMIN_OK;
@@ -118,17 +118,17 @@ enum admin_status admin_edit_run(struct admin *a)
 	if (a->nargs != 1)
 		return admin_usage_error();
 	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
-		store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[0], IDENT_BOARD_MIN,
+		store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[0], IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
-	return edit_board(a->st, board, a->now, a->stamp);
+	return edit_board(a->srv.st, board, a->srv.now, a->srv.stamp);
 }
 
 /* oustpbm robot [BOARD...]: the robot turns left over (robot.h), then the outbox flush. */
 enum admin_status admin_robot_run(struct admin *a)
 {
-	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct robot_stats stats;
 	struct review_stats rvstats = { 0, 0 };
 	struct outbox_stats fl;
@@ -142,26 +142,26 @@ enum admin_status admin_robot_run(struct admin *a)
 	as = board_args(a, false, &boards);
 	if (as != ADMIN_OK)
 		return as;
-	rs = robot_run(a->st, &a->cfg, a->home, a->now, boards, (size_t)a->nargs, &stats);
+	rs = robot_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	/* the reviews asked for by mail (commands/services/review.h): only a run over every board does them */
-	if (a->nargs == 0 && !review_run(a->st, &a->cfg, a->home, a->now, &rvstats) && rs == ROBOT_OK)
+	if (a->nargs == 0 && !review_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, &rvstats) && rs == ROBOT_OK)
 		rs = ROBOT_FAULT;
 	memset(&fl, 0, sizeof fl);
-	os = outbox_open(a->st, &ob, err, sizeof err);
+	os = outbox_open(a->srv.st, &ob, err, sizeof err);
 	if (os == OUTBOX_OK && ops != NULL)
-		os = outbox_flush(ob, ops, &a->cfg, &fl);
+		os = outbox_flush(ob, ops, &a->srv.cfg, &fl);
 	if (os != OUTBOX_OK || ops == NULL) {
 		fprintf(stderr, "oustpbm: robot: cannot flush the outbox: %s\n",
 		    ops == NULL ? "unknown transport" : ob != NULL ? outbox_error(ob) : err);
 		as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	}
 	outbox_close(ob);
-	store_log(a->st, "%s robot done: %u boards, %u robot turns played, %u left for the next run; "
-	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.played, stats.failed,
+	store_log(a->srv.st, "%s robot done: %u boards, %u robot turns played, %u left for the next run; "
+	    "mail: %u sent, %u deferred, %u failed", a->srv.stamp, stats.boards, stats.played, stats.failed,
 	    fl.delivered, fl.deferred, fl.failed);
 	if (rvstats.done > 0 || rvstats.failed > 0)
-		store_log(a->st, "%s robot reviews: %u mailed, %u failed", a->stamp, rvstats.done, rvstats.failed);
+		store_log(a->srv.st, "%s robot reviews: %u mailed, %u failed", a->srv.stamp, rvstats.done, rvstats.failed);
 	if (as != ADMIN_OK)
 		return as;
 	switch (rs) {
@@ -186,10 +186,10 @@ enum admin_status admin_cleanup_run(struct admin *a)
 	if (a->nargs != 0)
 		return admin_usage_error();
 	/* a game's end a crash left out of the ratings (ratings.h) */
-	ratings_after_commit(a->st, a->cfg.lock_timeout_ms);
-	cs = cleanup_run(a->st, &a->cfg, a->home, a->now, &stats);
-	store_log(a->st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
-	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.robot, stats.reminded,
+	ratings_after_commit(a->srv.st, a->srv.cfg.lock_timeout_ms);
+	cs = cleanup_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, &stats);
+	store_log(a->srv.st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
+	    "mail: %u sent, %u deferred, %u failed", a->srv.stamp, stats.boards, stats.robot, stats.reminded,
 	    stats.timed_out, stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);
 	switch (cs) {
 	case CLEANUP_OK:
@@ -222,19 +222,19 @@ enum admin_status admin_ratings_run(struct admin *a)
 	if (a->nargs > 1 || (a->nargs == 1 && strcmp(a->args[0], "--rebuild") != 0))
 		return admin_usage_error();
 	rebuild = a->nargs == 1;
-	ss = rebuild ? ratings_rebuild(a->st, a->cfg.lock_timeout_ms, err) :
-	    ratings_settle(a->st, a->cfg.lock_timeout_ms, err);
+	ss = rebuild ? ratings_rebuild(a->srv.st, a->srv.cfg.lock_timeout_ms, err) :
+	    ratings_settle(a->srv.st, a->srv.cfg.lock_timeout_ms, err);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", err);
+		store_complain(a->srv.st, "%s", err);
 		return ss == STORE_CORRUPT ? ADMIN_DATAERR : admin_of_store(ss);
 	}
-	ss = ratings_load(a->st, false, &r, err);
+	ss = ratings_load(a->srv.st, false, &r, err);
 	if (ss == STORE_OK)
 		ss = ratings_format(&r, &text, &len);
 	else
-		store_complain(a->st, "%s", err);
+		store_complain(a->srv.st, "%s", err);
 	if (ss == STORE_OK && rebuild) {
-		store_log(a->st, "%s admin ratings --rebuild: %zu players, %zu games", a->stamp, r.nplayers,
+		store_log(a->srv.st, "%s admin ratings --rebuild: %zu players, %zu games", a->srv.stamp, r.nplayers,
 		    r.nresults);
 		printf("oustpbm: ratings rebuilt: %zu player ratings from %zu rated games\n", r.nplayers, r.nresults);
 	} else if (ss == STORE_OK) {

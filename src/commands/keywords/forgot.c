@@ -34,13 +34,13 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 	enum reply_status rs;
 
 	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, v, 1, m);
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, v, 1, m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
 enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg)
 {
-	return accounts_code_add(j->st, arg);
+	return accounts_code_add(j->srv.st, arg);
 }
 
 enum process_status forgot_run(struct job *j)
@@ -62,7 +62,7 @@ enum process_status forgot_run(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	n++;
-	ss = robot_is(c->userid) ? STORE_NOT_FOUND : store_user_find(j->st, c->userid, &u);
+	ss = robot_is(c->userid) ? STORE_NOT_FOUND : store_user_find(j->srv.st, c->userid, &u);
 	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 		ps = job_store_failure(j, ss, "cannot read the users file");
 		goto out;
@@ -75,14 +75,14 @@ enum process_status forgot_run(struct job *j)
 			    "the account is locked");
 		goto out;
 	}
-	ss = accounts_code_new(j->st, code, rec.hash);
+	ss = accounts_code_new(j->srv.st, code, rec.hash);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make a code");
 		goto out;
 	}
 	snprintf(rec.userid, sizeof rec.userid, "%s", u.userid);
 	rec.kind = ACCOUNTS_RESET;
-	rec.issued = (int64_t)j->now;
+	rec.issued = (int64_t)j->srv.now;
 	rec.tag = accounts_tag(&u);
 	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
@@ -90,7 +90,7 @@ enum process_status forgot_run(struct job *j)
 		    { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust password reset code for %s", u.userid);
-		rs = reply_account(&j->rc, u.address, u.fullname, "resetcode", subject, v, 4, &mails[n]);
+		rs = reply_account(&j->srv.rc, u.address, u.fullname, "resetcode", subject, v, 4, &mails[n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -110,7 +110,7 @@ enum process_status forgot_run(struct job *j)
 	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
 		/* the day's codes were sent, or the codes file is full: the sender hears what anyone hears */
 		if (wrote == STORE_TOO_BIG)
-			store_complain(j->st, "no reset code for %s: %s", u.userid, j->account_err);
+			store_complain(j->srv.st, "no reset code for %s: %s", u.userid, j->account_err);
 		for (i = 0; i < 2; i++)
 			reply_mail_release(&mails[i]);
 		ps = forgot_answer(j, &mails[0]);
@@ -164,7 +164,7 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
 
 static enum store_status write_reset(struct job *j, const char *token, const char *expect, const void *arg)
 {
-	return store_user_set_hash(j->st, j->cmd.userid, token, expect);
+	return store_user_set_hash(j->srv.st, j->cmd.userid, token, expect);
 }
 
 enum process_status forgot_reset_run(struct job *j)
@@ -189,7 +189,7 @@ enum process_status forgot_reset_run(struct job *j)
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_check(j->st, ACCOUNTS_RESET, u.userid, c->password, accounts_tag(&u), (int64_t)j->now, &v,
+	ss = accounts_code_check(j->srv.st, ACCOUNTS_RESET, u.userid, c->password, accounts_tag(&u), (int64_t)j->srv.now, &v,
 	    &rec);
 	if (ss == STORE_TEMPFAIL) {
 		ps = job_hash_failure(j, u.userid);
@@ -208,17 +208,17 @@ enum process_status forgot_reset_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", u.userid }, { "sender", j->in.from_addr } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, vars, 2,
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, vars, 2,
 		    &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->rc, u.address, u.fullname, "reset", subject, vars, 2, &mails[++n]);
+			rs = reply_account(&j->srv.rc, u.address, u.fullname, "reset", subject, vars, 2, &mails[++n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
 	n++;
-	ss = store_password_hash(j->st, c->new_password, hash);
+	ss = store_password_hash(j->srv.st, c->new_password, hash);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
@@ -234,11 +234,11 @@ enum process_status forgot_reset_run(struct job *j)
 	}
 	job_detail(j, "ok", "password of %s reset by code", u.userid);
 	/* the code is stale now (the hash changed); marking it used makes the message say so */
-	if (accounts_code_use(j->st, rec.hash) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->st));
+	if (accounts_code_use(j->srv.st, rec.hash) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", u.userid, store_error(j->srv.st));
 	/* the owner proved to hold the registered mailbox: earlier guesses no longer count */
-	if (throttle_clear(j->st, &j->cfg, u.userid, j->now) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->st));
+	if (throttle_clear(j->srv.st, &j->srv.cfg, u.userid, j->srv.now) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->srv.st));
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

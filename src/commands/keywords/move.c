@@ -202,7 +202,7 @@ static void play_move(struct job *j, struct game *g, const char *userid, int *po
 		/* From here on, the name as the board writes it ("g13" on hex boards). */
 		rules_point_name(&g->rg.board, points[i], pl->name);
 	}
-	*gs = game_move(g, userid, points, (int)c->nplacements, (int64_t)j->now, rep);
+	*gs = game_move(g, userid, points, (int)c->nplacements, (int64_t)j->srv.now, rep);
 	if (*gs == GAME_ILLEGAL_TURN)
 		turn_error(g, c, rep, msg, size);
 	j->ev.what = REPLY_MOVE;
@@ -214,7 +214,7 @@ static void play_move(struct job *j, struct game *g, const char *userid, int *po
 static void play_swap(struct job *j, struct game *g, const char *userid, int turn, enum game_status *gs,
     char *msg, size_t size)
 {
-	*gs = game_swap(g, userid, (int64_t)j->now);
+	*gs = game_swap(g, userid, (int64_t)j->srv.now);
 	if ((*gs == GAME_SWAP_NOT_NOW || *gs == GAME_NOT_YOUR_TURN) && g->swap && robot_is(g->white) &&
 	    game_color_of(g, userid) == RULES_BLACK) {
 		/* the robot's opponent as Black: the pie rule is the robot's */
@@ -300,7 +300,7 @@ enum process_status move_run(struct job *j)
 	} else if (command_is(&j->cmd, "swap")) {
 		play_swap(j, g, userid, turn, &gs, msg, sizeof msg);
 	} else {
-		gs = game_resign(g, userid, (int64_t)j->now);
+		gs = game_resign(g, userid, (int64_t)j->srv.now);
 		j->ev.what = REPLY_RESIGN;
 	}
 	if (gs == GAME_NO_MEMORY)

@@ -27,6 +27,7 @@
 
 #include "base/config.h"
 #include "commands/pipeline/process.h"
+#include "commands/pipeline/server.h"
 #include "game/game.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
@@ -44,19 +45,14 @@ struct mail_command;
 
 /* One incoming mail being handled.  The handler reads; the job functions write. */
 struct job {
-	const char *home;
-	struct config cfg;
-	struct store *st;	/* owned */
-	struct outbox *ob;	/* owned, opened when first needed */
+	struct server srv;	/* the home, cfg, store, outbox (opened when first needed), the replies' context, now */
 	struct mailin_message in;
 	struct command cmd;
 	enum command_status cmd_status;	/* of mailfind_find() into cmd, made once */
 	struct mailfind_result found;	/* what else the finder read: the Subject's board, the mail answered */
 	const struct mail_command *mc;	/* the command's row, once parsed */
-	struct reply_ctx rc;
 	char *masked;		/* the command line with passwords masked, owned */
 	const char *unread;	/* quoted instead of a command when the mail was not read */
-	time_t now;
 	long board;		/* the board concerned, for the log; 0 if none */
 	const char *outcome;	/* first word of the log result: ok, refused, dropped... */
 	char detail[JOB_DETAIL_MAX];

@@ -44,9 +44,9 @@ static enum process_status stage_batch(struct job *j, long board, const char *te
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_batch_new(j->ob, board, text, len, &b);
+	os = outbox_batch_new(j->srv.ob, board, text, len, &b);
 	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
 	if (os != OUTBOX_OK) {
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);
@@ -70,7 +70,7 @@ enum process_status job_lock_accounts(struct job *j)
 	enum process_status ps;
 	bool dup;
 
-	ss = store_lock_accounts(j->st, true, lock);
+	ss = store_lock_accounts(j->srv.st, true, lock);
 	if (ss == STORE_TIMEOUT) {
 		job_detail(j, "tempfail", "the accounts are locked by another process: try again later");
 		return PROCESS_TEMPFAIL;
@@ -80,7 +80,7 @@ enum process_status job_lock_accounts(struct job *j)
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_recover_accounts(j->ob, NULL);
+	os = outbox_recover_accounts(j->srv.ob, NULL);
 	if (os != OUTBOX_OK)
 		return job_outbox_failure(j, os, "cannot recover the outbox");
 	/* under the lock: a copy of this mail committed meanwhile is seen here */
@@ -120,9 +120,9 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 	int i;
 
 	*wrote = STORE_IO;
-	os = outbox_batch_new_account(j->ob, userid, token, &b);
+	os = outbox_batch_new_account(j->srv.ob, userid, token, &b);
 	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
 	if (os != OUTBOX_OK) {
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);
@@ -131,7 +131,7 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 	}
 	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
 	ps = job_need_seen_lock(j);
-	ss = ps == PROCESS_OK ? seen_record_account(j->st, j->in.message_key, j->in.from_addr, j->now, userid, token) :
+	ss = ps == PROCESS_OK ? seen_record_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, userid, token) :
 	    STORE_OK;
 	if (ps != PROCESS_OK || ss != STORE_OK) {
 		outbox_batch_abort(b, &committed);
@@ -141,21 +141,21 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 	j->recorded = true;
 	*wrote = write(j, token, expect, arg);
 	/* what the write said, before the abort below reads the users file again */
-	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
 	if (*wrote != STORE_OK) {
 		/* a write that reached its rename stands: then so does its confirmation */
 		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
 			*wrote = STORE_OK;
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the account stands; its confirmation waits in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->ob));
+		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->srv.ob));
 	}
 	if (*wrote == STORE_OK)
 		j->queued = true;
 	else
 		j->recorded = false;	/* voided below: the refusal is recorded as any other */
-	if (seen_settle_account(j->st, j->in.message_key, j->in.from_addr, j->now, *wrote == STORE_OK) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->st));
+	if (seen_settle_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, *wrote == STORE_OK) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->srv.st));
 	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	return PROCESS_OK;
@@ -166,7 +166,7 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 {
 	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
 	if (ss == STORE_TOO_BIG) {
-		store_complain(j->st, "%s: %s", what, j->account_err);
+		store_complain(j->srv.st, "%s: %s", what, j->account_err);
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
@@ -189,7 +189,7 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 	size_t n = 0, i;
 
 	/* the players and the observers of every mail (audience.h), not the results-only ones */
-	ss = audience_of_board(j->st, g, false, &who, &n);
+	ss = audience_of_board(j->srv.st, g, false, &who, &n);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read who gets the board's mail");
 	for (i = 0; i < n && ps == PROCESS_OK; i++) {
@@ -202,7 +202,7 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 		p.token = NULL;
 		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
 			/* a chat to a player: a reply to it chats back (replytoken.h) */
-			if (replytoken_of(j->st, g->board, &who[i].user, token, err) != STORE_OK)
+			if (replytoken_of(j->srv.st, g->board, &who[i].user, token, err) != STORE_OK)
 				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
 			p.token = token;
 		}
@@ -222,9 +222,9 @@ static enum process_status game_mails(struct job *j, const struct game *g, const
 	char rline[RATINGS_LINE_MAX];
 
 	/* both players' ratings, or on a game's end the change (ratings.h) */
-	ratings_mail_line(j->st, g, (int64_t)j->now, rline, sizeof rline);
+	ratings_mail_line(j->srv.st, g, (int64_t)j->srv.now, rline, sizeof rline);
 	e.ratings = rline;
-	switch (boardmail_make(j->st, &j->rc, g, &e, NULL, mails, n, &ss, &rs)) {
+	switch (boardmail_make(j->srv.st, &j->srv.rc, g, &e, NULL, mails, n, &ss, &rs)) {
 	case BOARDMAIL_OK:
 		break;
 	case BOARDMAIL_STORE:
@@ -252,7 +252,7 @@ enum process_status job_check_duplicate(struct job *j, bool *dup)
 	char stamp[GAMEFILE_TIME_SIZE];
 	time_t when;
 
-	ss = seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, dup, &when);
+	ss = seen_is_duplicate(j->srv.st, j->in.message_key, j->in.from_addr, dup, &when);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the redelivery record");
 	if (*dup) {
@@ -272,7 +272,7 @@ enum process_status job_need_seen_lock(struct job *j)
 
 	if (j->seen_lock.fd >= 0)
 		return PROCESS_OK;
-	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &j->seen_lock);
+	ss = seen_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &j->seen_lock);
 	if (ss == STORE_TIMEOUT) {
 		job_detail(j, "tempfail", "the redelivery record is locked by another process: try again later");
 		return PROCESS_TEMPFAIL;
@@ -291,7 +291,7 @@ static enum process_status record_pending(struct job *j, long board, const char 
 	ps = job_need_seen_lock(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, board, text, len);
+	ss = seen_record(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, board, text, len);
 	if (ss != STORE_OK)
 		return seen_failure(j, ss, "cannot write the redelivery record");
 	j->recorded = true;
@@ -307,16 +307,16 @@ void job_record_handled(struct job *j)
 
 	if (j->recorded)
 		return;
-	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
+	ss = seen_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock);
 	if (ss == STORE_OK) {
-		ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, 0, NULL, 0);
+		ss = seen_record(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, 0, NULL, 0);
 		store_unlock(&lock);
 	}
 	if (ss != STORE_OK) {
 		/* the reply is queued: the mail is handled, a redelivery is answered again */
 		n = strlen(j->detail);
-		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->st));
-		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->srv.st));
+		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->srv.st));
 		return;
 	}
 	j->recorded = true;
@@ -354,11 +354,11 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 		return PROCESS_TEMPFAIL;
 	}
 	/* the fsyncs of the replies, the record and the game are made together (store.h) */
-	store_defer_begin(j->st);
+	store_defer_begin(j->srv.st);
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = remove ? STORE_OK : store_board_stage(j->st, g->board, text, len, &sf);
+	ss = remove ? STORE_OK : store_board_stage(j->srv.st, g->board, text, len, &sf);
 	if (ss == STORE_OK) {
 		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
 		ps = record_pending(j, g->board, text, len);
@@ -367,41 +367,41 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 			goto out;
 		}
 		/* a game's end is marked for the ratings before it is committed (ratings.h) */
-		if (!remove && ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+		if (!remove && ratings_before_commit(j->srv.st, g, rerr) != STORE_OK) {
 			outbox_batch_abort(b, &committed);
 			job_detail(j, "tempfail", "%s", rerr);
 			ps = PROCESS_TEMPFAIL;
 			goto out;
 		}
 		/* what the commit needs on disk, written while the password check may still run */
-		ss = store_sync(j->st);
+		ss = store_sync(j->srv.st);
 		/* a new board: in both players' lists before its game file exists (players.h) */
 		if (ss == STORE_OK && j->new_board)
-			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board,
+			ss = players_add(j->srv.st, j->srv.cfg.lock_timeout_ms, g->board,
 			    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
 			    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
 		/* an open challenge taken: in the new player's list too (players.h) */
 		if (ss == STORE_OK && j->seat_taken[0] != '\0')
-			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
+			ss = players_add(j->srv.st, j->srv.cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
 		/* and in the index of active boards once both seats are taken (active.h) */
 		if (ss == STORE_OK && ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0'))
-			ss = active_add(j->st, g->board, g->black, g->white);
+			ss = active_add(j->srv.st, g->board, g->black, g->white);
 	}
 	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
 		/* everything was only staged: drop it, void the record, and refuse (or try later) */
-		store_discard(j->st, &sf);
+		store_discard(j->srv.st, &sf);
 		outbox_batch_abort(b, &committed);
-		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		if (seen_void(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, g->board) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->srv.st));
 		j->recorded = false;	/* the refusal is recorded as any other */
 		ps = v == PWCHECK_FAILED ? job_hash_failure(j, who) : job_refuse(j, NULL, "%s", j->pwmsg);
 		goto out;
 	}
 	if (ss == STORE_OK) {
-		ss = remove ? store_board_remove(j->st, g->board) : store_install(j->st, &sf);
+		ss = remove ? store_board_remove(j->srv.st, g->board) : store_install(j->srv.st, &sf);
 		/* the commit is durable before its replies are released */
 		if (ss == STORE_OK)
-			ss = store_defer_end(j->st);
+			ss = store_defer_end(j->srv.st);
 	}
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
@@ -411,22 +411,22 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the game stands; its replies wait in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->ob));
+		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->srv.ob));
 	}
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
 	if (game_over(g))
-		active_remove(j->st, g->board, g->black, g->white);
-	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
+		active_remove(j->srv.st, g->board, g->black, g->white);
+	ratings_after_commit(j->srv.st, j->srv.cfg.lock_timeout_ms);
 	/* the web site after the replies have gone (process.c): they are what the players wait for */
-	if (j->cfg.web_dir[0] != '\0')
+	if (j->srv.cfg.web_dir[0] != '\0')
 		j->web_board = g->board;
 out:
 	if (!*done && !remove)
-		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
-	store_discard(j->st, &sf);
-	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
+		ratings_cancel(j->srv.st, g);	/* nothing was committed: no mark either */
+	store_discard(j->srv.st, &sf);
+	store_defer_end(j->srv.st);	/* nothing owed is kept: harmless if already ended */
 	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	free(text);
@@ -443,7 +443,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
-	g->remind = cleanup_remind_at(&j->cfg, g);	/* the next reminder counts from this turn */
+	g->remind = cleanup_remind_at(&j->srv.cfg, g);	/* the next reminder counts from this turn */
 	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
 	j->mails = NULL;
 	j->nmails = 0;
@@ -481,7 +481,7 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the game file alone, the mails recorded pending the old one settled first (robot.h) */
-	rbs = robot_commit(j->st, j->ob, &j->cfg, g, NULL, 0, err, sizeof err);
+	rbs = robot_commit(j->srv.st, j->srv.ob, &j->srv.cfg, g, NULL, 0, err, sizeof err);
 	if (rbs != ROBOT_OK) {
 		job_detail(j, rbs == ROBOT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
 		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);
@@ -533,20 +533,20 @@ enum process_status job_robot_answer(struct job *j)
 
 	snprintf(detail, sizeof detail, "%s", j->detail);
 	/* beyond robot_max_thinking thinks at once the turn is left for oustpbm robot (cron) */
-	busy = !robot_slot_take(j->st, &j->cfg, 0, &slot, why, sizeof why);
+	busy = !robot_slot_take(j->srv.st, &j->srv.cfg, 0, &slot, why, sizeof why);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
 	if (busy) {
 		rs = ROBOT_TEMPFAIL;
 		nt = 0;
 	} else {
-		rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+		rs = robot_play_turns(g, &j->srv.cfg, (int64_t)j->srv.now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
 		store_unlock(&slot);
 	}
 	turn = g->rg.turn;
 	if (nt > 0) {
 		ev->then = &rt[0].ev;
 		if (game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
-			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
+			cs = robot_commit(j->srv.st, j->srv.ob, &j->srv.cfg, g, both, nb, cwhy, sizeof cwhy);
 		} else {
 			cs = ROBOT_ERROR;
 			snprintf(cwhy, sizeof cwhy, "%s", j->detail);

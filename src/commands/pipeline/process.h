@@ -15,8 +15,8 @@ enum process_status {
 	PROCESS_SOFTWARE	/* internal error */
 };
 
-/* Handle the mail on standard input, with the options in argv (-d DIR). */
-enum process_status process_main(int argc, char **argv);
+/* Handle the mail on standard input, on home (main.c: -d DIR, else config_default_home()). */
+enum process_status process_main(const char *home);
 
 const char *process_status_str(enum process_status s);
 
