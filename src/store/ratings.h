@@ -77,7 +77,7 @@
 #define RATINGS_PROVISIONAL_RD 110.0		/* a deviation above this is provisional */
 #define RATINGS_INACTIVE_PERIODS 13		/* periods without a game (half a year): inactive */
 #define RATINGS_NAME_SIZE (IDENT_USERID_MAX + 1)	/* "robot:3" fits */
-#define RATINGS_ROBOT "robot"			/* robot.h's ROBOT_USERID */
+#define RATINGS_ROBOT GAME_ROBOT_USERID	/* the robot rated as one player a level (game.h) */
 #define RATINGS_ERR_MAX 700
 #define RATINGS_MIN_TURNS 2			/* turns with placements each side makes in a rated game */
 

@@ -7,6 +7,8 @@ cd "$(dirname "$0")/../.." || exit 2
 
 # Lowest first: each layer may use the ones before it.
 layers="base game store mail outbox commands"
+# commands/ is in three parts (doc/HACKING.md), its files one folder down
+parts="pipeline services keywords"
 
 rank() { # layer -> its position, or nothing if it is no layer
 	i=0
@@ -14,6 +16,20 @@ rank() { # layer -> its position, or nothing if it is no layer
 		[ "$l" = "$1" ] && { echo $i; return; }
 		i=$((i + 1))
 	done
+}
+
+# Inside commands/, lowest first: a part may use the ones before it; the
+# pipeline reaches the commands only through its tables (mailcmd.h,
+# admincmd.h) and the services through its hooks (hooks.h).
+part_rank() { # commands/<part>/file -> its part's position
+	p=${1#commands/}
+	p=${p%%/*}
+	i=0
+	for q in $parts; do
+		[ "$q" = "$p" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+	echo 99
 }
 
 layer_of() { # src/<layer>/file.c or src/main.c -> layer
@@ -25,8 +41,6 @@ layer_of() { # src/<layer>/file.c or src/main.c -> layer
 
 bad=$(mktemp) || exit 2
 trap 'rm -f "$bad"' EXIT
-# commands/ is in three parts (doc/HACKING.md), its files one folder down
-parts="pipeline services keywords"
 files=$(ls src/main.c $(for l in $layers; do echo "src/$l/*.[ch]"; done) \
 	$(for p in $parts; do echo "src/commands/$p/*.[ch]"; done) 2>/dev/null)
 
@@ -55,6 +69,16 @@ for f in $files; do
 			echo "$f: \"$h\" is no header of src/" >>"$bad"
 		elif [ "$r" -gt "$own" ]; then
 			echo "$f: includes \"$h\" from the higher layer $l" >>"$bad"
+		elif [ "$l" = commands ]; then
+			# inside commands/: down the parts too, and from above only the pipeline's tables
+			hp=$(part_rank "$h")
+			case $f in
+			src/commands/*) fp=$(part_rank "${f#src/}") ;;
+			*) fp=0 ;;
+			esac
+			if [ "$hp" -gt "$fp" ]; then
+				echo "$f: includes \"$h\" from the higher part of commands/ $(echo "$h" | cut -d/ -f2)" >>"$bad"
+			fi
 		fi
 	done
 done

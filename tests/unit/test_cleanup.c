@@ -1,5 +1,5 @@
 /*
- * test_cleanup: the remind: header line of the game file, cleanup_remind_at()
+ * test_cleanup: the remind: header line of the game file, remind_at() (services/remind.h)
  * and cleanup_run() on scratch homes with a fixed clock: reminders and losses
  * on time made once, a player without an account, a damaged file, missing
  * templates.
@@ -10,6 +10,7 @@
 
 #include "base/config.h"
 #include "commands/services/cleanup.h"
+#include "commands/services/remind.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/store.h"
@@ -32,7 +33,7 @@ static void make_game(struct game *g)
 	if (game_move(g, "alice", &p, 1, T0, NULL) != GAME_OK)
 		abort();
 	snprintf(g->thread, sizeof g->thread, "<board-101@example.net>");
-	g->remind = cleanup_remind_at(&cfg, g);
+	g->remind = remind_at(&cfg, g);
 }
 
 static char *format(const struct game *g)
@@ -86,7 +87,7 @@ static void test_header(void)
 	g.remind = T0 + 8 * DAY;
 	text = format(&g);
 	ok(strstr(text, "remind:") == NULL, "a finished game is written without remind:");
-	ok_int(cleanup_remind_at(&cfg, &g), 0, "remind_at of a finished game: 0");
+	ok_int(remind_at(&cfg, &g), 0, "remind_at of a finished game: 0");
 	p = strstr(text, "thread:");
 	edited = malloc(strlen(text) + 40);
 	sprintf(edited, "%.*sremind: 2023-11-22T22:13:20Z\n%s", (int)(p - text), text, p);

@@ -98,8 +98,8 @@ enum admin_status admin_adduser_run(struct admin *a)
 		    "or digit)", args[0], IDENT_USERID_MAX);
 		return ADMIN_DATAERR;
 	}
-	if (robot_is(args[0])) {
-		fprintf(stderr, "oustpbm: the user id %s is the built-in robot player's\n", ROBOT_USERID);
+	if (game_user_is_robot(args[0])) {
+		fprintf(stderr, "oustpbm: the user id %s is the built-in robot player's\n", GAME_ROBOT_USERID);
 		return ADMIN_EXISTS;
 	}
 	if (!mailaddr_deliverable(args[1], &why)) {
@@ -274,16 +274,16 @@ enum admin_status admin_deluser_run(struct admin *a)
 	bool told = false;
 
 	if (a->nargs == 2 && strcmp(a->args[0], "--dry-run") == 0) {
-		if (robot_is(a->args[1])) {
-			store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+		if (game_user_is_robot(a->args[1])) {
+			store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
 			return ADMIN_DATAERR;
 		}
 		return deluser_dry_run(a, a->args[1]);
 	}
 	if (a->nargs != 1)
 		return admin_usage_error();
-	if (robot_is(a->args[0])) {
-		store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", ROBOT_USERID);
+	if (game_user_is_robot(a->args[0])) {
+		store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
 		return ADMIN_DATAERR;
 	}
 	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, NULL);

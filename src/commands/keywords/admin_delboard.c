@@ -67,7 +67,7 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 		struct reply_var vars[] = { { "board", board }, { "black", g->black }, { "white", g->white },
 			{ "userid", players[i] } };
 
-		if (robot_is(players[i]) || (i == 1 && strcmp(g->white, g->black) == 0) ||
+		if (game_user_is_robot(players[i]) || (i == 1 && strcmp(g->white, g->black) == 0) ||
 		    store_user_find(a->srv.st, players[i], &u) != STORE_OK)
 			continue;
 		if (reply_account(&rc, u.address, u.fullname, "delboard", subject, vars, sizeof vars / sizeof vars[0],

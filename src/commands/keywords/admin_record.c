@@ -101,7 +101,7 @@ static bool import_players_ok(struct admin *a, const struct game *g)
 		return false;
 	}
 	for (i = 0; i < 2; i++) {
-		if (robot_is(seat[i]))
+		if (game_user_is_robot(seat[i]))
 			continue;	/* the other one is an account (checked on its turn): as a challenge of the robot */
 		if (strcmp(seat[i], GAME_OPEN_SEAT) == 0) {
 			store_complain(a->srv.st, "%s: the %s seat is open: a game record has two players", a->args[0],

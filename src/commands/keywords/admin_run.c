@@ -145,7 +145,7 @@ enum admin_status admin_robot_run(struct admin *a)
 	rs = robot_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	/* the reviews asked for by mail (commands/services/review.h): only a run over every board does them */
-	if (a->nargs == 0 && !review_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, &rvstats) && rs == ROBOT_OK)
+	if (a->nargs == 0 && !review_waiting(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, &rvstats) && rs == ROBOT_OK)
 		rs = ROBOT_FAULT;
 	memset(&fl, 0, sizeof fl);
 	os = outbox_open(a->srv.st, &ob, err, sizeof err);

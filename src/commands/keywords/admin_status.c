@@ -309,7 +309,7 @@ static void check_robot(struct report *r, struct store *st)
 		*a++ = '\0';
 		*c++ = '\0';
 		board = strtol(name, NULL, 10);
-		if ((!robot_is(a) && !robot_is(c)) || board <= 0 || store_board_read(st, board, &text, &len) != STORE_OK)
+		if ((!game_user_is_robot(a) && !game_user_is_robot(c)) || board <= 0 || store_board_read(st, board, &text, &len) != STORE_OK)
 			continue;
 		memset(&g, 0, sizeof g);
 		if (gamefile_parse(text, len, &g, &gerr) == GAMEFILE_OK) {

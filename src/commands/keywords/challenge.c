@@ -73,7 +73,7 @@ enum process_status challenge_may_start(struct job *j, const char *userid, const
 	size_t n = 0;
 
 	*ok = false;
-	if (robot_is(userid)) {
+	if (game_user_is_robot(userid)) {
 		*ok = true;
 		return PROCESS_OK;
 	}
@@ -175,20 +175,20 @@ static enum process_status find_opponent(struct job *j, struct store_user *opp, 
 		/* an open challenge: the seat waits for whoever accepts it */
 		if (c->level != 0)
 			return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; an open "
-			    "challenge waits for a person", c->level, ROBOT_USERID);
+			    "challenge waits for a person", c->level, GAME_ROBOT_USERID);
 		memset(opp, 0, sizeof *opp);
 		snprintf(opp->userid, sizeof opp->userid, "%s", GAME_OPEN_SEAT);
-	} else if (robot_is(c->opponent)) {
+	} else if (game_user_is_robot(c->opponent)) {
 		/* a hex side (3 to 10: 271 cells at most) is always within the robot's reach */
 		if (!c->hex && (c->size < ROBOT_SIZE_MIN || c->size > ROBOT_SIZE_MAX))
 			return job_refuse(j, NULL, "%s plays boards from %dx%d to %dx%d, not %dx%d: choose another -size",
-			    ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
+			    GAME_ROBOT_USERID, ROBOT_SIZE_MIN, ROBOT_SIZE_MIN, ROBOT_SIZE_MAX, ROBOT_SIZE_MAX, c->size,
 			    c->size);
 		memset(opp, 0, sizeof *opp);
-		snprintf(opp->userid, sizeof opp->userid, "%s", ROBOT_USERID);
+		snprintf(opp->userid, sizeof opp->userid, "%s", GAME_ROBOT_USERID);
 	} else if (c->level != 0) {
 		return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
-		    c->level, ROBOT_USERID, c->opponent);
+		    c->level, GAME_ROBOT_USERID, c->opponent);
 	} else {
 		ss = store_user_find(j->srv.st, c->opponent, opp);
 		if (ss == STORE_NOT_FOUND)
@@ -261,7 +261,7 @@ enum process_status challenge_run(struct job *j)
 	game_init_shape(g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
 	    (int64_t)j->srv.now);
 	j->game_loaded = true;
-	if (robot_is(opp.userid))
+	if (game_user_is_robot(opp.userid))
 		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
 	g->unrated = c->unrated;
 	g->remind_days = c->remind_days;
@@ -371,7 +371,7 @@ static char *decline_comment(const char *comment, const char *decliner, const ch
 	struct strbuf sb = STRBUF_INIT;
 	const char *p = comment, *nl;
 
-	if (comment[0] == '\0' || other[0] == '\0' || robot_is(other))
+	if (comment[0] == '\0' || other[0] == '\0' || game_user_is_robot(other))
 		return strdup("");
 	if (!to_other) {
 		strbuf_printf(&sb, "\nYour comment was passed on to %s.\n", other);
@@ -455,7 +455,7 @@ enum process_status challenge_decline_run(struct job *j)
 		    &m[n]);
 		if (rs == REPLY_OK)
 			n++;
-		if (rs == REPLY_OK && other[0] != '\0' && !robot_is(other)) {
+		if (rs == REPLY_OK && other[0] != '\0' && !game_user_is_robot(other)) {
 			ss = store_user_find(j->srv.st, other, &u);
 			if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 				ps = job_store_failure(j, ss, "cannot read the users file");

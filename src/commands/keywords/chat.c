@@ -120,9 +120,9 @@ enum process_status chat_run(struct job *j)
 	if (game_is_open(g))
 		return job_refuse(j, g, "board %ld is an open challenge nobody has accepted yet: there is nobody to "
 		    "chat with", g->board);
-	if (robot_is(strcmp(g->black, userid) == 0 ? g->white : g->black))
+	if (game_user_is_robot(strcmp(g->black, userid) == 0 ? g->white : g->black))
 		return job_refuse(j, g, "your opponent on board %ld is %s, which reads no mail: there is nobody "
-		    "to chat with", g->board, ROBOT_USERID);
+		    "to chat with", g->board, GAME_ROBOT_USERID);
 	/* the mail's own words, cut as a move's comment is (command.h) */
 	text = replytoken_comment(&j->cmd, j->in.body);
 	if (text == NULL)

@@ -62,7 +62,7 @@ enum process_status forgot_run(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	n++;
-	ss = robot_is(c->userid) ? STORE_NOT_FOUND : store_user_find(j->srv.st, c->userid, &u);
+	ss = game_user_is_robot(c->userid) ? STORE_NOT_FOUND : store_user_find(j->srv.st, c->userid, &u);
 	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 		ps = job_store_failure(j, ss, "cannot read the users file");
 		goto out;

@@ -181,7 +181,7 @@ static void play_move(struct job *j, struct game *g, const char *userid, int *po
 	if (strcmp(game_player_to_move(g), userid) != 0) {
 		if (robot_to_move(g))
 			*ps = job_refuse(j, g, "it is %s's turn, and %s plays its turns itself: its answer comes by "
-			    "mail, you cannot move for it", ROBOT_USERID, ROBOT_USERID);
+			    "mail, you cannot move for it", GAME_ROBOT_USERID, GAME_ROBOT_USERID);
 		else
 			*ps = job_refuse(j, g, "%s", game_status_message(g, GAME_NOT_YOUR_TURN, userid, NULL,
 			    NULL, msg, size));
@@ -215,11 +215,11 @@ static void play_swap(struct job *j, struct game *g, const char *userid, int tur
     char *msg, size_t size)
 {
 	*gs = game_swap(g, userid, (int64_t)j->srv.now);
-	if ((*gs == GAME_SWAP_NOT_NOW || *gs == GAME_NOT_YOUR_TURN) && g->swap && robot_is(g->white) &&
+	if ((*gs == GAME_SWAP_NOT_NOW || *gs == GAME_NOT_YOUR_TURN) && g->swap && game_user_is_robot(g->white) &&
 	    game_color_of(g, userid) == RULES_BLACK) {
 		/* the robot's opponent as Black: the pie rule is the robot's */
 		snprintf(msg, size, "the swap is White's to make, and %s plays White: it decides the pie "
-		    "rule itself, right after your first turn", ROBOT_USERID);
+		    "rule itself, right after your first turn", GAME_ROBOT_USERID);
 		*gs = GAME_SWAP_NOT_NOW;
 	} else if (*gs == GAME_SWAP_NOT_NOW) {
 		snprintf(msg, size, "swap is only allowed as White's first turn, right after "

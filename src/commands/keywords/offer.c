@@ -91,9 +91,9 @@ enum process_status offer_run(struct job *j)
 	bool undo = open != NULL && open->kind == GAME_NOTE_UNDO, ok;
 	int k = 0;
 
-	if (robot_is(g->black) || robot_is(g->white))
+	if (game_user_is_robot(g->black) || game_user_is_robot(g->white))
 		return job_refuse(j, g, "%s neither takes back turns nor agrees draws: play on, or resign",
-		    ROBOT_USERID);
+		    GAME_ROBOT_USERID);
 	if (open != NULL)
 		snprintf(offerer, sizeof offerer, "%s", open->player);
 	switch (j->cmd.offer) {

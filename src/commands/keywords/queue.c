@@ -174,9 +174,9 @@ enum process_status queue_run(struct job *j)
 		return job_refuse(j, g, "board %ld is over: nothing to queue", g->board);
 	if (game_color_of(g, userid) == RULES_EMPTY)
 		return job_refuse(j, g, "%s is not playing on board %ld", userid, g->board);
-	if (robot_is(g->black) || robot_is(g->white))
+	if (game_user_is_robot(g->black) || game_user_is_robot(g->white))
 		return job_refuse(j, g, "%s answers at once on board %ld: there is no turn to queue an answer to",
-		    ROBOT_USERID, g->board);
+		    GAME_ROBOT_USERID, g->board);
 	to_move = game_player_to_move(g);
 	if (*text == '\0') {
 		snprintf(state, sizeof state, strcmp(g->queue_owner, userid) == 0 ? "your queue answers %s's turn %d:" :

@@ -85,7 +85,7 @@ enum process_status register_run(struct job *j)
 	if (!mailaddr_deliverable(j->in.from_addr, &why))
 		return job_refuse(j, NULL, "your address %s %s, so the server cannot deliver the game's mail to it: "
 		    "register from another address", j->in.from_addr, why);
-	if (robot_is(c->userid))
+	if (game_user_is_robot(c->userid))
 		return job_refuse(j, NULL, "the user id %s is the server's robot player: choose another", c->userid);
 	for (i = 0; c->userid[i] != '\0' && i < IDENT_USERID_MAX; i++)
 		rec.userid[i] = (char)tolower((unsigned char)c->userid[i]);

@@ -110,7 +110,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 			if (game_over(&games[i]))
 				continue;
 			opponent = strcmp(games[i].black, u->userid) == 0 ? games[i].white : games[i].black;
-			if (strcmp(opponent, u->userid) == 0 || robot_is(opponent))
+			if (strcmp(opponent, u->userid) == 0 || game_user_is_robot(opponent))
 				continue;
 			/* one notice per opponent, naming the first board */
 			for (k = 0; k < i && !(!game_over(&games[k]) && (strcmp(games[k].black, opponent) == 0 ||

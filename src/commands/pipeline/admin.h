@@ -33,24 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum admin_status {
-	ADMIN_OK = 0,
-	ADMIN_USAGE,		/* bad command line */
-	ADMIN_DATAERR,		/* bad input (a user id, an address...), or fsck found problems */
-	ADMIN_NOINPUT,		/* no such board */
-	ADMIN_NOUSER,		/* no such user */
-	ADMIN_EXISTS,		/* adduser: the user id is taken */
-	ADMIN_TEMPFAIL,		/* a lock timeout, a full disk: try again */
-	ADMIN_IOERR,		/* the output could not be written */
-	ADMIN_CONFIG,		/* oustpbm.conf or the templates */
-	ADMIN_SOFTWARE,		/* anything else */
-	ADMIN_NOPERM,		/* the home belongs to another user (no --force-owner) */
-	ADMIN_CANTCREAT,	/* init: the home cannot be made */
-	ADMIN_STATUS_WARNING,	/* status: warnings (exit 1, as a Nagios plugin's WARNING) */
-	ADMIN_STATUS_FAILING	/* status: failing (exit 2, CRITICAL) */
-};
-
-const char *admin_status_str(enum admin_status s);
+#include "commands/pipeline/status.h"
 
 struct admin;
 

@@ -14,6 +14,7 @@
 #include "base/config.h"
 #include "commands/pipeline/admin.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "game/gamefile.h"
 #include "store/store.h"
 

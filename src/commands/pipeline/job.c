@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/pipeline/boardmail.h"
-#include "commands/services/robot.h"
 #include "game/gamefile.h"
 #include "store/players.h"
 
@@ -529,8 +527,8 @@ enum process_status job_find_user(struct job *j, const char *userid, struct stor
 
 	memset(user, 0, sizeof *user);
 	*found = false;
-	if (robot_is(userid)) {
-		snprintf(user->userid, sizeof user->userid, "%s", ROBOT_USERID);	/* built in: no account line */
+	if (game_user_is_robot(userid)) {
+		snprintf(user->userid, sizeof user->userid, "%s", GAME_ROBOT_USERID);	/* built in: no account line */
 		*found = true;
 		return PROCESS_OK;
 	}
@@ -587,10 +585,14 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
 
 void job_unlock(struct job *j)
 {
+	int i;
+
 	store_unlock(&j->seen_lock);
 	store_unlock(&j->board_lock);
 	store_unlock(&j->accounts_lock);
-	boardmail_free(j->mails, j->nmails);
+	for (i = 0; i < j->nmails; i++)
+		reply_mail_release(&j->mails[i]);
+	free(j->mails);
 	j->mails = NULL;
 	j->nmails = 0;
 	free(j->comment);

@@ -26,8 +26,8 @@
 #include <time.h>
 
 #include "base/config.h"
-#include "commands/pipeline/process.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "game/game.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
@@ -69,7 +69,7 @@ struct job {
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
-	long web_board;		/* a board committed, whose web pages are due after the flush; 0 if none */
+	long hook_board;	/* a board committed, whose hooks (web pages) are due after the flush; 0 if none */
 	bool by_token;		/* a reply with a token in its Subject stands for the command (replytoken.h) */
 	struct token_subject token;	/* what that Subject says */
 	char token_error[JOB_MESSAGE_MAX];	/* why its text stands for no command, "" if it does */
@@ -257,7 +257,7 @@ enum process_status job_load_board(struct job *j, long board, struct store_lock 
  * Commit board g (its lock held, loaded by job_load_board) as
  * job_commit_quiet() commits j->game: mails[0..n) with it, the mail
  * recorded pending its text.  With n == 0 and last false, only the game
- * file is written (robot.h's robot_commit, no mail, no record): a board of
+ * file is written (boardcommit.h, no mail, no record): a board of
  * a command of several whose last board's commit carries the reply.
  */
 enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
@@ -277,7 +277,14 @@ enum process_status job_lock_accounts(struct job *j);
 enum process_status job_check_duplicate(struct job *j, bool *dup);
 enum process_status job_need_outbox(struct job *j);
 void job_record_handled(struct job *j);
-enum process_status job_robot_answer(struct job *j);
+
+/*
+ * The mails of g after ev to whoever gets them (boardmail.h), with the
+ * players' ratings line; *mails owned by the caller.  For a hook's answer
+ * too (the robot's: hooks.h).
+ */
+enum process_status job_game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
+    struct reply_mail **mails, int *n);
 
 /* ---- between job.c, job_password.c and job_commit.c ---- */
 

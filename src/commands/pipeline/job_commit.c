@@ -2,8 +2,8 @@
  * job_commit: the one commit protocol of a mail (outbox.h): its replies
  * staged in outbox/tmp/, the mail recorded pending in the redelivery record
  * (seen.h), the one write (the game file, or the users file for an
- * account), the replies released; and the robot's answer after a board's
- * commit (robot.h).
+ * account), the replies released; the hooks' turn before a board's
+ * commit (hooks.h).
  */
 #include "commands/pipeline/job.h"
 
@@ -12,11 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
-#include "commands/services/cleanup.h"
+#include "commands/pipeline/hooks.h"
 #include "commands/pipeline/replytoken.h"
-#include "commands/services/robot.h"
-#include "commands/services/web.h"
 #include "store/tokens.h"
 #include "game/gamefile.h"
 #include "store/active.h"
@@ -212,8 +211,7 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 	return ps;
 }
 
-/* The mails of g after ev to whoever gets them (boardmail.h); *mails owned by the caller. */
-static enum process_status game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
+enum process_status job_game_mails(struct job *j, const struct game *g, const struct reply_event *ev,
     struct reply_mail **mails, int *n)
 {
 	struct reply_event e = *ev;
@@ -419,9 +417,8 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 	if (game_over(g))
 		active_remove(j->srv.st, g->board, g->black, g->white);
 	ratings_after_commit(j->srv.st, j->srv.cfg.lock_timeout_ms);
-	/* the web site after the replies have gone (process.c): they are what the players wait for */
-	if (j->srv.cfg.web_dir[0] != '\0')
-		j->web_board = g->board;
+	/* the hooks' (the web site's) after the replies have gone (process.c): they are what the players wait for */
+	j->hook_board = g->board;
 out:
 	if (!*done && !remove)
 		ratings_cancel(j->srv.st, g);	/* nothing was committed: no mark either */
@@ -443,15 +440,15 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
-	g->remind = cleanup_remind_at(&j->srv.cfg, g);	/* the next reminder counts from this turn */
+	hooks_turn(&j->srv.cfg, g);	/* the next reminder counts from this turn */
 	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
 	j->mails = NULL;
 	j->nmails = 0;
-	ps = game_mails(j, g, &j->ev, &j->mails, &j->nmails);
+	ps = job_game_mails(j, g, &j->ev, &j->mails, &j->nmails);
 	if (ps != PROCESS_OK)
 		return ps;
-	/* the robot to move next: the mover's one mail comes with its answer (job_robot_answer) */
-	ps = commit_game(j, g, false, j->mails, robot_to_move(g) ? 0 : j->nmails, done);
+	/* a hook answers at once (the robot to move next): the mover's one mail comes with its answer */
+	ps = commit_game(j, g, false, j->mails, hooks_answerer(g) != NULL ? 0 : j->nmails, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }
@@ -469,7 +466,7 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
 enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
     bool last, bool *done)
 {
-	enum robot_status rbs;
+	enum boardcommit_status bs;
 	enum process_status ps;
 	char err[300];
 
@@ -480,12 +477,12 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	/* the game file alone, the mails recorded pending the old one settled first (robot.h) */
-	rbs = robot_commit(j->srv.st, j->srv.ob, &j->srv.cfg, g, NULL, 0, err, sizeof err);
-	if (rbs != ROBOT_OK) {
-		job_detail(j, rbs == ROBOT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
+	/* the game file alone, the mails recorded pending the old one settled first (boardcommit.h) */
+	bs = boardcommit_write(j->srv.st, j->srv.ob, &j->srv.cfg, g, NULL, 0, err, sizeof err);
+	if (bs != BOARDCOMMIT_OK) {
+		job_detail(j, bs == BOARDCOMMIT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
 		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);
-		return rbs == ROBOT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		return bs == BOARDCOMMIT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	*done = true;
 	return PROCESS_OK;
@@ -504,78 +501,3 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
 	return ps;
 }
 
-/*
- * The robot's answer, right after the mail's change to g was committed,
- * the board lock still held (robot.h): its turn is played and committed
- * with the one mail to its opponent, which tells both ev, the mail's
- * change, and the answer.  mails[0..n) are the mails of ev alone, made but
- * not queued: when the robot cannot play now (a fault of the AI, a failure
- * of the store) they go out instead, the log says why, and the turn is left
- * for `oustpbm robot` or `oustpbm cleanup`.  The mail was handled either
- * way.
- */
-enum process_status job_robot_answer(struct job *j)
-{
-	struct game *g = &j->game;
-	struct reply_event *ev = &j->ev;
-	const struct reply_mail *mails = j->mails;
-	int n = j->nmails;
-	static struct robot_turn rt[ROBOT_TURNS_MAX];
-	struct reply_mail *both = NULL;
-	struct store_lock slot = STORE_LOCK_INIT;
-	bool busy;
-	enum robot_status rs, cs = ROBOT_OK;
-	enum process_status ps = PROCESS_OK;
-	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
-	const char *outcome = j->outcome;
-	int turn, nb = 0, nt, i;
-	size_t dn;
-
-	snprintf(detail, sizeof detail, "%s", j->detail);
-	/* beyond robot_max_thinking thinks at once the turn is left for oustpbm robot (cron) */
-	busy = !robot_slot_take(j->srv.st, &j->srv.cfg, 0, &slot, why, sizeof why);
-	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
-	if (busy) {
-		rs = ROBOT_TEMPFAIL;
-		nt = 0;
-	} else {
-		rs = robot_play_turns(g, &j->srv.cfg, (int64_t)j->srv.now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
-		store_unlock(&slot);
-	}
-	turn = g->rg.turn;
-	if (nt > 0) {
-		ev->then = &rt[0].ev;
-		if (game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
-			cs = robot_commit(j->srv.st, j->srv.ob, &j->srv.cfg, g, both, nb, cwhy, sizeof cwhy);
-		} else {
-			cs = ROBOT_ERROR;
-			snprintf(cwhy, sizeof cwhy, "%s", j->detail);
-		}
-		ev->then = NULL;
-	}
-	/* the log line stays the mail's, with the robot's answer after it */
-	j->outcome = outcome;
-	snprintf(j->detail, sizeof j->detail, "%s", detail);
-	for (i = 0; i < nt && cs == ROBOT_OK; i++) {
-		dn = strlen(j->detail);
-		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt[i].detail);
-	}
-	if (nt > 0 && cs != ROBOT_OK) {
-		/* nothing of the robot's was committed: the human's mails alone */
-		rs = cs;
-		turn = rt[0].ev.first;
-		snprintf(why, sizeof why, "%s", cwhy);
-	}
-	dn = strlen(j->detail);
-	if (rs != ROBOT_OK) {
-		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
-		    "oustpbm robot", turn, why);
-		if (!busy)	/* a busy host is no fault */
-			fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
-		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
-			ps = job_reply(j, &mails[i]);
-	}
-	j->queued = true;
-	boardmail_free(both, nb);
-	return ps;
-}

@@ -129,7 +129,7 @@ const struct mail_command mailcmd_table[] = {
 	  "the game record as an SGF file attached to the reply (`oust-101.sgf`, `application/x-go-sgf`), "
 	  "for any SGF viewer: see [Game records](#game-records)" },
 	{ { "review", "review <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_CHANGE, review_run_mail,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_CHANGE, review_run,
 	  "The robot replays a finished game (or your game in progress\n"
 	  "against it) and mails you its review: each turn's chance to win,\n"
 	  "the costliest turns with better ones, and an SGF file.",

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "commands/pipeline/process.h"
+#include "commands/pipeline/status.h"
 #include "mail/command.h"
 #include "store/store.h"
 
@@ -107,7 +107,7 @@ mailcmd_fn subscribe_run, subscribe_unsubscribe_run, subscribe_notify_run, subsc
 mailcmd_fn unsubscribe_run;
 mailcmd_fn move_run;
 mailcmd_fn show_run, show_history_run;
-mailcmd_fn sgf_run, review_run_mail;
+mailcmd_fn sgf_run, review_run;
 mailcmd_fn games_run, games_finished_run;
 mailcmd_fn preview_run, preview_moves_run;
 mailcmd_fn chat_run;

@@ -35,11 +35,10 @@
 #include "base/msgid.h"
 #include "commands/pipeline/alert.h"
 #include "commands/pipeline/bounce.h"
+#include "commands/pipeline/hooks.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/pipeline/replytoken.h"
-#include "commands/services/robot.h"
-#include "commands/services/web.h"
 #include "game/gamefile.h"
 #include "mail/mailfind.h"
 #include "mail/mailin.h"
@@ -158,9 +157,9 @@ static enum process_status prepare(struct job *j, unsigned needs, bool *ready)
 		*ready = ps == PROCESS_OK;
 		return ps;
 	}
-	if ((needs & MAILCMD_LOGIN) && robot_is(j->cmd.userid))
+	if ((needs & MAILCMD_LOGIN) && game_user_is_robot(j->cmd.userid))
 		return job_refuse(j, NULL, "%s is the server's robot player: nobody can log in as %s, it plays its own "
-		    "turns", ROBOT_USERID, ROBOT_USERID);
+		    "turns", GAME_ROBOT_USERID, GAME_ROBOT_USERID);
 	if (needs & MAILCMD_ACCOUNTS) {
 		/* one account change at a time; the handler checks the password under the lock */
 		ps = job_lock_accounts(j);
@@ -194,10 +193,11 @@ static enum process_status prepare(struct job *j, unsigned needs, bool *ready)
 	return ps;
 }
 
-/* The parsed command: its set-up, its handler, the robot's answer; the locks released after. */
+/* The parsed command: its set-up, its handler, a hook's answer (the robot's); the locks released after. */
 static enum process_status handle(struct job *j)
 {
 	const struct mail_command *mc = j->mc;
+	const struct hook *h;
 	enum process_status ps;
 	bool ready;
 
@@ -241,8 +241,8 @@ static enum process_status handle(struct job *j)
 	ps = prepare(j, mc->needs, &ready);
 	if (ps == PROCESS_OK && ready)
 		ps = mc->run(j);
-	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && robot_to_move(&j->game))
-		ps = job_robot_answer(j);
+	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && (h = hooks_answerer(&j->game)) != NULL)
+		ps = h->answer(j);
 	job_unlock(j);
 	return ps;
 }
@@ -308,33 +308,6 @@ static void rehash_password(struct job *j)
 	}
 }
 
-/*
- * The web pages of the board committed (web.h), after the flush: from its
- * game file as committed (with a robot's answer), read again once the game
- * in hand is gone.  A failure changes nothing but the site, and is logged.
- */
-static void update_web(struct job *j)
-{
-	struct gamefile_error gerr;
-	struct game g;
-	char *text = NULL;
-	size_t len;
-
-	if (j->web_board == 0)
-		return;
-	if (store_board_read(j->srv.st, j->web_board, &text, &len) != STORE_OK) {
-		store_log(j->srv.st, "web: board %ld: cannot read the game file: %s", j->web_board, store_error(j->srv.st));
-		return;
-	}
-	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
-		store_log(j->srv.st, "web: board %ld: %s", j->web_board, gerr.msg);
-		free(text);
-		return;
-	}
-	free(text);
-	web_after_commit(&j->srv.cfg, j->srv.st, &g);
-	game_release(&g);
-}
 
 static void flush(struct job *j)
 {
@@ -648,7 +621,7 @@ enum process_status process_main(const char *home)
 	/* a dropped copy of a handled mail: what its first copy left is delivered now */
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
-	update_web(j);
+	hooks_flushed(&j->srv.cfg, j->srv.st, j->hook_board);
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED) {
 		if (j->outcome == NULL)
 			job_detail(j, "error", "%s", process_status_str(ps));
@@ -657,25 +630,4 @@ enum process_status process_main(const char *home)
 	finish(j, ps);
 	free(mr.buf);
 	return ps;
-}
-
-const char *process_status_str(enum process_status s)
-{
-	switch (s) {
-	case PROCESS_OK:
-		return "handled";
-	case PROCESS_DROPPED:
-		return "dropped";
-	case PROCESS_TEMPFAIL:
-		return "temporary failure";
-	case PROCESS_DATAERR:
-		return "unparsable message";
-	case PROCESS_USAGE:
-		return "usage";
-	case PROCESS_CONFIG:
-		return "configuration error";
-	case PROCESS_SOFTWARE:
-		return "internal error";
-	}
-	return "unknown";
 }

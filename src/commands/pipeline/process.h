@@ -5,19 +5,10 @@
 #ifndef OUSTPBM_PROCESS_H
 #define OUSTPBM_PROCESS_H
 
-enum process_status {
-	PROCESS_OK = 0,		/* handled (also a refused command: the sender got an error reply) */
-	PROCESS_DROPPED,	/* automatic mail or abuse: logged, not answered */
-	PROCESS_TEMPFAIL,	/* nothing changed; deliver it again later */
-	PROCESS_DATAERR,	/* the message cannot be parsed at all */
-	PROCESS_USAGE,		/* bad command line */
-	PROCESS_CONFIG,		/* bad configuration */
-	PROCESS_SOFTWARE	/* internal error */
-};
+#include "commands/pipeline/status.h"
 
 /* Handle the mail on standard input, on home (main.c: -d DIR, else config_default_home()). */
 enum process_status process_main(const char *home);
 
-const char *process_status_str(enum process_status s);
-
 #endif
+

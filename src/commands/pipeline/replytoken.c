@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/strbuf.h"
+#include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/tokens.h"
 

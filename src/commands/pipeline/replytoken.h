@@ -14,9 +14,13 @@
 
 #include <stdbool.h>
 
-#include "commands/pipeline/job.h"
+#include "commands/pipeline/status.h"
 #include "mail/token.h"
 #include "store/store.h"
+
+struct command;
+struct game;
+struct job;
 
 #define REPLYTOKEN_LOCK_MS 10000	/* waiting for token.secret.lock, once in a home's life */
 

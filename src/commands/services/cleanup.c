@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "commands/pipeline/boardmail.h"
+#include "commands/services/remind.h"
 #include "commands/services/robot.h"
+#include "commands/services/runlog.h"
 #include "commands/services/web.h"
 #include "game/gamefile.h"
 #include "mail/reply.h"
@@ -52,16 +54,6 @@ const char *cleanup_status_str(enum cleanup_status s)
 	return "unknown";
 }
 
-int64_t cleanup_remind_at(const struct config *cfg, const struct game *g)
-{
-	unsigned long days = game_remind_days(g, cfg->remind_days);
-
-	/* an open challenge waits for a player: nobody is to move yet */
-	if (game_over(g) || game_is_open(g) || days == 0)
-		return 0;
-	return gamefile_time_add(g->last_move, (int64_t)days * CLEANUP_DAY);
-}
-
 /*
  * The time a reminder is due on g (header read), or 0 for none; stopped:
  * the seconds the clock of the player to move stood still (a vacation).
@@ -71,7 +63,7 @@ static int64_t remind_due(const struct config *cfg, const struct game *g, int64_
 	if (game_over(g) || game_is_open(g) || game_remind_days(g, cfg->remind_days) == 0)
 		return 0;
 	/* a file written before reminders existed counts from its last turn */
-	return gamefile_time_add(g->remind != 0 ? g->remind : cleanup_remind_at(cfg, g), stopped);
+	return gamefile_time_add(g->remind != 0 ? g->remind : remind_at(cfg, g), stopped);
 }
 
 /* The time g is lost on time, or 0 for never: its own limit, else timeout_days; stopped as for remind_due(). */
@@ -109,23 +101,10 @@ static void board_failed(struct run *r, long board, enum cleanup_status s, const
 	va_list ap;
 
 	va_start(ap, fmt);
-	cleanup_vboard_failed(r->st, r->stamp, "cleanup", board, s == CLEANUP_TEMPFAIL ? "tempfail" : "error", fmt, ap);
+	runlog_vboard_failed(r->st, r->stamp, "cleanup", board, s == CLEANUP_TEMPFAIL ? "tempfail" : "error", fmt, ap);
 	va_end(ap);
 	r->stats->failed++;
 	worse(r, s);
-}
-
-void cleanup_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
-    const char *fmt, va_list ap)
-{
-	char msg[900];
-
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (board > 0)
-		fprintf(stderr, "oustpbm: %s: board %ld: %s\n", run, board, msg);
-	else
-		fprintf(stderr, "oustpbm: %s: %s\n", run, msg);
-	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
 }
 
 static enum cleanup_status of_reply(enum reply_status rs)

@@ -35,11 +35,12 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/services/remind.h"
 #include "game/game.h"
 #include "outbox/outbox.h"
 #include "store/store.h"
 
-#define CLEANUP_DAY 86400	/* seconds in a day of remind_days and timeout_days */
+#define CLEANUP_DAY REMIND_DAY	/* seconds in a day of remind_days and timeout_days */
 #define CLEANUP_TMP_AGE CLEANUP_DAY	/* seconds after which a crashed write's temp file is removed */
 
 enum cleanup_status {
@@ -62,21 +63,6 @@ struct cleanup_stats {
 	unsigned tmp_removed;	/* temp files of crashed writes removed */
 	struct outbox_stats flush;	/* the final flush */
 };
-
-/*
- * When the player to move on g should next be reminded, counting from its
- * last turn: g->last_move + remind_days, or 0 when g is over or reminders are
- * off.  The mail processor stores it in g->remind with every turn.
- */
-int64_t cleanup_remind_at(const struct config *cfg, const struct game *g);
-
-/*
- * A board a run over the boards (run: "cleanup", "robot") could not do:
- * "oustpbm: RUN: board N: MESSAGE" on stderr (no board when board is 0)
- * and "STAMP RUN board=N OUTCOME: MESSAGE" in the log.
- */
-void cleanup_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
-    const char *fmt, va_list ap);
 
 /*
  * One run over every board of st at time now (config_now()).  home is the

@@ -15,7 +15,7 @@
 
 #include <time.h>
 
-#include "commands/pipeline/admin.h"
+#include "commands/pipeline/status.h"
 #include "store/store.h"
 
 /* Edit board of st; now names the backup, stamp prefixes the log line. */

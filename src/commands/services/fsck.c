@@ -201,7 +201,7 @@ static enum fsck_status check_player(struct store *st, const char *file, const c
 
 	struct store_reserved r;
 
-	if (robot_is(userid) || strcmp(userid, GAME_OPEN_SEAT) == 0)
+	if (game_user_is_robot(userid) || strcmp(userid, GAME_OPEN_SEAT) == 0)
 		return FSCK_OK;	/* built in, without an account (robot.h); an open challenge's open seat */
 	ss = store_user_find(st, userid, &u);
 	if (ss == STORE_OK)
@@ -642,7 +642,7 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 	if (n > 1)
 		qsort(order, n, sizeof *order, by_userid);
 	for (i = 0; i < n; i++)
-		if (robot_is(users[i].userid))
+		if (game_user_is_robot(users[i].userid))
 			report(out, problems, "users", (int)lines[i], "user id %s is the built-in robot player's "
 			    "(robot.h): this account can never log in, and its games are played by the robot; "
 			    "rename it", users[i].userid);

@@ -1,12 +1,10 @@
-/* review: review <board>, and the reviews done by oustpbm robot.  See review.h. */
+/* review: the reviews done by oustpbm robot, and the mail of one (review.h). */
 #include "commands/services/review.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/pipeline/job.h"
-#include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
 #include "commands/services/web.h"
 #include "game/gamefile.h"
@@ -23,8 +21,7 @@ static long test_playouts(void)
 	return robot_test_playouts(&n, why, sizeof why) ? n : 0;
 }
 
-/* The review mail of g to to_addr: *out on REPLY_OK. */
-static enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
+enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
     const char *to_addr, const char *to_name, struct reply_mail *out)
 {
 	struct reply_review rv;
@@ -59,8 +56,7 @@ out:
 	return rs;
 }
 
-/* The kept review of g, if it covers every turn of g: true with *r filled (the caller releases it). */
-static bool kept(struct store *st, const struct game *g, struct review *r)
+bool review_kept(struct store *st, const struct game *g, struct review *r)
 {
 	char *text = NULL, why[200];
 	size_t len;
@@ -73,62 +69,6 @@ static bool kept(struct store *st, const struct game *g, struct review *r)
 	if (!ok)
 		review_release(r);
 	return ok;
-}
-
-enum process_status review_run_mail(struct job *j)
-{
-	const struct game *g = &j->game;
-	const char *me = j->user.userid;
-	struct reply_mail m;
-	struct review r;
-	enum reply_status rs;
-	enum process_status ps;
-	enum reviews_outcome out;
-	enum store_status ss;
-	int ahead = 0;
-
-	/* MAILCMD_LOGIN | MAILCMD_BOARD: j->user and j->game */
-	if (game_is_open(g))
-		return job_refuse(j, g, "board %ld is an open challenge: there is no game to review yet", g->board);
-	if (!game_over(g) && game_color_of(g, me) == RULES_EMPTY)
-		return job_refuse(j, g, "board %ld is still being played: only its players may ask for a review "
-		    "before it ends", g->board);
-	if (!game_over(g) && !robot_is(g->black) && !robot_is(g->white))
-		return job_refuse(j, g, "board %ld is still being played between two people: it can be reviewed "
-		    "once it is over", g->board);
-	if (g->nturns == 0)
-		return job_refuse(j, g, "board %ld has no turn yet: there is nothing to review", g->board);
-	if (kept(j->srv.st, g, &r)) {
-		rs = review_mail(&j->srv.rc, g, &r, j->in.from_addr, job_sender_name(j, me), &m);
-		review_release(&r);
-		ps = job_send(j, rs, &m);
-		if (ps == PROCESS_OK)
-			job_detail(j, "ok", "review of %d turns sent (kept)", g->nturns);
-		return ps;
-	}
-	ss = reviews_request(j->srv.st, g->board, me, (int64_t)j->srv.now, j->srv.cfg.max_reviews_per_day, j->srv.cfg.lock_timeout_ms,
-	    &out, &ahead);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot queue the review");
-	switch (out) {
-	case REVIEWS_ALREADY:
-		return job_refuse(j, g, "your review of board %ld is queued already: the robot mails it to you when "
-		    "it is done", g->board);
-	case REVIEWS_DAILY_LIMIT:
-		return job_refuse(j, g, "you asked for %lu review%s in the last 24 hours, the most this server does "
-		    "for one account in a day: ask again tomorrow", j->srv.cfg.max_reviews_per_day,
-		    j->srv.cfg.max_reviews_per_day == 1 ? "" : "s");
-	case REVIEWS_FULL:
-		return job_refuse(j, g, "%d reviews wait already, the most the server queues: ask again in an hour",
-		    REVIEWS_QUEUE_MAX);
-	case REVIEWS_QUEUED:
-		break;
-	}
-	rs = reply_review_queued(&j->srv.rc, j->in.from_addr, job_sender_name(j, me), g, ahead, &m);
-	ps = job_send(j, rs, &m);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "review queued (%d before it)", ahead);
-	return ps;
 }
 
 /* ---- oustpbm robot: the waiting reviews ---- */
@@ -184,7 +124,7 @@ static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const
 	}
 	if (!load(st, q->board, &g, why, whylen))
 		goto out;
-	if (!kept(st, &g, &r)) {
+	if (!review_kept(st, &g, &r)) {
 		/* a review is a think like the robot's turns: it holds a slot of robot_max_thinking */
 		if (!robot_slot_take(st, cfg, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
 			*retry = true;
@@ -227,7 +167,7 @@ out:
 	return ok;
 }
 
-bool review_run(struct store *st, const struct config *cfg, const char *home, time_t now, struct review_stats *stats)
+bool review_waiting(struct store *st, const struct config *cfg, const char *home, time_t now, struct review_stats *stats)
 {
 	struct reviews_request *list = NULL;
 	struct outbox *ob = NULL;

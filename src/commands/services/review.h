@@ -1,13 +1,14 @@
 /*
- * review: the mail command `review <board> <userid> <password>` and the
- * run of `oustpbm robot` that does the reviews it queued.
+ * review: the reviews the mail command `review <board> <userid>
+ * <password>` (keywords/review.c) asks for, and the run of `oustpbm robot`
+ * that does the ones it queued.
  *
  * A finished board may be reviewed by anyone with an account; a board in
  * progress only by its players, and only against the robot (a review is
  * advice).  A review kept beside the board (store/reviews.h) for as many
  * turns as the board has is mailed at once; else the request is queued
  * (at most max_reviews_per_day a user), the reply says when to expect it,
- * and review_run() computes it (game/review.h: review_seconds of search,
+ * and review_waiting() computes it (game/review.h: review_seconds of search,
  * or OUSTPBM_TEST_ROBOT_PLAYOUTS a placement, as the robot's test setting,
  * so that tests are deterministic), keeps it, and mails it to the user.
  */
@@ -17,9 +18,12 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "game/game.h"
+#include "game/review.h"
+#include "mail/reply.h"
 #include "store/store.h"
 
-/* What one review_run() did. */
+/* What one review_waiting() did. */
 struct review_stats {
 	unsigned done;		/* reviews mailed */
 	unsigned failed;	/* left for the next run, or dropped (a board gone) */
@@ -30,6 +34,14 @@ struct review_stats {
  * Returns false if one failed for a reason the next run may not have
  * (logged and on stderr).
  */
-bool review_run(struct store *st, const struct config *cfg, const char *home, time_t now, struct review_stats *stats);
+bool review_waiting(struct store *st, const struct config *cfg, const char *home, time_t now,
+    struct review_stats *stats);
+
+/* The review mail of g to to_addr: *out on REPLY_OK. */
+enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
+    const char *to_addr, const char *to_name, struct reply_mail *out);
+
+/* The kept review of g, if it covers every turn of g: true with *r filled (the caller releases it). */
+bool review_kept(struct store *st, const struct game *g, struct review *r);
 
 #endif

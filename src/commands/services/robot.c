@@ -1,6 +1,7 @@
 /* robot: the built-in player `robot`.  See robot.h. */
 #include "commands/services/robot.h"
 #include "base/testhook.h"
+#include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
 
 #include <errno.h>
@@ -17,7 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "commands/services/cleanup.h"
+#include "commands/services/remind.h"
+#include "commands/services/runlog.h"
 #include "commands/services/web.h"
 #include "game/ai.h"
 #include "game/gamefile.h"
@@ -50,14 +52,9 @@ const char *robot_status_str(enum robot_status s)
 	return "unknown";
 }
 
-bool robot_is(const char *userid)
-{
-	return game_user_is_robot(userid);
-}
-
 bool robot_to_move(const struct game *g)
 {
-	return !game_over(g) && robot_is(game_player_to_move(g));
+	return !game_over(g) && game_user_is_robot(game_player_to_move(g));
 }
 
 int robot_level(const struct game *g)
@@ -401,7 +398,7 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 			snprintf(why, whylen, "the AI gave a turn of %d placements", a.turn.n);
 			return ROBOT_FAULT;
 		}
-		gs = game_move(g, ROBOT_USERID, a.turn.points, a.turn.n, now, &rep);
+		gs = game_move(g, GAME_ROBOT_USERID, a.turn.points, a.turn.n, now, &rep);
 		if (gs == GAME_ILLEGAL_TURN) {
 			i = rep.index >= 0 && rep.index < a.turn.n ? rep.index : 0;
 			snprintf(why, whylen, "the AI gave an illegal turn: placement %d (%s): %s", i + 1,
@@ -413,11 +410,11 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 		out->ev.what = REPLY_MOVE;
 		break;
 	case AI_SWAP:
-		gs = game_swap(g, ROBOT_USERID, now);
+		gs = game_swap(g, GAME_ROBOT_USERID, now);
 		out->ev.what = REPLY_SWAP;
 		break;
 	case AI_RESIGN:
-		gs = game_resign(g, ROBOT_USERID, now);
+		gs = game_resign(g, GAME_ROBOT_USERID, now);
 		out->ev.what = REPLY_RESIGN;
 		break;
 	case AI_PASS:
@@ -432,13 +429,13 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 		    game_status_str(gs));
 		return gs == GAME_NO_MEMORY ? ROBOT_TEMPFAIL : ROBOT_FAULT;
 	}
-	g->remind = cleanup_remind_at(cfg, g);	/* the next reminder counts from this turn */
-	out->ev.actor = ROBOT_USERID;
+	g->remind = remind_at(cfg, g);	/* the next reminder counts from this turn */
+	out->ev.actor = GAME_ROBOT_USERID;
 	out->ev.first = turn;
 	out->ev.captured = rep.captured;
 	out->ev.dead_end = rep.dead_end;
 	out->ev.comment = "";
-	snprintf(out->detail, sizeof out->detail, "turn %d: %s ", turn, ROBOT_USERID);
+	snprintf(out->detail, sizeof out->detail, "turn %d: %s ", turn, GAME_ROBOT_USERID);
 	switch (a.turn.action) {
 	case AI_PLACE:
 		add(out->detail, sizeof out->detail, "played ");
@@ -496,74 +493,15 @@ static enum robot_status of_outbox(enum outbox_status os)
 enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct config *cfg,
     const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen)
 {
-	struct outbox_batch *b = NULL;
-	struct store_lock slock = STORE_LOCK_INIT;
-	enum outbox_status os;
-	enum store_status ss;
-	enum robot_status rs = ROBOT_OK;
-	char *text = NULL, rerr[RATINGS_ERR_MAX];
-	size_t len;
-	bool committed = false;
-	int i;
-
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
-		snprintf(err, errlen, "out of memory writing board %ld", g->board);
+	switch (boardcommit_write(st, ob, cfg, g, mails, n, err, errlen)) {
+	case BOARDCOMMIT_OK:
+		return ROBOT_OK;
+	case BOARDCOMMIT_TEMPFAIL:
 		return ROBOT_TEMPFAIL;
+	case BOARDCOMMIT_ERROR:
+		break;
 	}
-	/*
-	 * The mails recorded pending the file about to be replaced (the human's
-	 * turn just committed) are settled first, or they would look never
-	 * committed once it is gone: seen.h.
-	 */
-	ss = seen_lock(st, cfg->lock_timeout_ms, &slock);
-	if (ss == STORE_OK) {
-		ss = seen_settle(st, g->board);
-		store_unlock(&slock);
-	}
-	if (ss != STORE_OK) {
-		snprintf(err, errlen, "cannot settle the redelivery record: %s", store_error(st));
-		rs = of_store(ss);
-		goto out;
-	}
-	/* 1. the mails into outbox/tmp/, tagged with the new text; 2. the game file; 3. the mails released */
-	os = outbox_batch_new(ob, g->board, text, len, &b);
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, cfg->from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
-	if (os != OUTBOX_OK) {
-		snprintf(err, errlen, "cannot queue the mail: %s", outbox_error(ob));
-		rs = of_outbox(os);
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		goto out;
-	}
-	ss = ratings_before_commit(st, g, rerr);
-	if (ss != STORE_OK) {
-		snprintf(err, errlen, "%s", rerr);
-		rs = of_store(ss);
-		outbox_batch_abort(b, &committed);
-		goto out;
-	}
-	ss = store_board_write(st, g->board, text, len);
-	if (ss != STORE_OK) {
-		/* the write may have reached its rename: then the turn stands */
-		snprintf(err, errlen, "cannot write the game file: %s", store_error(st));
-		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
-			rs = of_store(ss);
-			ratings_cancel(st, g);
-		}
-	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
-		/* the turn stands; its mail waits in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: robot: board %ld: cannot queue the mail: %s\n", g->board, outbox_error(ob));
-	}
-	if (ss == STORE_OK) {
-		if (game_over(g))
-			active_remove(st, g->board, g->black, g->white);
-		ratings_after_commit(st, cfg->lock_timeout_ms);
-	}
-out:
-	outbox_batch_free(b);
-	free(text);
-	return rs;
+	return ROBOT_ERROR;
 }
 
 /* ---- the run over the boards (oustpbm robot, oustpbm cleanup) ---- */
@@ -588,7 +526,7 @@ static void worse(struct run *r, enum robot_status s)
 		r->worst = s;
 }
 
-/* A board the run could not do: logged, on stderr (cleanup_vboard_failed), counted. */
+/* A board the run could not do: logged, on stderr (runlog_vboard_failed), counted. */
 static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
@@ -596,7 +534,7 @@ static void board_failed(struct run *r, long board, enum robot_status s, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	cleanup_vboard_failed(r->st, r->stamp, "robot", board,
+	runlog_vboard_failed(r->st, r->stamp, "robot", board,
 	    s == ROBOT_FAULT ? "fault" : s == ROBOT_TEMPFAIL ? "tempfail" : "error", fmt, ap);
 	va_end(ap);
 	r->stats->failed++;

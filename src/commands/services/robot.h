@@ -57,7 +57,6 @@
 #include "outbox/outbox.h"
 #include "store/store.h"
 
-#define ROBOT_USERID GAME_ROBOT_USERID
 #define ROBOT_SIZE_MIN 5	/* the boards the robot plays */
 #define ROBOT_SIZE_MAX 19
 #define ROBOT_GRACE_MS 2000	/* past the deadline before the think is killed */
@@ -81,9 +80,6 @@ const char *robot_status_str(enum robot_status s);
  * when it is not a number from 1 to 100000000.
  */
 bool robot_test_playouts(long *playouts, char *why, size_t whylen);
-
-/* True if userid is the robot's (case-insensitive). */
-bool robot_is(const char *userid);
 
 /* True if g is playing and the robot is to move. */
 bool robot_to_move(const struct game *g);
@@ -136,9 +132,7 @@ enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int
  * protocol says; the caller holds the board's lock and recovered the
  * outbox for it.  ROBOT_OK once the game file holds g (also when only the
  * release of the mails failed: they wait in tmp/ for recovery); else
- * nothing was committed and err says why.  The web pages are the
- * caller's (web_after_commit()): a mail's are written after its replies
- * are flushed.
+ * nothing was committed and err says why (boardcommit.h's protocol).
  */
 enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct config *cfg,
     const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen);

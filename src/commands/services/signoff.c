@@ -1,4 +1,4 @@
-/* signoff: an account closed, its boards resigned, its id reserved (signoff.h); the mail command signoff. */
+/* signoff: an account closed, its boards resigned, its id reserved (signoff.h). */
 #include "commands/services/signoff.h"
 
 #include <stdio.h>
@@ -7,10 +7,7 @@
 #include <strings.h>
 
 #include "commands/pipeline/boardmail.h"
-#include "commands/pipeline/job.h"
-#include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
-#include "commands/services/web.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
@@ -296,12 +293,6 @@ out:
 	return s;
 }
 
-/* ---- the mail command ---- */
-
-struct removal {
-	int64_t since, until;
-};
-
 enum store_status signoff_remove(struct store *st, const struct config *cfg, const char *userid, const char *expect,
     int64_t since, int64_t until)
 {
@@ -312,94 +303,4 @@ enum store_status signoff_remove(struct store *st, const struct config *cfg, con
 	if (ss == STORE_OK)
 		ss = store_user_remove(st, userid, expect, since, until);
 	return ss;
-}
-
-static enum store_status write_removal(struct job *j, const char *token, const char *expect, const void *arg)
-{
-	const struct removal *r = arg;
-
-	return signoff_remove(j->srv.st, &j->srv.cfg, j->cmd.userid, expect, r->since, r->until);
-}
-
-enum process_status signoff_run(struct job *j)
-{
-	struct command *c = &j->cmd;
-	char token[ACCOUNTS_TOKEN_MAX + 1], subject[200], until[GAMEFILE_TIME_SIZE], err[SIGNOFF_ERR_MAX];
-	char count[24];
-	struct signoff_result res;
-	struct reply_mail mails[2];
-	struct removal rm;
-	struct store_user u;
-	enum signoff_status sos;
-	enum reply_status rs;
-	enum store_status wrote;
-	enum process_status ps;
-	int n = 0, i;
-	bool ok;
-
-	memset(mails, 0, sizeof mails);
-	/*
-	 * The robot was refused before (MAILCMD_LOGIN: nobody logs in as it).  A
-	 * copy of the mail that closed the account is known by its Message-ID
-	 * (job_lock_accounts); a closed account's password is never checked,
-	 * so it cannot be guessed by signoff (issue 31).
-	 */
-	ps = job_authenticate(j, c->userid, c->password, &u, &ok);
-	if (ps != PROCESS_OK || !ok)
-		goto out;
-	j->rehash_due = false;	/* the account is going: no new hash for it */
-	sos = signoff_resign_all(j->srv.st, j->srv.ob, &j->srv.cfg, &j->srv.rc, u.userid, j->srv.now, &res, err, sizeof err);
-	if (sos == SIGNOFF_DATAERR) {
-		ps = job_refuse(j, NULL, "%s: the account stays open; ask the server's admin", err);
-		goto out;
-	}
-	if (sos != SIGNOFF_OK) {
-		job_detail(j, sos == SIGNOFF_TEMPFAIL ? "tempfail" : "error", "signoff of %s: %s (%u boards resigned)",
-		    u.userid, err, res.resigned);
-		fprintf(stderr, "oustpbm: signoff of %s: %s\n", u.userid, err);
-		ps = sos == SIGNOFF_TEMPFAIL ? PROCESS_TEMPFAIL : sos == SIGNOFF_CONFIG ? PROCESS_CONFIG :
-		    PROCESS_SOFTWARE;
-		j->queued = true;	/* the opponents' mails of the boards resigned */
-		goto out;
-	}
-	if (res.resigned > 0)
-		j->queued = true;
-	rm.since = (int64_t)j->srv.now;
-	rm.until = signoff_reserved_until(&j->srv.cfg, rm.since);
-	gamefile_time_str(rm.until, until);
-	snprintf(count, sizeof count, "%u", res.resigned);
-	{
-		struct reply_var vars[] = { { "userid", u.userid }, { "count", count },
-		    { "boards", res.list[0] != '\0' ? res.list : "none" }, { "until", until } };
-
-		snprintf(subject, sizeof subject, "Oust account %s closed", u.userid);
-		rs = reply_account(&j->srv.rc, u.address, u.fullname, "signoff", subject, vars, 4, &mails[n]);
-		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, vars, 4,
-			    &mails[++n]);
-	}
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	n++;
-	accounts_token_signoff(rm.since, token);
-	ps = job_commit_account(j, u.userid, token, u.hash, mails, n, write_removal, &rm, &wrote);
-	if (ps != PROCESS_OK)
-		goto out;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: the next try checks again */
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot close the account");
-		goto out;
-	}
-	job_detail(j, "ok", "account %s closed, %u board%s resigned%s%s, user id reserved until %s", u.userid,
-	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
-	if (accounts_codes_drop(j->srv.st, u.userid) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->srv.st));
-	web_standings_after(&j->srv.cfg, j->srv.st);	/* the account leaves the standings page too */
-out:
-	for (i = 0; i < 2; i++)
-		reply_mail_release(&mails[i]);
-	return ps;
 }

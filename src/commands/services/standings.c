@@ -1,6 +1,6 @@
 /*
- * standings: the mail commands `standings [class]` and `rating <userid>`,
- * and their texts (standings.h).
+ * standings: the texts of the ratings (standings.h), for the mail commands
+ * standings and rating (keywords/standings.c) and the web site's page.
  */
 #include "commands/services/standings.h"
 
@@ -10,8 +10,6 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "commands/pipeline/job.h"
-#include "commands/pipeline/mailcmd.h"
 #include "game/gamefile.h"
 #include "mail/reply.h"
 
@@ -195,109 +193,4 @@ enum store_status standings_drop_closed(struct store *st, struct ratings *r)
 	free(list);
 	free(lines);
 	return STORE_OK;
-}
-
-/* A reply made from template tmpl with {text}. */
-static enum process_status text_reply(struct job *j, const char *userid, const char *tmpl, const char *subject,
-    const char *text)
-{
-	struct reply_var v = { "text", text };
-	struct reply_mail m;
-	enum reply_status rs;
-
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), tmpl, subject, &v, 1, &m);
-	return job_send(j, rs, &m);
-}
-
-/* A ratings file that cannot be read: the mail is tried again later (or the admin told). */
-static enum process_status ratings_failure(struct job *j, enum store_status ss, const char *err)
-{
-	fprintf(stderr, "oustpbm: %s\n", err);
-	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
-	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
-}
-
-/* standings [class]: the ratings (players only), each player's active boards and games sought. */
-enum process_status standings_run(struct job *j)
-{
-	struct ratings r;
-	struct active_count *active = NULL;
-	struct seeks_entry *seeks = NULL;
-	enum store_status ss;
-	enum process_status ps;
-	char err[RATINGS_ERR_MAX > SEEKS_ERR_MAX ? RATINGS_ERR_MAX : SEEKS_ERR_MAX], subject[64];
-	const char *cname = j->cmd.rating_class >= 0 ? ratings_class_name((enum ratings_class)j->cmd.rating_class) : "";
-	char *text = NULL;
-	size_t nactive = 0, nseeks = 0;
-
-	ss = ratings_load(j->srv.st, true, &r, err);
-	if (ss != STORE_OK) {
-		ps = ratings_failure(j, ss, err);
-		goto out;
-	}
-	/* a closed account is no longer listed (signoff, deluser) */
-	ss = standings_drop_closed(j->srv.st, &r);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot read the reserved user ids");
-		goto out;
-	}
-	ss = active_counts(j->srv.st, &active, &nactive);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot read the index of active boards");
-		goto out;
-	}
-	ss = seeks_load(j->srv.st, SEEKS_SEEK, &seeks, &nseeks, err);
-	if (ss != STORE_OK) {
-		ps = ratings_failure(j, ss, err);
-		goto out;
-	}
-	text = standings_text(&r, j->cmd.rating_class, active, nactive, seeks, nseeks, (int64_t)j->srv.now);
-	if (text == NULL) {
-		ps = job_no_memory(j);
-		goto out;
-	}
-	snprintf(subject, sizeof subject, "Oust standings%s%s", cname[0] != '\0' ? " " : "", cname);
-	ps = text_reply(j, NULL, "standings", subject, text);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "standings%s%s: %zu ratings", cname[0] != '\0' ? " " : "", cname, r.nplayers);
-out:
-	free(text);
-	free(seeks);
-	free(active);
-	ratings_release(&r);
-	return ps;
-}
-
-/* rating <userid>: a player's ratings and latest rated games (the robot: each level). */
-enum process_status standings_rating_run(struct job *j)
-{
-	struct store_user u;
-	struct ratings r = { 0 };
-	enum store_status ss;
-	enum process_status ps;
-	char err[RATINGS_ERR_MAX], subject[80];
-	char *text = NULL;
-	bool found;
-
-	ps = job_find_user(j, j->cmd.userid, &u, &found);
-	if (ps != PROCESS_OK || !found)
-		return ps;
-	ss = ratings_load(j->srv.st, false, &r, err);
-	if (ss != STORE_OK) {
-		ps = ratings_failure(j, ss, err);
-		goto out;
-	}
-	text = standings_rating_text(&r, u.userid, (int64_t)j->srv.now);
-	if (text == NULL) {
-		ps = job_no_memory(j);
-		goto out;
-	}
-	snprintf(subject, sizeof subject, "Oust rating %s", u.userid);
-	ps = text_reply(j, NULL, "rating", subject, text);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "rating of %s", u.userid);
-out:
-	free(text);
-	ratings_release(&r);
-	return ps;
 }

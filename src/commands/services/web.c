@@ -15,6 +15,7 @@
 #include <math.h>
 
 #include "base/strbuf.h"
+#include "commands/pipeline/hooks.h"
 #include "commands/services/standings.h"
 #include "game/board.h"
 #include "game/gamefile.h"
@@ -1372,4 +1373,33 @@ void web_standings_after(const struct config *cfg, struct store *st)
 void web_after_commit(const struct config *cfg, struct store *st, const struct game *g)
 {
 	after(cfg, st, g);
+}
+
+/*
+ * The web pages of the board a mail committed, after its replies were
+ * flushed (pipeline/hooks.h): from its game file as committed (with a
+ * robot's answer), read again once the game in hand is gone.  A failure
+ * changes nothing but the site, and is logged.
+ */
+void web_hook_flushed(const struct config *cfg, struct store *st, long board)
+{
+	struct gamefile_error gerr;
+	struct game g;
+	char *text = NULL;
+	size_t len;
+
+	if (cfg->web_dir[0] == '\0')
+		return;
+	if (store_board_read(st, board, &text, &len) != STORE_OK) {
+		store_log(st, "web: board %ld: cannot read the game file: %s", board, store_error(st));
+		return;
+	}
+	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		store_log(st, "web: board %ld: %s", board, gerr.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	web_after_commit(cfg, st, &g);
+	game_release(&g);
 }

@@ -1,0 +1,53 @@
+/*
+ * hooks: what follows a mail's change that is no command's and no part of
+ * the pipeline's: the next reminder of a board, the robot's answer, the
+ * web pages.  The pipeline calls them through the one table of hooks.c, as
+ * it calls the commands through mailcmd.c's; the services implement them,
+ * declared here as mailcmd.h declares the handlers, so that the pipeline
+ * includes no service's header.
+ */
+#ifndef OUSTPBM_HOOKS_H
+#define OUSTPBM_HOOKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "commands/pipeline/status.h"
+
+struct config;
+struct game;
+struct job;
+struct store;
+
+/* One hook; a NULL member is a moment it does not care about. */
+struct hook {
+	const char *name;
+	/* a turn of g about to be committed: g may be changed (its next reminder) */
+	void (*turn)(const struct config *cfg, struct game *g);
+	/* true if the hook answers g's last turn at once: the mover's mails then go out with the answer */
+	bool (*answers)(const struct game *g);
+	/* that answer, the mail's change committed, the board's lock held (the job's game is g) */
+	enum process_status (*answer)(struct job *j);
+	/* the mail's replies flushed; board was committed by it (read it again: a hook's answer may follow) */
+	void (*flushed)(const struct config *cfg, struct store *st, long board);
+};
+
+extern const struct hook hooks_table[];
+extern const size_t hooks_count;
+
+/* Every hook's turn, in the table's order. */
+void hooks_turn(const struct config *cfg, struct game *g);
+
+/* The hook that answers g's last turn at once, or NULL. */
+const struct hook *hooks_answerer(const struct game *g);
+
+/* Every hook's flushed, board committed by the mail (0: none, nothing runs). */
+void hooks_flushed(const struct config *cfg, struct store *st, long board);
+
+/* The hooks (services/): the next reminder, remind.c; the robot's answer, robot_answer.c; the web pages, web.c. */
+void remind_hook_turn(const struct config *cfg, struct game *g);
+bool robot_answer_due(const struct game *g);
+enum process_status robot_answer_hook(struct job *j);
+void web_hook_flushed(const struct config *cfg, struct store *st, long board);
+
+#endif

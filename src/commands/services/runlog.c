@@ -1,0 +1,17 @@
+/* runlog: a board a run over the boards could not do, on stderr and in the log (runlog.h). */
+#include "commands/services/runlog.h"
+
+#include <stdio.h>
+
+void runlog_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
+    const char *fmt, va_list ap)
+{
+	char msg[900];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (board > 0)
+		fprintf(stderr, "oustpbm: %s: board %ld: %s\n", run, board, msg);
+	else
+		fprintf(stderr, "oustpbm: %s: %s\n", run, msg);
+	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
+}
