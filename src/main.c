@@ -25,6 +25,7 @@
 #include "base/ident.h"
 #include "base/version.h"
 #include "commands/pipeline/admin.h"
+#include "commands/pipeline/admincmd.h"
 #include "commands/pipeline/process.h"
 #include "game/engine.h"
 #include "store/store.h"

@@ -79,7 +79,8 @@ enum process_status address_run(struct job *j)
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, 2, forgot_write_code, &rec, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, forgot_write_code, &rec },
+	    mails, 2, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_LIMIT)
@@ -166,7 +167,8 @@ enum process_status address_confirm_run(struct job *j)
 		goto out;
 	}
 	accounts_token_address(rec.address, token);
-	ps = job_commit_account(j, u.userid, token, u.address, mails, 2, write_address, &rec, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.address, write_address, &rec },
+	    mails, 2, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)

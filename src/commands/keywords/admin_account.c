@@ -218,9 +218,11 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 }
 
 /* The closed account's owner told, the mail queued in ob; false (said why) if it could not be. */
-static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *rc, const struct store_user *u,
-    const struct signoff_result *res, const char *until)
+static bool deluser_tell(struct admin *a, const struct store_user *u, const struct signoff_result *res,
+    const char *until)
 {
+	struct outbox *ob = a->srv.ob;
+	struct reply_ctx *rc = &a->srv.rc;
 	char count[16], subject[120];
 	struct reply_mail m;
 	enum outbox_status os;
@@ -262,8 +264,6 @@ enum admin_status admin_deluser_run(struct admin *a)
 	char err[SIGNOFF_ERR_MAX > OUTBOX_ERR_MAX ? SIGNOFF_ERR_MAX : OUTBOX_ERR_MAX], until[GAMEFILE_TIME_SIZE];
 	struct signoff_result res;
 	struct outbox_stats fl;
-	struct outbox *ob = NULL;
-	struct reply_ctx rc;
 	struct store_user u;
 	enum signoff_status sos;
 	enum outbox_status os;
@@ -286,19 +286,19 @@ enum admin_status admin_deluser_run(struct admin *a)
 		store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
 		return ADMIN_DATAERR;
 	}
-	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, NULL);
+	server_reply_init(&a->srv, NULL);
 	ss = store_lock_accounts(a->srv.st, true, &lock);
 	if (ss != STORE_OK) {
 		store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 		goto out;
 	}
-	os = outbox_open(a->srv.st, &ob, err, sizeof err);
+	os = server_outbox(&a->srv, err, sizeof err);
 	if (os == OUTBOX_OK)
-		os = outbox_recover_accounts(ob, NULL);
+		os = outbox_recover_accounts(a->srv.ob, NULL);
 	if (os != OUTBOX_OK) {
-		store_complain(a->srv.st, "deluser %s: cannot open the outbox: %s", a->args[0], ob != NULL ?
-		    outbox_error(ob) : err);
+		store_complain(a->srv.st, "deluser %s: cannot open the outbox: %s", a->args[0], a->srv.ob != NULL ?
+		    outbox_error(a->srv.ob) : err);
 		as = outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 		goto out;
 	}
@@ -312,7 +312,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 		    ADMIN_DATAERR;
 		goto out;
 	}
-	sos = signoff_resign_all(a->srv.st, ob, &a->srv.cfg, &rc, u.userid, a->srv.now, &res, err, sizeof err);
+	sos = signoff_resign_all(&a->srv, u.userid, &res, err, sizeof err);
 	if (sos != SIGNOFF_OK) {
 		store_complain(a->srv.st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
 		    u.userid, err, res.resigned, res.resigned == 1 ? "" : "s");
@@ -322,7 +322,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 	}
 	until_t = signoff_reserved_until(&a->srv.cfg, (int64_t)a->srv.now);
 	gamefile_time_str(until_t, until);
-	ss = signoff_remove(a->srv.st, &a->srv.cfg, u.userid, NULL, (int64_t)a->srv.now, until_t);
+	ss = signoff_remove(&a->srv, u.userid, NULL, (int64_t)a->srv.now, until_t);
 	if (ss != STORE_OK) {
 		store_complain(a->srv.st, "deluser %s: %s", u.userid, store_error(a->srv.st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
@@ -331,7 +331,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 	if (accounts_codes_drop(a->srv.st, u.userid) != STORE_OK)
 		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->srv.st));
 	web_standings_after(&a->srv.cfg, a->srv.st);	/* the account leaves the standings page too */
-	told = deluser_tell(a, ob, &rc, &u, &res, until);
+	told = deluser_tell(a, &u, &res, until);
 	store_log(a->srv.st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->srv.stamp,
 	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,
 	    until);
@@ -341,10 +341,10 @@ enum admin_status admin_deluser_run(struct admin *a)
 flush:
 	store_unlock(&lock);
 	if (res.resigned > 0 || told) {
-		os = ops != NULL ? outbox_flush(ob, ops, &a->srv.cfg, &fl) : OUTBOX_IO;
+		os = ops != NULL ? outbox_flush(a->srv.ob, ops, &a->srv.cfg, &fl) : OUTBOX_IO;
 		if (os != OUTBOX_OK) {
 			fprintf(stderr, "oustpbm: deluser: cannot flush the outbox: %s\n",
-			    ops == NULL ? "unknown transport" : outbox_error(ob));
+			    ops == NULL ? "unknown transport" : outbox_error(a->srv.ob));
 			if (as == ADMIN_OK)
 				as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL :
 				    ADMIN_SOFTWARE;
@@ -354,7 +354,5 @@ flush:
 		as = admin_output_done();
 out:
 	store_unlock(&lock);
-	outbox_close(ob);
-	reply_release(&rc);
 	return as;
 }

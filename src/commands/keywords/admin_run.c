@@ -142,10 +142,10 @@ enum admin_status admin_robot_run(struct admin *a)
 	as = board_args(a, false, &boards);
 	if (as != ADMIN_OK)
 		return as;
-	rs = robot_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, boards, (size_t)a->nargs, &stats);
+	rs = robot_run(&a->srv, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	/* the reviews asked for by mail (commands/services/review.h): only a run over every board does them */
-	if (a->nargs == 0 && !review_waiting(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, &rvstats) && rs == ROBOT_OK)
+	if (a->nargs == 0 && !review_waiting(&a->srv, &rvstats) && rs == ROBOT_OK)
 		rs = ROBOT_FAULT;
 	memset(&fl, 0, sizeof fl);
 	os = outbox_open(a->srv.st, &ob, err, sizeof err);
@@ -187,7 +187,7 @@ enum admin_status admin_cleanup_run(struct admin *a)
 		return admin_usage_error();
 	/* a game's end a crash left out of the ratings (ratings.h) */
 	ratings_after_commit(a->srv.st, a->srv.cfg.lock_timeout_ms);
-	cs = cleanup_run(a->srv.st, &a->srv.cfg, a->srv.home, a->srv.now, &stats);
+	cs = cleanup_run(&a->srv, &stats);
 	store_log(a->srv.st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
 	    "mail: %u sent, %u deferred, %u failed", a->srv.stamp, stats.boards, stats.robot, stats.reminded,
 	    stats.timed_out, stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);

@@ -104,7 +104,8 @@ enum process_status forgot_run(struct job *j)
 		memset(&mails[1], 0, sizeof mails[1]);
 		n = 1;
 	}
-	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, forgot_write_code, &rec, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, forgot_write_code, &rec },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
@@ -223,7 +224,8 @@ enum process_status forgot_reset_run(struct job *j)
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, hash, u.hash, mails, n, write_reset, NULL, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)

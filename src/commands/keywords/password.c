@@ -77,7 +77,8 @@ again:
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, hash, u.hash, &m, 1, write_new_password, NULL, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, hash, u.hash, write_new_password, NULL },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED && ++tries < PASSWORD_TRIES)

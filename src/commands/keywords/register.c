@@ -150,8 +150,8 @@ enum process_status register_run(struct job *j)
 		goto out;
 	}
 	/* the code mail is queued if and only if the registration is written */
-	ps = job_commit_account(j, rec.userid, rec.codehash, again ? old.codehash : NULL, &m, 1, write_pending, &rec,
-	    &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ rec.userid, rec.codehash,
+	    again ? old.codehash : NULL, write_pending, &rec }, &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)
@@ -236,7 +236,8 @@ static enum process_status confirm(struct job *j, const struct pending *p, const
 	rs = reply_registered(&j->srv.rc, p->address, p->fullname, p->userid, p->fullname, p->address, &m);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
-	ps = job_commit_account(j, p->userid, p->pwhash, NULL, &m, 1, write_account, p, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ p->userid, p->pwhash, NULL, write_account, p },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)

@@ -34,7 +34,7 @@ enum process_status show_run(struct job *j)
 			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
 		}
 	}
-	ss = boardmail_set_away(j->srv.st, &j->srv.rc, g);
+	ss = boardmail_set_away(&j->srv, g);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the vacations");
 	rs = reply_show(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);

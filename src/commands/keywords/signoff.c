@@ -21,7 +21,7 @@ static enum store_status write_removal(struct job *j, const char *token, const c
 {
 	const struct removal *r = arg;
 
-	return signoff_remove(j->srv.st, &j->srv.cfg, j->cmd.userid, expect, r->since, r->until);
+	return signoff_remove(&j->srv, j->cmd.userid, expect, r->since, r->until);
 }
 
 enum process_status signoff_run(struct job *j)
@@ -51,7 +51,7 @@ enum process_status signoff_run(struct job *j)
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	j->rehash_due = false;	/* the account is going: no new hash for it */
-	sos = signoff_resign_all(j->srv.st, j->srv.ob, &j->srv.cfg, &j->srv.rc, u.userid, j->srv.now, &res, err, sizeof err);
+	sos = signoff_resign_all(&j->srv, u.userid, &res, err, sizeof err);
 	if (sos == SIGNOFF_DATAERR) {
 		ps = job_refuse(j, NULL, "%s: the account stays open; ask the server's admin", err);
 		goto out;
@@ -87,7 +87,8 @@ enum process_status signoff_run(struct job *j)
 	}
 	n++;
 	accounts_token_signoff(rm.since, token);
-	ps = job_commit_account(j, u.userid, token, u.hash, mails, n, write_removal, &rm, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.hash, write_removal, &rm },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)

@@ -414,7 +414,8 @@ static enum process_status watch_every_board(struct job *j, enum audience_watch 
 	if (ps != PROCESS_OK)
 		goto out;
 	audience_token(w.stamp, token);
-	ps = job_commit_account(j, userid, token, j->user.hash, &m, 1, write_watch, &w, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ userid, token, j->user.hash, write_watch, &w },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)

@@ -140,7 +140,8 @@ static enum process_status stop_all(struct job *j, const struct store_user *u)
 	}
 	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->srv.now, w.stamp);
 	audience_token(w.stamp, token);
-	ps = job_commit_account(j, u->userid, token, u->hash, &m, 1, write_stop, &w, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u->userid, token, u->hash, write_stop, &w },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)

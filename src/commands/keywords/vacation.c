@@ -69,12 +69,15 @@ static int days_left(const struct vacation *v, int64_t now)
 }
 
 /*
- * The mails: the sender's confirmation (away or back), and a notice to the
- * opponent of each board still played; into m[0..*n).  sb gets the boards.
+ * The mails of a vacation of days (0: back): the sender's confirmation
+ * (away or back), and a notice to the opponent of each board still played;
+ * into m[0..*n).  boards gets the boards.
  */
-static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation *v,
-    bool away, int days, unsigned long cap, struct reply_mail *m, int *n, char *boards, size_t size)
+static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation *v, int days,
+    struct reply_mail *m, int *n, char *boards, size_t size)
 {
+	const unsigned long cap = j->srv.cfg.vacation_days_per_year;
+	const bool away = days > 0;
 	char subject[200], until[REPLY_TIME_SIZE], used[16], left[16], year[16], ndays[16], capstr[16], day_count[32];
 	struct store_user o;
 	struct game *games = NULL;
@@ -183,11 +186,12 @@ enum process_status vacation_run(struct job *j)
 	mails = calloc(VACATION_MAILS_MAX, sizeof *mails);
 	if (mails == NULL)
 		return job_no_memory(j);
-	ps = make_mails(j, &u, &v, days > 0, days, cap, mails, &n, boards, sizeof boards);
+	ps = make_mails(j, &u, &v, days, mails, &n, boards, sizeof boards);
 	if (ps != PROCESS_OK)
 		goto out;
 	vacations_token(&v, token);
-	ps = job_commit_account(j, u.userid, token, u.hash, mails, n, write_vacation, &v, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.hash, write_vacation, &v },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote != STORE_OK) {

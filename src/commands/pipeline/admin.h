@@ -58,12 +58,4 @@ struct admin_call {
  */
 enum admin_status admin_main(const struct admin_call *call);
 
-/* The handlers, one per row of main.c's table: keywords/admin_*.c. */
-admin_fn admin_adduser_run, admin_passwd_run, admin_deluser_run, admin_list_run, admin_show_run;
-admin_fn admin_cleanup_run, admin_robot_run, admin_web_run, admin_fsck_run, admin_edit_run;
-admin_fn admin_ratings_run, admin_status_run, admin_init_run, admin_delboard_run;
-admin_fn admin_export_run, admin_import_run;
-/* keywords/admin_outbox.c: flush, outbox [retry], and requeue, the old name of outbox retry */
-admin_fn admin_flush_run, admin_outbox_run, admin_requeue_run;
-
 #endif

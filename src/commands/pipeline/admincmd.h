@@ -12,7 +12,6 @@
 #include <time.h>
 
 #include "base/config.h"
-#include "commands/pipeline/admin.h"
 #include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
 #include "game/gamefile.h"
@@ -42,5 +41,27 @@ enum admin_status admin_load_board(struct admin *a, long board, struct game *g);
 
 /* Standard output written and flushed: ADMIN_OK, else ADMIN_IOERR. */
 enum admin_status admin_output_done(void);
+
+/* The handlers, one per row of main.c's table: keywords/admin_*.c. */
+enum admin_status admin_adduser_run(struct admin *a);
+enum admin_status admin_passwd_run(struct admin *a);
+enum admin_status admin_deluser_run(struct admin *a);
+enum admin_status admin_list_run(struct admin *a);
+enum admin_status admin_show_run(struct admin *a);
+enum admin_status admin_cleanup_run(struct admin *a);
+enum admin_status admin_robot_run(struct admin *a);
+enum admin_status admin_web_run(struct admin *a);
+enum admin_status admin_fsck_run(struct admin *a);
+enum admin_status admin_edit_run(struct admin *a);
+enum admin_status admin_ratings_run(struct admin *a);
+enum admin_status admin_status_run(struct admin *a);
+enum admin_status admin_init_run(struct admin *a);
+enum admin_status admin_delboard_run(struct admin *a);
+enum admin_status admin_export_run(struct admin *a);
+enum admin_status admin_import_run(struct admin *a);
+/* keywords/admin_outbox.c: flush, outbox [retry], and requeue, the old name of outbox retry */
+enum admin_status admin_flush_run(struct admin *a);
+enum admin_status admin_outbox_run(struct admin *a);
+enum admin_status admin_requeue_run(struct admin *a);
 
 #endif

@@ -175,18 +175,27 @@ enum process_status job_account_copy(struct job *j, const char *what);
 /* The account write of job_commit_account(): token names it (store/accounts.h); expect and arg are the caller's. */
 typedef enum store_status job_account_write(struct job *j, const char *token, const char *expect, const void *arg);
 
+/* An account change of job_commit_account(). */
+struct job_account_change {
+	const char *userid;	/* the account */
+	const char *token;	/* the account token of the write (store/accounts.h) */
+	const char *expect;	/* passed to write: what the account holds now, or NULL */
+	job_account_write *write;	/* the write, the commit point */
+	const void *arg;	/* passed to write */
+};
+
 /*
- * Commit an account change with its confirmations mails[0..n), as a move
- * is committed (outbox.h): the confirmations staged, tagged with token, the
- * account token of the write (store/accounts.h: the new password hash, a
- * new code's hash, "address ...", "signoff ..."); the account written
- * (write(j, token, expect, arg), the commit point); the confirmations
- * released, or deleted if the write did not happen.  accounts.lock held
- * (MAILCMD_ACCOUNTS).  *wrote is the write's status (j->account_err its
- * message); PROCESS_OK unless the outbox failed.
+ * Commit account change c with its confirmations mails[0..n), as a move
+ * is committed (outbox.h): the confirmations staged, tagged with c->token,
+ * the account token of the write (store/accounts.h: the new password hash,
+ * a new code's hash, "address ...", "signoff ..."); the account written
+ * (c->write(j, c->token, c->expect, c->arg), the commit point); the
+ * confirmations released, or deleted if the write did not happen.
+ * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is the write's status
+ * (j->account_err its message); PROCESS_OK unless the outbox failed.
  */
-enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
-    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote);
+enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
+    const struct reply_mail *mails, int n, enum store_status *wrote);
 
 /* A failed account write (job_commit_account), with its own message. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what);

@@ -108,9 +108,10 @@ enum process_status job_account_copy(struct job *j, const char *what)
  */
 static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what);
 
-enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
-    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote)
+enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
+    const struct reply_mail *mails, int n, enum store_status *wrote)
 {
+	const char *userid = c->userid, *token = c->token;
 	struct outbox_batch *b = NULL;
 	enum outbox_status os;
 	enum process_status ps;
@@ -138,7 +139,7 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 		return ps != PROCESS_OK ? ps : seen_failure(j, ss, "cannot write the redelivery record");
 	}
 	j->recorded = true;
-	*wrote = write(j, token, expect, arg);
+	*wrote = c->write(j, token, c->expect, c->arg);
 	/* what the write said, before the abort below reads the users file again */
 	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
 	if (*wrote != STORE_OK) {
@@ -222,7 +223,7 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 	/* both players' ratings, or on a game's end the change (ratings.h) */
 	ratings_mail_line(j->srv.st, g, (int64_t)j->srv.now, rline, sizeof rline);
 	e.ratings = rline;
-	switch (boardmail_make(j->srv.st, &j->srv.rc, g, &e, NULL, mails, n, &ss, &rs)) {
+	switch (boardmail_make(&j->srv, g, &e, NULL, mails, n, &ss, &rs)) {
 	case BOARDMAIL_OK:
 		break;
 	case BOARDMAIL_STORE:

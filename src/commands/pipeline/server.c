@@ -20,10 +20,15 @@ const char *server_status_str(enum server_status s)
 	return "unknown";
 }
 
+void server_at(struct server *s, time_t now)
+{
+	s->now = now;
+	gamefile_time_str((int64_t)now, s->stamp);
+}
+
 static void set_time(struct server *s)
 {
-	s->now = config_now(&s->cfg);
-	gamefile_time_str((int64_t)s->now, s->stamp);
+	server_at(s, config_now(&s->cfg));
 }
 
 void server_init(struct server *s, const char *home)

@@ -49,6 +49,9 @@ void server_init(struct server *s, const char *home);
  */
 enum server_status server_open(struct server *s, char *err, size_t errlen);
 
+/* The run's time set to now (and its stamp): a test's clock. */
+void server_at(struct server *s, time_t now);
+
 /* The outbox, opened on first use (s->ob); else err says why. */
 enum outbox_status server_outbox(struct server *s, char *err, size_t errlen);
 

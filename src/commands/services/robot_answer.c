@@ -59,7 +59,7 @@ enum process_status robot_answer_hook(struct job *j)
 	if (nt > 0) {
 		ev->then = &rt[0].ev;
 		if (job_game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
-			cs = robot_commit(j->srv.st, j->srv.ob, &j->srv.cfg, g, both, nb, cwhy, sizeof cwhy);
+			cs = robot_commit(&j->srv, g, both, nb, cwhy, sizeof cwhy);
 		} else {
 			cs = ROBOT_ERROR;
 			snprintf(cwhy, sizeof cwhy, "%s", j->detail);

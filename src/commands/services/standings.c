@@ -17,11 +17,19 @@
 #define ROW "\001"
 _Static_assert(REPLY_VERBATIM == '\001', "ROW is REPLY_VERBATIM");
 
+/* What the table shows beside the ratings: boards played, games sought, at the time now. */
+struct columns {
+	const struct active_count *active;
+	size_t nactive;
+	const struct seeks_entry *seeks;
+	size_t nseeks;
+	int64_t now;
+};
+
 /* One class: its players are r->players[first..end), by rating. */
-static void one_class(struct strbuf *b, const struct ratings *r, size_t first, size_t end,
-    const struct active_count *active, size_t nactive, const struct seeks_entry *seeks, size_t nseeks,
-    int64_t now)
+static void one_class(struct strbuf *b, const struct ratings *r, size_t first, size_t end, const struct columns *col)
 {
+	const int64_t now = col->now;
 	static const char *const heads[3] = {
 		"Established", "Provisional (a deviation over 110: too few games yet)",
 		"Inactive (no rated game in this class for half a year)"
@@ -63,7 +71,7 @@ static void one_class(struct strbuf *b, const struct ratings *r, size_t first, s
 			snprintf(wld, sizeof wld, "%lu-%lu-%lu", p->won, p->lost, p->drawn);
 			strbuf_printf(b, ROW "  %5lu  %-*s  %6ld  %9ld  %5lu  %14s  %6u  %5u\n", ++rank, w, p->name,
 			    lround(glicko_r(&g)), lround(glicko_rd(&g)), p->games, wld,
-			    active_count_of(active, nactive, p->name), seeks_of(seeks, nseeks, p->name));
+			    active_count_of(col->active, col->nactive, p->name), seeks_of(col->seeks, col->nseeks, p->name));
 		}
 	}
 }
@@ -72,6 +80,7 @@ char *standings_text(const struct ratings *r, int cls, const struct active_count
     const struct seeks_entry *seeks, size_t nseeks, int64_t now)
 {
 	struct strbuf b = STRBUF_INIT;
+	const struct columns col = { active, nactive, seeks, nseeks, now };
 	size_t i, e, shown = 0;
 
 	for (i = 0; i < r->nplayers; i = e) {
@@ -81,7 +90,7 @@ char *standings_text(const struct ratings *r, int cls, const struct active_count
 			continue;
 		if (shown++ > 0)
 			strbuf_puts(&b, "\n");
-		one_class(&b, r, i, e, active, nactive, seeks, nseeks, now);
+		one_class(&b, r, i, e, &col);
 	}
 	if (shown == 0 && cls >= 0)
 		strbuf_printf(&b, "Standings: %s (%s): nobody has a rated game in this class yet.\n",
