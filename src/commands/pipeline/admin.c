@@ -115,3 +115,29 @@ enum admin_status admin_main(const struct admin_call *call)
 	server_close(&a.srv);
 	return as;
 }
+
+enum admin_status admin_board_args(struct admin *a, bool logged, long **boards)
+{
+	int i;
+
+	*boards = NULL;
+	if (a->nargs > 0) {
+		*boards = calloc((size_t)a->nargs, sizeof **boards);
+		if (*boards == NULL)
+			return ADMIN_TEMPFAIL;
+	}
+	for (i = 0; i < a->nargs; i++) {
+		if (!ident_board_parse(a->args[i], strlen(a->args[i]), &(*boards)[i])) {
+			if (logged)
+				store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[i],
+				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
+			else
+				fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i],
+				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
+			free(*boards);
+			*boards = NULL;
+			return ADMIN_USAGE;
+		}
+	}
+	return ADMIN_OK;
+}

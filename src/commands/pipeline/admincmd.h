@@ -8,6 +8,7 @@
 #ifndef OUSTPBM_ADMINCMD_H
 #define OUSTPBM_ADMINCMD_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -42,7 +43,24 @@ enum admin_status admin_load_board(struct admin *a, long board, struct game *g);
 /* Standard output written and flushed: ADMIN_OK, else ADMIN_IOERR. */
 enum admin_status admin_output_done(void);
 
-/* The handlers, one per row of main.c's table: keywords/admin_*.c. */
+/*
+ * The board numbers of the arguments into *boards (the caller frees it;
+ * NULL without arguments); a bad one is complained of, in the log too when
+ * logged, and is a usage error.
+ */
+enum admin_status admin_board_args(struct admin *a, bool logged, long **boards);
+
+/* A password line of standard input (--stdin), CR LF included. */
+#define ADMIN_PASSWORD_LINE (STORE_PASSWORD_MAX + 3)
+
+/*
+ * The password of adduser and passwd (admin_passwd.c): read from the first
+ * line of standard input with --stdin, else made at random (*shown: to be
+ * printed).  A bad one is complained of.
+ */
+enum admin_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown);
+
+/* The handlers, one per row of main.c's table, each in keywords/admin_<name>.c. */
 enum admin_status admin_adduser_run(struct admin *a);
 enum admin_status admin_passwd_run(struct admin *a);
 enum admin_status admin_deluser_run(struct admin *a);

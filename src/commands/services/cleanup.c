@@ -23,7 +23,7 @@
 /* One run: what every board shares. */
 struct run {
 	struct server *srv;	/* the caller's: its store, outbox (opened when first needed), replies' context */
-	enum cleanup_status worst;
+	struct runlog log;	/* its failures, the gravest its status */
 	struct cleanup_stats *stats;
 	struct active_board *playing;	/* the boards found being played, for active_sync */
 	size_t nplaying, alloc_playing;
@@ -82,11 +82,9 @@ static int64_t clock_stopped(const struct run *r, const struct game *g)
 	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->srv->now);
 }
 
-static void worse(struct run *r, enum cleanup_status s)
-{
-	if (s > r->worst)
-		r->worst = s;
-}
+/* The log's word for each enum cleanup_status. */
+static const char *const outcome[] = { "ok", "tempfail", "error", "error", "error" };
+_Static_assert(sizeof outcome / sizeof outcome[0] == CLEANUP_SOFTWARE + 1, "a word for each status");
 
 /* A board that could not be done: logged, on stderr, counted. */
 static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
@@ -96,10 +94,8 @@ static void board_failed(struct run *r, long board, enum cleanup_status s, const
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vboard_failed(r->srv->st, r->srv->stamp, "cleanup", board, s == CLEANUP_TEMPFAIL ? "tempfail" : "error", fmt, ap);
+	runlog_vfailed(&r->log, board, (int)s, fmt, ap);
 	va_end(ap);
-	r->stats->failed++;
-	worse(r, s);
 }
 
 static enum cleanup_status of_reply(enum reply_status rs)
@@ -450,6 +446,7 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 	memset(&r, 0, sizeof r);
 	r.srv = srv;
 	r.stats = stats;
+	r.log = (struct runlog){ st, "cleanup", srv->stamp, outcome, NULL, &stats->failed, CLEANUP_OK };
 	/* first the robot turns left over, so that a turn played is not reminded of */
 	rs = robot_run(srv, NULL, 0, &rstats);
 	server_reply_init(srv, "cleanup");
@@ -457,15 +454,15 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 	stats->robot = rstats.played;
 	stats->failed += rstats.failed;
 	if (rs == ROBOT_TEMPFAIL || rs == ROBOT_FAULT)
-		worse(&r, CLEANUP_TEMPFAIL);
+		runlog_worse(&r.log, CLEANUP_TEMPFAIL);
 	else if (rs == ROBOT_CONFIG)
-		worse(&r, CLEANUP_CONFIG);
+		runlog_worse(&r.log, CLEANUP_CONFIG);
 	else if (rs != ROBOT_OK)
-		worse(&r, CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, CLEANUP_SOFTWARE);
 	ss = store_list_boards(st, &boards, &n);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: cleanup: cannot list the boards: %s\n", store_error(st));
-		worse(&r, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 		n = 0;
 	}
 	/* without the vacations, nobody is reminded or timed out: a player away would be */
@@ -506,15 +503,15 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 		goto out;
 	if (ops == NULL) {
 		fprintf(stderr, "oustpbm: cleanup: unknown transport '%s'\n", cfg->transport);
-		worse(&r, CLEANUP_CONFIG);
+		runlog_worse(&r.log, CLEANUP_CONFIG);
 		goto out;
 	}
 	os = outbox_flush(srv->ob, ops, cfg, &stats->flush);
 	if (os != OUTBOX_OK) {
 		fprintf(stderr, "oustpbm: cleanup: cannot flush the outbox: %s\n", outbox_error(srv->ob));
-		worse(&r, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 	}
 out:
 	free(r.vac);
-	return r.worst;
+	return (enum cleanup_status)r.log.worst;
 }

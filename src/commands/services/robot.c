@@ -508,18 +508,15 @@ enum robot_status robot_commit(struct server *srv, const struct game *g, const s
 
 struct run {
 	struct server *srv;	/* the caller's: its store, outbox (opened when first needed), replies' context */
-	enum robot_status worst;
+	struct runlog log;	/* its failures, the gravest its status */
 	struct robot_stats *stats;
 };
 
-static void worse(struct run *r, enum robot_status s)
-{
-	/* the order of enum robot_status, but a fault is less grave than any failure of the store */
-	static const int rank[] = { 0, 1, 2, 4, 3 };
-
-	if (rank[s] > rank[r->worst])
-		r->worst = s;
-}
+/* The log's word for each enum robot_status, and its gravity: a fault is less grave than any failure of the store. */
+static const char *const outcome[] = { "ok", "fault", "tempfail", "error", "error" };
+static const int rank[] = { 0, 1, 2, 4, 3 };
+_Static_assert(sizeof outcome / sizeof outcome[0] == ROBOT_ERROR + 1 && sizeof rank / sizeof rank[0] == ROBOT_ERROR + 1,
+    "a word and a gravity for each status");
 
 /* A board the run could not do: logged, on stderr (runlog_vboard_failed), counted. */
 static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
@@ -529,11 +526,8 @@ static void board_failed(struct run *r, long board, enum robot_status s, const c
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vboard_failed(r->srv->st, r->srv->stamp, "robot", board,
-	    s == ROBOT_FAULT ? "fault" : s == ROBOT_TEMPFAIL ? "tempfail" : "error", fmt, ap);
+	runlog_vfailed(&r->log, board, (int)s, fmt, ap);
 	va_end(ap);
-	r->stats->failed++;
-	worse(r, s);
 }
 
 /* Read board into g (the header only, or whole); false if gone or unreadable (counted). */
@@ -589,7 +583,7 @@ static void one_board(struct run *r, long board)
 		store_log(r->srv->st, "%s robot board=%ld tempfail: the board is locked: the robot's turn is left for the "
 		    "next run", r->srv->stamp, board);
 		r->stats->failed++;
-		worse(r, ROBOT_TEMPFAIL);
+		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
 	if (ss != STORE_OK) {
@@ -618,7 +612,7 @@ static void one_board(struct run *r, long board)
 		store_log(r->srv->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->srv->stamp,
 		    board, why);
 		r->stats->failed++;
-		worse(r, ROBOT_TEMPFAIL);
+		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
 	rs = robot_play_turns(&g, &r->srv->cfg, r->srv->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
@@ -672,12 +666,13 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 	memset(&r, 0, sizeof r);
 	r.srv = srv;
 	r.stats = stats;
+	r.log = (struct runlog){ srv->st, "robot", srv->stamp, outcome, rank, &stats->failed, ROBOT_OK };
 	server_reply_init(srv, "robot");
 	if (nboards == 0) {
 		ss = store_list_boards(srv->st, &all, &nboards);
 		if (ss != STORE_OK) {
 			fprintf(stderr, "oustpbm: robot: cannot list the boards: %s\n", store_error(srv->st));
-			worse(&r, of_store(ss));
+			runlog_worse(&r.log, of_store(ss));
 			nboards = 0;
 		}
 		boards = all;
@@ -685,5 +680,5 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 	for (i = 0; i < nboards; i++)
 		one_board(&r, boards[i]);
 	free(all);
-	return r.worst;
+	return (enum robot_status)r.log.worst;
 }

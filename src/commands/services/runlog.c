@@ -15,3 +15,18 @@ void runlog_vboard_failed(struct store *st, const char *stamp, const char *run, 
 		fprintf(stderr, "oustpbm: %s: %s\n", run, msg);
 	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
 }
+
+void runlog_worse(struct runlog *rl, int s)
+{
+	int now = rl->rank != NULL ? rl->rank[s] : s, was = rl->rank != NULL ? rl->rank[rl->worst] : rl->worst;
+
+	if (now > was)
+		rl->worst = s;
+}
+
+void runlog_vfailed(struct runlog *rl, long board, int s, const char *fmt, va_list ap)
+{
+	runlog_vboard_failed(rl->st, rl->stamp, rl->run, board, rl->outcome[s], fmt, ap);
+	(*rl->failed)++;
+	runlog_worse(rl, s);
+}

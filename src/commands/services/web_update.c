@@ -1,0 +1,242 @@
+/* web_update: the web site written whole, or after one change (web.h), and the hook after a mail's commit. */
+#include "commands/services/web_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <math.h>
+
+#include "commands/pipeline/hooks.h"
+#include "commands/services/standings.h"
+#include "game/gamefile.h"
+
+/* The board's own pages: the board now and its turns from `from` on. */
+static enum web_status game_pages(struct web *w, const struct game *g, int from)
+{
+	enum web_status s = web_board_page(w, g);
+	int k;
+
+	for (k = from < 1 ? 1 : from; s == WEB_OK && k <= g->nturns; k++)
+		s = web_turn_page(w, g, k);
+	return s;
+}
+
+enum web_status web_update(struct web *w, const struct game *g)
+{
+	struct entry e, *old = NULL, key;
+	enum web_status s;
+	bool inserted = false;
+	int from = 1;
+	size_t i;
+
+	if (game_is_open(g))
+		return WEB_OK;	/* not a game yet: on the site once someone accepts it */
+	s = web_summary_load(w);
+	if (s != WEB_OK)
+		return s;
+	web_entry_of(g, &e);
+	key.board = g->board;
+	if (w->n > 0)
+		old = bsearch(&key, w->e, w->n, sizeof *w->e, web_entry_cmp);
+	if (old != NULL) {
+		/* the last turn page known gains its "next" link */
+		from = old->nturns <= g->nturns ? old->nturns : 1;
+		e.off = old->off;
+		e.len = old->len;
+		*old = e;
+		i = (size_t)(old - w->e);
+	} else {
+		s = web_entries_add(w, &e);
+		if (s != WEB_OK)
+			return s;
+		/* in place by number; the lines after keep their offsets */
+		for (i = w->n - 1; i > 0 && w->e[i - 1].board > e.board; i--) {
+			w->e[i] = w->e[i - 1];
+			w->e[i - 1] = e;
+		}
+		inserted = true;
+	}
+	s = game_pages(w, g, from);
+	if (s == WEB_OK)
+		s = web_summary_splice(w, i, inserted);
+	if (s == WEB_OK)
+		s = web_index_page(w);
+	if (s == WEB_OK)
+		s = web_shard_page(w, web_shard_of(g->board));
+	if (s == WEB_OK)
+		s = web_player_page(w, g->black);
+	if (s == WEB_OK && strcmp(g->white, g->black) != 0)
+		s = web_player_page(w, g->white);
+	/* a rated game's end changed the ratings (settled before the site is updated); or a site without it yet */
+	if (s == WEB_OK && ((game_over(g) && ratings_game_counts(g)) || !web_has_page(w, "standings.html")))
+		s = web_standings_page(w);
+	return s;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+enum web_status web_build(struct web *w)
+{
+	struct gamefile_error gerr;
+	enum store_status ss;
+	enum web_status s = WEB_OK;
+	struct entry e;
+	struct game g;
+	long *boards = NULL;
+	size_t nb = 0, i, np = 0;
+	char **players = NULL, *text;
+	size_t len;
+
+	w->n = 0;
+	ss = store_list_boards(w->st, &boards, &nb);
+	if (ss != STORE_OK)
+		return web_fail(w, WEB_STORE, "%s", store_error(w->st));
+	for (i = 0; s == WEB_OK && i < nb; i++) {
+		ss = store_board_read(w->st, boards[i], &text, &len);
+		if (ss == STORE_NOT_FOUND)
+			continue;
+		if (ss != STORE_OK) {
+			s = web_fail(w, WEB_STORE, "%s", store_error(w->st));
+			break;
+		}
+		if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+			/* one unreadable board does not keep the others off the site */
+			fprintf(stderr, "oustpbm: web: games/%ld.game %s\n", boards[i], gerr.msg);
+			free(text);
+			continue;
+		}
+		free(text);
+		if (game_is_open(&g)) {
+			game_release(&g);
+			continue;	/* not a game yet: on the site once someone accepts it */
+		}
+		s = game_pages(w, &g, 1);
+		if (s == WEB_STORE) {
+			fprintf(stderr, "oustpbm: web: %s\n", w->err);
+			s = WEB_OK;
+		}
+		web_entry_of(&g, &e);
+		game_release(&g);
+		if (s == WEB_OK)
+			s = web_entries_add(w, &e);
+	}
+	free(boards);
+	if (s != WEB_OK)
+		return s;
+	qsort(w->e, w->n, sizeof *w->e, web_entry_cmp);
+	s = web_summary_save(w);
+	if (s == WEB_OK)
+		s = web_index_page(w);
+	for (i = 0; s == WEB_OK && i < w->n; i++)
+		if (i == 0 || web_shard_of(w->e[i].board) != web_shard_of(w->e[i - 1].board))
+			s = web_shard_page(w, web_shard_of(w->e[i].board));
+	/* each player once */
+	players = malloc((2 * w->n + 1) * sizeof *players);
+	if (players == NULL)
+		return web_fail(w, WEB_NOMEM, "out of memory");
+	for (i = 0; i < w->n; i++) {
+		players[np++] = w->e[i].black;
+		players[np++] = w->e[i].white;
+	}
+	qsort(players, np, sizeof *players, name_cmp);
+	for (i = 0; s == WEB_OK && i < np; i++)
+		if (i == 0 || strcmp(players[i], players[i - 1]) != 0)
+			s = web_player_page(w, players[i]);
+	free(players);
+	if (s == WEB_OK)
+		s = web_standings_page(w);
+	return s;
+}
+
+/* The standings page alone (web_standings_after), or g's pages (web_after_commit). */
+static enum web_status after_pages(struct web *w, const struct game *g)
+{
+	enum web_status s;
+
+	if (g != NULL)
+		return web_update(w, g);
+	s = web_summary_load(w);	/* the boards being played, counted in the page */
+	if (s == WEB_OK)
+		s = web_standings_page(w);
+	return s;
+}
+
+/*
+ * Open the site, write what follows a change (after_pages) and close it;
+ * a failure is said on stderr and logged, never the command's: its change
+ * is committed already, and `oustpbm web` writes the whole site again.
+ */
+static void after(const struct config *cfg, struct store *st, const struct game *g)
+{
+	char err[WEB_ERR_MAX], what[40];
+	enum web_status s;
+	struct web *w = NULL;
+
+	if (cfg->web_dir[0] == '\0')
+		return;
+	s = web_open(cfg, st, cfg->web_dir, &w, err, sizeof err);
+	if (s == WEB_OK) {
+		s = after_pages(w, g);
+		if (s != WEB_OK)
+			snprintf(err, sizeof err, "%s", web_error(w));
+		web_close(w);
+	}
+	if (s != WEB_OK) {
+		if (g != NULL)
+			snprintf(what, sizeof what, "board %ld", g->board);
+		else
+			snprintf(what, sizeof what, "standings");
+		fprintf(stderr, "oustpbm: web: %s: %s\n", what, err);
+		store_log(st, "web: %s: %s: %s", what, web_status_str(s), err);
+	}
+}
+
+void web_standings_after(const struct config *cfg, struct store *st)
+{
+	after(cfg, st, NULL);
+}
+
+void web_after_commit(const struct config *cfg, struct store *st, const struct game *g)
+{
+	after(cfg, st, g);
+}
+
+/*
+ * The web pages of the board a mail committed, after its replies were
+ * flushed (pipeline/hooks.h): from its game file as committed (with a
+ * robot's answer), read again once the game in hand is gone.  A failure
+ * changes nothing but the site, and is logged.
+ */
+void web_hook_flushed(const struct config *cfg, struct store *st, long board)
+{
+	struct gamefile_error gerr;
+	struct game g;
+	char *text = NULL;
+	size_t len;
+
+	if (cfg->web_dir[0] == '\0')
+		return;
+	if (store_board_read(st, board, &text, &len) != STORE_OK) {
+		store_log(st, "web: board %ld: cannot read the game file: %s", board, store_error(st));
+		return;
+	}
+	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		store_log(st, "web: board %ld: %s", board, gerr.msg);
+		free(text);
+		return;
+	}
+	free(text);
+	web_after_commit(cfg, st, &g);
+	game_release(&g);
+}
