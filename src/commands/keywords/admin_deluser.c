@@ -169,7 +169,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 	}
 	if (accounts_codes_drop(a->srv.st, u.userid) != STORE_OK)
 		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->srv.st));
-	web_standings_after(&a->srv.cfg, a->srv.st);	/* the account leaves the standings page too */
+	web_standings_after(&a->srv);	/* the account leaves the standings page too */
 	told = deluser_tell(a, &u, &res, until);
 	store_log(a->srv.st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->srv.stamp,
 	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,

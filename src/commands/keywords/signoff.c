@@ -101,7 +101,7 @@ enum process_status signoff_run(struct job *j)
 	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
 	if (accounts_codes_drop(j->srv.st, u.userid) != STORE_OK)
 		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->srv.st));
-	web_standings_after(&j->srv.cfg, j->srv.st);	/* the account leaves the standings page too */
+	web_standings_after(&j->srv);	/* the account leaves the standings page too */
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

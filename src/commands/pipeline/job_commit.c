@@ -479,7 +479,7 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the game file alone, the mails recorded pending the old one settled first (boardcommit.h) */
-	bs = boardcommit_write(j->srv.st, j->srv.ob, &j->srv.cfg, g, NULL, 0, err, sizeof err);
+	bs = boardcommit_write(&j->srv, g, NULL, 0, err, sizeof err);
 	if (bs != BOARDCOMMIT_OK) {
 		job_detail(j, bs == BOARDCOMMIT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
 		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);

@@ -621,7 +621,7 @@ enum process_status process_main(const char *home)
 	/* a dropped copy of a handled mail: what its first copy left is delivered now */
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
-	hooks_flushed(&j->srv.cfg, j->srv.st, j->hook_board);
+	hooks_flushed(&j->srv, j->hook_board);
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED) {
 		if (j->outcome == NULL)
 			job_detail(j, "error", "%s", process_status_str(ps));

@@ -174,7 +174,7 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		if (game_over(g))
 			active_remove(r->srv->st, g->board, g->black, g->white);
 		ratings_after_commit(r->srv->st, r->srv->cfg.lock_timeout_ms);
-		web_after_commit(&r->srv->cfg, r->srv->st, g);
+		web_after_commit(r->srv, g);
 	}
 out:
 	outbox_batch_free(b);

@@ -129,7 +129,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		goto out;
 	if (!review_kept(st, &g, &r)) {
 		/* a review is a think like the robot's turns: it holds a slot of robot_max_thinking */
-		if (!robot_slot_take(st, cfg, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
+		if (!robot_slot_take(srv, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
 			*retry = true;
 			goto out;
 		}
@@ -149,7 +149,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		}
 		/* the board's web page shows the chart of a finished game's review */
 		if (game_over(&g))
-			web_after_commit(cfg, st, &g);
+			web_after_commit(srv, &g);
 	}
 	if (review_mail(rc, &g, &r, u.address, u.fullname, &m) != REPLY_OK) {
 		snprintf(why, whylen, "cannot make the mail: %.300s", rc->err);

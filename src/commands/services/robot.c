@@ -308,9 +308,10 @@ out:
 
 /* ---- the cap on thinks at once ---- */
 
-bool robot_slot_take(struct store *st, const struct config *cfg, unsigned long wait_ms, struct store_lock *slot,
-    char *why, size_t whylen)
+bool robot_slot_take(struct server *srv, unsigned long wait_ms, struct store_lock *slot, char *why, size_t whylen)
 {
+	struct store *st = srv->st;
+	const struct config *cfg = &srv->cfg;
 	char name[64];
 	unsigned long cap = cfg->robot_max_thinking, i;
 	long cpus;
@@ -493,7 +494,7 @@ static enum robot_status of_outbox(enum outbox_status os)
 enum robot_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
     char *err, size_t errlen)
 {
-	switch (boardcommit_write(srv->st, srv->ob, &srv->cfg, g, mails, n, err, errlen)) {
+	switch (boardcommit_write(srv, g, mails, n, err, errlen)) {
 	case BOARDCOMMIT_OK:
 		return ROBOT_OK;
 	case BOARDCOMMIT_TEMPFAIL:
@@ -607,7 +608,7 @@ static void one_board(struct run *r, long board)
 	if (!load(r, board, true, &g) || !robot_to_move(&g))
 		goto out;
 	/* a think slot (robot_max_thinking), waiting for one as long as a think lasts */
-	if (!robot_slot_take(r->srv->st, &r->srv->cfg, (r->srv->cfg.robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why,
+	if (!robot_slot_take(r->srv, (r->srv->cfg.robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why,
 	    sizeof why)) {
 		store_log(r->srv->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->srv->stamp,
 		    board, why);
@@ -645,7 +646,7 @@ static void one_board(struct run *r, long board)
 		r->stats->played++;
 		store_log(r->srv->st, "%s robot board=%ld ok: %s", r->srv->stamp, board, rt[i].detail);
 	}
-	web_after_commit(&r->srv->cfg, r->srv->st, &g);
+	web_after_commit(r->srv, &g);
 out:
 	store_unlock(&lock);
 	boardmail_free(m, n);

@@ -100,8 +100,7 @@ int robot_level(const struct game *g);
  */
 #define ROBOT_SLOT_FILE "robot-thinking.%lu.lock"
 #define ROBOT_SLOTS_MAX 1024
-bool robot_slot_take(struct store *st, const struct config *cfg, unsigned long wait_ms, struct store_lock *slot,
-    char *why, size_t whylen);
+bool robot_slot_take(struct server *srv, unsigned long wait_ms, struct store_lock *slot, char *why, size_t whylen);
 
 /* The robot's turn as played, for the mail and the log. */
 struct robot_turn {

@@ -46,7 +46,7 @@ enum process_status robot_answer_hook(struct job *j)
 
 	snprintf(detail, sizeof detail, "%s", j->detail);
 	/* beyond robot_max_thinking thinks at once the turn is left for oustpbm robot (cron) */
-	busy = !robot_slot_take(j->srv.st, &j->srv.cfg, 0, &slot, why, sizeof why);
+	busy = !robot_slot_take(&j->srv, 0, &slot, why, sizeof why);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
 	if (busy) {
 		rs = ROBOT_TEMPFAIL;
