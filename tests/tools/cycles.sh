@@ -9,8 +9,8 @@ cd "$(dirname "$0")/../.." || exit 2
 
 # The cycles being removed elsewhere, as printed (modules sorted, space
 # separated), one a line: listed, they do not fail the check.  Empty it as
-# they go; a cycle listed that no longer exists is reported, to keep the
-# list true.
+# they go; a cycle listed that no longer exists is noted (not a failure),
+# to keep the list true.
 KNOWN='
 game/board game/game game/gamefile
 outbox/smtp outbox/transport
@@ -82,7 +82,7 @@ if [ -n "$cycles" ]; then
 	[ -n "$new" ] && bad=1
 fi
 gone=$(echo "$KNOWN" | sed '/^$/d' | while read -r k; do echo "$cycles" | grep -q -x -F -- "$k" || echo "$k"; done)
-[ -n "$gone" ] && echo "$gone" | sed 's/^/# listed as known but gone (empty it from KNOWN): {/; s/$/}/' && bad=1
+[ -n "$gone" ] && echo "$gone" | sed 's/^/# listed as known but gone (take it off KNOWN): {/; s/$/}/'
 if [ $bad -eq 0 ]; then
 	echo "ok - no module cycle in src/ but the known ones ($nm modules)"
 else

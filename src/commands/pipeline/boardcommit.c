@@ -22,14 +22,10 @@ const char *boardcommit_status_str(enum boardcommit_status s)
 	return "unknown";
 }
 
-static enum boardcommit_status of_store(enum store_status ss)
+/* A failure: for the next try (a lock, a full disk) or not. */
+static enum boardcommit_status failure(bool temporary)
 {
-	return store_status_temporary(ss) ? BOARDCOMMIT_TEMPFAIL : BOARDCOMMIT_ERROR;
-}
-
-static enum boardcommit_status of_outbox(enum outbox_status os)
-{
-	return outbox_status_temporary(os) ? BOARDCOMMIT_TEMPFAIL : BOARDCOMMIT_ERROR;
+	return temporary ? BOARDCOMMIT_TEMPFAIL : BOARDCOMMIT_ERROR;
 }
 
 enum boardcommit_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
@@ -64,7 +60,7 @@ enum boardcommit_status boardcommit_write(struct server *srv, const struct game 
 	}
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "cannot settle the redelivery record: %s", store_error(st));
-		rs = of_store(ss);
+		rs = failure(store_status_temporary(ss));
 		goto out;
 	}
 	/* 1. the mails into outbox/tmp/, tagged with the new text; 2. the game file; 3. the mails released */
@@ -73,7 +69,7 @@ enum boardcommit_status boardcommit_write(struct server *srv, const struct game 
 		os = outbox_batch_add(b, cfg->from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
 	if (os != OUTBOX_OK) {
 		snprintf(err, errlen, "cannot queue the mail: %s", outbox_error(ob));
-		rs = of_outbox(os);
+		rs = failure(outbox_status_temporary(os));
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);
 		goto out;
@@ -81,7 +77,7 @@ enum boardcommit_status boardcommit_write(struct server *srv, const struct game 
 	ss = ratings_before_commit(st, g, rerr);
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "%s", rerr);
-		rs = of_store(ss);
+		rs = failure(store_status_temporary(ss));
 		outbox_batch_abort(b, &committed);
 		goto out;
 	}
@@ -90,7 +86,7 @@ enum boardcommit_status boardcommit_write(struct server *srv, const struct game 
 		/* the write may have reached its rename: then the turn stands */
 		snprintf(err, errlen, "cannot write the game file: %s", store_error(st));
 		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
-			rs = of_store(ss);
+			rs = failure(store_status_temporary(ss));
 			ratings_cancel(st, g);
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {

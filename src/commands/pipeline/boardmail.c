@@ -56,6 +56,24 @@ enum store_status boardmail_set_away(struct server *srv, const struct game *g)
 	return ss == STORE_NOT_FOUND ? STORE_OK : ss;
 }
 
+void boardmail_player(struct store *st, const struct game *g, const struct audience_member *m, struct reply_player *p,
+    char token[TOKEN_TEXT_SIZE])
+{
+	char err[TOKENS_ERR_MAX];
+
+	p->userid = m->user.userid;
+	p->address = m->user.address;
+	p->fullname = m->user.fullname;
+	p->role = boardmail_role(m->via);
+	p->token = NULL;
+	if (p->role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
+		/* without its token (a file that cannot be read), the mail still goes: a password plays */
+		if (replytoken_of(st, g->board, &m->user, token, err) != STORE_OK)
+			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p->userid, err);
+		p->token = token;
+	}
+}
+
 enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
     const char *except, struct reply_mail **mails, int *n, enum store_status *ss, enum reply_status *rs)
 {
@@ -64,7 +82,7 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 	struct audience_member *who = NULL;
 	enum boardmail_status result = BOARDMAIL_OK;
 	struct reply_player p;
-	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	char token[TOKEN_TEXT_SIZE];
 	size_t count = 0, i;
 
 	*mails = NULL;
@@ -87,17 +105,7 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 	for (i = 0; i < count; i++) {
 		if (except != NULL && strcasecmp(who[i].user.userid, except) == 0)
 			continue;
-		p.userid = who[i].user.userid;
-		p.address = who[i].user.address;
-		p.fullname = who[i].user.fullname;
-		p.role = boardmail_role(who[i].via);
-		p.token = NULL;
-		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
-			/* without its token (a file that cannot be read), the mail still goes: a password plays */
-			if (replytoken_of(st, g->board, &who[i].user, token, err) != STORE_OK)
-				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
-			p.token = token;
-		}
+		boardmail_player(st, g, &who[i], &p, token);
 		*rs = reply_game(rc, g, ev, &p, &(*mails)[*n]);
 		if (*rs != REPLY_OK) {
 			result = BOARDMAIL_REPLY;

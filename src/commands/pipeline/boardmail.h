@@ -11,6 +11,7 @@
 
 #include "commands/pipeline/server.h"
 #include "mail/reply.h"
+#include "mail/token.h"
 #include "store/audience.h"
 #include "store/store.h"
 
@@ -42,6 +43,14 @@ enum store_status boardmail_set_away(struct server *srv, const struct game *g);
 
 /* How a reader who gets a board's mail by via is addressed (reply.h). */
 enum reply_role boardmail_role(enum audience_via via);
+
+/*
+ * m as the recipient *p of a mail of g; a player of a game in progress
+ * with its reply token, written into token (a token that cannot be had
+ * is said on stderr: the mail goes without it, a password plays).
+ */
+void boardmail_player(struct store *st, const struct game *g, const struct audience_member *m, struct reply_player *p,
+    char token[TOKEN_TEXT_SIZE]);
 
 /* Release mails[0..n) and free the array; harmless on NULL. */
 void boardmail_free(struct reply_mail *mails, int n);

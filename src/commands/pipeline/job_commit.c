@@ -25,6 +25,27 @@
 #include "store/seen.h"
 
 /*
+ * mails[0..n) into b, a batch just made with status os; on a failure b is
+ * aborted and freed, and the mail tried again later.
+ */
+static enum process_status fill_batch(struct job *j, enum outbox_status os, struct outbox_batch *b,
+    const struct reply_mail *mails, int n)
+{
+	bool committed;
+	int i;
+
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+	if (os != OUTBOX_OK) {
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		outbox_batch_free(b);
+		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
+	}
+	return PROCESS_OK;
+}
+
+/*
  * Stage mails[0..n) in a new outbox batch tagged with board and the game
  * text about to be written (board 0 and no text for an account change), as
  * outbox.h's protocol says.  On failure nothing is left staged and *out is
@@ -36,22 +57,15 @@ static enum process_status stage_batch(struct job *j, long board, const char *te
 	struct outbox_batch *b = NULL;
 	enum outbox_status os;
 	enum process_status ps;
-	bool committed;
-	int i;
 
 	*out = NULL;
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
 	os = outbox_batch_new(j->srv.ob, board, text, len, &b);
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
-	if (os != OUTBOX_OK) {
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		outbox_batch_free(b);
-		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
-	}
+	ps = fill_batch(j, os, b, mails, n);
+	if (ps != PROCESS_OK)
+		return ps;
 	*out = b;
 	return PROCESS_OK;
 }
@@ -117,18 +131,12 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	enum process_status ps;
 	enum store_status ss;
 	bool committed = false;
-	int i;
 
 	*wrote = STORE_IO;
 	os = outbox_batch_new_account(j->srv.ob, userid, token, &b);
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
-	if (os != OUTBOX_OK) {
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		outbox_batch_free(b);
-		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
-	}
+	ps = fill_batch(j, os, b, mails, n);
+	if (ps != PROCESS_OK)
+		return ps;
 	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
 	ps = job_need_seen_lock(j);
 	ss = ps == PROCESS_OK ? seen_record_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, userid, token) :
@@ -183,7 +191,7 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 {
 	struct audience_member *who = NULL;
 	struct reply_player p;
-	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	char token[TOKEN_TEXT_SIZE];
 	enum store_status ss;
 	enum process_status ps = PROCESS_OK;
 	size_t n = 0, i;
@@ -195,17 +203,8 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 	for (i = 0; i < n && ps == PROCESS_OK; i++) {
 		if (except != NULL && strcmp(who[i].user.userid, except) == 0)
 			continue;
-		p.userid = who[i].user.userid;
-		p.address = who[i].user.address;
-		p.fullname = who[i].user.fullname;
-		p.role = boardmail_role(who[i].via);
-		p.token = NULL;
-		if (p.role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
-			/* a chat to a player: a reply to it chats back (replytoken.h) */
-			if (replytoken_of(j->srv.st, g->board, &who[i].user, token, err) != STORE_OK)
-				fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p.userid, err);
-			p.token = token;
-		}
+		/* a chat to a player carries its token: a reply to it chats back (replytoken.h) */
+		boardmail_player(j->srv.st, g, &who[i], &p, token);
 		ps = fn(j, &p, arg);
 	}
 	free(who);

@@ -17,19 +17,18 @@
 #define ROW "\001"
 _Static_assert(REPLY_VERBATIM == '\001', "ROW is REPLY_VERBATIM");
 
-/* What the table shows beside the ratings: boards played, games sought, at the time now. */
-struct columns {
+/* What each player's line counts besides the ratings: its boards being played and its games sought. */
+struct counts {
 	const struct active_count *active;
 	size_t nactive;
 	const struct seeks_entry *seeks;
 	size_t nseeks;
-	int64_t now;
 };
 
 /* One class: its players are r->players[first..end), by rating. */
-static void one_class(struct strbuf *b, const struct ratings *r, size_t first, size_t end, const struct columns *col)
+static void one_class(struct strbuf *b, const struct ratings *r, size_t first, size_t end, const struct counts *c,
+    int64_t now)
 {
-	const int64_t now = col->now;
 	static const char *const heads[3] = {
 		"Established", "Provisional (a deviation over 110: too few games yet)",
 		"Inactive (no rated game in this class for half a year)"
@@ -71,7 +70,7 @@ static void one_class(struct strbuf *b, const struct ratings *r, size_t first, s
 			snprintf(wld, sizeof wld, "%lu-%lu-%lu", p->won, p->lost, p->drawn);
 			strbuf_printf(b, ROW "  %5lu  %-*s  %6ld  %9ld  %5lu  %14s  %6u  %5u\n", ++rank, w, p->name,
 			    lround(glicko_r(&g)), lround(glicko_rd(&g)), p->games, wld,
-			    active_count_of(col->active, col->nactive, p->name), seeks_of(col->seeks, col->nseeks, p->name));
+			    active_count_of(c->active, c->nactive, p->name), seeks_of(c->seeks, c->nseeks, p->name));
 		}
 	}
 }
@@ -79,8 +78,8 @@ static void one_class(struct strbuf *b, const struct ratings *r, size_t first, s
 char *standings_text(const struct ratings *r, int cls, const struct active_count *active, size_t nactive,
     const struct seeks_entry *seeks, size_t nseeks, int64_t now)
 {
+	const struct counts c = { active, nactive, seeks, nseeks };
 	struct strbuf b = STRBUF_INIT;
-	const struct columns col = { active, nactive, seeks, nseeks, now };
 	size_t i, e, shown = 0;
 
 	for (i = 0; i < r->nplayers; i = e) {
@@ -90,7 +89,7 @@ char *standings_text(const struct ratings *r, int cls, const struct active_count
 			continue;
 		if (shown++ > 0)
 			strbuf_puts(&b, "\n");
-		one_class(&b, r, i, e, &col);
+		one_class(&b, r, i, e, &c, now);
 	}
 	if (shown == 0 && cls >= 0)
 		strbuf_printf(&b, "Standings: %s (%s): nobody has a rated game in this class yet.\n",

@@ -499,21 +499,27 @@ static void add_line(struct strbuf *b, const struct entry *e)
 	add_field(b, e->result, '\n');
 }
 
-enum web_status web_summary_save(struct web *w)
+/* boards.txt written from b (its text taken). */
+static enum web_status put_summary(struct web *w, struct strbuf *b)
 {
-	struct strbuf b = STRBUF_INIT;
+	char *text = strbuf_finish(b);
 	enum web_status s;
-	size_t i;
-	char *text;
 
-	for (i = 0; i < w->n; i++)
-		add_line(&b, &w->e[i]);
-	text = strbuf_finish(&b);
 	if (text == NULL)
 		return web_fail(w, WEB_NOMEM, "out of memory");
 	s = web_put(w, SUMMARY, text);
 	free(text);
 	return s;
+}
+
+enum web_status web_summary_save(struct web *w)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		add_line(&b, &w->e[i]);
+	return put_summary(w, &b);
 }
 
 /*
@@ -524,9 +530,7 @@ enum web_status web_summary_save(struct web *w)
 enum web_status web_summary_splice(struct web *w, size_t i, bool inserted)
 {
 	struct strbuf b = STRBUF_INIT;
-	enum web_status s;
 	size_t at, skip = 0;
-	char *text;
 
 	if (!w->clean)
 		return web_summary_save(w);
@@ -540,11 +544,6 @@ enum web_status web_summary_splice(struct web *w, size_t i, bool inserted)
 	strbuf_add(&b, w->raw, at);
 	add_line(&b, &w->e[i]);
 	strbuf_add(&b, w->raw + at + skip, w->rawlen - at - skip);
-	text = strbuf_finish(&b);
-	if (text == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
-	s = web_put(w, SUMMARY, text);
-	free(text);
-	return s;
+	return put_summary(w, &b);
 }
 
