@@ -181,6 +181,12 @@ static int usage_of(const struct command *c)
 	return EX_USAGE;
 }
 
+/* A row that an unknown word may be told of: a command word, not an old name. */
+static bool listed(const struct command *c)
+{
+	return c->name[0] != '\0' && !(c->flags & CMD_ALIAS);
+}
+
 /*
  * "oustpbm: unknown command 'lsit' (did you mean list?); the commands are
  * ...", then the usage text.
@@ -188,23 +194,23 @@ static int usage_of(const struct command *c)
 static int unknown(const char *word)
 {
 	const char *near = NULL;
-	size_t i, len = strlen(word), n = 0;
+	size_t i, n = 0, k = 0;
 
-	for (i = 0; i < NCOMMANDS && near == NULL; i++)
-		if (commands[i].name[0] != '\0' && ident_keyword_near(word, len, commands[i].name))
+	for (i = 0; i < NCOMMANDS; i++) {
+		n += listed(&commands[i]);
+		/* an old name too: a script's misspelt "requeu" */
+		if (near == NULL && commands[i].name[0] != '\0' && ident_keyword_near(word, strlen(word), commands[i].name))
 			near = commands[i].name;
+	}
 	fprintf(stderr, "oustpbm: unknown command '%.40s'", word);
 	if (near != NULL)
 		fprintf(stderr, " (did you mean %s?)", near);
 	fputs("; the commands are ", stderr);
-	for (i = 0; i < NCOMMANDS; i++)
-		if (commands[i].name[0] != '\0' && !(commands[i].flags & CMD_ALIAS))
-			n++;
-	for (i = 0, len = 0; i < NCOMMANDS; i++) {
-		if (commands[i].name[0] == '\0' || commands[i].flags & CMD_ALIAS)
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (!listed(&commands[i]))
 			continue;
-		len++;
-		fprintf(stderr, "%s%s", len == 1 ? "" : len == n ? " and " : ", ", commands[i].name);
+		k++;
+		fprintf(stderr, "%s%s", k == 1 ? "" : k == n ? " and " : ", ", commands[i].name);
 	}
 	fputs("\n", stderr);
 	return usage(stderr);
