@@ -185,7 +185,7 @@ static void check_outbox(struct report *r, struct store *st)
 			line(r, STATUS_OK, "", "queue: no reply waiting");
 		else
 			line(r, r->oldest >= STATUS_DAY ? STATUS_CRITICAL : r->oldest >= STATUS_QUEUE_OLD ? STATUS_WARNING :
-			    STATUS_OK, brief, "queue: %zu repl%s waiting, the oldest queued %s ago (oustpbm queue)", n,
+			    STATUS_OK, brief, "queue: %zu repl%s waiting, the oldest queued %s ago (oustpbm outbox)", n,
 			    n == 1 ? "y" : "ies", ago(r->oldest, b));
 	}
 	free(e);
@@ -198,8 +198,8 @@ static void check_outbox(struct report *r, struct store *st)
 		if (n == 0)
 			line(r, STATUS_OK, "", "failed: no reply refused for good");
 		else
-			line(r, STATUS_WARNING, brief, "failed: %zu repl%s in outbox/failed/ (oustpbm queue; oustpbm requeue)",
-			    n, n == 1 ? "y" : "ies");
+			line(r, STATUS_WARNING, brief, "failed: %zu repl%s in outbox/failed/ (oustpbm outbox; "
+			    "oustpbm outbox retry)", n, n == 1 ? "y" : "ies");
 	}
 	free(e);
 	outbox_close(ob);
