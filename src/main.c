@@ -1,16 +1,16 @@
 /*
- * main: oustpbm's entry point.  It only picks the job from the command line,
- * runs the module that does it, and turns the module's status into the exit
- * status (sysexits.h), which is decided here and nowhere else.
+ * main: oustpbm's entry point, as git.c's: the global options are read
+ * once, here, then the command word picks one row of commands[] below,
+ * which says what the command needs before it runs and who runs it; the
+ * module's status is turned into the exit status (sysexits.h) here and
+ * nowhere else.  `oustpbm --help` and every usage error print from the
+ * table.
  *
- *   oustpbm [-d DIR] < message     handle one mail (procmail, .forward)
- *   oustpbm engine [--level N] [--seconds S] [--seed N] [--playouts N] [--player P] [--resign]
- *                                  GTP engine on stdin/stdout
- *   oustpbm [-d DIR] cleanup|adduser|passwd|deluser|list|show|fsck ...   admin.h
- *   oustpbm [-d DIR] flush         send the queued replies that are due
- *   oustpbm [-d DIR] queue         list the queued replies
- *   oustpbm init DIR               make a new home
- *   --force-owner (before the command): run on a home another user owns
+ *   oustpbm [GLOBAL...] [COMMAND [ARGS...]]
+ *   GLOBAL: -d DIR (the home; else $OUSTPBM_HOME, else ~/oustpbm),
+ *           --force-owner (run on a home another user owns),
+ *           --help, --version, --list-commands (the table's names)
+ *   no COMMAND: the mail on standard input is handled (procmail, .forward)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,12 +21,88 @@
 #include <sysexits.h>
 #include <unistd.h>
 
+#include "base/config.h"
+#include "base/ident.h"
 #include "base/version.h"
 #include "commands/pipeline/admin.h"
+#include "commands/pipeline/admincmd.h"
 #include "commands/pipeline/process.h"
 #include "game/engine.h"
-#include "outbox/queuecmd.h"
 #include "store/store.h"
+
+/* The command line after the global options. */
+struct cmdline {
+	const struct command *c;	/* the row */
+	const char *home;		/* -d DIR, else config_default_home() */
+	char **args;			/* the words after the command word */
+	int nargs;
+};
+
+enum {
+	/* runs on a home: oustpbm.conf loaded and the home opened (its owner's, or --force-owner) first */
+	CMD_HOME = 1 << 0,
+	/* runs on a home that it opens itself (status reports a broken one, a mail its failures) */
+	CMD_DIR = 1 << 1,
+	/* an old name kept for scripts: the row names the new one in its summary */
+	CMD_ALIAS = 1 << 2,
+	/* reads a mail the mail system hands it: any failure exits 75, the mail kept and delivered again */
+	CMD_MAIL = 1 << 3,
+};
+
+struct command {
+	const char *name;	/* the command word; "" for the mail, which comes without one */
+	const char *synopsis;	/* the arguments, after the name */
+	const char *summary;	/* for the usage text */
+	unsigned flags;		/* CMD_ */
+	int (*run)(const struct cmdline *cl);	/* returns the exit status */
+	admin_fn *admin;	/* run_admin's handler (admin.h), else NULL */
+};
+
+static int run_mail(const struct cmdline *cl);
+static int run_engine(const struct cmdline *cl);
+static int run_admin(const struct cmdline *cl);
+
+/* The table, in the order of the usage text. */
+static const struct command commands[] = {
+	{ "", "< message", "handle one mail (procmail, .forward)", CMD_DIR, run_mail, NULL },
+	{ "engine", "[--level 1..5] [--seconds S] [--seed N] [--playouts N] [--player ai|random|greedy] [--resign]",
+	  "GTP engine on standard input/output", 0, run_engine, NULL },
+	{ "cleanup", "", "robot turns, reminders, losses on time, outbox flush (cron)", CMD_HOME, run_admin,
+	  admin_cleanup_run },
+	{ "robot", "[BOARD...]", "play the robot player's turns left over, flush", CMD_HOME, run_admin, admin_robot_run },
+	{ "robot-mail", "[--queued]", "robot host: answer the board mail on stdin (--queued: the kept ones)",
+	  CMD_HOME | CMD_MAIL, run_admin, admin_robot_mail_run },
+	{ "flush", "[--all]", "send the queued replies that are due (--all: every one)", CMD_HOME, run_admin,
+	  admin_flush_run },
+	{ "outbox", "[retry [ID...|all]]", "list the queued and failed replies; retry: failed ones queued again",
+	  CMD_HOME, run_admin, admin_outbox_run },
+	{ "adduser", "[--stdin] USERID ADDRESS [NAME...]", "add an account; prints its password", CMD_HOME, run_admin,
+	  admin_adduser_run },
+	{ "passwd", "[--stdin] USERID", "set a new password; prints it", CMD_HOME, run_admin, admin_passwd_run },
+	{ "deluser", "USERID", "close an account: its boards resigned, its id reserved", CMD_HOME, run_admin,
+	  admin_deluser_run },
+	{ "delboard", "[--dry-run] BOARD", "remove a board: its players told, its result unrated", CMD_HOME, run_admin,
+	  admin_delboard_run },
+	{ "list", "[active|finished]", "the boards", CMD_HOME, run_admin, admin_list_run },
+	{ "show", "BOARD[#TURN]", "a board as the players see it", CMD_HOME, run_admin, admin_show_run },
+	{ "fsck", "[BOARD...]", "check the game files", CMD_HOME, run_admin, admin_fsck_run },
+	{ "status", "[--brief]", "the server's health; exit 0 ok, 1 warnings, 2 failing", CMD_DIR, run_admin,
+	  admin_status_run },
+	{ "web", "[SITE]", "write the web site (default: web_dir)", CMD_HOME, run_admin, admin_web_run },
+	{ "edit", "BOARD", "change a game file with $EDITOR, safely", CMD_HOME, run_admin, admin_edit_run },
+	{ "export", "BOARD", "the game record as SGF on standard output", CMD_HOME, run_admin, admin_export_run },
+	{ "import", "FILE [BOARD]", "a game file made from an SGF record (- for stdin)", CMD_HOME, run_admin,
+	  admin_import_run },
+	{ "ratings", "[--rebuild]", "the ratings file (--rebuild: made anew from the games)", CMD_HOME, run_admin,
+	  admin_ratings_run },
+	{ "init", "[DIR]", "make a new home (DIR, else the home)", 0, run_admin, admin_init_run },
+	/* the outbox's verbs had names that read as the conditional turns' `queue` mail command */
+	{ "queue", "", "old name of outbox", CMD_HOME | CMD_ALIAS, run_admin, admin_outbox_run },
+	{ "requeue", "[ID...|all]", "old name of outbox retry", CMD_HOME | CMD_ALIAS, run_admin, admin_requeue_run },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+#define USAGE_COLUMN 49		/* where a usage line's summary starts */
 
 /* The exit status of a handled mail, as procmail and the MTA read it. */
 static int mail_exit_code(enum process_status s)
@@ -60,7 +136,7 @@ static int admin_exit_code(enum admin_status s)
 	case ADMIN_OK: return EX_OK;
 	case ADMIN_USAGE: return EX_USAGE;
 	case ADMIN_DATAERR: return EX_DATAERR;	/* also: fsck found problems */
-	case ADMIN_NOINPUT: return EX_NOINPUT;
+	case ADMIN_NOINPUT: return EX_NOINPUT;	/* also: outbox retry of an id not failed */
 	case ADMIN_NOUSER: return EX_NOUSER;
 	case ADMIN_EXISTS: return EX_CANTCREAT;
 	case ADMIN_TEMPFAIL: return EX_TEMPFAIL;
@@ -75,64 +151,124 @@ static int admin_exit_code(enum admin_status s)
 	return EX_SOFTWARE;
 }
 
-/* The exit status of flush and queue (queuecmd.h). */
-static int queuecmd_exit_code(enum queuecmd_status s)
+/* One row's usage line: "       oustpbm [-d DIR] show BOARD[#TURN]     a board ...". */
+static void usage_line(FILE *f, const char *lead, const struct command *c)
 {
-	switch (s) {
-	case QUEUECMD_OK:
-		return EX_OK;
-	case QUEUECMD_TEMPFAIL:
-		return EX_TEMPFAIL;
-	case QUEUECMD_USAGE:
-		return EX_USAGE;
-	case QUEUECMD_CONFIG:
-		return EX_CONFIG;
-	case QUEUECMD_IO:
-		return EX_IOERR;
-	case QUEUECMD_NOPERM:
-		return EX_NOPERM;
-	case QUEUECMD_NOINPUT:
-		return EX_NOINPUT;
-	}
-	return EX_SOFTWARE;
+	char line[300];
+	int n;
+
+	n = snprintf(line, sizeof line, "%soustpbm %s%s%s%s", lead, c->flags & (CMD_HOME | CMD_DIR) ? "[-d DIR] " : "",
+	    c->name, c->name[0] != '\0' && c->synopsis[0] != '\0' ? " " : "", c->synopsis);
+	if (n >= 0 && n < USAGE_COLUMN)
+		fprintf(f, "%s%*s%s\n", line, USAGE_COLUMN - n, "", c->summary);
+	else
+		fprintf(f, "%s\n%*s%s\n", line, USAGE_COLUMN, "", c->summary);
 }
 
 static int usage(FILE *f)
 {
-	fputs("usage: oustpbm [-d DIR] < message      handle one mail\n"
-	      "       oustpbm engine [--level 1..5] [--seconds S] [--seed N] [--playouts N]\n"
-	      "                      [--player ai|random|greedy] [--resign]\n"
-	      "                                      GTP engine on standard input/output\n"
-	      "       oustpbm [-d DIR] flush [--all]  send the queued replies that are due (--all: every one)\n"
-	      "       oustpbm [-d DIR] queue          list the queued replies\n"
-	      "       oustpbm [-d DIR] requeue [ID...|all]  move failed replies back into the queue\n"
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		usage_line(f, i == 0 ? "usage: " : "       ", &commands[i]);
+	fputs("       oustpbm --force-owner COMMAND ...         run on a home owned by another user\n"
+	      "       oustpbm --help | --version | --list-commands\n"
 	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm)\n",
 	    f);
-	admin_usage_print(f);
-	fputs("       oustpbm --help | --version\n", f);
 	return f == stderr ? EX_USAGE : EX_OK;
 }
 
-/*
- * Take --force-owner out of the options before the command word (after
- * -d DIR, or before it), so that the modules see [-d DIR] COMMAND ARGS.
- */
-static bool take_force_owner(int *argc, char **argv)
+/* A usage error of one command: its line of the table. */
+static int usage_of(const struct command *c)
 {
-	bool found = false;
-	int i = 1, k;
+	usage_line(stderr, "usage: ", c);
+	return EX_USAGE;
+}
 
-	while (i < *argc && argv[i][0] == '-') {
-		if (strcmp(argv[i], "--force-owner") == 0) {
-			for (k = i; k < *argc; k++)
-				argv[k] = argv[k + 1];
-			(*argc)--;
-			found = true;
-			continue;
-		}
-		i += strcmp(argv[i], "-d") == 0 ? 2 : 1;
+/* A row that an unknown word may be told of: a command word, not an old name. */
+static bool listed(const struct command *c)
+{
+	return c->name[0] != '\0' && !(c->flags & CMD_ALIAS);
+}
+
+/*
+ * "oustpbm: unknown command 'lsit' (did you mean list?); the commands are
+ * ...", then the usage text.
+ */
+static int unknown(const char *word)
+{
+	const char *near = NULL;
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		n += listed(&commands[i]);
+		/* an old name too: a script's misspelt "requeu" */
+		if (near == NULL && commands[i].name[0] != '\0' && ident_keyword_near(word, strlen(word), commands[i].name))
+			near = commands[i].name;
 	}
-	return found;
+	fprintf(stderr, "oustpbm: unknown command '%.40s'", word);
+	if (near != NULL)
+		fprintf(stderr, " (did you mean %s?)", near);
+	fputs("; the commands are ", stderr);
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (!listed(&commands[i]))
+			continue;
+		k++;
+		fprintf(stderr, "%s%s", k == 1 ? "" : k == n ? " and " : ", ", commands[i].name);
+	}
+	fputs("\n", stderr);
+	return usage(stderr);
+}
+
+static const struct command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int run_mail(const struct cmdline *cl)
+{
+	if (cl->nargs > 0)
+		return usage_of(cl->c);
+	return mail_exit_code(process_main(cl->home));
+}
+
+static int run_engine(const struct cmdline *cl)
+{
+	struct engine_options o;
+	char err[200];
+
+	engine_options_init(&o);
+	o.level = ENGINE_CLI_LEVEL;
+	if (!engine_parse_options(cl->nargs, cl->args, &o, err, sizeof(err))) {
+		fprintf(stderr, "oustpbm: %s\n", err);
+		return usage_of(cl->c);
+	}
+	switch (engine_run_opts(stdin, stdout, &o)) {
+	case ENGINE_OK:
+		return EX_OK;
+	case ENGINE_IO:
+		return EX_IOERR;
+	}
+	return EX_SOFTWARE;
+}
+
+static int run_admin(const struct cmdline *cl)
+{
+	struct admin_call call = { .run = cl->c->admin, .open_home = (cl->c->flags & CMD_HOME) != 0,
+		.name = cl->c->name, .home = cl->home, .args = cl->args, .nargs = cl->nargs };
+	enum admin_status as = admin_main(&call);
+
+	if (as == ADMIN_USAGE)
+		usage_of(cl->c);
+	/* a mail from the mail system (robot-mail): kept and delivered again, never bounced */
+	if (as != ADMIN_OK && (cl->c->flags & CMD_MAIL))
+		return EX_TEMPFAIL;
+	return admin_exit_code(as);
 }
 
 /*
@@ -153,21 +289,51 @@ static bool standard_fds(void)
 	return true;
 }
 
-/* The word after [-d DIR] that is no option ("lsit"), or NULL. */
-static const char *command_word(int argc, char **argv)
+/* The global options' answers. */
+enum global {
+	GLOBAL_RUN,		/* run the command */
+	GLOBAL_HELP,
+	GLOBAL_VERSION,
+	GLOBAL_LIST,
+	GLOBAL_USAGE		/* a bad global option: the usage text, exit 64 */
+};
+
+/* The options before the command word, argv[1..*next); the home and --force-owner set. */
+static enum global global_options(int argc, char **argv, const char **home, int *next)
 {
 	int i = 1;
 
-	if (argc >= 2 && strcmp(argv[1], "-d") == 0)
-		i = 3;
-	else if (argc >= 2 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0')
-		i = 2;
-	return i < argc && argv[i][0] != '-' ? argv[i] : NULL;
+	*home = config_default_home();
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "-d") == 0) {
+			if (i + 1 >= argc || argv[i + 1][0] == '\0')
+				return GLOBAL_USAGE;
+			*home = argv[++i];
+		} else if (strncmp(argv[i], "-d", 2) == 0) {
+			*home = argv[i] + 2;
+		} else if (strcmp(argv[i], "--force-owner") == 0) {
+			/* an admin command run as root would leave root's files in the home: store_open refuses */
+			store_set_force_owner(true);
+		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			return GLOBAL_HELP;
+		} else if (strcmp(argv[i], "--version") == 0) {
+			return GLOBAL_VERSION;
+		} else if (strcmp(argv[i], "--list-commands") == 0) {
+			return GLOBAL_LIST;
+		} else {
+			fprintf(stderr, "oustpbm: unknown option '%.40s'\n", argv[i]);
+			return GLOBAL_USAGE;
+		}
+	}
+	*next = i;
+	return GLOBAL_RUN;
 }
 
 int main(int argc, char **argv)
 {
-	const char *word;
+	struct cmdline cl;
+	size_t i;
+	int next = 1;
 
 	if (!standard_fds())
 		return EX_OSERR;
@@ -177,49 +343,25 @@ int main(int argc, char **argv)
 	 * instead of SIGXFSZ killing us in the middle.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
-	/* an admin command run as root would leave root's files in the home: store_open refuses */
-	if (take_force_owner(&argc, argv))
-		store_set_force_owner(true);
-	if (argc >= 2 && strcmp(argv[1], "engine") == 0) {
-		struct engine_options o;
-		char err[200];
-
-		engine_options_init(&o);
-		o.level = ENGINE_CLI_LEVEL;
-		if (!engine_parse_options(argc - 2, argv + 2, &o, err, sizeof(err))) {
-			fprintf(stderr, "oustpbm: %s\n", err);
-			usage(stderr);
-			return EX_USAGE;
-		}
-		switch (engine_run_opts(stdin, stdout, &o)) {
-		case ENGINE_OK:
-			return EX_OK;
-		case ENGINE_IO:
-			return EX_IOERR;
-		}
-		return EX_SOFTWARE;
-	}
-	if (queuecmd_wanted(argc, argv))
-		return queuecmd_exit_code(queuecmd_main(argc, argv, stdout));
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+	switch (global_options(argc, argv, &cl.home, &next)) {
+	case GLOBAL_RUN:
+		break;
+	case GLOBAL_HELP:
 		return usage(stdout);
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
+	case GLOBAL_VERSION:
 		return printf("oustpbm %s\n", OUSTPBM_VERSION) < 0 || fflush(stdout) != 0 ? EX_IOERR : EX_OK;
-	if (admin_is_command(argc, argv)) {
-		enum admin_status as = admin_main(argc, argv);
-
-		/* a mail from the mail system (robot-mail): kept and delivered again, never bounced */
-		if (as != ADMIN_OK && admin_is_mail_command(argc, argv))
-			return EX_TEMPFAIL;
-		return admin_exit_code(as);
-	}
-	word = command_word(argc, argv);
-	if (word != NULL) {
-		/* no command of that name: the list, and the nearest name (a mail comes without a word) */
-		static const char *const own[] = { "engine", "flush", "queue", "requeue" };
-
-		admin_unknown(word, own, sizeof own / sizeof own[0]);
+	case GLOBAL_LIST:
+		for (i = 0; i < NCOMMANDS; i++)
+			if (commands[i].name[0] != '\0')
+				printf("%s\n", commands[i].name);
+		return fflush(stdout) != 0 ? EX_IOERR : EX_OK;
+	case GLOBAL_USAGE:
 		return usage(stderr);
 	}
-	return mail_exit_code(process_main(argc, argv));
+	cl.c = find(next < argc ? argv[next] : "");
+	if (cl.c == NULL)
+		return unknown(argv[next]);
+	cl.args = argv + next + (next < argc);
+	cl.nargs = argc - next - (next < argc);
+	return cl.c->run(&cl);
 }

@@ -1,4 +1,4 @@
-/* queuecmd: oustpbm flush and oustpbm queue. */
+/* queuecmd: what oustpbm flush and oustpbm outbox do with the outbox.  See queuecmd.h. */
 #include "outbox/queuecmd.h"
 
 #include <stdlib.h>
@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "base/config.h"
-#include "game/gamefile.h"
 #include "outbox/outbox.h"
 #include "outbox/transport.h"
 #include "store/store.h"
@@ -18,68 +17,14 @@ const char *queuecmd_status_str(enum queuecmd_status status)
 		return "ok";
 	case QUEUECMD_TEMPFAIL:
 		return "temporary failure";
-	case QUEUECMD_USAGE:
-		return "usage";
 	case QUEUECMD_CONFIG:
 		return "configuration error";
 	case QUEUECMD_IO:
 		return "system error";
-	case QUEUECMD_NOPERM:
-		return "home owned by another user";
 	case QUEUECMD_NOINPUT:
 		return "no such queued mail";
 	}
 	return "unknown status";
-}
-
-static bool is_command(const char *s)
-{
-	return strcmp(s, "flush") == 0 || strcmp(s, "queue") == 0 || strcmp(s, "requeue") == 0;
-}
-
-/* The index of the command word after [-d DIR | -dDIR], or 0. */
-static int command_index(int argc, char **argv)
-{
-	if (argc >= 2 && is_command(argv[1]))
-		return 1;
-	if (argc >= 3 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0' && is_command(argv[2]))
-		return 2;
-	if (argc >= 4 && strcmp(argv[1], "-d") == 0 && is_command(argv[3]))
-		return 3;
-	return 0;
-}
-
-bool queuecmd_wanted(int argc, char **argv)
-{
-	return command_index(argc, argv) > 0;
-}
-
-/*
- * [-d DIR | -dDIR] COMMAND [ARGS]: flush [--all], queue, requeue [ID...|all];
- * false on anything else.  *args, *nargs: the words after the command.
- */
-static bool parse_args(int argc, char **argv, const char **home, const char **cmd, char ***args, int *nargs)
-{
-	int i = command_index(argc, argv);
-
-	*home = config_default_home();
-	if (i == 0)
-		return false;
-	if (i == 3) {
-		if (argv[2][0] == '\0')
-			return false;
-		*home = argv[2];
-	} else if (i == 2) {
-		*home = argv[1] + 2;
-	}
-	*cmd = argv[i];
-	*args = argv + i + 1;
-	*nargs = argc - i - 1;
-	if (strcmp(*cmd, "queue") == 0)
-		return *nargs == 0;
-	if (strcmp(*cmd, "flush") == 0)
-		return *nargs == 0 || (*nargs == 1 && strcmp((*args)[0], "--all") == 0);
-	return true;
 }
 
 static enum queuecmd_status from_outbox(enum outbox_status os)
@@ -98,8 +43,7 @@ static void iso_time(long long t, char *buf, size_t size)
 		snprintf(buf, size, "%lld", t);
 }
 
-static enum queuecmd_status do_requeue(struct outbox *ob, const struct config *cfg, char **args, int nargs,
-    FILE *out)
+enum queuecmd_status queuecmd_requeue(struct outbox *ob, const struct config *cfg, char **args, int nargs, FILE *out)
 {
 	enum outbox_status os;
 	unsigned moved, refused;
@@ -107,15 +51,15 @@ static enum queuecmd_status do_requeue(struct outbox *ob, const struct config *c
 
 	os = outbox_requeue(ob, all ? NULL : args, all ? 0 : (size_t)nargs, cfg, &moved, &refused);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: requeue: %s\n", outbox_error(ob));
+		fprintf(stderr, "oustpbm: outbox retry: %s\n", outbox_error(ob));
 		return from_outbox(os);
 	}
-	fprintf(out, "oustpbm requeue: %u mail%s moved back to the queue%s\n", moved, moved == 1 ? "" : "s",
+	fprintf(out, "oustpbm outbox retry: %u mail%s moved back to the queue%s\n", moved, moved == 1 ? "" : "s",
 	    refused > 0 ? " (some not found or damaged: see above)" : "");
 	return refused > 0 ? QUEUECMD_NOINPUT : QUEUECMD_OK;
 }
 
-static enum queuecmd_status do_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out)
+enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out)
 {
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct outbox_stats stats;
@@ -161,12 +105,7 @@ static void print_reply(FILE *out, const char *reply)
 	}
 }
 
-/*
- * The waiting replies (outbox/new/), then those refused for good
- * (outbox/failed/, which requeue sends again), each with its last error
- * and the server's whole reply to it.
- */
-static enum queuecmd_status do_queue(struct outbox *ob, const struct config *cfg, FILE *out)
+enum queuecmd_status queuecmd_list(struct outbox *ob, const struct config *cfg, FILE *out)
 {
 	struct outbox_entry *e = NULL, *f = NULL;
 	enum outbox_status os;
@@ -209,66 +148,9 @@ static enum queuecmd_status do_queue(struct outbox *ob, const struct config *cfg
 		print_reply(out, f[i].reply);
 	}
 	if (nf > 0)
-		fprintf(out, "%zu mail%s failed, kept in outbox/failed/ (oustpbm requeue ID... sends %s again)\n", nf,
+		fprintf(out, "%zu mail%s failed, kept in outbox/failed/ (oustpbm outbox retry ID... sends %s again)\n", nf,
 		    nf == 1 ? "" : "s", nf == 1 ? "it" : "them");
 	free(e);
 	free(f);
 	return QUEUECMD_OK;
-}
-
-enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out)
-{
-	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
-	struct config cfg;
-	struct store *st = NULL;
-	struct outbox *ob = NULL;
-	enum queuecmd_status result;
-	enum store_status ss;
-	enum outbox_status os;
-	char stamp[GAMEFILE_TIME_SIZE], prefix[STORE_LOG_PREFIX_MAX];
-	const char *home, *cmd = NULL;
-	char **args = NULL;
-	int nargs = 0;
-
-	if (!parse_args(argc, argv, &home, &cmd, &args, &nargs)) {
-		fputs("usage: oustpbm [-d DIR] flush [--all] | queue | requeue [ID...|all]\n", stderr);
-		return QUEUECMD_USAGE;
-	}
-	if (config_load(&cfg, home, err, sizeof err) != CONFIG_OK) {
-		/* logged too when the home is there (opened with the defaults) */
-		fprintf(stderr, "oustpbm: %s\n", err);
-		config_defaults(&cfg);
-		gamefile_time_str((int64_t)config_now(&cfg), stamp);
-		if (store_open(home, &cfg, &st, err + strlen(err) + 1, sizeof err - strlen(err) - 1) == STORE_OK) {
-			store_log(st, "%s %s failed: configuration error: %s", stamp, cmd, err);
-			store_close(st);
-		}
-		return QUEUECMD_CONFIG;
-	}
-	ss = store_open(home, &cfg, &st, err, sizeof err);
-	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
-		if (ss == STORE_NOT_OWNER)
-			return QUEUECMD_NOPERM;
-		return store_status_temporary(ss) ? QUEUECMD_TEMPFAIL : QUEUECMD_CONFIG;
-	}
-	gamefile_time_str((int64_t)config_now(&cfg), stamp);
-	snprintf(prefix, sizeof prefix, "%s %s", stamp, cmd);
-	store_set_log_prefix(st, prefix);
-	os = outbox_open(st, &ob, err, sizeof err);
-	if (os != OUTBOX_OK) {
-		store_complain(st, "cannot open the outbox: %s", err);
-		result = from_outbox(os);
-		goto out;
-	}
-	if (strcmp(cmd, "flush") == 0)
-		result = do_flush(ob, &cfg, nargs == 1, out);
-	else if (strcmp(cmd, "requeue") == 0)
-		result = do_requeue(ob, &cfg, args, nargs, out);
-	else
-		result = do_queue(ob, &cfg, out);
-out:
-	outbox_close(ob);
-	store_close(st);
-	return result;
 }

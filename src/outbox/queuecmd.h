@@ -1,16 +1,17 @@
 /*
- * queuecmd: the commands that work on the outbox without a mail, for the
- * admin and cron:
- *   oustpbm [-d DIR] flush   send every queued mail that is due (outbox_flush,
- *                            under outbox/flush.lock); quiet unless a mail was
- *                            deferred or failed, then one summary line
- *   oustpbm [-d DIR] flush --all   the same, backoff or not (postqueue -f)
- *   oustpbm [-d DIR] queue   list the waiting mails: queue id, recipient,
+ * queuecmd: what the admin's commands on the outbox do (main.c's table
+ * runs them through commands/admin_outbox.c, which opens the home and the
+ * outbox):
+ *   oustpbm [-d DIR] flush [--all]  send every queued mail that is due
+ *                            (outbox_flush, under outbox/flush.lock); quiet
+ *                            unless a mail was deferred or failed, then one
+ *                            summary line; --all: backoff or not (postqueue -f)
+ *   oustpbm [-d DIR] outbox  list the waiting mails: queue id, recipient,
  *                            subject, attempts, next attempt, last error
- *   oustpbm [-d DIR] requeue [ID...|all]
+ *   oustpbm [-d DIR] outbox retry [ID...|all]
  *                            move replies from outbox/failed/ back into the
  *                            queue (all without ids), their retries reset
- * The home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm (config_default_home()).
+ * Output on out, complaints on stderr and in the log (store_complain).
  */
 #ifndef OUSTPBM_QUEUECMD_H
 #define OUSTPBM_QUEUECMD_H
@@ -18,22 +19,30 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "base/config.h"
+#include "outbox/outbox.h"
+
 enum queuecmd_status {
 	QUEUECMD_OK,
 	QUEUECMD_TEMPFAIL,	/* lock timeout, disk full: try again later */
-	QUEUECMD_USAGE,		/* bad command line */
-	QUEUECMD_CONFIG,	/* bad configuration or home */
+	QUEUECMD_CONFIG,	/* bad configuration (an unknown transport) */
 	QUEUECMD_IO,		/* any other system error */
-	QUEUECMD_NOPERM,	/* the home belongs to another user (no --force-owner) */
-	QUEUECMD_NOINPUT,	/* requeue: an id not in outbox/failed/, or damaged */
+	QUEUECMD_NOINPUT,	/* retry: an id not in outbox/failed/, or damaged */
 };
 
 const char *queuecmd_status_str(enum queuecmd_status status);
 
-/* True if argv asks for one of these commands ([-d DIR] flush|queue|requeue ...). */
-bool queuecmd_wanted(int argc, char **argv);
+/* Send the queued mails that are due (all: every one), logging the run's counts. */
+enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out);
 
-/* Run the command; its output on out, errors on stderr. */
-enum queuecmd_status queuecmd_main(int argc, char **argv, FILE *out);
+/*
+ * The waiting replies (outbox/new/), then those refused for good
+ * (outbox/failed/, which retry sends again), each with its last error
+ * and the server's whole reply to it.
+ */
+enum queuecmd_status queuecmd_list(struct outbox *ob, const struct config *cfg, FILE *out);
+
+/* The replies ids[0..nids) of outbox/failed/ (every one when nids is 0 or ids is {"all"}) queued again. */
+enum queuecmd_status queuecmd_requeue(struct outbox *ob, const struct config *cfg, char **ids, int nids, FILE *out);
 
 #endif

@@ -17,7 +17,9 @@ done
 for c in $(sed -n 's/^[[:space:]]*{ { "\([a-z]*\)", .*/\1/p' src/commands/pipeline/mailcmd.c); do
 	check "mail command $c is documented" sh -c "sed -n '/^MAIL COMMANDS/,/^CONFIGURATION/p' '$tmp/text' | grep -q '^       $c'"
 done
-for c in engine flush queue cleanup robot robot-mail adduser passwd deluser delboard list show fsck web edit export import init --help --version; do
+# every row of main.c's table of commands (oustpbm --list-commands), and the global options
+need "$bin"
+for c in $("$bin" --list-commands) --help --version --list-commands; do
 	check "command $c is documented" sh -c "sed -n '/^COMMANDS/,/^MAIL COMMANDS/p' '$tmp/text' | grep -q '^       $c'"
 done
 for s in "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do

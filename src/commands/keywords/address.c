@@ -53,7 +53,7 @@ enum process_status address_run(struct job *j)
 		ps = job_refuse(j, NULL, "the account %s is registered to %s already", u.userid, u.address);
 		goto out;
 	}
-	ss = accounts_code_issue(j->st, ACCOUNTS_ADDRESS, &u, (int64_t)j->now, code, &rec);
+	ss = accounts_code_issue(j->srv.st, ACCOUNTS_ADDRESS, &u, (int64_t)j->srv.now, code, &rec);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make a code");
 		goto out;
@@ -65,17 +65,18 @@ enum process_status address_run(struct job *j)
 		    { "old_address", u.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust address code for %s", u.userid);
-		rs = reply_account(&j->rc, rec.address, u.fullname, "addresscode", subject, REPLY_VARS(v), &mails[0]);
+		rs = reply_account(&j->srv.rc, rec.address, u.fullname, "addresscode", subject, REPLY_VARS(v), &mails[0]);
 		snprintf(subject, sizeof subject, "Oust address of %s", u.userid);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, &v[2], sizeof v / sizeof v[0] - 2,
+			rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, &v[2], sizeof v / sizeof v[0] - 2,
 			    &mails[1]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, 2, forgot_write_code, &rec, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, forgot_write_code, &rec },
+	    mails, 2, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_LIMIT)
@@ -96,7 +97,7 @@ static enum store_status write_address(struct job *j, const char *token, const c
 {
 	const struct accounts_code *rec = arg;
 
-	return store_user_set_address(j->st, rec->userid, rec->address, expect);
+	return store_user_set_address(j->srv.st, rec->userid, rec->address, expect);
 }
 
 enum process_status address_confirm_run(struct job *j)
@@ -122,7 +123,7 @@ enum process_status address_confirm_run(struct job *j)
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_verify(j->st, ACCOUNTS_ADDRESS, &u, c->password, (int64_t)j->now, &v, &rec);
+	ss = accounts_code_verify(j->srv.st, ACCOUNTS_ADDRESS, &u, c->password, (int64_t)j->srv.now, &v, &rec);
 	if (ss != STORE_OK) {
 		ps = ss == STORE_TEMPFAIL ? job_hash_failure(j, u.userid) :
 		    job_store_failure(j, ss, "cannot read the codes");
@@ -149,16 +150,17 @@ enum process_status address_confirm_run(struct job *j)
 		    { "old_address", u.address } };
 
 		snprintf(subject, sizeof subject, "Oust address of %s changed", u.userid);
-		rs = reply_account(&j->rc, rec.address, u.fullname, "confirmed", subject, REPLY_VARS(vars), &mails[0]);
+		rs = reply_account(&j->srv.rc, rec.address, u.fullname, "confirmed", subject, REPLY_VARS(vars), &mails[0]);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->rc, u.address, u.fullname, "addressmoved", subject, REPLY_VARS(vars), &mails[1]);
+			rs = reply_account(&j->srv.rc, u.address, u.fullname, "addressmoved", subject, REPLY_VARS(vars), &mails[1]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
 	accounts_token_address(rec.address, token);
-	ps = job_commit_account(j, u.userid, token, u.address, mails, 2, write_address, &rec, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.address, write_address, &rec },
+	    mails, 2, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)
@@ -168,7 +170,7 @@ enum process_status address_confirm_run(struct job *j)
 		goto out;
 	}
 	job_detail(j, "ok", "address of %s changed from %s to %s", u.userid, u.address, rec.address);
-	accounts_code_spend(j->st, &rec);
+	accounts_code_spend(j->srv.st, &rec);
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

@@ -26,7 +26,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 	if (n < 2)
 		return admin_usage_error();
 	if (!ident_userid_ok(args[0])) {
-		store_complain(a->st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
+		store_complain(a->srv.st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
 		    "or digit)", args[0], IDENT_USERID_MAX);
 		return ADMIN_DATAERR;
 	}
@@ -35,7 +35,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 		return ADMIN_EXISTS;
 	}
 	if (!mailaddr_deliverable(args[1], &why)) {
-		store_complain(a->st, "address '%s' %s", args[1], why);
+		store_complain(a->srv.st, "address '%s' %s", args[1], why);
 		return ADMIN_DATAERR;
 	}
 	/* the full name is the other words joined by spaces */
@@ -44,7 +44,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 		int w = snprintf(name + len, sizeof name - len, "%s%s", i > 2 ? " " : "", args[i]);
 
 		if (w < 0 || (size_t)w >= sizeof name - len) {
-			store_complain(a->st, "the full name is longer than %d characters", IDENT_FULLNAME_MAX);
+			store_complain(a->srv.st, "the full name is longer than %d characters", IDENT_FULLNAME_MAX);
 			return ADMIN_DATAERR;
 		}
 		len += (size_t)w;
@@ -52,12 +52,12 @@ enum admin_status admin_adduser_run(struct admin *a)
 	as = admin_password_get(from_stdin, pw, &shown);
 	if (as != ADMIN_OK)
 		return as;
-	ss = store_user_add(a->st, args[0], args[1], pw, name);
+	ss = store_user_add(a->srv.st, args[0], args[1], pw, name);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "adduser %s: %s", args[0], store_error(a->st));
+		store_complain(a->srv.st, "adduser %s: %s", args[0], store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
-	store_log(a->st, "%s admin adduser %s <%s>", a->stamp, args[0], args[1]);
+	store_log(a->srv.st, "%s admin adduser %s <%s>", a->srv.stamp, args[0], args[1]);
 	if (shown)
 		printf("%s\n", pw);
 	return admin_output_done();

@@ -15,10 +15,10 @@ enum admin_status admin_cleanup_run(struct admin *a)
 	if (a->nargs != 0)
 		return admin_usage_error();
 	/* a game's end a crash left out of the ratings (ratings.h) */
-	ratings_after_commit(a->st, a->cfg.lock_timeout_ms);
-	cs = cleanup_run(a->st, &a->cfg, a->home, a->now, &stats);
-	store_log(a->st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
-	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.robot, stats.reminded,
+	ratings_after_commit(a->srv.st, a->srv.cfg.lock_timeout_ms);
+	cs = cleanup_run(&a->srv, &stats);
+	store_log(a->srv.st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
+	    "mail: %u sent, %u deferred, %u failed", a->srv.stamp, stats.boards, stats.robot, stats.reminded,
 	    stats.timed_out, stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);
 	switch (cs) {
 	case CLEANUP_OK:

@@ -31,10 +31,10 @@ static void remove_pages(const struct admin *a, long board)
 	size_t n;
 	DIR *d;
 
-	if (a->cfg.web_dir[0] == '/')
-		snprintf(dir, sizeof dir, "%s/board", a->cfg.web_dir);
+	if (a->srv.cfg.web_dir[0] == '/')
+		snprintf(dir, sizeof dir, "%s/board", a->srv.cfg.web_dir);
 	else
-		snprintf(dir, sizeof dir, "%s/%s/board", a->home, a->cfg.web_dir);
+		snprintf(dir, sizeof dir, "%s/%s/board", a->srv.home, a->srv.cfg.web_dir);
 	d = opendir(dir);
 	if (d == NULL)
 		return;
@@ -62,22 +62,22 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 	*told = 0;
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(subject, sizeof subject, "Oust Board %ld removed", g->board);
-	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, NULL);
+	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, NULL);
 	for (i = 0; i < 2 && as == ADMIN_OK; i++) {
 		struct reply_var vars[] = { { "board", board }, { "black", g->black }, { "white", g->white },
 			{ "userid", players[i] } };
 
 		if (game_user_is_robot(players[i]) || (i == 1 && strcmp(g->white, g->black) == 0) ||
-		    store_user_find(a->st, players[i], &u) != STORE_OK)
+		    store_user_find(a->srv.st, players[i], &u) != STORE_OK)
 			continue;
 		if (reply_account(&rc, u.address, u.fullname, "delboard", subject, vars, sizeof vars / sizeof vars[0],
 		    &m) != REPLY_OK) {
-			store_complain(a->st, "delboard %ld: cannot make the mail to %s: %s", g->board, players[i], rc.err);
+			store_complain(a->srv.st, "delboard %ld: cannot make the mail to %s: %s", g->board, players[i], rc.err);
 			as = ADMIN_CONFIG;
 			break;
 		}
-		if (outbox_enqueue(ob, a->cfg.from_address, m.rcpt, m.msg, m.len) != OUTBOX_OK) {
-			store_complain(a->st, "delboard %ld: cannot queue the mail to %s: %s", g->board, players[i],
+		if (outbox_enqueue(ob, a->srv.cfg.from_address, m.rcpt, m.msg, m.len) != OUTBOX_OK) {
+			store_complain(a->srv.st, "delboard %ld: cannot queue the mail to %s: %s", g->board, players[i],
 			    outbox_error(ob));
 			as = ADMIN_TEMPFAIL;
 		} else {
@@ -91,7 +91,7 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 
 enum admin_status admin_delboard_run(struct admin *a)
 {
-	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[RATINGS_ERR_MAX > OUTBOX_ERR_MAX ? RATINGS_ERR_MAX : OUTBOX_ERR_MAX], wer[WEB_ERR_MAX];
 	struct outbox_stats fl;
@@ -108,13 +108,13 @@ enum admin_status admin_delboard_run(struct admin *a)
 	if (a->nargs != (dry ? 2 : 1))
 		return admin_usage_error();
 	if (!ident_board_parse(a->args[a->nargs - 1], strlen(a->args[a->nargs - 1]), &board)) {
-		store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[a->nargs - 1], IDENT_BOARD_MIN,
+		store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[a->nargs - 1], IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
-	ss = store_lock_board(a->st, board, &lock);
+	ss = store_lock_board(a->srv.st, board, &lock);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "delboard %ld: %s", board, store_error(a->st));
+		store_complain(a->srv.st, "delboard %ld: %s", board, store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	as = admin_load_board(a, board, &g);
@@ -128,38 +128,38 @@ enum admin_status admin_delboard_run(struct admin *a)
 		as = admin_output_done();
 		goto out;
 	}
-	if (outbox_open(a->st, &ob, err, sizeof err) != OUTBOX_OK) {
-		store_complain(a->st, "delboard %ld: cannot open the outbox: %s", board, err);
+	if (outbox_open(a->srv.st, &ob, err, sizeof err) != OUTBOX_OK) {
+		store_complain(a->srv.st, "delboard %ld: cannot open the outbox: %s", board, err);
 		as = ADMIN_TEMPFAIL;
 		goto out;
 	}
 	/* the mark first: a crash after the removal still takes the result out at the next settle */
-	ss = ratings_mark(a->st, board, err);
+	ss = ratings_mark(a->srv.st, board, err);
 	if (ss == STORE_OK)
-		ss = store_board_remove(a->st, board);
+		ss = store_board_remove(a->srv.st, board);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "delboard %ld: %s", board, store_error(a->st));
+		store_complain(a->srv.st, "delboard %ld: %s", board, store_error(a->srv.st));
 		as = admin_of_store(ss);
 		goto out;
 	}
-	if (active_remove(a->st, board, g.black, g.white) != STORE_OK)
-		store_complain(a->st, "delboard %ld: the active index is behind (cleanup mends it): %s", board,
-		    store_error(a->st));
+	if (active_remove(a->srv.st, board, g.black, g.white) != STORE_OK)
+		store_complain(a->srv.st, "delboard %ld: the active index is behind (cleanup mends it): %s", board,
+		    store_error(a->srv.st));
 	store_unlock(&lock);
-	if (ratings_settle(a->st, a->cfg.lock_timeout_ms, err) != STORE_OK)
-		store_complain(a->st, "delboard %ld: the ratings not settled yet (the next settle does it): %s", board,
+	if (ratings_settle(a->srv.st, a->srv.cfg.lock_timeout_ms, err) != STORE_OK)
+		store_complain(a->srv.st, "delboard %ld: the ratings not settled yet (the next settle does it): %s", board,
 		    err);
-	store_log(a->st, "%s admin delboard %ld: %s against %s removed%s", a->stamp, board, g.black, g.white,
+	store_log(a->srv.st, "%s admin delboard %ld: %s against %s removed%s", a->srv.stamp, board, g.black, g.white,
 	    rated ? ", its result out of the ratings" : "");
 	as = tell_players(a, ob, &g, &told);
-	if (a->cfg.web_dir[0] != '\0') {
+	if (a->srv.cfg.web_dir[0] != '\0') {
 		remove_pages(a, board);
-		if (web_open(&a->cfg, a->st, a->cfg.web_dir, &w, wer, sizeof wer) != WEB_OK || web_build(w) != WEB_OK)
-			store_complain(a->st, "delboard %ld: the web site not made again: %s", board,
+		if (web_open(&a->srv.cfg, a->srv.st, a->srv.cfg.web_dir, &w, wer, sizeof wer) != WEB_OK || web_build(w) != WEB_OK)
+			store_complain(a->srv.st, "delboard %ld: the web site not made again: %s", board,
 			    w != NULL ? web_error(w) : wer);
 		web_close(w);
 	}
-	if (told > 0 && (ops == NULL || outbox_flush(ob, ops, &a->cfg, &fl) != OUTBOX_OK))
+	if (told > 0 && (ops == NULL || outbox_flush(ob, ops, &a->srv.cfg, &fl) != OUTBOX_OK))
 		fprintf(stderr, "oustpbm: delboard: the mails wait in the outbox: %s\n",
 		    ops == NULL ? "unknown transport" : outbox_error(ob));
 	printf("board %ld removed (%s against %s)%s; %u player%s told\n", board, g.black, g.white,

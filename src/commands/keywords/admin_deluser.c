@@ -26,17 +26,17 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 	size_t count = 0, i, len;
 	struct game g;
 
-	ss = store_user_find(a->st, userid, &u);
+	ss = store_user_find(a->srv.st, userid, &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			store_complain(a->st, "there is no user %s", userid);
+			store_complain(a->srv.st, "there is no user %s", userid);
 		else
-			store_complain(a->st, "deluser %s: %s", userid, store_error(a->st));
+			store_complain(a->srv.st, "deluser %s: %s", userid, store_error(a->srv.st));
 		return ss == STORE_NOT_FOUND ? ADMIN_NOUSER : admin_of_store(ss);
 	}
-	ss = store_list_boards(a->st, &boards, &count);
+	ss = store_list_boards(a->srv.st, &boards, &count);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "deluser %s: %s", userid, store_error(a->st));
+		store_complain(a->srv.st, "deluser %s: %s", userid, store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	for (i = 0; i < count; i++) {
@@ -49,7 +49,7 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 		game_release(&g);
 	}
 	free(boards);
-	gamefile_time_str(signoff_reserved_until(&a->cfg, (int64_t)a->now), until);
+	gamefile_time_str(signoff_reserved_until(&a->srv.cfg, (int64_t)a->srv.now), until);
 	printf("deluser --dry-run: would close %s <%s>: %u board%s resigned%s%s%s, each opponent told; %s told "
 	    "by mail; the user id reserved until %s; nothing changed\n", u.userid, u.address, n, n == 1 ? "" : "s",
 	    n > 0 ? " (" : "", list, n > 0 ? ")" : "", u.address, until);
@@ -57,9 +57,11 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 }
 
 /* The closed account's owner told, the mail queued in ob; false (said why) if it could not be. */
-static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *rc, const struct store_user *u,
-    const struct signoff_result *res, const char *until)
+static bool deluser_tell(struct admin *a, const struct store_user *u, const struct signoff_result *res,
+    const char *until)
 {
+	struct outbox *ob = a->srv.ob;
+	struct reply_ctx *rc = &a->srv.rc;
 	char count[16], subject[120];
 	struct reply_mail m;
 	enum outbox_status os;
@@ -77,7 +79,7 @@ static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *r
 			return false;
 		}
 	}
-	os = outbox_enqueue(ob, a->cfg.from_address, m.rcpt, m.msg, m.len);
+	os = outbox_enqueue(ob, a->srv.cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
 	if (os != OUTBOX_OK) {
 		fprintf(stderr, "oustpbm: deluser %s: closed, but its owner's mail cannot be queued: %s\n", u->userid,
@@ -96,13 +98,11 @@ static bool deluser_tell(struct admin *a, struct outbox *ob, struct reply_ctx *r
  */
 enum admin_status admin_deluser_run(struct admin *a)
 {
-	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[SIGNOFF_ERR_MAX > OUTBOX_ERR_MAX ? SIGNOFF_ERR_MAX : OUTBOX_ERR_MAX], until[GAMEFILE_TIME_SIZE];
 	struct signoff_result res;
 	struct outbox_stats fl;
-	struct outbox *ob = NULL;
-	struct reply_ctx rc;
 	struct store_user u;
 	enum signoff_status sos;
 	enum outbox_status os;
@@ -114,7 +114,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 
 	if (a->nargs == 2 && strcmp(a->args[0], "--dry-run") == 0) {
 		if (game_user_is_robot(a->args[1])) {
-			store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
+			store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
 			return ADMIN_DATAERR;
 		}
 		return deluser_dry_run(a, a->args[1]);
@@ -122,56 +122,56 @@ enum admin_status admin_deluser_run(struct admin *a)
 	if (a->nargs != 1)
 		return admin_usage_error();
 	if (game_user_is_robot(a->args[0])) {
-		store_complain(a->st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
+		store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
 		return ADMIN_DATAERR;
 	}
-	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, NULL);
-	ss = store_lock_accounts(a->st, true, &lock);
+	server_reply_init(&a->srv, NULL);
+	ss = store_lock_accounts(a->srv.st, true, &lock);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+		store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 		goto out;
 	}
-	os = outbox_open(a->st, &ob, err, sizeof err);
+	os = server_outbox(&a->srv, err, sizeof err);
 	if (os == OUTBOX_OK)
-		os = outbox_recover_accounts(ob, NULL);
+		os = outbox_recover_accounts(a->srv.ob, NULL);
 	if (os != OUTBOX_OK) {
-		store_complain(a->st, "deluser %s: cannot open the outbox: %s", a->args[0], ob != NULL ?
-		    outbox_error(ob) : err);
+		store_complain(a->srv.st, "deluser %s: cannot open the outbox: %s", a->args[0], a->srv.ob != NULL ?
+		    outbox_error(a->srv.ob) : err);
 		as = outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 		goto out;
 	}
-	ss = store_user_find(a->st, a->args[0], &u);
+	ss = store_user_find(a->srv.st, a->args[0], &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			store_complain(a->st, "there is no user %s", a->args[0]);
+			store_complain(a->srv.st, "there is no user %s", a->args[0]);
 		else
-			store_complain(a->st, "deluser %s: %s", a->args[0], store_error(a->st));
+			store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
 		as = ss == STORE_NOT_FOUND ? ADMIN_NOUSER : store_status_temporary(ss) ? ADMIN_TEMPFAIL :
 		    ADMIN_DATAERR;
 		goto out;
 	}
-	sos = signoff_resign_all(a->st, ob, &a->cfg, &rc, u.userid, a->now, &res, err, sizeof err);
+	sos = signoff_resign_all(&a->srv, u.userid, &res, err, sizeof err);
 	if (sos != SIGNOFF_OK) {
-		store_complain(a->st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
+		store_complain(a->srv.st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
 		    u.userid, err, res.resigned, res.resigned == 1 ? "" : "s");
 		as = sos == SIGNOFF_TEMPFAIL ? ADMIN_TEMPFAIL : sos == SIGNOFF_DATAERR ? ADMIN_DATAERR :
 		    sos == SIGNOFF_CONFIG ? ADMIN_CONFIG : ADMIN_SOFTWARE;
 		goto flush;
 	}
-	until_t = signoff_reserved_until(&a->cfg, (int64_t)a->now);
+	until_t = signoff_reserved_until(&a->srv.cfg, (int64_t)a->srv.now);
 	gamefile_time_str(until_t, until);
-	ss = signoff_remove(a->st, &a->cfg, u.userid, NULL, (int64_t)a->now, until_t);
+	ss = signoff_remove(&a->srv, u.userid, NULL, (int64_t)a->srv.now, until_t);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "deluser %s: %s", u.userid, store_error(a->st));
+		store_complain(a->srv.st, "deluser %s: %s", u.userid, store_error(a->srv.st));
 		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
 		goto flush;
 	}
-	if (accounts_codes_drop(a->st, u.userid) != STORE_OK)
-		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->st));
-	web_standings_after(&a->cfg, a->st);	/* the account leaves the standings page too */
-	told = deluser_tell(a, ob, &rc, &u, &res, until);
-	store_log(a->st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->stamp,
+	if (accounts_codes_drop(a->srv.st, u.userid) != STORE_OK)
+		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->srv.st));
+	web_standings_after(&a->srv);	/* the account leaves the standings page too */
+	told = deluser_tell(a, &u, &res, until);
+	store_log(a->srv.st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->srv.stamp,
 	    u.userid, u.address, res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list,
 	    until);
 	printf("%s closed: %u board%s resigned%s%s; the user id is reserved until %s; %s%s by mail\n", u.userid,
@@ -180,10 +180,10 @@ enum admin_status admin_deluser_run(struct admin *a)
 flush:
 	store_unlock(&lock);
 	if (res.resigned > 0 || told) {
-		os = ops != NULL ? outbox_flush(ob, ops, &a->cfg, &fl) : OUTBOX_IO;
+		os = ops != NULL ? outbox_flush(a->srv.ob, ops, &a->srv.cfg, &fl) : OUTBOX_IO;
 		if (os != OUTBOX_OK) {
 			fprintf(stderr, "oustpbm: deluser: cannot flush the outbox: %s\n",
-			    ops == NULL ? "unknown transport" : outbox_error(ob));
+			    ops == NULL ? "unknown transport" : outbox_error(a->srv.ob));
 			if (as == ADMIN_OK)
 				as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL :
 				    ADMIN_SOFTWARE;
@@ -193,7 +193,5 @@ flush:
 		as = admin_output_done();
 out:
 	store_unlock(&lock);
-	outbox_close(ob);
-	reply_release(&rc);
 	return as;
 }

@@ -14,9 +14,9 @@ enum admin_status admin_edit_run(struct admin *a)
 	if (a->nargs != 1)
 		return admin_usage_error();
 	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
-		store_complain(a->st, "'%s' is not a board number (%d to %d)", a->args[0], IDENT_BOARD_MIN,
+		store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[0], IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
-	return edit_board(a->st, board, a->now, a->stamp);
+	return edit_board(a->srv.st, board, a->srv.now, a->srv.stamp);
 }

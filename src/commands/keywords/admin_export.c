@@ -23,7 +23,7 @@ enum admin_status admin_export_run(struct admin *a)
 	if (a->nargs != 1)
 		return admin_usage_error();
 	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
-		store_complain(a->st, "'%s' is not a board (%d to %d)", a->args[0], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
+		store_complain(a->srv.st, "'%s' is not a board (%d to %d)", a->args[0], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
 	as = admin_load_board(a, board, &g);
@@ -31,7 +31,7 @@ enum admin_status admin_export_run(struct admin *a)
 		goto out;
 	sg = sgf_format(&g, &sgf, &len, &serr);
 	if (sg != SGF_OK) {
-		store_complain(a->st, "%s", sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
+		store_complain(a->srv.st, "%s", sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
 		as = sg == SGF_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
 		goto out;
 	}

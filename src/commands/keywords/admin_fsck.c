@@ -17,7 +17,7 @@ enum admin_status admin_fsck_run(struct admin *a)
 	as = admin_board_args(a, true, &boards);
 	if (as != ADMIN_OK)
 		return as;
-	fs = fsck_run(a->st, boards, (size_t)a->nargs, stdout, &problems);
+	fs = fsck_run(a->srv.st, boards, (size_t)a->nargs, stdout, &problems);
 	free(boards);
 	/* the last line says how it went, also when all is well (silence reads as a hang) */
 	if (fs != FSCK_OK)
@@ -30,7 +30,7 @@ enum admin_status admin_fsck_run(struct admin *a)
 	if (admin_output_done() != ADMIN_OK)
 		return ADMIN_IOERR;
 	if (problems > 0)
-		store_complain(a->st, "fsck: %u problem%s", problems, problems == 1 ? "" : "s");
+		store_complain(a->srv.st, "fsck: %u problem%s", problems, problems == 1 ? "" : "s");
 	if (fs != FSCK_OK)
 		return fs == FSCK_TEMPFAIL ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	return problems > 0 ? ADMIN_DATAERR : ADMIN_OK;

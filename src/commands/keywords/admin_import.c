@@ -19,25 +19,25 @@ static char *read_input(struct admin *a, const char *path, size_t cap, size_t *l
 	size_t n = 0;
 
 	if (f == NULL) {
-		store_complain(a->st, "cannot open %s: %s", path, strerror(errno));
+		store_complain(a->srv.st, "cannot open %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	buf = malloc(cap + 2);
 	if (buf != NULL) {
 		n = fread(buf, 1, cap + 1, f);
 		if (ferror(f)) {
-			store_complain(a->st, "cannot read %s: %s", path, strerror(errno));
+			store_complain(a->srv.st, "cannot read %s: %s", path, strerror(errno));
 			free(buf);
 			buf = NULL;
 		} else if (n > cap) {
-			store_complain(a->st, "%s: more than %zu bytes: not a game record", path, cap);
+			store_complain(a->srv.st, "%s: more than %zu bytes: not a game record", path, cap);
 			free(buf);
 			buf = NULL;
 		} else {
 			buf[n] = '\0';
 		}
 	} else {
-		store_complain(a->st, "out of memory");
+		store_complain(a->srv.st, "out of memory");
 	}
 	if (f != stdin)
 		fclose(f);
@@ -58,7 +58,7 @@ static bool import_players_ok(struct admin *a, const struct game *g)
 	int i;
 
 	if (strcasecmp(g->black, g->white) == 0) {
-		store_complain(a->st, "%s: %s would play himself: the players of a game are two accounts",
+		store_complain(a->srv.st, "%s: %s would play himself: the players of a game are two accounts",
 		    a->args[0], g->black);
 		return false;
 	}
@@ -66,17 +66,17 @@ static bool import_players_ok(struct admin *a, const struct game *g)
 		if (game_user_is_robot(seat[i]))
 			continue;	/* the other one is an account (checked on its turn): as a challenge of the robot */
 		if (strcmp(seat[i], GAME_OPEN_SEAT) == 0) {
-			store_complain(a->st, "%s: the %s seat is open: a game record has two players", a->args[0],
+			store_complain(a->srv.st, "%s: the %s seat is open: a game record has two players", a->args[0],
 			    i == 0 ? "black" : "white");
 			return false;
 		}
-		ss = store_user_find(a->st, seat[i], &u);
+		ss = store_user_find(a->srv.st, seat[i], &u);
 		if (ss == STORE_NOT_FOUND) {
-			store_complain(a->st, "%s: there is no account %s (oustpbm adduser first)", a->args[0], seat[i]);
+			store_complain(a->srv.st, "%s: there is no account %s (oustpbm adduser first)", a->args[0], seat[i]);
 			return false;
 		}
 		if (ss != STORE_OK) {
-			store_complain(a->st, "%s", store_error(a->st));
+			store_complain(a->srv.st, "%s", store_error(a->srv.st));
 			return false;
 		}
 	}
@@ -108,15 +108,15 @@ static bool import_duplicate(struct admin *a, const struct game *g, long *dup)
 	enum store_status ss;
 
 	*dup = 0;
-	ss = store_list_boards(a->st, &boards, &n);
+	ss = store_list_boards(a->srv.st, &boards, &n);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", store_error(a->st));
+		store_complain(a->srv.st, "%s", store_error(a->srv.st));
 		return false;
 	}
 	for (i = 0; i < n && *dup == 0; i++) {
 		if (boards[i] == g->board)
 			continue;	/* "board exists", said under its lock */
-		if (store_board_read(a->st, boards[i], &text, &len) != STORE_OK)
+		if (store_board_read(a->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;
 		memset(&o, 0, sizeof o);
 		if (gamefile_parse(text, len, &o, &gerr) == GAMEFILE_OK && same_game(g, &o))
@@ -147,13 +147,13 @@ static bool import_reads_back(struct admin *a, long board, const char *text, siz
 	ok = gamefile_parse(text, len, &back, &gerr) == GAMEFILE_OK;
 	game_release(&back);
 	if (!ok) {
-		store_complain(a->st, "%s: the game file made of it would not read back (%s): nothing imported",
+		store_complain(a->srv.st, "%s: the game file made of it would not read back (%s): nothing imported",
 		    a->args[0], gerr.msg);
 		return false;
 	}
-	if (fsck_game(a->st, board, "the imported game file", text, len, stderr, &problems) != FSCK_OK ||
+	if (fsck_game(a->srv.st, board, "the imported game file", text, len, stderr, &problems) != FSCK_OK ||
 	    problems > 0) {
-		store_complain(a->st, "%s: the game file made of it has %u problem%s (above): nothing imported",
+		store_complain(a->srv.st, "%s: the game file made of it has %u problem%s (above): nothing imported",
 		    a->args[0], problems, problems == 1 ? "" : "s");
 		return false;
 	}
@@ -186,7 +186,7 @@ enum admin_status admin_import_run(struct admin *a)
 	if (a->nargs != 1 && a->nargs != 2)
 		return admin_usage_error();
 	if (a->nargs == 2 && !ident_board_parse(a->args[1], strlen(a->args[1]), &board)) {
-		store_complain(a->st, "'%s' is not a board (%d to %d)", a->args[1], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
+		store_complain(a->srv.st, "'%s' is not a board (%d to %d)", a->args[1], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
 	sgf = read_input(a, a->args[0], SGF_MAX_BYTES, &len);
@@ -194,7 +194,7 @@ enum admin_status admin_import_run(struct admin *a)
 		return ADMIN_NOINPUT;
 	sg = sgf_parse(sgf, len, &g, &serr);
 	if (sg != SGF_OK) {
-		store_complain(a->st, "%s: %s", a->args[0], sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
+		store_complain(a->srv.st, "%s: %s", a->args[0], sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
 		as = sg == SGF_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
 		goto out;
 	}
@@ -203,14 +203,14 @@ enum admin_status admin_import_run(struct admin *a)
 	if (!import_players_ok(a, &g))
 		goto out;
 	if (gamefile_format(&g, &text, &len) != GAMEFILE_OK) {
-		store_complain(a->st, "out of memory");
+		store_complain(a->srv.st, "out of memory");
 		as = ADMIN_TEMPFAIL;
 		goto out;
 	}
 	if (!import_reads_back(a, g.board, text, len))
 		goto out;
-	if (store_board_exists(a->st, g.board) == STORE_OK) {
-		store_complain(a->st, "board %ld exists: give the number of a new board (oustpbm import %s BOARD)",
+	if (store_board_exists(a->srv.st, g.board) == STORE_OK) {
+		store_complain(a->srv.st, "board %ld exists: give the number of a new board (oustpbm import %s BOARD)",
 		    g.board, a->args[0]);
 		as = ADMIN_EXISTS;
 		goto out;
@@ -220,37 +220,37 @@ enum admin_status admin_import_run(struct admin *a)
 		goto out;
 	}
 	if (dup != 0) {
-		store_complain(a->st, "%s: board %ld is the same game (players, board and placements): not imported "
+		store_complain(a->srv.st, "%s: board %ld is the same game (players, board and placements): not imported "
 		    "twice", a->args[0], dup);
 		as = ADMIN_EXISTS;
 		goto out;
 	}
 	/* the counter past it first: no challenge is given its number meanwhile */
-	ss = store_claim_board_id(a->st, g.board);
+	ss = store_claim_board_id(a->srv.st, g.board);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", store_error(a->st));
+		store_complain(a->srv.st, "%s", store_error(a->srv.st));
 		as = admin_of_store(ss);
 		goto out;
 	}
-	ss = store_lock_board(a->st, g.board, &lock);
+	ss = store_lock_board(a->srv.st, g.board, &lock);
 	if (ss == STORE_OK)
-		ss = store_board_exists(a->st, g.board);
+		ss = store_board_exists(a->srv.st, g.board);
 	if (ss == STORE_OK) {
-		store_complain(a->st, "board %ld exists: give the number of a new board (oustpbm import %s BOARD)",
+		store_complain(a->srv.st, "board %ld exists: give the number of a new board (oustpbm import %s BOARD)",
 		    g.board, a->args[0]);
 		as = ADMIN_EXISTS;
 		goto out;
 	}
 	if (ss == STORE_NOT_FOUND)
-		ss = players_add(a->st, a->cfg.lock_timeout_ms, g.board, g.black, g.white);
+		ss = players_add(a->srv.st, a->srv.cfg.lock_timeout_ms, g.board, g.black, g.white);
 	if (ss == STORE_OK)
-		ss = store_board_write(a->st, g.board, text, len);
+		ss = store_board_write(a->srv.st, g.board, text, len);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", store_error(a->st));
+		store_complain(a->srv.st, "%s", store_error(a->srv.st));
 		as = admin_of_store(ss);
 		goto out;
 	}
-	store_log(a->st, "%s admin import board %ld from %s: %d turns", a->stamp, g.board, a->args[0], g.nturns);
+	store_log(a->srv.st, "%s admin import board %ld from %s: %d turns", a->srv.stamp, g.board, a->args[0], g.nturns);
 	printf("board %ld: %s - %s, %d turns, imported from %s\n", g.board, g.black, g.white, g.nturns, a->args[0]);
 	as = admin_output_done();
 out:

@@ -81,27 +81,27 @@ enum admin_status admin_init_run(struct admin *a)
 	if (a->nargs > 1)
 		return admin_usage_error();
 	if (a->nargs == 1)
-		a->home = a->args[0];
-	if (a->home[0] == '\0')
+		a->srv.home = a->args[0];
+	if (a->srv.home[0] == '\0')
 		return admin_usage_error();
-	if (stat(a->home, &sb) == 0 && S_ISDIR(sb.st_mode) &&
-	    store_open(a->home, &a->cfg, &st, err, sizeof err) == STORE_OK) {
+	if (stat(a->srv.home, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err) == STORE_OK) {
 		store_close(st);
-		fprintf(stderr, "oustpbm: %s is already an oustpbm home\n", a->home);
+		fprintf(stderr, "oustpbm: %s is already an oustpbm home\n", a->srv.home);
 		return ADMIN_EXISTS;
 	}
 	/* a user's home or a project folder must not become a server's home, its files mixed in */
-	if (stat(a->home, &sb) == 0 && S_ISDIR(sb.st_mode) && dir_has_entries(a->home)) {
+	if (stat(a->srv.home, &sb) == 0 && S_ISDIR(sb.st_mode) && dir_has_entries(a->srv.home)) {
 		fprintf(stderr, "oustpbm: %s is not empty and is not an oustpbm home: init makes a home in a new or "
-		    "empty directory (say %s/%s)\n", a->home, a->home, CONFIG_HOME_NAME);
+		    "empty directory (say %s/%s)\n", a->srv.home, a->srv.home, CONFIG_HOME_NAME);
 		return ADMIN_EXISTS;
 	}
-	ss = store_create_home(a->home, err, sizeof err);
+	ss = store_create_home(a->srv.home, err, sizeof err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
 		return ss == STORE_NOT_FOUND ? ADMIN_CANTCREAT : admin_of_store(ss);
 	}
-	ss = store_open(a->home, &a->cfg, &st, err, sizeof err);
+	ss = store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
 		return ss == STORE_NOT_OWNER ? ADMIN_NOPERM : admin_of_store(ss);
@@ -121,17 +121,17 @@ enum admin_status admin_init_run(struct admin *a)
 		goto out;
 	}
 	/* the reply tokens' secret (store/tokens.h), 0600 as every file of the home */
-	ss = tokens_secret(st, a->cfg.lock_timeout_ms, secret, err);
+	ss = tokens_secret(st, a->srv.cfg.lock_timeout_ms, secret, err);
 	explicit_bzero(secret, sizeof secret);
 	if (ss != STORE_OK) {
 		store_complain(st, "%s", err);
 		as = admin_of_store(ss);
 		goto out;
 	}
-	store_log(st, "%s admin init %s", a->stamp, a->home);
+	store_log(st, "%s admin init %s", a->srv.stamp, a->srv.home);
 	/* the lines below name absolute paths: cron and procmail do not start in the home */
-	if (realpath(a->home, home) == NULL)
-		snprintf(home, sizeof home, "%s", a->home);
+	if (realpath(a->srv.home, home) == NULL)
+		snprintf(home, sizeof home, "%s", a->srv.home);
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n <= 0)
 		snprintf(exe, sizeof exe, "oustpbm");

@@ -46,32 +46,32 @@ enum admin_status admin_list_run(struct admin *a)
 		else
 			return admin_usage_error();
 	}
-	ss = store_list_boards(a->st, &boards, &nboards);
+	ss = store_list_boards(a->srv.st, &boards, &nboards);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "cannot list the boards: %s", store_error(a->st));
+		store_complain(a->srv.st, "cannot list the boards: %s", store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	for (i = 0; i < nboards; i++) {
 		struct game g;
 
-		ss = store_board_read(a->st, boards[i], &text, &len);
+		ss = store_board_read(a->srv.st, boards[i], &text, &len);
 		if (ss == STORE_NOT_FOUND)
 			continue;	/* removed meanwhile */
 		if (ss != STORE_OK) {
-			store_complain(a->st, "%s", store_error(a->st));
+			store_complain(a->srv.st, "%s", store_error(a->srv.st));
 			as = ADMIN_DATAERR;
 			continue;
 		}
 		/* the header is all a listing needs */
 		if (gamefile_parse_header(text, len, &g, &gerr) != GAMEFILE_OK) {
-			store_complain(a->st, "games/%ld.game %s", boards[i], gerr.msg);
+			store_complain(a->srv.st, "games/%ld.game %s", boards[i], gerr.msg);
 			as = ADMIN_DATAERR;
 		} else if (which == 0 || (which == 1) == !game_over(&g)) {
 			if (n % 64 == 0) {
 				ng = realloc(games, (n + 64) * sizeof *games);
 				if (ng == NULL) {
 					free(text);
-					store_complain(a->st, "out of memory");
+					store_complain(a->srv.st, "out of memory");
 					as = ADMIN_TEMPFAIL;
 					goto out;
 				}

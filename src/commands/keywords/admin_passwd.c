@@ -82,28 +82,28 @@ enum admin_status admin_passwd_run(struct admin *a)
 		from_stdin = true, args++, n--;
 	if (n != 1)
 		return admin_usage_error();
-	ss = store_user_find(a->st, args[0], &u);
+	ss = store_user_find(a->srv.st, args[0], &u);
 	if (ss != STORE_OK) {
 		if (ss == STORE_NOT_FOUND)
-			store_complain(a->st, "there is no user %s", args[0]);
+			store_complain(a->srv.st, "there is no user %s", args[0]);
 		else
-			store_complain(a->st, "passwd %s: %s", args[0], store_error(a->st));
+			store_complain(a->srv.st, "passwd %s: %s", args[0], store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	as = admin_password_get(from_stdin, pw, &shown);
 	if (as != ADMIN_OK)
 		return as;
-	ss = store_user_set_password(a->st, u.userid, pw, NULL);
+	ss = store_user_set_password(a->srv.st, u.userid, pw, NULL);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "passwd %s: %s", u.userid, store_error(a->st));
+		store_complain(a->srv.st, "passwd %s: %s", u.userid, store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
 	/* a new password ends a lockout for guessing (throttle.h) */
-	ss = throttle_clear(a->st, &a->cfg, u.userid, a->now);
+	ss = throttle_clear(a->srv.st, &a->srv.cfg, u.userid, a->srv.now);
 	if (ss != STORE_OK)
 		fprintf(stderr, "oustpbm: passwd %s: the password is set, but a lockout could not be ended: %s\n",
-		    u.userid, store_error(a->st));
-	store_log(a->st, "%s admin passwd %s", a->stamp, u.userid);
+		    u.userid, store_error(a->srv.st));
+	store_log(a->srv.st, "%s admin passwd %s", a->srv.stamp, u.userid);
 	if (shown)
 		printf("%s\n", pw);
 	return admin_output_done();

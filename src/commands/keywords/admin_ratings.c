@@ -21,19 +21,19 @@ enum admin_status admin_ratings_run(struct admin *a)
 	if (a->nargs > 1 || (a->nargs == 1 && strcmp(a->args[0], "--rebuild") != 0))
 		return admin_usage_error();
 	rebuild = a->nargs == 1;
-	ss = rebuild ? ratings_rebuild(a->st, a->cfg.lock_timeout_ms, err) :
-	    ratings_settle(a->st, a->cfg.lock_timeout_ms, err);
+	ss = rebuild ? ratings_rebuild(a->srv.st, a->srv.cfg.lock_timeout_ms, err) :
+	    ratings_settle(a->srv.st, a->srv.cfg.lock_timeout_ms, err);
 	if (ss != STORE_OK) {
-		store_complain(a->st, "%s", err);
+		store_complain(a->srv.st, "%s", err);
 		return ss == STORE_CORRUPT ? ADMIN_DATAERR : admin_of_store(ss);
 	}
-	ss = ratings_load(a->st, false, &r, err);
+	ss = ratings_load(a->srv.st, false, &r, err);
 	if (ss == STORE_OK)
 		ss = ratings_format(&r, &text, &len);
 	else
-		store_complain(a->st, "%s", err);
+		store_complain(a->srv.st, "%s", err);
 	if (ss == STORE_OK && rebuild) {
-		store_log(a->st, "%s admin ratings --rebuild: %zu players, %zu games", a->stamp, r.nplayers,
+		store_log(a->srv.st, "%s admin ratings --rebuild: %zu players, %zu games", a->srv.stamp, r.nplayers,
 		    r.nresults);
 		printf("oustpbm: ratings rebuilt: %zu player ratings from %zu rated games\n", r.nplayers, r.nresults);
 	} else if (ss == STORE_OK) {

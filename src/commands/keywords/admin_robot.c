@@ -10,11 +10,10 @@
 /* oustpbm robot [BOARD...]: the robot turns left over (robot.h), then the outbox flush. */
 enum admin_status admin_robot_run(struct admin *a)
 {
-	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct robot_stats stats;
 	struct review_stats rvstats = { 0, 0 };
 	struct outbox_stats fl;
-	struct outbox *ob = NULL;
 	enum robot_status rs;
 	enum outbox_status os;
 	enum admin_status as = ADMIN_OK;
@@ -24,26 +23,25 @@ enum admin_status admin_robot_run(struct admin *a)
 	as = admin_board_args(a, false, &boards);
 	if (as != ADMIN_OK)
 		return as;
-	rs = robot_run(a->st, &a->cfg, a->home, a->now, boards, (size_t)a->nargs, &stats);
+	rs = robot_run(&a->srv, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	/* the reviews asked for by mail (commands/services/review.h): only a run over every board does them */
-	if (a->nargs == 0 && !review_waiting(a->st, &a->cfg, a->home, a->now, &rvstats) && rs == ROBOT_OK)
+	if (a->nargs == 0 && !review_waiting(&a->srv, &rvstats) && rs == ROBOT_OK)
 		rs = ROBOT_FAULT;
 	memset(&fl, 0, sizeof fl);
-	os = outbox_open(a->st, &ob, err, sizeof err);
+	os = server_outbox(&a->srv, err, sizeof err);
 	if (os == OUTBOX_OK && ops != NULL)
-		os = outbox_flush(ob, ops, &a->cfg, &fl);
+		os = outbox_flush(a->srv.ob, ops, &a->srv.cfg, &fl);
 	if (os != OUTBOX_OK || ops == NULL) {
 		fprintf(stderr, "oustpbm: robot: cannot flush the outbox: %s\n",
-		    ops == NULL ? "unknown transport" : ob != NULL ? outbox_error(ob) : err);
+		    ops == NULL ? "unknown transport" : a->srv.ob != NULL ? outbox_error(a->srv.ob) : err);
 		as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	}
-	outbox_close(ob);
-	store_log(a->st, "%s robot done: %u boards, %u robot turns played, %u left for the next run; "
-	    "mail: %u sent, %u deferred, %u failed", a->stamp, stats.boards, stats.played, stats.failed,
+	store_log(a->srv.st, "%s robot done: %u boards, %u robot turns played, %u left for the next run; "
+	    "mail: %u sent, %u deferred, %u failed", a->srv.stamp, stats.boards, stats.played, stats.failed,
 	    fl.delivered, fl.deferred, fl.failed);
 	if (rvstats.done > 0 || rvstats.failed > 0)
-		store_log(a->st, "%s robot reviews: %u mailed, %u failed", a->stamp, rvstats.done, rvstats.failed);
+		store_log(a->srv.st, "%s robot reviews: %u mailed, %u failed", a->srv.stamp, rvstats.done, rvstats.failed);
 	if (as != ADMIN_OK)
 		return as;
 	switch (rs) {

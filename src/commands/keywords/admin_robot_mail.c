@@ -86,7 +86,7 @@ static void logline(struct host *h, const char *what, const char *detail, const 
 {
 	char *s = shown(subject);
 
-	store_log(h->a->st, "%s robot-mail %s: %s (Subject: %s)", h->a->stamp, what, detail, s != NULL ? s : "");
+	store_log(h->a->srv.st, "%s robot-mail %s: %s (Subject: %s)", h->a->srv.stamp, what, detail, s != NULL ? s : "");
 	free(s);
 }
 
@@ -108,7 +108,7 @@ static bool answered_before(struct host *h, long board, const char *mark)
 	bool same;
 
 	snprintf(path, sizeof path, ROBOTHOST_ANSWERED "/%ld", board);
-	if (store_read_file(h->a->st, path, 200, &text, &len) != STORE_OK)
+	if (store_read_file(h->a->srv.st, path, 200, &text, &len) != STORE_OK)
 		return false;
 	same = strcmp(text, mark) == 0;
 	free(text);
@@ -121,9 +121,9 @@ static enum store_status mark_answered(struct host *h, long board, const char *m
 	enum store_status ss;
 
 	snprintf(path, sizeof path, ROBOTHOST_ANSWERED "/%ld", board);
-	ss = store_mkdir(h->a->st, ROBOTHOST_ANSWERED);
+	ss = store_mkdir(h->a->srv.st, ROBOTHOST_ANSWERED);
 	if (ss == STORE_OK)
-		ss = store_write_file(h->a->st, path, mark, strlen(mark));
+		ss = store_write_file(h->a->srv.st, path, mark, strlen(mark));
 	return ss;
 }
 
@@ -172,9 +172,9 @@ static enum outcome not_board_mail(struct host *h, const struct mailin_message *
 		n = strcspn(b, "\n");
 		snprintf(line, sizeof line, "%.*s", (int)(n < ROBOTHOST_SHOWN ? n : ROBOTHOST_SHOWN), b);
 		snprintf(cause, sizeof cause, "the server %s refused or answered a reply of the robot: %s: %s",
-		    h->a->cfg.robot_server, s != NULL ? s : "", line);
+		    h->a->srv.cfg.robot_server, s != NULL ? s : "", line);
 		alert_key("robot-refused", m->subject, key);
-		alert_admin(&h->a->cfg, h->a->st, h->a->home, key, cause);
+		alert_admin(&h->a->srv.cfg, h->a->srv.st, h->a->srv.home, key, cause);
 	}
 	free(s);
 	return DONE;
@@ -187,12 +187,12 @@ static enum outcome enqueue(struct host *h, const char *buf, size_t len, const c
 	char path[100];
 	enum store_status ss;
 
-	snprintf(path, sizeof path, ROBOTHOST_QUEUE "/%lld.%ld.%u", (long long)h->a->now, (long)getpid(), counter++);
-	ss = store_mkdir(h->a->st, ROBOTHOST_QUEUE);
+	snprintf(path, sizeof path, ROBOTHOST_QUEUE "/%lld.%ld.%u", (long long)h->a->srv.now, (long)getpid(), counter++);
+	ss = store_mkdir(h->a->srv.st, ROBOTHOST_QUEUE);
 	if (ss == STORE_OK)
-		ss = store_write_file(h->a->st, path, buf, len);
+		ss = store_write_file(h->a->srv.st, path, buf, len);
 	if (ss != STORE_OK) {
-		store_complain(h->a->st, "cannot queue a board mail: %s", store_error(h->a->st));
+		store_complain(h->a->srv.st, "cannot queue a board mail: %s", store_error(h->a->srv.st));
 		h->failed++;
 		return RETRY;
 	}
@@ -205,7 +205,7 @@ static enum outcome enqueue(struct host *h, const char *buf, size_t len, const c
 /* The reply with the robot's turn, queued in the outbox. */
 static enum outcome send_turn(struct host *h, const struct mailin_message *m, const char *text)
 {
-	const struct config *cfg = &h->a->cfg;
+	const struct config *cfg = &h->a->srv.cfg;
 	struct mailout_spec spec;
 	char subject[MAILIN_SUBJECT_MAX + 8], err[OUTBOX_ERR_MAX], *msg = NULL;
 	size_t len;
@@ -218,22 +218,22 @@ static enum outcome send_turn(struct host *h, const struct mailin_message *m, co
 	spec.to_addr = cfg->robot_server;
 	spec.subject = subject;
 	spec.body = text;
-	spec.date = h->a->now;
+	spec.date = h->a->srv.now;
 	spec.in_reply_to = m->message_id;
 	spec.references = m->references;
 	spec.generated = false;	/* Auto-Submitted: auto-replied (RFC 3834) */
 	if (mailout_compose(&spec, &msg, &len) != MAILOUT_OK) {
-		store_complain(h->a->st, "cannot compose the robot's reply");
+		store_complain(h->a->srv.st, "cannot compose the robot's reply");
 		explicit_bzero(subject, sizeof subject);
 		return RETRY;
 	}
 	explicit_bzero(subject, sizeof subject);
-	os = h->ob != NULL ? OUTBOX_OK : outbox_open(h->a->st, &h->ob, err, sizeof err);
+	os = h->ob != NULL ? OUTBOX_OK : outbox_open(h->a->srv.st, &h->ob, err, sizeof err);
 	if (os == OUTBOX_OK)
 		os = outbox_enqueue(h->ob, cfg->from_address, cfg->robot_server, msg, len);
 	free(msg);
 	if (os != OUTBOX_OK) {
-		store_complain(h->a->st, "cannot queue the robot's reply: %s", h->ob != NULL ? outbox_error(h->ob) : err);
+		store_complain(h->a->srv.st, "cannot queue the robot's reply: %s", h->ob != NULL ? outbox_error(h->ob) : err);
 		return RETRY;
 	}
 	return DONE;
@@ -250,9 +250,9 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 	char why[ROBOT_ERR_MAX], text[ROBOTHOST_TURN_MAX], detail[ROBOT_ERR_MAX + ROBOT_DETAIL_MAX + 80];
 	int turn = g->rg.turn;
 
-	if (!robot_slot_take(h->a->st, &h->a->cfg, wait_ms, &slot, why, sizeof why))
+	if (!robot_slot_take(&h->a->srv, wait_ms, &slot, why, sizeof why))
 		return wait_ms == 0 ? enqueue(h, buf, len, m->subject) : BUSY;
-	rs = robot_play(g, &h->a->cfg, (int64_t)h->a->now, &rt, why, sizeof why);
+	rs = robot_play(g, &h->a->srv.cfg, (int64_t)h->a->srv.now, &rt, why, sizeof why);
 	store_unlock(&slot);
 	if (rs != ROBOT_OK) {
 		h->failed++;
@@ -269,7 +269,7 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 	}
 	if (mark_answered(h, g->board, mark) != STORE_OK)
 		fprintf(stderr, "oustpbm: robot-mail: cannot record board %ld as answered: %s\n", g->board,
-		    store_error(h->a->st));
+		    store_error(h->a->srv.st));
 	h->answered++;
 	snprintf(detail, sizeof detail, "board %ld %s", g->board, rt.detail);
 	logline(h, "ok", detail, m->subject);
@@ -279,7 +279,7 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 /* One mail: answered, dropped, queued or left to retry. */
 static enum outcome one_mail(struct host *h, const char *buf, size_t len, unsigned long wait_ms)
 {
-	const struct config *cfg = &h->a->cfg;
+	const struct config *cfg = &h->a->srv.cfg;
 	struct mailin_message m;
 	struct token_subject ts;
 	struct game g;
@@ -348,31 +348,31 @@ out:
 /* Each queued board mail, oldest first, a think slot waited for. */
 static enum outcome run_queue(struct host *h)
 {
-	unsigned long wait_ms = (h->a->cfg.robot_seconds + ROBOT_GRACE_MS / 1000) * 1000;
+	unsigned long wait_ms = (h->a->srv.cfg.robot_seconds + ROBOT_GRACE_MS / 1000) * 1000;
 	enum outcome worst = DONE, o;
 	char **names = NULL, path[300], *buf = NULL;
 	size_t n = 0, i, len;
 	enum store_status ss;
 
-	ss = store_list_dir(h->a->st, ROBOTHOST_QUEUE, &names, &n);
+	ss = store_list_dir(h->a->srv.st, ROBOTHOST_QUEUE, &names, &n);
 	if (ss == STORE_NOT_FOUND)
 		return DONE;
 	if (ss != STORE_OK) {
-		store_complain(h->a->st, "cannot list %s: %s", ROBOTHOST_QUEUE, store_error(h->a->st));
+		store_complain(h->a->srv.st, "cannot list %s: %s", ROBOTHOST_QUEUE, store_error(h->a->srv.st));
 		return RETRY;
 	}
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof path, ROBOTHOST_QUEUE "/%s", names[i]);
-		if (store_read_file(h->a->st, path, h->a->cfg.max_message_bytes, &buf, &len) != STORE_OK) {
-			store_complain(h->a->st, "cannot read %s: %s", path, store_error(h->a->st));
+		if (store_read_file(h->a->srv.st, path, h->a->srv.cfg.max_message_bytes, &buf, &len) != STORE_OK) {
+			store_complain(h->a->srv.st, "cannot read %s: %s", path, store_error(h->a->srv.st));
 			worst = RETRY;
 			continue;
 		}
 		o = one_mail(h, buf, len, wait_ms);
 		free(buf);
 		buf = NULL;
-		if (o == DONE && store_unlink(h->a->st, path) != STORE_OK)
-			store_complain(h->a->st, "cannot remove %s: %s", path, store_error(h->a->st));
+		if (o == DONE && store_unlink(h->a->srv.st, path) != STORE_OK)
+			store_complain(h->a->srv.st, "cannot remove %s: %s", path, store_error(h->a->srv.st));
 		if (o > worst)
 			worst = o;
 	}
@@ -382,7 +382,7 @@ static enum outcome run_queue(struct host *h)
 
 enum admin_status admin_robot_mail_run(struct admin *a)
 {
-	const struct transport_ops *ops = transport_find(a->cfg.transport);
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct outbox_stats fl;
 	struct host h;
 	enum outcome o;
@@ -394,8 +394,8 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 
 	if (a->nargs > 1 || (a->nargs == 1 && !queued))
 		return admin_usage_error();
-	if (a->cfg.robot_server[0] == '\0') {
-		store_complain(a->st, "robot_server is not set in oustpbm.conf: this home is no robot host "
+	if (a->srv.cfg.robot_server[0] == '\0') {
+		store_complain(a->srv.st, "robot_server is not set in oustpbm.conf: this home is no robot host "
 		    "(robothost.h), so no robot mail is answered");
 		return ADMIN_CONFIG;
 	}
@@ -404,12 +404,12 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 	if (queued) {
 		o = run_queue(&h);
 	} else {
-		rs = mailin_read(STDIN_FILENO, a->cfg.max_message_bytes, &buf, &len);
+		rs = mailin_read(STDIN_FILENO, a->srv.cfg.max_message_bytes, &buf, &len);
 		if (rs == MAILIN_TOO_BIG) {
-			store_log(a->st, "%s robot-mail ignored: a mail larger than max_message_bytes", a->stamp);
+			store_log(a->srv.st, "%s robot-mail ignored: a mail larger than max_message_bytes", a->srv.stamp);
 			o = DONE;
 		} else if (rs != MAILIN_OK) {
-			store_complain(a->st, "cannot read the mail: %s", mailin_status_str(rs));
+			store_complain(a->srv.st, "cannot read the mail: %s", mailin_status_str(rs));
 			o = RETRY;
 		} else {
 			o = one_mail(&h, buf, len, 0);
@@ -418,16 +418,16 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 	}
 	/* the replies go now; what the relay defers waits for the next run */
 	if (h.ob != NULL && ops != NULL)
-		(void)outbox_flush_opts(h.ob, ops, &a->cfg, OUTBOX_FLUSH_MINE, &fl);
+		(void)outbox_flush_opts(h.ob, ops, &a->srv.cfg, OUTBOX_FLUSH_MINE, &fl);
 	else if (queued && ops != NULL) {
 		char err[OUTBOX_ERR_MAX];
 
-		if (outbox_open(a->st, &h.ob, err, sizeof err) == OUTBOX_OK)
-			(void)outbox_flush(h.ob, ops, &a->cfg, &fl);
+		if (outbox_open(a->srv.st, &h.ob, err, sizeof err) == OUTBOX_OK)
+			(void)outbox_flush(h.ob, ops, &a->srv.cfg, &fl);
 	}
 	outbox_close(h.ob);
 	if (queued)
-		store_log(a->st, "%s robot-mail --queued done: %u answered, %u dropped, %u left, %u failed", a->stamp,
+		store_log(a->srv.st, "%s robot-mail --queued done: %u answered, %u dropped, %u left, %u failed", a->srv.stamp,
 		    h.answered, h.dropped, h.queued, h.failed);
 	if (o == RETRY)
 		as = ADMIN_TEMPFAIL;

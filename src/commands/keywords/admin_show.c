@@ -34,7 +34,7 @@ enum admin_status admin_show_run(struct admin *a)
 	hash = strchr(arg, '#');
 	if (!ident_board_parse(arg, hash != NULL ? (size_t)(hash - arg) : strlen(arg), &board) ||
 	    (hash != NULL && !turn_parse(hash + 1, &turn))) {
-		store_complain(a->st, "'%s' is not a board (%d to %d) or BOARD#TURN", arg, IDENT_BOARD_MIN,
+		store_complain(a->srv.st, "'%s' is not a board (%d to %d) or BOARD#TURN", arg, IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
 		return ADMIN_USAGE;
 	}
@@ -42,20 +42,20 @@ enum admin_status admin_show_run(struct admin *a)
 	if (as != ADMIN_OK)
 		goto out;
 	if (turn > g.nturns) {
-		store_complain(a->st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
+		store_complain(a->srv.st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
 		as = ADMIN_NOINPUT;
 		goto out;
 	}
 	if (turn > 0 && board_render_turn(&g, (int)turn, drawing) != GAME_OK) {
-		store_complain(a->st, "the history of board %ld cannot be replayed (oustpbm fsck %ld says why)",
+		store_complain(a->srv.st, "the history of board %ld cannot be replayed (oustpbm fsck %ld says why)",
 		    board, board);
 		as = ADMIN_DATAERR;
 		goto out;
 	}
-	reply_init(&rc, &a->cfg, a->home, a->now, NULL, NULL, "admin");
+	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, "admin");
 	rs = reply_show_body(&rc, &g, (int)turn, turn > 0 ? drawing : NULL, &body);
 	if (rs != REPLY_OK) {
-		store_complain(a->st, "%s", rc.err);
+		store_complain(a->srv.st, "%s", rc.err);
 		as = rs == REPLY_TEMPLATE ? ADMIN_CONFIG : rs == REPLY_NOMEM ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	} else {
 		fputs(body, stdout);

@@ -185,7 +185,7 @@ static void check_outbox(struct report *r, struct store *st)
 			line(r, STATUS_OK, "", "queue: no reply waiting");
 		else
 			line(r, r->oldest >= STATUS_DAY ? STATUS_CRITICAL : r->oldest >= STATUS_QUEUE_OLD ? STATUS_WARNING :
-			    STATUS_OK, brief, "queue: %zu repl%s waiting, the oldest queued %s ago (oustpbm queue)", n,
+			    STATUS_OK, brief, "queue: %zu repl%s waiting, the oldest queued %s ago (oustpbm outbox)", n,
 			    n == 1 ? "y" : "ies", ago(r->oldest, b));
 	}
 	free(e);
@@ -198,8 +198,8 @@ static void check_outbox(struct report *r, struct store *st)
 		if (n == 0)
 			line(r, STATUS_OK, "", "failed: no reply refused for good");
 		else
-			line(r, STATUS_WARNING, brief, "failed: %zu repl%s in outbox/failed/ (oustpbm queue; oustpbm requeue)",
-			    n, n == 1 ? "y" : "ies");
+			line(r, STATUS_WARNING, brief, "failed: %zu repl%s in outbox/failed/ (oustpbm outbox; "
+			    "oustpbm outbox retry)", n, n == 1 ? "y" : "ies");
 	}
 	free(e);
 	outbox_close(ob);
@@ -454,21 +454,21 @@ enum admin_status admin_status_run(struct admin *a)
 			return admin_usage_error();
 	}
 	memset(&r, 0, sizeof r);
-	if (config_load(&a->cfg, a->home, err, sizeof err) != CONFIG_OK) {
+	if (config_load(&a->srv.cfg, a->srv.home, err, sizeof err) != CONFIG_OK) {
 		line(&r, STATUS_CRITICAL, "configuration error", "configuration: %s", err);
-		config_defaults(&a->cfg);
+		config_defaults(&a->srv.cfg);
 	} else
-		line(&r, STATUS_OK, "", "configuration: %s/" CONFIG_FILE " valid", a->home);
-	r.now = config_now(&a->cfg);
-	if (store_open(a->home, &a->cfg, &st, err, sizeof err) != STORE_OK) {
+		line(&r, STATUS_OK, "", "configuration: %s/" CONFIG_FILE " valid", a->srv.home);
+	r.now = config_now(&a->srv.cfg);
+	if (store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err) != STORE_OK) {
 		line(&r, STATUS_CRITICAL, "home unusable", "home: %s", err);
 	} else {
-		check_home(&r, a->home);
+		check_home(&r, a->srv.home);
 		check_outbox(&r, st);
-		check_cron(&r, a->home);
+		check_cron(&r, a->srv.home);
 		check_robot(&r, st);
-		check_caps(&r, st, a->home);
-		check_bounces(&r, &a->cfg, st);
+		check_caps(&r, st, a->srv.home);
+		check_bounces(&r, &a->srv.cfg, st);
 		check_hosts(&r, st);
 		store_close(st);
 	}
@@ -477,7 +477,7 @@ enum admin_status admin_status_run(struct admin *a)
 		    r.bused > 0 ? r.brief : "replies flowing, cron alive", r.queued, r.failed, r.oldest, r.bouncing,
 		    r.robot);
 	else
-		printf("oustpbm status of %s at %s: %s\n%s", a->home, gamefile_time_str((int64_t)r.now, t),
+		printf("oustpbm status of %s at %s: %s\n%s", a->srv.home, gamefile_time_str((int64_t)r.now, t),
 		    level_word[r.worst], r.screen);
 	if (admin_output_done() != ADMIN_OK)
 		return ADMIN_IOERR;

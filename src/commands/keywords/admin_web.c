@@ -9,7 +9,7 @@
 enum admin_status admin_web_run(struct admin *a)
 {
 	char err[WEB_ERR_MAX];
-	const char *dir = a->nargs == 1 ? a->args[0] : a->cfg.web_dir;
+	const char *dir = a->nargs == 1 ? a->args[0] : a->srv.cfg.web_dir;
 	enum web_status ws;
 	struct web *w = NULL;
 
@@ -19,7 +19,7 @@ enum admin_status admin_web_run(struct admin *a)
 		fprintf(stderr, "oustpbm: web: no directory given and no web_dir in %s\n", CONFIG_FILE);
 		return ADMIN_USAGE;
 	}
-	ws = web_open(&a->cfg, a->st, dir, &w, err, sizeof err);
+	ws = web_open(&a->srv.cfg, a->srv.st, dir, &w, err, sizeof err);
 	if (ws == WEB_OK) {
 		ws = web_build(w);
 		if (ws != WEB_OK)
@@ -37,6 +37,6 @@ enum admin_status admin_web_run(struct admin *a)
 		default: return ADMIN_IOERR;
 		}
 	}
-	store_log(a->st, "admin web %s", dir);
+	store_log(a->srv.st, "admin web %s", dir);
 	return admin_output_done();
 }

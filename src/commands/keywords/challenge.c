@@ -64,7 +64,7 @@ enum process_status challenge_active_boards(struct job *j, const char *userid, u
  */
 enum process_status challenge_may_start(struct job *j, const char *userid, const char *then, bool *ok)
 {
-	const struct config *cfg = &j->cfg;
+	const struct config *cfg = &j->srv.cfg;
 	struct seeks_entry *limits = NULL;
 	unsigned long open = 0, limit = 0;
 	char err[SEEKS_ERR_MAX];
@@ -77,7 +77,7 @@ enum process_status challenge_may_start(struct job *j, const char *userid, const
 		*ok = true;
 		return PROCESS_OK;
 	}
-	ss = seeks_load(j->st, SEEKS_LIMIT, &limits, &n, err);
+	ss = seeks_load(j->srv.st, SEEKS_LIMIT, &limits, &n, err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
@@ -113,7 +113,7 @@ enum process_status challenge_may_start(struct job *j, const char *userid, const
  */
 static enum process_status challenge_limits(struct job *j, const char *userid, const char *opponent, bool *ok)
 {
-	const struct config *cfg = &j->cfg;
+	const struct config *cfg = &j->srv.cfg;
 	unsigned long made, pending = 0;
 	char list[120], then[120];
 	enum process_status ps;
@@ -125,7 +125,7 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 	*ok = false;
 	list[0] = '\0';
 	if (cfg->max_challenges_per_hour != 0) {
-		ss = throttle_challenges(j->st, userid, j->now, &made);
+		ss = throttle_challenges(j->srv.st, userid, j->srv.now, &made);
 		if (ss != STORE_OK)
 			return job_store_failure(j, ss, "cannot read the record of challenges");
 		if (made >= cfg->max_challenges_per_hour)
@@ -133,13 +133,13 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 			    "challenge again later", userid, made, cfg->max_challenges_per_hour);
 	}
 	if (cfg->max_open_challenges != 0 && strcmp(opponent, GAME_OPEN_SEAT) != 0) {
-		ss = store_list_boards(j->st, &boards, &nboards);
+		ss = store_list_boards(j->srv.st, &boards, &nboards);
 		if (ss != STORE_OK)
 			return job_store_failure(j, ss, "cannot list the boards");
 		for (i = 0; i < nboards; i++) {
 			struct game g;
 
-			if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+			if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 				continue;	/* removed meanwhile, or unreadable: not counted */
 			if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g) &&
 			    game_color_of(&g, userid) != RULES_EMPTY && game_color_of(&g, opponent) != RULES_EMPTY &&
@@ -190,7 +190,7 @@ static enum process_status find_opponent(struct job *j, struct store_user *opp, 
 		return job_refuse(j, NULL, "-level=%d is for a challenge to %s, the robot player; %s is a person",
 		    c->level, GAME_ROBOT_USERID, c->opponent);
 	} else {
-		ss = store_user_find(j->st, c->opponent, opp);
+		ss = store_user_find(j->srv.st, c->opponent, opp);
 		if (ss == STORE_NOT_FOUND)
 			return job_refuse(j, NULL, "there is no user %s: %s must register before playing", c->opponent,
 			    c->opponent);
@@ -220,18 +220,18 @@ enum process_status challenge_run(struct job *j)
 	if (ps != PROCESS_OK || !ok)
 		return ps;
 	/* -remind= against the server's loss on time (the parser checked it against -timeout=) */
-	if (c->remind_days != 0 && c->timeout_days == 0 && j->cfg.timeout_days != 0 &&
-	    (unsigned long)c->remind_days >= j->cfg.timeout_days)
+	if (c->remind_days != 0 && c->timeout_days == 0 && j->srv.cfg.timeout_days != 0 &&
+	    (unsigned long)c->remind_days >= j->srv.cfg.timeout_days)
 		return job_refuse(j, NULL, "-remind=%d is not shorter than this server's time to move, %lu day%s "
 		    "(timeout_days): the reminder must come before the loss on time", c->remind_days,
-		    j->cfg.timeout_days, j->cfg.timeout_days == 1 ? "" : "s");
+		    j->srv.cfg.timeout_days, j->srv.cfg.timeout_days == 1 ? "" : "s");
 	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
 	if (ps != PROCESS_OK)
 		return ps;
 	ps = challenge_limits(j, u->userid, opp.userid, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = store_next_board_id(j->st, &board);
+	ss = store_next_board_id(j->srv.st, &board);
 	if (ss == STORE_FULL) {
 		ps = job_refuse(j, NULL, "no board number is left: ask the server's admin");
 		goto out;
@@ -247,7 +247,7 @@ enum process_status challenge_run(struct job *j)
 		break;
 	case COMMAND_COLOR_RANDOM:
 		/* deterministic for a given board and time, so tests can repeat it */
-		challenger_black = (mix((unsigned long long)board << 32 ^ (unsigned long long)j->now) & 1) == 0;
+		challenger_black = (mix((unsigned long long)board << 32 ^ (unsigned long long)j->srv.now) & 1) == 0;
 		break;
 	default:
 		challenger_black = true;
@@ -259,7 +259,7 @@ enum process_status challenge_run(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	game_init_shape(g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
-	    (int64_t)j->now);
+	    (int64_t)j->srv.now);
 	j->game_loaded = true;
 	if (game_user_is_robot(opp.userid))
 		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
@@ -267,11 +267,11 @@ enum process_status challenge_run(struct job *j)
 	g->remind_days = c->remind_days;
 	g->timeout_days = c->timeout_days;
 	/* a -timeout not past the server's reminder, without -remind: reminded halfway, not lost unreminded */
-	if (c->timeout_days > 1 && c->remind_days == 0 && j->cfg.remind_days != 0 &&
-	    (unsigned long)c->timeout_days <= j->cfg.remind_days)
+	if (c->timeout_days > 1 && c->remind_days == 0 && j->srv.cfg.remind_days != 0 &&
+	    (unsigned long)c->timeout_days <= j->srv.cfg.remind_days)
 		g->remind_days = c->timeout_days / 2;
-	at = strrchr(j->cfg.from_address, '@');
-	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->now,
+	at = strrchr(j->srv.cfg.from_address, '@');
+	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->srv.now,
 	    at != NULL ? at + 1 : "localhost");
 	memset(&j->ev, 0, sizeof j->ev);
 	j->ev.what = REPLY_CHALLENGE;
@@ -294,14 +294,14 @@ enum process_status challenge_run(struct job *j)
 			job_detail_add(j, ", lost on time after %d day%s", g->timeout_days,
 			    g->timeout_days == 1 ? "" : "s");
 		/* counted for max_challenges_per_hour; failing, only this one is not */
-		if (throttle_challenge_made(j->st, &j->cfg, u->userid, board, j->now) != STORE_OK)
+		if (throttle_challenge_made(j->srv.st, &j->srv.cfg, u->userid, board, j->srv.now) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,
-			    store_error(j->st));
+			    store_error(j->srv.st));
 	}
 out:
 	if (!made && board != 0) {
 		job_unlock(j);	/* the new board's lock first, as its number is given back */
-		store_release_board_id(j->st, board);	/* the next challenge gets it */
+		store_release_board_id(j->srv.st, board);	/* the next challenge gets it */
 	}
 	store_unlock(&limits);	/* counted: other challenges need not wait for the robot's think */
 	return ps;
@@ -345,8 +345,8 @@ enum process_status challenge_accept_run(struct job *j)
 	game_take_seat(g, userid);
 	if (game_observer_find(g, userid) >= 0)
 		game_observer_remove(g, game_observer_find(g, userid));	/* a player now: the player's mail only */
-	g->created = (int64_t)j->now;	/* the game starts now: the time limits count from here */
-	g->last_move = (int64_t)j->now;
+	g->created = (int64_t)j->srv.now;	/* the game starts now: the time limits count from here */
+	g->last_move = (int64_t)j->srv.now;
 	memset(&j->ev, 0, sizeof j->ev);
 	j->ev.what = REPLY_ACCEPT;
 	j->ev.actor = userid;
@@ -451,12 +451,12 @@ enum process_status challenge_decline_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "comment", mine }, { "how", how } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, REPLY_VARS(vars),
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, REPLY_VARS(vars),
 		    &m[n]);
 		if (rs == REPLY_OK)
 			n++;
 		if (rs == REPLY_OK && other[0] != '\0' && !game_user_is_robot(other)) {
-			ss = store_user_find(j->st, other, &u);
+			ss = store_user_find(j->srv.st, other, &u);
 			if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 				ps = job_store_failure(j, ss, "cannot read the users file");
 				goto out;
@@ -465,7 +465,7 @@ enum process_status challenge_decline_run(struct job *j)
 				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "comment", theirs },
 				    { "how", how } };
 
-				rs = reply_account(&j->rc, u.address, u.fullname, "decline", subject, REPLY_VARS(ovars), &m[n]);
+				rs = reply_account(&j->srv.rc, u.address, u.fullname, "decline", subject, REPLY_VARS(ovars), &m[n]);
 				if (rs == REPLY_OK)
 					n++;
 			}
@@ -503,11 +503,11 @@ enum process_status challenge_list_run(struct job *j)
 	size_t nb = 0, i, len, n = 0;
 	struct game g;
 
-	ss = store_list_boards(j->st, &boards, &nb);
+	ss = store_list_boards(j->srv.st, &boards, &nb);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot list the boards");
 	for (i = 0; i < nb; i++) {
-		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
 		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] && game_is_open(&g) &&
 		    ++n <= OPEN_LIST_MAX) {
@@ -532,7 +532,7 @@ enum process_status challenge_list_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "count", count }, { "challenges", list } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
 		    REPLY_VARS(vars), &m);
 	}
 	ps = job_send(j, rs, &m);

@@ -71,7 +71,7 @@ static enum process_status chat_to(struct job *j, const struct reply_player *p, 
 	}
 	if (!chat_room(c))
 		return job_no_memory(j);
-	rs = reply_chat(&j->rc, &j->game, j->user.userid, c->text, p, &c->mails[c->n]);
+	rs = reply_chat(&j->srv.rc, &j->game, j->user.userid, c->text, p, &c->mails[c->n]);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
 	snprintf(c->names + used, sizeof c->names - used, "%s%s", c->n > 0 ? ", " : "", p->userid);
@@ -82,19 +82,19 @@ static enum process_status chat_to(struct job *j, const struct reply_player *p, 
 /* max_chats_per_hour: refused (j->outcome set) past it, by the account or on the board. */
 static enum process_status chat_rate(struct job *j, const struct game *g, const char *userid)
 {
-	unsigned long cap = j->cfg.max_chats_per_hour, mine = 0, here = 0;
+	unsigned long cap = j->srv.cfg.max_chats_per_hour, mine = 0, here = 0;
 	enum store_status ss;
 	int i;
 
 	if (cap == 0)
 		return PROCESS_OK;
 	for (i = 0; i < g->nnotes; i++)
-		if (g->notes[i].kind == GAME_NOTE_CHAT && g->notes[i].time > (int64_t)j->now - THROTTLE_WINDOW)
+		if (g->notes[i].kind == GAME_NOTE_CHAT && g->notes[i].time > (int64_t)j->srv.now - THROTTLE_WINDOW)
 			here++;
 	if (here >= cap)
 		return job_refuse(j, g, "board %ld has carried %lu chats in the last hour, the most it carries "
 		    "(max_chats_per_hour = %lu): write again later", g->board, here, cap);
-	ss = throttle_chats(j->st, userid, j->now, &mine);
+	ss = throttle_chats(j->srv.st, userid, j->srv.now, &mine);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the count of chats");
 	if (mine >= cap)
@@ -136,7 +136,7 @@ enum process_status chat_run(struct job *j)
 	if (ps != PROCESS_OK || j->outcome != NULL)
 		goto out;
 	c.text = text;
-	c.audience = j->cfg.max_chat_audience;
+	c.audience = j->srv.cfg.max_chat_audience;
 	ps = job_board_readers(j, g, userid, chat_to, &c);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -145,9 +145,9 @@ enum process_status chat_run(struct job *j)
 		    g->board);
 		goto out;
 	}
-	if (j->cfg.max_mails_per_mail > 0 && (unsigned long)c.n + 1 > j->cfg.max_mails_per_mail) {
+	if (j->srv.cfg.max_mails_per_mail > 0 && (unsigned long)c.n + 1 > j->srv.cfg.max_mails_per_mail) {
 		ps = job_refuse(j, g, "a chat on board %ld would make %d mails, more than one mail may cause "
-		    "(max_mails_per_mail = %lu)", g->board, c.n + 1, j->cfg.max_mails_per_mail);
+		    "(max_mails_per_mail = %lu)", g->board, c.n + 1, j->srv.cfg.max_mails_per_mail);
 		goto out;
 	}
 	/* the sender's copy: what went, and to whom */
@@ -155,7 +155,7 @@ enum process_status chat_run(struct job *j)
 		ps = job_no_memory(j);
 		goto out;
 	}
-	rs = reply_chat_sent(&j->rc, j->in.from_addr, job_sender_name(j, userid), g, c.names, text,
+	rs = reply_chat_sent(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), g, c.names, text,
 	    &c.mails[c.n]);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -163,7 +163,7 @@ enum process_status chat_run(struct job *j)
 	}
 	c.n++;
 	/* the note in the history is the change the mails are committed with (a player, checked above) */
-	switch (game_chat(g, userid, (int64_t)j->now)) {
+	switch (game_chat(g, userid, (int64_t)j->srv.now)) {
 	case GAME_OK:
 		break;
 	case GAME_CHATS_FULL:
@@ -181,9 +181,9 @@ enum process_status chat_run(struct job *j)
 			job_detail_add(j, "; %lu observer%s past max_chat_audience left out", c.left_out,
 			    c.left_out == 1 ? "" : "s");
 		/* after the commit: a failure here loses one count, never the chat */
-		if (j->cfg.max_chats_per_hour > 0 &&
-		    throttle_chat_made(j->st, &j->cfg, userid, g->board, j->now) != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot record the chat of %s: %s\n", userid, store_error(j->st));
+		if (j->srv.cfg.max_chats_per_hour > 0 &&
+		    throttle_chat_made(j->srv.st, &j->srv.cfg, userid, g->board, j->srv.now) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot record the chat of %s: %s\n", userid, store_error(j->srv.st));
 	}
 out:
 	for (i = 0; i < c.n; i++)

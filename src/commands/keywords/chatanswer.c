@@ -29,10 +29,10 @@ static const char *answer_userid(struct job *j, const struct game *g, char *buf,
 	if (j->found.answered.kind == MAILFIND_CHAT && j->found.answered.board == g->board)
 		return j->found.answered.userid;
 	for (i = 0; i < 2; i++)
-		if (players[i][0] != '\0' && store_user_find(j->st, players[i], &u) == STORE_OK &&
+		if (players[i][0] != '\0' && store_user_find(j->srv.st, players[i], &u) == STORE_OK &&
 		    strcasecmp(u.address, j->in.from_addr) == 0)
 			return players[i];
-	if (store_user_ids_of(j->st, j->in.from_addr, ids, 2, &n) == STORE_OK && n == 1) {
+	if (store_user_ids_of(j->srv.st, j->in.from_addr, ids, 2, &n) == STORE_OK && n == 1) {
 		snprintf(buf, size, "%s", ids[0]);
 		return buf;
 	}
@@ -62,7 +62,7 @@ enum process_status chatanswer_run(struct job *j)
 	text = command_comment(&j->cmd, j->in.body);
 	if (text == NULL)
 		return job_no_memory(j);
-	rs = reply_chat_answer(&j->rc, j->in.from_addr, job_sender_name(j, userid[0] != '<' ? userid : ""),
+	rs = reply_chat_answer(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid[0] != '<' ? userid : ""),
 	    &j->game, userid, text, &m);
 	free(text);
 	ps = job_send(j, rs, &m);

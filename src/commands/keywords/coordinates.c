@@ -20,7 +20,7 @@ static const char *sender_player(struct job *j, const struct game *g)
 	int i;
 
 	for (i = 0; i < 2; i++)
-		if (store_user_find(j->st, players[i], &u) == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0)
+		if (store_user_find(j->srv.st, players[i], &u) == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0)
 			return players[i];
 	return NULL;
 }

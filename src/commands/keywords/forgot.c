@@ -34,13 +34,13 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 	enum reply_status rs;
 
 	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, REPLY_VARS(v), m);
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, REPLY_VARS(v), m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
 enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg)
 {
-	return accounts_code_add(j->st, arg);
+	return accounts_code_add(j->srv.st, arg);
 }
 
 enum process_status forgot_run(struct job *j)
@@ -62,7 +62,7 @@ enum process_status forgot_run(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	n++;
-	ss = game_user_is_robot(c->userid) ? STORE_NOT_FOUND : store_user_find(j->st, c->userid, &u);
+	ss = game_user_is_robot(c->userid) ? STORE_NOT_FOUND : store_user_find(j->srv.st, c->userid, &u);
 	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 		ps = job_store_failure(j, ss, "cannot read the users file");
 		goto out;
@@ -75,7 +75,7 @@ enum process_status forgot_run(struct job *j)
 			    "the account is locked");
 		goto out;
 	}
-	ss = accounts_code_issue(j->st, ACCOUNTS_RESET, &u, (int64_t)j->now, code, &rec);
+	ss = accounts_code_issue(j->srv.st, ACCOUNTS_RESET, &u, (int64_t)j->srv.now, code, &rec);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make a code");
 		goto out;
@@ -86,7 +86,7 @@ enum process_status forgot_run(struct job *j)
 		    { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust password reset code for %s", u.userid);
-		rs = reply_account(&j->rc, u.address, u.fullname, "resetcode", subject, REPLY_VARS(v), &mails[n]);
+		rs = reply_account(&j->srv.rc, u.address, u.fullname, "resetcode", subject, REPLY_VARS(v), &mails[n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
@@ -100,13 +100,14 @@ enum process_status forgot_run(struct job *j)
 		memset(&mails[1], 0, sizeof mails[1]);
 		n = 1;
 	}
-	ps = job_commit_account(j, u.userid, rec.hash, NULL, mails, n, forgot_write_code, &rec, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, forgot_write_code, &rec },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
 		/* the day's codes were sent, or the codes file is full: the sender hears what anyone hears */
 		if (wrote == STORE_TOO_BIG)
-			store_complain(j->st, "no reset code for %s: %s", u.userid, j->account_err);
+			store_complain(j->srv.st, "no reset code for %s: %s", u.userid, j->account_err);
 		for (i = 0; i < 2; i++)
 			reply_mail_release(&mails[i]);
 		ps = forgot_answer(j, &mails[0]);
@@ -160,7 +161,7 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
 
 static enum store_status write_reset(struct job *j, const char *token, const char *expect, const void *arg)
 {
-	return store_user_set_hash(j->st, j->cmd.userid, token, expect);
+	return store_user_set_hash(j->srv.st, j->cmd.userid, token, expect);
 }
 
 enum process_status forgot_reset_run(struct job *j)
@@ -185,7 +186,7 @@ enum process_status forgot_reset_run(struct job *j)
 	ps = job_find_account(j, c->userid, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_verify(j->st, ACCOUNTS_RESET, &u, c->password, (int64_t)j->now, &v, &rec);
+	ss = accounts_code_verify(j->srv.st, ACCOUNTS_RESET, &u, c->password, (int64_t)j->srv.now, &v, &rec);
 	if (ss != STORE_OK) {
 		ps = ss == STORE_TEMPFAIL ? job_hash_failure(j, u.userid) :
 		    job_store_failure(j, ss, "cannot read the codes");
@@ -200,22 +201,23 @@ enum process_status forgot_reset_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", u.userid }, { "sender", j->in.from_addr } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, REPLY_VARS(vars),
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, REPLY_VARS(vars),
 		    &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->rc, u.address, u.fullname, "reset", subject, REPLY_VARS(vars), &mails[++n]);
+			rs = reply_account(&j->srv.rc, u.address, u.fullname, "reset", subject, REPLY_VARS(vars), &mails[++n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
 	n++;
-	ss = store_password_hash(j->st, c->new_password, hash);
+	ss = store_password_hash(j->srv.st, c->new_password, hash);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, hash, u.hash, mails, n, write_reset, NULL, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)
@@ -226,10 +228,10 @@ enum process_status forgot_reset_run(struct job *j)
 	}
 	job_detail(j, "ok", "password of %s reset by code", u.userid);
 	/* the code is stale now (the hash changed); marking it used makes the message say so */
-	accounts_code_spend(j->st, &rec);
+	accounts_code_spend(j->srv.st, &rec);
 	/* the owner proved to hold the registered mailbox: earlier guesses no longer count */
-	if (throttle_clear(j->st, &j->cfg, u.userid, j->now) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->st));
+	if (throttle_clear(j->srv.st, &j->srv.cfg, u.userid, j->srv.now) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->srv.st));
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

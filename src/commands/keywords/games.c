@@ -20,8 +20,8 @@ enum process_status vacation_line(struct job *j, const char *userid, char *buf, 
 	char until[REPLY_TIME_SIZE];
 
 	buf[0] = '\0';
-	ss = vacations_find(j->st, userid, &v);
-	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && !vacation_away(&v, (int64_t)j->now)))
+	ss = vacations_find(j->srv.st, userid, &v);
+	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && !vacation_away(&v, (int64_t)j->srv.now)))
 		return PROCESS_OK;
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the vacations");
@@ -57,7 +57,7 @@ enum process_status games_run(struct job *j)
 		goto out;
 	list = (struct reply_games_list){ u.userid, u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0,
 	    filter, games, n, away };
-	rs = reply_games(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), &list, &m);
+	rs = reply_games(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), &list, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%zu board%s of %s%s%s", n, n == 1 ? "" : "s", u.userid,
@@ -97,14 +97,14 @@ enum process_status games_finished_run(struct job *j)
 	slots = malloc((REPLY_FINISHED_MAX + 1) * sizeof *slots);
 	if (slots == NULL)
 		return job_no_memory(j);
-	ss = store_list_boards(j->st, &boards, &nboards);
+	ss = store_list_boards(j->srv.st, &boards, &nboards);
 	if (ss != STORE_OK) {
 		free(slots);
 		return job_store_failure(j, ss, "cannot list the boards");
 	}
 	g = &slots[0];
 	for (i = 0; i < nboards; i++) {
-		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
 		if (gamefile_parse_header(text, len, g, NULL) == GAMEFILE_OK && g->board == boards[i] &&
 		    game_over(g)) {
@@ -126,7 +126,7 @@ enum process_status games_finished_run(struct job *j)
 		free(text);
 	}
 	free(boards);
-	rs = reply_finished(&j->rc, j->in.from_addr, job_sender_name(j, NULL), order, n, total, &m);
+	rs = reply_finished(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), order, n, total, &m);
 	free(slots);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

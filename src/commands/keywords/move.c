@@ -167,17 +167,18 @@ static bool not_playable(struct job *j, const struct game *g, const char *userid
 }
 
 /*
- * move: the placements of a whole turn, in the board's notation, into
- * points (room for COMMAND_PLACEMENTS_MAX); *gs the result, msg why if
- * illegal.
+ * move: the placements of a whole turn on j->game by j->user, in the
+ * board's notation, into points (room for COMMAND_PLACEMENTS_MAX); *gs the
+ * result, msg why if illegal.  True if it was refused (*ps the refusal's).
  */
-static void play_move(struct job *j, struct game *g, const char *userid, int *points, struct rules_turn_report *rep,
-    enum game_status *gs, char *msg, size_t size, bool *refused, enum process_status *ps)
+static bool play_move(struct job *j, int *points, struct rules_turn_report *rep, enum game_status *gs, char *msg,
+    size_t size, enum process_status *ps)
 {
 	struct command *c = &j->cmd;
+	struct game *g = &j->game;
+	const char *userid = j->user.userid;
 	int i;
 
-	*refused = false;
 	if (strcmp(game_player_to_move(g), userid) != 0) {
 		if (robot_to_move(g))
 			*ps = job_refuse(j, g, "it is %s's turn, and %s plays its turns itself: its answer comes by "
@@ -185,8 +186,7 @@ static void play_move(struct job *j, struct game *g, const char *userid, int *po
 		else
 			*ps = job_refuse(j, g, "%s", game_status_message(g, GAME_NOT_YOUR_TURN, userid, NULL,
 			    NULL, msg, size));
-		*refused = true;
-		return;
+		return true;
 	}
 	for (i = 0; i < (int)c->nplacements; i++) {
 		struct command_placement *pl = &c->placements[i];
@@ -196,25 +196,25 @@ static void play_move(struct job *j, struct game *g, const char *userid, int *po
 			if (!column_i(j, g, userid, (size_t)i, msg, size))
 				rules_offboard_why(&g->rg.board, pl->name, (int)strlen(pl->name), msg, size);
 			*ps = job_refuse(j, g, "%s", msg);
-			*refused = true;
-			return;
+			return true;
 		}
 		/* From here on, the name as the board writes it ("g13" on hex boards). */
 		rules_point_name(&g->rg.board, points[i], pl->name);
 	}
-	*gs = game_move(g, userid, points, (int)c->nplacements, (int64_t)j->now, rep);
+	*gs = game_move(g, userid, points, (int)c->nplacements, (int64_t)j->srv.now, rep);
 	if (*gs == GAME_ILLEGAL_TURN)
 		turn_error(g, c, rep, msg, size);
 	j->ev.what = REPLY_MOVE;
 	j->ev.captured = rep->captured;
 	j->ev.dead_end = rep->dead_end;
+	return false;
 }
 
 /* swap: the pie rule, White's first turn; *gs the result, msg why if refused. */
 static void play_swap(struct job *j, struct game *g, const char *userid, int turn, enum game_status *gs,
     char *msg, size_t size)
 {
-	*gs = game_swap(g, userid, (int64_t)j->now);
+	*gs = game_swap(g, userid, (int64_t)j->srv.now);
 	if ((*gs == GAME_SWAP_NOT_NOW || *gs == GAME_NOT_YOUR_TURN) && g->swap && game_user_is_robot(g->white) &&
 	    game_color_of(g, userid) == RULES_BLACK) {
 		/* the robot's opponent as Black: the pie rule is the robot's */
@@ -287,8 +287,7 @@ enum process_status move_run(struct job *j)
 			if (ps != PROCESS_OK || refused)
 				return ps;
 		}
-		play_move(j, g, userid, points, &rep, &gs, msg, sizeof msg, &refused, &ps);
-		if (refused)
+		if (play_move(j, points, &rep, &gs, msg, sizeof msg, &ps))
 			return ps;
 		if (gs == GAME_ILLEGAL_TURN && rep.status == RULES_TURN_TOO_SHORT && j->by_token)
 			return replytoken_keep_part(j, g);
@@ -300,7 +299,7 @@ enum process_status move_run(struct job *j)
 	} else if (command_is(&j->cmd, "swap")) {
 		play_swap(j, g, userid, turn, &gs, msg, sizeof msg);
 	} else {
-		gs = game_resign(g, userid, (int64_t)j->now);
+		gs = game_resign(g, userid, (int64_t)j->srv.now);
 		j->ev.what = REPLY_RESIGN;
 	}
 	if (gs == GAME_NO_MEMORY)

@@ -99,21 +99,21 @@ enum process_status offer_run(struct job *j)
 	switch (j->cmd.offer) {
 	case COMMAND_OFFER_UNDO:
 		k = game_undo_turn(g, userid);
-		gs = game_ask_undo(g, userid, (int64_t)j->now);
+		gs = game_ask_undo(g, userid, (int64_t)j->srv.now);
 		j->ev.what = REPLY_UNDO_ASKED;
 		break;
 	case COMMAND_OFFER_PROPOSE:
-		gs = game_propose(g, userid, (int64_t)j->now);
+		gs = game_propose(g, userid, (int64_t)j->srv.now);
 		j->ev.what = REPLY_DRAW_PROPOSED;
 		break;
 	case COMMAND_OFFER_ACCEPT:
 		if (undo)
 			k = game_undo_turn(g, offerer);
-		gs = game_accept(g, userid, (int64_t)j->now);
+		gs = game_accept(g, userid, (int64_t)j->srv.now);
 		j->ev.what = undo ? REPLY_UNDO_ACCEPTED : REPLY_DRAW_ACCEPTED;
 		break;
 	default:
-		gs = game_reject(g, userid, (int64_t)j->now);
+		gs = game_reject(g, userid, (int64_t)j->srv.now);
 		j->ev.what = undo ? REPLY_UNDO_REJECTED : REPLY_DRAW_REJECTED;
 		break;
 	}

@@ -17,7 +17,7 @@
 /* over expect, the hash the old password was checked against */
 static enum store_status write_new_password(struct job *j, const char *hash, const char *expect, const void *arg)
 {
-	return store_user_set_hash(j->st, j->cmd.userid, hash, expect);
+	return store_user_set_hash(j->srv.st, j->cmd.userid, hash, expect);
 }
 
 /*
@@ -67,17 +67,18 @@ again:
 		goto out;
 	}
 	reply_mail_release(&m);
-	rs = reply_password(&j->rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid, &m);
+	rs = reply_password(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
-	ss = store_password_hash(j->st, c->new_password, hash);
+	ss = store_password_hash(j->srv.st, c->new_password, hash);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = job_commit_account(j, u.userid, hash, u.hash, &m, 1, write_new_password, NULL, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, hash, u.hash, write_new_password, NULL },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED && ++tries < PASSWORD_TRIES)

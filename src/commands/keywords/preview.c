@@ -64,7 +64,7 @@ static enum process_status preview_reply(struct job *j, const struct game *g, co
 	pv.names = (const char (*)[4])names;
 	pv.n = n;
 	pv.p = &p;
-	rs = reply_preview(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &pv, &m);
+	rs = reply_preview(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), &pv, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "preview of %d placement%s: %s", n, n == 1 ? "" : "s",
@@ -153,7 +153,7 @@ enum process_status preview_moves_run(struct job *j)
 	}
 	if (preview_options(&g->rg, &opts, &n) != PREVIEW_OK)
 		return job_no_memory(j);
-	rs = reply_moves(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, opts, n, &m);
+	rs = reply_moves(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, opts, n, &m);
 	free(opts);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

@@ -144,7 +144,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 		struct reply_var vars[] = { { "board", board }, { "userid", userid }, { "opponent", opponent },
 		    { "state", state }, { "list", list } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), "queue", subject, REPLY_VARS(vars), &m);
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), "queue", subject, REPLY_VARS(vars), &m);
 	}
 	free(list);
 	if (rs != REPLY_OK)
@@ -263,7 +263,7 @@ enum process_status queue_after_turn(struct job *j, struct game *g, int first, s
 		return PROCESS_OK;
 	}
 	memset(&rep, 0, sizeof rep);
-	gs = game_move(g, owner, q->line[k].mine, q->line[k].nmine, (int64_t)j->now, &rep);
+	gs = game_move(g, owner, q->line[k].mine, q->line[k].nmine, (int64_t)j->srv.now, &rep);
 	if (gs == GAME_NO_MEMORY) {
 		free(q);
 		return job_no_memory(j);

@@ -39,11 +39,11 @@ static enum store_status write_pending(struct job *j, const char *token, const c
 {
 	struct store_register_caps caps;
 
-	caps.per_hour = j->cfg.max_registrations_per_hour;
-	caps.per_domain = j->cfg.max_registrations_per_domain;
-	caps.now = (int64_t)j->now;
+	caps.per_hour = j->srv.cfg.max_registrations_per_hour;
+	caps.per_domain = j->srv.cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->srv.now;
 	/* expect is non-NULL for a code sent again: counted once, at the first register */
-	return pending_put(j->st, arg, expect == NULL ? &caps : NULL);
+	return pending_put(j->srv.st, arg, expect == NULL ? &caps : NULL);
 }
 
 static uint64_t mail_stamp(const struct job *j)
@@ -91,7 +91,7 @@ enum process_status register_run(struct job *j)
 		rec.userid[i] = (char)tolower((unsigned char)c->userid[i]);
 	rec.userid[i] = '\0';
 	rec.stamp = mail_stamp(j);
-	ss = pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &old);
+	ss = pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &old);
 	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 		ps = job_store_failure(j, ss, "cannot read the pending registrations");
 		goto out;
@@ -101,7 +101,7 @@ enum process_status register_run(struct job *j)
 		ps = job_account_copy(j, "register");
 		goto out;
 	}
-	ss = store_user_find(j->st, c->userid, &u);
+	ss = store_user_find(j->srv.st, c->userid, &u);
 	if (ss == STORE_OK) {
 		ps = job_refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
 		goto out;
@@ -110,29 +110,29 @@ enum process_status register_run(struct job *j)
 		ps = job_store_failure(j, ss, "cannot read the users file");
 		goto out;
 	}
-	if (pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &old) == STORE_OK && !old.done &&
-	    store_user_find(j->st, old.userid, &u) == STORE_NOT_FOUND) {
+	if (pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &old) == STORE_OK && !old.done &&
+	    store_user_find(j->srv.st, old.userid, &u) == STORE_NOT_FOUND) {
 		/* a registration of this address waits: one code an hour at most */
-		if ((int64_t)j->now < old.sent + PENDING_RESEND) {
+		if ((int64_t)j->srv.now < old.sent + PENDING_RESEND) {
 			ps = refuse_waiting(j, &old);
 			goto out;
 		}
 		again = true;
 		rec.issued = old.issued;
 	} else {
-		rec.issued = (int64_t)j->now;
+		rec.issued = (int64_t)j->srv.now;
 	}
 	if (!store_password_ok(c->password)) {
 		ps = job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
 		goto out;
 	}
-	rec.sent = (int64_t)j->now;
+	rec.sent = (int64_t)j->srv.now;
 	snprintf(rec.address, sizeof rec.address, "%s", j->in.from_addr);
 	snprintf(rec.fullname, sizeof rec.fullname, "%s", c->fullname);
-	ss = store_password_hash(j->st, c->password, rec.pwhash);
+	ss = store_password_hash(j->srv.st, c->password, rec.pwhash);
 	if (ss == STORE_OK)
-		ss = accounts_code_new(j->st, code, rec.codehash);
+		ss = accounts_code_new(j->srv.st, code, rec.codehash);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot make the code");
 		goto out;
@@ -143,15 +143,15 @@ enum process_status register_run(struct job *j)
 		    { "registered_address", rec.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust registration code for %s", rec.userid);
-		rs = reply_account(&j->rc, rec.address, c->fullname, "registercode", subject, REPLY_VARS(v), &m);
+		rs = reply_account(&j->srv.rc, rec.address, c->fullname, "registercode", subject, REPLY_VARS(v), &m);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
 	/* the code mail is queued if and only if the registration is written */
-	ps = job_commit_account(j, rec.userid, rec.codehash, again ? old.codehash : NULL, &m, 1, write_pending, &rec,
-	    &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ rec.userid, rec.codehash,
+	    again ? old.codehash : NULL, write_pending, &rec }, &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)
@@ -179,7 +179,7 @@ static enum store_status write_account(struct job *j, const char *token, const c
 	const struct pending *p = arg;
 
 	/* counted against the caps at the register already */
-	return store_user_register_hashed(j->st, p->userid, p->address, p->pwhash, p->fullname, NULL);
+	return store_user_register_hashed(j->srv.st, p->userid, p->address, p->pwhash, p->fullname, NULL);
 }
 
 /* The code given for p, under the throttle; false after a refusal (then *ps). */
@@ -190,7 +190,7 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 	enum store_status ss;
 	bool failed = false, right;
 
-	ss = throttle_check(j->st, &j->cfg, p->userid, j->now, &ts);
+	ss = throttle_check(j->srv.st, &j->srv.cfg, p->userid, j->srv.now, &ts);
 	if (ss != STORE_OK) {
 		*ps = job_store_failure(j, ss, "cannot read the password throttle");
 		return false;
@@ -204,9 +204,9 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 		if (right)
 			return true;
 		/* counted as a wrong password; nobody told: the address has not confirmed it wants mail */
-		ss = throttle_fail(j->st, &j->cfg, p->userid, j->in.from_addr, j->now, &ts);
+		ss = throttle_fail(j->srv.st, &j->srv.cfg, p->userid, j->in.from_addr, j->srv.now, &ts);
 		if (ss != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot record a wrong code: %s\n", store_error(j->st));
+			fprintf(stderr, "oustpbm: cannot record a wrong code: %s\n", store_error(j->srv.st));
 		if (ss != STORE_OK || ts.until == 0) {
 			*ps = job_refuse(j, NULL, "wrong code for %s: send the code mailed for it", p->userid);
 			return false;
@@ -214,7 +214,7 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 	}
 	reply_time_str((int64_t)ts.until, until);
 	*ps = job_refuse(j, NULL, "codes for %s are refused until %s, after %lu wrong ones within an hour: try "
-	    "again then", p->userid, until, j->cfg.max_password_failures);
+	    "again then", p->userid, until, j->srv.cfg.max_password_failures);
 	return false;
 }
 
@@ -233,10 +233,11 @@ static enum process_status confirm(struct job *j, const struct pending *p, const
 		    p->userid, j->in.from_addr);
 	if (!code_right(j, p, code, &ps))
 		return ps;
-	rs = reply_registered(&j->rc, p->address, p->fullname, p->userid, p->fullname, p->address, &m);
+	rs = reply_registered(&j->srv.rc, p->address, p->fullname, p->userid, p->fullname, p->address, &m);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
-	ps = job_commit_account(j, p->userid, p->pwhash, NULL, &m, 1, write_account, p, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ p->userid, p->pwhash, NULL, write_account, p },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)
@@ -251,9 +252,9 @@ static enum process_status confirm(struct job *j, const struct pending *p, const
 	else
 		job_detail(j, "ok", "registered %s <%s>", p->userid, p->address);
 	/* after the commit point: failing, the line stays open, the account telling it confirmed */
-	if (wrote == STORE_OK && pending_done(j->st, p->userid, p->codehash, (int64_t)j->now) != STORE_OK)
+	if (wrote == STORE_OK && pending_done(j->srv.st, p->userid, p->codehash, (int64_t)j->srv.now) != STORE_OK)
 		fprintf(stderr, "oustpbm: cannot mark the registration of %s done: %s\n", p->userid,
-		    store_error(j->st));
+		    store_error(j->srv.st));
 out:
 	reply_mail_release(&m);
 	return ps;
@@ -268,12 +269,12 @@ enum process_status register_confirm_pending(struct job *j, bool *handled)
 	bool failed = false;
 
 	*handled = false;
-	ss = pending_find(j->st, c->userid, (int64_t)j->now, &p);
+	ss = pending_find(j->srv.st, c->userid, (int64_t)j->srv.now, &p);
 	if (ss == STORE_NOT_FOUND)
 		return PROCESS_OK;
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the pending registrations");
-	us = store_user_find(j->st, p.userid, &u);
+	us = store_user_find(j->srv.st, p.userid, &u);
 	if (us == STORE_OK) {
 		/* confirmed already: by a copy of this mail (its welcome released by recovery), or an account of its own */
 		if (strcmp(u.hash, p.pwhash) != 0 || strcasecmp(u.address, p.address) != 0 ||
@@ -298,7 +299,7 @@ enum process_status register_confirm_run(struct job *j)
 	enum store_status ss;
 	bool handled;
 
-	ss = pending_of_address(j->st, j->in.from_addr, (int64_t)j->now, &p);
+	ss = pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &p);
 	if (ss == STORE_NOT_FOUND)
 		return job_refuse(j, NULL, "no registration from %s waits for a confirm: register first with "
 		    "register <userid> <password> [full name]; an address change is confirmed with "
@@ -306,7 +307,7 @@ enum process_status register_confirm_run(struct job *j)
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the pending registrations");
 	snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", p.userid);
-	if (p.done || store_user_find(j->st, p.userid, &u) == STORE_OK) {
+	if (p.done || store_user_find(j->srv.st, p.userid, &u) == STORE_OK) {
 		enum process_status ps = register_confirm_pending(j, &handled);
 
 		if (ps != PROCESS_OK || handled)

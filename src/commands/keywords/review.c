@@ -31,15 +31,15 @@ enum process_status review_run(struct job *j)
 		    "once it is over", g->board);
 	if (g->nturns == 0)
 		return job_refuse(j, g, "board %ld has no turn yet: there is nothing to review", g->board);
-	if (review_kept(j->st, g, &r)) {
-		rs = review_mail(&j->rc, g, &r, j->in.from_addr, job_sender_name(j, me), &m);
+	if (review_kept(j->srv.st, g, &r)) {
+		rs = review_mail(&j->srv.rc, g, &r, j->in.from_addr, job_sender_name(j, me), &m);
 		review_release(&r);
 		ps = job_send(j, rs, &m);
 		if (ps == PROCESS_OK)
 			job_detail(j, "ok", "review of %d turns sent (kept)", g->nturns);
 		return ps;
 	}
-	ss = reviews_request(j->st, g->board, me, (int64_t)j->now, j->cfg.max_reviews_per_day, j->cfg.lock_timeout_ms,
+	ss = reviews_request(j->srv.st, g->board, me, (int64_t)j->srv.now, j->srv.cfg.max_reviews_per_day, j->srv.cfg.lock_timeout_ms,
 	    &out, &ahead);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot queue the review");
@@ -49,15 +49,15 @@ enum process_status review_run(struct job *j)
 		    "it is done", g->board);
 	case REVIEWS_DAILY_LIMIT:
 		return job_refuse(j, g, "you asked for %lu review%s in the last 24 hours, the most this server does "
-		    "for one account in a day: ask again tomorrow", j->cfg.max_reviews_per_day,
-		    j->cfg.max_reviews_per_day == 1 ? "" : "s");
+		    "for one account in a day: ask again tomorrow", j->srv.cfg.max_reviews_per_day,
+		    j->srv.cfg.max_reviews_per_day == 1 ? "" : "s");
 	case REVIEWS_FULL:
 		return job_refuse(j, g, "%d reviews wait already, the most the server queues: ask again in an hour",
 		    REVIEWS_QUEUE_MAX);
 	case REVIEWS_QUEUED:
 		break;
 	}
-	rs = reply_review_queued(&j->rc, j->in.from_addr, job_sender_name(j, me), g, ahead, &m);
+	rs = reply_review_queued(&j->srv.rc, j->in.from_addr, job_sender_name(j, me), g, ahead, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "review queued (%d before it)", ahead);

@@ -19,7 +19,7 @@ static enum process_status notice(struct job *j, const char *subject, const char
 	struct reply_mail m;
 	enum reply_status rs;
 
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, j->user.userid), "notice", subject, &v, 1, &m);
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->user.userid), "notice", subject, &v, 1, &m);
 	return job_send(j, rs, &m);
 }
 
@@ -29,7 +29,7 @@ static enum process_status set(struct job *j, enum seeks_kind kind, unsigned n)
 	char err[SEEKS_ERR_MAX];
 	enum store_status ss;
 
-	ss = seeks_set(j->st, j->cfg.lock_timeout_ms, kind, j->user.userid, n, err);
+	ss = seeks_set(j->srv.st, j->srv.cfg.lock_timeout_ms, kind, j->user.userid, n, err);
 	if (ss == STORE_OK)
 		return PROCESS_OK;
 	fprintf(stderr, "oustpbm: %s\n", err);

@@ -34,10 +34,10 @@ enum process_status show_run(struct job *j)
 			    gs == GAME_BAD_HISTORY ? r.why : game_status_str(gs));
 		}
 	}
-	ss = boardmail_set_away(j->st, &j->rc, g);
+	ss = boardmail_set_away(&j->srv, g);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the vacations");
-	rs = reply_show(&j->rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
+	rs = reply_show(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)
 		job_detail(j, "ok", "shown after turn %d", upto);
@@ -52,7 +52,7 @@ enum process_status show_history_run(struct job *j)
 	enum reply_status rs;
 	enum process_status ps;
 
-	rs = reply_history(&j->rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
+	rs = reply_history(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "history of %d turns", j->game.nturns);

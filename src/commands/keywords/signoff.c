@@ -21,7 +21,7 @@ static enum store_status write_removal(struct job *j, const char *token, const c
 {
 	const struct removal *r = arg;
 
-	return signoff_remove(j->st, &j->cfg, j->cmd.userid, expect, r->since, r->until);
+	return signoff_remove(&j->srv, j->cmd.userid, expect, r->since, r->until);
 }
 
 enum process_status signoff_run(struct job *j)
@@ -51,7 +51,7 @@ enum process_status signoff_run(struct job *j)
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	j->rehash_due = false;	/* the account is going: no new hash for it */
-	sos = signoff_resign_all(j->st, j->ob, &j->cfg, &j->rc, u.userid, j->now, &res, err, sizeof err);
+	sos = signoff_resign_all(&j->srv, u.userid, &res, err, sizeof err);
 	if (sos == SIGNOFF_DATAERR) {
 		ps = job_refuse(j, NULL, "%s: the account stays open; ask the server's admin", err);
 		goto out;
@@ -67,8 +67,8 @@ enum process_status signoff_run(struct job *j)
 	}
 	if (res.resigned > 0)
 		j->queued = true;
-	rm.since = (int64_t)j->now;
-	rm.until = signoff_reserved_until(&j->cfg, rm.since);
+	rm.since = (int64_t)j->srv.now;
+	rm.until = signoff_reserved_until(&j->srv.cfg, rm.since);
 	gamefile_time_str(rm.until, until);
 	snprintf(count, sizeof count, "%u", res.resigned);
 	{
@@ -76,9 +76,9 @@ enum process_status signoff_run(struct job *j)
 		    { "boards", res.list[0] != '\0' ? res.list : "none" }, { "until", until } };
 
 		snprintf(subject, sizeof subject, "Oust account %s closed", u.userid);
-		rs = reply_account(&j->rc, u.address, u.fullname, "signoff", subject, REPLY_VARS(vars), &mails[n]);
+		rs = reply_account(&j->srv.rc, u.address, u.fullname, "signoff", subject, REPLY_VARS(vars), &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, REPLY_VARS(vars),
+			rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, REPLY_VARS(vars),
 			    &mails[++n]);
 	}
 	if (rs != REPLY_OK) {
@@ -87,7 +87,8 @@ enum process_status signoff_run(struct job *j)
 	}
 	n++;
 	accounts_token_signoff(rm.since, token);
-	ps = job_commit_account(j, u.userid, token, u.hash, mails, n, write_removal, &rm, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.hash, write_removal, &rm },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)
@@ -98,9 +99,9 @@ enum process_status signoff_run(struct job *j)
 	}
 	job_detail(j, "ok", "account %s closed, %u board%s resigned%s%s, user id reserved until %s", u.userid,
 	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
-	if (accounts_codes_drop(j->st, u.userid) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->st));
-	web_standings_after(&j->cfg, j->st);	/* the account leaves the standings page too */
+	if (accounts_codes_drop(j->srv.st, u.userid) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->srv.st));
+	web_standings_after(&j->srv);	/* the account leaves the standings page too */
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

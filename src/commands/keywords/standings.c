@@ -20,7 +20,7 @@ static enum process_status text_reply(struct job *j, const char *userid, const c
 	struct reply_mail m;
 	enum reply_status rs;
 
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, userid), tmpl, subject, &v, 1, &m);
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), tmpl, subject, &v, 1, &m);
 	return job_send(j, rs, &m);
 }
 
@@ -45,28 +45,28 @@ enum process_status standings_run(struct job *j)
 	char *text = NULL;
 	size_t nactive = 0, nseeks = 0;
 
-	ss = ratings_load(j->st, true, &r, err);
+	ss = ratings_load(j->srv.st, true, &r, err);
 	if (ss != STORE_OK) {
 		ps = ratings_failure(j, ss, err);
 		goto out;
 	}
 	/* a closed account is no longer listed (signoff, deluser) */
-	ss = standings_drop_closed(j->st, &r);
+	ss = standings_drop_closed(j->srv.st, &r);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot read the reserved user ids");
 		goto out;
 	}
-	ss = active_counts(j->st, &active, &nactive);
+	ss = active_counts(j->srv.st, &active, &nactive);
 	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot read the index of active boards");
 		goto out;
 	}
-	ss = seeks_load(j->st, SEEKS_SEEK, &seeks, &nseeks, err);
+	ss = seeks_load(j->srv.st, SEEKS_SEEK, &seeks, &nseeks, err);
 	if (ss != STORE_OK) {
 		ps = ratings_failure(j, ss, err);
 		goto out;
 	}
-	text = standings_text(&r, j->cmd.rating_class, active, nactive, seeks, nseeks, (int64_t)j->now);
+	text = standings_text(&r, j->cmd.rating_class, active, nactive, seeks, nseeks, (int64_t)j->srv.now);
 	if (text == NULL) {
 		ps = job_no_memory(j);
 		goto out;
@@ -97,12 +97,12 @@ enum process_status standings_rating_run(struct job *j)
 	ps = job_find_user(j, j->cmd.userid, &u, &found);
 	if (ps != PROCESS_OK || !found)
 		return ps;
-	ss = ratings_load(j->st, false, &r, err);
+	ss = ratings_load(j->srv.st, false, &r, err);
 	if (ss != STORE_OK) {
 		ps = ratings_failure(j, ss, err);
 		goto out;
 	}
-	text = standings_rating_text(&r, u.userid, (int64_t)j->now);
+	text = standings_rating_text(&r, u.userid, (int64_t)j->srv.now);
 	if (text == NULL) {
 		ps = job_no_memory(j);
 		goto out;

@@ -26,7 +26,7 @@ static enum process_status confirm(struct job *j, const char *subject, const cha
 	struct reply_var vars[] = { { "userid", j->user.userid }, { "news", news }, { "how", how } };
 	enum reply_status rs;
 
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, j->user.userid), "observe", subject, REPLY_VARS(vars),
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->user.userid), "observe", subject, REPLY_VARS(vars),
 	    m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
@@ -357,7 +357,7 @@ static enum store_status write_watch(struct job *j, const char *token, const cha
 	enum store_status ss;
 	bool changed;
 
-	ss = audience_watch(j->st, j->cfg.lock_timeout_ms, j->user.userid, w->kind, w->on, w->stamp, &changed);
+	ss = audience_watch(j->srv.st, j->srv.cfg.lock_timeout_ms, j->user.userid, w->kind, w->on, w->stamp, &changed);
 	if (ss == STORE_OK && !changed)
 		ss = STORE_CHANGED;	/* not under accounts.lock: an admin's edit; the next try looks again */
 	return ss;
@@ -380,10 +380,10 @@ static enum process_status watch_every_board(struct job *j, enum audience_watch 
 	userid = j->user.userid;
 	w.kind = kind;
 	w.on = on;
-	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->now, w.stamp);
-	ss = audience_watching(j->st, userid, kind, &yes);
+	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->srv.now, w.stamp);
+	ss = audience_watching(j->srv.st, userid, kind, &yes);
 	if (ss == STORE_OK && yes == on)
-		ss = audience_last(j->st, userid, last, &found);
+		ss = audience_last(j->srv.st, userid, last, &found);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the watchers file");
 	if (yes == on && found && strcmp(last, w.stamp) == 0)
@@ -414,7 +414,8 @@ static enum process_status watch_every_board(struct job *j, enum audience_watch 
 	if (ps != PROCESS_OK)
 		goto out;
 	audience_token(w.stamp, token);
-	ps = job_commit_account(j, userid, token, j->user.hash, &m, 1, write_watch, &w, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ userid, token, j->user.hash, write_watch, &w },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)

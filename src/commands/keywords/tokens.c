@@ -24,7 +24,7 @@ enum process_status tokens_run(struct job *j)
 	enum process_status ps;
 	unsigned long gen;
 
-	ss = tokens_set(j->st, j->cfg.lock_timeout_ms, id, off, &gen, err);
+	ss = tokens_set(j->srv.st, j->srv.cfg.lock_timeout_ms, id, off, &gen, err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
@@ -39,7 +39,7 @@ enum process_status tokens_run(struct job *j)
 		    "older board mail without the password does nothing now. Your\nnext board mails carry new "
 		    "tokens.\n", id);
 	snprintf(subject, sizeof subject, "Oust tokens %s", id);
-	rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, id), "notice", subject, &v, 1, &m);
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, id), "notice", subject, &v, 1, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "reply tokens of %s %s (generation %lu)", id, off ? "off" : "renewed", gen);

@@ -32,7 +32,7 @@ static enum process_status confirm(struct job *j, const struct store_user *u, lo
 	else
 		snprintf(how, sizeof how, "To observe every board again, send:\n\n    subscribe %s <password> all",
 		    u->userid);
-	rs = reply_account(&j->rc, u->address, job_sender_name(j, u->userid), "observe", subject, REPLY_VARS(vars), m);
+	rs = reply_account(&j->srv.rc, u->address, job_sender_name(j, u->userid), "observe", subject, REPLY_VARS(vars), m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
@@ -98,9 +98,9 @@ static enum store_status write_stop(struct job *j, const char *token, const char
 	enum store_status ss;
 	bool a = false, b = false;
 
-	ss = audience_watch(j->st, j->cfg.lock_timeout_ms, j->user.userid, AUDIENCE_RESULTS, false, NULL, &a);
+	ss = audience_watch(j->srv.st, j->srv.cfg.lock_timeout_ms, j->user.userid, AUDIENCE_RESULTS, false, NULL, &a);
 	if (ss == STORE_OK)
-		ss = audience_watch(j->st, j->cfg.lock_timeout_ms, j->user.userid, AUDIENCE_ALL, false, w->stamp, &b);
+		ss = audience_watch(j->srv.st, j->srv.cfg.lock_timeout_ms, j->user.userid, AUDIENCE_ALL, false, w->stamp, &b);
 	if (ss == STORE_OK && !a && !b)
 		ss = STORE_CHANGED;	/* not under accounts.lock: an admin's edit; the next try looks again */
 	return ss;
@@ -118,9 +118,9 @@ static enum process_status stop_all(struct job *j, const struct store_user *u)
 
 	memset(&m, 0, sizeof m);
 	j->user = *u;	/* write_stop's account */
-	ss = audience_watching(j->st, u->userid, AUDIENCE_ALL, &all);
+	ss = audience_watching(j->srv.st, u->userid, AUDIENCE_ALL, &all);
 	if (ss == STORE_OK)
-		ss = audience_watching(j->st, u->userid, AUDIENCE_RESULTS, &results);
+		ss = audience_watching(j->srv.st, u->userid, AUDIENCE_RESULTS, &results);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the watchers file");
 	if (all || results)
@@ -138,9 +138,10 @@ static enum process_status stop_all(struct job *j, const struct store_user *u)
 			job_detail(j, "ok", "%s unsubscribed from every board by token already", u->userid);
 		goto out;
 	}
-	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->now, w.stamp);
+	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->srv.now, w.stamp);
 	audience_token(w.stamp, token);
-	ps = job_commit_account(j, u->userid, token, u->hash, &m, 1, write_stop, &w, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u->userid, token, u->hash, write_stop, &w },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_CHANGED)
@@ -165,23 +166,23 @@ enum process_status unsubscribe_run(struct job *j)
 	enum store_status ss;
 	long board = 0;
 
-	ts = unsubtoken_check(j->home, j->cmd.password, userid, sizeof userid, &board);
+	ts = unsubtoken_check(j->srv.home, j->cmd.password, userid, sizeof userid, &board);
 	if (ts == UNSUBTOKEN_IO) {
 		/* the admin's to fix (<home>/secret): the mail is kept and tried again */
-		job_detail(j, "tempfail", "cannot read or make %s/secret", j->home);
-		fprintf(stderr, "oustpbm: cannot read or make %s/secret\n", j->home);
+		job_detail(j, "tempfail", "cannot read or make %s/secret", j->srv.home);
+		fprintf(stderr, "oustpbm: cannot read or make %s/secret\n", j->srv.home);
 		return PROCESS_TEMPFAIL;
 	}
 	if (ts != UNSUBTOKEN_OK) {
 		/* the account the token claims, if any, counts the failure as a wrong password */
 		snprintf(userid, sizeof userid, "%.*s", dot != NULL ? (int)(dot - j->cmd.password) : 0, j->cmd.password);
-		if (userid[0] != '\0' && store_user_find(j->st, userid, &u) == STORE_OK &&
+		if (userid[0] != '\0' && store_user_find(j->srv.st, userid, &u) == STORE_OK &&
 		    !job_secret_verdict(j, &u, false, "unsubscribe token") && strstr(j->pwmsg, "refused") != NULL)
 			return job_refuse(j, NULL, "%s", j->pwmsg);
 		return job_refuse(j, NULL, "that is not an unsubscribe token of this server: send the Subject of "
 		    "the List-Unsubscribe of one of its mails as it is, or unsubscribe with your password (see help)");
 	}
-	ss = store_user_find(j->st, userid, &u);
+	ss = store_user_find(j->srv.st, userid, &u);
 	if (ss == STORE_NOT_FOUND)
 		return job_refuse(j, NULL, "the account %s of that token is closed: it gets no mail", userid);
 	if (ss != STORE_OK)

@@ -27,7 +27,7 @@
 
 static enum store_status write_vacation(struct job *j, const char *token, const char *expect, const void *arg)
 {
-	return vacations_set(j->st, arg);
+	return vacations_set(j->srv.st, arg);
 }
 
 /* The days asked for: *days > 0, or 0 for "off"; false after the refusal. */
@@ -69,12 +69,15 @@ static int days_left(const struct vacation *v, int64_t now)
 }
 
 /*
- * The mails: the sender's confirmation (away or back), and a notice to the
- * opponent of each board still played; into m[0..*n).  sb gets the boards.
+ * The mails of a vacation of days (0: back): the sender's confirmation
+ * (away or back), and a notice to the opponent of each board still played;
+ * into m[0..*n).  boards gets the boards.
  */
-static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation *v,
-    bool away, int days, unsigned long cap, struct reply_mail *m, int *n, char *boards, size_t size)
+static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation *v, int days,
+    struct reply_mail *m, int *n, char *boards, size_t size)
 {
+	const unsigned long cap = j->srv.cfg.vacation_days_per_year;
+	const bool away = days > 0;
 	char subject[200], until[REPLY_TIME_SIZE], used[16], left[16], year[16], ndays[16], capstr[16], day_count[32];
 	struct store_user o;
 	struct game *games = NULL;
@@ -104,7 +107,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 		    { "day_count", day_count }, { "used", used }, { "left", left }, { "year", year }, { "cap", capstr },
 		    { "boards", boards[0] != '\0' ? boards : "none" } };
 
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), away ? "vacation" :
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u->userid), away ? "vacation" :
 		    "vacationoff", subject, vars, sizeof vars / sizeof vars[0], &m[(*n)++]);
 		for (i = 0; rs == REPLY_OK && i < ng && *n < VACATION_MAILS_MAX; i++) {
 			if (game_over(&games[i]))
@@ -116,11 +119,11 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 			for (k = 0; k < i && !(!game_over(&games[k]) && (strcmp(games[k].black, opponent) == 0 ||
 			    strcmp(games[k].white, opponent) == 0)); k++)
 				;
-			if (k < i || store_user_find(j->st, opponent, &o) != STORE_OK)
+			if (k < i || store_user_find(j->srv.st, opponent, &o) != STORE_OK)
 				continue;
 			snprintf(subject, sizeof subject, "Oust Board %ld: %s %s", games[i].board, u->userid,
 			    away ? "is away" : "is back");
-			rs = reply_account(&j->rc, o.address, o.fullname, away ? "vacationnotice" : "vacationback",
+			rs = reply_account(&j->srv.rc, o.address, o.fullname, away ? "vacationnotice" : "vacationback",
 			    subject, vars, sizeof vars / sizeof vars[0], &m[(*n)++]);
 		}
 	}
@@ -134,8 +137,8 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 
 enum process_status vacation_run(struct job *j)
 {
-	const unsigned long cap = j->cfg.vacation_days_per_year;
-	const int64_t now = (int64_t)j->now;
+	const unsigned long cap = j->srv.cfg.vacation_days_per_year;
+	const int64_t now = (int64_t)j->srv.now;
 	char token[VACATIONS_TOKEN_MAX + 1], boards[1000];
 	struct reply_mail *mails = NULL;
 	struct store_user u;
@@ -150,7 +153,7 @@ enum process_status vacation_run(struct job *j)
 		return ps;
 	if (!parse_days(j, cap, &days, &ps))
 		return ps;
-	ss = vacations_find(j->st, u.userid, &old);
+	ss = vacations_find(j->srv.st, u.userid, &old);
 	if (ss != STORE_OK && ss != STORE_NOT_FOUND)
 		return job_store_failure(j, ss, "cannot read the vacations");
 	had = ss == STORE_OK;
@@ -183,11 +186,12 @@ enum process_status vacation_run(struct job *j)
 	mails = calloc(VACATION_MAILS_MAX, sizeof *mails);
 	if (mails == NULL)
 		return job_no_memory(j);
-	ps = make_mails(j, &u, &v, days > 0, days, cap, mails, &n, boards, sizeof boards);
+	ps = make_mails(j, &u, &v, days, mails, &n, boards, sizeof boards);
 	if (ps != PROCESS_OK)
 		goto out;
 	vacations_token(&v, token);
-	ps = job_commit_account(j, u.userid, token, u.hash, mails, n, write_vacation, &v, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.hash, write_vacation, &v },
+	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote != STORE_OK) {

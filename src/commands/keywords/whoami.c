@@ -30,11 +30,11 @@ static enum process_status active_boards(struct job *j, const char *userid, stru
 	struct game g;
 
 	*count = 0;
-	ss = players_boards(j->st, j->cfg.lock_timeout_ms, userid, &boards, &nb);
+	ss = players_boards(j->srv.st, j->srv.cfg.lock_timeout_ms, userid, &boards, &nb);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot list the boards");
 	for (i = 0; i < nb; i++) {
-		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
 		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
 		    !game_over(&g) && game_color_of(&g, userid) != RULES_EMPTY) {
@@ -85,14 +85,14 @@ enum process_status whoami_run(struct job *j)
 	if (ps != PROCESS_OK)
 		goto out;
 	/* the player's ratings and latest rated games, as the rating command gives them */
-	ss = ratings_load(j->st, false, &r, err);
+	ss = ratings_load(j->srv.st, false, &r, err);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: %s\n", err);
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
 		ps = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
-	rated = standings_rating_text(&r, u->userid, (int64_t)j->now);
+	rated = standings_rating_text(&r, u->userid, (int64_t)j->srv.now);
 	if (rated == NULL) {
 		ps = job_no_memory(j);
 		goto out;
@@ -103,7 +103,7 @@ enum process_status whoami_run(struct job *j)
 		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away }, { "ratings", rated } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
-		rs = reply_account(&j->rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, REPLY_VARS(vars), &m);
+		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, REPLY_VARS(vars), &m);
 	}
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

@@ -1,9 +1,12 @@
 /*
  * admin: the commands an admin runs on the server's own machine (not by
  * mail), each on the home of -d DIR, else $OUSTPBM_HOME, else ~/oustpbm
- * (config_default_home()):
+ * (config_default_home()).  Their rows are in main.c's one table of
+ * commands, which reads the command line and calls admin_main():
  *
  *   oustpbm [-d DIR] cleanup                        reminders, losses on time, flush (cleanup.h)
+ *   oustpbm [-d DIR] flush [--all]                  the outbox sent (outbox/queuecmd.h)
+ *   oustpbm [-d DIR] outbox [retry [ID...|all]]     the outbox listed, failed replies queued again
  *   oustpbm [-d DIR] adduser [--stdin] USERID ADDRESS [NAME...]
  *   oustpbm [-d DIR] passwd [--stdin] USERID
  *   oustpbm [-d DIR] list [active|finished]
@@ -32,27 +35,27 @@
 
 #include "commands/pipeline/status.h"
 
-/* True if argv ([-d DIR] WORD ...) names one of the commands above. */
-bool admin_is_command(int argc, char **argv);
+struct admin;
+
+/* A command's handler (admincmd.h): the status main.c turns into the exit status. */
+typedef enum admin_status admin_fn(struct admin *a);
+
+/* One command to run, as main.c read it. */
+struct admin_call {
+	admin_fn *run;
+	bool open_home;		/* oustpbm.conf loaded and the home opened before run (the row's CMD_HOME) */
+	const char *name;	/* the command word, for the log */
+	const char *home;	/* -d DIR, else config_default_home() */
+	char **args;		/* the words after the command word */
+	int nargs;
+};
 
 /*
- * True if argv's command reads a mail the mail system hands it
- * (robot-mail): any failure of it must be a deferral (exit 75, the mail
- * kept and delivered again), never a bounce.
+ * Run call: its home opened first when call->open_home asks (a failure
+ * told on stderr and, when the home is there, in the log), the log lines
+ * prefixed with the time and "admin NAME".  ADMIN_USAGE: the caller prints
+ * the usage line.
  */
-bool admin_is_mail_command(int argc, char **argv);
-
-/*
- * "oustpbm: unknown command 'lsit' (did you mean list?); the commands are
- * ...", on stderr: the admin commands' names, then more[0..nmore) (the
- * commands main.c runs itself).
- */
-void admin_unknown(const char *word, const char *const *more, size_t nmore);
-
-/* Run the command of argv (admin_is_command() is true). */
-enum admin_status admin_main(int argc, char **argv);
-
-/* The usage lines of the commands, for oustpbm --help (made from the table, admincmd.h). */
-void admin_usage_print(FILE *f);
+enum admin_status admin_main(const struct admin_call *call);
 
 #endif

@@ -1,10 +1,8 @@
 /*
- * admincmd: the table of admin commands (admin.c), one row per command
- * run on the server's machine (`oustpbm [-d DIR] WORD ...`), and what their
- * handlers share.  The usage text (`oustpbm --help`) and the test of a
- * command word are made from the rows.  A handler gets the run prepared as
- * its flags ask (ADMINCMD_HOME: oustpbm.conf loaded and the home opened,
- * the log lines prefixed with the time and the command) and returns the
+ * admincmd: what the handlers of the admin commands share (admin.h; their
+ * rows are in main.c's table).  A handler gets the run prepared as its row
+ * asks (CMD_HOME: oustpbm.conf loaded and the home opened in a->srv, the
+ * log lines prefixed with the time and the command) and returns the
  * status main.c turns into the exit status.
  */
 #ifndef OUSTPBM_ADMINCMD_H
@@ -15,46 +13,20 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
 #include "game/gamefile.h"
 #include "store/store.h"
 
 /* One run of a command. */
 struct admin {
-	const char *home;
-	const char *cmd;
+	const char *cmd;	/* the command word */
 	char **args;		/* after the command word */
 	int nargs;
-	struct config cfg;
-	struct store *st;	/* owned; NULL without ADMINCMD_HOME */
-	time_t now;
-	char stamp[GAMEFILE_TIME_SIZE];
+	struct server srv;	/* st NULL unless the row has CMD_HOME; the outbox opened on first use */
 };
 
-enum {
-	/* runs on an existing home: oustpbm.conf loaded, the home opened (its owner's, or --force-owner) */
-	ADMINCMD_HOME = 1 << 0,
-	/* takes -d DIR but loads and opens it itself (status: a broken home is what it reports) */
-	ADMINCMD_DIR = 1 << 1,
-	/* reads a mail from the mail system: every failure exits 75 (admin_is_mail_command) */
-	ADMINCMD_MAIL = 1 << 2
-};
-
-struct admin_command {
-	const char *name;
-	const char *synopsis;	/* the arguments, after the name: "[--stdin] USERID" */
-	const char *summary;	/* for the usage text */
-	unsigned flags;		/* ADMINCMD_ */
-	enum admin_status (*run)(struct admin *a);
-};
-
-extern const struct admin_command admincmd_table[];
-extern const size_t admincmd_count;
-
-/* The row called name, or NULL. */
-const struct admin_command *admincmd_find(const char *name);
-
-/* The usage text, to stderr: ADMIN_USAGE. */
+/* A bad command line: ADMIN_USAGE, for which main.c prints the row's usage line. */
 enum admin_status admin_usage_error(void);
 
 /* A store status as an admin status. */
@@ -88,7 +60,7 @@ enum admin_status admin_board_args(struct admin *a, bool logged, long **boards);
  */
 enum admin_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown);
 
-/* The handlers, each in keywords/admin_<name>.c. */
+/* The handlers, one per row of main.c's table, each in keywords/admin_<name>.c. */
 enum admin_status admin_adduser_run(struct admin *a);
 enum admin_status admin_passwd_run(struct admin *a);
 enum admin_status admin_deluser_run(struct admin *a);
@@ -106,5 +78,9 @@ enum admin_status admin_init_run(struct admin *a);
 enum admin_status admin_delboard_run(struct admin *a);
 enum admin_status admin_export_run(struct admin *a);
 enum admin_status admin_import_run(struct admin *a);
+/* keywords/admin_outbox.c: flush, outbox [retry], and requeue, the old name of outbox retry */
+enum admin_status admin_flush_run(struct admin *a);
+enum admin_status admin_outbox_run(struct admin *a);
+enum admin_status admin_requeue_run(struct admin *a);
 
 #endif

@@ -28,9 +28,12 @@ static enum boardcommit_status failure(bool temporary)
 	return temporary ? BOARDCOMMIT_TEMPFAIL : BOARDCOMMIT_ERROR;
 }
 
-enum boardcommit_status boardcommit_write(struct store *st, struct outbox *ob, const struct config *cfg,
-    const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen)
+enum boardcommit_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+    int n, char *err, size_t errlen)
 {
+	struct store *st = srv->st;
+	struct outbox *ob = srv->ob;
+	const struct config *cfg = &srv->cfg;
 	struct outbox_batch *b = NULL;
 	struct store_lock slock = STORE_LOCK_INIT;
 	enum outbox_status os;

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "game/game.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
@@ -26,14 +27,14 @@ enum boardcommit_status {
 const char *boardcommit_status_str(enum boardcommit_status s);
 
 /*
- * Commit g with its n mails; the caller holds the board's lock and
- * recovered the outbox for it.  BOARDCOMMIT_OK once the game file holds g
+ * Commit g with its n mails in srv; the caller holds the board's lock
+ * and recovered srv's outbox for it.  BOARDCOMMIT_OK once the game file holds g
  * (also when only the release of the mails failed: they wait in tmp/ for
  * recovery); else nothing was committed and err says why.  The web pages
  * are the caller's (web_after_commit()): a mail's are written after its
  * replies are flushed.
  */
-enum boardcommit_status boardcommit_write(struct store *st, struct outbox *ob, const struct config *cfg,
-    const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen);
+enum boardcommit_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+    int n, char *err, size_t errlen);
 
 #endif

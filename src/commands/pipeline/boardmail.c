@@ -41,8 +41,9 @@ enum reply_role boardmail_role(enum audience_via via)
 	return REPLY_ROLE_PLAYER;
 }
 
-enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, const struct game *g)
+enum store_status boardmail_set_away(struct server *srv, const struct game *g)
 {
+	struct reply_ctx *rc = &srv->rc;
 	const char *who = game_over(g) || game_is_open(g) ? NULL : game_player_to_move(g);
 	struct vacation v;
 	struct reply_away a = { .stopped = 0 };
@@ -51,7 +52,7 @@ enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, con
 	reply_set_away(rc, NULL);
 	if (who == NULL)
 		return STORE_OK;
-	ss = vacations_find(st, who, &v);
+	ss = vacations_find(srv->st, who, &v);
 	if (ss == STORE_OK) {
 		snprintf(a.userid, sizeof a.userid, "%s", v.userid);
 		a.start = v.start;
@@ -81,10 +82,11 @@ void boardmail_player(struct store *st, const struct game *g, const struct audie
 	}
 }
 
-enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, const struct game *g,
-    const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
-    enum reply_status *rs)
+enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
+    const char *except, struct reply_mail **mails, int *n, enum store_status *ss, enum reply_status *rs)
 {
+	struct store *st = srv->st;
+	struct reply_ctx *rc = &srv->rc;
 	struct audience_member *who = NULL;
 	enum boardmail_status result = BOARDMAIL_OK;
 	struct reply_player p;
@@ -94,7 +96,7 @@ enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, con
 
 	*mails = NULL;
 	*n = 0;
-	*ss = boardmail_set_away(st, rc, g);
+	*ss = boardmail_set_away(srv, g);
 	if (*ss != STORE_OK)
 		return BOARDMAIL_STORE;
 	*ss = audience_of_board(st, g, game_over(g), &who, &count);

@@ -9,6 +9,7 @@
 #ifndef OUSTPBM_BOARDMAIL_H
 #define OUSTPBM_BOARDMAIL_H
 
+#include "commands/pipeline/server.h"
 #include "mail/reply.h"
 #include "mail/token.h"
 #include "store/audience.h"
@@ -23,22 +24,22 @@ enum boardmail_status {
 const char *boardmail_status_str(enum boardmail_status s);
 
 /*
- * The mails after ev changed g (already applied) into *mails (the caller
+ * The mails after ev changed g (already applied), made with srv's reply
+ * context from its store, into *mails (the caller
  * frees them, boardmail_free), *n of them, maybe none: one per member of
  * audience_of_board(), the final mail to the results-only observers too
  * when g is over; except (NULL for none) is a user id left out (a player
  * who closed the account, the sender of a chat).  On failure *mails is NULL, *n 0, and *ss or *rs says why.
  */
-enum boardmail_status boardmail_make(struct store *st, struct reply_ctx *rc, const struct game *g,
-    const struct reply_event *ev, const char *except, struct reply_mail **mails, int *n, enum store_status *ss,
-    enum reply_status *rs);
+enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
+    const char *except, struct reply_mail **mails, int *n, enum store_status *ss, enum reply_status *rs);
 
 /*
- * Tell rc the vacation of g's player to move (vacations.h), or none, so the
+ * Tell srv's reply context the vacation of g's player to move (vacations.h), or none, so the
  * time left its mails show counts the clock that stood still; STORE_OK, or
  * why the vacations file could not be read.
  */
-enum store_status boardmail_set_away(struct store *st, struct reply_ctx *rc, const struct game *g);
+enum store_status boardmail_set_away(struct server *srv, const struct game *g);
 
 /* How a reader who gets a board's mail by via is addressed (reply.h). */
 enum reply_role boardmail_role(enum audience_via via);

@@ -28,7 +28,7 @@ const struct hook *hooks_answerer(const struct config *cfg, const struct game *g
 	return NULL;
 }
 
-void hooks_flushed(const struct config *cfg, struct store *st, long board)
+void hooks_flushed(struct server *srv, long board)
 {
 	size_t i;
 
@@ -36,5 +36,5 @@ void hooks_flushed(const struct config *cfg, struct store *st, long board)
 		return;
 	for (i = 0; i < hooks_count; i++)
 		if (hooks_table[i].flushed != NULL)
-			hooks_table[i].flushed(cfg, st, board);
+			hooks_table[i].flushed(srv, board);
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
 
 struct config;
@@ -29,7 +30,7 @@ struct hook {
 	/* that answer, the mail's change committed, the board's lock held (the job's game is g) */
 	enum process_status (*answer)(struct job *j);
 	/* the mail's replies flushed; board was committed by it (read it again: a hook's answer may follow) */
-	void (*flushed)(const struct config *cfg, struct store *st, long board);
+	void (*flushed)(struct server *srv, long board);
 };
 
 extern const struct hook hooks_table[];
@@ -42,12 +43,12 @@ void hooks_turn(const struct config *cfg, struct game *g);
 const struct hook *hooks_answerer(const struct config *cfg, const struct game *g);
 
 /* Every hook's flushed, board committed by the mail (0: none, nothing runs). */
-void hooks_flushed(const struct config *cfg, struct store *st, long board);
+void hooks_flushed(struct server *srv, long board);
 
 /* The hooks (services/): the next reminder, remind.c; the robot's answer, robot_answer.c; the web pages, web.c. */
 void remind_hook_turn(const struct config *cfg, struct game *g);
 bool robot_answer_due(const struct config *cfg, const struct game *g);
 enum process_status robot_answer_hook(struct job *j);
-void web_hook_flushed(const struct config *cfg, struct store *st, long board);
+void web_hook_flushed(struct server *srv, long board);
 
 #endif

@@ -54,18 +54,18 @@ enum process_status job_store_failure(struct job *j, enum store_status ss, const
 {
 	/* a file at its cap (store_write_capped): a clear reply, the mail handled; the admin sees fsck */
 	if (ss == STORE_TOO_BIG) {
-		store_complain(j->st, "%s: %s", what, store_error(j->st));
+		store_complain(j->srv.st, "%s: %s", what, store_error(j->srv.st));
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
-	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->st));
-	fprintf(stderr, "oustpbm: %s: %s\n", what, store_error(j->st));
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->srv.st));
+	fprintf(stderr, "oustpbm: %s: %s\n", what, store_error(j->srv.st));
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 enum process_status job_outbox_failure(struct job *j, enum outbox_status os, const char *what)
 {
-	const char *why = j->ob != NULL ? outbox_error(j->ob) : outbox_status_str(os);
+	const char *why = j->srv.ob != NULL ? outbox_error(j->srv.ob) : outbox_status_str(os);
 
 	job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
@@ -83,8 +83,8 @@ enum process_status job_hash_failure(struct job *j, const char *userid)
 
 enum process_status job_reply_failure(struct job *j, enum reply_status rs)
 {
-	job_detail(j, rs == REPLY_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->rc.err);
-	fprintf(stderr, "oustpbm: cannot make the reply: %s\n", j->rc.err);
+	job_detail(j, rs == REPLY_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->srv.rc.err);
+	fprintf(stderr, "oustpbm: cannot make the reply: %s\n", j->srv.rc.err);
 	switch (rs) {
 	case REPLY_NOMEM:
 		return PROCESS_TEMPFAIL;
@@ -106,9 +106,9 @@ enum process_status job_need_outbox(struct job *j)
 	char err[OUTBOX_ERR_MAX];
 	enum outbox_status os;
 
-	if (j->ob != NULL)
+	if (j->srv.ob != NULL)
 		return PROCESS_OK;
-	os = outbox_open(j->st, &j->ob, err, sizeof err);
+	os = outbox_open(j->srv.st, &j->srv.ob, err, sizeof err);
 	if (os != OUTBOX_OK) {
 		job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "cannot open the outbox: %s", err);
 		fprintf(stderr, "oustpbm: cannot open the outbox: %s\n", err);
@@ -138,7 +138,7 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m)
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_enqueue(j->ob, j->cfg.from_address, m->rcpt, m->msg, m->len);
+	os = outbox_enqueue(j->srv.ob, j->srv.cfg.from_address, m->rcpt, m->msg, m->len);
 	if (os != OUTBOX_OK)
 		return job_outbox_failure(j, os, "cannot queue the reply");
 	j->queued = true;
@@ -158,7 +158,7 @@ enum process_status job_send(struct job *j, enum reply_status rs, struct reply_m
 
 const char *job_sender_name(struct job *j, const char *userid)
 {
-	store_user_display_name(j->st, j->in.from_addr, userid != NULL && userid[0] != '\0' ? userid : NULL,
+	store_user_display_name(j->srv.st, j->in.from_addr, userid != NULL && userid[0] != '\0' ? userid : NULL,
 	    j->to_name);
 	return j->to_name;
 }
@@ -208,10 +208,10 @@ static void old_mail_note(struct job *j, const struct game *g)
 {
 	const struct mailfind_answered *a = &j->found.answered;
 
-	j->rc.note[0] = '\0';
+	j->srv.rc.note[0] = '\0';
 	if (g == NULL || a->kind != MAILFIND_BOARD || a->board != g->board || a->turns + 1 >= g->rg.turn)
 		return;
-	snprintf(j->rc.note, sizeof j->rc.note, "You answered the mail of turn %d; board %ld is now at turn %d: "
+	snprintf(j->srv.rc.note, sizeof j->srv.rc.note, "You answered the mail of turn %d; board %ld is now at turn %d: "
 	    "look at the board below before you send.", a->turns + 1, g->board, g->rg.turn);
 }
 
@@ -280,7 +280,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 		g = NULL;
 		stop = NULL;
 	}
-	if (g == NULL && j->board > 0 && store_board_read(j->st, j->board, &text, &len) == STORE_OK) {
+	if (g == NULL && j->board > 0 && store_board_read(j->srv.st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
 		peeked = gamefile_parse(text, len, &peek, NULL) == GAMEFILE_OK;
 		if (peeked && peek.board != j->board) {
@@ -295,17 +295,17 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 		fresh_send(msg, sizeof msg, g);
 	if (j->token_now[0] != '\0' && g != NULL && g->board == j->board && !game_over(g) && !game_is_open(g)) {
 		/* a token reply refused: the answer carries the token again, for the turn now (replytoken.h) */
-		j->rc.error_token = j->token_now;
-		j->rc.error_player = j->user.userid;
+		j->srv.rc.error_token = j->token_now;
+		j->srv.rc.error_player = j->user.userid;
 	}
 	old_mail_note(j, g);
-	if (j->rc.note[0] != '\0')
+	if (j->srv.rc.note[0] != '\0')
 		board_above(msg);
 	refused = (struct reply_refused){ j->board, g, stop, j->masked != NULL ? j->masked : j->unread != NULL ?
 	    j->unread : "", msg };
-	rs = reply_error_at(&j->rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), &refused, &m);
-	j->rc.note[0] = '\0';
-	j->rc.error_token = NULL;
+	rs = reply_error_at(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), &refused, &m);
+	j->srv.rc.note[0] = '\0';
+	j->srv.rc.error_token = NULL;
 	if (peeked)
 		game_release(&peek);
 	ps = job_send(j, rs, &m);
@@ -319,7 +319,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 /* "is a FIFO, not a regular file": store_error() after STORE_NOT_REGULAR, without the home's path. */
 static const char *not_regular_why(const struct job *j)
 {
-	const char *is = strstr(store_error(j->st), " is ");
+	const char *is = strstr(store_error(j->srv.st), " is ");
 
 	return is != NULL ? is + 1 : "is not a regular file";
 }
@@ -355,9 +355,9 @@ static enum process_status no_such_board(struct job *j, long board)
 	size_t n = 0, nids = 0, i, used = 0;
 	enum process_status ps;
 
-	if (who[0] == '\0' && store_user_ids_of(j->st, j->in.from_addr, ids, 2, &nids) == STORE_OK && nids == 1)
+	if (who[0] == '\0' && store_user_ids_of(j->srv.st, j->in.from_addr, ids, 2, &nids) == STORE_OK && nids == 1)
 		who = ids[0];
-	if (who[0] == '\0' || players_boards(j->st, j->cfg.lock_timeout_ms, who, &boards, &n) != STORE_OK)
+	if (who[0] == '\0' || players_boards(j->srv.st, j->srv.cfg.lock_timeout_ms, who, &boards, &n) != STORE_OK)
 		return job_refuse(j, NULL, "board %ld does not exist", board);
 	list[0] = '\0';
 	for (i = 0; i < n && i < NO_BOARD_LIST_MAX; i++)
@@ -381,7 +381,7 @@ static enum process_status read_board(struct job *j, long board, struct game *g,
 	size_t len;
 
 	*found = false;
-	ss = store_board_read(j->st, board, &text, &len);
+	ss = store_board_read(j->srv.st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
 		return no_such_board(j, board);
 	if (ss == STORE_NOT_REGULAR)
@@ -425,7 +425,7 @@ static enum process_status recover_board(struct job *j, long board)
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_recover(j->ob, board, NULL);
+	os = outbox_recover(j->srv.ob, board, NULL);
 	if (os != OUTBOX_OK)
 		return job_outbox_failure(j, os, "cannot recover the outbox");
 	return PROCESS_OK;
@@ -438,14 +438,14 @@ static enum process_status lock_board(struct job *j, long board, struct store_lo
 	enum process_status ps;
 
 	*found = false;
-	ss = store_board_exists(j->st, board);
+	ss = store_board_exists(j->srv.st, board);
 	if (ss == STORE_NOT_FOUND)
 		return no_such_board(j, board);
 	if (ss == STORE_NOT_REGULAR)
 		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the board");
-	ss = store_lock_board(j->st, board, lock);
+	ss = store_lock_board(j->srv.st, board, lock);
 	if (ss == STORE_TIMEOUT) {
 		char who[IDENT_USERID_MAX + 1];
 		enum pwcheck_verdict v = job_password_settled(j, who);
@@ -493,7 +493,7 @@ enum process_status job_lock_new_board(struct job *j, long board)
 	enum process_status ps;
 	bool dup;
 
-	ss = store_lock_board(j->st, board, &j->board_lock);
+	ss = store_lock_board(j->srv.st, board, &j->board_lock);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot lock the new board");
 	ps = recover_board(j, board);
@@ -511,7 +511,7 @@ enum process_status job_lock_path(struct job *j, const char *path, const char *w
 	enum store_status ss;
 	char msg[100];
 
-	ss = store_lock_path(j->st, path, j->cfg.lock_timeout_ms, lock);
+	ss = store_lock_path(j->srv.st, path, j->srv.cfg.lock_timeout_ms, lock);
 	if (ss == STORE_TIMEOUT) {
 		job_detail(j, "tempfail", "the %s are locked by another process: try again later", what);
 		return PROCESS_TEMPFAIL;
@@ -534,7 +534,7 @@ enum process_status job_find_user(struct job *j, const char *userid, struct stor
 		*found = true;
 		return PROCESS_OK;
 	}
-	ss = store_user_find(j->st, userid, user);
+	ss = store_user_find(j->srv.st, userid, user);
 	if (ss == STORE_NOT_FOUND)
 		return job_refuse(j, NULL, "there is no user %s", userid);
 	if (ss != STORE_OK)
@@ -554,13 +554,13 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
 	*games = NULL;
 	*n = 0;
 	/* the player's boards from the index (players.h), not every board's header */
-	ss = players_boards(j->st, j->cfg.lock_timeout_ms, userid, &boards, &nboards);
+	ss = players_boards(j->srv.st, j->srv.cfg.lock_timeout_ms, userid, &boards, &nboards);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot list the boards");
 	for (i = 0; i < nboards; i++) {
 		struct game g;
 
-		if (store_board_read(j->st, boards[i], &text, &len) != STORE_OK)
+		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
 		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
 		    (strcmp(g.black, userid) == 0 || strcmp(g.white, userid) == 0)) {

@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
 #include "game/game.h"
 #include "mail/command.h"
@@ -44,19 +45,14 @@ struct mail_command;
 
 /* One incoming mail being handled.  The handler reads; the job functions write. */
 struct job {
-	const char *home;
-	struct config cfg;
-	struct store *st;	/* owned */
-	struct outbox *ob;	/* owned, opened when first needed */
+	struct server srv;	/* the home, cfg, store, outbox (opened when first needed), the replies' context, now */
 	struct mailin_message in;
 	struct command cmd;
 	enum command_status cmd_status;	/* of mailfind_find() into cmd, made once */
 	struct mailfind_result found;	/* what else the finder read: the Subject's board, the mail answered */
 	const struct mail_command *mc;	/* the command's row, once parsed */
-	struct reply_ctx rc;
 	char *masked;		/* the command line with passwords masked, owned */
 	const char *unread;	/* quoted instead of a command when the mail was not read */
-	time_t now;
 	long board;		/* the board concerned, for the log; 0 if none */
 	const char *outcome;	/* first word of the log result: ok, refused, dropped... */
 	char detail[JOB_DETAIL_MAX];
@@ -179,18 +175,27 @@ enum process_status job_account_copy(struct job *j, const char *what);
 /* The account write of job_commit_account(): token names it (store/accounts.h); expect and arg are the caller's. */
 typedef enum store_status job_account_write(struct job *j, const char *token, const char *expect, const void *arg);
 
+/* An account change of job_commit_account(). */
+struct job_account_change {
+	const char *userid;	/* the account */
+	const char *token;	/* the account token of the write (store/accounts.h) */
+	const char *expect;	/* passed to write: what the account holds now, or NULL */
+	job_account_write *write;	/* the write, the commit point */
+	const void *arg;	/* passed to write */
+};
+
 /*
- * Commit an account change with its confirmations mails[0..n), as a move
- * is committed (outbox.h): the confirmations staged, tagged with token, the
- * account token of the write (store/accounts.h: the new password hash, a
- * new code's hash, "address ...", "signoff ..."); the account written
- * (write(j, token, expect, arg), the commit point); the confirmations
- * released, or deleted if the write did not happen.  accounts.lock held
- * (MAILCMD_ACCOUNTS).  *wrote is the write's status (j->account_err its
- * message); PROCESS_OK unless the outbox failed.
+ * Commit account change c with its confirmations mails[0..n), as a move
+ * is committed (outbox.h): the confirmations staged, tagged with c->token,
+ * the account token of the write (store/accounts.h: the new password hash,
+ * a new code's hash, "address ...", "signoff ..."); the account written
+ * (c->write(j, c->token, c->expect, c->arg), the commit point); the
+ * confirmations released, or deleted if the write did not happen.
+ * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is the write's status
+ * (j->account_err its message); PROCESS_OK unless the outbox failed.
  */
-enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
-    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote);
+enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
+    const struct reply_mail *mails, int n, enum store_status *wrote);
 
 /* A failed account write (job_commit_account), with its own message. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what);

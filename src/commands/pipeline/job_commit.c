@@ -35,7 +35,7 @@ static enum process_status fill_batch(struct job *j, enum outbox_status os, stru
 	int i;
 
 	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
 	if (os != OUTBOX_OK) {
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);
@@ -62,7 +62,7 @@ static enum process_status stage_batch(struct job *j, long board, const char *te
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_batch_new(j->ob, board, text, len, &b);
+	os = outbox_batch_new(j->srv.ob, board, text, len, &b);
 	ps = fill_batch(j, os, b, mails, n);
 	if (ps != PROCESS_OK)
 		return ps;
@@ -83,7 +83,7 @@ enum process_status job_lock_accounts(struct job *j)
 	enum process_status ps;
 	bool dup;
 
-	ss = store_lock_accounts(j->st, true, lock);
+	ss = store_lock_accounts(j->srv.st, true, lock);
 	if (ss == STORE_TIMEOUT) {
 		job_detail(j, "tempfail", "the accounts are locked by another process: try again later");
 		return PROCESS_TEMPFAIL;
@@ -93,7 +93,7 @@ enum process_status job_lock_accounts(struct job *j)
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	os = outbox_recover_accounts(j->ob, NULL);
+	os = outbox_recover_accounts(j->srv.ob, NULL);
 	if (os != OUTBOX_OK)
 		return job_outbox_failure(j, os, "cannot recover the outbox");
 	/* under the lock: a copy of this mail committed meanwhile is seen here */
@@ -122,9 +122,10 @@ enum process_status job_account_copy(struct job *j, const char *what)
  */
 static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what);
 
-enum process_status job_commit_account(struct job *j, const char *userid, const char *token, const char *expect,
-    const struct reply_mail *mails, int n, job_account_write *write, const void *arg, enum store_status *wrote)
+enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
+    const struct reply_mail *mails, int n, enum store_status *wrote)
 {
+	const char *userid = c->userid, *token = c->token;
 	struct outbox_batch *b = NULL;
 	enum outbox_status os;
 	enum process_status ps;
@@ -132,13 +133,13 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 	bool committed = false;
 
 	*wrote = STORE_IO;
-	os = outbox_batch_new_account(j->ob, userid, token, &b);
+	os = outbox_batch_new_account(j->srv.ob, userid, token, &b);
 	ps = fill_batch(j, os, b, mails, n);
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
 	ps = job_need_seen_lock(j);
-	ss = ps == PROCESS_OK ? seen_record_account(j->st, j->in.message_key, j->in.from_addr, j->now, userid, token) :
+	ss = ps == PROCESS_OK ? seen_record_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, userid, token) :
 	    STORE_OK;
 	if (ps != PROCESS_OK || ss != STORE_OK) {
 		outbox_batch_abort(b, &committed);
@@ -146,23 +147,23 @@ enum process_status job_commit_account(struct job *j, const char *userid, const 
 		return ps != PROCESS_OK ? ps : seen_failure(j, ss, "cannot write the redelivery record");
 	}
 	j->recorded = true;
-	*wrote = write(j, token, expect, arg);
+	*wrote = c->write(j, token, c->expect, c->arg);
 	/* what the write said, before the abort below reads the users file again */
-	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->st));
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
 	if (*wrote != STORE_OK) {
 		/* a write that reached its rename stands: then so does its confirmation */
 		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
 			*wrote = STORE_OK;
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the account stands; its confirmation waits in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->ob));
+		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->srv.ob));
 	}
 	if (*wrote == STORE_OK)
 		j->queued = true;
 	else
 		j->recorded = false;	/* voided below: the refusal is recorded as any other */
-	if (seen_settle_account(j->st, j->in.message_key, j->in.from_addr, j->now, *wrote == STORE_OK) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->st));
+	if (seen_settle_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, *wrote == STORE_OK) != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->srv.st));
 	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	return PROCESS_OK;
@@ -173,7 +174,7 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 {
 	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
 	if (ss == STORE_TOO_BIG) {
-		store_complain(j->st, "%s: %s", what, j->account_err);
+		store_complain(j->srv.st, "%s: %s", what, j->account_err);
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
@@ -196,14 +197,14 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
 	size_t n = 0, i;
 
 	/* the players and the observers of every mail (audience.h), not the results-only ones */
-	ss = audience_of_board(j->st, g, false, &who, &n);
+	ss = audience_of_board(j->srv.st, g, false, &who, &n);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read who gets the board's mail");
 	for (i = 0; i < n && ps == PROCESS_OK; i++) {
 		if (except != NULL && strcmp(who[i].user.userid, except) == 0)
 			continue;
 		/* a chat to a player carries its token: a reply to it chats back (replytoken.h) */
-		boardmail_player(j->st, g, &who[i], &p, token);
+		boardmail_player(j->srv.st, g, &who[i], &p, token);
 		ps = fn(j, &p, arg);
 	}
 	free(who);
@@ -219,9 +220,9 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 	char rline[RATINGS_LINE_MAX];
 
 	/* both players' ratings, or on a game's end the change (ratings.h) */
-	ratings_mail_line(j->st, g, (int64_t)j->now, rline, sizeof rline);
+	ratings_mail_line(j->srv.st, g, (int64_t)j->srv.now, rline, sizeof rline);
 	e.ratings = rline;
-	switch (boardmail_make(j->st, &j->rc, g, &e, NULL, mails, n, &ss, &rs)) {
+	switch (boardmail_make(&j->srv, g, &e, NULL, mails, n, &ss, &rs)) {
 	case BOARDMAIL_OK:
 		break;
 	case BOARDMAIL_STORE:
@@ -249,7 +250,7 @@ enum process_status job_check_duplicate(struct job *j, bool *dup)
 	char stamp[GAMEFILE_TIME_SIZE];
 	time_t when;
 
-	ss = seen_is_duplicate(j->st, j->in.message_key, j->in.from_addr, dup, &when);
+	ss = seen_is_duplicate(j->srv.st, j->in.message_key, j->in.from_addr, dup, &when);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the redelivery record");
 	if (*dup) {
@@ -269,7 +270,7 @@ enum process_status job_need_seen_lock(struct job *j)
 
 	if (j->seen_lock.fd >= 0)
 		return PROCESS_OK;
-	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &j->seen_lock);
+	ss = seen_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &j->seen_lock);
 	if (ss == STORE_TIMEOUT) {
 		job_detail(j, "tempfail", "the redelivery record is locked by another process: try again later");
 		return PROCESS_TEMPFAIL;
@@ -288,7 +289,7 @@ static enum process_status record_pending(struct job *j, long board, const char 
 	ps = job_need_seen_lock(j);
 	if (ps != PROCESS_OK)
 		return ps;
-	ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, board, text, len);
+	ss = seen_record(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, board, text, len);
 	if (ss != STORE_OK)
 		return seen_failure(j, ss, "cannot write the redelivery record");
 	j->recorded = true;
@@ -304,16 +305,16 @@ void job_record_handled(struct job *j)
 
 	if (j->recorded)
 		return;
-	ss = seen_lock(j->st, j->cfg.lock_timeout_ms, &lock);
+	ss = seen_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock);
 	if (ss == STORE_OK) {
-		ss = seen_record(j->st, j->in.message_key, j->in.from_addr, j->now, 0, NULL, 0);
+		ss = seen_record(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, 0, NULL, 0);
 		store_unlock(&lock);
 	}
 	if (ss != STORE_OK) {
 		/* the reply is queued: the mail is handled, a redelivery is answered again */
 		n = strlen(j->detail);
-		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->st));
-		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->srv.st));
+		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->srv.st));
 		return;
 	}
 	j->recorded = true;
@@ -351,11 +352,11 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 		return PROCESS_TEMPFAIL;
 	}
 	/* the fsyncs of the replies, the record and the game are made together (store.h) */
-	store_defer_begin(j->st);
+	store_defer_begin(j->srv.st);
 	ps = stage_batch(j, g->board, text, len, mails, n, &b);
 	if (ps != PROCESS_OK)
 		goto out;
-	ss = remove ? STORE_OK : store_board_stage(j->st, g->board, text, len, &sf);
+	ss = remove ? STORE_OK : store_board_stage(j->srv.st, g->board, text, len, &sf);
 	if (ss == STORE_OK) {
 		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
 		ps = record_pending(j, g->board, text, len);
@@ -364,41 +365,41 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 			goto out;
 		}
 		/* a game's end is marked for the ratings before it is committed (ratings.h) */
-		if (!remove && ratings_before_commit(j->st, g, rerr) != STORE_OK) {
+		if (!remove && ratings_before_commit(j->srv.st, g, rerr) != STORE_OK) {
 			outbox_batch_abort(b, &committed);
 			job_detail(j, "tempfail", "%s", rerr);
 			ps = PROCESS_TEMPFAIL;
 			goto out;
 		}
 		/* what the commit needs on disk, written while the password check may still run */
-		ss = store_sync(j->st);
+		ss = store_sync(j->srv.st);
 		/* a new board: in both players' lists before its game file exists (players.h) */
 		if (ss == STORE_OK && j->new_board)
-			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board,
+			ss = players_add(j->srv.st, j->srv.cfg.lock_timeout_ms, g->board,
 			    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
 			    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
 		/* an open challenge taken: in the new player's list too (players.h) */
 		if (ss == STORE_OK && j->seat_taken[0] != '\0')
-			ss = players_add(j->st, j->cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
+			ss = players_add(j->srv.st, j->srv.cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
 		/* and in the index of active boards once both seats are taken (active.h) */
 		if (ss == STORE_OK && ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0'))
-			ss = active_add(j->st, g->board, g->black, g->white);
+			ss = active_add(j->srv.st, g->board, g->black, g->white);
 	}
 	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
 		/* everything was only staged: drop it, void the record, and refuse (or try later) */
-		store_discard(j->st, &sf);
+		store_discard(j->srv.st, &sf);
 		outbox_batch_abort(b, &committed);
-		if (seen_void(j->st, j->in.message_key, j->in.from_addr, j->now, g->board) != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->st));
+		if (seen_void(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, g->board) != STORE_OK)
+			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->srv.st));
 		j->recorded = false;	/* the refusal is recorded as any other */
 		ps = v == PWCHECK_FAILED ? job_hash_failure(j, who) : job_refuse(j, NULL, "%s", j->pwmsg);
 		goto out;
 	}
 	if (ss == STORE_OK) {
-		ss = remove ? store_board_remove(j->st, g->board) : store_install(j->st, &sf);
+		ss = remove ? store_board_remove(j->srv.st, g->board) : store_install(j->srv.st, &sf);
 		/* the commit is durable before its replies are released */
 		if (ss == STORE_OK)
-			ss = store_defer_end(j->st);
+			ss = store_defer_end(j->srv.st);
 	}
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the move stands */
@@ -408,21 +409,21 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the game stands; its replies wait in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->ob));
+		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->srv.ob));
 	}
 	j->queued = true;
 	*done = true;
 	ps = PROCESS_OK;
 	if (game_over(g))
-		active_remove(j->st, g->board, g->black, g->white);
-	ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
+		active_remove(j->srv.st, g->board, g->black, g->white);
+	ratings_after_commit(j->srv.st, j->srv.cfg.lock_timeout_ms);
 	/* the hooks' (the web site's) after the replies have gone (process.c): they are what the players wait for */
 	j->hook_board = g->board;
 out:
 	if (!*done && !remove)
-		ratings_cancel(j->st, g);	/* nothing was committed: no mark either */
-	store_discard(j->st, &sf);
-	store_defer_end(j->st);	/* nothing owed is kept: harmless if already ended */
+		ratings_cancel(j->srv.st, g);	/* nothing was committed: no mark either */
+	store_discard(j->srv.st, &sf);
+	store_defer_end(j->srv.st);	/* nothing owed is kept: harmless if already ended */
 	store_unlock(&j->seen_lock);
 	outbox_batch_free(b);
 	free(text);
@@ -439,7 +440,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
-	hooks_turn(&j->cfg, g);	/* the next reminder counts from this turn */
+	hooks_turn(&j->srv.cfg, g);	/* the next reminder counts from this turn */
 	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
 	j->mails = NULL;
 	j->nmails = 0;
@@ -447,7 +448,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (ps != PROCESS_OK)
 		return ps;
 	/* a hook answers at once (the robot to move next): the mover's one mail comes with its answer */
-	ps = commit_game(j, g, false, j->mails, hooks_answerer(&j->cfg, g) != NULL ? 0 : j->nmails, done);
+	ps = commit_game(j, g, false, j->mails, hooks_answerer(&j->srv.cfg, g) != NULL ? 0 : j->nmails, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }
@@ -477,7 +478,7 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the game file alone, the mails recorded pending the old one settled first (boardcommit.h) */
-	bs = boardcommit_write(j->st, j->ob, &j->cfg, g, NULL, 0, err, sizeof err);
+	bs = boardcommit_write(&j->srv, g, NULL, 0, err, sizeof err);
 	if (bs != BOARDCOMMIT_OK) {
 		job_detail(j, bs == BOARDCOMMIT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
 		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);

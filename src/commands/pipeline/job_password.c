@@ -23,7 +23,7 @@ static void lockout_words(struct job *j, const struct throttle_state *ts, char *
 
 	reply_time_str((int64_t)ts->until, stamp);
 	snprintf(buf, size, "until %s, after %lu wrong password%s within an hour", stamp,
-	    j->cfg.max_password_failures, j->cfg.max_password_failures == 1 ? "" : "s");
+	    j->srv.cfg.max_password_failures, j->srv.cfg.max_password_failures == 1 ? "" : "s");
 }
 
 /* Set j->pwmsg to the refusal of a locked-out account. */
@@ -42,7 +42,7 @@ static void throttle_full(struct job *j, const char *userid, const char *cause)
 {
 	snprintf(j->pwmsg, sizeof j->pwmsg, "password checks for %s are paused: the server's record of wrong "
 	    "passwords is full; try again in an hour", userid);
-	store_complain(j->st, "%s", cause != NULL && cause[0] != '\0' ? cause :
+	store_complain(j->srv.st, "%s", cause != NULL && cause[0] != '\0' ? cause :
 	    "the throttle file is full: password checks are paused");
 }
 
@@ -53,9 +53,9 @@ static void tell_owner(struct job *j, const struct store_user *user, const struc
 	struct reply_mail m;
 
 	reply_time_str((int64_t)ts->until, stamp);
-	if (reply_lockout(&j->rc, user->address, user->fullname, user->userid, j->cfg.max_password_failures,
+	if (reply_lockout(&j->srv.rc, user->address, user->fullname, user->userid, j->srv.cfg.max_password_failures,
 	    j->in.from_addr, stamp, &m) != REPLY_OK) {
-		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->rc.err);
+		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->srv.rc.err);
 		return;
 	}
 	if (job_reply(j, &m) != PROCESS_OK)
@@ -78,7 +78,7 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 	char words[200];
 
 	if (right) {
-		ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
+		ss = throttle_check(j->srv.st, &j->srv.cfg, user->userid, j->srv.now, &ts);
 		if (ss == STORE_OK && ts.until != 0) {
 			locked_out(j, user->userid, &ts);
 			return false;
@@ -89,20 +89,20 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 			return false;
 		}
 		if (ss != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot read the password throttle: %s\n", store_error(j->st));
-		if (!store_hash_current(j->st, user->hash)) {
+			fprintf(stderr, "oustpbm: cannot read the password throttle: %s\n", store_error(j->srv.st));
+		if (!store_hash_current(j->srv.st, user->hash)) {
 			j->rehash = *user;
 			j->rehash_due = true;
 		}
 		return true;
 	}
-	ss = throttle_fail(j->st, &j->cfg, user->userid, j->in.from_addr, j->now, &ts);
+	ss = throttle_fail(j->srv.st, &j->srv.cfg, user->userid, j->in.from_addr, j->srv.now, &ts);
 	if (ss == STORE_TOO_BIG) {
-		throttle_full(j, user->userid, store_error(j->st));	/* a guess that cannot be counted is not answered */
+		throttle_full(j, user->userid, store_error(j->srv.st));	/* a guess that cannot be counted is not answered */
 		return false;
 	}
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->st));
+		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->srv.st));
 		ts.until = 0;
 	}
 	if (ts.until != 0 && !ts.started) {
@@ -164,9 +164,9 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 	enum store_status ss;
 
 	*found = false;
-	ss = store_user_find(j->st, userid, user);
-	if (ss == STORE_NOT_FOUND && store_reserved_find(j->st, userid, &gone) == STORE_OK &&
-	    gone.until > (int64_t)j->now) {
+	ss = store_user_find(j->srv.st, userid, user);
+	if (ss == STORE_NOT_FOUND && store_reserved_find(j->srv.st, userid, &gone) == STORE_OK &&
+	    gone.until > (int64_t)j->srv.now) {
 		char since[GAMEFILE_TIME_SIZE], until[GAMEFILE_TIME_SIZE];
 
 		gamefile_time_str(gone.since, since);
@@ -174,7 +174,7 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 		return job_refuse(j, NULL, "the account %s was closed on %s: its user id is kept for its games "
 		    "until %s", userid, since, until);
 	}
-	if (ss == STORE_NOT_FOUND && pending_find(j->st, userid, (int64_t)j->now, &wait) == STORE_OK &&
+	if (ss == STORE_NOT_FOUND && pending_find(j->srv.st, userid, (int64_t)j->srv.now, &wait) == STORE_OK &&
 	    !wait.done) {
 		char lapse[REPLY_TIME_SIZE];
 
@@ -191,7 +191,7 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 	if (user->hash[0] != '$')
 		return job_refuse(j, NULL, "the account %s is locked: ask the server's admin", user->userid);
 	/* locked out for guessing (throttle.h): the password is not even checked */
-	ss = throttle_check(j->st, &j->cfg, user->userid, j->now, &ts);
+	ss = throttle_check(j->srv.st, &j->srv.cfg, user->userid, j->srv.now, &ts);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the password throttle");
 	if (ts.until != 0 || ts.full) {
@@ -268,7 +268,7 @@ void job_start_password(struct job *j)
 	if (j->cmd_status != COMMAND_OK || j->mc == NULL ||
 	    (j->mc->needs & (MAILCMD_LOGIN | MAILCMD_LOCK)) != (MAILCMD_LOGIN | MAILCMD_LOCK))
 		return;
-	if (store_user_find(j->st, c->userid, &u) == STORE_OK && u.hash[0] == '$')
+	if (store_user_find(j->srv.st, c->userid, &u) == STORE_OK && u.hash[0] == '$')
 		pwcheck_start(&j->pw, &u, c->password);
 }
 

@@ -87,17 +87,17 @@ static bool own_account(const char *addr, const struct config *cfg)
 
 static enum process_status check_loop(struct job *j)
 {
-	if (strcasecmp(j->in.from_addr, j->cfg.from_address) == 0 ||
-	    (j->cfg.envelope_from[0] != '\0' && strcasecmp(j->in.from_addr, j->cfg.envelope_from) == 0)) {
+	if (strcasecmp(j->in.from_addr, j->srv.cfg.from_address) == 0 ||
+	    (j->srv.cfg.envelope_from[0] != '\0' && strcasecmp(j->in.from_addr, j->srv.cfg.envelope_from) == 0)) {
 		job_detail(j, "dropped", "a mail loop: the sender is the server's own address");
 		return PROCESS_DROPPED;
 	}
-	if (own_account(j->in.from_addr, &j->cfg)) {
+	if (own_account(j->in.from_addr, &j->srv.cfg)) {
 		job_detail(j, "dropped", "automatic mail (the sender %s is the account the server runs as)",
 		    j->in.from_addr);
 		return PROCESS_DROPPED;
 	}
-	if (msgid_ours(j->in.message_id, j->cfg.from_address)) {
+	if (msgid_ours(j->in.message_id, j->srv.cfg.from_address)) {
 		job_detail(j, "dropped", "a mail loop: the Message-ID is one of the server's own");
 		return PROCESS_DROPPED;
 	}
@@ -113,14 +113,14 @@ static enum process_status check_rate(struct job *j)
 	enum store_status ss;
 	unsigned long count;
 
-	if (j->cfg.max_mails_per_hour == 0 || robotremote_sender(j))
+	if (j->srv.cfg.max_mails_per_hour == 0 || robotremote_sender(j))
 		return PROCESS_OK;
-	ss = seen_count_sender(j->st, j->in.from_addr, j->now, &count);
+	ss = seen_count_sender(j->srv.st, j->in.from_addr, j->srv.now, &count);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the redelivery record");
-	if (count > j->cfg.max_mails_per_hour) {
+	if (count > j->srv.cfg.max_mails_per_hour) {
 		job_detail(j, "dropped", "%s sent %lu mails in the last hour (max_mails_per_hour = %lu)",
-		    j->in.from_addr, count, j->cfg.max_mails_per_hour);
+		    j->in.from_addr, count, j->srv.cfg.max_mails_per_hour);
 		return PROCESS_DROPPED;
 	}
 	/*
@@ -128,7 +128,7 @@ static enum process_status check_rate(struct job *j)
 	 * its answer; recorded like an answered mail, it takes the count past
 	 * the limit, so the later ones are dropped without a word.
 	 */
-	if (count == j->cfg.max_mails_per_hour)
+	if (count == j->srv.cfg.max_mails_per_hour)
 		j->rate_notice = true;
 	return PROCESS_OK;
 }
@@ -242,7 +242,7 @@ static enum process_status handle(struct job *j)
 	ps = prepare(j, mc->needs, &ready);
 	if (ps == PROCESS_OK && ready)
 		ps = mc->run(j);
-	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && (h = hooks_answerer(&j->cfg, &j->game)) != NULL)
+	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && (h = hooks_answerer(&j->srv.cfg, &j->game)) != NULL)
 		ps = h->answer(j);
 	job_unlock(j);
 	return ps;
@@ -279,12 +279,12 @@ static void write_log(struct job *j)
 	const char *from = j->in.from_addr != NULL ? j->in.from_addr : "";
 	char *cmd = log_quoted(j->masked != NULL ? j->masked : "");
 
-	gamefile_time_str((int64_t)j->now, stamp);
+	gamefile_time_str((int64_t)j->srv.now, stamp);
 	if (j->board > 0)
 		snprintf(board, sizeof board, "%ld", j->board);
 	else
 		snprintf(board, sizeof board, "-");
-	store_log(j->st, "%s mail %s%s%s from=%s board=%s cmd=\"%s\" %s: %s", stamp, id[0] != '\0' ? "<" : "",
+	store_log(j->srv.st, "%s mail %s%s%s from=%s board=%s cmd=\"%s\" %s: %s", stamp, id[0] != '\0' ? "<" : "",
 	    id[0] != '\0' ? id : "-", id[0] != '\0' ? ">" : "", from[0] != '\0' ? from : "-", board,
 	    cmd != NULL ? cmd : "(out of memory)", j->outcome != NULL ? j->outcome : "error", j->detail);
 	free(cmd);
@@ -300,19 +300,19 @@ static void rehash_password(struct job *j)
 	enum store_status ss;
 	size_t n;
 
-	ss = store_user_rehash(j->st, j->rehash.userid, j->rehash.hash, j->cmd.password);
+	ss = store_user_rehash(j->srv.st, j->rehash.userid, j->rehash.hash, j->cmd.password);
 	if (ss != STORE_OK) {
 		n = strlen(j->detail);
-		snprintf(j->detail + n, sizeof j->detail - n, " (password hash not renewed: %s)", store_error(j->st));
+		snprintf(j->detail + n, sizeof j->detail - n, " (password hash not renewed: %s)", store_error(j->srv.st));
 		fprintf(stderr, "oustpbm: cannot renew the password hash of %s: %s\n", j->rehash.userid,
-		    store_error(j->st));
+		    store_error(j->srv.st));
 	}
 }
 
 
 static void flush(struct job *j)
 {
-	const struct transport_ops *ops = transport_find(j->cfg.transport);
+	const struct transport_ops *ops = transport_find(j->srv.cfg.transport);
 	struct outbox_stats stats;
 	enum outbox_status os;
 	size_t n;
@@ -320,12 +320,12 @@ static void flush(struct job *j)
 	if (j->settle && job_need_outbox(j) == PROCESS_OK)
 		j->queued = true;
 	/* the first copy may have died before the ratings counted its game's end (ratings.h) */
-	if (j->settle && j->st != NULL)
-		ratings_after_commit(j->st, j->cfg.lock_timeout_ms);
-	if (!j->queued || j->ob == NULL || ops == NULL)
+	if (j->settle && j->srv.st != NULL)
+		ratings_after_commit(j->srv.st, j->srv.cfg.lock_timeout_ms);
+	if (!j->queued || j->srv.ob == NULL || ops == NULL)
 		return;
 	/* this mail's replies, then a bounded part of the backlog (outbox.h) */
-	os = outbox_flush_opts(j->ob, ops, &j->cfg, OUTBOX_FLUSH_MINE, &stats);
+	os = outbox_flush_opts(j->srv.ob, ops, &j->srv.cfg, OUTBOX_FLUSH_MINE, &stats);
 	if (os != OUTBOX_OK || stats.deferred > 0 || stats.failed > 0 || stats.left > 0) {
 		n = strlen(j->detail);
 		snprintf(j->detail + n, sizeof j->detail - n, " (replies: %u sent, %u deferred, %u failed",
@@ -335,31 +335,8 @@ static void flush(struct job *j)
 			snprintf(j->detail + n, sizeof j->detail - n, ", %u left for flush", stats.left);
 		n = strlen(j->detail);
 		snprintf(j->detail + n, sizeof j->detail - n, "%s%s)", os != OUTBOX_OK ? "; " : "",
-		    os != OUTBOX_OK ? outbox_error(j->ob) : "");
+		    os != OUTBOX_OK ? outbox_error(j->srv.ob) : "");
 	}
-}
-
-static enum process_status usage(void)
-{
-	fputs("usage: oustpbm [-d DIR] < message\n", stderr);
-	return PROCESS_USAGE;
-}
-
-/* The home: -d DIR, else config_default_home(). */
-static bool parse_args(int argc, char **argv, const char **home)
-{
-	*home = config_default_home();
-	if (argc == 1)
-		return true;
-	if (argc == 3 && strcmp(argv[1], "-d") == 0 && argv[2][0] != '\0') {
-		*home = argv[2];
-		return true;
-	}
-	if (argc == 2 && strncmp(argv[1], "-d", 2) == 0 && argv[1][2] != '\0') {
-		*home = argv[1] + 2;
-		return true;
-	}
-	return false;
 }
 
 /* The mail as start() read it. */
@@ -384,35 +361,30 @@ struct start_failure {
 static enum process_status start(struct job *j, struct mail_read *mr, struct start_failure *f)
 {
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
-	enum store_status ss;
+	enum server_status ss = server_open(&j->srv, err, sizeof err);
 
-	if (config_load(&j->cfg, j->home, err, sizeof err) != CONFIG_OK) {
+	if (ss == SERVER_CONFIG) {
 		/* logged in the home when there is one, with the defaults' settings */
 		fprintf(stderr, "oustpbm: %s\n", err);
 		f->config = true;
 		snprintf(f->cause, sizeof f->cause, "configuration error: %s", err);
-		config_defaults(&j->cfg);
-		j->now = config_now(&j->cfg);
-		if (store_open(j->home, &j->cfg, &j->st, err + strlen(err) + 1,
-		    sizeof err - strlen(err) - 1) == STORE_OK) {
+		if (j->srv.st != NULL) {
 			/* the sender and Message-ID, so the admin knows which mail to replay */
-			if (mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len) !=
+			if (mailin_read(STDIN_FILENO, j->srv.cfg.max_message_bytes, &mr->buf, &mr->len) !=
 			    MAILIN_READ_ERROR && mr->buf != NULL)
 				(void)mailin_parse(mr->buf, mr->len, &j->in);
 			job_detail(j, "error", "configuration error: %s", err);
 		}
 		return PROCESS_CONFIG;
 	}
-	j->now = config_now(&j->cfg);
-	ss = store_open(j->home, &j->cfg, &j->st, err, sizeof err);
-	if (ss != STORE_OK) {
+	if (ss != SERVER_OK) {
 		/* no home, or not ours: nothing can be logged there */
 		fprintf(stderr, "oustpbm: %s\n", err);
 		f->home = true;
 		snprintf(f->cause, sizeof f->cause, "%s", err);
-		return store_status_temporary(ss) || ss == STORE_NOT_OWNER ? PROCESS_TEMPFAIL : PROCESS_CONFIG;
+		return ss == SERVER_HOME ? PROCESS_CONFIG : PROCESS_TEMPFAIL;
 	}
-	mr->rs = mailin_read(STDIN_FILENO, j->cfg.max_message_bytes, &mr->buf, &mr->len);
+	mr->rs = mailin_read(STDIN_FILENO, j->srv.cfg.max_message_bytes, &mr->buf, &mr->len);
 	if (mr->rs == MAILIN_READ_ERROR || mr->rs == MAILIN_NOMEM) {
 		job_detail(j, "tempfail", "%s", mailin_status_str(mr->rs));
 		return PROCESS_TEMPFAIL;
@@ -453,7 +425,7 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 /* The sources of the command: the Subject, the text, the ids it answers (mailfind.h). */
 static void find(struct job *j, const char *const *senders, size_t n)
 {
-	const char *at = strrchr(j->cfg.from_address, '@');
+	const char *at = strrchr(j->srv.cfg.from_address, '@');
 	struct mailfind_source src = { .subject = j->in.subject, .body = j->in.body, .in_reply_to = j->in.in_reply_to,
 		.references = j->in.references, .own_domain = at != NULL ? at + 1 : "", .senders = senders,
 		.nsenders = n };
@@ -474,7 +446,7 @@ static void find_as_sender(struct job *j)
 	size_t n = 0, i;
 
 	if (j->in.from_addr == NULL ||
-	    store_user_ids_of(j->st, j->in.from_addr, ids, COMMAND_SENDERS_MAX, &n) != STORE_OK || n == 0)
+	    store_user_ids_of(j->srv.st, j->in.from_addr, ids, COMMAND_SENDERS_MAX, &n) != STORE_OK || n == 0)
 		return;
 	for (i = 0; i < n; i++)
 		list[i] = ids[i];
@@ -547,17 +519,17 @@ static enum process_status gate_repeat(struct job *j)
 static enum process_status answer(struct job *j, const struct mail_read *mr)
 {
 	/* a mail without a Message-ID is still answered: in_id "" */
-	reply_init(&j->rc, &j->cfg, j->home, j->now, j->in.message_id != NULL ? j->in.message_id : "",
+	reply_init(&j->srv.rc, &j->srv.cfg, j->srv.home, j->srv.now, j->in.message_id != NULL ? j->in.message_id : "",
 	    j->in.references, j->in.from_addr);
 	j->unread = "(not read)";
 	if (mr->rs == MAILIN_TOO_BIG)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */
 		return job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the "
-		    "command alone, without attachments", j->cfg.max_message_bytes);
+		    "command alone, without attachments", j->srv.cfg.max_message_bytes);
 	if (j->rate_notice)
 		return job_refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers "
 		    "in an hour, so this one was not read; your next mails within the hour are dropped without an "
-		    "answer. This is the only notice.", j->cfg.max_mails_per_hour);
+		    "answer. This is the only notice.", j->srv.cfg.max_mails_per_hour);
 	if (mr->ms == MAILIN_TOO_DEEP)
 		return job_refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
 		    "command as plain text");
@@ -594,7 +566,7 @@ static void tell_admin(struct job *j, enum process_status ps, const struct start
 		alert_key("disk", "", key);
 	else
 		return;
-	(void)alert_admin(f->config ? NULL : &j->cfg, j->st, j->home, key,
+	(void)alert_admin(f->config ? NULL : &j->srv.cfg, j->srv.st, j->srv.home, key,
 	    f->config || f->home ? f->cause : j->detail);
 }
 
@@ -604,20 +576,18 @@ static void finish(struct job *j, enum process_status ps)
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED && j->outcome == NULL)
 		job_detail(j, "error", "%s", process_status_str(ps));
 	pwcheck_release(&j->pw);
-	if (j->st != NULL)
+	if (j->srv.st != NULL)
 		write_log(j);
 	free(j->masked);
-	reply_release(&j->rc);
 	mailin_message_release(&j->in);
-	outbox_close(j->ob);
-	store_close(j->st);
+	server_close(&j->srv);
 }
 
 /*
  * One mail, from standard input to the log line.  Each step returns the
  * status the mail ends with; main.c alone turns it into the exit status.
  */
-enum process_status process_main(int argc, char **argv)
+enum process_status process_main(const char *home)
 {
 	static struct job job;	/* large (the command holds 625 placements): not on the stack */
 	struct job *j = &job;
@@ -630,8 +600,7 @@ enum process_status process_main(int argc, char **argv)
 	j->seen_lock.fd = -1;
 	j->board_lock.fd = -1;
 	j->accounts_lock.fd = -1;
-	if (!parse_args(argc, argv, &j->home))
-		return usage();
+	server_init(&j->srv, home);
 	memset(&failure, 0, sizeof failure);
 	ps = start(j, &mr, &failure);
 	if (ps == PROCESS_OK)
@@ -654,7 +623,7 @@ enum process_status process_main(int argc, char **argv)
 	/* a dropped copy of a handled mail: what its first copy left is delivered now */
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
-	hooks_flushed(&j->cfg, j->st, j->hook_board);
+	hooks_flushed(&j->srv, j->hook_board);
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED) {
 		if (j->outcome == NULL)
 			job_detail(j, "error", "%s", process_status_str(ps));

@@ -7,8 +7,8 @@
 
 #include "commands/pipeline/status.h"
 
-/* Handle the mail on standard input, with the options in argv (-d DIR). */
-enum process_status process_main(int argc, char **argv);
+/* Handle the mail on standard input, on home (main.c: -d DIR, else config_default_home()). */
+enum process_status process_main(const char *home);
 
 #endif
 

@@ -200,7 +200,7 @@ enum process_status replytoken_login(struct job *j, bool *ready)
 	for (i = 0; i < 2; i++) {
 		if (players[i] == NULL || players[i][0] == '\0' || (i == 1 && strcmp(players[0], players[1]) == 0))
 			continue;
-		ss = store_user_find(j->st, players[i], &u[n]);
+		ss = store_user_find(j->srv.st, players[i], &u[n]);
 		if (ss == STORE_NOT_FOUND)
 			continue;
 		if (ss != STORE_OK)
@@ -221,7 +221,7 @@ enum process_status replytoken_login(struct job *j, bool *ready)
 		ps = job_find_account(j, id, mine[i], &found);
 		if (ps != PROCESS_OK || !found)
 			return ps;
-		ss = tokens_state(j->st, mine[i]->userid, &off, &gen, err);
+		ss = tokens_state(j->srv.st, mine[i]->userid, &off, &gen, err);
 		if (ss != STORE_OK) {
 			job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
 			return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -230,7 +230,7 @@ enum process_status replytoken_login(struct job *j, bool *ready)
 			return job_refuse(j, g, "the reply tokens of %s are off, so a reply without the password "
 			    "does nothing: send the command with your password, or turn tokens on again with "
 			    "tokens %s <password> new", mine[i]->userid, mine[i]->userid);
-		ss = replytoken_of(j->st, g->board, mine[i], token, err);
+		ss = replytoken_of(j->srv.st, g->board, mine[i], token, err);
 		if (ss != STORE_OK) {
 			job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
 			return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -360,7 +360,7 @@ enum process_status replytoken_keep_part(struct job *j, struct game *g)
 	ev.comment = "";
 	ev.notice = notice;
 	ev.part = np;
-	rs = reply_game(&j->rc, shown, &ev, &p, &m);
+	rs = reply_game(&j->srv.rc, shown, &ev, &p, &m);
 	free(shown);
 	free(pts);
 	if (rs != REPLY_OK)

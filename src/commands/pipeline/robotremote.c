@@ -135,8 +135,8 @@ out:
 
 bool robotremote_sender(const struct job *j)
 {
-	return robotremote_on(&j->cfg) && j->in.from_addr != NULL &&
-	    strcasecmp(j->in.from_addr, j->cfg.robot_address) == 0;
+	return robotremote_on(&j->srv.cfg) && j->in.from_addr != NULL &&
+	    strcasecmp(j->in.from_addr, j->srv.cfg.robot_address) == 0;
 }
 
 enum process_status robotremote_login(struct job *j, bool *ready)
@@ -150,7 +150,7 @@ enum process_status robotremote_login(struct job *j, bool *ready)
 	if (!game_user_is_robot(g->black) && !game_user_is_robot(g->white))
 		return job_refuse(j, g, "your reply carries the reply token of a board mail of board %ld, and %s, "
 		    "the robot's address, plays no side of it: nothing was done", g->board, j->in.from_addr);
-	ss = robot_token(j->st, &j->cfg, g->board, token, err);
+	ss = robot_token(j->srv.st, &j->srv.cfg, g->board, token, err);
 	if (ss != STORE_OK) {
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
 		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -166,7 +166,7 @@ enum process_status robotremote_login(struct job *j, bool *ready)
 	explicit_bzero(token, sizeof token);
 	memset(&j->user, 0, sizeof j->user);
 	snprintf(j->user.userid, sizeof j->user.userid, "%s", GAME_ROBOT_USERID);
-	snprintf(j->user.address, sizeof j->user.address, "%s", j->cfg.robot_address);
+	snprintf(j->user.address, sizeof j->user.address, "%s", j->srv.cfg.robot_address);
 	snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", GAME_ROBOT_USERID);
 	*ready = true;
 	return PROCESS_OK;

@@ -22,12 +22,7 @@
 
 /* One run: what every board shares. */
 struct run {
-	struct store *st;
-	const struct config *cfg;
-	struct outbox *ob;	/* owned, opened when first needed */
-	struct reply_ctx rc;
-	int64_t now;
-	char stamp[GAMEFILE_TIME_SIZE];
+	struct server *srv;	/* the caller's: its store, outbox (opened when first needed), replies' context */
 	struct runlog log;	/* its failures, the gravest its status */
 	struct cleanup_stats *stats;
 	struct active_board *playing;	/* the boards found being played, for active_sync */
@@ -84,7 +79,7 @@ static int64_t clock_stopped(const struct run *r, const struct game *g)
 
 	if (who == NULL)
 		return 0;
-	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->now);
+	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->srv->now);
 }
 
 /* The log's word for each enum cleanup_status. */
@@ -112,7 +107,7 @@ static enum cleanup_status of_reply(enum reply_status rs)
 static bool find_player(struct run *r, const char *userid, struct store_user *u, struct reply_player *p,
     enum cleanup_status *s)
 {
-	enum store_status ss = store_user_find(r->st, userid, u);
+	enum store_status ss = store_user_find(r->srv->st, userid, u);
 
 	*s = CLEANUP_OK;
 	if (ss != STORE_OK) {
@@ -145,41 +140,41 @@ static enum cleanup_status commit(struct run *r, const struct game *g, const str
 		board_failed(r, g->board, CLEANUP_TEMPFAIL, "out of memory");
 		return CLEANUP_TEMPFAIL;
 	}
-	os = outbox_batch_new(r->ob, g->board, text, len, &b);
+	os = outbox_batch_new(r->srv->ob, g->board, text, len, &b);
 	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, r->cfg->from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
+		os = outbox_batch_add(b, r->srv->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
 	if (os != OUTBOX_OK) {
 		s = outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
-		board_failed(r, g->board, s, "cannot queue the mail: %s", outbox_error(r->ob));
+		board_failed(r, g->board, s, "cannot queue the mail: %s", outbox_error(r->srv->ob));
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);
 		goto out;
 	}
-	ss = ratings_before_commit(r->st, g, rerr);
+	ss = ratings_before_commit(r->srv->st, g, rerr);
 	if (ss != STORE_OK) {
 		s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
 		board_failed(r, g->board, s, "%s", rerr);
 		outbox_batch_abort(b, &committed);
 		goto out;
 	}
-	ss = store_board_write(r->st, g->board, text, len);
+	ss = store_board_write(r->srv->st, g->board, text, len);
 	if (ss != STORE_OK) {
 		/* the write may have reached its rename: then the change stands */
 		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
 			s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
-			ratings_cancel(r->st, g);
-			board_failed(r, g->board, s, "cannot write the game file: %s", store_error(r->st));
+			ratings_cancel(r->srv->st, g);
+			board_failed(r, g->board, s, "cannot write the game file: %s", store_error(r->srv->st));
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* the game stands; its mails wait in tmp/ for the next recovery */
 		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
-		    outbox_error(r->ob));
+		    outbox_error(r->srv->ob));
 	}
 	if (ss == STORE_OK) {
 		if (game_over(g))
-			active_remove(r->st, g->board, g->black, g->white);
-		ratings_after_commit(r->st, r->cfg->lock_timeout_ms);
-		web_after_commit(r->cfg, r->st, g);
+			active_remove(r->srv->st, g->board, g->black, g->white);
+		ratings_after_commit(r->srv->st, r->srv->cfg.lock_timeout_ms);
+		web_after_commit(r->srv, g);
 	}
 out:
 	outbox_batch_free(b);
@@ -199,7 +194,7 @@ static void time_out(struct run *r, struct game *g)
 	int n = 0;
 
 	snprintf(loser, sizeof loser, "%s", game_player_to_move(g));
-	gs = game_timeout(g, loser, r->now);
+	gs = game_timeout(g, loser, r->srv->now);
 	if (gs != GAME_OK) {
 		board_failed(r, g->board, gs == GAME_NO_MEMORY ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
 		    "cannot end the game on time: %s", game_status_str(gs));
@@ -211,25 +206,25 @@ static void time_out(struct run *r, struct game *g)
 	ev.actor = loser;
 	ev.first = g->nturns;
 	ev.comment = "";
-	ev.days = (int)game_timeout_days(g, r->cfg->timeout_days);
-	ratings_mail_line(r->st, g, r->now, rline, sizeof rline);
+	ev.days = (int)game_timeout_days(g, r->srv->cfg.timeout_days);
+	ratings_mail_line(r->srv->st, g, r->srv->now, rline, sizeof rline);
 	ev.ratings = rline;
-	switch (boardmail_make(r->st, &r->rc, g, &ev, NULL, &mails, &n, &ss, &rs)) {
+	switch (boardmail_make(r->srv, g, &ev, NULL, &mails, &n, &ss, &rs)) {
 	case BOARDMAIL_OK:
 		break;
 	case BOARDMAIL_STORE:
 		board_failed(r, g->board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
-		    "cannot read the users file: %s", store_error(r->st));
+		    "cannot read the users file: %s", store_error(r->srv->st));
 		return;
 	case BOARDMAIL_REPLY:
-		board_failed(r, g->board, of_reply(rs), "cannot make the mail: %s", r->rc.err);
+		board_failed(r, g->board, of_reply(rs), "cannot make the mail: %s", r->srv->rc.err);
 		return;
 	}
 	if (commit(r, g, mails, n) == CLEANUP_OK) {
 		r->stats->timed_out++;
-		store_log(r->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu day%s; %s won",
-		    r->stamp, g->board, g->nturns, loser, game_timeout_days(g, r->cfg->timeout_days),
-		    game_timeout_days(g, r->cfg->timeout_days) == 1 ? "" : "s",
+		store_log(r->srv->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu day%s; %s won",
+		    r->srv->stamp, g->board, g->nturns, loser, game_timeout_days(g, r->srv->cfg.timeout_days),
+		    game_timeout_days(g, r->srv->cfg.timeout_days) == 1 ? "" : "s",
 		    g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
 	}
 	boardmail_free(mails, n);
@@ -238,7 +233,7 @@ static void time_out(struct run *r, struct game *g)
 /* Remind the player to move on g, due since due; the next reminder remind_days later. */
 static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 {
-	int64_t period = (int64_t)game_remind_days(g, r->cfg->remind_days) * CLEANUP_DAY;
+	int64_t period = (int64_t)game_remind_days(g, r->srv->cfg.remind_days) * CLEANUP_DAY;
 	struct reply_mail m;
 	struct reply_player p = { 0 };
 	struct store_user u;
@@ -246,28 +241,28 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	enum cleanup_status s;
 	const char *who = game_player_to_move(g);
 	char next[GAMEFILE_TIME_SIZE];
-	int days = (int)((r->now - g->last_move - stopped) / CLEANUP_DAY);
+	int days = (int)((r->srv->now - g->last_move - stopped) / CLEANUP_DAY);
 	int n = 0;
 
 	memset(&m, 0, sizeof m);
 	/* on the same schedule, however late this run is: the first due time after now */
-	g->remind = due + ((r->now - due) / period + 1) * period;
+	g->remind = due + ((r->srv->now - due) / period + 1) * period;
 	/* the header keeps the time on the running clock: the stop is counted out again when read */
 	g->remind -= stopped;
 	if (find_player(r, who, &u, &p, &s)) {
-		rs = reply_reminder(&r->rc, g, &p, days, timeout_due(r->cfg, g, stopped), &m);
+		rs = reply_reminder(&r->srv->rc, g, &p, days, timeout_due(&r->srv->cfg, g, stopped), &m);
 		if (rs != REPLY_OK) {
-			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->rc.err);
+			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->srv->rc.err);
 			return;
 		}
 		n = 1;
 	} else if (s != CLEANUP_OK) {
-		board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->st));
+		board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->srv->st));
 		return;
 	}
 	if (commit(r, g, &m, n) == CLEANUP_OK) {
 		r->stats->reminded += (unsigned)n;
-		store_log(r->st, "%s cleanup board=%ld ok: %s %s, idle %d day%s; next reminder %s", r->stamp,
+		store_log(r->srv->st, "%s cleanup board=%ld ok: %s %s, idle %d day%s; next reminder %s", r->srv->stamp,
 		    g->board, n == 1 ? "reminded" : "no account to remind:", who, days, days == 1 ? "" : "s",
 		    gamefile_time_str(g->remind, next));
 	}
@@ -280,9 +275,7 @@ static bool need_outbox(struct run *r, long board)
 	char err[OUTBOX_ERR_MAX];
 	enum outbox_status os;
 
-	if (r->ob != NULL)
-		return true;
-	os = outbox_open(r->st, &r->ob, err, sizeof err);
+	os = server_outbox(r->srv, err, sizeof err);
 	if (os != OUTBOX_OK) {
 		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
 		    "cannot open the outbox: %s", err);
@@ -300,12 +293,12 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	char *text = NULL;
 	size_t len;
 
-	ss = store_board_read(r->st, board, &text, &len);
+	ss = store_board_read(r->srv->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
 		return false;	/* removed by the admin meanwhile: nothing to do */
 	if (ss != STORE_OK) {
 		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
-		    "cannot read the game file: %s", store_error(r->st));
+		    "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
 	}
 	gs = whole ? gamefile_parse(text, len, g, &gerr) : gamefile_parse_header(text, len, g, &gerr);
@@ -361,37 +354,37 @@ static void one_board(struct run *r, long board)
 	if (!load(r, board, false, &g))
 		return;
 	note_playing(r, &g);
-	rdue = remind_due(r->cfg, &g, clock_stopped(r, &g));
-	tdue = timeout_due(r->cfg, &g, clock_stopped(r, &g));
-	if ((rdue == 0 || rdue > r->now) && (tdue == 0 || tdue > r->now))
+	rdue = remind_due(&r->srv->cfg, &g, clock_stopped(r, &g));
+	tdue = timeout_due(&r->srv->cfg, &g, clock_stopped(r, &g));
+	if ((rdue == 0 || rdue > r->srv->now) && (tdue == 0 || tdue > r->srv->now))
 		return;	/* nothing due: no lock, no history read */
-	ss = store_lock_board(r->st, board, &lock);
+	ss = store_lock_board(r->srv->st, board, &lock);
 	if (ss != STORE_OK) {
 		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
-		    "cannot lock the board: %s", store_error(r->st));
+		    "cannot lock the board: %s", store_error(r->srv->st));
 		return;
 	}
 	if (!need_outbox(r, board))
 		goto out;
 	/* settle what a crashed run left for this board before reading it */
-	os = outbox_recover(r->ob, board, NULL);
+	os = outbox_recover(r->srv->ob, board, NULL);
 	if (os != OUTBOX_OK) {
 		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
-		    "cannot recover the outbox: %s", outbox_error(r->ob));
+		    "cannot recover the outbox: %s", outbox_error(r->srv->ob));
 		goto out;
 	}
 	/* a turn may have come in since the header was read */
 	if (!load(r, board, true, &g))
 		goto out;
 	stopped = clock_stopped(r, &g);
-	rdue = remind_due(r->cfg, &g, stopped);
-	tdue = timeout_due(r->cfg, &g, stopped);
-	if (tdue != 0 && tdue <= r->now) {
+	rdue = remind_due(&r->srv->cfg, &g, stopped);
+	tdue = timeout_due(&r->srv->cfg, &g, stopped);
+	if (tdue != 0 && tdue <= r->srv->now) {
 		time_out(r, &g);
 		/* ended: out of the index (its commit removed the entry) */
 		if (game_over(&g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
 			r->nplaying--;
-	} else if (rdue != 0 && rdue <= r->now) {
+	} else if (rdue != 0 && rdue <= r->srv->now) {
 		remind(r, &g, rdue, stopped);
 	}
 out:
@@ -407,14 +400,14 @@ static void remove_stale_tmp(struct run *r)
 	size_t i;
 
 	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
-		ss = store_remove_stale_tmp(r->st, dirs[i], (time_t)(r->now - CLEANUP_TMP_AGE), &r->stats->tmp_removed);
+		ss = store_remove_stale_tmp(r->srv->st, dirs[i], (time_t)(r->srv->now - CLEANUP_TMP_AGE), &r->stats->tmp_removed);
 		if (ss != STORE_OK)
 			board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
-			    "cannot remove old temp files: %s", store_error(r->st));
+			    "cannot remove old temp files: %s", store_error(r->srv->st));
 	}
 	if (r->stats->tmp_removed > 0)
-		store_log(r->st, "%s cleanup board=0 ok: removed %u temp file%s of interrupted writes, older than "
-		    "a day", r->stamp, r->stats->tmp_removed, r->stats->tmp_removed == 1 ? "" : "s");
+		store_log(r->srv->st, "%s cleanup board=0 ok: removed %u temp file%s of interrupted writes, older than "
+		    "a day", r->srv->stamp, r->stats->tmp_removed, r->stats->tmp_removed == 1 ? "" : "s");
 }
 
 /* The registrations never confirmed, a day old (store/pending.h): their user ids free again. */
@@ -423,18 +416,20 @@ static void prune_pending(struct run *r)
 	enum store_status ss;
 	size_t dropped = 0;
 
-	ss = pending_prune(r->st, r->now, &dropped);
+	ss = pending_prune(r->srv->st, r->srv->now, &dropped);
 	if (ss != STORE_OK)
 		board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
-		    "cannot prune the pending registrations: %s", store_error(r->st));
+		    "cannot prune the pending registrations: %s", store_error(r->srv->st));
 	else if (dropped > 0)
-		store_log(r->st, "%s cleanup board=0 ok: dropped %zu registration%s a day old", r->stamp, dropped,
+		store_log(r->srv->st, "%s cleanup board=0 ok: dropped %zu registration%s a day old", r->srv->stamp, dropped,
 		    dropped == 1 ? "" : "s");
 }
 
-enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, const char *home, time_t now,
-    struct cleanup_stats *stats)
+enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 {
+	struct store *st = srv->st;
+	const struct config *cfg = &srv->cfg;
+	time_t now = srv->now;
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct cleanup_stats dummy;
 	struct robot_stats rstats;
@@ -449,16 +444,12 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 		stats = &dummy;
 	memset(stats, 0, sizeof *stats);
 	memset(&r, 0, sizeof r);
-	r.st = st;
-	r.cfg = cfg;
-	r.now = (int64_t)now;
+	r.srv = srv;
 	r.stats = stats;
-	gamefile_time_str(r.now, r.stamp);
-	r.log = (struct runlog){ st, "cleanup", r.stamp, outcome, NULL, &stats->failed, CLEANUP_OK };
-	/* no incoming mail: the reminders thread under their boards only */
-	reply_init(&r.rc, cfg, home, now, NULL, NULL, "cleanup");
+	r.log = (struct runlog){ st, "cleanup", srv->stamp, outcome, NULL, &stats->failed, CLEANUP_OK };
 	/* first the robot turns left over, so that a turn played is not reminded of */
-	rs = robot_run(st, cfg, home, now, NULL, 0, &rstats);
+	rs = robot_run(srv, NULL, 0, &rstats);
+	server_reply_init(srv, "cleanup");
 
 	stats->robot = rstats.played;
 	stats->failed += rstats.failed;
@@ -506,23 +497,21 @@ enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, cons
 			    "cannot prune the codes or the throttle: %s", store_error(st));
 		else if (dropped > 0)
 			store_log(st, "%s cleanup board=0 ok: pruned %u expired line%s of the codes and throttle "
-			    "files", r.stamp, dropped, dropped == 1 ? "" : "s");
+			    "files", srv->stamp, dropped, dropped == 1 ? "" : "s");
 	}
-	if (r.ob == NULL && !need_outbox(&r, 0))
+	if (srv->ob == NULL && !need_outbox(&r, 0))
 		goto out;
 	if (ops == NULL) {
 		fprintf(stderr, "oustpbm: cleanup: unknown transport '%s'\n", cfg->transport);
 		runlog_worse(&r.log, CLEANUP_CONFIG);
 		goto out;
 	}
-	os = outbox_flush(r.ob, ops, cfg, &stats->flush);
+	os = outbox_flush(srv->ob, ops, cfg, &stats->flush);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: cleanup: cannot flush the outbox: %s\n", outbox_error(r.ob));
+		fprintf(stderr, "oustpbm: cleanup: cannot flush the outbox: %s\n", outbox_error(srv->ob));
 		runlog_worse(&r.log, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 	}
 out:
 	free(r.vac);
-	reply_release(&r.rc);
-	outbox_close(r.ob);
 	return (enum cleanup_status)r.log.worst;
 }

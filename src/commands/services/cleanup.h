@@ -35,6 +35,7 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "commands/services/remind.h"
 #include "game/game.h"
 #include "outbox/outbox.h"
@@ -65,12 +66,12 @@ struct cleanup_stats {
 };
 
 /*
- * One run over every board of st at time now (config_now()).  home is the
- * home directory (for the templates).  Each board's action and each failure
- * is logged and failures are also written to stderr; stats (may be NULL)
- * says what was done.  The worst status of all the boards is returned.
+ * One run over every board of srv's store at srv->now, in srv (its outbox
+ * opened when first needed, its replies' context set for the run).  Each
+ * board's action and each failure is logged and failures are also written
+ * to stderr; stats (may be NULL) says what was done.  The worst status of
+ * all the boards is returned.
  */
-enum cleanup_status cleanup_run(struct store *st, const struct config *cfg, const char *home, time_t now,
-    struct cleanup_stats *stats);
+enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats);
 
 #endif

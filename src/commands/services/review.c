@@ -100,9 +100,12 @@ static bool load(struct store *st, long board, struct game *g, char *why, size_t
  * with why on a failure, *retry when it is worth trying again (every think
  * slot busy).
  */
-static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const struct config *cfg,
-    const struct reviews_request *q, bool *retry, char *why, size_t whylen)
+static bool one(struct server *srv, const struct reviews_request *q, bool *retry, char *why, size_t whylen)
 {
+	struct store *st = srv->st;
+	struct outbox *ob = srv->ob;
+	struct reply_ctx *rc = &srv->rc;
+	const struct config *cfg = &srv->cfg;
 	struct store_lock slot = STORE_LOCK_INIT;
 	struct review_options o;
 	struct store_user u;
@@ -126,7 +129,7 @@ static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const
 		goto out;
 	if (!review_kept(st, &g, &r)) {
 		/* a review is a think like the robot's turns: it holds a slot of robot_max_thinking */
-		if (!robot_slot_take(st, cfg, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
+		if (!robot_slot_take(srv, (cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why, whylen)) {
 			*retry = true;
 			goto out;
 		}
@@ -146,7 +149,7 @@ static bool one(struct store *st, struct outbox *ob, struct reply_ctx *rc, const
 		}
 		/* the board's web page shows the chart of a finished game's review */
 		if (game_over(&g))
-			web_after_commit(cfg, st, &g);
+			web_after_commit(srv, &g);
 	}
 	if (review_mail(rc, &g, &r, u.address, u.fullname, &m) != REPLY_OK) {
 		snprintf(why, whylen, "cannot make the mail: %.300s", rc->err);
@@ -167,18 +170,19 @@ out:
 	return ok;
 }
 
-bool review_waiting(struct store *st, const struct config *cfg, const char *home, time_t now, struct review_stats *stats)
+bool review_waiting(struct server *srv, struct review_stats *stats)
 {
 	struct reviews_request *list = NULL;
-	struct outbox *ob = NULL;
-	struct reply_ctx rc;
+	struct store *st = srv->st;
+	const struct config *cfg = &srv->cfg;
+	const time_t now = srv->now;
+	const char *stamp = srv->stamp;
 	enum store_status ss;
-	char why[400], oerr[OUTBOX_ERR_MAX], stamp[GAMEFILE_TIME_SIZE];
+	char why[400], oerr[OUTBOX_ERR_MAX];
 	size_t n = 0, i;
 	bool ok = true, retry;
 
 	memset(stats, 0, sizeof *stats);
-	gamefile_time_str((int64_t)now, stamp);
 	ss = reviews_waiting(st, &list, &n);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: robot: cannot read the review queue: %s\n", store_error(st));
@@ -186,15 +190,15 @@ bool review_waiting(struct store *st, const struct config *cfg, const char *home
 	}
 	if (n == 0)
 		goto out;
-	if (outbox_open(st, &ob, oerr, sizeof oerr) != OUTBOX_OK) {
+	if (server_outbox(srv, oerr, sizeof oerr) != OUTBOX_OK) {
 		fprintf(stderr, "oustpbm: robot: cannot open the outbox: %s\n", oerr);
 		ok = false;
 		goto out;
 	}
-	reply_init(&rc, cfg, home, now, NULL, NULL, "robot");
+	server_reply_init(srv, "robot");
 	for (i = 0; i < n; i++) {
 		retry = false;
-		if (one(st, ob, &rc, cfg, &list[i], &retry, why, sizeof why)) {
+		if (one(srv, &list[i], &retry, why, sizeof why)) {
 			stats->done++;
 			store_log(st, "%s robot review board=%ld user=%s ok: review mailed", stamp, list[i].board,
 			    list[i].userid);
@@ -216,9 +220,7 @@ bool review_waiting(struct store *st, const struct config *cfg, const char *home
 		if (reviews_finish(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) != STORE_OK)
 			fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
 	}
-	reply_release(&rc);
 out:
-	outbox_close(ob);
 	free(list);
 	return ok;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "game/game.h"
 #include "game/review.h"
 #include "mail/reply.h"
@@ -30,12 +31,12 @@ struct review_stats {
 };
 
 /*
- * Do every waiting review of st at time now; home is for the templates.
+ * Do every waiting review of srv's store at srv->now, in srv (its outbox
+ * opened when first needed, its replies' context set for the robot).
  * Returns false if one failed for a reason the next run may not have
  * (logged and on stderr).
  */
-bool review_waiting(struct store *st, const struct config *cfg, const char *home, time_t now,
-    struct review_stats *stats);
+bool review_waiting(struct server *srv, struct review_stats *stats);
 
 /* The review mail of g to to_addr: *out on REPLY_OK. */
 enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,

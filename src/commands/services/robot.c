@@ -292,9 +292,10 @@ out:
 
 /* ---- the cap on thinks at once ---- */
 
-bool robot_slot_take(struct store *st, const struct config *cfg, unsigned long wait_ms, struct store_lock *slot,
-    char *why, size_t whylen)
+bool robot_slot_take(struct server *srv, unsigned long wait_ms, struct store_lock *slot, char *why, size_t whylen)
 {
+	struct store *st = srv->st;
+	const struct config *cfg = &srv->cfg;
 	char name[64];
 	unsigned long cap = cfg->robot_max_thinking, i;
 	long cpus;
@@ -474,10 +475,10 @@ static enum robot_status of_outbox(enum outbox_status os)
 	return outbox_status_temporary(os) ? ROBOT_TEMPFAIL : ROBOT_ERROR;
 }
 
-enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct config *cfg,
-    const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen)
+enum robot_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
+    char *err, size_t errlen)
 {
-	switch (boardcommit_write(st, ob, cfg, g, mails, n, err, errlen)) {
+	switch (boardcommit_write(srv, g, mails, n, err, errlen)) {
 	case BOARDCOMMIT_OK:
 		return ROBOT_OK;
 	case BOARDCOMMIT_TEMPFAIL:
@@ -491,12 +492,7 @@ enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct
 /* ---- the run over the boards (oustpbm robot, oustpbm cleanup) ---- */
 
 struct run {
-	struct store *st;
-	const struct config *cfg;
-	struct outbox *ob;	/* owned, opened when first needed */
-	struct reply_ctx rc;
-	int64_t now;
-	char stamp[GAMEFILE_TIME_SIZE];
+	struct server *srv;	/* the caller's: its store, outbox (opened when first needed), replies' context */
 	struct runlog log;	/* its failures, the gravest its status */
 	struct robot_stats *stats;
 };
@@ -528,11 +524,11 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	char *text = NULL;
 	size_t len;
 
-	ss = store_board_read(r->st, board, &text, &len);
+	ss = store_board_read(r->srv->st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND)
 		return false;
 	if (ss != STORE_OK) {
-		board_failed(r, board, of_store(ss), "cannot read the game file: %s", store_error(r->st));
+		board_failed(r, board, of_store(ss), "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
 	}
 	gs = whole ? gamefile_parse(text, len, g, NULL) : gamefile_parse_header(text, len, g, NULL);
@@ -564,33 +560,31 @@ static void one_board(struct run *r, long board)
 	memset(&g, 0, sizeof g);
 	r->stats->boards++;
 	/* a robot on another host plays by mail (robotremote.h) */
-	if (r->cfg->robot_address[0] != '\0' || !load(r, board, false, &g) || !robot_to_move(&g))
+	if (r->srv->cfg.robot_address[0] != '\0' || !load(r, board, false, &g) || !robot_to_move(&g))
 		goto out;
 	/* a mail holding the lock plays the robot's turn itself, or the next run does */
-	ss = store_trylock_board(r->st, board, &lock);
+	ss = store_trylock_board(r->srv->st, board, &lock);
 	if (ss == STORE_TIMEOUT) {
 		/* logged, not on stderr: cron would mail the admin about a mail being handled */
-		store_log(r->st, "%s robot board=%ld tempfail: the board is locked: the robot's turn is left for the "
-		    "next run", r->stamp, board);
+		store_log(r->srv->st, "%s robot board=%ld tempfail: the board is locked: the robot's turn is left for the "
+		    "next run", r->srv->stamp, board);
 		r->stats->failed++;
 		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
 	if (ss != STORE_OK) {
-		board_failed(r, board, of_store(ss), "cannot lock the board: %s", store_error(r->st));
+		board_failed(r, board, of_store(ss), "cannot lock the board: %s", store_error(r->srv->st));
 		goto out;
 	}
-	if (r->ob == NULL) {
-		os = outbox_open(r->st, &r->ob, oerr, sizeof oerr);
-		if (os != OUTBOX_OK) {
-			board_failed(r, board, of_outbox(os), "cannot open the outbox: %s", oerr);
-			goto out;
-		}
+	os = server_outbox(r->srv, oerr, sizeof oerr);
+	if (os != OUTBOX_OK) {
+		board_failed(r, board, of_outbox(os), "cannot open the outbox: %s", oerr);
+		goto out;
 	}
 	/* settle what a crashed run left for this board before reading it */
-	os = outbox_recover(r->ob, board, NULL);
+	os = outbox_recover(r->srv->ob, board, NULL);
 	if (os != OUTBOX_OK) {
-		board_failed(r, board, of_outbox(os), "cannot recover the outbox: %s", outbox_error(r->ob));
+		board_failed(r, board, of_outbox(os), "cannot recover the outbox: %s", outbox_error(r->srv->ob));
 		goto out;
 	}
 	game_release(&g);
@@ -599,53 +593,52 @@ static void one_board(struct run *r, long board)
 	if (!load(r, board, true, &g) || !robot_to_move(&g))
 		goto out;
 	/* a think slot (robot_max_thinking), waiting for one as long as a think lasts */
-	if (!robot_slot_take(r->st, r->cfg, (r->cfg->robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why,
+	if (!robot_slot_take(r->srv, (r->srv->cfg.robot_seconds + ROBOT_GRACE_MS / 1000) * 1000, &slot, why,
 	    sizeof why)) {
-		store_log(r->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->stamp,
+		store_log(r->srv->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->srv->stamp,
 		    board, why);
 		r->stats->failed++;
 		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
-	rs = robot_play_turns(&g, r->cfg, r->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	rs = robot_play_turns(&g, &r->srv->cfg, r->srv->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
 	store_unlock(&slot);
 	if (rs != ROBOT_OK)
 		board_failed(r, board, rs, "turn %d: the robot could not play: %s; the game is left as it was",
 		    g.rg.turn, why);
 	if (nt == 0)
 		goto out;
-	ratings_mail_line(r->st, &g, r->now, rline, sizeof rline);
+	ratings_mail_line(r->srv->st, &g, r->srv->now, rline, sizeof rline);
 	rt[0].ev.ratings = rline;
 	/* the human and the board's observers (boardmail.h) */
-	switch (boardmail_make(r->st, &r->rc, &g, &rt[0].ev, NULL, &m, &n, &ss, &ps)) {
+	switch (boardmail_make(r->srv, &g, &rt[0].ev, NULL, &m, &n, &ss, &ps)) {
 	case BOARDMAIL_OK:
 		break;
 	case BOARDMAIL_STORE:
-		board_failed(r, board, of_store(ss), "cannot read the users file: %s", store_error(r->st));
+		board_failed(r, board, of_store(ss), "cannot read the users file: %s", store_error(r->srv->st));
 		goto out;
 	case BOARDMAIL_REPLY:
 		board_failed(r, board, ps == REPLY_NOMEM ? ROBOT_TEMPFAIL : ps == REPLY_TEMPLATE ? ROBOT_CONFIG :
-		    ROBOT_ERROR, "cannot make the mail: %s", r->rc.err);
+		    ROBOT_ERROR, "cannot make the mail: %s", r->srv->rc.err);
 		goto out;
 	}
-	rs = robot_commit(r->st, r->ob, r->cfg, &g, m, n, why, sizeof why);
+	rs = robot_commit(r->srv, &g, m, n, why, sizeof why);
 	if (rs != ROBOT_OK) {
 		board_failed(r, board, rs, "%s", why);
 		goto out;
 	}
 	for (i = 0; i < nt; i++) {
 		r->stats->played++;
-		store_log(r->st, "%s robot board=%ld ok: %s", r->stamp, board, rt[i].detail);
+		store_log(r->srv->st, "%s robot board=%ld ok: %s", r->srv->stamp, board, rt[i].detail);
 	}
-	web_after_commit(r->cfg, r->st, &g);
+	web_after_commit(r->srv, &g);
 out:
 	store_unlock(&lock);
 	boardmail_free(m, n);
 	game_release(&g);
 }
 
-enum robot_status robot_run(struct store *st, const struct config *cfg, const char *home, time_t now,
-    const long *boards, size_t nboards, struct robot_stats *stats)
+enum robot_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats)
 {
 	struct robot_stats dummy;
 	struct run r;
@@ -657,18 +650,14 @@ enum robot_status robot_run(struct store *st, const struct config *cfg, const ch
 		stats = &dummy;
 	memset(stats, 0, sizeof *stats);
 	memset(&r, 0, sizeof r);
-	r.st = st;
-	r.cfg = cfg;
-	r.now = (int64_t)now;
+	r.srv = srv;
 	r.stats = stats;
-	gamefile_time_str(r.now, r.stamp);
-	r.log = (struct runlog){ st, "robot", r.stamp, outcome, rank, &stats->failed, ROBOT_OK };
-	/* no incoming mail: the robot's mails thread under their boards only */
-	reply_init(&r.rc, cfg, home, now, NULL, NULL, "robot");
+	r.log = (struct runlog){ srv->st, "robot", srv->stamp, outcome, rank, &stats->failed, ROBOT_OK };
+	server_reply_init(srv, "robot");
 	if (nboards == 0) {
-		ss = store_list_boards(st, &all, &nboards);
+		ss = store_list_boards(srv->st, &all, &nboards);
 		if (ss != STORE_OK) {
-			fprintf(stderr, "oustpbm: robot: cannot list the boards: %s\n", store_error(st));
+			fprintf(stderr, "oustpbm: robot: cannot list the boards: %s\n", store_error(srv->st));
 			runlog_worse(&r.log, of_store(ss));
 			nboards = 0;
 		}
@@ -677,7 +666,5 @@ enum robot_status robot_run(struct store *st, const struct config *cfg, const ch
 	for (i = 0; i < nboards; i++)
 		one_board(&r, boards[i]);
 	free(all);
-	reply_release(&r.rc);
-	outbox_close(r.ob);
 	return (enum robot_status)r.log.worst;
 }

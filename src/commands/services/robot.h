@@ -52,6 +52,7 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "game/game.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
@@ -99,8 +100,7 @@ int robot_level(const struct game *g);
  */
 #define ROBOT_SLOT_FILE "robot-thinking.%lu.lock"
 #define ROBOT_SLOTS_MAX 1024
-bool robot_slot_take(struct store *st, const struct config *cfg, unsigned long wait_ms, struct store_lock *slot,
-    char *why, size_t whylen);
+bool robot_slot_take(struct server *srv, unsigned long wait_ms, struct store_lock *slot, char *why, size_t whylen);
 
 /* The robot's turn as played, for the mail and the log. */
 struct robot_turn {
@@ -128,14 +128,14 @@ enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int
     int max, int *n, char *why, size_t whylen);
 
 /*
- * Commit g, changed by robot_play(), with its n mails, as outbox.h's
- * protocol says; the caller holds the board's lock and recovered the
- * outbox for it.  ROBOT_OK once the game file holds g (also when only the
+ * Commit g, changed by robot_play(), with its n mails, in srv, as
+ * outbox.h's protocol says; the caller holds the board's lock and
+ * recovered srv's outbox for it.  ROBOT_OK once the game file holds g (also when only the
  * release of the mails failed: they wait in tmp/ for recovery); else
  * nothing was committed and err says why (boardcommit.h's protocol).
  */
-enum robot_status robot_commit(struct store *st, struct outbox *ob, const struct config *cfg,
-    const struct game *g, const struct reply_mail *mails, int n, char *err, size_t errlen);
+enum robot_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
+    char *err, size_t errlen);
 
 /* What one robot_run() did. */
 struct robot_stats {
@@ -145,14 +145,14 @@ struct robot_stats {
 };
 
 /*
- * Play every robot turn due on the boards of st (all of them when nboards
- * is 0, else the nboards given), at time now; home is for the templates.
- * A board whose lock is held is left for the next run.  Each turn and each
+ * Play every robot turn due on the boards of srv's store (all of them when
+ * nboards is 0, else the nboards given), at srv->now, in srv (its outbox
+ * opened when first needed, its replies' context set for the robot).  A
+ * board whose lock is held is left for the next run.  Each turn and each
  * failure is logged; failures also go to stderr.  Returns the worst status
  * (ROBOT_FAULT when a turn could not be played, ROBOT_TEMPFAIL for a board
  * left locked).  stats may be NULL.
  */
-enum robot_status robot_run(struct store *st, const struct config *cfg, const char *home, time_t now,
-    const long *boards, size_t nboards, struct robot_stats *stats);
+enum robot_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats);
 
 #endif

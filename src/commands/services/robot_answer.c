@@ -48,20 +48,20 @@ enum process_status robot_answer_hook(struct job *j)
 
 	snprintf(detail, sizeof detail, "%s", j->detail);
 	/* beyond robot_max_thinking thinks at once the turn is left for oustpbm robot (cron) */
-	busy = !robot_slot_take(j->st, &j->cfg, 0, &slot, why, sizeof why);
+	busy = !robot_slot_take(&j->srv, 0, &slot, why, sizeof why);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
 	if (busy) {
 		rs = ROBOT_TEMPFAIL;
 		nt = 0;
 	} else {
-		rs = robot_play_turns(g, &j->cfg, (int64_t)j->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+		rs = robot_play_turns(g, &j->srv.cfg, (int64_t)j->srv.now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
 		store_unlock(&slot);
 	}
 	turn = g->rg.turn;
 	if (nt > 0) {
 		ev->then = &rt[0].ev;
 		if (job_game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
-			cs = robot_commit(j->st, j->ob, &j->cfg, g, both, nb, cwhy, sizeof cwhy);
+			cs = robot_commit(&j->srv, g, both, nb, cwhy, sizeof cwhy);
 		} else {
 			cs = ROBOT_ERROR;
 			snprintf(cwhy, sizeof cwhy, "%s", j->detail);

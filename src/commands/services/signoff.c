@@ -117,10 +117,12 @@ static bool lock_load(struct store *st, struct outbox *ob, long board, struct st
 }
 
 /* Resign board for userid under its lock, mailing the opponent. */
-static enum signoff_status resign_one(struct store *st, struct outbox *ob, const struct config *cfg,
-    struct reply_ctx *rc, const char *userid, long board, time_t now, const char *note, bool *done, char *err,
-    size_t errlen)
+static enum signoff_status resign_one(struct server *srv, const char *userid, long board, const char *note, bool *done,
+    char *err, size_t errlen)
 {
+	struct store *st = srv->st;
+	struct reply_ctx *rc = &srv->rc;
+	time_t now = srv->now;
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum signoff_status s = SIGNOFF_OK;
 	struct reply_mail *m = NULL;
@@ -134,7 +136,7 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 
 	*done = false;
 	memset(&g, 0, sizeof g);
-	if (!lock_load(st, ob, board, &lock, &g, &s, err, errlen))
+	if (!lock_load(st, srv->ob, board, &lock, &g, &s, err, errlen))
 		goto out;
 	if (!plays(&g, userid))
 		goto out;	/* over meanwhile */
@@ -168,7 +170,7 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 	ratings_mail_line(st, &g, (int64_t)now, rline, sizeof rline);
 	ev.ratings = rline;
 	/* the opponent and the observers (boardmail.h), not the player closing the account */
-	switch (boardmail_make(st, rc, &g, &ev, userid, &m, &n, &ss, &rs)) {
+	switch (boardmail_make(srv, &g, &ev, userid, &m, &n, &ss, &rs)) {
 	case BOARDMAIL_OK:
 		break;
 	case BOARDMAIL_STORE:
@@ -180,7 +182,7 @@ static enum signoff_status resign_one(struct store *st, struct outbox *ob, const
 		s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		goto out;
 	}
-	rbs = robot_commit(st, ob, cfg, &g, m, n, err, errlen);
+	rbs = robot_commit(srv, &g, m, n, err, errlen);
 	if (rbs != ROBOT_OK) {
 		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		goto out;
@@ -197,8 +199,7 @@ out:
 }
 
 /* Drop userid from the observers of board under its lock (robot_commit's protocol, no mail). */
-static enum signoff_status unobserve_one(struct store *st, struct outbox *ob, const struct config *cfg,
-    const char *userid, long board, char *err, size_t errlen)
+static enum signoff_status unobserve_one(struct server *srv, const char *userid, long board, char *err, size_t errlen)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum signoff_status s = SIGNOFF_OK;
@@ -207,10 +208,10 @@ static enum signoff_status unobserve_one(struct store *st, struct outbox *ob, co
 	int i;
 
 	memset(&g, 0, sizeof g);
-	if (!lock_load(st, ob, board, &lock, &g, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
+	if (!lock_load(srv->st, srv->ob, board, &lock, &g, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
 		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
 	game_observer_remove(&g, i);
-	rbs = robot_commit(st, ob, cfg, &g, NULL, 0, err, errlen);
+	rbs = robot_commit(srv, &g, NULL, 0, err, errlen);
 	if (rbs != ROBOT_OK)
 		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 out:
@@ -219,9 +220,9 @@ out:
 	return s;
 }
 
-enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
-    const char *userid, char *err, size_t errlen)
+enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid, char *err, size_t errlen)
 {
+	struct store *st = srv->st;
 	enum signoff_status s = SIGNOFF_OK;
 	enum store_status ss;
 	long *boards = NULL;
@@ -238,16 +239,18 @@ enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, c
 		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: nobody's mail goes by it */
 		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && game_observer_find(&g, userid) >= 0)
-			s = unobserve_one(st, ob, cfg, userid, boards[i], err, errlen);
+			s = unobserve_one(srv, userid, boards[i], err, errlen);
 		free(text);
 	}
 	free(boards);
 	return s;
 }
 
-enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, const struct config *cfg,
-    struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen)
+enum signoff_status signoff_resign_all(struct server *srv, const char *userid, struct signoff_result *res, char *err,
+    size_t errlen)
 {
+	struct store *st = srv->st;
+	const struct config *cfg = &srv->cfg;
 	enum signoff_status s = SIGNOFF_OK;
 	enum store_status ss;
 	char note[200];
@@ -277,7 +280,7 @@ enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, cons
 	}
 	snprintf(note, sizeof note, "%s closed the account: every board %s played was resigned.", userid, userid);
 	for (i = 0; i < k; i++) {
-		s = resign_one(st, ob, cfg, rc, userid, boards[i], now, note, &done, err, errlen);
+		s = resign_one(srv, userid, boards[i], note, &done, err, errlen);
 		if (s != SIGNOFF_OK)
 			goto out;
 		if (!done)
@@ -287,15 +290,17 @@ enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, cons
 			used += (size_t)snprintf(res->list + used, sizeof res->list - used, "%s%ld",
 			    used > 0 ? ", " : "", boards[i]);
 	}
-	s = signoff_unobserve_all(st, ob, cfg, userid, err, errlen);
+	s = signoff_unobserve_all(srv, userid, err, errlen);
 out:
 	free(boards);
 	return s;
 }
 
-enum store_status signoff_remove(struct store *st, const struct config *cfg, const char *userid, const char *expect,
-    int64_t since, int64_t until)
+enum store_status signoff_remove(struct server *srv, const char *userid, const char *expect, int64_t since,
+    int64_t until)
 {
+	struct store *st = srv->st;
+	const struct config *cfg = &srv->cfg;
 	enum store_status ss;
 
 	/* the watchers lines first: an account gone never leaves them to a later holder of its id */

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/store.h"
@@ -53,20 +54,19 @@ struct signoff_result {
 };
 
 /*
- * Resign every board userid plays that is not over, at now, with the end
- * mail to each opponent made with rc and queued in ob.  On failure err
- * says which board and why.
+ * Resign every board userid plays that is not over, at srv->now, with the
+ * end mail to each opponent made with srv->rc and queued in srv's outbox
+ * (open: the caller recovered it).  On failure err says which board and why.
  */
-enum signoff_status signoff_resign_all(struct store *st, struct outbox *ob, const struct config *cfg,
-    struct reply_ctx *rc, const char *userid, time_t now, struct signoff_result *res, char *err, size_t errlen);
+enum signoff_status signoff_resign_all(struct server *srv, const char *userid, struct signoff_result *res, char *err,
+    size_t errlen);
 
 /*
  * Drop userid from the observers of every board (under each board's lock,
  * the game file rewritten without them; no mail).  signoff_resign_all()
  * ends with it.
  */
-enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, const struct config *cfg,
-    const char *userid, char *err, size_t errlen);
+enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid, char *err, size_t errlen);
 
 /*
  * Remove userid's account (store_user_remove: expect its hash, or NULL),
@@ -75,8 +75,8 @@ enum signoff_status signoff_unobserve_all(struct store *st, struct outbox *ob, c
  * of its confirmation: job_commit_account) and of deluser.  A failure
  * between the two leaves the account, which the next try removes.
  */
-enum store_status signoff_remove(struct store *st, const struct config *cfg, const char *userid, const char *expect,
-    int64_t since, int64_t until);
+enum store_status signoff_remove(struct server *srv, const char *userid, const char *expect, int64_t since,
+    int64_t until);
 
 /* The time until which a user id closed at since stays reserved (userid_reserve_days). */
 int64_t signoff_reserved_until(const struct config *cfg, int64_t since);

@@ -34,6 +34,7 @@
 #include <stddef.h>
 
 #include "base/config.h"
+#include "commands/pipeline/server.h"
 #include "game/game.h"
 #include "store/store.h"
 
@@ -82,13 +83,13 @@ enum web_status web_build(struct web *w);
  * account was closed (signoff, deluser: it leaves the standings); a
  * failure is said as web_after_commit() says it.
  */
-void web_standings_after(const struct config *cfg, struct store *st);
+void web_standings_after(struct server *srv);
 
 /*
  * After a commit of g: web_update() into cfg->web_dir when it is set.  A
  * failure is said on standard error and in the log and changes nothing
  * else: the move stands, and `oustpbm web` rebuilds the site.
  */
-void web_after_commit(const struct config *cfg, struct store *st, const struct game *g);
+void web_after_commit(struct server *srv, const struct game *g);
 
 #endif

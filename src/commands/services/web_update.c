@@ -202,14 +202,14 @@ static void after(const struct config *cfg, struct store *st, const struct game 
 	}
 }
 
-void web_standings_after(const struct config *cfg, struct store *st)
+void web_standings_after(struct server *srv)
 {
-	after(cfg, st, NULL);
+	after(&srv->cfg, srv->st, NULL);
 }
 
-void web_after_commit(const struct config *cfg, struct store *st, const struct game *g)
+void web_after_commit(struct server *srv, const struct game *g)
 {
-	after(cfg, st, g);
+	after(&srv->cfg, srv->st, g);
 }
 
 /*
@@ -218,8 +218,10 @@ void web_after_commit(const struct config *cfg, struct store *st, const struct g
  * robot's answer), read again once the game in hand is gone.  A failure
  * changes nothing but the site, and is logged.
  */
-void web_hook_flushed(const struct config *cfg, struct store *st, long board)
+void web_hook_flushed(struct server *srv, long board)
 {
+	const struct config *cfg = &srv->cfg;
+	struct store *st = srv->st;
 	struct gamefile_error gerr;
 	struct game g;
 	char *text = NULL;
@@ -237,6 +239,6 @@ void web_hook_flushed(const struct config *cfg, struct store *st, long board)
 		return;
 	}
 	free(text);
-	web_after_commit(cfg, st, &g);
+	web_after_commit(srv, &g);
 	game_release(&g);
 }

@@ -1,0 +1,90 @@
+/* server: the context of one run of the server.  See server.h. */
+#include "commands/pipeline/server.h"
+
+#include <string.h>
+
+const char *server_status_str(enum server_status s)
+{
+	switch (s) {
+	case SERVER_OK:
+		return "ok";
+	case SERVER_CONFIG:
+		return "configuration error";
+	case SERVER_HOME:
+		return "unusable home";
+	case SERVER_NOPERM:
+		return "home owned by another user";
+	case SERVER_TEMPFAIL:
+		return "temporary failure";
+	}
+	return "unknown";
+}
+
+void server_at(struct server *s, time_t now)
+{
+	s->now = now;
+	gamefile_time_str((int64_t)now, s->stamp);
+}
+
+static void set_time(struct server *s)
+{
+	server_at(s, config_now(&s->cfg));
+}
+
+void server_init(struct server *s, const char *home)
+{
+	memset(s, 0, sizeof *s);
+	s->home = home;
+	config_defaults(&s->cfg);
+	set_time(s);
+}
+
+enum server_status server_open(struct server *s, char *err, size_t errlen)
+{
+	char serr[STORE_ERR_MAX];
+	enum store_status ss;
+
+	if (config_load(&s->cfg, s->home, err, errlen) != CONFIG_OK) {
+		config_defaults(&s->cfg);
+		set_time(s);
+		if (store_open(s->home, &s->cfg, &s->st, serr, sizeof serr) != STORE_OK)
+			s->st = NULL;
+		return SERVER_CONFIG;
+	}
+	set_time(s);
+	ss = store_open(s->home, &s->cfg, &s->st, err, errlen);
+	if (ss == STORE_OK)
+		return SERVER_OK;
+	s->st = NULL;
+	if (ss == STORE_NOT_OWNER)
+		return SERVER_NOPERM;
+	return store_status_temporary(ss) ? SERVER_TEMPFAIL : SERVER_HOME;
+}
+
+enum outbox_status server_outbox(struct server *s, char *err, size_t errlen)
+{
+	enum outbox_status os;
+
+	if (s->ob != NULL)
+		return OUTBOX_OK;
+	os = outbox_open(s->st, &s->ob, err, errlen);
+	if (os != OUTBOX_OK)
+		s->ob = NULL;
+	return os;
+}
+
+void server_reply_init(struct server *s, const char *sender)
+{
+	reply_release(&s->rc);
+	/* no incoming mail: the replies thread under their boards only */
+	reply_init(&s->rc, &s->cfg, s->home, s->now, NULL, NULL, sender);
+}
+
+void server_close(struct server *s)
+{
+	reply_release(&s->rc);
+	outbox_close(s->ob);
+	s->ob = NULL;
+	store_close(s->st);
+	s->st = NULL;
+}

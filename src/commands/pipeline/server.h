@@ -1,0 +1,64 @@
+/*
+ * server: the context every run of the server works in, as git's struct
+ * repository or notmuch's database handle: the home, its configuration,
+ * the store, the outbox (opened on first use), the replies' context, the
+ * time of the run and its stamp.  The mail job (job.h), the admin commands
+ * (admincmd.h) embed one; cleanup and the robot's runs work in their
+ * caller's.  It is opened and closed here only.
+ */
+#ifndef OUSTPBM_SERVER_H
+#define OUSTPBM_SERVER_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "base/config.h"
+#include "game/gamefile.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "store/store.h"
+
+struct server {
+	const char *home;
+	struct config cfg;
+	struct store *st;	/* owned; NULL until server_open() */
+	struct outbox *ob;	/* owned; NULL until server_outbox() */
+	struct reply_ctx rc;	/* the replies' context: reply_init() or server_reply_init() */
+	time_t now;		/* the run's time (config_now()) */
+	char stamp[GAMEFILE_TIME_SIZE];	/* now as the log writes it */
+};
+
+enum server_status {
+	SERVER_OK = 0,
+	SERVER_CONFIG,		/* oustpbm.conf cannot be loaded: the defaults are in cfg, st open if the home is */
+	SERVER_HOME,		/* the home cannot be opened (none, damaged, not a home) */
+	SERVER_NOPERM,		/* the home belongs to another user (no --force-owner) */
+	SERVER_TEMPFAIL		/* a lock held too long, the disk: try again */
+};
+
+const char *server_status_str(enum server_status s);
+
+/* s for home, the configuration's defaults in it and its time set; nothing opened. */
+void server_init(struct server *s, const char *home);
+
+/*
+ * oustpbm.conf loaded, the time set and the home opened.  On SERVER_CONFIG
+ * err says what is wrong with the file and the home is open (st) with the
+ * defaults when it can be, for the log; on any other failure err says why
+ * and st is NULL.
+ */
+enum server_status server_open(struct server *s, char *err, size_t errlen);
+
+/* The run's time set to now (and its stamp): a test's clock. */
+void server_at(struct server *s, time_t now);
+
+/* The outbox, opened on first use (s->ob); else err says why. */
+enum outbox_status server_outbox(struct server *s, char *err, size_t errlen);
+
+/* The replies' context of a run that answers no mail (cleanup, the robot); sender names the run. */
+void server_reply_init(struct server *s, const char *sender);
+
+/* Everything s holds closed and released; it may be opened again. */
+void server_close(struct server *s);
+
+#endif
