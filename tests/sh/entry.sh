@@ -25,7 +25,7 @@ check "-dDIR as one word" sh -c "'$bin' '-d$h' list >/dev/null"
 check "-d without DIR: usage (64)" [ "$(rc "$bin" -d)" = 64 ]
 check "an unknown global option: usage (64), named" sh -c "'$bin' --frobnicate 2>'$tmp/e' </dev/null; [ \$? = 64 ] && grep -q \"unknown option '--frobnicate'\" '$tmp/e'"
 check "a misspelt command: the nearest named" sh -c "'$bin' -d '$h' lsit 2>'$tmp/e'; [ \$? = 64 ] && grep -q \"unknown command 'lsit' (did you mean list?)\" '$tmp/e'"
-check "... and the list has the table's commands" sh -c "grep -q 'the commands are engine, cleanup, robot, flush, outbox, ' '$tmp/e'"
+check "... and the list has the table's commands" sh -c "grep -q 'the commands are engine, cleanup, robot, robot-mail, flush, outbox, ' '$tmp/e'"
 check "a usage error prints the command's line" sh -c "'$bin' -d '$h' show 2>'$tmp/e'; [ \$? = 64 ] && grep -q '^usage: oustpbm \[-d DIR\] show BOARD\[#TURN\]' '$tmp/e'"
 check "... an engine option too" sh -c "'$bin' engine --level 9 2>'$tmp/e' </dev/null; [ \$? = 64 ] && grep -q '^usage: oustpbm engine ' '$tmp/e'"
 check "... a mail path given words" sh -c "'$bin' -d '$h' '' x 2>'$tmp/e' </dev/null; [ \$? = 64 ]"
