@@ -95,7 +95,8 @@ SANBINS := $(TESTSRCS:tests/unit/%.c=build/san/tests/%)
 # tree without locks (src/game/ai.c), and any race it reports fails check.
 # AI_TEST_HOOKS: a test stalls level 5's helper thread (ai.h)
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DAI_TEST_HOOKS
-TSAN_SRCS = src/game/ai.c src/game/aiboard.c src/game/rules.c
+TSAN_SRCS = src/game/ai.c src/game/aibaseline.c src/game/aiplayout.c src/game/aiboard.c \
+	src/game/rules.c
 TSANBINS = build/tsan/tests/test_ai
 
 # libFuzzer harnesses (tests/fuzz/): clang with ASan+UBSan; `make fuzz`
@@ -156,6 +157,7 @@ build/obj/game/aiboard.o: CFLAGS += -funroll-loops
 # The same for the AI's playout policy (its loops over the neighbours and the points within
 # two steps): about 6% more playouts a second with gcc 12 (make bench).  Without errno,
 # sqrtf is an instruction, and the tree search's loop over a node's children vectorises.
+build/obj/game/aiplayout.o: CFLAGS += -funroll-loops
 build/obj/game/ai.o: CFLAGS += -funroll-loops -fno-math-errno
 
 # The objects that hold a path of the install (reply.o: the templates;
