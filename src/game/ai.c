@@ -24,7 +24,9 @@
  * placing next to enemy stones.  Nodes come from one pool allocated before
  * searching (the cap per level is in levels[]); as it fills the tree grows
  * more slowly, and once it is full the tree stops growing and the search
- * goes on.
+ * goes on.  A tree kept from the last search is compacted (compact()) when
+ * the pool is over half full, so that a long think is not slowed by the
+ * branches of earlier ones.
  */
 
 enum { TERM_NONE = 0, TERM_WIN, TERM_DRAW };
@@ -452,6 +454,54 @@ static uint32_t find_node(struct ai *a, uint32_t at, const struct aiboard *from,
 	return 0;
 }
 
+/* Mark the nodes of the subtree at `at` in live[] (non-zero), the node itself included. */
+static void mark_live(const struct ai *a, uint32_t at, uint32_t *live)
+{
+	const struct node *node = &a->pool[at];
+	uint32_t i;
+
+	live[at] = 1;
+	if (node->child != 0)
+		for (i = 0; i < node->nchild; i++)
+			mark_live(a, node->child + i, live);
+}
+
+/*
+ * Keep only the subtree at `at`, slid down to the start of the pool (index 1
+ * its root), its statistics and children's order as they were: the other
+ * branches of the old tree are garbage that would otherwise fill the pool over a
+ * long think.  A node always has a higher index than its parent and its
+ * children are one block, so the live nodes move down in index order (as a
+ * sliding mark-compact collector does), each block staying a block.  Leaves
+ * claimed while the pool was full may be expanded again.  False (the tree as it
+ * was) when out of memory for the forwarding table.
+ */
+static bool compact(struct ai *a, uint32_t at)
+{
+	uint32_t *fwd = calloc(a->used, sizeof(*fwd)), i, next = 1;
+	struct node n;
+
+	if (fwd == NULL)
+		return false;
+	mark_live(a, at, fwd);
+	for (i = at; i < a->used; i++)
+		if (fwd[i] != 0)
+			fwd[i] = next++;
+	for (i = at; i < a->used; i++) {
+		if (fwd[i] == 0)
+			continue;
+		n = a->pool[i];
+		if (n.child != 0)
+			n.child = fwd[n.child];
+		else if (n.term == TERM_NONE)
+			n.spare = 0;
+		a->pool[fwd[i]] = n;
+	}
+	free(fwd);
+	a->used = next;
+	return true;
+}
+
 static int clamp_level(int level)
 {
 	return level < AI_MIN_LEVEL ? AI_MIN_LEVEL : level > AI_MAX_LEVEL ? AI_MAX_LEVEL : level;
@@ -482,12 +532,21 @@ static enum ai_status prepare(struct ai *a, const struct rules_game *g, const st
 	}
 	a->level = level;
 	aiboard_from_rules(&a->w[0].b, &a->geo, &g->board);
-	if (a->root != 0 && a->used < a->cap / 4 * 3)
+	if (a->root != 0)
 		at = find_node(a, a->root, &a->rootb, a->root_color, a->root_placed, &a->w[0].b,
 		    g->to_move, g->placed, 0);
 	aiboard_copy(&a->rootb, &a->w[0].b);
 	a->root_color = g->to_move;
 	a->root_placed = g->placed;
+	/* Over half full, the tree grows more slowly (expand_at()): the old tree's other
+	 * branches are dropped first; a tree that cannot be compacted is kept while it
+	 * leaves a quarter of the pool. */
+	if (at != 0 && a->used > a->cap / 2) {
+		if (compact(a, at))
+			at = 1;
+		else if (a->used >= a->cap / 4 * 3)
+			at = 0;
+	}
 	if (at == 0) {
 		reset_tree(a);
 		a->pool[a->root].color = (uint8_t)RULES_OTHER(g->to_move);
