@@ -417,16 +417,23 @@ static void one_playout(struct worker *wk)
  * placements down, following only placements whose stone is on b; returns
  * the node or 0.
  */
+/* The position find_node() looks for: its board, side to move and placements made in the turn. */
+struct target {
+	const struct aiboard *b;
+	int c, placed;
+};
+
 static uint32_t find_node(struct ai *a, uint32_t at, const struct aiboard *from, int c, int placed,
-    const struct aiboard *b, int tc, int tplaced, int depth)
+    const struct target *t, int depth)
 {
+	const struct aiboard *b = t->b;
 	const struct node *node = &a->pool[at], *ch;
 	struct aiboard *nb = &a->reuse[depth];
 	enum aiboard_verdict v;
 	uint32_t found;
 	int i, cc, cp;
 
-	if (c == tc && (placed > 0) == (tplaced > 0) &&
+	if (c == t->c && (placed > 0) == (t->placed > 0) &&
 	    memcmp(from->color, b->color, (size_t)b->geo->ncells) == 0)
 		return at;
 	if (depth == 4 || node->child == 0)
@@ -447,7 +454,7 @@ static uint32_t find_node(struct ai *a, uint32_t at, const struct aiboard *from,
 			cp++;
 		else
 			cc = RULES_OTHER(cc), cp = 0;
-		found = find_node(a, node->child + (uint32_t)i, nb, cc, cp, b, tc, tplaced, depth + 1);
+		found = find_node(a, node->child + (uint32_t)i, nb, cc, cp, t, depth + 1);
 		if (found != 0)
 			return found;
 	}
@@ -532,9 +539,11 @@ static enum ai_status prepare(struct ai *a, const struct rules_game *g, const st
 	}
 	a->level = level;
 	aiboard_from_rules(&a->w[0].b, &a->geo, &g->board);
-	if (a->root != 0)
-		at = find_node(a, a->root, &a->rootb, a->root_color, a->root_placed, &a->w[0].b,
-		    g->to_move, g->placed, 0);
+	if (a->root != 0) {
+		struct target t = { &a->w[0].b, g->to_move, g->placed };
+
+		at = find_node(a, a->root, &a->rootb, a->root_color, a->root_placed, &t, 0);
+	}
 	aiboard_copy(&a->rootb, &a->w[0].b);
 	a->root_color = g->to_move;
 	a->root_placed = g->placed;
