@@ -284,7 +284,7 @@ SCALING_SECONDS ?= 1
 SCALING_SIZES ?= 9,11
 SCALING_GAMES ?= 16
 SCALING_CHUNK ?= 2
-SCALING_RATES ?= 9:47000,11:33000
+SCALING_RATES ?= 9:65000,11:41000
 strength-scaling: deps oustpbm
 	/usr/bin/python3 tests/strength/strength.py ./oustpbm --levels 5 --opponents slower \
 	    --scaling $(SCALING_FACTOR) --seconds $(SCALING_SECONDS) --sizes $(SCALING_SIZES) \
@@ -293,7 +293,7 @@ strength-scaling: deps oustpbm
 
 # Level 5's playouts a CPU second on one thread, median of 3 games a board size, at a
 # fixed budget of CALIBRATE_PLAYOUTS a placement: the figures for SCALING_RATES.
-CALIBRATE_PLAYOUTS ?= 40000
+CALIBRATE_PLAYOUTS ?= 20000
 strength-calibrate: deps oustpbm
 	/usr/bin/python3 tests/strength/strength.py ./oustpbm --calibrate --games 3 \
 	    --playouts $(CALIBRATE_PLAYOUTS) --sizes $(SCALING_SIZES)

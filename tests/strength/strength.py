@@ -157,7 +157,9 @@ def play_match(args, size, a, b, games, seed, first, tally):
     wins = draws = 0
     problems = []
     times = []
-    limit = args.seconds * scale * 1.1 + 0.05 + args.margin
+    # each side's think time plus 10% plus 50 ms (a's is scaled for opponent "slower")
+    limits = {ea: args.seconds * scale * 1.1 + 0.05 + args.margin,
+              eb: args.seconds * 1.1 + 0.05 + args.margin}
     for g in range(games):
         # a is Black in the even games
         black, white = (ea, eb) if (first + g) % 2 == 0 else (eb, ea)
@@ -184,9 +186,9 @@ def play_match(args, size, a, b, games, seed, first, tally):
                 pass
             else:
                 times.append(dt)
-                if dt > limit and not args.fixed and not args.rates:
+                if dt > limits[mover] and not args.fixed and not args.rates:
                     problems.append("%s game %d: genmove %s took %.3f s (limit %.3f)"
-                                    % (board_name(size), first + g, side, dt, limit))
+                                    % (board_name(size), first + g, side, dt, limits[mover]))
             try:
                 ref.send("play %s %s" % (side, v))
                 other.send("play %s %s" % (side, v))
