@@ -101,7 +101,7 @@ SANBINS := $(TESTSRCS:tests/unit/%.c=build/san/tests/%)
 # tree without locks (src/game/ai.c), and any race it reports fails check.
 # AI_TEST_HOOKS: a test stalls level 5's helper thread (ai.h)
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DAI_TEST_HOOKS
-TSAN_SRCS = src/game/ai.c src/game/aiboard.c $(RULES_SRCS)
+TSAN_SRCS = src/game/ai.c src/game/aibaseline.c src/game/aiplayout.c src/game/aiboard.c $(RULES_SRCS)
 TSANBINS = build/tsan/tests/test_ai
 
 # libFuzzer harnesses (tests/fuzz/): clang with ASan+UBSan; `make fuzz`
@@ -113,7 +113,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps test-bin demo check bench strength install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
+.PHONY: all deps test-deps test-bin demo check bench strength strength-scaling strength-calibrate install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
 
 all: deps oustpbm
 
@@ -162,6 +162,7 @@ build/obj/game/aiboard.o: CFLAGS += -funroll-loops
 # The same for the AI's playout policy (its loops over the neighbours and the points within
 # two steps): about 6% more playouts a second with gcc 12 (make bench).  Without errno,
 # sqrtf is an instruction, and the tree search's loop over a node's children vectorises.
+build/obj/game/aiplayout.o: CFLAGS += -funroll-loops
 build/obj/game/ai.o: CFLAGS += -funroll-loops -fno-math-errno
 
 # The objects that hold a path of the install (reply.o: the templates;
@@ -274,6 +275,33 @@ strength: deps oustpbm
 	    --seconds $(STRENGTH_SECONDS) --playouts $(STRENGTH_PLAYOUTS) --sizes $(STRENGTH_SIZES) \
 	    --levels $(STRENGTH_LEVELS) --jobs $(STRENGTH_JOBS) --chunk $(STRENGTH_CHUNK) \
 	    $(if $(STRENGTH_FIXED),--fixed $(STRENGTH_FIXED) --progress)
+	$(MAKE) --no-print-directory strength-scaling
+
+# Time scaling: level 5 at SCALING_FACTOR times SCALING_SECONDS a placement against
+# itself at SCALING_SECONDS, on 9x9 and 11x11, alternating colours, with 95% intervals
+# and how full the stronger side's node pool was.  On a shared machine a think time
+# buys a varying number of playouts: SCALING_RATES gives level 5's playouts a second on
+# one thread by board size (`make strength-calibrate` measures them, in CPU time), and
+# each side then searches the fixed budget its think time buys at that rate.  Set
+# SCALING_RATES= (empty) on an idle machine to play by the clock instead.
+SCALING_FACTOR ?= 4
+SCALING_SECONDS ?= 1
+SCALING_SIZES ?= 9,11
+SCALING_GAMES ?= 16
+SCALING_CHUNK ?= 2
+SCALING_RATES ?= 9:65000,11:41000
+strength-scaling: deps oustpbm
+	/usr/bin/python3 tests/strength/strength.py ./oustpbm --levels 5 --opponents slower \
+	    --scaling $(SCALING_FACTOR) --seconds $(SCALING_SECONDS) --sizes $(SCALING_SIZES) \
+	    --games $(SCALING_GAMES) --jobs $(STRENGTH_JOBS) --chunk $(SCALING_CHUNK) \
+	    --progress --stats $(if $(SCALING_RATES),--rates $(SCALING_RATES))
+
+# Level 5's playouts a CPU second on one thread, median of 3 games a board size, at a
+# fixed budget of CALIBRATE_PLAYOUTS a placement: the figures for SCALING_RATES.
+CALIBRATE_PLAYOUTS ?= 20000
+strength-calibrate: deps oustpbm
+	/usr/bin/python3 tests/strength/strength.py ./oustpbm --calibrate --games 3 \
+	    --playouts $(CALIBRATE_PLAYOUTS) --sizes $(SCALING_SIZES)
 
 # The installed scripts name the installed paths: @BINDIR@ and @DATADIR@ in
 # scripts/ are replaced.  Every folder made (the first missing one of each

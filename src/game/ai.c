@@ -2,6 +2,7 @@
  * ai: the computer player.  See ai.h.
  */
 #include "game/ai.h"
+#include "game/ai_int.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -11,117 +12,6 @@
 #include <time.h>
 
 #include "game/aiboard.h"
-
-/* splitmix64: any state, zero included, is a good one. */
-static uint64_t rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Uniform in [0, n), n > 0 (Lemire's multiply-shift; the bias is below 2^-32 for n <= 625). */
-static int rng_below(uint64_t *s, int n)
-{
-	return (int)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
-}
-
-/* The legal placements of the side to move, sorted, so that a seed means the same game
- * whatever order the rules core keeps them in. */
-static int sorted_legal(struct rules_game *g, uint16_t *mv)
-{
-	int n = rules_game_legal(g, mv), i, j;
-	uint16_t t;
-
-	for (i = 1; i < n; i++) {
-		t = mv[i];
-		for (j = i; j > 0 && mv[j - 1] > t; j--)
-			mv[j] = mv[j - 1];
-		mv[j] = t;
-	}
-	return n;
-}
-
-/* Capturing placements colour c has on b. */
-static int capturing_placements(struct rules_board *b, enum rules_color c)
-{
-	uint16_t mv[RULES_MAX_POINTS];
-	int n = rules_legal(b, c, mv), i, k = 0;
-
-	for (i = 0; i < n; i++)
-		k += rules_check(b, c, mv[i], NULL) == RULES_CAPTURE;
-	return k;
-}
-
-/*
- * The greedy one-ply choice in g: the capture that removes the most stones,
- * else the placement after which the opponent has the fewest capturing
- * placements.  Ties are broken at random.
- */
-static int greedy_choice(struct rules_game *g, uint64_t *rng)
-{
-	static const int worst = 1 << 30;
-	uint16_t mv[RULES_MAX_POINTS];
-	struct rules_board b;
-	struct rules_check chk;
-	enum rules_color c = g->to_move;
-	int n = sorted_legal(g, mv), i, best = -1, nbest = 0, score, pick = mv[0];
-
-	for (i = 0; i < n; i++) {
-		if (rules_check(&g->board, c, mv[i], &chk) != RULES_CAPTURE)
-			continue;
-		score = chk.captured;
-		if (score > best)
-			best = score, nbest = 0;
-		if (score == best && rng_below(rng, ++nbest) == 0)
-			pick = mv[i];
-	}
-	if (best >= 0)
-		return pick;
-	best = worst;
-	for (i = 0; i < n; i++) {
-		b = g->board;
-		rules_place(&b, c, mv[i], NULL);
-		score = -capturing_placements(&b, RULES_OTHER(c));
-		if (best == worst || score > best)
-			best = score, nbest = 0;
-		if (score == best && rng_below(rng, ++nbest) == 0)
-			pick = mv[i];
-	}
-	return pick;
-}
-
-enum ai_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kind, uint64_t seed,
-		struct ai_turn *out)
-{
-	struct rules_game work = *g;
-	struct rules_event ev;
-	uint16_t mv[RULES_MAX_POINTS];
-	uint64_t rng = seed;
-	int n, p;
-
-	memset(out, 0, sizeof(*out));
-	out->action = AI_PLACE;
-	if (g->result != RULES_PLAYING)
-		return AI_GAME_OVER;
-	for (;;) {
-		n = sorted_legal(&work, mv);
-		if (n == 0) {
-			if (out->n > 0)
-				return AI_INTERNAL; /* the rules core ends such a turn itself */
-			out->action = AI_PASS;
-			return AI_OK;
-		}
-		p = kind == AI_RANDOM ? mv[rng_below(&rng, n)] : greedy_choice(&work, &rng);
-		if (!rules_is_legal(rules_game_play(&work, p, &ev)) || out->n >= RULES_MAX_POINTS)
-			return AI_INTERNAL;
-		out->points[out->n++] = p;
-		if (ev.turn_over || work.result != RULES_PLAYING)
-			return AI_OK;
-	}
-}
 
 /* ---- the tree search ---- */
 
@@ -134,7 +24,9 @@ enum ai_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kin
  * placing next to enemy stones.  Nodes come from one pool allocated before
  * searching (the cap per level is in levels[]); as it fills the tree grows
  * more slowly, and once it is full the tree stops growing and the search
- * goes on.
+ * goes on.  A tree kept from the last search is compacted (compact()) when
+ * the pool is over half full, so that a long think is not slowed by the
+ * branches of earlier ones.
  */
 
 enum { TERM_NONE = 0, TERM_WIN, TERM_DRAW };
@@ -152,19 +44,6 @@ struct node {
 };
 
 _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
-
-/* Playout policies, from none to the most knowledge (see policy_n()). */
-enum { POLICY_UNIFORM = 0, POLICY_CAPTURES, POLICY_SAFE };
-
-struct level {
-	long playouts;		/* most playouts per placement */
-	int time_pct;		/* share of the time to the deadline used per placement */
-	bool knowledge;		/* priors */
-	int policy;		/* POLICY_* */
-	bool rave;
-	uint32_t nodes;		/* node cap: 32 bytes a node */
-	int threads;		/* threads searching the tree by time */
-};
 
 /*
  * See ai_level_str().  Each level searches at least twice as many playouts
@@ -212,46 +91,6 @@ static const struct level levels[AI_MAX_LEVEL + 1] = {
 #endif
 #define EXPAND_SLOPE 32		/* visits more when the pool is full (from half full) */
 #define DEADLINE_RESERVE_NS 10000000	/* 10 ms of the think time kept back */
-#define MAX_PATH 256
-#define MAX_SEQ (4 * RULES_MAX_POINTS + MAX_PATH)
-
-/* One thread's scratch for its playouts. */
-struct worker {
-	struct ai *a;
-	uint64_t rng;
-	long playouts;
-	int64_t deadline;	/* CLOCK_MONOTONIC ns; 0: none */
-	struct aiboard b;
-	uint32_t path[MAX_PATH];
-	uint16_t seq[MAX_SEQ];
-	uint8_t seqc[MAX_SEQ];
-	uint32_t gen;
-	uint32_t mark[3][AIBOARD_MAX_CELLS];
-	uint16_t mv[RULES_MAX_POINTS];
-};
-
-#define MAX_THREADS 2
-
-struct ai {
-	struct node *pool;
-	uint32_t cap, used;	/* used: taken with atomic operations while searching */
-	uint32_t root;		/* 0: no tree */
-	const struct level *lv;
-	int level;
-	struct aigeom geo;
-	struct aiboard rootb;	/* the position at the root */
-	int root_color, root_placed;
-	int maxlen;
-	long budget, issued;	/* playouts allowed and started (atomic) in this search */
-	int stop;		/* set (atomic) when the first thread is done: the other stops too */
-	bool helper;		/* the helper thread is still to be joined */
-	pthread_t thread;
-	struct aiboard reuse[5];	/* tree reuse: positions down a path */
-	/* the last search */
-	long playouts;
-	float value;
-	struct worker w[MAX_THREADS];
-};
 
 /*
  * The threads of level 5 share one tree without locks, as Pachi and Fuego
@@ -351,109 +190,6 @@ static int moves_at(struct aiboard *b, int *c, int *placed, uint16_t *mv)
 	}
 }
 
-/*
- * Whether c placing the singleton p lets the opponent capture it at once:
- * whether an enemy placement within two steps of p (aigeom.near) captures
- * and takes p, being next to p or joining an enemy group next to p.  For a
- * board of nnbr neighbours, a constant (see aiboard_check_n()).
- */
-AIBOARD_HOT bool hands_capture_n(const int nnbr, struct aiboard *b, int c, int p)
-{
-	const int st = b->geo->stride, d[AIBOARD_MAX_NBR] = AIBOARD_NBR_OFFSETS(st);
-	const int *far = b->geo->far, nfar = AIBOARD_NFAR(nnbr);
-	const unsigned e = 3u - (unsigned)c;
-	const uint8_t enemy = c == RULES_BLACK ? 0xf0 : 0x0f; /* e's count in aiboard.nown */
-	const uint8_t *nown = b->nown;
-	uint8_t *col = b->color, *gv = b->gvalid;
-	uint16_t *grp = b->group, *gmax = b->gmax;
-	uint16_t saved[AIBOARD_MAX_NBR];
-	uint8_t savedv[AIBOARD_MAX_NBR];
-	unsigned open = 0, cand = 0, any = 0, adj[AIBOARD_MAX_NBR], g, m, mj;
-	int k, j, q, r;
-	bool hit = false;
-
-	/*
-	 * The empty neighbours where an enemy stone would join an enemy group
-	 * (they take p if they capture), marked without branches: a random
-	 * point's surroundings are not predictable.
-	 */
-	for (k = 0; k < nnbr; k++) {
-		q = p + d[k];
-		open |= (unsigned)((col[q] == RULES_EMPTY) & ((nown[q] & enemy) != 0)) << k;
-	}
-	/*
-	 * With no enemy stone beside p, only an enemy placement beside p that
-	 * joins an enemy group can take it: many points are safe at a glance.
-	 */
-	if ((nown[p] & enemy) == 0 && open == 0)
-		return false;
-	/* Put the stone down by hand (a singleton), look, and take it back. */
-	col[p] = (uint8_t)c;
-	grp[p] = (uint16_t)p;
-	b->gsize[p] = 1;
-	b->next[p] = (uint16_t)p;
-	gv[p] = 0;
-	/*
-	 * The enemy groups beside p, each once, and 0 for the other neighbours
-	 * (as in aiboard_check_n(): group 0 has no enemy, known).  They now
-	 * touch a group of at least 1: saved, raised, and restored at the end.
-	 */
-	for (k = 0; k < nnbr; k++) {
-		q = p + d[k];
-		g = grp[q];
-		m = col[q] == e;
-		for (j = 0; j < k; j++)
-			m &= g != adj[j];
-		adj[k] = g & -m;
-		any |= adj[k];
-	}
-	for (k = 0; k < nnbr; k++) {
-		saved[k] = gmax[adj[k]];
-		savedv[k] = gv[adj[k]];
-	}
-	/* From the saved values: no load waits for the store before it (group 0 is written 0). */
-	for (k = 0; k < nnbr; k++)
-		gmax[adj[k]] = (uint16_t)(saved[k] + ((saved[k] == 0) & (adj[k] != 0)));
-	/*
-	 * Any capture found will do, so the likeliest come first: beside p,
-	 * then two steps away, joining an enemy group beside p (the only way
-	 * from there to take p).
-	 */
-	for (m = open; m != 0 && !hit; m &= m - 1)
-		hit = aiboard_check_n(nnbr, b, (int)e, p + d[__builtin_ctz(m)]) == AIBOARD_CAPTURE;
-	if (any != 0 && !hit) {
-		for (k = 0; k < nfar; k++) {
-			q = p + far[k];
-			cand |= (unsigned)((col[q] == RULES_EMPTY) & ((nown[q] & enemy) != 0)) << k;
-		}
-		for (; cand != 0 && !hit; cand &= cand - 1) {
-			q = p + far[__builtin_ctz(cand)];
-			m = 0;
-			for (j = 0; j < nnbr; j++) {
-				r = q + d[j];
-				g = grp[r] & -(unsigned)(col[r] == e);
-				mj = 0;
-				for (k = 0; k < nnbr; k++)
-					mj |= g == adj[k];
-				m |= mj & (g != 0);
-			}
-			if (m != 0)
-				hit = aiboard_check_n(nnbr, b, (int)e, q) == AIBOARD_CAPTURE;
-		}
-	}
-	for (k = 0; k < nnbr; k++) {
-		gmax[adj[k]] = saved[k];
-		gv[adj[k]] = savedv[k];
-	}
-	col[p] = RULES_EMPTY;
-	grp[p] = 0;
-	return hit;
-}
-
-static bool hands_capture(struct aiboard *b, int c, int p)
-{
-	return AIBOARD_BY_NNBR(b->geo, hands_capture_n, b, c, p);
-}
 
 /*
  * Make the children of node at the state (b, c, placed), unless another
@@ -506,7 +242,7 @@ static void expand(struct worker *wk, struct node *node, struct aiboard *b, int 
 		} else if (v == AIBOARD_CAPTURE) {
 			k = aiboard_capture_size(b, c, mv[i]);
 			ch->n = PRIOR, ch->w = PRIOR * (k >= 3 ? 0.9f : 0.8f);
-		} else if (hands_capture(b, c, mv[i])) {
+		} else if (aiplayout_hands_capture(b, c, mv[i])) {
 			ch->n = PRIOR, ch->w = PRIOR * HANDS_CAPTURE;
 		} else {
 			ch->n = PRIOR, ch->w = PRIOR * 0.5f;
@@ -573,127 +309,6 @@ static struct node *select_child(struct worker *wk, struct node *node, uint32_t 
 	return best;
 }
 
-/*
- * The playout policy's placement for c, 0 if c has none; *v its verdict:
- * a capture next to the last placement, else of up to 8 random empty points
- * the first capture or safe placement away from enemy stones, else a safe
- * one beside them, else one the opponent can capture, else any legal one.
- * POLICY_CAPTURES does not ask whether a placement is safe.  For a board of
- * nnbr neighbours, a constant.
- */
-AIBOARD_HOT int policy_n(const int nnbr, struct worker *wk, int pol, struct aiboard *b, int c,
-    int last, enum aiboard_verdict *v)
-{
-	const struct aigeom *geo = b->geo;
-	const int nnear = AIBOARD_NNEAR(nnbr);
-	const uint8_t own = c == RULES_BLACK ? 0x0f : 0xf0; /* c's count in aiboard.nown */
-	int k, t, q, start, fallback = 0, unsafe = 0, e = RULES_OTHER(c);
-	uint32_t cand;
-
-	/*
-	 * Captures next to the last placement: of its stone, or going on after
-	 * a capture.  The points within two steps are tried from a random one
-	 * on, in the order of aigeom.near; the few that can capture (empty,
-	 * beside an own stone) are marked first without branches, which a
-	 * random position would mispredict, and then visited in that order.
-	 */
-	if (last != 0) {
-		start = aiboard_below(&wk->rng, nnear);
-		cand = 0;
-		for (k = 0; k < nnear; k++) {
-			q = last + geo->near[k];
-			cand |= (uint32_t)((b->color[q] == RULES_EMPTY) & ((b->nown[q] & own) != 0)) << k;
-		}
-		/* Rotated: bit i stands for near[start + i], wrapping round. */
-		cand = ((cand >> start) | (cand << (nnear - start))) & ((1u << nnear) - 1);
-		for (; cand != 0; cand &= cand - 1) {
-			k = start + __builtin_ctz(cand);
-			q = last + geo->near[k < nnear ? k : k - nnear];
-			if ((*v = aiboard_check_n(nnbr, b, c, q)) == AIBOARD_CAPTURE)
-				return q;
-		}
-	}
-	for (t = 0; t < 8 && b->nempty > 0; t++) {
-		q = b->empty[aiboard_below(&wk->rng, b->nempty)];
-		if (aiboard_count(b, q, c) > 0) {
-			if ((*v = aiboard_check_n(nnbr, b, c, q)) == AIBOARD_CAPTURE)
-				return q;
-			continue;
-		}
-		*v = AIBOARD_NONCAPTURE;
-		/*
-		 * A placement beside enemy stones, once there is a fallback, is
-		 * passed over whether or not it is safe: no need to ask.
-		 */
-		if (fallback != 0 && aiboard_count(b, q, e) > 0)
-			continue;
-		/* A stone the opponent can capture at once is the last resort. */
-		if (pol == POLICY_SAFE && hands_capture_n(nnbr, b, c, q)) {
-			if (unsafe == 0)
-				unsafe = q;
-			continue;
-		}
-		if (aiboard_count(b, q, e) == 0)
-			return q;
-		if (fallback == 0)
-			fallback = q;
-	}
-	if (fallback == 0)
-		fallback = unsafe;
-	if (fallback != 0) {
-		*v = AIBOARD_NONCAPTURE;
-		return fallback;
-	}
-	return aiboard_random_legal(b, c, &wk->rng, v);
-}
-
-/*
- * Play on from the state to the end; returns the winner, RULES_EMPTY for a
- * draw.  For a board of nnbr neighbours, a constant.
- */
-AIBOARD_HOT int playout_n(const int nnbr, struct worker *wk, struct aiboard *b, int c, int placed,
-    int last, int *len)
-{
-	const int pol = wk->a->lv->policy, maxlen = wk->a->maxlen;
-	enum aiboard_verdict v;
-	int n = *len, passes = 0, p;
-
-	while (n < maxlen) {
-		if (pol == POLICY_UNIFORM)
-			p = aiboard_random_legal(b, c, &wk->rng, &v);
-		else
-			p = policy_n(nnbr, wk, pol, b, c, last, &v);
-		if (p == 0) {
-			if (placed == 0 && ++passes == 2)
-				break;
-			placed = 0;
-			c = RULES_OTHER(c);
-			last = 0;
-			continue;
-		}
-		passes = 0;
-		wk->seq[n] = (uint16_t)p;
-		wk->seqc[n++] = (uint8_t)c;
-		aiboard_play(b, c, p, v);
-		last = p;
-		if (v == AIBOARD_NONCAPTURE) {
-			placed = 0;
-			c = RULES_OTHER(c);
-		} else if (b->stones[RULES_OTHER(c)] == 0) {
-			*len = n;
-			return c;
-		} else {
-			placed++;
-		}
-	}
-	*len = n;
-	return RULES_EMPTY;
-}
-
-static int playout(struct worker *wk, struct aiboard *b, int c, int placed, int last, int *len)
-{
-	return AIBOARD_BY_NNBR(b->geo, playout_n, wk, b, c, placed, last, len);
-}
 
 /* Back the playout's result up the path (whose visits the descent counted) and into AMAF. */
 static void backup(struct worker *wk, int depth, int len, int winner)
@@ -793,7 +408,7 @@ static void one_playout(struct worker *wk)
 	else if (term_of(node) == TERM_DRAW)
 		winner = RULES_EMPTY;
 	else
-		winner = playout(wk, b, c, placed, last, &len);
+		winner = aiplayout_run(wk, b, c, placed, last, &len);
 	backup(wk, depth, len, winner);
 }
 
@@ -802,16 +417,23 @@ static void one_playout(struct worker *wk)
  * placements down, following only placements whose stone is on b; returns
  * the node or 0.
  */
+/* The position find_node() looks for: its board, side to move and placements made in the turn. */
+struct target {
+	const struct aiboard *b;
+	int c, placed;
+};
+
 static uint32_t find_node(struct ai *a, uint32_t at, const struct aiboard *from, int c, int placed,
-    const struct aiboard *b, int tc, int tplaced, int depth)
+    const struct target *t, int depth)
 {
+	const struct aiboard *b = t->b;
 	const struct node *node = &a->pool[at], *ch;
 	struct aiboard *nb = &a->reuse[depth];
 	enum aiboard_verdict v;
 	uint32_t found;
 	int i, cc, cp;
 
-	if (c == tc && (placed > 0) == (tplaced > 0) &&
+	if (c == t->c && (placed > 0) == (t->placed > 0) &&
 	    memcmp(from->color, b->color, (size_t)b->geo->ncells) == 0)
 		return at;
 	if (depth == 4 || node->child == 0)
@@ -832,11 +454,59 @@ static uint32_t find_node(struct ai *a, uint32_t at, const struct aiboard *from,
 			cp++;
 		else
 			cc = RULES_OTHER(cc), cp = 0;
-		found = find_node(a, node->child + (uint32_t)i, nb, cc, cp, b, tc, tplaced, depth + 1);
+		found = find_node(a, node->child + (uint32_t)i, nb, cc, cp, t, depth + 1);
 		if (found != 0)
 			return found;
 	}
 	return 0;
+}
+
+/* Mark the nodes of the subtree at `at` in live[] (non-zero), the node itself included. */
+static void mark_live(const struct ai *a, uint32_t at, uint32_t *live)
+{
+	const struct node *node = &a->pool[at];
+	uint32_t i;
+
+	live[at] = 1;
+	if (node->child != 0)
+		for (i = 0; i < node->nchild; i++)
+			mark_live(a, node->child + i, live);
+}
+
+/*
+ * Keep only the subtree at `at`, slid down to the start of the pool (index 1
+ * its root), its statistics and children's order as they were: the other
+ * branches of the old tree are garbage that would otherwise fill the pool over a
+ * long think.  A node always has a higher index than its parent and its
+ * children are one block, so the live nodes move down in index order (as a
+ * sliding mark-compact collector does), each block staying a block.  Leaves
+ * claimed while the pool was full may be expanded again.  False (the tree as it
+ * was) when out of memory for the forwarding table.
+ */
+static bool compact(struct ai *a, uint32_t at)
+{
+	uint32_t *fwd = calloc(a->used, sizeof(*fwd)), i, next = 1;
+	struct node n;
+
+	if (fwd == NULL)
+		return false;
+	mark_live(a, at, fwd);
+	for (i = at; i < a->used; i++)
+		if (fwd[i] != 0)
+			fwd[i] = next++;
+	for (i = at; i < a->used; i++) {
+		if (fwd[i] == 0)
+			continue;
+		n = a->pool[i];
+		if (n.child != 0)
+			n.child = fwd[n.child];
+		else if (n.term == TERM_NONE)
+			n.spare = 0;
+		a->pool[fwd[i]] = n;
+	}
+	free(fwd);
+	a->used = next;
+	return true;
 }
 
 static int clamp_level(int level)
@@ -869,12 +539,23 @@ static enum ai_status prepare(struct ai *a, const struct rules_game *g, const st
 	}
 	a->level = level;
 	aiboard_from_rules(&a->w[0].b, &a->geo, &g->board);
-	if (a->root != 0 && a->used < a->cap / 4 * 3)
-		at = find_node(a, a->root, &a->rootb, a->root_color, a->root_placed, &a->w[0].b,
-		    g->to_move, g->placed, 0);
+	if (a->root != 0) {
+		struct target t = { &a->w[0].b, g->to_move, g->placed };
+
+		at = find_node(a, a->root, &a->rootb, a->root_color, a->root_placed, &t, 0);
+	}
 	aiboard_copy(&a->rootb, &a->w[0].b);
 	a->root_color = g->to_move;
 	a->root_placed = g->placed;
+	/* Over half full, the tree grows more slowly (expand_at()): the old tree's other
+	 * branches are dropped first; a tree that cannot be compacted is kept while it
+	 * leaves a quarter of the pool. */
+	if (at != 0 && a->used > a->cap / 2) {
+		if (compact(a, at))
+			at = 1;
+		else if (a->used >= a->cap / 4 * 3)
+			at = 0;
+	}
 	if (at == 0) {
 		reset_tree(a);
 		a->pool[a->root].color = (uint8_t)RULES_OTHER(g->to_move);

@@ -3,6 +3,7 @@
  * See engine.h for the protocol as this engine speaks it.
  */
 #include "game/engine.h"
+#include "game/engine_int.h"
 
 #include <assert.h>
 #include <ctype.h>
@@ -26,7 +27,6 @@
 
 #define ENGINE_REPLY_MAX 8192	/* fits a 25 x 25 legal list and a file name of a whole line */
 #define ENGINE_MAX_ARGS 8	/* no command takes more than 2 */
-#define ENGINE_QUOTE_MAX 40	/* bytes of a culprit quoted in an error */
 
 struct engine {
 	struct rules_game rg;	/* the current turn state */
@@ -37,6 +37,7 @@ struct engine {
 	uint64_t rng;		/* splitmix64 state for genmove's seeds */
 	struct engine_options opt;
 	struct ai *ai;		/* the search, kept between genmoves; NULL until the first */
+	double search_cpu;	/* process CPU seconds of the last search (oustpbm-search) */
 	/* GTP time control (time_settings, time_left), in seconds */
 	bool timed;
 	double main_time, byo_time;
@@ -89,18 +90,6 @@ static bool fail(struct engine *e, const char *fmt, ...)
 	return false;
 }
 
-/* The culprit s, cut to ENGINE_QUOTE_MAX bytes with "..." after. */
-static const char *quote(const char *s, char buf[ENGINE_QUOTE_MAX + 4])
-{
-	size_t n = strlen(s);
-
-	if (n <= ENGINE_QUOTE_MAX)
-		return s;
-	memcpy(buf, s, ENGINE_QUOTE_MAX);
-	memcpy(buf + ENGINE_QUOTE_MAX, "...", 4);
-	return buf;
-}
-
 /* ---- state ---- */
 
 static void new_game(struct engine *e, enum rules_shape shape, int size)
@@ -151,7 +140,7 @@ static bool bad_color(struct engine *e, const char *s)
 {
 	char q[ENGINE_QUOTE_MAX + 4];
 
-	return fail(e, "invalid color '%s' (b, black, w or white)", quote(s, q));
+	return fail(e, "invalid color '%s' (b, black, w or white)", engine_quote(s, q));
 }
 
 /*
@@ -177,7 +166,7 @@ static int parse_vertex(struct engine *e, const char *s)
 	    isdigit((unsigned char)s[n - 1]))
 		fail(e, "illegal move: %s", rules_offboard_why(b, s, (int)n, why, sizeof(why)));
 	else
-		fail(e, "invalid vertex '%s'", quote(s, q));
+		fail(e, "invalid vertex '%s'", engine_quote(s, q));
 	return RULES_NO_POINT;
 }
 
@@ -300,7 +289,7 @@ static bool cmd_boardsize(struct engine *e, int argc, char **argv)
 	long n = 0;
 
 	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
-		return fail(e, "syntax error: board size '%s' is not a number", quote(s, q));
+		return fail(e, "syntax error: board size '%s' is not a number", engine_quote(s, q));
 	for (; *s != '\0' && n <= RULES_MAX_SIZE; s++)
 		n = n * 10 + (*s - '0');
 	if (n > RULES_MAX_SIZE || !rules_size_ok((int)n))
@@ -322,9 +311,9 @@ static bool cmd_oustpbm_board(struct engine *e, int argc, char **argv)
 	else if (strcasecmp(argv[0], "hex") == 0)
 		shape = RULES_HEX;
 	else
-		return fail(e, "syntax error: unknown shape '%s' (square or hex)", quote(argv[0], q));
+		return fail(e, "syntax error: unknown shape '%s' (square or hex)", engine_quote(argv[0], q));
 	if (*s == '\0' || strspn(s, "0123456789") != strlen(s))
-		return fail(e, "syntax error: size '%s' is not a number", quote(s, q));
+		return fail(e, "syntax error: size '%s' is not a number", engine_quote(s, q));
 	for (; *s != '\0' && n <= RULES_MAX_SIZE; s++)
 		n = n * 10 + (*s - '0');
 	if (n > RULES_MAX_SIZE || !rules_shape_ok(shape, (int)n)) {
@@ -387,6 +376,14 @@ static double think_time(const struct engine *e, enum rules_color c)
 	return per < t ? per : t;
 }
 
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static bool cmd_genmove(struct engine *e, int argc, char **argv)
 {
 	enum rules_color c = parse_color(argv[0]);
@@ -432,7 +429,9 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 		o.playouts = e->opt.playouts;
 		o.deadline_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec +
 		    (int64_t)(think_time(e, c) * 1e9);
+		e->search_cpu = cpu_seconds();
 		st = ai_genmove(e->ai, &e->rg, &o, t);
+		e->search_cpu = cpu_seconds() - e->search_cpu;
 		if (st != AI_OK || t->action != AI_PLACE || t->n != 1) {
 			fail(e, "cannot choose a placement: %s", ai_status_str(st != AI_OK ? st :
 			    AI_INTERNAL));
@@ -489,12 +488,12 @@ static bool cmd_time_settings(struct engine *e, int argc, char **argv)
 
 	if (!parse_seconds(argv[0], &m))
 		return fail(e, "syntax error: main time '%s' is not a number of seconds",
-		    quote(argv[0], q));
+		    engine_quote(argv[0], q));
 	if (!parse_seconds(argv[1], &b))
 		return fail(e, "syntax error: byo-yomi time '%s' is not a number of seconds",
-		    quote(argv[1], q));
+		    engine_quote(argv[1], q));
 	if (!parse_count(argv[2], &s))
-		return fail(e, "syntax error: byo-yomi stones '%s' is not a count", quote(argv[2], q));
+		return fail(e, "syntax error: byo-yomi stones '%s' is not a count", engine_quote(argv[2], q));
 	e->timed = true;
 	e->main_time = m;
 	e->byo_time = b;
@@ -514,9 +513,9 @@ static bool cmd_time_left(struct engine *e, int argc, char **argv)
 	if (c == RULES_EMPTY)
 		return bad_color(e, argv[0]);
 	if (!parse_seconds(argv[1], &t))
-		return fail(e, "syntax error: time '%s' is not a number of seconds", quote(argv[1], q));
+		return fail(e, "syntax error: time '%s' is not a number of seconds", engine_quote(argv[1], q));
 	if (!parse_count(argv[2], &s))
-		return fail(e, "syntax error: stones '%s' is not a count", quote(argv[2], q));
+		return fail(e, "syntax error: stones '%s' is not a count", engine_quote(argv[2], q));
 	e->timed = true;
 	e->have_left[c] = true;
 	e->left[c] = t;
@@ -677,6 +676,18 @@ static bool cmd_rules_final_result(struct engine *e, int argc, char **argv)
 	return true;
 }
 
+/* What the last genmove's search did: for strength matches and calibrating budgets. */
+static bool cmd_oustpbm_search(struct engine *e, int argc, char **argv)
+{
+	struct ai_search s = { 0 };
+
+	if (e->ai != NULL)
+		ai_last_search(e->ai, &s);
+	say(e, "playouts %ld nodes %lu cap %lu value %.3f cpu %.3f", s.playouts, s.nodes,
+	    s.node_cap, s.value, e->search_cpu);
+	return true;
+}
+
 static bool cmd_analyze_commands(struct engine *e, int argc, char **argv)
 {
 	/* GoGui asks a rules program for these (its manual, "Rules"). */
@@ -702,6 +713,7 @@ static const struct command commands[] = {
 	{ "clear_board", 0, 0, "", cmd_clear_board },
 	{ "play", 2, 2, " <color> <vertex>", cmd_play },
 	{ "genmove", 1, 1, " <color>", cmd_genmove },
+	{ "oustpbm-search", 0, 0, "", cmd_oustpbm_search },
 	{ "time_settings", 3, 3, " <main_time> <byo_yomi_time> <byo_yomi_stones>",
 	    cmd_time_settings },
 	{ "time_left", 3, 3, " <color> <time> <stones>", cmd_time_left },
@@ -808,121 +820,10 @@ static bool execute(struct engine *e, int argc, char **argv, bool more)
 	char q[ENGINE_QUOTE_MAX + 4];
 
 	if (c == NULL)
-		return fail(e, "unknown command '%s'", quote(argv[0], q));
+		return fail(e, "unknown command '%s'", engine_quote(argv[0], q));
 	if (more || argc - 1 < c->min_args || argc - 1 > c->max_args)
 		return fail(e, "syntax error: usage: %s%s", c->name, c->usage);
 	return c->run(e, argc - 1, argv + 1);
-}
-
-void engine_options_init(struct engine_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->player = ENGINE_AI;
-	o->level = AI_DEFAULT_LEVEL;
-	o->seconds = ENGINE_DEFAULT_SECONDS;
-}
-
-/* The value of option `name` at argv[*i]: after '=' or the next word; NULL if missing. */
-static const char *option_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n) != 0)
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n] == '\0' && *i + 1 < argc)
-		return argv[++*i];
-	return NULL;
-}
-
-static bool is_option(const char *arg, const char *name)
-{
-	size_t n = strlen(name);
-
-	return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
-}
-
-bool engine_parse_options(int argc, char **argv, struct engine_options *o, char *err, size_t errlen)
-{
-	char q[ENGINE_QUOTE_MAX + 4], *end;
-	const char *v;
-	int i;
-
-	for (i = 0; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if (is_option(arg, "--level")) {
-			if ((v = option_value(argc, argv, &i, "--level")) == NULL)
-				goto missing;
-			errno = 0;
-			long l = strtol(v, &end, 10);
-			if (*v == '\0' || *end != '\0' || l < AI_MIN_LEVEL || l > AI_MAX_LEVEL) {
-				snprintf(err, errlen, "engine: --level '%s': a level from %d to %d",
-				    quote(v, q), AI_MIN_LEVEL, AI_MAX_LEVEL);
-				return false;
-			}
-			o->level = (int)l;
-		} else if (is_option(arg, "--seconds")) {
-			if ((v = option_value(argc, argv, &i, "--seconds")) == NULL)
-				goto missing;
-			errno = 0;
-			double s = strtod(v, &end);
-			if (*v == '\0' || *end != '\0' || errno != 0 || !(s > 0) ||
-			    s > ENGINE_MAX_SECONDS) {
-				snprintf(err, errlen, "engine: --seconds '%s': a number of seconds "
-				    "above 0, at most %.0f", quote(v, q), ENGINE_MAX_SECONDS);
-				return false;
-			}
-			o->seconds = s;
-		} else if (is_option(arg, "--seed")) {
-			if ((v = option_value(argc, argv, &i, "--seed")) == NULL)
-				goto missing;
-			errno = 0;
-			unsigned long long s = strtoull(v, &end, 10);
-			if (*v == '\0' || *v == '-' || *end != '\0' || errno != 0) {
-				snprintf(err, errlen, "engine: --seed '%s': a whole number from 0 to "
-				    "%llu", quote(v, q), (unsigned long long)UINT64_MAX);
-				return false;
-			}
-			o->seeded = true;
-			o->seed = (uint64_t)s;
-		} else if (is_option(arg, "--playouts")) {
-			if ((v = option_value(argc, argv, &i, "--playouts")) == NULL)
-				goto missing;
-			errno = 0;
-			long n = strtol(v, &end, 10);
-			if (*v == '\0' || *end != '\0' || errno != 0 || n < 1 || n > 100000000) {
-				snprintf(err, errlen, "engine: --playouts '%s': a count from 1 to "
-				    "100000000", quote(v, q));
-				return false;
-			}
-			o->playouts = n;
-		} else if (is_option(arg, "--player")) {
-			if ((v = option_value(argc, argv, &i, "--player")) == NULL)
-				goto missing;
-			if (strcmp(v, "ai") == 0)
-				o->player = ENGINE_AI;
-			else if (strcmp(v, "random") == 0)
-				o->player = ENGINE_RANDOM;
-			else if (strcmp(v, "greedy") == 0)
-				o->player = ENGINE_GREEDY;
-			else {
-				snprintf(err, errlen, "engine: --player '%s': ai, random or greedy",
-				    quote(v, q));
-				return false;
-			}
-		} else if (strcmp(arg, "--resign") == 0) {
-			o->resign = true;
-		} else {
-			snprintf(err, errlen, "engine: unknown option '%s'", quote(arg, q));
-			return false;
-		}
-	}
-	return true;
-missing:
-	snprintf(err, errlen, "engine: %s needs a value", quote(argv[i], q));
-	return false;
 }
 
 enum engine_status engine_run(FILE *in, FILE *out)

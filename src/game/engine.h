@@ -11,7 +11,7 @@
  * empty line.  A line longer than ENGINE_LINE_MAX bytes gets an error.
  *
  * Commands: protocol_version, name, version, known_command, list_commands,
- * quit, boardsize (odd, 5..25: a square board), oustpbm-board, clear_board
+ * quit, boardsize (odd, 5..25: a square board), oustpbm-board, oustpbm-search, clear_board
  * (same shape and size), play, genmove, time_settings, time_left, showboard,
  * loadgame FILE, gogui-analyze_commands and the GoGui rules commands
  * gogui-rules_game_id (Oust), gogui-rules_board_size,
@@ -23,6 +23,11 @@
  *   vertices are in hex-hex notation ("a1", "g13": row letter from the
  *   bottom, i included, then the cell's number from the row's left end),
  *   and gogui-rules_board_size answers the side S.
+ * - `oustpbm-search` answers what the last genmove's search did:
+ *   "playouts N nodes N cap N value V cpu S", the nodes of the tree in use
+ *   and the pool's cap (ai_last_search), the chosen placement's win rate
+ *   and the process CPU seconds it took: for strength matches, and for
+ *   measuring playouts a second on a shared machine.
  * - `play COLOUR VERTEX` makes one placement (rules_game_play_color): after
  *   a capture the same colour places again; passes happen by themselves, so
  *   `play b pass` is refused.  A refused placement changes nothing and

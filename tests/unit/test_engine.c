@@ -83,7 +83,7 @@ static void test_basics(void)
 	    "known_command without its argument");
 	ok_run("list_commands\n",
 	    "= protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nboardsize\n"
-	    "oustpbm-board\nclear_board\nplay\ngenmove\ntime_settings\ntime_left\nshowboard\nloadgame\ngogui-analyze_commands\n"
+	    "oustpbm-board\nclear_board\nplay\ngenmove\noustpbm-search\ntime_settings\ntime_left\nshowboard\nloadgame\ngogui-analyze_commands\n"
 	    "gogui-rules_game_id\ngogui-rules_board_size\ngogui-rules_side_to_move\n"
 	    "gogui-rules_legal_moves\ngogui-rules_board\ngogui-rules_final_result\n\n",
 	    "list_commands");
@@ -103,7 +103,7 @@ static void test_basics(void)
 			free(r);
 			n++;
 		}
-		ok(all && n == 22, "all %d listed commands are known", n);
+		ok(all && n == 23, "all %d listed commands are known", n);
 		free(copy);
 	}
 	free(o);
@@ -412,6 +412,21 @@ static void test_genmove(void)
 		free(r);
 	}
 	free(a);
+	{
+		/* oustpbm-search: nothing searched yet, then the fixed budget's playouts */
+		unsigned long nodes = 0, cap = 0;
+		long po = 0;
+		double cpu = -1;
+
+		ok_run("oustpbm-search\n", "= playouts 0 nodes 0 cap 0 value 0.000 cpu 0.000\n\n",
+		    "oustpbm-search before any genmove");
+		o = run_opts("boardsize 7\ngenmove b\noustpbm-search\n", &opt);
+		ok(strstr(o, "= playouts ") != NULL &&
+		    sscanf(strstr(o, "= playouts "), "= playouts %ld nodes %lu cap %lu value %*f cpu %lf",
+		    &po, &nodes, &cap, &cpu) == 4 && po == 300 && nodes > 1 && nodes <= cap && cpu >= 0,
+		    "oustpbm-search after genmove: its 300 playouts, the nodes in use within the cap");
+		free(o);
+	}
 	free(b);
 	setenv("OUSTPBM_ENGINE_SEED", "another seed", 1);
 	o = run("boardsize 5\ngenmove w\ngenmove white\ngenmove\n");
