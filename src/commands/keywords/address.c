@@ -151,7 +151,7 @@ enum process_status address_confirm_run(struct job *j)
 		goto out;
 	}
 	accounts_token_address(rec.address, token);
-	ps = forgot_commit_change(j, &(struct job_account_change){ u.userid, token, u.address, write_address, &rec },
+	ps = job_commit_account_checked(j, &(struct job_account_change){ u.userid, token, u.address, write_address, &rec },
 	    mails, 2, "cannot change the address", &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;

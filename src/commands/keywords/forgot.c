@@ -178,24 +178,6 @@ enum process_status forgot_verify_code(struct job *j, int kind, const char *user
 	return PROCESS_OK;
 }
 
-enum process_status forgot_commit_change(struct job *j, const struct job_account_change *c,
-    const struct reply_mail *mails, int n, const char *what, bool *ok)
-{
-	enum store_status wrote;
-	enum process_status ps;
-
-	*ok = false;
-	ps = job_commit_account(j, c, mails, n, &wrote);
-	if (ps != PROCESS_OK)
-		return ps;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: try later */
-	if (wrote != STORE_OK)
-		return job_account_failure(j, wrote, what);
-	*ok = true;
-	return PROCESS_OK;
-}
-
 static enum store_status write_reset(struct job *j, const char *token, const char *expect, const void *arg)
 {
 	return store_user_set_hash(j->srv.st, j->cmd.userid, token, expect);
@@ -247,7 +229,7 @@ enum process_status forgot_reset_run(struct job *j)
 		goto out;
 	}
 	/* an admin's change meanwhile makes the code stale: try later */
-	ps = forgot_commit_change(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
+	ps = job_commit_account_checked(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
 	    mails, n, "cannot set the password", &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;

@@ -159,8 +159,6 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
 enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg);
 
 struct accounts_code;
-struct job_account_change;
-struct reply_mail;
 
 /*
  * Find userid's account (into *u) and check the one-time code of kind
@@ -170,15 +168,6 @@ struct reply_mail;
  */
 enum process_status forgot_verify_code(struct job *j, int kind, const char *userid, struct store_user *u,
     int *verdict, struct accounts_code *rec, bool *ok);
-
-/*
- * Commit an account change c with its n mails (job_commit_account) where
- * an admin may have changed the account meanwhile (then: try later).  *ok
- * false after the failure reply, which says what could not be done; or a
- * failure.  forgot.c, for address.c too.
- */
-enum process_status forgot_commit_change(struct job *j, const struct job_account_change *c,
-    const struct reply_mail *mails, int n, const char *what, bool *ok);
 
 /*
  * May userid start another game (challenge.c, the one check of it: a
