@@ -34,7 +34,7 @@ enum process_status address_run(struct job *j)
 	struct accounts_code rec;
 	struct store_user u;
 	enum reply_status rs;
-	enum store_status ss, wrote;
+	enum store_status wrote;
 	enum process_status ps;
 	const char *why;
 	int i;
@@ -53,13 +53,10 @@ enum process_status address_run(struct job *j)
 		ps = job_refuse(j, NULL, "the account %s is registered to %s already", u.userid, u.address);
 		goto out;
 	}
-	ss = accounts_code_issue(j->srv.st, ACCOUNTS_ADDRESS, &u, (int64_t)j->srv.now, code, &rec);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot make a code");
+	ps = forgot_issue_code(j, ACCOUNTS_ADDRESS, &u, code, &rec, expires, &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	}
 	snprintf(rec.address, sizeof rec.address, "%s", c->new_address);
-	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
 		struct reply_var v[] = { { "userid", u.userid }, { "code", code }, { "new_address", rec.address },
 		    { "old_address", u.address }, { "expires", expires } };

@@ -43,6 +43,19 @@ enum store_status forgot_write_code(struct job *j, const char *token, const char
 	return accounts_code_add(j->srv.st, arg);
 }
 
+enum process_status forgot_issue_code(struct job *j, int kind, const struct store_user *u, char *code,
+    struct accounts_code *rec, char *expires, bool *ok)
+{
+	enum store_status ss;
+
+	ss = accounts_code_issue(j->srv.st, (enum accounts_kind)kind, u, (int64_t)j->srv.now, code, rec);
+	*ok = ss == STORE_OK;
+	if (!*ok)
+		return job_store_failure(j, ss, "cannot make a code");
+	gamefile_time_str(rec->issued + ACCOUNTS_CODE_LIFE, expires);
+	return PROCESS_OK;
+}
+
 enum process_status forgot_run(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -54,6 +67,7 @@ enum process_status forgot_run(struct job *j)
 	enum store_status ss, wrote;
 	enum process_status ps;
 	int n = 0, i;
+	bool ok;
 
 	memset(mails, 0, sizeof mails);
 	memset(&rec, 0, sizeof rec);
@@ -75,12 +89,9 @@ enum process_status forgot_run(struct job *j)
 			    "the account is locked");
 		goto out;
 	}
-	ss = accounts_code_issue(j->srv.st, ACCOUNTS_RESET, &u, (int64_t)j->srv.now, code, &rec);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot make a code");
+	ps = forgot_issue_code(j, ACCOUNTS_RESET, &u, code, &rec, expires, &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	}
-	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
 		struct reply_var v[] = { { "userid", u.userid }, { "code", code }, { "sender", j->in.from_addr },
 		    { "expires", expires } };
