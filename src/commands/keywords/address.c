@@ -34,7 +34,7 @@ enum process_status address_run(struct job *j)
 	struct accounts_code rec;
 	struct store_user u;
 	enum reply_status rs;
-	enum store_status ss, wrote;
+	enum store_status wrote;
 	enum process_status ps;
 	const char *why;
 	int i;
@@ -53,13 +53,10 @@ enum process_status address_run(struct job *j)
 		ps = job_refuse(j, NULL, "the account %s is registered to %s already", u.userid, u.address);
 		goto out;
 	}
-	ss = accounts_code_issue(j->srv.st, ACCOUNTS_ADDRESS, &u, (int64_t)j->srv.now, code, &rec);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot make a code");
+	ps = forgot_issue_code(j, ACCOUNTS_ADDRESS, &u, code, &rec, expires, &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	}
 	snprintf(rec.address, sizeof rec.address, "%s", c->new_address);
-	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
 		struct reply_var v[] = { { "userid", u.userid }, { "code", code }, { "new_address", rec.address },
 		    { "old_address", u.address }, { "expires", expires } };
@@ -107,11 +104,9 @@ enum process_status address_confirm_run(struct job *j)
 	struct reply_mail mails[2];
 	struct accounts_code rec;
 	struct store_user u;
-	enum accounts_verdict v;
 	enum reply_status rs;
-	enum store_status ss, wrote;
 	enum process_status ps;
-	int i;
+	int i, v;
 	bool ok;
 
 	memset(mails, 0, sizeof mails);
@@ -120,15 +115,9 @@ enum process_status address_confirm_run(struct job *j)
 	if (ps != PROCESS_OK || ok)
 		return ps;
 	snprintf(again, sizeof again, "send \"address %s <password> <new address>\" for a new one", c->userid);
-	ps = job_find_account(j, c->userid, &u, &ok);
+	ps = forgot_verify_code(j, ACCOUNTS_ADDRESS, c->userid, &u, &v, &rec, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_verify(j->srv.st, ACCOUNTS_ADDRESS, &u, c->password, (int64_t)j->srv.now, &v, &rec);
-	if (ss != STORE_OK) {
-		ps = ss == STORE_TEMPFAIL ? job_hash_failure(j, u.userid) :
-		    job_store_failure(j, ss, "cannot read the codes");
-		goto out;
-	}
 	if ((v == ACCOUNTS_USED || v == ACCOUNTS_STALE) && strcasecmp(u.address, rec.address) == 0 &&
 	    strcasecmp(j->in.from_addr, rec.address) == 0) {
 		/* the new address in place, by this code: a copy of the mail whose run did it */
@@ -136,7 +125,7 @@ enum process_status address_confirm_run(struct job *j)
 		goto out;
 	}
 	if (v != ACCOUNTS_RIGHT) {
-		ps = forgot_refuse_code(j, &u, (int)v, again);
+		ps = forgot_refuse_code(j, &u, v, again);
 		goto out;
 	}
 	if (strcasecmp(j->in.from_addr, rec.address) != 0) {
@@ -159,16 +148,10 @@ enum process_status address_confirm_run(struct job *j)
 		goto out;
 	}
 	accounts_token_address(rec.address, token);
-	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.address, write_address, &rec },
-	    mails, 2, &wrote);
-	if (ps != PROCESS_OK)
+	ps = job_commit_account_checked(j, &(struct job_account_change){ u.userid, token, u.address, write_address, &rec },
+	    mails, 2, "cannot change the address", &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: try later */
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot change the address");
-		goto out;
-	}
 	job_detail(j, "ok", "address of %s changed from %s to %s", u.userid, u.address, rec.address);
 	accounts_code_spend(j->srv.st, &rec);
 out:

@@ -43,6 +43,19 @@ enum store_status forgot_write_code(struct job *j, const char *token, const char
 	return accounts_code_add(j->srv.st, arg);
 }
 
+enum process_status forgot_issue_code(struct job *j, int kind, const struct store_user *u, char *code,
+    struct accounts_code *rec, char *expires, bool *ok)
+{
+	enum store_status ss;
+
+	ss = accounts_code_issue(j->srv.st, (enum accounts_kind)kind, u, (int64_t)j->srv.now, code, rec);
+	*ok = ss == STORE_OK;
+	if (!*ok)
+		return job_store_failure(j, ss, "cannot make a code");
+	gamefile_time_str(rec->issued + ACCOUNTS_CODE_LIFE, expires);
+	return PROCESS_OK;
+}
+
 enum process_status forgot_run(struct job *j)
 {
 	struct command *c = &j->cmd;
@@ -54,6 +67,7 @@ enum process_status forgot_run(struct job *j)
 	enum store_status ss, wrote;
 	enum process_status ps;
 	int n = 0, i;
+	bool ok;
 
 	memset(mails, 0, sizeof mails);
 	memset(&rec, 0, sizeof rec);
@@ -75,12 +89,9 @@ enum process_status forgot_run(struct job *j)
 			    "the account is locked");
 		goto out;
 	}
-	ss = accounts_code_issue(j->srv.st, ACCOUNTS_RESET, &u, (int64_t)j->srv.now, code, &rec);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot make a code");
+	ps = forgot_issue_code(j, ACCOUNTS_RESET, &u, code, &rec, expires, &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	}
-	gamefile_time_str(rec.issued + ACCOUNTS_CODE_LIFE, expires);
 	{
 		struct reply_var v[] = { { "userid", u.userid }, { "code", code }, { "sender", j->in.from_addr },
 		    { "expires", expires } };
@@ -159,6 +170,25 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
 	}
 }
 
+enum process_status forgot_verify_code(struct job *j, int kind, const char *userid, struct store_user *u,
+    int *verdict, struct accounts_code *rec, bool *ok)
+{
+	enum accounts_verdict v;
+	enum store_status ss;
+	enum process_status ps;
+
+	ps = job_find_account(j, userid, u, ok);
+	if (ps != PROCESS_OK || !*ok)
+		return ps;
+	ss = accounts_code_verify(j->srv.st, (enum accounts_kind)kind, u, j->cmd.password, (int64_t)j->srv.now, &v, rec);
+	if (ss != STORE_OK) {
+		*ok = false;
+		return ss == STORE_TEMPFAIL ? job_hash_failure(j, u->userid) : job_store_failure(j, ss, "cannot read the codes");
+	}
+	*verdict = (int)v;
+	return PROCESS_OK;
+}
+
 static enum store_status write_reset(struct job *j, const char *token, const char *expect, const void *arg)
 {
 	return store_user_set_hash(j->srv.st, j->cmd.userid, token, expect);
@@ -171,11 +201,10 @@ enum process_status forgot_reset_run(struct job *j)
 	struct reply_mail mails[2];
 	struct accounts_code rec;
 	struct store_user u;
-	enum accounts_verdict v;
 	enum reply_status rs;
-	enum store_status ss, wrote;
+	enum store_status ss;
 	enum process_status ps;
-	int n = 0, i;
+	int n = 0, i, v;
 	bool ok;
 
 	memset(mails, 0, sizeof mails);
@@ -183,18 +212,12 @@ enum process_status forgot_reset_run(struct job *j)
 	if (!store_password_ok(c->new_password))
 		return job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
-	ps = job_find_account(j, c->userid, &u, &ok);
+	ps = forgot_verify_code(j, ACCOUNTS_RESET, c->userid, &u, &v, &rec, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	ss = accounts_code_verify(j->srv.st, ACCOUNTS_RESET, &u, c->password, (int64_t)j->srv.now, &v, &rec);
-	if (ss != STORE_OK) {
-		ps = ss == STORE_TEMPFAIL ? job_hash_failure(j, u.userid) :
-		    job_store_failure(j, ss, "cannot read the codes");
-		goto out;
-	}
 	/* a copy of the mail that used the code is known by its Message-ID (job_lock_accounts), never by the password */
 	if (v != ACCOUNTS_RIGHT) {
-		ps = forgot_refuse_code(j, &u, (int)v, again);
+		ps = forgot_refuse_code(j, &u, v, again);
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust password %s reset", u.userid);
@@ -216,16 +239,11 @@ enum process_status forgot_reset_run(struct job *j)
 		ps = job_store_failure(j, ss, "cannot hash the password");
 		goto out;
 	}
-	ps = job_commit_account(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
-	    mails, n, &wrote);
-	if (ps != PROCESS_OK)
+	/* an admin's change meanwhile makes the code stale: try later */
+	ps = job_commit_account_checked(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
+	    mails, n, "cannot set the password", &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: the code is stale now, try later */
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot set the password");
-		goto out;
-	}
 	job_detail(j, "ok", "password of %s reset by code", u.userid);
 	/* the code is stale now (the hash changed); marking it used makes the message say so */
 	accounts_code_spend(j->srv.st, &rec);

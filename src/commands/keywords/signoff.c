@@ -35,7 +35,6 @@ enum process_status signoff_run(struct job *j)
 	struct store_user u;
 	enum signoff_status sos;
 	enum reply_status rs;
-	enum store_status wrote;
 	enum process_status ps;
 	int n = 0, i;
 	bool ok;
@@ -87,16 +86,10 @@ enum process_status signoff_run(struct job *j)
 	}
 	n++;
 	accounts_token_signoff(rm.since, token);
-	ps = job_commit_account(j, &(struct job_account_change){ u.userid, token, u.hash, write_removal, &rm },
-	    mails, n, &wrote);
-	if (ps != PROCESS_OK)
+	ps = job_commit_account_checked(j, &(struct job_account_change){ u.userid, token, u.hash, write_removal, &rm },
+	    mails, n, "cannot close the account", &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* an admin changed it meanwhile: the next try checks again */
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot close the account");
-		goto out;
-	}
 	job_detail(j, "ok", "account %s closed, %u board%s resigned%s%s, user id reserved until %s", u.userid,
 	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
 	if (accounts_codes_drop(j->srv.st, u.userid) != STORE_OK)

@@ -369,7 +369,7 @@ static enum process_status watch_every_board(struct job *j, enum audience_watch 
 	char subject[120], news[300], how[200], token[AUDIENCE_TOKEN_MAX + 1], last[AUDIENCE_STAMP_LEN + 1];
 	struct watch_change w;
 	struct reply_mail m;
-	enum store_status ss, wrote;
+	enum store_status ss;
 	enum process_status ps;
 	bool ok, yes, found, all = kind == AUDIENCE_ALL;
 
@@ -414,16 +414,10 @@ static enum process_status watch_every_board(struct job *j, enum audience_watch 
 	if (ps != PROCESS_OK)
 		goto out;
 	audience_token(w.stamp, token);
-	ps = job_commit_account(j, &(struct job_account_change){ userid, token, j->user.hash, write_watch, &w },
-	    &m, 1, &wrote);
-	if (ps != PROCESS_OK)
+	ps = job_commit_account_checked(j, &(struct job_account_change){ userid, token, j->user.hash, write_watch, &w },
+	    &m, 1, "cannot write the watchers file", &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot write the watchers file");
-		goto out;
-	}
 	job_detail(j, "ok", "%s %s every board", userid, all ? (on ? "observes" : "no longer observes") :
 	    (on ? "gets the result of" : "no longer gets the result of"));
 out:

@@ -112,9 +112,9 @@ static enum process_status stop_all(struct job *j, const struct store_user *u)
 	char token[AUDIENCE_TOKEN_MAX + 1], news[300];
 	struct stop_all w;
 	struct reply_mail m;
-	enum store_status ss, wrote;
+	enum store_status ss;
 	enum process_status ps;
-	bool all = false, results = false;
+	bool all = false, results = false, ok;
 
 	memset(&m, 0, sizeof m);
 	j->user = *u;	/* write_stop's account */
@@ -140,16 +140,10 @@ static enum process_status stop_all(struct job *j, const struct store_user *u)
 	}
 	audience_stamp(j->in.message_key, j->in.from_addr, (int64_t)j->srv.now, w.stamp);
 	audience_token(w.stamp, token);
-	ps = job_commit_account(j, &(struct job_account_change){ u->userid, token, u->hash, write_stop, &w },
-	    &m, 1, &wrote);
-	if (ps != PROCESS_OK)
+	ps = job_commit_account_checked(j, &(struct job_account_change){ u->userid, token, u->hash, write_stop, &w },
+	    &m, 1, "cannot write the watchers file", &ok);
+	if (ps != PROCESS_OK || !ok)
 		goto out;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot write the watchers file");
-		goto out;
-	}
 	job_detail(j, "ok", "%s no longer observes every board (by token)", u->userid);
 out:
 	reply_mail_release(&m);

@@ -103,3 +103,22 @@ out:
 	free(text);
 	return rs;
 }
+
+enum store_status boardcommit_read(struct store *st, long board, bool whole, struct game *g,
+    enum gamefile_status *gs, struct gamefile_error *err)
+{
+	enum store_status ss;
+	char *text = NULL;
+	size_t len;
+
+	ss = store_board_read(st, board, &text, &len);
+	if (ss != STORE_OK)
+		return ss;
+	*gs = whole ? gamefile_parse(text, len, g, err) : gamefile_parse_header(text, len, g, err);
+	free(text);
+	if (*gs == GAMEFILE_OK && !gamefile_named_for(g, board, err)) {
+		game_release(g);
+		*gs = GAMEFILE_BAD;
+	}
+	return STORE_OK;
+}

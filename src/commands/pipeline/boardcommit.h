@@ -9,11 +9,13 @@
 #ifndef OUSTPBM_BOARDCOMMIT_H
 #define OUSTPBM_BOARDCOMMIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
 #include "game/game.h"
+#include "game/gamefile.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/store.h"
@@ -36,5 +38,17 @@ const char *boardcommit_status_str(enum boardcommit_status s);
  */
 enum boardcommit_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen);
+
+/*
+ * Read board from st into g, the header only or whole, and check that the
+ * file is named for it (gamefile_named_for: another board's file under
+ * this name is never written back).  STORE_OK with *gs GAMEFILE_OK and g
+ * the caller's to release; STORE_OK with *gs the failure and err->msg why
+ * (a name that is not the board's is GAMEFILE_BAD); or the store's failure
+ * (STORE_NOT_FOUND: no such file), *gs unset.  For the services that go
+ * over boards (cleanup, robot, signoff).
+ */
+enum store_status boardcommit_read(struct store *st, long board, bool whole, struct game *g,
+    enum gamefile_status *gs, struct gamefile_error *err);
 
 #endif

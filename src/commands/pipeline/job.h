@@ -197,6 +197,15 @@ struct job_account_change {
 enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
     const struct reply_mail *mails, int n, enum store_status *wrote);
 
+/*
+ * job_commit_account where the account may have changed meanwhile (an
+ * admin's lock or reset, another mail): that is a try-later, as is every
+ * failed write, answered by job_account_failure naming what.  *ok true
+ * once the write stands; false after that reply; or a failure.
+ */
+enum process_status job_commit_account_checked(struct job *j, const struct job_account_change *c,
+    const struct reply_mail *mails, int n, const char *what, bool *ok);
+
 /* A failed account write (job_commit_account), with its own message. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what);
 

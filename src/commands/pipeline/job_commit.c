@@ -169,6 +169,24 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	return PROCESS_OK;
 }
 
+enum process_status job_commit_account_checked(struct job *j, const struct job_account_change *c,
+    const struct reply_mail *mails, int n, const char *what, bool *ok)
+{
+	enum store_status wrote;
+	enum process_status ps;
+
+	*ok = false;
+	ps = job_commit_account(j, c, mails, n, &wrote);
+	if (ps != PROCESS_OK)
+		return ps;
+	if (wrote == STORE_CHANGED)
+		wrote = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
+	if (wrote != STORE_OK)
+		return job_account_failure(j, wrote, what);
+	*ok = true;
+	return PROCESS_OK;
+}
+
 /* job_store_failure() with the message of the account write (commit_account), not a later call's. */
 enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
 {

@@ -158,6 +158,26 @@ enum process_status forgot_refuse_code(struct job *j, const struct store_user *u
  */
 enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg);
 
+struct accounts_code;
+
+/*
+ * A one-time code of kind (store/accounts.h) issued to u: the code into
+ * code (ACCOUNTS_CODE_LEN + 1 bytes), its record into *rec and the time it
+ * expires into expires (GAMEFILE_TIME_SIZE bytes).  *ok false after the
+ * failure reply; or a failure.  forgot.c, for address.c too.
+ */
+enum process_status forgot_issue_code(struct job *j, int kind, const struct store_user *u, char *code,
+    struct accounts_code *rec, char *expires, bool *ok);
+
+/*
+ * Find userid's account (into *u) and check the one-time code of kind
+ * (store/accounts.h; the code is cmd.password) against it: *verdict and
+ * *rec as accounts_code_verify gives them.  *ok false after the job was
+ * answered (no such account); or a failure.  forgot.c, for address.c too.
+ */
+enum process_status forgot_verify_code(struct job *j, int kind, const char *userid, struct store_user *u,
+    int *verdict, struct accounts_code *rec, bool *ok);
+
 /*
  * May userid start another game (challenge.c, the one check of it: a
  * challenge's players, an accept)?  Not past max_open_boards nor past its

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
@@ -290,22 +291,14 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	enum store_status ss;
-	char *text = NULL;
-	size_t len;
 
-	ss = store_board_read(r->srv->st, board, &text, &len);
+	ss = boardcommit_read(r->srv->st, board, whole, g, &gs, &gerr);
 	if (ss == STORE_NOT_FOUND)
 		return false;	/* removed by the admin meanwhile: nothing to do */
 	if (ss != STORE_OK) {
 		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
 		    "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
-	}
-	gs = whole ? gamefile_parse(text, len, g, &gerr) : gamefile_parse_header(text, len, g, &gerr);
-	free(text);
-	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
-		game_release(g);
-		gs = GAMEFILE_BAD;
 	}
 	if (gs != GAMEFILE_OK) {
 		if (gs == GAMEFILE_NO_MEMORY)

@@ -658,6 +658,24 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 }
 
 /*
+ * Whether a list file loaded (ss is what its reader said): a missing one
+ * is empty; any other failure is reported against file, and *res says
+ * whether the check goes on (a damaged file) or stops (a system error).
+ */
+static bool list_loaded(struct store *st, enum store_status ss, const char *file, FILE *out, unsigned *problems,
+    enum fsck_status *res)
+{
+	*res = FSCK_OK;
+	if (ss == STORE_OK)
+		return true;
+	if (ss != STORE_NOT_FOUND) {
+		report(out, problems, file, 0, "%s", store_error(st));
+		*res = ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	}
+	return false;
+}
+
+/*
  * The reserved user ids (store.h): every line parses, and no reserved id
  * still has an account (a signoff cut short between its two writes: the
  * player's next signoff, or the admin's deluser, completes it).
@@ -667,16 +685,11 @@ static enum fsck_status check_reserved(struct store *st, FILE *out, unsigned *pr
 	struct store_reserved *list = NULL;
 	struct store_user u;
 	unsigned *lines = NULL;
-	enum store_status ss;
+	enum fsck_status res;
 	size_t n = 0, i;
 
-	ss = store_reserved_all(st, &list, &lines, &n);
-	if (ss == STORE_NOT_FOUND)
-		return FSCK_OK;
-	if (ss != STORE_OK) {
-		report(out, problems, "reserved", 0, "%s", store_error(st));
-		return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
-	}
+	if (!list_loaded(st, store_reserved_all(st, &list, &lines, &n), "reserved", out, problems, &res))
+		return res;
 	for (i = 0; i < n; i++) {
 		if (list[i].until < list[i].since)
 			report(out, problems, "reserved", (int)lines[i], "user id %s is reserved until before it went",
@@ -697,16 +710,11 @@ static enum fsck_status check_codes(struct store *st, FILE *out, unsigned *probl
 	struct accounts_code *list = NULL;
 	struct store_user u;
 	unsigned *lines = NULL;
-	enum store_status ss;
+	enum fsck_status res;
 	size_t n = 0, i;
 
-	ss = accounts_code_all(st, &list, &lines, &n);
-	if (ss == STORE_NOT_FOUND)
-		return FSCK_OK;
-	if (ss != STORE_OK) {
-		report(out, problems, ACCOUNTS_FILE, 0, "%s", store_error(st));
-		return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
-	}
+	if (!list_loaded(st, accounts_code_all(st, &list, &lines, &n), ACCOUNTS_FILE, out, problems, &res))
+		return res;
 	for (i = 0; i < n; i++)
 		if (store_user_find(st, list[i].userid, &u) == STORE_NOT_FOUND)
 			report(out, problems, ACCOUNTS_FILE, (int)lines[i], "a %s code of %s, who has no account",

@@ -521,26 +521,17 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	enum store_status ss;
-	char *text = NULL;
-	size_t len;
 
-	ss = store_board_read(r->srv->st, board, &text, &len);
+	ss = boardcommit_read(r->srv->st, board, whole, g, &gs, &gerr);
 	if (ss == STORE_NOT_FOUND)
 		return false;
 	if (ss != STORE_OK) {
 		board_failed(r, board, of_store(ss), "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
 	}
-	gs = whole ? gamefile_parse(text, len, g, NULL) : gamefile_parse_header(text, len, g, NULL);
-	free(text);
 	if (gs == GAMEFILE_NO_MEMORY)
 		board_failed(r, board, ROBOT_TEMPFAIL, "out of memory");
-	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
-		/* another board's file under this name is never written back (gamefile.h); cleanup reports it */
-		game_release(g);
-		return false;
-	}
-	/* a file that does not parse is for fsck and cleanup to report */
+	/* a file that does not parse, or is another board's, is for fsck and cleanup to report */
 	return gs == GAMEFILE_OK;
 }
 

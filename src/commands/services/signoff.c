@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
 #include "commands/services/robot.h"
 #include "game/game.h"
@@ -52,11 +53,9 @@ static bool load(struct store *st, long board, bool whole, struct game *g, bool 
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	enum store_status ss;
-	char *text = NULL;
-	size_t len;
 
 	*gone = false;
-	ss = store_board_read(st, board, &text, &len);
+	ss = boardcommit_read(st, board, whole, g, &gs, &gerr);
 	if (ss == STORE_NOT_FOUND) {
 		*gone = true;	/* indexed but never written (players.h), or removed by the admin */
 		return false;
@@ -65,12 +64,6 @@ static bool load(struct store *st, long board, bool whole, struct game *g, bool 
 		snprintf(err, errlen, "board %ld cannot be read: %s", board, store_error(st));
 		*s = ss == STORE_NOT_REGULAR ? SIGNOFF_DATAERR : of_store(ss);
 		return false;
-	}
-	gs = whole ? gamefile_parse(text, len, g, &gerr) : gamefile_parse_header(text, len, g, &gerr);
-	free(text);
-	if (gs == GAMEFILE_OK && !gamefile_named_for(g, board, &gerr)) {
-		game_release(g);
-		gs = GAMEFILE_BAD;
 	}
 	if (gs != GAMEFILE_OK) {
 		snprintf(err, errlen, "board %ld cannot be read: %s", board, gs == GAMEFILE_NO_MEMORY ? "out of memory" :
