@@ -121,7 +121,7 @@ const struct mail_command mailcmd_table[] = {
 	  "The board now, or after turn number #turn.",
 	  "the board, or the position after that turn" },
 	{ { "history", "history <board>", "b" },
-	  MAILCMD_BOARD, show_history_run,
+	  MAILCMD_BOARD, history_run,
 	  "",
 	  "every turn of the board" },
 	{ { "sgf", "sgf <board>", "b" },

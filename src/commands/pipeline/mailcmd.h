@@ -106,7 +106,8 @@ mailcmd_fn challenge_run, challenge_accept_run, challenge_decline_run, challenge
 mailcmd_fn subscribe_run, subscribe_unsubscribe_run, subscribe_notify_run, subscribe_all_run;
 mailcmd_fn unsubscribe_run;
 mailcmd_fn move_run;
-mailcmd_fn show_run, show_history_run;
+mailcmd_fn show_run;
+mailcmd_fn history_run;
 mailcmd_fn sgf_run, review_run;
 mailcmd_fn games_run, games_finished_run;
 mailcmd_fn preview_run, preview_moves_run;
