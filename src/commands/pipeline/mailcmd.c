@@ -189,7 +189,7 @@ const struct mail_command mailcmd_table[] = {
 	  "that player's boards and whose turn it is (all counted, the newest 200 listed): `active` being "
 	  "played, `next` where it is that player's move, `finished`, `all` (the default)" },
 	{ { "finished", "finished", "" },
-	  0, games_finished_run,
+	  0, finished_run,
 	  "The last 20 games to finish on the server, the most recent first.",
 	  "the server's last 20 finished games, the most recent first, with their results" },
 	{ { "standings", "standings [class]", "C" },
