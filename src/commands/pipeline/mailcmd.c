@@ -111,7 +111,7 @@ const struct mail_command mailcmd_table[] = {
 	  "`#turn` previews that turn of the history; `preview new <size> <placements>` on an empty study board "
 	  "(N odd 5 to 25, `-hex`, `-hex=S`)" },
 	{ { "moves", "moves <board>", "b" },
-	  MAILCMD_BOARD, preview_moves_run,
+	  MAILCMD_BOARD, moves_run,
 	  "The legal placements of the player to move, and what each capture\n"
 	  "would take; at White's first turn, the swap too when it is allowed.",
 	  "the legal placements of the player to move, the capturing ones with the stones they take; the swap "
