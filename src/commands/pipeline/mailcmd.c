@@ -204,7 +204,7 @@ const struct mail_command mailcmd_table[] = {
 	  "deviation, games, won-lost-drawn, active boards and games sought (the first 100 of each part); an "
 	  "unknown class is refused naming the classes" },
 	{ { "rating", "rating <userid>", "u" },
-	  0, standings_rating_run,
+	  0, rating_run,
 	  "A player's ratings in every class and the latest rated games\n"
 	  "(\"rating robot\": each of robot's levels).",
 	  "that player's ratings in every class and the 10 latest rated games (`rating robot`: each level of the "

@@ -120,7 +120,8 @@ mailcmd_fn address_run, address_confirm_run;
 mailcmd_fn signoff_run;
 mailcmd_fn whoami_run;
 mailcmd_fn tokens_run;
-mailcmd_fn standings_run, standings_rating_run;
+mailcmd_fn standings_run;
+mailcmd_fn rating_run;
 mailcmd_fn seek_run, seek_limit_run;
 
 /* The boards userid is playing on now (its index, players.h, and each board's header). */
