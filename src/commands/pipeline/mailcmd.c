@@ -216,7 +216,7 @@ const struct mail_command mailcmd_table[] = {
 	  "how many more games the player wants (0 to 99, 0 for none), shown in the standings; kept in "
 	  "`<home>/seeking`" },
 	{ { "limit", "limit <userid> <password> <games>", "upn" },
-	  MAILCMD_LOGIN | MAILCMD_CHANGE, seek_limit_run,
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, limit_run,
 	  "Play on at most that many boards at a time (1 to 99; 0: no limit):\n"
 	  "a challenge from you or to you past it is refused, saying why. A\n"
 	  "limit below the boards you play on now is refused.",
