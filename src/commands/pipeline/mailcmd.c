@@ -56,12 +56,12 @@ const struct mail_command mailcmd_table[] = {
 	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_accept_run,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, accept_run,
 	  "Take an open challenge (challenge ... *): you get its open seat,\n"
 	  "within the same limits as a challenge, and the game begins.",
 	  "takes the open seat of an open challenge (the limits of a challenge apply); both players get the board" },
 	{ { "decline", "decline <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_decline_run,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, decline_run,
 	  "Before your first turn on a board: the board is removed and your\n"
 	  "opponent told, with the lines after the command as your comment\n"
 	  "(the challenger withdraws an open challenge so too).\n"
@@ -69,7 +69,7 @@ const struct mail_command mailcmd_table[] = {
 	  "removes a board before the sender's first turn on it, the opponent told (with the sender's comment); withdraws an open challenge; "
 	  "refused once the sender has played (resign then)" },
 	{ { "challenges", "challenges", "*" },
-	  0, challenge_list_run,
+	  0, challenges_run,
 	  "The open challenges waiting for a player.",
 	  "the server's open challenges, each with its board, size and challenger" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },

@@ -102,7 +102,10 @@ mailcmd_fn register_run, register_confirm_run;
  * *handled false when userid has none (an address change, address.c).
  */
 enum process_status register_confirm_pending(struct job *j, bool *handled);
-mailcmd_fn challenge_run, challenge_accept_run, challenge_decline_run, challenge_list_run;
+mailcmd_fn challenge_run;
+mailcmd_fn accept_run;
+mailcmd_fn decline_run;
+mailcmd_fn challenges_run;
 mailcmd_fn subscribe_run, subscribe_unsubscribe_run, subscribe_notify_run, subscribe_all_run;
 mailcmd_fn unsubscribe_run;
 mailcmd_fn move_run;
