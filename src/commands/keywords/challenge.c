@@ -1,13 +1,14 @@
 /*
  * challenge: the mail command that makes a new board, against another
  * player or the robot, within the limits of the configuration
- * (max_challenges_per_hour, max_open_boards, max_open_challenges).
+ * (max_challenges_per_hour, max_open_boards, max_open_challenges); what
+ * accept.c and decline.c share with it (challenge_int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/strbuf.h"
+#include "commands/keywords/challenge_int.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
@@ -26,14 +27,12 @@ static unsigned mix(unsigned long long x)
 	return (unsigned)x;
 }
 
-#define CHALLENGE_LOCK_FILE "challenge.lock"
-
 /*
- * Has the opponent of a board not played on it yet?  Before the second
- * turn the header's colours are the first ones (a swap is the second
- * turn at the earliest), and passes cannot come that early.
+ * challenge_int.h.  Before the second turn the header's colours are the
+ * first ones (a swap is the second turn at the earliest), and passes
+ * cannot come that early.
  */
-static bool unanswered(const struct game *g, const char *opponent)
+bool challenge_unanswered(const struct game *g, const char *opponent)
 {
 	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
 }
@@ -143,7 +142,7 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 				continue;	/* removed meanwhile, or unreadable: not counted */
 			if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g) &&
 			    game_color_of(&g, userid) != RULES_EMPTY && game_color_of(&g, opponent) != RULES_EMPTY &&
-			    unanswered(&g, opponent)) {
+			    challenge_unanswered(&g, opponent)) {
 				pending++;
 				if (used + 16 < sizeof list)
 					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
@@ -304,240 +303,5 @@ out:
 		store_release_board_id(j->srv.st, board);	/* the next challenge gets it */
 	}
 	store_unlock(&limits);	/* counted: other challenges need not wait for the robot's think */
-	return ps;
-}
-
-/* ---- open challenges: accept, decline, the list ---- */
-
-/*
- * accept <board> <userid> <password>: j->user takes the open seat of board
- * j->game (MAILCMD_LOCK: under its lock), after the same checks as a
- * challenge's (challenge_may_start), under the lock of challenges; both
- * players (and the observers) get the board's mail.
- */
-enum process_status challenge_accept_run(struct job *j)
-{
-	struct store_lock limits = STORE_LOCK_INIT;
-	struct game *g = &j->game;
-	const char *userid = j->user.userid, *challenger;
-	enum process_status ps;
-	bool ok;
-
-	if (!game_is_open(g)) {
-		if (game_color_of(g, userid) != RULES_EMPTY)
-			return job_refuse(j, g, "board %ld is not an open challenge: you play on it already", g->board);
-		if (g->opened)
-			return job_refuse(j, g, "board %ld was an open challenge, and it is taken already: %s plays %s "
-			    "on it; send challenges for the open ones", g->board, g->black, g->white);
-		return job_refuse(j, g, "board %ld is not an open challenge: %s plays %s on it (an open challenge is "
-		    "made with: challenge <userid> <password> *)", g->board, g->black, g->white);
-	}
-	challenger = game_open_challenger(g);
-	if (strcmp(challenger, userid) == 0)
-		return job_refuse(j, g, "board %ld is your own open challenge: another player must accept it (to "
-		    "withdraw it: decline %ld %s <password>)", g->board, g->board, userid);
-	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
-	if (ps != PROCESS_OK)
-		return ps;
-	ps = challenge_may_start(j, userid, "finish or resign one before accepting a challenge", &ok);
-	if (ps != PROCESS_OK || !ok)
-		goto out;
-	game_take_seat(g, userid);
-	if (game_observer_find(g, userid) >= 0)
-		game_observer_remove(g, game_observer_find(g, userid));	/* a player now: the player's mail only */
-	g->created = (int64_t)j->srv.now;	/* the game starts now: the time limits count from here */
-	g->last_move = (int64_t)j->srv.now;
-	memset(&j->ev, 0, sizeof j->ev);
-	j->ev.what = REPLY_ACCEPT;
-	j->ev.actor = userid;
-	snprintf(j->seat_taken, sizeof j->seat_taken, "%s", userid);
-	ps = job_commit_game(j, &ok);
-	if (ps == PROCESS_OK && ok)
-		job_detail(j, "ok", "board %ld: %s accepted the open challenge of %s: %s (x) - %s (o)", g->board, userid,
-		    challenger, g->black, g->white);
-out:
-	store_unlock(&limits);
-	return ps;
-}
-
-/*
- * A decline's {comment}: for the other player, "\n<userid> writes:\n\n"
- * and the decliner's comment, each line indented by two spaces, as a game
- * mail passes a comment on; for the decliner, that it was passed on; ""
- * without a comment or another player.  NULL when out of memory.
- */
-static char *decline_comment(const char *comment, const char *decliner, const char *other, bool to_other)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = comment, *nl;
-
-	if (comment[0] == '\0' || other[0] == '\0' || game_user_is_robot(other))
-		return strdup("");
-	if (!to_other) {
-		strbuf_printf(&sb, "\nYour comment was passed on to %s.\n", other);
-		return strbuf_finish(&sb);
-	}
-	strbuf_printf(&sb, "\n%s writes:\n\n", decliner);
-	while (*p != '\0') {
-		nl = strchr(p, '\n');
-		if (nl == NULL)
-			nl = p + strlen(p);
-		if (nl > p)
-			strbuf_puts(&sb, "  ");
-		strbuf_add(&sb, p, (size_t)(nl - p));
-		strbuf_puts(&sb, "\n");
-		p = *nl != '\0' ? nl + 1 : nl;
-	}
-	return strbuf_finish(&sb);
-}
-
-/*
- * decline <board> <userid> <password>: a player removes a board before
- * their own first turn on it (the challenged player declines; the
- * challenger, not having moved either, withdraws), the other player told;
- * or the challenger withdraws an open challenge nobody took.  After the
- * decliner's first turn it is refused: resign is for that.
- */
-enum process_status challenge_decline_run(struct job *j)
-{
-	struct game *g = &j->game;
-	const char *userid = j->user.userid, *other;
-	char subject[120], news[400], how[200], dims[GAME_DIMENSIONS_SIZE];
-	char *comment = NULL, *mine = NULL, *theirs = NULL;
-	struct reply_mail m[2];
-	struct store_user u;
-	enum store_status ss;
-	enum process_status ps;
-	enum reply_status rs = REPLY_OK;
-	bool ok, open = game_is_open(g);
-	int n = 0, i;
-
-	memset(m, 0, sizeof m);
-	if (game_color_of(g, userid) == RULES_EMPTY)
-		return job_refuse(j, g, "%s is not playing on board %ld: only its challenged player can decline it",
-		    userid, g->board);
-	if (game_over(g))
-		return job_refuse(j, g, "board %ld is over: there is nothing left to decline", g->board);
-	other = open ? "" : strcmp(g->black, userid) == 0 ? g->white : g->black;
-	if (!open && strcmp(other, userid) == 0)
-		other = "";	/* a board against oneself: nobody else to tell */
-	if (!open && !unanswered(g, userid))
-		return job_refuse(j, g, "board %ld cannot be declined: %s has played on it already (turn %d is next); "
-		    "to end it, send: resign %ld %s <password>", g->board, userid, g->rg.turn, g->board, userid);
-	snprintf(subject, sizeof subject, "Oust Board %ld %s", g->board, open ? "withdrawn" : "declined");
-	if (open) {
-		snprintf(news, sizeof news, "%s withdrew the open challenge of board %ld: the board is removed.", userid,
-		    g->board);
-	} else {
-		/* "hex side 7" is a name: never broken (reply.h) */
-		for (i = 0, game_dimensions(g, false, dims); dims[i] != '\0'; i++)
-			if (dims[i] == ' ')
-				dims[i] = REPLY_GLUE;
-		snprintf(news, sizeof news, "%s declined the challenge of %s on board %ld (%s, swap %s): the board is "
-		    "removed.", userid, other, g->board, dims, g->swap ? "on" : "off");
-	}
-	snprintf(how, sizeof how, "To start another game, send:\n\n    challenge <userid> <password> <opponent> "
-	    "[options]\n\nor, to anyone: challenge <userid> <password> *");
-	/* the decliner's words go to the other player, as a turn's comment does */
-	comment = command_comment(&j->cmd, j->in.body);
-	if (comment != NULL) {
-		mine = decline_comment(comment, userid, other, false);
-		theirs = decline_comment(comment, userid, other, true);
-	}
-	if (comment == NULL || mine == NULL || theirs == NULL) {
-		ps = job_no_memory(j);
-		goto out;
-	}
-	{
-		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "comment", mine }, { "how", how } };
-
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, REPLY_VARS(vars),
-		    &m[n]);
-		if (rs == REPLY_OK)
-			n++;
-		if (rs == REPLY_OK && other[0] != '\0' && !game_user_is_robot(other)) {
-			ss = store_user_find(j->srv.st, other, &u);
-			if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
-				ps = job_store_failure(j, ss, "cannot read the users file");
-				goto out;
-			}
-			if (ss == STORE_OK) {
-				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "comment", theirs },
-				    { "how", how } };
-
-				rs = reply_account(&j->srv.rc, u.address, u.fullname, "decline", subject, REPLY_VARS(ovars), &m[n]);
-				if (rs == REPLY_OK)
-					n++;
-			}
-		}
-	}
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	ps = job_commit_removal(j, m, n, &ok);
-	if (ps == PROCESS_OK && ok)
-		job_detail(j, "ok", open ? "board %ld: %s withdrew the open challenge; the board is removed" :
-		    "board %ld: %s declined the challenge; the board is removed", g->board, userid);
-out:
-	for (i = 0; i < 2; i++)
-		reply_mail_release(&m[i]);
-	free(comment);
-	free(mine);
-	free(theirs);
-	return ps;
-}
-
-#define OPEN_LIST_MAX 200	/* open challenges listed; more are counted */
-
-/* challenges: the open challenges of the server, the newest last; nothing changes. */
-enum process_status challenge_list_run(struct job *j)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct reply_mail m;
-	enum store_status ss;
-	enum reply_status rs;
-	enum process_status ps;
-	char *text, *list = NULL, count[24], when[REPLY_TIME_SIZE];
-	long *boards = NULL;
-	size_t nb = 0, i, len, n = 0;
-	struct game g;
-
-	ss = store_list_boards(j->srv.st, &boards, &nb);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot list the boards");
-	for (i = 0; i < nb; i++) {
-		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
-			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] && game_is_open(&g) &&
-		    ++n <= OPEN_LIST_MAX) {
-			char dims[GAME_DIMENSIONS_SIZE];
-
-			strbuf_printf(&sb, "    %ld  %s%s%s  %s as %s, since %s\n", g.board,
-			    game_dimensions(&g, false, dims), g.swap ? "" : ", no swap", g.unrated ? ", unrated" : "",
-			    game_open_challenger(&g), strcmp(g.black, GAME_OPEN_SEAT) == 0 ? "White" : "Black",
-			    reply_time_str(g.created, when));
-		}
-		free(text);
-	}
-	free(boards);
-	if (n > OPEN_LIST_MAX)
-		strbuf_printf(&sb, "    ... and %zu more\n", n - OPEN_LIST_MAX);
-	if (n == 0)
-		strbuf_puts(&sb, "    none\n");
-	list = strbuf_finish(&sb);
-	if (list == NULL)
-		return job_no_memory(j);
-	snprintf(count, sizeof count, "%zu", n);
-	{
-		struct reply_var vars[] = { { "count", count }, { "challenges", list } };
-
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
-		    REPLY_VARS(vars), &m);
-	}
-	ps = job_send(j, rs, &m);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "%zu open challenge%s listed", n, n == 1 ? "" : "s");
-	free(list);
 	return ps;
 }

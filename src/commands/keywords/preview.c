@@ -1,7 +1,6 @@
 /*
- * preview: the mail commands that try placements without playing them,
- * preview (a turn on a board, or on an empty study board) and moves (the
- * legal placements of the player to move).  No password: nothing
+ * preview: the mail command that tries placements without playing them,
+ * a turn on a board or on an empty study board.  No password: nothing
  * changes; the board is read without its lock (game files are replaced
  * whole, never rewritten in place).
  */
@@ -9,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/keywords/preview_int.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/preview.h"
 
-/* "won by alice", "drawn". */
-static void result_words(const struct game *g, char *buf, size_t size)
+/* preview_int.h */
+void preview_result_words(const struct game *g, char *buf, size_t size)
 {
 	if (g->rg.result == RULES_DRAW)
 		snprintf(buf, size, "drawn");
@@ -108,7 +108,7 @@ enum process_status preview_run(struct job *j)
 		return ps;
 	turn = j->cmd.turn;
 	if (turn == 0 && game_over(g)) {
-		result_words(g, result, sizeof result);
+		preview_result_words(g, result, sizeof result);
 		return job_refuse(j, g, "board %ld is over (%s): there is no next turn to preview; \"preview "
 		    "%ld#N <placements>\" tries turn N of its history instead", g->board, result, g->board);
 	}
@@ -134,29 +134,5 @@ enum process_status preview_run(struct job *j)
 	else
 		ps = preview_reply(j, g, &r->rg, turn, r->black, r->white);
 	free(r);
-	return ps;
-}
-
-enum process_status preview_moves_run(struct job *j)
-{
-	const struct game *g = &j->game;
-	struct preview_option *opts = NULL;
-	struct reply_mail m;
-	enum reply_status rs;
-	enum process_status ps;
-	char result[80];
-	int n;
-
-	if (game_over(g)) {
-		result_words(g, result, sizeof result);
-		return job_refuse(j, g, "board %ld is over (%s): nobody is to move", g->board, result);
-	}
-	if (preview_options(&g->rg, &opts, &n) != PREVIEW_OK)
-		return job_no_memory(j);
-	rs = reply_moves(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, opts, n, &m);
-	free(opts);
-	ps = job_send(j, rs, &m);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "%d legal placement%s listed", n, n == 1 ? "" : "s");
 	return ps;
 }

@@ -1,19 +1,19 @@
 /*
- * seek: the mail commands `seek <userid> <password> N` (how many more
- * games the player wants, shown in the standings) and `limit <userid>
- * <password> N` (no challenge from or to the player past N active
- * boards: challenge_may_start() in challenge.c).  Both kept by seeks.h.
+ * seek: the mail command `seek <userid> <password> N` (how many more
+ * games the player wants, shown in the standings), and what it shares
+ * with limit.c (seek_int.h).  Both numbers kept by seeks.h.
  */
 #include <stdio.h>
 
+#include "commands/keywords/seek_int.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/seeks.h"
 
 _Static_assert(COMMAND_GAMES_MAX == SEEKS_MAX, "an 'n' slot holds what seeks.h keeps");
 
-/* The confirmation: templates/notice.txt with {text}. */
-static enum process_status notice(struct job *j, const char *subject, const char *text)
+/* seek_int.h */
+enum process_status seek_notice(struct job *j, const char *subject, const char *text)
 {
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
@@ -23,8 +23,7 @@ static enum process_status notice(struct job *j, const char *subject, const char
 	return job_send(j, rs, &m);
 }
 
-/* Write userid's number of kind. */
-static enum process_status set(struct job *j, enum seeks_kind kind, unsigned n)
+enum process_status seek_set(struct job *j, enum seeks_kind kind, unsigned n)
 {
 	char err[SEEKS_ERR_MAX];
 	enum store_status ss;
@@ -45,7 +44,7 @@ enum process_status seek_run(struct job *j)
 	int n = j->cmd.games;
 	enum process_status ps;
 
-	ps = set(j, SEEKS_SEEK, (unsigned)n);
+	ps = seek_set(j, SEEKS_SEEK, (unsigned)n);
 	if (ps != PROCESS_OK)
 		return ps;
 	if (n > 0)
@@ -54,45 +53,8 @@ enum process_status seek_run(struct job *j)
 	else
 		snprintf(text, sizeof text, "%s seeks no more games: the standings no longer say so.\n", id);
 	snprintf(subject, sizeof subject, "Oust seek %s", id);
-	ps = notice(j, subject, text);
+	ps = seek_notice(j, subject, text);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%s seeks %d game%s", id, n, n == 1 ? "" : "s");
-	return ps;
-}
-
-/*
- * limit <userid> <password> N: no challenge from or to the player once it
- * plays on N boards (0: no limit).  A limit below the boards it plays on
- * now is refused.
- */
-enum process_status seek_limit_run(struct job *j)
-{
-	const char *id = j->user.userid;
-	char text[400], subject[80];
-	int n = j->cmd.games;
-	unsigned long active;
-	enum process_status ps;
-
-	ps = challenge_active_boards(j, id, &active);
-	if (ps != PROCESS_OK)
-		return ps;
-	if (n > 0 && (unsigned long)n < active)
-		return job_refuse(j, NULL, "%s plays on %lu boards now: a limit of %d is below that (finish or resign "
-		    "boards first, or choose %lu or more)", id, active, n, active);
-	ps = set(j, SEEKS_LIMIT, (unsigned)n);
-	if (ps != PROCESS_OK)
-		return ps;
-	if (n > 0)
-		snprintf(text, sizeof text, "%s now plays on at most %d board%s at a time (%lu now): a challenge from or "
-		    "to %s past that is refused.\nSend \"limit %s <password> 0\" to lift the limit.\n", id, n,
-		    n == 1 ? "" : "s", active, id, id);
-	else
-		snprintf(text, sizeof text, "%s has no limit on boards now.\n", id);
-	snprintf(subject, sizeof subject, "Oust limit %s", id);
-	ps = notice(j, subject, text);
-	if (ps == PROCESS_OK && n > 0)
-		job_detail(j, "ok", "%s limits to %d board%s (%lu active)", id, n, n == 1 ? "" : "s", active);
-	else if (ps == PROCESS_OK)
-		job_detail(j, "ok", "%s lifts the limit (%lu active)", id, active);
 	return ps;
 }

@@ -1,8 +1,8 @@
 /*
- * show: the mail commands that read a board and change nothing, show (the
- * board now, or after a turn) and history.  The pipeline has read the
- * board (MAILCMD_BOARD) into j->game, without its lock: game files are
- * replaced whole, never rewritten in place.
+ * show: the mail command that shows a board (now, or after a turn) and
+ * changes nothing.  The pipeline has read the board (MAILCMD_BOARD) into
+ * j->game, without its lock: game files are replaced whole, never
+ * rewritten in place.
  */
 #include <stdio.h>
 
@@ -43,18 +43,5 @@ enum process_status show_run(struct job *j)
 		job_detail(j, "ok", "shown after turn %d", upto);
 	else if (ps == PROCESS_OK)
 		job_detail(j, "ok", "shown");
-	return ps;
-}
-
-enum process_status show_history_run(struct job *j)
-{
-	struct reply_mail m;
-	enum reply_status rs;
-	enum process_status ps;
-
-	rs = reply_history(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
-	ps = job_send(j, rs, &m);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "history of %d turns", j->game.nturns);
 	return ps;
 }

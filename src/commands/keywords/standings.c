@@ -1,19 +1,20 @@
 /*
- * standings: the mail commands `standings [class]` and `rating <userid>`;
- * their texts are services/standings.h's (the web site's standings page
- * shares them).
+ * standings: the mail command `standings [class]`, and what it shares
+ * with rating.c (standings_int.h); the texts are services/standings.h's
+ * (the web site's standings page shares them).
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "commands/keywords/standings_int.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/standings.h"
 #include "mail/reply.h"
 #include "store/ratings.h"
 
-/* A reply made from template tmpl with {text}. */
-static enum process_status text_reply(struct job *j, const char *userid, const char *tmpl, const char *subject,
+/* standings_int.h */
+enum process_status standings_text_reply(struct job *j, const char *userid, const char *tmpl, const char *subject,
     const char *text)
 {
 	struct reply_var v = { "text", text };
@@ -24,8 +25,7 @@ static enum process_status text_reply(struct job *j, const char *userid, const c
 	return job_send(j, rs, &m);
 }
 
-/* A ratings file that cannot be read: the mail is tried again later (or the admin told). */
-static enum process_status ratings_failure(struct job *j, enum store_status ss, const char *err)
+enum process_status standings_ratings_failure(struct job *j, enum store_status ss, const char *err)
 {
 	fprintf(stderr, "oustpbm: %s\n", err);
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
@@ -47,7 +47,7 @@ enum process_status standings_run(struct job *j)
 
 	ss = ratings_load(j->srv.st, true, &r, err);
 	if (ss != STORE_OK) {
-		ps = ratings_failure(j, ss, err);
+		ps = standings_ratings_failure(j, ss, err);
 		goto out;
 	}
 	/* a closed account is no longer listed (signoff, deluser) */
@@ -63,7 +63,7 @@ enum process_status standings_run(struct job *j)
 	}
 	ss = seeks_load(j->srv.st, SEEKS_SEEK, &seeks, &nseeks, err);
 	if (ss != STORE_OK) {
-		ps = ratings_failure(j, ss, err);
+		ps = standings_ratings_failure(j, ss, err);
 		goto out;
 	}
 	text = standings_text(&r, j->cmd.rating_class, active, nactive, seeks, nseeks, (int64_t)j->srv.now);
@@ -72,47 +72,13 @@ enum process_status standings_run(struct job *j)
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust standings%s%s", cname[0] != '\0' ? " " : "", cname);
-	ps = text_reply(j, NULL, "standings", subject, text);
+	ps = standings_text_reply(j, NULL, "standings", subject, text);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "standings%s%s: %zu ratings", cname[0] != '\0' ? " " : "", cname, r.nplayers);
 out:
 	free(text);
 	free(seeks);
 	free(active);
-	ratings_release(&r);
-	return ps;
-}
-
-/* rating <userid>: a player's ratings and latest rated games (the robot: each level). */
-enum process_status standings_rating_run(struct job *j)
-{
-	struct store_user u;
-	struct ratings r = { 0 };
-	enum store_status ss;
-	enum process_status ps;
-	char err[RATINGS_ERR_MAX], subject[80];
-	char *text = NULL;
-	bool found;
-
-	ps = job_find_user(j, j->cmd.userid, &u, &found);
-	if (ps != PROCESS_OK || !found)
-		return ps;
-	ss = ratings_load(j->srv.st, false, &r, err);
-	if (ss != STORE_OK) {
-		ps = ratings_failure(j, ss, err);
-		goto out;
-	}
-	text = standings_rating_text(&r, u.userid, (int64_t)j->srv.now);
-	if (text == NULL) {
-		ps = job_no_memory(j);
-		goto out;
-	}
-	snprintf(subject, sizeof subject, "Oust rating %s", u.userid);
-	ps = text_reply(j, NULL, "rating", subject, text);
-	if (ps == PROCESS_OK)
-		job_detail(j, "ok", "rating of %s", u.userid);
-out:
-	free(text);
 	ratings_release(&r);
 	return ps;
 }

@@ -56,12 +56,12 @@ const struct mail_command mailcmd_table[] = {
 	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_accept_run,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, accept_run,
 	  "Take an open challenge (challenge ... *): you get its open seat,\n"
 	  "within the same limits as a challenge, and the game begins.",
 	  "takes the open seat of an open challenge (the limits of a challenge apply); both players get the board" },
 	{ { "decline", "decline <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, challenge_decline_run,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, decline_run,
 	  "Before your first turn on a board: the board is removed and your\n"
 	  "opponent told, with the lines after the command as your comment\n"
 	  "(the challenger withdraws an open challenge so too).\n"
@@ -69,7 +69,7 @@ const struct mail_command mailcmd_table[] = {
 	  "removes a board before the sender's first turn on it, the opponent told (with the sender's comment); withdraws an open challenge; "
 	  "refused once the sender has played (resign then)" },
 	{ { "challenges", "challenges", "*" },
-	  0, challenge_list_run,
+	  0, challenges_run,
 	  "The open challenges waiting for a player.",
 	  "the server's open challenges, each with its board, size and challenger" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },
@@ -111,7 +111,7 @@ const struct mail_command mailcmd_table[] = {
 	  "`#turn` previews that turn of the history; `preview new <size> <placements>` on an empty study board "
 	  "(N odd 5 to 25, `-hex`, `-hex=S`)" },
 	{ { "moves", "moves <board>", "b" },
-	  MAILCMD_BOARD, preview_moves_run,
+	  MAILCMD_BOARD, moves_run,
 	  "The legal placements of the player to move, and what each capture\n"
 	  "would take; at White's first turn, the swap too when it is allowed.",
 	  "the legal placements of the player to move, the capturing ones with the stones they take; the swap "
@@ -121,7 +121,7 @@ const struct mail_command mailcmd_table[] = {
 	  "The board now, or after turn number #turn.",
 	  "the board, or the position after that turn" },
 	{ { "history", "history <board>", "b" },
-	  MAILCMD_BOARD, show_history_run,
+	  MAILCMD_BOARD, history_run,
 	  "",
 	  "every turn of the board" },
 	{ { "sgf", "sgf <board>", "b" },
@@ -189,7 +189,7 @@ const struct mail_command mailcmd_table[] = {
 	  "that player's boards and whose turn it is (all counted, the newest 200 listed): `active` being "
 	  "played, `next` where it is that player's move, `finished`, `all` (the default)" },
 	{ { "finished", "finished", "" },
-	  0, games_finished_run,
+	  0, finished_run,
 	  "The last 20 games to finish on the server, the most recent first.",
 	  "the server's last 20 finished games, the most recent first, with their results" },
 	{ { "standings", "standings [class]", "C" },
@@ -204,7 +204,7 @@ const struct mail_command mailcmd_table[] = {
 	  "deviation, games, won-lost-drawn, active boards and games sought (the first 100 of each part); an "
 	  "unknown class is refused naming the classes" },
 	{ { "rating", "rating <userid>", "u" },
-	  0, standings_rating_run,
+	  0, rating_run,
 	  "A player's ratings in every class and the latest rated games\n"
 	  "(\"rating robot\": each of robot's levels).",
 	  "that player's ratings in every class and the 10 latest rated games (`rating robot`: each level of the "
@@ -216,7 +216,7 @@ const struct mail_command mailcmd_table[] = {
 	  "how many more games the player wants (0 to 99, 0 for none), shown in the standings; kept in "
 	  "`<home>/seeking`" },
 	{ { "limit", "limit <userid> <password> <games>", "upn" },
-	  MAILCMD_LOGIN | MAILCMD_CHANGE, seek_limit_run,
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, limit_run,
 	  "Play on at most that many boards at a time (1 to 99; 0: no limit):\n"
 	  "a challenge from you or to you past it is refused, saying why. A\n"
 	  "limit below the boards you play on now is refused.",

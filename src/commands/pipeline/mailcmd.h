@@ -102,14 +102,20 @@ mailcmd_fn register_run, register_confirm_run;
  * *handled false when userid has none (an address change, address.c).
  */
 enum process_status register_confirm_pending(struct job *j, bool *handled);
-mailcmd_fn challenge_run, challenge_accept_run, challenge_decline_run, challenge_list_run;
+mailcmd_fn challenge_run;
+mailcmd_fn accept_run;
+mailcmd_fn decline_run;
+mailcmd_fn challenges_run;
 mailcmd_fn subscribe_run, subscribe_unsubscribe_run, subscribe_notify_run, subscribe_all_run;
 mailcmd_fn unsubscribe_run;
 mailcmd_fn move_run;
-mailcmd_fn show_run, show_history_run;
+mailcmd_fn show_run;
+mailcmd_fn history_run;
 mailcmd_fn sgf_run, review_run;
-mailcmd_fn games_run, games_finished_run;
-mailcmd_fn preview_run, preview_moves_run;
+mailcmd_fn games_run;
+mailcmd_fn finished_run;
+mailcmd_fn preview_run;
+mailcmd_fn moves_run;
 mailcmd_fn chat_run;
 mailcmd_fn help_run;
 mailcmd_fn forgot_run, forgot_reset_run;
@@ -117,8 +123,10 @@ mailcmd_fn address_run, address_confirm_run;
 mailcmd_fn signoff_run;
 mailcmd_fn whoami_run;
 mailcmd_fn tokens_run;
-mailcmd_fn standings_run, standings_rating_run;
-mailcmd_fn seek_run, seek_limit_run;
+mailcmd_fn standings_run;
+mailcmd_fn rating_run;
+mailcmd_fn seek_run;
+mailcmd_fn limit_run;
 
 /* The boards userid is playing on now (its index, players.h, and each board's header). */
 enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count);
