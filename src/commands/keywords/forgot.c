@@ -1,19 +1,17 @@
 /*
- * forgot, reset: a forgotten password replaced by mail.
+ * forgot: a forgotten password replaced by mail, its first step (reset.c
+ * is the second).
  *
  *   forgot <userid>
  *       A one-time code (accounts.h) is mailed to the address the account
  *       is registered to, never to the sender; the sender gets the same
  *       answer whether or not the account exists, a code was made or the
  *       account had its ACCOUNTS_CODES_PER_DAY codes of the day already.
- *   reset <userid> <code> <new password>   (the code in cmd.password)
- *       The code, checked through the password throttle (throttle.h), sets
- *       the new password; the code is then used.  The confirmation goes to
- *       the sender and to the registered address.
  *
- * Both write under accounts.lock with their mails in an account batch
- * (outbox.h): the code mail goes out if and only if the code was written,
- * the confirmation if and only if the new password was.
+ * It writes under accounts.lock with its mail in an account batch
+ * (outbox.h): the code mail goes out if and only if the code was written.
+ * The code's issue and check are shared with reset and address
+ * (forgot_issue_code, forgot_verify_code: mailcmd.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -187,71 +185,4 @@ enum process_status forgot_verify_code(struct job *j, int kind, const char *user
 	}
 	*verdict = (int)v;
 	return PROCESS_OK;
-}
-
-static enum store_status write_reset(struct job *j, const char *token, const char *expect, const void *arg)
-{
-	return store_user_set_hash(j->srv.st, j->cmd.userid, token, expect);
-}
-
-enum process_status forgot_reset_run(struct job *j)
-{
-	struct command *c = &j->cmd;
-	char hash[STORE_HASH_MAX + 1], subject[200], again[100];
-	struct reply_mail mails[2];
-	struct accounts_code rec;
-	struct store_user u;
-	enum reply_status rs;
-	enum store_status ss;
-	enum process_status ps;
-	int n = 0, i, v;
-	bool ok;
-
-	memset(mails, 0, sizeof mails);
-	snprintf(again, sizeof again, "send \"forgot %s\" for a new one", c->userid);
-	if (!store_password_ok(c->new_password))
-		return job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
-		    STORE_PASSWORD_MAX);
-	ps = forgot_verify_code(j, ACCOUNTS_RESET, c->userid, &u, &v, &rec, &ok);
-	if (ps != PROCESS_OK || !ok)
-		goto out;
-	/* a copy of the mail that used the code is known by its Message-ID (job_lock_accounts), never by the password */
-	if (v != ACCOUNTS_RIGHT) {
-		ps = forgot_refuse_code(j, &u, v, again);
-		goto out;
-	}
-	snprintf(subject, sizeof subject, "Oust password %s reset", u.userid);
-	{
-		struct reply_var vars[] = { { "userid", u.userid }, { "sender", j->in.from_addr } };
-
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, REPLY_VARS(vars),
-		    &mails[n]);
-		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->srv.rc, u.address, u.fullname, "reset", subject, REPLY_VARS(vars), &mails[++n]);
-	}
-	if (rs != REPLY_OK) {
-		ps = job_reply_failure(j, rs);
-		goto out;
-	}
-	n++;
-	ss = store_password_hash(j->srv.st, c->new_password, hash);
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, "cannot hash the password");
-		goto out;
-	}
-	/* an admin's change meanwhile makes the code stale: try later */
-	ps = job_commit_account_checked(j, &(struct job_account_change){ u.userid, hash, u.hash, write_reset, NULL },
-	    mails, n, "cannot set the password", &ok);
-	if (ps != PROCESS_OK || !ok)
-		goto out;
-	job_detail(j, "ok", "password of %s reset by code", u.userid);
-	/* the code is stale now (the hash changed); marking it used makes the message say so */
-	accounts_code_spend(j->srv.st, &rec);
-	/* the owner proved to hold the registered mailbox: earlier guesses no longer count */
-	if (throttle_clear(j->srv.st, &j->srv.cfg, u.userid, j->srv.now) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->srv.st));
-out:
-	for (i = 0; i < 2; i++)
-		reply_mail_release(&mails[i]);
-	return ps;
 }

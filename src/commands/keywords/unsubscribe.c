@@ -15,6 +15,7 @@
 
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
+#include "commands/keywords/subscribe_int.h"
 #include "mail/unsubtoken.h"
 #include "store/audience.h"
 
@@ -184,4 +185,30 @@ enum process_status unsubscribe_run(struct job *j)
 	if (!job_secret_verdict(j, &u, true, "unsubscribe token"))
 		return job_refuse(j, NULL, "%s", j->pwmsg);
 	return board > 0 ? stop_board(j, &u, board) : stop_all(j, &u);
+}
+
+/* unsubscribe <board> <userid> <password>. */
+enum process_status unsubscribe_board_run(struct job *j)
+{
+	struct game *g = &j->game;
+	const char *userid = j->user.userid;
+	char subject[120], news[300], how[200], detail[120];
+	int i;
+
+	i = game_observer_find(g, userid);
+	if (i < 0 || g->observers[i].results)
+		return job_refuse(j, g, "%s is not subscribed to board %ld%s", userid, g->board,
+		    i >= 0 ? " (only to its result: notify ... off stops that)" : "");
+	game_observer_remove(g, i);
+	snprintf(subject, sizeof subject, "Oust Board %ld unsubscribed", g->board);
+	snprintf(news, sizeof news, "%s no longer observes board %ld: its mails stop.", userid, g->board);
+	snprintf(how, sizeof how, "To observe it again, send:\n\n    subscribe %ld %s <password>", g->board, userid);
+	snprintf(detail, sizeof detail, "%s unsubscribed", userid);
+	return subscribe_commit_change(j, subject, news, how, detail);
+}
+
+/* unsubscribe <userid> <password> all. */
+enum process_status unsubscribe_all_run(struct job *j)
+{
+	return subscribe_watch_every_board(j, AUDIENCE_ALL, false);
 }

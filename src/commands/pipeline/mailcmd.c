@@ -148,11 +148,11 @@ const struct mail_command mailcmd_table[] = {
 	  "a read-only view (no move prompt, no players' comments).",
 	  "observe a board you do not play: its every mail, as a read-only view (listed in the game file)" },
 	{ { "unsubscribe", "unsubscribe <userid> <password> all", "upw" },
-	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, subscribe_all_run,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, unsubscribe_all_run,
 	  "",
 	  "stops observing every board (boards subscribed one by one stay)" },
 	{ { "unsubscribe", "unsubscribe <board> <userid> <password>", "bup" },
-	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, subscribe_unsubscribe_run,
+	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, unsubscribe_board_run,
 	  "",
 	  "stops observing that board" },
 	{ { "unsubscribe", "unsubscribe <token>", "p" },
@@ -165,7 +165,7 @@ const struct mail_command mailcmd_table[] = {
 	  "account's registered address only; done already is answered as done; a wrong token counts as a wrong "
 	  "password (`max_password_failures`)" },
 	{ { "notify", "notify <userid> <password> on|off [board...]", "upwB" },
-	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, subscribe_notify_run,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, notify_run,
 	  "Results only: the final mail of every board that ends, or of the\n"
 	  "boards given (at most 20, each once; one refused refuses them\n"
 	  "all).",
@@ -236,7 +236,7 @@ const struct mail_command mailcmd_table[] = {
 	  "mails a one-time code to the address the account is registered to, never to the sender; the "
 	  "sender's answer is the same whether the account exists or not" },
 	{ { "reset", "reset <userid> <code> <new password>", "upp" },
-	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, forgot_reset_run,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, reset_run,
 	  "",
 	  "sets a new password with that code, from any address; the registered address is told" },
 	{ { "address", "address <userid> <password> <new address>", "upa" },
