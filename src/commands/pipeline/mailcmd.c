@@ -245,13 +245,13 @@ const struct mail_command mailcmd_table[] = {
 	  "from the new address, within the hour:",
 	  "mails a one-time code to the new address; nothing changes yet" },
 	{ { "confirm", "confirm <userid> <code>", "up" },
-	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, address_confirm_run,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, confirm_run,
 	  "Until then nothing changes; afterwards the mail of all your boards\n"
 	  "goes to the new address, and the old one is told.",
 	  "from the new address only: the account moves there (the mail of all its boards with it); the old "
 	  "address is told. Of a registration: from the registered address only, the account is made" },
 	{ { "confirm", "confirm <code>", "p" },
-	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_confirm_run,
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, confirm_code_run,
 	  "",
 	  "the registration of the sender's address: the account is made (as `confirm <userid> <code>` of a "
 	  "registration, or a reply to the code's mail holding the code alone), from the registered address "

@@ -95,13 +95,14 @@ char *mailcmd_readme_table(void);
 
 /* The handlers (one file per command or close family). */
 mailcmd_fn password_run;
-mailcmd_fn register_run, register_confirm_run;
+mailcmd_fn register_run;
+mailcmd_fn confirm_run, confirm_code_run;
 
 /*
- * confirm <userid> <code> of a registration waiting for it (register.c):
+ * confirm <userid> <code> of a registration waiting for it (confirm.c):
  * *handled false when userid has none (an address change, address.c).
  */
-enum process_status register_confirm_pending(struct job *j, bool *handled);
+enum process_status confirm_registration(struct job *j, bool *handled);
 mailcmd_fn challenge_run;
 mailcmd_fn accept_run;
 mailcmd_fn decline_run;
@@ -121,7 +122,7 @@ mailcmd_fn chat_run;
 mailcmd_fn help_run;
 mailcmd_fn forgot_run;
 mailcmd_fn reset_run;
-mailcmd_fn address_run, address_confirm_run;
+mailcmd_fn address_run;
 mailcmd_fn signoff_run;
 mailcmd_fn whoami_run;
 mailcmd_fn tokens_run;
