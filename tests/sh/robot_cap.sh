@@ -61,11 +61,14 @@ done
 # every slot held: each of the six moves, delivered at once, leaves its robot turn
 hold_lock "$h/robot-thinking.0.lock"
 b=101
+pids=
 for i in 1 2 3 4 5 6; do
 	( mail p$i@example.org "move $b#1 p$i pw$i C3" "many.$i@example.org" | OUSTPBM_TEST_TIME=$((T0 + 9000)) "$bin" -d "$h" >/dev/null 2>&1 ) &
+	pids="$pids $!"
 	b=$((b + 1))
 done
-wait
+# the six deliveries only: a bare wait would wait for hold_lock's holder too
+wait $pids
 left=$(grep -c 'turn 2: the robot could not play (the robot thinks on 1 board already (robot_max_thinking)): left for oustpbm robot' "$h/log")
 check "six moves at once, the cap reached: each handled, its robot turn left for oustpbm robot ($left of 6)" [ "$left" = 6 ]
 release_lock
