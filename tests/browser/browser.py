@@ -20,7 +20,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -28,34 +27,10 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oustplay  # noqa: E402
+from headless import chromium, check, failures  # noqa: E402
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars", "--force-device-scale-factor=1"]
 BOARD_RGB = (0xdc, 0xb3, 0x5c)
 WIDTH = 1280
-
-n = 0
-failed = 0
-
-
-def check(desc, ok, why=""):
-    global n, failed
-    n += 1
-    if ok:
-        print("ok %d - %s" % (n, desc))
-    else:
-        failed += 1
-        print("not ok %d - %s%s" % (n, desc, (": " + why) if why else ""))
-    sys.stdout.flush()
-
-
-def chromium(tmp, args, url):
-    profile = tempfile.mkdtemp(dir=tmp, prefix="profile.")
-    r = subprocess.run(["chromium"] + CHROMIUM_FLAGS + ["--user-data-dir=" + profile] + args + [url],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
-    shutil.rmtree(profile, ignore_errors=True)
-    return r.stdout.decode("utf-8", "replace")
 
 
 # Injected into a copy of a page (the pages themselves have no script): the
@@ -593,7 +568,7 @@ def main():
               "scrollWidth %s" % (d and d["scrollWidth"]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if failures() else 0)
 
 
 main()

@@ -31,11 +31,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import oustplay  # noqa: E402
-
-# as tests/browser/browser.py: Chromium as root needs --no-sandbox, and a fresh profile each run
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars", "--force-device-scale-factor=1"]
+from headless import chromium, check, failures  # noqa: E402
 
 WIDTHS = (400, 800)
 HEIGHT = 1600
@@ -93,28 +89,6 @@ PROBE = r"""<script>
   document.body.appendChild(pre);
 })();
 </script>"""
-
-n = 0
-nfailed = 0
-
-
-def check(desc, ok, why=""):
-    global n, nfailed
-    n += 1
-    if ok:
-        print("ok %d - %s" % (n, desc))
-    else:
-        nfailed += 1
-        print("not ok %d - %s%s" % (n, desc, (": " + why) if why else ""))
-    sys.stdout.flush()
-
-
-def chromium(tmp, args, url):
-    profile = tempfile.mkdtemp(dir=tmp, prefix="profile.")
-    r = subprocess.run(["chromium"] + CHROMIUM_FLAGS + ["--user-data-dir=" + profile] + args + [url],
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=120)
-    shutil.rmtree(profile, ignore_errors=True)
-    return r.stdout.decode("utf-8", "replace")
 
 
 def framed(html, width, height, probe=False):
@@ -298,7 +272,7 @@ def main():
         check_mail(tmp, "board-25x25", last, save)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    sys.exit(1 if nfailed else 0)
+    sys.exit(1 if failures() else 0)
 
 
 main()

@@ -28,26 +28,10 @@ import sys
 import tempfile
 import urllib.parse
 
-# as tests/browser/browser.py runs it (root needs --no-sandbox; a fresh profile each run)
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--hide-scrollbars", "--force-device-scale-factor=1"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from headless import chromium, check, checks, failures  # noqa: E402
 
-n = 0
-failed = 0
 TOKEN = re.compile(r"\[[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{5}\]")
-
-
-def check(desc, ok, why=""):
-    global n, failed
-    n += 1
-    if ok:
-        print("ok %d - %s" % (n, desc))
-    else:
-        failed += 1
-        print("not ok %d - %s%s" % (n, desc, (": " + why) if why else ""))
-    sys.stdout.flush()
-    return ok
 
 
 class Links(html.parser.HTMLParser):
@@ -72,12 +56,7 @@ def links_chromium(tmp, page):
     path = os.path.join(tmp, "mail.html")
     with open(path, "w", encoding="utf-8") as f:
         f.write(page)
-    profile = tempfile.mkdtemp(dir=tmp, prefix="profile.")
-    r = subprocess.run(["chromium"] + CHROMIUM_FLAGS + ["--user-data-dir=" + profile, "--window-size=400,900",
-                       "--dump-dom", "file://" + path], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                       timeout=120)
-    shutil.rmtree(profile, ignore_errors=True)
-    return links_parsed(r.stdout.decode("utf-8", "replace"))
+    return links_parsed(chromium(tmp, ["--window-size=400,900", "--dump-dom"], "file://" + path))
 
 
 def mailto(href):
@@ -296,8 +275,8 @@ def main():
               ", ".join(leaked[:3]))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print("1..%d" % n)
-    sys.exit(1 if failed else 0)
+    print("1..%d" % checks())
+    sys.exit(1 if failures() else 0)
 
 
 main()
