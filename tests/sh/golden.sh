@@ -11,6 +11,9 @@
 # UPDATE_GOLDEN=1 rewrites <case>/out/ instead (review the result by eye
 # before committing it).
 # Usage: sh tests/sh/golden.sh [case...]
+#        sh tests/sh/golden.sh --shard K/N   (the K-th of N equal parts, K from 1:
+#        tests/run-tests runs the parts side by side; the whole-set checks
+#        below run in part 1)
 . "$(dirname "$0")/lib.sh"
 need "$bin"
 gdir=$top/tests/golden
@@ -222,6 +225,15 @@ EOF
 }
 
 fails=0
+shard=
+if [ "${1:-}" = --shard ]; then
+	shard=$2
+	shift 2
+	case $shard in
+	[1-9]/[1-9] | [1-9]/[1-9][0-9] | [1-9][0-9]/[1-9][0-9]) ;;
+	*) echo "not ok - golden.sh: --shard takes K/N, not '$shard'"; exit 2 ;;
+	esac
+fi
 if [ $# -gt 0 ]; then
 	cases=
 	for c in "$@"; do
@@ -229,7 +241,14 @@ if [ $# -gt 0 ]; then
 	done
 else
 	cases=$(ls -d "$gdir"/*/ | LC_ALL=C sort)
+	if [ -n "$shard" ]; then
+		# every N-th case from the K-th: neighbours (alike in cost) spread over the parts
+		cases=$(printf '%s\n' $cases | awk -v k="${shard%/*}" -v n="${shard#*/}" 'NR % n == k % n')
+	fi
 fi
+# the checks over every case's replies: in the whole run, or in part 1
+whole=
+[ $# -eq 0 ] && { [ -z "$shard" ] || [ "${shard%/*}" = 1 ]; } && whole=yes
 for c in $cases; do
 	c=${c%/}
 	case $(basename "$c") in
@@ -240,7 +259,7 @@ for c in $cases; do
 done
 # the replies' lines are at most 72 columns, the unbreakable ones excepted
 # (tests/wrapcheck.py; README: the one wrapping rule)
-if [ $# -eq 0 ]; then
+if [ -n "$whole" ]; then
 	if "$PY" "$top/tests/wrapcheck.py" "$gdir"/*/out/mail/*/* >"$tmp/wrap" 2>&1; then
 		echo "ok - every text/plain line of every reply wraps at 72 columns"
 	else
@@ -253,7 +272,7 @@ fi
 # 22): the board is read from the command as logged (cmd="keyword N..."),
 # known when out/games holds its file; each error reply must then have
 # "Subject: Oust Board N error"
-if [ $# -eq 0 ]; then
+if [ -n "$whole" ]; then
 	bad=
 	for c in "$gdir"/*/; do
 		c=${c%/}
