@@ -56,6 +56,12 @@ GMIME_LIBS = $(if $(filter yes,$(STATIC_GMIME)),$(GMIME_LIBS_STATIC),$(GMIME_LIB
 CRYPT_LIBS = $(if $(filter yes,$(STATIC_GMIME)),,$(shell $(PKG_CONFIG) --libs libxcrypt 2>/dev/null || echo -lcrypt))
 CURL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null)
 
+# Quiet build lines, as git's shared.mak: "CC file"; V=1 prints the whole commands.
+ifneq ($(V),1)
+QUIET_CC = @echo '   ' CC $@;
+QUIET_LINK = @echo '   ' LINK $@;
+endif
+
 ALL_CFLAGS = $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) $(CFLAGS)
 LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
 
@@ -140,19 +146,19 @@ ifneq ($(TEST_DEPS_OK),yes)
 endif
 
 oustpbm: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LIBS)
 
 test-bin: deps $(TEST_BIN)
 
 # the templates and scripts beside it, as beside ./oustpbm in a checkout (what the program finds there)
 $(TEST_BIN): $(TESTOBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TESTOBJS) $(LIBS)
-	ln -sfn ../../templates build/test/templates
-	ln -sfn ../../scripts build/test/scripts
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TESTOBJS) $(LIBS)
+	@ln -sfn ../../templates build/test/templates
+	@ln -sfn ../../scripts build/test/scripts
 
 $(TEST_HOOK_OBJ): src/base/testhook.c $(TEST_HOOK_OBJ:.o=.d) | build/obj
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
 
 # The rules core's hot loops (legal sets, random play) gain about 5% from -O3 with gcc 12.
 $(RULES_OBJS): CFLAGS += -O3
@@ -176,30 +182,30 @@ build/paths: FORCE | build/obj
 
 build/obj/%.o: src/%.c build/obj/%.d | build/obj
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 build/tests/%: tests/unit/%.c build/tests/%.d $(TESTLIBOBJS) | build/tests
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
 
 build/bench/%: tests/bench/%.c build/bench/%.d $(TESTLIBOBJS) | build/bench
-	$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(DEPFLAGS) -o $@ $< $(TESTLIBOBJS) $(LIBS)
 
 build/san/obj/%.o: src/%.c build/san/obj/%.d | build/san/obj
 	@mkdir -p $(@D)
-	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) $(TEST_HOOKS_FLAGS) -c -o $@ $<
 
 build/san/tests/%: tests/unit/%.c build/san/tests/%.d $(SANOBJS) | build/san/tests
-	$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
+	$(QUIET_LINK)$(CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ $< $(SANOBJS) $(LIBS)
 
 build/tsan/tests/%: tests/unit/%.c $(TSAN_SRCS) | build/tsan/tests
-	$(CC) $(DEPFLAGS) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -o $@ $< $(TSAN_SRCS) -lm -pthread
+	$(QUIET_LINK)$(CC) $(DEPFLAGS) $(CPPFLAGS) -std=c11 $(WARN) $(TSAN_FLAGS) -o $@ $< $(TSAN_SRCS) -lm -pthread
 
 build/fuzz/obj/%.o: src/%.c build/fuzz/obj/%.d | build/fuzz/obj
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(TEST_HOOKS_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(QUIET_CC)$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(TEST_HOOKS_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 build/fuzz/%: tests/fuzz/%.c build/fuzz/%.d $(FUZZOBJS) | build/fuzz/obj
-	$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
+	$(QUIET_LINK)$(FUZZ_CC) $(DEPFLAGS) $(CPPFLAGS) $(GMIME_CFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZOBJS) $(LIBS)
 
 build/obj: | deps
 	mkdir -p $@
@@ -231,7 +237,7 @@ hex-draw: build/tools/hexdraw
 
 build/tools/hexdraw: tests/tools/hexdraw.c src/game/rules.h $(RULES_OBJS)
 	mkdir -p build/tools
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS)
 # Oust solved on the hex board of side 3 (tests/tools/solvehex.c, src/game/solve.c): every
 # reachable position with its value and turns, then every entry checked against the rules
 # core (SOLVE_EVERY=K checks every K-th only).  Not part of check: see the README.
@@ -241,7 +247,7 @@ solve-hex3: build/tools/solvehex
 
 build/tools/solvehex: tests/tools/solvehex.c src/game/rules.h src/game/solve.h $(RULES_OBJS) build/obj/game/solve.o
 	mkdir -p build/tools
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS) build/obj/game/solve.o
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS) build/obj/game/solve.o
 # How far a proof search gets on the square 5x5 and the hex board of side 4 within caps of
 # positions and CPU seconds (tests/tools/solvebig.c; README: the solved board).  Not part of check.
 SOLVE_POSITIONS ?= 8000000
@@ -254,7 +260,7 @@ solve-big: build/tools/solvebig
 
 build/tools/solvebig: tests/tools/solvebig.c src/game/rules.h $(RULES_OBJS)
 	mkdir -p build/tools
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS)
 # Strength matches through GTP (tests/strength/strength.py): each level against
 # the random and greedy test players and the level below, on 9x9, 11x11 and the
 # hex board of side 7 (h7), alternating colours, with 95% intervals.  Long: not
