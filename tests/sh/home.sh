@@ -1,7 +1,8 @@
 #!/bin/sh
 # home: the unattended-operation rules of a home (issue 13):
 #   - only `oustpbm init DIR` makes a home (a commented oustpbm.conf with
-#     every key, the .forward/.procmailrc/crontab lines printed); any other
+#     every key, its replies handed to the local MTA by SMTP, the transport
+#     and .forward/.procmailrc/crontab lines printed); any other
 #     command on a missing home exits 78 naming it, and makes nothing;
 #   - the default home (~/oustpbm) is the one procmailrc, crontab and the man
 #     page name;
@@ -38,6 +39,12 @@ done"
 check "... each with a comment" [ "$(grep -c '^# ' "$h/oustpbm.conf")" -ge "$(grep -c '^#*[a-z_]* =' "$h/oustpbm.conf")" ]
 check "... which oustpbm reads without complaint" [ "$(rc "$bin" -d "$h" list)" = 0 ]
 check "... it prints the .forward line" grep -qx '"|exec /usr/bin/procmail"' "$tmp/init.out"
+check "... and the transport's: the replies go to the local MTA" sh -c "grep -qx 'transport = smtp' '$tmp/init.out' &&
+    grep -qx 'smtp_url = smtp://localhost:25' '$tmp/init.out'"
+check "... as its oustpbm.conf says (not maildir, which keeps them here)" sh -c "grep -qx 'transport = smtp' '$h/oustpbm.conf' &&
+    grep -qx 'smtp_url = smtp://localhost:25' '$h/oustpbm.conf' && ! grep -q '^transport = maildir' '$h/oustpbm.conf'"
+check "... which status reports" sh -c "'$bin' -d '$h' status | grep -q '^ok  *transport: smtp to smtp://localhost:25\$'"
+check "... and the installed stamp" grep -q '^[0-9-]*T[0-9:]*Z$' "$h/installed"
 # the scripts beside the program (build/test/ links the checkout's: make test-bin)
 bdir=$(dirname "$bin")
 check "... the .procmailrc lines for that home" sh -c "grep -qx 'OUSTPBM_HOME=$h' '$tmp/init.out' &&
