@@ -96,6 +96,8 @@ static const struct command commands[] = {
 	{ "ratings", "[--rebuild]", "the ratings file (--rebuild: made anew from the games)", CMD_HOME, run_admin,
 	  admin_ratings_run },
 	{ "init", "[DIR]", "make a new home (DIR, else the home)", 0, run_admin, admin_init_run },
+	{ "retire", "[--undo]", "take the server down: new mail bounces, the outbox flushed (--undo: reopen)",
+	  CMD_HOME, run_admin, admin_retire_run },
 	/* the outbox's verbs had names that read as the conditional turns' `queue` mail command */
 	{ "queue", "", "old name of outbox", CMD_HOME | CMD_ALIAS, run_admin, admin_outbox_run },
 	{ "requeue", "[ID...|all]", "old name of outbox retry", CMD_HOME | CMD_ALIAS, run_admin, admin_requeue_run },
@@ -117,6 +119,9 @@ static int mail_exit_code(enum process_status s)
 		return EX_DATAERR;
 	case PROCESS_USAGE:
 		return EX_USAGE;
+	case PROCESS_RETIRED:
+		/* oustpbm retire: the MTA bounces it with our message, nothing lost unseen (sysexits.h) */
+		return EX_UNAVAILABLE;
 	case PROCESS_CONFIG:
 	case PROCESS_SOFTWARE:
 		/*

@@ -15,7 +15,8 @@ enum process_status {
 	PROCESS_DATAERR,	/* the message cannot be parsed at all */
 	PROCESS_USAGE,		/* bad command line */
 	PROCESS_CONFIG,		/* bad configuration */
-	PROCESS_SOFTWARE	/* internal error */
+	PROCESS_SOFTWARE,	/* internal error */
+	PROCESS_RETIRED		/* the server is retired (oustpbm retire): the mail system bounces the mail */
 };
 
 const char *process_status_str(enum process_status s);
