@@ -31,7 +31,7 @@ CFLAGS += -std=c11 $(WARN)
 # it: it never runs apt-get.  The targets that promise to set the machine up
 # (check, demo and the other test targets: README) run scripts/install-deps
 # when a Debian package they need is missing (with --test for those that test).
-PKG_MODULES = gmime-3.0 libcurl libxcrypt
+PKG_MODULES = gmime-3.0 libcurl libxcrypt zlib
 PKGS_MISSING := $(foreach m,$(PKG_MODULES),$(if $(shell $(PKG_CONFIG) --exists $(m) 2>/dev/null && echo y),,$(m)))
 TEST_GOALS = check demo fuzz fuzz-bins bench analyze san-tests tsan-tests unit-tests
 SETUP := $(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),yes,no)
@@ -63,7 +63,9 @@ QUIET_LINK = @echo '   ' LINK $@;
 endif
 
 ALL_CFLAGS = $(CPPFLAGS) $(GMIME_CFLAGS) $(CURL_CFLAGS) $(CFLAGS)
-LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) -ldl -lm -pthread
+# zlib: status reads the log logrotate compressed (admin_status.c)
+ZLIB_LIBS = $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
+LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) $(ZLIB_LIBS) -ldl -lm -pthread
 
 # src/ has one folder per layer (README: the source); main.c is on top.
 # commands/ has three parts of its own (doc/HACKING.md): the pipeline, the

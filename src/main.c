@@ -8,8 +8,9 @@
  *
  *   oustpbm [GLOBAL...] [COMMAND [ARGS...]]
  *   GLOBAL: -d DIR (the home; else $OUSTPBM_HOME, else ~/oustpbm),
- *           --force-owner (run on a home another user owns),
- *           --help, --version, --list-commands (the table's names)
+ *           --help, --version, --list-commands (the table's names);
+ *           --force-owner, accepted and ignored: root always acts as the
+ *           home's owner now (store/owner.h)
  *   no COMMAND: the mail on standard input is handled (procmail, .forward)
  */
 #include <errno.h>
@@ -28,6 +29,7 @@
 #include "commands/pipeline/admincmd.h"
 #include "commands/pipeline/process.h"
 #include "game/engine.h"
+#include "store/owner.h"
 #include "store/store.h"
 
 /* The command line after the global options. */
@@ -39,7 +41,7 @@ struct cmdline {
 };
 
 enum {
-	/* runs on a home: oustpbm.conf loaded and the home opened (its owner's, or --force-owner) first */
+	/* runs on a home: oustpbm.conf loaded and the home opened (its owner's: root becomes the owner) first */
 	CMD_HOME = 1 << 0,
 	/* runs on a home that it opens itself (status reports a broken one, a mail its failures) */
 	CMD_DIR = 1 << 1,
@@ -96,6 +98,8 @@ static const struct command commands[] = {
 	{ "ratings", "[--rebuild]", "the ratings file (--rebuild: made anew from the games)", CMD_HOME, run_admin,
 	  admin_ratings_run },
 	{ "init", "[DIR]", "make a new home (DIR, else the home)", 0, run_admin, admin_init_run },
+	{ "retire", "[--undo]", "take the server down: new mail bounces, the outbox flushed (--undo: reopen)",
+	  CMD_HOME, run_admin, admin_retire_run },
 	/* the outbox's verbs had names that read as the conditional turns' `queue` mail command */
 	{ "queue", "", "old name of outbox", CMD_HOME | CMD_ALIAS, run_admin, admin_outbox_run },
 	{ "requeue", "[ID...|all]", "old name of outbox retry", CMD_HOME | CMD_ALIAS, run_admin, admin_requeue_run },
@@ -103,6 +107,7 @@ static const struct command commands[] = {
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 #define USAGE_COLUMN 49		/* where a usage line's summary starts */
+#define PATH_BUF_OWNER 4400	/* owner_become's message: a path and a system error */
 
 /* The exit status of a handled mail, as procmail and the MTA read it. */
 static int mail_exit_code(enum process_status s)
@@ -117,6 +122,9 @@ static int mail_exit_code(enum process_status s)
 		return EX_DATAERR;
 	case PROCESS_USAGE:
 		return EX_USAGE;
+	case PROCESS_RETIRED:
+		/* oustpbm retire: the MTA bounces it with our message, nothing lost unseen (sysexits.h) */
+		return EX_UNAVAILABLE;
 	case PROCESS_CONFIG:
 	case PROCESS_SOFTWARE:
 		/*
@@ -171,9 +179,8 @@ static int usage(FILE *f)
 
 	for (i = 0; i < NCOMMANDS; i++)
 		usage_line(f, i == 0 ? "usage: " : "       ", &commands[i]);
-	fputs("       oustpbm --force-owner COMMAND ...         run on a home owned by another user\n"
-	      "       oustpbm --help | --version | --list-commands\n"
-	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm)\n",
+	fputs("       oustpbm --help | --version | --list-commands\n"
+	      "  (the home is -d DIR, else $OUSTPBM_HOME, else ~/oustpbm; run as root, oustpbm acts as the home's owner)\n",
 	    f);
 	return f == stderr ? EX_USAGE : EX_OK;
 }
@@ -272,6 +279,29 @@ static int run_admin(const struct cmdline *cl)
 }
 
 /*
+ * Run as root, a command on a home becomes the home's owner before it
+ * touches anything (store/owner.h), the mail's too: nothing root-owned is
+ * left in a home.  init goes by the folder it is given (or the one it will
+ * make it in).  False, told on stderr, if the switch fails: the command
+ * does not run, a mail is kept by the MTA (75).
+ */
+static bool as_owner(const struct cmdline *cl)
+{
+	const char *path = cl->home;
+	bool init = cl->c->run == run_admin && cl->c->admin == admin_init_run;
+	char err[PATH_BUF_OWNER];
+
+	if (init && cl->nargs == 1)
+		path = cl->args[0];
+	else if (!init && !(cl->c->flags & (CMD_HOME | CMD_DIR)))
+		return true;
+	if (path[0] == '\0' || owner_become(path, init, err, sizeof err) != OWNER_FAILED)
+		return true;
+	fprintf(stderr, "oustpbm: %s\n", err);
+	return false;
+}
+
+/*
  * Standard descriptors closed by whoever started us (a careless cron job,
  * a daemon) get /dev/null: else the first file opened takes fd 2 and the
  * diagnostics land in it (a lock file, a game file).  False if that fails.
@@ -298,7 +328,7 @@ enum global {
 	GLOBAL_USAGE		/* a bad global option: the usage text, exit 64 */
 };
 
-/* The options before the command word, argv[1..*next); the home and --force-owner set. */
+/* The options before the command word, argv[1..*next); the home set. */
 static enum global global_options(int argc, char **argv, const char **home, int *next)
 {
 	int i = 1;
@@ -312,8 +342,8 @@ static enum global global_options(int argc, char **argv, const char **home, int 
 		} else if (strncmp(argv[i], "-d", 2) == 0) {
 			*home = argv[i] + 2;
 		} else if (strcmp(argv[i], "--force-owner") == 0) {
-			/* an admin command run as root would leave root's files in the home: store_open refuses */
-			store_set_force_owner(true);
+			/* the old way for root to run on the owner's home, in scripts: root now always becomes the owner */
+			continue;
 		} else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			return GLOBAL_HELP;
 		} else if (strcmp(argv[i], "--version") == 0) {
@@ -363,5 +393,7 @@ int main(int argc, char **argv)
 		return unknown(argv[next]);
 	cl.args = argv + next + (next < argc);
 	cl.nargs = argc - next - (next < argc);
+	if (!as_owner(&cl))
+		return cl.c->run == run_mail || (cl.c->flags & CMD_MAIL) ? EX_TEMPFAIL : EX_NOPERM;
 	return cl.c->run(&cl);
 }

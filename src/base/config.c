@@ -751,7 +751,8 @@ static const struct {
 	{ "server_name", "the name the server signs its replies with" },
 	{ "max_message_bytes", "the largest mail read, 1024..104857600" },
 	{ "lock_timeout_ms", "the longest wait for a lock (then exit 75, nothing changed), 0..600000" },
-	{ "transport", "how replies leave the outbox: maildir (under mail/) or smtp" },
+	{ "transport", "how replies leave the outbox: smtp (to smtp_url) or maildir (kept under mail/ of the home: "
+	  "for tests and the demo; nobody receives them)" },
 	{ "password_cost", "yescrypt cost of new password hashes, 1..11, 0 = libxcrypt's default" },
 	{ "templates", "the directory of the reply templates (relative: from the home)" },
 	{ "remind_days", "cleanup reminds a player to move after this many idle days, 0 = never, ..365" },
@@ -825,7 +826,11 @@ int config_write_sample(FILE *f, const char *from_address)
 	config_defaults(&def);
 	if (fprintf(f, "# oustpbm.conf: the settings of this oustpbm home (oustpbm(1) says more).\n"
 	    "# One \"key = value\" a line; a line starting with '#' is a comment.  Every\n"
-	    "# key is listed with its default, commented out: remove the '#' to set it.\n") < 0)
+	    "# key is listed with its default, commented out: remove the '#' to set it.\n"
+	    "# Set here: from_address, and the replies handed to the local MTA by SMTP\n"
+	    "# (transport = smtp, smtp_url = %s) so that they leave this\n"
+	    "# machine; transport = maildir (smtp_url commented out) keeps them in the\n"
+	    "# home, for tests and the demo.\n", CONFIG_LOCAL_MTA_URL) < 0)
 		return -1;
 	for (i = 0; i < NKEYS; i++) {
 		const struct key *k = &keys[i];
@@ -837,6 +842,10 @@ int config_write_sample(FILE *f, const char *from_address)
 			return -1;
 		if (strcmp(k->name, "from_address") == 0 && from_address != NULL)
 			r = fprintf(f, "from_address = %s\n", from_address);
+		else if (strcmp(k->name, "transport") == 0)
+			r = fprintf(f, "transport = smtp\n");
+		else if (strcmp(k->name, "smtp_url") == 0)
+			r = fprintf(f, "smtp_url = %s\n", CONFIG_LOCAL_MTA_URL);
 		else if (k->type == KEY_NUMBER)
 			r = fprintf(f, "#%s = %lu\n", k->name, *(const unsigned long *)(const void *)p);
 		else if (p[0] != '\0')

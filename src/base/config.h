@@ -15,7 +15,10 @@
  *   server_name        (oustpbm)         name the server signs with
  *   max_message_bytes  (262144)          largest mail read, 1024..104857600
  *   lock_timeout_ms    (10000)           longest wait for a lock, 0..600000
- *   transport          (maildir)         how replies leave the outbox
+ *   transport          (maildir)         how replies leave the outbox: smtp, or
+ *                                         maildir (kept in the home: tests, the
+ *                                         demo); oustpbm init writes smtp with
+ *                                         smtp_url = CONFIG_LOCAL_MTA_URL
  *   sync               (file)            how writes are made durable: "file",
  *                                         fsync of each file and its directory;
  *                                         "filesystem", one syncfs(2) for a
@@ -292,9 +295,20 @@ bool config_smtp_starttls_required(const struct config *cfg);
 const char *config_default_home(void);
 
 /*
+ * The local MTA a new home hands its replies to (oustpbm init's
+ * oustpbm.conf): SMTP on the loopback rather than the sendmail program,
+ * so the one smtp transport (outbox/smtp.h) with its tested retries,
+ * backoff and permanent/temporary replies (RFC 5321 4.2.1) serves both
+ * the local Postfix or Exim (Debian's MTAs listen on localhost:25) and a
+ * provider's submission port; no set-gid program is run from the server.
+ */
+#define CONFIG_LOCAL_MTA_URL "smtp://localhost:25"
+
+/*
  * oustpbm init's oustpbm.conf: every key, each with a comment saying what
- * it is and its default, commented out; from_address set when not NULL.
- * 0, or -1 on a write error.
+ * it is and its default, commented out; set: from_address when not NULL,
+ * and transport = smtp with smtp_url = CONFIG_LOCAL_MTA_URL, so a new home's
+ * replies leave the machine.  0, or -1 on a write error.
  */
 int config_write_sample(FILE *f, const char *from_address);
 

@@ -18,8 +18,6 @@
 /* The engine (oustpbm engine) can analyse any game file the store keeps. */
 _Static_assert(ENGINE_FILE_MAX == STORE_BOARD_FILE_MAX, "engine and store file caps differ");
 
-/* --force-owner: run on a home that belongs to another user (store_open) */
-static bool force_owner;
 
 const char *store_status_str(enum store_status status)
 {
@@ -339,11 +337,6 @@ enum store_status store_mkdir(struct store *st, const char *reldir)
 	return store_sync_dir(st, parent);
 }
 
-void store_set_force_owner(bool force)
-{
-	force_owner = force;
-}
-
 /* The name of a user id, or its number. */
 static void user_name(uid_t uid, char *buf, size_t size)
 {
@@ -468,14 +461,15 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 		    "one in a new or empty directory", home, CONFIG_FILE);
 		goto out;
 	}
-	if (sb.st_uid != geteuid() && !force_owner) {
+	/* root became the owner before (store/owner.h): another user would leave files the owner cannot use */
+	if (sb.st_uid != geteuid()) {
 		char owner[64], me[64];
 
 		user_name(sb.st_uid, owner, sizeof owner);
 		user_name(geteuid(), me, sizeof me);
 		status = STORE_NOT_OWNER;
-		snprintf(err, errlen, "the home %s belongs to %s, not to %s: run oustpbm as %s (su %s, or sudo -u %s "
-		    "oustpbm ...), or give --force-owner", home, owner, me, owner, owner, owner);
+		snprintf(err, errlen, "the home %s belongs to %s, not to %s: run oustpbm as %s, or as root (which "
+		    "acts as %s)", home, owner, me, owner, owner);
 		goto out;
 	}
 	status = store_mkdir(st, "games");

@@ -128,7 +128,7 @@ struct store_user {
  * that, store_create_home): STORE_NO_HOME if home does not exist or holds
  * neither oustpbm.conf nor games/.  STORE_NOT_OWNER if its owner is not the
  * effective user (files written would belong to the wrong user and the
- * server would then fail on them), unless store_set_force_owner(true).
+ * server would then fail on them; root becomes the owner first: owner.h).
  * games/ is created if missing.  cfg supplies lock_timeout_ms and
  * password_cost; it is copied.  On success the caller owns *out
  * (store_close); on failure *out is NULL and err (errlen bytes) says why.
@@ -139,9 +139,6 @@ void store_close(struct store *st);
 
 /* oustpbm init: make home (one level, 0700; an existing one is fine) and its games/, durably. */
 enum store_status store_create_home(const char *home, char *err, size_t errlen);
-
-/* --force-owner: store_open accepts a home that belongs to another user. */
-void store_set_force_owner(bool force);
 
 /* The user who owns the home (fsck reports files of other owners). */
 uid_t store_home_owner(const struct store *st);

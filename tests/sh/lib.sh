@@ -56,7 +56,11 @@
 #                       from_address, the checkout's templates,
 #                       password_cost = 1 (the cheapest: fast tests), then
 #                       each LINE ("key = value"; a LINE's key replaces the
-#                       default's: a key set twice is a configuration error)
+#                       default's: a key set twice is a configuration error),
+#                       then transport = maildir (the replies kept under
+#                       mail/, where the tests read them; init's own conf
+#                       hands them to the local MTA) unless a LINE sets
+#                       transport or smtp_url
 #                       On an existing home only oustpbm.conf is rewritten.
 #                       A new home gets the fixed secret LIB_SECRET.
 #   mail FROM SUBJECT [ID [BODY]]   prints a mail: From, To, Subject,
@@ -294,9 +298,15 @@ mkhome() {
 			done
 			[ -z "$lib_l" ] || printf '%s\n' "$lib_l"
 		done
+		lib_t='transport = maildir'
 		for lib_l; do
 			printf '%s\n' "$lib_l"
+			case $lib_l in
+			"transport "* | "transport="* | "smtp_url "* | "smtp_url="*) lib_t= ;;
+			esac
 		done
+		# last, so the LINEs keep their line numbers in the errors the tests read
+		[ -z "$lib_t" ] || printf '%s\n' "$lib_t"
 	} >"$lib_h/oustpbm.conf"
 }
 

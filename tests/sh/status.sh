@@ -1,8 +1,10 @@
 #!/bin/sh
 # status: `oustpbm status` and its exit status for monitoring: 0 healthy
 # (cron's runs in the log on time), 1 warnings (cron late or never run, an
-# address stopped by its bounces, a failed reply), 2 failing (a configuration
-# error, cron a day late); --brief prints one Nagios-style line; fsck shows
+# address stopped by its bounces, a failed reply, the replies kept on this
+# machine by transport = maildir), 2 failing (a configuration error, cron a
+# day late); cron's runs read from the rotated log too (log.1, log.1.gz)
+# and none expected in the first hour after init (the installed stamp); --brief prints one Nagios-style line; fsck shows
 # the address that bounces.  Times are OUSTPBM_TEST_TIME's, never the clock.
 . "$(dirname "$0")/lib.sh"
 tmpdir
@@ -13,8 +15,11 @@ status() { # HOME TIME [--brief]: the output into $tmp/out, the exit status prin
 	echo $?
 }
 
+# the replies to an SMTP sink: a home whose replies leave the machine (maildir is a warning, below)
+sink smtp
 h=$tmp/home
-mkhome "$h"
+mkhome "$h" "smtp_url = smtp://127.0.0.1:$port"
+rm -f "$h/installed"	# a home older than the installed stamp: cron's runs looked for from the start
 check "a fresh home: warnings (exit 1), cron never ran" [ "$(status "$h" $T0)" = 1 ]
 check "... the screen names each check" sh -c "grep -q '^oustpbm status of $h at 2023-11-14T22:13:20Z: WARNING\$' '$tmp/out' &&
     grep -q '^ok  *configuration: ' '$tmp/out' && grep -q '^ok  *home: .* writable' '$tmp/out' &&
@@ -79,6 +84,58 @@ check "... 20 minutes: a warning" grep -q '^warning  *robot: 1 turn waiting, the
 truncate -s 3500000 "$h3/throttle"
 status "$h3" $((T0 + 60)) >/dev/null
 check "a file at 83% of its cap: a warning" grep -q '^warning  *files: near the cap: throttle 83% of 4096 KB$' "$tmp/out"
+
+# replies kept on this machine (transport = maildir): a warning, with the way out
+hm=$tmp/maildir
+mkhome "$hm"
+for job in flush robot cleanup; do
+	OUSTPBM_TEST_TIME=$T0 "$bin" -d "$hm" $job >/dev/null 2>&1
+done
+check "transport = maildir, cron alive: a warning (exit 1)" [ "$(status "$hm" $((T0 + 60)))" = 1 ]
+check "... the screen says where the replies stay and what to set" \
+    grep -q "^warning  *transport: maildir: the replies stay in $hm/mail/, nobody receives them (for tests and the demo; set smtp_url = smtp://localhost:25 for the local MTA)\$" "$tmp/out"
+check "--brief names it" sh -c "OUSTPBM_TEST_TIME=$((T0 + 60)) '$bin' -d '$hm' status --brief |
+    grep -q '^OUSTPBM WARNING - replies kept on this machine (transport = maildir) |'"
+check "the smtp home says where its replies go" sh -c "OUSTPBM_TEST_TIME=$((T0 + 60)) '$bin' -d '$h' status |
+    grep -q '^ok  *transport: smtp to smtp://127.0.0.1:$port\$'"
+
+# after a logrotate: the runs are in the rotated log (scripts/logrotate: renamed, nocreate,
+# compressed a week later: delaycompress; or at once without it), until cron's next runs
+hr=$tmp/rotated
+mkhome "$hr" "smtp_url = smtp://127.0.0.1:$port"
+rm -f "$hr/installed"
+for job in flush robot cleanup; do
+	OUSTPBM_TEST_TIME=$T0 "$bin" -d "$hr" $job >/dev/null 2>&1
+done
+mv "$hr/log" "$hr/log.1"
+check "right after a logrotate (log.1): healthy (exit 0)" [ "$(status "$hr" $((T0 + 60)))" = 0 ]
+check "... the runs read from log.1" grep -q '^ok  *cron: flush 60 s ago, robot 60 s ago, cleanup 60 s ago$' "$tmp/out"
+gzip "$hr/log.1"
+check "log.1.gz (compress without delaycompress): healthy (exit 0)" [ "$(status "$hr" $((T0 + 60)))" = 0 ]
+check "... the runs read from it" grep -q '^ok  *cron: flush 60 s ago, robot 60 s ago, cleanup 60 s ago$' "$tmp/out"
+OUSTPBM_TEST_TIME=$((T0 + 300)) "$bin" -d "$hr" flush >/dev/null 2>&1
+check "a new log with one run: the others still from the rotated one" [ "$(status "$hr" $((T0 + 360)))" = 0 ]
+check "... each its latest" grep -q '^ok  *cron: flush 60 s ago, robot 6 min ago, cleanup 6 min ago$' "$tmp/out"
+gunzip "$hr/log.1.gz"
+printf '%s robot done: %s\n' "$(head -c 20 "$hr/log.1")" "$(head -c 5000 /dev/zero | tr '\0' x)" >>"$hr/log.1"
+check "a line longer than the reader's buffer: no harm" [ "$(status "$hr" $((T0 + 360)))" = 0 ]
+rm -f "$hr/log.1"
+check "rotated logs gone too, no run since: a warning again" [ "$(status "$hr" $((T0 + 360)))" = 1 ]
+check "... robot and cleanup never ran" grep -q '^warning  *cron: flush 60 s ago, robot never ran, cleanup never ran' "$tmp/out"
+
+# the first hour after oustpbm init: no run yet is no dead crontab
+hi=$tmp/new
+mkhome "$hi" "smtp_url = smtp://127.0.0.1:$port"
+check "init writes the installed stamp" grep -q '^20[0-9-]*T[0-9:]*Z$' "$hi/installed"
+printf '2023-11-14T22:13:20Z\n' >"$hi/installed"	# T0
+check "2 min after init, cron not run yet: healthy (exit 0)" [ "$(status "$hi" $((T0 + 120)))" = 0 ]
+check "... the screen says so" grep -q '^ok  *cron: flush not run yet, robot not run yet, cleanup not run yet (installed 2 min ago)$' "$tmp/out"
+check "20 min after: flush and robot should have run (exit 1)" [ "$(status "$hi" $((T0 + 1200)))" = 1 ]
+check "... said so, cleanup still due" grep -q '^warning  *cron: flush never ran, robot never ran, cleanup not run yet (installed 20 min ago) (scheduled' "$tmp/out"
+check "71 min after: cleanup too" sh -c "OUSTPBM_TEST_TIME=$((T0 + 4260)) '$bin' -d '$hi' status --brief |
+    grep -q '^OUSTPBM WARNING - cron: flush never ran, robot never ran, cleanup never ran |'"
+printf 'yesterday\n' >"$hi/installed"
+check "a damaged stamp: as if none (a warning at once)" [ "$(status "$hi" $((T0 + 120)))" = 1 ]
 
 # a configuration error: failing
 h2=$tmp/typo

@@ -311,16 +311,21 @@ static void test_sample(void)
 		if (config_key_help(k) == NULL)
 			ok(0, "key %s has a help line for oustpbm init", k);
 		snprintf(line, sizeof line, "\n#%s =", k);
-		if (strcmp(k, "from_address") != 0 && strstr(text, line) == NULL)
+		if (strcmp(k, "from_address") != 0 && strcmp(k, "transport") != 0 && strcmp(k, "smtp_url") != 0 &&
+		    strstr(text, line) == NULL)
 			ok(0, "key %s is in the sample, commented out", k);
 	}
 	ok(config_key_name(config_key_count()) == NULL, "the keys end");
 	ok(strstr(text, "\nfrom_address = oust@example.net\n") != NULL, "from_address set");
+	ok(strstr(text, "\ntransport = smtp\n") != NULL && strstr(text, "\nsmtp_url = smtp://localhost:25\n") != NULL,
+	    "the replies go to the local MTA");
 	config_defaults(&def);
 	config_defaults(&cfg);
 	ok_int(config_parse(&cfg, "oustpbm.conf", text, len, err, sizeof err), CONFIG_OK, "the sample parses: %s", err);
 	snprintf(def.from_address, sizeof def.from_address, "oust@example.net");
-	ok(memcmp(&def, &cfg, sizeof def) == 0, "... to the defaults but for from_address");
+	snprintf(def.transport, sizeof def.transport, "smtp");
+	snprintf(def.smtp_url, sizeof def.smtp_url, "smtp://localhost:25");
+	ok(memcmp(&def, &cfg, sizeof def) == 0, "... to the defaults but for from_address, transport and smtp_url");
 	free(text);
 }
 

@@ -11,9 +11,14 @@ enum admin_status admin_cleanup_run(struct admin *a)
 {
 	struct cleanup_stats stats;
 	enum cleanup_status cs;
+	enum admin_status as;
+	bool retired;
 
 	if (a->nargs != 0)
 		return admin_usage_error();
+	as = admin_retired_flush(a, &retired);
+	if (retired || as != ADMIN_OK)
+		return as;
 	/* a game's end a crash left out of the ratings (ratings.h) */
 	ratings_after_commit(a->srv.st, a->srv.cfg.lock_timeout_ms);
 	cs = cleanup_run(&a->srv, &stats);

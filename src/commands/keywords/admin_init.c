@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands/pipeline/admincmd.h"
+#include "store/lifecycle.h"
 #include "store/tokens.h"
 
 static void guess_address(char *buf, size_t size)
@@ -62,8 +63,10 @@ static bool dir_has_entries(const char *path)
 
 /*
  * oustpbm init [DIR]: the one command that makes a home: DIR (one level,
- * 0700) with games/ and a commented oustpbm.conf holding every key, then
- * the lines for ~/.forward, ~/.procmailrc and the crontab of that home.
+ * 0700) with games/, a commented oustpbm.conf holding every key (its
+ * replies handed to the local MTA) and the installed stamp (lifecycle.h),
+ * then the transport's lines and those for ~/.forward, ~/.procmailrc and
+ * the crontab of that home.
  */
 enum admin_status admin_init_run(struct admin *a)
 {
@@ -128,6 +131,13 @@ enum admin_status admin_init_run(struct admin *a)
 		as = admin_of_store(ss);
 		goto out;
 	}
+	/* when the server was installed: status gives cron its first runs before it warns */
+	ss = lifecycle_mark(st, LIFECYCLE_INSTALLED_FILE, a->srv.now);
+	if (ss != STORE_OK) {
+		store_complain(st, "%s", store_error(st));
+		as = admin_of_store(ss);
+		goto out;
+	}
 	store_log(st, "%s admin init %s", a->srv.stamp, a->srv.home);
 	/* the lines below name absolute paths: cron and procmail do not start in the home */
 	if (realpath(a->srv.home, home) == NULL)
@@ -146,6 +156,9 @@ enum admin_status admin_init_run(struct admin *a)
 		*strrchr(dir, '/') = '\0';
 	find_script(exe, "procmailrc", rc, sizeof rc);
 	printf("oustpbm: made the home %s; check from_address in %s/%s (now %s)\n\n"
+	    "# replies leave by the local MTA (oustpbm.conf; transport = maildir keeps them here):\n"
+	    "transport = smtp\n"
+	    "smtp_url = %s\n\n"
 	    "# ~/.forward of the account the server runs as:\n"
 	    "\"|exec /usr/bin/procmail\"\n\n"
 	    "# ~/.procmailrc of that account:\n"
@@ -159,7 +172,7 @@ enum admin_status admin_init_run(struct admin *a)
 	    "*/5 * * * *\toustpbm flush\n"
 	    "*/5 * * * *\toustpbm robot\n"
 	    "17 * * * *\toustpbm cleanup\n",
-	    home, home, CONFIG_FILE, from, exe, home, rc, dir, home);
+	    home, home, CONFIG_FILE, from, CONFIG_LOCAL_MTA_URL, exe, home, rc, dir, home);
 	free(dir);
 	as = admin_output_done();
 out:

@@ -19,10 +19,16 @@ enum admin_status admin_robot_run(struct admin *a)
 	enum admin_status as = ADMIN_OK;
 	char err[OUTBOX_ERR_MAX];
 	long *boards = NULL;
+	bool retired;
 
 	as = admin_board_args(a, false, &boards);
 	if (as != ADMIN_OK)
 		return as;
+	as = admin_retired_flush(a, &retired);
+	if (retired || as != ADMIN_OK) {
+		free(boards);
+		return as;
+	}
 	rs = robot_run(&a->srv, boards, (size_t)a->nargs, &stats);
 	free(boards);
 	/* the reviews asked for by mail (commands/services/review.h): only a run over every board does them */

@@ -5,9 +5,11 @@
  * of a Nagios or monit check, "OUSTPBM WARNING - what | perfdata".
  *
  * Checked, each one line: the configuration, the home writable, free space
- * and inodes (statvfs), the queue (depth, oldest reply), failed replies,
- * the last cleanup, flush and robot runs (their "done" lines in the log)
- * against the shipped crontab's schedule, robot turns waiting, store files
+ * and inodes (statvfs), the transport (maildir: the replies stay here, a
+ * warning), the queue (depth, oldest reply), failed replies, the last
+ * cleanup, flush and robot runs (their "done" lines in the log, or in the
+ * log logrotate made last) against the shipped crontab's schedule (none
+ * yet in the first hour after oustpbm init: lifecycle.h), robot turns waiting, store files
  * near their caps, addresses that bounce (store/bounces.h), each host's
  * backoff (outbox/hosts.h).  It only reads (and makes one probe file).
  */
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "commands/services/robot.h"
 #include "outbox/hosts.h"
@@ -30,6 +33,7 @@
 #include "store/active.h"
 #include "store/audience.h"
 #include "store/bounces.h"
+#include "store/lifecycle.h"
 #include "store/ratings.h"
 #include "store/seen.h"
 #include "store/throttle.h"
@@ -51,6 +55,7 @@
 #define STATUS_ROBOT_LATE 900		/* a robot turn waiting this long: a warning */
 #define STATUS_BRIEF_MAX 400		/* bytes of the --brief line's text */
 #define STATUS_SCREEN_MAX 16384		/* bytes of the report */
+#define STATUS_LINE_MAX 4096		/* bytes of a rotated log's line looked at */
 
 enum status_level { STATUS_OK, STATUS_WARNING, STATUS_CRITICAL };
 
@@ -205,83 +210,168 @@ static void check_outbox(struct report *r, struct store *st)
 	outbox_close(ob);
 }
 
-/* The time of the last "<stamp> WHAT done:" line of each run in the log's tail; 0: none. */
-static void last_runs(const char *home, int64_t last[3])
+/* The runs status looks for in the log: "<stamp> flush done: ...". */
+static const char *const runs[] = { "flush", "robot", "cleanup" };
+#define STATUS_RUNS 3
+
+/* A log line of one of the runs: its time kept in last[] when later. */
+static void scan_line(const char *p, size_t len, int64_t last[STATUS_RUNS])
 {
-	static const char *const runs[] = { "flush", "robot", "cleanup" };
+	const char *sp = memchr(p, ' ', len);
+	size_t k, rest;
+	int64_t t;
+
+	if (sp == NULL || !gamefile_time_parse(p, (size_t)(sp - p), &t))
+		return;
+	rest = len - (size_t)(sp + 1 - p);
+	for (k = 0; k < STATUS_RUNS; k++) {
+		size_t n = strlen(runs[k]);
+
+		if (rest >= n + 6 && strncmp(sp + 1, runs[k], n) == 0 && strncmp(sp + 1 + n, " done:", 6) == 0 &&
+		    t > last[k])
+			last[k] = t;
+	}
+}
+
+/* The current log's last STATUS_LOG_TAIL bytes scanned; false if there is no log to read. */
+static bool scan_log(const char *home, int64_t last[STATUS_RUNS])
+{
 	char path[CONFIG_PATH_MAX + 16], *buf, *p, *nl;
 	ssize_t got;
 	off_t size;
-	size_t k;
 	int fd;
 
-	last[0] = last[1] = last[2] = 0;
 	snprintf(path, sizeof path, "%s/log", home);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
-		return;
+		return false;
 	size = lseek(fd, 0, SEEK_END);
 	buf = malloc(STATUS_LOG_TAIL + 1);
 	if (buf == NULL || size < 0 || lseek(fd, size > STATUS_LOG_TAIL ? size - STATUS_LOG_TAIL : 0, SEEK_SET) < 0 ||
-	    (got = read(fd, buf, STATUS_LOG_TAIL)) <= 0) {
+	    (got = read(fd, buf, STATUS_LOG_TAIL)) < 0) {
 		free(buf);
 		close(fd);
-		return;
+		return false;
 	}
 	close(fd);
 	buf[got] = '\0';
-	for (p = buf; *p != '\0'; p = nl + 1) {
-		char *sp = strchr(p, ' ');
-		int64_t t;
-
-		nl = strchr(p, '\n');
-		if (nl == NULL)
-			break;
-		if (sp == NULL || sp > nl || !gamefile_time_parse(p, (size_t)(sp - p), &t))
-			continue;
-		for (k = 0; k < 3; k++) {
-			size_t n = strlen(runs[k]);
-
-			if (strncmp(sp + 1, runs[k], n) == 0 && strncmp(sp + 1 + n, " done:", 6) == 0 && t > last[k])
-				last[k] = t;
-		}
-	}
+	for (p = buf; (nl = strchr(p, '\n')) != NULL; p = nl + 1)
+		scan_line(p, (size_t)(nl - p), last);
 	free(buf);
+	return true;
 }
 
-static void check_cron(struct report *r, const char *home)
+/*
+ * The log logrotate made last (scripts/logrotate: log.1, kept plain by
+ * delaycompress; log.1.gz where the admin's rule compresses at once),
+ * read whole: zlib reads a plain file as it is.  Right after a rotation
+ * the current log holds no run yet, and that is no dead crontab.
+ */
+static void scan_rotated(const char *home, int64_t last[STATUS_RUNS])
 {
-	static const char *const runs[] = { "flush", "robot", "cleanup" };
+	static const char *const names[] = { "log.1", "log.1.gz" };
+	char path[CONFIG_PATH_MAX + 16], line[STATUS_LINE_MAX];
+	size_t i, len;
+	bool start;
+	gzFile gz;
+	int fd;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", home, names[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		gz = gzdopen(fd, "rb");
+		if (gz == NULL) {
+			close(fd);
+			continue;
+		}
+		/* a line longer than the buffer comes in pieces: only a piece that starts a line is a line */
+		start = true;
+		while (gzgets(gz, line, sizeof line) != NULL) {
+			len = strlen(line);
+			if (start)
+				scan_line(line, len > 0 && line[len - 1] == '\n' ? len - 1 : len, last);
+			start = len > 0 && line[len - 1] == '\n';
+		}
+		gzclose(gz);
+		return;
+	}
+}
+
+/* The time of the last "<stamp> WHAT done:" line of each run, the rotated log too; 0: none. */
+static void last_runs(const char *home, int64_t last[STATUS_RUNS])
+{
+	size_t k;
+
+	last[0] = last[1] = last[2] = 0;
+	scan_log(home, last);
+	for (k = 0; k < STATUS_RUNS; k++)
+		if (last[k] == 0) {
+			scan_rotated(home, last);
+			break;
+		}
+}
+
+/*
+ * cron's runs on time.  A run not in the log (nor in the rotated one) is
+ * a crontab not installed, unless the home is younger than the run's
+ * schedule and its grace (installed: oustpbm init's stamp, 0 if none).
+ */
+static void check_cron(struct report *r, const char *home, int64_t installed)
+{
 	static const long every[] = { STATUS_FLUSH_EVERY, STATUS_ROBOT_EVERY, STATUS_CLEANUP_EVERY };
 	enum status_level lv = STATUS_OK, one;
 	char text[300], brief[120] = "", b[32];
 	size_t used = 0, k;
-	int64_t last[3];
+	int64_t last[STATUS_RUNS];
+	long young = installed > 0 ? (long)(r->now - installed) : -1;
+	bool any_waiting = false;
 
 	last_runs(home, last);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < STATUS_RUNS; k++) {
 		long late = last[k] == 0 ? 0 : (long)(r->now - last[k]) - every[k];
+		bool waiting = last[k] == 0 && young >= 0 && young < every[k] + STATUS_LATE;
 
 		if (last[k] == 0)
-			one = STATUS_WARNING;
+			one = waiting ? STATUS_OK : STATUS_WARNING;
 		else
 			one = late >= STATUS_DAY ? STATUS_CRITICAL : late >= STATUS_LATE ? STATUS_WARNING : STATUS_OK;
 		if (one > lv)
 			lv = one;
-		if (last[k] == 0)
+		any_waiting = any_waiting || waiting;
+		if (waiting)
+			used += (size_t)snprintf(text + used, sizeof text - used, "%s%s not run yet", k > 0 ? ", " : "",
+			    runs[k]);
+		else if (last[k] == 0)
 			used += (size_t)snprintf(text + used, sizeof text - used, "%s%s never ran", k > 0 ? ", " : "", runs[k]);
 		else
 			used += (size_t)snprintf(text + used, sizeof text - used, "%s%s %s ago", k > 0 ? ", " : "", runs[k],
 			    ago((long)(r->now - last[k]), b));
+		if (used >= sizeof text)
+			used = sizeof text - 1;
 		if (one != STATUS_OK)
 			snprintf(brief + strlen(brief), sizeof brief - strlen(brief), "%s%s %s", brief[0] != '\0' ? ", " : "cron: ",
 			    runs[k], last[k] == 0 ? "never ran" : "late");
 	}
+	if (any_waiting && used < sizeof text)
+		snprintf(text + used, sizeof text - used, " (installed %s ago)", ago(young, b));
 	if (lv == STATUS_OK)
 		line(r, lv, "", "cron: %s", text);
 	else
 		line(r, lv, brief, "cron: %s (scheduled every %d, %d and %d min: is the crontab installed?)", text,
 		    STATUS_FLUSH_EVERY / 60, STATUS_ROBOT_EVERY / 60, STATUS_CLEANUP_EVERY / 60);
+}
+
+/* Replies that stay on this machine (transport = maildir) reach nobody: a warning. */
+static void check_transport(struct report *r, const struct config *cfg, const char *home)
+{
+	if (strcmp(cfg->transport, "maildir") == 0)
+		line(r, STATUS_WARNING, "replies kept on this machine (transport = maildir)",
+		    "transport: maildir: the replies stay in %s/mail/, nobody receives them (for tests and the demo; "
+		    "set smtp_url = %s for the local MTA)", home, CONFIG_LOCAL_MTA_URL);
+	else
+		line(r, STATUS_OK, "", "transport: %s to %s", cfg->transport, cfg->smtp_url);
 }
 
 /* The robot's turns waiting: boards of the active index with the robot in them, read. */
@@ -463,9 +553,14 @@ enum admin_status admin_status_run(struct admin *a)
 	if (store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err) != STORE_OK) {
 		line(&r, STATUS_CRITICAL, "home unusable", "home: %s", err);
 	} else {
+		int64_t installed = 0;
+
+		/* none (a home older than the stamp) or damaged: cron's runs are looked for from the start */
+		(void)lifecycle_read(st, LIFECYCLE_INSTALLED_FILE, &installed);
 		check_home(&r, a->srv.home);
+		check_transport(&r, &a->srv.cfg, a->srv.home);
 		check_outbox(&r, st);
-		check_cron(&r, a->srv.home);
+		check_cron(&r, a->srv.home, installed);
 		check_robot(&r, st);
 		check_caps(&r, st, a->srv.home);
 		check_bounces(&r, &a->srv.cfg, st);

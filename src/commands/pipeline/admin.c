@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outbox/transport.h"
+#include "store/lifecycle.h"
+
 enum admin_status admin_usage_error(void)
 {
 	return ADMIN_USAGE;
@@ -139,5 +142,41 @@ enum admin_status admin_board_args(struct admin *a, bool logged, long **boards)
 			return ADMIN_USAGE;
 		}
 	}
+	return ADMIN_OK;
+}
+
+enum admin_status admin_retired_flush(struct admin *a, bool *retired)
+{
+	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
+	struct outbox_stats fl;
+	enum outbox_status os = OUTBOX_OK;
+	char err[OUTBOX_ERR_MAX];
+	enum store_status ss;
+	int64_t since;
+
+	*retired = false;
+	ss = lifecycle_read(a->srv.st, LIFECYCLE_RETIRED_FILE, &since);
+	if (ss == STORE_NOT_FOUND)
+		return ADMIN_OK;
+	if (ss != STORE_OK && ss != STORE_CORRUPT) {
+		store_complain(a->srv.st, "%s", store_error(a->srv.st));
+		return admin_of_store(ss);
+	}
+	*retired = true;
+	memset(&fl, 0, sizeof fl);
+	if (ops == NULL) {
+		store_complain(a->srv.st, "unknown transport '%s'", a->srv.cfg.transport);
+		return ADMIN_CONFIG;
+	}
+	os = server_outbox(&a->srv, err, sizeof err);
+	if (os == OUTBOX_OK)
+		os = outbox_flush(a->srv.ob, ops, &a->srv.cfg, &fl);
+	else
+		store_complain(a->srv.st, "cannot open the outbox: %s", err);
+	/* the "done" line status reads: cron is alive, it has nothing else to do */
+	store_log(a->srv.st, "%s %s done: retired (oustpbm retire): no game work; mail: %u sent, %u deferred, %u failed",
+	    a->srv.stamp, a->cmd, fl.delivered, fl.deferred, fl.failed);
+	if (os != OUTBOX_OK)
+		return outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	return ADMIN_OK;
 }

@@ -50,6 +50,15 @@ enum admin_status admin_output_done(void);
  */
 enum admin_status admin_board_args(struct admin *a, bool logged, long **boards);
 
+/*
+ * A retired home (oustpbm retire, store/lifecycle.h): *retired set, and
+ * cron's runs (cleanup, robot) do no game work there (no reminder, no loss
+ * on time for players whose mail now bounces), only the outbox flush of
+ * the replies that are due, logged as their "done" line.  Not retired:
+ * ADMIN_OK and nothing done.
+ */
+enum admin_status admin_retired_flush(struct admin *a, bool *retired);
+
 /* A password line of standard input (--stdin), CR LF included. */
 #define ADMIN_PASSWORD_LINE (STORE_PASSWORD_MAX + 3)
 
@@ -75,6 +84,7 @@ enum admin_status admin_edit_run(struct admin *a);
 enum admin_status admin_ratings_run(struct admin *a);
 enum admin_status admin_status_run(struct admin *a);
 enum admin_status admin_init_run(struct admin *a);
+enum admin_status admin_retire_run(struct admin *a);
 enum admin_status admin_delboard_run(struct admin *a);
 enum admin_status admin_export_run(struct admin *a);
 enum admin_status admin_import_run(struct admin *a);

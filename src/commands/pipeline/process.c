@@ -46,6 +46,7 @@
 #include "outbox/transport.h"
 #include "store/ratings.h"
 #include "store/accounts.h"
+#include "store/lifecycle.h"
 #include "store/seen.h"
 #include "store/store.h"
 
@@ -401,6 +402,38 @@ static enum process_status start(struct job *j, struct mail_read *mr, struct sta
 	return PROCESS_OK;
 }
 
+/*
+ * gate, after the sender's: a retired server (oustpbm retire) takes no
+ * mail.  Exit 69 (EX_UNAVAILABLE) makes the MTA bounce it to its sender
+ * with our standard error as the reason, so the player learns it at once
+ * and nothing is queued, answered or left unseen.  Automatic mail (a
+ * delivery report of a reply retire flushed) was dropped before: no
+ * bounce of a bounce.  A damaged stamp refuses too: the admin meant it.
+ */
+static enum process_status gate_retired(struct job *j)
+{
+	char when[GAMEFILE_TIME_SIZE];
+	enum store_status ss;
+	int64_t t;
+
+	ss = lifecycle_read(j->srv.st, LIFECYCLE_RETIRED_FILE, &t);
+	if (ss == STORE_NOT_FOUND)
+		return PROCESS_OK;
+	if (ss != STORE_OK && ss != STORE_CORRUPT) {
+		job_detail(j, "tempfail", "%s", store_error(j->srv.st));
+		return PROCESS_TEMPFAIL;
+	}
+	if (t > 0)
+		gamefile_time_str(t, when);
+	else
+		snprintf(when, sizeof when, "?");
+	fprintf(stderr, "oustpbm: the game server %s is retired (since %s) and takes no more mail%s%s\n",
+	    j->srv.cfg.from_address, when, j->srv.cfg.admin_address[0] != '\0' ? "; its admin: " : "",
+	    j->srv.cfg.admin_address);
+	job_detail(j, "bounced", "the server is retired (since %s): exit 69, the mail system returns the mail", when);
+	return PROCESS_RETIRED;
+}
+
 /* gate, first: automatic mail is never answered, a mail without one sender cannot be. */
 static enum process_status gate_sender(struct job *j, const struct mail_read *mr)
 {
@@ -605,6 +638,8 @@ enum process_status process_main(const char *home)
 	ps = start(j, &mr, &failure);
 	if (ps == PROCESS_OK)
 		ps = gate_sender(j, &mr);
+	if (ps == PROCESS_OK)
+		ps = gate_retired(j);
 	if (ps == PROCESS_OK) {
 		parse(j, &mr);
 		ps = gate_repeat(j);

@@ -32,7 +32,7 @@ enum server_status {
 	SERVER_OK = 0,
 	SERVER_CONFIG,		/* oustpbm.conf cannot be loaded: the defaults are in cfg, st open if the home is */
 	SERVER_HOME,		/* the home cannot be opened (none, damaged, not a home) */
-	SERVER_NOPERM,		/* the home belongs to another user (no --force-owner) */
+	SERVER_NOPERM,		/* the home belongs to another user (and we are not root) */
 	SERVER_TEMPFAIL		/* a lock held too long, the disk: try again */
 };
 

@@ -18,6 +18,8 @@ const char *process_status_str(enum process_status s)
 		return "configuration error";
 	case PROCESS_SOFTWARE:
 		return "internal error";
+	case PROCESS_RETIRED:
+		return "server retired";
 	}
 	return "unknown";
 }

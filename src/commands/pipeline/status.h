@@ -15,7 +15,8 @@ enum process_status {
 	PROCESS_DATAERR,	/* the message cannot be parsed at all */
 	PROCESS_USAGE,		/* bad command line */
 	PROCESS_CONFIG,		/* bad configuration */
-	PROCESS_SOFTWARE	/* internal error */
+	PROCESS_SOFTWARE,	/* internal error */
+	PROCESS_RETIRED		/* the server is retired (oustpbm retire): the mail system bounces the mail */
 };
 
 const char *process_status_str(enum process_status s);
@@ -31,7 +32,7 @@ enum admin_status {
 	ADMIN_IOERR,		/* the output could not be written */
 	ADMIN_CONFIG,		/* oustpbm.conf or the templates */
 	ADMIN_SOFTWARE,		/* anything else */
-	ADMIN_NOPERM,		/* the home belongs to another user (no --force-owner) */
+	ADMIN_NOPERM,		/* the home belongs to another user (and we are not root) */
 	ADMIN_CANTCREAT,	/* init: the home cannot be made */
 	ADMIN_STATUS_WARNING,	/* status: warnings (exit 1, as a Nagios plugin's WARNING) */
 	ADMIN_STATUS_FAILING	/* status: failing (exit 2, CRITICAL) */
