@@ -133,6 +133,15 @@ static const char *check_helo(const char *v)
 	return host_name_ok(v, strlen(v)) ? NULL : "is not a host name (letters, digits, '.', '-')";
 }
 
+/*
+ * An authserv-id (RFC 8601 2.2) as mail servers write it: a host name.
+ * Empty turns the check of Authentication-Results off, as unset does.
+ */
+static const char *check_authserv_id(const char *v)
+{
+	return v[0] == '\0' || host_name_ok(v, strlen(v)) ? NULL : "is not a host name (letters, digits, '.', '-')";
+}
+
 /* A secret (a password of the relay) has a name's rules; its keys never quote it. */
 static const char *check_secret(const char *v)
 {
@@ -196,6 +205,7 @@ static const struct key keys[] = {
 	NUM_KEY(review_seconds, 1, 3600, false),
 	NUM_KEY(max_reviews_per_day, 1, 1000, true),
 	NUM_KEY(userid_reserve_days, 0, 3650, false),
+	STR_KEY(trusted_authserv_id, check_authserv_id),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -796,6 +806,7 @@ static const struct {
 	{ "web_url", "the address the web site is served at (http:// or https://): board mails link their page" },
 	{ "admin_address", "the admin's address: told by mail (once an hour a cause) when mail cannot be answered" },
 	{ "userid_reserve_days", "days the user id of a closed account (signoff, deluser) cannot be registered, 0..3650" },
+	{ "trusted_authserv_id", "the receiving mail server whose Authentication-Results header is trusted (its AuthservID)" },
 };
 
 const char *config_key_help(const char *name)

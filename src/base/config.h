@@ -144,6 +144,14 @@
  *                                         (signoff, oustpbm deluser) cannot be
  *                                         registered by anyone, 0..3650, so old
  *                                         games never name a stranger
+ *   trusted_authserv_id (unset)          the authserv-id of the receiving mail
+ *                                         server whose Authentication-Results
+ *                                         header (RFC 8601) is trusted
+ *                                         (mail/authres.h): a mail it finds
+ *                                         failing DMARC is dropped unanswered;
+ *                                         register, forgot and address need
+ *                                         its dmarc=pass or an aligned
+ *                                         dkim=pass
  * Without `templates`, the reply templates are looked for in <home>/templates,
  * then OUSTPBM_DATADIR/templates (where `make install` puts them), then
  * templates/ beside the executable (a source checkout).
@@ -176,6 +184,7 @@
 #define CONFIG_PATH_MAX 1000	/* templates */
 #define CONFIG_URL_MAX 300	/* smtp_url */
 #define CONFIG_SECRET_MAX 200	/* smtp_user, smtp_password */
+#define CONFIG_HOST_MAX 253	/* trusted_authserv_id: a host name */
 #define CONFIG_ERR_MAX 1400	/* enough for any message, culprit included */
 
 enum config_status {
@@ -233,6 +242,7 @@ struct config {
 	unsigned long review_seconds;	/* the search time of one review (game/review.h) */
 	unsigned long max_reviews_per_day;	/* per account; 0 = no limit */
 	unsigned long userid_reserve_days;	/* a closed account's id kept (store.h, reserved) */
+	char trusted_authserv_id[CONFIG_HOST_MAX + 1];	/* "" : no Authentication-Results read (mail/authres.h) */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

@@ -29,6 +29,7 @@
 #include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
 #include "game/game.h"
+#include "mail/authres.h"
 #include "mail/command.h"
 #include "mail/mailfind.h"
 #include "mail/mailin.h"
@@ -74,6 +75,8 @@ struct job {
 	struct token_subject token;	/* what that Subject says */
 	char token_error[JOB_MESSAGE_MAX];	/* why its text stands for no command, "" if it does */
 	char token_now[TOKEN_TEXT_SIZE];	/* its right token, once checked: a refusal's Subject carries it */
+	enum authres_verdict auth;	/* the trusted receiving server's verdict (process.c, mail/authres.h) */
+	char auth_why[AUTHRES_WHY_MAX];	/* what it rests on; "" when trusted_authserv_id is unset */
 
 	/* what the pipeline prepared for the handler (mailcmd.h's needs) */
 	struct store_user user;	/* MAILCMD_LOGIN: the sender's account */

@@ -17,7 +17,7 @@
  */
 const struct mail_command mailcmd_table[] = {
 	{ { "register", "register <userid> <password> [full name]", "upN" },
-	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, register_run,
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE | MAILCMD_AUTH, register_run,
 	  "Create your account, bound to the address you write from. A user\n"
 	  "id is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64\n"
 	  "printable characters without spaces. A code is mailed to where\n"
@@ -229,7 +229,7 @@ const struct mail_command mailcmd_table[] = {
 	  "the commands and the rules" },
 	/* reset and confirm: the code in the password slot, checked by the handler under accounts.lock */
 	{ { "forgot", "forgot <userid>", "u" },
-	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, forgot_run,
+	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE | MAILCMD_AUTH, forgot_run,
 	  "A one-time code is mailed to the address your account is\n"
 	  "registered to (never to anyone else); it is good for an hour, and\n"
 	  "an account gets at most 3 a day. Then, from any address:",
@@ -240,7 +240,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "sets a new password with that code, from any address; the registered address is told" },
 	{ { "address", "address <userid> <password> <new address>", "upa" },
-	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, address_run,
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE | MAILCMD_AUTH, address_run,
 	  "Move your account to a new address: a code is mailed there. Then,\n"
 	  "from the new address, within the hour:",
 	  "mails a one-time code to the new address; nothing changes yet" },

@@ -49,7 +49,15 @@ enum {
 	/* After a committed j->game with the robot to move, the robot's answer is played. */
 	MAILCMD_ROBOT = 1 << 4,
 	/* The command changes the store (a board, an account): documentation, and the README's table. */
-	MAILCMD_CHANGE = 1 << 5
+	MAILCMD_CHANGE = 1 << 5,
+	/*
+	 * With trusted_authserv_id set, refused unless the receiving server's
+	 * Authentication-Results shows the sender's domain genuine (dmarc=pass,
+	 * or an aligned dkim=pass: mail/authres.h), checked first of all: the
+	 * commands that make an account, or send its code or its new address
+	 * somewhere, must not run on a forged From.
+	 */
+	MAILCMD_AUTH = 1 << 6
 };
 
 /*

@@ -3,7 +3,9 @@
  *
  *   start    config_load, store_open, mailin_read + mailin_parse (no reply
  *            possible yet: a failure is only the exit status)
- *   gate     automatic mail: logged and dropped (exit 0); unparsable or no
+ *   gate     with trusted_authserv_id, a From the receiving server's DMARC
+ *            check failed: logged and dropped (exit 0, mail/authres.h);
+ *            automatic mail: logged and dropped (exit 0); unparsable or no
  *            sender: EX_DATAERR; a mail loop, a copy of a mail already
  *            handled (seen.h) or a sender over max_mails_per_hour: logged
  *            and dropped (exit 0)
@@ -41,6 +43,7 @@
 #include "commands/pipeline/replytoken.h"
 #include "commands/pipeline/robotremote.h"
 #include "game/gamefile.h"
+#include "mail/authres.h"
 #include "mail/mailfind.h"
 #include "mail/mailin.h"
 #include "outbox/transport.h"
@@ -195,6 +198,27 @@ static enum process_status prepare(struct job *j, unsigned needs, bool *ready)
 	return ps;
 }
 
+/*
+ * A MAILCMD_AUTH command without the trusted server's pass (gate_auth):
+ * refused before its set-up, so nothing is read or changed.  The answer
+ * goes to the From, as any refusal does: one mail, which a forger cannot
+ * make say more.  The results the verdict rests on go to the log.
+ */
+static enum process_status refuse_unverified(struct job *j)
+{
+	const char *at = strrchr(j->in.from_addr, '@');
+	enum process_status ps;
+
+	ps = job_refuse(j, NULL, "%s needs proof that this mail comes from your address: a DMARC pass or a DKIM "
+	    "signature of your domain (%s), as the mail server that received it (%s) checks them, and it found %s. "
+	    "Send the command from your mail provider's own service (its web mail or its "
+	    "outgoing server), which signs your mail.", j->mc->syntax.name, at != NULL ? at + 1 : "",
+	    j->srv.cfg.trusted_authserv_id, j->auth == AUTHRES_NO_PASS ? "neither" :
+	    j->auth == AUTHRES_UNREADABLE ? "no readable verdict" : "no verdict");
+	job_detail_add(j, " [%s: %s]", authres_verdict_str(j->auth), j->auth_why);
+	return ps;
+}
+
 /* The parsed command: its set-up, its handler, a hook's answer (the robot's); the locks released after. */
 static enum process_status handle(struct job *j)
 {
@@ -240,6 +264,8 @@ static enum process_status handle(struct job *j)
 		job_detail(j, "error", "no handler for the command");
 		return PROCESS_SOFTWARE;
 	}
+	if ((mc->needs & MAILCMD_AUTH) && j->srv.cfg.trusted_authserv_id[0] != '\0' && j->auth != AUTHRES_PASS)
+		return refuse_unverified(j);
 	ps = prepare(j, mc->needs, &ready);
 	if (ps == PROCESS_OK && ready)
 		ps = mc->run(j);
@@ -432,6 +458,38 @@ static enum process_status gate_retired(struct job *j)
 	    j->srv.cfg.admin_address);
 	job_detail(j, "bounced", "the server is retired (since %s): exit 69, the mail system returns the mail", when);
 	return PROCESS_RETIRED;
+}
+
+/*
+ * gate, first of all: the receiving server's verdict, when the admin
+ * trusts it (trusted_authserv_id, mail/authres.h).  A From that its DMARC
+ * check found forged is dropped unanswered, before any command runs or any
+ * report is counted: an answer would go to the forged address, a stranger.
+ * The log says why; the exit status is 0, so the mail system does not try
+ * again.  The verdict is kept for the commands that need a pass
+ * (MAILCMD_AUTH, handle).  A mail without one plain From is left to
+ * gate_sender.
+ */
+static enum process_status gate_auth(struct job *j, const struct mail_read *mr)
+{
+	const struct config *cfg = &j->srv.cfg;
+	struct authres *ar;
+
+	if (cfg->trusted_authserv_id[0] == '\0' || mr->ms == MAILIN_NO_FROM || mr->ms == MAILIN_TWO_FROM ||
+	    mr->ms == MAILIN_BAD_FROM || mr->ms == MAILIN_UTF8_FROM || j->in.from_addr == NULL ||
+	    j->in.from_addr[0] == '\0')
+		return PROCESS_OK;
+	ar = malloc(sizeof *ar);	/* about 100 kB */
+	if (ar == NULL)
+		return job_no_memory(j);
+	j->auth = authres_check(mr->buf, mr->len, cfg->trusted_authserv_id, j->in.from_addr, ar, j->auth_why);
+	free(ar);
+	if (j->auth == AUTHRES_DMARC_FAIL) {
+		job_detail(j, "dropped", "a forged sender: the receiving server %s found DMARC fail for the From "
+		    "(%s), so the mail is not answered", cfg->trusted_authserv_id, j->auth_why);
+		return PROCESS_DROPPED;
+	}
+	return PROCESS_OK;
 }
 
 /* gate, first: automatic mail is never answered, a mail without one sender cannot be. */
@@ -636,6 +694,8 @@ enum process_status process_main(const char *home)
 	server_init(&j->srv, home);
 	memset(&failure, 0, sizeof failure);
 	ps = start(j, &mr, &failure);
+	if (ps == PROCESS_OK)
+		ps = gate_auth(j, &mr);
 	if (ps == PROCESS_OK)
 		ps = gate_sender(j, &mr);
 	if (ps == PROCESS_OK)
