@@ -57,6 +57,10 @@ printf 'From: MAILER-DAEMON@example.org\nTo: oust@example.net\nSubject: Undelive
     "$bin" -d "$h" >/dev/null 2>&1
 check "an automatic mail: dropped (exit 0), never bounced back" [ $? = 0 ]
 
+OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$h" status >"$tmp/out"
+check "status on a retired server: a warning (exit 1)" [ $? = 1 ]
+check "... the line says since when and how to reopen" grep -q '^warning  *retired: since 2023-11-14T22:13:40Z: every mail is returned to its sender (oustpbm retire --undo reopens)$' "$tmp/out"
+
 # cron's runs: the flush only
 OUSTPBM_TEST_TIME=$((T0 + 3 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "cleanup on a retired home: exit 0 (a reply deferred is no failure)" [ $? = 0 ]
