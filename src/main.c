@@ -155,6 +155,7 @@ static int admin_exit_code(enum admin_status s)
 	case ADMIN_CANTCREAT: return EX_CANTCREAT;
 	case ADMIN_STATUS_WARNING: return 1;	/* the monitoring plugins' WARNING */
 	case ADMIN_STATUS_FAILING: return 2;	/* CRITICAL */
+	case ADMIN_RETIRED: return EX_UNAVAILABLE;
 	}
 	return EX_SOFTWARE;
 }
@@ -272,8 +273,8 @@ static int run_admin(const struct cmdline *cl)
 
 	if (as == ADMIN_USAGE)
 		usage_of(cl->c);
-	/* a mail from the mail system (robot-mail): kept and delivered again, never bounced */
-	if (as != ADMIN_OK && (cl->c->flags & CMD_MAIL))
+	/* a mail from the mail system (robot-mail): kept and delivered again, bounced only by a retired home */
+	if (as != ADMIN_OK && as != ADMIN_RETIRED && (cl->c->flags & CMD_MAIL))
 		return EX_TEMPFAIL;
 	return admin_exit_code(as);
 }

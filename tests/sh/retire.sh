@@ -8,7 +8,8 @@
 # gives the steps to remove the wiring (the address before anything).
 # cron's runs go on with no game work (no reminder, no loss on time), only
 # the flush; an automatic mail is still dropped (no bounce of a bounce);
-# retire --undo takes mail again.
+# retire --undo takes mail again.  A retired robot host bounces the
+# server's board mails (robot-mail) the same way.
 . "$(dirname "$0")/lib.sh"
 need procmail
 tmpdir
@@ -56,6 +57,10 @@ printf 'From: MAILER-DAEMON@example.org\nTo: oust@example.net\nSubject: Undelive
     "$bin" -d "$h" >/dev/null 2>&1
 check "an automatic mail: dropped (exit 0), never bounced back" [ $? = 0 ]
 
+OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$h" status >"$tmp/out"
+check "status on a retired server: a warning (exit 1)" [ $? = 1 ]
+check "... the line says since when and how to reopen" grep -q '^warning  *retired: since 2023-11-14T22:13:40Z: every mail is returned to its sender (oustpbm retire --undo reopens)$' "$tmp/out"
+
 # cron's runs: the flush only
 OUSTPBM_TEST_TIME=$((T0 + 3 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "cleanup on a retired home: exit 0 (a reply deferred is no failure)" [ $? = 0 ]
@@ -91,5 +96,14 @@ check "... the stamp gone, logged" sh -c "[ ! -e '$h/retired' ] && grep -q 'admi
 check "... a mail is answered again" send_ok carol@example.org 'help' $((T0 + 90))
 check "... its reply sent" [ "$(sent)" = $((before + 2)) ]
 check "retire --undo on a server not retired: exit 0, says so" sh -c "'$bin' -d '$h' retire --undo | grep -q 'is not retired: it takes mail'"
+# a robot host retired: the server's board mails bounce back to it
+r=$tmp/robothost
+mkhome "$r" 'from_address = robot@robots.test' 'robot_server = oust@example.net'
+check "retire on a robot host: exit 0 (nothing queued)" [ "$(rc "$bin" -d "$r" retire)" = 0 ]
+mail oust@example.net 'Oust Board 101 robot #1' | "$bin" -d "$r" robot-mail >/dev/null 2>"$tmp/err"
+check "... a board mail to robot-mail: exit 69" [ $? = 69 ]
+check "... saying so" grep -qx 'oustpbm: the robot host robot@robots.test is retired and takes no more mail' "$tmp/err"
+check "... logged" grep -q 'robot-mail bounced: the host is retired: exit 69' "$r/log"
+check "... robot-mail --queued (the kept ones): exit 0" [ "$(rc "$bin" -d "$r" robot-mail --queued)" = 0 ]
 check "retire on a missing home: exit 78, nothing made" sh -c "[ \$('$bin' -d '$tmp/none' retire >/dev/null 2>&1; echo \$?) = 78 ] && [ ! -e '$tmp/none' ]"
 done_testing

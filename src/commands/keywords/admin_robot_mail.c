@@ -49,6 +49,7 @@
 #include "mail/token.h"
 #include "outbox/outbox.h"
 #include "outbox/transport.h"
+#include "store/lifecycle.h"
 
 #define ROBOTHOST_QUEUE "robot-queue"		/* board mails waiting for a think slot */
 #define ROBOTHOST_ANSWERED "robot-answered"	/* per board: the last turn answered */
@@ -391,6 +392,7 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 	char *buf = NULL;
 	size_t len;
 	bool queued = a->nargs == 1 && strcmp(a->args[0], "--queued") == 0;
+	int64_t since;
 
 	if (a->nargs > 1 || (a->nargs == 1 && !queued))
 		return admin_usage_error();
@@ -398,6 +400,12 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 		store_complain(a->srv.st, "robot_server is not set in oustpbm.conf: this home is no robot host "
 		    "(robothost.h), so no robot mail is answered");
 		return ADMIN_CONFIG;
+	}
+	/* a retired robot host takes no new board mail: the MTA returns it to the server (process.c's gate) */
+	if (!queued && lifecycle_read(a->srv.st, LIFECYCLE_RETIRED_FILE, &since) != STORE_NOT_FOUND) {
+		fprintf(stderr, "oustpbm: the robot host %s is retired and takes no more mail\n", a->srv.cfg.from_address);
+		store_log(a->srv.st, "%s robot-mail bounced: the host is retired: exit 69", a->srv.stamp);
+		return ADMIN_RETIRED;
 	}
 	memset(&h, 0, sizeof h);
 	h.a = a;

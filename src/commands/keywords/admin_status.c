@@ -5,8 +5,8 @@
  * of a Nagios or monit check, "OUSTPBM WARNING - what | perfdata".
  *
  * Checked, each one line: the configuration, the home writable, free space
- * and inodes (statvfs), the transport (maildir: the replies stay here, a
- * warning), the queue (depth, oldest reply), failed replies, the last
+ * and inodes (statvfs), whether it is retired (a warning), the transport
+ * (maildir: the replies stay here, a warning), the queue (depth, oldest reply), failed replies, the last
  * cleanup, flush and robot runs (their "done" lines in the log, or in the
  * log logrotate made last) against the shipped crontab's schedule (none
  * yet in the first hour after oustpbm init: lifecycle.h), robot turns waiting, store files
@@ -363,6 +363,22 @@ static void check_cron(struct report *r, const char *home, int64_t installed)
 		    STATUS_FLUSH_EVERY / 60, STATUS_ROBOT_EVERY / 60, STATUS_CLEANUP_EVERY / 60);
 }
 
+/* A retired server (oustpbm retire) returns every mail: shown, a warning should it be a mistake. */
+static void check_retired(struct report *r, struct store *st)
+{
+	char t[GAMEFILE_TIME_SIZE];
+	int64_t since;
+	enum store_status ss = lifecycle_read(st, LIFECYCLE_RETIRED_FILE, &since);
+
+	if (ss == STORE_NOT_FOUND)
+		return;
+	if (ss == STORE_OK || ss == STORE_CORRUPT)
+		line(r, STATUS_WARNING, "server retired", "retired: since %s: every mail is returned to its sender "
+		    "(oustpbm retire --undo reopens)", since > 0 ? gamefile_time_str(since, t) : "?");
+	else
+		line(r, STATUS_WARNING, "retired stamp unreadable", "retired: %s", store_error(st));
+}
+
 /* Replies that stay on this machine (transport = maildir) reach nobody: a warning. */
 static void check_transport(struct report *r, const struct config *cfg, const char *home)
 {
@@ -558,6 +574,7 @@ enum admin_status admin_status_run(struct admin *a)
 		/* none (a home older than the stamp) or damaged: cron's runs are looked for from the start */
 		(void)lifecycle_read(st, LIFECYCLE_INSTALLED_FILE, &installed);
 		check_home(&r, a->srv.home);
+		check_retired(&r, st);
 		check_transport(&r, &a->srv.cfg, a->srv.home);
 		check_outbox(&r, st);
 		check_cron(&r, a->srv.home, installed);

@@ -41,6 +41,7 @@ const char *admin_status_str(enum admin_status s)
 	case ADMIN_CANTCREAT: return "cannot create";
 	case ADMIN_STATUS_WARNING: return "warnings";
 	case ADMIN_STATUS_FAILING: return "failing";
+	case ADMIN_RETIRED: return "server retired";
 	}
 	return "unknown";
 }

@@ -35,7 +35,8 @@ enum admin_status {
 	ADMIN_NOPERM,		/* the home belongs to another user (and we are not root) */
 	ADMIN_CANTCREAT,	/* init: the home cannot be made */
 	ADMIN_STATUS_WARNING,	/* status: warnings (exit 1, as a Nagios plugin's WARNING) */
-	ADMIN_STATUS_FAILING	/* status: failing (exit 2, CRITICAL) */
+	ADMIN_STATUS_FAILING,	/* status: failing (exit 2, CRITICAL) */
+	ADMIN_RETIRED		/* robot-mail on a retired home (oustpbm retire): exit 69, the mail bounces */
 };
 
 const char *admin_status_str(enum admin_status s);
