@@ -27,7 +27,7 @@
  *     userid issued sent state address stamp pwhash codehash [full name]
  * userid    lower case
  * issued    epoch seconds of the first register: it lapses PENDING_LIFE after
- * sent      epoch seconds of the last code mailed (none again for PENDING_RESEND)
+ * sent      epoch seconds of its code mail (the limits count them)
  * state     "open"; "done" once confirmed (kept until it lapses, so that a
  *           copy of the confirm mail is known as one); "void" once a later
  *           register from the same address replaced it (kept until it
