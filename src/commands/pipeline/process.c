@@ -463,8 +463,9 @@ static void find_as_sender(struct job *j)
 /*
  * A reply to a registration's code mail (register.c) whose first line is
  * "<code> <password>": read as "confirm <userid> <code> <password>" of
- * the registration waiting for the sender's address; the code alone, as
- * "confirm <code>" (refused, asking for the password: confirm.c).
+ * the registration waiting for the sender's address; the code alone, or
+ * with no registration waiting, as "confirm <code>" (refused, asking for
+ * the password or saying none waits: confirm.c).
  */
 static void parse_code_reply(struct job *j)
 {
@@ -491,13 +492,12 @@ static void parse_code_reply(struct job *j)
 		p++;
 	if ((*p != '\n' && *p != '\0') || !accounts_code_ok(code))
 		goto out;
-	if (k == 0)
-		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", code);
-	else if (j->in.from_addr != NULL &&
+	if (k > 0 && j->in.from_addr != NULL &&
 	    pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &wait) == STORE_OK && !wait.done)
 		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s %s %s", wait.userid, code, pw);
 	else
-		goto out;
+		/* no registration waits: answered as "confirm <code>", the password never echoed */
+		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", code);
 	j->cmd_status = mailfind_parse(&mailcmd_grammar, j->code_reply, NULL, &j->cmd);
 	explicit_bzero(j->code_reply, sizeof j->code_reply);
 out:
