@@ -198,6 +198,7 @@ static const struct key keys[] = {
 	STR_KEY(html_mail, check_on_off),
 	NUM_KEY(max_registrations_per_hour, 1, 100000, true),
 	NUM_KEY(max_registrations_per_domain, 1, 100000, true),
+	NUM_KEY(max_pending_per_domain_per_hour, 1, 100000, true),
 	NUM_KEY(robot_seconds, 1, 600, false),
 	NUM_KEY(robot_max_thinking, 1, 1024, true),
 	STR_KEY(robot_address, check_address),
@@ -252,6 +253,7 @@ void config_defaults(struct config *cfg)
 	/* forged registrations must not fill the users file (STORE_USERS_FILE_MAX) */
 	cfg->max_registrations_per_hour = 100;
 	cfg->max_registrations_per_domain = 20;
+	cfg->max_pending_per_domain_per_hour = 10;
 	cfg->robot_seconds = 5;
 	cfg->robot_max_thinking = 0;	/* the number of processors (robot.h) */
 	cfg->review_seconds = 120;
@@ -791,8 +793,9 @@ static const struct {
 	{ "robot_server", "on a robot host: the server address whose board mails robot-mail answers" },
 	{ "review_seconds", "seconds of search for one game review (review), shared out over its turns, 1..3600" },
 	{ "max_reviews_per_day", "reviews one account may ask for in a day, 0 = no limit" },
-	{ "max_registrations_per_hour", "accounts made by register in an hour, server-wide, 0 = no limit" },
+	{ "max_registrations_per_hour", "accounts confirmed after a register in an hour, server-wide, 0 = no limit" },
 	{ "max_registrations_per_domain", "of those, accounts whose address is in one domain, 0 = no limit" },
+	{ "max_pending_per_domain_per_hour", "registration code mails to one domain in an hour, 0 = no limit" },
 	{ "max_password_failures", "wrong passwords for one account in an hour that lock its password out, 0 = never" },
 	{ "password_lockout_minutes", "how long such a lockout lasts, 1..10080" },
 	{ "max_open_boards", "boards still playing either player may be in for a new challenge, 0 = no limit" },

@@ -119,6 +119,11 @@
  *                                         refused with a reply
  *   max_registrations_per_domain (20)    of them with addresses in one
  *                                         domain, 1..100000, 0 = no limit
+ *                                         (both count confirmed accounts only)
+ *   max_pending_per_domain_per_hour (10) registration code mails to the
+ *                                         addresses of one domain in an hour,
+ *                                         1..100000, 0 = no limit; more
+ *                                         registers are refused with a reply
  *   robot_seconds      (5)               seconds the robot player thinks per
  *                                         turn, 1..600 (robot.h); keep it well
  *                                         under lock_timeout_ms, as the board
@@ -235,6 +240,7 @@ struct config {
 	char html_mail[8];	/* "on" or "off" */
 	unsigned long max_registrations_per_hour;	/* 0 = no limit */
 	unsigned long max_registrations_per_domain;	/* per hour; 0 = no limit */
+	unsigned long max_pending_per_domain_per_hour;	/* 0 = no limit (store/pending.h) */
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
 	unsigned long robot_max_thinking;	/* thinks at once on the host; 0 = the processors (robot.h) */
 	char robot_address[MAILADDR_MAX + 1];	/* "" : the robot thinks here (commands/pipeline/robotremote.h) */

@@ -571,7 +571,7 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 	struct accounts_code *list = NULL;
 	struct store_reserved r;
 	struct store_user u;
-	struct pending p;
+	struct pending *pl = NULL;
 	struct vacation v;
 	enum store_status status;
 	size_t n = 0, i;
@@ -597,11 +597,13 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 			*same = token_is(token, len, hash);
 			return STORE_OK;
 		}
-		/* a registration waiting for its confirm: the code mailed (pending.h) */
-		status = pending_find(st, userid, (int64_t)store_now(st), &p);
-		if (status == STORE_OK)
-			*same = token_is(p.codehash, len, hash);
-		return status == STORE_NOT_FOUND ? STORE_OK : status;
+		/* a registration written with its code mail (pending.h): several addresses may have one of userid */
+		status = pending_all(st, (int64_t)store_now(st), &pl, &n);
+		for (i = 0; status == STORE_OK && i < n; i++)
+			if (strcasecmp(pl[i].userid, userid) == 0 && token_is(pl[i].codehash, len, hash))
+				*same = true;
+		free(pl);
+		return status;
 	}
 	/* a change of the watchers file: its "last" line (audience.h) */
 	status = audience_last(st, u.userid, stamp, &found);

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
+#include <time.h>
 
 static const char pending_header[] =
     "# oustpbm registrations waiting for their confirm: one per line, oldest first\n"
     "#   userid issued sent state address stamp pwhash codehash [full name]\n"
-    "# issued, sent: epoch seconds (lapses a day after issued); state: open or\n"
-    "# done (confirmed); stamp: hash of\n"
+    "# issued, sent: epoch seconds (lapses a day after issued); state: open,\n"
+    "# done (confirmed) or void (replaced by a later register); stamp: hash of\n"
     "# the register mail's Message-ID; pwhash, codehash:\n"
     "# yescrypt hashes of the password and of the code mailed to address.\n"
     "# Lines starting with '#' and blank lines are ignored.\n";
@@ -63,11 +63,13 @@ static bool parse_pending(const char *line, size_t n, void *rec, const char **wh
 		*why = "has no times 'issued sent'";
 		return false;
 	}
-	if (!word(line, n, &pos, num, sizeof num) || (strcmp(num, "open") != 0 && strcmp(num, "done") != 0)) {
-		*why = "has no state 'open' or 'done'";
+	if (!word(line, n, &pos, num, sizeof num) ||
+	    (strcmp(num, "open") != 0 && strcmp(num, "done") != 0 && strcmp(num, "void") != 0)) {
+		*why = "has no state 'open', 'done' or 'void'";
 		return false;
 	}
 	p->done = strcmp(num, "done") == 0;
+	p->voided = strcmp(num, "void") == 0;
 	if (!word(line, n, &pos, p->address, sizeof p->address) || !mailaddr_ok(p->address, &err)) {
 		*why = "has no address";
 		return false;
@@ -109,7 +111,24 @@ static bool lapsed(const struct pending *p, int64_t now)
 	return p->issued + PENDING_LIFE <= now;
 }
 
-/* The newest line not lapsed at now for which match is true. */
+enum store_status pending_all(struct store *st, int64_t now, struct pending **list, size_t *count)
+{
+	enum store_status status;
+	size_t n = 0, i, k = 0;
+
+	*list = NULL;
+	*count = 0;
+	status = read_all(st, list, &n);
+	if (status != STORE_OK)
+		return status;
+	for (i = 0; i < n; i++)
+		if (!lapsed(&(*list)[i], now))
+			(*list)[k++] = (*list)[i];
+	*count = k;
+	return STORE_OK;
+}
+
+/* The newest line not lapsed at now nor void for which match is true. */
 static enum store_status find(struct store *st, int64_t now, bool (*match)(const struct pending *, const char *),
     const char *key, struct pending *out)
 {
@@ -122,7 +141,7 @@ static enum store_status find(struct store *st, int64_t now, bool (*match)(const
 		return status;
 	status = STORE_NOT_FOUND;
 	for (i = n; i-- > 0;)
-		if (!lapsed(&list[i], now) && match(&list[i], key)) {
+		if (!lapsed(&list[i], now) && !list[i].voided && match(&list[i], key)) {
 			*out = list[i];
 			status = STORE_OK;
 			break;
@@ -167,7 +186,7 @@ static void pending_line(const void *ctx, size_t i, struct strbuf *out)
 	if (p == NULL || p->userid[0] == '\0' || lapsed(p, w->now))
 		return;
 	strbuf_printf(out, "%s %lld %lld %s %s %016" PRIx64 " %s %s%s%s\n", p->userid, (long long)p->issued,
-	    (long long)p->sent, p->done ? "done" : "open", p->address, p->stamp, p->pwhash, p->codehash,
+	    (long long)p->sent, p->done ? "done" : p->voided ? "void" : "open", p->address, p->stamp, p->pwhash, p->codehash,
 	    p->fullname[0] != '\0' ? " " : "", p->fullname);
 }
 
@@ -185,13 +204,11 @@ static enum store_status write_all(struct store *st, const struct pending *list,
 }
 
 /* Under the store lock: may rec->userid be taken by rec->address? */
-static enum store_status id_free(struct store *st, const struct pending *rec, const struct pending *list, size_t n,
-    int64_t now)
+static enum store_status id_free(struct store *st, const struct pending *rec, int64_t now)
 {
 	struct store_reserved r;
 	struct store_user u;
 	enum store_status status;
-	size_t i;
 
 	status = store_user_find(st, rec->userid, &u);
 	if (status == STORE_OK) {
@@ -205,14 +222,62 @@ static enum store_status id_free(struct store *st, const struct pending *rec, co
 		store_set_error(st, "user id '%s' is reserved: its account was closed", rec->userid);
 		return STORE_RESERVED;
 	}
-	if (status != STORE_OK && status != STORE_NOT_FOUND)
-		return status;
-	for (i = 0; i < n; i++)
-		if (!lapsed(&list[i], now) && !list[i].done && of_user(&list[i], rec->userid) &&
-		    !of_address(&list[i], rec->address)) {
-			store_set_error(st, "user id '%s' waits for the confirm of another address", rec->userid);
-			return STORE_USER_EXISTS;
-		}
+	/* another address's registration of it holds nothing: the first confirmed wins (pending.h) */
+	return status == STORE_NOT_FOUND || status == STORE_OK ? STORE_OK : status;
+}
+
+/* "2023-11-14 23:14 UTC", the minute after t rounded up: when a limit counted from t lifts. */
+static void lift_str(int64_t t, char out[32])
+{
+	time_t s = (time_t)((t + 59) / 60 * 60);
+	struct tm tm;
+
+	if (gmtime_r(&s, &tm) == NULL || strftime(out, 32, "%Y-%m-%d %H:%M UTC", &tm) == 0)
+		snprintf(out, 32, "%lld", (long long)s);
+}
+
+/* The domain of address: what follows its last '@'. */
+static const char *domain_of(const char *address)
+{
+	const char *at = strrchr(address, '@');
+
+	return at != NULL ? at + 1 : address;
+}
+
+/*
+ * Under the store lock: may a code go to rec->address now?  Each line sent
+ * within PENDING_WINDOW (open, done or void) was one code mail.
+ */
+static enum store_status mail_limits(struct store *st, const struct pending *rec, const struct pending *list, size_t n,
+    unsigned long per_domain)
+{
+	const char *mine = domain_of(rec->address);
+	char when[32];
+	int64_t now = rec->sent, first_addr = 0, first_dom = 0;
+	unsigned long to_addr = 0, to_dom = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (list[i].sent <= now - PENDING_WINDOW || list[i].sent > now)
+			continue;
+		if (of_address(&list[i], rec->address) && to_addr++ == 0)
+			first_addr = list[i].sent;
+		if (strcasecmp(domain_of(list[i].address), mine) == 0 && to_dom++ == 0)
+			first_dom = list[i].sent;
+	}
+	/* oldest first: the first counted is the first to leave the window */
+	if (to_addr >= PENDING_CODES_PER_HOUR) {
+		lift_str(first_addr + PENDING_WINDOW, when);
+		store_set_error(st, "%lu registration codes were mailed to %s within the hour, the most one address "
+		    "gets; the next may go at %s", to_addr, rec->address, when);
+		return STORE_LIMIT;
+	}
+	if (per_domain > 0 && to_dom >= per_domain) {
+		lift_str(first_dom + PENDING_WINDOW, when);
+		store_set_error(st, "%lu registration codes were mailed to addresses at %s within the hour "
+		    "(max_pending_per_domain_per_hour = %lu); the next may go at %s", to_dom, mine, per_domain, when);
+		return STORE_LIMIT;
+	}
 	return STORE_OK;
 }
 
@@ -224,7 +289,7 @@ static enum store_status lock_and_read(struct store *st, struct store_lock *lock
 	return status != STORE_OK ? status : read_all(st, list, n);
 }
 
-enum store_status pending_put(struct store *st, const struct pending *rec, const struct store_register_caps *caps)
+enum store_status pending_put(struct store *st, const struct pending *rec, unsigned long per_domain)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct pending *list = NULL;
@@ -235,17 +300,14 @@ enum store_status pending_put(struct store *st, const struct pending *rec, const
 	status = lock_and_read(st, &lock, &list, &n);
 	if (status != STORE_OK)
 		goto out;
-	status = id_free(st, rec, list, n, now);
+	status = id_free(st, rec, now);
+	if (status == STORE_OK)
+		status = mail_limits(st, rec, list, n, per_domain);
 	if (status != STORE_OK)
 		goto out;
 	for (i = 0; i < n; i++)
-		if (!list[i].done && (of_user(&list[i], rec->userid) || of_address(&list[i], rec->address)))
-			list[i].userid[0] = '\0';	/* replaced */
-	if (caps != NULL) {
-		status = store_registration_take(st, caps, rec->address);
-		if (status != STORE_OK)
-			goto out;
-	}
+		if (!list[i].done && of_address(&list[i], rec->address))
+			list[i].voided = true;	/* replaced: its code void from now on */
 	status = write_all(st, list, n, now, rec);
 out:
 	free(list);

@@ -442,14 +442,6 @@ struct store_register_caps {
 };
 
 /*
- * Under the store lock (the caller's): count one registration from
- * address against caps and record it (a pending registration, pending.h);
- * STORE_LIMIT when a cap is reached (store_error() says which).
- */
-enum store_status store_registration_take(struct store *st, const struct store_register_caps *caps,
-    const char *address);
-
-/*
  * store_user_add() under caps, counted and recorded under the store lock:
  * STORE_LIMIT when one is reached (store_error() says which).
  */

@@ -131,21 +131,6 @@ void store_registration_note(struct store *st, const struct store_register_caps 
 	free(out);
 }
 
-enum store_status store_registration_take(struct store *st, const struct store_register_caps *caps,
-    const char *address)
-{
-	char domain[MAILADDR_MAX + 1], *regs = NULL;
-	enum store_status status;
-	size_t len = 0;
-
-	store_address_domain(address, domain);
-	status = store_registration_check(st, caps, domain, &regs, &len);
-	if (status == STORE_OK)
-		store_registration_note(st, caps, domain, regs, len);
-	free(regs);
-	return status;
-}
-
 /* Parse "userid until since [hash]"; *why says what is wrong. */
 static bool parse_reserved(const char *line, size_t n, struct store_reserved *r, const char **why)
 {

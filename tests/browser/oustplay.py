@@ -73,7 +73,8 @@ class Home:
         if register:
             m = re.search(r" ok: registration of (\S+) pending, ", last)
             if m:
-                self.send(sender, "confirm %s %s" % (m.group(1), REG_CODE))
+                # the register's password with the code (confirm.c)
+                self.send(sender, "confirm %s %s %s" % (m.group(1), REG_CODE, subject.split()[2]))
 
     def send(self, sender, subject, body="", extra_env=None):
         """One mail at the current time; its log line, which must say ok."""

@@ -97,7 +97,8 @@ class Home:
             raise RuntimeError("%s: %s" % (subject, last))
         m = re.search(r" ok: registration of (\S+) pending, ", last) if register else None
         if m:
-            self.send(sender, "confirm %s %s" % (m.group(1), REG_CODE))
+            # the register's password with the code (confirm.c)
+            self.send(sender, "confirm %s %s %s" % (m.group(1), REG_CODE, subject.split()[2]))
 
     def new_mails(self):
         """The mails delivered since the last call: (address, message) in order."""

@@ -338,7 +338,7 @@ hc=$tmp/hc
 cp -R "$tmp/s0" "$hc"
 crash_feed "$hc" $((T0 + 20)) "$tmp/amail" >/dev/null
 rm -rf "$hc/mail"
-for m in "$hc|carol@example.org|confirm carol $REG_CODE|registration carol|password carol pw1 pw2" \
+for m in "$hc|carol@example.org|confirm carol $REG_CODE pw1|registration carol|password carol pw1 pw2" \
     "$tmp/s0|$A|password alice secret newsecret|password|password alice newsecret other"; do
 	base=${m%%|*}
 	rest=${m#*|}

@@ -208,8 +208,9 @@ ca=$(code_in "$tmp/boxes" $a)
 cb=$(code_in "$tmp/boxes" $b)
 check "... each player's reply holds a one-time code" sh -c "[ -n '$ca' ] && [ -n '$cb' ]"
 if [ -n "$ca" ] && [ -n "$cb" ]; then
-	smtp_mail $a "confirm alice $ca" 2>>"$tmp/smtp.err"
-	smtp_mail $b "confirm bob $cb" 2>>"$tmp/smtp.err"
+	# with the password of each one's register (confirm.c)
+	smtp_mail $a "confirm alice $ca secret" 2>>"$tmp/smtp.err"
+	smtp_mail $b "confirm bob $cb hunter2" 2>>"$tmp/smtp.err"
 	wait_until "the confirms' replies" sh -c "[ \$(ls '$(maildir $a)' | wc -l) -ge 2 ] && [ \$(ls '$(maildir $b)' | wc -l) -ge 2 ]"
 else
 	echo "# no confirm sent: no code in the mails to alice ($(count $a)) or bob ($(count $b))"

@@ -84,11 +84,11 @@ EOF
 				feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" $code >"$work/why" ||
 				    { why=$(cat "$work/why"); break; }
 				# a register made a pending registration: confirmed at once
-				# with that code, so setups read as before (register.c)
+				# with that code and its password, so setups read as before (register.c)
 				regid=$(tail -n 1 "$home/log" | sed -n 's/.* ok: registration of \([^ ]*\) pending, .*/\1/p')
 				if [ -n "$regid" ] && [ "$kind" = send ]; then
-					printf 'From: %s\nTo: oust@example.net\nSubject: confirm %s %s\nMessage-ID: <setup.%d.confirm@example.net>\n\n' \
-					    "$from" "$regid" "$REG_CODE" "$n" >"$work/setup.eml"
+					printf 'From: %s\nTo: oust@example.net\nSubject: confirm %s %s %s\nMessage-ID: <setup.%d.confirm@example.net>\n\n' \
+					    "$from" "$regid" "$REG_CODE" "$(echo "$subject" | register_pw)" "$n" >"$work/setup.eml"
 					feed "$home" $((T0 + 60 * n - ago)) "$work/setup.eml" >"$work/why" || { why=$(cat "$work/why"); break; }
 				fi
 				;;

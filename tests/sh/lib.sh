@@ -73,11 +73,15 @@
 #                       or body) is delivered with OUSTPBM_TEST_CODE set to
 #                       REG_CODE, and when it made a pending registration
 #                       (src/commands/keywords/register.c) it is confirmed at once
-#                       from the same From with that code (confirm_pending):
-#                       an account as before, for every test's setup
-#   confirm_pending HOME FROM [TIME]   that confirm, when the log's last line
+#                       from the same From with that code and the register's
+#                       password (confirm_pending): an account as before,
+#                       for every test's setup
+#   confirm_pending HOME FROM [TIME] PASSWORD   that confirm ("confirm <userid>
+#                       <code> <password>"), when the log's last line
 #                       is a registration made pending; returns the
 #                       confirm's status (0 when there was none)
+#   register_pw         the password of the register line on stdin (a
+#                       Subject or a body line "register <userid> <password>")
 #   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
 #   code_in HOME ADDR   the one-time code of the newest mail to ADDR holding
 #                       one (a random code: no test hook needed)
@@ -338,11 +342,17 @@ deliver() {
 	fi
 	lib_rc=$?
 	if [ "$lib_rc" -eq 0 ] && [ -n "$lib_code" ]; then
-		confirm_pending "$1" "$(sed -n 's/^[Ff][Rr][Oo][Mm]: *//p' "$lib_in" | head -n 1)" "${2:-}"
+		confirm_pending "$1" "$(sed -n 's/^[Ff][Rr][Oo][Mm]: *//p' "$lib_in" | head -n 1)" "${2:-}" \
+		    "$(register_pw <"$lib_in")"
 		lib_rc=$?
 	fi
 	rm -f "$lib_in"
 	return $lib_rc
+}
+
+register_pw() {
+	sed -n 's/^\([Ss][Uu][Bb][Jj][Ee][Cc][Tt]: *\)\{0,1\}[Rr][Ee][Gg][Ii][Ss][Tt][Ee][Rr]  *[^ ][^ ]*  *\([^ ][^ ]*\).*/\2/p' |
+	    head -n 1
 }
 
 confirm_pending() {
@@ -351,9 +361,9 @@ confirm_pending() {
 	lib_err=/dev/null
 	[ -n "$tmp" ] && lib_err=$tmp/stderr.confirm
 	if [ -n "${3:-}" ]; then
-		mail "$2" "confirm $lib_id $REG_CODE" | OUSTPBM_TEST_TIME=$3 "$bin" -d "$1" >/dev/null 2>"$lib_err"
+		mail "$2" "confirm $lib_id $REG_CODE $4" | OUSTPBM_TEST_TIME=$3 "$bin" -d "$1" >/dev/null 2>"$lib_err"
 	else
-		mail "$2" "confirm $lib_id $REG_CODE" | "$bin" -d "$1" >/dev/null 2>"$lib_err"
+		mail "$2" "confirm $lib_id $REG_CODE $4" | "$bin" -d "$1" >/dev/null 2>"$lib_err"
 	fi
 }
 
@@ -383,7 +393,8 @@ crash_feed() {
 
 feed_confirmed() {
 	lib_frc=$(crash_feed "$1" "$2" "$3")
-	[ "$lib_frc" = 0 ] && confirm_pending "$1" "$(sed -n 's/^[Ff][Rr][Oo][Mm]: *//p' "$3" | head -n 1)" "$2"
+	[ "$lib_frc" = 0 ] && confirm_pending "$1" "$(sed -n 's/^[Ff][Rr][Oo][Mm]: *//p' "$3" | head -n 1)" "$2" \
+	    "$(register_pw <"$3")"
 	echo "$lib_frc"
 }
 

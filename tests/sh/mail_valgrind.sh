@@ -43,12 +43,12 @@ vgfile() {
 # the codes of the registrations fixed, to confirm them (register.c)
 export OUSTPBM_TEST_CODE=$REG_CODE
 vg alice@example.org "register alice secret Alice"
-vg alice@example.org "confirm alice $REG_CODE"
+vg alice@example.org "confirm alice $REG_CODE secret"
 vg bob@example.com "register bob hunter2"
-mail bob@example.com "Re: Oust registration code for bob" "vg-reply@x" "$REG_CODE" >"$tmp/in"
+mail bob@example.com "Re: Oust registration code for bob" "vg-reply@x" "$REG_CODE hunter2" >"$tmp/in"
 k=$((k + 1))
 n=$((n + 1))
-vgfile "$tmp/in" "the code alone in a reply" 0
+vgfile "$tmp/in" "the code and the password in a reply" 0
 vg alice@example.org "challenge alice secret bob -size=5"
 vg alice@example.org "move 101 alice secret C3" copy@x
 vg alice@example.org "move 101 alice secret C3" copy@x
@@ -85,6 +85,7 @@ vg alice@example.org "challenge alice better bob -size=5 -remind=1 -timeout=2"
 vg alice@example.org "show 103"
 vg carol@example.net "register carol pw3"
 vg carol@example.net "confirm $REG_CODE"
+vg carol@example.net "confirm carol $REG_CODE pw3"
 vg carol@example.net "notify carol pw3 on 103 101"
 vg carol@example.net "notify carol pw3 off 101 104 103"
 vg carol@example.net "notify carol pw3 off 103 101"

@@ -168,11 +168,11 @@ $a|move 101 alice secret E1
 $b|resign 101 bob hunter2"
 echo "$game" | while IFS='|' read -r from subject; do
 	printf 'From: %s\nSubject: %s\n\n' "$from" "$subject" | "$bin" -d "$ref" >/dev/null 2>&1
-	# a register is confirmed with the code mailed (register.c)
+	# a register is confirmed with the code mailed and its password (register.c)
 	case $subject in
 	register*)
-		printf 'From: %s\nSubject: confirm %s %s\n\n' "$from" "$(echo "$subject" | cut -d' ' -f2)" \
-		    "$(code_in "$ref" "$from")" | "$bin" -d "$ref" >/dev/null 2>&1
+		printf 'From: %s\nSubject: confirm %s %s %s\n\n' "$from" "$(echo "$subject" | cut -d' ' -f2)" \
+		    "$(code_in "$ref" "$from")" "$(echo "$subject" | cut -d' ' -f3)" | "$bin" -d "$ref" >/dev/null 2>&1
 		;;
 	esac
 done
@@ -201,25 +201,26 @@ play() { # FROM SUBJECT REPLIES-TO-ALICE REPLIES-TO-BOB: one mail in by SMTP, it
 mkdir -p "$tmp/boxes/mail"
 ln -s "$(box $a)" "$tmp/boxes/mail/$a"
 ln -s "$(box $b)" "$tmp/boxes/mail/$b"
-# confirm FROM USERID REPLIES-TO-ALICE REPLIES-TO-BOB: as a player does, the
-# code read from the code mail in FROM's Maildir sent back in a confirm by
-# SMTP (register.c: the account exists only then); no code: fails at once
+# confirm FROM USERID PASSWORD REPLIES-TO-ALICE REPLIES-TO-BOB: as a player
+# does, the code read from the code mail in FROM's Maildir sent back in a
+# confirm by SMTP with the register's password (register.c: the account
+# exists only then); no code: fails at once
 confirm() {
 	if code=$(code_in "$tmp/boxes" "$1"); then
-		play "$1" "confirm $2 $code" "$3" "$4"
+		play "$1" "confirm $2 $code $3" "$4" "$5"
 	else
-		fail "'confirm $2 <code>': no one-time code in the mails to $1 ($(count "$1") of them)"
-		na=$((na + $3))
-		nb=$((nb + $4))
+		fail "'confirm $2 <code> <password>': no one-time code in the mails to $1 ($(count "$1") of them)"
+		na=$((na + $4))
+		nb=$((nb + $5))
 	fi
 	check "... $2 is registered, with $1" grep -q "^$2:$1:" "$h/users"
 }
 play $a "register alice secret" 1 0
 check "... a registration by mail is pending: no account yet" \
     sh -c "grep -q 'ok: registration of alice pending' '$h/log' && ! grep -qs '^alice:' '$h/users'"
-confirm $a alice 1 0
+confirm $a alice secret 1 0
 play $b "register bob hunter2" 0 1
-confirm $b bob 0 1
+confirm $b bob hunter2 0 1
 play $a "challenge alice secret bob -size=5" 1 1
 play $a "move 101 alice secret C3" 1 1
 check "the replies left through Postfix's SMTP port" grep -q "postfix/smtpd.*connect from localhost\[127.0.0.1\]" "$pf/maillog"

@@ -5,8 +5,8 @@
 # chats and moves on a board between two accounts of the attacker's own.
 # With registrations confirmed (src/commands/keywords/register.c) none of the
 # victims' accounts exists: each victim gets one mail at most (the code,
-# or past the per-domain cap the refusal), never a board, never the
-# attacker's words.
+# or past the per-domain limit of code mails, max_pending_per_domain_per_hour
+# = 10, the refusal), never a board, never the attacker's words.
 . "$(dirname "$0")/lib.sh"
 need "$bin"
 tmpdir
@@ -62,10 +62,10 @@ check "each victim got one mail at most (got $most)" [ "$most" -le 1 ]
 check "no victim got the attacker's words ($words did)" [ "$words" = 0 ]
 check "no victim got a board mail ($boards did)" [ "$boards" = 0 ]
 check "no victim has an account" sh -c '! grep -q "^v[0-9]*:" "$1/users"' sh "$h"
-check "the victims past the per-domain cap were refused" \
-    [ "$(grep -c 'register v[0-9]* \*\*\*\*" refused: no new account now' "$h/log")" = 5 ]
+check "the victims past the per-domain limit of code mails were refused" \
+    [ "$(grep -c 'register v[0-9]* \*\*\*\*" refused: no registration code now: 10 registration codes were mailed to addresses at victim.example' "$h/log")" = 15 ]
 # a day later the registrations lapse: cleanup drops them, the user ids are free
 check "cleanup a day later: exit 0" sh -c 'OUSTPBM_TEST_TIME=$(($2 + 86400 + 60)) "$1" -d "$3" cleanup >/dev/null 2>&1' sh "$bin" $T0 "$h"
-check "... drops the 20 registrations never confirmed" grep -q 'cleanup board=0 ok: dropped 20 registrations a day old' "$h/log"
+check "... drops the 10 registrations never confirmed" grep -q 'cleanup board=0 ok: dropped 10 registrations a day old' "$h/log"
 check "... none is left in the pending file" sh -c '! grep -q "^v[0-9]* " "$1/pending"' sh "$h"
 done_testing

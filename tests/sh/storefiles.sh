@@ -11,7 +11,7 @@ export OUSTPBM_TEST_TIME=$T0
 run() {
 	mail "${3:-alice@example.org}" "$2" >"$tmp/in.eml"
 	OUSTPBM_TEST_CODE=$REG_CODE timeout 20 "$bin" -d "$1" <"$tmp/in.eml" >/dev/null 2>"$tmp/stderr" &&
-	    confirm_pending "$1" "${3:-alice@example.org}" "${OUSTPBM_TEST_TIME:-}"
+	    confirm_pending "$1" "${3:-alice@example.org}" "${OUSTPBM_TEST_TIME:-}" "$(register_pw <"$tmp/in.eml")"
 	echo $?
 }
 

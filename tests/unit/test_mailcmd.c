@@ -129,6 +129,7 @@ static void test_parse_each(void)
 		{ "reset", "reset alice K7M2QX9PHD new" },
 		{ "address", "address alice secret alice@new.example" },
 		{ "confirm", "confirm alice K7M2QX9PHD" },
+		{ "confirm", "confirm alice K7M2QX9PHD secret" },
 		{ "confirm", "confirm K7M2QX9PHD" },
 		{ "signoff", "signoff alice secret" },
 		{ "queue", "queue 101 alice secret E1 => A1; D4 => E5" },

@@ -1,12 +1,20 @@
 /*
  * confirm: a one-time code mailed to an address, sent back from it.
  *
- *   confirm <userid> <code>, confirm <code>, or the code alone in a reply
+ *   confirm <userid> <code> <password>, or a reply holding "<code> <password>"
  *       Of a registration waiting for it (register.c): from the registered
  *       address only, the code checked under the password throttle
- *       (throttle.h), the account written, the welcome mailed.
- *       Unconfirmed, the registration lapses PENDING_LIFE after the
- *       register and its user id is free again.
+ *       (throttle.h), then the password: it must be the one the register
+ *       gave.  The code proves the mailbox; the password proves that the
+ *       registration is the mailbox owner's, not one forged From her
+ *       address (pending.h).  The account is written under the
+ *       registration caps (max_registrations_per_hour: confirmed accounts
+ *       only) and the welcome mailed.  Another address's registration of
+ *       the same user id confirmed first wins: this one is told to choose
+ *       another.  Unconfirmed, the registration lapses PENDING_LIFE after
+ *       the register and holds nothing meanwhile.
+ *   confirm <code>, or confirm <userid> <code> of a registration
+ *       Refused: the password is asked for; nothing is checked.
  *   confirm <userid> <code>   (the code in cmd.password), else
  *       Of an address change (address.c): sent from the new address (any
  *       other sender is refused), within the hour: the account's address
@@ -20,6 +28,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -34,9 +43,49 @@
 static enum store_status write_account(struct job *j, const char *token, const char *expect, const void *arg)
 {
 	const struct pending *p = arg;
+	struct store_register_caps caps;
 
-	/* counted against the caps at the register already */
-	return store_user_register_hashed(j->srv.st, p->userid, p->address, p->pwhash, p->fullname, NULL);
+	/* only a confirmed account counts: forged registers cannot use the caps up */
+	caps.per_hour = j->srv.cfg.max_registrations_per_hour;
+	caps.per_domain = j->srv.cfg.max_registrations_per_domain;
+	caps.now = (int64_t)j->srv.now;
+	return store_user_register_hashed(j->srv.st, p->userid, p->address, p->pwhash, p->fullname, &caps);
+}
+
+/*
+ * A registration of address replaced by a later register whose code is
+ * code: *sent when the code of the registration that replaced it went
+ * (the newest line of address).  false if none.
+ */
+static bool code_voided(struct job *j, const char *address, const char *code, int64_t *sent)
+{
+	struct pending *list = NULL;
+	bool failed = false, hit = false;
+	size_t n = 0, i;
+
+	*sent = 0;
+	if (pending_all(j->srv.st, (int64_t)j->srv.now, &list, &n) != STORE_OK)
+		return false;
+	for (i = 0; i < n; i++)
+		if (strcasecmp(list[i].address, address) == 0) {
+			if (list[i].voided && !hit && accounts_code_is(code, list[i].codehash, &failed))
+				hit = true;
+			*sent = list[i].sent;
+		}
+	free(list);
+	return hit;
+}
+
+/* The refusal of a code voided by a later register from the same address (code_voided). */
+static enum process_status refuse_voided(struct job *j, int64_t sent)
+{
+	char when[REPLY_TIME_SIZE];
+
+	reply_time_str(sent, when);
+	return job_refuse(j, NULL, "that code is void: a later register from %s replaced its registration, and a new "
+	    "code was mailed here at %s. If you sent that register, confirm with its code and password; if you "
+	    "did not, someone else did from your address: register again, and confirm with the new code and "
+	    "your own password", j->in.from_addr, when);
 }
 
 /* The code given for p, under the throttle; false after a refusal (then *ps). */
@@ -45,6 +94,7 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 	struct throttle_state ts;
 	char until[REPLY_TIME_SIZE];
 	enum store_status ss;
+	int64_t sent;
 	bool failed = false, right;
 
 	ss = throttle_check(j->srv.st, &j->srv.cfg, p->userid, j->srv.now, &ts);
@@ -60,6 +110,11 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 		}
 		if (right)
 			return true;
+		if (code_voided(j, p->address, code, &sent)) {
+			/* the owner's own older code: not a guess */
+			*ps = refuse_voided(j, sent);
+			return false;
+		}
 		/* counted as a wrong password; nobody told: the address has not confirmed it wants mail */
 		ss = throttle_fail(j->srv.st, &j->srv.cfg, p->userid, j->in.from_addr, j->srv.now, &ts);
 		if (ss != STORE_OK)
@@ -75,20 +130,71 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 	return false;
 }
 
-/* Confirm the registration p with code. */
-static enum process_status confirm_pending(struct job *j, const struct pending *p, const char *code)
+/*
+ * The password given for p (the code right): the one its register gave?
+ * false after a refusal (then *ps).  A wrong one counts against the throttle.
+ */
+static bool password_right(struct job *j, const struct pending *p, const char *password, enum process_status *ps)
 {
+	struct throttle_state ts;
+	struct store_user u;
+	char when[REPLY_TIME_SIZE];
+	enum store_status ss;
+	bool right = false;
+
+	memset(&u, 0, sizeof u);
+	snprintf(u.hash, sizeof u.hash, "%s", p->pwhash);
+	ss = store_user_check_password(&u, password, &right);
+	explicit_bzero(&u, sizeof u);
+	if (ss != STORE_OK) {
+		*ps = job_hash_failure(j, p->userid);
+		return false;
+	}
+	if (right)
+		return true;
+	ss = throttle_fail(j->srv.st, &j->srv.cfg, p->userid, j->in.from_addr, j->srv.now, &ts);
+	if (ss != STORE_OK)
+		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->srv.st));
+	reply_time_str(p->sent, when);
+	*ps = job_refuse(j, NULL, "wrong password for the registration of %s: the code is right, but the password is "
+	    "not the one its register (its code mailed at %s) gave. If you sent that register, send its password; "
+	    "if you did not, someone else did from your address: register again with your own password, and "
+	    "confirm with the new code", p->userid, when);
+	return false;
+}
+
+/* A free user id like userid (userid2 ... userid9) into out, "" if none: the suggestion to a loser. */
+static void suggest_id(struct job *j, const char *userid, char out[IDENT_USERID_MAX + 1])
+{
+	struct store_reserved r;
+	struct store_user u;
+	size_t len = strnlen(userid, IDENT_USERID_MAX - 1);
+	char k;
+
+	out[0] = '\0';
+	for (k = '2'; k <= '9'; k++) {
+		memcpy(out, userid, len);
+		out[len] = k;
+		out[len + 1] = '\0';
+		if (store_user_find(j->srv.st, out, &u) == STORE_NOT_FOUND &&
+		    store_reserved_find(j->srv.st, out, &r) == STORE_NOT_FOUND)
+			return;
+	}
+	out[0] = '\0';
+}
+
+/* Confirm the registration p with code and password. */
+static enum process_status confirm_pending(struct job *j, const struct pending *p, const char *code,
+    const char *password)
+{
+	char other[IDENT_USERID_MAX + 1], lapse[REPLY_TIME_SIZE];
 	struct reply_mail m;
 	enum reply_status rs;
 	enum store_status wrote;
 	enum process_status ps;
 
 	memset(&m, 0, sizeof m);
-	if (strcasecmp(j->in.from_addr, p->address) != 0)
-		/* the code proves the mailbox only when it comes back from there */
-		return job_refuse(j, NULL, "confirm %s must come from the address that registered it, not from %s",
-		    p->userid, j->in.from_addr);
-	if (!code_right(j, p, code, &ps))
+	if (!code_right(j, p, code, &ps) || !password_right(j, p, password, &ps))
 		return ps;
 	rs = reply_registered(&j->srv.rc, p->address, p->fullname, p->userid, p->fullname, p->address, &m);
 	if (rs != REPLY_OK)
@@ -97,17 +203,26 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_USER_EXISTS)
-		ps = job_refuse(j, NULL, "the user id %s was taken meanwhile: register another", p->userid);
-	else if (wrote == STORE_RESERVED)
+	if (wrote == STORE_USER_EXISTS) {
+		/* another address's registration of it was confirmed first (pending.h) */
+		suggest_id(j, p->userid, other);
+		ps = job_refuse(j, NULL, "the user id %s was taken meanwhile by another registration, confirmed first: "
+		    "register another%s%s%s", p->userid, other[0] != '\0' ? " (" : "", other,
+		    other[0] != '\0' ? " is free)" : "");
+	} else if (wrote == STORE_RESERVED) {
 		ps = job_refuse(j, NULL, "the user id %s is kept for a closed account: register another", p->userid);
-	else if (wrote == STORE_TOO_BIG)
+	} else if (wrote == STORE_LIMIT) {
+		reply_time_str(p->issued + PENDING_LIFE, lapse);
+		ps = job_refuse(j, NULL, "no new account now: %s; send this confirm again in an hour (the registration "
+		    "waits until %s)", j->account_err, lapse);
+	} else if (wrote == STORE_TOO_BIG) {
 		ps = job_refuse(j, NULL, "the server takes no new accounts: its users file is full; "
 		    "ask the server's admin");
-	else if (wrote != STORE_OK)
+	} else if (wrote != STORE_OK) {
 		ps = job_account_failure(j, wrote, "cannot add the user");
-	else
+	} else {
 		job_detail(j, "ok", "registered %s <%s>", p->userid, p->address);
+	}
 	/* after the commit point: failing, the line stays open, the account telling it confirmed */
 	if (wrote == STORE_OK && pending_done(j->srv.st, p->userid, p->codehash, (int64_t)j->srv.now) != STORE_OK)
 		fprintf(stderr, "oustpbm: cannot mark the registration of %s done: %s\n", p->userid,
@@ -117,62 +232,97 @@ out:
 	return ps;
 }
 
-enum process_status confirm_registration(struct job *j, bool *handled)
+/*
+ * The sender's registration p (of its address) was confirmed already: a
+ * copy of the confirm mail that made the account (its welcome released by
+ * recovery) when the account is p's and code is p's.
+ */
+static bool confirmed_copy(struct job *j, const struct pending *p, const struct store_user *u, const char *code)
 {
-	struct command *c = &j->cmd;
+	bool failed = false;
+
+	return strcmp(u->hash, p->pwhash) == 0 && strcasecmp(u->address, p->address) == 0 &&
+	    accounts_code_is(code, p->codehash, &failed);
+}
+
+/* The refusal of a confirm without the password: nothing checked, nothing counted. */
+static enum process_status refuse_no_password(struct job *j, const struct pending *p)
+{
+	return job_refuse(j, NULL, "a registration is confirmed with its code and the password its register gave: "
+	    "send \"confirm %s <code> <password>\" from %s, or reply to the code's mail with \"<code> <password>\" "
+	    "as its first line", p->userid, p->address);
+}
+
+/*
+ * The registration of the sender's address for userid (NULL: whichever):
+ * *handled false when it has none and the command is another's (an
+ * address change); else handled: made, refused, or a copy.  password NULL:
+ * a confirm without one.
+ */
+static enum process_status confirm_registration(struct job *j, const char *userid, const char *code,
+    const char *password, bool *handled)
+{
 	struct store_user u;
 	struct pending p;
 	enum store_status ss, us;
-	bool failed = false;
+	int64_t sent;
 
 	*handled = false;
-	ss = pending_find(j->srv.st, c->userid, (int64_t)j->srv.now, &p);
-	if (ss == STORE_NOT_FOUND)
-		return PROCESS_OK;
-	if (ss != STORE_OK)
+	ss = pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &p);
+	if (ss != STORE_OK && ss != STORE_NOT_FOUND)
 		return job_store_failure(j, ss, "cannot read the pending registrations");
-	us = store_user_find(j->srv.st, p.userid, &u);
-	if (us == STORE_OK) {
-		/* confirmed already: by a copy of this mail (its welcome released by recovery), or an account of its own */
-		if (strcmp(u.hash, p.pwhash) != 0 || strcasecmp(u.address, p.address) != 0 ||
-		    strcasecmp(j->in.from_addr, p.address) != 0 || !accounts_code_is(c->password, p.codehash, &failed))
+	if (ss == STORE_NOT_FOUND || (userid != NULL && strcasecmp(p.userid, userid) != 0)) {
+		if (password == NULL)
 			return PROCESS_OK;
+		*handled = true;
+		if (code_voided(j, j->in.from_addr, code, &sent))
+			return refuse_voided(j, sent);
+		if (ss == STORE_OK)
+			return job_refuse(j, NULL, "the registration from %s that waits for its confirm is of %s, not of "
+			    "%s: send \"confirm %s <code> <password>\"", j->in.from_addr, p.userid, userid, p.userid);
+		return job_refuse(j, NULL, "no registration of %s from %s waits for a confirm: register first with "
+		    "register <userid> <password> [full name]", userid, j->in.from_addr);
+	}
+	us = store_user_find(j->srv.st, p.userid, &u);
+	if (us != STORE_OK && us != STORE_NOT_FOUND)
+		return job_store_failure(j, us, "cannot read the users file");
+	if (us == STORE_OK && confirmed_copy(j, &p, &u, code)) {
 		*handled = true;
 		return job_account_copy(j, "confirm");
 	}
-	if (us != STORE_NOT_FOUND)
-		return job_store_failure(j, us, "cannot read the users file");
-	if (p.done)
-		return PROCESS_OK;	/* confirmed, and the account gone since */
-	*handled = true;
-	return confirm_pending(j, &p, c->password);
-}
-
-/* confirm <code>: the registration of the sender's address. */
-enum process_status confirm_code_run(struct job *j)
-{
-	struct store_user u;
-	struct pending p;
-	enum store_status ss;
-	bool handled;
-
-	ss = pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &p);
-	if (ss == STORE_NOT_FOUND)
-		return job_refuse(j, NULL, "no registration from %s waits for a confirm: register first with "
-		    "register <userid> <password> [full name]; an address change is confirmed with "
-		    "confirm <userid> <code>", j->in.from_addr);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot read the pending registrations");
-	snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", p.userid);
-	if (p.done || store_user_find(j->srv.st, p.userid, &u) == STORE_OK) {
-		enum process_status ps = confirm_registration(j, &handled);
-
-		if (ps != PROCESS_OK || handled)
-			return ps;
+	if (p.done) {
+		if (password == NULL && userid != NULL)
+			return PROCESS_OK;
+		*handled = true;
 		return job_refuse(j, NULL, "the account %s is made already: no registration from %s waits for a "
 		    "confirm", p.userid, j->in.from_addr);
 	}
-	return confirm_pending(j, &p, j->cmd.password);
+	*handled = true;
+	if (password == NULL)
+		return refuse_no_password(j, &p);
+	return confirm_pending(j, &p, code, password);
+}
+
+/* confirm <userid> <code> <password>: the registration of the sender's address. */
+enum process_status confirm_register_run(struct job *j)
+{
+	bool handled;
+
+	return confirm_registration(j, j->cmd.userid, j->cmd.password, j->cmd.new_password, &handled);
+}
+
+/* confirm <code>: the registration of the sender's address, refused without the password. */
+enum process_status confirm_code_run(struct job *j)
+{
+	enum process_status ps;
+	bool handled;
+
+	ps = confirm_registration(j, NULL, j->cmd.password, NULL, &handled);
+	if (ps != PROCESS_OK || handled)
+		return ps;
+	return job_refuse(j, NULL, "no registration from %s waits for a confirm: register first with "
+	    "register <userid> <password> [full name]; an address change is confirmed with "
+	    "confirm <userid> <code>", j->in.from_addr);
 }
 
 static enum store_status write_address(struct job *j, const char *token, const char *expect, const void *arg)
@@ -195,8 +345,8 @@ enum process_status confirm_run(struct job *j)
 	bool ok;
 
 	memset(mails, 0, sizeof mails);
-	/* the confirm of a registration (register.c) */
-	ps = confirm_registration(j, &ok);
+	/* the confirm of a registration (register.c), without its password */
+	ps = confirm_registration(j, c->userid, c->password, NULL, &ok);
 	if (ps != PROCESS_OK || ok)
 		return ps;
 	snprintf(again, sizeof again, "send \"address %s <password> <new address>\" for a new one", c->userid);

@@ -2,15 +2,20 @@
  * register: an account asked for; confirm.c makes it.
  *
  *   register <userid> <password> [full name]
- *       No account yet: a pending registration (store/pending.h), counted
- *       against the registration caps, and one one-time code mailed to the
- *       address the mail came from.  Nothing else ever goes to that
- *       address until it confirms, so a forged From cannot make the server
- *       mail anyone but the code.  A second register from an address whose
- *       registration still waits mails nothing within PENDING_RESEND of the
- *       last code (the reply says when it went); after that it mails a new
- *       code (the registration's user id, password and name those of the
- *       new mail).
+ *       No account yet: a pending registration (store/pending.h) and one
+ *       one-time code mailed to the address the mail came from.  Nothing
+ *       else ever goes to that address until it confirms, so a forged From
+ *       cannot make the server mail anyone but the code.  The account is
+ *       made by "confirm <userid> <code> <password>" from that address:
+ *       the code proves the mailbox, the password that the registration is
+ *       the mailbox owner's (a forged register carries its forger's).  A
+ *       later register from the same address replaces the earlier one,
+ *       whose code is void from then on, and mails a new code: at most
+ *       PENDING_CODES_PER_HOUR an hour to one address and
+ *       max_pending_per_domain_per_hour to one domain.  Another address's
+ *       registration of the same user id holds nothing (the first
+ *       confirmed wins), and only confirmed accounts count against
+ *       max_registrations_per_hour (confirm.c).
  *
  * It commits with job_commit_account() under accounts.lock: the code mail
  * goes out if and only if the pending file has the code (token: its
@@ -18,6 +23,7 @@
  */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -31,13 +37,7 @@
 
 static enum store_status write_pending(struct job *j, const char *token, const char *expect, const void *arg)
 {
-	struct store_register_caps caps;
-
-	caps.per_hour = j->srv.cfg.max_registrations_per_hour;
-	caps.per_domain = j->srv.cfg.max_registrations_per_domain;
-	caps.now = (int64_t)j->srv.now;
-	/* expect is non-NULL for a code sent again: counted once, at the first register */
-	return pending_put(j->srv.st, arg, expect == NULL ? &caps : NULL);
+	return pending_put(j->srv.st, arg, j->srv.cfg.max_pending_per_domain_per_hour);
 }
 
 static uint64_t mail_stamp(const struct job *j)
@@ -47,30 +47,36 @@ static uint64_t mail_stamp(const struct job *j)
 	return id[0] != '\0' ? store_text_hash(id, strlen(id)) : 0;
 }
 
-/* The refusal of a register while the address's registration waits: when its code went, when the next may. */
-static enum process_status refuse_waiting(struct job *j, const struct pending *p)
+/* Did a register from address with this stamp write a line (open, done or void)?  A copy of that mail. */
+static enum store_status seen_before(struct job *j, const char *address, uint64_t stamp, bool *seen)
 {
-	char sent[REPLY_TIME_SIZE], next[REPLY_TIME_SIZE];
+	struct pending *list = NULL;
+	enum store_status ss;
+	size_t n = 0, i;
 
-	reply_time_str(p->sent, sent);
-	reply_time_str(p->sent + PENDING_RESEND, next);
-	return job_refuse(j, NULL, "a registration from %s waits for its confirm: the code for %s was mailed to "
-	    "this address at %s; send \"confirm %s <code>\" from here, or reply to that mail with the code. "
-	    "No other code is sent before %s", p->address, p->userid, sent, p->userid, next);
+	*seen = false;
+	if (stamp == 0)
+		return STORE_OK;
+	ss = pending_all(j->srv.st, (int64_t)j->srv.now, &list, &n);
+	for (i = 0; ss == STORE_OK && i < n; i++)
+		if (list[i].stamp == stamp && strcasecmp(list[i].address, address) == 0)
+			*seen = true;
+	free(list);
+	return ss;
 }
 
 enum process_status register_run(struct job *j)
 {
 	struct command *c = &j->cmd;
 	char code[ACCOUNTS_CODE_LEN + 1], expires[REPLY_TIME_SIZE], subject[200];
-	struct pending rec, old;
+	struct pending rec;
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
 	enum store_status ss, wrote;
 	enum process_status ps;
-	bool again = false;
 	const char *why;
+	bool seen;
 	size_t i;
 
 	memset(&m, 0, sizeof m);
@@ -85,12 +91,12 @@ enum process_status register_run(struct job *j)
 		rec.userid[i] = (char)tolower((unsigned char)c->userid[i]);
 	rec.userid[i] = '\0';
 	rec.stamp = mail_stamp(j);
-	ss = pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &old);
-	if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+	ss = seen_before(j, j->in.from_addr, rec.stamp, &seen);
+	if (ss != STORE_OK) {
 		ps = job_store_failure(j, ss, "cannot read the pending registrations");
 		goto out;
 	}
-	if (ss == STORE_OK && old.stamp == rec.stamp && rec.stamp != 0) {
+	if (seen) {
 		/* the code of this very mail was recorded: a copy of it, its reply released by recovery */
 		ps = job_account_copy(j, "register");
 		goto out;
@@ -104,23 +110,12 @@ enum process_status register_run(struct job *j)
 		ps = job_store_failure(j, ss, "cannot read the users file");
 		goto out;
 	}
-	if (pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &old) == STORE_OK && !old.done &&
-	    store_user_find(j->srv.st, old.userid, &u) == STORE_NOT_FOUND) {
-		/* a registration of this address waits: one code an hour at most */
-		if ((int64_t)j->srv.now < old.sent + PENDING_RESEND) {
-			ps = refuse_waiting(j, &old);
-			goto out;
-		}
-		again = true;
-		rec.issued = old.issued;
-	} else {
-		rec.issued = (int64_t)j->srv.now;
-	}
 	if (!store_password_ok(c->password)) {
 		ps = job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
 		goto out;
 	}
+	rec.issued = (int64_t)j->srv.now;
 	rec.sent = (int64_t)j->srv.now;
 	snprintf(rec.address, sizeof rec.address, "%s", j->in.from_addr);
 	snprintf(rec.fullname, sizeof rec.fullname, "%s", c->fullname);
@@ -144,8 +139,8 @@ enum process_status register_run(struct job *j)
 		goto out;
 	}
 	/* the code mail is queued if and only if the registration is written */
-	ps = job_commit_account(j, &(struct job_account_change){ rec.userid, rec.codehash,
-	    again ? old.codehash : NULL, write_pending, &rec }, &m, 1, &wrote);
+	ps = job_commit_account(j, &(struct job_account_change){ rec.userid, rec.codehash, NULL, write_pending, &rec },
+	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
 	if (wrote == STORE_USER_EXISTS)
@@ -154,7 +149,7 @@ enum process_status register_run(struct job *j)
 		ps = job_refuse(j, NULL, "the user id %s belonged to an account that was closed, and is kept for its "
 		    "games: choose another", c->userid);
 	else if (wrote == STORE_LIMIT)
-		ps = job_refuse(j, NULL, "no new account now: %s; try again in an hour", j->account_err);
+		ps = job_refuse(j, NULL, "no registration code now: %s", j->account_err);
 	else if (wrote == STORE_TOO_BIG)
 		ps = job_refuse(j, NULL, "the server takes no new accounts now: too many registrations wait for "
 		    "their confirm; try again tomorrow");

@@ -62,7 +62,7 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	bool rate_notice;	/* the sender's first mail over max_mails_per_hour: told so, once */
-	char code_reply[32];	/* "confirm <code>": the command of a reply holding a code alone (process.c) */
+	char code_reply[IDENT_USERID_MAX + COMMAND_PASSWORD_MAX + 32];	/* "confirm <userid> <code> <password>": a reply to a code mail (process.c) */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
 	bool new_board;		/* job_commit_game commits a new board (a challenge) */

@@ -179,9 +179,9 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 		char lapse[REPLY_TIME_SIZE];
 
 		reply_time_str(wait.issued + PENDING_LIFE, lapse);
-		return job_refuse(j, NULL, "the account %s is not confirmed yet: it works once \"confirm %s <code>\" "
-		    "comes from the address that registered it, with the code mailed there; unconfirmed, the "
-		    "registration lapses at %s", wait.userid, wait.userid, lapse);
+		return job_refuse(j, NULL, "the account %s is not confirmed yet: it works once \"confirm %s <code> "
+		    "<password>\" comes from the address that registered it, with the code mailed there; unconfirmed, "
+		    "the registration lapses at %s", wait.userid, wait.userid, lapse);
 	}
 	if (ss == STORE_NOT_FOUND)
 		return job_refuse(j, NULL, "there is no user %s: register first with "

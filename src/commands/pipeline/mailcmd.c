@@ -22,12 +22,14 @@ const struct mail_command mailcmd_table[] = {
 	  "id is 1 to 32 letters, digits, '_' or '-'; a password 1 to 64\n"
 	  "printable characters without spaces. A code is mailed to where\n"
 	  "you write from, and the account is made only when\n"
-	  "\"confirm <code>\" (or \"confirm <userid> <code>\", or a reply\n"
-	  "to that mail holding the code alone) comes back from there,\n"
-	  "within a day.",
+	  "\"confirm <userid> <code> <password>\" (or a reply to that mail\n"
+	  "holding \"<code> <password>\") comes back from there, within a\n"
+	  "day, with the password you registered with.",
 	  "asks for an account bound to the sender's address: a one-time code is mailed there, and nothing else "
-	  "until `confirm`; unconfirmed, it lapses after a day (the user id free again); another `register` "
-	  "from that address within the hour mails nothing, saying when the code went" },
+	  "until `confirm`; unconfirmed, it lapses after a day and holds nothing meanwhile (another address may "
+	  "register the same user id: the first confirmed wins); another `register` from that address replaces "
+	  "it, its code void, and mails a new code (at most 3 an hour to one address, "
+	  "`max_pending_per_domain_per_hour` to one domain)" },
 	{ { "password", "password <userid> <old password> <new password>", "upp" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, password_run,
 	  "",
@@ -249,13 +251,20 @@ const struct mail_command mailcmd_table[] = {
 	  "Until then nothing changes; afterwards the mail of all your boards\n"
 	  "goes to the new address, and the old one is told.",
 	  "from the new address only: the account moves there (the mail of all its boards with it); the old "
-	  "address is told. Of a registration: from the registered address only, the account is made" },
+	  "address is told" },
+	{ { "confirm", "confirm <userid> <code> <password>", "upp" },
+	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, confirm_register_run,
+	  "",
+	  "of a registration (or a reply to the code's mail holding `<code> <password>`): from the registered "
+	  "address only, with the code mailed there and the password the `register` gave, the account is made; "
+	  "a wrong code or password counts as a wrong password (`max_password_failures`); a code voided by a "
+	  "later `register` is answered as such; when another address's registration of the user id was "
+	  "confirmed first, the reply says so and suggests a free one" },
 	{ { "confirm", "confirm <code>", "p" },
 	  MAILCMD_ACCOUNTS | MAILCMD_CHANGE, confirm_code_run,
 	  "",
-	  "the registration of the sender's address: the account is made (as `confirm <userid> <code>` of a "
-	  "registration, or a reply to the code's mail holding the code alone), from the registered address "
-	  "only; a wrong code counts as a wrong password (`max_password_failures`)" },
+	  "of a registration without its password (so too `confirm <userid> <code>`, or a reply holding the "
+	  "code alone): refused, asking for the password; nothing is checked" },
 	{ { "signoff", "signoff <userid> <password>", "up" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, signoff_run,
 	  "Close your account: every board you are still playing is resigned\n"

@@ -104,13 +104,7 @@ char *mailcmd_readme_table(void);
 /* The handlers (one file per command or close family). */
 mailcmd_fn password_run;
 mailcmd_fn register_run;
-mailcmd_fn confirm_run, confirm_code_run;
-
-/*
- * confirm <userid> <code> of a registration waiting for it (confirm.c):
- * *handled false when userid has none (an address change, address.c).
- */
-enum process_status confirm_registration(struct job *j, bool *handled);
+mailcmd_fn confirm_run, confirm_code_run, confirm_register_run;
 mailcmd_fn challenge_run;
 mailcmd_fn accept_run;
 mailcmd_fn decline_run;

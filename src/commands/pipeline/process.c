@@ -50,6 +50,7 @@
 #include "store/ratings.h"
 #include "store/accounts.h"
 #include "store/lifecycle.h"
+#include "store/pending.h"
 #include "store/seen.h"
 #include "store/store.h"
 
@@ -551,29 +552,48 @@ static void find_as_sender(struct job *j)
  * not parsed: it is refused unread (answer).
  */
 /*
- * A reply to a registration's code mail (register.c) holding the code
- * alone on its first line: read as "confirm <code>".
+ * A reply to a registration's code mail (register.c) whose first line is
+ * "<code> <password>": read as "confirm <userid> <code> <password>" of
+ * the registration waiting for the sender's address; the code alone, or
+ * with no registration waiting, as "confirm <code>" (refused, asking for
+ * the password or saying none waits: confirm.c).
  */
 static void parse_code_reply(struct job *j)
 {
-	char line[ACCOUNTS_CODE_LEN + 1];
+	char code[ACCOUNTS_CODE_LEN + 1], pw[COMMAND_PASSWORD_MAX + 1];
 	const char *p = j->in.body != NULL ? j->in.body : "";
-	size_t n = 0;
+	struct pending wait;
+	size_t n = 0, k = 0;
 
 	while (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')
 		p++;
-	while (p[n] != '\0' && p[n] != '\n' && p[n] != '\r' && p[n] != ' ' && p[n] != '\t' && n < sizeof line - 1)
+	while (p[n] != '\0' && p[n] != '\n' && p[n] != '\r' && p[n] != ' ' && p[n] != '\t' && n < sizeof code - 1)
 		n++;
-	memcpy(line, p, n);
-	line[n] = '\0';
+	memcpy(code, p, n);
+	code[n] = '\0';
 	p += n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	while (p[k] != '\0' && p[k] != '\n' && p[k] != '\r' && p[k] != ' ' && p[k] != '\t' && k < sizeof pw - 1)
+		k++;
+	memcpy(pw, p, k);
+	pw[k] = '\0';
+	p += k;
 	while (*p == ' ' || *p == '\t' || *p == '\r')
 		p++;
-	if ((*p != '\n' && *p != '\0') || !accounts_code_ok(line))
-		return;
-	snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", line);
+	if ((*p != '\n' && *p != '\0') || !accounts_code_ok(code))
+		goto out;
+	if (k > 0 && j->in.from_addr != NULL &&
+	    pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &wait) == STORE_OK && !wait.done)
+		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s %s %s", wait.userid, code, pw);
+	else
+		/* no registration waits: answered as "confirm <code>", the password never echoed */
+		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", code);
 	j->cmd_status = mailfind_parse(&mailcmd_grammar, j->code_reply, NULL, &j->cmd);
-	explicit_bzero(line, sizeof line);
+	explicit_bzero(j->code_reply, sizeof j->code_reply);
+out:
+	explicit_bzero(code, sizeof code);
+	explicit_bzero(pw, sizeof pw);
 }
 
 static void parse(struct job *j, const struct mail_read *mr)
