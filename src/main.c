@@ -72,6 +72,8 @@ static const struct command commands[] = {
 	{ "robot", "[BOARD...]", "play the robot player's turns left over, flush", CMD_HOME, run_admin, admin_robot_run },
 	{ "robot-mail", "[--queued]", "robot host: answer the board mail on stdin (--queued: the kept ones)",
 	  CMD_HOME | CMD_MAIL, run_admin, admin_robot_mail_run },
+	{ "fetch", "[--idle]", "handle the mail of the mailbox imap_url as piped mail (cron, or --idle)", CMD_HOME,
+	  run_admin, admin_fetch_run },
 	{ "flush", "[--all]", "send the queued replies that are due (--all: every one)", CMD_HOME, run_admin,
 	  admin_flush_run },
 	{ "outbox", "[retry [ID...|all]]", "list the queued and failed replies; retry: failed ones queued again",
