@@ -533,6 +533,10 @@ static enum imap_status command(struct imap *im, char *why, size_t whylen, const
 			break;
 		if (strncmp(im->text.s, "* ", 2) == 0) {
 			untagged(im);
+			/* RFC 3501 7.1.5: BYE ends the session (a LOGOUT's too, whose end is not waited for) */
+			if (im->lost)
+				return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server ended the session: %.300s",
+				    im->text.s + 2);
 			continue;
 		}
 		if (strncmp(im->text.s, tag, taglen) != 0)

@@ -154,7 +154,7 @@ home() { # HOME USER [DC-PORT] [LINE...]: a home reading USER's mailbox
 	hu=$2
 	hp=${3:-$port}
 	shift 3
-	mkhome "$hh" "imap_url = imap://$hu@127.0.0.1:$hp/INBOX" 'imap_password_file = imap.pw' 'imap_timeout = 10' \
+	mkhome "$hh" "imap_url = imap://$hu@127.0.0.1:$hp/INBOX" 'imap_password_file = imap.pw' \
 	    'admin_address = admin@example.net' "$@"
 	(umask 077 && printf '%s\n' "$PW" >"$hh/imap.pw")
 }
@@ -399,5 +399,70 @@ mkhome "$h" "imap_url = imap://uerr@127.0.0.1:$port/NoSuchBox" 'imap_password_fi
 (umask 077 && printf '%s\n' "$PW" >"$h/imap.pw")
 check "a mailbox that is not there: exit 78" [ "$(fetch "$h")" = 78 ]
 check "... the server's answer told" grep -q 'SELECT' "$tmp/fetch.err"
+
+# ---- a server that misbehaves (what Dovecot never does): a scripted one on loopback
+cat >"$tmp/fakeimap.py" <<'PY'
+# fakeimap MODE PORTFILE: logs any user in, has one message (UID 5), then at
+# UID FETCH: hang (no answer), biglit (a literal larger than asked), bye (BYE, closed)
+import socket, sys, time
+mode, portfile = sys.argv[1], sys.argv[2]
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(5)
+with open(portfile, "w") as pf:
+    pf.write("%d\n" % srv.getsockname()[1])
+while True:
+    c, _ = srv.accept()
+    f = c.makefile("rb")
+    c.sendall(b"* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] fake ready\r\n")
+    for line in f:
+        words = line.rstrip(b"\r\n").split(b" ")
+        tag, cmd = words[0], words[1].upper() if len(words) > 1 else b""
+        sub = words[2].upper() if len(words) > 2 else b""
+        if cmd == b"AUTHENTICATE" and len(words) == 3:
+            c.sendall(b"+ \r\n")
+            f.readline()
+            c.sendall(tag + b" OK logged in\r\n")
+        elif cmd == b"CAPABILITY":
+            c.sendall(b"* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n" + tag + b" OK done\r\n")
+        elif cmd == b"SELECT":
+            c.sendall(b"* 1 EXISTS\r\n* OK [UIDVALIDITY 7] ok\r\n" + tag + b" OK [READ-WRITE] selected\r\n")
+        elif cmd == b"LIST":
+            c.sendall(b'* LIST () "/" x\r\n' + tag + b" OK listed\r\n")
+        elif cmd == b"UID" and sub == b"SEARCH":
+            c.sendall(b"* SEARCH 5\r\n" + tag + b" OK searched\r\n")
+        elif cmd == b"UID" and sub == b"FETCH":
+            if mode == "hang":
+                time.sleep(30)
+            elif mode == "biglit":
+                c.sendall(b"* 1 FETCH (UID 5 BODY[]<0> {99999999}\r\nFrom: x\r\n")
+            else:
+                c.sendall(b"* BYE going away\r\n")
+            break
+        elif cmd == b"LOGOUT":
+            c.sendall(b"* BYE bye\r\n" + tag + b" OK bye\r\n")
+            break
+        else:
+            c.sendall(tag + b" OK done\r\n")
+    f.close()
+    c.close()
+PY
+for mode in hang biglit bye; do
+	rm -f "$tmp/fake.port"
+	"$PY" "$tmp/fakeimap.py" "$mode" "$tmp/fake.port" &
+	bg "$!"
+	i=0
+	while [ ! -s "$tmp/fake.port" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -s "$tmp/fake.port" ] || { echo "not ok - the scripted IMAP server did not start"; exit 1; }
+	h=$tmp/hfake-$mode
+	home "$h" ufake "$(cat "$tmp/fake.port")" 'imap_timeout = 2'
+	check "a server that goes $mode at FETCH: exit 75" [ "$(fetch "$h")" = 75 ]
+	case $mode in
+	hang) check "... no answer within imap_timeout" grep -q 'did not answer within 2 s' "$tmp/fetch.err" ;;
+	biglit) check "... more bytes than asked refused" grep -q 'sent 99999999 bytes where 262145 were asked for' "$tmp/fetch.err" ;;
+	bye) check "... the session ended, the server's word told" grep -q 'ended the session: BYE going away' "$tmp/fetch.err" ;;
+	esac
+	check "... nothing answered" [ ! -d "$h/mail" ]
+done
 
 done_testing
