@@ -358,6 +358,20 @@ check "... both moved" sh -c "i=0; while [ \"\$(find '$dc/mail/uidle/new' '$dc/m
 kill "$ipid"
 wait "$ipid" 2>/dev/null
 
+# ---- --idle with imap_max_per_run = 1 and three mails waiting: the runs follow one another,
+# with no new mail to wake the IDLE (renewed after 25 minutes), within the 60 s bound
+h=$tmp/hidlemax
+home "$h" uidlemax "" 'imap_max_per_run = 1'
+for f in alice bob carol; do put "$dc" uidlemax "$tmp/$f.eml"; done
+"$bin" -d "$h" fetch --idle >/dev/null 2>"$tmp/idlemax.err" &
+ipid=$!
+bg "$ipid"
+check "--idle, one a run: the first answered" wait_reply "$h" alice@example.org
+check "... the second" wait_reply "$h" bob@example.org
+check "... the third" wait_reply "$h" carol@example.org
+kill "$ipid"
+wait "$ipid" 2>/dev/null
+
 # ---- --idle renewing its IDLE every second (OUSTPBM_TEST_IDLE_SECONDS): still answers after renewals
 h=$tmp/hrenew
 home "$h" urenew ""

@@ -28,7 +28,8 @@
  *
  * --idle: after each run the session waits in IMAP IDLE (RFC 2177),
  * renewed every IMAP_RENEW_IDLE_SECONDS, or, on a server without IDLE,
- * imap_poll_seconds; a lost connection is opened again after
+ * imap_poll_seconds; a run cut short at imap_max_per_run is followed at
+ * once by the next; a lost connection is opened again after
  * imap_poll_seconds.  It runs until killed.
  *
  * Test hooks: OUSTPBM_TEST_FETCH_KILL=fetched|processed|moved kills the
@@ -60,6 +61,7 @@
 struct fetch_stats {
 	unsigned done, failed, left;
 	bool stop;		/* a failure every message would meet: the rest wait */
+	bool full;		/* imap_max_per_run reached: more may be waiting */
 };
 
 /* One fetch: the command's run, its lock, the mailbox's host. */
@@ -274,6 +276,7 @@ static enum imap_status run_once(struct fetch *f, struct imap *im, char *why, si
 		is = imap_search(im, a->srv.cfg.imap_max_per_run, &uids, &n, why, whylen);
 	for (i = 0; is == IMAP_OK && i < n && !fs->stop; i++)
 		is = one_message(f, im, uids[i], why, whylen);
+	fs->full = n == a->srv.cfg.imap_max_per_run && fs->left == 0 && !fs->stop;
 	free(uids);
 	if (is == IMAP_OK && (fs->done > 0 || fs->failed > 0 || fs->left > 0))
 		store_log(a->srv.st, "%s admin fetch done: %u handled, %u to %s, %u left for the next run", a->srv.stamp,
@@ -320,7 +323,8 @@ static enum admin_status run_idle(struct fetch *f)
 		is = imap_open(&a->srv.cfg, a->srv.home, &im, why, sizeof why);
 		while (is == IMAP_OK) {
 			is = run_once(f, im, why, sizeof why);
-			if (is == IMAP_OK)
+			/* a run cut at imap_max_per_run goes on at once: the mailbox has more */
+			if (is == IMAP_OK && !f->fs.full)
 				is = imap_wait(im, imap_has_idle(im) ? renew : a->srv.cfg.imap_poll_seconds, &news, why,
 				    sizeof why);
 		}
