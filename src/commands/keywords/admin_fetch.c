@@ -292,7 +292,8 @@ static enum admin_status session_failure(struct admin *a, enum imap_status is, c
 	if (is == IMAP_DENIED) {
 		store_complain(a->srv.st, "fetch: %s", why);
 		snprintf(cause, sizeof cause, "fetch cannot read the mailbox: %s", why);
-		alert_key("imap", why, key);
+		/* keyed by the mailbox, not the text: a server's answer may carry a timing or a session id */
+		alert_key("imap", a->srv.cfg.imap_url, key);
 		(void)alert_admin(&a->srv.cfg, a->srv.st, a->srv.home, key, cause);
 		return ADMIN_CONFIG;
 	}
