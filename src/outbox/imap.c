@@ -726,7 +726,7 @@ enum imap_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, stru
 	s = command(im, why, whylen, "UID FETCH %lu (UID RFC822.SIZE BODY.PEEK[]<0.%zu>)", uid, cap);
 	im->keep_lit = false;
 	if (s == IMAP_OK && im->msg == NULL)
-		s = fail(im, IMAP_NO, why, whylen, "message UID %lu is no longer in the mailbox", uid);
+		return IMAP_OK;	/* gone meanwhile: m->data NULL */
 	if (s != IMAP_OK) {
 		free(im->msg);
 		im->msg = NULL;

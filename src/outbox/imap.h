@@ -77,7 +77,8 @@ struct imap_message {
 
 /*
  * Message uid's first cap bytes (BODY.PEEK[]<0.cap>: its \Seen flag left
- * alone) into *m.  IMAP_NO with m->data NULL if the message is gone.
+ * alone) into *m.  IMAP_OK with m->data NULL if the message is gone (taken
+ * by another client meanwhile).
  */
 enum imap_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, struct imap_message *m, char *why,
     size_t whylen);

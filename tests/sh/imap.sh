@@ -406,18 +406,21 @@ check "a wrong password: exit 78" [ "$(fetch "$h")" = 78 ]
 check "... the login refused" grep -q 'refused the login of uerr' "$tmp/fetch.err"
 check "... the admin told" grep -q 'alert imap-[0-9a-f]*: admin told by mail admin@example.net' "$h/log"
 check "... the password nowhere" sh -c "! grep -r -q 'wrong-password' '$tmp/fetch.err' '$h/log' '$h/mail'"
-home "$h" uerr "" 'imap_done_folder = a"b'
-check "a bad folder name: exit 78" [ "$(fetch "$h")" = 78 ]
-check "... naming the key" grep -q 'imap_done_folder .* is not a folder name' "$tmp/fetch.err"
-mkhome "$h" "imap_url = imap://uerr@127.0.0.1:$port/NoSuchBox" 'imap_password_file = imap.pw'
+mkhome "$h" "imap_url = imap://uerr@127.0.0.1:$port/NoSuchBox" 'imap_password_file = imap.pw' 'admin_address = admin@example.net'
 (umask 077 && printf '%s\n' "$PW" >"$h/imap.pw")
 check "a mailbox that is not there: exit 78" [ "$(fetch "$h")" = 78 ]
 check "... the server's answer told" grep -q 'SELECT' "$tmp/fetch.err"
+check "... told once: the next run's alert is within the hour (its key is the mailbox's, not the text's)" \
+    [ "$(fetch "$h") $(grep 'alert imap-' "$h/log" | tail -n 1 | sed 's/.*: admin //; s/ within.*//')" = "78 already told" ]
+home "$h" uerr "" 'imap_done_folder = a"b'
+check "a bad folder name: exit 78" [ "$(fetch "$h")" = 78 ]
+check "... naming the key" grep -q 'imap_done_folder .* is not a folder name' "$tmp/fetch.err"
 
 # ---- a server that misbehaves (what Dovecot never does): a scripted one on loopback
 cat >"$tmp/fakeimap.py" <<'PY'
 # fakeimap MODE PORTFILE: logs any user in, has one message (UID 5), then at
-# UID FETCH: hang (no answer), biglit (a literal larger than asked), bye (BYE, closed)
+# UID FETCH: hang (no answer), biglit (a literal larger than asked), bye (BYE, closed),
+# no (NO), gone (OK without the message: another client took it)
 import socket, sys, time
 mode, portfile = sys.argv[1], sys.argv[2]
 srv = socket.socket()
@@ -450,6 +453,12 @@ while True:
                 time.sleep(30)
             elif mode == "biglit":
                 c.sendall(b"* 1 FETCH (UID 5 BODY[]<0> {99999999}\r\nFrom: x\r\n")
+            elif mode == "no":
+                c.sendall(tag + b" NO [SERVERBUG] cannot read it\r\n")
+                continue
+            elif mode == "gone":
+                c.sendall(tag + b" OK nothing fetched\r\n")
+                continue
             else:
                 c.sendall(b"* BYE going away\r\n")
             break
@@ -478,5 +487,22 @@ for mode in hang biglit bye; do
 	esac
 	check "... nothing answered" [ ! -d "$h/mail" ]
 done
+rm -f "$tmp/fake.port"
+"$PY" "$tmp/fakeimap.py" no "$tmp/fake.port" &
+bg "$!"
+i=0
+while [ ! -s "$tmp/fake.port" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+h=$tmp/hfake-no
+home "$h" ufake "$(cat "$tmp/fake.port")"
+check "a FETCH refused (NO): exit 75, the message left" [ "$(fetch "$h")" = 75 ]
+check "... the server's answer told" grep -q 'message UID 5 cannot be fetched, left in the mailbox: UID: NO \[SERVERBUG\] cannot read it' "$tmp/fetch.err"
+rm -f "$tmp/fake.port"
+"$PY" "$tmp/fakeimap.py" gone "$tmp/fake.port" &
+bg "$!"
+i=0
+while [ ! -s "$tmp/fake.port" ] && [ "$i" -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+h=$tmp/hfake-gone
+home "$h" ufake "$(cat "$tmp/fake.port")"
+check "a message gone before its FETCH (another client): exit 0, nothing done" sh -c "'$bin' -d '$h' fetch && [ ! -d '$h/mail' ]"
 
 done_testing

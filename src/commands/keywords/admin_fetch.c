@@ -202,10 +202,13 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 
 	/* one byte over the cap: the pipeline tells a mail too large (mailin.h) from one that just fits */
 	is = imap_fetch(im, uid, (size_t)cfg->max_message_bytes + 1, &m, why, whylen);
-	if (is == IMAP_NO)
-		return IMAP_OK;	/* gone meanwhile (another client): nothing to do */
-	if (is != IMAP_OK)
-		return is;
+	if (is == IMAP_NO) {
+		store_complain(a->srv.st, "fetch: message UID %lu cannot be fetched, left in the mailbox: %s", uid, why);
+		fs->left++;
+		return IMAP_OK;
+	}
+	if (is != IMAP_OK || m.data == NULL)
+		return is;	/* the session lost, or the message gone meanwhile (another client) */
 	size = m.size;
 	if (!name_message(im, f->host, uid, &m)) {
 		free(m.data);
