@@ -78,6 +78,8 @@ static const struct command commands[] = {
 	  admin_flush_run },
 	{ "outbox", "[retry [ID...|all]]", "list the queued and failed replies; retry: failed ones queued again",
 	  CMD_HOME, run_admin, admin_outbox_run },
+	{ "fetch", "[--idle]", "handle the mail of the mailbox imap_url as piped mail (cron, or --idle)", CMD_HOME,
+	  run_admin, admin_fetch_run },
 	{ "adduser", "[--stdin] USERID ADDRESS [NAME...]", "add an account; prints its password", CMD_HOME, run_admin,
 	  admin_adduser_run },
 	{ "passwd", "[--stdin] USERID", "set a new password; prints it", CMD_HOME, run_admin, admin_passwd_run },

@@ -1,6 +1,7 @@
 /* config: oustpbm.conf and the test settings from the environment. */
 #include "base/config.h"
 #include "base/errbuf.h"
+#include "base/imapurl.h"
 #include "base/testhook.h"
 
 #include <arpa/inet.h>
@@ -90,6 +91,19 @@ static const char *check_smtp_url(const char *v)
 	return config_smtp_url_parse(v, &tls, host, sizeof host, &port, &why) ? NULL : why;
 }
 
+static const char *check_imap_url(const char *v)
+{
+	struct imapurl u;
+	const char *why = NULL;
+
+	return imapurl_parse(v, &u, &why) ? NULL : why;
+}
+
+static const char *check_folder(const char *v)
+{
+	return imapurl_folder_ok(v) ? NULL : "is not a folder name (printable ASCII without '\"', '\\', '%' or '*')";
+}
+
 static const char *check_on_off(const char *v)
 {
 	return strcmp(v, "on") == 0 || strcmp(v, "off") == 0 ? NULL : "is not 'on' or 'off'";
@@ -156,6 +170,11 @@ static const char *check_secret(const char *v)
 	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, \
 	    check_secret, true }
 
+/* A value never quoted in an error, checked by chk. */
+#define UNQUOTED_KEY(field, chk) \
+	{ #field, KEY_STRING, offsetof(struct config, field), sizeof(((struct config *)0)->field), 0, 0, false, chk, \
+	    true }
+
 static const struct key keys[] = {
 	STR_KEY(from_address, check_address),
 	STR_KEY(server_name, check_name),
@@ -207,6 +226,15 @@ static const struct key keys[] = {
 	NUM_KEY(max_reviews_per_day, 1, 1000, true),
 	NUM_KEY(userid_reserve_days, 0, 3650, false),
 	STR_KEY(trusted_authserv_id, check_authserv_id),
+	/* not quoted in an error: a password written into the URL by mistake stays unseen */
+	UNQUOTED_KEY(imap_url, check_imap_url),
+	STR_KEY(imap_password_file, check_path),
+	STR_KEY(imap_cafile, check_path),
+	STR_KEY(imap_done_folder, check_folder),
+	STR_KEY(imap_failed_folder, check_folder),
+	NUM_KEY(imap_max_per_run, 1, 100000, false),
+	NUM_KEY(imap_poll_seconds, 1, 3600, false),
+	NUM_KEY(imap_timeout, 1, 3600, false),
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -270,6 +298,12 @@ void config_defaults(struct config *cfg)
 	cfg->flush_backlog_max = 50;
 	cfg->bounce_limit = 3;
 	snprintf(cfg->html_mail, sizeof cfg->html_mail, "%s", "on");
+	snprintf(cfg->imap_done_folder, sizeof cfg->imap_done_folder, "%s", "oustpbm-done");
+	snprintf(cfg->imap_failed_folder, sizeof cfg->imap_failed_folder, "%s", "oustpbm-failed");
+	/* a minute's mail of a busy club; the rest waits for the next run (cron: a minute) */
+	cfg->imap_max_per_run = 100;
+	cfg->imap_poll_seconds = 60;
+	cfg->imap_timeout = 60;
 }
 
 #define errf errbuf_set
@@ -808,6 +842,14 @@ static const struct {
 	{ "web_dir", "the directory of the web site of the boards (relative: from the home); unset = none" },
 	{ "web_url", "the address the web site is served at (http:// or https://): board mails link their page" },
 	{ "admin_address", "the admin's address: told by mail (once an hour a cause) when mail cannot be answered" },
+	{ "imap_url", "imap://USER@HOST/MAILBOX or imaps://...: the mailbox oustpbm fetch reads (USER's '@' as %40)" },
+	{ "imap_password_file", "a file whose first line is the mailbox's password (relative: from the home)" },
+	{ "imap_cafile", "PEM file of the CAs the IMAP server's certificate is checked against" },
+	{ "imap_done_folder", "the folder fetch moves a handled mail to (made if missing)" },
+	{ "imap_failed_folder", "the folder fetch moves a mail that can never be handled to (the admin told)" },
+	{ "imap_max_per_run", "mails one fetch handles at most, 1..100000; the rest wait for the next run" },
+	{ "imap_poll_seconds", "fetch --idle on a server without IDLE: seconds between two looks, 1..3600" },
+	{ "imap_timeout", "seconds an IMAP server's answer may take, 1..3600" },
 	{ "userid_reserve_days", "days the user id of a closed account (signoff, deluser) cannot be registered, 0..3650" },
 	{ "trusted_authserv_id", "the receiving mail server whose Authentication-Results header is trusted (its AuthservID)" },
 };

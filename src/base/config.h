@@ -145,6 +145,20 @@
  *                                         turns (game/review.h)
  *   max_reviews_per_day (3)              reviews one account may ask for in
  *                                         24 hours, 1..1000, 0 = no limit
+ *   imap_url           (unset)           imap://USER@HOST[:PORT]/MAILBOX or
+ *                                         imaps://...: the mailbox `oustpbm
+ *                                         fetch` reads (base/imapurl.h)
+ *   imap_password_file (unset)           file whose first line is its password
+ *                                         (relative: from the home)
+ *   imap_cafile        (system CAs)      PEM file of the CAs the IMAP server's
+ *                                         certificate is checked against
+ *   imap_done_folder   (oustpbm-done)    where a handled mail is moved
+ *   imap_failed_folder (oustpbm-failed)  where a mail that can never be
+ *                                         handled is moved (the admin told)
+ *   imap_max_per_run   (100)             mails one fetch handles, 1..100000
+ *   imap_poll_seconds  (60)              fetch --idle without IDLE: seconds
+ *                                         between two looks, 1..3600
+ *   imap_timeout       (60)              seconds an IMAP answer may take, 1..3600
  *   userid_reserve_days (365)            days the user id of a closed account
  *                                         (signoff, oustpbm deluser) cannot be
  *                                         registered by anyone, 0..3650, so old
@@ -190,6 +204,7 @@
 #define CONFIG_URL_MAX 300	/* smtp_url */
 #define CONFIG_SECRET_MAX 200	/* smtp_user, smtp_password */
 #define CONFIG_HOST_MAX 253	/* trusted_authserv_id: a host name */
+#define CONFIG_FOLDER_MAX 200	/* imap_done_folder, imap_failed_folder (IMAPURL_MAILBOX_MAX) */
 #define CONFIG_ERR_MAX 1400	/* enough for any message, culprit included */
 
 enum config_status {
@@ -249,6 +264,14 @@ struct config {
 	unsigned long max_reviews_per_day;	/* per account; 0 = no limit */
 	unsigned long userid_reserve_days;	/* a closed account's id kept (store.h, reserved) */
 	char trusted_authserv_id[CONFIG_HOST_MAX + 1];	/* "" : no Authentication-Results read (mail/authres.h) */
+	char imap_url[CONFIG_URL_MAX + 1];	/* "" : no mailbox to fetch (base/imapurl.h) */
+	char imap_password_file[CONFIG_PATH_MAX + 1];
+	char imap_cafile[CONFIG_PATH_MAX + 1];
+	char imap_done_folder[CONFIG_FOLDER_MAX + 1];
+	char imap_failed_folder[CONFIG_FOLDER_MAX + 1];
+	unsigned long imap_max_per_run;	/* mails one fetch handles */
+	unsigned long imap_poll_seconds;	/* fetch --idle without IDLE */
+	unsigned long imap_timeout;	/* seconds */
 	bool test_time_set;	/* OUSTPBM_TEST_TIME given */
 	time_t test_time;
 };

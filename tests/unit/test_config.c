@@ -1,5 +1,6 @@
 /* test_config: oustpbm.conf parsing, defaults, errors with line numbers, test time. */
 #include "base/config.h"
+#include "base/imapurl.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +368,63 @@ static void test_salvage(void)
 	t_home_free(home);
 }
 
+static void test_imap_keys(void)
+{
+	struct config cfg;
+	struct imapurl u;
+	const char *why = NULL;
+
+	config_defaults(&cfg);
+	ok(cfg.imap_url[0] == '\0' && strcmp(cfg.imap_done_folder, "oustpbm-done") == 0 &&
+	    strcmp(cfg.imap_failed_folder, "oustpbm-failed") == 0 && cfg.imap_max_per_run == 100 &&
+	    cfg.imap_poll_seconds == 60 && cfg.imap_timeout == 60, "imap defaults");
+	ok_int(parse(&cfg, "imap_url = imaps://club%40gmail.com@imap.gmail.com/INBOX\nimap_password_file = imap.pw\n"
+	    "imap_cafile = /etc/ssl/ca.pem\nimap_done_folder = Oust/Done\nimap_failed_folder = [Oust] failed\n"
+	    "imap_max_per_run = 5\nimap_poll_seconds = 1\nimap_timeout = 3600\n"), CONFIG_OK, "imap settings parse: %s",
+	    err);
+	ok(strcmp(cfg.imap_done_folder, "Oust/Done") == 0 && cfg.imap_max_per_run == 5 && cfg.imap_poll_seconds == 1,
+	    "... kept");
+	ok_str(cfg.transport, "maildir", "imap_url selects no transport");
+
+	ok(imapurl_parse("imaps://club%40gmail.com@imap.gmail.com/INBOX", &u, &why) && u.tls && u.port == 993 &&
+	    strcmp(u.user, "club@gmail.com") == 0 && strcmp(u.host, "imap.gmail.com") == 0 &&
+	    strcmp(u.mailbox, "INBOX") == 0 && !imapurl_loopback(&u), "imaps://: user decoded, port 993");
+	ok(imapurl_parse("imap://a@b@127.0.0.1:1143", &u, &why) && !u.tls && u.port == 1143 &&
+	    strcmp(u.user, "a@b") == 0 && strcmp(u.mailbox, "INBOX") == 0 && imapurl_loopback(&u),
+	    "imap://: the last @ ends the user, INBOX by default, loopback");
+	ok(imapurl_parse("imap://u@[::1]/Club%20mail", &u, &why) && u.ipv6 && strcmp(u.host, "::1") == 0 &&
+	    u.port == 143 && strcmp(u.mailbox, "Club mail") == 0 && imapurl_loopback(&u), "IPv6, a mailbox decoded");
+	ok(imapurl_parse("imap://u@localhost/", &u, &why) && imapurl_loopback(&u), "localhost is loopback");
+	ok(imapurl_folder_ok("oustpbm-done") && !imapurl_folder_ok("") && !imapurl_folder_ok("a*") &&
+	    !imapurl_folder_ok("a%") && !imapurl_folder_ok("a\"b") && !imapurl_folder_ok("a\\b") &&
+	    !imapurl_folder_ok("caf\xc3\xa9"), "folder names: printable ASCII, no quote, backslash or wildcard");
+
+	bad("imap_url = http://u@h/\n",
+	    "oustpbm.conf line 1: imap_url (not shown) does not start with imap:// or imaps://");
+	bad("imap_url = imap://h/INBOX\n",
+	    "oustpbm.conf line 1: imap_url (not shown) has no user name (imap://USER@HOST/MAILBOX)");
+	bad("imap_url = imap://u:secret@h/INBOX\n",
+	    "oustpbm.conf line 1: imap_url (not shown) holds a password: put it in imap_password_file");
+	bad("imap_url = imap://u%4@h/\n", "oustpbm.conf line 1: imap_url (not shown) has a bad user name (a control "
+	    "character, a bad %-escape, or too long)");
+	bad("imap_url = imap://u@/INBOX\n", "oustpbm.conf line 1: imap_url (not shown) has no host name");
+	bad("imap_url = imap://u@h_h/INBOX\n", "oustpbm.conf line 1: imap_url (not shown) has no host name");
+	bad("imap_url = imap://u@[::g]/\n", "oustpbm.conf line 1: imap_url (not shown) has a bad IPv6 address");
+	bad("imap_url = imap://u@h:0/\n", "oustpbm.conf line 1: imap_url (not shown) has a bad port (1..65535)");
+	bad("imap_url = imap://u@h:70000/\n", "oustpbm.conf line 1: imap_url (not shown) has a bad port (1..65535)");
+	bad("imap_url = imap://u@h/IN*\n", "oustpbm.conf line 1: imap_url (not shown) has a bad mailbox name "
+	    "(printable ASCII without '\"', '\\', '%', '*', ';' or '?')");
+	bad("imap_url = imap://u@h/INBOX;UID=3\n", "oustpbm.conf line 1: imap_url (not shown) has a bad mailbox name "
+	    "(printable ASCII without '\"', '\\', '%', '*', ';' or '?')");
+	bad("imap_done_folder = a\"b\n", "oustpbm.conf line 1: imap_done_folder 'a\"b' is not a folder name "
+	    "(printable ASCII without '\"', '\\', '%' or '*')");
+	bad("imap_failed_folder = x*\n", "oustpbm.conf line 1: imap_failed_folder 'x*' is not a folder name "
+	    "(printable ASCII without '\"', '\\', '%' or '*')");
+	bad("imap_max_per_run = 0\n", "oustpbm.conf line 1: imap_max_per_run '0' is out of range (1..100000)");
+	bad("imap_poll_seconds = 3601\n", "oustpbm.conf line 1: imap_poll_seconds '3601' is out of range (1..3600)");
+	bad("imap_timeout = 0\n", "oustpbm.conf line 1: imap_timeout '0' is out of range (1..3600)");
+}
+
 int main(void)
 {
 	test_sample();
@@ -374,6 +432,7 @@ int main(void)
 	test_good();
 	test_errors();
 	test_smtp_keys();
+	test_imap_keys();
 	test_load();
 	test_transports();
 	test_salvage();

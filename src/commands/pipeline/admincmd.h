@@ -88,6 +88,7 @@ enum admin_status admin_retire_run(struct admin *a);
 enum admin_status admin_delboard_run(struct admin *a);
 enum admin_status admin_export_run(struct admin *a);
 enum admin_status admin_import_run(struct admin *a);
+enum admin_status admin_fetch_run(struct admin *a);
 /* keywords/admin_outbox.c: flush, outbox [retry], and requeue, the old name of outbox retry */
 enum admin_status admin_flush_run(struct admin *a);
 enum admin_status admin_outbox_run(struct admin *a);
