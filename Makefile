@@ -366,7 +366,7 @@ uninstall:
 # it writes (the .deb, .changes and .buildinfo beside its tree, the
 # objects) stays in build/deb/; the checkout's own build/ is not touched.
 # debian/control says Rules-Requires-Root: no: no root or fakeroot needed.
-DEB_SRCS = Makefile README.md debian doc games scripts src templates
+DEB_SRCS = Makefile README.md debian doc scripts src templates
 deb: deps
 	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || { echo "oustpbm: make deb needs \
 	    dpkg-dev and debhelper (as root: apt-get install dpkg-dev debhelper, or sh scripts/install-deps --test)" >&2; exit 1; }

@@ -37,7 +37,7 @@ mkdir -p build
 exec 8>build/deb.lock
 flock 8
 deb=$(ls build/deb/oustpbm_*.deb 2>/dev/null | head -n 1)
-if [ -z "$deb" ] || [ -n "$(find Makefile debian src templates scripts doc games README.md -newer "$deb" | head -n 1)" ]; then
+if [ -z "$deb" ] || [ -n "$(find Makefile debian src templates scripts doc README.md -newer "$deb" | head -n 1)" ]; then
 	# a make of its own, not a part of the make check that may run this test
 	check "make deb builds the package" sh -c "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory deb >'$tmp/make.out' 2>&1"
 	sed 's/^/# /' "$tmp/make.out" | tail -n 5
@@ -71,6 +71,7 @@ pf_init "$tmp/pf"
 started=$(date +%s%N)
 dpkg -i "$tmp/oustpbm.deb" >"$tmp/dpkg.out" 2>&1
 check "dpkg -i installs the package" [ $? = 0 ]
+echo "# dpkg -i took $((($(date +%s%N) - started) / 1000000)) ms"
 sed 's/^/# /' "$tmp/dpkg.out" | grep -v '^# \((Reading\|Selecting\|Preparing\|Unpacking\|Processing\)'
 check "... it prints the alias line to add and where from_address is set" sh -c "
     grep -q '^ *oust: oustpbm\$' '$tmp/dpkg.out' && grep -q 'from_address.*/etc/oustpbm/oustpbm.conf' '$tmp/dpkg.out'"
@@ -191,7 +192,7 @@ confirm() { # FROM USERID: the code of the code mail sent back (the installed pr
 
 play $a "register alice secret" 1 0
 first=$(date +%s%N)
-echo "# from dpkg -i to the first reply: $(((first - started) / 1000000)) ms"
+echo "# from dpkg -i to the first reply (the settings edited and Postfix started between): $(((first - started) / 1000000)) ms"
 f=$(ls "$(box $a)/new" | head -n 1)
 check "... the reply's From is /etc/oustpbm/oustpbm.conf's from_address" grep -q '^From: .*oust@oust.test' "$(box $a)/new/$f"
 check "... it went through the alias, local(8) and the user's .forward" \
