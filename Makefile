@@ -1,11 +1,14 @@
 # oustpbm: play-by-e-mail server for Oust, by Mark Steere.
-# One plain GNU Makefile.  Targets: all demo check bench strength install uninstall clean.
+# One plain GNU Makefile.  Targets: all demo check bench strength install uninstall deb clean.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/oustpbm
 MANDIR = $(PREFIX)/share/man
+# The system's oustpbm.conf, read under every home (src/base/config.h):
+# SYSCONFDIR/oustpbm/oustpbm.conf; /etc for PREFIX=/usr (the Debian package).
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 # What `make install` puts under $(DATADIR): the templates and the sample set-up
 # files of scripts/ (procmailrc, forward, crontab...: whatever is there).
 INST_TEMPLATES := $(sort $(wildcard templates/*.txt templates/*.html))
@@ -13,16 +16,17 @@ INST_SCRIPTS := $(sort $(filter-out scripts/install-deps scripts/demo,$(wildcard
 # The record of an install, $(DATADIR)/installed: every file and every folder
 # `make install` made, one a line, as `make uninstall` removes them.
 MANIFEST = $(DATADIR)/installed
-# The path variables compiled in (OUSTPBM_DATADIR, OUSTPBM_BINDIR) and put in
+# The path variables compiled in (OUSTPBM_DATADIR, OUSTPBM_BINDIR, OUSTPBM_SYSCONFDIR) and put in
 # the installed scripts: build/paths holds their values, and every object
 # whose source names one is built again when one changes.
-PATH_VARS = PREFIX=$(PREFIX) BINDIR=$(BINDIR) DATADIR=$(DATADIR) MANDIR=$(MANDIR)
+PATH_VARS = PREFIX=$(PREFIX) BINDIR=$(BINDIR) DATADIR=$(DATADIR) MANDIR=$(MANDIR) SYSCONFDIR=$(SYSCONFDIR)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 OPTFLAGS ?= -O2 -g
 WARN = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-CPPFLAGS += -Isrc -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"' -DOUSTPBM_BINDIR='"$(BINDIR)"'
+CPPFLAGS += -Isrc -D_DEFAULT_SOURCE -D_GNU_SOURCE -DOUSTPBM_DATADIR='"$(DATADIR)"' -DOUSTPBM_BINDIR='"$(BINDIR)"' \
+	-DOUSTPBM_SYSCONFDIR='"$(SYSCONFDIR)"'
 CFLAGS ?= $(OPTFLAGS)
 CFLAGS += -std=c11 $(WARN)
 
@@ -121,7 +125,7 @@ FUZZOBJS := $(LIBSRCS:src/%.c=build/fuzz/obj/%.o)
 FUZZSRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBINS := $(FUZZSRCS:tests/fuzz/%.c=build/fuzz/%)
 
-.PHONY: all deps test-deps test-bin demo check bench strength strength-scaling strength-calibrate install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
+.PHONY: deb all deps test-deps test-bin demo check bench strength strength-scaling strength-calibrate install uninstall clean unit-tests san-tests tsan-tests fuzz fuzz-bins analyze hex-draw solve-hex3 solve-big FORCE
 
 all: deps oustpbm
 
@@ -177,7 +181,7 @@ build/obj/game/ai.o: CFLAGS += -funroll-loops -fno-math-errno
 # admin_init.o: the scripts init names...): found by the macro names, so a new
 # one cannot be forgotten; rebuilt when build/paths changes (make PREFIX=/usr
 # install after a plain make).
-PATH_SRCS := $(shell grep -l 'OUSTPBM_DATADIR\|OUSTPBM_BINDIR' $(SRCS))
+PATH_SRCS := $(shell grep -l 'OUSTPBM_DATADIR\|OUSTPBM_BINDIR\|OUSTPBM_SYSCONFDIR' $(SRCS))
 $(PATH_SRCS:src/%.c=build/obj/%.o) $(PATH_SRCS:src/%.c=build/san/obj/%.o) $(PATH_SRCS:src/%.c=build/fuzz/obj/%.o): build/paths
 build/paths: FORCE | build/obj
 	@echo '$(PATH_VARS)' | cmp -s - $@ || echo '$(PATH_VARS)' >$@
@@ -311,10 +315,12 @@ strength-calibrate: deps oustpbm
 	/usr/bin/python3 tests/strength/strength.py ./oustpbm --calibrate --games 3 \
 	    --playouts $(CALIBRATE_PLAYOUTS) --sizes $(SCALING_SIZES)
 
-# The installed scripts name the installed paths: @BINDIR@ and @DATADIR@ in
-# scripts/ are replaced.  Every folder made (the first missing one of each
-# path up) and every file is listed in $(MANIFEST), the file last but one.
+# The installed scripts and the man page name the installed paths: @BINDIR@,
+# @DATADIR@ and @SYSCONFDIR@ in scripts/ and doc/oustpbm.1 are replaced.
+# Every folder made (the first missing one of each path up) and every file
+# is listed in $(MANIFEST), the file last but one.
 INST_DIRS = $(BINDIR) $(DATADIR)/templates $(DATADIR)/scripts $(MANDIR)/man1
+INST_SED = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 install: all
 	@set -e; : >build/installed.new; \
 	for d in $(INST_DIRS); do \
@@ -331,10 +337,12 @@ install: all
 	install -m 755 oustpbm $(DESTDIR)$(BINDIR)/oustpbm
 	install -m 644 $(INST_TEMPLATES) $(DESTDIR)$(DATADIR)/templates/
 	@set -e; for f in $(INST_SCRIPTS); do \
-		sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' $$f >build/script.tmp; \
+		$(INST_SED) $$f >build/script.tmp; \
 		install -m 644 build/script.tmp $(DESTDIR)$(DATADIR)/$$f; \
 	done; rm -f build/script.tmp
-	install -m 644 doc/oustpbm.1 $(DESTDIR)$(MANDIR)/man1/oustpbm.1
+	$(INST_SED) doc/oustpbm.1 >build/oustpbm.1
+	install -m 644 build/oustpbm.1 $(DESTDIR)$(MANDIR)/man1/oustpbm.1
+	@rm -f build/oustpbm.1
 	@{ if [ -f $(DESTDIR)$(MANIFEST) ]; then grep '/$$' $(DESTDIR)$(MANIFEST); fi; cat build/installed.new; } | \
 	    awk '!seen[$$0]++' >build/installed.dirs
 	@{ cat build/installed.files; echo "$(MANIFEST)"; cat build/installed.dirs; } >build/installed.list
@@ -360,6 +368,25 @@ uninstall:
 		rmdir "$(DESTDIR)$$d" 2>/dev/null || [ ! -d "$(DESTDIR)$$d" ] || echo "oustpbm: kept $(DESTDIR)$$d: not empty"; \
 	done
 	@echo "oustpbm: uninstalled from $(DESTDIR)$(PREFIX)"
+
+# The Debian package (debian/, doc/admin.md: the package): dpkg-buildpackage
+# -us -uc -b on a copy of the sources in build/deb/src, so that everything
+# it writes (the .deb, .changes and .buildinfo beside its tree, the
+# objects) stays in build/deb/; the checkout's own build/ is not touched.
+# debian/control says Rules-Requires-Root: no: no root or fakeroot needed.
+DEB_SRCS = Makefile README.md debian doc scripts src templates
+deb: deps
+	@command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null || { echo "oustpbm: make deb needs \
+	    dpkg-dev and debhelper (as root: apt-get install dpkg-dev debhelper, or sh scripts/install-deps --test)" >&2; exit 1; }
+	rm -rf build/deb
+	mkdir -p build/deb/src
+	cp -pr $(DEB_SRCS) build/deb/src/
+	cd build/deb/src && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+	    { tail -n 30 ../build.log >&2; echo "oustpbm: dpkg-buildpackage failed: build/deb/build.log" >&2; exit 1; }
+	rm -rf build/deb/src
+	@# made by root in a checkout of another user: that user's again, so a later make clean can remove it
+	@[ "$$(id -u)" != 0 ] || { chown "$$(stat -c %u:%g .)" build && chown -R "$$(stat -c %u:%g .)" build/deb; }
+	@ls build/deb/*.deb
 
 clean:
 	rm -rf build oustpbm

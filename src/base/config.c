@@ -17,6 +17,12 @@
 #include <strings.h>
 #include <unistd.h>
 
+/* the system's file: the Makefile gives SYSCONFDIR (/etc for PREFIX=/usr, else PREFIX/etc) */
+#ifndef OUSTPBM_SYSCONFDIR
+#define OUSTPBM_SYSCONFDIR "/usr/local/etc"
+#endif
+#define CONFIG_SYSTEM_FILE OUSTPBM_SYSCONFDIR "/oustpbm/" CONFIG_FILE
+
 enum key_type { KEY_STRING, KEY_NUMBER };
 
 /* One known key: where its value goes and what it may be. */
@@ -410,7 +416,14 @@ static enum config_status check_smtp(struct config *cfg, const char *name, const
 	unsigned url = line_of(first_line, "smtp_url"), tr = line_of(first_line, "transport");
 	unsigned pw = line_of(first_line, "smtp_password"), pwf = line_of(first_line, "smtp_password_file");
 	unsigned user = line_of(first_line, "smtp_user");
-	bool has_pw = cfg->smtp_password[0] != '\0' || cfg->smtp_password_file[0] != '\0';
+	bool has_pw;
+
+	/* a home's password (or file) replaces the system file's other one, not adds to it */
+	if (pw != 0 && pwf == 0)
+		cfg->smtp_password_file[0] = '\0';
+	if (pwf != 0 && pw == 0)
+		explicit_bzero(cfg->smtp_password, sizeof cfg->smtp_password);
+	has_pw = cfg->smtp_password[0] != '\0' || cfg->smtp_password_file[0] != '\0';
 
 	if (pw != 0 && pwf != 0) {
 		errf(err, errlen, "%s line %u: smtp_password and smtp_password_file (line %u) both set: use one",
@@ -711,25 +724,73 @@ static enum config_status load_env(struct config *cfg, char *err, size_t errlen)
 	return CONFIG_OK;
 }
 
-enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen)
+const char *config_system_file(void)
+{
+	/* the test build never reads the machine's file: a package installed beside the tests changes none of them */
+	if (testhook_enabled()) {
+		const char *t = testhook_env("OUSTPBM_TEST_SYSCONF");
+
+		return t != NULL && t[0] != '\0' ? t : NULL;
+	}
+	return CONFIG_SYSTEM_FILE;
+}
+
+/*
+ * The system file (config_system_file) over the defaults, then
+ * <home>/oustpbm.conf over that: a key the home's file sets wins, the others
+ * keep the system file's values.  lenient (config_salvage): a bad line is
+ * skipped and a system file that cannot be read is passed over, so that
+ * the status is the home file's read.
+ */
+static enum config_status load_files(struct config *cfg, const char *home, bool lenient, char *err,
+    size_t errlen)
 {
 	enum config_status status;
+	const char *sys = config_system_file();
 	char *path = NULL, *text = NULL;
 	size_t len;
 
-	config_defaults(cfg);
+	if (sys != NULL) {
+		status = read_file(sys, &text, &len, err, errlen);
+		if (status != CONFIG_OK && !lenient)
+			goto out;
+		/* named by its whole path: "oustpbm.conf line 4" would send the admin to the home's */
+		if (text != NULL) {
+			status = parse_lines(cfg, sys, text, len, lenient, err, errlen);
+			if (status != CONFIG_OK && !lenient)
+				goto out;
+		}
+		free(text);
+		text = NULL;
+	}
 	if (asprintf(&path, "%s/%s", home, CONFIG_FILE) < 0) {
+		path = NULL;
 		errf(err, errlen, "cannot read %s/%s: %s", home, CONFIG_FILE, strerror(ENOMEM));
-		return CONFIG_IO;
+		status = CONFIG_IO;
+		goto out;
 	}
 	status = read_file(path, &text, &len, err, errlen);
-	if (status != CONFIG_OK)
+	if (status != CONFIG_OK) {
+		if (lenient)
+			status = CONFIG_IO;	/* config_salvage: the home's file cannot be read at all */
 		goto out;
-	if (text != NULL) {
-		status = config_parse(cfg, CONFIG_FILE, text, len, err, errlen);
-		if (status != CONFIG_OK)
-			goto out;
 	}
+	if (text != NULL)
+		status = parse_lines(cfg, CONFIG_FILE, text, len, lenient, err, errlen);
+out:
+	free(text);
+	free(path);
+	return status;
+}
+
+enum config_status config_load(struct config *cfg, const char *home, char *err, size_t errlen)
+{
+	enum config_status status;
+
+	config_defaults(cfg);
+	status = load_files(cfg, home, false, err, errlen);
+	if (status != CONFIG_OK)
+		return status;
 	status = load_env(cfg, err, errlen);
 	if (status == CONFIG_OK && (config_now(cfg) < 0 || (int64_t)config_now(cfg) > CONFIG_NOW_MAX)) {
 		/* every time written (a deadline timeout_days on) must fit a game file */
@@ -738,29 +799,18 @@ enum config_status config_load(struct config *cfg, const char *home, char *err, 
 		    (long long)config_now(cfg));
 		status = CONFIG_INVALID;
 	}
-out:
-	free(text);
-	free(path);
 	return status;
 }
 
 bool config_salvage(struct config *cfg, const char *home)
 {
-	char err[CONFIG_ERR_MAX], *path = NULL, *text = NULL;
-	size_t len;
-	bool ok = false;
+	char err[CONFIG_ERR_MAX];
+	bool ok;
 
 	config_defaults(cfg);
-	if (asprintf(&path, "%s/%s", home, CONFIG_FILE) < 0)
-		return false;
-	if (read_file(path, &text, &len, err, sizeof err) == CONFIG_OK) {
-		ok = true;
-		if (text != NULL)
-			(void)parse_lines(cfg, CONFIG_FILE, text, len, true, err, sizeof err);
-	}
+	/* the lenient read returns CONFIG_INVALID for bad lines only once the home's file was read */
+	ok = load_files(cfg, home, true, err, sizeof err) != CONFIG_IO;
 	(void)load_env(cfg, err, sizeof err);
-	free(text);
-	free(path);
 	return ok;
 }
 

@@ -1,6 +1,15 @@
 /*
- * config: the settings of one oustpbm home, read from <home>/oustpbm.conf,
- * plus the test settings taken from the environment.
+ * config: the settings of one oustpbm home, read from <home>/oustpbm.conf
+ * over the system's file (SYSCONFDIR/oustpbm/oustpbm.conf, SYSCONFDIR of
+ * the Makefile: /etc/oustpbm/oustpbm.conf in the Debian package), plus the
+ * test settings taken from the environment.
+ *
+ * Precedence: a key set in <home>/oustpbm.conf wins; a key it does not set
+ * takes the system file's value; a key neither sets has its default.  Both
+ * files are optional and have the same syntax; each may set a key once, and
+ * a relative path in either is taken from the home.  A home's smtp_password
+ * or smtp_password_file replaces the system file's other one.  An error in
+ * the system file names it by its whole path.
  *
  * oustpbm.conf is optional.  Syntax (UTF-8, a leading byte order mark
  * ignored): one "key = value" per line; blank lines
@@ -181,6 +190,7 @@
  * names the library the smtp transport loads instead of libcurl.so.4.
  * OUSTPBM_TEST_CRASH=n kills the process before its n-th durable step (store.h).
  * OUSTPBM_TEST_CODE fixes the one-time codes of forgot and address (accounts.h).
+ * OUSTPBM_TEST_SYSCONF names the system file (config_system_file).
  * OUSTPBM_TEST_ROBOT_PLAYOUTS=n gives the robot a fixed playout budget instead
  * of a deadline, and OUSTPBM_TEST_ROBOT a test player or a fault (robot.h).
  */
@@ -289,7 +299,17 @@ const char *config_status_str(enum config_status status);
 void config_defaults(struct config *cfg);
 
 /*
- * Defaults, then <home>/oustpbm.conf if it exists, then the environment.
+ * The system file read under every home: SYSCONFDIR/oustpbm/oustpbm.conf of
+ * the build (config.c, OUSTPBM_SYSCONFDIR); in the test
+ * build (testhook.h) $OUSTPBM_TEST_SYSCONF instead, and none when it is
+ * unset, so that a package installed on the test machine changes no test.
+ * NULL: none.  Not to be freed.
+ */
+const char *config_system_file(void);
+
+/*
+ * Defaults, then the system file if it exists, then <home>/oustpbm.conf if
+ * it exists, then the environment.
  * On failure cfg holds what was read so far and err (errlen bytes, at least
  * CONFIG_ERR_MAX is enough) the message.
  */

@@ -64,6 +64,10 @@ grep -q 'Reworded help.' \"\$(ls '$h/mail/carol@example.org/new/'* | head -1)\""
 check "the installed --version" sh -c "'$pre/bin/oustpbm' --version | grep -q '^oustpbm [0-9]'"
 check "the installed admin commands: list" sh -c "'$pre/bin/oustpbm' -d '$h' list | grep -q '^101 '"
 check "the installed man page renders" sh -c "MANWIDTH=80 man -l '$pre/share/man/man1/oustpbm.1' 2>/dev/null | grep -q 'play-by-e-mail server for Oust'"
+check "... and names the PREFIX's paths: no @BINDIR@ or other placeholder left" sh -c "
+    ! grep -q '@[A-Z]*DIR@' '$pre/share/man/man1/oustpbm.1' &&
+    grep -qF 'OUSTPBM=\${OUSTPBM:\\-$pre/bin/oustpbm}' '$pre/share/man/man1/oustpbm.1' &&
+    grep -qF '$pre/etc/oustpbm/oustpbm.conf' '$pre/share/man/man1/oustpbm.1'"
 "$pre/bin/oustpbm" init "$tmp/home2" >"$tmp/init.out"
 check "init prints the installed procmailrc and program" sh -c "grep -qx 'INCLUDERC=$pre/share/oustpbm/scripts/procmailrc' '$tmp/init.out' &&
     grep -qx 'OUSTPBM=$pre/bin/oustpbm' '$tmp/init.out' && grep -q '^PATH=$pre/bin:' '$tmp/init.out'"
