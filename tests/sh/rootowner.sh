@@ -17,6 +17,7 @@ chmod 755 "$tmp"
 cp -R "$top/templates" "$tmp/templates"
 chmod -R a+rX "$tmp/templates"
 mkdir "$tmp/nob"
+chmod 755 "$tmp/nob"
 chown nobody "$tmp/nob"
 nobody_uid=$(id -u nobody)
 rootfiles() { # HOME: the files and folders root owns in it, one a line
@@ -106,6 +107,7 @@ check "the whole home: nobody's" [ -z "$(find "$h" ! -user nobody)" ]
 
 # ---- an owner with no passwd entry: its uid, the home's group
 mkdir "$tmp/nopw"
+chmod 755 "$tmp/nopw"
 "$bin" init "$tmp/nopw/h" >/dev/null
 printf 'from_address = oust@example.net\ntemplates = %s/templates\ntransport = maildir\n' "$tmp" >"$tmp/nopw/h/oustpbm.conf"
 chown -R 4242:4243 "$tmp/nopw/h"
