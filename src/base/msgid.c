@@ -1,9 +1,7 @@
 /* msgid: the RFC 5322 3.6.4 msg-id grammar (see msgid.h). */
 #include "base/msgid.h"
 
-#include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 #include "base/mailaddr.h"
 
@@ -51,24 +49,4 @@ bool msgid_ok(const char *s, size_t len)
 bool msgid_bracketed_ok(const char *s, size_t len)
 {
 	return len >= 2 && s[0] == '<' && s[len - 1] == '>' && msgid_ok(s + 1, len - 2);
-}
-
-bool msgid_ours(const char *id, const char *from_address)
-{
-	const char *at = strrchr(id, '@'), *our = strrchr(from_address, '@');
-	const char *p = id;
-
-	if (at == NULL || our == NULL || strcasecmp(at + 1, our + 1) != 0)
-		return false;
-	if (strncmp(p, "oust.", 5) == 0)
-		p += 5;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '.' || !isxdigit((unsigned char)*p))
-		return false;
-	while (isxdigit((unsigned char)*p))
-		p++;
-	return *p == '.' && p < at;
 }

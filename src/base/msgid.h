@@ -24,11 +24,9 @@ bool msgid_ok(const char *s, size_t len);
 bool msgid_bracketed_ok(const char *s, size_t len);
 
 /*
- * Is id (without brackets) one the server made (reply.h, mailout.h)?  They
- * end in the domain of from_address and start "oust.<digits>." or
- * "<digits>.<hex>.": a mail that carries one is our own come back (a loop),
- * a delivery report that names one is about a mail of ours (bounces.h).
+ * Whether an id is one the server sent is not a matter of its shape (a
+ * player's mail program may make ids like ours): mail/idmac.h checks the
+ * mac it carries.
  */
-bool msgid_ours(const char *id, const char *from_address);
 
 #endif

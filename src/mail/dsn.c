@@ -187,9 +187,13 @@ static void recipient_block(GMimeObject *obj, struct dsn *d)
 	if (d->n == DSN_RECIPIENTS_MAX)
 		return;
 	r = &d->rcpt[d->n];
+	memset(r, 0, sizeof *r);
 	if (!(field(obj, "Final-Recipient", v, sizeof v) && recipient_addr(v, r->addr)) &&
 	    !(field(obj, "Original-Recipient", v, sizeof v) && recipient_addr(v, r->addr)))
 		return;
+	/* the address the mail was sent to, when the receiving side rewrote it (an alias) */
+	if (!(field(obj, "Original-Recipient", v, sizeof v) && recipient_addr(v, r->orig_addr)))
+		r->orig_addr[0] = '\0';
 	field(obj, "Action", action, sizeof action);
 	field(obj, "Status", status, sizeof status);
 	/* "5.1.1 (bad destination mailbox address)": the code alone */

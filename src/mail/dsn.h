@@ -19,7 +19,8 @@
  * The Message-ID of the mail that bounced (orig_id) comes from the report's
  * message/rfc822 or text/rfc822-headers part, else from the first
  * Message-ID line in the body: the caller counts a report only if it names
- * a mail of ours, so backscatter (bounces of mail forged in our name) is
+ * a mail of ours sent to the recipient it names (mail/idmac.h), so
+ * backscatter (bounces of mail forged in our name) and forged reports are
  * not taken for a player's dead address.
  */
 #ifndef OUSTPBM_DSN_H
@@ -52,6 +53,7 @@ enum dsn_action {
 
 struct dsn_recipient {
 	char addr[MAILADDR_MAX + 1];	/* passes mailaddr_ok(); domain as written */
+	char orig_addr[MAILADDR_MAX + 1];	/* its Original-Recipient, "" if none (RFC 3464 2.3.1) */
 	enum dsn_action action;
 	char status[DSN_STATUS_MAX + 1];	/* "5.1.1"; "" if none */
 };

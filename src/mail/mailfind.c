@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mail/idmac.h"
 #include "mail/mailtext.h"
 
 #define QUOTED_LINE_MAX 90	/* bytes of a masked line quoted in an error */
@@ -396,12 +397,15 @@ static bool all_digits(const char *s, size_t n)
 bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfind_answered *a)
 {
 	const char *at, *p[6];
-	size_t np = 0, len[6];
+	size_t np = 0, len[6], left;
 	long turns;
 
 	memset(a, 0, sizeof *a);
 	if (id == NULL || own_domain == NULL || (at = strrchr(id, '@')) == NULL || strcasecmp(at + 1, own_domain) != 0)
 		return false;
+	/* the stem: the mac of a sent id (idmac.h) left out; threading is a hint, so it is not checked */
+	(void)idmac_strip(id, &left);
+	at = id + left;
 	/* the dot-separated parts of the left side: board, turns, userid, [kind,] time */
 	for (p[0] = id; np < 6;) {
 		const char *dot = memchr(p[np], '.', (size_t)(at - p[np]));

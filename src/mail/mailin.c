@@ -424,6 +424,25 @@ static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin
 	return MAILIN_OK;
 }
 
+/* The first mailbox of To: as an addr-spec, "" if none (a mail of ours has one: the loop check reads it). */
+static char *first_to(GMimeMessage *msg)
+{
+	InternetAddressList *list = g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO);	/* borrowed */
+	InternetAddress *ia;
+	const char *addr;
+	int i, n = list != NULL ? internet_address_list_length(list) : 0;
+
+	for (i = 0; i < n; i++) {
+		ia = internet_address_list_get_address(list, i);
+		if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
+			continue;
+		addr = internet_address_mailbox_get_idn_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		if (addr != NULL && mailaddr_ok(addr, NULL))
+			return strdup(addr);
+	}
+	return strdup("");
+}
+
 /* Ids of a References or In-Reply-To value, space separated: the first or the last `keep`. */
 static char *id_list(GMimeParserOptions *opts, const char *value, int keep, bool last)
 {
@@ -554,7 +573,7 @@ out:
 static enum mailin_status fill_empty(struct mailin_message *out)
 {
 	char **fields[] = { &out->from_addr, &out->from_name, &out->subject, &out->message_id, &out->message_key,
-		&out->in_reply_to, &out->references, &out->date, &out->body, &out->automatic_reason };
+		&out->to_addr, &out->in_reply_to, &out->references, &out->date, &out->body, &out->automatic_reason };
 	size_t i;
 
 	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -610,6 +629,7 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	out->subject = mailtext_clean_line(g_mime_message_get_subject(msg), MAILIN_SUBJECT_MAX, UTF8_LINE_KEEP);
 	out->message_id = clean_id(g_mime_message_get_message_id(msg));
 	out->message_key = whole_id(g_mime_object_get_header(GMIME_OBJECT(msg), "Message-ID"));
+	out->to_addr = first_to(msg);
 	out->in_reply_to = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "In-Reply-To"), 1, false);
 	out->references = id_list(opts, g_mime_object_get_header(GMIME_OBJECT(msg), "References"),
 	    MAILIN_REFERENCES_MAX, true);
@@ -655,6 +675,7 @@ void mailin_message_release(struct mailin_message *out)
 	free(out->subject);
 	free(out->message_id);
 	free(out->message_key);
+	free(out->to_addr);
 	free(out->in_reply_to);
 	free(out->references);
 	free(out->date);

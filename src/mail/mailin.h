@@ -67,6 +67,7 @@ struct mailin_message {
 	char *message_key;	/* the Message-ID field's whole value, unfolded and trimmed, the
 				   brackets of one "<id>" dropped: what tells one mail from
 				   another (seen.h); "" if none */
+	char *to_addr;		/* the first address of To: ("" if none): ours went to one (idmac.h) */
 	char *in_reply_to;	/* the first id of In-Reply-To, without brackets */
 	char *references;	/* References ids without brackets, space separated */
 	char *date;		/* the Date header as written (cleaned) */

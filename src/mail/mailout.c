@@ -11,6 +11,7 @@
 #include "base/hash.h"
 #include "base/mailaddr.h"
 #include "base/msgid.h"
+#include "mail/idmac.h"
 #include "base/utf8.h"
 #include "mail/mailgmime.h"
 #include "mail/mailout.h"
@@ -353,7 +354,7 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	GDateTime *dt = NULL;		/* owned */
 	GByteArray *bytes;		/* borrowed from mem */
 	enum mailout_status st;
-	char *subject = NULL, *refs = NULL, *irt = NULL, id[MAILOUT_ID_MAX + 1], bnd[40];
+	char *subject = NULL, *refs = NULL, *irt = NULL, id[MAILOUT_ID_MAX + 1], sent_id[MAILOUT_ID_MAX + 1], bnd[40];
 	const char *text = spec->body != NULL ? spec->body : "";
 	size_t tlen = strlen(text), n;
 
@@ -372,6 +373,11 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	if (!empty(spec->message_id))
 		memcpy(id, spec->message_id, strlen(spec->message_id) + 1);
 	else if (!generate_id(spec, id))
+		return MAILOUT_BAD_ID;
+	/* the boundaries stay a hash of the stem (id): only the Message-ID carries the mac */
+	if (spec->id_key == NULL)
+		memcpy(sent_id, id, strlen(id) + 1);
+	else if (!idmac_sign(spec->id_key, id, spec->to_addr, sent_id, sizeof sent_id))
 		return MAILOUT_BAD_ID;
 	mailout_init();
 
@@ -392,7 +398,7 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 		goto out;
 	}
 	g_mime_message_set_date(msg, dt);
-	g_mime_message_set_message_id(msg, id);
+	g_mime_message_set_message_id(msg, sent_id);
 	if (!empty(spec->in_reply_to) && id_ok(spec->in_reply_to, strlen(spec->in_reply_to))) {
 		n = strlen(spec->in_reply_to) + 3;
 		irt = malloc(n);

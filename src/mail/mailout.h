@@ -77,6 +77,12 @@ struct mailout_spec {
 	const char *attachment_type;	/* its media type, "type/subtype" ("application/x-go-sgf") */
 	const char *attachment_name;	/* its file name: [A-Za-z0-9._-], 1 to 64 characters */
 	const char *list_unsubscribe;	/* optional: the List-Unsubscribe value, "<mailto:...>" (unsubtoken.h) */
+	/*
+	 * optional: the key of the ids (idmac.h, IDMAC_KEY_BYTES): the
+	 * Message-ID sent is then the id bound to to_addr by its mac, so
+	 * that a report about it can be told from a forged one
+	 */
+	const unsigned char *id_key;
 };
 
 /*

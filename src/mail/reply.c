@@ -395,6 +395,7 @@ static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts 
 	spec.root_id = root;
 	spec.generated = !rc->answering;
 	spec.list_unsubscribe = rp->list_unsubscribe;
+	spec.id_key = rc->id_key_set ? rc->id_key : NULL;
 	if (file != NULL) {
 		spec.attachment = file->data;
 		spec.attachment_len = file->len;

@@ -52,6 +52,7 @@
 #include "base/mailaddr.h"
 #include "game/game.h"
 #include "game/preview.h"
+#include "mail/idmac.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
@@ -112,6 +113,14 @@ struct reply_ctx {
 	bool answering;		/* there is an incoming mail (cleanup and admin have none) */
 	unsigned hash;		/* of the incoming id and sender: the other replies' ids */
 	unsigned counter;	/* replies made so far */
+	/*
+	 * The key of the ids (idmac.h), set by the caller after reply_init()
+	 * (commands: server_reply_key).  Every mail that is sent needs it:
+	 * without it a report about the mail is not counted and its return
+	 * is not seen as a loop.
+	 */
+	unsigned char id_key[IDMAC_KEY_BYTES];
+	bool id_key_set;
 	bool have_tdir;
 	char tdir[PATH_MAX];	/* the templates directory, found on first use */
 	char cached_name[72];	/* the last text template read, kept for the next reply */

@@ -9,9 +9,9 @@
 
 #include "game/gamefile.h"
 
-static const char header[] = "# oustpbm bounces: address count last status (store/bounces.h)\n";
+static const char header[] = "# oustpbm bounces: address count last status [mark] (store/bounces.h)\n";
 
-#define LINE_MAX_BYTES (MAILADDR_MAX + GAMEFILE_TIME_SIZE + BOUNCES_STATUS_MAX + 32)
+#define LINE_MAX_BYTES (MAILADDR_MAX + GAMEFILE_TIME_SIZE + BOUNCES_STATUS_MAX + BOUNCES_MARK_MAX + 32)
 
 static bool status_ok(const char *s)
 {
@@ -23,33 +23,43 @@ static bool status_ok(const char *s)
 	return i > 0 && i <= BOUNCES_STATUS_MAX;
 }
 
-/* One line "alice@example.org 2 2026-11-24T02:40:00Z 5.1.1" into b. */
+static bool mark_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n > 0 && n <= BOUNCES_MARK_MAX && strspn(s, "0123456789abcdef") == n;
+}
+
+/* One line "alice@example.org 2 2026-11-24T02:40:00Z 5.1.1 [mark]" into b. */
 static bool parse_line(const char *s, size_t len, struct bounce *b)
 {
 	char addr[MAILADDR_MAX + 2], t[GAMEFILE_TIME_SIZE + 1], status[BOUNCES_STATUS_MAX + 2],
-	    line[LINE_MAX_BYTES + 1];
+	    mark[BOUNCES_MARK_MAX + 2] = "", line[LINE_MAX_BYTES + 1];
 	unsigned long count;
-	int n = 0;
+	int n = 0, m = 0, got;
 
 	if (len > LINE_MAX_BYTES)
 		return false;
 	memcpy(line, s, len);
 	line[len] = '\0';
 	memset(b, 0, sizeof *b);
-	if (sscanf(line, "%255s %lu %21s %16s%n", addr, &count, t, status, &n) != 4 || (size_t)n != len)
+	/* the mark is optional: lines written before it was kept have none */
+	got = sscanf(line, "%255s %lu %21s %16s%n %33s%n", addr, &count, t, status, &n, mark, &m);
+	if (!(got == 4 && (size_t)n == len) && !(got == 5 && (size_t)m == len))
 		return false;
 	if (strlen(addr) > MAILADDR_MAX || !mailaddr_ok(addr, NULL) || count == 0 || !status_ok(status) ||
-	    !gamefile_time_parse(t, strlen(t), &b->last))
+	    !gamefile_time_parse(t, strlen(t), &b->last) || (got == 5 && !mark_ok(mark)))
 		return false;
 	memcpy(b->address, addr, strlen(addr) + 1);
 	memcpy(b->status, status, strlen(status) + 1);
+	memcpy(b->mark, mark, strlen(mark) + 1);
 	b->count = count;
 	return true;
 }
 
 static bool bounce_record(const char *line, size_t len, void *rec, const char **why)
 {
-	*why = "is not 'address count last status'";
+	*why = "is not 'address count last status [mark]'";
 	return parse_line(line, len, rec);
 }
 
@@ -112,8 +122,8 @@ static enum store_status write_all(struct store *st, const struct bounce *list, 
 			from--;
 			continue;
 		}
-		used += (size_t)snprintf(out + used, cap - used, "%s %lu %s %s\n", list[i].address, list[i].count,
-		    gamefile_time_str(list[i].last, t), list[i].status);
+		used += (size_t)snprintf(out + used, cap - used, "%s %lu %s %s%s%s\n", list[i].address, list[i].count,
+		    gamefile_time_str(list[i].last, t), list[i].status, list[i].mark[0] != '\0' ? " " : "", list[i].mark);
 	}
 	status = store_write_file(st, BOUNCES_FILE, out, used);
 	free(out);
@@ -130,18 +140,23 @@ static void fold(const char *address, char out[MAILADDR_MAX + 1])
 	out[i] = '\0';
 }
 
-enum store_status bounces_add(struct store *st, const char *address, const char *status, int64_t now,
-    unsigned long limit, unsigned long timeout_ms, unsigned long *count)
+/* One more bounce of nb->address (mark: nb->mark, none if ""); *counted false when its line had that mark. */
+static enum store_status add(struct store *st, const struct bounce *nb, unsigned long limit, unsigned long timeout_ms,
+    unsigned long *count, bool *counted)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct bounce *list = NULL, *grown, b;
 	enum store_status ss;
 	size_t n = 0, i, k;
 
-	if (count != NULL)
-		*count = 0;
-	if (!mailaddr_ok(address, NULL) || strlen(address) > MAILADDR_MAX) {
-		store_set_error(st, "bounces: '%.80s' is not an address", address);
+	*count = 0;
+	*counted = false;
+	if (!mailaddr_ok(nb->address, NULL) || strlen(nb->address) > MAILADDR_MAX) {
+		store_set_error(st, "bounces: '%.80s' is not an address", nb->address);
+		return STORE_BAD_ADDRESS;
+	}
+	if (nb->mark[0] != '\0' && !mark_ok(nb->mark)) {
+		store_set_error(st, "bounces: '%.40s' is not a mark", nb->mark);
 		return STORE_BAD_ADDRESS;
 	}
 	ss = store_lock_path(st, BOUNCES_LOCK_FILE, timeout_ms, &lock);
@@ -151,17 +166,24 @@ enum store_status bounces_add(struct store *st, const char *address, const char 
 	if (ss != STORE_OK)
 		goto out;
 	memset(&b, 0, sizeof b);
-	fold(address, b.address);
-	snprintf(b.status, sizeof b.status, "%s", status_ok(status) ? status : "5");
-	b.last = now;
+	fold(nb->address, b.address);
+	snprintf(b.status, sizeof b.status, "%s", status_ok(nb->status) ? nb->status : "5");
+	snprintf(b.mark, sizeof b.mark, "%s", nb->mark);
+	b.last = nb->last;
 	b.count = 1;
+	/* the same report again: counted when its mark was written, nothing to write now */
+	for (i = 0; i < n && b.mark[0] != '\0'; i++)
+		if (strcasecmp(list[i].address, b.address) == 0 && strcmp(list[i].mark, b.mark) == 0) {
+			*count = list[i].count;
+			goto out;
+		}
 	/* pruned, and the address's old line taken out: it goes last, newest */
 	for (i = k = 0; i < n; i++) {
 		if (strcasecmp(list[i].address, b.address) == 0) {
 			b.count = list[i].count + 1;
 			continue;
 		}
-		if (keep(&list[i], now, limit))
+		if (keep(&list[i], nb->last, limit))
 			list[k++] = list[i];
 	}
 	grown = realloc(list, (k + 1) * sizeof *list);
@@ -173,12 +195,43 @@ enum store_status bounces_add(struct store *st, const char *address, const char 
 	list = grown;
 	list[k++] = b;
 	ss = write_all(st, list, k, (size_t)-1);
-	if (ss == STORE_OK && count != NULL)
+	if (ss == STORE_OK) {
 		*count = b.count;
+		*counted = true;
+	}
 out:
 	free(list);
 	store_unlock(&lock);
 	return ss;
+}
+
+enum store_status bounces_add(struct store *st, const char *address, const char *status, int64_t now,
+    unsigned long limit, unsigned long timeout_ms, unsigned long *count)
+{
+	struct bounce b;
+	unsigned long c;
+	bool counted;
+	enum store_status ss;
+
+	memset(&b, 0, sizeof b);
+	if (strlen(address) > MAILADDR_MAX) {
+		store_set_error(st, "bounces: '%.80s' is not an address", address);
+		return STORE_BAD_ADDRESS;
+	}
+	memcpy(b.address, address, strlen(address) + 1);
+	/* a status that is not one becomes "5" (add) */
+	snprintf(b.status, sizeof b.status, "%s", strlen(status) <= BOUNCES_STATUS_MAX ? status : "5");
+	b.last = now;
+	ss = add(st, &b, limit, timeout_ms, &c, &counted);
+	if (count != NULL)
+		*count = c;
+	return ss;
+}
+
+enum store_status bounces_add_report(struct store *st, const struct bounce *b, unsigned long limit,
+    unsigned long timeout_ms, unsigned long *count, bool *counted)
+{
+	return add(st, b, limit, timeout_ms, count, counted);
 }
 
 enum store_status bounces_clear(struct store *st, const char *address, unsigned long timeout_ms,

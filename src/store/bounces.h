@@ -1,11 +1,16 @@
 /*
  * bounces: the addresses mail to them bounced from, in <home>/bounces, one
  * line per address:
- *     address count last status
+ *     address count last status [mark]
  * address  as the bounce named it, lower case
  * count    bounces since the address last wrote to the server
  * last     the time of the last one (UTC, as the game files write times)
  * status   its status: an RFC 3463 code (5.1.1) or an SMTP reply code (550)
+ * mark     for a delivery report, the mac of the id of the mail it was
+ *          about (mail/idmac.h): the same mail reported again (a copy
+ *          delivered again after a crash, a report replayed) does not count
+ *          again, the count and this proof written in one durable write;
+ *          none for a refusal counted by the outbox
  * '#' lines and blank lines are ignored; a line that does not parse makes
  * the file STORE_CORRUPT, naming the line (fsck and status show it).
  *
@@ -39,12 +44,14 @@
 #define BOUNCES_MAX 5000		/* lines kept (each under 300 bytes: under the cap) */
 #define BOUNCES_KEEP_DAYS 30		/* a line below the limit kept this long after its last bounce */
 #define BOUNCES_STATUS_MAX 15
+#define BOUNCES_MARK_MAX 32		/* characters of a mark: [0-9a-f] */
 
 struct bounce {
 	char address[MAILADDR_MAX + 1];
 	unsigned long count;
 	int64_t last;
 	char status[BOUNCES_STATUS_MAX + 1];
+	char mark[BOUNCES_MARK_MAX + 1];	/* "" for none */
 };
 
 /* Every line (none if the file does not exist); the caller frees *list. */
@@ -63,6 +70,16 @@ bool bounces_stopped(const struct bounce *b, unsigned long limit);
  */
 enum store_status bounces_add(struct store *st, const char *address, const char *status, int64_t now,
     unsigned long limit, unsigned long timeout_ms, unsigned long *count);
+
+/*
+ * A delivery report about the mail marked b->mark (lower-case hex) to
+ * b->address with b->status at b->last (count unused): *counted false, and
+ * nothing written, when the address's line already carries that mark (the
+ * same report counted before); else one more bounce as bounces_add() and
+ * *counted true.  *count is the address's count after it.
+ */
+enum store_status bounces_add_report(struct store *st, const struct bounce *b, unsigned long limit,
+    unsigned long timeout_ms, unsigned long *count, bool *counted);
 
 /*
  * The address wrote: its line removed, if any; *had (may be NULL) its

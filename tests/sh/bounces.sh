@@ -3,7 +3,9 @@
 # tests/smtpd/sink.py answers rcpt550@ with "550 5.1.1 no such user")
 # counts a bounce of the address; at bounce_limit its replies go to
 # outbox/failed/ unsent; a mail from the address clears the count; a 5.7.x
-# policy refusal (rcpt550ml@: "550-5.7.1 ...") is not counted.
+# policy refusal (rcpt550ml@: "550-5.7.1 ...") is not counted.  A delivery
+# report counts only for the address its mail's Message-ID was sent to,
+# once, and never for robot_address or admin_address (the admin is alerted).
 . "$(dirname "$0")/lib.sh"
 tmpdir
 need "$bin" "$PY"
@@ -74,5 +76,70 @@ done
 check "bounce_limit = 0: four bounces counted" [ "$(count "$h2" $dead)" = 4 ]
 check "... each reply tried" [ "$(grep -c "rcpt=$dead refused" "$h2/log")" = $((was + 3)) ]
 check "... none stopped" sh -c "! grep -q 'not sent' '$h2/log'"
+
+# ---- delivery reports (src/commands/pipeline/bounce.h, src/mail/idmac.h):
+# one counts only when it names a mail the server sent to that address (its
+# Message-ID's mac), each address once, a report once; robot_address and
+# admin_address are never silenced: the admin is alerted instead
+h3=$tmp/reports
+mkhome "$h3" "smtp_url = smtp://127.0.0.1:$port" 'smtp_connect_timeout = 2' 'smtp_timeout = 10'
+# sent_id ADDRESS: the Message-ID of the newest mail the sink took for ADDRESS
+sent_id() {
+	lib_f=$(grep -l "\"rcpt_tos\": \\[\"$1\"\\]" "$tmp/s"/*.env | sort -t/ -k1 -V | tail -n 1)
+	tr -d '\r' <"${lib_f%.env}.eml" | sed -n 's/^Message-I[Dd]: *<\(.*\)>.*/\1/p' | head -n 1
+}
+# report HOME ID REPORT-ID ADDRESS...: a Postfix-like report about the mail ID naming each ADDRESS; prints the exit status
+report() {
+	lib_h=$1 lib_id=$2 lib_rid=$3
+	shift 3
+	{
+		printf 'From: MAILER-DAEMON@mx.example.org\nTo: oust@example.net\nSubject: Undelivered Mail Returned to Sender\n'
+		printf 'Auto-Submitted: auto-replied\nMessage-ID: <%s>\nMIME-Version: 1.0\n' "$lib_rid"
+		printf 'Content-Type: multipart/report; report-type=delivery-status; boundary="b"\n\n--b\n'
+		printf 'Content-Type: text/plain\n\nNot delivered.\n\n--b\nContent-Type: message/delivery-status\n\n'
+		printf 'Reporting-MTA: dns; mx.example.org\n'
+		for lib_a in "$@"; do
+			printf '\nFinal-Recipient: rfc822; %s\nAction: failed\nStatus: 5.1.1\n' "$lib_a"
+		done
+		printf '\n--b\nContent-Type: text/rfc822-headers\n\nFrom: oust@example.net\nMessage-ID: <%s>\n\n--b--\n' "$lib_id"
+	} | timeout 60 "$bin" -d "$lib_h" >/dev/null 2>>"$tmp/stderr"
+	echo $?
+}
+reg "$h3" carol@example.org 'register carol secret' >/dev/null
+run "$h3" carol@example.org 'whoami carol secret' >/dev/null
+cid=$(sent_id carol@example.org)
+check "the reply's Message-ID carries a mac" sh -c "echo '$cid' | grep -E -q '\\.[0-9a-f]{16}@example\\.net\$'"
+# one hex digit of the mac changed: the id keeps its shape
+forged=$(echo "$cid" | sed 's/[1-9a-f]\(@example\.net\)$/0\1/; t; s/0\(@example\.net\)$/1\1/')
+check "a report of a mail to carol with its mac changed: exit 0" [ "$(report "$h3" "$forged" r1@x carol@example.org)" = 0 ]
+check "... not counted" [ "$(count "$h3" carol@example.org)" = 0 ]
+check "... logged as such" grep -q "<r1@x>.*carol@example.org failed (5.1.1): not counted, the report names no mail of ours to it" "$h3/log"
+rc=$(report "$h3" "$cid" r2@x dave@example.org)
+check "a report of carol's mail naming dave: not counted" sh -c "[ $rc = 0 ] && ! grep -q '^dave@' '$h3/bounces' 2>/dev/null"
+check "the genuine report naming carol three times: exit 0" \
+    [ "$(report "$h3" "$cid" r3@x carol@example.org Carol@Example.org carol@example.org)" = 0 ]
+check "... one bounce" [ "$(count "$h3" carol@example.org)" = 1 ]
+rc=$(report "$h3" "$cid" r4@x carol@example.org)
+check "the same report again, under another Message-ID: still one" sh -c "[ $rc = 0 ] &&
+    [ \$(awk '\$1 == \"carol@example.org\" { print \$2 }' '$h3/bounces') = 1 ] &&
+    grep -q '<r4@x>.* this report was counted before (bounce 1), not again' '$h3/log'"
+# the admin plays too: a genuine report of a mail to the player's address, once it is admin_address
+reg "$h3" boss@example.org 'register boss secret' >/dev/null
+run "$h3" boss@example.org 'whoami boss secret' >/dev/null
+bid=$(sent_id boss@example.org)
+reg "$h3" robot@example.org 'register robbie secret' >/dev/null
+run "$h3" robot@example.org 'whoami robbie secret' >/dev/null
+rid=$(sent_id robot@example.org)
+printf 'admin_address = boss@example.org\nrobot_address = robot@example.org\n' >>"$h3/oustpbm.conf"
+admin0=$(grep -l '"rcpt_tos": \["boss@example.org"\]' "$tmp/s"/*.env | wc -l)
+check "a genuine report naming robot_address: exit 0" [ "$(report "$h3" "$rid" r5@x robot@example.org)" = 0 ]
+check "... not counted" [ "$(count "$h3" robot@example.org)" = 0 ]
+check "... the admin alerted, logged" sh -c "grep -q '<r5@x>.*robot@example.org failed (5.1.1): robot_address is never silenced, the admin is alerted' '$h3/log' &&
+    grep -q 'alert bounce-robot-address: ' '$h3/log'"
+check "... the alert mailed to admin_address" [ "$(grep -l '"rcpt_tos": \["boss@example.org"\]' "$tmp/s"/*.env | wc -l)" -gt "$admin0" ]
+rc=$(report "$h3" "$bid" r6@x boss@example.org)
+check "a genuine report naming admin_address: not counted, alerted" sh -c "[ $rc = 0 ] &&
+    ! grep -q '^boss@example.org ' '$h3/bounces' &&
+    grep -q '<r6@x>.*boss@example.org failed (5.1.1): admin_address is never silenced, the admin is alerted' '$h3/log'"
 
 done_testing

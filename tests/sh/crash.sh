@@ -11,7 +11,8 @@
 # A chat and the account commands (register, password, forgot, reset,
 # address, confirm, signoff) are killed the same way, and so is a resignation that
 # ends a rated game: the ratings count it once, and `oustpbm ratings
-# --rebuild` makes the same ratings file.
+# --rebuild` makes the same ratings file.  A delivery report is killed the
+# same way: its bounce is counted once.
 # Usage: sh tests/sh/crash.sh; CRASH_MAILS=n plays the first n of the 7 mails
 # (default 4, about 160 kills; 7: all of them, about 310).
 . "$(dirname "$0")/lib.sh"
@@ -558,6 +559,81 @@ else
 		fail "robot: killed during the robot's think${bad}"
 	else
 		pass "robot: killed during the robot's think: alice's move stands, oustpbm robot answers it, one mail"
+	fi
+fi
+
+# ---- a delivery report (src/commands/pipeline/bounce.h): a genuine report
+# of a mail to alice (its Message-ID, with its mac: mail/idmac.h) naming her
+# twice, killed at every durable step and its redelivery killed again.
+# After each kill alice has at most one bounce; after the clean redelivery
+# exactly one, the report in the redelivery record and never answered.
+b0=$tmp/b0
+cp -R "$tmp/s0" "$b0"
+mail $A "whoami alice secret" bw@x >"$tmp/m"
+crash_feed "$b0" $((T0 + 5)) "$tmp/m" >/dev/null
+# the Message-ID of the reply alice got: the report names it, as an MTA's does
+bid=$(sed -n 's/^Message-I[Dd]: *<\(.*\)>.*/\1/p' "$(newest "$b0" $A)" | head -n 1)
+rm -rf "$b0/mail"
+cat >"$tmp/dsn" <<EOF
+From: MAILER-DAEMON@mx.example.org (Mail Delivery System)
+To: oust@example.net
+Subject: Undelivered Mail Returned to Sender
+Date: Tue, 14 Nov 2023 23:10:01 +0000
+Auto-Submitted: auto-replied
+Message-ID: <dsn.1@mx.example.org>
+MIME-Version: 1.0
+Content-Type: multipart/report; report-type=delivery-status; boundary="b"
+
+--b
+Content-Type: text/plain
+
+Your message could not be delivered.
+
+--b
+Content-Type: message/delivery-status
+
+Reporting-MTA: dns; mx.example.org
+
+Final-Recipient: rfc822; $A
+Action: failed
+Status: 5.1.1
+
+Final-Recipient: rfc822; $A
+Action: failed
+Status: 5.1.1
+
+--b
+Content-Type: text/rfc822-headers
+
+From: oust@example.net
+To: $A
+Message-ID: <$bid>
+
+--b--
+EOF
+# bcount HOME: alice's bounces, 0 if none
+bcount() {
+	awk -v a=$A '$1 == a { print $2; f = 1 } END { if (!f) print 0 }' "$1/bounces" 2>/dev/null || echo 0
+}
+dsn_killed() {
+	[ "$(bcount "$1")" -le 1 ] || bad="$bad; killed at step $2${3:+ then $3}: counted $(bcount "$1") times"
+}
+dsn_redelivered() {
+	[ "$(bcount "$1")" = 1 ] || bad="$bad; killed at step $2: after the redelivery counted $(bcount "$1") times"
+	grep -q 'dsn.1@mx.example.org' "$1/seen" 2>/dev/null ||
+	    bad="$bad; killed at step $2: the report is not in the redelivery record"
+	[ -z "$(ls "$1/mail" 2>/dev/null)" ] || bad="$bad; killed at step $2: the report was answered"
+}
+if [ -z "$bid" ]; then
+	fail "bounce: no reply to alice to report on"
+else
+	crash_each_step "$b0" $((T0 + 10)) "$tmp/dsn" "3 5" dsn_killed dsn_redelivered
+	if [ -n "$bad" ]; then
+		fail "bounce: the report killed at each of its $((k - 1)) steps${bad}"
+	elif [ $k -lt 3 ]; then
+		fail "bounce: only $((k - 1)) durable steps seen in the report"
+	else
+		pass "bounce: the report killed at each of its $((k - 1)) steps, its redelivery killed too: counted once"
 	fi
 fi
 unset OUSTPBM_TEST_ROBOT_PLAYOUTS

@@ -114,6 +114,57 @@ static void test_damaged(void)
 	t_home_free(home);
 }
 
+/* A delivery report's bounce carries its mail's mark: the same mail reported again counts once. */
+static void test_marks(void)
+{
+	char *home = t_home_new();
+	struct store *st = t_store_open(home, t_store_config());
+	struct bounce b, *list = NULL;
+	unsigned long count = 0;
+	bool counted = false;
+	size_t n = 0;
+	FILE *f;
+
+	memset(&b, 0, sizeof b);
+	snprintf(b.address, sizeof b.address, "alice@example.org");
+	snprintf(b.status, sizeof b.status, "5.1.1");
+	snprintf(b.mark, sizeof b.mark, "7dbebb4327f778f7");
+	b.last = T0;
+	ok(bounces_add_report(st, &b, 3, 200, &count, &counted) == STORE_OK && counted && count == 1, "a report: one");
+	b.last = T0 + 60;
+	ok(bounces_add_report(st, &b, 3, 200, &count, &counted) == STORE_OK && !counted && count == 1,
+	    "the same mail reported again: not counted, still one");
+	snprintf(b.mark, sizeof b.mark, "0123456789abcdef");
+	ok(bounces_add_report(st, &b, 3, 200, &count, &counted) == STORE_OK && counted && count == 2,
+	    "another mail's report: two");
+	ok(bounces_read(st, &list, &n) == STORE_OK && n == 1 && strcmp(list[0].mark, "0123456789abcdef") == 0,
+	    "the line keeps the last report's mark");
+	free(list);
+	ok(bounces_add(st, "alice@example.org", "550", T0 + 120, 3, 200, &count) == STORE_OK && count == 3,
+	    "a refusal at RCPT counts too");
+	ok(bounces_read(st, &list, &n) == STORE_OK && n == 1 && list[0].mark[0] == '\0', "... and has no mark");
+	free(list);
+	snprintf(b.mark, sizeof b.mark, "NOT-HEX");
+	ok(bounces_add_report(st, &b, 3, 200, &count, &counted) == STORE_BAD_ADDRESS && !counted, "a bad mark refused");
+	/* a line of before the marks (four fields) reads; a bad mark is damage */
+	f = fopen(t_path(home, BOUNCES_FILE), "w");
+	if (f == NULL)
+		abort();
+	fputs("bob@example.org 1 2023-11-14T22:13:20Z 5.1.1\ncarol@example.org 1 2023-11-14T22:13:20Z 5.1.1 abc\n", f);
+	fclose(f);
+	ok(bounces_read(st, &list, &n) == STORE_OK && n == 2, "lines with and without a mark read");
+	free(list);
+	f = fopen(t_path(home, BOUNCES_FILE), "w");
+	if (f == NULL)
+		abort();
+	fputs("bob@example.org 1 2023-11-14T22:13:20Z 5.1.1 xyz\n", f);
+	fclose(f);
+	ok(bounces_read(st, &list, &n) == STORE_CORRUPT, "a mark that is not hex is damage");
+	free(list);
+	store_close(st);
+	t_home_free(home);
+}
+
 static void test_hosts(void)
 {
 	char *home = t_home_new();
@@ -171,6 +222,7 @@ int main(void)
 {
 	test_status_of();
 	test_count_and_clear();
+	test_marks();
 	test_prune();
 	test_damaged();
 	test_hosts();

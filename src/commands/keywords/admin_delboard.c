@@ -63,6 +63,7 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(subject, sizeof subject, "Oust Board %ld removed", g->board);
 	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, NULL);
+	(void)server_reply_key(&a->srv, &rc);	/* logged if it fails: the mails go without a mac */
 	for (i = 0; i < 2 && as == ADMIN_OK; i++) {
 		struct reply_var vars[] = { { "board", board }, { "black", g->black }, { "white", g->white },
 			{ "userid", players[i] } };

@@ -34,7 +34,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "base/msgid.h"
 #include "commands/pipeline/alert.h"
 #include "commands/pipeline/bounce.h"
 #include "commands/pipeline/hooks.h"
@@ -44,6 +43,7 @@
 #include "commands/pipeline/robotremote.h"
 #include "game/gamefile.h"
 #include "mail/authres.h"
+#include "mail/idmac.h"
 #include "mail/mailfind.h"
 #include "mail/mailin.h"
 #include "outbox/transport.h"
@@ -90,6 +90,29 @@ static bool own_account(const char *addr, const struct config *cfg)
 	return strcasecmp(dom, host) == 0 || (strncasecmp(dom, host, n) == 0 && (dom[n] == '.' || dom[n] == '\0'));
 }
 
+/*
+ * True if j's Message-ID is one the server sent to the address in its To:
+ * (idmac.h): our own mail come back.  Its mac is checked, never its shape
+ * alone, so a player whose mail program makes ids like ours is answered.
+ */
+static bool own_id(struct job *j)
+{
+	unsigned char key[IDMAC_KEY_BYTES];
+	const char *at = strrchr(j->srv.cfg.from_address, '@');
+	size_t left;
+	bool ours;
+
+	if (at == NULL || j->in.message_id == NULL || j->in.to_addr == NULL || j->in.to_addr[0] == '\0' ||
+	    !idmac_strip(j->in.message_id, &left))
+		return false;
+	/* no key: the mail is not taken for a loop; answering it needs the key too, and says so */
+	if (server_id_key(&j->srv, key) != STORE_OK)
+		return false;
+	ours = idmac_ours(key, j->in.message_id, j->in.to_addr, at + 1);
+	explicit_bzero(key, sizeof key);
+	return ours;
+}
+
 static enum process_status check_loop(struct job *j)
 {
 	if (strcasecmp(j->in.from_addr, j->srv.cfg.from_address) == 0 ||
@@ -102,8 +125,8 @@ static enum process_status check_loop(struct job *j)
 		    j->in.from_addr);
 		return PROCESS_DROPPED;
 	}
-	if (msgid_ours(j->in.message_id, j->srv.cfg.from_address)) {
-		job_detail(j, "dropped", "a mail loop: the Message-ID is one of the server's own");
+	if (own_id(j)) {
+		job_detail(j, "dropped", "a mail loop: the Message-ID is one the server sent to %s", j->in.to_addr);
 		return PROCESS_DROPPED;
 	}
 	return PROCESS_OK;
@@ -502,8 +525,7 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	if (j->in.automatic && !robotremote_sender(j)) {
 		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
 		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
-		bounce_report(j, mr->buf, mr->len);
-		return PROCESS_DROPPED;
+		return bounce_report(j, mr->buf, mr->len);
 	}
 	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
 		job_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
@@ -629,9 +651,14 @@ static enum process_status gate_repeat(struct job *j)
 /* answer: a mail that cannot be read is refused as such; else its command is handled. */
 static enum process_status answer(struct job *j, const struct mail_read *mr)
 {
+	enum store_status ss;
+
 	/* a mail without a Message-ID is still answered: in_id "" */
 	reply_init(&j->srv.rc, &j->srv.cfg, j->srv.home, j->srv.now, j->in.message_id != NULL ? j->in.message_id : "",
 	    j->in.references, j->in.from_addr);
+	ss = server_reply_key(&j->srv, &j->srv.rc);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the key of the Message-IDs (token.secret)");
 	j->unread = "(not read)";
 	if (mr->rs == MAILIN_TOO_BIG)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */

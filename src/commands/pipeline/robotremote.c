@@ -121,6 +121,7 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 	spec.attachment_len = len;
 	spec.attachment_type = ROBOTREMOTE_TYPE "/" ROBOTREMOTE_SUBTYPE;
 	spec.attachment_name = file;
+	spec.id_key = rc->id_key_set ? rc->id_key : NULL;	/* its reports and loops known (idmac.h) */
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", cfg->robot_address);
 	if (mailout_compose(&spec, &out->msg, &out->len) != MAILOUT_OK) {
 		snprintf(rc->err, sizeof rc->err, "cannot compose the robot's board mail of board %ld", g->board);

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "store/tokens.h"
+
 const char *server_status_str(enum server_status s)
 {
 	switch (s) {
@@ -73,11 +75,35 @@ enum outbox_status server_outbox(struct server *s, char *err, size_t errlen)
 	return os;
 }
 
+enum store_status server_id_key(struct server *s, unsigned char key[IDMAC_KEY_BYTES])
+{
+	unsigned char secret[TOKENS_SECRET_BYTES];
+	char err[TOKENS_ERR_MAX] = "";
+	enum store_status ss;
+
+	ss = tokens_secret(s->st, s->cfg.lock_timeout_ms, secret, err);
+	if (ss == STORE_OK)
+		idmac_key(secret, sizeof secret, key);
+	else
+		store_log(s->st, "the key of the Message-IDs (token.secret) cannot be read: %s", err);
+	explicit_bzero(secret, sizeof secret);
+	return ss;
+}
+
+enum store_status server_reply_key(struct server *s, struct reply_ctx *rc)
+{
+	enum store_status ss = server_id_key(s, rc->id_key);
+
+	rc->id_key_set = ss == STORE_OK;
+	return ss;
+}
+
 void server_reply_init(struct server *s, const char *sender)
 {
 	reply_release(&s->rc);
 	/* no incoming mail: the replies thread under their boards only */
 	reply_init(&s->rc, &s->cfg, s->home, s->now, NULL, NULL, sender);
+	(void)server_reply_key(s, &s->rc);
 }
 
 void server_close(struct server *s)

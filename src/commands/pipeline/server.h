@@ -55,8 +55,22 @@ void server_at(struct server *s, time_t now);
 /* The outbox, opened on first use (s->ob); else err says why. */
 enum outbox_status server_outbox(struct server *s, char *err, size_t errlen);
 
-/* The replies' context of a run that answers no mail (cleanup, the robot); sender names the run. */
+/*
+ * The replies' context of a run that answers no mail (cleanup, the robot);
+ * sender names the run.  Its ids are bound to their recipients
+ * (server_reply_key); when token.secret cannot be read that is logged and
+ * the mails go with ids the server will not know again.
+ */
 void server_reply_init(struct server *s, const char *sender);
+
+/*
+ * rc's Message-IDs bound to their recipients (reply_set_id_key) under the
+ * home's token.secret, made if the home has none; a failure is logged.
+ */
+enum store_status server_reply_key(struct server *s, struct reply_ctx *rc);
+
+/* The key of the Message-IDs (idmac.h) into key, as server_reply_key sets it; a failure is logged. */
+enum store_status server_id_key(struct server *s, unsigned char key[IDMAC_KEY_BYTES]);
 
 /* Everything s holds closed and released; it may be opened again. */
 void server_close(struct server *s);
