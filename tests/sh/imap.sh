@@ -229,6 +229,16 @@ check "... the log says it is left" grep -q 'left in the mailbox for the next ru
 check "... the next run answers it" [ "$(OUSTPBM_TEST_CODE=$REG_CODE fetch "$h")" = 0 ]
 check "... once, moved" [ "$(replies "$h" dave@example.org) $(inbox "$dc" utemp) $(folder "$dc" utemp oustpbm-done)" = "1 0 1" ]
 
+# ---- a retired server (oustpbm retire) takes no mail: it stays in the INBOX, unanswered
+h=$tmp/hret
+home "$h" uret ""
+put "$dc" uret "$tmp/dave.eml"
+"$bin" -d "$h" retire >/dev/null 2>&1
+check "retired: exit 75, the mail left" [ "$(fetch "$h") $(inbox "$dc" uret) $(replies "$h" dave@example.org)" = "75 1 0" ]
+check "... the log says why" grep -q 'fetch UID [0-9]* .*retired.*left in the mailbox' "$h/log"
+"$bin" -d "$h" retire --undo >/dev/null 2>&1
+check "... retire --undo: the next run answers it, once" [ "$(OUSTPBM_TEST_CODE=$REG_CODE fetch "$h") $(replies "$h" dave@example.org) $(inbox "$dc" uret)" = "0 1 0" ]
+
 # ---- killed (-9) at each named point of the first mail: the next run moves it, no second answer
 for point in fetched processed moved; do
 	h=$tmp/hk-$point

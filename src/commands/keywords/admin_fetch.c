@@ -133,7 +133,7 @@ static enum process_status handle_message(struct admin *a, int lockfd, const cha
 			*died = true;
 			goto out;
 		}
-	if (WIFEXITED(st) && WEXITSTATUS(st) <= PROCESS_SOFTWARE)
+	if (WIFEXITED(st) && WEXITSTATUS(st) <= PROCESS_RETIRED)
 		ps = (enum process_status)WEXITSTATUS(st);
 	else
 		*died = true;
@@ -221,7 +221,8 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 	ps = handle_message(a, f->lockfd, m.data, m.len, &died);
 	free(m.data);
 	kill_point("processed");
-	if (died || ps == PROCESS_TEMPFAIL || ps == PROCESS_CONFIG || ps == PROCESS_SOFTWARE) {
+	/* a retired server (oustpbm retire) takes no mail: it stays for whoever takes the mailbox over */
+	if (died || ps == PROCESS_TEMPFAIL || ps == PROCESS_CONFIG || ps == PROCESS_SOFTWARE || ps == PROCESS_RETIRED) {
 		store_log(a->srv.st, "%s admin fetch UID %lu (%lu bytes): %s, left in the mailbox for the next run",
 		    a->srv.stamp, uid, size, died ? "its handling was killed" : process_status_str(ps));
 		fs->left++;
