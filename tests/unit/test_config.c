@@ -241,6 +241,23 @@ static void test_smtp_keys(void)
 	    "oustpbm.conf line 2: transport 'maildir' contradicts smtp_url (line 1)");
 }
 
+/* trusted_authserv_id (mail/authres.h): a host name, or empty for off */
+static void test_authserv_id(void)
+{
+	struct config cfg;
+
+	config_defaults(&cfg);
+	ok_str(cfg.trusted_authserv_id, "", "trusted_authserv_id: unset by default");
+	ok_int(parse(&cfg, "trusted_authserv_id = mx.example.org\n"), CONFIG_OK, "a host name");
+	ok_str(cfg.trusted_authserv_id, "mx.example.org", "... kept");
+	ok_int(parse(&cfg, "trusted_authserv_id =\n"), CONFIG_OK, "empty: off");
+	ok_str(cfg.trusted_authserv_id, "", "... empty");
+	bad("trusted_authserv_id = mx.example.org; dmarc=pass\n", "oustpbm.conf line 1: trusted_authserv_id "
+	    "'mx.example.org; dmarc=pass' is not a host name (letters, digits, '.', '-')");
+	bad("trusted_authserv_id = -mx\n",
+	    "oustpbm.conf line 1: trusted_authserv_id '-mx' is not a host name (letters, digits, '.', '-')");
+}
+
 static void test_load(void)
 {
 	char *home = t_home_new();
@@ -433,6 +450,7 @@ int main(void)
 	test_errors();
 	test_smtp_keys();
 	test_imap_keys();
+	test_authserv_id();
 	test_load();
 	test_transports();
 	test_salvage();
