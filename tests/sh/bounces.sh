@@ -123,6 +123,21 @@ rc=$(report "$h3" "$cid" r4@x carol@example.org)
 check "the same report again, under another Message-ID: still one" sh -c "[ $rc = 0 ] &&
     [ \$(awk '\$1 == \"carol@example.org\" { print \$2 }' '$h3/bounces') = 1 ] &&
     grep -q '<r4@x>.* this report was counted before (bounce 1), not again' '$h3/log'"
+# bounces.lock held past lock_timeout_ms: exit 75, nothing counted; the MTA's next try counts it once
+run "$h3" carol@example.org 'whoami carol secret' >/dev/null
+cid2=$(sent_id carol@example.org)
+echo 'lock_timeout_ms = 300' >>"$h3/oustpbm.conf"
+if hold_lock "$h3/bounces.lock"; then
+	rc=$(report "$h3" "$cid2" r7@x carol@example.org)
+	release_lock
+	check "a report while bounces.lock is held: exit 75" [ "$rc" = 75 ]
+	check "... nothing counted, logged" sh -c "[ $(count "$h3" carol@example.org) = 0 ] &&
+	    grep -q '<r7@x>.* tempfail: .*carol@example.org failed (5.1.1), bounce not recorded: ' '$h3/log'"
+	rc=$(report "$h3" "$cid2" r7@x carol@example.org)
+	check "... delivered again: counted once" sh -c "[ $rc = 0 ] && [ $(count "$h3" carol@example.org) = 1 ]"
+else
+	check "bounces.lock held" false
+fi
 # the admin plays too: a genuine report of a mail to the player's address, once it is admin_address
 reg "$h3" boss@example.org 'register boss secret' >/dev/null
 run "$h3" boss@example.org 'whoami boss secret' >/dev/null
