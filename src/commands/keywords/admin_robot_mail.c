@@ -158,7 +158,7 @@ static void turn_text(const struct game *g, int turn, char *out, size_t size)
 static enum outcome not_board_mail(struct host *h, const struct mailin_message *m)
 {
 	struct token_subject ts;
-	char key[ALERT_KEY_MAX + 1], cause[600], line[ROBOTHOST_SHOWN + 1];
+	char cause[600], line[ROBOTHOST_SHOWN + 1];
 	char *s = shown(m->subject);
 	const char *b = m->body != NULL ? m->body : "";
 	size_t n;
@@ -173,8 +173,8 @@ static enum outcome not_board_mail(struct host *h, const struct mailin_message *
 		snprintf(line, sizeof line, "%.*s", (int)(n < ROBOTHOST_SHOWN ? n : ROBOTHOST_SHOWN), b);
 		snprintf(cause, sizeof cause, "the server %s refused or answered a reply of the robot: %s: %s",
 		    h->a->srv.cfg.robot_server, s != NULL ? s : "", line);
-		alert_key("robot-refused", m->subject, key);
-		alert_admin(&h->a->srv.cfg, h->a->srv.st, h->a->srv.home, key, cause);
+		/* keyed on the cause, never on the Subject: forged mails make one alert an hour, not one each */
+		alert_admin(&h->a->srv.cfg, h->a->srv.st, h->a->srv.home, ALERT_ROBOT_HOST, cause);
 	}
 	free(s);
 	return DONE;

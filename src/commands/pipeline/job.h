@@ -64,6 +64,8 @@ struct job {
 	char code_reply[32];	/* "confirm <code>": the command of a reply holding a code alone (process.c) */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
+	int account_errno;	/* its errno, 0 if no system call failed */
+	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
 	bool new_board;		/* job_commit_game commits a new board (a challenge) */
 	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */

@@ -537,36 +537,30 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 	return handle(j);
 }
 
-/* A temporary failure that waiting alone will not cure: the disk, the I/O. */
-static bool disk_failure(const char *detail)
-{
-	return strstr(detail, strerror(ENOSPC)) != NULL || strstr(detail, strerror(EDQUOT)) != NULL ||
-	    strstr(detail, strerror(EFBIG)) != NULL || strstr(detail, strerror(EIO)) != NULL ||
-	    strstr(detail, strerror(EROFS)) != NULL || strstr(detail, strerror(EACCES)) != NULL;
-}
-
 /*
  * A mail that no answer can be made for, kept by the mail system (exit 75):
- * the admin is told (alert.h).  A lock held too long, or a mail that cannot
- * be read, cures itself or is no fault of the server: nobody is told.
+ * the admin is told (alert.h), each cause on its own.  A system error is
+ * told by its errno value (a full disk, a permission, the I/O); a lock
+ * held too long, or a mail that cannot be read, cures itself or is no
+ * fault of the server: nobody is told.
  */
 static void tell_admin(struct job *j, enum process_status ps, const struct start_failure *f)
 {
-	char key[ALERT_KEY_MAX + 1];
+	enum alert_cause c;
 
 	if (f->config)
-		alert_key("config", f->cause, key);
+		c = ALERT_CONFIG;
 	else if (f->home)
-		alert_key("home", f->cause, key);
+		c = ALERT_HOME;
+	else if ((ps == PROCESS_TEMPFAIL || ps == PROCESS_SOFTWARE) && alert_cause_of_errno(j->sys_errno, &c))
+		;	/* c is the system error's */
 	else if (ps == PROCESS_CONFIG)
-		alert_key("config", j->detail, key);
+		c = ALERT_TEMPLATES;
 	else if (ps == PROCESS_SOFTWARE)
-		alert_key("internal", "", key);
-	else if (ps == PROCESS_TEMPFAIL && disk_failure(j->detail))
-		alert_key("disk", "", key);
+		c = ALERT_INTERNAL;
 	else
 		return;
-	(void)alert_admin(f->config ? NULL : &j->srv.cfg, j->srv.st, j->srv.home, key,
+	(void)alert_admin(f->config ? NULL : &j->srv.cfg, j->srv.st, j->srv.home, c,
 	    f->config || f->home ? f->cause : j->detail);
 }
 
