@@ -77,6 +77,7 @@ struct mailout_spec {
 	const char *attachment_type;	/* its media type, "type/subtype" ("application/x-go-sgf") */
 	const char *attachment_name;	/* its file name: [A-Za-z0-9._-], 1 to 64 characters */
 	const char *list_unsubscribe;	/* optional: the List-Unsubscribe value, "<mailto:...>" (unsubtoken.h) */
+	const char *robot_mac;	/* optional: a board mail's MAC for the robot host, hex (robotmac.h) */
 };
 
 /*

@@ -113,7 +113,8 @@ static enum process_status check_rate(struct job *j)
 	enum store_status ss;
 	unsigned long count;
 
-	if (j->srv.cfg.max_mails_per_hour == 0 || robotremote_sender(j))
+	/* the robot host's replies, their token right, are exempt; a mail forged From robot_address is not */
+	if (j->srv.cfg.max_mails_per_hour == 0 || robotremote_authentic(j))
 		return PROCESS_OK;
 	ss = seen_count_sender(j->srv.st, j->in.from_addr, j->srv.now, &count);
 	if (ss != STORE_OK)
@@ -407,9 +408,13 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	enum mailin_status ms = mr->ms;
 
 	/* the remote robot's replies are automatic (RFC 3834) and answer board mails: read (robotremote.h) */
-	if (j->in.automatic && !robotremote_sender(j)) {
+	if (j->in.automatic && !robotremote_authentic(j)) {
 		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
-		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
+		if (robotremote_sender(j))
+			job_detail(j, "dropped", "automatic mail (%s) from the robot's address (robot_address) without "
+			    "the robot's right token: not answered", j->in.automatic_reason);
+		else
+			job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
 		bounce_report(j, mr->buf, mr->len);
 		return PROCESS_DROPPED;
 	}
