@@ -111,6 +111,13 @@ check "then a permission failure within the hour: exit 75 and told (its own caus
 check "... under the cause permission" grep -q '^[0-9]* permission$' "$h7/alerts"
 check "... the second alert names the permission failure" sh -c "grep -l '^Subject: .*Permission denied' '$tmp/adm/'*.eml | grep -q ."
 
+# the outbox unusable (outbox/new a file, not a folder): its own cause, told too
+rm -rf "$h7/outbox/new" && touch "$h7/outbox/new"
+rc=$(mail carol@example.org help | OUSTPBM_TEST_TIME=$((T0 + 400)) "$bin" -d "$h7" 2>/dev/null; echo $?)
+check "then the outbox unusable within the hour: exit 75 and told (its own cause)" [ "$rc $(alerts7)" = "75 3" ]
+check "... under the cause outbox" grep -q '^[0-9]* outbox$' "$h7/alerts"
+rm -f "$h7/outbox/new"
+
 # the home unusable for its user: the stamp in /tmp (root: as nobody)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	h4=$tmp/home4

@@ -224,6 +224,16 @@ echo 'robot_secret_file = robot.secret' >>"$r2/oustpbm.conf"
 check "a secret file others may read: refused (chmod 600 it)" sh -c \
     "OUSTPBM_TEST_TIME=$T0 '$bin' -d '$r2' robot-mail <'$m3' 2>&1 >/dev/null | grep -q 'may be read by others (mode 0644): chmod 600 it'"
 
+# the server without its secret: the robot's board mail cannot be made, the mail kept (exit 75)
+mv "$s/robot.secret" "$tmp/server.secret"
+mail alice@example.org 'challenge alice secret robot -size=5 -noswap -white' >"$tmp/bobmove"
+check "the server's robot_secret_file missing: a challenge that needs the robot's board mail exits 75" sh -c \
+    "[ \$(OUSTPBM_TEST_TIME=$(at) '$bin' -d '$s' <'$tmp/bobmove' >/dev/null 2>'$tmp/srv.err'; echo \$?) = 75 ] && grep -q 'cannot open robot_secret_file' '$tmp/srv.err'"
+mv "$tmp/server.secret" "$s/robot.secret"
+mkhome "$tmp/srvnosecret" "robot_address = $R"
+check "robot_address without robot_secret_file: a configuration error" sh -c \
+    "OUSTPBM_TEST_TIME=$T0 '$bin' -d '$tmp/srvnosecret' <'$tmp/bobmove' 2>&1 >/dev/null | grep -q 'robot_address needs robot_secret_file'"
+
 mkhome "$tmp/plain"
 check "robot-mail on a home without robot_server: exit 75 (the mail kept), nothing answered" \
     [ "$(OUSTPBM_TEST_TIME=$T0 "$bin" -d "$tmp/plain" robot-mail <"$m2" >/dev/null 2>&1; echo $?)" = 75 ]

@@ -561,6 +561,8 @@ static void tell_admin(struct job *j, enum process_status ps, const struct start
 		;	/* c is the system error's */
 	else if (ps == PROCESS_CONFIG)
 		c = ALERT_TEMPLATES;
+	else if (ps == PROCESS_SOFTWARE && j->outbox_failed)
+		c = ALERT_OUTBOX;
 	else if (ps == PROCESS_SOFTWARE)
 		c = ALERT_INTERNAL;
 	else
