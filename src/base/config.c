@@ -228,6 +228,7 @@ static const struct key keys[] = {
 	NUM_KEY(robot_max_thinking, 1, 1024, true),
 	STR_KEY(robot_address, check_address),
 	STR_KEY(robot_server, check_address),
+	STR_KEY(robot_secret_file, check_path),
 	NUM_KEY(review_seconds, 1, 3600, false),
 	NUM_KEY(max_reviews_per_day, 1, 1000, true),
 	NUM_KEY(userid_reserve_days, 0, 3650, false),
@@ -454,6 +455,21 @@ static enum config_status check_smtp(struct config *cfg, const char *name, const
 	return CONFIG_OK;
 }
 
+/* The robot on another host: its board mails are authenticated by a MAC under a shared secret (robotmac.h). */
+static enum config_status check_robot(const struct config *cfg, const char *name, const unsigned *first_line,
+    char *err, size_t errlen)
+{
+	unsigned addr = line_of(first_line, "robot_address"), server = line_of(first_line, "robot_server");
+
+	if ((addr != 0 || server != 0) && cfg->robot_secret_file[0] == '\0') {
+		errf(err, errlen, "%s line %u: %s needs robot_secret_file, the secret shared with %s (the board mails "
+		    "are authenticated by a MAC under it, not by their From)", name, addr != 0 ? addr : server,
+		    addr != 0 ? "robot_address" : "robot_server", addr != 0 ? "the robot host" : "the server");
+		return CONFIG_INVALID;
+	}
+	return CONFIG_OK;
+}
+
 bool config_smtp_url_parse(const char *url, bool *tls, char *host, size_t hostlen, unsigned *port,
     const char **why)
 {
@@ -645,7 +661,10 @@ static enum config_status parse_lines(struct config *cfg, const char *name, cons
 		(void)check_smtp(cfg, name, first_line, msg, sizeof msg);
 		return status;
 	}
-	return check_smtp(cfg, name, first_line, err, errlen);
+	status = check_smtp(cfg, name, first_line, err, errlen);
+	if (status == CONFIG_OK)
+		status = check_robot(cfg, name, first_line, err, errlen);
+	return status;
 }
 
 enum config_status config_parse(struct config *cfg, const char *name, const char *text, size_t len,
@@ -875,6 +894,7 @@ static const struct {
 	{ "robot_max_thinking", "robot turns thought at once on this host (more wait for oustpbm robot), 0 = the processors" },
 	{ "robot_address", "the robot player's address on a robot host: its turns come by mail, none thought here" },
 	{ "robot_server", "on a robot host: the server address whose board mails robot-mail answers" },
+	{ "robot_secret_file", "the secret the server and its robot host share, for the MAC of board mails (relative: from the home)" },
 	{ "review_seconds", "seconds of search for one game review (review), shared out over its turns, 1..3600" },
 	{ "max_reviews_per_day", "reviews one account may ask for in a day, 0 = no limit" },
 	{ "max_registrations_per_hour", "accounts confirmed after a register in an hour, server-wide, 0 = no limit" },

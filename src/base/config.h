@@ -149,6 +149,12 @@
  *                                         (commands/keywords/admin_robot_mail.c): `oustpbm robot-mail`
  *                                         answers the board mails of this
  *                                         server address only
+ *   robot_secret_file  (unset)           a file (relative: from the home,
+ *                                         mode 0600) whose first line is the
+ *                                         secret the server and its robot
+ *                                         host share, 32 characters or more;
+ *                                         needed with robot_address and
+ *                                         robot_server (mail/robotmac.h)
  *   review_seconds     (120)             seconds of search for one game
  *                                         review, 1..3600, shared out over its
  *                                         turns (game/review.h)
@@ -270,6 +276,7 @@ struct config {
 	unsigned long robot_max_thinking;	/* thinks at once on the host; 0 = the processors (robot.h) */
 	char robot_address[MAILADDR_MAX + 1];	/* "" : the robot thinks here (commands/pipeline/robotremote.h) */
 	char robot_server[MAILADDR_MAX + 1];	/* "" : no robot host (commands/keywords/admin_robot_mail.c) */
+	char robot_secret_file[CONFIG_PATH_MAX + 1];	/* the MAC's shared secret (mail/robotmac.h) */
 	unsigned long review_seconds;	/* the search time of one review (game/review.h) */
 	unsigned long max_reviews_per_day;	/* per account; 0 = no limit */
 	unsigned long userid_reserve_days;	/* a closed account's id kept (store.h, reserved) */

@@ -16,6 +16,7 @@
 #include "mail/mailgmime.h"
 #include "mail/mailout.h"
 #include "mail/mailtext.h"
+#include "mail/robotmac.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -424,6 +425,9 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 			g_mime_header_set_raw_value(h, raw);
 		g_free(raw);
 	}
+	/* the board mail to a robot host: what proves it is the server's (robotmac.h) */
+	if (spec->robot_mac != NULL && spec->robot_mac[0] != '\0')
+		g_mime_object_set_header(GMIME_OBJECT(msg), ROBOTMAC_HEADER, spec->robot_mac, NULL);
 	/* RFC 3834 5.1: made by a program, in answer to a mail or not */
 	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted", spec->generated ? "auto-generated" :
 	    "auto-replied", NULL);

@@ -83,6 +83,7 @@ struct mailout_spec {
 	 * that a report about it can be told from a forged one
 	 */
 	const unsigned char *id_key;
+	const char *robot_mac;	/* optional: a board mail's MAC for the robot host, hex (robotmac.h) */
 };
 
 /*

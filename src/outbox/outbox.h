@@ -141,6 +141,9 @@ void outbox_close(struct outbox *ob);
 /* The message of the last failure of a call on ob or one of its batches. */
 const char *outbox_error(const struct outbox *ob);
 
+/* The errno of that failure when a system call failed, else 0 (alert.h classifies it). */
+int outbox_errno(const struct outbox *ob);
+
 /* The store ob was opened on (borrowed). */
 struct store *outbox_store(const struct outbox *ob);
 

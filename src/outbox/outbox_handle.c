@@ -14,9 +14,15 @@ void outbox_set_err(struct outbox *ob, const char *fmt, ...)
 {
 	va_list ap;
 
+	ob->sys_errno = 0;
 	va_start(ap, fmt);
 	errbuf_vset(ob->err, sizeof ob->err, fmt, ap);
 	va_end(ap);
+}
+
+int outbox_errno(const struct outbox *ob)
+{
+	return ob->sys_errno;
 }
 
 /* Take over the store's message and map its status. */
@@ -25,6 +31,7 @@ enum outbox_status outbox_from_store(struct outbox *ob, enum store_status status
 	if (status == STORE_OK)
 		return OUTBOX_OK;
 	outbox_set_err(ob, "%s", store_error(ob->st));
+	ob->sys_errno = store_errno(ob->st);
 	switch (status) {
 	case STORE_TIMEOUT:
 		return OUTBOX_TIMEOUT;

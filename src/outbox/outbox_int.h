@@ -34,6 +34,7 @@ struct outbox {
 	char **mine;		/* queue ids this process put into new/ (a mail's own replies) */
 	size_t nmine, capmine;
 	char err[OUTBOX_ERR_MAX];
+	int sys_errno;		/* the errno of the failure err tells, 0 for one of no system call */
 };
 
 /* A parsed queue file; msg points into the text it was parsed from. */

@@ -19,23 +19,50 @@
 
 /* The names without a header constant are those of store.c, seeks.c and tokens.c. */
 static const struct filecap table[FILECAPS_N] = {
-	{ ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, "one-time codes (forgot, address)", 0 },
-	{ AUDIENCE_FILE, AUDIENCE_FILE_MAX, "subscriptions to every board (subscribe all, notify on)", 0 },
-	{ "reserved", STORE_USERS_FILE_MAX, "user ids of closed accounts (signoff)", 0 },
-	{ VACATIONS_FILE, VACATIONS_FILE_MAX, "vacations", 0 },
-	{ "seeking", SEEKS_FILE_MAX, "seek", 0 },
-	{ "limits", SEEKS_FILE_MAX, "limit", 0 },
-	{ "registrations", STORE_REGISTRATIONS_FILE_MAX, "registrations of the last hour", 0 },
-	{ THROTTLE_FILE, THROTTLE_FILE_MAX, "wrong passwords of the last hour", 0 },
-	{ SEEN_FILE, SEEN_FILE_MAX, "handled mails of the last week", 0 },
-	{ RATINGS_FILE, RATINGS_FILE_MAX, "ratings", 0 },
-	{ RATINGS_STATE_FILE, RATINGS_FILE_MAX, "ratings", 0 },
-	{ "users", STORE_USERS_FILE_MAX, "accounts (register)", 0 },
-	{ PENDING_FILE, PENDING_FILE_MAX, "registrations waiting for their confirm", 0 },
-	{ BOUNCES_FILE, BOUNCES_FILE_MAX, "addresses that bounced", 0 },
-	{ REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, "game reviews asked for", 0 },
-	{ "tokens", TOKENS_FILE_MAX, "reply tokens renewed or turned off (tokens)", 0 },
+	{ ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, "one-time codes (forgot, address)", 0, 0, 0 },
+	{ AUDIENCE_FILE, AUDIENCE_FILE_MAX, "subscriptions to every board (subscribe all, notify on)", 0, 0, 0 },
+	{ "reserved", STORE_USERS_FILE_MAX, "user ids of closed accounts (signoff)", 0, 0, 0 },
+	{ VACATIONS_FILE, VACATIONS_FILE_MAX, "vacations", 0, 0, 0 },
+	{ "seeking", SEEKS_FILE_MAX, "seek", 0, 0, 0 },
+	{ "limits", SEEKS_FILE_MAX, "limit", 0, 0, 0 },
+	{ "registrations", STORE_REGISTRATIONS_FILE_MAX, "registrations of the last hour", 0, 0, 0 },
+	{ THROTTLE_FILE, THROTTLE_FILE_MAX, "wrong passwords of the last hour", 0, 0, 0 },
+	{ SEEN_FILE, SEEN_FILE_MAX, "handled mails of the last week", 0, 0, 0 },
+	{ RATINGS_FILE, RATINGS_FILE_MAX, "ratings", 0, 0, 0 },
+	{ RATINGS_STATE_FILE, RATINGS_FILE_MAX, "ratings", 0, 0, 0 },
+	{ "users", STORE_USERS_FILE_MAX, "accounts (register)", 0, 0, 0 },
+	{ PENDING_FILE, PENDING_FILE_MAX, "registrations waiting for their confirm", 0, 0, 0 },
+	{ BOUNCES_FILE, BOUNCES_FILE_MAX, "addresses that bounced", 0, 0, 0 },
+	{ REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, "game reviews asked for", 0, 0, 0 },
+	{ "tokens", TOKENS_FILE_MAX, "reply tokens renewed or turned off (tokens)", 0, 0, 0 },
+	{ FILECAPS_ROBOT_QUEUE, FILECAPS_ROBOT_QUEUE_BYTES, "board mails waiting for a think slot (robot-mail)", 0,
+	    FILECAPS_ROBOT_QUEUE_COUNT, 0 },
 };
+
+enum store_status filecaps_folder(struct store *st, const char *dir, long long *count, long long *bytes)
+{
+	char path[4096], **names = NULL;
+	struct stat sb;
+	enum store_status ss;
+	size_t n = 0, i;
+
+	*count = 0;
+	*bytes = 0;
+	ss = store_list_dir(st, dir, &names, &n);
+	if (ss == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (ss != STORE_OK)
+		return ss;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s/%s", store_home(st), dir, names[i]);
+		if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			continue;
+		(*count)++;
+		*bytes += (long long)sb.st_size;
+	}
+	store_free_names(names, n);
+	return STORE_OK;
+}
 
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N])
 {
@@ -45,6 +72,10 @@ void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N])
 
 	for (i = 0; i < FILECAPS_N; i++) {
 		out[i] = table[i];
+		if (table[i].count_cap > 0) {
+			(void)filecaps_folder(st, table[i].file, &out[i].count, &out[i].size);
+			continue;
+		}
 		snprintf(path, sizeof path, "%s/%s", store_home(st), table[i].file);
 		if (stat(path, &sb) == 0)
 			out[i].size = (long long)sb.st_size;

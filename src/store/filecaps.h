@@ -20,18 +20,32 @@
 #include "base/config.h"
 #include "store/store.h"
 
-/* One capped file and, after filecaps_usage, its size. */
+/* One capped file (or folder) and, after filecaps_usage, its size. */
 struct filecap {
 	const char *file;	/* relative to the home */
-	long cap;		/* bytes read of it */
+	long cap;		/* bytes read of it; of a folder, bytes of its files together */
 	const char *what;	/* what fills it, for fsck's warning */
 	long long size;		/* bytes now, 0 when missing */
+	long count_cap;		/* a folder: the most files it holds; 0 for a file */
+	long long count;	/* a folder: its files now */
 };
 
-#define FILECAPS_N 16
+/*
+ * robot-queue/ of a robot host: the board mails waiting for a think slot
+ * (keywords/admin_robot_mail.c).  Past either cap a board mail is not
+ * queued: the MTA keeps it (exit 75) and delivers it again later.
+ */
+#define FILECAPS_ROBOT_QUEUE "robot-queue"
+#define FILECAPS_ROBOT_QUEUE_COUNT 100			/* board mails */
+#define FILECAPS_ROBOT_QUEUE_BYTES (4L * 1024 * 1024)	/* bytes of them together */
+
+#define FILECAPS_N 17
 
 /* The table with the files' sizes now (stat); a file that cannot be stat'ed counts 0. */
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N]);
+
+/* The files of folder dir of the home now: *count of them, *bytes together (0 and 0 when it is missing). */
+enum store_status filecaps_folder(struct store *st, const char *dir, long long *count, long long *bytes);
 
 /*
  * Drop what has expired from the files that keep it (the codes older than

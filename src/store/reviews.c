@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/strbuf.h"
 
@@ -12,7 +13,9 @@ static bool parse_line(const char *line, size_t len, void *rec, const char **why
 {
 	struct reviews_request *r = rec;
 	char buf[200], state[16];
-	long long t;
+	long long t, since = 0;
+	long pid = 0;
+	int n;
 
 	if (len >= sizeof buf) {
 		*why = "is too long";
@@ -20,13 +23,17 @@ static bool parse_line(const char *line, size_t len, void *rec, const char **why
 	}
 	memcpy(buf, line, len);
 	buf[len] = '\0';
-	if (sscanf(buf, "%lld %ld %32s %15s", &t, &r->board, r->userid, state) != 4 || t < 0 ||
-	    !ident_userid_ok(r->userid) || (strcmp(state, "waiting") != 0 && strcmp(state, "done") != 0)) {
-		*why = "is not 'time board userid waiting|done'";
+	n = sscanf(buf, "%lld %ld %32s %15s %lld %ld", &t, &r->board, r->userid, state, &since, &pid);
+	if (n < 4 || t < 0 || !ident_userid_ok(r->userid) ||
+	    !((n == 4 && (strcmp(state, "waiting") == 0 || strcmp(state, "done") == 0)) ||
+	    (n == 6 && strcmp(state, "claimed") == 0 && since > 0 && pid > 0))) {
+		*why = "is not 'time board userid waiting|done|claimed since pid'";
 		return false;
 	}
 	r->time = (int64_t)t;
 	r->done = state[0] == 'd';
+	r->claimed = n == 6 ? (int64_t)since : 0;
+	r->pid = n == 6 ? pid : 0;
 	return true;
 }
 
@@ -54,11 +61,17 @@ static enum store_status write_all(struct store *st, const struct reviews_reques
 	char *text;
 	size_t i;
 
-	strbuf_puts(&b, "# review requests: time board userid waiting|done (oustpbm review)\n");
-	for (i = 0; i < n; i++)
-		if (!list[i].done || list[i].time > now - REVIEWS_DAY)
+	strbuf_puts(&b, "# review requests: time board userid waiting|done|claimed since pid (oustpbm review)\n");
+	for (i = 0; i < n; i++) {
+		if (list[i].done && list[i].time <= now - REVIEWS_DAY)
+			continue;
+		if (!list[i].done && list[i].claimed > 0)
+			strbuf_printf(&b, "%" PRId64 " %ld %s claimed %" PRId64 " %ld\n", list[i].time, list[i].board,
+			    list[i].userid, list[i].claimed, list[i].pid);
+		else
 			strbuf_printf(&b, "%" PRId64 " %ld %s %s\n", list[i].time, list[i].board, list[i].userid,
 			    list[i].done ? "done" : "waiting");
+	}
 	text = strbuf_finish(&b);
 	if (text == NULL)
 		return STORE_TEMPFAIL;
@@ -142,25 +155,118 @@ enum store_status reviews_waiting(struct store *st, struct reviews_request **lis
 	return STORE_OK;
 }
 
-enum store_status reviews_finish(struct store *st, long board, const char *userid, int64_t now,
-    unsigned long timeout_ms)
+/* The not-done request of userid for board in list, NULL if none. */
+static struct reviews_request *find(struct reviews_request *list, size_t n, long board, const char *userid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!list[i].done && list[i].board == board && strcmp(list[i].userid, userid) == 0)
+			return &list[i];
+	return NULL;
+}
+
+enum store_status reviews_claim(struct store *st, long board, const char *userid, int64_t now, int64_t stale,
+    unsigned long timeout_ms, bool *got)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
-	struct reviews_request *list = NULL;
+	struct reviews_request *list = NULL, *r;
 	enum store_status ss;
-	size_t n = 0, i;
+	size_t n = 0;
 
+	*got = false;
 	ss = lock_and_read(st, timeout_ms, &lock, &list, &n);
 	if (ss != STORE_OK)
 		goto out;
-	for (i = 0; i < n; i++)
-		if (!list[i].done && list[i].board == board && strcmp(list[i].userid, userid) == 0)
-			list[i].done = true;
+	r = find(list, n, board, userid);
+	/* another's claim stands until it is stale: its process may be thinking still */
+	if (r == NULL || (r->claimed > 0 && r->claimed > now - stale))
+		goto out;
+	r->claimed = now > 0 ? now : 1;
+	r->pid = (long)getpid();
+	/* durable before the think: a crash leaves a claim, which the next run takes once it is stale */
 	ss = write_all(st, list, n, now);
+	*got = ss == STORE_OK;
 out:
 	store_unlock(&lock);
 	free(list);
 	return ss;
+}
+
+/* Mark the request done (done) or waiting again (!done), under the caller's lock. */
+static enum store_status settle(struct store *st, long board, const char *userid, int64_t now, bool done)
+{
+	struct reviews_request *list = NULL, *r;
+	enum store_status ss;
+	size_t n = 0;
+
+	ss = read_all(st, &list, &n);
+	if (ss != STORE_OK)
+		goto out;
+	r = find(list, n, board, userid);
+	if (r == NULL)
+		goto out;
+	if (done)
+		r->done = true;
+	r->claimed = 0;
+	r->pid = 0;
+	ss = write_all(st, list, n, now);
+out:
+	free(list);
+	return ss;
+}
+
+enum store_status reviews_unclaim(struct store *st, long board, const char *userid, int64_t now,
+    unsigned long timeout_ms)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, &lock);
+	bool mine = false;
+
+	if (ss == STORE_OK)
+		ss = reviews_mine(st, board, userid, &mine);
+	if (ss == STORE_OK && mine)
+		ss = settle(st, board, userid, now, false);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status reviews_finish(struct store *st, long board, const char *userid, int64_t now,
+    unsigned long timeout_ms)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss = store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, &lock);
+
+	if (ss == STORE_OK)
+		ss = settle(st, board, userid, now, true);
+	store_unlock(&lock);
+	return ss;
+}
+
+enum store_status reviews_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock)
+{
+	return store_lock_path(st, REVIEWS_LOCK_FILE, timeout_ms, lock);
+}
+
+enum store_status reviews_mine(struct store *st, long board, const char *userid, bool *mine)
+{
+	struct reviews_request *list = NULL, *r;
+	enum store_status ss;
+	size_t n = 0;
+
+	*mine = false;
+	ss = read_all(st, &list, &n);
+	if (ss == STORE_OK) {
+		r = find(list, n, board, userid);
+		*mine = r != NULL && r->claimed > 0 && r->pid == (long)getpid();
+	}
+	free(list);
+	return ss;
+}
+
+enum store_status reviews_finish_locked(struct store *st, long board, const char *userid, int64_t now)
+{
+	return settle(st, board, userid, now, true);
 }
 
 static bool review_path(long board, char *buf, size_t size)

@@ -104,6 +104,7 @@ bool store_errno_temporary(int e)
 enum store_status store_sys_fail(struct store *st, int e, const char *what, const char *relpath)
 {
 	set_err(st, "%s %s/%s: %s", what, st->home, relpath, strerror(e));
+	st->sys_errno = e;
 	if (e == ENOENT)
 		return STORE_NOT_FOUND;
 	return store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
@@ -189,10 +190,16 @@ const char *store_error(const struct store *st)
 	return st->err;
 }
 
+int store_errno(const struct store *st)
+{
+	return st->sys_errno;
+}
+
 void store_set_error(struct store *st, const char *fmt, ...)
 {
 	va_list ap;
 
+	st->sys_errno = 0;
 	va_start(ap, fmt);
 	errbuf_vset(st->err, sizeof st->err, fmt, ap);
 	va_end(ap);

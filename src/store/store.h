@@ -146,6 +146,9 @@ uid_t store_home_owner(const struct store *st);
 /* The message of the last failure of a call on st. */
 const char *store_error(const struct store *st);
 
+/* The errno of that failure when a system call failed, else 0 (alert.h classifies it). */
+int store_errno(const struct store *st);
+
 /* Set what store_error() says, for the modules that keep their own files in the home (accounts.h). */
 void store_set_error(struct store *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -38,11 +38,12 @@ struct store {
 	bool owed_data;		/* a deferred file fsync is owed: paid before a rename */
 	bool owed_names;	/* a deferred directory fsync is owed: paid by store_sync() */
 	char err[STORE_ERR_MAX];
+	int sys_errno;		/* the errno of the failure err tells, 0 for one of no system call */
 	char log_prefix[STORE_LOG_PREFIX_MAX];	/* store_complain()'s log lines */
 };
 
 /* The store's message (store_error()), formatted. */
-#define set_err(st, ...) errbuf_set((st)->err, sizeof (st)->err, __VA_ARGS__)
+#define set_err(st, ...) ((st)->sys_errno = 0, errbuf_set((st)->err, sizeof (st)->err, __VA_ARGS__))
 
 /* errno values after which the same operation may well succeed later */
 bool store_errno_temporary(int e);

@@ -69,6 +69,55 @@ check "a full disk: exit 75" [ "$rc" = 75 ]
 check "... the admin's mail tried, its failure said" sh -c "echo '$err' | grep -q 'cannot tell admin@example.org: .*File too large'"
 check "... alice not registered" sh -c "! grep -q '^alice:' '$h6/users' 2>/dev/null"
 
+# each cause is limited on its own (issue 41 item 5): after a full disk is
+# told, a permission failure within the hour is told too, and the
+# causes are told by their errno, not by words of a message.  The alerts
+# go to an SMTP sink: a full disk could not write them into the home.
+sink adm
+h7=$tmp/home7
+mkhome "$h7" 'admin_address = admin@example.org' "smtp_url = smtp://127.0.0.1:$port" 'transport = smtp'
+alerts7() { grep -l '^Subject: .*mail kept unanswered' "$tmp/adm/"*.eml 2>/dev/null | wc -l; }
+mail alice@example.org "register alice secret" >"$tmp/m7"
+# the replies (over a block) cannot be written, the stamp (a line) can
+rc=$(OUSTPBM_TEST_TIME=$((T0 + 100)) sh -c 'ulimit -f 1; exec "$1" -d "$2" <"$3" >/dev/null 2>&1' sh "$bin" "$h7" "$tmp/m7"; echo $?)
+check "a full disk (a file over its size limit): exit 75, the admin told" [ "$rc $(alerts7)" = "75 1" ]
+check "... under the cause disk" grep -q '^[0-9]* disk$' "$h7/alerts"
+rc=$(OUSTPBM_TEST_TIME=$((T0 + 200)) sh -c 'ulimit -f 1; exec "$1" -d "$2" <"$3" >/dev/null 2>&1' sh "$bin" "$h7" "$tmp/m7"; echo $?)
+check "... again within the hour: exit 75, not told again" [ "$rc $(alerts7)" = "75 1" ]
+# a file of the home its owner may not read (EACCES); root reads every
+# file, so as root the home is nobody's and oustpbm runs as nobody, from
+# world-readable copies of the program and the templates
+if [ "$(id -u)" != 0 ]; then
+	chmod 000 "$h7/users"
+	rc=$(mail bob@example.com "register bob hunter2" | OUSTPBM_TEST_TIME=$((T0 + 300)) "$bin" -d "$h7" 2>/dev/null; echo $?)
+	chmod 600 "$h7/users"
+elif command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/pub"
+	cp "$bin" "$tmp/pub/oustpbm"
+	cp -r "$top/templates" "$tmp/pub/templates"
+	chmod -R a+rX "$tmp/pub"
+	chmod 711 "$tmp"
+	sed -i "s|^templates = .*|templates = $tmp/pub/templates|" "$h7/oustpbm.conf"
+	touch "$h7/users"
+	chown -R nobody "$h7"
+	chmod 000 "$h7/users"
+	rc=$(mail bob@example.com "register bob hunter2" | OUSTPBM_TEST_TIME=$((T0 + 300)) setpriv --reuid=nobody --regid=nogroup --clear-groups "$tmp/pub/oustpbm" -d "$h7" 2>/dev/null; echo $?)
+	chmod 600 "$h7/users"
+	chown -R "$(id -u)" "$h7"
+else
+	rc="no setpriv"
+fi
+check "then a permission failure within the hour: exit 75 and told (its own cause)" [ "$rc $(alerts7)" = "75 2" ]
+check "... under the cause permission" grep -q '^[0-9]* permission$' "$h7/alerts"
+check "... the second alert names the permission failure" sh -c "grep -l '^Subject: .*Permission denied' '$tmp/adm/'*.eml | grep -q ."
+
+# the outbox unusable (outbox/new a file, not a folder): its own cause, told too
+rm -rf "$h7/outbox/new" && touch "$h7/outbox/new"
+rc=$(mail carol@example.org help | OUSTPBM_TEST_TIME=$((T0 + 400)) "$bin" -d "$h7" 2>/dev/null; echo $?)
+check "then the outbox unusable within the hour: exit 75 and told (its own cause)" [ "$rc $(alerts7)" = "75 3" ]
+check "... under the cause outbox" grep -q '^[0-9]* outbox$' "$h7/alerts"
+rm -f "$h7/outbox/new"
+
 # the home unusable for its user: the stamp in /tmp (root: as nobody)
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	h4=$tmp/home4

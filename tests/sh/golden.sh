@@ -52,6 +52,9 @@ EOF
 	# the reply tokens (src/store/tokens.h): a fixed secret, and with
 	# OUSTPBM_TEST_SALT fixed password hashes, so a case's tokens are the same on every run
 	printf '%s\n' 0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210 >"$home/token.secret"
+	# the secret shared with a robot host (src/mail/robotmac.h), for the setups that set
+	# robot_secret_file = robot.secret: fixed, so the board mails' MACs are the same on every run
+	(umask 077 && printf '%s\n' golden-robot-secret-0123456789abcdef0123456789 >"$home/robot.secret")
 	n=0
 	lockboard=
 	ago=0

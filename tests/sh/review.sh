@@ -84,4 +84,62 @@ b=$h/site/board/101.html
 check "the board's web page shows the review's chart as SVG" grep -q '<svg class="review"' "$b"
 check "... valid HTML5" sh -c "tidy -q -e --doctype html5 '$b' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
 
+# ---- issue 39 finding 4: two overlapping `oustpbm robot` runs (cron every
+# 5 minutes, a long queue), three reviews waiting: three mails, each review
+# computed once.  The one think slot is held, so that the first run waits
+# in its first review while the second starts.
+hc=$tmp/conc
+mkhome "$hc" 'robot_max_thinking = 1' 'robot_seconds = 30' 'review_seconds = 1'
+game "$hc"
+mail alice@example.org "review 101 alice secret" review.ca@example.org | deliver "$hc" $((T0 + 2000))
+mail bob@example.com "review 101 bob hunter2" review.cb@example.org | deliver "$hc" $((T0 + 2060))
+check "three reviews wait" [ "$(grep -c ' waiting$' "$hc/reviews")" = 3 ]
+has_slot() { ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'robot-thinking\.0\.lock'; }
+# until the process $1 has exited or waits for the think slot (its lock file open), at most 20 s
+waits() {
+	lib_w=0
+	while kill -0 "$1" 2>/dev/null && ! has_slot "$1" && [ "$lib_w" -lt 400 ]; do
+		sleep 0.05
+		lib_w=$((lib_w + 1))
+	done
+}
+hold_lock "$hc/robot-thinking.0.lock"
+OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$hc" robot >/dev/null 2>"$tmp/run1.err" &
+p1=$!
+waits "$p1"
+check "the first run waits for the think slot in its first review" has_slot "$p1"
+OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$hc" robot >/dev/null 2>"$tmp/run2.err" &
+p2=$!
+waits "$p2"
+release_lock
+wait "$p1" "$p2"
+nmail=0
+for a in carol@example.net alice@example.org bob@example.com; do
+	nmail=$((nmail + $(grep -l '^Subject: Oust Board 101 review$' "$hc/mail/$a/new/"* 2>/dev/null | wc -l)))
+done
+check "two overlapping runs, three reviews waiting: exactly three review mails ($nmail)" [ "$nmail" = 3 ]
+check "... each review done once" [ "$(grep -c 'robot review board=101 user=[a-z]* ok: review mailed' "$hc/log")" = 3 ]
+check "... the second run left the reviews to the first" grep -q 'robot reviews: another oustpbm robot run does them: left to it' "$hc/log"
+check "... every request done" [ "$(grep -c ' done$' "$hc/reviews")" = 3 ]
+
+# the robot's turns have their run lock too
+hold_lock "$hc/robot-turns.lock"
+OUSTPBM_TEST_TIME=$((T0 + 3700)) "$bin" -d "$hc" robot >/dev/null 2>&1
+check "a run while another plays the robot's turns: left to it, logged" grep -q "robot: another oustpbm robot run plays the robot's turns: left to it" "$hc/log"
+release_lock
+
+# a claim whose run died (kill -9 during the think) is taken again once stale:
+# review_seconds x 2 + robot_seconds + 602 s (review.h), here 605 s
+hs=$tmp/stale
+mkhome "$hs" 'robot_seconds = 1' 'review_seconds = 1'
+game "$hs"
+sed -i "s/^\([0-9]* 101 carol\) waiting\$/\1 claimed $((T0 + 3600)) 999999/" "$hs/reviews"
+check "a claimed request (its run died)" grep -q "^[0-9]* 101 carol claimed $((T0 + 3600)) 999999\$" "$hs/reviews"
+OUSTPBM_TEST_TIME=$((T0 + 3600 + 604)) "$bin" -d "$hs" robot >/dev/null 2>&1
+check "... not taken while the claim may still be thinking" sh -c \
+    "grep -q 'robot review board=101 user=carol skipped: claimed by another run' '$hs/log' && ! grep -qs '^Subject: Oust Board 101 review\$' '$hs/mail/carol@example.net/new/'*"
+OUSTPBM_TEST_TIME=$((T0 + 3600 + 606)) "$bin" -d "$hs" robot >/dev/null 2>&1
+check "... taken again once stale: computed and mailed once" sh -c \
+    "[ \$(grep -l '^Subject: Oust Board 101 review\$' '$hs/mail/carol@example.net/new/'* | wc -l) = 1 ] && grep -q '^[0-9]* 101 carol done\$' '$hs/reviews'"
+
 done_testing

@@ -47,6 +47,7 @@ helo_name = oust.test
 password_cost = 1
 max_mails_per_hour = 0
 robot_address = robot@robots.test
+robot_secret_file = robot.secret
 EOC
 cat >"$r/oustpbm.conf" <<EOC
 from_address = robot@robots.test
@@ -56,8 +57,13 @@ helo_name = robots.test
 robot_server = oust@oust.test
 robot_seconds = 1
 admin_address = admin@example.org
+robot_secret_file = robot.secret
 EOC
-chown nobody "$h/oustpbm.conf" "$r/oustpbm.conf"
+# the secret the two share (src/mail/robotmac.h): one line, each home's owner's alone
+for f in "$h/robot.secret" "$r/robot.secret"; do
+	(umask 077 && printf '%s\n' robothost-test-secret-9a8b7c6d5e4f3a2b1c0d9e8f >"$f")
+done
+chown nobody "$h/oustpbm.conf" "$r/oustpbm.conf" "$h/robot.secret" "$r/robot.secret"
 
 # ---- the Postfix instance: each address piped to its home
 {
@@ -197,19 +203,20 @@ got_end() { grep -l '^Subject: Oust Board 101 won by' "$box"/new/* >/dev/null 2>
 until_ got_end
 check "alice got the end of the game by mail" got_end
 
-# ---- a forged mail claiming to be the robot's: refused; the refusal not answered, told to the admin
-n0=$(grep -c 'robot-mail' "$r/log")
+# ---- a forged mail claiming to be the robot's: logged and dropped, never answered
 cp "$g" "$tmp/before.game"
 smtp $a oust@oust.test "challenge alice secret robot -size=5 -level=1 -noswap"
 until_ [ -f "$h/games/102.game" ]
 t=$(header "$h/games/102.game" turn)
 smtp robot@robots.test oust@oust.test "Re: Oust Board 102 robot #$t [AAAA-BBBB-CCCCC]" "E5"
-until_ grep -q 'board=102 cmd="reply to board 102#[0-9]* \[token\]: E5" refused' "$h/log"
-check "a forged reply from the robot's address, a token not its: refused" \
-    grep -q 'from=robot@robots.test board=102 .* refused: the token in the Subject is not robot.s token' "$h/log"
+until_ grep -q 'board=102 cmd="reply to board 102#[0-9]* \[token\]: E5" dropped' "$h/log"
+check "a forged reply from the robot's address, a token not its: logged and dropped" \
+    grep -q "from=robot@robots.test board=102 .* dropped: a reply from the robot's address (robot_address) whose token is not robot's token" "$h/log"
 check "... board 102 unchanged" [ "$(header "$h/games/102.game" turn)" = "$t" ]
+# ---- a mail forged From the server to the robot host, shaped as its refusal: not answered, the admin told
+smtp oust@oust.test robot@robots.test "Re: Oust Board 102 robot #$t [AAAA-BBBB-CCCCC]" "Error: refused."
 until_ grep -q 'robot-mail not answered: a mail of the server without a game record' "$r/log"
-check "... the refusal reached the robot host, not answered" grep -q 'robot-mail not answered: a mail of the server without a game record (Subject: Oust Board 102 error' "$r/log"
+check "a mail From the server without a game record reaches the robot host: not answered" grep -q 'robot-mail not answered: a mail of the server without a game record (Subject: Re: Oust Board 102 robot' "$r/log"
 until_ sh -c "ls '$pf/vmail/example.org/admin/new' 2>/dev/null | grep -q ."
 check "... the robot host's admin told by mail" sh -c "grep -lq 'refused or answered a reply of the robot' '$pf/vmail/example.org/admin/new/'*"
 

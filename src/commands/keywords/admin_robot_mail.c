@@ -46,12 +46,15 @@
 #include "mail/mailin.h"
 #include "mail/mailout.h"
 #include "mail/mailpart.h"
+#include "mail/robotmac.h"
 #include "mail/token.h"
 #include "outbox/outbox.h"
 #include "outbox/transport.h"
 #include "store/lifecycle.h"
+#include "store/filecaps.h"
 
-#define ROBOTHOST_QUEUE "robot-queue"		/* board mails waiting for a think slot */
+#define ROBOTHOST_QUEUE FILECAPS_ROBOT_QUEUE	/* board mails waiting for a think slot (capped: filecaps.h) */
+#define ROBOTHOST_QUEUE_LOCK "robot-queue.lock"
 #define ROBOTHOST_ANSWERED "robot-answered"	/* per board: the last turn answered */
 
 #define ROBOTHOST_TURN_MAX 2000		/* bytes of the turn's text */
@@ -159,7 +162,7 @@ static void turn_text(const struct game *g, int turn, char *out, size_t size)
 static enum outcome not_board_mail(struct host *h, const struct mailin_message *m)
 {
 	struct token_subject ts;
-	char key[ALERT_KEY_MAX + 1], cause[600], line[ROBOTHOST_SHOWN + 1];
+	char cause[600], line[ROBOTHOST_SHOWN + 1];
 	char *s = shown(m->subject);
 	const char *b = m->body != NULL ? m->body : "";
 	size_t n;
@@ -174,24 +177,45 @@ static enum outcome not_board_mail(struct host *h, const struct mailin_message *
 		snprintf(line, sizeof line, "%.*s", (int)(n < ROBOTHOST_SHOWN ? n : ROBOTHOST_SHOWN), b);
 		snprintf(cause, sizeof cause, "the server %s refused or answered a reply of the robot: %s: %s",
 		    h->a->srv.cfg.robot_server, s != NULL ? s : "", line);
-		alert_key("robot-refused", m->subject, key);
-		alert_admin(&h->a->srv.cfg, h->a->srv.st, h->a->srv.home, key, cause);
+		/* keyed on the cause, never on the Subject: forged mails make one alert an hour, not one each */
+		alert_admin(&h->a->srv.cfg, h->a->srv.st, h->a->srv.home, ALERT_ROBOT_HOST, cause);
 	}
 	free(s);
 	return DONE;
 }
 
-/* Keep a board mail beyond the cap for robot-mail --queued. */
+/*
+ * Keep a board mail beyond the cap for robot-mail --queued, within the
+ * queue's caps (filecaps.h: its files and their bytes, counted under its
+ * lock); past them it is not kept: the MTA keeps it (exit 75).
+ */
 static enum outcome enqueue(struct host *h, const char *buf, size_t len, const char *subject)
 {
 	static unsigned counter;
-	char path[100];
+	struct store_lock lock = STORE_LOCK_INIT;
+	char path[100], detail[200];
 	enum store_status ss;
+	long long count = 0, bytes = 0;
 
 	snprintf(path, sizeof path, ROBOTHOST_QUEUE "/%lld.%ld.%u", (long long)h->a->srv.now, (long)getpid(), counter++);
-	ss = store_mkdir(h->a->srv.st, ROBOTHOST_QUEUE);
+	ss = store_lock_path(h->a->srv.st, ROBOTHOST_QUEUE_LOCK, h->a->srv.cfg.lock_timeout_ms, &lock);
+	if (ss == STORE_OK)
+		ss = filecaps_folder(h->a->srv.st, ROBOTHOST_QUEUE, &count, &bytes);
+	if (ss == STORE_OK && (count + 1 > FILECAPS_ROBOT_QUEUE_COUNT ||
+	    bytes + (long long)len > FILECAPS_ROBOT_QUEUE_BYTES)) {
+		store_unlock(&lock);
+		h->failed++;
+		snprintf(detail, sizeof detail, "%s is full (%lld mails, %lld bytes; the caps are %d and %ld): "
+		    "left to the mail system, which delivers it again later", ROBOTHOST_QUEUE, count, bytes,
+		    FILECAPS_ROBOT_QUEUE_COUNT, FILECAPS_ROBOT_QUEUE_BYTES);
+		logline(h, "tempfail", detail, subject);
+		return RETRY;
+	}
+	if (ss == STORE_OK)
+		ss = store_mkdir(h->a->srv.st, ROBOTHOST_QUEUE);
 	if (ss == STORE_OK)
 		ss = store_write_file(h->a->srv.st, path, buf, len);
+	store_unlock(&lock);
 	if (ss != STORE_OK) {
 		store_complain(h->a->srv.st, "cannot queue a board mail: %s", store_error(h->a->srv.st));
 		h->failed++;
@@ -277,6 +301,45 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 	return DONE;
 }
 
+/*
+ * The board mail's MAC (robotmac.h) under robot_secret_file: true if it
+ * is the server's; else false with *o: DONE for a forged mail (logged and
+ * dropped: never thought for nor queued), RETRY when the secret cannot be
+ * read (the admin's to fix: the MTA keeps the mail).
+ */
+static bool authentic(struct host *h, const char *buf, size_t len, const struct mailin_message *m, const char *rec,
+    size_t rlen, enum outcome *o)
+{
+	static char secret[ROBOTMAC_SECRET_MAX + 1];	/* wiped after use */
+	char given[ROBOTMAC_HEX + 1], want[ROBOTMAC_HEX + 1], why[ROBOTMAC_WHY_MAX];
+	bool has = robotmac_header(buf, len, given), right;
+
+	if (!robotmac_secret(h->a->srv.home, h->a->srv.cfg.robot_secret_file, secret, why, sizeof why)) {
+		store_complain(h->a->srv.st, "cannot check a board mail: %s", why);
+		h->failed++;
+		*o = RETRY;
+		return false;
+	}
+	right = robotmac_make(secret, m->subject != NULL ? m->subject : "", rec, rlen, want);
+	explicit_bzero(secret, sizeof secret);
+	if (!right) {
+		store_complain(h->a->srv.st, "cannot check a board mail: out of memory");
+		h->failed++;
+		*o = RETRY;
+		return false;
+	}
+	right = has && robotmac_equal(given, want);
+	explicit_bzero(want, sizeof want);
+	if (right)
+		return true;
+	h->dropped++;
+	logline(h, "dropped", has ? "a forged board mail: its " ROBOTMAC_HEADER " is not the server's MAC "
+	    "(robot_secret_file)" : "a forged board mail: no " ROBOTMAC_HEADER " (the server's MAC, robot_secret_file)",
+	    m->subject);
+	*o = DONE;
+	return false;
+}
+
 /* One mail: answered, dropped, queued or left to retry. */
 static enum outcome one_mail(struct host *h, const char *buf, size_t len, unsigned long wait_ms)
 {
@@ -316,6 +379,8 @@ static enum outcome one_mail(struct host *h, const char *buf, size_t len, unsign
 		o = not_board_mail(h, &m);
 		goto out;
 	}
+	if (!authentic(h, buf, len, &m, rec, rlen, &o))
+		goto out;
 	if (!token_from_subject(m.subject, &ts) || ts.token[0] == '\0') {
 		h->dropped++;
 		logline(h, "ignored", "a game record without a reply token in the Subject", m.subject);

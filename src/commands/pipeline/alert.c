@@ -34,7 +34,54 @@ const char *alert_status_str(enum alert_status s)
 	return "unknown";
 }
 
-void alert_key(const char *prefix, const char *text, char key[ALERT_KEY_MAX + 1])
+const char *alert_cause_key(enum alert_cause c)
+{
+	switch (c) {
+	case ALERT_CONFIG:
+		return "config";
+	case ALERT_HOME:
+		return "home";
+	case ALERT_TEMPLATES:
+		return "templates";
+	case ALERT_DISK:
+		return "disk";
+	case ALERT_PERMISSION:
+		return "permission";
+	case ALERT_IO:
+		return "io";
+	case ALERT_OUTBOX:
+		return "outbox";
+	case ALERT_INTERNAL:
+		return "internal";
+	case ALERT_ROBOT_HOST:
+		return "robot-host";
+	}
+	return "internal";
+}
+
+bool alert_cause_of_errno(int e, enum alert_cause *out)
+{
+	switch (e) {
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG:
+		*out = ALERT_DISK;
+		return true;
+	case EACCES:
+	case EPERM:
+		*out = ALERT_PERMISSION;
+		return true;
+	case EIO:
+	case EROFS:
+		*out = ALERT_IO;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The stamp file's key of c: its name, and for a configuration error a hash of the admin's text. */
+static void cause_key(enum alert_cause c, const char *text, char key[ALERT_KEY_MAX + 1])
 {
 	/*
 	 * FNV-1a: a name for the text, not a secret; from the basis alerts
@@ -42,7 +89,10 @@ void alert_key(const char *prefix, const char *text, char key[ALERT_KEY_MAX + 1]
 	 */
 	uint64_t h = hash_fnv1a64_str(UINT64_C(1469598103934665603), text);
 
-	snprintf(key, ALERT_KEY_MAX + 1, "%.40s-%016llx", prefix, (unsigned long long)h);
+	if (c == ALERT_CONFIG)
+		snprintf(key, ALERT_KEY_MAX + 1, "config-%016llx", (unsigned long long)h);
+	else
+		snprintf(key, ALERT_KEY_MAX + 1, "%s", alert_cause_key(c));
 }
 
 /*
@@ -212,11 +262,11 @@ static bool send_mail(const struct config *cfg, struct store *st, const char *ms
 	return r == TRANSPORT_OK;
 }
 
-enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, const char *key,
+enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, enum alert_cause c,
     const char *cause)
 {
 	static struct config salvaged;	/* large: not on the stack */
-	char stamp[ALERT_STAMP_MAX], why[TRANSPORT_WHY_MAX], *msg = NULL, *nl;
+	char stamp[ALERT_STAMP_MAX], why[TRANSPORT_WHY_MAX], key[ALERT_KEY_MAX + 1], *msg = NULL, *nl;
 	enum alert_status as;
 	size_t len = 0;
 	time_t now;
@@ -227,6 +277,7 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 		cfg = &salvaged;
 	}
 	now = config_now(cfg);
+	cause_key(c, cause, key);
 	if (cfg->admin_address[0] == '\0') {
 		as = ALERT_NO_ADDRESS;
 		fprintf(stderr, "oustpbm: the mail is kept by the mail system (exit 75); set admin_address in %s to "

@@ -6,6 +6,15 @@
  * later; nobody would know but for this mail, sent to admin_address through
  * the configured transport, at most once an hour for each cause.
  *
+ * The hourly limit is keyed on the cause (enum alert_cause), one key a
+ * cause, so that the admin told of a full disk is still told of a
+ * permission failure; never on text a mail could choose (a Subject), so
+ * that a stranger's mails cannot make one mail each.  A system error is
+ * put in its cause by its errno value (alert_cause_of_errno), never by
+ * searching its message.  A configuration error alone has a key a text
+ * each ("config-<hash>"): that text is the admin's oustpbm.conf, never a
+ * mail's, and two typos are two causes.
+ *
  * The hour is kept in a small stamp file, <home>/alerts (one line a cause:
  * "<epoch seconds> <key>"), or /tmp/oustpbm-alerts.<uid> when the home
  * cannot be written.  Without admin_address, or when the mail cannot be
@@ -14,6 +23,8 @@
  */
 #ifndef OUSTPBM_ALERT_H
 #define OUSTPBM_ALERT_H
+
+#include <stdbool.h>
 
 #include "base/config.h"
 #include "store/store.h"
@@ -31,19 +42,38 @@ enum alert_status {
 
 const char *alert_status_str(enum alert_status s);
 
+/* What went wrong: each cause has its own hourly limit. */
+enum alert_cause {
+	ALERT_CONFIG = 0,	/* oustpbm.conf cannot be loaded */
+	ALERT_HOME,		/* the home cannot be opened */
+	ALERT_TEMPLATES,	/* a template is missing or malformed */
+	ALERT_DISK,		/* a full disk or quota, a file over its size limit */
+	ALERT_PERMISSION,	/* a file of the home that may not be read or written */
+	ALERT_IO,		/* an input/output error, a read-only file system */
+	ALERT_OUTBOX,		/* the outbox cannot be used for another reason */
+	ALERT_INTERNAL,		/* an internal error */
+	ALERT_ROBOT_HOST	/* the robot host: the server refused a reply of the robot */
+};
+
+/* The cause's key in the stamp file and the log: "disk", "permission"... */
+const char *alert_cause_key(enum alert_cause c);
+
 /*
- * Tell the admin that mail to home cannot be answered because of cause
- * (one line).  key names the cause for the hourly limit ([a-z0-9-], at
- * most ALERT_KEY_MAX): the same key within ALERT_INTERVAL seconds is not
- * told again.  cfg: the configuration, or NULL when it could not be loaded
+ * The cause of a failed system call by its errno value: true with *out
+ * for ENOSPC, EDQUOT, EFBIG (disk), EACCES, EPERM (permission), EIO,
+ * EROFS (I/O); false for any other (a passing failure: nobody is told).
+ */
+bool alert_cause_of_errno(int e, enum alert_cause *out);
+
+/*
+ * Tell the admin that mail to home cannot be answered because of c, text
+ * saying what (one line).  The same cause within ALERT_INTERVAL seconds is
+ * not told again (ALERT_CONFIG: the same text).  cfg: the configuration, or NULL when it could not be loaded
  * (then what can be read of it is used: config_salvage).  st may be NULL
  * (the home could not be opened: only the smtp transport can send then).
  * Writes one line to standard error and, with st, one to the log.
  */
-enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, const char *key,
-    const char *cause);
-
-/* A key for cause: prefix, '-', and a hash of the text (a cause that changes is a new one). */
-void alert_key(const char *prefix, const char *text, char key[ALERT_KEY_MAX + 1]);
+enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, enum alert_cause c,
+    const char *text);
 
 #endif

@@ -58,6 +58,7 @@ enum process_status job_store_failure(struct job *j, enum store_status ss, const
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
+	j->sys_errno = store_errno(j->srv.st);
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->srv.st));
 	fprintf(stderr, "oustpbm: %s: %s\n", what, store_error(j->srv.st));
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -67,6 +68,8 @@ enum process_status job_outbox_failure(struct job *j, enum outbox_status os, con
 {
 	const char *why = j->srv.ob != NULL ? outbox_error(j->srv.ob) : outbox_status_str(os);
 
+	j->sys_errno = j->srv.ob != NULL ? outbox_errno(j->srv.ob) : 0;
+	j->outbox_failed = true;
 	job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
 	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -110,6 +113,8 @@ enum process_status job_need_outbox(struct job *j)
 		return PROCESS_OK;
 	os = outbox_open(j->srv.st, &j->srv.ob, err, sizeof err);
 	if (os != OUTBOX_OK) {
+		j->sys_errno = store_errno(j->srv.st);	/* outbox_open fails on the store's calls */
+		j->outbox_failed = true;
 		job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "cannot open the outbox: %s", err);
 		fprintf(stderr, "oustpbm: cannot open the outbox: %s\n", err);
 		return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;

@@ -65,6 +65,9 @@ struct job {
 	char code_reply[IDENT_USERID_MAX + COMMAND_PASSWORD_MAX + 32];	/* "confirm <userid> <code> <password>": a reply to a code mail (process.c) */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
+	int account_errno;	/* its errno, 0 if no system call failed */
+	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
+	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
 	bool new_board;		/* job_commit_game commits a new board (a challenge) */
 	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */

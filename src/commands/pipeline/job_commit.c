@@ -150,6 +150,7 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	*wrote = c->write(j, token, c->expect, c->arg);
 	/* what the write said, before the abort below reads the users file again */
 	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
+	j->account_errno = store_errno(j->srv.st);
 	if (*wrote != STORE_OK) {
 		/* a write that reached its rename stands: then so does its confirmation */
 		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
@@ -196,6 +197,7 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
+	j->sys_errno = j->account_errno;
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
 	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;

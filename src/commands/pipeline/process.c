@@ -141,7 +141,8 @@ static enum process_status check_rate(struct job *j)
 	enum store_status ss;
 	unsigned long count;
 
-	if (j->srv.cfg.max_mails_per_hour == 0 || robotremote_sender(j))
+	/* the robot host's replies, their token right, are exempt; a mail forged From robot_address is not */
+	if (j->srv.cfg.max_mails_per_hour == 0 || robotremote_authentic(j))
 		return PROCESS_OK;
 	ss = seen_count_sender(j->srv.st, j->in.from_addr, j->srv.now, &count);
 	if (ss != STORE_OK)
@@ -522,9 +523,13 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	enum mailin_status ms = mr->ms;
 
 	/* the remote robot's replies are automatic (RFC 3834) and answer board mails: read (robotremote.h) */
-	if (j->in.automatic && !robotremote_sender(j)) {
+	if (j->in.automatic && !robotremote_authentic(j)) {
 		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
-		job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
+		if (robotremote_sender(j))
+			job_detail(j, "dropped", "automatic mail (%s) from the robot's address (robot_address) without "
+			    "the robot's right token: not answered", j->in.automatic_reason);
+		else
+			job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
 		return bounce_report(j, mr->buf, mr->len);
 	}
 	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
@@ -675,36 +680,32 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 	return handle(j);
 }
 
-/* A temporary failure that waiting alone will not cure: the disk, the I/O. */
-static bool disk_failure(const char *detail)
-{
-	return strstr(detail, strerror(ENOSPC)) != NULL || strstr(detail, strerror(EDQUOT)) != NULL ||
-	    strstr(detail, strerror(EFBIG)) != NULL || strstr(detail, strerror(EIO)) != NULL ||
-	    strstr(detail, strerror(EROFS)) != NULL || strstr(detail, strerror(EACCES)) != NULL;
-}
-
 /*
  * A mail that no answer can be made for, kept by the mail system (exit 75):
- * the admin is told (alert.h).  A lock held too long, or a mail that cannot
- * be read, cures itself or is no fault of the server: nobody is told.
+ * the admin is told (alert.h), each cause on its own.  A system error is
+ * told by its errno value (a full disk, a permission, the I/O); a lock
+ * held too long, or a mail that cannot be read, cures itself or is no
+ * fault of the server: nobody is told.
  */
 static void tell_admin(struct job *j, enum process_status ps, const struct start_failure *f)
 {
-	char key[ALERT_KEY_MAX + 1];
+	enum alert_cause c;
 
 	if (f->config)
-		alert_key("config", f->cause, key);
+		c = ALERT_CONFIG;
 	else if (f->home)
-		alert_key("home", f->cause, key);
+		c = ALERT_HOME;
+	else if ((ps == PROCESS_TEMPFAIL || ps == PROCESS_SOFTWARE) && alert_cause_of_errno(j->sys_errno, &c))
+		;	/* c is the system error's */
 	else if (ps == PROCESS_CONFIG)
-		alert_key("config", j->detail, key);
+		c = ALERT_TEMPLATES;
+	else if (ps == PROCESS_SOFTWARE && j->outbox_failed)
+		c = ALERT_OUTBOX;
 	else if (ps == PROCESS_SOFTWARE)
-		alert_key("internal", "", key);
-	else if (ps == PROCESS_TEMPFAIL && disk_failure(j->detail))
-		alert_key("disk", "", key);
+		c = ALERT_INTERNAL;
 	else
 		return;
-	(void)alert_admin(f->config ? NULL : &j->srv.cfg, j->srv.st, j->srv.home, key,
+	(void)alert_admin(f->config ? NULL : &j->srv.cfg, j->srv.st, j->srv.home, c,
 	    f->config || f->home ? f->cause : j->detail);
 }
 

@@ -9,6 +9,7 @@
 #include "game/ai.h"
 #include "game/gamefile.h"
 #include "mail/mailout.h"
+#include "mail/robotmac.h"
 #include "store/tokens.h"
 
 /* The robot is to move on g (services/robot.h's robot_to_move, which the pipeline does not include). */
@@ -77,7 +78,8 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 	const struct config *cfg = rc->cfg;
 	struct mailout_spec spec;
 	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX], subject[200], id[200], root[GAME_THREAD_MAX + 1];
-	char body[600], file[40], dims[GAME_DIMENSIONS_SIZE];
+	char body[600], file[40], dims[GAME_DIMENSIONS_SIZE], mac[ROBOTMAC_HEX + 1], why[ROBOTMAC_WHY_MAX];
+	static char secret[ROBOTMAC_SECRET_MAX + 1];	/* wiped after use */
 	char *text = NULL;
 	size_t len, n;
 	enum reply_status rs = REPLY_OK;
@@ -93,6 +95,17 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust Board %ld %s #%d [%s]", g->board, GAME_ROBOT_USERID, g->rg.turn, token);
+	/* the MAC the robot host checks (robotmac.h): the From alone proves nothing */
+	if (!robotmac_secret(store_home(st), cfg->robot_secret_file, secret, why, sizeof why)) {
+		snprintf(rc->err, sizeof rc->err, "no MAC for the robot's board mail: %s", why);
+		rs = REPLY_COMPOSE;
+		goto out;
+	}
+	if (!robotmac_make(secret, subject, text, len, mac)) {
+		snprintf(rc->err, sizeof rc->err, "out of memory");
+		rs = REPLY_NOMEM;
+		goto out;
+	}
 	snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", g->board, g->rg.turn, GAME_ROBOT_USERID, (long long)rc->now,
 	    domain_of(cfg->from_address));
 	snprintf(file, sizeof file, ROBOTREMOTE_FILE, g->board);
@@ -122,12 +135,14 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 	spec.attachment_type = ROBOTREMOTE_TYPE "/" ROBOTREMOTE_SUBTYPE;
 	spec.attachment_name = file;
 	spec.id_key = rc->id_key_set ? rc->id_key : NULL;	/* its reports and loops known (idmac.h) */
+	spec.robot_mac = mac;
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", cfg->robot_address);
 	if (mailout_compose(&spec, &out->msg, &out->len) != MAILOUT_OK) {
 		snprintf(rc->err, sizeof rc->err, "cannot compose the robot's board mail of board %ld", g->board);
 		rs = REPLY_COMPOSE;
 	}
 out:
+	explicit_bzero(secret, sizeof secret);
 	explicit_bzero(token, sizeof token);
 	explicit_bzero(subject, sizeof subject);
 	free(text);
@@ -140,6 +155,22 @@ bool robotremote_sender(const struct job *j)
 	    strcasecmp(j->in.from_addr, j->srv.cfg.robot_address) == 0;
 }
 
+bool robotremote_authentic(const struct job *j)
+{
+	struct token_subject ts;
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	bool right;
+
+	if (!robotremote_sender(j) || j->srv.st == NULL || !token_from_subject(j->in.subject, &ts) || ts.token[0] == '\0')
+		return false;
+	if (robot_token(j->srv.st, &j->srv.cfg, ts.board, token, err) != STORE_OK)
+		return false;
+	right = token_equal(token, ts.token);
+	explicit_bzero(token, sizeof token);
+	explicit_bzero(&ts, sizeof ts);
+	return right;
+}
+
 enum process_status robotremote_login(struct job *j, bool *ready)
 {
 	const struct game *g = &j->game;
@@ -148,9 +179,12 @@ enum process_status robotremote_login(struct job *j, bool *ready)
 	bool right;
 
 	*ready = false;
-	if (!game_user_is_robot(g->black) && !game_user_is_robot(g->white))
-		return job_refuse(j, g, "your reply carries the reply token of a board mail of board %ld, and %s, "
-		    "the robot's address, plays no side of it: nothing was done", g->board, j->in.from_addr);
+	/* never answered: the robot host's replies are right; anything else from its address is forged */
+	if (!game_user_is_robot(g->black) && !game_user_is_robot(g->white)) {
+		job_detail(j, "dropped", "a reply from the robot's address (robot_address) with a token of board %ld, "
+		    "which the robot does not play: not answered", g->board);
+		return PROCESS_DROPPED;
+	}
 	ss = robot_token(j->srv.st, &j->srv.cfg, g->board, token, err);
 	if (ss != STORE_OK) {
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s", err);
@@ -159,9 +193,14 @@ enum process_status robotremote_login(struct job *j, bool *ready)
 	right = token_equal(token, j->token.token);
 	if (!right) {
 		explicit_bzero(token, sizeof token);
-		/* not counted by the throttle: a forged sender must not lock the robot out */
-		return job_refuse(j, g, "the token in the Subject is not %s's token for board %ld, so nothing was done",
-		    GAME_ROBOT_USERID, g->board);
+		/*
+		 * Logged, never answered: a forger would have the server mail
+		 * the robot host once a mail.  Not counted by the throttle
+		 * either: a forged sender must not lock the robot out.
+		 */
+		job_detail(j, "dropped", "a reply from the robot's address (robot_address) whose token is not %s's "
+		    "token for board %ld: not answered", GAME_ROBOT_USERID, g->board);
+		return PROCESS_DROPPED;
 	}
 	memcpy(j->token_now, token, sizeof j->token_now);
 	explicit_bzero(token, sizeof token);

@@ -17,10 +17,13 @@
  * authorises (replytoken.h) as a player's from its registered address.
  * The robot's token is the HMAC of the board, "robot" and robot_address
  * under the home's secret: a new robot_address ends the old ones.  The
- * robot's reply is exempt from max_mails_per_hour and is read although it
- * is an automatic mail (Auto-Submitted: RFC 3834 says a responder marks
- * its answers, and the robot host does); a wrong token is refused, not
- * counted by the throttle (a forger must not lock the robot out).
+ * robot's reply, its token right, is exempt from max_mails_per_hour and is
+ * read although it is an automatic mail (Auto-Submitted: RFC 3834 says a
+ * responder marks its answers, and the robot host does); any other mail
+ * From robot_address is throttled and treated as any sender's, and one
+ * with a wrong token is logged and dropped, never answered (a forger
+ * would have the server mail the robot host), nor counted by the
+ * throttle (a forger must not lock the robot out).
  * `oustpbm robot` and cleanup play no robot turn (the robot host does).
  */
 #ifndef OUSTPBM_ROBOTREMOTE_H
@@ -58,6 +61,15 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 
 /* True if the mail of j comes from robot_address (the remote robot's replies). */
 bool robotremote_sender(const struct job *j);
+
+/*
+ * True if the mail of j comes from robot_address and its Subject carries
+ * the robot's right token for the board it names: the robot host's reply.
+ * Only such a reply is read although automatic and is exempt from
+ * max_mails_per_hour; any other mail From robot_address (which anyone
+ * can forge) is throttled as any sender's.
+ */
+bool robotremote_authentic(const struct job *j);
 
 /*
  * replytoken_login() for the remote robot: the board's robot player, the

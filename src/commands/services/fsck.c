@@ -745,6 +745,14 @@ static void check_caps(struct store *st, FILE *out, unsigned *problems)
 		else if (pct >= STORE_CAP_WARN_PCT)
 			fprintf(out, "%s: warning: %lld bytes, %lld%% of its cap of %ld (%s): at the cap new "
 			    "entries are refused\n", caps[i].file, caps[i].size, pct, caps[i].cap, caps[i].what);
+		/* a folder: its files counted too */
+		if (caps[i].count_cap > 0 && caps[i].count > caps[i].count_cap)
+			report(out, problems, caps[i].file, 0, "%lld files, over its cap of %ld (%s): new ones are "
+			    "refused", caps[i].count, caps[i].count_cap, caps[i].what);
+		else if (caps[i].count_cap > 0 && caps[i].count * 100 >= (long long)caps[i].count_cap * STORE_CAP_WARN_PCT)
+			fprintf(out, "%s: warning: %lld files, %lld%% of its cap of %ld (%s): at the cap new ones are "
+			    "refused\n", caps[i].file, caps[i].count, caps[i].count * 100 / caps[i].count_cap,
+			    caps[i].count_cap, caps[i].what);
 	}
 }
 

@@ -73,6 +73,9 @@ bool review_kept(struct store *st, const struct game *g, struct review *r)
 
 /* ---- oustpbm robot: the waiting reviews ---- */
 
+#define REVIEW_RUN_LOCK "robot-reviews.lock"	/* held by the run doing the reviews */
+#define REVIEW_CLAIM_MARGIN 600		/* seconds added to a claim's time before it is stale */
+
 /* Read board whole into g; false (why set) if it is gone or unreadable. */
 static bool load(struct store *st, long board, struct game *g, char *why, size_t whylen)
 {
@@ -96,18 +99,22 @@ static bool load(struct store *st, long board, struct game *g, char *why, size_t
 }
 
 /*
- * One request: the review computed (or kept), mailed to the user; false
- * with why on a failure, *retry when it is worth trying again (every think
- * slot busy).
+ * One request, claimed: the review computed (or kept), mailed to the
+ * user, the request done (*finished); false with why on a failure, *retry
+ * when it is worth trying again (every think slot busy), *taken when
+ * another run took the claim over.
  */
-static bool one(struct server *srv, const struct reviews_request *q, bool *retry, char *why, size_t whylen)
+static bool one(struct server *srv, const struct reviews_request *q, bool *retry, bool *taken, bool *finished,
+    char *why, size_t whylen)
 {
 	struct store *st = srv->st;
 	struct outbox *ob = srv->ob;
 	struct reply_ctx *rc = &srv->rc;
 	const struct config *cfg = &srv->cfg;
-	struct store_lock slot = STORE_LOCK_INIT;
+	struct store_lock slot = STORE_LOCK_INIT, qlock = STORE_LOCK_INIT;
 	struct review_options o;
+	enum store_status ss;
+	bool mine = false;
 	struct store_user u;
 	struct reply_mail m;
 	struct review r;
@@ -155,13 +162,36 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		snprintf(why, whylen, "cannot make the mail: %.300s", rc->err);
 		goto out;
 	}
+	/*
+	 * The mail queued and the request done in one hold of the queue's
+	 * lock, and only while the claim is this run's: a run whose claim
+	 * went stale and was taken again mails nothing (reviews.h).
+	 */
+	ss = reviews_lock(st, cfg->lock_timeout_ms, &qlock);
+	if (ss == STORE_OK)
+		ss = reviews_mine(st, q->board, q->userid, &mine);
+	if (ss != STORE_OK) {
+		snprintf(why, whylen, "cannot read the review queue: %s", store_error(st));
+		*retry = true;
+		goto out;
+	}
+	if (!mine) {
+		snprintf(why, whylen, "another run took the request over (its claim was stale): not mailed here");
+		*taken = true;
+		goto out;
+	}
 	os = outbox_enqueue(ob, cfg->from_address, m.rcpt, m.msg, m.len);
 	if (os != OUTBOX_OK) {
 		snprintf(why, whylen, "cannot queue the mail: %s", outbox_error(ob));
 		goto out;
 	}
+	ss = reviews_finish_locked(st, q->board, q->userid, (int64_t)srv->now);
+	if (ss != STORE_OK)
+		fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
+	*finished = true;
 	ok = true;
 out:
+	store_unlock(&qlock);
 	store_unlock(&slot);
 	reply_mail_release(&m);
 	review_release(&r);
@@ -170,8 +200,15 @@ out:
 	return ok;
 }
 
+/* Seconds after which a claim is stale (its run died): a review's think, a wait for a slot, and a margin. */
+static int64_t claim_stale(const struct config *cfg)
+{
+	return (int64_t)cfg->review_seconds * 2 + (int64_t)cfg->robot_seconds + ROBOT_GRACE_MS / 1000 + REVIEW_CLAIM_MARGIN;
+}
+
 bool review_waiting(struct server *srv, struct review_stats *stats)
 {
+	struct store_lock run = STORE_LOCK_INIT;
 	struct reviews_request *list = NULL;
 	struct store *st = srv->st;
 	const struct config *cfg = &srv->cfg;
@@ -180,13 +217,24 @@ bool review_waiting(struct server *srv, struct review_stats *stats)
 	enum store_status ss;
 	char why[400], oerr[OUTBOX_ERR_MAX];
 	size_t n = 0, i;
-	bool ok = true, retry;
+	bool ok = true, retry, taken, finished, got;
 
 	memset(stats, 0, sizeof *stats);
+	/* one run does the reviews at a time: an overlapping one (cron, a long queue) leaves them to it */
+	ss = store_lock_path(st, REVIEW_RUN_LOCK, 0, &run);
+	if (ss == STORE_TIMEOUT) {
+		store_log(st, "%s robot reviews: another oustpbm robot run does them: left to it", stamp);
+		return true;
+	}
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: robot: cannot lock the reviews: %s\n", store_error(st));
+		return false;
+	}
 	ss = reviews_waiting(st, &list, &n);
 	if (ss != STORE_OK) {
 		fprintf(stderr, "oustpbm: robot: cannot read the review queue: %s\n", store_error(st));
-		return false;
+		ok = false;
+		goto out;
 	}
 	if (n == 0)
 		goto out;
@@ -197,30 +245,52 @@ bool review_waiting(struct server *srv, struct review_stats *stats)
 	}
 	server_reply_init(srv, "robot");
 	for (i = 0; i < n; i++) {
-		retry = false;
-		if (one(srv, &list[i], &retry, why, sizeof why)) {
+		retry = taken = finished = got = false;
+		/* claimed durably before it is computed: never computed nor mailed by two runs */
+		ss = reviews_claim(st, list[i].board, list[i].userid, (int64_t)now, claim_stale(cfg), cfg->lock_timeout_ms,
+		    &got);
+		if (ss != STORE_OK) {
+			stats->failed++;
+			store_log(st, "%s robot review board=%ld user=%s tempfail: cannot claim it: %s; left for the next run",
+			    stamp, list[i].board, list[i].userid, store_error(st));
+			continue;
+		}
+		if (!got) {
+			store_log(st, "%s robot review board=%ld user=%s skipped: claimed by another run", stamp, list[i].board,
+			    list[i].userid);
+			continue;
+		}
+		if (one(srv, &list[i], &retry, &taken, &finished, why, sizeof why)) {
 			stats->done++;
 			store_log(st, "%s robot review board=%ld user=%s ok: review mailed", stamp, list[i].board,
 			    list[i].userid);
-		} else if (retry) {
-			/* left waiting for the next run */
-			stats->failed++;
+			continue;
+		}
+		stats->failed++;
+		if (taken) {
+			store_log(st, "%s robot review board=%ld user=%s skipped: %s", stamp, list[i].board, list[i].userid,
+			    why);
+			continue;
+		}
+		if (retry) {
+			/* waiting again for the next run */
 			store_log(st, "%s robot review board=%ld user=%s tempfail: %s; left for the next run", stamp,
 			    list[i].board, list[i].userid, why);
+			if (reviews_unclaim(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) != STORE_OK)
+				fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
 			continue;
-		} else {
-			stats->failed++;
-			ok = false;
-			store_log(st, "%s robot review board=%ld user=%s failed: %s; dropped", stamp, list[i].board,
-			    list[i].userid, why);
-			fprintf(stderr, "oustpbm: robot: review of board %ld for %s: %s\n", list[i].board, list[i].userid,
-			    why);
 		}
+		ok = false;
+		store_log(st, "%s robot review board=%ld user=%s failed: %s; dropped", stamp, list[i].board,
+		    list[i].userid, why);
+		fprintf(stderr, "oustpbm: robot: review of board %ld for %s: %s\n", list[i].board, list[i].userid, why);
 		/* done either way: a review that cannot be made now is not retried forever */
-		if (reviews_finish(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) != STORE_OK)
+		if (!finished && reviews_finish(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) !=
+		    STORE_OK)
 			fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
 	}
 out:
+	store_unlock(&run);
 	free(list);
 	return ok;
 }

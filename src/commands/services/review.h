@@ -33,6 +33,11 @@ struct review_stats {
 /*
  * Do every waiting review of srv's store at srv->now, in srv (its outbox
  * opened when first needed, its replies' context set for the robot).
+ * One run at a time: it holds robot-reviews.lock of the home, and a run
+ * that finds it held logs so and leaves the reviews to it.  Each request
+ * is claimed durably before it is computed (store/reviews.h), its mail
+ * queued and the request done once; a claim of a run that died is taken
+ * again once stale (review_seconds x 2 + robot_seconds + about 10 minutes).
  * Returns false if one failed for a reason the next run may not have
  * (logged and on stderr).
  */

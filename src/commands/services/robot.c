@@ -631,6 +631,7 @@ out:
 
 enum robot_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats)
 {
+	struct store_lock run = STORE_LOCK_INIT;
 	struct robot_stats dummy;
 	struct run r;
 	enum store_status ss;
@@ -644,6 +645,16 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 	r.srv = srv;
 	r.stats = stats;
 	r.log = (struct runlog){ srv->st, "robot", srv->stamp, outcome, rank, &stats->failed, ROBOT_OK };
+	/* one run plays the robot's turns at a time: an overlapping one (cron) leaves them to it */
+	ss = store_lock_path(srv->st, ROBOT_RUN_LOCK, 0, &run);
+	if (ss == STORE_TIMEOUT) {
+		store_log(srv->st, "%s robot: another oustpbm robot run plays the robot's turns: left to it", srv->stamp);
+		return ROBOT_OK;
+	}
+	if (ss != STORE_OK) {
+		fprintf(stderr, "oustpbm: robot: cannot lock the robot's turns: %s\n", store_error(srv->st));
+		return of_store(ss);
+	}
 	server_reply_init(srv, "robot");
 	if (nboards == 0) {
 		ss = store_list_boards(srv->st, &all, &nboards);
@@ -657,5 +668,6 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 	for (i = 0; i < nboards; i++)
 		one_board(&r, boards[i]);
 	free(all);
+	store_unlock(&run);
 	return (enum robot_status)r.log.worst;
 }

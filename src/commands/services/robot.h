@@ -145,6 +145,14 @@ struct robot_stats {
 };
 
 /*
+ * One run plays the robot's turns at a time: robot_run() holds
+ * ROBOT_RUN_LOCK of the home, and a run that finds it held (an overlapping
+ * cron run) logs so and leaves the turns to it.  The reviews have their
+ * own run lock (review.h).
+ */
+#define ROBOT_RUN_LOCK "robot-turns.lock"
+
+/*
  * Play every robot turn due on the boards of srv's store (all of them when
  * nboards is 0, else the nboards given), at srv->now, in srv (its outbox
  * opened when first needed, its replies' context set for the robot).  A
