@@ -193,7 +193,7 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 	struct admin *a = f->a;
 	struct fetch_stats *fs = &f->fs;
 	const struct config *cfg = &a->srv.cfg;
-	char key[ALERT_KEY_MAX + 1], cause[CONFIG_URL_MAX + 2 * CONFIG_FOLDER_MAX];
+	char cause[CONFIG_URL_MAX + 2 * CONFIG_FOLDER_MAX];
 	struct imap_message m;
 	enum imap_status is;
 	enum process_status ps;
@@ -245,8 +245,7 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 			    "moved to the folder %s", uid, cfg->imap_url, size, process_status_str(ps),
 			    cfg->imap_failed_folder);
 			store_log(a->srv.st, "%s admin fetch %s", a->srv.stamp, cause);
-			alert_key("imap-failed", "", key);
-			(void)alert_admin(cfg, a->srv.st, a->srv.home, key, cause);
+			(void)alert_admin(cfg, a->srv.st, a->srv.home, ALERT_MAILBOX_FAILED, cause);
 		}
 	}
 	kill_point("moved");
@@ -291,14 +290,13 @@ static enum imap_status run_once(struct fetch *f, struct imap *im, char *why, si
 /* A failure of the session told: the admin alerted when it is a setting to fix. */
 static enum admin_status session_failure(struct admin *a, enum imap_status is, const char *why)
 {
-	char key[ALERT_KEY_MAX + 1], cause[IMAP_WHY_MAX + 64];
+	char cause[IMAP_WHY_MAX + 64];
 
 	if (is == IMAP_DENIED) {
 		store_complain(a->srv.st, "fetch: %s", why);
 		snprintf(cause, sizeof cause, "fetch cannot read the mailbox: %s", why);
-		/* keyed by the mailbox, not the text: a server's answer may carry a timing or a session id */
-		alert_key("imap", a->srv.cfg.imap_url, key);
-		(void)alert_admin(&a->srv.cfg, a->srv.st, a->srv.home, key, cause);
+		/* keyed by the cause, not the text: a server's answer may carry a timing or a session id */
+		(void)alert_admin(&a->srv.cfg, a->srv.st, a->srv.home, ALERT_MAILBOX, cause);
 		return ADMIN_CONFIG;
 	}
 	store_complain(a->srv.st, "fetch: %s; the mail waits in the mailbox for the next run", why);

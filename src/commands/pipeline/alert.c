@@ -55,6 +55,14 @@ const char *alert_cause_key(enum alert_cause c)
 		return "internal";
 	case ALERT_ROBOT_HOST:
 		return "robot-host";
+	case ALERT_MAILBOX:
+		return "imap";
+	case ALERT_MAILBOX_FAILED:
+		return "imap-failed";
+	case ALERT_BOUNCE_ROBOT:
+		return "bounce-robot-address";
+	case ALERT_BOUNCE_ADMIN:
+		return "bounce-admin-address";
 	}
 	return "internal";
 }

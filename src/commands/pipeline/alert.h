@@ -52,7 +52,11 @@ enum alert_cause {
 	ALERT_IO,		/* an input/output error, a read-only file system */
 	ALERT_OUTBOX,		/* the outbox cannot be used for another reason */
 	ALERT_INTERNAL,		/* an internal error */
-	ALERT_ROBOT_HOST	/* the robot host: the server refused a reply of the robot */
+	ALERT_ROBOT_HOST,	/* the robot host: the server refused a reply of the robot */
+	ALERT_MAILBOX,		/* fetch cannot read the hosted mailbox (imap_url): a setting to fix */
+	ALERT_MAILBOX_FAILED,	/* fetch moved a message that can never be handled to imap_failed_folder */
+	ALERT_BOUNCE_ROBOT,	/* a delivery report says mail to robot_address failed */
+	ALERT_BOUNCE_ADMIN	/* a delivery report says mail to admin_address failed */
 };
 
 /* The cause's key in the stamp file and the log: "disk", "permission"... */

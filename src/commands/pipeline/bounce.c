@@ -51,13 +51,14 @@ static void say(struct tally *t, const char *fmt, ...)
 static bool protected_address(struct job *j, const char *addr, const struct dsn_recipient *r, struct tally *t)
 {
 	const struct config *cfg = &j->srv.cfg;
-	const char *which = NULL, *key = NULL;
+	const char *which = NULL;
+	enum alert_cause key = ALERT_BOUNCE_ROBOT;
 	char cause[400];
 
 	if (cfg->robot_address[0] != '\0' && strcasecmp(addr, cfg->robot_address) == 0)
-		which = "robot_address", key = "bounce-robot-address";
+		which = "robot_address", key = ALERT_BOUNCE_ROBOT;
 	else if (cfg->admin_address[0] != '\0' && strcasecmp(addr, cfg->admin_address) == 0)
-		which = "admin_address", key = "bounce-admin-address";
+		which = "admin_address", key = ALERT_BOUNCE_ADMIN;
 	if (which == NULL)
 		return false;
 	snprintf(cause, sizeof cause, "a delivery report says mail to %s (%s) failed (%s); it is never "
