@@ -119,6 +119,8 @@ postalias -c "$conf" "$conf/aliases"
 printf 'alice@example.org example.org/alice/\nbob@example.com example.com/bob/\nadmin@example.org example.org/admin/\n' \
     >"$conf/vmailbox"
 pf_master_cf >"$conf/master.cf"
+# the tables are read by daemons that run as postfix or nobody (under umask 077 they would not be)
+chmod 644 "$conf/main.cf" "$conf/master.cf" "$conf/vmailbox" "$conf/aliases" "$conf/aliases.db"
 pfstart() { pf_start; }
 check "Postfix starts in its own instance on 127.0.0.1:$port" pfstart
 [ $fails = 0 ] || { sed 's/^/# /' "$tmp/postfix.out"; done_testing; }
@@ -145,8 +147,8 @@ count() {
 }
 # hopeless: why no wait can succeed any more, or nothing
 hopeless() {
-	if grep -q 'to=<oustpbm@oust.test>.*status=deferred' "$pf/maillog" 2>/dev/null; then
-		echo "Postfix deferred a mail to the server: $(grep 'to=<oustpbm@oust.test>.*status=deferred' "$pf/maillog" | tail -n 1 | sed 's/.*status=//')"
+	if grep -q 'status=deferred' "$pf/maillog" 2>/dev/null; then
+		echo "Postfix deferred a mail: $(grep 'status=deferred' "$pf/maillog" | tail -n 1 | sed 's/.*: to=/to=/')"
 	elif grep -q 'status=bounced' "$pf/maillog" 2>/dev/null; then
 		echo "Postfix bounced a mail: $(grep 'status=bounced' "$pf/maillog" | tail -n 1 | sed 's/.*status=//')"
 	elif [ -s /var/mail/oustpbm ]; then

@@ -467,6 +467,9 @@ pf_init() {
 	pf=$1
 	conf=$pf/etc
 	mkdir -p "$conf" "$pf/spool" "$pf/data" "$pf/vmail"
+	# under umask 077 these would be root's alone: Postfix's daemons (as
+	# postfix) and virtual(8) (as nobody) go through them
+	chmod 755 "$pf" "$conf" "$pf/spool"
 	chown postfix "$pf/data"
 	chown "$(id -u nobody):$(id -g nobody)" "$pf/vmail"
 	port=$("$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

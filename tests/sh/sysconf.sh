@@ -67,6 +67,12 @@ check "... the message names the file by its path and the line" \
     grep -qF "$sys line 2: unknown key 'remind_day'" "$tmp/stderr"
 check "... nothing answered" [ ! -d "$tmp/e/mail/alice@example.org" ]
 check "... logged" grep -qF "$sys line 2: unknown key 'remind_day'" "$tmp/e/log"
+# a typo in the home's file: the admin_address of the system file is told (config_salvage reads both)
+printf '%s\n' 'from_address = sys@example.net' 'admin_address = admin@example.org' >"$sys"
+home s 'remind_day = 3'
+check "a bad line in the home's file under a good system file: exit 75" [ "$(help "$tmp/s")" = 75 ]
+check "... the system file's admin_address is mailed, naming the line" \
+    sh -c "grep -q \"oustpbm.conf line 3: unknown key 'remind_day'\" '$tmp/s/mail/admin@example.org/new/'*"
 rm -f "$sys"
 mkdir "$sys"
 check "the system file is a directory: exit 75" [ "$(help "$tmp/e")" = 75 ]
