@@ -186,8 +186,8 @@ static void pending_line(const void *ctx, size_t i, struct strbuf *out)
 	if (p == NULL || p->userid[0] == '\0' || lapsed(p, w->now))
 		return;
 	strbuf_printf(out, "%s %lld %lld %s %s %016" PRIx64 " %s %s%s%s\n", p->userid, (long long)p->issued,
-	    (long long)p->sent, p->done ? "done" : p->voided ? "void" : "open", p->address, p->stamp, p->pwhash, p->codehash,
-	    p->fullname[0] != '\0' ? " " : "", p->fullname);
+	    (long long)p->sent, p->done ? "done" : p->voided ? "void" : "open", p->address, p->stamp, p->pwhash,
+	    p->codehash, p->fullname[0] != '\0' ? " " : "", p->fullname);
 }
 
 /*
@@ -244,6 +244,40 @@ static const char *domain_of(const char *address)
 	return at != NULL ? at + 1 : address;
 }
 
+/* Is list[i] a code mail within PENDING_WINDOW of now to address (by_domain: to its domain)? */
+static bool counted(const struct pending *p, const char *address, bool by_domain, int64_t now)
+{
+	if (p->sent <= now - PENDING_WINDOW || p->sent > now)
+		return false;
+	return by_domain ? strcasecmp(domain_of(p->address), domain_of(address)) == 0 : of_address(p, address);
+}
+
+/*
+ * Under the store lock: STORE_LIMIT when max (0: none) code mails went to
+ * address (by_domain: to its domain) within PENDING_WINDOW of now; *count
+ * of them, *lifts when fewer than max will be (the lines are oldest first).
+ */
+static enum store_status over(const struct pending *list, size_t n, const char *address, bool by_domain, int64_t now,
+    unsigned long max, unsigned long *count, int64_t *lifts)
+{
+	unsigned long k = 0;
+	size_t i;
+
+	*count = 0;
+	*lifts = 0;
+	for (i = 0; i < n; i++)
+		*count += counted(&list[i], address, by_domain, now);
+	if (max == 0 || *count < max)
+		return STORE_OK;
+	/* the (count - max + 1)th oldest leaving the window brings it below max */
+	for (i = 0; i < n; i++)
+		if (counted(&list[i], address, by_domain, now) && ++k == *count - max + 1) {
+			*lifts = list[i].sent + PENDING_WINDOW;
+			break;
+		}
+	return STORE_LIMIT;
+}
+
 /*
  * Under the store lock: may a code go to rec->address now?  Each line sent
  * within PENDING_WINDOW (open, done or void) was one code mail.
@@ -251,31 +285,21 @@ static const char *domain_of(const char *address)
 static enum store_status mail_limits(struct store *st, const struct pending *rec, const struct pending *list, size_t n,
     unsigned long per_domain)
 {
-	const char *mine = domain_of(rec->address);
+	unsigned long count;
+	int64_t lifts;
 	char when[32];
-	int64_t now = rec->sent, first_addr = 0, first_dom = 0;
-	unsigned long to_addr = 0, to_dom = 0;
-	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (list[i].sent <= now - PENDING_WINDOW || list[i].sent > now)
-			continue;
-		if (of_address(&list[i], rec->address) && to_addr++ == 0)
-			first_addr = list[i].sent;
-		if (strcasecmp(domain_of(list[i].address), mine) == 0 && to_dom++ == 0)
-			first_dom = list[i].sent;
-	}
-	/* oldest first: the first counted is the first to leave the window */
-	if (to_addr >= PENDING_CODES_PER_HOUR) {
-		lift_str(first_addr + PENDING_WINDOW, when);
+	if (over(list, n, rec->address, false, rec->sent, PENDING_CODES_PER_HOUR, &count, &lifts) != STORE_OK) {
+		lift_str(lifts, when);
 		store_set_error(st, "%lu registration codes were mailed to %s within the hour, the most one address "
-		    "gets; the next may go at %s", to_addr, rec->address, when);
+		    "gets; the next may go at %s", count, rec->address, when);
 		return STORE_LIMIT;
 	}
-	if (per_domain > 0 && to_dom >= per_domain) {
-		lift_str(first_dom + PENDING_WINDOW, when);
+	if (over(list, n, rec->address, true, rec->sent, per_domain, &count, &lifts) != STORE_OK) {
+		lift_str(lifts, when);
 		store_set_error(st, "%lu registration codes were mailed to addresses at %s within the hour "
-		    "(max_pending_per_domain_per_hour = %lu); the next may go at %s", to_dom, mine, per_domain, when);
+		    "(max_pending_per_domain_per_hour = %lu); the next may go at %s", count, domain_of(rec->address),
+		    per_domain, when);
 		return STORE_LIMIT;
 	}
 	return STORE_OK;

@@ -49,11 +49,12 @@ check "... its help reply, made from the installed templates, is delivered" \
     sh -c "grep -q 'Mark Steere' \"\$(ls '$h/mail/alice@example.org/new/'* | head -1)\""
 # registered and confirmed with the codes mailed (random: the installed program has no test hooks)
 printf 'From: alice@example.org\nSubject: register alice secret\n\n' | "$pre/bin/oustpbm" -d "$h"
-printf 'From: alice@example.org\nSubject: Re: Oust registration code for alice\n\n%s\n' \
+printf 'From: alice@example.org\nSubject: Re: Oust registration code for alice\n\n%s secret\n' \
     "$(code_in "$h" alice@example.org)" | "$pre/bin/oustpbm" -d "$h"
 printf 'From: bob@example.com\nSubject: register bob secret\n\n' | "$pre/bin/oustpbm" -d "$h"
-printf 'From: bob@example.com\nSubject: confirm bob %s\n\n' "$(code_in "$h" bob@example.com)" | "$pre/bin/oustpbm" -d "$h"
-check "... a register (confirmed by the code alone in a reply, and by confirm) and a challenge work" sh -c "
+printf 'From: bob@example.com\nSubject: confirm bob %s secret\n\n' "$(code_in "$h" bob@example.com)" |
+    "$pre/bin/oustpbm" -d "$h"
+check "... a register (confirmed by a reply holding the code and the password, and by confirm) and a challenge work" sh -c "
 grep -q '^alice:' '$h/users' && grep -q '^bob:' '$h/users' &&
 printf 'From: alice@example.org\nSubject: challenge alice secret bob\n\n' | '$pre/bin/oustpbm' -d '$h' &&
 grep -q '^Subject: New Oust Board 101 alice' '$h/mail/bob@example.com/new/'*"

@@ -125,7 +125,7 @@ ln -s "$box" "$tmp/boxes/mail/$a"
 smtp $a oust@oust.test "register alice secret"
 has_mail() { [ "$(count)" -ge "$1" ]; }
 until_ has_mail 1
-smtp $a oust@oust.test "confirm alice $(code_in "$tmp/boxes" $a)"
+smtp $a oust@oust.test "confirm alice $(code_in "$tmp/boxes" $a) secret"
 until_ grep -qs '^alice:' "$h/users"
 check "alice is registered by mail through Postfix" grep -q '^alice:alice@example.org:' "$h/users"
 
