@@ -75,11 +75,12 @@ class Home:
         self.home = home
         self.t = 1700000000
         self.k = 0
+        self.step = 60  # seconds between two mails
         self.seen = {}
 
     def feed(self, msg, extra_env=None):
         self.k += 1
-        self.t += 60
+        self.t += self.step
         env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t), **(extra_env or {}))
         r = subprocess.run([self.bin, "-d", self.home], input=msg.encode(), env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -279,4 +280,5 @@ def main():
     sys.exit(1 if failures() else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -61,6 +61,8 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	bool rate_notice;	/* the sender's first mail over max_mails_per_hour: told so, once */
+	long rate_board;	/* ... over max_board_replies_per_hour on this board instead; 0 if not */
+	time_t rate_lifts;	/* when the limit told of lifts */
 	char code_reply[32];	/* "confirm <code>": the command of a reply holding a code alone (process.c) */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
