@@ -105,6 +105,57 @@ static bool placements_with_stop(struct job *j)
 	return ok;
 }
 
+/*
+ * "#6" or "#6.1" alone on one of the first lines of the sender's own
+ * text: the turn a tapped link plays (tap.h); into *t.
+ */
+static bool turn_in_body(const char *body, struct token_subject *t)
+{
+	const char *s = body, *e;
+	char *end;
+	long turn, part = 0;
+	int lines = 0;
+
+	for (; s != NULL && *s != '\0' && lines < 3; s = *e != '\0' ? e + 1 : e) {
+		e = s + strcspn(s, "\n");
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == e || *s == '\r')
+			continue;	/* blank lines are not counted */
+		lines++;
+		if (*s != '#' || s[1] < '1' || s[1] > '9')
+			continue;
+		turn = strtol(s + 1, &end, 10);
+		if (*end == '.' && end[1] >= '1' && end[1] <= '9')
+			part = strtol(end + 1, &end, 10);
+		while (end < e && (*end == ' ' || *end == '\t' || *end == '\r'))
+			end++;
+		if (end != e || turn >= 1000000 || part >= 1000)
+			continue;
+		t->turn = (int)turn;
+		t->part = (int)part;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The turn the reply answers, when its Subject does not say it (the
+ * Subject is the whole game's, reply.c): the tapped link's first line,
+ * else the board mail it answers (In-Reply-To, References: mailfind.h).
+ */
+static void turn_answered(struct job *j)
+{
+	const struct mailfind_answered *a = &j->found.answered;
+
+	if (j->token.turn > 0 || turn_in_body(j->in.body, &j->token))
+		return;
+	if (a->kind == MAILFIND_BOARD && a->board == j->token.board) {
+		j->token.turn = a->turns + 1;
+		j->token.part = a->part;
+	}
+}
+
 bool replytoken_parse(struct job *j)
 {
 	char w[3][16];
@@ -121,6 +172,15 @@ bool replytoken_parse(struct job *j)
 	if (j->cmd_status == COMMAND_CHAT_ANSWER || j->found.answered.kind == MAILFIND_CHAT)
 		j->token.chat = true;
 	j->board = j->token.board;
+	turn_answered(j);
+	if (j->token.turn == 0 && !j->token.chat) {
+		/* never played on a position the player did not see (the old-turn guard needs the turn) */
+		snprintf(j->token_error, sizeof j->token_error, "your reply to a mail of board %ld does not say which "
+		    "mail it answers (no In-Reply-To or References of a board mail of ours, no turn such as #6 in its "
+		    "text), so nothing was played: reply to the newest board mail of board %ld, or tap a point of "
+		    "its board", j->token.board, j->token.board);
+		return true;
+	}
 	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY || placements_with_stop(j)) {
 		become(j, "move");
 		return true;
