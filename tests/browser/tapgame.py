@@ -180,9 +180,9 @@ def play(h, tmp, board, players, observer, seed, label):
         if other_msg is not None and links_parsed(parts(other_msg)[1]):
             check("%s: step %d: no links in the newest mail of %s, not to move" % (label, steps, other), False)
             return False
-        cells = [x for x in hrefs if mailto(x)[2] not in ("resign yes", "swap")]
+        cells = [x for x in hrefs if mailto(x)[2].split("\n")[-1] not in ("resign yes", "swap")]
         captures = capture_links(page)
-        swap = [x for x in hrefs if mailto(x)[2] == "swap"]
+        swap = [x for x in hrefs if mailto(x)[2].split("\n")[-1] == "swap"]
         if swap and rng.random() < 0.5:
             href = swap[0]
             swaps += 1

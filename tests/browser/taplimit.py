@@ -55,7 +55,8 @@ def main():
         while field(h.game(101), "status") == "playing" and steps < 400:
             msg = newest_board_mail(h, me, newest)
             page = parts(msg)[1] if msg is not None else ""
-            cells = [x for x in links_parsed(page) if mailto(x)[2] not in ("resign yes", "swap")]
+            cells = [x for x in links_parsed(page)
+                     if mailto(x)[2].split("\n")[-1] not in ("resign yes", "swap")]
             if not cells:
                 refused.append("step %d: no links in %s" % (steps, msg["Subject"] if msg else "no mail"))
                 break

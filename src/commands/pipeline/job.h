@@ -76,6 +76,7 @@ struct job {
 	struct token_subject token;	/* what that Subject says */
 	char token_error[JOB_MESSAGE_MAX];	/* why its text stands for no command, "" if it does */
 	char token_now[TOKEN_TEXT_SIZE];	/* its right token, once checked: a refusal's Subject carries it */
+	char suggest[8];	/* the one placement a reply of prose held ("Did you mean D3?"): its link, "" if none */
 
 	/* what the pipeline prepared for the handler (mailcmd.h's needs) */
 	struct store_user user;	/* MAILCMD_LOGIN: the sender's account */

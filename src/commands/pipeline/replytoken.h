@@ -2,9 +2,13 @@
  * replytoken: playing by reply.  A board mail to a player carries in its
  * Subject, the same for the whole game, a reply token (mail/token.h); a
  * reply to it whose text is only what the player would add to a command
- * (placements "D4" or "D3, F6", "swap", "resign yes", "undo", "propose",
+ * (placements "D4" or "D3, F6", also written "B 2", "b-2", "B2.", "swap",
+ * "resign yes", "undo", "propose",
  * "accept", "reject", "queue ...", or any words in reply to a chat mail)
  * is that command for the token's board and player, in place of the
+ * password; words around one placement ("Oops, D3 then.") are answered
+ * "Did you mean D3?" with its tap link, and words alone to a person are
+ * a chat (to the robot: the help). All this in place of the
  * password, when it comes from the player's registered address.  The turn
  * the reply answers is the command's #turn guard: a "#6" in the Subject
  * (older mails and refusals), else a first line "#6" or "#6.1" of its
