@@ -209,6 +209,7 @@ static const struct key keys[] = {
 	NUM_KEY(flush_backlog_max, 0, 100000, false),
 	NUM_KEY(bounce_limit, 1, 1000, true),
 	NUM_KEY(max_mails_per_hour, 1, 100000, true),
+	NUM_KEY(max_board_replies_per_hour, 1, 100000, true),
 	NUM_KEY(max_password_failures, 1, 1000, true),
 	NUM_KEY(password_lockout_minutes, 1, 10080, false),
 	NUM_KEY(max_open_boards, 1, 100000, true),
@@ -274,6 +275,7 @@ void config_defaults(struct config *cfg)
 	cfg->timeout_days = 0;
 	cfg->vacation_days_per_year = 30;
 	cfg->max_mails_per_hour = 30;
+	cfg->max_board_replies_per_hour = 150;
 	cfg->max_password_failures = 5;
 	cfg->password_lockout_minutes = 60;
 	cfg->max_open_boards = 50;
@@ -890,6 +892,7 @@ static const struct {
 	{ "bounce_limit", "bounces after which an address gets no mail until it writes, 0 = never stop, ..1000" },
 	{ "sync", "file|filesystem: fsync each file and its directory, or one syncfs of the home's filesystem" },
 	{ "max_mails_per_hour", "mails of one sender answered in an hour (more are dropped), 0 = no limit" },
+	{ "max_board_replies_per_hour", "replies by token to one running board's mails answered in an hour, 0 = no limit" },
 	{ "robot_seconds", "seconds the robot player thinks per turn (the board stays locked), 1..600" },
 	{ "robot_max_thinking", "robot turns thought at once on this host (more wait for oustpbm robot), 0 = the processors" },
 	{ "robot_address", "the robot player's address on a robot host: its turns come by mail, none thought here" },

@@ -88,7 +88,13 @@
  *                                         hour, 1..100000, 0 = no limit; more
  *                                         are logged and dropped (seen.h);
  *                                         senders are counted folded
- *                                         (mailaddr_fold: case, +tag)
+ *                                         (mailaddr_fold: case, +tag);
+ *                                         replies by token on the sender's
+ *                                         own running boards are not counted
+ *   max_board_replies_per_hour (150)     replies by token of one sender to
+ *                                         one running board's mails answered
+ *                                         in an hour, 1..100000, 0 = no limit
+ *                                         (store/throttle.h)
  *   max_password_failures (5)            wrong passwords for one account in an
  *                                         hour that lock it out, 1..1000,
  *                                         0 = no throttle (throttle.h)
@@ -257,6 +263,7 @@ struct config {
 	unsigned long flush_backlog_max;	/* 0: no backlog after a mail's own replies */
 	unsigned long bounce_limit;	/* bounces that stop mail to an address (bounces.h); 0 = never */
 	unsigned long max_mails_per_hour;	/* per sender; 0 = no limit */
+	unsigned long max_board_replies_per_hour;	/* replies by token per sender and board; 0 = no limit */
 	unsigned long max_password_failures;	/* per account an hour; 0 = no throttle */
 	unsigned long password_lockout_minutes;
 	unsigned long max_open_boards;	/* per player; 0 = no limit */

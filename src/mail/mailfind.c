@@ -397,8 +397,8 @@ static bool all_digits(const char *s, size_t n)
 bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfind_answered *a)
 {
 	const char *at, *p[6];
-	size_t np = 0, len[6], left;
-	long turns;
+	size_t np = 0, len[6], tl, k, left;
+	long turns, part = 0;
 
 	memset(a, 0, sizeof *a);
 	if (id == NULL || own_domain == NULL || (at = strrchr(id, '@')) == NULL || strcasecmp(at + 1, own_domain) != 0)
@@ -420,10 +420,17 @@ bool mailfind_answered_id(const char *id, const char *own_domain, struct mailfin
 	}
 	if (np != 4 && np != 5)
 		return false;
-	if (!ident_board_parse(p[0], len[0], &a->board) || !digits(p[1], len[1], &turns) ||
-	    !all_digits(p[np - 1], len[np - 1]) || len[2] > IDENT_USERID_MAX)
+	/* "5p2": 5 turns played and 2 placements of the next pending (a part's mail) */
+	tl = len[1];
+	for (k = 0; k < len[1]; k++)
+		if (p[1][k] == 'p')
+			tl = k;
+	if (!ident_board_parse(p[0], len[0], &a->board) || !digits(p[1], tl, &turns) ||
+	    (tl < len[1] && !digits(p[1] + tl + 1, len[1] - tl - 1, &part)) ||
+	    !all_digits(p[np - 1], len[np - 1]) || len[2] > IDENT_USERID_MAX || part > 999)
 		return false;
 	a->turns = (int)turns;
+	a->part = (int)part;
 	memcpy(a->userid, p[2], len[2]);
 	a->userid[len[2]] = '\0';
 	if (!ident_userid_ok(a->userid))

@@ -35,7 +35,8 @@
  *
  * What the mail answers (struct mailfind_answered) is read from the ids
  * of In-Reply-To and References that are the server's: a board mail is
- * <board>.<turn>.<userid>.<time>@<domain> (reply.c), a reminder
+ * <board>.<turn>.<userid>.<time>@<domain> (reply.c; <turn>p<part> for
+ * the mail of a part of a turn, replytoken.h), a reminder
  * <board>.<turn>.<userid>.reminder.<time>@..., a chat mail
  * <board>.<turn>.<userid>.chat<hash>.<time>@...; <turn> is the number of turns
  * played when it was sent, <userid> its reader.  Without such an id, under
@@ -81,6 +82,7 @@ struct mailfind_answered {
 	enum mailfind_kind kind;
 	long board;
 	int turns;		/* turns played when it was sent: it asked for turn turns + 1 */
+	int part;		/* placements of that turn pending then (a part's mail, "<turns>p<part>"), else 0 */
 	char userid[IDENT_USERID_MAX + 1];	/* its reader */
 };
 

@@ -365,7 +365,11 @@ static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts 
 	assert(rc->cfg != NULL);	/* reply_init() was called */
 	memset(out, 0, sizeof *out);
 	rc->counter++;
-	if (rp->id_board > 0)
+	if (rp->id_board > 0 && rp->id_part > 0)
+		/* the part of a turn pending: a reply to it continues the turn (mailfind.h) */
+		snprintf(id, sizeof id, "%ld.%dp%d.%s.%lld@%s", rp->id_board, rp->id_turn, rp->id_part, rp->id_user,
+		    (long long)rc->now, domain_of(rc->cfg->from_address));
+	else if (rp->id_board > 0)
 		snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", rp->id_board, rp->id_turn, rp->id_user,
 		    (long long)rc->now, domain_of(rc->cfg->from_address));
 	else

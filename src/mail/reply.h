@@ -137,6 +137,8 @@ struct reply_ctx {
 	 */
 	const char *error_token;
 	const char *error_player;
+	/* with error_token, a placement the refused reply meant ("Did you mean D3?"): its one tap link, or NULL */
+	const char *error_suggest;
 	/*
 	 * Said first in an error, the board right after it and the command to
 	 * send only then: "You answered the mail of turn 2; board 101 is now

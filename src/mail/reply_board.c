@@ -42,7 +42,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
     const struct reply_player *to, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16], day_count[32];
-	char dims[GAME_DIMENSIONS_SIZE];
+	char dims[GAME_DIMENSIONS_SIZE], tap_turn[24];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL;
 	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL;
 	struct html_mail hm = { .title = subject, .upto = g->nturns, .next = true };
@@ -59,22 +59,26 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(size, sizeof size, "%d", g->size);
 	snprintf(turn, sizeof turn, "%d", g->rg.turn);
-	if (ev->what == REPLY_CHALLENGE)
-		snprintf(subject, sizeof subject, "New Oust Board %ld %s", g->board,
-		    game_is_open(g) ? "open" : game_player_to_move(g));
-	else
-		reply_text_status_subject(g, subject, sizeof subject);
-	if (to->token != NULL && to->token[0] != '\0' && !observer && !game_over(g) && !game_is_open(g)) {
-		/* the reply token and the turn it was written for (mail/token.h): a reply plays */
-		if (ev->part > 0)
-			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
-			    g->rg.turn, ev->part, to->token);
-		else
-			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
-			    to->token);
-		if (strcmp(game_player_to_move(g), to->userid) == 0)
+	/*
+	 * One Subject for the whole game (issue 40: clients that thread by
+	 * Subject split a game whose Subject changed every turn): the board and
+	 * its players, and the player's reply token (mail/token.h), which is
+	 * constant per player and board.  The turn a reply answers is its
+	 * In-Reply-To's (the Message-ID holds it), or a tapped link's body's.
+	 */
+	reply_text_game_subject(g, subject, sizeof subject);
+	if (to->token != NULL && to->token[0] != '\0' && !observer && !game_is_open(g)) {
+		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " [%s]", to->token);
+		if (!game_over(g) && strcmp(game_player_to_move(g), to->userid) == 0) {
 			hm.tap_subject = subject;
+			if (ev->part > 0)
+				snprintf(tap_turn, sizeof tap_turn, "#%d.%d", g->rg.turn, ev->part);
+			else
+				snprintf(tap_turn, sizeof tap_turn, "#%d", g->rg.turn);
+			hm.tap_turn = tap_turn;
+		}
 	}
+	rp.id_part = ev->part;
 	happened = reply_text_happened(g, ev);
 	/* the players' words are for each other: an observer reads the board, not them */
 	comment = observer ? strdup("") : reply_text_comment(ev, to->userid);

@@ -7,6 +7,7 @@
 
 #include "game/board.h"
 #include "mail/tap.h"
+#include "mail/token.h"
 
 /*
  * An error "why. Send: the command" (or "why? Send: ...") as its parts:
@@ -116,6 +117,16 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 		goto out;
 	if (!split_send(error, why, sizeof why, send, sizeof send))
 		goto out;
+	if (hm.tap_subject != NULL && rc->error_suggest != NULL && rc->error_suggest[0] != '\0') {
+		/* the one placement meant, as one tap link (tap.h's: the turn on the body's first line) */
+		char *subj = token_uri_encode(subject);
+
+		if (subj == NULL)
+			goto out;
+		snprintf(why + strlen(why), sizeof why - strlen(why), "\n\nTap to play %s: mailto:%s?subject=%s"
+		    "&body=%%23%d%%0A%s", rc->error_suggest, rc->cfg->from_address, subj, g->rg.turn, rc->error_suggest);
+		free(subj);
+	}
 	/* a reply to an old board mail: the note, then the board, and the command to send only after them */
 	if (g != NULL && rc->note[0] != '\0') {
 		struct text nt = { 0 };

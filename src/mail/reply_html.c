@@ -162,7 +162,7 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 	if (hm->tap_subject != NULL) {
 		/* tap.h: the board of the player to move, its placements links */
 		links = malloc(sizeof *links);
-		if (links == NULL || !tap_links(g, &g->rg, rc->cfg->from_address, hm->tap_subject, links, &href))
+		if (links == NULL || !tap_links(g, &g->rg, rc->cfg->from_address, hm->tap_subject, hm->tap_turn, links, &href))
 			goto out;
 		html_board_table_links(&pieces[BOARD], hb, links);
 		strbuf_puts(&pieces[BOARD], "</div></div>");

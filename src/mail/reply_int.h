@@ -75,6 +75,7 @@ struct html_mail {
 	const char *ratings;	/* plain text: the players' ratings line (ratings_mail_line), NULL or "" for none */
 	const char *html;	/* HTML made by the game layer (a review's chart: game/review.h), after the intro, or NULL */
 	const char *tap_subject;	/* to the player to move with a token: the Subject its links reply with (tap.h) */
+	const char *tap_turn;	/* and the turn they play, "#6" or "#6.1", the first line of their body */
 };
 
 /*
@@ -92,6 +93,7 @@ struct reply_parts {
 	const struct html_mail *hm;	/* what g's text/html alternative shows; NULL: text alone */
 	long id_board;		/* > 0: a game Message-ID <board.turn.user.time@domain> */
 	int id_turn;
+	int id_part;		/* > 0: a part of turn id_turn + 1 is pending: <board.turnPpart.user.time@...> */
 	const char *id_user;
 	const struct reply_file *file;	/* an attachment, or NULL */
 	const char *list_unsubscribe;	/* an observer's List-Unsubscribe value, or NULL */
@@ -205,6 +207,8 @@ const char *reply_text_loser(const struct game *g);
 
 /* "Oust Board 101 bob", "Oust Board 101 won by alice", "Oust Board 101 drawn" */
 void reply_text_status_subject(const struct game *g, char *buf, size_t size);
+/* The Subject of every board mail of g, the same for the whole game: "Oust Board 101 alice vs bob". */
+void reply_text_game_subject(const struct game *g, char *buf, size_t size);
 
 /* How the game ended, one sentence without the final period. */
 void reply_text_result(const struct game *g, char *buf, size_t size);

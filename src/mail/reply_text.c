@@ -50,6 +50,14 @@ void reply_text_status_subject(const struct game *g, char *buf, size_t size)
 		snprintf(buf, size, "Oust Board %ld drawn", g->board);
 }
 
+void reply_text_game_subject(const struct game *g, char *buf, size_t size)
+{
+	/* an open seat is "anyone" until taken (the Subject changes once, when it is) */
+	snprintf(buf, size, "Oust Board %ld %s vs %s", g->board,
+	    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? "anyone" : g->black,
+	    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? "anyone" : g->white);
+}
+
 /* How the game ended, one sentence without the final period. */
 void reply_text_result(const struct game *g, char *buf, size_t size)
 {

@@ -8,12 +8,12 @@
 #include "mail/token.h"
 
 bool tap_links(const struct game *g, const struct rules_game *rg, const char *server_address, const char *subject,
-    struct html_links *out, char **href)
+    const char *turn, struct html_links *out, char **href)
 {
 	struct rules_game *copy = malloc(sizeof *copy);
 	uint16_t *legal = malloc(RULES_MAX_POINTS * sizeof *legal);
 	struct rules_check chk;
-	char *subj = token_uri_encode(subject);
+	char *subj = token_uri_encode(subject), *first = token_uri_encode(turn != NULL ? turn : "");
 	size_t len;
 	int n, i, p;
 	bool ok = false;
@@ -21,14 +21,19 @@ bool tap_links(const struct game *g, const struct rules_game *rg, const char *se
 	(void)g;
 	*href = NULL;
 	memset(out->kind, HTML_LINK_NONE, sizeof out->kind);
-	if (copy == NULL || legal == NULL || subj == NULL)
+	if (copy == NULL || legal == NULL || subj == NULL || first == NULL)
 		goto out;
-	/* RFC 6068: mailto:addr?subject=...&body=...; the address is the server's own, plain ASCII */
-	len = strlen(server_address) + strlen(subj) + 32;
+	/*
+	 * RFC 6068: mailto:addr?subject=...&body=...; the address is the
+	 * server's own, plain ASCII.  The body's first line is the turn the
+	 * link plays ("#6", "#6.1": the Subject is the whole game's), the
+	 * second the placement the caller appends.
+	 */
+	len = strlen(server_address) + strlen(subj) + strlen(first) + 32;
 	*href = malloc(len);
 	if (*href == NULL)
 		goto out;
-	snprintf(*href, len, "mailto:%s?subject=%s&body=", server_address, subj);
+	snprintf(*href, len, "mailto:%s?subject=%s&body=%s%s", server_address, subj, first, first[0] != '\0' ? "%0A" : "");
 	out->href = *href;
 	*copy = *rg;	/* rules_game_legal brings the copy's cache up to date */
 	n = rules_game_legal(copy, legal);
@@ -43,6 +48,7 @@ out:
 	free(copy);
 	free(legal);
 	free(subj);
+	free(first);
 	if (!ok) {
 		free(*href);
 		*href = NULL;

@@ -1,8 +1,9 @@
 /*
  * tap: the tappable board of a board mail to the player to move.  Each
  * legal placement of the HTML board is a mailto: link (RFC 6068) to the
- * server whose subject is the mail's own Subject (its reply token and
- * turn, mail/token.h) and whose body is the placement, so that tapping a
+ * server whose subject is the mail's own Subject (the game's, with the
+ * reply token, mail/token.h) and whose body is the turn it plays ("#6",
+ * "#6.1") on a first line and the placement on the second, so that tapping a
  * point opens the reply that plays it; the capturing placements are
  * marked.  swap (when the pie rule allows it) and resign (body "resign
  * yes": a slip of the finger does not end a game) are links under the
@@ -19,12 +20,13 @@
 /*
  * The links of g's player to move, from the position rg (g's own, or
  * after the pending part of a turn, which may not swap), for a mail
- * from server_address with this subject: *out, and *href (its prefix,
+ * from server_address with this subject, their body's first line turn
+ * (NULL: none): *out, and *href (its prefix,
  * out->href points to it; the caller frees it).  False when out of
  * memory.
  */
 bool tap_links(const struct game *g, const struct rules_game *rg, const char *server_address, const char *subject,
-    struct html_links *out, char **href);
+    const char *turn, struct html_links *out, char **href);
 
 /* The lines under the tappable board: what tapping does, swap and resign. */
 void tap_html_after(struct strbuf *b, const struct rules_game *rg, bool swap, const char *href);

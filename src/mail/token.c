@@ -138,7 +138,8 @@ bool token_from_subject(const char *subject, struct token_subject *out)
 	if (out->board == 0)
 		return false;
 	for (q = end; *q != '\0'; q++) {
-		if (word_at(q, "chat") && isspace((unsigned char)q[-1]))
+		/* "chat from": a user id "chat" in "alice vs chat" is no chat mail */
+		if (word_at(q, "chat") && isspace((unsigned char)q[-1]) && word_at(skip_blanks(q + 4), "from"))
 			out->chat = true;
 		if (*q == '#' && out->turn == 0 && q[1] >= '1' && q[1] <= '9' && isspace((unsigned char)q[-1])) {
 			long t = strtol(q + 1, &end, 10);

@@ -11,10 +11,11 @@
  * `reset` too) or a new generation (`tokens ... new`) makes every older
  * token wrong.  Tokens are compared in constant time.
  *
- * The Subject of a board mail to a player carries the token and the turn
- * the mail was written for: "Oust Board 101 bob #6 [K7M2-QX9P-HD3RT]"
- * ("#6.2" after two placements of a turn sent in parts);
- * token_from_subject() finds them again in a reply's Subject, whatever
+ * The Subject of a board mail to a player carries the token, the same
+ * for the whole game: "Oust Board 101 alice vs bob [K7M2-QX9P-HD3RT]"; a
+ * refusal's (and an older board mail's) also the turn it was written for
+ * ("Oust Board 101 error #6 [...]", "#6.2" after two placements of a turn
+ * sent in parts); token_from_subject() finds them again in a reply's Subject, whatever
  * clients put around it (Re:, AW:, SV:, Antw:, Réf. :, [External], folded
  * lines).  This module does no I/O.
  */

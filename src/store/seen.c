@@ -311,6 +311,19 @@ enum store_status seen_is_duplicate(struct store *st, const char *id, const char
 	return ss;
 }
 
+/* Does line i of r count as a mail of folded (the per-sender limit)? */
+static bool counted(const struct record *r, size_t i, const char *folded, time_t now)
+{
+	const struct line *l = &r->lines[i], *d;
+
+	if (l->mark != MARK_ENTRY || l->e.time <= now - SEEN_RATE_WINDOW || l->e.time > now ||
+	    !same_sender(l->sender, l->sender_len, folded))
+		return false;
+	/* a move never committed (a crash) is not counted, as if it had not come */
+	d = l->e.pending ? settlement_of(r, i) : NULL;
+	return d == NULL || d->mark == MARK_STANDS;
+}
+
 enum store_status seen_count_sender(struct store *st, const char *sender, time_t now, unsigned long *count)
 {
 	char folded[MAILADDR_MAX + 1];
@@ -323,18 +336,45 @@ enum store_status seen_count_sender(struct store *st, const char *sender, time_t
 	ss = record_read(st, &r);
 	if (ss != STORE_OK)
 		return ss;
-	for (i = 0; i < r.n; i++) {
-		const struct line *l = &r.lines[i], *d;
-
-		if (l->mark != MARK_ENTRY || l->e.time <= now - SEEN_RATE_WINDOW || l->e.time > now ||
-		    !same_sender(l->sender, l->sender_len, folded))
-			continue;
-		/* a move never committed (a crash) is not counted, as if it had not come */
-		d = l->e.pending ? settlement_of(&r, i) : NULL;
-		if (d == NULL || d->mark == MARK_STANDS)
+	for (i = 0; i < r.n; i++)
+		if (counted(&r, i, folded, now))
 			(*count)++;
-	}
 	record_free(&r);
+	return STORE_OK;
+}
+
+static int time_cmp(const void *a, const void *b)
+{
+	time_t x = *(const time_t *)a, y = *(const time_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+enum store_status seen_sender_times(struct store *st, const char *sender, time_t now, time_t **times, size_t *n)
+{
+	char folded[MAILADDR_MAX + 1];
+	struct record r;
+	enum store_status ss;
+	size_t i;
+
+	*times = NULL;
+	*n = 0;
+	mailaddr_fold(sender, folded);
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	/* at most one time per line */
+	*times = malloc((r.n > 0 ? r.n : 1) * sizeof **times);
+	if (*times == NULL) {
+		record_free(&r);
+		return STORE_TEMPFAIL;	/* out of memory */
+	}
+	for (i = 0; i < r.n; i++)
+		if (counted(&r, i, folded, now))
+			(*times)[(*n)++] = r.lines[i].e.time;
+	record_free(&r);
+	/* appended in time order, but a clock set back may break it */
+	qsort(*times, *n, sizeof **times, time_cmp);
 	return STORE_OK;
 }
 

@@ -105,6 +105,12 @@ enum store_status seen_is_duplicate(struct store *st, const char *id, const char
 enum store_status seen_count_sender(struct store *st, const char *sender, time_t now, unsigned long *count);
 
 /*
+ * The times of the mails seen_count_sender() counts, oldest first, into
+ * *times (the caller frees it, also when *n is 0) and *n.
+ */
+enum store_status seen_sender_times(struct store *st, const char *sender, time_t now, time_t **times, size_t *n);
+
+/*
  * Record a handled mail.  The caller holds seen.lock and, for board > 0,
  * that board's lock, and game/game_len is the text about to be written to
  * it (the entry is pending until settled).  id may be NULL or "" (no

@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "base/ident.h"
+#include "base/mailaddr.h"
 
 #define HEADER "# oustpbm: wrong passwords and lockouts per account; see src/store/throttle.h\n"
 
-enum kind { FAILURE = 'F', LOCKOUT = 'L', CLEARED = 'C', CHALLENGE = 'X', CHAT = 'H' };
+enum kind { FAILURE = 'F', LOCKOUT = 'L', CLEARED = 'C', CHALLENGE = 'X', CHAT = 'H', REPLY = 'R' };
 
 /* One parsed line; text points into the file. */
 struct event {
@@ -78,6 +79,7 @@ static bool parse_line(const char *s, const char *e, struct event *ev)
 	case CLEARED:
 	case CHALLENGE:
 	case CHAT:
+	case REPLY:
 		return s < e;
 	case LOCKOUT:
 		return parse_time(&s, &ev->until) && s == e && ev->until > ev->time;
@@ -395,4 +397,101 @@ enum store_status throttle_challenge_made(struct store *st, const struct config 
     long board, time_t now)
 {
 	return event_made(st, cfg, CHALLENGE, userid, board, now);
+}
+
+/* Record, under throttle.lock, a token reply of userid (from sender) on board (throttle.h). */
+enum store_status throttle_reply_made(struct store *st, const struct config *cfg, const char *userid, long board,
+    const char *sender, time_t now)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	char line[IDENT_USERID_MAX + MAILADDR_MAX + 64], folded[MAILADDR_MAX + 1], who[MAILADDR_MAX + 1];
+	struct record r = { .n = 0 };
+	enum store_status ss;
+	int n;
+
+	mailaddr_fold(sender, folded);
+	word_of(folded, who);
+	ss = lock_and_read(st, cfg, &lock, &r);
+	if (ss == STORE_OK) {
+		n = snprintf(line, sizeof line, "%lld %s %c %ld %s\n", (long long)now, userid, (char)REPLY, board, who);
+		ss = record_write(st, &r, now, line, (size_t)n);
+	}
+	record_free(&r);
+	store_unlock(&lock);
+	return ss;
+}
+
+/* Append t to the growing array *a of *n; false when out of memory. */
+static bool push_time(time_t **a, size_t *n, time_t t)
+{
+	time_t *na;
+
+	if ((*n & (*n - 1)) == 0) {	/* 0, 1, 2, 4...: room doubled */
+		na = realloc(*a, (*n != 0 ? *n * 2 : 1) * sizeof *na);
+		if (na == NULL)
+			return false;
+		*a = na;
+	}
+	(*a)[(*n)++] = t;
+	return true;
+}
+
+enum store_status throttle_replies(struct store *st, const char *sender, long board, time_t now,
+    struct throttle_replies *out)
+{
+	char folded[MAILADDR_MAX + 1], who[MAILADDR_MAX + 1], num[32];
+	struct record r;
+	enum store_status ss;
+	const char *s, *e;
+	size_t i, wl;
+	int nl;
+
+	memset(out, 0, sizeof *out);
+	mailaddr_fold(sender, folded);
+	word_of(folded, who);
+	wl = strlen(who);
+	nl = snprintf(num, sizeof num, "%ld ", board);
+	ss = record_read(st, &r);
+	if (ss != STORE_OK)
+		return ss;
+	/* the record is oldest first: the times come out sorted */
+	for (i = 0; i < r.n && ss == STORE_OK; i++) {
+		const struct event *ev = &r.ev[i];
+
+		if (ev->kind != REPLY || ev->time <= now - THROTTLE_WINDOW || ev->time > now)
+			continue;
+		/* "TIME USERID R BOARD SENDER\n": the text after the kind */
+		s = strchr(ev->text, ' ');
+		s = s != NULL ? strchr(s + 1, ' ') : NULL;
+		if (s == NULL)
+			continue;
+		s += 3;
+		e = ev->text + ev->len - 1;
+		if ((size_t)(e - s) < (size_t)nl || memcmp(s, num, (size_t)nl) != 0) {
+			/* another board's reply: counted by its sender only */
+			s = memchr(s, ' ', (size_t)(e - s));
+			if (s == NULL)
+				continue;
+			s++;
+		} else {
+			s += nl;
+			if ((size_t)(e - s) == wl && memcmp(s, who, wl) == 0 &&
+			    !push_time(&out->board, &out->nboard, ev->time))
+				ss = STORE_TEMPFAIL;
+		}
+		if (ss == STORE_OK && (size_t)(e - s) == wl && memcmp(s, who, wl) == 0 &&
+		    !push_time(&out->all, &out->nall, ev->time))
+			ss = STORE_TEMPFAIL;	/* out of memory */
+	}
+	record_free(&r);
+	if (ss != STORE_OK)
+		throttle_replies_free(out);
+	return ss;
+}
+
+void throttle_replies_free(struct throttle_replies *r)
+{
+	free(r->all);
+	free(r->board);
+	memset(r, 0, sizeof *r);
 }

@@ -19,6 +19,10 @@
  *     TIME USERID C -          the admin set a new password
  *     TIME USERID X BOARD      USERID challenged someone: board BOARD
  *     TIME USERID H BOARD      USERID chatted on board BOARD (max_chats_per_hour)
+ *     TIME USERID R BOARD SENDER   a reply by token from SENDER (folded,
+ *                              mailaddr_fold) on USERID's running board BOARD
+ *                              (max_board_replies_per_hour, process.c): not
+ *                              counted against max_mails_per_hour
  * TIME and UNTIL epoch seconds.  It is rewritten whole (durably, under
  * throttle.lock) by each event, keeping only the lines still needed: a
  * failure or a challenge while it may count, a lockout until it ends.  So it stays small
@@ -91,5 +95,26 @@ enum store_status throttle_chat_made(struct store *st, const struct config *cfg,
 /* Record, under throttle.lock, that userid made the challenge of board. */
 enum store_status throttle_challenge_made(struct store *st, const struct config *cfg, const char *userid,
     long board, time_t now);
+
+/* The token replies of one sender in the last hour (throttle_replies()).  Owned arrays. */
+struct throttle_replies {
+	time_t *all;		/* on every board, oldest first */
+	size_t nall;
+	time_t *board;		/* on the board asked about, oldest first */
+	size_t nboard;
+};
+
+/*
+ * The token replies of sender (folded) in (now - THROTTLE_WINDOW, now]
+ * into *out, all of them and those on board; the caller frees *out with
+ * throttle_replies_free() (also after a failure: then it is empty).
+ */
+enum store_status throttle_replies(struct store *st, const char *sender, long board, time_t now,
+    struct throttle_replies *out);
+void throttle_replies_free(struct throttle_replies *r);
+
+/* Record, under throttle.lock, a token reply of userid from sender on board. */
+enum store_status throttle_reply_made(struct store *st, const struct config *cfg, const char *userid, long board,
+    const char *sender, time_t now);
 
 #endif

@@ -75,11 +75,12 @@ class Home:
         self.home = home
         self.t = 1700000000
         self.k = 0
+        self.step = 60  # seconds between two mails
         self.seen = {}
 
     def feed(self, msg, extra_env=None):
         self.k += 1
-        self.t += 60
+        self.t += self.step
         env = dict(os.environ, OUSTPBM_TEST_TIME=str(self.t), **(extra_env or {}))
         r = subprocess.run([self.bin, "-d", self.home], input=msg.encode(), env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -180,9 +181,9 @@ def play(h, tmp, board, players, observer, seed, label):
         if other_msg is not None and links_parsed(parts(other_msg)[1]):
             check("%s: step %d: no links in the newest mail of %s, not to move" % (label, steps, other), False)
             return False
-        cells = [x for x in hrefs if mailto(x)[2] not in ("resign yes", "swap")]
+        cells = [x for x in hrefs if mailto(x)[2].split("\n")[-1] not in ("resign yes", "swap")]
         captures = capture_links(page)
-        swap = [x for x in hrefs if mailto(x)[2] == "swap"]
+        swap = [x for x in hrefs if mailto(x)[2].split("\n")[-1] == "swap"]
         if swap and rng.random() < 0.5:
             href = swap[0]
             swaps += 1
@@ -280,4 +281,5 @@ def main():
     sys.exit(1 if failures() else 0)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -74,7 +74,8 @@ void boardmail_player(struct store *st, const struct game *g, const struct audie
 	p->fullname = m->user.fullname;
 	p->role = boardmail_role(m->via);
 	p->token = NULL;
-	if (p->role == REPLY_ROLE_PLAYER && !game_over(g) && !game_is_open(g)) {
+	/* the game's end too: its Subject stays the game's (reply_board.c) */
+	if (p->role == REPLY_ROLE_PLAYER && !game_is_open(g)) {
 		/* without its token (a file that cannot be read), the mail still goes: a password plays */
 		if (replytoken_of(st, g->board, &m->user, token, err) != STORE_OK)
 			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p->userid, err);

@@ -302,6 +302,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 		/* a token reply refused: the answer carries the token again, for the turn now (replytoken.h) */
 		j->srv.rc.error_token = j->token_now;
 		j->srv.rc.error_player = j->user.userid;
+		j->srv.rc.error_suggest = j->suggest;
 	}
 	old_mail_note(j, g);
 	if (j->srv.rc.note[0] != '\0')
@@ -311,6 +312,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	rs = reply_error_at(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), &refused, &m);
 	j->srv.rc.note[0] = '\0';
 	j->srv.rc.error_token = NULL;
+	j->srv.rc.error_suggest = NULL;
 	if (peeked)
 		game_release(&peek);
 	ps = job_send(j, rs, &m);

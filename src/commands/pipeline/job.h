@@ -62,6 +62,8 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	bool rate_notice;	/* the sender's first mail over max_mails_per_hour: told so, once */
+	long rate_board;	/* ... over max_board_replies_per_hour on this board instead; 0 if not */
+	time_t rate_lifts;	/* when the limit told of lifts */
 	char code_reply[IDENT_USERID_MAX + COMMAND_PASSWORD_MAX + 32];	/* "confirm <userid> <code> <password>": a reply to a code mail (process.c) */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
@@ -80,6 +82,7 @@ struct job {
 	char token_now[TOKEN_TEXT_SIZE];	/* its right token, once checked: a refusal's Subject carries it */
 	enum authres_verdict auth;	/* the trusted receiving server's verdict (process.c, mail/authres.h) */
 	char auth_why[AUTHRES_WHY_MAX];	/* what it rests on; "" when trusted_authserv_id is unset */
+	char suggest[8];	/* the one placement a reply of prose held ("Did you mean D3?"): its link, "" if none */
 
 	/* what the pipeline prepared for the handler (mailcmd.h's needs) */
 	struct store_user user;	/* MAILCMD_LOGIN: the sender's account */

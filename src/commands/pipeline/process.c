@@ -52,6 +52,7 @@
 #include "store/lifecycle.h"
 #include "store/pending.h"
 #include "store/seen.h"
+#include "store/throttle.h"
 #include "store/store.h"
 
 /* ---- gate: mails that get no answer ---- */
@@ -133,23 +134,141 @@ static enum process_status check_loop(struct job *j)
 }
 
 /*
+ * When a limit of limit mails an hour lifts: times are the n mails
+ * counted (oldest first), this one among them; the next is answered once
+ * fewer than limit are left in the hour, so when the (n - limit + 1)-th
+ * oldest leaves it.
+ */
+static time_t lifts_at(const time_t *times, size_t n, unsigned long limit, time_t now)
+{
+	if (n == 0 || limit == 0 || n < limit)
+		return now;
+	return times[n - limit] + SEEN_RATE_WINDOW;
+}
+
+/*
+ * Is j a reply by token (replytoken.h) on a running board of which its
+ * sender is a player's registered address?  That player's user id into
+ * userid.  Read without the board's lock: a game file is replaced whole.
+ */
+static bool own_board_reply(struct job *j, char userid[IDENT_USERID_MAX + 1])
+{
+	struct game g;
+	struct store_user u;
+	char *text = NULL;
+	size_t len;
+	bool yes = false;
+	int i;
+
+	if (!j->by_token || j->token.board <= 0 ||
+	    store_board_read(j->srv.st, j->token.board, &text, &len) != STORE_OK)
+		return false;
+	if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g)) {
+		for (i = 0; i < 2 && !yes; i++) {
+			const char *p = i == 0 ? g.black : g.white;
+
+			if (p != NULL && p[0] != '\0' && !game_user_is_robot(p) &&
+			    store_user_find(j->srv.st, p, &u) == STORE_OK && strcasecmp(u.address, j->in.from_addr) == 0) {
+				snprintf(userid, IDENT_USERID_MAX + 1, "%s", u.userid);
+				yes = true;
+			}
+		}
+		game_release(&g);
+	}
+	free(text);
+	return yes;
+}
+
+/*
+ * The per-board cap on replies by token (max_board_replies_per_hour):
+ * a game is played by such replies, one turn in parts at a time, so they
+ * do not count against max_mails_per_hour; this cap stops a client that
+ * sends one reply again and again.
+ */
+static enum process_status check_board_rate(struct job *j, const char *userid)
+{
+	unsigned long cap = j->srv.cfg.max_board_replies_per_hour;
+	struct throttle_replies tr;
+	enum store_status ss;
+
+	if (cap == 0)
+		goto record;
+	ss = throttle_replies(j->srv.st, j->in.from_addr, j->token.board, j->srv.now, &tr);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot read the record of replies by token");
+	if (tr.nboard > cap) {
+		job_detail(j, "dropped", "%s sent %zu replies by token to board %ld in the last hour "
+		    "(max_board_replies_per_hour = %lu)", j->in.from_addr, tr.nboard, j->token.board, cap);
+		throttle_replies_free(&tr);
+		return PROCESS_DROPPED;
+	}
+	/* the first one over is told once, and recorded: the later ones are then dropped */
+	if (tr.nboard == cap) {
+		j->rate_notice = true;
+		j->rate_board = j->token.board;
+		/* this one is recorded too: the times, it among them */
+		time_t *nb = realloc(tr.board, (tr.nboard + 1) * sizeof *nb);
+
+		if (nb == NULL) {
+			throttle_replies_free(&tr);
+			return job_no_memory(j);
+		}
+		tr.board = nb;
+		tr.board[tr.nboard++] = j->srv.now;
+		j->rate_lifts = lifts_at(tr.board, tr.nboard, cap, j->srv.now);
+	}
+	throttle_replies_free(&tr);
+record:
+	ss = throttle_reply_made(j->srv.st, &j->srv.cfg, userid, j->token.board, j->in.from_addr, j->srv.now);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot record the reply by token");
+	return PROCESS_OK;
+}
+
+/*
  * Drop the mail if its sender had max_mails_per_hour mails answered in the
- * last hour, so the server cannot be used to flood an address.
+ * last hour, so the server cannot be used to flood an address.  Replies by
+ * token on the sender's own running boards are not counted: they have
+ * their own cap per board (check_board_rate).
  */
 static enum process_status check_rate(struct job *j)
 {
+	char userid[IDENT_USERID_MAX + 1];
+	unsigned long limit = j->srv.cfg.max_mails_per_hour;
+	struct throttle_replies tr;
 	enum store_status ss;
-	unsigned long count;
+	time_t *times = NULL, *kept;
+	size_t n = 0, i, k, m;
 
 	/* the robot host's replies, their token right, are exempt; a mail forged From robot_address is not */
-	if (j->srv.cfg.max_mails_per_hour == 0 || robotremote_authentic(j))
+	if (robotremote_authentic(j))
 		return PROCESS_OK;
-	ss = seen_count_sender(j->srv.st, j->in.from_addr, j->srv.now, &count);
-	if (ss != STORE_OK)
+	if (own_board_reply(j, userid))
+		return check_board_rate(j, userid);
+	if (limit == 0)
+		return PROCESS_OK;
+	ss = seen_sender_times(j->srv.st, j->in.from_addr, j->srv.now, &times, &n);
+	if (ss == STORE_OK)
+		ss = throttle_replies(j->srv.st, j->in.from_addr, 0, j->srv.now, &tr);
+	if (ss != STORE_OK) {
+		free(times);
 		return job_store_failure(j, ss, "cannot read the redelivery record");
-	if (count > j->srv.cfg.max_mails_per_hour) {
-		job_detail(j, "dropped", "%s sent %lu mails in the last hour (max_mails_per_hour = %lu)",
-		    j->in.from_addr, count, j->srv.cfg.max_mails_per_hour);
+	}
+	/* the replies by token are taken out: both lists are sorted, a reply is recorded in both at its time */
+	for (i = k = m = 0; i < n; i++) {
+		while (k < tr.nall && tr.all[k] < times[i])
+			k++;
+		if (k < tr.nall && tr.all[k] == times[i])
+			k++;
+		else
+			times[m++] = times[i];
+	}
+	n = m;
+	throttle_replies_free(&tr);
+	if (n > limit) {
+		job_detail(j, "dropped", "%s sent %zu mails in the last hour (max_mails_per_hour = %lu)",
+		    j->in.from_addr, n, limit);
+		free(times);
 		return PROCESS_DROPPED;
 	}
 	/*
@@ -157,8 +276,18 @@ static enum process_status check_rate(struct job *j)
 	 * its answer; recorded like an answered mail, it takes the count past
 	 * the limit, so the later ones are dropped without a word.
 	 */
-	if (count == j->srv.cfg.max_mails_per_hour)
+	if (n == limit) {
 		j->rate_notice = true;
+		kept = realloc(times, (n + 1) * sizeof *kept);
+		if (kept == NULL) {
+			free(times);
+			return job_no_memory(j);
+		}
+		times = kept;
+		times[n++] = j->srv.now;
+		j->rate_lifts = lifts_at(times, n, limit, j->srv.now);
+	}
+	free(times);
 	return PROCESS_OK;
 }
 
@@ -669,10 +798,21 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */
 		return job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the "
 		    "command alone, without attachments", j->srv.cfg.max_message_bytes);
-	if (j->rate_notice)
+	if (j->rate_notice) {
+		char lifts[REPLY_TIME_SIZE];
+
+		reply_time_str((int64_t)j->rate_lifts, lifts);
+		if (j->rate_board > 0)
+			return job_refuse(j, NULL, "you have sent %lu repl%s to the mails of board %ld in the last "
+			    "hour, the most this server answers for one board in an hour, so this one was not read; "
+			    "your next replies to them are dropped without an answer until %s. This is the only notice.",
+			    j->srv.cfg.max_board_replies_per_hour, j->srv.cfg.max_board_replies_per_hour == 1 ? "y" : "ies",
+			    j->rate_board, lifts);
 		return job_refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers "
-		    "in an hour, so this one was not read; your next mails within the hour are dropped without an "
-		    "answer. This is the only notice.", j->srv.cfg.max_mails_per_hour);
+		    "in an hour, so this one was not read; your next mails are dropped without an answer until "
+		    "%s (replies to the board mails of your running games are not counted). This is the only "
+		    "notice.", j->srv.cfg.max_mails_per_hour, lifts);
+	}
 	if (mr->ms == MAILIN_TOO_DEEP)
 		return job_refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
 		    "command as plain text");

@@ -11,6 +11,7 @@
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/pipeline/robotremote.h"
+#include "game/gamefile.h"
 #include "store/tokens.h"
 
 _Static_assert(TOKEN_SECRET_BYTES == TOKENS_SECRET_BYTES, "token.h's HMAC key is the home's secret");
@@ -105,8 +106,149 @@ static bool placements_with_stop(struct job *j)
 	return ok;
 }
 
+/*
+ * "#6" or "#6.1" alone on one of the first lines of the sender's own
+ * text: the turn a tapped link plays (tap.h); into *t.
+ */
+static bool turn_in_body(const char *body, struct token_subject *t)
+{
+	const char *s = body, *e;
+	char *end;
+	long turn, part = 0;
+	int lines = 0;
+
+	for (; s != NULL && *s != '\0' && lines < 3; s = *e != '\0' ? e + 1 : e) {
+		e = s + strcspn(s, "\n");
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s == e || *s == '\r')
+			continue;	/* blank lines are not counted */
+		lines++;
+		if (*s != '#' || s[1] < '1' || s[1] > '9')
+			continue;
+		turn = strtol(s + 1, &end, 10);
+		if (*end == '.' && end[1] >= '1' && end[1] <= '9')
+			part = strtol(end + 1, &end, 10);
+		while (end < e && (*end == ' ' || *end == '\t' || *end == '\r'))
+			end++;
+		if (end != e || turn >= 1000000 || part >= 1000)
+			continue;
+		t->turn = (int)turn;
+		t->part = (int)part;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The turn the reply answers, when its Subject does not say it (the
+ * Subject is the whole game's, reply.c): the tapped link's first line,
+ * else the board mail it answers (In-Reply-To, References: mailfind.h).
+ */
+static void turn_answered(struct job *j)
+{
+	const struct mailfind_answered *a = &j->found.answered;
+
+	if (j->token.turn > 0 || turn_in_body(j->in.body, &j->token))
+		return;
+	if (a->kind == MAILFIND_BOARD && a->board == j->token.board) {
+		j->token.turn = a->turns + 1;
+		j->token.part = a->part;
+	}
+}
+
+/* j->cmd becomes the move of the placement text (a vertex, "B2"), as if replied alone; false if it does not parse. */
+static bool placement_alone(struct job *j, const char *text)
+{
+	struct command *alt = calloc(1, sizeof *alt);
+	bool ok;
+
+	if (alt == NULL)
+		return false;
+	ok = command_parse_line(&mailcmd_grammar, COMMAND_FROM_BODY, text, strlen(text), NULL, alt) ==
+	    COMMAND_PLACEMENTS_ONLY;
+	if (ok) {
+		alt->body_rest = j->cmd.body_rest;
+		j->cmd = *alt;
+	}
+	free(alt);
+	return ok;
+}
+
+/*
+ * "B 2", "b-2", "B2." as phones and people write one placement: a letter,
+ * blanks or a hyphen, one or two digits, a full stop or exclamation mark;
+ * "B2" into out.  False for anything else.
+ */
+static bool loose_placement(const char *line, char out[8])
+{
+	const char *s = line;
+	size_t len;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	len = strlen(s);
+	while (len > 0 && strchr(" \t\r.!", s[len - 1]) != NULL)
+		len--;
+	if (len < 2 || !isalpha((unsigned char)s[0]))
+		return false;
+	out[0] = (char)toupper((unsigned char)s[0]);
+	s++;
+	len--;
+	while (len > 0 && (*s == ' ' || *s == '\t' || *s == '-'))
+		s++, len--;
+	if (len < 1 || len > 2 || !isdigit((unsigned char)s[0]) || (len == 2 && !isdigit((unsigned char)s[1])))
+		return false;
+	snprintf(out + 1, 7, "%.*s", (int)len, s);
+	return true;
+}
+
+/*
+ * The one placement a line of prose holds ("Oops, D3 then."): its words
+ * that are a letter and one or two digits; "D3" into out when there is
+ * exactly one, else false.
+ */
+static bool placement_in_prose(const char *line, char out[8])
+{
+	const char *s = line, *w;
+	size_t n, found = 0;
+
+	while (*s != '\0') {
+		while (*s != '\0' && !isalnum((unsigned char)*s))
+			s++;
+		for (w = s; *s != '\0' && isalnum((unsigned char)*s); s++)
+			;
+		n = (size_t)(s - w);
+		if (n >= 2 && n <= 3 && isalpha((unsigned char)w[0]) && isdigit((unsigned char)w[1]) &&
+		    (n == 2 || isdigit((unsigned char)w[2])) && w[1] != '0') {
+			if (found++ == 0) {
+				out[0] = (char)toupper((unsigned char)w[0]);
+				snprintf(out + 1, 7, "%.*s", (int)(n - 1), w + 1);
+			}
+		}
+	}
+	return found == 1;
+}
+
+/* Is one of the token's board's players the robot?  Read without the lock: a game file is replaced whole. */
+static bool robot_board(struct job *j)
+{
+	struct game g;
+	char *text = NULL;
+	size_t len;
+	bool yes = false;
+
+	if (store_board_read(j->srv.st, j->token.board, &text, &len) != STORE_OK)
+		return false;
+	if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK)
+		yes = game_user_is_robot(g.black) || game_user_is_robot(g.white);
+	free(text);
+	return yes;
+}
+
 bool replytoken_parse(struct job *j)
 {
+	char loose[8];
 	char w[3][16];
 	size_t n;
 
@@ -121,7 +263,17 @@ bool replytoken_parse(struct job *j)
 	if (j->cmd_status == COMMAND_CHAT_ANSWER || j->found.answered.kind == MAILFIND_CHAT)
 		j->token.chat = true;
 	j->board = j->token.board;
-	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY || placements_with_stop(j)) {
+	turn_answered(j);
+	if (j->token.turn == 0 && !j->token.chat) {
+		/* never played on a position the player did not see (the old-turn guard needs the turn) */
+		snprintf(j->token_error, sizeof j->token_error, "your reply to a mail of board %ld does not say which "
+		    "mail it answers (no In-Reply-To or References of a board mail of ours, no turn such as #6 in its "
+		    "text), so nothing was played: reply to the newest board mail of board %ld, or tap a point of "
+		    "its board", j->token.board, j->token.board);
+		return true;
+	}
+	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY || placements_with_stop(j) ||
+	    (j->cmd.source == COMMAND_FROM_BODY && loose_placement(j->cmd.line, loose) && placement_alone(j, loose))) {
 		become(j, "move");
 		return true;
 	}
@@ -147,6 +299,16 @@ bool replytoken_parse(struct job *j)
 		become(j, "queue");
 	} else if (j->token.chat) {
 		/* the whole text is the answer to the chat (its quoted mail cut: command_comment) */
+		become(j, "chat");
+		j->cmd.source = COMMAND_FROM_SUBJECT;
+	} else if (n >= 1 && placement_in_prose(j->cmd.line, loose)) {
+		/* never played blind: the player confirms with the one placement alone */
+		snprintf(j->suggest, sizeof j->suggest, "%s", loose);
+		snprintf(j->token_error, sizeof j->token_error, "Did you mean %s? Your reply to the mail of board %ld "
+		    "is words around one placement, so nothing was played: to play %s, reply with %s alone, or tap "
+		    "the link below", loose, j->token.board, loose, loose);
+	} else if (n >= 1 && !robot_board(j)) {
+		/* words alone, to a person: a chat to the opponent (chat.c tells the sender it went as one) */
 		become(j, "chat");
 		j->cmd.source = COMMAND_FROM_SUBJECT;
 	} else {

@@ -1,12 +1,20 @@
 /*
  * replytoken: playing by reply.  A board mail to a player carries in its
- * Subject a reply token (mail/token.h) and the turn it was written for; a
+ * Subject, the same for the whole game, a reply token (mail/token.h); a
  * reply to it whose text is only what the player would add to a command
- * (placements "D4" or "D3, F6", "swap", "resign yes", "undo", "propose",
+ * (placements "D4" or "D3, F6", also written "B 2", "b-2", "B2.", "swap",
+ * "resign yes", "undo", "propose",
  * "accept", "reject", "queue ...", or any words in reply to a chat mail)
  * is that command for the token's board and player, in place of the
- * password, when it comes from the player's registered address.  The
- * Subject's turn is the command's #turn guard.  A wrong token counts as a
+ * password; words around one placement ("Oops, D3 then.") are answered
+ * "Did you mean D3?" with its tap link, and words alone to a person are
+ * a chat (to the robot: the help). All this in place of the
+ * password, when it comes from the player's registered address.  The turn
+ * the reply answers is the command's #turn guard: a "#6" in the Subject
+ * (older mails and refusals), else a first line "#6" or "#6.1" of its
+ * text (a tapped link's, tap.h), else the board mail its In-Reply-To or
+ * References names (<board>.<turns>[p<part>].<userid>..., mailfind.h); a
+ * reply with none of them is refused.  A wrong token counts as a
  * wrong password (throttle.h); the token is never echoed or logged.
  */
 #ifndef OUSTPBM_REPLYTOKEN_H
