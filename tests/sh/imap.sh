@@ -199,6 +199,7 @@ check "no sender: exit 0" [ "$(fetch "$h")" = 0 ]
 check "... moved to oustpbm-failed" [ "$(inbox "$dc" u1) $(folder "$dc" u1 oustpbm-failed)" = "0 1" ]
 check "... the admin told by mail" sh -c "grep -l 'oustpbm-failed' '$h/mail/admin@example.net/new/'* | xargs grep -q 'can never be handled'"
 check "... in the log" grep -q 'alert imap-failed: admin told by mail admin@example.net' "$h/log"
+check "... as a notice: no word of mail kept by the mail system" sh -c "f=\$(grep -l 'oustpbm-failed' '$h/mail/admin@example.net/new/'*) && grep -q '^Subject: .*to look at' \$f && ! grep -q 'exits 75' \$f"
 
 # ---- a mail over max_message_bytes: fetched up to the cap, answered "too large", moved
 home "$h" u1 "" 'max_message_bytes = 2048'

@@ -195,8 +195,27 @@ static void stamp_write(int fd, const char *text, const char *key, time_t now)
 		(void)fsync(fd);
 }
 
+/*
+ * Whether c keeps mail unanswered in the mail system's queue (exit 75);
+ * the others are notices: a mailbox, a bounce, a robot host's refusal.
+ */
+static bool kept_by_mta(enum alert_cause c)
+{
+	switch (c) {
+	case ALERT_ROBOT_HOST:
+	case ALERT_MAILBOX:
+	case ALERT_MAILBOX_FAILED:
+	case ALERT_BOUNCE_ROBOT:
+	case ALERT_BOUNCE_ADMIN:
+		return false;
+	default:
+		return true;
+	}
+}
+
 /* The alert mail (RFC 5322), NUL-terminated; NULL when out of memory.  Caller frees. */
-static char *compose(const struct config *cfg, const char *home, const char *cause, time_t now, size_t *len)
+static char *compose(const struct config *cfg, const char *home, enum alert_cause c, const char *cause, time_t now,
+    size_t *len)
 {
 	/* RFC 5322 3.3, in English whatever the locale */
 	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
@@ -214,19 +233,26 @@ static char *compose(const struct config *cfg, const char *home, const char *cau
 	f = open_memstream(&text, len);
 	if (f == NULL)
 		return NULL;
-	/* the Message-ID has the server's own shape: if it ever comes back, it is dropped as a loop */
-	fprintf(f, "From: %s <%s>\r\nTo: %s\r\nSubject: %s: mail kept unanswered: %.200s\r\nDate: %s\r\n"
+	/* no MAC in its Message-ID (idmac.h): if it ever comes back, its From, the server's own, drops it as a loop */
+	fprintf(f, "From: %s <%s>\r\nTo: %s\r\nSubject: %s: %s: %.200s\r\nDate: %s\r\n"
 	    "Message-ID: <oust.%lld.%lx.alert@%s>\r\nAuto-Submitted: auto-generated\r\nMIME-Version: 1.0\r\n"
 	    "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n",
-	    cfg->server_name, cfg->from_address, cfg->admin_address, cfg->server_name, cause, date,
+	    cfg->server_name, cfg->from_address, cfg->admin_address, cfg->server_name,
+	    kept_by_mta(c) ? "mail kept unanswered" : "to look at", cause, date,
 	    (long long)now, (unsigned long)getpid(), at != NULL ? at + 1 : "localhost");
-	fprintf(f, "The oustpbm server of %s cannot answer mail:\r\n\r\n    %.*s\r\n\r\n"
-	    "No mail is lost: oustpbm exits 75 (EX_TEMPFAIL), so the mail system keeps\r\n"
-	    "each mail in its queue and delivers it again later.  Once the cause is\r\n"
-	    "fixed, the mails are answered at the mail system's next try (on Postfix,\r\n"
-	    "`postqueue -f` as root tries at once).  The log, %s/log, says more.\r\n\r\n"
-	    "This is said at most once an hour for each cause.\r\n",
-	    home, ALERT_CAUSE_MAX, cause, home);
+	if (!kept_by_mta(c))
+		fprintf(f, "The oustpbm server of %s asks you to look at this:\r\n\r\n    %.*s\r\n\r\n"
+		    "The log, %s/log, says more.\r\n\r\n"
+		    "This is said at most once an hour for each cause.\r\n",
+		    home, ALERT_CAUSE_MAX, cause, home);
+	else
+		fprintf(f, "The oustpbm server of %s cannot answer mail:\r\n\r\n    %.*s\r\n\r\n"
+		    "No mail is lost: oustpbm exits 75 (EX_TEMPFAIL), so the mail system keeps\r\n"
+		    "each mail in its queue and delivers it again later.  Once the cause is\r\n"
+		    "fixed, the mails are answered at the mail system's next try (on Postfix,\r\n"
+		    "`postqueue -f` as root tries at once).  The log, %s/log, says more.\r\n\r\n"
+		    "This is said at most once an hour for each cause.\r\n",
+		    home, ALERT_CAUSE_MAX, cause, home);
 	if (fclose(f) != 0) {
 		free(text);
 		return NULL;
@@ -288,8 +314,11 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 	cause_key(c, cause, key);
 	if (cfg->admin_address[0] == '\0') {
 		as = ALERT_NO_ADDRESS;
-		fprintf(stderr, "oustpbm: the mail is kept by the mail system (exit 75); set admin_address in %s to "
-		    "be told by mail\n", CONFIG_FILE);
+		if (kept_by_mta(c))
+			fprintf(stderr, "oustpbm: the mail is kept by the mail system (exit 75); set admin_address in %s "
+			    "to be told by mail\n", CONFIG_FILE);
+		else
+			fprintf(stderr, "oustpbm: set admin_address in %s to be told by mail\n", CONFIG_FILE);
 		goto out;
 	}
 	fd = stamp_open(home);
@@ -300,7 +329,7 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 		as = ALERT_QUIET;
 		goto out;
 	}
-	msg = compose(cfg, home, cause, now, &len);
+	msg = compose(cfg, home, c, cause, now, &len);
 	if (msg == NULL) {
 		snprintf(why, sizeof why, "out of memory");
 		as = ALERT_FAILED;
