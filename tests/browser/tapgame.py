@@ -224,8 +224,9 @@ def play(h, tmp, board, players, observer, seed, label):
     winner = field(h.game(board), "black" if status == "black-won" else "white")
     last = newest.get(observer)
     check("%s: the observer's last mail tells the result (%s, %s)" % (label, status, winner),
-          last is not None and ("won by %s" % winner in (last["Subject"] or "") or status == "drawn"),
-          last["Subject"] if last else "no mail")
+          last is not None and (re.search(r"is over: %s won" % winner, " ".join(parts(last)[0].split())) is not None
+                                or status == "drawn"),
+          parts(last)[0][:300] if last else "no mail")
     return True
 
 

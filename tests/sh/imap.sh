@@ -89,9 +89,26 @@ dc_start() { # DIR: started, true once its port answers
 	done
 }
 
+children() { # PID: the ids of its child processes (from /proc: no procps needed)
+	ch_p=$1
+	if [ -r "/proc/$ch_p/task/$ch_p/children" ]; then
+		{ read -r ch_l <"/proc/$ch_p/task/$ch_p/children"; } 2>/dev/null
+		echo ${ch_l:-}
+		return 0
+	fi
+	for ch_s in /proc/[0-9]*/stat; do
+		{ read -r ch_l <"$ch_s"; } 2>/dev/null || continue
+		# the fields after "(comm) ": state, ppid, ...
+		set -- ${ch_l##*) }
+		ch_i=${ch_s#/proc/}
+		[ "${2:-}" != "$ch_p" ] || echo "${ch_i%/stat}"
+	done
+	return 0
+}
+
 dc_kill() { # DIR: the master and its processes killed (-9), as a crash takes them
 	dc_m=$(cat "$1/run/master.pid" 2>/dev/null) || return 0
-	for dc_c in $(ps -o pid= --ppid "$dc_m"); do
+	for dc_c in $(children "$dc_m"); do
 		kill -9 "$dc_c" 2>/dev/null
 	done
 	kill -9 "$dc_m" 2>/dev/null
@@ -294,7 +311,7 @@ OUSTPBM_TEST_CODE=$REG_CODE "$bin" -d "$h" fetch >/dev/null 2>"$tmp/gone.err" &
 fpid=$!
 # the register waits for accounts.lock in fetch's child: the mail is being handled
 i=0
-while [ -z "$(ps -o pid= --ppid "$fpid")" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+while [ -z "$(children "$fpid")" ] && [ "$i" -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 dc_kill "$dc"
 release_lock
 wait "$fpid"
