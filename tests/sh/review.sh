@@ -56,7 +56,7 @@ check "the same game reviewed in another home gives the same review" cmp -s "$h/
 # once: another request is answered at once from the kept review
 mail bob@example.com "review 101 bob hunter2" review.b@example.org | deliver "$h" $((T0 + 4000))
 check "a second request is answered at once from the kept review" sh -c \
-    "grep -q 'review of 9 turns sent (kept)' '$h/log' && ! grep -q ' 101 bob ' '$h/reviews'"
+    "grep -q 'review of 9 turns sent (kept): served from games/101.review, not recomputed' '$h/log' && ! grep -q ' 101 bob ' '$h/reviews'"
 
 "$PY" - "$m" "$tmp/review.sgf" <<'EOP'
 import email, sys

@@ -28,11 +28,11 @@ enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const 
 	enum reply_status rs = REPLY_NOMEM;
 	char how[120];
 	char *table = review_table(g, r), *worst = review_worst_text(g, r), *chart = review_chart_html(g, r);
-	char *sgf = NULL;
+	char *worst_html = review_worst_html(g, r), *sgf = NULL;
 	size_t len = 0;
 
 	sgf = review_sgf(g, r, &len);
-	if (table == NULL || worst == NULL || chart == NULL || sgf == NULL) {
+	if (table == NULL || worst == NULL || chart == NULL || worst_html == NULL || sgf == NULL) {
 		snprintf(rc->err, sizeof rc->err, "out of memory, or board %ld's history does not replay", g->board);
 		goto out;
 	}
@@ -44,6 +44,7 @@ enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const 
 	rv.table = table;
 	rv.worst = worst;
 	rv.chart_html = chart;
+	rv.worst_html = worst_html;
 	rv.how = how;
 	rv.sgf = sgf;
 	rv.sgf_len = len;
@@ -52,6 +53,7 @@ out:
 	free(table);
 	free(worst);
 	free(chart);
+	free(worst_html);
 	free(sgf);
 	return rs;
 }
