@@ -116,7 +116,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 	struct game g;
 	enum review_status vs;
 	enum outbox_status os;
-	char *text = NULL;
+	char *text = NULL, pbad[200];
 	size_t len;
 	bool ok = false;
 
@@ -147,6 +147,15 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		if (review_format(&r, &g, &text, &len) != REVIEW_OK ||
 		    reviews_write(st, g.board, text, len) != STORE_OK) {
 			snprintf(why, whylen, "cannot keep the review: %s", store_error(st));
+			goto out;
+		}
+		/*
+		 * the mail is made from the kept text, as every later request's is
+		 * (its chances to 4 decimals): the same review byte for byte each time
+		 */
+		review_release(&r);
+		if (review_parse(text, len, &g, &r, pbad, sizeof pbad) != REVIEW_OK) {
+			snprintf(why, whylen, "the kept review does not read back: %s", pbad);
 			goto out;
 		}
 		/* the board's web page shows the chart of a finished game's review */
