@@ -10,7 +10,9 @@
 # bytes and time), the second mail's review text is the first one's byte
 # for byte, and the log says it was served from the kept file; a kept file
 # with chances outside 0..1 (written before they were clamped) is repaired
-# when read and served, not recomputed.
+# when read and served, not recomputed.  A review made during a game
+# against the robot shows on the page once the game is over, saying which
+# turns it covers.
 . "$(dirname "$0")/lib.sh"
 need "$PY" sgf2dg tidy
 tmpdir
@@ -130,5 +132,27 @@ b=$h/site/board/101.html
 check "the board's web page shows the review's chart as SVG" grep -q '<svg class="review"' "$b"
 check "... and its table as text" sh -c "grep -q '<pre class=\"review\">turn  player' '$b' && grep -q '^   9  alice (x)' '$b'"
 check "... valid HTML5" sh -c "tidy -q -e --doctype html5 '$b' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
+
+# a review made during a game against the robot: once the game is over the page shows it, saying what it covers
+h4=$tmp/home4
+mkhome "$h4" 'web_dir = site'
+j=0
+while read -r from subject; do
+	j=$((j + 1))
+	mail "$from" "$subject" "robotgame.$j@example.org" | OUSTPBM_TEST_ROBOT=first deliver "$h4" $((T0 + 60 * j))
+done <<EOF
+alice@example.org register alice secret Alice
+alice@example.org challenge alice secret robot -size=5
+alice@example.org move 101#1 alice secret C3
+alice@example.org move 101#3 alice secret E5
+alice@example.org review 101 alice secret
+EOF
+OUSTPBM_TEST_TIME=$((T0 + 3600)) OUSTPBM_TEST_ROBOT=first "$bin" -d "$h4" robot >/dev/null 2>&1
+nrev=$(grep -c '^turn ' "$h4/games/101.review")
+mail alice@example.org "resign 101 alice secret" robotgame.r@example.org | OUSTPBM_TEST_ROBOT=first deliver "$h4" $((T0 + 3700))
+b4=$h4/site/board/101.html
+check "a review made during a robot game ($nrev turns) is shown once the game is over" sh -c \
+    "grep -q 'resign' '$h4/games/101.game' && grep -q '<svg class=\"review\"' '$b4' &&
+     grep -q 'it covers its first $nrev turns of $((nrev + 1))' '$b4'"
 
 done_testing
