@@ -450,6 +450,8 @@ static bool variation(struct strbuf *b, const struct game *g, const struct revie
 		strbuf_printf(b, "%s", rules_point_name(&before, t->better[i], name));
 		if (ev.captured > 0)
 			strbuf_printf(b, " removes %d.", ev.captured);
+		if (ev.result == (t->color == RULES_BLACK ? RULES_BLACK_WINS : RULES_WHITE_WINS))
+			strbuf_puts(b, " It wins at once.");
 		strbuf_puts(b, "]\n");
 	}
 	strbuf_puts(b, ")");
