@@ -101,6 +101,12 @@ int review_worst(const struct review *r, int idx[REVIEW_WORST_MAX])
 
 /* ---- the search ---- */
 
+/* A chance in 0..1 (a win rate's estimate can stray past either end). */
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
 static double result_value(enum rules_result res)
 {
 	return res == RULES_BLACK_WINS ? 1.0 : res == RULES_WHITE_WINS ? 0.0 : 0.5;
@@ -153,16 +159,21 @@ static enum review_status value_at(struct search *s, struct ai *a, const struct 
 		return REVIEW_INTERNAL;
 	ai_last_search(a, &as);
 	s->r->playouts += as.playouts;
-	*out = rg->to_move == RULES_BLACK ? as.value : 1.0 - as.value;
+	*out = clamp01(rg->to_move == RULES_BLACK ? as.value : 1.0 - as.value);
 	return REVIEW_OK;
 }
 
-/*
- * The AI's whole turn at rg (a copy is played on): into t (its swap, or its
- * placements and what they capture).  On a solved board the solver's turn.
- */
-static enum review_status better_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
-    struct review_turn *t)
+/* A whole turn of the AI: its swap, or its placements and what they capture. */
+struct whole {
+	bool swap;
+	int n;
+	int pts[REVIEW_BETTER_MAX];
+	int captured;
+};
+
+/* The AI's whole turn at rg (a copy is played on) into w.  On a solved board the solver's turn. */
+static enum review_status whole_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+    struct whole *wt)
 {
 	static struct rules_game w;	/* large: not on the stack */
 	struct ai_turn one;
@@ -171,15 +182,13 @@ static enum review_status better_turn(struct search *s, struct ai *a, const stru
 	int start = rg->turn, p;
 
 	w = *rg;
-	t->nbetter = 0;
-	t->better_captured = 0;
-	t->better_swap = false;
-	while (w.result == RULES_PLAYING && w.turn == start && t->nbetter < REVIEW_BETTER_MAX) {
+	memset(wt, 0, sizeof *wt);
+	while (w.result == RULES_PLAYING && w.turn == start && wt->n < REVIEW_BETTER_MAX) {
 		if (s->r->exact && solve_best(&w, &p)) {
 			one.action = p == RULES_NO_POINT ? AI_SWAP : AI_PLACE;
 			one.points[0] = p;
 		} else {
-			set_budget(s, seed + (uint64_t)t->nbetter);
+			set_budget(s, seed + (uint64_t)wt->n);
 			st = ai_genmove(a, &w, &s->ao, &one);
 			if (st == AI_NO_MEMORY)
 				return REVIEW_NO_MEMORY;
@@ -187,14 +196,46 @@ static enum review_status better_turn(struct search *s, struct ai *a, const stru
 				return REVIEW_INTERNAL;
 		}
 		if (one.action == AI_SWAP) {
-			t->better_swap = true;
+			wt->swap = true;
 			return REVIEW_OK;
 		}
 		if (one.action != AI_PLACE || !rules_is_legal(rules_game_play(&w, one.points[0], &ev)))
 			return REVIEW_INTERNAL;
-		t->better[t->nbetter++] = one.points[0];
-		t->better_captured += ev.captured;
+		wt->pts[wt->n++] = one.points[0];
+		wt->captured += ev.captured;
 	}
+	return REVIEW_OK;
+}
+
+/* The AI's turn at rg as turn t's better turn. */
+static enum review_status better_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+    struct review_turn *t)
+{
+	struct whole w;
+	enum review_status rs = whole_turn(s, a, rg, seed, &w);
+
+	if (rs != REVIEW_OK)
+		return rs;
+	t->better_swap = w.swap;
+	t->nbetter = w.n;
+	memcpy(t->better, w.pts, sizeof w.pts);
+	t->better_captured = w.captured;
+	return REVIEW_OK;
+}
+
+/* The AI's turn at rg, the position after turn t, as the opponent's answer to t. */
+static enum review_status answer_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+    struct review_turn *t)
+{
+	struct whole w;
+	enum review_status rs = whole_turn(s, a, rg, seed, &w);
+
+	if (rs != REVIEW_OK)
+		return rs;
+	t->answer_swap = w.swap;
+	t->nanswer = w.n;
+	memcpy(t->answer, w.pts, sizeof w.pts);
+	t->answer_captured = w.captured;
 	return REVIEW_OK;
 }
 
@@ -219,7 +260,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 	double *value = NULL;
 	enum review_status rs = REVIEW_NO_MEMORY;
 	enum game_status gs;
-	int i, flagged = 0, searches;
+	int i, flagged = 0, searches, idx[REVIEW_WORST_MAX], nworst, avg;
 	int64_t start;
 
 	memset(out, 0, sizeof *out);
@@ -272,9 +313,14 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 		if (review_kind_of(out, &out->turns[i]) != REVIEW_FINE && g->turns[i].action != GAME_PASS)
 			flagged++;
 	}
-	/* a better turn has a few placements: a share each, as many as an average turn's */
+	/*
+	 * a better turn, and an answer to each of the costliest turns, has a few
+	 * placements: a share each, as many as an average turn's
+	 */
+	nworst = review_worst(out, idx);
+	avg = g->nturns > 0 ? (int)((g->npoints + (size_t)g->nturns - 1) / (size_t)g->nturns) : 1;
 	s.end_ns = start + (int64_t)(o->seconds * 1e9);
-	s.left = flagged * (g->nturns > 0 ? (int)((g->npoints + (size_t)g->nturns - 1) / (size_t)g->nturns) : 1);
+	s.left = (flagged + nworst) * (avg > 0 ? avg : 1);
 	for (i = 0; i < g->nturns; i++) {
 		struct review_turn *t = &out->turns[i];
 
@@ -296,6 +342,22 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 			t->better_captured = 0;
 		}
 	}
+	/* the refutations: the opponent's best answer at the position after each costliest turn */
+	for (i = 0; i < nworst; i++) {
+		struct review_turn *t = &out->turns[idx[i]];
+
+		gs = game_replay(g, t->number, rp);
+		if (gs != GAME_OK) {
+			rs = REVIEW_BAD_HISTORY;
+			goto out;
+		}
+		if (rp->rg.result != RULES_PLAYING)
+			continue;
+		rs = answer_turn(&s, a, &rp->rg, hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)t->number ^ 0xa45eULL),
+		    t);
+		if (rs != REVIEW_OK)
+			goto out;
+	}
 	rs = REVIEW_OK;
 out:
 	ai_free(a);
@@ -309,8 +371,9 @@ out:
 /*
  * "oustpbm review 1", then "board N", "turns N", "exact yes|no",
  * "playouts N", then a line a turn:
- *   turn K x|o BEFORE AFTER [swap | better E5,F5 captures N]
- * with the chances as 0.0000..1.0000.
+ *   turn K x|o BEFORE AFTER [swap | better E5,F5 captures N] [answer swap | answer D4 captures N]
+ * with the chances as 0.0000..1.0000 ("answer": the opponent's best answer
+ * to the turn played, for the costliest turns; a file without it reads).
  */
 enum review_status review_format(const struct review *r, const struct game *g, char **out, size_t *len)
 {
@@ -333,6 +396,14 @@ enum review_status review_format(const struct review *r, const struct game *g, c
 				strbuf_printf(&b, "%s%s", k > 0 ? "," : "", rules_point_name(&g->rg.board, t->better[k], name));
 			strbuf_printf(&b, " captures %d", t->better_captured);
 		}
+		if (t->answer_swap)
+			strbuf_puts(&b, " answer swap");
+		else if (t->nanswer > 0) {
+			strbuf_puts(&b, " answer ");
+			for (k = 0; k < t->nanswer; k++)
+				strbuf_printf(&b, "%s%s", k > 0 ? "," : "", rules_point_name(&g->rg.board, t->answer[k], name));
+			strbuf_printf(&b, " captures %d", t->answer_captured);
+		}
 		strbuf_puts(&b, "\n");
 	}
 	*out = strbuf_finish(&b);
@@ -348,37 +419,113 @@ static enum review_status bad(char *why, size_t whylen, int line, const char *wh
 	return REVIEW_BAD_FILE;
 }
 
-/* One turn line's placements, "E5,F5", into t. */
-static bool parse_points(const struct game *g, const char *s, struct review_turn *t)
+/* One turn line's placements, "E5,F5", into pts (*n of them). */
+static bool parse_points(const struct game *g, const char *s, int pts[REVIEW_BETTER_MAX], int *n)
 {
 	const char *e;
 	int p;
 
-	t->nbetter = 0;
+	*n = 0;
 	for (;;) {
 		e = strchr(s, ',');
 		if (e == NULL)
 			e = s + strlen(s);
-		if (t->nbetter >= REVIEW_BETTER_MAX || e - s < 2 || e - s > 3)
+		if (*n >= REVIEW_BETTER_MAX || e - s < 2 || e - s > 3)
 			return false;
 		p = rules_parse_point(&g->rg.board, s, (int)(e - s));
 		if (p == RULES_NO_POINT)
 			return false;
-		t->better[t->nbetter++] = p;
+		pts[(*n)++] = p;
 		if (*e == '\0')
 			return true;
 		s = e + 1;
 	}
 }
 
+/* A count "N" of 0..RULES_MAX_POINTS into *out. */
+static bool parse_count(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return false;
+	v = strtol(s, &end, 10);
+	if (*end != '\0' || v > RULES_MAX_POINTS)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/* A chance: a finite number, brought into 0..1 (a file kept before the clamp: review.h). */
+static bool parse_chance(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (s == NULL || *s == '\0')
+		return false;
+	v = strtod(s, &end);
+	if (*end != '\0' || !(v > -1e9 && v < 1e9))
+		return false;
+	*out = clamp01(v);
+	return true;
+}
+
+/*
+ * A turn line, "turn K x|o BEFORE AFTER [swap | better PTS captures N]
+ * [answer swap | answer PTS captures N]", split in place, into t (turn n + 1).
+ */
+static bool parse_turn(const struct game *g, char *line, int n, struct review_turn *t)
+{
+	char *w[16], *save = NULL, *tok;
+	int nw = 0, i;
+
+	for (tok = strtok_r(line, " ", &save); tok != NULL; tok = strtok_r(NULL, " ", &save)) {
+		if (nw == 16)
+			return false;
+		w[nw++] = tok;
+	}
+	if (nw < 5 || strcmp(w[0], "turn") != 0 || !parse_count(w[1], &t->number) || t->number != n + 1 ||
+	    (strcmp(w[2], "x") != 0 && strcmp(w[2], "o") != 0) || !parse_chance(w[3], &t->before) ||
+	    !parse_chance(w[4], &t->after))
+		return false;
+	t->color = w[2][0] == 'x' ? RULES_BLACK : RULES_WHITE;
+	i = 5;
+	if (i < nw && strcmp(w[i], "swap") == 0) {
+		t->better_swap = true;
+		i++;
+	} else if (i < nw && strcmp(w[i], "better") == 0) {
+		if (i + 3 >= nw)
+			return false;
+		if (!parse_points(g, w[i + 1], t->better, &t->nbetter) || strcmp(w[i + 2], "captures") != 0 ||
+		    !parse_count(w[i + 3], &t->better_captured))
+			return false;
+		i += 4;
+	}
+	if (i < nw && strcmp(w[i], "answer") == 0) {
+		if (i + 1 < nw && strcmp(w[i + 1], "swap") == 0) {
+			t->answer_swap = true;
+			i += 2;
+		} else {
+			if (i + 3 >= nw)
+				return false;
+			if (!parse_points(g, w[i + 1], t->answer, &t->nanswer) || strcmp(w[i + 2], "captures") != 0 ||
+			    !parse_count(w[i + 3], &t->answer_captured))
+				return false;
+			i += 4;
+		}
+	}
+	return i == nw;
+}
+
 enum review_status review_parse(const char *text, size_t len, const struct game *g, struct review *out,
     char *why, size_t whylen)
 {
 	char *copy = NULL, *line, *save = NULL;
-	char c, exact[8], pts[200], word[16];
+	char exact[8];
 	enum review_status rs = REVIEW_BAD_FILE;
-	int n = 0, lineno = 0, num, got;
-	double before, after;
+	int n = 0, lineno = 0;
 	struct review_turn *t;
 
 	memset(out, 0, sizeof *out);
@@ -437,21 +584,11 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
 			goto out;
 		}
 		t = &out->turns[n];
-		pts[0] = word[0] = '\0';
-		got = sscanf(line, "turn %d %c %lf %lf %15s %199s captures %d", &num, &c, &before, &after, word, pts,
-		    &t->better_captured);
-		if (got < 4 || num != n + 1 || (c != 'x' && c != 'o') || !(before >= 0 && before <= 1) ||
-		    !(after >= 0 && after <= 1) || (got >= 5 && strcmp(word, "swap") != 0 && strcmp(word, "better") != 0) ||
-		    (got >= 5 && word[0] == 'b' && (got != 7 || !parse_points(g, pts, t)))) {
+		if (!parse_turn(g, line, n, t)) {
 			rs = bad(why, whylen, lineno, "not a turn line in order");
 			goto out;
 		}
-		t->number = num;
-		t->color = c == 'x' ? RULES_BLACK : RULES_WHITE;
 		t->action = g->turns[n].action;
-		t->before = before;
-		t->after = after;
-		t->better_swap = got >= 5 && word[0] == 's';
 		n++;
 	}
 	if (lineno < 5 || n != out->nturns) {

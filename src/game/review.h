@@ -17,6 +17,16 @@
  * REVIEW_MISTAKE_DROP or more is a mistake, of REVIEW_BLUNDER_DROP or more
  * a blunder; on a solved board a turn that turns a won position into a lost
  * one is a blunder whatever the figures.
+ *
+ * Every chance is kept in 0..1: a search's value is clamped where it is
+ * computed (a win rate with its exploration terms can stray past either
+ * end), and a kept file with a value outside it (one written before the
+ * clamp, "turn 3 x 1.0000 -0.0123") is repaired when read, not refused,
+ * so that a kept review is always mailed again rather than recomputed.
+ *
+ * For each of the costliest turns (review_worst) the review also keeps the
+ * opponent's best answer to the turn played (the refutation): the AI's
+ * whole turn at the position after it.
  */
 #ifndef OUSTPBM_REVIEW_H
 #define OUSTPBM_REVIEW_H
@@ -33,6 +43,7 @@
 #define REVIEW_WORST_MAX 5	/* turns the mail describes, the costliest first */
 #define REVIEW_MAX_TURNS 2000	/* a longer game is not reviewed */
 #define REVIEW_FILE_MAX (256 * 1024)	/* bytes of a kept review */
+#define REVIEW_DECIDED 0.05	/* Black's chance below it, or above 1 - it, to the end: the game was decided */
 
 enum review_status {
 	REVIEW_OK = 0,
@@ -55,6 +66,11 @@ struct review_turn {
 	int nbetter;		/* its placements (0: none, or the same turn as played) */
 	int better[REVIEW_BETTER_MAX];	/* rules cells */
 	int better_captured;	/* stones its placements would have removed */
+	/* the opponent's best answer to the turn played, for the costliest turns only */
+	bool answer_swap;	/* it would swap */
+	int nanswer;		/* its placements (0: none computed, or the game was over) */
+	int answer[REVIEW_BETTER_MAX];	/* rules cells */
+	int answer_captured;
 };
 
 struct review {
@@ -98,8 +114,13 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
  * What the review mail and the web page show (reviewtext.c); each returns
  * a malloc'd NUL-terminated text the caller frees, or NULL when out of
  * memory (or, for review_sgf, when g's history does not replay).
- *   review_table:    the plain-text table, a line a turn;
- *   review_worst_text: the costliest turns in words, each with the board before it;
+ *   review_table:    the plain-text table, a line a turn, up to the turn after
+ *                    which the game stayed decided (review_decided): the rest
+ *                    in one line;
+ *   review_worst_text: the costliest turns in words, each with the board of the
+ *                    opponent's best answer to it and the board of the better
+ *                    turn ("C2 wins at once" when it ends the game);
+ *   review_worst_html: the same with the boards as HTML tables (html.h), for mail;
  *   review_chart_html: the bar chart as a table of coloured cells (mail: no SVG);
  *   review_chart_svg:  the same as inline SVG (the web page);
  *   review_sgf:      g's SGF (sgf.h) with the evaluations in each turn's C[] and
@@ -107,6 +128,14 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
  */
 char *review_table(const struct game *g, const struct review *r);
 char *review_worst_text(const struct game *g, const struct review *r);
+char *review_worst_html(const struct game *g, const struct review *r);
+
+/*
+ * The turn (from 1) after which Black's chance stayed below REVIEW_DECIDED
+ * or above 1 - REVIEW_DECIDED to the end of r, or 0 when it never did (or
+ * r is exact: a solved board's values are all 0, 1/2 or 1).
+ */
+int review_decided(const struct review *r);
 char *review_chart_html(const struct game *g, const struct review *r);
 char *review_chart_svg(const struct game *g, const struct review *r);
 char *review_sgf(const struct game *g, const struct review *r, size_t *len);

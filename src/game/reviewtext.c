@@ -63,15 +63,35 @@ static void better_str(const struct game *g, const struct review_turn *t, char *
 	}
 }
 
+int review_decided(const struct review *r)
+{
+	bool low = true, high = true;
+	int d = 0, i;
+
+	if (r->exact)
+		return 0;
+	for (i = r->nturns - 1; i >= 0; i--) {
+		low = low && r->turns[i].after < REVIEW_DECIDED;
+		high = high && r->turns[i].after > 1 - REVIEW_DECIDED;
+		if (!low && !high)
+			break;
+		d = i + 1;
+	}
+	return d;
+}
+
 char *review_table(const struct game *g, const struct review *r)
 {
 	struct strbuf b = STRBUF_INIT;
 	char who[GAME_NAME_SIZE + 8], what[PLAYED_MAX * 4];
-	int i;
+	int i, d = review_decided(r), shown = r->nturns;
 
+	/* a decided game's last turns are noise: one line for them, when that is shorter */
+	if (d > 0 && r->nturns - d >= 2)
+		shown = d;
 	strbuf_puts(&b, "turn  player         played          Black's chance\n"
 	    "                                      before  after\n");
-	for (i = 0; i < r->nturns; i++) {
+	for (i = 0; i < shown; i++) {
 		const struct review_turn *t = &r->turns[i];
 
 		snprintf(who, sizeof who, "%s (%c)", g->turns[i].player, symbol(t->color));
@@ -83,55 +103,204 @@ char *review_table(const struct game *g, const struct review *r)
 			strbuf_printf(&b, "  %s", review_kind_str(review_kind_of(r, t)));
 		strbuf_puts(&b, "\n");
 	}
+	if (shown < r->nturns)
+		strbuf_printf(&b, "%4d-%d  decided: Black's chance stayed %s %d%% to the end\n", shown + 1, r->nturns,
+		    r->turns[shown].after < REVIEW_DECIDED ? "under" : "over",
+		    r->turns[shown].after < REVIEW_DECIDED ? pct(REVIEW_DECIDED) : pct(1 - REVIEW_DECIDED));
 	return strbuf_finish(&b);
+}
+
+/* ---- the costliest turns ---- */
+
+/* Where the costliest turns go: text (drawings) or HTML (tables). */
+struct worst_out {
+	struct strbuf *b;
+	bool html;
+	char *drawing;		/* BOARD_TEXT_MAX */
+	struct html_board *hb;
+	struct game_replay *rp;
+	struct rules_board *before;
+	bool gap;		/* text: a drawing ended: a blank line before the next line */
+};
+
+/* A line of prose. */
+static void worst_line(struct worst_out *o, const char *line)
+{
+	if (o->html) {
+		strbuf_puts(o->b, "<p style=\"margin:8px 0 4px\">");
+		html_text(o->b, line);
+		strbuf_puts(o->b, "</p>\n");
+	} else {
+		strbuf_printf(o->b, "%s%s\n", o->gap ? "\n" : "", line);
+		o->gap = false;
+	}
+}
+
+/* The board of o->rp, the n placements pts marked (and what they took, in HTML), under caption. */
+static void worst_board(struct worst_out *o, const char *caption, const int *pts, int n)
+{
+	worst_line(o, caption);
+	if (o->html) {
+		html_board_from(o->hb, &o->rp->rg.board, o->before, pts, n);
+		html_board_table(o->b, o->hb);
+	} else {
+		board_render(&o->rp->rg.board, o->rp->black, o->rp->white, pts, n, o->drawing);
+		strbuf_printf(o->b, "\n%s", o->drawing);
+		o->gap = true;
+	}
+}
+
+/*
+ * Replay g to position upto into o->rp, then play the n placements pts on
+ * it (o->before: the board before them).  False if it does not replay.
+ */
+static bool replay_and_play(struct worst_out *o, const struct game *g, int upto, const int *pts, int n)
+{
+	int i;
+
+	if (game_replay(g, upto, o->rp) != GAME_OK)
+		return false;
+	*o->before = o->rp->rg.board;
+	for (i = 0; i < n; i++)
+		if (!rules_is_legal(rules_game_play(&o->rp->rg, pts[i], NULL)))
+			return false;
+	return true;
+}
+
+/* What a whole turn of n placements that captured captured does, "C2, capturing 1 stone" or "C2 wins at once". */
+static void turn_words(const char *pts, int captured, bool wins, char *buf, size_t size)
+{
+	if (wins)
+		snprintf(buf, size, "%s wins at once (capturing %d stone%s)", pts, captured, captured == 1 ? "" : "s");
+	else if (captured > 0)
+		snprintf(buf, size, "%s, capturing %d stone%s", pts, captured, captured == 1 ? "" : "s");
+	else
+		snprintf(buf, size, "%s, capturing nothing", pts);
+}
+
+static bool won_by(const struct rules_game *rg, enum rules_color c)
+{
+	return rg->result == (c == RULES_BLACK ? RULES_BLACK_WINS : RULES_WHITE_WINS);
+}
+
+/* Costliest turn t (of index k): what it cost, the opponent's answer, the better turn, their boards. */
+static void worst_turn(struct worst_out *o, const struct game *g, const struct review *r, int k)
+{
+	const struct review_turn *t = &r->turns[k];
+	enum rules_color opp = RULES_OTHER(t->color);
+	double mine_b = t->color == RULES_BLACK ? t->before : 1 - t->before;
+	double mine_a = t->color == RULES_BLACK ? t->after : 1 - t->after;
+	char what[PLAYED_MAX * 4], pts[REVIEW_BETTER_MAX * 4 + 8], words[REVIEW_BETTER_MAX * 4 + 64];
+	char line[GAME_NAME_SIZE * 2 + PLAYED_MAX * 4 + REVIEW_BETTER_MAX * 4 + 200], who[GAME_NAME_SIZE];
+	bool boards = false;
+	int i;
+
+	played(g, t->number, what, sizeof what);
+	if (r->exact)
+		snprintf(line, sizeof line, "Turn %d, %s (%s) played %s: the %s that lost the game: before it %s had a "
+		    "won game with perfect play, after it a lost one.", t->number, g->turns[k].player, colour(t->color),
+		    what, review_kind_str(review_kind_of(r, t)), colour(t->color));
+	else
+		snprintf(line, sizeof line, "Turn %d, %s (%s) played %s: a %s: %s's chance to win fell from %d%% to %d%%.",
+		    t->number, g->turns[k].player, colour(t->color), what, review_kind_str(review_kind_of(r, t)),
+		    colour(t->color), pct(mine_b), pct(mine_a));
+	worst_line(o, line);
+
+	/* the refutation: the opponent's best answer at the position after the turn played */
+	if (t->answer_swap || t->nanswer > 0) {
+		if (game_replay(g, t->number, o->rp) != GAME_OK)
+			return;
+		snprintf(who, sizeof who, "%s", opp == RULES_BLACK ? o->rp->black : o->rp->white);
+		if (t->answer_swap) {
+			snprintf(line, sizeof line, "%s's best answer: swap (take Black's first stone).", who);
+			worst_line(o, line);
+		} else if (replay_and_play(o, g, t->number, t->answer, t->nanswer)) {
+			pts[0] = '\0';
+			for (i = 0; i < t->nanswer; i++) {
+				char name[4];
+				size_t n = strlen(pts);
+
+				snprintf(pts + n, sizeof pts - n, "%s%s", i > 0 ? "," : "",
+				    rules_point_name(&g->rg.board, t->answer[i], name));
+			}
+			turn_words(pts, t->answer_captured, won_by(&o->rp->rg, opp), words, sizeof words);
+			snprintf(line, sizeof line, "%s's best answer: %s.", who, words);
+			worst_line(o, line);
+			snprintf(line, sizeof line, "After %s, %s's answer %s:", what, who, pts);
+			worst_board(o, line, t->answer, t->nanswer);
+			boards = true;
+		}
+	}
+
+	/* the better turn, on the position before the turn played */
+	better_str(g, t, pts, sizeof pts);
+	if (t->better_swap) {
+		worst_line(o, "Better: swap (take Black's first stone).");
+	} else if (t->nbetter > 0 && replay_and_play(o, g, t->number - 1, t->better, t->nbetter)) {
+		turn_words(pts, t->better_captured, won_by(&o->rp->rg, t->color), words, sizeof words);
+		snprintf(line, sizeof line, "Better: %s.", words);
+		worst_line(o, line);
+		snprintf(line, sizeof line, "The better turn, %s:", pts);
+		worst_board(o, line, t->better, t->nbetter);
+		boards = true;
+	} else if (t->action == GAME_RESIGN) {
+		worst_line(o, "Better: play on.");
+	} else {
+		worst_line(o, "The robot would have played the same: the search's own uncertainty.");
+	}
+	/* a turn with neither board: the position it was played in */
+	if (!boards && replay_and_play(o, g, t->number - 1, NULL, 0)) {
+		const int *last = t->number > 1 ? game_turn_points(g, &g->turns[k - 1]) : NULL;
+		int nlast = t->number > 1 && g->turns[k - 1].action == GAME_PLACE ? g->turns[k - 1].npoints : 0;
+
+		worst_board(o, "The board before it:", last, nlast);
+	}
+}
+
+static char *worst(const struct game *g, const struct review *r, bool html)
+{
+	struct strbuf b = STRBUF_INIT;
+	struct worst_out o = { .b = &b, .html = html };
+	char line[120];
+	int idx[REVIEW_WORST_MAX], n = review_worst(r, idx), i;
+	char *out = NULL;
+
+	o.drawing = malloc(BOARD_TEXT_MAX);
+	o.hb = malloc(sizeof *o.hb);
+	o.rp = malloc(sizeof *o.rp);
+	o.before = malloc(sizeof *o.before);
+	if (o.drawing == NULL || o.hb == NULL || o.rp == NULL || o.before == NULL)
+		goto out;
+	if (n == 0) {
+		snprintf(line, sizeof line, "No turn lost its player %d points of chance to win or more: no mistake.",
+		    pct(REVIEW_MISTAKE_DROP));
+		worst_line(&o, line);
+	}
+	for (i = 0; i < n; i++) {
+		if (i > 0 && !html) {
+			strbuf_puts(&b, "\n");
+			o.gap = false;
+		}
+		worst_turn(&o, g, r, idx[i]);
+	}
+	out = strbuf_finish(&b);
+out:
+	strbuf_release(&b);
+	free(o.drawing);
+	free(o.hb);
+	free(o.rp);
+	free(o.before);
+	return out;
 }
 
 char *review_worst_text(const struct game *g, const struct review *r)
 {
-	struct strbuf b = STRBUF_INIT;
-	char what[PLAYED_MAX * 4], better[REVIEW_BETTER_MAX * 4 + 8];
-	char *drawing = NULL;
-	int idx[REVIEW_WORST_MAX], n = review_worst(r, idx), i;
+	return worst(g, r, false);
+}
 
-	drawing = malloc(BOARD_TEXT_MAX);
-	if (drawing == NULL)
-		return NULL;
-	if (n == 0)
-		strbuf_printf(&b, "No turn lost its player %d points of chance to win or more: no mistake.\n",
-		    pct(REVIEW_MISTAKE_DROP));
-	for (i = 0; i < n; i++) {
-		const struct review_turn *t = &r->turns[idx[i]];
-		double mine_b = t->color == RULES_BLACK ? t->before : 1 - t->before;
-		double mine_a = t->color == RULES_BLACK ? t->after : 1 - t->after;
-
-		played(g, t->number, what, sizeof what);
-		if (i > 0)
-			strbuf_puts(&b, "\n");
-		if (r->exact)
-			strbuf_printf(&b, "Turn %d, %s (%s) played %s: the %s that lost the game: before it %s had a "
-			    "won game with perfect play, after it a lost one.\n", t->number, g->turns[idx[i]].player,
-			    colour(t->color), what, review_kind_str(review_kind_of(r, t)), colour(t->color));
-		else
-			strbuf_printf(&b, "Turn %d, %s (%s) played %s: a %s: %s's chance to win fell from %d%% to %d%%.\n",
-			    t->number, g->turns[idx[i]].player, colour(t->color), what,
-			    review_kind_str(review_kind_of(r, t)), colour(t->color), pct(mine_b), pct(mine_a));
-		better_str(g, t, better, sizeof better);
-		if (t->better_swap)
-			strbuf_puts(&b, "Better: swap (take Black's first stone).\n");
-		else if (t->nbetter > 0 && t->better_captured > 0)
-			strbuf_printf(&b, "Better: %s, capturing %d stone%s.\n", better, t->better_captured,
-			    t->better_captured == 1 ? "" : "s");
-		else if (t->nbetter > 0)
-			strbuf_printf(&b, "Better: %s, capturing nothing.\n", better);
-		else if (t->action == GAME_RESIGN)
-			strbuf_puts(&b, "Better: play on.\n");
-		else
-			strbuf_puts(&b, "The robot would have played the same: the search's own uncertainty.\n");
-		if (board_render_turn(g, t->number - 1, drawing) == GAME_OK)
-			strbuf_printf(&b, "The board before it:\n\n%s", drawing);
-	}
-	free(drawing);
-	return strbuf_finish(&b);
+char *review_worst_html(const struct game *g, const struct review *r)
+{
+	return worst(g, r, true);
 }
 
 char *review_chart_html(const struct game *g, const struct review *r)
@@ -281,6 +450,8 @@ static bool variation(struct strbuf *b, const struct game *g, const struct revie
 		strbuf_printf(b, "%s", rules_point_name(&before, t->better[i], name));
 		if (ev.captured > 0)
 			strbuf_printf(b, " removes %d.", ev.captured);
+		if (ev.result == (t->color == RULES_BLACK ? RULES_BLACK_WINS : RULES_WHITE_WINS))
+			strbuf_puts(b, " It wins at once.");
 		strbuf_puts(b, "]\n");
 	}
 	strbuf_puts(b, ")");

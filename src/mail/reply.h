@@ -331,12 +331,13 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
 /*
  * review <board>, done: the review's texts (game/review.h: the table, the
- * costliest turns, the chart's HTML) and its SGF (len bytes) attached as
+ * costliest turns, the chart's HTML, the costliest turns' HTML with their
+ * boards as tables) and its SGF (len bytes) attached as
  * oust-<board>-review.sgf; how says how it was computed ("400 playouts a
  * placement", "proved by the solver").
  */
 struct reply_review {
-	const char *table, *worst, *chart_html, *how;
+	const char *table, *worst, *chart_html, *worst_html, *how;
 	const char *sgf;
 	size_t sgf_len;
 };

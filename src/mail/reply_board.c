@@ -551,16 +551,24 @@ enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const 
 	char subject[200], filename[48], mistake[8], blunder[8];
 	struct record_vars r;
 	struct reply_file file = { .data = rv->sgf, .len = rv->sgf_len, .type = SGF_MIME_TYPE, .name = filename };
-	struct html_mail hm = { .title = subject, .upto = g->nturns, .html = rv->chart_html };
+	struct html_mail hm = { .title = subject, .upto = g->nturns };
+	struct strbuf html = STRBUF_INIT;
+	char *htmls;
 	struct reply_parts rp = { .tmpl = "review", .subject = subject, .to_addr = to_addr, .to_name = to_name,
 	    .g = g, .hm = &hm, .file = &file };
+	enum reply_status st;
 
 	snprintf(subject, sizeof subject, "Oust Board %ld review", g->board);
 	snprintf(filename, sizeof filename, "oust-%ld-review.sgf", g->board);
 	snprintf(mistake, sizeof mistake, "%d", (int)(REVIEW_MISTAKE_DROP * 100 + 0.5));
 	snprintf(blunder, sizeof blunder, "%d", (int)(REVIEW_BLUNDER_DROP * 100 + 0.5));
 	hm.intro = rv->how;
-	hm.stop = rv->worst;
+	/* the chart, then the costliest turns with their boards drawn as the board mail's (html.h) */
+	strbuf_puts(&html, rv->chart_html);
+	strbuf_puts(&html, "<p style=\"margin:12px 0 4px\"><b>The turns that cost the most</b></p>\n");
+	strbuf_puts(&html, rv->worst_html);
+	htmls = strbuf_finish(&html);
+	hm.html = htmls;
 	record_vars(&rp.vs, g, &r);
 	var(&rp.vs, "how", rv->how);
 	var(&rp.vs, "mistake", mistake);
@@ -568,7 +576,9 @@ enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const 
 	var(&rp.vs, "drawing", rv->table);
 	var(&rp.vs, "worst", rv->worst);
 	var(&rp.vs, "filename", filename);
-	return reply_finish(rc, REPLY_OK, &rp, out);
+	st = reply_finish(rc, htmls != NULL ? REPLY_OK : REPLY_NOMEM, &rp, out);
+	free(htmls);
+	return st;
 }
 
 enum reply_status reply_review_queued(struct reply_ctx *rc, const char *to_addr, const char *to_name,

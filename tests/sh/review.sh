@@ -4,7 +4,15 @@
 # fixed playout budget: the same review in two homes, kept beside the game
 # and done once; its SGF attachment read by Debian's sgf2dg (every better
 # turn a variation) and by `oustpbm import` (the main line is the game);
-# the board's web page shows the chart as SVG, valid HTML5.
+# the board's web page shows the chart as SVG and the table as text, valid
+# HTML5.  A kept review is sent again, never recomputed, and does not count
+# against max_reviews_per_day: the kept file is untouched (same inode,
+# bytes and time), the second mail's review text is the first one's byte
+# for byte, and the log says it was served from the kept file; a kept file
+# with chances outside 0..1 (written before they were clamped) is repaired
+# when read and served, not recomputed.  A review made during a game
+# against the robot shows on the page once the game is over, saying which
+# turns it covers.
 . "$(dirname "$0")/lib.sh"
 need "$PY" sgf2dg tidy
 tmpdir
@@ -35,7 +43,7 @@ EOF
 }
 
 h=$tmp/home
-mkhome "$h" 'web_dir = site'
+mkhome "$h" 'web_dir = site' 'max_reviews_per_day = 1'
 game "$h"
 check "the request is queued" grep -q "^[0-9]* 101 carol waiting" "$h/reviews"
 check "oustpbm robot does it: exit 0" sh -c "OUSTPBM_TEST_TIME=$((T0 + 3600)) '$bin' -d '$h' robot"
@@ -53,10 +61,50 @@ game "$h2"
 OUSTPBM_TEST_TIME=$((T0 + 3600)) "$bin" -d "$h2" robot >/dev/null 2>&1
 check "the same game reviewed in another home gives the same review" cmp -s "$h/games/101.review" "$h2/games/101.review"
 
-# once: another request is answered at once from the kept review
+# once: another request is answered at once from the kept review, the same bytes, no search
+kept=$h/games/101.review
+before=$(stat -c '%i %s %Y' "$kept")
+sum=$(cksum <"$kept")
 mail bob@example.com "review 101 bob hunter2" review.b@example.org | deliver "$h" $((T0 + 4000))
 check "a second request is answered at once from the kept review" sh -c \
-    "grep -q 'review of 9 turns sent (kept)' '$h/log' && ! grep -q ' 101 bob ' '$h/reviews'"
+    "grep -q 'review.b@example.org.*review of 9 turns sent (kept): served from games/101.review, not recomputed' '$h/log' &&
+     ! grep -q ' 101 bob ' '$h/reviews'"
+check "... the kept file untouched: not recomputed" sh -c \
+    "[ \"\$(stat -c '%i %s %Y' '$kept')\" = '$before' ] && [ \"\$(cksum <'$kept')\" = '$sum' ]"
+mb=$(newest "$h" bob@example.com)
+# the review's text part, from its first line to the signature
+body() {
+	"$PY" - "$1" <<'EOP'
+import email, sys
+msg = email.message_from_binary_file(open(sys.argv[1], "rb"))
+for part in msg.walk():
+    if part.get_content_type() == "text/plain":
+        text = part.get_payload(decode=True).decode()
+        sys.stdout.write(text[text.index("Review of Oust board"):])
+        break
+EOP
+}
+body "$m" >"$tmp/first.txt"
+body "$mb" >"$tmp/second.txt"
+check "... the same review text, byte for byte" sh -c "[ -s '$tmp/first.txt' ] && cmp -s '$tmp/first.txt' '$tmp/second.txt'"
+mail carol@example.net "review 101 carol pw3" review.c2@example.org | deliver "$h" $((T0 + 4060))
+check "... and not counted: carol, at her daily limit of 1, gets it again" \
+    grep -q 'review.c2@example.org.*served from games/101.review' "$h/log"
+body "$(newest "$h" carol@example.net)" >"$tmp/third.txt"
+check "... the same text again" cmp -s "$tmp/first.txt" "$tmp/third.txt"
+
+# a kept file from before the clamp: repaired when read, served, not recomputed nor refused
+cp "$kept" "$tmp/kept.orig"
+sed 's/^turn 3 x \([0-9.]*\) [0-9.]*/turn 3 x 1.0000 -0.0123/' "$tmp/kept.orig" >"$kept"
+check "(the kept file now says turn 3 x 1.0000 -0.0123)" grep -q '^turn 3 x 1.0000 -0.0123' "$kept"
+sum=$(cksum <"$kept")
+mail bob@example.com "review 101 bob hunter2" review.b2@example.org | deliver "$h" $((T0 + 4120))
+check "a kept review with a chance under 0 is served from the file" sh -c \
+    "grep -q 'review.b2@example.org.*served from games/101.review' '$h/log' && [ \"\$(cksum <'$kept')\" = '$sum' ]"
+body "$(newest "$h" bob@example.com)" >"$tmp/repaired.txt"
+check "... its chances shown in 0..100%" sh -c \
+    "grep -q '^   3  alice (x)      E1                100%     0%' '$tmp/repaired.txt' && ! grep -q -- '-[0-9]*%\\|10[1-9]%' '$tmp/repaired.txt'"
+cp "$tmp/kept.orig" "$kept"
 
 "$PY" - "$m" "$tmp/review.sgf" <<'EOP'
 import email, sys
@@ -82,6 +130,7 @@ check "oustpbm import reads its main line: the game file of the board" sh -c \
 
 b=$h/site/board/101.html
 check "the board's web page shows the review's chart as SVG" grep -q '<svg class="review"' "$b"
+check "... and its table as text" sh -c "grep -q '<pre class=\"review\">turn  player' '$b' && grep -q '^   9  alice (x)' '$b'"
 check "... valid HTML5" sh -c "tidy -q -e --doctype html5 '$b' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
 
 # ---- issue 39 finding 4: two overlapping `oustpbm robot` runs (cron every
@@ -141,5 +190,26 @@ check "... not taken while the claim may still be thinking" sh -c \
 OUSTPBM_TEST_TIME=$((T0 + 3600 + 606)) "$bin" -d "$hs" robot >/dev/null 2>&1
 check "... taken again once stale: computed and mailed once" sh -c \
     "[ \$(grep -l '^Subject: Oust Board 101 review\$' '$hs/mail/carol@example.net/new/'* | wc -l) = 1 ] && grep -q '^[0-9]* 101 carol done\$' '$hs/reviews'"
+# a review made during a game against the robot: once the game is over the page shows it, saying what it covers
+h4=$tmp/home4
+mkhome "$h4" 'web_dir = site'
+j=0
+while read -r from subject; do
+	j=$((j + 1))
+	mail "$from" "$subject" "robotgame.$j@example.org" | OUSTPBM_TEST_ROBOT=first deliver "$h4" $((T0 + 60 * j))
+done <<EOF
+alice@example.org register alice secret Alice
+alice@example.org challenge alice secret robot -size=5
+alice@example.org move 101#1 alice secret C3
+alice@example.org move 101#3 alice secret E5
+alice@example.org review 101 alice secret
+EOF
+OUSTPBM_TEST_TIME=$((T0 + 3600)) OUSTPBM_TEST_ROBOT=first "$bin" -d "$h4" robot >/dev/null 2>&1
+nrev=$(grep -c '^turn ' "$h4/games/101.review")
+mail alice@example.org "resign 101 alice secret" robotgame.r@example.org | OUSTPBM_TEST_ROBOT=first deliver "$h4" $((T0 + 3700))
+b4=$h4/site/board/101.html
+check "a review made during a robot game ($nrev turns) is shown once the game is over" sh -c \
+    "grep -q 'resign' '$h4/games/101.game' && grep -q '<svg class=\"review\"' '$b4' &&
+     grep -q 'it covers its first $nrev turns of $((nrev + 1))' '$b4'"
 
 done_testing

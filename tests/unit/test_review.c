@@ -3,7 +3,10 @@
  * game reviewed with a fixed playout budget (the same twice), its kept
  * text read back and every malformed one refused, the thresholds, the
  * costliest turns in order, the SGF with its variations read back by
- * sgf_parse, and the hex board of side 3 reviewed by the solver.
+ * sgf_parse, the hex board of side 3 reviewed by the solver, a kept
+ * file with chances outside 0..1 repaired, the refutations kept, the
+ * table's one line for a decided game, and 20 random games reviewed with
+ * every chance in 0..1.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,101 @@ static enum review_status parse(const char *text, struct review *r)
 	char why[200];
 
 	return review_parse(text, strlen(text), &G, r, why, sizeof why);
+}
+
+/* A review of G's turns with Black's chances after each turn from after[]: the table's decided line. */
+static void decided(void)
+{
+	static const double after[] = { 0.5, 0.7, 0.3, 0.04, 0.02, 0.01, 0.03, 0.0 };
+	struct review r;
+	char *table;
+	int i;
+
+	game_init(&G, 101, 5, false, "alice", "bob", 1700000000);
+	play("C3;A5;E1;D3;C2,A1;B4;C4,B5;D5");
+	memset(&r, 0, sizeof r);
+	r.board = 101;
+	r.nturns = 8;
+	r.turns = calloc(8, sizeof *r.turns);
+	if (r.turns == NULL)
+		abort();
+	for (i = 0; i < 8; i++) {
+		r.turns[i].number = i + 1;
+		r.turns[i].color = i % 2 == 0 ? RULES_BLACK : RULES_WHITE;
+		r.turns[i].before = i > 0 ? after[i - 1] : 0.5;
+		r.turns[i].after = after[i];
+	}
+	ok_int(review_decided(&r), 4, "Black under 5%% from turn 4 on: decided after it");
+	table = review_table(&G, &r);
+	ok(table != NULL && strstr(table, "   4  bob") != NULL && strstr(table, "   5  alice") == NULL &&
+	    strstr(table, "   5-8  decided: Black's chance stayed under 5% to the end\n") != NULL,
+	    "the table lists turns 1 to 4 and says the rest in one line");
+	free(table);
+	r.turns[6].after = 0.2;
+	ok_int(review_decided(&r), 8, "a chance back over 5%%: decided only at the end");
+	table = review_table(&G, &r);
+	ok(table != NULL && strstr(table, "decided") == NULL && strstr(table, "   8  bob") != NULL,
+	    "... every turn listed");
+	free(table);
+	r.exact = true;
+	ok_int(review_decided(&r), 0, "a solved board's review is never cut");
+	review_release(&r);
+	game_release(&G);
+}
+
+/* 20 random 5x5 games (at most 40 turns each) reviewed cheaply: every chance in 0..1, kept and read back. */
+static void random_games(void)
+{
+	struct review_options o = { .playouts = 16, .seconds = 0, .seed = 7 };
+	static struct rules_game w;
+	struct review r, back;
+	uint16_t legal[RULES_MAX_POINTS];
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char why[200], *text;
+	size_t len;
+	int k, i, n, pts[64], np, bad = 0, total = 0, start;
+
+	for (k = 0; k < 20; k++) {
+		game_init(&G, 200 + k, 5, false, "alice", "bob", 1700000000);
+		for (i = 0; i < 40 && !game_over(&G); i++) {
+			w = G.rg;
+			start = w.turn;
+			np = 0;
+			while (w.result == RULES_PLAYING && w.turn == start && np < 64) {
+				n = rules_game_legal(&w, legal);
+				if (n <= 0)
+					break;
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				pts[np] = legal[x % (uint64_t)n];
+				if (!rules_is_legal(rules_game_play(&w, pts[np], NULL)))
+					break;
+				np++;
+			}
+			if (np == 0 || game_move(&G, game_player_to_move(&G), pts, np, 1700000000 + i, NULL) != GAME_OK)
+				break;
+		}
+		if (review_compute(&G, &o, &r) != REVIEW_OK) {
+			bad++;
+			review_release(&r);
+			game_release(&G);
+			continue;
+		}
+		for (i = 0; i < r.nturns; i++, total++)
+			if (!(r.turns[i].before >= 0 && r.turns[i].before <= 1 && r.turns[i].after >= 0 &&
+			    r.turns[i].after <= 1))
+				bad++;
+		text = NULL;
+		if (review_format(&r, &G, &text, &len) != REVIEW_OK ||
+		    review_parse(text, len, &G, &back, why, sizeof why) != REVIEW_OK || back.nturns != r.nturns)
+			bad++;
+		review_release(&back);
+		free(text);
+		review_release(&r);
+		game_release(&G);
+	}
+	ok(bad == 0 && total > 20 * 5, "20 random games reviewed: all %d chances in 0..1, each kept file reads", total);
 }
 
 int main(void)
@@ -84,7 +182,32 @@ int main(void)
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
 	    "a turn line missing: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 1.5\n", &back),
-	    REVIEW_BAD_FILE, "a chance over 1: refused");
+	    REVIEW_OK, "a chance over 1: repaired, not refused");
+	ok(back.turns[0].before == 0.5 && back.turns[0].after == 1.0, "... to 1");
+	review_release(&back);
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 1.0000 -0.0123\n", &back),
+	    REVIEW_OK, "a chance under 0 (issue 40's file): repaired");
+	ok(back.turns[0].before == 1.0 && back.turns[0].after == 0.0, "... to 0");
+	review_release(&back);
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x nan 0.5\n", &back),
+	    REVIEW_BAD_FILE, "a chance that is no number: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5x 0.5\n", &back),
+	    REVIEW_BAD_FILE, "a chance with trailing junk: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 better C3,D3 "
+	    "captures 1 answer B2,E5 captures 2\n", &back), REVIEW_OK, "a turn line with a better turn and an answer reads");
+	ok(back.turns[0].nbetter == 2 && back.turns[0].nanswer == 2 && back.turns[0].answer_captured == 2 &&
+	    !back.turns[0].answer_swap, "... both kept");
+	review_release(&back);
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 answer swap\n",
+	    &back), REVIEW_OK, "an answer that swaps reads");
+	ok(back.turns[0].answer_swap && back.turns[0].nanswer == 0, "... as a swap");
+	review_release(&back);
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 answer B2 "
+	    "captures\n", &back), REVIEW_BAD_FILE, "an answer without its count: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 answer B2 "
+	    "captures 0 more\n", &back), REVIEW_BAD_FILE, "a word after the answer: refused");
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 better C3 "
+	    "captures 0 answer B2 captures 0 x x x x\n", &back), REVIEW_BAD_FILE, "too many words: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.5 better Z9 "
 	    "captures 0\n", &back), REVIEW_BAD_FILE, "a better turn off the board: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 2 x 0.5 0.5\n", &back),
@@ -98,6 +221,28 @@ int main(void)
 	bad = calloc(1, REVIEW_FILE_MAX + 2);
 	ok(bad != NULL && review_parse(bad, REVIEW_FILE_MAX + 1, &G, &back, err.msg, sizeof err.msg) == REVIEW_BAD_FILE,
 	    "too long: refused");
+	free(bad);
+
+	/* the refutations: every costliest turn not ending the game has the opponent's answer kept */
+	n = review_worst(&r, idx);
+	for (i = 0; i < n; i++)
+		if (r.turns[idx[i]].nanswer == 0 && !r.turns[idx[i]].answer_swap)
+			break;
+	ok(n > 0 && i == n, "each costliest turn has the opponent's best answer (%d)", n);
+	ok_int(review_parse(text, len, &G, &back, err.msg, sizeof err.msg), REVIEW_OK, "... kept and read back");
+	for (i = 0; i < r.nturns; i++)
+		if (back.turns[i].nanswer != r.turns[i].nanswer ||
+		    (r.turns[i].nanswer > 0 && back.turns[i].answer[0] != r.turns[i].answer[0]))
+			break;
+	ok_int(i, r.nturns, "... the same answers");
+	review_release(&back);
+	bad = review_worst_text(&G, &r);
+	ok(bad != NULL && strstr(bad, "'s best answer: ") != NULL && strstr(bad, "The better turn, ") != NULL,
+	    "the costliest turns show the answer and the better turn");
+	free(bad);
+	bad = review_worst_html(&G, &r);
+	ok(bad != NULL && strstr(bad, "best answer") != NULL && strstr(bad, "<table") != NULL,
+	    "... in HTML with boards as tables");
 	free(bad);
 
 	/* the thresholds */
@@ -150,5 +295,8 @@ int main(void)
 	ok_int(i, r.nturns, "... the only one");
 	review_release(&r);
 	game_release(&G);
+
+	decided();
+	random_games();
 	return t_done();
 }

@@ -36,7 +36,8 @@ enum process_status review_run(struct job *j)
 		review_release(&r);
 		ps = job_send(j, rs, &m);
 		if (ps == PROCESS_OK)
-			job_detail(j, "ok", "review of %d turns sent (kept)", g->nturns);
+			job_detail(j, "ok", "review of %d turns sent (kept): served from games/%ld.review, not recomputed",
+			    g->nturns, g->board);
 		return ps;
 	}
 	ss = reviews_request(j->srv.st, g->board, me, (int64_t)j->srv.now, j->srv.cfg.max_reviews_per_day, j->srv.cfg.lock_timeout_ms,

@@ -28,11 +28,11 @@ enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const 
 	enum reply_status rs = REPLY_NOMEM;
 	char how[120];
 	char *table = review_table(g, r), *worst = review_worst_text(g, r), *chart = review_chart_html(g, r);
-	char *sgf = NULL;
+	char *worst_html = review_worst_html(g, r), *sgf = NULL;
 	size_t len = 0;
 
 	sgf = review_sgf(g, r, &len);
-	if (table == NULL || worst == NULL || chart == NULL || sgf == NULL) {
+	if (table == NULL || worst == NULL || chart == NULL || worst_html == NULL || sgf == NULL) {
 		snprintf(rc->err, sizeof rc->err, "out of memory, or board %ld's history does not replay", g->board);
 		goto out;
 	}
@@ -44,6 +44,7 @@ enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const 
 	rv.table = table;
 	rv.worst = worst;
 	rv.chart_html = chart;
+	rv.worst_html = worst_html;
 	rv.how = how;
 	rv.sgf = sgf;
 	rv.sgf_len = len;
@@ -52,6 +53,7 @@ out:
 	free(table);
 	free(worst);
 	free(chart);
+	free(worst_html);
 	free(sgf);
 	return rs;
 }
@@ -121,7 +123,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 	struct game g;
 	enum review_status vs;
 	enum outbox_status os;
-	char *text = NULL;
+	char *text = NULL, pbad[200];
 	size_t len;
 	bool ok = false;
 
@@ -152,6 +154,15 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		if (review_format(&r, &g, &text, &len) != REVIEW_OK ||
 		    reviews_write(st, g.board, text, len) != STORE_OK) {
 			snprintf(why, whylen, "cannot keep the review: %s", store_error(st));
+			goto out;
+		}
+		/*
+		 * the mail is made from the kept text, as every later request's is
+		 * (its chances to 4 decimals): the same review byte for byte each time
+		 */
+		review_release(&r);
+		if (review_parse(text, len, &g, &r, pbad, sizeof pbad) != REVIEW_OK) {
+			snprintf(why, whylen, "the kept review does not read back: %s", pbad);
 			goto out;
 		}
 		/* the board's web page shows the chart of a finished game's review */

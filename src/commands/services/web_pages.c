@@ -157,23 +157,38 @@ static void turn_text(struct strbuf *b, const struct game *g, const struct game_
 
 /* ---- the pages ---- */
 
-/* A finished board's kept review (store/reviews.h), if any: its chart as inline SVG. */
+/*
+ * A finished board's kept review (store/reviews.h), if any: its chart as
+ * inline SVG, and the mail's table (every turn's chances, a decided game's
+ * last turns in one line) as text; one made during the game says which
+ * turns it covers.
+ */
 static void review_html(struct web *w, struct strbuf *b, const struct game *g)
 {
 	struct review r;
-	char *text = NULL, *svg = NULL, why[200];
+	char *text = NULL, *svg = NULL, *table = NULL, why[200];
 	size_t len;
 
 	if (reviews_read(w->st, g->board, &text, &len) != STORE_OK)
 		return;
-	if (review_parse(text, len, g, &r, why, sizeof why) == REVIEW_OK && r.nturns == g->nturns)
+	/* a review asked for during a game against the robot covers its first turns only: shown as such */
+	if (review_parse(text, len, g, &r, why, sizeof why) == REVIEW_OK && r.nturns > 0) {
 		svg = review_chart_svg(g, &r);
-	if (svg != NULL) {
+		table = review_table(g, &r);
+	}
+	if (svg != NULL && table != NULL) {
 		strbuf_puts(b, "<h2>Review</h2>\n<p>Black's chance to win after each turn, as the robot's review "
 		    "found it; the marks are the mistakes and blunders.</p>\n");
+		if (r.nturns < g->nturns)
+			strbuf_printf(b, "<p>The review was made during the game: it covers its first %d turns of %d (a "
+			    "review asked for now covers them all).</p>\n", r.nturns, g->nturns);
 		strbuf_puts(b, svg);
+		strbuf_puts(b, "<pre class=\"review\">");
+		html_escape(b, table);
+		strbuf_puts(b, "</pre>\n");
 	}
 	free(svg);
+	free(table);
 	free(text);
 	review_release(&r);
 }
