@@ -58,7 +58,7 @@ check "... the old one no longer works" sh -c "[ \$(printf 'From: bob@example.co
 check "... the new one does" sh -c "printf 'From: bob@example.com\nSubject: move 101 bob $new A1\n\n' | '$bin' -d '$h' && grep -q '^Subject: Oust Board 101 alice' '$h/mail/bob@example.com/new/'*"
 check "... and the move was applied" grep -q 'ok: turn [0-9]*: bob played A1' "$h/log"
 check "passwd --stdin" [ "$(echo s3cret | "$bin" -d "$h" passwd --stdin bob)" = "" ]
-check "... works by mail" sh -c "printf 'From: bob@example.com\nSubject: games bob\n\n' | '$bin' -d '$h' && printf 'From: bob@example.com\nSubject: resign 101 bob s3cret\n\n' | '$bin' -d '$h' && grep -q 'won by alice' '$h/mail/bob@example.com/new/'*"
+check "... works by mail" sh -c "printf 'From: bob@example.com\nSubject: games bob\n\n' | '$bin' -d '$h' && printf 'From: bob@example.com\nSubject: resign 101 bob s3cret\n\n' | '$bin' -d '$h' && grep -q 'is over: alice won' '$h/mail/bob@example.com/new/'*"
 check "... logged" grep -q 'admin passwd bob' "$h/log"
 check "passwd for nobody: exit 67" [ "$(rc "$bin" -d "$h" passwd nobody)" = 67 ]
 check "passwd with two ids: exit 64" [ "$(rc "$bin" -d "$h" passwd bob alice)" = 64 ]

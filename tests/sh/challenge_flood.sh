@@ -8,7 +8,8 @@ tmpdir
 export OUSTPBM_TEST_TIME=$T0
 
 h=$tmp/home
-mkhome "$h" 'max_mails_per_hour = 0'
+# the registrations of the victims are no part of this test: their per-domain hourly limit off
+mkhome "$h" 'max_mails_per_hour = 0' 'max_pending_per_domain_per_hour = 0'
 k=0
 flood() { # FROM SUBJECT [BODY]
 	k=$((k + 1))

@@ -121,7 +121,7 @@ check "... end: timeout" [ "$(header "$g" end)" = timeout ]
 check "... the history records it" grep -qx "2 $(iso $((T0 + 10 * DAY))) o bob timeout" "$g"
 check "... no remind: line once over" [ -z "$(header "$g" remind)" ]
 check "... one mail to each player" [ "$(replies "$h" $A)$(replies "$h" $B)" = "$((a0 + 1))$((b0 + 1))" ]
-check "... subject 'Oust Board 101 won by alice'" sh -c "grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $A)' && grep -qx 'Subject: Oust Board 101 won by alice' '$(last "$h" $B)'"
+check "... the game's one Subject, the result in the text" sh -c "grep -qE '^Subject: Oust Board 101 alice vs bob \[[-0-9A-Z]+\]\$' '$(last "$h" $A)' && grep -q 'is over: alice won' '$(last "$h" $A)' && grep -qE '^Subject: Oust Board 101 alice vs bob \[[-0-9A-Z]+\]\$' '$(last "$h" $B)'"
 r=$(last "$h" $B)
 check "... the result, the time limit, the board and the whole history" sh -c "grep -q 'is over: alice won: bob ran out of time' '$r' && grep -q 'The time limit on this board is 10 days' '$r' && grep -q '^ 3  \. \. x' '$r' && grep -q '   2  2023-11-24 22:13 UTC  o bob    out of time' '$r'"
 check "... threaded under the board" grep -q '^References: <board-101\.' "$r"

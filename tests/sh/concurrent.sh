@@ -72,8 +72,8 @@ while [ $b -lt $((100 + BOARDS)) ]; do
 	grep -v '^thread:' "$h/games/$b.game" | cmp -s - "$tmp/want" && same=$((same + 1))
 done
 check "every board has the move exactly once (as played alone)" [ "$same" = $BOARDS ]
-check "one move reply per board to alice" [ "$(count $A 'Oust Board [0-9]+ bob( #[0-9]+ \[[-0-9A-Z]+\])?')" = $BOARDS ]
-check "one move reply per board to bob" [ "$(count $B 'Oust Board [0-9]+ bob( #[0-9]+ \[[-0-9A-Z]+\])?')" = $BOARDS ]
+check "one move reply per board to alice" [ "$(count $A 'Oust Board [0-9]+ alice vs bob \[[-0-9A-Z]+\]')" = $BOARDS ]
+check "one move reply per board to bob" [ "$(count $B 'Oust Board [0-9]+ alice vs bob \[[-0-9A-Z]+\]')" = $BOARDS ]
 check "one error per board to bob (wrong password)" [ "$(count $B 'Oust Board [0-9]+ error')" = $BOARDS ]
 check "one error per board to carol (not a player)" [ "$(count $C 'Oust Board [0-9]+ error')" = $BOARDS ]
 check "one error per board to alice (wrong turn number)" [ "$(count $A 'Oust Board [0-9]+ error')" = $BOARDS ]
