@@ -41,7 +41,7 @@ sane() {
 	# only data and dot-named temp files: nothing a reader could take for data
 	ls -A "$1/games" | grep -v -E '^([0-9]+\.game|[0-9]+\.lock|[0-9]+\.review|next-board|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file games\//'
-	ls -A "$1" | grep -v -E '^(oustpbm\.conf|users|pending|secret|token\.secret|token\.secret\.lock|tokens|tokens\.lock|bounces|bounces\.lock|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|active|seeking|seeking\.lock|limits|limits\.lock|ratings|ratings-state|ratings\.lock|ratings-pending|watchers|watchers\.lock|vacations|robot-thinking\.[0-9]+\.lock|reviews|reviews\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
+	ls -A "$1" | grep -v -E '^(oustpbm\.conf|installed|robot-turns\.lock|robot-reviews\.lock|users|pending|secret|token\.secret|token\.secret\.lock|tokens|tokens\.lock|bounces|bounces\.lock|log|seen|registrations|store\.lock|seen\.lock|throttle|throttle\.lock|challenge\.lock|accounts\.lock|reserved|codes|players|players\.lock|active|seeking|seeking\.lock|limits|limits\.lock|ratings|ratings-state|ratings\.lock|ratings-pending|watchers|watchers\.lock|vacations|robot-thinking\.[0-9]+\.lock|reviews|reviews\.lock|games|outbox|mail|\.[^/]+\.[0-9]+\.[0-9]+\.tmp)$' |
 	    sed 's/^/unexpected file /'
 }
 
