@@ -184,9 +184,9 @@ play() { # FROM SUBJECT REPLIES-TO-ALICE REPLIES-TO-BOB
 mkdir -p "$tmp/boxes/mail"
 ln -s "$(box $a)" "$tmp/boxes/mail/$a"
 ln -s "$(box $b)" "$tmp/boxes/mail/$b"
-confirm() { # FROM USERID: the code of the code mail sent back (the installed program has no test hooks)
+confirm() { # FROM USERID PASSWORD: the code of the code mail sent back, with the register's password
 	if code=$(code_in "$tmp/boxes" "$1"); then
-		play "$1" "confirm $2 $code" $([ "$1" = $a ] && echo "1 0" || echo "0 1")
+		play "$1" "confirm $2 $code $3" $([ "$1" = $a ] && echo "1 0" || echo "0 1")
 	else
 		fail "'confirm $2 <code>': no one-time code in the mails to $1"
 	fi
@@ -199,9 +199,9 @@ f=$(ls "$(box $a)/new" | head -n 1)
 check "... the reply's From is /etc/oustpbm/oustpbm.conf's from_address" grep -q '^From: .*oust@oust.test' "$(box $a)/new/$f"
 check "... it went through the alias, local(8) and the user's .forward" \
     grep -q "postfix/local.*to=<oustpbm@oust.test>, orig_to=<oust@oust.test>.*status=sent (delivered to command: exec /usr/bin/procmail)" "$pf/maillog"
-confirm $a alice
+confirm $a alice secret
 play $b "register bob hunter2" 0 1
-confirm $b bob
+confirm $b bob hunter2
 play $a "challenge alice secret bob -size=5" 1 1
 play $a "move 101 alice secret C3" 1 1
 play $b "move 101 bob hunter2 A1" 1 1

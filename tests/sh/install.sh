@@ -57,7 +57,7 @@ printf 'From: bob@example.com\nSubject: confirm bob %s secret\n\n' "$(code_in "$
 check "... a register (confirmed by a reply holding the code and the password, and by confirm) and a challenge work" sh -c "
 grep -q '^alice:' '$h/users' && grep -q '^bob:' '$h/users' &&
 printf 'From: alice@example.org\nSubject: challenge alice secret bob\n\n' | '$pre/bin/oustpbm' -d '$h' &&
-grep -q '^Subject: New Oust Board 101 alice' '$h/mail/bob@example.com/new/'*"
+grep -q '^Subject: Oust Board 101 alice vs bob' '$h/mail/bob@example.com/new/'*"
 check "... and the installed templates are the ones used" sh -c "
 echo 'Reworded help.' >'$pre/share/oustpbm/templates/help.txt' &&
 printf 'From: carol@example.org\nSubject: help\n\n' | '$pre/bin/oustpbm' -d '$h' &&

@@ -46,7 +46,7 @@ m=$(newest "$s" "$R")
 check "... its Subject: the board, robot, the turn and a token" grep -Eq '^Subject: Oust Board 101 robot #1 \[[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{5}\]$' "$m"
 check "... the game record attached (application/x-oust-game)" sh -c "grep -q '^Content-Type: application/x-oust-game; name=oust-101.game' '$m' && grep -q '^board: 101\$' '$m' && grep -q '^robot-level: 3\$' '$m'"
 check "... Auto-Submitted: auto-generated (it answers no mail)" grep -q '^Auto-Submitted: auto-generated' "$m"
-check "... alice got her board mail at once" grep -q '^Subject: New Oust Board 101' "$(newest "$s" alice@example.org)"
+check "... alice got her board mail at once" grep -Eq '^Subject: Oust Board 101 (alice vs robot|robot vs alice) \[' "$(newest "$s" alice@example.org)"
 OUSTPBM_TEST_TIME=$(at) "$bin" -d "$s" robot >/dev/null 2>&1
 check "oustpbm robot on the server plays no turn of a remote robot" grep -q '^turn: 1$' "$s/games/101.game"
 

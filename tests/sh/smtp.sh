@@ -61,7 +61,7 @@ check "copies kept in outbox/sent" [ "$(ls "$h/outbox/sent" | wc -l)" = "$(store
 parsed plain alice@example.org >"$tmp/p1" 2>&1
 check "a reply parses with GMime" grep -q '^To: alice@example.org$' "$tmp/p1"
 check "From and Subject as sent" sh -c "grep -q '^From: oustpbm <oust@example.net>\$' '$tmp/p1' &&
-    grep -qE '^Subject: New Oust Board 101 alice #1 \[[-0-9A-Z]+\]\$' '$tmp/p1'"
+    grep -qE '^Subject: Oust Board 101 alice vs bob \[[-0-9A-Z]+\]\$' '$tmp/p1'"
 check "text/plain utf-8 body with the board" sh -c "grep -q '^Content-Type: text/plain; charset=utf-8\$' '$tmp/p1' &&
     grep -q 'alice' '$tmp/p1'"
 check "the envelope: sender, EHLO name" sh -c "grep -h '\"alice@example.org\"' '$tmp/plain'/*.env |
