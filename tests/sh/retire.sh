@@ -98,7 +98,9 @@ check "... its reply sent" [ "$(sent)" = $((before + 2)) ]
 check "retire --undo on a server not retired: exit 0, says so" sh -c "'$bin' -d '$h' retire --undo | grep -q 'is not retired: it takes mail'"
 # a robot host retired: the server's board mails bounce back to it
 r=$tmp/robothost
-mkhome "$r" 'from_address = robot@robots.test' 'robot_server = oust@example.net'
+mkhome "$r" 'from_address = robot@robots.test' 'robot_server = oust@example.net' 'robot_secret_file = robot.secret'
+# robot_server needs the secret shared with the server (src/mail/robotmac.h)
+(umask 077 && printf '%s\n' retire-test-robot-secret-0123456789abcdef >"$r/robot.secret")
 check "retire on a robot host: exit 0 (nothing queued)" [ "$(rc "$bin" -d "$r" retire)" = 0 ]
 mail oust@example.net 'Oust Board 101 robot #1' | "$bin" -d "$r" robot-mail >/dev/null 2>"$tmp/err"
 check "... a board mail to robot-mail: exit 69" [ $? = 69 ]
