@@ -96,9 +96,10 @@ check "a minute later both are delivered" [ "$(stored plain)" = $((was + 2)) ]
 OUSTPBM_TEST_TIME=1700000120 "$bin" -d "$h" flush >/dev/null
 check "flushing again sends nothing twice" [ "$(stored plain)" = $((was + 2)) ]
 check "the outbox is empty" sh -c "'$bin' -d '$h' queue | grep -q '^0 mails waiting'"
-check "each player got the move's reply exactly once" sh -c "[ \$(grep -l '^Subject: Oust Board 101 bob' '$tmp/plain'/*.eml |
+# the move's replies: the board after turn 1, their Message-IDs <101.1.USER...> (the Subject is the game's)
+check "each player got the move's reply exactly once" sh -c "[ \$(grep -l '^Message-I[dD]: <101\.1\.' '$tmp/plain'/*.eml |
     sed 's/eml\$/env/' | xargs grep -ho 'rcpt_tos.: .[^]]*' | sort -u | wc -l) = 2 ] &&
-    [ \$(grep -l '^Subject: Oust Board 101 bob' '$tmp/plain'/*.eml | wc -l) = 2 ]"
+    [ \$(grep -l '^Message-I[dD]: <101\.1\.' '$tmp/plain'/*.eml | wc -l) = 2 ]"
 
 # ---- two flushes at once never send a mail twice
 i=0
