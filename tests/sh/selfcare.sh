@@ -104,7 +104,7 @@ out=$(OUSTPBM_TEST_TIME=$((T0 + 30)) "$bin" -d "$h" deluser alice 2>&1)
 check "deluser alice exits 0 and says what it did" sh -c "echo '$out' | grep -q '^alice closed: 1 board resigned: 101; the user id is reserved until 2024-11-13T22:13:50Z; told $A by mail'"
 check "her open board is over, resigned" sh -c "grep -q '^status: white won\\|^1 .* x alice resign' '$h/games/101.game'"
 check "her finished board is untouched" cmp -s "$h/games/102.game" "$tmp/102.before"
-check "bob was mailed the end of board 101" sh -c "grep -l '^Subject: Oust Board 101 won by bob' '$h/mail/$B/new/'* >/dev/null"
+check "bob was mailed the end of board 101" sh -c "grep -l 'is over: bob won' '$h/mail/$B/new/'* >/dev/null"
 check "alice is told by mail that the admin closed her account" sh -c "grep -l '^Subject: Oust account alice closed' '$h/mail/$A/new/'* | xargs grep -q 'closed by its admin'"
 check "she is gone from the users file, her id reserved" sh -c "! grep -q '^alice:' '$h/users' && grep -q '^alice 1731536030 1700000030 ' '$h/reserved'"
 check "fsck accepts the games naming her (reserved)" sh -c "OUSTPBM_TEST_TIME=$((T0 + 40)) '$bin' -d '$h' fsck >'$tmp/fsck.out' 2>&1; ! grep -q 'alice' '$tmp/fsck.out'"

@@ -49,11 +49,17 @@ check "a day and more late: failing (exit 2)" [ "$(status "$h" $((T0 + 90000)))"
 check "... CRITICAL" grep -q ': CRITICAL$' "$tmp/out"
 
 # an address stopped by its bounces: a warning in status, a note in fsck
+# a report counts only when it quotes a mail sent to that address, its
+# Message-ID's MAC made under token.secret (src/mail/idmac.h): the golden
+# cases' secret, and three mails' ids made under it (tests/tools/idmac.py)
+printf '%s\n' 0123456789abcdeffedcba98765432100123456789abcdeffedcba9876543210 >"$h/token.secret"
 mail alice@example.org 'register alice secret' | deliver "$h" $((T0 + 100))
 dsn=$top/tests/golden/dsn-postfix-user-unknown/in.eml
 for i in 1 2 3; do
-	# each report its own Message-ID: a copy of one is counted once
-	sed "s/4F1B2C0A1@/4F1B2C0A1.$i@/" "$dsn" | deliver "$h" $((T0 + 100 + i))
+	# each report its own Message-ID and its own mail: a copy of one is counted once
+	id=$("$PY" "$top/tests/tools/idmac.py" alice@example.org "oust.1700000060.5f3e2a1b.$i@example.net")
+	sed -e "s/4F1B2C0A1@/4F1B2C0A1.$i@/" -e "s/oust\.1700000060\.5f3e2a1b\.1\.7dbebb4327f778f7@example\.net/$id/" "$dsn" |
+	    deliver "$h" $((T0 + 100 + i))
 done
 check "three delivery reports: alice's address stopped" grep -q '^alice@example.org 3 ' "$h/bounces"
 check "status: warnings (exit 1)" [ "$(status "$h" $((T0 + 120)))" = 1 ]
