@@ -199,7 +199,8 @@ check "the server's log: each came back as a token reply, played" \
     [ "$(grep -c 'from=robot@robots.test board=101 cmd="reply to board 101#[0-9]* \[token\]: .*" ok: turn [0-9]*: robot played' "$h/log")" = "$nrobot" ]
 check "... no refusal, no failure on either side" sh -c "! grep -q ' refused: \| error: \| tempfail' '$h/log' && ! grep -q 'failed\|tempfail\|not answered' '$r/log'"
 check "... nothing thought on the server" sh -c "! grep -q '^[^ ]* robot board=' '$h/log'"
-got_end() { grep -l '^Subject: Oust Board 101 won by' "$box"/new/* >/dev/null 2>&1; }
+# the end mail has the game's one Subject: the result is in its text
+got_end() { grep -l 'Oust board 101 (.*) is over: ' "$box"/new/* >/dev/null 2>&1; }
 until_ got_end
 check "alice got the end of the game by mail" got_end
 
