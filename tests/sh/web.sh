@@ -124,7 +124,7 @@ check "a bad html_mail value is a configuration error" sh -c \
 rm -rf "$s" && echo 'not a directory' >"$s"
 send alice@example.org 'move 102 alice secret D4'
 check "an unwritable site: the move is applied and answered" sh -c \
-    "grep -q 'ok: turn 1: alice played D4' '$h/log' && grep -l 'Oust Board 102 carol' '$h'/mail/carol@example.net/new/* >/dev/null"
+    "grep -q 'ok: turn 1: alice played D4' '$h/log' && grep -l 'Turn 1: alice played D4' '$h'/mail/carol@example.net/new/* >/dev/null"
 check "... the failure is logged and said on standard error" sh -c \
     "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/stderr'"
 check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"

@@ -169,7 +169,7 @@ static void test_game(void)
 	game_init(&g, 101, 5, true, "alice", "bob", NOW);
 	snprintf(g.thread, sizeof g.thread, "<board-101.1@example.net>");
 	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "challenge mail");
-	ok(has(&m, "Subject: New Oust Board 101 alice\n"), "new board subject names the player to move");
+	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "the game's one Subject: the board and its players");
 	ok(has(&m, "Message-Id: <101.0.bob.1700000000@example.net>\n"), "board id: board, turn, recipient, time");
 	ok(has(&m, "References: <board-101.1@example.net> <c.1@example.org>\n"), "the board's root id comes first");
 	ok(has(&m, "alice writes:\n\n  Good luck!\n"), "the comment goes to the opponent");
@@ -192,7 +192,7 @@ static void test_game(void)
 	ev.first = 1;
 	ev.comment = "";
 	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "move mail");
-	ok(has(&m, "Subject: Oust Board 101 bob\n"), "subject: the player to move");
+	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "subject: the same for the whole game");
 	ok(has(&m, "Turn 1: alice played C3.\n"), "what happened");
 	ok(has(&m, "swap 101#2 bob <password>"), "swap is offered at turn 2");
 	ok(has(&m, "   1  x alice  C3\n"), "the last turns");
@@ -210,7 +210,7 @@ static void test_game(void)
 	ev.captured = 1;
 	ok_int(g.rg.result, RULES_BLACK_WINS, "alice won");
 	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "end mail");
-	ok(has(&m, "Subject: Oust Board 101 won by alice\n"), "won by subject");
+	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "the end mail: the game's Subject still");
 	ok(has(&m, "is over: alice won: bob has no stones left."), "the result");
 	ok(has(&m, "Turn 3: alice played D3 (capturing B3), the last of bob's.\n"), "the winning turn, naming the capture");
 	ok(has(&m, "For a return game, send:\n\n    challenge bob <password> alice -size=5 -white\n"),
