@@ -72,10 +72,11 @@ ZLIB_LIBS = $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
 LIBS = $(GMIME_LIBS) $(CRYPT_LIBS) $(ZLIB_LIBS) -ldl -lm -pthread
 
 # src/ has one folder per layer (README: the source); main.c is on top.
-# commands/ has three parts of its own (doc/HACKING.md): the pipeline, the
-# services several commands use, and one file per command keyword.
+# commands/ has parts of its own (doc/HACKING.md): the pipeline, the
+# services several commands use, the library the mail commands share, one
+# file per mail command keyword, and one file per admin command.
 LAYERS = base game store mail outbox commands
-COMMANDS_PARTS = pipeline services keywords
+COMMANDS_PARTS = pipeline services lib keywords admin
 SRCS := $(sort $(wildcard $(LAYERS:%=src/%/*.c) $(COMMANDS_PARTS:%=src/commands/%/*.c))) src/main.c
 # Each object and program depends on the headers it includes, as the
 # compiler lists them (-MMD) with an empty rule for each (-MP): a header

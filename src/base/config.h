@@ -152,7 +152,7 @@
  *                                         to this address and its turns come
  *                                         back by reply; no local think
  *   robot_server       (unset)           this home is a robot host
- *                                         (commands/keywords/admin_robot_mail.c): `oustpbm robot-mail`
+ *                                         (commands/admin/admin_robot_mail.c): `oustpbm robot-mail`
  *                                         answers the board mails of this
  *                                         server address only
  *   robot_secret_file  (unset)           a file (relative: from the home,
@@ -282,7 +282,7 @@ struct config {
 	unsigned long robot_seconds;	/* the robot's think per turn (robot.h) */
 	unsigned long robot_max_thinking;	/* thinks at once on the host; 0 = the processors (robot.h) */
 	char robot_address[MAILADDR_MAX + 1];	/* "" : the robot thinks here (commands/pipeline/robotremote.h) */
-	char robot_server[MAILADDR_MAX + 1];	/* "" : no robot host (commands/keywords/admin_robot_mail.c) */
+	char robot_server[MAILADDR_MAX + 1];	/* "" : no robot host (commands/admin/admin_robot_mail.c) */
 	char robot_secret_file[CONFIG_PATH_MAX + 1];	/* the MAC's shared secret (mail/robotmac.h) */
 	unsigned long review_seconds;	/* the search time of one review (game/review.h) */
 	unsigned long max_reviews_per_day;	/* per account; 0 = no limit */

@@ -1,7 +1,7 @@
 /*
  * robotmac: the MAC that authenticates a board mail from the server to a
  * robot host (commands/pipeline/robotremote.h sends it,
- * keywords/admin_robot_mail.c checks it).  The From of a mail proves
+ * admin/admin_robot_mail.c checks it).  The From of a mail proves
  * nothing (anyone can write robot_server there), so each board mail
  * carries, in its header ROBOTMAC_HEADER, an HMAC-SHA256 (RFC 2104, FIPS
  * 180-4; GLib's GHmac, which GMime brings) under a secret that the server

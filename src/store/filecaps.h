@@ -32,7 +32,7 @@ struct filecap {
 
 /*
  * robot-queue/ of a robot host: the board mails waiting for a think slot
- * (keywords/admin_robot_mail.c).  Past either cap a board mail is not
+ * (admin/admin_robot_mail.c).  Past either cap a board mail is not
  * queued: the MTA keeps it (exit 75) and delivers it again later.
  */
 #define FILECAPS_ROBOT_QUEUE "robot-queue"

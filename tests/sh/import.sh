@@ -1,6 +1,6 @@
 #!/bin/sh
 # import: `oustpbm import` checks a record as a mail's game is checked
-# (issue 31, finding 6; src/commands/keywords/admin_import.c):
+# (issue 31, finding 6; src/commands/admin/admin_import.c):
 #  - import-bad-thread-refused: a value the game file cannot hold
 #    (OUSTTHREAD[<a\]b@c>]) is refused, nothing written, the home still
 #    answers show and move;

@@ -1,38 +1,31 @@
 #!/bin/sh
-# No module cycle in src/, checked by `make check`.  A module is foo.c and
-# foo.h of one folder (src/game/board), with foo_int.h, the private header
-# its parts share; A depends on B when A's .c or .h includes B's header.
+# No module cycle in src/, checked by `make check`, at two levels:
+#
+#  - the link level, the one that counts: the objects' symbols (nm over
+#    build/obj, which `make check` builds first).  A module is the .c files
+#    of one folder that extend one header's name: job.c, job_commit.c and
+#    job_password.c are the module pipeline/job of job.h; a .c file whose
+#    name extends no header of its folder (a keyword's handler) is a module
+#    of its own.  A depends on B when an object of A leaves undefined a
+#    symbol an object of B defines.
+#  - the include level: A depends on B when A's .c or .h includes B's
+#    header (foo_int.h, the private header of foo's parts, is foo's).
+#
 # Each set of modules that depend on each other (a strongly connected
-# component of that graph, Tarjan's algorithm) is printed and fails the
-# check, but those on the KNOWN list below.
-# Prints one "ok"/"not ok" line.
+# component, Tarjan's algorithm) is printed, with the symbols or includes
+# that tie it, and fails the check.  Prints one "ok"/"not ok" line per level.
 cd "$(dirname "$0")/../.." || exit 2
 
-# Cycles accepted for a while, as printed (modules sorted, space
-# separated), one a line: listed, they do not fail the check; a cycle
-# listed that no longer exists is noted (not a failure), to keep the list
-# true.  Empty today: src/ has no module cycle.
-KNOWN='
-'
+obj=${CYCLES_OBJ:-build/obj}
 
-files=$(find src -name '*.[ch]' | sort)
-[ -n "$files" ] || { echo "not ok - no sources under src/"; exit 1; }
-edges=$(for f in $files; do
-	m=${f#src/}
-	m=${m%.[ch]}
-	m=${m%_int}
-	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)\.h".*/\1/p' "$f" | while read -r h; do
-		[ -f "src/$h.h" ] || continue
-		h=${h%_int}
-		[ "$h" != "$m" ] && echo "$m $h"
-	done
-done | sort -u)
-
-cycles=$(echo "$edges" | awk '
-	NF == 2 {
+# Reads "from to why" lines; prints each strongly connected component of
+# more than one module, its modules sorted and space separated, one a line.
+components() {
+	awk '
+	NF >= 2 && $1 != $2 {
 		if (!($1 in seen)) { seen[$1] = 1; node[n++] = $1 }
 		if (!($2 in seen)) { seen[$2] = 1; node[n++] = $2 }
-		adj[$1, ++deg[$1]] = $2
+		if (!(($1, $2) in edge)) { edge[$1, $2] = 1; adj[$1, ++deg[$1]] = $2 }
 	}
 	function connect(v,   i, w, comp, k, sorted, j, t) {
 		index_of[v] = low[v] = ++counter
@@ -64,31 +57,110 @@ cycles=$(echo "$edges" | awk '
 			}
 		}
 	}
-	END { for (i = 0; i < n; i++) if (!(node[i] in index_of)) connect(node[i]) }' | sort)
+	END { for (i = 0; i < n; i++) if (!(node[i] in index_of)) connect(node[i]) }' | sort
+}
+
+# Prints the cycles of the "from to why" edges of file $2 (level $1) and
+# the edges inside each; returns 1 if there is one.
+report() { # level edges-file nmodules
+	cycles=$(components <"$2")
+	if [ -z "$cycles" ]; then
+		echo "ok - no module cycle in src/ at the $1 level ($3 modules)"
+		return 0
+	fi
+	echo "$cycles" | while read -r c; do
+		echo "# cycle of $(echo "$c" | wc -w) modules at the $1 level: {$c}"
+		echo "$c" | tr ' ' '\n' >"$tmp/comp"
+		awk 'NR == FNR { in_c[$1] = 1; next }
+			($1 in in_c) && ($2 in in_c) { print "#   " $1 " -> " $2 ": " $3 }' "$tmp/comp" "$2"
+	done
+	echo "not ok - no module cycle in src/ at the $1 level ($3 modules)"
+	return 1
+}
+
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+srcs=$(find src -name '*.c' | sort)
+[ -n "$srcs" ] || { echo "not ok - no sources under src/"; exit 1; }
+
+# Each .c file with its module: folder/the longest header name of its
+# folder it extends (the name itself, or the name and "_..."), else its own.
+find src -name '*.h' | sort >"$tmp/headers"
+echo "$srcs" | awk '
+	NR == FNR {
+		d = $0; sub(/\/[^\/]*$/, "", d)
+		n = $0; sub(/^.*\//, "", n); sub(/\.h$/, "", n); sub(/_int$/, "", n)
+		hs[d] = hs[d] " " n
+		next
+	}
+	{
+		d = $0; sub(/\/[^\/]*$/, "", d)
+		b = $0; sub(/^.*\//, "", b); sub(/\.c$/, "", b)
+		best = ""
+		k = split(hs[d], h, " ")
+		for (i = 1; i <= k; i++)
+			if ((b == h[i] || index(b, h[i] "_") == 1) && length(h[i]) > length(best))
+				best = h[i]
+		if (best == "") best = b
+		m = d; sub(/^src\/?/, "", m)
+		print $0, (m == "" ? "" : m "/") best
+	}' "$tmp/headers" - >"$tmp/modmap"
 
 bad=0
-nm=$(echo "$files" | sed 's/\.[ch]$//; s/_int$//' | sort -u | wc -l)
-if [ -n "$cycles" ]; then
-	echo "$cycles" | while read -r c; do
-		if echo "$KNOWN" | grep -q -x -F -- "$c"; then
-			echo "# known cycle (being removed): {$c}"
-		else
-			echo "# cycle: {$c}"
-		fi
-	done
-	new=$(echo "$cycles" | grep -v -x -F -e "$(echo "$KNOWN" | sed '/^$/d')")
-	[ -z "$(echo "$KNOWN" | sed '/^$/d')" ] && new=$cycles
-	[ -n "$new" ] && bad=1
-fi
-gone=$(echo "$KNOWN" | sed '/^$/d' | while read -r k; do echo "$cycles" | grep -q -x -F -- "$k" || echo "$k"; done)
-[ -n "$gone" ] && echo "$gone" | sed 's/^/# listed as known but gone (take it off KNOWN): {/; s/$/}/'
-if [ $bad -eq 0 ]; then
-	if [ -n "$cycles" ]; then
-		echo "ok - no module cycle in src/ but the known ones ($nm modules)"
+
+# --- the link level
+missing=
+objs=
+for f in $srcs; do
+	o=$obj/${f#src/}
+	o=${o%.c}.o
+	if [ ! -f "$o" ] || [ "$o" -ot "$f" ]; then
+		missing="$missing $o"
 	else
-		echo "ok - no module cycle in src/ ($nm modules)"
+		objs="$objs $o"
 	fi
+done
+if [ -n "$missing" ]; then
+	echo "# objects missing or older than their source (make builds them):$missing" | cut -c1-300
+	echo "not ok - no module cycle in src/ at the link level (build first)"
+	bad=1
 else
-	echo "not ok - no module cycle in src/ ($nm modules)"
-	exit 1
+	# nm -A: "object: [address] type symbol"
+	# shellcheck disable=SC2086
+	nm -A -g $objs | awk -v obj="$obj/" '
+		NR == FNR { o = $1; sub(/^src\//, obj, o); sub(/\.c$/, ".o", o); mod[o] = $2; next }
+		{
+			o = $1; sub(/:.*/, "", o); m = mod[o]
+			if ($NF == "" || NF < 2) next
+			if ($(NF - 1) == "U") uses[++nu] = $NF " " m
+			else if ($(NF - 1) ~ /^[A-TV-Z]$/) def[$NF] = m
+		}
+		END {
+			for (i = 1; i <= nu; i++) {
+				split(uses[i], u, " ")
+				if ((u[1] in def) && def[u[1]] != u[2]) print u[2], def[u[1]], u[1]
+			}
+		}' "$tmp/modmap" - |
+		sort -k1,1 -k2,2 -k3,3 | awk '{ k = $1 " " $2 } k != last { if (last != "") print line; line = $0; last = k; next }
+			{ line = line "," $3 } END { if (last != "") print line }' >"$tmp/links"
+	report link "$tmp/links" "$(cut -d' ' -f2 "$tmp/modmap" | sort -u | wc -l)" || bad=1
 fi
+
+# --- the include level
+files=$(find src -name '*.[ch]' | sort)
+find src -name '*.h' | sed 's/^src\///' | sort >"$tmp/hnames"
+# shellcheck disable=SC2086
+awk '
+	NR == FNR { isheader[$0] = 1; next }
+	FNR == 1 { m = FILENAME; sub(/^src\//, "", m); sub(/\.[ch]$/, "", m); sub(/_int$/, "", m)
+		b = FILENAME; sub(/^.*\//, "", b) }
+	/^[ \t]*#[ \t]*include[ \t]*"/ {
+		h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+		if (!(h in isheader)) next
+		sub(/\.h$/, "", h); sub(/_int$/, "", h)
+		if (h != m) print m, h, b
+	}' "$tmp/hnames" $files | sort -u >"$tmp/includes"
+report include "$tmp/includes" "$(echo "$files" | sed 's/\.[ch]$//; s/_int$//' | sort -u | wc -l)" || bad=1
+
+exit $bad

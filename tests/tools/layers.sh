@@ -7,8 +7,8 @@ cd "$(dirname "$0")/../.." || exit 2
 
 # Lowest first: each layer may use the ones before it.
 layers="base game store mail outbox commands"
-# commands/ is in three parts (doc/HACKING.md), its files one folder down
-parts="pipeline services keywords"
+# commands/ is in parts (doc/HACKING.md), its files one folder down
+parts="pipeline services lib keywords admin"
 
 rank() { # layer -> its position, or nothing if it is no layer
 	i=0
@@ -19,8 +19,9 @@ rank() { # layer -> its position, or nothing if it is no layer
 }
 
 # Inside commands/, lowest first: a part may use the ones before it; the
-# pipeline reaches the commands only through its tables (mailcmd.h,
-# admincmd.h) and the services through its hooks (hooks.h).
+# pipeline reaches the mail commands only through its table (mailcmd.h),
+# main.c the admin commands through its own (admincmd.h), and the pipeline
+# the services through its hooks (hooks.h).
 part_rank() { # commands/<part>/file -> its part's position
 	p=${1#commands/}
 	p=${p%%/*}
@@ -74,6 +75,7 @@ for f in $files; do
 			hp=$(part_rank "$h")
 			case $f in
 			src/commands/*) fp=$(part_rank "${f#src/}") ;;
+			src/main.c) fp=$(part_rank commands/admin/) ;;	# on top: its table's handlers are admin/'s
 			*) fp=0 ;;
 			esac
 			if [ "$hp" -gt "$fp" ]; then
@@ -108,4 +110,53 @@ if [ -z "$out" ]; then
 	echo "ok - src/mail/ includes nothing of src/store/"
 else
 	echo "not ok - src/mail/ includes src/store/:" $out
+fi
+
+# The tables' headers declare handlers and nothing else: what a row is, is
+# cmdtable.h's (admin.h's), and what several commands share is in lib/
+# (tests/tools/cycles.sh checks the link level: no handler is called but
+# through its table).
+decls() { # header: its declarations of functions, one a line, the type's words joined
+	awk '/^[[:space:]]*(\/\*|\*)/ { next } /^#/ { next }
+		{ line = line " " $0 } /;[[:space:]]*(\/\*.*)?$/ { if (line ~ /\(/ || line ~ /^ *mailcmd_fn /) print line; line = "" }' "$1"
+}
+out=$(decls src/commands/pipeline/mailcmd.h | grep -v -E '^ *mailcmd_fn [a-z_]+_run(, [a-z_]+_run)*;' | grep -v -E '^ *(typedef|extern) ')
+if [ -z "$out" ]; then
+	echo "ok - mailcmd.h declares the table and its handlers, nothing else"
+else
+	echo "not ok - mailcmd.h declares more than the table and its handlers:"
+	echo "$out" | sed 's/^ */#   /'
+fi
+out=$(decls src/commands/admin/admincmd.h | grep -v -E '^ *enum admin_status admin_[a-z_]+_run\(struct admin \*a\);')
+if [ -z "$out" ]; then
+	echo "ok - admincmd.h declares the admin commands' handlers, nothing else"
+else
+	echo "not ok - admincmd.h declares more than the handlers:"
+	echo "$out" | sed 's/^ */#   /'
+fi
+
+# A keyword's file includes no other keyword's private header: what two
+# keywords share is a library of lib/ with its own header (git's
+# sequencer.h), and a handler calls no other handler (only the tables do).
+out=$(for f in src/commands/keywords/*.c src/commands/keywords/*.h; do
+	[ -f "$f" ] || continue
+	b=$(basename "$f"); b=${b%.[ch]}; b=${b%_int}
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"commands\/keywords\/\([a-z_]*\)_int\.h".*/\1/p' "$f" | while read -r h; do
+		case $b in "$h" | "$h"_*) ;; *) echo "$f: keywords/${h}_int.h" ;; esac
+	done
+done
+handlers=$(sed -n 's/^[[:space:]]*mailcmd_fn[[:space:]]*//p; s/^enum admin_status \(admin_[a-z_]*_run\)(.*/\1/p' \
+	src/commands/pipeline/mailcmd.h src/commands/admin/admincmd.h | sed 's#/\*.*##' | tr -d ';' | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep .)
+for h in $handlers; do
+	# where it is defined, the table that names it: else a call by name
+	grep -l -E "^enum [a-z_]+ $h\\(" src/commands/*/*.c >"$bad.def"
+	grep -n -w "$h" src/commands/*/*.c src/main.c | grep -v -F -f "$bad.def" |
+		grep -v -E '^(src/commands/pipeline/mailcmd\.c|src/main\.c):' | sed 's/^/#   /' 
+done
+rm -f "$bad.def")
+if [ -z "$out" ]; then
+	echo "ok - no keyword reaches another keyword's file: only the tables call handlers"
+else
+	echo "not ok - a keyword reaches another keyword's file or a handler is called by name:"
+	echo "$out" | sed 's/^/#   /'
 fi

@@ -32,7 +32,7 @@ static void test_rows(void)
 		ok(mc->run != NULL, "%s: a handler", name);
 		ok(mc->help != NULL && mc->summary != NULL && mc->summary[0] != '\0', "%s: help and summary", name);
 		/* a keyword's rows stand together, the first found by name, each with its own slots */
-		ok(mailcmd_find(name) == mc || (i > 0 && strcmp(mc[-1].syntax.name, name) == 0 &&
+		ok(cmdtable_find(&mailcmd_commands, name) == mc || (i > 0 && strcmp(mc[-1].syntax.name, name) == 0 &&
 		    strcmp(mc[-1].syntax.slots, mc->syntax.slots) != 0), "%s: found by name, or the row after its first",
 		    name);
 		for (k = 0; k + 1 < i; k++)
@@ -45,8 +45,8 @@ static void test_rows(void)
 		if (mc->needs & MAILCMD_LOCK)
 			ok(mc->needs & MAILCMD_BOARD, "%s: a lock needs the board", name);
 	}
-	ok(mailcmd_find("MOVE") == mailcmd_find("move"), "found case-insensitively");
-	ok(mailcmd_find("mvoe") == NULL, "no row for a misspelt keyword");
+	ok(cmdtable_find(&mailcmd_commands, "MOVE") == cmdtable_find(&mailcmd_commands, "move"), "found case-insensitively");
+	ok(cmdtable_find(&mailcmd_commands, "mvoe") == NULL, "no row for a misspelt keyword");
 }
 
 /* Each command's synopsis, with the words of one example mail, parses to that row. */
@@ -144,13 +144,13 @@ static void test_parse_each(void)
 	for (i = 0; i < sizeof examples / sizeof examples[0]; i++) {
 		ok_int(mailfind_parse(&mailcmd_grammar, examples[i][1], NULL, &cmd), COMMAND_OK, "'%s' parses",
 		    examples[i][1]);
-		ok(mailcmd_of(&cmd) != NULL && strcmp(mailcmd_of(&cmd)->syntax.name, examples[i][0]) == 0 &&
-		    (examples[i][2] == NULL || strcmp(mailcmd_of(&cmd)->syntax.slots, examples[i][2]) == 0),
+		ok(cmdtable_of(&mailcmd_commands, &cmd) != NULL && strcmp(cmdtable_of(&mailcmd_commands, &cmd)->syntax.name, examples[i][0]) == 0 &&
+		    (examples[i][2] == NULL || strcmp(cmdtable_of(&mailcmd_commands, &cmd)->syntax.slots, examples[i][2]) == 0),
 		    "'%s' is %s", examples[i][1], examples[i][0]);
 	}
 	ok_int(mailfind_parse(&mailcmd_grammar, "mvoe 101 alice secret E5", NULL, &cmd), COMMAND_UNKNOWN,
 	    "a misspelt keyword is unknown");
-	ok(mailcmd_of(&cmd) == NULL, "... and has no row");
+	ok(cmdtable_of(&mailcmd_commands, &cmd) == NULL, "... and has no row");
 	ok(strstr(cmd.error, "(did you mean move?)") != NULL, "a misspelt keyword: the nearest one named");
 	for (i = 0; i < mailcmd_count; i++)
 		ok(strstr(cmd.error, mailcmd_table[i].syntax.name) != NULL, "an unknown command's error lists %s",
@@ -197,7 +197,7 @@ static void test_preview_games(void)
 /* help lists every command, each synopsis once, each at the start of a line. */
 static void test_help(void)
 {
-	char *text = mailcmd_help_text(), line[200];
+	char *text = cmdtable_help_text(&mailcmd_commands), line[200];
 	size_t i;
 
 	ok(text != NULL, "the help text is made");
@@ -223,7 +223,7 @@ static void test_help(void)
 static void test_readme(void)
 {
 	const char *top = getenv("OUSTPBM_TOP");
-	char path[4096], *readme = NULL, *table = mailcmd_readme_table();
+	char path[4096], *readme = NULL, *table = cmdtable_readme_table(&mailcmd_commands);
 	size_t len = 0, n;
 	FILE *f;
 

@@ -5,14 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands/keywords/challenge_int.h"
+#include "commands/lib/openboards.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 
 /*
  * accept <board> <userid> <password>: j->user takes the open seat of board
  * j->game (MAILCMD_LOCK: under its lock), after the same checks as a
- * challenge's (challenge_may_start), under the lock of challenges; both
+ * challenge's (openboards_may_start), under the lock of challenges; both
  * players (and the observers) get the board's mail.
  */
 enum process_status accept_run(struct job *j)
@@ -36,10 +36,10 @@ enum process_status accept_run(struct job *j)
 	if (strcmp(challenger, userid) == 0)
 		return job_refuse(j, g, "board %ld is your own open challenge: another player must accept it (to "
 		    "withdraw it: decline %ld %s <password>)", g->board, g->board, userid);
-	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
+	ps = job_lock_path(j, OPENBOARDS_LOCK_FILE, "challenges", &limits);
 	if (ps != PROCESS_OK)
 		return ps;
-	ps = challenge_may_start(j, userid, "finish or resign one before accepting a challenge", &ok);
+	ps = openboards_may_start(j, userid, "finish or resign one before accepting a challenge", &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	game_take_seat(g, userid);

@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "base/mailaddr.h"
+#include "commands/lib/codes.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/gamefile.h"
@@ -46,7 +47,7 @@ enum process_status address_run(struct job *j)
 		ps = job_refuse(j, NULL, "the account %s is registered to %s already", u.userid, u.address);
 		goto out;
 	}
-	ps = forgot_issue_code(j, ACCOUNTS_ADDRESS, &u, code, &rec, expires, &ok);
+	ps = codes_issue(j, ACCOUNTS_ADDRESS, &u, code, &rec, expires, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	snprintf(rec.address, sizeof rec.address, "%s", c->new_address);
@@ -65,7 +66,7 @@ enum process_status address_run(struct job *j)
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}
-	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, forgot_write_code, &rec },
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, codes_write, &rec },
 	    mails, 2, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;

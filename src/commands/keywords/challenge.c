@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/keywords/challenge_int.h"
+#include "commands/lib/openboards.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
@@ -28,85 +28,11 @@ static unsigned mix(unsigned long long x)
 }
 
 /*
- * challenge_int.h.  Before the second turn the header's colours are the
- * first ones (a swap is the second turn at the earliest), and passes
- * cannot come that early.
- */
-bool challenge_unanswered(const struct game *g, const char *opponent)
-{
-	return g->rg.turn == 1 || (g->rg.turn == 2 && strcmp(g->white, opponent) == 0);
-}
-
-enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count)
-{
-	struct game *games = NULL;
-	enum process_status ps;
-	size_t n = 0, i;
-
-	*count = 0;
-	ps = job_boards_of(j, userid, &games, &n);
-	if (ps != PROCESS_OK)
-		return ps;
-	for (i = 0; i < n; i++)
-		*count += !game_over(&games[i]);
-	free(games);
-	return PROCESS_OK;
-}
-
-/*
- * May userid start another game?  The one check of it, for a challenge
- * (its challenger and its opponent) and for an accept: max_open_boards,
- * and the limit userid set itself (limit <userid> <password> N, seeks.h),
- * against the boards userid plays that are not over (an open challenge
- * counts for its challenger).  The robot plays every board it is given.
- * then says what to do, in the refusal.  *ok false after a refusal was sent.
- */
-enum process_status challenge_may_start(struct job *j, const char *userid, const char *then, bool *ok)
-{
-	const struct config *cfg = &j->srv.cfg;
-	struct seeks_entry *limits = NULL;
-	unsigned long open = 0, limit = 0;
-	char err[SEEKS_ERR_MAX];
-	enum store_status ss;
-	enum process_status ps;
-	size_t n = 0;
-
-	*ok = false;
-	if (game_user_is_robot(userid)) {
-		*ok = true;
-		return PROCESS_OK;
-	}
-	ss = seeks_load(j->srv.st, SEEKS_LIMIT, &limits, &n, err);
-	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
-		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
-		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
-	}
-	limit = seeks_of(limits, n, userid);
-	free(limits);
-	if (cfg->max_open_boards == 0 && limit == 0) {
-		*ok = true;
-		return PROCESS_OK;
-	}
-	ps = challenge_active_boards(j, userid, &open);
-	if (ps != PROCESS_OK)
-		return ps;
-	if (cfg->max_open_boards != 0 && open >= cfg->max_open_boards)
-		return job_refuse(j, NULL, "%s is playing on %lu board%s already (max_open_boards = %lu): %s",
-		    userid, open, open == 1 ? "" : "s", cfg->max_open_boards, then);
-	if (limit != 0 && open >= limit)
-		return job_refuse(j, NULL, "%s is playing on %lu board%s, the limit %s set with the limit command: %s",
-		    userid, open, open == 1 ? "" : "s", userid, then);
-	*ok = true;
-	return PROCESS_OK;
-}
-
-/*
  * The limits on challenges (issue: anyone can send one, and each mails the
  * opponent and makes a board): max_challenges_per_hour of the challenger's
  * account; max_open_boards of either player; max_open_challenges, boards
  * still playing between the two on which the opponent has not played.
- * Called under CHALLENGE_LOCK_FILE, held until the new board is committed
+ * Called under OPENBOARDS_LOCK_FILE, held until the new board is committed
  * and recorded, so two challenges at once are counted one after the other.
  * *ok false after a refusal was sent.
  */
@@ -142,7 +68,7 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 				continue;	/* removed meanwhile, or unreadable: not counted */
 			if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g) &&
 			    game_color_of(&g, userid) != RULES_EMPTY && game_color_of(&g, opponent) != RULES_EMPTY &&
-			    challenge_unanswered(&g, opponent)) {
+			    openboards_unanswered(&g, opponent)) {
 				pending++;
 				if (used + 16 < sizeof list)
 					used += (size_t)snprintf(list + used, sizeof list - used, "%s%ld",
@@ -156,11 +82,11 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 			    "max_open_challenges = %lu): no new challenge until %s plays on one", opponent, pending,
 			    pending == 1 ? "" : "s", userid, list, cfg->max_open_challenges, opponent);
 	}
-	ps = challenge_may_start(j, userid, "finish or resign one before a new challenge", ok);
+	ps = openboards_may_start(j, userid, "finish or resign one before a new challenge", ok);
 	if (ps != PROCESS_OK || !*ok || strcmp(opponent, GAME_OPEN_SEAT) == 0)
 		return ps;
 	snprintf(then, sizeof then, "challenge %s when one is over", opponent);
-	return challenge_may_start(j, opponent, then, ok);
+	return openboards_may_start(j, opponent, then, ok);
 }
 
 /* The opponent named: the robot (within its sizes) or a registered player; *ok false after a refusal. */
@@ -224,7 +150,7 @@ enum process_status challenge_run(struct job *j)
 		return job_refuse(j, NULL, "-remind=%d is not shorter than this server's time to move, %lu day%s "
 		    "(timeout_days): the reminder must come before the loss on time", c->remind_days,
 		    j->srv.cfg.timeout_days, j->srv.cfg.timeout_days == 1 ? "" : "s");
-	ps = job_lock_path(j, CHALLENGE_LOCK_FILE, "challenges", &limits);
+	ps = job_lock_path(j, OPENBOARDS_LOCK_FILE, "challenges", &limits);
 	if (ps != PROCESS_OK)
 		return ps;
 	ps = challenge_limits(j, u->userid, opp.userid, &ok);

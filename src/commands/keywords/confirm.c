@@ -33,6 +33,7 @@
 #include <strings.h>
 
 #include "base/mailaddr.h"
+#include "commands/lib/codes.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/gamefile.h"
@@ -350,7 +351,7 @@ enum process_status confirm_run(struct job *j)
 	if (ps != PROCESS_OK || ok)
 		return ps;
 	snprintf(again, sizeof again, "send \"address %s <password> <new address>\" for a new one", c->userid);
-	ps = forgot_verify_code(j, ACCOUNTS_ADDRESS, c->userid, &u, &v, &rec, &ok);
+	ps = codes_verify(j, ACCOUNTS_ADDRESS, c->userid, &u, &v, &rec, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	if ((v == ACCOUNTS_USED || v == ACCOUNTS_STALE) && strcasecmp(u.address, rec.address) == 0 &&
@@ -360,7 +361,7 @@ enum process_status confirm_run(struct job *j)
 		goto out;
 	}
 	if (v != ACCOUNTS_RIGHT) {
-		ps = forgot_refuse_code(j, &u, v, again);
+		ps = codes_refuse(j, &u, v, again);
 		goto out;
 	}
 	if (strcasecmp(j->in.from_addr, rec.address) != 0) {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "commands/keywords/challenge_int.h"
+#include "commands/lib/openboards.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 
@@ -73,7 +73,7 @@ enum process_status decline_run(struct job *j)
 	other = open ? "" : strcmp(g->black, userid) == 0 ? g->white : g->black;
 	if (!open && strcmp(other, userid) == 0)
 		other = "";	/* a board against oneself: nobody else to tell */
-	if (!open && !challenge_unanswered(g, userid))
+	if (!open && !openboards_unanswered(g, userid))
 		return job_refuse(j, g, "board %ld cannot be declined: %s has played on it already (turn %d is next); "
 		    "to end it, send: resign %ld %s <password>", g->board, userid, g->rg.turn, g->board, userid);
 	snprintf(subject, sizeof subject, "Oust Board %ld %s", g->board, open ? "withdrawn" : "declined");

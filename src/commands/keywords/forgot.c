@@ -11,12 +11,13 @@
  * It writes under accounts.lock with its mail in an account batch
  * (outbox.h): the code mail goes out if and only if the code was written.
  * The code's issue and check are shared with reset and address
- * (forgot_issue_code, forgot_verify_code: mailcmd.h).
+ * (codes_issue, codes_verify: mailcmd.h).
  */
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "commands/lib/codes.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
@@ -34,24 +35,6 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
 	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, REPLY_VARS(v), m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
-}
-
-enum store_status forgot_write_code(struct job *j, const char *token, const char *expect, const void *arg)
-{
-	return accounts_code_add(j->srv.st, arg);
-}
-
-enum process_status forgot_issue_code(struct job *j, int kind, const struct store_user *u, char *code,
-    struct accounts_code *rec, char *expires, bool *ok)
-{
-	enum store_status ss;
-
-	ss = accounts_code_issue(j->srv.st, (enum accounts_kind)kind, u, (int64_t)j->srv.now, code, rec);
-	*ok = ss == STORE_OK;
-	if (!*ok)
-		return job_store_failure(j, ss, "cannot make a code");
-	gamefile_time_str(rec->issued + ACCOUNTS_CODE_LIFE, expires);
-	return PROCESS_OK;
 }
 
 enum process_status forgot_run(struct job *j)
@@ -87,7 +70,7 @@ enum process_status forgot_run(struct job *j)
 			    "the account is locked");
 		goto out;
 	}
-	ps = forgot_issue_code(j, ACCOUNTS_RESET, &u, code, &rec, expires, &ok);
+	ps = codes_issue(j, ACCOUNTS_RESET, &u, code, &rec, expires, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	{
@@ -109,7 +92,7 @@ enum process_status forgot_run(struct job *j)
 		memset(&mails[1], 0, sizeof mails[1]);
 		n = 1;
 	}
-	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, forgot_write_code, &rec },
+	ps = job_commit_account(j, &(struct job_account_change){ u.userid, rec.hash, NULL, codes_write, &rec },
 	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
@@ -136,53 +119,3 @@ out:
 	return ps;
 }
 
-/*
- * Refuse a code that is not right (accounts_code_check): a wrong one, or
- * one of another account, counts as a wrong password does.
- */
-enum process_status forgot_refuse_code(struct job *j, const struct store_user *u, int verdict, const char *again)
-{
-	switch ((enum accounts_verdict)verdict) {
-	case ACCOUNTS_EXPIRED:
-		return job_refuse(j, NULL, "the code for %s has expired: a code is good for an hour; %s", u->userid, again);
-	/* a used or stale code is a wrong one for the throttle: every code checked is counted */
-	case ACCOUNTS_USED:
-		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);
-		return job_refuse(j, NULL, "the code for %s was used already: a code is good once; %s", u->userid, again);
-	case ACCOUNTS_STALE:
-		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);
-		return job_refuse(j, NULL, "the code for %s no longer holds: the account's password or address changed "
-		    "after it was sent; %s", u->userid, again);
-	case ACCOUNTS_OTHER:
-		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);	/* locked out, by this failure or before */
-		return job_refuse(j, NULL, "that code was not sent for %s but for another account", u->userid);
-	default:
-		job_secret_verdict(j, u, false, "code");
-		return job_refuse(j, NULL, "%s", j->pwmsg);
-	}
-}
-
-enum process_status forgot_verify_code(struct job *j, int kind, const char *userid, struct store_user *u,
-    int *verdict, struct accounts_code *rec, bool *ok)
-{
-	enum accounts_verdict v;
-	enum store_status ss;
-	enum process_status ps;
-
-	ps = job_find_account(j, userid, u, ok);
-	if (ps != PROCESS_OK || !*ok)
-		return ps;
-	ss = accounts_code_verify(j->srv.st, (enum accounts_kind)kind, u, j->cmd.password, (int64_t)j->srv.now, &v, rec);
-	if (ss != STORE_OK) {
-		*ok = false;
-		return ss == STORE_TEMPFAIL ? job_hash_failure(j, u->userid) : job_store_failure(j, ss, "cannot read the codes");
-	}
-	*verdict = (int)v;
-	return PROCESS_OK;
-}

@@ -7,26 +7,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/lib/away.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/vacations.h"
-
-enum process_status vacation_line(struct job *j, const char *userid, char *buf, size_t size)
-{
-	struct vacation v;
-	enum store_status ss;
-	char until[REPLY_TIME_SIZE];
-
-	buf[0] = '\0';
-	ss = vacations_find(j->srv.st, userid, &v);
-	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && !vacation_away(&v, (int64_t)j->srv.now)))
-		return PROCESS_OK;
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot read the vacations");
-	snprintf(buf, size, "%s is away (vacation) until %s: %s's clocks stop meanwhile.\n\n", userid,
-	    reply_time_str(v.end, until), userid);
-	return PROCESS_OK;
-}
 
 enum process_status games_run(struct job *j)
 {
@@ -50,7 +34,7 @@ enum process_status games_run(struct job *j)
 	ps = job_boards_of(j, u.userid, &games, &n);
 	if (ps != PROCESS_OK)
 		return ps;
-	ps = vacation_line(j, u.userid, away, sizeof away);
+	ps = away_line(j, u.userid, away, sizeof away);
 	if (ps != PROCESS_OK)
 		goto out;
 	list = (struct reply_games_list){ u.userid, u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0,

@@ -1,6 +1,7 @@
 /* help: the mail command that sends the commands (made from the table, mailcmd.h) and the rules. */
 #include <stdlib.h>
 
+#include "commands/pipeline/cmdtable.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 
@@ -9,7 +10,7 @@ enum process_status help_run(struct job *j)
 	struct reply_mail m;
 	enum reply_status rs;
 	enum process_status ps;
-	char *commands = mailcmd_help_text();
+	char *commands = cmdtable_help_text(j->commands);
 
 	if (commands == NULL)
 		return job_no_memory(j);

@@ -1,11 +1,12 @@
 /*
  * limit: the mail command `limit <userid> <password> N`, no challenge
- * from or to the player past N active boards (challenge_may_start() in
+ * from or to the player past N active boards (openboards_may_start() in
  * challenge.c); kept by seeks.h as seek's number is.
  */
 #include <stdio.h>
 
-#include "commands/keywords/seek_int.h"
+#include "commands/lib/openboards.h"
+#include "commands/lib/seeking.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 
@@ -22,13 +23,13 @@ enum process_status limit_run(struct job *j)
 	unsigned long active;
 	enum process_status ps;
 
-	ps = challenge_active_boards(j, id, &active);
+	ps = openboards_active(j, id, &active);
 	if (ps != PROCESS_OK)
 		return ps;
 	if (n > 0 && (unsigned long)n < active)
 		return job_refuse(j, NULL, "%s plays on %lu boards now: a limit of %d is below that (finish or resign "
 		    "boards first, or choose %lu or more)", id, active, n, active);
-	ps = seek_set(j, SEEKS_LIMIT, (unsigned)n);
+	ps = seeking_set(j, SEEKS_LIMIT, (unsigned)n);
 	if (ps != PROCESS_OK)
 		return ps;
 	if (n > 0)
@@ -38,7 +39,7 @@ enum process_status limit_run(struct job *j)
 	else
 		snprintf(text, sizeof text, "%s has no limit on boards now.\n", id);
 	snprintf(subject, sizeof subject, "Oust limit %s", id);
-	ps = seek_notice(j, subject, text);
+	ps = seeking_notice(j, subject, text);
 	if (ps == PROCESS_OK && n > 0)
 		job_detail(j, "ok", "%s limits to %d board%s (%lu active)", id, n, n == 1 ? "" : "s", active);
 	else if (ps == PROCESS_OK)

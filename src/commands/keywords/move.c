@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands/keywords/move_int.h"
+#include "commands/lib/turnqueue.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
-#include "commands/pipeline/replytoken.h"
 #include "commands/services/robot.h"
 
 /* Why a turn was refused, in plain words. */
@@ -279,18 +280,18 @@ enum process_status move_run(struct job *j)
 		return ps;
 	turn = g->rg.turn;
 	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
-		return offer_run(j);
+		return move_offer(j);
 	if (command_is(&j->cmd, "move")) {
 		if (j->by_token && strcmp(game_player_to_move(g), userid) == 0) {
 			/* a turn in parts: the part sent before comes first (replytoken.h); the mover's alone */
-			ps = replytoken_continue(j, g, &refused);
+			ps = move_token_continue(j, g, &refused);
 			if (ps != PROCESS_OK || refused)
 				return ps;
 		}
 		if (play_move(j, points, &rep, &gs, msg, sizeof msg, &ps))
 			return ps;
 		if (gs == GAME_ILLEGAL_TURN && rep.status == RULES_TURN_TOO_SHORT && j->by_token)
-			return replytoken_keep_part(j, g);
+			return move_token_keep_part(j, g);
 	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0' &&
 	    strcmp(game_player_to_move(g), userid) == 0) {
 		return job_refuse(j, g, "you began turn %d with %s: a swap is only possible before any placement "
@@ -321,7 +322,7 @@ enum process_status move_run(struct job *j)
 	j->ev.actor = userid;
 	j->ev.first = turn;
 	/* the other player's queue of conditional turns: answered or dropped, in the same commit */
-	ps = queue_after_turn(j, g, turn, &queued, note, sizeof note, &answered);
+	ps = turnqueue_after_turn(j, g, turn, &queued, note, sizeof note, &answered);
 	if (ps != PROCESS_OK)
 		return ps;
 	if (answered)

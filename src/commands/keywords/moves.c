@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "commands/keywords/preview_int.h"
+#include "commands/lib/outcome.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/preview.h"
@@ -21,7 +21,7 @@ enum process_status moves_run(struct job *j)
 	int n;
 
 	if (game_over(g)) {
-		preview_result_words(g, result, sizeof result);
+		outcome_words(g, result, sizeof result);
 		return job_refuse(j, g, "board %ld is over (%s): nobody is to move", g->board, result);
 	}
 	if (preview_options(&g->rg, &opts, &n) != PREVIEW_OK)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
-#include "commands/keywords/subscribe_int.h"
+#include "commands/lib/watching.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/audience.h"
@@ -68,7 +68,7 @@ static bool notify_refused(struct job *j, struct notify_board *b, bool on, enum 
 	struct game *g = &b->g;
 	const char *userid = j->user.userid;
 
-	if (subscribe_refused_board(j, g, on, "be told of", ps))
+	if (watching_refused_board(j, g, on, "be told of", ps))
 		return true;
 	b->at = game_observer_find(g, userid);
 	if (b->at >= 0 && !g->observers[b->at].results) {
@@ -121,7 +121,7 @@ static enum process_status notify_confirm(struct job *j, struct notify_board *nb
 	s = strbuf_finish(&subject);
 	w = strbuf_finish(&news);
 	h = strbuf_finish(&how);
-	ps = s != NULL && w != NULL && h != NULL ? subscribe_confirm(j, s, w, h, m) : job_no_memory(j);
+	ps = s != NULL && w != NULL && h != NULL ? watching_confirm(j, s, w, h, m) : job_no_memory(j);
 	free(s);
 	free(w);
 	free(h);
@@ -240,6 +240,6 @@ enum process_status notify_run(struct job *j)
 	bool on = strcmp(j->cmd.word, "on") == 0;
 
 	if (j->cmd.nboards == 0)
-		return subscribe_watch_every_board(j, AUDIENCE_RESULTS, on);
+		return watching_every_board(j, AUDIENCE_RESULTS, on);
 	return notify_boards(j, on);
 }

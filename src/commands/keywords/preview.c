@@ -8,19 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands/keywords/preview_int.h"
+#include "commands/lib/outcome.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/preview.h"
-
-/* preview_int.h */
-void preview_result_words(const struct game *g, char *buf, size_t size)
-{
-	if (g->rg.result == RULES_DRAW)
-		snprintf(buf, size, "drawn");
-	else
-		snprintf(buf, size, "won by %s", g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
-}
 
 /* Try the command's placements on start, by who; reply. */
 static enum process_status preview_reply(struct job *j, const struct game *g, const struct rules_game *start,
@@ -108,7 +99,7 @@ enum process_status preview_run(struct job *j)
 		return ps;
 	turn = j->cmd.turn;
 	if (turn == 0 && game_over(g)) {
-		preview_result_words(g, result, sizeof result);
+		outcome_words(g, result, sizeof result);
 		return job_refuse(j, g, "board %ld is over (%s): there is no next turn to preview; \"preview "
 		    "%ld#N <placements>\" tries turn N of its history instead", g->board, result, g->board);
 	}

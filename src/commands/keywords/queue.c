@@ -18,33 +18,10 @@
 #include <strings.h>
 
 #include "base/strbuf.h"
+#include "commands/lib/turnqueue.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
-
-/* "E5,F6" of n points of g into buf. */
-static const char *points_text(const struct game *g, const int *p, int n, char *buf, size_t size)
-{
-	size_t used = 0;
-	char name[4];
-	int i;
-
-	buf[0] = '\0';
-	for (i = 0; i < n && used + 6 < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? "," : "",
-		    rules_point_name(&g->rg.board, p[i], name));
-	return buf;
-}
-
-/* Their turn of line l, "E5,F6" or "swap", into buf. */
-static const char *their_text(const struct game *g, const struct game_queue_line *l, char *buf, size_t size)
-{
-	if (l->swap) {
-		snprintf(buf, size, "swap");
-		return buf;
-	}
-	return points_text(g, l->their, l->ntheir, buf, size);
-}
 
 /*
  * Check every line of q on g for owner: their turn legal now, the answer
@@ -77,22 +54,22 @@ static bool check_lines(const struct game *g, const char *owner, const struct ga
 			mine = game_color_of(g, owner);
 			if (rules_game_turn(rg, l->their, l->ntheir, &rep) != RULES_TURN_OK) {
 				snprintf(why, size, "line %d: %s cannot play %s: %s", k + 1, opponent,
-				    their_text(g, l, b, sizeof b), game_status_message(g, GAME_ILLEGAL_TURN, opponent,
+				    turnqueue_their_text(g, l, b, sizeof b), game_status_message(g, GAME_ILLEGAL_TURN, opponent,
 				    l->their, &rep, a, sizeof a));
 				good = false;
 				break;
 			}
 		}
 		if (rg->result != RULES_PLAYING) {
-			snprintf(why, size, "line %d: %s would end the game", k + 1, their_text(g, l, b, sizeof b));
+			snprintf(why, size, "line %d: %s would end the game", k + 1, turnqueue_their_text(g, l, b, sizeof b));
 			good = false;
 		} else if (rg->to_move != mine) {
 			snprintf(why, size, "line %d: after %s you have no placement (you pass)", k + 1,
-			    their_text(g, l, b, sizeof b));
+			    turnqueue_their_text(g, l, b, sizeof b));
 			good = false;
 		} else if (rules_game_turn(rg, l->mine, l->nmine, &rep) != RULES_TURN_OK) {
 			snprintf(why, size, "line %d: your answer %s would be illegal after %s: %s", k + 1,
-			    points_text(g, l->mine, l->nmine, c, sizeof c), their_text(g, l, b, sizeof b),
+			    turnqueue_points_text(g, l->mine, l->nmine, c, sizeof c), turnqueue_their_text(g, l, b, sizeof b),
 			    game_status_message(g, GAME_ILLEGAL_TURN, owner, l->mine, &rep, a, sizeof a));
 			good = false;
 		}
@@ -109,8 +86,8 @@ static void list_text(struct strbuf *sb, const struct game *g, const struct game
 
 	for (k = 0; k < q->n; k++)
 		strbuf_printf(sb, "    %d. if %s %s%s, you play %s\n", k + 1, opponent, q->line[k].swap ? "swaps" :
-		    "plays ", q->line[k].swap ? "" : their_text(g, &q->line[k], a, sizeof a),
-		    points_text(g, q->line[k].mine, q->line[k].nmine, b, sizeof b));
+		    "plays ", q->line[k].swap ? "" : turnqueue_their_text(g, &q->line[k], a, sizeof a),
+		    turnqueue_points_text(g, q->line[k].mine, q->line[k].nmine, b, sizeof b));
 }
 
 /* The reply to the sender: what is queued now on g (state says how it came to be). */
@@ -222,72 +199,3 @@ enum process_status queue_run(struct job *j)
 	return ps;
 }
 
-enum process_status queue_after_turn(struct job *j, struct game *g, int first, struct reply_event *then,
-    char *note, size_t size, bool *played)
-{
-	char owner[GAME_NAME_SIZE], a[300], b[300], msg[400];
-	const struct game_turn *t = &g->turns[first - 1];
-	struct rules_turn_report rep;
-	struct game_queue *q;
-	enum game_status gs;
-	int k;
-
-	*played = false;
-	note[0] = '\0';
-	if (g->queue_owner[0] == '\0')
-		return PROCESS_OK;
-	snprintf(owner, sizeof owner, "%s", g->queue_owner);
-	q = malloc(sizeof(*q));
-	if (q == NULL)
-		return job_no_memory(j);
-	if (!game_queue_parse(g, g->queue, q, msg, sizeof msg))
-		q->n = 0;
-	game_queue_clear(g);	/* answered or dropped: a queue serves one turn */
-	if (game_over(g)) {
-		free(q);
-		return PROCESS_OK;
-	}
-	for (k = 0; k < q->n && !game_queue_matches(g, &q->line[k], t); k++)
-		;
-	if (k == q->n) {
-		snprintf(note, size, "Your queue of %d line%s on board %ld did not answer %s's turn %d, so it was dropped: "
-		    "it is your turn, by mail.", q->n, q->n == 1 ? "" : "s", g->board, t->player, t->number);
-		free(q);
-		return PROCESS_OK;
-	}
-	if (strcmp(game_player_to_move(g), owner) != 0) {
-		snprintf(note, size, "Your queued answer %s to %s (line %d) was dropped: after it you had no "
-		    "placement and passed.", points_text(g, q->line[k].mine, q->line[k].nmine, a, sizeof a),
-		    their_text(g, &q->line[k], b, sizeof b), k + 1);
-		free(q);
-		return PROCESS_OK;
-	}
-	memset(&rep, 0, sizeof rep);
-	gs = game_move(g, owner, q->line[k].mine, q->line[k].nmine, (int64_t)j->srv.now, &rep);
-	if (gs == GAME_NO_MEMORY) {
-		free(q);
-		return job_no_memory(j);
-	}
-	if (gs != GAME_OK) {
-		snprintf(note, size, "Your queued answer %s to %s (line %d) has become illegal (%s) and was dropped: "
-		    "it is your turn, by mail.", points_text(g, q->line[k].mine, q->line[k].nmine, a, sizeof a),
-		    their_text(g, &q->line[k], b, sizeof b), k + 1, game_status_message(g, gs, owner,
-		    q->line[k].mine, &rep, msg, sizeof msg));
-		free(q);
-		return PROCESS_OK;
-	}
-	memset(then, 0, sizeof *then);
-	then->what = REPLY_MOVE;
-	then->actor = g->turns[g->nturns - 1 - rep.npasses].player;
-	then->first = g->nturns - rep.npasses;
-	then->captured = rep.captured;
-	then->dead_end = rep.dead_end;
-	then->queued = true;
-	then->comment = "";
-	if (q->n > 1)
-		snprintf(note, size, "Your queue's line %d answered; the other %d line%s dropped.", k + 1, q->n - 1,
-		    q->n == 2 ? " was" : "s were");
-	*played = true;
-	free(q);
-	return PROCESS_OK;
-}

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands/keywords/standings_int.h"
+#include "commands/lib/ratingtext.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/standings.h"
@@ -27,7 +27,7 @@ enum process_status rating_run(struct job *j)
 		return ps;
 	ss = ratings_load(j->srv.st, false, &r, err);
 	if (ss != STORE_OK) {
-		ps = standings_ratings_failure(j, ss, err);
+		ps = ratingtext_failure(j, ss, err);
 		goto out;
 	}
 	text = standings_rating_text(&r, u.userid, (int64_t)j->srv.now);
@@ -36,7 +36,7 @@ enum process_status rating_run(struct job *j)
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust rating %s", u.userid);
-	ps = standings_text_reply(j, NULL, "rating", subject, text);
+	ps = ratingtext_reply(j, NULL, "rating", subject, text);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "rating of %s", u.userid);
 out:

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/lib/codes.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/accounts.h"
@@ -44,12 +45,12 @@ enum process_status reset_run(struct job *j)
 	if (!store_password_ok(c->new_password))
 		return job_refuse(j, NULL, "a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
-	ps = forgot_verify_code(j, ACCOUNTS_RESET, c->userid, &u, &v, &rec, &ok);
+	ps = codes_verify(j, ACCOUNTS_RESET, c->userid, &u, &v, &rec, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
 	/* a copy of the mail that used the code is known by its Message-ID (job_lock_accounts), never by the password */
 	if (v != ACCOUNTS_RIGHT) {
-		ps = forgot_refuse_code(j, &u, v, again);
+		ps = codes_refuse(j, &u, v, again);
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust password %s reset", u.userid);

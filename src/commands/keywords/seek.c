@@ -5,36 +5,12 @@
  */
 #include <stdio.h>
 
-#include "commands/keywords/seek_int.h"
+#include "commands/lib/seeking.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/seeks.h"
 
 _Static_assert(COMMAND_GAMES_MAX == SEEKS_MAX, "an 'n' slot holds what seeks.h keeps");
-
-/* seek_int.h */
-enum process_status seek_notice(struct job *j, const char *subject, const char *text)
-{
-	struct reply_var v = { "text", text };
-	struct reply_mail m;
-	enum reply_status rs;
-
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->user.userid), "notice", subject, &v, 1, &m);
-	return job_send(j, rs, &m);
-}
-
-enum process_status seek_set(struct job *j, enum seeks_kind kind, unsigned n)
-{
-	char err[SEEKS_ERR_MAX];
-	enum store_status ss;
-
-	ss = seeks_set(j->srv.st, j->srv.cfg.lock_timeout_ms, kind, j->user.userid, n, err);
-	if (ss == STORE_OK)
-		return PROCESS_OK;
-	fprintf(stderr, "oustpbm: %s\n", err);
-	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
-	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
-}
 
 /* seek <userid> <password> N (MAILCMD_LOGIN: j->user is the account). */
 enum process_status seek_run(struct job *j)
@@ -44,7 +20,7 @@ enum process_status seek_run(struct job *j)
 	int n = j->cmd.games;
 	enum process_status ps;
 
-	ps = seek_set(j, SEEKS_SEEK, (unsigned)n);
+	ps = seeking_set(j, SEEKS_SEEK, (unsigned)n);
 	if (ps != PROCESS_OK)
 		return ps;
 	if (n > 0)
@@ -53,7 +29,7 @@ enum process_status seek_run(struct job *j)
 	else
 		snprintf(text, sizeof text, "%s seeks no more games: the standings no longer say so.\n", id);
 	snprintf(subject, sizeof subject, "Oust seek %s", id);
-	ps = seek_notice(j, subject, text);
+	ps = seeking_notice(j, subject, text);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%s seeks %d game%s", id, n, n == 1 ? "" : "s");
 	return ps;

@@ -6,31 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "commands/keywords/standings_int.h"
+#include "commands/lib/ratingtext.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/standings.h"
 #include "mail/reply.h"
 #include "store/ratings.h"
-
-/* standings_int.h */
-enum process_status standings_text_reply(struct job *j, const char *userid, const char *tmpl, const char *subject,
-    const char *text)
-{
-	struct reply_var v = { "text", text };
-	struct reply_mail m;
-	enum reply_status rs;
-
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), tmpl, subject, &v, 1, &m);
-	return job_send(j, rs, &m);
-}
-
-enum process_status standings_ratings_failure(struct job *j, enum store_status ss, const char *err)
-{
-	fprintf(stderr, "oustpbm: %s\n", err);
-	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
-	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
-}
 
 /* standings [class]: the ratings (players only), each player's active boards and games sought. */
 enum process_status standings_run(struct job *j)
@@ -47,7 +28,7 @@ enum process_status standings_run(struct job *j)
 
 	ss = ratings_load(j->srv.st, true, &r, err);
 	if (ss != STORE_OK) {
-		ps = standings_ratings_failure(j, ss, err);
+		ps = ratingtext_failure(j, ss, err);
 		goto out;
 	}
 	/* a closed account is no longer listed (signoff, deluser) */
@@ -63,7 +44,7 @@ enum process_status standings_run(struct job *j)
 	}
 	ss = seeks_load(j->srv.st, SEEKS_SEEK, &seeks, &nseeks, err);
 	if (ss != STORE_OK) {
-		ps = standings_ratings_failure(j, ss, err);
+		ps = ratingtext_failure(j, ss, err);
 		goto out;
 	}
 	text = standings_text(&r, j->cmd.rating_class, active, nactive, seeks, nseeks, (int64_t)j->srv.now);
@@ -72,7 +53,7 @@ enum process_status standings_run(struct job *j)
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust standings%s%s", cname[0] != '\0' ? " " : "", cname);
-	ps = standings_text_reply(j, NULL, "standings", subject, text);
+	ps = ratingtext_reply(j, NULL, "standings", subject, text);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "standings%s%s: %zu ratings", cname[0] != '\0' ? " " : "", cname, r.nplayers);
 out:

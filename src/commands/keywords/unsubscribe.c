@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands/lib/watching.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
-#include "commands/keywords/subscribe_int.h"
 #include "mail/unsubtoken.h"
 #include "store/audience.h"
 
@@ -204,11 +204,11 @@ enum process_status unsubscribe_board_run(struct job *j)
 	snprintf(news, sizeof news, "%s no longer observes board %ld: its mails stop.", userid, g->board);
 	snprintf(how, sizeof how, "To observe it again, send:\n\n    subscribe %ld %s <password>", g->board, userid);
 	snprintf(detail, sizeof detail, "%s unsubscribed", userid);
-	return subscribe_commit_change(j, subject, news, how, detail);
+	return watching_commit_change(j, subject, news, how, detail);
 }
 
 /* unsubscribe <userid> <password> all. */
 enum process_status unsubscribe_all_run(struct job *j)
 {
-	return subscribe_watch_every_board(j, AUDIENCE_ALL, false);
+	return watching_every_board(j, AUDIENCE_ALL, false);
 }

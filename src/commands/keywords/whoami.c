@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "commands/lib/away.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/standings.h"
@@ -81,7 +82,7 @@ enum process_status whoami_run(struct job *j)
 		goto out;
 	}
 	snprintf(count, sizeof count, "%zu", n);
-	ps = vacation_line(j, u->userid, away, sizeof away);
+	ps = away_line(j, u->userid, away, sizeof away);
 	if (ps != PROCESS_OK)
 		goto out;
 	/* the player's ratings and latest rated games, as the rating command gives them */

@@ -1,10 +1,12 @@
 /*
  * hooks: what follows a mail's change that is no command's and no part of
  * the pipeline's: the next reminder of a board, the robot's answer, the
- * web pages.  The pipeline calls them through the one table of hooks.c, as
- * it calls the commands through mailcmd.c's; the services implement them,
- * declared here as mailcmd.h declares the handlers, so that the pipeline
- * includes no service's header.
+ * web pages.  The table is defined where it is called from, the top of the
+ * pipeline (process.c), which hands it to the job (j->hooks): the commit
+ * walks the table it was given with the functions below, so that nothing
+ * inside the commit reaches a service (tests/tools/cycles.sh, the link
+ * level).  The services implement the hooks, declared here as mailcmd.h
+ * declares the handlers, so that the pipeline includes no service's header.
  */
 #ifndef OUSTPBM_HOOKS_H
 #define OUSTPBM_HOOKS_H
@@ -33,17 +35,20 @@ struct hook {
 	void (*flushed)(struct server *srv, long board);
 };
 
-extern const struct hook hooks_table[];
-extern const size_t hooks_count;
+/* A table of hooks, n rows; a NULL table (or n 0) has none. */
+struct hooks {
+	const struct hook *rows;
+	size_t n;
+};
 
 /* Every hook's turn, in the table's order. */
-void hooks_turn(const struct config *cfg, struct game *g);
+void hooks_turn(const struct hooks *h, const struct config *cfg, struct game *g);
 
 /* The hook that answers g's last turn at once, or NULL. */
-const struct hook *hooks_answerer(const struct config *cfg, const struct game *g);
+const struct hook *hooks_answerer(const struct hooks *h, const struct config *cfg, const struct game *g);
 
 /* Every hook's flushed, board committed by the mail (0: none, nothing runs). */
-void hooks_flushed(struct server *srv, long board);
+void hooks_flushed(const struct hooks *h, struct server *srv, long board);
 
 /* The hooks (services/): the next reminder, remind.c; the robot's answer, robot_answer.c; the web pages, web.c. */
 void remind_hook_turn(const struct config *cfg, struct game *g);

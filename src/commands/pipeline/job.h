@@ -42,11 +42,15 @@
 #define JOB_DETAIL_MAX 700	/* bytes of the result in the log line */
 #define JOB_MESSAGE_MAX 400	/* bytes of an error message to a player */
 
+struct cmdtable;
+struct hooks;
 struct mail_command;
 
 /* One incoming mail being handled.  The handler reads; the job functions write. */
 struct job {
 	struct server srv;	/* the home, cfg, store, outbox (opened when first needed), the replies' context, now */
+	const struct hooks *hooks;	/* what follows a commit (hooks.h): the pipeline's top hands them down */
+	const struct cmdtable *commands;	/* the table of mail commands (mailcmd.h), as help lists it: the top's */
 	struct mailin_message in;
 	struct command cmd;
 	enum command_status cmd_status;	/* of mailfind_find() into cmd, made once */

@@ -460,7 +460,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
-	hooks_turn(&j->srv.cfg, g);	/* the next reminder counts from this turn */
+	hooks_turn(j->hooks, &j->srv.cfg, g);	/* the next reminder counts from this turn */
 	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
 	j->mails = NULL;
 	j->nmails = 0;
@@ -468,7 +468,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (ps != PROCESS_OK)
 		return ps;
 	/* a hook answers at once (the robot to move next): the mover's one mail comes with its answer */
-	ps = commit_game(j, g, false, j->mails, hooks_answerer(&j->srv.cfg, g) != NULL ? 0 : j->nmails, done);
+	ps = commit_game(j, g, false, j->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : j->nmails, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }

@@ -1,12 +1,6 @@
-/* mailcmd: the table of mail commands (mailcmd.h), and what is made from it. */
+/* mailcmd: the table of mail commands (mailcmd.h); what is made from it is cmdtable.c's. */
 #include "commands/pipeline/mailcmd.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-
-#include "base/strbuf.h"
 #include "store/ratings.h"
 
 /*
@@ -333,96 +327,13 @@ const struct command_grammar mailcmd_grammar = {
 	&mailcmd_table[0].syntax, sizeof mailcmd_table / sizeof mailcmd_table[0], sizeof mailcmd_table[0], &classes
 };
 
-const struct mail_command *mailcmd_of(const struct command *cmd)
-{
-	size_t i;
+/* The mails without a keyword: reached through the table too, never called by name. */
+static const struct mail_bare bare[] = {
+	{ COMMAND_PLACEMENTS_ONLY, coordinates_run },
+	{ COMMAND_CHAT_ANSWER, chatanswer_run },
+};
 
-	for (i = 0; i < mailcmd_count; i++)
-		if (cmd->syntax == &mailcmd_table[i].syntax)
-			return &mailcmd_table[i];
-	return NULL;
-}
-
-const struct mail_command *mailcmd_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < mailcmd_count; i++)
-		if (strcasecmp(mailcmd_table[i].syntax.name, name) == 0)
-			return &mailcmd_table[i];
-	return NULL;
-}
-
-/*
- * "  challenge <userid> ... [-black|-white|-random]\n            [-noswap] ...":
- * the synopsis wrapped at MAILCMD_HELP_WIDTH, the lines after the first
- * under its first argument.
- */
-static void help_synopsis(struct strbuf *sb, const char *synopsis)
-{
-	size_t indent = 2 + strcspn(synopsis, " ") + 1, col = 2, len;
-	const char *p = synopsis;
-
-	strbuf_add(sb, "  ", 2);
-	while (*p != '\0') {
-		len = strcspn(p, " ");
-		if (col > indent && col + 1 + len > MAILCMD_HELP_WIDTH) {
-			strbuf_printf(sb, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (p != synopsis) {
-			strbuf_add(sb, " ", 1);
-			col++;
-		}
-		strbuf_add(sb, p, len);
-		col += len;
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	strbuf_add(sb, "\n", 1);
-}
-
-char *mailcmd_help_text(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p, *nl;
-	size_t i;
-
-	for (i = 0; i < mailcmd_count; i++) {
-		help_synopsis(&sb, mailcmd_table[i].syntax.synopsis);
-		for (p = mailcmd_table[i].help; *p != '\0'; p = *nl != '\0' ? nl + 1 : nl) {
-			nl = p + strcspn(p, "\n");
-			strbuf_printf(&sb, "      %.*s\n", (int)(nl - p), p);
-		}
-	}
-	/* without the last line end: the template's line has its own */
-	if (sb.len > 0 && !sb.failed)
-		sb.s[--sb.len] = '\0';
-	return strbuf_finish(&sb);
-}
-
-/* s with '|' escaped for a Markdown table cell. */
-static void cell(struct strbuf *sb, const char *s)
-{
-	for (; *s != '\0'; s++) {
-		if (*s == '|')
-			strbuf_add(sb, "\\", 1);
-		strbuf_add(sb, s, 1);
-	}
-}
-
-char *mailcmd_readme_table(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	strbuf_printf(&sb, "| command | what it does |\n|---|---|\n");
-	for (i = 0; i < mailcmd_count; i++) {
-		strbuf_add(&sb, "| `", 3);
-		cell(&sb, mailcmd_table[i].syntax.synopsis);
-		strbuf_add(&sb, "` | ", 4);
-		cell(&sb, mailcmd_table[i].summary);
-		strbuf_add(&sb, " |\n", 3);
-	}
-	return strbuf_finish(&sb);
-}
+const struct cmdtable mailcmd_commands = {
+	mailcmd_table, sizeof mailcmd_table / sizeof mailcmd_table[0], bare, sizeof bare / sizeof bare[0],
+	&mailcmd_grammar
+};

@@ -39,8 +39,8 @@
 #include "commands/pipeline/hooks.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
-#include "commands/pipeline/replytoken.h"
-#include "commands/pipeline/robotremote.h"
+#include "commands/pipeline/robotreply.h"
+#include "commands/pipeline/tokenreply.h"
 #include "game/gamefile.h"
 #include "mail/authres.h"
 #include "mail/idmac.h"
@@ -54,6 +54,17 @@
 #include "store/seen.h"
 #include "store/throttle.h"
 #include "store/store.h"
+
+/*
+ * The hooks (hooks.h): defined here, at the top, and handed to the job,
+ * so that the commit, below, reaches no service itself.
+ */
+static const struct hook hook_rows[] = {
+	{ "reminder", remind_hook_turn, NULL, NULL, NULL },
+	{ "robot", NULL, robot_answer_due, robot_answer_hook, NULL },
+	{ "web", NULL, NULL, NULL, web_hook_flushed },
+};
+static const struct hooks hooks = { hook_rows, sizeof hook_rows / sizeof hook_rows[0] };
 
 /* ---- gate: mails that get no answer ---- */
 
@@ -241,7 +252,7 @@ static enum process_status check_rate(struct job *j)
 	size_t n = 0, i, k, m;
 
 	/* the robot host's replies, their token right, are exempt; a mail forged From robot_address is not */
-	if (robotremote_authentic(j))
+	if (robotreply_authentic(j))
 		return PROCESS_OK;
 	if (own_board_reply(j, userid))
 		return check_board_rate(j, userid);
@@ -308,7 +319,7 @@ static enum process_status prepare(struct job *j, unsigned needs, bool *ready)
 		ps = job_load_locked(j, j->token.board, ready);
 		if (ps != PROCESS_OK || !*ready)
 			return ps;
-		ps = replytoken_login(j, ready);
+		ps = tokenreply_login(j, ready);
 		if (ps != PROCESS_OK || !*ready)
 			return ps;
 		*ready = false;
@@ -378,10 +389,11 @@ static enum process_status handle(struct job *j)
 {
 	const struct mail_command *mc = j->mc;
 	const struct hook *h;
+	mailcmd_fn *bare;
 	enum process_status ps;
 	bool ready;
 
-	j->masked = j->by_token ? replytoken_masked(j) : command_mask(&j->cmd);
+	j->masked = j->by_token ? tokenreply_masked(j) : command_mask(&j->cmd);
 	if (j->masked != NULL) {
 		/* a reply token is a secret: never in the log nor in an echo (replytoken.h) */
 		char *t = token_mask(j->masked);
@@ -399,13 +411,9 @@ static enum process_status handle(struct job *j)
 		job_unlock(j);
 		return ps;
 	}
-	if (j->cmd_status == COMMAND_PLACEMENTS_ONLY && j->cmd.board > 0) {
-		ps = coordinates_run(j);
-		job_unlock(j);
-		return ps;
-	}
-	if (j->cmd_status == COMMAND_CHAT_ANSWER && j->cmd.board > 0) {
-		ps = chatanswer_run(j);
+	/* a mail without a keyword under a board mail (placements alone, an answer to a chat): the table's too */
+	if (j->cmd.board > 0 && (bare = cmdtable_bare(j->commands, j->cmd_status)) != NULL) {
+		ps = bare(j);
 		job_unlock(j);
 		return ps;
 	}
@@ -423,7 +431,7 @@ static enum process_status handle(struct job *j)
 	ps = prepare(j, mc->needs, &ready);
 	if (ps == PROCESS_OK && ready)
 		ps = mc->run(j);
-	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && (h = hooks_answerer(&j->srv.cfg, &j->game)) != NULL)
+	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && (h = hooks_answerer(j->hooks, &j->srv.cfg, &j->game)) != NULL)
 		ps = h->answer(j);
 	job_unlock(j);
 	return ps;
@@ -652,9 +660,9 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	enum mailin_status ms = mr->ms;
 
 	/* the remote robot's replies are automatic (RFC 3834) and answer board mails: read (robotremote.h) */
-	if (j->in.automatic && !robotremote_authentic(j)) {
+	if (j->in.automatic && !robotreply_authentic(j)) {
 		/* RFC 3834: never answer a bounce or an automatic mail; a delivery report's bounces count */
-		if (robotremote_sender(j))
+		if (robotreply_sender(j))
 			job_detail(j, "dropped", "automatic mail (%s) from the robot's address (robot_address) without "
 			    "the robot's right token: not answered", j->in.automatic_reason);
 		else
@@ -761,9 +769,9 @@ static void parse(struct job *j, const struct mail_read *mr)
 		find_as_sender(j);
 	if (j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
 		parse_code_reply(j);
-	j->mc = mailcmd_of(&j->cmd);
+	j->mc = cmdtable_of(j->commands, &j->cmd);
 	/* a reply to a board mail, its token standing for the password (replytoken.h) */
-	if (replytoken_parse(j))
+	if (tokenreply_parse(j))
 		return;
 	job_start_password(j);
 }
@@ -876,6 +884,8 @@ enum process_status process_main(const char *home)
 	unsigned long cleared = 0;
 
 	memset(j, 0, sizeof *j);
+	j->hooks = &hooks;
+	j->commands = &mailcmd_commands;
 	j->seen_lock.fd = -1;
 	j->board_lock.fd = -1;
 	j->accounts_lock.fd = -1;
@@ -906,7 +916,7 @@ enum process_status process_main(const char *home)
 	/* a dropped copy of a handled mail: what its first copy left is delivered now */
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))
 		flush(j);
-	hooks_flushed(&j->srv, j->hook_board);
+	hooks_flushed(j->hooks, &j->srv, j->hook_board);
 	if (ps != PROCESS_OK && ps != PROCESS_DROPPED) {
 		if (j->outcome == NULL)
 			job_detail(j, "error", "%s", process_status_str(ps));

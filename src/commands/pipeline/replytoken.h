@@ -16,6 +16,10 @@
  * References names (<board>.<turns>[p<part>].<userid>..., mailfind.h); a
  * reply with none of them is refused.  A wrong token counts as a
  * wrong password (throttle.h); the token is never echoed or logged.
+ *
+ * This is the outgoing half, below the job (boardmail.h puts the tokens in
+ * the Subjects); the incoming half, reading a reply by token, is
+ * tokenreply.h, above it, and a move's by token keywords/move_int.h.
  */
 #ifndef OUSTPBM_REPLYTOKEN_H
 #define OUSTPBM_REPLYTOKEN_H
@@ -27,8 +31,6 @@
 #include "store/store.h"
 
 struct command;
-struct game;
-struct job;
 
 #define REPLYTOKEN_LOCK_MS 10000	/* waiting for token.secret.lock, once in a home's life */
 
@@ -38,42 +40,6 @@ struct job;
  */
 enum store_status replytoken_of(struct store *st, long board, const struct store_user *u, char out[TOKEN_TEXT_SIZE],
     char *err);
-
-/*
- * After the parse: a mail without a complete command whose Subject holds a
- * token becomes the command its text stands for, with j->by_token set
- * (the user, found at the login, is the one whose token it is); a text
- * that stands for none is refused at handle() with j->token_error.  True
- * if the mail is a token reply.
- */
-bool replytoken_parse(struct job *j);
-
-/*
- * prepare()'s login of a token reply, under the board's lock: the board
- * read, the player whose registered address sent it found, the token
- * checked (and counted by the throttle when wrong).  *ready false after a
- * refusal was sent.
- */
-enum process_status replytoken_login(struct job *j, bool *ready);
-
-/* The command line for the log of a token reply ("reply to board 101#6 [token]: D4"); the caller frees it. */
-char *replytoken_masked(const struct job *j);
-
-/*
- * A token move on g (move.c): the Subject's part must be g's pending part
- * (game.h), whose placements are put before the reply's in j->cmd, so
- * that the whole turn plays at once.  *refused true after a refusal
- * (the position has changed) was sent.
- */
-enum process_status replytoken_continue(struct job *j, const struct game *g, bool *refused);
-
-/*
- * A token move whose placements j->cmd (the part before included) stop
- * after a capture: kept as g's pending part and
- * committed with one mail, to the mover, showing the board after it with
- * the continuations as links.
- */
-enum process_status replytoken_keep_part(struct job *j, struct game *g);
 
 /*
  * command_comment() with every token masked (TOKEN_MASK): a reply that

@@ -1,6 +1,6 @@
 /*
  * robotremote: the robot player on other hosts, by mail (the server's
- * side; keywords/admin_robot_mail.c is the robot host's).
+ * side; admin/admin_robot_mail.c is the robot host's).
  *
  * With robot_address set (oustpbm.conf), the robot thinks on no turn here:
  * when a change leaves it to move, the board's mails (boardmail.h) carry
@@ -25,6 +25,9 @@
  * would have the server mail the robot host), nor counted by the
  * throttle (a forger must not lock the robot out).
  * `oustpbm robot` and cleanup play no robot turn (the robot host does).
+ *
+ * This is the outgoing half, below the job (boardmail.h sends the robot's
+ * board mail); robotreply.h, above it, reads the robot host's replies.
  */
 #ifndef OUSTPBM_ROBOTREMOTE_H
 #define OUSTPBM_ROBOTREMOTE_H
@@ -32,7 +35,6 @@
 #include <stdbool.h>
 
 #include "base/config.h"
-#include "commands/pipeline/job.h"
 #include "game/game.h"
 #include "mail/reply.h"
 #include "mail/token.h"
@@ -59,23 +61,8 @@ bool robotremote_wants(const struct config *cfg, const struct game *g, const str
 enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const struct game *g,
     struct reply_mail *out);
 
-/* True if the mail of j comes from robot_address (the remote robot's replies). */
-bool robotremote_sender(const struct job *j);
-
-/*
- * True if the mail of j comes from robot_address and its Subject carries
- * the robot's right token for the board it names: the robot host's reply.
- * Only such a reply is read although automatic and is exempt from
- * max_mails_per_hour; any other mail From robot_address (which anyone
- * can forge) is throttled as any sender's.
- */
-bool robotremote_authentic(const struct job *j);
-
-/*
- * replytoken_login() for the remote robot: the board's robot player, the
- * token of its Subject checked against the robot's; *ready false after a
- * refusal was sent.
- */
-enum process_status robotremote_login(struct job *j, bool *ready);
+/* The robot's token on board into out (TOKEN_TEXT_SIZE bytes); err says what failed. */
+enum store_status robotremote_token(struct store *st, const struct config *cfg, long board,
+    char out[TOKEN_TEXT_SIZE], char *err);
 
 #endif

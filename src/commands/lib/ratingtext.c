@@ -1,0 +1,28 @@
+/* ratingtext: the replies of the ratings' texts (standings, rating) (ratingtext.h). */
+#include "commands/lib/ratingtext.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "commands/pipeline/job.h"
+#include "mail/reply.h"
+#include "store/ratings.h"
+
+/* standings_int.h */
+enum process_status ratingtext_reply(struct job *j, const char *userid, const char *tmpl, const char *subject,
+    const char *text)
+{
+	struct reply_var v = { "text", text };
+	struct reply_mail m;
+	enum reply_status rs;
+
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), tmpl, subject, &v, 1, &m);
+	return job_send(j, rs, &m);
+}
+
+enum process_status ratingtext_failure(struct job *j, enum store_status ss, const char *err)
+{
+	fprintf(stderr, "oustpbm: %s\n", err);
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
