@@ -2,7 +2,7 @@
  * challenge: the mail command that makes a new board, against another
  * player or the robot, within the limits of the configuration
  * (max_challenges_per_hour, max_open_boards, max_open_challenges); what
- * accept.c and decline.c share with it (challenge_int.h).
+ * accept.c, decline.c and limit.c share with it (lib/openboards.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

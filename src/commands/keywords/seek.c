@@ -1,7 +1,7 @@
 /*
  * seek: the mail command `seek <userid> <password> N` (how many more
  * games the player wants, shown in the standings), and what it shares
- * with limit.c (seek_int.h).  Both numbers kept by seeks.h.
+ * with limit.c (lib/seeking.h).  Both numbers kept by seeks.h.
  */
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /*
  * standings: the mail command `standings [class]`, and what it shares
- * with rating.c (standings_int.h); the texts are services/standings.h's
+ * with rating.c (lib/ratingtext.h); the texts are services/standings.h's
  * (the web site's standings page shares them).
  */
 #include <stdio.h>

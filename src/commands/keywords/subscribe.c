@@ -3,7 +3,7 @@
  * play (unsubscribe.c and notify.c are the others).  subscribe a board
  * (its game file's observers:), or every board ("all", the watchers file,
  * store/audience.h, an account change: accounts.lock, job_commit_account);
- * what the three commands share is here (subscribe_int.h).  Who then gets a board's mail is
+ * what the three commands share is lib/watching.h.  Who then gets a board's mail is
  * audience_of_board()'s to say; observers get a read-only view of it
  * (reply_game).  A board's list is changed under its lock and committed by
  * the game file's protocol (job_commit_quiet, job_commit_board: only the

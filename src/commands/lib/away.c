@@ -1,4 +1,4 @@
-/* away: a player away on vacation, in a line (games, whoami) (away.h). */
+/* away: a player away on vacation, in a line.  See away.h. */
 #include "commands/lib/away.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* codes: a one-time code of an account (store/accounts.h: a new password's, a new (codes.h). */
+/* codes: one-time codes of accounts.  See codes.h. */
 #include "commands/lib/codes.h"
 
 #include <stdio.h>

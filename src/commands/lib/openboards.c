@@ -1,4 +1,4 @@
-/* openboards: the boards a player is playing, and whether one more may start: the (openboards.h). */
+/* openboards: the boards a player plays, and whether one more may start.  See openboards.h. */
 #include "commands/lib/openboards.h"
 
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "store/seeks.h"
 
 /*
- * challenge_int.h.  Before the second turn the header's colours are the
+ * openboards.h.  Before the second turn the header's colours are the
  * first ones (a swap is the second turn at the earliest), and passes
  * cannot come that early.
  */

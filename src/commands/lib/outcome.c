@@ -1,9 +1,8 @@
-/* outcome: how a game ended, in words (preview, moves) (outcome.h). */
+/* outcome: how a game ended, in words.  See outcome.h. */
 #include "commands/lib/outcome.h"
 
 #include <stdio.h>
 
-/* preview_int.h */
 void outcome_words(const struct game *g, char *buf, size_t size)
 {
 	if (g->rg.result == RULES_DRAW)

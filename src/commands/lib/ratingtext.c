@@ -1,4 +1,4 @@
-/* ratingtext: the replies of the ratings' texts (standings, rating) (ratingtext.h). */
+/* ratingtext: the replies of the ratings' texts.  See ratingtext.h. */
 #include "commands/lib/ratingtext.h"
 
 #include <stdio.h>
@@ -8,7 +8,6 @@
 #include "mail/reply.h"
 #include "store/ratings.h"
 
-/* standings_int.h */
 enum process_status ratingtext_reply(struct job *j, const char *userid, const char *tmpl, const char *subject,
     const char *text)
 {

@@ -1,4 +1,4 @@
-/* seeking: a player's own numbers of games (store/seeks.h: the games sought, the (seeking.h). */
+/* seeking: a player's own numbers of games.  See seeking.h. */
 #include "commands/lib/seeking.h"
 
 #include <stdio.h>
@@ -6,7 +6,6 @@
 #include "commands/pipeline/job.h"
 #include "store/seeks.h"
 
-/* seek_int.h */
 enum process_status seeking_notice(struct job *j, const char *subject, const char *text)
 {
 	struct reply_var v = { "text", text };

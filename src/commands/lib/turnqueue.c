@@ -1,4 +1,4 @@
-/* turnqueue: the conditional turns of a board (game.h's queue) answered after a (turnqueue.h). */
+/* turnqueue: conditional turns answered after a turn.  See turnqueue.h. */
 #include "commands/lib/turnqueue.h"
 
 #include <stdio.h>

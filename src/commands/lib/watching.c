@@ -1,4 +1,4 @@
-/* watching: what the observers' commands share (subscribe, unsubscribe, notify): (watching.h). */
+/* watching: what the observers' commands share.  See watching.h. */
 #include "commands/lib/watching.h"
 
 #include <stdio.h>
