@@ -2,6 +2,7 @@
 #include "commands/pipeline/hooks.h"
 
 const struct hook hooks_table[] = {
+	{ "clock", clock_hook_turn, NULL, NULL, NULL },
 	{ "reminder", remind_hook_turn, NULL, NULL, NULL },
 	{ "robot", NULL, robot_answer_due, robot_answer_hook, NULL },
 	{ "web", NULL, NULL, NULL, web_hook_flushed },
@@ -9,13 +10,13 @@ const struct hook hooks_table[] = {
 
 const size_t hooks_count = sizeof hooks_table / sizeof hooks_table[0];
 
-void hooks_turn(const struct config *cfg, struct game *g)
+void hooks_turn(struct server *srv, struct game *g)
 {
 	size_t i;
 
 	for (i = 0; i < hooks_count; i++)
 		if (hooks_table[i].turn != NULL)
-			hooks_table[i].turn(cfg, g);
+			hooks_table[i].turn(srv, g);
 }
 
 const struct hook *hooks_answerer(const struct config *cfg, const struct game *g)

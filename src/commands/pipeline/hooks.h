@@ -23,8 +23,8 @@ struct store;
 /* One hook; a NULL member is a moment it does not care about. */
 struct hook {
 	const char *name;
-	/* a turn of g about to be committed: g may be changed (its next reminder) */
-	void (*turn)(const struct config *cfg, struct game *g);
+	/* a turn of g about to be committed: g may be changed (its clocks, its next reminder) */
+	void (*turn)(struct server *srv, struct game *g);
 	/* true if the hook answers g's last turn at once: the mover's mails then go out with the answer */
 	bool (*answers)(const struct config *cfg, const struct game *g);
 	/* that answer, the mail's change committed, the board's lock held (the job's game is g) */
@@ -37,7 +37,7 @@ extern const struct hook hooks_table[];
 extern const size_t hooks_count;
 
 /* Every hook's turn, in the table's order. */
-void hooks_turn(const struct config *cfg, struct game *g);
+void hooks_turn(struct server *srv, struct game *g);
 
 /* The hook that answers g's last turn at once, or NULL. */
 const struct hook *hooks_answerer(const struct config *cfg, const struct game *g);
@@ -45,8 +45,12 @@ const struct hook *hooks_answerer(const struct config *cfg, const struct game *g
 /* Every hook's flushed, board committed by the mail (0: none, nothing runs). */
 void hooks_flushed(struct server *srv, long board);
 
-/* The hooks (services/): the next reminder, remind.c; the robot's answer, robot_answer.c; the web pages, web.c. */
-void remind_hook_turn(const struct config *cfg, struct game *g);
+/*
+ * The hooks (services/): the clocks, clock.c; the next reminder, remind.c; the robot's answer,
+ * robot_answer.c; the web pages, web.c.
+ */
+void clock_hook_turn(struct server *srv, struct game *g);
+void remind_hook_turn(struct server *srv, struct game *g);
 bool robot_answer_due(const struct config *cfg, const struct game *g);
 enum process_status robot_answer_hook(struct job *j);
 void web_hook_flushed(struct server *srv, long board);

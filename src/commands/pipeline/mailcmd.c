@@ -35,7 +35,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -49,12 +49,22 @@ const struct mail_command mailcmd_table[] = {
 	  "-unrated. -remind=DAYS (1 to 365) and -timeout=DAYS (1 to 3650)\n"
 	  "set this board's own time to move before a reminder and before\n"
 	  "the game is lost on time, instead of the server's; the reminder\n"
-	  "must come first. The mails say how long the player to move has.",
+	  "must come first. -clock=D+I/C (days, fractions allowed: 3+1.5/5)\n"
+	  "gives each player a clock of D days; each turn adds I days, never\n"
+	  "past C; a clock at zero loses on time; warnings come as your warn\n"
+	  "setting says (see set). -weekends stops the clocks from Saturday\n"
+	  "00:00 to Monday 00:00 in the time zone of the player to move (so\n"
+	  "does a clock both players' weekends settings ask it of). The\n"
+	  "mails say how long the player to move has.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
 	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
 	  "(1 to 3650): this board's own `remind_days`, `timeout_days` (the reminder before the loss on time), kept in "
-	  "its game file; every board mail says how long the player to move has. `*` for an opponent: an open "
+	  "its game file; `-clock=D+I/C` (days, fractions allowed: `3+1.5/5`; instead of `-timeout`, not with `-remind`): "
+	  "each player starts with D days, each turn adds I, never past C, a clock at zero loses on time, warnings as "
+	  "each player's `warn` setting says; `-weekends` (with `-clock`, or both players' `weekends=on`): the clocks stop "
+	  "from Saturday 00:00 to Monday 00:00 in the zone of the player to move; every board mail says how long the "
+	  "player to move has (each player's clock, in the reader's `timezone`). `*` for an opponent: an open "
 	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
