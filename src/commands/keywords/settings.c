@@ -1,6 +1,6 @@
 /*
  * settings <userid> <password>: the sender's settings (store/settings.h),
- * each with what it does, and the vacation bank.  Nothing is written.
+ * each with what it does.  Nothing is written.
  * settings_reply() is set's reply too.
  */
 #include <stdio.h>

@@ -10,7 +10,7 @@
 
 /*
  * The reply to the sender (j->user): templates/notice.txt with head, then
- * every setting of s and the vacation bank.
+ * every setting of s.
  */
 enum process_status settings_reply(struct job *j, const struct settings *s, const char *head);
 

@@ -319,8 +319,8 @@ const struct mail_command mailcmd_table[] = {
 	  "`off`; default `24h`), `weekends` (`on`/`off`), `queued_mail` (`on`/`off`); kept in `<home>/settings`" },
 	{ { "settings", "settings <userid> <password>", "up" },
 	  MAILCMD_LOGIN, settings_run,
-	  "Your settings and your vacation bank.",
-	  "the sender's settings, each with what it does, and the vacation bank" },
+	  "Your settings, each with what it does.",
+	  "the sender's settings, each with what it does" },
 	{ { "tokens", "tokens <userid> <password> new|off", "upw" },
 	  MAILCMD_LOGIN | MAILCMD_CHANGE, tokens_run,
 	  "Every board mail to you carries a reply token in its Subject: a\n"
