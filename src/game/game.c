@@ -496,7 +496,8 @@ int64_t game_timeout_at(const struct game *g, unsigned long dflt)
 {
 	unsigned long days = game_timeout_days(g, dflt);
 
-	if (game_over(g) || game_is_open(g) || days == 0)
+	/* a board with a clock runs out by it (gameclock.h), not by a number of days */
+	if (game_over(g) || game_is_open(g) || days == 0 || g->clock_base != 0)
 		return 0;
 	return game_time_add(g->last_move, (int64_t)days * GAME_DAY);
 }

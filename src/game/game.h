@@ -151,6 +151,15 @@ struct game {
 	int nobservers;
 	int remind_days;	/* its own remind_days (challenge -remind=), 0: the configuration's */
 	int timeout_days;	/* its own timeout_days (challenge -timeout=), 0: the configuration's */
+	/* its clocks (challenge -clock=D+I/C: game/gameclock.h), seconds; clock_base 0: none (timeout-days) */
+	int64_t clock_base, clock_inc, clock_cap;
+	int64_t clock_left[2];	/* black's, white's time left as of last_move */
+	int clock_warned;	/* the smallest warn mark (hours) the player to move was warned of, 0: none */
+	bool weekends;		/* challenge -weekends: the clocks stop at weekends */
+	/* not in the file: how the clocks stood when read (gameclock_mark) */
+	int64_t clock_at;
+	char clock_names[2][GAME_NAME_SIZE];	/* black, white then */
+	char clock_mover[GAME_NAME_SIZE];	/* the player to move then, "" for none */
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;
 	int alloc_turns;

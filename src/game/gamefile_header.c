@@ -188,6 +188,12 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 	case K_OBSERVERS:
 	case K_NOTIFY:
 		return observers_value(r, v, n, k == K_NOTIFY, g, err);
+	case K_CLOCK:
+	case K_CLOCK_BLACK:
+	case K_CLOCK_WHITE:
+	case K_WEEKENDS:
+	case K_WARNED:
+		return gamefile_clock_value(r, k, v, n, g, err);
 	case NKEYS:
 		break;
 	}
@@ -260,6 +266,9 @@ enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, s
 	if (game_is_open(g) && (h->result != RULES_PLAYING || h->turn != 1))
 		return gamefile_fail(err, h->line[strcmp(g->black, GAME_OPEN_SEAT) == 0 ? K_BLACK : K_WHITE],
 		    "an open seat ('*') on a board with turns: nobody can have played before it was taken");
+	st = gamefile_clock_check(h, g, err);
+	if (st != GAMEFILE_OK)
+		return st;
 	if (h->result == RULES_PLAYING) {
 		if (h->line[K_END] != 0)
 			return gamefile_fail(err, h->line[K_END], "end given, but the status is playing");

@@ -52,7 +52,8 @@ bool gamefile_userid(const char *s, size_t n, char name[GAME_NAME_SIZE]);
 enum key {
 	K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_END, K_TO_MOVE, K_TURN,
 	K_CREATED, K_LAST_MOVE, K_THREAD, K_REMIND, K_ROBOT_LEVEL, K_SHAPE, K_RATED, K_OPENED, K_OBSERVERS, K_NOTIFY,
-	K_REMIND_DAYS, K_TIMEOUT_DAYS, K_QUEUE, K_PENDING, NKEYS
+	K_REMIND_DAYS, K_TIMEOUT_DAYS, K_QUEUE, K_PENDING, K_CLOCK, K_CLOCK_BLACK, K_CLOCK_WHITE, K_WEEKENDS,
+	K_WARNED, NKEYS
 };
 
 struct header {
@@ -70,6 +71,17 @@ extern const char *const gamefile_end_names[NENDS];	/* by enum game_end */
 /* The header lines up to the blank line after them into *h and *g, checked as a whole. */
 enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, struct game *g,
     struct gamefile_error *err);
+
+/* ---- the clocks (gamefile_clock.c) ---- */
+
+/* The value of clock key k (K_CLOCK .. K_WARNED) into g. */
+enum gamefile_status gamefile_clock_value(struct reader *r, enum key k, const char *v, size_t n, struct game *g,
+    struct gamefile_error *err);
+/* The clock keys of the header h, checked together once it is read. */
+enum gamefile_status gamefile_clock_check(const struct header *h, struct game *g, struct gamefile_error *err);
+struct strbuf;
+/* The clock keys of g, as the header holds them, appended to b. */
+void gamefile_clock_write(const struct game *g, struct strbuf *b);
 
 /* ---- the drawing (gamefile_board.c) and the history (gamefile_history.c) ---- */
 

@@ -14,11 +14,12 @@
 
 #include "base/ident.h"
 #include "game/gamefile_int.h"
+#include "game/gameclock.h"
 
 const char *const gamefile_key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
 	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify",
-	"remind-days", "timeout-days", "queue", "pending"
+	"remind-days", "timeout-days", "queue", "pending", "clock", "clock-black", "clock-white", "weekends", "warned"
 };
 
 const char *const gamefile_status_names[4] = { "playing", "black-won", "white-won", "drawn" };
@@ -178,6 +179,8 @@ enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *o
 		st = gamefile_history_parse(&r, out, b, &swapped, err);
 	if (st == GAMEFILE_OK)
 		st = gamefile_check_settle(out, &h, b, swapped, err);
+	if (st == GAMEFILE_OK)
+		gameclock_mark(out);	/* how the clocks stand as read: a turn settles them (gameclock.h) */
 out:
 	free(b);
 	if (st == GAMEFILE_NO_MEMORY)
@@ -206,6 +209,7 @@ enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct 
 	out->rg.to_move = h.result == RULES_PLAYING ? h.to_move : RULES_EMPTY;
 	out->rg.turn = h.turn;
 	out->rg.swap_enabled = out->swap;
+	gameclock_mark(out);
 	return GAMEFILE_OK;
 }
 

@@ -189,6 +189,7 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		strbuf_printf(&b, "remind-days: %d\n", g->remind_days);
 	if (g->timeout_days != 0)
 		strbuf_printf(&b, "timeout-days: %d\n", g->timeout_days);
+	gamefile_clock_write(g, &b);
 	if (g->pending[0] != '\0' && g->rg.result == RULES_PLAYING) {
 		strbuf_printf(&b, "pending: ");
 		strbuf_add(&b, g->pending, strlen(g->pending));

@@ -42,7 +42,7 @@
 #define COMMAND_PLACEMENTS_MAX RULES_MAX_POINTS	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
-#define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
+#define COMMAND_ERROR_MAX 448		/* bytes of an error message (below job.h's message cap) */
 #define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
 #define COMMAND_LEVEL_MIN AI_MIN_LEVEL	/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX AI_MAX_LEVEL
@@ -197,6 +197,8 @@ struct command {
 	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
 	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
+	int64_t clock_base, clock_inc, clock_cap;	/* challenge: -clock=D+I/C in seconds (game/gameclock.h); 0 if not */
+	bool weekends;		/* challenge: -weekends, the clocks stop at weekends */
 	long board;		/* move swap resign show history */
 	long boards[COMMAND_BOARDS_MAX];	/* a 'B' tail, in the order given */
 	size_t nboards;

@@ -5,10 +5,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/gameclock.h"
+
 enum option_kind {
 	OPTION_FLAG,		/* the word alone: -noswap, -black */
 	OPTION_NUMBER,		/* -name=N; the word alone means bare, or is refused when bare is 0 */
-	OPTION_NUMBER_OR_EMPTY	/* as a number, and "-name=" with nothing after it is this option too */
+	OPTION_NUMBER_OR_EMPTY,	/* as a number, and "-name=" with nothing after it is this option too */
+	OPTION_CLOCK		/* -name=D+I/C, days (game/gameclock.h) */
 };
 
 /* Options of one group exclude each other: one shape of board, one colour. */
@@ -16,6 +19,7 @@ enum option_group {
 	GROUP_NONE = 0,
 	GROUP_SHAPE,
 	GROUP_COLOUR,
+	GROUP_TIME,		/* -timeout=DAYS or -clock=D+I/C */
 	GROUPS
 };
 
@@ -28,7 +32,9 @@ enum option_field {
 	FIELD_LEVEL,
 	FIELD_UNRATED,
 	FIELD_REMIND,
-	FIELD_TIMEOUT
+	FIELD_TIMEOUT,
+	FIELD_CLOCK,
+	FIELD_WEEKENDS
 };
 
 struct option {
@@ -72,9 +78,13 @@ static const struct option options[] = {
 	{ "-remind", OPTION_NUMBER_OR_EMPTY, GROUP_NONE, FIELD_REMIND, 0, 1, COMMAND_REMIND_MAX, 0, false, false,
 	  "-remind=DAYS", "%s: the time before a reminder is a number of days, from %d to %d, as in -remind=3",
 	  NULL },
-	{ "-timeout", OPTION_NUMBER_OR_EMPTY, GROUP_NONE, FIELD_TIMEOUT, 0, 1, COMMAND_TIMEOUT_MAX, 0, false, false,
+	{ "-timeout", OPTION_NUMBER_OR_EMPTY, GROUP_TIME, FIELD_TIMEOUT, 0, 1, COMMAND_TIMEOUT_MAX, 0, false, false,
 	  "-timeout=DAYS", "%s: the time to move before losing on time is a number of days, from %d to %d, as in "
 	  "-timeout=14", NULL },
+	{ "-clock", OPTION_CLOCK, GROUP_TIME, FIELD_CLOCK, 0, 0, GAMECLOCK_DAYS_MAX, 0, false, false, "-clock=D+I/C",
+	  "%s: a clock is D+I/C in days, fractions allowed (D to start, I added each turn, never past C; "
+	  "0 < D <= C <= %d), as in -clock=3+1.5/5", NULL },
+	{ "-weekends", OPTION_FLAG, GROUP_NONE, FIELD_WEEKENDS, 1, 0, 0, 0, false, false, "-weekends", NULL, NULL },
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -137,6 +147,8 @@ static void option_set(struct command *out, const struct option *o, int v)
 	case FIELD_UNRATED: out->unrated = true; break;
 	case FIELD_REMIND: out->remind_days = v; break;
 	case FIELD_TIMEOUT: out->timeout_days = v; break;
+	case FIELD_CLOCK: break;	/* read by option_clock */
+	case FIELD_WEEKENDS: out->weekends = true; break;
 	}
 }
 
@@ -167,7 +179,7 @@ static const struct word *given(const struct word *const seen[NOPTIONS], enum op
 
 enum command_status command_options_parse(struct command *out, const struct word *w, size_t n)
 {
-	const struct word *seen[NOPTIONS] = { 0 }, *group[GROUPS] = { 0 }, *remind, *timeout;
+	const struct word *seen[NOPTIONS] = { 0 }, *group[GROUPS] = { 0 }, *remind, *timeout, *clock;
 	const struct option *o;
 	char q[QUOTE_MAX + 4], q2[QUOTE_MAX + 4];
 	size_t i, k, eq;
@@ -187,8 +199,12 @@ enum command_status command_options_parse(struct command *out, const struct word
 			return command_fail(out, COMMAND_BAD_OPTION, "'%s' contradicts '%s': choose %s",
 			    command_quote(w[i].s, w[i].len, q),
 			    command_quote(group[o->group]->s, group[o->group]->len, q2),
-			    o->group == GROUP_SHAPE ? "a square or a hex board" : "one colour");
-		if (o->kind != OPTION_FLAG && !option_number(o, &w[i], eq, &v)) {
+			    o->group == GROUP_SHAPE ? "a square or a hex board" : o->group == GROUP_COLOUR ? "one colour" :
+			    "-timeout=DAYS or -clock=D+I/C");
+		if (o->kind == OPTION_CLOCK && (eq == 0 || !gameclock_parse(w[i].s + eq + 1, w[i].len - eq - 1,
+		    &out->clock_base, &out->clock_inc, &out->clock_cap)))
+			return command_fail(out, COMMAND_BAD_OPTION, o->range, command_quote(w[i].s, w[i].len, q), o->max);
+		if (o->kind != OPTION_FLAG && o->kind != OPTION_CLOCK && !option_number(o, &w[i], eq, &v)) {
 			if (eq > 0 && eq + 1 < w[i].len && w[i].s[eq + 1] == '0' && o->zero != NULL)
 				return command_fail(out, COMMAND_BAD_OPTION, o->zero,
 				    command_quote(w[i].s, w[i].len, q));
@@ -202,6 +218,14 @@ enum command_status command_options_parse(struct command *out, const struct word
 	}
 	remind = given(seen, FIELD_REMIND);
 	timeout = given(seen, FIELD_TIMEOUT);
+	clock = given(seen, FIELD_CLOCK);
+	if (remind != NULL && clock != NULL)
+		return command_fail(out, COMMAND_BAD_OPTION, "%s with %s: a board with a clock warns as each player's "
+		    "warn setting says, not by -remind", command_quote(remind->s, remind->len, q),
+		    command_quote(clock->s, clock->len, q2));
+	if (given(seen, FIELD_WEEKENDS) != NULL && clock == NULL)
+		return command_fail(out, COMMAND_BAD_OPTION, "-weekends stops the clocks at weekends: give -clock=D+I/C "
+		    "with it");
 	if (remind != NULL && timeout != NULL && out->remind_days >= out->timeout_days)
 		return command_fail(out, COMMAND_BAD_OPTION,
 		    "%s is not shorter than %s: the reminder must come before the "
@@ -221,6 +245,10 @@ bool command_options_word(const struct word *w)
 		return false;
 	if (o->kind == OPTION_FLAG || eq == 0)
 		return eq == 0 && (o->kind == OPTION_FLAG || o->bare != 0);
+	/* a clock: days, '.', '+' and '/' (a password rarely is), right or wrong, an option */
+	if (o->kind == OPTION_CLOCK)
+		return w->len > eq + 1 && w->len - eq - 1 <= GAMECLOCK_SPEC_SIZE &&
+		    strspn(w->s + eq + 1, "0123456789.+/") >= w->len - eq - 1;
 	/* a number of as many digits as the largest one: in range or not, an option, no password */
 	for (digits = 1, m = o->max; m >= 10; m /= 10)
 		digits++;

@@ -101,6 +101,21 @@ struct reply_away {
 	int64_t stopped;	/* seconds the clock stood still since the board's last turn (vacation_stopped) */
 };
 
+/*
+ * The clocks of a board (game/gameclock.h) as a reply shows them, set by
+ * the caller, who knows the stops (reply_set_clock): each player's time
+ * left now, and when the clock of the player to move runs out.  Times are
+ * shown in the reader's zone (zone_of, NULL: UTC).
+ */
+struct reply_clock {
+	bool on;		/* the board has clocks */
+	int64_t left[2];	/* black's, white's seconds left at the reply's now */
+	int64_t runs_out;	/* when the clock of the player to move reaches zero; 0: none runs */
+	void (*zone_of)(void *ctx, const char *userid, char *zone, size_t size);
+	void *zone_ctx;
+	char viewer[IDENT_USERID_MAX + 1];	/* the reader of a reply that names none (show): their zone */
+};
+
 /* What the replies to one incoming mail share.  Plain value; reply_init() fills it. */
 #define REPLY_NOTE_MAX 240	/* bytes of reply_ctx.note */
 
@@ -130,6 +145,7 @@ struct reply_ctx {
 	char err[REPLY_ERR_MAX];	/* what the last failure was */
 	/* the absence of a board's player to move (reply_set_away); userid "" when none */
 	struct reply_away away;
+	struct reply_clock clock;	/* the board's clocks (reply_set_clock); clock.on false when none */
 	/*
 	 * The reply token of the player error_player (mail/token.h) for an
 	 * error about a board it plays, NULL for none: its Subject carries it
@@ -228,6 +244,24 @@ struct reply_event {
  * absence "away until ..." is said.
  */
 void reply_set_away(struct reply_ctx *rc, const struct reply_away *a);
+
+/* The clocks the next replies show (NULL: none). */
+void reply_set_clock(struct reply_ctx *rc, const struct reply_clock *c);
+
+/* A deadline warning (clock.h of the commands): the mark passed, the time left, when it runs out. */
+struct reply_warn {
+	int mark;		/* hours */
+	int64_t left;		/* seconds */
+	int64_t runs_out;
+	const char *zone;	/* the player's time zone */
+};
+
+/*
+ * The warning to player to (to->token: tappable, as a board mail) that
+ * their clock on g has passed w->mark: templates/warn.txt.
+ */
+enum reply_status reply_warning(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+    const struct reply_warn *w, struct reply_mail *out);
 
 /*
  * in_id, in_refs and sender come from the incoming mail and must stay valid

@@ -300,6 +300,12 @@ char *reply_text_observer_next(const struct game *g, const struct reply_event *e
 
 char *reply_text_with_time_left(struct reply_ctx *rc, const struct game *g, const char *reader, char *next);
 
+/* "6 days 23 hours", "less than an hour": secs (>= 0) down to the hour (reply_text.c). */
+void reply_text_duration(int64_t secs, char *buf, size_t size);
+
+/* What reply_text_with_time_left() says on a board with clocks (rc->clock.on) into t (reply_clock.c). */
+void reply_clock_text(struct reply_ctx *rc, const struct game *g, const char *reader, struct text *t);
+
 /* ---- reply_board.c ---- */
 
 /*

@@ -592,8 +592,11 @@ char *reply_text_happened(const struct game *g, const struct reply_event *ev)
 		    "first.\n", ev->actor, strcmp(ev->actor, g->black) == 0 ? g->white : g->black, g->black, g->white);
 		break;
 	case REPLY_TIMEOUT:
-		tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
-		    ev->days, reply_text_plural(ev->days));
+		if (g->clock_base != 0)
+			tprintf(&t, "Turn %d: %s's clock ran out: %s lost on time.\n", ev->first, ev->actor, ev->actor);
+		else
+			tprintf(&t, "Turn %d: %s did not play within %d day%s and lost on time.\n", ev->first, ev->actor,
+			    ev->days, reply_text_plural(ev->days));
 		break;
 	case REPLY_UNDO_ASKED:
 	case REPLY_DRAW_PROPOSED:
@@ -713,8 +716,7 @@ char *reply_text_observer_next(const struct game *g, const struct reply_event *e
 	return tfinish(&t);
 }
 
-/* "6 days 23 hours", "1 day", "5 hours", "less than an hour": secs (>= 0) down to the hour. */
-static void duration_text(int64_t secs, char *buf, size_t size)
+void reply_text_duration(int64_t secs, char *buf, size_t size)
 {
 	int64_t days = secs / GAME_DAY, hours = secs % GAME_DAY / 3600;
 
@@ -750,6 +752,16 @@ char *reply_text_with_time_left(struct reply_ctx *rc, const struct game *g, cons
 	bool you, away = false;
 	struct text t = { 0 };
 
+	if (next != NULL && rc->clock.on && !game_over(g) && !game_is_open(g)) {
+		tputs(&t, next);
+		free(next);
+		if (t.b.len > 0 && t.b.s[t.b.len - 1] != '\n')
+			tputs(&t, "\n");
+		if (t.b.len > 0)
+			tputs(&t, "\n");
+		reply_clock_text(rc, g, reader, &t);
+		return tfinish(&t);
+	}
 	if (next == NULL || at == 0)
 		return next;
 	who = game_player_to_move(g);
@@ -765,7 +777,7 @@ char *reply_text_with_time_left(struct reply_ctx *rc, const struct game *g, cons
 	}
 	if (left < 0)
 		left = 0;
-	duration_text(left, how, sizeof how);
+	reply_text_duration(left, how, sizeof how);
 	tputs(&t, next);
 	free(next);
 	if (t.b.len > 0 && t.b.s[t.b.len - 1] != '\n')

@@ -314,6 +314,20 @@ static void test_canonical(void)
 	free(out);
 	game_release(&g);
 	free(lower);
+
+	/* A board with clocks (challenge -clock=D+I/C): read, written back; no loss by timeout-days */
+	lower = replaced(CANON, THREAD, THREAD "clock: 3+1.5/5\nclock-black: 259200\nclock-white: 100000\n"
+	    "weekends: on\nwarned: 24\n");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "clock keys parse %s", err.msg);
+	ok(g.clock_base == 3 * GAME_DAY && g.clock_inc == 3 * GAME_DAY / 2 && g.clock_cap == 5 * GAME_DAY,
+	    "... 3+1.5/5 in seconds");
+	ok(g.clock_left[0] == 259200 && g.clock_left[1] == 100000 && g.weekends && g.clock_warned == 24, "... the clocks");
+	ok(game_timeout_at(&g, 21) == 0, "... timeout_days does not apply");
+	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with them");
+	ok_str(out, lower, "and back to the same text");
+	free(out);
+	game_release(&g);
+	free(lower);
 }
 
 /* An administrator fixes a position by editing the drawing. */
@@ -387,6 +401,23 @@ static const struct perr perrs[] = {
 	{ THREAD, THREAD "timeout-days: 0\n", NULL, NULL, "line 13: timeout-days must be 1 to 3650, not '0'", 13 },
 	{ THREAD, THREAD "remind-days: 366\n", NULL, NULL, "line 13: remind-days must be 1 to 365, not '366'", 13 },
 	{ THREAD, THREAD "timeout-days: x\n", NULL, NULL, "line 13: timeout-days must be 1 to 3650, not 'x'", 13 },
+	/* the clocks (gameclock.h): fsck reads them so too */
+	{ THREAD, THREAD "clock: 3+1/2\nclock-black: 1\nclock-white: 1\n", NULL, NULL,
+	    "line 13: clock must be D+I/C in days (0 < D <= C <= 3650, as 3+1.5/5), not '3+1/2'", 13 },
+	{ THREAD, THREAD "clock: 3+1/5\nclock-black: 1\n", NULL, NULL,
+	    "line 13: clock needs clock-black: and clock-white: lines", 13 },
+	{ THREAD, THREAD "clock-black: 1\n", NULL, NULL,
+	    "line 13: clock-black given, but the board has no clock: line", 13 },
+	{ THREAD, THREAD "clock: 3+1/5\nclock-black: 432001\nclock-white: 1\n", NULL, NULL,
+	    "line 14: clock-black is past the clock's cap (432000 seconds)", 14 },
+	{ THREAD, THREAD "clock: 3+1/5\nclock-black: -1\nclock-white: 1\n", NULL, NULL,
+	    "line 14: clock-black must be the seconds left, 0 to 315360000, not '-1'", 14 },
+	{ THREAD, THREAD "timeout-days: 5\nclock: 3+1/5\nclock-black: 1\nclock-white: 1\n", NULL, NULL,
+	    "line 13: timeout-days given with clock: a board has one or the other", 13 },
+	{ THREAD, THREAD "clock: 3+1/5\nclock-black: 1\nclock-white: 1\nweekends: off\n", NULL, NULL,
+	    "line 16: weekends must be on (off is not written), not 'off'", 16 },
+	{ THREAD, THREAD "clock: 3+1/5\nclock-black: 1\nclock-white: 1\nwarned: 0\n", NULL, NULL,
+	    "line 16: warned must be the hours of a warn mark, 1 to 8784, not '0'", 16 },
 	{ "swap: on\n", "", NULL, NULL, "line 12: the header has no 'swap:' line", 12 },
 	{ "to-move: white\n", "to-move: white\nend: capture\n", NULL, NULL,
 	    "line 9: end given, but the status is playing", 9 },

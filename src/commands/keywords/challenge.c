@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands/keywords/challenge_int.h"
 #include "commands/lib/openboards.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
+#include "game/gameclock.h"
 #include "game/gamefile.h"
 #include "store/players.h"
 #include "store/seeks.h"
@@ -191,6 +193,9 @@ enum process_status challenge_run(struct job *j)
 	g->unrated = c->unrated;
 	g->remind_days = c->remind_days;
 	g->timeout_days = c->timeout_days;
+	ps = challenge_clock(j, g, c);
+	if (ps != PROCESS_OK)
+		goto out;
 	/* a -timeout not past the server's reminder, without -remind: reminded halfway, not lost unreminded */
 	if (c->timeout_days > 1 && c->remind_days == 0 && j->srv.cfg.remind_days != 0 &&
 	    (unsigned long)c->timeout_days <= j->srv.cfg.remind_days)
@@ -218,6 +223,12 @@ enum process_status challenge_run(struct job *j)
 		if (g->timeout_days != 0)
 			job_detail_add(j, ", lost on time after %d day%s", g->timeout_days,
 			    g->timeout_days == 1 ? "" : "s");
+		if (g->clock_base != 0) {
+			char spec[GAMECLOCK_SPEC_SIZE];
+
+			gameclock_spec(g->clock_base, g->clock_inc, g->clock_cap, spec, sizeof spec);
+			job_detail_add(j, ", clock %s%s", spec, g->weekends ? ", stopped at weekends" : "");
+		}
 		/* counted for max_challenges_per_hour; failing, only this one is not */
 		if (throttle_challenge_made(j->srv.st, &j->srv.cfg, u->userid, board, j->srv.now) != STORE_OK)
 			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,

@@ -37,6 +37,14 @@ enum process_status show_run(struct job *j)
 	ss = boardmail_set_away(&j->srv, g);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the vacations");
+	/* the clocks' times in the zone of the sender's account, if the address has one */
+	{
+		char ids[2][IDENT_USERID_MAX + 1];
+		size_t n = 0;
+
+		if (store_user_ids_of(j->srv.st, j->in.from_addr, ids, 2, &n) == STORE_OK && n == 1)
+			snprintf(j->srv.rc.clock.viewer, sizeof j->srv.rc.clock.viewer, "%s", ids[0]);
+	}
 	rs = reply_show(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)

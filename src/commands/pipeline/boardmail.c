@@ -8,6 +8,8 @@
 
 #include "commands/pipeline/replytoken.h"
 #include "commands/pipeline/robotremote.h"
+#include "store/clockstops.h"
+#include "store/settings.h"
 #include "store/tokens.h"
 #include "store/vacations.h"
 
@@ -41,6 +43,38 @@ enum reply_role boardmail_role(enum audience_via via)
 	return REPLY_ROLE_PLAYER;
 }
 
+/* A reader's time zone (reply.h's zone_of): their setting, UTC if it cannot be read. */
+static void zone_of(void *ctx, const char *userid, char *zone, size_t size)
+{
+	char err[SETTINGS_ERR_MAX];
+	struct settings s;
+
+	if (settings_find(ctx, userid, &s, err) == STORE_OK)
+		snprintf(zone, size, "%s", s.timezone);
+}
+
+/* The clocks of g as the mails show them (reply_set_clock): as of now, the stops counted out. */
+static enum store_status set_clock(struct server *srv, const struct game *g)
+{
+	struct reply_clock c = { .on = g->clock_base != 0, .zone_of = zone_of, .zone_ctx = srv->st };
+	struct clockstops stops;
+	enum store_status ss;
+	int64_t ran = 0, now = (int64_t)srv->rc.now;
+
+	reply_set_clock(&srv->rc, NULL);
+	if (!c.on)
+		return STORE_OK;
+	ss = clockstops_ran(srv->st, g, now, &stops, &ran);
+	if (ss != STORE_OK)
+		return ss;
+	c.left[0] = gameclock_left(g, RULES_BLACK, ran);
+	c.left[1] = gameclock_left(g, RULES_WHITE, ran);
+	if (!game_over(g) && !game_is_open(g))
+		c.runs_out = clockstops_runs_out(&stops, now, c.left[g->rg.to_move == RULES_WHITE ? 1 : 0]);
+	reply_set_clock(&srv->rc, &c);
+	return STORE_OK;
+}
+
 enum store_status boardmail_set_away(struct server *srv, const struct game *g)
 {
 	struct reply_ctx *rc = &srv->rc;
@@ -50,6 +84,9 @@ enum store_status boardmail_set_away(struct server *srv, const struct game *g)
 	enum store_status ss;
 
 	reply_set_away(rc, NULL);
+	ss = set_clock(srv, g);
+	if (ss != STORE_OK)
+		return ss;
 	if (who == NULL)
 		return STORE_OK;
 	ss = vacations_find(srv->st, who, &v);

@@ -36,8 +36,9 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 
 /*
  * Tell srv's reply context the vacation of g's player to move (vacations.h), or none, so the
- * time left its mails show counts the clock that stood still; STORE_OK, or
- * why the vacations file could not be read.
+ * time left its mails show counts the clock that stood still, and g's clocks
+ * as of now (reply_set_clock; store/clockstops.h); STORE_OK, or why the
+ * vacations or settings file could not be read.
  */
 enum store_status boardmail_set_away(struct server *srv, const struct game *g);
 

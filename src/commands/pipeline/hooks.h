@@ -25,8 +25,8 @@ struct store;
 /* One hook; a NULL member is a moment it does not care about. */
 struct hook {
 	const char *name;
-	/* a turn of g about to be committed: g may be changed (its next reminder) */
-	void (*turn)(const struct config *cfg, struct game *g);
+	/* a turn of g about to be committed: g may be changed (its clocks, its next reminder) */
+	void (*turn)(struct server *srv, struct game *g);
 	/* true if the hook answers g's last turn at once: the mover's mails then go out with the answer */
 	bool (*answers)(const struct config *cfg, const struct game *g);
 	/* that answer, the mail's change committed, the board's lock held (the job's game is g) */
@@ -42,7 +42,7 @@ struct hooks {
 };
 
 /* Every hook's turn, in the table's order. */
-void hooks_turn(const struct hooks *h, const struct config *cfg, struct game *g);
+void hooks_turn(const struct hooks *h, struct server *srv, struct game *g);
 
 /* The hook that answers g's last turn at once, or NULL. */
 const struct hook *hooks_answerer(const struct hooks *h, const struct config *cfg, const struct game *g);
@@ -50,8 +50,12 @@ const struct hook *hooks_answerer(const struct hooks *h, const struct config *cf
 /* Every hook's flushed, board committed by the mail (0: none, nothing runs). */
 void hooks_flushed(const struct hooks *h, struct server *srv, long board);
 
-/* The hooks (services/): the next reminder, remind.c; the robot's answer, robot_answer.c; the web pages, web.c. */
-void remind_hook_turn(const struct config *cfg, struct game *g);
+/*
+ * The hooks (services/): the clocks, clock.c; the next reminder, remind.c; the robot's answer,
+ * robot_answer.c; the web pages, web.c.
+ */
+void clock_hook_turn(struct server *srv, struct game *g);
+void remind_hook_turn(struct server *srv, struct game *g);
 bool robot_answer_due(const struct config *cfg, const struct game *g);
 enum process_status robot_answer_hook(struct job *j);
 void web_hook_flushed(struct server *srv, long board);

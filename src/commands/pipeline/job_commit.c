@@ -422,7 +422,7 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (j->comment == NULL)
 		return job_no_memory(j);
 	j->ev.comment = j->comment;
-	hooks_turn(j->hooks, &j->srv.cfg, g);	/* the next reminder counts from this turn */
+	hooks_turn(j->hooks, &j->srv, g);	/* the clocks and the next reminder count from this turn */
 	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
 	j->mails = NULL;
 	j->nmails = 0;

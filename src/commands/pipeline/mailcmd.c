@@ -29,7 +29,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -43,12 +43,22 @@ const struct mail_command mailcmd_table[] = {
 	  "-unrated. -remind=DAYS (1 to 365) and -timeout=DAYS (1 to 3650)\n"
 	  "set this board's own time to move before a reminder and before\n"
 	  "the game is lost on time, instead of the server's; the reminder\n"
-	  "must come first. The mails say how long the player to move has.",
+	  "must come first. -clock=D+I/C (days, fractions allowed: 3+1.5/5)\n"
+	  "gives each player a clock of D days; each turn adds I days, never\n"
+	  "past C; a clock at zero loses on time; warnings come as your warn\n"
+	  "setting says (see set). -weekends stops the clocks from Saturday\n"
+	  "00:00 to Monday 00:00 in the time zone of the player to move (so\n"
+	  "does a clock both players' weekends settings ask it of). The\n"
+	  "mails say how long the player to move has.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
 	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
 	  "(1 to 3650): this board's own `remind_days`, `timeout_days` (the reminder before the loss on time), kept in "
-	  "its game file; every board mail says how long the player to move has. `*` for an opponent: an open "
+	  "its game file; `-clock=D+I/C` (days, fractions allowed: `3+1.5/5`; instead of `-timeout`, not with `-remind`): "
+	  "each player starts with D days, each turn adds I, never past C, a clock at zero loses on time, warnings as "
+	  "each player's `warn` setting says; `-weekends` (with `-clock`, or both players' `weekends=on`): the clocks stop "
+	  "from Saturday 00:00 to Monday 00:00 in the zone of the player to move; every board mail says how long the "
+	  "player to move has (each player's clock, in the reader's `timezone`). `*` for an opponent: an open "
 	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
 	  "`max_challenges_per_hour` or `max_open_boards`" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
@@ -287,6 +297,24 @@ const struct mail_command mailcmd_table[] = {
 	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
 	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
 	  "days not begun" },
+	{ { "set", "set <userid> <password> <key>=<value> ...", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, set_run,
+	  "Your settings, one or more key=value: timezone=Europe/Paris (an\n"
+	  "IANA zone: the times of your mails, weekends, digest hours; UTC\n"
+	  "by default), digest=off|daily@HH|twice@HH,HH (one mail listing\n"
+	  "the boards waiting for you instead of one per turn), warn=72h,24h\n"
+	  "(deadline warnings when your clock passes each mark, at most 5, or\n"
+	  "off; default 24h), weekends=on|off (clocks stop at weekends on\n"
+	  "boards where both players ask it), queued_mail=on|off (a mail when\n"
+	  "your own queued turn answers at once).",
+	  "the sender's settings, `key=value` pairs, all checked before any is kept (one bad pair refuses them all, "
+	  "naming it): `timezone` (an IANA zone of the system's zoneinfo, default UTC), `digest` (`off`, "
+	  "`daily@HH`, `twice@HH,HH`), `warn` (deadline warnings, hours or days left: `72h,24h,4h`, at most 5, or "
+	  "`off`; default `24h`), `weekends` (`on`/`off`), `queued_mail` (`on`/`off`); kept in `<home>/settings`" },
+	{ { "settings", "settings <userid> <password>", "up" },
+	  MAILCMD_LOGIN, settings_run,
+	  "Your settings, each with what it does.",
+	  "the sender's settings, each with what it does" },
 	{ { "tokens", "tokens <userid> <password> new|off", "upw" },
 	  MAILCMD_LOGIN | MAILCMD_CHANGE, tokens_run,
 	  "Every board mail to you carries a reply token in its Subject: a\n"

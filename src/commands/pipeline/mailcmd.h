@@ -65,6 +65,7 @@ mailcmd_fn standings_run;
 mailcmd_fn rating_run;
 mailcmd_fn seek_run;
 mailcmd_fn limit_run;
+mailcmd_fn set_run, settings_run;
 mailcmd_fn vacation_run;
 mailcmd_fn queue_run;
 

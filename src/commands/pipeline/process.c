@@ -60,6 +60,7 @@
  * so that the commit, below, reaches no service itself.
  */
 static const struct hook hook_rows[] = {
+	{ "clock", clock_hook_turn, NULL, NULL, NULL },
 	{ "reminder", remind_hook_turn, NULL, NULL, NULL },
 	{ "robot", NULL, robot_answer_due, robot_answer_hook, NULL },
 	{ "web", NULL, NULL, NULL, web_hook_flushed },

@@ -9,6 +9,8 @@
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/txn.h"
 #include "commands/pipeline/boardmail.h"
+#include "commands/pipeline/replytoken.h"
+#include "commands/services/clock.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
 #include "commands/services/runlog.h"
@@ -20,6 +22,7 @@
 #include "store/pending.h"
 #include "store/filecaps.h"
 #include "store/ratings.h"
+#include "store/tokens.h"
 #include "store/vacations.h"
 
 /* One run: what every board shares. */
@@ -194,7 +197,12 @@ static void time_out(struct run *r, struct game *g)
 	}
 	if (commit(r, g, mails, n) == CLEANUP_OK) {
 		r->stats->timed_out++;
-		store_log(r->srv->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu day%s; %s won",
+		if (g->clock_base != 0)
+			store_log(r->srv->st, "%s cleanup board=%ld ok: turn %d: %s lost on time, the clock at zero; %s won",
+			    r->srv->stamp, g->board, g->nturns, loser, g->rg.result == RULES_BLACK_WINS ? g->black :
+			    g->white);
+		else
+			store_log(r->srv->st, "%s cleanup board=%ld ok: turn %d: %s lost on time after %lu day%s; %s won",
 		    r->srv->stamp, g->board, g->nturns, loser, game_timeout_days(g, r->srv->cfg.timeout_days),
 		    game_timeout_days(g, r->srv->cfg.timeout_days) == 1 ? "" : "s",
 		    g->rg.result == RULES_BLACK_WINS ? g->black : g->white);
@@ -237,6 +245,48 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 		store_log(r->srv->st, "%s cleanup board=%ld ok: %s %s, idle %d day%s; next reminder %s", r->srv->stamp,
 		    g->board, n == 1 ? "reminded" : "no account to remind:", who, days, days == 1 ? "" : "s",
 		    gamefile_time_str(g->remind, next));
+	}
+	reply_mail_release(&m);
+}
+
+/* Warn the player to move on g that their clock passed mark hours, left seconds left; c its stops. */
+static void warn(struct run *r, struct game *g, int mark, int64_t left, const struct clockstops *c)
+{
+	struct reply_warn w = { mark, left, clockstops_runs_out(c, r->srv->now, left), c->zone };
+	struct reply_mail m;
+	struct reply_player p = { 0 };
+	struct store_user u;
+	enum reply_status rs;
+	enum cleanup_status s;
+	const char *who = game_player_to_move(g);
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	int n = 0;
+
+	memset(&m, 0, sizeof m);
+	g->clock_warned = mark;	/* never twice for this mark, nor for the larger ones it passed */
+	token[0] = '\0';
+	if (find_player(r, who, &u, &p, &s)) {
+		/* its reply token, as a board mail's: a reply or a tap plays (without it a password does) */
+		if (replytoken_of(r->srv->st, g->board, &u, token, err) != STORE_OK)
+			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", who, err);
+		else
+			p.token = token;
+		rs = reply_warning(&r->srv->rc, g, &p, &w, &m);
+		explicit_bzero(token, sizeof token);
+		if (rs != REPLY_OK) {
+			board_failed(r, g->board, of_reply(rs), "cannot make the warning: %s", r->srv->rc.err);
+			return;
+		}
+		n = 1;
+	} else if (s != CLEANUP_OK) {
+		board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->srv->st));
+		return;
+	}
+	if (commit(r, g, &m, n) == CLEANUP_OK) {
+		r->stats->reminded += (unsigned)n;
+		store_log(r->srv->st, "%s cleanup board=%ld ok: %s %s, %lld hour%s left, under the mark of %d hour%s",
+		    r->srv->stamp, g->board, n == 1 ? "warned" : "no account to warn:", who, (long long)(left / 3600),
+		    left / 3600 == 1 ? "" : "s", mark, mark == 1 ? "" : "s");
 	}
 	reply_mail_release(&m);
 }
@@ -305,6 +355,70 @@ static void note_playing(struct run *r, const struct game *g)
 	snprintf(p->white, sizeof p->white, "%s", g->white);
 }
 
+/*
+ * The board's lock taken, the outbox recovered for it and g read again
+ * whole (a turn may have come in since its header was read); false after
+ * a failure was counted (the lock, if taken, is the caller's to release).
+ */
+static bool lock_reload(struct run *r, long board, struct store_lock *lock, struct game *g)
+{
+	enum store_status ss;
+	enum outbox_status os;
+
+	ss = store_lock_board(r->srv->st, board, lock);
+	if (ss != STORE_OK) {
+		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot lock the board: %s", store_error(r->srv->st));
+		return false;
+	}
+	if (!need_outbox(r, board))
+		return false;
+	/* settle what a crashed run left for this board before reading it */
+	os = outbox_recover(r->srv->ob, board, NULL);
+	if (os != OUTBOX_OK) {
+		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot recover the outbox: %s", outbox_error(r->srv->ob));
+		return false;
+	}
+	game_release(g);
+	return load(r, board, true, g);
+}
+
+/* A board with a clock (clock.h): lost on time at zero, else a warning at a mark passed. */
+static void clocked_board(struct run *r, long board, struct game *g)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct clockstops c;
+	enum clock_due due;
+	enum store_status ss;
+	int64_t left;
+	int mark;
+
+	ss = clock_due(r->srv, g, r->srv->now, &due, &left, &mark, &c);
+	if (ss != STORE_OK) {
+		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot read the stops of the clock: %s", store_error(r->srv->st));
+		return;
+	}
+	if (due == CLOCK_NOTHING)
+		return;	/* nothing due: no lock, no history read */
+	if (!lock_reload(r, board, &lock, g))
+		goto out;
+	ss = clock_due(r->srv, g, r->srv->now, &due, &left, &mark, &c);
+	if (ss != STORE_OK)
+		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		    "cannot read the stops of the clock: %s", store_error(r->srv->st));
+	else if (due == CLOCK_TIMEOUT) {
+		time_out(r, g);
+		if (game_over(g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
+			r->nplaying--;
+	} else if (due == CLOCK_WARN) {
+		warn(r, g, mark, left, &c);
+	}
+out:
+	store_unlock(&lock);
+}
+
 static void one_board(struct run *r, long board)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -318,6 +432,11 @@ static void one_board(struct run *r, long board)
 	if (!load(r, board, false, &g))
 		return;
 	note_playing(r, &g);
+	if (g.clock_base != 0) {
+		clocked_board(r, board, &g);
+		game_release(&g);
+		return;
+	}
 	rdue = remind_due(&r->srv->cfg, &g, clock_stopped(r, &g));
 	tdue = timeout_due(&r->srv->cfg, &g, clock_stopped(r, &g));
 	if ((rdue == 0 || rdue > r->srv->now) && (tdue == 0 || tdue > r->srv->now))
