@@ -8,6 +8,7 @@
 
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
+#include "commands/services/expire.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
 #include "commands/services/runlog.h"
@@ -270,6 +271,26 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	reply_mail_release(&m);
 }
 
+/* Withdraw g, a challenge not accepted in time (expire.h); out of the index of active boards. */
+static void withdraw(struct run *r, struct game *g)
+{
+	static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };
+	enum expire_status es;
+	char err[400];
+
+	es = expire_board(r->srv, g, err, sizeof err);
+	if (es != EXPIRE_OK) {
+		board_failed(r, g->board, of[es], "cannot withdraw the expired challenge: %s", err);
+		return;
+	}
+	r->stats->expired++;
+	if (r->nplaying > 0 && r->playing[r->nplaying - 1].board == g->board)
+		r->nplaying--;
+	store_log(r->srv->st, "%s cleanup board=%ld ok: challenge not accepted within %lu day%s, withdrawn",
+	    r->srv->stamp, g->board, r->srv->cfg.challenge_expiry_days,
+	    r->srv->cfg.challenge_expiry_days == 1 ? "" : "s");
+}
+
 /* Open the outbox on first use; false after a failure was counted. */
 static bool need_outbox(struct run *r, long board)
 {
@@ -340,7 +361,7 @@ static void one_board(struct run *r, long board)
 	enum store_status ss;
 	enum outbox_status os;
 	struct game g;
-	int64_t rdue, tdue, stopped;
+	int64_t rdue, tdue, edue, stopped;
 
 	memset(&g, 0, sizeof g);
 	r->stats->boards++;
@@ -349,7 +370,9 @@ static void one_board(struct run *r, long board)
 	note_playing(r, &g);
 	rdue = remind_due(&r->srv->cfg, &g, clock_stopped(r, &g));
 	tdue = timeout_due(&r->srv->cfg, &g, clock_stopped(r, &g));
-	if ((rdue == 0 || rdue > r->srv->now) && (tdue == 0 || tdue > r->srv->now))
+	edue = expire_due(&r->srv->cfg, &g);
+	if ((rdue == 0 || rdue > r->srv->now) && (tdue == 0 || tdue > r->srv->now) &&
+	    (edue == 0 || edue > r->srv->now))
 		return;	/* nothing due: no lock, no history read */
 	ss = store_lock_board(r->srv->st, board, &lock);
 	if (ss != STORE_OK) {
@@ -372,7 +395,11 @@ static void one_board(struct run *r, long board)
 	stopped = clock_stopped(r, &g);
 	rdue = remind_due(&r->srv->cfg, &g, stopped);
 	tdue = timeout_due(&r->srv->cfg, &g, stopped);
-	if (tdue != 0 && tdue <= r->srv->now) {
+	edue = expire_due(&r->srv->cfg, &g);
+	if (edue != 0 && edue <= r->srv->now) {
+		/* a challenge never answered is withdrawn, not lost on time by whoever was to start */
+		withdraw(r, &g);
+	} else if (tdue != 0 && tdue <= r->srv->now) {
 		time_out(r, &g);
 		/* ended: out of the index (its commit removed the entry) */
 		if (game_over(&g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
