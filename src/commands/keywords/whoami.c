@@ -17,6 +17,7 @@
 #include "game/gamefile.h"
 #include "store/players.h"
 #include "store/ratings.h"
+#include "store/settings.h"
 
 #define WHOAMI_BOARDS_MAX 200	/* boards listed; more are counted */
 
@@ -65,7 +66,10 @@ enum process_status whoami_run(struct job *j)
 	const struct store_user *u = &j->user;	/* the password checked (MAILCMD_LOGIN) */
 	enum reply_status rs;
 	enum process_status ps;
-	char subject[200], count[24], *list = NULL, away[200], err[RATINGS_ERR_MAX];
+	char subject[200], count[24], *list = NULL, away[200], err[RATINGS_ERR_MAX], set[SETTINGS_LINE_MAX];
+	char v[SETTINGS_VALUE_MAX];
+	size_t k, len = 0;
+	struct settings prefs;
 	struct ratings r = { 0 };
 	char *rated = NULL;
 	enum store_status ss;
@@ -84,6 +88,17 @@ enum process_status whoami_run(struct job *j)
 	ps = vacation_line(j, u->userid, away, sizeof away);
 	if (ps != PROCESS_OK)
 		goto out;
+	ss = settings_find(j->srv.st, u->userid, &prefs, err);
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, err);
+		goto out;
+	}
+	/* "    timezone       UTC\n" and so on, under the full name */
+	set[0] = '\0';
+	for (k = 0; k < settings_nkeys && len < sizeof set; k++) {
+		settings_get(&prefs, settings_keys[k], v, sizeof v);
+		len += (size_t)snprintf(set + len, sizeof set - len, "    %-14s %s\n", settings_keys[k], v);
+	}
 	/* the player's ratings and latest rated games, as the rating command gives them */
 	ss = ratings_load(j->srv.st, false, &r, err);
 	if (ss != STORE_OK) {
@@ -100,7 +115,8 @@ enum process_status whoami_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", u->userid }, { "registered_address", u->address },
 		    { "fullname", u->fullname[0] != '\0' ? u->fullname : "(none)" }, { "count", count },
-		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away }, { "ratings", rated } };
+		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away }, { "ratings", rated },
+		    { "settings", set } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
 		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, REPLY_VARS(vars), &m);

@@ -293,6 +293,24 @@ const struct mail_command mailcmd_table[] = {
 	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
 	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
 	  "days not begun" },
+	{ { "set", "set <userid> <password> <key>=<value> ...", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, set_run,
+	  "Your settings, one or more key=value: timezone=Europe/Paris (an\n"
+	  "IANA zone: the times of your mails, weekends, digest hours; UTC\n"
+	  "by default), digest=off|daily@HH|twice@HH,HH (one mail listing\n"
+	  "the boards waiting for you instead of one per turn), warn=72h,24h\n"
+	  "(deadline warnings when your clock passes each mark, at most 5, or\n"
+	  "off; default 24h), weekends=on|off (clocks stop at weekends on\n"
+	  "boards where both players ask it), queued_mail=on|off (a mail when\n"
+	  "your own queued turn answers at once).",
+	  "the sender's settings, `key=value` pairs, all checked before any is kept (one bad pair refuses them all, "
+	  "naming it): `timezone` (an IANA zone of the system's zoneinfo, default UTC), `digest` (`off`, "
+	  "`daily@HH`, `twice@HH,HH`), `warn` (deadline warnings, hours or days left: `72h,24h,4h`, at most 5, or "
+	  "`off`; default `24h`), `weekends` (`on`/`off`), `queued_mail` (`on`/`off`); kept in `<home>/settings`" },
+	{ { "settings", "settings <userid> <password>", "up" },
+	  MAILCMD_LOGIN, settings_run,
+	  "Your settings and your vacation bank.",
+	  "the sender's settings, each with what it does, and the vacation bank" },
 	{ { "tokens", "tokens <userid> <password> new|off", "upw" },
 	  MAILCMD_LOGIN | MAILCMD_CHANGE, tokens_run,
 	  "Every board mail to you carries a reply token in its Subject: a\n"

@@ -132,6 +132,7 @@ mailcmd_fn standings_run;
 mailcmd_fn rating_run;
 mailcmd_fn seek_run;
 mailcmd_fn limit_run;
+mailcmd_fn set_run, settings_run;
 
 /* The boards userid is playing on now (its index, players.h, and each board's header). */
 enum process_status challenge_active_boards(struct job *j, const char *userid, unsigned long *count);
