@@ -452,12 +452,15 @@ enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struc
 		goto out;
 	assert((rp->tmpl != NULL) != (rp->body != NULL));
 	assert(rp->hm == NULL || rp->g != NULL);
+	assert(rp->hm == NULL || rp->html == NULL);
 	if (rp->tmpl != NULL)
 		st = reply_expand(rc, rp->tmpl, &rp->vs, &body);
 	if (st == REPLY_OK && rp->g != NULL && rc->cfg->web_url[0] != '\0')
 		st = reply_board_web_link(rc, rp->g, &body, rp->body);
 	if (st == REPLY_OK && rp->hm != NULL)
 		st = reply_html_body(rc, rp->g, rp->hm, &html);
+	else if (st == REPLY_OK && rp->html != NULL && (html = strdup(rp->html)) == NULL)
+		st = REPLY_NOMEM;
 	if (st == REPLY_OK)
 		st = compose(rc, rp, body != NULL ? body : rp->body, html, out);
 out:

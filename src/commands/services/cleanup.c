@@ -8,6 +8,7 @@
 
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
+#include "commands/services/digest.h"
 #include "commands/services/expire.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
@@ -505,6 +506,12 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 			    store_error(st));
 	}
 	free(r.playing);
+	/* the digests due this hour, after the boards' changes (digest.h) */
+	{
+		static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };
+
+		runlog_worse(&r.log, of[digest_run(srv, &stats->digests, &stats->failed)]);
+	}
 	remove_stale_tmp(&r);
 	prune_pending(&r);
 	/* what has expired, out of the capped files (filecaps.h), even with no mail to write them */

@@ -25,6 +25,7 @@
  * batch, the game file written, the batch committed (outbox.h's protocol).
  * So cleanup may run while mails arrive, and running it twice in a row
  * sends nothing new: what was due has moved on or ended.
+ * Then the digests due (digest.h).
  * Then the temp files a crashed write left (store.h) older than
  * CLEANUP_TMP_AGE are removed from the home, games/ and outbox/'s queues
  * (outbox/tmp/ has its own rule, outbox.h).
@@ -64,6 +65,7 @@ struct cleanup_stats {
 	unsigned reminded;	/* reminders queued */
 	unsigned timed_out;	/* games ended on time */
 	unsigned expired;	/* challenges not accepted in time, withdrawn (expire.h) */
+	unsigned digests;	/* digests queued (digest.h) */
 	unsigned failed;	/* boards left for the next run or unreadable */
 	unsigned tmp_removed;	/* temp files of crashed writes removed */
 	struct outbox_stats flush;	/* the final flush */
