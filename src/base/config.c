@@ -192,6 +192,7 @@ static const struct key keys[] = {
 	STR_KEY(templates, check_path),
 	NUM_KEY(remind_days, 0, 365, false),
 	NUM_KEY(timeout_days, 0, 3650, false),
+	NUM_KEY(challenge_expiry_days, 0, 3650, false),
 	NUM_KEY(vacation_days_per_year, 0, 366, false),
 	STR_KEY(smtp_url, check_smtp_url),
 	STR_KEY(smtp_starttls, check_starttls),
@@ -273,6 +274,7 @@ void config_defaults(struct config *cfg)
 	cfg->password_cost = 0;
 	cfg->remind_days = 7;
 	cfg->timeout_days = 0;
+	cfg->challenge_expiry_days = 14;
 	cfg->vacation_days_per_year = 30;
 	cfg->max_mails_per_hour = 30;
 	cfg->max_board_replies_per_hour = 150;
@@ -874,6 +876,7 @@ static const struct {
 	{ "templates", "the directory of the reply templates (relative: from the home)" },
 	{ "remind_days", "cleanup reminds a player to move after this many idle days, 0 = never, ..365" },
 	{ "timeout_days", "cleanup ends a game as a loss on time after this many idle days, 0 = never, ..3650" },
+	{ "challenge_expiry_days", "cleanup withdraws a challenge not accepted after this many days, 0 = never, ..3650" },
 	{ "vacation_days_per_year", "days a player may be away (vacation) in a calendar year, 0 = none, ..366" },
 	{ "smtp_url", "smtp://host[:port] or smtps://host[:port]: send the replies by SMTP" },
 	{ "smtp_starttls", "required|off: STARTTLS on smtp:// (default: off for a loopback host)" },

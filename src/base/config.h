@@ -49,6 +49,11 @@
  *   timeout_days       (0 = off)         oustpbm cleanup ends the game as a loss
  *                                         on time for the player to move after
  *                                         this many days without a turn, 0..3650
+ *   challenge_expiry_days (14)           oustpbm cleanup withdraws a board one of
+ *                                         whose players has not played on it yet
+ *                                         this many days after it was made (a
+ *                                         challenge not accepted), both told;
+ *                                         0 = never, else up to 3650
  *   vacation_days_per_year (30)          days a player may be away (the mail
  *                                         command vacation: their clocks stop)
  *                                         in a calendar year (UTC), 0..366
@@ -246,6 +251,7 @@ struct config {
 	char templates[CONFIG_PATH_MAX + 1];	/* "" when not set */
 	unsigned long remind_days;	/* 0: no reminders */
 	unsigned long timeout_days;	/* 0: no loss on time */
+	unsigned long challenge_expiry_days;	/* 0: challenges never expire */
 	unsigned long vacation_days_per_year;	/* the yearly allowance of vacation days */
 	char smtp_url[CONFIG_URL_MAX + 1];	/* "" when not set */
 	char smtp_starttls[CONFIG_TRANSPORT_MAX + 1];	/* "required", "off" or "" (by host) */

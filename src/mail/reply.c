@@ -256,7 +256,7 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 	char *text = NULL, *drawing = NULL, *wrapped, *server, err[MAILOUT_ERR_MAX * 4];
 	const char *given = NULL;
 	enum reply_status st;
-	bool html;
+	bool html, mailhtml;
 	size_t i, at = 0, n0;
 
 	*body = NULL;
@@ -267,7 +267,9 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 		rc->have_tdir = true;
 	}
 	n0 = vs->n;
-	html = strcmp(name, "mail.html") == 0;
+	/* any .html template (mail.html, a digest's) is expanded as HTML; mail.html alone has its own cache */
+	html = strlen(name) > 5 && strcmp(name + strlen(name) - 5, ".html") == 0;
+	mailhtml = strcmp(name, "mail.html") == 0;
 	/* the server's name is a name: the signature never breaks inside it */
 	server = html ? NULL : glued(rc->cfg->server_name);
 	if (!html && server == NULL) {
@@ -290,12 +292,13 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 		at = i;
 		vs->v[i].value = drawing;
 	}
-	if ((html && rc->cached_html != NULL) || (!html && rc->cached != NULL && strcmp(rc->cached_name, name) == 0)) {
+	if ((mailhtml && rc->cached_html != NULL) ||
+	    (!mailhtml && rc->cached != NULL && strcmp(rc->cached_name, name) == 0)) {
 		ms = MAILOUT_OK;
 	} else {
 		ms = mailout_template_load(rc->tdir, name, &text, err, sizeof err);
 		rc->html_missing = html && ms == MAILOUT_NOT_FOUND;
-		if (ms == MAILOUT_OK && html) {
+		if (ms == MAILOUT_OK && mailhtml) {
 			rc->cached_html = text;
 			text = NULL;
 		} else if (ms == MAILOUT_OK && strlen(name) < sizeof rc->cached_name) {
@@ -306,7 +309,7 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 		}
 	}
 	if (ms == MAILOUT_OK) {
-		ms = mailout_template_expand(text != NULL ? text : html ? rc->cached_html : rc->cached, vs->v, vs->n,
+		ms = mailout_template_expand(text != NULL ? text : mailhtml ? rc->cached_html : rc->cached, vs->v, vs->n,
 		    body, err, sizeof err);
 		if (ms == MAILOUT_BAD_TEMPLATE)
 			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s%s %.600s", rc->tdir, name, html ? "" : ".txt",
@@ -452,12 +455,15 @@ enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struc
 		goto out;
 	assert((rp->tmpl != NULL) != (rp->body != NULL));
 	assert(rp->hm == NULL || rp->g != NULL);
+	assert(rp->hm == NULL || rp->html == NULL);
 	if (rp->tmpl != NULL)
 		st = reply_expand(rc, rp->tmpl, &rp->vs, &body);
 	if (st == REPLY_OK && rp->g != NULL && rc->cfg->web_url[0] != '\0')
 		st = reply_board_web_link(rc, rp->g, &body, rp->body);
 	if (st == REPLY_OK && rp->hm != NULL)
 		st = reply_html_body(rc, rp->g, rp->hm, &html);
+	else if (st == REPLY_OK && rp->html != NULL && (html = strdup(rp->html)) == NULL)
+		st = REPLY_NOMEM;
 	if (st == REPLY_OK)
 		st = compose(rc, rp, body != NULL ? body : rp->body, html, out);
 out:

@@ -294,6 +294,32 @@ enum reply_status reply_templates_dir(const struct config *cfg, const char *home
 enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out);
 
+/* One board of a digest (reply_digest). */
+struct reply_digest_board {
+	const struct game *g;		/* read whole, its reader to move */
+	const char *token;		/* the reader's reply token on it, NULL or "" for none */
+	const struct reply_away *away;	/* the reader's absence (reply_set_away), or NULL */
+};
+
+#define REPLY_DIGEST_TAP_BYTES 60000	/* HTML of the boards drawn with their tap links, at most */
+#define REPLY_DIGEST_BOARDS_MAX 100	/* boards a digest lists; the others are counted */
+
+/*
+ * The digest of the boards b[0..n) where to (a player) is to move
+ * (services/digest.h), n >= 1: subject "Oust: your move on 3 boards";
+ * for each board, its Subject with the reader's token, the opponent's
+ * last turn, the command to send with the time left and the drawing; the
+ * HTML shows each board as a board mail does with its tap links (tap.h,
+ * each replying with its own board's Subject, so a tap plays on its own
+ * board) while the boards so drawn stay within REPLY_DIGEST_TAP_BYTES;
+ * the later ones come without their board table, the command and the
+ * Subject to reply with still there.  Past REPLY_DIGEST_BOARDS_MAX boards
+ * the rest are only counted.  when: the digest's hour as the reader reads
+ * it ("Mon 2023-11-20 08:00 Europe/Paris").
+ */
+enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
+    const struct reply_digest_board *b, size_t n, const char *when, struct reply_mail *out);
+
 /*
  * A reminder (oustpbm cleanup) to the player to move on g, idle for days
  * days: subject "Oust Board 101 reminder bob", the command to send, the

@@ -214,7 +214,7 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 	/* reply_expand() adds these two as they are: the escaped ones come first and win */
 	var(&vs, "server", srvs);
 	var(&vs, "address", addrs);
-	st = reply_expand(rc, "mail.html", &vs, out);
+	st = reply_expand(rc, hm->tmpl != NULL ? hm->tmpl : "mail.html", &vs, out);
 	if (st == REPLY_TEMPLATE && rc->html_missing) {
 		/* a templates directory from before mail.html: the text alone, as with html_mail = off */
 		st = REPLY_OK;

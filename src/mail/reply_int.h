@@ -76,6 +76,7 @@ struct html_mail {
 	const char *html;	/* HTML made by the game layer (a review's chart: game/review.h), after the intro, or NULL */
 	const char *tap_subject;	/* to the player to move with a token: the Subject its links reply with (tap.h) */
 	const char *tap_turn;	/* and the turn they play, "#6" or "#6.1", the first line of their body */
+	const char *tmpl;	/* the HTML template, NULL: mail.html (a digest's board: reply_digest.c) */
 };
 
 /*
@@ -97,6 +98,7 @@ struct reply_parts {
 	const char *id_user;
 	const struct reply_file *file;	/* an attachment, or NULL */
 	const char *list_unsubscribe;	/* an observer's List-Unsubscribe value, or NULL */
+	const char *html;	/* with hm NULL: a text/html alternative made already (a digest), or NULL */
 };
 
 /* An observer's token and List-Unsubscribe value (unsub_make); "" for none. */

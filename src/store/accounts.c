@@ -13,6 +13,7 @@
 #include <sys/random.h>
 
 #include "store/audience.h"
+#include "store/digests.h"
 #include "store/pending.h"
 
 #define CODE_ALPHABET "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"	/* 32 letters: 5 bits each */
@@ -614,6 +615,22 @@ enum store_status accounts_holds(struct store *st, const char *userid, size_t le
 		if (token_is(wtoken, len, hash)) {
 			*same = true;
 			return STORE_OK;
+		}
+	}
+	/* a digest sent: the line the write made (digests.h) */
+	{
+		char dtoken[DIGESTS_TOKEN_MAX + 1];
+		int64_t slot;
+
+		status = digests_find(st, u.userid, &slot);
+		if (status != STORE_OK && status != STORE_NOT_FOUND)
+			return status;
+		if (status == STORE_OK) {
+			digests_token(slot, dtoken);
+			if (token_is(dtoken, len, hash)) {
+				*same = true;
+				return STORE_OK;
+			}
 		}
 	}
 	/* a vacation: the line the write made (vacations.h) */

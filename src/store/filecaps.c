@@ -13,6 +13,7 @@
 #include "store/reviews.h"
 #include "store/seeks.h"
 #include "store/seen.h"
+#include "store/digests.h"
 #include "store/settings.h"
 #include "store/throttle.h"
 #include "store/tokens.h"
@@ -37,6 +38,7 @@ static const struct filecap table[FILECAPS_N] = {
 	{ REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, "game reviews asked for", 0, 0, 0 },
 	{ "tokens", TOKENS_FILE_MAX, "reply tokens renewed or turned off (tokens)", 0, 0, 0 },
 	{ SETTINGS_FILE, SETTINGS_FILE_MAX, "players' settings (set)", 0, 0, 0 },
+	{ DIGESTS_FILE, DIGESTS_FILE_MAX, "the last digest sent to each player (cleanup)", 0, 0, 0 },
 	{ FILECAPS_ROBOT_QUEUE, FILECAPS_ROBOT_QUEUE_BYTES, "board mails waiting for a think slot (robot-mail)", 0,
 	    FILECAPS_ROBOT_QUEUE_COUNT, 0 },
 };

@@ -31,7 +31,8 @@ iso() { # SECONDS: the game file time
 base() {
 	h=$1
 	shift
-	mkhome "$h" "$@"
+	# challenge_expiry_days off: these boards wait for bob's first turn far longer than 14 days (expire.sh)
+	mkhome "$h" 'challenge_expiry_days = 0' "$@"
 	send "$h" $T0 alice@example.org "register alice secret"
 	send "$h" $T0 bob@example.com "register bob hunter2"
 	send "$h" $T0 alice@example.org "challenge alice secret bob -size=5"

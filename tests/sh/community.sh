@@ -30,11 +30,12 @@ rc=$?
 "$bin" -d "$h" show 101 | head -2 | tr '\n' ' ' | grep -q "an open challenge of alice's, waiting for a player" &&
     pass "show: the open challenge waits" || fail "show: $("$bin" -d "$h" show 101 | head -2)"
 
-# cron a month later: board 102's alice is reminded; nobody for the open challenge; carol never
+# cron ten days later (before challenge_expiry_days, expire.sh): board 102's alice is reminded; nobody for
+# the open challenge; carol never
 c=$tmp/c
 cp -R "$h" "$c"
 rm -rf "$c/mail"
-OUSTPBM_TEST_TIME=$((T0 + 30 * 86400)) "$bin" -d "$c" cleanup >/dev/null 2>&1 || fail "cleanup exits $?"
+OUSTPBM_TEST_TIME=$((T0 + 10 * 86400)) "$bin" -d "$c" cleanup >/dev/null 2>&1 || fail "cleanup exits $?"
 grep -q 'cleanup board=102 ok: reminded alice' "$c/log" && pass "cleanup reminds the player to move" ||
     fail "cleanup did not remind alice on 102"
 grep -q 'cleanup board=101 ' "$c/log" && fail "cleanup touched the open challenge: $(grep 'board=101' "$c/log")" ||

@@ -128,7 +128,8 @@ send "$h" alice@example.org 'games alice'
 check "games: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 send "$h" alice@example.org 'move 999 alice secret A1'
 check "an error about no board: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
-OUSTPBM_TEST_TIME=$((T0 + 30 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
+# day 8: the reminder of day 7, before the unanswered challenge expires (challenge_expiry_days, 14)
+OUSTPBM_TEST_TIME=$((T0 + 8 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 who=$(sed -n 's/^to-move: //p' "$h/games/101.game")
 r=$(grep -l '^Subject: Oust Board [0-9]* reminder ' "$h"/mail/*/new/* | head -1)
 check "a reminder: with HTML" sh -c "[ -n '$r' ] && '$part' '$r' html >/dev/null"

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "commands/pipeline/boardquiet.h"
 #include "commands/pipeline/replytoken.h"
 #include "commands/pipeline/robotremote.h"
 #include "store/clockstops.h"
@@ -151,6 +152,9 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 	}
 	for (i = 0; i < count; i++) {
 		if (except != NULL && strcasecmp(who[i].user.userid, except) == 0)
+			continue;
+		/* a queued answer's owner, a player whose digest lists the board (boardquiet.h) */
+		if (boardquiet_skip(st, g, ev, &who[i]))
 			continue;
 		boardmail_player(st, g, &who[i], &p, token);
 		*rs = reply_game(rc, g, ev, &p, &(*mails)[*n]);

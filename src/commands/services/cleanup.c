@@ -11,6 +11,8 @@
 #include "commands/pipeline/boardmail.h"
 #include "commands/pipeline/replytoken.h"
 #include "commands/services/clock.h"
+#include "commands/services/digest.h"
+#include "commands/services/expire.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
 #include "commands/services/runlog.h"
@@ -289,6 +291,24 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 		    left / 3600 == 1 ? "" : "s", mark, mark == 1 ? "" : "s");
 	}
 	reply_mail_release(&m);
+/* Withdraw g, a challenge not accepted in time (expire.h); out of the index of active boards. */
+static void withdraw(struct run *r, struct game *g)
+{
+	static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };
+	enum expire_status es;
+	char err[400];
+
+	es = expire_board(r->srv, g, err, sizeof err);
+	if (es != EXPIRE_OK) {
+		board_failed(r, g->board, of[es], "cannot withdraw the expired challenge: %s", err);
+		return;
+	}
+	r->stats->expired++;
+	if (r->nplaying > 0 && r->playing[r->nplaying - 1].board == g->board)
+		r->nplaying--;
+	store_log(r->srv->st, "%s cleanup board=%ld ok: challenge not accepted within %lu day%s, withdrawn",
+	    r->srv->stamp, g->board, r->srv->cfg.challenge_expiry_days,
+	    r->srv->cfg.challenge_expiry_days == 1 ? "" : "s");
 }
 
 /* Open the outbox on first use; false after a failure was counted. */
@@ -425,21 +445,23 @@ static void one_board(struct run *r, long board)
 	enum store_status ss;
 	enum outbox_status os;
 	struct game g;
-	int64_t rdue, tdue, stopped;
+	int64_t rdue, tdue, edue, stopped;
 
 	memset(&g, 0, sizeof g);
 	r->stats->boards++;
 	if (!load(r, board, false, &g))
 		return;
 	note_playing(r, &g);
-	if (g.clock_base != 0) {
+	edue = expire_due(&r->srv->cfg, &g);
+	if (g.clock_base != 0 && (edue == 0 || edue > r->srv->now)) {
 		clocked_board(r, board, &g);
 		game_release(&g);
 		return;
 	}
 	rdue = remind_due(&r->srv->cfg, &g, clock_stopped(r, &g));
 	tdue = timeout_due(&r->srv->cfg, &g, clock_stopped(r, &g));
-	if ((rdue == 0 || rdue > r->srv->now) && (tdue == 0 || tdue > r->srv->now))
+	if ((rdue == 0 || rdue > r->srv->now) && (tdue == 0 || tdue > r->srv->now) &&
+	    (edue == 0 || edue > r->srv->now))
 		return;	/* nothing due: no lock, no history read */
 	ss = store_lock_board(r->srv->st, board, &lock);
 	if (ss != STORE_OK) {
@@ -462,7 +484,13 @@ static void one_board(struct run *r, long board)
 	stopped = clock_stopped(r, &g);
 	rdue = remind_due(&r->srv->cfg, &g, stopped);
 	tdue = timeout_due(&r->srv->cfg, &g, stopped);
-	if (tdue != 0 && tdue <= r->srv->now) {
+	edue = expire_due(&r->srv->cfg, &g);
+	if (edue != 0 && edue <= r->srv->now) {
+		/* a challenge never answered is withdrawn, not lost on time by whoever was to start */
+		withdraw(r, &g);
+	} else if (g.clock_base != 0) {
+		;	/* a clocked board's time is clocked_board()'s, on the next run */
+	} else if (tdue != 0 && tdue <= r->srv->now) {
 		time_out(r, &g);
 		/* ended: out of the index (its commit removed the entry) */
 		if (game_over(&g) && r->nplaying > 0 && r->playing[r->nplaying - 1].board == board)
@@ -568,6 +596,12 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 			    store_error(st));
 	}
 	free(r.playing);
+	/* the digests due this hour, after the boards' changes (digest.h) */
+	{
+		static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };
+
+		runlog_worse(&r.log, of[digest_run(srv, &stats->digests, &stats->failed)]);
+	}
 	remove_stale_tmp(&r);
 	prune_pending(&r);
 	/* what has expired, out of the capped files (filecaps.h), even with no mail to write them */

@@ -15,13 +15,17 @@
  *     is not 0.  The player to move loses (game_timeout(), a `timeout`
  *     history entry) and both players get the game-end mail (timeout.txt,
  *     subject "Oust Board 101 won by alice").  It takes precedence over a
- *     reminder due at the same run.
+ *     reminder due at the same run;
+ *   - a challenge not accepted expires challenge_expiry_days after the
+ *     board was made (expire.h): withdrawn, both players told once.  It
+ *     takes precedence over both.
  * A board with something due is then handled as a mail is (process.c): its
  * lock taken, the outbox's leftovers for it recovered, the whole file read
  * again (a turn may have arrived meanwhile), the replies staged in an outbox
  * batch, the game file written, the batch committed (outbox.h's protocol).
  * So cleanup may run while mails arrive, and running it twice in a row
  * sends nothing new: what was due has moved on or ended.
+ * Then the digests due (digest.h).
  * Then the temp files a crashed write left (store.h) older than
  * CLEANUP_TMP_AGE are removed from the home, games/ and outbox/'s queues
  * (outbox/tmp/ has its own rule, outbox.h).
@@ -60,6 +64,8 @@ struct cleanup_stats {
 	unsigned robot;		/* robot turns played (robot.h) */
 	unsigned reminded;	/* reminders queued */
 	unsigned timed_out;	/* games ended on time */
+	unsigned expired;	/* challenges not accepted in time, withdrawn (expire.h) */
+	unsigned digests;	/* digests queued (digest.h) */
 	unsigned failed;	/* boards left for the next run or unreadable */
 	unsigned tmp_removed;	/* temp files of crashed writes removed */
 	struct outbox_stats flush;	/* the final flush */

@@ -1,0 +1,55 @@
+/*
+ * digest: the players' digests (issue 43), sent by `oustpbm cleanup`.  A
+ * player whose setting digest is daily@HH or twice@HH,HH (local hours in
+ * their setting timezone, store/settings.h) gets no board mail for an
+ * opponent's turn (pipeline/boardquiet.h); instead, at each of those hours,
+ * one mail (reply_digest, mail/reply.h) lists every board where they are
+ * to move, each with its board, the opponent's last turn, the time left,
+ * and its own reply token and tap links, so that a tap plays on its own
+ * board.  Nothing is sent when nothing waits.
+ *
+ * A digest hour is due from its start for DIGEST_LATE seconds (cleanup
+ * runs every hour: a run missed or failed is made up by the next), once:
+ * the hour sent is recorded in the digests file (store/digests.h) with the
+ * digest staged as an account change's confirmation is (outbox.h), under
+ * accounts.lock, what a crashed run staged settled first: a crash at any
+ * step leaves either no record and no digest (the next run sends it) or
+ * both.
+ */
+#ifndef OUSTPBM_DIGEST_H
+#define OUSTPBM_DIGEST_H
+
+#include <stdint.h>
+
+#include "commands/pipeline/server.h"
+#include "commands/services/runlog.h"
+#include "store/settings.h"
+
+#define DIGEST_LATE (3 * 3600)	/* seconds after its hour a digest is still sent */
+#define DIGEST_BOARDS_READ_MAX 2000	/* boards of one player looked at */
+
+/* The statuses of a run, graver later (runlog.h). */
+enum digest_status {
+	DIGEST_OK = 0,
+	DIGEST_TEMPFAIL,	/* a lock, the disk, no memory: the next run sends it */
+	DIGEST_CONFIG,		/* a template is missing or malformed */
+	DIGEST_ERROR		/* any other failure */
+};
+
+const char *digest_status_str(enum digest_status s);
+
+/*
+ * The start of the latest digest hour of s at or before now (in s's zone),
+ * or -1 when s has no digest.
+ */
+int64_t digest_slot(const struct settings *s, int64_t now);
+
+/*
+ * Send every digest due at srv->now in srv (its outbox opened when first
+ * needed).  Each failure is said (runlog.h: stderr and the log) and
+ * counted in *failed; *sent counts the digests queued.  The gravest
+ * status is returned.
+ */
+enum digest_status digest_run(struct server *srv, unsigned *sent, unsigned *failed);
+
+#endif

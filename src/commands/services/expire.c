@@ -1,0 +1,162 @@
+/* expire: challenges not accepted, withdrawn by cleanup.  See expire.h. */
+#include "commands/services/expire.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands/services/remind.h"
+#include "mail/reply.h"
+#include "outbox/outbox.h"
+#include "store/active.h"
+#include "store/seen.h"
+#include "store/store.h"
+
+const char *expire_status_str(enum expire_status s)
+{
+	switch (s) {
+	case EXPIRE_OK:
+		return "ok";
+	case EXPIRE_TEMPFAIL:
+		return "temporary failure";
+	case EXPIRE_CONFIG:
+		return "configuration error";
+	case EXPIRE_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+int64_t expire_due(const struct config *cfg, const struct game *g)
+{
+	if (cfg->challenge_expiry_days == 0 || game_over(g))
+		return 0;
+	/* at most one turn played: the player to move has not played there yet (decline.c's rule) */
+	if (!game_is_open(g) && g->rg.turn > 2)
+		return 0;
+	return g->created + (int64_t)cfg->challenge_expiry_days * REMIND_DAY;
+}
+
+static enum expire_status of_store(enum store_status ss)
+{
+	return store_status_temporary(ss) ? EXPIRE_TEMPFAIL : EXPIRE_ERROR;
+}
+
+/* The mail to player userid of g (none for the robot, an open seat or a closed account): *n counts it. */
+static enum expire_status tell(struct server *srv, const struct game *g, const char *userid, const char *news,
+    struct reply_mail *m, int *n, char *err, size_t errlen)
+{
+	static const char how[] = "To start another game, send:\n\n    challenge <userid> <password> <opponent> "
+	    "[options]\n\nor, to anyone: challenge <userid> <password> *";
+	char subject[80];
+	struct store_user u;
+	enum store_status ss;
+	enum reply_status rs;
+
+	if (strcmp(userid, GAME_OPEN_SEAT) == 0 || game_user_is_robot(userid))
+		return EXPIRE_OK;
+	ss = store_user_find(srv->st, userid, &u);
+	if (ss == STORE_NOT_FOUND)
+		return EXPIRE_OK;
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot read the users file: %s", store_error(srv->st));
+		return of_store(ss);
+	}
+	snprintf(subject, sizeof subject, "Oust Board %ld withdrawn", g->board);
+	{
+		struct reply_var vars[] = { { "userid", u.userid }, { "news", news }, { "comment", "" }, { "how", how } };
+
+		rs = reply_account(&srv->rc, u.address, u.fullname, "decline", subject, REPLY_VARS(vars), &m[*n]);
+	}
+	if (rs != REPLY_OK) {
+		snprintf(err, errlen, "cannot make the mail: %s", srv->rc.err);
+		return rs == REPLY_NOMEM ? EXPIRE_TEMPFAIL : rs == REPLY_TEMPLATE ? EXPIRE_CONFIG : EXPIRE_ERROR;
+	}
+	(*n)++;
+	return EXPIRE_OK;
+}
+
+/* The removal with its mails, as outbox.h's protocol says: the mails tagged with the empty text. */
+static enum expire_status remove_board(struct server *srv, const struct game *g, const struct reply_mail *m, int n,
+    char *err, size_t errlen)
+{
+	struct store *st = srv->st;
+	struct store_lock slock = STORE_LOCK_INIT;
+	struct outbox_batch *b = NULL;
+	enum outbox_status os;
+	enum store_status ss;
+	enum expire_status s = EXPIRE_OK;
+	bool committed = false;
+	int i;
+
+	/* mails recorded pending the file about to go are settled first (seen.h) */
+	ss = seen_lock(st, srv->cfg.lock_timeout_ms, &slock);
+	if (ss == STORE_OK) {
+		ss = seen_settle(st, g->board);
+		store_unlock(&slock);
+	}
+	if (ss != STORE_OK) {
+		snprintf(err, errlen, "cannot settle the redelivery record: %s", store_error(st));
+		return of_store(ss);
+	}
+	os = outbox_batch_new(srv->ob, g->board, "", 0, &b);
+	for (i = 0; os == OUTBOX_OK && i < n; i++)
+		os = outbox_batch_add(b, srv->cfg.from_address, m[i].rcpt, m[i].msg, m[i].len);
+	if (os != OUTBOX_OK) {
+		snprintf(err, errlen, "cannot queue the mail: %s", outbox_error(srv->ob));
+		s = outbox_status_temporary(os) ? EXPIRE_TEMPFAIL : EXPIRE_ERROR;
+		if (b != NULL)
+			outbox_batch_abort(b, &committed);
+		goto out;
+	}
+	ss = store_board_remove(st, g->board);
+	if (ss != STORE_OK) {
+		/* the removal may have reached its rename: then it stands */
+		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
+			snprintf(err, errlen, "cannot remove the game file: %s", store_error(st));
+			s = of_store(ss);
+			goto out;
+		}
+	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
+		/* removed; the mails wait in tmp/ for the next recovery */
+		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
+		    outbox_error(srv->ob));
+	}
+	if (!game_is_open(g))
+		active_remove(st, g->board, g->black, g->white);
+out:
+	outbox_batch_free(b);
+	return s;
+}
+
+enum expire_status expire_board(struct server *srv, const struct game *g, char *err, size_t errlen)
+{
+	struct reply_mail m[2];
+	enum expire_status s;
+	char news[400], dims[GAME_DIMENSIONS_SIZE];
+	unsigned long days = srv->cfg.challenge_expiry_days;
+	int n = 0, i;
+
+	memset(m, 0, sizeof m);
+	/* "hex side 7" is a name: never broken (reply.h) */
+	for (i = 0, game_dimensions(g, false, dims); dims[i] != '\0'; i++)
+		if (dims[i] == ' ')
+			dims[i] = REPLY_GLUE;
+	if (game_is_open(g))
+		snprintf(news, sizeof news, "Nobody accepted the open challenge of %s on board %ld (%s, swap %s) within "
+		    "%lu day%s (challenge_expiry_days): it is withdrawn, and the board is removed.",
+		    game_open_challenger(g), g->board, dims, g->swap ? "on" : "off", days, days == 1 ? "" : "s");
+	else
+		snprintf(news, sizeof news, "The challenge of board %ld, %s (x) against %s (o) (%s, swap %s), was not "
+		    "answered within %lu day%s (challenge_expiry_days): %s has not played on it yet.  It is withdrawn, "
+		    "and the board is removed.", g->board, g->black, g->white, dims, g->swap ? "on" : "off", days,
+		    days == 1 ? "" : "s", game_player_to_move(g));
+	s = tell(srv, g, g->black, news, m, &n, err, errlen);
+	if (s == EXPIRE_OK && strcmp(g->white, g->black) != 0)
+		s = tell(srv, g, g->white, news, m, &n, err, errlen);
+	if (s == EXPIRE_OK)
+		s = remove_board(srv, g, m, n, err, errlen);
+	for (i = 0; i < n; i++)
+		reply_mail_release(&m[i]);
+	return s;
+}

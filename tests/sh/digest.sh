@@ -1,0 +1,177 @@
+#!/bin/sh
+# digest: the players' digests (issue 43 items 6 and 8) with the test
+# clock (OUSTPBM_TEST_TIME), sent by `oustpbm cleanup`: bob (Europe/Paris,
+# digest=daily@08) gets no mail for his opponents' turns, then one digest
+# at 08:00 Paris holding his three boards, none before the hour, none twice
+# in the hour; a tap link of each board, sent back as the mail a client
+# makes of it, plays on its own board; nothing when nothing waits; carol in
+# New York (twice@08,18) gets hers at her hours; dave (digest off) a board
+# mail for every turn as before; the digest killed at each durable step of
+# its sending (OUSTPBM_TEST_CRASH) and run again: exactly one; and the
+# mails a player with ten games gets in a day, with and without it.
+. "$(dirname "$0")/lib.sh"
+need "$PY"
+tmpdir
+A=alice@example.org
+B=bob@example.com
+C=carol@example.net
+D=dave@example.net
+H=3600
+# T0 is 2023-11-14 22:13:20 UTC; 08:00 in Paris (UTC+1) the next day is 07:00 UTC
+P8=$((T0 + 31600))
+
+send() { # HOME TIME FROM SUBJECT [BODY]
+	mail "$3" "$4" "d.$$.$(date +%s%N)@example.org" "${5:-}" | deliver "$1" "$2"
+}
+cleanup() { # HOME TIME [STEP]: its exit status
+	if [ -n "${3:-}" ]; then
+		OUSTPBM_TEST_CRASH=$3 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" cleanup >/dev/null 2>"$tmp/stderr"
+	else
+		OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" cleanup >/dev/null 2>"$tmp/stderr"
+	fi
+	echo $?
+}
+digests() { # HOME ADDRESS: the digests ADDRESS got
+	grep -l '^Subject: Oust: your move on ' "$1/mail/$2/new/"* 2>/dev/null | wc -l | tr -d ' '
+}
+turn() { # HOME BOARD: the game file's turn
+	sed -n 's/^turn: //p' "$1/games/$2.game"
+}
+
+h=$tmp/h
+mkhome "$h"
+send "$h" $T0 $A "register alice secret"
+send "$h" $T0 $B "register bob hunter2"
+send "$h" $T0 $C "register carol pw3"
+send "$h" $T0 $D "register dave pw4"
+send "$h" $T0 $B "set bob hunter2 timezone=Europe/Paris digest=daily@08"
+send "$h" $T0 $A "challenge alice secret bob"
+send "$h" $T0 $C "challenge carol pw3 bob -size=7"
+send "$h" $T0 $D "challenge dave pw4 bob -hex=4"
+b0=$(replies "$h" $B)
+check "game starts still come at once (three challenges)" [ "$b0" -ge 4 ]
+send "$h" $T0 $A "move 101 alice secret C3"
+send "$h" $T0 $C "move 102 carol pw3 D4"
+send "$h" $T0 $D "move 103 dave pw4 d4"
+check "digest=daily@08: no board mail for the opponents' three turns" [ "$(replies "$h" $B)" = "$b0" ]
+check "07:30 in Paris: cleanup exits 0" [ "$(cleanup "$h" $((P8 - 1800)))" = 0 ]
+check "... no digest before the hour" [ "$(digests "$h" $B)" = 0 ]
+cp -R "$h" "$tmp/before-digest"
+check "08:05 in Paris: cleanup exits 0" [ "$(cleanup "$h" $((P8 + 300)))" = 0 ]
+check "... one digest to bob" [ "$(digests "$h" $B)" = 1 ]
+dg=$(grep -l '^Subject: Oust: your move on ' "$h/mail/$B/new/"*)
+check "... 'Oust: your move on 3 boards', auto-generated" \
+    sh -c "grep -q '^Subject: Oust: your move on 3 boards$' '$dg' && grep -qx 'Auto-Submitted: auto-generated' '$dg'"
+check "... logged with the hour in bob's zone" \
+    grep -q 'cleanup board=0 ok: digest of 3 boards to bob (Wed 2023-11-15 08:00 Europe/Paris)' "$h/log"
+check "... under 100 KB" [ "$(wc -c <"$dg")" -lt 102400 ]
+check "08:40: no digest twice in the hour" sh -c "[ \$(OUSTPBM_TEST_TIME=$((P8 + 2400)) '$bin' -d '$h' cleanup >/dev/null 2>&1; echo \$?) = 0 ] && [ \$(grep -l '^Subject: Oust: your move on ' '$h/mail/$B/new/'* | wc -l) = 1 ]"
+
+# the digest's parts: each board with its last turn, command, token Subject, drawing; its HTML's tap links
+"$PY" - "$dg" "$tmp" <<'PYEOF' >"$tmp/parts" 2>&1
+import email, email.policy, html.parser, re, sys, urllib.parse
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+text = m.get_body(("plain",)).get_content()
+page = m.get_body(("html",)).get_content()
+open(sys.argv[2] + "/digest.txt", "w").write(text)
+open(sys.argv[2] + "/digest.html", "w").write(page)
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href") or ""
+        if tag == "a" and href.startswith("mailto:"):
+            self.hrefs.append(href)
+p = Links()
+p.feed(page)
+seen = {}
+for href in p.hrefs:
+    q = urllib.parse.parse_qs(urllib.parse.urlsplit(href).query)
+    subj, body = q.get("subject", [""])[0], q.get("body", [""])[0]
+    b = re.match(r"Oust Board (\d+) ", subj)
+    # a placement's link: "#2" then the point (not swap, not resign)
+    if b and body.count("\n") == 1 and body.split("\n")[1] not in ("swap", "resign yes"):
+        seen.setdefault(b.group(1), (subj, body))
+for board, (subj, body) in sorted(seen.items()):
+    print(board, subj.replace(" ", "\x01"), body.replace("\n", "\x02"))
+PYEOF
+check "the digest's HTML has tap links for each of the three boards" \
+    sh -c "[ \"\$(cut -d' ' -f1 '$tmp/parts' | tr '\n' ' ')\" = '101 102 103 ' ]"
+for b in 101 102 103; do
+	check "... board $b in the text: its last turn, command and token Subject" \
+	    sh -c "grep -q '^== Board $b ' '$tmp/digest.txt' && grep -q '^Turn 1: .* played ' '$tmp/digest.txt' && grep -q '    move $b#2 bob <password> <placements>' '$tmp/digest.txt' && grep -q '^    Oust Board $b .* \[[2-9A-Z-]*\]\$' '$tmp/digest.txt'"
+done
+while read -r b subj body; do
+	subj=$(printf '%s' "$subj" | tr '\001' ' ')
+	body=$(printf '%s' "$body" | tr '\002' '\n')
+	send "$h" $((P8 + 600)) $B "Re: $subj" "$body"
+done <"$tmp/parts"
+check "each tap, sent back as a mail, plays on its own board (turn 3 on 101, 102, 103)" \
+    [ "$(turn "$h" 101) $(turn "$h" 102) $(turn "$h" 103)" = "3 3 3" ]
+check "... each logged as a token reply that played" [ "$(grep -c 'reply to board 10[123]#2 \[token\]: .* ok: turn 2: bob played' "$h/log")" = 3 ]
+check "digest=off: dave got bob's turn at once, as before" grep -q '^Turn 2: bob played' "$h/mail/$D/new/"*
+
+# nothing waits the next morning: no digest
+cleanup "$h" $((P8 + 86400 + 300)) >/dev/null
+check "the next day at 08:05, nothing waiting: no digest" [ "$(digests "$h" $B)" = 1 ]
+
+# carol in New York, twice@08,18: 08:00 there is 13:00 UTC, 18:00 is 23:00 UTC
+send "$h" $((P8 + 86400 + 400)) $C "set carol pw3 timezone=America/New_York digest=twice@08,18"
+c0=$(digests "$h" $C)
+cleanup "$h" $((P8 + 86400 + 5 * H + 1800)) >/dev/null
+check "carol (New York): nothing at 07:30 her time" [ "$(digests "$h" $C)" = "$c0" ]
+cleanup "$h" $((P8 + 86400 + 6 * H + 300)) >/dev/null
+check "... her digest at 08:05 her time (13:05 UTC)" [ "$(digests "$h" $C)" = $((c0 + 1)) ]
+check "... of board 102, where she is to move" grep -q 'cleanup board=0 ok: digest of 1 board to carol (Thu 2023-11-16 08:00 America/New_York)' "$h/log"
+check "... while bob in Paris got none at that hour" [ "$(digests "$h" $B)" = 1 ]
+cleanup "$h" $((P8 + 86400 + 16 * H + 300)) >/dev/null
+check "... and her second at 18:05 her time" [ "$(digests "$h" $C)" = $((c0 + 2)) ]
+
+# killed at each durable step of the digest's sending, run again within the hour: exactly one digest
+k=0
+bad=
+rm -rf "$tmp/before-digest/mail"
+while :; do
+	k=$((k + 1))
+	rm -rf "$tmp/w"
+	cp -R "$tmp/before-digest" "$tmp/w"
+	rc=$(cleanup "$tmp/w" $((P8 + 300)) $k)
+	[ "$rc" = 0 ] && break
+	[ "$rc" = 137 ] || { bad="$bad; step $k: exit $rc"; break; }
+	rc=$(cleanup "$tmp/w" $((P8 + 1200)))
+	[ "$rc" = 0 ] || bad="$bad; step $k: the next run exits $rc"
+	[ "$(digests "$tmp/w" $B)" = 1 ] || bad="$bad; step $k: $(digests "$tmp/w" $B) digests"
+	[ -z "$(find "$tmp/w/outbox/new" "$tmp/w/outbox/tmp" -type f)" ] || bad="$bad; step $k: mail left in the outbox"
+	[ $k -lt 300 ] || { bad="$bad; no end after 300 steps"; break; }
+done
+check "killed at each of $((k - 1)) durable steps and run again: one digest${bad:+ ($bad)}" \
+    sh -c '[ -z "$1" ] && [ "$2" -gt 3 ]' sh "$bad" $k
+
+# a day of a player with ten games, each with one turn of the opponent's (at night) and one of the
+# player's (in the morning): the mails the player gets, with digest off and with digest=daily@08
+day() { # HOME USERID ADDRESS SETTING: prints the mails USERID got in the day
+	mkhome "$1" 'max_open_challenges = 0' 'max_open_boards = 0' 'max_challenges_per_hour = 0'
+	send "$1" $T0 $A "register alice secret"
+	send "$1" $T0 "$3" "register $2 pw"
+	send "$1" $T0 "$3" "set $2 pw timezone=Europe/Paris $4"
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		send "$1" $T0 $A "challenge alice secret $2 -size=5"
+	done
+	n0=$(replies "$1" "$3")
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		send "$1" $((T0 + 60)) $A "move $((101 + i)) alice secret C3"
+	done
+	cleanup "$1" $((P8 + 300)) >/dev/null
+	for i in 0 1 2 3 4 5 6 7 8 9; do
+		send "$1" $((P8 + 600)) "$3" "move $((101 + i)) $2 pw A1"
+	done
+	cleanup "$1" $((P8 + 86400 - 600)) >/dev/null
+	echo $(($(replies "$1" "$3") - n0))
+}
+off=$(day "$tmp/off" erin erin@example.org digest=off)
+on=$(day "$tmp/on" frank frank@example.org digest=daily@08)
+echo "# ten games, a turn each way a day: $off mails a day with digest=off, $on with digest=daily@08"
+check "ten games, a day: 20 mails without the digest (10 turns told, 10 answers), 11 with it (1 digest, 10 answers)" \
+    [ "$off $on" = "20 11" ]
+done_testing
