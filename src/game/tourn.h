@@ -91,6 +91,8 @@ struct tourn {
 	int reach;		/* ladder */
 	int idle_days;		/* ladder */
 	int round;		/* the round being played, 0 before the start */
+	int mailed;		/* the last round whose pairings were mailed to its players */
+	bool final_mailed;	/* the final standings were mailed */
 	int64_t created;
 	struct tourn_player *players;
 	size_t nplayers, aplayers;

@@ -88,6 +88,7 @@ enum command_status {
  *   n  a number of games, 0 to COMMAND_GAMES_MAX (cmd.games)
  *   w  one of the words the synopsis gives there, "on|off" or "all"
  *      (cmd.word, lower case)
+ *   i  a tournament id, T<n> in any case (cmd.tournament)
  * ('o' takes "*" too: an open challenge.)  A keyword may have several
  * rows, tried in order ("subscribe <board> ..." and "subscribe <userid>
  * <password> all"); a 'b' slot may come after others.
@@ -197,6 +198,7 @@ struct command {
 	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
 	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
+	unsigned tournament;	/* an 'i' slot: T12 is 12 */
 	long board;		/* move swap resign show history */
 	long boards[COMMAND_BOARDS_MAX];	/* a 'B' tail, in the order given */
 	size_t nboards;

@@ -84,7 +84,7 @@ static bool fail(struct parse *p, const char *fmt, const char *what)
 
 static const char *const keys[] = {
 	"tournament", "name", "format", "director", "status", "options", "players", "double", "repeat", "rounds",
-	"reach", "idle", "round", "created"
+	"reach", "idle", "round", "created", "mailed", "final-mailed"
 };
 
 static bool header(struct parse *p, struct tourn *t, const char *key, const char *val)
@@ -165,6 +165,13 @@ static bool header(struct parse *p, struct tourn *t, const char *key, const char
 			return fail(p, "want 'round: N', not '%s'", val);
 		t->round = (int)v;
 		return true;
+	case 14:
+		if (!num(val, 0, 1000, &v))
+			return fail(p, "want 'mailed: N', not '%s'", val);
+		t->mailed = (int)v;
+		return true;
+	case 15:
+		return yesno(val, &t->final_mailed) || fail(p, "want 'final-mailed: yes' or 'no', not '%s'", val);
 	default:
 		if (!gamefile_time_parse(val, strlen(val), &t->created))
 			return fail(p, "want a time as 2026-11-21T18:41:07Z, not '%s'", val);
@@ -335,7 +342,8 @@ char *tournfile_format(const struct tourn *t, size_t *len)
 	strbuf_printf(&b, "players: %d-%d\ndouble: %s\nrepeat: %s\nrounds: %d\nreach: %d\nidle: %d\nround: %d\n",
 	    t->min_players, t->max_players, t->twice ? "yes" : "no", t->repeat ? "yes" : "no", t->rounds, t->reach,
 	    t->idle_days, t->round);
-	strbuf_printf(&b, "created: %s\n", gamefile_time_str(t->created, tm));
+	strbuf_printf(&b, "created: %s\nmailed: %d\nfinal-mailed: %s\n", gamefile_time_str(t->created, tm), t->mailed,
+	    t->final_mailed ? "yes" : "no");
 	if (t->nplayers > 0)
 		strbuf_puts(&b, "\n");
 	for (i = 0; i < t->nplayers; i++) {
