@@ -42,7 +42,7 @@
 #define COMMAND_PLACEMENTS_MAX RULES_MAX_POINTS	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
-#define COMMAND_ERROR_MAX 384		/* bytes of an error message (below job.h's message cap) */
+#define COMMAND_ERROR_MAX 512		/* bytes of an error message (below job.h's message cap): the list of commands fits */
 #define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
 #define COMMAND_LEVEL_MIN AI_MIN_LEVEL	/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX AI_MAX_LEVEL

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/filecaps.h"
 #include "store/tournfile.h"
 
 enum store_status tourns_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock, char *err)
@@ -109,8 +110,16 @@ enum store_status tourns_create(struct store *st, struct tourn *t, char *err)
 {
 	enum store_status ss;
 	unsigned *ids = NULL;
+	long long count = 0, bytes = 0;
 	size_t n = 0;
 
+	/* the folder's caps (filecaps.h) */
+	ss = filecaps_folder(st, TOURNS_DIR, &count, &bytes);
+	if (ss == STORE_OK && (count >= TOURNS_DIR_COUNT || bytes >= TOURNS_DIR_BYTES)) {
+		snprintf(err, TOURNS_ERR_MAX, "%s holds %lld files, %lld bytes: full (%d files, %ld bytes)", TOURNS_DIR,
+		    count, bytes, TOURNS_DIR_COUNT, TOURNS_DIR_BYTES);
+		return STORE_FULL;
+	}
 	ss = tourns_list(st, &ids, &n);
 	if (ss != STORE_OK) {
 		snprintf(err, TOURNS_ERR_MAX, "cannot list %s: %s", TOURNS_DIR, store_error(st));

@@ -17,6 +17,9 @@
 #define TOURNS_LOCK "tournaments/lock"
 #define TOURNS_FILE_MAX (1024L * 1024)	/* a 200-player round robin's file is about 500 KB */
 #define TOURNS_ERR_MAX 300
+/* The folder's caps (filecaps.h): a `tournament` is refused past them, the server full for now. */
+#define TOURNS_DIR_COUNT 2000			/* files: the tournaments and the lock */
+#define TOURNS_DIR_BYTES (256L * 1024 * 1024)	/* bytes of them together */
 
 /* Hold tournaments/lock (made with its folder when missing), waiting at most timeout_ms. */
 enum store_status tourns_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock, char *err);

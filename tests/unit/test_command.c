@@ -10,7 +10,7 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, " \
+#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, tournament, tournaments, join, withdraw, begin, move, swap, resign, " \
 	"preview, moves, show, history, sgf, review, subscribe, unsubscribe, notify, chat, games, finished, standings, rating, seek, " \
 	"limit, help, forgot, reset, address, confirm, signoff, queue, vacation, tokens and whoami"
 

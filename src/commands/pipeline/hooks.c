@@ -4,6 +4,7 @@
 const struct hook hooks_table[] = {
 	{ "reminder", remind_hook_turn, NULL, NULL, NULL },
 	{ "robot", NULL, robot_answer_due, robot_answer_hook, NULL },
+	{ "tournament", NULL, NULL, NULL, tournament_hook_flushed },
 	{ "web", NULL, NULL, NULL, web_hook_flushed },
 };
 

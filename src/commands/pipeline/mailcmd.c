@@ -74,6 +74,47 @@ const struct mail_command mailcmd_table[] = {
 	  0, challenges_run,
 	  "The open challenges waiting for a player.",
 	  "the server's open challenges, each with its board, size and challenger" },
+	{ { "tournament", "tournament <userid> <password> <format> [options] <name words>", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, tournament_run,
+	  "Make a tournament and direct it: <format> is roundrobin, swiss,\n"
+	  "knockout or ladder. Options: the board options of challenge\n"
+	  "(-size=N, -hex[=S], -noswap, -unrated, -timeout=DAYS...),\n"
+	  "-players=MIN-MAX, -double (round robin: each pair twice),\n"
+	  "-rounds=N (Swiss; a ladder: games before it ends), -reach=N and\n"
+	  "-idle=DAYS (ladder). The reply names its id: T1, T2, ...\n"
+	  "The rules are in the players' guide: Tournaments.",
+	  "makes a tournament (`roundrobin`, `swiss`, `knockout` or `ladder`), the sender its director; the "
+	  "challenge's board options, `-players=MIN-MAX`, `-double`, `-rounds=N`, `-reach=N`, `-idle=DAYS`, "
+	  "`-repeat`; ids `T1`, `T2`, ... (any case); at most `max_tournaments_per_director` open or running each" },
+	{ { "tournament", "tournament <id>", "i" },
+	  0, tournament_show_run,
+	  "A tournament: its players, its pairings with their boards, its\n"
+	  "table of scores with the tie-breaks and (round robin) the\n"
+	  "crosstable.",
+	  "a tournament's players, pairings and boards, standings, tie-breaks and crosstable" },
+	{ { "tournaments", "tournaments", "*" },
+	  0, tournaments_run,
+	  "The tournaments open or running.",
+	  "the tournaments open or running, one line each" },
+	{ { "join", "join <id> <userid> <password> [-robot=N]", "iup*" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, join_run,
+	  "Enter an open tournament (a ladder: at its bottom, any time). The\n"
+	  "director may enter the robot: -robot=N, level 1 to 5. It begins\n"
+	  "by itself when its last place is taken.",
+	  "enters a tournament that is open (a ladder: at any time, at the bottom); the director's `-robot=N` enters "
+	  "the robot at that level; a full one begins by itself" },
+	{ { "withdraw", "withdraw <id> <userid> <password> [player]", "iup*" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, withdraw_run,
+	  "Leave a tournament (the director may remove a player). Before\n"
+	  "half of your games are played none of your results counts;\n"
+	  "after that your unplayed games are lost by forfeit.",
+	  "leaves a tournament, or (the director) removes a player: before half of their games every result of theirs "
+	  "is annulled, after it their unplayed games are lost by forfeit; their boards resigned, the others told" },
+	{ { "begin", "begin <id> <userid> <password>", "iup" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, begin_run,
+	  "The director starts the tournament: every player gets the\n"
+	  "pairings with their board numbers, then the boards' mails.",
+	  "the director starts a tournament: seeded by rating, paired, every board made, every player mailed" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, move_run,
 	  "Your whole turn: its placements in order, joined by commas, as E5\n"
