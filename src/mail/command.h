@@ -198,7 +198,7 @@ struct command {
 	int games;		/* an 'n' slot: a number of games, 0..COMMAND_GAMES_MAX */
 	int remind_days;	/* challenge: -remind=DAYS, 0 if not given */
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
-	unsigned tournament;	/* an 'i' slot: T12 is 12 */
+	unsigned tournament;	/* an 'i' slot, or challenge -ladder=: T12 is 12 */
 	long board;		/* move swap resign show history */
 	long boards[COMMAND_BOARDS_MAX];	/* a 'B' tail, in the order given */
 	size_t nboards;

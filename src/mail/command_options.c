@@ -28,7 +28,8 @@ enum option_field {
 	FIELD_LEVEL,
 	FIELD_UNRATED,
 	FIELD_REMIND,
-	FIELD_TIMEOUT
+	FIELD_TIMEOUT,
+	FIELD_LADDER		/* tournament: a ladder's id, T<n> or n */
 };
 
 struct option {
@@ -75,6 +76,8 @@ static const struct option options[] = {
 	{ "-timeout", OPTION_NUMBER_OR_EMPTY, GROUP_NONE, FIELD_TIMEOUT, 0, 1, COMMAND_TIMEOUT_MAX, 0, false, false,
 	  "-timeout=DAYS", "%s: the time to move before losing on time is a number of days, from %d to %d, as in "
 	  "-timeout=14", NULL },
+	{ "-ladder", OPTION_NUMBER, GROUP_NONE, FIELD_LADDER, 0, 1, 999999, 0, false, false, "-ladder=ID",
+	  "%s: a ladder is a tournament id, as in -ladder=T1", NULL },
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -122,6 +125,9 @@ static bool option_number(const struct option *o, const struct word *w, size_t e
 		*v = o->bare;
 		return o->bare != 0;
 	}
+	/* a tournament id as the tournament commands write it: T1 */
+	if (o->field == FIELD_LADDER && w->len > eq + 2 && (w->s[eq + 1] == 'T' || w->s[eq + 1] == 't'))
+		eq++;
 	return command_options_digits(w->s + eq + 1, w->len - eq - 1, v) && w->s[eq + 1] != '0' && *v >= o->min &&
 	    *v <= o->max && (!o->odd || *v % 2 == 1);
 }
@@ -137,6 +143,7 @@ static void option_set(struct command *out, const struct option *o, int v)
 	case FIELD_UNRATED: out->unrated = true; break;
 	case FIELD_REMIND: out->remind_days = v; break;
 	case FIELD_TIMEOUT: out->timeout_days = v; break;
+	case FIELD_LADDER: out->tournament = (unsigned)v; break;
 	}
 }
 

@@ -35,7 +35,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS] [-ladder=ID]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -49,14 +49,17 @@ const struct mail_command mailcmd_table[] = {
 	  "-unrated. -remind=DAYS (1 to 365) and -timeout=DAYS (1 to 3650)\n"
 	  "set this board's own time to move before a reminder and before\n"
 	  "the game is lost on time, instead of the server's; the reminder\n"
-	  "must come first. The mails say how long the player to move has.",
+	  "must come first. The mails say how long the player to move has.\n"
+	  "-ladder=ID challenges a player above you on that ladder (see\n"
+	  "Tournaments in the players' guide): its boards are the ladder's.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
 	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
 	  "(1 to 3650): this board's own `remind_days`, `timeout_days` (the reminder before the loss on time), kept in "
 	  "its game file; every board mail says how long the player to move has. `*` for an opponent: an open "
 	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
-	  "`max_challenges_per_hour` or `max_open_boards`" },
+	  "`max_challenges_per_hour` or `max_open_boards`. `-ladder=T1`: a ladder game of that tournament, at most "
+	  "its reach above, one open each" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, accept_run,
 	  "Take an open challenge (challenge ... *): you get its open seat,\n"

@@ -630,3 +630,77 @@ enum process_status tournament_reply(struct job *j, const char *subject, const c
 	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), "notice", subject, &v, 1, &m);
 	return job_send(j, rs, &m);
 }
+
+enum process_status tournament_ladder_challenge(struct job *j)
+{
+	const struct command *c = &j->cmd;
+	struct store_lock lock = STORE_LOCK_INIT;
+	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 120], text[600];
+	struct tourn_game g = { 0, 1, 1, 0, 0, 0, TOURN_PENDING };
+	enum tournament_status s;
+	enum process_status ps;
+	enum store_status ss;
+	struct tourn *t = NULL;
+	int me, them;
+	size_t i;
+
+	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the tournaments");
+	ss = tourns_load(j->srv.st, c->tournament, &t, err);
+	if (ss == STORE_NOT_FOUND) {
+		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", c->tournament);
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, err);
+		goto out;
+	}
+	me = tourn_find(t, j->user.userid);
+	them = tourn_find(t, c->opponent);
+	if (t->format != TOURN_LADDER || t->state != TOURN_RUNNING) {
+		ps = job_refuse(j, NULL, "T%u is no running ladder: -ladder= names a ladder that has begun", t->id);
+		goto out;
+	}
+	if (me < 0 || them < 0 || t->players[me].left || t->players[them].left) {
+		ps = job_refuse(j, NULL, "%s is not on the ladder of T%u (join T%u <userid> <password>)",
+		    me < 0 || t->players[me].left ? j->user.userid : c->opponent, t->id, t->id);
+		goto out;
+	}
+	(void)tourn_ladder_idle(t, (int64_t)j->srv.now);
+	if (!tourn_ladder_may(t, me, them, err)) {
+		ps = job_refuse(j, NULL, "%s", err);
+		goto out;
+	}
+	for (i = 0; i < t->ngames; i++)
+		if (t->games[i].round > g.round)
+			g.round = t->games[i].round;
+	g.round++;
+	/* the challenger is Black unless -white: slot 2 says White challenged (tournfile.h) */
+	g.black = c->color == COMMAND_COLOR_WHITE ? them : me;
+	g.white = c->color == COMMAND_COLOR_WHITE ? me : them;
+	g.slot = c->color == COMMAND_COLOR_WHITE ? 2 : 1;
+	if (tourn_add_game(t, &g) < 0) {
+		ps = job_no_memory(j);
+		goto out;
+	}
+	s = tournament_settle(&j->srv, t, err);
+	if (s != TOURNAMENT_OK) {
+		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
+		ps = s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		goto out;
+	}
+	tournament_title(t, title, sizeof title);
+	snprintf(subject, sizeof subject, "Oust tournament %s: %s challenges %s", title, j->user.userid, c->opponent);
+	snprintf(text, sizeof text, "Your ladder challenge of %s (place %d; you are at place %d) is board %ld: its "
+	    "mail follows. Win it and you take place %d.\n", c->opponent, t->players[them].place,
+	    t->players[me].place, t->games[t->ngames - 1].board, t->players[them].place);
+	ps = tournament_reply(j, subject, text);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "ladder T%u: %s (place %d) challenges %s (place %d) on board %ld", t->id,
+		    j->user.userid, t->players[me].place, c->opponent, t->players[them].place, t->games[t->ngames - 1].board);
+out:
+	tourn_free(t);
+	store_unlock(&lock);
+	return ps;
+}

@@ -90,6 +90,15 @@ struct job;
 /* A reply to the sender of j (templates/notice.txt): subject, text. */
 enum process_status tournament_reply(struct job *j, const char *subject, const char *text);
 
+/*
+ * challenge <userid> <password> <opponent> -ladder=<id>: a ladder game of
+ * j->user against cmd.opponent, within the ladder's reach, one open
+ * ladder challenge each; the board made on the ladder's options (the
+ * challenge's -white gives the challenger White).  A refusal or the
+ * reply, as a handler's.
+ */
+enum process_status tournament_ladder_challenge(struct job *j);
+
 /* "T1 Spring cup (round robin)" into buf. */
 void tournament_title(const struct tourn *t, char *buf, size_t size);
 
