@@ -86,16 +86,16 @@ static void crosstable(const struct tourn *t, const struct tourn_row *rows, size
 	char nm[IDENT_USERID_MAX + 8], c[8], sc[16], q1[24], q2[24];
 	size_t i, j;
 
-	strbuf_printf(out, " #  %-*s %6s ", w, "Player", "Rating");
+	strbuf_printf(out, " #  %-*s  %6s ", w, "Player", "Rating");
 	for (j = 0; j < n; j++)
 		strbuf_printf(out, " %*zu", cw, j + 1);
 	strbuf_puts(out, "  Score    S-B  Direct\n");
 	for (i = 0; i < n; i++) {
 		name(t, rows[i].player, nm, sizeof nm);
 		if (rows[i].rank > 0)
-			strbuf_printf(out, "%2d  %-*s %6d ", rows[i].rank, w, nm, t->players[rows[i].player].rating);
+			strbuf_printf(out, "%2d  %-*s  %6d ", rows[i].rank, w, nm, t->players[rows[i].player].rating);
 		else
-			strbuf_printf(out, " -  %-*s %6d ", w, nm, t->players[rows[i].player].rating);
+			strbuf_printf(out, " -  %-*s  %6d ", w, nm, t->players[rows[i].player].rating);
 		for (j = 0; j < n; j++) {
 			if (i == j)
 				snprintf(c, sizeof c, "%s", t->twice ? "**" : "*");
@@ -130,13 +130,13 @@ static void standings_table(const struct tourn *t, const struct tourn_row *rows,
 
 	switch (t->format) {
 	case TOURN_SWISS:
-		strbuf_printf(out, " #  %-*s %6s  Score  Buchholz    S-B\n", w, "Player", "Rating");
+		strbuf_printf(out, " #  %-*s  %6s  Score  Buchholz    S-B\n", w, "Player", "Rating");
 		break;
 	case TOURN_KNOCKOUT:
-		strbuf_printf(out, " #  %-*s %6s  Seed  Reached\n", w, "Player", "Rating");
+		strbuf_printf(out, " #  %-*s  %6s  Seed  Reached\n", w, "Player", "Rating");
 		break;
 	default:
-		strbuf_printf(out, " #  %-*s %6s  Won  Lost  Drawn\n", w, "Player", "Rating");
+		strbuf_printf(out, " #  %-*s  %6s  Won  Lost  Drawn\n", w, "Player", "Rating");
 		break;
 	}
 	for (i = 0; i < n; i++) {
@@ -147,7 +147,7 @@ static void standings_table(const struct tourn *t, const struct tourn_row *rows,
 			snprintf(rk, sizeof rk, "%2d", rows[i].rank);
 		else
 			snprintf(rk, sizeof rk, " -");
-		strbuf_printf(out, "%s  %-*s %6d", rk, w, nm, p->rating);
+		strbuf_printf(out, "%s  %-*s  %6d", rk, w, nm, p->rating);
 		tourn_text_score(rows[i].score2, sc);
 		quarters(rows[i].tb1, q1);
 		quarters(rows[i].tb2, q2);
@@ -239,7 +239,7 @@ void tourn_text_pairings(const struct tourn *t, struct strbuf *out)
 			r = g->round;
 			if (r != last_r || d != last_d) {
 				if (t->format == TOURN_LADDER)
-					strbuf_printf(out, "%s", last_r < 0 ? "Ladder games (Black first, challenger marked by place)\n" : "");
+					strbuf_printf(out, "%s", last_r < 0 ? "Ladder games (Black first)\n" : "");
 				else if (nd > 1)
 					strbuf_printf(out, "Division %d, round %d (Black first)\n", d, r);
 				else

@@ -613,8 +613,10 @@ enum tournament_status tournament_begin(struct server *srv, struct tourn *t, boo
 	if (!tourn_begin(t, (int64_t)srv->now, why))
 		return TOURNAMENT_OK;
 	*begun = true;
-	/* step 1 of tournament.h: the pairings and their board numbers written before any board */
-	s = tournament_settle(srv, t, why);
+	/* begun (a ladder has no game yet); then step 1 of tournament.h: the board numbers before any board */
+	s = of_store(tourns_save(srv->st, t, why));
+	if (s == TOURNAMENT_OK)
+		s = tournament_settle(srv, t, why);
 	if (s == TOURNAMENT_OK)
 		store_log(srv->st, "%s tournament T%u ok: begun, %zu players, %zu games", srv->stamp, t->id, t->nplayers,
 		    t->ngames);
@@ -635,7 +637,7 @@ enum process_status tournament_ladder_challenge(struct job *j)
 {
 	const struct command *c = &j->cmd;
 	struct store_lock lock = STORE_LOCK_INIT;
-	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 120], text[600];
+	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 160], text[600];
 	struct tourn_game g = { 0, 1, 1, 0, 0, 0, TOURN_PENDING };
 	enum tournament_status s;
 	enum process_status ps;
