@@ -450,10 +450,9 @@ char *tournament_text(const struct tourn *t)
 	tourn_text_pairings(t, &b);
 	for (i = 0; i < t->nplayers; i++)
 		if (t->players[i].left)
-			strbuf_printf(&b, "\n%s left: %s.", t->players[i].userid, t->players[i].annulled ?
-			    "before half of their games, so none of their results counts" :
-			    "after half of their games, so their unplayed games are lost by forfeit");
-	strbuf_puts(&b, "\n");
+			strbuf_printf(&b, "\n%s left %s.\n", t->players[i].userid, t->players[i].annulled ?
+			    "before half of their games: none of their results counts" :
+			    "after half of their games: their unplayed games are lost by forfeit");
 	return strbuf_finish(&b);
 }
 
