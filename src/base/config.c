@@ -216,6 +216,7 @@ static const struct key keys[] = {
 	NUM_KEY(max_open_boards, 1, 100000, true),
 	NUM_KEY(max_open_challenges, 1, 1000, true),
 	NUM_KEY(max_challenges_per_hour, 1, 10000, true),
+	NUM_KEY(max_tournaments_per_director, 1, 1000, true),
 	NUM_KEY(max_chat_audience, 1, 1000, true),
 	NUM_KEY(max_chats_per_hour, 1, 1000, true),
 	NUM_KEY(max_mails_per_mail, 1, 10000, true),
@@ -283,6 +284,7 @@ void config_defaults(struct config *cfg)
 	cfg->max_open_boards = 50;
 	cfg->max_open_challenges = 3;
 	cfg->max_challenges_per_hour = 10;
+	cfg->max_tournaments_per_director = 3;
 	/* a chat reaches the opponent and at most 20 observers: a club's table, not a mailing list */
 	cfg->max_chat_audience = 20;
 	/* 10 an hour is a lively conversation by mail; 40 forged-sender chats made 880 mails (issue 31) */
@@ -911,6 +913,7 @@ static const struct {
 	{ "max_open_boards", "boards still playing either player may be in for a new challenge, 0 = no limit" },
 	{ "max_open_challenges", "boards a challenger may have open against one opponent yet to play, 0 = no limit" },
 	{ "max_challenges_per_hour", "challenges one account may make in an hour, 0 = no limit" },
+	{ "max_tournaments_per_director", "tournaments open or running one account directs, 0 = no limit" },
 	{ "max_chat_audience", "observers a chat reaches (the opponent besides), 0 = no limit" },
 	{ "max_chats_per_hour", "chats one account may send in an hour, and a board may carry, 0 = no limit" },
 	{ "max_mails_per_mail", "mails one incoming mail may cause besides the board mails of its readers, 0 = no limit" },

@@ -113,6 +113,8 @@
  *                                         1..1000, 0 = no limit
  *   max_challenges_per_hour (10)         challenges one account may make in an
  *                                         hour, 1..10000, 0 = no limit
+ *   max_tournaments_per_director (3)     tournaments open or running one
+ *                                         account directs, 1..1000, 0 = no limit
  *   max_chat_audience  (20)              observers a chat reaches (besides the
  *                                         opponent), 1..1000, 0 = no limit
  *   max_chats_per_hour (10)              chats one account may send in an hour,
@@ -275,6 +277,7 @@ struct config {
 	unsigned long max_open_boards;	/* per player; 0 = no limit */
 	unsigned long max_open_challenges;	/* unanswered, per pair of players; 0 = no limit */
 	unsigned long max_challenges_per_hour;	/* per challenger account; 0 = no limit */
+	unsigned long max_tournaments_per_director;	/* open or running; 0 = no limit */
 	unsigned long max_chat_audience;	/* observers a chat reaches; 0 = no limit */
 	unsigned long max_chats_per_hour;	/* per account and per board; 0 = no limit */
 	unsigned long max_mails_per_mail;	/* besides the board mails of its readers; 0 = no limit */

@@ -42,7 +42,7 @@
 #define COMMAND_PLACEMENTS_MAX RULES_MAX_POINTS	/* placements in one turn (25 x 25) */
 #define COMMAND_TURN_MAX 999999		/* largest #turn */
 #define COMMAND_COMMENT_MAX 2000	/* characters of the comment passed on */
-#define COMMAND_ERROR_MAX 448		/* bytes of an error message (below job.h's message cap) */
+#define COMMAND_ERROR_MAX 576		/* bytes of an error message (below job.h's message cap): the list of commands fits */
 #define COMMAND_SENDERS_MAX 8		/* the sender's accounts command_parse_as() weighs */
 #define COMMAND_LEVEL_MIN AI_MIN_LEVEL	/* -level=N: the robot player's level (robot.h) */
 #define COMMAND_LEVEL_MAX AI_MAX_LEVEL
@@ -88,6 +88,7 @@ enum command_status {
  *   n  a number of games, 0 to COMMAND_GAMES_MAX (cmd.games)
  *   w  one of the words the synopsis gives there, "on|off" or "all"
  *      (cmd.word, lower case)
+ *   i  a tournament id, T<n> in any case (cmd.tournament)
  * ('o' takes "*" too: an open challenge.)  A keyword may have several
  * rows, tried in order ("subscribe <board> ..." and "subscribe <userid>
  * <password> all"); a 'b' slot may come after others.
@@ -199,6 +200,7 @@ struct command {
 	int timeout_days;	/* challenge: -timeout=DAYS, 0 if not given */
 	int64_t clock_base, clock_inc, clock_cap;	/* challenge: -clock=D+I/C in seconds (game/gameclock.h); 0 if not */
 	bool weekends;		/* challenge: -weekends, the clocks stop at weekends */
+	unsigned tournament;	/* an 'i' slot, or challenge -ladder=: T12 is 12 */
 	long board;		/* move swap resign show history */
 	long boards[COMMAND_BOARDS_MAX];	/* a 'B' tail, in the order given */
 	size_t nboards;

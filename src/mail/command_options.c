@@ -34,7 +34,8 @@ enum option_field {
 	FIELD_REMIND,
 	FIELD_TIMEOUT,
 	FIELD_CLOCK,
-	FIELD_WEEKENDS
+	FIELD_WEEKENDS,
+	FIELD_LADDER		/* tournament: a ladder's id, T<n> or n */
 };
 
 struct option {
@@ -85,6 +86,8 @@ static const struct option options[] = {
 	  "%s: a clock is D+I/C in days, fractions allowed (D to start, I added each turn, never past C; "
 	  "0 < D <= C <= %d), as in -clock=3+1.5/5", NULL },
 	{ "-weekends", OPTION_FLAG, GROUP_NONE, FIELD_WEEKENDS, 1, 0, 0, 0, false, false, "-weekends", NULL, NULL },
+	{ "-ladder", OPTION_NUMBER, GROUP_NONE, FIELD_LADDER, 0, 1, 999999, 0, false, false, "-ladder=ID",
+	  "%s: a ladder is a tournament id, as in -ladder=T1", NULL },
 };
 
 #define NOPTIONS (sizeof options / sizeof options[0])
@@ -132,6 +135,9 @@ static bool option_number(const struct option *o, const struct word *w, size_t e
 		*v = o->bare;
 		return o->bare != 0;
 	}
+	/* a tournament id as the tournament commands write it: T1 */
+	if (o->field == FIELD_LADDER && w->len > eq + 2 && (w->s[eq + 1] == 'T' || w->s[eq + 1] == 't'))
+		eq++;
 	return command_options_digits(w->s + eq + 1, w->len - eq - 1, v) && w->s[eq + 1] != '0' && *v >= o->min &&
 	    *v <= o->max && (!o->odd || *v % 2 == 1);
 }
@@ -149,6 +155,7 @@ static void option_set(struct command *out, const struct option *o, int v)
 	case FIELD_TIMEOUT: out->timeout_days = v; break;
 	case FIELD_CLOCK: break;	/* read by option_clock */
 	case FIELD_WEEKENDS: out->weekends = true; break;
+	case FIELD_LADDER: out->tournament = (unsigned)v; break;
 	}
 }
 

@@ -221,6 +221,27 @@ static enum command_status parse_literal(struct command *out, const struct keywo
 	    command_quote(w->s, w->len, q), (int)len, p);
 }
 
+/* A tournament id: T1 to T999999, the T in either case. */
+static enum command_status parse_tournament(struct command *out, const struct word *w)
+{
+	char q[QUOTE_MAX + 4];
+	unsigned long v = 0;
+	size_t i;
+
+	if (w->len < 2 || w->len > 7 || (w->s[0] != 'T' && w->s[0] != 't') || w->s[1] == '0')
+		goto bad;
+	for (i = 1; i < w->len; i++) {
+		if (w->s[i] < '0' || w->s[i] > '9')
+			goto bad;
+		v = v * 10 + (unsigned long)(w->s[i] - '0');
+	}
+	out->tournament = (unsigned)v;
+	return COMMAND_OK;
+bad:
+	return command_fail(out, COMMAND_USAGE, "'%s' is not a tournament: tournaments are T1, T2, ... "
+	    "(send \"tournaments\" for the list)", command_quote(w->s, w->len, q));
+}
+
 /* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
 static enum command_status parse_slot(struct command *out, const struct keyword *k, size_t i, const struct word *w,
     int *passwords)
@@ -247,6 +268,8 @@ static enum command_status parse_slot(struct command *out, const struct keyword 
 		return parse_games(out, w);
 	case 'w':
 		return parse_literal(out, k, i, w);
+	case 'i':
+		return parse_tournament(out, w);
 	default:
 		return command_fail(out, COMMAND_USAGE, "the grammar of %s has no slot '%c'", out->line, k->slots[i]);
 	}

@@ -17,6 +17,7 @@
 #include "store/settings.h"
 #include "store/throttle.h"
 #include "store/tokens.h"
+#include "store/tourns.h"
 #include "store/vacations.h"
 
 /* The names without a header constant are those of store.c, seeks.c and tokens.c. */
@@ -41,6 +42,8 @@ static const struct filecap table[FILECAPS_N] = {
 	{ DIGESTS_FILE, DIGESTS_FILE_MAX, "the last digest sent to each player (cleanup)", 0, 0, 0 },
 	{ FILECAPS_ROBOT_QUEUE, FILECAPS_ROBOT_QUEUE_BYTES, "board mails waiting for a think slot (robot-mail)", 0,
 	    FILECAPS_ROBOT_QUEUE_COUNT, 0 },
+	{ TOURNS_DIR, TOURNS_DIR_BYTES, "tournaments (tournament; max_tournaments_per_director each)", 0,
+	    TOURNS_DIR_COUNT, 0 },
 };
 
 enum store_status filecaps_folder(struct store *st, const char *dir, long long *count, long long *bytes)

@@ -39,7 +39,7 @@ struct filecap {
 #define FILECAPS_ROBOT_QUEUE_COUNT 100			/* board mails */
 #define FILECAPS_ROBOT_QUEUE_BYTES (4L * 1024 * 1024)	/* bytes of them together */
 
-#define FILECAPS_N 19
+#define FILECAPS_N 20
 
 /* The table with the files' sizes now (stat); a file that cannot be stat'ed counts 0. */
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N]);

@@ -10,7 +10,7 @@
 static struct command cmd;
 
 /* what an unknown command's error lists */
-#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, move, swap, resign, " \
+#define COMMANDS "; the commands are register, password, challenge, accept, decline, challenges, tournament, tournaments, join, withdraw, begin, move, swap, resign, " \
 	"preview, moves, show, history, sgf, review, subscribe, unsubscribe, notify, chat, games, finished, standings, rating, seek, " \
 	"limit, help, forgot, reset, address, confirm, signoff, queue, vacation, set, settings, tokens and whoami"
 
@@ -127,7 +127,7 @@ static void test_challenge(void)
 	    "-size=09: write the size without leading zeros, as in -size=9");
 
 	fails("challenge alice pw", COMMAND_USAGE, "challenge needs: challenge <userid> <password> <opponent>|* "
-	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends]; "
+	    "[-size=N|-hex[=S]] [-black|-white|-random] [-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends] [-ladder=ID]; "
 	    "missing: one of <userid> <password> <opponent>. Send: challenge <userid> <password> <opponent>");
 	fails("challenge alice pw bob -size=12", COMMAND_BAD_OPTION, "-size=12: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=3", COMMAND_BAD_OPTION, "-size=3: the size must be odd, from 5 to 25");
@@ -139,11 +139,11 @@ static void test_challenge(void)
 	    "-size=0: write the size without leading zeros, as in -size=9");
 	fails("challenge alice pw bob -size", COMMAND_BAD_OPTION, "-size: the size must be odd, from 5 to 25");
 	fails("challenge alice pw bob -size=", COMMAND_BAD_OPTION,
-	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS, -timeout=DAYS, -clock=D+I/C or -weekends)");
+	    "unknown option '-size=' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS, -timeout=DAYS, -clock=D+I/C, -weekends or -ladder=ID)");
 	fails("challenge alice pw bob -colour=red", COMMAND_BAD_OPTION,
-	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS, -timeout=DAYS, -clock=D+I/C or -weekends)");
+	    "unknown option '-colour=red' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS, -timeout=DAYS, -clock=D+I/C, -weekends or -ladder=ID)");
 	fails("challenge alice pw bob 13", COMMAND_BAD_OPTION,
-	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS, -timeout=DAYS, -clock=D+I/C or -weekends)");
+	    "unknown option '13' (use -size=N, -hex, -hex=S, -black, -white, -random, -noswap, -level=N, -unrated, -remind=DAYS, -timeout=DAYS, -clock=D+I/C, -weekends or -ladder=ID)");
 	ok_int(subj("challenge alice pw bob -hex"), COMMAND_OK, "challenge: -hex");
 	ok(cmd.hex && cmd.size == 7, "challenge: -hex is side 7");
 	ok_int(subj("challenge alice pw bob -HEX=10 -white"), COMMAND_OK, "challenge: -hex=10");
@@ -626,7 +626,7 @@ static void test_senders(void)
 	ok_str(m, "challenge alice ****", "senders: the opponent or the password: masked");
 	free(m);
 	ok_str(cmd.error, "challenge needs: challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] "
-	    "[-black|-white|-random] [-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends]; missing: <password> or <opponent>. "
+	    "[-black|-white|-random] [-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends] [-ladder=ID]; missing: <password> or <opponent>. "
 	    "Send: challenge alice <password> <opponent>", "senders: two slots left for one word");
 	mailfind_parse_as(&mailcmd_grammar, "swap 101 bob", "", bob, 1, &cmd);
 	m = command_mask(&cmd);

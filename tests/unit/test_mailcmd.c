@@ -27,7 +27,7 @@ static void test_rows(void)
 		ok(strncmp(mc->syntax.synopsis, name, n) == 0 &&
 		    (mc->syntax.synopsis[n] == '\0' || mc->syntax.synopsis[n] == ' '),
 		    "%s: the synopsis starts with the keyword", name);
-		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btvuopawnLONTCWB*") == strlen(mc->syntax.slots),
+		ok(mc->syntax.slots != NULL && strspn(mc->syntax.slots, "btvuopawniLONTCWB*") == strlen(mc->syntax.slots),
 		    "%s: slots of the grammar's letters", name);
 		ok(mc->run != NULL, "%s: a handler", name);
 		ok(mc->help != NULL && mc->summary != NULL && mc->summary[0] != '\0', "%s: help and summary", name);
@@ -102,6 +102,12 @@ static void test_parse_each(void)
 		{ "accept", "accept 101 bob secret" },
 		{ "decline", "decline 101 bob secret" },
 		{ "challenges", "challenges" },
+		{ "tournament", "tournament alice secret swiss -rounds=3 -size=9 Spring cup", "upT" },
+		{ "tournament", "tournament t12", "i" },
+		{ "tournaments", "tournaments" },
+		{ "join", "join T1 bob secret" },
+		{ "withdraw", "withdraw T1 alice secret bob" },
+		{ "begin", "begin T1 alice secret" },
 		{ "subscribe", "subscribe carol secret all", "upw" },
 		{ "subscribe", "subscribe 101 carol secret", "bup" },
 		{ "unsubscribe", "unsubscribe carol secret ALL", "upw" },

@@ -14,6 +14,7 @@
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
 #include "game/gameclock.h"
+#include "commands/services/tournament.h"
 #include "game/gamefile.h"
 #include "store/players.h"
 #include "store/seeks.h"
@@ -146,6 +147,13 @@ enum process_status challenge_run(struct job *j)
 	ps = find_opponent(j, &opp, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;
+	if (c->tournament != 0) {
+		/* a ladder game (services/tournament.h): the limits of a challenge first, for both */
+		ps = challenge_may_start(j, u->userid, "finish or resign one before a ladder challenge", &ok);
+		if (ps == PROCESS_OK && ok)
+			ps = challenge_may_start(j, opp.userid, "challenge when one is over", &ok);
+		return ps != PROCESS_OK || !ok ? ps : tournament_ladder_challenge(j);
+	}
 	/* -remind= against the server's loss on time (the parser checked it against -timeout=) */
 	if (c->remind_days != 0 && c->timeout_days == 0 && j->srv.cfg.timeout_days != 0 &&
 	    (unsigned long)c->remind_days >= j->srv.cfg.timeout_days)

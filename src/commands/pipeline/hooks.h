@@ -59,5 +59,7 @@ void remind_hook_turn(struct server *srv, struct game *g);
 bool robot_answer_due(const struct config *cfg, const struct game *g);
 enum process_status robot_answer_hook(struct job *j);
 void web_hook_flushed(struct server *srv, long board);
+/* A tournament's next step when board's game ended: tournament.c. */
+void tournament_hook_flushed(struct server *srv, long board);
 
 #endif

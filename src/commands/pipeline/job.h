@@ -40,7 +40,7 @@
 #include "store/store.h"
 
 #define JOB_DETAIL_MAX 700	/* bytes of the result in the log line */
-#define JOB_MESSAGE_MAX 480	/* bytes of an error message to a player */
+#define JOB_MESSAGE_MAX 640	/* bytes of an error message to a player */
 
 struct cmdtable;
 struct hooks;

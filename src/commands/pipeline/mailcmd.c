@@ -29,7 +29,7 @@ const struct mail_command mailcmd_table[] = {
 	  "",
 	  "changes the password" },
 	{ { "challenge", "challenge <userid> <password> <opponent>|* [-size=N|-hex[=S]] [-black|-white|-random] "
-	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends]", "upoO" },
+	    "[-noswap] [-level=N] [-unrated] [-remind=DAYS] [-timeout=DAYS|-clock=D+I/C] [-weekends] [-ladder=ID]", "upoO" },
 	  MAILCMD_LOGIN | MAILCMD_ROBOT | MAILCMD_CHANGE, challenge_run,
 	  "Start a new board against a registered player, or against robot\n"
 	  "(see ROBOT below). The board is N x N points, N odd from 5 to 25\n"
@@ -49,7 +49,9 @@ const struct mail_command mailcmd_table[] = {
 	  "setting says (see set). -weekends stops the clocks from Saturday\n"
 	  "00:00 to Monday 00:00 in the time zone of the player to move (so\n"
 	  "does a clock both players' weekends settings ask it of). The\n"
-	  "mails say how long the player to move has.",
+	  "mails say how long the player to move has.\n"
+	  "-ladder=ID challenges a player above you on that ladder (see\n"
+	  "Tournaments in the players' guide): its boards are the ladder's.",
 	  "starts a board (numbers from 101); the challenger is Black unless told otherwise; N odd, 5 to 25, "
 	  "default 11; `-hex` a hex-hex board of side S, 3 to 10, default 7; `-level=1..5` (default 3) only "
 	  "against `robot`; `-unrated`: the result changes no rating; `-remind=DAYS` (1 to 365), `-timeout=DAYS` "
@@ -60,7 +62,8 @@ const struct mail_command mailcmd_table[] = {
 	  "from Saturday 00:00 to Monday 00:00 in the zone of the player to move; every board mail says how long the "
 	  "player to move has (each player's clock, in the reader's `timezone`). `*` for an opponent: an open "
 	  "challenge, which anyone may `accept`. Refused, saying which limit, beyond `max_open_challenges`, "
-	  "`max_challenges_per_hour` or `max_open_boards`" },
+	  "`max_challenges_per_hour` or `max_open_boards`. `-ladder=T1`: a ladder game of that tournament, at most "
+	  "its reach above, one open each" },
 	{ { "accept", "accept <board> <userid> <password>", "bup" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_CHANGE, accept_run,
 	  "Take an open challenge (challenge ... *): you get its open seat,\n"
@@ -78,6 +81,47 @@ const struct mail_command mailcmd_table[] = {
 	  0, challenges_run,
 	  "The open challenges waiting for a player.",
 	  "the server's open challenges, each with its board, size and challenger" },
+	{ { "tournament", "tournament <userid> <password> <format> [options] <name words>", "upT" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, tournament_run,
+	  "Make a tournament and direct it: <format> is roundrobin, swiss,\n"
+	  "knockout or ladder. Options: the board options of challenge\n"
+	  "(-size=N, -hex[=S], -noswap, -unrated, -timeout=DAYS...),\n"
+	  "-players=MIN-MAX, -double (round robin: each pair twice),\n"
+	  "-rounds=N (Swiss; a ladder: games before it ends), -reach=N and\n"
+	  "-idle=DAYS (ladder). The reply names its id: T1, T2, ...\n"
+	  "The rules are in the players' guide: Tournaments.",
+	  "makes a tournament (`roundrobin`, `swiss`, `knockout` or `ladder`), the sender its director; the "
+	  "challenge's board options, `-players=MIN-MAX`, `-double`, `-rounds=N`, `-reach=N`, `-idle=DAYS`, "
+	  "`-repeat`; ids `T1`, `T2`, ... (any case); at most `max_tournaments_per_director` open or running each" },
+	{ { "tournament", "tournament <id>", "i" },
+	  0, tournament_show_run,
+	  "A tournament: its players, its pairings with their boards, its\n"
+	  "table of scores with the tie-breaks and (round robin) the\n"
+	  "crosstable.",
+	  "a tournament's players, pairings and boards, standings, tie-breaks and crosstable" },
+	{ { "tournaments", "tournaments", "*" },
+	  0, tournaments_run,
+	  "The tournaments open or running.",
+	  "the tournaments open or running, one line each" },
+	{ { "join", "join <id> <userid> <password> [-robot=N]", "iup*" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, join_run,
+	  "Enter an open tournament (a ladder: at its bottom, any time). The\n"
+	  "director may enter the robot: -robot=N, level 1 to 5. It begins\n"
+	  "by itself when its last place is taken.",
+	  "enters a tournament that is open (a ladder: at any time, at the bottom); the director's `-robot=N` enters "
+	  "the robot at that level; a full one begins by itself" },
+	{ { "withdraw", "withdraw <id> <userid> <password> [player]", "iup*" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, withdraw_run,
+	  "Leave a tournament (the director may remove a player). Before\n"
+	  "half of your games are played none of your results counts;\n"
+	  "after that your unplayed games are lost by forfeit.",
+	  "leaves a tournament, or (the director) removes a player: before half of their games every result of theirs "
+	  "is annulled, after it their unplayed games are lost by forfeit; their boards resigned, the others told" },
+	{ { "begin", "begin <id> <userid> <password>", "iup" },
+	  MAILCMD_LOGIN | MAILCMD_CHANGE, begin_run,
+	  "The director starts the tournament: every player gets the\n"
+	  "pairings with their board numbers, then the boards' mails.",
+	  "the director starts a tournament: seeded by rating, paired, every board made, every player mailed" },
 	{ { "move", "move <board>[#turn] <userid> <password> <placements>|undo|propose|accept|reject", "tupL" },
 	  MAILCMD_LOGIN | MAILCMD_BOARD | MAILCMD_LOCK | MAILCMD_ROBOT | MAILCMD_CHANGE, move_run,
 	  "Your whole turn: its placements in order, joined by commas, as E5\n"

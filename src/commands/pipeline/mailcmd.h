@@ -42,6 +42,7 @@ mailcmd_fn challenge_run;
 mailcmd_fn accept_run;
 mailcmd_fn decline_run;
 mailcmd_fn challenges_run;
+mailcmd_fn tournament_run, tournament_show_run, tournaments_run, join_run, withdraw_run, begin_run;
 mailcmd_fn subscribe_run, subscribe_all_run;
 mailcmd_fn unsubscribe_run, unsubscribe_board_run, unsubscribe_all_run;
 mailcmd_fn notify_run;

@@ -63,6 +63,7 @@ static const struct hook hook_rows[] = {
 	{ "clock", clock_hook_turn, NULL, NULL, NULL },
 	{ "reminder", remind_hook_turn, NULL, NULL, NULL },
 	{ "robot", NULL, robot_answer_due, robot_answer_hook, NULL },
+	{ "tournament", NULL, NULL, NULL, tournament_hook_flushed },
 	{ "web", NULL, NULL, NULL, web_hook_flushed },
 };
 static const struct hooks hooks = { hook_rows, sizeof hook_rows / sizeof hook_rows[0] };

@@ -1,0 +1,707 @@
+/* tournament: a tournament's boards, results, steps and mails (tournament.h). */
+#include "commands/services/tournament.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+#include "commands/pipeline/boardcommit.h"
+#include "commands/pipeline/boardmail.h"
+#include "commands/pipeline/hooks.h"
+#include "commands/pipeline/job.h"
+#include "commands/pipeline/mailcmd.h"
+#include "commands/services/robot.h"
+#include "game/gamefile.h"
+#include "outbox/outbox.h"
+#include "outbox/transport.h"
+#include "store/active.h"
+#include "store/players.h"
+#include "store/ratings.h"
+#include "store/tourns.h"
+
+const char *tournament_status_str(enum tournament_status s)
+{
+	switch (s) {
+	case TOURNAMENT_OK:
+		return "ok";
+	case TOURNAMENT_TEMPFAIL:
+		return "temporary failure";
+	case TOURNAMENT_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+static enum tournament_status of_store(enum store_status ss)
+{
+	return ss == STORE_OK ? TOURNAMENT_OK : store_status_temporary(ss) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+}
+
+bool tournament_options(const char *options, struct command *out, char *why, size_t whylen)
+{
+	char line[COMMAND_LINE_MAX + 1];
+	int n;
+
+	/* the challenge command's own parser: what it takes, a tournament takes (mailcmd.c's row) */
+	n = snprintf(line, sizeof line, "challenge tournament-a password tournament-b %s", options);
+	if (n < 0 || (size_t)n >= sizeof line) {
+		snprintf(why, whylen, "the board options are too long");
+		return false;
+	}
+	memset(out, 0, sizeof *out);
+	if (command_parse_line(&mailcmd_grammar, COMMAND_FROM_BODY, line, (size_t)n, NULL, out) != COMMAND_OK ||
+	    out->syntax == NULL || strcmp(out->syntax->name, "challenge") != 0) {
+		snprintf(why, whylen, "%s", out->error[0] != '\0' ? out->error : "those are no board options");
+		return false;
+	}
+	if (out->color != COMMAND_COLOR_BLACK || out->level != 0) {
+		snprintf(why, whylen, "a tournament's pairings give the colours, and join -robot=N the robot's level: "
+		    "no -black, -white, -random or -level");
+		return false;
+	}
+	return true;
+}
+
+void tournament_title(const struct tourn *t, char *buf, size_t size)
+{
+	static const char *const words[] = { "round robin", "Swiss", "knockout", "ladder" };
+
+	snprintf(buf, size, "T%u %s (%s%s)", t->id, t->name, t->twice ? "double " : "", words[t->format]);
+}
+
+enum tournament_status tournament_notice(struct server *srv, const char *userid, const char *subject,
+    const char *text, char *err)
+{
+	struct store_user u;
+	struct reply_mail m;
+	struct reply_var v = { "text", text };
+	enum store_status ss;
+	enum reply_status rs;
+	enum outbox_status os;
+
+	if (game_user_is_robot(userid))
+		return TOURNAMENT_OK;
+	ss = store_user_find(srv->st, userid, &u);
+	if (ss == STORE_NOT_FOUND)
+		return TOURNAMENT_OK;	/* a closed account: nobody to tell */
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
+		return of_store(ss);
+	}
+	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK)
+		return TOURNAMENT_TEMPFAIL;
+	rs = reply_account(&srv->rc, u.address, u.fullname, "notice", subject, &v, 1, &m);
+	if (rs != REPLY_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mail to %s: %.200s", userid, srv->rc.err);
+		return rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+	}
+	os = outbox_enqueue(srv->ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
+	reply_mail_release(&m);
+	if (os != OUTBOX_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot queue the mail to %s: %s", userid, outbox_error(srv->ob));
+		return outbox_status_temporary(os) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+	}
+	return TOURNAMENT_OK;
+}
+
+/* Make the board of game gi of t unless its game file exists (step 2 of tournament.h). */
+static enum tournament_status start_board(struct server *srv, const struct tourn *t, size_t gi, const struct command *o,
+    char *err)
+{
+	const struct tourn_game *tg = &t->games[gi];
+	const char *black = t->players[tg->black].userid, *white = t->players[tg->white].userid, *at;
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct reply_mail *m = NULL;
+	struct reply_event ev;
+	enum tournament_status s = TOURNAMENT_OK;
+	enum store_status ss;
+	enum reply_status rs;
+	char notice[200], title[TOURN_NAME_MAX + 40];
+	struct game g;
+	int n = 0, robot;
+
+	ss = store_lock_board(srv->st, tg->board, &lock);
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot lock board %ld: %s", tg->board, store_error(srv->st));
+		return of_store(ss);
+	}
+	ss = store_board_exists(srv->st, tg->board);
+	if (ss == STORE_OK)
+		goto out;	/* made already (by the run that crashed after it, or before it) */
+	if (ss != STORE_NOT_FOUND) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot look for board %ld: %s", tg->board, store_error(srv->st));
+		s = of_store(ss);
+		goto out;
+	}
+	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK ||
+	    outbox_recover(srv->ob, tg->board, NULL) != OUTBOX_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot recover the outbox of board %ld", tg->board);
+		s = TOURNAMENT_TEMPFAIL;
+		goto out;
+	}
+	game_init_shape(&g, tg->board, o->hex ? RULES_HEX : RULES_SQUARE, o->size, !o->noswap, black, white,
+	    (int64_t)srv->now);
+	robot = t->players[tg->black].robot + t->players[tg->white].robot;
+	if (robot > 0)
+		g.robot_level = robot;
+	g.unrated = o->unrated;
+	g.remind_days = o->remind_days;
+	g.timeout_days = o->timeout_days;
+	at = strrchr(srv->cfg.from_address, '@');
+	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", tg->board, (long long)srv->now,
+	    at != NULL ? at + 1 : "localhost");
+	tournament_title(t, title, sizeof title);
+	if (tg->round > 0 && t->format != TOURN_LADDER)
+		snprintf(notice, sizeof notice, "%s, round %d, table %d.", title, tg->round, tg->slot);
+	else
+		snprintf(notice, sizeof notice, "%s: a ladder challenge.", title);
+	memset(&ev, 0, sizeof ev);
+	ev.what = REPLY_CHALLENGE;
+	ev.actor = black;
+	ev.comment = "";
+	ev.notice = notice;
+	switch (boardmail_make(srv, &g, &ev, NULL, &m, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
+		s = of_store(ss);
+		goto release;
+	case BOARDMAIL_REPLY:
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", tg->board, srv->rc.err);
+		s = rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		goto release;
+	}
+	/* in both players' lists before its game file exists (players.h) */
+	ss = players_add(srv->st, srv->cfg.lock_timeout_ms, tg->board, black, white);
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot index board %ld: %s", tg->board, store_error(srv->st));
+		s = of_store(ss);
+		goto release;
+	}
+	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
+	case BOARDCOMMIT_OK:
+		(void)active_add(srv->st, tg->board, black, white);	/* a rebuild finds it if this fails (active.h) */
+		store_log(srv->st, "%s tournament T%u board=%ld ok: %s (x) - %s (o), round %d", srv->stamp, t->id,
+		    tg->board, black, white, tg->round);
+		break;
+	case BOARDCOMMIT_TEMPFAIL:
+		s = TOURNAMENT_TEMPFAIL;
+		break;
+	default:
+		s = TOURNAMENT_ERROR;
+		break;
+	}
+release:
+	boardmail_free(m, n);
+	game_release(&g);
+out:
+	store_unlock(&lock);
+	return s;
+}
+
+/* The results of t's ended boards, and the steps they end (step 1 of a settle); *changed if any. */
+static enum tournament_status take_results(struct server *srv, struct tourn *t, bool *changed, bool *ended,
+    char *err)
+{
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	enum tourn_step step;
+	enum store_status ss;
+	enum tourn_result r;
+	struct game g;
+	size_t i;
+
+	for (i = 0; i < t->ngames; i++) {
+		if (t->games[i].result != TOURN_PENDING || t->games[i].board == 0)
+			continue;
+		ss = boardcommit_read(srv->st, t->games[i].board, false, &g, &gs, &gerr);
+		if (ss == STORE_NOT_FOUND)
+			continue;	/* not made yet: start_board makes it */
+		if (ss != STORE_OK) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot read board %ld: %s", t->games[i].board,
+			    store_error(srv->st));
+			return of_store(ss);
+		}
+		if (gs != GAMEFILE_OK)
+			continue;	/* a damaged board: fsck names it; its game waits */
+		if (game_over(&g)) {
+			r = g.rg.result == RULES_BLACK_WINS ? TOURN_BLACK_WINS : g.rg.result == RULES_WHITE_WINS ?
+			    TOURN_WHITE_WINS : TOURN_DRAW;
+			if (tourn_result_of(t, t->games[i].board, r, g.last_move > 0 ? g.last_move : (int64_t)srv->now,
+			    &step)) {
+				*changed = true;
+				if (step == TOURN_STEP_END)
+					*ended = true;
+			}
+		}
+		game_release(&g);
+	}
+	return TOURNAMENT_OK;
+}
+
+/* Board numbers for the new games (step 1 of tournament.h's protocol); *changed if any. */
+static enum tournament_status number_games(struct server *srv, struct tourn *t, bool *changed, char *err)
+{
+	enum store_status ss;
+	size_t i;
+
+	for (i = 0; i < t->ngames; i++) {
+		if (t->games[i].board != 0 || t->games[i].white < 0 || t->games[i].result != TOURN_PENDING)
+			continue;
+		ss = store_next_board_id(srv->st, &t->games[i].board);
+		if (ss != STORE_OK) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot number a board of T%u: %s", t->id, store_error(srv->st));
+			return of_store(ss);
+		}
+		*changed = true;
+	}
+	return TOURNAMENT_OK;
+}
+
+/* The pairings of round (all of a round robin's) to each of its players. */
+static enum tournament_status mail_round(struct server *srv, const struct tourn *t, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 80], *text;
+	size_t p;
+
+	tournament_title(t, title, sizeof title);
+	if (t->format == TOURN_ROUNDROBIN || t->round <= 1)
+		snprintf(subject, sizeof subject, "Oust tournament %s has begun", title);
+	else
+		snprintf(subject, sizeof subject, "Oust tournament %s: round %d", title, t->round);
+	for (p = 0; p < t->nplayers && s == TOURNAMENT_OK; p++) {
+		struct strbuf b = STRBUF_INIT;
+		size_t i;
+		bool any = false;
+
+		if (t->players[p].left)
+			continue;
+		for (i = 0; i < t->ngames; i++)
+			if ((t->games[i].black == (int)p || t->games[i].white == (int)p) &&
+			    (t->format == TOURN_ROUNDROBIN || t->games[i].round == t->round))
+				any = true;
+		if (!any)
+			continue;
+		strbuf_printf(&b, "%s, directed by %s%s.\n\nYour games (Black moves first; each board's own mail "
+		    "follows):\n\n", title, t->director, t->format == TOURN_ROUNDROBIN ? ": every round at once" : "");
+		{
+			struct tourn tmp = *t;
+			size_t ng = 0;
+			struct tourn_game *keep = malloc((t->ngames + 1) * sizeof *keep);
+
+			if (keep == NULL) {
+				strbuf_release(&b);
+				return TOURNAMENT_TEMPFAIL;
+			}
+			for (i = 0; i < t->ngames; i++)
+				if (t->format == TOURN_ROUNDROBIN || t->games[i].round == t->round)
+					keep[ng++] = t->games[i];
+			tmp.games = keep;
+			tmp.ngames = ng;
+			tourn_text_player_pairings(&tmp, (int)p, &b);
+			free(keep);
+		}
+		strbuf_printf(&b, "\nThe tournament at any time: tournament T%u\n", t->id);
+		text = strbuf_finish(&b);
+		if (text == NULL)
+			return TOURNAMENT_TEMPFAIL;
+		s = tournament_notice(srv, t->players[p].userid, subject, text, err);
+		free(text);
+	}
+	return s;
+}
+
+/* The final standings and crosstable to every player, and to the director. */
+static enum tournament_status mail_end(struct server *srv, const struct tourn *t, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 80], *text;
+	size_t p;
+
+	tournament_title(t, title, sizeof title);
+	snprintf(subject, sizeof subject, "Oust tournament %s: final standings", title);
+	text = tournament_text(t);
+	if (text == NULL)
+		return TOURNAMENT_TEMPFAIL;
+	for (p = 0; p < t->nplayers && s == TOURNAMENT_OK; p++)
+		s = tournament_notice(srv, t->players[p].userid, subject, text, err);
+	if (s == TOURNAMENT_OK && tourn_find(t, t->director) < 0)
+		s = tournament_notice(srv, t->director, subject, text, err);
+	free(text);
+	return s;
+}
+
+/* The robot's first turns on the new boards where it is Black (robot.h does the rest as for any game). */
+static void robot_openings(struct server *srv, const struct tourn *t);
+
+enum tournament_status tournament_settle(struct server *srv, struct tourn *t, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	struct command o;
+	bool changed = false, ended = false, mailed = false;
+	size_t i;
+
+	if (t->state != TOURN_RUNNING && !(t->state == TOURN_FINISHED && !t->final_mailed))
+		return TOURNAMENT_OK;
+	if (!tournament_options(t->options, &o, err, TOURNAMENT_ERR_MAX)) {
+		s = TOURNAMENT_ERROR;
+		goto out;
+	}
+	s = take_results(srv, t, &changed, &ended, err);
+	if (s == TOURNAMENT_OK)
+		s = number_games(srv, t, &changed, err);
+	if (s == TOURNAMENT_OK && changed && of_store(tourns_save(srv->st, t, err)) != TOURNAMENT_OK)
+		s = TOURNAMENT_TEMPFAIL;
+	for (i = 0; s == TOURNAMENT_OK && i < t->ngames; i++)
+		if (t->games[i].board != 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
+			s = start_board(srv, t, i, &o, err);
+	if (s != TOURNAMENT_OK)
+		goto out;
+	if (t->format != TOURN_LADDER && t->state == TOURN_RUNNING && t->mailed < t->round) {
+		s = mail_round(srv, t, err);
+		t->mailed = t->round;
+		mailed = true;
+	}
+	if (s == TOURNAMENT_OK && t->state == TOURN_FINISHED && !t->final_mailed) {
+		s = mail_end(srv, t, err);
+		t->final_mailed = true;
+		mailed = true;
+	}
+	if (s == TOURNAMENT_OK && mailed)
+		s = of_store(tourns_save(srv->st, t, err));
+	if (s == TOURNAMENT_OK)
+		robot_openings(srv, t);
+	if (ended)
+		store_log(srv->st, "%s tournament T%u ok: finished", srv->stamp, t->id);
+out:
+	return s;
+}
+
+enum tournament_status tournament_settle_id(struct server *srv, unsigned id, char *err)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum tournament_status s;
+	struct tourn *t = NULL;
+	enum store_status ss;
+
+	ss = tourns_lock(srv->st, srv->cfg.lock_timeout_ms, &lock, err);
+	if (ss != STORE_OK)
+		return of_store(ss);
+	ss = tourns_load(srv->st, id, &t, err);
+	s = ss == STORE_OK ? tournament_settle(srv, t, err) : of_store(ss);
+	tourn_free(t);
+	store_unlock(&lock);
+	return s;
+}
+
+enum tournament_status tournament_settle_all(struct server *srv, unsigned *n, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK, one;
+	unsigned *ids = NULL;
+	size_t nids = 0, i;
+	char e[TOURNAMENT_ERR_MAX];
+
+	*n = 0;
+	if (tourns_list(srv->st, &ids, &nids) != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot list the tournaments: %s", store_error(srv->st));
+		return TOURNAMENT_TEMPFAIL;
+	}
+	for (i = 0; i < nids; i++) {
+		one = tournament_settle_id(srv, ids[i], e);
+		if (one != TOURNAMENT_OK) {
+			fprintf(stderr, "oustpbm: tournament T%u: %s\n", ids[i], e);
+			if (s == TOURNAMENT_OK) {
+				s = one;
+				snprintf(err, TOURNAMENT_ERR_MAX, "T%u: %.250s", ids[i], e);
+			}
+		} else {
+			(*n)++;
+		}
+	}
+	free(ids);
+	return s;
+}
+
+char *tournament_text(const struct tourn *t)
+{
+	struct strbuf b = STRBUF_INIT;
+	char title[TOURN_NAME_MAX + 40];
+	size_t i;
+
+	tournament_title(t, title, sizeof title);
+	strbuf_printf(&b, "%s, directed by %s: %s", title, t->director, tourn_state_name(t->state));
+	if (t->state == TOURN_RUNNING && t->format != TOURN_LADDER && t->format != TOURN_ROUNDROBIN)
+		strbuf_printf(&b, ", round %d of %d", t->round, t->rounds);
+	strbuf_printf(&b, ".\nBoards: %s\n", t->options[0] != '\0' ? t->options : "the server's defaults");
+	if (t->state == TOURN_OPEN) {
+		strbuf_printf(&b, "Players (%zu, %d to %d wanted):\n", t->nplayers, t->min_players, t->max_players);
+		for (i = 0; i < t->nplayers; i++)
+			strbuf_printf(&b, "    %s (%d)%s\n", t->players[i].userid, t->players[i].rating,
+			    t->players[i].robot > 0 ? ", the robot" : "");
+		strbuf_printf(&b, "\nTo join: join T%u <userid> <password>\n", t->id);
+		return strbuf_finish(&b);
+	}
+	strbuf_puts(&b, "\nStandings\n\n");
+	tourn_text_standings(t, &b);
+	strbuf_puts(&b, "\nPairings\n\n");
+	tourn_text_pairings(t, &b);
+	for (i = 0; i < t->nplayers; i++)
+		if (t->players[i].left)
+			strbuf_printf(&b, "\n%s left %s.\n", t->players[i].userid, t->players[i].annulled ?
+			    "before half of their games: none of their results counts" :
+			    "after half of their games: their unplayed games are lost by forfeit");
+	return strbuf_finish(&b);
+}
+
+static void robot_openings(struct server *srv, const struct tourn *t)
+{
+	long boards[64];
+	size_t i, n = 0;
+
+	for (i = 0; i < t->ngames && n < 64; i++)
+		if (t->games[i].result == TOURN_PENDING && t->games[i].board != 0 && t->games[i].white >= 0 &&
+		    t->players[t->games[i].black].robot > 0)
+			boards[n++] = t->games[i].board;
+	if (n > 0)
+		(void)robot_run(srv, boards, n, NULL);
+}
+
+void tournament_hook_flushed(struct server *srv, long board)
+{
+	const struct transport_ops *ops;
+	struct outbox_stats stats;
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	char err[TOURNAMENT_ERR_MAX];
+	unsigned *ids = NULL;
+	size_t n = 0, i;
+	struct game g;
+	bool over;
+
+	if (srv->st == NULL || boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK)
+		return;
+	if (gs != GAMEFILE_OK)
+		return;
+	over = game_over(&g);
+	game_release(&g);
+	if (!over || tourns_list(srv->st, &ids, &n) != STORE_OK)
+		return;
+	for (i = 0; i < n; i++) {
+		struct tourn *t = NULL;
+
+		/* a read without the lock to find it; the settle reads it again under the lock */
+		if (tourns_load(srv->st, ids[i], &t, err) == STORE_OK && t->state == TOURN_RUNNING &&
+		    tourn_game_of_board(t, board) >= 0 && tournament_settle_id(srv, ids[i], err) != TOURNAMENT_OK)
+			fprintf(stderr, "oustpbm: tournament T%u: %s (the next delivery or cleanup finishes it)\n", ids[i],
+			    err);
+		tourn_free(t);
+	}
+	free(ids);
+	/* the next round's mails leave with this delivery (a flush already ran: process.c) */
+	ops = transport_find(srv->cfg.transport);
+	if (srv->ob != NULL && ops != NULL)
+		(void)outbox_flush(srv->ob, ops, &srv->cfg, &stats);
+}
+
+int tournament_rating(struct server *srv, const struct tourn *t, const char *userid)
+{
+	const struct ratings_player *p;
+	struct ratings r = { 0 };
+	char err[RATINGS_ERR_MAX], why[TOURNAMENT_ERR_MAX];
+	struct command o;
+	struct game g;
+	int rating = (int)GLICKO_R0;
+
+	if (!tournament_options(t->options, &o, why, sizeof why) || ratings_load(srv->st, true, &r, err) != STORE_OK)
+		return rating;
+	/* the class of the tournament's boards: a board of its shape, never written */
+	game_init_shape(&g, IDENT_BOARD_MIN, o.hex ? RULES_HEX : RULES_SQUARE, o.size, !o.noswap, userid, "robot", 0);
+	p = ratings_find(&r, ratings_class_of(&g), userid);
+	if (p != NULL) {
+		struct glicko_rating now = ratings_now(p, (int64_t)srv->now);
+
+		rating = (int)(glicko_r(&now) + 0.5);
+	}
+	game_release(&g);
+	ratings_release(&r);
+	return rating;
+}
+
+enum tournament_status tournament_resign(struct server *srv, long board, const char *userid, const char *note,
+    char *err)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	struct reply_mail *m = NULL;
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	enum tournament_status s = TOURNAMENT_OK;
+	enum store_status ss;
+	enum reply_status rs;
+	struct reply_event ev;
+	struct game g;
+	int n = 0;
+
+	ss = store_lock_board(srv->st, board, &lock);
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot lock board %ld: %s", board, store_error(srv->st));
+		return of_store(ss);
+	}
+	ss = boardcommit_read(srv->st, board, true, &g, &gs, &gerr);
+	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && gs != GAMEFILE_OK))
+		goto out;	/* gone, or damaged: nothing to end (fsck names a damaged one) */
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read board %ld: %s", board, store_error(srv->st));
+		s = of_store(ss);
+		goto out;
+	}
+	if (game_over(&g) || game_color_of(&g, userid) == RULES_EMPTY)
+		goto release;
+	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK ||
+	    outbox_recover(srv->ob, board, NULL) != OUTBOX_OK || game_resign(&g, userid, (int64_t)srv->now) != GAME_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot end board %ld", board);
+		s = TOURNAMENT_TEMPFAIL;
+		goto release;
+	}
+	g.remind = 0;
+	memset(&ev, 0, sizeof ev);
+	ev.what = REPLY_RESIGN;
+	ev.actor = userid;
+	ev.first = g.nturns;
+	ev.comment = "";
+	ev.notice = note;
+	switch (boardmail_make(srv, &g, &ev, NULL, &m, &n, &ss, &rs)) {
+	case BOARDMAIL_OK:
+		break;
+	case BOARDMAIL_STORE:
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
+		s = of_store(ss);
+		goto release;
+	case BOARDMAIL_REPLY:
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", board, srv->rc.err);
+		s = rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		goto release;
+	}
+	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
+	case BOARDCOMMIT_OK:
+		store_log(srv->st, "%s tournament board=%ld ok: %s left the tournament, the board resigned", srv->stamp,
+		    board, userid);
+		break;
+	case BOARDCOMMIT_TEMPFAIL:
+		s = TOURNAMENT_TEMPFAIL;
+		break;
+	default:
+		s = TOURNAMENT_ERROR;
+		break;
+	}
+	boardmail_free(m, n);
+release:
+	game_release(&g);
+out:
+	store_unlock(&lock);
+	return s;
+}
+
+enum tournament_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why)
+{
+	enum tournament_status s;
+
+	*begun = false;
+	if (!tourn_begin(t, (int64_t)srv->now, why))
+		return TOURNAMENT_OK;
+	*begun = true;
+	/* begun (a ladder has no game yet); then step 1 of tournament.h: the board numbers before any board */
+	s = of_store(tourns_save(srv->st, t, why));
+	if (s == TOURNAMENT_OK)
+		s = tournament_settle(srv, t, why);
+	if (s == TOURNAMENT_OK)
+		store_log(srv->st, "%s tournament T%u ok: begun, %zu players, %zu games", srv->stamp, t->id, t->nplayers,
+		    t->ngames);
+	return s;
+}
+
+enum process_status tournament_reply(struct job *j, const char *subject, const char *text)
+{
+	struct reply_var v = { "text", text };
+	struct reply_mail m;
+	enum reply_status rs;
+
+	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), "notice", subject, &v, 1, &m);
+	return job_send(j, rs, &m);
+}
+
+enum process_status tournament_ladder_challenge(struct job *j)
+{
+	const struct command *c = &j->cmd;
+	struct store_lock lock = STORE_LOCK_INIT;
+	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 160], text[600];
+	struct tourn_game g = { 0, 1, 1, 0, 0, 0, TOURN_PENDING };
+	enum tournament_status s;
+	enum process_status ps;
+	enum store_status ss;
+	struct tourn *t = NULL;
+	int me, them;
+	size_t i;
+
+	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the tournaments");
+	ss = tourns_load(j->srv.st, c->tournament, &t, err);
+	if (ss == STORE_NOT_FOUND) {
+		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", c->tournament);
+		goto out;
+	}
+	if (ss != STORE_OK) {
+		ps = job_store_failure(j, ss, err);
+		goto out;
+	}
+	me = tourn_find(t, j->user.userid);
+	them = tourn_find(t, c->opponent);
+	if (t->format != TOURN_LADDER || t->state != TOURN_RUNNING) {
+		ps = job_refuse(j, NULL, "T%u is no running ladder: -ladder= names a ladder that has begun", t->id);
+		goto out;
+	}
+	if (me < 0 || them < 0 || t->players[me].left || t->players[them].left) {
+		ps = job_refuse(j, NULL, "%s is not on the ladder of T%u (join T%u <userid> <password>)",
+		    me < 0 || t->players[me].left ? j->user.userid : c->opponent, t->id, t->id);
+		goto out;
+	}
+	(void)tourn_ladder_idle(t, (int64_t)j->srv.now);
+	if (!tourn_ladder_may(t, me, them, err)) {
+		ps = job_refuse(j, NULL, "%s", err);
+		goto out;
+	}
+	for (i = 0; i < t->ngames; i++)
+		if (t->games[i].round > g.round)
+			g.round = t->games[i].round;
+	g.round++;
+	/* the challenger is Black unless -white: slot 2 says White challenged (tournfile.h) */
+	g.black = c->color == COMMAND_COLOR_WHITE ? them : me;
+	g.white = c->color == COMMAND_COLOR_WHITE ? me : them;
+	g.slot = c->color == COMMAND_COLOR_WHITE ? 2 : 1;
+	if (tourn_add_game(t, &g) < 0) {
+		ps = job_no_memory(j);
+		goto out;
+	}
+	s = tournament_settle(&j->srv, t, err);
+	if (s != TOURNAMENT_OK) {
+		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
+		ps = s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		goto out;
+	}
+	tournament_title(t, title, sizeof title);
+	snprintf(subject, sizeof subject, "Oust tournament %s: %s challenges %s", title, j->user.userid, c->opponent);
+	snprintf(text, sizeof text, "Your ladder challenge of %s (place %d; you are at place %d) is board %ld: its "
+	    "mail follows. Win it and you take place %d.\n", c->opponent, t->players[them].place,
+	    t->players[me].place, t->games[t->ngames - 1].board, t->players[them].place);
+	ps = tournament_reply(j, subject, text);
+	if (ps == PROCESS_OK)
+		job_detail(j, "ok", "ladder T%u: %s (place %d) challenges %s (place %d) on board %ld", t->id,
+		    j->user.userid, t->players[me].place, c->opponent, t->players[them].place, t->games[t->ngames - 1].board);
+out:
+	tourn_free(t);
+	store_unlock(&lock);
+	return ps;
+}

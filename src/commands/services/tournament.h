@@ -1,0 +1,105 @@
+/*
+ * tournament: what the tournament commands (tournament, join, withdraw,
+ * begin, tournaments, challenge -ladder) and the end of a game share: a
+ * tournament's boards started, its results taken from its boards, its
+ * next step taken and its mails sent (game/tourn.h: the rules;
+ * store/tourns.h: the files).
+ *
+ * Every change goes one way, so that a crash at any point leaves a state
+ * the next settle finishes (tournament_settle, called by every command on
+ * the tournament, by the end of each of its games and by `oustpbm cleanup`):
+ *   1. the tournament file records the new games with their board numbers
+ *      (taken from games/next-board) before any board is made;
+ *   2. each board is made (its lock held, with its mails, boardcommit.h)
+ *      unless its game file exists already: a board is all or nothing;
+ *   3. the pairings mails of the round go out, then `mailed:` is written
+ *      (a crash between the two mails them again: at least once, never none).
+ * The end of a board is read from the board itself: a tournament file that
+ * missed a result (a crash after the board's commit) gets it at the next settle.
+ */
+#ifndef OUSTPBM_TOURNAMENT_H
+#define OUSTPBM_TOURNAMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
+#include "game/tourn.h"
+#include "mail/command.h"
+
+#define TOURNAMENT_ERR_MAX 300
+
+enum tournament_status {
+	TOURNAMENT_OK = 0,
+	TOURNAMENT_TEMPFAIL,	/* a lock, the disk, memory: try again */
+	TOURNAMENT_ERROR	/* a damaged file, a template missing */
+};
+
+const char *tournament_status_str(enum tournament_status s);
+
+/*
+ * The board options of a tournament (its options: line) read as a
+ * challenge's options, by the challenge command's own parser, into *out
+ * (size, hex, noswap, unrated, remind_days, timeout_days...).  False with
+ * why when they are not a challenge's, or name a colour or a robot level
+ * (the pairing gives the colours, join -robot=N the level).
+ */
+bool tournament_options(const char *options, struct command *out, char *why, size_t whylen);
+
+/*
+ * Settle t (loaded, tournaments/lock held): the results of its ended
+ * boards taken, its next step taken (tourn_result_of), board numbers given
+ * to its new games and the file written, the missing boards made, the
+ * pairings and final mails sent; the file written again when that changed
+ * it.  err says what failed.
+ */
+enum tournament_status tournament_settle(struct server *srv, struct tourn *t, char *err);
+
+/*
+ * Begin t (loaded, the lock held): seeded, paired, its boards numbered and
+ * written, made, mailed (tournament_settle).  *begun false with why (a
+ * refusal's words: too few players) when it cannot begin; else err in why.
+ */
+enum tournament_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why);
+
+/* Load tournament id, settle it, under the lock; for the hooks and cleanup. */
+enum tournament_status tournament_settle_id(struct server *srv, unsigned id, char *err);
+
+/* Every running tournament settled (cleanup); *n how many were. */
+enum tournament_status tournament_settle_all(struct server *srv, unsigned *n, char *err);
+
+/* A notice mail (templates/notice.txt) of text to userid's registered address (none for the robot). */
+enum tournament_status tournament_notice(struct server *srv, const char *userid, const char *subject,
+    const char *text, char *err);
+
+/* The whole of t as text (`tournament <id>`): the header, the players, the pairings, the standings. The caller frees it. */
+char *tournament_text(const struct tourn *t);
+
+/* userid's rating in the class of t's boards (the seeding), 1500 when unrated. */
+int tournament_rating(struct server *srv, const struct tourn *t, const char *userid);
+
+/*
+ * userid leaves: board, if still being played with userid on it, is
+ * resigned for them (its mails say note, the server's words), under its lock.
+ */
+enum tournament_status tournament_resign(struct server *srv, long board, const char *userid, const char *note,
+    char *err);
+
+struct job;
+/* A reply to the sender of j (templates/notice.txt): subject, text. */
+enum process_status tournament_reply(struct job *j, const char *subject, const char *text);
+
+/*
+ * challenge <userid> <password> <opponent> -ladder=<id>: a ladder game of
+ * j->user against cmd.opponent, within the ladder's reach, one open
+ * ladder challenge each; the board made on the ladder's options (the
+ * challenge's -white gives the challenger White).  A refusal or the
+ * reply, as a handler's.
+ */
+enum process_status tournament_ladder_challenge(struct job *j);
+
+/* "T1 Spring cup (round robin)" into buf. */
+void tournament_title(const struct tourn *t, char *buf, size_t size);
+
+#endif
