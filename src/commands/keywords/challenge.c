@@ -149,9 +149,9 @@ enum process_status challenge_run(struct job *j)
 		return ps;
 	if (c->tournament != 0) {
 		/* a ladder game (services/tournament.h): the limits of a challenge first, for both */
-		ps = challenge_may_start(j, u->userid, "finish or resign one before a ladder challenge", &ok);
+		ps = openboards_may_start(j, u->userid, "finish or resign one before a ladder challenge", &ok);
 		if (ps == PROCESS_OK && ok)
-			ps = challenge_may_start(j, opp.userid, "challenge when one is over", &ok);
+			ps = openboards_may_start(j, opp.userid, "challenge when one is over", &ok);
 		return ps != PROCESS_OK || !ok ? ps : tournament_ladder_challenge(j);
 	}
 	/* -remind= against the server's loss on time (the parser checked it against -timeout=) */

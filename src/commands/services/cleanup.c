@@ -291,6 +291,8 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 		    left / 3600 == 1 ? "" : "s", mark, mark == 1 ? "" : "s");
 	}
 	reply_mail_release(&m);
+}
+
 /* Withdraw g, a challenge not accepted in time (expire.h); out of the index of active boards. */
 static void withdraw(struct run *r, struct game *g)
 {
