@@ -46,31 +46,6 @@ static const struct filecap table[FILECAPS_N] = {
 	    TOURNS_DIR_COUNT, 0 },
 };
 
-enum store_status filecaps_folder(struct store *st, const char *dir, long long *count, long long *bytes)
-{
-	char path[4096], **names = NULL;
-	struct stat sb;
-	enum store_status ss;
-	size_t n = 0, i;
-
-	*count = 0;
-	*bytes = 0;
-	ss = store_list_dir(st, dir, &names, &n);
-	if (ss == STORE_NOT_FOUND)
-		return STORE_OK;
-	if (ss != STORE_OK)
-		return ss;
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof path, "%s/%s/%s", store_home(st), dir, names[i]);
-		if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-			continue;
-		(*count)++;
-		*bytes += (long long)sb.st_size;
-	}
-	store_free_names(names, n);
-	return STORE_OK;
-}
-
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N])
 {
 	char path[4096];
@@ -80,7 +55,7 @@ void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N])
 	for (i = 0; i < FILECAPS_N; i++) {
 		out[i] = table[i];
 		if (table[i].count_cap > 0) {
-			(void)filecaps_folder(st, table[i].file, &out[i].count, &out[i].size);
+			(void)store_folder_usage(st, table[i].file, &out[i].count, &out[i].size);
 			continue;
 		}
 		snprintf(path, sizeof path, "%s/%s", store_home(st), table[i].file);

@@ -44,8 +44,6 @@ struct filecap {
 /* The table with the files' sizes now (stat); a file that cannot be stat'ed counts 0. */
 void filecaps_usage(struct store *st, struct filecap out[FILECAPS_N]);
 
-/* The files of folder dir of the home now: *count of them, *bytes together (0 and 0 when it is missing). */
-enum store_status filecaps_folder(struct store *st, const char *dir, long long *count, long long *bytes);
 
 /*
  * Drop what has expired from the files that keep it (the codes older than

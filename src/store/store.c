@@ -512,3 +512,27 @@ uid_t store_home_owner(const struct store *st)
 	return st->home_uid;
 }
 
+enum store_status store_folder_usage(struct store *st, const char *dir, long long *count, long long *bytes)
+{
+	char path[4096], **names = NULL;
+	struct stat sb;
+	enum store_status ss;
+	size_t n = 0, i;
+
+	*count = 0;
+	*bytes = 0;
+	ss = store_list_dir(st, dir, &names, &n);
+	if (ss == STORE_NOT_FOUND)
+		return STORE_OK;
+	if (ss != STORE_OK)
+		return ss;
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s/%s", store_home(st), dir, names[i]);
+		if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			continue;
+		(*count)++;
+		*bytes += (long long)sb.st_size;
+	}
+	store_free_names(names, n);
+	return STORE_OK;
+}

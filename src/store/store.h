@@ -330,6 +330,9 @@ enum store_status store_mkdir(struct store *st, const char *reldir);
 enum store_status store_list_dir(struct store *st, const char *reldir, char ***names, size_t *count);
 void store_free_names(char **names, size_t count);
 
+/* The regular files right under reldir: *count of them, *bytes in all (0 and 0 with no folder). */
+enum store_status store_folder_usage(struct store *st, const char *reldir, long long *count, long long *bytes);
+
 /*
  * Remove the temp files (".<name>.<pid>.<n>.tmp", see Durable writes) of
  * reldir last modified before the time before: what a crashed write left.

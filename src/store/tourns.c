@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/filecaps.h"
 #include "store/tournfile.h"
 
 enum store_status tourns_lock(struct store *st, unsigned long timeout_ms, struct store_lock *lock, char *err)
@@ -113,8 +112,8 @@ enum store_status tourns_create(struct store *st, struct tourn *t, char *err)
 	long long count = 0, bytes = 0;
 	size_t n = 0;
 
-	/* the folder's caps (filecaps.h) */
-	ss = filecaps_folder(st, TOURNS_DIR, &count, &bytes);
+	/* the folder's caps (filecaps.c counts it too) */
+	ss = store_folder_usage(st, TOURNS_DIR, &count, &bytes);
 	if (ss == STORE_OK && (count >= TOURNS_DIR_COUNT || bytes >= TOURNS_DIR_BYTES)) {
 		snprintf(err, TOURNS_ERR_MAX, "%s holds %lld files, %lld bytes: full (%d files, %ld bytes)", TOURNS_DIR,
 		    count, bytes, TOURNS_DIR_COUNT, TOURNS_DIR_BYTES);

@@ -200,7 +200,7 @@ static enum outcome enqueue(struct host *h, const char *buf, size_t len, const c
 	snprintf(path, sizeof path, ROBOTHOST_QUEUE "/%lld.%ld.%u", (long long)h->a->srv.now, (long)getpid(), counter++);
 	ss = store_lock_path(h->a->srv.st, ROBOTHOST_QUEUE_LOCK, h->a->srv.cfg.lock_timeout_ms, &lock);
 	if (ss == STORE_OK)
-		ss = filecaps_folder(h->a->srv.st, ROBOTHOST_QUEUE, &count, &bytes);
+		ss = store_folder_usage(h->a->srv.st, ROBOTHOST_QUEUE, &count, &bytes);
 	if (ss == STORE_OK && (count + 1 > FILECAPS_ROBOT_QUEUE_COUNT ||
 	    bytes + (long long)len > FILECAPS_ROBOT_QUEUE_BYTES)) {
 		store_unlock(&lock);

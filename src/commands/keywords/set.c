@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "commands/keywords/settings_int.h"
+#include "commands/lib/settingstext.h"
 #include "commands/pipeline/mailcmd.h"
 
 #define SET_PAIRS_MAX 10	/* key=value pairs in one command */
@@ -53,7 +53,7 @@ enum process_status set_run(struct job *j)
 	ss = settings_save(j->srv.st, j->srv.cfg.lock_timeout_ms, &s, err);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, err);
-	ps = settings_reply(j, &s, "Your settings are now:");
+	ps = settingstext_reply(j, &s, "Your settings are now:");
 	if (ps == PROCESS_OK) {
 		settings_format(&s, text, sizeof text);
 		job_detail(j, "ok", "%s sets %s", j->user.userid, text);

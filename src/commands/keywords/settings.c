@@ -1,56 +1,12 @@
 /*
  * settings <userid> <password>: the sender's settings (store/settings.h),
  * each with what it does.  Nothing is written.
- * settings_reply() is set's reply too.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/strbuf.h"
-#include "commands/keywords/settings_int.h"
+#include "commands/lib/settingstext.h"
 #include "commands/pipeline/mailcmd.h"
-
-/* What each key does, in settings_keys' order, for the reply's last lines. */
-static const char *const what[] = {
-	"timezone: the times in your mails, your weekends and digest hours",
-	"digest: off, a mail for every turn; daily@HH or twice@HH,HH, one\n  mail at those hours listing the boards waiting for you",
-	"warn: a warning when your clock passes each mark (hours or days\n  left), or off",
-	"weekends: on, your clocks stop at weekends on boards where both\n  players ask it",
-	"queued_mail: on, a mail when your own queued turn answers at once",
-};
-
-enum process_status settings_reply(struct job *j, const struct settings *s, const char *head)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct reply_mail m;
-	enum reply_status rs;
-	enum process_status ps;
-	char v[SETTINGS_VALUE_MAX], subject[80], *text;
-	size_t i;
-
-	strbuf_printf(&sb, "%s\n\n", head);
-	for (i = 0; i < settings_nkeys; i++) {
-		settings_get(s, settings_keys[i], v, sizeof v);
-		strbuf_printf(&sb, "    %-12s %s\n", settings_keys[i], v);
-	}
-	strbuf_printf(&sb, "\n");
-	for (i = 0; i < settings_nkeys; i++)
-		strbuf_printf(&sb, "%s\n", what[i]);
-	strbuf_printf(&sb, "\nTo change one: set %s <password> key=value ...\n", s->userid);
-	text = strbuf_finish(&sb);
-	if (text == NULL)
-		return job_no_memory(j);
-	snprintf(subject, sizeof subject, "Oust settings of %s", s->userid);
-	{
-		struct reply_var var = { "text", text };
-
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, s->userid), "notice", subject, &var, 1,
-		    &m);
-	}
-	ps = job_send(j, rs, &m);
-	free(text);
-	return ps;
-}
 
 enum process_status settings_run(struct job *j)
 {
@@ -62,7 +18,7 @@ enum process_status settings_run(struct job *j)
 	ss = settings_find(j->srv.st, j->user.userid, &s, err);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, err);
-	ps = settings_reply(j, &s, "Your settings:");
+	ps = settingstext_reply(j, &s, "Your settings:");
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "settings of %s", j->user.userid);
 	return ps;
