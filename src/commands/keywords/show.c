@@ -37,7 +37,8 @@ enum process_status show_run(struct job *j)
 	ss = boardmail_set_away(&j->srv, g);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the vacations");
-	rs = reply_show(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
+	rs = reply_show(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+	    g, upto, upto > 0 ? drawing : NULL, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)
 		job_detail(j, "ok", "shown after turn %d", upto);
