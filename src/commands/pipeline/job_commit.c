@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "commands/pipeline/boardcommit.h"
+#include "commands/pipeline/txn.h"
+#include "base/msg.h"
 #include "commands/pipeline/boardmail.h"
 #include "commands/pipeline/hooks.h"
 #include "commands/pipeline/replytoken.h"
@@ -23,52 +25,6 @@
 #include "store/players.h"
 #include "store/ratings.h"
 #include "store/seen.h"
-
-/*
- * mails[0..n) into b, a batch just made with status os; on a failure b is
- * aborted and freed, and the mail tried again later.
- */
-static enum process_status fill_batch(struct job *j, enum outbox_status os, struct outbox_batch *b,
-    const struct reply_mail *mails, int n)
-{
-	bool committed;
-	int i;
-
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, j->srv.cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
-	if (os != OUTBOX_OK) {
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		outbox_batch_free(b);
-		return job_outbox_failure(j, os, n == 1 ? "cannot queue the reply" : "cannot queue the replies");
-	}
-	return PROCESS_OK;
-}
-
-/*
- * Stage mails[0..n) in a new outbox batch tagged with board and the game
- * text about to be written (board 0 and no text for an account change), as
- * outbox.h's protocol says.  On failure nothing is left staged and *out is
- * NULL; otherwise the caller commits or aborts *out and frees it.
- */
-static enum process_status stage_batch(struct job *j, long board, const char *text, size_t len,
-    const struct reply_mail *mails, int n, struct outbox_batch **out)
-{
-	struct outbox_batch *b = NULL;
-	enum outbox_status os;
-	enum process_status ps;
-
-	*out = NULL;
-	ps = job_need_outbox(j);
-	if (ps != PROCESS_OK)
-		return ps;
-	os = outbox_batch_new(j->srv.ob, board, text, len, &b);
-	ps = fill_batch(j, os, b, mails, n);
-	if (ps != PROCESS_OK)
-		return ps;
-	*out = b;
-	return PROCESS_OK;
-}
 
 /*
  * Take accounts.lock for an account change and settle the confirmations a
@@ -113,61 +69,92 @@ enum process_status job_account_copy(struct job *j, const char *what)
 	return PROCESS_DROPPED;
 }
 
+/* ---- committing through a transaction (txn.h) ---- */
+
+/* The failure of transaction t, answered as the job answers its layer's. */
+static enum process_status txn_failed(struct job *j, const struct txn *t)
+{
+	struct txn_failure f;
+
+	txn_failure(t, &f);
+	switch (f.layer) {
+	case TXN_LAYER_STORE:
+		return job_store_failure(j, f.store_status, f.what);
+	case TXN_LAYER_OUTBOX:
+		return job_outbox_failure(j, f.outbox_status, f.what);
+	case TXN_LAYER_NONE:
+	case TXN_LAYER_OTHER:
+		break;
+	}
+	if (strcmp(f.what, "tempfail") == 0) {
+		job_detail(j, "tempfail", "%s", f.message);
+		return PROCESS_TEMPFAIL;
+	}
+	job_detail(j, "tempfail", "%s: %s", f.what, f.message);
+	return PROCESS_TEMPFAIL;
+}
+
+struct account_write {
+	struct job *j;
+	const struct job_account_change *c;
+};
+
+/* An account change's install (txn_write_fn): the caller's write, its words kept for the reply. */
+static enum store_status account_write(void *arg)
+{
+	struct account_write *aw = arg;
+	struct job *j = aw->j;
+	enum store_status ss;
+
+	ss = aw->c->write(j, aw->c->token, aw->c->expect, aw->c->arg);
+	/* what the write said, before the abort reads the users file again */
+	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
+	j->account_errno = store_errno(j->srv.st);
+	return ss;
+}
+
 /*
  * Commit an account change with its confirmations mails[0..n), as a move is
- * committed (outbox.h): the confirmations staged, tagged with token, the
- * account token of the write (store/accounts.h); the account written
- * (write(j, token, expect, arg), the commit point); the confirmations
- * released, or deleted if the write did not happen.  accounts.lock held.
+ * committed (txn.h): the confirmations staged, tagged with token, the
+ * account token of the write (store/accounts.h); the mail recorded pending
+ * it; the account written (write(j, token, expect, arg), the commit point);
+ * the confirmations released, or deleted if the write did not happen.
+ * accounts.lock held.
  */
-static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what);
-
 enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
     const struct reply_mail *mails, int n, enum store_status *wrote)
 {
-	const char *userid = c->userid, *token = c->token;
-	struct outbox_batch *b = NULL;
-	enum outbox_status os;
+	struct account_write aw = { j, c };
+	struct txn *t = NULL;
+	struct txn_failure f;
 	enum process_status ps;
-	enum store_status ss;
-	bool committed = false;
 
 	*wrote = STORE_IO;
-	os = outbox_batch_new_account(j->srv.ob, userid, token, &b);
-	ps = fill_batch(j, os, b, mails, n);
-	if (ps != PROCESS_OK)
-		return ps;
+	j->account_err[0] = '\0';
+	j->account_errno = 0;
+	if (txn_begin_account(&j->srv, c->userid, c->token, account_write, &aw, &t) != TXN_OK)
+		return job_no_memory(j);
+	txn_add_mails(t, mails, n);
 	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
-	ps = job_need_seen_lock(j);
-	ss = ps == PROCESS_OK ? seen_record_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, userid, token) :
-	    STORE_OK;
-	if (ps != PROCESS_OK || ss != STORE_OK) {
-		outbox_batch_abort(b, &committed);
-		outbox_batch_free(b);
-		return ps != PROCESS_OK ? ps : seen_failure(j, ss, "cannot write the redelivery record");
-	}
-	j->recorded = true;
-	*wrote = c->write(j, token, c->expect, c->arg);
-	/* what the write said, before the abort below reads the users file again */
-	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
-	j->account_errno = store_errno(j->srv.st);
-	if (*wrote != STORE_OK) {
-		/* a write that reached its rename stands: then so does its confirmation */
-		if (outbox_batch_abort(b, &committed) == OUTBOX_OK && committed)
-			*wrote = STORE_OK;
-	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
-		/* the account stands; its confirmation waits in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: cannot queue the confirmation: %s\n", outbox_error(j->srv.ob));
-	}
-	if (*wrote == STORE_OK)
+	txn_record_mail(t, j->in.message_key, j->in.from_addr, &j->seen_lock);
+	ps = PROCESS_OK;
+	if (txn_commit(t) == TXN_OK) {
+		*wrote = STORE_OK;
 		j->queued = true;
-	else
-		j->recorded = false;	/* voided below: the refusal is recorded as any other */
-	if (seen_settle_account(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, *wrote == STORE_OK) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot settle the redelivery record: %s\n", store_error(j->srv.st));
-	store_unlock(&j->seen_lock);
-	outbox_batch_free(b);
-	return PROCESS_OK;
+		j->recorded = true;
+		goto out;
+	}
+	txn_failure(t, &f);
+	if (f.at_install) {
+		/* the write itself failed: the caller answers it (the refusal recorded as any other) */
+		*wrote = f.store_status;
+		j->recorded = false;
+		goto out;
+	}
+	ps = txn_failed(j, t);
+out:
+	txn_free(t);
+	return ps;
 }
 
 enum process_status job_commit_account_checked(struct job *j, const struct job_account_change *c,
@@ -253,12 +240,6 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 	return PROCESS_OK;
 }
 
-static enum process_status seen_failure(struct job *j, enum store_status ss, const char *what)
-{
-	store_unlock(&j->seen_lock);
-	return job_store_failure(j, ss, what);
-}
-
 /*
  * Is this mail a copy of one already handled?  Then it is dropped (logged,
  * not answered).  For a board command the answer is final only under that
@@ -300,22 +281,6 @@ enum process_status job_need_seen_lock(struct job *j)
 	return PROCESS_OK;
 }
 
-/* Record the mail pending the write of text to board (its lock held); seen.lock stays held. */
-static enum process_status record_pending(struct job *j, long board, const char *text, size_t len)
-{
-	enum process_status ps;
-	enum store_status ss;
-
-	ps = job_need_seen_lock(j);
-	if (ps != PROCESS_OK)
-		return ps;
-	ss = seen_record(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, board, text, len);
-	if (ss != STORE_OK)
-		return seen_failure(j, ss, "cannot write the redelivery record");
-	j->recorded = true;
-	return PROCESS_OK;
-}
-
 /* Record a handled mail that changed no board, after its reply was queued. */
 void job_record_handled(struct job *j)
 {
@@ -343,110 +308,107 @@ void job_record_handled(struct job *j)
 /* ---- a board ---- */
 
 /*
- * Commit g (its board lock held) with its mails, as outbox.h's protocol
- * says: replies into outbox/tmp/, the game file written, the replies
- * released.  PROCESS_OK with *done false: a password check still running
- * (authenticate_async) failed, nothing was committed and the refusal sent.
+ * Authentication, the step before every commit of a mail: a password check
+ * still running beside the command (job_authenticate_async) is settled
+ * here, in this one place.  PROCESS_OK with *right false after the refusal
+ * (or a failure); nothing is staged before it is known.
+ */
+static enum process_status authenticated(struct job *j, bool *right)
+{
+	char who[IDENT_USERID_MAX + 1];
+	enum pwcheck_verdict v;
+
+	*right = false;
+	v = job_password_settled(j, who);
+	if (v == PWCHECK_FAILED)
+		return job_hash_failure(j, who);
+	if (v == PWCHECK_WRONG)
+		return job_refuse(j, NULL, "%s", j->pwmsg);
+	*right = true;
+	return PROCESS_OK;
+}
+
+/* "also" steps of a mail's board commit (txn.h), before the install */
+struct board_steps {
+	struct job *j;
+	const struct game *g;
+};
+
+/* A new board: in both players' lists before its game file exists (players.h). */
+static enum store_status index_new_board(struct server *srv, void *arg)
+{
+	const struct board_steps *bs = arg;
+	const struct game *g = bs->g;
+
+	return players_add(srv->st, srv->cfg.lock_timeout_ms, g->board,
+	    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
+	    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
+}
+
+/* An open challenge taken: in the new player's list too (players.h). */
+static enum store_status index_seat_taken(struct server *srv, void *arg)
+{
+	const struct board_steps *bs = arg;
+
+	return players_add(srv->st, srv->cfg.lock_timeout_ms, bs->g->board, bs->j->seat_taken, bs->j->seat_taken);
+}
+
+/* In the index of active boards once both seats are taken (active.h). */
+static enum store_status index_active(struct server *srv, void *arg)
+{
+	const struct board_steps *bs = arg;
+
+	return active_add(srv->st, bs->g->board, bs->g->black, bs->g->white);
+}
+
+/*
+ * Commit g (its board lock held) with its mails through a transaction
+ * (txn.h): the mail authenticated first, then the replies staged, the game
+ * file written, the replies released.  PROCESS_OK with *done false: the
+ * password was refused, nothing was committed and the refusal sent.
  */
 static enum process_status commit_game(struct job *j, const struct game *g, bool remove,
     const struct reply_mail *mails, int n, bool *done)
 {
-	struct outbox_batch *b = NULL;
-	struct store_staged sf = { .live = false };
-	enum store_status ss;
+	struct board_steps bs = { j, g };
+	struct txn *t = NULL;
 	enum process_status ps;
-	char *text = NULL, who[IDENT_USERID_MAX + 1], rerr[RATINGS_ERR_MAX];
-	enum pwcheck_verdict v;
-	size_t len;
-	bool committed = false;
+	enum txn_status ts;
+	bool right;
 
 	*done = false;
-	if (remove) {
-		/* a removal is the write of the empty text (store_board_holds) */
-		text = strdup("");
-		len = 0;
-		if (text == NULL)
-			return job_no_memory(j);
-	} else if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+	ps = authenticated(j, &right);
+	if (ps != PROCESS_OK || !right)
+		return ps;
+	ps = job_need_outbox(j);
+	if (ps != PROCESS_OK)
+		return ps;
+	ts = remove ? txn_begin_removal(&j->srv, g, &t) : txn_begin_board(&j->srv, g, &t);
+	if (ts != TXN_OK) {
 		job_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
 	}
-	/* the fsyncs of the replies, the record and the game are made together (store.h) */
-	store_defer_begin(j->srv.st);
-	ps = stage_batch(j, g->board, text, len, mails, n, &b);
-	if (ps != PROCESS_OK)
-		goto out;
-	ss = remove ? STORE_OK : store_board_stage(j->srv.st, g->board, text, len, &sf);
-	if (ss == STORE_OK) {
-		/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
-		ps = record_pending(j, g->board, text, len);
-		if (ps != PROCESS_OK) {
-			outbox_batch_abort(b, &committed);
-			goto out;
-		}
-		/* a game's end is marked for the ratings before it is committed (ratings.h) */
-		if (!remove && ratings_before_commit(j->srv.st, g, rerr) != STORE_OK) {
-			outbox_batch_abort(b, &committed);
-			job_detail(j, "tempfail", "%s", rerr);
-			ps = PROCESS_TEMPFAIL;
-			goto out;
-		}
-		/* what the commit needs on disk, written while the password check may still run */
-		ss = store_sync(j->srv.st);
-		/* a new board: in both players' lists before its game file exists (players.h) */
-		if (ss == STORE_OK && j->new_board)
-			ss = players_add(j->srv.st, j->srv.cfg.lock_timeout_ms, g->board,
-			    strcmp(g->black, GAME_OPEN_SEAT) == 0 ? g->white : g->black,
-			    strcmp(g->white, GAME_OPEN_SEAT) == 0 ? g->black : g->white);
-		/* an open challenge taken: in the new player's list too (players.h) */
-		if (ss == STORE_OK && j->seat_taken[0] != '\0')
-			ss = players_add(j->srv.st, j->srv.cfg.lock_timeout_ms, g->board, j->seat_taken, j->seat_taken);
-		/* and in the index of active boards once both seats are taken (active.h) */
-		if (ss == STORE_OK && ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0'))
-			ss = active_add(j->srv.st, g->board, g->black, g->white);
-	}
-	if (ss == STORE_OK && (v = job_password_settled(j, who)) != PWCHECK_RIGHT) {
-		/* everything was only staged: drop it, void the record, and refuse (or try later) */
-		store_discard(j->srv.st, &sf);
-		outbox_batch_abort(b, &committed);
-		if (seen_void(j->srv.st, j->in.message_key, j->in.from_addr, j->srv.now, g->board) != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->srv.st));
-		j->recorded = false;	/* the refusal is recorded as any other */
-		ps = v == PWCHECK_FAILED ? job_hash_failure(j, who) : job_refuse(j, NULL, "%s", j->pwmsg);
+	txn_add_mails(t, mails, n);
+	/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
+	txn_record_mail(t, j->in.message_key, j->in.from_addr, &j->seen_lock);
+	if (j->new_board)
+		txn_also(t, TXN_BEFORE_INSTALL, index_new_board, &bs);
+	if (j->seat_taken[0] != '\0')
+		txn_also(t, TXN_BEFORE_INSTALL, index_seat_taken, &bs);
+	if ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0')
+		txn_also(t, TXN_BEFORE_INSTALL, index_active, &bs);
+	if (txn_commit(t) != TXN_OK) {
+		j->recorded = txn_recorded(t);
+		ps = txn_failed(j, t);
 		goto out;
 	}
-	if (ss == STORE_OK) {
-		ss = remove ? store_board_remove(j->srv.st, g->board) : store_install(j->srv.st, &sf);
-		/* the commit is durable before its replies are released */
-		if (ss == STORE_OK)
-			ss = store_defer_end(j->srv.st);
-	}
-	if (ss != STORE_OK) {
-		/* the write may have reached its rename: then the move stands */
-		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
-			ps = job_store_failure(j, ss, "cannot write the game file");
-			goto out;
-		}
-	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
-		/* the game stands; its replies wait in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: board %ld: cannot queue the replies: %s\n", g->board, outbox_error(j->srv.ob));
-	}
+	j->recorded = true;
 	j->queued = true;
 	*done = true;
-	ps = PROCESS_OK;
-	if (game_over(g))
-		active_remove(j->srv.st, g->board, g->black, g->white);
-	ratings_after_commit(j->srv.st, j->srv.cfg.lock_timeout_ms);
 	/* the hooks' (the web site's) after the replies have gone (process.c): they are what the players wait for */
 	j->hook_board = g->board;
 out:
-	if (!*done && !remove)
-		ratings_cancel(j->srv.st, g);	/* nothing was committed: no mark either */
-	store_discard(j->srv.st, &sf);
-	store_defer_end(j->srv.st);	/* nothing owed is kept: harmless if already ended */
-	store_unlock(&j->seen_lock);
-	outbox_batch_free(b);
-	free(text);
+	txn_free(t);
 	return ps;
 }
 
@@ -501,7 +463,7 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 	bs = boardcommit_write(&j->srv, g, NULL, 0, err, sizeof err);
 	if (bs != BOARDCOMMIT_OK) {
 		job_detail(j, bs == BOARDCOMMIT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
-		fprintf(stderr, "oustpbm: board %ld: %s\n", g->board, err);
+		msg_warn("board %ld: %s", g->board, err);
 		return bs == BOARDCOMMIT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	*done = true;

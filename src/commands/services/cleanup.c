@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands/pipeline/boardcommit.h"
+#include "commands/pipeline/txn.h"
 #include "commands/pipeline/boardmail.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
@@ -128,58 +129,28 @@ static bool find_player(struct run *r, const char *userid, struct store_user *u,
  */
 static enum cleanup_status commit(struct run *r, const struct game *g, const struct reply_mail *mails, int n)
 {
-	struct outbox_batch *b = NULL;
-	enum outbox_status os;
-	enum store_status ss;
+	struct txn *t = NULL;
+	struct txn_failure f;
+	enum txn_status ts;
 	enum cleanup_status s = CLEANUP_OK;
-	char *text = NULL, rerr[RATINGS_ERR_MAX];
-	size_t len;
-	bool committed = false;
-	int i;
 
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+	if (txn_begin_board(r->srv, g, &t) != TXN_OK) {
 		board_failed(r, g->board, CLEANUP_TEMPFAIL, "out of memory");
 		return CLEANUP_TEMPFAIL;
 	}
-	os = outbox_batch_new(r->srv->ob, g->board, text, len, &b);
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, r->srv->cfg.from_address, mails[i].rcpt, mails[i].msg, mails[i].len);
-	if (os != OUTBOX_OK) {
-		s = outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
-		board_failed(r, g->board, s, "cannot queue the mail: %s", outbox_error(r->srv->ob));
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		goto out;
-	}
-	ss = ratings_before_commit(r->srv->st, g, rerr);
-	if (ss != STORE_OK) {
-		s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
-		board_failed(r, g->board, s, "%s", rerr);
-		outbox_batch_abort(b, &committed);
-		goto out;
-	}
-	ss = store_board_write(r->srv->st, g->board, text, len);
-	if (ss != STORE_OK) {
-		/* the write may have reached its rename: then the change stands */
-		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
-			s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
-			ratings_cancel(r->srv->st, g);
-			board_failed(r, g->board, s, "cannot write the game file: %s", store_error(r->srv->st));
-		}
-	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
-		/* the game stands; its mails wait in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
-		    outbox_error(r->srv->ob));
-	}
-	if (ss == STORE_OK) {
-		if (game_over(g))
-			active_remove(r->srv->st, g->board, g->black, g->white);
-		ratings_after_commit(r->srv->st, r->srv->cfg.lock_timeout_ms);
+	txn_add_mails(t, mails, n);
+	ts = txn_commit(t);
+	if (ts != TXN_OK) {
+		s = ts == TXN_TEMPFAIL ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+		txn_failure(t, &f);
+		if (f.layer == TXN_LAYER_OTHER && strcmp(f.what, "tempfail") == 0)
+			board_failed(r, g->board, s, "%s", f.message);
+		else
+			board_failed(r, g->board, s, "%s: %s", f.what, f.message);
+	} else {
 		web_after_commit(r->srv, g);
 	}
-out:
-	outbox_batch_free(b);
-	free(text);
+	txn_free(t);
 	return s;
 }
 
