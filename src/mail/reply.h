@@ -334,12 +334,14 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
     char **body);
 
 /*
- * An error: error says what was wrong, command is the command line with the
- * passwords masked ("" if none was found); g (may be NULL) is the board the
- * command was about, shown as it stands; board is its number, or 0.
+ * The recipient of a reply to one person (the sender, mostly): the
+ * address, and the display name ("" for none).  The reply_*() functions
+ * below take it as one argument.
  */
-enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
-    const struct game *g, const char *command, const char *error, struct reply_mail *out);
+struct reply_to {
+	const char *addr;
+	const char *name;
+};
 
 /*
  * A turn of g's player to move refused after k of its placements were
@@ -354,11 +356,14 @@ struct reply_stop {
 };
 
 /*
- * reply_error() about such a turn (r->stop may be NULL: reply_error()): before
- * the board as it stands, the position where the turn stopped, what each
- * placement before it captured, and the placements open there (or, when
- * the turn was over, the command that plays it up to its end); in the
- * text/html alternative too.
+ * An error, the one form of it: r->error says what was wrong, r->command is
+ * the command line with the passwords masked ("" if none was found); r->g
+ * (may be NULL) is the board the command was about, shown as it stands;
+ * r->board is its number, or 0.  A turn refused in its middle (r->stop,
+ * else NULL) shows, before the board as it stands, the position where the
+ * turn stopped, what each placement before it captured, and the
+ * placements open there (or, when the turn was over, the command that
+ * plays it up to its end); in the text/html alternative too.
  */
 struct reply_refused {
 	long board;		/* the board the command was about, or 0 */
@@ -367,25 +372,25 @@ struct reply_refused {
 	const char *command;	/* the command refused, passwords masked */
 	const char *error;	/* why */
 };
-enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_refused *r, struct reply_mail *out);
 
 /*
  * show: drawing is the board to show (board_render_turn() for "show
  * 101#N", then upto is N), or NULL for the position now (upto 0).
  */
-enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int upto, const char *drawing, struct reply_mail *out);
 
 /* history: every turn with its time, and the board now. */
-enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, struct reply_mail *out);
 
 /*
  * sgf <board>: a short text (sgf.txt) and the game record sgf (len bytes,
  * NUL-terminated, game/sgf.h) attached as oust-<board>.sgf.
  */
-enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
 /*
  * review <board>, done: the review's texts (game/review.h: the table, the
@@ -399,11 +404,11 @@ struct reply_review {
 	const char *sgf;
 	size_t sgf_len;
 };
-enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct reply_review *rv, struct reply_mail *out);
 
 /* review <board>, queued: ahead requests wait before it; the robot's run comes every few minutes. */
-enum reply_status reply_review_queued(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_review_queued(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int ahead, struct reply_mail *out);
 
 /* Which of a player's boards `games` lists. */
@@ -434,7 +439,7 @@ struct reply_games_list {
 	size_t n;
 	const char *away;	/* the line saying userid is away, or "" */
 };
-enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_games_list *list, struct reply_mail *out);
 
 /*
@@ -443,7 +448,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
  * have finished in all.
  */
 #define REPLY_FINISHED_MAX 20
-enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_finished(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *const *games, size_t n, size_t total, struct reply_mail *out);
 
 /*
@@ -451,7 +456,7 @@ enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, cons
  * list of commands, the template's {commands} (made from the table of mail
  * commands, commands/pipeline/mailcmd.h).
  */
-enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_help(struct reply_ctx *rc, const struct reply_to *to,
     const char *commands, struct reply_mail *out);
 
 /*
@@ -463,7 +468,7 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
     const struct reply_player *to, struct reply_mail *out);
 
 /* chat, to its sender: text went to readers (user ids, "bob"); "Oust Board 101 chat sent". */
-enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *readers, const char *text, struct reply_mail *out);
 
 /*
@@ -471,7 +476,7 @@ enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, con
  * sender: the chat command to send for board g as userid, text (the
  * sender's own, quoted mail cut) below it, ready to copy.
  */
-enum reply_status reply_chat_answer(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *userid, const char *text, struct reply_mail *out);
 
 #define REPLY_PLACEMENTS_MAX 4100	/* bytes of the placements a preview quotes ("C3,D4,..."), cut beyond */
@@ -495,26 +500,26 @@ struct reply_preview {
  * unfinished, and the legal placements where it stops.  Subject "Oust
  * Board 101 preview", or "Oust preview" for a study board.
  */
-enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_preview *pv, struct reply_mail *out);
 
 /* moves: the legal placements opts[0..n) of the player to move on g, what the capturing ones take. */
-enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out);
 
 /* register: the account userid now exists, bound to address. */
-enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_registered(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, const char *fullname, const char *address, struct reply_mail *out);
 
 /*
  * To the owner of userid (throttle.h): failures wrong passwords within an
  * hour, the last from sender, so password attempts are refused until until.
  */
-enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_lockout(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out);
 
 /* password: userid's password was changed. */
-enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_password(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, struct reply_mail *out);
 
 /* One placeholder of a template: {name} is replaced by value. */
@@ -528,7 +533,7 @@ struct reply_var {
  * signoff, whoami): templates/<tmpl>.txt with vars[0..n) besides the
  * placeholders every template has, under subject, to to_addr.
  */
-enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
+enum reply_status reply_account(struct reply_ctx *rc, const struct reply_to *to, const char *tmpl,
     const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out);
 
 /* An array of struct reply_var and its length, for reply_account(): REPLY_VARS(vars). */

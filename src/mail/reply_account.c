@@ -3,22 +3,22 @@
 
 #include <stdio.h>
 
-enum reply_status reply_help(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_help(struct reply_ctx *rc, const struct reply_to *to,
     const char *commands, struct reply_mail *out)
 {
-	struct reply_parts rp = { .tmpl = "help", .subject = "Oust help", .to_addr = to_addr,
-	    .to_name = to_name };
+	struct reply_parts rp = { .tmpl = "help", .subject = "Oust help", .to_addr = to->addr,
+	    .to_name = to->name };
 
 	var(&rp.vs, "commands", commands);
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_registered(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, const char *fullname, const char *address, struct reply_mail *out)
 {
 	char subject[200];
-	struct reply_parts rp = { .tmpl = "registered", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name };
+	struct reply_parts rp = { .tmpl = "registered", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name };
 
 	snprintf(subject, sizeof subject, "Oust registration %s", userid);
 	var(&rp.vs, "userid", userid);
@@ -27,12 +27,12 @@ enum reply_status reply_registered(struct reply_ctx *rc, const char *to_addr, co
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_lockout(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out)
 {
 	char subject[200], count[24];
-	struct reply_parts rp = { .tmpl = "lockout", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name };
+	struct reply_parts rp = { .tmpl = "lockout", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name };
 
 	snprintf(subject, sizeof subject, "Oust password attempts for %s refused", userid);
 	snprintf(count, sizeof count, "%lu", failures);
@@ -43,22 +43,22 @@ enum reply_status reply_lockout(struct reply_ctx *rc, const char *to_addr, const
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_password(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_password(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, struct reply_mail *out)
 {
 	char subject[200];
-	struct reply_parts rp = { .tmpl = "password", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name };
+	struct reply_parts rp = { .tmpl = "password", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name };
 
 	snprintf(subject, sizeof subject, "Oust password %s", userid);
 	var(&rp.vs, "userid", userid);
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_account(struct reply_ctx *rc, const char *to_addr, const char *to_name, const char *tmpl,
+enum reply_status reply_account(struct reply_ctx *rc, const struct reply_to *to, const char *tmpl,
     const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out)
 {
-	struct reply_parts rp = { .tmpl = tmpl, .subject = subject, .to_addr = to_addr, .to_name = to_name };
+	struct reply_parts rp = { .tmpl = tmpl, .subject = subject, .to_addr = to->addr, .to_name = to->name };
 	size_t i;
 
 	for (i = 0; i < n; i++)

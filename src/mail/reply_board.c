@@ -203,7 +203,7 @@ out:
 }
 
 /*
- * Where a turn refused in its middle stopped (reply_error_at): the
+ * Where a turn refused in its middle stopped (reply_error, r->stop): the
  * placements made before the refusal with what each captured, the board
  * there (this turn's stones in upper case), and what may follow: the
  * placements open there, or, when the turn was already over, the command
@@ -388,7 +388,7 @@ out:
 	return st;
 }
 
-enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int upto, const char *drawing, struct reply_mail *out)
 {
 	enum reply_status st;
@@ -396,7 +396,7 @@ enum reply_status reply_show(struct reply_ctx *rc, const char *to_addr, const ch
 	/* a past position is kept apart from what to send now */
 	struct html_mail hm = { .title = subject, .upto = drawing == NULL ? g->nturns : upto,
 	    .next = drawing == NULL };
-	struct reply_parts rp = { .subject = subject, .to_addr = to_addr, .to_name = to_name, .g = g, .hm = &hm };
+	struct reply_parts rp = { .subject = subject, .to_addr = to->addr, .to_name = to->name, .g = g, .hm = &hm };
 
 	reply_text_status_subject(g, subject, sizeof subject);
 	st = reply_show_body(rc, g, upto, drawing, &body);
@@ -474,14 +474,14 @@ out:
 	return st;
 }
 
-enum reply_status reply_history(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[REPLY_TIME_SIZE];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char *hist = NULL;
 	struct html_mail hm = { .title = subject, .upto = g->nturns };
-	struct reply_parts rp = { .tmpl = "history", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	struct reply_parts rp = { .tmpl = "history", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g, .hm = &hm };
 	enum reply_status st = REPLY_NOMEM;
 
@@ -529,13 +529,13 @@ static void record_vars(struct vars *vs, const struct game *g, struct record_var
 	var(vs, "status", r->status);
 }
 
-enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out)
 {
 	char subject[200], filename[40];
 	struct record_vars r;
 	struct reply_file file = { .data = sgf, .len = len, .type = SGF_MIME_TYPE, .name = filename };
-	struct reply_parts rp = { .tmpl = "sgf", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	struct reply_parts rp = { .tmpl = "sgf", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g, .file = &file };
 
 	snprintf(subject, sizeof subject, "Oust Board %ld record", g->board);
@@ -545,7 +545,7 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const char *to_addr, const cha
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct reply_review *rv, struct reply_mail *out)
 {
 	char subject[200], filename[48], mistake[8], blunder[8];
@@ -554,7 +554,7 @@ enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const 
 	struct html_mail hm = { .title = subject, .upto = g->nturns };
 	struct strbuf html = STRBUF_INIT;
 	char *htmls;
-	struct reply_parts rp = { .tmpl = "review", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	struct reply_parts rp = { .tmpl = "review", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g, .hm = &hm, .file = &file };
 	enum reply_status st;
 
@@ -581,12 +581,12 @@ enum reply_status reply_review(struct reply_ctx *rc, const char *to_addr, const 
 	return st;
 }
 
-enum reply_status reply_review_queued(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_review_queued(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int ahead, struct reply_mail *out)
 {
 	char subject[200], board[24], waiting[80], turns[16], minutes[24];
-	struct reply_parts rp = { .tmpl = "reviewqueued", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name, .g = g };
+	struct reply_parts rp = { .tmpl = "reviewqueued", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name, .g = g };
 
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(subject, sizeof subject, "Oust Board %ld review queued", g->board);
@@ -606,13 +606,13 @@ enum reply_status reply_review_queued(struct reply_ctx *rc, const char *to_addr,
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_finished(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_finished(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *const *games, size_t n, size_t total, struct reply_mail *out)
 {
 	char status[200], row[400], when[REPLY_TIME_SIZE], count[32], listed[32], size[16];
 	struct text t = { 0 };
-	struct reply_parts rp = { .tmpl = "finished", .subject = "Oust finished games", .to_addr = to_addr,
-	    .to_name = to_name };
+	struct reply_parts rp = { .tmpl = "finished", .subject = "Oust finished games", .to_addr = to->addr,
+	    .to_name = to->name };
 	enum reply_status st = REPLY_NOMEM;
 	char *list = NULL;
 	size_t i;
@@ -713,12 +713,12 @@ out:
 	return st;
 }
 
-enum reply_status reply_chat_answer(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *userid, const char *text, struct reply_mail *out)
 {
 	char subject[200], board[24];
-	struct reply_parts rp = { .tmpl = "chatanswer", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name, .g = g };
+	struct reply_parts rp = { .tmpl = "chatanswer", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name, .g = g };
 	struct text t = { 0 };
 	enum reply_status st = REPLY_NOMEM;
 	char *block;
@@ -741,12 +741,12 @@ out:
 	return st;
 }
 
-enum reply_status reply_chat_sent(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *readers, const char *text, struct reply_mail *out)
 {
 	char subject[200], board[24], *quoted = NULL;
-	struct reply_parts rp = { .tmpl = "chatsent", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name, .g = g };
+	struct reply_parts rp = { .tmpl = "chatsent", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name, .g = g };
 	enum reply_status st = REPLY_NOMEM;
 
 	snprintf(subject, sizeof subject, "Oust Board %ld chat sent", g->board);
@@ -764,13 +764,13 @@ out:
 	return st;
 }
 
-enum reply_status reply_moves(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out)
 {
 	char subject[200], title[400], drawing[BOARD_TEXT_MAX], count[16], board[24];
 	struct text legal = { 0 };
 	char *legal_s = NULL;
-	struct reply_parts rp = { .tmpl = "moves", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	struct reply_parts rp = { .tmpl = "moves", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g };
 	enum reply_status st = REPLY_NOMEM;
 	enum rules_color c = g->rg.to_move;

@@ -47,15 +47,7 @@ static bool split_send(const char *error, char *why, size_t wsize, char *send, s
 	return true;
 }
 
-enum reply_status reply_error(struct reply_ctx *rc, const char *to_addr, const char *to_name, long board,
-    const struct game *g, const char *command, const char *error, struct reply_mail *out)
-{
-	struct reply_refused r = { board, g, NULL, command, error };
-
-	return reply_error_at(rc, to_addr, to_name, &r, out);
-}
-
-enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_refused *r, struct reply_mail *out)
 {
 	long board = r->board;
@@ -68,7 +60,7 @@ enum reply_status reply_error_at(struct reply_ctx *rc, const char *to_addr, cons
 	char *section = NULL, *kept, intro[REPLY_NOTE_MAX + REPLY_ERR_MAX + 64];
 	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL, *note = NULL;
 	struct html_mail hm = { .title = subject };
-	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to_addr, .to_name = to_name,
+	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g };
 
 	if (board > 0)

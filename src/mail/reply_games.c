@@ -45,7 +45,7 @@ static bool games_pass(const struct game *g, const char *userid, enum reply_game
 	return true;
 }
 
-enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_games_list *games_list, struct reply_mail *out)
 {
 	const char *userid = games_list->userid, *away = games_list->away;
@@ -56,8 +56,8 @@ enum reply_status reply_games(struct reply_ctx *rc, const char *to_addr, const c
 	char subject[200], status[200], who[100], count[32], row[400], which[200];
 	size_t indent;
 	struct text t = { 0 };
-	struct reply_parts rp = { .tmpl = "games", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name };
+	struct reply_parts rp = { .tmpl = "games", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name };
 	enum reply_status st = REPLY_NOMEM;
 	char *list = NULL;
 	size_t i, playing = 0, shown = 0, skip;

@@ -318,7 +318,7 @@ void reply_clock_text(struct reply_ctx *rc, const struct game *g, const char *re
 enum reply_status reply_board_web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given);
 
 /*
- * Where a turn refused in its middle stopped (reply_error_at): the
+ * Where a turn refused in its middle stopped (reply_error, r->stop): the
  * placements made before the refusal with what each captured, the board
  * there (this turn's stones in upper case), and what may follow: the
  * placements open there, or, when the turn was already over, the command

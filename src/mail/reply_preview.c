@@ -150,7 +150,7 @@ static void preview_steps(struct text *t, const struct reply_preview *pv)
 	}
 }
 
-enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const char *to_name,
+enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_preview *pv, struct reply_mail *out)
 {
 	const struct preview *p = pv->p;
@@ -160,8 +160,8 @@ enum reply_status reply_preview(struct reply_ctx *rc, const char *to_addr, const
 	char dims[GAME_DIMENSIONS_SIZE], list[REPLY_PLACEMENTS_MAX];
 	struct text steps = { 0 }, legal = { 0 }, send = { 0 };
 	char *steps_s = NULL, *legal_s = NULL, *send_s = NULL, *start = NULL;
-	struct reply_parts rp = { .tmpl = "preview", .subject = subject, .to_addr = to_addr,
-	    .to_name = to_name, .g = g };
+	struct reply_parts rp = { .tmpl = "preview", .subject = subject, .to_addr = to->addr,
+	    .to_name = to->name, .g = g };
 	enum reply_status st = REPLY_NOMEM;
 	size_t used = 0;
 	int i, last = p->nsteps - (p->outcome == PREVIEW_ILLEGAL);

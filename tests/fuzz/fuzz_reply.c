@@ -104,15 +104,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gamefile_parse(f[F_GAME], strlen(f[F_GAME]), &g, NULL) == GAMEFILE_OK)
 		have_game = true;
 	reply_init(&rc, &cfg, ".", 1700000000, f[F_ID], f[F_REFS], "alice@example.org");
-	rs = reply_error(&rc, "alice@example.org", f[F_NAME], have_game ? g.board : 0, have_game ? &g : NULL,
-	    f[F_COMMAND], f[F_ERROR], &m);
+	rs = reply_error(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] },
+	    &(struct reply_refused){ have_game ? g.board : 0, have_game ? &g : NULL, NULL, f[F_COMMAND], f[F_ERROR] }, &m);
 	if (rs == REPLY_TEMPLATE)
 		abort();	/* the set-up: run from the top of the tree, or set OUSTPBM_TOP */
 	if (rs == REPLY_OK) {
 		check(&m);
 		reply_mail_release(&m);
 	}
-	if (reply_registered(&rc, "alice@example.org", f[F_NAME], "alice", f[F_FULLNAME], "alice@example.org",
+	if (reply_registered(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] },
+	    "alice", f[F_FULLNAME], "alice@example.org",
 	    &m) == REPLY_OK) {
 		check(&m);
 		reply_mail_release(&m);
@@ -132,7 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			check(&m);
 			reply_mail_release(&m);
 		}
-		if (reply_history(&rc, "alice@example.org", f[F_NAME], &g, &m) == REPLY_OK) {
+		if (reply_history(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] }, &g, &m) == REPLY_OK) {
 			check(&m);
 			reply_mail_release(&m);
 		}

@@ -84,18 +84,22 @@ static void test_errors(void)
 
 	setup(dir);
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "in.1@example.org", "", "alice@example.org");
-	ok_int(reply_help(&rc, "alice@example.org", "", HELP_LIST, &m), REPLY_TEMPLATE, "a missing template");
+	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
+	    HELP_LIST, &m), REPLY_TEMPLATE, "a missing template");
 	ok(strstr(rc.err, "help.txt") != NULL, "the message names the file: %s", rc.err);
 	ok(m.msg == NULL, "no message on failure");
 
 	t_spew(t_path(dir, "help.txt"), "line one\nHello {sever}\n", strlen("line one\nHello {sever}\n"));
-	ok_int(reply_help(&rc, "alice@example.org", "", HELP_LIST, &m), REPLY_TEMPLATE, "a template with a bad placeholder");
+	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
+	    HELP_LIST, &m), REPLY_TEMPLATE, "a template with a bad placeholder");
 	ok(strstr(rc.err, "help.txt line 2: unknown placeholder '{sever}'") != NULL, "line and culprit: %s", rc.err);
 
 	t_spew(t_path(dir, "help.txt"), "Hello {server} at {address}\n", strlen("Hello {server} at {address}\n"));
-	ok_int(reply_help(&rc, "alice@example.org", "", HELP_LIST, &m), REPLY_TEMPLATE, "a template is read once per run");
+	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
+	    HELP_LIST, &m), REPLY_TEMPLATE, "a template is read once per run");
 	reply_release(&rc);
-	ok_int(reply_help(&rc, "not an address", "", HELP_LIST, &m), REPLY_COMPOSE, "a bad recipient cannot be composed");
+	ok_int(reply_help(&rc, &(struct reply_to){ "not an address", "" },
+	    HELP_LIST, &m), REPLY_COMPOSE, "a bad recipient cannot be composed");
 	ok(strstr(rc.err, "not an address") != NULL, "the message names the recipient: %s", rc.err);
 	reply_mail_release(&m);
 
@@ -103,7 +107,8 @@ static void test_errors(void)
 	setup("");
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "", "", "");
 	if (reply_templates_dir(&cfg, "/nonexistent", tdir, sizeof tdir, rc.err, sizeof rc.err) != REPLY_OK) {
-		ok_int(reply_help(&rc, "alice@example.org", "", HELP_LIST, &m), REPLY_TEMPLATE, "no templates directory at all");
+		ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
+		    HELP_LIST, &m), REPLY_TEMPLATE, "no templates directory at all");
 		ok(strstr(rc.err, "no templates directory") != NULL, "and the message says so: %s", rc.err);
 	} else {
 		ok(1, "# skip: templates are installed");
@@ -121,7 +126,8 @@ static void test_ids(void)
 	setup(top_templates());
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "in.1@example.org", "a.0@example.org in.0@example.org",
 	    "alice@example.org");
-	ok_int(reply_help(&rc, "alice@example.org", "Alice", HELP_LIST, &m), REPLY_OK, "help composed");
+	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "Alice" },
+	    HELP_LIST, &m), REPLY_OK, "help composed");
 	ok(has(&m, "Subject: Oust help\n"), "help subject");
 	ok(has(&m, "To: Alice <alice@example.org>\n"), "to the sender, with the name");
 	ok(has(&m, "From: Test server <oust@example.net>\n"), "from the server");
@@ -136,7 +142,8 @@ static void test_ids(void)
 	ok_str(m.rcpt, "alice@example.org", "recipient");
 	reply_mail_release(&m);
 
-	ok_int(reply_help(&rc, "alice@example.org", "", HELP_LIST, &m), REPLY_OK, "a second reply");
+	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
+	    HELP_LIST, &m), REPLY_OK, "a second reply");
 	ok(has(&m, ".2@example.net>\n"), "the counter goes on");
 	reply_mail_release(&m);
 	reply_release(&rc);
@@ -144,8 +151,8 @@ static void test_ids(void)
 	/* the same incoming mail gives the same ids: reproducible */
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "in.1@example.org", "", "alice@example.org");
 	reply_init(&rc2, &cfg, "/nonexistent", NOW, "in.2@example.org", "", "alice@example.org");
-	reply_help(&rc, "alice@example.org", "", HELP_LIST, &m);
-	reply_help(&rc2, "alice@example.org", "", HELP_LIST, &m2);
+	reply_help(&rc, &(struct reply_to){ "alice@example.org", "" }, HELP_LIST, &m);
+	reply_help(&rc2, &(struct reply_to){ "alice@example.org", "" }, HELP_LIST, &m2);
 	ok(m.msg != NULL && m2.msg != NULL && strstr(m.msg, "Message-Id:") != NULL &&
 	    strncmp(strstr(m.msg, "Message-Id:"), strstr(m2.msg, "Message-Id:"), 40) != 0,
 	    "another incoming mail, another id");
@@ -219,35 +226,40 @@ static void test_game(void)
 	ok(!has(&m, "To play, send"), "no command to send once over");
 	reply_mail_release(&m);
 
-	ok_int(reply_error(&rc, "carol@example.net", "", 101, &g, "move 101 carol **** E5",
-	    "carol is not playing on board 101", &m), REPLY_OK, "error with a board");
+	ok_int(reply_error(&rc, &(struct reply_to){ "carol@example.net", "" },
+	    &(struct reply_refused){ 101, &g, NULL, "move 101 carol **** E5", "carol is not playing on board 101" }, &m), REPLY_OK, "error with a board");
 	ok(has(&m, "Subject: Oust Board 101 error\n"), "board error subject");
 	ok(has(&m, "not carried out: carol is not playing on board 101."), "the error");
 	ok(has(&m, "    move 101 carol **** E5\n"), "the command quoted");
 	ok(has(&m, "Board 101 now (alice won: bob has no stones left):"), "the board as it stands");
 	reply_mail_release(&m);
-	ok_int(reply_error(&rc, "carol@example.net", "", 0, NULL, "", "no command found", &m), REPLY_OK,
+	ok_int(reply_error(&rc, &(struct reply_to){ "carol@example.net", "" },
+	    &(struct reply_refused){ 0, NULL, NULL, "", "no command found" }, &m), REPLY_OK,
 	    "error without a board");
 	ok(has(&m, "Subject: Oust error\n"), "plain error subject");
 	ok(has(&m, "(no command found)"), "no command to quote");
 	ok(!has(&m, "References: <board"), "no board root");
 	reply_mail_release(&m);
 
-	ok_int(reply_games(&rc, "carol@example.net", "", &(struct reply_games_list){ "carol", true, REPLY_GAMES_ALL, NULL, 0, "" }, &m), REPLY_OK, "empty games list");
+	ok_int(reply_games(&rc, &(struct reply_to){ "carol@example.net", "" },
+	    &(struct reply_games_list){ "carol", true, REPLY_GAMES_ALL, NULL, 0, "" }, &m), REPLY_OK, "empty games list");
 	ok(has(&m, "(carol plays on no board)"), "says so");
 	reply_mail_release(&m);
-	ok_int(reply_games(&rc, "alice@example.net", "", &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list");
+	ok_int(reply_games(&rc, &(struct reply_to){ "alice@example.net", "" },
+	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list");
 	ok(has(&m, "  101        5x5    alice (x) - bob (o)  alice won: bob has no stones\n"
 	    "                                         left\n"), "one line per board, a long state wrapped under its column");
 	reply_mail_release(&m);
 	game_release(&g);
 	game_init(&g, 102, 5, true, "carol", "alice", NOW);
 	place(&g, "carol", "C3");
-	ok_int(reply_games(&rc, "alice@example.net", "", &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list, own");
+	ok_int(reply_games(&rc, &(struct reply_to){ "alice@example.net", "" },
+	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list, own");
 	ok(has(&m, "  102        5x5    carol (x) - alice (o)  turn 2, alice to move: your\n"
 	    "                                           move\n"), "... marks your move (wrapped under its column)");
 	reply_mail_release(&m);
-	ok_int(reply_games(&rc, "bob@example.net", "", &(struct reply_games_list){ "alice", false, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list, another's");
+	ok_int(reply_games(&rc, &(struct reply_to){ "bob@example.net", "" },
+	    &(struct reply_games_list){ "alice", false, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list, another's");
 	ok(has(&m, "turn 2, alice to move\n"), "... without 'your move'");
 	reply_mail_release(&m);
 	game_release(&g);

@@ -71,7 +71,8 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 		if (game_user_is_robot(players[i]) || (i == 1 && strcmp(g->white, g->black) == 0) ||
 		    store_user_find(a->srv.st, players[i], &u) != STORE_OK)
 			continue;
-		if (reply_account(&rc, u.address, u.fullname, "delboard", subject, vars, sizeof vars / sizeof vars[0],
+		if (reply_account(&rc, &(struct reply_to){ u.address, u.fullname },
+		    "delboard", subject, vars, sizeof vars / sizeof vars[0],
 		    &m) != REPLY_OK) {
 			store_complain(a->srv.st, "delboard %ld: cannot make the mail to %s: %s", g->board, players[i], rc.err);
 			as = ADMIN_CONFIG;

@@ -72,7 +72,8 @@ static bool deluser_tell(struct admin *a, const struct store_user *u, const stru
 		struct reply_var vars[] = { { "userid", u->userid }, { "count", count },
 			{ "boards", res->list[0] != '\0' ? res->list : "none" }, { "until", until } };
 
-		if (reply_account(rc, u->address, u->fullname, "closed", subject, vars, sizeof vars / sizeof vars[0],
+		if (reply_account(rc, &(struct reply_to){ u->address, u->fullname },
+		    "closed", subject, vars, sizeof vars / sizeof vars[0],
 		    &m) != REPLY_OK) {
 			fprintf(stderr, "oustpbm: deluser %s: closed, but its owner cannot be told: %s\n", u->userid,
 			    rc->err);

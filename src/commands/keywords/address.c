@@ -56,10 +56,13 @@ enum process_status address_run(struct job *j)
 		    { "old_address", u.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust address code for %s", u.userid);
-		rs = reply_account(&j->srv.rc, rec.address, u.fullname, "addresscode", subject, REPLY_VARS(v), &mails[0]);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ rec.address, u.fullname },
+		    "addresscode", subject, REPLY_VARS(v), &mails[0]);
 		snprintf(subject, sizeof subject, "Oust address of %s", u.userid);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), "address", subject, &v[2], sizeof v / sizeof v[0] - 2,
+			rs = reply_account(&j->srv.rc,
+			    &(struct reply_to){ j->in.from_addr, job_sender_name(j, u.userid) },
+			    "address", subject, &v[2], sizeof v / sizeof v[0] - 2,
 			    &mails[1]);
 	}
 	if (rs != REPLY_OK) {

@@ -55,7 +55,8 @@ enum process_status challenges_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "count", count }, { "challenges", list } };
 
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "challenges", "Oust open challenges",
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+		    "challenges", "Oust open challenges",
 		    REPLY_VARS(vars), &m);
 	}
 	ps = job_send(j, rs, &m);

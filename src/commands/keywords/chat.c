@@ -155,7 +155,8 @@ enum process_status chat_run(struct job *j)
 		ps = job_no_memory(j);
 		goto out;
 	}
-	rs = reply_chat_sent(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), g, c.names, text,
+	rs = reply_chat_sent(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid) },
+	    g, c.names, text,
 	    &c.mails[c.n]);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

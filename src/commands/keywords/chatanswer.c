@@ -62,7 +62,8 @@ enum process_status chatanswer_run(struct job *j)
 	text = command_comment(&j->cmd, j->in.body);
 	if (text == NULL)
 		return job_no_memory(j);
-	rs = reply_chat_answer(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid[0] != '<' ? userid : ""),
+	rs = reply_chat_answer(&j->srv.rc,
+	    &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid[0] != '<' ? userid : "") },
 	    &j->game, userid, text, &m);
 	free(text);
 	ps = job_send(j, rs, &m);

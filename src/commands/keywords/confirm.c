@@ -197,7 +197,8 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	memset(&m, 0, sizeof m);
 	if (!code_right(j, p, code, &ps) || !password_right(j, p, password, &ps))
 		return ps;
-	rs = reply_registered(&j->srv.rc, p->address, p->fullname, p->userid, p->fullname, p->address, &m);
+	rs = reply_registered(&j->srv.rc, &(struct reply_to){ p->address, p->fullname },
+	    p->userid, p->fullname, p->address, &m);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
 	ps = job_commit_account(j, &(struct job_account_change){ p->userid, p->pwhash, NULL, write_account, p },
@@ -375,9 +376,11 @@ enum process_status confirm_run(struct job *j)
 		    { "old_address", u.address } };
 
 		snprintf(subject, sizeof subject, "Oust address of %s changed", u.userid);
-		rs = reply_account(&j->srv.rc, rec.address, u.fullname, "confirmed", subject, REPLY_VARS(vars), &mails[0]);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ rec.address, u.fullname },
+		    "confirmed", subject, REPLY_VARS(vars), &mails[0]);
 		if (rs == REPLY_OK)
-			rs = reply_account(&j->srv.rc, u.address, u.fullname, "addressmoved", subject, REPLY_VARS(vars), &mails[1]);
+			rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
+			    "addressmoved", subject, REPLY_VARS(vars), &mails[1]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

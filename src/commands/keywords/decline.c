@@ -103,7 +103,8 @@ enum process_status decline_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", userid }, { "news", news }, { "comment", mine }, { "how", how } };
 
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), "decline", subject, REPLY_VARS(vars),
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid) },
+		    "decline", subject, REPLY_VARS(vars),
 		    &m[n]);
 		if (rs == REPLY_OK)
 			n++;
@@ -117,7 +118,8 @@ enum process_status decline_run(struct job *j)
 				struct reply_var ovars[] = { { "userid", u.userid }, { "news", news }, { "comment", theirs },
 				    { "how", how } };
 
-				rs = reply_account(&j->srv.rc, u.address, u.fullname, "decline", subject, REPLY_VARS(ovars), &m[n]);
+				rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
+				    "decline", subject, REPLY_VARS(ovars), &m[n]);
 				if (rs == REPLY_OK)
 					n++;
 			}

@@ -65,7 +65,8 @@ enum process_status finished_run(struct job *j)
 		free(text);
 	}
 	free(boards);
-	rs = reply_finished(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), order, n, total, &m);
+	rs = reply_finished(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+	    order, n, total, &m);
 	free(slots);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

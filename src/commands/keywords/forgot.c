@@ -33,7 +33,8 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 	enum reply_status rs;
 
 	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "forgot", subject, REPLY_VARS(v), m);
+	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+	    "forgot", subject, REPLY_VARS(v), m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
@@ -78,7 +79,8 @@ enum process_status forgot_run(struct job *j)
 		    { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust password reset code for %s", u.userid);
-		rs = reply_account(&j->srv.rc, u.address, u.fullname, "resetcode", subject, REPLY_VARS(v), &mails[n]);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
+		    "resetcode", subject, REPLY_VARS(v), &mails[n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

@@ -39,7 +39,7 @@ enum process_status games_run(struct job *j)
 		goto out;
 	list = (struct reply_games_list){ u.userid, u.address[0] != '\0' && strcasecmp(u.address, j->in.from_addr) == 0,
 	    filter, games, n, away };
-	rs = reply_games(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), &list, &m);
+	rs = reply_games(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u.userid) }, &list, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "%zu board%s of %s%s%s", n, n == 1 ? "" : "s", u.userid,

@@ -14,7 +14,7 @@ enum process_status help_run(struct job *j)
 
 	if (commands == NULL)
 		return job_no_memory(j);
-	rs = reply_help(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), commands, &m);
+	rs = reply_help(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) }, commands, &m);
 	free(commands);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

@@ -13,7 +13,7 @@ enum process_status history_run(struct job *j)
 	enum reply_status rs;
 	enum process_status ps;
 
-	rs = reply_history(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, &m);
+	rs = reply_history(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) }, &j->game, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "history of %d turns", j->game.nturns);

@@ -26,7 +26,7 @@ enum process_status moves_run(struct job *j)
 	}
 	if (preview_options(&g->rg, &opts, &n) != PREVIEW_OK)
 		return job_no_memory(j);
-	rs = reply_moves(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, opts, n, &m);
+	rs = reply_moves(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) }, g, opts, n, &m);
 	free(opts);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

@@ -67,7 +67,8 @@ again:
 		goto out;
 	}
 	reply_mail_release(&m);
-	rs = reply_password(&j->srv.rc, j->in.from_addr, job_sender_name(j, u.userid), u.userid, &m);
+	rs = reply_password(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u.userid) },
+	    u.userid, &m);
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;

@@ -55,7 +55,7 @@ static enum process_status preview_reply(struct job *j, const struct game *g, co
 	pv.names = (const char (*)[4])names;
 	pv.n = n;
 	pv.p = &p;
-	rs = reply_preview(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), &pv, &m);
+	rs = reply_preview(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) }, &pv, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "preview of %d placement%s: %s", n, n == 1 ? "" : "s",

@@ -121,7 +121,8 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 		struct reply_var vars[] = { { "board", board }, { "userid", userid }, { "opponent", opponent },
 		    { "state", state }, { "list", list } };
 
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, userid), "queue", subject, REPLY_VARS(vars), &m);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid) },
+		    "queue", subject, REPLY_VARS(vars), &m);
 	}
 	free(list);
 	if (rs != REPLY_OK)

@@ -132,7 +132,8 @@ enum process_status register_run(struct job *j)
 		    { "registered_address", rec.address }, { "expires", expires } };
 
 		snprintf(subject, sizeof subject, "Oust registration code for %s", rec.userid);
-		rs = reply_account(&j->srv.rc, rec.address, c->fullname, "registercode", subject, REPLY_VARS(v), &m);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ rec.address, c->fullname },
+		    "registercode", subject, REPLY_VARS(v), &m);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

@@ -57,10 +57,12 @@ enum process_status reset_run(struct job *j)
 	{
 		struct reply_var vars[] = { { "userid", u.userid }, { "sender", j->in.from_addr } };
 
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "reset", subject, REPLY_VARS(vars),
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+		    "reset", subject, REPLY_VARS(vars),
 		    &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->srv.rc, u.address, u.fullname, "reset", subject, REPLY_VARS(vars), &mails[++n]);
+			rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
+			    "reset", subject, REPLY_VARS(vars), &mails[++n]);
 	}
 	if (rs != REPLY_OK) {
 		ps = job_reply_failure(j, rs);

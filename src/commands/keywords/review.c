@@ -58,7 +58,8 @@ enum process_status review_run(struct job *j)
 	case REVIEWS_QUEUED:
 		break;
 	}
-	rs = reply_review_queued(&j->srv.rc, j->in.from_addr, job_sender_name(j, me), g, ahead, &m);
+	rs = reply_review_queued(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, me) },
+	    g, ahead, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "review queued (%d before it)", ahead);

@@ -22,7 +22,8 @@ enum process_status sgf_run(struct job *j)
 	if (ss != SGF_OK)
 		return job_refuse(j, &j->game, "no record of board %ld can be made: its history does not lead to "
 		    "its position (the admin edited it)", j->game.board);
-	rs = reply_sgf(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), &j->game, sgf, len, &m);
+	rs = reply_sgf(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+	    &j->game, sgf, len, &m);
 	free(sgf);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

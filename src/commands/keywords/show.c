@@ -45,7 +45,8 @@ enum process_status show_run(struct job *j)
 		if (store_user_ids_of(j->srv.st, j->in.from_addr, ids, 2, &n) == STORE_OK && n == 1)
 			snprintf(j->srv.rc.clock.viewer, sizeof j->srv.rc.clock.viewer, "%s", ids[0]);
 	}
-	rs = reply_show(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), g, upto, upto > 0 ? drawing : NULL, &m);
+	rs = reply_show(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+	    g, upto, upto > 0 ? drawing : NULL, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)
 		job_detail(j, "ok", "shown after turn %d", upto);

@@ -75,9 +75,11 @@ enum process_status signoff_run(struct job *j)
 		    { "boards", res.list[0] != '\0' ? res.list : "none" }, { "until", until } };
 
 		snprintf(subject, sizeof subject, "Oust account %s closed", u.userid);
-		rs = reply_account(&j->srv.rc, u.address, u.fullname, "signoff", subject, REPLY_VARS(vars), &mails[n]);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
+		    "signoff", subject, REPLY_VARS(vars), &mails[n]);
 		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
-			rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, NULL), "signoff", subject, REPLY_VARS(vars),
+			rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
+			    "signoff", subject, REPLY_VARS(vars),
 			    &mails[++n]);
 	}
 	if (rs != REPLY_OK) {

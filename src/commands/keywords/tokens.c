@@ -39,7 +39,8 @@ enum process_status tokens_run(struct job *j)
 		    "older board mail without the password does nothing now. Your\nnext board mails carry new "
 		    "tokens.\n", id);
 	snprintf(subject, sizeof subject, "Oust tokens %s", id);
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, id), "notice", subject, &v, 1, &m);
+	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, id) },
+	    "notice", subject, &v, 1, &m);
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "reply tokens of %s %s (generation %lu)", id, off ? "off" : "renewed", gen);

@@ -33,7 +33,8 @@ static enum process_status confirm(struct job *j, const struct store_user *u, lo
 	else
 		snprintf(how, sizeof how, "To observe every board again, send:\n\n    subscribe %s <password> all",
 		    u->userid);
-	rs = reply_account(&j->srv.rc, u->address, job_sender_name(j, u->userid), "observe", subject, REPLY_VARS(vars), m);
+	rs = reply_account(&j->srv.rc, &(struct reply_to){ u->address, job_sender_name(j, u->userid) },
+	    "observe", subject, REPLY_VARS(vars), m);
 	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 

@@ -107,7 +107,8 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 		    { "day_count", day_count }, { "used", used }, { "left", left }, { "year", year }, { "cap", capstr },
 		    { "boards", boards[0] != '\0' ? boards : "none" } };
 
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u->userid), away ? "vacation" :
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u->userid) },
+		    away ? "vacation" :
 		    "vacationoff", subject, vars, sizeof vars / sizeof vars[0], &m[(*n)++]);
 		for (i = 0; rs == REPLY_OK && i < ng && *n < VACATION_MAILS_MAX; i++) {
 			if (game_over(&games[i]))
@@ -123,7 +124,8 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 				continue;
 			snprintf(subject, sizeof subject, "Oust Board %ld: %s %s", games[i].board, u->userid,
 			    away ? "is away" : "is back");
-			rs = reply_account(&j->srv.rc, o.address, o.fullname, away ? "vacationnotice" : "vacationback",
+			rs = reply_account(&j->srv.rc, &(struct reply_to){ o.address, o.fullname },
+			    away ? "vacationnotice" : "vacationback",
 			    subject, vars, sizeof vars / sizeof vars[0], &m[(*n)++]);
 		}
 	}

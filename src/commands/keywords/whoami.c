@@ -120,7 +120,8 @@ enum process_status whoami_run(struct job *j)
 		    { "settings", set } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, u->userid), "whoami", subject, REPLY_VARS(vars), &m);
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u->userid) },
+		    "whoami", subject, REPLY_VARS(vars), &m);
 	}
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK)

@@ -12,7 +12,8 @@ enum process_status seeking_notice(struct job *j, const char *subject, const cha
 	struct reply_mail m;
 	enum reply_status rs;
 
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->user.userid), "notice", subject, &v, 1, &m);
+	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->user.userid) },
+	    "notice", subject, &v, 1, &m);
 	return job_send(j, rs, &m);
 }
 

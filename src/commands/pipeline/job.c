@@ -310,7 +310,8 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 		board_above(msg);
 	refused = (struct reply_refused){ j->board, g, stop, j->masked != NULL ? j->masked : j->unread != NULL ?
 	    j->unread : "", msg };
-	rs = reply_error_at(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), &refused, &m);
+	rs = reply_error(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->cmd.userid) },
+	    &refused, &m);
 	j->srv.rc.note[0] = '\0';
 	j->srv.rc.error_token = NULL;
 	j->srv.rc.error_suggest = NULL;

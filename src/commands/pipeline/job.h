@@ -120,7 +120,7 @@ enum process_status job_refuse(struct job *j, const struct game *g, const char *
     __attribute__((format(printf, 3, 4)));
 /*
  * job_refuse() of a turn refused in its middle: the reply shows where it
- * stopped (reply_error_at(), stop) before the board g as it stands.
+ * stopped (reply_error(), its stop) before the board g as it stands.
  */
 enum process_status job_refuse_at(struct job *j, const struct game *g, const struct reply_stop *stop,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));

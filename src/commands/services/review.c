@@ -49,7 +49,7 @@ enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const 
 	rv.how = how;
 	rv.sgf = sgf;
 	rv.sgf_len = len;
-	rs = reply_review(rc, to_addr, to_name, g, &rv, out);
+	rs = reply_review(rc, &(struct reply_to){ to_addr, to_name }, g, &rv, out);
 out:
 	free(table);
 	free(worst);
