@@ -39,7 +39,7 @@ enum process_status settingstext_reply(struct job *j, const struct settings *s, 
 	{
 		struct reply_var var = { "text", text };
 
-		rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, s->userid), "notice", subject, &var, 1,
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, s->userid) }, "notice", subject, &var, 1,
 		    &m);
 	}
 	ps = job_send(j, rs, &m);

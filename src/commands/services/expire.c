@@ -66,7 +66,7 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 	{
 		struct reply_var vars[] = { { "userid", u.userid }, { "news", news }, { "comment", "" }, { "how", how } };
 
-		rs = reply_account(&srv->rc, u.address, u.fullname, "decline", subject, REPLY_VARS(vars), &m[*n]);
+		rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "decline", subject, REPLY_VARS(vars), &m[*n]);
 	}
 	if (rs != REPLY_OK) {
 		snprintf(err, errlen, "cannot make the mail: %s", srv->rc.err);

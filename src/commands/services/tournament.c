@@ -100,7 +100,7 @@ enum tournament_status tournament_notice(struct server *srv, const char *userid,
 	}
 	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK)
 		return TOURNAMENT_TEMPFAIL;
-	rs = reply_account(&srv->rc, u.address, u.fullname, "notice", subject, &v, 1, &m);
+	rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "notice", subject, &v, 1, &m);
 	if (rs != REPLY_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mail to %s: %.200s", userid, srv->rc.err);
 		return rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
@@ -190,12 +190,12 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 		goto release;
 	}
 	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
-	case BOARDCOMMIT_OK:
+	case TXN_OK:
 		(void)active_add(srv->st, tg->board, black, white);	/* a rebuild finds it if this fails (active.h) */
 		store_log(srv->st, "%s tournament T%u board=%ld ok: %s (x) - %s (o), round %d", srv->stamp, t->id,
 		    tg->board, black, white, tg->round);
 		break;
-	case BOARDCOMMIT_TEMPFAIL:
+	case TXN_TEMPFAIL:
 		s = TOURNAMENT_TEMPFAIL;
 		break;
 	default:
@@ -594,11 +594,11 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 		goto release;
 	}
 	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
-	case BOARDCOMMIT_OK:
+	case TXN_OK:
 		store_log(srv->st, "%s tournament board=%ld ok: %s left the tournament, the board resigned", srv->stamp,
 		    board, userid);
 		break;
-	case BOARDCOMMIT_TEMPFAIL:
+	case TXN_TEMPFAIL:
 		s = TOURNAMENT_TEMPFAIL;
 		break;
 	default:
@@ -637,7 +637,7 @@ enum process_status tournament_reply(struct job *j, const char *subject, const c
 	struct reply_mail m;
 	enum reply_status rs;
 
-	rs = reply_account(&j->srv.rc, j->in.from_addr, job_sender_name(j, j->cmd.userid), "notice", subject, &v, 1, &m);
+	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->cmd.userid) }, "notice", subject, &v, 1, &m);
 	return job_send(j, rs, &m);
 }
 
