@@ -55,6 +55,18 @@ check "alice's after a minute: 1 day 1 h - 1 min + 6 h, past the cap of 1.25 day
 check "the board mail says how long each player has" \
     grep -q "alice (x) 1 day 6 hours, bob (o) 1 day 5 hours" "$(ls -t "$h"/mail/bob@example.com/new/* | head -1)"
 
+# a queued turn that answers at once: both turns add their increment
+h=$tmp/queue
+home "$h"
+send "$h" $T0 alice@example.org "challenge alice secret bob -size=5 -clock=1+0.25/2"
+send "$h" $((T0 + H)) alice@example.org "move 101 alice secret C3"
+send "$h" $((T0 + H)) alice@example.org "queue 101 alice secret A1 => E5"
+send "$h" $((T0 + 3 * H)) bob@example.com "move 101 bob hunter2 A1"
+g=$h/games/101.game
+check "a queued answer: both played (turn 4 next)" [ "$(header "$g" turn)" = 4 ]
+check "... bob's clock: 1 day - 2 h + 6 h" [ "$(header "$g" clock-white)" = 100800 ]
+check "... alice's: 1 day - 1 h + 6 h, then + 6 h for the queued turn" [ "$(header "$g" clock-black)" = 126000 ]
+
 # ---- a loss on time at exactly zero, in the zone of the reader
 h=$tmp/zero
 home "$h"
