@@ -189,6 +189,18 @@ while [ $k -lt 60 ]; do
 done
 check "crash at each of the $((k - 1)) steps of a loss on time: lost once, each player told once${bad}" [ -z "$bad" ] && [ $k -gt 1 ]
 
+# ---- a damaged settings file: named by fsck, no command that reads it answers wrongly
+h=$tmp/damaged
+home "$h"
+printf '# damaged\nalice timezone=UTC colour=blue\n' >"$h/settings"
+before=$(ls "$h/mail/alice@example.org/new" | wc -l)
+rc=$(mail alice@example.org "settings alice secret" "damaged.$$@example.org" | OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" 2>"$tmp/stderr"; echo $?)
+check "settings with a damaged settings file: not answered with defaults (exit $rc)" \
+    sh -c "[ $rc != 0 ] && [ \$(ls '$h/mail/alice@example.org/new' | wc -l) = $before ]"
+check "... stderr names the line" grep -q "settings:2: unknown setting 'colour'" "$tmp/stderr"
+rc=$("$bin" -d "$h" fsck >"$tmp/fsck" 2>&1; echo $?)
+check "fsck reports it (exit $rc)" sh -c "[ $rc = 65 ] && grep -q \"^settings: settings:2: unknown setting 'colour'\" '$tmp/fsck'"
+
 # ---- a board without a clock keeps today's rule
 h=$tmp/old
 home "$h"

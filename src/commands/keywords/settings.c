@@ -52,6 +52,13 @@ enum process_status settings_reply(struct job *j, const struct settings *s, cons
 	return ps;
 }
 
+enum process_status settings_failure(struct job *j, enum store_status ss, const char *err)
+{
+	fprintf(stderr, "oustpbm: %s\n", err);
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}
+
 enum process_status settings_run(struct job *j)
 {
 	char err[SETTINGS_ERR_MAX];
@@ -61,7 +68,7 @@ enum process_status settings_run(struct job *j)
 
 	ss = settings_find(j->srv.st, j->user.userid, &s, err);
 	if (ss != STORE_OK)
-		return job_store_failure(j, ss, err);
+		return settings_failure(j, ss, err);
 	ps = settings_reply(j, &s, "Your settings:");
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "settings of %s", j->user.userid);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/strbuf.h"
+#include "commands/keywords/settings_int.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/standings.h"
@@ -90,7 +91,7 @@ enum process_status whoami_run(struct job *j)
 		goto out;
 	ss = settings_find(j->srv.st, u->userid, &prefs, err);
 	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
+		ps = settings_failure(j, ss, err);
 		goto out;
 	}
 	/* "    timezone       UTC\n" and so on, under the full name */
