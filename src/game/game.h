@@ -160,6 +160,7 @@ struct game {
 	int64_t clock_at;
 	char clock_names[2][GAME_NAME_SIZE];	/* black, white then */
 	char clock_mover[GAME_NAME_SIZE];	/* the player to move then, "" for none */
+	int clock_turns;	/* the turns of the history then */
 	struct game_turn *turns;	/* history, turns[i].number == i + 1 */
 	int nturns;
 	int alloc_turns;

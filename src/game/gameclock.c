@@ -197,8 +197,7 @@ static int clock_of(const struct game *g, const char *name)
 
 void gameclock_settle(struct game *g, int64_t ran)
 {
-	int64_t old[2], left;
-	const char *mover;
+	int64_t old[2];
 	int i, k;
 
 	if (g->clock_base == 0)
@@ -206,24 +205,27 @@ void gameclock_settle(struct game *g, int64_t ran)
 	if (g->nturns == 0 || g->clock_at == 0 || game_is_open(g)) {
 		/* the start (a challenge, an open seat taken): both clocks full */
 		g->clock_left[0] = g->clock_left[1] = g->clock_base;
-	} else if (g->last_move != g->clock_at) {
+	} else if (g->last_move != g->clock_at || g->nturns != g->clock_turns) {
 		old[0] = g->clock_left[0];
 		old[1] = g->clock_left[1];
 		k = clock_of(g, g->clock_mover);
-		if (k >= 0) {
-			left = old[k] - ran;
-			if (left < 0)
-				left = 0;
-			mover = game_over(g) ? NULL : game_player_to_move(g);
-			/* the turn is done when another player is to move: its increment, up to the cap */
-			if (mover == NULL || strcmp(mover, g->clock_mover) != 0) {
-				left += g->clock_inc;
-				if (left > g->clock_cap)
-					left = g->clock_cap;
-				g->clock_warned = 0;
-			}
-			old[k] = left;
+		if (k >= 0)
+			old[k] = old[k] > ran ? old[k] - ran : 0;
+		/*
+		 * Each turn completed since (a queued answer makes two in one
+		 * change) adds the increment to its player's clock, up to the cap;
+		 * a turn taken back (an accepted undo) adds nothing.
+		 */
+		for (i = g->clock_turns; i < g->nturns; i++) {
+			k = clock_of(g, g->turns[i].player);
+			if (k < 0)
+				continue;
+			old[k] += g->clock_inc;
+			if (old[k] > g->clock_cap)
+				old[k] = g->clock_cap;
 		}
+		if (g->nturns != g->clock_turns)
+			g->clock_warned = 0;	/* a new turn: its marks are warned of afresh */
 		/* the clocks follow their players: after a swap, black's clock is the old white's */
 		for (i = 0; i < 2; i++) {
 			k = clock_of(g, i == 0 ? g->black : g->white);
@@ -241,6 +243,7 @@ void gameclock_mark(struct game *g)
 	snprintf(g->clock_names[0], sizeof g->clock_names[0], "%s", g->black);
 	snprintf(g->clock_names[1], sizeof g->clock_names[1], "%s", g->white);
 	snprintf(g->clock_mover, sizeof g->clock_mover, "%s", mover != NULL ? mover : "");
+	g->clock_turns = g->nturns;
 }
 
 int64_t gameclock_left(const struct game *g, int color, int64_t ran)

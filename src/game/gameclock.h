@@ -48,11 +48,11 @@ int64_t gameclock_runs_out(int64_t now, int64_t left, const struct gameclock_sto
 /*
  * After a change of g committed at g->last_move: the clock of the player
  * who was to move when g was read (g->clock_names, g->clock_at) loses ran
- * seconds (gameclock_running over [clock_at, last_move)), and gains the
- * increment, up to the cap, if that player is no longer to move; the
- * clocks follow their players (a swap exchanges the names).  A board
- * without turns starts both clocks at D.  Then g's clocks are as of
- * g->last_move.  Nothing on a board without a clock.
+ * seconds (gameclock_running over [clock_at, last_move)), and each turn
+ * added to the history since adds the increment to its player's clock, up
+ * to the cap; the clocks follow their players (a swap exchanges the
+ * names).  A board without turns starts both clocks at D.  Then g's
+ * clocks are as of g->last_move.  Nothing on a board without a clock.
  */
 void gameclock_settle(struct game *g, int64_t ran);
 

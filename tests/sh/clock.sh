@@ -55,6 +55,18 @@ check "alice's after a minute: 1 day 1 h - 1 min + 6 h, past the cap of 1.25 day
 check "the board mail says how long each player has" \
     grep -q "alice (x) 1 day 6 hours, bob (o) 1 day 5 hours" "$(ls -t "$h"/mail/bob@example.com/new/* | head -1)"
 
+# a queued turn that answers at once: both turns add their increment
+h=$tmp/queue
+home "$h"
+send "$h" $T0 alice@example.org "challenge alice secret bob -size=5 -clock=1+0.25/2"
+send "$h" $((T0 + H)) alice@example.org "move 101 alice secret C3"
+send "$h" $((T0 + H)) alice@example.org "queue 101 alice secret A1 => E5"
+send "$h" $((T0 + 3 * H)) bob@example.com "move 101 bob hunter2 A1"
+g=$h/games/101.game
+check "a queued answer: both played (turn 4 next)" [ "$(header "$g" turn)" = 4 ]
+check "... bob's clock: 1 day - 2 h + 6 h" [ "$(header "$g" clock-white)" = 100800 ]
+check "... alice's: 1 day - 1 h + 6 h, then + 6 h for the queued turn" [ "$(header "$g" clock-black)" = 126000 ]
+
 # ---- a loss on time at exactly zero, in the zone of the reader
 h=$tmp/zero
 home "$h"
@@ -176,6 +188,18 @@ while [ $k -lt 60 ]; do
 	[ -z "$(find "$tmp/cw/outbox/new" "$tmp/cw/outbox/tmp" -type f 2>/dev/null)" ] || bad="$bad; step $k: mail left in the outbox"
 done
 check "crash at each of the $((k - 1)) steps of a loss on time: lost once, each player told once${bad}" [ -z "$bad" ] && [ $k -gt 1 ]
+
+# ---- a damaged settings file: named by fsck, no command that reads it answers wrongly
+h=$tmp/damaged
+home "$h"
+printf '# damaged\nalice timezone=UTC colour=blue\n' >"$h/settings"
+before=$(ls "$h/mail/alice@example.org/new" | wc -l)
+rc=$(mail alice@example.org "settings alice secret" "damaged.$$@example.org" | OUSTPBM_TEST_TIME=$((T0 + 60)) "$bin" -d "$h" 2>"$tmp/stderr"; echo $?)
+check "settings with a damaged settings file: not answered with defaults (exit $rc)" \
+    sh -c "[ $rc != 0 ] && [ \$(ls '$h/mail/alice@example.org/new' | wc -l) = $before ]"
+check "... stderr names the line" grep -q "settings:2: unknown setting 'colour'" "$tmp/stderr"
+rc=$("$bin" -d "$h" fsck >"$tmp/fsck" 2>&1; echo $?)
+check "fsck reports it (exit $rc)" sh -c "[ $rc = 65 ] && grep -q \"^settings: settings:2: unknown setting 'colour'\" '$tmp/fsck'"
 
 # ---- a board without a clock keeps today's rule
 h=$tmp/old

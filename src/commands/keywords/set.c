@@ -25,7 +25,7 @@ enum process_status set_run(struct job *j)
 
 	ss = settings_find(j->srv.st, j->user.userid, &s, err);
 	if (ss != STORE_OK)
-		return job_store_failure(j, ss, err);
+		return settingstext_failure(j, ss, err);
 	snprintf(text, sizeof text, "%s", j->cmd.text);
 	for (p = text; *p != '\0';) {
 		while (*p == ' ' || *p == '\t')
@@ -52,7 +52,7 @@ enum process_status set_run(struct job *j)
 	}
 	ss = settings_save(j->srv.st, j->srv.cfg.lock_timeout_ms, &s, err);
 	if (ss != STORE_OK)
-		return job_store_failure(j, ss, err);
+		return settingstext_failure(j, ss, err);
 	ps = settingstext_reply(j, &s, "Your settings are now:");
 	if (ps == PROCESS_OK) {
 		settings_format(&s, text, sizeof text);

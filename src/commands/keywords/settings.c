@@ -17,7 +17,7 @@ enum process_status settings_run(struct job *j)
 
 	ss = settings_find(j->srv.st, j->user.userid, &s, err);
 	if (ss != STORE_OK)
-		return job_store_failure(j, ss, err);
+		return settingstext_failure(j, ss, err);
 	ps = settingstext_reply(j, &s, "Your settings:");
 	if (ps == PROCESS_OK)
 		job_detail(j, "ok", "settings of %s", j->user.userid);

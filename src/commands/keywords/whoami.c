@@ -12,6 +12,7 @@
 
 #include "base/strbuf.h"
 #include "commands/lib/away.h"
+#include "commands/lib/settingstext.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/standings.h"
@@ -91,7 +92,7 @@ enum process_status whoami_run(struct job *j)
 		goto out;
 	ss = settings_find(j->srv.st, u->userid, &prefs, err);
 	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
+		ps = settingstext_failure(j, ss, err);
 		goto out;
 	}
 	/* "    timezone       UTC\n" and so on, under the full name */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/msg.h"
 #include "base/strbuf.h"
 #include "commands/lib/settingstext.h"
 
@@ -47,3 +48,9 @@ enum process_status settingstext_reply(struct job *j, const struct settings *s, 
 	return ps;
 }
 
+enum process_status settingstext_failure(struct job *j, enum store_status ss, const char *err)
+{
+	msg_warn("%s", err);
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+}

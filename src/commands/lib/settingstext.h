@@ -14,4 +14,7 @@
  */
 enum process_status settingstext_reply(struct job *j, const struct settings *s, const char *head);
 
+/* The settings file could not be read or written (err says why): logged, the mail failed or kept. */
+enum process_status settingstext_failure(struct job *j, enum store_status ss, const char *err);
+
 #endif

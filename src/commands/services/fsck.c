@@ -22,6 +22,7 @@
 #include "store/pending.h"
 #include "store/filecaps.h"
 #include "store/ratings.h"
+#include "store/settings.h"
 
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60
@@ -395,6 +396,23 @@ static enum fsck_status check_vacations(struct store *st, FILE *out, unsigned *p
 		return FSCK_OK;
 	report(out, problems, VACATIONS_FILE, 0, "%s (cleanup sends no reminder and ends no game on time until it "
 	    "is mended)", store_error(st));
+	return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+}
+
+/* The players' settings (settings.h) parse: a damaged file fails set, settings, whoami and the clocks' mails. */
+static enum fsck_status check_settings(struct store *st, FILE *out, unsigned *problems)
+{
+	char err[SETTINGS_ERR_MAX];
+	struct settings *list = NULL;
+	enum store_status ss;
+	size_t n = 0;
+
+	ss = settings_load(st, &list, &n, err);
+	free(list);
+	if (ss == STORE_OK)
+		return FSCK_OK;
+	report(out, problems, SETTINGS_FILE, 0, "%s (set, settings, whoami and the mails of boards with clocks fail "
+	    "until it is mended)", err);
 	return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
 }
 
@@ -811,6 +829,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_users(st, out, problems));
 	fs = worst(fs, check_reserved(st, out, problems));
 	fs = worst(fs, check_vacations(st, out, problems));
+	fs = worst(fs, check_settings(st, out, problems));
 	fs = worst(fs, check_bounces(st, out, problems));
 	fs = worst(fs, check_codes(st, out, problems));
 	check_caps(st, out, problems);
