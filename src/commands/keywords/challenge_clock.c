@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "commands/keywords/challenge_int.h"
-#include "commands/keywords/settings_int.h"
+#include "commands/lib/settingstext.h"
 #include "commands/pipeline/job.h"
 #include "game/gameclock.h"
 #include "store/settings.h"
@@ -19,7 +19,7 @@ static enum process_status wants_weekends(struct job *j, const char *userid, boo
 		return PROCESS_OK;
 	ss = settings_find(j->srv.st, userid, &s, err);
 	if (ss != STORE_OK)
-		return settings_failure(j, ss, err);
+		return settingstext_failure(j, ss, err);
 	*yes = s.weekends;
 	return PROCESS_OK;
 }
