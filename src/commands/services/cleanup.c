@@ -10,6 +10,7 @@
 #include "commands/pipeline/boardmail.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
+#include "commands/services/tournament.h"
 #include "commands/services/runlog.h"
 #include "commands/services/web.h"
 #include "game/gamefile.h"
@@ -478,6 +479,14 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 			    store_error(st));
 	}
 	free(r.playing);
+	/* the tournaments after the boards: a game lost on time just now ends its round (tournament.h) */
+	{
+		unsigned settled;
+		char terr[TOURNAMENT_ERR_MAX];
+
+		if (tournament_settle_all(srv, &settled, terr) != TOURNAMENT_OK)
+			board_failed(&r, 0, CLEANUP_TEMPFAIL, "cannot settle the tournaments: %s", terr);
+	}
 	remove_stale_tmp(&r);
 	prune_pending(&r);
 	/* what has expired, out of the capped files (filecaps.h), even with no mail to write them */

@@ -481,14 +481,15 @@ void tournament_hook_flushed(struct server *srv, long board)
 	struct game g;
 	bool over;
 
-	if (srv->st == NULL || boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK)
-		return;
-	if (gs != GAMEFILE_OK)
-		return;
+	/* no tournament (the usual home): nothing more read */
+	if (srv->st == NULL || tourns_list(srv->st, &ids, &n) != STORE_OK || n == 0)
+		goto out;
+	if (boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
+		goto out;
 	over = game_over(&g);
 	game_release(&g);
-	if (!over || tourns_list(srv->st, &ids, &n) != STORE_OK)
-		return;
+	if (!over)
+		goto out;
 	for (i = 0; i < n; i++) {
 		struct tourn *t = NULL;
 
@@ -499,11 +500,12 @@ void tournament_hook_flushed(struct server *srv, long board)
 			    err);
 		tourn_free(t);
 	}
-	free(ids);
 	/* the next round's mails leave with this delivery (a flush already ran: process.c) */
 	ops = transport_find(srv->cfg.transport);
 	if (srv->ob != NULL && ops != NULL)
 		(void)outbox_flush(srv->ob, ops, &srv->cfg, &stats);
+out:
+	free(ids);
 }
 
 int tournament_rating(struct server *srv, const struct tourn *t, const char *userid)
@@ -640,23 +642,13 @@ enum process_status tournament_ladder_challenge(struct job *j)
 	struct tourn_game g = { 0, 1, 1, 0, 0, 0, TOURN_PENDING };
 	enum tournament_status s;
 	enum process_status ps;
-	enum store_status ss;
 	struct tourn *t = NULL;
 	int me, them;
 	size_t i;
 
-	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot lock the tournaments");
-	ss = tourns_load(j->srv.st, c->tournament, &t, err);
-	if (ss == STORE_NOT_FOUND) {
-		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", c->tournament);
+	ps = tournament_open(j, c->tournament, &lock, &t);
+	if (ps != PROCESS_OK || t == NULL)
 		goto out;
-	}
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
-		goto out;
-	}
 	me = tourn_find(t, j->user.userid);
 	them = tourn_find(t, c->opponent);
 	if (t->format != TOURN_LADDER || t->state != TOURN_RUNNING) {
@@ -704,4 +696,76 @@ out:
 	tourn_free(t);
 	store_unlock(&lock);
 	return ps;
+}
+
+enum process_status tournament_open(struct job *j, unsigned id, struct store_lock *lock, struct tourn **t)
+{
+	char err[TOURNAMENT_ERR_MAX];
+	enum tournament_status s;
+	enum store_status ss;
+
+	*t = NULL;
+	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, lock, err);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the tournaments");
+	ss = tourns_load(j->srv.st, id, t, err);
+	if (ss == STORE_NOT_FOUND)
+		return job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", id);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, err);
+	/* what a crashed run left (boards to make, mails to send) is finished first */
+	s = tournament_settle(&j->srv, *t, err);
+	if (s != TOURNAMENT_OK) {
+		tourn_free(*t);
+		*t = NULL;
+		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", id, err);
+		return s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	return PROCESS_OK;
+}
+
+enum tournament_status tournament_forget(struct server *srv, long board, const char *userid, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum tourn_step step;
+	unsigned *ids = NULL;
+	size_t n = 0, i;
+	bool changed;
+	int p;
+
+	if (tourns_list(srv->st, &ids, &n) != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot list the tournaments: %s", store_error(srv->st));
+		return TOURNAMENT_TEMPFAIL;
+	}
+	if (n == 0)
+		goto out;
+	if (tourns_lock(srv->st, srv->cfg.lock_timeout_ms, &lock, err) != STORE_OK) {
+		s = TOURNAMENT_TEMPFAIL;
+		goto out;
+	}
+	for (i = 0; i < n && s == TOURNAMENT_OK; i++) {
+		struct tourn *t = NULL;
+
+		if (tourns_load(srv->st, ids[i], &t, err) != STORE_OK)
+			continue;	/* damaged: fsck names it */
+		changed = board != 0 && tourn_board_gone(t, board, &step);
+		p = userid != NULL ? tourn_find(t, userid) : -1;
+		if (p >= 0 && t->state == TOURN_OPEN) {
+			changed = tourn_remove_player(t, p);
+		} else if (p >= 0 && t->state == TOURN_RUNNING && !t->players[p].left) {
+			tourn_leave(t, p, &step);
+			changed = true;
+		}
+		if (changed) {
+			s = of_store(tourns_save(srv->st, t, err));
+			if (s == TOURNAMENT_OK)
+				s = tournament_settle(srv, t, err);
+		}
+		tourn_free(t);
+	}
+	store_unlock(&lock);
+out:
+	free(ids);
+	return s;
 }
