@@ -344,6 +344,9 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 	bool changed = false, ended = false, mailed = false;
 	size_t i;
 
+	/* full but not begun: the run that filled it died before its begin was written */
+	if (t->state == TOURN_OPEN && (int)t->nplayers >= t->max_players && tourn_begin(t, (int64_t)srv->now, err))
+		changed = true;
 	if (t->state != TOURN_RUNNING && !(t->state == TOURN_FINISHED && !t->final_mailed))
 		return TOURNAMENT_OK;
 	if (!tournament_options(t->options, &o, err, TOURNAMENT_ERR_MAX)) {
@@ -768,4 +771,62 @@ enum tournament_status tournament_forget(struct server *srv, long board, const c
 out:
 	free(ids);
 	return s;
+}
+
+/* fsck: one problem, as fsck.c's report() writes it. */
+static void problem(FILE *out, unsigned *problems, unsigned id, const char *msg)
+{
+	fprintf(out, "%s/%u: %s\n", TOURNS_DIR, id, msg);
+	(*problems)++;
+}
+
+void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
+{
+	char err[TOURNS_ERR_MAX], msg[TOURNS_ERR_MAX + 100];
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	unsigned *ids = NULL;
+	size_t n = 0, i, k;
+	struct game g;
+
+	if (tourns_list(st, &ids, &n) != STORE_OK) {
+		fprintf(out, "%s: %s\n", TOURNS_DIR, store_error(st));
+		(*problems)++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct tourn *t = NULL;
+
+		if (tourns_load(st, ids[i], &t, err) != STORE_OK) {
+			problem(out, problems, ids[i], err);
+			continue;
+		}
+		for (k = 0; k < t->ngames; k++) {
+			const struct tourn_game *tg = &t->games[k];
+			enum store_status ss;
+
+			if (tg->board == 0 || tg->white < 0)
+				continue;
+			ss = boardcommit_read(st, tg->board, false, &g, &gs, &gerr);
+			if (ss == STORE_NOT_FOUND) {
+				/* a start a crash cut short: a note, not a problem (cleanup finishes it) */
+				if (tg->result == TOURN_PENDING)
+					fprintf(out, "%s/%u: note: board %ld of its game %s - %s is not made yet (the next "
+					    "delivery on it or cleanup makes it)\n", TOURNS_DIR, ids[i], tg->board,
+					    t->players[tg->black].userid, t->players[tg->white].userid);
+				continue;
+			}
+			if (ss != STORE_OK || gs != GAMEFILE_OK)
+				continue;	/* the board's own check names it */
+			if (strcmp(g.black, t->players[tg->black].userid) != 0 ||
+			    strcmp(g.white, t->players[tg->white].userid) != 0) {
+				snprintf(msg, sizeof msg, "board %ld is %s - %s, its game %s - %s", tg->board, g.black, g.white,
+				    t->players[tg->black].userid, t->players[tg->white].userid);
+				problem(out, problems, ids[i], msg);
+			}
+			game_release(&g);
+		}
+		tourn_free(t);
+	}
+	free(ids);
 }

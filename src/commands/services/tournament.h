@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
@@ -113,6 +114,14 @@ enum process_status tournament_open(struct job *j, unsigned id, struct store_loc
  * leaves each tournament, the withdrawal rule applied); 0 or NULL for none.
  */
 enum tournament_status tournament_forget(struct server *srv, long board, const char *userid, char *err);
+
+/*
+ * fsck: every tournament file reads, and its games' boards have the
+ * players it names; one line per problem to out, "tournaments/1: ...",
+ * counted in *problems; a board not made yet (a start a crash cut short)
+ * is a note, not counted.
+ */
+void tournament_fsck(struct store *st, FILE *out, unsigned *problems);
 
 /* "T1 Spring cup (round robin)" into buf. */
 void tournament_title(const struct tourn *t, char *buf, size_t size);
