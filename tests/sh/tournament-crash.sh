@@ -4,7 +4,8 @@
 # again: after each kill the tournament file reads (never half written) and
 # every board it names that exists loads; after the redelivery it has begun
 # with every board of its start made (each with the players the file says),
-# every player has had the pairings mail, and nothing is left in the outbox.
+# every player has had the pairings mail, and once cleanup ran (it sends
+# what a killed run queued) nothing is left in the outbox.
 # The same for the end of a Swiss round (the next round's start) and for a
 # game's end in a tournament.
 # TOURN_CRASH_PLAYERS (default 5: 10 boards) sets the round robin's size;
@@ -32,14 +33,20 @@ done
 mail "$last@example.org" "join T1 $last pw$last" crash-join@example.net >"$tmp/join.eml"
 games=$((np * (np - 1) / 2))
 
-readable() { # HOME: the tournament file reads; the boards it names that exist load
-	"$bin" -d "$1" fsck >"$tmp/fsck" 2>&1 || echo "fsck: $(grep -i 'tournament\|T1' "$tmp/fsck" | head -3)"
+readable() { # HOME: the tournament file reads and names boards with its players (fsck's tournament lines)
+	"$bin" -d "$1" fsck >"$tmp/fsck" 2>&1
+	grep '^tournaments/' "$tmp/fsck" | grep -v ': note: ' | head -1
+	for g in "$1"/games/*.game; do
+		[ -f "$g" ] || continue
+		printf 'loadgame %s\n' "$g" | "$bin" engine | grep -q '^= ' || echo "$(basename "$g") does not load"
+	done
 }
 after_kill() { # HOME K [K2]
 	why=$(readable "$1")
 	[ -z "$why" ] || bad="$bad; killed at step $2${3:+ then $3}: $why"
 }
-after_redelivery() { # HOME K [K2]
+after_redelivery() { # HOME K [K2]: after a cleanup (a mail queued by the killed run is its to send)
+	OUSTPBM_TEST_TIME=$((at + 240)) "$bin" -d "$1" cleanup >/dev/null 2>&1
 	f=$1/tournaments/1
 	grep -q '^status: running$' "$f" || bad="$bad; killed at step $2: not begun after the redelivery"
 	n=$(grep -c '^game: .* [0-9][0-9]* \*$' "$f")
