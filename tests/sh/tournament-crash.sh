@@ -5,7 +5,7 @@
 # every board it names that exists loads; after the redelivery it has begun
 # with every board of its start made (each with the players the file says),
 # every player has had the pairings mail, and once cleanup ran (it sends
-# what a killed run queued) nothing is left in the outbox.
+# what a killed run queued) no committed mail is left unsent.
 # The same for the end of a Swiss round (the next round's start) and for a
 # game's end in a tournament.
 # TOURN_CRASH_PLAYERS (default 5: 10 boards) sets the round robin's size;
@@ -60,8 +60,9 @@ after_redelivery() { # HOME K [K2]: after a cleanup (a mail queued by the killed
 		grep -l "^Subject: Oust tournament T1 .* has begun" "$1/mail/$u@example.org/new/"* >/dev/null 2>&1 ||
 		    bad="$bad; killed at step $2: $u had no pairings mail"
 	done
-	[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] ||
-	    bad="$bad; killed at step $2: mail left in the outbox"
+	# outbox/tmp/ may keep a mail the kill cut before its commit: never sent, cleanup removes it once stale
+	[ -z "$(find "$1/outbox/new" -type f 2>/dev/null)" ] ||
+	    bad="$bad; killed at step $2: committed mail left unsent in the outbox"
 }
 crash_each_step "$h" "$((at + 60)) $((at + 120)) $((at + 180))" "$tmp/join.eml" "" after_kill after_redelivery
 check "the begin of $games boards killed at each of its $((k - 1)) steps, then delivered again: begun whole$bad" \
