@@ -422,6 +422,18 @@ bool tourn_result_of(struct tourn *t, long board, enum tourn_result result, int6
 	return true;
 }
 
+bool tourn_board_gone(struct tourn *t, long board, enum tourn_step *step)
+{
+	int gi = tourn_game_of_board(t, board);
+
+	*step = TOURN_STEP_NONE;
+	if (gi < 0 || t->games[gi].result != TOURN_PENDING)
+		return false;
+	t->games[gi].result = TOURN_ANNULLED;
+	advance(t, step, 0);
+	return true;
+}
+
 void tourn_player_games(const struct tourn *t, int p, int *played, int *total)
 {
 	size_t i;

@@ -168,6 +168,9 @@ bool tourn_result_of(struct tourn *t, long board, enum tourn_result result, int6
  */
 void tourn_leave(struct tourn *t, int p, enum tourn_step *step);
 
+/* The board of a pending game was deleted (delboard): the game annulled, the round's next step taken. */
+bool tourn_board_gone(struct tourn *t, long board, enum tourn_step *step);
+
 /* The games p has played (a result on the board, no bye, no forfeit) and the games p is to play in all. */
 void tourn_player_games(const struct tourn *t, int p, int *played, int *total);
 

@@ -15,6 +15,7 @@
 
 #include "commands/admin/admincmd.h"
 #include "commands/services/robot.h"
+#include "commands/services/tournament.h"
 #include "commands/services/web.h"
 #include "game/gamefile.h"
 #include "mail/reply.h"
@@ -134,6 +135,16 @@ enum admin_status admin_delboard_run(struct admin *a)
 		store_complain(a->srv.st, "delboard %ld: cannot open the outbox: %s", board, err);
 		as = ADMIN_TEMPFAIL;
 		goto out;
+	}
+	/* its tournament game annulled first: a tournament never makes a deleted board again (tournament.h) */
+	{
+		char terr[TOURNAMENT_ERR_MAX];
+
+		if (tournament_forget(&a->srv, board, NULL, terr) != TOURNAMENT_OK) {
+			store_complain(a->srv.st, "delboard %ld: %s", board, terr);
+			as = ADMIN_TEMPFAIL;
+			goto out;
+		}
 	}
 	/* the mark first: a crash after the removal still takes the result out at the next settle */
 	ss = ratings_mark(a->srv.st, board, err);

@@ -17,22 +17,12 @@ enum process_status begin_run(struct job *j)
 	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40];
 	enum tournament_status s;
 	enum process_status ps;
-	enum store_status ss;
 	struct tourn *t = NULL;
 	bool begun;
 
-	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot lock the tournaments");
-	ss = tourns_load(j->srv.st, j->cmd.tournament, &t, err);
-	if (ss == STORE_NOT_FOUND) {
-		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", j->cmd.tournament);
+	ps = tournament_open(j, j->cmd.tournament, &lock, &t);
+	if (ps != PROCESS_OK || t == NULL)
 		goto out;
-	}
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
-		goto out;
-	}
 	if (strcmp(t->director, j->user.userid) != 0) {
 		ps = job_refuse(j, NULL, "only the director of T%u, %s, may begin it", t->id, t->director);
 		goto out;

@@ -38,18 +38,9 @@ enum process_status join_run(struct job *j)
 
 	if (robot < 0)
 		return job_refuse(j, NULL, "join takes no '%.40s': only -robot=N (N 1 to 5), from the director", j->cmd.text);
-	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot lock the tournaments");
-	ss = tourns_load(j->srv.st, j->cmd.tournament, &t, err);
-	if (ss == STORE_NOT_FOUND) {
-		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", j->cmd.tournament);
+	ps = tournament_open(j, j->cmd.tournament, &lock, &t);
+	if (ps != PROCESS_OK || t == NULL)
 		goto out;
-	}
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
-		goto out;
-	}
 	if (robot > 0) {
 		if (strcmp(t->director, j->user.userid) != 0) {
 			ps = job_refuse(j, NULL, "only the director of T%u, %s, may enter the robot", t->id, t->director);

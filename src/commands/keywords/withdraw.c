@@ -60,18 +60,9 @@ enum process_status withdraw_run(struct job *j)
 			who[i] = (char)(who[i] - 'A' + 'a');
 	if (!ident_userid_ok(who) || strlen(j->cmd.text) > IDENT_USERID_MAX)
 		return job_refuse(j, NULL, "'%.40s' is no user id", j->cmd.text);
-	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot lock the tournaments");
-	ss = tourns_load(j->srv.st, j->cmd.tournament, &t, err);
-	if (ss == STORE_NOT_FOUND) {
-		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", j->cmd.tournament);
+	ps = tournament_open(j, j->cmd.tournament, &lock, &t);
+	if (ps != PROCESS_OK || t == NULL)
 		goto out;
-	}
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
-		goto out;
-	}
 	if (strcmp(who, j->user.userid) != 0 && strcmp(t->director, j->user.userid) != 0) {
 		ps = job_refuse(j, NULL, "only the director of T%u, %s, may remove another player", t->id, t->director);
 		goto out;

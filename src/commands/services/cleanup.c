@@ -16,6 +16,7 @@
 #include "commands/services/expire.h"
 #include "commands/services/remind.h"
 #include "commands/services/robot.h"
+#include "commands/services/tournament.h"
 #include "commands/services/runlog.h"
 #include "commands/services/web.h"
 #include "game/gamefile.h"
@@ -582,6 +583,14 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 			    store_error(st));
 	}
 	free(r.playing);
+	/* the tournaments after the boards: a game lost on time just now ends its round (tournament.h) */
+	{
+		unsigned settled;
+		char terr[TOURNAMENT_ERR_MAX];
+
+		if (tournament_settle_all(srv, &settled, terr) != TOURNAMENT_OK)
+			board_failed(&r, 0, CLEANUP_TEMPFAIL, "cannot settle the tournaments: %s", terr);
+	}
 	/* the digests due this hour, after the boards' changes (digest.h) */
 	{
 		static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };

@@ -15,6 +15,7 @@
 
 #include "base/ident.h"
 #include "commands/services/robot.h"
+#include "commands/services/tournament.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
@@ -834,6 +835,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_codes(st, out, problems));
 	check_caps(st, out, problems);
 	check_ratings_rule(st, out, problems);
+	tournament_fsck(st, out, problems);
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));
 	fs = worst(fs, check_kinds(st, "games", out, problems));

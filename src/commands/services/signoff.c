@@ -9,6 +9,7 @@
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
 #include "commands/services/robot.h"
+#include "commands/services/tournament.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "store/accounts.h"
@@ -265,6 +266,16 @@ enum signoff_status signoff_resign_all(struct server *srv, const char *userid, s
 		if (used + 16 < sizeof res->list)
 			used += (size_t)snprintf(res->list + used, sizeof res->list - used, "%s%ld",
 			    used > 0 ? ", " : "", boards[i]);
+	}
+	/* out of the tournaments too: their boards just resigned count as the rule says (tournament.h) */
+	{
+		char terr[TOURNAMENT_ERR_MAX];
+
+		if (tournament_forget(srv, 0, userid, terr) != TOURNAMENT_OK) {
+			snprintf(err, errlen, "%s", terr);
+			s = SIGNOFF_TEMPFAIL;
+			goto out;
+		}
 	}
 	s = signoff_unobserve_all(srv, userid, err, errlen);
 out:

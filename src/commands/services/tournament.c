@@ -353,6 +353,9 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 	bool changed = false, ended = false, mailed = false;
 	size_t i;
 
+	/* full but not begun: the run that filled it died before its begin was written */
+	if (t->state == TOURN_OPEN && (int)t->nplayers >= t->max_players && tourn_begin(t, (int64_t)srv->now, err))
+		changed = true;
 	if (t->state != TOURN_RUNNING && !(t->state == TOURN_FINISHED && !t->final_mailed))
 		return TOURNAMENT_OK;
 	if (!tournament_options(t->options, &o, err, TOURNAMENT_ERR_MAX)) {
@@ -490,14 +493,15 @@ void tournament_hook_flushed(struct server *srv, long board)
 	struct game g;
 	bool over;
 
-	if (srv->st == NULL || boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK)
-		return;
-	if (gs != GAMEFILE_OK)
-		return;
+	/* no tournament (the usual home): nothing more read */
+	if (srv->st == NULL || tourns_list(srv->st, &ids, &n) != STORE_OK || n == 0)
+		goto out;
+	if (boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
+		goto out;
 	over = game_over(&g);
 	game_release(&g);
-	if (!over || tourns_list(srv->st, &ids, &n) != STORE_OK)
-		return;
+	if (!over)
+		goto out;
 	for (i = 0; i < n; i++) {
 		struct tourn *t = NULL;
 
@@ -508,11 +512,12 @@ void tournament_hook_flushed(struct server *srv, long board)
 			    err);
 		tourn_free(t);
 	}
-	free(ids);
 	/* the next round's mails leave with this delivery (a flush already ran: process.c) */
 	ops = transport_find(srv->cfg.transport);
 	if (srv->ob != NULL && ops != NULL)
 		(void)outbox_flush(srv->ob, ops, &srv->cfg, &stats);
+out:
+	free(ids);
 }
 
 int tournament_rating(struct server *srv, const struct tourn *t, const char *userid)
@@ -649,23 +654,13 @@ enum process_status tournament_ladder_challenge(struct job *j)
 	struct tourn_game g = { 0, 1, 1, 0, 0, 0, TOURN_PENDING };
 	enum tournament_status s;
 	enum process_status ps;
-	enum store_status ss;
 	struct tourn *t = NULL;
 	int me, them;
 	size_t i;
 
-	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, &lock, err);
-	if (ss != STORE_OK)
-		return job_store_failure(j, ss, "cannot lock the tournaments");
-	ss = tourns_load(j->srv.st, c->tournament, &t, err);
-	if (ss == STORE_NOT_FOUND) {
-		ps = job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", c->tournament);
+	ps = tournament_open(j, c->tournament, &lock, &t);
+	if (ps != PROCESS_OK || t == NULL)
 		goto out;
-	}
-	if (ss != STORE_OK) {
-		ps = job_store_failure(j, ss, err);
-		goto out;
-	}
 	me = tourn_find(t, j->user.userid);
 	them = tourn_find(t, c->opponent);
 	if (t->format != TOURN_LADDER || t->state != TOURN_RUNNING) {
@@ -713,4 +708,134 @@ out:
 	tourn_free(t);
 	store_unlock(&lock);
 	return ps;
+}
+
+enum process_status tournament_open(struct job *j, unsigned id, struct store_lock *lock, struct tourn **t)
+{
+	char err[TOURNAMENT_ERR_MAX];
+	enum tournament_status s;
+	enum store_status ss;
+
+	*t = NULL;
+	ss = tourns_lock(j->srv.st, j->srv.cfg.lock_timeout_ms, lock, err);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, "cannot lock the tournaments");
+	ss = tourns_load(j->srv.st, id, t, err);
+	if (ss == STORE_NOT_FOUND)
+		return job_refuse(j, NULL, "there is no tournament T%u: send \"tournaments\" for the list", id);
+	if (ss != STORE_OK)
+		return job_store_failure(j, ss, err);
+	/* what a crashed run left (boards to make, mails to send) is finished first */
+	s = tournament_settle(&j->srv, *t, err);
+	if (s != TOURNAMENT_OK) {
+		tourn_free(*t);
+		*t = NULL;
+		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", id, err);
+		return s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	}
+	return PROCESS_OK;
+}
+
+enum tournament_status tournament_forget(struct server *srv, long board, const char *userid, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum tourn_step step;
+	unsigned *ids = NULL;
+	size_t n = 0, i;
+	bool changed;
+	int p;
+
+	if (tourns_list(srv->st, &ids, &n) != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot list the tournaments: %s", store_error(srv->st));
+		return TOURNAMENT_TEMPFAIL;
+	}
+	if (n == 0)
+		goto out;
+	if (tourns_lock(srv->st, srv->cfg.lock_timeout_ms, &lock, err) != STORE_OK) {
+		s = TOURNAMENT_TEMPFAIL;
+		goto out;
+	}
+	for (i = 0; i < n && s == TOURNAMENT_OK; i++) {
+		struct tourn *t = NULL;
+
+		if (tourns_load(srv->st, ids[i], &t, err) != STORE_OK)
+			continue;	/* damaged: fsck names it */
+		changed = board != 0 && tourn_board_gone(t, board, &step);
+		p = userid != NULL ? tourn_find(t, userid) : -1;
+		if (p >= 0 && t->state == TOURN_OPEN) {
+			changed = tourn_remove_player(t, p);
+		} else if (p >= 0 && t->state == TOURN_RUNNING && !t->players[p].left) {
+			tourn_leave(t, p, &step);
+			changed = true;
+		}
+		if (changed) {
+			s = of_store(tourns_save(srv->st, t, err));
+			if (s == TOURNAMENT_OK)
+				s = tournament_settle(srv, t, err);
+		}
+		tourn_free(t);
+	}
+	store_unlock(&lock);
+out:
+	free(ids);
+	return s;
+}
+
+/* fsck: one problem, as fsck.c's report() writes it. */
+static void problem(FILE *out, unsigned *problems, unsigned id, const char *msg)
+{
+	fprintf(out, "%s/%u: %s\n", TOURNS_DIR, id, msg);
+	(*problems)++;
+}
+
+void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
+{
+	char err[TOURNS_ERR_MAX], msg[TOURNS_ERR_MAX + 100];
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	unsigned *ids = NULL;
+	size_t n = 0, i, k;
+	struct game g;
+
+	if (tourns_list(st, &ids, &n) != STORE_OK) {
+		fprintf(out, "%s: %s\n", TOURNS_DIR, store_error(st));
+		(*problems)++;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct tourn *t = NULL;
+
+		if (tourns_load(st, ids[i], &t, err) != STORE_OK) {
+			problem(out, problems, ids[i], err);
+			continue;
+		}
+		for (k = 0; k < t->ngames; k++) {
+			const struct tourn_game *tg = &t->games[k];
+			enum store_status ss;
+
+			if (tg->board == 0 || tg->white < 0)
+				continue;
+			ss = boardcommit_read(st, tg->board, false, &g, &gs, &gerr);
+			if (ss == STORE_NOT_FOUND) {
+				/* a start a crash cut short: a note, not a problem (cleanup finishes it) */
+				if (tg->result == TOURN_PENDING)
+					fprintf(out, "%s/%u: note: board %ld of its game %s - %s is not made yet (the next "
+					    "delivery on it or cleanup makes it)\n", TOURNS_DIR, ids[i], tg->board,
+					    t->players[tg->black].userid, t->players[tg->white].userid);
+				continue;
+			}
+			if (ss != STORE_OK || gs != GAMEFILE_OK)
+				continue;	/* the board's own check names it */
+			if (strcmp(g.black, t->players[tg->black].userid) != 0 ||
+			    strcmp(g.white, t->players[tg->white].userid) != 0) {
+				snprintf(msg, sizeof msg, "board %ld is %s - %s, its game %s - %s", tg->board, g.black, g.white,
+				    t->players[tg->black].userid, t->players[tg->white].userid);
+				problem(out, problems, ids[i], msg);
+			}
+			game_release(&g);
+		}
+		tourn_free(t);
+	}
+	free(ids);
 }

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "commands/pipeline/server.h"
 #include "commands/pipeline/status.h"
@@ -98,6 +99,29 @@ enum process_status tournament_reply(struct job *j, const char *subject, const c
  * reply, as a handler's.
  */
 enum process_status tournament_ladder_challenge(struct job *j);
+
+/*
+ * Lock the tournaments (into *lock, the caller's to unlock) and load
+ * tournament id into *t (the caller's to tourn_free), settled
+ * (tournament_settle: what a crashed run left is finished first).
+ * PROCESS_OK with *t NULL after a refusal (no such tournament); else a failure.
+ */
+enum process_status tournament_open(struct job *j, unsigned id, struct store_lock *lock, struct tourn **t);
+
+/*
+ * Keep the tournaments consistent when board is deleted (delboard: its
+ * game annulled) or userid's account closes (deluser, signoff: userid
+ * leaves each tournament, the withdrawal rule applied); 0 or NULL for none.
+ */
+enum tournament_status tournament_forget(struct server *srv, long board, const char *userid, char *err);
+
+/*
+ * fsck: every tournament file reads, and its games' boards have the
+ * players it names; one line per problem to out, "tournaments/1: ...",
+ * counted in *problems; a board not made yet (a start a crash cut short)
+ * is a note, not counted.
+ */
+void tournament_fsck(struct store *st, FILE *out, unsigned *problems);
 
 /* "T1 Spring cup (round robin)" into buf. */
 void tournament_title(const struct tourn *t, char *buf, size_t size);
