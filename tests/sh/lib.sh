@@ -100,7 +100,14 @@
 #                       confirm's status (0 when there was none)
 #   register_pw         the password of the register line on stdin (a
 #                       Subject or a body line "register <userid> <password>")
-#   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
+#   send [at=TIME] [id=ID] [body=TEXT] HOME FROM SUBJECT
+#                       the one way the tests send a mail: FROM's mail with
+#                       that Subject (mail: Message-ID <ID>, a fresh one
+#                       without id=, none for id=-; the BODY) delivered to
+#                       HOME (deliver: a register confirmed; at TIME, or
+#                       at=next: T0 + 60 * sent, sent counted up first, a
+#                       test's clock it may set); returns deliver's status
+#                       (`rc send ...` prints it)
 #   code_in HOME ADDR   the one-time code of the newest mail to ADDR holding
 #                       one (a random code: no test hook needed)
 #   crash_feed HOME TIME FILE [STEP]   feeds FILE to oustpbm -d HOME at TIME,
@@ -189,6 +196,7 @@ fi
 lib_at_exit=
 lib_pids=
 lib_mails=0
+sent=0
 
 lib_cleanup() {
 	eval "$lib_at_exit"
@@ -416,8 +424,23 @@ confirm_pending() {
 }
 
 send() {
-	mail "$2" "$3" "${4:-}" | deliver "$1"
-	echo $?
+	lib_at=
+	lib_sid=
+	lib_body=
+	while :; do
+		case ${1:-} in
+		at=next)
+			sent=$((sent + 1))
+			lib_at=$((T0 + 60 * sent))
+			;;
+		at=*) lib_at=${1#at=} ;;
+		id=*) lib_sid=${1#id=} ;;
+		body=*) lib_body=${1#body=} ;;
+		*) break ;;
+		esac
+		shift
+	done
+	mail "$2" "$3" "$lib_sid" "$lib_body" | deliver "$1" "$lib_at"
 }
 
 code_in() {

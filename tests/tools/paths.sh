@@ -4,7 +4,8 @@
 # moved or renamed leaves no stale name behind.  So do the source files
 # named by their folder under src/ ("commands/keywords/move.c", as the
 # comments name them), and the file names that the strings of src/ quote
-# (an error that says "see robothost.h" must name a file there is).
+# (an error that says "see robothost.h" must name a file there is), and
+# doc/HACKING.md's table of the source names every file of src/.
 # Prints one "not ok" line per named path that is missing, or one "ok" line
 # for each kind.
 cd "$(dirname "$0")/../.." || exit 2
@@ -72,6 +73,45 @@ grep -H -E '"[^"]*[A-Za-z0-9_]\.[ch]\b[^"]*"' $(echo "$srcnames" | grep -E '\.[c
 	}' "$bad.names" - >>"$bad"
 rm -f "$bad.names"
 
+# doc/HACKING.md's table of the source names every file of src/: by its
+# path, by its name after a path of its folder in the same row, or by a
+# pattern (gamefile_*.c, admin_<name>.c)
+echo "$srcnames" | awk '
+FILENAME == ARGV[1] {
+	if ($0 ~ /^## The source/) { on = 1; next }
+	if (on && $0 ~ /^## /) on = 0
+	if (!on || $0 !~ /^\| `/) next
+	split($0, cell, "|")
+	c = cell[2]
+	dir = ""
+	n = 0
+	while (match(c, /`[^`]*`/)) {
+		tok[++n] = substr(c, RSTART + 1, RLENGTH - 2)
+		c = substr(c, RSTART + RLENGTH)
+	}
+	for (i = 1; i <= n; i++) {
+		t = tok[i]
+		# a bare name is in the folder of the path before it in the row
+		if (t ~ /^src\//) {
+			dir = t
+			sub(/\/[^\/]*$/, "", dir)
+		} else if (dir == "")
+			continue
+		else
+			t = dir "/" t
+		gsub(/<[a-z]*>/, "*", t)
+		gsub(/\./, "\\.", t)
+		gsub(/\*/, "[^/]*", t)
+		re[++nre] = "^" t "$"
+	}
+	next
+}
+{
+	for (i = 1; i <= nre; i++)
+		if ($0 ~ re[i]) next
+	print "doc/HACKING.md: the table of the source (## The source) lacks " $0
+}' doc/HACKING.md - >>"$bad"
+
 if [ -s "$bad" ]; then
 	sed 's/^/not ok - /' "$bad"
 	exit 1
@@ -79,3 +119,4 @@ fi
 echo "ok - every path named in $checked files exists"
 echo "ok - every file of src/ named by its folder exists"
 echo "ok - every file name quoted in the strings of src/ is a file of src/"
+echo "ok - doc/HACKING.md's table of the source names every file of src/"
