@@ -319,47 +319,53 @@ strength-calibrate: deps oustpbm
 # The installed scripts and the man page name the installed paths: @BINDIR@,
 # @DATADIR@ and @SYSCONFDIR@ in scripts/ and doc/oustpbm.1 are replaced.
 # Every folder made (the first missing one of each path up) and every file
-# is listed in $(MANIFEST), the file last but one.
+# is listed in $(MANIFEST), the file last but one.  The install writes
+# nothing into the checkout (its lists and the edited copies go through a
+# temporary folder): run as root after a user's make, it leaves no file of
+# root's in build/.
 INST_DIRS = $(BINDIR) $(DATADIR)/templates $(DATADIR)/scripts $(MANDIR)/man1
 INST_SED = sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DATADIR@|$(DATADIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g'
 install: all
-	@set -e; : >build/installed.new; \
+	@set -e; t=$$(mktemp -d "$${TMPDIR:-/tmp}/oustpbm-install.XXXXXX"); trap 'rm -rf "$$t"' EXIT; \
+	: >"$$t/made"; \
 	for d in $(INST_DIRS); do \
 		p=$$d; made=; \
 		while [ -n "$$p" ] && [ "$$p" != / ] && [ ! -d "$(DESTDIR)$$p" ]; do made="$$p $$made"; p=$${p%/*}; done; \
-		for m in $$made; do grep -qxF "$$m/" build/installed.new || echo "$$m/" >>build/installed.new; done; \
+		for m in $$made; do grep -qxF "$$m/" "$$t/made" || echo "$$m/" >>"$$t/made"; done; \
 	done; \
-	rm -f build/installed.files; \
-	echo "$(BINDIR)/oustpbm" >>build/installed.files; \
-	for f in $(INST_TEMPLATES); do echo "$(DATADIR)/$$f"; done >>build/installed.files; \
-	for f in $(INST_SCRIPTS); do echo "$(DATADIR)/$$f"; done >>build/installed.files; \
-	echo "$(MANDIR)/man1/oustpbm.1" >>build/installed.files
-	install -d $(addprefix $(DESTDIR),$(INST_DIRS))
-	install -m 755 oustpbm $(DESTDIR)$(BINDIR)/oustpbm
-	install -m 644 $(INST_TEMPLATES) $(DESTDIR)$(DATADIR)/templates/
-	@set -e; for f in $(INST_SCRIPTS); do \
-		$(INST_SED) $$f >build/script.tmp; \
-		install -m 644 build/script.tmp $(DESTDIR)$(DATADIR)/$$f; \
-	done; rm -f build/script.tmp
-	$(INST_SED) doc/oustpbm.1 >build/oustpbm.1
-	install -m 644 build/oustpbm.1 $(DESTDIR)$(MANDIR)/man1/oustpbm.1
-	@rm -f build/oustpbm.1
-	@{ if [ -f $(DESTDIR)$(MANIFEST) ]; then grep '/$$' $(DESTDIR)$(MANIFEST); fi; cat build/installed.new; } | \
-	    awk '!seen[$$0]++' >build/installed.dirs
-	@{ cat build/installed.files; echo "$(MANIFEST)"; cat build/installed.dirs; } >build/installed.list
-	install -m 644 build/installed.list $(DESTDIR)$(MANIFEST)
-	@echo '$(PREFIX)' >build/installed-prefix
-	@rm -f build/installed.new build/installed.files build/installed.dirs build/installed.list
-	@echo "oustpbm: installed under $(DESTDIR)$(PREFIX); make uninstall PREFIX=$(PREFIX) removes it ($(MANIFEST))"
+	{ echo "$(BINDIR)/oustpbm"; \
+	  for f in $(INST_TEMPLATES); do echo "$(DATADIR)/$$f"; done; \
+	  for f in $(INST_SCRIPTS); do echo "$(DATADIR)/$$f"; done; \
+	  echo "$(MANDIR)/man1/oustpbm.1"; } >"$$t/files"; \
+	echo "install -d $(addprefix $(DESTDIR),$(INST_DIRS))"; \
+	install -d $(addprefix $(DESTDIR),$(INST_DIRS)); \
+	echo "install -m 755 oustpbm $(DESTDIR)$(BINDIR)/oustpbm"; \
+	install -m 755 oustpbm $(DESTDIR)$(BINDIR)/oustpbm; \
+	echo "install -m 644 $(INST_TEMPLATES) $(DESTDIR)$(DATADIR)/templates/"; \
+	install -m 644 $(INST_TEMPLATES) $(DESTDIR)$(DATADIR)/templates/; \
+	for f in $(INST_SCRIPTS); do \
+		$(INST_SED) $$f >"$$t/script"; \
+		install -m 644 "$$t/script" $(DESTDIR)$(DATADIR)/$$f; \
+	done; \
+	echo "$(INST_SED) doc/oustpbm.1 >$(DESTDIR)$(MANDIR)/man1/oustpbm.1"; \
+	$(INST_SED) doc/oustpbm.1 >"$$t/oustpbm.1"; \
+	install -m 644 "$$t/oustpbm.1" $(DESTDIR)$(MANDIR)/man1/oustpbm.1; \
+	{ if [ -f $(DESTDIR)$(MANIFEST) ]; then grep '/$$' $(DESTDIR)$(MANIFEST); fi; cat "$$t/made"; } | \
+	    awk '!seen[$$0]++' >"$$t/dirs"; \
+	{ cat "$$t/files"; echo "$(MANIFEST)"; cat "$$t/dirs"; } >"$$t/list"; \
+	install -m 644 "$$t/list" $(DESTDIR)$(MANIFEST); \
+	echo "oustpbm: installed under $(DESTDIR)$(PREFIX); make uninstall PREFIX=$(PREFIX) removes it ($(MANIFEST))"
 
 # Removes exactly what $(MANIFEST) lists: its files, then the folders install
 # made, the deepest first, each only if nothing else is in it.  Nothing
-# installed at this PREFIX: says where the last install from here went.
+# installed at this PREFIX: says which PREFIX the last build here was for
+# (build/paths), where its make install went.
 uninstall:
 	@if [ ! -f $(DESTDIR)$(MANIFEST) ]; then \
 		echo "oustpbm: nothing installed under $(DESTDIR)$(PREFIX) (no $(DESTDIR)$(MANIFEST))" >&2; \
-		if [ -f build/installed-prefix ]; then \
-			echo "oustpbm: the last make install here used PREFIX=$$(cat build/installed-prefix): make uninstall PREFIX=$$(cat build/installed-prefix)" >&2; \
+		last=$$(sed -n 's/^PREFIX=\([^ ]*\) .*/\1/p' build/paths 2>/dev/null); \
+		if [ -n "$$last" ] && [ "$$last" != "$(PREFIX)" ]; then \
+			echo "oustpbm: the last build here was for PREFIX=$$last: make uninstall PREFIX=$$last" >&2; \
 		fi; exit 1; \
 	fi
 	@set -e; list=$$(cat $(DESTDIR)$(MANIFEST)); \

@@ -362,16 +362,6 @@ int aiboard_legal(struct aiboard *b, int c, uint16_t *out)
 	return AIBOARD_BY_NNBR(b->geo, legal_n, b, c, out);
 }
 
-bool aiboard_has_legal(struct aiboard *b, int c)
-{
-	int i;
-
-	for (i = 0; i < b->nempty; i++)
-		if (aiboard_check(b, c, b->empty[i]) != AIBOARD_ILLEGAL)
-			return true;
-	return false;
-}
-
 AIBOARD_HOT int random_legal_n(const int nnbr, struct aiboard *b, int c, uint64_t *rng,
     enum aiboard_verdict *v)
 {

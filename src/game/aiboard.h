@@ -111,9 +111,6 @@ int aiboard_capture_size(struct aiboard *b, int c, int p);
 /* Legal placements of c, written to out (room for RULES_MAX_POINTS); returns how many. */
 int aiboard_legal(struct aiboard *b, int c, uint16_t *out);
 
-/* Whether c has a legal placement. */
-bool aiboard_has_legal(struct aiboard *b, int c);
-
 /* splitmix64 step: any state, zero included, is a good one. */
 static inline uint64_t aiboard_rng(uint64_t *s)
 {

@@ -99,13 +99,6 @@ static bool on_board(const struct rules_board *b, int p)
 	return p > 0 && p < b->ncells && b->color[p] != RULES_OFFBOARD;
 }
 
-int rules_group_size(const struct rules_board *b, int p)
-{
-	if (!on_board(b, p) || b->color[p] == RULES_EMPTY)
-		return 0;
-	return b->gsize[b->group[p]];
-}
-
 int rules_largest_group(const struct rules_board *b, enum rules_color c)
 {
 	int p, best = 0;

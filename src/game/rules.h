@@ -161,7 +161,6 @@ bool rules_size_ok(int size);
 void rules_board_init_shape(struct rules_board *b, enum rules_shape shape, int size);
 /* Square: rules_size_ok(); hex: a side from RULES_HEX_MIN_SIDE to RULES_HEX_MAX_SIDE. */
 bool rules_shape_ok(enum rules_shape shape, int size);
-const char *rules_shape_name(enum rules_shape shape); /* "square", "hex" */
 
 /* The cell of column x, row y (0-based, row 0 at the bottom); x, y must be on the board. */
 static inline int rules_point(const struct rules_board *b, int x, int y)
@@ -186,8 +185,6 @@ static inline enum rules_color rules_at(const struct rules_board *b, int p)
 {
 	return (enum rules_color)b->color[p];
 }
-/* Stones in the group holding the stone at p (0 for an empty point). */
-int rules_group_size(const struct rules_board *b, int p);
 /* Size of colour c's largest group (0 if it has no stone). */
 int rules_largest_group(const struct rules_board *b, enum rules_color c);
 

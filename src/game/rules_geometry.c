@@ -19,10 +19,6 @@ bool rules_shape_ok(enum rules_shape shape, int size)
 	return shape == RULES_SQUARE && rules_size_ok(size);
 }
 
-const char *rules_shape_name(enum rules_shape shape)
-{
-	return shape == RULES_HEX ? "hex" : "square";
-}
 /* ---- notation ---- */
 
 char rules_column_letter(int x)

@@ -185,8 +185,6 @@ bool ratings_game_counts(const struct game *g);
 #define RATINGS_RULE_REPEAT "of the games between the same two players in a class and a rating period of " \
 	RATINGS_STR(RATINGS_PERIOD_DAYS) " days, the first counts, the others with weight 0"
 
-/* Is r->results[i] a repeat (RATINGS_RULE_REPEAT): listed, counted with weight 0? */
-bool ratings_result_repeat(const struct ratings *r, size_t i);
 /* The rated name of colour c's player on g: its user id, or "robot:L" for the robot. */
 void ratings_name(const struct game *g, enum rules_color c, char out[RATINGS_NAME_SIZE]);
 /* The result line of a finished rated game g. */

@@ -76,12 +76,6 @@ static bool is_repeat(const struct ratings *r, size_t i)
 	return false;
 }
 
-bool ratings_result_repeat(const struct ratings *r, size_t i)
-{
-	assert(i < r->nresults);
-	return is_repeat(r, i);
-}
-
 enum store_status ratings_compute(struct ratings *r)
 {
 	struct key *keys = NULL;

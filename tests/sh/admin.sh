@@ -7,10 +7,6 @@ export OUSTPBM_TEST_TIME=$T0
 
 h=$tmp/home
 mkhome "$h"
-send() { # FROM SUBJECT: a mail, exit status printed
-	mail "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')@example.net" | deliver "$h"
-	echo $?
-}
 
 # ---- adduser
 pw=$("$bin" -d "$h" adduser alice alice@example.org Alice Liddell </dev/null)
@@ -20,9 +16,9 @@ check "... logged" grep -q 'admin adduser alice <alice@example.org>' "$h/log"
 pw2=$("$bin" -d "$h" adduser carol carol@example.org </dev/null)
 check "two generated passwords differ" [ "$pw" != "$pw2" ]
 check "adduser --stdin takes the password from standard input" [ "$(echo 'hunter2' | "$bin" -d "$h" adduser --stdin bob bob@example.com)" = "" ]
-check "... and it works by mail" [ "$(send alice@example.org "challenge alice $pw bob -size=5")" = 0 ]
+check "... and it works by mail" [ "$(rc send "$h" alice@example.org "challenge alice $pw bob -size=5")" = 0 ]
 check "... the generated one too: board 101 created" [ -f "$h/games/101.game" ]
-check "... alice plays" [ "$(send alice@example.org "move 101 alice $pw C3")" = 0 ]
+check "... alice plays" [ "$(rc send "$h" alice@example.org "move 101 alice $pw C3")" = 0 ]
 check "... bob plays with his" sh -c "[ \$(printf 'From: bob@example.com\nSubject: show 101\n\n' | '$bin' -d '$h'; echo \$?) = 0 ]"
 check "the user id taken: exit 73" [ "$(rc "$bin" -d "$h" adduser alice other@example.org)" = 73 ]
 check "a bad user id: exit 65" [ "$(rc "$bin" -d "$h" adduser 'Al!ce' a@example.org)" = 65 ]
@@ -64,8 +60,8 @@ check "passwd for nobody: exit 67" [ "$(rc "$bin" -d "$h" passwd nobody)" = 67 ]
 check "passwd with two ids: exit 64" [ "$(rc "$bin" -d "$h" passwd bob alice)" = 64 ]
 
 # ---- list
-send alice@example.org "challenge alice $pw carol -size=7 -white" >/dev/null
-send carol@example.org "move 102 carol $pw2 D4" >/dev/null
+send "$h" alice@example.org "challenge alice $pw carol -size=7 -white" >/dev/null
+send "$h" carol@example.org "move 102 carol $pw2 D4" >/dev/null
 list=$("$bin" -d "$h" list)
 want="board     black  white  size    turn  state                  last move (UTC)
 101       alice  bob    5x5        4  won by alice (resign)  2023-11-14 22:13
@@ -78,7 +74,7 @@ check "list other: exit 64" [ "$(rc "$bin" -d "$h" list some)" = 64 ]
 check "list in an empty home: the heading only" [ "$("$bin" -d "$tmp/empty" list | wc -l)" = 1 ]
 
 # ---- show
-send alice@example.org "show 102" >/dev/null
+send "$h" alice@example.org "show 102" >/dev/null
 # the text/plain part of the reply (a text/html alternative follows it)
 mailbody=$(/usr/bin/python3 -c 'import email, email.policy, sys
 m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)

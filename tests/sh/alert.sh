@@ -21,7 +21,7 @@ told() { ls "$adm" 2>/dev/null | wc -l; }
 
 cp "$h/oustpbm.conf" "$tmp/conf.good"
 echo 'remind_day = 3' >>"$h/oustpbm.conf"
-check "a configuration typo: exit 75" [ "$(send "$h" alice@example.org help)" = 75 ]
+check "a configuration typo: exit 75" [ "$(rc send "$h" alice@example.org help)" = 75 ]
 check "... standard error names the line" grep -q "oustpbm.conf line [0-9]*: unknown key 'remind_day'" "$tmp/stderr"
 check "... logged" grep -q "error: configuration error: oustpbm.conf line [0-9]*: unknown key 'remind_day'" "$h/log"
 check "... the admin is mailed" [ "$(told)" = 1 ]
@@ -40,14 +40,14 @@ sed -i '/remind_day/d' "$h/oustpbm.conf"
 rc=$(mail carol@example.org help | OUSTPBM_TEST_TIME=$((T0 + 3800)) "$bin" -d "$h" 2>/dev/null; echo $?)
 check "another cause: told at once" [ "$rc $(told)" = "75 3" ]
 cp "$tmp/conf.good" "$h/oustpbm.conf"
-check "fixed: the mail system's next try is answered (exit 0)" [ "$(send "$h" alice@example.org help)" = 0 ]
+check "fixed: the mail system's next try is answered (exit 0)" [ "$(rc send "$h" alice@example.org help)" = 0 ]
 check "... a reply to alice" [ -n "$(ls "$h/mail/alice@example.org/new")" ]
 
 # no admin_address: standard error only
 h2=$tmp/home2
 mkhome "$h2"
 echo 'remind_day = 3' >>"$h2/oustpbm.conf"
-check "no admin_address: exit 75" [ "$(send "$h2" alice@example.org help)" = 75 ]
+check "no admin_address: exit 75" [ "$(rc send "$h2" alice@example.org help)" = 75 ]
 check "... standard error says how to be told" grep -q "set admin_address in oustpbm.conf" "$tmp/stderr"
 check "... nothing mailed" [ ! -d "$h2/mail" ]
 
@@ -55,7 +55,7 @@ check "... nothing mailed" [ ! -d "$h2/mail" ]
 h3=$tmp/home3
 mkhome "$h3" 'admin_address = admin@example.org'
 sed -i "s|^templates = .*|templates = $tmp/none|" "$h3/oustpbm.conf"
-check "missing templates: exit 75" [ "$(send "$h3" alice@example.org help)" = 75 ]
+check "missing templates: exit 75" [ "$(rc send "$h3" alice@example.org help)" = 75 ]
 check "... the admin is mailed about the templates" sh -c "grep -q '^Subject: .*template' '$h3/mail/admin@example.org/new/'*"
 
 # a full disk (the file size limit, ulimit -f 0: EFBIG, as ENOSPC): 75, the

@@ -3,6 +3,9 @@
 # 11x11 and a 25x25 game played by mail, checked by reading the DOM back
 # and by sampling the screenshots' pixels (tests/browser/browser.py).
 # BROWSER_SAVE=DIR keeps the boards' screenshots there (doc/screenshots/).
+# make check runs it in three shards side by side (--shard K/N: every shard
+# plays the games by mail, Chromium looks at every N-th of them).
+# shards: 3
 . "$(dirname "$0")/lib.sh"
 need chromium "$PY"
 "$PY" -c 'import PIL' 2>/dev/null || { echo "not ok - browser: python3-pil is missing (sh scripts/install-deps --test)"; exit 1; }
@@ -10,4 +13,4 @@ need chromium "$PY"
 tmpdir
 HOME=$tmp
 export HOME
-"$PY" tests/browser/browser.py "$bin" "$top/templates" ${BROWSER_SAVE:+"$BROWSER_SAVE"}
+BROWSER_SHARD=$shard_k/$shard_n "$PY" tests/browser/browser.py "$bin" "$top/templates" ${BROWSER_SAVE:+"$BROWSER_SAVE"}

@@ -7,9 +7,6 @@
 tmpdir
 DAY=86400
 
-send() { # HOME TIME FROM SUBJECT: each mail its own Message-ID (a repeated one is a redelivery)
-	mail "$3" "$4" "$(echo "$4" | tr -c 'a-z0-9' '-').$$.$(date +%s%N)@example.org" body | deliver "$1" "$2"
-}
 cleanup() { # HOME TIME: run cleanup, print its exit status
 	OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" cleanup >/dev/null 2>"$tmp/stderr"
 	echo $?
@@ -33,10 +30,10 @@ base() {
 	shift
 	# challenge_expiry_days off: these boards wait for bob's first turn far longer than 14 days (expire.sh)
 	mkhome "$h" 'challenge_expiry_days = 0' "$@"
-	send "$h" $T0 alice@example.org "register alice secret"
-	send "$h" $T0 bob@example.com "register bob hunter2"
-	send "$h" $T0 alice@example.org "challenge alice secret bob -size=5"
-	send "$h" $T0 alice@example.org "move 101 alice secret C3"
+	send at=$T0 body=body "$h" alice@example.org "register alice secret"
+	send at=$T0 body=body "$h" bob@example.com "register bob hunter2"
+	send at=$T0 body=body "$h" alice@example.org "challenge alice secret bob -size=5"
+	send at=$T0 body=body "$h" alice@example.org "move 101 alice secret C3"
 }
 
 A=alice@example.org
@@ -75,7 +72,7 @@ check "... and only one" [ "$(replies "$h" $B)" = $((b0 + 2)) ]
 cleanup "$h" $((T0 + 40 * DAY)) >/dev/null
 check "a late run (day 40) sends one reminder, not the missed ones" [ "$(replies "$h" $B)" = $((b0 + 3)) ]
 check "... and keeps the schedule (next on day 42)" [ "$(header "$g" remind)" = "$(iso $((T0 + 42 * DAY)))" ]
-send "$h" $((T0 + 41 * DAY)) bob@example.com "move 101 bob hunter2 A1"
+send at=$((T0 + 41 * DAY)) body=body "$h" bob@example.com "move 101 bob hunter2 A1"
 check "bob's turn moves remind: to his turn + 7 days" [ "$(header "$g" remind)" = "$(iso $((T0 + 48 * DAY)))" ]
 a1=$(replies "$h" $A)
 cleanup "$h" $((T0 + 47 * DAY)) >/dev/null
@@ -137,8 +134,8 @@ check "a move after the loss on time is refused" sh -c "printf 'From: $B\nSubjec
 # ---- a board's own time limits (challenge -remind=DAYS -timeout=DAYS) over the configuration's
 h=$tmp/own
 base "$h" "timeout_days = 30"
-send "$h" $T0 alice@example.org "challenge alice secret bob -size=5 -remind=2 -timeout=5"
-send "$h" $T0 alice@example.org "move 102 alice secret C3"
+send at=$T0 body=body "$h" alice@example.org "challenge alice secret bob -size=5 -remind=2 -timeout=5"
+send at=$T0 body=body "$h" alice@example.org "move 102 alice secret C3"
 g=$h/games/102.game
 check "-remind=2 -timeout=5: stored in the game file" sh -c "[ '$(header "$g" remind-days)' = 2 ] && [ '$(header "$g" timeout-days)' = 5 ]"
 check "... remind: is the last turn + 2 days" [ "$(header "$g" remind)" = "$(iso $((T0 + 2 * DAY)))" ]
@@ -197,7 +194,7 @@ check "cleanup delivers what waited in the outbox" [ "$(replies "$h" carol@examp
 check "... and the outbox is empty" [ -z "$(ls "$h/outbox/new")" ]
 cp "$h/games/101.game" "$h/games/102.game"
 sed -i 's/^board: 101/board: 102/; s/^status: playing/status: plying/' "$h/games/102.game"
-send "$h" $T0 alice@example.org "challenge alice secret bob -size=5"
+send at=$T0 body=body "$h" alice@example.org "challenge alice secret bob -size=5"
 b0=$(replies "$h" $B)
 check "a damaged game file: exit 65" [ "$(cleanup "$h" $((T0 + 7 * DAY)))" = 65 ]
 check "... named on stderr with its line" grep -q 'games/102.game line 7: unknown status' "$tmp/stderr"
@@ -219,7 +216,7 @@ check "timeout_days over 3650: exit 78" [ "$("$bin" -d "$tmp/badconf" cleanup 2>
 # ends no game while he is away, then counts the 10 days out
 h=$tmp/vacation
 base "$h" "timeout_days = 12"
-send "$h" $((T0 + DAY)) $B "vacation bob hunter2 10"
+send at=$((T0 + DAY)) body=body "$h" $B "vacation bob hunter2 10"
 check "vacation: the opponent is told" grep -q '^Subject: Oust Board 101: bob is away' "$(last "$h" $A)"
 b0=$(replies "$h" $B)
 vclean() { # TIME: cleanup from cron's bare environment

@@ -43,7 +43,7 @@ check "... the board's pages are gone, the index no longer links them" sh -c "[ 
     ! grep -q 'board/101.html' '$h/site/index.html' && [ -f '$h/site/board/102.html' ]"
 check "... logged with its time" grep -q '^[0-9-]*T[0-9:]*Z admin delboard 101: alice against bob removed' "$h/log"
 check "... fsck finds nothing wrong" sh -c "'$bin' -d '$h' fsck >/dev/null"
-check "... board 102 goes on" [ "$(send "$h" bob@example.com "move 102 bob hunter2 C3")" = 0 ]
+check "... board 102 goes on" [ "$(rc send "$h" bob@example.com "move 102 bob hunter2 C3")" = 0 ]
 check "delboard 101 again: no such board, exit 66" [ "$(rc "$bin" -d "$h" delboard 101)" = 66 ]
 check "delboard with a bad number: exit 64" [ "$(rc "$bin" -d "$h" delboard 10x)" = 64 ]
 check "delboard with no board: exit 64" [ "$(rc "$bin" -d "$h" delboard)" = 64 ]

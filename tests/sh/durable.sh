@@ -17,15 +17,12 @@ need strace
 tmpdir
 export OUSTPBM_TEST_TIME=$T0
 
-send() { # FROM SUBJECT ID
-	mail "$1" "$2" "$3@example.org" | deliver "$h"
-}
 
 h=$tmp/home
 mkhome "$h" 'sync = filesystem'
-send alice@example.org "register alice secret" r1
-send bob@example.com "register bob hunter2" r2
-send alice@example.org "challenge alice secret bob -size=5" c1
+send id=r1@example.org "$h" alice@example.org "register alice secret"
+send id=r2@example.org "$h" bob@example.com "register bob hunter2"
+send id=c1@example.org "$h" alice@example.org "challenge alice secret bob -size=5"
 printf 'From: alice@example.org\nTo: oust@example.net\nSubject: move 101#1 alice secret C3\nMessage-ID: <m1@example.org>\n\n' |
     strace -f -y -o "$tmp/trace" -e trace=write,fsync,fdatasync,syncfs,rename,renameat,renameat2 "$bin" -d "$h" >/dev/null 2>&1
 check "the move is applied under strace" grep -q 'ok: turn 1: alice played C3' "$h/log"
@@ -76,9 +73,9 @@ mkdir "$hf"
 printf 'from_address = oust@example.net\ntemplates = %s/templates\n' "$top" >"$hf/oustpbm.conf"
 hsave=$h
 h=$hf
-send alice@example.org "register alice secret" r1
-send bob@example.com "register bob hunter2" r2
-send alice@example.org "challenge alice secret bob -size=5" c1
+send id=r1@example.org "$h" alice@example.org "register alice secret"
+send id=r2@example.org "$h" bob@example.com "register bob hunter2"
+send id=c1@example.org "$h" alice@example.org "challenge alice secret bob -size=5"
 printf 'From: alice@example.org\nTo: oust@example.net\nSubject: move 101#1 alice secret C3\nMessage-ID: <m1@example.org>\n\n' |
     strace -f -y -o "$tmp/tracef" -e trace=write,fsync,fdatasync,syncfs,rename,renameat,renameat2 "$bin" -d "$h" >/dev/null 2>&1
 events "$tmp/tracef" >"$tmp/events"

@@ -70,7 +70,7 @@ bak=$(ls "$h/games" | grep '^101\.game\..*\.bak$')
 check "... the old file kept as games/101.game.<time>.bak" sh -c "[ -n '$bak' ] && cmp -s '$h/games/$bak' '$tmp/orig'"
 check "... said and logged" sh -c "grep -q 'board 101 installed' '$tmp/out' && grep -q 'admin edit board=101: installed; the old file is games/$bak' '$h/log'"
 check "... fsck is content" [ "$(rc "$bin" -d "$h" fsck)" = 0 ]
-check "... and the game goes on" [ "$(send "$h" bob@example.com "move 101 bob hunter2 A5")" = 0 ]
+check "... and the game goes on" [ "$(rc send "$h" bob@example.com "move 101 bob hunter2 A5")" = 0 ]
 check "a second edit in the same second keeps both backups" sh -c "EDITOR='$tmp/ed-ok' '$bin' -d '$h' edit 101 >/dev/null 2>&1 &&
     [ \$(ls '$h/games' | grep -c '^101\.game\..*\.bak\$') = 2 ]"
 
@@ -86,10 +86,10 @@ while [ ! -f "$tmp/editing" ] && [ "$i" -lt 200 ]; do
 	sleep 0.05
 	i=$((i + 1))
 done
-check "a move during the edit: exit 75 (the MTA delivers it again)" [ "$(send "$h" alice@example.org "move 101 alice secret E1")" = 75 ]
+check "a move during the edit: exit 75 (the MTA delivers it again)" [ "$(rc send "$h" alice@example.org "move 101 alice secret E1")" = 75 ]
 check "... the board is untouched" cmp -s "$g" "$tmp/before"
 touch "$tmp/go"
 wait "$ed"
 check "the edit ends: exit 0" [ $? = 0 ]
-check "the move delivered again: exit 0" [ "$(send "$h" alice@example.org "move 101 alice secret E1")" = 0 ]
+check "the move delivered again: exit 0" [ "$(rc send "$h" alice@example.org "move 101 alice secret E1")" = 0 ]
 check "... and played" grep -q 'E1' "$g"

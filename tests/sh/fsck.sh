@@ -5,20 +5,17 @@
 tmpdir
 export OUSTPBM_TEST_TIME=$T0
 
-send() { # FROM SUBJECT: a mail without a Message-ID to the pristine home
-	mail "$1" "$2" - | deliver "$tmp/pristine"
-}
 
 # A home with board 101 (5x5, three turns: C3, A1, E5), whose game file is:
 #  2 board: 101 / 5 black: alice / 6 white: bob / 7 status: playing / 8 to-move: white
 #  18-22 the rows 5 to 1 / 25 history: / 26-28 the turns 1-3
 mkhome "$tmp/pristine"
-send alice@example.org "register alice secret"
-send bob@example.com "register bob pw"
-send alice@example.org "challenge alice secret bob -size=5"
-send alice@example.org "move 101 alice secret C3"
-send bob@example.com "move 101 bob pw A1"
-send alice@example.org "move 101 alice secret E5"
+send id=- "$tmp/pristine" alice@example.org "register alice secret"
+send id=- "$tmp/pristine" bob@example.com "register bob pw"
+send id=- "$tmp/pristine" alice@example.org "challenge alice secret bob -size=5"
+send id=- "$tmp/pristine" alice@example.org "move 101 alice secret C3"
+send id=- "$tmp/pristine" bob@example.com "move 101 bob pw A1"
+send id=- "$tmp/pristine" alice@example.org "move 101 alice secret E5"
 
 # fsck_case NAME EXPECTED-EXIT EXPECTED-OUTPUT [fsck arguments] <<< damage commands on stdin, run in the home
 fsck_case() {
@@ -161,11 +158,11 @@ check "fsck changes nothing" sh -c "cd '$tmp/parse-error' && grep -q '^status: p
 # are lines 19-23 of its game file, so the edited c2 is reported on line 21.
 rm -rf "$tmp/pristine"
 mkhome "$tmp/pristine"
-send alice@example.org "register alice secret"
-send bob@example.com "register bob pw"
-send alice@example.org "challenge alice secret bob -hex=3"
-send alice@example.org "move 101 alice secret B2"
-send bob@example.com "move 101 bob pw d3"
+send id=- "$tmp/pristine" alice@example.org "register alice secret"
+send id=- "$tmp/pristine" bob@example.com "register bob pw"
+send id=- "$tmp/pristine" alice@example.org "challenge alice secret bob -hex=3"
+send id=- "$tmp/pristine" alice@example.org "move 101 alice secret B2"
+send id=- "$tmp/pristine" bob@example.com "move 101 bob pw d3"
 fsck_case hex-sound 0 "" </dev/null
 check "hex: the file's drawing is the one this test assumes" \
     sh -c "sed -n '3p;21p' '$tmp/pristine/games/101.game' | tr '\n' '|' | grep -qx 'shape: hex|c  . . . . .  c|'"

@@ -97,33 +97,35 @@ check "the man page says ~/oustpbm" sh -c "MANWIDTH=200 man -l '$top/doc/oustpbm
 "$bin" -d "$h" adduser alice alice@example.org >/dev/null
 "$bin" -d "$h" adduser bob bob@example.org >/dev/null
 if [ "$(id -u)" = 0 ]; then
+	# what nobody reads: a world-readable copy, never the checkout
+	public
 	other=$tmp/other
 	"$bin" init "$other" >/dev/null
-	printf 'templates = %s/templates\nfrom_address = oust@example.net\n' "$top" >"$other/oustpbm.conf"
+	printf 'templates = %s\nfrom_address = oust@example.net\n' "$ptemplates" >"$other/oustpbm.conf"
 	chown -R nobody "$other"
 	# root acts as the owner (tests/sh/rootowner.sh runs every command so)
 	check "root on nobody's home: adduser runs as nobody, exit 0" [ "$(rc "$bin" -d "$other" adduser root1 r@example.org)" = 0 ]
 	check "... the users file nobody's" [ "$(stat -c %U "$other/users")" = nobody ]
 	check "--force-owner, the old flag, still accepted" [ "$(rc "$bin" -d "$other" --force-owner list)" = 0 ]
 	check "... before -d too" [ "$(rc "$bin" --force-owner -d "$other" list)" = 0 ]
-	check "as the owner: no refusal" [ "$(rc setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" -d "$other" list)" = 0 ]
+	check "as the owner: no refusal" [ "$(rc setpriv --reuid=nobody --regid=nogroup --clear-groups "$pbin" -d "$other" list)" = 0 ]
 	# a file root left by hand (a cp as root)
 	cp "$other/users" "$tmp/users.copy"
 	rm "$other/users"
 	cp "$tmp/users.copy" "$other/users"
 	check "fsck (run as the owner) reports the files root left" sh -c "
-	    setpriv --reuid=nobody --regid=nogroup --clear-groups '$bin' -d '$other' fsck >'$tmp/fsck.out' 2>&1;
+	    setpriv --reuid=nobody --regid=nogroup --clear-groups '$pbin' -d '$other' fsck >'$tmp/fsck.out' 2>&1;
 	    [ \$? != 0 ] && grep -q '^users: owned by root, not by the home.s owner' '$tmp/fsck.out'"
 	chown -R nobody "$other"
-	check "... and nothing once chowned back" [ "$(rc setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" -d "$other" fsck)" = 0 ]
+	check "... and nothing once chowned back" [ "$(rc setpriv --reuid=nobody --regid=nogroup --clear-groups "$pbin" -d "$other" fsck)" = 0 ]
 
 	# EACCES under the home (its owner cannot write in it): 75, logged with the cause
 	chmod 500 "$other"
-	mail a@example.org "register carol secret" | setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" -d "$other" >/dev/null 2>&1
+	mail a@example.org "register carol secret" | setpriv --reuid=nobody --regid=nogroup --clear-groups "$pbin" -d "$other" >/dev/null 2>&1
 	check "a permission error on the home: exit 75, not 70" [ $? = 75 ]
 	check "... the log says why" grep -q 'register carol.*tempfail: .*Permission denied' "$other/log"
 	chmod 700 "$other"
-	mail a@example.org "register carol secret" | setpriv --reuid=nobody --regid=nogroup --clear-groups "$bin" -d "$other" >/dev/null 2>&1
+	mail a@example.org "register carol secret" | setpriv --reuid=nobody --regid=nogroup --clear-groups "$pbin" -d "$other" >/dev/null 2>&1
 	check "... fixed, the MTA's next delivery succeeds" [ $? = 0 ]
 	# EROFS: a read-only bind mount of the home, where the kernel allows one
 	mkdir -p "$tmp/ro"

@@ -26,26 +26,22 @@ else:
     sys.stdout.write(b.get_content())
 PARTEOF
 chmod +x "$part"
-k=0
-send() { # HOME FROM SUBJECT [BODY]
-	k=$((k + 1))
-	mail "$2" "$3" "hm.$k@example.org" "$4" | deliver "$1" $((T0 + 60 * k))
-}
+# the mails at T0 + 60 * sent: sent set where a part starts a clock of its own (lib.sh: send at=next)
 
 players_home() { # DIR [conf line]: a home with alice and bob
 	mkhome "$1" 'max_mails_per_hour = 0' ${2:+"$2"}
-	send "$1" alice@example.org 'register alice secret Alice'
-	send "$1" bob@example.com 'register bob hunter2 Bob'
+	send at=next "$1" alice@example.org 'register alice secret Alice'
+	send at=next "$1" bob@example.com 'register bob hunter2 Bob'
 }
 h=$tmp/on
 off=$tmp/off
 players_home "$h"
 players_home "$off" 'html_mail = off'
-k=10
+sent=10
 for home in "$h" "$off"; do
-	k=10
-	send "$home" alice@example.org 'challenge alice secret bob -size=7'
-	send "$home" alice@example.org 'move 101 alice secret D4' 'good luck'
+	sent=10
+	send at=next "$home" alice@example.org 'challenge alice secret bob -size=7'
+	send at=next body='good luck' "$home" alice@example.org 'move 101 alice secret D4'
 done
 a=$(newest "$h" bob@example.com)
 b=$(newest "$off" bob@example.com)
@@ -67,8 +63,8 @@ check "the HTML part is 7bit when it can be (ASCII, short lines), never base64" 
     "grep -A1 '^Content-Type: text/html' '$a' | grep -q '^Content-Transfer-Encoding: 7bit'"
 
 # a hex board: the table of offset rows, valid, with its one stone
-send "$h" alice@example.org 'challenge alice secret bob -hex=4'
-send "$h" alice@example.org 'move 102 alice secret d4' 'hex'
+send at=next "$h" alice@example.org 'challenge alice secret bob -hex=4'
+send at=next body='hex' "$h" alice@example.org 'move 102 alice secret d4'
 "$part" "$(newest "$h" bob@example.com)" html >"$tmp/hex.html"
 check "hex: the HTML is valid HTML5 (tidy)" sh -c "tidy -q -e --doctype html5 '$tmp/hex.html' >'$tmp/tidy' 2>&1 && [ ! -s '$tmp/tidy' ]"
 check "hex: 37 cells of two half-cell columns, d4 black and marked, 36 holes" sh -c \
@@ -84,9 +80,9 @@ hostile() { # DESCRIPTION COMMENT then patterns that must (+) or must not (-) be
 	shift 2
 	# a board of its own: alice opens, bob answers with the comment
 	board=$((board + 1))
-	send "$h" alice@example.org 'challenge alice secret bob -size=7'
-	send "$h" alice@example.org "move $board alice secret D4"
-	send "$h" bob@example.com "move $board bob hunter2 C3" "$comment"
+	send at=next "$h" alice@example.org 'challenge alice secret bob -size=7'
+	send at=next "$h" alice@example.org "move $board alice secret D4"
+	send at=next body="$comment" "$h" bob@example.com "move $board bob hunter2 C3"
 	hf=$(newest "$h" alice@example.org)
 	"$part" "$hf" html >"$tmp/h.html" || { check "$desc: the reply has an HTML part" false; return; }
 	okay=true
@@ -115,18 +111,18 @@ hostile "a 2,000-character word in a comment gets break opportunities" "$word" \
 check "... the text/plain part has the word whole, as written" sh -c "'$part' '$hf' plain | grep -q '$word'"
 
 # which replies carry a board
-k=100
-send "$h" alice@example.org 'show 101'
+sent=100
+send at=next "$h" alice@example.org 'show 101'
 check "show: with HTML" sh -c "'$part' '$(newest "$h" alice@example.org)' html >/dev/null"
-send "$h" alice@example.org 'history 101'
+send at=next "$h" alice@example.org 'history 101'
 check "history: with HTML" sh -c "'$part' '$(newest "$h" alice@example.org)' html >/dev/null"
-send "$h" alice@example.org 'move 101 alice wrong A1'
+send at=next "$h" alice@example.org 'move 101 alice wrong A1'
 check "an error about a board (which it shows): with HTML" sh -c "'$part' '$(newest "$h" alice@example.org)' html >/dev/null"
-send "$h" alice@example.org 'help'
+send at=next "$h" alice@example.org 'help'
 check "help: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
-send "$h" alice@example.org 'games alice'
+send at=next "$h" alice@example.org 'games alice'
 check "games: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
-send "$h" alice@example.org 'move 999 alice secret A1'
+send at=next "$h" alice@example.org 'move 999 alice secret A1'
 check "an error about no board: text only" sh -c "[ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 # day 8: the reminder of day 7, before the unanswered challenge expires (challenge_expiry_days, 14)
 OUSTPBM_TEST_TIME=$((T0 + 8 * 86400)) "$bin" -d "$h" cleanup >/dev/null 2>&1
@@ -134,10 +130,10 @@ who=$(sed -n 's/^to-move: //p' "$h/games/101.game")
 r=$(grep -l '^Subject: Oust Board [0-9]* reminder ' "$h"/mail/*/new/* | head -1)
 check "a reminder: with HTML" sh -c "[ -n '$r' ] && '$part' '$r' html >/dev/null"
 # two turns each before the end: a game resigned sooner is not rated (src/store/ratings.h)
-send "$h" bob@example.com 'move 101 bob hunter2 A1'
-send "$h" alice@example.org 'move 101 alice secret F2'
-send "$h" bob@example.com 'move 101 bob hunter2 G7'
-send "$h" bob@example.com 'resign 101 bob hunter2'
+send at=next "$h" bob@example.com 'move 101 bob hunter2 A1'
+send at=next "$h" alice@example.org 'move 101 alice secret F2'
+send at=next "$h" bob@example.com 'move 101 bob hunter2 G7'
+send at=next "$h" bob@example.com 'resign 101 bob hunter2'
 f=$(newest "$h" alice@example.org)
 check "the end of a game: with HTML, saying so" sh -c "'$part' '$f' html | grep -q 'Game over: alice won: bob resigned.'"
 check "... with the ratings' change, as in its text part" sh -c \
@@ -147,8 +143,8 @@ check "... with the ratings' change, as in its text part" sh -c \
 # the size: a 25x25 board with a stone on every point
 big=$tmp/big
 players_home "$big"
-k=200
-send "$big" alice@example.org 'challenge alice secret bob -size=25'
+sent=200
+send at=next "$big" alice@example.org 'challenge alice secret bob -size=25'
 "$PY" - "$big/games/101.game" <<'PYEOF'
 import sys
 p = sys.argv[1]
@@ -175,7 +171,7 @@ if text.endswith("history:"):
 text += "\n\nhistory:\n1 2023-11-15T01:34:20Z x alice A25\n"
 open(p, "w").write(text)
 PYEOF
-send "$big" alice@example.org 'show 101'
+send at=next "$big" alice@example.org 'show 101'
 f=$(newest "$big" alice@example.org)
 size=$(wc -c <"$f")
 check "a 25x25 board with a stone on every point: the whole mail is under 40 KB ($size bytes)" [ "$size" -lt 40960 ]
@@ -189,17 +185,17 @@ cp "$top"/templates/* "$tmp/tpl/"
 sed -i 's|<h1 |<p>Edited by the admin</p>\n<h1 |' "$tmp/tpl/mail.html"
 echo "templates = $tmp/tpl" >>"$h/oustpbm.conf"
 sed -i "/^templates = $(echo "$top" | sed 's/[\/&]/\\&/g')\/templates\$/d" "$h/oustpbm.conf"
-send "$h" alice@example.org 'show 101'
+send at=next "$h" alice@example.org 'show 101'
 check "the HTML comes from the template mail.html" sh -c "'$part' '$(newest "$h" alice@example.org)' html | grep -q 'Edited by the admin'"
 mv "$tmp/tpl/mail.html" "$tmp/tpl/mail.html.away"
-k=$((k + 1))
-printf 'From: alice@example.org\nSubject: show 101\nMessage-ID: <hm.%d@example.org>\n\n' $k |
-    OUSTPBM_TEST_TIME=$((T0 + 60 * k)) "$bin" -d "$h" >/dev/null 2>&1
+sent=$((sent + 1))
+printf 'From: alice@example.org\nSubject: show 101\nMessage-ID: <hm.%d@example.org>\n\n' $sent |
+    OUSTPBM_TEST_TIME=$((T0 + 60 * sent)) "$bin" -d "$h" >/dev/null 2>&1
 rc=$?
 check "a templates directory without mail.html (from before it): the text alone, exit 0 (got $rc)" sh -c \
     "[ $rc = 0 ] && [ \"\$('$part' '$(newest "$h" alice@example.org)' type)\" = text/plain ]"
 mv "$tmp/tpl/mail.html.away" "$tmp/tpl/mail.html"
 echo '<p>{nosuch}</p>' >>"$tmp/tpl/mail.html"
-send "$h" alice@example.org 'show 101'
+send at=next "$h" alice@example.org 'show 101'
 check "a template with an unknown placeholder: no reply, the error logged naming the file and line" sh -c \
     "tail -1 '$h/log' | grep -q 'mail.html line [0-9]*: unknown placeholder .{nosuch}.'"

@@ -5,7 +5,8 @@
 #     copy of the checkout is deleted, finds its templates in the install and
 #     answers a mail;
 #     `init` there prints the installed paths, the installed crontab and
-#     procmailrc name the installed program, and `make uninstall` with
+#     procmailrc name the installed program, a second install writes
+#     nothing into the checkout, and `make uninstall` with
 #     another PREFIX fails saying which one was used, with this one leaves
 #     nothing under the PREFIX, folders included;
 #   - DESTDIR=<tmp>/stage PREFIX=/usr: exactly the expected files, and
@@ -32,6 +33,11 @@ check "... the installed crontab's PATH names the installed program's folder" gr
 check "... the installed procmailrc runs the installed program" grep -q "^OUSTPBM=\${OUSTPBM:-$pre/bin/oustpbm}\$" "$pre/share/oustpbm/scripts/procmailrc"
 check "... no placeholder left in the installed scripts" sh -c "! grep -r '@[A-Z]*DIR@' '$pre/share/oustpbm/scripts'"
 check "... the record of the install lists the program" grep -qx "$pre/bin/oustpbm" "$pre/share/oustpbm/installed"
+# the install itself writes nothing into the checkout (as root after a
+# user's make it left root's files in build/): built, a second one adds nothing
+touch "$tmp/stamp"
+check "make install again, built already: nothing written into the checkout" sh -c "
+    $MAKE -s -C '$src' install PREFIX='$pre' >'$tmp/make.out' 2>&1 && [ -z \"\$(find '$src' -newer '$tmp/stamp')\" ]"
 check "make uninstall with another PREFIX: fails, naming the PREFIX used" sh -c "
     ! $MAKE -s -C '$src' uninstall PREFIX='$tmp/elsewhere' >'$tmp/un.out' 2>&1 && grep -q 'PREFIX=$pre' '$tmp/un.out'"
 check "... and removes nothing" [ -x "$pre/bin/oustpbm" ]

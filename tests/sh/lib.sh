@@ -39,6 +39,24 @@
 #                       exist: a missing one is a failure naming the fix
 #                       (the tools of `install-deps --test` are not optional)
 #   done_testing        prints the plan line "1..N"; exits 1 if a check failed
+#   part                true when the script's next part is this shard's: a
+#                       script with a line "# shards: N" runs as N tests
+#                       (tests/run-tests), `sh SCRIPT --shard K/N`, which
+#                       lib.sh takes off the arguments into shard_k and
+#                       shard_n (1/1 without it: every part).  The script
+#                       does its setup in every shard and each costly part
+#                       under `if part; then`: the I-th part call is shard
+#                       I mod N's, so the N shards do every part once
+#   public              a world-readable copy of what a process running as
+#                       another user reads (nobody, a server's user, procmail
+#                       in a server's pipe, the robot host, a program that
+#                       drops root for a home's owner): the program under
+#                       test with the templates and the scripts beside it,
+#                       as in build/test/, in $tmp/public (it and $tmp made
+#                       0755, the copy's modes set, whatever the umask); sets
+#                       pbin, ptemplates and pscripts.  Another user never
+#                       reads the checkout: make check runs from a 0700
+#                       folder too (tests/sh/private.sh)
 #   at_exit CMD         CMD (a shell string) runs at exit, before $tmp goes
 #   bg PID              PID (a server, a helper) is killed at exit
 #   hold_lock FILE      another process (Python) holds an fcntl lock on
@@ -82,7 +100,14 @@
 #                       confirm's status (0 when there was none)
 #   register_pw         the password of the register line on stdin (a
 #                       Subject or a body line "register <userid> <password>")
-#   send HOME FROM SUBJECT [ID]   mail | deliver; prints the exit status
+#   send [at=TIME] [id=ID] [body=TEXT] HOME FROM SUBJECT
+#                       the one way the tests send a mail: FROM's mail with
+#                       that Subject (mail: Message-ID <ID>, a fresh one
+#                       without id=, none for id=-; the BODY) delivered to
+#                       HOME (deliver: a register confirmed; at TIME, or
+#                       at=next: T0 + 60 * sent, sent counted up first, a
+#                       test's clock it may set); returns deliver's status
+#                       (`rc send ...` prints it)
 #   code_in HOME ADDR   the one-time code of the newest mail to ADDR holding
 #                       one (a random code: no test hook needed)
 #   crash_feed HOME TIME FILE [STEP]   feeds FILE to oustpbm -d HOME at TIME,
@@ -136,6 +161,7 @@
 #   pf_master_cf        prints master.cf: smtpd on 127.0.0.1:$port and the
 #                       daemons; the caller adds its own services
 #   pf_start            starts the instance, true once its port answers
+#                       (the files under $conf made readable first)
 #   pf_stop             stops it and waits for the master to go
 
 cd "$(dirname "$0")/../.." || exit 2
@@ -154,9 +180,24 @@ unset OUSTPBM_HOME OUSTPBM_TEST_CRASH OUSTPBM_TEST_ROBOT OUSTPBM_TEST_LIBCURL OU
 n=0
 fails=0
 tmp=
+shard_k=1
+shard_n=1
+lib_part=0
+if [ "${1:-}" = --shard ]; then
+	case ${2:-} in
+	[1-9]/[1-9] | [1-9]/[1-9][0-9] | [1-9][0-9]/[1-9][0-9]) shard_k=${2%/*} shard_n=${2#*/} ;;
+	*) shard_n=0 ;;
+	esac
+	if [ "$shard_n" -eq 0 ] || [ "$shard_k" -gt "$shard_n" ]; then
+		echo "not ok - $(basename "$0" .sh): --shard takes K/N, K from 1 to N, not '${2:-}'"
+		exit 2
+	fi
+	shift 2
+fi
 lib_at_exit=
 lib_pids=
 lib_mails=0
+sent=0
 
 lib_cleanup() {
 	eval "$lib_at_exit"
@@ -177,6 +218,16 @@ trap 'exit 2' INT TERM HUP
 tmpdir() {
 	lib_name=$(basename "$0" .sh)
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/oustpbm-$lib_name.XXXXXX") || exit 2
+}
+
+public() {
+	pbin=$tmp/public/oustpbm
+	ptemplates=$tmp/public/templates
+	pscripts=$tmp/public/scripts
+	chmod 755 "$tmp" && mkdir -p "$tmp/public" && cp "$bin" "$pbin" &&
+	    cp -R "$top/templates" "$top/scripts" "$tmp/public/" &&
+	    chmod -R u=rwX,go=rX "$tmp/public" && chmod 755 "$pbin" ||
+	    { echo "not ok - $(basename "$0" .sh): no world-readable copy in $tmp/public"; exit 1; }
 }
 
 at_exit() {
@@ -226,6 +277,11 @@ need() {
 		command -v "$lib_tool" >/dev/null 2>&1 ||
 		    { echo "not ok - $(basename "$0" .sh): $lib_tool is missing ($lib_fix)"; exit 1; }
 	done
+}
+
+part() {
+	lib_part=$((lib_part + 1))
+	[ $((lib_part % shard_n)) -eq $((shard_k % shard_n)) ]
 }
 
 done_testing() {
@@ -369,8 +425,23 @@ confirm_pending() {
 }
 
 send() {
-	mail "$2" "$3" "${4:-}" | deliver "$1"
-	echo $?
+	lib_at=
+	lib_sid=
+	lib_body=
+	while :; do
+		case ${1:-} in
+		at=next)
+			sent=$((sent + 1))
+			lib_at=$((T0 + 60 * sent))
+			;;
+		at=*) lib_at=${1#at=} ;;
+		id=*) lib_sid=${1#id=} ;;
+		body=*) lib_body=${1#body=} ;;
+		*) break ;;
+		esac
+		shift
+	done
+	mail "$2" "$3" "$lib_sid" "$lib_body" | deliver "$1" "$lib_at"
 }
 
 code_in() {
@@ -540,6 +611,10 @@ EOC
 }
 
 pf_start() {
+	# the tables and lookup files the caller wrote (texthash:, hash:, the
+	# aliases) are read by Postfix's daemons as postfix: under umask 077
+	# they came out 0600, root's alone
+	chmod -R go+rX "$conf"
 	/usr/sbin/postfix -c "$conf" start >>"$tmp/postfix.out" 2>&1 || return 1
 	lib_i=0
 	while ! "$PY" -c "import socket; socket.create_connection(('127.0.0.1', $port), 1).close()" 2>/dev/null; do

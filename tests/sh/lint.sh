@@ -15,6 +15,8 @@ for t in tests/sh/*.sh; do
 	check "$name has no check() of its own" sh -c '! grep -q "^check() *{" "$1"' sh "$t"
 	check "$name makes its temporary directory with tmpdir" sh -c '! grep -q "mktemp -d.*oustpbm-" "$1"' sh "$t"
 	check "$name sets no exit trap of its own" sh -c '! grep -q "^trap .* EXIT" "$1"' sh "$t"
+	check "$name sends its mails with lib.sh's send, no send() of its own" \
+	    sh -c '! grep -q -E "^[[:space:]]*[a-z_]*send[a-z_]*\(\) *\{" "$1"' sh "$t"
 done
 check "no check runs two commands joined by && or ||" "$PY" tests/tools/checklint.py tests/sh/*.sh
 
@@ -39,12 +41,18 @@ check "... oustpbm reads the configuration" [ "$(rc "$bin" -d "$h" list)" = 0 ]
 check "mail: a fresh Message-ID each time" [ "$(mail a@example.org x | grep -c '^Message-ID: <.*>$')$(mail a@example.org x | sed -n 's/^Message-ID: //p')" != \
     "1$(mail a@example.org x | sed -n 's/^Message-ID: //p')" ]
 check "mail: ID - leaves the header out" sh -c '! grep -q "^Message-ID" "$1"' sh "$(mail a@example.org x - >"$tmp/m1"; echo "$tmp/m1")"
-check "send: a registration answered (exit 0)" [ "$(send "$h" alice@example.org 'register alice secret')" = 0 ]
+check "send: a registration answered (exit 0)" [ "$(rc send "$h" alice@example.org 'register alice secret')" = 0 ]
 check "... and confirmed at once: the code and the welcome; newest finds it" sh -c '[ "$1" = 2 ] && grep -q "^alice:" "$3" && grep -q "^Subject: Oust registration alice" "$2"' sh \
     "$(replies "$h" alice@example.org)" "$(newest "$h" alice@example.org)" "$h/users"
+send at=$((T0 + 600)) id=lint.1@example.org body='a body line' "$h" alice@example.org help
+check "send: at=, id= and body= (the log's time, the Message-ID; exit status returned)" sh -c '
+    grep -q "^2023-11-14T22:23:20Z mail <lint.1@example.org> .*cmd=\"help\"" "$1"' sh "$h/log"
+sent=5
+send at=next "$h" alice@example.org help
+check "send at=next: at T0 + 60 * sent, sent counted up first" [ "$sent $(tail -n 1 "$h/log" | cut -c1-20)" = "6 2023-11-14T22:19:20Z" ]
 before=$(store_sum "$h")
 check "store_sum: a refused move (no such board) changes nothing" \
-    [ "$(send "$h" alice@example.org 'move 101 alice secret C3')
+    [ "$(rc send "$h" alice@example.org 'move 101 alice secret C3')
 $(store_sum "$h")" = "0
 $before" ]
 out=$(sh -c '. tests/sh/lib.sh; check "a" true; check "b" false; check "c" true; done_testing' tests/sh/lint.sh)

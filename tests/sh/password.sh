@@ -28,32 +28,32 @@ default='$y$j9T$'
 
 # ---- the default cost
 conf
-check "register by mail with the default password_cost" [ "$(send "$h" alice@example.org 'register alice secret Alice')" = 0 ]
+check "register by mail with the default password_cost" [ "$(rc send "$h" alice@example.org 'register alice secret Alice')" = 0 ]
 check "... the hash is yescrypt at libxcrypt's default cost ($default)" sh -c "hash_a='$(hash_of alice)'; case \$hash_a in '$default'*) true ;; *) echo \"# \$hash_a\"; false ;; esac"
 pw=$("$bin" -d "$h" adduser carol carol@example.org </dev/null)
 check "adduser too" sh -c "case '$(hash_of carol)' in '$default'*) true ;; *) false ;; esac"
-check "... and the account works by mail" [ "$(send "$h" carol@example.org "challenge carol $pw alice -size=5")" = 0 ]
+check "... and the account works by mail" [ "$(rc send "$h" carol@example.org "challenge carol $pw alice -size=5")" = 0 ]
 check "... board 101 made" [ -f "$h/games/101.game" ]
 
 # ---- an old hash is renewed when its owner next logs in
 conf 'password_cost = 1'
-check "register bob with password_cost = 1" [ "$(send "$h" bob@example.com 'register bob hunter2')" = 0 ]
+check "register bob with password_cost = 1" [ "$(rc send "$h" bob@example.com 'register bob hunter2')" = 0 ]
 old=$(hash_of bob)
 check "... a cost-1 hash (\$y\$j75\$)" sh -c "case '$old' in '\$y\$j75\$'*) true ;; *) echo '# $old'; false ;; esac"
 conf
-check "with the default cost again, a wrong password" [ "$(send "$h" bob@example.com 'challenge bob nothunter2 alice')" = 0 ]
+check "with the default cost again, a wrong password" [ "$(rc send "$h" bob@example.com 'challenge bob nothunter2 alice')" = 0 ]
 check "... is refused" sh -c "tail -n 1 '$h/log' | grep -q 'refused: wrong password for bob'"
 check "... and leaves the old hash" [ "$(hash_of bob)" = "$old" ]
-check "the right password (a challenge)" [ "$(send "$h" bob@example.com 'challenge bob hunter2 alice -size=5')" = 0 ]
+check "the right password (a challenge)" [ "$(rc send "$h" bob@example.com 'challenge bob hunter2 alice -size=5')" = 0 ]
 check "... is taken" sh -c "tail -n 1 '$h/log' | grep -q 'ok: new board 102'"
 new=$(hash_of bob)
 check "... and the hash is renewed at the default cost" sh -c "case '$new' in '$default'*) true ;; *) echo '# $new'; false ;; esac"
 check "... a new salt, not the old hash" [ "$new" != "$old" ]
-check "the same password works with the new hash (a move)" [ "$(send "$h" bob@example.com 'move 102#1 bob hunter2 C3')" = 0 ]
+check "the same password works with the new hash (a move)" [ "$(rc send "$h" bob@example.com 'move 102#1 bob hunter2 C3')" = 0 ]
 check "... played" sh -c "tail -n 1 '$h/log' | grep -q 'ok: turn 1: bob played C3'"
 check "... the hash is not made again" [ "$(hash_of bob)" = "$new" ]
 conf 'password_cost = 1'
-check "a move with the right password renews a hash too (back to cost 1)" [ "$(send "$h" bob@example.com 'move 101 bob hunter2 A1')" = 0 ]
+check "a move with the right password renews a hash too (back to cost 1)" [ "$(rc send "$h" bob@example.com 'move 101 bob hunter2 A1')" = 0 ]
 check "... (the move itself refused: not bob's board)" sh -c "tail -n 1 '$h/log' | grep -q 'bob is not playing on board 101'"
 check "... the hash renewed" sh -c "case '$(hash_of bob)' in '\$y\$j75\$'*) true ;; *) false ;; esac"
 
@@ -71,9 +71,9 @@ told=$(grep -c 'refused: wrong password for alice' "$h/log")
 check "... at most 5 learn that their password was wrong ($told)" sh -c '[ "$1" -le 5 ] && [ "$1" -ge 1 ]' sh "$told"
 check "... the others are refused without a verdict" [ "$(grep -c 'refused: password attempts for alice are refused until' "$h/log")" = $((20 - told)) ]
 check "... alice is told once" [ "$(grep -l '^Subject: Oust password attempts for alice refused' "$h"/mail/alice@example.org/new/* | wc -l)" = 1 ]
-check "alice's right password is refused now too" [ "$(send "$h" alice@example.org 'move 102#2 alice secret E5')" = 0 ]
+check "alice's right password is refused now too" [ "$(rc send "$h" alice@example.org 'move 102#2 alice secret E5')" = 0 ]
 check "... with the lockout's reply" sh -c "tail -n 1 '$h/log' | grep -q 'refused: password attempts for alice are refused until'"
 check "... nothing played" sh -c "grep -q '^turn: 2$' '$h/games/102.game'"
 check "the admin sets a new password: exit 0" sh -c "echo newsecret | '$bin' -d '$h' passwd --stdin alice"
-check "... which ends the lockout" [ "$(send "$h" alice@example.org 'move 102#2 alice newsecret E5')" = 0 ]
+check "... which ends the lockout" [ "$(rc send "$h" alice@example.org 'move 102#2 alice newsecret E5')" = 0 ]
 check "... played" sh -c "tail -n 1 '$h/log' | grep -q 'ok: turn 2: alice played E5'"

@@ -30,7 +30,8 @@ need procmail setpriv
 unset OUSTPBM_TEST_TIME
 
 tmpdir
-chmod 755 "$tmp"
+# what the pipe's user reads: a world-readable copy, never the checkout
+public
 pf_init "$tmp/pf"
 holder=
 stop_postfix() {
@@ -50,10 +51,10 @@ asowner() { # the home's owner runs it
 h=$tmp/oust/oustpbm
 mkdir -p "$tmp/oust"
 chown nobody "$tmp/oust"
-asowner "$bin" init "$h" >"$tmp/init.out" || { echo "not ok - oustpbm init failed"; exit 1; }
+asowner "$pbin" init "$h" >"$tmp/init.out" || { echo "not ok - oustpbm init failed"; exit 1; }
 cat >"$h/oustpbm.conf" <<EOC
 from_address = oust@oust.test
-templates = $top/templates
+templates = $ptemplates
 smtp_url = smtp://127.0.0.1:$port
 helo_name = oust.test
 lock_timeout_ms = 1000
@@ -82,7 +83,7 @@ printf 'oust@oust.test oustpbm:\n' >"$conf/transport"
 printf 'alice@example.org example.org/alice/\nbob@example.com example.com/bob/\n' >"$conf/vmailbox"
 {
 	pf_master_cf
-	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$bin OUSTPBM_HOME=$h $top/scripts/procmailrc"
+	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$pbin OUSTPBM_HOME=$h $pscripts/procmailrc"
 } >"$conf/master.cf"
 pfstart() { pf_start; }
 check "Postfix starts in its own instance on 127.0.0.1:$port" pfstart
@@ -107,7 +108,7 @@ EOP
 direct() {
 	printf 'From: %s\nTo: oust@oust.test\nSubject: %s\nMessage-ID: <%s.%s@example.net>\n\nsent by the test\n' \
 	    "$1" "$2" "$(echo "$2" | tr -c 'a-z0-9' '-')" "$$" |
-	    asowner /usr/bin/procmail -m DEFAULT="$tmp/oust/mbox" OUSTPBM="$bin" OUSTPBM_HOME="$h" "$top/scripts/procmailrc" \
+	    asowner /usr/bin/procmail -m DEFAULT="$tmp/oust/mbox" OUSTPBM="$pbin" OUSTPBM_HOME="$h" "$pscripts/procmailrc" \
 	    2>>"$tmp/procmail.err"
 }
 box() { # ADDRESS: its Maildir
@@ -295,7 +296,7 @@ check "... no player got a reply out of order" [ "$(count $a) $(count $b)" = "$n
 # @BINDIR@ standing for where oustpbm is installed), HOME and the
 # crontab's variables; two minutes later, when the first replies are due
 mkdir -p "$tmp/usrlocal/bin"
-ln -s "$bin" "$tmp/usrlocal/bin/oustpbm"
+ln -s "$pbin" "$tmp/usrlocal/bin/oustpbm"
 path=$(sed -n 's/^PATH=//p' "$top/scripts/crontab" | sed "s#@BINDIR@#$tmp/usrlocal/bin#")
 line=$(grep '	oustpbm flush$' "$top/scripts/crontab" | cut -f2)
 check "the crontab has the flush line" [ "$line" = "oustpbm flush" ]
@@ -326,14 +327,14 @@ check "a reply to an address Postfix does not know: in outbox/failed/" [ -n "$gf
 check "... with Postfix's two reply lines" sh -c "sed -n '/^\$/q;/^reply /p' '$gf' >'$tmp/gr' &&
     sed -n 1p '$tmp/gr' | grep -q '^reply 550-5.1.1 <ghost@example.org>: Recipient address rejected: User unknown in virtual mailbox table\$' &&
     sed -n 2p '$tmp/gr' | grep -q '^reply 550 5.1.1 See https://oust.test/postmaster for help.\$' && [ \$(wc -l <'$tmp/gr') = 2 ]"
-asowner "$bin" -d "$h" queue >"$tmp/gq" 2>&1
+asowner "$pbin" -d "$h" queue >"$tmp/gq" 2>&1
 check "... oustpbm queue shows them under the failure" sh -c "grep -A4 '^  to:       ghost@example.org' '$tmp/gq' |
     grep -q '^  server:   550-5.1.1 <ghost@example.org>: Recipient address rejected' &&
     grep -q '^            550 5.1.1 See https://oust.test/postmaster for help.\$' '$tmp/gq'"
 check "... and the log line holds both" grep -qF 'rcpt=ghost@example.org refused, moved to failed/: smtp: RCPT failed: 550 (server answered 550) server="550-5.1.1 <ghost@example.org>: Recipient address rejected: User unknown in virtual mailbox table\n550 5.1.1 See https://oust.test/postmaster for help."' "$h/log"
 
 check "... the address is marked as bouncing (a 5xx to RCPT counts)" grep -q '^ghost@example.org 1 ' "$h/bounces"
-asowner "$bin" -d "$h" status >"$tmp/gs" 2>&1
+asowner "$pbin" -d "$h" status >"$tmp/gs" 2>&1
 check "... and oustpbm status counts it, below bounce_limit" grep -q 'bounces: no address stopped (1 below bounce_limit 3)' "$tmp/gs"
 
 # ---- each reply exactly once, in order

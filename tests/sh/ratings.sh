@@ -10,35 +10,32 @@ tmpdir
 unset OUSTPBM_TEST_ROBOT_PLAYOUTS
 DAY=86400
 
-sendat() { # HOME TIME FROM SUBJECT
-	mail "$3" "$4" | deliver "$1" "$2"
-}
 has() { grep -q -- "$2" "$1"; }
 hasnt() { ! grep -q -- "$2" "$1"; }
 same() { cmp -s "$1" "$2"; }
 # turns HOME TIME BOARD BLACK-FROM "BLACK PW" WHITE-FROM "WHITE PW": two turns each, isolated
 # stones (no capture): a game is rated once both made two turns (ratings.h)
 turns() {
-	sendat "$1" "$2" "$4" "move $3 $5 C3"
-	sendat "$1" $(($2 + 1)) "$6" "move $3 $7 A1"
-	sendat "$1" $(($2 + 2)) "$4" "move $3 $5 E5"
-	sendat "$1" $(($2 + 3)) "$6" "move $3 $7 E1"
+	send at="$2" "$1" "$4" "move $3 $5 C3"
+	send at=$(($2 + 1)) "$1" "$6" "move $3 $7 A1"
+	send at=$(($2 + 2)) "$1" "$4" "move $3 $5 E5"
+	send at=$(($2 + 3)) "$1" "$6" "move $3 $7 E1"
 }
 
 h=$tmp/home
 mkhome "$h" 'timeout_days = 3'
-sendat "$h" $T0 a@example.org "register alice secret"
-sendat "$h" $T0 b@example.org "register bob hunter2"
-sendat "$h" $T0 c@example.org "register carol pw3"
+send at=$T0 "$h" a@example.org "register alice secret"
+send at=$T0 "$h" b@example.org "register bob hunter2"
+send at=$T0 "$h" c@example.org "register carol pw3"
 # 101 small: bob resigns; 102 standard: carol resigns; 103 unrated: carol resigns
-sendat "$h" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5 -noswap"
+send at=$((T0 + 10)) "$h" a@example.org "challenge alice secret bob -size=5 -noswap"
 turns "$h" $((T0 + 11)) 101 a@example.org "alice secret" b@example.org "bob hunter2"
-sendat "$h" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
-sendat "$h" $((T0 + 30)) a@example.org "challenge alice secret carol -noswap"
+send at=$((T0 + 20)) "$h" b@example.org "resign 101 bob hunter2"
+send at=$((T0 + 30)) "$h" a@example.org "challenge alice secret carol -noswap"
 turns "$h" $((T0 + 31)) 102 a@example.org "alice secret" c@example.org "carol pw3"
-sendat "$h" $((T0 + 40)) c@example.org "resign 102 carol pw3"
-sendat "$h" $((T0 + 50)) b@example.org "challenge bob hunter2 carol -unrated"
-sendat "$h" $((T0 + 60)) c@example.org "resign 103 carol pw3"
+send at=$((T0 + 40)) "$h" c@example.org "resign 102 carol pw3"
+send at=$((T0 + 50)) "$h" b@example.org "challenge bob hunter2 carol -unrated"
+send at=$((T0 + 60)) "$h" c@example.org "resign 103 carol pw3"
 check "a rated resignation on 5x5 is a small game: alice beat bob" \
     has "$h/ratings" "^game: 101 small 2023-11-14T22:13:40Z alice bob black-won$"
 check "on 11x11 a standard game" has "$h/ratings" "^game: 102 standard .* alice carol black-won$"
@@ -49,17 +46,17 @@ check "the winner above 1500, the loser below" sh -c \
     "grep -q '^player: small alice 1662.31 290.32 ' '$h/ratings' && grep -q '^player: small bob 1337.69 290.32 ' '$h/ratings'"
 
 # the robot player, rated by level: two turns (its test player's first legal point), then it resigns
-OUSTPBM_TEST_ROBOT=first sendat "$h" $((T0 + 70)) a@example.org "challenge alice secret robot -size=7 -level=2 -noswap"
-OUSTPBM_TEST_ROBOT=first sendat "$h" $((T0 + 71)) a@example.org "move 104 alice secret D4"
-OUSTPBM_TEST_ROBOT=first sendat "$h" $((T0 + 72)) a@example.org "move 104 alice secret B6"
-OUSTPBM_TEST_ROBOT=resign sendat "$h" $((T0 + 80)) a@example.org "move 104 alice secret F2"
+OUSTPBM_TEST_ROBOT=first send at=$((T0 + 70)) "$h" a@example.org "challenge alice secret robot -size=7 -level=2 -noswap"
+OUSTPBM_TEST_ROBOT=first send at=$((T0 + 71)) "$h" a@example.org "move 104 alice secret D4"
+OUSTPBM_TEST_ROBOT=first send at=$((T0 + 72)) "$h" a@example.org "move 104 alice secret B6"
+OUSTPBM_TEST_ROBOT=resign send at=$((T0 + 80)) "$h" a@example.org "move 104 alice secret F2"
 check "the robot's resignation is rated, the robot as robot:2" has "$h/ratings" "^game: 104 small .* alice robot:2 black-won$"
 check "robot:2 has a rating" has "$h/ratings" "^player: small robot:2 "
 
 # a loss on time by oustpbm cleanup, 15x15: a large game
-sendat "$h" $((T0 + 90)) b@example.org "challenge bob hunter2 carol -size=15 -noswap"
-sendat "$h" $((T0 + 91)) b@example.org "move 105 bob hunter2 C3"
-sendat "$h" $((T0 + 92)) c@example.org "move 105 carol pw3 A1"
+send at=$((T0 + 90)) "$h" b@example.org "challenge bob hunter2 carol -size=15 -noswap"
+send at=$((T0 + 91)) "$h" b@example.org "move 105 bob hunter2 C3"
+send at=$((T0 + 92)) "$h" c@example.org "move 105 carol pw3 A1"
 OUSTPBM_TEST_TIME=$((T0 + 4 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "a loss on time is rated (cleanup): large" has "$h/ratings" "^game: 105 large .* bob carol white-won$"
 check "no mark is left" sh -c "[ -z \"\$(ls '$h/ratings-pending')\" ]"
@@ -80,9 +77,9 @@ OUSTPBM_TEST_TIME=$((T0 + 5 * DAY)) "$bin" -d "$h" ratings >"$tmp/out" 2>&1
 rc=$?
 check "oustpbm ratings on a damaged file exits 65" [ "$rc" = 65 ]
 check "the error names the line: ratings:$line: bad rating '13x7.69'" has "$tmp/out" "ratings:$line: bad rating '13x7.69'"
-sendat "$h" $((T0 + 5 * DAY)) a@example.org "challenge alice secret bob -size=9 -noswap"
+send at=$((T0 + 5 * DAY)) "$h" a@example.org "challenge alice secret bob -size=9 -noswap"
 turns "$h" $((T0 + 5 * DAY + 1)) 106 a@example.org "alice secret" b@example.org "bob hunter2"
-sendat "$h" $((T0 + 5 * DAY + 10)) a@example.org "resign 106 alice secret"
+send at=$((T0 + 5 * DAY + 10)) "$h" a@example.org "resign 106 alice secret"
 check "the game ends all the same" has "$h/games/106.game" "^status: white-won$"
 check "its mark is kept" test -f "$h/ratings-pending/106"
 check "the log says why" has "$h/log" "ratings:$line: bad rating"
@@ -91,7 +88,7 @@ check "once rebuilt, the game is counted" has "$h/ratings" "^game: 106 small .* 
 check "and its mark is gone" test ! -e "$h/ratings-pending/106"
 
 # a stale mark (a crash before its game's commit): dropped, nothing counted
-sendat "$h" $((T0 + 6 * DAY)) a@example.org "challenge alice secret carol"
+send at=$((T0 + 6 * DAY)) "$h" a@example.org "challenge alice secret carol"
 : >"$h/ratings-pending/107"
 cp "$h/ratings" "$tmp/before"
 OUSTPBM_TEST_TIME=$((T0 + 6 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
@@ -106,8 +103,8 @@ rm "$h/active/107.alice.carol"
 OUSTPBM_TEST_TIME=$((T0 + 6 * DAY)) "$bin" -d "$h" cleanup >/dev/null 2>&1
 check "cleanup puts back a missing entry" test -f "$h/active/107.alice.carol"
 check "and removes a stale one" test ! -e "$h/active/106.alice.bob"
-sendat "$h" $((T0 + 6 * DAY + 10)) c@example.org "seek carol pw3 4"
-sendat "$h" $((T0 + 6 * DAY + 20)) c@example.org "standings standard"
+send at=$((T0 + 6 * DAY + 10)) "$h" c@example.org "seek carol pw3 4"
+send at=$((T0 + 6 * DAY + 20)) "$h" c@example.org "standings standard"
 check "standings: carol's active board and the 4 games she seeks" sh -c \
     "grep -h '^ *[0-9]*  carol  .*  1      4\$' '$h'/mail/c@example.org/new/* >/dev/null"
 
@@ -120,14 +117,14 @@ check "rebuilt later, the file is the same (the deviation's growth is the reader
 # incremental (ratings.h): a game's end updates its two players from the exact state beside the file
 h2=$tmp/inc
 mkhome "$h2"
-sendat "$h2" $T0 a@example.org "register alice secret"
-sendat "$h2" $T0 b@example.org "register bob hunter2"
-sendat "$h2" $T0 c@example.org "register carol pw3"
-sendat "$h2" $((T0 + 10)) a@example.org "challenge alice secret bob -size=5 -noswap"
+send at=$T0 "$h2" a@example.org "register alice secret"
+send at=$T0 "$h2" b@example.org "register bob hunter2"
+send at=$T0 "$h2" c@example.org "register carol pw3"
+send at=$((T0 + 10)) "$h2" a@example.org "challenge alice secret bob -size=5 -noswap"
 turns "$h2" $((T0 + 11)) 101 a@example.org "alice secret" b@example.org "bob hunter2"
-sendat "$h2" $((T0 + 20)) b@example.org "resign 101 bob hunter2"
+send at=$((T0 + 20)) "$h2" b@example.org "resign 101 bob hunter2"
 # the second game against another opponent: a second game of the same pair in the period would count with weight 0
-sendat "$h2" $((T0 + 30)) b@example.org "challenge bob hunter2 carol -size=5 -noswap"
+send at=$((T0 + 30)) "$h2" b@example.org "challenge bob hunter2 carol -size=5 -noswap"
 turns "$h2" $((T0 + 31)) 102 b@example.org "bob hunter2" c@example.org "carol pw3"
 check "the first game's end leaves the exact state beside the file" test -s "$h2/ratings-state"
 cp -R "$h2" "$tmp/inc-tampered"
@@ -137,8 +134,8 @@ cp -R "$h2" "$tmp/inc-tampered"
 sed -i 's/^\(0 bob .*\) 0000000000000000 \([0-9a-f]*\) \([0-9a-f]*\) 0 0$/\1 3fe0000000000000 \2 \3 1 0/' \
     "$tmp/inc-tampered/ratings-state"
 check "(the state altered)" sh -c "! cmp -s '$h2/ratings-state' '$tmp/inc-tampered/ratings-state'"
-sendat "$h2" $((T0 + 40)) c@example.org "resign 102 carol pw3"
-sendat "$tmp/inc-tampered" $((T0 + 40)) c@example.org "resign 102 carol pw3"
+send at=$((T0 + 40)) "$h2" c@example.org "resign 102 carol pw3"
+send at=$((T0 + 40)) "$tmp/inc-tampered" c@example.org "resign 102 carol pw3"
 check "the second game's end counted" has "$h2/ratings" "^game: 102 small .* bob carol black-won$"
 check "its players were updated from the state (an altered state shows)" sh -c \
     "! cmp -s '$h2/ratings' '$tmp/inc-tampered/ratings'"
@@ -148,10 +145,10 @@ check "the incremental file is the one --rebuild makes" same "$h2/ratings" "$tmp
 OUSTPBM_TEST_TIME=$((T0 + 50)) "$bin" -d "$tmp/inc-tampered" ratings --rebuild >/dev/null 2>&1
 check "and --rebuild mends the altered one" same "$tmp/inc-tampered/ratings" "$tmp/inc.kept"
 # a late result (an admin's edit of an older period) is counted by computing every rating again
-sendat "$h2" $((T0 + 60)) a@example.org "challenge alice secret bob -size=5"
-sendat "$h2" $((T0 + 40 * DAY)) b@example.org "resign 103 bob hunter2"
-sendat "$h2" $((T0 + 40 * DAY + 10)) a@example.org "challenge alice secret bob -size=5"
-sendat "$h2" $((T0 + 40 * DAY + 20)) a@example.org "resign 104 alice secret"
+send at=$((T0 + 60)) "$h2" a@example.org "challenge alice secret bob -size=5"
+send at=$((T0 + 40 * DAY)) "$h2" b@example.org "resign 103 bob hunter2"
+send at=$((T0 + 40 * DAY + 10)) "$h2" a@example.org "challenge alice secret bob -size=5"
+send at=$((T0 + 40 * DAY + 20)) "$h2" a@example.org "resign 104 alice secret"
 cp "$h2/ratings" "$tmp/inc.kept"
 OUSTPBM_TEST_TIME=$((T0 + 41 * DAY)) "$bin" -d "$h2" ratings --rebuild >/dev/null 2>&1
 check "over periods too, the kept file is the one --rebuild makes" same "$h2/ratings" "$tmp/inc.kept"
@@ -161,21 +158,21 @@ listed() { # HOME MAILDIR PLAYER: the newest standings reply lists PLAYER
 	grep -q "^ *[0-9]*  $3 " "$(ls -t "$1"/mail/"$2"/new/* | head -1)"
 }
 unlisted() { ! listed "$@"; }
-sendat "$h" $((T0 + 7 * DAY)) b@example.org "standings"
+send at=$((T0 + 7 * DAY)) "$h" b@example.org "standings"
 check "before: carol is in the standings" listed "$h" b@example.org carol
 check "and alice too" listed "$h" b@example.org alice
 cp "$h/ratings" "$tmp/before-leaving"
-sendat "$h" $((T0 + 7 * DAY + 10)) c@example.org "signoff carol pw3"
+send at=$((T0 + 7 * DAY + 10)) "$h" c@example.org "signoff carol pw3"
 last=$(ls -t "$h"/mail/a@example.org/new/* | head -1)
 check "the opponent's mail tells the signoff as the server's notice" has "$last" "^carol closed the account: every board carol played was resigned"
 check "not as carol's own words" hasnt "$last" "carol writes:"
 check "and offers no return game against the closed account" hasnt "$last" "challenge alice <password> carol"
 check "it says why" has "$last" "There is no return game: carol closed the"
-sendat "$h" $((T0 + 7 * DAY + 20)) b@example.org "standings"
+send at=$((T0 + 7 * DAY + 20)) "$h" b@example.org "standings"
 check "after signoff: carol is not in the standings" unlisted "$h" b@example.org carol
 check "alice still is" listed "$h" b@example.org alice
 OUSTPBM_TEST_TIME=$((T0 + 7 * DAY + 30)) "$bin" -d "$h" deluser alice >/dev/null 2>&1
-sendat "$h" $((T0 + 7 * DAY + 40)) b@example.org "standings"
+send at=$((T0 + 7 * DAY + 40)) "$h" b@example.org "standings"
 check "after deluser: alice is not in the standings" unlisted "$h" b@example.org alice
 check "bob still is" listed "$h" b@example.org bob
 check "their games still count: the ratings file is the one --rebuild makes" sh -c \
@@ -186,13 +183,13 @@ check "their games still count: the ratings file is the one --rebuild makes" sh 
 # ---- rating farming (issue 31): games resigned at once, and one pair's games in a row
 h3=$tmp/farm
 mkhome "$h3" 'max_mails_per_hour = 0' 'max_challenges_per_hour = 0'
-sendat "$h3" $T0 a@example.org "register alice secret"
-sendat "$h3" $T0 m@example.org "register mule secret2"
-sendat "$h3" $T0 c@example.org "register carol pw3"
+send at=$T0 "$h3" a@example.org "register alice secret"
+send at=$T0 "$h3" m@example.org "register mule secret2"
+send at=$T0 "$h3" c@example.org "register carol pw3"
 b=101
 while [ $b -le 110 ]; do
-	sendat "$h3" $((T0 + b)) a@example.org "challenge alice secret mule -size=5"
-	sendat "$h3" $((T0 + b)) m@example.org "resign $b mule secret2"
+	send at=$((T0 + b)) "$h3" a@example.org "challenge alice secret mule -size=5"
+	send at=$((T0 + b)) "$h3" m@example.org "resign $b mule secret2"
 	b=$((b + 1))
 done
 check "rating-farm-resign-at-once: ten games resigned at once, none rated" sh -c \
@@ -202,16 +199,16 @@ check "... the game's mail says why it is not rated" sh -c \
     "grep -l 'This game is not rated: a game counts once each player has made 2 turns' '$h3'/mail/m@example.org/new/* >/dev/null"
 # three full games of alice and mule in one period: the first counts, the others with weight 0
 for b in 111 112 113; do
-	sendat "$h3" $((T0 + 200 + b * 10)) a@example.org "challenge alice secret mule -size=5 -noswap"
+	send at=$((T0 + 200 + b * 10)) "$h3" a@example.org "challenge alice secret mule -size=5 -noswap"
 	turns "$h3" $((T0 + 201 + b * 10)) $b a@example.org "alice secret" m@example.org "mule secret2"
-	sendat "$h3" $((T0 + 208 + b * 10)) m@example.org "resign $b mule secret2"
+	send at=$((T0 + 208 + b * 10)) "$h3" m@example.org "resign $b mule secret2"
 done
 check "rating-farm-same-pair: the three games are listed" sh -c "[ \$(grep -c '^game: 11[123] small .* alice mule black-won' '$h3/ratings') = 3 ]"
 check "... alice's rating counts one game" has "$h3/ratings" "^player: small alice [0-9.]* [0-9.]* [0-9.]* 1 1 0 0 "
 check "... as after one win (1662.31)" has "$h3/ratings" "^player: small alice 1662.31 "
-sendat "$h3" $((T0 + 2000)) a@example.org "challenge alice secret carol -size=5 -noswap"
+send at=$((T0 + 2000)) "$h3" a@example.org "challenge alice secret carol -size=5 -noswap"
 turns "$h3" $((T0 + 2001)) 114 a@example.org "alice secret" c@example.org "carol pw3"
-sendat "$h3" $((T0 + 2010)) c@example.org "resign 114 carol pw3"
+send at=$((T0 + 2010)) "$h3" c@example.org "resign 114 carol pw3"
 check "... a game against another opponent counts fully (alice: 2 games)" has "$h3/ratings" "^player: small alice [0-9.]* [0-9.]* [0-9.]* 2 2 0 0 "
 check "... --rebuild gives the same file" sh -c "cp '$h3/ratings' '$tmp/farm.kept' &&
     OUSTPBM_TEST_TIME=$((T0 + 3000)) '$bin' -d '$h3' ratings --rebuild >/dev/null 2>&1 && cmp -s '$tmp/farm.kept' '$h3/ratings'"

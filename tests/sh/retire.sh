@@ -19,17 +19,16 @@ sport=$port
 spid=$pid
 h=$tmp/home
 mkhome "$h" "smtp_url = smtp://127.0.0.1:$sport" 'admin_address = admin@example.net' 'remind_days = 1'
-send_ok() { [ "$(mail "$1" "$2" | deliver "$h" "$3"; echo $?)" = 0 ]; }
-check "alice registers" send_ok alice@example.org 'register alice secret' $T0
-check "bob registers" send_ok bob@example.com 'register bob secret' $T0
-check "a challenge" send_ok alice@example.org 'challenge alice secret bob -size=5' $T0
+check "alice registers" [ "$(rc send at=$T0 "$h" alice@example.org 'register alice secret')" = 0 ]
+check "bob registers" [ "$(rc send at=$T0 "$h" bob@example.com 'register bob secret')" = 0 ]
+check "a challenge" [ "$(rc send at=$T0 "$h" alice@example.org 'challenge alice secret bob -size=5')" = 0 ]
 sent() { ls "$tmp/s" | grep -c '\.eml$'; }
 before=$(sent)
 
 # the SMTP server down: a reply waits in the outbox
 kill "$spid"
 wait "$spid" 2>/dev/null
-check "a mail while the relay is down: answered, its reply queued" send_ok bob@example.com 'help' $((T0 + 10))
+check "a mail while the relay is down: answered, its reply queued" [ "$(rc send at=$((T0 + 10)) "$h" bob@example.com 'help')" = 0 ]
 check "... one reply waiting" [ "$(ls "$h/outbox/new" | wc -l)" = 1 ]
 OUSTPBM_TEST_TIME=$((T0 + 20)) "$bin" -d "$h" retire >"$tmp/out" 2>"$tmp/err"
 check "retire with a reply that cannot go yet: exit 75" [ $? = 75 ]
@@ -93,7 +92,7 @@ check "... the message says since when it cannot tell" grep -q 'is retired (sinc
 OUSTPBM_TEST_TIME=$((T0 + 80)) "$bin" -d "$h" retire --undo >"$tmp/out"
 check "retire --undo: exit 0" [ $? = 0 ]
 check "... the stamp gone, logged" sh -c "[ ! -e '$h/retired' ] && grep -q 'admin retire --undo: mail is taken again' '$h/log'"
-check "... a mail is answered again" send_ok carol@example.org 'help' $((T0 + 90))
+check "... a mail is answered again" [ "$(rc send at=$((T0 + 90)) "$h" carol@example.org 'help')" = 0 ]
 check "... its reply sent" [ "$(sent)" = $((before + 2)) ]
 check "retire --undo on a server not retired: exit 0, says so" sh -c "'$bin' -d '$h' retire --undo | grep -q 'is not retired: it takes mail'"
 # a robot host retired: the server's board mails bounce back to it

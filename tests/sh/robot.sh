@@ -14,10 +14,6 @@ tmpdir
 export OUSTPBM_TEST_ROBOT_PLAYOUTS=64
 A=alice@example.org
 
-send() { # HOME FROM SUBJECT: prints the exit status
-	mail "$2" "$3" | deliver "$1" $T0
-	echo $?
-}
 header() { # FILE KEY
 	sed -n "s/^$2: //p" "$1" | head -1
 }
@@ -25,7 +21,7 @@ home() { # HOME [conf lines...]: a home with alice
 	h1=$1
 	shift
 	mkhome "$h1" "$@"
-	send "$h1" $A "register alice secret" >/dev/null
+	send at=$T0 "$h1" $A "register alice secret" >/dev/null
 }
 
 # human_turn GAMEFILE [greedy]: a legal whole turn for the side to move, the first
@@ -74,7 +70,7 @@ fi
 # ---- a whole game against the AI, the robot answering each mail in it
 h=$tmp/game
 home "$h"
-rc=$(send "$h" $A "challenge alice secret robot -size=5 -level=1")
+rc=$(rc send at=$T0 "$h" $A "challenge alice secret robot -size=5 -level=1")
 check "challenge robot: exit 0" [ "$rc" = 0 ]
 check "the board stores level 1" [ "$(header "$h/games/101.game" robot-level)" = 1 ]
 moves=0
@@ -84,7 +80,7 @@ while [ "$(header "$h/games/101.game" status)" = playing ] && [ $moves -lt 40 ];
 	t=$(header "$h/games/101.game" turn)
 	turn=$(human_turn "$h/games/101.game") || { bad="$bad; no human turn found"; break; }
 	before=$(replies "$h" $A)
-	rc=$(send "$h" $A "move 101#$t alice secret $turn")
+	rc=$(rc send at=$T0 "$h" $A "move 101#$t alice secret $turn")
 	[ "$rc" = 0 ] || bad="$bad; move $t exits $rc"
 	[ "$(replies "$h" $A)" = $((before + 1)) ] || bad="$bad; move $t: $(($(replies "$h" $A) - before)) replies"
 	f=$(newest "$h" $A)
@@ -118,7 +114,7 @@ check "robot_seconds = 1: the robot answered in the challenge's delivery, in $ms
 for fault in fail crash hang illegal; do
 	h=$tmp/$fault
 	home "$h" "robot_seconds = 1"
-	send "$h" $A "challenge alice secret robot -size=5" >/dev/null
+	send at=$T0 "$h" $A "challenge alice secret robot -size=5" >/dev/null
 	rc=$(mail $A "move 101#1 alice secret C3" | OUSTPBM_TEST_ROBOT=$fault OUSTPBM_TEST_TIME=$T0 \
 	    "$bin" -d "$h" 2>"$tmp/fault.err"; echo $?)
 	check "$fault: the move is handled (exit $rc), the robot's turn left: turn 2, robot to move" \
@@ -182,8 +178,8 @@ h=$tmp/many
 # a slot for each (robot_max_thinking defaults to the processors: robot_cap.sh tests the cap)
 home "$h" 'robot_max_thinking = 4'
 for u in bob carol dave erin; do
-	send "$h" $u@example.com "register $u pw$u" >/dev/null
-	send "$h" $u@example.com "challenge $u pw$u robot -size=7" >/dev/null
+	send at=$T0 "$h" $u@example.com "register $u pw$u" >/dev/null
+	send at=$T0 "$h" $u@example.com "challenge $u pw$u robot -size=7" >/dev/null
 done
 b=101
 for u in bob carol dave erin; do
@@ -218,7 +214,7 @@ check "fsck: every board replays" "$bin" -d "$h" fsck
 # ---- a mail answered by the robot, delivered again later: recognised (seen.h), not played again
 h=$tmp/again
 home "$h"
-send "$h" $A "challenge alice secret robot -size=7" >/dev/null
+send at=$T0 "$h" $A "challenge alice secret robot -size=7" >/dev/null
 mail $A "move 101 alice secret D4" again@example.org >"$tmp/again.eml"
 OUSTPBM_TEST_TIME=$T0 "$bin" -d "$h" <"$tmp/again.eml" >/dev/null 2>&1
 sum=$(cksum <"$h/games/101.game")
@@ -231,26 +227,26 @@ check "and logged as a copy" grep -q "<again@example.org>.* dropped: a copy of t
 # ---- the per-sender limit applies to the human; the robot's turns are not counted
 h=$tmp/rate
 home "$h" "max_mails_per_hour = 5"
-send "$h" $A "challenge alice secret robot -size=7 -white" >/dev/null
+send at=$T0 "$h" $A "challenge alice secret robot -size=7 -white" >/dev/null
 for t in 2 4; do
 	turn=$(human_turn "$h/games/101.game" greedy) # a game long enough for the limit
-	send "$h" $A "move 101#$t alice secret $turn" >/dev/null
+	send at=$T0 "$h" $A "move 101#$t alice secret $turn" >/dev/null
 done
 check "max_mails_per_hour = 5: register, confirm, challenge and two moves answered, the robot at turn 5" \
     [ "$(replies "$h" $A)" = 5 -a "$(header "$h/games/101.game" turn)" = 6 ]
 turn=$(human_turn "$h/games/101.game" greedy)
-send "$h" $A "move 101#6 alice secret $turn" >/dev/null
+send at=$T0 "$h" $A "move 101#6 alice secret $turn" >/dev/null
 check "the sixth mail of the hour is not played, the board unchanged, alice told once" \
     [ "$(replies "$h" $A)" = 6 -a "$(header "$h/games/101.game" turn)" = 6 ]
-send "$h" $A "move 101#6 alice secret $turn" >/dev/null
+send at=$T0 "$h" $A "move 101#6 alice secret $turn" >/dev/null
 check "the seventh is dropped without a word" \
     [ "$(replies "$h" $A)" = 6 -a "$(header "$h/games/101.game" turn)" = 6 ]
 
 # ---- resigning against the robot: no robot turn after
 h=$tmp/resign
 home "$h"
-send "$h" $A "challenge alice secret robot -size=5 -white" >/dev/null
-send "$h" $A "resign 101 alice secret" >/dev/null
+send at=$T0 "$h" $A "challenge alice secret robot -size=5 -white" >/dev/null
+send at=$T0 "$h" $A "resign 101 alice secret" >/dev/null
 check "alice resigns: robot won, nothing more played" \
     [ "$(header "$h/games/101.game" status)" = black-won -a "$(header "$h/games/101.game" turn)" = 3 ]
 

@@ -14,18 +14,13 @@ export OUSTPBM_TEST_ROBOT=first
 
 h=$tmp/home
 mkhome "$h" 'robot_max_thinking = 1' 'robot_seconds = 1' 'max_mails_per_hour = 0'
-k=0
-send_at() { # FROM SUBJECT
-	k=$((k + 1))
-	mail "$1" "$2" "cap.$k@example.org" | deliver "$h" $((T0 + 60 * k))
-}
-send_at alice@example.org 'register alice secret'
-send_at alice@example.org 'challenge alice secret robot -size=5 -noswap'
-send_at alice@example.org 'move 101#1 alice secret C3'
+send at=next "$h" alice@example.org 'register alice secret'
+send at=next "$h" alice@example.org 'challenge alice secret robot -size=5 -noswap'
+send at=next "$h" alice@example.org 'move 101#1 alice secret C3'
 check "a free slot: the robot answers in the same delivery" grep -q 'turn 2: robot played' "$h/log"
 
 hold_lock "$h/robot-thinking.0.lock"
-send_at alice@example.org 'move 101#3 alice secret E5'
+send at=next "$h" alice@example.org 'move 101#3 alice secret E5'
 check "... every slot held: the move is handled, exit 0" test $? = 0
 check "... the log says the robot's turn is left for oustpbm robot" sh -c \
     "tail -1 '$h/log' | grep -q 'turn 3: alice played E5; turn 4: the robot could not play (the robot thinks on 1 board already (robot_max_thinking)): left for oustpbm robot'"
@@ -45,7 +40,7 @@ check "... and mails it to alice" grep -q 'Turn 4: robot played' "$(newest "$h" 
 # a second slot: one held, the other free, the robot answers at once
 sed -i 's/^robot_max_thinking = 1$/robot_max_thinking = 2/' "$h/oustpbm.conf"
 hold_lock "$h/robot-thinking.0.lock"
-send_at alice@example.org 'move 101#5 alice secret E3'
+send at=next "$h" alice@example.org 'move 101#5 alice secret E3'
 check "robot_max_thinking = 2, one slot held: the robot answers in the same delivery" sh -c \
     "tail -1 '$h/log' | grep -q 'turn 6: robot played'"
 release_lock
@@ -55,8 +50,8 @@ release_lock
 h=$tmp/many
 mkhome "$h" 'robot_max_thinking = 1' 'robot_seconds = 1' 'max_mails_per_hour = 0'
 for i in 1 2 3 4 5 6; do
-	send_at p$i@example.org "register p$i pw$i" >/dev/null
-	send_at p$i@example.org "challenge p$i pw$i robot -size=5 -noswap" >/dev/null
+	send at=next "$h" p$i@example.org "register p$i pw$i" >/dev/null
+	send at=next "$h" p$i@example.org "challenge p$i pw$i robot -size=5 -noswap" >/dev/null
 done
 # every slot held: each of the six moves, delivered at once, leaves its robot turn
 hold_lock "$h/robot-thinking.0.lock"

@@ -26,7 +26,8 @@ need setpriv
 unset OUSTPBM_TEST_TIME
 
 tmpdir
-chmod 755 "$tmp"
+# what the pipes' user reads: a world-readable copy, never the checkout
+public
 pf_init "$tmp/pf"
 asowner() { # the homes' owner runs it
 	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups "$@"
@@ -37,11 +38,11 @@ h=$tmp/oust/server
 r=$tmp/oust/robothost
 mkdir -p "$tmp/oust"
 chown nobody "$tmp/oust"
-asowner "$bin" init "$h" >/dev/null && asowner "$bin" init "$r" >/dev/null ||
+asowner "$pbin" init "$h" >/dev/null && asowner "$pbin" init "$r" >/dev/null ||
     { echo "not ok - oustpbm init failed"; exit 1; }
 cat >"$h/oustpbm.conf" <<EOC
 from_address = oust@oust.test
-templates = $top/templates
+templates = $ptemplates
 smtp_url = smtp://127.0.0.1:$port
 helo_name = oust.test
 password_cost = 1
@@ -51,7 +52,7 @@ robot_secret_file = robot.secret
 EOC
 cat >"$r/oustpbm.conf" <<EOC
 from_address = robot@robots.test
-templates = $top/templates
+templates = $ptemplates
 smtp_url = smtp://127.0.0.1:$port
 helo_name = robots.test
 robot_server = oust@oust.test
@@ -84,8 +85,8 @@ printf 'oust@oust.test oustpbm:\nrobot@robots.test robothost:\n' >"$conf/transpo
 printf 'alice@example.org example.org/alice/\nadmin@example.org example.org/admin/\n' >"$conf/vmailbox"
 {
 	pf_master_cf
-	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=$bin -d $h"
-	echo "robothost unix  - n n - - pipe flags=R user=nobody argv=$bin -d $r robot-mail"
+	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=$pbin -d $h"
+	echo "robothost unix  - n n - - pipe flags=R user=nobody argv=$pbin -d $r robot-mail"
 } >"$conf/master.cf"
 check "Postfix starts in its own instance on 127.0.0.1:$port" pf_start
 [ $fails = 0 ] || { sed 's/^/# /' "$tmp/postfix.out"; done_testing; }
@@ -191,7 +192,7 @@ while set -- $(state) && [ "$1" = playing ] && [ "$2" = white ] && [ "$moves" -l
 done
 check "a whole game against the remote robot, to the end ($moves turns of alice's)" \
     sh -c "[ '$(header "$g" status)' != playing ] && [ '$(header "$g" status)' != '' ]"
-check "fsck: the game file replays" sh -c "asowner() { setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups \"\$@\"; }; asowner '$bin' -d '$h' fsck 101 >/dev/null 2>&1"
+check "fsck: the game file replays" sh -c "asowner() { setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups \"\$@\"; }; asowner '$pbin' -d '$h' fsck 101 >/dev/null 2>&1"
 nrobot=$(grep -c '^[0-9]* [^ ]* x robot ' "$g")
 check "the robot host's log: each of the robot's $nrobot turns answered once" \
     [ "$(grep -c 'robot-mail ok: board 101 turn' "$r/log")" = "$nrobot" ]

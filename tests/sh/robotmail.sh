@@ -1,6 +1,6 @@
 #!/bin/sh
 # robotmail: the robot player on another host, by mail (robotremote.h on
-# the server, robothost.h on the robot host), with the maildir transport
+# the server, admin_robot_mail.c on the robot host), with the maildir transport
 # standing for the mail system (robothost.sh does it through Postfix):
 # the server's board mail to robot_address carries the game record and the
 # robot's token; `oustpbm robot-mail` on the robot home answers it with the

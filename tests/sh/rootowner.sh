@@ -13,9 +13,7 @@
 [ "$(id -u)" = 0 ] || skip_all "root acts as the owner: run make check as root for this test"
 need setpriv
 tmpdir
-chmod 755 "$tmp"
-cp -R "$top/templates" "$tmp/templates"
-chmod -R a+rX "$tmp/templates"
+public
 mkdir "$tmp/nob"
 chmod 755 "$tmp/nob"
 chown nobody "$tmp/nob"
@@ -37,7 +35,7 @@ check "init on an empty folder of nobody's: nobody's home" sh -c "'$bin' init '$
 
 # ---- a home of nobody's, the test configuration (the shell's files chowned)
 h=$tmp/nob/home
-mkhome "$h" "templates = $tmp/templates" 'web_dir = site' 'robot_seconds = 1'
+mkhome "$h" "templates = $ptemplates" 'web_dir = site' 'robot_seconds = 1'
 chown -R nobody "$h"
 export OUSTPBM_TEST_TIME=$T0
 export OUSTPBM_TEST_ROBOT=first
@@ -109,7 +107,7 @@ check "the whole home: nobody's" [ -z "$(find "$h" ! -user nobody)" ]
 mkdir "$tmp/nopw"
 chmod 755 "$tmp/nopw"
 "$bin" init "$tmp/nopw/h" >/dev/null
-printf 'from_address = oust@example.net\ntemplates = %s/templates\ntransport = maildir\n' "$tmp" >"$tmp/nopw/h/oustpbm.conf"
+printf 'from_address = oust@example.net\ntemplates = %s\ntransport = maildir\n' "$ptemplates" >"$tmp/nopw/h/oustpbm.conf"
 chown -R 4242:4243 "$tmp/nopw/h"
 check "a home of uid 4242 (no passwd entry): a mail as root, exit 0" \
     [ "$(mail erin@example.org help | "$bin" -d "$tmp/nopw/h" >/dev/null 2>&1; echo $?)" = 0 ]

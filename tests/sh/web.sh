@@ -9,11 +9,6 @@ tmpdir
 
 h=$tmp/home
 mkhome "$h" 'server_name = Oust & "test"' 'web_dir = site'
-k=0
-send() { # FROM SUBJECT
-	k=$((k + 1))
-	mail "$1" "$2" "web.$k@example.org" | deliver "$h" $((T0 + 60 * k))
-}
 valid() { # FILE: tidy finds no error and no warning
 	tidy -q -e --doctype html5 "$1" >"$tmp/tidy" 2>&1 && [ ! -s "$tmp/tidy" ]
 }
@@ -23,15 +18,15 @@ prints() {
 	    LC_ALL=C sort)
 }
 
-send alice@example.org 'register alice secret Alice <script>alert("x")</script> & Co'
+send at=next "$h" alice@example.org 'register alice secret Alice <script>alert("x")</script> & Co'
 # a bidi override is refused at registration; an older account, or an admin's edit, may still hold one
-send bob@example.com 'register bob hunter2 Bob Smith'
+send at=next "$h" bob@example.com 'register bob hunter2 Bob Smith'
 sed -i "s/^\(bob:.*:\)Bob Smith\$/\1$(printf 'Bob \342\200\256evil\342\200\254 Smith')/" "$h/users"
-send carol@example.net 'register carol sesame Carol'
-send alice@example.org 'challenge alice secret bob -size=5'
-send alice@example.org 'move 101 alice secret C3'
-send bob@example.com 'move 101 bob hunter2 B2'
-send alice@example.org 'challenge alice secret carol -size=7'
+send at=next "$h" carol@example.net 'register carol sesame Carol'
+send at=next "$h" alice@example.org 'challenge alice secret bob -size=5'
+send at=next "$h" alice@example.org 'move 101 alice secret C3'
+send at=next "$h" bob@example.com 'move 101 bob hunter2 B2'
+send at=next "$h" alice@example.org 'challenge alice secret carol -size=7'
 s=$h/site
 check "the site was written after each commit" test -f "$s/index.html" -a -f "$s/board/101.html" -a -f "$s/board/102.html"
 check "... a page per turn" test -f "$s/board/101-1.html" -a -f "$s/board/101-2.html" -a ! -f "$s/board/101-3.html"
@@ -72,7 +67,7 @@ check "hostile name: the bidi override dropped, the name isolated" sh -c \
 
 # one move: only the pages that changed are written
 prints >"$tmp/before"
-send alice@example.org 'move 101 alice secret D4'
+send at=next "$h" alice@example.org 'move 101 alice secret D4'
 prints >"$tmp/after"
 LC_ALL=C join -j1 -v2 "$tmp/before" "$tmp/after" | cut -d' ' -f1 >"$tmp/new"
 diff "$tmp/before" "$tmp/after" | sed -n 's/^> \([^ ]*\) .*/\1/p' >"$tmp/changed"
@@ -84,9 +79,9 @@ check "a full rebuild (oustpbm web) gives the same pages" sh -c \
 check "... and rewriting an up-to-date site writes nothing" sh -c \
     "[ \"\$('$bin' -d '$h' web)\" = 'web: 0 pages written' ]"
 # two turns each: a game resigned sooner is not rated (src/store/ratings.h)
-send alice@example.org 'move 101 alice secret E5'
-send bob@example.com 'move 101 bob hunter2 A1'
-send alice@example.org 'resign 101 alice secret'
+send at=next "$h" alice@example.org 'move 101 alice secret E5'
+send at=next "$h" bob@example.com 'move 101 bob hunter2 A1'
+send at=next "$h" alice@example.org 'resign 101 alice secret'
 check "a finished board moves to the finished list" sh -c \
     "sed -n '/Recently finished/,\$p' '$s/index.html' | grep -q 'href=\"board/101.html\"' && grep -q 'won by bob (resign)' '$s/index.html'"
 check "... the board page says who won, and no command to play" sh -c \
@@ -105,7 +100,7 @@ check "... linked from the index" grep -q '<a href="standings.html">Standings</a
 check "... and from each player's page" sh -c \
     "grep -q '<a href=\"../standings.html\">Standings</a>' '$s/player/alice.html' && grep -q '<a href=\"../standings.html\">Standings</a>' '$s/player/carol.html'"
 prints >"$tmp/before"
-send carol@example.net 'challenge carol sesame bob -size=5'
+send at=next "$h" carol@example.net 'challenge carol sesame bob -size=5'
 prints >"$tmp/after"
 check "a commit that ends no rated game leaves the standings alone" sh -c \
     "diff '$tmp/before' '$tmp/after' | grep -q 'board/103' && ! diff '$tmp/before' '$tmp/after' | grep -q standings"
@@ -122,13 +117,13 @@ check "a bad html_mail value is a configuration error" sh -c \
     "h3='$tmp/h3'; mkdir -p \$h3; echo 'html_mail = maybe' >\$h3/oustpbm.conf; '$bin' -d \$h3 list 2>'$tmp/e'; [ \$? = 78 ] && grep -q \"html_mail 'maybe' is not 'on' or 'off'\" '$tmp/e'"
 # a site that cannot be written: the move stands all the same
 rm -rf "$s" && echo 'not a directory' >"$s"
-send alice@example.org 'move 102 alice secret D4'
+send at=next "$h" alice@example.org 'move 102 alice secret D4'
 check "an unwritable site: the move is applied and answered" sh -c \
     "grep -q 'ok: turn 1: alice played D4' '$h/log' && grep -l 'Turn 1: alice played D4' '$h'/mail/carol@example.net/new/* >/dev/null"
 check "... the failure is logged and said on standard error" sh -c \
     "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/stderr'"
 check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"
-send dave@example.org 'register dave pw4'
+send at=next "$h" dave@example.org 'register dave pw4'
 check "an unwritable site: deluser closes the account all the same (exit 0)" sh -c \
     "grep -q '^dave:' '$h/users' && OUSTPBM_TEST_TIME=$((T0 + 8000)) '$bin' -d '$h' deluser dave >/dev/null 2>'$tmp/e' &&
      ! grep -q '^dave:' '$h/users'"
@@ -138,11 +133,11 @@ check "... the standings page's failure is logged and said on standard error" sh
 # a hex board: its page shows hexagons (SVG) and the hex drawing, the lists say "hex side 3"
 h=$tmp/hexhome
 mkhome "$h" 'web_dir = site'
-send alice@example.org 'register alice secret'
+send at=next "$h" alice@example.org 'register alice secret'
 # a full name of one word as long as names go (64 characters)
-send bob@example.com "register bob hunter2 $(head -c 64 /dev/zero | tr '\0' w)"
-send alice@example.org 'challenge alice secret bob -hex=3'
-send alice@example.org 'move 101 alice secret c3'
+send at=next "$h" bob@example.com "register bob hunter2 $(head -c 64 /dev/zero | tr '\0' w)"
+send at=next "$h" alice@example.org 'challenge alice secret bob -hex=3'
+send at=next "$h" alice@example.org 'move 101 alice secret c3'
 s=$h/site
 check "hex: the board page holds the hex SVG, its hexagons, and the hex drawing as its text" sh -c \
     "grep -q '^c  \. \. X \. \.  c\$' '$s/board/101.html' && grep -q '<svg [^>]*class=\"board hex\"' '$s/board/101.html' && [ \$(grep -o 'l16 9.33v18.67' '$s/board/101.html' | wc -l) = 19 ] && grep -q 'hex side 3, swap on' '$s/board/101.html'"
@@ -171,7 +166,7 @@ PY
 holder=$!
 while [ ! -f "$tmp/held" ]; do sleep 0.1; done
 before=$(ls "$h/mail/alice@example.org/new" | wc -l)
-send bob@example.com 'move 101 bob hunter2 a1' &
+send at=next "$h" bob@example.com 'move 101 bob hunter2 a1' &
 mover=$!
 # alice's reply within 4 s (it needs well under one), the page not before the lock is let go at 6 s
 i=0
@@ -186,13 +181,13 @@ check "... then the page is written, once the site is free" sh -c \
 # against the robot: its answer is committed in the same mail, and the
 # pages, written after the flush, show it; a slow site delays no reply
 export OUSTPBM_TEST_ROBOT_PLAYOUTS=64
-send alice@example.org 'challenge alice secret robot -size=5 -level=1'
+send at=next "$h" alice@example.org 'challenge alice secret robot -size=5 -level=1'
 rb=$(ls "$s/board" | sed -n 's/^\([0-9]*\)\.html$/\1/p' | sort -n | tail -1)
 /usr/bin/python3 "$hold" "$s/.lock" "$tmp/held2" 6 &
 holder=$!
 while [ ! -f "$tmp/held2" ]; do sleep 0.1; done
 before=$(ls "$h/mail/alice@example.org/new" | wc -l)
-send alice@example.org "move $rb alice secret C3" &
+send at=next "$h" alice@example.org "move $rb alice secret C3" &
 mover=$!
 i=0
 while [ "$i" -lt 40 ] && [ "$(ls "$h/mail/alice@example.org/new" | wc -l)" -le "$before" ]; do sleep 0.1; i=$((i + 1)); done

@@ -2,21 +2,11 @@
  * admin: the commands an admin runs on the server's own machine (not by
  * mail), each on the home of -d DIR, else $OUSTPBM_HOME, else ~/oustpbm
  * (config_default_home()).  Their rows are in main.c's one table of
- * commands, which reads the command line and calls admin_main():
- *
- *   oustpbm [-d DIR] cleanup                        reminders, losses on time, flush (cleanup.h)
- *   oustpbm [-d DIR] flush [--all]                  the outbox sent (outbox/queuecmd.h)
- *   oustpbm [-d DIR] outbox [retry [ID...|all]]     the outbox listed, failed replies queued again
- *   oustpbm [-d DIR] adduser [--stdin] USERID ADDRESS [NAME...]
- *   oustpbm [-d DIR] passwd [--stdin] USERID
- *   oustpbm [-d DIR] list [active|finished]
- *   oustpbm [-d DIR] show BOARD[#TURN]
- *   oustpbm [-d DIR] fsck [BOARD...]                (fsck.h)
- *   oustpbm [-d DIR] edit BOARD                     (edit.h)
- *   oustpbm [-d DIR] export BOARD                   the game record as SGF (game/sgf.h)
- *   oustpbm [-d DIR] import FILE [BOARD]            a new game file from such a record
- *   oustpbm [-d DIR] ratings [--rebuild]            (ratings.h)
- *   oustpbm init [DIR]                              the one way to make a home
+ * commands, commands[], which reads the command line and calls
+ * admin_main(): the command words, their arguments and what each does are
+ * listed there alone (`oustpbm --help` prints them; doc/oustpbm.1 and
+ * tests/sh/man.sh keep the man page to it), and each row's handler is
+ * admincmd.h's admin_<name>_run, in keywords/admin_<name>.c.
  *
  * adduser and passwd print a new random password on standard output, or
  * with --stdin read it from the first line of standard input (a script's

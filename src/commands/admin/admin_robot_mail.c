@@ -463,7 +463,7 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 		return admin_usage_error();
 	if (a->srv.cfg.robot_server[0] == '\0') {
 		store_complain(a->srv.st, "robot_server is not set in oustpbm.conf: this home is no robot host "
-		    "(robothost.h), so no robot mail is answered");
+		    "(doc/admin.md: The robot on other hosts), so no robot mail is answered");
 		return ADMIN_CONFIG;
 	}
 	/* a retired robot host takes no new board mail: the MTA returns it to the server (process.c's gate) */
