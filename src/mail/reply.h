@@ -299,8 +299,9 @@ struct reply_digest_board {
 	const struct reply_away *away;	/* the reader's absence (reply_set_away), or NULL */
 };
 
-#define REPLY_DIGEST_TAP_BYTES 60000	/* HTML of the boards drawn with their tap links, at most */
-#define REPLY_DIGEST_BOARDS_MAX 100	/* boards a digest lists; the others are counted */
+#define REPLY_DIGEST_TAP_BYTES 60000	/* a board is drawn with its tap links while the HTML is shorter */
+#define REPLY_DIGEST_BYTES 92000	/* text and HTML of the boards shown, at most: the mail stays under 100 KB */
+#define REPLY_DIGEST_LISTED_MAX 200	/* boards past those named by their number; the others counted */
 
 /*
  * The digest of the boards b[0..n) where to (a player) is to move
@@ -309,10 +310,11 @@ struct reply_digest_board {
  * last turn, the command to send with the time left and the drawing; the
  * HTML shows each board as a board mail does with its tap links (tap.h,
  * each replying with its own board's Subject, so a tap plays on its own
- * board) while the boards so drawn stay within REPLY_DIGEST_TAP_BYTES;
- * the later ones come without their board table, the command and the
- * Subject to reply with still there.  Past REPLY_DIGEST_BOARDS_MAX boards
- * the rest are only counted.  when: the digest's hour as the reader reads
+ * board) while the HTML is shorter than REPLY_DIGEST_TAP_BYTES; the
+ * later ones come without their board table (the text still has their
+ * drawing, command and Subject to reply with), and those past
+ * REPLY_DIGEST_BYTES of text and HTML by their numbers alone (then
+ * counted past REPLY_DIGEST_LISTED_MAX).  when: the digest's hour as the reader reads
  * it ("Mon 2023-11-20 08:00 Europe/Paris").
  */
 enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,

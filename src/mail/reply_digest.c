@@ -92,32 +92,68 @@ out:
 	return st;
 }
 
+/* b back to its first len bytes (a board taken out again). */
+static void cut(struct strbuf *b, size_t len)
+{
+	if (b->s != NULL && len <= b->len) {
+		b->len = len;
+		b->s[len] = '\0';
+	}
+}
+
 enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
     const struct reply_digest_board *b, size_t n, const char *when, struct reply_mail *out)
 {
 	struct strbuf txt = STRBUF_INIT, html = STRBUF_INIT, page = STRBUF_INIT, esc = STRBUF_INIT;
+	struct strbuf more = STRBUF_INIT;
 	struct reply_parts rp = { .tmpl = "digest", .to_addr = to->address, .to_name = to->fullname };
 	struct vars hv = { .n = 0 };
-	char subject[120], count[40], intro[300], more[200];
+	char subject[120], count[40], intro[300];
 	char *boards = NULL, *sections = NULL, *title = NULL, *srv = NULL, *addr = NULL, *doc = NULL, *hintro = NULL;
+	char *rest = NULL;
 	enum reply_status st = REPLY_OK;
-	size_t i, shown = n < REPLY_DIGEST_BOARDS_MAX ? n : REPLY_DIGEST_BOARDS_MAX;
-	bool html_on = strcmp(rc->cfg->html_mail, "off") != 0;
+	size_t i, k, tl, hl;
+	bool html_on = strcmp(rc->cfg->html_mail, "off") != 0, full;
 
 	memset(out, 0, sizeof *out);
 	snprintf(subject, sizeof subject, "Oust: your move on %zu board%s", n, n == 1 ? "" : "s");
 	snprintf(count, sizeof count, "%zu", n);
 	snprintf(intro, sizeof intro, "Your digest of %s: it is your turn on %zu board%s.", when, n,
 	    n == 1 ? "" : "s");
-	more[0] = '\0';
-	if (shown < n)
-		snprintf(more, sizeof more, "And %zu board%s more where it is your turn: send \"games <userid>\" "
-		    "for the list.\n\n", n - shown, n - shown == 1 ? "" : "s");
-	for (i = 0; i < shown && st == REPLY_OK; i++)
-		st = one_board(rc, to, &b[i], html.len < REPLY_DIGEST_TAP_BYTES, &txt, &html);
+	/* each board in full while the HTML allows, then without its board table, then by its number */
+	for (i = 0; i < n && st == REPLY_OK; i++) {
+		tl = txt.len;
+		hl = html.len;
+		full = html.len < REPLY_DIGEST_TAP_BYTES;
+		st = one_board(rc, to, &b[i], full, &txt, &html);
+		if (st == REPLY_OK && full && txt.len + html.len > REPLY_DIGEST_BYTES) {
+			cut(&txt, tl);
+			cut(&html, hl);
+			st = one_board(rc, to, &b[i], false, &txt, &html);
+		}
+		if (st == REPLY_OK && txt.len + html.len > REPLY_DIGEST_BYTES) {
+			cut(&txt, tl);
+			cut(&html, hl);
+			break;
+		}
+	}
 	if (st != REPLY_OK)
 		goto out;
-	strbuf_puts(&txt, more);
+	if (i < n) {
+		strbuf_printf(&more, "Your turn too on board%s", n - i == 1 ? "" : "s");
+		for (k = i; k < n && k < i + REPLY_DIGEST_LISTED_MAX; k++)
+			strbuf_printf(&more, "%s %ld", k == i ? "" : ",", b[k].g->board);
+		if (k < n)
+			strbuf_printf(&more, " and %zu more", n - k);
+		strbuf_puts(&more, " (this mail has room for no more): send \"show <board>\" for one's board, or "
+		    "\"games <userid> next\" for the list.\n\n");
+	}
+	rest = strbuf_finish(&more);
+	if (rest == NULL) {
+		st = REPLY_NOMEM;
+		goto out;
+	}
+	strbuf_puts(&txt, rest);
 	boards = strbuf_finish(&txt);
 	sections = strbuf_finish(&html);
 	if (boards == NULL || sections == NULL) {
@@ -136,7 +172,8 @@ enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *
 		addr = strbuf_finish(&esc);
 		html_escape(&esc, intro);
 		hintro = strbuf_finish(&esc);
-		html_text(&page, more);
+		if (rest[0] != '\0')
+			html_text(&page, rest);
 		if (title == NULL || srv == NULL || addr == NULL || hintro == NULL || page.failed) {
 			st = REPLY_NOMEM;
 			goto out;
@@ -159,6 +196,7 @@ out:
 	strbuf_release(&html);
 	strbuf_release(&page);
 	strbuf_release(&esc);
+	strbuf_release(&more);
 	free(boards);
 	free(sections);
 	free(title);
@@ -166,5 +204,6 @@ out:
 	free(addr);
 	free(doc);
 	free(hintro);
+	free(rest);
 	return st;
 }
