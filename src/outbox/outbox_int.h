@@ -79,6 +79,23 @@ void outbox_log_mail3(struct outbox *ob, const struct config *cfg, const char *i
 void outbox_log_mail(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
     const char *what, const char *why);
 
+/* A batch of outbox.h (outbox_queue.c; its record: outbox_record.c). */
+struct outbox_batch {
+	struct outbox *ob;
+	long board;
+	char account[IDENT_USERID_MAX + 1];	/* an account batch: the user id; "" if not */
+	size_t game_len;
+	uint64_t game_hash;
+	char **names;		/* queue ids written into tmp/ */
+	size_t n, cap;
+	bool done;		/* committed or aborted */
+	/* a board's or an account's batch: its mails durable in one record (outbox_record.c) */
+	char *rec;		/* the record's entries so far */
+	size_t rec_len, rec_cap;
+	bool sealed;		/* the record is written (outbox_batch_seal) */
+	char rec_name[PATH_BUF];	/* outbox/batch/<name> once sealed */
+};
+
 /* ---- outbox_record.c: a batch's mails made durable by one record ---- */
 
 #define RECORD_DIR "outbox/batch"
@@ -87,12 +104,10 @@ void outbox_log_mail(struct outbox *ob, const struct config *cfg, const char *id
 /* Append queue file id (data[0..len)) to a record's entries *rec; -1 without memory. */
 int outbox_record_add(char **rec, size_t *len, size_t *cap, const char *id, const char *data, size_t size);
 /*
- * Write the record of a batch (board, or account; its tag game_len and
- * game_hash; named after its first mail first_id) with entries
- * rec[0..rec_len), fsync'ed: its name, relative to the home, into name.
+ * Write b's record (its tag, its entries b->rec, named after its first
+ * mail), fsync'ed: its name, relative to the home, into b->rec_name.
  */
-enum outbox_status outbox_record_write(struct outbox *ob, long board, const char *account, size_t game_len,
-    uint64_t game_hash, const char *first_id, const char *rec, size_t rec_len, char *name, size_t namelen);
+enum outbox_status outbox_record_write(struct outbox_batch *b);
 /* Note record name (relative to the home) as committed by this process. */
 void outbox_record_note_mine(struct outbox *ob, const char *name);
 /*

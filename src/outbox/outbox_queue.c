@@ -11,21 +11,6 @@
 #include "outbox/outbox_int.h"
 #include "store/accounts.h"
 
-struct outbox_batch {
-	struct outbox *ob;
-	long board;
-	char account[IDENT_USERID_MAX + 1];	/* an account batch: the user id; "" if not */
-	size_t game_len;
-	uint64_t game_hash;
-	char **names;		/* queue ids written into tmp/ */
-	size_t n, cap;
-	bool done;		/* committed or aborted */
-	/* a board's or an account's batch: its mails durable in one record (outbox_record.c) */
-	char *rec;		/* the record's entries so far */
-	size_t rec_len, rec_cap;
-	bool sealed;		/* the record is written (outbox_batch_seal) */
-	char rec_name[PATH_BUF];	/* outbox/batch/<name> once sealed */
-};
 
 /* Is b a batch whose mails wait for a commit (a board's or an account's)? */
 static bool tagged(const struct outbox_batch *b)
@@ -430,8 +415,7 @@ enum outbox_status outbox_batch_seal(struct outbox_batch *b)
 		b->sealed = true;
 		return OUTBOX_OK;
 	}
-	result = outbox_record_write(b->ob, b->board, b->account, b->game_len, b->game_hash, b->names[0], b->rec,
-	    b->rec_len, b->rec_name, sizeof b->rec_name);
+	result = outbox_record_write(b);
 	if (result == OUTBOX_OK)
 		b->sealed = true;
 	return result;

@@ -49,9 +49,14 @@ int outbox_record_add(char **rec, size_t *len, size_t *cap, const char *id, cons
 	return 0;
 }
 
-enum outbox_status outbox_record_write(struct outbox *ob, long board, const char *account, size_t game_len,
-    uint64_t game_hash, const char *first_id, const char *rec, size_t rec_len, char *name, size_t namelen)
+enum outbox_status outbox_record_write(struct outbox_batch *b)
 {
+	struct outbox *ob = b->ob;
+	long board = b->board;
+	const char *account = b->account, *first_id = b->names[0], *rec = b->rec;
+	size_t game_len = b->game_len, rec_len = b->rec_len, namelen = sizeof b->rec_name;
+	uint64_t game_hash = b->game_hash;
+	char *name = b->rec_name;
 	enum outbox_status result;
 	char head[200 + IDENT_USERID_MAX], *file;
 	int hn;
