@@ -118,16 +118,3 @@ bool gamefile_named_for(const struct game *g, long board, struct gamefile_error 
 	snprintf(err->msg, sizeof err->msg, "says board %ld in its header, not %ld", g->board, board);
 	return false;
 }
-
-const char *gamefile_status_str(enum gamefile_status s)
-{
-	switch (s) {
-	case GAMEFILE_OK:
-		return "ok";
-	case GAMEFILE_BAD:
-		return "not a valid game file";
-	case GAMEFILE_NO_MEMORY:
-		return "out of memory";
-	}
-	return "unknown gamefile status";
-}

@@ -98,6 +98,4 @@ int64_t gamefile_time_add(int64_t t, int64_t secs);
 /* Parse exactly that form (the len bytes of s); false if it is anything else. */
 bool gamefile_time_parse(const char *s, size_t len, int64_t *out);
 
-const char *gamefile_status_str(enum gamefile_status s);
-
 #endif

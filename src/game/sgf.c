@@ -13,16 +13,3 @@ void sgf_point_name(const struct rules_board *b, int p, char out[3])
 	out[1] = (char)('a' + b->width - 1 - rules_y(b, p));
 	out[2] = '\0';
 }
-
-const char *sgf_status_str(enum sgf_status s)
-{
-	switch (s) {
-	case SGF_OK:
-		return "ok";
-	case SGF_BAD:
-		return "not a valid game record";
-	case SGF_NO_MEMORY:
-		return "out of memory";
-	}
-	return "unknown status";
-}

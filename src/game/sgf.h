@@ -73,8 +73,6 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
  */
 enum sgf_status sgf_parse(const char *text, size_t len, struct game *out, struct sgf_error *err);
 
-const char *sgf_status_str(enum sgf_status s);
-
 /* The SGF name of point p of b ("cc"), as sgf_format() writes it: column, then row from the top. */
 void sgf_point_name(const struct rules_board *b, int p, char out[3]);
 

@@ -10,19 +10,6 @@
 
 #include <gmime/gmime.h>
 
-const char *dsn_status_str(enum dsn_status status)
-{
-	switch (status) {
-	case DSN_OK:
-		return "a delivery report";
-	case DSN_NOT_A_REPORT:
-		return "not a delivery report";
-	case DSN_NOMEM:
-		return "out of memory";
-	}
-	return "unknown status";
-}
-
 /* What the walk of the MIME tree found (borrowed from the message). */
 struct found {
 	GMimeObject *status;	/* the message/delivery-status part */

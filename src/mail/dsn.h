@@ -43,8 +43,6 @@ enum dsn_status {
 	DSN_NOMEM,
 };
 
-const char *dsn_status_str(enum dsn_status status);
-
 enum dsn_action {
 	DSN_FAILED,	/* Action: failed with a 5.x.x Status: a bounce */
 	DSN_DELAYED,	/* Action: delayed, or a failure that is not permanent */

@@ -7,23 +7,6 @@
 
 #include "mail/mailin.h"
 
-const char *mailpart_status_str(enum mailpart_status s)
-{
-	switch (s) {
-	case MAILPART_OK:
-		return "ok";
-	case MAILPART_NONE:
-		return "no such part";
-	case MAILPART_TOO_BIG:
-		return "the part is too large";
-	case MAILPART_BAD:
-		return "the mail cannot be parsed";
-	case MAILPART_NOMEM:
-		return "out of memory";
-	}
-	return "unknown mailpart status";
-}
-
 /* The decoded content of part into *data, at most cap bytes. */
 static enum mailpart_status content_of(GMimePart *part, size_t cap, char **data, size_t *dlen)
 {

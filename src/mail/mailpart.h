@@ -16,8 +16,6 @@ enum mailpart_status {
 	MAILPART_NOMEM
 };
 
-const char *mailpart_status_str(enum mailpart_status s);
-
 /*
  * The content of the first part of mail buf[0..len) whose media type is
  * type/subtype (any case), its transfer encoding undone, into *data

@@ -333,18 +333,6 @@ enum mailtext_kind mailtext_kind(const char *s, size_t len)
 	return blank_line(s, len) ? MAILTEXT_BLANK : MAILTEXT_TEXT;
 }
 
-const char *mailtext_kind_str(enum mailtext_kind k)
-{
-	switch (k) {
-	case MAILTEXT_TEXT: return "text";
-	case MAILTEXT_BLANK: return "blank";
-	case MAILTEXT_QUOTED: return "quoted";
-	case MAILTEXT_QUOTED2: return "quoted, two lines";
-	case MAILTEXT_END: return "end of the text";
-	}
-	return "unknown";
-}
-
 /* A header value made one clean line (mailtext.h). */
 char *mailtext_clean_line(const char *s, size_t max, enum utf8_mode mode)
 {

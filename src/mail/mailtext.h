@@ -55,8 +55,6 @@ enum mailtext_kind mailtext_kind(const char *s, size_t len);
  */
 bool mailtext_signature(const char *s, size_t len);
 
-const char *mailtext_kind_str(enum mailtext_kind k);
-
 /*
  * A header value made one clean line: a copy of s (NULL is "") cleaned by
  * utf8_clean() in mode (UTF8_LINE, or UTF8_LINE_KEEP to keep control

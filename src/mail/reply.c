@@ -19,17 +19,6 @@
 #define OUSTPBM_DATADIR "/usr/local/share/oustpbm"
 #endif
 
-const char *reply_status_str(enum reply_status st)
-{
-	switch (st) {
-	case REPLY_OK: return "ok";
-	case REPLY_NOMEM: return "out of memory";
-	case REPLY_TEMPLATE: return "template error";
-	case REPLY_COMPOSE: return "the reply could not be composed";
-	}
-	return "unknown reply status";
-}
-
 /* ---- set-up ---- */
 
 void reply_init(struct reply_ctx *rc, const struct config *cfg, const char *home, time_t now,

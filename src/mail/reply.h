@@ -75,8 +75,6 @@ enum reply_status {
 	REPLY_COMPOSE		/* mailout refused the message (a bad address, say) */
 };
 
-const char *reply_status_str(enum reply_status st);
-
 /*
  * text with every line longer than REPLY_WRAP columns (characters of
  * UTF-8) broken at spaces into lines of at most REPLY_WRAP, each

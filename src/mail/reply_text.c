@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "game/rules.h"
 #include "mail/unsubtoken.h"
 
@@ -489,7 +490,7 @@ void reply_text_unsub_make(struct reply_ctx *rc, const struct game *g, const str
 	st = unsubtoken_make(rc->home, to->userid, scope, u->token);
 	if (st == UNSUBTOKEN_OK && unsubtoken_header(rc->cfg->from_address, u->token, u->header))
 		return;
-	fprintf(stderr, "oustpbm: no List-Unsubscribe for %s: %s\n", to->userid, unsubtoken_status_str(st));
+	msg_warn("no List-Unsubscribe for %s: %s", to->userid, unsubtoken_status_str(st));
 	u->token[0] = u->header[0] = '\0';
 }
 

@@ -71,18 +71,6 @@ struct imap {
 	unsigned long msgsize;
 };
 
-const char *imap_status_str(enum imap_status s)
-{
-	switch (s) {
-	case IMAP_OK: return "ok";
-	case IMAP_NO: return "refused by the IMAP server";
-	case IMAP_UNAVAILABLE: return "IMAP server unavailable";
-	case IMAP_DENIED: return "IMAP login refused";
-	case IMAP_NOMEM: return "out of memory";
-	}
-	return "unknown status";
-}
-
 /* Overwrite every copy of the password in s with '*': no message may carry it. */
 static void hide_password(const struct imap *im, char *s)
 {

@@ -42,8 +42,6 @@ enum imap_status {
 	IMAP_NOMEM,
 };
 
-const char *imap_status_str(enum imap_status s);
-
 struct imap;
 
 /*

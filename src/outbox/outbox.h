@@ -59,6 +59,16 @@
  * after 36 hours (the Maildir rule); the incoming mail was not acknowledged,
  * so the MTA delivers it again and the reply is made again.
  *
+ * Batch records: the mails of a board's or an account's batch are written
+ * into tmp/ without an fsync each; outbox_batch_seal() writes their bytes
+ * into one record, outbox/batch/b<board>.<id> (a.<id> for an account),
+ * fsync'ed once before step 4: one sync for a move's mails, however many.
+ * The record stays until its mails need it no more: the flush that
+ * delivers them removes it (a mail still waiting in new/ fsync'ed first),
+ * or recovery (step 1, under the board's lock) does: a committed batch's
+ * mails rewritten from the record if a power cut lost their pages, made
+ * durable where they wait; an uncommitted one's deleted with the record.
+ *
  * Flush: under outbox/flush.lock (waiting at most lock_timeout_ms, so two
  * flushes never send one mail twice) settle leftovers in tmp/, then deliver
  * each file of new/ whose next time has come (config_now), in name order
@@ -176,6 +186,14 @@ enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, co
 
 /* The game file was written (or board 0): move the replies into new/. */
 enum outbox_status outbox_batch_commit(struct outbox_batch *b);
+
+/*
+ * A board's or an account's batch, after its last outbox_batch_add() and
+ * before the commit point: the batch record written, one fsync for all
+ * its mails (see "Batch records" above).  outbox_batch_commit() seals a
+ * batch not sealed yet, but a game's writer seals before its write.
+ */
+enum outbox_status outbox_batch_seal(struct outbox_batch *b);
 
 /*
  * The game file write failed or was not attempted: the replies are deleted,

@@ -454,6 +454,8 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 out:
 	if (opened)
 		ops->close(fr->ctx);
+	/* the records of this process's batches: their mails delivered, or durable where they wait */
+	outbox_record_retire_mine(ob);
 	r = outbox_from_store(ob, store_defer_end(ob->st));
 	if (result == OUTBOX_OK)
 		result = r;

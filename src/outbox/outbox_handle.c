@@ -100,7 +100,7 @@ long outbox_id_age(const char *id, time_t now)
 enum outbox_status outbox_open(struct store *st, struct outbox **out, char *err, size_t errlen)
 {
 	static const char *const dirs[] = { "outbox", "outbox/tmp", "outbox/new", "outbox/failed",
-		"outbox/sent" };
+		"outbox/sent", RECORD_DIR };
 	enum store_status status;
 	struct outbox *ob;
 	size_t i;
@@ -148,6 +148,7 @@ void outbox_close(struct outbox *ob)
 	for (i = 0; i < ob->nmine; i++)
 		free(ob->mine[i]);
 	free(ob->mine);
+	outbox_record_forget(ob);
 	free(ob);
 }
 

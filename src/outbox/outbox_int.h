@@ -33,6 +33,8 @@ struct outbox {
 	char host[HOST_MAX + 1];	/* for queue ids, Maildir-safe */
 	char **mine;		/* queue ids this process put into new/ (a mail's own replies) */
 	size_t nmine, capmine;
+	char **records;		/* batch records this process committed (outbox_record.c) */
+	size_t nrecords, caprecords;
 	char err[OUTBOX_ERR_MAX];
 	int sys_errno;		/* the errno of the failure err tells, 0 for one of no system call */
 };
@@ -77,7 +79,58 @@ void outbox_log_mail3(struct outbox *ob, const struct config *cfg, const char *i
 void outbox_log_mail(struct outbox *ob, const struct config *cfg, const char *id, const char *rcpt,
     const char *what, const char *why);
 
+/* A batch of outbox.h (outbox_queue.c; its record: outbox_record.c). */
+struct outbox_batch {
+	struct outbox *ob;
+	long board;
+	char account[IDENT_USERID_MAX + 1];	/* an account batch: the user id; "" if not */
+	size_t game_len;
+	uint64_t game_hash;
+	char **names;		/* queue ids written into tmp/ */
+	size_t n, cap;
+	bool done;		/* committed or aborted */
+	/* a board's or an account's batch: its mails durable in one record (outbox_record.c) */
+	char *rec;		/* the record's entries so far */
+	size_t rec_len, rec_cap;
+	bool sealed;		/* the record is written (outbox_batch_seal) */
+	char rec_name[PATH_BUF];	/* outbox/batch/<name> once sealed */
+};
+
+/* ---- outbox_record.c: a batch's mails made durable by one record ---- */
+
+#define RECORD_DIR "outbox/batch"
+#define RECORD_MAGIC "oustpbm-batch 1\n"
+
+/* Append queue file id (data[0..len)) to a record's entries *rec; -1 without memory. */
+int outbox_record_add(char **rec, size_t *len, size_t *cap, const char *id, const char *data, size_t size);
+/*
+ * Write b's record (its tag, its entries b->rec, named after its first
+ * mail), fsync'ed: its name, relative to the home, into b->rec_name.
+ */
+enum outbox_status outbox_record_write(struct outbox_batch *b);
+/* Note record name (relative to the home) as committed by this process. */
+void outbox_record_note_mine(struct outbox *ob, const char *name);
+/*
+ * Settle the records of board (its lock held), of the accounts
+ * (RECOVER_ACCOUNTS), or with 0 of every board and the accounts whose
+ * lock is free, except this process's own: a committed batch's mails
+ * rewritten from the record where they lost their data, made durable
+ * where they wait, the record removed; an uncommitted one's mails and
+ * record removed.
+ */
+enum outbox_status outbox_record_recover(struct outbox *ob, long board, struct outbox_stats *stats);
+/* After a flush: this process's records removed, their mails still waiting in new/ fsync'ed first. */
+void outbox_record_retire_mine(struct outbox *ob);
+/* Free the list of records. */
+void outbox_record_forget(struct outbox *ob);
+
 /* ---- outbox_queue.c ---- */
+
+/* Parse a queue file's text into *q (msg pointing into text); false with *why if it is not one. */
+bool outbox_queue_parse(const char *text, size_t len, struct queue_file *q, const char **why);
+/* Does board's game file (board 0: account's token) hold the text of length len and hash hash? */
+enum outbox_status outbox_queue_committed(struct outbox *ob, long board, const char *account, size_t len,
+    uint64_t hash, bool *same);
 
 /*
  * Read and parse outbox/<dir>/<id>; *text owned by the caller.  *parsed

@@ -11,16 +11,12 @@
 #include "outbox/outbox_int.h"
 #include "store/accounts.h"
 
-struct outbox_batch {
-	struct outbox *ob;
-	long board;
-	char account[IDENT_USERID_MAX + 1];	/* an account batch: the user id; "" if not */
-	size_t game_len;
-	uint64_t game_hash;
-	char **names;		/* queue ids written into tmp/ */
-	size_t n, cap;
-	bool done;		/* committed or aborted */
-};
+
+/* Is b a batch whose mails wait for a commit (a board's or an account's)? */
+static bool tagged(const struct outbox_batch *b)
+{
+	return b->board != 0 || b->account[0] != '\0';
+}
 
 /* --- queue files --- */
 
@@ -346,7 +342,17 @@ enum outbox_status outbox_batch_add(struct outbox_batch *b, const char *from, co
 	b->names[b->n] = strdup(id);
 	if (b->names[b->n] == NULL)
 		goto nomem;
-	result = outbox_from_store(ob, store_create_file(ob->st, path, file, (size_t)hn + len));
+	if (tagged(b)) {
+		/* its data made durable by the batch's record, one fsync for all (outbox_batch_seal) */
+		assert(!b->sealed);
+		if (outbox_record_add(&b->rec, &b->rec_len, &b->rec_cap, id, file, (size_t)hn + len) != 0) {
+			free(b->names[b->n]);
+			goto nomem;
+		}
+		result = outbox_from_store(ob, store_create_file_unsynced(ob->st, path, file, (size_t)hn + len));
+	} else {
+		result = outbox_from_store(ob, store_create_file(ob->st, path, file, (size_t)hn + len));
+	}
 	if (result != OUTBOX_OK) {
 		store_unlink(ob->st, path);
 		free(b->names[b->n]);
@@ -371,6 +377,13 @@ enum outbox_status outbox_batch_commit(struct outbox_batch *b)
 	size_t i;
 
 	assert(!b->done);
+	/* the mails are durable before their release; a caller committing a game sealed before its write */
+	if (!b->sealed) {
+		enum outbox_status sealed = outbox_batch_seal(b);
+
+		if (sealed != OUTBOX_OK)
+			return sealed;	/* the mails wait in tmp/ for recovery */
+	}
 	b->done = true;
 	for (i = 0; i < b->n && status == STORE_OK; i++) {
 		snprintf(from, sizeof from, "outbox/tmp/%s", b->names[i]);
@@ -387,7 +400,25 @@ enum outbox_status outbox_batch_commit(struct outbox_batch *b)
 	 */
 	if (status == STORE_OK && b->n > 0 && b->board == 0 && b->account[0] == '\0')
 		status = store_sync_dir(ob->st, "outbox/new");
+	/* the record goes once the mails are delivered or durable: at the end of the flush */
+	if (b->sealed && b->rec_name[0] != '\0')
+		outbox_record_note_mine(ob, b->rec_name);
 	return outbox_from_store(ob, status);
+}
+
+enum outbox_status outbox_batch_seal(struct outbox_batch *b)
+{
+	enum outbox_status result;
+
+	assert(!b->done && !b->sealed);
+	if (!tagged(b) || b->n == 0) {
+		b->sealed = true;
+		return OUTBOX_OK;
+	}
+	result = outbox_record_write(b);
+	if (result == OUTBOX_OK)
+		b->sealed = true;
+	return result;
 }
 
 static void unlink_tmp(struct outbox *ob, char **names, size_t n)
@@ -423,6 +454,17 @@ static enum outbox_status account_matches(struct outbox *ob, const char *userid,
 	return outbox_from_store(ob, accounts_holds(ob->st, userid, len, hash, same));
 }
 
+bool outbox_queue_parse(const char *text, size_t len, struct queue_file *q, const char **why)
+{
+	return parse_queue(text, len, q, why);
+}
+
+enum outbox_status outbox_queue_committed(struct outbox *ob, long board, const char *account, size_t len,
+    uint64_t hash, bool *same)
+{
+	return board != 0 ? game_matches(ob, board, len, hash, same) : account_matches(ob, account, len, hash, same);
+}
+
 enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
 {
 	struct outbox *ob = b->ob;
@@ -443,6 +485,8 @@ enum outbox_status outbox_batch_abort(struct outbox_batch *b, bool *committed)
 	}
 	b->done = true;
 	unlink_tmp(ob, b->names, b->n);
+	if (b->sealed && b->rec_name[0] != '\0')
+		store_unlink(ob->st, b->rec_name);	/* after its mails: a record without them is settled as done */
 	return OUTBOX_OK;
 }
 
@@ -455,6 +499,7 @@ void outbox_batch_free(struct outbox_batch *b)
 	for (i = 0; i < b->n; i++)
 		free(b->names[i]);
 	free(b->names);
+	free(b->rec);
 	free(b);
 }
 
@@ -549,6 +594,10 @@ enum outbox_status outbox_queue_recover(struct outbox *ob, long board, struct ou
 	size_t n = 0, i;
 	time_t now = time(NULL);
 
+	/* the records first: after a power cut they rewrite what their mails lost (outbox_record.c) */
+	result = outbox_record_recover(ob, board, stats);
+	if (result != OUTBOX_OK)
+		return result;
 	result = outbox_from_store(ob, store_list_dir(ob->st, "outbox/tmp", &names, &n));
 	if (result != OUTBOX_OK)
 		return result;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "outbox/outbox_int.h"
 
 /*
@@ -265,7 +266,7 @@ enum outbox_status outbox_requeue(struct outbox *ob, char *const *ids, size_t ni
 			outbox_log_mail(ob, cfg, ids[i], "", "requeued from failed/", "by the admin");
 		} else {
 			(*refused)++;
-			fprintf(stderr, "oustpbm: requeue: %s\n", ob->err);
+			msg_warn("requeue: %s", ob->err);
 			if (result == OUTBOX_OK)
 				result = r;
 		}

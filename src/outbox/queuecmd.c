@@ -6,26 +6,10 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "base/msg.h"
 #include "outbox/outbox.h"
 #include "outbox/transport.h"
 #include "store/store.h"
-
-const char *queuecmd_status_str(enum queuecmd_status status)
-{
-	switch (status) {
-	case QUEUECMD_OK:
-		return "ok";
-	case QUEUECMD_TEMPFAIL:
-		return "temporary failure";
-	case QUEUECMD_CONFIG:
-		return "configuration error";
-	case QUEUECMD_IO:
-		return "system error";
-	case QUEUECMD_NOINPUT:
-		return "no such queued mail";
-	}
-	return "unknown status";
-}
 
 static enum queuecmd_status from_outbox(enum outbox_status os)
 {
@@ -51,7 +35,7 @@ enum queuecmd_status queuecmd_requeue(struct outbox *ob, const struct config *cf
 
 	os = outbox_requeue(ob, all ? NULL : args, all ? 0 : (size_t)nargs, cfg, &moved, &refused);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: outbox retry: %s\n", outbox_error(ob));
+		msg_warn("outbox retry: %s", outbox_error(ob));
 		return from_outbox(os);
 	}
 	fprintf(out, "oustpbm outbox retry: %u mail%s moved back to the queue%s\n", moved, moved == 1 ? "" : "s",

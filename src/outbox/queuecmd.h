@@ -30,8 +30,6 @@ enum queuecmd_status {
 	QUEUECMD_NOINPUT,	/* retry: an id not in outbox/failed/, or damaged */
 };
 
-const char *queuecmd_status_str(enum queuecmd_status status);
-
 /* Send the queued mails that are due (all: every one), logging the run's counts. */
 enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out);
 

@@ -12,6 +12,7 @@
 #include <strings.h>
 #include <sys/random.h>
 
+#include "base/msg.h"
 #include "store/audience.h"
 #include "store/pending.h"
 
@@ -30,25 +31,6 @@ static const char codes_header[] =
 const char *accounts_kind_str(enum accounts_kind kind)
 {
 	return kind == ACCOUNTS_ADDRESS ? "address" : "reset";
-}
-
-const char *accounts_verdict_str(enum accounts_verdict v)
-{
-	switch (v) {
-	case ACCOUNTS_RIGHT:
-		return "right";
-	case ACCOUNTS_WRONG:
-		return "wrong";
-	case ACCOUNTS_EXPIRED:
-		return "expired";
-	case ACCOUNTS_USED:
-		return "used";
-	case ACCOUNTS_STALE:
-		return "stale";
-	case ACCOUNTS_OTHER:
-		return "another account's";
-	}
-	return "unknown verdict";
 }
 
 uint64_t accounts_tag(const struct store_user *u)
@@ -396,7 +378,7 @@ enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind
 void accounts_code_spend(struct store *st, const struct accounts_code *rec)
 {
 	if (accounts_code_use(st, rec->hash) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot mark the code of %s used: %s\n", rec->userid, store_error(st));
+		msg_warn("cannot mark the code of %s used: %s", rec->userid, store_error(st));
 }
 
 enum store_status accounts_code_check(struct store *st, enum accounts_kind kind, const char *userid,

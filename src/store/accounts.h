@@ -104,8 +104,6 @@ enum accounts_verdict {
 	ACCOUNTS_OTHER		/* a code of another account */
 };
 
-const char *accounts_verdict_str(enum accounts_verdict v);
-
 /* The state a code is bound to: FNV-1a 64 of the account's hash and address. */
 uint64_t accounts_tag(const struct store_user *u);
 

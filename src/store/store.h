@@ -279,6 +279,16 @@ void store_discard(struct store *st, struct store_staged *sf);
 enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len);
 
 /*
+ * store_create_file() without the fsync, for a file whose data the caller
+ * has made durable in a record of its own first (outbox.h's batch record:
+ * one fsync for every mail of a commit).
+ */
+enum store_status store_create_file_unsynced(struct store *st, const char *relpath, const void *data, size_t len);
+
+/* fsync the existing file relpath (a test kill point: store.h); STORE_NOT_FOUND if absent. */
+enum store_status store_sync_file(struct store *st, const char *relpath);
+
+/*
  * Append data to relpath (created if missing, not its directory entry made
  * durable) and fsync it.  A crash may leave a part of data at the end: the
  * reader must recognise an unfinished last line.

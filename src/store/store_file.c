@@ -121,6 +121,32 @@ static enum store_status finish_file(struct store *st, int fd, const void *data,
 	return status;
 }
 
+/* finish_file() without the fsync: the data is durable in the caller's record */
+static enum store_status finish_unsynced(struct store *st, int fd, const void *data, size_t len, const char *relpath)
+{
+	enum store_status status = write_all(st, fd, data, len, relpath);
+
+	if (close(fd) != 0 && status == STORE_OK)
+		status = store_sys_fail(st, errno, "cannot close", relpath);
+	return status;
+}
+
+enum store_status store_sync_file(struct store *st, const char *relpath)
+{
+	enum store_status status;
+	int fd = store_open_regular(st, relpath, O_RDONLY, "cannot open", &status);
+
+	if (fd < 0)
+		return status;
+	status = STORE_OK;
+	store_crash_point();
+	if (store_sync_or_owe(st, fd, false) != 0)
+		status = store_sys_fail(st, errno, "cannot fsync", relpath);
+	if (close(fd) != 0 && status == STORE_OK)
+		status = store_sys_fail(st, errno, "cannot close", relpath);
+	return status;
+}
+
 enum store_status store_read_file(struct store *st, const char *relpath, size_t cap, char **data, size_t *len)
 {
 	enum store_status status;
@@ -320,7 +346,8 @@ enum store_status store_write_file(struct store *st, const char *relpath, const 
 	return status;
 }
 
-enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len)
+static enum store_status create_file(struct store *st, const char *relpath, const void *data, size_t len,
+    bool synced)
 {
 	enum store_status status;
 	int fd = store_open_regular(st, relpath, O_WRONLY | O_CREAT, "cannot create", &status);
@@ -333,10 +360,20 @@ enum store_status store_create_file(struct store *st, const char *relpath, const
 		close(fd);
 		return status;
 	}
-	status = finish_file(st, fd, data, len, relpath);
+	status = synced ? finish_file(st, fd, data, len, relpath) : finish_unsynced(st, fd, data, len, relpath);
 	if (status != STORE_OK)
 		unlinkat(st->home_fd, relpath, 0);	/* nothing half-written is left (a full disk, ulimit -f) */
 	return status;
+}
+
+enum store_status store_create_file(struct store *st, const char *relpath, const void *data, size_t len)
+{
+	return create_file(st, relpath, data, len, true);
+}
+
+enum store_status store_create_file_unsynced(struct store *st, const char *relpath, const void *data, size_t len)
+{
+	return create_file(st, relpath, data, len, false);
 }
 
 enum store_status store_append_file(struct store *st, const char *relpath, const void *data, size_t len)
@@ -499,4 +536,3 @@ enum store_status store_remove_stale_tmp(struct store *st, const char *reldir, t
 	closedir(d);
 	return status;
 }
-

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <stdarg.h>
 #include <sys/resource.h>
+#include "base/msg.h"
 
 /* True if line starts with a time as the log writes it: 2026-01-31T12:00:00Z. */
 static bool log_stamped(const char *line)
@@ -112,8 +113,7 @@ void store_complain(struct store *st, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "oustpbm: %s\n", msg);
+	msg_warn("%s", msg);
 	if (st != NULL)
 		store_log(st, "%s failed: %s", st->log_prefix, msg);
 }
-

@@ -10,7 +10,8 @@
 # to outbox/sent/ (transport.h).  With the maildir transport the removals
 # from outbox/new/ and the archive in outbox/sent/ are not synced.  With
 # the default, sync = file, no syncfs is made: each file is fsync'ed before
-# its rename, and the directory after it.
+# its rename, and the directory after it, except the replies in
+# outbox/tmp/, whose bytes one batch record makes durable (outbox.h).
 . "$(dirname "$0")/lib.sh"
 need strace
 tmpdir
@@ -86,12 +87,73 @@ check "... no syncfs" sh -c "! grep -q '^S$' '$tmp/events'"
 ren=$(ev '^R games/101\.game\.tmp games/101\.game$')
 check "... the staged game file fsync'ed before its rename" \
     [ "$(ev '^F games/101\.game\.tmp$')" -gt 0 -a "$(ev '^F games/101\.game\.tmp$')" -lt "$ren" ]
-check "... both replies fsync'ed in outbox/tmp/ before it" \
-    [ "$(grep -c '^F outbox/tmp/ID$' "$tmp/events")" -ge 2 -a "$(last '^F outbox/tmp/ID$')" -lt "$ren" ]
+check "... both replies written in outbox/tmp/ before it, none fsync'ed one by one" \
+    sh -c '[ "$(grep -c "^W outbox/tmp/ID\$" "$1")" -ge 2 ] && ! grep -q "^F outbox/tmp/" "$1"' sh "$tmp/events"
+check "... their batch record written after them and fsync'ed once before it (outbox.h)" \
+    [ "$(grep -c '^F outbox/batch/b101\.' "$tmp/events")" -eq 1 -a "$(ev '^F outbox/batch/b101\.')" -lt "$ren" \
+    -a "$(ev '^F outbox/batch/b101\.')" -gt "$(last '^W outbox/tmp/ID$')" ]
 check "... the seen record fsync'ed before it" [ "$(last '^F seen$')" -gt 0 -a "$(last '^F seen$')" -lt "$ren" ]
 check "... games/ fsync'ed after it, before a reply leaves outbox/tmp/" \
     [ "$(ev '^F games$')" -gt "$ren" -a "$(ev '^F games$')" -lt "$(ev '^R outbox/tmp/ID outbox/new/ID$')" ]
+check "... the commit's fsyncs: the record, the game file, the seen record and games/ (txn.h)" \
+    [ "$(sed -n "1,$(ev '^R outbox/tmp/ID outbox/new/ID$')p" "$tmp/events" | grep -v throttle | grep -c '^F ')" -eq 4 ]
+check "... and its record removed once the replies were delivered, nothing fsync'ed for it" \
+    sh -c '[ -z "$(ls -A "$1/outbox/batch")" ] && ! grep -q "^F outbox/new/" "$2"' sh "$h" "$tmp/events"
+[ -n "$DURABLE_DEBUG" ] && cat "$tmp/events" >&2
 h=$hsave
+
+# ---- a power cut after the commit, before the replies' pages were written:
+# the batch record (outbox.h) holds their bytes, and recovery rewrites them
+hkeep=$h
+h=$tmp/cut
+mkhome "$h"
+send alice@example.org "register alice secret" r1
+send bob@example.com "register bob hunter2" r2
+send alice@example.org "challenge alice secret bob -size=5" c1
+mail alice@example.org "move 101#1 alice secret C3" m1@example.org >"$tmp/move"
+rm -rf "$tmp/cut0"
+cp -a "$h" "$tmp/cut0"
+crash_feed "$h" $T0 "$tmp/move" >/dev/null
+reply_sums "$h" >"$tmp/want"
+k=1
+found=
+while [ "$k" -lt 60 ]; do
+	rm -rf "$h"
+	cp -a "$tmp/cut0" "$h"
+	[ "$(crash_feed "$h" $T0 "$tmp/move" "$k")" = 137 ] || break
+	if ! cmp -s "$h/games/101.game" "$tmp/cut0/games/101.game" && [ -n "$(ls -A "$h/outbox/tmp")" ]; then
+		found=$k
+		break
+	fi
+	k=$((k + 1))
+done
+check "a kill after the commit leaves the replies in outbox/tmp/ and their record" \
+    sh -c '[ -n "$1" ] && [ -n "$(ls -A "$2/outbox/batch")" ]' sh "$found" "$h"
+for f in "$h"/outbox/tmp/*; do
+	: >"$f"	# the power cut: the file's name durable, its pages never written
+done
+crash_feed "$h" $T0 "$tmp/move" >/dev/null
+check "... the copy delivered again: the replies rewritten from the record, as a run never killed sends them" \
+    [ "$(reply_sums "$h")" = "$(cat "$tmp/want")" ]
+check "... and the record removed, nothing left in the outbox" \
+    [ -z "$(find "$h/outbox/batch" "$h/outbox/tmp" "$h/outbox/new" -type f)" ]
+# a record whose batch was never committed goes with its replies
+rm -rf "$h"
+cp -a "$tmp/cut0" "$h"
+k=1
+while [ "$k" -lt 60 ]; do
+	rm -rf "$h"
+	cp -a "$tmp/cut0" "$h"
+	[ "$(crash_feed "$h" $T0 "$tmp/move" "$k")" = 137 ] || break
+	[ -n "$(ls -A "$h/outbox/batch")" ] && break
+	k=$((k + 1))
+done
+check "a kill just after the record is written: the old game file, the record there" \
+    sh -c 'cmp -s "$1/games/101.game" "$2/games/101.game" && [ -n "$(ls -A "$1/outbox/batch")" ]' sh "$h" "$tmp/cut0"
+mail bob@example.com "show 101" s1@example.org | deliver "$h"
+check "... the next flush removes the record and the uncommitted replies" \
+    [ -z "$(find "$h/outbox/batch" "$h/outbox/tmp" -type f)" ]
+h=$hkeep
 
 # ---- the Maildirs on another filesystem than the home: a sync of the home
 # does not cover them, so each copy and each new/ is fsync'ed itself

@@ -110,7 +110,8 @@
 #   crash_replied HOME K K2   after the clean redelivery of crash_each_step:
 #                       adds to bad unless HOME's replies are those in
 #                       $tmp/want (reply_sums of a run never killed) and
-#                       nothing is left in its outbox
+#                       nothing is left in its outbox (tmp/, new/, and
+#                       batch/, the batch records of src/outbox/outbox.h)
 #   reply_sums HOME     one line per delivered reply, "address cksum", sorted
 #   replies HOME ADDR   the number of replies delivered to ADDR
 #   newest HOME ADDR    the newest reply delivered to ADDR (by queue id:
@@ -437,8 +438,8 @@ crash_replied() {
 	reply_sums "$1" >"$tmp/got"
 	cmp -s "$tmp/got" "$tmp/want" ||
 	    bad="$bad; killed at step $2 (then $3): replies $(tr '\n' ' ' <"$tmp/got"), expected $(tr '\n' ' ' <"$tmp/want")"
-	[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" -type f 2>/dev/null)" ] ||
-	    bad="$bad; killed at step $2: replies left in the outbox"
+	[ -z "$(find "$1/outbox/new" "$1/outbox/tmp" "$1/outbox/batch" -type f 2>/dev/null)" ] ||
+	    bad="$bad; killed at step $2: replies or batch records left in the outbox"
 }
 
 reply_sums() {

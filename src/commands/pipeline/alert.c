@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/hash.h"
+#include "base/msg.h"
 #include "game/gamefile.h"
 #include "outbox/transport.h"
 
@@ -315,10 +316,10 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 	if (cfg->admin_address[0] == '\0') {
 		as = ALERT_NO_ADDRESS;
 		if (kept_by_mta(c))
-			fprintf(stderr, "oustpbm: the mail is kept by the mail system (exit 75); set admin_address in %s "
-			    "to be told by mail\n", CONFIG_FILE);
+			msg_warn("the mail is kept by the mail system (exit 75); set admin_address in %s "
+			    "to be told by mail", CONFIG_FILE);
 		else
-			fprintf(stderr, "oustpbm: set admin_address in %s to be told by mail\n", CONFIG_FILE);
+			msg_warn("set admin_address in %s to be told by mail", CONFIG_FILE);
 		goto out;
 	}
 	fd = stamp_open(home);
@@ -344,7 +345,7 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 		nl = strchr(why, '\n');
 		if (nl != NULL)
 			*nl = '\0';
-		fprintf(stderr, "oustpbm: cannot tell %s: %s\n", cfg->admin_address, why);
+		msg_warn("cannot tell %s: %s", cfg->admin_address, why);
 	}
 out:
 	if (st != NULL) {

@@ -10,20 +10,7 @@
 #include "commands/pipeline/txn.h"
 #include "game/gamefile.h"
 
-const char *boardcommit_status_str(enum boardcommit_status s)
-{
-	switch (s) {
-	case BOARDCOMMIT_OK:
-		return "ok";
-	case BOARDCOMMIT_TEMPFAIL:
-		return "temporary failure";
-	case BOARDCOMMIT_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
-enum boardcommit_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+enum txn_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen)
 {
 	struct txn *t = NULL;
@@ -32,7 +19,7 @@ enum boardcommit_status boardcommit_write(struct server *srv, const struct game 
 
 	if (txn_begin_board(srv, g, &t) != TXN_OK) {
 		errbuf_set(err, errlen, "out of memory writing board %ld", g->board);
-		return BOARDCOMMIT_TEMPFAIL;
+		return TXN_TEMPFAIL;
 	}
 	txn_add_mails(t, mails, n);
 	/* the mails recorded pending the file about to be replaced (the human's turn just committed) */
@@ -46,7 +33,7 @@ enum boardcommit_status boardcommit_write(struct server *srv, const struct game 
 			errbuf_set(err, errlen, "%s: %s", f.what, f.message);
 	}
 	txn_free(t);
-	return ts == TXN_OK ? BOARDCOMMIT_OK : ts == TXN_TEMPFAIL ? BOARDCOMMIT_TEMPFAIL : BOARDCOMMIT_ERROR;
+	return ts;
 }
 
 enum store_status boardcommit_read(struct store *st, long board, bool whole, struct game *g,

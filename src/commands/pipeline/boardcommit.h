@@ -1,6 +1,6 @@
 /*
- * boardcommit: a game file committed with its mails, outside a mail's own
- * commit (job_commit.c): a robot's turn, a board of a command of several,
+ * boardcommit: a game file committed with its mails through a transaction
+ * (txn.h), outside a mail's own commit (job_commit.c): a robot's turn, a board of a command of several,
  * a board resigned by a closing account.  The protocol of outbox.h: the
  * mails into outbox/tmp/ tagged with the new text, the game file, the
  * mails released; the redelivery record of the file replaced settled
@@ -14,29 +14,22 @@
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/txn.h"
 #include "game/game.h"
 #include "game/gamefile.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/store.h"
 
-enum boardcommit_status {
-	BOARDCOMMIT_OK = 0,
-	BOARDCOMMIT_TEMPFAIL,	/* locked, disk full, no memory: nothing committed, try again */
-	BOARDCOMMIT_ERROR	/* any other failure: nothing committed */
-};
-
-const char *boardcommit_status_str(enum boardcommit_status s);
-
 /*
  * Commit g with its n mails in srv; the caller holds the board's lock
- * and recovered srv's outbox for it.  BOARDCOMMIT_OK once the game file holds g
+ * and recovered srv's outbox for it.  TXN_OK once the game file holds g
  * (also when only the release of the mails failed: they wait in tmp/ for
  * recovery); else nothing was committed and err says why.  The web pages
  * are the caller's (web_after_commit()): a mail's are written after its
  * replies are flushed.
  */
-enum boardcommit_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+enum txn_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen);
 
 /*

@@ -6,23 +6,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/replytoken.h"
 #include "commands/pipeline/robotremote.h"
 #include "store/tokens.h"
 #include "store/vacations.h"
-
-const char *boardmail_status_str(enum boardmail_status s)
-{
-	switch (s) {
-	case BOARDMAIL_OK:
-		return "ok";
-	case BOARDMAIL_STORE:
-		return "cannot read who gets the board's mail";
-	case BOARDMAIL_REPLY:
-		return "cannot make the board's mail";
-	}
-	return "unknown boardmail status";
-}
 
 enum reply_role boardmail_role(enum audience_via via)
 {
@@ -78,7 +66,7 @@ void boardmail_player(struct store *st, const struct game *g, const struct audie
 	if (p->role == REPLY_ROLE_PLAYER && !game_is_open(g)) {
 		/* without its token (a file that cannot be read), the mail still goes: a password plays */
 		if (replytoken_of(st, g->board, &m->user, token, err) != STORE_OK)
-			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", p->userid, err);
+			msg_warn("no reply token for %s: %s", p->userid, err);
 		p->token = token;
 	}
 }

@@ -21,8 +21,6 @@ enum boardmail_status {
 	BOARDMAIL_REPLY		/* a mail could not be made: *rs, rc->err */
 };
 
-const char *boardmail_status_str(enum boardmail_status s);
-
 /*
  * The mails after ev changed g (already applied), made with srv's reply
  * context from its store, into *mails (the caller

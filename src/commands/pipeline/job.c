@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "game/gamefile.h"
 #include "store/players.h"
 
@@ -60,7 +61,7 @@ enum process_status job_store_failure(struct job *j, enum store_status ss, const
 	}
 	j->sys_errno = store_errno(j->srv.st);
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->srv.st));
-	fprintf(stderr, "oustpbm: %s: %s\n", what, store_error(j->srv.st));
+	msg_warn("%s: %s", what, store_error(j->srv.st));
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
@@ -71,7 +72,7 @@ enum process_status job_outbox_failure(struct job *j, enum outbox_status os, con
 	j->sys_errno = j->srv.ob != NULL ? outbox_errno(j->srv.ob) : 0;
 	j->outbox_failed = true;
 	job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
-	fprintf(stderr, "oustpbm: %s: %s\n", what, why);
+	msg_warn("%s: %s", what, why);
 	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
@@ -80,14 +81,14 @@ enum process_status job_hash_failure(struct job *j, const char *userid)
 {
 	job_detail(j, "tempfail", "cannot check the password of %s: its hash could not be computed "
 	    "(out of memory?)", userid);
-	fprintf(stderr, "oustpbm: cannot check the password of %s: its hash could not be computed\n", userid);
+	msg_warn("cannot check the password of %s: its hash could not be computed", userid);
 	return PROCESS_TEMPFAIL;
 }
 
 enum process_status job_reply_failure(struct job *j, enum reply_status rs)
 {
 	job_detail(j, rs == REPLY_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->srv.rc.err);
-	fprintf(stderr, "oustpbm: cannot make the reply: %s\n", j->srv.rc.err);
+	msg_warn("cannot make the reply: %s", j->srv.rc.err);
 	switch (rs) {
 	case REPLY_NOMEM:
 		return PROCESS_TEMPFAIL;
@@ -116,7 +117,7 @@ enum process_status job_need_outbox(struct job *j)
 		j->sys_errno = store_errno(j->srv.st);	/* outbox_open fails on the store's calls */
 		j->outbox_failed = true;
 		job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "cannot open the outbox: %s", err);
-		fprintf(stderr, "oustpbm: cannot open the outbox: %s\n", err);
+		msg_warn("cannot open the outbox: %s", err);
 		return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	return PROCESS_OK;
@@ -340,7 +341,7 @@ static enum process_status unusable_board(struct job *j, long board, const char 
 {
 	enum process_status ps;
 
-	fprintf(stderr, "oustpbm: games/%ld.game %s\n", board, why);
+	msg_warn("games/%ld.game %s", board, why);
 	ps = job_refuse(j, NULL, "board %ld cannot be read (games/%ld.game %s): the server's admin must repair it",
 	    board, board, why);
 	if (ps == PROCESS_OK)

@@ -186,7 +186,7 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 	}
 	j->sys_errno = j->account_errno;
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
-	fprintf(stderr, "oustpbm: %s: %s\n", what, j->account_err);
+	msg_warn("%s: %s", what, j->account_err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
@@ -299,7 +299,7 @@ void job_record_handled(struct job *j)
 		/* the reply is queued: the mail is handled, a redelivery is answered again */
 		n = strlen(j->detail);
 		snprintf(j->detail + n, sizeof j->detail - n, " (not recorded: %s)", store_error(j->srv.st));
-		fprintf(stderr, "oustpbm: cannot write the redelivery record: %s\n", store_error(j->srv.st));
+		msg_warn("cannot write the redelivery record: %s", store_error(j->srv.st));
 		return;
 	}
 	j->recorded = true;
@@ -448,7 +448,7 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
 enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
     bool last, bool *done)
 {
-	enum boardcommit_status bs;
+	enum txn_status ts;
 	enum process_status ps;
 	char err[300];
 
@@ -460,11 +460,11 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 	if (ps != PROCESS_OK)
 		return ps;
 	/* the game file alone, the mails recorded pending the old one settled first (boardcommit.h) */
-	bs = boardcommit_write(&j->srv, g, NULL, 0, err, sizeof err);
-	if (bs != BOARDCOMMIT_OK) {
-		job_detail(j, bs == BOARDCOMMIT_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
+	ts = boardcommit_write(&j->srv, g, NULL, 0, err, sizeof err);
+	if (ts != TXN_OK) {
+		job_detail(j, ts == TXN_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
 		msg_warn("board %ld: %s", g->board, err);
-		return bs == BOARDCOMMIT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		return ts == TXN_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	*done = true;
 	return PROCESS_OK;
@@ -482,4 +482,3 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }
-

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/gamefile.h"
 #include "store/pending.h"
@@ -56,11 +57,11 @@ static void tell_owner(struct job *j, const struct store_user *user, const struc
 	if (reply_lockout(&j->srv.rc, &(struct reply_to){ user->address, user->fullname },
 	    user->userid, j->srv.cfg.max_password_failures,
 	    j->in.from_addr, stamp, &m) != REPLY_OK) {
-		fprintf(stderr, "oustpbm: cannot make the lockout notice for %s: %s\n", user->userid, j->srv.rc.err);
+		msg_warn("cannot make the lockout notice for %s: %s", user->userid, j->srv.rc.err);
 		return;
 	}
 	if (job_reply(j, &m) != PROCESS_OK)
-		fprintf(stderr, "oustpbm: cannot queue the lockout notice for %s\n", user->userid);
+		msg_warn("cannot queue the lockout notice for %s", user->userid);
 	reply_mail_release(&m);
 }
 
@@ -90,7 +91,7 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 			return false;
 		}
 		if (ss != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot read the password throttle: %s\n", store_error(j->srv.st));
+			msg_warn("cannot read the password throttle: %s", store_error(j->srv.st));
 		if (!store_hash_current(j->srv.st, user->hash)) {
 			j->rehash = *user;
 			j->rehash_due = true;
@@ -103,7 +104,7 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 		return false;
 	}
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->srv.st));
+		msg_warn("cannot record a wrong password: %s", store_error(j->srv.st));
 		ts.until = 0;
 	}
 	if (ts.until != 0 && !ts.started) {

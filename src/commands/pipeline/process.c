@@ -34,6 +34,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/alert.h"
 #include "commands/pipeline/bounce.h"
 #include "commands/pipeline/hooks.h"
@@ -493,7 +494,7 @@ static void rehash_password(struct job *j)
 	if (ss != STORE_OK) {
 		n = strlen(j->detail);
 		snprintf(j->detail + n, sizeof j->detail - n, " (password hash not renewed: %s)", store_error(j->srv.st));
-		fprintf(stderr, "oustpbm: cannot renew the password hash of %s: %s\n", j->rehash.userid,
+		msg_warn("cannot renew the password hash of %s: %s", j->rehash.userid,
 		    store_error(j->srv.st));
 	}
 }
@@ -554,7 +555,7 @@ static enum process_status start(struct job *j, struct mail_read *mr, struct sta
 
 	if (ss == SERVER_CONFIG) {
 		/* logged in the home when there is one, with the defaults' settings */
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		f->config = true;
 		snprintf(f->cause, sizeof f->cause, "configuration error: %s", err);
 		if (j->srv.st != NULL) {
@@ -568,7 +569,7 @@ static enum process_status start(struct job *j, struct mail_read *mr, struct sta
 	}
 	if (ss != SERVER_OK) {
 		/* no home, or not ours: nothing can be logged there */
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		f->home = true;
 		snprintf(f->cause, sizeof f->cause, "%s", err);
 		return ss == SERVER_HOME ? PROCESS_CONFIG : PROCESS_TEMPFAIL;
@@ -615,7 +616,7 @@ static enum process_status gate_retired(struct job *j)
 		gamefile_time_str(t, when);
 	else
 		snprintf(when, sizeof when, "?");
-	fprintf(stderr, "oustpbm: the game server %s is retired (since %s) and takes no more mail%s%s\n",
+	msg_warn("the game server %s is retired (since %s) and takes no more mail%s%s",
 	    j->srv.cfg.from_address, when, j->srv.cfg.admin_address[0] != '\0' ? "; its admin: " : "",
 	    j->srv.cfg.admin_address);
 	job_detail(j, "bounced", "the server is retired (since %s): exit 69, the mail system returns the mail", when);
@@ -672,7 +673,7 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
 		job_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
 		/* exit 65: the mail system bounces the mail with this text, the one answer possible */
-		fprintf(stderr, "oustpbm: %s\n", mailin_status_str(ms));
+		msg_warn("%s", mailin_status_str(ms));
 		return PROCESS_DATAERR;
 	}
 	return PROCESS_OK;

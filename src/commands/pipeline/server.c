@@ -5,23 +5,6 @@
 
 #include "store/tokens.h"
 
-const char *server_status_str(enum server_status s)
-{
-	switch (s) {
-	case SERVER_OK:
-		return "ok";
-	case SERVER_CONFIG:
-		return "configuration error";
-	case SERVER_HOME:
-		return "unusable home";
-	case SERVER_NOPERM:
-		return "home owned by another user";
-	case SERVER_TEMPFAIL:
-		return "temporary failure";
-	}
-	return "unknown";
-}
-
 void server_at(struct server *s, time_t now)
 {
 	s->now = now;

@@ -36,8 +36,6 @@ enum server_status {
 	SERVER_TEMPFAIL		/* a lock held too long, the disk: try again */
 };
 
-const char *server_status_str(enum server_status s);
-
 /* s for home, the configuration's defaults in it and its time set; nothing opened. */
 void server_init(struct server *s, const char *home);
 

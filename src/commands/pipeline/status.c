@@ -23,25 +23,3 @@ const char *process_status_str(enum process_status s)
 	}
 	return "unknown";
 }
-
-const char *admin_status_str(enum admin_status s)
-{
-	switch (s) {
-	case ADMIN_OK: return "ok";
-	case ADMIN_USAGE: return "usage";
-	case ADMIN_DATAERR: return "bad data";
-	case ADMIN_NOINPUT: return "no such board";
-	case ADMIN_NOUSER: return "no such user";
-	case ADMIN_EXISTS: return "already exists";
-	case ADMIN_TEMPFAIL: return "temporary failure";
-	case ADMIN_IOERR: return "output error";
-	case ADMIN_CONFIG: return "configuration error";
-	case ADMIN_SOFTWARE: return "internal error";
-	case ADMIN_NOPERM: return "home owned by another user";
-	case ADMIN_CANTCREAT: return "cannot create";
-	case ADMIN_STATUS_WARNING: return "warnings";
-	case ADMIN_STATUS_FAILING: return "failing";
-	case ADMIN_RETIRED: return "server retired";
-	}
-	return "unknown";
-}

@@ -39,6 +39,4 @@ enum admin_status {
 	ADMIN_RETIRED		/* robot-mail on a retired home (oustpbm retire): exit 69, the mail bounces */
 };
 
-const char *admin_status_str(enum admin_status s);
-
 #endif

@@ -47,19 +47,6 @@ struct txn {
 	bool at_install;
 };
 
-const char *txn_status_str(enum txn_status s)
-{
-	switch (s) {
-	case TXN_OK:
-		return "ok";
-	case TXN_TEMPFAIL:
-		return "temporary failure";
-	case TXN_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
 static enum txn_status begin(struct server *srv, struct txn **out)
 {
 	*out = calloc(1, sizeof **out);
@@ -198,6 +185,9 @@ static enum txn_status stage_mails(struct txn *t, struct outbox_batch **out)
 		os = outbox_batch_new_account(srv->ob, t->userid, t->token, &b);
 	for (i = 0; os == OUTBOX_OK && i < t->nmails; i++)
 		os = outbox_batch_add(b, srv->cfg.from_address, t->mails[i].rcpt, t->mails[i].msg, t->mails[i].len);
+	/* the mails' bytes durable in one record: one fsync however many they are (outbox.h) */
+	if (os == OUTBOX_OK)
+		os = outbox_batch_seal(b);
 	if (os != OUTBOX_OK) {
 		if (b != NULL)
 			outbox_batch_abort(b, &committed);

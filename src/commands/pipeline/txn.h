@@ -56,8 +56,6 @@ enum txn_status {
 	TXN_ERROR,		/* any other failure: nothing committed */
 };
 
-const char *txn_status_str(enum txn_status s);
-
 struct txn;
 
 /* When an "also" step runs: before the install (after the sync), or after it. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/txn.h"
 #include "commands/pipeline/boardmail.h"
@@ -33,23 +34,6 @@ struct run {
 	struct vacation *vac;	/* the vacations file (vacations.h), read once */
 	size_t nvac;
 };
-
-const char *cleanup_status_str(enum cleanup_status s)
-{
-	switch (s) {
-	case CLEANUP_OK:
-		return "ok";
-	case CLEANUP_TEMPFAIL:
-		return "temporary failure";
-	case CLEANUP_DATAERR:
-		return "a game file cannot be read";
-	case CLEANUP_CONFIG:
-		return "configuration error";
-	case CLEANUP_SOFTWARE:
-		return "internal error";
-	}
-	return "unknown";
-}
 
 /*
  * The time a reminder is due on g (header read), or 0 for none; stopped:
@@ -425,7 +409,7 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 		runlog_worse(&r.log, CLEANUP_SOFTWARE);
 	ss = store_list_boards(st, &boards, &n);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: cleanup: cannot list the boards: %s\n", store_error(st));
+		msg_warn("cleanup: cannot list the boards: %s", store_error(st));
 		runlog_worse(&r.log, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 		n = 0;
 	}
@@ -445,7 +429,7 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 		unsigned fixed;
 
 		if (active_sync(st, r.playing, r.nplaying, &fixed) != STORE_OK)
-			fprintf(stderr, "oustpbm: cleanup: cannot update the index of active boards: %s\n",
+			msg_warn("cleanup: cannot update the index of active boards: %s",
 			    store_error(st));
 	}
 	free(r.playing);
@@ -466,13 +450,13 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 	if (srv->ob == NULL && !need_outbox(&r, 0))
 		goto out;
 	if (ops == NULL) {
-		fprintf(stderr, "oustpbm: cleanup: unknown transport '%s'\n", cfg->transport);
+		msg_warn("cleanup: unknown transport '%s'", cfg->transport);
 		runlog_worse(&r.log, CLEANUP_CONFIG);
 		goto out;
 	}
 	os = outbox_flush(srv->ob, ops, cfg, &stats->flush);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: cleanup: cannot flush the outbox: %s\n", outbox_error(srv->ob));
+		msg_warn("cleanup: cannot flush the outbox: %s", outbox_error(srv->ob));
 		runlog_worse(&r.log, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
 	}
 out:

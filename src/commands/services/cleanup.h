@@ -52,8 +52,6 @@ enum cleanup_status {
 	CLEANUP_SOFTWARE	/* any other failure */
 };
 
-const char *cleanup_status_str(enum cleanup_status s);
-
 /* What one run did. */
 struct cleanup_stats {
 	unsigned boards;	/* game files looked at */

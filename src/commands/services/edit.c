@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "commands/services/fsck.h"
 #include "store/ratings.h"
 
@@ -198,7 +199,7 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 	ss = backup(st, board, now, old, oldlen, bak, sizeof bak);
 	/* an edit may end, reopen or change a rated game: its board is settled again (ratings.h) */
 	if (ss == STORE_OK && (ss = ratings_mark(st, board, rerr)) != STORE_OK)
-		fprintf(stderr, "oustpbm: %s\n", rerr);
+		msg_warn("%s", rerr);
 	if (ss == STORE_OK)
 		ss = store_board_write(st, board, text, len);
 	if (ss != STORE_OK) {

@@ -26,19 +26,6 @@
 #define COUNTER_FILE "games/next-board"
 #define QUOTE_MAX 60
 
-const char *fsck_status_str(enum fsck_status s)
-{
-	switch (s) {
-	case FSCK_OK:
-		return "ok";
-	case FSCK_TEMPFAIL:
-		return "temporary failure";
-	case FSCK_IO:
-		return "cannot read the store";
-	}
-	return "unknown";
-}
-
 /* One problem: "file:line: message" (no line when line is 0). */
 static void report(FILE *out, unsigned *problems, const char *file, int line, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

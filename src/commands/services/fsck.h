@@ -46,8 +46,6 @@ enum fsck_status {
 	FSCK_IO			/* the store could not be read */
 };
 
-const char *fsck_status_str(enum fsck_status s);
-
 /*
  * Check the game file text (len bytes) of board, read from file (its name
  * for the messages, "games/101.game"); problems go to out, one line each,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/services/robot.h"
 #include "commands/services/web.h"
 #include "game/gamefile.h"
@@ -198,7 +199,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 	}
 	ss = reviews_finish_locked(st, q->board, q->userid, (int64_t)srv->now);
 	if (ss != STORE_OK)
-		fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
+		msg_warn("robot: cannot update the review queue: %s", store_error(st));
 	*finished = true;
 	ok = true;
 out:
@@ -238,19 +239,19 @@ bool review_waiting(struct server *srv, struct review_stats *stats)
 		return true;
 	}
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: robot: cannot lock the reviews: %s\n", store_error(st));
+		msg_warn("robot: cannot lock the reviews: %s", store_error(st));
 		return false;
 	}
 	ss = reviews_waiting(st, &list, &n);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: robot: cannot read the review queue: %s\n", store_error(st));
+		msg_warn("robot: cannot read the review queue: %s", store_error(st));
 		ok = false;
 		goto out;
 	}
 	if (n == 0)
 		goto out;
 	if (server_outbox(srv, oerr, sizeof oerr) != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: robot: cannot open the outbox: %s\n", oerr);
+		msg_warn("robot: cannot open the outbox: %s", oerr);
 		ok = false;
 		goto out;
 	}
@@ -288,17 +289,17 @@ bool review_waiting(struct server *srv, struct review_stats *stats)
 			store_log(st, "%s robot review board=%ld user=%s tempfail: %s; left for the next run", stamp,
 			    list[i].board, list[i].userid, why);
 			if (reviews_unclaim(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) != STORE_OK)
-				fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
+				msg_warn("robot: cannot update the review queue: %s", store_error(st));
 			continue;
 		}
 		ok = false;
 		store_log(st, "%s robot review board=%ld user=%s failed: %s; dropped", stamp, list[i].board,
 		    list[i].userid, why);
-		fprintf(stderr, "oustpbm: robot: review of board %ld for %s: %s\n", list[i].board, list[i].userid, why);
+		msg_warn("robot: review of board %ld for %s: %s", list[i].board, list[i].userid, why);
 		/* done either way: a review that cannot be made now is not retried forever */
 		if (!finished && reviews_finish(st, list[i].board, list[i].userid, (int64_t)now, cfg->lock_timeout_ms) !=
 		    STORE_OK)
-			fprintf(stderr, "oustpbm: robot: cannot update the review queue: %s\n", store_error(st));
+			msg_warn("robot: cannot update the review queue: %s", store_error(st));
 	}
 out:
 	store_unlock(&run);

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "commands/services/remind.h"
 #include "commands/services/runlog.h"
 #include "commands/services/web.h"
@@ -36,23 +37,6 @@ _Static_assert(GAME_ROBOT_LEVEL_MIN == AI_MIN_LEVEL && GAME_ROBOT_LEVEL_MAX == A
     "the game file's robot levels are the AI's");
 _Static_assert(COMMAND_LEVEL_MIN == AI_MIN_LEVEL && COMMAND_LEVEL_MAX == AI_MAX_LEVEL,
     "-level=N takes the AI's levels");
-
-const char *robot_status_str(enum robot_status s)
-{
-	switch (s) {
-	case ROBOT_OK:
-		return "ok";
-	case ROBOT_FAULT:
-		return "the AI failed";
-	case ROBOT_TEMPFAIL:
-		return "temporary failure";
-	case ROBOT_CONFIG:
-		return "configuration error";
-	case ROBOT_ERROR:
-		return "internal error";
-	}
-	return "unknown";
-}
 
 bool robot_to_move(const struct game *g)
 {
@@ -479,11 +463,11 @@ enum robot_status robot_commit(struct server *srv, const struct game *g, const s
     char *err, size_t errlen)
 {
 	switch (boardcommit_write(srv, g, mails, n, err, errlen)) {
-	case BOARDCOMMIT_OK:
+	case TXN_OK:
 		return ROBOT_OK;
-	case BOARDCOMMIT_TEMPFAIL:
+	case TXN_TEMPFAIL:
 		return ROBOT_TEMPFAIL;
-	case BOARDCOMMIT_ERROR:
+	case TXN_ERROR:
 		break;
 	}
 	return ROBOT_ERROR;
@@ -652,14 +636,14 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 		return ROBOT_OK;
 	}
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: robot: cannot lock the robot's turns: %s\n", store_error(srv->st));
+		msg_warn("robot: cannot lock the robot's turns: %s", store_error(srv->st));
 		return of_store(ss);
 	}
 	server_reply_init(srv, "robot");
 	if (nboards == 0) {
 		ss = store_list_boards(srv->st, &all, &nboards);
 		if (ss != STORE_OK) {
-			fprintf(stderr, "oustpbm: robot: cannot list the boards: %s\n", store_error(srv->st));
+			msg_warn("robot: cannot list the boards: %s", store_error(srv->st));
 			runlog_worse(&r.log, of_store(ss));
 			nboards = 0;
 		}

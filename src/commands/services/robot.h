@@ -73,8 +73,6 @@ enum robot_status {
 	ROBOT_ERROR		/* any other failure */
 };
 
-const char *robot_status_str(enum robot_status s);
-
 /*
  * OUSTPBM_TEST_ROBOT_PLAYOUTS (test builds only: base/testhook.h): a fixed
  * playout budget a placement into *playouts, 0 when unset; false with why

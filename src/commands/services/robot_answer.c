@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/boardmail.h"
 #include "commands/pipeline/hooks.h"
 #include "commands/pipeline/job.h"
@@ -86,7 +87,7 @@ enum process_status robot_answer_hook(struct job *j)
 		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
 		    "oustpbm robot", turn, why);
 		if (!busy)	/* a busy host is no fault */
-			fprintf(stderr, "oustpbm: board %ld: turn %d: the robot could not play: %s\n", g->board, turn, why);
+			msg_warn("board %ld: turn %d: the robot could not play: %s", g->board, turn, why);
 		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
 			ps = job_reply(j, &mails[i]);
 	}

@@ -2,6 +2,7 @@
 #include "commands/services/runlog.h"
 
 #include <stdio.h>
+#include "base/msg.h"
 
 void runlog_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
     const char *fmt, va_list ap)
@@ -10,9 +11,9 @@ void runlog_vboard_failed(struct store *st, const char *stamp, const char *run, 
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	if (board > 0)
-		fprintf(stderr, "oustpbm: %s: board %ld: %s\n", run, board, msg);
+		msg_warn("%s: board %ld: %s", run, board, msg);
 	else
-		fprintf(stderr, "oustpbm: %s: %s\n", run, msg);
+		msg_warn("%s: %s", run, msg);
 	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
 }
 

@@ -16,23 +16,6 @@
 #include "store/players.h"
 #include "store/ratings.h"
 
-const char *signoff_status_str(enum signoff_status s)
-{
-	switch (s) {
-	case SIGNOFF_OK:
-		return "ok";
-	case SIGNOFF_TEMPFAIL:
-		return "temporary failure";
-	case SIGNOFF_DATAERR:
-		return "unreadable game file";
-	case SIGNOFF_CONFIG:
-		return "template error";
-	case SIGNOFF_SOFTWARE:
-		return "internal error";
-	}
-	return "unknown status";
-}
-
 int64_t signoff_reserved_until(const struct config *cfg, int64_t since)
 {
 	return since + (int64_t)cfg->userid_reserve_days * 86400;

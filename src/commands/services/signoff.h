@@ -45,8 +45,6 @@ enum signoff_status {
 	SIGNOFF_SOFTWARE	/* any other failure */
 };
 
-const char *signoff_status_str(enum signoff_status s);
-
 /* What signoff_resign_all() did. */
 struct signoff_result {
 	unsigned resigned;		/* boards resigned now */

@@ -14,6 +14,7 @@
 
 #include <math.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/hooks.h"
 #include "commands/services/standings.h"
 #include "game/gamefile.h"
@@ -112,7 +113,7 @@ enum web_status web_build(struct web *w)
 		}
 		if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
 			/* one unreadable board does not keep the others off the site */
-			fprintf(stderr, "oustpbm: web: games/%ld.game %s\n", boards[i], gerr.msg);
+			msg_warn("web: games/%ld.game %s", boards[i], gerr.msg);
 			free(text);
 			continue;
 		}
@@ -123,7 +124,7 @@ enum web_status web_build(struct web *w)
 		}
 		s = game_pages(w, &g, 1);
 		if (s == WEB_STORE) {
-			fprintf(stderr, "oustpbm: web: %s\n", w->err);
+			msg_warn("web: %s", w->err);
 			s = WEB_OK;
 		}
 		web_entry_of(&g, &e);
@@ -197,7 +198,7 @@ static void after(const struct config *cfg, struct store *st, const struct game 
 			snprintf(what, sizeof what, "board %ld", g->board);
 		else
 			snprintf(what, sizeof what, "standings");
-		fprintf(stderr, "oustpbm: web: %s: %s\n", what, err);
+		msg_warn("web: %s: %s", what, err);
 		store_log(st, "web: %s: %s: %s", what, web_status_str(s), err);
 	}
 }
