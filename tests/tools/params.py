@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The project's rule "no function over 8 parameters" (doc/HACKING.md),
+# The project's rule "no function over 7 parameters" (doc/HACKING.md),
 # checked by `make check` over every function definition in src/: prints
 # one "ok"/"not ok" line.  A variadic "..." is not counted.
 #
@@ -9,11 +9,36 @@ import os
 import re
 import sys
 
-MAX = 8
+MAX = 7
 
-# Functions allowed over the limit, each with its reason in a comment:
-# none today.  A name listed that is no longer over it is noted.
-KNOWN = set()
+# Functions allowed over the limit for a while, as "path:name", each with
+# its reason; a function listed that is no longer over it is noted.  The
+# cap went from 8 to 7 (issue 42, item 5): these took 8 then, and are
+# brought to 7 in their folders' own work.
+KNOWN = {
+    # commands/: vacation.c is being reworked (the vacation bank, issue 43);
+    # boardmail_make's three statuses at once become one (issue 42, item 4)
+    "src/commands/keywords/vacation.c:make_mails",
+    "src/commands/pipeline/boardmail.c:boardmail_make",
+    # game/
+    "src/game/game.c:game_init_shape",
+    "src/game/game_queue.c:queue_points",
+    "src/game/solve.c:after",
+    # mail/
+    "src/mail/command_usage.c:command_usage_send_line",
+    "src/mail/mailfind.c:choose",
+    # outbox/: its statuses are being reworked (issue 42, item 4)
+    "src/outbox/outbox_queue.c:outbox_queue_read",
+    "src/outbox/outbox_retry.c:outbox_retry_fail",
+    "src/outbox/outbox_retry.c:outbox_retry_defer",
+    # store/: its durable writes are being reworked (issue 42, items 1 and 4)
+    "src/store/accounts.c:accounts_code_check",
+    "src/store/pending.c:over",
+    "src/store/reviews.c:reviews_request",
+    "src/store/seen.c:record_entry",
+    "src/store/store_user.c:store_read_records",
+    "src/store/store_user.c:scan_users",
+}
 
 
 def strip(text):
@@ -93,7 +118,7 @@ def main():
             if n >= least:
                 print(f"{n:3} {path}:{line} {fn}")
         return 0
-    over = [d for d in defs if d[2] > MAX and d[1] not in KNOWN]
+    over = [d for d in defs if d[2] > MAX and f"{d[0]}:{d[1]}" not in KNOWN]
     if not defs:
         print("not ok - params: no function definition found in src/")
         return 0
@@ -102,8 +127,9 @@ def main():
         for path, fn, n, line in over:
             print(f"#   {path}:{line}: {fn} takes {n}")
     else:
-        print(f"ok - no function over {MAX} parameters in src/")
-    fixed = sorted(k for k in KNOWN if not any(d[1] == k and d[2] > MAX for d in defs))
+        print(f"ok - no function over {MAX} parameters in src/ ({len(KNOWN)} listed, being brought to {MAX})"
+              if KNOWN else f"ok - no function over {MAX} parameters in src/")
+    fixed = sorted(k for k in KNOWN if not any(f"{d[0]}:{d[1]}" == k and d[2] > MAX for d in defs))
     if fixed:
         # not a failure: a folder fixed elsewhere must not break this check
         print("# params: KNOWN names functions no longer over the limit (drop them): " + ", ".join(fixed))

@@ -182,9 +182,18 @@ static int differs_line(const struct game *g, const struct game_replay *r, const
 	return header_line(text, len, "end");
 }
 
-static enum fsck_status check_player(struct store *st, const char *file, const char *text, size_t len,
-    const char *key, const char *userid, FILE *out, unsigned *problems)
+/* A game file being checked: its name and its text (len bytes). */
+struct source {
+	const char *file;
+	const char *text;
+	size_t len;
+};
+
+static enum fsck_status check_player(struct store *st, const struct source *src, const char *key, const char *userid,
+    FILE *out, unsigned *problems)
 {
+	const char *file = src->file, *text = src->text;
+	size_t len = src->len;
 	struct store_user u;
 	enum store_status ss;
 
@@ -248,9 +257,9 @@ enum fsck_status fsck_game(struct store *st, long board, const char *file, const
 	else if (vs != GAME_OK)
 		report(out, problems, file, 0, "the history cannot be replayed: %s", game_status_str(vs));
 	if (st != NULL) {
-		fs = check_player(st, file, text, len, "black", g.black, out, problems);
+		fs = check_player(st, &(struct source){ file, text, len }, "black", g.black, out, problems);
 		if (fs == FSCK_OK && strcmp(g.black, g.white) != 0)
-			fs = check_player(st, file, text, len, "white", g.white, out, problems);
+			fs = check_player(st, &(struct source){ file, text, len }, "white", g.white, out, problems);
 	}
 out:
 	free(r);

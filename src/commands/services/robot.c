@@ -432,12 +432,12 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	return ROBOT_OK;
 }
 
-enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
-    int max, int *n, char *why, size_t whylen)
+enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now,
+    struct robot_turn out[ROBOT_TURNS_MAX], int *n, char *why, size_t whylen)
 {
 	enum robot_status rs = ROBOT_OK;
 
-	for (*n = 0; *n < max && robot_to_move(g); (*n)++) {
+	for (*n = 0; *n < ROBOT_TURNS_MAX && robot_to_move(g); (*n)++) {
 		rs = robot_play(g, cfg, now, &out[*n], why, whylen);
 		if (rs != ROBOT_OK)
 			break;
@@ -576,7 +576,7 @@ static void one_board(struct run *r, long board)
 		runlog_worse(&r->log, ROBOT_TEMPFAIL);
 		goto out;
 	}
-	rs = robot_play_turns(&g, &r->srv->cfg, r->srv->now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+	rs = robot_play_turns(&g, &r->srv->cfg, r->srv->now, rt, &nt, why, sizeof why);
 	store_unlock(&slot);
 	if (rs != ROBOT_OK)
 		board_failed(r, board, rs, "turn %d: the robot could not play: %s; the game is left as it was",

@@ -117,13 +117,14 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 
 /*
  * robot_play() again while the robot is to move (the human had to pass),
- * at most max turns: out[0..*n) are the turns played, their events chained
- * (each ev.then the next).  ROBOT_OK when the robot is no longer to move or
- * max were played; else the status and why of the turn that could not be,
+ * at most ROBOT_TURNS_MAX turns (out holds as many): out[0..*n) are the
+ * turns played, their events chained (each ev.then the next).  ROBOT_OK
+ * when the robot is no longer to move or ROBOT_TURNS_MAX were played;
+ * else the status and why of the turn that could not be,
  * after the *n before it, which stand in g.
  */
-enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
-    int max, int *n, char *why, size_t whylen);
+enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now,
+    struct robot_turn out[ROBOT_TURNS_MAX], int *n, char *why, size_t whylen);
 
 /*
  * Commit g, changed by robot_play(), with its n mails, in srv, as

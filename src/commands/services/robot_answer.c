@@ -55,7 +55,7 @@ enum process_status robot_answer_hook(struct job *j)
 		rs = ROBOT_TEMPFAIL;
 		nt = 0;
 	} else {
-		rs = robot_play_turns(g, &j->srv.cfg, (int64_t)j->srv.now, rt, ROBOT_TURNS_MAX, &nt, why, sizeof why);
+		rs = robot_play_turns(g, &j->srv.cfg, (int64_t)j->srv.now, rt, &nt, why, sizeof why);
 		store_unlock(&slot);
 	}
 	turn = g->rg.turn;

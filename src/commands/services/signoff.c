@@ -27,13 +27,22 @@ static enum signoff_status of_store(enum store_status ss)
 	return store_status_temporary(ss) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 }
 
+/* Why a board could not be done: its status and its message (err, errlen bytes), the caller's. */
+struct failure {
+	enum signoff_status *s;
+	char *err;
+	size_t errlen;
+};
+
 /*
- * Read board whole (header only if !whole) into g: false with *s and err
- * set if it cannot be; *gone when it no longer exists (skipped).
+ * Read board whole (header only if !whole) into g: false with *f->s and
+ * f->err set if it cannot be; *gone when it no longer exists (skipped).
  */
-static bool load(struct store *st, long board, bool whole, struct game *g, bool *gone, enum signoff_status *s,
-    char *err, size_t errlen)
+static bool load(struct store *st, long board, bool whole, struct game *g, bool *gone, const struct failure *f)
 {
+	enum signoff_status *s = f->s;
+	char *err = f->err;
+	size_t errlen = f->errlen;
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	enum store_status ss;
@@ -67,12 +76,15 @@ static bool plays(const struct game *g, const char *userid)
 /*
  * Lock board (lock: the caller unlocks it, taken or not), settle what a
  * crashed run left for it in the outbox, and read it whole into g (the
- * caller releases it): false with *s and err set if it cannot be, or with
- * *s untouched when the board is gone.
+ * caller releases it): false with *f->s and f->err set if it cannot be, or
+ * with *f->s untouched when the board is gone.
  */
 static bool lock_load(struct store *st, struct outbox *ob, long board, struct store_lock *lock, struct game *g,
-    enum signoff_status *s, char *err, size_t errlen)
+    const struct failure *f)
 {
+	enum signoff_status *s = f->s;
+	char *err = f->err;
+	size_t errlen = f->errlen;
 	enum store_status ss;
 	enum outbox_status os;
 	bool gone;
@@ -90,7 +102,7 @@ static bool lock_load(struct store *st, struct outbox *ob, long board, struct st
 		*s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		return false;
 	}
-	return load(st, board, true, g, &gone, s, err, errlen);
+	return load(st, board, true, g, &gone, f);
 }
 
 /* Resign board for userid under its lock, mailing the opponent. */
@@ -113,7 +125,7 @@ static enum signoff_status resign_one(struct server *srv, const char *userid, lo
 
 	*done = false;
 	memset(&g, 0, sizeof g);
-	if (!lock_load(st, srv->ob, board, &lock, &g, &s, err, errlen))
+	if (!lock_load(st, srv->ob, board, &lock, &g, &(struct failure){ &s, err, errlen }))
 		goto out;
 	if (!plays(&g, userid))
 		goto out;	/* over meanwhile */
@@ -185,7 +197,8 @@ static enum signoff_status unobserve_one(struct server *srv, const char *userid,
 	int i;
 
 	memset(&g, 0, sizeof g);
-	if (!lock_load(srv->st, srv->ob, board, &lock, &g, &s, err, errlen) || (i = game_observer_find(&g, userid)) < 0)
+	if (!lock_load(srv->st, srv->ob, board, &lock, &g, &(struct failure){ &s, err, errlen }) ||
+	    (i = game_observer_find(&g, userid)) < 0)
 		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
 	game_observer_remove(&g, i);
 	rbs = robot_commit(srv, &g, NULL, 0, err, errlen);
@@ -246,7 +259,7 @@ enum signoff_status signoff_resign_all(struct server *srv, const char *userid, s
 	/* first every board read, so that one that cannot be stops it all before any change */
 	for (i = 0; i < nb; i++) {
 		memset(&g, 0, sizeof g);
-		if (!load(st, boards[i], false, &g, &gone, &s, err, errlen)) {
+		if (!load(st, boards[i], false, &g, &gone, &(struct failure){ &s, err, errlen })) {
 			if (gone)
 				continue;
 			goto out;
