@@ -1,7 +1,7 @@
 /*
  * mailpart: one MIME part of a mail by its media type, decoded (a game
  * record attached to a board mail for a robot host:
- * commands/keywords/admin_robot_mail.c).
+ * commands/admin/admin_robot_mail.c).
  * The mail's text is mailin.h's; this reads the attachments it leaves.
  */
 #ifndef OUSTPBM_MAILPART_H

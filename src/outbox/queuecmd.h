@@ -1,6 +1,6 @@
 /*
  * queuecmd: what the admin's commands on the outbox do (main.c's table
- * runs them through commands/keywords/admin_outbox.c, which opens the home and the
+ * runs them through commands/admin/admin_outbox.c, which opens the home and the
  * outbox):
  *   oustpbm [-d DIR] flush [--all]  send every queued mail that is due
  *                            (outbox_flush, under outbox/flush.lock); quiet

@@ -23,7 +23,7 @@ for c in $("$bin" --list-commands) --help --version --list-commands; do
 	check "command $c is documented" sh -c "sed -n '/^COMMANDS/,/^MAIL COMMANDS/p' '$tmp/text' | grep -q '^       $c'"
 done
 # the handlers admincmd.h declares are those of main.c's rows (admin.h keeps no list of its own)
-decl=$(grep -o 'admin_[a-z_]*_run' src/commands/pipeline/admincmd.h | LC_ALL=C sort -u)
+decl=$(grep -o 'admin_[a-z_]*_run' src/commands/admin/admincmd.h | LC_ALL=C sort -u)
 rows=$(sed -n '/^static const struct command commands\[\]/,/^};/p' src/main.c | grep -o 'admin_[a-z_]*_run' | LC_ALL=C sort -u)
 check "admincmd.h declares the handlers of main.c's table, no more ($(echo $rows | wc -w))" [ "$decl" = "$rows" ]
 for s in "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do

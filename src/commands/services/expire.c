@@ -43,8 +43,14 @@ static enum expire_status of_store(enum store_status ss)
 }
 
 /* The mail to player userid of g (none for the robot, an open seat or a closed account): *n counts it. */
+/* The mails made so far: m[0..n). */
+struct told {
+	struct reply_mail *m;
+	int n;
+};
+
 static enum expire_status tell(struct server *srv, const struct game *g, const char *userid, const char *news,
-    struct reply_mail *m, int *n, char *err, size_t errlen)
+    struct told *t, char *err, size_t errlen)
 {
 	static const char how[] = "To start another game, send:\n\n    challenge <userid> <password> <opponent> "
 	    "[options]\n\nor, to anyone: challenge <userid> <password> *";
@@ -66,13 +72,14 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 	{
 		struct reply_var vars[] = { { "userid", u.userid }, { "news", news }, { "comment", "" }, { "how", how } };
 
-		rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "decline", subject, REPLY_VARS(vars), &m[*n]);
+		rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "decline", subject,
+		    REPLY_VARS(vars), &t->m[t->n]);
 	}
 	if (rs != REPLY_OK) {
 		snprintf(err, errlen, "cannot make the mail: %s", srv->rc.err);
 		return rs == REPLY_NOMEM ? EXPIRE_TEMPFAIL : rs == REPLY_TEMPLATE ? EXPIRE_CONFIG : EXPIRE_ERROR;
 	}
-	(*n)++;
+	t->n++;
 	return EXPIRE_OK;
 }
 
@@ -151,9 +158,14 @@ enum expire_status expire_board(struct server *srv, const struct game *g, char *
 		    "answered within %lu day%s (challenge_expiry_days): %s has not played on it yet.  It is withdrawn, "
 		    "and the board is removed.", g->board, g->black, g->white, dims, g->swap ? "on" : "off", days,
 		    days == 1 ? "" : "s", game_player_to_move(g));
-	s = tell(srv, g, g->black, news, m, &n, err, errlen);
-	if (s == EXPIRE_OK && strcmp(g->white, g->black) != 0)
-		s = tell(srv, g, g->white, news, m, &n, err, errlen);
+	{
+		struct told t = { m, 0 };
+
+		s = tell(srv, g, g->black, news, &t, err, errlen);
+		if (s == EXPIRE_OK && strcmp(g->white, g->black) != 0)
+			s = tell(srv, g, g->white, news, &t, err, errlen);
+		n = t.n;
+	}
 	if (s == EXPIRE_OK)
 		s = remove_board(srv, g, m, n, err, errlen);
 	for (i = 0; i < n; i++)
