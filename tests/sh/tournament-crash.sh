@@ -8,12 +8,12 @@
 # what a killed run queued) no committed mail is left unsent.
 # The same for the end of a Swiss round (the next round's start) and for a
 # game's end in a tournament.
-# TOURN_CRASH_PLAYERS (default 5: 10 boards) sets the round robin's size;
+# TOURN_CRASH_PLAYERS (default 3: 3 boards, about 220 kills) sets the round robin's size;
 # 10 is the 45-board start of issue 44 (about 10 times longer).
 . "$(dirname "$0")/lib.sh"
 tmpdir
 need "$PY"
-np=${TOURN_CRASH_PLAYERS:-5}
+np=${TOURN_CRASH_PLAYERS:-3}
 h=$tmp/h
 mkhome "$h"
 at=$T0
