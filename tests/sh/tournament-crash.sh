@@ -8,12 +8,12 @@
 # what a killed run queued) no committed mail is left unsent.
 # The same for the end of a Swiss round (the next round's start) and for a
 # game's end in a tournament.
-# TOURN_CRASH_PLAYERS (default 5: 10 boards) sets the round robin's size;
+# TOURN_CRASH_PLAYERS (default 3: 3 boards, about 220 kills) sets the round robin's size;
 # 10 is the 45-board start of issue 44 (about 10 times longer).
 . "$(dirname "$0")/lib.sh"
 tmpdir
 need "$PY"
-np=${TOURN_CRASH_PLAYERS:-5}
+np=${TOURN_CRASH_PLAYERS:-3}
 h=$tmp/h
 mkhome "$h"
 at=$T0
@@ -49,8 +49,8 @@ after_redelivery() { # HOME K [K2]: after a cleanup (a mail queued by the killed
 	OUSTPBM_TEST_TIME=$((at + 240)) "$bin" -d "$1" cleanup >/dev/null 2>&1
 	f=$1/tournaments/1
 	grep -q '^status: running$' "$f" || bad="$bad; killed at step $2: not begun after the redelivery"
-	n=$(grep -c '^game: .* [0-9][0-9]* \*$' "$f")
-	[ "$n" = "$games" ] || bad="$bad; killed at step $2: $n boards of $games"
+	nb=$(grep -c '^game: .* [0-9][0-9]* \*$' "$f")
+	[ "$nb" = "$games" ] || bad="$bad; killed at step $2: $nb boards of $games"
 	grep '^game: .* [0-9][0-9]* \*$' "$f" | while read -r _ _ _ _ b w board _; do
 		grep -q "^black: $b$" "$1/games/$board.game" 2>/dev/null && grep -q "^white: $w$" "$1/games/$board.game" ||
 		    echo "board $board is not $b - $w"
@@ -91,8 +91,8 @@ users="p1 p2 p3 p4"
 round_ok() { # HOME K [K2]: after a cleanup (a copy dropped as handled leaves the step to it)
 	OUSTPBM_TEST_TIME=$((at + 240)) "$bin" -d "$1" cleanup >/dev/null 2>&1
 	f=$1/tournaments/1
-	n=$(grep -c '^game: 2 .* [0-9][0-9]* \*$' "$f")
-	[ "$n" = 2 ] || bad="$bad; killed at step $2: round 2 has $n boards, not 2"
+	nb=$(grep -c '^game: 2 .* [0-9][0-9]* \*$' "$f")
+	[ "$nb" = 2 ] || bad="$bad; killed at step $2: round 2 has $nb boards, not 2"
 	grep '^game: 2 .* [0-9][0-9]* \*$' "$f" | while read -r _ _ _ _ b w board _; do
 		grep -q "^black: $b$" "$1/games/$board.game" 2>/dev/null || echo "board $board missing"
 	done >"$tmp/wrong"
