@@ -79,9 +79,18 @@ PROBE = r"""<script>
     /* a row is in view: no line of it past the right edge of its box's content (issue 40: cut off at 400 px) */
     var pre = sp.closest('pre'), pb = pre.getBoundingClientRect();
     var edge = pb.right - parseFloat(getComputedStyle(pre).paddingRight) + 1;
+    /* each character but a space (a wrapped line's last spaces hang past the edge, unseen) */
+    var tw = document.createTreeWalker(sp, NodeFilter.SHOW_TEXT), tn, rg = document.createRange(), past = false;
+    while (!past && (tn = tw.nextNode()))
+      for (var k = 0; k < tn.data.length && !past; k++) {
+        if (/\s/.test(tn.data[k])) continue;
+        rg.setStart(tn, k);
+        rg.setEnd(tn, k + 1);
+        var cr = rg.getBoundingClientRect();
+        if (cr.width > 0 && cr.right > edge) past = true;
+      }
+    if (past) out.multiline.push(sp.textContent);
     var rs = sp.getClientRects();
-    for (var i = 0; i < rs.length; i++)
-      if (rs[i].right > edge) { out.multiline.push(sp.textContent); break; }
     /* a drawing's row is never wrapped */
     if (getComputedStyle(sp).whiteSpace === 'pre' && rs.length > 1) out.multiline.push(sp.textContent);
   });
