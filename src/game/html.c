@@ -227,21 +227,38 @@ struct piece {
 #define PIECE(lit) { lit, sizeof(lit) - 1 }
 
 /*
- * Each point's cell, kept short: a 25 x 25 board has 625 of them.
- * Unquoted attribute values and the end tag </td> left out (both HTML5,
- * and HTML 4 before it, allow that) save 7 bytes a point.
+ * A square board's point: the cell's opening tag and what it shows.  Kept
+ * short (a 25 x 25 board has 625 of them): unquoted attribute values and
+ * the end tag </td> left out (both HTML5, and HTML 4 before it, allow
+ * that).  A stone is its cell's background, round; a stone the last turn
+ * took is a hollow one (a faint disk in a ring of its colour, titled
+ * "taken"), a mark a link keeps (link_cell).
  */
-static const struct piece square_cell[] = {
-	[HTML_EMPTY] = PIECE("<td>&middot;"),
-	[HTML_STAR] = PIECE("<td>&bull;"),
+static const struct piece square_open[] = {
+	[HTML_EMPTY] = PIECE("<td>"),
+	[HTML_STAR] = PIECE("<td>"),
 	[HTML_BLACK] = PIECE("<td style=background:#111;border-radius:50%>"),
 	[HTML_WHITE] = PIECE("<td style=background:#eee;border-radius:50%>"),
-	[HTML_BLACK_LAST] = PIECE("<td style=background:#111;border-radius:50%;color:#f43>&bull;"),
-	[HTML_WHITE_LAST] = PIECE("<td style=background:#eee;border-radius:50%;color:#d21>&bull;"),
-	[HTML_GONE_BLACK] = PIECE("<td style=background:#c29a4c;border-radius:50%>"),
-	[HTML_GONE_WHITE] = PIECE("<td style=background:#ead08f;border-radius:50%>"),
+	[HTML_BLACK_LAST] = PIECE("<td style=background:#111;border-radius:50%;color:#f43>"),
+	[HTML_WHITE_LAST] = PIECE("<td style=background:#eee;border-radius:50%;color:#d21>"),
+	[HTML_GONE_BLACK] = PIECE("<td style=\"" HTML_GONE_BLACK_STYLE "\""),
+	[HTML_GONE_WHITE] = PIECE("<td style=\"" HTML_GONE_WHITE_STYLE "\""),
 	[HTML_OFF] = PIECE("<td>"),
 };
+static const struct piece square_glyph[] = {
+	[HTML_EMPTY] = PIECE("&middot;"),
+	[HTML_STAR] = PIECE("&bull;"),
+	[HTML_BLACK_LAST] = PIECE("&bull;"),
+	[HTML_WHITE_LAST] = PIECE("&bull;"),
+};
+
+/*
+ * A block as tall as its cell is wide (a padding in percent is of the
+ * width, CSS 2.1 section 8.4): in the first point of each row, it makes
+ * the row as high as a point is wide, so that the points stay square
+ * while the table's width follows the screen's.
+ */
+#define SQUARE "padding:50% 0;line-height:0"
 
 /* A hex cell spans two half-cell columns, so that each row can be offset by half a cell. */
 static const struct piece hex_cell[] = {
@@ -251,14 +268,16 @@ static const struct piece hex_cell[] = {
 	[HTML_WHITE] = PIECE("<td colspan=2 style=background:#eee;border-radius:50%>"),
 	[HTML_BLACK_LAST] = PIECE("<td colspan=2 style=background:#111;border-radius:50%;color:#f43>&bull;"),
 	[HTML_WHITE_LAST] = PIECE("<td colspan=2 style=background:#eee;border-radius:50%;color:#d21>&bull;"),
-	[HTML_GONE_BLACK] = PIECE("<td colspan=2 style=background:#c7a04f;border-radius:50%>"),
-	[HTML_GONE_WHITE] = PIECE("<td colspan=2 style=background:#f4e2ae;border-radius:50%>"),
+	[HTML_GONE_BLACK] = PIECE("<td colspan=2 title=taken style=\"" HTML_GONE_BLACK_STYLE "\">"),
+	[HTML_GONE_WHITE] = PIECE("<td colspan=2 title=taken style=\"" HTML_GONE_WHITE_STYLE "\">"),
 	[HTML_OFF] = PIECE("<td colspan=2>"),
 };
 
-#define TABLE_OPEN "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"border-collapse:" \
-	"separate;border-spacing:0;background:" BOARD_BG ";color:" BOARD_INK ";font:bold 13px/22px Arial," \
-	"Helvetica,sans-serif;text-align:center;margin:8px 0\">\n"
+#define TABLE_STYLE "border-collapse:separate;border-spacing:0;background:" BOARD_BG ";color:" BOARD_INK \
+	";text-align:center;margin:8px 0;font-family:Arial,Helvetica,sans-serif;font-weight:bold"
+
+#define HEX_TABLE_OPEN "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" style=\"" TABLE_STYLE \
+	";font-size:13px;line-height:22px\">\n"
 
 /* n (1..99) in decimal into s; returns the length. */
 static size_t decimal(char *s, int n)
@@ -300,45 +319,62 @@ static void spacer(struct strbuf *b, int n)
 	strbuf_add(b, s, len + 6);
 }
 
-/* The letters; the first row sets the columns' widths, the rows' height comes from the line height. */
+/* The letters above and below; the first row sets the columns' widths (table-layout fixed). */
 static void coord_row(struct strbuf *b, int size, bool first)
 {
-	static const char wide[] = "<td style=\"width:22px\">?</td>";
-	static const char narrow[] = "<td>?</td>";
-	char s[RULES_MAX_SIZE * (sizeof wide - 1)];
-	const char *cell = first ? wide : narrow;
-	size_t n = first ? sizeof wide - 1 : sizeof narrow - 1, len = 0;
+	char s[RULES_MAX_SIZE * 10];
+	size_t len = 0;
 	int x;
 
 	if (first)
-		PUT(b, "<tr><td style=\"width:26px\"></td>");
+		strbuf_printf(b, "<tr><td style=\"width:%dpx;height:%dpx\"></td>", HTML_NUMBER_COLUMN,
+		    HTML_NUMBER_COLUMN + 4);
 	else
-		PUT(b, "<tr><td></td>");
+		strbuf_printf(b, "<tr><td style=\"height:%dpx\"></td>", HTML_NUMBER_COLUMN + 4);
 	for (x = 0; x < size; x++) {
-		memcpy(s + len, cell, n);
-		s[len + n - 6] = rules_column_letter(x);
-		len += n;
+		memcpy(s + len, "<td>?</td>", 10);
+		s[len + 4] = rules_column_letter(x);
+		len += 10;
 	}
 	strbuf_add(b, s, len);
-	if (first)
-		PUT(b, "<td style=\"width:26px\"></td></tr>\n");
-	else
-		PUT(b, "<td></td></tr>\n");
+	PUT(b, "</tr>\n");
 }
 
 /*
  * A tappable point: a link to the mailto: URI that plays it (RFC 6068),
- * the whole cell its target; a capturing one marked with a red ring.
+ * on a point the last turn emptied (pt) showing the taken stone all the
+ * same.  Rich: the link a block filling its cell (SQUARE), the whole
+ * cell its target, a capturing one marked with a red ring.  Compact (a
+ * large board, where the rich links would make the mail too long): the
+ * link and its mark alone; the board's class gets them their block shape
+ * from the style sheet in mail.html's head, where a client keeps it.
  */
-static void link_cell(struct strbuf *b, const struct html_links *links, enum html_link kind, bool hex,
-    const char *name)
+static void link_cell(struct strbuf *b, const struct html_links *links, enum html_link kind, unsigned char pt,
+    bool compact, bool hex, const char *name)
 {
-	strbuf_puts(b, hex ? "<td colspan=2 style=background:" HTML_HEX_HOLE ";border-radius:50%>" : "<td>");
+	bool gone = pt == HTML_GONE_BLACK || pt == HTML_GONE_WHITE;
+
+	if (hex)
+		strbuf_puts(b, gone ? "<td colspan=2>" : "<td colspan=2 style=background:" HTML_HEX_HOLE ";border-radius:50%>");
+	else
+		PUT(b, "<td>");
 	PUT(b, "<a href=\"");
 	html_escape(b, links->href);
 	strbuf_puts(b, name);
-	strbuf_printf(b, "\" title=\"%s%s\" style=\"display:block;text-decoration:none;color:", name,
+	if (compact && !gone) {
+		if (kind == HTML_LINK_CAPTURE)
+			PUT(b, "\" style=color:#c0261b>&#9678;</a>\n");
+		else
+			PUT(b, "\">&#9675;</a>\n");
+		return;
+	}
+	strbuf_printf(b, "\" title=\"%s%s%s\" style=\"display:block;", name, gone ? " taken" : "",
 	    kind == HTML_LINK_CAPTURE ? ": captures" : "");
+	if (!hex)
+		PUT(b, SQUARE ";");
+	if (gone)
+		strbuf_puts(b, pt == HTML_GONE_BLACK ? HTML_GONE_BLACK_STYLE ";" : HTML_GONE_WHITE_STYLE ";");
+	PUT(b, "text-decoration:none;color:");
 	/* a line each: the mail's lines stay under RFC 5322's 998 characters, so the part stays 7bit */
 	if (kind == HTML_LINK_CAPTURE)
 		PUT(b, "#c0261b\">&#9678;</a>\n");
@@ -346,29 +382,51 @@ static void link_cell(struct strbuf *b, const struct html_links *links, enum htm
 		PUT(b, "#1f4fb5\">&#9675;</a>\n");
 }
 
-static void square_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links)
+/* A point that is no link; the first of a row (first) also makes the row square (SQUARE). */
+static void point_cell(struct strbuf *b, unsigned char v, bool first, const char *name)
 {
-	const unsigned char *pt;
-	char name[16];
-	int x, y;
+	const struct piece *open = &square_open[v];
+	const struct piece *glyph = v < sizeof square_glyph / sizeof square_glyph[0] ? &square_glyph[v] : NULL;
 
-	coord_row(b, hb->size, true);
-	for (y = hb->size - 1; y >= 0; y--) {
+	strbuf_add(b, open->s, open->n);
+	if (v == HTML_GONE_BLACK || v == HTML_GONE_WHITE)
+		strbuf_printf(b, " title=\"%s taken\">", name);
+	if (first)
+		PUT(b, "<div style=\"" SQUARE "\">");
+	if (glyph != NULL && glyph->s != NULL)
+		strbuf_add(b, glyph->s, glyph->n);
+	if (first)
+		PUT(b, "</div>");
+	PUT(b, "\n");
+}
+
+static void square_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links,
+    bool compact)
+{
+	int n = hb->size, x, y, font = n <= 9 ? 20 : n <= 13 ? 16 : n <= 19 ? 13 : 11;
+	enum html_link kind;
+	char name[16];
+
+	strbuf_printf(b, "<table role=\"presentation\"%s cellpadding=\"0\" cellspacing=\"0\" style=\"width:100%%;"
+	    "max-width:%dpx;table-layout:fixed;" TABLE_STYLE ";font-size:%dpx;line-height:1.2\">\n",
+	    compact ? " class=\"oust-tap\"" : "", HTML_NUMBER_COLUMN + n * HTML_CELL_MAX, font);
+	coord_row(b, n, true);
+	for (y = n - 1; y >= 0; y--) {
 		PUT(b, "<tr>");
 		number_cell(b, "<td>", 4, y + 1);
-		pt = hb->pt + y * hb->width;
-		for (x = 0; x < hb->size; x++) {
-			if (links != NULL && links->kind[y * hb->width + x] != HTML_LINK_NONE) {
-				snprintf(name, sizeof name, "%c%d", rules_column_letter(x), y + 1);
-				link_cell(b, links, (enum html_link)links->kind[y * hb->width + x], false, name);
-				continue;
-			}
-			strbuf_add(b, square_cell[pt[x]].s, square_cell[pt[x]].n);
+		for (x = 0; x < n; x++) {
+			snprintf(name, sizeof name, "%c%d", rules_column_letter(x), y + 1);
+			kind = links != NULL ? (enum html_link)links->kind[y * hb->width + x] : HTML_LINK_NONE;
+			if (kind != HTML_LINK_NONE)
+				/* a row's first link is a rich one: it keeps the row square without the style sheet */
+				link_cell(b, links, kind, hb->pt[y * hb->width + x], compact && x > 0, false, name);
+			else
+				point_cell(b, hb->pt[y * hb->width + x], x == 0, name);
 		}
-		number_cell(b, "<td>", 4, y + 1);
 		PUT(b, "</tr>\n");
 	}
-	coord_row(b, hb->size, false);
+	coord_row(b, n, false);
+	PUT(b, "</table>\n");
 }
 
 /*
@@ -392,12 +450,14 @@ static void hex_numbers(struct strbuf *b, int s, int half)
 	PUT(b, "<td></td></tr>\n");
 }
 
-static void hex_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links)
+static void hex_table(struct strbuf *b, const struct html_board *hb, const struct html_links *links,
+    bool compact)
 {
 	int s = hb->size, w = hb->width, half = 2 * w + 1, y, x, off, len, used, first;
 	const unsigned char *pt;
 	char letter[12], name[16];
 
+	PUT(b, HEX_TABLE_OPEN);
 	/* the columns' widths: a row of empty cells with no height */
 	PUT(b, "<tr style=\"height:0\"><td style=\"width:26px\"></td>");
 	for (x = 0; x < half; x++)
@@ -420,7 +480,7 @@ static void hex_table(struct strbuf *b, const struct html_board *hb, const struc
 				/* hex names: the row letter in lower case, the cell's number in its row (rules.h) */
 				snprintf(name, sizeof name, "%c%d", (char)tolower((unsigned char)rules_row_letter(y)),
 				    x + 1);
-				link_cell(b, links, (enum html_link)links->kind[first + x], true, name);
+				link_cell(b, links, (enum html_link)links->kind[first + x], pt[x], compact, true, name);
 				continue;
 			}
 			strbuf_add(b, hex_cell[pt[x]].s, hex_cell[pt[x]].n);
@@ -435,24 +495,51 @@ static void hex_table(struct strbuf *b, const struct html_board *hb, const struc
 		PUT(b, "</tr>\n");
 	}
 	hex_numbers(b, s, half);
+	PUT(b, "</table>\n");
+}
+
+static void table(struct strbuf *b, const struct html_board *hb, const struct html_links *links, bool compact)
+{
+	/* one growth for the whole table: cells are at most 200 bytes, a link's its URI more */
+	strbuf_reserve(b, (size_t)hb->width * (size_t)hb->width *
+	    (200 + (links != NULL ? strlen(links->href) : 0)) + 4096);
+	if (hb->hex)
+		hex_table(b, hb, links, compact);
+	else
+		square_table(b, hb, links, compact);
+}
+
+bool html_board_table_fit(struct strbuf *b, const struct html_board *hb, const struct html_links *links,
+    size_t budget)
+{
+	struct strbuf t = STRBUF_INIT;
+	bool fits;
+
+	table(&t, hb, links, false);
+	if (!t.failed && links != NULL && budget > 0 && t.len > budget) {
+		strbuf_release(&t);
+		table(&t, hb, links, true);
+	}
+	if (t.failed) {
+		b->failed = true;
+		strbuf_release(&t);
+		return true;
+	}
+	fits = links == NULL || budget == 0 || t.len <= budget;
+	if (fits)
+		strbuf_add(b, t.s, t.len);
+	strbuf_release(&t);
+	return fits;
 }
 
 void html_board_table_links(struct strbuf *b, const struct html_board *hb, const struct html_links *links)
 {
-	/* one growth for the whole table: cells are at most 64 bytes, a link's its URI more */
-	strbuf_reserve(b, sizeof TABLE_OPEN + (size_t)hb->width * (size_t)hb->width *
-	    (64 + (links != NULL ? 160 + strlen(links->href) : 0)) + 4096);
-	PUT(b, TABLE_OPEN);
-	if (hb->hex)
-		hex_table(b, hb, links);
-	else
-		square_table(b, hb, links);
-	PUT(b, "</table>\n");
+	table(b, hb, links, false);
 }
 
 void html_board_table(struct strbuf *b, const struct html_board *hb)
 {
-	html_board_table_links(b, hb, NULL);
+	table(b, hb, NULL, false);
 }
 /* ---- the web's SVG ---- */
 
@@ -482,9 +569,11 @@ static void stone_svg(struct strbuf *b, unsigned char v, const char *name, int c
 		break;
 	case HTML_GONE_BLACK:
 	case HTML_GONE_WHITE:
-		strbuf_printf(b, "<circle class=\"%s\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"14\" "
-		    "fill=\"%s\" fill-opacity=\"0.3\"/>\n", v == HTML_GONE_BLACK ? "gb" : "gw", name, cx, cy,
-		    v == HTML_GONE_BLACK ? "#111" : "#fff");
+		/* a taken stone: faint, in a ring of its colour, as in the mail's table (HTML_GONE_BLACK_STYLE) */
+		strbuf_printf(b, "<circle class=\"%s\" data-point=\"%s\" cx=\"%d\" cy=\"%d\" r=\"12.5\" "
+		    "fill=\"%s\" fill-opacity=\"0.3\" stroke=\"%s\" stroke-width=\"3\"><title>%s taken</title></circle>\n",
+		    v == HTML_GONE_BLACK ? "gb" : "gw", name, cx, cy, v == HTML_GONE_BLACK ? "#111" : "#fff",
+		    v == HTML_GONE_BLACK ? "#111" : "#fff", name);
 		break;
 	default:
 		break;

@@ -5,10 +5,12 @@
  *
  * A board is first reduced to a struct html_board: each point empty, a
  * star point, a stone (marked when the last turn placed it) or a point the
- * last turn captured (shown faintly), plus the players' largest/total
- * figures.  It is then drawn either as a table with inline CSS (for mail:
- * no SVG, no images, no style sheet, explicit colours so clients in dark
- * mode do not invert it) or as inline SVG (for the web pages).  A hex-hex
+ * last turn captured (shown as a taken stone: a hollow one), plus the
+ * players' largest/total figures.  It is then drawn either as a table with
+ * inline CSS (for mail: no SVG, no images, explicit colours so clients in
+ * dark mode do not invert it; a square board's table as wide as the mail,
+ * up to HTML_CELL_MAX pixels a point, its points square at any width) or
+ * as inline SVG (for the web pages).  A hex-hex
  * board is drawn as its ASCII drawing lays it out (board.h): rows offset by
  * half a cell, in the table as cells spanning two half-cell columns, in
  * the SVG as hexagons.
@@ -46,6 +48,12 @@ enum html_point {
 };
 
 #define HTML_HEX_HOLE "#ebcd86"	/* an empty hex cell, lighter than the board around it */
+/* A stone the last turn took: a faint disk in a ring of the stone's colour (an inset shadow: no size of its own). */
+#define HTML_GONE_BLACK_STYLE "background:#c29a4c;border-radius:50%;box-shadow:inset 0 0 0 3px #111"
+#define HTML_GONE_WHITE_STYLE "background:#ead08f;border-radius:50%;box-shadow:inset 0 0 0 3px #fff"
+
+#define HTML_CELL_MAX 48	/* CSS pixels of a square board's point at most (the table's max-width) */
+#define HTML_NUMBER_COLUMN 18	/* CSS pixels of the row numbers' column */
 
 /* A position as drawn. */
 struct html_board {
@@ -85,11 +93,14 @@ void html_escape(struct strbuf *b, const char *s);
 void html_text(struct strbuf *b, const char *s);
 
 /*
- * The board as a table with inline CSS for mail: coordinates on all four
- * sides, 22-pixel points; at most 30 KB for a 25 x 25 board with a stone
- * on every point.  A hex board's table has 2W + 3 columns (W = 2S - 1): a
- * row letter, 2W + 1 half-cell columns, a row letter; its first row sets
- * the widths and has no height.
+ * The board as a table with inline CSS for mail.  A square board's: the
+ * letters above and below, the numbers on the left; as wide as the mail
+ * (width 100%, table-layout fixed) up to HTML_CELL_MAX pixels a point,
+ * the rows as high as a point is wide (so a 9x9 board's points are 40
+ * pixels on a 400-pixel phone); at most 32 KB for a 25 x 25 board with a
+ * stone on every point.  A hex board's table has 22-pixel cells, 2W + 3
+ * columns (W = 2S - 1): a row letter, 2W + 1 half-cell columns, a row
+ * letter; its first row sets the widths and has no height.
  */
 void html_board_table(struct strbuf *b, const struct html_board *hb);
 
@@ -111,8 +122,19 @@ struct html_links {
 	unsigned char kind[RULES_MAX_POINTS];	/* enum html_link, indexed as html_board.pt */
 };
 
-/* html_board_table() with links (NULL: none, as html_board_table()). */
+/* html_board_table() with links (NULL: none, as html_board_table()), each a block filling its point. */
 void html_board_table_links(struct strbuf *b, const struct html_board *hb, const struct html_links *links);
+
+/*
+ * html_board_table_links() in at most budget bytes (0: any): when the
+ * links as blocks are longer, the compact form, each link its mark alone
+ * (the table has the class "oust-tap", whose links mail.html's style sheet
+ * makes blocks; a client without it shows plain links); the first of each
+ * row and those on a taken stone stay blocks.  False, and nothing
+ * appended, when that too is longer than budget.
+ */
+bool html_board_table_fit(struct strbuf *b, const struct html_board *hb, const struct html_links *links,
+    size_t budget);
 
 /*
  * The board as inline SVG for the web: <svg role="img"> titled title

@@ -477,6 +477,67 @@ static bool row_fits(const struct keyword *k, size_t na)
 }
 
 /*
+ * A keyword mistyped one edit from a known one ("mvoe 101 alice pw C3"):
+ * when the words parse with that one, the error is that keyword and the
+ * command to send ("unknown command 'mvoe' (did you mean move?) Send:
+ * move 101 alice <password> C3"), every secret word (the
+ * password slots, and any word that is the password parsed) as its
+ * "<password>": a ready command, never one holding a secret.
+ */
+static void unknown_send(struct command *out, const struct command_grammar *g, const struct word *w, size_t n,
+    size_t kw)
+{
+	const struct keyword *near = NULL, *r;
+	struct word *w2 = NULL;
+	struct command *try = NULL;
+	char line[COMMAND_ERROR_MAX];
+	size_t i, d, best = SIZE_MAX, used, len;
+	bool secret;
+
+	for (i = 0; i < g->n; i++) {
+		r = command_grammar_row(g, i);
+		d = ident_keyword_distance(w[kw].s, w[kw].len, r->name);
+		if (d < best && ident_keyword_near(w[kw].s, w[kw].len, r->name)) {
+			best = d;
+			near = r;
+		}
+	}
+	if (near == NULL || kw != 0)
+		return;
+	w2 = malloc(n * sizeof *w2);
+	try = malloc(sizeof *try);
+	if (w2 == NULL || try == NULL)
+		goto out;
+	memcpy(w2, w, n * sizeof *w2);
+	w2[kw].s = near->name;
+	w2[kw].len = strlen(near->name);
+	*try = *out;
+	if (command_slots_parse(try, g, w2, n, kw) != COMMAND_OK || try->syntax == NULL)
+		goto out;
+	used = (size_t)snprintf(line, sizeof line, "%s", near->name);
+	for (i = kw + 1; i < n && used < sizeof line; i++) {
+		len = w[i].len;
+		secret = command_password_slot(try->syntax, i - kw - 1) ||
+		    (try->password[0] != '\0' && len == strlen(try->password) && memcmp(w[i].s, try->password, len) == 0) ||
+		    (try->new_password[0] != '\0' && len == strlen(try->new_password) &&
+		    memcmp(w[i].s, try->new_password, len) == 0);
+		used += (size_t)snprintf(line + used, sizeof line - used, " %.*s", secret ? 10 : (int)len,
+		    secret ? "<password>" : w[i].s);
+	}
+	if (used < sizeof line) {
+		/* the list of every keyword is no help to one who meant this one */
+		char q[QUOTE_MAX + 4];
+
+		command_fail(out, COMMAND_UNKNOWN, "unknown command '%s' (did you mean %s?)",
+		    command_quote(w[kw].s, w[kw].len, q), near->name);
+		command_usage_add_send(out, line);
+	}
+out:
+	free(w2);
+	free(try);
+}
+
+/*
  * Parse the words of out->line by the slots of its keyword; kw is the
  * keyword's index in w.  A keyword may have several rows ("subscribe
  * <board> ..." and "subscribe <userid> <password> all"): they are tried in
@@ -494,8 +555,11 @@ enum command_status command_slots_parse(struct command *out, const struct comman
 
 	if (k == NULL && command_usage_placements_only(out, w, n))
 		return COMMAND_PLACEMENTS_ONLY;
-	if (k == NULL)
-		return command_usage_unknown(out, g, &w[kw]);
+	if (k == NULL) {
+		st = command_usage_unknown(out, g, &w[kw]);
+		unknown_send(out, g, w, n, kw);
+		return st;
+	}
 	for (i = 0, rows = 0; i < g->n; i++)
 		rows += strcmp(command_grammar_row(g, i)->name, k->name) == 0;
 	if (rows == 1)

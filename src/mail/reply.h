@@ -154,6 +154,13 @@ struct reply_ctx {
 	/* with error_token, a placement the refused reply meant ("Did you mean D3?"): its one tap link, or NULL */
 	const char *error_suggest;
 	/*
+	 * The reader's reply token on the board of a show of its position now,
+	 * given only when the reader is the player to move writing from the
+	 * registered address (show.c), NULL for none: the board comes with its
+	 * links under the game's own Subject (tap.h).
+	 */
+	const char *tap_token;
+	/*
 	 * Said first in an error, the board right after it and the command to
 	 * send only then: "You answered the mail of turn 2; board 101 is now
 	 * at turn 6: ..." (a reply to an old board mail); "" for none.
@@ -508,10 +515,6 @@ enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
 /* moves: the legal placements opts[0..n) of the player to move on g, what the capturing ones take. */
 enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out);
-
-/* register: the account userid now exists, bound to address. */
-enum reply_status reply_registered(struct reply_ctx *rc, const struct reply_to *to,
-    const char *userid, const char *fullname, const char *address, struct reply_mail *out);
 
 /*
  * To the owner of userid (throttle.h): failures wrong passwords within an

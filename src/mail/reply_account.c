@@ -13,20 +13,6 @@ enum reply_status reply_help(struct reply_ctx *rc, const struct reply_to *to,
 	return reply_finish(rc, REPLY_OK, &rp, out);
 }
 
-enum reply_status reply_registered(struct reply_ctx *rc, const struct reply_to *to,
-    const char *userid, const char *fullname, const char *address, struct reply_mail *out)
-{
-	char subject[200];
-	struct reply_parts rp = { .tmpl = "registered", .subject = subject, .to_addr = to->addr,
-	    .to_name = to->name };
-
-	snprintf(subject, sizeof subject, "Oust registration %s", userid);
-	var(&rp.vs, "userid", userid);
-	var(&rp.vs, "fullname", fullname != NULL && fullname[0] != '\0' ? fullname : "(none given)");
-	var(&rp.vs, "registered_address", address);
-	return reply_finish(rc, REPLY_OK, &rp, out);
-}
-
 enum reply_status reply_lockout(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out)
 {

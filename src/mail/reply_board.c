@@ -140,8 +140,9 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 			char *more = malloc(strlen(next) + 200);
 
 			if (more != NULL)
-				sprintf(more, "%s\nOr reply to this mail with your placements alone (D4, or D3,F6):\n"
-				    "its Subject stands for your password.\n", next);
+				sprintf(more, "%s\nOr reply to this mail with your placements alone (%s):\n"
+				    "its Subject stands for your password.\n", next,
+				    g->shape == RULES_HEX ? "d4, or c3,e5" : "D4, or D3,F6");
 			free(next);
 			next = more;
 		}
@@ -392,13 +393,28 @@ enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int upto, const char *drawing, struct reply_mail *out)
 {
 	enum reply_status st;
-	char subject[200], *body = NULL, *hist = NULL;
+	char subject[200], tap_subject[200], tap_turn[16], *body = NULL, *hist = NULL;
 	/* a past position is kept apart from what to send now */
 	struct html_mail hm = { .title = subject, .upto = drawing == NULL ? g->nturns : upto,
 	    .next = drawing == NULL };
 	struct reply_parts rp = { .subject = subject, .to_addr = to->addr, .to_name = to->name, .g = g, .hm = &hm };
 
 	reply_text_status_subject(g, subject, sizeof subject);
+	if (rc->tap_token != NULL && rc->tap_token[0] != '\0' && drawing == NULL && !game_over(g) &&
+	    !game_is_open(g) && g->pending[0] == '\0') {
+		/*
+		 * The player to move asked (issue 40): the board tappable, its
+		 * links under the game's Subject and token, as a board mail's
+		 * (a turn begun by reply has none: the links of its board mail
+		 * go on from the part)
+		 */
+		reply_text_game_subject(g, tap_subject, sizeof tap_subject);
+		snprintf(tap_subject + strlen(tap_subject), sizeof tap_subject - strlen(tap_subject), " [%s]",
+		    rc->tap_token);
+		snprintf(tap_turn, sizeof tap_turn, "#%d", g->rg.turn);
+		hm.tap_subject = tap_subject;
+		hm.tap_turn = tap_turn;
+	}
 	st = reply_show_body(rc, g, upto, drawing, &body);
 	if (st == REPLY_OK) {
 		/* the turns the text part lists: up to the position shown (show 101#3), none later */
@@ -445,7 +461,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 		snprintf(deadline, sizeof deadline, "If you have not played by %s, you lose the game on time.\n",
 		    reply_time_str(timeout_at, t));
 	}
-	snprintf(intro, sizeof intro, "You have not played on board %ld since %s UTC (%d day%s).%s%s", g->board,
+	snprintf(intro, sizeof intro, "You have not played on board %ld since %s (%d day%s).%s%s", g->board,
 	    last, days, reply_text_plural(days), deadline[0] != '\0' ? "\n" : "", deadline);
 	next = reply_text_next(g);
 	hist = reply_text_history(g, REPLY_RECENT, false);

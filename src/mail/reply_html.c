@@ -14,6 +14,14 @@
 /* ---- the HTML alternative ---- */
 
 /*
+ * The bytes a tappable board's table may take: with the rest of the
+ * mail (its text part, the history, the headers: some 15 KB on a 25x25
+ * board) the whole message stays under 100 KB, below the 102 KB past
+ * which Gmail clips a message ("View entire message"), board and links.
+ */
+#define REPLY_HTML_BOARD_BUDGET 80000
+
+/*
  * A preformatted block at any width (a phone's 400 CSS pixels): its prose
  * lines wrap at spaces only, never inside a word (the cell around it
  * breaks long words anywhere: not here); a line that starts with a space
@@ -24,6 +32,13 @@
 	"'DejaVu Sans Mono',monospace;white-space:pre-wrap;word-break:normal;overflow-wrap:normal;overflow-x:auto"
 
 #define ROW_STYLE "white-space:pre"
+/*
+ * A command to copy or a row of the turns: wrapped at spaces only where
+ * the screen is narrower than the line (a phone's 400 pixels, a return
+ * game's long command), never cut off by the box's edge; a copy of it is
+ * still the one line.  A drawing's row is never wrapped (ROW_STYLE).
+ */
+#define WRAP_ROW_STYLE "white-space:pre-wrap"
 
 /* html_escape() or html_text() of the text part's words: their REPLY_GLUE as the spaces they are. */
 static void html_of_text(struct strbuf *b, const char *text, bool pre)
@@ -42,7 +57,7 @@ static void html_of_text(struct strbuf *b, const char *text, bool pre)
 	free(copy);
 }
 
-static void html_pre(struct strbuf *b, const char *text)
+static void html_pre(struct strbuf *b, const char *text, bool wrap)
 {
 	const char *p = text, *nl;
 	char *line;
@@ -61,7 +76,7 @@ static void html_pre(struct strbuf *b, const char *text)
 			/* a command set apart goes without its indent: a phone has no columns to spare */
 			bool command = strncmp(line, "    ", 4) == 0 && line[4] != ' ' && line[4] != '\0';
 
-			strbuf_puts(b, "<span style=\"" ROW_STYLE "\">");
+			strbuf_puts(b, wrap ? "<span style=\"" WRAP_ROW_STYLE "\">" : "<span style=\"" ROW_STYLE "\">");
 			html_of_text(b, command ? line + 4 : line, true);
 			strbuf_puts(b, "</span>");
 		} else {
@@ -120,7 +135,7 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 	if (hm->send != NULL && hm->send[0] != '\0') {
 		/* as the text part sets it apart: one line to copy, never broken */
 		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Send this command instead:</p>");
-		html_pre(&pieces[INTRO], hm->send);
+		html_pre(&pieces[INTRO], hm->send, true);
 	}
 	if (hm->echo != NULL) {
 		/* the command echoed, set apart as in the text part: kept whole when it is one */
@@ -132,11 +147,11 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 		if (e == NULL)
 			goto out;
 		strbuf_puts(&pieces[INTRO], "\n<p style=\"margin:0\">Your command (passwords masked):</p>");
-		html_pre(&pieces[INTRO], e);
+		html_pre(&pieces[INTRO], e, true);
 		free(e);
 	}
 	if (hm->stop != NULL && hm->stop[0] != '\0')
-		html_pre(&pieces[INTRO], hm->stop);
+		html_pre(&pieces[INTRO], hm->stop, false);
 	if (hm->comment != NULL && hm->comment[0] != '\0') {
 		/* a user id (ident.h) needs no escaping; escaped all the same, as everything from outside */
 		strbuf_puts(&pieces[COMMENT], "<p style=\"margin:0 0 4px\"><b>");
@@ -155,21 +170,47 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 		html_text(&pieces[PLAYERS], hm->ratings);
 		strbuf_puts(&pieces[PLAYERS], "</p>");
 	}
-	/* a board wider than a phone (25x25 is about 600 pixels) scrolls in its box, the page does not */
-	strbuf_puts(&pieces[BOARD],
+	/*
+	 * A square board is as wide as the mail (html.h); a hex board, of
+	 * fixed cells, scrolls in its box when wider than a phone, the page
+	 * does not.
+	 */
+	strbuf_puts(&pieces[BOARD], hb->hex ?
 	    "<div style=\"overflow-x:auto;white-space:nowrap;word-break:normal;overflow-wrap:normal\">"
-	    "<div style=\"width:max-content\">\n");
+	    "<div style=\"width:max-content\">\n" : "<div style=\"word-break:normal;overflow-wrap:normal\">\n");
 	if (hm->tap_subject != NULL) {
 		/* tap.h: the board of the player to move, its placements links */
 		links = malloc(sizeof *links);
 		if (links == NULL || !tap_links(g, &g->rg, rc->cfg->from_address, hm->tap_subject, hm->tap_turn, links, &href))
 			goto out;
-		html_board_table_links(&pieces[BOARD], hb, links);
-		strbuf_puts(&pieces[BOARD], "</div></div>");
-		tap_html_after(&pieces[BOARD], &g->rg, g->swap, href);
+		if (!html_board_table_fit(&pieces[BOARD], hb, links, REPLY_HTML_BOARD_BUDGET)) {
+			/*
+			 * Links with the game's whole Subject make the mail too
+			 * long for Gmail's 102 KB (it clips the rest): the short
+			 * one, "Oust Board 106 [token]", which the token's reader
+			 * takes as well (token.h); if even those do not fit, the
+			 * board without links: the text says how to reply.
+			 */
+			char shortsubj[80];
+			const char *tok = strrchr(hm->tap_subject, '[');
+
+			snprintf(shortsubj, sizeof shortsubj, "Oust Board %ld %s", g->board, tok != NULL ? tok : "");
+			free(href);
+			href = NULL;
+			if (!tap_links(g, &g->rg, rc->cfg->from_address, shortsubj, hm->tap_turn, links, &href))
+				goto out;
+			if (!html_board_table_fit(&pieces[BOARD], hb, links, REPLY_HTML_BOARD_BUDGET)) {
+				html_board_table(&pieces[BOARD], hb);
+				free(href);
+				href = NULL;
+			}
+		}
+		strbuf_puts(&pieces[BOARD], hb->hex ? "</div></div>" : "</div>");
+		if (href != NULL)
+			tap_html_after(&pieces[BOARD], &g->rg, g->swap, href);
 	} else {
 		html_board_table(&pieces[BOARD], hb);
-		strbuf_puts(&pieces[BOARD], "</div></div>");
+		strbuf_puts(&pieces[BOARD], hb->hex ? "</div></div>" : "</div>");
 	}
 	if (hm->upto != g->nturns)
 		strbuf_printf(&pieces[STATUS], "<p style=\"margin:0\">The position after turn %d of %d.</p>\n",
@@ -184,11 +225,11 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 		if (next == NULL)
 			goto out;
 		if (next[0] != '\0')
-			html_pre(&pieces[NEXT], next);
+			html_pre(&pieces[NEXT], next, true);
 	}
 	if (hm->recent != NULL && hm->recent[0] != '\0') {
 		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
-		html_pre(&pieces[RECENT], hm->recent);
+		html_pre(&pieces[RECENT], hm->recent, true);
 	}
 	if (rc->cfg->web_url[0] != '\0') {
 		/* web_url: the board's page, as the text part's last line (web_link) */

@@ -60,7 +60,10 @@ void tap_html_after(struct strbuf *b, const struct rules_game *rg, bool swap, co
 {
 	strbuf_puts(b, "<p style=\"margin:0 0 10px\">Tap a point to play it (<span style=\"color:#1f4fb5\">"
 	    "&#9675;</span> a placement, <span style=\"color:#c0261b\">&#9678;</span> a capture: you place "
-	    "again after it), then send the reply that opens; its Subject stands for your password.");
+	    "again after it; a ringed pale disk: a stone the last turn took), then send the reply that opens; "
+	    "its Subject stands for your password. Or reply with a point's name (");
+	strbuf_puts(b, rg->board.shape == RULES_HEX ? "d4" : "D4");
+	strbuf_puts(b, ").");
 	if (swap && rules_game_can_swap(rg)) {
 		strbuf_puts(b, " Or <a href=\"");
 		html_escape(b, href);

@@ -470,12 +470,15 @@ def check_mail(tmp, home, board, size, mailpath, save):
           (nb, nw) == (black, white), "drawn %d and %d" % (nb, nw))
     check("board %d: mail: each stone where the game file has it, by the coordinates on the table" % board,
           found == pos)
-    # the letters above and below, the numbers left and right, line up with the points
+    # the letters above and below line up with the columns, the numbers on the left with the rows
+    # (one column of numbers: the points take the width a phone has, html.h)
     bottom = {c[1]: c for c in cells if c[0] == size + 1 and 1 <= c[1] <= size}
-    right = {c[0]: c for c in cells if c[1] == size + 1 and 1 <= c[0] <= size}
-    ok = all(bottom[j][2] == letters[j][2] and abs(bottom[j][4] - letters[j][4]) < 1 for j in letters) and \
-        all(right[i][2] == numbers[i][2] and abs(right[i][5] - numbers[i][5]) < 1 for i in numbers)
-    check("board %d: mail: coordinates on all four sides, aligned" % board, ok)
+    ok = len(letters) == size and len(numbers) == size and \
+        all(j in bottom and bottom[j][2] == letters[j][2] and abs(bottom[j][4] - letters[j][4]) < 1 for j in letters)
+    for i, j, text, bg, x, y, w, h, _span in cells:
+        if 1 <= i <= size and 1 <= j <= size:
+            ok = ok and abs(x - letters[j][4]) < 1 and abs(y - numbers[i][5]) < 1
+    check("board %d: mail: letters above and below, numbers on the left, aligned with the points" % board, ok)
     check("board %d: mail: no wider than the window" % board, d["scrollWidth"] <= d["innerWidth"])
     png = os.path.join(tmp, "mail%d.png" % board)
     img = screenshot(tmp, page, height, png)

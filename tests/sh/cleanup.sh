@@ -109,6 +109,8 @@ g=$h/games/101.game
 cleanup "$h" $((T0 + 7 * DAY)) >/dev/null
 r=$(last "$h" $B)
 check "with timeout_days the reminder gives the deadline" grep -q "If you have not played by 2023-11-24 22:13 UTC, you lose the game on time" "$r"
+check "... and when the last turn was, one UTC (issue 40: it said \"UTC UTC\")" sh -c \
+    "grep -q 'You have not played on board 101 since 2023-11-14 22:13 UTC (7 days)' '$r' && ! grep -q 'UTC UTC' '$r'"
 a0=$(replies "$h" $A)
 b0=$(replies "$h" $B)
 cleanup "$h" $((T0 + 10 * DAY - 1)) >/dev/null

@@ -106,10 +106,13 @@ static void test_board(void)
 	s = strbuf_finish(&b);
 	ok(s != NULL && count(s, "background:#111;") == 2 && count(s, "background:#eee;") == 2,
 	    "table: two black and two white stones");
-	ok(s != NULL && count(s, "color:#d21>&bull;<") == 1, "table: the last turn's stone marked");
-	ok(s != NULL && count(s, "<tr>") == 7 && count(s, ">A</td>") == 2 && count(s, ">5</td>") == 2,
-	    "table: coordinates on all four sides");
-	ok(s != NULL && count(s, "<td>&bull;") == 0 && count(s, "<td>&middot;") == 21,
+	ok(s != NULL && count(s, "color:#d21>&bull;\n") == 1, "table: the last turn's stone marked");
+	ok(s != NULL && count(s, "<tr>") == 7 && count(s, ">A</td>") == 2 && count(s, "<td>5</td>") == 1,
+	    "table: letters above and below, numbers on the left");
+	ok(s != NULL && strstr(s, "width:100%;max-width:258px;table-layout:fixed;") != NULL &&
+	    count(s, "<div style=\"padding:50% 0;line-height:0\">") == 5,
+	    "table: as wide as the mail up to 48 pixels a point, each row's first point square");
+	ok(s != NULL && count(s, "&bull;") == 1 && count(s, "&middot;") == 21,
 	    "table: no star point (5x5 has only C3, taken), 21 empty points");
 	ok(s != NULL && strstr(s, "<svg") == NULL && strstr(s, "<img") == NULL && strstr(s, "class=") == NULL,
 	    "table: no SVG, no image, no class (inline CSS only)");
@@ -124,6 +127,47 @@ static void test_board(void)
 	    strstr(s, "<title>Board &lt;101&gt;</title>") != NULL, "svg: titled (escaped), described by the ASCII board");
 	free(s);
 	game_release(&g);
+}
+
+/* The taken stone of test_captures (A1): marked in the table, as a link too, and in the SVG. */
+static void test_captures_drawn(const struct html_board *hb)
+{
+	struct html_links links;
+	struct strbuf b = STRBUF_INIT;
+	size_t rich;
+	char *s;
+
+	html_board_table(&b, hb);
+	s = strbuf_finish(&b);
+	ok(s != NULL && count(s, HTML_GONE_WHITE_STYLE "\" title=\"A1 taken\">") == 1 && count(s, "taken") == 1,
+	    "table: A1 taken, a ring, titled");
+	free(s);
+	memset(&links, 0, sizeof links);
+	links.href = "mailto:oust@example.net?subject=S&body=%231%0A";
+	links.kind[0] = HTML_LINK_PLAIN;
+	links.kind[2] = HTML_LINK_CAPTURE;
+	html_board_table_links(&b, hb, &links);
+	s = strbuf_finish(&b);
+	ok(s != NULL && strstr(s, "<a href=\"mailto:oust@example.net?subject=S&amp;body=%231%0AA1\" title=\"A1 taken\" "
+	    "style=\"display:block;padding:50% 0;line-height:0;" HTML_GONE_WHITE_STYLE ";") != NULL &&
+	    strstr(s, "title=\"C1: captures\"") != NULL, "table: the link on A1 keeps the taken mark; C1 captures");
+	free(s);
+	ok(html_board_table_fit(&b, hb, &links, 100000) && b.len > 0 && strstr(b.s, "oust-tap") == NULL,
+	    "fit: links as blocks within a large budget");
+	strbuf_release(&b);
+	html_board_table_links(&b, hb, &links);
+	rich = b.len;
+	strbuf_release(&b);
+	ok(html_board_table_fit(&b, hb, &links, rich - 1) && strstr(b.s, "class=\"oust-tap\"") != NULL &&
+	    strstr(b.s, "title=\"A1 taken\"") != NULL && b.len < rich,
+	    "fit: compact links within a small budget (%zu bytes), the taken one still marked", b.len);
+	strbuf_release(&b);
+	ok(!html_board_table_fit(&b, hb, &links, 500) && b.len == 0, "fit: too small a budget: nothing");
+	html_board_svg(&b, hb, "B", "d");
+	s = strbuf_finish(&b);
+	ok(s != NULL && strstr(s, "<circle class=\"gw\" data-point=\"A1\"") != NULL &&
+	    strstr(s, "<title>A1 taken</title>") != NULL, "svg: A1 taken, titled");
+	free(s);
 }
 
 static void test_captures(void)
@@ -143,6 +187,7 @@ static void test_captures(void)
 	html_board_from(&hb, &now, &before, &p, 1);
 	ok(hb.pt[0] == HTML_GONE_WHITE && hb.pt[1] == HTML_BLACK_LAST && hb.pt[5 + 1] == HTML_BLACK,
 	    "the captured stone shown as gone, the new one marked");
+	test_captures_drawn(&hb);
 }
 
 static void test_size(void)
@@ -161,7 +206,7 @@ static void test_size(void)
 	html_board_from(&hb, &rb, NULL, NULL, 0);
 	html_board_table(&b, &hb);
 	s = strbuf_finish(&b);
-	ok(s != NULL && strlen(s) <= 30 * 1024, "a full 25x25 table is at most 30 KB (%zu bytes)", s ? strlen(s) : 0);
+	ok(s != NULL && strlen(s) <= 32 * 1024, "a full 25x25 table is at most 32 KB (%zu bytes)", s ? strlen(s) : 0);
 	free(s);
 }
 

@@ -34,6 +34,7 @@
 
 #include "base/mailaddr.h"
 #include "commands/lib/codes.h"
+#include "base/strbuf.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "game/gamefile.h"
@@ -184,6 +185,64 @@ static void suggest_id(struct job *j, const char *userid, char out[IDENT_USERID_
 	out[0] = '\0';
 }
 
+#define WELCOME_OPEN_MAX 3	/* open challenges the welcome offers */
+
+/*
+ * The open challenges a new player could take at once, the oldest first,
+ * at most WELCOME_OPEN_MAX, each with the command that takes it; "" if
+ * none (or the boards cannot be listed: the welcome goes all the same).
+ * The caller frees it; NULL when out of memory.
+ */
+static char *open_challenges(struct job *j, const char *userid)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long *boards = NULL;
+	size_t nb = 0, i, len, n = 0;
+	char *text, dims[GAME_DIMENSIONS_SIZE];
+	struct game g;
+
+	if (store_list_boards(j->srv.st, &boards, &nb) != STORE_OK)
+		nb = 0;
+	for (i = 0; i < nb && n < WELCOME_OPEN_MAX; i++) {
+		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
+			continue;
+		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
+		    game_is_open(&g)) {
+			if (n++ == 0)
+				strbuf_puts(&sb, "Or take an open challenge, waiting for whoever accepts it:\n\n");
+			strbuf_printf(&sb, "Board %ld, %s%s, %s as %s:\n\n    accept %ld %s <password>\n\n", g.board,
+			    game_dimensions(&g, false, dims), g.swap ? "" : ", no swap", game_open_challenger(&g),
+			    strcmp(g.black, GAME_OPEN_SEAT) == 0 ? "White" : "Black", g.board, userid);
+		}
+		free(text);
+	}
+	free(boards);
+	if (n == 0)
+		strbuf_puts(&sb, "");
+	return strbuf_finish(&sb);
+}
+
+/* The welcome of the account p: whom to play at once (the robot, open challenges: issue 40). */
+static enum reply_status welcome(struct job *j, const struct pending *p, struct reply_mail *m)
+{
+	char subject[200], *open = open_challenges(j, p->userid);
+	enum reply_status rs;
+
+	if (open == NULL)
+		return REPLY_NOMEM;
+	snprintf(subject, sizeof subject, "Oust registration %s", p->userid);
+	{
+		struct reply_var vars[] = { { "userid", p->userid },
+		    { "fullname", p->fullname[0] != '\0' ? p->fullname : "(none given)" },
+		    { "registered_address", p->address }, { "open", open } };
+
+		rs = reply_account(&j->srv.rc, &(struct reply_to){ p->address, p->fullname }, "registered", subject,
+		    REPLY_VARS(vars), m);
+	}
+	free(open);
+	return rs;
+}
+
 /* Confirm the registration p with code and password. */
 static enum process_status confirm_pending(struct job *j, const struct pending *p, const char *code,
     const char *password)
@@ -197,8 +256,7 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	memset(&m, 0, sizeof m);
 	if (!code_right(j, p, code, &ps) || !password_right(j, p, password, &ps))
 		return ps;
-	rs = reply_registered(&j->srv.rc, &(struct reply_to){ p->address, p->fullname },
-	    p->userid, p->fullname, p->address, &m);
+	rs = welcome(j, p, &m);
 	if (rs != REPLY_OK)
 		return job_reply_failure(j, rs);
 	ps = job_commit_account(j, &(struct job_account_change){ p->userid, p->pwhash, NULL, write_account, p },

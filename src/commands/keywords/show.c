@@ -5,17 +5,41 @@
  * rewritten in place.
  */
 #include <stdio.h>
+#include <strings.h>
 
 #include "commands/pipeline/boardmail.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
+#include "commands/pipeline/replytoken.h"
 #include "game/board.h"
+#include "store/tokens.h"
+
+/*
+ * The token of the player to move of g into token when the mail comes
+ * from that player's registered address: a show of the position now is
+ * then as tappable as a board mail (issue 40).  Anyone else, or a
+ * token that cannot be made, leaves token "": the board without links.
+ */
+static void mover_token(struct job *j, const struct game *g, char token[TOKEN_TEXT_SIZE])
+{
+	struct store_user u;
+	char err[TOKENS_ERR_MAX];
+
+	token[0] = '\0';
+	if (game_over(g) || game_is_open(g))
+		return;
+	if (store_user_find(j->srv.st, game_player_to_move(g), &u) != STORE_OK ||
+	    strcasecmp(u.address, j->in.from_addr) != 0)
+		return;
+	if (replytoken_of(j->srv.st, g->board, &u, token, err) != STORE_OK)
+		token[0] = '\0';
+}
 
 enum process_status show_run(struct job *j)
 {
 	const struct game *g = &j->game;
 	int upto = j->cmd.turn;
-	char drawing[BOARD_TEXT_MAX];
+	char drawing[BOARD_TEXT_MAX], token[TOKEN_TEXT_SIZE];
 	struct reply_mail m;
 	enum reply_status rs;
 	enum process_status ps;
@@ -45,8 +69,13 @@ enum process_status show_run(struct job *j)
 		if (store_user_ids_of(j->srv.st, j->in.from_addr, ids, 2, &n) == STORE_OK && n == 1)
 			snprintf(j->srv.rc.clock.viewer, sizeof j->srv.rc.clock.viewer, "%s", ids[0]);
 	}
+	if (upto == 0) {
+		mover_token(j, g, token);
+		j->srv.rc.tap_token = token;
+	}
 	rs = reply_show(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
 	    g, upto, upto > 0 ? drawing : NULL, &m);
+	j->srv.rc.tap_token = NULL;
 	ps = job_send(j, rs, &m);
 	if (ps == PROCESS_OK && upto > 0)
 		job_detail(j, "ok", "shown after turn %d", upto);

@@ -116,9 +116,10 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 		tell_owner(j, user, &ts);
 	} else if (strcmp(what, "password") == 0) {
 		/* a forgotten password is the common cause: the way out, in the refusal itself */
-		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s. If you have forgotten it, send "
-		    "\"forgot %s\": a one-time code comes to the address the account is registered to, with "
-		    "how to set a new password", user->userid, user->userid);
+		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s. To play without it, reply to "
+		    "your latest board mail (or tap a point of its board): its Subject stands for your password. "
+		    "If you have forgotten it, send \"forgot %s\": a one-time code comes to the address the "
+		    "account is registered to, with how to set a new password", user->userid, user->userid);
 	} else {
 		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s", what, user->userid);
 	}

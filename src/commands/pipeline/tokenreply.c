@@ -349,10 +349,11 @@ enum process_status tokenreply_login(struct job *j, bool *ready)
 			mine[n] = &u[n], n++;
 	}
 	if (n == 0)
-		return job_refuse(j, g, "your reply carries the reply token of a board mail of board %ld, and %s is "
-		    "the registered address of neither of its players: a token works only from its own player's "
-		    "address, so nothing was done (a forwarded board mail does not let anyone else play)", g->board,
-		    j->in.from_addr);
+		return job_refuse(j, g, "the reply token of board %ld works only from its player's address, and %s "
+		    "is neither player's, so nothing was done (a forwarded board mail lets nobody else play). If "
+		    "the game is yours, send the turn with your password: move %ld <userid> <password> "
+		    "<placements>; or move your account here: address <userid> <password> <new address>",
+		    g->board, j->in.from_addr, g->board);
 	for (i = 0; i < n; i++) {
 		char id[IDENT_USERID_MAX + 1];
 
