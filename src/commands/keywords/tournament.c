@@ -174,8 +174,7 @@ enum process_status tournament_run(struct job *j)
 	if (t == NULL)
 		return job_no_memory(j);
 	if (!read_words(t, j->cmd.text, why)) {
-		ps = job_refuse(j, NULL, "%s. Send: tournament %s <password> roundrobin|swiss|knockout|ladder "
-		    "[options] <name>", why, j->user.userid);
+		ps = job_refuse(j, NULL, "%s. Send: tournament %s <password> <format> [options] <name>", why, j->user.userid);
 		goto out;
 	}
 	snprintf(t->director, sizeof t->director, "%s", j->user.userid);

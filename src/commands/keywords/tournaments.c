@@ -39,7 +39,8 @@ enum process_status tournaments_run(struct job *j)
 	if (shown == 0)
 		strbuf_puts(&b, "No tournament is open or running.\n");
 	strbuf_puts(&b, "\nOne in full: tournament <id>\n"
-	    "To make one: tournament <userid> <password> roundrobin|swiss|knockout|ladder [options] <name>\n");
+	    "To make one: tournament <userid> <password> <format> [options] <name>\n"
+	    "(format: roundrobin, swiss, knockout or ladder)\n");
 	text = strbuf_finish(&b);
 	if (text == NULL)
 		return job_no_memory(j);
