@@ -178,7 +178,7 @@ static bool parse_record(const char *text, size_t len, struct record *r)
 			continue;
 		if (i == 0 && strncmp(line, "account ", 8) == 0 && ident_userid_ok(line + 8) &&
 		    strlen(line + 8) <= IDENT_USERID_MAX) {
-			snprintf(r->account, sizeof r->account, "%s", line + 8);
+			memcpy(r->account, line + 8, strlen(line + 8) + 1);	/* its length checked above */
 			continue;
 		}
 		if (i == 1 && sscanf(line, "commit %zu %" SCNx64, &r->game_len, &r->game_hash) == 2)

@@ -112,9 +112,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(&m);
 		reply_mail_release(&m);
 	}
-	if (reply_registered(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] },
-	    "alice", f[F_FULLNAME], "alice@example.org",
-	    &m) == REPLY_OK) {
+	{
+		struct reply_var vars[] = { { "userid", "alice" }, { "fullname", f[F_FULLNAME] },
+		    { "registered_address", "alice@example.org" }, { "open", "" } };
+
+		rs = reply_account(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] }, "registered",
+		    "Oust registration alice", REPLY_VARS(vars), &m);
+	}
+	if (rs == REPLY_OK) {
 		check(&m);
 		reply_mail_release(&m);
 	}
