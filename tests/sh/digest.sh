@@ -20,9 +20,6 @@ H=3600
 # T0 is 2023-11-14 22:13:20 UTC; 08:00 in Paris (UTC+1) the next day is 07:00 UTC
 P8=$((T0 + 31600))
 
-send() { # HOME TIME FROM SUBJECT [BODY]
-	mail "$3" "$4" "d.$$.$(date +%s%N)@example.org" "${5:-}" | deliver "$1" "$2"
-}
 cleanup() { # HOME TIME [STEP]: its exit status
 	if [ -n "${3:-}" ]; then
 		OUSTPBM_TEST_CRASH=$3 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" cleanup >/dev/null 2>"$tmp/stderr"
@@ -40,19 +37,19 @@ turn() { # HOME BOARD: the game file's turn
 
 h=$tmp/h
 mkhome "$h"
-send "$h" $T0 $A "register alice secret"
-send "$h" $T0 $B "register bob hunter2"
-send "$h" $T0 $C "register carol pw3"
-send "$h" $T0 $D "register dave pw4"
-send "$h" $T0 $B "set bob hunter2 timezone=Europe/Paris digest=daily@08"
-send "$h" $T0 $A "challenge alice secret bob"
-send "$h" $T0 $C "challenge carol pw3 bob -size=7"
-send "$h" $T0 $D "challenge dave pw4 bob -hex=4"
+send at=$T0 "$h" $A "register alice secret"
+send at=$T0 "$h" $B "register bob hunter2"
+send at=$T0 "$h" $C "register carol pw3"
+send at=$T0 "$h" $D "register dave pw4"
+send at=$T0 "$h" $B "set bob hunter2 timezone=Europe/Paris digest=daily@08"
+send at=$T0 "$h" $A "challenge alice secret bob"
+send at=$T0 "$h" $C "challenge carol pw3 bob -size=7"
+send at=$T0 "$h" $D "challenge dave pw4 bob -hex=4"
 b0=$(replies "$h" $B)
 check "game starts still come at once (three challenges)" [ "$b0" -ge 4 ]
-send "$h" $T0 $A "move 101 alice secret C3"
-send "$h" $T0 $C "move 102 carol pw3 D4"
-send "$h" $T0 $D "move 103 dave pw4 d4"
+send at=$T0 "$h" $A "move 101 alice secret C3"
+send at=$T0 "$h" $C "move 102 carol pw3 D4"
+send at=$T0 "$h" $D "move 103 dave pw4 d4"
 check "digest=daily@08: no board mail for the opponents' three turns" [ "$(replies "$h" $B)" = "$b0" ]
 check "07:30 in Paris: cleanup exits 0" [ "$(cleanup "$h" $((P8 - 1800)))" = 0 ]
 check "... no digest before the hour" [ "$(digests "$h" $B)" = 0 ]
@@ -105,7 +102,7 @@ done
 while read -r b subj body; do
 	subj=$(printf '%s' "$subj" | tr '\001' ' ')
 	body=$(printf '%s' "$body" | tr '\002' '\n')
-	send "$h" $((P8 + 600)) $B "Re: $subj" "$body"
+	send at=$((P8 + 600)) body="$body" "$h" $B "Re: $subj"
 done <"$tmp/parts"
 check "each tap, sent back as a mail, plays on its own board (turn 3 on 101, 102, 103)" \
     [ "$(turn "$h" 101) $(turn "$h" 102) $(turn "$h" 103)" = "3 3 3" ]
@@ -117,7 +114,7 @@ cleanup "$h" $((P8 + 86400 + 300)) >/dev/null
 check "the next day at 08:05, nothing waiting: no digest" [ "$(digests "$h" $B)" = 1 ]
 
 # carol in New York, twice@08,18: 08:00 there is 13:00 UTC, 18:00 is 23:00 UTC
-send "$h" $((P8 + 86400 + 400)) $C "set carol pw3 timezone=America/New_York digest=twice@08,18"
+send at=$((P8 + 86400 + 400)) "$h" $C "set carol pw3 timezone=America/New_York digest=twice@08,18"
 c0=$(digests "$h" $C)
 cleanup "$h" $((P8 + 86400 + 5 * H + 1800)) >/dev/null
 check "carol (New York): nothing at 07:30 her time" [ "$(digests "$h" $C)" = "$c0" ]
@@ -152,19 +149,19 @@ check "killed at each of $((k - 1)) durable steps and run again: one digest${bad
 # player's (in the morning): the mails the player gets, with digest off and with digest=daily@08
 day() { # HOME USERID ADDRESS SETTING: prints the mails USERID got in the day
 	mkhome "$1" 'max_open_challenges = 0' 'max_open_boards = 0' 'max_challenges_per_hour = 0'
-	send "$1" $T0 $A "register alice secret"
-	send "$1" $T0 "$3" "register $2 pw"
-	send "$1" $T0 "$3" "set $2 pw timezone=Europe/Paris $4"
+	send at=$T0 "$1" $A "register alice secret"
+	send at=$T0 "$1" "$3" "register $2 pw"
+	send at=$T0 "$1" "$3" "set $2 pw timezone=Europe/Paris $4"
 	for i in 0 1 2 3 4 5 6 7 8 9; do
-		send "$1" $T0 $A "challenge alice secret $2 -size=5"
+		send at=$T0 "$1" $A "challenge alice secret $2 -size=5"
 	done
 	n0=$(replies "$1" "$3")
 	for i in 0 1 2 3 4 5 6 7 8 9; do
-		send "$1" $((T0 + 60)) $A "move $((101 + i)) alice secret C3"
+		send at=$((T0 + 60)) "$1" $A "move $((101 + i)) alice secret C3"
 	done
 	cleanup "$1" $((P8 + 300)) >/dev/null
 	for i in 0 1 2 3 4 5 6 7 8 9; do
-		send "$1" $((P8 + 600)) "$3" "move $((101 + i)) $2 pw A1"
+		send at=$((P8 + 600)) "$1" "$3" "move $((101 + i)) $2 pw A1"
 	done
 	cleanup "$1" $((P8 + 86400 - 600)) >/dev/null
 	echo $(($(replies "$1" "$3") - n0))

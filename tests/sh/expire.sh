@@ -11,9 +11,6 @@ DAY=86400
 A=alice@example.org
 B=bob@example.com
 
-send() { # HOME TIME FROM SUBJECT
-	mail "$3" "$4" "$(echo "$4" | tr -c 'a-z0-9' '-').$$.$(date +%s%N)@example.org" body | deliver "$1" "$2"
-}
 cleanup() { # HOME TIME [STEP]: cleanup (killed at durable step STEP), its exit status
 	if [ -n "${3:-}" ]; then
 		OUSTPBM_TEST_CRASH=$3 OUSTPBM_TEST_TIME=$2 "$bin" -d "$1" cleanup >/dev/null 2>"$tmp/stderr"
@@ -31,10 +28,10 @@ base() {
 	h=$1
 	shift
 	mkhome "$h" "$@"
-	send "$h" $T0 $A "register alice secret"
-	send "$h" $T0 $B "register bob hunter2"
-	send "$h" $T0 $A "challenge alice secret bob -size=5"
-	send "$h" $T0 $A "move 101 alice secret C3"
+	send at=$T0 body=body "$h" $A "register alice secret"
+	send at=$T0 body=body "$h" $B "register bob hunter2"
+	send at=$T0 body=body "$h" $A "challenge alice secret bob -size=5"
+	send at=$T0 body=body "$h" $A "move 101 alice secret C3"
 }
 
 h=$tmp/plain
@@ -60,7 +57,7 @@ check "fsck finds nothing wrong" sh -c "'$bin' -d '$h' fsck >/dev/null 2>&1"
 # a board both have played on is a game, never a challenge that expires
 h=$tmp/played
 base "$h"
-send "$h" $((T0 + DAY)) $B "move 101 bob hunter2 A1"
+send at=$((T0 + DAY)) body=body "$h" $B "move 101 bob hunter2 A1"
 cleanup "$h" $((T0 + 40 * DAY)) >/dev/null
 check "a board both played: kept after 40 days" test -f "$h/games/101.game"
 check "... nobody told it was withdrawn" [ "$(withdrawn "$h" $A)$(withdrawn "$h" $B)" = 00 ]
@@ -74,8 +71,8 @@ check "challenge_expiry_days = 0: the challenge stands after 100 days" test -f "
 # its own number of days; the open challenge nobody took: its challenger alone is told
 h=$tmp/open
 mkhome "$h" 'challenge_expiry_days = 3'
-send "$h" $T0 $A "register alice secret"
-send "$h" $T0 $A "challenge alice secret *"
+send at=$T0 body=body "$h" $A "register alice secret"
+send at=$T0 body=body "$h" $A "challenge alice secret *"
 cleanup "$h" $((T0 + 2 * DAY)) >/dev/null
 check "an open challenge: kept 2 days (challenge_expiry_days = 3)" test -f "$h/games/101.game"
 check "3 days on: cleanup exits 0" [ "$(cleanup "$h" $((T0 + 3 * DAY)))" = 0 ]
