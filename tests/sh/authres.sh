@@ -29,6 +29,8 @@ unset OUSTPBM_TEST_TIME
 umask 022
 tmpdir
 chmod 755 "$tmp"
+# what the pipe's user reads: a world-readable copy, never the checkout
+public
 pf_init "$tmp/pf"
 
 nobody_gid=$(id -g nobody)
@@ -40,10 +42,10 @@ asowner() { # the home's owner runs it
 h=$tmp/oust/oustpbm
 mkdir -p "$tmp/oust"
 chown nobody "$tmp/oust"
-asowner "$bin" init "$h" >"$tmp/init.out" || { echo "not ok - oustpbm init failed"; exit 1; }
+asowner "$pbin" init "$h" >"$tmp/init.out" || { echo "not ok - oustpbm init failed"; exit 1; }
 cat >"$h/oustpbm.conf" <<EOC
 from_address = oust@oust.test
-templates = $top/templates
+templates = $ptemplates
 smtp_url = smtp://127.0.0.1:$port
 helo_name = oust.test
 max_mails_per_hour = 0
@@ -71,7 +73,7 @@ printf 'oust@oust.test oustpbm:\n' >"$conf/transport"
 printf 'alice@example.org example.org/alice/\nbob@example.com example.com/bob/\n' >"$conf/vmailbox"
 {
 	pf_master_cf
-	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$bin OUSTPBM_HOME=$h $top/scripts/procmailrc"
+	echo "oustpbm   unix  - n n - - pipe flags=R user=nobody argv=/usr/bin/procmail -m DEFAULT=$tmp/oust/mbox OUSTPBM=$pbin OUSTPBM_HOME=$h $pscripts/procmailrc"
 } >"$conf/master.cf"
 pfstart() { pf_start || { sed 's/^/# /' "$tmp/postfix.out" "$pf/maillog" 2>/dev/null | tail -n 20; false; }; }
 check "Postfix starts in its own instance on 127.0.0.1:$port" pfstart
@@ -88,7 +90,7 @@ EOP
 }
 # direct FILE: a whole mail handed to procmail as Postfix's pipe would
 direct() {
-	asowner /usr/bin/procmail -m DEFAULT="$tmp/oust/mbox" OUSTPBM="$bin" OUSTPBM_HOME="$h" "$top/scripts/procmailrc" \
+	asowner /usr/bin/procmail -m DEFAULT="$tmp/oust/mbox" OUSTPBM="$pbin" OUSTPBM_HOME="$h" "$pscripts/procmailrc" \
 	    <"$1" 2>>"$tmp/procmail.err"
 }
 box() { # ADDRESS: its Maildir
