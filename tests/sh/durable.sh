@@ -104,9 +104,9 @@ h=$hsave
 hkeep=$h
 h=$tmp/cut
 mkhome "$h"
-send alice@example.org "register alice secret" r1
-send bob@example.com "register bob hunter2" r2
-send alice@example.org "challenge alice secret bob -size=5" c1
+send id=r1@example.org "$h" alice@example.org "register alice secret"
+send id=r2@example.org "$h" bob@example.com "register bob hunter2"
+send id=c1@example.org "$h" alice@example.org "challenge alice secret bob -size=5"
 mail alice@example.org "move 101#1 alice secret C3" m1@example.org >"$tmp/move"
 rm -rf "$tmp/cut0"
 cp -a "$h" "$tmp/cut0"
