@@ -274,7 +274,7 @@ enum outbox_status outbox_record_recover(struct outbox *ob, long board, struct o
 {
 	enum outbox_status result = OUTBOX_OK, r;
 	enum store_status ss;
-	char **names = NULL, path[PATH_BUF], prefix[32];
+	char **names = NULL, path[PATH_BUF], prefix[32] = "";
 	size_t n = 0, i, pn;
 	long b;
 

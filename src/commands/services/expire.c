@@ -34,6 +34,9 @@ int64_t expire_due(const struct config *cfg, const struct game *g)
 	/* at most one turn played: the player to move has not played there yet (decline.c's rule) */
 	if (!game_is_open(g) && g->rg.turn > 2)
 		return 0;
+	/* a board with the robot was accepted when it was made: the robot answers every challenge */
+	if (game_user_is_robot(g->black) || game_user_is_robot(g->white))
+		return 0;
 	return g->created + (int64_t)cfg->challenge_expiry_days * REMIND_DAY;
 }
 
