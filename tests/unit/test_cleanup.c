@@ -308,6 +308,8 @@ int main(void)
 	config_defaults(&cfg);
 	cfg.password_cost = 1;	/* the cheapest: not about the cost */
 	cfg.lock_timeout_ms = 1000;
+	/* bob has not played on these boards for weeks: reminders and losses, not expiry (expire.sh) */
+	cfg.challenge_expiry_days = 0;
 	snprintf(cfg.from_address, sizeof cfg.from_address, "oust@example.net");
 	snprintf(cfg.templates, sizeof cfg.templates, "%s/templates", top);
 	cfg.test_time_set = true;

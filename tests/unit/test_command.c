@@ -364,13 +364,13 @@ static void test_other_commands(void)
 	    "'-timeout=4' is given twice: give each option once");
 	ok_int(subj("challenge alice pw bob -unrated"), COMMAND_OK, "challenge -unrated");
 	ok(cmd.unrated, "challenge -unrated: the flag");
-	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
+	fails("mvoe 101 alice pw E5", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?). Send: move 101 alice <password> E5");
 	fails("oust mvoe", COMMAND_UNKNOWN, "unknown command 'mvoe' (did you mean move?)" COMMANDS);
 	fails("oust", COMMAND_UNKNOWN, "unknown command 'oust'" COMMANDS);
-	fails("hel", COMMAND_UNKNOWN, "unknown command 'hel' (did you mean help?)" COMMANDS);
-	fails("CHALENGE alice pw bob", COMMAND_UNKNOWN, "unknown command 'CHALENGE' (did you mean challenge?)" COMMANDS);
-	fails("histroy 101", COMMAND_UNKNOWN, "unknown command 'histroy' (did you mean history?)" COMMANDS);
-	fails("shw 101", COMMAND_UNKNOWN, "unknown command 'shw' (did you mean show?)" COMMANDS);
+	fails("hel", COMMAND_UNKNOWN, "unknown command 'hel' (did you mean help?). Send: help");
+	fails("CHALENGE alice pw bob", COMMAND_UNKNOWN, "unknown command 'CHALENGE' (did you mean challenge?). Send: challenge alice <password> bob");
+	fails("histroy 101", COMMAND_UNKNOWN, "unknown command 'histroy' (did you mean history?). Send: history 101");
+	fails("shw 101", COMMAND_UNKNOWN, "unknown command 'shw' (did you mean show?). Send: show 101");
 	fails("mo 101", COMMAND_UNKNOWN, "unknown command 'mo'" COMMANDS);
 	fails("Supercalifragilisticexpialidocious-and-then-some-more", COMMAND_UNKNOWN,
 	    "unknown command 'Supercalifragilisticexpialidocious-and-t...'" COMMANDS);

@@ -160,12 +160,14 @@ static void test_parse_each(void)
 	    "a misspelt keyword is unknown");
 	ok(cmdtable_of(&mailcmd_commands, &cmd) == NULL, "... and has no row");
 	ok(strstr(cmd.error, "(did you mean move?)") != NULL, "a misspelt keyword: the nearest one named");
-	for (i = 0; i < mailcmd_count; i++)
-		ok(strstr(cmd.error, mailcmd_table[i].syntax.name) != NULL, "an unknown command's error lists %s",
-		    mailcmd_table[i].syntax.name);
+	ok(strstr(cmd.error, "Send: move 101 alice <password> E5") != NULL,
+	    "... with the command ready to send, the password masked");
 	ok_int(mailfind_parse(&mailcmd_grammar, "frobnicate", NULL, &cmd), COMMAND_UNKNOWN, "an unknown word");
 	ok(strstr(cmd.error, "did you mean") == NULL && strstr(cmd.error, "; the commands are register, ") != NULL,
 	    "... gets the list, and no guess");
+	for (i = 0; i < mailcmd_count; i++)
+		ok(strstr(cmd.error, mailcmd_table[i].syntax.name) != NULL, "an unknown command's error lists %s",
+		    mailcmd_table[i].syntax.name);
 }
 
 /* The shapes of preview (a board, or "new <size>") and of games' optional filter. */
