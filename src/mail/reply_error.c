@@ -62,6 +62,9 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 	struct html_mail hm = { .title = subject };
 	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g };
+	struct game *shown = NULL;
+	int pts[RULES_MAX_POINTS], np = 0;
+	char why_part[200], tap_turn[24];
 
 	if (board > 0)
 		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
@@ -71,18 +74,37 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 		int part = 0;
 		const char *p;
 
-		/* a turn begun by reply (game.h's pending): its part counted, and no links from the board before it */
+		/* a turn begun by reply (game.h's pending): its part counted */
 		/* the part is the mover's alone: the opponent never learns of it */
 		for (p = g->pending; *p != '\0' && strcmp(game_player_to_move(g), rc->error_player) == 0; p++)
 			part += p == g->pending || *p == ',';
+		if (part > 0 && (shown = malloc(sizeof *shown)) != NULL) {
+			/*
+			 * A stale tap while the part waits (issue 40): the board the
+			 * mover plays from is the one after the part, its links going
+			 * on from it, as the part's own mail (move_token.c); the
+			 * history shared, read only
+			 */
+			*shown = *g;
+			if (game_pending_points(g, pts, &np, &shown->rg, why_part, sizeof why_part))
+				g = shown;
+		}
 		if (part > 0)
 			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
 			    g->rg.turn, part, rc->error_token);
 		else
 			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
 			    rc->error_token);
-		if (part == 0 && strcmp(game_player_to_move(g), rc->error_player) == 0)
+		if ((part == 0 || g == shown) && strcmp(game_player_to_move(g), rc->error_player) == 0) {
 			hm.tap_subject = subject;
+			/* the turn on the links' first line too, as a board mail's (tap.h) */
+			if (part > 0)
+				snprintf(tap_turn, sizeof tap_turn, "#%d.%d", g->rg.turn, part);
+			else
+				snprintf(tap_turn, sizeof tap_turn, "#%d", g->rg.turn);
+			hm.tap_turn = tap_turn;
+		}
+		rp.g = g;
 	}
 	if (g != NULL) {
 		board_render_game(g, drawing);
@@ -101,7 +123,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 			tputs(&t, stopped);
 		}
 		tprintf(&t, "Board %ld now (%s)%s:\n\n%s", g->board, status,
-		    stopped != NULL ? ", before your turn" : "", kept);
+		    stopped != NULL ? ", before your turn" : g == shown ? ", after the part you began" : "", kept);
 		free(kept);
 	}
 	section = tfinish(&t);
@@ -152,5 +174,6 @@ out:
 	free(stopped_plain);
 	free(section);
 	free(note);
+	free(shown);
 	return st;
 }

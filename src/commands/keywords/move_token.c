@@ -32,10 +32,10 @@ enum process_status move_token_continue(struct job *j, const struct game *g, boo
 			return job_refuse(j, g, "you replied to a mail of a turn in parts, and turn %d of board %ld was "
 			    "not continued: the position has changed, so nothing was played. Look at the board below; "
 			    "to play, reply to this mail", g->rg.turn, g->board);
-		return job_refuse(j, g, "you replied to an older mail of turn %d, which you have since begun with %s "
-		    "(the mail of that part has the board after it): the position has changed, so nothing was played. "
-		    "Reply to the newest mail of board %ld (its Subject ends #%d.%d), or send the whole turn with "
-		    "your password", g->rg.turn, g->pending, g->board, g->rg.turn, n);
+		return job_refuse(j, g, "you replied to an older mail of turn %d, which you have since begun with %s: "
+		    "the position has changed, so nothing was played. The board below is the one after %s: tap a "
+		    "point of it or reply to this mail to go on with the turn (its Subject ends #%d.%d), or send "
+		    "the whole turn with your password", g->rg.turn, g->pending, g->pending, g->rg.turn, n);
 	}
 	if (n == 0)
 		return PROCESS_OK;
