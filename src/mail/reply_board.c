@@ -434,7 +434,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
-	char day_count[32];
+	char day_count[32], tap_turn[16];
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, intro[GAMEFILE_TIME_SIZE + 300];
@@ -452,6 +452,20 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	snprintf(ndays, sizeof ndays, "%d", days);
 	snprintf(day_count, sizeof day_count, "%d day%s", days, days == 1 ? "" : "s");
 	snprintf(subject, sizeof subject, "Oust Board %ld reminder %s", g->board, to->userid);
+	/*
+	 * The player's reply token, as the clock's warning has it (issue 40):
+	 * a reply with the turn plays it, the board's points are tap links;
+	 * a turn begun by reply has none (its part's mail goes on from it)
+	 */
+	if (to->token != NULL && to->token[0] != '\0') {
+		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
+		    to->token);
+		if (g->pending[0] == '\0') {
+			snprintf(tap_turn, sizeof tap_turn, "#%d", g->rg.turn);
+			hm.tap_subject = subject;
+			hm.tap_turn = tap_turn;
+		}
+	}
 	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
 	reply_time_str(g->last_move, last);
 	deadline[0] = '\0';
@@ -478,6 +492,8 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	var(&rp.vs, "day_count", day_count);
 	var(&rp.vs, "last_move", last);
 	var(&rp.vs, "deadline", deadline);
+	var(&rp.vs, "tap", hm.tap_subject != NULL ? "Reply to this mail with your turn (its Subject stands for your\n"
+	    "password), or tap a point of the board.\n" : "");
 	var(&rp.vs, "next", next);
 	var(&rp.vs, "drawing", drawing);
 	var(&rp.vs, "recent", hist);

@@ -52,7 +52,11 @@ check "7 days on: cleanup exits 0" [ "$(cleanup "$h" $((T0 + 7 * DAY)))" = 0 ]
 check "... one reminder to bob, the player to move" [ "$(replies "$h" $B)" = $((b0 + 1)) ]
 check "... nothing to alice" [ "$(replies "$h" $A)" = "$a0" ]
 r=$(last "$h" $B)
-check "... subject 'Oust Board 101 reminder bob'" grep -qx 'Subject: Oust Board 101 reminder bob' "$r"
+check "... subject 'Oust Board 101 reminder bob #2 [token]' (its reply token: issue 40)" \
+    grep -qx 'Subject: Oust Board 101 reminder bob #2 \[[2-9A-HJKMNP-Z-]\{15\}\]' "$r"
+check "... its board's points are tap links playing turn 2, with the reminder's Subject" \
+    grep -q 'href="mailto:oust@example.net?subject=Oust%20Board%20101%20reminder%20bob%20%232%20%5B[^"]*&amp;body=%232%0AA1"' "$r"
+check "... its text says a reply or a tap plays" grep -q '^Reply to this mail with your turn' "$r"
 check "... threaded under the board" grep -q '^References: <board-101\.' "$r"
 check "... its own Message-ID" grep -q '^Message-Id: <101\.1\.bob\.reminder\.' "$r"
 check "... Auto-Submitted: auto-generated (RFC 3834: it answers no mail)" grep -qx 'Auto-Submitted: auto-generated' "$r"
@@ -79,7 +83,7 @@ cleanup "$h" $((T0 + 47 * DAY)) >/dev/null
 check "... no reminder before it" [ "$(replies "$h" $A)" = "$a1" ]
 cleanup "$h" $((T0 + 48 * DAY)) >/dev/null
 check "... then alice, now to move, is reminded" [ "$(replies "$h" $A)" = $((a1 + 1)) ]
-check "... 'Oust Board 101 reminder alice'" grep -qx 'Subject: Oust Board 101 reminder alice' "$(last "$h" $A)"
+check "... 'Oust Board 101 reminder alice'" grep -q '^Subject: Oust Board 101 reminder alice #3 \[' "$(last "$h" $A)"
 check "fsck finds the file sound after the reminders" "$bin" -d "$h" fsck
 
 # ---- a file without remind: (written before reminders existed)
@@ -147,7 +151,7 @@ b0=$(replies "$h" $B)
 cleanup "$h" $((T0 + 2 * DAY - 1)) >/dev/null
 check "a second before 2 days: no reminder" [ "$(replies "$h" $B)" = "$b0" ]
 cleanup "$h" $((T0 + 2 * DAY)) >/dev/null
-check "2 days on: bob is reminded of board 102 (101 waits for the server's 7 days)" sh -c "[ $(replies "$h" $B) = $((b0 + 1)) ] && grep -qx 'Subject: Oust Board 102 reminder bob' '$(last "$h" $B)'"
+check "2 days on: bob is reminded of board 102 (101 waits for the server's 7 days)" sh -c "[ $(replies "$h" $B) = $((b0 + 1)) ] && grep -q '^Subject: Oust Board 102 reminder bob #' '$(last "$h" $B)'"
 check "... the reminder gives the board's own deadline" grep -q "If you have not played by 2023-11-19 22:13 UTC, you lose the game on time" "$(last "$h" $B)"
 check "... the next one 2 days later" [ "$(header "$g" remind)" = "$(iso $((T0 + 4 * DAY)))" ]
 cleanup "$h" $((T0 + 5 * DAY - 1)) >/dev/null

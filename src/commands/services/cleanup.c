@@ -114,6 +114,24 @@ static bool find_player(struct run *r, const char *userid, struct store_user *u,
 }
 
 /*
+ * The reply token of u, the player to move on g, into token and p->token,
+ * as a board mail's: a reply or a tap of the reminder or warning plays
+ * (issue 40); without it (said on stderr) a password does.
+ */
+static void player_token(struct run *r, const struct game *g, const struct store_user *u, struct reply_player *p,
+    char token[TOKEN_TEXT_SIZE])
+{
+	char err[TOKENS_ERR_MAX];
+
+	token[0] = '\0';
+	p->token = NULL;
+	if (replytoken_of(r->srv->st, g->board, u, token, err) != STORE_OK)
+		fprintf(stderr, "oustpbm: no reply token for %s: %s\n", u->userid, err);
+	else
+		p->token = token;
+}
+
+/*
  * Write g (its lock held) with its n mails, as outbox.h's protocol says.
  * Returns CLEANUP_OK once the game file is written.
  */
@@ -207,7 +225,7 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	enum reply_status rs;
 	enum cleanup_status s;
 	const char *who = game_player_to_move(g);
-	char next[GAMEFILE_TIME_SIZE];
+	char next[GAMEFILE_TIME_SIZE], token[TOKEN_TEXT_SIZE];
 	int days = (int)((r->srv->now - g->last_move - stopped) / CLEANUP_DAY);
 	int n = 0;
 
@@ -217,7 +235,9 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	/* the header keeps the time on the running clock: the stop is counted out again when read */
 	g->remind -= stopped;
 	if (find_player(r, who, &u, &p, &s)) {
+		player_token(r, g, &u, &p, token);
 		rs = reply_reminder(&r->srv->rc, g, &p, days, timeout_due(&r->srv->cfg, g, stopped), &m);
+		explicit_bzero(token, sizeof token);
 		if (rs != REPLY_OK) {
 			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->srv->rc.err);
 			return;
@@ -246,18 +266,13 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 	enum reply_status rs;
 	enum cleanup_status s;
 	const char *who = game_player_to_move(g);
-	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	char token[TOKEN_TEXT_SIZE];
 	int n = 0;
 
 	memset(&m, 0, sizeof m);
 	g->clock_warned = mark;	/* never twice for this mark, nor for the larger ones it passed */
-	token[0] = '\0';
 	if (find_player(r, who, &u, &p, &s)) {
-		/* its reply token, as a board mail's: a reply or a tap plays (without it a password does) */
-		if (replytoken_of(r->srv->st, g->board, &u, token, err) != STORE_OK)
-			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", who, err);
-		else
-			p.token = token;
+		player_token(r, g, &u, &p, token);
 		rs = reply_warning(&r->srv->rc, g, &p, &w, &m);
 		explicit_bzero(token, sizeof token);
 		if (rs != REPLY_OK) {
