@@ -447,6 +447,14 @@ struct reply_games_list {
 	const struct game *games;	/* the boards, headers read */
 	size_t n;
 	const char *away;	/* the line saying userid is away, or "" */
+	/*
+	 * games <userid> next from userid's own address (issue 40): the board
+	 * to play first, read whole, drawn under the list with its tap links
+	 * under its game Subject and userid's token (mail/token.h); NULL for
+	 * none
+	 */
+	const struct game *tap;
+	const char *tap_token;
 };
 enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_games_list *list, struct reply_mail *out);

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "game/board.h"
+#include "game/html.h"
+
 const char *reply_games_filter_str(enum reply_games_filter f)
 {
 	switch (f) {
@@ -59,7 +62,12 @@ enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
 	struct reply_parts rp = { .tmpl = "games", .subject = subject, .to_addr = to->addr,
 	    .to_name = to->name };
 	enum reply_status st = REPLY_NOMEM;
-	char *list = NULL;
+	char *list = NULL, *tap_text = NULL, *htmls = NULL;
+	char tap_subject[200], tap_turn[16], intro[200], drawing[BOARD_TEXT_MAX];
+	const struct game *tg;
+	struct text tt = { 0 };
+	struct strbuf html = STRBUF_INIT;
+	struct html_mail hm = { .title = NULL };
 	size_t i, playing = 0, shown = 0, skip;
 	int width = 7;
 
@@ -135,9 +143,43 @@ enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
 	var(&rp.vs, "filter", reply_games_filter_str(filter));
 	var(&rp.vs, "which", which);
 	var(&rp.vs, "away", away);
+	tg = games_list->tap;
+	if (tg != NULL && games_list->tap_token != NULL && games_list->tap_token[0] != '\0' && !game_over(tg) &&
+	    !game_is_open(tg) && tg->pending[0] == '\0' && strcmp(game_player_to_move(tg), userid) == 0) {
+		/* the first board to play, as a board mail has it: its links under the game's Subject and token */
+		reply_text_game_subject(tg, tap_subject, sizeof tap_subject);
+		snprintf(tap_subject + strlen(tap_subject), sizeof tap_subject - strlen(tap_subject), " [%s]",
+		    games_list->tap_token);
+		snprintf(tap_turn, sizeof tap_turn, "#%d", tg->rg.turn);
+		board_render_game(tg, drawing);
+		tprintf(&tt, "\nYour move on board %ld (turn %d), the first listed:\n\n%s\nReply to its board mail, "
+		    "or tap a point of the board in this mail's HTML part.\n", tg->board, tg->rg.turn, drawing);
+		tap_text = tfinish(&tt);
+		snprintf(intro, sizeof intro, "Your move on board %ld (turn %d), the first listed: tap a point of its "
+		    "board below to play it.", tg->board, tg->rg.turn);
+		strbuf_puts(&html, "<pre style=\"margin:0 0 10px;white-space:pre-wrap\">");
+		html_escape(&html, list);
+		strbuf_puts(&html, "</pre>\n");
+		htmls = strbuf_finish(&html);
+		if (tap_text == NULL || htmls == NULL) {
+			st = REPLY_NOMEM;
+			goto out;
+		}
+		hm.title = subject;
+		hm.intro = intro;
+		hm.html = htmls;
+		hm.upto = tg->nturns;
+		hm.tap_subject = tap_subject;
+		hm.tap_turn = tap_turn;
+		rp.g = tg;
+		rp.hm = &hm;
+	}
+	var(&rp.vs, "tap", tap_text != NULL ? tap_text : "");
 	st = REPLY_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(list);
+	free(tap_text);
+	free(htmls);
 	return st;
 }
