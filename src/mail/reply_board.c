@@ -44,7 +44,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16], day_count[32];
 	char dims[GAME_DIMENSIONS_SIZE], tap_turn[24];
 	char *happened = NULL, *comment = NULL, *next = NULL, *hist = NULL;
-	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL;
+	char *options = NULL, *next_html = NULL, *rematch = NULL, *last_turns = NULL, *intro = NULL, *again = NULL;
 	struct html_mail hm = { .title = subject, .upto = g->nturns, .next = true };
 	struct reply_parts rp = { .subject = subject, .to_addr = to->address, .to_name = to->fullname, .g = g,
 	    .hm = &hm, .id_board = g->board, .id_turn = g->nturns, .id_user = to->userid };
@@ -115,6 +115,29 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 				sprintf(rematch, "There is no return game: %s closed the account.\n", ev->actor);
 		} else {
 			rematch = reply_text_rematch(g, to->userid);
+			if (rematch != NULL && rematch[0] != '\0' && to->token != NULL && to->token[0] != '\0') {
+				/*
+				 * One tap each (issue 40): the return game and the review by
+				 * reply, the Subject's token standing for the password (the
+				 * return game of this board only: keywords/challenge.c)
+				 */
+				struct text t = { 0 };
+				size_t from;
+
+				again = reply_text_rematch_by_token(g, to->userid);
+				if (again == NULL)
+					goto out;
+				tprintf(&t, "%s\nOr reply to this mail with this line alone (its Subject stands for your "
+				    "password):\n\n    ", rematch);
+				from = t.b.len;
+				tputs(&t, again);
+				tglue_from(&t, from);	/* to be copied: never wrapped */
+				tprintf(&t, "\n\nFor the robot's review of the game, reply with: review %ld\n", g->board);
+				free(rematch);
+				rematch = tfinish(&t);
+				hm.end_subject = subject;
+				hm.end_challenge = again;
+			}
 		}
 		if (hist == NULL || rematch == NULL)
 			goto out;
@@ -197,6 +220,7 @@ out:
 	free(options);
 	free(next_html);
 	free(rematch);
+	free(again);
 	free(intro);
 	free(last_turns);
 	free(hist);

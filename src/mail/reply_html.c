@@ -10,6 +10,7 @@
 #include "game/board.h"
 #include "game/html.h"
 #include "mail/tap.h"
+#include "mail/token.h"
 
 /* ---- the HTML alternative ---- */
 
@@ -89,6 +90,37 @@ static void html_pre(struct strbuf *b, const char *text, bool wrap)
 		p = nl + 1;
 	}
 	strbuf_puts(b, "</pre>\n");
+}
+
+/*
+ * The game-end mail's one-tap links (issue 40): the return game and the
+ * review, each a mailto: (RFC 6068) to the server under the mail's
+ * Subject and its token, whose body is the command by reply
+ * (tokenreply.h).  False when out of memory.
+ */
+static bool end_links(struct strbuf *b, struct reply_ctx *rc, const struct game *g, const struct html_mail *hm)
+{
+	char review[40];
+	char *subj = token_uri_encode(hm->end_subject), *again = token_uri_encode(hm->end_challenge), *rev;
+	bool ok;
+
+	snprintf(review, sizeof review, "review %ld", g->board);
+	rev = token_uri_encode(review);
+	ok = subj != NULL && again != NULL && rev != NULL;
+	if (ok) {
+		strbuf_printf(b, "\n<p style=\"margin:10px 0\"><a style=\"display:inline-block;padding:10px 14px;"
+		    "margin:0 8px 8px 0;background:#1f4fb5;color:#ffffff;text-decoration:none;border-radius:6px\" "
+		    "href=\"mailto:%s?subject=%s&amp;body=%s\">Return game</a>", rc->cfg->from_address, subj, again);
+		strbuf_printf(b, "<a style=\"display:inline-block;padding:10px 14px;margin:0 8px 8px 0;"
+		    "background:#6b3d00;color:#ffffff;text-decoration:none;border-radius:6px\" "
+		    "href=\"mailto:%s?subject=%s&amp;body=%s\">Review of the game</a><br>"
+		    "<span style=\"font-size:13px;color:#555555\">Tap, then send the reply that opens: its Subject "
+		    "stands for your password.</span></p>", rc->cfg->from_address, subj, rev);
+	}
+	free(subj);
+	free(again);
+	free(rev);
+	return ok;
 }
 
 /*
@@ -227,6 +259,9 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 		if (next[0] != '\0')
 			html_pre(&pieces[NEXT], next, true);
 	}
+	if (hm->end_subject != NULL && hm->end_challenge != NULL && game_over(g) && !end_links(&pieces[NEXT], rc,
+	    g, hm))
+		goto out;
 	if (hm->recent != NULL && hm->recent[0] != '\0') {
 		strbuf_puts(&pieces[RECENT], "<p style=\"margin:10px 0 0\">Turns:</p>\n");
 		html_pre(&pieces[RECENT], hm->recent, true);

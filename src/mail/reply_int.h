@@ -76,6 +76,13 @@ struct html_mail {
 	const char *html;	/* HTML made by the game layer (a review's chart: game/review.h), after the intro, or NULL */
 	const char *tap_subject;	/* to the player to move with a token: the Subject its links reply with (tap.h) */
 	const char *tap_turn;	/* and the turn they play, "#6" or "#6.1", the first line of their body */
+	/*
+	 * The game-end mail to a player with a token: the Subject (with it)
+	 * of the one-tap return game and review links, and the return game's
+	 * challenge (reply_text_rematch_by_token); NULL for none
+	 */
+	const char *end_subject;
+	const char *end_challenge;
 	const char *tmpl;	/* the HTML template, NULL: mail.html (a digest's board: reply_digest.c) */
 };
 
@@ -263,11 +270,18 @@ char *reply_text_next(const struct game *g);
 /*
  * For a finished game: the command that starts a return game against the
  * same opponent, with every option of the game that ended: its size or hex
- * side, the reader's colour at its start (the challenger plays Black
- * unless told), the swap, the robot's level, rated or not, its own
- * reminder and time limit.  One line, never wrapped: it is to be copied.
+ * side, the colours reversed (the reader takes the colour the opponent
+ * began with; the challenger plays Black unless told), the swap, the
+ * robot's level, rated or not, its own reminder and time limit.  One
+ * line, never wrapped: it is to be copied.
  */
 char *reply_text_rematch(const struct game *g, const char *reader);
+/*
+ * The same return game as a reply by token says it (tokenreply.h: the
+ * token stands for the user id and password), "challenge bob -size=9
+ * -white", one line; the caller frees it, NULL when out of memory.
+ */
+char *reply_text_rematch_by_token(const struct game *g, const char *reader);
 
 /*
  * The way out of an observer's mail that needs no password (RFC 2369

@@ -439,36 +439,54 @@ static bool swapped(const struct game *g)
  * unless told), the swap, the robot's level, rated or not, its own
  * reminder and time limit.  One line, never wrapped: it is to be copied.
  */
+/* The return game's challenge after "challenge <reader> <password> ": the opponent and g's options. */
+static void rematch_args(struct text *t, const struct game *g, const char *reader)
+{
+	const char *opponent = strcmp(reader, g->black) == 0 ? g->white : g->black;
+	bool was_black = (strcmp(reader, g->black) == 0) != swapped(g);
+
+	tprintf(t, "%s ", opponent);
+	if (g->shape == RULES_HEX)
+		tprintf(t, "-hex=%d", g->size);
+	else
+		tprintf(t, "-size=%d", g->size);
+	/* colours reversed: who began with Black begins the return game with White */
+	if (was_black)
+		tputs(t, " -white");
+	if (!g->swap)
+		tputs(t, " -noswap");
+	if (game_user_is_robot(opponent) && g->robot_level != 0)
+		tprintf(t, " -level=%d", g->robot_level);
+	if (g->unrated)
+		tputs(t, " -unrated");
+	if (g->remind_days > 0)
+		tprintf(t, " -remind=%d", g->remind_days);
+	if (g->timeout_days > 0)
+		tprintf(t, " -timeout=%d", g->timeout_days);
+}
+
 char *reply_text_rematch(const struct game *g, const char *reader)
 {
 	struct text t = { 0 };
-	const char *opponent = strcmp(reader, g->black) == 0 ? g->white : g->black;
-	bool was_black = (strcmp(reader, g->black) == 0) != swapped(g);
 	size_t from;
 
 	if (game_user_is_robot(reader))
 		return strdup("");
 	tputs(&t, "For a return game, send:\n\n    ");
 	from = t.b.len;
-	tprintf(&t, "challenge %s <password> %s ", reader, opponent);
-	if (g->shape == RULES_HEX)
-		tprintf(&t, "-hex=%d", g->size);
-	else
-		tprintf(&t, "-size=%d", g->size);
-	if (!was_black)
-		tputs(&t, " -white");
-	if (!g->swap)
-		tputs(&t, " -noswap");
-	if (game_user_is_robot(opponent) && g->robot_level != 0)
-		tprintf(&t, " -level=%d", g->robot_level);
-	if (g->unrated)
-		tputs(&t, " -unrated");
-	if (g->remind_days > 0)
-		tprintf(&t, " -remind=%d", g->remind_days);
-	if (g->timeout_days > 0)
-		tprintf(&t, " -timeout=%d", g->timeout_days);
+	tprintf(&t, "challenge %s <password> ", reader);
+	rematch_args(&t, g, reader);
 	tglue_from(&t, from);
 	tputs(&t, "\n");
+	return tfinish(&t);
+}
+
+char *reply_text_rematch_by_token(const struct game *g, const char *reader)
+{
+	struct text t = { 0 };
+
+	tputs(&t, "challenge ");
+	rematch_args(&t, g, reader);
 	return tfinish(&t);
 }
 

@@ -220,8 +220,9 @@ static void test_game(void)
 	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "the end mail: the game's Subject still");
 	ok(has(&m, "is over: alice won: bob has no stones left."), "the result");
 	ok(has(&m, "Turn 3: alice played D3 (capturing B3), the last of bob's.\n"), "the winning turn, naming the capture");
-	ok(has(&m, "For a return game, send:\n\n    challenge bob <password> alice -size=5 -white\n"),
-	    "the rematch command, for the reader, in the colour bob had");
+	ok(has(&m, "For a return game, send:\n\n    challenge bob <password> alice -size=5\n"),
+	    "the rematch command, for the reader, colours reversed: bob, who had White, takes Black");
+	ok(!has(&m, "Or reply to this mail with this line alone"), "... no return game by reply without a token");
 	ok(has(&m, "   1  2023-11-14 22:13 UTC  x alice  C3\n"), "the whole history with times, in the mails' one form");
 	ok(!has(&m, "To play, send"), "no command to send once over");
 	reply_mail_release(&m);

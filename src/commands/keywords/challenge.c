@@ -144,6 +144,12 @@ enum process_status challenge_run(struct job *j)
 	bool ok, challenger_black, made = false;
 	long board = 0;
 
+	if (j->by_token) {
+		/* the return game of the token's board, and only it (challenge_int.h) */
+		ps = challenge_token_check(j, &ok);
+		if (ps != PROCESS_OK || !ok)
+			return ps;
+	}
 	ps = find_opponent(j, &opp, &ok);
 	if (ps != PROCESS_OK || !ok)
 		return ps;

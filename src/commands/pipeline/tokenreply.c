@@ -224,6 +224,59 @@ static bool robot_board(struct job *j)
 	return yes;
 }
 
+/*
+ * The game-end mail's links (issue 40): "review" (or "review <board>" of
+ * the token's board) asks for its review; "challenge <opponent>
+ * [options]" is its return game, the token standing for the password
+ * (keywords/challenge.c checks that it is that board's opponent, once);
+ * into j->cmd.  False for any other text.
+ */
+static bool after_the_game(struct job *j)
+{
+	const char *line = j->cmd.line + strspn(j->cmd.line, " \t");
+	char buf[COMMAND_LINE_MAX + 64], *end;
+	struct command *alt;
+	long board;
+	bool ok;
+
+	if (j->cmd.source != COMMAND_FROM_BODY)
+		return false;
+	if (strncasecmp(line, "review", 6) == 0 && (line[6] == '\0' || isspace((unsigned char)line[6]))) {
+		board = strtol(line + 6, &end, 10);
+		if (end[strspn(end, " \t\r.!")] != '\0')
+			return false;
+		if (end != line + 6 && board != j->token.board) {
+			/* the token stands for the password on its own board only */
+			snprintf(j->token_error, sizeof j->token_error, "a review by reply to a mail of board %ld is "
+			    "board %ld's: for the review of board %ld, send review %ld <userid> <password>",
+			    j->token.board, j->token.board, board, board);
+			return true;
+		}
+		become(j, "review");
+		return true;
+	}
+	if (strncasecmp(line, "challenge", 9) != 0 || !isspace((unsigned char)line[9]))
+		return false;
+	/* parsed as the whole command, a user id and password standing in for the token's (cleared after) */
+	if ((size_t)snprintf(buf, sizeof buf, "challenge tokenreply x %s", line + 10) >= sizeof buf)
+		return false;
+	alt = calloc(1, sizeof *alt);
+	if (alt == NULL)
+		return false;
+	ok = command_parse_line(&mailcmd_grammar, COMMAND_FROM_BODY, buf, strlen(buf), NULL, alt) == COMMAND_OK &&
+	    command_is(alt, "challenge");
+	if (ok) {
+		alt->body_rest = j->cmd.body_rest;
+		j->cmd = *alt;
+		j->cmd.userid[0] = '\0';
+		j->cmd.password[0] = '\0';
+		j->mc = cmdtable_find(&mailcmd_commands, "challenge");
+		j->cmd_status = COMMAND_OK;
+	}
+	free(alt);
+	return ok;
+}
+
 bool tokenreply_parse(struct job *j)
 {
 	char loose[8];
@@ -241,6 +294,8 @@ bool tokenreply_parse(struct job *j)
 	if (j->cmd_status == COMMAND_CHAT_ANSWER || j->found.answered.kind == MAILFIND_CHAT)
 		j->token.chat = true;
 	j->board = j->token.board;
+	if (after_the_game(j))
+		return true;
 	turn_answered(j);
 	if (j->token.turn == 0 && !j->token.chat) {
 		/* never played on a position the player did not see (the old-turn guard needs the turn) */
