@@ -24,8 +24,6 @@ void hooks_flushed(const struct hooks *h, struct server *srv, long board)
 {
 	size_t i;
 
-	if (board == 0)
-		return;
 	for (i = 0; h != NULL && i < h->n; i++)
 		if (h->rows[i].flushed != NULL)
 			h->rows[i].flushed(srv, board);

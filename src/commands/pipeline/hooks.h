@@ -31,7 +31,10 @@ struct hook {
 	bool (*answers)(const struct config *cfg, const struct game *g);
 	/* that answer, the mail's change committed, the board's lock held (the job's game is g) */
 	enum process_status (*answer)(struct job *j);
-	/* the mail's replies flushed; board was committed by it (read it again: a hook's answer may follow) */
+	/*
+	 * the mail's replies flushed; board was committed by it (read it again: a hook's answer may
+	 * follow), 0 when it committed none (the web's tournaments and feed may have changed all the same)
+	 */
 	void (*flushed)(struct server *srv, long board);
 };
 
@@ -47,7 +50,7 @@ void hooks_turn(const struct hooks *h, struct server *srv, struct game *g);
 /* The hook that answers g's last turn at once, or NULL. */
 const struct hook *hooks_answerer(const struct hooks *h, const struct config *cfg, const struct game *g);
 
-/* Every hook's flushed, board committed by the mail (0: none, nothing runs). */
+/* Every hook's flushed, board committed by the mail (0: none). */
 void hooks_flushed(const struct hooks *h, struct server *srv, long board);
 
 /*

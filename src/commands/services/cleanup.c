@@ -605,6 +605,8 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 
 		if (tournament_settle_all(srv, &settled, terr) != TOURNAMENT_OK)
 			board_failed(&r, 0, CLEANUP_TEMPFAIL, "cannot settle the tournaments: %s", terr);
+		/* their pages, and the feed's open challenges (expired ones gone) */
+		web_tournaments_after(srv);
 	}
 	/* the digests due this hour, after the boards' changes (digest.h) */
 	{

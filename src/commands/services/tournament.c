@@ -493,8 +493,8 @@ void tournament_hook_flushed(struct server *srv, long board)
 	struct game g;
 	bool over;
 
-	/* no tournament (the usual home): nothing more read */
-	if (srv->st == NULL || tourns_list(srv->st, &ids, &n) != STORE_OK || n == 0)
+	/* no tournament (the usual home), or no board committed: nothing more read */
+	if (board == 0 || srv->st == NULL || tourns_list(srv->st, &ids, &n) != STORE_OK || n == 0)
 		goto out;
 	if (boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
 		goto out;

@@ -276,6 +276,10 @@ enum web_status web_open(const struct config *cfg, struct store *st, const char 
 		snprintf(sub, sizeof sub, "%s/player", w->dir);
 		s = mkdir_one(w, sub);
 	}
+	if (s == WEB_OK) {
+		snprintf(sub, sizeof sub, "%s/tournament", w->dir);
+		s = mkdir_one(w, sub);
+	}
 	if (s == WEB_OK)
 		s = lock_site(w);
 out:
@@ -297,6 +301,7 @@ void web_close(struct web *w)
 	free(w->tmpl);
 	free(w->e);
 	free(w->raw);
+	free(w->open);
 	free(w);
 }
 
@@ -434,6 +439,7 @@ enum web_status web_summary_load(struct web *w)
 	w->raw = NULL;
 	w->rawlen = 0;
 	w->clean = false;
+	w->loaded = true;
 	snprintf(path, sizeof path, "%s/" SUMMARY, w->dir);
 	r = read_whole(path, &data, &len);
 	if (r < 0)

@@ -16,6 +16,19 @@
  *   player/alice.html   alice's boards, running and finished
  *   standings.html      the rated players of each board class (standings.h),
  *                       rewritten when a rated game ends
+ *   tournament/T1.html  tournament T1: its options, players, standings with
+ *                       tie-breaks (a round robin's crosstable), the pairings
+ *                       of each round linking to the boards
+ *   tournaments.html    every tournament, the open challenges, the players
+ *                       seeking games
+ *   feed.atom           the Atom feed (RFC 4287) of the tournaments (made,
+ *                       begun, ended with the winner), the open challenges
+ *                       and the players seeking games
+ *   tournaments.txt     what the tournament pages were made from, with each
+ *                       file's inode, mtime and size: after any change only
+ *                       the tournaments whose file changed are made again
+ *   open.txt            the open challenges, kept from the commits of their
+ *                       boards
  *   boards.txt          one tab-separated line per board: what index.html and
  *                       the player pages are made from, so that one move
  *                       does not read every game file
@@ -84,6 +97,14 @@ enum web_status web_build(struct web *w);
  * failure is said as web_after_commit() says it.
  */
 void web_standings_after(struct server *srv);
+
+/*
+ * The pages of the tournaments whose file changed (and of their boards
+ * made or ended meanwhile), tournaments.html and the feed, into
+ * cfg->web_dir when it is set (cleanup, after the tournaments settled); a
+ * failure is said as web_after_commit() says it.
+ */
+void web_tournaments_after(struct server *srv);
 
 /*
  * After a commit of g: web_update() into cfg->web_dir when it is set.  A

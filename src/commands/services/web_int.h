@@ -12,6 +12,37 @@
 
 #include "commands/services/web.h"
 #include "game/game.h"
+#include "game/gamefile.h"
+#include "game/tourn.h"
+
+#define WEB_FEED "feed.atom"		/* the Atom feed (RFC 4287), at the site's root */
+#define WEB_TOURNS "tournaments.txt"	/* what the tournament pages were made from (web_tourn.c) */
+#define WEB_OPEN "open.txt"		/* the open challenges (web_feed.c) */
+
+#define WEB_WINNERS_MAX 200
+
+/* One tournament as tournaments.txt keeps it: what the index and the feed need. */
+struct web_tsum {
+	unsigned id;
+	char sig[80];		/* its file's inode, mtime and size: a changed file has a new one */
+	enum tourn_format format;
+	enum tourn_state state;
+	bool twice;
+	long long created, started, ended;	/* started, ended: 0 until then */
+	int nplayers, min_players, max_players;
+	char winner[WEB_WINNERS_MAX];	/* "-" until it ends; "ann,bob" when they share the first place */
+	char director[IDENT_USERID_MAX + 1];
+	char name[TOURN_NAME_MAX + 1];
+};
+
+/* One open challenge as open.txt keeps it. */
+struct web_open {
+	long board;
+	long long created;
+	char challenger[GAME_NAME_SIZE];
+	char seat[8];		/* the open seat: "Black" or "White" */
+	char what[GAME_DIMENSIONS_SIZE + 40];	/* "7x7, no swap, unrated" */
+};
 
 /* One board as boards.txt lists it. */
 struct entry {
@@ -40,6 +71,10 @@ struct web {
 	char *raw;		/* boards.txt as read */
 	size_t rawlen;
 	bool clean;		/* every line of raw was read, in order: a changed line can be spliced in */
+	bool loaded;		/* boards.txt was read (or made) into e */
+	struct web_open *open;	/* open.txt, by board */
+	size_t nopen, aopen;
+	bool open_read, open_changed;
 	char err[WEB_ERR_MAX];
 };
 
@@ -57,7 +92,9 @@ enum web_status web_summary_load(struct web *w);
 enum web_status web_summary_save(struct web *w);
 enum web_status web_summary_splice(struct web *w, size_t i, bool inserted);
 
-/* The pages (web_pages.c). */
+/* The pages (web_pages.c): web_page() writes rel from the template, content its body. */
+enum web_status web_page(struct web *w, const char *rel, const char *root, const char *title,
+    const char *content);
 enum web_status web_board_page(struct web *w, const struct game *g);
 enum web_status web_turn_page(struct web *w, const struct game *g, int k);
 enum web_status web_index_page(struct web *w);
@@ -65,6 +102,22 @@ enum web_status web_shard_page(struct web *w, long k);
 enum web_status web_player_page(struct web *w, const char *userid);
 enum web_status web_standings_page(struct web *w);
 bool web_has_page(const struct web *w, const char *rel);
+/* "2026-11-21 18:41" */
+void web_when(long long t, char buf[GAMEFILE_TIME_SIZE]);
+
+/* The tournaments (web_tourn.c): each changed one's page (all: every one), then tournaments.html and the feed. */
+enum web_status web_tourns_sync(struct web *w, bool all);
+/* Boards a tournament made or ended: their pages, boards.txt, the lists and their players' pages (web_update.c). */
+enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n);
+
+/* The open challenges and the feed (web_feed.c). */
+enum web_status web_open_load(struct web *w);
+/* board is g (an open challenge: listed), or no longer one (g NULL or taken: dropped). */
+enum web_status web_open_note(struct web *w, long board, const struct game *g);
+/* open.txt written when it changed; entries whose board is gone dropped first. */
+enum web_status web_open_save(struct web *w);
+/* tournaments.html and feed.atom from the tournaments ts[0..n) and the open challenges. */
+enum web_status web_feed_pages(struct web *w, const struct web_tsum *ts, size_t n);
 long web_shard_of(long board);
 
 #endif

@@ -25,8 +25,7 @@
 
 /* ---- pieces of pages ---- */
 
-/* "2026-11-21 18:41" */
-static void when(long long t, char buf[GAMEFILE_TIME_SIZE])
+void web_when(long long t, char buf[GAMEFILE_TIME_SIZE])
 {
 	gamefile_time_str((int64_t)t, buf);
 	buf[10] = ' ';
@@ -39,7 +38,7 @@ static void player_link(struct strbuf *b, const char *root, const char *userid)
 	strbuf_printf(b, "<a href=\"%splayer/%s.html\">%s</a>", root, userid, userid);
 }
 
-static enum web_status page(struct web *w, const char *rel, const char *root, const char *title,
+enum web_status web_page(struct web *w, const char *rel, const char *root, const char *title,
     const char *content)
 {
 	struct strbuf t = STRBUF_INIT, srv = STRBUF_INIT;
@@ -214,7 +213,7 @@ enum web_status web_board_page(struct web *w, const struct game *g)
 	board_render_game(g, ascii);
 	snprintf(title, sizeof title, "Oust board %ld", g->board);
 	strbuf_printf(&b, "<p>%s, swap %s, started %s UTC.</p>\n", game_dimensions(g, false, dims),
-	    g->swap ? "on" : "off", (when(g->created, stamp), stamp));
+	    g->swap ? "on" : "off", (web_when(g->created, stamp), stamp));
 	status_html(&b, g, "../");
 	players_html(w, &b, hb, g->black, g->white, "../");
 	snprintf(title, sizeof title, "Board %ld after turn %d", g->board, g->nturns);
@@ -242,7 +241,7 @@ enum web_status web_board_page(struct web *w, const struct game *g)
 	for (i = 0; i < g->nturns; i++) {
 		const struct game_turn *t = &g->turns[i];
 
-		when(t->time, stamp);
+		web_when(t->time, stamp);
 		strbuf_printf(&b, "<tr><td><a href=\"%ld-%d.html\">%d</a></td><td>%s</td><td>%c ", g->board, t->number,
 		    t->number, stamp, t->color == RULES_BLACK ? 'x' : 'o');
 		player_link(&b, "../", t->player);
@@ -258,7 +257,7 @@ enum web_status web_board_page(struct web *w, const struct game *g)
 		return web_fail(w, WEB_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust board %ld", g->board);
 	snprintf(rel, sizeof rel, "board/%ld.html", g->board);
-	s = page(w, rel, "../", title, content);
+	s = web_page(w, rel, "../", title, content);
 	free(content);
 	return s;
 }
@@ -282,7 +281,7 @@ enum web_status web_turn_page(struct web *w, const struct game *g, int k)
 		return web_fail(w, WEB_STORE, "board %ld: its history cannot be replayed (oustpbm fsck %ld)", g->board,
 		    g->board);
 	}
-	when(t->time, stamp);
+	web_when(t->time, stamp);
 	strbuf_printf(&b, "<p class=\"nav\"><a href=\"%ld.html\">Board %ld now</a>", g->board, g->board);
 	if (k > 1)
 		strbuf_printf(&b, " &middot; <a href=\"%ld-%d.html\">turn %d</a>", g->board, k - 1, k - 1);
@@ -302,7 +301,7 @@ enum web_status web_turn_page(struct web *w, const struct game *g, int k)
 		return web_fail(w, WEB_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust board %ld, turn %d", g->board, k);
 	snprintf(rel, sizeof rel, "board/%ld-%d.html", g->board, k);
-	s = page(w, rel, "../", title, content);
+	s = web_page(w, rel, "../", title, content);
 	free(content);
 	return s;
 }
@@ -324,7 +323,7 @@ static void boards_table(struct strbuf *b, const struct entry *e, const size_t *
 	for (i = 0; i < n; i++) {
 		const struct entry *x = &e[idx[i]];
 
-		when(x->last_move, stamp);
+		web_when(x->last_move, stamp);
 		strbuf_printf(b, "<tr><td><a href=\"%sboard/%ld.html\">%ld</a></td><td>", root, x->board, x->board);
 		if (x->hex)
 			strbuf_printf(b, "hex side %d</td><td>", x->size);
@@ -423,6 +422,8 @@ enum web_status web_index_page(struct web *w)
 		strbuf_puts(&b, "</p>\n");
 	}
 	strbuf_puts(&b, "<p><a href=\"standings.html\">Standings</a> of the rated players.</p>\n");
+	strbuf_puts(&b, "<p><a href=\"tournaments.html\">Tournaments</a> and <a href=\"tournaments.html#open\">open "
+	    "challenges</a>, also as an <a href=\"" WEB_FEED "\">Atom feed</a>.</p>\n");
 	strbuf_puts(&b, "<p>To play, send <code>help</code> by mail to <a href=\"mailto:");
 	html_escape(&b, w->cfg->from_address);
 	strbuf_puts(&b, "\">");
@@ -432,7 +433,7 @@ enum web_status web_index_page(struct web *w)
 	content = strbuf_finish(&b);
 	if (content == NULL)
 		return web_fail(w, WEB_NOMEM, "out of memory");
-	s = page(w, "index.html", "", "Oust boards", content);
+	s = web_page(w, "index.html", "", "Oust boards", content);
 	free(content);
 	return s;
 }
@@ -458,7 +459,7 @@ enum web_status web_shard_page(struct web *w, long k)
 	snprintf(title, sizeof title, "Oust boards %ld to %ld", IDENT_BOARD_MIN + (k - 1) * WEB_SHARD,
 	    IDENT_BOARD_MIN + k * WEB_SHARD - 1);
 	snprintf(rel, sizeof rel, "all-%ld.html", k);
-	s = page(w, rel, "", title, content);
+	s = web_page(w, rel, "", title, content);
 	free(content);
 	return s;
 }
@@ -507,7 +508,7 @@ enum web_status web_player_page(struct web *w, const char *userid)
 		return web_fail(w, WEB_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust player %s", userid);
 	snprintf(rel, sizeof rel, "player/%s.html", userid);
-	s = page(w, rel, "../", title, content);
+	s = web_page(w, rel, "../", title, content);
 	free(content);
 	return s;
 }
@@ -623,7 +624,7 @@ enum web_status web_standings_page(struct web *w)
 		s = web_fail(w, WEB_NOMEM, "out of memory");
 		goto out;
 	}
-	s = page(w, "standings.html", "", "Oust standings", content);
+	s = web_page(w, "standings.html", "", "Oust standings", content);
 out:
 	free(content);
 	free(playing);

@@ -100,6 +100,11 @@ enum web_status web_build(struct web *w)
 	size_t len;
 
 	w->n = 0;
+	w->loaded = true;
+	/* the open challenges found anew */
+	w->open_read = true;
+	w->nopen = 0;
+	w->open_changed = true;
 	ss = store_list_boards(w->st, &boards, &nb);
 	if (ss != STORE_OK)
 		return web_fail(w, WEB_STORE, "%s", store_error(w->st));
@@ -119,8 +124,10 @@ enum web_status web_build(struct web *w)
 		}
 		free(text);
 		if (game_is_open(&g)) {
+			/* not a game yet: on the site once someone accepts it; till then an open challenge */
+			s = web_open_note(w, g.board, &g);
 			game_release(&g);
-			continue;	/* not a game yet: on the site once someone accepts it */
+			continue;
 		}
 		s = game_pages(w, &g, 1);
 		if (s == WEB_STORE) {
@@ -157,19 +164,106 @@ enum web_status web_build(struct web *w)
 	free(players);
 	if (s == WEB_OK)
 		s = web_standings_page(w);
+	if (s == WEB_OK)
+		s = web_tourns_sync(w, true);
 	return s;
 }
 
-/* The standings page alone (web_standings_after), or g's pages (web_after_commit). */
-static enum web_status after_pages(struct web *w, const struct game *g)
+/* boards[i]'s entry: inserted in order when new; *old its turns before (0 if new). */
+static enum web_status refresh_entry(struct web *w, const struct game *g, int *old)
 {
+	struct entry e, key, *at;
 	enum web_status s;
 
-	if (g != NULL)
-		return web_update(w, g);
-	s = web_summary_load(w);	/* the boards being played, counted in the page */
+	web_entry_of(g, &e);
+	key.board = g->board;
+	at = w->n > 0 ? bsearch(&key, w->e, w->n, sizeof *w->e, web_entry_cmp) : NULL;
+	*old = 0;
+	if (at != NULL) {
+		*old = at->nturns <= g->nturns ? at->nturns : 1;
+		*at = e;
+		return WEB_OK;
+	}
+	s = web_entries_add(w, &e);
 	if (s == WEB_OK)
+		qsort(w->e, w->n, sizeof *w->e, web_entry_cmp);
+	return s;
+}
+
+enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n)
+{
+	struct gamefile_error gerr;
+	enum web_status s = WEB_OK;
+	char **players = NULL, *text;
+	size_t i, np = 0, len;
+	bool rated = false;
+	struct game g;
+	int from;
+
+	if (!w->loaded && (s = web_summary_load(w)) != WEB_OK)
+		return s;
+	players = calloc(2 * n + 1, sizeof *players);
+	if (players == NULL)
+		return web_fail(w, WEB_NOMEM, "out of memory");
+	for (i = 0; s == WEB_OK && i < n; i++) {
+		if (store_board_read(w->st, boards[i], &text, &len) != STORE_OK)
+			continue;	/* not made yet (a start a crash cut short) or gone: the next run */
+		if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+			free(text);
+			continue;
+		}
+		free(text);
+		if (!game_is_open(&g)) {
+			s = refresh_entry(w, &g, &from);
+			if (s == WEB_OK)
+				s = game_pages(w, &g, from);
+			if ((players[np++] = strdup(g.black)) == NULL || (players[np++] = strdup(g.white)) == NULL)
+				s = web_fail(w, WEB_NOMEM, "out of memory");
+			rated = rated || (game_over(&g) && ratings_game_counts(&g));
+		}
+		game_release(&g);
+	}
+	/* boards.txt written whole: its lines moved (what was read is no longer spliced into) */
+	w->clean = false;
+	if (s == WEB_OK)
+		s = web_summary_save(w);
+	if (s == WEB_OK)
+		s = web_index_page(w);
+	for (i = 0; s == WEB_OK && i < n; i++)
+		if (i == 0 || web_shard_of(boards[i]) != web_shard_of(boards[i - 1]))
+			s = web_shard_page(w, web_shard_of(boards[i]));
+	qsort(players, np, sizeof *players, name_cmp);
+	for (i = 0; s == WEB_OK && i < np; i++)
+		if (i == 0 || strcmp(players[i], players[i - 1]) != 0)
+			s = web_player_page(w, players[i]);
+	if (s == WEB_OK && rated)
 		s = web_standings_page(w);
+	for (i = 0; i < np; i++)
+		free(players[i]);
+	free(players);
+	return s;
+}
+
+/*
+ * What follows a change: g's pages (when g is not NULL) or the standings
+ * page (standings), then the open challenges (board is g, or gone when g
+ * is NULL), and the pages of the tournaments whose file changed.
+ */
+static enum web_status after_pages(struct web *w, long board, const struct game *g, bool standings)
+{
+	enum web_status s = WEB_OK;
+
+	if (g != NULL)
+		s = web_update(w, g);
+	if (s == WEB_OK && standings) {
+		s = web_summary_load(w);	/* the boards being played, counted in the page */
+		if (s == WEB_OK)
+			s = web_standings_page(w);
+	}
+	if (s == WEB_OK && board != 0)
+		s = web_open_note(w, board, g);
+	if (s == WEB_OK)
+		s = web_tourns_sync(w, false);
 	return s;
 }
 
@@ -178,7 +272,7 @@ static enum web_status after_pages(struct web *w, const struct game *g)
  * a failure is said on stderr and logged, never the command's: its change
  * is committed already, and `oustpbm web` writes the whole site again.
  */
-static void after(const struct config *cfg, struct store *st, const struct game *g)
+static void after(const struct config *cfg, struct store *st, long board, const struct game *g, bool standings)
 {
 	char err[WEB_ERR_MAX], what[40];
 	enum web_status s;
@@ -188,16 +282,16 @@ static void after(const struct config *cfg, struct store *st, const struct game 
 		return;
 	s = web_open(cfg, st, cfg->web_dir, &w, err, sizeof err);
 	if (s == WEB_OK) {
-		s = after_pages(w, g);
+		s = after_pages(w, board, g, standings);
 		if (s != WEB_OK)
 			snprintf(err, sizeof err, "%s", web_error(w));
 		web_close(w);
 	}
 	if (s != WEB_OK) {
-		if (g != NULL)
-			snprintf(what, sizeof what, "board %ld", g->board);
+		if (board != 0)
+			snprintf(what, sizeof what, "board %ld", board);
 		else
-			snprintf(what, sizeof what, "standings");
+			snprintf(what, sizeof what, standings ? "standings" : "tournaments");
 		msg_warn("web: %s: %s", what, err);
 		store_log(st, "web: %s: %s: %s", what, web_status_str(s), err);
 	}
@@ -205,32 +299,50 @@ static void after(const struct config *cfg, struct store *st, const struct game 
 
 void web_standings_after(struct server *srv)
 {
-	after(&srv->cfg, srv->st, NULL);
+	after(&srv->cfg, srv->st, 0, NULL, true);
+}
+
+void web_tournaments_after(struct server *srv)
+{
+	after(&srv->cfg, srv->st, 0, NULL, false);
 }
 
 void web_after_commit(struct server *srv, const struct game *g)
 {
-	after(&srv->cfg, srv->st, g);
+	after(&srv->cfg, srv->st, g->board, g, false);
 }
 
 /*
  * The web pages of the board a mail committed, after its replies were
  * flushed (pipeline/hooks.h): from its game file as committed (with a
- * robot's answer), read again once the game in hand is gone.  A failure
- * changes nothing but the site, and is logged.
+ * robot's answer), read again once the game in hand is gone; a board no
+ * longer there (a declined open challenge) leaves the open challenges.
+ * board 0 (a mail that committed no board: a tournament's commands, seek):
+ * the tournaments and the feed alone.  A failure changes nothing but the
+ * site, and is logged.
  */
 void web_hook_flushed(struct server *srv, long board)
 {
 	const struct config *cfg = &srv->cfg;
 	struct store *st = srv->st;
 	struct gamefile_error gerr;
+	enum store_status ss;
 	struct game g;
 	char *text = NULL;
 	size_t len;
 
-	if (cfg->web_dir[0] == '\0')
+	if (cfg->web_dir[0] == '\0' || st == NULL)
 		return;
-	if (store_board_read(st, board, &text, &len) != STORE_OK) {
+	if (board == 0) {
+		web_tournaments_after(srv);
+		return;
+	}
+	ss = store_board_read(st, board, &text, &len);
+	if (ss == STORE_NOT_FOUND) {
+		after(cfg, st, board, NULL, false);
+		return;
+	}
+	if (ss != STORE_OK) {
 		store_log(st, "web: board %ld: cannot read the game file: %s", board, store_error(st));
 		return;
 	}
