@@ -394,10 +394,32 @@ def main():
             nlinks = f.read().count('<a href="mailto:')
         check("board-25x25-first: every point a link (%d)" % nlinks, nlinks >= 625)
         check_mail(tmp, "board-25x25-first", first, save, cell_min=0, max_bytes=100 * 1024, has_stones=False)
+        # a tournament (issue 44): its page (the crosstable, the pairings) and the list, on a phone too
+        for uid, addr, pw in (("carol", "carol@example.net", "pc"), ("dominique", "dom@example.net", "pd")):
+            h.mail(addr, "register %s %s" % (uid, pw))
+        h.mail(alice, "tournament alice pa roundrobin -size=5 -players=4-4 The long-named autumn round robin & co")
+        for uid, addr, pw in (("alice", alice, "pa"), ("bartholomew", bob, "pb"), ("carol", "carol@example.net", "pc"),
+                              ("dominique", "dom@example.net", "pd")):
+            h.mail(addr, "join T1 %s %s" % (uid, pw))
+        h.mail("carol@example.net", "seek carol pc 3")
+        h.mail(alice, "challenge alice pa * -size=9 -noswap")
+        pages = [os.path.join(home, "site", "tournament", "T1.html"), os.path.join(home, "site", "tournaments.html")]
+        for page in pages:
+            name = os.path.relpath(page, os.path.join(home, "site"))
+            check("web %s was written" % name, os.path.exists(page))
+            for width in WIDTHS:
+                d = probe(tmp, page, PROBE, HEIGHT, width) if os.path.exists(page) else None
+                check("web %s at %d px: no word broken in the middle" % (name, width), d is not None and not d["splits"],
+                      d and "; ".join(d["splits"][:5]))
+                check("web %s at %d px: no wider than the window" % (name, width),
+                      d is not None and d["scrollWidth"] <= d["innerWidth"], d and "%d" % d["scrollWidth"])
+                if save:
+                    screenshot(tmp, page, HEIGHT, os.path.join(save, "web-%s-%d.png" % (name.replace("/", "-"), width)),
+                               width)
         # the web pages' index (issue 40: "Bo ard"): no word broken on a phone either
         index = os.path.join(home, "site", "index.html")
         check("the web index was written", os.path.exists(index))
-        for width in WIDTHS[:2]:
+        for width in WIDTHS:
             d = probe(tmp, index, PROBE, HEIGHT, width) if os.path.exists(index) else None
             check("web index at %d px: no word broken in the middle" % width, d is not None and not d["splits"],
                   d and "; ".join(d["splits"][:5]))

@@ -158,6 +158,41 @@ check "tidy: T2's page is valid HTML5" valid "$t2"
 check "the feed has both tournaments, T2's name escaped" sh -c \
     "grep -q '<title>Tournament T2 has begun: Second &amp; last</title>' '$s/feed.atom' && xmllint --noout '$s/feed.atom'"
 
+# a tie on everything: the first place shared, in the feed and the list
+go cat "tournament cat pwcat roundrobin -size=5 -players=3-3 Three way"
+for u in ann bob; do
+	go "$u" "join T3 $u pw$u"
+done
+go cat "join T3 cat pwcat"
+for b in $(sed -n 's/^game: .* \([0-9][0-9]*\) \*$/\1/p' "$h/tournaments/3"); do
+	wu=$(sed -n 's/^white: //p' "$h/games/$b.game")
+	go "$wu" "resign $b $wu pw$wu"
+done
+check "T3 ended in a three-way tie" sh -c "grep -q '^status: finished' '$h/tournaments/3' && [ \$(grep -c '<tr><td>1</td><td>[a-z]*</td><td>1500</td>' '$s/tournament/T3.html') = 3 ]"
+feedread >"$tmp/f6" 2>&1
+check "feedparser: the first place of T3 shared by the three" sh -c \
+    "grep -q '/T3/ended|Tournament T3 has ended, the first place shared by [a-z]*, [a-z]* and [a-z]*: Three way|' '$tmp/f6'"
+check "... and tournaments.html names them" sh -c "grep -q '<td>ended</td><td>3</td><td>[a-z]*, [a-z]* and [a-z]*</td>' '$s/tournaments.html'"
+
+# a damaged tournament file keeps the others on the site, and is said
+cp "$h/tournaments/3" "$tmp/t3"
+echo 'game: nonsense' >>"$h/tournaments/3"
+check "a rebuild with a damaged tournament file: done, the file named on standard error" sh -c \
+    "OUSTPBM_TEST_TIME=$((at + 30)) '$bin' -d '$h' web '$tmp/damaged' >/dev/null 2>'$tmp/e' && grep -q 'web: tournaments/3' '$tmp/e' &&
+     test -f '$tmp/damaged/tournament/T1.html' && test -f '$tmp/damaged/tournament/T2.html' && ! test -f '$tmp/damaged/tournament/T3.html'"
+cp "$tmp/t3" "$h/tournaments/3"
+
+# a site that cannot be written: a tournament's command is answered all the same, the failure logged
+mv "$s" "$tmp/site.saved" && echo 'not a directory' >"$s"
+go dan "tournament dan pwdan swiss -size=5 Unwritten"
+check "an unwritable site: the tournament is made and answered" sh -c \
+    "grep -q '^tournament: T4' '$h/tournaments/4' && grep -l 'Subject: Oust tournament T4 Unwritten' '$h'/mail/dan@example.org/new/* >/dev/null"
+check "... the failure is logged and said on standard error" sh -c \
+    "grep -q 'web: tournaments: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: tournaments: ' '$tmp/stderr'"
+rm -f "$s" && mv "$tmp/site.saved" "$s"
+go dan "tournaments"
+check "... and the next mail writes the missed page" grep -q 'Unwritten' "$s/tournament/T4.html"
+
 # cleanup: a tournament file changed behind the site (an admin's edit) is made again
 sed -i 's/^name: Second & last$/name: Second \& final/' "$h/tournaments/2"
 OUSTPBM_TEST_TIME=$((at + 60)) "$bin" -d "$h" cleanup >/dev/null 2>&1
