@@ -229,7 +229,8 @@ static bool robot_board(struct job *j)
  * the token's board) asks for its review; "challenge <opponent>
  * [options]" is its return game, the token standing for the password
  * (keywords/challenge.c checks that it is that board's opponent, once);
- * into j->cmd.  False for any other text.
+ * into j->cmd, or j->token_error when it does not parse.  False for any
+ * other text.
  */
 static bool after_the_game(struct job *j)
 {
@@ -272,9 +273,15 @@ static bool after_the_game(struct job *j)
 		j->cmd.password[0] = '\0';
 		j->mc = cmdtable_find(&mailcmd_commands, "challenge");
 		j->cmd_status = COMMAND_OK;
+	} else {
+		/* never a chat to the opponent: the challenge meant is refused, saying why */
+		snprintf(j->token_error, sizeof j->token_error, "your challenge by reply to the mail of board %ld is "
+		    "not one the server reads (%.300s): a return game by reply is challenge <opponent> [options], as "
+		    "the end mail's link writes it", j->token.board, alt->error[0] != '\0' ? alt->error :
+		    "not a challenge");
 	}
 	free(alt);
-	return ok;
+	return true;
 }
 
 bool tokenreply_parse(struct job *j)
