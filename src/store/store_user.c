@@ -101,7 +101,7 @@ static bool parse_user(const char *line, size_t n, struct store_user *u, const c
 	p = memchr(c3 + 1, '\t', (size_t)(end - c3 - 1));
 	if (p != NULL) {
 		if ((size_t)(end - p) < 7 || memcmp(p + 1, "since=", 6) != 0 ||
-		    !gamefile_time_parse(p + 7, (size_t)(end - p - 7), &u->since) || u->since <= 0) {
+		    !gamefile_time_parse(p + 7, (size_t)(end - p - 7), &u->since) || u->since < 0) {
 			*why = "has a member-since that is not 'since=YYYY-MM-DDTHH:MM:SSZ' after its full name";
 			return false;
 		}
