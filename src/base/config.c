@@ -194,6 +194,8 @@ static const struct key keys[] = {
 	NUM_KEY(timeout_days, 0, 3650, false),
 	NUM_KEY(challenge_expiry_days, 0, 3650, false),
 	NUM_KEY(vacation_days_per_year, 0, 366, false),
+	NUM_KEY(vacation_accrual_days, 0, 3650, false),
+	NUM_KEY(vacation_max_days, 0, 366, false),
 	STR_KEY(smtp_url, check_smtp_url),
 	STR_KEY(smtp_starttls, check_starttls),
 	STR_KEY(smtp_cafile, check_path),
@@ -277,6 +279,8 @@ void config_defaults(struct config *cfg)
 	cfg->timeout_days = 0;
 	cfg->challenge_expiry_days = 14;
 	cfg->vacation_days_per_year = 30;
+	cfg->vacation_accrual_days = 12;
+	cfg->vacation_max_days = 30;
 	cfg->max_mails_per_hour = 30;
 	cfg->max_board_replies_per_hour = 150;
 	cfg->max_password_failures = 5;
@@ -879,7 +883,11 @@ static const struct {
 	{ "remind_days", "cleanup reminds a player to move after this many idle days, 0 = never, ..365" },
 	{ "timeout_days", "cleanup ends a game as a loss on time after this many idle days, 0 = never, ..3650" },
 	{ "challenge_expiry_days", "cleanup withdraws a challenge not accepted after this many days, 0 = never, ..3650" },
-	{ "vacation_days_per_year", "days a player may be away (vacation) in a calendar year, 0 = none, ..366" },
+	{ "vacation_days_per_year", "the old cap of the vacation bank: the bank holds at most the smaller of it and "
+	  "vacation_max_days, ..366" },
+	{ "vacation_accrual_days", "a player's vacation bank gains a day for every this many days as a member, "
+	  "0 = none, ..3650" },
+	{ "vacation_max_days", "the most days a vacation bank holds, 0 = no vacation, ..366" },
 	{ "smtp_url", "smtp://host[:port] or smtps://host[:port]: send the replies by SMTP" },
 	{ "smtp_starttls", "required|off: STARTTLS on smtp:// (default: off for a loopback host)" },
 	{ "smtp_cafile", "PEM file of the CAs the SMTP server's certificate is checked against" },

@@ -54,9 +54,15 @@
  *                                         this many days after it was made (a
  *                                         challenge not accepted), both told;
  *                                         0 = never, else up to 3650
- *   vacation_days_per_year (30)          days a player may be away (the mail
+ *   vacation_accrual_days (12)           a player's vacation bank (the mail
  *                                         command vacation: their clocks stop)
- *                                         in a calendar year (UTC), 0..366
+ *                                         gains a day for every this many days
+ *                                         as a member; 0 = none, ..3650
+ *   vacation_max_days (30)               the most days the bank holds (days
+ *                                         accrued past it are lost), 0..366
+ *   vacation_days_per_year (30)          the key of the yearly allowance the
+ *                                         bank replaced: still read, it caps the
+ *                                         bank too (the smaller cap holds)
  *   smtp_url           (unset)           smtp://host[:port] or smtps://host[:port]
  *                                         (port 25 / 465 by default); setting it
  *                                         selects the smtp transport (smtp.h)
@@ -254,7 +260,9 @@ struct config {
 	unsigned long remind_days;	/* 0: no reminders */
 	unsigned long timeout_days;	/* 0: no loss on time */
 	unsigned long challenge_expiry_days;	/* 0: challenges never expire */
-	unsigned long vacation_days_per_year;	/* the yearly allowance of vacation days */
+	unsigned long vacation_days_per_year;	/* the old cap: the bank holds min(it, vacation_max_days) */
+	unsigned long vacation_accrual_days;	/* a day in the bank for every this many days as a member */
+	unsigned long vacation_max_days;	/* the most days in the bank */
 	char smtp_url[CONFIG_URL_MAX + 1];	/* "" when not set */
 	char smtp_starttls[CONFIG_TRANSPORT_MAX + 1];	/* "required", "off" or "" (by host) */
 	char smtp_cafile[CONFIG_PATH_MAX + 1];

@@ -13,6 +13,7 @@ enum store_status clockstops_of(struct store *st, const struct game *g, const ch
 	struct settings s;
 	struct vacation v;
 	enum store_status ss;
+	size_t i;
 
 	memset(out, 0, sizeof *out);
 	snprintf(out->zone, sizeof out->zone, "%s", TZONE_DEFAULT);
@@ -20,11 +21,12 @@ enum store_status clockstops_of(struct store *st, const struct game *g, const ch
 	if (userid == NULL || userid[0] == '\0' || strcmp(userid, GAME_OPEN_SEAT) == 0 || game_user_is_robot(userid))
 		return STORE_OK;
 	ss = vacations_find(st, userid, &v);
-	if (ss == STORE_OK && v.end > v.start) {
-		out->stops[out->n].start = v.start;
-		out->stops[out->n++].end = v.end;
-	} else if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
+	if (ss != STORE_OK && ss != STORE_NOT_FOUND)
 		return ss;
+	/* every absence, ended or booked: a clock started before one counts it out */
+	for (i = 0; i < v.n && out->n < GAMECLOCK_STOPS_MAX; i++) {
+		out->stops[out->n].start = v.away[i].from;
+		out->stops[out->n++].end = v.away[i].to;
 	}
 	ss = settings_find(st, userid, &s, err);
 	if (ss != STORE_OK)

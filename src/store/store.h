@@ -121,6 +121,7 @@ struct store_user {
 	char address[MAILADDR_MAX + 1];
 	char hash[STORE_HASH_MAX + 1];		/* crypt(3) string, "$y$..." */
 	char fullname[STORE_FULLNAME_MAX + 1];	/* may be empty */
+	int64_t since;				/* member since (made), 0: a line from before it was kept */
 };
 
 /*
@@ -419,12 +420,17 @@ enum store_status store_list_boards(struct store *st, long **boards, size_t *cou
 /* --- users ---
  *
  * Users file, <home>/users: plain text, one account per line,
- *     userid:address:hash:full name
+ *     userid:address:hash:full name[<TAB>since=TIME]
  * userid       ident_userid_ok(), stored lower case; ids compare folded
  * address      the address the account is bound to (mailaddr_ok: no ':')
  * hash         crypt(3) output, yescrypt "$y$..." (contains no ':'); an
  *              admin may put "*" or "!" here to lock an account
  * full name    the rest of the line, may be empty and may contain ':'
+ * since        when the account was made (UTC, "2026-11-29T15:00:00Z", as
+ *              the game files write times), after a TAB, which no full name
+ *              holds; written by every new account.  A line without it (an
+ *              account older than the key) loads with since 0: a member from
+ *              the start, whose vacation bank is full (vacations.h)
  * Lines starting with '#' and blank lines are ignored; the file starts with
  * a comment saying this.  Several accounts may share one address.  A line is
  * only ever appended or has its hash replaced; other lines stay byte for byte.

@@ -1,6 +1,7 @@
 /* store_user: the users file, one account a line: read, find, add, change, remove (store.h). */
 #include "base/ident.h"
 #include "base/utf8.h"
+#include "game/gamefile.h"
 #include "store/store_int.h"
 
 #include <assert.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+/* the member-since after a TAB (store.h) is not named here: the header of older homes stays as it was */
 static const char users_header[] =
     "# oustpbm users: one account per line, fields separated by ':'\n"
     "#   userid:address:hash:full name\n"
@@ -95,6 +97,16 @@ static bool parse_user(const char *line, size_t n, struct store_user *u, const c
 			*why = "has a password hash with a space or control character";
 			return false;
 		}
+	/* a full name has no control character: a TAB starts the keys after it (since=) */
+	p = memchr(c3 + 1, '\t', (size_t)(end - c3 - 1));
+	if (p != NULL) {
+		if ((size_t)(end - p) < 7 || memcmp(p + 1, "since=", 6) != 0 ||
+		    !gamefile_time_parse(p + 7, (size_t)(end - p - 7), &u->since) || u->since < 0) {
+			*why = "has a member-since that is not 'since=YYYY-MM-DDTHH:MM:SSZ' after its full name";
+			return false;
+		}
+		end = p;
+	}
 	if (!copy_field(u->fullname, sizeof u->fullname, c3 + 1, (size_t)(end - c3 - 1)) ||
 	    !fullname_ok(u->fullname)) {
 		*why = "has a full name too long or with control characters";
@@ -364,6 +376,7 @@ static enum store_status read_users_checked(struct store *st, char **text, size_
 static enum store_status add_user(struct store *st, const char *userid, const char *address,
     const char *password, const char *prehash, const char *fullname, const struct store_register_caps *caps)
 {
+	char since[GAMEFILE_TIME_SIZE];
 	struct store_lock lock = STORE_LOCK_INIT;
 	char id[IDENT_USERID_MAX + 1], hash[STORE_HASH_MAX + 1], domain[MAILADDR_MAX + 1];
 	enum store_status status;
@@ -421,9 +434,9 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 	status = store_reserved_check(st, id, caps != NULL ? caps->now : (int64_t)store_now(st));
 	if (status != STORE_OK)
 		goto out;
-	n = asprintf(&out, "%s%.*s%s%s:%s:%s:%s\n", len == 0 ? users_header : "", (int)len,
+	n = asprintf(&out, "%s%.*s%s%s:%s:%s:%s\tsince=%s\n", len == 0 ? users_header : "", (int)len,
 	    text != NULL ? text : "", len > 0 && text != NULL && text[len - 1] != '\n' ? "\n" : "", id, address,
-	    hash, fullname);
+	    hash, fullname, gamefile_time_str(caps != NULL ? caps->now : (int64_t)store_now(st), since));
 	if (n < 0) {
 		out = NULL;
 		status = store_nomem(st);

@@ -11,7 +11,7 @@ mkhome "$h"
 # ---- adduser
 pw=$("$bin" -d "$h" adduser alice alice@example.org Alice Liddell </dev/null)
 check "adduser prints a generated password" sh -c "echo '$pw' | grep -Eqx '[a-zA-Z2-9]{12}'"
-check "... the account is in the users file, full name joined" grep -q '^alice:alice@example.org:\$y\$[^:]*:Alice Liddell$' "$h/users"
+check "... the account is in the users file, full name joined" grep -q '^alice:alice@example.org:\$y\$[^:]*:Alice Liddell	since=[-0-9T:]*Z$' "$h/users"
 check "... logged" grep -q 'admin adduser alice <alice@example.org>' "$h/log"
 pw2=$("$bin" -d "$h" adduser carol carol@example.org </dev/null)
 check "two generated passwords differ" [ "$pw" != "$pw2" ]
@@ -38,7 +38,7 @@ check "an address the maildir transport cannot deliver to (a/b@example.org): exi
 check "... named in the error" sh -c "'$bin' -d '$h' adduser dave a/b@example.org 2>&1 | grep -q \"address 'a/b@example.org' contains '/'\""
 check "a full name of 64 characters (128 bytes of UTF-8) is taken" \
     [ "$(rc "$bin" -d "$h" adduser erin erin@example.org "$e64")" = 0 ]
-check "... whole in the users file" grep -q "^erin:erin@example.org:[^:]*:$e64\$" "$h/users"
+check "... whole in the users file" grep -q "^erin:erin@example.org:[^:]*:$e64	since=[-0-9T:]*Z$" "$h/users"
 check "65 characters: exit 65" [ "$(rc "$bin" -d "$h" adduser frank frank@example.org "$e64" x)" = 65 ]
 check "... counted and reported in characters, as by mail" sh -c "'$bin' -d '$h' adduser frank frank@example.org '${e64}x' 2>&1 |
     grep -qx 'oustpbm: adduser frank: the full name is longer than 64 characters'"

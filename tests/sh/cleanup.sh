@@ -30,8 +30,9 @@ base() {
 	shift
 	# challenge_expiry_days off: these boards wait for bob's first turn far longer than 14 days (expire.sh)
 	mkhome "$h" 'challenge_expiry_days = 0' "$@"
-	send at=$T0 body=body "$h" alice@example.org "register alice secret"
-	send at=$T0 body=body "$h" bob@example.com "register bob hunter2"
+	# members for a year: a full vacation bank (src/store/vacations.h)
+	send at=$((T0 - 365 * 86400)) body=body "$h" alice@example.org "register alice secret"
+	send at=$((T0 - 365 * 86400)) body=body "$h" bob@example.com "register bob hunter2"
 	send at=$T0 body=body "$h" alice@example.org "challenge alice secret bob -size=5"
 	send at=$T0 body=body "$h" alice@example.org "move 101 alice secret C3"
 }

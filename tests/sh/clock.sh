@@ -30,8 +30,9 @@ home() {
 	h=$1
 	shift
 	mkhome "$h" 'remind_days = 0' 'timeout_days = 0' "$@"
-	send at=$T0 body=body "$h" alice@example.org "register alice secret"
-	send at=$T0 body=body "$h" bob@example.com "register bob hunter2"
+	# members for a year: a full vacation bank (src/store/vacations.h)
+	send at=$((T0 - 365 * 86400)) body=body "$h" alice@example.org "register alice secret"
+	send at=$((T0 - 365 * 86400)) body=body "$h" bob@example.com "register bob hunter2"
 }
 
 # ---- the increment and its cap

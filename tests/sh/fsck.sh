@@ -151,6 +151,37 @@ fsck_case given-board-missing 65 "games/555.game: no such board" 555 </dev/null
 fsck_case given-board-damaged 65 "games/101.game:7: unknown status 'plying'" 101 <<'EOF'
 sed -i 's/^status: playing/status: plying/' games/101.game
 EOF
+# the clock keys of a game file (issue 43, src/game/gamefile_clock.c)
+fsck_case clock-bad-spec 65 "games/101.game:9: clock must be D+I/C in days (0 < D <= C <= 3650, as 3+1.5/5), not '3+x/3'" <<'EOF'
+sed -i '8a clock: 3+x/3\nclock-black: 259200\nclock-white: 259200' games/101.game
+EOF
+fsck_case clock-without-left 65 "games/101.game:9: clock needs clock-black: and clock-white: lines" <<'EOF'
+sed -i '8a clock: 3+0/3' games/101.game
+EOF
+fsck_case weekends-off 65 "games/101.game:9: weekends must be on (off is not written), not 'off'" <<'EOF'
+sed -i '8a weekends: off' games/101.game
+EOF
+fsck_case warned-not-hours 65 "games/101.game:9: warned must be the hours of a warn mark, 1 to 8784, not 'soon'" <<'EOF'
+sed -i '8a warned: soon' games/101.game
+EOF
+
+# the vacation bank (src/store/vacations.h) and the member-since of the users file (src/store/store.h)
+fsck_case vacations-both-forms 0 "" <<'EOF'
+printf 'alice 2023-11-01T00:00:00Z 2023-11-08T00:00:00Z 2023 7\nbob bank=3 ticks=40 away=2024-01-02T00:00:00Z,2024-01-03T00:00:00Z,1\n' >vacations
+EOF
+fsck_case vacations-bad-bank 65 "vacations: $tmp/vacations-bad-bank/vacations line 1 is not 'userid bank=DAYS ticks=N [away=FROM,TO,DAYS]...' (at most 6 absences, sorted, apart) nor 'userid start end year used' (cleanup sends no reminder and ends no game on time until it is mended)" <<'EOF'
+printf 'bob bank=many ticks=40\n' >vacations
+EOF
+fsck_case vacations-four-booked 65 "vacations: bob has 4 absences booked ahead, more than 3" <<'EOF'
+printf 'bob bank=3 ticks=40 away=2024-01-02T00:00:00Z,2024-01-03T00:00:00Z,1 away=2024-01-05T00:00:00Z,2024-01-06T00:00:00Z,1 away=2024-01-08T00:00:00Z,2024-01-09T00:00:00Z,1 away=2024-01-12T00:00:00Z,2024-01-13T00:00:00Z,1\n' >vacations
+EOF
+fsck_case users-bad-since 65 "users: $tmp/users-bad-since/users line 9 has a member-since that is not 'since=YYYY-MM-DDTHH:MM:SSZ' after its full name" <<'EOF'
+printf 'carol:carol@example.net:$y$j9T$abc$def:Carol\tsince=yesterday\n' >>users
+EOF
+fsck_case users-no-since 0 "" <<'EOF'
+sed -i 's/	since=.*$//' users
+EOF
+
 check "a bad board argument: exit 64" [ "$("$bin" -d "$tmp/pristine" fsck 12x 2>/dev/null; echo $?)" = 64 ]
 check "fsck changes nothing" sh -c "cd '$tmp/parse-error' && grep -q '^status: plying' games/101.game"
 

@@ -6,7 +6,8 @@
 tmpdir
 
 h=$tmp/home
-mkhome "$h" 'remind_days = 1' 'timeout_days = 2'
+# vacation_accrual_days = 1: bob, a member for a week, has 6 days in his vacation bank
+mkhome "$h" 'remind_days = 1' 'timeout_days = 2' 'vacation_accrual_days = 1'
 at() { # SECONDS FROM SUBJECT
 	mail "$2" "$3" | deliver "$h" $((T0 + $1))
 }

@@ -263,7 +263,8 @@ static void test_failures(void)
  */
 static void test_vacation(void)
 {
-	struct vacation v = { "bob", T0 + 2 * DAY, T0 + 12 * DAY, 2023, 10 };
+	struct vacation v = { .userid = "bob", .banked = true, .bank = 20, .n = 1,
+	    .away = { { T0 + 2 * DAY, T0 + 12 * DAY, 10 } } };
 	struct cleanup_stats s;
 	struct home h;
 	struct game g;

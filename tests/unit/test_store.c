@@ -352,10 +352,12 @@ static void test_users(void)
 	text = t_slurp(t_path(home, "users"), NULL);
 	ok(text != NULL && text[0] == '#', "users file starts with its comment");
 	ok(text != NULL && strstr(text, "\nalice:alice@example.com:$y$") != NULL, "line userid:address:hash...");
-	ok(text != NULL && strstr(text, ":Alice: Liddell\n") != NULL, "full name last, ':' kept");
+	ok(text != NULL && strstr(text, ":Alice: Liddell\tsince=") != NULL, "full name last, ':' kept, then since");
 	free(text);
 
 	ok_int(store_user_find(st, "alice", &u), STORE_OK, "find alice");
+	ok(u.since > 0 && u.since == (int64_t)store_now(st), "member since the time it was made");
+	ok_str(u.fullname, "Alice: Liddell", "... the full name without it");
 	ok_str(u.userid, "alice", "user id folded to lower case");
 	ok_str(u.address, "alice@example.com", "address");
 	ok_str(u.fullname, "Alice: Liddell", "full name with ':'");

@@ -4,6 +4,7 @@
 
 #include "base/msg.h"
 #include "base/strbuf.h"
+#include "commands/lib/away.h"
 #include "commands/lib/settingstext.h"
 
 /* What each key does, in settings_keys' order, for the reply's last lines. */
@@ -33,6 +34,17 @@ enum process_status settingstext_reply(struct job *j, const struct settings *s, 
 	for (i = 0; i < settings_nkeys; i++)
 		strbuf_printf(&sb, "%s\n", what[i]);
 	strbuf_printf(&sb, "\nTo change one: set %s <password> key=value ...\n", s->userid);
+	{
+		/* the vacation bank (vacations.h): shown, set by the mail command vacation */
+		char bank[AWAY_BANK_MAX];
+
+		ps = away_bank_of(j, &j->user, bank, sizeof bank);
+		if (ps != PROCESS_OK) {
+			strbuf_release(&sb);
+			return ps;
+		}
+		strbuf_printf(&sb, "\n%s", bank);
+	}
 	text = strbuf_finish(&sb);
 	if (text == NULL)
 		return job_no_memory(j);

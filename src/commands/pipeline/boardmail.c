@@ -81,8 +81,10 @@ enum store_status boardmail_set_away(struct server *srv, const struct game *g)
 	ss = vacations_find(srv->st, who, &v);
 	if (ss == STORE_OK) {
 		snprintf(a.userid, sizeof a.userid, "%s", v.userid);
-		a.start = v.start;
-		a.end = v.end;
+		const struct vacation_absence *now_or_last = vacation_current(&v, (int64_t)rc->now);
+
+		a.start = now_or_last != NULL ? now_or_last->from : 0;
+		a.end = now_or_last != NULL ? now_or_last->to : 0;
 		a.now = vacation_away(&v, (int64_t)rc->now);
 		a.stopped = vacation_stopped(&v, g->last_move, (int64_t)rc->now);
 		reply_set_away(rc, &a);

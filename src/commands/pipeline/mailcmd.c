@@ -331,16 +331,19 @@ const struct mail_command mailcmd_table[] = {
 	  "turn>` (placements in order, or `swap`), `<your turn>` is played in the same delivery and both are "
 	  "told it was queued; any other turn drops the queue (its owner is told); each line checked at once; "
 	  "up to 20 lines; alone it lists the queue, `clear` drops it; the opponent never sees it" },
-	{ { "vacation", "vacation <userid> <password> <days>|off", "upT" },
+	{ { "vacation", "vacation <userid> <password> <days>|off|<from> <to>|cancel <from>", "upT" },
 	  MAILCMD_LOGIN | MAILCMD_ACCOUNTS | MAILCMD_CHANGE, vacation_run,
-	  "Away for that many days from now: your clocks stop (no reminder,\n"
-	  "no loss on time where you are to move) and your opponents are\n"
-	  "told. At most vacation_days_per_year days (30) in a calendar year;\n"
-	  "off ends it early and gives back the whole days not begun.",
-	  "the sender is away for that many days from now: the clocks of the boards where the sender is to "
-	  "move stop (no reminder, no loss on time; the absence is counted out), the opponents are told; at most "
-	  "`vacation_days_per_year` (30) days in a calendar year; `off` ends it early, giving back the whole "
-	  "days not begun" },
+	  "Away for that many days from now, or booked ahead from <from> to\n"
+	  "<to> (YYYY-MM-DD, your time zone; at most 3 booked): your clocks\n"
+	  "stop meanwhile. The days come from your vacation bank: a day for\n"
+	  "every 12 as a member, at most 30. off ends it early, cancel <from>\n"
+	  "drops a booking; both give the days not begun back.",
+	  "the sender is away for that many days from now, or books an absence ahead from `<from>` 00:00 to the "
+	  "end of `<to>` (dates YYYY-MM-DD in the sender's `timezone`; at most 3 booked): the clocks of the boards "
+	  "where the sender is to move stop (no reminder, no loss on time; the absence is counted out); the days "
+	  "come from the sender's vacation bank (a day for every `vacation_accrual_days` (12) days as a member, at "
+	  "most `vacation_max_days` (30)); the opponents are told of `<days>` and `off`; `off` ends an absence "
+	  "early and `cancel <from>` drops a booking, giving back the whole days not begun" },
 	{ { "set", "set <userid> <password> <key>=<value> ...", "upT" },
 	  MAILCMD_LOGIN | MAILCMD_CHANGE, set_run,
 	  "Your settings, one or more key=value: timezone=Europe/Paris (an\n"

@@ -173,8 +173,10 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 		b[i].token = tokens[i];
 		if (have_vac) {
 			snprintf(away[i].userid, sizeof away[i].userid, "%s", v.userid);
-			away[i].start = v.start;
-			away[i].end = v.end;
+			const struct vacation_absence *cur = vacation_current(&v, (int64_t)srv->now);
+
+			away[i].start = cur != NULL ? cur->from : 0;
+			away[i].end = cur != NULL ? cur->to : 0;
 			away[i].now = vacation_away(&v, (int64_t)srv->now);
 			away[i].stopped = vacation_stopped(&v, games[i].last_move, (int64_t)srv->now);
 			b[i].away = &away[i];

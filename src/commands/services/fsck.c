@@ -401,9 +401,19 @@ static enum fsck_status check_vacations(struct store *st, FILE *out, unsigned *p
 	size_t n = 0;
 
 	ss = vacations_read(st, &list, &n);
-	free(list);
-	if (ss == STORE_OK)
+	if (ss == STORE_OK) {
+		size_t i;
+
+		/* the mail command books at most VACATIONS_BOOKED_MAX ahead: more is a hand's edit */
+		for (i = 0; i < n; i++)
+			if (vacation_booked(&list[i], (int64_t)store_now(st)) > VACATIONS_BOOKED_MAX)
+				report(out, problems, VACATIONS_FILE, 0, "%s has %zu absences booked ahead, more than %d",
+				    list[i].userid, vacation_booked(&list[i], (int64_t)store_now(st)),
+				    VACATIONS_BOOKED_MAX);
+		free(list);
 		return FSCK_OK;
+	}
+	free(list);
 	report(out, problems, VACATIONS_FILE, 0, "%s (cleanup sends no reminder and ends no game on time until it "
 	    "is mended)", store_error(st));
 	return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
