@@ -71,14 +71,15 @@ static int days_left(const struct vacation *v, int64_t now)
 /*
  * The mails of a vacation of days (0: back): the sender's confirmation
  * (away or back), and a notice to the opponent of each board still played;
- * into m[0..*n).  boards gets the boards.
+ * into m[0..*n).
  */
 static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation *v, int days,
-    struct reply_mail *m, int *n, char *boards, size_t size)
+    struct reply_mail *m, int *n)
 {
 	const unsigned long cap = j->srv.cfg.vacation_days_per_year;
 	const bool away = days > 0;
 	char subject[200], until[REPLY_TIME_SIZE], used[16], left[16], year[16], ndays[16], capstr[16], day_count[32];
+	char boards[1000];
 	struct store_user o;
 	struct game *games = NULL;
 	enum process_status ps;
@@ -91,9 +92,10 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 	ps = job_boards_of(j, u->userid, &games, &ng);
 	if (ps != PROCESS_OK)
 		return ps;
-	for (i = 0; i < ng && len + 24 < size; i++)
+	for (i = 0; i < ng && len + 24 < sizeof boards; i++)
 		if (!game_over(&games[i]))
-			len += (size_t)snprintf(boards + len, size - len, "%s%ld", len > 0 ? ", " : "", games[i].board);
+			len += (size_t)snprintf(boards + len, sizeof boards - len, "%s%ld", len > 0 ? ", " : "",
+			    games[i].board);
 	reply_time_str(v->end, until);
 	snprintf(used, sizeof used, "%d", v->used);
 	snprintf(left, sizeof left, "%d", (int)cap - v->used);
@@ -141,7 +143,7 @@ enum process_status vacation_run(struct job *j)
 {
 	const unsigned long cap = j->srv.cfg.vacation_days_per_year;
 	const int64_t now = (int64_t)j->srv.now;
-	char token[VACATIONS_TOKEN_MAX + 1], boards[1000];
+	char token[VACATIONS_TOKEN_MAX + 1];
 	struct reply_mail *mails = NULL;
 	struct store_user u;
 	struct vacation v, old;
@@ -188,7 +190,7 @@ enum process_status vacation_run(struct job *j)
 	mails = calloc(VACATION_MAILS_MAX, sizeof *mails);
 	if (mails == NULL)
 		return job_no_memory(j);
-	ps = make_mails(j, &u, &v, days, mails, &n, boards, sizeof boards);
+	ps = make_mails(j, &u, &v, days, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
 	vacations_token(&v, token);
