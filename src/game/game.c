@@ -25,23 +25,23 @@ static void copy_name(char dst[GAME_NAME_SIZE], const char *src)
 void game_init(struct game *g, long board, int size, bool swap, const char *black,
     const char *white, int64_t now)
 {
-	game_init_shape(g, board, RULES_SQUARE, size, swap, black, white, now);
+	game_init_shape(g, board, &(struct game_form){ RULES_SQUARE, size, swap }, black, white, now);
 }
 
-void game_init_shape(struct game *g, long board, enum rules_shape shape, int size, bool swap,
-    const char *black, const char *white, int64_t now)
+void game_init_shape(struct game *g, long board, const struct game_form *f, const char *black, const char *white,
+    int64_t now)
 {
 	assert(board >= IDENT_BOARD_MIN && board <= IDENT_BOARD_MAX);
-	assert(rules_shape_ok(shape, size));
+	assert(rules_shape_ok(f->shape, f->size));
 	assert(now >= 0);
 	memset(g, 0, sizeof(*g));
 	g->board = board;
-	g->shape = shape;
-	g->size = size;
-	g->swap = swap;
+	g->shape = f->shape;
+	g->size = f->size;
+	g->swap = f->swap;
 	copy_name(g->black, black);
 	copy_name(g->white, white);
-	rules_game_init_shape(&g->rg, shape, size, swap);
+	rules_game_init_shape(&g->rg, f->shape, f->size, f->swap);
 	g->end = GAME_END_NONE;
 	g->created = now;
 	g->last_move = now;

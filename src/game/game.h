@@ -189,9 +189,16 @@ struct game {
  */
 void game_init(struct game *g, long board, int size, bool swap, const char *black,
     const char *white, int64_t now);
-/* The same on a board of either shape: rules_shape_ok(shape, size) must hold. */
-void game_init_shape(struct game *g, long board, enum rules_shape shape, int size, bool swap,
-    const char *black, const char *white, int64_t now);
+/* A board's form: its shape and size (rules_shape_ok() must hold), and whether the swap is on. */
+struct game_form {
+	enum rules_shape shape;
+	int size;
+	bool swap;
+};
+
+/* The same on a board of either shape, of form f. */
+void game_init_shape(struct game *g, long board, const struct game_form *f, const char *black, const char *white,
+    int64_t now);
 /* Free the history; g is left empty and may be released again. */
 void game_release(struct game *g);
 

@@ -54,10 +54,20 @@ void game_queue_clear(struct game *g)
 	g->queue[0] = '\0';
 }
 
-/* Placements "E5, F6" (s[0..n)) of line k into l's answer (mine) or their turn on g's board; false with why. */
-static bool queue_points(const struct game *g, int k, bool mine, const char *s, size_t n,
-    struct game_queue_line *l, char *why, size_t size)
+/* Where a line's failure is said: the line's number, and the buffer for why. */
+struct queue_why {
+	int k;
+	char *why;
+	size_t size;
+};
+
+/* Placements "E5, F6" (s[0..n)) of line w->k into l's answer (mine) or their turn on g's board; false with why. */
+static bool queue_points(const struct game *g, const struct queue_why *w, bool mine, const char *s, size_t n,
+    struct game_queue_line *l)
 {
+	const int k = w->k;
+	char *why = w->why;
+	const size_t size = w->size;
 	const char *side = mine ? "your answer" : "their turn";
 	int *pts = mine ? l->mine : l->their, *np = mine ? &l->nmine : &l->ntheir;
 	size_t i = 0, j, a, b;
@@ -131,7 +141,7 @@ bool game_queue_parse(const struct game *g, const char *text, struct game_queue 
 		}
 		if (b - a == 4 && strncasecmp(a, "swap", 4) == 0)
 			l->swap = true;
-		else if (!queue_points(g, k, false, a, (size_t)(b - a), l, why, size))
+		else if (!queue_points(g, &(struct queue_why){ k, why, size }, false, a, (size_t)(b - a), l))
 			return false;
 		for (a = arrow + 2; a < end && (*a == ' ' || *a == '\t'); a++)
 			;
@@ -145,7 +155,7 @@ bool game_queue_parse(const struct game *g, const char *text, struct game_queue 
 			snprintf(why, size, "line %d: two '=>' (lines are separated by ';')", k);
 			return false;
 		}
-		if (!queue_points(g, k, true, a, (size_t)(b - a), l, why, size))
+		if (!queue_points(g, &(struct queue_why){ k, why, size }, true, a, (size_t)(b - a), l))
 			return false;
 		out->n++;
 		if (*end == '\0')

@@ -217,7 +217,7 @@ static enum sgf_status read_root(struct reader *rd, struct game *g)
 	for (k = 0; pw[k] != '\0'; k++)
 		lw[k] = (char)tolower((unsigned char)pw[k]);
 	lw[k] = '\0';
-	game_init_shape(g, n, sh, size, strcmp(swap, "on") == 0, lb, lw, tc);
+	game_init_shape(g, n, &(struct game_form){ sh, size, strcmp(swap, "on") == 0 }, lb, lw, tc);
 	g->last_move = tl;
 	g->remind = tr;
 	if (thread != NULL)

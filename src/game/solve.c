@@ -289,11 +289,12 @@ static int score(enum solve_value v, int turns)
 
 static enum solve_value search(struct solve *s, uint32_t my, uint32_t op, bool wtm, int *turns);
 
-/* The position after a placement at c by the side to move (v, cap from try_place), for that side. */
-static enum solve_value after(struct solve *s, uint32_t my, uint32_t op, bool wtm, int c, int v, uint32_t cap,
-    int *turns)
+/*
+ * The position after a placement by the side to move, for that side: nmy
+ * and nop its stones and the other side's after it, v from try_place.
+ */
+static enum solve_value after(struct solve *s, uint32_t nmy, uint32_t nop, bool wtm, int v, int *turns)
 {
-	uint32_t nmy = my | 1u << c, nop = op & ~cap;
 	enum solve_value cv;
 	int ct;
 
@@ -342,7 +343,7 @@ static enum solve_value search(struct solve *s, uint32_t my, uint32_t op, bool w
 			if (!(empty >> i & 1) || (v = try_place(my, op, i, &cap)) != pass)
 				continue;
 			any = 1;
-			cv = after(s, my, op, wtm, i, v, cap, &ct);
+			cv = after(s, my | 1u << i, op & ~cap, wtm, v, &ct);
 			sc = score(cv, ct == SOLVE_NO_DEPTH ? 0 : ct);
 			if (sc > bs) {
 				bs = sc;
@@ -462,7 +463,7 @@ bool solve_best(const struct rules_game *rg, int *p)
 		i = T.order[j];
 		if (((my | op) >> i & 1) || (k = try_place(my, op, i, &cap)) == 0)
 			continue;
-		v = after(shared, my, op, wtm, i, k, cap, &turns);
+		v = after(shared, my | 1u << i, op & ~cap, wtm, k, &turns);
 		if (shared->cycle || shared->nomem)
 			return false;
 		if (bp == RULES_NO_POINT || v > bv) {

@@ -190,14 +190,14 @@ bool command_usage_maybe_password(const struct layout *l, size_t j);
 bool command_usage_tail_keep(const struct command_grammar *g, const struct layout *l, const struct word *w);
 
 /*
- * The command to send, from the words a[0..na) of keyword k laid out in l:
- * each word in its slot, the password's slot as its "<name>", a missing
- * slot as its "<name>" (a user id the sender's one, when the sender has
- * one account), the tail as tail (NULL: the tail words kept by tail_keep).
- * Into buf; false if it does not fit.
+ * Add the command to send to out->error (command_usage_add_send), if it
+ * fits, made from the words a[0..na) of keyword k laid out in l: each
+ * word in its slot, the password's slot as its "<name>", a missing slot
+ * as its "<name>" (a user id the sender's one, when the sender has one
+ * account), the tail as tail (NULL: the tail words kept by tail_keep).
  */
-bool command_usage_send_line(const struct command *out, const struct keyword *k, const struct layout *l,
-    const struct word *a, size_t na, const char *tail, char *buf, size_t size);
+void command_usage_send(struct command *out, const struct keyword *k, const struct layout *l, const struct word *a,
+    size_t na, const char *tail);
 
 /* Add ". Send: <the command>" to out->error (after a '?', " Send: ..."), if it fits. */
 void command_usage_add_send(struct command *out, const char *line);

@@ -350,7 +350,7 @@ static enum command_status parse_tail_placements(struct command *out, const stru
     const struct keyword *k, const struct word *a, size_t na, size_t fixed)
 {
 	const struct keyword *k2 = na == fixed + 1 ? command_keyword_find(g, &a[fixed]) : NULL;
-	char fix[COMMAND_LINE_MAX + 1], line[COMMAND_ERROR_MAX], q[QUOTE_MAX + 4];
+	char fix[COMMAND_LINE_MAX + 1], q[QUOTE_MAX + 4];
 	struct layout l;
 	enum command_status st;
 
@@ -362,15 +362,13 @@ static enum command_status parse_tail_placements(struct command *out, const stru
 		command_usage_layout(out, k2, a, fixed, &l);
 		command_fail(out, COMMAND_BAD_PLACEMENT, "'%s' is a command of its own, not a placement",
 		    command_quote(a[fixed].s, a[fixed].len, q));
-		if (command_usage_send_line(out, k2, &l, a, fixed, NULL, line, sizeof line))
-			command_usage_add_send(out, line);
+		command_usage_send(out, k2, &l, a, fixed, NULL);
 		return COMMAND_BAD_PLACEMENT;
 	}
 	st = command_placements_parse(out, a[fixed].s, fix, sizeof fix);
 	if (st == COMMAND_BAD_PLACEMENT && fix[0] != '\0') {
 		command_usage_layout(out, k, a, na, &l);
-		if (command_usage_send_line(out, k, &l, a, na, fix, line, sizeof line))
-			command_usage_add_send(out, line);
+		command_usage_send(out, k, &l, a, na, fix);
 	}
 	return st;
 }

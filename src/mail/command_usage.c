@@ -247,17 +247,11 @@ bool command_usage_tail_keep(const struct command_grammar *g, const struct layou
 	return l->tail == 'O' && command_options_word(w);
 }
 
-/*
- * The command to send, from the words a[0..na) of keyword k laid out in l:
- * each word in its slot, the password's slot as its "<name>", a missing
- * slot as its "<name>" (a user id the sender's one, when the sender has
- * one account), the tail as tail (NULL: the tail words kept by tail_keep).
- * Into buf; false if it does not fit.
- */
-bool command_usage_send_line(const struct command *out, const struct keyword *k, const struct layout *l,
-    const struct word *a, size_t na, const char *tail, char *buf, size_t size)
+void command_usage_send(struct command *out, const struct keyword *k, const struct layout *l, const struct word *a,
+    size_t na, const char *tail)
 {
-	char name[40];
+	char name[40], buf[COMMAND_ERROR_MAX];
+	const size_t size = sizeof buf;
 	size_t used = 0, s, j, first;
 	bool tail_words = false;
 
@@ -291,7 +285,8 @@ bool command_usage_send_line(const struct command *out, const struct keyword *k,
 			PUT(" %s", slot_name(k, first + l->m, name, sizeof name));
 	}
 #undef PUT
-	return used < size;
+	if (used < size)
+		command_usage_add_send(out, buf);
 }
 
 /* Add ". Send: <the command>" to out->error (after a '?', " Send: ..."), if it fits. */
@@ -314,7 +309,7 @@ void command_usage_add_send(struct command *out, const char *line)
 enum command_status command_usage_error(struct command *out, const struct keyword *k, const struct word *a, size_t na)
 {
 	static const char *const counts[] = { "", "one", "two", "three" };
-	char what[COMMAND_ERROR_MAX], name[40], line[COMMAND_ERROR_MAX];
+	char what[COMMAND_ERROR_MAX], name[40];
 	struct layout l;
 	size_t used = 0, s, first, missing, unsure = 0, listed = 0, j;
 	long board;
@@ -364,8 +359,7 @@ enum command_status command_usage_error(struct command *out, const struct keywor
 #undef ADD
 	if (used > 0) {
 		command_fail(out, COMMAND_USAGE, "%s needs: %s; missing: %s", k->name, k->synopsis, what);
-		if (command_usage_send_line(out, k, &l, a, na, NULL, line, sizeof line))
-			command_usage_add_send(out, line);
+		command_usage_send(out, k, &l, a, na, NULL);
 		return COMMAND_USAGE;
 	}
 	if ((l.tail == 'C' || l.tail == 'W') && na > l.tail0 + 1)

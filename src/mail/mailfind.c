@@ -26,6 +26,8 @@ struct scan {
 	struct command *weak;	/* the first weak one (command_weak) */
 	struct command *tried;	/* the likeliest line that did not parse */
 	struct command *after_colon;	/* "Here is my move: move 101 ...": the first such complete command */
+	struct command *subj;	/* the Subject's command, as parsed */
+	enum command_status subj_st;
 	bool has_complete, has_weak, has_after_colon;
 	enum command_status tried_st;
 	enum rank tried_rank;
@@ -284,11 +286,12 @@ static bool more_than_keyword(const char *line)
 	return words > (oust ? 2u : 1u);
 }
 
-/* The command of the mail from what was read: the Subject (subj, st) and the text (sc). */
+/* The command of the mail from what was read: the Subject (sc->subj, sc->subj_st) and the text (sc). */
 static enum command_status choose(const struct command_grammar *g, const struct mailfind_source *src,
-    const struct mailfind_result *res, const char *stripped, struct command *subj, enum command_status subj_st,
-    struct scan *sc, struct command *out)
+    const struct mailfind_result *res, const char *stripped, const struct scan *sc, struct command *out)
 {
+	struct command *subj = sc->subj;
+	enum command_status subj_st = sc->subj_st;
 	bool subj_cmd = res->subject_board == 0 && command_line_keyword(g, stripped, strlen(stripped));
 	bool subj_ok = subj_cmd && subj_st == COMMAND_OK, chat;
 
@@ -556,7 +559,9 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	if (src->body != NULL)
 		scan_text(g, src->body, &h, &sc);
 	res->text_lines = sc.lines;
-	st = placeholder(out, choose(g, src, res, stripped, &buf[4], subj_st, &sc, out));
+	sc.subj = &buf[4];
+	sc.subj_st = subj_st;
+	st = placeholder(out, choose(g, src, res, stripped, &sc, out));
 	free(buf);
 	return st;
 }

@@ -126,7 +126,8 @@ static bool stopped(struct flush_run *fr, const char *id, struct queue_file *q)
 		return false;
 	snprintf(why, sizeof why, "the address bounced %lu times (bounce_limit %lu): nothing is sent to it until "
 	    "it writes again", b->count, fr->cfg->bounce_limit);
-	outbox_retry_fail(fr->ob, fr->cfg, id, q, "not sent, moved to failed/", why, fr->stats, &fr->failed);
+	if (outbox_retry_fail(fr->ob, fr->cfg, id, q, "not sent, moved to failed/", why, fr->stats))
+		fr->failed = true;
 	return true;
 }
 
@@ -212,7 +213,7 @@ static void finish_staged(struct flush_run *fr, char **names, const size_t *stag
 		struct queue_file q;
 		const char *bad = NULL;
 		char *text = NULL;
-		bool parsed, gone;
+		bool gone;
 
 		if (tr == TRANSPORT_OK) {
 			if (outbox_retry_keep_sent(fr->ob, fr->cfg, id) != OUTBOX_OK)
@@ -223,9 +224,10 @@ static void finish_staged(struct flush_run *fr, char **names, const size_t *stag
 			continue;
 		}
 		/* read again for its retry lines: it was read and parsed a moment ago */
-		if (outbox_queue_read(fr->ob, "new", id, &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone) {
-			outbox_retry_defer(fr->ob, fr->cfg, id, &q, why, tr == TRANSPORT_UNAVAILABLE ? fr->host->name : NULL,
-			    fr->stats, &fr->failed);
+		if (outbox_queue_read(fr->ob, "new", id, &text, &q, &gone, &bad) == OUTBOX_OK && bad == NULL && !gone) {
+			if (outbox_retry_defer(fr->ob, fr->cfg, id, &q, why, tr == TRANSPORT_UNAVAILABLE ? fr->host->name :
+			    NULL, fr->stats))
+				fr->failed = true;
 			held_add(&fr->held, &q);
 		} else
 			fr->stats->deferred++;
@@ -273,10 +275,10 @@ static void older_pairs(struct outbox *ob, char **names, size_t n, size_t nmine,
 		struct queue_file q;
 		const char *bad = NULL;
 		char *text = NULL;
-		bool parsed, gone;
+		bool gone;
 
 		if (outbox_id_ok(names[i]) &&
-		    outbox_queue_read(ob, "new", names[i], &text, &q, &parsed, &gone, &bad) == OUTBOX_OK && parsed && !gone)
+		    outbox_queue_read(ob, "new", names[i], &text, &q, &gone, &bad) == OUTBOX_OK && bad == NULL && !gone)
 			held_add(older, &q);
 		free(text);
 	}
@@ -337,7 +339,7 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 		enum transport_result tr;
 		const char *bad = NULL;
 		char *text = NULL;
-		bool parsed, gone;
+		bool gone;
 
 		if (!outbox_id_ok(names[i]))
 			continue;	/* not ours */
@@ -347,7 +349,7 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 			stats->left += (unsigned)(n - i);
 			break;
 		}
-		r = outbox_queue_read(ob, "new", names[i], &text, &q, &parsed, &gone, &bad);
+		r = outbox_queue_read(ob, "new", names[i], &text, &q, &gone, &bad);
 		if (gone)
 			continue;
 		if (r != OUTBOX_OK) {
@@ -356,7 +358,7 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 			stats->deferred++;
 			continue;
 		}
-		if (!parsed) {
+		if (bad != NULL) {
 			outbox_log_mail(ob, cfg, names[i], "", "damaged queue file, moved to failed/", bad);
 			free(text);
 			if (outbox_retry_move_failed(ob, names[i]) == OUTBOX_OK) {
@@ -384,7 +386,8 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 			if (tr != TRANSPORT_OK) {
 				outbox_log_mail(ob, cfg, names[i], q.rcpt, "transport not available", why);
 				host_failed(fr, why);
-				outbox_retry_defer(ob, cfg, names[i], &q, why, fr->host->name, stats, &fr->failed);
+				if (outbox_retry_defer(ob, cfg, names[i], &q, why, fr->host->name, stats))
+					fr->failed = true;
 				stats->deferred += (unsigned)(n - i - 1);
 				free(text);
 				break;
@@ -419,12 +422,14 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 				host_failed(fr, why);
 			else
 				host_worked(fr);	/* the host answered: it is up */
-			outbox_retry_defer(ob, cfg, names[i], &q, why, tr == TRANSPORT_UNAVAILABLE ? fr->host->name : NULL, stats,
-			    &fr->failed);
+			if (outbox_retry_defer(ob, cfg, names[i], &q, why, tr == TRANSPORT_UNAVAILABLE ? fr->host->name : NULL,
+			    stats))
+				fr->failed = true;
 			held_add(&fr->held, &q);
 		} else {
 			host_worked(fr);
-			outbox_retry_fail(ob, cfg, names[i], &q, "refused, moved to failed/", why, stats, &fr->failed);
+			if (outbox_retry_fail(ob, cfg, names[i], &q, "refused, moved to failed/", why, stats))
+				fr->failed = true;
 			if (tr == TRANSPORT_BOUNCED)
 				count_bounce(fr, names[i], &q);
 		}

@@ -133,11 +133,12 @@ enum outbox_status outbox_queue_committed(struct outbox *ob, long board, const c
     uint64_t hash, bool *same);
 
 /*
- * Read and parse outbox/<dir>/<id>; *text owned by the caller.  *parsed
- * false with *why: damaged.  *gone: the file was removed meanwhile.
+ * Read and parse outbox/<dir>/<id>; *text owned by the caller.  *why NULL:
+ * parsed into *q; else damaged, *why saying how.  *gone: the file was
+ * removed meanwhile (*why NULL then, *q not set).
  */
 enum outbox_status outbox_queue_read(struct outbox *ob, const char *dir, const char *id, char **text,
-    struct queue_file *q, bool *parsed, bool *gone, const char **why);
+    struct queue_file *q, bool *gone, const char **why);
 /*
  * Settle the tmp/ files of board (board > 0, lock held by the caller), or
  * those of account batches (RECOVER_ACCOUNTS, accounts.lock held), or with
@@ -164,16 +165,19 @@ void outbox_retry_record_why(struct queue_file *q, const char *why);
 void outbox_retry_why_for_log(const struct queue_file *q, char *out, size_t size);
 /* The wait after the attempts-th failed attempt: 1 minute, doubling, at most 1 hour. */
 long outbox_retry_backoff(unsigned long attempts);
-/* A permanent failure: the error goes into the queue file, which moves to failed/. */
-void outbox_retry_fail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
-    const char *what, const char *why, struct outbox_stats *stats, bool *removed);
+/*
+ * A permanent failure: the error goes into the queue file, which moves to
+ * failed/; true if it moved (counted in stats->failed).
+ */
+bool outbox_retry_fail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
+    const char *what, const char *why, struct outbox_stats *stats);
 /*
  * A temporary failure: one more attempt, the next one after the backoff, the
  * error recorded; after retry_days since the first failed attempt the mail
- * moves to failed/.
+ * moves to failed/ (outbox_retry_fail: true if it moved).
  */
-void outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
-    const char *why, const char *host, struct outbox_stats *stats, bool *removed);
+bool outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
+    const char *why, const char *host, struct outbox_stats *stats);
 /* Delivered: the queue file moves to sent/ (or goes when none are kept). */
 enum outbox_status outbox_retry_keep_sent(struct outbox *ob, const struct config *cfg, const char *id);
 /* Remove the copies in sent/ older than sent_keep_days, at most once per OUTBOX_PRUNE_EVERY. */

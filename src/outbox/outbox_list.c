@@ -72,11 +72,11 @@ static enum outbox_status list_dir(struct outbox *ob, const char *dir, struct ou
 		struct queue_file q;
 		const char *why = NULL;
 		char *text = NULL;
-		bool parsed, gone;
+		bool gone;
 
 		if (!outbox_id_ok(names[i]))
 			continue;
-		result = outbox_queue_read(ob, dir, names[i], &text, &q, &parsed, &gone, &why);
+		result = outbox_queue_read(ob, dir, names[i], &text, &q, &gone, &why);
 		if (result != OUTBOX_OK) {
 			free(text);
 			break;
@@ -86,7 +86,7 @@ static enum outbox_status list_dir(struct outbox *ob, const char *dir, struct ou
 			continue;	/* sent meanwhile */
 		}
 		snprintf(e->id, sizeof e->id, "%s", names[i]);
-		if (parsed) {
+		if (why == NULL) {
 			snprintf(e->rcpt, sizeof e->rcpt, "%s", q.rcpt);
 			header_subject(q.msg, q.len, e->subject);
 			e->attempts = q.attempts;

@@ -525,17 +525,18 @@ enum outbox_status outbox_enqueue(struct outbox *ob, const char *from, const cha
 /* --- recovery --- */
 
 /*
- * Read and parse outbox/<dir>/<id>; *text owned by the caller.  *parsed
- * false with *why: damaged.  *gone: the file was removed meanwhile.
+ * Read and parse outbox/<dir>/<id>; *text owned by the caller.  *why NULL:
+ * parsed into *q; else damaged, *why saying how.  *gone: the file was
+ * removed meanwhile.
  */
 enum outbox_status outbox_queue_read(struct outbox *ob, const char *dir, const char *id, char **text,
-    struct queue_file *q, bool *parsed, bool *gone, const char **why)
+    struct queue_file *q, bool *gone, const char **why)
 {
 	char path[PATH_BUF];
 	enum store_status status;
 	size_t len;
 
-	*parsed = false;
+	*why = NULL;
 	*gone = false;
 	snprintf(path, sizeof path, "outbox/%s/%s", dir, id);
 	status = store_read_file(ob->st, path, OUTBOX_MESSAGE_MAX + QUEUE_ENVELOPE_MAX, text, &len);
@@ -549,7 +550,8 @@ enum outbox_status outbox_queue_read(struct outbox *ob, const char *dir, const c
 	}
 	if (status != STORE_OK)
 		return outbox_from_store(ob, status);
-	*parsed = parse_queue(*text, len, q, why);
+	if (parse_queue(*text, len, q, why))
+		*why = NULL;	/* parse_queue names the step it is at even when it succeeds */
 	return OUTBOX_OK;
 }
 
@@ -606,18 +608,18 @@ enum outbox_status outbox_queue_recover(struct outbox *ob, long board, struct ou
 		struct queue_file q;
 		const char *why;
 		char *text = NULL;
-		bool parsed, gone;
+		bool gone;
 
 		if (!outbox_id_ok(names[i]))
 			continue;
-		r = outbox_queue_read(ob, "tmp", names[i], &text, &q, &parsed, &gone, &why);
+		r = outbox_queue_read(ob, "tmp", names[i], &text, &q, &gone, &why);
 		if (gone) {
 			/* settled by another process meanwhile */
-		} else if (r == OUTBOX_OK && board > 0 && parsed && q.board == board) {
+		} else if (r == OUTBOX_OK && board > 0 && why == NULL && q.board == board) {
 			r = settle(ob, names[i], &q, stats);
-		} else if (r == OUTBOX_OK && board == RECOVER_ACCOUNTS && parsed && q.account[0] != '\0') {
+		} else if (r == OUTBOX_OK && board == RECOVER_ACCOUNTS && why == NULL && q.account[0] != '\0') {
 			r = settle(ob, names[i], &q, stats);
-		} else if (r == OUTBOX_OK && board == 0 && parsed && q.account[0] != '\0') {
+		} else if (r == OUTBOX_OK && board == 0 && why == NULL && q.account[0] != '\0') {
 			enum store_status ls = store_lock_accounts(ob->st, false, &lock);
 
 			/* held: an account change is being committed; its writer decides */
@@ -626,7 +628,7 @@ enum outbox_status outbox_queue_recover(struct outbox *ob, long board, struct ou
 			else if (ls != STORE_TIMEOUT)
 				r = outbox_from_store(ob, ls);
 			store_unlock(&lock);
-		} else if (r == OUTBOX_OK && board == 0 && parsed && q.board != 0) {
+		} else if (r == OUTBOX_OK && board == 0 && why == NULL && q.board != 0) {
 			enum store_status ls = store_trylock_board(ob->st, q.board, &lock);
 
 			/* a busy board (STORE_TIMEOUT) has its writer at work: leave it */

@@ -74,8 +74,8 @@ long outbox_retry_backoff(unsigned long attempts)
 enum outbox_status outbox_retry_move_failed(struct outbox *ob, const char *id);
 
 /* A permanent failure: the error goes into the queue file, which moves to failed/. */
-void outbox_retry_fail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
-    const char *what, const char *why, struct outbox_stats *stats, bool *removed)
+bool outbox_retry_fail(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
+    const char *what, const char *why, struct outbox_stats *stats)
 {
 	char logged[OUTBOX_ERROR_LINE_MAX + 2 * TRANSPORT_REPLY_MAX + 16];
 
@@ -84,10 +84,10 @@ void outbox_retry_fail(struct outbox *ob, const struct config *cfg, const char *
 	outbox_log_mail(ob, cfg, id, q->rcpt, what, logged);
 	if (outbox_queue_rewrite(ob, id, q) != OUTBOX_OK)
 		outbox_log_mail(ob, cfg, id, q->rcpt, "error not recorded", ob->err);
-	if (outbox_retry_move_failed(ob, id) == OUTBOX_OK) {
-		stats->failed++;
-		*removed = true;
-	}
+	if (outbox_retry_move_failed(ob, id) != OUTBOX_OK)
+		return false;
+	stats->failed++;
+	return true;
 }
 
 /*
@@ -95,8 +95,8 @@ void outbox_retry_fail(struct outbox *ob, const struct config *cfg, const char *
  * error recorded; after retry_days since the first failed attempt the mail
  * moves to failed/.
  */
-void outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
-    const char *why, const char *host, struct outbox_stats *stats, bool *removed)
+bool outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char *id, struct queue_file *q,
+    const char *why, const char *host, struct outbox_stats *stats)
 {
 	time_t now = config_now(cfg);
 	char what[160], logged[OUTBOX_ERROR_LINE_MAX + 2 * TRANSPORT_REPLY_MAX + 16];
@@ -110,8 +110,7 @@ void outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char 
 	if ((long long)now - q->first >= (long long)cfg->retry_days * 86400) {
 		snprintf(what, sizeof what, "still failing after %lu attempts in %lu day%s, moved to failed/",
 		    q->attempts, cfg->retry_days, cfg->retry_days == 1 ? "" : "s");
-		outbox_retry_fail(ob, cfg, id, q, what, why, stats, removed);
-		return;
+		return outbox_retry_fail(ob, cfg, id, q, what, why, stats);
 	}
 	outbox_retry_record_why(q, why);
 	outbox_retry_why_for_log(q, logged, sizeof logged);
@@ -120,6 +119,7 @@ void outbox_retry_defer(struct outbox *ob, const struct config *cfg, const char 
 	if (outbox_queue_rewrite(ob, id, q) != OUTBOX_OK)
 		outbox_log_mail(ob, cfg, id, q->rcpt, "retry state not recorded", ob->err);
 	stats->deferred++;
+	return false;
 }
 
 /*
@@ -207,17 +207,17 @@ static enum outbox_status requeue_one(struct outbox *ob, const char *id, bool *m
 	enum outbox_status r;
 	const char *why = NULL;
 	char *text = NULL;
-	bool parsed, gone;
+	bool gone;
 
 	*moved = false;
 	if (!outbox_id_ok(id)) {
 		outbox_set_err(ob, "'%s' is not a queue id", id);
 		return OUTBOX_OK;
 	}
-	r = outbox_queue_read(ob, "failed", id, &text, &q, &parsed, &gone, &why);
+	r = outbox_queue_read(ob, "failed", id, &text, &q, &gone, &why);
 	if (r == OUTBOX_OK && gone) {
 		outbox_set_err(ob, "no reply %s in outbox/failed/", id);
-	} else if (r == OUTBOX_OK && !parsed) {
+	} else if (r == OUTBOX_OK && why != NULL) {
 		outbox_set_err(ob, "outbox/failed/%s is damaged (%s): not requeued", id, why);
 	} else if (r == OUTBOX_OK) {
 		q.attempts = 0;

@@ -263,8 +263,8 @@ static enum store_status read_codes(struct store *st, struct accounts_code **lis
 	enum store_status status;
 	void *recs = NULL;
 
-	status = store_read_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list, code_record, &recs, lines,
-	    count);
+	status = store_read_records(st, &(struct store_records){ ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list,
+	    code_record }, &recs, lines, count);
 	*list = recs;
 	if (status == STORE_TOO_BIG) {
 		store_complain(st, "%s/%s is larger than %ld bytes: read as empty, started afresh at the next code",
@@ -370,21 +370,17 @@ enum store_status accounts_code_issue(struct store *st, enum accounts_kind kind,
 	return STORE_OK;
 }
 
-enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind, const struct store_user *u,
-    const char *code, int64_t now, enum accounts_verdict *v, struct accounts_code *rec)
-{
-	return accounts_code_check(st, kind, u->userid, code, accounts_tag(u), now, v, rec);
-}
-
 void accounts_code_spend(struct store *st, const struct accounts_code *rec)
 {
 	if (accounts_code_use(st, rec->hash) != STORE_OK)
 		msg_warn("cannot mark the code of %s used: %s", rec->userid, store_error(st));
 }
 
-enum store_status accounts_code_check(struct store *st, enum accounts_kind kind, const char *userid,
-    const char *code, uint64_t tag, int64_t now, enum accounts_verdict *v, struct accounts_code *rec)
+enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind, const struct store_user *u,
+    const char *code, int64_t now, enum accounts_verdict *v, struct accounts_code *rec)
 {
+	const char *userid = u->userid;
+	const uint64_t tag = accounts_tag(u);
 	struct accounts_code *list = NULL;
 	char norm[ACCOUNTS_CODE_LEN + 1], id[IDENT_USERID_MAX + 1];
 	enum store_status status;
@@ -521,8 +517,8 @@ enum store_status accounts_code_all(struct store *st, struct accounts_code **lis
 	enum store_status status;
 	void *recs = NULL;
 
-	status = store_read_records(st, ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list, code_record, &recs, lines,
-	    count);
+	status = store_read_records(st, &(struct store_records){ ACCOUNTS_FILE, ACCOUNTS_FILE_MAX, sizeof **list,
+	    code_record }, &recs, lines, count);
 	*list = recs;
 	return status;
 }

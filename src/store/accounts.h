@@ -141,19 +141,13 @@ enum store_status accounts_code_issue(struct store *st, enum accounts_kind kind,
 enum store_status accounts_code_add(struct store *st, const struct accounts_code *rec);
 
 /*
- * What code is for userid's codes of kind at now, the account's state
- * being tag (accounts_tag).  Its own codes are compared first, newest
- * first; only if none matches, the open codes of that kind of other
- * accounts (at most ACCOUNTS_OTHER_CHECKS, newest first).  *rec is the code
- * matched (ACCOUNTS_RIGHT, EXPIRED, USED, STALE).  STORE_TEMPFAIL if a hash
- * could not be computed.
- */
-enum store_status accounts_code_check(struct store *st, enum accounts_kind kind, const char *userid,
-    const char *code, uint64_t tag, int64_t now, enum accounts_verdict *v, struct accounts_code *rec);
-
-/*
- * The one-time-code check of a mail command (forgot, address):
- * accounts_code_check() of code for the account u as it stands now.
+ * The one-time-code check of a mail command (forgot, address): what code
+ * is for the codes of kind of the account u at now, the account's state
+ * being accounts_tag(u).  Its own codes are compared first, newest first;
+ * only if none matches, the open codes of that kind of other accounts (at
+ * most ACCOUNTS_OTHER_CHECKS, newest first).  *rec is the code matched
+ * (ACCOUNTS_RIGHT, EXPIRED, USED, STALE).  STORE_TEMPFAIL if a hash could
+ * not be computed.
  */
 enum store_status accounts_code_verify(struct store *st, enum accounts_kind kind, const struct store_user *u,
     const char *code, int64_t now, enum accounts_verdict *v, struct accounts_code *rec);

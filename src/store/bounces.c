@@ -69,7 +69,8 @@ enum store_status bounces_read(struct store *st, struct bounce **list, size_t *n
 	void *recs = NULL;
 
 	*n = 0;
-	status = store_read_records(st, BOUNCES_FILE, BOUNCES_FILE_MAX, sizeof **list, bounce_record, &recs, NULL, n);
+	status = store_read_records(st, &(struct store_records){ BOUNCES_FILE, BOUNCES_FILE_MAX, sizeof **list,
+	    bounce_record }, &recs, NULL, n);
 	*list = recs;
 	if (status == STORE_NOT_FOUND) {
 		store_set_error(st, "%s", "");	/* no file: no bounces, and nothing failed */

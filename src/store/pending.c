@@ -100,8 +100,8 @@ static enum store_status read_all(struct store *st, struct pending **list, size_
 	void *recs = NULL;
 
 	*count = 0;
-	status = store_read_records(st, PENDING_FILE, PENDING_FILE_MAX, sizeof **list, parse_pending, &recs, NULL,
-	    count);
+	status = store_read_records(st, &(struct store_records){ PENDING_FILE, PENDING_FILE_MAX, sizeof **list,
+	    parse_pending }, &recs, NULL, count);
 	*list = recs;
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
@@ -254,12 +254,15 @@ static bool counted(const struct pending *p, const char *address, bool by_domain
 
 /*
  * Under the store lock: STORE_LIMIT when max (0: none) code mails went to
- * address (by_domain: to its domain) within PENDING_WINDOW of now; *count
- * of them, *lifts when fewer than max will be (the lines are oldest first).
+ * rec->address (by_domain: to its domain) within PENDING_WINDOW of
+ * rec->sent; *count of them, *lifts when fewer than max will be (the lines
+ * are oldest first).
  */
-static enum store_status over(const struct pending *list, size_t n, const char *address, bool by_domain, int64_t now,
+static enum store_status over(const struct pending *list, size_t n, const struct pending *rec, bool by_domain,
     unsigned long max, unsigned long *count, int64_t *lifts)
 {
+	const char *address = rec->address;
+	const int64_t now = rec->sent;
 	unsigned long k = 0;
 	size_t i;
 
@@ -289,13 +292,13 @@ static enum store_status mail_limits(struct store *st, const struct pending *rec
 	int64_t lifts;
 	char when[32];
 
-	if (over(list, n, rec->address, false, rec->sent, PENDING_CODES_PER_HOUR, &count, &lifts) != STORE_OK) {
+	if (over(list, n, rec, false, PENDING_CODES_PER_HOUR, &count, &lifts) != STORE_OK) {
 		lift_str(lifts, when);
 		store_set_error(st, "%lu registration codes were mailed to %s within the hour, the most one address "
 		    "gets; the next may go at %s", count, rec->address, when);
 		return STORE_LIMIT;
 	}
-	if (over(list, n, rec->address, true, rec->sent, per_domain, &count, &lifts) != STORE_OK) {
+	if (over(list, n, rec, true, per_domain, &count, &lifts) != STORE_OK) {
 		lift_str(lifts, when);
 		store_set_error(st, "%lu registration codes were mailed to addresses at %s within the hour "
 		    "(max_pending_per_domain_per_hour = %lu); the next may go at %s", count, domain_of(rec->address),

@@ -43,8 +43,8 @@ static enum store_status read_all(struct store *st, struct reviews_request **lis
 
 	*list = NULL;
 	*n = 0;
-	ss = store_read_records(st, REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, sizeof **list, parse_line, (void **)list,
-	    NULL, n);
+	ss = store_read_records(st, &(struct store_records){ REVIEWS_QUEUE_FILE, REVIEWS_FILE_CAP, sizeof **list,
+	    parse_line }, (void **)list, NULL, n);
 	if (ss == STORE_NOT_FOUND) {
 		*list = NULL;
 		*n = 0;
@@ -89,9 +89,12 @@ static enum store_status lock_and_read(struct store *st, unsigned long timeout_m
 	return ss != STORE_OK ? ss : read_all(st, list, n);
 }
 
-enum store_status reviews_request(struct store *st, long board, const char *userid, int64_t now,
-    unsigned long max_per_day, unsigned long timeout_ms, enum reviews_outcome *out, int *ahead)
+enum store_status reviews_request(struct store *st, const struct reviews_request *want, unsigned long max_per_day,
+    unsigned long timeout_ms, enum reviews_outcome *out, int *ahead)
 {
+	const long board = want->board;
+	const char *userid = want->userid;
+	const int64_t now = want->time;
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct reviews_request *list = NULL, *grown;
 	enum store_status ss;

@@ -53,9 +53,12 @@ enum reviews_outcome {
 	REVIEWS_FULL		/* REVIEWS_QUEUE_MAX requests wait */
 };
 
-/* Ask for a review of board for userid at now; *ahead: waiting requests before it. */
-enum store_status reviews_request(struct store *st, long board, const char *userid, int64_t now,
-    unsigned long max_per_day, unsigned long timeout_ms, enum reviews_outcome *out, int *ahead);
+/*
+ * Ask for the review want names (its time, board and userid; the rest
+ * unused); *ahead: waiting requests before it.
+ */
+enum store_status reviews_request(struct store *st, const struct reviews_request *want, unsigned long max_per_day,
+    unsigned long timeout_ms, enum reviews_outcome *out, int *ahead);
 
 /* The waiting requests, oldest first: *list (the caller frees it), *n of them. */
 enum store_status reviews_waiting(struct store *st, struct reviews_request **list, size_t *n);

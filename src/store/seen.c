@@ -546,11 +546,14 @@ static void new_line(struct line *l, const struct seen_entry *e, const char *enc
 
 /*
  * seen_record(), and with board 0 and userid set seen_record_account():
- * the entry pending the account write of the token game/game_len.
+ * the entry pending the account write of the token.  want's time, board,
+ * game_len and game_hash are the entry's (the rest is set here).
  */
-static enum store_status record_entry(struct store *st, const char *id, const char *sender, time_t now, long board,
-    const char *game, size_t game_len, const char *userid)
+static enum store_status record_entry(struct store *st, const char *id, const char *sender,
+    const struct seen_entry *want, const char *userid)
 {
+	const time_t now = want->time;
+	const long board = want->board;
 	char enc_id[FIELD_MAX], enc_sender[FIELD_MAX];
 	struct seen_entry e;
 	struct line nl;
@@ -585,12 +588,9 @@ static enum store_status record_entry(struct store *st, const char *id, const ch
 		if (ss != STORE_OK)
 			goto out;
 	}
-	memset(&e, 0, sizeof e);
-	e.time = now;
+	e = *want;
 	e.board = board > 0 ? board : 0;
 	e.pending = board > 0 || userid != NULL;
-	e.game_len = game_len;
-	e.game_hash = game != NULL ? store_text_hash(game, game_len) : 0;
 	encode_id(id, enc_id);
 	encode(sender, enc_sender);
 	new_line(&nl, &e, enc_id, enc_sender, userid != NULL ? userid : "");
@@ -615,14 +615,18 @@ out:
 enum store_status seen_record(struct store *st, const char *id, const char *sender, time_t now, long board,
     const char *game, size_t game_len)
 {
-	return record_entry(st, id, sender, now, board, game, game_len, NULL);
+	struct seen_entry e = { now, board, false, game_len, game != NULL ? store_text_hash(game, game_len) : 0 };
+
+	return record_entry(st, id, sender, &e, NULL);
 }
 
 enum store_status seen_record_account(struct store *st, const char *id, const char *sender, time_t now,
     const char *userid, const char *token)
 {
+	struct seen_entry e = { now, 0, true, strlen(token), store_text_hash(token, strlen(token)) };
+
 	assert(userid != NULL && userid[0] != '\0' && strlen(userid) <= IDENT_USERID_MAX);
-	return record_entry(st, id, sender, now, 0, token, strlen(token), userid);
+	return record_entry(st, id, sender, &e, userid);
 }
 
 /* A settlement line (stands: "=", else "x") for the entry of id and sender on board (0: an account's). */

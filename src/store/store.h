@@ -187,17 +187,25 @@ void store_unlock(struct store_lock *lock);
  */
 typedef bool store_record_fn(const char *line, size_t len, void *rec, const char **why);
 
+/* A line file of records: its name in the home, its cap in bytes, a record's size and its parser. */
+struct store_records {
+	const char *relpath;
+	size_t cap;
+	size_t size;
+	store_record_fn *parse;
+};
+
 /*
- * The records of the line file relpath (at most cap bytes: the reserved
- * ids, the one-time codes): each line that is neither blank nor a '#'
- * comment parsed by parse into an element of size bytes, in file order,
- * into *list, with their line numbers into *lines when lines is not NULL;
- * *count of them.  The caller frees *list and *lines (NULL when none).
- * STORE_NOT_FOUND if the file does not exist; a line parse refuses is
- * STORE_CORRUPT, store_error() naming it: "HOME/relpath line 4 why".
+ * The records of the line file f->relpath (at most f->cap bytes: the
+ * reserved ids, the one-time codes): each line that is neither blank nor a
+ * '#' comment parsed by f->parse into an element of f->size bytes, in file
+ * order, into *list, with their line numbers into *lines when lines is not
+ * NULL; *count of them.  The caller frees *list and *lines (NULL when
+ * none).  STORE_NOT_FOUND if the file does not exist; a line parse refuses
+ * is STORE_CORRUPT, store_error() naming it: "HOME/relpath line 4 why".
  */
-enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
-    store_record_fn *parse, void **list, unsigned **lines, size_t *count);
+enum store_status store_read_records(struct store *st, const struct store_records *f, void **list, unsigned **lines,
+    size_t *count);
 
 /*
  * A walk over the text of a small line file (seeks, the tokens' state):

@@ -193,8 +193,8 @@ static enum store_status read_reserved(struct store *st, struct store_reserved *
 	enum store_status status;
 	void *recs = NULL;
 
-	status = store_read_records(st, RESERVED_FILE, STORE_USERS_FILE_MAX, sizeof **list, reserved_record, &recs,
-	    lines, count);
+	status = store_read_records(st, &(struct store_records){ RESERVED_FILE, STORE_USERS_FILE_MAX, sizeof **list,
+	    reserved_record }, &recs, lines, count);
 	*list = recs;
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }
@@ -231,8 +231,8 @@ enum store_status store_reserved_all(struct store *st, struct store_reserved **l
 	enum store_status status;
 	void *recs = NULL;
 
-	status = store_read_records(st, RESERVED_FILE, STORE_USERS_FILE_MAX, sizeof **list, reserved_record, &recs,
-	    lines, count);
+	status = store_read_records(st, &(struct store_records){ RESERVED_FILE, STORE_USERS_FILE_MAX, sizeof **list,
+	    reserved_record }, &recs, lines, count);
 	*list = recs;
 	return status;
 }

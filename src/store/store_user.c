@@ -216,25 +216,27 @@ out:
 	return status;
 }
 
-enum store_status store_read_records(struct store *st, const char *relpath, size_t cap, size_t size,
-    store_record_fn *parse, void **list, unsigned **lines, size_t *count)
+enum store_status store_read_records(struct store *st, const struct store_records *f, void **list, unsigned **lines,
+    size_t *count)
 {
-	struct records_read rr = { relpath, cap, size, parse, 0 };
+	struct records_read rr = { f->relpath, f->cap, f->size, f->parse, 0 };
 
 	return read_records(st, &rr, list, lines, count);
 }
 
 /*
- * Find userid (folded) in text.  With check_all every line is parsed.
+ * Find userid (folded) in text.  With userid "" (never a user id) every
+ * line is parsed, and none found: STORE_NOT_FOUND if they all parse.
  * *at and *at_len locate the matching line; STORE_NOT_FOUND if none.
  */
 static enum store_status scan_users(struct store *st, const char *text, size_t len, const char *userid,
-    bool check_all, struct store_user *found, size_t *at, size_t *at_len)
+    struct store_user *found, size_t *at, size_t *at_len)
 {
 	struct line_iter it = { text, len, 0, 0 };
 	struct store_user u;
 	size_t idlen = strlen(userid), n, start;
 	const char *line, *why;
+	const bool check_all = userid[0] == '\0';
 	bool have = false;
 
 	while (next_line(&it, &line, &n, &start)) {
@@ -281,7 +283,7 @@ enum store_status store_user_find(struct store *st, const char *userid, struct s
 		set_err(st, "no user '%s'", id);
 	if (status != STORE_OK)
 		return status;
-	status = scan_users(st, text, len, id, false, user, NULL, NULL);
+	status = scan_users(st, text, len, id, user, NULL, NULL);
 	free(text);
 	return status;
 }
@@ -362,7 +364,7 @@ static enum store_status read_users_checked(struct store *st, char **text, size_
 	if (status != STORE_OK)
 		return status;
 	/* "" is never a user id: this only checks the lines */
-	status = scan_users(st, *text, *len, "", true, NULL, NULL, NULL);
+	status = scan_users(st, *text, *len, "", NULL, NULL, NULL);
 	if (status == STORE_NOT_FOUND)
 		status = STORE_OK;
 	if (status != STORE_OK) {
@@ -426,7 +428,7 @@ static enum store_status add_user(struct store *st, const char *userid, const ch
 	status = read_users_checked(st, &text, &len);
 	if (status != STORE_OK)
 		goto out;
-	if (text != NULL && scan_users(st, text, len, id, false, NULL, NULL, NULL) == STORE_OK) {
+	if (text != NULL && scan_users(st, text, len, id, NULL, NULL, NULL) == STORE_OK) {
 		set_err(st, "user id '%s' is already taken", id);
 		status = STORE_USER_EXISTS;
 		goto out;
@@ -529,7 +531,7 @@ static enum store_status users_edit_begin(struct store *st, struct users_edit *e
 		set_err(st, "no user '%s'", e->id);
 		return STORE_NOT_FOUND;
 	}
-	return scan_users(st, e->text, e->len, e->id, false, &e->cur, &e->at, &e->at_len);
+	return scan_users(st, e->text, e->len, e->id, &e->cur, &e->at, &e->at_len);
 }
 
 static void users_edit_end(struct users_edit *e)

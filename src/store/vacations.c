@@ -124,8 +124,8 @@ enum store_status vacations_read(struct store *st, struct vacation **list, size_
 	enum store_status status;
 	void *recs = NULL;
 
-	status = store_read_records(st, VACATIONS_FILE, VACATIONS_FILE_MAX, sizeof **list, vacation_record, &recs, NULL,
-	    n);
+	status = store_read_records(st, &(struct store_records){ VACATIONS_FILE, VACATIONS_FILE_MAX, sizeof **list,
+	    vacation_record }, &recs, NULL, n);
 	*list = recs;
 	return status == STORE_NOT_FOUND ? STORE_OK : status;
 }

@@ -41,7 +41,7 @@ static bool build(struct game *g, enum rules_shape shape, int size, int turns)
 	struct rules_check c;
 	int t, n, k, p, tries;
 
-	game_init_shape(g, 101, shape, size, false, "alice", "bob", T0);
+	game_init_shape(g, 101, &(struct game_form){ shape, size, false }, "alice", "bob", T0);
 	for (t = 0; t < turns; t++) {
 		n = rules_legal(&g->rg.board, g->rg.to_move, legal);
 		if (n == 0)

@@ -11,36 +11,6 @@ import sys
 
 MAX = 7
 
-# Functions allowed over the limit for a while, as "path:name", each with
-# its reason; a function listed that is no longer over it is noted.  The
-# cap went from 8 to 7 (issue 42, item 5): these took 8 then, and are
-# brought to 7 in their folders' own work.
-KNOWN = {
-    # commands/: vacation.c is being reworked (the vacation bank, issue 43);
-    # boardmail_make's three statuses at once become one (issue 42, item 4)
-    "src/commands/keywords/vacation.c:make_mails",
-    "src/commands/pipeline/boardmail.c:boardmail_make",
-    # game/
-    "src/game/game.c:game_init_shape",
-    "src/game/game_queue.c:queue_points",
-    "src/game/solve.c:after",
-    # mail/
-    "src/mail/command_usage.c:command_usage_send_line",
-    "src/mail/mailfind.c:choose",
-    # outbox/: its statuses are being reworked (issue 42, item 4)
-    "src/outbox/outbox_queue.c:outbox_queue_read",
-    "src/outbox/outbox_retry.c:outbox_retry_fail",
-    "src/outbox/outbox_retry.c:outbox_retry_defer",
-    # store/: its durable writes are being reworked (issue 42, items 1 and 4)
-    "src/store/accounts.c:accounts_code_check",
-    "src/store/pending.c:over",
-    "src/store/reviews.c:reviews_request",
-    "src/store/seen.c:record_entry",
-    "src/store/store_user.c:store_read_records",
-    "src/store/store_user.c:scan_users",
-}
-
-
 def strip(text):
     """The text without comments, string and character literals, and preprocessor lines."""
     text = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
@@ -118,7 +88,7 @@ def main():
             if n >= least:
                 print(f"{n:3} {path}:{line} {fn}")
         return 0
-    over = [d for d in defs if d[2] > MAX and f"{d[0]}:{d[1]}" not in KNOWN]
+    over = [d for d in defs if d[2] > MAX]
     if not defs:
         print("not ok - params: no function definition found in src/")
         return 0
@@ -127,12 +97,7 @@ def main():
         for path, fn, n, line in over:
             print(f"#   {path}:{line}: {fn} takes {n}")
     else:
-        print(f"ok - no function over {MAX} parameters in src/ ({len(KNOWN)} listed, being brought to {MAX})"
-              if KNOWN else f"ok - no function over {MAX} parameters in src/")
-    fixed = sorted(k for k in KNOWN if not any(f"{d[0]}:{d[1]}" == k and d[2] > MAX for d in defs))
-    if fixed:
-        # not a failure: a folder fixed elsewhere must not break this check
-        print("# params: KNOWN names functions no longer over the limit (drop them): " + ", ".join(fixed))
+        print(f"ok - no function over {MAX} parameters in src/")
     return 0
 
 

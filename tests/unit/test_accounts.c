@@ -56,7 +56,7 @@ static enum accounts_verdict verdict(struct store *st, enum accounts_kind kind, 
 
 	if (store_user_find(st, userid, &u) != STORE_OK)
 		return (enum accounts_verdict)-1;
-	if (accounts_code_check(st, kind, userid, code, accounts_tag(&u), now, &v, &rec) != STORE_OK)
+	if (accounts_code_verify(st, kind, &u, code, now, &v, &rec) != STORE_OK)
 		return (enum accounts_verdict)-1;
 	return v;
 }
@@ -122,7 +122,7 @@ static void test_codes(void)
 
 	/* single use */
 	ok(store_user_find(st, "alice", &u) == STORE_OK &&
-	    accounts_code_check(st, ACCOUNTS_RESET, "alice", code[0], accounts_tag(&u), T0 + 10, &v, &rec) == STORE_OK &&
+	    accounts_code_verify(st, ACCOUNTS_RESET, &u, code[0], T0 + 10, &v, &rec) == STORE_OK &&
 	    strcmp(rec.hash, hash[0]) == 0, "the record matched is the code's");
 	ok(accounts_code_use(st, hash[0]) == STORE_OK, "the code is used");
 	ok_int(verdict(st, ACCOUNTS_RESET, "alice", code[0], T0 + 20), ACCOUNTS_USED, "used once, it is used");

@@ -986,7 +986,7 @@ static void test_hex(void)
 		char what[32];
 
 		seed = (unsigned)side;
-		game_init_shape(&g, 4000 + side, RULES_HEX, side, side % 2 == 0, "alice", "bob", T0);
+		game_init_shape(&g, 4000 + side, &(struct game_form){ RULES_HEX, side, side % 2 == 0 }, "alice", "bob", T0);
 		while (!game_over(&g) && g.nturns < 12 * side)
 			random_move(&g, &seed, T0 + 60 * g.nturns);
 		snprintf(what, sizeof(what), "hex side %d, %d turns", side, g.nturns);

@@ -220,7 +220,7 @@ static void test_hex(void)
 	const char *pts[] = { "c3", "a1", "e3", "c5" };
 	int i, p;
 
-	game_init_shape(&g, 101, RULES_HEX, 3, false, "alice", "bob", 1700000000);
+	game_init_shape(&g, 101, &(struct game_form){ RULES_HEX, 3, false }, "alice", "bob", 1700000000);
 	for (i = 0; i < 4; i++) {
 		p = rules_parse_point(&g.rg.board, pts[i], (int)strlen(pts[i]));
 		if (game_move(&g, i % 2 == 0 ? "alice" : "bob", &p, 1, 1700000000 + i, NULL) != GAME_OK)

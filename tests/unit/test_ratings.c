@@ -50,7 +50,7 @@ static void classes(void)
 	size_t i;
 
 	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
-		game_init_shape(&g, 101, t[i].shape, t[i].size, true, "alice", "bob", T0);
+		game_init_shape(&g, 101, &(struct game_form){ t[i].shape, t[i].size, true }, "alice", "bob", T0);
 		ok_str(ratings_class_name(ratings_class_of(&g)), t[i].cls, "%s %d is %s",
 		    t[i].shape == RULES_HEX ? "hex side" : "square", t[i].size, t[i].cls);
 		game_release(&g);

@@ -282,7 +282,7 @@ int main(void)
 	game_release(&G);
 
 	/* the solved board: proved values, the turn that lost the game */
-	game_init_shape(&G, 102, RULES_HEX, 3, false, "alice", "bob", 1700000000);
+	game_init_shape(&G, 102, &(struct game_form){ RULES_HEX, 3, false }, "alice", "bob", 1700000000);
 	play("a1;c4;c2;c3,b2");
 	ok(game_over(&G) && G.rg.result == RULES_WHITE_WINS, "a hex-3 game white won");
 	ok_int(review_compute(&G, &o, &r), REVIEW_OK, "reviewed");

@@ -135,7 +135,7 @@ static void test_hex(void)
 	size_t len;
 	int p[2];
 
-	game_init_shape(&g, 102, RULES_HEX, 3, false, "carol", "robot", T0);
+	game_init_shape(&g, 102, &(struct game_form){ RULES_HEX, 3, false }, "carol", "robot", T0);
 	g.robot_level = 4;
 	p[0] = rules_parse_point(&g.rg.board, "c3", 2);
 	ok(game_move(&g, "carol", p, 1, T0 + 60, NULL) == GAME_OK, "hex: carol c3");
@@ -418,8 +418,8 @@ static void test_conformance(const char *path, int want)
 			game_release(&g);
 			games++;
 			if (strncmp(line, "game shape=hex side=", 20) == 0)
-				game_init_shape(&g, 100 + games, RULES_HEX, atoi(line + 20), games % 5 == 0, "alice", "bob",
-				    T0);
+				game_init_shape(&g, 100 + games, &(struct game_form){ RULES_HEX, atoi(line + 20), games % 5 == 0 },
+				    "alice", "bob", T0);
 			else
 				game_init(&g, 100 + games, atoi(line + 10), games % 5 == 0, "alice", "bob", T0);
 			snprintf(g.thread, sizeof(g.thread), "<board-%d@oust.example.net>", 100 + games);

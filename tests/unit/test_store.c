@@ -793,11 +793,13 @@ static void test_records(void)
 	unsigned *lines = NULL;
 	size_t n = 9;
 
-	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, &lines, &n), STORE_NOT_FOUND,
+	ok_int(store_read_records(st, &(struct store_records){ "recs", 1000, sizeof *r, rec_parse }, &v, &lines, &n),
+	    STORE_NOT_FOUND,
 	    "records of a missing file: not found");
 	ok(v == NULL && lines == NULL && n == 0, "... and none");
 	ok(t_spew(t_path(home, "recs"), text, strlen(text)) == 0, "a file of records");
-	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, &lines, &n), STORE_OK, "read");
+	ok_int(store_read_records(st, &(struct store_records){ "recs", 1000, sizeof *r, rec_parse }, &v, &lines, &n),
+	    STORE_OK, "read");
 	r = v;
 	ok(n == 3 && strcmp(r[0].name, "alice") == 0 && r[0].n == 1 && strcmp(r[1].name, "bob") == 0 &&
 	    r[1].n == 22 && strcmp(r[2].name, "carol") == 0 && r[2].n == 3,
@@ -805,14 +807,17 @@ static void test_records(void)
 	ok(lines != NULL && lines[0] == 3 && lines[1] == 6 && lines[2] == 7, "each record's line number");
 	free(v);
 	free(lines);
-	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, NULL, &n), STORE_OK,
+	ok_int(store_read_records(st, &(struct store_records){ "recs", 1000, sizeof *r, rec_parse }, &v, NULL, &n),
+	    STORE_OK,
 	    "read without line numbers");
 	ok(n == 3, "... the same records");
 	free(v);
-	ok_int(store_read_records(st, "recs", 10, sizeof *r, rec_parse, &v, NULL, &n), STORE_TOO_BIG,
+	ok_int(store_read_records(st, &(struct store_records){ "recs", 10, sizeof *r, rec_parse }, &v, NULL, &n),
+	    STORE_TOO_BIG,
 	    "a file over its cap");
 	ok(t_spew(t_path(home, "recs"), bad, strlen(bad)) == 0, "a damaged line");
-	ok_int(store_read_records(st, "recs", 1000, sizeof *r, rec_parse, &v, &lines, &n), STORE_CORRUPT,
+	ok_int(store_read_records(st, &(struct store_records){ "recs", 1000, sizeof *r, rec_parse }, &v, &lines, &n),
+	    STORE_CORRUPT,
 	    "refused");
 	ok(strstr(store_error(st), "/recs line 3 is not 'name N'") != NULL, "naming the file and line: %s",
 	    store_error(st));

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands/keywords/challenge_int.h"
+#include "base/msg.h"
 #include "commands/lib/openboards.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
@@ -199,8 +200,8 @@ enum process_status challenge_run(struct job *j)
 	ps = job_lock_new_board(j, board);
 	if (ps != PROCESS_OK)
 		goto out;
-	game_init_shape(g, board, c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap, black, white,
-	    (int64_t)j->srv.now);
+	game_init_shape(g, board, &(struct game_form){ c->hex ? RULES_HEX : RULES_SQUARE, c->size, !c->noswap }, black,
+	    white, (int64_t)j->srv.now);
 	j->game_loaded = true;
 	if (game_user_is_robot(opp.userid))
 		g->robot_level = c->level != 0 ? c->level : robot_level(g);	/* kept for the whole game */
@@ -245,7 +246,7 @@ enum process_status challenge_run(struct job *j)
 		}
 		/* counted for max_challenges_per_hour; failing, only this one is not */
 		if (throttle_challenge_made(j->srv.st, &j->srv.cfg, u->userid, board, j->srv.now) != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot record the challenge of board %ld: %s\n", board,
+			msg_warn("cannot record the challenge of board %ld: %s", board,
 			    store_error(j->srv.st));
 	}
 out:

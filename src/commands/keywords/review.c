@@ -3,6 +3,9 @@
  * kept is mailed at once, else the request is queued for oustpbm robot
  * (services/review.h).
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/review.h"
@@ -14,6 +17,7 @@ enum process_status review_run(struct job *j)
 	const char *me = j->user.userid;
 	struct reply_mail m;
 	struct review r;
+	struct reviews_request want;
 	enum reply_status rs;
 	enum process_status ps;
 	enum reviews_outcome out;
@@ -40,8 +44,11 @@ enum process_status review_run(struct job *j)
 			    g->nturns, g->board);
 		return ps;
 	}
-	ss = reviews_request(j->srv.st, g->board, me, (int64_t)j->srv.now, j->srv.cfg.max_reviews_per_day, j->srv.cfg.lock_timeout_ms,
-	    &out, &ahead);
+	memset(&want, 0, sizeof want);
+	want.time = (int64_t)j->srv.now;
+	want.board = g->board;
+	snprintf(want.userid, sizeof want.userid, "%s", me);
+	ss = reviews_request(j->srv.st, &want, j->srv.cfg.max_reviews_per_day, j->srv.cfg.lock_timeout_ms, &out, &ahead);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot queue the review");
 	switch (out) {

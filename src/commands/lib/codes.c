@@ -28,7 +28,7 @@ enum process_status codes_issue(struct job *j, int kind, const struct store_user
 }
 
 /*
- * Refuse a code that is not right (accounts_code_check): a wrong one, or
+ * Refuse a code that is not right (accounts_code_verify): a wrong one, or
  * one of another account, counts as a wrong password does.
  */
 enum process_status codes_refuse(struct job *j, const struct store_user *u, int verdict, const char *again)

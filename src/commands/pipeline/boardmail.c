@@ -111,8 +111,30 @@ void boardmail_player(struct store *st, const struct game *g, const struct audie
 	}
 }
 
+bool boardmail_status_temporary(enum boardmail_status s)
+{
+	return s == BOARDMAIL_STORE_TEMPFAIL || s == BOARDMAIL_NOMEM;
+}
+
+bool boardmail_status_store(enum boardmail_status s)
+{
+	return s == BOARDMAIL_STORE_TEMPFAIL || s == BOARDMAIL_STORE_FULL || s == BOARDMAIL_STORE_ERROR;
+}
+
+static enum boardmail_status of_store(enum store_status ss)
+{
+	return ss == STORE_OK ? BOARDMAIL_OK : store_status_temporary(ss) ? BOARDMAIL_STORE_TEMPFAIL :
+	    ss == STORE_TOO_BIG ? BOARDMAIL_STORE_FULL : BOARDMAIL_STORE_ERROR;
+}
+
+static enum boardmail_status of_reply(enum reply_status rs)
+{
+	return rs == REPLY_OK ? BOARDMAIL_OK : rs == REPLY_NOMEM ? BOARDMAIL_NOMEM :
+	    rs == REPLY_TEMPLATE ? BOARDMAIL_TEMPLATE : BOARDMAIL_COMPOSE;
+}
+
 enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
-    const char *except, struct reply_mail **mails, int *n, enum store_status *ss, enum reply_status *rs)
+    const char *except, struct reply_mail **mails, int *n)
 {
 	struct store *st = srv->st;
 	struct reply_ctx *rc = &srv->rc;
@@ -125,18 +147,16 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 
 	*mails = NULL;
 	*n = 0;
-	*ss = boardmail_set_away(srv, g);
-	if (*ss != STORE_OK)
-		return BOARDMAIL_STORE;
-	*ss = audience_of_board(st, g, game_over(g), &who, &count);
-	if (*ss != STORE_OK)
-		return BOARDMAIL_STORE;
-	*rs = REPLY_OK;
+	result = of_store(boardmail_set_away(srv, g));
+	if (result != BOARDMAIL_OK)
+		return result;
+	result = of_store(audience_of_board(st, g, game_over(g), &who, &count));
+	if (result != BOARDMAIL_OK)
+		return result;
 	if (count + robot > 0) {
 		*mails = calloc(count + robot, sizeof **mails);
 		if (*mails == NULL) {
-			*rs = REPLY_NOMEM;
-			result = BOARDMAIL_REPLY;
+			result = BOARDMAIL_NOMEM;
 			goto out;
 		}
 	}
@@ -147,19 +167,15 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 		if (boardquiet_skip(st, g, ev, &who[i]))
 			continue;
 		boardmail_player(st, g, &who[i], &p, token);
-		*rs = reply_game(rc, g, ev, &p, &(*mails)[*n]);
-		if (*rs != REPLY_OK) {
-			result = BOARDMAIL_REPLY;
+		result = of_reply(reply_game(rc, g, ev, &p, &(*mails)[*n]));
+		if (result != BOARDMAIL_OK)
 			break;
-		}
 		(*n)++;
 	}
 	/* the robot on another host: its board mail with the game record (robotremote.h) */
 	if (result == BOARDMAIL_OK && robot) {
-		*rs = robotremote_mail(st, rc, g, &(*mails)[*n]);
-		if (*rs != REPLY_OK)
-			result = BOARDMAIL_REPLY;
-		else
+		result = of_reply(robotremote_mail(st, rc, g, &(*mails)[*n]));
+		if (result == BOARDMAIL_OK)
 			(*n)++;
 	}
 out:

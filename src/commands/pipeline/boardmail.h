@@ -15,11 +15,23 @@
 #include "store/audience.h"
 #include "store/store.h"
 
+/* Why the mails of a board could not be made: one status for the file read or the mail made. */
 enum boardmail_status {
 	BOARDMAIL_OK = 0,
-	BOARDMAIL_STORE,	/* the users or the watchers file could not be read: *ss, store_error() */
-	BOARDMAIL_REPLY		/* a mail could not be made: *rs, rc->err */
+	/* the users, vacations or watchers file could not be read: store_error() says why */
+	BOARDMAIL_STORE_TEMPFAIL,	/* for now (store_status_temporary: disk full, I/O error, a lock) */
+	BOARDMAIL_STORE_FULL,		/* a file over its cap (STORE_TOO_BIG) */
+	BOARDMAIL_STORE_ERROR,		/* any other store failure */
+	/* a mail could not be made: srv->rc.err says why (reply.h) */
+	BOARDMAIL_NOMEM,		/* REPLY_NOMEM */
+	BOARDMAIL_TEMPLATE,		/* REPLY_TEMPLATE */
+	BOARDMAIL_COMPOSE		/* REPLY_COMPOSE */
 };
+
+/* Is s one that may well go away if tried again later (a store's for now, no memory)? */
+bool boardmail_status_temporary(enum boardmail_status s);
+/* Did s come from the store (store_error() says why), not from making a mail (rc->err)? */
+bool boardmail_status_store(enum boardmail_status s);
 
 /*
  * The mails after ev changed g (already applied), made with srv's reply
@@ -27,10 +39,10 @@ enum boardmail_status {
  * frees them, boardmail_free), *n of them, maybe none: one per member of
  * audience_of_board(), the final mail to the results-only observers too
  * when g is over; except (NULL for none) is a user id left out (a player
- * who closed the account, the sender of a chat).  On failure *mails is NULL, *n 0, and *ss or *rs says why.
+ * who closed the account, the sender of a chat).  On failure *mails is NULL, *n 0, and the status says why.
  */
 enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
-    const char *except, struct reply_mail **mails, int *n, enum store_status *ss, enum reply_status *rs);
+    const char *except, struct reply_mail **mails, int *n);
 
 /*
  * Tell srv's reply context the vacation of g's player to move (vacations.h), or none, so the

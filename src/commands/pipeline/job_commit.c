@@ -222,20 +222,27 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
     struct reply_mail **mails, int *n)
 {
 	struct reply_event e = *ev;
-	enum store_status ss;
-	enum reply_status rs;
 	char rline[RATINGS_LINE_MAX];
 
 	/* both players' ratings, or on a game's end the change (ratings.h) */
 	ratings_mail_line(j->srv.st, g, (int64_t)j->srv.now, rline, sizeof rline);
 	e.ratings = rline;
-	switch (boardmail_make(&j->srv, g, &e, NULL, mails, n, &ss, &rs)) {
+	/* job_store_failure and job_reply_failure tell apart only what these statuses do */
+	switch (boardmail_make(&j->srv, g, &e, NULL, mails, n)) {
 	case BOARDMAIL_OK:
 		break;
-	case BOARDMAIL_STORE:
-		return job_store_failure(j, ss, "cannot read who gets the board's mail");
-	case BOARDMAIL_REPLY:
-		return job_reply_failure(j, rs);
+	case BOARDMAIL_STORE_TEMPFAIL:
+		return job_store_failure(j, STORE_TEMPFAIL, "cannot read who gets the board's mail");
+	case BOARDMAIL_STORE_FULL:
+		return job_store_failure(j, STORE_TOO_BIG, "cannot read who gets the board's mail");
+	case BOARDMAIL_STORE_ERROR:
+		return job_store_failure(j, STORE_IO, "cannot read who gets the board's mail");
+	case BOARDMAIL_NOMEM:
+		return job_reply_failure(j, REPLY_NOMEM);
+	case BOARDMAIL_TEMPLATE:
+		return job_reply_failure(j, REPLY_TEMPLATE);
+	case BOARDMAIL_COMPOSE:
+		return job_reply_failure(j, REPLY_COMPOSE);
 	}
 	return PROCESS_OK;
 }

@@ -167,8 +167,7 @@ static void time_out(struct run *r, struct game *g)
 {
 	struct reply_mail *mails = NULL;
 	struct reply_event ev;
-	enum store_status ss;
-	enum reply_status rs;
+	enum boardmail_status bs;
 	enum game_status gs;
 	char loser[GAME_NAME_SIZE], rline[RATINGS_LINE_MAX];
 	int n = 0;
@@ -189,15 +188,15 @@ static void time_out(struct run *r, struct game *g)
 	ev.days = (int)game_timeout_days(g, r->srv->cfg.timeout_days);
 	ratings_mail_line(r->srv->st, g, r->srv->now, rline, sizeof rline);
 	ev.ratings = rline;
-	switch (boardmail_make(r->srv, g, &ev, NULL, &mails, &n, &ss, &rs)) {
-	case BOARDMAIL_OK:
-		break;
-	case BOARDMAIL_STORE:
-		board_failed(r, g->board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+	bs = boardmail_make(r->srv, g, &ev, NULL, &mails, &n);
+	if (bs != BOARDMAIL_OK && boardmail_status_store(bs)) {
+		board_failed(r, g->board, boardmail_status_temporary(bs) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
 		    "cannot read the users file: %s", store_error(r->srv->st));
 		return;
-	case BOARDMAIL_REPLY:
-		board_failed(r, g->board, of_reply(rs), "cannot make the mail: %s", r->srv->rc.err);
+	}
+	if (bs != BOARDMAIL_OK) {
+		board_failed(r, g->board, bs == BOARDMAIL_NOMEM ? CLEANUP_TEMPFAIL : bs == BOARDMAIL_TEMPLATE ?
+		    CLEANUP_CONFIG : CLEANUP_SOFTWARE, "cannot make the mail: %s", r->srv->rc.err);
 		return;
 	}
 	if (commit(r, g, mails, n) == CLEANUP_OK) {

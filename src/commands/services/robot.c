@@ -527,7 +527,7 @@ static void one_board(struct run *r, long board)
 	enum robot_status rs;
 	enum store_status ss;
 	enum outbox_status os;
-	enum reply_status ps;
+	enum boardmail_status bs;
 	struct game g;
 	char why[ROBOT_ERR_MAX], oerr[OUTBOX_ERR_MAX], rline[RATINGS_LINE_MAX];
 	int n = 0, nt, i;
@@ -586,14 +586,14 @@ static void one_board(struct run *r, long board)
 	ratings_mail_line(r->srv->st, &g, r->srv->now, rline, sizeof rline);
 	rt[0].ev.ratings = rline;
 	/* the human and the board's observers (boardmail.h) */
-	switch (boardmail_make(r->srv, &g, &rt[0].ev, NULL, &m, &n, &ss, &ps)) {
-	case BOARDMAIL_OK:
-		break;
-	case BOARDMAIL_STORE:
-		board_failed(r, board, of_store(ss), "cannot read the users file: %s", store_error(r->srv->st));
+	bs = boardmail_make(r->srv, &g, &rt[0].ev, NULL, &m, &n);
+	if (bs != BOARDMAIL_OK && boardmail_status_store(bs)) {
+		board_failed(r, board, boardmail_status_temporary(bs) ? ROBOT_TEMPFAIL : ROBOT_ERROR,
+		    "cannot read the users file: %s", store_error(r->srv->st));
 		goto out;
-	case BOARDMAIL_REPLY:
-		board_failed(r, board, ps == REPLY_NOMEM ? ROBOT_TEMPFAIL : ps == REPLY_TEMPLATE ? ROBOT_CONFIG :
+	}
+	if (bs != BOARDMAIL_OK) {
+		board_failed(r, board, bs == BOARDMAIL_NOMEM ? ROBOT_TEMPFAIL : bs == BOARDMAIL_TEMPLATE ? ROBOT_CONFIG :
 		    ROBOT_ERROR, "cannot make the mail: %s", r->srv->rc.err);
 		goto out;
 	}

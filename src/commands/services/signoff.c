@@ -117,7 +117,7 @@ static enum signoff_status resign_one(struct server *srv, const char *userid, lo
 	struct reply_mail *m = NULL;
 	struct reply_event ev;
 	enum store_status ss;
-	enum reply_status rs;
+	enum boardmail_status bs;
 	enum robot_status rbs;
 	char stamp[GAMEFILE_TIME_SIZE], rline[RATINGS_LINE_MAX];
 	struct game g;
@@ -159,16 +159,15 @@ static enum signoff_status resign_one(struct server *srv, const char *userid, lo
 	ratings_mail_line(st, &g, (int64_t)now, rline, sizeof rline);
 	ev.ratings = rline;
 	/* the opponent and the observers (boardmail.h), not the player closing the account */
-	switch (boardmail_make(srv, &g, &ev, userid, &m, &n, &ss, &rs)) {
-	case BOARDMAIL_OK:
-		break;
-	case BOARDMAIL_STORE:
+	bs = boardmail_make(srv, &g, &ev, userid, &m, &n);
+	if (bs != BOARDMAIL_OK && boardmail_status_store(bs)) {
 		snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
-		s = of_store(ss);
+		s = boardmail_status_temporary(bs) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		goto out;
-	case BOARDMAIL_REPLY:
+	}
+	if (bs != BOARDMAIL_OK) {
 		snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
-		s = rs == REPLY_TEMPLATE ? SIGNOFF_CONFIG : rs == REPLY_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		s = bs == BOARDMAIL_TEMPLATE ? SIGNOFF_CONFIG : bs == BOARDMAIL_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
 		goto out;
 	}
 	rbs = robot_commit(srv, &g, m, n, err, errlen);

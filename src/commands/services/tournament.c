@@ -125,7 +125,7 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	struct reply_event ev;
 	enum tournament_status s = TOURNAMENT_OK;
 	enum store_status ss;
-	enum reply_status rs;
+	enum boardmail_status bs;
 	char notice[200], title[TOURN_NAME_MAX + 40];
 	struct game g;
 	int n = 0, robot;
@@ -149,8 +149,8 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 		s = TOURNAMENT_TEMPFAIL;
 		goto out;
 	}
-	game_init_shape(&g, tg->board, o->hex ? RULES_HEX : RULES_SQUARE, o->size, !o->noswap, black, white,
-	    (int64_t)srv->now);
+	game_init_shape(&g, tg->board, &(struct game_form){ o->hex ? RULES_HEX : RULES_SQUARE, o->size, !o->noswap },
+	    black, white, (int64_t)srv->now);
 	robot = t->players[tg->black].robot + t->players[tg->white].robot;
 	if (robot > 0)
 		g.robot_level = robot;
@@ -170,16 +170,14 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	ev.actor = black;
 	ev.comment = "";
 	ev.notice = notice;
-	switch (boardmail_make(srv, &g, &ev, NULL, &m, &n, &ss, &rs)) {
-	case BOARDMAIL_OK:
-		break;
-	case BOARDMAIL_STORE:
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
-		s = of_store(ss);
-		goto release;
-	case BOARDMAIL_REPLY:
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", tg->board, srv->rc.err);
-		s = rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+	bs = boardmail_make(srv, &g, &ev, NULL, &m, &n);
+	if (bs != BOARDMAIL_OK) {
+		if (boardmail_status_store(bs))
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
+		else
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", tg->board,
+			    srv->rc.err);
+		s = boardmail_status_temporary(bs) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
 		goto release;
 	}
 	/* in both players' lists before its game file exists (players.h) */
@@ -532,7 +530,8 @@ int tournament_rating(struct server *srv, const struct tourn *t, const char *use
 	if (!tournament_options(t->options, &o, why, sizeof why) || ratings_load(srv->st, true, &r, err) != STORE_OK)
 		return rating;
 	/* the class of the tournament's boards: a board of its shape, never written */
-	game_init_shape(&g, IDENT_BOARD_MIN, o.hex ? RULES_HEX : RULES_SQUARE, o.size, !o.noswap, userid, "robot", 0);
+	game_init_shape(&g, IDENT_BOARD_MIN, &(struct game_form){ o.hex ? RULES_HEX : RULES_SQUARE, o.size, !o.noswap },
+	    userid, "robot", 0);
 	p = ratings_find(&r, ratings_class_of(&g), userid);
 	if (p != NULL) {
 		struct glicko_rating now = ratings_now(p, (int64_t)srv->now);
@@ -553,7 +552,7 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 	enum gamefile_status gs;
 	enum tournament_status s = TOURNAMENT_OK;
 	enum store_status ss;
-	enum reply_status rs;
+	enum boardmail_status bs;
 	struct reply_event ev;
 	struct game g;
 	int n = 0;
@@ -586,16 +585,13 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 	ev.first = g.nturns;
 	ev.comment = "";
 	ev.notice = note;
-	switch (boardmail_make(srv, &g, &ev, NULL, &m, &n, &ss, &rs)) {
-	case BOARDMAIL_OK:
-		break;
-	case BOARDMAIL_STORE:
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
-		s = of_store(ss);
-		goto release;
-	case BOARDMAIL_REPLY:
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", board, srv->rc.err);
-		s = rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+	bs = boardmail_make(srv, &g, &ev, NULL, &m, &n);
+	if (bs != BOARDMAIL_OK) {
+		if (boardmail_status_store(bs))
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
+		else
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", board, srv->rc.err);
+		s = boardmail_status_temporary(bs) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
 		goto release;
 	}
 	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
