@@ -3,9 +3,10 @@
 # 11x11 and a 25x25 game played by mail, checked by reading the DOM back
 # and by sampling the screenshots' pixels (tests/browser/browser.py).
 # BROWSER_SAVE=DIR keeps the boards' screenshots there (doc/screenshots/).
-# make check runs it in three shards side by side (--shard K/N: every shard
-# plays the games by mail, Chromium looks at every N-th of them).
-# shards: 3
+# --shard K/N: every shard plays the games by mail, Chromium looks at every
+# N-th of them.  make check runs it whole: with one Chromium for every page
+# (tests/browser/headless.py) playing the games is most of its time, and
+# each shard would play them again.
 . "$(dirname "$0")/lib.sh"
 need chromium "$PY"
 "$PY" -c 'import PIL' 2>/dev/null || { echo "not ok - browser: python3-pil is missing (sh scripts/install-deps --test)"; exit 1; }

@@ -141,6 +141,8 @@
 #   replies HOME ADDR   the number of replies delivered to ADDR
 #   newest HOME ADDR    the newest reply delivered to ADDR (by queue id:
 #                       time.M<usec>P<pid>Q<n>; file times tie within a tick)
+#   games_load HOME     "<N>.game does not load" for each game file of HOME
+#                       that `oustpbm engine` cannot load (one engine for all)
 #   store_sum HOME      checksums of the home's data files: the log, seen,
 #                       throttle, delivered mail, sent copies and lock files
 #                       left out (what a refused mail must not change)
@@ -476,13 +478,16 @@ crash_each_step() {
 	lib_t2=${lib_t2%% *}
 	lib_t3=${2##* }
 	lib_cw=$tmp/crash-w
+	# a register's code, looked up once (crash_feed looks at each feed)
+	lib_ccode=${OUSTPBM_TEST_CODE:-}
+	grep -q -i -E '^(subject: *)?register ' "$3" && lib_ccode=$REG_CODE
 	k=0
 	bad=
 	while :; do
 		k=$((k + 1))
 		rm -rf "$lib_cw"
 		cp -R "$1" "$lib_cw"
-		lib_rc=$(crash_feed "$lib_cw" "$lib_t1" "$3" $k)
+		lib_crash_run "$lib_t1" "$3" $k
 		[ "$lib_rc" = 0 ] && break	# past the last step
 		if [ "$lib_rc" != 137 ]; then
 			bad="$bad; killed at step $k: exit $lib_rc"
@@ -493,16 +498,27 @@ crash_each_step() {
 		lib_k2=
 		if [ -n "$4" ]; then
 			lib_k2=$((k * ${4%% *} % ${4##* } + 1))
-			lib_rc=$(crash_feed "$lib_cw" "$lib_t2" "$3" $lib_k2)
+			lib_crash_run "$lib_t2" "$3" $lib_k2
 			if [ "$lib_rc" = 137 ]; then
 				kills=$((kills + 1))
 				"$5" "$lib_cw" $k $lib_k2
 			fi
 		fi
-		lib_rc=$(crash_feed "$lib_cw" "$lib_t3" "$3")
+		lib_crash_run "$lib_t3" "$3"
 		[ "$lib_rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $lib_rc"
 		"$6" "$lib_cw" $k $lib_k2
 	done
+}
+
+# lib_crash_run TIME FILE [STEP]: crash_feed into $lib_cw with $lib_ccode,
+# in this shell (no command substitution), the status in lib_rc
+lib_crash_run() {
+	if [ -n "${3:-}" ]; then
+		OUSTPBM_TEST_CODE=$lib_ccode OUSTPBM_TEST_CRASH=$3 OUSTPBM_TEST_TIME=$1 "$bin" -d "$lib_cw" <"$2" >/dev/null 2>&1
+	else
+		OUSTPBM_TEST_CODE=$lib_ccode OUSTPBM_TEST_TIME=$1 "$bin" -d "$lib_cw" <"$2" >/dev/null 2>&1
+	fi
+	lib_rc=$?
 }
 
 crash_replied() {
@@ -514,10 +530,12 @@ crash_replied() {
 }
 
 reply_sums() {
-	for lib_f in "$1"/mail/*/new/*; do
-		[ -f "$lib_f" ] || continue
+	# one cksum for them all ("CRC SIZE PATH" a line): "ADDRESS CRC SIZE"
+	set -- "$1"/mail/*/new/*
+	[ -f "$1" ] || return 0
+	cksum "$@" | while read -r lib_c lib_s lib_f; do
 		lib_a=${lib_f%/new/*}
-		echo "${lib_a##*/} $(cksum <"$lib_f")"
+		echo "${lib_a##*/} $lib_c $lib_s"
 	done | LC_ALL=C sort
 }
 
@@ -533,6 +551,28 @@ newest() {
 store_sum() {
 	(cd "$1" && find . -type f ! -path ./log ! -path ./seen ! -path ./throttle ! -path './mail/*' \
 	    ! -path './outbox/sent/*' ! -path ./outbox/.pruned ! -name '*.lock' -exec cksum {} + | LC_ALL=C sort)
+}
+
+games_load() {
+	set -- "$1"/games/*.game
+	[ -f "$1" ] || return 0
+	for lib_g; do
+		printf 'loadgame %s\n' "$lib_g"
+	done | "$bin" engine >"$tmp/games_load.out" 2>/dev/null
+	# one answer per loadgame, in order: "= " loaded, "? why" not
+	while IFS= read -r lib_l; do
+		case $lib_l in
+		'= '*) shift ;;
+		'?'*)
+			echo "${1##*/} does not load"
+			shift
+			;;
+		esac
+	done <"$tmp/games_load.out"
+	# no answer: the engine stopped before them
+	for lib_g; do
+		echo "${lib_g##*/} does not load"
+	done
 }
 
 pf_init() {

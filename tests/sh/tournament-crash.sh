@@ -36,10 +36,7 @@ games=$((np * (np - 1) / 2))
 readable() { # HOME: the tournament file reads and names boards with its players (fsck's tournament lines)
 	"$bin" -d "$1" fsck >"$tmp/fsck" 2>&1
 	grep '^tournaments/' "$tmp/fsck" | grep -v ': note: ' | head -1
-	for g in "$1"/games/*.game; do
-		[ -f "$g" ] || continue
-		printf 'loadgame %s\n' "$g" | "$bin" engine | grep -q '^= ' || echo "$(basename "$g") does not load"
-	done
+	games_load "$1"
 }
 after_kill() { # HOME K [K2]
 	why=$(readable "$1")

@@ -10,10 +10,14 @@ layers="base game store mail outbox commands"
 # commands/ is in parts (doc/HACKING.md), its files one folder down
 parts="pipeline services lib keywords admin"
 
-rank() { # layer -> its position, or nothing if it is no layer
+# rank, part_rank and layer_of set a variable (rk, prk, lo) rather than
+# print: called for each include line, a $(...) each was a process each,
+# most of the script's time.
+rank() { # layer -> rk, its position, or nothing if it is no layer
 	i=0
+	rk=
 	for l in $layers main; do
-		[ "$l" = "$1" ] && { echo $i; return; }
+		[ "$l" = "$1" ] && { rk=$i; return; }
 		i=$((i + 1))
 	done
 }
@@ -22,21 +26,22 @@ rank() { # layer -> its position, or nothing if it is no layer
 # pipeline reaches the mail commands only through its table (mailcmd.h),
 # main.c the admin commands through its own (admincmd.h), and the pipeline
 # the services through its hooks (hooks.h).
-part_rank() { # commands/<part>/file -> its part's position
+part_rank() { # commands/<part>/file -> prk, its part's position
 	p=${1#commands/}
 	p=${p%%/*}
 	i=0
 	for q in $parts; do
-		[ "$q" = "$p" ] && { echo $i; return; }
+		[ "$q" = "$p" ] && { prk=$i; return; }
 		i=$((i + 1))
 	done
-	echo 99
+	prk=99
 }
 
-layer_of() { # src/<layer>/file.c or src/main.c -> layer
+layer_of() { # src/<layer>/file.c or src/main.c -> lo, its layer
+	lo=
 	case $1 in
-	src/main.c) echo main ;;
-	src/*/*) d=${1#src/}; echo "${d%%/*}" ;;
+	src/main.c) lo=main ;;
+	src/*/*) d=${1#src/}; lo=${d%%/*} ;;
 	esac
 }
 
@@ -59,23 +64,27 @@ else
 fi
 
 for f in $files; do
-	own=$(rank "$(layer_of "$f")")
+	layer_of "$f"
+	rank "$lo"
+	own=$rk
 	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" | while read -r h; do
 		case $h in
 		*/*) l=${h%%/*} ;;
 		*) echo "$f: \"$h\" is not named by its folder" >>"$bad"; continue ;;
 		esac
-		r=$(rank "$l")
+		rank "$l"
+		r=$rk
 		if [ -z "$r" ] || [ ! -f "src/$h" ]; then
 			echo "$f: \"$h\" is no header of src/" >>"$bad"
 		elif [ "$r" -gt "$own" ]; then
 			echo "$f: includes \"$h\" from the higher layer $l" >>"$bad"
 		elif [ "$l" = commands ]; then
 			# inside commands/: down the parts too, and from above only the pipeline's tables
-			hp=$(part_rank "$h")
+			part_rank "$h"
+			hp=$prk
 			case $f in
-			src/commands/*) fp=$(part_rank "${f#src/}") ;;
-			src/main.c) fp=$(part_rank commands/admin/) ;;	# on top: its table's handlers are admin/'s
+			src/commands/*) part_rank "${f#src/}"; fp=$prk ;;
+			src/main.c) part_rank commands/admin/; fp=$prk ;;	# on top: its table's handlers are admin/'s
 			*) fp=0 ;;
 			esac
 			if [ "$hp" -gt "$fp" ]; then
