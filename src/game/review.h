@@ -37,6 +37,9 @@
 
 #include "game/game.h"
 
+/* the HTML boards of the costliest turns, at most: past it a board is left to the text part, so that the
+ * whole review mail (text, HTML, SGF) stays under Gmail's 102 KB clip on every board size */
+#define REVIEW_WORST_HTML_MAX 48000
 #define REVIEW_MISTAKE_DROP 0.15	/* the player's chance to win fell by 15 points */
 #define REVIEW_BLUNDER_DROP 0.30	/* ... by 30 points */
 #define REVIEW_BETTER_MAX 32	/* placements of a better turn kept */
@@ -121,6 +124,8 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
  *                    opponent's best answer to it and the board of the better
  *                    turn ("C2 wins at once" when it ends the game);
  *   review_worst_html: the same with the boards as HTML tables (html.h), for mail;
+ *                    a board that would take it past REVIEW_WORST_HTML_MAX is named
+ *                    and left to the text part;
  *   review_chart_html: the bar chart as a table of coloured cells (mail: no SVG);
  *   review_chart_svg:  the same as inline SVG (the web page);
  *   review_sgf:      g's SGF (sgf.h) with the evaluations in each turn's C[] and

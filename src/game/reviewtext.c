@@ -141,8 +141,16 @@ static void worst_board(struct worst_out *o, const char *caption, const int *pts
 {
 	worst_line(o, caption);
 	if (o->html) {
+		size_t len = o->b->len;
+
 		html_board_from(o->hb, &o->rp->rg.board, o->before, pts, n);
 		html_board_table(o->b, o->hb);
+		if (o->b->len > REVIEW_WORST_HTML_MAX) {
+			o->b->len = len;
+			o->b->s[len] = '\0';
+			worst_line(o, "(Its drawing is in the text part of this mail: one more board here would make the "
+			    "mail too long for some mail programs.)");
+		}
 	} else {
 		board_render(&o->rp->rg.board, o->rp->black, o->rp->white, pts, n, o->drawing);
 		strbuf_printf(o->b, "\n%s", o->drawing);

@@ -281,6 +281,37 @@ int main(void)
 	review_release(&r2);
 	game_release(&G);
 
+	/* a 25x25 game's costliest turns: the HTML boards stop at the cap, the text keeps every board */
+	game_init(&G, 103, 25, true, "alice", "bob", 1700000000);
+	play("A1;Y25;A3;Y23;A5;Y21;A7;Y19;A9;Y17");
+	{
+		char kept[2000];
+		size_t kl = (size_t)snprintf(kept, sizeof kept, "oustpbm review 1\nboard 103\nturns 10\nexact no\n"
+		    "playouts 0\n");
+		char *html, *txt;
+		const char *q;
+		int boards = 0;
+
+		for (i = 1; i <= 10; i++)
+			kl += (size_t)snprintf(kept + kl, sizeof kept - kl, "turn %d %c %s %s better M13 captures 0 "
+			    "answer P10 captures 0\n", i, i % 2 ? 'x' : 'o', i == 1 ? "0.5" : i % 2 ? "0.9" : "0.1",
+			    i % 2 ? "0.1" : "0.9");
+		ok_int(parse(kept, &back), REVIEW_OK, "a 25x25 review of ten blunders reads");
+		html = review_worst_html(&G, &back);
+		txt = review_worst_text(&G, &back);
+		ok(html != NULL && strlen(html) <= REVIEW_WORST_HTML_MAX, "... its HTML boards stay under the cap (%zu)",
+		    html != NULL ? strlen(html) : 0);
+		ok(html != NULL && strstr(html, "<table") != NULL && strstr(html, "in the text part") != NULL,
+		    "... some drawn, the others left to the text part");
+		for (q = txt; q != NULL && (q = strstr(q, "The better turn, ")) != NULL; q++)
+			boards++;
+		ok_int(boards, review_worst(&back, idx), "... the text draws every better turn");
+		free(html);
+		free(txt);
+		review_release(&back);
+	}
+	game_release(&G);
+
 	/* the solved board: proved values, the turn that lost the game */
 	game_init_shape(&G, 102, &(struct game_form){ RULES_HEX, 3, false }, "alice", "bob", 1700000000);
 	play("a1;c4;c2;c3,b2");
