@@ -458,7 +458,9 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
-	char day_count[32], tap_turn[16];
+	char day_count[32], tap_turn[24];
+	struct game *shown = NULL;
+	int part = 0;
 	char dims[GAME_DIMENSIONS_SIZE];
 	char deadline[GAMEFILE_TIME_SIZE + 100], id_user[GAME_NAME_SIZE + 16];
 	char *next = NULL, *hist = NULL, intro[GAMEFILE_TIME_SIZE + 300];
@@ -479,16 +481,28 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	/*
 	 * The player's reply token, as the clock's warning has it (issue 40):
 	 * a reply with the turn plays it, the board's points are tap links;
-	 * a turn begun by reply has none (its part's mail goes on from it)
+	 * while a turn begun by reply waits, the board after the part, its
+	 * links going on from it (#6.1), as the part's own mail
 	 */
 	if (to->token != NULL && to->token[0] != '\0') {
-		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d [%s]", g->rg.turn,
-		    to->token);
-		if (g->pending[0] == '\0') {
+		shown = tap_after_part(g, &part);
+		if (shown != NULL) {
+			g = shown;
+			rp.g = g;
+			snprintf(tap_turn, sizeof tap_turn, "#%d.%d", g->rg.turn, part);
+		} else {
 			snprintf(tap_turn, sizeof tap_turn, "#%d", g->rg.turn);
+		}
+		if (g->pending[0] == '\0' || shown != NULL) {
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " %s [%s]", tap_turn,
+			    to->token);
 			hm.tap_subject = subject;
 			hm.tap_turn = tap_turn;
+		} else {
+			/* a part that does not play (never so): the token without links */
+			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " [%s]", to->token);
 		}
+		board_render_game(g, drawing);	/* the board the links are on */
 	}
 	snprintf(id_user, sizeof id_user, "%s.reminder", to->userid);
 	reply_time_str(g->last_move, last);
@@ -527,6 +541,7 @@ out:
 	st = reply_finish(rc, st, &rp, out);
 	free(next);
 	free(hist);
+	free(shown);
 	return st;
 }
 

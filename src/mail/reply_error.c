@@ -63,8 +63,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 	struct reply_parts rp = { .tmpl = "error", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g };
 	struct game *shown = NULL;
-	int pts[RULES_MAX_POINTS], np = 0;
-	char why_part[200], tap_turn[24];
+	char tap_turn[24];
 
 	if (board > 0)
 		snprintf(subject, sizeof subject, "Oust Board %ld error", board);
@@ -78,17 +77,13 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 		/* the part is the mover's alone: the opponent never learns of it */
 		for (p = g->pending; *p != '\0' && strcmp(game_player_to_move(g), rc->error_player) == 0; p++)
 			part += p == g->pending || *p == ',';
-		if (part > 0 && (shown = malloc(sizeof *shown)) != NULL) {
-			/*
-			 * A stale tap while the part waits (issue 40): the board the
-			 * mover plays from is the one after the part, its links going
-			 * on from it, as the part's own mail (move_token.c); the
-			 * history shared, read only
-			 */
-			*shown = *g;
-			if (game_pending_points(g, pts, &np, &shown->rg, why_part, sizeof why_part))
-				g = shown;
-		}
+		/*
+		 * A stale tap while the part waits (issue 40): the board the
+		 * mover plays from is the one after the part, its links going on
+		 * from it, as the part's own mail (move_token.c)
+		 */
+		if (part > 0 && (shown = tap_after_part(g, &part)) != NULL)
+			g = shown;
 		if (part > 0)
 			snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " #%d.%d [%s]",
 			    g->rg.turn, part, rc->error_token);

@@ -56,6 +56,36 @@ out:
 	return ok;
 }
 
+struct game *tap_after_part(const struct game *g, int *part)
+{
+	struct game *shown;
+	int *pts;
+	char why[200];
+	const char *p;
+	bool ok;
+
+	*part = 0;
+	for (p = g->pending; *p != '\0'; p++)
+		*part += p == g->pending || *p == ',';
+	if (*part == 0)
+		return NULL;
+	shown = malloc(sizeof *shown);
+	pts = malloc(RULES_MAX_POINTS * sizeof *pts);
+	ok = shown != NULL && pts != NULL;
+	if (ok) {
+		int np = 0;
+
+		*shown = *g;
+		ok = game_pending_points(g, pts, &np, &shown->rg, why, sizeof why);
+	}
+	free(pts);
+	if (!ok) {
+		free(shown);
+		return NULL;
+	}
+	return shown;
+}
+
 void tap_html_after(struct strbuf *b, const struct rules_game *rg, bool swap, const char *href)
 {
 	strbuf_puts(b, "<p style=\"margin:0 0 10px\">Tap a point to play it (<span style=\"color:#1f4fb5\">"

@@ -28,6 +28,15 @@
 bool tap_links(const struct game *g, const struct rules_game *rg, const char *server_address, const char *subject,
     const char *turn, struct html_links *out, char **href);
 
+/*
+ * The board g's player to move plays from while a turn begun by reply
+ * waits (game.h's pending): a copy of g sharing its history (read only:
+ * the caller frees it with free(), never game_release), its position
+ * after the part, and the part's placements counted in *part.  NULL when
+ * no part waits, it does not play, or out of memory.
+ */
+struct game *tap_after_part(const struct game *g, int *part);
+
 /* The lines under the tappable board: what tapping does, swap and resign. */
 void tap_html_after(struct strbuf *b, const struct rules_game *rg, bool swap, const char *href);
 

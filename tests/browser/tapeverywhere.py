@@ -155,6 +155,18 @@ def main():
                 break
             if not parted and field(t.board(), "pending") is not None:
                 parted = True
+                # the reminder of a turn in parts: the board after the part, its links going on from it
+                h.t += 8 * DAY
+                r = subprocess.run([binary, "-d", home, "cleanup"],
+                                   env=dict(os.environ, OUSTPBM_TEST_TIME=str(h.t)),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                t.fetch()
+                rem = t.newest(who, lambda m: " reminder " in subj(m))
+                rl = cells(parts(rem)[1]) if rem is not None else []
+                check("the reminder of a turn in parts has the part in its Subject (#N.1) and links going on",
+                      r.returncode == 0 and rem is not None and re.search(r" #\d+\.1 \[", subj(rem)) is not None
+                      and rl != [] and all(re.match(r"#\d+\.1\n", mailto(x)[2]) for x in rl),
+                      subj(rem) if rem is not None else r.stderr.decode(errors="replace")[-200:])
                 rc, last = t.tap(who, before, cells(parts(before)[1])[0])
                 refusal = t.newest(who)
                 turn = field(t.board(), "turn") or ""
