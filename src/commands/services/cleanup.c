@@ -254,7 +254,7 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 	if (find_player(r, who, &u, &p, &s)) {
 		/* its reply token, as a board mail's: a reply or a tap plays (without it a password does) */
 		if (replytoken_of(r->srv->st, g->board, &u, token, err) != STORE_OK)
-			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", who, err);
+			msg_warn("no reply token for %s: %s", who, err);
 		else
 			p.token = token;
 		rs = reply_warning(&r->srv->rc, g, &p, &w, &m);
