@@ -259,12 +259,13 @@ static int run_engine(const struct cmdline *cl)
 		return usage_of(cl->c);
 	}
 	switch (engine_run_opts(stdin, stdout, &o)) {
-	case ENGINE_OK:
+	case GAME_OK:
 		return EX_OK;
-	case ENGINE_IO:
+	case GAME_IO:
 		return EX_IOERR;
+	default:
+		return EX_SOFTWARE;
 	}
-	return EX_SOFTWARE;
 }
 
 static int run_admin(const struct cmdline *cl)

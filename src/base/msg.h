@@ -3,8 +3,8 @@
  * Postfix's msg_warn: "oustpbm: MESSAGE" and a line end, one write.  What
  * must also reach the log goes through store_complain (store.h), which
  * uses this; a failure a mail's reply reports goes through the job
- * (job_detail).  A program's own usage and the admin commands' output to
- * stderr are not warnings and do not come here.
+ * (job_detail).  An admin command's failure comes here too; only main's
+ * usage text on a bad command line is written to stderr directly.
  */
 #ifndef OUSTPBM_MSG_H
 #define OUSTPBM_MSG_H

@@ -826,7 +826,7 @@ static bool execute(struct engine *e, int argc, char **argv, bool more)
 	return c->run(e, argc - 1, argv + 1);
 }
 
-enum engine_status engine_run(FILE *in, FILE *out)
+enum game_status engine_run(FILE *in, FILE *out)
 {
 	struct engine_options o;
 
@@ -834,10 +834,10 @@ enum engine_status engine_run(FILE *in, FILE *out)
 	return engine_run_opts(in, out, &o);
 }
 
-enum engine_status engine_run_opts(FILE *in, FILE *out, const struct engine_options *o)
+enum game_status engine_run_opts(FILE *in, FILE *out, const struct engine_options *o)
 {
 	struct engine e;
-	enum engine_status st = ENGINE_OK;
+	enum game_status st = GAME_OK;
 	char line[ENGINE_LINE_MAX + 1], *argv[ENGINE_MAX_ARGS + 2], *words;
 	const char *id;
 	size_t len;
@@ -876,12 +876,12 @@ enum engine_status engine_run_opts(FILE *in, FILE *out, const struct engine_opti
 			ok = execute(&e, argc, argv, more);
 		if (fprintf(out, "%c%s %s\n\n", ok ? '=' : '?', id, e.reply) < 0 ||
 		    fflush(out) != 0) {
-			st = ENGINE_IO;
+			st = GAME_IO;
 			goto out;
 		}
 	}
 	if (ferror(in))
-		st = ENGINE_IO;
+		st = GAME_IO;
 out:
 	ai_free(e.ai);
 	return st;

@@ -65,13 +65,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "game/game.h"
+
 #define ENGINE_LINE_MAX 4096	/* bytes in a command line, after preprocessing */
 #define ENGINE_FILE_MAX (4L * 1024 * 1024)	/* bytes in a game file, as the store allows */
-
-enum engine_status {
-	ENGINE_OK = 0,	/* quit, or end of input */
-	ENGINE_IO	/* reading or writing failed */
-};
 
 enum engine_player {
 	ENGINE_AI = 0,		/* the computer player (ai.h) */
@@ -113,7 +110,7 @@ void engine_options_init(struct engine_options *o);
 bool engine_parse_options(int argc, char **argv, struct engine_options *o, char *err, size_t errlen);
 
 /* Answer GTP commands from in on out until quit or end of input (default options). */
-enum engine_status engine_run(FILE *in, FILE *out);
-enum engine_status engine_run_opts(FILE *in, FILE *out, const struct engine_options *o);
+enum game_status engine_run(FILE *in, FILE *out);
+enum game_status engine_run_opts(FILE *in, FILE *out, const struct engine_options *o);
 
 #endif

@@ -354,6 +354,8 @@ const char *game_status_str(enum game_status s)
 		return "the position was edited";
 	case GAME_CHATS_FULL:
 		return "too many chats on this board";
+	case GAME_IO:
+		return "reading or writing failed";
 	}
 	return "unknown game status";
 }

@@ -58,7 +58,8 @@ enum game_status {
 	GAME_OWN_OFFER,		/* accept or reject of the player's own offer */
 	GAME_OFFER_OPEN,	/* undo or propose while an offer waits for its answer */
 	GAME_EDITED,		/* undo: the position was edited, the history does not lead to it */
-	GAME_CHATS_FULL		/* chat: the board's history holds GAME_CHATS_MAX chats already */
+	GAME_CHATS_FULL,	/* chat: the board's history holds GAME_CHATS_MAX chats already */
+	GAME_IO			/* engine_run: reading or writing failed */
 };
 
 enum game_action {

@@ -17,12 +17,12 @@ static int by_key(const void *a, const void *b)
 	return u->key - v->key;
 }
 
-enum preview_status preview_options(const struct rules_game *rg, struct preview_option **out, int *n)
+enum game_status preview_options(const struct rules_game *rg, struct preview_option **out, int *n)
 {
 	struct rules_board *b = malloc(2 * sizeof *b);	/* b[0] the position, b[1] scratch */
 	uint16_t *legal = malloc(RULES_MAX_POINTS * sizeof *legal);
 	struct keyed *k = malloc(RULES_MAX_POINTS * sizeof *k);
-	enum preview_status st = PREVIEW_NO_MEMORY;
+	enum game_status st = GAME_NO_MEMORY;
 	struct rules_check chk;
 	int i, m;
 
@@ -46,7 +46,7 @@ enum preview_status preview_options(const struct rules_game *rg, struct preview_
 	for (i = 0; i < m; i++)
 		(*out)[i] = k[i].o;
 	*n = m;
-	st = PREVIEW_OK;
+	st = GAME_OK;
 out:
 	free(b);
 	free(legal);
@@ -63,14 +63,14 @@ void preview_release(struct preview *p)
 	p->nsteps = p->nlegal = 0;
 }
 
-enum preview_status preview_turn(const struct rules_game *start, const int *points, int n, const char *black,
+enum game_status preview_turn(const struct rules_game *start, const int *points, int n, const char *black,
     const char *white, struct preview *out)
 {
 	struct rules_game *rg = malloc(sizeof *rg);
 	struct rules_board *before = malloc(sizeof *before);
 	struct preview_step *s;
 	struct rules_event ev;
-	enum preview_status st = PREVIEW_NO_MEMORY;
+	enum game_status st = GAME_NO_MEMORY;
 	bool over = false;
 	int i, q;
 
@@ -119,11 +119,11 @@ enum preview_status preview_turn(const struct rules_game *start, const int *poin
 	if (n == 0)
 		out->outcome = PREVIEW_UNFINISHED;
 	out->legal_color = rg->to_move;
-	if (preview_options(rg, &out->legal, &out->nlegal) != PREVIEW_OK)
+	if (preview_options(rg, &out->legal, &out->nlegal) != GAME_OK)
 		goto out;
-	st = PREVIEW_OK;
+	st = GAME_OK;
 out:
-	if (st != PREVIEW_OK)
+	if (st != GAME_OK)
 		preview_release(out);
 	free(rg);
 	free(before);

@@ -10,12 +10,10 @@
 #include <stdbool.h>
 
 #include "game/board.h"
+#include "game/game.h"
 #include "game/rules.h"
 
-enum preview_status {
-	PREVIEW_OK = 0,
-	PREVIEW_NO_MEMORY
-};
+/* The status of the functions below: GAME_OK, or GAME_NO_MEMORY (game.h). */
 
 /* Where a tried turn stops. */
 enum preview_outcome {
@@ -71,7 +69,7 @@ struct preview {
  * for a name that is not on it) by the side to move of start, which must
  * be a game going on.  black and white name the players in the drawings.
  */
-enum preview_status preview_turn(const struct rules_game *start, const int *points, int n, const char *black,
+enum game_status preview_turn(const struct rules_game *start, const int *points, int n, const char *black,
     const char *white, struct preview *out);
 void preview_release(struct preview *p);
 
@@ -80,6 +78,6 @@ void preview_release(struct preview *p);
  * take, by column then row (on a hex board by row, then cell), into *out
  * (the caller frees it); *n how many.
  */
-enum preview_status preview_options(const struct rules_game *rg, struct preview_option **out, int *n);
+enum game_status preview_options(const struct rules_game *rg, struct preview_option **out, int *n);
 
 #endif

@@ -21,8 +21,8 @@
 #include "base/monoclock.h"
 #include "base/strbuf.h"
 #include "base/testhook.h"
+#include "outbox/secretfile.h"
 
-#define IMAP_PASSWORD_FILE_MAX 1024	/* bytes read from imap_password_file */
 #define IMAP_LINE_MAX (4 * 1024 * 1024)	/* bytes of one response's text, literals aside (a long SEARCH) */
 #define IMAP_TAG_MAX 16
 
@@ -148,47 +148,6 @@ static bool load_curl(struct imap_curl *fn, char *why, size_t whylen)
 	return true;
 }
 
-/* First line of imap_password_file (relative to home) into im->password. */
-static bool read_password_file(struct imap *im, const char *file, const char *home, char *why, size_t whylen)
-{
-	char path[CONFIG_PATH_MAX + 1100], buf[IMAP_PASSWORD_FILE_MAX + 1];
-	size_t have = 0, n;
-	ssize_t r;
-	int fd;
-
-	if (file[0] == '/')
-		snprintf(path, sizeof path, "%s", file);
-	else
-		snprintf(path, sizeof path, "%s/%s", home, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot open imap_password_file '%s': %s", file, strerror(errno));
-		return false;
-	}
-	while (have < IMAP_PASSWORD_FILE_MAX && (r = read(fd, buf + have, IMAP_PASSWORD_FILE_MAX - have)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(why, whylen, "cannot read imap_password_file '%s': %s", file, strerror(errno));
-			close(fd);
-			return false;
-		}
-		have += (size_t)r;
-	}
-	close(fd);
-	buf[have] = '\0';
-	n = strcspn(buf, "\r\n");
-	buf[n] = '\0';
-	if (n == 0 || n > CONFIG_SECRET_MAX) {
-		snprintf(why, whylen, "imap_password_file '%s' does not start with a password of 1..%d characters",
-		    file, CONFIG_SECRET_MAX);
-		explicit_bzero(buf, sizeof buf);
-		return false;
-	}
-	memcpy(im->password, buf, n + 1);
-	explicit_bzero(buf, sizeof buf);
-	return true;
-}
 
 /* ---- the wire ---- */
 
@@ -604,7 +563,7 @@ enum imap_status imap_open(const struct config *cfg, const char *home, struct im
 		s = fail(im, IMAP_DENIED, why, whylen, "imap_url needs imap_password_file");
 		goto out;
 	}
-	if (!read_password_file(im, cfg->imap_password_file, home, why, whylen)) {
+	if (!secretfile_read("imap_password_file", cfg->imap_password_file, home, im->password, why, whylen)) {
 		s = IMAP_DENIED;
 		goto out;
 	}

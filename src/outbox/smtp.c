@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "base/mailaddr.h"
+#include "outbox/secretfile.h"
 
 #define SMTP_URL_BUF (CONFIG_URL_MAX + CONFIG_NAME_MAX + 4)
-#define SMTP_PASSWORD_FILE_MAX 1024	/* bytes read from smtp_password_file */
 
 /* The few libcurl functions used, resolved by name from the loaded library. */
 static struct {
@@ -111,47 +111,6 @@ static bool load_curl(char *why, size_t whylen)
 	return true;
 }
 
-/* First line of smtp_password_file (relative to the home) into sm->password. */
-static bool read_password_file(struct smtp *sm, struct store *st, char *why, size_t whylen)
-{
-	const char *file = sm->cfg->smtp_password_file;
-	char path[CONFIG_PATH_MAX + 1100], buf[SMTP_PASSWORD_FILE_MAX + 1];
-	size_t have = 0, n;
-	ssize_t r;
-	int fd;
-
-	if (file[0] == '/')
-		snprintf(path, sizeof path, "%s", file);
-	else
-		snprintf(path, sizeof path, "%s/%s", store_home(st), file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, whylen, "cannot open smtp_password_file '%s': %s", file, strerror(errno));
-		return false;
-	}
-	while (have < SMTP_PASSWORD_FILE_MAX && (r = read(fd, buf + have, SMTP_PASSWORD_FILE_MAX - have)) != 0) {
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			snprintf(why, whylen, "cannot read smtp_password_file '%s': %s", file, strerror(errno));
-			close(fd);
-			return false;
-		}
-		have += (size_t)r;
-	}
-	close(fd);
-	buf[have] = '\0';
-	n = strcspn(buf, "\r\n");
-	buf[n] = '\0';
-	if (n == 0 || n > CONFIG_SECRET_MAX) {
-		snprintf(why, whylen, "smtp_password_file '%s' does not start with a password of 1..%d characters",
-		    file, CONFIG_SECRET_MAX);
-		return false;
-	}
-	memcpy(sm->password, buf, n + 1);
-	memset(buf, 0, sizeof buf);
-	return true;
-}
 
 /* Overwrite every copy of the password in s with '*': no message may carry it. */
 static void hide_password(const struct smtp *sm, char *s)
@@ -247,7 +206,8 @@ static enum transport_result smtp_open(struct store *st, const struct config *cf
 		return TRANSPORT_TEMPFAIL;
 	}
 	sm->cfg = cfg;
-	if (cfg->smtp_password_file[0] != '\0' && !read_password_file(sm, st, why, whylen)) {
+	if (cfg->smtp_password_file[0] != '\0' &&
+	    !secretfile_read("smtp_password_file", cfg->smtp_password_file, store_home(st), sm->password, why, whylen)) {
 		smtp_close(sm);
 		return TRANSPORT_TEMPFAIL;
 	}

@@ -17,13 +17,13 @@
 #include "t_home.h"
 
 /* Run the engine on len bytes of input; returns its output (the caller frees it). */
-static char *run_n(const char *input, size_t len, enum engine_status *st)
+static char *run_n(const char *input, size_t len, enum game_status *st)
 {
 	FILE *in = fmemopen((void *)input, len, "r");
 	char *out = NULL;
 	size_t olen = 0;
 	FILE *o = open_memstream(&out, &olen);
-	enum engine_status s;
+	enum game_status s;
 
 	if (len == 0) { /* fmemopen wants a size; an empty file does the same */
 		fclose(in);
@@ -69,7 +69,7 @@ static char *with_game(const char *name, const char *more)
 
 static void test_basics(void)
 {
-	enum engine_status st;
+	enum game_status st;
 	char *o;
 
 	ok_run("protocol_version\n", "= 2\n\n", "protocol_version");
@@ -136,7 +136,7 @@ static void test_basics(void)
 	}
 	ok_run("name", "= oustpbm\n\n", "a last line without a newline is read");
 	o = run_n("", 0, &st);
-	ok(o != NULL && o[0] == '\0' && st == ENGINE_OK, "empty input: no output, ENGINE_OK");
+	ok(o != NULL && o[0] == '\0' && st == GAME_OK, "empty input: no output, GAME_OK");
 	free(o);
 
 	/* bounded lines */
@@ -181,8 +181,8 @@ static void test_basics(void)
 	{
 		FILE *in = fmemopen("name\n", 5, "r"), *out = fopen("/dev/full", "w");
 
-		ok(in != NULL && out != NULL && engine_run(in, out) == ENGINE_IO,
-		    "a failing write gives ENGINE_IO");
+		ok(in != NULL && out != NULL && engine_run(in, out) == GAME_IO,
+		    "a failing write gives GAME_IO");
 		if (in != NULL)
 			fclose(in);
 		if (out != NULL)
@@ -193,8 +193,8 @@ static void test_basics(void)
 			size_t olen;
 			FILE *mo = open_memstream(&o, &olen);
 
-			ok(in != NULL && engine_run(in, mo) == ENGINE_IO,
-			    "a failing read gives ENGINE_IO");
+			ok(in != NULL && engine_run(in, mo) == GAME_IO,
+			    "a failing read gives GAME_IO");
 			fclose(mo);
 		}
 		if (in != NULL)

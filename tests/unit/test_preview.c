@@ -24,7 +24,7 @@ static void setup(int size, const char *rows, enum rules_color to_move)
 }
 
 /* Try "B3,E5" (names joined by commas) on G. */
-static enum preview_status try(const char *names, struct preview *p)
+static enum game_status try(const char *names, struct preview *p)
 {
 	int points[32], n = 0;
 	const char *s = names, *e;
@@ -64,7 +64,7 @@ static void test_edge_case_2(void)
 	int n, i;
 
 	setup(5, "..... / ..... / X.XO. / ..... / OO...", RULES_BLACK);
-	ok_int(try("B3,E5", &p), PREVIEW_OK, "B3,E5 tried");
+	ok_int(try("B3,E5", &p), GAME_OK, "B3,E5 tried");
 	ok_int(p.outcome, PREVIEW_COMPLETE, "B3,E5: complete");
 	ok_int(p.nsteps, 2, "... two placements");
 	ok(p.steps[0].captured == 1 && p.steps[0].ntaken == 1 && p.steps[0].drawing[0] != '\0',
@@ -76,7 +76,7 @@ static void test_edge_case_2(void)
 	ok(unchanged(), "... the position given unchanged");
 	preview_release(&p);
 
-	ok_int(try("B3,D3", &p), PREVIEW_OK, "B3,D3 tried");
+	ok_int(try("B3,D3", &p), GAME_OK, "B3,D3 tried");
 	ok_int(p.outcome, PREVIEW_ILLEGAL, "B3,D3: illegal");
 	ok(p.nsteps == 2 && p.why == PREVIEW_RULES && p.steps[1].check.verdict == RULES_NO_ENEMY,
 	    "... at D3: the new group touches no enemy");
@@ -85,28 +85,28 @@ static void test_edge_case_2(void)
 	    "... A2 takes 2, E5 is there, D3 is not");
 	preview_release(&p);
 
-	ok_int(try("B3", &p), PREVIEW_OK, "B3 tried");
+	ok_int(try("B3", &p), GAME_OK, "B3 tried");
 	ok_int(p.outcome, PREVIEW_UNFINISHED, "B3 alone: unfinished (a capture, placements left)");
 	ok(p.steps[0].drawing[0] != '\0', "... the board after it drawn");
 	preview_release(&p);
 
-	ok_int(try("B3,A2", &p), PREVIEW_OK, "B3,A2 tried");
+	ok_int(try("B3,A2", &p), GAME_OK, "B3,A2 tried");
 	ok(p.outcome == PREVIEW_COMPLETE && p.last.result == RULES_BLACK_WINS && p.captured == 3,
 	    "B3,A2: complete, Black wins, 3 stones taken");
 	ok_int(p.nlegal, 0, "... nobody places after a win");
 	preview_release(&p);
 
-	ok_int(try("E5,E4", &p), PREVIEW_OK, "E5,E4 tried");
+	ok_int(try("E5,E4", &p), GAME_OK, "E5,E4 tried");
 	ok(p.outcome == PREVIEW_ILLEGAL && p.why == PREVIEW_AFTER_END && p.nsteps == 2,
 	    "E5,E4: E4 comes after the turn ended");
 	preview_release(&p);
 
-	ok_int(try("B3,F5", &p), PREVIEW_OK, "B3,F5 tried");
+	ok_int(try("B3,F5", &p), GAME_OK, "B3,F5 tried");
 	ok(p.outcome == PREVIEW_ILLEGAL && p.why == PREVIEW_OFF_BOARD && p.steps[1].point == RULES_NO_POINT,
 	    "B3,F5: F5 is off the 5x5 board");
 	preview_release(&p);
 
-	ok_int(preview_options(&G, &o, &n), PREVIEW_OK, "the options of the position");
+	ok_int(preview_options(&G, &o, &n), GAME_OK, "the options of the position");
 	ok(lists(o, n, "B3", 1) && lists(o, n, "E1", 0) && !lists(o, n, "A2", 0) && !lists(o, n, "A2", 2),
 	    "B3 takes 1; E1 does not; A2 (2 against 2) is not legal");
 	for (i = 1; i < n; i++)
@@ -123,7 +123,7 @@ static void test_not_larger(void)
 	struct preview p;
 
 	setup(5, "..... / OOO.. / X.X.. / O.... / .....", RULES_BLACK);
-	ok_int(try("B3", &p), PREVIEW_OK, "B3 tried");
+	ok_int(try("B3", &p), GAME_OK, "B3 tried");
 	ok(p.outcome == PREVIEW_ILLEGAL && p.steps[0].check.verdict == RULES_NOT_LARGER &&
 	    p.steps[0].check.new_group == 3 && p.steps[0].check.largest_enemy == 3, "B3: 3 is not larger than 3");
 	preview_release(&p);
@@ -135,7 +135,7 @@ static void test_dead_end(void)
 	struct preview p;
 
 	setup(7, "O.O.O.O / .OO..XX / .O.O.X. / O.O...O / ..OOO.. / ..OOOOO / O.X..O.", RULES_WHITE);
-	ok_int(try("E1", &p), PREVIEW_OK, "E1 tried");
+	ok_int(try("E1", &p), GAME_OK, "E1 tried");
 	ok(p.outcome == PREVIEW_COMPLETE && p.last.dead_end && p.captured == 1, "E1: a dead end, complete");
 	ok_int(p.legal_color, RULES_BLACK, "... Black places next");
 	preview_release(&p);

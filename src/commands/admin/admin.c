@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "outbox/transport.h"
 #include "store/lifecycle.h"
 
@@ -64,7 +65,7 @@ enum admin_status admin_load_board(struct admin *a, long board, struct game *g)
 enum admin_status admin_output_done(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "oustpbm: cannot write the output\n");
+		msg_warn("cannot write the output");
 		return ADMIN_IOERR;
 	}
 	return ADMIN_OK;
@@ -80,18 +81,18 @@ static enum admin_status open_home(struct admin *a)
 		break;
 	case SERVER_CONFIG:
 		/* logged too when the home is there (opened with the defaults) */
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		if (a->srv.st != NULL)
 			store_log(a->srv.st, "%s admin %s failed: configuration error: %s", a->srv.stamp, a->cmd, err);
 		return ADMIN_CONFIG;
 	case SERVER_NOPERM:
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		return ADMIN_NOPERM;
 	case SERVER_TEMPFAIL:
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		return ADMIN_TEMPFAIL;
 	case SERVER_HOME:
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		return ADMIN_CONFIG;
 	}
 	snprintf(prefix, sizeof prefix, "%s admin %s", a->srv.stamp, a->cmd);
@@ -134,7 +135,7 @@ enum admin_status admin_board_args(struct admin *a, bool logged, long **boards)
 				store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[i],
 				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
 			else
-				fprintf(stderr, "oustpbm: '%s' is not a board number (%d to %d)\n", a->args[i],
+				msg_warn("'%s' is not a board number (%d to %d)", a->args[i],
 				    IDENT_BOARD_MIN, IDENT_BOARD_MAX);
 			free(*boards);
 			*boards = NULL;

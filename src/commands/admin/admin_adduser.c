@@ -5,6 +5,7 @@
 #include <sys/random.h>
 
 #include "base/ident.h"
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 
 #define NAME_MAX_IN (STORE_FULLNAME_MAX + 1)
@@ -31,7 +32,7 @@ enum admin_status admin_adduser_run(struct admin *a)
 		return ADMIN_DATAERR;
 	}
 	if (game_user_is_robot(args[0])) {
-		fprintf(stderr, "oustpbm: the user id %s is the built-in robot player's\n", GAME_ROBOT_USERID);
+		msg_warn("the user id %s is the built-in robot player's", GAME_ROBOT_USERID);
 		return ADMIN_EXISTS;
 	}
 	if (!mailaddr_deliverable(args[1], &why)) {

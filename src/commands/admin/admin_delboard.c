@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "commands/services/robot.h"
 #include "commands/services/tournament.h"
@@ -173,7 +174,7 @@ enum admin_status admin_delboard_run(struct admin *a)
 		web_close(w);
 	}
 	if (told > 0 && (ops == NULL || outbox_flush(ob, ops, &a->srv.cfg, &fl) != OUTBOX_OK))
-		fprintf(stderr, "oustpbm: delboard: the mails wait in the outbox: %s\n",
+		msg_warn("delboard: the mails wait in the outbox: %s",
 		    ops == NULL ? "unknown transport" : outbox_error(ob));
 	printf("board %ld removed (%s against %s)%s; %u player%s told\n", board, g.black, g.white,
 	    rated ? ", its result taken out of the ratings" : "", told, told == 1 ? "" : "s");

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "commands/services/signoff.h"
 #include "commands/services/web.h"
@@ -75,7 +76,7 @@ static bool deluser_tell(struct admin *a, const struct store_user *u, const stru
 		if (reply_account(rc, &(struct reply_to){ u->address, u->fullname },
 		    "closed", subject, vars, sizeof vars / sizeof vars[0],
 		    &m) != REPLY_OK) {
-			fprintf(stderr, "oustpbm: deluser %s: closed, but its owner cannot be told: %s\n", u->userid,
+			msg_warn("deluser %s: closed, but its owner cannot be told: %s", u->userid,
 			    rc->err);
 			return false;
 		}
@@ -83,7 +84,7 @@ static bool deluser_tell(struct admin *a, const struct store_user *u, const stru
 	os = outbox_enqueue(ob, a->srv.cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
 	if (os != OUTBOX_OK) {
-		fprintf(stderr, "oustpbm: deluser %s: closed, but its owner's mail cannot be queued: %s\n", u->userid,
+		msg_warn("deluser %s: closed, but its owner's mail cannot be queued: %s", u->userid,
 		    outbox_error(ob));
 		return false;
 	}
@@ -169,7 +170,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 		goto flush;
 	}
 	if (accounts_codes_drop(a->srv.st, u.userid) != STORE_OK)
-		fprintf(stderr, "oustpbm: deluser %s: cannot drop its codes: %s\n", u.userid, store_error(a->srv.st));
+		msg_warn("deluser %s: cannot drop its codes: %s", u.userid, store_error(a->srv.st));
 	web_standings_after(&a->srv);	/* the account leaves the standings page too */
 	told = deluser_tell(a, &u, &res, until);
 	store_log(a->srv.st, "%s admin deluser %s <%s>: %u board%s resigned%s%s, user id reserved until %s", a->srv.stamp,
@@ -183,7 +184,7 @@ flush:
 	if (res.resigned > 0 || told) {
 		os = ops != NULL ? outbox_flush(a->srv.ob, ops, &a->srv.cfg, &fl) : OUTBOX_IO;
 		if (os != OUTBOX_OK) {
-			fprintf(stderr, "oustpbm: deluser: cannot flush the outbox: %s\n",
+			msg_warn("deluser: cannot flush the outbox: %s",
 			    ops == NULL ? "unknown transport" : outbox_error(a->srv.ob));
 			if (as == ADMIN_OK)
 				as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL :

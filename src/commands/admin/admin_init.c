@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "store/lifecycle.h"
 #include "store/tokens.h"
@@ -90,23 +91,23 @@ enum admin_status admin_init_run(struct admin *a)
 	if (stat(a->srv.home, &sb) == 0 && S_ISDIR(sb.st_mode) &&
 	    store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err) == STORE_OK) {
 		store_close(st);
-		fprintf(stderr, "oustpbm: %s is already an oustpbm home\n", a->srv.home);
+		msg_warn("%s is already an oustpbm home", a->srv.home);
 		return ADMIN_EXISTS;
 	}
 	/* a user's home or a project folder must not become a server's home, its files mixed in */
 	if (stat(a->srv.home, &sb) == 0 && S_ISDIR(sb.st_mode) && dir_has_entries(a->srv.home)) {
-		fprintf(stderr, "oustpbm: %s is not empty and is not an oustpbm home: init makes a home in a new or "
-		    "empty directory (say %s/%s)\n", a->srv.home, a->srv.home, CONFIG_HOME_NAME);
+		msg_warn("%s is not empty and is not an oustpbm home: init makes a home in a new or "
+		    "empty directory (say %s/%s)", a->srv.home, a->srv.home, CONFIG_HOME_NAME);
 		return ADMIN_EXISTS;
 	}
 	ss = store_create_home(a->srv.home, err, sizeof err);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		return ss == STORE_NOT_FOUND ? ADMIN_CANTCREAT : admin_of_store(ss);
 	}
 	ss = store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		return ss == STORE_NOT_OWNER ? ADMIN_NOPERM : admin_of_store(ss);
 	}
 	store_set_log_prefix(st, "init");

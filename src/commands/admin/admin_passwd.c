@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "store/throttle.h"
 
@@ -36,19 +37,19 @@ static enum admin_status read_password(char pw[ADMIN_PASSWORD_LINE])
 	size_t n;
 
 	if (fgets(pw, ADMIN_PASSWORD_LINE, stdin) == NULL) {
-		fprintf(stderr, "oustpbm: --stdin: no password on standard input\n");
+		msg_warn("--stdin: no password on standard input");
 		return ADMIN_DATAERR;
 	}
 	n = strlen(pw);
 	if (n > 0 && pw[n - 1] != '\n' && !feof(stdin)) {
-		fprintf(stderr, "oustpbm: a password is 1 to %d printable ASCII characters without spaces\n",
+		msg_warn("a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
 		return ADMIN_DATAERR;
 	}
 	while (n > 0 && (pw[n - 1] == '\n' || pw[n - 1] == '\r'))
 		pw[--n] = '\0';
 	if (!store_password_ok(pw)) {
-		fprintf(stderr, "oustpbm: a password is 1 to %d printable ASCII characters without spaces\n",
+		msg_warn("a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
 		return ADMIN_DATAERR;
 	}
@@ -62,7 +63,7 @@ enum admin_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LIN
 	if (from_stdin)
 		return read_password(pw);
 	if (!generate_password(pw)) {
-		fprintf(stderr, "oustpbm: no random numbers for a password\n");
+		msg_warn("no random numbers for a password");
 		return ADMIN_SOFTWARE;
 	}
 	return ADMIN_OK;
@@ -101,7 +102,7 @@ enum admin_status admin_passwd_run(struct admin *a)
 	/* a new password ends a lockout for guessing (throttle.h) */
 	ss = throttle_clear(a->srv.st, &a->srv.cfg, u.userid, a->srv.now);
 	if (ss != STORE_OK)
-		fprintf(stderr, "oustpbm: passwd %s: the password is set, but a lockout could not be ended: %s\n",
+		msg_warn("passwd %s: the password is set, but a lockout could not be ended: %s",
 		    u.userid, store_error(a->srv.st));
 	store_log(a->srv.st, "%s admin passwd %s", a->srv.stamp, u.userid);
 	if (shown)

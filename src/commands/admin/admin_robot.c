@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "commands/services/review.h"
 #include "commands/services/robot.h"
@@ -39,7 +40,7 @@ enum admin_status admin_robot_run(struct admin *a)
 	if (os == OUTBOX_OK && ops != NULL)
 		os = outbox_flush(a->srv.ob, ops, &a->srv.cfg, &fl);
 	if (os != OUTBOX_OK || ops == NULL) {
-		fprintf(stderr, "oustpbm: robot: cannot flush the outbox: %s\n",
+		msg_warn("robot: cannot flush the outbox: %s",
 		    ops == NULL ? "unknown transport" : a->srv.ob != NULL ? outbox_error(a->srv.ob) : err);
 		as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
 	}

@@ -37,6 +37,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "commands/pipeline/alert.h"
 #include "commands/services/robot.h"
@@ -283,7 +284,7 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 		h->failed++;
 		snprintf(detail, sizeof detail, "board %ld turn %d: the robot could not play: %s", g->board, turn, why);
 		logline(h, "tempfail", detail, m->subject);
-		fprintf(stderr, "oustpbm: robot-mail: %s\n", detail);
+		msg_warn("robot-mail: %s", detail);
 		return RETRY;
 	}
 	turn_text(g, turn, text, sizeof text);
@@ -293,7 +294,7 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 		return o;
 	}
 	if (mark_answered(h, g->board, mark) != STORE_OK)
-		fprintf(stderr, "oustpbm: robot-mail: cannot record board %ld as answered: %s\n", g->board,
+		msg_warn("robot-mail: cannot record board %ld as answered: %s", g->board,
 		    store_error(h->a->srv.st));
 	h->answered++;
 	snprintf(detail, sizeof detail, "board %ld %s", g->board, rt.detail);
@@ -468,7 +469,7 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 	}
 	/* a retired robot host takes no new board mail: the MTA returns it to the server (process.c's gate) */
 	if (!queued && lifecycle_read(a->srv.st, LIFECYCLE_RETIRED_FILE, &since) != STORE_NOT_FOUND) {
-		fprintf(stderr, "oustpbm: the robot host %s is retired and takes no more mail\n", a->srv.cfg.from_address);
+		msg_warn("the robot host %s is retired and takes no more mail", a->srv.cfg.from_address);
 		store_log(a->srv.st, "%s robot-mail bounced: the host is retired: exit 69", a->srv.stamp);
 		return ADMIN_RETIRED;
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/admin/admincmd.h"
 #include "commands/services/web.h"
 
@@ -16,7 +17,7 @@ enum admin_status admin_web_run(struct admin *a)
 	if (a->nargs > 1)
 		return admin_usage_error();
 	if (dir[0] == '\0') {
-		fprintf(stderr, "oustpbm: web: no directory given and no web_dir in %s\n", CONFIG_FILE);
+		msg_warn("web: no directory given and no web_dir in %s", CONFIG_FILE);
 		return ADMIN_USAGE;
 	}
 	ws = web_open(&a->srv.cfg, a->srv.st, dir, &w, err, sizeof err);
@@ -29,7 +30,7 @@ enum admin_status admin_web_run(struct admin *a)
 		web_close(w);
 	}
 	if (ws != WEB_OK) {
-		fprintf(stderr, "oustpbm: web: %s\n", err);
+		msg_warn("web: %s", err);
 		switch (ws) {
 		case WEB_TIMEOUT: return ADMIN_TEMPFAIL;
 		case WEB_TEMPLATE: return ADMIN_CONFIG;

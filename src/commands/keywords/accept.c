@@ -50,8 +50,7 @@ enum process_status accept_run(struct job *j)
 	memset(&j->ev, 0, sizeof j->ev);
 	j->ev.what = REPLY_ACCEPT;
 	j->ev.actor = userid;
-	snprintf(j->seat_taken, sizeof j->seat_taken, "%s", userid);
-	ps = job_commit_game(j, &ok);
+	ps = job_commit_game(j, &(struct job_seats){ false, userid }, &ok);
 	if (ps == PROCESS_OK && ok)
 		job_detail(j, "ok", "board %ld: %s accepted the open challenge of %s: %s (x) - %s (o)", g->board, userid,
 		    challenger, g->black, g->white);

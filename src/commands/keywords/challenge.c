@@ -222,9 +222,8 @@ enum process_status challenge_run(struct job *j)
 	j->ev.what = REPLY_CHALLENGE;
 	j->ev.actor = u->userid;
 	j->ev.random = c->color == COMMAND_COLOR_RANDOM;
-	j->new_board = true;	/* the commit indexes it (players.h) */
 	/* the robot as Black answers at once (MAILCMD_ROBOT): the challenger's one mail tells both */
-	ps = job_commit_game(j, &ok);
+	ps = job_commit_game(j, &(struct job_seats){ true, NULL }, &ok);	/* the commit indexes it (players.h) */
 	if (ps == PROCESS_OK && ok) {
 		made = true;
 		job_detail(j, "ok", "new board %ld: %s (x) - %s (o), %s, swap %s", board, g->black, g->white,

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/pipeline/replytoken.h"
@@ -184,7 +185,7 @@ enum process_status chat_run(struct job *j)
 		/* after the commit: a failure here loses one count, never the chat */
 		if (j->srv.cfg.max_chats_per_hour > 0 &&
 		    throttle_chat_made(j->srv.st, &j->srv.cfg, userid, g->board, j->srv.now) != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot record the chat of %s: %s\n", userid, store_error(j->srv.st));
+			msg_warn("cannot record the chat of %s: %s", userid, store_error(j->srv.st));
 	}
 out:
 	for (i = 0; i < c.n; i++)

@@ -33,6 +33,7 @@
 #include <strings.h>
 
 #include "base/mailaddr.h"
+#include "base/msg.h"
 #include "commands/lib/codes.h"
 #include "base/strbuf.h"
 #include "commands/pipeline/job.h"
@@ -120,7 +121,7 @@ static bool code_right(struct job *j, const struct pending *p, const char *code,
 		/* counted as a wrong password; nobody told: the address has not confirmed it wants mail */
 		ss = throttle_fail(j->srv.st, &j->srv.cfg, p->userid, j->in.from_addr, j->srv.now, &ts);
 		if (ss != STORE_OK)
-			fprintf(stderr, "oustpbm: cannot record a wrong code: %s\n", store_error(j->srv.st));
+			msg_warn("cannot record a wrong code: %s", store_error(j->srv.st));
 		if (ss != STORE_OK || ts.until == 0) {
 			*ps = job_refuse(j, NULL, "wrong code for %s: send the code mailed for it", p->userid);
 			return false;
@@ -156,7 +157,7 @@ static bool password_right(struct job *j, const struct pending *p, const char *p
 		return true;
 	ss = throttle_fail(j->srv.st, &j->srv.cfg, p->userid, j->in.from_addr, j->srv.now, &ts);
 	if (ss != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot record a wrong password: %s\n", store_error(j->srv.st));
+		msg_warn("cannot record a wrong password: %s", store_error(j->srv.st));
 	reply_time_str(p->sent, when);
 	*ps = job_refuse(j, NULL, "wrong password for the registration of %s: the code is right, but the password is "
 	    "not the one its register (its code mailed at %s) gave. If you sent that register, send its password; "
@@ -285,7 +286,7 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	}
 	/* after the commit point: failing, the line stays open, the account telling it confirmed */
 	if (wrote == STORE_OK && pending_done(j->srv.st, p->userid, p->codehash, (int64_t)j->srv.now) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot mark the registration of %s done: %s\n", p->userid,
+		msg_warn("cannot mark the registration of %s done: %s", p->userid,
 		    store_error(j->srv.st));
 out:
 	reply_mail_release(&m);

@@ -332,7 +332,7 @@ enum process_status move_run(struct job *j)
 		j->ev.note_to = game_player_of(g, RULES_OTHER(game_color_of(g, userid)));
 	}
 	/* the robot to move next (MAILCMD_ROBOT): the mover's one mail comes with its answer */
-	ps = job_commit_game(j, &ok);
+	ps = job_commit_game(j, NULL, &ok);
 	if (ps == PROCESS_OK && ok) {
 		played_detail(j, g, userid, turn, &rep);
 		if (answered)

@@ -125,7 +125,7 @@ enum process_status move_offer(struct job *j)
 	j->ev.actor = userid;
 	j->ev.first = k;
 	j->ev.offerer = offerer;
-	ps = job_commit_game(j, &ok);
+	ps = job_commit_game(j, NULL, &ok);
 	if (ps == PROCESS_OK && ok) {
 		job_detail(j, "ok", "board %ld: %s %s", g->board, userid, words[j->cmd.offer]);
 		if (j->cmd.offer == COMMAND_OFFER_ACCEPT && undo)

@@ -24,7 +24,7 @@ enum process_status moves_run(struct job *j)
 		outcome_words(g, result, sizeof result);
 		return job_refuse(j, g, "board %ld is over (%s): nobody is to move", g->board, result);
 	}
-	if (preview_options(&g->rg, &opts, &n) != PREVIEW_OK)
+	if (preview_options(&g->rg, &opts, &n) != GAME_OK)
 		return job_no_memory(j);
 	rs = reply_moves(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) }, g, opts, n, &m);
 	free(opts);

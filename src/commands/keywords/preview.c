@@ -41,7 +41,7 @@ static enum process_status preview_reply(struct job *j, const struct game *g, co
 		else
 			snprintf(names[i], sizeof names[i], "%s", c->placements[i].name);
 	}
-	if (preview_turn(start, points, n, black, white, &p) != PREVIEW_OK) {
+	if (preview_turn(start, points, n, black, white, &p) != GAME_OK) {
 		ps = job_no_memory(j);
 		goto out;
 	}

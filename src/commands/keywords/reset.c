@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/msg.h"
 #include "commands/lib/codes.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
@@ -84,7 +85,7 @@ enum process_status reset_run(struct job *j)
 	accounts_code_spend(j->srv.st, &rec);
 	/* the owner proved to hold the registered mailbox: earlier guesses no longer count */
 	if (throttle_clear(j->srv.st, &j->srv.cfg, u.userid, j->srv.now) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot clear the throttle of %s: %s\n", u.userid, store_error(j->srv.st));
+		msg_warn("cannot clear the throttle of %s: %s", u.userid, store_error(j->srv.st));
 out:
 	for (i = 0; i < 2; i++)
 		reply_mail_release(&mails[i]);

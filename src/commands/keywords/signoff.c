@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/signoff.h"
@@ -58,7 +59,7 @@ enum process_status signoff_run(struct job *j)
 	if (sos != SIGNOFF_OK) {
 		job_detail(j, sos == SIGNOFF_TEMPFAIL ? "tempfail" : "error", "signoff of %s: %s (%u boards resigned)",
 		    u.userid, err, res.resigned);
-		fprintf(stderr, "oustpbm: signoff of %s: %s\n", u.userid, err);
+		msg_warn("signoff of %s: %s", u.userid, err);
 		ps = sos == SIGNOFF_TEMPFAIL ? PROCESS_TEMPFAIL : sos == SIGNOFF_CONFIG ? PROCESS_CONFIG :
 		    PROCESS_SOFTWARE;
 		j->queued = true;	/* the opponents' mails of the boards resigned */
@@ -95,7 +96,7 @@ enum process_status signoff_run(struct job *j)
 	job_detail(j, "ok", "account %s closed, %u board%s resigned%s%s, user id reserved until %s", u.userid,
 	    res.resigned, res.resigned == 1 ? "" : "s", res.resigned > 0 ? ": " : "", res.list, until);
 	if (accounts_codes_drop(j->srv.st, u.userid) != STORE_OK)
-		fprintf(stderr, "oustpbm: cannot drop the codes of %s: %s\n", u.userid, store_error(j->srv.st));
+		msg_warn("cannot drop the codes of %s: %s", u.userid, store_error(j->srv.st));
 	web_standings_after(&j->srv);	/* the account leaves the standings page too */
 out:
 	for (i = 0; i < 2; i++)

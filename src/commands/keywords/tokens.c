@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
 #include "store/tokens.h"
@@ -26,7 +27,7 @@ enum process_status tokens_run(struct job *j)
 
 	ss = tokens_set(j->srv.st, j->srv.cfg.lock_timeout_ms, id, off, &gen, err);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
 		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/lib/watching.h"
 #include "commands/pipeline/job.h"
 #include "commands/pipeline/mailcmd.h"
@@ -166,7 +167,7 @@ enum process_status unsubscribe_run(struct job *j)
 	if (ts == UNSUBTOKEN_IO) {
 		/* the admin's to fix (<home>/secret): the mail is kept and tried again */
 		job_detail(j, "tempfail", "cannot read or make %s/secret", j->srv.home);
-		fprintf(stderr, "oustpbm: cannot read or make %s/secret\n", j->srv.home);
+		msg_warn("cannot read or make %s/secret", j->srv.home);
 		return PROCESS_TEMPFAIL;
 	}
 	if (ts != UNSUBTOKEN_OK) {

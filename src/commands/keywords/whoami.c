@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "base/strbuf.h"
 #include "commands/lib/away.h"
 #include "commands/lib/settingstext.h"
@@ -104,7 +105,7 @@ enum process_status whoami_run(struct job *j)
 	/* the player's ratings and latest rated games, as the rating command gives them */
 	ss = ratings_load(j->srv.st, false, &r, err);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
 		ps = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/job.h"
 #include "store/seeks.h"
 
@@ -59,7 +60,7 @@ enum process_status openboards_may_start(struct job *j, const char *userid, cons
 	}
 	ss = seeks_load(j->srv.st, SEEKS_LIMIT, &limits, &n, err);
 	if (ss != STORE_OK) {
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
 		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}

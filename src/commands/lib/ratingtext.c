@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/job.h"
 #include "mail/reply.h"
 #include "store/ratings.h"
@@ -22,7 +23,7 @@ enum process_status ratingtext_reply(struct job *j, const char *userid, const ch
 
 enum process_status ratingtext_failure(struct job *j, enum store_status ss, const char *err)
 {
-	fprintf(stderr, "oustpbm: %s\n", err);
+	msg_warn("%s", err);
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/job.h"
 #include "store/seeks.h"
 
@@ -25,7 +26,7 @@ enum process_status seeking_set(struct job *j, enum seeks_kind kind, unsigned n)
 	ss = seeks_set(j->srv.st, j->srv.cfg.lock_timeout_ms, kind, j->user.userid, n, err);
 	if (ss == STORE_OK)
 		return PROCESS_OK;
-	fprintf(stderr, "oustpbm: %s\n", err);
+	msg_warn("%s", err);
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "failed", "%s", err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/msg.h"
 #include "store/settings.h"
 
 bool boardquiet_for_digest(const struct game *g, const struct reply_event *ev, const char *userid)
@@ -45,7 +46,7 @@ bool boardquiet_skip(struct store *st, const struct game *g, const struct reply_
 		return false;
 	if (settings_find(st, userid, &s, err) != STORE_OK) {
 		/* the mail goes: a mail too many is better than a turn nobody hears of */
-		fprintf(stderr, "oustpbm: cannot read the settings of %s, the board mail goes: %s\n", userid, err);
+		msg_warn("cannot read the settings of %s, the board mail goes: %s", userid, err);
 		return false;
 	}
 	return queue_owner ? !s.queued_mail : s.digest_n > 0;

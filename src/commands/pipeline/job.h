@@ -65,16 +65,11 @@ struct job {
 	struct pwcheck pw;	/* a move's password check, running beside it */
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
-	bool rate_notice;	/* the sender's first mail over max_mails_per_hour: told so, once */
-	long rate_board;	/* ... over max_board_replies_per_hour on this board instead; 0 if not */
-	time_t rate_lifts;	/* when the limit told of lifts */
-	char code_reply[IDENT_USERID_MAX + COMMAND_PASSWORD_MAX + 32];	/* "confirm <userid> <code> <password>": a reply to a code mail (process.c) */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
 	int account_errno;	/* its errno, 0 if no system call failed */
 	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
 	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
-	bool new_board;		/* job_commit_game commits a new board (a challenge) */
 	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
@@ -97,7 +92,6 @@ struct job {
 
 	/* what job_commit_game() committed, for the robot's answer after it (MAILCMD_ROBOT) */
 	struct reply_event ev;	/* the change: the handler fills it before the commit */
-	char seat_taken[IDENT_USERID_MAX + 1];	/* accept: who took the open seat, added to the index at the commit */
 	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
 	int nmails;
 	char *comment;		/* ev.comment, owned */
@@ -246,9 +240,14 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
  * replies released (outbox.h).  With the robot to move next, the mails
  * wait for its answer (MAILCMD_ROBOT).  PROCESS_OK with *done false: a
  * password check still running failed, nothing was committed and the
- * refusal was sent.
+ * refusal was sent.  seats (NULL: neither) says what the commit adds to
+ * the players' lists (players.h) and to the active boards (active.h).
  */
-enum process_status job_commit_game(struct job *j, bool *done);
+struct job_seats {
+	bool new_board;		/* a new board (a challenge): both its players */
+	const char *taken;	/* accept: who took the open seat; NULL if none */
+};
+enum process_status job_commit_game(struct job *j, const struct job_seats *seats, bool *done);
 
 /*
  * Commit j->game (its lock held) as job_commit_game() does, but with

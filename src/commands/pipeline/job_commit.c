@@ -337,7 +337,7 @@ static enum process_status authenticated(struct job *j, bool *right)
 
 /* "also" steps of a mail's board commit (txn.h), before the install */
 struct board_steps {
-	struct job *j;
+	const struct job_seats *seats;
 	const struct game *g;
 };
 
@@ -357,7 +357,7 @@ static enum store_status index_seat_taken(struct server *srv, void *arg)
 {
 	const struct board_steps *bs = arg;
 
-	return players_add(srv->st, srv->cfg.lock_timeout_ms, bs->g->board, bs->j->seat_taken, bs->j->seat_taken);
+	return players_add(srv->st, srv->cfg.lock_timeout_ms, bs->g->board, bs->seats->taken, bs->seats->taken);
 }
 
 /* In the index of active boards once both seats are taken (active.h). */
@@ -375,9 +375,10 @@ static enum store_status index_active(struct server *srv, void *arg)
  * password was refused, nothing was committed and the refusal sent.
  */
 static enum process_status commit_game(struct job *j, const struct game *g, bool remove,
-    const struct reply_mail *mails, int n, bool *done)
+    const struct job_seats *seats, const struct reply_mail *mails, int n, bool *done)
 {
-	struct board_steps bs = { j, g };
+	static const struct job_seats none = { false, NULL };
+	struct board_steps bs = { seats != NULL ? seats : &none, g };
 	struct txn *t = NULL;
 	enum process_status ps;
 	enum txn_status ts;
@@ -398,11 +399,11 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 	txn_add_mails(t, mails, n);
 	/* the mail is recorded pending this text, the seen lock held until it is written (seen.h) */
 	txn_record_mail(t, j->in.message_key, j->in.from_addr, &j->seen_lock);
-	if (j->new_board)
+	if (bs.seats->new_board)
 		txn_also(t, TXN_BEFORE_INSTALL, index_new_board, &bs);
-	if (j->seat_taken[0] != '\0')
+	if (bs.seats->taken != NULL)
 		txn_also(t, TXN_BEFORE_INSTALL, index_seat_taken, &bs);
-	if ((j->new_board && !game_is_open(g)) || j->seat_taken[0] != '\0')
+	if ((bs.seats->new_board && !game_is_open(g)) || bs.seats->taken != NULL)
 		txn_also(t, TXN_BEFORE_INSTALL, index_active, &bs);
 	if (txn_commit(t) != TXN_OK) {
 		j->recorded = txn_recorded(t);
@@ -419,7 +420,7 @@ out:
 	return ps;
 }
 
-enum process_status job_commit_game(struct job *j, bool *done)
+enum process_status job_commit_game(struct job *j, const struct job_seats *seats, bool *done)
 {
 	struct game *g = &j->game;
 	enum process_status ps;
@@ -437,7 +438,8 @@ enum process_status job_commit_game(struct job *j, bool *done)
 	if (ps != PROCESS_OK)
 		return ps;
 	/* a hook answers at once (the robot to move next): the mover's one mail comes with its answer */
-	ps = commit_game(j, g, false, j->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : j->nmails, done);
+	ps = commit_game(j, g, false, seats, j->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : j->nmails,
+	    done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }
@@ -447,7 +449,7 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
 	enum process_status ps;
 
 	*done = false;
-	ps = commit_game(j, &j->game, false, mails, n, done);
+	ps = commit_game(j, &j->game, false, NULL, mails, n, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }
@@ -461,7 +463,7 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 
 	*done = false;
 	if (last)
-		return commit_game(j, g, false, mails, n, done);
+		return commit_game(j, g, false, NULL, mails, n, done);
 	assert(n == 0);
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
@@ -485,7 +487,7 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
 	j->comment = replytoken_comment(&j->cmd, j->in.body);
 	if (j->comment == NULL)
 		return job_no_memory(j);
-	ps = commit_game(j, &j->game, true, mails, n, done);
+	ps = commit_game(j, &j->game, true, NULL, mails, n, done);
 	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }

@@ -193,13 +193,20 @@ static bool own_board_reply(struct job *j, char userid[IDENT_USERID_MAX + 1])
 	return yes;
 }
 
+/* The sender's first mail over a rate limit: answered by a notice instead (answer). */
+struct rate_notice {
+	bool due;
+	long board;		/* over max_board_replies_per_hour on this board; 0: max_mails_per_hour */
+	time_t lifts;		/* when the limit told of lifts */
+};
+
 /*
  * The per-board cap on replies by token (max_board_replies_per_hour):
  * a game is played by such replies, one turn in parts at a time, so they
  * do not count against max_mails_per_hour; this cap stops a client that
  * sends one reply again and again.
  */
-static enum process_status check_board_rate(struct job *j, const char *userid)
+static enum process_status check_board_rate(struct job *j, const char *userid, struct rate_notice *rn)
 {
 	unsigned long cap = j->srv.cfg.max_board_replies_per_hour;
 	struct throttle_replies tr;
@@ -218,8 +225,8 @@ static enum process_status check_board_rate(struct job *j, const char *userid)
 	}
 	/* the first one over is told once, and recorded: the later ones are then dropped */
 	if (tr.nboard == cap) {
-		j->rate_notice = true;
-		j->rate_board = j->token.board;
+		rn->due = true;
+		rn->board = j->token.board;
 		/* this one is recorded too: the times, it among them */
 		time_t *nb = realloc(tr.board, (tr.nboard + 1) * sizeof *nb);
 
@@ -229,7 +236,7 @@ static enum process_status check_board_rate(struct job *j, const char *userid)
 		}
 		tr.board = nb;
 		tr.board[tr.nboard++] = j->srv.now;
-		j->rate_lifts = lifts_at(tr.board, tr.nboard, cap, j->srv.now);
+		rn->lifts = lifts_at(tr.board, tr.nboard, cap, j->srv.now);
 	}
 	throttle_replies_free(&tr);
 record:
@@ -245,7 +252,7 @@ record:
  * token on the sender's own running boards are not counted: they have
  * their own cap per board (check_board_rate).
  */
-static enum process_status check_rate(struct job *j)
+static enum process_status check_rate(struct job *j, struct rate_notice *rn)
 {
 	char userid[IDENT_USERID_MAX + 1];
 	unsigned long limit = j->srv.cfg.max_mails_per_hour;
@@ -258,7 +265,7 @@ static enum process_status check_rate(struct job *j)
 	if (robotreply_authentic(j))
 		return PROCESS_OK;
 	if (own_board_reply(j, userid))
-		return check_board_rate(j, userid);
+		return check_board_rate(j, userid, rn);
 	if (limit == 0)
 		return PROCESS_OK;
 	ss = seen_sender_times(j->srv.st, j->in.from_addr, j->srv.now, &times, &n);
@@ -291,7 +298,7 @@ static enum process_status check_rate(struct job *j)
 	 * the limit, so the later ones are dropped without a word.
 	 */
 	if (n == limit) {
-		j->rate_notice = true;
+		rn->due = true;
 		kept = realloc(times, (n + 1) * sizeof *kept);
 		if (kept == NULL) {
 			free(times);
@@ -299,7 +306,7 @@ static enum process_status check_rate(struct job *j)
 		}
 		times = kept;
 		times[n++] = j->srv.now;
-		j->rate_lifts = lifts_at(times, n, limit, j->srv.now);
+		rn->lifts = lifts_at(times, n, limit, j->srv.now);
 	}
 	free(times);
 	return PROCESS_OK;
@@ -536,6 +543,7 @@ struct mail_read {
 	char *buf;		/* the raw mail, owned */
 	size_t len;
 	enum mailin_status rs, ms;	/* what mailin_read and mailin_parse said */
+	struct rate_notice rate;	/* gate_repeat's */
 };
 
 /* Why start() failed, for the admin's alert (alert.h). */
@@ -728,6 +736,7 @@ static void find_as_sender(struct job *j)
 static void parse_code_reply(struct job *j)
 {
 	char code[ACCOUNTS_CODE_LEN + 1], pw[COMMAND_PASSWORD_MAX + 1];
+	char line[IDENT_USERID_MAX + COMMAND_PASSWORD_MAX + 32];	/* "confirm <userid> <code> <password>" */
 	const char *p = j->in.body != NULL ? j->in.body : "";
 	struct pending wait;
 	size_t n = 0, k = 0;
@@ -752,12 +761,12 @@ static void parse_code_reply(struct job *j)
 		goto out;
 	if (k > 0 && j->in.from_addr != NULL &&
 	    pending_of_address(j->srv.st, j->in.from_addr, (int64_t)j->srv.now, &wait) == STORE_OK && !wait.done)
-		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s %s %s", wait.userid, code, pw);
+		snprintf(line, sizeof line, "confirm %s %s %s", wait.userid, code, pw);
 	else
 		/* no registration waits: answered as "confirm <code>", the password never echoed */
-		snprintf(j->code_reply, sizeof j->code_reply, "confirm %s", code);
-	j->cmd_status = mailfind_parse(&mailcmd_grammar, j->code_reply, NULL, &j->cmd);
-	explicit_bzero(j->code_reply, sizeof j->code_reply);
+		snprintf(line, sizeof line, "confirm %s", code);
+	j->cmd_status = mailfind_parse(&mailcmd_grammar, line, NULL, &j->cmd);
+	explicit_bzero(line, sizeof line);
 out:
 	explicit_bzero(code, sizeof code);
 	explicit_bzero(pw, sizeof pw);
@@ -780,7 +789,7 @@ static void parse(struct job *j, const struct mail_read *mr)
 }
 
 /* gate, then: a mail loop, a redelivered copy, the per-sender limit: dropped without a reply. */
-static enum process_status gate_repeat(struct job *j)
+static enum process_status gate_repeat(struct job *j, struct mail_read *mr)
 {
 	enum process_status ps;
 	bool dup;
@@ -789,7 +798,7 @@ static enum process_status gate_repeat(struct job *j)
 	if (ps == PROCESS_OK)
 		ps = job_check_duplicate(j, &dup);
 	if (ps == PROCESS_OK)
-		ps = check_rate(j);
+		ps = check_rate(j, &mr->rate);
 	return ps;
 }
 
@@ -809,16 +818,16 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */
 		return job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the "
 		    "command alone, without attachments", j->srv.cfg.max_message_bytes);
-	if (j->rate_notice) {
+	if (mr->rate.due) {
 		char lifts[REPLY_TIME_SIZE];
 
-		reply_time_str((int64_t)j->rate_lifts, lifts);
-		if (j->rate_board > 0)
+		reply_time_str((int64_t)mr->rate.lifts, lifts);
+		if (mr->rate.board > 0)
 			return job_refuse(j, NULL, "you have sent %lu repl%s to the mails of board %ld in the last "
 			    "hour, the most this server answers for one board in an hour, so this one was not read; "
 			    "your next replies to them are dropped without an answer until %s. This is the only notice.",
 			    j->srv.cfg.max_board_replies_per_hour, j->srv.cfg.max_board_replies_per_hour == 1 ? "y" : "ies",
-			    j->rate_board, lifts);
+			    mr->rate.board, lifts);
 		return job_refuse(j, NULL, "you have sent %lu mails in the last hour, the most this server answers "
 		    "in an hour, so this one was not read; your next mails are dropped without an answer until "
 		    "%s (replies to the board mails of your running games are not counted). This is the only "
@@ -881,7 +890,7 @@ enum process_status process_main(const char *home)
 {
 	static struct job job;	/* large (the command holds 625 placements): not on the stack */
 	struct job *j = &job;
-	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK };
+	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK, { false, 0, 0 } };
 	static struct start_failure failure;
 	enum process_status ps;
 	unsigned long cleared = 0;
@@ -903,7 +912,7 @@ enum process_status process_main(const char *home)
 		ps = gate_retired(j);
 	if (ps == PROCESS_OK) {
 		parse(j, &mr);
-		ps = gate_repeat(j);
+		ps = gate_repeat(j, &mr);
 	}
 	/* the sender wrote: mail to the address goes out again (bounces.h) */
 	if (ps == PROCESS_OK)

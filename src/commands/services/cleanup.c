@@ -126,7 +126,7 @@ static void player_token(struct run *r, const struct game *g, const struct store
 	token[0] = '\0';
 	p->token = NULL;
 	if (replytoken_of(r->srv->st, g->board, u, token, err) != STORE_OK)
-		fprintf(stderr, "oustpbm: no reply token for %s: %s\n", u->userid, err);
+		msg_warn("no reply token for %s: %s", u->userid, err);
 	else
 		p->token = token;
 }

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "base/msg.h"
 #include "commands/pipeline/hooks.h"
 #include "store/settings.h"
 
@@ -20,7 +21,7 @@ void clock_hook_turn(struct server *srv, struct game *g)
 			ran = clockstops_running(&c, g->clock_at, g->last_move);
 		} else {
 			/* the stops unknown: the whole time counts, as on a clock without them */
-			fprintf(stderr, "oustpbm: board %ld: cannot read the stops of %s's clock: %s\n", g->board,
+			msg_warn("board %ld: cannot read the stops of %s's clock: %s", g->board,
 			    g->clock_mover, store_error(srv->st));
 			ran = g->last_move - g->clock_at;
 		}

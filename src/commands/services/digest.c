@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/msg.h"
 #include "base/tzone.h"
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/replytoken.h"
@@ -167,7 +168,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 		b[i].g = &games[i];
 		/* without its token (a file that cannot be read) the board still goes: a password plays */
 		if (replytoken_of(st, games[i].board, u, tokens[i], terr) != STORE_OK) {
-			fprintf(stderr, "oustpbm: no reply token for %s: %s\n", u->userid, terr);
+			msg_warn("no reply token for %s: %s", u->userid, terr);
 			tokens[i][0] = '\0';
 		}
 		b[i].token = tokens[i];
@@ -230,7 +231,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 		}
 	} else if (outbox_batch_commit(ob) != OUTBOX_OK) {
 		/* recorded; the mail waits in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: cleanup: digest of %s: cannot queue the mail: %s\n", u->userid,
+		msg_warn("cleanup: digest of %s: cannot queue the mail: %s", u->userid,
 		    outbox_error(srv->ob));
 	}
 	ok = true;

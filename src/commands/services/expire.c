@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "commands/services/remind.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
@@ -129,7 +130,7 @@ static enum expire_status remove_board(struct server *srv, const struct game *g,
 		}
 	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
 		/* removed; the mails wait in tmp/ for the next recovery */
-		fprintf(stderr, "oustpbm: cleanup: board %ld: cannot queue the mail: %s\n", g->board,
+		msg_warn("cleanup: board %ld: cannot queue the mail: %s", g->board,
 		    outbox_error(srv->ob));
 	}
 	if (!game_is_open(g))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/msg.h"
 #include "base/strbuf.h"
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/boardmail.h"
@@ -422,7 +423,7 @@ enum tournament_status tournament_settle_all(struct server *srv, unsigned *n, ch
 	for (i = 0; i < nids; i++) {
 		one = tournament_settle_id(srv, ids[i], e);
 		if (one != TOURNAMENT_OK) {
-			fprintf(stderr, "oustpbm: tournament T%u: %s\n", ids[i], e);
+			msg_warn("tournament T%u: %s", ids[i], e);
 			if (s == TOURNAMENT_OK) {
 				s = one;
 				snprintf(err, TOURNAMENT_ERR_MAX, "T%u: %.250s", ids[i], e);
@@ -506,7 +507,7 @@ void tournament_hook_flushed(struct server *srv, long board)
 		/* a read without the lock to find it; the settle reads it again under the lock */
 		if (tourns_load(srv->st, ids[i], &t, err) == STORE_OK && t->state == TOURN_RUNNING &&
 		    tourn_game_of_board(t, board) >= 0 && tournament_settle_id(srv, ids[i], err) != TOURNAMENT_OK)
-			fprintf(stderr, "oustpbm: tournament T%u: %s (the next delivery or cleanup finishes it)\n", ids[i],
+			msg_warn("tournament T%u: %s (the next delivery or cleanup finishes it)", ids[i],
 			    err);
 		tourn_free(t);
 	}
