@@ -34,7 +34,7 @@ static bool parse_away(const char *s, struct vacation_absence *a)
 	    !parse_time(c1 + 1, (size_t)(c2 - c1 - 1), &a->to) || a->to <= a->from)
 		return false;
 	d = strtol(c2 + 1, &end, 10);
-	if (end == c2 + 1 || *end != '\0' || d < 0 || d > 366)
+	if (end == c2 + 1 || *end != '\0' || d < 0 || d > 10000)
 		return false;
 	a->days = (int)d;
 	return true;

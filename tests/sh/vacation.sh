@@ -5,7 +5,7 @@
 # and runs out, its cap, an absence booked ahead that stops a clock (no loss
 # on time during it, the clock running again after it, the loss at exactly
 # zero), and a home from before the bank (no since, an old vacations line)
-# that keeps working.
+# that keeps working; a booking killed at each durable step.
 . "$(dirname "$0")/lib.sh"
 tmpdir
 H=3600
@@ -102,5 +102,29 @@ check "a booking writes the line in the new form, the old absence kept" \
     grep -q "^bob bank=23 ticks=[0-9]* away=2023-11-15T00:00:00Z,2023-11-17T00:00:00Z,2 away=2023-12-01T00:00:00Z,2023-12-03T00:00:00Z,2\$" \
     "$h/vacations"
 check "fsck: the home is sound" sh -c "'$bin' -d '$h' fsck >/dev/null 2>&1"
+
+# ---- a booking killed at each durable step, the mail delivered again:
+# booked once, its days taken once, one reply (crash_each_step of lib.sh)
+b0=$tmp/before-book
+mkhome "$b0" 'remind_days = 0' 'timeout_days = 0'
+send at=$((T0 - 400 * DAY)) body=body "$b0" alice@example.org "register alice secret"
+send at=$((T0 - 400 * DAY)) body=body "$b0" bob@example.com "register bob hunter2"
+send at=$T0 body=body "$b0" alice@example.org "challenge alice secret bob -size=5"
+send at=$T0 body=body "$b0" alice@example.org "move 101 alice secret C3"
+rm -rf "$b0/mail"
+mail bob@example.com "vacation bob hunter2 2023-12-24 2023-12-31" "book@x" >"$tmp/bookmail"
+cp -R "$b0" "$tmp/book-ref"
+check "the booking, never killed: exit 0" [ "$(crash_feed "$tmp/book-ref" $((T0 + 60)) "$tmp/bookmail")" = 0 ]
+reply_sums "$tmp/book-ref" >"$tmp/want"
+check "... one reply" [ "$(wc -l <"$tmp/want")" = 1 ]
+book_killed() { :; }
+book_redelivered() { # HOME K [K2]
+	crash_replied "$@"
+	grep -q "^bob bank=22 ticks=[0-9]* away=2023-12-24T00:00:00Z,2024-01-01T00:00:00Z,8\$" "$1/vacations" ||
+	    bad="$bad; killed at step $2: the line is $(grep '^bob' "$1/vacations")"
+}
+crash_each_step "$b0" $((T0 + 60)) "$tmp/bookmail" "" book_killed book_redelivered
+check "killed at each of $((k - 1)) durable steps of a booking, delivered again: booked once, told once${bad}" \
+    test -z "$bad" -a "$k" -gt 3
 
 done_testing

@@ -69,7 +69,7 @@ enum process_status whoami_run(struct job *j)
 	const struct store_user *u = &j->user;	/* the password checked (MAILCMD_LOGIN) */
 	enum reply_status rs;
 	enum process_status ps;
-	char subject[200], count[24], *list = NULL, away[200], err[RATINGS_ERR_MAX], set[SETTINGS_LINE_MAX];
+	char subject[200], count[24], *list = NULL, away[200], bank[AWAY_BANK_MAX], err[RATINGS_ERR_MAX], set[SETTINGS_LINE_MAX];
 	char v[SETTINGS_VALUE_MAX];
 	size_t k, len = 0;
 	struct settings prefs;
@@ -89,6 +89,8 @@ enum process_status whoami_run(struct job *j)
 	}
 	snprintf(count, sizeof count, "%zu", n);
 	ps = away_line(j, u->userid, away, sizeof away);
+	if (ps == PROCESS_OK)
+		ps = away_bank_of(j, u, bank, sizeof bank);	/* the vacation bank and the absences booked */
 	if (ps != PROCESS_OK)
 		goto out;
 	ss = settings_find(j->srv.st, u->userid, &prefs, err);
@@ -119,7 +121,7 @@ enum process_status whoami_run(struct job *j)
 		struct reply_var vars[] = { { "userid", u->userid }, { "registered_address", u->address },
 		    { "fullname", u->fullname[0] != '\0' ? u->fullname : "(none)" }, { "count", count },
 		    { "boards", n > 0 ? list : "    (none)\n" }, { "away", away }, { "ratings", rated },
-		    { "settings", set } };
+		    { "settings", set }, { "vacation", bank } };
 
 		snprintf(subject, sizeof subject, "Oust account %s", u->userid);
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u->userid) },

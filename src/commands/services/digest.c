@@ -11,6 +11,7 @@
 #include "base/tzone.h"
 #include "commands/pipeline/boardcommit.h"
 #include "commands/pipeline/replytoken.h"
+#include "commands/pipeline/txn.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/digests.h"
@@ -82,6 +83,21 @@ static enum digest_status of_store(enum store_status ss)
 	return store_status_temporary(ss) ? DIGEST_TEMPFAIL : DIGEST_ERROR;
 }
 
+/* What the digest's commit writes: the slot of userid's last digest (digests.h). */
+struct digest_write {
+	struct store *st;
+	const char *userid;
+	int64_t slot;
+};
+
+/* The install of a digest's commit (txn.h): its line of the digests file. */
+static enum store_status write_digest(void *arg)
+{
+	const struct digest_write *w = arg;
+
+	return digests_set(w->st, w->userid, w->slot);
+}
+
 /* The boards where u is to move, read whole, into *games (the caller releases each and frees it). */
 static enum store_status waiting_boards(struct run *r, const struct store_user *u, struct game **games, size_t *n)
 {
@@ -132,14 +148,14 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	struct reply_away *away = NULL;
 	struct reply_player p = { .userid = u->userid, .address = u->address, .fullname = u->fullname };
 	struct reply_mail m;
-	struct outbox_batch *ob = NULL;
+	struct txn *t = NULL;
 	struct vacation v;
 	char (*tokens)[TOKEN_TEXT_SIZE] = NULL;
 	char when[TZONE_STR_SIZE], dtoken[DIGESTS_TOKEN_MAX + 1], err[OUTBOX_ERR_MAX];
 	enum store_status ss;
 	enum outbox_status os;
 	enum reply_status rs;
-	bool ok = false, committed = false, have_vac;
+	bool ok = false, have_vac;
 	int64_t last;
 	size_t i;
 
@@ -212,27 +228,23 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 		goto out;
 	}
 	digests_token(slot, dtoken);
-	os = outbox_batch_new_account(srv->ob, u->userid, dtoken, &ob);
-	if (os == OUTBOX_OK)
-		os = outbox_batch_add(ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
-	if (os != OUTBOX_OK) {
-		failed(r, outbox_status_temporary(os) ? DIGEST_TEMPFAIL : DIGEST_ERROR, "digest of %s: cannot queue "
-		    "the mail: %s", u->userid, outbox_error(srv->ob));
-		if (ob != NULL)
-			outbox_batch_abort(ob, &committed);
-		goto out;
-	}
-	ss = digests_set(st, u->userid, slot);
-	if (ss != STORE_OK) {
-		/* the write may have reached its rename: then the digest stands */
-		if (outbox_batch_abort(ob, &committed) != OUTBOX_OK || !committed) {
-			failed(r, of_store(ss), "digest of %s: cannot record it: %s", u->userid, store_error(st));
+	/* the one commit protocol (txn.h): the mail staged with the token, the digests file written, the mail released */
+	{
+		struct digest_write w = { st, u->userid, slot };
+		struct txn_failure f;
+
+		if (txn_begin_account(srv, u->userid, dtoken, write_digest, &w, &t) != TXN_OK) {
+			failed(r, DIGEST_TEMPFAIL, "digest of %s: out of memory", u->userid);
 			goto out;
 		}
-	} else if (outbox_batch_commit(ob) != OUTBOX_OK) {
-		/* recorded; the mail waits in tmp/ for the next recovery */
-		msg_warn("cleanup: digest of %s: cannot queue the mail: %s", u->userid,
-		    outbox_error(srv->ob));
+		txn_add_mails(t, &m, 1);
+		if (txn_commit(t) != TXN_OK) {
+			txn_failure(t, &f);
+			failed(r, f.layer == TXN_LAYER_STORE ? of_store(f.store_status) :
+			    f.layer == TXN_LAYER_OUTBOX && !outbox_status_temporary(f.outbox_status) ? DIGEST_ERROR :
+			    DIGEST_TEMPFAIL, "digest of %s: %s: %s", u->userid, f.what, f.message);
+			goto out;
+		}
 	}
 	ok = true;
 	(*r->sent)++;
@@ -240,7 +252,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	    u->userid, when);
 out:
 	store_unlock(&lock);
-	outbox_batch_free(ob);
+	txn_free(t);
 	reply_mail_release(&m);
 	if (tokens != NULL)
 		explicit_bzero(tokens, n * sizeof *tokens);

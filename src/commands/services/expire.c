@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "base/msg.h"
+#include "commands/pipeline/txn.h"
 #include "commands/services/remind.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/active.h"
-#include "store/seen.h"
 #include "store/store.h"
 
 const char *expire_status_str(enum expire_status s)
@@ -87,56 +87,41 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 	return EXPIRE_OK;
 }
 
-/* The removal with its mails, as outbox.h's protocol says: the mails tagged with the empty text. */
+/* The board out of the active index once its file is gone (txn.h's "after" step). */
+static enum store_status unindex(struct server *srv, void *arg)
+{
+	const struct game *g = arg;
+
+	active_remove(srv->st, g->board, g->black, g->white);
+	return STORE_OK;
+}
+
+/* The removal with its mails, committed as every change is (txn.h): the mails tagged with the empty text. */
 static enum expire_status remove_board(struct server *srv, const struct game *g, const struct reply_mail *m, int n,
     char *err, size_t errlen)
 {
-	struct store *st = srv->st;
-	struct store_lock slock = STORE_LOCK_INIT;
-	struct outbox_batch *b = NULL;
-	enum outbox_status os;
-	enum store_status ss;
+	struct txn *t = NULL;
+	struct txn_failure f;
 	enum expire_status s = EXPIRE_OK;
-	bool committed = false;
-	int i;
 
+	/* the one commit protocol (txn.h): the mails staged, the file removed, the mails released */
+	if (txn_begin_removal(srv, g, &t) != TXN_OK) {
+		snprintf(err, errlen, "out of memory removing board %ld", g->board);
+		return EXPIRE_TEMPFAIL;
+	}
+	txn_add_mails(t, m, n);
 	/* mails recorded pending the file about to go are settled first (seen.h) */
-	ss = seen_lock(st, srv->cfg.lock_timeout_ms, &slock);
-	if (ss == STORE_OK) {
-		ss = seen_settle(st, g->board);
-		store_unlock(&slock);
-	}
-	if (ss != STORE_OK) {
-		snprintf(err, errlen, "cannot settle the redelivery record: %s", store_error(st));
-		return of_store(ss);
-	}
-	os = outbox_batch_new(srv->ob, g->board, "", 0, &b);
-	for (i = 0; os == OUTBOX_OK && i < n; i++)
-		os = outbox_batch_add(b, srv->cfg.from_address, m[i].rcpt, m[i].msg, m[i].len);
-	if (os != OUTBOX_OK) {
-		snprintf(err, errlen, "cannot queue the mail: %s", outbox_error(srv->ob));
-		s = outbox_status_temporary(os) ? EXPIRE_TEMPFAIL : EXPIRE_ERROR;
-		if (b != NULL)
-			outbox_batch_abort(b, &committed);
-		goto out;
-	}
-	ss = store_board_remove(st, g->board);
-	if (ss != STORE_OK) {
-		/* the removal may have reached its rename: then it stands */
-		if (outbox_batch_abort(b, &committed) != OUTBOX_OK || !committed) {
-			snprintf(err, errlen, "cannot remove the game file: %s", store_error(st));
-			s = of_store(ss);
-			goto out;
-		}
-	} else if (outbox_batch_commit(b) != OUTBOX_OK) {
-		/* removed; the mails wait in tmp/ for the next recovery */
-		msg_warn("cleanup: board %ld: cannot queue the mail: %s", g->board,
-		    outbox_error(srv->ob));
-	}
+	txn_settle_first(t);
 	if (!game_is_open(g))
-		active_remove(st, g->board, g->black, g->white);
-out:
-	outbox_batch_free(b);
+		txn_also(t, TXN_AFTER_INSTALL, unindex, (void *)g);
+	if (txn_commit(t) != TXN_OK) {
+		txn_failure(t, &f);
+		snprintf(err, errlen, "%s: %s", f.what, f.message);
+		s = f.layer == TXN_LAYER_STORE ? of_store(f.store_status) :
+		    f.layer == TXN_LAYER_OUTBOX && !outbox_status_temporary(f.outbox_status) ? EXPIRE_ERROR :
+		    EXPIRE_TEMPFAIL;
+	}
+	txn_free(t);
 	return s;
 }
 
