@@ -280,9 +280,19 @@ static bool cancel(struct job *j, struct vacation *v, const struct vacation_ask 
  * saying which, to the sender alone): the sender's, and a notice to the
  * opponent of each board still played; into m[0..*n).
  */
-static enum process_status make_mails(struct job *j, const struct store_user *u, int64_t until, int days,
-    const char *bank, const char *news, struct reply_mail *m, int *n)
+/* What the sender's mail tells: the absence's end, its days (0: back; -1: a booking or cancel), the bank, news. */
+struct vacation_news {
+	int64_t until;
+	int days;
+	const char *bank;
+	const char *news;
+};
+
+static enum process_status make_mails(struct job *j, const struct store_user *u, const struct vacation_news *vn,
+    struct reply_mail *m, int *n)
 {
+	const int days = vn->days;
+	const char *bank = vn->bank, *news = vn->news;
 	const bool away = days > 0;
 	char subject[200], untilstr[REPLY_TIME_SIZE], ndays[16], day_count[32], boards[1000];
 	struct store_user o;
@@ -301,7 +311,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 		if (!game_over(&games[i]))
 			len += (size_t)snprintf(boards + len, sizeof boards - len, "%s%ld", len > 0 ? ", " : "",
 			    games[i].board);
-	reply_time_str(until, untilstr);
+	reply_time_str(vn->until, untilstr);
 	snprintf(ndays, sizeof ndays, "%d", days);
 	snprintf(day_count, sizeof day_count, "%d day%s", days, days == 1 ? "" : "s");
 	snprintf(subject, sizeof subject, "Oust vacation of %s", u->userid);
@@ -444,7 +454,7 @@ enum process_status vacation_run(struct job *j)
 	mails = calloc(VACATION_MAILS_MAX, sizeof *mails);
 	if (mails == NULL)
 		return job_no_memory(j);
-	ps = make_mails(j, &u, until, days, bank, news, mails, &n);
+	ps = make_mails(j, &u, &(struct vacation_news){ until, days, bank, news }, mails, &n);
 	if (ps != PROCESS_OK)
 		goto out;
 	vacations_token(&v, token);
