@@ -155,6 +155,7 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	if (robot > 0)
 		g.robot_level = robot;
 	g.unrated = o->unrated;
+	g.tournament = t->id;	/* the hook after a delivery reads it (tournament_hook_flushed) */
 	g.remind_days = o->remind_days;
 	g.timeout_days = o->timeout_days;
 	at = strrchr(srv->cfg.from_address, '@');
@@ -488,36 +489,29 @@ void tournament_hook_flushed(struct server *srv, long board)
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	char err[TOURNAMENT_ERR_MAX];
-	unsigned *ids = NULL;
-	size_t n = 0, i;
 	struct game g;
+	unsigned id;
 	bool over;
 
-	/* no tournament (the usual home): nothing more read */
-	if (srv->st == NULL || tourns_list(srv->st, &ids, &n) != STORE_OK || n == 0)
-		goto out;
-	if (boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
-		goto out;
+	/*
+	 * The board says its tournament (its tournament: key, written when the
+	 * tournament made it): no other file is read for a board of none.  A
+	 * board from before the key is settled by cleanup (tournament_settle_all).
+	 */
+	if (srv->st == NULL || boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK ||
+	    gs != GAMEFILE_OK)
+		return;
 	over = game_over(&g);
+	id = g.tournament;
 	game_release(&g);
-	if (!over)
-		goto out;
-	for (i = 0; i < n; i++) {
-		struct tourn *t = NULL;
-
-		/* a read without the lock to find it; the settle reads it again under the lock */
-		if (tourns_load(srv->st, ids[i], &t, err) == STORE_OK && t->state == TOURN_RUNNING &&
-		    tourn_game_of_board(t, board) >= 0 && tournament_settle_id(srv, ids[i], err) != TOURNAMENT_OK)
-			fprintf(stderr, "oustpbm: tournament T%u: %s (the next delivery or cleanup finishes it)\n", ids[i],
-			    err);
-		tourn_free(t);
-	}
+	if (!over || id == 0)
+		return;
+	if (tournament_settle_id(srv, id, err) != TOURNAMENT_OK)
+		fprintf(stderr, "oustpbm: tournament T%u: %s (the next delivery or cleanup finishes it)\n", id, err);
 	/* the next round's mails leave with this delivery (a flush already ran: process.c) */
 	ops = transport_find(srv->cfg.transport);
 	if (srv->ob != NULL && ops != NULL)
 		(void)outbox_flush(srv->ob, ops, &srv->cfg, &stats);
-out:
-	free(ids);
 }
 
 int tournament_rating(struct server *srv, const struct tourn *t, const char *userid)
@@ -789,13 +783,45 @@ static void problem(FILE *out, unsigned *problems, unsigned id, const char *msg)
 	(*problems)++;
 }
 
-void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
+static int board_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* fsck: the boards that name a tournament: each listed by it (listed: the boards of every tournament, sorted). */
+static void fsck_named(struct store *st, const long *boards, size_t nboards, const long *listed, size_t nlisted,
+    FILE *out, unsigned *problems)
+{
+	char msg[TOURNS_ERR_MAX + 100];
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	struct game g;
+	size_t i;
+
+	for (i = 0; i < nboards; i++) {
+		if (bsearch(&boards[i], listed, nlisted, sizeof *listed, board_cmp) != NULL)
+			continue;
+		if (boardcommit_read(st, boards[i], false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
+			continue;	/* the board's own check names it */
+		if (g.tournament != 0) {
+			snprintf(msg, sizeof msg, "board %ld says it is a game of T%u, which does not list it", boards[i],
+			    g.tournament);
+			problem(out, problems, g.tournament, msg);
+		}
+		game_release(&g);
+	}
+}
+
+void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE *out, unsigned *problems)
 {
 	char err[TOURNS_ERR_MAX], msg[TOURNS_ERR_MAX + 100];
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	unsigned *ids = NULL;
-	size_t n = 0, i, k;
+	size_t n = 0, i, k, nlisted = 0, alisted = 0;
+	long *listed = NULL, *bigger;
 	struct game g;
 
 	if (tourns_list(st, &ids, &n) != STORE_OK) {
@@ -816,6 +842,18 @@ void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
 
 			if (tg->board == 0 || tg->white < 0)
 				continue;
+			if (nlisted == alisted) {
+				alisted = alisted > 0 ? alisted * 2 : 256;
+				bigger = realloc(listed, alisted * sizeof *listed);
+				if (bigger == NULL) {
+					fprintf(out, "%s: out of memory\n", TOURNS_DIR);
+					(*problems)++;
+					tourn_free(t);
+					goto out;
+				}
+				listed = bigger;
+			}
+			listed[nlisted++] = tg->board;
 			ss = boardcommit_read(st, tg->board, false, &g, &gs, &gerr);
 			if (ss == STORE_NOT_FOUND) {
 				/* a start a crash cut short: a note, not a problem (cleanup finishes it) */
@@ -833,9 +871,21 @@ void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
 				    t->players[tg->black].userid, t->players[tg->white].userid);
 				problem(out, problems, ids[i], msg);
 			}
+			if (g.tournament == 0) {
+				fprintf(out, "%s/%u: note: board %ld has no tournament: line (made before it was written); "
+				    "cleanup settles its end\n", TOURNS_DIR, ids[i], tg->board);
+			} else if (g.tournament != t->id) {
+				snprintf(msg, sizeof msg, "board %ld says it is a game of T%u", tg->board, g.tournament);
+				problem(out, problems, ids[i], msg);
+			}
 			game_release(&g);
 		}
 		tourn_free(t);
 	}
+	if (nlisted > 0)
+		qsort(listed, nlisted, sizeof *listed, board_cmp);
+	fsck_named(st, boards, nboards, listed, nlisted, out, problems);
+out:
+	free(listed);
 	free(ids);
 }

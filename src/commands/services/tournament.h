@@ -119,9 +119,12 @@ enum tournament_status tournament_forget(struct server *srv, long board, const c
  * fsck: every tournament file reads, and its games' boards have the
  * players it names; one line per problem to out, "tournaments/1: ...",
  * counted in *problems; a board not made yet (a start a crash cut short)
- * is a note, not counted.
+ * is a note, not counted.  Each board's tournament: key (doc/game-file.md)
+ * names the tournament that lists it: a board of the home's boards[]
+ * (nboards) naming another or one that does not list it is a problem; a
+ * tournament's board without the key (written before it) a note.
  */
-void tournament_fsck(struct store *st, FILE *out, unsigned *problems);
+void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE *out, unsigned *problems);
 
 /* "T1 Spring cup (round robin)" into buf. */
 void tournament_title(const struct tourn *t, char *buf, size_t size);
