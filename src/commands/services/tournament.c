@@ -183,16 +183,11 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 		s = rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
 		goto release;
 	}
-	/* in both players' lists before its game file exists (players.h) */
-	ss = players_add(srv->st, srv->cfg.lock_timeout_ms, tg->board, black, white);
-	if (ss != STORE_OK) {
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot index board %ld: %s", tg->board, store_error(srv->st));
-		s = of_store(ss);
-		goto release;
-	}
-	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
+	/* in both players' lists already (index_boards: before any game file exists, players.h) */
+	switch (boardcommit_write_new(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
 	case TXN_OK:
-		(void)active_add(srv->st, tg->board, black, white);	/* a rebuild finds it if this fails (active.h) */
+		/* its directory synced once after the last board (active_sync_dir); a rebuild finds it if this fails */
+		(void)active_add_unsynced(srv->st, tg->board, black, white);
 		store_log(srv->st, "%s tournament T%u board=%ld ok: %s (x) - %s (o), round %d", srv->stamp, t->id,
 		    tg->board, black, white, tg->round);
 		break;
@@ -251,23 +246,89 @@ static enum tournament_status take_results(struct server *srv, struct tourn *t, 
 	return TOURNAMENT_OK;
 }
 
-/* Board numbers for the new games (step 1 of tournament.h's protocol); *changed if any. */
+/* Board numbers for the new games (step 1 of tournament.h's protocol), in one write of the counter; *changed if any. */
 static enum tournament_status number_games(struct server *srv, struct tourn *t, bool *changed, char *err)
 {
 	enum store_status ss;
-	size_t i;
+	size_t i, n = 0, k;
+	long *boards;
 
-	for (i = 0; i < t->ngames; i++) {
-		if (t->games[i].board != 0 || t->games[i].white < 0 || t->games[i].result != TOURN_PENDING)
-			continue;
-		ss = store_next_board_id(srv->st, &t->games[i].board);
-		if (ss != STORE_OK) {
-			snprintf(err, TOURNAMENT_ERR_MAX, "cannot number a board of T%u: %s", t->id, store_error(srv->st));
-			return of_store(ss);
-		}
-		*changed = true;
+	for (i = 0; i < t->ngames; i++)
+		if (t->games[i].board == 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
+			n++;
+	if (n == 0)
+		return TOURNAMENT_OK;
+	boards = malloc(n * sizeof *boards);
+	if (boards == NULL) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory numbering the boards of T%u", t->id);
+		return TOURNAMENT_TEMPFAIL;
 	}
+	ss = store_next_board_ids(srv->st, boards, n);
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot number the boards of T%u: %s", t->id, store_error(srv->st));
+		free(boards);
+		return of_store(ss);
+	}
+	for (i = 0, k = 0; i < t->ngames; i++)
+		if (t->games[i].board == 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
+			t->games[i].board = boards[k++];
+	free(boards);
+	*changed = true;
 	return TOURNAMENT_OK;
+}
+
+/*
+ * The boards about to be made (numbered, pending, no game file yet) into
+ * their players' lists, one append per player (players.h: a board is in
+ * its players' lists before its game file exists); *todo how many.
+ */
+static enum tournament_status index_boards(struct server *srv, const struct tourn *t, size_t *todo, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	enum store_status ss;
+	long *mine;
+	size_t i, p, n;
+	bool *make;
+
+	*todo = 0;
+	make = calloc(t->ngames + 1, sizeof *make);
+	mine = malloc((t->ngames + 1) * sizeof *mine);
+	if (make == NULL || mine == NULL) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory starting the boards of T%u", t->id);
+		s = TOURNAMENT_TEMPFAIL;
+		goto out;
+	}
+	for (i = 0; i < t->ngames; i++) {
+		if (t->games[i].board == 0 || t->games[i].white < 0 || t->games[i].result != TOURN_PENDING)
+			continue;
+		ss = store_board_exists(srv->st, t->games[i].board);
+		if (ss == STORE_OK)
+			continue;
+		if (ss != STORE_NOT_FOUND) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot look for board %ld: %s", t->games[i].board,
+			    store_error(srv->st));
+			s = of_store(ss);
+			goto out;
+		}
+		make[i] = true;
+		(*todo)++;
+	}
+	for (p = 0; p < t->nplayers && *todo > 0; p++) {
+		for (i = 0, n = 0; i < t->ngames; i++)
+			if (make[i] && (t->games[i].black == (int)p || t->games[i].white == (int)p))
+				mine[n++] = t->games[i].board;
+		ss = players_add_list(srv->st, srv->cfg.lock_timeout_ms, t->players[p].userid, mine, n);
+		if (ss != STORE_OK) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot index the boards of %s: %s", t->players[p].userid,
+			    store_error(srv->st));
+			s = of_store(ss);
+			goto out;
+		}
+	}
+out:
+	free(make);
+	free(mine);
+	return s;
 }
 
 /* The pairings of round (all of a round robin's) to each of its players. */
@@ -352,7 +413,7 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 	enum tournament_status s = TOURNAMENT_OK;
 	struct command o;
 	bool changed = false, ended = false, mailed = false;
-	size_t i;
+	size_t i, todo = 0;
 
 	/* full but not begun: the run that filled it died before its begin was written */
 	if (t->state == TOURN_OPEN && (int)t->nplayers >= t->max_players && tourn_begin(t, (int64_t)srv->now, err))
@@ -368,9 +429,13 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 		s = number_games(srv, t, &changed, err);
 	if (s == TOURNAMENT_OK && changed && of_store(tourns_save(srv->st, t, err)) != TOURNAMENT_OK)
 		s = TOURNAMENT_TEMPFAIL;
-	for (i = 0; s == TOURNAMENT_OK && i < t->ngames; i++)
+	if (s == TOURNAMENT_OK)
+		s = index_boards(srv, t, &todo, err);
+	for (i = 0; s == TOURNAMENT_OK && todo > 0 && i < t->ngames; i++)
 		if (t->games[i].board != 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
 			s = start_board(srv, t, i, &o, err);
+	if (todo > 0)
+		(void)active_sync_dir(srv->st);	/* the entries of the boards made (a rebuild finds one this misses) */
 	if (s != TOURNAMENT_OK)
 		goto out;
 	if (t->format != TOURN_LADDER && t->state == TOURN_RUNNING && t->mailed < t->round) {
