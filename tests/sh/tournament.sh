@@ -195,12 +195,15 @@ set -- $t1boards
 sed -i 's/^tournament: T1$/tournament: T2/' "$f/games/$1.game"
 sed -i '/^tournament: T1$/d' "$f/games/$2.game"
 sed -e 's/^board: .*/board: 990/' "$f/games/$3.game" >"$f/games/990.game"
+sed -i 's/^tournament: T1$/tournament: T1x/' "$f/games/$4.game"
 "$bin" -d "$f" fsck >"$tmp/fsck" 2>&1
 check "fsck: a board of T1 naming T2 is a problem" grep -q "^tournaments/1: board $1 says it is a game of T2$" "$tmp/fsck"
 check "fsck: a board of T1 without the line is a note" grep -q "^tournaments/1: note: board $2 has no tournament: line" \
     "$tmp/fsck"
 check "fsck: a board naming T1 that T1 does not list is a problem" \
     grep -q "^tournaments/1: board 990 says it is a game of T1, which does not list it$" "$tmp/fsck"
+check "fsck: a bad tournament: line is named" grep -q "^games/$4.game:[0-9]*: .*tournament must be T1 to T999999, not '1x'" \
+    "$tmp/fsck"
 check "a board without the line still loads" sh -c "printf 'loadgame %s\\n' '$f/games/$2.game' | '$bin' engine | grep -q '^= '"
 
 done_testing
