@@ -147,6 +147,7 @@ struct game {
 	char thread[GAME_THREAD_MAX + 1];	/* Message-ID for mail threading, may be "" */
 	int robot_level;	/* the robot player's level (robot.h), 0: not given */
 	bool unrated;		/* challenged with -unrated: its result changes no rating */
+	unsigned tournament;	/* the tournament it is a game of (T<n>, store/tourns.h), 0: none */
 	bool opened;		/* began as an open challenge, since taken (game_take_seat) */
 	struct game_observer observers[GAME_OBSERVERS_MAX];	/* in the order they came */
 	int nobservers;

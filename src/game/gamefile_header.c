@@ -188,6 +188,15 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 	case K_OBSERVERS:
 	case K_NOTIFY:
 		return observers_value(r, v, n, k == K_NOTIFY, g, err);
+	case K_TOURNAMENT:
+		/* "T12": the tournament whose game it is (doc/game-file.md); the T may be absent */
+		if (n > 0 && (v[0] == 'T' || v[0] == 't'))
+			v++, n--;
+		x = gamefile_number(v, n, 999999);
+		if (x < 1)
+			return gamefile_fail(err, r->line, "tournament must be T1 to T999999, not '%s'", gamefile_quote(q, v, n));
+		g->tournament = (unsigned)x;
+		break;
 	case K_CLOCK:
 	case K_CLOCK_BLACK:
 	case K_CLOCK_WHITE:

@@ -19,7 +19,7 @@
 const char *const gamefile_key_names[NKEYS] = {
 	"board", "size", "swap", "black", "white", "status", "end", "to-move", "turn",
 	"created", "last-move", "thread", "remind", "robot-level", "shape", "rated", "open-challenge", "observers", "notify",
-	"remind-days", "timeout-days", "queue", "pending", "clock", "clock-black", "clock-white", "weekends", "warned"
+	"remind-days", "timeout-days", "queue", "pending", "clock", "clock-black", "clock-white", "weekends", "warned", "tournament"
 };
 
 const char *const gamefile_status_names[4] = { "playing", "black-won", "white-won", "drawn" };

@@ -181,6 +181,8 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 		strbuf_printf(&b, "robot-level: %d\n", g->robot_level);
 	if (g->unrated)
 		strbuf_printf(&b, "rated: no\n");
+	if (g->tournament != 0)
+		strbuf_printf(&b, "tournament: T%u\n", g->tournament);
 	if (g->opened)
 		strbuf_printf(&b, "open-challenge: yes\n");
 	observers_line(&b, g, false);

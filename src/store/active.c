@@ -37,6 +37,24 @@ enum store_status active_add(struct store *st, long board, const char *black, co
 	return ss;
 }
 
+enum store_status active_add_unsynced(struct store *st, long board, const char *black, const char *white)
+{
+	char path[sizeof ACTIVE_DIR + NAME_MAX_LEN + 2];
+	enum store_status ss;
+
+	if (!entry_path(board, black, white, path, sizeof path))
+		return STORE_BAD_ID;
+	ss = store_mkdir(st, ACTIVE_DIR);
+	if (ss == STORE_OK)
+		ss = store_create_file_unsynced(st, path, "", 0);
+	return ss;
+}
+
+enum store_status active_sync_dir(struct store *st)
+{
+	return store_sync_dir(st, ACTIVE_DIR);
+}
+
 enum store_status active_remove(struct store *st, long board, const char *black, const char *white)
 {
 	char path[sizeof ACTIVE_DIR + NAME_MAX_LEN + 2];

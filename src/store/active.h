@@ -30,6 +30,13 @@ struct active_count {
 /* The board is played: its entry, durable (under store_defer_begin: at the caller's next sync). */
 enum store_status active_add(struct store *st, long board, const char *black, const char *white);
 
+/*
+ * active_add() of many boards: each entry made without its directory's
+ * fsync, then active_sync_dir() once after the last (a tournament's start).
+ */
+enum store_status active_add_unsynced(struct store *st, long board, const char *black, const char *white);
+enum store_status active_sync_dir(struct store *st);
+
 /* The board ended (or is gone): its entry removed, if any. */
 enum store_status active_remove(struct store *st, long board, const char *black, const char *white);
 

@@ -74,6 +74,36 @@ enum store_status players_add(struct store *st, unsigned long timeout_ms, long b
 	return ss;
 }
 
+enum store_status players_add_list(struct store *st, unsigned long timeout_ms, const char *userid, const long *boards,
+    size_t n)
+{
+	struct store_lock lock = STORE_LOCK_INIT;
+	enum store_status ss;
+	char path[PATH_BUF], *text;
+	size_t i, len = 0;
+
+	if (n == 0)
+		return STORE_OK;
+	if (!list_path(userid, path))
+		return STORE_BAD_ID;
+	text = malloc(n * 24 + 1);
+	if (text == NULL)
+		return STORE_TEMPFAIL;
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, 24, "%ld\n", boards[i]);
+	ss = store_lock_path(st, PLAYERS_LOCK_FILE, timeout_ms, &lock);
+	if (ss == STORE_OK) {
+		ss = store_mkdir(st, PLAYERS_DIR);
+		if (ss == STORE_OK)
+			ss = mark_if_new(st);
+		if (ss == STORE_OK)
+			ss = store_append_file(st, path, text, len);
+		store_unlock(&lock);
+	}
+	free(text);
+	return ss;
+}
+
 /* Parse a list: one board number per line; anything else is skipped. */
 static enum store_status parse_list(const char *text, size_t len, long **boards, size_t *count)
 {

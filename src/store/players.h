@@ -33,6 +33,13 @@ enum store_status players_add(struct store *st, unsigned long timeout_ms, long b
     const char *white);
 
 /*
+ * Add boards[0..n) to userid's list in one append (a tournament's start:
+ * every board of a player at once, before any of their game files exists).
+ */
+enum store_status players_add_list(struct store *st, unsigned long timeout_ms, const char *userid, const long *boards,
+    size_t n);
+
+/*
  * The boards of userid, ascending, without repeats, into *boards (the
  * caller frees it); *count may be 0.  Builds the index first if it is not
  * complete.  The boards are as the index says: the caller reads each and

@@ -408,6 +408,9 @@ enum store_status store_board_stage(struct store *st, long board, const char *te
  */
 enum store_status store_next_board_id(struct store *st, long *board);
 
+/* n new board numbers at once into boards[] (ascending), the counter written once past the last. */
+enum store_status store_next_board_ids(struct store *st, long *boards, size_t n);
+
 /*
  * Give back a board number from store_next_board_id() whose game was never
  * written (a failed challenge): the counter moves back to it only if it is

@@ -183,15 +183,16 @@ static bool parse_counter(const char *s, size_t len, long *out)
 	return true;
 }
 
-enum store_status store_next_board_id(struct store *st, long *board)
+enum store_status store_next_board_ids(struct store *st, long *boards, size_t n)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum store_status status;
 	char *text = NULL, buf[32];
-	size_t len;
+	size_t len, i;
 	long next;
 
-	*board = 0;
+	for (i = 0; i < n; i++)
+		boards[i] = 0;
 	status = store_lock_store(st, &lock);
 	if (status != STORE_OK)
 		return status;
@@ -206,7 +207,6 @@ enum store_status store_next_board_id(struct store *st, long *board)
 		goto out;
 	} else if (!parse_counter(text, len, &next)) {
 		char q[COUNTER_FILE_MAX + 1];
-		size_t i;
 
 		for (i = 0; i < len && text[i] != '\n'; i++)
 			q[i] = (text[i] < 0x20 || text[i] == 0x7f) ? '?' : text[i];
@@ -215,28 +215,38 @@ enum store_status store_next_board_id(struct store *st, long *board)
 		status = STORE_CORRUPT;
 		goto out;
 	}
-	/* never reuse a number whose game exists (a restored or hand-made file) */
-	for (;;) {
-		if (next > IDENT_BOARD_MAX) {
-			set_err(st, "all board numbers up to %d are used", IDENT_BOARD_MAX);
-			status = STORE_FULL;
-			goto out;
+	for (i = 0; i < n; i++, next++) {
+		/* never reuse a number whose game exists (a restored or hand-made file) */
+		for (;;) {
+			if (next > IDENT_BOARD_MAX) {
+				set_err(st, "all board numbers up to %d are used", IDENT_BOARD_MAX);
+				status = STORE_FULL;
+				goto out;
+			}
+			status = store_board_exists(st, next);
+			if (status == STORE_NOT_FOUND)
+				break;
+			if (status != STORE_OK && status != STORE_NOT_REGULAR)	/* a stray entry: skipped too */
+				goto out;
+			next++;
 		}
-		status = store_board_exists(st, next);
-		if (status == STORE_NOT_FOUND)
-			break;
-		if (status != STORE_OK && status != STORE_NOT_REGULAR)	/* a stray entry: skipped too */
-			goto out;
-		next++;
+		boards[i] = next;
 	}
-	snprintf(buf, sizeof buf, "%ld\n", next + 1);
+	/* one durable write of the counter for them all (a tournament's start numbers its boards at once) */
+	snprintf(buf, sizeof buf, "%ld\n", next);
 	status = store_write_file(st, COUNTER_FILE, buf, strlen(buf));
-	if (status == STORE_OK)
-		*board = next;
 out:
+	if (status != STORE_OK)
+		for (i = 0; i < n; i++)
+			boards[i] = 0;
 	free(text);
 	store_unlock(&lock);
 	return status;
+}
+
+enum store_status store_next_board_id(struct store *st, long *board)
+{
+	return store_next_board_ids(st, board, 1);
 }
 
 /*

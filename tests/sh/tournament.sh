@@ -66,6 +66,9 @@ go eve "join T1 eve pweve"
 check "full: it begins by itself" grep -q '^status: running$' "$h/tournaments/1"
 check "ten boards, every round at once" test "$(grep -c '^game: .* [0-9][0-9]* \*$' "$h/tournaments/1")" = 10
 check "a bye each round" test "$(grep -c ' - - bye$' "$h/tournaments/1")" = 5
+t1boards=$(grep '^game: .* [0-9][0-9]* \*$' "$h/tournaments/1" | awk '{ print $7 }')
+check "each board of T1 says its tournament (tournament: T1)" test "$(for b in $t1boards; do
+	grep -l '^tournament: T1$' "$h/games/$b.game"; done | wc -l)" = 10
 check "each player one mail with the pairings" test "$(grep -l 'Subject: Oust tournament T1 .* has begun' \
     "$h"/mail/*/new/* | wc -l)" = 5
 m=$(grep -l 'Subject: Oust tournament T1 .* has begun' "$h/mail/bob@example.org/new/"*)
@@ -182,5 +185,25 @@ go bob "resign $board bob pwbob"
 check "climb 3 (the challenger White)" test "$(ladder)" = "ann eve cat bob dan "
 check "T7 ends after its 3 games" grep -q '^status: finished$' "$h/tournaments/7"
 check "the final standings: the ladder's places" test "$(standings 7 dan | tr '\n' ' ')" = "ann eve cat bob dan "
+
+# ---- fsck: the boards' tournament: lines against the tournament files (doc/game-file.md)
+"$bin" -d "$h" fsck >"$tmp/fsck" 2>&1
+check "fsck: every tournament board names its tournament" sh -c "! grep -q 'game of T\\|no tournament: line' '$tmp/fsck'"
+f=$tmp/f
+cp -R "$h" "$f"
+set -- $t1boards
+sed -i 's/^tournament: T1$/tournament: T2/' "$f/games/$1.game"
+sed -i '/^tournament: T1$/d' "$f/games/$2.game"
+sed -e 's/^board: .*/board: 990/' "$f/games/$3.game" >"$f/games/990.game"
+sed -i 's/^tournament: T1$/tournament: T1x/' "$f/games/$4.game"
+"$bin" -d "$f" fsck >"$tmp/fsck" 2>&1
+check "fsck: a board of T1 naming T2 is a problem" grep -q "^tournaments/1: board $1 says it is a game of T2$" "$tmp/fsck"
+check "fsck: a board of T1 without the line is a note" grep -q "^tournaments/1: note: board $2 has no tournament: line" \
+    "$tmp/fsck"
+check "fsck: a board naming T1 that T1 does not list is a problem" \
+    grep -q "^tournaments/1: board 990 says it is a game of T1, which does not list it$" "$tmp/fsck"
+check "fsck: a bad tournament: line is named" grep -q "^games/$4.game:[0-9]*: .*tournament must be T1 to T999999, not '1x'" \
+    "$tmp/fsck"
+check "a board without the line still loads" sh -c "printf 'loadgame %s\\n' '$f/games/$2.game' | '$bin' engine | grep -q '^= '"
 
 done_testing

@@ -10,8 +10,8 @@
 #include "commands/pipeline/txn.h"
 #include "game/gamefile.h"
 
-enum txn_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
-    int n, char *err, size_t errlen)
+static enum txn_status commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
+    bool settle, char *err, size_t errlen)
 {
 	struct txn *t = NULL;
 	struct txn_failure f;
@@ -23,7 +23,8 @@ enum txn_status boardcommit_write(struct server *srv, const struct game *g, cons
 	}
 	txn_add_mails(t, mails, n);
 	/* the mails recorded pending the file about to be replaced (the human's turn just committed) */
-	txn_settle_first(t);
+	if (settle)
+		txn_settle_first(t);
 	ts = txn_commit(t);
 	if (ts != TXN_OK) {
 		txn_failure(t, &f);
@@ -34,6 +35,18 @@ enum txn_status boardcommit_write(struct server *srv, const struct game *g, cons
 	}
 	txn_free(t);
 	return ts;
+}
+
+enum txn_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+    int n, char *err, size_t errlen)
+{
+	return commit(srv, g, mails, n, true, err, errlen);
+}
+
+enum txn_status boardcommit_write_new(struct server *srv, const struct game *g, const struct reply_mail *mails,
+    int n, char *err, size_t errlen)
+{
+	return commit(srv, g, mails, n, false, err, errlen);
 }
 
 enum store_status boardcommit_read(struct store *st, long board, bool whole, struct game *g,

@@ -33,6 +33,13 @@ enum txn_status boardcommit_write(struct server *srv, const struct game *g, cons
     int n, char *err, size_t errlen);
 
 /*
+ * boardcommit_write() of a board made now (a tournament's): no mail can be
+ * recorded pending a file that never existed, so none is settled first.
+ */
+enum txn_status boardcommit_write_new(struct server *srv, const struct game *g, const struct reply_mail *mails,
+    int n, char *err, size_t errlen);
+
+/*
  * Read board from st into g, the header only or whole, and check that the
  * file is named for it (gamefile_named_for: another board's file under
  * this name is never written back).  STORE_OK with *gs GAMEFILE_OK and g

@@ -854,7 +854,7 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	fs = worst(fs, check_codes(st, out, problems));
 	check_caps(st, out, problems);
 	check_ratings_rule(st, out, problems);
-	tournament_fsck(st, out, problems);
+	tournament_fsck(st, all, count, out, problems);
 	fs = worst(fs, check_names(st, out, problems));
 	fs = worst(fs, check_kinds(st, ".", out, problems));
 	fs = worst(fs, check_kinds(st, "games", out, problems));

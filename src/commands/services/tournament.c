@@ -156,6 +156,7 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	if (robot > 0)
 		g.robot_level = robot;
 	g.unrated = o->unrated;
+	g.tournament = t->id;	/* the hook after a delivery reads it (tournament_hook_flushed) */
 	g.remind_days = o->remind_days;
 	g.timeout_days = o->timeout_days;
 	at = strrchr(srv->cfg.from_address, '@');
@@ -181,16 +182,11 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 		s = boardmail_status_temporary(bs) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
 		goto release;
 	}
-	/* in both players' lists before its game file exists (players.h) */
-	ss = players_add(srv->st, srv->cfg.lock_timeout_ms, tg->board, black, white);
-	if (ss != STORE_OK) {
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot index board %ld: %s", tg->board, store_error(srv->st));
-		s = of_store(ss);
-		goto release;
-	}
-	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
+	/* in both players' lists already (index_boards: before any game file exists, players.h) */
+	switch (boardcommit_write_new(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
 	case TXN_OK:
-		(void)active_add(srv->st, tg->board, black, white);	/* a rebuild finds it if this fails (active.h) */
+		/* its directory synced once after the last board (active_sync_dir); a rebuild finds it if this fails */
+		(void)active_add_unsynced(srv->st, tg->board, black, white);
 		store_log(srv->st, "%s tournament T%u board=%ld ok: %s (x) - %s (o), round %d", srv->stamp, t->id,
 		    tg->board, black, white, tg->round);
 		break;
@@ -249,23 +245,89 @@ static enum tournament_status take_results(struct server *srv, struct tourn *t, 
 	return TOURNAMENT_OK;
 }
 
-/* Board numbers for the new games (step 1 of tournament.h's protocol); *changed if any. */
+/* Board numbers for the new games (step 1 of tournament.h's protocol), in one write of the counter; *changed if any. */
 static enum tournament_status number_games(struct server *srv, struct tourn *t, bool *changed, char *err)
 {
 	enum store_status ss;
-	size_t i;
+	size_t i, n = 0, k;
+	long *boards;
 
-	for (i = 0; i < t->ngames; i++) {
-		if (t->games[i].board != 0 || t->games[i].white < 0 || t->games[i].result != TOURN_PENDING)
-			continue;
-		ss = store_next_board_id(srv->st, &t->games[i].board);
-		if (ss != STORE_OK) {
-			snprintf(err, TOURNAMENT_ERR_MAX, "cannot number a board of T%u: %s", t->id, store_error(srv->st));
-			return of_store(ss);
-		}
-		*changed = true;
+	for (i = 0; i < t->ngames; i++)
+		if (t->games[i].board == 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
+			n++;
+	if (n == 0)
+		return TOURNAMENT_OK;
+	boards = malloc(n * sizeof *boards);
+	if (boards == NULL) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory numbering the boards of T%u", t->id);
+		return TOURNAMENT_TEMPFAIL;
 	}
+	ss = store_next_board_ids(srv->st, boards, n);
+	if (ss != STORE_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot number the boards of T%u: %s", t->id, store_error(srv->st));
+		free(boards);
+		return of_store(ss);
+	}
+	for (i = 0, k = 0; i < t->ngames; i++)
+		if (t->games[i].board == 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
+			t->games[i].board = boards[k++];
+	free(boards);
+	*changed = true;
 	return TOURNAMENT_OK;
+}
+
+/*
+ * The boards about to be made (numbered, pending, no game file yet) into
+ * their players' lists, one append per player (players.h: a board is in
+ * its players' lists before its game file exists); *todo how many.
+ */
+static enum tournament_status index_boards(struct server *srv, const struct tourn *t, size_t *todo, char *err)
+{
+	enum tournament_status s = TOURNAMENT_OK;
+	enum store_status ss;
+	long *mine;
+	size_t i, p, n;
+	bool *make;
+
+	*todo = 0;
+	make = calloc(t->ngames + 1, sizeof *make);
+	mine = malloc((t->ngames + 1) * sizeof *mine);
+	if (make == NULL || mine == NULL) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory starting the boards of T%u", t->id);
+		s = TOURNAMENT_TEMPFAIL;
+		goto out;
+	}
+	for (i = 0; i < t->ngames; i++) {
+		if (t->games[i].board == 0 || t->games[i].white < 0 || t->games[i].result != TOURN_PENDING)
+			continue;
+		ss = store_board_exists(srv->st, t->games[i].board);
+		if (ss == STORE_OK)
+			continue;
+		if (ss != STORE_NOT_FOUND) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot look for board %ld: %s", t->games[i].board,
+			    store_error(srv->st));
+			s = of_store(ss);
+			goto out;
+		}
+		make[i] = true;
+		(*todo)++;
+	}
+	for (p = 0; p < t->nplayers && *todo > 0; p++) {
+		for (i = 0, n = 0; i < t->ngames; i++)
+			if (make[i] && (t->games[i].black == (int)p || t->games[i].white == (int)p))
+				mine[n++] = t->games[i].board;
+		ss = players_add_list(srv->st, srv->cfg.lock_timeout_ms, t->players[p].userid, mine, n);
+		if (ss != STORE_OK) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot index the boards of %s: %s", t->players[p].userid,
+			    store_error(srv->st));
+			s = of_store(ss);
+			goto out;
+		}
+	}
+out:
+	free(make);
+	free(mine);
+	return s;
 }
 
 /* The pairings of round (all of a round robin's) to each of its players. */
@@ -350,7 +412,7 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 	enum tournament_status s = TOURNAMENT_OK;
 	struct command o;
 	bool changed = false, ended = false, mailed = false;
-	size_t i;
+	size_t i, todo = 0;
 
 	/* full but not begun: the run that filled it died before its begin was written */
 	if (t->state == TOURN_OPEN && (int)t->nplayers >= t->max_players && tourn_begin(t, (int64_t)srv->now, err))
@@ -366,9 +428,13 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 		s = number_games(srv, t, &changed, err);
 	if (s == TOURNAMENT_OK && changed && of_store(tourns_save(srv->st, t, err)) != TOURNAMENT_OK)
 		s = TOURNAMENT_TEMPFAIL;
-	for (i = 0; s == TOURNAMENT_OK && i < t->ngames; i++)
+	if (s == TOURNAMENT_OK)
+		s = index_boards(srv, t, &todo, err);
+	for (i = 0; s == TOURNAMENT_OK && todo > 0 && i < t->ngames; i++)
 		if (t->games[i].board != 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
 			s = start_board(srv, t, i, &o, err);
+	if (todo > 0)
+		(void)active_sync_dir(srv->st);	/* the entries of the boards made (a rebuild finds one this misses) */
 	if (s != TOURNAMENT_OK)
 		goto out;
 	if (t->format != TOURN_LADDER && t->state == TOURN_RUNNING && t->mailed < t->round) {
@@ -487,36 +553,29 @@ void tournament_hook_flushed(struct server *srv, long board)
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	char err[TOURNAMENT_ERR_MAX];
-	unsigned *ids = NULL;
-	size_t n = 0, i;
 	struct game g;
+	unsigned id;
 	bool over;
 
-	/* no tournament (the usual home), or no board committed: nothing more read */
-	if (board == 0 || srv->st == NULL || tourns_list(srv->st, &ids, &n) != STORE_OK || n == 0)
-		goto out;
-	if (boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
-		goto out;
+	/*
+	 * The board says its tournament (its tournament: key, written when the
+	 * tournament made it): no other file is read for a board of none.  A
+	 * board from before the key is settled by cleanup (tournament_settle_all).
+	 */
+	if (board == 0 || srv->st == NULL || boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK ||
+	    gs != GAMEFILE_OK)
+		return;
 	over = game_over(&g);
+	id = g.tournament;
 	game_release(&g);
-	if (!over)
-		goto out;
-	for (i = 0; i < n; i++) {
-		struct tourn *t = NULL;
-
-		/* a read without the lock to find it; the settle reads it again under the lock */
-		if (tourns_load(srv->st, ids[i], &t, err) == STORE_OK && t->state == TOURN_RUNNING &&
-		    tourn_game_of_board(t, board) >= 0 && tournament_settle_id(srv, ids[i], err) != TOURNAMENT_OK)
-			msg_warn("tournament T%u: %s (the next delivery or cleanup finishes it)", ids[i],
-			    err);
-		tourn_free(t);
-	}
+	if (!over || id == 0)
+		return;
+	if (tournament_settle_id(srv, id, err) != TOURNAMENT_OK)
+		msg_warn("tournament T%u: %s (the next delivery or cleanup finishes it)", id, err);
 	/* the next round's mails leave with this delivery (a flush already ran: process.c) */
 	ops = transport_find(srv->cfg.transport);
 	if (srv->ob != NULL && ops != NULL)
 		(void)outbox_flush(srv->ob, ops, &srv->cfg, &stats);
-out:
-	free(ids);
 }
 
 int tournament_rating(struct server *srv, const struct tourn *t, const char *userid)
@@ -786,13 +845,45 @@ static void problem(FILE *out, unsigned *problems, unsigned id, const char *msg)
 	(*problems)++;
 }
 
-void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
+static int board_cmp(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* fsck: the boards that name a tournament: each listed by it (listed: the boards of every tournament, sorted). */
+static void fsck_named(struct store *st, const long *boards, size_t nboards, const long *listed, size_t nlisted,
+    FILE *out, unsigned *problems)
+{
+	char msg[TOURNS_ERR_MAX + 100];
+	struct gamefile_error gerr;
+	enum gamefile_status gs;
+	struct game g;
+	size_t i;
+
+	for (i = 0; i < nboards; i++) {
+		if (bsearch(&boards[i], listed, nlisted, sizeof *listed, board_cmp) != NULL)
+			continue;
+		if (boardcommit_read(st, boards[i], false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
+			continue;	/* the board's own check names it */
+		if (g.tournament != 0) {
+			snprintf(msg, sizeof msg, "board %ld says it is a game of T%u, which does not list it", boards[i],
+			    g.tournament);
+			problem(out, problems, g.tournament, msg);
+		}
+		game_release(&g);
+	}
+}
+
+void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE *out, unsigned *problems)
 {
 	char err[TOURNS_ERR_MAX], msg[TOURNS_ERR_MAX + 100];
 	struct gamefile_error gerr;
 	enum gamefile_status gs;
 	unsigned *ids = NULL;
-	size_t n = 0, i, k;
+	size_t n = 0, i, k, nlisted = 0, alisted = 0;
+	long *listed = NULL, *bigger;
 	struct game g;
 
 	if (tourns_list(st, &ids, &n) != STORE_OK) {
@@ -813,6 +904,18 @@ void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
 
 			if (tg->board == 0 || tg->white < 0)
 				continue;
+			if (nlisted == alisted) {
+				alisted = alisted > 0 ? alisted * 2 : 256;
+				bigger = realloc(listed, alisted * sizeof *listed);
+				if (bigger == NULL) {
+					fprintf(out, "%s: out of memory\n", TOURNS_DIR);
+					(*problems)++;
+					tourn_free(t);
+					goto out;
+				}
+				listed = bigger;
+			}
+			listed[nlisted++] = tg->board;
 			ss = boardcommit_read(st, tg->board, false, &g, &gs, &gerr);
 			if (ss == STORE_NOT_FOUND) {
 				/* a start a crash cut short: a note, not a problem (cleanup finishes it) */
@@ -830,9 +933,21 @@ void tournament_fsck(struct store *st, FILE *out, unsigned *problems)
 				    t->players[tg->black].userid, t->players[tg->white].userid);
 				problem(out, problems, ids[i], msg);
 			}
+			if (g.tournament == 0) {
+				fprintf(out, "%s/%u: note: board %ld has no tournament: line (made before it was written); "
+				    "cleanup settles its end\n", TOURNS_DIR, ids[i], tg->board);
+			} else if (g.tournament != t->id) {
+				snprintf(msg, sizeof msg, "board %ld says it is a game of T%u", tg->board, g.tournament);
+				problem(out, problems, ids[i], msg);
+			}
 			game_release(&g);
 		}
 		tourn_free(t);
 	}
+	if (nlisted > 0)
+		qsort(listed, nlisted, sizeof *listed, board_cmp);
+	fsck_named(st, boards, nboards, listed, nlisted, out, problems);
+out:
+	free(listed);
 	free(ids);
 }

@@ -9,9 +9,14 @@
  * the next settle finishes (tournament_settle, called by every command on
  * the tournament, by the end of each of its games and by `oustpbm cleanup`):
  *   1. the tournament file records the new games with their board numbers
- *      (taken from games/next-board) before any board is made;
- *   2. each board is made (its lock held, with its mails, boardcommit.h)
- *      unless its game file exists already: a board is all or nothing;
+ *      (taken from games/next-board, one write for them all) before any
+ *      board is made;
+ *   2. the boards not made yet go into their players' lists, one append
+ *      per player (players.h: listed before the game file exists), then
+ *      each board is made (its lock held, with its mails, boardcommit.h)
+ *      unless its game file exists already: a board is all or nothing,
+ *      and says its tournament (tournament: T<n>, read by the hook after
+ *      a delivery that ends it);
  *   3. the pairings mails of the round go out, then `mailed:` is written
  *      (a crash between the two mails them again: at least once, never none).
  * The end of a board is read from the board itself: a tournament file that
@@ -119,9 +124,12 @@ enum tournament_status tournament_forget(struct server *srv, long board, const c
  * fsck: every tournament file reads, and its games' boards have the
  * players it names; one line per problem to out, "tournaments/1: ...",
  * counted in *problems; a board not made yet (a start a crash cut short)
- * is a note, not counted.
+ * is a note, not counted.  Each board's tournament: key (doc/game-file.md)
+ * names the tournament that lists it: a board of the home's boards[]
+ * (nboards) naming another or one that does not list it is a problem; a
+ * tournament's board without the key (written before it) a note.
  */
-void tournament_fsck(struct store *st, FILE *out, unsigned *problems);
+void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE *out, unsigned *problems);
 
 /* "T1 Spring cup (round robin)" into buf. */
 void tournament_title(const struct tourn *t, char *buf, size_t size);
