@@ -130,7 +130,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	struct reply_digest_board *b = NULL;
 	struct reply_away *away = NULL;
 	struct reply_player p = { .userid = u->userid, .address = u->address, .fullname = u->fullname };
-	struct reply_mail m;
+	struct reply_digest m;
 	struct outbox_batch *ob = NULL;
 	struct vacation v;
 	char (*tokens)[TOKEN_TEXT_SIZE] = NULL;
@@ -140,7 +140,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	enum reply_status rs;
 	bool ok = false, committed = false, have_vac;
 	int64_t last;
-	size_t i;
+	size_t i, k;
 
 	memset(&m, 0, sizeof m);
 	os = server_outbox(srv, err, sizeof err);
@@ -212,8 +212,9 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	}
 	digests_token(slot, dtoken);
 	os = outbox_batch_new_account(srv->ob, u->userid, dtoken, &ob);
-	if (os == OUTBOX_OK)
-		os = outbox_batch_add(ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
+	/* its parts in one batch with the one record: a crash doubles none and loses none */
+	for (k = 0; k < m.n && os == OUTBOX_OK; k++)
+		os = outbox_batch_add(ob, srv->cfg.from_address, m.part[k].rcpt, m.part[k].msg, m.part[k].len);
 	if (os != OUTBOX_OK) {
 		failed(r, outbox_status_temporary(os) ? DIGEST_TEMPFAIL : DIGEST_ERROR, "digest of %s: cannot queue "
 		    "the mail: %s", u->userid, outbox_error(srv->ob));
@@ -235,12 +236,16 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	}
 	ok = true;
 	(*r->sent)++;
-	store_log(st, "%s cleanup board=0 ok: digest of %zu board%s to %s (%s)", srv->stamp, n, n == 1 ? "" : "s",
-	    u->userid, when);
+	if (m.n > 1)
+		store_log(st, "%s cleanup board=0 ok: digest of %zu boards in %zu parts to %s (%s)", srv->stamp, n,
+		    m.n, u->userid, when);
+	else
+		store_log(st, "%s cleanup board=0 ok: digest of %zu board%s to %s (%s)", srv->stamp, n,
+		    n == 1 ? "" : "s", u->userid, when);
 out:
 	store_unlock(&lock);
 	outbox_batch_free(ob);
-	reply_mail_release(&m);
+	reply_digest_release(&m);
 	if (tokens != NULL)
 		explicit_bzero(tokens, n * sizeof *tokens);
 	free(tokens);
