@@ -230,8 +230,7 @@ static char *intro_of(const struct dg *g, size_t p)
 		name_boards(&s, g->b, g->first[q], g->first[q + 1]);
 	}
 	if (g->placed < g->n)
-		strbuf_printf(&s, "; the other %zu, with no room in %zu parts, are named at the end of part %zu",
-		    g->n - g->placed, g->nparts, g->nparts);
+		strbuf_printf(&s, "; and %zu more by number at the end of part %zu", g->n - g->placed, g->nparts);
 	strbuf_puts(&s, ".");
 	return strbuf_finish(&s);
 }

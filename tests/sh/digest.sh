@@ -7,8 +7,12 @@
 # makes of it, plays on its own board; nothing when nothing waits; carol in
 # New York (twice@08,18) gets hers at her hours; dave (digest off) a board
 # mail for every turn as before; the digest killed at each durable step of
-# its sending (OUSTPBM_TEST_CRASH) and run again: exactly one; and the
-# mails a player with ten games gets in a day, with and without it.
+# its sending (OUSTPBM_TEST_CRASH) and run again: exactly one; grace with
+# ten 11x11 boards waiting gets her digest in parts, each under 100 KB
+# whole with every board's tap links in one of them (a tap from the last
+# plays on its board), killed at each step too: each part once; seventeen
+# boards: 8 parts and the 17th by number; and the mails a player with ten
+# games gets in a day, with and without it.
 . "$(dirname "$0")/lib.sh"
 need "$PY"
 tmpdir
@@ -148,16 +152,17 @@ check "killed at each of $((k - 1)) durable steps and run again: one digest${bad
 # ten 11x11 boards waiting: too many for one mail under 100 KB with their tap links (issue 40: Gmail
 # clips past 102 KB), so the digest comes in parts, each board in full with its tap links in one of them
 G=grace@example.org
-ten() { # HOME: grace (Paris, daily@08) to move on ten 11x11 boards the night before her digest
-	mkhome "$1" 'max_open_challenges = 0' 'max_open_boards = 0' 'max_challenges_per_hour = 0'
+ten() { # HOME [COUNT]: grace (Paris, daily@08) to move on COUNT (10) 11x11 boards the night before her digest
+	mkhome "$1" 'max_open_challenges = 0' 'max_open_boards = 0' 'max_challenges_per_hour = 0' \
+	    'max_mails_per_hour = 0'
 	send at=$T0 "$1" $A "register alice secret"
 	send at=$T0 "$1" $G "register grace pw"
 	send at=$T0 "$1" $G "set grace pw timezone=Europe/Paris digest=daily@08"
-	for i in 0 1 2 3 4 5 6 7 8 9; do
+	i=0
+	while [ $i -lt "${2:-10}" ]; do
 		send at=$T0 "$1" $A "challenge alice secret grace"
-	done
-	for i in 0 1 2 3 4 5 6 7 8 9; do
 		send at=$((T0 + 60)) "$1" $A "move $((101 + i)) alice secret C3"
+		i=$((i + 1))
 	done
 }
 parts() { # HOME: the parts of grace's digest of ten
@@ -259,6 +264,26 @@ while :; do
 done
 check "the digest in $np parts killed at each of $((k - 1)) durable steps and run again: each part once${bad:+ ($bad)}" \
     sh -c '[ -z "$1" ] && [ "$2" -gt 3 ]' sh "$bad" $k
+
+# seventeen 11x11 boards, two a part: the parts capped at 8, the 17th named by number at the end of the 8th
+t17=$tmp/seventeen
+ten "$t17" 17
+cleanup "$t17" $((P8 + 300)) >/dev/null
+p8=$(grep -l '^Subject: Oust: your move on 17 boards (8 of 8)$' "$t17/mail/$G/new/"* 2>/dev/null)
+check "seventeen boards: 8 parts, no more" \
+    [ "$(grep -l '^Subject: Oust: your move on 17 boards (' "$t17/mail/$G/new/"* | wc -l | tr -d ' ')" = 8 -a -n "$p8" ]
+"$PY" - "$p8" <<'PYEOF' >"$tmp/p8" 2>&1
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+text = " ".join(m.get_body(("plain",)).get_content().split())
+page = " ".join(m.get_body(("html",)).get_content().split())
+print("intro", "yes" if "This is part 8 of 8, with boards 115 and 116;" in text and
+      "and 1 more by number at the end of part 8." in text else "no")
+print("listed", "yes" if "Your turn too on board 117 (this mail has room for no more)" in text and
+      "board 117" in page and "Oust Board 117 " not in page else "no")
+PYEOF
+check "... the 8th names board 117 by number at its end (text and HTML), its intro says so" \
+    sh -c 'grep -qx "intro yes" "$1" && grep -qx "listed yes" "$1"' sh "$tmp/p8"
 
 # a day of a player with ten games, each with one turn of the opponent's (at night) and one of the
 # player's (in the morning): the mails the player gets, with digest off and with digest=daily@08
