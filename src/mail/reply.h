@@ -306,26 +306,43 @@ struct reply_digest_board {
 	const struct reply_away *away;	/* the reader's absence (reply_set_away), or NULL */
 };
 
-#define REPLY_DIGEST_TAP_BYTES 60000	/* a board is drawn with its tap links while the HTML is shorter */
-#define REPLY_DIGEST_BYTES 92000	/* text and HTML of the boards shown, at most: the mail stays under 100 KB */
-#define REPLY_DIGEST_LISTED_MAX 200	/* boards past those named by their number; the others counted */
+#define REPLY_DIGEST_BYTES 92000	/* text and HTML of one mail's boards, at most: the mail stays under 100 KB */
+#define REPLY_DIGEST_PART_BYTES 90000	/* the same in a digest of several parts (room for the intro's list) */
+#define REPLY_DIGEST_PARTS_MAX 8	/* mails of one digest: 16 boards of 11x11 (2 a part), more of smaller */
+#define REPLY_DIGEST_NAMED_MAX 10	/* boards of another part named in a part's intro; the others counted */
+#define REPLY_DIGEST_LISTED_MAX 200	/* boards past the parts named by their number; the others counted */
+
+/* A digest: its parts, each a whole mail (reply_digest_release). */
+struct reply_digest {
+	struct reply_mail part[REPLY_DIGEST_PARTS_MAX];
+	size_t n;
+};
 
 /*
  * The digest of the boards b[0..n) where to (a player) is to move
- * (services/digest.h), n >= 1: subject "Oust: your move on 3 boards";
- * for each board, its Subject with the reader's token, the opponent's
- * last turn, the command to send with the time left and the drawing; the
- * HTML shows each board as a board mail does with its tap links (tap.h,
- * each replying with its own board's Subject, so a tap plays on its own
- * board) while the HTML is shorter than REPLY_DIGEST_TAP_BYTES; the
- * later ones come without their board table (the text still has their
- * drawing, command and Subject to reply with), and those past
- * REPLY_DIGEST_BYTES of text and HTML by their numbers alone (then
- * counted past REPLY_DIGEST_LISTED_MAX).  when: the digest's hour as the reader reads
- * it ("Mon 2023-11-20 08:00 Europe/Paris").
+ * (services/digest.h), n >= 1, into *out (the caller releases it with
+ * reply_digest_release): for each board, its Subject with the reader's
+ * token, the opponent's last turn, the command to send with the time
+ * left and the drawing; the HTML shows each board as a board mail does
+ * with its tap links (tap.h, each replying with its own board's Subject,
+ * so a tap plays on its own board).  One mail, subject "Oust: your move
+ * on 3 boards", when the boards' text and HTML fit in
+ * REPLY_DIGEST_BYTES; else several (issue 40: each under 100 KB whole,
+ * as Gmail clips past 102 KB), "Oust: your move on 10 boards (1 of 4)"
+ * and on, each with boards drawn in full up to REPLY_DIGEST_PART_BYTES
+ * and an intro naming its boards and the other parts'.  Past
+ * REPLY_DIGEST_PARTS_MAX parts the boards are named by their numbers at
+ * the end of the last (then counted past REPLY_DIGEST_LISTED_MAX); a
+ * board too long alone in a part goes without its board table (the text
+ * still has its drawing, command and Subject to reply with).  when: the
+ * digest's hour as the reader reads it ("Mon 2023-11-20 08:00
+ * Europe/Paris").
  */
 enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
-    const struct reply_digest_board *b, size_t n, const char *when, struct reply_mail *out);
+    const struct reply_digest_board *b, size_t n, const char *when, struct reply_digest *out);
+
+/* Free the parts of d; d is emptied. */
+void reply_digest_release(struct reply_digest *d);
 
 /*
  * A reminder (oustpbm cleanup) to the player to move on g, idle for days

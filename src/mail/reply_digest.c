@@ -92,64 +92,193 @@ out:
 	return st;
 }
 
-/* b back to its first len bytes (a board taken out again). */
-static void cut(struct strbuf *b, size_t len)
+/* One board drawn for a digest: its text block and its HTML section. */
+struct drawn {
+	char *txt, *html;
+	size_t len;	/* of both */
+};
+
+static void drawn_free(struct drawn *d)
 {
-	if (b->s != NULL && len <= b->len) {
-		b->len = len;
-		b->s[len] = '\0';
-	}
+	free(d->txt);
+	free(d->html);
+	memset(d, 0, sizeof *d);
 }
 
-enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
-    const struct reply_digest_board *b, size_t n, const char *when, struct reply_mail *out)
+/* d drawn into *out (full: with its board table and tap links). */
+static enum reply_status draw(struct reply_ctx *rc, const struct reply_player *to,
+    const struct reply_digest_board *d, bool full, struct drawn *out)
 {
-	struct strbuf txt = STRBUF_INIT, html = STRBUF_INIT, page = STRBUF_INIT, esc = STRBUF_INIT;
-	struct strbuf more = STRBUF_INIT;
-	struct reply_parts rp = { .tmpl = "digest", .to_addr = to->address, .to_name = to->fullname };
-	struct vars hv = { .n = 0 };
-	char subject[120], count[40], intro[300];
-	char *boards = NULL, *sections = NULL, *title = NULL, *srv = NULL, *addr = NULL, *doc = NULL, *hintro = NULL;
-	char *rest = NULL;
-	enum reply_status st = REPLY_OK;
-	size_t i, k, tl, hl;
-	bool html_on = strcmp(rc->cfg->html_mail, "off") != 0, full;
+	struct strbuf t = STRBUF_INIT, h = STRBUF_INIT;
+	enum reply_status st;
 
 	memset(out, 0, sizeof *out);
-	snprintf(subject, sizeof subject, "Oust: your move on %zu board%s", n, n == 1 ? "" : "s");
-	snprintf(count, sizeof count, "%zu", n);
-	snprintf(intro, sizeof intro, "Your digest of %s: it is your turn on %zu board%s.", when, n,
-	    n == 1 ? "" : "s");
-	/* each board in full while the HTML allows, then without its board table, then by its number */
-	for (i = 0; i < n && st == REPLY_OK; i++) {
-		tl = txt.len;
-		hl = html.len;
-		full = html.len < REPLY_DIGEST_TAP_BYTES;
-		st = one_board(rc, to, &b[i], full, &txt, &html);
-		if (st == REPLY_OK && full && txt.len + html.len > REPLY_DIGEST_BYTES) {
-			cut(&txt, tl);
-			cut(&html, hl);
-			st = one_board(rc, to, &b[i], false, &txt, &html);
-		}
-		if (st == REPLY_OK && txt.len + html.len > REPLY_DIGEST_BYTES) {
-			cut(&txt, tl);
-			cut(&html, hl);
-			break;
-		}
-	}
+	st = one_board(rc, to, d, full, &t, &h);
 	if (st != REPLY_OK)
 		goto out;
-	if (i < n) {
-		strbuf_printf(&more, "Your turn too on board%s", n - i == 1 ? "" : "s");
-		for (k = i; k < n && k < i + REPLY_DIGEST_LISTED_MAX; k++)
-			strbuf_printf(&more, "%s %ld", k == i ? "" : ",", b[k].g->board);
-		if (k < n)
-			strbuf_printf(&more, " and %zu more", n - k);
+	out->txt = strbuf_finish(&t);
+	out->html = strbuf_finish(&h);
+	if (out->txt == NULL || out->html == NULL) {
+		st = REPLY_NOMEM;
+		goto out;
+	}
+	out->len = strlen(out->txt) + strlen(out->html);
+out:
+	if (st != REPLY_OK)
+		drawn_free(out);
+	strbuf_release(&t);
+	strbuf_release(&h);
+	return st;
+}
+
+/* A digest being made: its boards drawn and laid out in parts (mails). */
+struct dg {
+	struct reply_ctx *rc;
+	const struct reply_player *to;
+	const struct reply_digest_board *b;
+	size_t n;
+	const char *when;
+	struct drawn *d;	/* d[0..placed): b[0..placed) drawn, each in a part */
+	size_t placed, nparts;
+	size_t first[REPLY_DIGEST_PARTS_MAX + 1];	/* part p holds d[first[p]..first[p + 1]) */
+};
+
+/*
+ * The boards of g drawn and laid out: in one mail when all fit in
+ * REPLY_DIGEST_BYTES in full; else each part filled up to
+ * REPLY_DIGEST_PART_BYTES (room left for its intro naming the other parts'
+ * boards), at most REPLY_DIGEST_PARTS_MAX parts, the boards past them by
+ * number in the last.  A board too long alone in a part (none of today's
+ * sizes is) goes without its board table.
+ */
+static enum reply_status lay_out(struct dg *g)
+{
+	enum reply_status st = REPLY_OK;
+	size_t i, used = 0, total = 0;
+
+	g->d = calloc(g->n, sizeof *g->d);
+	if (g->d == NULL) {
+		st = REPLY_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < g->n; i++) {
+		struct drawn *d = &g->d[i];
+
+		st = draw(g->rc, g->to, &g->b[i], true, d);
+		if (st == REPLY_OK && d->len > REPLY_DIGEST_PART_BYTES) {
+			drawn_free(d);
+			st = draw(g->rc, g->to, &g->b[i], false, d);
+		}
+		if (st != REPLY_OK)
+			goto out;
+		if (d->len > REPLY_DIGEST_PART_BYTES) {
+			drawn_free(d);
+			break;
+		}
+		if (g->nparts == 0 || used + d->len > REPLY_DIGEST_PART_BYTES) {
+			if (g->nparts == REPLY_DIGEST_PARTS_MAX) {
+				drawn_free(d);
+				break;
+			}
+			g->first[g->nparts++] = i;
+			used = 0;
+		}
+		used += d->len;
+		total += d->len;
+		g->placed = i + 1;
+	}
+	/* all in one mail when they fit: the digest as it was before it had parts */
+	if (g->nparts == 0 || (g->placed == g->n && total <= REPLY_DIGEST_BYTES)) {
+		g->nparts = 1;
+		g->first[0] = 0;
+	}
+	g->first[g->nparts] = g->placed;
+out:
+	return st;
+}
+
+/* "board 101" or "boards 101, 102 and 103" of b[from..to), at most REPLY_DIGEST_NAMED_MAX named, into s. */
+static void name_boards(struct strbuf *s, const struct reply_digest_board *b, size_t from, size_t to)
+{
+	size_t k;
+
+	strbuf_printf(s, "board%s", to - from == 1 ? "" : "s");
+	for (k = from; k < to && k < from + REPLY_DIGEST_NAMED_MAX; k++)
+		strbuf_printf(s, "%s %ld", k == from ? "" : k + 1 == to ? " and" : ",", b[k].g->board);
+	if (k < to)
+		strbuf_printf(s, " and %zu more", to - k);
+}
+
+/* The intro of part p of g. */
+static char *intro_of(const struct dg *g, size_t p)
+{
+	struct strbuf s = STRBUF_INIT;
+	size_t q;
+
+	strbuf_printf(&s, "Your digest of %s: it is your turn on %zu board%s", g->when, g->n, g->n == 1 ? "" : "s");
+	if (g->nparts == 1) {
+		strbuf_puts(&s, ".");
+		return strbuf_finish(&s);
+	}
+	/* a tap plays on its own board whichever part it is in: each part says where the others are */
+	strbuf_printf(&s, ", in %zu parts. This is part %zu of %zu, with ", g->nparts, p + 1, g->nparts);
+	name_boards(&s, g->b, g->first[p], g->first[p + 1]);
+	for (q = 0; q < g->nparts; q++) {
+		if (q == p)
+			continue;
+		strbuf_printf(&s, "%s part %zu has ", q == (p == 0 ? 1 : 0) ? ";" : ",", q + 1);
+		name_boards(&s, g->b, g->first[q], g->first[q + 1]);
+	}
+	if (g->placed < g->n)
+		strbuf_printf(&s, "; and %zu more by number at the end of part %zu", g->n - g->placed, g->nparts);
+	strbuf_puts(&s, ".");
+	return strbuf_finish(&s);
+}
+
+/* The boards past those drawn, by number, for the last part ("" when none). */
+static char *rest_of(const struct dg *g)
+{
+	struct strbuf more = STRBUF_INIT;
+	size_t i = g->placed, k;
+
+	if (i < g->n) {
+		strbuf_printf(&more, "Your turn too on board%s", g->n - i == 1 ? "" : "s");
+		for (k = i; k < g->n && k < i + REPLY_DIGEST_LISTED_MAX; k++)
+			strbuf_printf(&more, "%s %ld", k == i ? "" : ",", g->b[k].g->board);
+		if (k < g->n)
+			strbuf_printf(&more, " and %zu more", g->n - k);
 		strbuf_puts(&more, " (this mail has room for no more): send \"show <board>\" for one's board, or "
 		    "\"games <userid> next\" for the list.\n\n");
 	}
-	rest = strbuf_finish(&more);
-	if (rest == NULL) {
+	return strbuf_finish(&more);
+}
+
+/* Part p of g, the mail, into *out. */
+static enum reply_status part_mail(const struct dg *g, size_t p, struct reply_mail *out)
+{
+	struct reply_ctx *rc = g->rc;
+	struct strbuf txt = STRBUF_INIT, html = STRBUF_INIT, page = STRBUF_INIT, esc = STRBUF_INIT;
+	struct reply_parts rp = { .tmpl = "digest", .to_addr = g->to->address, .to_name = g->to->fullname };
+	struct vars hv = { .n = 0 };
+	char subject[120], count[40];
+	char *boards = NULL, *sections = NULL, *title = NULL, *srv = NULL, *addr = NULL, *doc = NULL, *hintro = NULL;
+	char *rest = NULL, *intro = NULL;
+	enum reply_status st = REPLY_OK;
+	size_t i;
+	bool html_on = strcmp(rc->cfg->html_mail, "off") != 0;
+
+	snprintf(subject, sizeof subject, "Oust: your move on %zu board%s", g->n, g->n == 1 ? "" : "s");
+	if (g->nparts > 1)
+		snprintf(subject + strlen(subject), sizeof subject - strlen(subject), " (%zu of %zu)", p + 1,
+		    g->nparts);
+	snprintf(count, sizeof count, "%zu", g->n);
+	for (i = g->first[p]; i < g->first[p + 1]; i++) {
+		strbuf_puts(&txt, g->d[i].txt);
+		strbuf_puts(&html, g->d[i].html);
+	}
+	intro = intro_of(g, p);
+	rest = p + 1 == g->nparts ? rest_of(g) : strdup("");
+	if (intro == NULL || rest == NULL) {
 		st = REPLY_NOMEM;
 		goto out;
 	}
@@ -196,7 +325,6 @@ out:
 	strbuf_release(&html);
 	strbuf_release(&page);
 	strbuf_release(&esc);
-	strbuf_release(&more);
 	free(boards);
 	free(sections);
 	free(title);
@@ -205,5 +333,37 @@ out:
 	free(doc);
 	free(hintro);
 	free(rest);
+	free(intro);
 	return st;
+}
+
+enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
+    const struct reply_digest_board *b, size_t n, const char *when, struct reply_digest *out)
+{
+	struct dg g = { .rc = rc, .to = to, .b = b, .n = n, .when = when };
+	enum reply_status st;
+	size_t p, i;
+
+	memset(out, 0, sizeof *out);
+	st = lay_out(&g);
+	for (p = 0; st == REPLY_OK && p < g.nparts; p++) {
+		st = part_mail(&g, p, &out->part[p]);
+		if (st == REPLY_OK)
+			out->n = p + 1;
+	}
+	if (st != REPLY_OK)
+		reply_digest_release(out);
+	for (i = 0; g.d != NULL && i < n; i++)
+		drawn_free(&g.d[i]);
+	free(g.d);
+	return st;
+}
+
+void reply_digest_release(struct reply_digest *d)
+{
+	size_t p;
+
+	for (p = 0; p < d->n; p++)
+		reply_mail_release(&d->part[p]);
+	d->n = 0;
 }

@@ -7,8 +7,12 @@
 # makes of it, plays on its own board; nothing when nothing waits; carol in
 # New York (twice@08,18) gets hers at her hours; dave (digest off) a board
 # mail for every turn as before; the digest killed at each durable step of
-# its sending (OUSTPBM_TEST_CRASH) and run again: exactly one; and the
-# mails a player with ten games gets in a day, with and without it.
+# its sending (OUSTPBM_TEST_CRASH) and run again: exactly one; grace with
+# ten 11x11 boards waiting gets her digest in parts, each under 100 KB
+# whole with every board's tap links in one of them (a tap from the last
+# plays on its board), killed at each step too: each part once; seventeen
+# boards: 8 parts and the 17th by number; and the mails a player with ten
+# games gets in a day, with and without it.
 . "$(dirname "$0")/lib.sh"
 need "$PY"
 tmpdir
@@ -144,6 +148,142 @@ while :; do
 done
 check "killed at each of $((k - 1)) durable steps and run again: one digest${bad:+ ($bad)}" \
     sh -c '[ -z "$1" ] && [ "$2" -gt 3 ]' sh "$bad" $k
+
+# ten 11x11 boards waiting: too many for one mail under 100 KB with their tap links (issue 40: Gmail
+# clips past 102 KB), so the digest comes in parts, each board in full with its tap links in one of them
+G=grace@example.org
+ten() { # HOME [COUNT]: grace (Paris, daily@08) to move on COUNT (10) 11x11 boards the night before her digest
+	mkhome "$1" 'max_open_challenges = 0' 'max_open_boards = 0' 'max_challenges_per_hour = 0' \
+	    'max_mails_per_hour = 0'
+	send at=$T0 "$1" $A "register alice secret"
+	send at=$T0 "$1" $G "register grace pw"
+	send at=$T0 "$1" $G "set grace pw timezone=Europe/Paris digest=daily@08"
+	i=0
+	while [ $i -lt "${2:-10}" ]; do
+		send at=$T0 "$1" $A "challenge alice secret grace"
+		send at=$((T0 + 60)) "$1" $A "move $((101 + i)) alice secret C3"
+		i=$((i + 1))
+	done
+}
+parts() { # HOME: the parts of grace's digest of ten
+	grep -l '^Subject: Oust: your move on 10 boards (' "$1/mail/$G/new/"* 2>/dev/null | wc -l | tr -d ' '
+}
+t10=$tmp/ten
+ten "$t10"
+cp -R "$t10" "$tmp/before-ten"
+check "ten boards: cleanup at 08:05 in Paris exits 0" [ "$(cleanup "$t10" $((P8 + 300)))" = 0 ]
+np=$(parts "$t10")
+check "... a digest in parts ($np), no single mail" \
+    sh -c '[ "$1" -ge 2 ] && [ "$1" -le 8 ] && ! grep -q "^Subject: Oust: your move on 10 boards\$" "$2/mail/$3/new/"*' sh "$np" "$t10" $G
+check "... logged once, with its parts" grep -q "cleanup board=0 ok: digest of 10 boards in $np parts to grace (Wed 2023-11-15 08:00 Europe/Paris)" "$t10/log"
+"$PY" - "$tmp" $(grep -l '^Subject: Oust: your move on 10 boards (' "$t10/mail/$G/new/"*) <<'PYEOF' >"$tmp/tenparts" 2>&1
+import email, email.policy, html.parser, os, re, sys, urllib.parse
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href") or ""
+        if tag == "a" and href.startswith("mailto:"):
+            self.hrefs.append(href)
+parts = {}
+for f in sys.argv[2:]:
+    m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
+    k, n = map(int, re.fullmatch(r"Oust: your move on 10 boards \((\d+) of (\d+)\)", m["Subject"]).groups())
+    text = m.get_body(("plain",)).get_content()
+    page = m.get_body(("html",)).get_content()
+    p = Links()
+    p.feed(page)
+    taps = {}
+    for href in p.hrefs:
+        q = urllib.parse.parse_qs(urllib.parse.urlsplit(href).query)
+        subj, body = q.get("subject", [""])[0], q.get("body", [""])[0]
+        b = re.match(r"Oust Board (\d+) ", subj)
+        if b and body.count("\n") == 1 and body.split("\n")[1] not in ("swap", "resign yes"):
+            taps.setdefault(int(b.group(1)), (subj, body))
+    drawn = sorted(int(b) for b in re.findall(r"^== Board (\d+) ", text, re.M))
+    # its intro says which part it is and names every other part
+    intro = " ".join(text.split("\n\n", 1)[0].split())
+    named = ("This is part %d of %d" % (k, n)) in intro and all(
+        ("part %d has board" % q) in intro for q in range(1, n + 1) if q != k)
+    parts[k] = (n, os.path.getsize(f), sorted(taps), drawn, named, taps)
+ks = sorted(parts)
+n = parts[ks[0]][0]
+print("numbered", "yes" if ks == list(range(1, n + 1)) and all(parts[k][0] == n for k in ks) else "no")
+print("sizes", " ".join(str(parts[k][1]) for k in ks))
+print("tapped", " ".join(str(b) for k in ks for b in parts[k][2]))
+print("drawn", " ".join(str(b) for k in ks for b in parts[k][3]))
+print("same", "yes" if all(parts[k][2] == parts[k][3] for k in ks) else "no")
+print("intros", "yes" if all(parts[k][4] for k in ks) else "no")
+last = parts[ks[-1]]
+board = last[2][-1]
+subj, body = last[5][board]
+print("tap", board, subj.replace(" ", "\x01"), body.replace("\n", "\x02"))
+PYEOF
+sed -n 's/^sizes /# the parts of a digest of ten 11x11 boards, bytes whole: /p' "$tmp/tenparts"
+check "... parts numbered 1 to $np, each Subject '(k of $np)'" grep -qx 'numbered yes' "$tmp/tenparts"
+check "... every part under 100 KB whole (Gmail clips past 102 KB)" \
+    sh -c 'set -- $(sed -n "s/^sizes //p" "$1"); [ $# -ge 2 ] || exit 1; for s; do [ "$s" -lt 102400 ] || exit 1; done' sh "$tmp/tenparts"
+check "... each of the ten boards' tap links in exactly one part, in order" \
+    grep -qx 'tapped 101 102 103 104 105 106 107 108 109 110' "$tmp/tenparts"
+check "... each board drawn (text) in the part that has its tap links" \
+    sh -c 'grep -qx "drawn 101 102 103 104 105 106 107 108 109 110" "$1" && grep -qx "same yes" "$1"' sh "$tmp/tenparts"
+check "... each part's intro says which part it is and names the others" grep -qx 'intros yes' "$tmp/tenparts"
+read -r _ tb subj body <<EOF2
+$(grep '^tap ' "$tmp/tenparts")
+EOF2
+subj=$(printf '%s' "$subj" | tr '\001' ' ')
+body=$(printf '%s' "$body" | tr '\002' '\n')
+before=$(for i in 0 1 2 3 4 5 6 7 8 9; do turn "$t10" $((101 + i)); done | tr '\n' ' ')
+send at=$((P8 + 600)) body="$body" "$t10" $G "Re: $subj"
+after=$(for i in 0 1 2 3 4 5 6 7 8 9; do turn "$t10" $((101 + i)); done | tr '\n' ' ')
+want=$(for i in 0 1 2 3 4 5 6 7 8 9; do [ $((101 + i)) = "$tb" ] && echo 3 || echo 2; done | tr '\n' ' ')
+check "... a tap from the last part's last board ($tb), sent back, plays on that board alone" \
+    [ "$before|$after|$tb" = "2 2 2 2 2 2 2 2 2 2 |$want|110" ]
+check "... logged as a token reply that played" grep -q "reply to board $tb#2 \[token\]: .* ok: turn 2: grace played" "$t10/log"
+rc=$(cleanup "$t10" $((P8 + 2400)))
+check "08:40: no part sent twice in the hour" [ "$rc $(parts "$t10")" = "0 $np" ]
+
+# the digest of ten in parts killed at each durable step of its sending, run again: every part once
+k=0
+bad=
+while :; do
+	k=$((k + 1))
+	rm -rf "$tmp/w"
+	cp -R "$tmp/before-ten" "$tmp/w"
+	rc=$(cleanup "$tmp/w" $((P8 + 300)) $k)
+	[ "$rc" = 0 ] && break
+	[ "$rc" = 137 ] || { bad="$bad; step $k: exit $rc"; break; }
+	rc=$(cleanup "$tmp/w" $((P8 + 1200)))
+	[ "$rc" = 0 ] || bad="$bad; step $k: the next run exits $rc"
+	got=$(grep -h '^Subject: Oust: your move on 10 boards' "$tmp/w/mail/$G/new/"* 2>/dev/null | sort | tr '\n' '|')
+	want=$(i=1; while [ $i -le "$np" ]; do echo "Subject: Oust: your move on 10 boards ($i of $np)"; i=$((i + 1)); done | sort | tr '\n' '|')
+	[ "$got" = "$want" ] || bad="$bad; step $k: parts $got"
+	[ -z "$(find "$tmp/w/outbox/new" "$tmp/w/outbox/tmp" -type f)" ] || bad="$bad; step $k: mail left in the outbox"
+	[ $k -lt 300 ] || { bad="$bad; no end after 300 steps"; break; }
+done
+check "the digest in $np parts killed at each of $((k - 1)) durable steps and run again: each part once${bad:+ ($bad)}" \
+    sh -c '[ -z "$1" ] && [ "$2" -gt 3 ]' sh "$bad" $k
+
+# seventeen 11x11 boards, two a part: the parts capped at 8, the 17th named by number at the end of the 8th
+t17=$tmp/seventeen
+ten "$t17" 17
+cleanup "$t17" $((P8 + 300)) >/dev/null
+p8=$(grep -l '^Subject: Oust: your move on 17 boards (8 of 8)$' "$t17/mail/$G/new/"* 2>/dev/null)
+check "seventeen boards: 8 parts, no more" \
+    [ "$(grep -l '^Subject: Oust: your move on 17 boards (' "$t17/mail/$G/new/"* | wc -l | tr -d ' ')" = 8 -a -n "$p8" ]
+"$PY" - "$p8" <<'PYEOF' >"$tmp/p8" 2>&1
+import email, email.policy, sys
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=email.policy.default)
+text = " ".join(m.get_body(("plain",)).get_content().split())
+page = " ".join(m.get_body(("html",)).get_content().split())
+print("intro", "yes" if "This is part 8 of 8, with boards 115 and 116;" in text and
+      "and 1 more by number at the end of part 8." in text else "no")
+print("listed", "yes" if "Your turn too on board 117 (this mail has room for no more)" in text and
+      "board 117" in page and "Oust Board 117 " not in page else "no")
+PYEOF
+check "... the 8th names board 117 by number at its end (text and HTML), its intro says so" \
+    sh -c 'grep -qx "intro yes" "$1" && grep -qx "listed yes" "$1"' sh "$tmp/p8"
 
 # a day of a player with ten games, each with one turn of the opponent's (at night) and one of the
 # player's (in the morning): the mails the player gets, with digest off and with digest=daily@08

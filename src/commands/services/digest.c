@@ -147,7 +147,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	struct reply_digest_board *b = NULL;
 	struct reply_away *away = NULL;
 	struct reply_player p = { .userid = u->userid, .address = u->address, .fullname = u->fullname };
-	struct reply_mail m;
+	struct reply_digest m;
 	struct txn *t = NULL;
 	struct vacation v;
 	char (*tokens)[TOKEN_TEXT_SIZE] = NULL;
@@ -237,7 +237,8 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 			failed(r, DIGEST_TEMPFAIL, "digest of %s: out of memory", u->userid);
 			goto out;
 		}
-		txn_add_mails(t, &m, 1);
+		/* its parts in the one batch with the one record: a crash doubles none and loses none */
+		txn_add_mails(t, m.part, (int)m.n);
 		if (txn_commit(t) != TXN_OK) {
 			txn_failure(t, &f);
 			failed(r, f.layer == TXN_LAYER_STORE ? of_store(f.store_status) :
@@ -248,12 +249,16 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	}
 	ok = true;
 	(*r->sent)++;
-	store_log(st, "%s cleanup board=0 ok: digest of %zu board%s to %s (%s)", srv->stamp, n, n == 1 ? "" : "s",
-	    u->userid, when);
+	if (m.n > 1)
+		store_log(st, "%s cleanup board=0 ok: digest of %zu boards in %zu parts to %s (%s)", srv->stamp, n,
+		    m.n, u->userid, when);
+	else
+		store_log(st, "%s cleanup board=0 ok: digest of %zu board%s to %s (%s)", srv->stamp, n,
+		    n == 1 ? "" : "s", u->userid, when);
 out:
 	store_unlock(&lock);
 	txn_free(t);
-	reply_mail_release(&m);
+	reply_digest_release(&m);
 	if (tokens != NULL)
 		explicit_bzero(tokens, n * sizeof *tokens);
 	free(tokens);

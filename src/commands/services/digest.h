@@ -6,7 +6,10 @@
  * one mail (reply_digest, mail/reply.h) lists every board where they are
  * to move, each with its board, the opponent's last turn, the time left,
  * and its own reply token and tap links, so that a tap plays on its own
- * board.  Nothing is sent when nothing waits.
+ * board.  When the boards do not all fit in one mail under 100 KB, the
+ * digest is several mails, "(1 of 3)" and on, each with its boards in
+ * full (at most REPLY_DIGEST_PARTS_MAX, the boards past them named by
+ * number).  Nothing is sent when nothing waits.
  *
  * A digest hour is due from its start for DIGEST_LATE seconds (cleanup
  * runs every hour: a run missed or failed is made up by the next), once:
@@ -14,7 +17,8 @@
  * digest staged as an account change's confirmation is (outbox.h), under
  * accounts.lock, what a crashed run staged settled first: a crash at any
  * step leaves either no record and no digest (the next run sends it) or
- * both.
+ * both; a digest of several parts is staged in that one batch, all of
+ * its parts or none.
  */
 #ifndef OUSTPBM_DIGEST_H
 #define OUSTPBM_DIGEST_H
