@@ -243,11 +243,11 @@ static void test_game(void)
 	reply_mail_release(&m);
 
 	ok_int(reply_games(&rc, &(struct reply_to){ "carol@example.net", "" },
-	    &(struct reply_games_list){ "carol", true, REPLY_GAMES_ALL, NULL, 0, "" }, &m), REPLY_OK, "empty games list");
+	    &(struct reply_games_list){ "carol", true, REPLY_GAMES_ALL, NULL, 0, "", NULL, NULL }, &m), REPLY_OK, "empty games list");
 	ok(has(&m, "(carol plays on no board)"), "says so");
 	reply_mail_release(&m);
 	ok_int(reply_games(&rc, &(struct reply_to){ "alice@example.net", "" },
-	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list");
+	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), REPLY_OK, "games list");
 	ok(has(&m, "  101        5x5    alice (x) - bob (o)  alice won: bob has no stones\n"
 	    "                                         left\n"), "one line per board, a long state wrapped under its column");
 	reply_mail_release(&m);
@@ -255,12 +255,12 @@ static void test_game(void)
 	game_init(&g, 102, 5, true, "carol", "alice", NOW);
 	place(&g, "carol", "C3");
 	ok_int(reply_games(&rc, &(struct reply_to){ "alice@example.net", "" },
-	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list, own");
+	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), REPLY_OK, "games list, own");
 	ok(has(&m, "  102        5x5    carol (x) - alice (o)  turn 2, alice to move: your\n"
 	    "                                           move\n"), "... marks your move (wrapped under its column)");
 	reply_mail_release(&m);
 	ok_int(reply_games(&rc, &(struct reply_to){ "bob@example.net", "" },
-	    &(struct reply_games_list){ "alice", false, REPLY_GAMES_ALL, &g, 1, "" }, &m), REPLY_OK, "games list, another's");
+	    &(struct reply_games_list){ "alice", false, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), REPLY_OK, "games list, another's");
 	ok(has(&m, "turn 2, alice to move\n"), "... without 'your move'");
 	reply_mail_release(&m);
 	game_release(&g);

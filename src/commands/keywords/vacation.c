@@ -133,7 +133,7 @@ static bool parse_ask(struct job *j, const char *zone, struct vacation_ask *a, e
 			return false;
 		}
 		a->kind = VACATION_CANCEL;
-		snprintf(a->from, sizeof a->from, "%s", w[1]);
+		snprintf(a->from, sizeof a->from, "%.15s", w[1]);
 		return true;
 	}
 	if (k == 2 && strchr(w[0], '-') != NULL && w[0][0] != '-') {
@@ -143,8 +143,8 @@ static bool parse_ask(struct job *j, const char *zone, struct vacation_ask *a, e
 			return false;
 		}
 		a->kind = VACATION_BOOK;
-		snprintf(a->from, sizeof a->from, "%s", w[0]);
-		snprintf(a->to, sizeof a->to, "%s", w[1]);
+		snprintf(a->from, sizeof a->from, "%.15s", w[0]);
+		snprintf(a->to, sizeof a->to, "%.15s", w[1]);
 		return true;
 	}
 	if (k == 1 && strchr(w[0] + 1, '-') != NULL) {

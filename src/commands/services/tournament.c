@@ -863,7 +863,8 @@ static void fsck_named(struct store *st, const long *boards, size_t nboards, con
 	size_t i;
 
 	for (i = 0; i < nboards; i++) {
-		if (bsearch(&boards[i], listed, nlisted, sizeof *listed, board_cmp) != NULL)
+		/* no tournament lists any board: listed may be NULL, which bsearch must not get (C11 7.22.5) */
+		if (nlisted > 0 && bsearch(&boards[i], listed, nlisted, sizeof *listed, board_cmp) != NULL)
 			continue;
 		if (boardcommit_read(st, boards[i], false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
 			continue;	/* the board's own check names it */

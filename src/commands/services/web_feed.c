@@ -94,7 +94,7 @@ enum web_status web_open_load(struct web *w)
 		s = open_add(w, &o);
 	}
 	fclose(fp);
-	if (s == WEB_OK)
+	if (s == WEB_OK && w->nopen > 0)
 		qsort(w->open, w->nopen, sizeof *w->open, open_cmp);
 	return s;
 }
@@ -427,7 +427,8 @@ static struct fentry *entries(const struct web *w, const struct web_tsum *ts, si
 		snprintf(e->summary, sizeof e->summary, "%s wants %u more game%s. To play one: challenge <userid> "
 		    "<password> %s", sk[i].userid, sk[i].count, sk[i].count == 1 ? "" : "s", sk[i].userid);
 	}
-	qsort(v, m, sizeof *v, fentry_cmp);
+	if (m > 0)
+		qsort(v, m, sizeof *v, fentry_cmp);
 	*count = m;
 	return v;
 fail:
