@@ -105,3 +105,15 @@ void tzone_str(int64_t t, const char *zone, char *out, size_t size)
 	strftime(when, sizeof when, "%a %Y-%m-%d %H:%M", &tm);
 	snprintf(out, size, "%s %s", when, zone != NULL && zone[0] != '\0' ? zone : TZONE_DEFAULT);
 }
+
+int64_t tzone_days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}

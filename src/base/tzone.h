@@ -30,6 +30,12 @@ void tzone_local(int64_t t, const char *zone, struct tm *out);
 /* The epoch seconds of local time *tm in zone (tm_isdst -1: the zone decides). */
 int64_t tzone_mktime(const struct tm *tm, const char *zone);
 
+/*
+ * Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant,
+ * "chrono-Compatible Low-Level Date Algorithms"): plain arithmetic, no zone.
+ */
+int64_t tzone_days_from_civil(int64_t y, int m, int d);
+
 /* t in zone, to the minute: "Mon 2023-11-20 14:00 Europe/Paris", into out (TZONE_STR_SIZE). */
 void tzone_str(int64_t t, const char *zone, char *out, size_t size);
 

@@ -10,26 +10,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/tzone.h"
+
 /* ---- times ---- */
 
 /*
- * Days since 1970-01-01 of a proleptic Gregorian date, and back (the
- * algorithms of H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
- * Plain arithmetic rather than timegm()/gmtime_r(): a game file holds a
- * time per turn and loading must stay fast; the tests check it against them.
+ * Back from days since 1970-01-01 to the date (H. Hinnant's algorithms, as
+ * tzone_days_from_civil).  Plain arithmetic rather than timegm()/gmtime_r():
+ * a game file holds a time per turn and loading must stay fast; the tests
+ * check it against them.
  */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 static void civil_from_days(int64_t z, int *y, int *m, int *d)
 {
 	int64_t era, doe, yoe, doy, mp;
@@ -106,7 +96,7 @@ bool gamefile_time_parse(const char *s, size_t len, int64_t *out)
 	leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
 	if (mon == 2 && day == 29 && !leap)
 		return false;
-	*out = days_from_civil(year, mon, day) * 86400 + hour * 3600 + min * 60 + sec;
+	*out = tzone_days_from_civil(year, mon, day) * 86400 + hour * 3600 + min * 60 + sec;
 	return true;
 }
 

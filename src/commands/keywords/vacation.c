@@ -50,18 +50,6 @@ static enum store_status write_vacation(struct job *j, const char *token, const 
 	return vacations_set(j->srv.st, arg);
 }
 
-/* Days since 1970-01-01 of a civil date (H. Hinnant's days_from_civil). */
-static long day_number(int y, int m, int d)
-{
-	const int yy = y - (m <= 2);
-	const long era = (yy >= 0 ? yy : yy - 399) / 400;
-	const long yoe = yy - era * 400;
-	const long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	const long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-
-	return era * 146097 + doe - 719468;
-}
-
 /* "2026-12-24" into its day number and its local 00:00 in zone; false if it is no date. */
 static bool parse_date(const char *s, const char *zone, long *day, int64_t *at)
 {
@@ -82,7 +70,7 @@ static bool parse_date(const char *s, const char *zone, long *day, int64_t *at)
 	tm.tm_mday = d;
 	tm.tm_isdst = -1;
 	*at = tzone_mktime(&tm, zone);
-	*day = day_number(y, m, d);
+	*day = (long)tzone_days_from_civil(y, m, d);
 	return true;
 }
 
@@ -210,7 +198,7 @@ static bool book(struct job *j, struct vacation *v, const struct vacation_ask *a
 
 	snprintf(what, sizeof what, "%s %s", a->from, a->to);
 	tzone_local(now, zone, &tm);
-	day_today = day_number(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+	day_today = (long)tzone_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 	snprintf(today, sizeof today, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
 	if (a->day_from < day_today || a->day_to < day_today) {
 		*ps = job_refuse(j, NULL, "vacation %s: %s is past: today is %s (%s)", what,
@@ -259,7 +247,7 @@ static bool cancel(struct job *j, struct vacation *v, const struct vacation_ask 
 	for (i = 0; i < v->n; i++) {
 		tzone_local(v->away[i].from, zone, &tm);
 		if (v->away[i].to <= now ||
-		    day_number(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday) != a->day_from)
+		    (long)tzone_days_from_civil(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday) != a->day_from)
 			continue;
 		if (v->away[i].from <= now) {
 			*ps = job_refuse(j, NULL, "vacation cancel %s: that absence has begun: send vacation <userid> "
