@@ -74,6 +74,14 @@ void strbuf_printf(struct strbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+void strbuf_truncate(struct strbuf *b, size_t len)
+{
+	if (b->s == NULL || len >= b->len)
+		return;
+	b->len = len;
+	b->s[len] = '\0';
+}
+
 char *strbuf_finish(struct strbuf *b)
 {
 	char *s;

@@ -23,6 +23,8 @@ void strbuf_puts(struct strbuf *b, const char *s);
 void strbuf_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Room for at least n more bytes (false after a failure). */
 bool strbuf_reserve(struct strbuf *b, size_t n);
+/* Cut the text back to its first len bytes (a mark taken from b->len earlier); longer len: no change. */
+void strbuf_truncate(struct strbuf *b, size_t len);
 /* The text so far ("" if empty), or NULL after a failure; the caller frees it; b is emptied. */
 char *strbuf_finish(struct strbuf *b);
 /* Free what b holds; b is emptied. */

@@ -146,8 +146,7 @@ static void worst_board(struct worst_out *o, const char *caption, const int *pts
 		html_board_from(o->hb, &o->rp->rg.board, o->before, pts, n);
 		html_board_table(o->b, o->hb);
 		if (o->b->len > REVIEW_WORST_HTML_MAX) {
-			o->b->len = len;
-			o->b->s[len] = '\0';
+			strbuf_truncate(o->b, len);
 			worst_line(o, "(Its drawing is in the text part of this mail: one more board here would make the "
 			    "mail too long for some mail programs.)");
 		}

@@ -210,6 +210,27 @@ static void test_size(void)
 	free(s);
 }
 
+/* strbuf_truncate: back to a mark, never past the end, harmless on an empty buffer. */
+static void test_truncate(void)
+{
+	struct strbuf b = STRBUF_INIT;
+	size_t mark;
+	char *s;
+
+	strbuf_truncate(&b, 0);
+	ok(b.s == NULL && b.len == 0, "truncating an empty strbuf changes nothing");
+	strbuf_puts(&b, "<p>kept</p>");
+	mark = b.len;
+	strbuf_puts(&b, "<table>dropped</table>");
+	strbuf_truncate(&b, mark + 100);
+	ok_int(b.len, mark + 22, "a mark past the end changes nothing");
+	strbuf_truncate(&b, mark);
+	strbuf_puts(&b, "<p>after</p>");
+	s = strbuf_finish(&b);
+	ok_str(s, "<p>kept</p><p>after</p>", "text cut back to the mark, then appended");
+	free(s);
+}
+
 /* A hex-hex board of side 3: the drawing's layout in the table and the SVG. */
 static void test_hex(void)
 {
@@ -272,6 +293,7 @@ int main(void)
 	test_board();
 	test_captures();
 	test_size();
+	test_truncate();
 	test_hex();
 	return t_done();
 }
