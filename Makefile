@@ -114,7 +114,7 @@ SANBINS := $(TESTSRCS:tests/unit/%.c=build/san/tests/%)
 # tree without locks (src/game/ai.c), and any race it reports fails check.
 # AI_TEST_HOOKS: a test stalls level 5's helper thread (ai.h)
 TSAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=thread -DAI_TEST_HOOKS
-TSAN_SRCS = src/game/ai.c src/game/aibaseline.c src/game/aiplayout.c src/game/aiboard.c $(RULES_SRCS)
+TSAN_SRCS = src/game/ai.c src/game/aibaseline.c src/game/aiplayout.c src/game/aiboard.c src/game/game_status.c $(RULES_SRCS)
 TSANBINS = build/tsan/tests/test_ai
 
 # libFuzzer harnesses (tests/fuzz/): clang with ASan+UBSan; `make fuzz`
@@ -252,9 +252,9 @@ SOLVE_EVERY ?= 1
 solve-hex3: build/tools/solvehex
 	build/tools/solvehex $(SOLVE_EVERY)
 
-build/tools/solvehex: tests/tools/solvehex.c src/game/rules.h src/game/solve.h $(RULES_OBJS) build/obj/game/solve.o
+build/tools/solvehex: tests/tools/solvehex.c src/game/rules.h src/game/solve.h $(RULES_OBJS) build/obj/game/solve.o build/obj/game/game_status.o
 	mkdir -p build/tools
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS) build/obj/game/solve.o
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -o $@ $< $(RULES_OBJS) build/obj/game/solve.o build/obj/game/game_status.o
 # How far a proof search gets on the square 5x5 and the hex board of side 4 within caps of
 # positions and CPU seconds (tests/tools/solvebig.c; README: the solved board).  Not part of check.
 SOLVE_POSITIONS ?= 8000000

@@ -46,7 +46,14 @@ struct node {
 _Static_assert(sizeof(struct node) == 32, "a node is 32 bytes");
 
 /*
- * See ai_level_str().  Each level searches at least twice as many playouts
+ * The levels: 1, tree search with uniformly random playouts and no Oust
+ * knowledge, 200 playouts a placement; 2, Oust knowledge in its priors
+ * (captures, no stone left for the opponent to capture) and playouts that
+ * take captures, 500 playouts; 3, as 2 with RAVE, up to 2,000 playouts and
+ * half the time it is given; 4, as 3 with playouts that leave no stone for
+ * the opponent to capture, up to 4,000 playouts; 5, as 4 with two threads
+ * searching one tree for 95% of the time it is given (up to 4,000,000
+ * playouts).  Each level searches at least twice as many playouts
  * as the one below at 1 s a placement and adds knowledge to it (level 2
  * Oust knowledge, level 3 RAVE, level 4 the safe playouts), or searches
  * eight times as many (level 5), so that it wins most games against it.
@@ -515,7 +522,7 @@ static int clamp_level(int level)
 }
 
 /* Set up the root for g: the old tree's node for it if there is one, else a new tree. */
-static enum ai_status prepare(struct ai *a, const struct rules_game *g, const struct ai_options *o)
+static enum game_status prepare(struct ai *a, const struct rules_game *g, const struct ai_options *o)
 {
 	struct aigeom geo;
 	uint32_t at = 0;
@@ -529,7 +536,7 @@ static enum ai_status prepare(struct ai *a, const struct rules_game *g, const st
 		a->root = 0;
 		if (a->pool == NULL) {
 			a->cap = 0;
-			return AI_NO_MEMORY;
+			return GAME_NO_MEMORY;
 		}
 	}
 	aigeom_init(&geo, &g->board);
@@ -565,7 +572,7 @@ static enum ai_status prepare(struct ai *a, const struct rules_game *g, const st
 	a->w[0].rng = o->seed ^ 0x6f75737470626dULL;
 	a->w[1].rng = o->seed ^ 0x6f75737470626dULL ^ 0x9e3779b97f4a7c15ULL;
 	a->maxlen = 4 * a->geo.npoints;
-	return AI_OK;
+	return GAME_OK;
 }
 
 /* Make the root's children if it has none; returns how many it has. */
@@ -670,20 +677,20 @@ static struct node *pick(struct ai *a, bool balanced)
 	return best;
 }
 
-enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
+enum game_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
 		struct ai_turn *out)
 {
 	struct node *best;
-	enum ai_status st;
+	enum game_status st;
 	int64_t t, deadline = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->action = AI_PLACE;
 	if (g->result != RULES_PLAYING)
-		return AI_GAME_OVER;
+		return GAME_OVER;
 	join_helper(a);
 	st = prepare(a, g, o);
-	if (st != AI_OK)
+	if (st != GAME_OK)
 		return st;
 	a->budget = o->playouts > 0 ? o->playouts : a->lv->playouts;
 	a->issued = 0;
@@ -700,7 +707,7 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 	if (root_children(a) == 0) {
 		/* No placement here: the side to move passes (the rules core does it by itself). */
 		out->action = AI_PASS;
-		return AI_OK;
+		return GAME_OK;
 	}
 	if (a->pool[a->root].nchild > 1) {
 		/*
@@ -724,15 +731,15 @@ enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct
 	best = pick(a, g->swap_enabled && g->turn == 1 && g->placed == 0 &&
 	    g->to_move == RULES_BLACK);
 	if (best == NULL || best->color != g->to_move)
-		return AI_INTERNAL;
+		return GAME_INTERNAL;
 	/* Pie rule: swap when the position left by Black's first turn favours Black. */
 	if (rules_game_can_swap(g) && a->playouts >= 100 && a->value < 0.45f) {
 		out->action = AI_SWAP;
-		return AI_OK;
+		return GAME_OK;
 	}
 	out->n = 1;
 	out->points[0] = a->geo.rpoint[best->move];
-	return AI_OK;
+	return GAME_OK;
 }
 
 void ai_last_search(const struct ai *a, struct ai_search *out)
@@ -744,7 +751,7 @@ void ai_last_search(const struct ai *a, struct ai_search *out)
 	out->value = a->value;
 }
 
-enum ai_status ai_play_turn(const struct rules_game *g, const struct ai_options *o,
+enum game_status ai_play_turn(const struct rules_game *g, const struct ai_options *o,
 		struct ai_turn *out)
 {
 	struct ai *a = NULL;
@@ -752,13 +759,13 @@ enum ai_status ai_play_turn(const struct rules_game *g, const struct ai_options 
 	struct rules_event ev;
 	struct ai_options po = *o;
 	struct ai_turn *one = NULL;
-	enum ai_status st = AI_NO_MEMORY;
+	enum game_status st = GAME_NO_MEMORY;
 	int64_t t;
 
 	memset(out, 0, sizeof(*out));
 	out->action = AI_PLACE;
 	if (g->result != RULES_PLAYING)
-		return AI_GAME_OVER;
+		return GAME_OVER;
 	a = ai_new();
 	work = malloc(sizeof(*work));
 	one = malloc(sizeof(*one));
@@ -773,11 +780,11 @@ enum ai_status ai_play_turn(const struct rules_game *g, const struct ai_options 
 		}
 		po.seed = o->seed + (uint64_t)out->n;
 		st = ai_genmove(a, work, &po, one);
-		if (st != AI_OK)
+		if (st != GAME_OK)
 			goto out;
 		if (one->action != AI_PLACE) {
 			if (out->n > 0) {
-				st = AI_INTERNAL;
+				st = GAME_INTERNAL;
 				goto out;
 			}
 			out->action = one->action;
@@ -791,7 +798,7 @@ enum ai_status ai_play_turn(const struct rules_game *g, const struct ai_options 
 		}
 		if (!rules_is_legal(rules_game_play(work, one->points[0], &ev)) ||
 		    out->n >= RULES_MAX_POINTS) {
-			st = AI_INTERNAL;
+			st = GAME_INTERNAL;
 			goto out;
 		}
 		out->points[out->n++] = one->points[0];
@@ -805,39 +812,3 @@ out:
 	return st;
 }
 
-const char *ai_level_str(int level)
-{
-	switch (clamp_level(level)) {
-	case 1:
-		return "level 1: tree search with uniformly random playouts and no Oust knowledge, "
-		    "200 playouts a placement";
-	case 2:
-		return "level 2: tree search with Oust knowledge in its priors (captures, no stone "
-		    "left for the opponent to capture) and playouts that take captures, "
-		    "500 playouts a placement";
-	case 3:
-		return "level 3: as level 2 with RAVE, up to 2,000 playouts a placement and half "
-		    "the time it is given";
-	case 4:
-		return "level 4: as level 3 with playouts that leave no stone for the opponent "
-		    "to capture, up to 4,000 playouts a placement";
-	default:
-		return "level 5: as level 4, two threads searching one tree for 95% of the time "
-		    "it is given (up to 4,000,000 playouts a placement)";
-	}
-}
-
-const char *ai_status_str(enum ai_status s)
-{
-	switch (s) {
-	case AI_OK:
-		return "ok";
-	case AI_GAME_OVER:
-		return "the game is over";
-	case AI_NO_MEMORY:
-		return "out of memory";
-	case AI_INTERNAL:
-		return "internal error in the computer player";
-	}
-	return "unknown status";
-}

@@ -13,13 +13,15 @@
  * ends (a non-capturing placement, the win, or a capture that leaves no
  * placement), and it decides the pie rule (swap) where it may.
  *
- * Levels (AI_MIN_LEVEL..AI_MAX_LEVEL) are described by ai_level_str().
+ * Levels (AI_MIN_LEVEL..AI_MAX_LEVEL) are described in ai.c, above its
+ * table of levels.
  */
 #ifndef OUSTPBM_AI_H
 #define OUSTPBM_AI_H
 
 #include <stdint.h>
 
+#include "game/game_status.h"
 #include "game/rules.h"
 
 #define AI_MIN_LEVEL 1
@@ -33,7 +35,6 @@ struct ai_options {
 	long playouts;		/* > 0: a fixed playout budget (tests, strength matches); 0: by level and deadline */
 };
 
-enum ai_status { AI_OK = 0, AI_GAME_OVER, AI_NO_MEMORY, AI_INTERNAL };
 enum ai_action { AI_PLACE = 0, AI_SWAP, AI_PASS, AI_RESIGN };
 
 struct ai_turn {
@@ -47,10 +48,11 @@ struct ai_turn {
  * turn, or the placement that ends the game); g is not changed.  AI_SWAP only where
  * rules_game_can_swap(g); AI_PASS only where the side to move has no legal placement.
  * A level outside AI_MIN_LEVEL..AI_MAX_LEVEL is taken as the nearest level.
+ * GAME_OK; GAME_OVER (g has ended), GAME_NO_MEMORY, or GAME_INTERNAL (a bug:
+ * the search found no turn the rules accept).
  */
-enum ai_status ai_play_turn(const struct rules_game *g, const struct ai_options *o,
+enum game_status ai_play_turn(const struct rules_game *g, const struct ai_options *o,
 		struct ai_turn *out);
-const char *ai_status_str(enum ai_status s);
 
 /*
  * A search context that keeps its tree between calls, so that the search
@@ -68,9 +70,9 @@ void ai_free(struct ai *a);
 /*
  * One placement for the side to move in g (out->n == 1), or AI_SWAP or
  * AI_PASS as ai_play_turn() says; o->deadline_ns and o->playouts bound this
- * placement's search.  Never AI_RESIGN.
+ * placement's search.  Never AI_RESIGN.  The statuses of ai_play_turn().
  */
-enum ai_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
+enum game_status ai_genmove(struct ai *a, const struct rules_game *g, const struct ai_options *o,
 		struct ai_turn *out);
 
 #ifdef AI_TEST_HOOKS
@@ -92,18 +94,15 @@ struct ai_search {
 };
 void ai_last_search(const struct ai *a, struct ai_search *out);
 
-/* What level `level` does, one line, for help texts and the man page. */
-const char *ai_level_str(int level);
-
 /*
  * The baseline players that strength is measured against: AI_RANDOM places
  * uniformly at random among the legal placements; AI_GREEDY captures the
  * most stones it can, else makes the placement that leaves the opponent the
  * fewest capturing placements (ties broken at random).  Both play whole
- * turns and never swap.
+ * turns and never swap.  GAME_OK, GAME_OVER, or GAME_INTERNAL (a bug).
  */
 enum ai_baseline { AI_RANDOM = 0, AI_GREEDY };
-enum ai_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kind, uint64_t seed,
+enum game_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kind, uint64_t seed,
 		struct ai_turn *out);
 
 #endif

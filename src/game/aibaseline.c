@@ -89,7 +89,7 @@ static int greedy_choice(struct rules_game *g, uint64_t *rng)
 	return pick;
 }
 
-enum ai_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kind, uint64_t seed,
+enum game_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kind, uint64_t seed,
 		struct ai_turn *out)
 {
 	struct rules_game work = *g;
@@ -101,20 +101,20 @@ enum ai_status ai_baseline_turn(const struct rules_game *g, enum ai_baseline kin
 	memset(out, 0, sizeof(*out));
 	out->action = AI_PLACE;
 	if (g->result != RULES_PLAYING)
-		return AI_GAME_OVER;
+		return GAME_OVER;
 	for (;;) {
 		n = sorted_legal(&work, mv);
 		if (n == 0) {
 			if (out->n > 0)
-				return AI_INTERNAL; /* the rules core ends such a turn itself */
+				return GAME_INTERNAL; /* the rules core ends such a turn itself */
 			out->action = AI_PASS;
-			return AI_OK;
+			return GAME_OK;
 		}
 		p = kind == AI_RANDOM ? mv[rng_below(&rng, n)] : greedy_choice(&work, &rng);
 		if (!rules_is_legal(rules_game_play(&work, p, &ev)) || out->n >= RULES_MAX_POINTS)
-			return AI_INTERNAL;
+			return GAME_INTERNAL;
 		out->points[out->n++] = p;
 		if (ev.turn_over || work.result != RULES_PLAYING)
-			return AI_OK;
+			return GAME_OK;
 	}
 }

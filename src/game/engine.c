@@ -392,7 +392,7 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 	struct ai_search search;
 	struct ai_turn *t = NULL;
 	struct timespec now;
-	enum ai_status st;
+	enum game_status st;
 	char name[4];
 	int n, p;
 	bool ok = false;
@@ -414,14 +414,14 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 		p = legal[o.seed % (uint64_t)n];
 	} else if (e->opt.player == ENGINE_GREEDY) {
 		st = ai_baseline_turn(&e->rg, AI_GREEDY, o.seed, t);
-		if (st != AI_OK || t->action != AI_PLACE || t->n < 1) {
-			fail(e, "cannot choose a placement: %s", ai_status_str(st));
+		if (st != GAME_OK || t->action != AI_PLACE || t->n < 1) {
+			fail(e, "cannot choose a placement: %s", game_status_str(st));
 			goto out;
 		}
 		p = t->points[0];
 	} else {
 		if (e->ai == NULL && (e->ai = ai_new()) == NULL) {
-			fail(e, "cannot choose a placement: %s", ai_status_str(AI_NO_MEMORY));
+			fail(e, "cannot choose a placement: %s", game_status_str(GAME_NO_MEMORY));
 			goto out;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -432,9 +432,9 @@ static bool cmd_genmove(struct engine *e, int argc, char **argv)
 		e->search_cpu = cpu_seconds();
 		st = ai_genmove(e->ai, &e->rg, &o, t);
 		e->search_cpu = cpu_seconds() - e->search_cpu;
-		if (st != AI_OK || t->action != AI_PLACE || t->n != 1) {
-			fail(e, "cannot choose a placement: %s", ai_status_str(st != AI_OK ? st :
-			    AI_INTERNAL));
+		if (st != GAME_OK || t->action != AI_PLACE || t->n != 1) {
+			fail(e, "cannot choose a placement: %s", game_status_str(st != GAME_OK ? st :
+			    GAME_INTERNAL));
 			goto out;
 		}
 		p = t->points[0];
@@ -601,7 +601,7 @@ static bool cmd_loadgame(struct engine *e, int argc, char **argv)
 		fail(e, "%s: out of memory", argv[0]);
 		goto out;
 	}
-	if (gamefile_parse(text, len, g, &err) != GAMEFILE_OK) {
+	if (gamefile_parse(text, len, g, &err) != GAME_OK) {
 		/* err.msg starts "line N: " when it is about a line */
 		fail(e, "%s%s%s", argv[0], err.line > 0 ? " " : ": ", err.msg);
 		game_release(g);

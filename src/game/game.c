@@ -286,7 +286,7 @@ void game_describe_turn(const struct rules_board *b, const int *points,
 {
 	char name[24], prev[24];
 
-	switch (rep->status) {
+	switch (rep->verdict) {
 	case RULES_TURN_OK:
 		snprintf(buf, size, "the turn is legal");
 		break;
@@ -315,49 +315,6 @@ const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIME
 	else
 		snprintf(buf, GAME_DIMENSIONS_SIZE, "%dx%d", g->size, g->size);
 	return buf;
-}
-
-const char *game_status_str(enum game_status s)
-{
-	switch (s) {
-	case GAME_OK:
-		return "ok";
-	case GAME_NOT_PLAYER:
-		return "not a player of this board";
-	case GAME_NOT_YOUR_TURN:
-		return "not your turn";
-	case GAME_OVER:
-		return "the game is over";
-	case GAME_SWAP_OFF:
-		return "swap is off on this board";
-	case GAME_SWAP_NOT_NOW:
-		return "swap is only allowed as White's first turn";
-	case GAME_ILLEGAL_TURN:
-		return "illegal turn";
-	case GAME_NO_MEMORY:
-		return "out of memory";
-	case GAME_BAD_TURN_NUMBER:
-		return "no such turn";
-	case GAME_BAD_HISTORY:
-		return "the history is not consistent";
-	case GAME_POSITION_DIFFERS:
-		return "the position differs from the history";
-	case GAME_NOTHING_TO_UNDO:
-		return "nothing to undo";
-	case GAME_NO_OFFER:
-		return "nothing proposed";
-	case GAME_OWN_OFFER:
-		return "your own offer";
-	case GAME_OFFER_OPEN:
-		return "an offer is open";
-	case GAME_EDITED:
-		return "the position was edited";
-	case GAME_CHATS_FULL:
-		return "too many chats on this board";
-	case GAME_IO:
-		return "reading or writing failed";
-	}
-	return "unknown game status";
 }
 
 const char *game_action_str(enum game_action a)
@@ -418,7 +375,7 @@ const char *game_status_message(const struct game *g, enum game_status s, const 
 		snprintf(buf, size, "swap is off on board %ld", g->board);
 		break;
 	case GAME_ILLEGAL_TURN:
-		if (rep != NULL && (points != NULL || rep->status == RULES_TURN_EMPTY))
+		if (rep != NULL && (points != NULL || rep->verdict == RULES_TURN_EMPTY))
 			game_describe_turn(&g->rg.board, points, rep, buf, size);
 		else
 			snprintf(buf, size, "illegal turn on board %ld", g->board);

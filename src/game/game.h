@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "base/ident.h"
+#include "game/game_status.h"
 #include "game/rules.h"
 
 #define GAME_THREAD_MAX 250	/* characters in a thread Message-ID */
@@ -40,27 +41,6 @@
 #define GAME_QUEUE_LINES 20	/* lines of a queue */
 #define GAME_QUEUE_POINTS 32	/* placements on either side of a line */
 #define GAME_CHATS_MAX 2000	/* chat notes in one board's history (about 80 KB of its file) */
-
-enum game_status {
-	GAME_OK = 0,
-	GAME_NOT_PLAYER,	/* the user does not play on this board */
-	GAME_NOT_YOUR_TURN,	/* the user plays, but the other side is to move */
-	GAME_OVER,		/* the game has ended */
-	GAME_SWAP_OFF,		/* swap asked for on a board without the pie rule */
-	GAME_SWAP_NOT_NOW,	/* swap asked for after White's first turn */
-	GAME_ILLEGAL_TURN,	/* the rules refused the turn: see the rules_turn_report */
-	GAME_NO_MEMORY,
-	GAME_BAD_TURN_NUMBER,	/* game_replay: no such turn in the history */
-	GAME_BAD_HISTORY,	/* game_replay: the history cannot have been played */
-	GAME_POSITION_DIFFERS,	/* game_verify: the stored position is not the replayed one */
-	GAME_NOTHING_TO_UNDO,	/* undo: the player's last turn is not the last one played */
-	GAME_NO_OFFER,		/* accept or reject with nothing proposed */
-	GAME_OWN_OFFER,		/* accept or reject of the player's own offer */
-	GAME_OFFER_OPEN,	/* undo or propose while an offer waits for its answer */
-	GAME_EDITED,		/* undo: the position was edited, the history does not lead to it */
-	GAME_CHATS_FULL,	/* chat: the board's history holds GAME_CHATS_MAX chats already */
-	GAME_IO			/* engine_run: reading or writing failed */
-};
 
 enum game_action {
 	GAME_PLACE = 0,		/* one or more placements */
@@ -441,7 +421,6 @@ bool game_pending_points(const struct game *g, int *points, int *n, struct rules
  * or with brief as tables list it (one word): "11x11" or "hex7".  Returns buf.
  */
 const char *game_dimensions(const struct game *g, bool brief, char buf[GAME_DIMENSIONS_SIZE]);
-const char *game_status_str(enum game_status s);	/* generic, e.g. "not your turn" */
 const char *game_action_str(enum game_action a);	/* "place", "pass", "swap", ... */
 const char *game_end_str(enum game_end e);	/* "capture", "resign", "timeout", "no-placements", "agreement" */
 

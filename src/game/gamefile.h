@@ -27,16 +27,11 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "game/game_status.h"
 
 #define GAMEFILE_LINE_MAX 4096	/* bytes in one line; a full turn on 25 x 25 fits */
 #define GAMEFILE_TIME_SIZE 21	/* "2026-11-21T18:41:07Z" and its NUL */
 #define GAMEFILE_TIME_MAX GAME_TIME_MAX	/* 9999-12-31T23:59:59Z, the last time a file holds */
-
-enum gamefile_status {
-	GAMEFILE_OK = 0,
-	GAMEFILE_BAD,		/* the text is not a valid game file: see the error */
-	GAMEFILE_NO_MEMORY
-};
 
 /* Where and why a parse failed. */
 struct gamefile_error {
@@ -46,10 +41,11 @@ struct gamefile_error {
 
 /*
  * Parse the len bytes of text into *out (overwritten, not released first).
- * On success the caller owns *out and releases it with game_release().  On
- * failure *out is empty (safe to release) and *err (may be NULL) says why.
+ * On success (GAME_OK) the caller owns *out and releases it with
+ * game_release().  On failure *out is empty (safe to release): GAME_BAD_FILE
+ * with *err (may be NULL) saying where and why, or GAME_NO_MEMORY.
  */
-enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *out,
+enum game_status gamefile_parse(const char *text, size_t len, struct game *out,
     struct gamefile_error *err);
 
 /*
@@ -57,10 +53,10 @@ enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *o
  * that must not pay for the board and the history: the header fields go
  * into *out as gamefile_parse() sets them, with out->rg.result, rg.to_move
  * (RULES_EMPTY once over) and rg.turn; the board is left empty and the
- * history unread.  The header is checked as gamefile_parse() checks it.
- * *out owns no memory (game_release() is harmless).
+ * history unread.  The header is checked as gamefile_parse() checks it,
+ * and the statuses are its.  *out owns no memory (game_release() is harmless).
  */
-enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct game *out,
+enum game_status gamefile_parse_header(const char *text, size_t len, struct game *out,
     struct gamefile_error *err);
 
 /*
@@ -76,18 +72,20 @@ bool gamefile_named_for(const struct game *g, long board, struct gamefile_error 
  * Write g in the canonical form: *out gets a NUL-terminated malloc'd text
  * of *len bytes, which the caller frees.  g must be consistent (as built by
  * game.c or gamefile_parse); parsing the text gives back the same game.
+ * GAME_OK, or GAME_NO_MEMORY (*out NULL).
  */
-enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *len);
+enum game_status gamefile_format(const struct game *g, char **out, size_t *len);
 
 /*
  * A note of the history (undo and draw by agreement, game.h) as its line
  * says it, "- 2026-11-21T19:02:11Z o bob accept undo:7", without the line
  * end; and one such line s[0..len) read and appended to g, after its last
- * turn, checked as the game file checks it (line: for the message).
+ * turn, checked as the game file checks it (line: for the message):
+ * GAME_OK, GAME_BAD_FILE with *err, or GAME_NO_MEMORY.
  */
 #define GAMEFILE_NOTE_SIZE 96
 char *gamefile_note_text(const struct game_note *e, char buf[GAMEFILE_NOTE_SIZE]);
-enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, struct game *g,
+enum game_status gamefile_parse_note(const char *s, size_t len, int line, struct game *g,
     struct gamefile_error *err);
 
 /* UTC ISO 8601 with Z, "2026-11-21T18:41:07Z"; t in 0..9999-12-31T23:59:59Z. */

@@ -9,7 +9,7 @@
 /* ---- the board drawing ---- */
 
 /* The current line must be the column letters "    A B C ..." of a size-n board. */
-static enum gamefile_status parse_columns(const struct reader *r, int size,
+static enum game_status parse_columns(const struct reader *r, int size,
     struct gamefile_error *err)
 {
 	const char *tok;
@@ -23,10 +23,10 @@ static enum gamefile_status parse_columns(const struct reader *r, int size,
 	if (!good || x != size)
 		return gamefile_fail(err, r->line, "column letters '%s' do not match size %d",
 		    gamefile_quote(q, r->s, r->n), size);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
-static enum gamefile_status parse_players(struct reader *r, const struct game *g,
+static enum game_status parse_players(struct reader *r, const struct game *g,
     struct gamefile_error *err)
 {
 	const char *t[7];
@@ -37,7 +37,7 @@ static enum gamefile_status parse_players(struct reader *r, const struct game *g
 
 	s = gamefile_next_nonblank(r, err);
 	if (s < 0)
-		return GAMEFILE_BAD;
+		return GAME_BAD_FILE;
 	if (s == 0)
 		return gamefile_fail(err, r->line, "unexpected end of file, expected the board");
 	while (n < 7 && gamefile_token(r->s, r->n, &i, &t[n], &tn[n]))
@@ -57,7 +57,7 @@ static enum gamefile_status parse_players(struct reader *r, const struct game *g
 		return gamefile_fail(err, r->line, "the players line names '%s' and '%s', the header "
 		    "black %s and white %s", gamefile_quote(q, t[1], tn[1]), gamefile_quote(q2, t[4], tn[4]),
 		    g->black, g->white);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /* The symbol of one point of the drawing: a colour, or RULES_OFFBOARD if it is none. */
@@ -77,7 +77,7 @@ static enum rules_color point_symbol(const char *tok, size_t tn)
 }
 
 /* The current line must be the cell numbers "1 2 3 ... S" above or below a hex board. */
-static enum gamefile_status parse_hex_numbers(const struct reader *r, int side,
+static enum game_status parse_hex_numbers(const struct reader *r, int side,
     struct gamefile_error *err)
 {
 	const char *tok;
@@ -91,7 +91,7 @@ static enum gamefile_status parse_hex_numbers(const struct reader *r, int side,
 	if (!good || k != side)
 		return gamefile_fail(err, r->line, "cell numbers '%s' do not match a hex board of side %d",
 		    gamefile_quote(q, r->s, r->n), side);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /*
@@ -99,7 +99,7 @@ static enum gamefile_status parse_hex_numbers(const struct reader *r, int side,
  * its letter, its cells, the number of the edge's line of cells (every row
  * but the middle one) and its letter again; stones onto b.
  */
-static enum gamefile_status parse_hex_row(struct reader *r, int y, struct rules_board *b,
+static enum game_status parse_hex_row(struct reader *r, int y, struct rules_board *b,
     struct gamefile_error *err)
 {
 	const char *tok[2 * RULES_HEX_MAX_SIDE + 3];
@@ -132,11 +132,11 @@ static enum gamefile_status parse_hex_row(struct reader *r, int y, struct rules_
 		if (c != RULES_EMPTY)
 			rules_board_setup(b, rules_point(b, rules_row_first(b, y) + k, y), c);
 	}
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /* One row "13  o . . X ,  13" of the drawing, y from 0 at the bottom, stones onto b. */
-static enum gamefile_status parse_row(struct reader *r, int y, struct rules_board *b,
+static enum game_status parse_row(struct reader *r, int y, struct rules_board *b,
     struct gamefile_error *err)
 {
 	const char *tok, *first = NULL, *last = NULL;
@@ -170,31 +170,31 @@ static enum gamefile_status parse_row(struct reader *r, int y, struct rules_boar
 		if (c != RULES_EMPTY)
 			rules_board_setup(b, rules_point(b, x, y), c);
 	}
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
-enum gamefile_status gamefile_board_parse(struct reader *r, const struct game *g,
+enum game_status gamefile_board_parse(struct reader *r, const struct game *g,
     struct rules_board *b, struct gamefile_error *err)
 {
-	enum gamefile_status st;
+	enum game_status st;
 	const bool hex = g->shape == RULES_HEX;
 	const char *edge = hex ? "the cell numbers" : "the column letters";
 	int y, k;
 
 	rules_board_init_shape(b, g->shape, g->size);
 	st = parse_players(r, g, err);
-	if (st != GAMEFILE_OK)
+	if (st != GAME_OK)
 		return st;
 	k = gamefile_next_nonblank(r, err);
 	if (k < 0)
-		return GAMEFILE_BAD;
+		return GAME_BAD_FILE;
 	if (k == 0)
 		return gamefile_fail(err, r->line, "unexpected end of file, expected %s", edge);
 	st = hex ? parse_hex_numbers(r, g->size, err) : parse_columns(r, g->size, err);
-	for (y = b->width - 1; st == GAMEFILE_OK && y >= 0; y--) {
+	for (y = b->width - 1; st == GAME_OK && y >= 0; y--) {
 		k = gamefile_next_line(r, err);
 		if (k < 0)
-			return GAMEFILE_BAD;
+			return GAME_BAD_FILE;
 		if (k == 0 && hex)
 			return gamefile_fail(err, r->line, "unexpected end of file, expected row %c",
 			    rules_row_letter(y));
@@ -202,11 +202,11 @@ enum gamefile_status gamefile_board_parse(struct reader *r, const struct game *g
 			return gamefile_fail(err, r->line, "unexpected end of file, expected row %d", y + 1);
 		st = hex ? parse_hex_row(r, y, b, err) : parse_row(r, y, b, err);
 	}
-	if (st != GAMEFILE_OK)
+	if (st != GAME_OK)
 		return st;
 	k = gamefile_next_line(r, err);
 	if (k < 0)
-		return GAMEFILE_BAD;
+		return GAME_BAD_FILE;
 	if (k == 0)
 		return gamefile_fail(err, r->line, "unexpected end of file, expected %s", edge);
 	return hex ? parse_hex_numbers(r, g->size, err) : parse_columns(r, g->size, err);

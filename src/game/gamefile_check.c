@@ -9,14 +9,14 @@
 /* ---- the whole file ---- */
 
 /* The queue of conditional turns: its owner plays here and is not to move; its lines parse. */
-static enum gamefile_status settle_queue(struct game *g, const struct header *h, struct gamefile_error *err)
+static enum game_status settle_queue(struct game *g, const struct header *h, struct gamefile_error *err)
 {
 	struct game_queue *q;
 	char why[200];
 	bool good;
 
 	if (g->queue_owner[0] == '\0')
-		return GAMEFILE_OK;
+		return GAME_OK;
 	if (game_color_of(g, g->queue_owner) == RULES_EMPTY)
 		return gamefile_fail(err, h->line[K_QUEUE], "queue: '%s' is not a player of board %ld", g->queue_owner, g->board);
 	if (strcmp(game_player_to_move(g), g->queue_owner) == 0)
@@ -24,16 +24,16 @@ static enum gamefile_status settle_queue(struct game *g, const struct header *h,
 		    g->queue_owner);
 	q = malloc(sizeof(*q));
 	if (q == NULL)
-		return GAMEFILE_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	good = game_queue_parse(g, g->queue, q, why, sizeof(why));
 	free(q);
 	if (!good)
 		return gamefile_fail(err, h->line[K_QUEUE], "queue: %s", why);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /* The header, the drawing and the history agree; then start the turn state. */
-enum gamefile_status gamefile_check_settle(struct game *g, const struct header *h,
+enum game_status gamefile_check_settle(struct game *g, const struct header *h,
     const struct rules_board *b, bool swapped, struct gamefile_error *err)
 {
 	const struct game_turn *last = g->nturns > 0 ? &g->turns[g->nturns - 1] : NULL;
@@ -71,7 +71,7 @@ enum gamefile_status gamefile_check_settle(struct game *g, const struct header *
 
 			free(pts);
 			if (pts == NULL)
-				return GAMEFILE_NO_MEMORY;
+				return GAME_NO_MEMORY;
 			if (!good)
 				return gamefile_fail(err, h->line[K_PENDING], "pending: %s", why);
 		}
@@ -108,5 +108,5 @@ enum gamefile_status gamefile_check_settle(struct game *g, const struct header *
 	g->rg.result = h->result;
 	g->rg.turn = h->turn;
 	g->rg.placed = 0;
-	return GAMEFILE_OK;
+	return GAME_OK;
 }

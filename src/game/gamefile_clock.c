@@ -7,7 +7,7 @@
 #include "game/gamefile.h"
 #include "game/gamefile_int.h"
 
-enum gamefile_status gamefile_clock_value(struct reader *r, enum key k, const char *v, size_t n, struct game *g,
+enum game_status gamefile_clock_value(struct reader *r, enum key k, const char *v, size_t n, struct game *g,
     struct gamefile_error *err)
 {
 	char q[QUOTE_SIZE];
@@ -43,10 +43,10 @@ enum gamefile_status gamefile_clock_value(struct reader *r, enum key k, const ch
 	default:
 		break;
 	}
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
-enum gamefile_status gamefile_clock_check(const struct header *h, struct game *g, struct gamefile_error *err)
+enum game_status gamefile_clock_check(const struct header *h, struct game *g, struct gamefile_error *err)
 {
 	static const enum key needs_clock[] = { K_CLOCK_BLACK, K_CLOCK_WHITE, K_WEEKENDS, K_WARNED };
 	size_t i;
@@ -56,7 +56,7 @@ enum gamefile_status gamefile_clock_check(const struct header *h, struct game *g
 			if (h->line[needs_clock[i]] != 0)
 				return gamefile_fail(err, h->line[needs_clock[i]], "%s given, but the board has no clock: line",
 				    gamefile_key_names[needs_clock[i]]);
-		return GAMEFILE_OK;
+		return GAME_OK;
 	}
 	if (h->line[K_TIMEOUT_DAYS] != 0 || h->line[K_REMIND_DAYS] != 0)
 		return gamefile_fail(err, h->line[h->line[K_TIMEOUT_DAYS] != 0 ? K_TIMEOUT_DAYS : K_REMIND_DAYS],
@@ -71,7 +71,7 @@ enum gamefile_status gamefile_clock_check(const struct header *h, struct game *g
 			    K_CLOCK_WHITE], (long long)g->clock_cap);
 	if (h->line[K_WARNED] != 0 && h->result != RULES_PLAYING)
 		return gamefile_fail(err, h->line[K_WARNED], "warned given, but the game is over");
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 void gamefile_clock_write(const struct game *g, struct strbuf *b)

@@ -9,7 +9,7 @@
 #include "game/gamefile_int.h"
 
 /* "observers: carol dave" or "notify: erin": user ids separated by spaces, each once. */
-static enum gamefile_status observers_value(struct reader *r, const char *v, size_t n, bool results,
+static enum game_status observers_value(struct reader *r, const char *v, size_t n, bool results,
     struct game *g, struct gamefile_error *err)
 {
 	char q[QUOTE_SIZE], name[GAME_NAME_SIZE];
@@ -19,7 +19,7 @@ static enum gamefile_status observers_value(struct reader *r, const char *v, siz
 		while (n > 0 && (*v == ' ' || *v == '\t'))
 			v++, n--;
 		if (n == 0)
-			return GAMEFILE_OK;
+			return GAME_OK;
 		for (w = 0; w < n && v[w] != ' ' && v[w] != '\t'; w++)
 			;
 		if (!gamefile_userid(v, w, name))
@@ -33,7 +33,7 @@ static enum gamefile_status observers_value(struct reader *r, const char *v, siz
 	}
 }
 
-static enum gamefile_status header_value(struct reader *r, enum key k, const char *v, size_t n,
+static enum game_status header_value(struct reader *r, enum key k, const char *v, size_t n,
     struct header *h, struct game *g, struct gamefile_error *err)
 {
 	char q[QUOTE_SIZE];
@@ -206,16 +206,16 @@ static enum gamefile_status header_value(struct reader *r, enum key k, const cha
 	case NKEYS:
 		break;
 	}
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
-enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, struct game *g,
+enum game_status gamefile_header_parse(struct reader *r, struct header *h, struct game *g,
     struct gamefile_error *err)
 {
 	static const enum key required[] = {
 		K_BOARD, K_SIZE, K_SWAP, K_BLACK, K_WHITE, K_STATUS, K_TURN, K_CREATED, K_LAST_MOVE
 	};
-	enum gamefile_status st;
+	enum game_status st;
 	const char *colon, *v;
 	char q[QUOTE_SIZE];
 	size_t i, n;
@@ -225,7 +225,7 @@ enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, s
 	for (;;) {
 		k = gamefile_next_line(r, err);
 		if (k < 0)
-			return GAMEFILE_BAD;
+			return GAME_BAD_FILE;
 		if (k == 0)
 			return gamefile_fail(err, r->line > 0 ? r->line : 1,
 			    "unexpected end of file in the header");
@@ -255,7 +255,7 @@ enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, s
 		while (n > 0 && (*v == ' ' || *v == '\t'))
 			v++, n--;
 		st = header_value(r, (enum key)k, v, n, h, g, err);
-		if (st != GAMEFILE_OK)
+		if (st != GAME_OK)
 			return st;
 	}
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
@@ -276,7 +276,7 @@ enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, s
 		return gamefile_fail(err, h->line[strcmp(g->black, GAME_OPEN_SEAT) == 0 ? K_BLACK : K_WHITE],
 		    "an open seat ('*') on a board with turns: nobody can have played before it was taken");
 	st = gamefile_clock_check(h, g, err);
-	if (st != GAMEFILE_OK)
+	if (st != GAME_OK)
 		return st;
 	if (h->result == RULES_PLAYING) {
 		if (h->line[K_END] != 0)
@@ -299,5 +299,5 @@ enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, s
 			return gamefile_fail(err, h->line[K_END], "end %s does not fit status %s",
 			    gamefile_end_names[g->end], gamefile_status_names[h->result]);
 	}
-	return GAMEFILE_OK;
+	return GAME_OK;
 }

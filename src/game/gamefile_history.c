@@ -23,7 +23,7 @@ static const char *owner(const struct game *g, enum rules_color c, int k, bool s
 	return game_player_of(g, c);
 }
 
-static enum gamefile_status check_player(const struct game *g, const struct game_turn *t,
+static enum game_status check_player(const struct game *g, const struct game_turn *t,
     int line, bool swapped, struct gamefile_error *err)
 {
 	const char *o = owner(g, t->color, t->number, swapped);
@@ -31,7 +31,7 @@ static enum gamefile_status check_player(const struct game *g, const struct game
 	if (strcmp(t->player, o) != 0)
 		return gamefile_fail(err, line, "turn %d: %s was played by %s, not %s", t->number,
 		    rules_color_name(t->color), o, t->player);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /* Placements "E5,F5,G6" into pts; returns how many, or -1 with err set. */
@@ -75,7 +75,7 @@ static int parse_points(int line, const char *s, size_t n, const struct rules_bo
  * The captures of a history line after "captured:", "A1+B2,-": one item
  * per placement, each '-' or points of b joined by '+'.
  */
-static enum gamefile_status parse_captured(int line, const char *s, size_t n, const struct rules_board *b,
+static enum game_status parse_captured(int line, const char *s, size_t n, const struct rules_board *b,
     int npoints, struct gamefile_error *err)
 {
 	char q[QUOTE_SIZE];
@@ -107,7 +107,7 @@ static enum gamefile_status parse_captured(int line, const char *s, size_t n, co
 	if (items != npoints)
 		return gamefile_fail(err, line, "captured: %d item%s for %d placement%s", items, items == 1 ? "" : "s",
 		    npoints, npoints == 1 ? "" : "s");
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /*
@@ -117,7 +117,7 @@ static enum gamefile_status parse_captured(int line, const char *s, size_t n, co
  * (chats between them passed over).  Or a chat, "- 2026-11-21T19:05:00Z x
  * alice chat": anywhere, the end of the game included.
  */
-static enum gamefile_status parse_note(int line, struct game *g, const char *const *t, const size_t *tn, int n,
+static enum game_status parse_note(int line, struct game *g, const char *const *t, const size_t *tn, int n,
     struct gamefile_error *err)
 {
 	const struct game_note *prev = game_last_offer_note(g);
@@ -187,11 +187,11 @@ static enum gamefile_status parse_note(int line, struct game *g, const char *con
 		    gamefile_quote(q, t[4], tn[4]));
 	}
 	if (game_note_add(g, &e) != GAME_OK)
-		return GAMEFILE_NO_MEMORY;
-	return GAMEFILE_OK;
+		return GAME_NO_MEMORY;
+	return GAME_OK;
 }
 
-enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, struct game *g,
+enum game_status gamefile_parse_note(const char *s, size_t len, int line, struct game *g,
     struct gamefile_error *err)
 {
 	const char *t[7];
@@ -208,7 +208,7 @@ enum gamefile_status gamefile_parse_note(const char *s, size_t len, int line, st
 	return parse_note(line, g, t, tn, n, err);
 }
 
-static enum gamefile_status parse_entry(struct reader *r, struct game *g,
+static enum game_status parse_entry(struct reader *r, struct game *g,
     const struct rules_board *b, bool *swapped, int *line1, struct gamefile_error *err)
 {
 	const char *t[7];
@@ -217,7 +217,7 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 	struct game_turn e;
 	char q[QUOTE_SIZE];
 	long num;
-	enum gamefile_status st;
+	enum game_status st;
 
 	while (n < 7 && gamefile_token(r->s, r->n, &i, &t[n], &tn[n]))
 		n++;
@@ -271,7 +271,7 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		e.action = GAME_PLACE;
 		np = parse_points(r->line, t[4], tn[4], b, pts, err);
 		if (np < 0)
-			return GAMEFILE_BAD;
+			return GAME_BAD_FILE;
 		e.npoints = np;
 	}
 	/*
@@ -283,7 +283,7 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		return gamefile_fail(err, r->line, "'%s' after %s: only placements capture", gamefile_quote(q, t[5], tn[5]),
 		    game_action_str(e.action));
 	if (n == 6 && (st = parse_captured(r->line, t[5] + CAPTURED_LEN, tn[5] - CAPTURED_LEN, b, e.npoints,
-	    err)) != GAMEFILE_OK)
+	    err)) != GAME_OK)
 		return st;
 	/* A resignation may come on either side's turn; everything else alternates. */
 	if (e.action != GAME_RESIGN && e.color != gamefile_history_color(e.number, *swapped))
@@ -294,40 +294,40 @@ static enum gamefile_status parse_entry(struct reader *r, struct game *g,
 		*line1 = r->line;
 	} else {
 		if (e.number == 2 && (st = check_player(g, &g->turns[0], *line1, *swapped,
-		    err)) != GAMEFILE_OK)
+		    err)) != GAME_OK)
 			return st;
-		if ((st = check_player(g, &e, r->line, *swapped, err)) != GAMEFILE_OK)
+		if ((st = check_player(g, &e, r->line, *swapped, err)) != GAME_OK)
 			return st;
 	}
 	if (game_history_add(g, &e, pts) != GAME_OK)
-		return GAMEFILE_NO_MEMORY;
-	return GAMEFILE_OK;
+		return GAME_NO_MEMORY;
+	return GAME_OK;
 }
 
-enum gamefile_status gamefile_history_parse(struct reader *r, struct game *g,
+enum game_status gamefile_history_parse(struct reader *r, struct game *g,
     const struct rules_board *b, bool *swapped, struct gamefile_error *err)
 {
-	enum gamefile_status st;
+	enum game_status st;
 	char q[QUOTE_SIZE];
 	int k, line1 = 0;
 
 	k = gamefile_next_nonblank(r, err);
 	if (k < 0)
-		return GAMEFILE_BAD;
+		return GAME_BAD_FILE;
 	if (k == 0)
 		return gamefile_fail(err, r->line, "unexpected end of file, expected 'history:'");
 	if (!gamefile_eq(r->s, r->n, "history:"))
 		return gamefile_fail(err, r->line, "expected 'history:', found '%s'", gamefile_quote(q, r->s, r->n));
 	while ((k = gamefile_next_nonblank(r, err)) == 1) {
 		st = parse_entry(r, g, b, swapped, &line1, err);
-		if (st != GAMEFILE_OK)
+		if (st != GAME_OK)
 			return st;
 	}
 	if (k < 0)
-		return GAMEFILE_BAD;
+		return GAME_BAD_FILE;
 	if (g->nturns == 1)
 		return check_player(g, &g->turns[0], line1, false, err);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 
 /* Stones turn e captured, by gc. */

@@ -29,8 +29,8 @@ struct reader {
 	size_t n;
 };
 
-/* "line N: <fmt>" into *err; returns GAMEFILE_BAD. */
-enum gamefile_status gamefile_fail(struct gamefile_error *err, int line, const char *fmt, ...)
+/* "line N: <fmt>" into *err; returns GAME_BAD_FILE. */
+enum game_status gamefile_fail(struct gamefile_error *err, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The culprit s[0..n) for a message: at most 48 bytes, anything unprintable as '?'. */
 const char *gamefile_quote(char buf[QUOTE_SIZE], const char *s, size_t n);
@@ -69,16 +69,16 @@ extern const char *const gamefile_status_names[4];	/* by enum rules_result */
 extern const char *const gamefile_end_names[NENDS];	/* by enum game_end */
 
 /* The header lines up to the blank line after them into *h and *g, checked as a whole. */
-enum gamefile_status gamefile_header_parse(struct reader *r, struct header *h, struct game *g,
+enum game_status gamefile_header_parse(struct reader *r, struct header *h, struct game *g,
     struct gamefile_error *err);
 
 /* ---- the clocks (gamefile_clock.c) ---- */
 
 /* The value of clock key k (K_CLOCK .. K_WARNED) into g. */
-enum gamefile_status gamefile_clock_value(struct reader *r, enum key k, const char *v, size_t n, struct game *g,
+enum game_status gamefile_clock_value(struct reader *r, enum key k, const char *v, size_t n, struct game *g,
     struct gamefile_error *err);
 /* The clock keys of the header h, checked together once it is read. */
-enum gamefile_status gamefile_clock_check(const struct header *h, struct game *g, struct gamefile_error *err);
+enum game_status gamefile_clock_check(const struct header *h, struct game *g, struct gamefile_error *err);
 struct strbuf;
 /* The clock keys of g, as the header holds them, appended to b. */
 void gamefile_clock_write(const struct game *g, struct strbuf *b);
@@ -86,18 +86,18 @@ void gamefile_clock_write(const struct game *g, struct strbuf *b);
 /* ---- the drawing (gamefile_board.c) and the history (gamefile_history.c) ---- */
 
 /* The players' line and the drawing of g's board into *b. */
-enum gamefile_status gamefile_board_parse(struct reader *r, const struct game *g,
+enum game_status gamefile_board_parse(struct reader *r, const struct game *g,
     struct rules_board *b, struct gamefile_error *err);
 /* Whose turn number k is: colours alternate, but the swap (turn 2) is White's and so is turn 3. */
 enum rules_color gamefile_history_color(int k, bool swapped);
 /* "history:" and its lines into g; *swapped when turn 2 is the swap. */
-enum gamefile_status gamefile_history_parse(struct reader *r, struct game *g,
+enum game_status gamefile_history_parse(struct reader *r, struct game *g,
     const struct rules_board *b, bool *swapped, struct gamefile_error *err);
 
 /* ---- the checks (gamefile_check.c) ---- */
 
 /* The header, the drawing b and the history agree; then start the turn state. */
-enum gamefile_status gamefile_check_settle(struct game *g, const struct header *h,
+enum game_status gamefile_check_settle(struct game *g, const struct header *h,
     const struct rules_board *b, bool swapped, struct gamefile_error *err);
 
 #endif

@@ -27,7 +27,7 @@ const char *const gamefile_end_names[NENDS] = { "", "capture", "resign", "timeou
 
 /* ---- errors ---- */
 
-enum gamefile_status gamefile_fail(struct gamefile_error *err, int line, const char *fmt, ...)
+enum game_status gamefile_fail(struct gamefile_error *err, int line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -37,7 +37,7 @@ enum gamefile_status gamefile_fail(struct gamefile_error *err, int line, const c
 	va_start(ap, fmt);
 	vsnprintf(err->msg + n, sizeof(err->msg) - (size_t)n, fmt, ap);
 	va_end(ap);
-	return GAMEFILE_BAD;
+	return GAME_BAD_FILE;
 }
 
 /* The culprit s[0..n) for a message: at most 48 bytes, anything unprintable as '?'. */
@@ -143,7 +143,7 @@ bool gamefile_userid(const char *s, size_t n, char name[GAME_NAME_SIZE])
 
 
 /* Start a parse of the len bytes of text at its header: everything cleared, then the header read. */
-static enum gamefile_status start(const char *text, size_t len, struct reader *r, struct header *h,
+static enum game_status start(const char *text, size_t len, struct reader *r, struct header *h,
     struct game *out, struct gamefile_error *err)
 {
 	*r = (struct reader){ text, text + len, 0, text, 0 };
@@ -153,14 +153,14 @@ static enum gamefile_status start(const char *text, size_t len, struct reader *r
 	return gamefile_header_parse(r, h, out, err);
 }
 
-enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *out,
+enum game_status gamefile_parse(const char *text, size_t len, struct game *out,
     struct gamefile_error *err)
 {
 	struct gamefile_error dummy;
 	struct reader r;
 	struct header h;
 	struct rules_board *b = NULL;
-	enum gamefile_status st;
+	enum game_status st;
 	bool swapped = false;
 
 	if (err == NULL)
@@ -169,39 +169,39 @@ enum gamefile_status gamefile_parse(const char *text, size_t len, struct game *o
 	if (b == NULL) {
 		memset(err, 0, sizeof(*err));
 		memset(out, 0, sizeof(*out));
-		st = GAMEFILE_NO_MEMORY;
+		st = GAME_NO_MEMORY;
 		goto out;
 	}
 	st = start(text, len, &r, &h, out, err);
-	if (st == GAMEFILE_OK)
+	if (st == GAME_OK)
 		st = gamefile_board_parse(&r, out, b, err);
-	if (st == GAMEFILE_OK)
+	if (st == GAME_OK)
 		st = gamefile_history_parse(&r, out, b, &swapped, err);
-	if (st == GAMEFILE_OK)
+	if (st == GAME_OK)
 		st = gamefile_check_settle(out, &h, b, swapped, err);
-	if (st == GAMEFILE_OK)
+	if (st == GAME_OK)
 		gameclock_mark(out);	/* how the clocks stand as read: a turn settles them (gameclock.h) */
 out:
 	free(b);
-	if (st == GAMEFILE_NO_MEMORY)
+	if (st == GAME_NO_MEMORY)
 		snprintf(err->msg, sizeof(err->msg), "out of memory");
-	if (st != GAMEFILE_OK)
+	if (st != GAME_OK)
 		game_release(out);
 	return st;
 }
 
-enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct game *out,
+enum game_status gamefile_parse_header(const char *text, size_t len, struct game *out,
     struct gamefile_error *err)
 {
 	struct gamefile_error dummy;
 	struct reader r;
 	struct header h;
-	enum gamefile_status st;
+	enum game_status st;
 
 	if (err == NULL)
 		err = &dummy;
 	st = start(text, len, &r, &h, out, err);
-	if (st != GAMEFILE_OK) {
+	if (st != GAME_OK) {
 		memset(out, 0, sizeof(*out));
 		return st;
 	}
@@ -210,6 +210,6 @@ enum gamefile_status gamefile_parse_header(const char *text, size_t len, struct 
 	out->rg.turn = h.turn;
 	out->rg.swap_enabled = out->swap;
 	gameclock_mark(out);
-	return GAMEFILE_OK;
+	return GAME_OK;
 }
 

@@ -143,7 +143,7 @@ static void observers_line(struct strbuf *b, const struct game *g, bool results)
 		strbuf_printf(b, "\n");
 }
 
-enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *len)
+enum game_status gamefile_format(const struct game *g, char **out, size_t *len)
 {
 	struct strbuf b = STRBUF_INIT;
 	char t[GAMEFILE_TIME_SIZE], board[BOARD_TEXT_MAX];
@@ -157,7 +157,7 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	*out = NULL;
 	*len = 0;
 	if (!strbuf_reserve(&b, 4096 + (size_t)g->nturns * 64 + g->npoints * 4))
-		return GAMEFILE_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	strbuf_printf(&b, "%s\n", HEADER_COMMENT);
 	strbuf_printf(&b, "board: %ld\n", g->board);
 	/* A square board says nothing of its shape: files from before hex boards stay as they were. */
@@ -229,7 +229,7 @@ enum gamefile_status gamefile_format(const struct game *g, char **out, size_t *l
 	n = b.len;
 	*out = strbuf_finish(&b);
 	if (*out == NULL)
-		return GAMEFILE_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	*len = n;
-	return GAMEFILE_OK;
+	return GAME_OK;
 }

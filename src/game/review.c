@@ -12,25 +12,6 @@
 #include "game/ai.h"
 #include "game/solve.h"
 
-const char *review_status_str(enum review_status s)
-{
-	switch (s) {
-	case REVIEW_OK:
-		return "ok";
-	case REVIEW_BAD_HISTORY:
-		return "the history does not replay";
-	case REVIEW_TOO_LONG:
-		return "the game is too long to review";
-	case REVIEW_BAD_FILE:
-		return "malformed review";
-	case REVIEW_NO_MEMORY:
-		return "out of memory";
-	case REVIEW_INTERNAL:
-		return "the AI failed";
-	}
-	return "unknown";
-}
-
 void review_release(struct review *r)
 {
 	free(r->turns);
@@ -139,28 +120,28 @@ static void set_budget(struct search *s, uint64_t seed)
 }
 
 /* Black's chance at rg (not over): the search's value, or the solver's. */
-static enum review_status value_at(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+static enum game_status value_at(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
     double *out)
 {
 	struct ai_turn t;
 	struct ai_search as;
-	enum ai_status st;
+	enum game_status st;
 	enum rules_result res;
 
 	if (s->r->exact && solve_result(rg, &res)) {
 		*out = result_value(res);
-		return REVIEW_OK;
+		return GAME_OK;
 	}
 	set_budget(s, seed);
 	st = ai_genmove(a, rg, &s->ao, &t);
-	if (st == AI_NO_MEMORY)
-		return REVIEW_NO_MEMORY;
-	if (st != AI_OK)
-		return REVIEW_INTERNAL;
+	if (st == GAME_NO_MEMORY)
+		return GAME_NO_MEMORY;
+	if (st != GAME_OK)
+		return GAME_INTERNAL;
 	ai_last_search(a, &as);
 	s->r->playouts += as.playouts;
 	*out = clamp01(rg->to_move == RULES_BLACK ? as.value : 1.0 - as.value);
-	return REVIEW_OK;
+	return GAME_OK;
 }
 
 /* A whole turn of the AI: its swap, or its placements and what they capture. */
@@ -172,13 +153,13 @@ struct whole {
 };
 
 /* The AI's whole turn at rg (a copy is played on) into w.  On a solved board the solver's turn. */
-static enum review_status whole_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+static enum game_status whole_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
     struct whole *wt)
 {
 	static struct rules_game w;	/* large: not on the stack */
 	struct ai_turn one;
 	struct rules_event ev;
-	enum ai_status st;
+	enum game_status st;
 	int start = rg->turn, p;
 
 	w = *rg;
@@ -190,53 +171,53 @@ static enum review_status whole_turn(struct search *s, struct ai *a, const struc
 		} else {
 			set_budget(s, seed + (uint64_t)wt->n);
 			st = ai_genmove(a, &w, &s->ao, &one);
-			if (st == AI_NO_MEMORY)
-				return REVIEW_NO_MEMORY;
-			if (st != AI_OK)
-				return REVIEW_INTERNAL;
+			if (st == GAME_NO_MEMORY)
+				return GAME_NO_MEMORY;
+			if (st != GAME_OK)
+				return GAME_INTERNAL;
 		}
 		if (one.action == AI_SWAP) {
 			wt->swap = true;
-			return REVIEW_OK;
+			return GAME_OK;
 		}
 		if (one.action != AI_PLACE || !rules_is_legal(rules_game_play(&w, one.points[0], &ev)))
-			return REVIEW_INTERNAL;
+			return GAME_INTERNAL;
 		wt->pts[wt->n++] = one.points[0];
 		wt->captured += ev.captured;
 	}
-	return REVIEW_OK;
+	return GAME_OK;
 }
 
 /* The AI's turn at rg as turn t's better turn. */
-static enum review_status better_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+static enum game_status better_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
     struct review_turn *t)
 {
 	struct whole w;
-	enum review_status rs = whole_turn(s, a, rg, seed, &w);
+	enum game_status rs = whole_turn(s, a, rg, seed, &w);
 
-	if (rs != REVIEW_OK)
+	if (rs != GAME_OK)
 		return rs;
 	t->better_swap = w.swap;
 	t->nbetter = w.n;
 	memcpy(t->better, w.pts, sizeof w.pts);
 	t->better_captured = w.captured;
-	return REVIEW_OK;
+	return GAME_OK;
 }
 
 /* The AI's turn at rg, the position after turn t, as the opponent's answer to t. */
-static enum review_status answer_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
+static enum game_status answer_turn(struct search *s, struct ai *a, const struct rules_game *rg, uint64_t seed,
     struct review_turn *t)
 {
 	struct whole w;
-	enum review_status rs = whole_turn(s, a, rg, seed, &w);
+	enum game_status rs = whole_turn(s, a, rg, seed, &w);
 
-	if (rs != REVIEW_OK)
+	if (rs != GAME_OK)
 		return rs;
 	t->answer_swap = w.swap;
 	t->nanswer = w.n;
 	memcpy(t->answer, w.pts, sizeof w.pts);
 	t->answer_captured = w.captured;
-	return REVIEW_OK;
+	return GAME_OK;
 }
 
 /* Is the better turn the one played (turn k of g)? */
@@ -252,13 +233,13 @@ static bool same_as_played(const struct game *g, int k, const struct review_turn
 	return memcmp(pts, t->better, sizeof(int) * (size_t)t->nbetter) == 0;
 }
 
-enum review_status review_compute(const struct game *g, const struct review_options *o, struct review *out)
+enum game_status review_compute(const struct game *g, const struct review_options *o, struct review *out)
 {
 	struct game_replay *rp = NULL;
 	struct search s;
 	struct ai *a = NULL;
 	double *value = NULL;
-	enum review_status rs = REVIEW_NO_MEMORY;
+	enum game_status rs = GAME_NO_MEMORY;
 	enum game_status gs;
 	int i, flagged = 0, searches, idx[REVIEW_WORST_MAX], nworst, avg;
 	int64_t start;
@@ -266,7 +247,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 	memset(out, 0, sizeof *out);
 	out->board = g->board;
 	if (g->nturns > REVIEW_MAX_TURNS)
-		return REVIEW_TOO_LONG;
+		return GAME_TOO_LONG;
 	out->nturns = g->nturns;
 	out->exact = solve_knows(g->shape, g->size);
 	rp = malloc(sizeof *rp);
@@ -290,7 +271,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 		}
 		gs = game_replay(g, i, rp);
 		if (gs != GAME_OK) {
-			rs = REVIEW_BAD_HISTORY;
+			rs = GAME_BAD_HISTORY;
 			goto out;
 		}
 		if (rp->rg.result != RULES_PLAYING) {
@@ -298,7 +279,7 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 			continue;
 		}
 		rs = value_at(&s, a, &rp->rg, hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)i), &value[i]);
-		if (rs != REVIEW_OK)
+		if (rs != GAME_OK)
 			goto out;
 	}
 	/* the game over by a resignation or on time: the last value is the result */
@@ -328,13 +309,13 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 			continue;
 		gs = game_replay(g, i, rp);
 		if (gs != GAME_OK) {
-			rs = REVIEW_BAD_HISTORY;
+			rs = GAME_BAD_HISTORY;
 			goto out;
 		}
 		if (rp->rg.result != RULES_PLAYING)
 			continue;
 		rs = better_turn(&s, a, &rp->rg, hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)i ^ 0x5eedULL), t);
-		if (rs != REVIEW_OK)
+		if (rs != GAME_OK)
 			goto out;
 		if (same_as_played(g, i + 1, t)) {
 			t->nbetter = 0;
@@ -348,17 +329,17 @@ enum review_status review_compute(const struct game *g, const struct review_opti
 
 		gs = game_replay(g, t->number, rp);
 		if (gs != GAME_OK) {
-			rs = REVIEW_BAD_HISTORY;
+			rs = GAME_BAD_HISTORY;
 			goto out;
 		}
 		if (rp->rg.result != RULES_PLAYING)
 			continue;
 		rs = answer_turn(&s, a, &rp->rg, hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)t->number ^ 0xa45eULL),
 		    t);
-		if (rs != REVIEW_OK)
+		if (rs != GAME_OK)
 			goto out;
 	}
-	rs = REVIEW_OK;
+	rs = GAME_OK;
 out:
 	ai_free(a);
 	free(rp);
@@ -375,7 +356,7 @@ out:
  * with the chances as 0.0000..1.0000 ("answer": the opponent's best answer
  * to the turn played, for the costliest turns; a file without it reads).
  */
-enum review_status review_format(const struct review *r, const struct game *g, char **out, size_t *len)
+enum game_status review_format(const struct review *r, const struct game *g, char **out, size_t *len)
 {
 	struct strbuf b = STRBUF_INIT;
 	char name[4];
@@ -408,15 +389,15 @@ enum review_status review_format(const struct review *r, const struct game *g, c
 	}
 	*out = strbuf_finish(&b);
 	if (*out == NULL)
-		return REVIEW_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	*len = strlen(*out);
-	return REVIEW_OK;
+	return GAME_OK;
 }
 
-static enum review_status bad(char *why, size_t whylen, int line, const char *what)
+static enum game_status bad(char *why, size_t whylen, int line, const char *what)
 {
 	snprintf(why, whylen, "line %d: %s", line, what);
-	return REVIEW_BAD_FILE;
+	return GAME_BAD_REVIEW;
 }
 
 /* One turn line's placements, "E5,F5", into pts (*n of them). */
@@ -519,12 +500,12 @@ static bool parse_turn(const struct game *g, char *line, int n, struct review_tu
 	return i == nw;
 }
 
-enum review_status review_parse(const char *text, size_t len, const struct game *g, struct review *out,
+enum game_status review_parse(const char *text, size_t len, const struct game *g, struct review *out,
     char *why, size_t whylen)
 {
 	char *copy = NULL, *line, *save = NULL;
 	char exact[8];
-	enum review_status rs = REVIEW_BAD_FILE;
+	enum game_status rs = GAME_BAD_REVIEW;
 	int n = 0, lineno = 0;
 	struct review_turn *t;
 
@@ -534,7 +515,7 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
 		return bad(why, whylen, 0, "too long, or a NUL byte");
 	copy = malloc(len + 1);
 	if (copy == NULL)
-		return REVIEW_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	for (line = strtok_r(copy, "\n", &save); line != NULL; line = strtok_r(NULL, "\n", &save)) {
@@ -559,7 +540,7 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
 			}
 			out->turns = calloc((size_t)out->nturns + 1, sizeof *out->turns);
 			if (out->turns == NULL) {
-				rs = REVIEW_NO_MEMORY;
+				rs = GAME_NO_MEMORY;
 				goto out;
 			}
 			continue;
@@ -595,10 +576,10 @@ enum review_status review_parse(const char *text, size_t len, const struct game 
 		rs = bad(why, whylen, lineno, "fewer turn lines than turns");
 		goto out;
 	}
-	rs = REVIEW_OK;
+	rs = GAME_OK;
 out:
 	free(copy);
-	if (rs != REVIEW_OK) {
+	if (rs != GAME_OK) {
 		free(out->turns);
 		out->turns = NULL;
 		out->nturns = 0;

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "game/game_status.h"
 
 /* the HTML boards of the costliest turns, at most: past it a board is left to the text part, so that the
  * whole review mail (text, HTML, SGF) stays under Gmail's 102 KB clip on every board size */
@@ -47,15 +48,6 @@
 #define REVIEW_MAX_TURNS 2000	/* a longer game is not reviewed */
 #define REVIEW_FILE_MAX (256 * 1024)	/* bytes of a kept review */
 #define REVIEW_DECIDED 0.05	/* Black's chance below it, or above 1 - it, to the end: the game was decided */
-
-enum review_status {
-	REVIEW_OK = 0,
-	REVIEW_BAD_HISTORY,	/* the history does not replay (an edited board) */
-	REVIEW_TOO_LONG,	/* more than REVIEW_MAX_TURNS turns */
-	REVIEW_BAD_FILE,	/* a kept review that does not parse, or is another game's */
-	REVIEW_NO_MEMORY,
-	REVIEW_INTERNAL		/* the AI failed */
-};
 
 enum review_kind { REVIEW_FINE = 0, REVIEW_MISTAKE, REVIEW_BLUNDER };
 
@@ -93,8 +85,11 @@ struct review_options {
 /*
  * Review g's history into *out (the caller releases it with
  * review_release(), also after a failure).  g may be over or in progress.
+ * GAME_OK; GAME_BAD_HISTORY (the history does not replay: an edited board),
+ * GAME_TOO_LONG (more than REVIEW_MAX_TURNS turns), GAME_NO_MEMORY, or
+ * GAME_INTERNAL (the AI failed).
  */
-enum review_status review_compute(const struct game *g, const struct review_options *o, struct review *out);
+enum game_status review_compute(const struct game *g, const struct review_options *o, struct review *out);
 void review_release(struct review *r);
 
 /* What turn t cost its player (negative: it gained), and what that makes it. */
@@ -108,9 +103,13 @@ const char *review_kind_str(enum review_kind k);	/* "", "mistake", "blunder" */
  */
 int review_worst(const struct review *r, int idx[REVIEW_WORST_MAX]);
 
-/* The kept file: a text the caller owns (*out, *len), and back, checked against g. */
-enum review_status review_format(const struct review *r, const struct game *g, char **out, size_t *len);
-enum review_status review_parse(const char *text, size_t len, const struct game *g, struct review *out,
+/*
+ * The kept file: a text the caller owns (*out, *len): GAME_OK or
+ * GAME_NO_MEMORY; and back, checked against g: GAME_OK, GAME_BAD_REVIEW
+ * (it does not parse, or is another game's: why in err), GAME_NO_MEMORY.
+ */
+enum game_status review_format(const struct review *r, const struct game *g, char **out, size_t *len);
+enum game_status review_parse(const char *text, size_t len, const struct game *g, struct review *out,
     char *why, size_t whylen);
 
 /*
@@ -145,6 +144,5 @@ char *review_chart_html(const struct game *g, const struct review *r);
 char *review_chart_svg(const struct game *g, const struct review *r);
 char *review_sgf(const struct game *g, const struct review *r, size_t *len);
 
-const char *review_status_str(enum review_status s);
 
 #endif

@@ -475,7 +475,7 @@ char *review_sgf(const struct game *g, const struct review *r, size_t *len)
 	size_t slen;
 	int i, nvar = 0, *vars = NULL;
 
-	if (sgf_format(g, &sgf, &slen, &err) != SGF_OK)
+	if (sgf_format(g, &sgf, &slen, &err) != GAME_OK)
 		return NULL;
 	vars = calloc((size_t)r->nturns + 1, sizeof *vars);
 	if (vars == NULL)

@@ -705,7 +705,7 @@ const char *rules_verdict_str(enum rules_verdict v)
 	return "unknown verdict";
 }
 
-const char *rules_turn_status_str(enum rules_turn_status s)
+const char *rules_turn_verdict_str(enum rules_turn_verdict s)
 {
 	switch (s) {
 	case RULES_TURN_OK:

@@ -296,16 +296,21 @@ void rules_game_resign(struct rules_game *g, enum rules_color c);
 
 /* ---- whole turns (all placements checked and applied together) ---- */
 
-enum rules_turn_status {
+/*
+ * The verdict on a whole turn: a result, not a failure (an illegal turn is
+ * the rules' answer, said to the player; the game layer's failures are
+ * enum game_status, game_status.h).
+ */
+enum rules_turn_verdict {
 	RULES_TURN_OK = 0,
-	RULES_TURN_ILLEGAL,	/* placement [index] is illegal: see verdict */
+	RULES_TURN_ILLEGAL,	/* placement [index] is illegal: see check.verdict */
 	RULES_TURN_TOO_SHORT,	/* stops after a capture although a placement remains */
 	RULES_TURN_TOO_LONG,	/* placement [index] comes after the turn ended */
 	RULES_TURN_EMPTY	/* no placement given */
 };
 
 struct rules_turn_report {
-	enum rules_turn_status status;
+	enum rules_turn_verdict verdict;
 	int index;		/* the placement concerned, from 0 */
 	struct rules_check check;	/* for RULES_TURN_ILLEGAL */
 	int captured;		/* stones captured by the whole turn */
@@ -319,14 +324,15 @@ struct rules_turn_report {
  * Apply a whole turn of n placements by the side to move, atomically: either
  * every placement is legal and the turn is complete (ends with a
  * non-capturing placement, a win, or a capture that left no placement), and
- * g is updated, or g is unchanged and rep says what was wrong.
+ * g is updated, or g is unchanged and rep says what was wrong.  Returns
+ * rep->verdict (RULES_TURN_OK: the turn was played).
  */
-enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, int n,
+enum rules_turn_verdict rules_game_turn(struct rules_game *g, const int *points, int n,
     struct rules_turn_report *rep);
 
 /* ---- names ---- */
 const char *rules_verdict_str(enum rules_verdict v);
-const char *rules_turn_status_str(enum rules_turn_status s);
+const char *rules_turn_verdict_str(enum rules_turn_verdict s);
 const char *rules_color_name(enum rules_color c); /* "black", "white" */
 const char *rules_result_str(enum rules_result r); /* GTP style: "unknown", "B+", "W+", "0" */
 

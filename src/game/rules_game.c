@@ -148,7 +148,7 @@ void rules_game_resign(struct rules_game *g, enum rules_color c)
 	g->placed = 0;
 }
 
-enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, int n,
+enum rules_turn_verdict rules_game_turn(struct rules_game *g, const int *points, int n,
     struct rules_turn_report *rep)
 {
 	struct rules_game work; /* the turn is tried on a copy: atomic */
@@ -158,36 +158,36 @@ enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, 
 	memset(rep, 0, sizeof(*rep));
 	rep->result = g->result;
 	if (n <= 0) {
-		rep->status = RULES_TURN_EMPTY;
-		return rep->status;
+		rep->verdict = RULES_TURN_EMPTY;
+		return rep->verdict;
 	}
 	if (g->result != RULES_PLAYING) {
-		rep->status = RULES_TURN_ILLEGAL;
+		rep->verdict = RULES_TURN_ILLEGAL;
 		rep->check.verdict = RULES_GAME_OVER;
-		return rep->status;
+		return rep->verdict;
 	}
 	work = *g;
 	for (i = 0; i < n; i++) {
 		rep->index = i;
 		if (!rules_is_legal(rules_game_play(&work, points[i], &ev))) {
-			rep->status = RULES_TURN_ILLEGAL;
+			rep->verdict = RULES_TURN_ILLEGAL;
 			rules_check(&work.board, work.to_move, points[i], &rep->check);
-			return rep->status;
+			return rep->verdict;
 		}
 		rep->captured += ev.captured;
 		if (ev.turn_over && i + 1 < n) {
 			/* why it was over: a win or a dead end after a capture, else a non-capturing placement */
-			rep->status = RULES_TURN_TOO_LONG;
+			rep->verdict = RULES_TURN_TOO_LONG;
 			rep->index = i + 1;
 			rep->dead_end = ev.dead_end;
 			rep->result = ev.result;
-			return rep->status;
+			return rep->verdict;
 		}
 	}
 	if (!ev.turn_over) {
-		rep->status = RULES_TURN_TOO_SHORT;
+		rep->verdict = RULES_TURN_TOO_SHORT;
 		rep->index = n - 1;
-		return rep->status;
+		return rep->verdict;
 	}
 	rep->dead_end = ev.dead_end;
 	rep->npasses = ev.npasses;
@@ -195,6 +195,6 @@ enum rules_turn_status rules_game_turn(struct rules_game *g, const int *points, 
 	rep->passed[1] = ev.passed[1];
 	rep->result = ev.result;
 	*g = work;
-	rep->status = RULES_TURN_OK;
-	return rep->status;
+	rep->verdict = RULES_TURN_OK;
+	return rep->verdict;
 }

@@ -36,18 +36,13 @@
 #include <stddef.h>
 
 #include "game/game.h"
+#include "game/game_status.h"
 
 #define SGF_MAX_BYTES (8 * 1024 * 1024)	/* a longer file is refused */
 #define SGF_VALUE_MAX 4096	/* bytes in one property value */
 #define SGF_MAX_NODES 200000	/* nodes on the main line */
 #define SGF_MAX_DEPTH 1000	/* nested variations */
 #define SGF_MIME_TYPE "application/x-go-sgf"
-
-enum sgf_status {
-	SGF_OK = 0,
-	SGF_BAD,		/* not a valid SGF game record of oustpbm: see the error */
-	SGF_NO_MEMORY
-};
 
 /* Where and why reading or writing failed. */
 struct sgf_error {
@@ -58,20 +53,22 @@ struct sgf_error {
 
 /*
  * The SGF of g: *out gets a NUL-terminated malloc'd text of *len bytes,
- * which the caller frees.  SGF_BAD (with *err, which may be NULL) if g's
- * history does not lead to its position (an administrator edited the
- * drawing): the records would show another game.
+ * which the caller frees (GAME_OK).  GAME_BAD_SGF (with *err, which may be
+ * NULL) if g's history does not lead to its position (an administrator
+ * edited the drawing): the records would show another game; or
+ * GAME_NO_MEMORY.
  */
-enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct sgf_error *err);
+enum game_status sgf_format(const struct game *g, char **out, size_t *len, struct sgf_error *err);
 
 /*
  * Parse the len bytes of an SGF written by sgf_format() into *out
  * (overwritten, not released first).  On success the caller owns *out
  * (game_release()); gamefile_format() of it gives the game file the SGF was
- * written from.  On failure *out is empty (safe to release) and *err (may be
- * NULL) says where and why.
+ * written from (GAME_OK).  On failure *out is empty (safe to release):
+ * GAME_BAD_SGF with *err (may be NULL) saying where and why, or
+ * GAME_NO_MEMORY.
  */
-enum sgf_status sgf_parse(const char *text, size_t len, struct game *out, struct sgf_error *err);
+enum game_status sgf_parse(const char *text, size_t len, struct game *out, struct sgf_error *err);
 
 /* The SGF name of point p of b ("cc"), as sgf_format() writes it: column, then row from the top. */
 void sgf_point_name(const struct rules_board *b, int p, char out[3]);

@@ -17,8 +17,8 @@
 
 #define ID_MAX 15		/* letters in a property identifier */
 
-/* "line L, column C: <fmt>" into *err (may be NULL); returns SGF_BAD. */
-enum sgf_status sgf_fail(struct sgf_error *err, int line, int column, const char *fmt, ...)
+/* "line L, column C: <fmt>" into *err (may be NULL); returns GAME_BAD_SGF. */
+enum game_status sgf_fail(struct sgf_error *err, int line, int column, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* ---- the nodes after the root, as the history makes them (sgf_steps.c) ---- */
@@ -45,7 +45,7 @@ struct steps {
  * Replay g's history placement by placement (the history is legal:
  * game_replay() said so) into one step per node.
  */
-enum sgf_status sgf_steps_make(const struct game *g, struct steps *s);
+enum game_status sgf_steps_make(const struct game *g, struct steps *s);
 void sgf_steps_release(struct steps *s);
 
 /* The RE[] of a finished g: "B+R", "W+", "0"... (sgf_write.c). */
@@ -80,7 +80,7 @@ struct tree {
 };
 
 /* The len bytes of text, an SGF collection, into *t (the first game tree's main line). */
-enum sgf_status sgf_tree_parse(const char *text, size_t len, struct tree *t, struct sgf_error *err);
+enum game_status sgf_tree_parse(const char *text, size_t len, struct tree *t, struct sgf_error *err);
 void sgf_tree_release(struct tree *t);
 
 #endif

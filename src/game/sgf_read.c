@@ -28,7 +28,7 @@ static const char *val(const struct tree *t, const struct prop *p, int k)
 }
 
 /* The single value of property id of node nd, or NULL (absent); a list is an error. */
-static enum sgf_status single(const struct tree *t, const struct node *nd, const char *id, bool needed,
+static enum game_status single(const struct tree *t, const struct node *nd, const char *id, bool needed,
     const char **out, struct sgf_error *err)
 {
 	const struct prop *p = find(t, nd, id);
@@ -40,12 +40,12 @@ static enum sgf_status single(const struct tree *t, const struct node *nd, const
 			    "oustpbm export", id);
 		if (needed)
 			return sgf_fail(err, nd->line, nd->column, "the root node has no %s[]", id);
-		return SGF_OK;
+		return GAME_OK;
 	}
 	if (p->n != 1)
 		return sgf_fail(err, p->line, p->column, "%s has %d values, expected one", id, p->n);
 	*out = val(t, p, 0);
-	return SGF_OK;
+	return GAME_OK;
 }
 
 struct reader {
@@ -69,7 +69,7 @@ static int sgf_point(const struct rules_board *b, const char *s, size_t len)
 }
 
 /* A list of points (SGF's compressed "ab:cd" rectangles too) into a sorted array. */
-static enum sgf_status point_list(struct reader *rd, const struct prop *p, int *out, int *n)
+static enum game_status point_list(struct reader *rd, const struct prop *p, int *out, int *n)
 {
 	const struct value *v;
 	const char *s;
@@ -115,7 +115,7 @@ static enum sgf_status point_list(struct reader *rd, const struct prop *p, int *
 	for (i = 1; i < *n; i++)
 		if (out[i] == out[i - 1])
 			return sgf_fail(rd->err, p->line, p->column, "%s lists a point twice", p->id);
-	return SGF_OK;
+	return GAME_OK;
 }
 
 static void names(const struct rules_board *b, const int *v, int n, char *buf, size_t size)
@@ -139,31 +139,31 @@ static bool time_value(const char *s, int64_t *out)
 }
 
 /* The root's game settings into g (game_init_shape with the turn-1 players). */
-static enum sgf_status read_root(struct reader *rd, struct game *g)
+static enum game_status read_root(struct reader *rd, struct game *g)
 {
 	const struct tree *t = rd->t;
 	const struct node *root = &t->nodes[0];
 	const char *gm, *sz, *board, *shape, *swap, *pb, *pw, *created, *last, *remind, *thread, *level, *ff;
 	char lb[GAME_NAME_SIZE], lw[GAME_NAME_SIZE];
 	enum rules_shape sh;
-	enum sgf_status st;
+	enum game_status st;
 	long n;
 	int size, width, k;
 	int64_t tc, tl, tr = 0;
 
-	if ((st = single(t, root, "FF", false, &ff, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "GM", false, &gm, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "SZ", true, &sz, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTBOARD", true, &board, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTSHAPE", false, &shape, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTSWAP", true, &swap, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "PB", true, &pb, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "PW", true, &pw, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTCREATED", true, &created, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTLASTMOVE", true, &last, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTREMIND", false, &remind, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTTHREAD", false, &thread, rd->err)) != SGF_OK ||
-	    (st = single(t, root, "OUSTROBOTLEVEL", false, &level, rd->err)) != SGF_OK)
+	if ((st = single(t, root, "FF", false, &ff, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "GM", false, &gm, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "SZ", true, &sz, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTBOARD", true, &board, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTSHAPE", false, &shape, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTSWAP", true, &swap, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "PB", true, &pb, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "PW", true, &pw, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTCREATED", true, &created, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTLASTMOVE", true, &last, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTREMIND", false, &remind, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTTHREAD", false, &thread, rd->err)) != GAME_OK ||
+	    (st = single(t, root, "OUSTROBOTLEVEL", false, &level, rd->err)) != GAME_OK)
 		return st;
 #define AT(id) find(t, root, id)->line, find(t, root, id)->column
 	if (ff != NULL && strcmp(ff, "4") != 0)
@@ -224,7 +224,7 @@ static enum sgf_status read_root(struct reader *rd, struct game *g)
 		snprintf(g->thread, sizeof(g->thread), "%s", thread);
 	g->robot_level = level != NULL ? level[0] - '0' : 0;
 	rules_board_init_shape(&rd->board, sh, size);
-	return SGF_OK;
+	return GAME_OK;
 }
 
 /* One turn read from the nodes: the history entry and where it came from. */
@@ -235,19 +235,19 @@ struct pending {
 	bool open;
 };
 
-static enum sgf_status add_turn(struct reader *rd, struct game *g, struct pending *pt)
+static enum game_status add_turn(struct reader *rd, struct game *g, struct pending *pt)
 {
 	if (!pt->open)
-		return SGF_OK;
+		return GAME_OK;
 	pt->open = false;
 	if (pt->t.action == GAME_PLACE && pt->t.npoints == 0)
 		return sgf_fail(rd->err, pt->node->line, pt->node->column, "turn %d: no placement (AB or AW)",
 		    pt->t.number);
-	return game_history_add(g, &pt->t, pt->points) == GAME_OK ? SGF_OK : SGF_NO_MEMORY;
+	return game_history_add(g, &pt->t, pt->points) == GAME_OK ? GAME_OK : GAME_NO_MEMORY;
 }
 
 /* OUSTTURN[number time colour player [action]] */
-static enum sgf_status read_turn(struct reader *rd, const struct game *g, const struct prop *p,
+static enum game_status read_turn(struct reader *rd, const struct game *g, const struct prop *p,
     struct pending *pt)
 {
 	static const char *const actions[] = { "pass", "swap", "resign", "timeout" };
@@ -306,7 +306,7 @@ static enum sgf_status read_turn(struct reader *rd, const struct game *g, const 
 	}
 	pt->t.npoints = 0;
 	pt->open = true;
-	return SGF_OK;
+	return GAME_OK;
 }
 
 static enum game_end end_of(const struct game *g)
@@ -324,7 +324,7 @@ static enum game_end end_of(const struct game *g)
 	    GAME_END_CAPTURE;
 }
 
-static enum sgf_status read_game(struct reader *rd, struct game *g)
+static enum game_status read_game(struct reader *rd, struct game *g)
 {
 	const struct tree *t = rd->t;
 	struct pending *pt;
@@ -337,17 +337,17 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	const char *re, *v;
 	char want[4], got[RULES_MAX_POINTS * 4], exp[RULES_MAX_POINTS * 4];
 	int list[RULES_MAX_POINTS], nlist, i, k, nat = 0;
-	enum sgf_status st;
+	enum game_status st;
 
 	pt = calloc(1, sizeof(*pt));
 	r = malloc(sizeof(*r));
 	at = malloc((size_t)t->nnodes * sizeof(*at));
 	if (pt == NULL || r == NULL || at == NULL) {
-		st = SGF_NO_MEMORY;
+		st = GAME_NO_MEMORY;
 		goto out;
 	}
 	st = read_root(rd, g);
-	if (st != SGF_OK)
+	if (st != GAME_OK)
 		goto out;
 	for (i = 1; i < t->nnodes; i++) {
 		const struct node *nd = &t->nodes[i];
@@ -356,11 +356,11 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 		note = find(t, nd, "OUSTNOTE");
 		if (note != NULL) {
 			/* a note stands after the turn before it (game.h) */
-			if ((st = add_turn(rd, g, pt)) != SGF_OK)
+			if ((st = add_turn(rd, g, pt)) != GAME_OK)
 				goto out;
 			for (k = 0; k < note->n; k++) {
 				v = val(t, note, k);
-				if (gamefile_parse_note(v, strlen(v), 0, g, &gerr) != GAMEFILE_OK) {
+				if (gamefile_parse_note(v, strlen(v), 0, g, &gerr) != GAME_OK) {
 					st = sgf_fail(rd->err, note->line, note->column, "OUSTNOTE[%s]: %s", v, strstr(gerr.msg, ": ") != NULL ? strstr(gerr.msg, ": ") + 2 : gerr.msg);
 					goto out;
 				}
@@ -372,7 +372,7 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 		if (turn == NULL && ab == NULL && aw == NULL && ae == NULL)
 			continue;	/* a node a viewer added: nothing of the game */
 		if (turn != NULL) {
-			if ((st = add_turn(rd, g, pt)) != SGF_OK || (st = read_turn(rd, g, turn, pt)) != SGF_OK)
+			if ((st = add_turn(rd, g, pt)) != GAME_OK || (st = read_turn(rd, g, turn, pt)) != GAME_OK)
 				goto out;
 			pt->node = nd;
 		} else if (!pt->open || pt->t.action != GAME_PLACE) {
@@ -405,12 +405,12 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 			st = sgf_fail(rd->err, p->line, p->column, "%s[]: one point per node, the placement", p->id);
 			goto out;
 		}
-		if ((st = point_list(rd, p, list, &nlist)) != SGF_OK)
+		if ((st = point_list(rd, p, list, &nlist)) != GAME_OK)
 			goto out;
 		pt->points[pt->t.npoints++] = list[0];
 		at[nat++] = nd;
 	}
-	if ((st = add_turn(rd, g, pt)) != SGF_OK)
+	if ((st = add_turn(rd, g, pt)) != GAME_OK)
 		goto out;
 	if (g->nturns >= 2 && g->turns[1].action == GAME_SWAP) {
 		/* the game names the owners after the swap (game.h); PB and PW were those at turn 1 */
@@ -449,7 +449,7 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 		st = sgf_fail(rd->err, p->line, p->column, "OUSTREMIND[] on a finished game");
 		goto out;
 	}
-	if ((st = single(t, &t->nodes[0], "RE", false, &re, rd->err)) != SGF_OK)
+	if ((st = single(t, &t->nodes[0], "RE", false, &re, rd->err)) != GAME_OK)
 		goto out;
 	if ((re != NULL || game_over(g)) && (re == NULL || !game_over(g) || strcmp(re, sgf_write_result(g, want)) != 0)) {
 		p = find(t, &t->nodes[0], "RE");
@@ -460,7 +460,7 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	}
 
 	/* every node's setup as the replay makes it */
-	if ((st = sgf_steps_make(g, &s)) != SGF_OK)
+	if ((st = sgf_steps_make(g, &s)) != GAME_OK)
 		goto out;
 	if (s.n != nat) {
 		st = sgf_fail(rd->err, 0, 0, "%d nodes of the game, but the history makes %d", nat, s.n);
@@ -469,7 +469,7 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 	for (i = 0; i < s.n; i++) {
 		ae = find(t, at[i], "AE");
 		nlist = 0;
-		if (ae != NULL && (st = point_list(rd, ae, list, &nlist)) != SGF_OK)
+		if (ae != NULL && (st = point_list(rd, ae, list, &nlist)) != GAME_OK)
 			goto out;
 		if (nlist != s.v[i].nremoved ||
 		    (nlist > 0 && memcmp(list, s.removed + s.v[i].removed, (size_t)nlist * sizeof(int)) != 0)) {
@@ -483,7 +483,7 @@ static enum sgf_status read_game(struct reader *rd, struct game *g)
 			goto out;
 		}
 	}
-	st = SGF_OK;
+	st = GAME_OK;
 out:
 	sgf_steps_release(&s);
 	free(at);
@@ -492,11 +492,11 @@ out:
 	return st;
 }
 
-enum sgf_status sgf_parse(const char *text, size_t len, struct game *out, struct sgf_error *err)
+enum game_status sgf_parse(const char *text, size_t len, struct game *out, struct sgf_error *err)
 {
 	struct tree t = { 0 };
 	struct reader rd = { 0 };
-	enum sgf_status st;
+	enum game_status st;
 
 	memset(out, 0, sizeof(*out));
 	if (err != NULL)
@@ -506,16 +506,16 @@ enum sgf_status sgf_parse(const char *text, size_t len, struct game *out, struct
 		goto out;
 	}
 	st = sgf_tree_parse(text, len, &t, err);
-	if (st != SGF_OK)
+	if (st != GAME_OK)
 		goto out;
 	/* further game trees of a collection are not read */
 	rd.t = &t;
 	rd.err = err;
 	st = read_game(&rd, out);
 out:
-	if (st == SGF_NO_MEMORY && err != NULL)
+	if (st == GAME_NO_MEMORY && err != NULL)
 		sgf_fail(err, 0, 0, "out of memory");
-	if (st != SGF_OK) {
+	if (st != GAME_OK) {
 		game_release(out);
 		memset(out, 0, sizeof(*out));
 	}

@@ -49,13 +49,13 @@ static bool steps_add(struct steps *s, const struct step *st, const int *removed
 	return true;
 }
 
-enum sgf_status sgf_fail(struct sgf_error *err, int line, int column, const char *fmt, ...)
+enum game_status sgf_fail(struct sgf_error *err, int line, int column, const char *fmt, ...)
 {
 	char msg[200];
 	va_list ap;
 
 	if (err == NULL)
-		return SGF_BAD;
+		return GAME_BAD_SGF;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -65,14 +65,14 @@ enum sgf_status sgf_fail(struct sgf_error *err, int line, int column, const char
 		snprintf(err->msg, sizeof(err->msg), "line %d, column %d: %s", line, column, msg);
 	else
 		snprintf(err->msg, sizeof(err->msg), "%s", msg);
-	return SGF_BAD;
+	return GAME_BAD_SGF;
 }
 
 /*
  * Replay g's history placement by placement (the history is legal:
  * game_replay() said so) into one step per node.
  */
-enum sgf_status sgf_steps_make(const struct game *g, struct steps *s)
+enum game_status sgf_steps_make(const struct game *g, struct steps *s)
 {
 	static const struct step zero;
 	struct rules_game *rg;
@@ -81,11 +81,11 @@ enum sgf_status sgf_steps_make(const struct game *g, struct steps *s)
 	uint8_t before[RULES_MAX_CELLS];
 	int removed[RULES_MAX_POINTS], nremoved, i, j, p;
 	const int *points;
-	enum sgf_status ret = SGF_NO_MEMORY;
+	enum game_status ret = GAME_NO_MEMORY;
 
 	rg = malloc(sizeof(*rg));
 	if (rg == NULL)
-		return SGF_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	rules_game_init_shape(rg, g->shape, g->size, g->swap);
 	for (i = 0; i < g->nturns; i++) {
 		const struct game_turn *t = &g->turns[i];
@@ -128,7 +128,7 @@ enum sgf_status sgf_steps_make(const struct game *g, struct steps *s)
 		if (!steps_add(s, &st, NULL, 0))
 			goto out;
 	}
-	ret = SGF_OK;
+	ret = GAME_OK;
 out:
 	free(rg);
 	return ret;

@@ -66,7 +66,7 @@ static void skip_space(struct parser *ps)
 		advance(ps);
 }
 
-static enum sgf_status here(struct parser *ps, const char *what)
+static enum game_status here(struct parser *ps, const char *what)
 {
 	int c = peek(ps);
 
@@ -78,7 +78,7 @@ static enum sgf_status here(struct parser *ps, const char *what)
 }
 
 /* PropValue: "[" text "]", with "\" escaping the next character and "\" newline a soft break. */
-static enum sgf_status parse_value(struct parser *ps, bool keep)
+static enum game_status parse_value(struct parser *ps, bool keep)
 {
 	struct tree *t = ps->t;
 	struct value v;
@@ -120,22 +120,22 @@ static enum sgf_status parse_value(struct parser *ps, bool keep)
 	}
 	advance(ps);	/* ']' */
 	if (!keep)
-		return SGF_OK;
+		return GAME_OK;
 	strbuf_add(&t->text, "", 1);
 	if (t->text.failed || !grow((void **)&t->vals, &t->avals, t->nvals, sizeof(*t->vals)))
-		return SGF_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	v.len = t->text.len - 1 - v.off;
 	t->vals[t->nvals++] = v;
-	return SGF_OK;
+	return GAME_OK;
 }
 
 /* Node: ";" { PropIdent PropValue { PropValue } }; kept when keep (the main line). */
-static enum sgf_status parse_node(struct parser *ps, bool keep)
+static enum game_status parse_node(struct parser *ps, bool keep)
 {
 	struct tree *t = ps->t;
 	struct node *nd = NULL;
 	struct prop pr;
-	enum sgf_status st;
+	enum game_status st;
 	size_t k;
 	int c, i;
 
@@ -143,7 +143,7 @@ static enum sgf_status parse_node(struct parser *ps, bool keep)
 		if (t->nnodes >= SGF_MAX_NODES)
 			return sgf_fail(ps->err, ps->line, ps->column, "more than %d nodes", SGF_MAX_NODES);
 		if (!grow((void **)&t->nodes, &t->anodes, t->nnodes, sizeof(*t->nodes)))
-			return SGF_NO_MEMORY;
+			return GAME_NO_MEMORY;
 		nd = &t->nodes[t->nnodes++];
 		nd->first = t->nprops;
 		nd->n = 0;
@@ -155,7 +155,7 @@ static enum sgf_status parse_node(struct parser *ps, bool keep)
 		skip_space(ps);
 		c = peek(ps);
 		if (c < 0 || !isalpha(c))
-			return SGF_OK;
+			return GAME_OK;
 		/* PropIdent: upper-case letters (FF[3]'s lower-case ones are dropped) */
 		memset(&pr, 0, sizeof(pr));
 		pr.line = ps->line;
@@ -178,7 +178,7 @@ static enum sgf_status parse_node(struct parser *ps, bool keep)
 		pr.first = keep ? t->nvals : 0;
 		while (peek(ps) == '[') {
 			st = parse_value(ps, keep);
-			if (st != SGF_OK)
+			if (st != GAME_OK)
 				return st;
 			pr.n++;
 			skip_space(ps);
@@ -191,16 +191,16 @@ static enum sgf_status parse_node(struct parser *ps, bool keep)
 		if (nd->n >= PROPS_PER_NODE)
 			return sgf_fail(ps->err, pr.line, pr.column, "more than %d properties in one node", PROPS_PER_NODE);
 		if (!grow((void **)&t->props, &t->aprops, t->nprops, sizeof(*t->props)))
-			return SGF_NO_MEMORY;
+			return GAME_NO_MEMORY;
 		t->props[t->nprops++] = pr;
 		nd->n++;
 	}
 }
 
 /* GameTree: "(" Sequence { GameTree } ")"; the first subtree continues the main line. */
-static enum sgf_status parse_tree(struct parser *ps, bool main_line)
+static enum game_status parse_tree(struct parser *ps, bool main_line)
 {
-	enum sgf_status st;
+	enum game_status st;
 	bool first = true;
 	int line = ps->line, column = ps->column;
 
@@ -212,13 +212,13 @@ static enum sgf_status parse_tree(struct parser *ps, bool main_line)
 		return here(ps, "expected ';' to start a node");
 	while (peek(ps) == ';') {
 		st = parse_node(ps, main_line);
-		if (st != SGF_OK)
+		if (st != GAME_OK)
 			return st;
 		skip_space(ps);
 	}
 	while (peek(ps) == '(') {
 		st = parse_tree(ps, main_line && first);
-		if (st != SGF_OK)
+		if (st != GAME_OK)
 			return st;
 		first = false;
 		skip_space(ps);
@@ -229,10 +229,10 @@ static enum sgf_status parse_tree(struct parser *ps, bool main_line)
 		return here(ps, "expected ';', '(' or ')'");
 	advance(ps);
 	ps->depth--;
-	return SGF_OK;
+	return GAME_OK;
 }
 
-enum sgf_status sgf_tree_parse(const char *text, size_t len, struct tree *t, struct sgf_error *err)
+enum game_status sgf_tree_parse(const char *text, size_t len, struct tree *t, struct sgf_error *err)
 {
 	struct parser ps = { 0 };
 

@@ -126,7 +126,7 @@ static void note_node(struct strbuf *b, const struct game *g, const struct game_
 	(void)g;
 }
 
-enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct sgf_error *err)
+enum game_status sgf_format(const struct game *g, char **out, size_t *len, struct sgf_error *err)
 {
 	struct strbuf b = STRBUF_INIT, c = STRBUF_INIT;
 	struct steps s = { 0 };
@@ -134,7 +134,7 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 	const struct rules_board *bd = &g->rg.board;
 	char tbuf[GAMEFILE_TIME_SIZE], pt[3], num[32], res[4], *text;
 	const char *black0, *white0;
-	enum sgf_status ret;
+	enum game_status ret;
 	bool swapped = g->nturns >= 2 && g->turns[1].action == GAME_SWAP;
 	int i, j, k, x, y;
 
@@ -142,14 +142,14 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 	*len = 0;
 	r = malloc(sizeof(*r));
 	if (r == NULL)
-		return SGF_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	if (game_verify(g, r) != GAME_OK) {
 		ret = sgf_fail(err, 0, 0, "board %ld: its history does not lead to its position (%s): "
 		    "the record would show another game", g->board, r->why);
 		goto out;
 	}
 	ret = sgf_steps_make(g, &s);
-	if (ret != SGF_OK)
+	if (ret != GAME_OK)
 		goto out;
 	/* the players at turn 1: a swap exchanged the names (game.h) */
 	black0 = swapped ? g->white : g->black;
@@ -177,7 +177,7 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 	strbuf_puts(&c, " Each node shows what one placement changed: the stone placed (AB, AW) "
 	    "and the stones it removed (AE).");
 	if (c.failed) {
-		ret = SGF_NO_MEMORY;
+		ret = GAME_NO_MEMORY;
 		goto out;
 	}
 	put_prop(&b, "C", c.s);
@@ -245,7 +245,7 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 	for (; k < g->nnotes; k++)
 		note_node(&b, g, &g->notes[k]);
 	strbuf_puts(&b, ")\n");
-	ret = SGF_NO_MEMORY;
+	ret = GAME_NO_MEMORY;
 	*len = b.len;
 	text = strbuf_finish(&b);
 	if (text == NULL) {
@@ -253,7 +253,7 @@ enum sgf_status sgf_format(const struct game *g, char **out, size_t *len, struct
 		goto out;
 	}
 	*out = text;
-	ret = SGF_OK;
+	ret = GAME_OK;
 out:
 	strbuf_release(&b);
 	strbuf_release(&c);

@@ -28,21 +28,6 @@ struct solve {
 	bool cycle, nomem;
 };
 
-const char *solve_status_str(enum solve_status st)
-{
-	switch (st) {
-	case SOLVE_OK:
-		return "ok";
-	case SOLVE_NOT_SOLVED:
-		return "this board is not solved";
-	case SOLVE_CYCLE:
-		return "a cycle of positions";
-	case SOLVE_NO_MEMORY:
-		return "out of memory";
-	}
-	return "unknown";
-}
-
 /* Cube coordinates of bit i (rules' axial x, y about the centre). */
 static void cube(const struct rules_board *b, int i, int c[3])
 {
@@ -376,15 +361,15 @@ static enum solve_value search(struct solve *s, uint32_t my, uint32_t op, bool w
 	return best;
 }
 
-enum solve_status solve_position(struct solve *s, uint32_t black, uint32_t white, bool white_to_move,
+enum game_status solve_position(struct solve *s, uint32_t black, uint32_t white, bool white_to_move,
     enum solve_value *value, int *turns)
 {
 	*value = search(s, white_to_move ? white : black, white_to_move ? black : white, white_to_move, turns);
 	if (s->nomem)
-		return SOLVE_NO_MEMORY;
+		return GAME_NO_MEMORY;
 	if (s->cycle)
-		return SOLVE_CYCLE;
-	return SOLVE_OK;
+		return GAME_CYCLE;
+	return GAME_OK;
 }
 
 /* ---- the robot and review ---- */
@@ -433,7 +418,7 @@ bool solve_result(const struct rules_game *rg, enum rules_result *out)
 		return solve_knows(rg->board.shape, rg->board.size);
 	}
 	if (!masks(rg, &black, &white) ||
-	    solve_position(shared, black, white, rg->to_move == RULES_WHITE, &v, &turns) != SOLVE_OK)
+	    solve_position(shared, black, white, rg->to_move == RULES_WHITE, &v, &turns) != GAME_OK)
 		return false;
 	*out = of_value(v, rg->to_move);
 	return true;
@@ -450,7 +435,7 @@ bool solve_best(const struct rules_game *rg, int *p)
 		return false;
 	if (rules_game_can_swap(rg)) {
 		/* the swapper takes Black: worth it when White to move here loses */
-		if (solve_position(shared, black, white, true, &v, &turns) != SOLVE_OK)
+		if (solve_position(shared, black, white, true, &v, &turns) != GAME_OK)
 			return false;
 		if (v == SOLVE_LOSS) {
 			*p = RULES_NO_POINT;

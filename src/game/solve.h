@@ -16,7 +16,7 @@
  * looks at every placement and also finds in how many turns the game ends
  * with perfect play (the winner hurrying, the loser holding out), which
  * needs every reachable position (make solve-hex3).  A search in a cycle
- * of positions would not end: it is detected and reported (SOLVE_CYCLE);
+ * of positions would not end: it is detected and reported (GAME_CYCLE);
  * on the hex board of side 3 there is none.
  */
 #ifndef OUSTPBM_SOLVE_H
@@ -26,13 +26,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game/game_status.h"
 #include "game/rules.h"
 
 #define SOLVE_SIDE 3		/* the hex board solved */
 #define SOLVE_CELLS 19
 #define SOLVE_NO_DEPTH 0xff	/* SOLVE_PROVE: the turns are not known */
 
-enum solve_status { SOLVE_OK = 0, SOLVE_NOT_SOLVED, SOLVE_CYCLE, SOLVE_NO_MEMORY };
 enum solve_mode { SOLVE_PROVE = 0, SOLVE_EXACT };
 enum solve_value { SOLVE_LOSS = 0, SOLVE_DRAW, SOLVE_WIN };	/* for the side to move */
 
@@ -49,8 +49,10 @@ int solve_cell(int i);
  * The value for the side to move (white: White to move) of the position
  * of stones black, white (bit masks), and in how many turns the game ends
  * (the turn in progress counted; SOLVE_NO_DEPTH in SOLVE_PROVE).
+ * GAME_OK; GAME_CYCLE (a cycle of positions, see above) or GAME_NO_MEMORY,
+ * *value then meaningless.
  */
-enum solve_status solve_position(struct solve *s, uint32_t black, uint32_t white, bool white_to_move,
+enum game_status solve_position(struct solve *s, uint32_t black, uint32_t white, bool white_to_move,
     enum solve_value *value, int *turns);
 
 /* What the table holds: positions solved (symmetric ones once), bytes. */
@@ -86,7 +88,5 @@ bool solve_best(const struct rules_game *rg, int *p);
  * the turn ends.  False as solve_best() is.
  */
 bool solve_turn(const struct rules_game *rg, int *points, int max, int *n, bool *swap);
-
-const char *solve_status_str(enum solve_status st);
 
 #endif

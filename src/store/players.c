@@ -183,7 +183,7 @@ static enum store_status rebuild(struct store *st)
 
 		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* gone, or not a regular file: not a board of anyone */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && g.board == boards[i] &&
 		    ident_userid_ok(g.black) && ident_userid_ok(g.white) &&
 		    (!push(&ps, g.black, g.board) || (strcmp(g.black, g.white) != 0 && !push(&ps, g.white, g.board))))
 			ss = STORE_TEMPFAIL;

@@ -21,12 +21,12 @@
  * the header says a rated game is over (ratings_game_counts counts its
  * turns).  The caller releases *g.
  */
-static enum gamefile_status parse_for_ratings(const char *text, size_t len, struct game *g,
+static enum game_status parse_for_ratings(const char *text, size_t len, struct game *g,
     struct gamefile_error *ge)
 {
-	enum gamefile_status gs = gamefile_parse_header(text, len, g, ge);
+	enum game_status gs = gamefile_parse_header(text, len, g, ge);
 
-	if (gs != GAMEFILE_OK || !game_over(g) || !ratings_game_rated(g))
+	if (gs != GAME_OK || !game_over(g) || !ratings_game_rated(g))
 		return gs;
 	game_release(g);
 	memset(g, 0, sizeof *g);
@@ -310,7 +310,7 @@ static enum store_status settle_board(struct store *st, struct ratings *r, long 
 	}
 	if (ss != STORE_OK)
 		return store_fail(st, ss, err, "cannot read a marked game");
-	if (parse_for_ratings(text, len, &g, &ge) != GAMEFILE_OK) {
+	if (parse_for_ratings(text, len, &g, &ge) != GAME_OK) {
 		/* fsck's business: the mark stays until the admin mends it */
 		snprintf(err, RATINGS_ERR_MAX, "games/%ld.game: %s", board, ge.msg);
 		free(text);
@@ -463,7 +463,7 @@ enum store_status ratings_rebuild(struct store *st, unsigned long timeout_ms, ch
 			goto out;
 		}
 		memset(&g, 0, sizeof g);
-		if (parse_for_ratings(text, len, &g, &ge) != GAMEFILE_OK) {
+		if (parse_for_ratings(text, len, &g, &ge) != GAME_OK) {
 			free(text);
 			snprintf(err, RATINGS_ERR_MAX, "games/%ld.game: %s (oustpbm fsck)", boards[i], ge.msg);
 			ss = STORE_CORRUPT;

@@ -72,7 +72,7 @@ static void search(const char *name, int size, int opening, bool timed)
 	c0 = bench_cpu();
 	if (timed)
 		o.deadline_ns = (int64_t)(bench_now() * 1e9) + 1000000000;
-	if (a == NULL || ai_genmove(a, &g, &o, &t) != AI_OK) {
+	if (a == NULL || ai_genmove(a, &g, &o, &t) != GAME_OK) {
 		printf("ai_search_%s failed=1\n", name);
 		ai_free(a);
 		return;

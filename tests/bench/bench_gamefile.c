@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (gamefile_format(&g, &text, &len) != GAMEFILE_OK) {
+	if (gamefile_format(&g, &text, &len) != GAME_OK) {
 		fprintf(stderr, "bench_gamefile: format failed\n");
 		goto out;
 	}
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 	for (rep = 0; rep < reps; rep++) {
 		n = 0, t0 = bench_now();
 		do {
-			if (gamefile_parse(text, len, &h, &err) != GAMEFILE_OK) {
+			if (gamefile_parse(text, len, &h, &err) != GAME_OK) {
 				fprintf(stderr, "bench_gamefile: %s\n", err.msg);
 				goto out;
 			}
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 		load = t / (double)n * 1e6;
 		n = 0, t0 = bench_now();
 		do {
-			if (gamefile_format(&g, &s, &slen) != GAMEFILE_OK) {
+			if (gamefile_format(&g, &s, &slen) != GAME_OK) {
 				fprintf(stderr, "bench_gamefile: format failed\n");
 				goto out;
 			}
@@ -152,7 +152,7 @@ int main(int argc, char **argv)
 		save = t / (double)n * 1e6;
 		n = 0, t0 = bench_now();
 		do {
-			if (gamefile_format(&g, &s, &slen) != GAMEFILE_OK ||
+			if (gamefile_format(&g, &s, &slen) != GAME_OK ||
 			    store_write_file(st, "games/101.game", s, slen) != STORE_OK) {
 				fprintf(stderr, "bench_gamefile: write failed: %s\n", store_error(st));
 				free(s);

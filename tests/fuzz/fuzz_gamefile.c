@@ -21,14 +21,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = NULL, *text2 = NULL;
 	size_t len, len2;
 
-	if (gamefile_parse_header((const char *)data, size, &h, &err) == GAMEFILE_OK)
+	if (gamefile_parse_header((const char *)data, size, &h, &err) == GAME_OK)
 		game_release(&h);
-	if (gamefile_parse((const char *)data, size, &g, &err) != GAMEFILE_OK)
+	if (gamefile_parse((const char *)data, size, &g, &err) != GAME_OK)
 		return 0;
-	if (gamefile_format(&g, &text, &len) == GAMEFILE_OK) {
-		if (gamefile_parse(text, len, &g2, &err) != GAMEFILE_OK)
+	if (gamefile_format(&g, &text, &len) == GAME_OK) {
+		if (gamefile_parse(text, len, &g2, &err) != GAME_OK)
 			abort();	/* what we write we must read */
-		if (gamefile_format(&g2, &text2, &len2) != GAMEFILE_OK || len2 != len || memcmp(text, text2, len) != 0)
+		if (gamefile_format(&g2, &text2, &len2) != GAME_OK || len2 != len || memcmp(text, text2, len) != 0)
 			abort();	/* and it must be a fixed point */
 		game_release(&g2);
 	}

@@ -101,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f[k] = copy + size;	/* "" */
 	clean_id(f[F_ID], false);
 	clean_id(f[F_REFS], true);
-	if (gamefile_parse(f[F_GAME], strlen(f[F_GAME]), &g, NULL) == GAMEFILE_OK)
+	if (gamefile_parse(f[F_GAME], strlen(f[F_GAME]), &g, NULL) == GAME_OK)
 		have_game = true;
 	reply_init(&rc, &cfg, ".", 1700000000, f[F_ID], f[F_REFS], "alice@example.org");
 	rs = reply_error(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] },

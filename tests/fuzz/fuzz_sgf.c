@@ -21,13 +21,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *sgf = NULL, *a = NULL, *b = NULL;
 	size_t len, la, lb;
 
-	if (sgf_parse((const char *)data, size, &g, &err) != SGF_OK)
+	if (sgf_parse((const char *)data, size, &g, &err) != GAME_OK)
 		return 0;
-	if (sgf_format(&g, &sgf, &len, &err) != SGF_OK)
+	if (sgf_format(&g, &sgf, &len, &err) != GAME_OK)
 		abort();	/* a game read from a record replays, so it has a record */
-	if (sgf_parse(sgf, len, &g2, &err) != SGF_OK)
+	if (sgf_parse(sgf, len, &g2, &err) != GAME_OK)
 		abort();	/* what we write we must read */
-	if (gamefile_format(&g, &a, &la) != GAMEFILE_OK || gamefile_format(&g2, &b, &lb) != GAMEFILE_OK ||
+	if (gamefile_format(&g, &a, &la) != GAME_OK || gamefile_format(&g2, &b, &lb) != GAME_OK ||
 	    la != lb || memcmp(a, b, la) != 0)
 		abort();	/* the same game */
 	free(a);

@@ -136,7 +136,7 @@ int main(int argc, char **argv)
 	static struct rules_board b;
 	struct rusage ru;
 	enum solve_value v, fv[SOLVE_CELLS];
-	enum solve_status st;
+	enum game_status st;
 	unsigned long npos, after;
 	size_t bytes;
 	char name[4];
@@ -149,8 +149,8 @@ int main(int argc, char **argv)
 	if (S == NULL)
 		return 2;
 	st = solve_position(S, 0, 0, false, &v, &turns);
-	if (st != SOLVE_OK) {
-		printf("solvehex: %s\n", solve_status_str(st));
+	if (st != GAME_OK) {
+		printf("solvehex: %s\n", game_status_str(st));
 		return 2;
 	}
 	t1 = cpu();

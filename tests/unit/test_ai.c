@@ -109,14 +109,14 @@ static void test_positions(void)
 	for (level = AI_MIN_LEVEL; level <= AI_MAX_LEVEL; level++) {
 		setup(5, "..... / OO... / X.X.. / O.... / .....", RULES_BLACK);
 		o.level = level;
-		ok_int(ai_play_turn(&G, &o, &t), AI_OK, "level %d: edge case 1 planned", level);
+		ok_int(ai_play_turn(&G, &o, &t), GAME_OK, "level %d: edge case 1 planned", level);
 		ok_str(turn_text(&t), "B3", "level %d: edge case 1: B3 wins", level);
 		ok(apply(&t) && G.result == RULES_BLACK_WINS, "level %d: edge case 1 is a win", level);
 	}
 	/* Edge case 2: B3 captures D3, then B2 or A2 captures the last two stones. */
 	setup(5, "..... / ..... / X.XO. / ..... / OO...", RULES_BLACK);
 	o.level = AI_MAX_LEVEL;
-	ok_int(ai_play_turn(&G, &o, &t), AI_OK, "edge case 2 planned");
+	ok_int(ai_play_turn(&G, &o, &t), GAME_OK, "edge case 2 planned");
 	ok(t.n == 2 && (t.points[0] == P("B3") || t.points[0] == P("C2") || t.points[0] == P("C4")),
 	    "edge case 2: %s captures twice and wins", turn_text(&t));
 	ok(apply(&t) && G.result == RULES_BLACK_WINS, "edge case 2 is a win");
@@ -139,7 +139,7 @@ static void test_positions(void)
 				    RULES_BLACK);
 				keep = G;
 				o = opts(lv, s, 3000);
-				if (ai_play_turn(&G, &o, &t) != AI_OK || !apply(&t) || wins_now(&G)) {
+				if (ai_play_turn(&G, &o, &t) != GAME_OK || !apply(&t) || wins_now(&G)) {
 					if (lost++ == 0)
 						printf("# level %d seed %d: after %s white wins\n", lv,
 						    (int)s, turn_text(&t));
@@ -152,8 +152,8 @@ static void test_positions(void)
 	}
 
 	/* Over: nothing to plan. */
-	ok_int(ai_play_turn(&G, &o, &t), AI_GAME_OVER, "a finished game has no turn");
-	ok_int(ai_baseline_turn(&G, AI_GREEDY, 1, &t), AI_GAME_OVER, "greedy: no turn either");
+	ok_int(ai_play_turn(&G, &o, &t), GAME_OVER, "a finished game has no turn");
+	ok_int(ai_baseline_turn(&G, AI_GREEDY, 1, &t), GAME_OVER, "greedy: no turn either");
 }
 
 static void test_greedy(void)
@@ -194,7 +194,7 @@ static void play_games(int size, int a, int b, int games, long playouts)
 	struct ai_options o;
 	struct ai_turn t;
 	int i, turns, bad = 0, over = 0, who;
-	enum ai_status st;
+	enum game_status st;
 
 	for (i = 0; i < games; i++) {
 		rules_game_init(&G, size, true);
@@ -206,10 +206,10 @@ static void play_games(int size, int a, int b, int games, long playouts)
 			st = who == 0 ? ai_baseline_turn(&G, AI_RANDOM, o.seed, &t) :
 			    who < 0 ? ai_baseline_turn(&G, AI_GREEDY, o.seed, &t) :
 			    ai_play_turn(&G, &o, &t);
-			if (st != AI_OK || !apply(&t)) {
+			if (st != GAME_OK || !apply(&t)) {
 				if (bad++ < 3)
 					printf("# game %d turn %d: %s, turn %s refused\n", i, turns,
-					    ai_status_str(st), turn_text(&t));
+					    game_status_str(st), turn_text(&t));
 				break;
 			}
 		}
@@ -274,7 +274,7 @@ static void test_threads(void)
 	rules_game_init(&G, 9, false);
 	while (a != NULL && G.result == RULES_PLAYING && placements < 40) {
 		if (G.to_move == RULES_WHITE) {
-			bad += ai_baseline_turn(&G, AI_GREEDY, (uint64_t)placements, &t) != AI_OK ||
+			bad += ai_baseline_turn(&G, AI_GREEDY, (uint64_t)placements, &t) != GAME_OK ||
 			    !apply(&t);
 			placements++;
 			continue;
@@ -282,7 +282,7 @@ static void test_threads(void)
 		t0 = mono_ns();
 		o.deadline_ns = t0 + 60000000;
 		o.seed++;
-		if (ai_genmove(a, &G, &o, &t) != AI_OK || t.action != AI_PLACE || t.n != 1 ||
+		if (ai_genmove(a, &G, &o, &t) != GAME_OK || t.action != AI_PLACE || t.n != 1 ||
 		    !rules_is_legal(rules_game_play(&G, t.points[0], &ev))) {
 			bad++;
 			break;
@@ -324,7 +324,7 @@ static void test_helper_stall(void)
 	for (i = 0; i < 2 && ran; i++) {
 		t0 = mono_ns();
 		o.deadline_ns = t0 + 60000000;
-		ran = ai_genmove(a, &G, &o, &t[i]) == AI_OK && t[i].action == AI_PLACE && t[i].n == 1;
+		ran = ai_genmove(a, &G, &o, &t[i]) == GAME_OK && t[i].action == AI_PLACE && t[i].n == 1;
 		took[i] = mono_ns() - t0;
 	}
 	t0 = mono_ns();
@@ -358,7 +358,7 @@ static void test_pie(void)
 	for (swap = 0; swap < 2; swap++) {
 		rules_game_init(&G, 9, swap == 1);
 		a = ai_new();
-		ran = ran && a != NULL && ai_genmove(a, &G, &o, &t[swap]) == AI_OK &&
+		ran = ran && a != NULL && ai_genmove(a, &G, &o, &t[swap]) == GAME_OK &&
 		    t[swap].action == AI_PLACE && t[swap].n == 1;
 		if (a != NULL)
 			ai_last_search(a, &s[swap]);
@@ -384,6 +384,5 @@ int main(void)
 	play_games(5, -1, 0, 20, 200);
 	play_games(7, AI_DEFAULT_LEVEL, 0, 6, 300);
 	play_games(9, AI_MIN_LEVEL, -1, 4, 300);
-	printf("# %s\n", ai_level_str(AI_DEFAULT_LEVEL));
 	return t_done();
 }

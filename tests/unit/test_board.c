@@ -23,7 +23,7 @@ static void test_figure7(void)
 	ok(file != NULL && want != NULL, "figure 7 data files read");
 	if (file == NULL || want == NULL)
 		goto out;
-	ok_int(gamefile_parse(file, flen, &g, &err), GAMEFILE_OK, "figure7.game parses: %s",
+	ok_int(gamefile_parse(file, flen, &g, &err), GAME_OK, "figure7.game parses: %s",
 	    err.msg);
 	n = board_render_game(&g, out);
 	ok_int(n, strlen(out), "render returns the length");

@@ -41,7 +41,7 @@ static char *format(const struct game *g)
 	char *text;
 	size_t len;
 
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK)
+	if (gamefile_format(g, &text, &len) != GAME_OK)
 		abort();
 	return text;
 }
@@ -57,17 +57,17 @@ static void test_header(void)
 	text = format(&g);
 	ok(strstr(text, "\nlast-move: 2023-11-14T22:13:20Z\nremind: 2023-11-21T22:13:20Z\n") != NULL,
 	    "the remind: line follows last-move:");
-	ok_int(gamefile_parse(text, strlen(text), &h, &err), GAMEFILE_OK, "it parses back");
+	ok_int(gamefile_parse(text, strlen(text), &h, &err), GAME_OK, "it parses back");
 	ok_int(h.remind, g.remind, "... with the same time");
 	game_release(&h);
-	ok_int(gamefile_parse_header(text, strlen(text), &h, &err), GAMEFILE_OK, "the header alone parses");
+	ok_int(gamefile_parse_header(text, strlen(text), &h, &err), GAME_OK, "the header alone parses");
 	ok_int(h.remind, g.remind, "... with the remind time");
 
 	/* a file from before reminders: no line, remind 0 */
 	edited = strdup(text);
 	p = strstr(edited, "remind: ");
 	memmove(p, strchr(p, '\n') + 1, strlen(strchr(p, '\n') + 1) + 1);
-	ok_int(gamefile_parse(edited, strlen(edited), &h, &err), GAMEFILE_OK, "a file without remind: loads");
+	ok_int(gamefile_parse(edited, strlen(edited), &h, &err), GAME_OK, "a file without remind: loads");
 	ok_int(h.remind, 0, "... remind 0");
 	game_release(&h);
 	free(edited);
@@ -75,7 +75,7 @@ static void test_header(void)
 	edited = strdup(text);
 	p = strstr(edited, "remind: 2023");
 	memcpy(p + 8, "2023-13", 7);
-	ok_int(gamefile_parse(edited, strlen(edited), &h, &err), GAMEFILE_BAD, "a bad remind time is refused");
+	ok_int(gamefile_parse(edited, strlen(edited), &h, &err), GAME_BAD_FILE, "a bad remind time is refused");
 	ok_str(err.msg, "line 12: bad time '2023-13-21T22:13:20Z' (want e.g. 2026-11-21T18:41:07Z)",
 	    "... naming the line");
 	free(edited);
@@ -91,7 +91,7 @@ static void test_header(void)
 	p = strstr(text, "thread:");
 	edited = malloc(strlen(text) + 40);
 	sprintf(edited, "%.*sremind: 2023-11-22T22:13:20Z\n%s", (int)(p - text), text, p);
-	ok_int(gamefile_parse(edited, strlen(edited), &h, &err), GAMEFILE_BAD, "remind: in a finished game is refused");
+	ok_int(gamefile_parse(edited, strlen(edited), &h, &err), GAME_BAD_FILE, "remind: in a finished game is refused");
 	ok_str(err.msg, "line 12: remind given, but the game is over", "... naming the line");
 	free(edited);
 	free(text);
@@ -169,7 +169,7 @@ static bool load(struct home *h, struct game *g)
 
 	if (store_board_read(h->st, 101, &text, &len) != STORE_OK)
 		return false;
-	good = gamefile_parse(text, len, g, NULL) == GAMEFILE_OK;
+	good = gamefile_parse(text, len, g, NULL) == GAME_OK;
 	free(text);
 	return good;
 }

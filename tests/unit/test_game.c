@@ -126,7 +126,7 @@ static void test_illegal(void)
 	game_init(&g, 101, 11, true, "alice", "bob", T0);
 	play(&g, "E5", T0 + 1);
 	ok_int(play_as(&g, "bob", "E5", T0 + 2, &rep), GAME_ILLEGAL_TURN, "E5 is occupied");
-	ok_int(rep.status, RULES_TURN_ILLEGAL, "rules say illegal");
+	ok_int(rep.verdict, RULES_TURN_ILLEGAL, "rules say illegal");
 	points(&g, "E5", pts);
 	ok_str(game_status_message(&g, GAME_ILLEGAL_TURN, "bob", pts, &rep, buf, sizeof(buf)),
 	    "E5: the point is occupied", "message names the point");
@@ -666,11 +666,19 @@ static void test_chat(void)
 
 static void test_names(void)
 {
-	int s, bad = 0;
+	int s, t, bad = 0, same = 0;
 
-	for (s = GAME_OK; s <= GAME_CHATS_FULL; s++)
+	/* the game layer's one status (game_status.h): every value its own words */
+	for (s = GAME_OK; s <= GAME_INTERNAL; s++) {
 		bad += strcmp(game_status_str((enum game_status)s), "unknown game status") == 0;
+		for (t = GAME_OK; t < s; t++)
+			same += strcmp(game_status_str((enum game_status)s), game_status_str((enum game_status)t)) == 0;
+	}
 	ok_int(bad, 0, "every status has a text");
+	ok_int(same, 0, "no two statuses share a text");
+	ok_str(game_status_str((enum game_status)(GAME_INTERNAL + 1)), "unknown game status", "past the last: unknown");
+	ok_str(game_status_str(GAME_NO_MEMORY), "out of memory", "out of memory");
+	ok_str(game_status_str(GAME_INTERNAL), "internal error in the computer player", "the AI's failure");
 	ok_str(game_status_str(GAME_NOT_YOUR_TURN), "not your turn", "not your turn");
 	ok_str(game_action_str(GAME_SWAP), "swap", "swap");
 	ok_str(game_action_str(GAME_TIMEOUT), "timeout", "timeout");

@@ -119,7 +119,7 @@ static char *load_edited(const char *from, const char *to, struct game *g, const
 	struct gamefile_error err;
 	char *text = replaced(CANON, from, to);
 
-	ok_int(gamefile_parse(text, strlen(text), g, &err), GAMEFILE_OK, "%s %s", what, err.msg);
+	ok_int(gamefile_parse(text, strlen(text), g, &err), GAME_OK, "%s %s", what, err.msg);
 	return text;
 }
 
@@ -132,11 +132,11 @@ static void round_trip(const struct game *g, const char *what)
 	size_t alen, blen;
 	int x, y, same = 1;
 
-	ok_int(gamefile_format(g, &a, &alen), GAMEFILE_OK, "%s: formats", what);
+	ok_int(gamefile_format(g, &a, &alen), GAME_OK, "%s: formats", what);
 	ok_int(alen, strlen(a), "%s: length", what);
-	ok_int(gamefile_parse(a, alen, &h, &err), GAMEFILE_OK, "%s: parses back %s", what,
+	ok_int(gamefile_parse(a, alen, &h, &err), GAME_OK, "%s: parses back %s", what,
 	    err.msg);
-	ok_int(gamefile_format(&h, &b, &blen), GAMEFILE_OK, "%s: formats again", what);
+	ok_int(gamefile_format(&h, &b, &blen), GAME_OK, "%s: formats again", what);
 	ok(alen == blen && memcmp(a, b, alen) == 0, "%s: the same bytes", what);
 	ok_int(h.nturns, g->nturns, "%s: history length", what);
 	ok_int(h.npoints, g->npoints, "%s: placements", what);
@@ -168,7 +168,7 @@ static void test_canonical(void)
 	size_t len, i, j;
 	int p[2];
 
-	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK,
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAME_OK,
 	    "canonical file parses %s", err.msg);
 	ok_int(g.board, 101, "board id");
 	ok_int(g.size, 11, "size");
@@ -184,7 +184,7 @@ static void test_canonical(void)
 	ok_int(game_turn_points(&g, &g.turns[4])[1], pt(&g, "C9"), "turn 5's second is C9");
 	ok_int(rules_at(&g.rg.board, pt(&g, "F5")), RULES_EMPTY, "F5 was captured");
 	ok_int(game_verify(&g, &r), GAME_OK, "the history replays to the position %s", r.why);
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok_str(out, CANON, "parse then format gives the canonical bytes back");
 	free(out);
 
@@ -202,7 +202,7 @@ static void test_canonical(void)
 	p[0] = pt(&m, "E6");
 	p[1] = pt(&m, "C9");
 	ok_int(game_move(&m, "alice", p, 2, T0 + 1000, NULL), GAME_OK, "capture and place again");
-	ok_int(gamefile_format(&m, &out, &len), GAMEFILE_OK, "played game formats");
+	ok_int(gamefile_format(&m, &out, &len), GAME_OK, "played game formats");
 	ok_str(out, CANON, "the played game formats to the canonical file");
 	free(out);
 	round_trip(&m, "played game");
@@ -218,9 +218,9 @@ static void test_canonical(void)
 	}
 	crlf[j] = '\0';
 	lower = replaced(crlf, " 6  . . . . X ,", " 6  . . . . x ,");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK,
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK,
 	    "CRLF, trailing blanks, lower case parse %s", err.msg);
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok_str(out, CANON, "and format back to the canonical file");
 	free(out);
 	free(lower);
@@ -229,57 +229,57 @@ static void test_canonical(void)
 
 	/* The captures of a history line: optional (files from before load), and checked. */
 	lower = replaced(CANON, " captured:F5,-\n", "\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "a file without captures loads %s",
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "a file without captures loads %s",
 	    err.msg);
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok_str(out, CANON, "and is written with its captures");
 	free(out);
 	free(lower);
 	game_release(&g);
 	lower = replaced(CANON, " captured:F5,-\n", " captured:f5,-\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "captures in lower case %s", err.msg);
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "captures in lower case %s", err.msg);
 	free(lower);
 	game_release(&g);
 	lower = replaced(CANON, " captured:F5,-\n", " captured:E5,-\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "captures are read for their form");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "captures are read for their form");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok_str(out, CANON, "... and written again from the placements");
 	free(out);
 	free(lower);
 	game_release(&g);
 	lower = replaced(CANON, " captured:F5,-\n", " captured:F5\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "one item for two placements");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_BAD_FILE, "one item for two placements");
 	ok_str(err.msg, "line 35: captured: 1 item for 2 placements", "... refused");
 	free(lower);
 	lower = replaced(CANON, " captured:F5,-\n", " captured:F5+Z9,-\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "a point not on the board");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_BAD_FILE, "a point not on the board");
 	ok_str(err.msg, "line 35: captured: 'Z9' is not a point of the board", "... refused");
 	free(lower);
 	lower = replaced(CANON, " captured:F5,-\n", " captured:F5,-x\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "a stray character");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_BAD_FILE, "a stray character");
 	ok_str(err.msg, "line 35: captured: 'F5,-x': items are joined by commas", "... refused");
 	free(lower);
 	lower = replaced(CANON, "4 2026-11-21T18:55:00Z o bob J9\n", "4 2026-11-21T18:55:00Z o bob resign captured:E5\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "captures after a resignation");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_BAD_FILE, "captures after a resignation");
 	ok_str(err.msg, "line 34: 'captured:E5' after resign: only placements capture", "... refused");
 	free(lower);
 	lower = replaced(CANON, " captured:F5,-\n", " taken:F5\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "an unknown sixth field");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_BAD_FILE, "an unknown sixth field");
 	free(lower);
 	lower = replaced(CANON, " captured:F5,-\n", " captured:F5,- more\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_BAD, "a seventh field");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_BAD_FILE, "a seventh field");
 	free(lower);
 
 	/* A domain literal on the right of a thread id is a msg-id too. */
 	lower = replaced(CANON, "thread: <board-101@oust.example.org>", "thread: <x.1@[192.0.2.1]>");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "thread with a domain literal");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAME_OK, "thread with a domain literal");
 	ok_str(g.thread, "<x.1@[192.0.2.1]>", "thread with a domain literal read");
 	game_release(&g);
 	free(lower);
 
 	/* No thread line: the thread is empty. */
 	lower = replaced(CANON, "thread: <board-101@oust.example.org>\n", "");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAMEFILE_OK, "no thread line");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, NULL), GAME_OK, "no thread line");
 	ok_str(g.thread, "", "empty thread");
 	ok_int(g.robot_level, 0, "no robot-level line: 0");
 	game_release(&g);
@@ -287,29 +287,29 @@ static void test_canonical(void)
 
 	/* The robot player's level (robot.h): read, and written back after the thread. */
 	lower = replaced(CANON, THREAD, THREAD "robot-level: 4\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "robot-level: 4 parses %s", err.msg);
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "robot-level: 4 parses %s", err.msg);
 	ok_int(g.robot_level, 4, "robot-level 4");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with robot-level");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats with robot-level");
 	ok_str(out, lower, "and back to the same text");
 	free(out);
 	game_release(&g);
 	free(lower);
 
 	/* A board's own time limits (challenge -remind=, -timeout=): read, written back; absent, 0. */
-	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "a file without time limits");
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAME_OK, "a file without time limits");
 	ok(g.remind_days == 0 && g.timeout_days == 0, "... 0: the configuration's");
 	ok(game_timeout_days(&g, 21) == 21 && game_remind_days(&g, 7) == 7, "... the defaults apply");
 	game_release(&g);
 	lower = replaced(CANON, THREAD, THREAD "remind-days: 2\ntimeout-days: 5\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "remind-days, timeout-days parse %s", err.msg);
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "remind-days, timeout-days parse %s", err.msg);
 	ok(g.remind_days == 2 && g.timeout_days == 5, "... 2 and 5 days");
 	ok(game_timeout_days(&g, 21) == 5 && game_remind_days(&g, 7) == 2, "... over the defaults");
 	ok(game_timeout_at(&g, 21) == g.last_move + 5 * GAME_DAY, "... lost on time 5 days after the last turn");
 	game_release(&g);
-	ok_int(gamefile_parse_header(lower, strlen(lower), &g, &err), GAMEFILE_OK, "... in the header alone too");
+	ok_int(gamefile_parse_header(lower, strlen(lower), &g, &err), GAME_OK, "... in the header alone too");
 	ok(g.remind_days == 2 && g.timeout_days == 5, "... read there");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "read again");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with them");
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "read again");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats with them");
 	ok_str(out, lower, "and back to the same text");
 	free(out);
 	game_release(&g);
@@ -318,12 +318,12 @@ static void test_canonical(void)
 	/* A board with clocks (challenge -clock=D+I/C): read, written back; no loss by timeout-days */
 	lower = replaced(CANON, THREAD, THREAD "clock: 3+1.5/5\nclock-black: 259200\nclock-white: 100000\n"
 	    "weekends: on\nwarned: 24\n");
-	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAMEFILE_OK, "clock keys parse %s", err.msg);
+	ok_int(gamefile_parse(lower, strlen(lower), &g, &err), GAME_OK, "clock keys parse %s", err.msg);
 	ok(g.clock_base == 3 * GAME_DAY && g.clock_inc == 3 * GAME_DAY / 2 && g.clock_cap == 5 * GAME_DAY,
 	    "... 3+1.5/5 in seconds");
 	ok(g.clock_left[0] == 259200 && g.clock_left[1] == 100000 && g.weekends && g.clock_warned == 24, "... the clocks");
 	ok(game_timeout_at(&g, 21) == 0, "... timeout_days does not apply");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats with them");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats with them");
 	ok_str(out, lower, "and back to the same text");
 	free(out);
 	game_release(&g);
@@ -509,7 +509,7 @@ static void expect_error(const char *text, const char *msg, int line)
 	struct game g;
 
 	memset(&g, 0x5a, sizeof(g));
-	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_BAD, "refused: %s", msg);
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAME_BAD_FILE, "refused: %s", msg);
 	ok_str(err.msg, msg, "the message for line %d", line);
 	ok_int(err.line, line, "line number %d", line);
 	ok(g.turns == NULL && g.points == NULL && g.nturns == 0, "nothing left allocated");
@@ -592,7 +592,7 @@ static void test_errors_special(void)
 	/* Figure 5 with White to move loads: a position set up by hand. */
 	a = replaced(fig5, "to-move: black\nturn: 1", "to-move: white\nturn: 2");
 	b = replaced(a, "history:\n", "history:\n1 2026-11-21T18:41:07Z x alice pass\n");
-	ok_int(gamefile_parse(b, strlen(b), &g, &err), GAMEFILE_OK, "figure 5, white to move %s",
+	ok_int(gamefile_parse(b, strlen(b), &g, &err), GAME_OK, "figure 5, white to move %s",
 	    err.msg);
 	game_release(&g);
 	free(a);
@@ -611,7 +611,7 @@ static void test_errors_special(void)
 	a = strdup(CANON);
 	n = strlen(a);
 	*strstr(a, "white: bob") = '\0';
-	ok_int(gamefile_parse(a, n, &g, &err), GAMEFILE_BAD, "NUL byte refused");
+	ok_int(gamefile_parse(a, n, &g, &err), GAME_BAD_FILE, "NUL byte refused");
 	ok_str(err.msg, "line 6: NUL byte in the line", "NUL byte message");
 	free(a);
 
@@ -626,8 +626,8 @@ static void test_errors_special(void)
 	free(long_line);
 
 	/* err may be NULL. */
-	ok_int(gamefile_parse("", 0, &g, NULL), GAMEFILE_BAD, "empty text refused, err NULL");
-	ok_int(gamefile_parse("", 0, &g, &err), GAMEFILE_BAD, "empty text refused");
+	ok_int(gamefile_parse("", 0, &g, NULL), GAME_BAD_FILE, "empty text refused, err NULL");
+	ok_int(gamefile_parse("", 0, &g, &err), GAME_BAD_FILE, "empty text refused");
 	ok_str(err.msg, "line 1: unexpected end of file in the header", "empty text message");
 }
 
@@ -817,7 +817,7 @@ static void test_long(void)
 	for (round = 0; round < 10; round++) {
 		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
 		for (i = 0; i < runs; i++) {
-			if (gamefile_parse(text, len, &h, &err) != GAMEFILE_OK)
+			if (gamefile_parse(text, len, &h, &err) != GAME_OK)
 				break;
 			game_release(&h);
 		}
@@ -850,7 +850,7 @@ static void test_header_only(void)
 	    "status: white-won\nend: resign\nturn: 3\ncreated: 2026-11-21T18:41:07Z\n"
 	    "last-move: 2026-11-21T18:41:07Z\n\nnot a board at all\n";
 
-	ok_int(gamefile_parse_header(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "header of CANON");
+	ok_int(gamefile_parse_header(CANON, strlen(CANON), &g, &err), GAME_OK, "header of CANON");
 	ok_int(g.board, 101, "header: board");
 	ok_int(g.size, 11, "header: size");
 	ok(g.swap, "header: swap on");
@@ -864,14 +864,14 @@ static void test_header_only(void)
 	ok_str(g.thread, "<board-101@oust.example.org>", "header: thread");
 	game_release(&g);
 
-	ok_int(gamefile_parse_header(over, strlen(over), &g, &err), GAMEFILE_OK,
+	ok_int(gamefile_parse_header(over, strlen(over), &g, &err), GAME_OK,
 	    "header of a finished game, whatever follows it");
 	ok_int(g.rg.result, RULES_WHITE_WINS, "header: white won");
 	ok_int(g.end, GAME_END_RESIGN, "header: by resignation");
 	ok_int(g.rg.to_move, RULES_EMPTY, "header: nobody to move once over");
 
 	bad = replaced(CANON, "status: playing", "status: plying");
-	ok_int(gamefile_parse_header(bad, strlen(bad), &g, &err), GAMEFILE_BAD, "header errors are found");
+	ok_int(gamefile_parse_header(bad, strlen(bad), &g, &err), GAME_BAD_FILE, "header errors are found");
 	ok_str(err.msg, "line 7: unknown status 'plying'", "header error message");
 	ok_int(g.board, 0, "on failure the game is empty");
 	free(bad);
@@ -938,7 +938,7 @@ static void test_hex(void)
 	unsigned seed;
 	int side, games = 0;
 
-	ok_int(gamefile_parse(HEXCANON, strlen(HEXCANON), &g, &err), GAMEFILE_OK, "hex file parses %s", err.msg);
+	ok_int(gamefile_parse(HEXCANON, strlen(HEXCANON), &g, &err), GAME_OK, "hex file parses %s", err.msg);
 	ok(g.shape == RULES_HEX && g.size == 3 && g.rg.board.shape == RULES_HEX && g.rg.board.npoints == 19,
 	    "hex: shape and side");
 	ok_int(rules_at(&g.rg.board, pt(&g, "a3")), RULES_WHITE, "hex: a3 is white");
@@ -953,11 +953,11 @@ static void test_hex(void)
 
 	/* The header keys in any order, shape after size; shape: square is the default. */
 	a = replaced(HEXCANON, "shape: hex\nsize: 3\n", "size: 3\nshape: hex\n");
-	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "hex: shape after size %s", err.msg);
+	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAME_OK, "hex: shape after size %s", err.msg);
 	game_release(&g);
 	free(a);
 	a = replaced(CANON, "board: 101\n", "board: 101\nshape: square\n");
-	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "shape: square accepted %s", err.msg);
+	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAME_OK, "shape: square accepted %s", err.msg);
 	ok(g.shape == RULES_SQUARE && g.size == 11, "shape: square, size 11");
 	game_release(&g);
 	free(a);
@@ -972,7 +972,7 @@ static void test_hex(void)
 	expect_errors(HEXCANON, herrs, NELEM(herrs));
 	/* The drawing is what counts on load, as for square boards. */
 	a = replaced(HEXCANON, " d  . . o . 5  d", " d  . . . . 5  d");
-	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAMEFILE_OK, "hex: an edited position loads %s", err.msg);
+	ok_int(gamefile_parse(a, strlen(a), &g, &err), GAME_OK, "hex: an edited position loads %s", err.msg);
 	ok_int(rules_at(&g.rg.board, pt(&g, "d3")), RULES_EMPTY, "hex: the drawing's d3 is empty");
 	game_release(&g);
 	free(a);
@@ -1005,17 +1005,17 @@ static void test_observers_open(void)
 	char *text = NULL, *again = NULL, *open = NULL;
 	size_t len, len2;
 
-	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "the canonical file: no observers");
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAME_OK, "the canonical file: no observers");
 	ok_int(g.nobservers, 0, "... none read (a file from before observers)");
 	ok(game_observer_add(&g, "carol", false) && game_observer_add(&g, "dave", true) &&
 	    game_observer_add(&g, "erin", false), "three observers added");
-	ok_int(gamefile_format(&g, &text, &len), GAMEFILE_OK, "written");
+	ok_int(gamefile_format(&g, &text, &len), GAME_OK, "written");
 	ok(text != NULL && strstr(text, "\nthread: <board-101@oust.example.org>\nobservers: carol erin\nnotify: dave\n"
 	    "\n") != NULL, "observers: and notify: after the other keys, in their order");
-	ok_int(gamefile_parse(text, len, &h, &err), GAMEFILE_OK, "read back");
+	ok_int(gamefile_parse(text, len, &h, &err), GAME_OK, "read back");
 	ok(h.nobservers == 3 && game_observer_find(&h, "dave") >= 0 && h.observers[game_observer_find(&h, "dave")].results &&
 	    !h.observers[game_observer_find(&h, "carol")].results, "... the same observers, dave for the result only");
-	ok_int(gamefile_format(&h, &again, &len2), GAMEFILE_OK, "written again");
+	ok_int(gamefile_format(&h, &again, &len2), GAME_OK, "written again");
 	ok(again != NULL && len2 == len && memcmp(text, again, len) == 0, "... byte for byte the same");
 	game_observer_remove(&h, game_observer_find(&h, "carol"));
 	/* read back: the observers: line first, then notify: */
@@ -1038,18 +1038,18 @@ static void test_observers_open(void)
 	/* an open challenge: the white seat open, then taken */
 	game_init(&g, 102, 5, true, "alice", GAME_OPEN_SEAT, T0);
 	ok(game_is_open(&g) && strcmp(game_open_challenger(&g), "alice") == 0, "an open challenge of alice's");
-	ok_int(gamefile_format(&g, &open, &len), GAMEFILE_OK, "written");
+	ok_int(gamefile_format(&g, &open, &len), GAME_OK, "written");
 	ok(open != NULL && strstr(open, "\nblack: alice\nwhite: *\n") != NULL, "the open seat is written '*'");
-	ok_int(gamefile_parse(open, len, &h, &err), GAMEFILE_OK, "read back");
+	ok_int(gamefile_parse(open, len, &h, &err), GAME_OK, "read back");
 	ok(game_is_open(&h) && !h.opened, "... open, not yet taken");
 	game_take_seat(&h, "Bob");
 	ok(!game_is_open(&h) && strcmp(h.white, "bob") == 0 && h.opened, "bob takes the seat (folded)");
 	game_release(&h);
 	game_take_seat(&g, "bob");
-	ok_int(gamefile_format(&g, &text, &len), GAMEFILE_OK, "the taken board written");
+	ok_int(gamefile_format(&g, &text, &len), GAME_OK, "the taken board written");
 	ok(text != NULL && strstr(text, "\nopen-challenge: yes\n") != NULL && strstr(text, "white: bob\n") != NULL,
 	    "... with open-challenge: yes");
-	ok_int(gamefile_parse(text, len, &h, &err), GAMEFILE_OK, "read back");
+	ok_int(gamefile_parse(text, len, &h, &err), GAME_OK, "read back");
 	ok(h.opened && !game_is_open(&h), "... taken");
 	game_release(&h);
 	game_release(&g);
@@ -1095,28 +1095,28 @@ static void test_notes(void)
 	ok(g.notes[0].after == 4 && g.notes[0].kind == GAME_NOTE_PROPOSE && g.notes[1].kind == GAME_NOTE_REJECT &&
 	    !g.notes[1].undo && g.notes[2].after == 5, "in place");
 	ok(game_open_offer(&g) != NULL, "alice's offer is open");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok_str(out, text, "the same text");
 	free(out);
 	round_trip(&g, "open offer");
 	ok_int(game_accept(&g, "bob", T0 + 2000), GAME_OK, "bob accepts the draw");
 	round_trip(&g, "drawn by agreement");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok(strstr(out, "status: drawn\nend: agreement\n") != NULL, "status drawn, end agreement");
 	ok(strstr(out, "- 2026-11-21T19:14:27Z o bob accept draw\n") != NULL, "the acceptance noted");
 	free(out);
 	game_release(&g);
 
 	/* an undo accepted: the turn is gone, the notes stay */
-	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "canon");
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAME_OK, "canon");
 	ok_int(game_ask_undo(&g, "alice", T0 + 2000), GAME_OK, "alice asks");
 	ok_int(game_accept(&g, "bob", T0 + 2001), GAME_OK, "bob accepts");
 	round_trip(&g, "undo accepted");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok(strstr(out, "4 2026-11-21T18:55:00Z o bob J9\n- 2026-11-21T19:14:27Z x alice undo\n"
 	    "- 2026-11-21T19:14:28Z o bob accept undo:5\n") != NULL, "the turn gone, the notes after turn 4");
 	ok(strstr(out, "turn: 5\n") != NULL && strstr(out, "to-move: black\n") != NULL, "alice plays turn 5");
-	ok_int(gamefile_parse(out, len, &h, &err), GAMEFILE_OK, "loads %s", err.msg);
+	ok_int(gamefile_parse(out, len, &h, &err), GAME_OK, "loads %s", err.msg);
 	game_release(&h);
 	free(out);
 	game_release(&g);
@@ -1158,7 +1158,7 @@ static void test_chat_notes(void)
 	/* parse, between the turns and between an offer and its answer */
 	text = replaced(CANON, "2 2026-11-21T18:50:00Z o bob F5\n3 2026-11-21T18:52:47Z x alice C3\n"
 	    "4 2026-11-21T18:55:00Z o bob J9\n5 2026-11-21T18:57:47Z x alice E6,C9 captured:F5,-\n", chats);
-	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAMEFILE_OK, "chats load %s", err.msg);
+	ok_int(gamefile_parse(text, strlen(text), &g, &err), GAME_OK, "chats load %s", err.msg);
 	ok_int(g.nturns, 5, "five turns: a chat is none");
 	ok_int(g.rg.turn, 6, "turn 6 next");
 	ok_int(g.nnotes, 7, "seven notes");
@@ -1168,14 +1168,14 @@ static void test_chat_notes(void)
 	    g.notes[4].kind == GAME_NOTE_REJECT, "the reject after two chats answers the propose");
 	ok(game_open_offer(&g) != NULL && game_open_offer(&g)->kind == GAME_NOTE_PROPOSE &&
 	    strcmp(game_open_offer(&g)->player, "alice") == 0, "alice's offer is open across her chat");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok_str(out, text, "the same text");
 	free(out);
 	round_trip(&g, "chats");
 	ok_int(game_accept(&g, "bob", T0 + 2000), GAME_OK, "bob accepts the draw after the chat");
 	ok_int(game_chat(&g, "alice", T0 + 2001), GAME_OK, "alice chats after the end");
 	round_trip(&g, "a chat after the agreed draw");
-	ok_int(gamefile_format(&g, &out, &len), GAMEFILE_OK, "formats");
+	ok_int(gamefile_format(&g, &out, &len), GAME_OK, "formats");
 	ok(strstr(out, "status: drawn\nend: agreement\n") != NULL && strstr(out, "- 2026-11-21T18:59:00Z x alice "
 	    "chat\n- 2026-11-21T19:14:27Z o bob accept draw\n- 2026-11-21T19:14:28Z x alice chat\n") != NULL,
 	    "drawn, the accept and the chat after it");
@@ -1183,13 +1183,13 @@ static void test_chat_notes(void)
 	game_release(&g);
 
 	/* one line by itself (the SGF's OUSTNOTE[]) */
-	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAMEFILE_OK, "canon");
-	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z o bob chat", 33, 0, &g, &err), GAMEFILE_OK, "a chat line");
+	ok_int(gamefile_parse(CANON, strlen(CANON), &g, &err), GAME_OK, "canon");
+	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z o bob chat", 33, 0, &g, &err), GAME_OK, "a chat line");
 	ok(g.nnotes == 1 && g.notes[0].kind == GAME_NOTE_CHAT && g.notes[0].after == 5, "... after turn 5");
-	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z o bob chat hi", 36, 0, &g, &err), GAMEFILE_BAD,
+	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z o bob chat hi", 36, 0, &g, &err), GAME_BAD_FILE,
 	    "a chat with an argument");
 	ok_str(err.msg, "line 0: 'hi' after chat: a chat note has no argument (its text is not kept)", "... says why");
-	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z x alice accept draw", 42, 0, &g, &err), GAMEFILE_BAD,
+	ok_int(gamefile_parse_note("- 2026-11-21T18:58:00Z x alice accept draw", 42, 0, &g, &err), GAME_BAD_FILE,
 	    "an accept after a chat alone");
 	ok_str(err.msg, "line 0: accept draw, but no draw was offered just before", "... answers nothing");
 	ok_int(game_resign(&g, "bob", T0 + 2000), GAME_OK, "bob resigns");

@@ -35,7 +35,7 @@ static void play(const char *turns)
 	}
 }
 
-static enum review_status parse(const char *text, struct review *r)
+static enum game_status parse(const char *text, struct review *r)
 {
 	char why[200];
 
@@ -115,7 +115,7 @@ static void random_games(void)
 			if (np == 0 || game_move(&G, game_player_to_move(&G), pts, np, 1700000000 + i, NULL) != GAME_OK)
 				break;
 		}
-		if (review_compute(&G, &o, &r) != REVIEW_OK) {
+		if (review_compute(&G, &o, &r) != GAME_OK) {
 			bad++;
 			review_release(&r);
 			game_release(&G);
@@ -126,8 +126,8 @@ static void random_games(void)
 			    r.turns[i].after <= 1))
 				bad++;
 		text = NULL;
-		if (review_format(&r, &G, &text, &len) != REVIEW_OK ||
-		    review_parse(text, len, &G, &back, why, sizeof why) != REVIEW_OK || back.nturns != r.nturns)
+		if (review_format(&r, &G, &text, &len) != GAME_OK ||
+		    review_parse(text, len, &G, &back, why, sizeof why) != GAME_OK || back.nturns != r.nturns)
 			bad++;
 		review_release(&back);
 		free(text);
@@ -152,7 +152,7 @@ int main(void)
 	play("C3;A5;E1;D3;C2,A1;B4;C4,B5;D5;C5");
 	ok(game_over(&G) && G.rg.result == RULES_BLACK_WINS, "the test game is over: black won");
 
-	ok_int(review_compute(&G, &o, &r), REVIEW_OK, "a finished game is reviewed");
+	ok_int(review_compute(&G, &o, &r), GAME_OK, "a finished game is reviewed");
 	ok_int(r.nturns, 9, "... a line a turn");
 	ok(!r.exact && r.playouts > 0, "... by the search, not the solver");
 	ok(r.turns[8].after == 1.0, "... the last turn's after is the result: black won");
@@ -160,11 +160,11 @@ int main(void)
 		if (r.turns[i].before != r.turns[i - 1].after)
 			break;
 	ok_int(i, r.nturns, "... each turn's before is the turn before's after");
-	ok_int(review_compute(&G, &o, &r2), REVIEW_OK, "reviewed again");
-	ok(review_format(&r, &G, &text, &len) == REVIEW_OK && review_format(&r2, &G, &text2, &len2) == REVIEW_OK &&
+	ok_int(review_compute(&G, &o, &r2), GAME_OK, "reviewed again");
+	ok(review_format(&r, &G, &text, &len) == GAME_OK && review_format(&r2, &G, &text2, &len2) == GAME_OK &&
 	    len == len2 && memcmp(text, text2, len) == 0, "... the same review: a fixed budget is deterministic");
 
-	ok_int(review_parse(text, len, &G, &back, err.msg, sizeof err.msg), REVIEW_OK, "the kept text reads back");
+	ok_int(review_parse(text, len, &G, &back, err.msg, sizeof err.msg), GAME_OK, "the kept text reads back");
 	ok(back.nturns == r.nturns && back.playouts == r.playouts, "... the same turns and playouts");
 	for (i = 0; i < r.nturns; i++)
 		if (back.turns[i].nbetter != r.turns[i].nbetter || back.turns[i].better_swap != r.turns[i].better_swap ||
@@ -174,52 +174,52 @@ int main(void)
 	review_release(&back);
 
 	/* malformed kept files */
-	ok_int(parse("oustpbm review 2\n", &back), REVIEW_BAD_FILE, "another version: refused");
-	ok_int(parse("oustpbm review 1\nboard 102\nturns 0\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
+	ok_int(parse("oustpbm review 2\n", &back), GAME_BAD_REVIEW, "another version: refused");
+	ok_int(parse("oustpbm review 1\nboard 102\nturns 0\nexact no\nplayouts 0\n", &back), GAME_BAD_REVIEW,
 	    "another board's: refused");
-	ok_int(parse("oustpbm review 1\nboard 101\nturns 10\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 10\nexact no\nplayouts 0\n", &back), GAME_BAD_REVIEW,
 	    "more turns than the game: refused");
-	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\n", &back), REVIEW_BAD_FILE,
+	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\n", &back), GAME_BAD_REVIEW,
 	    "a turn line missing: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 1.5\n", &back),
-	    REVIEW_OK, "a chance over 1: repaired, not refused");
+	    GAME_OK, "a chance over 1: repaired, not refused");
 	ok(back.turns[0].before == 0.5 && back.turns[0].after == 1.0, "... to 1");
 	review_release(&back);
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 1.0000 -0.0123\n", &back),
-	    REVIEW_OK, "a chance under 0 (issue 40's file): repaired");
+	    GAME_OK, "a chance under 0 (issue 40's file): repaired");
 	ok(back.turns[0].before == 1.0 && back.turns[0].after == 0.0, "... to 0");
 	review_release(&back);
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x nan 0.5\n", &back),
-	    REVIEW_BAD_FILE, "a chance that is no number: refused");
+	    GAME_BAD_REVIEW, "a chance that is no number: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5x 0.5\n", &back),
-	    REVIEW_BAD_FILE, "a chance with trailing junk: refused");
+	    GAME_BAD_REVIEW, "a chance with trailing junk: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 better C3,D3 "
-	    "captures 1 answer B2,E5 captures 2\n", &back), REVIEW_OK, "a turn line with a better turn and an answer reads");
+	    "captures 1 answer B2,E5 captures 2\n", &back), GAME_OK, "a turn line with a better turn and an answer reads");
 	ok(back.turns[0].nbetter == 2 && back.turns[0].nanswer == 2 && back.turns[0].answer_captured == 2 &&
 	    !back.turns[0].answer_swap, "... both kept");
 	review_release(&back);
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 answer swap\n",
-	    &back), REVIEW_OK, "an answer that swaps reads");
+	    &back), GAME_OK, "an answer that swaps reads");
 	ok(back.turns[0].answer_swap && back.turns[0].nanswer == 0, "... as a swap");
 	review_release(&back);
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 answer B2 "
-	    "captures\n", &back), REVIEW_BAD_FILE, "an answer without its count: refused");
+	    "captures\n", &back), GAME_BAD_REVIEW, "an answer without its count: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 answer B2 "
-	    "captures 0 more\n", &back), REVIEW_BAD_FILE, "a word after the answer: refused");
+	    "captures 0 more\n", &back), GAME_BAD_REVIEW, "a word after the answer: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 better C3 "
-	    "captures 0 answer B2 captures 0 x x x x\n", &back), REVIEW_BAD_FILE, "too many words: refused");
+	    "captures 0 answer B2 captures 0 x x x x\n", &back), GAME_BAD_REVIEW, "too many words: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.5 better Z9 "
-	    "captures 0\n", &back), REVIEW_BAD_FILE, "a better turn off the board: refused");
+	    "captures 0\n", &back), GAME_BAD_REVIEW, "a better turn off the board: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 2 x 0.5 0.5\n", &back),
-	    REVIEW_BAD_FILE, "turn lines out of order: refused");
+	    GAME_BAD_REVIEW, "turn lines out of order: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact maybe\nplayouts 0\nturn 1 x 0.5 0.5\n", &back),
-	    REVIEW_BAD_FILE, "exact neither yes nor no: refused");
+	    GAME_BAD_REVIEW, "exact neither yes nor no: refused");
 	ok_int(parse("oustpbm review 1\nboard 101\nturns 1\nexact no\nplayouts 0\nturn 1 x 0.5 0.4 better C3,D3 "
-	    "captures 1\n", &back), REVIEW_OK, "a good one-turn review reads");
+	    "captures 1\n", &back), GAME_OK, "a good one-turn review reads");
 	ok(back.turns[0].nbetter == 2 && back.turns[0].better_captured == 1, "... with its better turn");
 	review_release(&back);
 	bad = calloc(1, REVIEW_FILE_MAX + 2);
-	ok(bad != NULL && review_parse(bad, REVIEW_FILE_MAX + 1, &G, &back, err.msg, sizeof err.msg) == REVIEW_BAD_FILE,
+	ok(bad != NULL && review_parse(bad, REVIEW_FILE_MAX + 1, &G, &back, err.msg, sizeof err.msg) == GAME_BAD_REVIEW,
 	    "too long: refused");
 	free(bad);
 
@@ -229,7 +229,7 @@ int main(void)
 		if (r.turns[idx[i]].nanswer == 0 && !r.turns[idx[i]].answer_swap)
 			break;
 	ok(n > 0 && i == n, "each costliest turn has the opponent's best answer (%d)", n);
-	ok_int(review_parse(text, len, &G, &back, err.msg, sizeof err.msg), REVIEW_OK, "... kept and read back");
+	ok_int(review_parse(text, len, &G, &back, err.msg, sizeof err.msg), GAME_OK, "... kept and read back");
 	for (i = 0; i < r.nturns; i++)
 		if (back.turns[i].nanswer != r.turns[i].nanswer ||
 		    (r.turns[i].nanswer > 0 && back.turns[i].answer[0] != r.turns[i].answer[0]))
@@ -271,7 +271,7 @@ int main(void)
 		n += r.turns[i].nbetter > 0;
 	ok(n > 0 && sgf != NULL && strstr(sgf, "The robot's turn") != NULL, "... and %d variations", n);
 	memset(&g2, 0, sizeof g2);
-	ok(sgf != NULL && sgf_parse(sgf, slen, &g2, &err) == SGF_OK && g2.nturns == G.nturns, "sgf_parse reads its main line");
+	ok(sgf != NULL && sgf_parse(sgf, slen, &g2, &err) == GAME_OK && g2.nturns == G.nturns, "sgf_parse reads its main line");
 	game_release(&g2);
 	free(sgf);
 
@@ -296,7 +296,7 @@ int main(void)
 			kl += (size_t)snprintf(kept + kl, sizeof kept - kl, "turn %d %c %s %s better M13 captures 0 "
 			    "answer P10 captures 0\n", i, i % 2 ? 'x' : 'o', i == 1 ? "0.5" : i % 2 ? "0.9" : "0.1",
 			    i % 2 ? "0.1" : "0.9");
-		ok_int(parse(kept, &back), REVIEW_OK, "a 25x25 review of ten blunders reads");
+		ok_int(parse(kept, &back), GAME_OK, "a 25x25 review of ten blunders reads");
 		html = review_worst_html(&G, &back);
 		txt = review_worst_text(&G, &back);
 		ok(html != NULL && strlen(html) <= REVIEW_WORST_HTML_MAX, "... its HTML boards stay under the cap (%zu)",
@@ -316,7 +316,7 @@ int main(void)
 	game_init_shape(&G, 102, &(struct game_form){ RULES_HEX, 3, false }, "alice", "bob", 1700000000);
 	play("a1;c4;c2;c3,b2");
 	ok(game_over(&G) && G.rg.result == RULES_WHITE_WINS, "a hex-3 game white won");
-	ok_int(review_compute(&G, &o, &r), REVIEW_OK, "reviewed");
+	ok_int(review_compute(&G, &o, &r), GAME_OK, "reviewed");
 	ok(r.exact && r.turns[0].before == 1.0 && r.turns[0].after == 0.0, "... exact: a1 lost black's won game");
 	ok_int(review_kind_of(&r, &r.turns[0]), REVIEW_BLUNDER, "... a blunder");
 	ok(r.turns[0].nbetter == 1, "... with a winning placement instead");

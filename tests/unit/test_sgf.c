@@ -79,7 +79,7 @@ static char *format_file(const struct game *g)
 	char *text = NULL;
 	size_t len;
 
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK)
+	if (gamefile_format(g, &text, &len) != GAME_OK)
 		return NULL;
 	return text;
 }
@@ -111,12 +111,12 @@ static void test_export(void)
 	char *sgf = NULL, *text;
 	size_t len;
 
-	ok(gamefile_parse(GAME, strlen(GAME), &g, &gerr) == GAMEFILE_OK, "the 5x5 game file parses (%s)", gerr.msg);
-	ok(sgf_format(&g, &sgf, &len, &err) == SGF_OK, "its SGF is written (%s)", err.msg);
+	ok(gamefile_parse(GAME, strlen(GAME), &g, &gerr) == GAME_OK, "the 5x5 game file parses (%s)", gerr.msg);
+	ok(sgf_format(&g, &sgf, &len, &err) == GAME_OK, "its SGF is written (%s)", err.msg);
 	ok_str(sgf, GAME_SGF, "the SGF: players at turn 1, the result, one node per placement, AE for the capture, "
 	    "comments for the swap, the capture and the resignation");
 	ok_int(len, strlen(GAME_SGF), "... its length");
-	ok(sgf_parse(sgf, len, &back, &err) == SGF_OK, "read back (%s)", err.msg);
+	ok(sgf_parse(sgf, len, &back, &err) == GAME_OK, "read back (%s)", err.msg);
 	ok_str(rows(&back), "o...x/..x../..x../...../x...o", "... the position as an ASCII board");
 	text = format_file(&back);
 	ok_str(text, GAME, "... the same game file");
@@ -142,13 +142,13 @@ static void test_hex(void)
 	p[0] = rules_parse_point(&g.rg.board, "a1", 2);
 	ok(game_move(&g, "robot", p, 1, T0 + 120, NULL) == GAME_OK, "hex: robot a1");
 	g.remind = T0 + 86400;
-	ok(sgf_format(&g, &sgf, &len, &err) == SGF_OK, "hex: the SGF is written");
+	ok(sgf_format(&g, &sgf, &len, &err) == GAME_OK, "hex: the SGF is written");
 	ok(strstr(sgf, "GM[11]") != NULL && strstr(sgf, "SZ[5]") != NULL, "hex: a Hex board (GM[11]) of 2S-1");
 	ok(strstr(sgf, "DD[aa][ba][ab][ed][de][ee]") != NULL, "hex: the corners outside the hexagon dimmed");
 	ok(strstr(sgf, "AB[cc]") != NULL && strstr(sgf, "AW[ae]") != NULL,
 	    "hex: c3 is the middle of the grid, a1 its bottom left (axial coordinates)");
 	ok(strstr(sgf, "RE[") == NULL, "hex: no result while playing");
-	ok(sgf_parse(sgf, len, &back, &err) == SGF_OK, "hex: read back (%s)", err.msg);
+	ok(sgf_parse(sgf, len, &back, &err) == GAME_OK, "hex: read back (%s)", err.msg);
 	ok_str(rows(&back), ".../..../..x../..../o..", "hex: the position as an ASCII board");
 	a = format_file(&g);
 	b = format_file(&back);
@@ -173,9 +173,9 @@ static void test_edited(void)
 		char buf[2048];
 
 		snprintf(buf, sizeof(buf), "%s 2  . . . x .%s", text, strstr(GAME, " 2  . . . . .") + 13);
-		ok(gamefile_parse(buf, strlen(buf), &g, NULL) == GAMEFILE_OK, "an edited drawing loads");
+		ok(gamefile_parse(buf, strlen(buf), &g, NULL) == GAME_OK, "an edited drawing loads");
 	}
-	ok(sgf_format(&g, &sgf, &len, &err) == SGF_BAD && sgf == NULL, "... but its record is refused");
+	ok(sgf_format(&g, &sgf, &len, &err) == GAME_BAD_SGF && sgf == NULL, "... but its record is refused");
 	ok(strstr(err.msg, "board 101: its history does not lead to its position (D2 is black, but empty after "
 	    "the history)") != NULL, "... saying where: %s", err.msg);
 	game_release(&g);
@@ -245,33 +245,33 @@ static void test_errors(void)
 		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)k, GAME_SGF, cases[i].to, at + strlen(cases[i].from));
 		if (cases[i].from[0] == ')' && cases[i].to[0] == '\0')
 			buf[strlen(buf)] = '\0';
-		ok(sgf_parse(buf, strlen(buf), &g, &err) == SGF_BAD && strstr(err.msg, cases[i].want) != NULL,
+		ok(sgf_parse(buf, strlen(buf), &g, &err) == GAME_BAD_SGF && strstr(err.msg, cases[i].want) != NULL,
 		    "record edited (case %zu): %s", i, err.msg);
 		game_release(&g);
 	}
-	ok(sgf_parse("", 0, &g, &err) == SGF_BAD && strcmp(err.msg, "line 1, column 1: expected '(' to start an "
+	ok(sgf_parse("", 0, &g, &err) == GAME_BAD_SGF && strcmp(err.msg, "line 1, column 1: expected '(' to start an "
 	    "SGF game tree, but the file ends") == 0, "an empty file: %s", err.msg);
-	ok(sgf_parse("(;FF[4]\001)", 9, &g, &err) == SGF_BAD && strstr(err.msg, "not byte 0x01") != NULL,
+	ok(sgf_parse("(;FF[4]\001)", 9, &g, &err) == GAME_BAD_SGF && strstr(err.msg, "not byte 0x01") != NULL,
 	    "a control byte is named by its value: %s", err.msg);
 	{
 		static char big[SGF_MAX_BYTES + 2];
 
 		memset(big, ' ', sizeof(big));
-		ok(sgf_parse(big, sizeof(big), &g, &err) == SGF_BAD && strstr(err.msg, "an SGF game record is at most")
+		ok(sgf_parse(big, sizeof(big), &g, &err) == GAME_BAD_SGF && strstr(err.msg, "an SGF game record is at most")
 		    != NULL, "over SGF_MAX_BYTES: refused before reading: %s", err.msg);
 		memset(big, '(', sizeof(big));
-		ok(sgf_parse(big, SGF_MAX_DEPTH + 10, &g, &err) == SGF_BAD &&
+		ok(sgf_parse(big, SGF_MAX_DEPTH + 10, &g, &err) == GAME_BAD_SGF &&
 		    strstr(err.msg, "expected ';' to start a node") != NULL, "'((': %s", err.msg);
 		for (k = 0; k < SGF_MAX_DEPTH + 2; k++)
 			memcpy(big + 3 * k, "(;)", 3);
 		for (k = 0; k < SGF_MAX_DEPTH + 2; k++)
 			memcpy(big + 2 * k, "(;", 2);
-		ok(sgf_parse(big, 2 * (SGF_MAX_DEPTH + 2), &g, &err) == SGF_BAD &&
+		ok(sgf_parse(big, 2 * (SGF_MAX_DEPTH + 2), &g, &err) == GAME_BAD_SGF &&
 		    strstr(err.msg, "variations nested more than 1000 deep") != NULL, "deep variations: %s", err.msg);
 		memset(big, 'a', SGF_VALUE_MAX + 20);
 		memcpy(big, "(;GN[", 5);
 		memcpy(big + SGF_VALUE_MAX + 10, "])", 2);
-		ok(sgf_parse(big, SGF_VALUE_MAX + 12, &g, &err) == SGF_BAD &&
+		ok(sgf_parse(big, SGF_VALUE_MAX + 12, &g, &err) == GAME_BAD_SGF &&
 		    strstr(err.msg, "a property value of more than 4096 bytes") != NULL, "a long value: %s", err.msg);
 	}
 }
@@ -289,7 +289,7 @@ static void test_tolerated(void)
 	at = strstr(GAME_SGF, ";OUSTTURN[5");
 	snprintf(buf, sizeof(buf), "%.*s(%.*s)(;AB[bb]C[a variation])(;W[aa];B[bb]))\n", (int)(at - GAME_SGF),
 	    GAME_SGF, (int)(strlen(at) - 2), at);
-	ok(sgf_parse(buf, strlen(buf), &g, &err) == SGF_OK, "variations: the main line is read (%s)", err.msg);
+	ok(sgf_parse(buf, strlen(buf), &g, &err) == GAME_OK, "variations: the main line is read (%s)", err.msg);
 	text = format_file(&g);
 	ok_str(text, GAME, "... the same game file");
 	free(text);
@@ -303,16 +303,16 @@ static void test_tolerated(void)
 	memcpy(text + 5, "\\\n", 2);
 	ok(strstr(buf, "PlayerBlack[alice]") != NULL && strstr(buf, "<board-101@oust.\\\nexample.net>") != NULL,
 	    "a record with FF[3] names and a soft line break");
-	ok(sgf_parse(buf, strlen(buf), &g, &err) == SGF_OK, "... reads (%s)", err.msg);
+	ok(sgf_parse(buf, strlen(buf), &g, &err) == GAME_OK, "... reads (%s)", err.msg);
 	text = format_file(&g);
 	ok_str(text, GAME, "... the same game file");
 	free(text);
 	game_release(&g);
-	ok(sgf_parse("(;GN[x\\", 8, &g, &err) == SGF_BAD && strcmp(err.msg, "line 1, column 5: the property value "
+	ok(sgf_parse("(;GN[x\\", 8, &g, &err) == GAME_BAD_SGF && strcmp(err.msg, "line 1, column 5: the property value "
 	    "opened here is not closed with ']'") == 0, "a value ending in a backslash: %s", err.msg);
 	snprintf(buf, sizeof(buf), "%s", GAME_SGF);
 	strcpy(strstr(buf, ")\n"), ";C[the end]\n;\n)\n");
-	ok(sgf_parse(buf, strlen(buf), &g, &err) == SGF_OK, "nodes without setup a viewer added are skipped (%s)",
+	ok(sgf_parse(buf, strlen(buf), &g, &err) == GAME_OK, "nodes without setup a viewer added are skipped (%s)",
 	    err.msg);
 	game_release(&g);
 }
@@ -337,11 +337,11 @@ static int round_trip(const struct game *g, int k)
 	size_t len;
 	int bad = 1;
 
-	if (sgf_format(g, &sgf, &len, &err) != SGF_OK) {
+	if (sgf_format(g, &sgf, &len, &err) != GAME_OK) {
 		printf("# game %d: %s\n", k, err.msg);
 		goto out;
 	}
-	if (sgf_parse(sgf, len, &back, &err) != SGF_OK) {
+	if (sgf_parse(sgf, len, &back, &err) != GAME_OK) {
 		printf("# game %d: %s\n", k, err.msg);
 		goto out;
 	}
@@ -486,14 +486,14 @@ static void test_notes(void)
 	game_move(&g, "bob", pts, 1, T0 + 50, NULL);
 	ok_int(game_propose(&g, "alice", T0 + 60), GAME_OK, "alice offers a draw");
 	ok_int(game_accept(&g, "bob", T0 + 70), GAME_OK, "bob accepts");
-	ok(sgf_format(&g, &sgf, &len, &err) == SGF_OK, "the SGF is written (%s)", err.msg);
+	ok(sgf_format(&g, &sgf, &len, &err) == GAME_OK, "the SGF is written (%s)", err.msg);
 	ok(strstr(sgf, "RE[0]") != NULL, "RE[0]");
 	ok(strstr(sgf, "AB[cc]C[Turn 1: alice (Black) C3.]\n;OUSTNOTE[- 2023-11-14T22:13:50Z o bob undo]"
 	    "C[bob asks to take back their last turn.]\n;OUSTNOTE[- 2023-11-14T22:14:00Z x alice accept undo:2]"
 	    "C[alice agrees: the turns from turn 2 on are taken back.]\n;OUSTTURN[2 ") != NULL,
 	    "the undo and its acceptance between turns 1 and 2");
 	ok(strstr(sgf, "C[bob accepts: the game is drawn by agreement.]\n)\n") != NULL, "the draw at the end");
-	ok(sgf_parse(sgf, len, &back, &err) == SGF_OK, "read back (%s)", err.msg);
+	ok(sgf_parse(sgf, len, &back, &err) == GAME_OK, "read back (%s)", err.msg);
 	ok(back.end == GAME_END_AGREEMENT && back.rg.result == RULES_DRAW, "drawn by agreement");
 	a = format_file(&g);
 	b = format_file(&back);
@@ -514,12 +514,12 @@ static void test_notes(void)
 	ok_int(game_reject(&c, "bob", T0 + 40), GAME_OK, "bob rejects after his chat");
 	ok_int(game_resign(&c, "bob", T0 + 50), GAME_OK, "bob resigns");
 	ok_int(game_chat(&c, "alice", T0 + 60), GAME_OK, "alice chats after the end");
-	ok(sgf_format(&c, &sgf, &len, &err) == SGF_OK, "the SGF is written (%s)", err.msg);
+	ok(sgf_format(&c, &sgf, &len, &err) == GAME_OK, "the SGF is written (%s)", err.msg);
 	ok(strstr(sgf, ";OUSTNOTE[- 2023-11-14T22:13:25Z o bob chat]C[bob chats.]\n;OUSTTURN[1 ") != NULL,
 	    "the chat before turn 1");
 	ok(strstr(sgf, ";OUSTNOTE[- 2023-11-14T22:14:20Z x alice chat]C[alice chats.]\n)\n") != NULL,
 	    "the chat after the end");
-	ok(sgf_parse(sgf, len, &back, &err) == SGF_OK, "read back (%s)", err.msg);
+	ok(sgf_parse(sgf, len, &back, &err) == GAME_OK, "read back (%s)", err.msg);
 	ok(back.nnotes == 5 && back.end == GAME_END_RESIGN && back.rg.result == RULES_BLACK_WINS, "resigned, five notes");
 	a = format_file(&c);
 	b = format_file(&back);
@@ -532,7 +532,7 @@ static void test_notes(void)
 	sgf = NULL;
 
 	/* a bad note is refused with its place */
-	ok(gamefile_parse_note("- 2023-11-14T22:14:00Z x alice shrug", 36, 3, &g, &gerr) == GAMEFILE_BAD,
+	ok(gamefile_parse_note("- 2023-11-14T22:14:00Z x alice shrug", 36, 3, &g, &gerr) == GAME_BAD_FILE,
 	    "a bad note");
 	ok_str(gerr.msg, "line 3: a note after the accepted draw", "its message");
 	game_release(&g);

@@ -66,7 +66,7 @@ static enum solve_value exact(const char *rows, bool wtm, int *turns)
 
 	setup(rows);
 	masks(&black, &white);
-	if (s == NULL || solve_position(s, black, white, wtm, &v, turns) != SOLVE_OK)
+	if (s == NULL || solve_position(s, black, white, wtm, &v, turns) != GAME_OK)
 		*turns = -1;
 	solve_free(s);
 	return v;

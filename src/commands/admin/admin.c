@@ -54,7 +54,7 @@ enum admin_status admin_load_board(struct admin *a, long board, struct game *g)
 		store_complain(a->srv.st, "%s", store_error(a->srv.st));
 		return admin_of_store(ss);
 	}
-	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
+	if (gamefile_parse(text, len, g, &gerr) != GAME_OK) {
 		store_complain(a->srv.st, "games/%ld.game %s", board, gerr.msg);
 		as = ADMIN_DATAERR;
 	}

@@ -14,7 +14,7 @@ enum admin_status admin_export_run(struct admin *a)
 {
 	struct sgf_error serr;
 	struct game g;
-	enum sgf_status sg;
+	enum game_status sg;
 	enum admin_status as;
 	char *sgf = NULL;
 	long board;
@@ -30,9 +30,9 @@ enum admin_status admin_export_run(struct admin *a)
 	if (as != ADMIN_OK)
 		goto out;
 	sg = sgf_format(&g, &sgf, &len, &serr);
-	if (sg != SGF_OK) {
-		store_complain(a->srv.st, "%s", sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
-		as = sg == SGF_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+	if (sg != GAME_OK) {
+		store_complain(a->srv.st, "%s", sg == GAME_NO_MEMORY ? game_status_str(sg) : serr.msg);
+		as = sg == GAME_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
 		goto out;
 	}
 	fwrite(sgf, 1, len, stdout);

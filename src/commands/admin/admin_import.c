@@ -119,7 +119,7 @@ static bool import_duplicate(struct admin *a, const struct game *g, long *dup)
 		if (store_board_read(a->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;
 		memset(&o, 0, sizeof o);
-		if (gamefile_parse(text, len, &o, &gerr) == GAMEFILE_OK && same_game(g, &o))
+		if (gamefile_parse(text, len, &o, &gerr) == GAME_OK && same_game(g, &o))
 			*dup = boards[i];
 		game_release(&o);
 		free(text);
@@ -144,7 +144,7 @@ static bool import_reads_back(struct admin *a, long board, const char *text, siz
 	bool ok;
 
 	memset(&back, 0, sizeof back);
-	ok = gamefile_parse(text, len, &back, &gerr) == GAMEFILE_OK;
+	ok = gamefile_parse(text, len, &back, &gerr) == GAME_OK;
 	game_release(&back);
 	if (!ok) {
 		store_complain(a->srv.st, "%s: the game file made of it would not read back (%s): nothing imported",
@@ -176,7 +176,7 @@ enum admin_status admin_import_run(struct admin *a)
 	struct sgf_error serr;
 	struct game g;
 	enum store_status ss;
-	enum sgf_status sg;
+	enum game_status sg;
 	enum admin_status as = ADMIN_DATAERR;
 	char *sgf = NULL, *text = NULL;
 	long board = 0, dup = 0;
@@ -193,16 +193,16 @@ enum admin_status admin_import_run(struct admin *a)
 	if (sgf == NULL)
 		return ADMIN_NOINPUT;
 	sg = sgf_parse(sgf, len, &g, &serr);
-	if (sg != SGF_OK) {
-		store_complain(a->srv.st, "%s: %s", a->args[0], sg == SGF_NO_MEMORY ? "out of memory" : serr.msg);
-		as = sg == SGF_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+	if (sg != GAME_OK) {
+		store_complain(a->srv.st, "%s: %s", a->args[0], sg == GAME_NO_MEMORY ? game_status_str(sg) : serr.msg);
+		as = sg == GAME_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
 		goto out;
 	}
 	if (board != 0)
 		g.board = board;
 	if (!import_players_ok(a, &g))
 		goto out;
-	if (gamefile_format(&g, &text, &len) != GAMEFILE_OK) {
+	if (gamefile_format(&g, &text, &len) != GAME_OK) {
 		store_complain(a->srv.st, "out of memory");
 		as = ADMIN_TEMPFAIL;
 		goto out;

@@ -63,7 +63,7 @@ enum admin_status admin_list_run(struct admin *a)
 			continue;
 		}
 		/* the header is all a listing needs */
-		if (gamefile_parse_header(text, len, &g, &gerr) != GAMEFILE_OK) {
+		if (gamefile_parse_header(text, len, &g, &gerr) != GAME_OK) {
 			store_complain(a->srv.st, "games/%ld.game %s", boards[i], gerr.msg);
 			as = ADMIN_DATAERR;
 		} else if (which == 0 || (which == 1) == !game_over(&g)) {

@@ -387,7 +387,7 @@ static enum outcome one_mail(struct host *h, const char *buf, size_t len, unsign
 		logline(h, "ignored", "a game record without a reply token in the Subject", m.subject);
 		goto out;
 	}
-	if (gamefile_parse(rec, rlen, &g, NULL) != GAMEFILE_OK || g.board != ts.board || !robot_to_move(&g) ||
+	if (gamefile_parse(rec, rlen, &g, NULL) != GAME_OK || g.board != ts.board || !robot_to_move(&g) ||
 	    g.rg.turn != ts.turn || g.pending[0] != '\0') {
 		h->dropped++;
 		logline(h, "ignored", "the game record is unreadable, or not the robot's turn its Subject names", m.subject);

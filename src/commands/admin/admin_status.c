@@ -418,7 +418,7 @@ static void check_robot(struct report *r, struct store *st)
 		if ((!game_user_is_robot(a) && !game_user_is_robot(c)) || board <= 0 || store_board_read(st, board, &text, &len) != STORE_OK)
 			continue;
 		memset(&g, 0, sizeof g);
-		if (gamefile_parse(text, len, &g, &gerr) == GAMEFILE_OK) {
+		if (gamefile_parse(text, len, &g, &gerr) == GAME_OK) {
 			if (robot_to_move(&g)) {
 				pending++;
 				if ((long)(r->now - g.last_move) > oldest)

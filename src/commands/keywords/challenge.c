@@ -70,7 +70,7 @@ static enum process_status challenge_limits(struct job *j, const char *userid, c
 
 			if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 				continue;	/* removed meanwhile, or unreadable: not counted */
-			if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g) &&
+			if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && !game_over(&g) &&
 			    game_color_of(&g, userid) != RULES_EMPTY && game_color_of(&g, opponent) != RULES_EMPTY &&
 			    openboards_unanswered(&g, opponent)) {
 				pending++;

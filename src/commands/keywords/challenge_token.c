@@ -26,7 +26,7 @@ static long later_board(struct job *j, long board, const char *a, const char *b,
 	for (i = 0; i < n && found == 0; i++) {
 		if (boards[i] <= board || store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* an older board, or removed meanwhile: not counted */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK) {
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK) {
 			if (game_color_of(&g, a) != RULES_EMPTY && game_color_of(&g, b) != RULES_EMPTY)
 				found = g.board;
 			game_release(&g);

@@ -32,7 +32,7 @@ enum process_status challenges_run(struct job *j)
 	for (i = 0; i < nb; i++) {
 		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] && game_is_open(&g) &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && g.board == boards[i] && game_is_open(&g) &&
 		    ++n <= OPEN_LIST_MAX) {
 			char dims[GAME_DIMENSIONS_SIZE];
 

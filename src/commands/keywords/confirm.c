@@ -207,7 +207,7 @@ static char *open_challenges(struct job *j, const char *userid)
 	for (i = 0; i < nb && n < WELCOME_OPEN_MAX; i++) {
 		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && g.board == boards[i] &&
 		    game_is_open(&g)) {
 			if (n++ == 0)
 				strbuf_puts(&sb, "Or take an open challenge, waiting for whoever accepts it:\n\n");

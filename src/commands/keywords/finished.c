@@ -45,7 +45,7 @@ enum process_status finished_run(struct job *j)
 	for (i = 0; i < nboards; i++) {
 		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, g, NULL) == GAMEFILE_OK && g->board == boards[i] &&
+		if (gamefile_parse_header(text, len, g, NULL) == GAME_OK && g->board == boards[i] &&
 		    game_over(g)) {
 			total++;
 			/* insert g in order; the one pushed off the end gives its slot to the next read */

@@ -37,7 +37,7 @@ static bool first_to_play(struct job *j, const struct store_user *u, const struc
 	if (i == n || store_board_read(j->srv.st, games[i].board, &text, &len) != STORE_OK)
 		return false;
 	/* read without the lock: a game file is replaced whole */
-	if (gamefile_parse(text, len, g, NULL) == GAMEFILE_OK) {
+	if (gamefile_parse(text, len, g, NULL) == GAME_OK) {
 		ok = g->board == games[i].board && replytoken_of(j->srv.st, g->board, u, token, err) == STORE_OK &&
 		    token[0] != '\0';
 		if (!ok)

@@ -19,7 +19,7 @@ static void turn_error(const struct game *g, const struct command *c, const stru
 {
 	const char *name = c->placements[rep->index].name;
 
-	switch (rep->status) {
+	switch (rep->verdict) {
 	case RULES_TURN_ILLEGAL:
 		switch (rep->check.verdict) {
 		case RULES_OCCUPIED:
@@ -290,7 +290,7 @@ enum process_status move_run(struct job *j)
 		}
 		if (play_move(j, points, &rep, &gs, msg, sizeof msg, &ps))
 			return ps;
-		if (gs == GAME_ILLEGAL_TURN && rep.status == RULES_TURN_TOO_SHORT && j->by_token)
+		if (gs == GAME_ILLEGAL_TURN && rep.verdict == RULES_TURN_TOO_SHORT && j->by_token)
 			return move_token_keep_part(j, g);
 	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0' &&
 	    strcmp(game_player_to_move(g), userid) == 0) {
@@ -310,8 +310,8 @@ enum process_status move_run(struct job *j)
 		 * Refused in its middle: the reply shows the position where it
 		 * stopped, after the placements before and their captures.
 		 */
-		stop.k = rep.status == RULES_TURN_TOO_SHORT ? (int)j->cmd.nplacements : rep.index;
-		stop.ended = rep.status == RULES_TURN_TOO_LONG;
+		stop.k = rep.verdict == RULES_TURN_TOO_SHORT ? (int)j->cmd.nplacements : rep.index;
+		stop.ended = rep.verdict == RULES_TURN_TOO_LONG;
 		return job_refuse_at(j, g, stop.k > 0 ? &stop : NULL, "%s", msg);
 	}
 	if (gs != GAME_OK) {

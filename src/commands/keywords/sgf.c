@@ -11,15 +11,15 @@ enum process_status sgf_run(struct job *j)
 	struct sgf_error err;
 	enum reply_status rs;
 	enum process_status ps;
-	enum sgf_status ss;
+	enum game_status ss;
 	char *sgf = NULL;
 	size_t len;
 
 	/* MAILCMD_BOARD: j->game is the board */
 	ss = sgf_format(&j->game, &sgf, &len, &err);
-	if (ss == SGF_NO_MEMORY)
+	if (ss == GAME_NO_MEMORY)
 		return job_no_memory(j);
-	if (ss != SGF_OK)
+	if (ss != GAME_OK)
 		return job_refuse(j, &j->game, "no record of board %ld can be made: its history does not lead to "
 		    "its position (the admin edited it)", j->game.board);
 	rs = reply_sgf(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },

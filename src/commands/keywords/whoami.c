@@ -40,7 +40,7 @@ static enum process_status active_boards(struct job *j, const char *userid, stru
 	for (i = 0; i < nb; i++) {
 		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && g.board == boards[i] &&
 		    !game_over(&g) && game_color_of(&g, userid) != RULES_EMPTY) {
 			const char *to_move = game_is_open(&g) ? "an open challenge, nobody" : game_player_to_move(&g);
 

@@ -50,7 +50,7 @@ enum txn_status boardcommit_write_new(struct server *srv, const struct game *g, 
 }
 
 enum store_status boardcommit_read(struct store *st, long board, bool whole, struct game *g,
-    enum gamefile_status *gs, struct gamefile_error *err)
+    enum game_status *gs, struct gamefile_error *err)
 {
 	enum store_status ss;
 	char *text = NULL;
@@ -61,9 +61,9 @@ enum store_status boardcommit_read(struct store *st, long board, bool whole, str
 		return ss;
 	*gs = whole ? gamefile_parse(text, len, g, err) : gamefile_parse_header(text, len, g, err);
 	free(text);
-	if (*gs == GAMEFILE_OK && !gamefile_named_for(g, board, err)) {
+	if (*gs == GAME_OK && !gamefile_named_for(g, board, err)) {
 		game_release(g);
-		*gs = GAMEFILE_BAD;
+		*gs = GAME_BAD_FILE;
 	}
 	return STORE_OK;
 }

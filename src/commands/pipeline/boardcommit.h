@@ -42,13 +42,13 @@ enum txn_status boardcommit_write_new(struct server *srv, const struct game *g, 
 /*
  * Read board from st into g, the header only or whole, and check that the
  * file is named for it (gamefile_named_for: another board's file under
- * this name is never written back).  STORE_OK with *gs GAMEFILE_OK and g
+ * this name is never written back).  STORE_OK with *gs GAME_OK and g
  * the caller's to release; STORE_OK with *gs the failure and err->msg why
- * (a name that is not the board's is GAMEFILE_BAD); or the store's failure
+ * (a name that is not the board's is GAME_BAD_FILE); or the store's failure
  * (STORE_NOT_FOUND: no such file), *gs unset.  For the services that go
  * over boards (cleanup, robot, signoff).
  */
 enum store_status boardcommit_read(struct store *st, long board, bool whole, struct game *g,
-    enum gamefile_status *gs, struct gamefile_error *err);
+    enum game_status *gs, struct gamefile_error *err);
 
 #endif

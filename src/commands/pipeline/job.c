@@ -288,7 +288,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	}
 	if (g == NULL && j->board > 0 && store_board_read(j->srv.st, j->board, &text, &len) == STORE_OK) {
 		/* show the board the command was about, if it can be read */
-		peeked = gamefile_parse(text, len, &peek, NULL) == GAMEFILE_OK;
+		peeked = gamefile_parse(text, len, &peek, NULL) == GAME_OK;
 		if (peeked && peek.board != j->board) {
 			game_release(&peek);	/* another board's header: not shown as this one */
 			peeked = false;
@@ -397,7 +397,7 @@ static enum process_status read_board(struct job *j, long board, struct game *g,
 		return unusable_board(j, board, not_regular_why(j));
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the board");
-	if (gamefile_parse(text, len, g, &gerr) != GAMEFILE_OK) {
+	if (gamefile_parse(text, len, g, &gerr) != GAME_OK) {
 		free(text);
 		return unusable_board(j, board, gerr.msg);
 	}
@@ -571,7 +571,7 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
 
 		if (store_board_read(j->srv.st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: not listed */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && g.board == boards[i] &&
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && g.board == boards[i] &&
 		    (strcmp(g.black, userid) == 0 || strcmp(g.white, userid) == 0)) {
 			if (*n == alloc) {
 				alloc = alloc != 0 ? alloc * 2 : 16;

@@ -177,7 +177,7 @@ static bool own_board_reply(struct job *j, char userid[IDENT_USERID_MAX + 1])
 	if (!j->by_token || j->token.board <= 0 ||
 	    store_board_read(j->srv.st, j->token.board, &text, &len) != STORE_OK)
 		return false;
-	if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && !game_over(&g)) {
+	if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && !game_over(&g)) {
 		for (i = 0; i < 2 && !yes; i++) {
 			const char *p = i == 0 ? g.black : g.white;
 

@@ -88,7 +88,7 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 		snprintf(rc->err, sizeof rc->err, "no reply token for the robot: %s", err);
 		return REPLY_NOMEM;
 	}
-	if (gamefile_format(g, &text, &len) != GAMEFILE_OK) {
+	if (gamefile_format(g, &text, &len) != GAME_OK) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 		rs = REPLY_NOMEM;
 		goto out;

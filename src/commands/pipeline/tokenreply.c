@@ -218,7 +218,7 @@ static bool robot_board(struct job *j)
 
 	if (store_board_read(j->srv.st, j->token.board, &text, &len) != STORE_OK)
 		return false;
-	if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK)
+	if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK)
 		yes = game_user_is_robot(g.black) || game_user_is_robot(g.white);
 	free(text);
 	return yes;

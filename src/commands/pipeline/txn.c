@@ -65,7 +65,7 @@ enum txn_status txn_begin_board(struct server *srv, const struct game *g, struct
 	t = *out;
 	t->board = g->board;
 	t->g = g;
-	if (gamefile_format(g, &t->text, &t->len) != GAMEFILE_OK) {
+	if (gamefile_format(g, &t->text, &t->len) != GAME_OK) {
 		free(t);
 		*out = NULL;
 		return TXN_TEMPFAIL;

@@ -331,7 +331,7 @@ static bool need_outbox(struct run *r, long board)
 static bool load(struct run *r, long board, bool whole, struct game *g)
 {
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum store_status ss;
 
 	ss = boardcommit_read(r->srv->st, board, whole, g, &gs, &gerr);
@@ -342,8 +342,8 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 		    "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
 	}
-	if (gs != GAMEFILE_OK) {
-		if (gs == GAMEFILE_NO_MEMORY)
+	if (gs != GAME_OK) {
+		if (gs == GAME_NO_MEMORY)
 			board_failed(r, board, CLEANUP_TEMPFAIL, "out of memory");
 		else
 			board_failed(r, board, CLEANUP_DATAERR, "games/%ld.game %s", board, gerr.msg);

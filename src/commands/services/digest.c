@@ -103,7 +103,7 @@ static enum store_status waiting_boards(struct run *r, const struct store_user *
 {
 	struct store *st = r->srv->st;
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum store_status ss;
 	long *boards = NULL;
 	size_t nb = 0, i;
@@ -125,7 +125,7 @@ static enum store_status waiting_boards(struct run *r, const struct store_user *
 		struct game *g = &(*games)[*n];
 
 		/* a board gone or unreadable is not listed (cleanup's pass over the boards says why) */
-		if (boardcommit_read(st, boards[i], true, g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
+		if (boardcommit_read(st, boards[i], true, g, &gs, &gerr) != STORE_OK || gs != GAME_OK)
 			continue;
 		if (game_over(g) || game_is_open(g) || strcasecmp(game_player_to_move(g), u->userid) != 0) {
 			game_release(g);

@@ -221,18 +221,18 @@ enum fsck_status fsck_game(struct store *st, long board, const char *file, const
 {
 	struct gamefile_error gerr;
 	struct game_replay *r = NULL;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum game_status vs;
 	enum fsck_status fs = FSCK_OK;
 	const char *msg;
 	struct game g;
 
 	gs = gamefile_parse(text, len, &g, &gerr);
-	if (gs == GAMEFILE_NO_MEMORY) {
+	if (gs == GAME_NO_MEMORY) {
 		report(out, problems, file, 0, "out of memory reading it");
 		return FSCK_TEMPFAIL;
 	}
-	if (gs != GAMEFILE_OK) {
+	if (gs != GAME_OK) {
 		/* "line 7: unknown status 'plying'" -> "file:7: unknown status 'plying'" */
 		msg = gerr.msg;
 		if (gerr.line > 0 && strncmp(msg, "line ", 5) == 0 && strstr(msg, ": ") != NULL)
@@ -801,7 +801,7 @@ static void check_ratings_rule(struct store *st, FILE *out, unsigned *problems)
 		if (store_board_read(st, r.results[i].board, &text, &len) != STORE_OK)
 			continue;
 		memset(&g, 0, sizeof g);
-		if (gamefile_parse(text, len, &g, &gerr) == GAMEFILE_OK && !ratings_game_counts(&g))
+		if (gamefile_parse(text, len, &g, &gerr) == GAME_OK && !ratings_game_counts(&g))
 			report(out, problems, RATINGS_FILE, 0, "board %ld is counted, but %s (oustpbm ratings "
 			    "--rebuild)", r.results[i].board, RATINGS_RULE_SHORT);
 		game_release(&g);

@@ -67,7 +67,7 @@ bool review_kept(struct store *st, const struct game *g, struct review *r)
 
 	if (reviews_read(st, g->board, &text, &len) != STORE_OK)
 		return false;
-	ok = review_parse(text, len, g, r, why, sizeof why) == REVIEW_OK && r->nturns == g->nturns;
+	ok = review_parse(text, len, g, r, why, sizeof why) == GAME_OK && r->nturns == g->nturns;
 	free(text);
 	if (!ok)
 		review_release(r);
@@ -82,7 +82,7 @@ bool review_kept(struct store *st, const struct game *g, struct review *r)
 /* Read board whole into g; false (why set) if it is gone or unreadable. */
 static bool load(struct store *st, long board, struct game *g, char *why, size_t whylen)
 {
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum store_status ss;
 	char *text = NULL;
 	size_t len;
@@ -94,7 +94,7 @@ static bool load(struct store *st, long board, struct game *g, char *why, size_t
 	}
 	gs = gamefile_parse(text, len, g, NULL);
 	free(text);
-	if (gs != GAMEFILE_OK) {
+	if (gs != GAME_OK) {
 		snprintf(why, whylen, "the game file does not parse");
 		return false;
 	}
@@ -122,7 +122,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 	struct reply_mail m;
 	struct review r;
 	struct game g;
-	enum review_status vs;
+	enum game_status vs;
 	enum outbox_status os;
 	char *text = NULL, pbad[200];
 	size_t len;
@@ -148,11 +148,11 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		o.seconds = (double)cfg->review_seconds;
 		vs = review_compute(&g, &o, &r);
 		store_unlock(&slot);
-		if (vs != REVIEW_OK) {
-			snprintf(why, whylen, "cannot review: %s", review_status_str(vs));
+		if (vs != GAME_OK) {
+			snprintf(why, whylen, "cannot review: %s", game_status_str(vs));
 			goto out;
 		}
-		if (review_format(&r, &g, &text, &len) != REVIEW_OK ||
+		if (review_format(&r, &g, &text, &len) != GAME_OK ||
 		    reviews_write(st, g.board, text, len) != STORE_OK) {
 			snprintf(why, whylen, "cannot keep the review: %s", store_error(st));
 			goto out;
@@ -162,7 +162,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		 * (its chances to 4 decimals): the same review byte for byte each time
 		 */
 		review_release(&r);
-		if (review_parse(text, len, &g, &r, pbad, sizeof pbad) != REVIEW_OK) {
+		if (review_parse(text, len, &g, &r, pbad, sizeof pbad) != GAME_OK) {
 			snprintf(why, whylen, "the kept review does not read back: %s", pbad);
 			goto out;
 		}

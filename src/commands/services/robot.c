@@ -55,7 +55,7 @@ enum mode { MODE_AI = 0, MODE_FIRST, MODE_FAIL, MODE_CRASH, MODE_HANG, MODE_ILLE
 
 /* What the child sends back: one write, under PIPE_BUF, so it arrives whole or not at all. */
 struct answer {
-	enum ai_status status;
+	enum game_status status;
 	struct ai_turn turn;
 };
 _Static_assert(sizeof(struct answer) <= 4096, "the answer fits one atomic pipe write");
@@ -152,14 +152,14 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 	switch (m) {
 	case MODE_FIRST:
 		first_player(&g->rg, &a.turn);
-		a.status = AI_OK;
+		a.status = GAME_OK;
 		break;
 	case MODE_RESIGN:
-		a.status = AI_OK;
+		a.status = GAME_OK;
 		a.turn.action = AI_RESIGN;
 		break;
 	case MODE_FAIL:
-		a.status = AI_INTERNAL;
+		a.status = GAME_INTERNAL;
 		break;
 	case MODE_CRASH:
 		raise(SIGSEGV);
@@ -170,7 +170,7 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 			pause();
 	case MODE_ILLEGAL:
 		/* a placement on a stone, or off the board on an empty one */
-		a.status = AI_OK;
+		a.status = GAME_OK;
 		a.turn.action = AI_PLACE;
 		a.turn.n = 1;
 		a.turn.points[0] = RULES_NO_POINT;
@@ -184,7 +184,7 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 	case MODE_AI:
 		/* level 5 plays perfectly where the game is solved (game/solve.h: the hex board of side 3) */
 		if (o->level >= AI_MAX_LEVEL && solve_turn(&g->rg, a.turn.points, RULES_MAX_POINTS, &a.turn.n, &swap)) {
-			a.status = AI_OK;
+			a.status = GAME_OK;
 			a.turn.action = swap ? AI_SWAP : AI_PLACE;
 			break;
 		}
@@ -356,9 +356,9 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	rs = think(g, &o, m, limit, &a, why, whylen);
 	if (rs != ROBOT_OK)
 		return rs;
-	if (a.status != AI_OK) {
-		snprintf(why, whylen, "the AI failed: %s", ai_status_str(a.status));
-		return a.status == AI_NO_MEMORY ? ROBOT_TEMPFAIL : ROBOT_FAULT;
+	if (a.status != GAME_OK) {
+		snprintf(why, whylen, "the AI failed: %s", game_status_str(a.status));
+		return a.status == GAME_NO_MEMORY ? ROBOT_TEMPFAIL : ROBOT_FAULT;
 	}
 	memset(&rep, 0, sizeof rep);
 	switch (a.turn.action) {
@@ -372,8 +372,8 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 			i = rep.index >= 0 && rep.index < a.turn.n ? rep.index : 0;
 			snprintf(why, whylen, "the AI gave an illegal turn: placement %d (%s): %s", i + 1,
 			    rules_point_name(&g->rg.board, a.turn.points[i], name),
-			    rep.status == RULES_TURN_ILLEGAL ? rules_verdict_str(rep.check.verdict) :
-			    rules_turn_status_str(rep.status));
+			    rep.verdict == RULES_TURN_ILLEGAL ? rules_verdict_str(rep.check.verdict) :
+			    rules_turn_verdict_str(rep.verdict));
 			return ROBOT_FAULT;
 		}
 		out->ev.what = REPLY_MOVE;
@@ -503,7 +503,7 @@ static void board_failed(struct run *r, long board, enum robot_status s, const c
 static bool load(struct run *r, long board, bool whole, struct game *g)
 {
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum store_status ss;
 
 	ss = boardcommit_read(r->srv->st, board, whole, g, &gs, &gerr);
@@ -513,10 +513,10 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 		board_failed(r, board, of_store(ss), "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
 	}
-	if (gs == GAMEFILE_NO_MEMORY)
+	if (gs == GAME_NO_MEMORY)
 		board_failed(r, board, ROBOT_TEMPFAIL, "out of memory");
 	/* a file that does not parse, or is another board's, is for fsck and cleanup to report */
-	return gs == GAMEFILE_OK;
+	return gs == GAME_OK;
 }
 
 static void one_board(struct run *r, long board)

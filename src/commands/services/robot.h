@@ -40,7 +40,7 @@
  * stone is in the middle third of the board), so that the mail texts of the
  * golden tests do not follow the AI's changes; OUSTPBM_TEST_ROBOT=resign,
  * a test player that resigns at once; OUSTPBM_TEST_ROBOT=fail,
- * crash, hang or illegal, an AI that returns AI_INTERNAL, dies of SIGSEGV,
+ * crash, hang or illegal, an AI that returns GAME_INTERNAL, dies of SIGSEGV,
  * never answers, or answers an occupied point; OUSTPBM_TEST_ROBOT=die, the
  * whole process killed (SIGKILL) during the think (tests/sh/crash.sh).
  */

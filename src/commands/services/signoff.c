@@ -44,7 +44,7 @@ static bool load(struct store *st, long board, bool whole, struct game *g, bool 
 	char *err = f->err;
 	size_t errlen = f->errlen;
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum store_status ss;
 
 	*gone = false;
@@ -58,10 +58,10 @@ static bool load(struct store *st, long board, bool whole, struct game *g, bool 
 		*s = ss == STORE_NOT_REGULAR ? SIGNOFF_DATAERR : of_store(ss);
 		return false;
 	}
-	if (gs != GAMEFILE_OK) {
-		snprintf(err, errlen, "board %ld cannot be read: %s", board, gs == GAMEFILE_NO_MEMORY ? "out of memory" :
+	if (gs != GAME_OK) {
+		snprintf(err, errlen, "board %ld cannot be read: %s", board, gs == GAME_NO_MEMORY ? game_status_str(gs) :
 		    gerr.msg);
-		*s = gs == GAMEFILE_NO_MEMORY ? SIGNOFF_TEMPFAIL : SIGNOFF_DATAERR;
+		*s = gs == GAME_NO_MEMORY ? SIGNOFF_TEMPFAIL : SIGNOFF_DATAERR;
 		return false;
 	}
 	return true;
@@ -227,7 +227,7 @@ enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid
 	for (i = 0; i < nb && s == SIGNOFF_OK; i++) {
 		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: nobody's mail goes by it */
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK && game_observer_find(&g, userid) >= 0)
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && game_observer_find(&g, userid) >= 0)
 			s = unobserve_one(srv, userid, boards[i], err, errlen);
 		free(text);
 	}

@@ -210,7 +210,7 @@ static enum tournament_status take_results(struct server *srv, struct tourn *t, 
     char *err)
 {
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum tourn_step step;
 	enum store_status ss;
 	enum tourn_result r;
@@ -228,7 +228,7 @@ static enum tournament_status take_results(struct server *srv, struct tourn *t, 
 			    store_error(srv->st));
 			return of_store(ss);
 		}
-		if (gs != GAMEFILE_OK)
+		if (gs != GAME_OK)
 			continue;	/* a damaged board: fsck names it; its game waits */
 		if (game_over(&g)) {
 			r = g.rg.result == RULES_BLACK_WINS ? TOURN_BLACK_WINS : g.rg.result == RULES_WHITE_WINS ?
@@ -551,7 +551,7 @@ void tournament_hook_flushed(struct server *srv, long board)
 	const struct transport_ops *ops;
 	struct outbox_stats stats;
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	char err[TOURNAMENT_ERR_MAX];
 	struct game g;
 	unsigned id;
@@ -563,7 +563,7 @@ void tournament_hook_flushed(struct server *srv, long board)
 	 * board from before the key is settled by cleanup (tournament_settle_all).
 	 */
 	if (board == 0 || srv->st == NULL || boardcommit_read(srv->st, board, false, &g, &gs, &gerr) != STORE_OK ||
-	    gs != GAMEFILE_OK)
+	    gs != GAME_OK)
 		return;
 	over = game_over(&g);
 	id = g.tournament;
@@ -609,7 +609,7 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct reply_mail *m = NULL;
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	enum tournament_status s = TOURNAMENT_OK;
 	enum store_status ss;
 	enum boardmail_status bs;
@@ -623,7 +623,7 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 		return of_store(ss);
 	}
 	ss = boardcommit_read(srv->st, board, true, &g, &gs, &gerr);
-	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && gs != GAMEFILE_OK))
+	if (ss == STORE_NOT_FOUND || (ss == STORE_OK && gs != GAME_OK))
 		goto out;	/* gone, or damaged: nothing to end (fsck names a damaged one) */
 	if (ss != STORE_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read board %ld: %s", board, store_error(srv->st));
@@ -858,7 +858,7 @@ static void fsck_named(struct store *st, const long *boards, size_t nboards, con
 {
 	char msg[TOURNS_ERR_MAX + 100];
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	struct game g;
 	size_t i;
 
@@ -866,7 +866,7 @@ static void fsck_named(struct store *st, const long *boards, size_t nboards, con
 		/* no tournament lists any board: listed may be NULL, which bsearch must not get (C11 7.22.5) */
 		if (nlisted > 0 && bsearch(&boards[i], listed, nlisted, sizeof *listed, board_cmp) != NULL)
 			continue;
-		if (boardcommit_read(st, boards[i], false, &g, &gs, &gerr) != STORE_OK || gs != GAMEFILE_OK)
+		if (boardcommit_read(st, boards[i], false, &g, &gs, &gerr) != STORE_OK || gs != GAME_OK)
 			continue;	/* the board's own check names it */
 		if (g.tournament != 0) {
 			snprintf(msg, sizeof msg, "board %ld says it is a game of T%u, which does not list it", boards[i],
@@ -881,7 +881,7 @@ void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE 
 {
 	char err[TOURNS_ERR_MAX], msg[TOURNS_ERR_MAX + 100];
 	struct gamefile_error gerr;
-	enum gamefile_status gs;
+	enum game_status gs;
 	unsigned *ids = NULL;
 	size_t n = 0, i, k, nlisted = 0, alisted = 0;
 	long *listed = NULL, *bigger;
@@ -926,7 +926,7 @@ void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE 
 					    t->players[tg->black].userid, t->players[tg->white].userid);
 				continue;
 			}
-			if (ss != STORE_OK || gs != GAMEFILE_OK)
+			if (ss != STORE_OK || gs != GAME_OK)
 				continue;	/* the board's own check names it */
 			if (strcmp(g.black, t->players[tg->black].userid) != 0 ||
 			    strcmp(g.white, t->players[tg->white].userid) != 0) {

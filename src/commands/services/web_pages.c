@@ -171,7 +171,7 @@ static void review_html(struct web *w, struct strbuf *b, const struct game *g)
 	if (reviews_read(w->st, g->board, &text, &len) != STORE_OK)
 		return;
 	/* a review asked for during a game against the robot covers its first turns only: shown as such */
-	if (review_parse(text, len, g, &r, why, sizeof why) == REVIEW_OK && r.nturns > 0) {
+	if (review_parse(text, len, g, &r, why, sizeof why) == GAME_OK && r.nturns > 0) {
 		svg = review_chart_svg(g, &r);
 		table = review_table(g, &r);
 	}

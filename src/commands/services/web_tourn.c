@@ -496,7 +496,7 @@ static long long boards_time(struct web *w, const struct tourn *t, bool first)
 			continue;
 		if (store_board_read(w->st, tg->board, &text, &len) != STORE_OK)
 			continue;
-		if (gamefile_parse_header(text, len, &g, NULL) == GAMEFILE_OK) {
+		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK) {
 			v = first ? (long long)g.created : (long long)g.last_move;
 			if (best == 0 || (first ? v < best : v > best))
 				best = v;

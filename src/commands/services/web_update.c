@@ -116,7 +116,7 @@ enum web_status web_build(struct web *w)
 			s = web_fail(w, WEB_STORE, "%s", store_error(w->st));
 			break;
 		}
-		if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		if (gamefile_parse(text, len, &g, &gerr) != GAME_OK) {
 			/* one unreadable board does not keep the others off the site */
 			msg_warn("web: games/%ld.game %s", boards[i], gerr.msg);
 			free(text);
@@ -208,7 +208,7 @@ enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n)
 	for (i = 0; s == WEB_OK && i < n; i++) {
 		if (store_board_read(w->st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* not made yet (a start a crash cut short) or gone: the next run */
-		if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+		if (gamefile_parse(text, len, &g, &gerr) != GAME_OK) {
 			free(text);
 			continue;
 		}
@@ -346,7 +346,7 @@ void web_hook_flushed(struct server *srv, long board)
 		store_log(st, "web: board %ld: cannot read the game file: %s", board, store_error(st));
 		return;
 	}
-	if (gamefile_parse(text, len, &g, &gerr) != GAMEFILE_OK) {
+	if (gamefile_parse(text, len, &g, &gerr) != GAME_OK) {
 		store_log(st, "web: board %ld: %s", board, gerr.msg);
 		free(text);
 		return;

@@ -125,7 +125,7 @@ static int cmd_game(int n, const char *path)
 		fprintf(stderr, "mailbench: no %d-turn game found\n", n);
 		return 1;
 	}
-	if (gamefile_format(&g, &text, &len) != GAMEFILE_OK || write_file(path, text, len) != 0)
+	if (gamefile_format(&g, &text, &len) != GAME_OK || write_file(path, text, len) != 0)
 		return 1;
 	printf("%s %d ", game_player_to_move(&g), g.rg.turn);
 	for (i = 0; i < nnext; i++)
@@ -151,13 +151,13 @@ static int cmd_copies(const char *src, const char *dir, long first, long count)
 	}
 	len = fread(in, 1, (1 << 22) - 1, f);
 	fclose(f);
-	if (gamefile_parse(in, len, &g, NULL) != GAMEFILE_OK) {
+	if (gamefile_parse(in, len, &g, NULL) != GAME_OK) {
 		fprintf(stderr, "mailbench: %s is no game file\n", src);
 		return 1;
 	}
 	for (b = first; b < first + count; b++) {
 		g.board = b;
-		if (gamefile_format(&g, &text, &len) != GAMEFILE_OK)
+		if (gamefile_format(&g, &text, &len) != GAME_OK)
 			return 1;
 		snprintf(path, sizeof path, "%s/%ld.game", dir, b);
 		if (write_file(path, text, len) != 0)
