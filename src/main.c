@@ -24,6 +24,7 @@
 
 #include "base/config.h"
 #include "base/ident.h"
+#include "base/msg.h"
 #include "base/version.h"
 #include "commands/admin/admin.h"
 #include "commands/admin/admincmd.h"
@@ -109,57 +110,52 @@ static const struct command commands[] = {
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 #define USAGE_COLUMN 49		/* where a usage line's summary starts */
+#define UNKNOWN_LIST_MAX 1000	/* bytes of the list of commands an unknown word is told */
 #define PATH_BUF_OWNER 4400	/* owner_become's message: a path and a system error */
 
-/* The exit status of a handled mail, as procmail and the MTA read it. */
-static int mail_exit_code(enum process_status s)
-{
-	switch (s) {
-	case PROCESS_OK:
-	case PROCESS_DROPPED:
-		return EX_OK; /* handled, even if refused or dropped: never bounce it */
-	case PROCESS_TEMPFAIL:
-		return EX_TEMPFAIL; /* nothing changed: deliver it again later */
-	case PROCESS_DATAERR:
-		return EX_DATAERR;
-	case PROCESS_USAGE:
-		return EX_USAGE;
-	case PROCESS_RETIRED:
-		/* oustpbm retire: the MTA bounces it with our message, nothing lost unseen (sysexits.h) */
-		return EX_UNAVAILABLE;
-	case PROCESS_CONFIG:
-	case PROCESS_SOFTWARE:
-		/*
-		 * No answer can be made (a configuration error, an unusable home or
-		 * templates, a bug): the MTA keeps the mail and tries again once
-		 * the admin, told by alert.h, has fixed it; never parked unread.
-		 */
-		return EX_TEMPFAIL;
-	}
-	return EX_TEMPFAIL;
-}
+/*
+ * The exit status (sysexits.h) of each status of the commands layer
+ * (status.h): for an admin command, and for a mail handed to us by the
+ * mail system (procmail, the MTA), which reads it as "done" (0), "bounce
+ * it" (64, 65, 69) or "keep it and deliver it again" (75).  A mail is
+ * never bounced for our own failure: what no answer can be made for (a
+ * configuration error, an unusable home or templates, a bug) is kept by
+ * the MTA and tried again once the admin, told by alert.h, has fixed it;
+ * never parked unread.
+ */
+static const struct exit_code {
+	int admin;	/* an admin command's exit status */
+	int mail;	/* a mail's (oustpbm with no command; robot-mail keeps all but OK and RETIRED) */
+} exit_codes[PROCESS_STATUS_COUNT] = {
+	[PROCESS_OK] = { EX_OK, EX_OK },
+	[PROCESS_DROPPED] = { EX_OK, EX_OK },		/* handled, even if dropped: never bounce it */
+	[PROCESS_TEMPFAIL] = { EX_TEMPFAIL, EX_TEMPFAIL },	/* nothing changed: deliver it again later */
+	[PROCESS_DATAERR] = { EX_DATAERR, EX_DATAERR },	/* also: fsck found problems */
+	[PROCESS_USAGE] = { EX_USAGE, EX_USAGE },
+	[PROCESS_CONFIG] = { EX_CONFIG, EX_TEMPFAIL },
+	[PROCESS_SOFTWARE] = { EX_SOFTWARE, EX_TEMPFAIL },
+	/* oustpbm retire: the MTA bounces it with our message, nothing lost unseen */
+	[PROCESS_RETIRED] = { EX_UNAVAILABLE, EX_UNAVAILABLE },
+	[PROCESS_NOINPUT] = { EX_NOINPUT, EX_TEMPFAIL },	/* also: outbox retry of an id not failed */
+	[PROCESS_NOUSER] = { EX_NOUSER, EX_TEMPFAIL },
+	[PROCESS_EXISTS] = { EX_CANTCREAT, EX_TEMPFAIL },
+	[PROCESS_IOERR] = { EX_IOERR, EX_TEMPFAIL },
+	[PROCESS_NOPERM] = { EX_NOPERM, EX_TEMPFAIL },
+	[PROCESS_CANTCREAT] = { EX_CANTCREAT, EX_TEMPFAIL },
+	[PROCESS_WARNING] = { 1, EX_TEMPFAIL },		/* status: the monitoring plugins' WARNING */
+	[PROCESS_FAILING] = { 2, EX_TEMPFAIL },		/* CRITICAL */
+	[PROCESS_NOHOME] = { EX_CONFIG, EX_TEMPFAIL },
+	[PROCESS_NOMEM] = { EX_TEMPFAIL, EX_TEMPFAIL },
+	[PROCESS_FULL] = { EX_TEMPFAIL, EX_TEMPFAIL },
+	[PROCESS_FAULT] = { EX_TEMPFAIL, EX_TEMPFAIL },
+};
 
-/* The exit status of an admin command (admin.h). */
-static int admin_exit_code(enum admin_status s)
+/* The exit status of s, for a mail (mail) or an admin command. */
+static int exit_code(enum process_status s, bool mail)
 {
-	switch (s) {
-	case ADMIN_OK: return EX_OK;
-	case ADMIN_USAGE: return EX_USAGE;
-	case ADMIN_DATAERR: return EX_DATAERR;	/* also: fsck found problems */
-	case ADMIN_NOINPUT: return EX_NOINPUT;	/* also: outbox retry of an id not failed */
-	case ADMIN_NOUSER: return EX_NOUSER;
-	case ADMIN_EXISTS: return EX_CANTCREAT;
-	case ADMIN_TEMPFAIL: return EX_TEMPFAIL;
-	case ADMIN_IOERR: return EX_IOERR;
-	case ADMIN_CONFIG: return EX_CONFIG;
-	case ADMIN_SOFTWARE: return EX_SOFTWARE;
-	case ADMIN_NOPERM: return EX_NOPERM;
-	case ADMIN_CANTCREAT: return EX_CANTCREAT;
-	case ADMIN_STATUS_WARNING: return 1;	/* the monitoring plugins' WARNING */
-	case ADMIN_STATUS_FAILING: return 2;	/* CRITICAL */
-	case ADMIN_RETIRED: return EX_UNAVAILABLE;
-	}
-	return EX_SOFTWARE;
+	if ((unsigned)s >= PROCESS_STATUS_COUNT)
+		return mail ? EX_TEMPFAIL : EX_SOFTWARE;
+	return mail ? exit_codes[s].mail : exit_codes[s].admin;
 }
 
 /* One row's usage line: "       oustpbm [-d DIR] show BOARD[#TURN]     a board ...". */
@@ -208,7 +204,9 @@ static bool listed(const struct command *c)
 static int unknown(const char *word)
 {
 	const char *near = NULL;
-	size_t i, n = 0, k = 0;
+	char list[UNKNOWN_LIST_MAX];
+	size_t i, n = 0, k = 0, len = 0;
+	int w;
 
 	for (i = 0; i < NCOMMANDS; i++) {
 		n += listed(&commands[i]);
@@ -216,17 +214,18 @@ static int unknown(const char *word)
 		if (near == NULL && commands[i].name[0] != '\0' && ident_keyword_near(word, strlen(word), commands[i].name))
 			near = commands[i].name;
 	}
-	fprintf(stderr, "oustpbm: unknown command '%.40s'", word);
-	if (near != NULL)
-		fprintf(stderr, " (did you mean %s?)", near);
-	fputs("; the commands are ", stderr);
-	for (i = 0; i < NCOMMANDS; i++) {
+	list[0] = '\0';
+	for (i = 0; i < NCOMMANDS && len < sizeof list; i++) {
 		if (!listed(&commands[i]))
 			continue;
 		k++;
-		fprintf(stderr, "%s%s", k == 1 ? "" : k == n ? " and " : ", ", commands[i].name);
+		w = snprintf(list + len, sizeof list - len, "%s%s", k == 1 ? "" : k == n ? " and " : ", ", commands[i].name);
+		if (w < 0)
+			break;
+		len += (size_t)w;
 	}
-	fputs("\n", stderr);
+	msg_warn("unknown command '%.40s'%s%s%s; the commands are %s", word, near != NULL ? " (did you mean " : "",
+	    near != NULL ? near : "", near != NULL ? "?)" : "", list);
 	return usage(stderr);
 }
 
@@ -244,7 +243,7 @@ static int run_mail(const struct cmdline *cl)
 {
 	if (cl->nargs > 0)
 		return usage_of(cl->c);
-	return mail_exit_code(process_main(cl->home));
+	return exit_code(process_main(cl->home), true);
 }
 
 static int run_engine(const struct cmdline *cl)
@@ -255,7 +254,7 @@ static int run_engine(const struct cmdline *cl)
 	engine_options_init(&o);
 	o.level = ENGINE_CLI_LEVEL;
 	if (!engine_parse_options(cl->nargs, cl->args, &o, err, sizeof(err))) {
-		fprintf(stderr, "oustpbm: %s\n", err);
+		msg_warn("%s", err);
 		return usage_of(cl->c);
 	}
 	switch (engine_run_opts(stdin, stdout, &o)) {
@@ -272,14 +271,14 @@ static int run_admin(const struct cmdline *cl)
 {
 	struct admin_call call = { .run = cl->c->admin, .open_home = (cl->c->flags & CMD_HOME) != 0,
 		.name = cl->c->name, .home = cl->home, .args = cl->args, .nargs = cl->nargs };
-	enum admin_status as = admin_main(&call);
+	enum process_status as = admin_main(&call);
 
-	if (as == ADMIN_USAGE)
+	if (as == PROCESS_USAGE)
 		usage_of(cl->c);
 	/* a mail from the mail system (robot-mail): kept and delivered again, bounced only by a retired home */
-	if (as != ADMIN_OK && as != ADMIN_RETIRED && (cl->c->flags & CMD_MAIL))
+	if (as != PROCESS_OK && as != PROCESS_RETIRED && (cl->c->flags & CMD_MAIL))
 		return EX_TEMPFAIL;
-	return admin_exit_code(as);
+	return exit_code(as, false);
 }
 
 /*
@@ -301,7 +300,7 @@ static bool as_owner(const struct cmdline *cl)
 		return true;
 	if (path[0] == '\0' || owner_become(path, init, err, sizeof err) != OWNER_FAILED)
 		return true;
-	fprintf(stderr, "oustpbm: %s\n", err);
+	msg_warn("%s", err);
 	return false;
 }
 
@@ -355,7 +354,7 @@ static enum global global_options(int argc, char **argv, const char **home, int 
 		} else if (strcmp(argv[i], "--list-commands") == 0) {
 			return GLOBAL_LIST;
 		} else {
-			fprintf(stderr, "oustpbm: unknown option '%.40s'\n", argv[i]);
+			msg_warn("unknown option '%.40s'", argv[i]);
 			return GLOBAL_USAGE;
 		}
 	}

@@ -121,14 +121,14 @@ send at=next "$h" alice@example.org 'move 102 alice secret D4'
 check "an unwritable site: the move is applied and answered" sh -c \
     "grep -q 'ok: turn 1: alice played D4' '$h/log' && grep -l 'Turn 1: alice played D4' '$h'/mail/carol@example.net/new/* >/dev/null"
 check "... the failure is logged and said on standard error" sh -c \
-    "grep -q 'web: board 102: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/stderr'"
+    "grep -q 'web: board 102: input/output error' '$h/log' && grep -q 'oustpbm: web: board 102' '$tmp/stderr'"
 check "an unwritable site: oustpbm web exits 74" sh -c "'$bin' -d '$h' web >/dev/null 2>&1; [ \$? = 74 ]"
 send at=next "$h" dave@example.org 'register dave pw4'
 check "an unwritable site: deluser closes the account all the same (exit 0)" sh -c \
     "grep -q '^dave:' '$h/users' && OUSTPBM_TEST_TIME=$((T0 + 8000)) '$bin' -d '$h' deluser dave >/dev/null 2>'$tmp/e' &&
      ! grep -q '^dave:' '$h/users'"
 check "... the standings page's failure is logged and said on standard error" sh -c \
-    "grep -q 'web: standings: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: standings: ' '$tmp/e'"
+    "grep -q 'web: standings: input/output error' '$h/log' && grep -q 'oustpbm: web: standings: ' '$tmp/e'"
 
 # a hex board: its page shows hexagons (SVG) and the hex drawing, the lists say "hex side 3"
 h=$tmp/hexhome

@@ -188,7 +188,7 @@ go dan "tournament dan pwdan swiss -size=5 Unwritten"
 check "an unwritable site: the tournament is made and answered" sh -c \
     "grep -q '^tournament: T4' '$h/tournaments/4' && grep -l 'Subject: Oust tournament T4 Unwritten' '$h'/mail/dan@example.org/new/* >/dev/null"
 check "... the failure is logged and said on standard error" sh -c \
-    "grep -q 'web: tournaments: cannot write the web site' '$h/log' && grep -q 'oustpbm: web: tournaments: ' '$tmp/stderr'"
+    "grep -q 'web: tournaments: input/output error' '$h/log' && grep -q 'oustpbm: web: tournaments: ' '$tmp/stderr'"
 rm -f "$s" && mv "$tmp/site.saved" "$s"
 go dan "tournaments"
 check "... and the next mail writes the missed page" grep -q 'Unwritten' "$s/tournament/T4.html"

@@ -136,7 +136,7 @@ else
 	echo "not ok - mailcmd.h declares more than the table and its handlers:"
 	echo "$out" | sed 's/^ */#   /'
 fi
-out=$(decls src/commands/admin/admincmd.h | grep -v -E '^ *enum admin_status admin_[a-z_]+_run\(struct admin \*a\);')
+out=$(decls src/commands/admin/admincmd.h | grep -v -E '^ *enum process_status admin_[a-z_]+_run\(struct admin \*a\);')
 if [ -z "$out" ]; then
 	echo "ok - admincmd.h declares the admin commands' handlers, nothing else"
 else
@@ -154,7 +154,7 @@ out=$(for f in src/commands/keywords/*.c src/commands/keywords/*.h; do
 		case $b in "$h" | "$h"_*) ;; *) echo "$f: keywords/${h}_int.h" ;; esac
 	done
 done
-handlers=$(sed -n 's/^[[:space:]]*mailcmd_fn[[:space:]]*//p; s/^enum admin_status \(admin_[a-z_]*_run\)(.*/\1/p' \
+handlers=$(sed -n 's/^[[:space:]]*mailcmd_fn[[:space:]]*//p; s/^enum process_status \(admin_[a-z_]*_run\)(.*/\1/p' \
 	src/commands/pipeline/mailcmd.h src/commands/admin/admincmd.h | sed 's#/\*.*##' | tr -d ';' | tr ',' '\n' | sed 's/^ *//; s/ *$//' | grep .)
 for h in $handlers; do
 	# where it is defined, the table that names it: else a call by name

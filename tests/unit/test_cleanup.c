@@ -136,10 +136,10 @@ static void home_close(struct home *h)
 }
 
 /* cleanup_run() on h with configuration c at time now, in a server context of its own. */
-static enum cleanup_status run_at(struct home *h, const struct config *c, time_t now, struct cleanup_stats *stats)
+static enum process_status run_at(struct home *h, const struct config *c, time_t now, struct cleanup_stats *stats)
 {
 	struct server srv;
-	enum cleanup_status cs;
+	enum process_status cs;
 
 	server_init(&srv, h->path);
 	srv.cfg = *c;
@@ -181,22 +181,22 @@ static void test_remind(void)
 	struct game g;
 
 	home_open(&h, true);
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY - 1), &s), CLEANUP_OK, "a second early: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY - 1), &s), PROCESS_OK, "a second early: ok");
 	ok(s.boards == 1 && s.reminded == 0 && mails(&h, "bob@example.com") == 0, "... nothing sent");
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), CLEANUP_OK, "on time: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), PROCESS_OK, "on time: ok");
 	ok_int(s.reminded, 1, "... one reminder");
 	ok_int(s.flush.delivered, 1, "... delivered by the flush");
 	ok_int(mails(&h, "bob@example.com"), 1, "... to bob");
 	ok_int(mails(&h, "alice@example.org"), 0, "... none to alice");
 	ok(load(&h, &g) && g.remind == T0 + 14 * DAY && !game_over(&g), "... next reminder a week later");
 	game_release(&g);
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), CLEANUP_OK, "again: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), PROCESS_OK, "again: ok");
 	ok(s.reminded == 0 && s.flush.delivered == 0 && mails(&h, "bob@example.com") == 1, "... nothing new");
 	home_close(&h);
 
 	/* bob has no account: nobody to remind, but the schedule moves on */
 	home_open(&h, false);
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), CLEANUP_OK, "player without account: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), PROCESS_OK, "player without account: ok");
 	ok(s.reminded == 0 && s.failed == 0, "... no reminder, no failure");
 	ok(load(&h, &g) && g.remind == T0 + 14 * DAY, "... next reminder set all the same");
 	game_release(&g);
@@ -212,7 +212,7 @@ static void test_timeout(void)
 
 	cfg.timeout_days = 10;
 	home_open(&h, true);
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 10 * DAY), &s), CLEANUP_OK, "timeout: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 10 * DAY), &s), PROCESS_OK, "timeout: ok");
 	ok(s.timed_out == 1 && s.reminded == 0, "... one game ended on time, no reminder");
 	ok(mails(&h, "bob@example.com") == 1 && mails(&h, "alice@example.org") == 1, "... both players told");
 	ok(load(&h, &g), "... the file loads");
@@ -222,7 +222,7 @@ static void test_timeout(void)
 	ok_int(g.remind, 0, "... no reminder any more");
 	ok_int(game_verify(&g, r), GAME_OK, "... the history replays to the file");
 	game_release(&g);
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 30 * DAY), &s), CLEANUP_OK, "later: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 30 * DAY), &s), PROCESS_OK, "later: ok");
 	ok(s.timed_out == 0 && s.reminded == 0 && mails(&h, "bob@example.com") == 1, "... nothing new");
 	home_close(&h);
 	cfg.timeout_days = 0;
@@ -240,7 +240,7 @@ static void test_failures(void)
 	home_open(&h, true);
 	if (store_write_file(h.st, "games/102.game", "board: 102\n", 11) != STORE_OK)
 		abort();
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), CLEANUP_DATAERR, "a damaged board: DATAERR");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), PROCESS_DATAERR, "a damaged board: DATAERR");
 	ok(s.failed == 1 && s.reminded == 1, "... the other board is done");
 	home_close(&h);
 
@@ -248,7 +248,7 @@ static void test_failures(void)
 	bad = cfg;
 	snprintf(bad.templates, sizeof bad.templates, "/nonexistent");
 	store_board_read(h.st, 101, &before, &blen);
-	ok_int(run_at(&h, &bad, (time_t)(T0 + 7 * DAY), &s), CLEANUP_CONFIG, "no templates: CONFIG");
+	ok_int(run_at(&h, &bad, (time_t)(T0 + 7 * DAY), &s), PROCESS_CONFIG, "no templates: CONFIG");
 	store_board_read(h.st, 101, &after, &alen);
 	ok(blen == alen && memcmp(before, after, blen) == 0 && s.reminded == 0, "... the game file unchanged");
 	free(before);
@@ -272,19 +272,19 @@ static void test_vacation(void)
 	cfg.timeout_days = 10;
 	home_open(&h, true);
 	ok_int(vacations_set(h.st, &v), STORE_OK, "bob goes away for 10 days");
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), CLEANUP_OK, "a week on: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 7 * DAY), &s), PROCESS_OK, "a week on: ok");
 	ok(s.reminded == 0 && mails(&h, "bob@example.com") == 0, "... no reminder while bob is away");
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 11 * DAY), &s), CLEANUP_OK, "past the time limit: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 11 * DAY), &s), PROCESS_OK, "past the time limit: ok");
 	ok(s.timed_out == 0 && s.reminded == 0, "... no loss on time while bob is away");
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 17 * DAY - 1), &s), CLEANUP_OK, "back, a second early");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 17 * DAY - 1), &s), PROCESS_OK, "back, a second early");
 	ok(s.reminded == 0, "... the reminder waits for the days away");
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 17 * DAY), &s), CLEANUP_OK, "7 running days: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 17 * DAY), &s), PROCESS_OK, "7 running days: ok");
 	ok_int(s.reminded, 1, "... bob is reminded");
 	ok(load(&h, &g) && g.remind == T0 + 14 * DAY, "... the header's next reminder on the running clock");
 	game_release(&g);
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 20 * DAY - 1), &s), CLEANUP_OK, "a second early");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 20 * DAY - 1), &s), PROCESS_OK, "a second early");
 	ok(s.timed_out == 0, "... no loss on time yet");
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 20 * DAY), &s), CLEANUP_OK, "10 running days: ok");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 20 * DAY), &s), PROCESS_OK, "10 running days: ok");
 	ok_int(s.timed_out, 1, "... bob loses on time");
 	home_close(&h);
 
@@ -292,7 +292,7 @@ static void test_vacation(void)
 	home_open(&h, true);
 	if (store_write_file(h.st, VACATIONS_FILE, "bob soon\n", 9) != STORE_OK)
 		abort();
-	ok_int(run_at(&h, &cfg, (time_t)(T0 + 30 * DAY), &s), CLEANUP_DATAERR, "damaged: DATAERR");
+	ok_int(run_at(&h, &cfg, (time_t)(T0 + 30 * DAY), &s), PROCESS_DATAERR, "damaged: DATAERR");
 	ok(s.timed_out == 0 && s.reminded == 0, "... nothing done");
 	home_close(&h);
 	cfg.timeout_days = 0;

@@ -65,7 +65,7 @@ static unsigned run(struct store *st, long board, const char *text, char **out)
 	FILE *f = open_memstream(out, &size);
 
 	snprintf(file, sizeof file, "games/%ld.game", board);
-	ok_int(fsck_game(st, board, file, text, strlen(text), f, &problems), FSCK_OK, "fsck_game runs");
+	ok_int(fsck_game(st, board, file, text, strlen(text), f, &problems), PROCESS_OK, "fsck_game runs");
 	fclose(f);
 	return problems;
 }
@@ -120,7 +120,7 @@ static void test_store(void)
 	    store_write_file(st, "games/next-board", "102\n", 4) != STORE_OK)
 		abort();
 	f = open_memstream(&out, &size);
-	ok_int(fsck_run(st, NULL, 0, f, &problems), FSCK_OK, "fsck_run on a home");
+	ok_int(fsck_run(st, NULL, 0, f, &problems), PROCESS_OK, "fsck_run on a home");
 	fclose(f);
 	ok_int(problems, 1, "... one problem");
 	ok_str(out, "games/101.game:6: white bob has no account in the users file\n", "... bob has no account");

@@ -38,38 +38,38 @@ struct admin {
 	struct server srv;	/* st NULL unless the row has CMD_HOME; the outbox opened on first use */
 };
 
-/* A bad command line: ADMIN_USAGE, for which main.c prints the row's usage line. */
-enum admin_status admin_usage_error(void);
+/* A bad command line: PROCESS_USAGE, for which main.c prints the row's usage line. */
+enum process_status admin_usage_error(void);
 
 /* A store status as an admin status. */
-enum admin_status admin_of_store(enum store_status ss);
+enum process_status admin_of_store(enum store_status ss);
 
 /*
- * Board's game file read and parsed into g: ADMIN_OK; else the complaint
- * made (store_complain) and ADMIN_NOINPUT (no such board), ADMIN_DATAERR
+ * Board's game file read and parsed into g: PROCESS_OK; else the complaint
+ * made (store_complain) and PROCESS_NOINPUT (no such board), PROCESS_DATAERR
  * (it does not parse) or the store's failure.  Either way g may be
- * released (game_release), and must be once ADMIN_OK.
+ * released (game_release), and must be once PROCESS_OK.
  */
-enum admin_status admin_load_board(struct admin *a, long board, struct game *g);
+enum process_status admin_load_board(struct admin *a, long board, struct game *g);
 
-/* Standard output written and flushed: ADMIN_OK, else ADMIN_IOERR. */
-enum admin_status admin_output_done(void);
+/* Standard output written and flushed: PROCESS_OK, else PROCESS_IOERR. */
+enum process_status admin_output_done(void);
 
 /*
  * The board numbers of the arguments into *boards (the caller frees it;
  * NULL without arguments); a bad one is complained of, in the log too when
  * logged, and is a usage error.
  */
-enum admin_status admin_board_args(struct admin *a, bool logged, long **boards);
+enum process_status admin_board_args(struct admin *a, bool logged, long **boards);
 
 /*
  * A retired home (oustpbm retire, store/lifecycle.h): *retired set, and
  * cron's runs (cleanup, robot) do no game work there (no reminder, no loss
  * on time for players whose mail now bounces), only the outbox flush of
  * the replies that are due, logged as their "done" line.  Not retired:
- * ADMIN_OK and nothing done.
+ * PROCESS_OK and nothing done.
  */
-enum admin_status admin_retired_flush(struct admin *a, bool *retired);
+enum process_status admin_retired_flush(struct admin *a, bool *retired);
 
 /* A password line of standard input (--stdin), CR LF included. */
 #define ADMIN_PASSWORD_LINE (STORE_PASSWORD_MAX + 3)
@@ -79,11 +79,11 @@ enum admin_status admin_retired_flush(struct admin *a, bool *retired);
  * line of standard input with --stdin, else made at random (*shown: to be
  * printed).  A bad one is complained of.
  */
-enum admin_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown);
+enum process_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown);
 
 
 /* A command's handler (admincmd.h declares them): the status main.c turns into the exit status. */
-typedef enum admin_status admin_fn(struct admin *a);
+typedef enum process_status admin_fn(struct admin *a);
 
 /* One command to run, as main.c read it. */
 struct admin_call {
@@ -98,9 +98,9 @@ struct admin_call {
 /*
  * Run call: its home opened first when call->open_home asks (a failure
  * told on stderr and, when the home is there, in the log), the log lines
- * prefixed with the time and "admin NAME".  ADMIN_USAGE: the caller prints
+ * prefixed with the time and "admin NAME".  PROCESS_USAGE: the caller prints
  * the usage line.
  */
-enum admin_status admin_main(const struct admin_call *call);
+enum process_status admin_main(const struct admin_call *call);
 
 #endif

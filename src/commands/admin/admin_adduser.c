@@ -11,11 +11,11 @@
 #define NAME_MAX_IN (STORE_FULLNAME_MAX + 1)
 
 
-enum admin_status admin_adduser_run(struct admin *a)
+enum process_status admin_adduser_run(struct admin *a)
 {
 	char pw[ADMIN_PASSWORD_LINE], name[NAME_MAX_IN * 2];
 	bool from_stdin = false, shown;
-	enum admin_status as;
+	enum process_status as;
 	enum store_status ss;
 	const char *why;
 	char **args = a->args;
@@ -29,15 +29,15 @@ enum admin_status admin_adduser_run(struct admin *a)
 	if (!ident_userid_ok(args[0])) {
 		store_complain(a->srv.st, "'%s' is not a user id (1 to %d of a-z 0-9 _ -, starting with a letter "
 		    "or digit)", args[0], IDENT_USERID_MAX);
-		return ADMIN_DATAERR;
+		return PROCESS_DATAERR;
 	}
 	if (game_user_is_robot(args[0])) {
 		msg_warn("the user id %s is the built-in robot player's", GAME_ROBOT_USERID);
-		return ADMIN_EXISTS;
+		return PROCESS_EXISTS;
 	}
 	if (!mailaddr_deliverable(args[1], &why)) {
 		store_complain(a->srv.st, "address '%s' %s", args[1], why);
-		return ADMIN_DATAERR;
+		return PROCESS_DATAERR;
 	}
 	/* the full name is the other words joined by spaces */
 	name[0] = '\0';
@@ -46,12 +46,12 @@ enum admin_status admin_adduser_run(struct admin *a)
 
 		if (w < 0 || (size_t)w >= sizeof name - len) {
 			store_complain(a->srv.st, "the full name is longer than %d characters", IDENT_FULLNAME_MAX);
-			return ADMIN_DATAERR;
+			return PROCESS_DATAERR;
 		}
 		len += (size_t)w;
 	}
 	as = admin_password_get(from_stdin, pw, &shown);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		return as;
 	ss = store_user_add(a->srv.st, args[0], args[1], pw, name);
 	if (ss != STORE_OK) {

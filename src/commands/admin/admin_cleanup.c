@@ -7,17 +7,17 @@
 #include "commands/services/cleanup.h"
 #include "store/ratings.h"
 
-enum admin_status admin_cleanup_run(struct admin *a)
+enum process_status admin_cleanup_run(struct admin *a)
 {
 	struct cleanup_stats stats;
-	enum cleanup_status cs;
-	enum admin_status as;
+	enum process_status cs;
+	enum process_status as;
 	bool retired;
 
 	if (a->nargs != 0)
 		return admin_usage_error();
 	as = admin_retired_flush(a, &retired);
-	if (retired || as != ADMIN_OK)
+	if (retired || as != PROCESS_OK)
 		return as;
 	/* a game's end a crash left out of the ratings (ratings.h) */
 	ratings_after_commit(a->srv.st, a->srv.cfg.lock_timeout_ms);
@@ -25,17 +25,5 @@ enum admin_status admin_cleanup_run(struct admin *a)
 	store_log(a->srv.st, "%s cleanup done: %u boards, %u robot turns, %u reminded, %u lost on time, %u failed; "
 	    "mail: %u sent, %u deferred, %u failed", a->srv.stamp, stats.boards, stats.robot, stats.reminded,
 	    stats.timed_out, stats.failed, stats.flush.delivered, stats.flush.deferred, stats.flush.failed);
-	switch (cs) {
-	case CLEANUP_OK:
-		return ADMIN_OK;
-	case CLEANUP_TEMPFAIL:
-		return ADMIN_TEMPFAIL;
-	case CLEANUP_DATAERR:
-		return ADMIN_DATAERR;
-	case CLEANUP_CONFIG:
-		return ADMIN_CONFIG;
-	case CLEANUP_SOFTWARE:
-		break;
-	}
-	return ADMIN_SOFTWARE;
+	return cs;
 }

@@ -51,14 +51,14 @@ static void remove_pages(const struct admin *a, long board)
 }
 
 /* The players' mails, queued: the robot and an open seat get none. */
-static enum admin_status tell_players(struct admin *a, struct outbox *ob, const struct game *g, unsigned *told)
+static enum process_status tell_players(struct admin *a, struct outbox *ob, const struct game *g, unsigned *told)
 {
 	const char *players[2] = { g->black, g->white };
 	char board[24], subject[120];
 	struct reply_mail m;
 	struct reply_ctx rc;
 	struct store_user u;
-	enum admin_status as = ADMIN_OK;
+	enum process_status as = PROCESS_OK;
 	int i;
 
 	*told = 0;
@@ -66,7 +66,7 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 	snprintf(subject, sizeof subject, "Oust Board %ld removed", g->board);
 	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, NULL);
 	(void)server_reply_key(&a->srv, &rc);	/* logged if it fails: the mails go without a mac */
-	for (i = 0; i < 2 && as == ADMIN_OK; i++) {
+	for (i = 0; i < 2 && as == PROCESS_OK; i++) {
 		struct reply_var vars[] = { { "board", board }, { "black", g->black }, { "white", g->white },
 			{ "userid", players[i] } };
 
@@ -77,13 +77,13 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 		    "delboard", subject, vars, sizeof vars / sizeof vars[0],
 		    &m) != REPLY_OK) {
 			store_complain(a->srv.st, "delboard %ld: cannot make the mail to %s: %s", g->board, players[i], rc.err);
-			as = ADMIN_CONFIG;
+			as = PROCESS_CONFIG;
 			break;
 		}
 		if (outbox_enqueue(ob, a->srv.cfg.from_address, m.rcpt, m.msg, m.len) != OUTBOX_OK) {
 			store_complain(a->srv.st, "delboard %ld: cannot queue the mail to %s: %s", g->board, players[i],
 			    outbox_error(ob));
-			as = ADMIN_TEMPFAIL;
+			as = PROCESS_TEMPFAIL;
 		} else {
 			(*told)++;
 		}
@@ -93,7 +93,7 @@ static enum admin_status tell_players(struct admin *a, struct outbox *ob, const 
 	return as;
 }
 
-enum admin_status admin_delboard_run(struct admin *a)
+enum process_status admin_delboard_run(struct admin *a)
 {
 	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -102,7 +102,7 @@ enum admin_status admin_delboard_run(struct admin *a)
 	struct outbox *ob = NULL;
 	struct web *w = NULL;
 	enum store_status ss;
-	enum admin_status as;
+	enum process_status as;
 	struct game g;
 	bool dry = a->nargs == 2 && strcmp(a->args[0], "--dry-run") == 0, rated;
 	unsigned told = 0;
@@ -114,7 +114,7 @@ enum admin_status admin_delboard_run(struct admin *a)
 	if (!ident_board_parse(a->args[a->nargs - 1], strlen(a->args[a->nargs - 1]), &board)) {
 		store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[a->nargs - 1], IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
-		return ADMIN_USAGE;
+		return PROCESS_USAGE;
 	}
 	ss = store_lock_board(a->srv.st, board, &lock);
 	if (ss != STORE_OK) {
@@ -122,7 +122,7 @@ enum admin_status admin_delboard_run(struct admin *a)
 		return admin_of_store(ss);
 	}
 	as = admin_load_board(a, board, &g);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		goto out;
 	rated = game_over(&g) && ratings_game_rated(&g);
 	if (dry) {
@@ -134,16 +134,16 @@ enum admin_status admin_delboard_run(struct admin *a)
 	}
 	if (outbox_open(a->srv.st, &ob, err, sizeof err) != OUTBOX_OK) {
 		store_complain(a->srv.st, "delboard %ld: cannot open the outbox: %s", board, err);
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	/* its tournament game annulled first: a tournament never makes a deleted board again (tournament.h) */
 	{
 		char terr[TOURNAMENT_ERR_MAX];
 
-		if (tournament_forget(&a->srv, board, NULL, terr) != TOURNAMENT_OK) {
+		if (tournament_forget(&a->srv, board, NULL, terr) != PROCESS_OK) {
 			store_complain(a->srv.st, "delboard %ld: %s", board, terr);
-			as = ADMIN_TEMPFAIL;
+			as = PROCESS_TEMPFAIL;
 			goto out;
 		}
 	}
@@ -168,7 +168,7 @@ enum admin_status admin_delboard_run(struct admin *a)
 	as = tell_players(a, ob, &g, &told);
 	if (a->srv.cfg.web_dir[0] != '\0') {
 		remove_pages(a, board);
-		if (web_open(&a->srv.cfg, a->srv.st, a->srv.cfg.web_dir, &w, wer, sizeof wer) != WEB_OK || web_build(w) != WEB_OK)
+		if (web_open(&a->srv.cfg, a->srv.st, a->srv.cfg.web_dir, &w, wer, sizeof wer) != PROCESS_OK || web_build(w) != PROCESS_OK)
 			store_complain(a->srv.st, "delboard %ld: the web site not made again: %s", board,
 			    w != NULL ? web_error(w) : wer);
 		web_close(w);
@@ -178,7 +178,7 @@ enum admin_status admin_delboard_run(struct admin *a)
 		    ops == NULL ? "unknown transport" : outbox_error(ob));
 	printf("board %ld removed (%s against %s)%s; %u player%s told\n", board, g.black, g.white,
 	    rated ? ", its result taken out of the ratings" : "", told, told == 1 ? "" : "s");
-	if (as == ADMIN_OK)
+	if (as == PROCESS_OK)
 		as = admin_output_done();
 out:
 	store_unlock(&lock);

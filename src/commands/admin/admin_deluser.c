@@ -17,7 +17,7 @@
  * they are (read without locks: a move meanwhile may change it), nothing
  * changed.
  */
-static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
+static enum process_status deluser_dry_run(struct admin *a, const char *userid)
 {
 	char list[SIGNOFF_LIST_MAX] = "", until[GAMEFILE_TIME_SIZE];
 	struct store_user u;
@@ -33,7 +33,7 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 			store_complain(a->srv.st, "there is no user %s", userid);
 		else
 			store_complain(a->srv.st, "deluser %s: %s", userid, store_error(a->srv.st));
-		return ss == STORE_NOT_FOUND ? ADMIN_NOUSER : admin_of_store(ss);
+		return ss == STORE_NOT_FOUND ? PROCESS_NOUSER : admin_of_store(ss);
 	}
 	ss = store_list_boards(a->srv.st, &boards, &count);
 	if (ss != STORE_OK) {
@@ -41,7 +41,7 @@ static enum admin_status deluser_dry_run(struct admin *a, const char *userid)
 		return admin_of_store(ss);
 	}
 	for (i = 0; i < count; i++) {
-		if (admin_load_board(a, boards[i], &g) == ADMIN_OK && !game_over(&g) &&
+		if (admin_load_board(a, boards[i], &g) == PROCESS_OK && !game_over(&g) &&
 		    (strcmp(g.black, u.userid) == 0 || strcmp(g.white, u.userid) == 0)) {
 			len = strlen(list);
 			snprintf(list + len, sizeof list - len, "%s%ld", n > 0 ? ", " : "", boards[i]);
@@ -98,7 +98,7 @@ static bool deluser_tell(struct admin *a, const struct store_user *u, const stru
  * the mails are flushed.  Under accounts.lock, after the confirmations a
  * crashed mail left are settled.
  */
-enum admin_status admin_deluser_run(struct admin *a)
+enum process_status admin_deluser_run(struct admin *a)
 {
 	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct store_lock lock = STORE_LOCK_INIT;
@@ -106,10 +106,10 @@ enum admin_status admin_deluser_run(struct admin *a)
 	struct signoff_result res;
 	struct outbox_stats fl;
 	struct store_user u;
-	enum signoff_status sos;
+	enum process_status sos;
 	enum outbox_status os;
 	enum store_status ss;
-	enum admin_status as = ADMIN_OK;
+	enum process_status as = PROCESS_OK;
 	int64_t until_t;
 
 	bool told = false;
@@ -117,7 +117,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 	if (a->nargs == 2 && strcmp(a->args[0], "--dry-run") == 0) {
 		if (game_user_is_robot(a->args[1])) {
 			store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
-			return ADMIN_DATAERR;
+			return PROCESS_DATAERR;
 		}
 		return deluser_dry_run(a, a->args[1]);
 	}
@@ -125,13 +125,13 @@ enum admin_status admin_deluser_run(struct admin *a)
 		return admin_usage_error();
 	if (game_user_is_robot(a->args[0])) {
 		store_complain(a->srv.st, "deluser: %s is the built-in robot player: it has no account", GAME_ROBOT_USERID);
-		return ADMIN_DATAERR;
+		return PROCESS_DATAERR;
 	}
 	server_reply_init(&a->srv, NULL);
 	ss = store_lock_accounts(a->srv.st, true, &lock);
 	if (ss != STORE_OK) {
 		store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
-		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		as = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	os = server_outbox(&a->srv, err, sizeof err);
@@ -140,7 +140,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 	if (os != OUTBOX_OK) {
 		store_complain(a->srv.st, "deluser %s: cannot open the outbox: %s", a->args[0], a->srv.ob != NULL ?
 		    outbox_error(a->srv.ob) : err);
-		as = outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		as = outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	ss = store_user_find(a->srv.st, a->args[0], &u);
@@ -149,16 +149,16 @@ enum admin_status admin_deluser_run(struct admin *a)
 			store_complain(a->srv.st, "there is no user %s", a->args[0]);
 		else
 			store_complain(a->srv.st, "deluser %s: %s", a->args[0], store_error(a->srv.st));
-		as = ss == STORE_NOT_FOUND ? ADMIN_NOUSER : store_status_temporary(ss) ? ADMIN_TEMPFAIL :
-		    ADMIN_DATAERR;
+		as = ss == STORE_NOT_FOUND ? PROCESS_NOUSER : store_status_temporary(ss) ? PROCESS_TEMPFAIL :
+		    PROCESS_DATAERR;
 		goto out;
 	}
 	sos = signoff_resign_all(&a->srv, u.userid, &res, err, sizeof err);
-	if (sos != SIGNOFF_OK) {
+	if (sos != PROCESS_OK) {
 		store_complain(a->srv.st, "deluser %s: %s (%u board%s resigned before; the account stays: run it again)",
 		    u.userid, err, res.resigned, res.resigned == 1 ? "" : "s");
-		as = sos == SIGNOFF_TEMPFAIL ? ADMIN_TEMPFAIL : sos == SIGNOFF_DATAERR ? ADMIN_DATAERR :
-		    sos == SIGNOFF_CONFIG ? ADMIN_CONFIG : ADMIN_SOFTWARE;
+		as = sos == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : sos == PROCESS_DATAERR ? PROCESS_DATAERR :
+		    sos == PROCESS_CONFIG ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 		goto flush;
 	}
 	until_t = signoff_reserved_until(&a->srv.cfg, (int64_t)a->srv.now);
@@ -166,7 +166,7 @@ enum admin_status admin_deluser_run(struct admin *a)
 	ss = signoff_remove(&a->srv, u.userid, NULL, (int64_t)a->srv.now, until_t);
 	if (ss != STORE_OK) {
 		store_complain(a->srv.st, "deluser %s: %s", u.userid, store_error(a->srv.st));
-		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+		as = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_DATAERR;
 		goto flush;
 	}
 	if (accounts_codes_drop(a->srv.st, u.userid) != STORE_OK)
@@ -186,12 +186,12 @@ flush:
 		if (os != OUTBOX_OK) {
 			msg_warn("deluser: cannot flush the outbox: %s",
 			    ops == NULL ? "unknown transport" : outbox_error(a->srv.ob));
-			if (as == ADMIN_OK)
-				as = ops == NULL ? ADMIN_CONFIG : outbox_status_temporary(os) ? ADMIN_TEMPFAIL :
-				    ADMIN_SOFTWARE;
+			if (as == PROCESS_OK)
+				as = ops == NULL ? PROCESS_CONFIG : outbox_status_temporary(os) ? PROCESS_TEMPFAIL :
+				    PROCESS_SOFTWARE;
 		}
 	}
-	if (as == ADMIN_OK)
+	if (as == PROCESS_OK)
 		as = admin_output_done();
 out:
 	store_unlock(&lock);

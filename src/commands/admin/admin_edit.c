@@ -7,7 +7,7 @@
 #include "commands/admin/admincmd.h"
 #include "commands/services/edit.h"
 
-enum admin_status admin_edit_run(struct admin *a)
+enum process_status admin_edit_run(struct admin *a)
 {
 	long board;
 
@@ -16,7 +16,7 @@ enum admin_status admin_edit_run(struct admin *a)
 	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
 		store_complain(a->srv.st, "'%s' is not a board number (%d to %d)", a->args[0], IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
-		return ADMIN_USAGE;
+		return PROCESS_USAGE;
 	}
 	return edit_board(a->srv.st, board, a->srv.now, a->srv.stamp);
 }

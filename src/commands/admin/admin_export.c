@@ -10,12 +10,12 @@
 #include "game/sgf.h"
 
 /* export BOARD: the game record as SGF (game/sgf.h) on standard output. */
-enum admin_status admin_export_run(struct admin *a)
+enum process_status admin_export_run(struct admin *a)
 {
 	struct sgf_error serr;
 	struct game g;
 	enum game_status sg;
-	enum admin_status as;
+	enum process_status as;
 	char *sgf = NULL;
 	long board;
 	size_t len;
@@ -24,15 +24,15 @@ enum admin_status admin_export_run(struct admin *a)
 		return admin_usage_error();
 	if (!ident_board_parse(a->args[0], strlen(a->args[0]), &board)) {
 		store_complain(a->srv.st, "'%s' is not a board (%d to %d)", a->args[0], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
-		return ADMIN_USAGE;
+		return PROCESS_USAGE;
 	}
 	as = admin_load_board(a, board, &g);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		goto out;
 	sg = sgf_format(&g, &sgf, &len, &serr);
 	if (sg != GAME_OK) {
 		store_complain(a->srv.st, "%s", sg == GAME_NO_MEMORY ? game_status_str(sg) : serr.msg);
-		as = sg == GAME_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+		as = sg == GAME_NO_MEMORY ? PROCESS_TEMPFAIL : PROCESS_DATAERR;
 		goto out;
 	}
 	fwrite(sgf, 1, len, stdout);

@@ -288,7 +288,7 @@ static enum imap_status run_once(struct fetch *f, struct imap *im, char *why, si
 }
 
 /* A failure of the session told: the admin alerted when it is a setting to fix. */
-static enum admin_status session_failure(struct admin *a, enum imap_status is, const char *why)
+static enum process_status session_failure(struct admin *a, enum imap_status is, const char *why)
 {
 	char cause[IMAP_WHY_MAX + 64];
 
@@ -297,10 +297,10 @@ static enum admin_status session_failure(struct admin *a, enum imap_status is, c
 		snprintf(cause, sizeof cause, "fetch cannot read the mailbox: %s", why);
 		/* keyed by the cause, not the text: a server's answer may carry a timing or a session id */
 		(void)alert_admin(&a->srv.cfg, a->srv.st, a->srv.home, ALERT_MAILBOX, cause);
-		return ADMIN_CONFIG;
+		return PROCESS_CONFIG;
 	}
 	store_complain(a->srv.st, "fetch: %s; the mail waits in the mailbox for the next run", why);
-	return ADMIN_TEMPFAIL;
+	return PROCESS_TEMPFAIL;
 }
 
 static void pause_seconds(unsigned long seconds)
@@ -312,7 +312,7 @@ static void pause_seconds(unsigned long seconds)
 }
 
 /* --idle: run, wait for new mail, run again, until killed; only a setting to fix ends it. */
-static enum admin_status run_idle(struct fetch *f)
+static enum process_status run_idle(struct fetch *f)
 {
 	struct admin *a = f->a;
 	const char *t = testhook_env("OUSTPBM_TEST_IDLE_SECONDS");
@@ -340,7 +340,7 @@ static enum admin_status run_idle(struct fetch *f)
 	}
 }
 
-enum admin_status admin_fetch_run(struct admin *a)
+enum process_status admin_fetch_run(struct admin *a)
 {
 	struct store_lock lock = { .fd = -1 };
 	char why[IMAP_WHY_MAX];
@@ -348,7 +348,7 @@ enum admin_status admin_fetch_run(struct admin *a)
 	struct imapurl u;
 	const char *uwhy = NULL;
 	struct imap *im = NULL;
-	enum admin_status as;
+	enum process_status as;
 	enum imap_status is;
 	enum store_status ss;
 	bool idle = a->nargs == 1 && strcmp(a->args[0], "--idle") == 0;
@@ -357,13 +357,13 @@ enum admin_status admin_fetch_run(struct admin *a)
 		return admin_usage_error();
 	if (a->srv.cfg.imap_url[0] == '\0') {
 		store_complain(a->srv.st, "fetch needs imap_url (and imap_password_file) in %s", CONFIG_FILE);
-		return ADMIN_CONFIG;
+		return PROCESS_CONFIG;
 	}
 	if (imapurl_parse(a->srv.cfg.imap_url, &u, &uwhy))
 		snprintf(f.host, sizeof f.host, "%s", u.host);
 	ss = store_lock_path(a->srv.st, FETCH_LOCK, 0, &lock);
 	if (ss == STORE_TIMEOUT)
-		return ADMIN_OK;	/* another fetch (--idle, or the last minute's) reads the mailbox */
+		return PROCESS_OK;	/* another fetch (--idle, or the last minute's) reads the mailbox */
 	if (ss != STORE_OK) {
 		store_complain(a->srv.st, "%s", store_error(a->srv.st));
 		return admin_of_store(ss);
@@ -380,7 +380,7 @@ enum admin_status admin_fetch_run(struct admin *a)
 	if (is != IMAP_OK)
 		as = session_failure(a, is, why);
 	else
-		as = f.fs.left > 0 ? ADMIN_TEMPFAIL : ADMIN_OK;
+		as = f.fs.left > 0 ? PROCESS_TEMPFAIL : PROCESS_OK;
 out:
 	store_unlock(&lock);
 	return as;

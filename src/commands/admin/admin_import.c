@@ -151,7 +151,7 @@ static bool import_reads_back(struct admin *a, long board, const char *text, siz
 		    a->args[0], gerr.msg);
 		return false;
 	}
-	if (fsck_game(a->srv.st, board, "the imported game file", text, len, stderr, &problems) != FSCK_OK ||
+	if (fsck_game(a->srv.st, board, "the imported game file", text, len, stderr, &problems) != PROCESS_OK ||
 	    problems > 0) {
 		store_complain(a->srv.st, "%s: the game file made of it has %u problem%s (above): nothing imported",
 		    a->args[0], problems, problems == 1 ? "" : "s");
@@ -170,14 +170,14 @@ static bool import_reads_back(struct admin *a, long board, const char *text, siz
  * board is added to its players' lists, as a challenge does (players.h),
  * then written under its lock.
  */
-enum admin_status admin_import_run(struct admin *a)
+enum process_status admin_import_run(struct admin *a)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct sgf_error serr;
 	struct game g;
 	enum store_status ss;
 	enum game_status sg;
-	enum admin_status as = ADMIN_DATAERR;
+	enum process_status as = PROCESS_DATAERR;
 	char *sgf = NULL, *text = NULL;
 	long board = 0, dup = 0;
 	size_t len;
@@ -187,15 +187,15 @@ enum admin_status admin_import_run(struct admin *a)
 		return admin_usage_error();
 	if (a->nargs == 2 && !ident_board_parse(a->args[1], strlen(a->args[1]), &board)) {
 		store_complain(a->srv.st, "'%s' is not a board (%d to %d)", a->args[1], IDENT_BOARD_MIN, IDENT_BOARD_MAX);
-		return ADMIN_USAGE;
+		return PROCESS_USAGE;
 	}
 	sgf = read_input(a, a->args[0], SGF_MAX_BYTES, &len);
 	if (sgf == NULL)
-		return ADMIN_NOINPUT;
+		return PROCESS_NOINPUT;
 	sg = sgf_parse(sgf, len, &g, &serr);
 	if (sg != GAME_OK) {
 		store_complain(a->srv.st, "%s: %s", a->args[0], sg == GAME_NO_MEMORY ? game_status_str(sg) : serr.msg);
-		as = sg == GAME_NO_MEMORY ? ADMIN_TEMPFAIL : ADMIN_DATAERR;
+		as = sg == GAME_NO_MEMORY ? PROCESS_TEMPFAIL : PROCESS_DATAERR;
 		goto out;
 	}
 	if (board != 0)
@@ -204,7 +204,7 @@ enum admin_status admin_import_run(struct admin *a)
 		goto out;
 	if (gamefile_format(&g, &text, &len) != GAME_OK) {
 		store_complain(a->srv.st, "out of memory");
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	if (!import_reads_back(a, g.board, text, len))
@@ -212,17 +212,17 @@ enum admin_status admin_import_run(struct admin *a)
 	if (store_board_exists(a->srv.st, g.board) == STORE_OK) {
 		store_complain(a->srv.st, "board %ld exists: give the number of a new board (oustpbm import %s BOARD)",
 		    g.board, a->args[0]);
-		as = ADMIN_EXISTS;
+		as = PROCESS_EXISTS;
 		goto out;
 	}
 	if (!import_duplicate(a, &g, &dup)) {
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	if (dup != 0) {
 		store_complain(a->srv.st, "%s: board %ld is the same game (players, board and placements): not imported "
 		    "twice", a->args[0], dup);
-		as = ADMIN_EXISTS;
+		as = PROCESS_EXISTS;
 		goto out;
 	}
 	/* the counter past it first: no challenge is given its number meanwhile */
@@ -238,7 +238,7 @@ enum admin_status admin_import_run(struct admin *a)
 	if (ss == STORE_OK) {
 		store_complain(a->srv.st, "board %ld exists: give the number of a new board (oustpbm import %s BOARD)",
 		    g.board, a->args[0]);
-		as = ADMIN_EXISTS;
+		as = PROCESS_EXISTS;
 		goto out;
 	}
 	if (ss == STORE_NOT_FOUND)

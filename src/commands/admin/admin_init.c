@@ -69,7 +69,7 @@ static bool dir_has_entries(const char *path)
  * then the transport's lines and those for ~/.forward, ~/.procmailrc and
  * the crontab of that home.
  */
-enum admin_status admin_init_run(struct admin *a)
+enum process_status admin_init_run(struct admin *a)
 {
 	unsigned char secret[TOKENS_SECRET_BYTES];
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX], from[MAILADDR_MAX + 1], exe[PATH_MAX], home[PATH_MAX];
@@ -80,7 +80,7 @@ enum admin_status admin_init_run(struct admin *a)
 	ssize_t n;
 	FILE *f;
 	struct stat sb;
-	enum admin_status as;
+	enum process_status as;
 
 	if (a->nargs > 1)
 		return admin_usage_error();
@@ -92,30 +92,30 @@ enum admin_status admin_init_run(struct admin *a)
 	    store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err) == STORE_OK) {
 		store_close(st);
 		msg_warn("%s is already an oustpbm home", a->srv.home);
-		return ADMIN_EXISTS;
+		return PROCESS_EXISTS;
 	}
 	/* a user's home or a project folder must not become a server's home, its files mixed in */
 	if (stat(a->srv.home, &sb) == 0 && S_ISDIR(sb.st_mode) && dir_has_entries(a->srv.home)) {
 		msg_warn("%s is not empty and is not an oustpbm home: init makes a home in a new or "
 		    "empty directory (say %s/%s)", a->srv.home, a->srv.home, CONFIG_HOME_NAME);
-		return ADMIN_EXISTS;
+		return PROCESS_EXISTS;
 	}
 	ss = store_create_home(a->srv.home, err, sizeof err);
 	if (ss != STORE_OK) {
 		msg_warn("%s", err);
-		return ss == STORE_NOT_FOUND ? ADMIN_CANTCREAT : admin_of_store(ss);
+		return ss == STORE_NOT_FOUND ? PROCESS_CANTCREAT : admin_of_store(ss);
 	}
 	ss = store_open(a->srv.home, &a->srv.cfg, &st, err, sizeof err);
 	if (ss != STORE_OK) {
 		msg_warn("%s", err);
-		return ss == STORE_NOT_OWNER ? ADMIN_NOPERM : admin_of_store(ss);
+		return ss == STORE_NOT_OWNER ? PROCESS_NOPERM : admin_of_store(ss);
 	}
 	store_set_log_prefix(st, "init");
 	guess_address(from, sizeof from);
 	f = open_memstream(&text, &len);
 	if (f == NULL || config_write_sample(f, from) != 0 || fclose(f) != 0) {
 		store_complain(st, "out of memory");
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	ss = store_write_file(st, CONFIG_FILE, text, len);
@@ -150,7 +150,7 @@ enum admin_status admin_init_run(struct admin *a)
 		exe[n] = '\0';
 	dir = strdup(exe);
 	if (dir == NULL) {
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	if (strrchr(dir, '/') != NULL)

@@ -24,11 +24,11 @@ static void state_text(const struct game *g, char *buf, size_t size)
 		    game_end_str(g->end));
 }
 
-enum admin_status admin_list_run(struct admin *a)
+enum process_status admin_list_run(struct admin *a)
 {
 	struct gamefile_error gerr;
 	enum store_status ss;
-	enum admin_status as = ADMIN_OK;
+	enum process_status as = PROCESS_OK;
 	struct game *games = NULL, *ng;
 	long *boards = NULL;
 	size_t nboards = 0, n = 0, i, len;
@@ -59,20 +59,20 @@ enum admin_status admin_list_run(struct admin *a)
 			continue;	/* removed meanwhile */
 		if (ss != STORE_OK) {
 			store_complain(a->srv.st, "%s", store_error(a->srv.st));
-			as = ADMIN_DATAERR;
+			as = PROCESS_DATAERR;
 			continue;
 		}
 		/* the header is all a listing needs */
 		if (gamefile_parse_header(text, len, &g, &gerr) != GAME_OK) {
 			store_complain(a->srv.st, "games/%ld.game %s", boards[i], gerr.msg);
-			as = ADMIN_DATAERR;
+			as = PROCESS_DATAERR;
 		} else if (which == 0 || (which == 1) == !game_over(&g)) {
 			if (n % 64 == 0) {
 				ng = realloc(games, (n + 64) * sizeof *games);
 				if (ng == NULL) {
 					free(text);
 					store_complain(a->srv.st, "out of memory");
-					as = ADMIN_TEMPFAIL;
+					as = PROCESS_TEMPFAIL;
 					goto out;
 				}
 				games = ng;
@@ -100,8 +100,8 @@ enum admin_status admin_list_run(struct admin *a)
 		printf("%-8ld  %-*s  %-*s  %-5s  %5d  %-*s  %s\n", g->board, wb, g->black, ww, g->white, size,
 		    g->rg.turn, wx, state, when);
 	}
-	if (admin_output_done() != ADMIN_OK)
-		as = ADMIN_IOERR;
+	if (admin_output_done() != PROCESS_OK)
+		as = PROCESS_IOERR;
 out:
 	free(games);
 	free(boards);

@@ -9,60 +9,60 @@
 
 #include "outbox/queuecmd.h"
 
-static enum admin_status of_queuecmd(enum queuecmd_status qs)
+static enum process_status of_queuecmd(enum queuecmd_status qs)
 {
 	switch (qs) {
 	case QUEUECMD_OK:
-		return ADMIN_OK;
+		return PROCESS_OK;
 	case QUEUECMD_TEMPFAIL:
-		return ADMIN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	case QUEUECMD_CONFIG:
-		return ADMIN_CONFIG;
+		return PROCESS_CONFIG;
 	case QUEUECMD_IO:
-		return ADMIN_IOERR;
+		return PROCESS_IOERR;
 	case QUEUECMD_NOINPUT:
-		return ADMIN_NOINPUT;
+		return PROCESS_NOINPUT;
 	}
-	return ADMIN_SOFTWARE;
+	return PROCESS_SOFTWARE;
 }
 
 /* The outbox of the home, or the complaint made. */
-static enum admin_status need_outbox(struct admin *a)
+static enum process_status need_outbox(struct admin *a)
 {
 	char err[OUTBOX_ERR_MAX];
 	enum outbox_status os = server_outbox(&a->srv, err, sizeof err);
 
 	if (os == OUTBOX_OK)
-		return ADMIN_OK;
+		return PROCESS_OK;
 	store_complain(a->srv.st, "cannot open the outbox: %s", err);
-	return outbox_status_temporary(os) ? ADMIN_TEMPFAIL : ADMIN_IOERR;
+	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 }
 
-enum admin_status admin_flush_run(struct admin *a)
+enum process_status admin_flush_run(struct admin *a)
 {
-	enum admin_status as;
+	enum process_status as;
 	bool all = a->nargs == 1 && strcmp(a->args[0], "--all") == 0;
 
 	if (a->nargs > 1 || (a->nargs == 1 && !all))
 		return admin_usage_error();
 	as = need_outbox(a);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		return as;
 	return of_queuecmd(queuecmd_flush(a->srv.ob, &a->srv.cfg, all, stdout));
 }
 
-enum admin_status admin_requeue_run(struct admin *a)
+enum process_status admin_requeue_run(struct admin *a)
 {
-	enum admin_status as = need_outbox(a);
+	enum process_status as = need_outbox(a);
 
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		return as;
 	return of_queuecmd(queuecmd_requeue(a->srv.ob, &a->srv.cfg, a->args, a->nargs, stdout));
 }
 
-enum admin_status admin_outbox_run(struct admin *a)
+enum process_status admin_outbox_run(struct admin *a)
 {
-	enum admin_status as;
+	enum process_status as;
 
 	if (a->nargs >= 1 && strcmp(a->args[0], "retry") == 0) {
 		a->args++;
@@ -72,7 +72,7 @@ enum admin_status admin_outbox_run(struct admin *a)
 	if (a->nargs > 0)
 		return admin_usage_error();
 	as = need_outbox(a);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		return as;
 	return of_queuecmd(queuecmd_list(a->srv.ob, &a->srv.cfg, stdout));
 }

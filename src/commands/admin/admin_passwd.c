@@ -32,48 +32,48 @@ static bool generate_password(char out[PASSWORD_LEN + 1])
 }
 
 /* The first line of standard input, without its line end, into pw. */
-static enum admin_status read_password(char pw[ADMIN_PASSWORD_LINE])
+static enum process_status read_password(char pw[ADMIN_PASSWORD_LINE])
 {
 	size_t n;
 
 	if (fgets(pw, ADMIN_PASSWORD_LINE, stdin) == NULL) {
 		msg_warn("--stdin: no password on standard input");
-		return ADMIN_DATAERR;
+		return PROCESS_DATAERR;
 	}
 	n = strlen(pw);
 	if (n > 0 && pw[n - 1] != '\n' && !feof(stdin)) {
 		msg_warn("a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
-		return ADMIN_DATAERR;
+		return PROCESS_DATAERR;
 	}
 	while (n > 0 && (pw[n - 1] == '\n' || pw[n - 1] == '\r'))
 		pw[--n] = '\0';
 	if (!store_password_ok(pw)) {
 		msg_warn("a password is 1 to %d printable ASCII characters without spaces",
 		    STORE_PASSWORD_MAX);
-		return ADMIN_DATAERR;
+		return PROCESS_DATAERR;
 	}
-	return ADMIN_OK;
+	return PROCESS_OK;
 }
 
 /* The password for adduser/passwd: from stdin with --stdin, else generated (*shown true). */
-enum admin_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown)
+enum process_status admin_password_get(bool from_stdin, char pw[ADMIN_PASSWORD_LINE], bool *shown)
 {
 	*shown = !from_stdin;
 	if (from_stdin)
 		return read_password(pw);
 	if (!generate_password(pw)) {
 		msg_warn("no random numbers for a password");
-		return ADMIN_SOFTWARE;
+		return PROCESS_SOFTWARE;
 	}
-	return ADMIN_OK;
+	return PROCESS_OK;
 }
 
-enum admin_status admin_passwd_run(struct admin *a)
+enum process_status admin_passwd_run(struct admin *a)
 {
 	char pw[ADMIN_PASSWORD_LINE];
 	bool from_stdin = false, shown;
-	enum admin_status as;
+	enum process_status as;
 	enum store_status ss;
 	struct store_user u;
 	char **args = a->args;
@@ -92,7 +92,7 @@ enum admin_status admin_passwd_run(struct admin *a)
 		return admin_of_store(ss);
 	}
 	as = admin_password_get(from_stdin, pw, &shown);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		return as;
 	ss = store_user_set_password(a->srv.st, u.userid, pw, NULL);
 	if (ss != STORE_OK) {

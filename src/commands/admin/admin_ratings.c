@@ -10,7 +10,7 @@
  * oustpbm ratings: the marked boards settled, then the ratings file on
  * standard output.  --rebuild: the file made anew from the game files.
  */
-enum admin_status admin_ratings_run(struct admin *a)
+enum process_status admin_ratings_run(struct admin *a)
 {
 	struct ratings r;
 	enum store_status ss;
@@ -25,7 +25,7 @@ enum admin_status admin_ratings_run(struct admin *a)
 	    ratings_settle(a->srv.st, a->srv.cfg.lock_timeout_ms, err);
 	if (ss != STORE_OK) {
 		store_complain(a->srv.st, "%s", err);
-		return ss == STORE_CORRUPT ? ADMIN_DATAERR : admin_of_store(ss);
+		return ss == STORE_CORRUPT ? PROCESS_DATAERR : admin_of_store(ss);
 	}
 	ss = ratings_load(a->srv.st, false, &r, err);
 	if (ss == STORE_OK)
@@ -42,6 +42,6 @@ enum admin_status admin_ratings_run(struct admin *a)
 	ratings_release(&r);
 	free(text);
 	if (ss != STORE_OK)
-		return ss == STORE_CORRUPT ? ADMIN_DATAERR : admin_of_store(ss);
+		return ss == STORE_CORRUPT ? PROCESS_DATAERR : admin_of_store(ss);
 	return admin_output_done();
 }

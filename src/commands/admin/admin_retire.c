@@ -24,7 +24,7 @@
 #include "outbox/queuecmd.h"
 #include "store/lifecycle.h"
 
-static enum admin_status undo(struct admin *a)
+static enum process_status undo(struct admin *a)
 {
 	enum store_status ss = lifecycle_clear(a->srv.st, LIFECYCLE_RETIRED_FILE);
 
@@ -56,7 +56,7 @@ static long queued(struct admin *a)
 	return (long)n;
 }
 
-enum admin_status admin_retire_run(struct admin *a)
+enum process_status admin_retire_run(struct admin *a)
 {
 	char err[OUTBOX_ERR_MAX], when[GAMEFILE_TIME_SIZE];
 	enum queuecmd_status qs;
@@ -87,20 +87,20 @@ enum admin_status admin_retire_run(struct admin *a)
 	/* 2: the replies already made go out, backoff or not */
 	if (server_outbox(&a->srv, err, sizeof err) != OUTBOX_OK) {
 		store_complain(a->srv.st, "cannot open the outbox: %s", err);
-		return ADMIN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	qs = queuecmd_flush(a->srv.ob, &a->srv.cfg, true, stdout);
 	if (qs == QUEUECMD_CONFIG)
-		return ADMIN_CONFIG;
+		return PROCESS_CONFIG;
 	left = queued(a);
 	if (left < 0)
-		return ADMIN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	if (qs != QUEUECMD_OK || left > 0) {
 		printf("oustpbm: %ld repl%s still queued (oustpbm outbox says why): keep the wiring and run "
 		    "oustpbm retire again until none is left\n", left, left == 1 ? "y is" : "ies are");
 		store_log(a->srv.st, "%s admin retire: %ld replies still queued", a->srv.stamp, left);
 		(void)admin_output_done();
-		return ADMIN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	store_log(a->srv.st, "%s admin retire: the outbox is empty", a->srv.stamp);
 	/* 3: only now the wiring, the address first, so the MTA keeps refusing it */

@@ -271,7 +271,7 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 {
 	struct store_lock slot = STORE_LOCK_INIT;
 	struct robot_turn rt;
-	enum robot_status rs;
+	enum process_status rs;
 	enum outcome o;
 	char why[ROBOT_ERR_MAX], text[ROBOTHOST_TURN_MAX], detail[ROBOT_ERR_MAX + ROBOT_DETAIL_MAX + 80];
 	int turn = g->rg.turn;
@@ -280,7 +280,7 @@ static enum outcome play(struct host *h, const struct mailin_message *m, struct 
 		return wait_ms == 0 ? enqueue(h, buf, len, m->subject) : BUSY;
 	rs = robot_play(g, &h->a->srv.cfg, (int64_t)h->a->srv.now, &rt, why, sizeof why);
 	store_unlock(&slot);
-	if (rs != ROBOT_OK) {
+	if (rs != PROCESS_OK) {
 		h->failed++;
 		snprintf(detail, sizeof detail, "board %ld turn %d: the robot could not play: %s", g->board, turn, why);
 		logline(h, "tempfail", detail, m->subject);
@@ -447,14 +447,14 @@ static enum outcome run_queue(struct host *h)
 	return worst;
 }
 
-enum admin_status admin_robot_mail_run(struct admin *a)
+enum process_status admin_robot_mail_run(struct admin *a)
 {
 	const struct transport_ops *ops = transport_find(a->srv.cfg.transport);
 	struct outbox_stats fl;
 	struct host h;
 	enum outcome o;
 	enum mailin_status rs;
-	enum admin_status as = ADMIN_OK;
+	enum process_status as = PROCESS_OK;
 	char *buf = NULL;
 	size_t len;
 	bool queued = a->nargs == 1 && strcmp(a->args[0], "--queued") == 0;
@@ -465,13 +465,13 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 	if (a->srv.cfg.robot_server[0] == '\0') {
 		store_complain(a->srv.st, "robot_server is not set in oustpbm.conf: this home is no robot host "
 		    "(doc/admin.md: The robot on other hosts), so no robot mail is answered");
-		return ADMIN_CONFIG;
+		return PROCESS_CONFIG;
 	}
 	/* a retired robot host takes no new board mail: the MTA returns it to the server (process.c's gate) */
 	if (!queued && lifecycle_read(a->srv.st, LIFECYCLE_RETIRED_FILE, &since) != STORE_NOT_FOUND) {
 		msg_warn("the robot host %s is retired and takes no more mail", a->srv.cfg.from_address);
 		store_log(a->srv.st, "%s robot-mail bounced: the host is retired: exit 69", a->srv.stamp);
-		return ADMIN_RETIRED;
+		return PROCESS_RETIRED;
 	}
 	memset(&h, 0, sizeof h);
 	h.a = a;
@@ -504,6 +504,6 @@ enum admin_status admin_robot_mail_run(struct admin *a)
 		store_log(a->srv.st, "%s robot-mail --queued done: %u answered, %u dropped, %u left, %u failed", a->srv.stamp,
 		    h.answered, h.dropped, h.queued, h.failed);
 	if (o == RETRY)
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 	return as;
 }

@@ -18,13 +18,13 @@ static bool turn_parse(const char *s, long *out)
 	return true;
 }
 
-enum admin_status admin_show_run(struct admin *a)
+enum process_status admin_show_run(struct admin *a)
 {
 	char drawing[BOARD_TEXT_MAX], *body = NULL;
 	struct reply_ctx rc;
 	struct game g;
 	enum reply_status rs;
-	enum admin_status as;
+	enum process_status as;
 	const char *arg, *hash;
 	long board, turn = 0;
 
@@ -36,27 +36,27 @@ enum admin_status admin_show_run(struct admin *a)
 	    (hash != NULL && !turn_parse(hash + 1, &turn))) {
 		store_complain(a->srv.st, "'%s' is not a board (%d to %d) or BOARD#TURN", arg, IDENT_BOARD_MIN,
 		    IDENT_BOARD_MAX);
-		return ADMIN_USAGE;
+		return PROCESS_USAGE;
 	}
 	as = admin_load_board(a, board, &g);
-	if (as != ADMIN_OK)
+	if (as != PROCESS_OK)
 		goto out;
 	if (turn > g.nturns) {
 		store_complain(a->srv.st, "board %ld has no turn #%ld yet: %d played so far", board, turn, g.nturns);
-		as = ADMIN_NOINPUT;
+		as = PROCESS_NOINPUT;
 		goto out;
 	}
 	if (turn > 0 && board_render_turn(&g, (int)turn, drawing) != GAME_OK) {
 		store_complain(a->srv.st, "the history of board %ld cannot be replayed (oustpbm fsck %ld says why)",
 		    board, board);
-		as = ADMIN_DATAERR;
+		as = PROCESS_DATAERR;
 		goto out;
 	}
 	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, "admin");
 	rs = reply_show_body(&rc, &g, (int)turn, turn > 0 ? drawing : NULL, &body);
 	if (rs != REPLY_OK) {
 		store_complain(a->srv.st, "%s", rc.err);
-		as = rs == REPLY_TEMPLATE ? ADMIN_CONFIG : rs == REPLY_NOMEM ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		as = rs == REPLY_TEMPLATE ? PROCESS_CONFIG : rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	} else {
 		fputs(body, stdout);
 		as = admin_output_done();

@@ -545,7 +545,7 @@ static void check_hosts(struct report *r, struct store *st)
 	}
 }
 
-enum admin_status admin_status_run(struct admin *a)
+enum process_status admin_status_run(struct admin *a)
 {
 	static struct report r;	/* 17 KB: not on the stack */
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX], t[GAMEFILE_TIME_SIZE];
@@ -591,7 +591,7 @@ enum admin_status admin_status_run(struct admin *a)
 	else
 		printf("oustpbm status of %s at %s: %s\n%s", a->srv.home, gamefile_time_str((int64_t)r.now, t),
 		    level_word[r.worst], r.screen);
-	if (admin_output_done() != ADMIN_OK)
-		return ADMIN_IOERR;
-	return r.worst == STATUS_OK ? ADMIN_OK : r.worst == STATUS_WARNING ? ADMIN_STATUS_WARNING : ADMIN_STATUS_FAILING;
+	if (admin_output_done() != PROCESS_OK)
+		return PROCESS_IOERR;
+	return r.worst == STATUS_OK ? PROCESS_OK : r.worst == STATUS_WARNING ? PROCESS_WARNING : PROCESS_FAILING;
 }

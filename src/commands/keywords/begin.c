@@ -15,7 +15,7 @@ enum process_status begin_run(struct job *j)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40];
-	enum tournament_status s;
+	enum process_status s;
 	enum process_status ps;
 	struct tourn *t = NULL;
 	bool begun;
@@ -36,9 +36,9 @@ enum process_status begin_run(struct job *j)
 		ps = job_refuse(j, NULL, "%s", err);
 		goto out;
 	}
-	if (s != TOURNAMENT_OK) {
-		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
-		ps = s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	if (s != PROCESS_OK) {
+		job_detail(j, s == PROCESS_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
+		ps = s == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	tournament_title(t, title, sizeof title);

@@ -29,7 +29,7 @@ enum process_status join_run(struct job *j)
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 120], text[800];
 	const char *who = j->user.userid;
-	enum tournament_status s;
+	enum process_status s;
 	enum process_status ps;
 	enum store_status ss;
 	struct tourn *t = NULL;
@@ -75,9 +75,9 @@ enum process_status join_run(struct job *j)
 	}
 	if (t->state == TOURN_OPEN && (int)t->nplayers == t->max_players) {
 		s = tournament_begin(&j->srv, t, &begun, err);
-		if (s != TOURNAMENT_OK) {
-			job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
-			ps = s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		if (s != PROCESS_OK) {
+			job_detail(j, s == PROCESS_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
+			ps = s == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 			goto out;
 		}
 	}

@@ -34,7 +34,7 @@ enum process_status signoff_run(struct job *j)
 	struct reply_mail mails[2];
 	struct removal rm;
 	struct store_user u;
-	enum signoff_status sos;
+	enum process_status sos;
 	enum reply_status rs;
 	enum process_status ps;
 	int n = 0, i;
@@ -52,15 +52,15 @@ enum process_status signoff_run(struct job *j)
 		goto out;
 	j->rehash_due = false;	/* the account is going: no new hash for it */
 	sos = signoff_resign_all(&j->srv, u.userid, &res, err, sizeof err);
-	if (sos == SIGNOFF_DATAERR) {
+	if (sos == PROCESS_DATAERR) {
 		ps = job_refuse(j, NULL, "%s: the account stays open; ask the server's admin", err);
 		goto out;
 	}
-	if (sos != SIGNOFF_OK) {
-		job_detail(j, sos == SIGNOFF_TEMPFAIL ? "tempfail" : "error", "signoff of %s: %s (%u boards resigned)",
+	if (sos != PROCESS_OK) {
+		job_detail(j, sos == PROCESS_TEMPFAIL ? "tempfail" : "error", "signoff of %s: %s (%u boards resigned)",
 		    u.userid, err, res.resigned);
 		msg_warn("signoff of %s: %s", u.userid, err);
-		ps = sos == SIGNOFF_TEMPFAIL ? PROCESS_TEMPFAIL : sos == SIGNOFF_CONFIG ? PROCESS_CONFIG :
+		ps = sos == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : sos == PROCESS_CONFIG ? PROCESS_CONFIG :
 		    PROCESS_SOFTWARE;
 		j->queued = true;	/* the opponents' mails of the boards resigned */
 		goto out;

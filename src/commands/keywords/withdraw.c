@@ -18,9 +18,9 @@
 #include "store/tourns.h"
 
 /* Tell the director and the players still in of p's departure (what the rule made of it). */
-static enum tournament_status tell(struct server *srv, const struct tourn *t, int p, const char *by, char *err)
+static enum process_status tell(struct server *srv, const struct tourn *t, int p, const char *by, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 100], text[800];
 	const char *who = t->players[p].userid;
 	size_t i;
@@ -34,7 +34,7 @@ static enum tournament_status tell(struct server *srv, const struct tourn *t, in
 	    "and their unplayed games are lost by forfeit (+ and - in the crosstable).", t->id);
 	if (strcmp(t->director, by) != 0)
 		s = tournament_notice(srv, t->director, subject, text, err);
-	for (i = 0; i < t->nplayers && s == TOURNAMENT_OK; i++)
+	for (i = 0; i < t->nplayers && s == PROCESS_OK; i++)
 		if (!t->players[i].left && strcmp(t->players[i].userid, t->director) != 0)
 			s = tournament_notice(srv, t->players[i].userid, subject, text, err);
 	return s;
@@ -45,7 +45,7 @@ enum process_status withdraw_run(struct job *j)
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[TOURNAMENT_ERR_MAX], who[IDENT_USERID_MAX + 1], note[300], title[TOURN_NAME_MAX + 40];
 	char subject[TOURN_NAME_MAX + 100], text[400];
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	enum process_status ps;
 	enum tourn_step step;
 	enum store_status ss;
@@ -106,15 +106,15 @@ enum process_status withdraw_run(struct job *j)
 		}
 		/* the file says they left: a crash now leaves boards the next settle does not wait for */
 		snprintf(note, sizeof note, "%s left the tournament %s: this board is resigned for them.", who, title);
-		for (i = 0; i < nb && s == TOURNAMENT_OK; i++)
+		for (i = 0; i < nb && s == PROCESS_OK; i++)
 			s = tournament_resign(&j->srv, boards[i], who, note, err);
-		if (s == TOURNAMENT_OK)
+		if (s == PROCESS_OK)
 			s = tournament_settle(&j->srv, t, err);
-		if (s == TOURNAMENT_OK)
+		if (s == PROCESS_OK)
 			s = tell(&j->srv, t, p, j->user.userid, err);
-		if (s != TOURNAMENT_OK) {
-			job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
-			ps = s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		if (s != PROCESS_OK) {
+			job_detail(j, s == PROCESS_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
+			ps = s == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 			goto out;
 		}
 	}

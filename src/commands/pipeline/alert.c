@@ -20,21 +20,6 @@
 #define ALERT_STAMP_MAX 8192	/* bytes of the stamp file read */
 #define ALERT_CAUSE_MAX 1000	/* bytes of the cause put in the mail */
 
-const char *alert_status_str(enum alert_status s)
-{
-	switch (s) {
-	case ALERT_SENT:
-		return "admin told by mail";
-	case ALERT_QUIET:
-		return "admin already told within the hour";
-	case ALERT_NO_ADDRESS:
-		return "no admin_address to tell";
-	case ALERT_FAILED:
-		return "the mail to the admin could not be sent";
-	}
-	return "unknown";
-}
-
 const char *alert_cause_key(enum alert_cause c)
 {
 	switch (c) {
@@ -297,12 +282,14 @@ static bool send_mail(const struct config *cfg, struct store *st, const char *ms
 	return r == TRANSPORT_OK;
 }
 
-enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, enum alert_cause c,
+enum process_status alert_admin(const struct config *cfg, struct store *st, const char *home, enum alert_cause c,
     const char *cause)
 {
 	static struct config salvaged;	/* large: not on the stack */
 	char stamp[ALERT_STAMP_MAX], why[TRANSPORT_WHY_MAX], key[ALERT_KEY_MAX + 1], *msg = NULL, *nl;
-	enum alert_status as;
+	enum process_status as;
+	const char *said = "";	/* the log's words for what became of the alert */
+	bool told = false;
 	size_t len = 0;
 	time_t now;
 	int fd = -1;
@@ -314,7 +301,8 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 	now = config_now(cfg);
 	cause_key(c, cause, key);
 	if (cfg->admin_address[0] == '\0') {
-		as = ALERT_NO_ADDRESS;
+		as = PROCESS_CONFIG;
+		said = "no admin_address to tell";
 		if (kept_by_mta(c))
 			msg_warn("the mail is kept by the mail system (exit 75); set admin_address in %s "
 			    "to be told by mail", CONFIG_FILE);
@@ -327,21 +315,26 @@ enum alert_status alert_admin(const struct config *cfg, struct store *st, const 
 	if (fd >= 0)
 		(void)stamp_read(fd, stamp, sizeof stamp);
 	if (fd >= 0 && stamp_told(stamp, key, now - ALERT_INTERVAL)) {
-		as = ALERT_QUIET;
+		as = PROCESS_OK;
+		said = "admin already told within the hour";
+		told = true;
 		goto out;
 	}
 	msg = compose(cfg, home, c, cause, now, &len);
 	if (msg == NULL) {
 		snprintf(why, sizeof why, "out of memory");
-		as = ALERT_FAILED;
+		as = PROCESS_TEMPFAIL;
 	} else if (!send_mail(cfg, st, msg, len, now, why, sizeof why)) {
-		as = ALERT_FAILED;
+		as = PROCESS_TEMPFAIL;
 	} else {
-		as = ALERT_SENT;
+		as = PROCESS_OK;
+		said = "admin told by mail";
+		told = true;
 		if (fd >= 0)
 			stamp_write(fd, stamp, key, now);
 	}
-	if (as == ALERT_FAILED) {
+	if (as == PROCESS_TEMPFAIL) {
+		said = "the mail to the admin could not be sent";
 		nl = strchr(why, '\n');
 		if (nl != NULL)
 			*nl = '\0';
@@ -352,9 +345,7 @@ out:
 		char t[GAMEFILE_TIME_SIZE];
 
 		gamefile_time_str((int64_t)now, t);
-		store_log(st, "%s alert %s: %s%s%s", t, key, alert_status_str(as),
-		    as == ALERT_SENT || as == ALERT_QUIET ? " " : "", as == ALERT_SENT || as == ALERT_QUIET ?
-		    cfg->admin_address : "");
+		store_log(st, "%s alert %s: %s%s%s", t, key, said, told ? " " : "", told ? cfg->admin_address : "");
 	}
 	if (fd >= 0)
 		close(fd);

@@ -27,20 +27,12 @@
 #include <stdbool.h>
 
 #include "base/config.h"
+#include "commands/pipeline/status.h"
 #include "store/store.h"
 
 #define ALERT_FILE "alerts"
 #define ALERT_INTERVAL 3600	/* seconds between two mails about one cause */
 #define ALERT_KEY_MAX 64	/* characters of a cause's key */
-
-enum alert_status {
-	ALERT_SENT,		/* the admin was mailed */
-	ALERT_QUIET,		/* already told of this cause within the hour */
-	ALERT_NO_ADDRESS,	/* no admin_address: standard error only */
-	ALERT_FAILED,		/* the mail could not be sent: standard error only */
-};
-
-const char *alert_status_str(enum alert_status s);
 
 /* What went wrong: each cause has its own hourly limit. */
 enum alert_cause {
@@ -76,8 +68,11 @@ bool alert_cause_of_errno(int e, enum alert_cause *out);
  * (then what can be read of it is used: config_salvage).  st may be NULL
  * (the home could not be opened: only the smtp transport can send then).
  * Writes one line to standard error and, with st, one to the log.
+ * PROCESS_OK: the admin was mailed, or already told of this cause within
+ * the hour; PROCESS_CONFIG: no admin_address (standard error only);
+ * PROCESS_TEMPFAIL: the mail could not be sent (standard error only).
  */
-enum alert_status alert_admin(const struct config *cfg, struct store *st, const char *home, enum alert_cause c,
+enum process_status alert_admin(const struct config *cfg, struct store *st, const char *home, enum alert_cause c,
     const char *text);
 
 #endif

@@ -10,23 +10,23 @@
 #include "commands/pipeline/txn.h"
 #include "game/gamefile.h"
 
-static enum txn_status commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
+static enum process_status commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
     bool settle, char *err, size_t errlen)
 {
 	struct txn *t = NULL;
 	struct txn_failure f;
-	enum txn_status ts;
+	enum process_status ts;
 
-	if (txn_begin_board(srv, g, &t) != TXN_OK) {
+	if (txn_begin_board(srv, g, &t) != PROCESS_OK) {
 		errbuf_set(err, errlen, "out of memory writing board %ld", g->board);
-		return TXN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	txn_add_mails(t, mails, n);
 	/* the mails recorded pending the file about to be replaced (the human's turn just committed) */
 	if (settle)
 		txn_settle_first(t);
 	ts = txn_commit(t);
-	if (ts != TXN_OK) {
+	if (ts != PROCESS_OK) {
 		txn_failure(t, &f);
 		if (f.layer == TXN_LAYER_OTHER && strcmp(f.what, "tempfail") == 0)
 			errbuf_set(err, errlen, "%s", f.message);
@@ -37,13 +37,13 @@ static enum txn_status commit(struct server *srv, const struct game *g, const st
 	return ts;
 }
 
-enum txn_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+enum process_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen)
 {
 	return commit(srv, g, mails, n, true, err, errlen);
 }
 
-enum txn_status boardcommit_write_new(struct server *srv, const struct game *g, const struct reply_mail *mails,
+enum process_status boardcommit_write_new(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen)
 {
 	return commit(srv, g, mails, n, false, err, errlen);

@@ -23,20 +23,20 @@
 
 /*
  * Commit g with its n mails in srv; the caller holds the board's lock
- * and recovered srv's outbox for it.  TXN_OK once the game file holds g
+ * and recovered srv's outbox for it.  PROCESS_OK once the game file holds g
  * (also when only the release of the mails failed: they wait in tmp/ for
  * recovery); else nothing was committed and err says why.  The web pages
  * are the caller's (web_after_commit()): a mail's are written after its
  * replies are flushed.
  */
-enum txn_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
+enum process_status boardcommit_write(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen);
 
 /*
  * boardcommit_write() of a board made now (a tournament's): no mail can be
  * recorded pending a file that never existed, so none is settled first.
  */
-enum txn_status boardcommit_write_new(struct server *srv, const struct game *g, const struct reply_mail *mails,
+enum process_status boardcommit_write_new(struct server *srv, const struct game *g, const struct reply_mail *mails,
     int n, char *err, size_t errlen);
 
 /*

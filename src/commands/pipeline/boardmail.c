@@ -111,35 +111,35 @@ void boardmail_player(struct store *st, const struct game *g, const struct audie
 	}
 }
 
-bool boardmail_status_temporary(enum boardmail_status s)
+bool boardmail_status_temporary(enum process_status s)
 {
-	return s == BOARDMAIL_STORE_TEMPFAIL || s == BOARDMAIL_NOMEM;
+	return s == PROCESS_TEMPFAIL || s == PROCESS_NOMEM;
 }
 
-bool boardmail_status_store(enum boardmail_status s)
+bool boardmail_status_store(enum process_status s)
 {
-	return s == BOARDMAIL_STORE_TEMPFAIL || s == BOARDMAIL_STORE_FULL || s == BOARDMAIL_STORE_ERROR;
+	return s == PROCESS_TEMPFAIL || s == PROCESS_FULL || s == PROCESS_IOERR;
 }
 
-static enum boardmail_status of_store(enum store_status ss)
+static enum process_status of_store(enum store_status ss)
 {
-	return ss == STORE_OK ? BOARDMAIL_OK : store_status_temporary(ss) ? BOARDMAIL_STORE_TEMPFAIL :
-	    ss == STORE_TOO_BIG ? BOARDMAIL_STORE_FULL : BOARDMAIL_STORE_ERROR;
+	return ss == STORE_OK ? PROCESS_OK : store_status_temporary(ss) ? PROCESS_TEMPFAIL :
+	    ss == STORE_TOO_BIG ? PROCESS_FULL : PROCESS_IOERR;
 }
 
-static enum boardmail_status of_reply(enum reply_status rs)
+static enum process_status of_reply(enum reply_status rs)
 {
-	return rs == REPLY_OK ? BOARDMAIL_OK : rs == REPLY_NOMEM ? BOARDMAIL_NOMEM :
-	    rs == REPLY_TEMPLATE ? BOARDMAIL_TEMPLATE : BOARDMAIL_COMPOSE;
+	return rs == REPLY_OK ? PROCESS_OK : rs == REPLY_NOMEM ? PROCESS_NOMEM :
+	    rs == REPLY_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 }
 
-enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
+enum process_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
     const char *except, struct reply_mail **mails, int *n)
 {
 	struct store *st = srv->st;
 	struct reply_ctx *rc = &srv->rc;
 	struct audience_member *who = NULL;
-	enum boardmail_status result = BOARDMAIL_OK;
+	enum process_status result = PROCESS_OK;
 	struct reply_player p;
 	char token[TOKEN_TEXT_SIZE];
 	size_t count = 0, i;
@@ -148,15 +148,15 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 	*mails = NULL;
 	*n = 0;
 	result = of_store(boardmail_set_away(srv, g));
-	if (result != BOARDMAIL_OK)
+	if (result != PROCESS_OK)
 		return result;
 	result = of_store(audience_of_board(st, g, game_over(g), &who, &count));
-	if (result != BOARDMAIL_OK)
+	if (result != PROCESS_OK)
 		return result;
 	if (count + robot > 0) {
 		*mails = calloc(count + robot, sizeof **mails);
 		if (*mails == NULL) {
-			result = BOARDMAIL_NOMEM;
+			result = PROCESS_NOMEM;
 			goto out;
 		}
 	}
@@ -168,18 +168,18 @@ enum boardmail_status boardmail_make(struct server *srv, const struct game *g, c
 			continue;
 		boardmail_player(st, g, &who[i], &p, token);
 		result = of_reply(reply_game(rc, g, ev, &p, &(*mails)[*n]));
-		if (result != BOARDMAIL_OK)
+		if (result != PROCESS_OK)
 			break;
 		(*n)++;
 	}
 	/* the robot on another host: its board mail with the game record (robotremote.h) */
-	if (result == BOARDMAIL_OK && robot) {
+	if (result == PROCESS_OK && robot) {
 		result = of_reply(robotremote_mail(st, rc, g, &(*mails)[*n]));
-		if (result == BOARDMAIL_OK)
+		if (result == PROCESS_OK)
 			(*n)++;
 	}
 out:
-	if (result != BOARDMAIL_OK) {
+	if (result != PROCESS_OK) {
 		boardmail_free(*mails, *n);
 		*mails = NULL;
 		*n = 0;

@@ -10,28 +10,27 @@
 #define OUSTPBM_BOARDMAIL_H
 
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "mail/reply.h"
 #include "mail/token.h"
 #include "store/audience.h"
 #include "store/store.h"
 
-/* Why the mails of a board could not be made: one status for the file read or the mail made. */
-enum boardmail_status {
-	BOARDMAIL_OK = 0,
-	/* the users, vacations or watchers file could not be read: store_error() says why */
-	BOARDMAIL_STORE_TEMPFAIL,	/* for now (store_status_temporary: disk full, I/O error, a lock) */
-	BOARDMAIL_STORE_FULL,		/* a file over its cap (STORE_TOO_BIG) */
-	BOARDMAIL_STORE_ERROR,		/* any other store failure */
-	/* a mail could not be made: srv->rc.err says why (reply.h) */
-	BOARDMAIL_NOMEM,		/* REPLY_NOMEM */
-	BOARDMAIL_TEMPLATE,		/* REPLY_TEMPLATE */
-	BOARDMAIL_COMPOSE		/* REPLY_COMPOSE */
-};
+/*
+ * Why the mails of a board could not be made (status.h): the users,
+ * vacations or watchers file could not be read (store_error() says why):
+ * PROCESS_TEMPFAIL for now (store_status_temporary: disk full, I/O error,
+ * a lock), PROCESS_FULL (a file over its cap, STORE_TOO_BIG) or
+ * PROCESS_IOERR (any other store failure); or a mail could not be made
+ * (srv->rc.err says why, reply.h): PROCESS_NOMEM (REPLY_NOMEM),
+ * PROCESS_CONFIG (REPLY_TEMPLATE) or PROCESS_SOFTWARE (REPLY_COMPOSE).
+ * boardmail_status_store() tells the two kinds apart.
+ */
 
 /* Is s one that may well go away if tried again later (a store's for now, no memory)? */
-bool boardmail_status_temporary(enum boardmail_status s);
+bool boardmail_status_temporary(enum process_status s);
 /* Did s come from the store (store_error() says why), not from making a mail (rc->err)? */
-bool boardmail_status_store(enum boardmail_status s);
+bool boardmail_status_store(enum process_status s);
 
 /*
  * The mails after ev changed g (already applied), made with srv's reply
@@ -41,7 +40,7 @@ bool boardmail_status_store(enum boardmail_status s);
  * when g is over; except (NULL for none) is a user id left out (a player
  * who closed the account, the sender of a chat).  On failure *mails is NULL, *n 0, and the status says why.
  */
-enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
+enum process_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,
     const char *except, struct reply_mail **mails, int *n);
 
 /*

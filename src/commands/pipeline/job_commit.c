@@ -132,13 +132,13 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	*wrote = STORE_IO;
 	j->account_err[0] = '\0';
 	j->account_errno = 0;
-	if (txn_begin_account(&j->srv, c->userid, c->token, account_write, &aw, &t) != TXN_OK)
+	if (txn_begin_account(&j->srv, c->userid, c->token, account_write, &aw, &t) != PROCESS_OK)
 		return job_no_memory(j);
 	txn_add_mails(t, mails, n);
 	/* the mail recorded pending this write (seen.h): a copy is known by its Message-ID alone */
 	txn_record_mail(t, j->in.message_key, j->in.from_addr, &j->seen_lock);
 	ps = PROCESS_OK;
-	if (txn_commit(t) == TXN_OK) {
+	if (txn_commit(t) == PROCESS_OK) {
 		*wrote = STORE_OK;
 		j->queued = true;
 		j->recorded = true;
@@ -229,19 +229,19 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 	e.ratings = rline;
 	/* job_store_failure and job_reply_failure tell apart only what these statuses do */
 	switch (boardmail_make(&j->srv, g, &e, NULL, mails, n)) {
-	case BOARDMAIL_OK:
+	case PROCESS_OK:
 		break;
-	case BOARDMAIL_STORE_TEMPFAIL:
+	case PROCESS_TEMPFAIL:
 		return job_store_failure(j, STORE_TEMPFAIL, "cannot read who gets the board's mail");
-	case BOARDMAIL_STORE_FULL:
+	case PROCESS_FULL:
 		return job_store_failure(j, STORE_TOO_BIG, "cannot read who gets the board's mail");
-	case BOARDMAIL_STORE_ERROR:
+	case PROCESS_IOERR:
 		return job_store_failure(j, STORE_IO, "cannot read who gets the board's mail");
-	case BOARDMAIL_NOMEM:
+	case PROCESS_NOMEM:
 		return job_reply_failure(j, REPLY_NOMEM);
-	case BOARDMAIL_TEMPLATE:
+	case PROCESS_CONFIG:
 		return job_reply_failure(j, REPLY_TEMPLATE);
-	case BOARDMAIL_COMPOSE:
+	default:	/* PROCESS_SOFTWARE */
 		return job_reply_failure(j, REPLY_COMPOSE);
 	}
 	return PROCESS_OK;
@@ -381,7 +381,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 	struct board_steps bs = { seats != NULL ? seats : &none, g };
 	struct txn *t = NULL;
 	enum process_status ps;
-	enum txn_status ts;
+	enum process_status ts;
 	bool right;
 
 	*done = false;
@@ -392,7 +392,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 	if (ps != PROCESS_OK)
 		return ps;
 	ts = remove ? txn_begin_removal(&j->srv, g, &t) : txn_begin_board(&j->srv, g, &t);
-	if (ts != TXN_OK) {
+	if (ts != PROCESS_OK) {
 		job_detail(j, "tempfail", "out of memory writing board %ld", g->board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -405,7 +405,7 @@ static enum process_status commit_game(struct job *j, const struct game *g, bool
 		txn_also(t, TXN_BEFORE_INSTALL, index_seat_taken, &bs);
 	if ((bs.seats->new_board && !game_is_open(g)) || bs.seats->taken != NULL)
 		txn_also(t, TXN_BEFORE_INSTALL, index_active, &bs);
-	if (txn_commit(t) != TXN_OK) {
+	if (txn_commit(t) != PROCESS_OK) {
 		j->recorded = txn_recorded(t);
 		ps = txn_failed(j, t);
 		goto out;
@@ -457,7 +457,7 @@ enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mai
 enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
     bool last, bool *done)
 {
-	enum txn_status ts;
+	enum process_status ts;
 	enum process_status ps;
 	char err[300];
 
@@ -470,10 +470,10 @@ enum process_status job_commit_board(struct job *j, const struct game *g, const 
 		return ps;
 	/* the game file alone, the mails recorded pending the old one settled first (boardcommit.h) */
 	ts = boardcommit_write(&j->srv, g, NULL, 0, err, sizeof err);
-	if (ts != TXN_OK) {
-		job_detail(j, ts == TXN_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
+	if (ts != PROCESS_OK) {
+		job_detail(j, ts == PROCESS_TEMPFAIL ? "tempfail" : "error", "board %ld: %s", g->board, err);
 		msg_warn("board %ld: %s", g->board, err);
-		return ts == TXN_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		return ts == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	*done = true;
 	return PROCESS_OK;

@@ -561,9 +561,9 @@ struct start_failure {
 static enum process_status start(struct job *j, struct mail_read *mr, struct start_failure *f)
 {
 	char err[CONFIG_ERR_MAX + STORE_ERR_MAX];
-	enum server_status ss = server_open(&j->srv, err, sizeof err);
+	enum process_status ss = server_open(&j->srv, err, sizeof err);
 
-	if (ss == SERVER_CONFIG) {
+	if (ss == PROCESS_CONFIG) {
 		/* logged in the home when there is one, with the defaults' settings */
 		msg_warn("%s", err);
 		f->config = true;
@@ -577,12 +577,12 @@ static enum process_status start(struct job *j, struct mail_read *mr, struct sta
 		}
 		return PROCESS_CONFIG;
 	}
-	if (ss != SERVER_OK) {
+	if (ss != PROCESS_OK) {
 		/* no home, or not ours: nothing can be logged there */
 		msg_warn("%s", err);
 		f->home = true;
 		snprintf(f->cause, sizeof f->cause, "%s", err);
-		return ss == SERVER_HOME ? PROCESS_CONFIG : PROCESS_TEMPFAIL;
+		return ss == PROCESS_NOHOME ? PROCESS_CONFIG : PROCESS_TEMPFAIL;
 	}
 	mr->rs = mailin_read(STDIN_FILENO, j->srv.cfg.max_message_bytes, &mr->buf, &mr->len);
 	if (mr->rs == MAILIN_READ_ERROR || mr->rs == MAILIN_NOMEM) {

@@ -24,7 +24,7 @@ void server_init(struct server *s, const char *home)
 	set_time(s);
 }
 
-enum server_status server_open(struct server *s, char *err, size_t errlen)
+enum process_status server_open(struct server *s, char *err, size_t errlen)
 {
 	char serr[STORE_ERR_MAX];
 	enum store_status ss;
@@ -34,16 +34,16 @@ enum server_status server_open(struct server *s, char *err, size_t errlen)
 		set_time(s);
 		if (store_open(s->home, &s->cfg, &s->st, serr, sizeof serr) != STORE_OK)
 			s->st = NULL;
-		return SERVER_CONFIG;
+		return PROCESS_CONFIG;
 	}
 	set_time(s);
 	ss = store_open(s->home, &s->cfg, &s->st, err, errlen);
 	if (ss == STORE_OK)
-		return SERVER_OK;
+		return PROCESS_OK;
 	s->st = NULL;
 	if (ss == STORE_NOT_OWNER)
-		return SERVER_NOPERM;
-	return store_status_temporary(ss) ? SERVER_TEMPFAIL : SERVER_HOME;
+		return PROCESS_NOPERM;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_NOHOME;
 }
 
 enum outbox_status server_outbox(struct server *s, char *err, size_t errlen)

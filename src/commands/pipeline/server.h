@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/config.h"
+#include "commands/pipeline/status.h"
 #include "game/gamefile.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
@@ -28,24 +29,24 @@ struct server {
 	char stamp[GAMEFILE_TIME_SIZE];	/* now as the log writes it */
 };
 
-enum server_status {
-	SERVER_OK = 0,
-	SERVER_CONFIG,		/* oustpbm.conf cannot be loaded: the defaults are in cfg, st open if the home is */
-	SERVER_HOME,		/* the home cannot be opened (none, damaged, not a home) */
-	SERVER_NOPERM,		/* the home belongs to another user (and we are not root) */
-	SERVER_TEMPFAIL		/* a lock held too long, the disk: try again */
-};
+/*
+ * server_open returns (status.h) PROCESS_OK, PROCESS_CONFIG (oustpbm.conf
+ * cannot be loaded: the defaults are in cfg, st open if the home is),
+ * PROCESS_NOHOME (the home cannot be opened: none, damaged, not a home),
+ * PROCESS_NOPERM (the home belongs to another user and we are not root)
+ * or PROCESS_TEMPFAIL (a lock held too long, the disk: try again).
+ */
 
 /* s for home, the configuration's defaults in it and its time set; nothing opened. */
 void server_init(struct server *s, const char *home);
 
 /*
- * oustpbm.conf loaded, the time set and the home opened.  On SERVER_CONFIG
+ * oustpbm.conf loaded, the time set and the home opened.  On PROCESS_CONFIG
  * err says what is wrong with the file and the home is open (st) with the
  * defaults when it can be, for the log; on any other failure err says why
  * and st is NULL.
  */
-enum server_status server_open(struct server *s, char *err, size_t errlen);
+enum process_status server_open(struct server *s, char *err, size_t errlen);
 
 /* The run's time set to now (and its stamp): a test's clock. */
 void server_at(struct server *s, time_t now);

@@ -1,4 +1,4 @@
-/* status: the names of the statuses of status.h, for the log and the messages. */
+/* status: the names of the commands layer's statuses (status.h), for the log and the messages. */
 #include "commands/pipeline/status.h"
 
 const char *process_status_str(enum process_status s)
@@ -20,6 +20,30 @@ const char *process_status_str(enum process_status s)
 		return "internal error";
 	case PROCESS_RETIRED:
 		return "server retired";
+	case PROCESS_NOINPUT:
+		return "no such board";
+	case PROCESS_NOUSER:
+		return "no such user";
+	case PROCESS_EXISTS:
+		return "already exists";
+	case PROCESS_IOERR:
+		return "input/output error";
+	case PROCESS_NOPERM:
+		return "permission denied";
+	case PROCESS_CANTCREAT:
+		return "cannot create";
+	case PROCESS_WARNING:
+		return "warning";
+	case PROCESS_FAILING:
+		return "failing";
+	case PROCESS_NOHOME:
+		return "no usable home";
+	case PROCESS_NOMEM:
+		return "out of memory";
+	case PROCESS_FULL:
+		return "a file is over its size limit";
+	case PROCESS_FAULT:
+		return "the robot failed";
 	}
 	return "unknown";
 }

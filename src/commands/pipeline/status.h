@@ -1,42 +1,41 @@
 /*
- * status: how a run of the program ends, for the modules that return it
- * without needing the rest of their caller's header: a mail handled
- * (enum process_status: process.h, job.h, mailcmd.h, the handlers) and an
- * admin command (enum admin_status: admin.h, admincmd.h).  main.c turns
- * each into the exit status.
+ * status: the commands layer's one status type.  Every module of
+ * src/commands (the pipeline, the services, the admin commands, the mail
+ * keywords) returns an enum process_status when it can fail, and main.c
+ * turns it into the exit status (sysexits.h) in one table: a mail handled
+ * and an admin command alike.  A lower layer's status (store.h, reply.h,
+ * outbox.h...) is turned into one of these where a command meets it.
+ * process_status_str() gives each its name for the log and the messages.
  */
 #ifndef OUSTPBM_STATUS_H
 #define OUSTPBM_STATUS_H
 
 enum process_status {
-	PROCESS_OK = 0,		/* handled (also a refused command: the sender got an error reply) */
+	PROCESS_OK = 0,		/* done (also a refused mail command: the sender got an error reply) */
 	PROCESS_DROPPED,	/* automatic mail or abuse: logged, not answered */
-	PROCESS_TEMPFAIL,	/* nothing changed; deliver it again later */
-	PROCESS_DATAERR,	/* the message cannot be parsed at all */
+	PROCESS_TEMPFAIL,	/* a lock, the disk, a timeout: nothing changed (or the next run does it); try again */
+	PROCESS_DATAERR,	/* bad input: a mail that cannot be parsed, a user id, a damaged game file; fsck problems */
 	PROCESS_USAGE,		/* bad command line */
-	PROCESS_CONFIG,		/* bad configuration */
-	PROCESS_SOFTWARE,	/* internal error */
-	PROCESS_RETIRED		/* the server is retired (oustpbm retire): the mail system bounces the mail */
+	PROCESS_CONFIG,		/* bad configuration: oustpbm.conf, a template missing or malformed */
+	PROCESS_SOFTWARE,	/* internal error, anything else */
+	PROCESS_RETIRED,	/* the server is retired (oustpbm retire): a mail bounces */
+	PROCESS_NOINPUT,	/* no such board (an outbox id not failed) */
+	PROCESS_NOUSER,		/* no such user */
+	PROCESS_EXISTS,		/* adduser: the user id is taken */
+	PROCESS_IOERR,		/* a file could not be read or written (the output, the store, the web site) */
+	PROCESS_NOPERM,		/* the home belongs to another user (and we are not root) */
+	PROCESS_CANTCREAT,	/* init: the home cannot be made */
+	PROCESS_WARNING,	/* status: warnings (a Nagios plugin's WARNING) */
+	PROCESS_FAILING,	/* status: failing (CRITICAL) */
+	PROCESS_NOHOME,		/* the home cannot be opened (none, damaged, not a home) */
+	PROCESS_NOMEM,		/* out of memory: try again */
+	PROCESS_FULL,		/* a file over its cap (STORE_TOO_BIG) */
+	PROCESS_FAULT		/* the robot's AI failed: the game is unchanged, the next run retries */
 };
 
+#define PROCESS_STATUS_COUNT (PROCESS_FAULT + 1)
+
+/* The status's name ("temporary failure"), for the log and the messages; never NULL. */
 const char *process_status_str(enum process_status s);
-
-enum admin_status {
-	ADMIN_OK = 0,
-	ADMIN_USAGE,		/* bad command line */
-	ADMIN_DATAERR,		/* bad input (a user id, an address...), or fsck found problems */
-	ADMIN_NOINPUT,		/* no such board */
-	ADMIN_NOUSER,		/* no such user */
-	ADMIN_EXISTS,		/* adduser: the user id is taken */
-	ADMIN_TEMPFAIL,		/* a lock timeout, a full disk: try again */
-	ADMIN_IOERR,		/* the output could not be written */
-	ADMIN_CONFIG,		/* oustpbm.conf or the templates */
-	ADMIN_SOFTWARE,		/* anything else */
-	ADMIN_NOPERM,		/* the home belongs to another user (and we are not root) */
-	ADMIN_CANTCREAT,	/* init: the home cannot be made */
-	ADMIN_STATUS_WARNING,	/* status: warnings (exit 1, as a Nagios plugin's WARNING) */
-	ADMIN_STATUS_FAILING,	/* status: failing (exit 2, CRITICAL) */
-	ADMIN_RETIRED		/* robot-mail on a retired home (oustpbm retire): exit 69, the mail bounces */
-};
 
 #endif

@@ -47,38 +47,38 @@ struct txn {
 	bool at_install;
 };
 
-static enum txn_status begin(struct server *srv, struct txn **out)
+static enum process_status begin(struct server *srv, struct txn **out)
 {
 	*out = calloc(1, sizeof **out);
 	if (*out == NULL)
-		return TXN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	(*out)->srv = srv;
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
-enum txn_status txn_begin_board(struct server *srv, const struct game *g, struct txn **out)
+enum process_status txn_begin_board(struct server *srv, const struct game *g, struct txn **out)
 {
 	struct txn *t;
 
-	if (begin(srv, out) != TXN_OK)
-		return TXN_TEMPFAIL;
+	if (begin(srv, out) != PROCESS_OK)
+		return PROCESS_TEMPFAIL;
 	t = *out;
 	t->board = g->board;
 	t->g = g;
 	if (gamefile_format(g, &t->text, &t->len) != GAME_OK) {
 		free(t);
 		*out = NULL;
-		return TXN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
-enum txn_status txn_begin_removal(struct server *srv, const struct game *g, struct txn **out)
+enum process_status txn_begin_removal(struct server *srv, const struct game *g, struct txn **out)
 {
 	struct txn *t;
 
-	if (begin(srv, out) != TXN_OK)
-		return TXN_TEMPFAIL;
+	if (begin(srv, out) != PROCESS_OK)
+		return PROCESS_TEMPFAIL;
 	t = *out;
 	t->board = g->board;
 	t->g = g;
@@ -89,24 +89,24 @@ enum txn_status txn_begin_removal(struct server *srv, const struct game *g, stru
 	if (t->text == NULL) {
 		free(t);
 		*out = NULL;
-		return TXN_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
-enum txn_status txn_begin_account(struct server *srv, const char *userid, const char *token, txn_write_fn *write,
+enum process_status txn_begin_account(struct server *srv, const char *userid, const char *token, txn_write_fn *write,
     void *arg, struct txn **out)
 {
 	struct txn *t;
 
-	if (begin(srv, out) != TXN_OK)
-		return TXN_TEMPFAIL;
+	if (begin(srv, out) != PROCESS_OK)
+		return PROCESS_TEMPFAIL;
 	t = *out;
 	snprintf(t->userid, sizeof t->userid, "%s", userid);
 	snprintf(t->token, sizeof t->token, "%s", token);
 	t->write = write;
 	t->write_arg = arg;
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
 void txn_add_mails(struct txn *t, const struct reply_mail *mails, int n)
@@ -136,35 +136,35 @@ void txn_also(struct txn *t, enum txn_when when, txn_step_fn *fn, void *arg)
 	t->steps[t->nsteps++] = (struct txn_step){ when, fn, arg };
 }
 
-/* Note a failure of layer: status, what failed and its words; TXN_TEMPFAIL or TXN_ERROR. */
-static enum txn_status fail_store(struct txn *t, enum store_status ss, const char *what)
+/* Note a failure of layer: status, what failed and its words; PROCESS_TEMPFAIL or PROCESS_SOFTWARE. */
+static enum process_status fail_store(struct txn *t, enum store_status ss, const char *what)
 {
 	t->layer = TXN_LAYER_STORE;
 	t->ss = ss;
 	t->what = what;
 	errbuf_set(t->msg, sizeof t->msg, "%s", store_error(t->srv->st));
-	return store_status_temporary(ss) ? TXN_TEMPFAIL : TXN_ERROR;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
-static enum txn_status fail_outbox(struct txn *t, enum outbox_status os, const char *what)
+static enum process_status fail_outbox(struct txn *t, enum outbox_status os, const char *what)
 {
 	t->layer = TXN_LAYER_OUTBOX;
 	t->os = os;
 	t->what = what;
 	errbuf_set(t->msg, sizeof t->msg, "%s", t->srv->ob != NULL ? outbox_error(t->srv->ob) : outbox_status_str(os));
-	return outbox_status_temporary(os) ? TXN_TEMPFAIL : TXN_ERROR;
+	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
-static enum txn_status fail_other(struct txn *t, bool temporary, const char *what, const char *msg)
+static enum process_status fail_other(struct txn *t, bool temporary, const char *what, const char *msg)
 {
 	t->layer = TXN_LAYER_OTHER;
 	t->what = what;
 	errbuf_set(t->msg, sizeof t->msg, "%s", msg);
-	return temporary ? TXN_TEMPFAIL : TXN_ERROR;
+	return temporary ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 /* 1. the mails into a new batch in outbox/tmp/; on failure nothing is left staged */
-static enum txn_status stage_mails(struct txn *t, struct outbox_batch **out)
+static enum process_status stage_mails(struct txn *t, struct outbox_batch **out)
 {
 	struct server *srv = t->srv;
 	struct outbox_batch *b = NULL;
@@ -195,17 +195,17 @@ static enum txn_status stage_mails(struct txn *t, struct outbox_batch **out)
 		return fail_outbox(t, os, t->nmails == 1 ? "cannot queue the reply" : "cannot queue the replies");
 	}
 	*out = b;
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
 /* 3. the mail recorded pending the write (seen.h); the lock stays held to the end of the commit */
-static enum txn_status record(struct txn *t)
+static enum process_status record(struct txn *t)
 {
 	struct server *srv = t->srv;
 	enum store_status ss;
 
 	if (t->message_key == NULL)
-		return TXN_OK;
+		return PROCESS_OK;
 	if (t->seen_lock->fd < 0) {
 		ss = seen_lock(srv->st, srv->cfg.lock_timeout_ms, t->seen_lock);
 		if (ss == STORE_TIMEOUT)
@@ -221,10 +221,10 @@ static enum txn_status record(struct txn *t)
 	if (ss != STORE_OK)
 		return fail_store(t, ss, "cannot write the redelivery record");
 	t->recorded = true;
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
-static enum txn_status settle_first(struct txn *t)
+static enum process_status settle_first(struct txn *t)
 {
 	struct store_lock slock = STORE_LOCK_INIT;
 	enum store_status ss;
@@ -234,7 +234,7 @@ static enum txn_status settle_first(struct txn *t)
 		ss = seen_settle(t->srv->st, t->board);
 		store_unlock(&slock);
 	}
-	return ss == STORE_OK ? TXN_OK : fail_store(t, ss, "cannot settle the redelivery record");
+	return ss == STORE_OK ? PROCESS_OK : fail_store(t, ss, "cannot settle the redelivery record");
 }
 
 static enum store_status run_steps(struct txn *t, enum txn_when when)
@@ -255,11 +255,11 @@ static enum store_status run_steps(struct txn *t, enum txn_when when)
 }
 
 /* 2, 4, 5: everything staged and made durable, the steps before the install run */
-static enum txn_status prepare(struct txn *t, struct store_staged *sf, bool *marked)
+static enum process_status prepare(struct txn *t, struct store_staged *sf, bool *marked)
 {
 	struct store *st = t->srv->st;
 	enum store_status ss;
-	enum txn_status ts;
+	enum process_status ts;
 	char rerr[RATINGS_ERR_MAX];
 
 	if (t->board > 0 && !t->remove) {
@@ -268,7 +268,7 @@ static enum txn_status prepare(struct txn *t, struct store_staged *sf, bool *mar
 			return fail_store(t, ss, "cannot write the game file");
 	}
 	ts = record(t);
-	if (ts != TXN_OK)
+	if (ts != PROCESS_OK)
 		return ts;
 	/* a game's end is marked for the ratings before it is committed (ratings.h) */
 	if (t->board > 0 && !t->remove) {
@@ -282,7 +282,7 @@ static enum txn_status prepare(struct txn *t, struct store_staged *sf, bool *mar
 		ss = run_steps(t, TXN_BEFORE_INSTALL);
 	if (ss != STORE_OK)
 		return fail_store(t, ss, t->board > 0 ? "cannot write the game file" : "cannot write the account");
-	return TXN_OK;
+	return PROCESS_OK;
 }
 
 /* 6. the commit point: the game file installed or removed, or the account written; durable */
@@ -303,14 +303,14 @@ static enum store_status install(struct txn *t, struct store_staged *sf)
 	return ss;
 }
 
-enum txn_status txn_commit(struct txn *t)
+enum process_status txn_commit(struct txn *t)
 {
 	struct server *srv = t->srv;
 	struct store *st = srv->st;
 	struct outbox_batch *b = NULL;
 	struct store_staged sf = { .live = false };
 	enum store_status ss;
-	enum txn_status ts;
+	enum process_status ts;
 	bool committed = false, marked = false, installed = false;
 
 	t->layer = TXN_LAYER_NONE;
@@ -320,16 +320,16 @@ enum txn_status txn_commit(struct txn *t)
 		return fail_other(t, false, "cannot commit", "too many steps");
 	if (t->settle_first) {
 		ts = settle_first(t);
-		if (ts != TXN_OK)
+		if (ts != PROCESS_OK)
 			return ts;
 	}
 	/* the fsyncs of the mails, the record and the game are made together (store.h) */
 	store_defer_begin(st);
 	ts = stage_mails(t, &b);
-	if (ts != TXN_OK)
+	if (ts != PROCESS_OK)
 		goto out;
 	ts = prepare(t, &sf, &marked);
-	if (ts != TXN_OK) {
+	if (ts != PROCESS_OK) {
 		outbox_batch_abort(b, &committed);
 		goto out;
 	}
@@ -351,7 +351,7 @@ enum txn_status txn_commit(struct txn *t)
 		}
 	}
 	if (installed) {
-		ts = TXN_OK;
+		ts = PROCESS_OK;
 		if (t->g != NULL && !t->remove && game_over(t->g))
 			active_remove(st, t->board, t->g->black, t->g->white);
 		if (marked)
@@ -372,7 +372,7 @@ out:
 	if (t->seen_lock != NULL)
 		store_unlock(t->seen_lock);
 	outbox_batch_free(b);
-	if (installed && ts == TXN_OK)
+	if (installed && ts == PROCESS_OK)
 		t->layer = TXN_LAYER_NONE;
 	return ts;
 }

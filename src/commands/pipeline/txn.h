@@ -27,11 +27,11 @@
  * Typical use:
  *
  *	struct txn *t;
- *	if (txn_begin_board(srv, g, &t) != TXN_OK) ...
+ *	if (txn_begin_board(srv, g, &t) != PROCESS_OK) ...
  *	txn_add_mails(t, mails, n);
  *	txn_record_mail(t, message_key, from, &seen_lock);
  *	txn_also(t, TXN_BEFORE_INSTALL, index_new_board, arg);
- *	if (txn_commit(t) != TXN_OK) ... txn_failure(t) says what failed
+ *	if (txn_commit(t) != PROCESS_OK) ... txn_failure(t) says what failed
  *	txn_free(t);
  *
  * The caller holds the board's lock (or accounts.lock) from before
@@ -45,16 +45,17 @@
 #include <stddef.h>
 
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "game/game.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/store.h"
 
-enum txn_status {
-	TXN_OK = 0,
-	TXN_TEMPFAIL,		/* locked, disk full, I/O, no memory: nothing committed, try again */
-	TXN_ERROR,		/* any other failure: nothing committed */
-};
+/*
+ * A transaction returns (status.h) PROCESS_OK, PROCESS_TEMPFAIL (locked,
+ * disk full, I/O, no memory: nothing committed, try again) or
+ * PROCESS_SOFTWARE (any other failure: nothing committed).
+ */
 
 struct txn;
 
@@ -69,12 +70,12 @@ typedef enum store_status txn_step_fn(struct server *srv, void *arg);
 
 /*
  * Begin the commit of g (its board lock held) as its game file's new text.
- * TXN_TEMPFAIL without memory.  The caller owns *out (txn_free).
+ * PROCESS_TEMPFAIL without memory.  The caller owns *out (txn_free).
  */
-enum txn_status txn_begin_board(struct server *srv, const struct game *g, struct txn **out);
+enum process_status txn_begin_board(struct server *srv, const struct game *g, struct txn **out);
 
 /* Begin the removal of g's game file (a declined or withdrawn challenge: store_board_remove). */
-enum txn_status txn_begin_removal(struct server *srv, const struct game *g, struct txn **out);
+enum process_status txn_begin_removal(struct server *srv, const struct game *g, struct txn **out);
 
 /*
  * The install of an account change: STORE_OK once the users file (or the
@@ -87,7 +88,7 @@ typedef enum store_status txn_write_fn(void *arg);
  * Begin an account change of userid whose mails are tagged with token (the
  * account's token after the write, store/accounts.h); write is its install.
  */
-enum txn_status txn_begin_account(struct server *srv, const char *userid, const char *token, txn_write_fn *write,
+enum process_status txn_begin_account(struct server *srv, const char *userid, const char *token, txn_write_fn *write,
     void *arg, struct txn **out);
 
 /* The mails committed with the change (copied at txn_commit; mails stay the caller's). */
@@ -112,11 +113,11 @@ void txn_settle_first(struct txn *t);
 void txn_also(struct txn *t, enum txn_when when, txn_step_fn *fn, void *arg);
 
 /*
- * Commit: TXN_OK once the change is installed (also when only the release
+ * Commit: PROCESS_OK once the change is installed (also when only the release
  * of its mails failed: they wait in tmp/ for recovery, and a warning says
  * so), else nothing was committed and txn_failure() says why.
  */
-enum txn_status txn_commit(struct txn *t);
+enum process_status txn_commit(struct txn *t);
 
 /* Which layer failed, for the caller's own error path (job_txn_failure). */
 enum txn_layer {
@@ -135,7 +136,7 @@ struct txn_failure {
 	bool at_install;	/* the install itself failed (an account's write: STORE_CHANGED...) */
 };
 
-/* What failed in the last txn_commit (layer TXN_LAYER_NONE after TXN_OK). */
+/* What failed in the last txn_commit (layer TXN_LAYER_NONE after PROCESS_OK). */
 void txn_failure(const struct txn *t, struct txn_failure *f);
 
 /* True if the mail was recorded in the redelivery record (txn_record_mail) and the record stands. */

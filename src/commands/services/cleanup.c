@@ -74,37 +74,33 @@ static int64_t clock_stopped(const struct run *r, const struct game *g)
 	return vacation_stopped(vacations_of(r->vac, r->nvac, who), g->last_move, r->srv->now);
 }
 
-/* The log's word for each enum cleanup_status. */
-static const char *const outcome[] = { "ok", "tempfail", "error", "error", "error" };
-_Static_assert(sizeof outcome / sizeof outcome[0] == CLEANUP_SOFTWARE + 1, "a word for each status");
-
 /* A board that could not be done: logged, on stderr, counted. */
-static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
+static void board_failed(struct run *r, long board, enum process_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void board_failed(struct run *r, long board, enum cleanup_status s, const char *fmt, ...)
+static void board_failed(struct run *r, long board, enum process_status s, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vfailed(&r->log, board, (int)s, fmt, ap);
+	runlog_vfailed(&r->log, board, s, fmt, ap);
 	va_end(ap);
 }
 
-static enum cleanup_status of_reply(enum reply_status rs)
+static enum process_status of_reply(enum reply_status rs)
 {
-	return rs == REPLY_NOMEM ? CLEANUP_TEMPFAIL : rs == REPLY_TEMPLATE ? CLEANUP_CONFIG : CLEANUP_SOFTWARE;
+	return rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : rs == REPLY_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 }
 
 /* player's mail address into p; false if the account is gone (nobody to tell) or on failure (*s set). */
 static bool find_player(struct run *r, const char *userid, struct store_user *u, struct reply_player *p,
-    enum cleanup_status *s)
+    enum process_status *s)
 {
 	enum store_status ss = store_user_find(r->srv->st, userid, u);
 
-	*s = CLEANUP_OK;
+	*s = PROCESS_OK;
 	if (ss != STORE_OK) {
 		if (ss != STORE_NOT_FOUND)
-			*s = store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+			*s = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		return false;
 	}
 	p->userid = u->userid;
@@ -133,23 +129,23 @@ static void player_token(struct run *r, const struct game *g, const struct store
 
 /*
  * Write g (its lock held) with its n mails, as outbox.h's protocol says.
- * Returns CLEANUP_OK once the game file is written.
+ * Returns PROCESS_OK once the game file is written.
  */
-static enum cleanup_status commit(struct run *r, const struct game *g, const struct reply_mail *mails, int n)
+static enum process_status commit(struct run *r, const struct game *g, const struct reply_mail *mails, int n)
 {
 	struct txn *t = NULL;
 	struct txn_failure f;
-	enum txn_status ts;
-	enum cleanup_status s = CLEANUP_OK;
+	enum process_status ts;
+	enum process_status s = PROCESS_OK;
 
-	if (txn_begin_board(r->srv, g, &t) != TXN_OK) {
-		board_failed(r, g->board, CLEANUP_TEMPFAIL, "out of memory");
-		return CLEANUP_TEMPFAIL;
+	if (txn_begin_board(r->srv, g, &t) != PROCESS_OK) {
+		board_failed(r, g->board, PROCESS_TEMPFAIL, "out of memory");
+		return PROCESS_TEMPFAIL;
 	}
 	txn_add_mails(t, mails, n);
 	ts = txn_commit(t);
-	if (ts != TXN_OK) {
-		s = ts == TXN_TEMPFAIL ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE;
+	if (ts != PROCESS_OK) {
+		s = ts == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		txn_failure(t, &f);
 		if (f.layer == TXN_LAYER_OTHER && strcmp(f.what, "tempfail") == 0)
 			board_failed(r, g->board, s, "%s", f.message);
@@ -167,7 +163,7 @@ static void time_out(struct run *r, struct game *g)
 {
 	struct reply_mail *mails = NULL;
 	struct reply_event ev;
-	enum boardmail_status bs;
+	enum process_status bs;
 	enum game_status gs;
 	char loser[GAME_NAME_SIZE], rline[RATINGS_LINE_MAX];
 	int n = 0;
@@ -175,7 +171,7 @@ static void time_out(struct run *r, struct game *g)
 	snprintf(loser, sizeof loser, "%s", game_player_to_move(g));
 	gs = game_timeout(g, loser, r->srv->now);
 	if (gs != GAME_OK) {
-		board_failed(r, g->board, gs == GAME_NO_MEMORY ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, g->board, gs == GAME_NO_MEMORY ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot end the game on time: %s", game_status_str(gs));
 		return;
 	}
@@ -189,17 +185,17 @@ static void time_out(struct run *r, struct game *g)
 	ratings_mail_line(r->srv->st, g, r->srv->now, rline, sizeof rline);
 	ev.ratings = rline;
 	bs = boardmail_make(r->srv, g, &ev, NULL, &mails, &n);
-	if (bs != BOARDMAIL_OK && boardmail_status_store(bs)) {
-		board_failed(r, g->board, boardmail_status_temporary(bs) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+	if (bs != PROCESS_OK && boardmail_status_store(bs)) {
+		board_failed(r, g->board, boardmail_status_temporary(bs) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot read the users file: %s", store_error(r->srv->st));
 		return;
 	}
-	if (bs != BOARDMAIL_OK) {
-		board_failed(r, g->board, bs == BOARDMAIL_NOMEM ? CLEANUP_TEMPFAIL : bs == BOARDMAIL_TEMPLATE ?
-		    CLEANUP_CONFIG : CLEANUP_SOFTWARE, "cannot make the mail: %s", r->srv->rc.err);
+	if (bs != PROCESS_OK) {
+		board_failed(r, g->board, bs == PROCESS_NOMEM ? PROCESS_TEMPFAIL : bs == PROCESS_CONFIG ?
+		    PROCESS_CONFIG : PROCESS_SOFTWARE, "cannot make the mail: %s", r->srv->rc.err);
 		return;
 	}
-	if (commit(r, g, mails, n) == CLEANUP_OK) {
+	if (commit(r, g, mails, n) == PROCESS_OK) {
 		r->stats->timed_out++;
 		if (g->clock_base != 0)
 			store_log(r->srv->st, "%s cleanup board=%ld ok: turn %d: %s lost on time, the clock at zero; %s won",
@@ -222,7 +218,7 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	struct reply_player p = { 0 };
 	struct store_user u;
 	enum reply_status rs;
-	enum cleanup_status s;
+	enum process_status s;
 	const char *who = game_player_to_move(g);
 	char next[GAMEFILE_TIME_SIZE], token[TOKEN_TEXT_SIZE];
 	int days = (int)((r->srv->now - g->last_move - stopped) / CLEANUP_DAY);
@@ -242,11 +238,11 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 			return;
 		}
 		n = 1;
-	} else if (s != CLEANUP_OK) {
+	} else if (s != PROCESS_OK) {
 		board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->srv->st));
 		return;
 	}
-	if (commit(r, g, &m, n) == CLEANUP_OK) {
+	if (commit(r, g, &m, n) == PROCESS_OK) {
 		r->stats->reminded += (unsigned)n;
 		store_log(r->srv->st, "%s cleanup board=%ld ok: %s %s, idle %d day%s; next reminder %s", r->srv->stamp,
 		    g->board, n == 1 ? "reminded" : "no account to remind:", who, days, days == 1 ? "" : "s",
@@ -263,7 +259,7 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 	struct reply_player p = { 0 };
 	struct store_user u;
 	enum reply_status rs;
-	enum cleanup_status s;
+	enum process_status s;
 	const char *who = game_player_to_move(g);
 	char token[TOKEN_TEXT_SIZE];
 	int n = 0;
@@ -279,11 +275,11 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 			return;
 		}
 		n = 1;
-	} else if (s != CLEANUP_OK) {
+	} else if (s != PROCESS_OK) {
 		board_failed(r, g->board, s, "cannot read the users file: %s", store_error(r->srv->st));
 		return;
 	}
-	if (commit(r, g, &m, n) == CLEANUP_OK) {
+	if (commit(r, g, &m, n) == PROCESS_OK) {
 		r->stats->reminded += (unsigned)n;
 		store_log(r->srv->st, "%s cleanup board=%ld ok: %s %s, %lld hour%s left, under the mark of %d hour%s",
 		    r->srv->stamp, g->board, n == 1 ? "warned" : "no account to warn:", who, (long long)(left / 3600),
@@ -295,13 +291,12 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 /* Withdraw g, a challenge not accepted in time (expire.h); out of the index of active boards. */
 static void withdraw(struct run *r, struct game *g)
 {
-	static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };
-	enum expire_status es;
+	enum process_status es;
 	char err[400];
 
 	es = expire_board(r->srv, g, err, sizeof err);
-	if (es != EXPIRE_OK) {
-		board_failed(r, g->board, of[es], "cannot withdraw the expired challenge: %s", err);
+	if (es != PROCESS_OK) {
+		board_failed(r, g->board, es, "cannot withdraw the expired challenge: %s", err);
 		return;
 	}
 	r->stats->expired++;
@@ -320,7 +315,7 @@ static bool need_outbox(struct run *r, long board)
 
 	os = server_outbox(r->srv, err, sizeof err);
 	if (os != OUTBOX_OK) {
-		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot open the outbox: %s", err);
 		return false;
 	}
@@ -338,15 +333,15 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 	if (ss == STORE_NOT_FOUND)
 		return false;	/* removed by the admin meanwhile: nothing to do */
 	if (ss != STORE_OK) {
-		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot read the game file: %s", store_error(r->srv->st));
 		return false;
 	}
 	if (gs != GAME_OK) {
 		if (gs == GAME_NO_MEMORY)
-			board_failed(r, board, CLEANUP_TEMPFAIL, "out of memory");
+			board_failed(r, board, PROCESS_TEMPFAIL, "out of memory");
 		else
-			board_failed(r, board, CLEANUP_DATAERR, "games/%ld.game %s", board, gerr.msg);
+			board_failed(r, board, PROCESS_DATAERR, "games/%ld.game %s", board, gerr.msg);
 		return false;
 	}
 	return true;
@@ -388,7 +383,7 @@ static bool lock_reload(struct run *r, long board, struct store_lock *lock, stru
 
 	ss = store_lock_board(r->srv->st, board, lock);
 	if (ss != STORE_OK) {
-		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot lock the board: %s", store_error(r->srv->st));
 		return false;
 	}
@@ -397,7 +392,7 @@ static bool lock_reload(struct run *r, long board, struct store_lock *lock, stru
 	/* settle what a crashed run left for this board before reading it */
 	os = outbox_recover(r->srv->ob, board, NULL);
 	if (os != OUTBOX_OK) {
-		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot recover the outbox: %s", outbox_error(r->srv->ob));
 		return false;
 	}
@@ -417,7 +412,7 @@ static void clocked_board(struct run *r, long board, struct game *g)
 
 	ss = clock_due(r->srv, g, r->srv->now, &due, &left, &mark, &c);
 	if (ss != STORE_OK) {
-		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot read the stops of the clock: %s", store_error(r->srv->st));
 		return;
 	}
@@ -427,7 +422,7 @@ static void clocked_board(struct run *r, long board, struct game *g)
 		goto out;
 	ss = clock_due(r->srv, g, r->srv->now, &due, &left, &mark, &c);
 	if (ss != STORE_OK)
-		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot read the stops of the clock: %s", store_error(r->srv->st));
 	else if (due == CLOCK_TIMEOUT) {
 		time_out(r, g);
@@ -466,7 +461,7 @@ static void one_board(struct run *r, long board)
 		return;	/* nothing due: no lock, no history read */
 	ss = store_lock_board(r->srv->st, board, &lock);
 	if (ss != STORE_OK) {
-		board_failed(r, board, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot lock the board: %s", store_error(r->srv->st));
 		return;
 	}
@@ -475,7 +470,7 @@ static void one_board(struct run *r, long board)
 	/* settle what a crashed run left for this board before reading it */
 	os = outbox_recover(r->srv->ob, board, NULL);
 	if (os != OUTBOX_OK) {
-		board_failed(r, board, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, board, outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot recover the outbox: %s", outbox_error(r->srv->ob));
 		goto out;
 	}
@@ -514,7 +509,7 @@ static void remove_stale_tmp(struct run *r)
 	for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
 		ss = store_remove_stale_tmp(r->srv->st, dirs[i], (time_t)(r->srv->now - CLEANUP_TMP_AGE), &r->stats->tmp_removed);
 		if (ss != STORE_OK)
-			board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+			board_failed(r, 0, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 			    "cannot remove old temp files: %s", store_error(r->srv->st));
 	}
 	if (r->stats->tmp_removed > 0)
@@ -530,14 +525,14 @@ static void prune_pending(struct run *r)
 
 	ss = pending_prune(r->srv->st, r->srv->now, &dropped);
 	if (ss != STORE_OK)
-		board_failed(r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+		board_failed(r, 0, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot prune the pending registrations: %s", store_error(r->srv->st));
 	else if (dropped > 0)
 		store_log(r->srv->st, "%s cleanup board=0 ok: dropped %zu registration%s a day old", r->srv->stamp, dropped,
 		    dropped == 1 ? "" : "s");
 }
 
-enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
+enum process_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 {
 	struct store *st = srv->st;
 	const struct config *cfg = &srv->cfg;
@@ -545,7 +540,7 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct cleanup_stats dummy;
 	struct robot_stats rstats;
-	enum robot_status rs;
+	enum process_status rs;
 	struct run r;
 	enum store_status ss;
 	enum outbox_status os;
@@ -558,30 +553,30 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 	memset(&r, 0, sizeof r);
 	r.srv = srv;
 	r.stats = stats;
-	r.log = (struct runlog){ st, "cleanup", srv->stamp, outcome, NULL, &stats->failed, CLEANUP_OK };
+	r.log = (struct runlog){ st, "cleanup", srv->stamp, NULL, &stats->failed, PROCESS_OK };
 	/* first the robot turns left over, so that a turn played is not reminded of */
 	rs = robot_run(srv, NULL, 0, &rstats);
 	server_reply_init(srv, "cleanup");
 
 	stats->robot = rstats.played;
 	stats->failed += rstats.failed;
-	if (rs == ROBOT_TEMPFAIL || rs == ROBOT_FAULT)
-		runlog_worse(&r.log, CLEANUP_TEMPFAIL);
-	else if (rs == ROBOT_CONFIG)
-		runlog_worse(&r.log, CLEANUP_CONFIG);
-	else if (rs != ROBOT_OK)
-		runlog_worse(&r.log, CLEANUP_SOFTWARE);
+	if (rs == PROCESS_TEMPFAIL || rs == PROCESS_FAULT)
+		runlog_worse(&r.log, PROCESS_TEMPFAIL);
+	else if (rs == PROCESS_CONFIG)
+		runlog_worse(&r.log, PROCESS_CONFIG);
+	else if (rs != PROCESS_OK)
+		runlog_worse(&r.log, PROCESS_SOFTWARE);
 	ss = store_list_boards(st, &boards, &n);
 	if (ss != STORE_OK) {
 		msg_warn("cleanup: cannot list the boards: %s", store_error(st));
-		runlog_worse(&r.log, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE);
 		n = 0;
 	}
 	/* without the vacations, nobody is reminded or timed out: a player away would be */
 	ss = vacations_read(st, &r.vac, &r.nvac);
 	if (ss != STORE_OK) {
-		board_failed(&r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : ss == STORE_CORRUPT ?
-		    CLEANUP_DATAERR : CLEANUP_SOFTWARE, "cannot read the vacations, no reminder or loss on time "
+		board_failed(&r, 0, store_status_temporary(ss) ? PROCESS_TEMPFAIL : ss == STORE_CORRUPT ?
+		    PROCESS_DATAERR : PROCESS_SOFTWARE, "cannot read the vacations, no reminder or loss on time "
 		    "this run: %s", store_error(st));
 		n = 0;
 	}
@@ -602,17 +597,13 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 		unsigned settled;
 		char terr[TOURNAMENT_ERR_MAX];
 
-		if (tournament_settle_all(srv, &settled, terr) != TOURNAMENT_OK)
-			board_failed(&r, 0, CLEANUP_TEMPFAIL, "cannot settle the tournaments: %s", terr);
+		if (tournament_settle_all(srv, &settled, terr) != PROCESS_OK)
+			board_failed(&r, 0, PROCESS_TEMPFAIL, "cannot settle the tournaments: %s", terr);
 		/* their pages, and the feed's open challenges (expired ones gone) */
 		web_tournaments_after(srv);
 	}
-	/* the digests due this hour, after the boards' changes (digest.h) */
-	{
-		static const enum cleanup_status of[] = { CLEANUP_OK, CLEANUP_TEMPFAIL, CLEANUP_CONFIG, CLEANUP_SOFTWARE };
-
-		runlog_worse(&r.log, of[digest_run(srv, &stats->digests, &stats->failed)]);
-	}
+	/* the digests due this hour, after the boards' changes (digest.h): OK, TEMPFAIL, CONFIG or SOFTWARE */
+	runlog_worse(&r.log, digest_run(srv, &stats->digests, &stats->failed));
 	remove_stale_tmp(&r);
 	prune_pending(&r);
 	/* what has expired, out of the capped files (filecaps.h), even with no mail to write them */
@@ -621,7 +612,7 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 
 		ss = filecaps_prune(st, cfg, now, &dropped);
 		if (ss != STORE_OK)
-			board_failed(&r, 0, store_status_temporary(ss) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE,
+			board_failed(&r, 0, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 			    "cannot prune the codes or the throttle: %s", store_error(st));
 		else if (dropped > 0)
 			store_log(st, "%s cleanup board=0 ok: pruned %u expired line%s of the codes and throttle "
@@ -631,15 +622,15 @@ enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats)
 		goto out;
 	if (ops == NULL) {
 		msg_warn("cleanup: unknown transport '%s'", cfg->transport);
-		runlog_worse(&r.log, CLEANUP_CONFIG);
+		runlog_worse(&r.log, PROCESS_CONFIG);
 		goto out;
 	}
 	os = outbox_flush(srv->ob, ops, cfg, &stats->flush);
 	if (os != OUTBOX_OK) {
 		msg_warn("cleanup: cannot flush the outbox: %s", outbox_error(srv->ob));
-		runlog_worse(&r.log, outbox_status_temporary(os) ? CLEANUP_TEMPFAIL : CLEANUP_SOFTWARE);
+		runlog_worse(&r.log, outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE);
 	}
 out:
 	free(r.vac);
-	return (enum cleanup_status)r.log.worst;
+	return r.log.worst;
 }

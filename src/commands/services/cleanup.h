@@ -40,6 +40,7 @@
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "commands/services/remind.h"
 #include "game/game.h"
 #include "outbox/outbox.h"
@@ -48,13 +49,13 @@
 #define CLEANUP_DAY REMIND_DAY	/* seconds in a day of remind_days and timeout_days */
 #define CLEANUP_TMP_AGE CLEANUP_DAY	/* seconds after which a crashed write's temp file is removed */
 
-enum cleanup_status {
-	CLEANUP_OK = 0,
-	CLEANUP_TEMPFAIL,	/* a board was locked, the disk full...: the next run does it */
-	CLEANUP_DATAERR,	/* a game file cannot be read (oustpbm fsck says why); others were done */
-	CLEANUP_CONFIG,		/* a template is missing or malformed */
-	CLEANUP_SOFTWARE	/* any other failure */
-};
+/*
+ * A run's statuses (status.h), graver later: PROCESS_OK, PROCESS_TEMPFAIL
+ * (a board was locked, the disk full...: the next run does it),
+ * PROCESS_DATAERR (a game file cannot be read (oustpbm fsck says why);
+ * others were done), PROCESS_CONFIG (a template is missing or malformed),
+ * PROCESS_SOFTWARE (any other failure).
+ */
 
 /* What one run did. */
 struct cleanup_stats {
@@ -76,6 +77,6 @@ struct cleanup_stats {
  * to stderr; stats (may be NULL) says what was done.  The worst status of
  * all the boards is returned.
  */
-enum cleanup_status cleanup_run(struct server *srv, struct cleanup_stats *stats);
+enum process_status cleanup_run(struct server *srv, struct cleanup_stats *stats);
 
 #endif

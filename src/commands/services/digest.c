@@ -18,21 +18,6 @@
 #include "store/players.h"
 #include "store/vacations.h"
 
-const char *digest_status_str(enum digest_status s)
-{
-	switch (s) {
-	case DIGEST_OK:
-		return "ok";
-	case DIGEST_TEMPFAIL:
-		return "temporary failure";
-	case DIGEST_CONFIG:
-		return "configuration error";
-	case DIGEST_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
 int64_t digest_slot(const struct settings *s, int64_t now)
 {
 	struct tm today, tm;
@@ -61,16 +46,16 @@ int64_t digest_slot(const struct settings *s, int64_t now)
 struct run {
 	struct server *srv;
 	unsigned *sent, *failed;
-	enum digest_status worst;
+	enum process_status worst;
 };
 
-static void failed(struct run *r, enum digest_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void failed(struct run *r, enum digest_status s, const char *fmt, ...)
+static void failed(struct run *r, enum process_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void failed(struct run *r, enum process_status s, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vboard_failed(r->srv->st, r->srv->stamp, "cleanup", 0, s == DIGEST_TEMPFAIL ? "tempfail" : "error",
+	runlog_vboard_failed(r->srv->st, r->srv->stamp, "cleanup", 0, runlog_outcome(s),
 	    fmt, ap);
 	va_end(ap);
 	(*r->failed)++;
@@ -78,9 +63,9 @@ static void failed(struct run *r, enum digest_status s, const char *fmt, ...)
 		r->worst = s;
 }
 
-static enum digest_status of_store(enum store_status ss)
+static enum process_status of_store(enum store_status ss)
 {
-	return store_status_temporary(ss) ? DIGEST_TEMPFAIL : DIGEST_ERROR;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 /* What the digest's commit writes: the slot of userid's last digest (digests.h). */
@@ -162,7 +147,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	memset(&m, 0, sizeof m);
 	os = server_outbox(srv, err, sizeof err);
 	if (os != OUTBOX_OK) {
-		failed(r, outbox_status_temporary(os) ? DIGEST_TEMPFAIL : DIGEST_ERROR, "cannot open the outbox: %s", err);
+		failed(r, outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE, "cannot open the outbox: %s", err);
 		return false;
 	}
 	ss = vacations_find(st, u->userid, &v);
@@ -175,7 +160,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	away = calloc(n, sizeof *away);
 	tokens = calloc(n, sizeof *tokens);
 	if (b == NULL || away == NULL || tokens == NULL) {
-		failed(r, DIGEST_TEMPFAIL, "digest of %s: out of memory", u->userid);
+		failed(r, PROCESS_TEMPFAIL, "digest of %s: out of memory", u->userid);
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
@@ -202,7 +187,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	tzone_str(slot, s->timezone, when, sizeof when);
 	rs = reply_digest(&srv->rc, &p, b, n, when, &m);
 	if (rs != REPLY_OK) {
-		failed(r, rs == REPLY_TEMPLATE ? DIGEST_CONFIG : rs == REPLY_NOMEM ? DIGEST_TEMPFAIL : DIGEST_ERROR,
+		failed(r, rs == REPLY_TEMPLATE ? PROCESS_CONFIG : rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "digest of %s: cannot make the mail: %s", u->userid, srv->rc.err);
 		goto out;
 	}
@@ -214,7 +199,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	}
 	os = outbox_recover_accounts(srv->ob, NULL);
 	if (os != OUTBOX_OK) {
-		failed(r, outbox_status_temporary(os) ? DIGEST_TEMPFAIL : DIGEST_ERROR, "cannot recover the outbox: %s",
+		failed(r, outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE, "cannot recover the outbox: %s",
 		    outbox_error(srv->ob));
 		goto out;
 	}
@@ -233,17 +218,17 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 		struct digest_write w = { st, u->userid, slot };
 		struct txn_failure f;
 
-		if (txn_begin_account(srv, u->userid, dtoken, write_digest, &w, &t) != TXN_OK) {
-			failed(r, DIGEST_TEMPFAIL, "digest of %s: out of memory", u->userid);
+		if (txn_begin_account(srv, u->userid, dtoken, write_digest, &w, &t) != PROCESS_OK) {
+			failed(r, PROCESS_TEMPFAIL, "digest of %s: out of memory", u->userid);
 			goto out;
 		}
 		/* its parts in the one batch with the one record: a crash doubles none and loses none */
 		txn_add_mails(t, m.part, (int)m.n);
-		if (txn_commit(t) != TXN_OK) {
+		if (txn_commit(t) != PROCESS_OK) {
 			txn_failure(t, &f);
 			failed(r, f.layer == TXN_LAYER_STORE ? of_store(f.store_status) :
-			    f.layer == TXN_LAYER_OUTBOX && !outbox_status_temporary(f.outbox_status) ? DIGEST_ERROR :
-			    DIGEST_TEMPFAIL, "digest of %s: %s: %s", u->userid, f.what, f.message);
+			    f.layer == TXN_LAYER_OUTBOX && !outbox_status_temporary(f.outbox_status) ? PROCESS_SOFTWARE :
+			    PROCESS_TEMPFAIL, "digest of %s: %s: %s", u->userid, f.what, f.message);
 			goto out;
 		}
 	}
@@ -307,9 +292,9 @@ static void one_player(struct run *r, const struct settings *s)
 	free(games);
 }
 
-enum digest_status digest_run(struct server *srv, unsigned *sent, unsigned *nfailed)
+enum process_status digest_run(struct server *srv, unsigned *sent, unsigned *nfailed)
 {
-	struct run r = { srv, sent, nfailed, DIGEST_OK };
+	struct run r = { srv, sent, nfailed, PROCESS_OK };
 	struct settings *all = NULL;
 	char err[SETTINGS_ERR_MAX];
 	enum store_status ss;

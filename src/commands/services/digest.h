@@ -26,21 +26,20 @@
 #include <stdint.h>
 
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "commands/services/runlog.h"
 #include "store/settings.h"
 
 #define DIGEST_LATE (3 * 3600)	/* seconds after its hour a digest is still sent */
 #define DIGEST_BOARDS_READ_MAX 2000	/* boards of one player looked at */
 
-/* The statuses of a run, graver later (runlog.h). */
-enum digest_status {
-	DIGEST_OK = 0,
-	DIGEST_TEMPFAIL,	/* a lock, the disk, no memory: the next run sends it */
-	DIGEST_CONFIG,		/* a template is missing or malformed */
-	DIGEST_ERROR		/* any other failure */
-};
+/*
+ * A run's statuses (status.h), graver later (runlog.h): PROCESS_OK,
+ * PROCESS_TEMPFAIL (a lock, the disk, no memory: the next run sends it),
+ * PROCESS_CONFIG (a template is missing or malformed), PROCESS_SOFTWARE
+ * (any other failure).
+ */
 
-const char *digest_status_str(enum digest_status s);
 
 /*
  * The start of the latest digest hour of s at or before now (in s's zone),
@@ -54,6 +53,6 @@ int64_t digest_slot(const struct settings *s, int64_t now);
  * counted in *failed; *sent counts the digests queued.  The gravest
  * status is returned.
  */
-enum digest_status digest_run(struct server *srv, unsigned *sent, unsigned *failed);
+enum process_status digest_run(struct server *srv, unsigned *sent, unsigned *failed);
 
 #endif

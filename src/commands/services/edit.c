@@ -135,10 +135,10 @@ static enum store_status backup(struct store *st, long board, time_t now, const 
 	return store_write_file(st, name, text, len);
 }
 
-enum admin_status edit_board(struct store *st, long board, time_t now, const char *stamp)
+enum process_status edit_board(struct store *st, long board, time_t now, const char *stamp)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
-	enum admin_status as = ADMIN_OK;
+	enum process_status as = PROCESS_OK;
 	enum store_status ss;
 	char copy[EDIT_PATH_MAX] = "", bak[256], file[64], rerr[RATINGS_ERR_MAX];
 	char *old = NULL, *text = NULL;
@@ -150,36 +150,36 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 	ss = store_lock_board(st, board, &lock);
 	if (ss != STORE_OK) {
 		store_complain(st, "board %ld: %s", board, store_error(st));
-		return store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	ss = store_board_read(st, board, &old, &oldlen);
 	if (ss == STORE_NOT_FOUND) {
 		store_complain(st, "board %ld does not exist", board);
-		as = ADMIN_NOINPUT;
+		as = PROCESS_NOINPUT;
 		goto out;
 	}
 	if (ss != STORE_OK) {
 		store_complain(st, "%s", store_error(st));
-		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		as = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	if (!write_copy(board, old, oldlen, copy)) {
 		store_complain(st, "board %ld: cannot write a copy to edit in %s: %s", board,
 		    copy[0] != '\0' ? copy : "$TMPDIR", strerror(errno));
 		copy[0] = '\0';
-		as = ADMIN_TEMPFAIL;
+		as = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	rc = run_editor(copy);
 	if (rc != 0) {
 		store_complain(st, "board %ld: the editor exited with status %d: nothing changed", board, rc);
-		as = ADMIN_SOFTWARE;
+		as = PROCESS_SOFTWARE;
 		goto out;
 	}
 	if (!read_copy(copy, &text, &len)) {
 		store_complain(st, "board %ld: cannot read the edited copy %s (more than %ld bytes, or gone): "
 		    "nothing changed", board, copy, STORE_BOARD_FILE_MAX);
-		as = ADMIN_DATAERR;
+		as = PROCESS_DATAERR;
 		goto out;
 	}
 	if (len == oldlen && memcmp(text, old, len) == 0) {
@@ -189,11 +189,11 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 	}
 	/* the same checks as oustpbm fsck BOARD, on the copy, before anything is installed */
 	snprintf(file, sizeof file, "games/%ld.game", board);
-	if (fsck_game(st, board, file, text, len, stderr, &problems) != FSCK_OK || problems > 0) {
+	if (fsck_game(st, board, file, text, len, stderr, &problems) != PROCESS_OK || problems > 0) {
 		keep = true;
 		store_complain(st, "board %ld: the edited file has %u problem%s (above): nothing installed; "
 		    "the edited copy is kept in %s", board, problems, problems == 1 ? "" : "s", copy);
-		as = ADMIN_DATAERR;
+		as = PROCESS_DATAERR;
 		goto out;
 	}
 	ss = backup(st, board, now, old, oldlen, bak, sizeof bak);
@@ -206,14 +206,14 @@ enum admin_status edit_board(struct store *st, long board, time_t now, const cha
 		keep = true;
 		store_complain(st, "board %ld: %s: nothing installed; the edited copy is kept in %s", board,
 		    store_error(st), copy);
-		as = store_status_temporary(ss) ? ADMIN_TEMPFAIL : ADMIN_SOFTWARE;
+		as = store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	store_log(st, "%s admin edit board=%ld: installed; the old file is %s", stamp, board, bak);
 	ratings_after_commit(st, EDIT_RATINGS_WAIT_MS);
 	printf("oustpbm: board %ld installed; the old file is %s/%s\n", board, store_home(st), bak);
 	if (fflush(stdout) != 0)
-		as = ADMIN_IOERR;
+		as = PROCESS_IOERR;
 out:
 	if (copy[0] != '\0' && !keep)
 		unlink(copy);

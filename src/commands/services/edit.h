@@ -19,6 +19,6 @@
 #include "store/store.h"
 
 /* Edit board of st; now names the backup, stamp prefixes the log line. */
-enum admin_status edit_board(struct store *st, long board, time_t now, const char *stamp);
+enum process_status edit_board(struct store *st, long board, time_t now, const char *stamp);
 
 #endif

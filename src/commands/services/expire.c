@@ -13,21 +13,6 @@
 #include "store/active.h"
 #include "store/store.h"
 
-const char *expire_status_str(enum expire_status s)
-{
-	switch (s) {
-	case EXPIRE_OK:
-		return "ok";
-	case EXPIRE_TEMPFAIL:
-		return "temporary failure";
-	case EXPIRE_CONFIG:
-		return "configuration error";
-	case EXPIRE_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
 int64_t expire_due(const struct config *cfg, const struct game *g)
 {
 	if (cfg->challenge_expiry_days == 0 || game_over(g))
@@ -41,9 +26,9 @@ int64_t expire_due(const struct config *cfg, const struct game *g)
 	return g->created + (int64_t)cfg->challenge_expiry_days * REMIND_DAY;
 }
 
-static enum expire_status of_store(enum store_status ss)
+static enum process_status of_store(enum store_status ss)
 {
-	return store_status_temporary(ss) ? EXPIRE_TEMPFAIL : EXPIRE_ERROR;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 /* The mail to player userid of g (none for the robot, an open seat or a closed account): *n counts it. */
@@ -53,7 +38,7 @@ struct told {
 	int n;
 };
 
-static enum expire_status tell(struct server *srv, const struct game *g, const char *userid, const char *news,
+static enum process_status tell(struct server *srv, const struct game *g, const char *userid, const char *news,
     struct told *t, char *err, size_t errlen)
 {
 	static const char how[] = "To start another game, send:\n\n    challenge <userid> <password> <opponent> "
@@ -64,10 +49,10 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 	enum reply_status rs;
 
 	if (strcmp(userid, GAME_OPEN_SEAT) == 0 || game_user_is_robot(userid))
-		return EXPIRE_OK;
+		return PROCESS_OK;
 	ss = store_user_find(srv->st, userid, &u);
 	if (ss == STORE_NOT_FOUND)
-		return EXPIRE_OK;
+		return PROCESS_OK;
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "cannot read the users file: %s", store_error(srv->st));
 		return of_store(ss);
@@ -81,10 +66,10 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 	}
 	if (rs != REPLY_OK) {
 		snprintf(err, errlen, "cannot make the mail: %s", srv->rc.err);
-		return rs == REPLY_NOMEM ? EXPIRE_TEMPFAIL : rs == REPLY_TEMPLATE ? EXPIRE_CONFIG : EXPIRE_ERROR;
+		return rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : rs == REPLY_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 	}
 	t->n++;
-	return EXPIRE_OK;
+	return PROCESS_OK;
 }
 
 /* The board out of the active index once its file is gone (txn.h's "after" step). */
@@ -97,38 +82,38 @@ static enum store_status unindex(struct server *srv, void *arg)
 }
 
 /* The removal with its mails, committed as every change is (txn.h): the mails tagged with the empty text. */
-static enum expire_status remove_board(struct server *srv, const struct game *g, const struct reply_mail *m, int n,
+static enum process_status remove_board(struct server *srv, const struct game *g, const struct reply_mail *m, int n,
     char *err, size_t errlen)
 {
 	struct txn *t = NULL;
 	struct txn_failure f;
-	enum expire_status s = EXPIRE_OK;
+	enum process_status s = PROCESS_OK;
 
 	/* the one commit protocol (txn.h): the mails staged, the file removed, the mails released */
-	if (txn_begin_removal(srv, g, &t) != TXN_OK) {
+	if (txn_begin_removal(srv, g, &t) != PROCESS_OK) {
 		snprintf(err, errlen, "out of memory removing board %ld", g->board);
-		return EXPIRE_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	txn_add_mails(t, m, n);
 	/* mails recorded pending the file about to go are settled first (seen.h) */
 	txn_settle_first(t);
 	if (!game_is_open(g))
 		txn_also(t, TXN_AFTER_INSTALL, unindex, (void *)g);
-	if (txn_commit(t) != TXN_OK) {
+	if (txn_commit(t) != PROCESS_OK) {
 		txn_failure(t, &f);
 		snprintf(err, errlen, "%s: %s", f.what, f.message);
 		s = f.layer == TXN_LAYER_STORE ? of_store(f.store_status) :
-		    f.layer == TXN_LAYER_OUTBOX && !outbox_status_temporary(f.outbox_status) ? EXPIRE_ERROR :
-		    EXPIRE_TEMPFAIL;
+		    f.layer == TXN_LAYER_OUTBOX && !outbox_status_temporary(f.outbox_status) ? PROCESS_SOFTWARE :
+		    PROCESS_TEMPFAIL;
 	}
 	txn_free(t);
 	return s;
 }
 
-enum expire_status expire_board(struct server *srv, const struct game *g, char *err, size_t errlen)
+enum process_status expire_board(struct server *srv, const struct game *g, char *err, size_t errlen)
 {
 	struct reply_mail m[2];
-	enum expire_status s;
+	enum process_status s;
 	char news[400], dims[GAME_DIMENSIONS_SIZE];
 	unsigned long days = srv->cfg.challenge_expiry_days;
 	int n = 0, i;
@@ -151,11 +136,11 @@ enum expire_status expire_board(struct server *srv, const struct game *g, char *
 		struct told t = { m, 0 };
 
 		s = tell(srv, g, g->black, news, &t, err, errlen);
-		if (s == EXPIRE_OK && strcmp(g->white, g->black) != 0)
+		if (s == PROCESS_OK && strcmp(g->white, g->black) != 0)
 			s = tell(srv, g, g->white, news, &t, err, errlen);
 		n = t.n;
 	}
-	if (s == EXPIRE_OK)
+	if (s == PROCESS_OK)
 		s = remove_board(srv, g, m, n, err, errlen);
 	for (i = 0; i < n; i++)
 		reply_mail_release(&m[i]);

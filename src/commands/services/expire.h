@@ -20,25 +20,25 @@
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "game/game.h"
 
-enum expire_status {
-	EXPIRE_OK = 0,
-	EXPIRE_TEMPFAIL,	/* locked, disk full, no memory: nothing done, the next run does it */
-	EXPIRE_CONFIG,		/* the template is missing or malformed */
-	EXPIRE_ERROR		/* any other failure: nothing done */
-};
+/*
+ * expire_board returns (status.h) PROCESS_OK, PROCESS_TEMPFAIL (locked,
+ * disk full, no memory: nothing done, the next run does it),
+ * PROCESS_CONFIG (the template is missing or malformed) or
+ * PROCESS_SOFTWARE (any other failure: nothing done).
+ */
 
-const char *expire_status_str(enum expire_status s);
 
 /* When g (its header is enough) expires as a challenge not accepted, or 0: never (taken, over, or the key 0). */
 int64_t expire_due(const struct config *cfg, const struct game *g);
 
 /*
  * Withdraw g (read whole, its lock held, srv's outbox open and recovered
- * for it) and tell its players, in srv at srv->now.  EXPIRE_OK once the
+ * for it) and tell its players, in srv at srv->now.  PROCESS_OK once the
  * board is removed; else nothing was and err says why.
  */
-enum expire_status expire_board(struct server *srv, const struct game *g, char *err, size_t errlen);
+enum process_status expire_board(struct server *srv, const struct game *g, char *err, size_t errlen);
 
 #endif

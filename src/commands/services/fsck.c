@@ -189,7 +189,7 @@ struct source {
 	size_t len;
 };
 
-static enum fsck_status check_player(struct store *st, const struct source *src, const char *key, const char *userid,
+static enum process_status check_player(struct store *st, const struct source *src, const char *key, const char *userid,
     FILE *out, unsigned *problems)
 {
 	const char *file = src->file, *text = src->text;
@@ -200,37 +200,37 @@ static enum fsck_status check_player(struct store *st, const struct source *src,
 	struct store_reserved r;
 
 	if (game_user_is_robot(userid) || strcmp(userid, GAME_OPEN_SEAT) == 0)
-		return FSCK_OK;	/* built in, without an account (robot.h); an open challenge's open seat */
+		return PROCESS_OK;	/* built in, without an account (robot.h); an open challenge's open seat */
 	ss = store_user_find(st, userid, &u);
 	if (ss == STORE_OK)
-		return FSCK_OK;
+		return PROCESS_OK;
 	/* signed off or deleted: its games keep its id (store.h, reserved) */
 	if (ss == STORE_NOT_FOUND && store_reserved_find(st, userid, &r) == STORE_OK)
-		return FSCK_OK;
+		return PROCESS_OK;
 	if (ss == STORE_NOT_FOUND) {
 		report(out, problems, file, header_line(text, len, key), "%s %s has no account in the users file",
 		    key, userid);
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	report(out, problems, "users", 0, "%s", store_error(st));
-	return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 }
 
-enum fsck_status fsck_game(struct store *st, long board, const char *file, const char *text, size_t len,
+enum process_status fsck_game(struct store *st, long board, const char *file, const char *text, size_t len,
     FILE *out, unsigned *problems)
 {
 	struct gamefile_error gerr;
 	struct game_replay *r = NULL;
 	enum game_status gs;
 	enum game_status vs;
-	enum fsck_status fs = FSCK_OK;
+	enum process_status fs = PROCESS_OK;
 	const char *msg;
 	struct game g;
 
 	gs = gamefile_parse(text, len, &g, &gerr);
 	if (gs == GAME_NO_MEMORY) {
 		report(out, problems, file, 0, "out of memory reading it");
-		return FSCK_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	if (gs != GAME_OK) {
 		/* "line 7: unknown status 'plying'" -> "file:7: unknown status 'plying'" */
@@ -238,7 +238,7 @@ enum fsck_status fsck_game(struct store *st, long board, const char *file, const
 		if (gerr.line > 0 && strncmp(msg, "line ", 5) == 0 && strstr(msg, ": ") != NULL)
 			msg = strstr(msg, ": ") + 2;
 		report(out, problems, file, gerr.line, "%s", msg);
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (g.board != board)
 		report(out, problems, file, header_line(text, len, "board"),
@@ -246,7 +246,7 @@ enum fsck_status fsck_game(struct store *st, long board, const char *file, const
 	r = malloc(sizeof *r);	/* a replay holds a whole board: not on the stack */
 	if (r == NULL) {
 		report(out, problems, file, 0, "out of memory replaying it");
-		fs = FSCK_TEMPFAIL;
+		fs = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	vs = game_verify(&g, r);
@@ -258,7 +258,7 @@ enum fsck_status fsck_game(struct store *st, long board, const char *file, const
 		report(out, problems, file, 0, "the history cannot be replayed: %s", game_status_str(vs));
 	if (st != NULL) {
 		fs = check_player(st, &(struct source){ file, text, len }, "black", g.black, out, problems);
-		if (fs == FSCK_OK && strcmp(g.black, g.white) != 0)
+		if (fs == PROCESS_OK && strcmp(g.black, g.white) != 0)
 			fs = check_player(st, &(struct source){ file, text, len }, "white", g.white, out, problems);
 	}
 out:
@@ -269,10 +269,10 @@ out:
 
 /* ---- the store ---- */
 
-static enum fsck_status check_board(struct store *st, long board, FILE *out, unsigned *problems)
+static enum process_status check_board(struct store *st, long board, FILE *out, unsigned *problems)
 {
 	enum store_status ss;
-	enum fsck_status fs;
+	enum process_status fs;
 	char file[40], *text = NULL;
 	size_t len;
 
@@ -280,19 +280,19 @@ static enum fsck_status check_board(struct store *st, long board, FILE *out, uns
 	ss = store_board_read(st, board, &text, &len);
 	if (ss == STORE_NOT_FOUND) {
 		report(out, problems, file, 0, "no such board");
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss == STORE_TOO_BIG) {
 		report(out, problems, file, 0, "larger than %ld bytes", STORE_BOARD_FILE_MAX);
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss == STORE_NOT_REGULAR) {
 		report(out, problems, file, 0, "%s", store_error(st));
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss != STORE_OK) {
 		report(out, problems, file, 0, "%s", store_error(st));
-		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	fs = fsck_game(st, board, file, text, len, out, problems);
 	free(text);
@@ -313,7 +313,7 @@ static const char *quote(const char *s, char buf[QUOTE_MAX])
 }
 
 /* games/: every name is <board>.game, <board>.lock or next-board. */
-static enum fsck_status check_names(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_names(struct store *st, FILE *out, unsigned *problems)
 {
 	enum store_status ss;
 	char **names = NULL, q[QUOTE_MAX], file[QUOTE_MAX + 8];
@@ -323,7 +323,7 @@ static enum fsck_status check_names(struct store *st, FILE *out, unsigned *probl
 	ss = store_list_dir(st, "games", &names, &n);
 	if (ss != STORE_OK) {
 		report(out, problems, "games", 0, "%s", store_error(st));
-		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	for (i = 0; i < n; i++) {
 		len = strlen(names[i]);
@@ -335,11 +335,11 @@ static enum fsck_status check_names(struct store *st, FILE *out, unsigned *probl
 		}
 	}
 	store_free_names(names, n);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /* The temporary files of interrupted writes in reldir whose process is gone. */
-static enum fsck_status check_tmp(struct store *st, const char *reldir, FILE *out, unsigned *problems)
+static enum process_status check_tmp(struct store *st, const char *reldir, FILE *out, unsigned *problems)
 {
 	char path[4096], file[4200], q[QUOTE_MAX];
 	struct dirent *de;
@@ -353,9 +353,9 @@ static enum fsck_status check_tmp(struct store *st, const char *reldir, FILE *ou
 	d = opendir(path);
 	if (d == NULL) {
 		if (errno == ENOENT)
-			return FSCK_OK;
+			return PROCESS_OK;
 		report(out, problems, reldir, 0, "cannot list it: %s", strerror(errno));
-		return FSCK_IO;
+		return PROCESS_IOERR;
 	}
 	while ((de = readdir(d)) != NULL) {
 		len = strlen(de->d_name);
@@ -383,7 +383,7 @@ static enum fsck_status check_tmp(struct store *st, const char *reldir, FILE *ou
 		    "remove it");
 	}
 	closedir(d);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /* What a file of mode m is, for a report. */
@@ -394,7 +394,7 @@ static const char *kind_of(mode_t m)
 }
 
 /* The vacations file (vacations.h) parses: a damaged one stops cleanup's reminders and losses on time. */
-static enum fsck_status check_vacations(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_vacations(struct store *st, FILE *out, unsigned *problems)
 {
 	struct vacation *list = NULL;
 	enum store_status ss;
@@ -411,16 +411,16 @@ static enum fsck_status check_vacations(struct store *st, FILE *out, unsigned *p
 				    list[i].userid, vacation_booked(&list[i], (int64_t)store_now(st)),
 				    VACATIONS_BOOKED_MAX);
 		free(list);
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	free(list);
 	report(out, problems, VACATIONS_FILE, 0, "%s (cleanup sends no reminder and ends no game on time until it "
 	    "is mended)", store_error(st));
-	return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	return ss == STORE_CORRUPT ? PROCESS_OK : store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 }
 
 /* The players' settings (settings.h) parse: a damaged file fails set, settings, whoami and the clocks' mails. */
-static enum fsck_status check_settings(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_settings(struct store *st, FILE *out, unsigned *problems)
 {
 	char err[SETTINGS_ERR_MAX];
 	struct settings *list = NULL;
@@ -430,10 +430,10 @@ static enum fsck_status check_settings(struct store *st, FILE *out, unsigned *pr
 	ss = settings_load(st, &list, &n, err);
 	free(list);
 	if (ss == STORE_OK)
-		return FSCK_OK;
+		return PROCESS_OK;
 	report(out, problems, SETTINGS_FILE, 0, "%s (set, settings, whoami and the mails of boards with clocks fail "
 	    "until it is mended)", err);
-	return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+	return ss == STORE_CORRUPT ? PROCESS_OK : store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 }
 
 /*
@@ -441,7 +441,7 @@ static enum fsck_status check_settings(struct store *st, FILE *out, unsigned *pr
  * problem; each address stopped at bounce_limit is a note (not counted),
  * so the admin sees which players get no mail.
  */
-static enum fsck_status check_bounces(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_bounces(struct store *st, FILE *out, unsigned *problems)
 {
 	char err[CONFIG_ERR_MAX], t[GAMEFILE_TIME_SIZE];
 	struct bounce *list = NULL;
@@ -455,7 +455,7 @@ static enum fsck_status check_bounces(struct store *st, FILE *out, unsigned *pro
 	if (ss != STORE_OK) {
 		report(out, problems, BOUNCES_FILE, 0, "%s (no bounce is counted and no address stopped until it is "
 		    "mended)", store_error(st));
-		return ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return ss == STORE_CORRUPT ? PROCESS_OK : store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	for (i = 0; i < n; i++) {
 		char ids[4][IDENT_USERID_MAX + 1];
@@ -470,7 +470,7 @@ static enum fsck_status check_bounces(struct store *st, FILE *out, unsigned *pro
 		    list[i].count, gamefile_time_str(list[i].last, t), list[i].status);
 	}
 	free(list);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /*
@@ -479,7 +479,7 @@ static enum fsck_status check_bounces(struct store *st, FILE *out, unsigned *pro
  * the log (in the home).  The server refuses each (store.h); the admin is
  * told here which it is.
  */
-static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
+static enum process_status check_kinds(struct store *st, const char *reldir, FILE *out, unsigned *problems)
 {
 	static const char *const home_files[] = { "users", "seen", "log", "registrations", "oustpbm.conf", "reserved",
 	    ACCOUNTS_FILE, "ratings", RATINGS_STATE_FILE, "seeking", "limits", VACATIONS_FILE, PENDING_FILE, NULL };
@@ -494,9 +494,9 @@ static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *
 	d = opendir(path);
 	if (d == NULL) {
 		if (errno == ENOENT)
-			return FSCK_OK;
+			return PROCESS_OK;
 		report(out, problems, reldir, 0, "cannot list it: %s", strerror(errno));
-		return FSCK_IO;
+		return PROCESS_IOERR;
 	}
 	while ((de = readdir(d)) != NULL) {
 		len = strlen(de->d_name);
@@ -516,11 +516,11 @@ static enum fsck_status check_kinds(struct store *st, const char *reldir, FILE *
 		    "and put the real file there", kind_of(sb.st_mode));
 	}
 	closedir(d);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /* games/next-board must be ahead of every board (the store lock held). */
-static enum fsck_status check_counter(struct store *st, const long *boards, size_t n, FILE *out,
+static enum process_status check_counter(struct store *st, const long *boards, size_t n, FILE *out,
     unsigned *problems)
 {
 	enum store_status ss;
@@ -532,15 +532,15 @@ static enum fsck_status check_counter(struct store *st, const long *boards, size
 	if (ss == STORE_NOT_FOUND) {
 		if (n > 0)
 			report(out, problems, COUNTER_FILE, 0, "missing, but board %ld exists", boards[n - 1]);
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss == STORE_TOO_BIG) {
 		report(out, problems, COUNTER_FILE, 1, "not a board number");
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss != STORE_OK) {
 		report(out, problems, COUNTER_FILE, 0, "%s", store_error(st));
-		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	if (len > 0 && text[len - 1] == '\n')
 		text[--len] = '\0';
@@ -556,7 +556,7 @@ static enum fsck_status check_counter(struct store *st, const long *boards, size
 		    next, boards[n - 1], boards[n - 1]);
 	}
 	free(text);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /* nftw() takes no context: the walk of check_owner() */
@@ -595,7 +595,7 @@ static int owner_visit(const char *path, const struct stat *sb, int flag, struct
  * Every file and directory under the home belongs to the home's owner: one
  * written by root (an admin command run with sudo) stops the server.
  */
-static enum fsck_status check_owner(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_owner(struct store *st, FILE *out, unsigned *problems)
 {
 	walk.out = out;
 	walk.problems = problems;
@@ -604,11 +604,11 @@ static enum fsck_status check_owner(struct store *st, FILE *out, unsigned *probl
 	walk.shown = 0;
 	if (nftw(store_home(st), owner_visit, 16, FTW_PHYS) != 0) {
 		report(out, problems, ".", 0, "cannot walk the home: %s", strerror(errno));
-		return FSCK_IO;
+		return PROCESS_IOERR;
 	}
 	if (walk.shown > OWNER_SHOWN_MAX)
 		report(out, problems, ".", 0, "%u more files owned by another user", walk.shown - OWNER_SHOWN_MAX);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 static const struct store_user *sort_users;
@@ -628,7 +628,7 @@ static int by_userid(const void *a, const void *b)
  * ids compare without case, so of "Alice" and "alice" only the first is
  * ever found.
  */
-static enum fsck_status check_users(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_users(struct store *st, FILE *out, unsigned *problems)
 {
 	struct store_user *users = NULL;
 	unsigned *lines = NULL;
@@ -637,19 +637,19 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 
 	ss = store_user_all(st, &users, &lines, &n, &size);
 	if (ss == STORE_NOT_FOUND)
-		return FSCK_OK;
+		return PROCESS_OK;
 	if (ss == STORE_TOO_BIG) {
 		report(out, problems, "users", 0, "larger than %ld bytes: no mail can be handled until it is cut",
 		    STORE_USERS_FILE_MAX);
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss == STORE_CORRUPT) {
 		report(out, problems, "users", 0, "%s", store_error(st));
-		return FSCK_OK;
+		return PROCESS_OK;
 	}
 	if (ss != STORE_OK) {
 		report(out, problems, "users", 0, "%s", store_error(st));
-		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	if (size > (size_t)STORE_USERS_FILE_MAX / 10 * 9)
 		report(out, problems, "users", 0, "%zu bytes, within 10%% of the %ld bytes the server reads: "
@@ -659,7 +659,7 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 		report(out, problems, "users", 0, "out of memory checking it");
 		free(users);
 		free(lines);
-		return FSCK_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	for (i = 0; i < n; i++)
 		order[i] = i;
@@ -679,7 +679,7 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
 	free(order);
 	free(users);
 	free(lines);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /*
@@ -688,14 +688,14 @@ static enum fsck_status check_users(struct store *st, FILE *out, unsigned *probl
  * whether the check goes on (a damaged file) or stops (a system error).
  */
 static bool list_loaded(struct store *st, enum store_status ss, const char *file, FILE *out, unsigned *problems,
-    enum fsck_status *res)
+    enum process_status *res)
 {
-	*res = FSCK_OK;
+	*res = PROCESS_OK;
 	if (ss == STORE_OK)
 		return true;
 	if (ss != STORE_NOT_FOUND) {
 		report(out, problems, file, 0, "%s", store_error(st));
-		*res = ss == STORE_CORRUPT ? FSCK_OK : store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		*res = ss == STORE_CORRUPT ? PROCESS_OK : store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	return false;
 }
@@ -705,12 +705,12 @@ static bool list_loaded(struct store *st, enum store_status ss, const char *file
  * still has an account (a signoff cut short between its two writes: the
  * player's next signoff, or the admin's deluser, completes it).
  */
-static enum fsck_status check_reserved(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_reserved(struct store *st, FILE *out, unsigned *problems)
 {
 	struct store_reserved *list = NULL;
 	struct store_user u;
 	unsigned *lines = NULL;
-	enum fsck_status res;
+	enum process_status res;
 	size_t n = 0, i;
 
 	if (!list_loaded(st, store_reserved_all(st, &list, &lines, &n), "reserved", out, problems, &res))
@@ -726,16 +726,16 @@ static enum fsck_status check_reserved(struct store *st, FILE *out, unsigned *pr
 	}
 	free(list);
 	free(lines);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /* The one-time codes (accounts.h): every line parses and belongs to an account. */
-static enum fsck_status check_codes(struct store *st, FILE *out, unsigned *problems)
+static enum process_status check_codes(struct store *st, FILE *out, unsigned *problems)
 {
 	struct accounts_code *list = NULL;
 	struct store_user u;
 	unsigned *lines = NULL;
-	enum fsck_status res;
+	enum process_status res;
 	size_t n = 0, i;
 
 	if (!list_loaded(st, accounts_code_all(st, &list, &lines, &n), ACCOUNTS_FILE, out, problems, &res))
@@ -746,7 +746,7 @@ static enum fsck_status check_codes(struct store *st, FILE *out, unsigned *probl
 			    accounts_kind_str(list[i].kind), list[i].userid);
 	free(list);
 	free(lines);
-	return FSCK_OK;
+	return PROCESS_OK;
 }
 
 /*
@@ -811,16 +811,16 @@ static void check_ratings_rule(struct store *st, FILE *out, unsigned *problems)
 	ratings_release(&r);
 }
 
-static enum fsck_status worst(enum fsck_status a, enum fsck_status b)
+static enum process_status worst(enum process_status a, enum process_status b)
 {
 	return a > b ? a : b;
 }
 
-enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *out, unsigned *problems)
+enum process_status fsck_run(struct store *st, const long *boards, size_t n, FILE *out, unsigned *problems)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum store_status ss;
-	enum fsck_status fs = FSCK_OK;
+	enum process_status fs = PROCESS_OK;
 	long *all = NULL;
 	size_t count = 0, i;
 
@@ -836,13 +836,13 @@ enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *
 	ss = store_lock_store(st, &lock);
 	if (ss != STORE_OK) {
 		report(out, problems, "store.lock", 0, "%s", store_error(st));
-		return worst(fs, store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO);
+		return worst(fs, store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR);
 	}
 	ss = store_list_boards(st, &all, &count);
 	if (ss != STORE_OK) {
 		store_unlock(&lock);
 		report(out, problems, "games", 0, "%s", store_error(st));
-		return store_status_temporary(ss) ? FSCK_TEMPFAIL : FSCK_IO;
+		return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_IOERR;
 	}
 	fs = worst(fs, check_counter(st, all, count, out, problems));
 	store_unlock(&lock);

@@ -38,13 +38,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "commands/pipeline/status.h"
 #include "store/store.h"
 
-enum fsck_status {
-	FSCK_OK = 0,		/* the check ran (problems are counted, not a failure) */
-	FSCK_TEMPFAIL,		/* the store lock or a file could not be had now */
-	FSCK_IO			/* the store could not be read */
-};
+/*
+ * The checks return (status.h) PROCESS_OK (the check ran: problems are
+ * counted, not a failure), PROCESS_TEMPFAIL (the store lock or a file
+ * could not be had now) or PROCESS_IOERR (the store could not be read).
+ */
 
 /*
  * Check the game file text (len bytes) of board, read from file (its name
@@ -52,7 +53,7 @@ enum fsck_status {
  * and are added to *problems.  st (may be NULL: no users check) gives the
  * users file.
  */
-enum fsck_status fsck_game(struct store *st, long board, const char *file, const char *text, size_t len,
+enum process_status fsck_game(struct store *st, long board, const char *file, const char *text, size_t len,
     FILE *out, unsigned *problems);
 
 /*
@@ -60,6 +61,6 @@ enum fsck_status fsck_game(struct store *st, long board, const char *file, const
  * above.  A board given that does not exist is a problem.  *problems gets
  * the number of problems reported to out.
  */
-enum fsck_status fsck_run(struct store *st, const long *boards, size_t n, FILE *out, unsigned *problems);
+enum process_status fsck_run(struct store *st, const long *boards, size_t n, FILE *out, unsigned *problems);
 
 #endif

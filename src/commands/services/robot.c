@@ -198,11 +198,11 @@ static void child(int fd, const struct game *g, const struct ai_options *o, enum
 
 /*
  * Run the AI on g in a child process and wait for its answer until
- * limit_ns (CLOCK_MONOTONIC).  ROBOT_OK with *out filled, whatever the
- * AI's status (the caller checks it); ROBOT_FAULT with why if the child
+ * limit_ns (CLOCK_MONOTONIC).  PROCESS_OK with *out filled, whatever the
+ * AI's status (the caller checks it); PROCESS_FAULT with why if the child
  * died, hung or could not be started.
  */
-static enum robot_status think(const struct game *g, const struct ai_options *o, enum mode m, int64_t limit_ns,
+static enum process_status think(const struct game *g, const struct ai_options *o, enum mode m, int64_t limit_ns,
     struct answer *out, char *why, size_t whylen)
 {
 	double wait_s = (double)(limit_ns - monoclock_ns()) / 1e9;
@@ -212,11 +212,11 @@ static enum robot_status think(const struct game *g, const struct ai_options *o,
 	int fds[2], status, wait_ms;
 	int64_t left;
 	pid_t pid;
-	enum robot_status rs = ROBOT_FAULT;
+	enum process_status rs = PROCESS_FAULT;
 
 	if (pipe2(fds, O_CLOEXEC) != 0) {
 		snprintf(why, whylen, "cannot make a pipe for the AI: %s", strerror(errno));
-		return ROBOT_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	fflush(NULL);	/* nothing buffered is written twice */
 	pid = fork();
@@ -224,7 +224,7 @@ static enum robot_status think(const struct game *g, const struct ai_options *o,
 		snprintf(why, whylen, "cannot start the AI: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
-		return ROBOT_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	if (pid == 0) {
 		close(fds[0]);
@@ -257,19 +257,19 @@ static enum robot_status think(const struct game *g, const struct ai_options *o,
 		got += (size_t)r;
 	}
 	if (got == sizeof *out) {
-		rs = ROBOT_OK;
+		rs = PROCESS_OK;
 		goto out;
 	}
 	snprintf(why, whylen, "the AI ended without an answer");
 out:
 	close(fds[0]);
-	if (rs != ROBOT_OK)
+	if (rs != PROCESS_OK)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (rs != ROBOT_OK && got < sizeof *out && WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
+	if (rs != PROCESS_OK && got < sizeof *out && WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
 		snprintf(why, whylen, "the AI died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else if (rs != ROBOT_OK && got < sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+	else if (rs != PROCESS_OK && got < sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) != 0)
 		snprintf(why, whylen, "the AI exited with status %d", WEXITSTATUS(status));
 	return rs;
 }
@@ -326,13 +326,13 @@ static void add(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
-enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
+enum process_status robot_play(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
     char *why, size_t whylen)
 {
 	static struct answer a;	/* large: not on the stack */
 	struct rules_turn_report rep;
 	struct ai_options o;
-	enum robot_status rs;
+	enum process_status rs;
 	enum game_status gs = GAME_OK;
 	enum mode m;
 	char name[4];
@@ -343,29 +343,29 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	why[0] = '\0';
 	if (!robot_to_move(g)) {
 		snprintf(why, whylen, "the robot is not to move on board %ld", g->board);
-		return ROBOT_ERROR;
+		return PROCESS_SOFTWARE;
 	}
 	memset(&o, 0, sizeof o);
 	o.level = robot_level(g);
 	o.seed = hash_mix64((uint64_t)g->board << 32 ^ (uint64_t)turn << 8 ^ (uint64_t)now);
 	if (!test_mode(&m, why, whylen) || !robot_test_playouts(&o.playouts, why, whylen))
-		return ROBOT_FAULT;
+		return PROCESS_FAULT;
 	/* a fixed budget (tests) is deterministic only without a deadline */
 	o.deadline_ns = o.playouts > 0 ? 0 : start + (int64_t)cfg->robot_seconds * 1000000000;
 	limit = start + (int64_t)cfg->robot_seconds * 1000000000 + (int64_t)ROBOT_GRACE_MS * 1000000;
 	rs = think(g, &o, m, limit, &a, why, whylen);
-	if (rs != ROBOT_OK)
+	if (rs != PROCESS_OK)
 		return rs;
 	if (a.status != GAME_OK) {
 		snprintf(why, whylen, "the AI failed: %s", game_status_str(a.status));
-		return a.status == GAME_NO_MEMORY ? ROBOT_TEMPFAIL : ROBOT_FAULT;
+		return a.status == GAME_NO_MEMORY ? PROCESS_TEMPFAIL : PROCESS_FAULT;
 	}
 	memset(&rep, 0, sizeof rep);
 	switch (a.turn.action) {
 	case AI_PLACE:
 		if (a.turn.n < 1 || a.turn.n > RULES_MAX_POINTS) {
 			snprintf(why, whylen, "the AI gave a turn of %d placements", a.turn.n);
-			return ROBOT_FAULT;
+			return PROCESS_FAULT;
 		}
 		gs = game_move(g, GAME_ROBOT_USERID, a.turn.points, a.turn.n, now, &rep);
 		if (gs == GAME_ILLEGAL_TURN) {
@@ -374,7 +374,7 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 			    rules_point_name(&g->rg.board, a.turn.points[i], name),
 			    rep.verdict == RULES_TURN_ILLEGAL ? rules_verdict_str(rep.check.verdict) :
 			    rules_turn_verdict_str(rep.verdict));
-			return ROBOT_FAULT;
+			return PROCESS_FAULT;
 		}
 		out->ev.what = REPLY_MOVE;
 		break;
@@ -391,12 +391,12 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 		/* the server passes by itself for a side without placement: the robot is never asked then */
 		snprintf(why, whylen, "the AI answered %s with a placement available",
 		    a.turn.action == AI_PASS ? "pass" : "an unknown action");
-		return ROBOT_FAULT;
+		return PROCESS_FAULT;
 	}
 	if (gs != GAME_OK) {
 		snprintf(why, whylen, "the AI's %s was refused: %s", a.turn.action == AI_SWAP ? "swap" : "resignation",
 		    game_status_str(gs));
-		return gs == GAME_NO_MEMORY ? ROBOT_TEMPFAIL : ROBOT_FAULT;
+		return gs == GAME_NO_MEMORY ? PROCESS_TEMPFAIL : PROCESS_FAULT;
 	}
 	g->remind = remind_at(cfg, g);	/* the next reminder counts from this turn */
 	out->ev.actor = GAME_ROBOT_USERID;
@@ -429,17 +429,17 @@ enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t n
 	if (game_over(g))
 		add(out->detail, sizeof out->detail, "; the game is over: %s",
 		    g->rg.result == RULES_DRAW ? "drawn" : g->rg.result == RULES_BLACK_WINS ? "black won" : "white won");
-	return ROBOT_OK;
+	return PROCESS_OK;
 }
 
-enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now,
+enum process_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now,
     struct robot_turn out[ROBOT_TURNS_MAX], int *n, char *why, size_t whylen)
 {
-	enum robot_status rs = ROBOT_OK;
+	enum process_status rs = PROCESS_OK;
 
 	for (*n = 0; *n < ROBOT_TURNS_MAX && robot_to_move(g); (*n)++) {
 		rs = robot_play(g, cfg, now, &out[*n], why, whylen);
-		if (rs != ROBOT_OK)
+		if (rs != PROCESS_OK)
 			break;
 		if (*n > 0)
 			out[*n - 1].ev.then = &out[*n].ev;
@@ -449,28 +449,20 @@ enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int
 
 /* ---- committing a turn ---- */
 
-static enum robot_status of_store(enum store_status ss)
+static enum process_status of_store(enum store_status ss)
 {
-	return store_status_temporary(ss) ? ROBOT_TEMPFAIL : ROBOT_ERROR;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
-static enum robot_status of_outbox(enum outbox_status os)
+static enum process_status of_outbox(enum outbox_status os)
 {
-	return outbox_status_temporary(os) ? ROBOT_TEMPFAIL : ROBOT_ERROR;
+	return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
-enum robot_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
+enum process_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
     char *err, size_t errlen)
 {
-	switch (boardcommit_write(srv, g, mails, n, err, errlen)) {
-	case TXN_OK:
-		return ROBOT_OK;
-	case TXN_TEMPFAIL:
-		return ROBOT_TEMPFAIL;
-	case TXN_ERROR:
-		break;
-	}
-	return ROBOT_ERROR;
+	return boardcommit_write(srv, g, mails, n, err, errlen);	/* OK, TEMPFAIL or SOFTWARE */
 }
 
 /* ---- the run over the boards (oustpbm robot, oustpbm cleanup) ---- */
@@ -481,21 +473,20 @@ struct run {
 	struct robot_stats *stats;
 };
 
-/* The log's word for each enum robot_status, and its gravity: a fault is less grave than any failure of the store. */
-static const char *const outcome[] = { "ok", "fault", "tempfail", "error", "error" };
-static const int rank[] = { 0, 1, 2, 4, 3 };
-_Static_assert(sizeof outcome / sizeof outcome[0] == ROBOT_ERROR + 1 && sizeof rank / sizeof rank[0] == ROBOT_ERROR + 1,
-    "a word and a gravity for each status");
+/* The gravity of each status of a run: a fault is less grave than any failure of the store. */
+static const int rank[PROCESS_STATUS_COUNT] = {
+	[PROCESS_OK] = 0, [PROCESS_FAULT] = 1, [PROCESS_TEMPFAIL] = 2, [PROCESS_SOFTWARE] = 3, [PROCESS_CONFIG] = 4
+};
 
 /* A board the run could not do: logged, on stderr (runlog_vboard_failed), counted. */
-static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
+static void board_failed(struct run *r, long board, enum process_status s, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void board_failed(struct run *r, long board, enum robot_status s, const char *fmt, ...)
+static void board_failed(struct run *r, long board, enum process_status s, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	runlog_vfailed(&r->log, board, (int)s, fmt, ap);
+	runlog_vfailed(&r->log, board, s, fmt, ap);
 	va_end(ap);
 }
 
@@ -514,7 +505,7 @@ static bool load(struct run *r, long board, bool whole, struct game *g)
 		return false;
 	}
 	if (gs == GAME_NO_MEMORY)
-		board_failed(r, board, ROBOT_TEMPFAIL, "out of memory");
+		board_failed(r, board, PROCESS_TEMPFAIL, "out of memory");
 	/* a file that does not parse, or is another board's, is for fsck and cleanup to report */
 	return gs == GAME_OK;
 }
@@ -524,10 +515,10 @@ static void one_board(struct run *r, long board)
 	struct store_lock lock = STORE_LOCK_INIT, slot = STORE_LOCK_INIT;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
 	struct reply_mail *m = NULL;
-	enum robot_status rs;
+	enum process_status rs;
 	enum store_status ss;
 	enum outbox_status os;
-	enum boardmail_status bs;
+	enum process_status bs;
 	struct game g;
 	char why[ROBOT_ERR_MAX], oerr[OUTBOX_ERR_MAX], rline[RATINGS_LINE_MAX];
 	int n = 0, nt, i;
@@ -544,7 +535,7 @@ static void one_board(struct run *r, long board)
 		store_log(r->srv->st, "%s robot board=%ld tempfail: the board is locked: the robot's turn is left for the "
 		    "next run", r->srv->stamp, board);
 		r->stats->failed++;
-		runlog_worse(&r->log, ROBOT_TEMPFAIL);
+		runlog_worse(&r->log, PROCESS_TEMPFAIL);
 		goto out;
 	}
 	if (ss != STORE_OK) {
@@ -573,12 +564,12 @@ static void one_board(struct run *r, long board)
 		store_log(r->srv->st, "%s robot board=%ld tempfail: %s: the robot's turn is left for the next run", r->srv->stamp,
 		    board, why);
 		r->stats->failed++;
-		runlog_worse(&r->log, ROBOT_TEMPFAIL);
+		runlog_worse(&r->log, PROCESS_TEMPFAIL);
 		goto out;
 	}
 	rs = robot_play_turns(&g, &r->srv->cfg, r->srv->now, rt, &nt, why, sizeof why);
 	store_unlock(&slot);
-	if (rs != ROBOT_OK)
+	if (rs != PROCESS_OK)
 		board_failed(r, board, rs, "turn %d: the robot could not play: %s; the game is left as it was",
 		    g.rg.turn, why);
 	if (nt == 0)
@@ -587,18 +578,18 @@ static void one_board(struct run *r, long board)
 	rt[0].ev.ratings = rline;
 	/* the human and the board's observers (boardmail.h) */
 	bs = boardmail_make(r->srv, &g, &rt[0].ev, NULL, &m, &n);
-	if (bs != BOARDMAIL_OK && boardmail_status_store(bs)) {
-		board_failed(r, board, boardmail_status_temporary(bs) ? ROBOT_TEMPFAIL : ROBOT_ERROR,
+	if (bs != PROCESS_OK && boardmail_status_store(bs)) {
+		board_failed(r, board, boardmail_status_temporary(bs) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "cannot read the users file: %s", store_error(r->srv->st));
 		goto out;
 	}
-	if (bs != BOARDMAIL_OK) {
-		board_failed(r, board, bs == BOARDMAIL_NOMEM ? ROBOT_TEMPFAIL : bs == BOARDMAIL_TEMPLATE ? ROBOT_CONFIG :
-		    ROBOT_ERROR, "cannot make the mail: %s", r->srv->rc.err);
+	if (bs != PROCESS_OK) {
+		board_failed(r, board, bs == PROCESS_NOMEM ? PROCESS_TEMPFAIL : bs == PROCESS_CONFIG ? PROCESS_CONFIG :
+		    PROCESS_SOFTWARE, "cannot make the mail: %s", r->srv->rc.err);
 		goto out;
 	}
 	rs = robot_commit(r->srv, &g, m, n, why, sizeof why);
-	if (rs != ROBOT_OK) {
+	if (rs != PROCESS_OK) {
 		board_failed(r, board, rs, "%s", why);
 		goto out;
 	}
@@ -613,7 +604,7 @@ out:
 	game_release(&g);
 }
 
-enum robot_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats)
+enum process_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats)
 {
 	struct store_lock run = STORE_LOCK_INIT;
 	struct robot_stats dummy;
@@ -628,12 +619,12 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 	memset(&r, 0, sizeof r);
 	r.srv = srv;
 	r.stats = stats;
-	r.log = (struct runlog){ srv->st, "robot", srv->stamp, outcome, rank, &stats->failed, ROBOT_OK };
+	r.log = (struct runlog){ srv->st, "robot", srv->stamp, rank, &stats->failed, PROCESS_OK };
 	/* one run plays the robot's turns at a time: an overlapping one (cron) leaves them to it */
 	ss = store_lock_path(srv->st, ROBOT_RUN_LOCK, 0, &run);
 	if (ss == STORE_TIMEOUT) {
 		store_log(srv->st, "%s robot: another oustpbm robot run plays the robot's turns: left to it", srv->stamp);
-		return ROBOT_OK;
+		return PROCESS_OK;
 	}
 	if (ss != STORE_OK) {
 		msg_warn("robot: cannot lock the robot's turns: %s", store_error(srv->st));
@@ -653,5 +644,5 @@ enum robot_status robot_run(struct server *srv, const long *boards, size_t nboar
 		one_board(&r, boards[i]);
 	free(all);
 	store_unlock(&run);
-	return (enum robot_status)r.log.worst;
+	return r.log.worst;
 }

@@ -53,6 +53,7 @@
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "game/game.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
@@ -65,13 +66,12 @@
 #define ROBOT_ERR_MAX 700
 #define ROBOT_TURNS_MAX 8	/* robot turns played in a row (the human passing between them) */
 
-enum robot_status {
-	ROBOT_OK = 0,
-	ROBOT_FAULT,		/* the AI failed: the game is unchanged, the next run retries */
-	ROBOT_TEMPFAIL,		/* locked, disk full, no memory: the next run retries */
-	ROBOT_CONFIG,		/* a template is missing or malformed */
-	ROBOT_ERROR		/* any other failure */
-};
+/*
+ * The robot returns (status.h) PROCESS_OK, PROCESS_FAULT (the AI failed:
+ * the game is unchanged, the next run retries), PROCESS_TEMPFAIL (locked,
+ * disk full, no memory: the next run retries), PROCESS_CONFIG (a template
+ * is missing or malformed) or PROCESS_SOFTWARE (any other failure).
+ */
 
 /*
  * OUSTPBM_TEST_ROBOT_PLAYOUTS (test builds only: base/testhook.h): a fixed
@@ -108,32 +108,32 @@ struct robot_turn {
 
 /*
  * Think and play the robot's turn on g (robot_to_move(g)) at time now: on
- * ROBOT_OK the turn is applied to g (its history, remind: time and result
- * too) and out says what it was; on ROBOT_FAULT or ROBOT_TEMPFAIL g is
+ * PROCESS_OK the turn is applied to g (its history, remind: time and result
+ * too) and out says what it was; on PROCESS_FAULT or PROCESS_TEMPFAIL g is
  * unchanged and why (whylen bytes) says what went wrong.
  */
-enum robot_status robot_play(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
+enum process_status robot_play(struct game *g, const struct config *cfg, int64_t now, struct robot_turn *out,
     char *why, size_t whylen);
 
 /*
  * robot_play() again while the robot is to move (the human had to pass),
  * at most ROBOT_TURNS_MAX turns (out holds as many): out[0..*n) are the
- * turns played, their events chained (each ev.then the next).  ROBOT_OK
+ * turns played, their events chained (each ev.then the next).  PROCESS_OK
  * when the robot is no longer to move or ROBOT_TURNS_MAX were played;
  * else the status and why of the turn that could not be,
  * after the *n before it, which stand in g.
  */
-enum robot_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now,
+enum process_status robot_play_turns(struct game *g, const struct config *cfg, int64_t now,
     struct robot_turn out[ROBOT_TURNS_MAX], int *n, char *why, size_t whylen);
 
 /*
  * Commit g, changed by robot_play(), with its n mails, in srv, as
  * outbox.h's protocol says; the caller holds the board's lock and
- * recovered srv's outbox for it.  ROBOT_OK once the game file holds g (also when only the
+ * recovered srv's outbox for it.  PROCESS_OK once the game file holds g (also when only the
  * release of the mails failed: they wait in tmp/ for recovery); else
  * nothing was committed and err says why (boardcommit.h's protocol).
  */
-enum robot_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
+enum process_status robot_commit(struct server *srv, const struct game *g, const struct reply_mail *mails, int n,
     char *err, size_t errlen);
 
 /* What one robot_run() did. */
@@ -157,9 +157,9 @@ struct robot_stats {
  * opened when first needed, its replies' context set for the robot).  A
  * board whose lock is held is left for the next run.  Each turn and each
  * failure is logged; failures also go to stderr.  Returns the worst status
- * (ROBOT_FAULT when a turn could not be played, ROBOT_TEMPFAIL for a board
+ * (PROCESS_FAULT when a turn could not be played, PROCESS_TEMPFAIL for a board
  * left locked).  stats may be NULL.
  */
-enum robot_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats);
+enum process_status robot_run(struct server *srv, const long *boards, size_t nboards, struct robot_stats *stats);
 
 #endif

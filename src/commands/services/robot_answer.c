@@ -40,7 +40,7 @@ enum process_status robot_answer_hook(struct job *j)
 	struct reply_mail *both = NULL;
 	struct store_lock slot = STORE_LOCK_INIT;
 	bool busy;
-	enum robot_status rs, cs = ROBOT_OK;
+	enum process_status rs, cs = PROCESS_OK;
 	enum process_status ps = PROCESS_OK;
 	char why[ROBOT_ERR_MAX], cwhy[ROBOT_ERR_MAX], detail[JOB_DETAIL_MAX];
 	const char *outcome = j->outcome;
@@ -52,7 +52,7 @@ enum process_status robot_answer_hook(struct job *j)
 	busy = !robot_slot_take(&j->srv, 0, &slot, why, sizeof why);
 	/* the robot plays again after a pass of the human's; a fault after the first stands alone */
 	if (busy) {
-		rs = ROBOT_TEMPFAIL;
+		rs = PROCESS_TEMPFAIL;
 		nt = 0;
 	} else {
 		rs = robot_play_turns(g, &j->srv.cfg, (int64_t)j->srv.now, rt, &nt, why, sizeof why);
@@ -64,7 +64,7 @@ enum process_status robot_answer_hook(struct job *j)
 		if (job_game_mails(j, g, ev, &both, &nb) == PROCESS_OK) {
 			cs = robot_commit(&j->srv, g, both, nb, cwhy, sizeof cwhy);
 		} else {
-			cs = ROBOT_ERROR;
+			cs = PROCESS_SOFTWARE;
 			snprintf(cwhy, sizeof cwhy, "%s", j->detail);
 		}
 		ev->then = NULL;
@@ -72,23 +72,23 @@ enum process_status robot_answer_hook(struct job *j)
 	/* the log line stays the mail's, with the robot's answer after it */
 	j->outcome = outcome;
 	snprintf(j->detail, sizeof j->detail, "%s", detail);
-	for (i = 0; i < nt && cs == ROBOT_OK; i++) {
+	for (i = 0; i < nt && cs == PROCESS_OK; i++) {
 		dn = strlen(j->detail);
 		snprintf(j->detail + dn, sizeof j->detail - dn, "; %s", rt[i].detail);
 	}
-	if (nt > 0 && cs != ROBOT_OK) {
+	if (nt > 0 && cs != PROCESS_OK) {
 		/* nothing of the robot's was committed: the human's mails alone */
 		rs = cs;
 		turn = rt[0].ev.first;
 		snprintf(why, sizeof why, "%s", cwhy);
 	}
 	dn = strlen(j->detail);
-	if (rs != ROBOT_OK) {
+	if (rs != PROCESS_OK) {
 		snprintf(j->detail + dn, sizeof j->detail - dn, "; turn %d: the robot could not play (%s): left for "
 		    "oustpbm robot", turn, why);
 		if (!busy)	/* a busy host is no fault */
 			msg_warn("board %ld: turn %d: the robot could not play: %s", g->board, turn, why);
-		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != ROBOT_OK); i++)
+		for (i = 0; i < n && ps == PROCESS_OK && (nt == 0 || cs != PROCESS_OK); i++)
 			ps = job_reply(j, &mails[i]);
 	}
 	j->queued = true;

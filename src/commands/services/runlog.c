@@ -17,17 +17,31 @@ void runlog_vboard_failed(struct store *st, const char *stamp, const char *run, 
 	store_log(st, "%s %s board=%ld %s: %s", stamp, run, board, outcome, msg);
 }
 
-void runlog_worse(struct runlog *rl, int s)
+const char *runlog_outcome(enum process_status s)
 {
-	int now = rl->rank != NULL ? rl->rank[s] : s, was = rl->rank != NULL ? rl->rank[rl->worst] : rl->worst;
+	switch (s) {
+	case PROCESS_OK:
+		return "ok";
+	case PROCESS_TEMPFAIL:
+		return "tempfail";
+	case PROCESS_FAULT:
+		return "fault";
+	default:
+		return "error";
+	}
+}
+
+void runlog_worse(struct runlog *rl, enum process_status s)
+{
+	int now = rl->rank != NULL ? rl->rank[s] : (int)s, was = rl->rank != NULL ? rl->rank[rl->worst] : (int)rl->worst;
 
 	if (now > was)
 		rl->worst = s;
 }
 
-void runlog_vfailed(struct runlog *rl, long board, int s, const char *fmt, va_list ap)
+void runlog_vfailed(struct runlog *rl, long board, enum process_status s, const char *fmt, va_list ap)
 {
-	runlog_vboard_failed(rl->st, rl->stamp, rl->run, board, rl->outcome[s], fmt, ap);
+	runlog_vboard_failed(rl->st, rl->stamp, rl->run, board, runlog_outcome(s), fmt, ap);
 	(*rl->failed)++;
 	runlog_worse(rl, s);
 }

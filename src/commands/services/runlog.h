@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 
+#include "commands/pipeline/status.h"
 #include "store/store.h"
 
 /*
@@ -17,26 +18,27 @@
 void runlog_vboard_failed(struct store *st, const char *stamp, const char *run, long board, const char *outcome,
     const char *fmt, va_list ap);
 
+/* The log's word for a run's status s: "ok", "tempfail", "fault" or "error". */
+const char *runlog_outcome(enum process_status s);
+
 /*
  * The failures of one run over the boards: each said, counted, and the
- * gravest kept as the run's status.  A run's statuses are its enum's
- * values: outcome gives the log's word for each, rank their gravity
- * (NULL: the enum's order).
+ * gravest kept as the run's status.  rank gives each status's gravity
+ * (PROCESS_STATUS_COUNT of them), NULL: the enum's order (status.h).
  */
 struct runlog {
 	struct store *st;
 	const char *run;		/* "cleanup", "robot" */
 	const char *stamp;		/* the run's time, as the log writes it */
-	const char *const *outcome;	/* the log's word for each status */
 	const int *rank;		/* the gravity of each status, or NULL */
 	unsigned *failed;		/* the run's count of boards not done */
-	int worst;			/* the gravest status so far */
+	enum process_status worst;	/* the gravest status so far */
 };
 
 /* s, a status of the run: kept if graver than the worst so far. */
-void runlog_worse(struct runlog *rl, int s);
+void runlog_worse(struct runlog *rl, enum process_status s);
 
 /* A board the run could not do, with status s: said as runlog_vboard_failed() says it, counted, kept. */
-void runlog_vfailed(struct runlog *rl, long board, int s, const char *fmt, va_list ap);
+void runlog_vfailed(struct runlog *rl, long board, enum process_status s, const char *fmt, va_list ap);
 
 #endif

@@ -22,14 +22,14 @@ int64_t signoff_reserved_until(const struct config *cfg, int64_t since)
 	return since + (int64_t)cfg->userid_reserve_days * 86400;
 }
 
-static enum signoff_status of_store(enum store_status ss)
+static enum process_status of_store(enum store_status ss)
 {
-	return store_status_temporary(ss) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 /* Why a board could not be done: its status and its message (err, errlen bytes), the caller's. */
 struct failure {
-	enum signoff_status *s;
+	enum process_status *s;
 	char *err;
 	size_t errlen;
 };
@@ -40,7 +40,7 @@ struct failure {
  */
 static bool load(struct store *st, long board, bool whole, struct game *g, bool *gone, const struct failure *f)
 {
-	enum signoff_status *s = f->s;
+	enum process_status *s = f->s;
 	char *err = f->err;
 	size_t errlen = f->errlen;
 	struct gamefile_error gerr;
@@ -55,13 +55,13 @@ static bool load(struct store *st, long board, bool whole, struct game *g, bool 
 	}
 	if (ss != STORE_OK) {
 		snprintf(err, errlen, "board %ld cannot be read: %s", board, store_error(st));
-		*s = ss == STORE_NOT_REGULAR ? SIGNOFF_DATAERR : of_store(ss);
+		*s = ss == STORE_NOT_REGULAR ? PROCESS_DATAERR : of_store(ss);
 		return false;
 	}
 	if (gs != GAME_OK) {
 		snprintf(err, errlen, "board %ld cannot be read: %s", board, gs == GAME_NO_MEMORY ? game_status_str(gs) :
 		    gerr.msg);
-		*s = gs == GAME_NO_MEMORY ? SIGNOFF_TEMPFAIL : SIGNOFF_DATAERR;
+		*s = gs == GAME_NO_MEMORY ? PROCESS_TEMPFAIL : PROCESS_DATAERR;
 		return false;
 	}
 	return true;
@@ -82,7 +82,7 @@ static bool plays(const struct game *g, const char *userid)
 static bool lock_load(struct store *st, struct outbox *ob, long board, struct store_lock *lock, struct game *g,
     const struct failure *f)
 {
-	enum signoff_status *s = f->s;
+	enum process_status *s = f->s;
 	char *err = f->err;
 	size_t errlen = f->errlen;
 	enum store_status ss;
@@ -99,26 +99,26 @@ static bool lock_load(struct store *st, struct outbox *ob, long board, struct st
 	os = outbox_recover(ob, board, NULL);
 	if (os != OUTBOX_OK) {
 		snprintf(err, errlen, "cannot recover the outbox of board %ld: %s", board, outbox_error(ob));
-		*s = outbox_status_temporary(os) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		*s = outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		return false;
 	}
 	return load(st, board, true, g, &gone, f);
 }
 
 /* Resign board for userid under its lock, mailing the opponent. */
-static enum signoff_status resign_one(struct server *srv, const char *userid, long board, const char *note, bool *done,
+static enum process_status resign_one(struct server *srv, const char *userid, long board, const char *note, bool *done,
     char *err, size_t errlen)
 {
 	struct store *st = srv->st;
 	struct reply_ctx *rc = &srv->rc;
 	time_t now = srv->now;
 	struct store_lock lock = STORE_LOCK_INIT;
-	enum signoff_status s = SIGNOFF_OK;
+	enum process_status s = PROCESS_OK;
 	struct reply_mail *m = NULL;
 	struct reply_event ev;
 	enum store_status ss;
-	enum boardmail_status bs;
-	enum robot_status rbs;
+	enum process_status bs;
+	enum process_status rbs;
 	char stamp[GAMEFILE_TIME_SIZE], rline[RATINGS_LINE_MAX];
 	struct game g;
 	int n = 0;
@@ -145,7 +145,7 @@ static enum signoff_status resign_one(struct server *srv, const char *userid, lo
 	}
 	if (game_resign(&g, userid, (int64_t)now) != GAME_OK) {
 		snprintf(err, errlen, "cannot resign board %ld: out of memory", board);
-		s = SIGNOFF_TEMPFAIL;
+		s = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	g.remind = 0;
@@ -160,19 +160,19 @@ static enum signoff_status resign_one(struct server *srv, const char *userid, lo
 	ev.ratings = rline;
 	/* the opponent and the observers (boardmail.h), not the player closing the account */
 	bs = boardmail_make(srv, &g, &ev, userid, &m, &n);
-	if (bs != BOARDMAIL_OK && boardmail_status_store(bs)) {
+	if (bs != PROCESS_OK && boardmail_status_store(bs)) {
 		snprintf(err, errlen, "cannot read the users file: %s", store_error(st));
-		s = boardmail_status_temporary(bs) ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		s = boardmail_status_temporary(bs) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
-	if (bs != BOARDMAIL_OK) {
+	if (bs != PROCESS_OK) {
 		snprintf(err, errlen, "cannot make the mail of board %ld: %s", board, rc->err);
-		s = bs == BOARDMAIL_TEMPLATE ? SIGNOFF_CONFIG : bs == BOARDMAIL_NOMEM ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+		s = bs == PROCESS_CONFIG ? PROCESS_CONFIG : bs == PROCESS_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	rbs = robot_commit(srv, &g, m, n, err, errlen);
-	if (rbs != ROBOT_OK) {
-		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+	if (rbs != PROCESS_OK) {
+		s = rbs == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	gamefile_time_str((int64_t)now, stamp);
@@ -187,11 +187,11 @@ out:
 }
 
 /* Drop userid from the observers of board under its lock (robot_commit's protocol, no mail). */
-static enum signoff_status unobserve_one(struct server *srv, const char *userid, long board, char *err, size_t errlen)
+static enum process_status unobserve_one(struct server *srv, const char *userid, long board, char *err, size_t errlen)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
-	enum signoff_status s = SIGNOFF_OK;
-	enum robot_status rbs;
+	enum process_status s = PROCESS_OK;
+	enum process_status rbs;
 	struct game g;
 	int i;
 
@@ -201,18 +201,18 @@ static enum signoff_status unobserve_one(struct server *srv, const char *userid,
 		goto out;	/* gone, unreadable (fsck's to report), or dropped meanwhile */
 	game_observer_remove(&g, i);
 	rbs = robot_commit(srv, &g, NULL, 0, err, errlen);
-	if (rbs != ROBOT_OK)
-		s = rbs == ROBOT_TEMPFAIL ? SIGNOFF_TEMPFAIL : SIGNOFF_SOFTWARE;
+	if (rbs != PROCESS_OK)
+		s = rbs == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 out:
 	game_release(&g);
 	store_unlock(&lock);
 	return s;
 }
 
-enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid, char *err, size_t errlen)
+enum process_status signoff_unobserve_all(struct server *srv, const char *userid, char *err, size_t errlen)
 {
 	struct store *st = srv->st;
-	enum signoff_status s = SIGNOFF_OK;
+	enum process_status s = PROCESS_OK;
 	enum store_status ss;
 	long *boards = NULL;
 	size_t nb = 0, i, len;
@@ -224,7 +224,7 @@ enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid
 		snprintf(err, errlen, "cannot list the boards: %s", store_error(st));
 		return of_store(ss);
 	}
-	for (i = 0; i < nb && s == SIGNOFF_OK; i++) {
+	for (i = 0; i < nb && s == PROCESS_OK; i++) {
 		if (store_board_read(st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* removed meanwhile, or unreadable: nobody's mail goes by it */
 		if (gamefile_parse_header(text, len, &g, NULL) == GAME_OK && game_observer_find(&g, userid) >= 0)
@@ -235,12 +235,12 @@ enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid
 	return s;
 }
 
-enum signoff_status signoff_resign_all(struct server *srv, const char *userid, struct signoff_result *res, char *err,
+enum process_status signoff_resign_all(struct server *srv, const char *userid, struct signoff_result *res, char *err,
     size_t errlen)
 {
 	struct store *st = srv->st;
 	const struct config *cfg = &srv->cfg;
-	enum signoff_status s = SIGNOFF_OK;
+	enum process_status s = PROCESS_OK;
 	enum store_status ss;
 	char note[200];
 	long *boards = NULL;
@@ -270,7 +270,7 @@ enum signoff_status signoff_resign_all(struct server *srv, const char *userid, s
 	snprintf(note, sizeof note, "%s closed the account: every board %s played was resigned.", userid, userid);
 	for (i = 0; i < k; i++) {
 		s = resign_one(srv, userid, boards[i], note, &done, err, errlen);
-		if (s != SIGNOFF_OK)
+		if (s != PROCESS_OK)
 			goto out;
 		if (!done)
 			continue;
@@ -283,9 +283,9 @@ enum signoff_status signoff_resign_all(struct server *srv, const char *userid, s
 	{
 		char terr[TOURNAMENT_ERR_MAX];
 
-		if (tournament_forget(srv, 0, userid, terr) != TOURNAMENT_OK) {
+		if (tournament_forget(srv, 0, userid, terr) != PROCESS_OK) {
 			snprintf(err, errlen, "%s", terr);
-			s = SIGNOFF_TEMPFAIL;
+			s = PROCESS_TEMPFAIL;
 			goto out;
 		}
 	}

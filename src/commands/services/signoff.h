@@ -30,6 +30,7 @@
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "mail/reply.h"
 #include "outbox/outbox.h"
 #include "store/store.h"
@@ -37,13 +38,13 @@
 #define SIGNOFF_ERR_MAX 700
 #define SIGNOFF_LIST_MAX 2000	/* bytes of the list of boards resigned */
 
-enum signoff_status {
-	SIGNOFF_OK = 0,
-	SIGNOFF_TEMPFAIL,	/* a board locked, the disk full...: nothing more was done, try again */
-	SIGNOFF_DATAERR,	/* a game file of the player cannot be read: nothing was changed */
-	SIGNOFF_CONFIG,		/* a template is missing or malformed: nothing more was done */
-	SIGNOFF_SOFTWARE	/* any other failure */
-};
+/*
+ * Signoff returns (status.h) PROCESS_OK, PROCESS_TEMPFAIL (a board locked,
+ * the disk full...: nothing more was done, try again), PROCESS_DATAERR (a
+ * game file of the player cannot be read: nothing was changed),
+ * PROCESS_CONFIG (a template is missing or malformed: nothing more was
+ * done) or PROCESS_SOFTWARE (any other failure).
+ */
 
 /* What signoff_resign_all() did. */
 struct signoff_result {
@@ -56,7 +57,7 @@ struct signoff_result {
  * end mail to each opponent made with srv->rc and queued in srv's outbox
  * (open: the caller recovered it).  On failure err says which board and why.
  */
-enum signoff_status signoff_resign_all(struct server *srv, const char *userid, struct signoff_result *res, char *err,
+enum process_status signoff_resign_all(struct server *srv, const char *userid, struct signoff_result *res, char *err,
     size_t errlen);
 
 /*
@@ -64,7 +65,7 @@ enum signoff_status signoff_resign_all(struct server *srv, const char *userid, s
  * the game file rewritten without them; no mail).  signoff_resign_all()
  * ends with it.
  */
-enum signoff_status signoff_unobserve_all(struct server *srv, const char *userid, char *err, size_t errlen);
+enum process_status signoff_unobserve_all(struct server *srv, const char *userid, char *err, size_t errlen);
 
 /*
  * Remove userid's account (store_user_remove: expect its hash, or NULL),

@@ -20,22 +20,9 @@
 #include "store/ratings.h"
 #include "store/tourns.h"
 
-const char *tournament_status_str(enum tournament_status s)
+static enum process_status of_store(enum store_status ss)
 {
-	switch (s) {
-	case TOURNAMENT_OK:
-		return "ok";
-	case TOURNAMENT_TEMPFAIL:
-		return "temporary failure";
-	case TOURNAMENT_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
-static enum tournament_status of_store(enum store_status ss)
-{
-	return ss == STORE_OK ? TOURNAMENT_OK : store_status_temporary(ss) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+	return ss == STORE_OK ? PROCESS_OK : store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
 /*
@@ -80,7 +67,7 @@ void tournament_title(const struct tourn *t, char *buf, size_t size)
 	snprintf(buf, size, "T%u %s (%s%s)", t->id, t->name, t->twice ? "double " : "", words[t->format]);
 }
 
-enum tournament_status tournament_notice(struct server *srv, const char *userid, const char *subject,
+enum process_status tournament_notice(struct server *srv, const char *userid, const char *subject,
     const char *text, char *err)
 {
 	struct store_user u;
@@ -91,32 +78,32 @@ enum tournament_status tournament_notice(struct server *srv, const char *userid,
 	enum outbox_status os;
 
 	if (game_user_is_robot(userid))
-		return TOURNAMENT_OK;
+		return PROCESS_OK;
 	ss = store_user_find(srv->st, userid, &u);
 	if (ss == STORE_NOT_FOUND)
-		return TOURNAMENT_OK;	/* a closed account: nobody to tell */
+		return PROCESS_OK;	/* a closed account: nobody to tell */
 	if (ss != STORE_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
 		return of_store(ss);
 	}
 	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK)
-		return TOURNAMENT_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "notice", subject, &v, 1, &m);
 	if (rs != REPLY_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mail to %s: %.200s", userid, srv->rc.err);
-		return rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		return rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	os = outbox_enqueue(srv->ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
 	if (os != OUTBOX_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot queue the mail to %s: %s", userid, outbox_error(srv->ob));
-		return outbox_status_temporary(os) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		return outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
-	return TOURNAMENT_OK;
+	return PROCESS_OK;
 }
 
 /* Make the board of game gi of t unless its game file exists (step 2 of tournament.h). */
-static enum tournament_status start_board(struct server *srv, const struct tourn *t, size_t gi, const struct command *o,
+static enum process_status start_board(struct server *srv, const struct tourn *t, size_t gi, const struct command *o,
     char *err)
 {
 	const struct tourn_game *tg = &t->games[gi];
@@ -124,9 +111,9 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct reply_mail *m = NULL;
 	struct reply_event ev;
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	enum store_status ss;
-	enum boardmail_status bs;
+	enum process_status bs;
 	char notice[200], title[TOURN_NAME_MAX + 40];
 	struct game g;
 	int n = 0, robot;
@@ -147,7 +134,7 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK ||
 	    outbox_recover(srv->ob, tg->board, NULL) != OUTBOX_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot recover the outbox of board %ld", tg->board);
-		s = TOURNAMENT_TEMPFAIL;
+		s = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	game_init_shape(&g, tg->board, &(struct game_form){ o->hex ? RULES_HEX : RULES_SQUARE, o->size, !o->noswap },
@@ -173,28 +160,28 @@ static enum tournament_status start_board(struct server *srv, const struct tourn
 	ev.comment = "";
 	ev.notice = notice;
 	bs = boardmail_make(srv, &g, &ev, NULL, &m, &n);
-	if (bs != BOARDMAIL_OK) {
+	if (bs != PROCESS_OK) {
 		if (boardmail_status_store(bs))
 			snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
 		else
 			snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", tg->board,
 			    srv->rc.err);
-		s = boardmail_status_temporary(bs) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		s = boardmail_status_temporary(bs) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto release;
 	}
 	/* in both players' lists already (index_boards: before any game file exists, players.h) */
 	switch (boardcommit_write_new(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
-	case TXN_OK:
+	case PROCESS_OK:
 		/* its directory synced once after the last board (active_sync_dir); a rebuild finds it if this fails */
 		(void)active_add_unsynced(srv->st, tg->board, black, white);
 		store_log(srv->st, "%s tournament T%u board=%ld ok: %s (x) - %s (o), round %d", srv->stamp, t->id,
 		    tg->board, black, white, tg->round);
 		break;
-	case TXN_TEMPFAIL:
-		s = TOURNAMENT_TEMPFAIL;
+	case PROCESS_TEMPFAIL:
+		s = PROCESS_TEMPFAIL;
 		break;
 	default:
-		s = TOURNAMENT_ERROR;
+		s = PROCESS_SOFTWARE;
 		break;
 	}
 release:
@@ -206,7 +193,7 @@ out:
 }
 
 /* The results of t's ended boards, and the steps they end (step 1 of a settle); *changed if any. */
-static enum tournament_status take_results(struct server *srv, struct tourn *t, bool *changed, bool *ended,
+static enum process_status take_results(struct server *srv, struct tourn *t, bool *changed, bool *ended,
     char *err)
 {
 	struct gamefile_error gerr;
@@ -242,11 +229,11 @@ static enum tournament_status take_results(struct server *srv, struct tourn *t, 
 		}
 		game_release(&g);
 	}
-	return TOURNAMENT_OK;
+	return PROCESS_OK;
 }
 
 /* Board numbers for the new games (step 1 of tournament.h's protocol), in one write of the counter; *changed if any. */
-static enum tournament_status number_games(struct server *srv, struct tourn *t, bool *changed, char *err)
+static enum process_status number_games(struct server *srv, struct tourn *t, bool *changed, char *err)
 {
 	enum store_status ss;
 	size_t i, n = 0, k;
@@ -256,11 +243,11 @@ static enum tournament_status number_games(struct server *srv, struct tourn *t, 
 		if (t->games[i].board == 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
 			n++;
 	if (n == 0)
-		return TOURNAMENT_OK;
+		return PROCESS_OK;
 	boards = malloc(n * sizeof *boards);
 	if (boards == NULL) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory numbering the boards of T%u", t->id);
-		return TOURNAMENT_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	ss = store_next_board_ids(srv->st, boards, n);
 	if (ss != STORE_OK) {
@@ -273,7 +260,7 @@ static enum tournament_status number_games(struct server *srv, struct tourn *t, 
 			t->games[i].board = boards[k++];
 	free(boards);
 	*changed = true;
-	return TOURNAMENT_OK;
+	return PROCESS_OK;
 }
 
 /*
@@ -281,9 +268,9 @@ static enum tournament_status number_games(struct server *srv, struct tourn *t, 
  * their players' lists, one append per player (players.h: a board is in
  * its players' lists before its game file exists); *todo how many.
  */
-static enum tournament_status index_boards(struct server *srv, const struct tourn *t, size_t *todo, char *err)
+static enum process_status index_boards(struct server *srv, const struct tourn *t, size_t *todo, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	enum store_status ss;
 	long *mine;
 	size_t i, p, n;
@@ -294,7 +281,7 @@ static enum tournament_status index_boards(struct server *srv, const struct tour
 	mine = malloc((t->ngames + 1) * sizeof *mine);
 	if (make == NULL || mine == NULL) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory starting the boards of T%u", t->id);
-		s = TOURNAMENT_TEMPFAIL;
+		s = PROCESS_TEMPFAIL;
 		goto out;
 	}
 	for (i = 0; i < t->ngames; i++) {
@@ -331,9 +318,9 @@ out:
 }
 
 /* The pairings of round (all of a round robin's) to each of its players. */
-static enum tournament_status mail_round(struct server *srv, const struct tourn *t, char *err)
+static enum process_status mail_round(struct server *srv, const struct tourn *t, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 80], *text;
 	size_t p;
 
@@ -342,7 +329,7 @@ static enum tournament_status mail_round(struct server *srv, const struct tourn 
 		snprintf(subject, sizeof subject, "Oust tournament %s has begun", title);
 	else
 		snprintf(subject, sizeof subject, "Oust tournament %s: round %d", title, t->round);
-	for (p = 0; p < t->nplayers && s == TOURNAMENT_OK; p++) {
+	for (p = 0; p < t->nplayers && s == PROCESS_OK; p++) {
 		struct strbuf b = STRBUF_INIT;
 		size_t i;
 		bool any = false;
@@ -364,7 +351,7 @@ static enum tournament_status mail_round(struct server *srv, const struct tourn 
 
 			if (keep == NULL) {
 				strbuf_release(&b);
-				return TOURNAMENT_TEMPFAIL;
+				return PROCESS_TEMPFAIL;
 			}
 			for (i = 0; i < t->ngames; i++)
 				if (t->format == TOURN_ROUNDROBIN || t->games[i].round == t->round)
@@ -377,7 +364,7 @@ static enum tournament_status mail_round(struct server *srv, const struct tourn 
 		strbuf_printf(&b, "\nThe tournament at any time: tournament T%u\n", t->id);
 		text = strbuf_finish(&b);
 		if (text == NULL)
-			return TOURNAMENT_TEMPFAIL;
+			return PROCESS_TEMPFAIL;
 		s = tournament_notice(srv, t->players[p].userid, subject, text, err);
 		free(text);
 	}
@@ -385,9 +372,9 @@ static enum tournament_status mail_round(struct server *srv, const struct tourn 
 }
 
 /* The final standings and crosstable to every player, and to the director. */
-static enum tournament_status mail_end(struct server *srv, const struct tourn *t, char *err)
+static enum process_status mail_end(struct server *srv, const struct tourn *t, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 80], *text;
 	size_t p;
 
@@ -395,10 +382,10 @@ static enum tournament_status mail_end(struct server *srv, const struct tourn *t
 	snprintf(subject, sizeof subject, "Oust tournament %s: final standings", title);
 	text = tournament_text(t);
 	if (text == NULL)
-		return TOURNAMENT_TEMPFAIL;
-	for (p = 0; p < t->nplayers && s == TOURNAMENT_OK; p++)
+		return PROCESS_TEMPFAIL;
+	for (p = 0; p < t->nplayers && s == PROCESS_OK; p++)
 		s = tournament_notice(srv, t->players[p].userid, subject, text, err);
-	if (s == TOURNAMENT_OK && tourn_find(t, t->director) < 0)
+	if (s == PROCESS_OK && tourn_find(t, t->director) < 0)
 		s = tournament_notice(srv, t->director, subject, text, err);
 	free(text);
 	return s;
@@ -407,9 +394,9 @@ static enum tournament_status mail_end(struct server *srv, const struct tourn *t
 /* The robot's first turns on the new boards where it is Black (robot.h does the rest as for any game). */
 static void robot_openings(struct server *srv, const struct tourn *t);
 
-enum tournament_status tournament_settle(struct server *srv, struct tourn *t, char *err)
+enum process_status tournament_settle(struct server *srv, struct tourn *t, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	struct command o;
 	bool changed = false, ended = false, mailed = false;
 	size_t i, todo = 0;
@@ -418,38 +405,38 @@ enum tournament_status tournament_settle(struct server *srv, struct tourn *t, ch
 	if (t->state == TOURN_OPEN && (int)t->nplayers >= t->max_players && tourn_begin(t, (int64_t)srv->now, err))
 		changed = true;
 	if (t->state != TOURN_RUNNING && !(t->state == TOURN_FINISHED && !t->final_mailed))
-		return TOURNAMENT_OK;
+		return PROCESS_OK;
 	if (!tournament_options(t->options, &o, err, TOURNAMENT_ERR_MAX)) {
-		s = TOURNAMENT_ERROR;
+		s = PROCESS_SOFTWARE;
 		goto out;
 	}
 	s = take_results(srv, t, &changed, &ended, err);
-	if (s == TOURNAMENT_OK)
+	if (s == PROCESS_OK)
 		s = number_games(srv, t, &changed, err);
-	if (s == TOURNAMENT_OK && changed && of_store(tourns_save(srv->st, t, err)) != TOURNAMENT_OK)
-		s = TOURNAMENT_TEMPFAIL;
-	if (s == TOURNAMENT_OK)
+	if (s == PROCESS_OK && changed && of_store(tourns_save(srv->st, t, err)) != PROCESS_OK)
+		s = PROCESS_TEMPFAIL;
+	if (s == PROCESS_OK)
 		s = index_boards(srv, t, &todo, err);
-	for (i = 0; s == TOURNAMENT_OK && todo > 0 && i < t->ngames; i++)
+	for (i = 0; s == PROCESS_OK && todo > 0 && i < t->ngames; i++)
 		if (t->games[i].board != 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
 			s = start_board(srv, t, i, &o, err);
 	if (todo > 0)
 		(void)active_sync_dir(srv->st);	/* the entries of the boards made (a rebuild finds one this misses) */
-	if (s != TOURNAMENT_OK)
+	if (s != PROCESS_OK)
 		goto out;
 	if (t->format != TOURN_LADDER && t->state == TOURN_RUNNING && t->mailed < t->round) {
 		s = mail_round(srv, t, err);
 		t->mailed = t->round;
 		mailed = true;
 	}
-	if (s == TOURNAMENT_OK && t->state == TOURN_FINISHED && !t->final_mailed) {
+	if (s == PROCESS_OK && t->state == TOURN_FINISHED && !t->final_mailed) {
 		s = mail_end(srv, t, err);
 		t->final_mailed = true;
 		mailed = true;
 	}
-	if (s == TOURNAMENT_OK && mailed)
+	if (s == PROCESS_OK && mailed)
 		s = of_store(tourns_save(srv->st, t, err));
-	if (s == TOURNAMENT_OK)
+	if (s == PROCESS_OK)
 		robot_openings(srv, t);
 	if (ended)
 		store_log(srv->st, "%s tournament T%u ok: finished", srv->stamp, t->id);
@@ -457,10 +444,10 @@ out:
 	return s;
 }
 
-enum tournament_status tournament_settle_id(struct server *srv, unsigned id, char *err)
+enum process_status tournament_settle_id(struct server *srv, unsigned id, char *err)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
-	enum tournament_status s;
+	enum process_status s;
 	struct tourn *t = NULL;
 	enum store_status ss;
 
@@ -474,9 +461,9 @@ enum tournament_status tournament_settle_id(struct server *srv, unsigned id, cha
 	return s;
 }
 
-enum tournament_status tournament_settle_all(struct server *srv, unsigned *n, char *err)
+enum process_status tournament_settle_all(struct server *srv, unsigned *n, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK, one;
+	enum process_status s = PROCESS_OK, one;
 	unsigned *ids = NULL;
 	size_t nids = 0, i;
 	char e[TOURNAMENT_ERR_MAX];
@@ -484,13 +471,13 @@ enum tournament_status tournament_settle_all(struct server *srv, unsigned *n, ch
 	*n = 0;
 	if (tourns_list(srv->st, &ids, &nids) != STORE_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot list the tournaments: %s", store_error(srv->st));
-		return TOURNAMENT_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	for (i = 0; i < nids; i++) {
 		one = tournament_settle_id(srv, ids[i], e);
-		if (one != TOURNAMENT_OK) {
+		if (one != PROCESS_OK) {
 			msg_warn("tournament T%u: %s", ids[i], e);
-			if (s == TOURNAMENT_OK) {
+			if (s == PROCESS_OK) {
 				s = one;
 				snprintf(err, TOURNAMENT_ERR_MAX, "T%u: %.250s", ids[i], e);
 			}
@@ -570,7 +557,7 @@ void tournament_hook_flushed(struct server *srv, long board)
 	game_release(&g);
 	if (!over || id == 0)
 		return;
-	if (tournament_settle_id(srv, id, err) != TOURNAMENT_OK)
+	if (tournament_settle_id(srv, id, err) != PROCESS_OK)
 		msg_warn("tournament T%u: %s (the next delivery or cleanup finishes it)", id, err);
 	/* the next round's mails leave with this delivery (a flush already ran: process.c) */
 	ops = transport_find(srv->cfg.transport);
@@ -603,16 +590,16 @@ int tournament_rating(struct server *srv, const struct tourn *t, const char *use
 	return rating;
 }
 
-enum tournament_status tournament_resign(struct server *srv, long board, const char *userid, const char *note,
+enum process_status tournament_resign(struct server *srv, long board, const char *userid, const char *note,
     char *err)
 {
 	struct store_lock lock = STORE_LOCK_INIT;
 	struct reply_mail *m = NULL;
 	struct gamefile_error gerr;
 	enum game_status gs;
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	enum store_status ss;
-	enum boardmail_status bs;
+	enum process_status bs;
 	struct reply_event ev;
 	struct game g;
 	int n = 0;
@@ -635,7 +622,7 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK ||
 	    outbox_recover(srv->ob, board, NULL) != OUTBOX_OK || game_resign(&g, userid, (int64_t)srv->now) != GAME_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot end board %ld", board);
-		s = TOURNAMENT_TEMPFAIL;
+		s = PROCESS_TEMPFAIL;
 		goto release;
 	}
 	g.remind = 0;
@@ -646,24 +633,24 @@ enum tournament_status tournament_resign(struct server *srv, long board, const c
 	ev.comment = "";
 	ev.notice = note;
 	bs = boardmail_make(srv, &g, &ev, NULL, &m, &n);
-	if (bs != BOARDMAIL_OK) {
+	if (bs != PROCESS_OK) {
 		if (boardmail_status_store(bs))
 			snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
 		else
 			snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", board, srv->rc.err);
-		s = boardmail_status_temporary(bs) ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		s = boardmail_status_temporary(bs) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto release;
 	}
 	switch (boardcommit_write(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
-	case TXN_OK:
+	case PROCESS_OK:
 		store_log(srv->st, "%s tournament board=%ld ok: %s left the tournament, the board resigned", srv->stamp,
 		    board, userid);
 		break;
-	case TXN_TEMPFAIL:
-		s = TOURNAMENT_TEMPFAIL;
+	case PROCESS_TEMPFAIL:
+		s = PROCESS_TEMPFAIL;
 		break;
 	default:
-		s = TOURNAMENT_ERROR;
+		s = PROCESS_SOFTWARE;
 		break;
 	}
 	boardmail_free(m, n);
@@ -674,19 +661,19 @@ out:
 	return s;
 }
 
-enum tournament_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why)
+enum process_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why)
 {
-	enum tournament_status s;
+	enum process_status s;
 
 	*begun = false;
 	if (!tourn_begin(t, (int64_t)srv->now, why))
-		return TOURNAMENT_OK;
+		return PROCESS_OK;
 	*begun = true;
 	/* begun (a ladder has no game yet); then step 1 of tournament.h: the board numbers before any board */
 	s = of_store(tourns_save(srv->st, t, why));
-	if (s == TOURNAMENT_OK)
+	if (s == PROCESS_OK)
 		s = tournament_settle(srv, t, why);
-	if (s == TOURNAMENT_OK)
+	if (s == PROCESS_OK)
 		store_log(srv->st, "%s tournament T%u ok: begun, %zu players, %zu games", srv->stamp, t->id, t->nplayers,
 		    t->ngames);
 	return s;
@@ -708,7 +695,7 @@ enum process_status tournament_ladder_challenge(struct job *j)
 	struct store_lock lock = STORE_LOCK_INIT;
 	char err[TOURNAMENT_ERR_MAX], title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 160], text[600];
 	struct tourn_game g = { 0, 1, 1, 0, 0, 0, TOURN_PENDING };
-	enum tournament_status s;
+	enum process_status s;
 	enum process_status ps;
 	struct tourn *t = NULL;
 	int me, them;
@@ -746,9 +733,9 @@ enum process_status tournament_ladder_challenge(struct job *j)
 		goto out;
 	}
 	s = tournament_settle(&j->srv, t, err);
-	if (s != TOURNAMENT_OK) {
-		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
-		ps = s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+	if (s != PROCESS_OK) {
+		job_detail(j, s == PROCESS_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", t->id, err);
+		ps = s == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 		goto out;
 	}
 	tournament_title(t, title, sizeof title);
@@ -769,7 +756,7 @@ out:
 enum process_status tournament_open(struct job *j, unsigned id, struct store_lock *lock, struct tourn **t)
 {
 	char err[TOURNAMENT_ERR_MAX];
-	enum tournament_status s;
+	enum process_status s;
 	enum store_status ss;
 
 	*t = NULL;
@@ -783,18 +770,18 @@ enum process_status tournament_open(struct job *j, unsigned id, struct store_loc
 		return job_store_failure(j, ss, err);
 	/* what a crashed run left (boards to make, mails to send) is finished first */
 	s = tournament_settle(&j->srv, *t, err);
-	if (s != TOURNAMENT_OK) {
+	if (s != PROCESS_OK) {
 		tourn_free(*t);
 		*t = NULL;
-		job_detail(j, s == TOURNAMENT_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", id, err);
-		return s == TOURNAMENT_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		job_detail(j, s == PROCESS_TEMPFAIL ? "tempfail" : "failed", "T%u: %s", id, err);
+		return s == PROCESS_TEMPFAIL ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	return PROCESS_OK;
 }
 
-enum tournament_status tournament_forget(struct server *srv, long board, const char *userid, char *err)
+enum process_status tournament_forget(struct server *srv, long board, const char *userid, char *err)
 {
-	enum tournament_status s = TOURNAMENT_OK;
+	enum process_status s = PROCESS_OK;
 	struct store_lock lock = STORE_LOCK_INIT;
 	enum tourn_step step;
 	unsigned *ids = NULL;
@@ -804,15 +791,15 @@ enum tournament_status tournament_forget(struct server *srv, long board, const c
 
 	if (tourns_list(srv->st, &ids, &n) != STORE_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot list the tournaments: %s", store_error(srv->st));
-		return TOURNAMENT_TEMPFAIL;
+		return PROCESS_TEMPFAIL;
 	}
 	if (n == 0)
 		goto out;
 	if (tourns_lock(srv->st, srv->cfg.lock_timeout_ms, &lock, err) != STORE_OK) {
-		s = TOURNAMENT_TEMPFAIL;
+		s = PROCESS_TEMPFAIL;
 		goto out;
 	}
-	for (i = 0; i < n && s == TOURNAMENT_OK; i++) {
+	for (i = 0; i < n && s == PROCESS_OK; i++) {
 		struct tourn *t = NULL;
 
 		if (tourns_load(srv->st, ids[i], &t, err) != STORE_OK)
@@ -827,7 +814,7 @@ enum tournament_status tournament_forget(struct server *srv, long board, const c
 		}
 		if (changed) {
 			s = of_store(tourns_save(srv->st, t, err));
-			if (s == TOURNAMENT_OK)
+			if (s == PROCESS_OK)
 				s = tournament_settle(srv, t, err);
 		}
 		tourn_free(t);

@@ -36,13 +36,8 @@
 
 #define TOURNAMENT_ERR_MAX 300
 
-enum tournament_status {
-	TOURNAMENT_OK = 0,
-	TOURNAMENT_TEMPFAIL,	/* a lock, the disk, memory: try again */
-	TOURNAMENT_ERROR	/* a damaged file, a template missing */
-};
+/* A tournament's functions return (status.h) PROCESS_OK, PROCESS_TEMPFAIL (a lock, the disk, memory: try again) or PROCESS_SOFTWARE (a damaged file, a template missing). */
 
-const char *tournament_status_str(enum tournament_status s);
 
 /*
  * The board options of a tournament (its options: line) read as a
@@ -60,23 +55,23 @@ bool tournament_options(const char *options, struct command *out, char *why, siz
  * pairings and final mails sent; the file written again when that changed
  * it.  err says what failed.
  */
-enum tournament_status tournament_settle(struct server *srv, struct tourn *t, char *err);
+enum process_status tournament_settle(struct server *srv, struct tourn *t, char *err);
 
 /*
  * Begin t (loaded, the lock held): seeded, paired, its boards numbered and
  * written, made, mailed (tournament_settle).  *begun false with why (a
  * refusal's words: too few players) when it cannot begin; else err in why.
  */
-enum tournament_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why);
+enum process_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why);
 
 /* Load tournament id, settle it, under the lock; for the hooks and cleanup. */
-enum tournament_status tournament_settle_id(struct server *srv, unsigned id, char *err);
+enum process_status tournament_settle_id(struct server *srv, unsigned id, char *err);
 
 /* Every running tournament settled (cleanup); *n how many were. */
-enum tournament_status tournament_settle_all(struct server *srv, unsigned *n, char *err);
+enum process_status tournament_settle_all(struct server *srv, unsigned *n, char *err);
 
 /* A notice mail (templates/notice.txt) of text to userid's registered address (none for the robot). */
-enum tournament_status tournament_notice(struct server *srv, const char *userid, const char *subject,
+enum process_status tournament_notice(struct server *srv, const char *userid, const char *subject,
     const char *text, char *err);
 
 /* The whole of t as text (`tournament <id>`): the header, the players, the pairings, the standings. The caller frees it. */
@@ -89,7 +84,7 @@ int tournament_rating(struct server *srv, const struct tourn *t, const char *use
  * userid leaves: board, if still being played with userid on it, is
  * resigned for them (its mails say note, the server's words), under its lock.
  */
-enum tournament_status tournament_resign(struct server *srv, long board, const char *userid, const char *note,
+enum process_status tournament_resign(struct server *srv, long board, const char *userid, const char *note,
     char *err);
 
 struct job;
@@ -118,7 +113,7 @@ enum process_status tournament_open(struct job *j, unsigned id, struct store_loc
  * game annulled) or userid's account closes (deluser, signoff: userid
  * leaves each tournament, the withdrawal rule applied); 0 or NULL for none.
  */
-enum tournament_status tournament_forget(struct server *srv, long board, const char *userid, char *err);
+enum process_status tournament_forget(struct server *srv, long board, const char *userid, char *err);
 
 /*
  * fsck: every tournament file reads, and its games' boards have the

@@ -21,20 +21,7 @@
 #define SUMMARY "boards.txt"
 #define PAGE_MAX (64L * 1024 * 1024)	/* bytes of an existing page compared */
 
-const char *web_status_str(enum web_status s)
-{
-	switch (s) {
-	case WEB_OK: return "ok";
-	case WEB_NOMEM: return "out of memory";
-	case WEB_IO: return "cannot write the web site";
-	case WEB_TIMEOUT: return "the web site is locked";
-	case WEB_TEMPLATE: return "web template error";
-	case WEB_STORE: return "cannot read the store";
-	}
-	return "unknown web status";
-}
-
-enum web_status web_fail(struct web *w, enum web_status s, const char *fmt, ...)
+enum process_status web_fail(struct web *w, enum process_status s, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -63,15 +50,15 @@ size_t web_pages_written(const struct web *w)
 #define WEB_DIR_MODE 0755
 #define WEB_FILE_MODE 0644
 
-static enum web_status mkdir_one(struct web *w, const char *path)
+static enum process_status mkdir_one(struct web *w, const char *path)
 {
 	if (mkdir(path, WEB_DIR_MODE) == 0) {
 		if (chmod(path, WEB_DIR_MODE) != 0)
-			return web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+			return web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 	} else if (errno != EEXIST) {
-		return web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+		return web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 	}
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
 /* Read path whole (at most PAGE_MAX bytes): 1 read, 0 absent or too big, -1 error. */
@@ -146,7 +133,7 @@ static bool holds(const char *path, const char *text, size_t len)
 }
 
 /* Write rel (under the site) atomically unless it already holds text. */
-enum web_status web_put(struct web *w, const char *rel, const char *text)
+enum process_status web_put(struct web *w, const char *rel, const char *text)
 {
 	char path[PATH_MAX + 64], tmp[PATH_MAX + 96];
 	const char *slash;
@@ -161,7 +148,7 @@ enum web_status web_put(struct web *w, const char *rel, const char *text)
 
 		if (stat(path, &sb) == 0 && (sb.st_mode & 07777) != WEB_FILE_MODE)
 			(void)chmod(path, WEB_FILE_MODE);
-		return WEB_OK;
+		return PROCESS_OK;
 	}
 	slash = strrchr(rel, '/');
 	if (slash != NULL)
@@ -171,42 +158,42 @@ enum web_status web_put(struct web *w, const char *rel, const char *text)
 		snprintf(tmp, sizeof tmp, "%s/.%s.%ld.tmp", w->dir, rel, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, WEB_FILE_MODE);
 	if (fd < 0)
-		return web_fail(w, WEB_IO, "%s: %s", tmp, strerror(errno));
+		return web_fail(w, PROCESS_IOERR, "%s: %s", tmp, strerror(errno));
 	if (fchmod(fd, WEB_FILE_MODE) != 0) {
-		web_fail(w, WEB_IO, "%s: %s", tmp, strerror(errno));
+		web_fail(w, PROCESS_IOERR, "%s: %s", tmp, strerror(errno));
 		close(fd);
 		unlink(tmp);
-		return WEB_IO;
+		return PROCESS_IOERR;
 	}
 	while (off < len) {
 		r = write(fd, text + off, len - off);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			web_fail(w, WEB_IO, "%s: %s", tmp, strerror(errno));
+			web_fail(w, PROCESS_IOERR, "%s: %s", tmp, strerror(errno));
 			close(fd);
 			unlink(tmp);
-			return WEB_IO;
+			return PROCESS_IOERR;
 		}
 		off += (size_t)r;
 	}
 	if (close(fd) != 0) {
-		web_fail(w, WEB_IO, "%s: %s", tmp, strerror(errno));
+		web_fail(w, PROCESS_IOERR, "%s: %s", tmp, strerror(errno));
 		unlink(tmp);
-		return WEB_IO;
+		return PROCESS_IOERR;
 	}
 	if (rename(tmp, path) != 0) {
-		web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+		web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 		unlink(tmp);
-		return WEB_IO;
+		return PROCESS_IOERR;
 	}
 	w->written++;
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
 /* ---- open, lock ---- */
 
-static enum web_status lock_site(struct web *w)
+static enum process_status lock_site(struct web *w)
 {
 	struct flock fl;
 	struct timespec ts = { 0, 2000000 };
@@ -216,28 +203,28 @@ static enum web_status lock_site(struct web *w)
 	snprintf(path, sizeof path, "%s/.lock", w->dir);
 	w->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (w->lockfd < 0)
-		return web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+		return web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 	for (;;) {
 		memset(&fl, 0, sizeof fl);
 		fl.l_type = F_WRLCK;
 		fl.l_whence = SEEK_SET;
 		if (fcntl(w->lockfd, F_OFD_SETLK, &fl) == 0)
-			return WEB_OK;
+			return PROCESS_OK;
 		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
-			return web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+			return web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 		if (waited >= w->cfg->lock_timeout_ms)
-			return web_fail(w, WEB_TIMEOUT, "%s: held by another process for %lu ms", path, waited);
+			return web_fail(w, PROCESS_TEMPFAIL, "%s: held by another process for %lu ms", path, waited);
 		nanosleep(&ts, NULL);
 		waited += 2;
 	}
 }
 
-enum web_status web_open(const struct config *cfg, struct store *st, const char *dir, struct web **out,
+enum process_status web_open(const struct config *cfg, struct store *st, const char *dir, struct web **out,
     char *err, size_t errlen)
 {
 	char tdir[PATH_MAX], terr[REPLY_ERR_MAX], sub[PATH_MAX + 16];
 	enum mailout_status ms;
-	enum web_status s;
+	enum process_status s;
 	struct web *w;
 	int r;
 
@@ -245,7 +232,7 @@ enum web_status web_open(const struct config *cfg, struct store *st, const char 
 	w = calloc(1, sizeof *w);
 	if (w == NULL) {
 		snprintf(err, errlen, "out of memory");
-		return WEB_NOMEM;
+		return PROCESS_NOMEM;
 	}
 	w->cfg = cfg;
 	w->st = st;
@@ -255,41 +242,41 @@ enum web_status web_open(const struct config *cfg, struct store *st, const char 
 	else
 		r = snprintf(w->dir, sizeof w->dir, "%s/%s", store_home(st), dir);
 	if (r < 0 || (size_t)r >= sizeof w->dir - 64) {
-		s = web_fail(w, WEB_IO, "web directory '%s': the path is too long", dir);
+		s = web_fail(w, PROCESS_IOERR, "web directory '%s': the path is too long", dir);
 		goto out;
 	}
 	if (reply_templates_dir(cfg, store_home(st), tdir, sizeof tdir, terr, sizeof terr) != REPLY_OK) {
-		s = web_fail(w, WEB_TEMPLATE, "%s", terr);
+		s = web_fail(w, PROCESS_CONFIG, "%s", terr);
 		goto out;
 	}
 	ms = mailout_template_load(tdir, "web.html", &w->tmpl, terr, sizeof terr);
 	if (ms != MAILOUT_OK) {
-		s = web_fail(w, ms == MAILOUT_NOMEM ? WEB_NOMEM : WEB_TEMPLATE, "template %s", terr);
+		s = web_fail(w, ms == MAILOUT_NOMEM ? PROCESS_NOMEM : PROCESS_CONFIG, "template %s", terr);
 		goto out;
 	}
 	s = mkdir_one(w, w->dir);
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		snprintf(sub, sizeof sub, "%s/board", w->dir);
 		s = mkdir_one(w, sub);
 	}
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		snprintf(sub, sizeof sub, "%s/player", w->dir);
 		s = mkdir_one(w, sub);
 	}
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		snprintf(sub, sizeof sub, "%s/tournament", w->dir);
 		s = mkdir_one(w, sub);
 	}
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = lock_site(w);
 out:
-	if (s != WEB_OK) {
+	if (s != PROCESS_OK) {
 		snprintf(err, errlen, "%s", w->err);
 		web_close(w);
 		return s;
 	}
 	*out = w;
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
 void web_close(struct web *w)
@@ -409,7 +396,7 @@ static bool entry_parse(const char *line, size_t n, struct entry *e)
 	return true;
 }
 
-enum web_status web_entries_add(struct web *w, const struct entry *e)
+enum process_status web_entries_add(struct web *w, const struct entry *e)
 {
 	struct entry *ne;
 	size_t na;
@@ -418,19 +405,19 @@ enum web_status web_entries_add(struct web *w, const struct entry *e)
 		na = w->alloc != 0 ? 2 * w->alloc : 256;
 		ne = realloc(w->e, na * sizeof *ne);
 		if (ne == NULL)
-			return web_fail(w, WEB_NOMEM, "out of memory");
+			return web_fail(w, PROCESS_NOMEM, "out of memory");
 		w->e = ne;
 		w->alloc = na;
 	}
 	w->e[w->n++] = *e;
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
-enum web_status web_summary_load(struct web *w)
+enum process_status web_summary_load(struct web *w)
 {
 	char path[PATH_MAX + 16], *data, *line, *nl;
 	struct entry e;
-	enum web_status s = WEB_OK;
+	enum process_status s = PROCESS_OK;
 	size_t len;
 	int r;
 
@@ -443,11 +430,11 @@ enum web_status web_summary_load(struct web *w)
 	snprintf(path, sizeof path, "%s/" SUMMARY, w->dir);
 	r = read_whole(path, &data, &len);
 	if (r < 0)
-		return web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+		return web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 	if (r == 0)
-		return WEB_OK;
+		return PROCESS_OK;
 	w->clean = true;
-	for (line = data; s == WEB_OK && line < data + len; line = nl + 1) {
+	for (line = data; s == PROCESS_OK && line < data + len; line = nl + 1) {
 		nl = memchr(line, '\n', (size_t)(data + len - line));
 		if (nl == NULL) {
 			w->clean = false;	/* an unfinished last line is not ours */
@@ -506,19 +493,19 @@ static void add_line(struct strbuf *b, const struct entry *e)
 }
 
 /* boards.txt written from b (its text taken). */
-static enum web_status put_summary(struct web *w, struct strbuf *b)
+static enum process_status put_summary(struct web *w, struct strbuf *b)
 {
 	char *text = strbuf_finish(b);
-	enum web_status s;
+	enum process_status s;
 
 	if (text == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	s = web_put(w, SUMMARY, text);
 	free(text);
 	return s;
 }
 
-enum web_status web_summary_save(struct web *w)
+enum process_status web_summary_save(struct web *w)
 {
 	struct strbuf b = STRBUF_INIT;
 	size_t i;
@@ -533,7 +520,7 @@ enum web_status web_summary_save(struct web *w)
  * e's new values): the file read, with e's line replaced or inserted, when
  * it was read cleanly; else written whole.
  */
-enum web_status web_summary_splice(struct web *w, size_t i, bool inserted)
+enum process_status web_summary_splice(struct web *w, size_t i, bool inserted)
 {
 	struct strbuf b = STRBUF_INIT;
 	size_t at, skip = 0;

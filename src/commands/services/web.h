@@ -48,6 +48,7 @@
 
 #include "base/config.h"
 #include "commands/pipeline/server.h"
+#include "commands/pipeline/status.h"
 #include "game/game.h"
 #include "store/store.h"
 
@@ -56,16 +57,14 @@
 #define WEB_SHARD 500		/* boards on one page of the full list */
 #define WEB_ERR_MAX 1200
 
-enum web_status {
-	WEB_OK = 0,
-	WEB_NOMEM,
-	WEB_IO,			/* a page or directory could not be read or written */
-	WEB_TIMEOUT,		/* the site's lock was not obtained in time */
-	WEB_TEMPLATE,		/* no web.html template, or a malformed one */
-	WEB_STORE		/* the store could not be read */
-};
+/*
+ * The site's functions return (status.h) PROCESS_OK, PROCESS_NOMEM,
+ * PROCESS_IOERR (a page or directory could not be read or written),
+ * PROCESS_TEMPFAIL (the site's lock was not obtained in time),
+ * PROCESS_CONFIG (no web.html template, or a malformed one) or
+ * PROCESS_DATAERR (the store could not be read).
+ */
 
-const char *web_status_str(enum web_status s);
 
 struct web;
 
@@ -74,7 +73,7 @@ struct web;
  * one level, if missing) for cfg's store st.  The caller owns *out
  * (web_close); on failure *out is NULL and err says why.
  */
-enum web_status web_open(const struct config *cfg, struct store *st, const char *dir, struct web **out,
+enum process_status web_open(const struct config *cfg, struct store *st, const char *dir, struct web **out,
     char *err, size_t errlen);
 void web_close(struct web *w);
 const char *web_error(const struct web *w);
@@ -86,10 +85,10 @@ size_t web_pages_written(const struct web *w);
  * since the last update (and of the one before, whose "next" link is new),
  * its line of boards.txt, index.html and its players' pages.
  */
-enum web_status web_update(struct web *w, const struct game *g);
+enum process_status web_update(struct web *w, const struct game *g);
 
 /* Every page of every board of the store, and boards.txt anew. */
-enum web_status web_build(struct web *w);
+enum process_status web_build(struct web *w);
 
 /*
  * standings.html rewritten into cfg->web_dir when it is set, after an

@@ -36,7 +36,7 @@ static int open_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static enum web_status open_add(struct web *w, const struct web_open *o)
+static enum process_status open_add(struct web *w, const struct web_open *o)
 {
 	struct web_open *v;
 	size_t a;
@@ -45,31 +45,31 @@ static enum web_status open_add(struct web *w, const struct web_open *o)
 		a = w->aopen != 0 ? 2 * w->aopen : 16;
 		v = realloc(w->open, a * sizeof *v);
 		if (v == NULL)
-			return web_fail(w, WEB_NOMEM, "out of memory");
+			return web_fail(w, PROCESS_NOMEM, "out of memory");
 		w->open = v;
 		w->aopen = a;
 	}
 	w->open[w->nopen++] = *o;
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
-enum web_status web_open_load(struct web *w)
+enum process_status web_open_load(struct web *w)
 {
 	char path[PATH_MAX + 32], line[GAME_NAME_SIZE + GAME_DIMENSIONS_SIZE + 120], *f[5], *p, *tab;
 	struct web_open o;
-	enum web_status s = WEB_OK;
+	enum process_status s = PROCESS_OK;
 	FILE *fp;
 	int i;
 
 	if (w->open_read)
-		return WEB_OK;
+		return PROCESS_OK;
 	w->open_read = true;
 	w->nopen = 0;
 	snprintf(path, sizeof path, "%s/" WEB_OPEN, w->dir);
 	fp = fopen(path, "re");
 	if (fp == NULL)
-		return errno == ENOENT ? WEB_OK : web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
-	while (s == WEB_OK && fgets(line, sizeof line, fp) != NULL) {
+		return errno == ENOENT ? PROCESS_OK : web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
+	while (s == PROCESS_OK && fgets(line, sizeof line, fp) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		for (i = 0, p = line; i < 5; i++) {
 			f[i] = p;
@@ -94,18 +94,18 @@ enum web_status web_open_load(struct web *w)
 		s = open_add(w, &o);
 	}
 	fclose(fp);
-	if (s == WEB_OK && w->nopen > 0)
+	if (s == PROCESS_OK && w->nopen > 0)
 		qsort(w->open, w->nopen, sizeof *w->open, open_cmp);
 	return s;
 }
 
-enum web_status web_open_note(struct web *w, long board, const struct game *g)
+enum process_status web_open_note(struct web *w, long board, const struct game *g)
 {
 	struct web_open o, key, *at;
 	char dims[GAME_DIMENSIONS_SIZE];
-	enum web_status s = web_open_load(w);
+	enum process_status s = web_open_load(w);
 
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		return s;
 	key.board = board;
 	at = w->nopen > 0 ? bsearch(&key, w->open, w->nopen, sizeof *w->open, open_cmp) : NULL;
@@ -115,7 +115,7 @@ enum web_status web_open_note(struct web *w, long board, const struct game *g)
 			w->nopen--;
 			w->open_changed = true;
 		}
-		return WEB_OK;
+		return PROCESS_OK;
 	}
 	memset(&o, 0, sizeof o);
 	o.board = board;
@@ -132,25 +132,25 @@ enum web_status web_open_note(struct web *w, long board, const struct game *g)
 			*at = o;
 			w->open_changed = true;
 		}
-		return WEB_OK;
+		return PROCESS_OK;
 	}
 	s = open_add(w, &o);
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		qsort(w->open, w->nopen, sizeof *w->open, open_cmp);
 		w->open_changed = true;
 	}
 	return s;
 }
 
-enum web_status web_open_save(struct web *w)
+enum process_status web_open_save(struct web *w)
 {
 	struct strbuf b = STRBUF_INIT;
-	enum web_status s;
+	enum process_status s;
 	size_t i, m = 0;
 	char *text;
 
 	s = web_open_load(w);
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		return s;
 	/* a challenge that expired or was withdrawn without a commit here (cleanup): its board is gone */
 	for (i = 0; i < w->nopen; i++) {
@@ -162,13 +162,13 @@ enum web_status web_open_save(struct web *w)
 	}
 	w->nopen = m;
 	if (!w->open_changed && web_has_page(w, WEB_OPEN))
-		return WEB_OK;
+		return PROCESS_OK;
 	for (i = 0; i < w->nopen; i++)
 		strbuf_printf(&b, "%ld\t%lld\t%s\t%s\t%s\n", w->open[i].board, w->open[i].created, w->open[i].challenger,
 		    w->open[i].seat, w->open[i].what);
 	text = strbuf_finish(&b);
 	if (text == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	s = web_put(w, WEB_OPEN, text);
 	free(text);
 	w->open_changed = false;
@@ -209,12 +209,12 @@ static const char *state_words(enum tourn_state s)
 	return s == TOURN_OPEN ? "taking players" : s == TOURN_RUNNING ? "being played" : "ended";
 }
 
-static enum web_status index_page(struct web *w, const struct web_tsum *ts, size_t n, const struct seeks_entry *sk,
+static enum process_status index_page(struct web *w, const struct web_tsum *ts, size_t n, const struct seeks_entry *sk,
     size_t nsk)
 {
 	struct strbuf b = STRBUF_INIT;
 	char stamp[GAMEFILE_TIME_SIZE], *content;
-	enum web_status s;
+	enum process_status s;
 	size_t i;
 
 	strbuf_printf(&b, "<p>New tournaments, starts, ends and open challenges also come as an <a href=\"%s\">Atom "
@@ -270,7 +270,7 @@ static enum web_status index_page(struct web *w, const struct web_tsum *ts, size
 	strbuf_puts(&b, "<p>By mail: <code>tournaments</code>, <code>challenges</code>.</p>\n");
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	s = web_page(w, "tournaments.html", "", "Oust tournaments and open challenges", content);
 	free(content);
 	return s;
@@ -436,11 +436,11 @@ fail:
 	return NULL;
 }
 
-static enum web_status feed(struct web *w, const struct fentry *v, size_t n)
+static enum process_status feed(struct web *w, const struct fentry *v, size_t n)
 {
 	struct strbuf b = STRBUF_INIT;
 	char dom[120], stamp[GAMEFILE_TIME_SIZE], *text;
-	enum web_status s;
+	enum process_status s;
 	size_t i;
 
 	domain_of(w->cfg->from_address, dom, sizeof dom);
@@ -475,35 +475,35 @@ static enum web_status feed(struct web *w, const struct fentry *v, size_t n)
 	strbuf_puts(&b, "</feed>\n");
 	text = strbuf_finish(&b);
 	if (text == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	s = web_put(w, WEB_FEED, text);
 	free(text);
 	return s;
 }
 
-enum web_status web_feed_pages(struct web *w, const struct web_tsum *ts, size_t n)
+enum process_status web_feed_pages(struct web *w, const struct web_tsum *ts, size_t n)
 {
 	char path[PATH_MAX + 32], err[SEEKS_ERR_MAX];
 	struct seeks_entry *sk = NULL;
 	struct fentry *v = NULL;
-	enum web_status s;
+	enum process_status s;
 	size_t nsk = 0, nv = 0;
 	long long seek_time = 0;
 	struct stat sb;
 
 	s = web_open_save(w);
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		return s;
 	if (seeks_load(w->st, SEEKS_SEEK, &sk, &nsk, err) != STORE_OK)
-		return web_fail(w, WEB_STORE, "seeking: %s", err);
+		return web_fail(w, PROCESS_DATAERR, "seeking: %s", err);
 	/* the seekers' entries change when the file does (it keeps no time of its own) */
 	snprintf(path, sizeof path, "%s/seeking", store_home(w->st));
 	if (nsk > 0 && stat(path, &sb) == 0)
 		seek_time = (long long)sb.st_mtim.tv_sec;
 	s = index_page(w, ts, n, sk, nsk);
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		v = entries(w, ts, n, sk, nsk, seek_time, &nv);
-		s = v == NULL && nv == 0 && (n > 0 || w->nopen > 0 || nsk > 0) ? web_fail(w, WEB_NOMEM, "out of memory") :
+		s = v == NULL && nv == 0 && (n > 0 || w->nopen > 0 || nsk > 0) ? web_fail(w, PROCESS_NOMEM, "out of memory") :
 		    feed(w, v, nv);
 	}
 	free(v);

@@ -79,45 +79,45 @@ struct web {
 };
 
 /* err from fmt, and s: the status of a failure (web_error() says it). */
-enum web_status web_fail(struct web *w, enum web_status s, const char *fmt, ...)
+enum process_status web_fail(struct web *w, enum process_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The page rel of the site holding text, written only if it changed (web.c). */
-enum web_status web_put(struct web *w, const char *rel, const char *text);
+enum process_status web_put(struct web *w, const char *rel, const char *text);
 
 /* boards.txt (web.c): the boards of the site, one entry a board. */
 void web_entry_of(const struct game *g, struct entry *e);
 int web_entry_cmp(const void *a, const void *b);
-enum web_status web_entries_add(struct web *w, const struct entry *e);
-enum web_status web_summary_load(struct web *w);
-enum web_status web_summary_save(struct web *w);
-enum web_status web_summary_splice(struct web *w, size_t i, bool inserted);
+enum process_status web_entries_add(struct web *w, const struct entry *e);
+enum process_status web_summary_load(struct web *w);
+enum process_status web_summary_save(struct web *w);
+enum process_status web_summary_splice(struct web *w, size_t i, bool inserted);
 
 /* The pages (web_pages.c): web_page() writes rel from the template, content its body. */
-enum web_status web_page(struct web *w, const char *rel, const char *root, const char *title,
+enum process_status web_page(struct web *w, const char *rel, const char *root, const char *title,
     const char *content);
-enum web_status web_board_page(struct web *w, const struct game *g);
-enum web_status web_turn_page(struct web *w, const struct game *g, int k);
-enum web_status web_index_page(struct web *w);
-enum web_status web_shard_page(struct web *w, long k);
-enum web_status web_player_page(struct web *w, const char *userid);
-enum web_status web_standings_page(struct web *w);
+enum process_status web_board_page(struct web *w, const struct game *g);
+enum process_status web_turn_page(struct web *w, const struct game *g, int k);
+enum process_status web_index_page(struct web *w);
+enum process_status web_shard_page(struct web *w, long k);
+enum process_status web_player_page(struct web *w, const char *userid);
+enum process_status web_standings_page(struct web *w);
 bool web_has_page(const struct web *w, const char *rel);
 /* "2026-11-21 18:41" */
 void web_when(long long t, char buf[GAMEFILE_TIME_SIZE]);
 
 /* The tournaments (web_tourn.c): each changed one's page (all: every one), then tournaments.html and the feed. */
-enum web_status web_tourns_sync(struct web *w, bool all);
+enum process_status web_tourns_sync(struct web *w, bool all);
 /* Boards a tournament made or ended: their pages, boards.txt, the lists and their players' pages (web_update.c). */
-enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n);
+enum process_status web_boards_refresh(struct web *w, const long *boards, size_t n);
 
 /* The open challenges and the feed (web_feed.c). */
-enum web_status web_open_load(struct web *w);
+enum process_status web_open_load(struct web *w);
 /* board is g (an open challenge: listed), or no longer one (g NULL or taken: dropped). */
-enum web_status web_open_note(struct web *w, long board, const struct game *g);
+enum process_status web_open_note(struct web *w, long board, const struct game *g);
 /* open.txt written when it changed; entries whose board is gone dropped first. */
-enum web_status web_open_save(struct web *w);
+enum process_status web_open_save(struct web *w);
 /* tournaments.html and feed.atom from the tournaments ts[0..n) and the open challenges. */
-enum web_status web_feed_pages(struct web *w, const struct web_tsum *ts, size_t n);
+enum process_status web_feed_pages(struct web *w, const struct web_tsum *ts, size_t n);
 long web_shard_of(long board);
 
 #endif

@@ -38,13 +38,13 @@ static void player_link(struct strbuf *b, const char *root, const char *userid)
 	strbuf_printf(b, "<a href=\"%splayer/%s.html\">%s</a>", root, userid, userid);
 }
 
-enum web_status web_page(struct web *w, const char *rel, const char *root, const char *title,
+enum process_status web_page(struct web *w, const char *rel, const char *root, const char *title,
     const char *content)
 {
 	struct strbuf t = STRBUF_INIT, srv = STRBUF_INIT;
 	struct mailout_var vars[4];
 	enum mailout_status ms;
-	enum web_status s;
+	enum process_status s;
 	char *ts = NULL, *ss = NULL, *out = NULL, err[MAILOUT_ERR_MAX * 2];
 
 	html_escape(&t, title);
@@ -52,7 +52,7 @@ enum web_status web_page(struct web *w, const char *rel, const char *root, const
 	ts = strbuf_finish(&t);
 	ss = strbuf_finish(&srv);
 	if (ts == NULL || ss == NULL) {
-		s = web_fail(w, WEB_NOMEM, "out of memory");
+		s = web_fail(w, PROCESS_NOMEM, "out of memory");
 		goto out;
 	}
 	vars[0] = (struct mailout_var){ "title", ts };
@@ -61,7 +61,7 @@ enum web_status web_page(struct web *w, const char *rel, const char *root, const
 	vars[3] = (struct mailout_var){ "server", ss };
 	ms = mailout_template_expand(w->tmpl, vars, 4, &out, err, sizeof err);
 	if (ms != MAILOUT_OK) {
-		s = web_fail(w, ms == MAILOUT_NOMEM ? WEB_NOMEM : WEB_TEMPLATE, "web.html %s", err);
+		s = web_fail(w, ms == MAILOUT_NOMEM ? PROCESS_NOMEM : PROCESS_CONFIG, "web.html %s", err);
 		goto out;
 	}
 	s = web_put(w, rel, out);
@@ -192,11 +192,11 @@ static void review_html(struct web *w, struct strbuf *b, const struct game *g)
 	review_release(&r);
 }
 
-enum web_status web_board_page(struct web *w, const struct game *g)
+enum process_status web_board_page(struct web *w, const struct game *g)
 {
 	struct strbuf b = STRBUF_INIT;
 	struct html_board *hb;
-	enum web_status s;
+	enum process_status s;
 	char ascii[BOARD_TEXT_MAX], title[200], rel[64], stamp[GAMEFILE_TIME_SIZE], dims[GAME_DIMENSIONS_SIZE];
 	const char *who = game_player_to_move(g);
 	char *content;
@@ -204,10 +204,10 @@ enum web_status web_board_page(struct web *w, const struct game *g)
 
 	hb = malloc(sizeof *hb);
 	if (hb == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	if (html_board_of_game(g, g->nturns, hb, NULL, NULL) != GAME_OK) {
 		free(hb);
-		return web_fail(w, WEB_STORE, "board %ld: its history cannot be replayed (oustpbm fsck %ld)", g->board,
+		return web_fail(w, PROCESS_DATAERR, "board %ld: its history cannot be replayed (oustpbm fsck %ld)", g->board,
 		    g->board);
 	}
 	board_render_game(g, ascii);
@@ -254,7 +254,7 @@ enum web_status web_board_page(struct web *w, const struct game *g)
 	free(hb);
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust board %ld", g->board);
 	snprintf(rel, sizeof rel, "board/%ld.html", g->board);
 	s = web_page(w, rel, "../", title, content);
@@ -262,11 +262,11 @@ enum web_status web_board_page(struct web *w, const struct game *g)
 	return s;
 }
 
-enum web_status web_turn_page(struct web *w, const struct game *g, int k)
+enum process_status web_turn_page(struct web *w, const struct game *g, int k)
 {
 	struct strbuf b = STRBUF_INIT;
 	struct html_board *hb;
-	enum web_status s;
+	enum process_status s;
 	char ascii[BOARD_TEXT_MAX], title[200], rel[64], stamp[GAMEFILE_TIME_SIZE];
 	char black[GAME_NAME_SIZE], white[GAME_NAME_SIZE];
 	const struct game_turn *t = &g->turns[k - 1];
@@ -274,11 +274,11 @@ enum web_status web_turn_page(struct web *w, const struct game *g, int k)
 
 	hb = malloc(sizeof *hb);
 	if (hb == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	if (html_board_of_game(g, k, hb, black, white) != GAME_OK ||
 	    board_render_turn(g, k, ascii) != GAME_OK) {
 		free(hb);
-		return web_fail(w, WEB_STORE, "board %ld: its history cannot be replayed (oustpbm fsck %ld)", g->board,
+		return web_fail(w, PROCESS_DATAERR, "board %ld: its history cannot be replayed (oustpbm fsck %ld)", g->board,
 		    g->board);
 	}
 	web_when(t->time, stamp);
@@ -298,7 +298,7 @@ enum web_status web_turn_page(struct web *w, const struct game *g, int k)
 	free(hb);
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust board %ld, turn %d", g->board, k);
 	snprintf(rel, sizeof rel, "board/%ld-%d.html", g->board, k);
 	s = web_page(w, rel, "../", title, content);
@@ -385,16 +385,16 @@ long web_shard_of(long board)
 	return (board - IDENT_BOARD_MIN) / WEB_SHARD + 1;
 }
 
-enum web_status web_index_page(struct web *w)
+enum process_status web_index_page(struct web *w)
 {
 	struct strbuf b = STRBUF_INIT;
 	size_t nrun, nover, *idx = select_boards(w, NULL, &nrun, &nover), i;
-	enum web_status s;
+	enum process_status s;
 	char *content;
 	long k, last = 0;
 
 	if (idx == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	sort_base = w->e;
 	qsort(idx, nrun, sizeof *idx, recent_cmp);
 	strbuf_printf(&b, "<h2>Boards being played (%zu)</h2>\n", nrun);
@@ -432,22 +432,22 @@ enum web_status web_index_page(struct web *w)
 	free(idx);
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	s = web_page(w, "index.html", "", "Oust boards", content);
 	free(content);
 	return s;
 }
 
 /* all-K.html: every board of shard k, by number. */
-enum web_status web_shard_page(struct web *w, long k)
+enum process_status web_shard_page(struct web *w, long k)
 {
 	struct strbuf b = STRBUF_INIT;
 	size_t i, n = 0, *idx = malloc((w->n + 1) * sizeof *idx);
-	enum web_status s;
+	enum process_status s;
 	char *content, title[100], rel[64];
 
 	if (idx == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	for (i = 0; i < w->n; i++)
 		if (web_shard_of(w->e[i].board) == k)
 			idx[n++] = i;
@@ -455,7 +455,7 @@ enum web_status web_shard_page(struct web *w, long k)
 	free(idx);
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust boards %ld to %ld", IDENT_BOARD_MIN + (k - 1) * WEB_SHARD,
 	    IDENT_BOARD_MIN + k * WEB_SHARD - 1);
 	snprintf(rel, sizeof rel, "all-%ld.html", k);
@@ -464,17 +464,17 @@ enum web_status web_shard_page(struct web *w, long k)
 	return s;
 }
 
-enum web_status web_player_page(struct web *w, const char *userid)
+enum process_status web_player_page(struct web *w, const char *userid)
 {
 	struct strbuf b = STRBUF_INIT;
 	size_t nrun, nover, i, *idx = select_boards(w, userid, &nrun, &nover);
 	struct store_user u;
-	enum web_status s;
+	enum process_status s;
 	char *content, title[100], rel[80];
 	int won = 0, lost = 0, drawn = 0;
 
 	if (idx == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	for (i = nrun; i < nrun + nover; i++) {
 		const struct entry *e = &w->e[idx[i]];
 		size_t n = strlen(userid);
@@ -505,7 +505,7 @@ enum web_status web_player_page(struct web *w, const char *userid)
 	free(idx);
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust player %s", userid);
 	snprintf(rel, sizeof rel, "player/%s.html", userid);
 	s = web_page(w, rel, "../", title, content);
@@ -551,7 +551,7 @@ static unsigned count_of(const char *const *names, size_t n, const char *name)
  * standing, active boards (boards.txt's) and games sought.  The robot's
  * levels have no page.
  */
-enum web_status web_standings_page(struct web *w)
+enum process_status web_standings_page(struct web *w)
 {
 	static const char *const heads[] = { "established", "provisional", "inactive" };
 	struct strbuf b = STRBUF_INIT;
@@ -559,7 +559,7 @@ enum web_status web_standings_page(struct web *w)
 	struct seeks_entry *seeks = NULL;
 	const char **playing = NULL;
 	enum store_status ss;
-	enum web_status s;
+	enum process_status s;
 	size_t i, e, np = 0, nseeks = 0;
 	char err[RATINGS_ERR_MAX > SEEKS_ERR_MAX ? RATINGS_ERR_MAX : SEEKS_ERR_MAX], *content = NULL;
 	int64_t now = (int64_t)store_now(w->st);
@@ -570,13 +570,13 @@ enum web_status web_standings_page(struct web *w)
 	if (ss == STORE_OK)
 		ss = seeks_load(w->st, SEEKS_SEEK, &seeks, &nseeks, err);
 	if (ss != STORE_OK) {
-		s = web_fail(w, ss == STORE_TEMPFAIL ? WEB_NOMEM : WEB_STORE, "standings: %s", err);
+		s = web_fail(w, ss == STORE_TEMPFAIL ? PROCESS_NOMEM : PROCESS_DATAERR, "standings: %s", err);
 		goto out;
 	}
 	/* the players of the boards being played, sorted: each one's count by bisection */
 	playing = malloc((2 * w->n + 1) * sizeof *playing);
 	if (playing == NULL) {
-		s = web_fail(w, WEB_NOMEM, "out of memory");
+		s = web_fail(w, PROCESS_NOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < w->n; i++) {
@@ -621,7 +621,7 @@ enum web_status web_standings_page(struct web *w)
 	strbuf_puts(&b, "<p>By mail: <code>standings [class]</code>, <code>rating &lt;userid&gt;</code>.</p>\n");
 	content = strbuf_finish(&b);
 	if (content == NULL) {
-		s = web_fail(w, WEB_NOMEM, "out of memory");
+		s = web_fail(w, PROCESS_NOMEM, "out of memory");
 		goto out;
 	}
 	s = web_page(w, "standings.html", "", "Oust standings", content);

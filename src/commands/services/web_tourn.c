@@ -92,7 +92,7 @@ static void tsum_line(struct strbuf *b, const struct web_tsum *ts)
 }
 
 /* tournaments.txt into *out (sorted by id as written); absent: none. */
-static enum web_status tsum_load(struct web *w, struct web_tsum **out, size_t *n)
+static enum process_status tsum_load(struct web *w, struct web_tsum **out, size_t *n)
 {
 	char path[PATH_MAX + 32], line[TOURN_NAME_MAX + 400];
 	struct web_tsum ts, *v = NULL, *nv;
@@ -104,7 +104,7 @@ static enum web_status tsum_load(struct web *w, struct web_tsum **out, size_t *n
 	snprintf(path, sizeof path, "%s/" WEB_TOURNS, w->dir);
 	f = fopen(path, "re");
 	if (f == NULL)
-		return errno == ENOENT ? WEB_OK : web_fail(w, WEB_IO, "%s: %s", path, strerror(errno));
+		return errno == ENOENT ? PROCESS_OK : web_fail(w, PROCESS_IOERR, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof line, f) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!tsum_parse(line, &ts))
@@ -115,7 +115,7 @@ static enum web_status tsum_load(struct web *w, struct web_tsum **out, size_t *n
 			if (nv == NULL) {
 				fclose(f);
 				free(v);
-				return web_fail(w, WEB_NOMEM, "out of memory");
+				return web_fail(w, PROCESS_NOMEM, "out of memory");
 			}
 			v = nv;
 		}
@@ -123,7 +123,7 @@ static enum web_status tsum_load(struct web *w, struct web_tsum **out, size_t *n
 	}
 	fclose(f);
 	*out = v;
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
 /* ---- the page ---- */
@@ -374,12 +374,12 @@ static void options_html(struct strbuf *b, const struct tourn *t)
 }
 
 /* tournament/T<id>.html */
-static enum web_status tourn_page(struct web *w, const struct tourn *t)
+static enum process_status tourn_page(struct web *w, const struct tourn *t)
 {
 	struct strbuf b = STRBUF_INIT;
 	struct tourn_row *rows = NULL;
 	char title[TOURN_NAME_MAX + 40], rel[64], stamp[GAMEFILE_TIME_SIZE], *content;
-	enum web_status s;
+	enum process_status s;
 	int d, nd = tourn_divisions(t);
 	size_t i, n;
 
@@ -416,7 +416,7 @@ static enum web_status tourn_page(struct web *w, const struct tourn *t)
 	rows = calloc(t->nplayers + 1, sizeof *rows);
 	if (rows == NULL) {
 		strbuf_release(&b);
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	}
 	strbuf_printf(&b, "<h2>%s</h2>\n", t->state == TOURN_FINISHED ? "Final standings" : "Standings");
 	for (d = 1; d <= nd; d++) {
@@ -451,7 +451,7 @@ done:
 	free(rows);
 	content = strbuf_finish(&b);
 	if (content == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	snprintf(title, sizeof title, "Oust tournament T%u: %s", t->id, t->name);
 	snprintf(rel, sizeof rel, "tournament/T%u.html", t->id);
 	s = web_page(w, rel, "../", title, content);
@@ -556,7 +556,7 @@ static void tsum_of(struct web *w, const struct tourn *t, const struct web_tsum 
 }
 
 /* The boards of t whose pages lag: not on the site yet, or ended for t while the site says playing. */
-static enum web_status lagging_boards(struct web *w, const struct tourn *t, long **boards, size_t *n, size_t *a)
+static enum process_status lagging_boards(struct web *w, const struct tourn *t, long **boards, size_t *n, size_t *a)
 {
 	struct entry key, *e;
 	long *nb;
@@ -575,20 +575,20 @@ static enum web_status lagging_boards(struct web *w, const struct tourn *t, long
 			*a = *a != 0 ? 2 * *a : 64;
 			nb = realloc(*boards, *a * sizeof *nb);
 			if (nb == NULL)
-				return web_fail(w, WEB_NOMEM, "out of memory");
+				return web_fail(w, PROCESS_NOMEM, "out of memory");
 			*boards = nb;
 		}
 		(*boards)[(*n)++] = g->board;
 	}
-	return WEB_OK;
+	return PROCESS_OK;
 }
 
-enum web_status web_tourns_sync(struct web *w, bool all)
+enum process_status web_tourns_sync(struct web *w, bool all)
 {
 	struct web_tsum *old = NULL, *now = NULL;
 	char err[TOURNS_ERR_MAX], sig[80];
 	struct strbuf b = STRBUF_INIT;
-	enum web_status s;
+	enum process_status s;
 	unsigned *ids = NULL;
 	size_t nold = 0, nids = 0, i, k = 0, nb = 0, ab = 0;
 	long *boards = NULL;
@@ -596,19 +596,19 @@ enum web_status web_tourns_sync(struct web *w, bool all)
 	char *text;
 
 	s = tsum_load(w, &old, &nold);
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		return s;
 	if (tourns_list(w->st, &ids, &nids) != STORE_OK) {
-		s = web_fail(w, WEB_STORE, "tournaments: %s", store_error(w->st));
+		s = web_fail(w, PROCESS_DATAERR, "tournaments: %s", store_error(w->st));
 		goto out;
 	}
 	now = calloc(nids + 1, sizeof *now);
 	if (now == NULL) {
-		s = web_fail(w, WEB_NOMEM, "out of memory");
+		s = web_fail(w, PROCESS_NOMEM, "out of memory");
 		goto out;
 	}
 	changed = nold != nids;
-	for (i = 0; s == WEB_OK && i < nids; i++) {
+	for (i = 0; s == PROCESS_OK && i < nids; i++) {
 		struct web_tsum *o = NULL;
 		struct tourn *t = NULL;
 		char rel[64];
@@ -636,22 +636,22 @@ enum web_status web_tourns_sync(struct web *w, bool all)
 		tsum_of(w, t, all ? NULL : o, &now[i]);
 		snprintf(now[i].sig, sizeof now[i].sig, "%s", sig);
 		s = tourn_page(w, t);
-		if (s == WEB_OK && !all && !w->loaded)
+		if (s == PROCESS_OK && !all && !w->loaded)
 			s = web_summary_load(w);
-		if (s == WEB_OK && !all)
+		if (s == PROCESS_OK && !all)
 			s = lagging_boards(w, t, &boards, &nb, &ab);
 		tourn_free(t);
 	}
-	if (s == WEB_OK && nb > 0)
+	if (s == PROCESS_OK && nb > 0)
 		s = web_boards_refresh(w, boards, nb);
 	/* a site whose first change is a tournament's: the index links it */
-	if (s == WEB_OK && !web_has_page(w, "index.html")) {
+	if (s == PROCESS_OK && !web_has_page(w, "index.html")) {
 		if (!w->loaded)
 			s = web_summary_load(w);
-		if (s == WEB_OK)
+		if (s == PROCESS_OK)
 			s = web_index_page(w);
 	}
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		goto out;
 	/* a tournament file removed by hand leaves the site's list (its page stays for its links) */
 	for (i = 0; i < nids; i++)
@@ -659,12 +659,12 @@ enum web_status web_tourns_sync(struct web *w, bool all)
 			tsum_line(&b, &now[i]);
 	text = strbuf_finish(&b);
 	if (text == NULL) {
-		s = web_fail(w, WEB_NOMEM, "out of memory");
+		s = web_fail(w, PROCESS_NOMEM, "out of memory");
 		goto out;
 	}
-	s = changed || !web_has_page(w, WEB_TOURNS) ? web_put(w, WEB_TOURNS, text) : WEB_OK;
+	s = changed || !web_has_page(w, WEB_TOURNS) ? web_put(w, WEB_TOURNS, text) : PROCESS_OK;
 	free(text);
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		size_t m = 0;
 
 		for (i = 0; i < nids; i++)

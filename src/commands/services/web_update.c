@@ -20,28 +20,28 @@
 #include "game/gamefile.h"
 
 /* The board's own pages: the board now and its turns from `from` on. */
-static enum web_status game_pages(struct web *w, const struct game *g, int from)
+static enum process_status game_pages(struct web *w, const struct game *g, int from)
 {
-	enum web_status s = web_board_page(w, g);
+	enum process_status s = web_board_page(w, g);
 	int k;
 
-	for (k = from < 1 ? 1 : from; s == WEB_OK && k <= g->nturns; k++)
+	for (k = from < 1 ? 1 : from; s == PROCESS_OK && k <= g->nturns; k++)
 		s = web_turn_page(w, g, k);
 	return s;
 }
 
-enum web_status web_update(struct web *w, const struct game *g)
+enum process_status web_update(struct web *w, const struct game *g)
 {
 	struct entry e, *old = NULL, key;
-	enum web_status s;
+	enum process_status s;
 	bool inserted = false;
 	int from = 1;
 	size_t i;
 
 	if (game_is_open(g))
-		return WEB_OK;	/* not a game yet: on the site once someone accepts it */
+		return PROCESS_OK;	/* not a game yet: on the site once someone accepts it */
 	s = web_summary_load(w);
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		return s;
 	web_entry_of(g, &e);
 	key.board = g->board;
@@ -56,7 +56,7 @@ enum web_status web_update(struct web *w, const struct game *g)
 		i = (size_t)(old - w->e);
 	} else {
 		s = web_entries_add(w, &e);
-		if (s != WEB_OK)
+		if (s != PROCESS_OK)
 			return s;
 		/* in place by number; the lines after keep their offsets */
 		for (i = w->n - 1; i > 0 && w->e[i - 1].board > e.board; i--) {
@@ -66,18 +66,18 @@ enum web_status web_update(struct web *w, const struct game *g)
 		inserted = true;
 	}
 	s = game_pages(w, g, from);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_summary_splice(w, i, inserted);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_index_page(w);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_shard_page(w, web_shard_of(g->board));
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_player_page(w, g->black);
-	if (s == WEB_OK && strcmp(g->white, g->black) != 0)
+	if (s == PROCESS_OK && strcmp(g->white, g->black) != 0)
 		s = web_player_page(w, g->white);
 	/* a rated game's end changed the ratings (settled before the site is updated); or a site without it yet */
-	if (s == WEB_OK && ((game_over(g) && ratings_game_counts(g)) || !web_has_page(w, "standings.html")))
+	if (s == PROCESS_OK && ((game_over(g) && ratings_game_counts(g)) || !web_has_page(w, "standings.html")))
 		s = web_standings_page(w);
 	return s;
 }
@@ -87,11 +87,11 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-enum web_status web_build(struct web *w)
+enum process_status web_build(struct web *w)
 {
 	struct gamefile_error gerr;
 	enum store_status ss;
-	enum web_status s = WEB_OK;
+	enum process_status s = PROCESS_OK;
 	struct entry e;
 	struct game g;
 	long *boards = NULL;
@@ -107,13 +107,13 @@ enum web_status web_build(struct web *w)
 	w->open_changed = true;
 	ss = store_list_boards(w->st, &boards, &nb);
 	if (ss != STORE_OK)
-		return web_fail(w, WEB_STORE, "%s", store_error(w->st));
-	for (i = 0; s == WEB_OK && i < nb; i++) {
+		return web_fail(w, PROCESS_DATAERR, "%s", store_error(w->st));
+	for (i = 0; s == PROCESS_OK && i < nb; i++) {
 		ss = store_board_read(w->st, boards[i], &text, &len);
 		if (ss == STORE_NOT_FOUND)
 			continue;
 		if (ss != STORE_OK) {
-			s = web_fail(w, WEB_STORE, "%s", store_error(w->st));
+			s = web_fail(w, PROCESS_DATAERR, "%s", store_error(w->st));
 			break;
 		}
 		if (gamefile_parse(text, len, &g, &gerr) != GAME_OK) {
@@ -130,50 +130,50 @@ enum web_status web_build(struct web *w)
 			continue;
 		}
 		s = game_pages(w, &g, 1);
-		if (s == WEB_STORE) {
+		if (s == PROCESS_DATAERR) {
 			msg_warn("web: %s", w->err);
-			s = WEB_OK;
+			s = PROCESS_OK;
 		}
 		web_entry_of(&g, &e);
 		game_release(&g);
-		if (s == WEB_OK)
+		if (s == PROCESS_OK)
 			s = web_entries_add(w, &e);
 	}
 	free(boards);
-	if (s != WEB_OK)
+	if (s != PROCESS_OK)
 		return s;
 	qsort(w->e, w->n, sizeof *w->e, web_entry_cmp);
 	s = web_summary_save(w);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_index_page(w);
-	for (i = 0; s == WEB_OK && i < w->n; i++)
+	for (i = 0; s == PROCESS_OK && i < w->n; i++)
 		if (i == 0 || web_shard_of(w->e[i].board) != web_shard_of(w->e[i - 1].board))
 			s = web_shard_page(w, web_shard_of(w->e[i].board));
 	/* each player once */
 	players = malloc((2 * w->n + 1) * sizeof *players);
 	if (players == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
 	for (i = 0; i < w->n; i++) {
 		players[np++] = w->e[i].black;
 		players[np++] = w->e[i].white;
 	}
 	qsort(players, np, sizeof *players, name_cmp);
-	for (i = 0; s == WEB_OK && i < np; i++)
+	for (i = 0; s == PROCESS_OK && i < np; i++)
 		if (i == 0 || strcmp(players[i], players[i - 1]) != 0)
 			s = web_player_page(w, players[i]);
 	free(players);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_standings_page(w);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_tourns_sync(w, true);
 	return s;
 }
 
 /* boards[i]'s entry: inserted in order when new; *old its turns before (0 if new). */
-static enum web_status refresh_entry(struct web *w, const struct game *g, int *old)
+static enum process_status refresh_entry(struct web *w, const struct game *g, int *old)
 {
 	struct entry e, key, *at;
-	enum web_status s;
+	enum process_status s;
 
 	web_entry_of(g, &e);
 	key.board = g->board;
@@ -182,30 +182,30 @@ static enum web_status refresh_entry(struct web *w, const struct game *g, int *o
 	if (at != NULL) {
 		*old = at->nturns <= g->nturns ? at->nturns : 1;
 		*at = e;
-		return WEB_OK;
+		return PROCESS_OK;
 	}
 	s = web_entries_add(w, &e);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		qsort(w->e, w->n, sizeof *w->e, web_entry_cmp);
 	return s;
 }
 
-enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n)
+enum process_status web_boards_refresh(struct web *w, const long *boards, size_t n)
 {
 	struct gamefile_error gerr;
-	enum web_status s = WEB_OK;
+	enum process_status s = PROCESS_OK;
 	char **players = NULL, *text;
 	size_t i, np = 0, len;
 	bool rated = false;
 	struct game g;
 	int from;
 
-	if (!w->loaded && (s = web_summary_load(w)) != WEB_OK)
+	if (!w->loaded && (s = web_summary_load(w)) != PROCESS_OK)
 		return s;
 	players = calloc(2 * n + 1, sizeof *players);
 	if (players == NULL)
-		return web_fail(w, WEB_NOMEM, "out of memory");
-	for (i = 0; s == WEB_OK && i < n; i++) {
+		return web_fail(w, PROCESS_NOMEM, "out of memory");
+	for (i = 0; s == PROCESS_OK && i < n; i++) {
 		if (store_board_read(w->st, boards[i], &text, &len) != STORE_OK)
 			continue;	/* not made yet (a start a crash cut short) or gone: the next run */
 		if (gamefile_parse(text, len, &g, &gerr) != GAME_OK) {
@@ -215,28 +215,28 @@ enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n)
 		free(text);
 		if (!game_is_open(&g)) {
 			s = refresh_entry(w, &g, &from);
-			if (s == WEB_OK)
+			if (s == PROCESS_OK)
 				s = game_pages(w, &g, from);
 			if ((players[np++] = strdup(g.black)) == NULL || (players[np++] = strdup(g.white)) == NULL)
-				s = web_fail(w, WEB_NOMEM, "out of memory");
+				s = web_fail(w, PROCESS_NOMEM, "out of memory");
 			rated = rated || (game_over(&g) && ratings_game_counts(&g));
 		}
 		game_release(&g);
 	}
 	/* boards.txt written whole: its lines moved (what was read is no longer spliced into) */
 	w->clean = false;
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_summary_save(w);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_index_page(w);
-	for (i = 0; s == WEB_OK && i < n; i++)
+	for (i = 0; s == PROCESS_OK && i < n; i++)
 		if (i == 0 || web_shard_of(boards[i]) != web_shard_of(boards[i - 1]))
 			s = web_shard_page(w, web_shard_of(boards[i]));
 	qsort(players, np, sizeof *players, name_cmp);
-	for (i = 0; s == WEB_OK && i < np; i++)
+	for (i = 0; s == PROCESS_OK && i < np; i++)
 		if (i == 0 || strcmp(players[i], players[i - 1]) != 0)
 			s = web_player_page(w, players[i]);
-	if (s == WEB_OK && rated)
+	if (s == PROCESS_OK && rated)
 		s = web_standings_page(w);
 	for (i = 0; i < np; i++)
 		free(players[i]);
@@ -249,20 +249,20 @@ enum web_status web_boards_refresh(struct web *w, const long *boards, size_t n)
  * page (standings), then the open challenges (board is g, or gone when g
  * is NULL), and the pages of the tournaments whose file changed.
  */
-static enum web_status after_pages(struct web *w, long board, const struct game *g, bool standings)
+static enum process_status after_pages(struct web *w, long board, const struct game *g, bool standings)
 {
-	enum web_status s = WEB_OK;
+	enum process_status s = PROCESS_OK;
 
 	if (g != NULL)
 		s = web_update(w, g);
-	if (s == WEB_OK && standings) {
+	if (s == PROCESS_OK && standings) {
 		s = web_summary_load(w);	/* the boards being played, counted in the page */
-		if (s == WEB_OK)
+		if (s == PROCESS_OK)
 			s = web_standings_page(w);
 	}
-	if (s == WEB_OK && board != 0)
+	if (s == PROCESS_OK && board != 0)
 		s = web_open_note(w, board, g);
-	if (s == WEB_OK)
+	if (s == PROCESS_OK)
 		s = web_tourns_sync(w, false);
 	return s;
 }
@@ -275,25 +275,25 @@ static enum web_status after_pages(struct web *w, long board, const struct game 
 static void after(const struct config *cfg, struct store *st, long board, const struct game *g, bool standings)
 {
 	char err[WEB_ERR_MAX], what[40];
-	enum web_status s;
+	enum process_status s;
 	struct web *w = NULL;
 
 	if (cfg->web_dir[0] == '\0')
 		return;
 	s = web_open(cfg, st, cfg->web_dir, &w, err, sizeof err);
-	if (s == WEB_OK) {
+	if (s == PROCESS_OK) {
 		s = after_pages(w, board, g, standings);
-		if (s != WEB_OK)
+		if (s != PROCESS_OK)
 			snprintf(err, sizeof err, "%s", web_error(w));
 		web_close(w);
 	}
-	if (s != WEB_OK) {
+	if (s != PROCESS_OK) {
 		if (board != 0)
 			snprintf(what, sizeof what, "board %ld", board);
 		else
 			snprintf(what, sizeof what, standings ? "standings" : "tournaments");
 		msg_warn("web: %s: %s", what, err);
-		store_log(st, "web: %s: %s: %s", what, web_status_str(s), err);
+		store_log(st, "web: %s: %s: %s", what, process_status_str(s), err);
 	}
 }
 
