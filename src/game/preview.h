@@ -13,7 +13,7 @@
 #include "game/game.h"
 #include "game/rules.h"
 
-/* The status of the functions below: GAME_OK, or GAME_NO_MEMORY (game.h). */
+/* The status of the functions below: GAME_OK, or GAME_NO_MEMORY (game_status.h). */
 
 /* Where a tried turn stops. */
 enum preview_outcome {
