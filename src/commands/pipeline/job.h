@@ -66,11 +66,8 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
-	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
-	int account_errno;	/* its errno, 0 if no system call failed */
 	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
 	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
-	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
 	bool rehash_due;
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
@@ -162,13 +159,14 @@ enum process_status job_authenticate(struct job *j, const char *userid, const ch
 
 /*
  * Take the verdict on a password checked against user (throttle.h): false
- * means refused, with j->pwmsg saying why (and the owner told of a new
- * lockout).
+ * means refused, with why saying why, the refusal's words (and the owner
+ * told of a new lockout).
  */
-bool job_password_verdict(struct job *j, const struct store_user *user, bool right);
+bool job_password_verdict(struct job *j, const struct store_user *user, bool right, char why[JOB_MESSAGE_MAX]);
 
 /* The same for the secret what ("password", "code": a one-time code is throttled as a password is). */
-bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what);
+bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what,
+    char why[JOB_MESSAGE_MAX]);
 
 /* Is password the account's?  False also when it cannot be told. */
 bool job_password_is(const struct store_user *u, const char *password);
@@ -191,6 +189,13 @@ struct job_account_change {
 	const void *arg;	/* passed to write */
 };
 
+/* What the account write of job_commit_account() came to, its words kept for the reply. */
+struct job_account_result {
+	enum store_status status;	/* the write's */
+	char err[STORE_ERR_MAX];	/* its message (store_error), "" if it wrote */
+	int sys_errno;		/* its errno, 0 if no system call failed */
+};
+
 /*
  * Commit account change c with its confirmations mails[0..n), as a move
  * is committed (outbox.h): the confirmations staged, tagged with c->token,
@@ -198,11 +203,11 @@ struct job_account_change {
  * a new code's hash, "address ...", "signoff ..."); the account written
  * (c->write(j, c->token, c->expect, c->arg), the commit point); the
  * confirmations released, or deleted if the write did not happen.
- * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is the write's status
- * (j->account_err its message); PROCESS_OK unless the outbox failed.
+ * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is what the write came
+ * to; PROCESS_OK unless the outbox failed.
  */
 enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
-    const struct reply_mail *mails, int n, enum store_status *wrote);
+    const struct reply_mail *mails, int n, struct job_account_result *wrote);
 
 /*
  * job_commit_account where the account may have changed meanwhile (an
@@ -214,7 +219,7 @@ enum process_status job_commit_account_checked(struct job *j, const struct job_a
     const struct reply_mail *mails, int n, const char *what, bool *ok);
 
 /* A failed account write (job_commit_account), with its own message. */
-enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what);
+enum process_status job_account_failure(struct job *j, const struct job_account_result *wrote, const char *what);
 
 /* The user userid (an account, or the robot); *found false after "there is no user". */
 enum process_status job_find_user(struct job *j, const char *userid, struct store_user *user, bool *found);
@@ -320,10 +325,10 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 
 /*
  * Settle a password check still running: PWCHECK_RIGHT when none is
- * pending or the password was taken; PWCHECK_WRONG (j->pwmsg says why);
+ * pending or the password was taken; PWCHECK_WRONG (why says why);
  * PWCHECK_FAILED when the hash could not be computed.  who names the user.
  */
-enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1]);
+enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1], char why[JOB_MESSAGE_MAX]);
 enum process_status job_outbox_failure(struct job *j, enum outbox_status os, const char *what);
 enum process_status job_need_seen_lock(struct job *j);
 

@@ -97,6 +97,7 @@ static enum process_status txn_failed(struct job *j, const struct txn *t)
 struct account_write {
 	struct job *j;
 	const struct job_account_change *c;
+	struct job_account_result *wrote;
 };
 
 /* An account change's install (txn_write_fn): the caller's write, its words kept for the reply. */
@@ -108,8 +109,8 @@ static enum store_status account_write(void *arg)
 
 	ss = aw->c->write(j, aw->c->token, aw->c->expect, aw->c->arg);
 	/* what the write said, before the abort reads the users file again */
-	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
-	j->account_errno = store_errno(j->srv.st);
+	snprintf(aw->wrote->err, sizeof aw->wrote->err, "%s", store_error(j->srv.st));
+	aw->wrote->sys_errno = store_errno(j->srv.st);
 	return ss;
 }
 
@@ -122,16 +123,16 @@ static enum store_status account_write(void *arg)
  * accounts.lock held.
  */
 enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
-    const struct reply_mail *mails, int n, enum store_status *wrote)
+    const struct reply_mail *mails, int n, struct job_account_result *wrote)
 {
-	struct account_write aw = { j, c };
+	struct account_write aw = { j, c, wrote };
 	struct txn *t = NULL;
 	struct txn_failure f;
 	enum process_status ps;
 
-	*wrote = STORE_IO;
-	j->account_err[0] = '\0';
-	j->account_errno = 0;
+	wrote->status = STORE_IO;
+	wrote->err[0] = '\0';
+	wrote->sys_errno = 0;
 	if (txn_begin_account(&j->srv, c->userid, c->token, account_write, &aw, &t) != TXN_OK)
 		return job_no_memory(j);
 	txn_add_mails(t, mails, n);
@@ -139,7 +140,7 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	txn_record_mail(t, j->in.message_key, j->in.from_addr, &j->seen_lock);
 	ps = PROCESS_OK;
 	if (txn_commit(t) == TXN_OK) {
-		*wrote = STORE_OK;
+		wrote->status = STORE_OK;
 		j->queued = true;
 		j->recorded = true;
 		goto out;
@@ -147,7 +148,7 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	txn_failure(t, &f);
 	if (f.at_install) {
 		/* the write itself failed: the caller answers it (the refusal recorded as any other) */
-		*wrote = f.store_status;
+		wrote->status = f.store_status;
 		j->recorded = false;
 		goto out;
 	}
@@ -160,33 +161,35 @@ out:
 enum process_status job_commit_account_checked(struct job *j, const struct job_account_change *c,
     const struct reply_mail *mails, int n, const char *what, bool *ok)
 {
-	enum store_status wrote;
+	struct job_account_result wrote;
 	enum process_status ps;
 
 	*ok = false;
 	ps = job_commit_account(j, c, mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		return ps;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
-	if (wrote != STORE_OK)
-		return job_account_failure(j, wrote, what);
+	if (wrote.status == STORE_CHANGED)
+		wrote.status = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
+	if (wrote.status != STORE_OK)
+		return job_account_failure(j, &wrote, what);
 	*ok = true;
 	return PROCESS_OK;
 }
 
 /* job_store_failure() with the message of the account write (commit_account), not a later call's. */
-enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
+enum process_status job_account_failure(struct job *j, const struct job_account_result *wrote, const char *what)
 {
+	enum store_status ss = wrote->status;
+
 	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
 	if (ss == STORE_TOO_BIG) {
-		store_complain(j->srv.st, "%s: %s", what, j->account_err);
+		store_complain(j->srv.st, "%s: %s", what, wrote->err);
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
-	j->sys_errno = j->account_errno;
-	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
-	msg_warn("%s: %s", what, j->account_err);
+	j->sys_errno = wrote->sys_errno;
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, wrote->err);
+	msg_warn("%s: %s", what, wrote->err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
@@ -323,14 +326,15 @@ void job_record_handled(struct job *j)
 static enum process_status authenticated(struct job *j, bool *right)
 {
 	char who[IDENT_USERID_MAX + 1];
+	char why[JOB_MESSAGE_MAX];
 	enum pwcheck_verdict v;
 
 	*right = false;
-	v = job_password_settled(j, who);
+	v = job_password_settled(j, who, why);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
 	if (v == PWCHECK_WRONG)
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+		return job_refuse(j, NULL, "%s", why);
 	*right = true;
 	return PROCESS_OK;
 }
