@@ -599,18 +599,9 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
 
 void job_unlock(struct job *j)
 {
-	int i;
-
 	store_unlock(&j->seen_lock);
 	store_unlock(&j->board_lock);
 	store_unlock(&j->accounts_lock);
-	for (i = 0; i < j->nmails; i++)
-		reply_mail_release(&j->mails[i]);
-	free(j->mails);
-	j->mails = NULL;
-	j->nmails = 0;
-	free(j->comment);
-	j->comment = NULL;
 	game_release(&j->game);	/* also after a failed load: harmless on a zeroed game */
 	j->game_loaded = false;
 }

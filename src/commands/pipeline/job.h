@@ -46,6 +46,12 @@ struct cmdtable;
 struct hooks;
 struct mail_command;
 
+/* An account whose password hash is made again after the mail (an outdated cost), once its password is known. */
+struct job_rehash {
+	char userid[IDENT_USERID_MAX + 1];	/* "" if none */
+	char hash[STORE_HASH_MAX + 1];	/* its hash as it was checked: not made again if it changed meanwhile */
+};
+
 /* One incoming mail being handled.  The handler reads; the job functions write. */
 struct job {
 	struct server srv;	/* the home, cfg, store, outbox (opened when first needed), the replies' context, now */
@@ -68,8 +74,7 @@ struct job {
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
 	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
-	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
-	bool rehash_due;
+	struct job_rehash rehash;	/* an account whose hash is to be made at password_cost */
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
 	long hook_board;	/* a board committed, whose hooks (web pages) are due after the flush; 0 if none */
 	bool by_token;		/* a reply with a token in its Subject stands for the command (replytoken.h) */
@@ -86,13 +91,6 @@ struct job {
 	bool game_loaded;	/* game holds the board read (or made) */
 	struct store_lock board_lock;	/* MAILCMD_LOCK: the board's lock (a challenge: the new board's) */
 	struct store_lock accounts_lock;	/* MAILCMD_ACCOUNTS: accounts.lock */
-
-	/* what job_commit_game() committed, for the robot's answer after it (MAILCMD_ROBOT) */
-	struct reply_event ev;	/* the change: the handler fills it before the commit */
-	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
-	int nmails;
-	char *comment;		/* ev.comment, owned */
-	bool committed;		/* job_commit_game() wrote game */
 };
 
 /* Set the log line's result: outcome ("ok", "refused"...) and the detail. */
@@ -239,11 +237,28 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
     job_reader_fn *fn, void *arg);
 
 /*
- * Commit j->game (its lock held) after the change j->ev made by the
+ * A turn of a handler's: the change it made to j->game, and what
+ * job_commit_game() committed of it, for the robot's answer after it
+ * (job_turn_answer).  The handler's own, from job_turn_init() to
+ * job_turn_free().
+ */
+struct job_turn {
+	struct reply_event ev;	/* the change: the handler fills it before the commit */
+	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
+	int nmails;
+	char *comment;		/* ev.comment, owned */
+	bool committed;		/* job_commit_game() wrote j->game */
+};
+
+void job_turn_init(struct job_turn *t);
+void job_turn_free(struct job_turn *t);
+
+/*
+ * Commit j->game (its lock held) after the change t->ev made by the
  * handler: the comment of the mail passed on, the next reminder set, the
  * mails to both players made and staged, the game file written, the
  * replies released (outbox.h).  With the robot to move next, the mails
- * wait for its answer (MAILCMD_ROBOT).  PROCESS_OK with *done false: a
+ * wait for its answer (job_turn_answer).  PROCESS_OK with *done false: a
  * password check still running failed, nothing was committed and the
  * refusal was sent.  seats (NULL: neither) says what the commit adds to
  * the players' lists (players.h) and to the active boards (active.h).
@@ -252,7 +267,15 @@ struct job_seats {
 	bool new_board;		/* a new board (a challenge): both its players */
 	const char *taken;	/* accept: who took the open seat; NULL if none */
 };
-enum process_status job_commit_game(struct job *j, const struct job_seats *seats, bool *done);
+enum process_status job_commit_game(struct job *j, struct job_turn *t, const struct job_seats *seats, bool *done);
+
+/*
+ * The answer of a hook to turn t, once the handler (MAILCMD_ROBOT) is done
+ * with it: the robot's turn, when it is to move next on j->game after t was
+ * committed (hooks.h), the board's lock still held; ps, the handler's
+ * status, returned as it is otherwise.
+ */
+enum process_status job_turn_answer(struct job *j, struct job_turn *t, enum process_status ps);
 
 /*
  * Commit j->game (its lock held) as job_commit_game() does, but with
@@ -332,7 +355,7 @@ enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_M
 enum process_status job_outbox_failure(struct job *j, enum outbox_status os, const char *what);
 enum process_status job_need_seen_lock(struct job *j);
 
-/* Release what the handler had: the locks, the board, its mails (before the replies are delivered). */
+/* Release what the handler had: the locks, the board (before the replies are delivered). */
 void job_unlock(struct job *j);
 
 #endif

@@ -424,38 +424,58 @@ out:
 	return ps;
 }
 
-enum process_status job_commit_game(struct job *j, const struct job_seats *seats, bool *done)
+void job_turn_init(struct job_turn *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void job_turn_free(struct job_turn *t)
+{
+	boardmail_free(t->mails, t->nmails);
+	t->mails = NULL;
+	t->nmails = 0;
+	free(t->comment);
+	t->comment = NULL;
+}
+
+enum process_status job_commit_game(struct job *j, struct job_turn *t, const struct job_seats *seats, bool *done)
 {
 	struct game *g = &j->game;
 	enum process_status ps;
 
 	*done = false;
-	j->comment = replytoken_comment(&j->cmd, j->in.body);
-	if (j->comment == NULL)
+	free(t->comment);	/* a command committing twice (accept's check) */
+	t->comment = replytoken_comment(&j->cmd, j->in.body);
+	if (t->comment == NULL)
 		return job_no_memory(j);
-	j->ev.comment = j->comment;
+	t->ev.comment = t->comment;
 	hooks_turn(j->hooks, &j->srv, g);	/* the clocks and the next reminder count from this turn */
-	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
-	j->mails = NULL;
-	j->nmails = 0;
-	ps = job_game_mails(j, g, &j->ev, &j->mails, &j->nmails);
+	boardmail_free(t->mails, t->nmails);	/* a command committing twice (accept's check) */
+	t->mails = NULL;
+	t->nmails = 0;
+	ps = job_game_mails(j, g, &t->ev, &t->mails, &t->nmails);
 	if (ps != PROCESS_OK)
 		return ps;
 	/* a hook answers at once (the robot to move next): the mover's one mail comes with its answer */
-	ps = commit_game(j, g, false, seats, j->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : j->nmails,
+	ps = commit_game(j, g, false, seats, t->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : t->nmails,
 	    done);
-	j->committed = ps == PROCESS_OK && *done;
+	t->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_turn_answer(struct job *j, struct job_turn *t, enum process_status ps)
+{
+	const struct hook *h;
+
+	if (ps == PROCESS_OK && t->committed && (h = hooks_answerer(j->hooks, &j->srv.cfg, &j->game)) != NULL)
+		ps = h->answer(j, t);
 	return ps;
 }
 
 enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done)
 {
-	enum process_status ps;
-
 	*done = false;
-	ps = commit_game(j, &j->game, false, NULL, mails, n, done);
-	j->committed = ps == PROCESS_OK && *done;
-	return ps;
+	return commit_game(j, &j->game, false, NULL, mails, n, done);
 }
 
 enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
@@ -488,10 +508,6 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
 	enum process_status ps;
 
 	*done = false;
-	j->comment = replytoken_comment(&j->cmd, j->in.body);
-	if (j->comment == NULL)
-		return job_no_memory(j);
 	ps = commit_game(j, &j->game, true, NULL, mails, n, done);
-	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }

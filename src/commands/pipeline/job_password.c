@@ -94,8 +94,8 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 		if (ss != STORE_OK)
 			msg_warn("cannot read the password throttle: %s", store_error(j->srv.st));
 		if (!store_hash_current(j->srv.st, user->hash)) {
-			j->rehash = *user;
-			j->rehash_due = true;
+			snprintf(j->rehash.userid, sizeof j->rehash.userid, "%s", user->userid);
+			snprintf(j->rehash.hash, sizeof j->rehash.hash, "%s", user->hash);
 		}
 		return true;
 	}

@@ -443,10 +443,10 @@ enum process_status tokenreply_login(struct job *j, bool *ready)
 			explicit_bzero(token, sizeof token);
 			/* the throttle's lockout holds for tokens too; a token never renews a hash */
 			if (!job_secret_verdict(j, mine[i], true, "reply token", why)) {
-				j->rehash_due = false;
+				j->rehash.userid[0] = '\0';
 				return job_refuse(j, g, "%s", why);
 			}
-			j->rehash_due = false;
+			j->rehash.userid[0] = '\0';
 			j->user = *mine[i];
 			snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", mine[i]->userid);
 			*ready = true;
