@@ -20,9 +20,11 @@ enum process_status accept_run(struct job *j)
 	struct store_lock limits = STORE_LOCK_INIT;
 	struct game *g = &j->game;
 	const char *userid = j->user.userid, *challenger;
+	struct job_turn t;
 	enum process_status ps;
 	bool ok;
 
+	job_turn_init(&t);
 	if (!game_is_open(g)) {
 		if (game_color_of(g, userid) != RULES_EMPTY)
 			return job_refuse(j, g, "board %ld is not an open challenge: you play on it already", g->board);
@@ -47,14 +49,14 @@ enum process_status accept_run(struct job *j)
 		game_observer_remove(g, game_observer_find(g, userid));	/* a player now: the player's mail only */
 	g->created = (int64_t)j->srv.now;	/* the game starts now: the time limits count from here */
 	g->last_move = (int64_t)j->srv.now;
-	memset(&j->ev, 0, sizeof j->ev);
-	j->ev.what = REPLY_ACCEPT;
-	j->ev.actor = userid;
-	ps = job_commit_game(j, &(struct job_seats){ false, userid }, &ok);
+	t.ev.what = REPLY_ACCEPT;
+	t.ev.actor = userid;
+	ps = job_commit_game(j, &t, &(struct job_seats){ false, userid }, &ok);
 	if (ps == PROCESS_OK && ok)
 		job_detail(j, "ok", "board %ld: %s accepted the open challenge of %s: %s (x) - %s (o)", g->board, userid,
 		    challenger, g->black, g->white);
 out:
+	job_turn_free(&t);
 	store_unlock(&limits);
 	return ps;
 }

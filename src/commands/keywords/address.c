@@ -28,7 +28,7 @@ enum process_status address_run(struct job *j)
 	struct accounts_code rec;
 	struct store_user u;
 	enum reply_status rs;
-	enum store_status wrote;
+	struct job_account_result wrote;
 	enum process_status ps;
 	const char *why;
 	int i;
@@ -73,11 +73,11 @@ enum process_status address_run(struct job *j)
 	    mails, 2, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_LIMIT)
+	if (wrote.status == STORE_LIMIT)
 		ps = job_refuse(j, NULL, "%s had %d address codes within a day already: try again tomorrow", u.userid,
 		    ACCOUNTS_CODES_PER_DAY);
-	else if (wrote != STORE_OK)
-		ps = job_account_failure(j, wrote, "cannot record the code");
+	else if (wrote.status != STORE_OK)
+		ps = job_account_failure(j, &wrote, "cannot record the code");
 	else
 		job_detail(j, "ok", "address code for %s mailed to %s", u.userid, rec.address);
 out:

@@ -131,7 +131,8 @@ static enum process_status find_opponent(struct job *j, struct store_user *opp, 
 }
 
 /* challenge: a new board against another player or the robot (MAILCMD_LOGIN: j->user is the challenger). */
-enum process_status challenge_run(struct job *j)
+/* The new board of challenge_run, its turn into t. */
+static enum process_status challenge(struct job *j, struct job_turn *t)
 {
 	const struct command *c = &j->cmd;
 	const struct store_user *u = &j->user;
@@ -218,12 +219,11 @@ enum process_status challenge_run(struct job *j)
 	at = strrchr(j->srv.cfg.from_address, '@');
 	snprintf(g->thread, sizeof g->thread, "<board-%ld.%lld@%s>", board, (long long)j->srv.now,
 	    at != NULL ? at + 1 : "localhost");
-	memset(&j->ev, 0, sizeof j->ev);
-	j->ev.what = REPLY_CHALLENGE;
-	j->ev.actor = u->userid;
-	j->ev.random = c->color == COMMAND_COLOR_RANDOM;
+	t->ev.what = REPLY_CHALLENGE;
+	t->ev.actor = u->userid;
+	t->ev.random = c->color == COMMAND_COLOR_RANDOM;
 	/* the robot as Black answers at once (MAILCMD_ROBOT): the challenger's one mail tells both */
-	ps = job_commit_game(j, &(struct job_seats){ true, NULL }, &ok);	/* the commit indexes it (players.h) */
+	ps = job_commit_game(j, t, &(struct job_seats){ true, NULL }, &ok);	/* the commit indexes it (players.h) */
 	if (ps == PROCESS_OK && ok) {
 		made = true;
 		job_detail(j, "ok", "new board %ld: %s (x) - %s (o), %s, swap %s", board, g->black, g->white,
@@ -254,5 +254,18 @@ out:
 		store_release_board_id(j->srv.st, board);	/* the next challenge gets it */
 	}
 	store_unlock(&limits);	/* counted: other challenges need not wait for the robot's think */
+	return ps;
+}
+
+/* challenge: a new board against a player or the robot, and the robot's answer when it is Black (MAILCMD_ROBOT). */
+enum process_status challenge_run(struct job *j)
+{
+	struct job_turn t;
+	enum process_status ps;
+
+	job_turn_init(&t);
+	ps = challenge(j, &t);
+	ps = job_turn_answer(j, &t, ps);
+	job_turn_free(&t);
 	return ps;
 }

@@ -251,7 +251,7 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	char other[IDENT_USERID_MAX + 1], lapse[REPLY_TIME_SIZE];
 	struct reply_mail m;
 	enum reply_status rs;
-	enum store_status wrote;
+	struct job_account_result wrote;
 	enum process_status ps;
 
 	memset(&m, 0, sizeof m);
@@ -264,28 +264,28 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_USER_EXISTS) {
+	if (wrote.status == STORE_USER_EXISTS) {
 		/* another address's registration of it was confirmed first (pending.h) */
 		suggest_id(j, p->userid, other);
 		ps = job_refuse(j, NULL, "the user id %s was taken meanwhile by another registration, confirmed first: "
 		    "register another%s%s%s", p->userid, other[0] != '\0' ? " (" : "", other,
 		    other[0] != '\0' ? " is free)" : "");
-	} else if (wrote == STORE_RESERVED) {
+	} else if (wrote.status == STORE_RESERVED) {
 		ps = job_refuse(j, NULL, "the user id %s is kept for a closed account: register another", p->userid);
-	} else if (wrote == STORE_LIMIT) {
+	} else if (wrote.status == STORE_LIMIT) {
 		reply_time_str(p->issued + PENDING_LIFE, lapse);
 		ps = job_refuse(j, NULL, "no new account now: %s; send this confirm again in an hour (the registration "
-		    "waits until %s)", j->account_err, lapse);
-	} else if (wrote == STORE_TOO_BIG) {
+		    "waits until %s)", wrote.err, lapse);
+	} else if (wrote.status == STORE_TOO_BIG) {
 		ps = job_refuse(j, NULL, "the server takes no new accounts: its users file is full; "
 		    "ask the server's admin");
-	} else if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot add the user");
+	} else if (wrote.status != STORE_OK) {
+		ps = job_account_failure(j, &wrote, "cannot add the user");
 	} else {
 		job_detail(j, "ok", "registered %s <%s>", p->userid, p->address);
 	}
 	/* after the commit point: failing, the line stays open, the account telling it confirmed */
-	if (wrote == STORE_OK && pending_done(j->srv.st, p->userid, p->codehash, (int64_t)j->srv.now) != STORE_OK)
+	if (wrote.status == STORE_OK && pending_done(j->srv.st, p->userid, p->codehash, (int64_t)j->srv.now) != STORE_OK)
 		msg_warn("cannot mark the registration of %s done: %s", p->userid,
 		    store_error(j->srv.st));
 out:

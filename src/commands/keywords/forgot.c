@@ -46,7 +46,8 @@ enum process_status forgot_run(struct job *j)
 	struct accounts_code rec;
 	struct store_user u;
 	enum reply_status rs;
-	enum store_status ss, wrote;
+	enum store_status ss;
+	struct job_account_result wrote;
 	enum process_status ps;
 	int n = 0, i;
 	bool ok;
@@ -98,19 +99,19 @@ enum process_status forgot_run(struct job *j)
 	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_LIMIT || wrote == STORE_TOO_BIG) {
+	if (wrote.status == STORE_LIMIT || wrote.status == STORE_TOO_BIG) {
 		/* the day's codes were sent, or the codes file is full: the sender hears what anyone hears */
-		if (wrote == STORE_TOO_BIG)
-			store_complain(j->srv.st, "no reset code for %s: %s", u.userid, j->account_err);
+		if (wrote.status == STORE_TOO_BIG)
+			store_complain(j->srv.st, "no reset code for %s: %s", u.userid, wrote.err);
 		for (i = 0; i < 2; i++)
 			reply_mail_release(&mails[i]);
 		ps = forgot_answer(j, &mails[0]);
 		if (ps == PROCESS_OK)
 			ps = job_reply(j, &mails[0]);
 		if (ps == PROCESS_OK)
-			job_detail(j, "refused", "no code: %s", j->account_err);
-	} else if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot record the code");
+			job_detail(j, "refused", "no code: %s", wrote.err);
+	} else if (wrote.status != STORE_OK) {
+		ps = job_account_failure(j, &wrote, "cannot record the code");
 	} else {
 		job_detail(j, "ok", "reset code for %s mailed to %s", u.userid, u.address);
 	}

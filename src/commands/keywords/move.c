@@ -13,6 +13,8 @@
 #include "commands/pipeline/mailcmd.h"
 #include "commands/services/robot.h"
 
+#define MOVE_NOTE_SIZE 600	/* bytes of the words on a queue answered or dropped (turnqueue.h) */
+
 /* Why a turn was refused, in plain words. */
 static void turn_error(const struct game *g, const struct command *c, const struct rules_turn_report *rep,
     char *buf, size_t size)
@@ -205,9 +207,6 @@ static bool play_move(struct job *j, int *points, struct rules_turn_report *rep,
 	*gs = game_move(g, userid, points, (int)c->nplacements, (int64_t)j->srv.now, rep);
 	if (*gs == GAME_ILLEGAL_TURN)
 		turn_error(g, c, rep, msg, size);
-	j->ev.what = REPLY_MOVE;
-	j->ev.captured = rep->captured;
-	j->ev.dead_end = rep->dead_end;
 	return false;
 }
 
@@ -226,7 +225,6 @@ static void play_swap(struct job *j, struct game *g, const char *userid, int tur
 		snprintf(msg, size, "swap is only allowed as White's first turn, right after "
 		    "Black's first turn (this is turn %d)", turn);
 	}
-	j->ev.what = REPLY_SWAP;
 }
 
 /* The log's result of a committed turn. */
@@ -257,11 +255,8 @@ static void played_detail(struct job *j, const struct game *g, const char *useri
 		    g->rg.result == RULES_DRAW ? "drawn" : g->rg.result == RULES_BLACK_WINS ? "black won" : "white won");
 }
 
-/*
- * move, swap and resign: a turn on board j->game (MAILCMD_LOCK: read under
- * its lock) by j->user, one of its players (MAILCMD_LOGIN).
- */
-enum process_status move_run(struct job *j)
+/* The turn of move_run into t; note (MOVE_NOTE_SIZE bytes, the caller's: t->ev points to it) the queue's words. */
+static enum process_status play_turn(struct job *j, struct job_turn *t, char *note)
 {
 	const char *userid = j->user.userid;
 	struct game *g = &j->game;
@@ -269,18 +264,17 @@ enum process_status move_run(struct job *j)
 	struct reply_event queued;
 	enum process_status ps = PROCESS_OK;
 	enum game_status gs;
-	char msg[JOB_MESSAGE_MAX], note[600];
+	char msg[JOB_MESSAGE_MAX];
 	bool refused, ok, answered;
 	int turn, points[COMMAND_PLACEMENTS_MAX];
 	struct reply_stop stop = { points, 0, false };
 
 	memset(&rep, 0, sizeof rep);
-	memset(&j->ev, 0, sizeof j->ev);
 	if (not_playable(j, g, userid, &ps))
 		return ps;
 	turn = g->rg.turn;
 	if (command_is(&j->cmd, "move") && j->cmd.offer != COMMAND_OFFER_NONE)
-		return move_offer(j);
+		return move_offer(j, t);
 	if (command_is(&j->cmd, "move")) {
 		if (j->by_token && strcmp(game_player_to_move(g), userid) == 0) {
 			/* a turn in parts: the part sent before comes first (replytoken.h); the mover's alone */
@@ -290,6 +284,9 @@ enum process_status move_run(struct job *j)
 		}
 		if (play_move(j, points, &rep, &gs, msg, sizeof msg, &ps))
 			return ps;
+		t->ev.what = REPLY_MOVE;
+		t->ev.captured = rep.captured;
+		t->ev.dead_end = rep.dead_end;
 		if (gs == GAME_ILLEGAL_TURN && rep.verdict == RULES_TURN_TOO_SHORT && j->by_token)
 			return move_token_keep_part(j, g);
 	} else if (command_is(&j->cmd, "swap") && j->by_token && g->pending[0] != '\0' &&
@@ -299,9 +296,10 @@ enum process_status move_run(struct job *j)
 		    "which replaces the part sent", g->rg.turn, g->pending);
 	} else if (command_is(&j->cmd, "swap")) {
 		play_swap(j, g, userid, turn, &gs, msg, sizeof msg);
+		t->ev.what = REPLY_SWAP;
 	} else {
 		gs = game_resign(g, userid, (int64_t)j->srv.now);
-		j->ev.what = REPLY_RESIGN;
+		t->ev.what = REPLY_RESIGN;
 	}
 	if (gs == GAME_NO_MEMORY)
 		return job_no_memory(j);
@@ -319,27 +317,46 @@ enum process_status move_run(struct job *j)
 			game_status_message(g, gs, userid, NULL, NULL, msg, sizeof msg);
 		return job_refuse(j, g, "%s", msg);
 	}
-	j->ev.actor = userid;
-	j->ev.first = turn;
+	t->ev.actor = userid;
+	t->ev.first = turn;
 	/* the other player's queue of conditional turns: answered or dropped, in the same commit */
-	ps = turnqueue_after_turn(j, g, turn, &queued, note, sizeof note, &answered);
+	ps = turnqueue_after_turn(j, g, turn, &queued, note, MOVE_NOTE_SIZE, &answered);
 	if (ps != PROCESS_OK)
 		return ps;
 	if (answered)
-		j->ev.then = &queued;
+		t->ev.then = &queued;
 	if (note[0] != '\0') {
-		j->ev.note = note;
-		j->ev.note_to = game_player_of(g, RULES_OTHER(game_color_of(g, userid)));
+		t->ev.note = note;
+		t->ev.note_to = game_player_of(g, RULES_OTHER(game_color_of(g, userid)));
 	}
 	/* the robot to move next (MAILCMD_ROBOT): the mover's one mail comes with its answer */
-	ps = job_commit_game(j, NULL, &ok);
+	ps = job_commit_game(j, t, NULL, &ok);
 	if (ps == PROCESS_OK && ok) {
 		played_detail(j, g, userid, turn, &rep);
 		if (answered)
 			job_detail_add(j, "; turn %d: %s's queued answer played", queued.first, queued.actor);
 		else if (note[0] != '\0')
-			job_detail_add(j, "; the queue of %s dropped", j->ev.note_to);
+			job_detail_add(j, "; the queue of %s dropped", t->ev.note_to);
 	}
-	j->ev.then = NULL;
+	t->ev.then = NULL;
+	return ps;
+}
+
+/*
+ * move, swap and resign: a turn on board j->game (MAILCMD_LOCK: read under
+ * its lock) by j->user, one of its players (MAILCMD_LOGIN), and the robot's
+ * answer to it (MAILCMD_ROBOT).
+ */
+enum process_status move_run(struct job *j)
+{
+	struct job_turn t;
+	enum process_status ps;
+	char note[MOVE_NOTE_SIZE];
+
+	job_turn_init(&t);
+	note[0] = '\0';
+	ps = play_turn(j, &t, note);
+	ps = job_turn_answer(j, &t, ps);
+	job_turn_free(&t);
 	return ps;
 }

@@ -12,13 +12,14 @@
 
 struct game;
 struct job;
+struct job_turn;
 
 /*
  * move ... undo|propose|accept|reject (move_offer.c): move_run's part for
  * a move whose placements are one of pbmserv's words, on a board that is
  * playable by the sender (move.c checked it).
  */
-enum process_status move_offer(struct job *j);
+enum process_status move_offer(struct job *j, struct job_turn *t);
 
 /*
  * A token move on g: the Subject's part must be g's pending part

@@ -81,7 +81,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const cha
 	}
 }
 
-enum process_status move_offer(struct job *j)
+enum process_status move_offer(struct job *j, struct job_turn *t)
 {
 	const char *userid = j->user.userid, *words[] = { "", "undo", "propose", "accept", "reject" };
 	struct game *g = &j->game;
@@ -101,31 +101,31 @@ enum process_status move_offer(struct job *j)
 	case COMMAND_OFFER_UNDO:
 		k = game_undo_turn(g, userid);
 		gs = game_ask_undo(g, userid, (int64_t)j->srv.now);
-		j->ev.what = REPLY_UNDO_ASKED;
+		t->ev.what = REPLY_UNDO_ASKED;
 		break;
 	case COMMAND_OFFER_PROPOSE:
 		gs = game_propose(g, userid, (int64_t)j->srv.now);
-		j->ev.what = REPLY_DRAW_PROPOSED;
+		t->ev.what = REPLY_DRAW_PROPOSED;
 		break;
 	case COMMAND_OFFER_ACCEPT:
 		if (undo)
 			k = game_undo_turn(g, offerer);
 		gs = game_accept(g, userid, (int64_t)j->srv.now);
-		j->ev.what = undo ? REPLY_UNDO_ACCEPTED : REPLY_DRAW_ACCEPTED;
+		t->ev.what = undo ? REPLY_UNDO_ACCEPTED : REPLY_DRAW_ACCEPTED;
 		break;
 	default:
 		gs = game_reject(g, userid, (int64_t)j->srv.now);
-		j->ev.what = undo ? REPLY_UNDO_REJECTED : REPLY_DRAW_REJECTED;
+		t->ev.what = undo ? REPLY_UNDO_REJECTED : REPLY_DRAW_REJECTED;
 		break;
 	}
 	if (gs == GAME_NO_MEMORY)
 		return job_no_memory(j);
 	if (gs != GAME_OK)
 		return refuse(j, g, userid, gs);
-	j->ev.actor = userid;
-	j->ev.first = k;
-	j->ev.offerer = offerer;
-	ps = job_commit_game(j, NULL, &ok);
+	t->ev.actor = userid;
+	t->ev.first = k;
+	t->ev.offerer = offerer;
+	ps = job_commit_game(j, t, NULL, &ok);
 	if (ps == PROCESS_OK && ok) {
 		job_detail(j, "ok", "board %ld: %s %s", g->board, userid, words[j->cmd.offer]);
 		if (j->cmd.offer == COMMAND_OFFER_ACCEPT && undo)

@@ -36,8 +36,10 @@ enum process_status password_run(struct job *j)
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum store_status ss, wrote;
+	enum store_status ss;
+	struct job_account_result wrote;
 	enum process_status ps;
+	char why[JOB_MESSAGE_MAX];
 	bool ok, right;
 	int tries = 0;
 
@@ -56,9 +58,9 @@ again:
 	 * told a guesser, unthrottled, whether the second password was the
 	 * account's.  Only the first password is checked, and counted.
 	 */
-	if (!job_password_verdict(j, &u, right)) {
+	if (!job_password_verdict(j, &u, right, why)) {
 		/* wrong, or the account's password locked out after too many wrong ones */
-		ps = job_refuse(j, NULL, "%s", j->pwmsg);
+		ps = job_refuse(j, NULL, "%s", why);
 		goto out;
 	}
 	if (!store_password_ok(c->new_password)) {
@@ -82,12 +84,12 @@ again:
 	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_CHANGED && ++tries < PASSWORD_TRIES)
+	if (wrote.status == STORE_CHANGED && ++tries < PASSWORD_TRIES)
 		goto again;	/* the admin locked or reset it meanwhile: read it and check again */
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
-	if (wrote != STORE_OK)
-		ps = job_account_failure(j, wrote, "cannot change the password");
+	if (wrote.status == STORE_CHANGED)
+		wrote.status = STORE_TIMEOUT;	/* changed on every try: a busy account, try later */
+	if (wrote.status != STORE_OK)
+		ps = job_account_failure(j, &wrote, "cannot change the password");
 	else
 		job_detail(j, "ok", "password of %s changed", u.userid);
 out:

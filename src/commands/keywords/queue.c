@@ -91,7 +91,8 @@ static void list_text(struct strbuf *sb, const struct game *g, const struct game
 }
 
 /* The reply to the sender: what is queued now on g (state says how it came to be). */
-static enum process_status queue_reply(struct job *j, const struct game *g, const char *state, bool commit)
+static enum process_status queue_reply(struct job *j, const struct game *g, const char *state, bool commit,
+    bool *committed)
 {
 	const char *userid = j->user.userid;
 	const char *opponent = game_player_of(g, RULES_OTHER(game_color_of(g, userid)));
@@ -103,6 +104,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 	char board[24], subject[120], why[200], *list = NULL;
 	bool done;
 
+	*committed = false;
 	memset(&m, 0, sizeof m);
 	q = malloc(sizeof(*q));
 	if (q == NULL)
@@ -129,6 +131,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 		return job_reply_failure(j, rs);
 	if (commit) {
 		ps = job_commit_quiet(j, &m, 1, &done);
+		*committed = ps == PROCESS_OK && done;
 		if (ps == PROCESS_OK && !done)
 			ps = PROCESS_OK;	/* a late wrong password: refused, nothing written */
 	} else {
@@ -145,6 +148,7 @@ enum process_status queue_run(struct job *j)
 	struct game_queue *q = NULL;
 	enum process_status ps;
 	char why[JOB_MESSAGE_MAX], canon[GAME_QUEUE_MAX + 1], state[200];
+	bool committed;
 
 	while (*text == ' ' || *text == '\t')
 		text++;
@@ -159,7 +163,7 @@ enum process_status queue_run(struct job *j)
 	if (*text == '\0') {
 		snprintf(state, sizeof state, strcmp(g->queue_owner, userid) == 0 ? "your queue answers %s's turn %d:" :
 		    "you have nothing queued (it is %s's turn %d):", to_move, g->rg.turn);
-		ps = queue_reply(j, g, state, false);
+		ps = queue_reply(j, g, state, false, &committed);
 		/* refused instead when the password check, settled by job_reply, said no */
 		if (ps == PROCESS_OK && (j->outcome == NULL || strcmp(j->outcome, "refused") != 0))
 			job_detail(j, "ok", "queue of %s on board %ld shown", userid, g->board);
@@ -171,8 +175,8 @@ enum process_status queue_run(struct job *j)
 		game_queue_clear(g);
 		snprintf(state, sizeof state, "your queue is cleared: %s's turn %d will be answered by you, by mail.",
 		    to_move, g->rg.turn);
-		ps = queue_reply(j, g, state, true);
-		if (ps == PROCESS_OK && j->committed)
+		ps = queue_reply(j, g, state, true, &committed);
+		if (ps == PROCESS_OK && committed)
 			job_detail(j, "ok", "queue of %s on board %ld cleared", userid, g->board);
 		return ps;
 	}
@@ -193,8 +197,8 @@ enum process_status queue_run(struct job *j)
 	snprintf(g->queue, sizeof g->queue, "%s", canon);
 	snprintf(state, sizeof state, "your queue answers %s's turn %d (%d line%s; a new queue replaces it):",
 	    to_move, g->rg.turn, q->n, q->n == 1 ? "" : "s");
-	ps = queue_reply(j, g, state, true);
-	if (ps == PROCESS_OK && j->committed)
+	ps = queue_reply(j, g, state, true, &committed);
+	if (ps == PROCESS_OK && committed)
 		job_detail(j, "ok", "queue of %s on board %ld: %d line%s", userid, g->board, q->n, q->n == 1 ? "" : "s");
 	free(q);
 	return ps;

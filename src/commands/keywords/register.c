@@ -73,7 +73,8 @@ enum process_status register_run(struct job *j)
 	struct store_user u;
 	struct reply_mail m;
 	enum reply_status rs;
-	enum store_status ss, wrote;
+	enum store_status ss;
+	struct job_account_result wrote;
 	enum process_status ps;
 	const char *why;
 	bool seen;
@@ -144,18 +145,18 @@ enum process_status register_run(struct job *j)
 	    &m, 1, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote == STORE_USER_EXISTS)
+	if (wrote.status == STORE_USER_EXISTS)
 		ps = job_refuse(j, NULL, "the user id %s is already taken: choose another", c->userid);
-	else if (wrote == STORE_RESERVED)
+	else if (wrote.status == STORE_RESERVED)
 		ps = job_refuse(j, NULL, "the user id %s belonged to an account that was closed, and is kept for its "
 		    "games: choose another", c->userid);
-	else if (wrote == STORE_LIMIT)
-		ps = job_refuse(j, NULL, "no registration code now: %s", j->account_err);
-	else if (wrote == STORE_TOO_BIG)
+	else if (wrote.status == STORE_LIMIT)
+		ps = job_refuse(j, NULL, "no registration code now: %s", wrote.err);
+	else if (wrote.status == STORE_TOO_BIG)
 		ps = job_refuse(j, NULL, "the server takes no new accounts now: too many registrations wait for "
 		    "their confirm; try again tomorrow");
-	else if (wrote != STORE_OK)
-		ps = job_account_failure(j, wrote, "cannot record the registration");
+	else if (wrote.status != STORE_OK)
+		ps = job_account_failure(j, &wrote, "cannot record the registration");
 	else
 		job_detail(j, "ok", "registration of %s pending, code mailed to <%s>", rec.userid, rec.address);
 out:

@@ -50,7 +50,7 @@ enum process_status signoff_run(struct job *j)
 	ps = job_authenticate(j, c->userid, c->password, &u, &ok);
 	if (ps != PROCESS_OK || !ok)
 		goto out;
-	j->rehash_due = false;	/* the account is going: no new hash for it */
+	j->rehash.userid[0] = '\0';	/* the account is going: no new hash for it */
 	sos = signoff_resign_all(&j->srv, u.userid, &res, err, sizeof err);
 	if (sos == PROCESS_DATAERR) {
 		ps = job_refuse(j, NULL, "%s: the account stays open; ask the server's admin", err);

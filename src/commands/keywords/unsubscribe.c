@@ -157,6 +157,7 @@ out:
 enum process_status unsubscribe_run(struct job *j)
 {
 	char userid[IDENT_USERID_MAX + 1];
+	char why[JOB_MESSAGE_MAX];
 	const char *dot = strchr(j->cmd.password, '.');
 	enum unsubtoken_status ts;
 	struct store_user u;
@@ -174,8 +175,8 @@ enum process_status unsubscribe_run(struct job *j)
 		/* the account the token claims, if any, counts the failure as a wrong password */
 		snprintf(userid, sizeof userid, "%.*s", dot != NULL ? (int)(dot - j->cmd.password) : 0, j->cmd.password);
 		if (userid[0] != '\0' && store_user_find(j->srv.st, userid, &u) == STORE_OK &&
-		    !job_secret_verdict(j, &u, false, "unsubscribe token") && strstr(j->pwmsg, "refused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);
+		    !job_secret_verdict(j, &u, false, "unsubscribe token", why) && strstr(why, "refused") != NULL)
+			return job_refuse(j, NULL, "%s", why);
 		return job_refuse(j, NULL, "that is not an unsubscribe token of this server: send the Subject of "
 		    "the List-Unsubscribe of one of its mails as it is, or unsubscribe with your password (see help)");
 	}
@@ -184,8 +185,8 @@ enum process_status unsubscribe_run(struct job *j)
 		return job_refuse(j, NULL, "the account %s of that token is closed: it gets no mail", userid);
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the users file");
-	if (!job_secret_verdict(j, &u, true, "unsubscribe token"))
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+	if (!job_secret_verdict(j, &u, true, "unsubscribe token", why))
+		return job_refuse(j, NULL, "%s", why);
 	return board > 0 ? stop_board(j, &u, board) : stop_all(j, &u);
 }
 

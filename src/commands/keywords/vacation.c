@@ -400,7 +400,8 @@ enum process_status vacation_run(struct job *j)
 	struct vacation v;
 	struct vacation_rule rule;
 	struct vacation_ask a;
-	enum store_status ss, wrote;
+	enum store_status ss;
+	struct job_account_result wrote;
 	enum process_status ps;
 	int n = 0, i, back = 0, days;
 	int64_t next, until = 0;
@@ -450,8 +451,8 @@ enum process_status vacation_run(struct job *j)
 	    mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		goto out;
-	if (wrote != STORE_OK) {
-		ps = job_account_failure(j, wrote, "cannot write the vacation");
+	if (wrote.status != STORE_OK) {
+		ps = job_account_failure(j, &wrote, "cannot write the vacation");
 		goto out;
 	}
 	if (a.kind == VACATION_DAYS)

@@ -33,29 +33,31 @@ enum process_status codes_issue(struct job *j, int kind, const struct store_user
  */
 enum process_status codes_refuse(struct job *j, const struct store_user *u, int verdict, const char *again)
 {
+	char why[JOB_MESSAGE_MAX];
+
 	switch ((enum accounts_verdict)verdict) {
 	case ACCOUNTS_EXPIRED:
 		return job_refuse(j, NULL, "the code for %s has expired: a code is good for an hour; %s", u->userid, again);
 	/* a used or stale code is a wrong one for the throttle: every code checked is counted */
 	case ACCOUNTS_USED:
-		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);
+		job_secret_verdict(j, u, false, "code", why);
+		if (strstr(why, "refused") != NULL || strstr(why, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", why);
 		return job_refuse(j, NULL, "the code for %s was used already: a code is good once; %s", u->userid, again);
 	case ACCOUNTS_STALE:
-		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);
+		job_secret_verdict(j, u, false, "code", why);
+		if (strstr(why, "refused") != NULL || strstr(why, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", why);
 		return job_refuse(j, NULL, "the code for %s no longer holds: the account's password or address changed "
 		    "after it was sent; %s", u->userid, again);
 	case ACCOUNTS_OTHER:
-		job_secret_verdict(j, u, false, "code");
-		if (strstr(j->pwmsg, "refused") != NULL || strstr(j->pwmsg, "paused") != NULL)
-			return job_refuse(j, NULL, "%s", j->pwmsg);	/* locked out, by this failure or before */
+		job_secret_verdict(j, u, false, "code", why);
+		if (strstr(why, "refused") != NULL || strstr(why, "paused") != NULL)
+			return job_refuse(j, NULL, "%s", why);	/* locked out, by this failure or before */
 		return job_refuse(j, NULL, "that code was not sent for %s but for another account", u->userid);
 	default:
-		job_secret_verdict(j, u, false, "code");
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+		job_secret_verdict(j, u, false, "code", why);
+		return job_refuse(j, NULL, "%s", why);
 	}
 }
 

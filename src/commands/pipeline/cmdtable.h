@@ -41,7 +41,7 @@ enum {
 	MAILCMD_LOCK = 1 << 2,
 	/* accounts.lock is held (j->accounts_lock): the handler commits with job_commit_account(). */
 	MAILCMD_ACCOUNTS = 1 << 3,
-	/* After a committed j->game with the robot to move, the robot's answer is played. */
+	/* After a committed j->game with the robot to move, the handler plays the robot's answer (job_turn_answer). */
 	MAILCMD_ROBOT = 1 << 4,
 	/* The command changes the store (a board, an account): documentation, and the README's table. */
 	MAILCMD_CHANGE = 1 << 5,

@@ -20,6 +20,7 @@
 struct config;
 struct game;
 struct job;
+struct job_turn;
 struct store;
 
 /* One hook; a NULL member is a moment it does not care about. */
@@ -29,8 +30,8 @@ struct hook {
 	void (*turn)(struct server *srv, struct game *g);
 	/* true if the hook answers g's last turn at once: the mover's mails then go out with the answer */
 	bool (*answers)(const struct config *cfg, const struct game *g);
-	/* that answer, the mail's change committed, the board's lock held (the job's game is g) */
-	enum process_status (*answer)(struct job *j);
+	/* that answer to turn t, the mail's change committed, the board's lock held (the job's game is g) */
+	enum process_status (*answer)(struct job *j, struct job_turn *t);
 	/*
 	 * the mail's replies flushed; board was committed by it (read it again: a hook's answer may
 	 * follow), 0 when it committed none (the web's tournaments and feed may have changed all the same)
@@ -60,7 +61,7 @@ void hooks_flushed(const struct hooks *h, struct server *srv, long board);
 void clock_hook_turn(struct server *srv, struct game *g);
 void remind_hook_turn(struct server *srv, struct game *g);
 bool robot_answer_due(const struct config *cfg, const struct game *g);
-enum process_status robot_answer_hook(struct job *j);
+enum process_status robot_answer_hook(struct job *j, struct job_turn *t);
 void web_hook_flushed(struct server *srv, long board);
 /* A tournament's next step when board's game ended: tournament.c. */
 void tournament_hook_flushed(struct server *srv, long board);

@@ -127,6 +127,7 @@ enum process_status job_need_outbox(struct job *j)
 enum process_status job_reply(struct job *j, const struct reply_mail *m)
 {
 	char who[IDENT_USERID_MAX + 1];
+	char why[JOB_MESSAGE_MAX];
 	enum pwcheck_verdict v;
 	enum process_status ps;
 	enum outbox_status os;
@@ -136,11 +137,11 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m)
 	 * its verdict comes first, so a reply that changes nothing (a queue
 	 * listed) never goes to the wrong password.
 	 */
-	v = job_password_settled(j, who);
+	v = job_password_settled(j, who, why);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
 	if (v == PWCHECK_WRONG)
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+		return job_refuse(j, NULL, "%s", why);
 	ps = job_need_outbox(j);
 	if (ps != PROCESS_OK)
 		return ps;
@@ -268,6 +269,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	size_t len;
 
 	char who[IDENT_USERID_MAX + 1];
+	char why[JOB_MESSAGE_MAX];
 	enum pwcheck_verdict v;
 
 	vsnprintf(msg, sizeof msg, fmt, ap);
@@ -277,12 +279,12 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 		snprintf(msg, sizeof msg, "%s", text);
 	free(text);
 	text = NULL;
-	v = job_password_settled(j, who);
+	v = job_password_settled(j, who, why);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
 	if (v == PWCHECK_WRONG) {
 		/* a wrong password is the answer, whatever else is wrong with the command */
-		snprintf(msg, sizeof msg, "%s", j->pwmsg);
+		snprintf(msg, sizeof msg, "%s", why);
 		g = NULL;
 		stop = NULL;
 	}
@@ -457,12 +459,13 @@ static enum process_status lock_board(struct job *j, long board, struct store_lo
 	ss = store_lock_board(j->srv.st, board, lock);
 	if (ss == STORE_TIMEOUT) {
 		char who[IDENT_USERID_MAX + 1];
-		enum pwcheck_verdict v = job_password_settled(j, who);
+		char why[JOB_MESSAGE_MAX];
+		enum pwcheck_verdict v = job_password_settled(j, who, why);
 
 		if (v == PWCHECK_FAILED)
 			return job_hash_failure(j, who);
 		if (v == PWCHECK_WRONG)
-			return job_refuse(j, NULL, "%s", j->pwmsg);
+			return job_refuse(j, NULL, "%s", why);
 		job_detail(j, "tempfail", "board %ld is locked by another process: try again later", board);
 		return PROCESS_TEMPFAIL;
 	}
@@ -596,18 +599,9 @@ enum process_status job_boards_of(struct job *j, const char *userid, struct game
 
 void job_unlock(struct job *j)
 {
-	int i;
-
 	store_unlock(&j->seen_lock);
 	store_unlock(&j->board_lock);
 	store_unlock(&j->accounts_lock);
-	for (i = 0; i < j->nmails; i++)
-		reply_mail_release(&j->mails[i]);
-	free(j->mails);
-	j->mails = NULL;
-	j->nmails = 0;
-	free(j->comment);
-	j->comment = NULL;
 	game_release(&j->game);	/* also after a failed load: harmless on a zeroed game */
 	j->game_loaded = false;
 }

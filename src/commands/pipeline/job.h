@@ -46,6 +46,12 @@ struct cmdtable;
 struct hooks;
 struct mail_command;
 
+/* An account whose password hash is made again after the mail (an outdated cost), once its password is known. */
+struct job_rehash {
+	char userid[IDENT_USERID_MAX + 1];	/* "" if none */
+	char hash[STORE_HASH_MAX + 1];	/* its hash as it was checked: not made again if it changed meanwhile */
+};
+
 /* One incoming mail being handled.  The handler reads; the job functions write. */
 struct job {
 	struct server srv;	/* the home, cfg, store, outbox (opened when first needed), the replies' context, now */
@@ -66,13 +72,9 @@ struct job {
 	bool recorded;		/* in the redelivery record (seen.h) */
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
-	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
-	int account_errno;	/* its errno, 0 if no system call failed */
 	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
 	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
-	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
-	struct store_user rehash;	/* an account whose hash is to be made at password_cost */
-	bool rehash_due;
+	struct job_rehash rehash;	/* an account whose hash is to be made at password_cost */
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
 	long hook_board;	/* a board committed, whose hooks (web pages) are due after the flush; 0 if none */
 	bool by_token;		/* a reply with a token in its Subject stands for the command (replytoken.h) */
@@ -89,13 +91,6 @@ struct job {
 	bool game_loaded;	/* game holds the board read (or made) */
 	struct store_lock board_lock;	/* MAILCMD_LOCK: the board's lock (a challenge: the new board's) */
 	struct store_lock accounts_lock;	/* MAILCMD_ACCOUNTS: accounts.lock */
-
-	/* what job_commit_game() committed, for the robot's answer after it (MAILCMD_ROBOT) */
-	struct reply_event ev;	/* the change: the handler fills it before the commit */
-	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
-	int nmails;
-	char *comment;		/* ev.comment, owned */
-	bool committed;		/* job_commit_game() wrote game */
 };
 
 /* Set the log line's result: outcome ("ok", "refused"...) and the detail. */
@@ -162,13 +157,14 @@ enum process_status job_authenticate(struct job *j, const char *userid, const ch
 
 /*
  * Take the verdict on a password checked against user (throttle.h): false
- * means refused, with j->pwmsg saying why (and the owner told of a new
- * lockout).
+ * means refused, with why saying why, the refusal's words (and the owner
+ * told of a new lockout).
  */
-bool job_password_verdict(struct job *j, const struct store_user *user, bool right);
+bool job_password_verdict(struct job *j, const struct store_user *user, bool right, char why[JOB_MESSAGE_MAX]);
 
 /* The same for the secret what ("password", "code": a one-time code is throttled as a password is). */
-bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what);
+bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what,
+    char why[JOB_MESSAGE_MAX]);
 
 /* Is password the account's?  False also when it cannot be told. */
 bool job_password_is(const struct store_user *u, const char *password);
@@ -191,6 +187,13 @@ struct job_account_change {
 	const void *arg;	/* passed to write */
 };
 
+/* What the account write of job_commit_account() came to, its words kept for the reply. */
+struct job_account_result {
+	enum store_status status;	/* the write's */
+	char err[STORE_ERR_MAX];	/* its message (store_error), "" if it wrote */
+	int sys_errno;		/* its errno, 0 if no system call failed */
+};
+
 /*
  * Commit account change c with its confirmations mails[0..n), as a move
  * is committed (outbox.h): the confirmations staged, tagged with c->token,
@@ -198,11 +201,11 @@ struct job_account_change {
  * a new code's hash, "address ...", "signoff ..."); the account written
  * (c->write(j, c->token, c->expect, c->arg), the commit point); the
  * confirmations released, or deleted if the write did not happen.
- * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is the write's status
- * (j->account_err its message); PROCESS_OK unless the outbox failed.
+ * accounts.lock held (MAILCMD_ACCOUNTS).  *wrote is what the write came
+ * to; PROCESS_OK unless the outbox failed.
  */
 enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
-    const struct reply_mail *mails, int n, enum store_status *wrote);
+    const struct reply_mail *mails, int n, struct job_account_result *wrote);
 
 /*
  * job_commit_account where the account may have changed meanwhile (an
@@ -214,7 +217,7 @@ enum process_status job_commit_account_checked(struct job *j, const struct job_a
     const struct reply_mail *mails, int n, const char *what, bool *ok);
 
 /* A failed account write (job_commit_account), with its own message. */
-enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what);
+enum process_status job_account_failure(struct job *j, const struct job_account_result *wrote, const char *what);
 
 /* The user userid (an account, or the robot); *found false after "there is no user". */
 enum process_status job_find_user(struct job *j, const char *userid, struct store_user *user, bool *found);
@@ -234,11 +237,28 @@ enum process_status job_board_readers(struct job *j, const struct game *g, const
     job_reader_fn *fn, void *arg);
 
 /*
- * Commit j->game (its lock held) after the change j->ev made by the
+ * A turn of a handler's: the change it made to j->game, and what
+ * job_commit_game() committed of it, for the robot's answer after it
+ * (job_turn_answer).  The handler's own, from job_turn_init() to
+ * job_turn_free().
+ */
+struct job_turn {
+	struct reply_event ev;	/* the change: the handler fills it before the commit */
+	struct reply_mail *mails;	/* the mails of ev (boardmail.h: players and observers), owned */
+	int nmails;
+	char *comment;		/* ev.comment, owned */
+	bool committed;		/* job_commit_game() wrote j->game */
+};
+
+void job_turn_init(struct job_turn *t);
+void job_turn_free(struct job_turn *t);
+
+/*
+ * Commit j->game (its lock held) after the change t->ev made by the
  * handler: the comment of the mail passed on, the next reminder set, the
  * mails to both players made and staged, the game file written, the
  * replies released (outbox.h).  With the robot to move next, the mails
- * wait for its answer (MAILCMD_ROBOT).  PROCESS_OK with *done false: a
+ * wait for its answer (job_turn_answer).  PROCESS_OK with *done false: a
  * password check still running failed, nothing was committed and the
  * refusal was sent.  seats (NULL: neither) says what the commit adds to
  * the players' lists (players.h) and to the active boards (active.h).
@@ -247,7 +267,15 @@ struct job_seats {
 	bool new_board;		/* a new board (a challenge): both its players */
 	const char *taken;	/* accept: who took the open seat; NULL if none */
 };
-enum process_status job_commit_game(struct job *j, const struct job_seats *seats, bool *done);
+enum process_status job_commit_game(struct job *j, struct job_turn *t, const struct job_seats *seats, bool *done);
+
+/*
+ * The answer of a hook to turn t, once the handler (MAILCMD_ROBOT) is done
+ * with it: the robot's turn, when it is to move next on j->game after t was
+ * committed (hooks.h), the board's lock still held; ps, the handler's
+ * status, returned as it is otherwise.
+ */
+enum process_status job_turn_answer(struct job *j, struct job_turn *t, enum process_status ps);
 
 /*
  * Commit j->game (its lock held) as job_commit_game() does, but with
@@ -320,14 +348,14 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 
 /*
  * Settle a password check still running: PWCHECK_RIGHT when none is
- * pending or the password was taken; PWCHECK_WRONG (j->pwmsg says why);
+ * pending or the password was taken; PWCHECK_WRONG (why says why);
  * PWCHECK_FAILED when the hash could not be computed.  who names the user.
  */
-enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1]);
+enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1], char why[JOB_MESSAGE_MAX]);
 enum process_status job_outbox_failure(struct job *j, enum outbox_status os, const char *what);
 enum process_status job_need_seen_lock(struct job *j);
 
-/* Release what the handler had: the locks, the board, its mails (before the replies are delivered). */
+/* Release what the handler had: the locks, the board (before the replies are delivered). */
 void job_unlock(struct job *j);
 
 #endif

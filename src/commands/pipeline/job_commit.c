@@ -97,6 +97,7 @@ static enum process_status txn_failed(struct job *j, const struct txn *t)
 struct account_write {
 	struct job *j;
 	const struct job_account_change *c;
+	struct job_account_result *wrote;
 };
 
 /* An account change's install (txn_write_fn): the caller's write, its words kept for the reply. */
@@ -108,8 +109,8 @@ static enum store_status account_write(void *arg)
 
 	ss = aw->c->write(j, aw->c->token, aw->c->expect, aw->c->arg);
 	/* what the write said, before the abort reads the users file again */
-	snprintf(j->account_err, sizeof j->account_err, "%s", store_error(j->srv.st));
-	j->account_errno = store_errno(j->srv.st);
+	snprintf(aw->wrote->err, sizeof aw->wrote->err, "%s", store_error(j->srv.st));
+	aw->wrote->sys_errno = store_errno(j->srv.st);
 	return ss;
 }
 
@@ -122,16 +123,16 @@ static enum store_status account_write(void *arg)
  * accounts.lock held.
  */
 enum process_status job_commit_account(struct job *j, const struct job_account_change *c,
-    const struct reply_mail *mails, int n, enum store_status *wrote)
+    const struct reply_mail *mails, int n, struct job_account_result *wrote)
 {
-	struct account_write aw = { j, c };
+	struct account_write aw = { j, c, wrote };
 	struct txn *t = NULL;
 	struct txn_failure f;
 	enum process_status ps;
 
-	*wrote = STORE_IO;
-	j->account_err[0] = '\0';
-	j->account_errno = 0;
+	wrote->status = STORE_IO;
+	wrote->err[0] = '\0';
+	wrote->sys_errno = 0;
 	if (txn_begin_account(&j->srv, c->userid, c->token, account_write, &aw, &t) != PROCESS_OK)
 		return job_no_memory(j);
 	txn_add_mails(t, mails, n);
@@ -139,7 +140,7 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	txn_record_mail(t, j->in.message_key, j->in.from_addr, &j->seen_lock);
 	ps = PROCESS_OK;
 	if (txn_commit(t) == PROCESS_OK) {
-		*wrote = STORE_OK;
+		wrote->status = STORE_OK;
 		j->queued = true;
 		j->recorded = true;
 		goto out;
@@ -147,7 +148,7 @@ enum process_status job_commit_account(struct job *j, const struct job_account_c
 	txn_failure(t, &f);
 	if (f.at_install) {
 		/* the write itself failed: the caller answers it (the refusal recorded as any other) */
-		*wrote = f.store_status;
+		wrote->status = f.store_status;
 		j->recorded = false;
 		goto out;
 	}
@@ -160,33 +161,35 @@ out:
 enum process_status job_commit_account_checked(struct job *j, const struct job_account_change *c,
     const struct reply_mail *mails, int n, const char *what, bool *ok)
 {
-	enum store_status wrote;
+	struct job_account_result wrote;
 	enum process_status ps;
 
 	*ok = false;
 	ps = job_commit_account(j, c, mails, n, &wrote);
 	if (ps != PROCESS_OK)
 		return ps;
-	if (wrote == STORE_CHANGED)
-		wrote = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
-	if (wrote != STORE_OK)
-		return job_account_failure(j, wrote, what);
+	if (wrote.status == STORE_CHANGED)
+		wrote.status = STORE_TIMEOUT;	/* changed meanwhile: the next try checks again */
+	if (wrote.status != STORE_OK)
+		return job_account_failure(j, &wrote, what);
 	*ok = true;
 	return PROCESS_OK;
 }
 
 /* job_store_failure() with the message of the account write (commit_account), not a later call's. */
-enum process_status job_account_failure(struct job *j, enum store_status ss, const char *what)
+enum process_status job_account_failure(struct job *j, const struct job_account_result *wrote, const char *what)
 {
+	enum store_status ss = wrote->status;
+
 	/* a file at its cap (store_write_capped): a clear reply, the mail handled */
 	if (ss == STORE_TOO_BIG) {
-		store_complain(j->srv.st, "%s: %s", what, j->account_err);
+		store_complain(j->srv.st, "%s: %s", what, wrote->err);
 		return job_refuse(j, NULL, "%s: one of the server's files is full; try again later or ask the "
 		    "server's admin", what);
 	}
-	j->sys_errno = j->account_errno;
-	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
-	msg_warn("%s: %s", what, j->account_err);
+	j->sys_errno = wrote->sys_errno;
+	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, wrote->err);
+	msg_warn("%s: %s", what, wrote->err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 }
 
@@ -323,14 +326,15 @@ void job_record_handled(struct job *j)
 static enum process_status authenticated(struct job *j, bool *right)
 {
 	char who[IDENT_USERID_MAX + 1];
+	char why[JOB_MESSAGE_MAX];
 	enum pwcheck_verdict v;
 
 	*right = false;
-	v = job_password_settled(j, who);
+	v = job_password_settled(j, who, why);
 	if (v == PWCHECK_FAILED)
 		return job_hash_failure(j, who);
 	if (v == PWCHECK_WRONG)
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+		return job_refuse(j, NULL, "%s", why);
 	*right = true;
 	return PROCESS_OK;
 }
@@ -420,38 +424,58 @@ out:
 	return ps;
 }
 
-enum process_status job_commit_game(struct job *j, const struct job_seats *seats, bool *done)
+void job_turn_init(struct job_turn *t)
+{
+	memset(t, 0, sizeof *t);
+}
+
+void job_turn_free(struct job_turn *t)
+{
+	boardmail_free(t->mails, t->nmails);
+	t->mails = NULL;
+	t->nmails = 0;
+	free(t->comment);
+	t->comment = NULL;
+}
+
+enum process_status job_commit_game(struct job *j, struct job_turn *t, const struct job_seats *seats, bool *done)
 {
 	struct game *g = &j->game;
 	enum process_status ps;
 
 	*done = false;
-	j->comment = replytoken_comment(&j->cmd, j->in.body);
-	if (j->comment == NULL)
+	free(t->comment);	/* a command committing twice (accept's check) */
+	t->comment = replytoken_comment(&j->cmd, j->in.body);
+	if (t->comment == NULL)
 		return job_no_memory(j);
-	j->ev.comment = j->comment;
+	t->ev.comment = t->comment;
 	hooks_turn(j->hooks, &j->srv, g);	/* the clocks and the next reminder count from this turn */
-	boardmail_free(j->mails, j->nmails);	/* a command committing twice (accept's check) */
-	j->mails = NULL;
-	j->nmails = 0;
-	ps = job_game_mails(j, g, &j->ev, &j->mails, &j->nmails);
+	boardmail_free(t->mails, t->nmails);	/* a command committing twice (accept's check) */
+	t->mails = NULL;
+	t->nmails = 0;
+	ps = job_game_mails(j, g, &t->ev, &t->mails, &t->nmails);
 	if (ps != PROCESS_OK)
 		return ps;
 	/* a hook answers at once (the robot to move next): the mover's one mail comes with its answer */
-	ps = commit_game(j, g, false, seats, j->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : j->nmails,
+	ps = commit_game(j, g, false, seats, t->mails, hooks_answerer(j->hooks, &j->srv.cfg, g) != NULL ? 0 : t->nmails,
 	    done);
-	j->committed = ps == PROCESS_OK && *done;
+	t->committed = ps == PROCESS_OK && *done;
+	return ps;
+}
+
+enum process_status job_turn_answer(struct job *j, struct job_turn *t, enum process_status ps)
+{
+	const struct hook *h;
+
+	if (ps == PROCESS_OK && t->committed && (h = hooks_answerer(j->hooks, &j->srv.cfg, &j->game)) != NULL)
+		ps = h->answer(j, t);
 	return ps;
 }
 
 enum process_status job_commit_quiet(struct job *j, const struct reply_mail *mails, int n, bool *done)
 {
-	enum process_status ps;
-
 	*done = false;
-	ps = commit_game(j, &j->game, false, NULL, mails, n, done);
-	j->committed = ps == PROCESS_OK && *done;
-	return ps;
+	return commit_game(j, &j->game, false, NULL, mails, n, done);
 }
 
 enum process_status job_commit_board(struct job *j, const struct game *g, const struct reply_mail *mails, int n,
@@ -484,10 +508,6 @@ enum process_status job_commit_removal(struct job *j, const struct reply_mail *m
 	enum process_status ps;
 
 	*done = false;
-	j->comment = replytoken_comment(&j->cmd, j->in.body);
-	if (j->comment == NULL)
-		return job_no_memory(j);
 	ps = commit_game(j, &j->game, true, NULL, mails, n, done);
-	j->committed = ps == PROCESS_OK && *done;
 	return ps;
 }

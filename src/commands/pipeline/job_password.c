@@ -17,7 +17,7 @@
 #include "store/pending.h"
 #include "store/throttle.h"
 
-/* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for j->pwmsg. */
+/* "until 2023-11-15T00:13:20Z, after 5 wrong passwords within an hour" for a refusal. */
 static void lockout_words(struct job *j, const struct throttle_state *ts, char *buf, size_t size)
 {
 	char stamp[REPLY_TIME_SIZE];
@@ -27,21 +27,21 @@ static void lockout_words(struct job *j, const struct throttle_state *ts, char *
 	    j->srv.cfg.max_password_failures, j->srv.cfg.max_password_failures == 1 ? "" : "s");
 }
 
-/* Set j->pwmsg to the refusal of a locked-out account. */
-static void locked_out(struct job *j, const char *userid, const struct throttle_state *ts)
+/* The refusal of a locked-out account into why. */
+static void locked_out(struct job *j, const char *userid, const struct throttle_state *ts, char why[JOB_MESSAGE_MAX])
 {
 	char words[200];
 
 	lockout_words(j, ts, words, sizeof words);
-	snprintf(j->pwmsg, sizeof j->pwmsg, "password attempts for %s are refused %s: try again then", userid,
+	snprintf(why, JOB_MESSAGE_MAX, "password attempts for %s are refused %s: try again then", userid,
 	    words);
 }
 
-/* Set j->pwmsg to the refusal while the record of wrong passwords is full (throttle.h: fail closed). */
+/* The refusal while the record of wrong passwords is full (throttle.h: fail closed) into why. */
 /* cause: the store's error when a write was refused, else NULL (the check found the file full) */
-static void throttle_full(struct job *j, const char *userid, const char *cause)
+static void throttle_full(struct job *j, const char *userid, const char *cause, char why[JOB_MESSAGE_MAX])
 {
-	snprintf(j->pwmsg, sizeof j->pwmsg, "password checks for %s are paused: the server's record of wrong "
+	snprintf(why, JOB_MESSAGE_MAX, "password checks for %s are paused: the server's record of wrong "
 	    "passwords is full; try again in an hour", userid);
 	store_complain(j->srv.st, "%s", cause != NULL && cause[0] != '\0' ? cause :
 	    "the throttle file is full: password checks are paused");
@@ -71,9 +71,10 @@ static void tell_owner(struct job *j, const struct store_user *user, const struc
  * told; a right one counts only if no lockout came into force while it was
  * checked (guesses sent at once are checked at once), and then marks an
  * outdated hash to be made again (rehash_password).  False: refuse the
- * command with j->pwmsg.
+ * command with why.
  */
-bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what)
+bool job_secret_verdict(struct job *j, const struct store_user *user, bool right, const char *what,
+    char why[JOB_MESSAGE_MAX])
 {
 	struct throttle_state ts;
 	enum store_status ss;
@@ -82,25 +83,25 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 	if (right) {
 		ss = throttle_check(j->srv.st, &j->srv.cfg, user->userid, j->srv.now, &ts);
 		if (ss == STORE_OK && ts.until != 0) {
-			locked_out(j, user->userid, &ts);
+			locked_out(j, user->userid, &ts, why);
 			return false;
 		}
 		if (ss == STORE_OK && ts.full) {
 			/* store_error() may hold an older, unrelated message here */
-			throttle_full(j, user->userid, NULL);
+			throttle_full(j, user->userid, NULL, why);
 			return false;
 		}
 		if (ss != STORE_OK)
 			msg_warn("cannot read the password throttle: %s", store_error(j->srv.st));
 		if (!store_hash_current(j->srv.st, user->hash)) {
-			j->rehash = *user;
-			j->rehash_due = true;
+			snprintf(j->rehash.userid, sizeof j->rehash.userid, "%s", user->userid);
+			snprintf(j->rehash.hash, sizeof j->rehash.hash, "%s", user->hash);
 		}
 		return true;
 	}
 	ss = throttle_fail(j->srv.st, &j->srv.cfg, user->userid, j->in.from_addr, j->srv.now, &ts);
 	if (ss == STORE_TOO_BIG) {
-		throttle_full(j, user->userid, store_error(j->srv.st));	/* a guess that cannot be counted is not answered */
+		throttle_full(j, user->userid, store_error(j->srv.st), why);	/* a guess that cannot be counted is not answered */
 		return false;
 	}
 	if (ss != STORE_OK) {
@@ -108,37 +109,37 @@ bool job_secret_verdict(struct job *j, const struct store_user *user, bool right
 		ts.until = 0;
 	}
 	if (ts.until != 0 && !ts.started) {
-		locked_out(j, user->userid, &ts);	/* another attempt locked it meanwhile */
+		locked_out(j, user->userid, &ts, why);	/* another attempt locked it meanwhile */
 	} else if (ts.started) {
 		lockout_words(j, &ts, words, sizeof words);
-		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s; password attempts for %s are now "
+		snprintf(why, JOB_MESSAGE_MAX, "wrong %s for %s; password attempts for %s are now "
 		    "refused %s", what, user->userid, user->userid, words);
 		tell_owner(j, user, &ts);
 	} else if (strcmp(what, "password") == 0) {
 		/* a forgotten password is the common cause: the way out, in the refusal itself */
-		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong password for %s. To play without it, reply to "
+		snprintf(why, JOB_MESSAGE_MAX, "wrong password for %s. To play without it, reply to "
 		    "your latest board mail (or tap a point of its board): its Subject stands for your password. "
 		    "If you have forgotten it, send \"forgot %s\": a one-time code comes to the address the "
 		    "account is registered to, with how to set a new password", user->userid, user->userid);
 	} else {
-		snprintf(j->pwmsg, sizeof j->pwmsg, "wrong %s for %s", what, user->userid);
+		snprintf(why, JOB_MESSAGE_MAX, "wrong %s for %s", what, user->userid);
 	}
 	return false;
 }
 
-bool job_password_verdict(struct job *j, const struct store_user *user, bool right)
+bool job_password_verdict(struct job *j, const struct store_user *user, bool right, char why[JOB_MESSAGE_MAX])
 {
-	return job_secret_verdict(j, user, right, "password");
+	return job_secret_verdict(j, user, right, "password", why);
 }
 
 /*
  * Settle a password check still running (do_play): PWCHECK_RIGHT when none
  * is pending or the password was taken; PWCHECK_WRONG when it was refused
- * (password_verdict), and then j->pwmsg says why; PWCHECK_FAILED when the
+ * (password_verdict), and then why says why; PWCHECK_FAILED when the
  * hash could not be computed.  who names the user.  Afterwards no check is
  * pending.
  */
-enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1])
+enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_MAX + 1], char why[JOB_MESSAGE_MAX])
 {
 	enum pwcheck_verdict v;
 	struct store_user user;
@@ -151,7 +152,7 @@ enum pwcheck_verdict job_password_settled(struct job *j, char who[IDENT_USERID_M
 	pwcheck_release(&j->pw);
 	if (v == PWCHECK_FAILED)
 		return v;
-	return job_password_verdict(j, &user, v == PWCHECK_RIGHT) ? PWCHECK_RIGHT : PWCHECK_WRONG;
+	return job_password_verdict(j, &user, v == PWCHECK_RIGHT, why) ? PWCHECK_RIGHT : PWCHECK_WRONG;
 }
 
 /*
@@ -165,6 +166,7 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 	struct throttle_state ts;
 	struct pending wait;
 	enum store_status ss;
+	char why[JOB_MESSAGE_MAX];
 
 	*found = false;
 	ss = store_user_find(j->srv.st, userid, user);
@@ -200,10 +202,10 @@ enum process_status job_find_account(struct job *j, const char *userid, struct s
 	if (ts.until != 0 || ts.full) {
 		pwcheck_release(&j->pw);
 		if (ts.full)
-			throttle_full(j, user->userid, NULL);
+			throttle_full(j, user->userid, NULL, why);
 		else
-			locked_out(j, user->userid, &ts);
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+			locked_out(j, user->userid, &ts, why);
+		return job_refuse(j, NULL, "%s", why);
 	}
 	*found = true;
 	return PROCESS_OK;
@@ -217,6 +219,7 @@ enum process_status job_authenticate(struct job *j, const char *userid, const ch
     struct store_user *user, bool *authorised)
 {
 	enum process_status ps = job_find_account(j, userid, user, authorised);
+	char why[JOB_MESSAGE_MAX];
 	bool right;
 
 	if (ps != PROCESS_OK || !*authorised)
@@ -225,9 +228,9 @@ enum process_status job_authenticate(struct job *j, const char *userid, const ch
 		*authorised = false;
 		return job_hash_failure(j, user->userid);
 	}
-	if (!job_password_verdict(j, user, right)) {
+	if (!job_password_verdict(j, user, right, why)) {
 		*authorised = false;
-		return job_refuse(j, NULL, "%s", j->pwmsg);
+		return job_refuse(j, NULL, "%s", why);
 	}
 	return PROCESS_OK;
 }

@@ -15,7 +15,8 @@
  *            read, under its lock, and checked again against the record
  *   handle   the command's handler (one file per command or family),
  *            which refuses, replies or commits through job.h
- *   robot    the robot's answer on the board just committed (MAILCMD_ROBOT)
+ *   robot    the robot's answer on the board just committed, the handler's
+ *            last step (MAILCMD_ROBOT: job_turn_answer)
  *   record   the mail in the redelivery record, an outdated hash renewed
  *   deliver  the replies flushed from the outbox to the transport; one log
  *            line: time, Message-ID, sender, masked command, board, result
@@ -394,11 +395,10 @@ static enum process_status refuse_unverified(struct job *j)
 	return ps;
 }
 
-/* The parsed command: its set-up, its handler, a hook's answer (the robot's); the locks released after. */
+/* The parsed command: its set-up, its handler (and a hook's answer: the robot's); the locks released after. */
 static enum process_status handle(struct job *j)
 {
 	const struct mail_command *mc = j->mc;
-	const struct hook *h;
 	mailcmd_fn *bare;
 	enum process_status ps;
 	bool ready;
@@ -441,8 +441,6 @@ static enum process_status handle(struct job *j)
 	ps = prepare(j, mc->needs, &ready);
 	if (ps == PROCESS_OK && ready)
 		ps = mc->run(j);
-	if (ps == PROCESS_OK && (mc->needs & MAILCMD_ROBOT) && j->committed && (h = hooks_answerer(j->hooks, &j->srv.cfg, &j->game)) != NULL)
-		ps = h->answer(j);
 	job_unlock(j);
 	return ps;
 }
@@ -923,7 +921,7 @@ enum process_status process_main(const char *home)
 		job_detail_add(j, "; the address's %lu bounce%s cleared: it wrote", cleared, cleared == 1 ? "" : "s");
 	if (ps == PROCESS_OK)
 		job_record_handled(j);
-	if (ps == PROCESS_OK && j->rehash_due)
+	if (ps == PROCESS_OK && j->rehash.userid[0] != '\0')
 		rehash_password(j);
 	/* a dropped copy of a handled mail: what its first copy left is delivered now */
 	if (ps == PROCESS_OK || (ps == PROCESS_DROPPED && j->settle))

@@ -387,7 +387,7 @@ enum process_status tokenreply_login(struct job *j, bool *ready)
 	const struct game *g = &j->game;
 	const char *players[2] = { g->black, g->white };
 	struct store_user u[2], *mine[2];
-	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX];
+	char token[TOKEN_TEXT_SIZE], err[TOKENS_ERR_MAX], why[JOB_MESSAGE_MAX];
 	enum process_status ps;
 	enum store_status ss;
 	bool found, off;
@@ -442,11 +442,11 @@ enum process_status tokenreply_login(struct job *j, bool *ready)
 			memcpy(j->token_now, token, sizeof j->token_now);
 			explicit_bzero(token, sizeof token);
 			/* the throttle's lockout holds for tokens too; a token never renews a hash */
-			if (!job_secret_verdict(j, mine[i], true, "reply token")) {
-				j->rehash_due = false;
-				return job_refuse(j, g, "%s", j->pwmsg);
+			if (!job_secret_verdict(j, mine[i], true, "reply token", why)) {
+				j->rehash.userid[0] = '\0';
+				return job_refuse(j, g, "%s", why);
 			}
-			j->rehash_due = false;
+			j->rehash.userid[0] = '\0';
 			j->user = *mine[i];
 			snprintf(j->cmd.userid, sizeof j->cmd.userid, "%s", mine[i]->userid);
 			*ready = true;
@@ -455,9 +455,9 @@ enum process_status tokenreply_login(struct job *j, bool *ready)
 	}
 	explicit_bzero(token, sizeof token);
 	/* a wrong token is a wrong password (throttle.h): guessing one is as slow */
-	(void)job_secret_verdict(j, mine[0], false, "reply token");
+	(void)job_secret_verdict(j, mine[0], false, "reply token", why);
 	return job_refuse(j, g, "%s: the token in the Subject is not %s's token for board %ld now (it is another "
 	    "board's or another player's, or it ended with a new password, a reset or tokens ... new), so nothing "
-	    "was done: reply to your newest mail of board %ld, or send the command with your password", j->pwmsg,
+	    "was done: reply to your newest mail of board %ld, or send the command with your password", why,
 	    mine[0]->userid, g->board, g->board);
 }

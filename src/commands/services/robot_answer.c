@@ -30,12 +30,12 @@ bool robot_answer_due(const struct config *cfg, const struct game *g)
  * for `oustpbm robot` or `oustpbm cleanup`.  The mail was handled either
  * way.
  */
-enum process_status robot_answer_hook(struct job *j)
+enum process_status robot_answer_hook(struct job *j, struct job_turn *t)
 {
 	struct game *g = &j->game;
-	struct reply_event *ev = &j->ev;
-	const struct reply_mail *mails = j->mails;
-	int n = j->nmails;
+	struct reply_event *ev = &t->ev;
+	const struct reply_mail *mails = t->mails;
+	int n = t->nmails;
 	static struct robot_turn rt[ROBOT_TURNS_MAX];
 	struct reply_mail *both = NULL;
 	struct store_lock slot = STORE_LOCK_INIT;
