@@ -9,21 +9,17 @@
 
 #include "outbox/queuecmd.h"
 
-static enum admin_status of_queuecmd(enum queuecmd_status qs)
+static enum admin_status of_queuecmd(enum outbox_status qs)
 {
-	switch (qs) {
-	case QUEUECMD_OK:
+	if (qs == OUTBOX_OK)
 		return ADMIN_OK;
-	case QUEUECMD_TEMPFAIL:
+	if (outbox_status_temporary(qs))
 		return ADMIN_TEMPFAIL;
-	case QUEUECMD_CONFIG:
+	if (qs == OUTBOX_CONFIG)
 		return ADMIN_CONFIG;
-	case QUEUECMD_IO:
-		return ADMIN_IOERR;
-	case QUEUECMD_NOINPUT:
+	if (qs == OUTBOX_NO_SUCH_ID)
 		return ADMIN_NOINPUT;
-	}
-	return ADMIN_SOFTWARE;
+	return ADMIN_IOERR;
 }
 
 /* The outbox of the home, or the complaint made. */

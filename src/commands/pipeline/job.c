@@ -60,6 +60,7 @@ enum process_status job_store_failure(struct job *j, enum store_status ss, const
 		    "server's admin", what);
 	}
 	j->sys_errno = store_errno(j->srv.st);
+	j->store_failed = ss;
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->srv.st));
 	msg_warn("%s: %s", what, store_error(j->srv.st));
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -70,6 +71,7 @@ enum process_status job_outbox_failure(struct job *j, enum outbox_status os, con
 	const char *why = j->srv.ob != NULL ? outbox_error(j->srv.ob) : outbox_status_str(os);
 
 	j->sys_errno = j->srv.ob != NULL ? outbox_errno(j->srv.ob) : 0;
+	j->store_failed = outbox_store_status(os);
 	j->outbox_failed = true;
 	job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	msg_warn("%s: %s", what, why);
@@ -115,6 +117,7 @@ enum process_status job_need_outbox(struct job *j)
 	os = outbox_open(j->srv.st, &j->srv.ob, err, sizeof err);
 	if (os != OUTBOX_OK) {
 		j->sys_errno = store_errno(j->srv.st);	/* outbox_open fails on the store's calls */
+		j->store_failed = outbox_store_status(os);
 		j->outbox_failed = true;
 		job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "cannot open the outbox: %s", err);
 		msg_warn("cannot open the outbox: %s", err);

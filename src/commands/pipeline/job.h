@@ -69,6 +69,7 @@ struct job {
 	char account_err[STORE_ERR_MAX];	/* why an account write failed (job_commit_account) */
 	int account_errno;	/* its errno, 0 if no system call failed */
 	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
+	enum store_status store_failed;	/* its store status (STORE_NO_SPACE: the disk), STORE_OK if none (alert.h) */
 	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
 	char pwmsg[JOB_MESSAGE_MAX];	/* why a password was refused (password_verdict) */
 	struct store_user rehash;	/* an account whose hash is to be made at password_cost */

@@ -185,6 +185,7 @@ enum process_status job_account_failure(struct job *j, enum store_status ss, con
 		    "server's admin", what);
 	}
 	j->sys_errno = j->account_errno;
+	j->store_failed = ss;
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, j->account_err);
 	msg_warn("%s: %s", what, j->account_err);
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;

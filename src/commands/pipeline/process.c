@@ -855,7 +855,8 @@ static void tell_admin(struct job *j, enum process_status ps, const struct start
 		c = ALERT_CONFIG;
 	else if (f->home)
 		c = ALERT_HOME;
-	else if ((ps == PROCESS_TEMPFAIL || ps == PROCESS_SOFTWARE) && alert_cause_of_errno(j->sys_errno, &c))
+	else if ((ps == PROCESS_TEMPFAIL || ps == PROCESS_SOFTWARE) && (alert_cause_of_store(j->store_failed, &c) ||
+	    alert_cause_of_errno(j->sys_errno, &c)))
 		;	/* c is the system error's */
 	else if (ps == PROCESS_CONFIG)
 		c = ALERT_TEMPLATES;
