@@ -127,10 +127,10 @@ static enum boardmail_status of_store(enum store_status ss)
 	    ss == STORE_TOO_BIG ? BOARDMAIL_STORE_FULL : BOARDMAIL_STORE_ERROR;
 }
 
-static enum boardmail_status of_reply(enum reply_status rs)
+static enum boardmail_status of_reply(enum mail_status rs)
 {
-	return rs == REPLY_OK ? BOARDMAIL_OK : rs == REPLY_NOMEM ? BOARDMAIL_NOMEM :
-	    rs == REPLY_TEMPLATE ? BOARDMAIL_TEMPLATE : BOARDMAIL_COMPOSE;
+	return rs == MAIL_OK ? BOARDMAIL_OK : rs == MAIL_NOMEM ? BOARDMAIL_NOMEM :
+	    rs == MAIL_TEMPLATE ? BOARDMAIL_TEMPLATE : BOARDMAIL_COMPOSE;
 }
 
 enum boardmail_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,

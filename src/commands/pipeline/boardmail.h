@@ -23,9 +23,9 @@ enum boardmail_status {
 	BOARDMAIL_STORE_FULL,		/* a file over its cap (STORE_TOO_BIG) */
 	BOARDMAIL_STORE_ERROR,		/* any other store failure */
 	/* a mail could not be made: srv->rc.err says why (reply.h) */
-	BOARDMAIL_NOMEM,		/* REPLY_NOMEM */
-	BOARDMAIL_TEMPLATE,		/* REPLY_TEMPLATE */
-	BOARDMAIL_COMPOSE		/* REPLY_COMPOSE */
+	BOARDMAIL_NOMEM,		/* MAIL_NOMEM */
+	BOARDMAIL_TEMPLATE,		/* MAIL_TEMPLATE */
+	BOARDMAIL_COMPOSE		/* MAIL_COMPOSE */
 };
 
 /* Is s one that may well go away if tried again later (a store's for now, no memory)? */

@@ -87,14 +87,14 @@ enum process_status job_hash_failure(struct job *j, const char *userid)
 	return PROCESS_TEMPFAIL;
 }
 
-enum process_status job_reply_failure(struct job *j, enum reply_status rs)
+enum process_status job_reply_failure(struct job *j, enum mail_status rs)
 {
-	job_detail(j, rs == REPLY_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->srv.rc.err);
+	job_detail(j, rs == MAIL_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->srv.rc.err);
 	msg_warn("cannot make the reply: %s", j->srv.rc.err);
 	switch (rs) {
-	case REPLY_NOMEM:
+	case MAIL_NOMEM:
 		return PROCESS_TEMPFAIL;
-	case REPLY_TEMPLATE:
+	case MAIL_TEMPLATE:
 		return PROCESS_CONFIG;
 	default:
 		return PROCESS_SOFTWARE;
@@ -154,11 +154,11 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m)
 	return PROCESS_OK;
 }
 
-enum process_status job_send(struct job *j, enum reply_status rs, struct reply_mail *m)
+enum process_status job_send(struct job *j, enum mail_status rs, struct reply_mail *m)
 {
 	enum process_status ps;
 
-	ps = rs == REPLY_OK ? job_reply(j, m) : job_reply_failure(j, rs);
+	ps = rs == MAIL_OK ? job_reply(j, m) : job_reply_failure(j, rs);
 	reply_mail_release(m);
 	return ps;
 }
@@ -262,7 +262,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	char msg[JOB_MESSAGE_MAX];
 	struct reply_mail m;
 	struct reply_refused refused;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 
 	struct game peek;

@@ -239,11 +239,11 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 	case BOARDMAIL_STORE_ERROR:
 		return job_store_failure(j, STORE_IO, "cannot read who gets the board's mail");
 	case BOARDMAIL_NOMEM:
-		return job_reply_failure(j, REPLY_NOMEM);
+		return job_reply_failure(j, MAIL_NOMEM);
 	case BOARDMAIL_TEMPLATE:
-		return job_reply_failure(j, REPLY_TEMPLATE);
+		return job_reply_failure(j, MAIL_TEMPLATE);
 	case BOARDMAIL_COMPOSE:
-		return job_reply_failure(j, REPLY_COMPOSE);
+		return job_reply_failure(j, MAIL_COMPOSE);
 	}
 	return PROCESS_OK;
 }

@@ -90,9 +90,9 @@ static void board_failed(struct run *r, long board, enum cleanup_status s, const
 	va_end(ap);
 }
 
-static enum cleanup_status of_reply(enum reply_status rs)
+static enum cleanup_status of_reply(enum mail_status rs)
 {
-	return rs == REPLY_NOMEM ? CLEANUP_TEMPFAIL : rs == REPLY_TEMPLATE ? CLEANUP_CONFIG : CLEANUP_SOFTWARE;
+	return rs == MAIL_NOMEM ? CLEANUP_TEMPFAIL : rs == MAIL_TEMPLATE ? CLEANUP_CONFIG : CLEANUP_SOFTWARE;
 }
 
 /* player's mail address into p; false if the account is gone (nobody to tell) or on failure (*s set). */
@@ -221,7 +221,7 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	struct reply_mail m;
 	struct reply_player p = { 0 };
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum cleanup_status s;
 	const char *who = game_player_to_move(g);
 	char next[GAMEFILE_TIME_SIZE], token[TOKEN_TEXT_SIZE];
@@ -237,7 +237,7 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 		player_token(r, g, &u, &p, token);
 		rs = reply_reminder(&r->srv->rc, g, &p, days, timeout_due(&r->srv->cfg, g, stopped), &m);
 		explicit_bzero(token, sizeof token);
-		if (rs != REPLY_OK) {
+		if (rs != MAIL_OK) {
 			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->srv->rc.err);
 			return;
 		}
@@ -262,7 +262,7 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 	struct reply_mail m;
 	struct reply_player p = { 0 };
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum cleanup_status s;
 	const char *who = game_player_to_move(g);
 	char token[TOKEN_TEXT_SIZE];
@@ -274,7 +274,7 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 		player_token(r, g, &u, &p, token);
 		rs = reply_warning(&r->srv->rc, g, &p, &w, &m);
 		explicit_bzero(token, sizeof token);
-		if (rs != REPLY_OK) {
+		if (rs != MAIL_OK) {
 			board_failed(r, g->board, of_reply(rs), "cannot make the warning: %s", r->srv->rc.err);
 			return;
 		}

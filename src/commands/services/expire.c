@@ -61,7 +61,7 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 	char subject[80];
 	struct store_user u;
 	enum store_status ss;
-	enum reply_status rs;
+	enum mail_status rs;
 
 	if (strcmp(userid, GAME_OPEN_SEAT) == 0 || game_user_is_robot(userid))
 		return EXPIRE_OK;
@@ -79,9 +79,9 @@ static enum expire_status tell(struct server *srv, const struct game *g, const c
 		rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "decline", subject,
 		    REPLY_VARS(vars), &t->m[t->n]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		snprintf(err, errlen, "cannot make the mail: %s", srv->rc.err);
-		return rs == REPLY_NOMEM ? EXPIRE_TEMPFAIL : rs == REPLY_TEMPLATE ? EXPIRE_CONFIG : EXPIRE_ERROR;
+		return rs == MAIL_NOMEM ? EXPIRE_TEMPFAIL : rs == MAIL_TEMPLATE ? EXPIRE_CONFIG : EXPIRE_ERROR;
 	}
 	t->n++;
 	return EXPIRE_OK;

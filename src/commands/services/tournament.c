@@ -87,7 +87,7 @@ enum tournament_status tournament_notice(struct server *srv, const char *userid,
 	struct reply_mail m;
 	struct reply_var v = { "text", text };
 	enum store_status ss;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum outbox_status os;
 
 	if (game_user_is_robot(userid))
@@ -102,9 +102,9 @@ enum tournament_status tournament_notice(struct server *srv, const char *userid,
 	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK)
 		return TOURNAMENT_TEMPFAIL;
 	rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "notice", subject, &v, 1, &m);
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mail to %s: %.200s", userid, srv->rc.err);
-		return rs == REPLY_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
+		return rs == MAIL_NOMEM ? TOURNAMENT_TEMPFAIL : TOURNAMENT_ERROR;
 	}
 	os = outbox_enqueue(srv->ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
@@ -696,7 +696,7 @@ enum process_status tournament_reply(struct job *j, const char *subject, const c
 {
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->cmd.userid) }, "notice", subject, &v, 1, &m);
 	return job_send(j, rs, &m);

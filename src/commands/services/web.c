@@ -236,7 +236,7 @@ enum web_status web_open(const struct config *cfg, struct store *st, const char 
     char *err, size_t errlen)
 {
 	char tdir[PATH_MAX], terr[REPLY_ERR_MAX], sub[PATH_MAX + 16];
-	enum mailout_status ms;
+	enum mail_status ms;
 	enum web_status s;
 	struct web *w;
 	int r;
@@ -258,13 +258,13 @@ enum web_status web_open(const struct config *cfg, struct store *st, const char 
 		s = web_fail(w, WEB_IO, "web directory '%s': the path is too long", dir);
 		goto out;
 	}
-	if (reply_templates_dir(cfg, store_home(st), tdir, sizeof tdir, terr, sizeof terr) != REPLY_OK) {
+	if (reply_templates_dir(cfg, store_home(st), tdir, sizeof tdir, terr, sizeof terr) != MAIL_OK) {
 		s = web_fail(w, WEB_TEMPLATE, "%s", terr);
 		goto out;
 	}
 	ms = mailout_template_load(tdir, "web.html", &w->tmpl, terr, sizeof terr);
-	if (ms != MAILOUT_OK) {
-		s = web_fail(w, ms == MAILOUT_NOMEM ? WEB_NOMEM : WEB_TEMPLATE, "template %s", terr);
+	if (ms != MAIL_OK) {
+		s = web_fail(w, ms == MAIL_NOMEM ? WEB_NOMEM : WEB_TEMPLATE, "template %s", terr);
 		goto out;
 	}
 	s = mkdir_one(w, w->dir);
