@@ -56,7 +56,9 @@
  * Errors: every function returns an enum store_status; on failure
  * store_error() says what failed, naming the file.  store_status_temporary()
  * tells a failure worth retrying later (lock timeout, disk full, I/O error)
- * from a permanent one, so main can exit 75 (EX_TEMPFAIL).
+ * from a permanent one, so main can exit 75 (EX_TEMPFAIL).  A full disk
+ * (STORE_NO_SPACE) and an I/O error (STORE_DISK_ERROR) have values of their
+ * own, so that the layers above tell the admin which by the value.
  */
 #ifndef OUSTPBM_STORE_H
 #define OUSTPBM_STORE_H
