@@ -293,12 +293,13 @@ static bool as_owner(const struct cmdline *cl)
 	const char *path = cl->home;
 	bool init = cl->c->run == run_admin && cl->c->admin == admin_init_run;
 	char err[PATH_BUF_OWNER];
+	bool switched;
 
 	if (init && cl->nargs == 1)
 		path = cl->args[0];
 	else if (!init && !(cl->c->flags & (CMD_HOME | CMD_DIR)))
 		return true;
-	if (path[0] == '\0' || owner_become(path, init, err, sizeof err) != OWNER_FAILED)
+	if (path[0] == '\0' || owner_become(path, init, err, sizeof err, &switched) == STORE_OK)
 		return true;
 	msg_warn("%s", err);
 	return false;

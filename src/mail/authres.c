@@ -10,18 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *authres_status_str(enum authres_status st)
-{
-	switch (st) {
-	case AUTHRES_OK: return "ok";
-	case AUTHRES_BAD_ID: return "no authserv-id";
-	case AUTHRES_BAD_VERSION: return "a version other than 1";
-	case AUTHRES_SYNTAX: return "no result after the authserv-id";
-	case AUTHRES_TOO_LONG: return "too long";
-	}
-	return "unknown authres status";
-}
-
 const char *authres_verdict_str(enum authres_verdict v)
 {
 	switch (v) {
@@ -283,7 +271,7 @@ static bool parse_resinfo(struct cur *c, struct authres_result *r)
 	}
 }
 
-enum authres_status authres_parse(const char *s, size_t len, struct authres *out)
+enum mail_status authres_parse(const char *s, size_t len, struct authres *out)
 {
 	struct cur c = { s, 0, len };
 	char version[AUTHRES_WORD_MAX + 1], word[AUTHRES_WORD_MAX + 1];
@@ -294,24 +282,24 @@ enum authres_status authres_parse(const char *s, size_t len, struct authres *out
 		c.n = AUTHRES_FIELD_MAX;	/* for the authserv-id; the caller reads the status */
 	if (!skip_cfws(&c) || !read_id(&c, out->authserv_id)) {
 		out->authserv_id[0] = '\0';
-		return AUTHRES_BAD_ID;
+		return MAIL_AUTHRES_NO_ID;
 	}
 	if (len > AUTHRES_FIELD_MAX)
-		return AUTHRES_TOO_LONG;
+		return MAIL_AUTHRES_TOO_LONG;
 	if (!skip_cfws(&c))
-		return AUTHRES_SYNTAX;
+		return MAIL_AUTHRES_SYNTAX;
 	if (peek(&c) >= '0' && peek(&c) <= '9') {
 		/* authres-version: RFC 8601 2.2, a field of an unknown version is ignored */
 		while (!at_end(&c) && c.s[c.i] >= '0' && c.s[c.i] <= '9' && k < AUTHRES_WORD_MAX)
 			version[k++] = c.s[c.i++];
 		version[k] = '\0';
 		if (strcmp(version, "1") != 0 || (!at_end(&c) && c.s[c.i] >= '0' && c.s[c.i] <= '9'))
-			return AUTHRES_BAD_VERSION;
+			return MAIL_AUTHRES_VERSION;
 		if (!skip_cfws(&c))
-			return AUTHRES_SYNTAX;
+			return MAIL_AUTHRES_SYNTAX;
 	}
 	if (peek(&c) != ';')
-		return AUTHRES_SYNTAX;
+		return MAIL_AUTHRES_SYNTAX;
 	/* no-result: "; none" alone (RFC 8601 2.2) */
 	{
 		struct cur look = c;
@@ -320,7 +308,7 @@ enum authres_status authres_parse(const char *s, size_t len, struct authres *out
 		if (skip_cfws(&look) && read_keyword(&look, word) && strcmp(word, "none") == 0 && skip_cfws(&look) &&
 		    (at_end(&look) || peek(&look) == ';')) {
 			out->none = true;
-			return AUTHRES_OK;
+			return MAIL_OK;
 		}
 	}
 	while (!at_end(&c) && peek(&c) == ';') {
@@ -342,16 +330,16 @@ enum authres_status authres_parse(const char *s, size_t len, struct authres *out
 		if (peek(&c) != ';' && !skip_resinfo(&c))
 			break;
 	}
-	return out->nresults > 0 || out->skipped > 0 ? AUTHRES_OK : AUTHRES_SYNTAX;
+	return out->nresults > 0 || out->skipped > 0 ? MAIL_OK : MAIL_AUTHRES_SYNTAX;
 }
 
 /* ---- the header section ---- */
 
-enum authres_status authres_find(const char *buf, size_t len, const char *id, struct authres *out, bool *found)
+enum mail_status authres_find(const char *buf, size_t len, const char *id, struct authres *out, bool *found)
 {
 	static const char name[] = "Authentication-Results";
 	const size_t nlen = sizeof name - 1;
-	enum authres_status st;
+	enum mail_status st;
 	size_t i = 0, eol, vstart, vend, k;
 	const char *nl;
 
@@ -382,7 +370,7 @@ enum authres_status authres_find(const char *buf, size_t len, const char *id, st
 			k--;
 		if (k == nlen && strncasecmp(buf + i, name, nlen) == 0) {
 			st = authres_parse(buf + vstart, vend - vstart, out);
-			if (st != AUTHRES_BAD_ID && strcasecmp(out->authserv_id, id) == 0) {
+			if (st != MAIL_AUTHRES_NO_ID && strcasecmp(out->authserv_id, id) == 0) {
 				*found = true;
 				return st;
 			}
@@ -390,7 +378,7 @@ enum authres_status authres_find(const char *buf, size_t len, const char *id, st
 		i = vend;
 	}
 	memset(out, 0, sizeof *out);
-	return AUTHRES_OK;
+	return MAIL_OK;
 }
 
 /* ---- the verdict ---- */
@@ -527,7 +515,7 @@ enum authres_verdict authres_check(const char *buf, size_t len, const char *id, 
     struct authres *work, char *why)
 {
 	const char *at = strrchr(from_addr, '@');
-	enum authres_status st;
+	enum mail_status st;
 	bool found;
 
 	why[0] = '\0';
@@ -536,9 +524,9 @@ enum authres_verdict authres_check(const char *buf, size_t len, const char *id, 
 		why_add(why, "no Authentication-Results header from %s", id);
 		return AUTHRES_NO_HEADER;
 	}
-	if (st != AUTHRES_OK) {
+	if (st != MAIL_OK) {
 		why_add(why, "the Authentication-Results header from %s cannot be read: %s", id,
-		    authres_status_str(st));
+		    mail_status_str(st));
 		return AUTHRES_UNREADABLE;
 	}
 	return authres_judge(work, at != NULL ? at + 1 : "", why);

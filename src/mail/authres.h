@@ -48,6 +48,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mail/mail.h"
+
 #define AUTHRES_ID_MAX 255	/* bytes of an authserv-id */
 #define AUTHRES_WORD_MAX 63	/* bytes of a method, result or property name */
 #define AUTHRES_VALUE_MAX 255	/* bytes of a property value (a domain, an address) */
@@ -55,16 +57,6 @@
 #define AUTHRES_PROPS_MAX 8	/* properties kept from one resinfo */
 #define AUTHRES_FIELD_MAX 16384	/* bytes of one field's value read; a longer trusted one is unreadable */
 #define AUTHRES_WHY_MAX 600	/* authres_verdict's explanation */
-
-enum authres_status {
-	AUTHRES_OK,		/* parsed: results, or "none" */
-	AUTHRES_BAD_ID,		/* no authserv-id could be read */
-	AUTHRES_BAD_VERSION,	/* a version other than 1: the field is ignored (RFC 8601 2.2) */
-	AUTHRES_SYNTAX,		/* no "; none" nor any resinfo after the authserv-id */
-	AUTHRES_TOO_LONG,	/* longer than AUTHRES_FIELD_MAX */
-};
-
-const char *authres_status_str(enum authres_status st);
 
 struct authres_prop {
 	char name[2 * AUTHRES_WORD_MAX + 2];	/* "ptype.property", lower case: "header.d" */
@@ -92,9 +84,9 @@ struct authres {
  * Parse the value of one Authentication-Results field, s[0..len), as
  * written (folded lines, CR LF, comments).  out is overwritten; its
  * authserv_id is filled as soon as it is read, even when the status is
- * AUTHRES_BAD_VERSION or AUTHRES_SYNTAX.
+ * MAIL_AUTHRES_VERSION or MAIL_AUTHRES_SYNTAX.
  */
-enum authres_status authres_parse(const char *s, size_t len, struct authres *out);
+enum mail_status authres_parse(const char *s, size_t len, struct authres *out);
 
 /*
  * Find the topmost Authentication-Results field whose authserv-id is id
@@ -104,7 +96,7 @@ enum authres_status authres_parse(const char *s, size_t len, struct authres *out
  * none; else the status is the parse's.  A field whose authserv-id cannot
  * be read is passed over.
  */
-enum authres_status authres_find(const char *buf, size_t len, const char *id, struct authres *out, bool *found);
+enum mail_status authres_find(const char *buf, size_t len, const char *id, struct authres *out, bool *found);
 
 enum authres_verdict {
 	AUTHRES_NO_HEADER,

@@ -9,31 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-const char *command_status_str(enum command_status st)
-{
-	switch (st) {
-	case COMMAND_OK: return "ok";
-	case COMMAND_EMPTY: return "no command";
-	case COMMAND_TOO_LONG: return "command line too long";
-	case COMMAND_CONTROL: return "control character";
-	case COMMAND_UNKNOWN: return "unknown command";
-	case COMMAND_USAGE: return "wrong arguments";
-	case COMMAND_BAD_USERID: return "bad user id";
-	case COMMAND_BAD_PASSWORD: return "bad password";
-	case COMMAND_BAD_NAME: return "bad full name";
-	case COMMAND_BAD_BOARD: return "bad board number";
-	case COMMAND_BAD_TURN: return "bad turn number";
-	case COMMAND_BAD_OPTION: return "bad option";
-	case COMMAND_BAD_PLACEMENT: return "bad placement";
-	case COMMAND_BAD_CLASS: return "bad board class";
-	case COMMAND_BAD_NUMBER: return "bad number of games";
-	case COMMAND_PLACEMENTS_ONLY: return "placements without a command";
-	case COMMAND_CONFLICT: return "the Subject and the text disagree";
-	case COMMAND_CHAT_ANSWER: return "an answer to a chat without a command";
-	}
-	return "unknown command status";
-}
-
 const struct command_syntax *command_grammar_row(const struct command_grammar *g, size_t i)
 {
 	return (const struct command_syntax *)(const void *)((const char *)g->rows + i * g->stride);
@@ -118,7 +93,7 @@ size_t command_keyword_index(const struct word *w, size_t n)
 	return n >= 2 && command_word_is(&w[0], "oust") ? 1 : 0;
 }
 
-enum command_status command_fail(struct command *out, enum command_status st, const char *fmt, ...)
+enum command_result command_fail(struct command *out, enum command_result st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -214,7 +189,7 @@ static bool set_line(struct command *out, const char *s, size_t len)
  * removed, it would join the words around it.  The position counts
  * characters from 1; the text before it is quoted so it can be found.
  */
-static enum command_status check_controls(struct command *out, const char *s, size_t n)
+static enum command_result check_controls(struct command *out, const char *s, size_t n)
 {
 	size_t i = 0, len, chars = 0;
 	char q[QUOTE_MAX + 4];
@@ -277,7 +252,7 @@ static void control_board(struct command *out, const struct command_grammar *g)
 }
 
 /* Parse the command line s[0..len) found in source into out, by the keywords of g. */
-static enum command_status parse_line(struct command *out, const struct command_grammar *g,
+static enum command_result parse_line(struct command *out, const struct command_grammar *g,
     enum command_source source, const char *s, size_t len)
 {
 	struct word w[MAX_WORDS];
@@ -328,10 +303,10 @@ static void placements_board(struct command *out)
 }
 
 /* One parse of the line s[0..len) into out, with the hints h (may be NULL). */
-static enum command_status parse_hinted(struct command *out, const struct command_grammar *g,
+static enum command_result parse_hinted(struct command *out, const struct command_grammar *g,
     enum command_source source, const char *s, size_t len, const struct command_hints *h)
 {
-	enum command_status st;
+	enum command_result st;
 
 	memset(out, 0, sizeof *out);
 	if (h != NULL) {
@@ -396,11 +371,11 @@ static void unwrapped(const char **s, size_t *len)
 	*len = n;
 }
 
-enum command_status command_parse_line(const struct command_grammar *g, enum command_source source,
+enum command_result command_parse_line(const struct command_grammar *g, enum command_source source,
     const char *s, size_t len, const struct command_hints *h, struct command *out)
 {
 	const char *start = s;
-	enum command_status st, st2;
+	enum command_result st, st2;
 	struct command *again;
 	size_t cut;
 

@@ -51,7 +51,13 @@
 #define COMMAND_TIMEOUT_MAX GAME_TIMEOUT_DAYS_MAX	/* -timeout=DAYS */
 #define COMMAND_BOARDS_MAX 20		/* boards of a 'B' tail */
 
-enum command_status {
+/*
+ * What the parse found in the sender's text: a result, not a failure of
+ * the mail layer (mail.h).  A command that does not parse is the sender's
+ * error, answered by a reply saying what is wrong (out->error), and two
+ * results are no error at all (PLACEMENTS_ONLY, CHAT_ANSWER).
+ */
+enum command_result {
 	COMMAND_OK = 0,
 	COMMAND_EMPTY,		/* no command in the Subject or the body */
 	COMMAND_TOO_LONG,	/* the command line exceeds COMMAND_LINE_MAX */
@@ -255,7 +261,7 @@ struct command_hints {
  * could be read, so command_mask() and command_comment() work after a
  * failure too.  The caller sets out->body_rest.
  */
-enum command_status command_parse_line(const struct command_grammar *g, enum command_source source,
+enum command_result command_parse_line(const struct command_grammar *g, enum command_source source,
     const char *s, size_t len, const struct command_hints *h, struct command *out);
 
 /* The Subject without reply and forward prefixes (Re:, Fwd:, Fw:, AW:, repeated, Re[2]:) and [tags]. */
@@ -314,6 +320,5 @@ const char *command_name(const struct command *cmd);
 /* True if cmd is the command called name. */
 bool command_is(const struct command *cmd, const char *name);
 
-const char *command_status_str(enum command_status st);
 
 #endif

@@ -82,7 +82,7 @@ const struct keyword *command_keyword_find(const struct command_grammar *g, cons
 /* Index of the keyword: 1 after a leading "oust" that is followed by a word, else 0. */
 size_t command_keyword_index(const struct word *w, size_t n);
 
-enum command_status command_fail(struct command *out, enum command_status st, const char *fmt, ...)
+enum command_result command_fail(struct command *out, enum command_result st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* A culprit for an error message: at most QUOTE_MAX bytes, cut at a character, "..." if cut. */
@@ -117,7 +117,7 @@ bool command_placements_shape(const char *text);
  * reading ("5E", "E5F5", "b 3") is refused with the whole list as it
  * was meant in fix, for the command to send; fix is "" otherwise.
  */
-enum command_status command_placements_parse(struct command *out, const char *text, char *fix, size_t fixsize);
+enum command_result command_placements_parse(struct command *out, const char *text, char *fix, size_t fixsize);
 
 /*
  * "E5", "E5,F5", "E5,", ",F5", ",": the shapes of a placement list cut at
@@ -135,7 +135,7 @@ const char *command_placements_text(const struct command *out, char *buf, size_t
  * option twice, is a mistake worth a question rather than a guess), and a
  * size is written without leading zeros, as a board number is.
  */
-enum command_status command_options_parse(struct command *out, const struct word *w, size_t n);
+enum command_result command_options_parse(struct command *out, const struct word *w, size_t n);
 
 /* Is w a challenge option (-size=9, -black; a number out of range too)?  No password, then. */
 bool command_options_word(const struct word *w);
@@ -167,7 +167,7 @@ bool command_slots_class_word(const struct command_grammar *g, const struct word
  * order, the first that parses wins; when none does, the error is that of
  * the first row taking as many words, else of the first row.
  */
-enum command_status command_slots_parse(struct command *out, const struct command_grammar *g,
+enum command_result command_slots_parse(struct command *out, const struct command_grammar *g,
     const struct word *w, size_t n, size_t kw);
 
 /* ---- command_usage.c ---- */
@@ -208,7 +208,7 @@ void command_usage_add_send(struct command *out, const char *line);
  * are too many) as far as the readings of the words tell, and the command
  * to send with the words given in their places.
  */
-enum command_status command_usage_error(struct command *out, const struct keyword *k, const struct word *a, size_t na);
+enum command_result command_usage_error(struct command *out, const struct keyword *k, const struct word *a, size_t na);
 
 /*
  * A line of placements alone ("C3", "c3 d4", "C3,D4"): a reply to a board
@@ -223,6 +223,6 @@ bool command_usage_placements_only(struct command *out, const struct word *w, si
  * register, ... and help": the keywords of g, and the nearest one when a
  * word is one edit from it (two for a word of five letters or more).
  */
-enum command_status command_usage_unknown(struct command *out, const struct command_grammar *g, const struct word *w);
+enum command_result command_usage_unknown(struct command *out, const struct command_grammar *g, const struct word *w);
 
 #endif

@@ -160,7 +160,7 @@ static void option_set(struct command *out, const struct option *o, int v)
 }
 
 /* "unknown option '...' (use -size=N, ..., -remind=DAYS or -timeout=DAYS)": the list from the table. */
-static enum command_status unknown_option(struct command *out, const struct word *w)
+static enum command_result unknown_option(struct command *out, const struct word *w)
 {
 	char q[QUOTE_MAX + 4], list[256];
 	size_t i, used = 0;
@@ -184,7 +184,7 @@ static const struct word *given(const struct word *const seen[NOPTIONS], enum op
 	return NULL;
 }
 
-enum command_status command_options_parse(struct command *out, const struct word *w, size_t n)
+enum command_result command_options_parse(struct command *out, const struct word *w, size_t n)
 {
 	const struct word *seen[NOPTIONS] = { 0 }, *group[GROUPS] = { 0 }, *remind, *timeout, *clock;
 	const struct option *o;

@@ -160,7 +160,7 @@ bool command_placements_shape(const char *text)
  * reading ("5E", "E5F5", "b 3") is refused with the whole list as it
  * was meant in fix, for the command to send; fix is "" otherwise.
  */
-enum command_status command_placements_parse(struct command *out, const char *text, char *fix, size_t fixsize)
+enum command_result command_placements_parse(struct command *out, const char *text, char *fix, size_t fixsize)
 {
 	const char *p = text, *e, *bad = NULL, *n2, *n2e;
 	char q[QUOTE_MAX + 4], one[COMMAND_LINE_MAX + 1], meant[COMMAND_LINE_MAX + 1],

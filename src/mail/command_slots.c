@@ -10,7 +10,7 @@
 
 /* ---- arguments ---- */
 
-static enum command_status parse_userid(struct command *out, const struct word *w, char *dst)
+static enum command_result parse_userid(struct command *out, const struct word *w, char *dst)
 {
 	char q[QUOTE_MAX + 4];
 
@@ -30,7 +30,7 @@ bad:
 }
 
 /* Passwords are never quoted back: the reply may be read by others. */
-static enum command_status parse_password(struct command *out, const struct word *w, char *dst)
+static enum command_result parse_password(struct command *out, const struct word *w, char *dst)
 {
 	if (w->len > COMMAND_PASSWORD_MAX)
 		return command_fail(out, COMMAND_BAD_PASSWORD, "the password is longer than %d characters",
@@ -41,7 +41,7 @@ static enum command_status parse_password(struct command *out, const struct word
 }
 
 /* "101" or "101#7" (#turn only where allow_turn). */
-static enum command_status parse_board(struct command *out, const struct word *w, bool allow_turn)
+static enum command_result parse_board(struct command *out, const struct word *w, bool allow_turn)
 {
 	const char *hash = allow_turn ? memchr(w->s, '#', w->len) : NULL;
 	size_t blen = hash != NULL ? (size_t)(hash - w->s) : w->len;
@@ -100,7 +100,7 @@ bool command_slots_userid_word(const struct word *w)
 }
 
 /* The full name: the words a[0..na) joined by single spaces. */
-static enum command_status parse_fullname(struct command *out, const struct word *a, size_t na)
+static enum command_result parse_fullname(struct command *out, const struct word *a, size_t na)
 {
 	size_t i, len = 0;
 	const char *why;
@@ -121,7 +121,7 @@ static enum command_status parse_fullname(struct command *out, const struct word
 }
 
 /* A mail address: its checks are the command's (mailaddr_deliverable, quoting it); here only its length. */
-static enum command_status parse_address(struct command *out, const struct word *w)
+static enum command_result parse_address(struct command *out, const struct word *w)
 {
 	char q[QUOTE_MAX + 4];
 
@@ -134,7 +134,7 @@ static enum command_status parse_address(struct command *out, const struct word 
 }
 
 /* A number of games, 0 to COMMAND_GAMES_MAX, without sign or leading zero. */
-static enum command_status parse_games(struct command *out, const struct word *w)
+static enum command_result parse_games(struct command *out, const struct word *w)
 {
 	char q[QUOTE_MAX + 4];
 	size_t i;
@@ -165,7 +165,7 @@ bool command_slots_class_word(const struct command_grammar *g, const struct word
 }
 
 /* An optional board class: a[0..na), na 0 or 1 (the caller checked). */
-static enum command_status parse_class(struct command *out, const struct command_grammar *g, const struct word *a,
+static enum command_result parse_class(struct command *out, const struct command_grammar *g, const struct word *a,
     size_t na)
 {
 	const struct command_classes *cl = g->classes;
@@ -193,7 +193,7 @@ static enum command_status parse_class(struct command *out, const struct command
  * A 'w' slot: word w must be one of the words the synopsis of k gives as
  * its argument i ("on|off", "all"); cmd.word gets it in lower case.
  */
-static enum command_status parse_literal(struct command *out, const struct keyword *k, size_t i,
+static enum command_result parse_literal(struct command *out, const struct keyword *k, size_t i,
     const struct word *w)
 {
 	const char *p = k->synopsis + strcspn(k->synopsis, " "), *alt, *end;
@@ -222,7 +222,7 @@ static enum command_status parse_literal(struct command *out, const struct keywo
 }
 
 /* A tournament id: T1 to T999999, the T in either case. */
-static enum command_status parse_tournament(struct command *out, const struct word *w)
+static enum command_result parse_tournament(struct command *out, const struct word *w)
 {
 	char q[QUOTE_MAX + 4];
 	unsigned long v = 0;
@@ -243,7 +243,7 @@ bad:
 }
 
 /* One fixed slot of k's (struct command_syntax) from word w; passwords counts the 'p' slots so far. */
-static enum command_status parse_slot(struct command *out, const struct keyword *k, size_t i, const struct word *w,
+static enum command_result parse_slot(struct command *out, const struct keyword *k, size_t i, const struct word *w,
     int *passwords)
 {
 	switch (k->slots[i]) {
@@ -291,7 +291,7 @@ static enum command_offer offer_word(const struct word *w)
  * The size of a study board (preview new <size> ...): N, -size=N, -hex or
  * -hex=S, as challenge takes them.
  */
-static enum command_status parse_study_size(struct command *out, const struct word *w)
+static enum command_result parse_study_size(struct command *out, const struct word *w)
 {
 	char q[QUOTE_MAX + 4];
 	int size = 0;
@@ -314,11 +314,11 @@ static enum command_status parse_study_size(struct command *out, const struct wo
 }
 
 /* "preview new <size> <placements>": a study board (out->study), no board number. */
-static enum command_status parse_study(struct command *out, const struct keyword *k, const struct word *a,
+static enum command_result parse_study(struct command *out, const struct keyword *k, const struct word *a,
     size_t na)
 {
 	char fix[COMMAND_LINE_MAX + 1];
-	enum command_status st;
+	enum command_result st;
 
 	if (na < 3)
 		return command_fail(out, COMMAND_USAGE, "%s new needs: %s new <size> <placements>; missing: %s",
@@ -346,13 +346,13 @@ static enum command_status parse_study(struct command *out, const struct keyword
 #define PBMSERV_MOVE_ALIAS "swap"
 
 /* The tail of placements a[fixed..na) of k, its fixed slots parsed. */
-static enum command_status parse_tail_placements(struct command *out, const struct command_grammar *g,
+static enum command_result parse_tail_placements(struct command *out, const struct command_grammar *g,
     const struct keyword *k, const struct word *a, size_t na, size_t fixed)
 {
 	const struct keyword *k2 = na == fixed + 1 ? command_keyword_find(g, &a[fixed]) : NULL;
 	char fix[COMMAND_LINE_MAX + 1], q[QUOTE_MAX + 4];
 	struct layout l;
-	enum command_status st;
+	enum command_result st;
 
 	if (k2 != NULL && strlen(k2->slots) == fixed && strncmp(k2->slots, k->slots, fixed) == 0) {
 		if (strcmp(k2->name, PBMSERV_MOVE_ALIAS) == 0) {
@@ -374,9 +374,9 @@ static enum command_status parse_tail_placements(struct command *out, const stru
 }
 
 /* A 'B' tail: the boards a[0..n), each once; out->board the first. */
-static enum command_status parse_boards(struct command *out, const struct keyword *k, const struct word *a, size_t n)
+static enum command_result parse_boards(struct command *out, const struct keyword *k, const struct word *a, size_t n)
 {
-	enum command_status st;
+	enum command_result st;
 	size_t i, j;
 
 	if (n > COMMAND_BOARDS_MAX)
@@ -396,11 +396,11 @@ static enum command_status parse_boards(struct command *out, const struct keywor
 }
 
 /* Parse the arguments a[0..na) by the slots of row k of g. */
-static enum command_status parse_row(struct command *out, const struct command_grammar *g, const struct keyword *k,
+static enum command_result parse_row(struct command *out, const struct command_grammar *g, const struct keyword *k,
     const struct word *a, size_t na)
 {
 	size_t fixed, i;
-	enum command_status st = COMMAND_OK;
+	enum command_result st = COMMAND_OK;
 	char tail;
 	int passwords = 0;
 
@@ -542,13 +542,13 @@ out:
  * order, the first that parses wins; when none does, the error is that of
  * the first row taking as many words, else of the first row.
  */
-enum command_status command_slots_parse(struct command *out, const struct command_grammar *g,
+enum command_result command_slots_parse(struct command *out, const struct command_grammar *g,
     const struct word *w, size_t n, size_t kw)
 {
 	const struct keyword *k = command_keyword_find(g, &w[kw]), *r, *best = NULL;
 	const struct word *a = &w[kw + 1];	/* the arguments */
 	size_t na = n - kw - 1, i, rows;
-	enum command_status st;
+	enum command_result st;
 	struct command *save;
 
 	if (k == NULL && command_usage_placements_only(out, w, n))

@@ -306,7 +306,7 @@ void command_usage_add_send(struct command *out, const char *line)
  * are too many) as far as the readings of the words tell, and the command
  * to send with the words given in their places.
  */
-enum command_status command_usage_error(struct command *out, const struct keyword *k, const struct word *a, size_t na)
+enum command_result command_usage_error(struct command *out, const struct keyword *k, const struct word *a, size_t na)
 {
 	static const char *const counts[] = { "", "one", "two", "three" };
 	char what[COMMAND_ERROR_MAX], name[40];
@@ -404,7 +404,7 @@ bool command_usage_placements_only(struct command *out, const struct word *w, si
  * register, ... and help": the keywords of g, and the nearest one when a
  * word is one edit from it (two for a word of five letters or more).
  */
-enum command_status command_usage_unknown(struct command *out, const struct command_grammar *g, const struct word *w)
+enum command_result command_usage_unknown(struct command *out, const struct command_grammar *g, const struct word *w)
 {
 	char q[QUOTE_MAX + 4], near[80] = "", list[COMMAND_ERROR_MAX];
 	size_t i, d, best = SIZE_MAX, used = 0, n = g->n;

@@ -326,14 +326,14 @@ static void failed_recipients(GMimeMessage *msg, struct dsn *d)
 	}
 }
 
-enum dsn_status dsn_parse(const char *buf, size_t len, struct dsn *out)
+enum mail_status dsn_parse(const char *buf, size_t len, struct dsn *out)
 {
 	GMimeParserOptions *opts;
 	GMimeStream *stream;
 	GMimeParser *parser;
 	GMimeMessage *msg;
 	struct found f = { NULL, NULL, NULL };
-	enum dsn_status st = DSN_NOT_A_REPORT;
+	enum mail_status st = MAIL_NOT_A_REPORT;
 	char *text;
 	size_t n;
 
@@ -352,15 +352,15 @@ enum dsn_status dsn_parse(const char *buf, size_t len, struct dsn *out)
 		if (text != NULL) {
 			read_fields(text, n, out);
 			free(text);
-			st = DSN_OK;
+			st = MAIL_OK;
 		}
 	}
-	if (st != DSN_OK) {
+	if (st != MAIL_OK) {
 		failed_recipients(msg, out);
 		if (out->n > 0)
-			st = DSN_OK;
+			st = MAIL_OK;
 	}
-	if (st == DSN_OK)
+	if (st == MAIL_OK)
 		original_id(&f, buf, len, out);
 out:
 	if (msg != NULL)

@@ -30,18 +30,13 @@
 #include <stddef.h>
 
 #include "base/mailaddr.h"
+#include "mail/mail.h"
 
 #define DSN_RECIPIENTS_MAX 16	/* recipients kept from one report */
 #define DSN_STATUS_MAX 15	/* "5.1.1" and the like */
 #define DSN_ID_MAX 250		/* bytes of the original Message-ID */
 #define DSN_DEPTH_MAX 8		/* MIME nesting searched */
 #define DSN_FIELDS_MAX 65536	/* bytes of the delivery-status part read */
-
-enum dsn_status {
-	DSN_OK,		/* a report: out holds its recipients */
-	DSN_NOT_A_REPORT,	/* no delivery-status part, no X-Failed-Recipients */
-	DSN_NOMEM,
-};
 
 enum dsn_action {
 	DSN_FAILED,	/* Action: failed with a 5.x.x Status: a bounce */
@@ -63,7 +58,7 @@ struct dsn {
 };
 
 /* Read the report in buf[0..len) (a whole mail) into *out. */
-enum dsn_status dsn_parse(const char *buf, size_t len, struct dsn *out);
+enum mail_status dsn_parse(const char *buf, size_t len, struct dsn *out);
 
 /* The number of recipients of d that bounced (DSN_FAILED). */
 size_t dsn_failed_count(const struct dsn *d);

@@ -27,14 +27,14 @@ struct scan {
 	struct command *tried;	/* the likeliest line that did not parse */
 	struct command *after_colon;	/* "Here is my move: move 101 ...": the first such complete command */
 	struct command *subj;	/* the Subject's command, as parsed */
-	enum command_status subj_st;
+	enum command_result subj_st;
 	bool has_complete, has_weak, has_after_colon;
-	enum command_status tried_st;
+	enum command_result tried_st;
 	enum rank tried_rank;
 	size_t lines;
 };
 
-static enum rank rank_of(const struct command_grammar *g, enum command_status st, const struct command *c,
+static enum rank rank_of(const struct command_grammar *g, enum command_result st, const struct command *c,
     const char *s, size_t n)
 {
 	if (st == COMMAND_PLACEMENTS_ONLY)
@@ -137,7 +137,7 @@ static void scan_text(const struct command_grammar *g, const char *body, const s
     struct scan *sc)
 {
 	const char *s = body;
-	enum command_status st;
+	enum command_result st;
 	enum mailtext_kind kind;
 	enum rank r;
 	size_t n, rest;
@@ -217,7 +217,7 @@ static void add_example(struct command *out, long board)
  * No line of the text is a command: the first one named, masked, and
  * where a command must stand.
  */
-static enum command_status no_command(struct command *out, long board)
+static enum command_result no_command(struct command *out, long board)
 {
 	char line[QUOTED_LINE_MAX + 4];
 
@@ -228,7 +228,7 @@ static enum command_status no_command(struct command *out, long board)
 	return COMMAND_UNKNOWN;
 }
 
-static enum command_status empty(struct command *out, const struct command_grammar *g, long board)
+static enum command_result empty(struct command *out, const struct command_grammar *g, long board)
 {
 	out->grammar = g;
 	snprintf(out->error, sizeof out->error, "no command found: a command must stand on a line of its own, at "
@@ -238,7 +238,7 @@ static enum command_status empty(struct command *out, const struct command_gramm
 }
 
 /* The Subject and the text hold different commands: neither runs. */
-static enum command_status conflict(struct command *out, const struct command *subj, const struct command *text)
+static enum command_result conflict(struct command *out, const struct command *subj, const struct command *text)
 {
 	char a[QUOTED_LINE_MAX + 4], b[QUOTED_LINE_MAX + 4];
 
@@ -252,7 +252,7 @@ static enum command_status conflict(struct command *out, const struct command *s
 }
 
 /* The Subject's failed command, saying that it was read (the player may think the text was). */
-static enum command_status subject_error(struct command *out, const struct command *subj, enum command_status st,
+static enum command_result subject_error(struct command *out, const struct command *subj, enum command_result st,
     bool text)
 {
 	char tail[COMMAND_ERROR_MAX];
@@ -287,11 +287,11 @@ static bool more_than_keyword(const char *line)
 }
 
 /* The command of the mail from what was read: the Subject (sc->subj, sc->subj_st) and the text (sc). */
-static enum command_status choose(const struct command_grammar *g, const struct mailfind_source *src,
+static enum command_result choose(const struct command_grammar *g, const struct mailfind_source *src,
     const struct mailfind_result *res, const char *stripped, const struct scan *sc, struct command *out)
 {
 	struct command *subj = sc->subj;
-	enum command_status subj_st = sc->subj_st;
+	enum command_result subj_st = sc->subj_st;
 	bool subj_cmd = res->subject_board == 0 && command_line_keyword(g, stripped, strlen(stripped));
 	bool subj_ok = subj_cmd && subj_st == COMMAND_OK, chat;
 
@@ -356,7 +356,7 @@ static enum command_status choose(const struct command_grammar *g, const struct 
 	if (stripped[0] != '\0' && res->subject_board == 0) {
 		/* no text: the Subject ("D4", "Hello") is the line read */
 		struct command_hints h = { src->senders, src->nsenders, 0 };
-		enum command_status st = command_parse_line(g, COMMAND_FROM_SUBJECT, stripped, strlen(stripped), &h,
+		enum command_result st = command_parse_line(g, COMMAND_FROM_SUBJECT, stripped, strlen(stripped), &h,
 		    out);
 
 		return st;
@@ -512,7 +512,7 @@ static void answered_by_quote(const char *body, long board, struct mailfind_answ
  * "move 101 alice <password> A5", copied from a board mail as it stands:
  * the placeholder is no password to try (it would count as a wrong one).
  */
-static enum command_status placeholder(struct command *out, enum command_status st)
+static enum command_result placeholder(struct command *out, enum command_result st)
 {
 	if (st != COMMAND_OK || (strcasecmp(out->password, "<password>") != 0 &&
 	    strcasecmp(out->new_password, "<password>") != 0))
@@ -522,14 +522,14 @@ static enum command_status placeholder(struct command *out, enum command_status 
 	return COMMAND_BAD_PASSWORD;
 }
 
-enum command_status mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
+enum command_result mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
     struct command *out, struct mailfind_result *res)
 {
 	struct mailfind_result local;
 	struct command *buf;
 	struct command_hints h = { src->senders, src->nsenders, 0 };
 	struct scan sc;
-	enum command_status st = COMMAND_EMPTY, subj_st = COMMAND_EMPTY;
+	enum command_result st = COMMAND_EMPTY, subj_st = COMMAND_EMPTY;
 	const char *stripped = command_subject_strip(src->subject != NULL ? src->subject : "");
 
 	if (res == NULL)
@@ -566,7 +566,7 @@ enum command_status mailfind_find(const struct command_grammar *g, const struct 
 	return st;
 }
 
-enum command_status mailfind_parse(const struct command_grammar *g, const char *subject, const char *body,
+enum command_result mailfind_parse(const struct command_grammar *g, const char *subject, const char *body,
     struct command *out)
 {
 	struct mailfind_source src = { .subject = subject, .body = body };
@@ -574,7 +574,7 @@ enum command_status mailfind_parse(const struct command_grammar *g, const char *
 	return mailfind_find(g, &src, out, NULL);
 }
 
-enum command_status mailfind_parse_as(const struct command_grammar *g, const char *subject, const char *body,
+enum command_result mailfind_parse_as(const struct command_grammar *g, const char *subject, const char *body,
     const char *const *senders, size_t nsenders, struct command *out)
 {
 	struct mailfind_source src = { .subject = subject, .body = body, .senders = senders, .nsenders = nsenders };

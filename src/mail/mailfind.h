@@ -101,15 +101,15 @@ struct mailfind_result {
  * out's status; COMMAND_CONFLICT and COMMAND_CHAT_ANSWER are the finder's
  * own (out->error says what to send).
  */
-enum command_status mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
+enum command_result mailfind_find(const struct command_grammar *g, const struct mailfind_source *src,
     struct command *out, struct mailfind_result *res);
 
 /* mailfind_find() with only a Subject and a text, for tests and tools. */
-enum command_status mailfind_parse(const struct command_grammar *g, const char *subject, const char *body,
+enum command_result mailfind_parse(const struct command_grammar *g, const char *subject, const char *body,
     struct command *out);
 
 /* mailfind_parse() knowing the sender's accounts (struct mailfind_source's senders). */
-enum command_status mailfind_parse_as(const struct command_grammar *g, const char *subject, const char *body,
+enum command_result mailfind_parse_as(const struct command_grammar *g, const char *subject, const char *body,
     const char *const *senders, size_t nsenders, struct command *out);
 
 /*

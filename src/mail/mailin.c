@@ -36,25 +36,6 @@ void mailin_shutdown(void)
 	mailgmime_release(&gmime_up);
 }
 
-const char *mailin_status_str(enum mailin_status st)
-{
-	switch (st) {
-	case MAILIN_OK: return "ok";
-	case MAILIN_NOMEM: return "out of memory";
-	case MAILIN_READ_ERROR: return "the mail could not be read";
-	case MAILIN_TOO_BIG: return "the mail is too big";
-	case MAILIN_UNPARSABLE: return "the mail has no header";
-	case MAILIN_NO_FROM: return "the mail has no From header";
-	case MAILIN_TWO_FROM: return "the mail has more than one From header";
-	case MAILIN_BAD_FROM: return "the From header is not one plain address";
-	case MAILIN_UTF8_FROM:
-		return "the sender's address has a non-ASCII local part (SMTPUTF8), which this server cannot "
-		    "answer: write from an ASCII address";
-	case MAILIN_TOO_DEEP: return "the mail's MIME parts are nested too deeply";
-	}
-	return "unknown mailin status";
-}
-
 /* ---- reading ---- */
 
 /* Length of the header section of buf: through the first empty line, else through the last LF. */
@@ -74,9 +55,9 @@ static size_t header_section(const char *buf, size_t len)
 	return last != 0 ? last : len;
 }
 
-enum mailin_status mailin_read(int fd, size_t cap, char **bufp, size_t *lenp)
+enum mail_status mailin_read(int fd, size_t cap, char **bufp, size_t *lenp)
 {
-	enum mailin_status st = MAILIN_OK;
+	enum mail_status st = MAIL_OK;
 	char *buf = NULL, *nbuf, sink[16384];
 	size_t size = 0, len = 0, nsize;
 	ssize_t n;
@@ -91,7 +72,7 @@ enum mailin_status mailin_read(int fd, size_t cap, char **bufp, size_t *lenp)
 		if (len == size) {
 			/* one byte beyond the cap tells an oversize mail */
 			if (size == cap + 1) {
-				st = MAILIN_TOO_BIG;
+				st = MAIL_TOO_BIG;
 				break;
 			}
 			nsize = size == 0 ? 65536 : size * 2;
@@ -99,7 +80,7 @@ enum mailin_status mailin_read(int fd, size_t cap, char **bufp, size_t *lenp)
 				nsize = cap + 1;
 			nbuf = realloc(buf, nsize + 1);
 			if (nbuf == NULL) {
-				st = MAILIN_NOMEM;
+				st = MAIL_NOMEM;
 				goto out;
 			}
 			buf = nbuf;
@@ -109,14 +90,14 @@ enum mailin_status mailin_read(int fd, size_t cap, char **bufp, size_t *lenp)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			st = MAILIN_READ_ERROR;
+			st = MAIL_READ_ERROR;
 			goto out;
 		}
 		if (n == 0)
 			break;
 		len += (size_t)n;
 	}
-	if (st == MAILIN_TOO_BIG) {
+	if (st == MAIL_TOO_BIG) {
 		len = header_section(buf, cap);
 		/* drain, so the MTA's write does not fail with EPIPE */
 		while ((n = read(fd, sink, sizeof sink)) != 0)
@@ -260,28 +241,28 @@ static char *normalise(const char *buf, size_t len, size_t *outlen)
 }
 
 /* Set out->automatic with a reason built from a header, unless already set. */
-static enum mailin_status automatic(struct mailin_message *out, const char *what, const char *value)
+static enum mail_status automatic(struct mailin_message *out, const char *what, const char *value)
 {
 	char *v, *r;
 	size_t n;
 
 	if (out->automatic)
-		return MAILIN_OK;
+		return MAIL_OK;
 	v = clean_line(value, 80);
 	if (v == NULL)
-		return MAILIN_NOMEM;
+		return MAIL_NOMEM;
 	n = strlen(what) + strlen(v) + 3;
 	r = malloc(n);
 	if (r == NULL) {
 		free(v);
-		return MAILIN_NOMEM;
+		return MAIL_NOMEM;
 	}
 	snprintf(r, n, "%s%s%s", what, *v != '\0' ? ": " : "", v);
 	free(v);
 	free(out->automatic_reason);
 	out->automatic_reason = r;
 	out->automatic = true;
-	return MAILIN_OK;
+	return MAIL_OK;
 }
 
 /* The first word of a header value, before ';' or a comment, lower case, in buf. */
@@ -304,18 +285,18 @@ static void first_token(const char *value, char *buf, size_t size)
  * RFC 3834 and common practice: mail that must never be answered.  Also
  * counts the From headers.
  */
-static enum mailin_status scan_headers(GMimeMessage *msg, struct mailin_message *out, int *nfrom)
+static enum mail_status scan_headers(GMimeMessage *msg, struct mailin_message *out, int *nfrom)
 {
 	GMimeHeaderList *list = g_mime_object_get_header_list(GMIME_OBJECT(msg));	/* borrowed */
 	GMimeObject *top;	/* borrowed */
 	GMimeContentType *ct;
-	enum mailin_status st = MAILIN_OK;
+	enum mail_status st = MAIL_OK;
 	const char *name, *value;
 	char tok[32];
 	int i, count = g_mime_header_list_get_count(list);
 
 	*nfrom = 0;
-	for (i = 0; i < count && st == MAILIN_OK; i++) {
+	for (i = 0; i < count && st == MAIL_OK; i++) {
 		GMimeHeader *h = g_mime_header_list_get_header_at(list, i);	/* borrowed */
 
 		name = g_mime_header_get_name(h);
@@ -348,7 +329,7 @@ static enum mailin_status scan_headers(GMimeMessage *msg, struct mailin_message 
 	/* RFC 3462: a delivery status report is a bounce whatever its sender */
 	top = g_mime_message_get_mime_part(msg);
 	ct = top != NULL ? g_mime_object_get_content_type(top) : NULL;
-	if (st == MAILIN_OK && ct != NULL && g_mime_content_type_is_type(ct, "multipart", "report"))
+	if (st == MAIL_OK && ct != NULL && g_mime_content_type_is_type(ct, "multipart", "report"))
 		st = automatic(out, "a delivery report (multipart/report)", "");
 	return st;
 }
@@ -364,33 +345,33 @@ static bool utf8_local(const char *addr)
 	return false;
 }
 
-static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin_message *out)
+static enum mail_status parse_from(GMimeMessage *msg, int nfrom, struct mailin_message *out)
 {
 	InternetAddressList *list = g_mime_message_get_from(msg);	/* borrowed */
 	InternetAddress *ia;
 	const char *addr;
 	char *at, tok[8];
-	enum mailin_status st;
+	enum mail_status st;
 
 	if (nfrom == 0)
-		return MAILIN_NO_FROM;
+		return MAIL_NO_FROM;
 	if (nfrom > 1)
-		return MAILIN_TWO_FROM;
+		return MAIL_TWO_FROM;
 	if (list == NULL || internet_address_list_length(list) == 0) {
 		/* "From: <>" or an empty From: the null sender of a bounce */
 		first_token(g_mime_object_get_header(GMIME_OBJECT(msg), "From"), tok, sizeof tok);
 		if (strcmp(tok, "<>") == 0 || tok[0] == '\0') {
 			st = automatic(out, "empty sender address", "");
-			if (st != MAILIN_OK)
+			if (st != MAIL_OK)
 				return st;
 		}
-		return MAILIN_BAD_FROM;
+		return MAIL_BAD_FROM;
 	}
 	if (internet_address_list_length(list) != 1)
-		return MAILIN_BAD_FROM;
+		return MAIL_BAD_FROM;
 	ia = internet_address_list_get_address(list, 0);
 	if (!INTERNET_ADDRESS_IS_MAILBOX(ia))
-		return MAILIN_BAD_FROM;
+		return MAIL_BAD_FROM;
 	/*
 	 * The domain as the DNS knows it: an internationalised domain, sent as
 	 * UTF-8 (RFC 6532) or as punycode, comes back in its ASCII form
@@ -400,28 +381,28 @@ static enum mailin_status parse_from(GMimeMessage *msg, int nfrom, struct mailin
 	addr = internet_address_mailbox_get_idn_addr(INTERNET_ADDRESS_MAILBOX(ia));
 	if (addr == NULL || *addr == '\0') {
 		st = automatic(out, "empty sender address", "");
-		return st != MAILIN_OK ? st : MAILIN_BAD_FROM;
+		return st != MAIL_OK ? st : MAIL_BAD_FROM;
 	}
 	if (system_sender(addr)) {
 		st = automatic(out, "sender", addr);
-		if (st != MAILIN_OK)
+		if (st != MAIL_OK)
 			return st;
 	}
 	free(out->from_name);
 	out->from_name = clean_line(internet_address_get_name(ia), MAILIN_NAME_MAX);
 	if (out->from_name == NULL)
-		return MAILIN_NOMEM;
+		return MAIL_NOMEM;
 	if (!mailaddr_ok(addr, NULL))
-		return utf8_local(addr) ? MAILIN_UTF8_FROM : MAILIN_BAD_FROM;
+		return utf8_local(addr) ? MAIL_UTF8_FROM : MAIL_BAD_FROM;
 	free(out->from_addr);
 	out->from_addr = strdup(addr);
 	if (out->from_addr == NULL)
-		return MAILIN_NOMEM;
+		return MAIL_NOMEM;
 	/* domains are case-insensitive (RFC 5321 2.4); local parts are kept as sent */
 	for (at = strrchr(out->from_addr, '@'); *at != '\0'; at++)
 		if (*at >= 'A' && *at <= 'Z')
 			*at = (char)(*at - 'A' + 'a');
-	return MAILIN_OK;
+	return MAIL_OK;
 }
 
 /* The first mailbox of To: as an addr-spec, "" if none (a mail of ours has one: the loop check reads it). */
@@ -483,43 +464,43 @@ out:
  * Find the first text/plain part that is not an attachment, depth first,
  * and the first text/html one (*html), for a mail without plain text.
  */
-static enum mailin_status find_text(GMimeObject *obj, int depth, GMimeObject **found, GMimeObject **html)
+static enum mail_status find_text(GMimeObject *obj, int depth, GMimeObject **found, GMimeObject **html)
 {
 	GMimeContentType *ct;
 	GMimeContentDisposition *cd;
-	enum mailin_status st;
+	enum mail_status st;
 	int i, n;
 
 	if (depth > MAILIN_MAX_DEPTH)
-		return MAILIN_TOO_DEEP;
+		return MAIL_TOO_DEEP;
 	if (GMIME_IS_MULTIPART(obj)) {
 		n = g_mime_multipart_get_count(GMIME_MULTIPART(obj));
 		for (i = 0; i < n; i++) {
 			st = find_text(g_mime_multipart_get_part(GMIME_MULTIPART(obj), i), depth + 1, found, html);
-			if (st != MAILIN_OK || *found != NULL)
+			if (st != MAIL_OK || *found != NULL)
 				return st;
 		}
-		return MAILIN_OK;
+		return MAIL_OK;
 	}
 	/* message/rfc822 parts are not searched: a forwarded mail's commands are not the sender's */
 	if (!GMIME_IS_PART(obj))
-		return MAILIN_OK;
+		return MAIL_OK;
 	ct = g_mime_object_get_content_type(obj);
 	cd = g_mime_object_get_content_disposition(obj);
 	if (ct == NULL || (cd != NULL && g_mime_content_disposition_is_attachment(cd)))
-		return MAILIN_OK;
+		return MAIL_OK;
 	if (g_mime_content_type_is_type(ct, "text", "plain"))
 		*found = obj;
 	else if (*html == NULL && g_mime_content_type_is_type(ct, "text", "html"))
 		*html = obj;
-	return MAILIN_OK;
+	return MAIL_OK;
 }
 
 /*
  * The decoded, converted and cleaned text of part into out->body (HTML made
  * text first, a format=flowed text unwrapped).
  */
-static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_message *out)
+static enum mail_status part_text(GMimeObject *part, bool html, struct mailin_message *out)
 {
 	GMimeDataWrapper *content = g_mime_part_get_content(GMIME_PART(part));	/* borrowed */
 	GMimeStream *mem = NULL;	/* owned */
@@ -527,14 +508,14 @@ static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_
 	char *utf = NULL;
 	const char *format;		/* borrowed from part */
 	size_t ulen = 0;
-	enum mailin_status st = MAILIN_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 
 	if (content == NULL)
-		return MAILIN_OK;	/* out->body stays "" */
+		return MAIL_OK;	/* out->body stays "" */
 	mem = g_mime_stream_mem_new();
 	/* decodes the Content-Transfer-Encoding (base64, quoted-printable) */
 	if (g_mime_data_wrapper_write_to_stream(content, mem) < 0) {
-		st = MAILIN_OK;
+		st = MAIL_OK;
 		goto out;
 	}
 	bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
@@ -563,14 +544,14 @@ static enum mailin_status part_text(GMimeObject *part, bool html, struct mailin_
 	free(out->body);
 	out->body = utf8_clean(utf, ulen, UTF8_TEXT_KEEP, 0, &out->body_len);
 	if (out->body != NULL)
-		st = MAILIN_OK;
+		st = MAIL_OK;
 out:
 	free(utf);
 	g_object_unref(mem);
 	return st;
 }
 
-static enum mailin_status fill_empty(struct mailin_message *out)
+static enum mail_status fill_empty(struct mailin_message *out)
 {
 	char **fields[] = { &out->from_addr, &out->from_name, &out->subject, &out->message_id, &out->message_key,
 		&out->to_addr, &out->in_reply_to, &out->references, &out->date, &out->body, &out->automatic_reason };
@@ -578,11 +559,11 @@ static enum mailin_status fill_empty(struct mailin_message *out)
 
 	for (i = 0; i < sizeof fields / sizeof fields[0]; i++)
 		if (*fields[i] == NULL && (*fields[i] = strdup("")) == NULL)
-			return MAILIN_NOMEM;
-	return MAILIN_OK;
+			return MAIL_NOMEM;
+	return MAIL_OK;
 }
 
-enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_message *out)
+enum mail_status mailin_parse(const char *buf, size_t len, struct mailin_message *out)
 {
 	static const char *fallback[] = { "utf-8", "windows-1252", NULL };
 	GMimeParserOptions *opts = NULL;	/* owned */
@@ -592,7 +573,7 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	GMimeObject *top, *text = NULL, *html = NULL;	/* borrowed from msg */
 	bool is_html = false;
 	GDateTime *dt;				/* owned */
-	enum mailin_status st, from_st, body_st;
+	enum mail_status st, from_st, body_st;
 	const char *date;
 	char *copy;
 	size_t clen;
@@ -602,7 +583,7 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	out->date_time = -1;
 	copy = normalise(buf, len, &clen);
 	if (copy == NULL)
-		return MAILIN_NOMEM;
+		return MAIL_NOMEM;
 	mailin_init();
 	opts = g_mime_parser_options_new();
 	/* 8-bit header text that is not UTF-8 is read as windows-1252 */
@@ -614,15 +595,15 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 	msg = g_mime_parser_construct_message(parser, opts);
 	if (msg == NULL ||
 	    g_mime_header_list_get_count(g_mime_object_get_header_list(GMIME_OBJECT(msg))) == 0) {
-		st = MAILIN_UNPARSABLE;
+		st = MAIL_UNPARSABLE;
 		goto out;
 	}
 
 	st = scan_headers(msg, out, &nfrom);
-	if (st != MAILIN_OK)
+	if (st != MAIL_OK)
 		goto out;
 	from_st = parse_from(msg, nfrom, out);
-	if (from_st == MAILIN_NOMEM) {
+	if (from_st == MAIL_NOMEM) {
 		st = from_st;
 		goto out;
 	}
@@ -640,22 +621,22 @@ enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_messa
 		g_date_time_unref(dt);
 	}
 
-	body_st = MAILIN_OK;
+	body_st = MAIL_OK;
 	top = g_mime_message_get_mime_part(msg);
 	if (top != NULL)
 		body_st = find_text(top, 0, &text, &html);
 	/* an HTML-only mail (no text/plain part): its text, made from the HTML */
-	if (body_st == MAILIN_OK && text == NULL && html != NULL)
+	if (body_st == MAIL_OK && text == NULL && html != NULL)
 		text = html, is_html = true;
-	if (body_st == MAILIN_OK && text != NULL && part_text(text, is_html, out) != MAILIN_OK) {
-		st = MAILIN_NOMEM;
+	if (body_st == MAIL_OK && text != NULL && part_text(text, is_html, out) != MAIL_OK) {
+		st = MAIL_NOMEM;
 		goto out;
 	}
-	if (fill_empty(out) != MAILIN_OK) {
-		st = MAILIN_NOMEM;
+	if (fill_empty(out) != MAIL_OK) {
+		st = MAIL_NOMEM;
 		goto out;
 	}
-	st = from_st != MAILIN_OK ? from_st : body_st;
+	st = from_st != MAIL_OK ? from_st : body_st;
 out:
 	if (msg != NULL)
 		g_object_unref(msg);

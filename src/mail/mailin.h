@@ -10,16 +10,16 @@
  * LF in any header value.
  *
  * How the caller maps statuses (sysexits.h):
- *   MAILIN_READ_ERROR -> EX_TEMPFAIL: nothing happened, let the MTA retry.
- *   MAILIN_UNPARSABLE -> EX_DATAERR.
+ *   MAIL_READ_ERROR -> EX_TEMPFAIL: nothing happened, let the MTA retry.
+ *   MAIL_UNPARSABLE -> EX_DATAERR.
  *   then, whatever the status, if out->automatic: log it and exit 0 (a bounce
  *   or an auto-reply is never answered, even with a broken From).
- *   MAILIN_NO_FROM, MAILIN_TWO_FROM, MAILIN_BAD_FROM, MAILIN_UTF8_FROM -> EX_DATAERR: there is
+ *   MAIL_NO_FROM, MAIL_TWO_FROM, MAIL_BAD_FROM, MAIL_UTF8_FROM -> EX_DATAERR: there is
  *   nobody to answer, so the MTA's bounce tells the envelope sender.
- *   MAILIN_TOO_BIG (from mailin_read) -> parse what was kept (the headers),
+ *   MAIL_TOO_BIG (from mailin_read) -> parse what was kept (the headers),
  *   then answer "too big" to out->from_addr; never act on its Subject, which
  *   may be cut short.
- *   MAILIN_TOO_DEEP -> answer "nested too deeply" to out->from_addr.
+ *   MAIL_TOO_DEEP -> answer "nested too deeply" to out->from_addr.
  */
 #ifndef OUSTPBM_MAILIN_H
 #define OUSTPBM_MAILIN_H
@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "mail/mail.h"
+
 #define MAILIN_CAP_DEFAULT (256 * 1024)	/* bytes of mail read from stdin */
 #define MAILIN_MAX_DEPTH 32		/* MIME nesting searched for the text part */
 #define MAILIN_NAME_MAX 200		/* bytes of a display name kept */
@@ -35,23 +37,10 @@
 #define MAILIN_ID_MAX 250		/* bytes of one message id */
 #define MAILIN_REFERENCES_MAX 20	/* ids kept from References (the last ones) */
 
-enum mailin_status {
-	MAILIN_OK = 0,
-	MAILIN_NOMEM,		/* out of memory */
-	MAILIN_READ_ERROR,	/* read(2) on the input failed */
-	MAILIN_TOO_BIG,		/* larger than the cap: only the header section was kept */
-	MAILIN_UNPARSABLE,	/* not a mail at all: empty, no header */
-	MAILIN_NO_FROM,		/* no From header */
-	MAILIN_TWO_FROM,	/* more than one From header */
-	MAILIN_BAD_FROM,	/* From is not exactly one address passing mailaddr_ok() */
-	MAILIN_UTF8_FROM,	/* From's local part is not ASCII (SMTPUTF8, RFC 6531): not answered */
-	MAILIN_TOO_DEEP		/* MIME nesting deeper than MAILIN_MAX_DEPTH before a text part */
-};
-
 /*
  * The parsed mail.  Owns every string; free them with
  * mailin_message_release().  After mailin_parse() returns anything but
- * MAILIN_NOMEM or MAILIN_UNPARSABLE, every string is non-NULL ("" when the
+ * MAIL_NOMEM or MAIL_UNPARSABLE, every string is non-NULL ("" when the
  * header or part is missing), filled as far as the mail allowed.
  */
 struct mailin_message {
@@ -81,20 +70,20 @@ struct mailin_message {
 /*
  * Read all of fd into *buf (NUL-terminated; the caller frees it) and its
  * length into *len.  cap is the most bytes kept, 0 for MAILIN_CAP_DEFAULT.
- * If the input is longer, returns MAILIN_TOO_BIG and keeps only the header
+ * If the input is longer, returns MAIL_TOO_BIG and keeps only the header
  * section (up to the first empty line, or up to the last complete line
  * within the cap), so the sender can still be told; the rest of the input
  * is read and discarded so the delivering MTA does not see a broken pipe.
- * On MAILIN_READ_ERROR or MAILIN_NOMEM *buf is NULL.
+ * On MAIL_READ_ERROR or MAIL_NOMEM *buf is NULL.
  */
-enum mailin_status mailin_read(int fd, size_t cap, char **buf, size_t *len);
+enum mail_status mailin_read(int fd, size_t cap, char **buf, size_t *len);
 
 /*
  * Parse the mail in buf[0..len).  A leading mbox "From " line, CRLF line
  * ends and NUL bytes are accepted.  out is overwritten; call
  * mailin_message_release() on it afterwards whatever the status.
  */
-enum mailin_status mailin_parse(const char *buf, size_t len, struct mailin_message *out);
+enum mail_status mailin_parse(const char *buf, size_t len, struct mailin_message *out);
 
 /* Free what out holds and zero it. */
 void mailin_message_release(struct mailin_message *out);
@@ -107,7 +96,5 @@ void mailin_message_release(struct mailin_message *out);
  */
 void mailin_init(void);
 void mailin_shutdown(void);
-
-const char *mailin_status_str(enum mailin_status st);
 
 #endif

@@ -44,25 +44,6 @@ void mailout_shutdown(void)
 	mailgmime_release(&gmime_up);
 }
 
-const char *mailout_status_str(enum mailout_status st)
-{
-	switch (st) {
-	case MAILOUT_OK: return "ok";
-	case MAILOUT_NOMEM: return "out of memory";
-	case MAILOUT_BAD_ADDRESS: return "bad address";
-	case MAILOUT_BAD_ID: return "bad message id";
-	case MAILOUT_BAD_BODY: return "the body is not UTF-8 text";
-	case MAILOUT_BAD_DATE: return "the date is out of range";
-	case MAILOUT_WRITE: return "the message could not be written";
-	case MAILOUT_BAD_TEMPLATE: return "bad template";
-	case MAILOUT_BAD_NAME: return "bad template name";
-	case MAILOUT_NOT_FOUND: return "no such template";
-	case MAILOUT_IO: return "template unreadable";
-	case MAILOUT_TOO_BIG: return "template too big";
-	}
-	return "unknown mailout status";
-}
-
 #define set_err errbuf_set
 
 /* ---- growing buffer ---- */
@@ -175,23 +156,23 @@ static char *references(const struct mailout_spec *spec)
 }
 
 /* Add a mailbox whose name is encoded, when it must be, as UTF-8 (RFC 2047). */
-static enum mailout_status add_mailbox(GMimeMessage *msg, GMimeAddressType type, const char *name,
+static enum mail_status add_mailbox(GMimeMessage *msg, GMimeAddressType type, const char *name,
     const char *addr)
 {
 	InternetAddress *ia;	/* owned until the list holds it */
 	char *clean;
 
 	if (!mailaddr_ok(addr, NULL))
-		return MAILOUT_BAD_ADDRESS;
+		return MAIL_BAD_ADDRESS;
 	clean = clean_line(name, MAILOUT_NAME_MAX);
 	if (clean == NULL)
-		return MAILOUT_NOMEM;
+		return MAIL_NOMEM;
 	ia = internet_address_mailbox_new(clean, addr);
 	free(clean);
 	internet_address_set_charset(ia, "utf-8");
 	internet_address_list_add(g_mime_message_get_addresses(msg, type), ia);	/* list refs ia */
 	g_object_unref(ia);
-	return MAILOUT_OK;
+	return MAIL_OK;
 }
 
 /*
@@ -232,7 +213,7 @@ static bool seven_bit(const char *text, size_t n)
  * a final LF: the content is set as bytes, not through a charset.  *out
  * is the caller's.
  */
-static enum mailout_status text_part(const char *subtype, const char *text, size_t tlen, GMimeTextPart **out)
+static enum mail_status text_part(const char *subtype, const char *text, size_t tlen, GMimeTextPart **out)
 {
 	GMimeTextPart *part;
 	GMimeStream *body;
@@ -245,7 +226,7 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 	if (strcmp(subtype, "plain") == 0) {
 		shown = utf8_visible(text, tlen, &tlen);
 		if (shown == NULL)
-			return MAILOUT_NOMEM;
+			return MAIL_NOMEM;
 		text = shown;
 	}
 	part = g_mime_text_part_new_with_subtype(subtype);
@@ -257,7 +238,7 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 			g_object_unref(body);
 			g_object_unref(part);
 			free(shown);
-			return MAILOUT_WRITE;
+			return MAIL_WRITE;
 		}
 		g_mime_stream_reset(body);
 	}
@@ -280,7 +261,7 @@ static enum mailout_status text_part(const char *subtype, const char *text, size
 	    enc == GMIME_CONTENT_ENCODING_7BIT || enc == GMIME_CONTENT_ENCODING_DEFAULT ?
 	    GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
 	*out = part;
-	return MAILOUT_OK;
+	return MAIL_OK;
 }
 
 /*
@@ -314,7 +295,7 @@ static bool attachment_name_ok(const char *s)
 }
 
 /* The attached file of spec as a part (the caller's); its type checked as "type/subtype". */
-static enum mailout_status attachment_part(const struct mailout_spec *spec, GMimePart **out)
+static enum mail_status attachment_part(const struct mailout_spec *spec, GMimePart **out)
 {
 	GMimePart *part;
 	GMimeStream *body;
@@ -325,7 +306,7 @@ static enum mailout_status attachment_part(const struct mailout_spec *spec, GMim
 
 	if (slash == NULL || slash == spec->attachment_type || (size_t)(slash - spec->attachment_type) >= sizeof type ||
 	    slash[1] == '\0' || !attachment_name_ok(spec->attachment_name))
-		return MAILOUT_BAD_BODY;
+		return MAIL_BAD_BODY;
 	snprintf(type, sizeof type, "%.*s", (int)(slash - spec->attachment_type), spec->attachment_type);
 	part = g_mime_part_new_with_type(type, slash + 1);
 	body = g_mime_stream_mem_new_with_buffer(spec->attachment, spec->attachment_len);	/* copies */
@@ -339,10 +320,10 @@ static enum mailout_status attachment_part(const struct mailout_spec *spec, GMim
 	g_mime_part_set_content_encoding(part, enc == GMIME_CONTENT_ENCODING_7BIT ||
 	    enc == GMIME_CONTENT_ENCODING_DEFAULT ? GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_QUOTEDPRINTABLE);
 	*out = part;
-	return MAILOUT_OK;
+	return MAIL_OK;
 }
 
-enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len)
+enum mail_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len)
 {
 	GMimeMessage *msg = NULL;	/* owned */
 	GMimeTextPart *part = NULL;	/* owned */
@@ -354,7 +335,7 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	GMimeStream *mem = NULL;	/* owned */
 	GDateTime *dt = NULL;		/* owned */
 	GByteArray *bytes;		/* borrowed from mem */
-	enum mailout_status st;
+	enum mail_status st;
 	char *subject = NULL, *refs = NULL, *irt = NULL, id[MAILOUT_ID_MAX + 1], sent_id[MAILOUT_ID_MAX + 1], bnd[40];
 	const char *text = spec->body != NULL ? spec->body : "";
 	size_t tlen = strlen(text), n;
@@ -362,40 +343,40 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	*out = NULL;
 	*len = 0;
 	if (!mailaddr_ok(spec->from_addr, NULL) || !mailaddr_ok(spec->to_addr, NULL))
-		return MAILOUT_BAD_ADDRESS;
+		return MAIL_BAD_ADDRESS;
 	if (!utf8_text_ok(text, tlen, NULL) || (!empty(spec->html) && !utf8_text_ok(spec->html, strlen(spec->html), NULL)))
-		return MAILOUT_BAD_BODY;
+		return MAIL_BAD_BODY;
 	if (spec->attachment != NULL && (spec->attachment_type == NULL || spec->attachment_name == NULL ||
 	    memchr(spec->attachment, '\0', spec->attachment_len) != NULL))
-		return MAILOUT_BAD_BODY;
+		return MAIL_BAD_BODY;
 	/* a bad root_id (a hand-edited thread:) is left out by references(), like any bad id */
 	if (!empty(spec->message_id) && !id_ok(spec->message_id, strlen(spec->message_id)))
-		return MAILOUT_BAD_ID;
+		return MAIL_BAD_ID;
 	if (!empty(spec->message_id))
 		memcpy(id, spec->message_id, strlen(spec->message_id) + 1);
 	else if (!generate_id(spec, id))
-		return MAILOUT_BAD_ID;
+		return MAIL_BAD_ID;
 	/* the boundaries stay a hash of the stem (id): only the Message-ID carries the mac */
 	if (spec->id_key == NULL)
 		memcpy(sent_id, id, strlen(id) + 1);
 	else if (!idmac_sign(spec->id_key, id, spec->to_addr, sent_id, sizeof sent_id))
-		return MAILOUT_BAD_ID;
+		return MAIL_BAD_ID;
 	mailout_init();
 
-	st = MAILOUT_NOMEM;
+	st = MAIL_NOMEM;
 	subject = clean_line(spec->subject, MAILOUT_SUBJECT_MAX);
 	refs = references(spec);
 	if (subject == NULL || refs == NULL)
 		goto out;
 
 	msg = g_mime_message_new(TRUE);
-	if ((st = add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, spec->from_name, spec->from_addr)) != MAILOUT_OK ||
-	    (st = add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, spec->to_name, spec->to_addr)) != MAILOUT_OK)
+	if ((st = add_mailbox(msg, GMIME_ADDRESS_TYPE_FROM, spec->from_name, spec->from_addr)) != MAIL_OK ||
+	    (st = add_mailbox(msg, GMIME_ADDRESS_TYPE_TO, spec->to_name, spec->to_addr)) != MAIL_OK)
 		goto out;
 	g_mime_message_set_subject(msg, subject, "utf-8");
 	dt = g_date_time_new_from_unix_utc((gint64)spec->date);
 	if (dt == NULL) {
-		st = MAILOUT_BAD_DATE;
+		st = MAIL_BAD_DATE;
 		goto out;
 	}
 	g_mime_message_set_date(msg, dt);
@@ -404,7 +385,7 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 		n = strlen(spec->in_reply_to) + 3;
 		irt = malloc(n);
 		if (irt == NULL) {
-			st = MAILOUT_NOMEM;
+			st = MAIL_NOMEM;
 			goto out;
 		}
 		snprintf(irt, n, "<%s>", spec->in_reply_to);
@@ -433,11 +414,11 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 	    "auto-replied", NULL);
 
 	st = text_part("plain", text, tlen, &part);
-	if (st != MAILOUT_OK)
+	if (st != MAIL_OK)
 		goto out;
 	if (!empty(spec->html)) {
 		st = text_part("html", spec->html, strlen(spec->html), &html);
-		if (st != MAILOUT_OK)
+		if (st != MAIL_OK)
 			goto out;
 		const char *parts[] = { text, spec->html, spec->attachment };
 
@@ -455,7 +436,7 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 		const char *parts[] = { text, spec->html, spec->attachment };
 
 		st = attachment_part(spec, &att);
-		if (st != MAILOUT_OK)
+		if (st != MAIL_OK)
 			goto out;
 		mixed = g_mime_multipart_new_with_subtype("mixed");
 		boundary(id, "mixed", parts, 3, bnd);
@@ -468,19 +449,19 @@ enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out,
 
 	mem = g_mime_stream_mem_new();
 	if (g_mime_object_write_to_stream(GMIME_OBJECT(msg), NULL, mem) < 0) {
-		st = MAILOUT_WRITE;
+		st = MAIL_WRITE;
 		goto out;
 	}
 	bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
 	*out = malloc(bytes->len + 1);
 	if (*out == NULL) {
-		st = MAILOUT_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	memcpy(*out, bytes->data, bytes->len);
 	(*out)[bytes->len] = '\0';
 	*len = bytes->len;
-	st = MAILOUT_OK;
+	st = MAIL_OK;
 out:
 	if (mem != NULL)
 		g_object_unref(mem);
@@ -511,7 +492,7 @@ static bool name_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-enum mailout_status mailout_template_expand(const char *template_text, const struct mailout_var *vars,
+enum mail_status mailout_template_expand(const char *template_text, const struct mailout_var *vars,
     size_t nvars, char **out, char *err, size_t errlen)
 {
 	struct buf b = { NULL, 0, 0 };
@@ -521,7 +502,7 @@ enum mailout_status mailout_template_expand(const char *template_text, const str
 
 	*out = NULL;
 	if (!buf_add(&b, "", 0))
-		return MAILOUT_NOMEM;
+		return MAIL_NOMEM;
 	while (*p != '\0') {
 		n = strcspn(p, "{\n");
 		if (!buf_add(&b, p, n))
@@ -549,7 +530,7 @@ enum mailout_status mailout_template_expand(const char *template_text, const str
 			set_err(err, errlen, "line %d: '{' opens no placeholder; write '{{' for a literal '{'",
 			    line);
 			free(b.s);
-			return MAILOUT_BAD_TEMPLATE;
+			return MAIL_BAD_TEMPLATE;
 		}
 		for (i = 0; i < nvars; i++)
 			if (strlen(vars[i].name) == n && memcmp(vars[i].name, name, n) == 0)
@@ -558,7 +539,7 @@ enum mailout_status mailout_template_expand(const char *template_text, const str
 			set_err(err, errlen, "line %d: unknown placeholder '{%.*s}'", line,
 			    n > 64 ? 64 : (int)n, name);
 			free(b.s);
-			return MAILOUT_BAD_TEMPLATE;
+			return MAIL_BAD_TEMPLATE;
 		}
 		v = vars[i].value != NULL ? vars[i].value : "";
 		if (!buf_add(&b, v, strlen(v)))
@@ -566,16 +547,16 @@ enum mailout_status mailout_template_expand(const char *template_text, const str
 		p = name + n + 1;
 	}
 	*out = b.s;
-	return MAILOUT_OK;
+	return MAIL_OK;
 nomem:
 	free(b.s);
-	return MAILOUT_NOMEM;
+	return MAIL_NOMEM;
 }
 
-enum mailout_status mailout_template_load(const char *dir, const char *name, char **out,
+enum mail_status mailout_template_load(const char *dir, const char *name, char **out,
     char *err, size_t errlen)
 {
-	enum mailout_status st;
+	enum mail_status st;
 	char path[PATH_MAX], *buf = NULL;
 	size_t len = 0, i, j, bad;
 	ssize_t n;
@@ -590,20 +571,20 @@ enum mailout_status mailout_template_load(const char *dir, const char *name, cha
 	html = strcmp(name + i, ".html") == 0;
 	if (i == 0 || (name[i] != '\0' && !html) || i > 64) {
 		set_err(err, errlen, "'%.64s' is not a template name", name);
-		return MAILOUT_BAD_NAME;
+		return MAIL_BAD_TEMPLATE_NAME;
 	}
 	if ((size_t)snprintf(path, sizeof path, "%s/%s%s", dir, name, html ? "" : ".txt") >= sizeof path) {
 		set_err(err, errlen, "%s: the path is too long", name);
-		return MAILOUT_IO;
+		return MAIL_TEMPLATE_IO;
 	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		set_err(err, errlen, "%s: %s", path, strerror(errno));
-		return errno == ENOENT ? MAILOUT_NOT_FOUND : MAILOUT_IO;
+		return errno == ENOENT ? MAIL_NO_TEMPLATE : MAIL_TEMPLATE_IO;
 	}
 	buf = malloc(MAILOUT_TEMPLATE_MAX + 2);
 	if (buf == NULL) {
-		st = MAILOUT_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	/* read one byte beyond the cap to tell an oversize file */
@@ -613,7 +594,7 @@ enum mailout_status mailout_template_load(const char *dir, const char *name, cha
 			continue;
 		if (n < 0) {
 			set_err(err, errlen, "%s: %s", path, strerror(errno));
-			st = MAILOUT_IO;
+			st = MAIL_TEMPLATE_IO;
 			goto out;
 		}
 		if (n == 0)
@@ -622,7 +603,7 @@ enum mailout_status mailout_template_load(const char *dir, const char *name, cha
 	}
 	if (len > MAILOUT_TEMPLATE_MAX) {
 		set_err(err, errlen, "%s: larger than %d bytes", path, MAILOUT_TEMPLATE_MAX);
-		st = MAILOUT_TOO_BIG;
+		st = MAIL_TEMPLATE_TOO_BIG;
 		goto out;
 	}
 	/* CRLF -> LF, for templates edited on Windows */
@@ -636,12 +617,12 @@ enum mailout_status mailout_template_load(const char *dir, const char *name, cha
 			line += buf[i] == '\n';
 		set_err(err, errlen, "%s line %d: not UTF-8 text (byte 0x%02x)", path, line,
 		    (unsigned char)buf[bad]);
-		st = MAILOUT_BAD_TEMPLATE;
+		st = MAIL_BAD_TEMPLATE;
 		goto out;
 	}
 	*out = buf;
 	buf = NULL;
-	st = MAILOUT_OK;
+	st = MAIL_OK;
 out:
 	free(buf);
 	if (fd >= 0)

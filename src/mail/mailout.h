@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "mail/mail.h"
+
 #define MAILOUT_NAME_MAX 256		/* bytes of a display name kept: a whole full name (ident.h) */
 #define MAILOUT_SUBJECT_MAX 500		/* bytes of a subject kept */
 #define MAILOUT_ID_MAX 250		/* bytes of a message id */
@@ -38,21 +40,6 @@
 #define MAILOUT_TEMPLATE_MAX 65536	/* bytes of a template file */
 #define MAILOUT_ERR_MAX 256		/* enough for any error message */
 #define MAILOUT_MESSAGE_MAX (8L * 1024 * 1024)	/* bytes in one composed reply, as the outbox takes */
-
-enum mailout_status {
-	MAILOUT_OK = 0,
-	MAILOUT_NOMEM,
-	MAILOUT_BAD_ADDRESS,	/* from_addr or to_addr fails mailaddr_ok() */
-	MAILOUT_BAD_ID,		/* message_id is no message id (msgid.h), or the generated one is too long */
-	MAILOUT_BAD_BODY,	/* body is not UTF-8 text (a control character other than LF, TAB) */
-	MAILOUT_BAD_DATE,	/* date is outside what GLib can write (years 1..9999) */
-	MAILOUT_WRITE,		/* GMime could not write the message */
-	MAILOUT_BAD_TEMPLATE,	/* a template is malformed (see the error message) */
-	MAILOUT_BAD_NAME,	/* a template name that is not [A-Za-z0-9_-]{1,64} */
-	MAILOUT_NOT_FOUND,	/* no such template file */
-	MAILOUT_IO,		/* the template file cannot be read */
-	MAILOUT_TOO_BIG		/* the template file exceeds its cap */
-};
 
 /*
  * One reply.  Strings are UTF-8; ids are without angle brackets.  NULL and ""
@@ -87,7 +74,7 @@ struct mailout_spec {
 };
 
 /*
- * Compose the message.  On MAILOUT_OK *out is a NUL-terminated message of
+ * Compose the message.  On MAIL_OK *out is a NUL-terminated message of
  * *len bytes that the caller frees with free().  References is root_id,
  * then the incoming References, then in_reply_to, without repeats; when
  * there are more than MAILOUT_REFERENCES_MAX ids the root and the last
@@ -96,7 +83,7 @@ struct mailout_spec {
  * player's mail, and so is a bad root_id (a hand-edited game file): the
  * reply goes without it rather than not at all.
  */
-enum mailout_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len);
+enum mail_status mailout_compose(const struct mailout_spec *spec, char **out, size_t *len);
 
 /* A template variable: {name} is replaced by value. */
 struct mailout_var {
@@ -108,12 +95,12 @@ struct mailout_var {
  * Expand template_text: each {name} (letters, digits, '_') becomes the
  * value of the variable of that name, inserted as it is (values may span
  * lines); "{{" is a literal '{'.  A '}' alone is a literal '}'.  On
- * MAILOUT_OK *out is a string the caller frees; on MAILOUT_BAD_TEMPLATE err
+ * MAIL_OK *out is a string the caller frees; on MAIL_BAD_TEMPLATE err
  * (errlen bytes) names the line and the culprit:
  *   line 3: unknown placeholder '{bord}'
  *   line 5: '{' opens no placeholder; write '{{' for a literal '{'
  */
-enum mailout_status mailout_template_expand(const char *template_text, const struct mailout_var *vars,
+enum mail_status mailout_template_expand(const char *template_text, const struct mailout_var *vars,
     size_t nvars, char **out, char *err, size_t errlen);
 
 /*
@@ -123,7 +110,7 @@ enum mailout_status mailout_template_expand(const char *template_text, const str
  * MAILOUT_TEMPLATE_MAX bytes of UTF-8 text; CRLF line ends become LF.  On
  * failure err (errlen bytes) says what was wrong, naming the file.
  */
-enum mailout_status mailout_template_load(const char *dir, const char *name, char **out,
+enum mail_status mailout_template_load(const char *dir, const char *name, char **out,
     char *err, size_t errlen);
 
 /*
@@ -133,7 +120,5 @@ enum mailout_status mailout_template_load(const char *dir, const char *name, cha
  */
 void mailout_init(void);
 void mailout_shutdown(void);
-
-const char *mailout_status_str(enum mailout_status st);
 
 #endif

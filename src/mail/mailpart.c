@@ -8,28 +8,28 @@
 #include "mail/mailin.h"
 
 /* The decoded content of part into *data, at most cap bytes. */
-static enum mailpart_status content_of(GMimePart *part, size_t cap, char **data, size_t *dlen)
+static enum mail_status content_of(GMimePart *part, size_t cap, char **data, size_t *dlen)
 {
 	GMimeDataWrapper *w = g_mime_part_get_content(part);
 	GMimeStream *out;
 	GByteArray *ba;
-	enum mailpart_status st = MAILPART_OK;
+	enum mail_status st = MAIL_OK;
 
 	if (w == NULL)
-		return MAILPART_NONE;
+		return MAIL_NO_PART;
 	out = g_mime_stream_mem_new();
 	if (g_mime_data_wrapper_write_to_stream(w, out) < 0) {
-		st = MAILPART_BAD;
+		st = MAIL_UNPARSABLE;
 		goto out;
 	}
 	ba = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(out));
 	if (ba->len > cap) {
-		st = MAILPART_TOO_BIG;
+		st = MAIL_PART_TOO_BIG;
 		goto out;
 	}
 	*data = malloc(ba->len + 1);
 	if (*data == NULL) {
-		st = MAILPART_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	memcpy(*data, ba->data, ba->len);
@@ -40,7 +40,7 @@ out:
 	return st;
 }
 
-enum mailpart_status mailpart_find(const char *buf, size_t len, const char *type, const char *subtype, size_t cap,
+enum mail_status mailpart_find(const char *buf, size_t len, const char *type, const char *subtype, size_t cap,
     char **data, size_t *dlen)
 {
 	GMimeStream *s;
@@ -48,7 +48,7 @@ enum mailpart_status mailpart_find(const char *buf, size_t len, const char *type
 	GMimeMessage *m;
 	GMimePartIter *it;
 	GMimeObject *o;
-	enum mailpart_status st = MAILPART_NONE;
+	enum mail_status st = MAIL_NO_PART;
 
 	*data = NULL;
 	*dlen = 0;
@@ -57,7 +57,7 @@ enum mailpart_status mailpart_find(const char *buf, size_t len, const char *type
 	p = g_mime_parser_new_with_stream(s);
 	m = g_mime_parser_construct_message(p, NULL);
 	if (m == NULL) {
-		st = MAILPART_BAD;
+		st = MAIL_UNPARSABLE;
 		goto out;
 	}
 	o = g_mime_message_get_mime_part(m);

@@ -9,13 +9,7 @@
 
 #include <stddef.h>
 
-enum mailpart_status {
-	MAILPART_OK = 0,
-	MAILPART_NONE,		/* no part of that type */
-	MAILPART_TOO_BIG,	/* the part is larger than the cap */
-	MAILPART_BAD,		/* the mail cannot be parsed */
-	MAILPART_NOMEM
-};
+#include "mail/mail.h"
 
 /*
  * The content of the first part of mail buf[0..len) whose media type is
@@ -23,7 +17,7 @@ enum mailpart_status {
  * (NUL-terminated, *dlen bytes without the NUL; the caller frees it), at
  * most cap bytes.  On any failure *data is NULL.
  */
-enum mailpart_status mailpart_find(const char *buf, size_t len, const char *type, const char *subtype, size_t cap,
+enum mail_status mailpart_find(const char *buf, size_t len, const char *type, const char *subtype, size_t cap,
     char **data, size_t *dlen);
 
 #endif

@@ -65,7 +65,7 @@ static bool is_dir(const char *path)
 	return stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 
-enum reply_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
+enum mail_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
     char *err, size_t errlen)
 {
 	char exe[PATH_MAX], *slash;
@@ -79,16 +79,16 @@ enum reply_status reply_templates_dir(const struct config *cfg, const char *home
 			r = snprintf(out, size, "%s/%s", home, cfg->templates);
 		if (r < 0 || (size_t)r >= size) {
 			snprintf(err, errlen, "templates directory '%s': the path is too long", cfg->templates);
-			return REPLY_TEMPLATE;
+			return MAIL_TEMPLATE;
 		}
-		return REPLY_OK;
+		return MAIL_OK;
 	}
 	r = snprintf(out, size, "%s/templates", home);
 	if (r > 0 && (size_t)r < size && is_dir(out))
-		return REPLY_OK;
+		return MAIL_OK;
 	r = snprintf(out, size, "%s/templates", OUSTPBM_DATADIR);
 	if (r > 0 && (size_t)r < size && is_dir(out))
-		return REPLY_OK;
+		return MAIL_OK;
 	/* run from a source checkout: templates/ beside ./oustpbm */
 	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
@@ -98,13 +98,13 @@ enum reply_status reply_templates_dir(const struct config *cfg, const char *home
 			*slash = '\0';
 			r = snprintf(out, size, "%s/templates", exe);
 			if (r > 0 && (size_t)r < size && is_dir(out))
-				return REPLY_OK;
+				return MAIL_OK;
 		}
 	}
 	out[0] = '\0';
 	snprintf(err, errlen, "no templates directory: none in %s/templates, %s/templates or beside the "
 	    "program; set 'templates' in %s", home, OUSTPBM_DATADIR, CONFIG_FILE);
-	return REPLY_TEMPLATE;
+	return MAIL_TEMPLATE;
 }
 
 /* ---- wrapping ---- */
@@ -239,19 +239,19 @@ char *reply_verbatim(const char *text)
  * text template's result is wrapped (reply_wrap), the board drawing (the
  * variable drawing) excepted.
  */
-enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
+enum mail_status reply_expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body)
 {
-	enum mailout_status ms;
+	enum mail_status ms;
 	char *text = NULL, *drawing = NULL, *wrapped, *server, err[MAILOUT_ERR_MAX * 4];
 	const char *given = NULL;
-	enum reply_status st;
+	enum mail_status st;
 	bool html, mailhtml;
 	size_t i, at = 0, n0;
 
 	*body = NULL;
 	if (!rc->have_tdir) {
 		st = reply_templates_dir(rc->cfg, rc->home, rc->tdir, sizeof rc->tdir, rc->err, sizeof rc->err);
-		if (st != REPLY_OK)
+		if (st != MAIL_OK)
 			return st;
 		rc->have_tdir = true;
 	}
@@ -263,7 +263,7 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 	server = html ? NULL : glued(rc->cfg->server_name);
 	if (!html && server == NULL) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
-		return REPLY_NOMEM;
+		return MAIL_NOMEM;
 	}
 	var(vs, "server", html ? rc->cfg->server_name : server);
 	var(vs, "address", rc->cfg->from_address);
@@ -275,7 +275,7 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 		if (drawing == NULL) {
 			snprintf(rc->err, sizeof rc->err, "out of memory");
 			free(server);
-			return REPLY_NOMEM;
+			return MAIL_NOMEM;
 		}
 		given = vs->v[i].value;
 		at = i;
@@ -283,24 +283,24 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 	}
 	if ((mailhtml && rc->cached_html != NULL) ||
 	    (!mailhtml && rc->cached != NULL && strcmp(rc->cached_name, name) == 0)) {
-		ms = MAILOUT_OK;
+		ms = MAIL_OK;
 	} else {
 		ms = mailout_template_load(rc->tdir, name, &text, err, sizeof err);
-		rc->html_missing = html && ms == MAILOUT_NOT_FOUND;
-		if (ms == MAILOUT_OK && mailhtml) {
+		rc->html_missing = html && ms == MAIL_NO_TEMPLATE;
+		if (ms == MAIL_OK && mailhtml) {
 			rc->cached_html = text;
 			text = NULL;
-		} else if (ms == MAILOUT_OK && strlen(name) < sizeof rc->cached_name) {
+		} else if (ms == MAIL_OK && strlen(name) < sizeof rc->cached_name) {
 			free(rc->cached);
 			rc->cached = text;
 			memcpy(rc->cached_name, name, strlen(name) + 1);
 			text = NULL;
 		}
 	}
-	if (ms == MAILOUT_OK) {
+	if (ms == MAIL_OK) {
 		ms = mailout_template_expand(text != NULL ? text : mailhtml ? rc->cached_html : rc->cached, vs->v, vs->n,
 		    body, err, sizeof err);
-		if (ms == MAILOUT_BAD_TEMPLATE)
+		if (ms == MAIL_BAD_TEMPLATE)
 			snprintf(rc->err, sizeof rc->err, "%.500s/%.64s%s %.600s", rc->tdir, name, html ? "" : ".txt",
 			    err);
 	} else {
@@ -313,20 +313,20 @@ enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct va
 		vs->v[at].value = given;
 		free(drawing);
 	}
-	if (ms == MAILOUT_OK && !html) {
+	if (ms == MAIL_OK && !html) {
 		wrapped = reply_wrap(*body);
 		free(*body);
 		*body = wrapped;
 		if (wrapped == NULL)
-			ms = MAILOUT_NOMEM;
-	} else if (ms == MAILOUT_OK) {
+			ms = MAIL_NOMEM;
+	} else if (ms == MAIL_OK) {
 		reply_unglue(*body);	/* the texts the HTML shows are the text part's, glue and all */
 	}
-	if (ms == MAILOUT_NOMEM) {
+	if (ms == MAIL_NOMEM) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
-		return REPLY_NOMEM;
+		return MAIL_NOMEM;
 	}
-	return ms == MAILOUT_OK ? REPLY_OK : REPLY_TEMPLATE;
+	return ms == MAIL_OK ? MAIL_OK : MAIL_TEMPLATE;
 }
 
 /* ---- composing ---- */
@@ -343,14 +343,14 @@ static const char *domain_of(const char *addr)
  * rp's subject, threading and attachment.  rp->id_board > 0 makes a game
  * id (board.turn.user.time), else an id from the incoming mail's hash.
  */
-static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts *rp, const char *body,
+static enum mail_status compose(struct reply_ctx *rc, const struct reply_parts *rp, const char *body,
     const char *html, struct reply_mail *out)
 {
 	const struct game *g = rp->g;
 	const struct reply_file *file = rp->file;
 	const char *to_addr = rp->to_addr;
 	struct mailout_spec spec;
-	enum mailout_status ms;
+	enum mail_status ms;
 	char id[MAILOUT_ID_MAX + 1], root[GAME_THREAD_MAX + 1];
 	size_t n;
 
@@ -400,16 +400,16 @@ static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts 
 	}
 	if (strlen(to_addr) > MAILADDR_MAX) {
 		snprintf(rc->err, sizeof rc->err, "recipient address too long");
-		return REPLY_COMPOSE;
+		return MAIL_COMPOSE;
 	}
 	ms = mailout_compose(&spec, &out->msg, &out->len);
-	if (ms == MAILOUT_NOMEM) {
+	if (ms == MAIL_NOMEM) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
-		return REPLY_NOMEM;
+		return MAIL_NOMEM;
 	}
-	if (ms != MAILOUT_OK) {
-		snprintf(rc->err, sizeof rc->err, "reply to %s: %s", to_addr, mailout_status_str(ms));
-		return REPLY_COMPOSE;
+	if (ms != MAIL_OK) {
+		snprintf(rc->err, sizeof rc->err, "reply to %s: %s", to_addr, mail_status_str(ms));
+		return MAIL_COMPOSE;
 	}
 	if (out->len > (size_t)MAILOUT_MESSAGE_MAX) {
 		/* only a template can make it so long (the texts filled in are bounded): the admin's to fix */
@@ -418,10 +418,10 @@ static enum reply_status compose(struct reply_ctx *rc, const struct reply_parts 
 		free(out->msg);
 		out->msg = NULL;
 		out->len = 0;
-		return REPLY_TEMPLATE;
+		return MAIL_TEMPLATE;
 	}
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", to_addr);
-	return REPLY_OK;
+	return MAIL_OK;
 }
 
 char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
@@ -434,29 +434,29 @@ char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE])
 	return buf;
 }
 
-enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
+enum mail_status reply_finish(struct reply_ctx *rc, enum mail_status st, struct reply_parts *rp,
     struct reply_mail *out)
 {
 	char *body = NULL, *html = NULL;
 
 	memset(out, 0, sizeof *out);
-	if (st != REPLY_OK)
+	if (st != MAIL_OK)
 		goto out;
 	assert((rp->tmpl != NULL) != (rp->body != NULL));
 	assert(rp->hm == NULL || rp->g != NULL);
 	assert(rp->hm == NULL || rp->html == NULL);
 	if (rp->tmpl != NULL)
 		st = reply_expand(rc, rp->tmpl, &rp->vs, &body);
-	if (st == REPLY_OK && rp->g != NULL && rc->cfg->web_url[0] != '\0')
+	if (st == MAIL_OK && rp->g != NULL && rc->cfg->web_url[0] != '\0')
 		st = reply_board_web_link(rc, rp->g, &body, rp->body);
-	if (st == REPLY_OK && rp->hm != NULL)
+	if (st == MAIL_OK && rp->hm != NULL)
 		st = reply_html_body(rc, rp->g, rp->hm, &html);
-	else if (st == REPLY_OK && rp->html != NULL && (html = strdup(rp->html)) == NULL)
-		st = REPLY_NOMEM;
-	if (st == REPLY_OK)
+	else if (st == MAIL_OK && rp->html != NULL && (html = strdup(rp->html)) == NULL)
+		st = MAIL_NOMEM;
+	if (st == MAIL_OK)
 		st = compose(rc, rp, body != NULL ? body : rp->body, html, out);
 out:
-	if (st == REPLY_NOMEM)
+	if (st == MAIL_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	free(body);
 	free(html);

@@ -53,6 +53,7 @@
 #include "game/game.h"
 #include "game/preview.h"
 #include "mail/idmac.h"
+#include "mail/mail.h"
 
 #define REPLY_ERR_MAX 1200
 #define REPLY_RECENT 6		/* history entries shown in a game mail */
@@ -67,13 +68,6 @@
  */
 #define REPLY_TIME_SIZE 24
 char *reply_time_str(int64_t t, char buf[REPLY_TIME_SIZE]);
-
-enum reply_status {
-	REPLY_OK = 0,
-	REPLY_NOMEM,
-	REPLY_TEMPLATE,		/* no templates directory, or a template missing or malformed */
-	REPLY_COMPOSE		/* mailout refused the message (a bad address, say) */
-};
 
 /*
  * text with every line longer than REPLY_WRAP columns (characters of
@@ -265,7 +259,7 @@ struct reply_warn {
  * The warning to player to (to->token: tappable, as a board mail) that
  * their clock on g has passed w->mark: templates/warn.txt.
  */
-enum reply_status reply_warning(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+enum mail_status reply_warning(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
     const struct reply_warn *w, struct reply_mail *out);
 
 /*
@@ -285,10 +279,10 @@ void reply_mail_release(struct reply_mail *m);
  * The templates directory: the `templates` key of cfg (relative to home if
  * not absolute), else <home>/templates if it is a directory, else
  * OUSTPBM_DATADIR/templates if it is one, else templates/ beside the
- * running executable (a source checkout).  REPLY_TEMPLATE with err when
+ * running executable (a source checkout).  MAIL_TEMPLATE with err when
  * none is found.
  */
-enum reply_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
+enum mail_status reply_templates_dir(const struct config *cfg, const char *home, char *out, size_t size,
     char *err, size_t errlen);
 
 /*
@@ -296,7 +290,7 @@ enum reply_status reply_templates_dir(const struct config *cfg, const char *home
  * happened, whose turn it is and the command to send, the last turns and
  * the board; at the end of the game the result and the whole history.
  */
-enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
+enum mail_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out);
 
 /* One board of a digest (reply_digest). */
@@ -338,7 +332,7 @@ struct reply_digest {
  * digest's hour as the reader reads it ("Mon 2023-11-20 08:00
  * Europe/Paris").
  */
-enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
+enum mail_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
     const struct reply_digest_board *b, size_t n, const char *when, struct reply_digest *out);
 
 /* Free the parts of d; d is emptied. */
@@ -349,14 +343,14 @@ void reply_digest_release(struct reply_digest *d);
  * days: subject "Oust Board 101 reminder bob", the command to send, the
  * board; timeout_at, if not 0, is when the game will be lost on time.
  */
-enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+enum mail_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
     int days, int64_t timeout_at, struct reply_mail *out);
 
 /*
  * The text of the show reply (the body of reply_show()), for `oustpbm show`:
  * *body is a string the caller frees.
  */
-enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
+enum mail_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
     char **body);
 
 /*
@@ -398,25 +392,25 @@ struct reply_refused {
 	const char *command;	/* the command refused, passwords masked */
 	const char *error;	/* why */
 };
-enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_refused *r, struct reply_mail *out);
 
 /*
  * show: drawing is the board to show (board_render_turn() for "show
  * 101#N", then upto is N), or NULL for the position now (upto 0).
  */
-enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int upto, const char *drawing, struct reply_mail *out);
 
 /* history: every turn with its time, and the board now. */
-enum reply_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, struct reply_mail *out);
 
 /*
  * sgf <board>: a short text (sgf.txt) and the game record sgf (len bytes,
  * NUL-terminated, game/sgf.h) attached as oust-<board>.sgf.
  */
-enum reply_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out);
 /*
  * review <board>, done: the review's texts (game/review.h: the table, the
@@ -430,11 +424,11 @@ struct reply_review {
 	const char *sgf;
 	size_t sgf_len;
 };
-enum reply_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct reply_review *rv, struct reply_mail *out);
 
 /* review <board>, queued: ahead requests wait before it; the robot's run comes every few minutes. */
-enum reply_status reply_review_queued(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_review_queued(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int ahead, struct reply_mail *out);
 
 /* Which of a player's boards `games` lists. */
@@ -473,7 +467,7 @@ struct reply_games_list {
 	const struct game *tap;
 	const char *tap_token;
 };
-enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_games_list *list, struct reply_mail *out);
 
 /*
@@ -482,7 +476,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
  * have finished in all.
  */
 #define REPLY_FINISHED_MAX 20
-enum reply_status reply_finished(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_finished(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *const *games, size_t n, size_t total, struct reply_mail *out);
 
 /*
@@ -490,7 +484,7 @@ enum reply_status reply_finished(struct reply_ctx *rc, const struct reply_to *to
  * list of commands, the template's {commands} (made from the table of mail
  * commands, commands/pipeline/mailcmd.h).
  */
-enum reply_status reply_help(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_help(struct reply_ctx *rc, const struct reply_to *to,
     const char *commands, struct reply_mail *out);
 
 /*
@@ -498,11 +492,11 @@ enum reply_status reply_help(struct reply_ctx *rc, const struct reply_to *to,
  * to of board g, in the board's thread: subject "Oust Board 101 chat from
  * alice".
  */
-enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
+enum mail_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
     const struct reply_player *to, struct reply_mail *out);
 
 /* chat, to its sender: text went to readers (user ids, "bob"); "Oust Board 101 chat sent". */
-enum reply_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *readers, const char *text, struct reply_mail *out);
 
 /*
@@ -510,7 +504,7 @@ enum reply_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *t
  * sender: the chat command to send for board g as userid, text (the
  * sender's own, quoted mail cut) below it, ready to copy.
  */
-enum reply_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *userid, const char *text, struct reply_mail *out);
 
 #define REPLY_PLACEMENTS_MAX 4100	/* bytes of the placements a preview quotes ("C3,D4,..."), cut beyond */
@@ -534,22 +528,22 @@ struct reply_preview {
  * unfinished, and the legal placements where it stops.  Subject "Oust
  * Board 101 preview", or "Oust preview" for a study board.
  */
-enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_preview *pv, struct reply_mail *out);
 
 /* moves: the legal placements opts[0..n) of the player to move on g, what the capturing ones take. */
-enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out);
 
 /*
  * To the owner of userid (throttle.h): failures wrong passwords within an
  * hour, the last from sender, so password attempts are refused until until.
  */
-enum reply_status reply_lockout(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_lockout(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, unsigned long failures, const char *sender, const char *until, struct reply_mail *out);
 
 /* password: userid's password was changed. */
-enum reply_status reply_password(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_password(struct reply_ctx *rc, const struct reply_to *to,
     const char *userid, struct reply_mail *out);
 
 /* One placeholder of a template: {name} is replaced by value. */
@@ -563,7 +557,7 @@ struct reply_var {
  * signoff, whoami): templates/<tmpl>.txt with vars[0..n) besides the
  * placeholders every template has, under subject, to to_addr.
  */
-enum reply_status reply_account(struct reply_ctx *rc, const struct reply_to *to, const char *tmpl,
+enum mail_status reply_account(struct reply_ctx *rc, const struct reply_to *to, const char *tmpl,
     const char *subject, const struct reply_var *vars, size_t n, struct reply_mail *out);
 
 /* An array of struct reply_var and its length, for reply_account(): REPLY_VARS(vars). */

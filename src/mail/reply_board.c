@@ -19,26 +19,26 @@
  * page (web.h: board/<id>.html under the site).  *body (or given, when the
  * body is not from a template) is replaced by the text with the line added.
  */
-enum reply_status reply_board_web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given)
+enum mail_status reply_board_web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given)
 {
 	const char *text = *body != NULL ? *body : given, *url = rc->cfg->web_url;
 	size_t n;
 	char *out = NULL;
 
 	if (text == NULL)
-		return REPLY_OK;
+		return MAIL_OK;
 	n = strlen(text);
 	if (asprintf(&out, "%s%s\nThe board on the web: %s%sboard/%ld.html\n", text,
 	    n > 0 && text[n - 1] != '\n' ? "\n" : "", url, url[strlen(url) - 1] == '/' ? "" : "/", g->board) < 0) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
-		return REPLY_NOMEM;
+		return MAIL_NOMEM;
 	}
 	free(*body);
 	*body = out;
-	return REPLY_OK;
+	return MAIL_OK;
 }
 
-enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
+enum mail_status reply_game(struct reply_ctx *rc, const struct game *g, const struct reply_event *ev,
     const struct reply_player *to, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], result[200], days[16], day_count[32];
@@ -48,7 +48,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 	struct html_mail hm = { .title = subject, .upto = g->nturns, .next = true };
 	struct reply_parts rp = { .subject = subject, .to_addr = to->address, .to_name = to->fullname, .g = g,
 	    .hm = &hm, .id_board = g->board, .id_turn = g->nturns, .id_user = to->userid };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	bool observer = to->role != REPLY_ROLE_PLAYER;
 	struct unsub unsub;
 
@@ -211,7 +211,7 @@ enum reply_status reply_game(struct reply_ctx *rc, const struct game *g, const s
 		hm.next_body = next_html;
 	}
 	hm.recent = hist;
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(happened);
@@ -358,13 +358,13 @@ out:
 	return tfinish(&t);
 }
 
-enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
+enum mail_status reply_show_body(struct reply_ctx *rc, const struct game *g, int upto, const char *drawing,
     char **body)
 {
 	char now[BOARD_TEXT_MAX], status[200], title[400], dims[GAME_DIMENSIONS_SIZE], now_text[300];
 	char *next = NULL, *hist = NULL;
 	struct vars vs = { .n = 0 };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	char board[24];
 
 	*body = NULL;
@@ -406,17 +406,17 @@ enum reply_status reply_show_body(struct reply_ctx *rc, const struct game *g, in
 	var(&vs, "now", now_text);
 	st = reply_expand(rc, "show", &vs, body);
 out:
-	if (st == REPLY_NOMEM)
+	if (st == MAIL_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	free(next);
 	free(hist);
 	return st;
 }
 
-enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int upto, const char *drawing, struct reply_mail *out)
 {
-	enum reply_status st;
+	enum mail_status st;
 	char subject[200], tap_subject[200], tap_turn[16], *body = NULL, *hist = NULL;
 	/* a past position is kept apart from what to send now */
 	struct html_mail hm = { .title = subject, .upto = drawing == NULL ? g->nturns : upto,
@@ -440,11 +440,11 @@ enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
 		hm.tap_turn = tap_turn;
 	}
 	st = reply_show_body(rc, g, upto, drawing, &body);
-	if (st == REPLY_OK) {
+	if (st == MAIL_OK) {
 		/* the turns the text part lists: up to the position shown (show 101#3), none later */
 		hist = reply_text_history_upto(g, upto, REPLY_RECENT, false);
 		if (hist == NULL)
-			st = REPLY_NOMEM;
+			st = MAIL_NOMEM;
 	}
 	rp.body = body;
 	hm.recent = hist;
@@ -454,7 +454,7 @@ enum reply_status reply_show(struct reply_ctx *rc, const struct reply_to *to,
 	return st;
 }
 
-enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+enum mail_status reply_reminder(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
     int days, int64_t timeout_at, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], board[24], size[8], turn[16], ndays[16], last[REPLY_TIME_SIZE];
@@ -469,7 +469,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	struct reply_parts rp = { .tmpl = "remind", .subject = subject, .to_addr = to->address,
 	    .to_name = to->fullname, .g = g, .hm = &hm, .id_board = g->board, .id_turn = g->nturns,
 	    .id_user = id_user };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 
 	board_render_game(g, drawing);
 	snprintf(board, sizeof board, "%ld", g->board);
@@ -536,7 +536,7 @@ enum reply_status reply_reminder(struct reply_ctx *rc, const struct game *g, con
 	var(&rp.vs, "drawing", drawing);
 	var(&rp.vs, "recent", hist);
 	hm.recent = hist;
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(next);
@@ -545,7 +545,7 @@ out:
 	return st;
 }
 
-enum reply_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200], board[24], size[8], created[REPLY_TIME_SIZE];
@@ -554,7 +554,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
 	struct html_mail hm = { .title = subject, .upto = g->nturns };
 	struct reply_parts rp = { .tmpl = "history", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g, .hm = &hm };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 
 	snprintf(board, sizeof board, "%ld", g->board);
 	snprintf(size, sizeof size, "%d", g->size);
@@ -574,7 +574,7 @@ enum reply_status reply_history(struct reply_ctx *rc, const struct reply_to *to,
 	var(&rp.vs, "history", hist);
 	var(&rp.vs, "drawing", drawing);
 	hm.recent = hist;
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(hist);
@@ -600,7 +600,7 @@ static void record_vars(struct vars *vs, const struct game *g, struct record_var
 	var(vs, "status", r->status);
 }
 
-enum reply_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *sgf, size_t len, struct reply_mail *out)
 {
 	char subject[200], filename[40];
@@ -613,10 +613,10 @@ enum reply_status reply_sgf(struct reply_ctx *rc, const struct reply_to *to,
 	snprintf(filename, sizeof filename, "oust-%ld.sgf", g->board);
 	record_vars(&rp.vs, g, &r);
 	var(&rp.vs, "filename", filename);
-	return reply_finish(rc, REPLY_OK, &rp, out);
+	return reply_finish(rc, MAIL_OK, &rp, out);
 }
 
-enum reply_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct reply_review *rv, struct reply_mail *out)
 {
 	char subject[200], filename[48], mistake[8], blunder[8];
@@ -627,7 +627,7 @@ enum reply_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
 	char *htmls;
 	struct reply_parts rp = { .tmpl = "review", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g, .hm = &hm, .file = &file };
-	enum reply_status st;
+	enum mail_status st;
 
 	snprintf(subject, sizeof subject, "Oust Board %ld review", g->board);
 	snprintf(filename, sizeof filename, "oust-%ld-review.sgf", g->board);
@@ -647,12 +647,12 @@ enum reply_status reply_review(struct reply_ctx *rc, const struct reply_to *to,
 	var(&rp.vs, "drawing", rv->table);
 	var(&rp.vs, "worst", rv->worst);
 	var(&rp.vs, "filename", filename);
-	st = reply_finish(rc, htmls != NULL ? REPLY_OK : REPLY_NOMEM, &rp, out);
+	st = reply_finish(rc, htmls != NULL ? MAIL_OK : MAIL_NOMEM, &rp, out);
 	free(htmls);
 	return st;
 }
 
-enum reply_status reply_review_queued(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_review_queued(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, int ahead, struct reply_mail *out)
 {
 	char subject[200], board[24], waiting[80], turns[16], minutes[24];
@@ -674,17 +674,17 @@ enum reply_status reply_review_queued(struct reply_ctx *rc, const struct reply_t
 	snprintf(minutes, sizeof minutes, "%lu",
 	    5 + ((unsigned long)ahead + 1) * rc->cfg->review_seconds / 60 + 1);
 	var(&rp.vs, "minutes", minutes);
-	return reply_finish(rc, REPLY_OK, &rp, out);
+	return reply_finish(rc, MAIL_OK, &rp, out);
 }
 
-enum reply_status reply_finished(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_finished(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *const *games, size_t n, size_t total, struct reply_mail *out)
 {
 	char status[200], row[400], when[REPLY_TIME_SIZE], count[32], listed[32], size[16];
 	struct text t = { 0 };
 	struct reply_parts rp = { .tmpl = "finished", .subject = "Oust finished games", .to_addr = to->addr,
 	    .to_name = to->name };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	char *list = NULL;
 	size_t i;
 
@@ -709,14 +709,14 @@ enum reply_status reply_finished(struct reply_ctx *rc, const struct reply_to *to
 	var(&rp.vs, "games", list);
 	var(&rp.vs, "count", count);
 	var(&rp.vs, "listed", listed);
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(list);
 	return st;
 }
 
-enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
+enum mail_status reply_chat(struct reply_ctx *rc, const struct game *g, const char *sender, const char *text,
     const struct reply_player *to, struct reply_mail *out)
 {
 	char subject[200], board[24], status[200], *quoted = NULL, *answer = NULL, id_user[IDENT_USERID_MAX + 16];
@@ -727,7 +727,7 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	 */
 	struct reply_parts rp = { .tmpl = "chat", .subject = subject, .to_addr = to->address,
 	    .to_name = to->fullname, .g = g, .id_board = g->board, .id_turn = g->nturns, .id_user = id_user };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	struct unsub unsub;
 
 	/* "chat" and the incoming mail's hash: two chats to one reader in one second differ */
@@ -776,7 +776,7 @@ enum reply_status reply_chat(struct reply_ctx *rc, const struct game *g, const c
 	var(&rp.vs, "userid", to->userid);
 	var(&rp.vs, "status", status);
 	var(&rp.vs, "text", quoted);
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(answer);
@@ -784,14 +784,14 @@ out:
 	return st;
 }
 
-enum reply_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *userid, const char *text, struct reply_mail *out)
 {
 	char subject[200], board[24];
 	struct reply_parts rp = { .tmpl = "chatanswer", .subject = subject, .to_addr = to->addr,
 	    .to_name = to->name, .g = g };
 	struct text t = { 0 };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	char *block;
 
 	snprintf(subject, sizeof subject, "Oust Board %ld chat not sent", g->board);
@@ -805,20 +805,20 @@ enum reply_status reply_chat_answer(struct reply_ctx *rc, const struct reply_to 
 	var(&rp.vs, "board", board);
 	var(&rp.vs, "userid", userid);
 	var(&rp.vs, "block", block);
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(block);
 	return st;
 }
 
-enum reply_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const char *readers, const char *text, struct reply_mail *out)
 {
 	char subject[200], board[24], *quoted = NULL;
 	struct reply_parts rp = { .tmpl = "chatsent", .subject = subject, .to_addr = to->addr,
 	    .to_name = to->name, .g = g };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 
 	snprintf(subject, sizeof subject, "Oust Board %ld chat sent", g->board);
 	snprintf(board, sizeof board, "%ld", g->board);
@@ -828,14 +828,14 @@ enum reply_status reply_chat_sent(struct reply_ctx *rc, const struct reply_to *t
 	var(&rp.vs, "board", board);
 	var(&rp.vs, "readers", readers);
 	var(&rp.vs, "text", quoted);
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(quoted);
 	return st;
 }
 
-enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
     const struct game *g, const struct preview_option *opts, int n, struct reply_mail *out)
 {
 	char subject[200], title[400], drawing[BOARD_TEXT_MAX], count[16], board[24];
@@ -843,7 +843,7 @@ enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
 	char *legal_s = NULL;
 	struct reply_parts rp = { .tmpl = "moves", .subject = subject, .to_addr = to->addr, .to_name = to->name,
 	    .g = g };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	enum rules_color c = g->rg.to_move;
 
 	snprintf(subject, sizeof subject, "Oust Board %ld moves", g->board);
@@ -871,7 +871,7 @@ enum reply_status reply_moves(struct reply_ctx *rc, const struct reply_to *to,
 	var(&rp.vs, "count", count);
 	var(&rp.vs, "legal", legal_s);
 	var(&rp.vs, "drawing", drawing);
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(legal_s);

@@ -57,7 +57,7 @@ void reply_clock_text(struct reply_ctx *rc, const struct game *g, const char *re
 		tprintf(t, "%s has %s to move, until %s.\n", who, b, when);
 }
 
-enum reply_status reply_warning(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
+enum mail_status reply_warning(struct reply_ctx *rc, const struct game *g, const struct reply_player *to,
     const struct reply_warn *w, struct reply_mail *out)
 {
 	char drawing[BOARD_TEXT_MAX], subject[300], board[24], turn[16], tap_turn[16], mark[32], left[64];
@@ -68,7 +68,7 @@ enum reply_status reply_warning(struct reply_ctx *rc, const struct game *g, cons
 	struct reply_parts rp = { .tmpl = "warn", .subject = subject, .to_addr = to->address,
 	    .to_name = to->fullname, .g = g, .hm = &hm, .id_board = g->board, .id_turn = g->nturns,
 	    .id_user = id_user };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 
 	board_render_game(g, drawing);
 	snprintf(board, sizeof board, "%ld", g->board);
@@ -109,7 +109,7 @@ enum reply_status reply_warning(struct reply_ctx *rc, const struct game *g, cons
 	var(&rp.vs, "drawing", drawing);
 	var(&rp.vs, "recent", hist);
 	hm.recent = hist;
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(next);

@@ -38,7 +38,7 @@ static void last_turn(const struct game *g, const char *reader, struct reply_eve
 }
 
 /* One board: its text block into txt, its HTML section into html (full: with the board and its tap links). */
-static enum reply_status one_board(struct reply_ctx *rc, const struct reply_player *to,
+static enum mail_status one_board(struct reply_ctx *rc, const struct reply_player *to,
     const struct reply_digest_board *d, bool full, struct strbuf *txt, struct strbuf *html)
 {
 	const struct game *g = d->g;
@@ -46,7 +46,7 @@ static enum reply_status one_board(struct reply_ctx *rc, const struct reply_play
 	struct html_mail hm = { .upto = g->nturns, .next = true };
 	char subject[200], tap_turn[24], dims[GAME_DIMENSIONS_SIZE], drawing[BOARD_TEXT_MAX];
 	char *happened = NULL, *next = NULL, *verb = NULL, *part = NULL;
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 
 	reply_set_away(rc, d->away);
 	last_turn(g, to->userid, &ev);
@@ -81,7 +81,7 @@ static enum reply_status one_board(struct reply_ctx *rc, const struct reply_play
 		hm.tap_turn = tap_turn;
 	}
 	st = reply_html_body(rc, g, &hm, &part);
-	if (st == REPLY_OK && part != NULL)
+	if (st == MAIL_OK && part != NULL)
 		strbuf_puts(html, part);
 out:
 	reply_set_away(rc, NULL);
@@ -106,25 +106,25 @@ static void drawn_free(struct drawn *d)
 }
 
 /* d drawn into *out (full: with its board table and tap links). */
-static enum reply_status draw(struct reply_ctx *rc, const struct reply_player *to,
+static enum mail_status draw(struct reply_ctx *rc, const struct reply_player *to,
     const struct reply_digest_board *d, bool full, struct drawn *out)
 {
 	struct strbuf t = STRBUF_INIT, h = STRBUF_INIT;
-	enum reply_status st;
+	enum mail_status st;
 
 	memset(out, 0, sizeof *out);
 	st = one_board(rc, to, d, full, &t, &h);
-	if (st != REPLY_OK)
+	if (st != MAIL_OK)
 		goto out;
 	out->txt = strbuf_finish(&t);
 	out->html = strbuf_finish(&h);
 	if (out->txt == NULL || out->html == NULL) {
-		st = REPLY_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	out->len = strlen(out->txt) + strlen(out->html);
 out:
-	if (st != REPLY_OK)
+	if (st != MAIL_OK)
 		drawn_free(out);
 	strbuf_release(&t);
 	strbuf_release(&h);
@@ -151,25 +151,25 @@ struct dg {
  * number in the last.  A board too long alone in a part (none of today's
  * sizes is) goes without its board table.
  */
-static enum reply_status lay_out(struct dg *g)
+static enum mail_status lay_out(struct dg *g)
 {
-	enum reply_status st = REPLY_OK;
+	enum mail_status st = MAIL_OK;
 	size_t i, used = 0, total = 0;
 
 	g->d = calloc(g->n, sizeof *g->d);
 	if (g->d == NULL) {
-		st = REPLY_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	for (i = 0; i < g->n; i++) {
 		struct drawn *d = &g->d[i];
 
 		st = draw(g->rc, g->to, &g->b[i], true, d);
-		if (st == REPLY_OK && d->len > REPLY_DIGEST_PART_BYTES) {
+		if (st == MAIL_OK && d->len > REPLY_DIGEST_PART_BYTES) {
 			drawn_free(d);
 			st = draw(g->rc, g->to, &g->b[i], false, d);
 		}
-		if (st != REPLY_OK)
+		if (st != MAIL_OK)
 			goto out;
 		if (d->len > REPLY_DIGEST_PART_BYTES) {
 			drawn_free(d);
@@ -254,7 +254,7 @@ static char *rest_of(const struct dg *g)
 }
 
 /* Part p of g, the mail, into *out. */
-static enum reply_status part_mail(const struct dg *g, size_t p, struct reply_mail *out)
+static enum mail_status part_mail(const struct dg *g, size_t p, struct reply_mail *out)
 {
 	struct reply_ctx *rc = g->rc;
 	struct strbuf txt = STRBUF_INIT, html = STRBUF_INIT, page = STRBUF_INIT, esc = STRBUF_INIT;
@@ -263,7 +263,7 @@ static enum reply_status part_mail(const struct dg *g, size_t p, struct reply_ma
 	char subject[120], count[40];
 	char *boards = NULL, *sections = NULL, *title = NULL, *srv = NULL, *addr = NULL, *doc = NULL, *hintro = NULL;
 	char *rest = NULL, *intro = NULL;
-	enum reply_status st = REPLY_OK;
+	enum mail_status st = MAIL_OK;
 	size_t i;
 	bool html_on = strcmp(rc->cfg->html_mail, "off") != 0;
 
@@ -279,14 +279,14 @@ static enum reply_status part_mail(const struct dg *g, size_t p, struct reply_ma
 	intro = intro_of(g, p);
 	rest = p + 1 == g->nparts ? rest_of(g) : strdup("");
 	if (intro == NULL || rest == NULL) {
-		st = REPLY_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	strbuf_puts(&txt, rest);
 	boards = strbuf_finish(&txt);
 	sections = strbuf_finish(&html);
 	if (boards == NULL || sections == NULL) {
-		st = REPLY_NOMEM;
+		st = MAIL_NOMEM;
 		goto out;
 	}
 	var(&rp.vs, "intro", intro);
@@ -304,7 +304,7 @@ static enum reply_status part_mail(const struct dg *g, size_t p, struct reply_ma
 		if (rest[0] != '\0')
 			html_text(&page, rest);
 		if (title == NULL || srv == NULL || addr == NULL || hintro == NULL || page.failed) {
-			st = REPLY_NOMEM;
+			st = MAIL_NOMEM;
 			goto out;
 		}
 		var(&hv, "title", title);
@@ -314,7 +314,7 @@ static enum reply_status part_mail(const struct dg *g, size_t p, struct reply_ma
 		var(&hv, "server", srv);
 		var(&hv, "address", addr);
 		st = reply_expand(rc, "digest.html", &hv, &doc);
-		if (st != REPLY_OK)
+		if (st != MAIL_OK)
 			goto out;
 		rp.html = doc;
 	}
@@ -337,21 +337,21 @@ out:
 	return st;
 }
 
-enum reply_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
+enum mail_status reply_digest(struct reply_ctx *rc, const struct reply_player *to,
     const struct reply_digest_board *b, size_t n, const char *when, struct reply_digest *out)
 {
 	struct dg g = { .rc = rc, .to = to, .b = b, .n = n, .when = when };
-	enum reply_status st;
+	enum mail_status st;
 	size_t p, i;
 
 	memset(out, 0, sizeof *out);
 	st = lay_out(&g);
-	for (p = 0; st == REPLY_OK && p < g.nparts; p++) {
+	for (p = 0; st == MAIL_OK && p < g.nparts; p++) {
 		st = part_mail(&g, p, &out->part[p]);
-		if (st == REPLY_OK)
+		if (st == MAIL_OK)
 			out->n = p + 1;
 	}
-	if (st != REPLY_OK)
+	if (st != MAIL_OK)
 		reply_digest_release(out);
 	for (i = 0; g.d != NULL && i < n; i++)
 		drawn_free(&g.d[i]);

@@ -47,7 +47,7 @@ static bool split_send(const char *error, char *why, size_t wsize, char *send, s
 	return true;
 }
 
-enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_refused *r, struct reply_mail *out)
 {
 	long board = r->board;
@@ -56,7 +56,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 	const char *command = r->command, *error = r->error;
 	char drawing[BOARD_TEXT_MAX], subject[200], status[200];
 	struct text t = { 0 };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	char *section = NULL, *kept, intro[REPLY_NOTE_MAX + REPLY_ERR_MAX + 64];
 	char why[REPLY_ERR_MAX], send[REPLY_ERR_MAX + 40], *stopped = NULL, *stopped_plain = NULL, *note = NULL;
 	struct html_mail hm = { .title = subject };
@@ -162,7 +162,7 @@ enum reply_status reply_error(struct reply_ctx *rc, const struct reply_to *to,
 		hm.upto = g->nturns;
 		rp.hm = &hm;
 	}
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(stopped);

@@ -48,7 +48,7 @@ static bool games_pass(const struct game *g, const char *userid, enum reply_game
 	return true;
 }
 
-enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_games_list *games_list, struct reply_mail *out)
 {
 	const char *userid = games_list->userid, *away = games_list->away;
@@ -61,7 +61,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
 	struct text t = { 0 };
 	struct reply_parts rp = { .tmpl = "games", .subject = subject, .to_addr = to->addr,
 	    .to_name = to->name };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	char *list = NULL, *tap_text = NULL, *htmls = NULL;
 	char tap_subject[200], tap_turn[16], intro[200], drawing[BOARD_TEXT_MAX];
 	const struct game *tg;
@@ -162,7 +162,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
 		strbuf_puts(&html, "</pre>\n");
 		htmls = strbuf_finish(&html);
 		if (tap_text == NULL || htmls == NULL) {
-			st = REPLY_NOMEM;
+			st = MAIL_NOMEM;
 			goto out;
 		}
 		hm.title = subject;
@@ -175,7 +175,7 @@ enum reply_status reply_games(struct reply_ctx *rc, const struct reply_to *to,
 		rp.hm = &hm;
 	}
 	var(&rp.vs, "tap", tap_text != NULL ? tap_text : "");
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(list);

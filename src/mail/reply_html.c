@@ -127,7 +127,7 @@ static bool end_links(struct strbuf *b, struct reply_ctx *rc, const struct game 
  * The text/html alternative of a mail about g (mail.html), into *out; *out
  * stays NULL when html_mail is off.
  */
-enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, const struct html_mail *hm,
+enum mail_status reply_html_body(struct reply_ctx *rc, const struct game *g, const struct html_mail *hm,
     char **out)
 {
 	struct strbuf pieces[8] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
@@ -140,20 +140,20 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 	struct html_links *links = NULL;
 	char *href = NULL;
 	struct vars vs = { .n = 0 };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	struct strbuf srv = STRBUF_INIT, addr = STRBUF_INIT;
 	char *srvs = NULL, *addrs = NULL;
 	int i;
 
 	*out = NULL;
 	if (strcmp(rc->cfg->html_mail, "off") == 0)
-		return REPLY_OK;
+		return MAIL_OK;
 	hb = malloc(sizeof *hb);
 	if (hb == NULL)
 		goto out;
 	if (html_board_of_game(g, hm->upto, hb, black, white) != GAME_OK) {
 		/* a board that cannot be drawn goes without its HTML */
-		st = REPLY_OK;
+		st = MAIL_OK;
 		goto out;
 	}
 	html_escape(&pieces[TITLE], hm->title);
@@ -291,12 +291,12 @@ enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, co
 	var(&vs, "server", srvs);
 	var(&vs, "address", addrs);
 	st = reply_expand(rc, hm->tmpl != NULL ? hm->tmpl : "mail.html", &vs, out);
-	if (st == REPLY_TEMPLATE && rc->html_missing) {
+	if (st == MAIL_TEMPLATE && rc->html_missing) {
 		/* a templates directory from before mail.html: the text alone, as with html_mail = off */
-		st = REPLY_OK;
+		st = MAIL_OK;
 	}
 out:
-	if (st == REPLY_NOMEM)
+	if (st == MAIL_NOMEM)
 		snprintf(rc->err, sizeof rc->err, "out of memory");
 	for (i = 0; i < 8; i++) {
 		strbuf_release(&pieces[i]);

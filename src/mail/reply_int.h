@@ -29,10 +29,10 @@
  *	    .to_addr = to_addr, .to_name = to_name };
  *
  *	var(&rp.vs, "commands", commands);
- *	return reply_finish(rc, REPLY_OK, &rp, out);
+ *	return reply_finish(rc, MAIL_OK, &rp, out);
  *
- * A reply that allocates pieces of its own starts from st = REPLY_NOMEM,
- * jumps to out when one fails, sets st = REPLY_OK once all are made, and
+ * A reply that allocates pieces of its own starts from st = MAIL_NOMEM,
+ * jumps to out when one fails, sets st = MAIL_OK once all are made, and
  * has one exit:
  *
  *	out:
@@ -115,13 +115,13 @@ struct unsub {
 };
 
 /*
- * Finish a reply: st is how making rp went.  REPLY_OK: expand rp->tmpl,
+ * Finish a reply: st is how making rp went.  MAIL_OK: expand rp->tmpl,
  * make rp->hm's HTML, compose the mail into out (the caller owns it:
  * reply_mail_release()).  Otherwise, or when a step fails, out is left
- * empty and st returned, with "out of memory" in rc->err for REPLY_NOMEM
+ * empty and st returned, with "out of memory" in rc->err for MAIL_NOMEM
  * (the other failures have set rc->err already).  Frees only what it made.
  */
-enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
+enum mail_status reply_finish(struct reply_ctx *rc, enum mail_status st, struct reply_parts *rp,
     struct reply_mail *out);
 
 /* ---- a growing string: strbuf.h under the names this file uses ---- */
@@ -192,9 +192,9 @@ char *reply_verbatim(const char *text);
  * text template's result is wrapped (reply_wrap), the board drawing (the
  * variable drawing) excepted.
  */
-enum reply_status reply_expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body);
+enum mail_status reply_expand(struct reply_ctx *rc, const char *name, struct vars *vs, char **body);
 
-enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struct reply_parts *rp,
+enum mail_status reply_finish(struct reply_ctx *rc, enum mail_status st, struct reply_parts *rp,
     struct reply_mail *out);
 
 /* ---- reply_html.c ---- */
@@ -203,7 +203,7 @@ enum reply_status reply_finish(struct reply_ctx *rc, enum reply_status st, struc
  * The text/html alternative of a mail about g (mail.html), into *out; *out
  * stays NULL when html_mail is off.
  */
-enum reply_status reply_html_body(struct reply_ctx *rc, const struct game *g, const struct html_mail *hm,
+enum mail_status reply_html_body(struct reply_ctx *rc, const struct game *g, const struct html_mail *hm,
     char **out);
 
 /* ---- reply_text.c ---- */
@@ -329,7 +329,7 @@ void reply_clock_text(struct reply_ctx *rc, const struct game *g, const char *re
  * page (web.h: board/<id>.html under the site).  *body (or given, when the
  * body is not from a template) is replaced by the text with the line added.
  */
-enum reply_status reply_board_web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given);
+enum mail_status reply_board_web_link(struct reply_ctx *rc, const struct game *g, char **body, const char *given);
 
 /*
  * Where a turn refused in its middle stopped (reply_error, r->stop): the

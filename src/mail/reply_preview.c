@@ -150,7 +150,7 @@ static void preview_steps(struct text *t, const struct reply_preview *pv)
 	}
 }
 
-enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
+enum mail_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
     const struct reply_preview *pv, struct reply_mail *out)
 {
 	const struct preview *p = pv->p;
@@ -162,7 +162,7 @@ enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
 	char *steps_s = NULL, *legal_s = NULL, *send_s = NULL, *start = NULL;
 	struct reply_parts rp = { .tmpl = "preview", .subject = subject, .to_addr = to->addr,
 	    .to_name = to->name, .g = g };
-	enum reply_status st = REPLY_NOMEM;
+	enum mail_status st = MAIL_NOMEM;
 	size_t used = 0;
 	int i, last = p->nsteps - (p->outcome == PREVIEW_ILLEGAL);
 
@@ -236,7 +236,7 @@ enum reply_status reply_preview(struct reply_ctx *rc, const struct reply_to *to,
 	var(&rp.vs, "verdict", verdict);
 	var(&rp.vs, "legal", legal_s);
 	var(&rp.vs, "send", send_s);
-	st = REPLY_OK;
+	st = MAIL_OK;
 out:
 	st = reply_finish(rc, st, &rp, out);
 	free(start);

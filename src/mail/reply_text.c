@@ -499,16 +499,16 @@ char *reply_text_rematch_by_token(const struct game *g, const char *reader)
  */
 void reply_text_unsub_make(struct reply_ctx *rc, const struct game *g, const struct reply_player *to, struct unsub *u)
 {
-	enum unsubtoken_status st;
+	enum mail_status st;
 	long scope = to->role == REPLY_ROLE_OBSERVER || to->role == REPLY_ROLE_NOTIFY ? g->board : 0;
 
 	u->token[0] = u->header[0] = '\0';
 	if (to->role == REPLY_ROLE_PLAYER)
 		return;
 	st = unsubtoken_make(rc->home, to->userid, scope, u->token);
-	if (st == UNSUBTOKEN_OK && unsubtoken_header(rc->cfg->from_address, u->token, u->header))
+	if (st == MAIL_OK && unsubtoken_header(rc->cfg->from_address, u->token, u->header))
 		return;
-	msg_warn("no List-Unsubscribe for %s: %s", to->userid, unsubtoken_status_str(st));
+	msg_warn("no List-Unsubscribe for %s: %s", to->userid, mail_status_str(st));
 	u->token[0] = u->header[0] = '\0';
 }
 

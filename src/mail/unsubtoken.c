@@ -17,21 +17,6 @@
 #define SECRET_BYTES 32
 #define SECRET_NAME "secret"
 
-const char *unsubtoken_status_str(enum unsubtoken_status st)
-{
-	switch (st) {
-	case UNSUBTOKEN_OK:
-		return "ok";
-	case UNSUBTOKEN_BAD:
-		return "not a token of this server";
-	case UNSUBTOKEN_TOO_LONG:
-		return "the token would be too long";
-	case UNSUBTOKEN_IO:
-		return "cannot read or make the secret file";
-	}
-	return "unknown unsubtoken status";
-}
-
 /* Read the secret (hex, up to the read cap) into buf; false if absent or unreadable. */
 static bool read_secret(const char *path, char *buf, size_t size, bool *absent)
 {
@@ -58,7 +43,7 @@ static bool read_secret(const char *path, char *buf, size_t size, bool *absent)
  * (0600) and linked into place, so a reader never sees half of it and of
  * two made at once one wins (link refuses to replace).
  */
-static enum unsubtoken_status secret(const char *home, char *buf, size_t size)
+static enum mail_status secret(const char *home, char *buf, size_t size)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	unsigned char raw[SECRET_BYTES];
@@ -68,42 +53,42 @@ static enum unsubtoken_status secret(const char *home, char *buf, size_t size)
 
 	snprintf(path, sizeof path, "%s/%s", home, SECRET_NAME);
 	if (read_secret(path, buf, size, &absent))
-		return UNSUBTOKEN_OK;
+		return MAIL_OK;
 	if (!absent)
-		return UNSUBTOKEN_IO;
+		return MAIL_NO_SECRET;
 	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
-		return UNSUBTOKEN_IO;
+		return MAIL_NO_SECRET;
 	for (i = 0; i < sizeof raw; i++)
 		snprintf(buf + 2 * i, 3, "%02x", raw[i]);
 	snprintf(tmp, sizeof tmp, "%s/.%s.%ld", home, SECRET_NAME, (long)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return UNSUBTOKEN_IO;
+		return MAIL_NO_SECRET;
 	ok = write(fd, buf, 2 * SECRET_BYTES) == 2 * SECRET_BYTES && write(fd, "\n", 1) == 1 && fsync(fd) == 0;
 	ok = close(fd) == 0 && ok;
 	if (ok && link(tmp, path) != 0 && errno != EEXIST)
 		ok = 0;
 	unlink(tmp);
 	if (!ok)
-		return UNSUBTOKEN_IO;
+		return MAIL_NO_SECRET;
 	/* the file now there, ours or another's */
-	return read_secret(path, buf, size, &absent) ? UNSUBTOKEN_OK : UNSUBTOKEN_IO;
+	return read_secret(path, buf, size, &absent) ? MAIL_OK : MAIL_NO_SECRET;
 }
 
 /* The mac of userid and scope into mac (UNSUBTOKEN_MAC_HEX + 1 bytes). */
-static enum unsubtoken_status mac_of(const char *home, const char *userid, const char *scope, char *mac)
+static enum mail_status mac_of(const char *home, const char *userid, const char *scope, char *mac)
 {
 	char key[UNSUBTOKEN_SECRET_MAX];
-	enum unsubtoken_status st;
+	enum mail_status st;
 	GHmac *h;
 	const gchar *hex;
 
 	st = secret(home, key, sizeof key);
-	if (st != UNSUBTOKEN_OK)
+	if (st != MAIL_OK)
 		return st;
 	h = g_hmac_new(G_CHECKSUM_SHA256, (const guchar *)key, strlen(key));
 	if (h == NULL)
-		return UNSUBTOKEN_IO;
+		return MAIL_NO_SECRET;
 	g_hmac_update(h, (const guchar *)"unsubscribe ", -1);
 	g_hmac_update(h, (const guchar *)userid, -1);
 	g_hmac_update(h, (const guchar *)" ", -1);
@@ -111,14 +96,14 @@ static enum unsubtoken_status mac_of(const char *home, const char *userid, const
 	hex = g_hmac_get_string(h);
 	snprintf(mac, UNSUBTOKEN_MAC_HEX + 1, "%s", hex);
 	g_hmac_unref(h);
-	return UNSUBTOKEN_OK;
+	return MAIL_OK;
 }
 
-enum unsubtoken_status unsubtoken_make(const char *home, const char *userid, long board,
+enum mail_status unsubtoken_make(const char *home, const char *userid, long board,
     char out[UNSUBTOKEN_MAX + 1])
 {
 	char scope[24], mac[UNSUBTOKEN_MAC_HEX + 1];
-	enum unsubtoken_status st;
+	enum mail_status st;
 	int n;
 
 	if (board > 0)
@@ -126,10 +111,10 @@ enum unsubtoken_status unsubtoken_make(const char *home, const char *userid, lon
 	else
 		snprintf(scope, sizeof scope, "all");
 	st = mac_of(home, userid, scope, mac);
-	if (st != UNSUBTOKEN_OK)
+	if (st != MAIL_OK)
 		return st;
 	n = snprintf(out, UNSUBTOKEN_MAX + 1, "%s.%s.%s", userid, scope, mac);
-	return n > 0 && n <= UNSUBTOKEN_MAX ? UNSUBTOKEN_OK : UNSUBTOKEN_TOO_LONG;
+	return n > 0 && n <= UNSUBTOKEN_MAX ? MAIL_OK : MAIL_TOKEN_TOO_LONG;
 }
 
 /* Equal macs, compared in a time that does not depend on where they differ; case folded. */
@@ -143,38 +128,38 @@ static bool same_mac(const char *a, const char *b)
 	return diff == 0;
 }
 
-enum unsubtoken_status unsubtoken_check(const char *home, const char *token, char *userid, size_t userid_size,
+enum mail_status unsubtoken_check(const char *home, const char *token, char *userid, size_t userid_size,
     long *board)
 {
 	char buf[UNSUBTOKEN_MAX + 1], mac[UNSUBTOKEN_MAC_HEX + 1], *scope, *given, *end;
-	enum unsubtoken_status st;
+	enum mail_status st;
 	long b = 0;
 
 	if (strlen(token) > UNSUBTOKEN_MAX)
-		return UNSUBTOKEN_BAD;
+		return MAIL_BAD_TOKEN;
 	snprintf(buf, sizeof buf, "%s", token);
 	scope = strchr(buf, '.');
 	given = scope != NULL ? strchr(scope + 1, '.') : NULL;
 	if (given == NULL)
-		return UNSUBTOKEN_BAD;
+		return MAIL_BAD_TOKEN;
 	*scope++ = '\0';
 	*given++ = '\0';
 	if (!ident_userid_ok(buf) || strlen(buf) >= userid_size || strlen(given) != UNSUBTOKEN_MAC_HEX)
-		return UNSUBTOKEN_BAD;
+		return MAIL_BAD_TOKEN;
 	if (strcmp(scope, "all") != 0) {
 		errno = 0;
 		b = strtol(scope, &end, 10);
 		if (scope[0] < '1' || scope[0] > '9' || *end != '\0' || errno != 0 || b <= 0)
-			return UNSUBTOKEN_BAD;
+			return MAIL_BAD_TOKEN;
 	}
 	st = mac_of(home, buf, scope, mac);
-	if (st != UNSUBTOKEN_OK)
+	if (st != MAIL_OK)
 		return st;
 	if (!same_mac(mac, given))
-		return UNSUBTOKEN_BAD;
+		return MAIL_BAD_TOKEN;
 	snprintf(userid, userid_size, "%s", buf);
 	*board = b;
-	return UNSUBTOKEN_OK;
+	return MAIL_OK;
 }
 
 /* Append s to out percent-encoded (RFC 3986 2.1): all but unreserved characters, and '@'. */

@@ -15,30 +15,22 @@
 #include <stddef.h>
 
 #include "base/ident.h"
+#include "mail/mail.h"
 
 #define UNSUBTOKEN_MAC_HEX 24		/* 96 bits: guessing is throttled as a password (throttle.h) */
 #define UNSUBTOKEN_MAX IDENT_PASSWORD_MAX	/* bytes of a token: it fits a password slot (COMMAND_PASSWORD_MAX) */
 #define UNSUBTOKEN_SECRET_MAX 256	/* the read cap of the secret file */
 #define UNSUBTOKEN_URI_MAX 400		/* bytes of the mailto URI */
 
-enum unsubtoken_status {
-	UNSUBTOKEN_OK = 0,
-	UNSUBTOKEN_BAD,		/* not a token of this server: its shape, or its mac */
-	UNSUBTOKEN_TOO_LONG,	/* the user id and scope leave no room for the mac */
-	UNSUBTOKEN_IO		/* the secret file cannot be read or made */
-};
-
-const char *unsubtoken_status_str(enum unsubtoken_status st);
-
 /* The token of userid for scope (a board, or 0 for "all") into out. */
-enum unsubtoken_status unsubtoken_make(const char *home, const char *userid, long board,
+enum mail_status unsubtoken_make(const char *home, const char *userid, long board,
     char out[UNSUBTOKEN_MAX + 1]);
 
 /*
- * Check token; on UNSUBTOKEN_OK the user id it names is in userid (the
+ * Check token; on MAIL_OK the user id it names is in userid (the
  * caller's, IDENT_USERID_MAX + 1 bytes) and the board in *board (0: all).
  */
-enum unsubtoken_status unsubtoken_check(const char *home, const char *token, char *userid, size_t userid_size,
+enum mail_status unsubtoken_check(const char *home, const char *token, char *userid, size_t userid_size,
     long *board);
 
 /*

@@ -83,11 +83,11 @@ static void hide_password(const struct imap *im, char *s)
 		memset(p, '*', n);
 }
 
-static enum imap_status fail(struct imap *im, enum imap_status s, char *why, size_t whylen, const char *fmt, ...)
+static enum outbox_status fail(struct imap *im, enum outbox_status s, char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* why set from fmt; the session marked lost on IMAP_UNAVAILABLE. */
-static enum imap_status fail(struct imap *im, enum imap_status s, char *why, size_t whylen, const char *fmt, ...)
+/* why set from fmt; the session marked lost on OUTBOX_UNAVAILABLE. */
+static enum outbox_status fail(struct imap *im, enum outbox_status s, char *why, size_t whylen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -96,7 +96,7 @@ static enum imap_status fail(struct imap *im, enum imap_status s, char *why, siz
 	va_end(ap);
 	if (im != NULL) {
 		hide_password(im, why);
-		if (s == IMAP_UNAVAILABLE)
+		if (s == OUTBOX_UNAVAILABLE)
 			im->lost = true;
 	}
 	return s;
@@ -170,33 +170,33 @@ static bool wait_socket(struct imap *im, short events, int64_t deadline)
 	}
 }
 
-static enum imap_status send_all(struct imap *im, const char *buf, size_t len, char *why, size_t whylen)
+static enum outbox_status send_all(struct imap *im, const char *buf, size_t len, char *why, size_t whylen)
 {
 	int64_t deadline = monoclock_ms() + im->timeout_ms;
 	size_t done = 0, n;
 	CURLcode rc;
 
 	if (im->lost)
-		return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP connection was lost");
+		return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP connection was lost");
 	while (done < len) {
 		n = 0;
 		rc = im->fn.easy_send(im->easy, buf + done, len - done, &n);
 		if (rc == CURLE_AGAIN) {
 			if (!wait_socket(im, POLLOUT, deadline))
-				return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server took more than %lld s to "
+				return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP server took more than %lld s to "
 				    "take a command", (long long)(im->timeout_ms / 1000));
 			continue;
 		}
 		if (rc != CURLE_OK)
-			return fail(im, IMAP_UNAVAILABLE, why, whylen, "cannot send to the IMAP server: %s",
+			return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "cannot send to the IMAP server: %s",
 			    im->fn.easy_strerror(rc));
 		done += n;
 	}
-	return IMAP_OK;
+	return OUTBOX_OK;
 }
 
 /* More bytes into im->in.  *timed_out (may be NULL) tells a deadline passed from a failure. */
-static enum imap_status fill(struct imap *im, int64_t deadline, bool *timed_out, char *why, size_t whylen)
+static enum outbox_status fill(struct imap *im, int64_t deadline, bool *timed_out, char *why, size_t whylen)
 {
 	size_t n;
 	CURLcode rc;
@@ -205,44 +205,44 @@ static enum imap_status fill(struct imap *im, int64_t deadline, bool *timed_out,
 		n = 0;
 		rc = im->fn.easy_recv(im->easy, im->in, sizeof im->in, &n);
 		if (rc == CURLE_OK && n == 0)
-			return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server closed the connection");
+			return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP server closed the connection");
 		if (rc == CURLE_OK) {
 			im->inpos = 0;
 			im->inlen = n;
-			return IMAP_OK;
+			return OUTBOX_OK;
 		}
 		if (rc != CURLE_AGAIN)
-			return fail(im, IMAP_UNAVAILABLE, why, whylen, "cannot read from the IMAP server: %s",
+			return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "cannot read from the IMAP server: %s",
 			    im->fn.easy_strerror(rc));
 		if (!wait_socket(im, POLLIN, deadline)) {
 			if (timed_out != NULL) {
 				*timed_out = true;
-				return IMAP_OK;
+				return OUTBOX_OK;
 			}
-			return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server did not answer within %lld s",
+			return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP server did not answer within %lld s",
 			    (long long)(im->timeout_ms / 1000));
 		}
 	}
 }
 
 /* n bytes of a literal: kept in im->lit when keep, else dropped. */
-static enum imap_status read_literal(struct imap *im, size_t n, bool keep, int64_t deadline, char *why,
+static enum outbox_status read_literal(struct imap *im, size_t n, bool keep, int64_t deadline, char *why,
     size_t whylen)
 {
 	size_t k;
-	enum imap_status s;
+	enum outbox_status s;
 
 	if (keep) {
 		im->lit = malloc(n + 1);
 		if (im->lit == NULL)
-			return fail(im, IMAP_NOMEM, why, whylen, "out of memory for a message of %zu bytes", n);
+			return fail(im, OUTBOX_NOMEM, why, whylen, "out of memory for a message of %zu bytes", n);
 		im->litlen = 0;
 		im->have_lit = true;
 	}
 	while (n > 0) {
 		if (im->inpos == im->inlen) {
 			s = fill(im, deadline, NULL, why, whylen);
-			if (s != IMAP_OK)
+			if (s != OUTBOX_OK)
 				return s;
 		}
 		k = im->inlen - im->inpos < n ? im->inlen - im->inpos : n;
@@ -255,7 +255,7 @@ static enum imap_status read_literal(struct imap *im, size_t n, bool keep, int64
 	}
 	if (keep)
 		im->lit[im->litlen] = '\0';
-	return IMAP_OK;
+	return OUTBOX_OK;
 }
 
 /* The literal's length if the text ends with "{N}" or "{N+}" (RFC 7888), else -1. */
@@ -287,9 +287,9 @@ static long long literal_at_end(const char *s, size_t len)
  * timed_out (may be NULL), a deadline passed before a response began is
  * *timed_out, not a failure.
  */
-static enum imap_status read_response(struct imap *im, int64_t deadline, bool *timed_out, char *why, size_t whylen)
+static enum outbox_status read_response(struct imap *im, int64_t deadline, bool *timed_out, char *why, size_t whylen)
 {
-	enum imap_status s;
+	enum outbox_status s;
 	long long lit;
 	char c;
 
@@ -300,19 +300,19 @@ static enum imap_status read_response(struct imap *im, int64_t deadline, bool *t
 	for (;;) {
 		if (im->inpos == im->inlen) {
 			s = fill(im, deadline, im->text.len == 0 ? timed_out : NULL, why, whylen);
-			if (s != IMAP_OK)
+			if (s != OUTBOX_OK)
 				return s;
 			if (timed_out != NULL && *timed_out)
-				return IMAP_OK;
+				return OUTBOX_OK;
 		}
 		c = im->in[im->inpos++];
 		if (c != '\n') {
 			if (im->text.len >= IMAP_LINE_MAX)
-				return fail(im, IMAP_UNAVAILABLE, why, whylen, "an IMAP response longer than %d bytes",
+				return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "an IMAP response longer than %d bytes",
 				    IMAP_LINE_MAX);
 			strbuf_add(&im->text, &c, 1);
 			if (im->text.failed)
-				return fail(im, IMAP_NOMEM, why, whylen, "out of memory for an IMAP response");
+				return fail(im, OUTBOX_NOMEM, why, whylen, "out of memory for an IMAP response");
 			continue;
 		}
 		if (im->text.len > 0 && im->text.s[im->text.len - 1] == '\r')
@@ -321,17 +321,17 @@ static enum imap_status read_response(struct imap *im, int64_t deadline, bool *t
 		if (lit < 0)
 			break;
 		if (im->keep_lit && !im->have_lit && (size_t)lit > im->lit_max)
-			return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server sent %lld bytes where %zu "
+			return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP server sent %lld bytes where %zu "
 			    "were asked for", lit, im->lit_max);
 		s = read_literal(im, (size_t)lit, im->keep_lit && !im->have_lit, deadline, why, whylen);
-		if (s != IMAP_OK)
+		if (s != OUTBOX_OK)
 			return s;
 	}
 	if (im->text.s == NULL)
 		strbuf_puts(&im->text, "");
 	if (im->text.failed)
-		return fail(im, IMAP_NOMEM, why, whylen, "out of memory for an IMAP response");
-	return IMAP_OK;
+		return fail(im, OUTBOX_NOMEM, why, whylen, "out of memory for an IMAP response");
+	return OUTBOX_OK;
 }
 
 /* ---- the responses ---- */
@@ -450,16 +450,16 @@ static void untagged(struct imap *im)
 
 /*
  * Send one command (fmt, without tag and CRLF) and read its responses up
- * to its tagged one: IMAP_OK on OK, IMAP_NO on NO or BAD (the server's text
+ * to its tagged one: OUTBOX_OK on OK, OUTBOX_REFUSED on NO or BAD (the server's text
  * in why).
  */
-static enum imap_status command(struct imap *im, char *why, size_t whylen, const char *fmt, ...)
+static enum outbox_status command(struct imap *im, char *why, size_t whylen, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-static enum imap_status command(struct imap *im, char *why, size_t whylen, const char *fmt, ...)
+static enum outbox_status command(struct imap *im, char *why, size_t whylen, const char *fmt, ...)
 {
 	char line[1024], tag[IMAP_TAG_MAX];
-	enum imap_status s;
+	enum outbox_status s;
 	size_t taglen;
 	va_list ap;
 	int n;
@@ -471,36 +471,36 @@ static enum imap_status command(struct imap *im, char *why, size_t whylen, const
 	n = vsnprintf(line + taglen, sizeof line - taglen - 2, fmt, ap);
 	va_end(ap);
 	if (n < 0 || (size_t)n >= sizeof line - taglen - 2)
-		return fail(im, IMAP_NO, why, whylen, "an IMAP command too long");
+		return fail(im, OUTBOX_REFUSED, why, whylen, "an IMAP command too long");
 	memcpy(line + taglen + (size_t)n, "\r\n", 3);
 	s = send_all(im, line, taglen + (size_t)n + 2, why, whylen);
-	while (s == IMAP_OK) {
+	while (s == OUTBOX_OK) {
 		s = read_response(im, monoclock_ms() + im->timeout_ms, NULL, why, whylen);
-		if (s != IMAP_OK)
+		if (s != OUTBOX_OK)
 			break;
 		if (strncmp(im->text.s, "* ", 2) == 0) {
 			untagged(im);
 			/* RFC 3501 7.1.5: BYE ends the session (a LOGOUT's too, whose end is not waited for) */
 			if (im->lost)
-				return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server ended the session: %.300s",
+				return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP server ended the session: %.300s",
 				    im->text.s + 2);
 			continue;
 		}
 		if (strncmp(im->text.s, tag, taglen) != 0)
 			continue;	/* a continuation or a stray line: not ours to answer */
 		if (strncasecmp(im->text.s + taglen, "OK", 2) == 0)
-			return IMAP_OK;
+			return OUTBOX_OK;
 		snprintf(why, whylen, "%.*s: %.300s", (int)strcspn(line + taglen, " "), line + taglen,
 		    im->text.s + taglen);
 		hide_password(im, why);
-		return IMAP_NO;
+		return OUTBOX_REFUSED;
 	}
 	return s;
 }
 
 /* ---- the session ---- */
 
-static enum imap_status connect_login(struct imap *im, const struct config *cfg, const struct imapurl *u, char *why,
+static enum outbox_status connect_login(struct imap *im, const struct config *cfg, const struct imapurl *u, char *why,
     size_t whylen)
 {
 	char url[IMAPURL_HOST_MAX + 32];
@@ -530,68 +530,68 @@ static enum imap_status connect_login(struct imap *im, const struct config *cfg,
 	SET(CURLOPT_CONNECT_ONLY, 1L);
 #undef SET
 	if (rc != CURLE_OK)
-		return fail(im, IMAP_UNAVAILABLE, why, whylen, "libcurl refused an option: %s", im->fn.easy_strerror(rc));
+		return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "libcurl refused an option: %s", im->fn.easy_strerror(rc));
 	rc = im->fn.easy_perform(im->easy);
 	if (rc == CURLE_LOGIN_DENIED)
-		return fail(im, IMAP_DENIED, why, whylen, "%s refused the login of %s: %s", u->host, u->user,
+		return fail(im, OUTBOX_DENIED, why, whylen, "%s refused the login of %s: %s", u->host, u->user,
 		    im->errbuf[0] != '\0' ? im->errbuf : im->fn.easy_strerror(rc));
 	if (rc != CURLE_OK)
-		return fail(im, IMAP_UNAVAILABLE, why, whylen, "cannot reach %s:%u: %s", u->host, u->port,
+		return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "cannot reach %s:%u: %s", u->host, u->port,
 		    im->errbuf[0] != '\0' ? im->errbuf : im->fn.easy_strerror(rc));
 	rc = im->fn.easy_getinfo(im->easy, CURLINFO_ACTIVESOCKET, &sock);
 	if (rc != CURLE_OK || sock == CURL_SOCKET_BAD)
-		return fail(im, IMAP_UNAVAILABLE, why, whylen, "libcurl gave no socket for %s", u->host);
+		return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "libcurl gave no socket for %s", u->host);
 	im->sock = sock;
-	return IMAP_OK;
+	return OUTBOX_OK;
 }
 
-enum imap_status imap_open(const struct config *cfg, const char *home, struct imap **out, char *why, size_t whylen)
+enum outbox_status imap_open(const struct config *cfg, const char *home, struct imap **out, char *why, size_t whylen)
 {
 	struct imapurl u;
 	const char *uwhy = NULL;
 	struct imap *im;
-	enum imap_status s;
+	enum outbox_status s;
 
 	*out = NULL;
 	if (!imapurl_parse(cfg->imap_url, &u, &uwhy))
-		return fail(NULL, IMAP_DENIED, why, whylen, "imap_url %s", cfg->imap_url[0] == '\0' ? "is not set" : uwhy);
+		return fail(NULL, OUTBOX_DENIED, why, whylen, "imap_url %s", cfg->imap_url[0] == '\0' ? "is not set" : uwhy);
 	im = calloc(1, sizeof *im);
 	if (im == NULL)
-		return fail(NULL, IMAP_NOMEM, why, whylen, "out of memory");
+		return fail(NULL, OUTBOX_NOMEM, why, whylen, "out of memory");
 	im->timeout_ms = (int64_t)cfg->imap_timeout * 1000;
 	if (cfg->imap_password_file[0] == '\0') {
-		s = fail(im, IMAP_DENIED, why, whylen, "imap_url needs imap_password_file");
+		s = fail(im, OUTBOX_DENIED, why, whylen, "imap_url needs imap_password_file");
 		goto out;
 	}
 	if (!secretfile_read("imap_password_file", cfg->imap_password_file, home, im->password, why, whylen)) {
-		s = IMAP_DENIED;
+		s = OUTBOX_DENIED;
 		goto out;
 	}
 	if (!load_curl(&im->fn, why, whylen)) {
-		s = IMAP_UNAVAILABLE;
+		s = OUTBOX_UNAVAILABLE;
 		goto out;
 	}
 	im->easy = im->fn.easy_init();
 	if (im->easy == NULL) {
-		s = fail(im, IMAP_NOMEM, why, whylen, "cannot make a libcurl handle");
+		s = fail(im, OUTBOX_NOMEM, why, whylen, "cannot make a libcurl handle");
 		goto out;
 	}
 	s = connect_login(im, cfg, &u, why, whylen);
 	/* the capabilities after the login may differ from the greeting's (RFC 3501 6.2) */
-	if (s == IMAP_OK)
+	if (s == OUTBOX_OK)
 		s = command(im, why, whylen, "CAPABILITY");
-	if (s == IMAP_OK) {
+	if (s == OUTBOX_OK) {
 		s = command(im, why, whylen, "SELECT \"%s\"", u.mailbox);
-		if (s == IMAP_NO)
-			s = IMAP_DENIED;	/* no such mailbox: a setting to fix */
+		if (s == OUTBOX_REFUSED)
+			s = OUTBOX_DENIED;	/* no such mailbox: a setting to fix */
 	}
 out:
-	if (s != IMAP_OK) {
+	if (s != OUTBOX_OK) {
 		imap_close(im);
 		return s;
 	}
 	*out = im;
-	return IMAP_OK;
+	return OUTBOX_OK;
 }
 
 void imap_close(struct imap *im)
@@ -629,10 +629,10 @@ static int cmp_uid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-enum imap_status imap_search(struct imap *im, size_t max, unsigned long **uids, size_t *n, char *why,
+enum outbox_status imap_search(struct imap *im, size_t max, unsigned long **uids, size_t *n, char *why,
     size_t whylen)
 {
-	enum imap_status s;
+	enum outbox_status s;
 
 	*uids = NULL;
 	*n = 0;
@@ -643,9 +643,9 @@ enum imap_status imap_search(struct imap *im, size_t max, unsigned long **uids, 
 	im->uids_max = SIZE_MAX / sizeof *im->uids;
 	im->uids_nomem = false;
 	s = command(im, why, whylen, "UID SEARCH UNDELETED");
-	if (s == IMAP_OK && im->uids_nomem)
-		s = fail(im, IMAP_NOMEM, why, whylen, "out of memory for the list of messages");
-	if (s != IMAP_OK) {
+	if (s == OUTBOX_OK && im->uids_nomem)
+		s = fail(im, OUTBOX_NOMEM, why, whylen, "out of memory for the list of messages");
+	if (s != OUTBOX_OK) {
 		free(im->uids);
 		im->uids = NULL;
 		return s;
@@ -655,13 +655,13 @@ enum imap_status imap_search(struct imap *im, size_t max, unsigned long **uids, 
 	*uids = im->uids;
 	*n = im->nuids < max ? im->nuids : max;
 	im->uids = NULL;
-	return IMAP_OK;
+	return OUTBOX_OK;
 }
 
-enum imap_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, struct imap_message *m, char *why,
+enum outbox_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, struct imap_message *m, char *why,
     size_t whylen)
 {
-	enum imap_status s;
+	enum outbox_status s;
 
 	memset(m, 0, sizeof *m);
 	free(im->msg);
@@ -672,9 +672,9 @@ enum imap_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, stru
 	/* PEEK: a message left for the next run stays unread in the owner's mail client */
 	s = command(im, why, whylen, "UID FETCH %lu (UID RFC822.SIZE BODY.PEEK[]<0.%zu>)", uid, cap);
 	im->keep_lit = false;
-	if (s == IMAP_OK && im->msg == NULL)
-		return IMAP_OK;	/* gone meanwhile: m->data NULL */
-	if (s != IMAP_OK) {
+	if (s == OUTBOX_OK && im->msg == NULL)
+		return OUTBOX_OK;	/* gone meanwhile: m->data NULL */
+	if (s != OUTBOX_OK) {
 		free(im->msg);
 		im->msg = NULL;
 		return s;
@@ -683,40 +683,40 @@ enum imap_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, stru
 	m->len = im->msglen;
 	m->size = im->msgsize > im->msglen ? im->msgsize : im->msglen;
 	im->msg = NULL;
-	return IMAP_OK;
+	return OUTBOX_OK;
 }
 
-enum imap_status imap_create(struct imap *im, const char *folder, char *why, size_t whylen)
+enum outbox_status imap_create(struct imap *im, const char *folder, char *why, size_t whylen)
 {
-	enum imap_status s;
+	enum outbox_status s;
 
 	im->listed = false;
 	s = command(im, why, whylen, "LIST \"\" \"%s\"", folder);
-	if (s != IMAP_OK || im->listed)
+	if (s != OUTBOX_OK || im->listed)
 		return s;
 	return command(im, why, whylen, "CREATE \"%s\"", folder);
 }
 
-enum imap_status imap_move(struct imap *im, unsigned long uid, const char *folder, char *why, size_t whylen)
+enum outbox_status imap_move(struct imap *im, unsigned long uid, const char *folder, char *why, size_t whylen)
 {
-	enum imap_status s;
+	enum outbox_status s;
 
 	if (im->cap_move)
 		return command(im, why, whylen, "UID MOVE %lu \"%s\"", uid, folder);
 	s = command(im, why, whylen, "UID COPY %lu \"%s\"", uid, folder);
-	if (s == IMAP_OK)
+	if (s == OUTBOX_OK)
 		s = command(im, why, whylen, "UID STORE %lu +FLAGS.SILENT (\\Deleted)", uid);
-	if (s == IMAP_OK)
+	if (s == OUTBOX_OK)
 		s = im->cap_uidplus ? command(im, why, whylen, "UID EXPUNGE %lu", uid) :
 		    command(im, why, whylen, "EXPUNGE");
 	return s;
 }
 
 /* IDLE until a new message or the deadline, then DONE (RFC 2177). */
-static enum imap_status idle(struct imap *im, int64_t deadline, char *why, size_t whylen)
+static enum outbox_status idle(struct imap *im, int64_t deadline, char *why, size_t whylen)
 {
 	char tag[IMAP_TAG_MAX], line[IMAP_TAG_MAX + 8];
-	enum imap_status s;
+	enum outbox_status s;
 	bool started = false, timed_out;
 	size_t taglen;
 
@@ -724,49 +724,49 @@ static enum imap_status idle(struct imap *im, int64_t deadline, char *why, size_
 	taglen = strlen(tag);
 	snprintf(line, sizeof line, "%sIDLE\r\n", tag);
 	s = send_all(im, line, strlen(line), why, whylen);
-	while (s == IMAP_OK && !started) {
+	while (s == OUTBOX_OK && !started) {
 		s = read_response(im, monoclock_ms() + im->timeout_ms, NULL, why, whylen);
-		if (s != IMAP_OK)
+		if (s != OUTBOX_OK)
 			return s;
 		if (im->text.s[0] == '+')
 			started = true;
 		else if (strncmp(im->text.s, "* ", 2) == 0)
 			untagged(im);
 		else if (strncmp(im->text.s, tag, taglen) == 0)
-			return fail(im, IMAP_NO, why, whylen, "IDLE: %.300s", im->text.s + taglen);
+			return fail(im, OUTBOX_REFUSED, why, whylen, "IDLE: %.300s", im->text.s + taglen);
 	}
-	while (s == IMAP_OK && !im->exists) {
+	while (s == OUTBOX_OK && !im->exists) {
 		timed_out = false;
 		s = read_response(im, deadline, &timed_out, why, whylen);
-		if (s != IMAP_OK || timed_out)
+		if (s != OUTBOX_OK || timed_out)
 			break;
 		if (strncmp(im->text.s, "* ", 2) == 0)
 			untagged(im);
 		if (im->lost)
-			return fail(im, IMAP_UNAVAILABLE, why, whylen, "the IMAP server ended the session: %.300s",
+			return fail(im, OUTBOX_UNAVAILABLE, why, whylen, "the IMAP server ended the session: %.300s",
 			    im->text.s);
 	}
-	if (s != IMAP_OK)
+	if (s != OUTBOX_OK)
 		return s;
 	s = send_all(im, "DONE\r\n", 6, why, whylen);
-	while (s == IMAP_OK) {
+	while (s == OUTBOX_OK) {
 		s = read_response(im, monoclock_ms() + im->timeout_ms, NULL, why, whylen);
-		if (s != IMAP_OK)
+		if (s != OUTBOX_OK)
 			break;
 		if (strncmp(im->text.s, "* ", 2) == 0)
 			untagged(im);
 		else if (strncmp(im->text.s, tag, taglen) == 0)
-			return strncasecmp(im->text.s + taglen, "OK", 2) == 0 ? IMAP_OK :
-			    fail(im, IMAP_NO, why, whylen, "IDLE: %.300s", im->text.s + taglen);
+			return strncasecmp(im->text.s + taglen, "OK", 2) == 0 ? OUTBOX_OK :
+			    fail(im, OUTBOX_REFUSED, why, whylen, "IDLE: %.300s", im->text.s + taglen);
 	}
 	return s;
 }
 
-enum imap_status imap_wait(struct imap *im, unsigned long seconds, bool *news, char *why, size_t whylen)
+enum outbox_status imap_wait(struct imap *im, unsigned long seconds, bool *news, char *why, size_t whylen)
 {
 	int64_t deadline = monoclock_ms() + (int64_t)seconds * 1000;
 	struct timespec ts;
-	enum imap_status s;
+	enum outbox_status s;
 	int64_t left;
 
 	im->exists = false;

@@ -16,10 +16,10 @@
  * where the server has it, else UID COPY, then STORE \Deleted and UID
  * EXPUNGE (RFC 4315) or, without UIDPLUS, EXPUNGE.
  *
- * Statuses: IMAP_NO, the server refused the one command (its text in why);
- * IMAP_UNAVAILABLE, no connection, a dropped one, a timeout, a TLS failure
- * or a protocol error: the session is unusable, close it; IMAP_DENIED, the
- * login was refused (a setting to fix, not a passing failure); IMAP_NOMEM.
+ * Statuses: OUTBOX_REFUSED, the server refused the one command (its text in why);
+ * OUTBOX_UNAVAILABLE, no connection, a dropped one, a timeout, a TLS failure
+ * or a protocol error: the session is unusable, close it; OUTBOX_DENIED, the
+ * login was refused (a setting to fix, not a passing failure); OUTBOX_NOMEM.
  * No message carries the password.
  */
 #ifndef OUSTPBM_IMAP_H
@@ -29,18 +29,11 @@
 #include <stddef.h>
 
 #include "base/config.h"
+#include "outbox/outbox.h"
 
 #define IMAP_LIBCURL "libcurl.so.4"
 #define IMAP_WHY_MAX 600	/* bytes of a failure's text */
 #define IMAP_RENEW_IDLE_SECONDS (25 * 60)	/* RFC 2177: re-IDLE before the server's 30 minutes */
-
-enum imap_status {
-	IMAP_OK = 0,
-	IMAP_NO,		/* the server refused the command (NO or BAD) */
-	IMAP_UNAVAILABLE,	/* the session is lost */
-	IMAP_DENIED,		/* the login refused */
-	IMAP_NOMEM,
-};
 
 struct imap;
 
@@ -48,9 +41,9 @@ struct imap;
  * Connect to cfg->imap_url with the password of imap_password_file (a
  * relative path from home), log in and select the URL's mailbox.  *out is
  * the session (imap_close frees it), NULL on failure.  A password file that
- * cannot be read is IMAP_DENIED too.
+ * cannot be read is OUTBOX_DENIED too.
  */
-enum imap_status imap_open(const struct config *cfg, const char *home, struct imap **out, char *why,
+enum outbox_status imap_open(const struct config *cfg, const char *home, struct imap **out, char *why,
     size_t whylen);
 
 /* Close the session (LOGOUT when it still stands); NULL is harmless. */
@@ -63,7 +56,7 @@ unsigned long imap_uidvalidity(const struct imap *im);
 bool imap_has_idle(const struct imap *im);
 
 /* The UIDs of the mailbox's messages not flagged \Deleted, ascending, at most max; the caller frees *uids. */
-enum imap_status imap_search(struct imap *im, size_t max, unsigned long **uids, size_t *n, char *why,
+enum outbox_status imap_search(struct imap *im, size_t max, unsigned long **uids, size_t *n, char *why,
     size_t whylen);
 
 /* A message fetched: its first bytes, and its whole size on the server. */
@@ -75,23 +68,23 @@ struct imap_message {
 
 /*
  * Message uid's first cap bytes (BODY.PEEK[]<0.cap>: its \Seen flag left
- * alone) into *m.  IMAP_OK with m->data NULL if the message is gone (taken
+ * alone) into *m.  OUTBOX_OK with m->data NULL if the message is gone (taken
  * by another client meanwhile).
  */
-enum imap_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, struct imap_message *m, char *why,
+enum outbox_status imap_fetch(struct imap *im, unsigned long uid, size_t cap, struct imap_message *m, char *why,
     size_t whylen);
 
 /* Make folder unless it exists. */
-enum imap_status imap_create(struct imap *im, const char *folder, char *why, size_t whylen);
+enum outbox_status imap_create(struct imap *im, const char *folder, char *why, size_t whylen);
 
 /* Move message uid to folder (see above). */
-enum imap_status imap_move(struct imap *im, unsigned long uid, const char *folder, char *why, size_t whylen);
+enum outbox_status imap_move(struct imap *im, unsigned long uid, const char *folder, char *why, size_t whylen);
 
 /*
  * IDLE (RFC 2177) until the server tells of a new message (*news true) or
  * seconds pass, then DONE.  Without IDLE on the server: NOOP after the
  * wait (a plain poll), *news false.
  */
-enum imap_status imap_wait(struct imap *im, unsigned long seconds, bool *news, char *why, size_t whylen);
+enum outbox_status imap_wait(struct imap *im, unsigned long seconds, bool *news, char *why, size_t whylen);
 
 #endif

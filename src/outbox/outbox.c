@@ -26,11 +26,48 @@ const char *outbox_status_str(enum outbox_status status)
 		return "temporary system error";
 	case OUTBOX_IO:
 		return "system error";
+	case OUTBOX_NO_SPACE:
+		return "no space left (disk full, quota or file size limit)";
+	case OUTBOX_DISK_ERROR:
+		return "disk input/output error";
+	case OUTBOX_CONFIG:
+		return "bad configuration";
+	case OUTBOX_NO_SUCH_ID:
+		return "no such queued mail";
+	case OUTBOX_REFUSED:
+		return "refused by the server";
+	case OUTBOX_UNAVAILABLE:
+		return "server unavailable";
+	case OUTBOX_DENIED:
+		return "login refused";
+	case OUTBOX_NOMEM:
+		return "out of memory";
 	}
 	return "unknown status";
 }
 
+enum store_status outbox_store_status(enum outbox_status status)
+{
+	switch (status) {
+	case OUTBOX_NO_SPACE:
+		return STORE_NO_SPACE;
+	case OUTBOX_DISK_ERROR:
+		return STORE_DISK_ERROR;
+	case OUTBOX_TEMPFAIL:
+		return STORE_TEMPFAIL;
+	case OUTBOX_TIMEOUT:
+		return STORE_TIMEOUT;
+	case OUTBOX_TOO_BIG:
+		return STORE_TOO_BIG;
+	case OUTBOX_IO:
+		return STORE_IO;
+	default:
+		return STORE_OK;
+	}
+}
+
 bool outbox_status_temporary(enum outbox_status status)
 {
-	return status == OUTBOX_TIMEOUT || status == OUTBOX_TEMPFAIL;
+	return status == OUTBOX_TIMEOUT || status == OUTBOX_TEMPFAIL || status == OUTBOX_NO_SPACE ||
+	    status == OUTBOX_DISK_ERROR;
 }

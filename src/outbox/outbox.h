@@ -113,17 +113,39 @@
 #define OUTBOX_SUBJECT_MAX 200		/* bytes of Subject shown by outbox_list */
 #define OUTBOX_PRUNE_EVERY 3600		/* seconds between two prunings of sent/ */
 
+/*
+ * The one status of the outbox layer: the queue's (outbox.h), the
+ * commands on it (queuecmd.h) and the hosted mailbox's session (imap.h).
+ * A transport's verdict on one delivery is not a failure of the layer but
+ * what becomes of a mail: enum transport_result (transport_ops.h).
+ */
 enum outbox_status {
 	OUTBOX_OK,
 	OUTBOX_BAD_ADDRESS,	/* sender or recipient fails mailaddr_ok() */
 	OUTBOX_TOO_BIG,		/* message over OUTBOX_MESSAGE_MAX */
 	OUTBOX_TIMEOUT,		/* flush.lock not obtained in time (temporary) */
-	OUTBOX_TEMPFAIL,	/* disk full, I/O error, no memory (temporary) */
+	OUTBOX_TEMPFAIL,	/* no memory, a permission, a read-only disk (temporary) */
 	OUTBOX_IO,		/* any other system error */
+	OUTBOX_NO_SPACE,	/* a full disk or quota, a file past ulimit -f (STORE_NO_SPACE; temporary) */
+	OUTBOX_DISK_ERROR,	/* the disk failed a read or write (STORE_DISK_ERROR; temporary) */
+	OUTBOX_CONFIG,		/* queuecmd: bad configuration (an unknown transport) */
+	OUTBOX_NO_SUCH_ID,	/* queuecmd retry: an id not in outbox/failed/, or damaged */
+	OUTBOX_REFUSED,		/* imap: the server refused the command (NO or BAD) */
+	OUTBOX_UNAVAILABLE,	/* imap: the session is lost */
+	OUTBOX_DENIED,		/* imap: the login refused */
+	OUTBOX_NOMEM,		/* imap: out of memory */
 };
 
 const char *outbox_status_str(enum outbox_status status);
+/* True for the failures after which the same command may succeed later (TIMEOUT, TEMPFAIL, NO_SPACE, DISK_ERROR). */
 bool outbox_status_temporary(enum outbox_status status);
+
+/*
+ * The store's status an outbox failure was mapped from (STORE_NO_SPACE for
+ * OUTBOX_NO_SPACE, STORE_DISK_ERROR, STORE_TEMPFAIL, STORE_TIMEOUT,
+ * STORE_TOO_BIG, STORE_IO), STORE_OK for OUTBOX_OK and the outbox's own.
+ */
+enum store_status outbox_store_status(enum outbox_status status);
 
 struct outbox;
 struct outbox_batch;

@@ -37,6 +37,10 @@ enum outbox_status outbox_from_store(struct outbox *ob, enum store_status status
 		return OUTBOX_TIMEOUT;
 	case STORE_TEMPFAIL:
 		return OUTBOX_TEMPFAIL;
+	case STORE_NO_SPACE:
+		return OUTBOX_NO_SPACE;
+	case STORE_DISK_ERROR:
+		return OUTBOX_DISK_ERROR;
 	case STORE_TOO_BIG:
 		return OUTBOX_TOO_BIG;
 	default:

@@ -11,13 +11,6 @@
 #include "outbox/transport.h"
 #include "store/store.h"
 
-static enum queuecmd_status from_outbox(enum outbox_status os)
-{
-	if (os == OUTBOX_OK)
-		return QUEUECMD_OK;
-	return outbox_status_temporary(os) ? QUEUECMD_TEMPFAIL : QUEUECMD_IO;
-}
-
 static void iso_time(long long t, char *buf, size_t size)
 {
 	time_t tt = (time_t)t;
@@ -27,7 +20,7 @@ static void iso_time(long long t, char *buf, size_t size)
 		snprintf(buf, size, "%lld", t);
 }
 
-enum queuecmd_status queuecmd_requeue(struct outbox *ob, const struct config *cfg, char **args, int nargs, FILE *out)
+enum outbox_status queuecmd_requeue(struct outbox *ob, const struct config *cfg, char **args, int nargs, FILE *out)
 {
 	enum outbox_status os;
 	unsigned moved, refused;
@@ -36,14 +29,14 @@ enum queuecmd_status queuecmd_requeue(struct outbox *ob, const struct config *cf
 	os = outbox_requeue(ob, all ? NULL : args, all ? 0 : (size_t)nargs, cfg, &moved, &refused);
 	if (os != OUTBOX_OK) {
 		msg_warn("outbox retry: %s", outbox_error(ob));
-		return from_outbox(os);
+		return os;
 	}
 	fprintf(out, "oustpbm outbox retry: %u mail%s moved back to the queue%s\n", moved, moved == 1 ? "" : "s",
 	    refused > 0 ? " (some not found or damaged: see above)" : "");
-	return refused > 0 ? QUEUECMD_NOINPUT : QUEUECMD_OK;
+	return refused > 0 ? OUTBOX_NO_SUCH_ID : OUTBOX_OK;
 }
 
-enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out)
+enum outbox_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out)
 {
 	const struct transport_ops *ops = transport_find(cfg->transport);
 	struct outbox_stats stats;
@@ -54,12 +47,12 @@ enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg,
 
 	if (ops == NULL) {
 		store_complain(outbox_store(ob), "unknown transport '%s'", cfg->transport);
-		return QUEUECMD_CONFIG;
+		return OUTBOX_CONFIG;
 	}
 	os = outbox_flush_opts(ob, ops, cfg, all ? OUTBOX_FLUSH_ALL : 0, &stats);
 	if (os != OUTBOX_OK) {
 		store_complain(outbox_store(ob), "%s", outbox_error(ob));
-		return from_outbox(os);
+		return os;
 	}
 	/* every run, as cleanup's and robot's: `oustpbm status` tells from it whether cron runs */
 	now = config_now(cfg);
@@ -70,7 +63,7 @@ enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg,
 	if (stats.deferred > 0 || stats.failed > 0)
 		fprintf(out, "oustpbm flush: %u delivered, %u deferred, %u waiting, %u failed (see the log)\n",
 		    stats.delivered, stats.deferred, stats.waiting, stats.failed);
-	return QUEUECMD_OK;
+	return OUTBOX_OK;
 }
 
 /* The server's reply, one line each under "  server:   ". */
@@ -89,7 +82,7 @@ static void print_reply(FILE *out, const char *reply)
 	}
 }
 
-enum queuecmd_status queuecmd_list(struct outbox *ob, const struct config *cfg, FILE *out)
+enum outbox_status queuecmd_list(struct outbox *ob, const struct config *cfg, FILE *out)
 {
 	struct outbox_entry *e = NULL, *f = NULL;
 	enum outbox_status os;
@@ -102,7 +95,7 @@ enum queuecmd_status queuecmd_list(struct outbox *ob, const struct config *cfg, 
 	if (os != OUTBOX_OK) {
 		store_complain(outbox_store(ob), "%s", outbox_error(ob));
 		free(e);
-		return from_outbox(os);
+		return os;
 	}
 	for (i = 0; i < n; i++) {
 		fprintf(out, "%s\n", e[i].id);
@@ -136,5 +129,5 @@ enum queuecmd_status queuecmd_list(struct outbox *ob, const struct config *cfg, 
 		    nf == 1 ? "" : "s", nf == 1 ? "it" : "them");
 	free(e);
 	free(f);
-	return QUEUECMD_OK;
+	return OUTBOX_OK;
 }

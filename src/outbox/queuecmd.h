@@ -22,25 +22,18 @@
 #include "base/config.h"
 #include "outbox/outbox.h"
 
-enum queuecmd_status {
-	QUEUECMD_OK,
-	QUEUECMD_TEMPFAIL,	/* lock timeout, disk full: try again later */
-	QUEUECMD_CONFIG,	/* bad configuration (an unknown transport) */
-	QUEUECMD_IO,		/* any other system error */
-	QUEUECMD_NOINPUT,	/* retry: an id not in outbox/failed/, or damaged */
-};
-
+/* Each returns OUTBOX_OK or why not (outbox.h): OUTBOX_CONFIG, OUTBOX_NO_SUCH_ID, the outbox's failures. */
 /* Send the queued mails that are due (all: every one), logging the run's counts. */
-enum queuecmd_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out);
+enum outbox_status queuecmd_flush(struct outbox *ob, const struct config *cfg, bool all, FILE *out);
 
 /*
  * The waiting replies (outbox/new/), then those refused for good
  * (outbox/failed/, which retry sends again), each with its last error
  * and the server's whole reply to it.
  */
-enum queuecmd_status queuecmd_list(struct outbox *ob, const struct config *cfg, FILE *out);
+enum outbox_status queuecmd_list(struct outbox *ob, const struct config *cfg, FILE *out);
 
 /* The replies ids[0..nids) of outbox/failed/ (every one when nids is 0 or ids is {"all"}) queued again. */
-enum queuecmd_status queuecmd_requeue(struct outbox *ob, const struct config *cfg, char **ids, int nids, FILE *out);
+enum outbox_status queuecmd_requeue(struct outbox *ob, const struct config *cfg, char **ids, int nids, FILE *out);
 
 #endif

@@ -10,23 +10,6 @@
 #define MAILDIR_DIR_BUF (MAILADDR_MAX + 8)	/* mail/<rcpt> */
 #define MAILDIR_PATH_BUF 1024
 
-const char *transport_result_str(enum transport_result result)
-{
-	switch (result) {
-	case TRANSPORT_OK:
-		return "delivered";
-	case TRANSPORT_TEMPFAIL:
-		return "temporary failure";
-	case TRANSPORT_PERMFAIL:
-		return "permanent failure";
-	case TRANSPORT_UNAVAILABLE:
-		return "server unavailable";
-	case TRANSPORT_BOUNCED:
-		return "recipient refused";
-	}
-	return "unknown result";
-}
-
 const struct transport_ops *transport_find(const char *name)
 {
 	static const struct transport_ops *const all[] = { &transport_maildir, &transport_smtp };

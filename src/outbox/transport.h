@@ -28,8 +28,6 @@
 
 extern const struct transport_ops transport_maildir;
 
-const char *transport_result_str(enum transport_result result);
-
 /* The transport called name, or NULL if there is none. */
 const struct transport_ops *transport_find(const char *name);
 

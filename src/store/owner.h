@@ -17,18 +17,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum owner_status {
-	OWNER_SAME,		/* nothing to do: not root, the path is root's, or there is none */
-	OWNER_SWITCHED,		/* now the path's owner */
-	OWNER_FAILED		/* err says why; the credentials may be half changed: exit */
-};
+#include "store/store.h"
 
 /*
  * Become the owner of path when run as root and it belongs to another
  * user.  parent: a path that does not exist yet (init's new home) goes by
  * the folder it will be made in.  HOME, USER and LOGNAME are set to the
  * owner's when it has a passwd entry (an $EDITOR run by edit).
+ * STORE_OK with *switched false when there was nothing to do (not root,
+ * the path is root's, or there is none), true when now the path's owner;
+ * STORE_NOT_OWNER when a step failed: err says why, the credentials may be
+ * half changed, so the caller exits.
  */
-enum owner_status owner_become(const char *path, bool parent, char *err, size_t errlen);
+enum store_status owner_become(const char *path, bool parent, char *err, size_t errlen, bool *switched);
 
 #endif

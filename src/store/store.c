@@ -52,6 +52,10 @@ const char *store_status_str(enum store_status status)
 		return "temporary system error";
 	case STORE_IO:
 		return "system error";
+	case STORE_NO_SPACE:
+		return "no space left (disk full, quota or file size limit)";
+	case STORE_DISK_ERROR:
+		return "disk input/output error";
 	case STORE_NO_HOME:
 		return "no such home";
 	case STORE_NOT_OWNER:
@@ -66,17 +70,28 @@ const char *store_status_str(enum store_status status)
 
 bool store_status_temporary(enum store_status status)
 {
-	return status == STORE_TIMEOUT || status == STORE_TEMPFAIL;
+	return status == STORE_TIMEOUT || status == STORE_TEMPFAIL || status == STORE_NO_SPACE ||
+	    status == STORE_DISK_ERROR;
 }
 
-/* errno values after which the same operation may well succeed later */
-bool store_errno_temporary(int e)
+/*
+ * The status of a failed system call by its errno value.  A full disk, a
+ * quota, a file past its size limit (ulimit -f; SIGXFSZ is ignored) are
+ * STORE_NO_SPACE and an input/output error STORE_DISK_ERROR: values of
+ * their own, so the layers above tell the admin which by the value, never
+ * by the message's text; both are temporary, as STORE_TEMPFAIL is for
+ * the other failures after which the same operation may well succeed
+ * later.  ENOENT is the caller's to read (not found, or no home).
+ */
+enum store_status store_status_of_errno(int e)
 {
 	switch (e) {
 	case ENOSPC:
-	case EFBIG:	/* past the file size limit (ulimit -f; SIGXFSZ is ignored) */
+	case EFBIG:
 	case EDQUOT:
+		return STORE_NO_SPACE;
 	case EIO:
+		return STORE_DISK_ERROR;
 	case ENOMEM:
 	case EMFILE:
 	case ENFILE:
@@ -94,9 +109,9 @@ bool store_errno_temporary(int e)
 	case EACCES:
 	case EPERM:
 	case EROFS:
-		return true;
+		return STORE_TEMPFAIL;
 	default:
-		return false;
+		return STORE_IO;
 	}
 }
 
@@ -107,7 +122,7 @@ enum store_status store_sys_fail(struct store *st, int e, const char *what, cons
 	st->sys_errno = e;
 	if (e == ENOENT)
 		return STORE_NOT_FOUND;
-	return store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+	return store_status_of_errno(e);
 }
 
 enum store_status store_nomem(struct store *st)
@@ -394,24 +409,24 @@ enum store_status store_create_home(const char *home, char *err, size_t errlen)
 	if (mkdir(home, 0700) != 0 && errno != EEXIST) {
 		e = errno;
 		snprintf(err, errlen, "cannot create home directory %s: %s", home, strerror(e));
-		return e == ENOENT ? STORE_NOT_FOUND : store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+		return e == ENOENT ? STORE_NOT_FOUND : store_status_of_errno(e);
 	}
 	fd = open(home, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(e));
-		return store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+		return store_status_of_errno(e);
 	}
 	if (mkdirat(fd, "games", 0700) != 0 && errno != EEXIST) {
 		e = errno;
 		snprintf(err, errlen, "cannot create directory %s/games: %s", home, strerror(e));
-		status = store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+		status = store_status_of_errno(e);
 		goto out;
 	}
 	if (fsync(fd) != 0 || fsync_parent(home) != 0) {
 		e = errno;
 		snprintf(err, errlen, "cannot fsync %s or its parent: %s", home, strerror(e));
-		status = store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+		status = store_status_of_errno(e);
 		goto out;
 	}
 	status = STORE_OK;
@@ -448,7 +463,7 @@ enum store_status store_open(const char *home, const struct config *cfg, struct 
 			snprintf(err, errlen, "there is no oustpbm home %s (%s): 'oustpbm init %s' makes one", home,
 			    strerror(e), home);
 		} else {
-			status = store_errno_temporary(e) ? STORE_TEMPFAIL : STORE_IO;
+			status = store_status_of_errno(e);
 			snprintf(err, errlen, "cannot open home directory %s: %s", home, strerror(e));
 		}
 		goto out;

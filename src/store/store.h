@@ -56,7 +56,9 @@
  * Errors: every function returns an enum store_status; on failure
  * store_error() says what failed, naming the file.  store_status_temporary()
  * tells a failure worth retrying later (lock timeout, disk full, I/O error)
- * from a permanent one, so main can exit 75 (EX_TEMPFAIL).
+ * from a permanent one, so main can exit 75 (EX_TEMPFAIL).  A full disk
+ * (STORE_NO_SPACE) and an I/O error (STORE_DISK_ERROR) have values of their
+ * own, so that the layers above tell the admin which by the value.
  */
 #ifndef OUSTPBM_STORE_H
 #define OUSTPBM_STORE_H
@@ -94,8 +96,10 @@ enum store_status {
 	STORE_CHANGED,		/* the account changed since its password was checked */
 	STORE_LIMIT,		/* over a configured cap (registrations per hour) */
 	STORE_TIMEOUT,		/* lock not obtained within lock_timeout_ms (temporary) */
-	STORE_TEMPFAIL,		/* ENOSPC, EDQUOT, EIO, ENOMEM...: try again later */
+	STORE_TEMPFAIL,		/* ENOMEM, EACCES, EROFS...: try again later */
 	STORE_IO,		/* any other system error (ENOTDIR, EISDIR...) */
+	STORE_NO_SPACE,		/* ENOSPC, EDQUOT, EFBIG: a full disk or quota, a file past ulimit -f (temporary) */
+	STORE_DISK_ERROR,	/* EIO: the disk failed a read or write (temporary) */
 	STORE_NO_HOME,		/* store_open: the home does not exist or is not one */
 	STORE_NOT_OWNER,	/* store_open: the home belongs to another user */
 	STORE_NOT_REGULAR,	/* a FIFO, directory, symbolic link... where a data file should be */

@@ -45,8 +45,8 @@ struct store {
 /* The store's message (store_error()), formatted. */
 #define set_err(st, ...) ((st)->sys_errno = 0, errbuf_set((st)->err, sizeof (st)->err, __VA_ARGS__))
 
-/* errno values after which the same operation may well succeed later */
-bool store_errno_temporary(int e);
+/* The status of a failed system call by its errno value (NO_SPACE, DISK_ERROR, TEMPFAIL, IO). */
+enum store_status store_status_of_errno(int e);
 /* Record "<what> <home>/<relpath>: <strerror(e)>" and classify e. */
 enum store_status store_sys_fail(struct store *st, int e, const char *what, const char *relpath);
 /* "out of memory", STORE_TEMPFAIL. */

@@ -47,7 +47,7 @@ enum store_status store_password_hash(struct store *st, const char *password, ch
 	if (crypt_gensalt_rn("$y$", st->password_cost, test != NULL && test[0] != '\0' ? fixed : NULL,
 	    test != NULL && test[0] != '\0' ? (int)sizeof fixed : 0, setting, sizeof setting) == NULL) {
 		set_err(st, "cannot make a password salt: %s", strerror(errno));
-		return store_errno_temporary(errno) ? STORE_TEMPFAIL : STORE_IO;
+		return store_status_of_errno(errno);
 	}
 	cd = calloc(1, sizeof *cd);
 	if (cd == NULL)

@@ -78,7 +78,7 @@ static double compose(struct config *cfg, const char *tdir, const struct game *g
 	do {
 		reply_init(&rc, cfg, tdir, T0, "in.1@example.org", "", "alice@example.org");
 		for (i = 0; i < 2; i++) {
-			if (reply_game(&rc, g, &ev, &p[i], &m) != REPLY_OK) {
+			if (reply_game(&rc, g, &ev, &p[i], &m) != MAIL_OK) {
 				fprintf(stderr, "bench_reply: %s\n", rc.err);
 				exit(1);
 			}

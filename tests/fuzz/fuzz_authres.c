@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[AUTHRES_WHY_MAX];
 
 	(void)authres_check((const char *)data, size, "mx.example.net", "alice@example.org", &ar, why);
-	if (authres_parse((const char *)data, size, &ar) == AUTHRES_OK)
+	if (authres_parse((const char *)data, size, &ar) == MAIL_OK)
 		(void)authres_judge(&ar, "example.org", why);
 	return 0;
 }

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct dsn d;
 
-	if (dsn_parse((const char *)data, size, &d) == DSN_OK)
+	if (dsn_parse((const char *)data, size, &d) == MAIL_OK)
 		(void)dsn_failed_count(&d);
 	return 0;
 }

@@ -27,10 +27,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct command cmd;	/* large: not on the stack */
 	struct mailin_message m;
-	enum mailin_status st;
+	enum mail_status st;
 
 	st = mailin_parse((const char *)data, size, &m);
-	if (st != MAILIN_NOMEM && st != MAILIN_UNPARSABLE) {
+	if (st != MAIL_NOMEM && st != MAIL_UNPARSABLE) {
 		char *masked, *comment;
 
 		mailfind_parse(&mailcmd_grammar, m.subject, m.body, &cmd);

@@ -57,7 +57,7 @@ static void check(const struct reply_mail *m)
 	const char *p, *end, *nl;
 	unsigned to = 0;
 
-	if (mailin_parse(m->msg, m->len, &in) != MAILIN_OK || strcasecmp(in.from_addr, cfg.from_address) != 0)
+	if (mailin_parse(m->msg, m->len, &in) != MAIL_OK || strcasecmp(in.from_addr, cfg.from_address) != 0)
 		abort();
 	mailin_message_release(&in);
 	/* the header section: one To, no Bcc, every line a header or its continuation */
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct reply_mail m;
 	struct reply_player pl = { 0 };
 	struct reply_event ev;
-	enum reply_status rs;
+	enum mail_status rs;
 	struct game g;
 	bool have_game = false;
 	size_t i, k = 0;
@@ -106,9 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	reply_init(&rc, &cfg, ".", 1700000000, f[F_ID], f[F_REFS], "alice@example.org");
 	rs = reply_error(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] },
 	    &(struct reply_refused){ have_game ? g.board : 0, have_game ? &g : NULL, NULL, f[F_COMMAND], f[F_ERROR] }, &m);
-	if (rs == REPLY_TEMPLATE)
+	if (rs == MAIL_TEMPLATE)
 		abort();	/* the set-up: run from the top of the tree, or set OUSTPBM_TOP */
-	if (rs == REPLY_OK) {
+	if (rs == MAIL_OK) {
 		check(&m);
 		reply_mail_release(&m);
 	}
@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rs = reply_account(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] }, "registered",
 		    "Oust registration alice", REPLY_VARS(vars), &m);
 	}
-	if (rs == REPLY_OK) {
+	if (rs == MAIL_OK) {
 		check(&m);
 		reply_mail_release(&m);
 	}
@@ -134,11 +134,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pl.fullname = f[F_FULLNAME];
 		pl.role = REPLY_ROLE_PLAYER;
 		pl.token = "K7M2-QX9P-HD3RT";	/* the Subject's token and, to the mover, the tap links */
-		if (reply_game(&rc, &g, &ev, &pl, &m) == REPLY_OK) {
+		if (reply_game(&rc, &g, &ev, &pl, &m) == MAIL_OK) {
 			check(&m);
 			reply_mail_release(&m);
 		}
-		if (reply_history(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] }, &g, &m) == REPLY_OK) {
+		if (reply_history(&rc, &(struct reply_to){ "alice@example.org", f[F_NAME] }, &g, &m) == MAIL_OK) {
 			check(&m);
 			reply_mail_release(&m);
 		}

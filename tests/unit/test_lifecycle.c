@@ -59,11 +59,12 @@ static int child_become(const char *path, bool parent, uid_t want_uid)
 	int ws;
 
 	if (pid == 0) {
-		enum owner_status os = owner_become(path, parent, err, sizeof err);
+		bool switched;
+		enum store_status ss = owner_become(path, parent, err, sizeof err, &switched);
 
-		if (os == OWNER_SWITCHED)
+		if (ss == STORE_OK && switched)
 			_exit(getuid() == want_uid && geteuid() == want_uid && setuid(0) != 0 ? 10 : 11);
-		_exit(os == OWNER_SAME ? 20 : 30);
+		_exit(ss == STORE_OK ? 20 : 30);
 	}
 	if (pid < 0 || waitpid(pid, &ws, 0) != pid || !WIFEXITED(ws))
 		return -1;

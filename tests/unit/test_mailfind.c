@@ -12,14 +12,14 @@
 static struct command cmd;
 static struct mailfind_result res;
 
-static enum command_status find(const char *subject, const char *body)
+static enum command_result find(const char *subject, const char *body)
 {
 	struct mailfind_source src = { .subject = subject, .body = body, .own_domain = "example.net" };
 
 	return mailfind_find(&mailcmd_grammar, &src, &cmd, &res);
 }
 
-static enum command_status find_reply(const char *subject, const char *body, const char *irt, const char *refs)
+static enum command_result find_reply(const char *subject, const char *body, const char *irt, const char *refs)
 {
 	struct mailfind_source src = { .subject = subject, .body = body, .in_reply_to = irt, .references = refs,
 		.own_domain = "example.net" };

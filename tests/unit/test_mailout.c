@@ -128,7 +128,7 @@ static void test_compose(void)
 	char *out, *body;
 	size_t len;
 
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "compose: ok");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "compose: ok");
 	ok(len == strlen(out), "compose: length and NUL");
 	ok(headers_clean(out), "compose: header section is clean");
 	ok(strstr(out, "\r") == NULL, "compose: LF line ends");
@@ -154,7 +154,7 @@ static void test_compose(void)
 		size_t glen;
 
 		g.generated = true;
-		ok_int(mailout_compose(&g, &gout, &glen), MAILOUT_OK, "compose a mail that answers none");
+		ok_int(mailout_compose(&g, &gout, &glen), MAIL_OK, "compose a mail that answers none");
 		gm = parse_back(gout, glen);
 		ok(gm != NULL && strcmp(header(gm, "Auto-Submitted"), "auto-generated") == 0,
 		    "it says Auto-Submitted: auto-generated");
@@ -194,8 +194,8 @@ static void test_alternative(void)
 	size_t len, plen, alen;
 
 	s.html = html;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "alternative: composed");
-	ok_int(mailout_compose(&p, &plain_out, &plen), MAILOUT_OK, "the same without HTML");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "alternative: composed");
+	ok_int(mailout_compose(&p, &plain_out, &plen), MAIL_OK, "the same without HTML");
 	msg = parse_back(out, len);
 	top = msg != NULL ? g_mime_message_get_mime_part(msg) : NULL;
 	ok(top != NULL && GMIME_IS_MULTIPART(top) &&
@@ -222,7 +222,7 @@ static void test_alternative(void)
 	ok(headers_clean(out), "alternative: header section is clean");
 	bnd = strstr(out, "boundary=\"=_oust_");
 	ok(bnd != NULL, "the boundary starts with =_ (never in quoted-printable)");
-	ok_int(mailout_compose(&s, &again, &alen), MAILOUT_OK, "composed again");
+	ok_int(mailout_compose(&s, &again, &alen), MAIL_OK, "composed again");
 	ok(alen == len && memcmp(again, out, len) == 0, "the same reply is the same bytes (the boundary from the id)");
 	free(again);
 	if (msg != NULL)
@@ -237,7 +237,7 @@ static void test_alternative(void)
 		body2 = malloc(strlen(board) + 100);
 		sprintf(body2, "%s--%s\n", board, b0);
 		s.body = body2;
-		ok_int(mailout_compose(&s, &o2, &l2), MAILOUT_OK, "a text that holds the boundary");
+		ok_int(mailout_compose(&s, &o2, &l2), MAIL_OK, "a text that holds the boundary");
 		ok(strstr(o2, "boundary=\"") != NULL && strncmp(strstr(o2, "boundary=\"") + 10, b0, n + 1) != 0,
 		    "... gets another boundary");
 		msg = parse_back(o2, l2);
@@ -253,7 +253,7 @@ static void test_alternative(void)
 	free(out);
 	s = base();
 	s.html = "<p>\xff</p>";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_BODY, "HTML that is not UTF-8 is refused");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_BODY, "HTML that is not UTF-8 is refused");
 }
 
 static void test_encodings(void)
@@ -269,7 +269,7 @@ static void test_encodings(void)
 	s.body = text;
 	s.to_name = "J\xc3\xbcrgen \"J\" M\xc3\xbcller, Jr.";
 	s.subject = "Oust Board 101 j\xc3\xbcrgen";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "non-ASCII: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "non-ASCII: compose");
 	ok(headers_clean(out), "non-ASCII: header section is 7-bit clean");
 	ok(strstr(out, "=?UTF-8?") != NULL || strstr(out, "=?utf-8?") != NULL, "non-ASCII: encoded words in UTF-8");
 	ok(strstr(out, "Content-Transfer-Encoding: quoted-printable") != NULL, "non-ASCII body: quoted-printable");
@@ -289,7 +289,7 @@ static void test_encodings(void)
 	memcpy(longline + 2000, "\nend\n", 6);
 	s = base();
 	s.body = longline;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "2000-byte line: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "2000-byte line: compose");
 	ok(strstr(out, "Content-Transfer-Encoding: quoted-printable") != NULL, "long line: quoted-printable");
 	msg = parse_back(out, len);
 	body = body_of(msg);
@@ -300,7 +300,7 @@ static void test_encodings(void)
 
 	s = base();
 	s.body = "no final newline";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "body without final LF: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "body without final LF: compose");
 	msg = parse_back(out, len);
 	body = body_of(msg);
 	ok_str(body, "no final newline\n", "body without final LF: one LF added");
@@ -310,7 +310,7 @@ static void test_encodings(void)
 
 	s = base();
 	s.body = "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe6\x96\x87\n";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "all non-ASCII: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "all non-ASCII: compose");
 	ok(strstr(out, "Content-Transfer-Encoding: quoted-printable") != NULL, "all non-ASCII: quoted-printable, not base64");
 	msg = parse_back(out, len);
 	body = body_of(msg);
@@ -321,7 +321,7 @@ static void test_encodings(void)
 
 	s = base();
 	s.body = NULL;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "NULL body: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "NULL body: compose");
 	free(out);
 }
 
@@ -338,7 +338,7 @@ static void test_injection(void)
 	s.subject = "Oust Board 101 eve\r\nBcc: victim@example.org\r\n\r\nfake body\x01\x7f";
 	s.in_reply_to = "x@y>\r\nBcc: victim@example.org";
 	s.references = "good@example.org bad\r\nBcc:<victim@example.org> <angle@x> ok@example.org";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "hostile header values: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "hostile header values: compose");
 	ok(headers_clean(out), "hostile header values: header section clean");
 	ok(strstr(out, "\nBcc:") == NULL && strstr(out, "\nX-Evil:") == NULL, "no injected header line");
 	msg = parse_back(out, len);
@@ -371,8 +371,8 @@ static void test_ids(void)
 	int i;
 
 	s.message_id = NULL;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "generated id: compose");
-	ok_int(mailout_compose(&s, &out2, &len), MAILOUT_OK, "generated id: compose again");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "generated id: compose");
+	ok_int(mailout_compose(&s, &out2, &len), MAIL_OK, "generated id: compose again");
 	msg = parse_back(out, strlen(out));
 	id1 = g_mime_message_get_message_id(msg);
 	id1copy = g_strdup(id1);
@@ -391,7 +391,7 @@ static void test_ids(void)
 	for (i = 1; i <= 20; i++)
 		p += sprintf(p, "%sr%d@example.org", i > 1 ? " " : "", i);
 	s.references = refs;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "20 references: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "20 references: compose");
 	msg = parse_back(out, len);
 	p = want + sprintf(want, "<root.101@example.net>");
 	for (i = 11; i <= 20; i++)
@@ -406,7 +406,7 @@ static void test_ids(void)
 	s.root_id = NULL;
 	s.references = NULL;
 	s.in_reply_to = NULL;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "no threading ids: compose");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "no threading ids: compose");
 	msg = parse_back(out, len);
 	ok(count_headers(msg, "References") == 0 && count_headers(msg, "In-Reply-To") == 0,
 	    "no threading ids: no References, no In-Reply-To");
@@ -422,29 +422,29 @@ static void test_errors(void)
 
 	s = base();
 	s.from_addr = "not an address";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_ADDRESS, "bad from address");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_ADDRESS, "bad from address");
 	ok(out == NULL && len == 0, "on error: *out NULL, *len 0");
 	s = base();
 	s.to_addr = "alice@example.org\r\nBcc: victim@example.org";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_ADDRESS, "to address with CR/LF");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_ADDRESS, "to address with CR/LF");
 	s = base();
 	s.to_addr = NULL;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_ADDRESS, "no to address");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_ADDRESS, "no to address");
 	s = base();
 	s.body = "bell\x07";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_BODY, "control character in body");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_BODY, "control character in body");
 	s = base();
 	s.body = "cr\r\nlf";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_BODY, "CR in body");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_BODY, "CR in body");
 	s = base();
 	s.body = "bad \xff utf-8";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_BODY, "invalid UTF-8 in body");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_BODY, "invalid UTF-8 in body");
 	s = base();
 	s.message_id = "two words@example.net";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_ID, "message id with a space");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_ID, "message id with a space");
 	s = base();
 	s.message_id = "<x@example.net>";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_ID, "message id with brackets");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_ID, "message id with brackets");
 	{
 		static const char *const bad_roots[] = { "root\n@example.net", "a\"b@c", "a<b@c", "a@b>x", "@c",
 		    "a@", "a..b@c" };
@@ -454,7 +454,7 @@ static void test_errors(void)
 		for (i = 0; i < sizeof bad_roots / sizeof bad_roots[0]; i++) {
 			s = base();
 			s.root_id = bad_roots[i];
-			ok_int(mailout_compose(&s, &out, &len), MAILOUT_OK, "bad root id %zu: composed", i);
+			ok_int(mailout_compose(&s, &out, &len), MAIL_OK, "bad root id %zu: composed", i);
 			ok(out != NULL && strstr(out, "References: <") != NULL && strstr(out, bad_roots[i]) == NULL,
 			    "bad root id %zu: left out of References, the other ids kept", i);
 			free(out);
@@ -467,10 +467,10 @@ static void test_errors(void)
 	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb."
 	    "ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc."
 	    "ddddddddddddddddddddddddddddddddddddddddddddddddddddd.example";
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_ID, "generated id too long for a 247-byte domain");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_ID, "generated id too long for a 247-byte domain");
 	s = base();
 	s.date = (time_t)400000000000LL;
-	ok_int(mailout_compose(&s, &out, &len), MAILOUT_BAD_DATE, "date in the year 14645");
+	ok_int(mailout_compose(&s, &out, &len), MAIL_BAD_DATE, "date in the year 14645");
 }
 
 static void test_expand(void)
@@ -484,30 +484,30 @@ static void test_expand(void)
 	char *out, err[MAILOUT_ERR_MAX];
 
 	ok_int(mailout_template_expand("Oust Board {turn_no} {player}\n\n{board}--\n{{literal} and } {empty}.",
-	    vars, 4, &out, err, sizeof err), MAILOUT_OK, "expand: ok");
+	    vars, 4, &out, err, sizeof err), MAIL_OK, "expand: ok");
 	ok_str(out, "Oust Board 7 alice\n\n    A B\n 1  . .\n--\n{literal} and } .", "expand: values, {{, lone }");
 	free(out);
-	ok_int(mailout_template_expand("", vars, 4, &out, err, sizeof err), MAILOUT_OK, "expand: empty template");
+	ok_int(mailout_template_expand("", vars, 4, &out, err, sizeof err), MAIL_OK, "expand: empty template");
 	ok_str(out, "", "expand: empty result");
 	free(out);
-	ok_int(mailout_template_expand("{player}{player}", vars, 4, &out, err, sizeof err), MAILOUT_OK,
+	ok_int(mailout_template_expand("{player}{player}", vars, 4, &out, err, sizeof err), MAIL_OK,
 	    "expand: adjacent placeholders");
 	ok_str(out, "alicealice", "expand: twice");
 	free(out);
 
 	ok_int(mailout_template_expand("a\nb\nhello {bord}\n", vars, 4, &out, err, sizeof err),
-	    MAILOUT_BAD_TEMPLATE, "expand: unknown placeholder");
+	    MAIL_BAD_TEMPLATE, "expand: unknown placeholder");
 	ok_str(err, "line 3: unknown placeholder '{bord}'", "expand: unknown placeholder named, with its line");
 	ok(out == NULL, "expand: no output on error");
-	ok_int(mailout_template_expand("x\n{ player }", vars, 4, &out, err, sizeof err), MAILOUT_BAD_TEMPLATE,
+	ok_int(mailout_template_expand("x\n{ player }", vars, 4, &out, err, sizeof err), MAIL_BAD_TEMPLATE,
 	    "expand: '{ player }'");
 	ok_str(err, "line 2: '{' opens no placeholder; write '{{' for a literal '{'", "expand: stray '{' message");
-	ok_int(mailout_template_expand("{}", vars, 4, &out, err, sizeof err), MAILOUT_BAD_TEMPLATE, "expand: '{}'");
-	ok_int(mailout_template_expand("{player", vars, 4, &out, err, sizeof err), MAILOUT_BAD_TEMPLATE,
+	ok_int(mailout_template_expand("{}", vars, 4, &out, err, sizeof err), MAIL_BAD_TEMPLATE, "expand: '{}'");
+	ok_int(mailout_template_expand("{player", vars, 4, &out, err, sizeof err), MAIL_BAD_TEMPLATE,
 	    "expand: unterminated placeholder");
-	ok_int(mailout_template_expand("end {", vars, 4, &out, err, sizeof err), MAILOUT_BAD_TEMPLATE,
+	ok_int(mailout_template_expand("end {", vars, 4, &out, err, sizeof err), MAIL_BAD_TEMPLATE,
 	    "expand: '{' at the end");
-	ok_int(mailout_template_expand("{player}", NULL, 0, &out, NULL, 0), MAILOUT_BAD_TEMPLATE,
+	ok_int(mailout_template_expand("{player}", NULL, 0, &out, NULL, 0), MAIL_BAD_TEMPLATE,
 	    "expand: no variables, no error buffer");
 }
 
@@ -533,42 +533,42 @@ static void test_load(void)
 	if (mkdtemp(dir) == NULL)
 		exit(1);
 	put_file(dir, "move.txt", "Oust Board {board}\r\n{player} moved\r\n", 36);
-	ok_int(mailout_template_load(dir, "move", &out, err, sizeof err), MAILOUT_OK, "load: ok");
+	ok_int(mailout_template_load(dir, "move", &out, err, sizeof err), MAIL_OK, "load: ok");
 	ok_str(out, "Oust Board {board}\n{player} moved\n", "load: CRLF became LF");
 	free(out);
 
-	ok_int(mailout_template_load(dir, "missing", &out, err, sizeof err), MAILOUT_NOT_FOUND, "load: missing");
+	ok_int(mailout_template_load(dir, "missing", &out, err, sizeof err), MAIL_NO_TEMPLATE, "load: missing");
 	snprintf(path, sizeof path, "%s/missing.txt: No such file or directory", dir);
 	ok_str(err, path, "load: missing file named");
-	ok_int(mailout_template_load(dir, "../move", &out, err, sizeof err), MAILOUT_BAD_NAME, "load: '../move'");
+	ok_int(mailout_template_load(dir, "../move", &out, err, sizeof err), MAIL_BAD_TEMPLATE_NAME, "load: '../move'");
 	ok_str(err, "'../move' is not a template name", "load: bad name message");
-	ok_int(mailout_template_load(dir, "", &out, err, sizeof err), MAILOUT_BAD_NAME, "load: empty name");
+	ok_int(mailout_template_load(dir, "", &out, err, sizeof err), MAIL_BAD_TEMPLATE_NAME, "load: empty name");
 
 	put_file(dir, "bad.txt", "one\ntwo\nthree \xff\n", 15);
-	ok_int(mailout_template_load(dir, "bad", &out, err, sizeof err), MAILOUT_BAD_TEMPLATE, "load: invalid UTF-8");
+	ok_int(mailout_template_load(dir, "bad", &out, err, sizeof err), MAIL_BAD_TEMPLATE, "load: invalid UTF-8");
 	ok(strstr(err, "bad.txt line 3: not UTF-8 text (byte 0xff)") != NULL, "load: line of the bad byte: %s", err);
 	put_file(dir, "ctl.txt", "a\x07", 2);
-	ok_int(mailout_template_load(dir, "ctl", &out, err, sizeof err), MAILOUT_BAD_TEMPLATE, "load: control character");
+	ok_int(mailout_template_load(dir, "ctl", &out, err, sizeof err), MAIL_BAD_TEMPLATE, "load: control character");
 	put_file(dir, "nul.txt", "a\0b", 3);
-	ok_int(mailout_template_load(dir, "nul", &out, err, sizeof err), MAILOUT_BAD_TEMPLATE, "load: NUL byte");
+	ok_int(mailout_template_load(dir, "nul", &out, err, sizeof err), MAIL_BAD_TEMPLATE, "load: NUL byte");
 
 	big = malloc(MAILOUT_TEMPLATE_MAX + 1);
 	memset(big, 'a', MAILOUT_TEMPLATE_MAX + 1);
 	put_file(dir, "big.txt", big, MAILOUT_TEMPLATE_MAX + 1);
-	ok_int(mailout_template_load(dir, "big", &out, err, sizeof err), MAILOUT_TOO_BIG, "load: over the cap");
+	ok_int(mailout_template_load(dir, "big", &out, err, sizeof err), MAIL_TEMPLATE_TOO_BIG, "load: over the cap");
 	put_file(dir, "max.txt", big, MAILOUT_TEMPLATE_MAX);
-	ok_int(mailout_template_load(dir, "max", &out, err, sizeof err), MAILOUT_OK, "load: exactly the cap");
+	ok_int(mailout_template_load(dir, "max", &out, err, sizeof err), MAIL_OK, "load: exactly the cap");
 	ok_int(strlen(out), MAILOUT_TEMPLATE_MAX, "load: all of it");
 	free(out);
 	free(big);
 
 	snprintf(path, sizeof path, "%s/dir.txt", dir);
 	mkdir(path, 0700);
-	ok_int(mailout_template_load(dir, "dir", &out, err, sizeof err), MAILOUT_IO, "load: a directory: MAILOUT_IO");
+	ok_int(mailout_template_load(dir, "dir", &out, err, sizeof err), MAIL_TEMPLATE_IO, "load: a directory: MAIL_TEMPLATE_IO");
 
 	memset(longdir, 'd', sizeof longdir - 1);
 	longdir[sizeof longdir - 1] = '\0';
-	ok_int(mailout_template_load(longdir, "move", &out, err, sizeof err), MAILOUT_IO, "load: path too long");
+	ok_int(mailout_template_load(longdir, "move", &out, err, sizeof err), MAIL_TEMPLATE_IO, "load: path too long");
 
 	rmdir(path);
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -580,8 +580,8 @@ static void test_load(void)
 
 static void test_names(void)
 {
-	ok_str(mailout_status_str(MAILOUT_BAD_ID), "bad message id", "status name");
-	ok_str(mailout_status_str((enum mailout_status)99), "unknown mailout status", "unknown status name");
+	ok_str(mail_status_str(MAIL_BAD_ID), "bad message id", "status name");
+	ok_str(mail_status_str((enum mail_status)99), "unknown mail status", "unknown status name");
 }
 
 int main(void)

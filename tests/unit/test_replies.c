@@ -30,7 +30,7 @@ static void corpus(const char *name, const char *want)
 	size_t len;
 
 	buf = t_load("tests/data/replies", name, &len);
-	ok_int(mailin_parse(buf, len, &m), MAILIN_OK, "%s: parsed", name);
+	ok_int(mailin_parse(buf, len, &m), MAIL_OK, "%s: parsed", name);
 	mailfind_parse(&mailcmd_grammar, "show 101", m.body, &cmd);
 	c = command_comment(&cmd, m.body);
 	ok_str(c, want, "%s: the comment is the reply alone (command in the Subject)", name);

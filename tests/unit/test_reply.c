@@ -52,10 +52,10 @@ static int place(struct game *g, const char *who, const char *pt)
 static void test_templates_dir(void)
 {
 	char *home = t_home_new(), out[4096], err[REPLY_ERR_MAX];
-	enum reply_status st;
+	enum mail_status st;
 
 	setup("/some/where");
-	ok_int(reply_templates_dir(&cfg, home, out, sizeof out, err, sizeof err), REPLY_OK, "templates key, absolute");
+	ok_int(reply_templates_dir(&cfg, home, out, sizeof out, err, sizeof err), MAIL_OK, "templates key, absolute");
 	ok_str(out, "/some/where", "an absolute key is taken as it is");
 	setup("mine");
 	reply_templates_dir(&cfg, "/home/oust", out, sizeof out, err, sizeof err);
@@ -63,12 +63,12 @@ static void test_templates_dir(void)
 
 	setup("");
 	mkdir(t_path(home, "templates"), 0700);
-	ok_int(reply_templates_dir(&cfg, home, out, sizeof out, err, sizeof err), REPLY_OK, "<home>/templates");
+	ok_int(reply_templates_dir(&cfg, home, out, sizeof out, err, sizeof err), MAIL_OK, "<home>/templates");
 	ok_str(out, t_path(home, "templates"), "<home>/templates comes first without the key");
 	rmdir(t_path(home, "templates"));
 	st = reply_templates_dir(&cfg, home, out, sizeof out, err, sizeof err);
 	/* the test program is in build/tests: no templates beside it; DATADIR only if installed */
-	if (st == REPLY_OK)
+	if (st == MAIL_OK)
 		ok_str(out, OUSTPBM_DATADIR "/templates", "then the installed templates");
 	else
 		ok(strstr(err, "no templates directory") != NULL && strstr(err, "set 'templates'") != NULL,
@@ -85,30 +85,30 @@ static void test_errors(void)
 	setup(dir);
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "in.1@example.org", "", "alice@example.org");
 	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
-	    HELP_LIST, &m), REPLY_TEMPLATE, "a missing template");
+	    HELP_LIST, &m), MAIL_TEMPLATE, "a missing template");
 	ok(strstr(rc.err, "help.txt") != NULL, "the message names the file: %s", rc.err);
 	ok(m.msg == NULL, "no message on failure");
 
 	t_spew(t_path(dir, "help.txt"), "line one\nHello {sever}\n", strlen("line one\nHello {sever}\n"));
 	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
-	    HELP_LIST, &m), REPLY_TEMPLATE, "a template with a bad placeholder");
+	    HELP_LIST, &m), MAIL_TEMPLATE, "a template with a bad placeholder");
 	ok(strstr(rc.err, "help.txt line 2: unknown placeholder '{sever}'") != NULL, "line and culprit: %s", rc.err);
 
 	t_spew(t_path(dir, "help.txt"), "Hello {server} at {address}\n", strlen("Hello {server} at {address}\n"));
 	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
-	    HELP_LIST, &m), REPLY_TEMPLATE, "a template is read once per run");
+	    HELP_LIST, &m), MAIL_TEMPLATE, "a template is read once per run");
 	reply_release(&rc);
 	ok_int(reply_help(&rc, &(struct reply_to){ "not an address", "" },
-	    HELP_LIST, &m), REPLY_COMPOSE, "a bad recipient cannot be composed");
+	    HELP_LIST, &m), MAIL_COMPOSE, "a bad recipient cannot be composed");
 	ok(strstr(rc.err, "not an address") != NULL, "the message names the recipient: %s", rc.err);
 	reply_mail_release(&m);
 
 	reply_release(&rc);
 	setup("");
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "", "", "");
-	if (reply_templates_dir(&cfg, "/nonexistent", tdir, sizeof tdir, rc.err, sizeof rc.err) != REPLY_OK) {
+	if (reply_templates_dir(&cfg, "/nonexistent", tdir, sizeof tdir, rc.err, sizeof rc.err) != MAIL_OK) {
 		ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
-		    HELP_LIST, &m), REPLY_TEMPLATE, "no templates directory at all");
+		    HELP_LIST, &m), MAIL_TEMPLATE, "no templates directory at all");
 		ok(strstr(rc.err, "no templates directory") != NULL, "and the message says so: %s", rc.err);
 	} else {
 		ok(1, "# skip: templates are installed");
@@ -127,7 +127,7 @@ static void test_ids(void)
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "in.1@example.org", "a.0@example.org in.0@example.org",
 	    "alice@example.org");
 	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "Alice" },
-	    HELP_LIST, &m), REPLY_OK, "help composed");
+	    HELP_LIST, &m), MAIL_OK, "help composed");
 	ok(has(&m, "Subject: Oust help\n"), "help subject");
 	ok(has(&m, "To: Alice <alice@example.org>\n"), "to the sender, with the name");
 	ok(has(&m, "From: Test server <oust@example.net>\n"), "from the server");
@@ -143,7 +143,7 @@ static void test_ids(void)
 	reply_mail_release(&m);
 
 	ok_int(reply_help(&rc, &(struct reply_to){ "alice@example.org", "" },
-	    HELP_LIST, &m), REPLY_OK, "a second reply");
+	    HELP_LIST, &m), MAIL_OK, "a second reply");
 	ok(has(&m, ".2@example.net>\n"), "the counter goes on");
 	reply_mail_release(&m);
 	reply_release(&rc);
@@ -175,7 +175,7 @@ static void test_game(void)
 	reply_init(&rc, &cfg, "/nonexistent", NOW, "c.1@example.org", "", "alice@example.org");
 	game_init(&g, 101, 5, true, "alice", "bob", NOW);
 	snprintf(g.thread, sizeof g.thread, "<board-101.1@example.net>");
-	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "challenge mail");
+	ok_int(reply_game(&rc, &g, &ev, &bob, &m), MAIL_OK, "challenge mail");
 	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "the game's one Subject: the board and its players");
 	ok(has(&m, "Message-Id: <101.0.bob.1700000000@example.net>\n"), "board id: board, turn, recipient, time");
 	ok(has(&m, "References: <board-101.1@example.net> <c.1@example.org>\n"), "the board's root id comes first");
@@ -185,7 +185,7 @@ static void test_game(void)
 	ok(!has(&m, "move 101#1 alice"), "... not the other player's command");
 	ok(!has(&m, "capturing placements"), "... nor their options");
 	reply_mail_release(&m);
-	ok_int(reply_game(&rc, &g, &ev, &alice, &m), REPLY_OK, "the challenger's copy");
+	ok_int(reply_game(&rc, &g, &ev, &alice, &m), MAIL_OK, "the challenger's copy");
 	ok(has(&m, "Your move, alice (turn 1, you play Black, x). To play, send:\n\n"
 	    "    move 101#1 alice <password> <placements>\n"), "... the player to move's: the command to send");
 	ok(has(&m, "Your comment was passed on") == false, "... no 'passed on' to the player to move");
@@ -198,14 +198,14 @@ static void test_game(void)
 	ev.what = REPLY_MOVE;
 	ev.first = 1;
 	ev.comment = "";
-	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "move mail");
+	ok_int(reply_game(&rc, &g, &ev, &bob, &m), MAIL_OK, "move mail");
 	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "subject: the same for the whole game");
 	ok(has(&m, "Turn 1: alice played C3.\n"), "what happened");
 	ok(has(&m, "swap 101#2 bob <password>"), "swap is offered at turn 2");
 	ok(has(&m, "   1  x alice  C3\n"), "the last turns");
 	reply_mail_release(&m);
 	ev.comment = "Your turn.";
-	ok_int(reply_game(&rc, &g, &ev, &alice, &m), REPLY_OK, "the mover's copy");
+	ok_int(reply_game(&rc, &g, &ev, &alice, &m), MAIL_OK, "the mover's copy");
 	ok(has(&m, "Waiting for bob (White, o) to play turn 2.\nYour comment was passed on to bob.\n"),
 	    "... whom the board waits for, and the comment passed on");
 	reply_mail_release(&m);
@@ -216,7 +216,7 @@ static void test_game(void)
 	ev.first = 3;
 	ev.captured = 1;
 	ok_int(g.rg.result, RULES_BLACK_WINS, "alice won");
-	ok_int(reply_game(&rc, &g, &ev, &bob, &m), REPLY_OK, "end mail");
+	ok_int(reply_game(&rc, &g, &ev, &bob, &m), MAIL_OK, "end mail");
 	ok(has(&m, "Subject: Oust Board 101 alice vs bob\n"), "the end mail: the game's Subject still");
 	ok(has(&m, "is over: alice won: bob has no stones left."), "the result");
 	ok(has(&m, "Turn 3: alice played D3 (capturing B3), the last of bob's.\n"), "the winning turn, naming the capture");
@@ -228,14 +228,14 @@ static void test_game(void)
 	reply_mail_release(&m);
 
 	ok_int(reply_error(&rc, &(struct reply_to){ "carol@example.net", "" },
-	    &(struct reply_refused){ 101, &g, NULL, "move 101 carol **** E5", "carol is not playing on board 101" }, &m), REPLY_OK, "error with a board");
+	    &(struct reply_refused){ 101, &g, NULL, "move 101 carol **** E5", "carol is not playing on board 101" }, &m), MAIL_OK, "error with a board");
 	ok(has(&m, "Subject: Oust Board 101 error\n"), "board error subject");
 	ok(has(&m, "not carried out: carol is not playing on board 101."), "the error");
 	ok(has(&m, "    move 101 carol **** E5\n"), "the command quoted");
 	ok(has(&m, "Board 101 now (alice won: bob has no stones left):"), "the board as it stands");
 	reply_mail_release(&m);
 	ok_int(reply_error(&rc, &(struct reply_to){ "carol@example.net", "" },
-	    &(struct reply_refused){ 0, NULL, NULL, "", "no command found" }, &m), REPLY_OK,
+	    &(struct reply_refused){ 0, NULL, NULL, "", "no command found" }, &m), MAIL_OK,
 	    "error without a board");
 	ok(has(&m, "Subject: Oust error\n"), "plain error subject");
 	ok(has(&m, "(no command found)"), "no command to quote");
@@ -243,11 +243,11 @@ static void test_game(void)
 	reply_mail_release(&m);
 
 	ok_int(reply_games(&rc, &(struct reply_to){ "carol@example.net", "" },
-	    &(struct reply_games_list){ "carol", true, REPLY_GAMES_ALL, NULL, 0, "", NULL, NULL }, &m), REPLY_OK, "empty games list");
+	    &(struct reply_games_list){ "carol", true, REPLY_GAMES_ALL, NULL, 0, "", NULL, NULL }, &m), MAIL_OK, "empty games list");
 	ok(has(&m, "(carol plays on no board)"), "says so");
 	reply_mail_release(&m);
 	ok_int(reply_games(&rc, &(struct reply_to){ "alice@example.net", "" },
-	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), REPLY_OK, "games list");
+	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), MAIL_OK, "games list");
 	ok(has(&m, "  101        5x5    alice (x) - bob (o)  alice won: bob has no stones\n"
 	    "                                         left\n"), "one line per board, a long state wrapped under its column");
 	reply_mail_release(&m);
@@ -255,12 +255,12 @@ static void test_game(void)
 	game_init(&g, 102, 5, true, "carol", "alice", NOW);
 	place(&g, "carol", "C3");
 	ok_int(reply_games(&rc, &(struct reply_to){ "alice@example.net", "" },
-	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), REPLY_OK, "games list, own");
+	    &(struct reply_games_list){ "alice", true, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), MAIL_OK, "games list, own");
 	ok(has(&m, "  102        5x5    carol (x) - alice (o)  turn 2, alice to move: your\n"
 	    "                                           move\n"), "... marks your move (wrapped under its column)");
 	reply_mail_release(&m);
 	ok_int(reply_games(&rc, &(struct reply_to){ "bob@example.net", "" },
-	    &(struct reply_games_list){ "alice", false, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), REPLY_OK, "games list, another's");
+	    &(struct reply_games_list){ "alice", false, REPLY_GAMES_ALL, &g, 1, "", NULL, NULL }, &m), MAIL_OK, "games list, another's");
 	ok(has(&m, "turn 2, alice to move\n"), "... without 'your move'");
 	reply_mail_release(&m);
 	game_release(&g);

@@ -2,8 +2,10 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "t.h"
@@ -46,15 +48,17 @@ static void test_status(void)
 	enum store_status s;
 	int i, j;
 
-	for (i = STORE_OK; i <= STORE_NOT_OWNER; i++)
-		for (j = i + 1; j <= STORE_NOT_OWNER; j++)
+	for (i = STORE_OK; i <= STORE_RESERVED; i++)
+		for (j = i + 1; j <= STORE_RESERVED; j++)
 			if (strcmp(store_status_str((enum store_status)i), store_status_str((enum store_status)j)) == 0)
 				ok(0, "status strings %d and %d differ", i, j);
 	ok(strcmp(store_status_str(STORE_TIMEOUT), "lock timeout") == 0, "status string for a timeout");
-	for (s = STORE_OK; s <= STORE_NOT_OWNER; s++)
-		if (store_status_temporary(s) != (s == STORE_TIMEOUT || s == STORE_TEMPFAIL))
+	for (s = STORE_OK; s <= STORE_RESERVED; s++)
+		if (store_status_temporary(s) != (s == STORE_TIMEOUT || s == STORE_TEMPFAIL || s == STORE_NO_SPACE ||
+		    s == STORE_DISK_ERROR))
 			ok(0, "temporary classification of %s", store_status_str(s));
 	ok(store_status_temporary(STORE_TIMEOUT) && store_status_temporary(STORE_TEMPFAIL) &&
+	    store_status_temporary(STORE_NO_SPACE) && store_status_temporary(STORE_DISK_ERROR) &&
 	    !store_status_temporary(STORE_IO) && !store_status_temporary(STORE_NOT_FOUND),
 	    "lock timeout and disk errors are temporary, others not");
 }
@@ -659,7 +663,8 @@ static void test_log(void)
 
 	remove(t_path(home, "log"));
 	symlink("/dev/full", t_path(home, "log"));
-	ok_int(store_log(st, "x"), STORE_TEMPFAIL, "a full disk makes logging fail temporarily");
+	ok_int(store_log(st, "x"), STORE_NO_SPACE, "a full disk (ENOSPC) makes logging fail: STORE_NO_SPACE");
+	ok(store_status_temporary(STORE_NO_SPACE), "... which is temporary");
 	store_close(st);
 	t_home_free(home);
 }
@@ -826,6 +831,49 @@ static void test_records(void)
 	t_home_free(home);
 }
 
+/*
+ * A write past the file size limit (RLIMIT_FSIZE, ulimit -f: EFBIG, with
+ * SIGXFSZ ignored as main does) is a full disk to the store: STORE_NO_SPACE
+ * by value, the errno kept, the old file whole and no temporary file left.
+ */
+static void test_no_space(void)
+{
+	char *home = t_home_new();
+	struct store *st = NULL;
+	struct rlimit old, small;
+	static char big[64 * 1024];
+	char *data = NULL;
+	size_t len = 0;
+	void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+
+	ok_int(store_open(home, &cfg, &st, err, sizeof err), STORE_OK, "open for the full-disk test");
+	ok_int(store_write_file(st, "games/f", "old", 3), STORE_OK, "a file written before the limit");
+	memset(big, 'x', sizeof big);
+	if (getrlimit(RLIMIT_FSIZE, &old) != 0) {
+		ok(0, "getrlimit: %s", strerror(errno));
+		goto out;
+	}
+	small = old;
+	small.rlim_cur = 4096;
+	if (setrlimit(RLIMIT_FSIZE, &small) != 0) {
+		ok(0, "setrlimit: %s", strerror(errno));
+		goto out;
+	}
+	ok_int(store_write_file(st, "games/f", big, sizeof big), STORE_NO_SPACE,
+	    "a write past the file size limit: STORE_NO_SPACE");
+	ok_int(store_errno(st), EFBIG, "... its errno EFBIG kept");
+	ok_int(store_append_file(st, "games/g", big, sizeof big), STORE_NO_SPACE, "an append past it: the same");
+	ok(setrlimit(RLIMIT_FSIZE, &old) == 0, "limit restored");
+	ok_int(store_read_file(st, "games/f", 100, &data, &len), STORE_OK, "the old file is still there");
+	ok(len == 3 && memcmp(data, "old", 3) == 0, "... whole");
+	ok(!has_temp_file(t_path(home, "games")), "... and no temporary file is left");
+	free(data);
+out:
+	signal(SIGXFSZ, was);
+	store_close(st);
+	t_home_free(home);
+}
+
 int main(void)
 {
 	config_defaults(&cfg);
@@ -841,6 +889,7 @@ int main(void)
 	test_cost();
 	test_register_caps();
 	test_log();
+	test_no_space();
 	test_records();
 	return t_done();
 }

@@ -15,37 +15,37 @@ static void test_round_trip(void)
 	struct stat sb;
 	long board = -1;
 
-	ok_int(unsubtoken_make(home, "carol", 101, tok), UNSUBTOKEN_OK, "a board's token");
+	ok_int(unsubtoken_make(home, "carol", 101, tok), MAIL_OK, "a board's token");
 	ok(strncmp(tok, "carol.101.", 10) == 0 && strlen(tok) == 10 + UNSUBTOKEN_MAC_HEX, "shape: %s", tok);
 	snprintf(path, sizeof path, "%s/secret", home);
 	ok(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600, "the secret made 0600");
-	ok_int(unsubtoken_make(home, "carol", 101, tok2), UNSUBTOKEN_OK, "again");
+	ok_int(unsubtoken_make(home, "carol", 101, tok2), MAIL_OK, "again");
 	ok_str(tok2, tok, "the same secret, the same token");
-	ok_int(unsubtoken_make(home, "carol", 0, all), UNSUBTOKEN_OK, "the token of every board");
+	ok_int(unsubtoken_make(home, "carol", 0, all), MAIL_OK, "the token of every board");
 	ok(strncmp(all, "carol.all.", 10) == 0, "shape: %s", all);
-	ok_int(unsubtoken_check(home, tok, user, sizeof user, &board), UNSUBTOKEN_OK, "checks");
+	ok_int(unsubtoken_check(home, tok, user, sizeof user, &board), MAIL_OK, "checks");
 	ok(strcmp(user, "carol") == 0 && board == 101, "names carol and 101");
-	ok_int(unsubtoken_check(home, all, user, sizeof user, &board), UNSUBTOKEN_OK, "all checks");
+	ok_int(unsubtoken_check(home, all, user, sizeof user, &board), MAIL_OK, "all checks");
 	ok_int((int)board, 0, "all is board 0");
 	/* the mac is bound to the user and the scope */
 	snprintf(bad, sizeof bad, "carol.102.%s", tok + 10);
-	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), UNSUBTOKEN_BAD, "another board: bad");
+	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), MAIL_BAD_TOKEN, "another board: bad");
 	snprintf(bad, sizeof bad, "alice.101.%s", tok + 10);
-	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), UNSUBTOKEN_BAD, "another user: bad");
+	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), MAIL_BAD_TOKEN, "another user: bad");
 	snprintf(bad, sizeof bad, "carol.all.%s", tok + 10);
-	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), UNSUBTOKEN_BAD, "another scope: bad");
-	ok_int(unsubtoken_check(home, "carol.101", user, sizeof user, &board), UNSUBTOKEN_BAD, "no mac: bad");
-	ok_int(unsubtoken_check(home, "carol.0101.x", user, sizeof user, &board), UNSUBTOKEN_BAD, "a short mac: bad");
+	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), MAIL_BAD_TOKEN, "another scope: bad");
+	ok_int(unsubtoken_check(home, "carol.101", user, sizeof user, &board), MAIL_BAD_TOKEN, "no mac: bad");
+	ok_int(unsubtoken_check(home, "carol.0101.x", user, sizeof user, &board), MAIL_BAD_TOKEN, "a short mac: bad");
 	snprintf(bad, sizeof bad, "carol.-1.%s", tok + 10);
-	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), UNSUBTOKEN_BAD, "a negative board: bad");
+	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), MAIL_BAD_TOKEN, "a negative board: bad");
 	snprintf(bad, sizeof bad, "Ca rol.101.%s", tok + 10);
-	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), UNSUBTOKEN_BAD, "not a user id: bad");
+	ok_int(unsubtoken_check(home, bad, user, sizeof user, &board), MAIL_BAD_TOKEN, "not a user id: bad");
 	t_home_free(home);
 	/* another home, another secret */
 	home = t_home_new();
-	ok_int(unsubtoken_make(home, "carol", 101, tok2), UNSUBTOKEN_OK, "another home's token");
+	ok_int(unsubtoken_make(home, "carol", 101, tok2), MAIL_OK, "another home's token");
 	ok(strcmp(tok, tok2) != 0, "differs: %s", tok2);
-	ok_int(unsubtoken_check(home, tok, user, sizeof user, &board), UNSUBTOKEN_BAD, "the first home's is bad here");
+	ok_int(unsubtoken_check(home, tok, user, sizeof user, &board), MAIL_BAD_TOKEN, "the first home's is bad here");
 	t_home_free(home);
 }
 
@@ -67,7 +67,7 @@ static void test_no_home(void)
 {
 	char tok[UNSUBTOKEN_MAX + 1];
 
-	ok_int(unsubtoken_make("/nonexistent/home", "carol", 101, tok), UNSUBTOKEN_IO, "no home: IO");
+	ok_int(unsubtoken_make("/nonexistent/home", "carol", 101, tok), MAIL_NO_SECRET, "no home: IO");
 }
 
 int main(void)

@@ -75,7 +75,7 @@ static enum process_status tell_players(struct admin *a, struct outbox *ob, cons
 			continue;
 		if (reply_account(&rc, &(struct reply_to){ u.address, u.fullname },
 		    "delboard", subject, vars, sizeof vars / sizeof vars[0],
-		    &m) != REPLY_OK) {
+		    &m) != MAIL_OK) {
 			store_complain(a->srv.st, "delboard %ld: cannot make the mail to %s: %s", g->board, players[i], rc.err);
 			as = PROCESS_CONFIG;
 			break;

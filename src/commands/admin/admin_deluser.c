@@ -75,7 +75,7 @@ static bool deluser_tell(struct admin *a, const struct store_user *u, const stru
 
 		if (reply_account(rc, &(struct reply_to){ u->address, u->fullname },
 		    "closed", subject, vars, sizeof vars / sizeof vars[0],
-		    &m) != REPLY_OK) {
+		    &m) != MAIL_OK) {
 			msg_warn("deluser %s: closed, but its owner cannot be told: %s", u->userid,
 			    rc->err);
 			return false;

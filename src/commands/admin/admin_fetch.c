@@ -188,26 +188,26 @@ static bool name_message(struct imap *im, const char *host, unsigned long uid, s
 }
 
 /* Message uid: fetched, handled, moved as its status says (see above). */
-static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned long uid, char *why, size_t whylen)
+static enum outbox_status one_message(struct fetch *f, struct imap *im, unsigned long uid, char *why, size_t whylen)
 {
 	struct admin *a = f->a;
 	struct fetch_stats *fs = &f->fs;
 	const struct config *cfg = &a->srv.cfg;
 	char cause[CONFIG_URL_MAX + 2 * CONFIG_FOLDER_MAX];
 	struct imap_message m;
-	enum imap_status is;
+	enum outbox_status is;
 	enum process_status ps;
 	unsigned long size;
 	bool died;
 
 	/* one byte over the cap: the pipeline tells a mail too large (mailin.h) from one that just fits */
 	is = imap_fetch(im, uid, (size_t)cfg->max_message_bytes + 1, &m, why, whylen);
-	if (is == IMAP_NO) {
+	if (is == OUTBOX_REFUSED) {
 		store_complain(a->srv.st, "fetch: message UID %lu cannot be fetched, left in the mailbox: %s", uid, why);
 		fs->left++;
-		return IMAP_OK;
+		return OUTBOX_OK;
 	}
-	if (is != IMAP_OK || m.data == NULL)
+	if (is != OUTBOX_OK || m.data == NULL)
 		return is;	/* the session lost, or the message gone meanwhile (another client) */
 	size = m.size;
 	if (!name_message(im, f->host, uid, &m)) {
@@ -215,7 +215,7 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 		store_complain(a->srv.st, "fetch: out of memory for message UID %lu", uid);
 		fs->left++;
 		fs->stop = true;
-		return IMAP_OK;
+		return OUTBOX_OK;
 	}
 	kill_point("fetched");
 	ps = handle_message(a, f->lockfd, m.data, m.len, &died);
@@ -228,18 +228,18 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 		fs->left++;
 		/* the configuration, the templates, a crash: every message would fare alike */
 		fs->stop = died || ps != PROCESS_TEMPFAIL;
-		return IMAP_OK;
+		return OUTBOX_OK;
 	}
 	if (ps == PROCESS_OK || ps == PROCESS_DROPPED) {
 		is = imap_move(im, uid, cfg->imap_done_folder, why, whylen);
-		if (is == IMAP_OK) {
+		if (is == OUTBOX_OK) {
 			fs->done++;
 			store_log(a->srv.st, "%s admin fetch UID %lu (%lu bytes): %s, moved to %s", a->srv.stamp, uid,
 			    size, ps == PROCESS_OK ? "handled" : "dropped", cfg->imap_done_folder);
 		}
 	} else {
 		is = imap_move(im, uid, cfg->imap_failed_folder, why, whylen);
-		if (is == IMAP_OK) {
+		if (is == OUTBOX_OK) {
 			fs->failed++;
 			snprintf(cause, sizeof cause, "message UID %lu of %s (%lu bytes) can never be handled (%s): "
 			    "moved to the folder %s", uid, cfg->imap_url, size, process_status_str(ps),
@@ -249,50 +249,50 @@ static enum imap_status one_message(struct fetch *f, struct imap *im, unsigned l
 		}
 	}
 	kill_point("moved");
-	if (is == IMAP_NO) {
+	if (is == OUTBOX_REFUSED) {
 		/* handled, but it stays: the next run finds it again, and its record drops the copy */
 		store_complain(a->srv.st, "fetch: message UID %lu handled but not moved: %s", uid, why);
 		fs->left++;
-		return IMAP_OK;
+		return OUTBOX_OK;
 	}
 	return is;
 }
 
 /* One run over the mailbox: its messages, oldest first, up to imap_max_per_run. */
-static enum imap_status run_once(struct fetch *f, struct imap *im, char *why, size_t whylen)
+static enum outbox_status run_once(struct fetch *f, struct imap *im, char *why, size_t whylen)
 {
 	struct admin *a = f->a;
 	struct fetch_stats *fs = &f->fs;
 	unsigned long *uids = NULL;
-	enum imap_status is;
+	enum outbox_status is;
 	size_t n = 0, i;
 
 	memset(fs, 0, sizeof *fs);
 	/* the log's time of this run (--idle runs for days) */
 	server_at(&a->srv, config_now(&a->srv.cfg));
 	is = imap_create(im, a->srv.cfg.imap_done_folder, why, whylen);
-	if (is == IMAP_OK)
+	if (is == OUTBOX_OK)
 		is = imap_create(im, a->srv.cfg.imap_failed_folder, why, whylen);
-	if (is == IMAP_NO)
-		return IMAP_DENIED;	/* a folder that cannot be made: a setting to fix */
-	if (is == IMAP_OK)
+	if (is == OUTBOX_REFUSED)
+		return OUTBOX_DENIED;	/* a folder that cannot be made: a setting to fix */
+	if (is == OUTBOX_OK)
 		is = imap_search(im, a->srv.cfg.imap_max_per_run, &uids, &n, why, whylen);
-	for (i = 0; is == IMAP_OK && i < n && !fs->stop; i++)
+	for (i = 0; is == OUTBOX_OK && i < n && !fs->stop; i++)
 		is = one_message(f, im, uids[i], why, whylen);
 	fs->full = n == a->srv.cfg.imap_max_per_run && fs->left == 0 && !fs->stop;
 	free(uids);
-	if (is == IMAP_OK && (fs->done > 0 || fs->failed > 0 || fs->left > 0))
+	if (is == OUTBOX_OK && (fs->done > 0 || fs->failed > 0 || fs->left > 0))
 		store_log(a->srv.st, "%s admin fetch done: %u handled, %u to %s, %u left for the next run", a->srv.stamp,
 		    fs->done, fs->failed, a->srv.cfg.imap_failed_folder, fs->left);
 	return is;
 }
 
 /* A failure of the session told: the admin alerted when it is a setting to fix. */
-static enum process_status session_failure(struct admin *a, enum imap_status is, const char *why)
+static enum process_status session_failure(struct admin *a, enum outbox_status is, const char *why)
 {
 	char cause[IMAP_WHY_MAX + 64];
 
-	if (is == IMAP_DENIED) {
+	if (is == OUTBOX_DENIED) {
 		store_complain(a->srv.st, "fetch: %s", why);
 		snprintf(cause, sizeof cause, "fetch cannot read the mailbox: %s", why);
 		/* keyed by the cause, not the text: a server's answer may carry a timing or a session id */
@@ -319,22 +319,22 @@ static enum process_status run_idle(struct fetch *f)
 	unsigned long renew = t != NULL && atol(t) > 0 ? (unsigned long)atol(t) : IMAP_RENEW_IDLE_SECONDS;
 	char why[IMAP_WHY_MAX];
 	struct imap *im = NULL;
-	enum imap_status is;
+	enum outbox_status is;
 	bool news;
 
 	for (;;) {
 		is = imap_open(&a->srv.cfg, a->srv.home, &im, why, sizeof why);
-		while (is == IMAP_OK) {
+		while (is == OUTBOX_OK) {
 			is = run_once(f, im, why, sizeof why);
 			/* a run cut at imap_max_per_run goes on at once: the mailbox has more */
-			if (is == IMAP_OK && !f->fs.full)
+			if (is == OUTBOX_OK && !f->fs.full)
 				is = imap_wait(im, imap_has_idle(im) ? renew : a->srv.cfg.imap_poll_seconds, &news, why,
 				    sizeof why);
 		}
 		imap_close(im);
 		im = NULL;
-		if (is == IMAP_DENIED || is == IMAP_NOMEM)
-			return session_failure(a, IMAP_DENIED, why);
+		if (is == OUTBOX_DENIED || is == OUTBOX_NOMEM)
+			return session_failure(a, OUTBOX_DENIED, why);
 		(void)session_failure(a, is, why);
 		pause_seconds(a->srv.cfg.imap_poll_seconds);
 	}
@@ -349,7 +349,7 @@ enum process_status admin_fetch_run(struct admin *a)
 	const char *uwhy = NULL;
 	struct imap *im = NULL;
 	enum process_status as;
-	enum imap_status is;
+	enum outbox_status is;
 	enum store_status ss;
 	bool idle = a->nargs == 1 && strcmp(a->args[0], "--idle") == 0;
 
@@ -374,10 +374,10 @@ enum process_status admin_fetch_run(struct admin *a)
 		goto out;
 	}
 	is = imap_open(&a->srv.cfg, a->srv.home, &im, why, sizeof why);
-	if (is == IMAP_OK)
+	if (is == OUTBOX_OK)
 		is = run_once(&f, im, why, sizeof why);
 	imap_close(im);
-	if (is != IMAP_OK)
+	if (is != OUTBOX_OK)
 		as = session_failure(a, is, why);
 	else
 		as = f.fs.left > 0 ? PROCESS_TEMPFAIL : PROCESS_OK;

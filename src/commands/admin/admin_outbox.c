@@ -9,21 +9,17 @@
 
 #include "outbox/queuecmd.h"
 
-static enum process_status of_queuecmd(enum queuecmd_status qs)
+static enum process_status of_queuecmd(enum outbox_status qs)
 {
-	switch (qs) {
-	case QUEUECMD_OK:
+	if (qs == OUTBOX_OK)
 		return PROCESS_OK;
-	case QUEUECMD_TEMPFAIL:
+	if (outbox_status_temporary(qs))
 		return PROCESS_TEMPFAIL;
-	case QUEUECMD_CONFIG:
+	if (qs == OUTBOX_CONFIG)
 		return PROCESS_CONFIG;
-	case QUEUECMD_IO:
-		return PROCESS_IOERR;
-	case QUEUECMD_NOINPUT:
+	if (qs == OUTBOX_NO_SUCH_ID)
 		return PROCESS_NOINPUT;
-	}
-	return PROCESS_SOFTWARE;
+	return PROCESS_IOERR;
 }
 
 /* The outbox of the home, or the complaint made. */

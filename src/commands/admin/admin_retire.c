@@ -59,7 +59,7 @@ static long queued(struct admin *a)
 enum process_status admin_retire_run(struct admin *a)
 {
 	char err[OUTBOX_ERR_MAX], when[GAMEFILE_TIME_SIZE];
-	enum queuecmd_status qs;
+	enum outbox_status qs;
 	enum store_status ss;
 	int64_t since = 0;
 	long left;
@@ -90,12 +90,12 @@ enum process_status admin_retire_run(struct admin *a)
 		return PROCESS_TEMPFAIL;
 	}
 	qs = queuecmd_flush(a->srv.ob, &a->srv.cfg, true, stdout);
-	if (qs == QUEUECMD_CONFIG)
+	if (qs == OUTBOX_CONFIG)
 		return PROCESS_CONFIG;
 	left = queued(a);
 	if (left < 0)
 		return PROCESS_TEMPFAIL;
-	if (qs != QUEUECMD_OK || left > 0) {
+	if (qs != OUTBOX_OK || left > 0) {
 		printf("oustpbm: %ld repl%s still queued (oustpbm outbox says why): keep the wiring and run "
 		    "oustpbm retire again until none is left\n", left, left == 1 ? "y is" : "ies are");
 		store_log(a->srv.st, "%s admin retire: %ld replies still queued", a->srv.stamp, left);

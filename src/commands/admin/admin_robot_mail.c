@@ -248,7 +248,7 @@ static enum outcome send_turn(struct host *h, const struct mailin_message *m, co
 	spec.in_reply_to = m->message_id;
 	spec.references = m->references;
 	spec.generated = false;	/* Auto-Submitted: auto-replied (RFC 3834) */
-	if (mailout_compose(&spec, &msg, &len) != MAILOUT_OK) {
+	if (mailout_compose(&spec, &msg, &len) != MAIL_OK) {
 		store_complain(h->a->srv.st, "cannot compose the robot's reply");
 		explicit_bzero(subject, sizeof subject);
 		return RETRY;
@@ -348,21 +348,21 @@ static enum outcome one_mail(struct host *h, const char *buf, size_t len, unsign
 	struct mailin_message m;
 	struct token_subject ts;
 	struct game g;
-	enum mailin_status ms;
-	enum mailpart_status ps;
+	enum mail_status ms;
+	enum mail_status ps;
 	enum outcome o = DONE;
 	char *rec = NULL, mark[64], detail[200];
 	size_t rlen;
 
 	memset(&g, 0, sizeof g);
 	ms = mailin_parse(buf, len, &m);
-	if (ms == MAILIN_NOMEM) {
+	if (ms == MAIL_NOMEM) {
 		o = RETRY;
 		goto out;
 	}
-	if (ms == MAILIN_UNPARSABLE || m.from_addr == NULL || m.from_addr[0] == '\0') {
+	if (ms == MAIL_UNPARSABLE || m.from_addr == NULL || m.from_addr[0] == '\0') {
 		h->dropped++;
-		logline(h, "ignored", "not a mail of the server (no sender)", ms == MAILIN_UNPARSABLE ? "" : m.subject);
+		logline(h, "ignored", "not a mail of the server (no sender)", ms == MAIL_UNPARSABLE ? "" : m.subject);
 		goto out;
 	}
 	if (strcasecmp(m.from_addr, cfg->robot_server) != 0) {
@@ -372,11 +372,11 @@ static enum outcome one_mail(struct host *h, const char *buf, size_t len, unsign
 		goto out;
 	}
 	ps = mailpart_find(buf, len, ROBOTREMOTE_TYPE, ROBOTREMOTE_SUBTYPE, cfg->max_message_bytes, &rec, &rlen);
-	if (ps == MAILPART_NOMEM) {
+	if (ps == MAIL_NOMEM) {
 		o = RETRY;
 		goto out;
 	}
-	if (ps != MAILPART_OK) {
+	if (ps != MAIL_OK) {
 		o = not_board_mail(h, &m);
 		goto out;
 	}
@@ -453,7 +453,7 @@ enum process_status admin_robot_mail_run(struct admin *a)
 	struct outbox_stats fl;
 	struct host h;
 	enum outcome o;
-	enum mailin_status rs;
+	enum mail_status rs;
 	enum process_status as = PROCESS_OK;
 	char *buf = NULL;
 	size_t len;
@@ -479,11 +479,11 @@ enum process_status admin_robot_mail_run(struct admin *a)
 		o = run_queue(&h);
 	} else {
 		rs = mailin_read(STDIN_FILENO, a->srv.cfg.max_message_bytes, &buf, &len);
-		if (rs == MAILIN_TOO_BIG) {
+		if (rs == MAIL_TOO_BIG) {
 			store_log(a->srv.st, "%s robot-mail ignored: a mail larger than max_message_bytes", a->srv.stamp);
 			o = DONE;
-		} else if (rs != MAILIN_OK) {
-			store_complain(a->srv.st, "cannot read the mail: %s", mailin_status_str(rs));
+		} else if (rs != MAIL_OK) {
+			store_complain(a->srv.st, "cannot read the mail: %s", mail_status_str(rs));
 			o = RETRY;
 		} else {
 			o = one_mail(&h, buf, len, 0);

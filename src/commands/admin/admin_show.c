@@ -23,7 +23,7 @@ enum process_status admin_show_run(struct admin *a)
 	char drawing[BOARD_TEXT_MAX], *body = NULL;
 	struct reply_ctx rc;
 	struct game g;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status as;
 	const char *arg, *hash;
 	long board, turn = 0;
@@ -54,9 +54,9 @@ enum process_status admin_show_run(struct admin *a)
 	}
 	reply_init(&rc, &a->srv.cfg, a->srv.home, a->srv.now, NULL, NULL, "admin");
 	rs = reply_show_body(&rc, &g, (int)turn, turn > 0 ? drawing : NULL, &body);
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		store_complain(a->srv.st, "%s", rc.err);
-		as = rs == REPLY_TEMPLATE ? PROCESS_CONFIG : rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		as = rs == MAIL_TEMPLATE ? PROCESS_CONFIG : rs == MAIL_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	} else {
 		fputs(body, stdout);
 		as = admin_output_done();

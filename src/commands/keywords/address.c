@@ -27,7 +27,7 @@ enum process_status address_run(struct job *j)
 	struct reply_mail mails[2];
 	struct accounts_code rec;
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	struct job_account_result wrote;
 	enum process_status ps;
 	const char *why;
@@ -59,13 +59,13 @@ enum process_status address_run(struct job *j)
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ rec.address, u.fullname },
 		    "addresscode", subject, REPLY_VARS(v), &mails[0]);
 		snprintf(subject, sizeof subject, "Oust address of %s", u.userid);
-		if (rs == REPLY_OK)
+		if (rs == MAIL_OK)
 			rs = reply_account(&j->srv.rc,
 			    &(struct reply_to){ j->in.from_addr, job_sender_name(j, u.userid) },
 			    "address", subject, &v[2], sizeof v / sizeof v[0] - 2,
 			    &mails[1]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

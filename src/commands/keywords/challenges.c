@@ -19,7 +19,7 @@ enum process_status challenges_run(struct job *j)
 	struct strbuf sb = STRBUF_INIT;
 	struct reply_mail m;
 	enum store_status ss;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char *text, *list = NULL, count[24], when[REPLY_TIME_SIZE];
 	long *boards = NULL;

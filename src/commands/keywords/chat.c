@@ -60,7 +60,7 @@ static bool chat_room(struct chat *c)
 static enum process_status chat_to(struct job *j, const struct reply_player *p, void *arg)
 {
 	struct chat *c = arg;
-	enum reply_status rs;
+	enum mail_status rs;
 	size_t used = strlen(c->names);
 
 	if (p->role != REPLY_ROLE_PLAYER) {
@@ -73,7 +73,7 @@ static enum process_status chat_to(struct job *j, const struct reply_player *p, 
 	if (!chat_room(c))
 		return job_no_memory(j);
 	rs = reply_chat(&j->srv.rc, &j->game, j->user.userid, c->text, p, &c->mails[c->n]);
-	if (rs != REPLY_OK)
+	if (rs != MAIL_OK)
 		return job_reply_failure(j, rs);
 	snprintf(c->names + used, sizeof c->names - used, "%s%s", c->n > 0 ? ", " : "", p->userid);
 	c->n++;
@@ -109,7 +109,7 @@ enum process_status chat_run(struct job *j)
 	struct game *g = &j->game;
 	const char *userid = j->user.userid;
 	struct chat c = { .text = NULL };
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char *text;
 	bool done = false;
@@ -159,7 +159,7 @@ enum process_status chat_run(struct job *j)
 	rs = reply_chat_sent(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid) },
 	    g, c.names, text,
 	    &c.mails[c.n]);
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

@@ -44,7 +44,7 @@ enum process_status chatanswer_run(struct job *j)
 	char idbuf[IDENT_USERID_MAX + 1];
 	const char *userid;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char *text;
 	bool found;

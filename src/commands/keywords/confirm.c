@@ -224,13 +224,13 @@ static char *open_challenges(struct job *j, const char *userid)
 }
 
 /* The welcome of the account p: whom to play at once (the robot, open challenges: issue 40). */
-static enum reply_status welcome(struct job *j, const struct pending *p, struct reply_mail *m)
+static enum mail_status welcome(struct job *j, const struct pending *p, struct reply_mail *m)
 {
 	char subject[200], *open = open_challenges(j, p->userid);
-	enum reply_status rs;
+	enum mail_status rs;
 
 	if (open == NULL)
-		return REPLY_NOMEM;
+		return MAIL_NOMEM;
 	snprintf(subject, sizeof subject, "Oust registration %s", p->userid);
 	{
 		struct reply_var vars[] = { { "userid", p->userid },
@@ -250,7 +250,7 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 {
 	char other[IDENT_USERID_MAX + 1], lapse[REPLY_TIME_SIZE];
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	struct job_account_result wrote;
 	enum process_status ps;
 
@@ -258,7 +258,7 @@ static enum process_status confirm_pending(struct job *j, const struct pending *
 	if (!code_right(j, p, code, &ps) || !password_right(j, p, password, &ps))
 		return ps;
 	rs = welcome(j, p, &m);
-	if (rs != REPLY_OK)
+	if (rs != MAIL_OK)
 		return job_reply_failure(j, rs);
 	ps = job_commit_account(j, &(struct job_account_change){ p->userid, p->pwhash, NULL, write_account, p },
 	    &m, 1, &wrote);
@@ -400,7 +400,7 @@ enum process_status confirm_run(struct job *j)
 	struct reply_mail mails[2];
 	struct accounts_code rec;
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	int i, v;
 	bool ok;
@@ -437,11 +437,11 @@ enum process_status confirm_run(struct job *j)
 		snprintf(subject, sizeof subject, "Oust address of %s changed", u.userid);
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ rec.address, u.fullname },
 		    "confirmed", subject, REPLY_VARS(vars), &mails[0]);
-		if (rs == REPLY_OK)
+		if (rs == MAIL_OK)
 			rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
 			    "addressmoved", subject, REPLY_VARS(vars), &mails[1]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

@@ -60,7 +60,7 @@ enum process_status decline_run(struct job *j)
 	struct store_user u;
 	enum store_status ss;
 	enum process_status ps;
-	enum reply_status rs = REPLY_OK;
+	enum mail_status rs = MAIL_OK;
 	bool ok, open = game_is_open(g);
 	int n = 0, i;
 
@@ -106,9 +106,9 @@ enum process_status decline_run(struct job *j)
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid) },
 		    "decline", subject, REPLY_VARS(vars),
 		    &m[n]);
-		if (rs == REPLY_OK)
+		if (rs == MAIL_OK)
 			n++;
-		if (rs == REPLY_OK && other[0] != '\0' && !game_user_is_robot(other)) {
+		if (rs == MAIL_OK && other[0] != '\0' && !game_user_is_robot(other)) {
 			ss = store_user_find(j->srv.st, other, &u);
 			if (ss != STORE_OK && ss != STORE_NOT_FOUND) {
 				ps = job_store_failure(j, ss, "cannot read the users file");
@@ -120,12 +120,12 @@ enum process_status decline_run(struct job *j)
 
 				rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
 				    "decline", subject, REPLY_VARS(ovars), &m[n]);
-				if (rs == REPLY_OK)
+				if (rs == MAIL_OK)
 					n++;
 			}
 		}
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

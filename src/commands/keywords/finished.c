@@ -26,7 +26,7 @@ enum process_status finished_run(struct job *j)
 	const struct game *order[REPLY_FINISHED_MAX + 1], *t;
 	struct game *slots, *g;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	enum store_status ss;
 	long *boards = NULL;

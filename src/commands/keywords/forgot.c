@@ -30,12 +30,12 @@ static enum process_status forgot_answer(struct job *j, struct reply_mail *m)
 {
 	struct reply_var v[] = { { "userid", j->cmd.userid } };
 	char subject[200];
-	enum reply_status rs;
+	enum mail_status rs;
 
 	snprintf(subject, sizeof subject, "Oust password reset for %s", j->cmd.userid);
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
 	    "forgot", subject, REPLY_VARS(v), m);
-	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
+	return rs == MAIL_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
 enum process_status forgot_run(struct job *j)
@@ -45,7 +45,7 @@ enum process_status forgot_run(struct job *j)
 	struct reply_mail mails[2];
 	struct accounts_code rec;
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum store_status ss;
 	struct job_account_result wrote;
 	enum process_status ps;
@@ -83,7 +83,7 @@ enum process_status forgot_run(struct job *j)
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
 		    "resetcode", subject, REPLY_VARS(v), &mails[n]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

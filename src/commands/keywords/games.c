@@ -54,7 +54,7 @@ enum process_status games_run(struct job *j)
 	struct reply_games_list list;
 	struct game *games = NULL;
 	enum reply_games_filter filter = REPLY_GAMES_ALL;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	size_t n = 0;
 	bool found;

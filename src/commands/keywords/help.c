@@ -8,7 +8,7 @@
 enum process_status help_run(struct job *j)
 {
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char *commands = cmdtable_help_text(j->commands);
 

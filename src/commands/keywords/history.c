@@ -10,7 +10,7 @@
 enum process_status history_run(struct job *j)
 {
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 
 	rs = reply_history(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) }, &j->game, &m);

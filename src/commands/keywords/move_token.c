@@ -67,7 +67,7 @@ enum process_status move_token_keep_part(struct job *j, struct game *g)
 	struct reply_event ev;
 	struct reply_player p = { j->user.userid, j->user.address, j->user.fullname, REPLY_ROLE_PLAYER, j->token_now };
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char notice[GAME_PENDING_MAX + 400], why[200];
 	size_t i, used = 0;
@@ -100,7 +100,7 @@ enum process_status move_token_keep_part(struct job *j, struct game *g)
 	rs = reply_game(&j->srv.rc, shown, &ev, &p, &m);
 	free(shown);
 	free(pts);
-	if (rs != REPLY_OK)
+	if (rs != MAIL_OK)
 		return job_reply_failure(j, rs);
 	/* the game file holds the part; only the mover hears of it (nobody else sees a half turn) */
 	ps = job_commit_quiet(j, &m, 1, &done);

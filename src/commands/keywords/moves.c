@@ -15,7 +15,7 @@ enum process_status moves_run(struct job *j)
 	const struct game *g = &j->game;
 	struct preview_option *opts = NULL;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char result[80];
 	int n;

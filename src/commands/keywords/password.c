@@ -35,7 +35,7 @@ enum process_status password_run(struct job *j)
 	char hash[STORE_HASH_MAX + 1];
 	struct store_user u;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum store_status ss;
 	struct job_account_result wrote;
 	enum process_status ps;
@@ -71,7 +71,7 @@ again:
 	reply_mail_release(&m);
 	rs = reply_password(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u.userid) },
 	    u.userid, &m);
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

@@ -24,7 +24,7 @@ static enum process_status preview_reply(struct job *j, const struct game *g, co
 	struct reply_preview pv;
 	struct preview p;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	int i, n = (int)c->nplacements;
 

@@ -99,7 +99,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 	struct strbuf sb = STRBUF_INIT;
 	struct game_queue *q = NULL;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char board[24], subject[120], why[200], *list = NULL;
 	bool done;
@@ -127,7 +127,7 @@ static enum process_status queue_reply(struct job *j, const struct game *g, cons
 		    "queue", subject, REPLY_VARS(vars), &m);
 	}
 	free(list);
-	if (rs != REPLY_OK)
+	if (rs != MAIL_OK)
 		return job_reply_failure(j, rs);
 	if (commit) {
 		ps = job_commit_quiet(j, &m, 1, &done);

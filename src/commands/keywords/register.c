@@ -72,7 +72,7 @@ enum process_status register_run(struct job *j)
 	struct pending rec;
 	struct store_user u;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum store_status ss;
 	struct job_account_result wrote;
 	enum process_status ps;
@@ -136,7 +136,7 @@ enum process_status register_run(struct job *j)
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ rec.address, c->fullname },
 		    "registercode", subject, REPLY_VARS(v), &m);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

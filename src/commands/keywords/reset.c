@@ -35,7 +35,7 @@ enum process_status reset_run(struct job *j)
 	struct reply_mail mails[2];
 	struct accounts_code rec;
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum store_status ss;
 	enum process_status ps;
 	int n = 0, i, v;
@@ -61,11 +61,11 @@ enum process_status reset_run(struct job *j)
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
 		    "reset", subject, REPLY_VARS(vars),
 		    &mails[n]);
-		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
+		if (rs == MAIL_OK && strcasecmp(u.address, j->in.from_addr) != 0)
 			rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
 			    "reset", subject, REPLY_VARS(vars), &mails[++n]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

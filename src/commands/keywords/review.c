@@ -18,7 +18,7 @@ enum process_status review_run(struct job *j)
 	struct reply_mail m;
 	struct review r;
 	struct reviews_request want;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	enum reviews_outcome out;
 	enum store_status ss;

@@ -9,7 +9,7 @@ enum process_status sgf_run(struct job *j)
 {
 	struct reply_mail m;
 	struct sgf_error err;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	enum game_status ss;
 	char *sgf = NULL;

@@ -41,7 +41,7 @@ enum process_status show_run(struct job *j)
 	int upto = j->cmd.turn;
 	char drawing[BOARD_TEXT_MAX], token[TOKEN_TEXT_SIZE];
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	enum game_status gs;
 	struct game_replay r;

@@ -35,7 +35,7 @@ enum process_status signoff_run(struct job *j)
 	struct removal rm;
 	struct store_user u;
 	enum process_status sos;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	int n = 0, i;
 	bool ok;
@@ -78,12 +78,12 @@ enum process_status signoff_run(struct job *j)
 		snprintf(subject, sizeof subject, "Oust account %s closed", u.userid);
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ u.address, u.fullname },
 		    "signoff", subject, REPLY_VARS(vars), &mails[n]);
-		if (rs == REPLY_OK && strcasecmp(u.address, j->in.from_addr) != 0)
+		if (rs == MAIL_OK && strcasecmp(u.address, j->in.from_addr) != 0)
 			rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, NULL) },
 			    "signoff", subject, REPLY_VARS(vars),
 			    &mails[++n]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		ps = job_reply_failure(j, rs);
 		goto out;
 	}

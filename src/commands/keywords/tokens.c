@@ -20,7 +20,7 @@ enum process_status tokens_run(struct job *j)
 	char err[TOKENS_ERR_MAX], text[600], subject[80];
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum store_status ss;
 	enum process_status ps;
 	unsigned long gen;

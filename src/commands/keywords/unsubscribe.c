@@ -26,7 +26,7 @@ static enum process_status confirm(struct job *j, const struct store_user *u, lo
 {
 	char how[300];
 	struct reply_var vars[] = { { "userid", u->userid }, { "news", news }, { "how", how } };
-	enum reply_status rs;
+	enum mail_status rs;
 
 	if (board > 0)
 		snprintf(how, sizeof how, "To observe it again, send:\n\n    subscribe %ld %s <password>", board,
@@ -36,7 +36,7 @@ static enum process_status confirm(struct job *j, const struct store_user *u, lo
 		    u->userid);
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ u->address, job_sender_name(j, u->userid) },
 	    "observe", subject, REPLY_VARS(vars), m);
-	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
+	return rs == MAIL_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
 /* A board's token: the account off the board's observers. */
@@ -159,19 +159,19 @@ enum process_status unsubscribe_run(struct job *j)
 	char userid[IDENT_USERID_MAX + 1];
 	char why[JOB_MESSAGE_MAX];
 	const char *dot = strchr(j->cmd.password, '.');
-	enum unsubtoken_status ts;
+	enum mail_status ts;
 	struct store_user u;
 	enum store_status ss;
 	long board = 0;
 
 	ts = unsubtoken_check(j->srv.home, j->cmd.password, userid, sizeof userid, &board);
-	if (ts == UNSUBTOKEN_IO) {
+	if (ts == MAIL_NO_SECRET) {
 		/* the admin's to fix (<home>/secret): the mail is kept and tried again */
 		job_detail(j, "tempfail", "cannot read or make %s/secret", j->srv.home);
 		msg_warn("cannot read or make %s/secret", j->srv.home);
 		return PROCESS_TEMPFAIL;
 	}
-	if (ts != UNSUBTOKEN_OK) {
+	if (ts != MAIL_OK) {
 		/* the account the token claims, if any, counts the failure as a wrong password */
 		snprintf(userid, sizeof userid, "%.*s", dot != NULL ? (int)(dot - j->cmd.password) : 0, j->cmd.password);
 		if (userid[0] != '\0' && store_user_find(j->srv.st, userid, &u) == STORE_OK &&

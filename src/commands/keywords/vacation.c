@@ -286,7 +286,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 	struct store_user o;
 	struct game *games = NULL;
 	enum process_status ps;
-	enum reply_status rs;
+	enum mail_status rs;
 	size_t ng = 0, i, k, len = 0;
 	const char *opponent;
 
@@ -311,7 +311,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 		rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, u->userid) },
 		    days < 0 ? "vacationbook" : away ? "vacation" : "vacationoff", subject, vars,
 		    sizeof vars / sizeof vars[0], &m[(*n)++]);
-		for (i = 0; days >= 0 && rs == REPLY_OK && i < ng && *n < VACATION_MAILS_MAX; i++) {
+		for (i = 0; days >= 0 && rs == MAIL_OK && i < ng && *n < VACATION_MAILS_MAX; i++) {
 			if (game_over(&games[i]))
 				continue;
 			opponent = strcmp(games[i].black, u->userid) == 0 ? games[i].white : games[i].black;
@@ -333,7 +333,7 @@ static enum process_status make_mails(struct job *j, const struct store_user *u,
 	for (i = 0; i < ng; i++)
 		game_release(&games[i]);
 	free(games);
-	if (rs != REPLY_OK)
+	if (rs != MAIL_OK)
 		return job_reply_failure(j, rs);
 	return PROCESS_OK;
 }

@@ -67,7 +67,7 @@ enum process_status whoami_run(struct job *j)
 	struct strbuf sb = STRBUF_INIT;
 	struct reply_mail m;
 	const struct store_user *u = &j->user;	/* the password checked (MAILCMD_LOGIN) */
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char subject[200], count[24], *list = NULL, away[200], bank[AWAY_BANK_MAX], err[RATINGS_ERR_MAX], set[SETTINGS_LINE_MAX];
 	char v[SETTINGS_VALUE_MAX];

@@ -14,7 +14,7 @@ enum process_status ratingtext_reply(struct job *j, const char *userid, const ch
 {
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, userid) },
 	    tmpl, subject, &v, 1, &m);

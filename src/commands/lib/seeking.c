@@ -11,7 +11,7 @@ enum process_status seeking_notice(struct job *j, const char *subject, const cha
 {
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->user.userid) },
 	    "notice", subject, &v, 1, &m);

@@ -20,7 +20,7 @@ enum process_status settingstext_reply(struct job *j, const struct settings *s, 
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 	char v[SETTINGS_VALUE_MAX], subject[80], *text;
 	size_t i;

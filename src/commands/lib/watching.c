@@ -14,12 +14,12 @@ enum process_status watching_confirm(struct job *j, const char *subject, const c
     struct reply_mail *m)
 {
 	struct reply_var vars[] = { { "userid", j->user.userid }, { "news", news }, { "how", how } };
-	enum reply_status rs;
+	enum mail_status rs;
 
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->user.userid) },
 	    "observe", subject, REPLY_VARS(vars),
 	    m);
-	return rs == REPLY_OK ? PROCESS_OK : job_reply_failure(j, rs);
+	return rs == MAIL_OK ? PROCESS_OK : job_reply_failure(j, rs);
 }
 
 /* Refuse what no observer may do on g: a board over (adding), one userid plays. */

@@ -56,17 +56,25 @@ const char *alert_cause_key(enum alert_cause c)
 bool alert_cause_of_errno(int e, enum alert_cause *out)
 {
 	switch (e) {
-	case ENOSPC:
-	case EDQUOT:
-	case EFBIG:
-		*out = ALERT_DISK;
-		return true;
 	case EACCES:
 	case EPERM:
 		*out = ALERT_PERMISSION;
 		return true;
-	case EIO:
 	case EROFS:
+		*out = ALERT_IO;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool alert_cause_of_store(enum store_status ss, enum alert_cause *out)
+{
+	switch (ss) {
+	case STORE_NO_SPACE:
+		*out = ALERT_DISK;
+		return true;
+	case STORE_DISK_ERROR:
 		*out = ALERT_IO;
 		return true;
 	default:

@@ -10,8 +10,9 @@
  * cause, so that the admin told of a full disk is still told of a
  * permission failure; never on text a mail could choose (a Subject), so
  * that a stranger's mails cannot make one mail each.  A system error is
- * put in its cause by its errno value (alert_cause_of_errno), never by
- * searching its message.  A configuration error alone has a key a text
+ * put in its cause by the store's status value (alert_cause_of_store: a
+ * full disk, an I/O error) or else its errno value (alert_cause_of_errno),
+ * never by searching its message.  A configuration error alone has a key a text
  * each ("config-<hash>"): that text is the admin's oustpbm.conf, never a
  * mail's, and two typos are two causes.
  *
@@ -56,10 +57,18 @@ const char *alert_cause_key(enum alert_cause c);
 
 /*
  * The cause of a failed system call by its errno value: true with *out
- * for ENOSPC, EDQUOT, EFBIG (disk), EACCES, EPERM (permission), EIO,
- * EROFS (I/O); false for any other (a passing failure: nobody is told).
+ * for EACCES, EPERM (permission), EROFS (I/O); false for any other (a
+ * passing failure: nobody is told).  A full disk and an I/O error are
+ * told by the store's status value instead (alert_cause_of_store).
  */
 bool alert_cause_of_errno(int e, enum alert_cause *out);
+
+/*
+ * The cause of a failure by the store's status value: true with *out for
+ * STORE_NO_SPACE (disk) and STORE_DISK_ERROR (I/O); false for any other
+ * (then its errno tells, alert_cause_of_errno).
+ */
+bool alert_cause_of_store(enum store_status ss, enum alert_cause *out);
 
 /*
  * Tell the admin that mail to home cannot be answered because of c, text

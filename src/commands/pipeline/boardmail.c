@@ -127,10 +127,10 @@ static enum process_status of_store(enum store_status ss)
 	    ss == STORE_TOO_BIG ? PROCESS_FULL : PROCESS_IOERR;
 }
 
-static enum process_status of_reply(enum reply_status rs)
+static enum process_status of_reply(enum mail_status rs)
 {
-	return rs == REPLY_OK ? PROCESS_OK : rs == REPLY_NOMEM ? PROCESS_NOMEM :
-	    rs == REPLY_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
+	return rs == MAIL_OK ? PROCESS_OK : rs == MAIL_NOMEM ? PROCESS_NOMEM :
+	    rs == MAIL_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 }
 
 enum process_status boardmail_make(struct server *srv, const struct game *g, const struct reply_event *ev,

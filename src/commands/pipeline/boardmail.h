@@ -22,8 +22,8 @@
  * PROCESS_TEMPFAIL for now (store_status_temporary: disk full, I/O error,
  * a lock), PROCESS_FULL (a file over its cap, STORE_TOO_BIG) or
  * PROCESS_IOERR (any other store failure); or a mail could not be made
- * (srv->rc.err says why, reply.h): PROCESS_NOMEM (REPLY_NOMEM),
- * PROCESS_CONFIG (REPLY_TEMPLATE) or PROCESS_SOFTWARE (REPLY_COMPOSE).
+ * (srv->rc.err says why, reply.h): PROCESS_NOMEM (MAIL_NOMEM),
+ * PROCESS_CONFIG (MAIL_TEMPLATE) or PROCESS_SOFTWARE (MAIL_COMPOSE).
  * boardmail_status_store() tells the two kinds apart.
  */
 

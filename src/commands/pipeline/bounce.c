@@ -143,7 +143,7 @@ enum process_status bounce_report(struct job *j, const char *buf, size_t len)
 	size_t i, left;
 	time_t when;
 
-	if (buf == NULL || dsn_parse(buf, len, &d) != DSN_OK || d.n == 0)
+	if (buf == NULL || dsn_parse(buf, len, &d) != MAIL_OK || d.n == 0)
 		return PROCESS_DROPPED;
 	/* the MTA delivered the report again (a crash after it was counted): counted once */
 	if (seen_is_duplicate(j->srv.st, j->in.message_key, j->in.from_addr, &dup, &when) == STORE_OK && dup) {

@@ -18,7 +18,7 @@ const struct mail_command *cmdtable_of(const struct cmdtable *t, const struct co
 	return NULL;
 }
 
-mailcmd_fn *cmdtable_bare(const struct cmdtable *t, enum command_status status)
+mailcmd_fn *cmdtable_bare(const struct cmdtable *t, enum command_result status)
 {
 	size_t i;
 

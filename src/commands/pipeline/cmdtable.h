@@ -78,7 +78,7 @@ struct mail_command {
  * answer to a chat mail): its handler, as a row's.
  */
 struct mail_bare {
-	enum command_status status;
+	enum command_result status;
 	mailcmd_fn *run;	/* prepares what it needs itself: no MAILCMD_ flags */
 };
 
@@ -98,7 +98,7 @@ const struct mail_command *cmdtable_of(const struct cmdtable *t, const struct co
 const struct mail_command *cmdtable_find(const struct cmdtable *t, const char *name);
 
 /* The handler of a mail without a keyword that the parser read as status, or NULL. */
-mailcmd_fn *cmdtable_bare(const struct cmdtable *t, enum command_status status);
+mailcmd_fn *cmdtable_bare(const struct cmdtable *t, enum command_result status);
 
 /*
  * The list of commands for the help mail (its {commands}): each synopsis,

@@ -60,6 +60,7 @@ enum process_status job_store_failure(struct job *j, enum store_status ss, const
 		    "server's admin", what);
 	}
 	j->sys_errno = store_errno(j->srv.st);
+	j->store_failed = ss;
 	job_detail(j, store_status_temporary(ss) ? "tempfail" : "error", "%s: %s", what, store_error(j->srv.st));
 	msg_warn("%s: %s", what, store_error(j->srv.st));
 	return store_status_temporary(ss) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
@@ -70,6 +71,7 @@ enum process_status job_outbox_failure(struct job *j, enum outbox_status os, con
 	const char *why = j->srv.ob != NULL ? outbox_error(j->srv.ob) : outbox_status_str(os);
 
 	j->sys_errno = j->srv.ob != NULL ? outbox_errno(j->srv.ob) : 0;
+	j->store_failed = outbox_store_status(os);
 	j->outbox_failed = true;
 	job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "%s: %s", what, why);
 	msg_warn("%s: %s", what, why);
@@ -85,14 +87,14 @@ enum process_status job_hash_failure(struct job *j, const char *userid)
 	return PROCESS_TEMPFAIL;
 }
 
-enum process_status job_reply_failure(struct job *j, enum reply_status rs)
+enum process_status job_reply_failure(struct job *j, enum mail_status rs)
 {
-	job_detail(j, rs == REPLY_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->srv.rc.err);
+	job_detail(j, rs == MAIL_NOMEM ? "tempfail" : "error", "cannot make the reply: %s", j->srv.rc.err);
 	msg_warn("cannot make the reply: %s", j->srv.rc.err);
 	switch (rs) {
-	case REPLY_NOMEM:
+	case MAIL_NOMEM:
 		return PROCESS_TEMPFAIL;
-	case REPLY_TEMPLATE:
+	case MAIL_TEMPLATE:
 		return PROCESS_CONFIG;
 	default:
 		return PROCESS_SOFTWARE;
@@ -115,6 +117,7 @@ enum process_status job_need_outbox(struct job *j)
 	os = outbox_open(j->srv.st, &j->srv.ob, err, sizeof err);
 	if (os != OUTBOX_OK) {
 		j->sys_errno = store_errno(j->srv.st);	/* outbox_open fails on the store's calls */
+		j->store_failed = outbox_store_status(os);
 		j->outbox_failed = true;
 		job_detail(j, outbox_status_temporary(os) ? "tempfail" : "error", "cannot open the outbox: %s", err);
 		msg_warn("cannot open the outbox: %s", err);
@@ -152,11 +155,11 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m)
 	return PROCESS_OK;
 }
 
-enum process_status job_send(struct job *j, enum reply_status rs, struct reply_mail *m)
+enum process_status job_send(struct job *j, enum mail_status rs, struct reply_mail *m)
 {
 	enum process_status ps;
 
-	ps = rs == REPLY_OK ? job_reply(j, m) : job_reply_failure(j, rs);
+	ps = rs == MAIL_OK ? job_reply(j, m) : job_reply_failure(j, rs);
 	reply_mail_release(m);
 	return ps;
 }
@@ -260,7 +263,7 @@ static enum process_status refuse(struct job *j, const struct game *g, const str
 	char msg[JOB_MESSAGE_MAX];
 	struct reply_mail m;
 	struct reply_refused refused;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status ps;
 
 	struct game peek;

@@ -59,7 +59,7 @@ struct job {
 	const struct cmdtable *commands;	/* the table of mail commands (mailcmd.h), as help lists it: the top's */
 	struct mailin_message in;
 	struct command cmd;
-	enum command_status cmd_status;	/* of mailfind_find() into cmd, made once */
+	enum command_result cmd_status;	/* of mailfind_find() into cmd, made once */
 	struct mailfind_result found;	/* what else the finder read: the Subject's board, the mail answered */
 	const struct mail_command *mc;	/* the command's row, once parsed */
 	char *masked;		/* the command line with passwords masked, owned */
@@ -73,6 +73,7 @@ struct job {
 	bool settle;		/* a duplicate: flush what its first copy left */
 	struct store_lock seen_lock;	/* seen.lock, while held */
 	int sys_errno;		/* the errno of the failure the mail ends with, 0 if none (alert.h) */
+	enum store_status store_failed;	/* its store status (STORE_NO_SPACE: the disk), STORE_OK if none (alert.h) */
 	bool outbox_failed;	/* that failure was the outbox's (alert.h's cause outbox) */
 	struct job_rehash rehash;	/* an account whose hash is to be made at password_cost */
 	char to_name[STORE_FULLNAME_MAX + 1];	/* job_sender_name()'s answer */
@@ -128,14 +129,14 @@ enum process_status job_reply(struct job *j, const struct reply_mail *m);
 
 /*
  * A reply made (rs, m: what the reply_*() function returned) that changes
- * nothing: job_reply(), or job_reply_failure() when rs is not REPLY_OK.
+ * nothing: job_reply(), or job_reply_failure() when rs is not MAIL_OK.
  * m is released either way.
  */
-enum process_status job_send(struct job *j, enum reply_status rs, struct reply_mail *m);
+enum process_status job_send(struct job *j, enum mail_status rs, struct reply_mail *m);
 
 /* Failures of the machinery, not of the player: logged, mapped to the status. */
 enum process_status job_store_failure(struct job *j, enum store_status ss, const char *what);
-enum process_status job_reply_failure(struct job *j, enum reply_status rs);
+enum process_status job_reply_failure(struct job *j, enum mail_status rs);
 enum process_status job_hash_failure(struct job *j, const char *userid);
 enum process_status job_no_memory(struct job *j);
 

@@ -241,11 +241,11 @@ enum process_status job_game_mails(struct job *j, const struct game *g, const st
 	case PROCESS_IOERR:
 		return job_store_failure(j, STORE_IO, "cannot read who gets the board's mail");
 	case PROCESS_NOMEM:
-		return job_reply_failure(j, REPLY_NOMEM);
+		return job_reply_failure(j, MAIL_NOMEM);
 	case PROCESS_CONFIG:
-		return job_reply_failure(j, REPLY_TEMPLATE);
+		return job_reply_failure(j, MAIL_TEMPLATE);
 	default:	/* PROCESS_SOFTWARE */
-		return job_reply_failure(j, REPLY_COMPOSE);
+		return job_reply_failure(j, MAIL_COMPOSE);
 	}
 	return PROCESS_OK;
 }

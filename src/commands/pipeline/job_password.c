@@ -56,7 +56,7 @@ static void tell_owner(struct job *j, const struct store_user *user, const struc
 	reply_time_str((int64_t)ts->until, stamp);
 	if (reply_lockout(&j->srv.rc, &(struct reply_to){ user->address, user->fullname },
 	    user->userid, j->srv.cfg.max_password_failures,
-	    j->in.from_addr, stamp, &m) != REPLY_OK) {
+	    j->in.from_addr, stamp, &m) != MAIL_OK) {
 		msg_warn("cannot make the lockout notice for %s: %s", user->userid, j->srv.rc.err);
 		return;
 	}

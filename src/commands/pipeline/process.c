@@ -540,7 +540,7 @@ static void flush(struct job *j)
 struct mail_read {
 	char *buf;		/* the raw mail, owned */
 	size_t len;
-	enum mailin_status rs, ms;	/* what mailin_read and mailin_parse said */
+	enum mail_status rs, ms;	/* what mailin_read and mailin_parse said */
 	struct rate_notice rate;	/* gate_repeat's */
 };
 
@@ -569,7 +569,7 @@ static enum process_status start(struct job *j, struct mail_read *mr, struct sta
 		if (j->srv.st != NULL) {
 			/* the sender and Message-ID, so the admin knows which mail to replay */
 			if (mailin_read(STDIN_FILENO, j->srv.cfg.max_message_bytes, &mr->buf, &mr->len) !=
-			    MAILIN_READ_ERROR && mr->buf != NULL)
+			    MAIL_READ_ERROR && mr->buf != NULL)
 				(void)mailin_parse(mr->buf, mr->len, &j->in);
 			job_detail(j, "error", "configuration error: %s", err);
 		}
@@ -583,17 +583,17 @@ static enum process_status start(struct job *j, struct mail_read *mr, struct sta
 		return ss == PROCESS_NOHOME ? PROCESS_CONFIG : PROCESS_TEMPFAIL;
 	}
 	mr->rs = mailin_read(STDIN_FILENO, j->srv.cfg.max_message_bytes, &mr->buf, &mr->len);
-	if (mr->rs == MAILIN_READ_ERROR || mr->rs == MAILIN_NOMEM) {
-		job_detail(j, "tempfail", "%s", mailin_status_str(mr->rs));
+	if (mr->rs == MAIL_READ_ERROR || mr->rs == MAIL_NOMEM) {
+		job_detail(j, "tempfail", "%s", mail_status_str(mr->rs));
 		return PROCESS_TEMPFAIL;
 	}
 	mr->ms = mailin_parse(mr->buf, mr->len, &j->in);
-	if (mr->ms == MAILIN_NOMEM) {
-		job_detail(j, "tempfail", "%s", mailin_status_str(mr->ms));
+	if (mr->ms == MAIL_NOMEM) {
+		job_detail(j, "tempfail", "%s", mail_status_str(mr->ms));
 		return PROCESS_TEMPFAIL;
 	}
-	if (mr->ms == MAILIN_UNPARSABLE) {
-		job_detail(j, "unparsable", "%s", mailin_status_str(mr->ms));
+	if (mr->ms == MAIL_UNPARSABLE) {
+		job_detail(j, "unparsable", "%s", mail_status_str(mr->ms));
 		return PROCESS_DATAERR;
 	}
 	return PROCESS_OK;
@@ -646,8 +646,8 @@ static enum process_status gate_auth(struct job *j, const struct mail_read *mr)
 	const struct config *cfg = &j->srv.cfg;
 	struct authres *ar;
 
-	if (cfg->trusted_authserv_id[0] == '\0' || mr->ms == MAILIN_NO_FROM || mr->ms == MAILIN_TWO_FROM ||
-	    mr->ms == MAILIN_BAD_FROM || mr->ms == MAILIN_UTF8_FROM || j->in.from_addr == NULL ||
+	if (cfg->trusted_authserv_id[0] == '\0' || mr->ms == MAIL_NO_FROM || mr->ms == MAIL_TWO_FROM ||
+	    mr->ms == MAIL_BAD_FROM || mr->ms == MAIL_UTF8_FROM || j->in.from_addr == NULL ||
 	    j->in.from_addr[0] == '\0')
 		return PROCESS_OK;
 	ar = malloc(sizeof *ar);	/* about 100 kB */
@@ -666,7 +666,7 @@ static enum process_status gate_auth(struct job *j, const struct mail_read *mr)
 /* gate, first: automatic mail is never answered, a mail without one sender cannot be. */
 static enum process_status gate_sender(struct job *j, const struct mail_read *mr)
 {
-	enum mailin_status ms = mr->ms;
+	enum mail_status ms = mr->ms;
 
 	/* the remote robot's replies are automatic (RFC 3834) and answer board mails: read (robotremote.h) */
 	if (j->in.automatic && !robotreply_authentic(j)) {
@@ -678,10 +678,10 @@ static enum process_status gate_sender(struct job *j, const struct mail_read *mr
 			job_detail(j, "dropped", "automatic mail (%s)", j->in.automatic_reason);
 		return bounce_report(j, mr->buf, mr->len);
 	}
-	if (ms == MAILIN_NO_FROM || ms == MAILIN_TWO_FROM || ms == MAILIN_BAD_FROM || ms == MAILIN_UTF8_FROM) {
-		job_detail(j, "unparsable", "%s: nobody to answer", mailin_status_str(ms));
+	if (ms == MAIL_NO_FROM || ms == MAIL_TWO_FROM || ms == MAIL_BAD_FROM || ms == MAIL_UTF8_FROM) {
+		job_detail(j, "unparsable", "%s: nobody to answer", mail_status_str(ms));
 		/* exit 65: the mail system bounces the mail with this text, the one answer possible */
-		msg_warn("%s", mailin_status_str(ms));
+		msg_warn("%s", mail_status_str(ms));
 		return PROCESS_DATAERR;
 	}
 	return PROCESS_OK;
@@ -772,7 +772,7 @@ out:
 
 static void parse(struct job *j, const struct mail_read *mr)
 {
-	if (mr->rs == MAILIN_TOO_BIG || mr->ms == MAILIN_TOO_DEEP)
+	if (mr->rs == MAIL_TOO_BIG || mr->ms == MAIL_TOO_DEEP)
 		return;
 	find(j, NULL, 0);
 	if (j->cmd_status == COMMAND_USAGE || j->cmd_status == COMMAND_UNKNOWN || j->cmd_status == COMMAND_EMPTY)
@@ -812,7 +812,7 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 	if (ss != STORE_OK)
 		return job_store_failure(j, ss, "cannot read the key of the Message-IDs (token.secret)");
 	j->unread = "(not read)";
-	if (mr->rs == MAILIN_TOO_BIG)
+	if (mr->rs == MAIL_TOO_BIG)
 		/* only the header was kept: the Subject may be cut short, so it is not acted on */
 		return job_refuse(j, NULL, "your mail is larger than %lu bytes, so it was not read: send the "
 		    "command alone, without attachments", j->srv.cfg.max_message_bytes);
@@ -831,7 +831,7 @@ static enum process_status answer(struct job *j, const struct mail_read *mr)
 		    "%s (replies to the board mails of your running games are not counted). This is the only "
 		    "notice.", j->srv.cfg.max_mails_per_hour, lifts);
 	}
-	if (mr->ms == MAILIN_TOO_DEEP)
+	if (mr->ms == MAIL_TOO_DEEP)
 		return job_refuse(j, NULL, "the parts of your mail are nested too deeply to find its text: send the "
 		    "command as plain text");
 	j->unread = NULL;
@@ -853,7 +853,8 @@ static void tell_admin(struct job *j, enum process_status ps, const struct start
 		c = ALERT_CONFIG;
 	else if (f->home)
 		c = ALERT_HOME;
-	else if ((ps == PROCESS_TEMPFAIL || ps == PROCESS_SOFTWARE) && alert_cause_of_errno(j->sys_errno, &c))
+	else if ((ps == PROCESS_TEMPFAIL || ps == PROCESS_SOFTWARE) && (alert_cause_of_store(j->store_failed, &c) ||
+	    alert_cause_of_errno(j->sys_errno, &c)))
 		;	/* c is the system error's */
 	else if (ps == PROCESS_CONFIG)
 		c = ALERT_TEMPLATES;
@@ -888,7 +889,7 @@ enum process_status process_main(const char *home)
 {
 	static struct job job;	/* large (the command holds 625 placements): not on the stack */
 	struct job *j = &job;
-	struct mail_read mr = { NULL, 0, MAILIN_OK, MAILIN_OK, { false, 0, 0 } };
+	struct mail_read mr = { NULL, 0, MAIL_OK, MAIL_OK, { false, 0, 0 } };
 	static struct start_failure failure;
 	enum process_status ps;
 	unsigned long cleared = 0;

@@ -71,7 +71,7 @@ static const char *domain_of(const char *addr)
 	return at != NULL ? at + 1 : "localhost";
 }
 
-enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const struct game *g,
+enum mail_status robotremote_mail(struct store *st, struct reply_ctx *rc, const struct game *g,
     struct reply_mail *out)
 {
 	const struct config *cfg = rc->cfg;
@@ -81,28 +81,28 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 	static char secret[ROBOTMAC_SECRET_MAX + 1];	/* wiped after use */
 	char *text = NULL;
 	size_t len, n;
-	enum reply_status rs = REPLY_OK;
+	enum mail_status rs = MAIL_OK;
 
 	memset(out, 0, sizeof *out);
 	if (robotremote_token(st, cfg, g->board, token, err) != STORE_OK) {
 		snprintf(rc->err, sizeof rc->err, "no reply token for the robot: %s", err);
-		return REPLY_NOMEM;
+		return MAIL_NOMEM;
 	}
 	if (gamefile_format(g, &text, &len) != GAME_OK) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
-		rs = REPLY_NOMEM;
+		rs = MAIL_NOMEM;
 		goto out;
 	}
 	snprintf(subject, sizeof subject, "Oust Board %ld %s #%d [%s]", g->board, GAME_ROBOT_USERID, g->rg.turn, token);
 	/* the MAC the robot host checks (robotmac.h): the From alone proves nothing */
 	if (!robotmac_secret(store_home(st), cfg->robot_secret_file, secret, why, sizeof why)) {
 		snprintf(rc->err, sizeof rc->err, "no MAC for the robot's board mail: %s", why);
-		rs = REPLY_COMPOSE;
+		rs = MAIL_COMPOSE;
 		goto out;
 	}
 	if (!robotmac_make(secret, subject, text, len, mac)) {
 		snprintf(rc->err, sizeof rc->err, "out of memory");
-		rs = REPLY_NOMEM;
+		rs = MAIL_NOMEM;
 		goto out;
 	}
 	snprintf(id, sizeof id, "%ld.%d.%s.%lld@%s", g->board, g->rg.turn, GAME_ROBOT_USERID, (long long)rc->now,
@@ -136,9 +136,9 @@ enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const
 	spec.id_key = rc->id_key_set ? rc->id_key : NULL;	/* its reports and loops known (idmac.h) */
 	spec.robot_mac = mac;
 	snprintf(out->rcpt, sizeof out->rcpt, "%s", cfg->robot_address);
-	if (mailout_compose(&spec, &out->msg, &out->len) != MAILOUT_OK) {
+	if (mailout_compose(&spec, &out->msg, &out->len) != MAIL_OK) {
 		snprintf(rc->err, sizeof rc->err, "cannot compose the robot's board mail of board %ld", g->board);
-		rs = REPLY_COMPOSE;
+		rs = MAIL_COMPOSE;
 	}
 out:
 	explicit_bzero(secret, sizeof secret);

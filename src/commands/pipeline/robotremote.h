@@ -56,9 +56,9 @@ bool robotremote_wants(const struct config *cfg, const struct game *g, const str
 /*
  * The board mail to the remote robot for g into out (the caller releases
  * it: reply_mail_release), composed with rc's configuration and time.
- * REPLY_OK, else why in rc->err.
+ * MAIL_OK, else why in rc->err.
  */
-enum reply_status robotremote_mail(struct store *st, struct reply_ctx *rc, const struct game *g,
+enum mail_status robotremote_mail(struct store *st, struct reply_ctx *rc, const struct game *g,
     struct reply_mail *out);
 
 /* The robot's token on board into out (TOKEN_TEXT_SIZE bytes); err says what failed. */

@@ -86,9 +86,9 @@ static void board_failed(struct run *r, long board, enum process_status s, const
 	va_end(ap);
 }
 
-static enum process_status of_reply(enum reply_status rs)
+static enum process_status of_reply(enum mail_status rs)
 {
-	return rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : rs == REPLY_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
+	return rs == MAIL_NOMEM ? PROCESS_TEMPFAIL : rs == MAIL_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 }
 
 /* player's mail address into p; false if the account is gone (nobody to tell) or on failure (*s set). */
@@ -217,7 +217,7 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 	struct reply_mail m;
 	struct reply_player p = { 0 };
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status s;
 	const char *who = game_player_to_move(g);
 	char next[GAMEFILE_TIME_SIZE], token[TOKEN_TEXT_SIZE];
@@ -233,7 +233,7 @@ static void remind(struct run *r, struct game *g, int64_t due, int64_t stopped)
 		player_token(r, g, &u, &p, token);
 		rs = reply_reminder(&r->srv->rc, g, &p, days, timeout_due(&r->srv->cfg, g, stopped), &m);
 		explicit_bzero(token, sizeof token);
-		if (rs != REPLY_OK) {
+		if (rs != MAIL_OK) {
 			board_failed(r, g->board, of_reply(rs), "cannot make the reminder: %s", r->srv->rc.err);
 			return;
 		}
@@ -258,7 +258,7 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 	struct reply_mail m;
 	struct reply_player p = { 0 };
 	struct store_user u;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum process_status s;
 	const char *who = game_player_to_move(g);
 	char token[TOKEN_TEXT_SIZE];
@@ -270,7 +270,7 @@ static void warn(struct run *r, struct game *g, int mark, int64_t left, const st
 		player_token(r, g, &u, &p, token);
 		rs = reply_warning(&r->srv->rc, g, &p, &w, &m);
 		explicit_bzero(token, sizeof token);
-		if (rs != REPLY_OK) {
+		if (rs != MAIL_OK) {
 			board_failed(r, g->board, of_reply(rs), "cannot make the warning: %s", r->srv->rc.err);
 			return;
 		}

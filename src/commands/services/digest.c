@@ -139,7 +139,7 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	char when[TZONE_STR_SIZE], dtoken[DIGESTS_TOKEN_MAX + 1], err[OUTBOX_ERR_MAX];
 	enum store_status ss;
 	enum outbox_status os;
-	enum reply_status rs;
+	enum mail_status rs;
 	bool ok = false, have_vac;
 	int64_t last;
 	size_t i;
@@ -186,8 +186,8 @@ static bool send_one(struct run *r, const struct store_user *u, const struct set
 	}
 	tzone_str(slot, s->timezone, when, sizeof when);
 	rs = reply_digest(&srv->rc, &p, b, n, when, &m);
-	if (rs != REPLY_OK) {
-		failed(r, rs == REPLY_TEMPLATE ? PROCESS_CONFIG : rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
+	if (rs != MAIL_OK) {
+		failed(r, rs == MAIL_TEMPLATE ? PROCESS_CONFIG : rs == MAIL_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE,
 		    "digest of %s: cannot make the mail: %s", u->userid, srv->rc.err);
 		goto out;
 	}

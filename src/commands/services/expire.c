@@ -46,7 +46,7 @@ static enum process_status tell(struct server *srv, const struct game *g, const 
 	char subject[80];
 	struct store_user u;
 	enum store_status ss;
-	enum reply_status rs;
+	enum mail_status rs;
 
 	if (strcmp(userid, GAME_OPEN_SEAT) == 0 || game_user_is_robot(userid))
 		return PROCESS_OK;
@@ -64,9 +64,9 @@ static enum process_status tell(struct server *srv, const struct game *g, const 
 		rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "decline", subject,
 		    REPLY_VARS(vars), &t->m[t->n]);
 	}
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		snprintf(err, errlen, "cannot make the mail: %s", srv->rc.err);
-		return rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : rs == REPLY_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
+		return rs == MAIL_NOMEM ? PROCESS_TEMPFAIL : rs == MAIL_TEMPLATE ? PROCESS_CONFIG : PROCESS_SOFTWARE;
 	}
 	t->n++;
 	return PROCESS_OK;

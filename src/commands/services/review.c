@@ -22,11 +22,11 @@ static long test_playouts(void)
 	return robot_test_playouts(&n, why, sizeof why) ? n : 0;
 }
 
-enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
+enum mail_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
     const char *to_addr, const char *to_name, struct reply_mail *out)
 {
 	struct reply_review rv;
-	enum reply_status rs = REPLY_NOMEM;
+	enum mail_status rs = MAIL_NOMEM;
 	char how[120];
 	char *table = review_table(g, r), *worst = review_worst_text(g, r), *chart = review_chart_html(g, r);
 	char *worst_html = review_worst_html(g, r), *sgf = NULL;
@@ -170,7 +170,7 @@ static bool one(struct server *srv, const struct reviews_request *q, bool *retry
 		if (game_over(&g))
 			web_after_commit(srv, &g);
 	}
-	if (review_mail(rc, &g, &r, u.address, u.fullname, &m) != REPLY_OK) {
+	if (review_mail(rc, &g, &r, u.address, u.fullname, &m) != MAIL_OK) {
 		snprintf(why, whylen, "cannot make the mail: %.300s", rc->err);
 		goto out;
 	}

@@ -43,8 +43,8 @@ struct review_stats {
  */
 bool review_waiting(struct server *srv, struct review_stats *stats);
 
-/* The review mail of g to to_addr: *out on REPLY_OK. */
-enum reply_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
+/* The review mail of g to to_addr: *out on MAIL_OK. */
+enum mail_status review_mail(struct reply_ctx *rc, const struct game *g, const struct review *r,
     const char *to_addr, const char *to_name, struct reply_mail *out);
 
 /* The kept review of g, if it covers every turn of g: true with *r filled (the caller releases it). */

@@ -74,7 +74,7 @@ enum process_status tournament_notice(struct server *srv, const char *userid, co
 	struct reply_mail m;
 	struct reply_var v = { "text", text };
 	enum store_status ss;
-	enum reply_status rs;
+	enum mail_status rs;
 	enum outbox_status os;
 
 	if (game_user_is_robot(userid))
@@ -89,9 +89,9 @@ enum process_status tournament_notice(struct server *srv, const char *userid, co
 	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK)
 		return PROCESS_TEMPFAIL;
 	rs = reply_account(&srv->rc, &(struct reply_to){ u.address, u.fullname }, "notice", subject, &v, 1, &m);
-	if (rs != REPLY_OK) {
+	if (rs != MAIL_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mail to %s: %.200s", userid, srv->rc.err);
-		return rs == REPLY_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		return rs == MAIL_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
 	os = outbox_enqueue(srv->ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
@@ -683,7 +683,7 @@ enum process_status tournament_reply(struct job *j, const char *subject, const c
 {
 	struct reply_var v = { "text", text };
 	struct reply_mail m;
-	enum reply_status rs;
+	enum mail_status rs;
 
 	rs = reply_account(&j->srv.rc, &(struct reply_to){ j->in.from_addr, job_sender_name(j, j->cmd.userid) }, "notice", subject, &v, 1, &m);
 	return job_send(j, rs, &m);

@@ -223,7 +223,7 @@ enum process_status web_open(const struct config *cfg, struct store *st, const c
     char *err, size_t errlen)
 {
 	char tdir[PATH_MAX], terr[REPLY_ERR_MAX], sub[PATH_MAX + 16];
-	enum mailout_status ms;
+	enum mail_status ms;
 	enum process_status s;
 	struct web *w;
 	int r;
@@ -245,13 +245,13 @@ enum process_status web_open(const struct config *cfg, struct store *st, const c
 		s = web_fail(w, PROCESS_IOERR, "web directory '%s': the path is too long", dir);
 		goto out;
 	}
-	if (reply_templates_dir(cfg, store_home(st), tdir, sizeof tdir, terr, sizeof terr) != REPLY_OK) {
+	if (reply_templates_dir(cfg, store_home(st), tdir, sizeof tdir, terr, sizeof terr) != MAIL_OK) {
 		s = web_fail(w, PROCESS_CONFIG, "%s", terr);
 		goto out;
 	}
 	ms = mailout_template_load(tdir, "web.html", &w->tmpl, terr, sizeof terr);
-	if (ms != MAILOUT_OK) {
-		s = web_fail(w, ms == MAILOUT_NOMEM ? PROCESS_NOMEM : PROCESS_CONFIG, "template %s", terr);
+	if (ms != MAIL_OK) {
+		s = web_fail(w, ms == MAIL_NOMEM ? PROCESS_NOMEM : PROCESS_CONFIG, "template %s", terr);
 		goto out;
 	}
 	s = mkdir_one(w, w->dir);

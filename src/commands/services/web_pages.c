@@ -43,7 +43,7 @@ enum process_status web_page(struct web *w, const char *rel, const char *root, c
 {
 	struct strbuf t = STRBUF_INIT, srv = STRBUF_INIT;
 	struct mailout_var vars[4];
-	enum mailout_status ms;
+	enum mail_status ms;
 	enum process_status s;
 	char *ts = NULL, *ss = NULL, *out = NULL, err[MAILOUT_ERR_MAX * 2];
 
@@ -60,8 +60,8 @@ enum process_status web_page(struct web *w, const char *rel, const char *root, c
 	vars[2] = (struct mailout_var){ "root", root };
 	vars[3] = (struct mailout_var){ "server", ss };
 	ms = mailout_template_expand(w->tmpl, vars, 4, &out, err, sizeof err);
-	if (ms != MAILOUT_OK) {
-		s = web_fail(w, ms == MAILOUT_NOMEM ? PROCESS_NOMEM : PROCESS_CONFIG, "web.html %s", err);
+	if (ms != MAIL_OK) {
+		s = web_fail(w, ms == MAIL_NOMEM ? PROCESS_NOMEM : PROCESS_CONFIG, "web.html %s", err);
 		goto out;
 	}
 	s = web_put(w, rel, out);
