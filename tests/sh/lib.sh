@@ -477,7 +477,9 @@ crash_each_step() {
 	lib_t2=${2#* }
 	lib_t2=${lib_t2%% *}
 	lib_t3=${2##* }
-	lib_cw=$tmp/crash-w
+	# each kill in a copy of its own, removed 50 at a time (an rm less a kill)
+	lib_cws=$tmp/crash-w
+	mkdir -p "$lib_cws" || return 1
 	# a register's code, looked up once (crash_feed looks at each feed)
 	lib_ccode=${OUSTPBM_TEST_CODE:-}
 	grep -q -i -E '^(subject: *)?register ' "$3" && lib_ccode=$REG_CODE
@@ -485,7 +487,11 @@ crash_each_step() {
 	bad=
 	while :; do
 		k=$((k + 1))
-		rm -rf "$lib_cw"
+		if [ $((k % 50)) = 0 ]; then
+			rm -rf "$lib_cws"
+			mkdir "$lib_cws"
+		fi
+		lib_cw=$lib_cws/$k
 		cp -R "$1" "$lib_cw"
 		lib_crash_run "$lib_t1" "$3" $k
 		[ "$lib_rc" = 0 ] && break	# past the last step
@@ -508,6 +514,7 @@ crash_each_step() {
 		[ "$lib_rc" = 0 ] || bad="$bad; killed at step $k: the redelivery exits $lib_rc"
 		"$6" "$lib_cw" $k $lib_k2
 	done
+	rm -rf "$lib_cws"
 }
 
 # lib_crash_run TIME FILE [STEP]: crash_feed into $lib_cw with $lib_ccode,
@@ -556,9 +563,9 @@ store_sum() {
 games_load() {
 	set -- "$1"/games/*.game
 	[ -f "$1" ] || return 0
-	for lib_g; do
-		printf 'loadgame %s\n' "$lib_g"
-	done | "$bin" engine >"$tmp/games_load.out" 2>/dev/null
+	# (printf repeats its format for each game: no subshell for a loop)
+	printf 'loadgame %s\n' "$@" >"$tmp/games_load.in"
+	"$bin" engine <"$tmp/games_load.in" >"$tmp/games_load.out" 2>/dev/null
 	# one answer per loadgame, in order: "= " loaded, "? why" not
 	while IFS= read -r lib_l; do
 		case $lib_l in

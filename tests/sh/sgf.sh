@@ -123,19 +123,29 @@ positions() {
 	last=$(sed -n 's/^turn: //p' "$h/games/$1.game")
 	rows=$(sed -n 's/^size: //p' "$h/games/$1.game")
 	grep -q '^shape: hex' "$h/games/$1.game" && rows=$((2 * rows - 1))
+	# every turn's drawing in one file, read by one Python (a process less a turn)
 	t=1
 	while [ "$t" -lt "$last" ]; do
-		printf '%s ' "$t"
-		"$bin" -d "$h" show "$1#$t" | "$PY" -c '
+		# (after a line break: a drawing's last line may lack its own)
+		printf '\n@turn %s\n' "$t"
+		"$bin" -d "$h" show "$1#$t"
+		t=$((t + 1))
+	done >"$tmp/shows.$1"
+	"$PY" -c '
 import re, sys
-rows = []
+turns = []
 for line in sys.stdin:
+    if line.startswith("@turn "):
+        turns.append((line.split()[1], []))
+        continue
+    if not turns:
+        continue
+    rows = turns[-1][1]
     m = re.match(r"^\s*([0-9]+|[a-z])\s\s((?:[.,xoXO] )*[.,xoXO])(?:\s|$)", line)
     if m and len(rows) < int(sys.argv[1]):
         rows.append(m.group(2).replace(" ", "").replace(",", ".").lower())
-print("/".join(rows))' "$rows"
-		t=$((t + 1))
-	done
+for t, rows in turns:
+    print(t, "/".join(rows))' "$rows" <"$tmp/shows.$1"
 }
 
 # sgf2dg_positions SGF: after the last node of each turn (OUSTTURN), the stones as
