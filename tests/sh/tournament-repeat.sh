@@ -3,8 +3,8 @@
 # of 4 with -repeat, one player withdrawing, played to its end: its next
 # edition begins at once with the 3 still in it (not the one who left),
 # the same director, format and options, ", edition 2", boards and
-# pairings mails; the final standings name it; `tournament <id>` shows the
-# link both ways; fsck checks it (and names a broken one).  The second
+# pairings mails; the final standings name it; `tournament <id>` and the
+# web pages show the link both ways; fsck checks it (and names a broken one).  The second
 # edition, a player leaving it, ends with too few for a third: the final
 # mail says why.  A knockout's robot entrant is carried over at its level.
 # Then the end of a -repeat edition killed with SIGKILL at every durable
@@ -45,7 +45,7 @@ boards_ok() { # HOME TID
 
 if part; then
 h=$tmp/h
-mkhome "$h" "max_challenges_per_hour = 0" "max_open_challenges = 0"
+mkhome "$h" "max_challenges_per_hour = 0" "max_open_challenges = 0" 'web_dir = site' 'web_url = https://oust.example.org/play'
 for u in ann bob cat dan; do
 	go "$u" "register $u pw$u"
 done
@@ -86,6 +86,9 @@ check "tournament T1 shows the next edition" grep -q '^Next edition: T2' "$(mail
 go bob "tournament T2"
 check "tournament T2 shows the edition before" grep -q '^Edition 2: the edition of T1 before it\.$' \
     "$(mailto bob 'Oust tournament T2 Spring cup')"
+check "the web page of T1 links its next edition" grep -q '<li>Next edition: <a href="T2.html">T2</a></li>' "$h/site/tournament/T1.html"
+check "the web page of T2 links the edition before" \
+    grep -q '<li>Edition 2: the edition before it is <a href="T1.html">T1</a></li>' "$h/site/tournament/T2.html"
 "$bin" -d "$h" fsck >"$tmp/fsck" 2>&1
 check "fsck: the editions' links hold" sh -c "! grep -q 'edition' '$tmp/fsck'"
 # the second edition: cat leaves, two are left: no third edition, and the final mail says why
