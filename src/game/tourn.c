@@ -80,6 +80,7 @@ struct tourn *tourn_new(unsigned id, enum tourn_format format)
 	t->rounds = format == TOURN_SWISS ? 3 : 0;
 	t->reach = TOURN_REACH_DEFAULT;
 	t->idle_days = TOURN_IDLE_DEFAULT;
+	t->edition = 1;
 	return t;
 }
 

@@ -87,6 +87,9 @@ struct tourn {
 	int min_players, max_players;
 	bool twice;		/* round robin -double */
 	bool repeat;		/* a new edition with the same players when it ends */
+	int edition;		/* 1 for the first; the next edition's is one more */
+	unsigned previous;	/* the edition before (T<previous>), 0 for the first */
+	unsigned next;		/* the next edition's id, reserved when this one ended (-repeat), else 0 */
 	int rounds;		/* Swiss rounds; knockout and round robin: set at the start */
 	int reach;		/* ladder */
 	int idle_days;		/* ladder */

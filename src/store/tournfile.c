@@ -84,7 +84,7 @@ static bool fail(struct parse *p, const char *fmt, const char *what)
 
 static const char *const keys[] = {
 	"tournament", "name", "format", "director", "status", "options", "players", "double", "repeat", "rounds",
-	"reach", "idle", "round", "created", "mailed", "final-mailed"
+	"reach", "idle", "round", "created", "mailed", "final-mailed", "edition", "previous", "next"
 };
 
 static bool header(struct parse *p, struct tourn *t, const char *key, const char *val)
@@ -172,6 +172,15 @@ static bool header(struct parse *p, struct tourn *t, const char *key, const char
 		return true;
 	case 15:
 		return yesno(val, &t->final_mailed) || fail(p, "want 'final-mailed: yes' or 'no', not '%s'", val);
+	case 16:
+		if (!num(val, 1, 999999, &v))
+			return fail(p, "want 'edition: N' (1 and up), not '%s'", val);
+		t->edition = (int)v;
+		return true;
+	case 17:
+		return tournfile_id_parse(val, &t->previous) || fail(p, "want 'previous: T<number>', not '%s'", val);
+	case 18:
+		return tournfile_id_parse(val, &t->next) || fail(p, "want 'next: T<number>', not '%s'", val);
 	default:
 		if (!gamefile_time_parse(val, strlen(val), &t->created))
 			return fail(p, "want a time as 2026-11-21T18:41:07Z, not '%s'", val);
@@ -344,6 +353,13 @@ char *tournfile_format(const struct tourn *t, size_t *len)
 	    t->idle_days, t->round);
 	strbuf_printf(&b, "created: %s\nmailed: %d\nfinal-mailed: %s\n", gamefile_time_str(t->created, tm), t->mailed,
 	    t->final_mailed ? "yes" : "no");
+	/* the edition lines only for a tournament of editions: a first edition's file is as before -repeat */
+	if (t->edition > 1)
+		strbuf_printf(&b, "edition: %d\n", t->edition);
+	if (t->previous != 0)
+		strbuf_printf(&b, "previous: T%u\n", t->previous);
+	if (t->next != 0)
+		strbuf_printf(&b, "next: T%u\n", t->next);
 	if (t->nplayers > 0)
 		strbuf_puts(&b, "\n");
 	for (i = 0; i < t->nplayers; i++) {

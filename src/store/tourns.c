@@ -105,7 +105,7 @@ enum store_status tourns_list(struct store *st, unsigned **ids, size_t *n)
 	return STORE_OK;
 }
 
-enum store_status tourns_create(struct store *st, struct tourn *t, char *err)
+enum store_status tourns_next_id(struct store *st, unsigned *id, char *err)
 {
 	enum store_status ss;
 	unsigned *ids = NULL;
@@ -124,11 +124,21 @@ enum store_status tourns_create(struct store *st, struct tourn *t, char *err)
 		snprintf(err, TOURNS_ERR_MAX, "cannot list %s: %s", TOURNS_DIR, store_error(st));
 		return ss;
 	}
-	t->id = n > 0 ? ids[n - 1] + 1 : 1;
+	*id = n > 0 ? ids[n - 1] + 1 : 1;
 	free(ids);
-	if (t->id > 999999) {
+	if (*id > 999999) {
 		snprintf(err, TOURNS_ERR_MAX, "no tournament id is left");
-		return STORE_TEMPFAIL;
+		return STORE_FULL;
 	}
+	return STORE_OK;
+}
+
+enum store_status tourns_create(struct store *st, struct tourn *t, char *err)
+{
+	enum store_status ss;
+
+	ss = tourns_next_id(st, &t->id, err);
+	if (ss != STORE_OK)
+		return ss;
 	return tourns_save(st, t, err);
 }

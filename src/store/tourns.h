@@ -30,7 +30,15 @@ enum store_status tourns_load(struct store *st, unsigned id, struct tourn **out,
 /* Write t (under the lock) as tournaments/<t->id>. */
 enum store_status tourns_save(struct store *st, const struct tourn *t, char *err);
 
-/* Give t the next free id (one more than the highest) and write it (under the lock). */
+/*
+ * The next free id (one more than the highest file's) into *id, under the
+ * lock; STORE_FULL (err says why) when the folder is at its caps or no id
+ * is left.  tourns_create() takes it; a -repeat edition reserves it first
+ * (services/tournament.h: the next edition).
+ */
+enum store_status tourns_next_id(struct store *st, unsigned *id, char *err);
+
+/* Give t the next free id (tourns_next_id) and write it (under the lock). */
 enum store_status tourns_create(struct store *st, struct tourn *t, char *err);
 
 /* The ids of every tournament file, in order; the caller frees *ids. */

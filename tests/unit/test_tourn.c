@@ -373,7 +373,13 @@ static void test_file(void)
 	tourn_begin(t, 1700000000, why);
 	start(t, &next);
 	tourn_leave(t, 0, &(enum tourn_step){ 0 });
+	/* an edition's links (-repeat): edition, previous, next read back */
+	t->repeat = true;
+	t->edition = 2;
+	t->previous = 3;
+	t->next = 7;
 	a = tournfile_format(t, &la);
+	ok(a != NULL && strstr(a, "\nedition: 2\nprevious: T3\nnext: T7\n") != NULL, "the edition's lines are written");
 	ok(a != NULL && tournfile_parse("tournaments/1", a, la, &u, err), "the file reads back");
 	b = u != NULL ? tournfile_format(u, &lb) : NULL;
 	ok_str(b, a, "and writes the same text");
@@ -394,6 +400,9 @@ static void test_file(void)
 			{ "tournament: T1\ntournament: T2\n", "tournaments/1:2: 'tournament' given twice" },
 			{ "tournament: T1\nname: x\n", "tournaments/1: wants the lines" },
 			{ "tournament: T1\nbogus\n", "tournaments/1:2: want 'key: value'" },
+			{ "tournament: T1\nname: x\nnext: 7\n", "tournaments/1:3: want 'next: T<number>'" },
+			{ "tournament: T1\nprevious: T0\n", "tournaments/1:2: want 'previous: T<number>'" },
+			{ "tournament: T1\nedition: 0\n", "tournaments/1:2: want 'edition: N'" },
 		};
 		size_t i;
 

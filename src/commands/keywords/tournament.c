@@ -53,6 +53,10 @@ static bool own_option(struct tourn *t, const char *w, bool *mine, char *why)
 		t->max_players = hi;
 	} else if (strcasecmp(w, "-double") == 0 && t->format == TOURN_ROUNDROBIN) {
 		t->twice = true;
+	} else if (strcasecmp(w, "-repeat") == 0 && t->format == TOURN_LADDER) {
+		snprintf(why, TOURN_ERR_MAX, "-repeat is not an option of a ladder: a ladder has no editions, it runs on "
+		    "and takes players while it runs (-repeat: roundrobin, swiss, knockout)");
+		return false;
 	} else if (strcasecmp(w, "-repeat") == 0) {
 		t->repeat = true;
 	} else if (strncasecmp(w, "-rounds=", 8) == 0 && (t->format == TOURN_SWISS || t->format == TOURN_LADDER)) {
@@ -208,14 +212,15 @@ enum process_status tournament_run(struct job *j)
 	tournament_title(t, title, sizeof title);
 	snprintf(subject, sizeof subject, "Oust tournament %s made", title);
 	snprintf(text, sizeof text, "You made the tournament %s, and direct it.\n\n"
-	    "Boards: %s\nPlayers: %d to %d%s\n\n"
+	    "Boards: %s\nPlayers: %d to %d%s\n%s\n"
 	    "Players join with:   join T%u <userid> <password>\n"
 	    "To play in it too:   join T%u %s <password>\n"
 	    "The robot plays:     join T%u %s <password> -robot=N (level 1 to 5)\n"
 	    "To begin it:         begin T%u %s <password>%s\n"
 	    "To see it:           tournament T%u\n",
 	    title, t->options[0] != '\0' ? t->options : "the server's defaults", t->min_players, t->max_players,
-	    t->format == TOURN_LADDER ? "" : " (it begins by itself when the last place is taken)", t->id, t->id,
+	    t->format == TOURN_LADDER ? "" : " (it begins by itself when the last place is taken)",
+	    t->repeat ? "Repeat: a new edition with the players still in it at its end\n" : "", t->id, t->id,
 	    t->director, t->id, t->director, t->id, t->director,
 	    t->format == TOURN_LADDER ? " (a ladder takes players after its start too)" : "", t->id);
 	ps = tournament_reply(j, subject, text);

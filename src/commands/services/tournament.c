@@ -371,11 +371,12 @@ static enum process_status mail_round(struct server *srv, const struct tourn *t,
 	return s;
 }
 
-/* The final standings and crosstable to every player, and to the director. */
-static enum process_status mail_end(struct server *srv, const struct tourn *t, char *err)
+/* The final standings and crosstable (and why no next edition: whynot) to every player, and to the director. */
+static enum process_status mail_end(struct server *srv, const struct tourn *t, const char *whynot, char *err)
 {
 	enum process_status s = PROCESS_OK;
 	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 80], *text;
+	struct strbuf b = STRBUF_INIT;
 	size_t p;
 
 	tournament_title(t, title, sizeof title);
@@ -383,6 +384,13 @@ static enum process_status mail_end(struct server *srv, const struct tourn *t, c
 	text = tournament_text(t);
 	if (text == NULL)
 		return PROCESS_TEMPFAIL;
+	if (whynot[0] != '\0') {
+		strbuf_printf(&b, "%s\n%s", text, whynot);
+		free(text);
+		text = strbuf_finish(&b);
+		if (text == NULL)
+			return PROCESS_TEMPFAIL;
+	}
 	for (p = 0; p < t->nplayers && s == PROCESS_OK; p++)
 		s = tournament_notice(srv, t->players[p].userid, subject, text, err);
 	if (s == PROCESS_OK && tourn_find(t, t->director) < 0)
@@ -398,6 +406,7 @@ enum process_status tournament_settle(struct server *srv, struct tourn *t, char 
 {
 	enum process_status s = PROCESS_OK;
 	struct command o;
+	char whynot[TOURNAMENT_ERR_MAX] = "";
 	bool changed = false, ended = false, mailed = false;
 	size_t i, todo = 0;
 
@@ -429,8 +438,10 @@ enum process_status tournament_settle(struct server *srv, struct tourn *t, char 
 		t->mailed = t->round;
 		mailed = true;
 	}
+	if (s == PROCESS_OK && t->state == TOURN_FINISHED && !t->final_mailed)
+		s = tournament_next_edition(srv, t, whynot, sizeof whynot, err);	/* step 4 */
 	if (s == PROCESS_OK && t->state == TOURN_FINISHED && !t->final_mailed) {
-		s = mail_end(srv, t, err);
+		s = mail_end(srv, t, whynot, err);
 		t->final_mailed = true;
 		mailed = true;
 	}
@@ -500,6 +511,12 @@ char *tournament_text(const struct tourn *t)
 	if (t->state == TOURN_RUNNING && t->format != TOURN_LADDER && t->format != TOURN_ROUNDROBIN)
 		strbuf_printf(&b, ", round %d of %d", t->round, t->rounds);
 	strbuf_printf(&b, ".\nBoards: %s\n", t->options[0] != '\0' ? t->options : "the server's defaults");
+	if (t->previous != 0)
+		strbuf_printf(&b, "Edition %d: the edition of T%u before it.\n", t->edition, t->previous);
+	if (t->next != 0)
+		strbuf_printf(&b, "Next edition: T%u, begun with the players still in this one at its end.\n", t->next);
+	else if (t->repeat && t->state != TOURN_FINISHED)
+		strbuf_puts(&b, "When it ends, a new edition begins with the players still in it (-repeat).\n");
 	if (t->state == TOURN_OPEN) {
 		strbuf_printf(&b, "Players (%zu, %d to %d wanted):\n", t->nplayers, t->min_players, t->max_players);
 		for (i = 0; i < t->nplayers; i++)
@@ -886,6 +903,7 @@ void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE 
 			problem(out, problems, ids[i], err);
 			continue;
 		}
+		tournament_edition_fsck(st, t, out, problems);
 		for (k = 0; k < t->ngames; k++) {
 			const struct tourn_game *tg = &t->games[k];
 			enum store_status ss;

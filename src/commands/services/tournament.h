@@ -19,6 +19,15 @@
  *      a delivery that ends it);
  *   3. the pairings mails of the round go out, then `mailed:` is written
  *      (a crash between the two mails them again: at least once, never none).
+ *   4. a -repeat tournament that ended (not a ladder: it never ends by
+ *      itself) with enough players still in it: its next edition's id is
+ *      reserved (next: T<n> written into its file), then the edition is
+ *      made from it and begun (tournament_begin: its first write is the
+ *      begun file, previous: T<old>), then the final standings are mailed
+ *      naming it and final-mailed: written.  A settle that finds next:
+ *      without its file makes it; one that finds it begun settles it; one
+ *      that finds the id taken by another tournament (made while a crash
+ *      had cut this short) reserves another: exactly one next edition.
  * The end of a board is read from the board itself: a tournament file that
  * missed a result (a crash after the board's commit) gets it at the next settle.
  */
@@ -63,6 +72,21 @@ enum process_status tournament_settle(struct server *srv, struct tourn *t, char 
  * refusal's words: too few players) when it cannot begin; else err in why.
  */
 enum process_status tournament_begin(struct server *srv, struct tourn *t, bool *begun, char *why);
+
+/*
+ * Step 4 of the settle (above): t (finished, not final-mailed yet, the
+ * lock held) with -repeat gets its next edition, made and begun: the
+ * players still in it at its end (not those who left; the robot at its
+ * level), its director, format and options, its name with ", edition N",
+ * a new id.  When none can be made (too few players, the server full),
+ * whynot (size bytes) says why in a line for the final mail; else it is
+ * empty.  err says what failed.
+ */
+enum process_status tournament_next_edition(struct server *srv, struct tourn *t, char *whynot, size_t size,
+    char *err);
+
+/* The players of t still in it (not left): those a next edition takes. */
+size_t tournament_edition_players(const struct tourn *t);
 
 /* Load tournament id, settle it, under the lock; for the hooks and cleanup. */
 enum process_status tournament_settle_id(struct server *srv, unsigned id, char *err);
@@ -125,6 +149,14 @@ enum process_status tournament_forget(struct server *srv, long board, const char
  * tournament's board without the key (written before it) a note.
  */
 void tournament_fsck(struct store *st, const long *boards, size_t nboards, FILE *out, unsigned *problems);
+
+/*
+ * fsck: t's edition links (doc/game-file.md: next, previous): its next
+ * edition exists and names t as its previous, the edition before names t
+ * as its next; a next edition reserved but not made yet (a crash cut its
+ * making short, before the final standings) a note.
+ */
+void tournament_edition_fsck(struct store *st, const struct tourn *t, FILE *out, unsigned *problems);
 
 /* "T1 Spring cup (round robin)" into buf. */
 void tournament_title(const struct tourn *t, char *buf, size_t size);

@@ -370,6 +370,12 @@ static void options_html(struct strbuf *b, const struct tourn *t)
 		    t->reach, t->idle_days);
 	if (t->repeat)
 		strbuf_puts(b, "<li>A new edition with the same players when it ends</li>\n");
+	/* the editions' pages sit side by side in tournament/ */
+	if (t->previous != 0)
+		strbuf_printf(b, "<li>Edition %d: the edition before it is <a href=\"T%u.html\">T%u</a></li>\n", t->edition,
+		    t->previous, t->previous);
+	if (t->next != 0)
+		strbuf_printf(b, "<li>Next edition: <a href=\"T%u.html\">T%u</a></li>\n", t->next, t->next);
 	strbuf_puts(b, "</ul>\n");
 }
 
