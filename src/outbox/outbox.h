@@ -56,8 +56,10 @@
  * still sends the replies of the move that stands.
  * Replies that change no game (board 0: errors, show, help) are renamed into
  * new/ at commit; if the process dies first they stay in tmp/ and are deleted
- * after 36 hours (the Maildir rule); the incoming mail was not acknowledged,
- * so the MTA delivers it again and the reply is made again.
+ * after 36 hours (the Maildir rule), or by the first recovery that sees
+ * their process gone (its pid in the name, on this host); the incoming
+ * mail was not acknowledged, so the MTA delivers it again and the reply is
+ * made again.
  *
  * Batch records: the mails of a board's or an account's batch are written
  * into tmp/ without an fsync each; outbox_batch_seal() writes their bytes
