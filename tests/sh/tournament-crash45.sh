@@ -55,8 +55,8 @@ check_start() {
 	# fsck clean, but for the temp file of a write the kill cut (the board counter, the tournament
 	# file): cleanup removes those a day old (doc/admin.md), whatever was being written
 	"$bin" -d "$w" fsck >"$tmp/fsck" 2>&1
-	why=$(grep -v -e '^fsck' -e ': note: ' -e 'temporary file of an interrupted write, its process gone' "$tmp/fsck" |
-	    head -1)
+	why=$(grep -v -e '^fsck' -e 'fsck: no problems' -e 'fsck: [0-9]* problem' -e ': note: ' \
+	    -e 'temporary file of an interrupted write, its process gone' "$tmp/fsck" | head -1)
 	[ -z "$why" ] || bad="$bad; killed at step $2 ($3): fsck: $why"
 	if grep -q '^status: open$' "$f"; then
 		# nothing of the start: no board, no board mail
@@ -92,7 +92,9 @@ check_start() {
 		done
 		started=$((started + 1))
 	fi
-	left=$(find "$w/outbox/tmp" "$w/outbox/new" "$w/outbox/batch" -type f 2>/dev/null | head -1)
+	# (a queue file's retry lines rewritten by the failed SMTP attempt: its temp file, if cut, as above)
+	left=$(find "$w/outbox/tmp" "$w/outbox/new" "$w/outbox/batch" -type f ! -name '.*.[0-9]*.[0-9]*.tmp' 2>/dev/null |
+	    head -1)
 	[ -z "$left" ] || bad="$bad; killed at step $2 ($3): ${left#"$w"/} left in the outbox"
 	left=$(find "$w/games" -name '.[0-9]*.game.*.tmp' 2>/dev/null | head -1)
 	[ -z "$left" ] || bad="$bad; killed at step $2 ($3): staged ${left#"$w"/} left"
