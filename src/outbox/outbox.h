@@ -56,8 +56,10 @@
  * still sends the replies of the move that stands.
  * Replies that change no game (board 0: errors, show, help) are renamed into
  * new/ at commit; if the process dies first they stay in tmp/ and are deleted
- * after 36 hours (the Maildir rule); the incoming mail was not acknowledged,
- * so the MTA delivers it again and the reply is made again.
+ * after 36 hours (the Maildir rule), or by the first recovery that sees
+ * their process gone (its pid in the name, on this host); the incoming
+ * mail was not acknowledged, so the MTA delivers it again and the reply is
+ * made again.
  *
  * Batch records: the mails of a board's or an account's batch are written
  * into tmp/ without an fsync each; outbox_batch_seal() writes their bytes
@@ -77,7 +79,8 @@
  * deferred in this run): a player gets a board's replies in order;
  * a transport with finish() (transport.h) has them delivered in batches,
  * and its results below are those of finish().  The run's fsyncs are
- * deferred (store.h) and paid before it returns.
+ * deferred (store.h) and paid before it returns; with OUTBOX_FLUSH_BATCH
+ * mails or more in new/ whatever `sync` says (store_defer_begin_batch).
  * TRANSPORT_OK: the file moves to sent/ (a reply that had been deferred is
  * logged as delivered, with its failed attempts), its modification time set to the
  * time of sending, and copies older than sent_keep_days are deleted (at once
@@ -112,6 +115,7 @@
 #define OUTBOX_ID_MAX 200		/* characters in a queue id */
 #define OUTBOX_SUBJECT_MAX 200		/* bytes of Subject shown by outbox_list */
 #define OUTBOX_PRUNE_EVERY 3600		/* seconds between two prunings of sent/ */
+#define OUTBOX_FLUSH_BATCH 32		/* mails in new/ from which a flush defers its fsyncs (store.h) */
 
 /*
  * The one status of the outbox layer: the queue's (outbox.h), the

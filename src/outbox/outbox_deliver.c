@@ -323,6 +323,9 @@ enum outbox_status outbox_flush_opts(struct outbox *ob, const struct transport_o
 	result = outbox_from_store(ob, store_list_dir(ob->st, "outbox/new", &names, &n));
 	if (result != OUTBOX_OK)
 		goto out;
+	/* many mails (a tournament's start): their fsyncs paid by a few syncfs whatever `sync` says (store.h) */
+	if (n >= OUTBOX_FLUSH_BATCH)
+		store_defer_begin_batch(ob->st);
 	if (n > 0) {
 		hosts_read(ob->st, &fr->hosts);
 		if (bounces_read(ob->st, &fr->bounces, &fr->nbounces) != STORE_OK)

@@ -1,6 +1,8 @@
 /* outbox: the handle, its errors and log lines, the queue ids and the mails of this process. */
 #include "outbox/outbox.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +88,21 @@ void outbox_new_id(struct outbox *ob, char *buf, size_t size)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snprintf(buf, size, "%lld.M%06ldP%ldQ%lu.%s", (long long)ts.tv_sec, ts.tv_nsec / 1000,
 	    (long)getpid(), ++counter, ob->host);
+}
+
+bool outbox_id_orphan(const struct outbox *ob, const char *id)
+{
+	const char *p = strchr(id, 'P'), *dot;
+	char *end;
+	long pid;
+
+	dot = p != NULL ? strchr(p, '.') : NULL;
+	if (p == NULL || dot == NULL || strcmp(dot + 1, ob->host) != 0)
+		return false;	/* made on another host (a shared home): its pid says nothing here */
+	pid = strtol(p + 1, &end, 10);
+	if (pid <= 0 || *end != 'Q' || pid == (long)getpid())
+		return false;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
 /* Seconds since the id was made, -1 if the id does not start with a time. */

@@ -69,6 +69,12 @@ bool outbox_id_ok(const char *id);
 void outbox_new_id(struct outbox *ob, char *buf, size_t size);
 /* Seconds since the id was made, -1 if the id does not start with a time. */
 long outbox_id_age(const char *id, time_t now);
+/*
+ * True if the process that made id (its P<pid>) ran on this host and is
+ * gone: a tmp/ file of it that no tag commits is abandoned (kill -9), not
+ * being written.  A pid used again by another process only delays it.
+ */
+bool outbox_id_orphan(const struct outbox *ob, const char *id);
 /* Note id as one of this process's own replies (flushed first); failing, it is only not first. */
 void outbox_note_mine(struct outbox *ob, const char *id);
 /* Is id one of this process's own replies? */

@@ -637,8 +637,9 @@ enum outbox_status outbox_queue_recover(struct outbox *ob, long board, struct ou
 			else if (ls != STORE_TIMEOUT)
 				r = outbox_from_store(ob, ls);
 			store_unlock(&lock);
-		} else if (r == OUTBOX_OK && board == 0 && outbox_id_age(names[i], now) > OUTBOX_TMP_MAX_AGE) {
-			/* untagged or incomplete, and long abandoned */
+		} else if (r == OUTBOX_OK && board == 0 && (outbox_id_age(names[i], now) > OUTBOX_TMP_MAX_AGE ||
+		    outbox_id_orphan(ob, names[i]))) {
+			/* untagged or incomplete, and long abandoned, or its writer killed (a tournament's round mails) */
 			snprintf(path, sizeof path, "outbox/tmp/%s", names[i]);
 			r = outbox_from_store(ob, store_unlink(ob->st, path));
 			if (r == OUTBOX_OK)

@@ -293,6 +293,15 @@ void store_defer_begin(struct store *st)
 #endif
 }
 
+void store_defer_begin_batch(struct store *st)
+{
+#ifdef __linux__
+	st->defer = true;
+#else
+	(void)st;
+#endif
+}
+
 enum store_status store_sync(struct store *st)
 {
 	if (!st->owed_data && !st->owed_names)

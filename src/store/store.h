@@ -340,6 +340,14 @@ enum store_status store_sync_dir(struct store *st, const char *reldir);
  * Without syncfs() (not Linux) deferring changes nothing.
  */
 void store_defer_begin(struct store *st);
+/*
+ * store_defer_begin() whatever `sync` says, for a batch of many files (a
+ * tournament's start: hundreds of boards and mails; a flush of many
+ * mails): one syncfs(2) of the home costs less than the hundreds of
+ * fsyncs it replaces, even on a shared disk whose other dirty data it
+ * writes too.  Ended by store_defer_end() as the other.
+ */
+void store_defer_begin_batch(struct store *st);
 enum store_status store_sync(struct store *st);
 enum store_status store_defer_end(struct store *st);
 
@@ -404,6 +412,14 @@ enum store_status store_board_holds(struct store *st, long board, size_t len, ui
 /* store_board_write() in two steps (store_stage_file above): stage, then install or discard. */
 enum store_status store_board_stage(struct store *st, long board, const char *text, size_t len,
     struct store_staged *out);
+
+/*
+ * Remove the staged game files (".<n>.game.<pid>.<k>.tmp", store_board_stage)
+ * of boards[0..n) that a process killed before their install left; the
+ * caller holds each board's lock, so none is another's write under way.
+ * One pass over games/; *removed counts them.
+ */
+enum store_status store_board_unstage(struct store *st, const long *boards, size_t n, unsigned *removed);
 
 /*
  * Hand out a new board number under the store lock: the counter in

@@ -345,3 +345,62 @@ out:
 	return status;
 }
 
+
+/* The board of a staged game file's name ".<n>.game.<pid>.<k>.tmp", or 0. */
+static long staged_board(const char *name)
+{
+	const char *p = name + 1, *q;
+	char *end;
+	long board;
+	int dots = 0;
+
+	if (name[0] != '.' || *p < '1' || *p > '9')
+		return 0;
+	board = strtol(p, &end, 10);
+	if (strncmp(end, ".game.", 6) != 0)
+		return 0;
+	for (q = end + 6; *q != '\0' && strcmp(q, ".tmp") != 0; q++) {
+		if (*q == '.')
+			dots++;
+		else if (!isdigit((unsigned char)*q))
+			return 0;
+	}
+	return *q != '\0' && dots == 1 ? board : 0;
+}
+
+enum store_status store_board_unstage(struct store *st, const long *boards, size_t n, unsigned *removed)
+{
+	enum store_status status = STORE_OK;
+	struct dirent *de;
+	size_t i;
+	long b;
+	DIR *d;
+	int fd;
+
+	*removed = 0;
+	if (n == 0)
+		return STORE_OK;
+	fd = openat(st->home_fd, "games", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? STORE_OK : store_sys_fail(st, errno, "cannot open directory", "games");
+	d = fdopendir(fd);
+	if (d == NULL) {
+		status = store_sys_fail(st, errno, "cannot read directory", "games");
+		close(fd);
+		return status;
+	}
+	while ((de = readdir(d)) != NULL) {
+		b = staged_board(de->d_name);
+		for (i = 0; b != 0 && i < n && boards[i] != b; i++)
+			;
+		if (b == 0 || i == n)
+			continue;
+		store_crash_point();
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			(*removed)++;
+		else if (errno != ENOENT && status == STORE_OK)
+			status = store_sys_fail(st, errno, "cannot remove a staged file of", "games");
+	}
+	closedir(d);
+	return status;
+}

@@ -7,6 +7,10 @@
 #   games_ms       "games p01" answered, for comparison (issue 44: as fast).
 # One line per repetition ($REPS, default 5): begin once on a fresh copy of
 # the home, the two others medians of $BENCH_RUNS runs (default 11).
+# BENCH_OLD_BIN=path (another build of oustpbm, e.g. the previous commit's)
+# adds a line "tournament_50_old begin_ms=..." per repetition, its begin
+# run on its own fresh copy right after this build's, so that the two are
+# measured side by side under the same load.
 # (tests/sh/lib.sh only: no helper of the bench preamble is needed)
 . "$(dirname "$0")/../sh/lib.sh"
 tmpdir
@@ -19,7 +23,7 @@ base=$tmp/base
 mkhome "$base" "max_challenges_per_hour = 0" "max_mails_per_hour = 0" "max_open_boards = 0"
 {
 	printf 'tournament: T1\nname: Fifty\nformat: roundrobin\ndirector: p01\nstatus: open\noptions: -size=9\n'
-	printf 'players: 2-50\ndouble: no\nrepeat: no\nrounds: 0\nreach: 3\nidle: 30\nround: 0\n'
+	printf 'players: 2-64\ndouble: no\nrepeat: no\nrounds: 0\nreach: 3\nidle: 30\nround: 0\n'
 	printf 'created: 2023-11-14T22:13:20Z\nmailed: 0\nfinal-mailed: no\n\n'
 } >"$tmp/t1"
 i=0
@@ -36,11 +40,11 @@ cp "$tmp/t1" "$base/tournaments/1"
 mail p01@example.org "begin T1 p01 $dpw" begin@bench >"$tmp/begin"
 mail p02@example.org "tournament T1" show@bench >"$tmp/show"
 mail p02@example.org "games p01" games@bench >"$tmp/games"
-run() { # MAIL HOME TIME: microseconds of one delivery
+run() { # MAIL HOME TIME [BIN]: microseconds of one delivery
 	rm -rf "$2/mail" "$2/seen" "$2/log"
 	sync
 	s=$(date +%s%N)
-	OUSTPBM_TEST_TIME=$3 "$bin" -d "$2" <"$1" >/dev/null || exit 1
+	OUSTPBM_TEST_TIME=$3 "${4:-$bin}" -d "$2" <"$1" >/dev/null || exit 1
 	e=$(date +%s%N)
 	echo $(((e - s) / 1000))
 }
@@ -65,4 +69,10 @@ while [ $rep -lt "$REPS" ]; do
 	echo "tournament_50 boards=$n begin_ms=$(echo "$b" | awk '{ printf "%.2f", $1 / 1000 }')" \
 	    "show_ms=$(ms <"$tmp/st") games_ms=$(ms <"$tmp/gt")"
 	rm -rf "$h"
+	if [ -n "${BENCH_OLD_BIN:-}" ]; then
+		cp -R "$base" "$h"
+		b=$(run "$tmp/begin" "$h" $((T0 + rep)) "$BENCH_OLD_BIN")
+		echo "tournament_50_old begin_ms=$(echo "$b" | awk '{ printf "%.2f", $1 / 1000 }')"
+		rm -rf "$h"
+	fi
 done

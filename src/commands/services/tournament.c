@@ -12,6 +12,7 @@
 #include "commands/pipeline/hooks.h"
 #include "commands/pipeline/job.h"
 #include "commands/services/robot.h"
+#include "commands/services/tournstart.h"
 #include "game/gamefile.h"
 #include "outbox/outbox.h"
 #include "outbox/transport.h"
@@ -67,8 +68,9 @@ void tournament_title(const struct tourn *t, char *buf, size_t size)
 	snprintf(buf, size, "T%u %s (%s%s)", t->id, t->name, t->twice ? "double " : "", words[t->format]);
 }
 
-enum process_status tournament_notice(struct server *srv, const char *userid, const char *subject,
-    const char *text, char *err)
+/* A notice to userid into batch (one batch for a round's mails: tournament.h), or queued alone with batch NULL. */
+static enum process_status notice(struct server *srv, struct outbox_batch *batch, const char *userid,
+    const char *subject, const char *text, char *err)
 {
 	struct store_user u;
 	struct reply_mail m;
@@ -93,7 +95,10 @@ enum process_status tournament_notice(struct server *srv, const char *userid, co
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mail to %s: %.200s", userid, srv->rc.err);
 		return rs == MAIL_NOMEM ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
 	}
-	os = outbox_enqueue(srv->ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
+	if (batch != NULL)
+		os = outbox_batch_add(batch, srv->cfg.from_address, m.rcpt, m.msg, m.len);
+	else
+		os = outbox_enqueue(srv->ob, srv->cfg.from_address, m.rcpt, m.msg, m.len);
 	reply_mail_release(&m);
 	if (os != OUTBOX_OK) {
 		snprintf(err, TOURNAMENT_ERR_MAX, "cannot queue the mail to %s: %s", userid, outbox_error(srv->ob));
@@ -102,94 +107,89 @@ enum process_status tournament_notice(struct server *srv, const char *userid, co
 	return PROCESS_OK;
 }
 
-/* Make the board of game gi of t unless its game file exists (step 2 of tournament.h). */
-static enum process_status start_board(struct server *srv, const struct tourn *t, size_t gi, const struct command *o,
+enum process_status tournament_notice(struct server *srv, const char *userid, const char *subject,
+    const char *text, char *err)
+{
+	return notice(srv, NULL, userid, subject, text, err);
+}
+
+/*
+ * A round's mails in one batch: staged, their fsyncs owed and paid once
+ * before the first is released (store.h), then released together.  A kill
+ * before `mailed:` is written sends them all again (tournament.h, step 3).
+ */
+static struct outbox_batch *notices_begin(struct server *srv, char *err)
+{
+	struct outbox_batch *b = NULL;
+
+	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK)
+		return NULL;
+	if (outbox_batch_new(srv->ob, 0, NULL, 0, &b) != OUTBOX_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot queue the mails: %s", outbox_error(srv->ob));
+		return NULL;
+	}
+	store_defer_begin_batch(srv->st);
+	return b;
+}
+
+static enum process_status notices_end(struct server *srv, struct outbox_batch *b, enum process_status s,
     char *err)
 {
-	const struct tourn_game *tg = &t->games[gi];
-	const char *black = t->players[tg->black].userid, *white = t->players[tg->white].userid, *at;
-	struct store_lock lock = STORE_LOCK_INIT;
-	struct reply_mail *m = NULL;
-	struct reply_event ev;
-	enum process_status s = PROCESS_OK;
-	enum store_status ss;
-	enum process_status bs;
-	char notice[200], title[TOURN_NAME_MAX + 40];
-	struct game g;
-	int n = 0, robot;
+	enum outbox_status os;
+	bool committed;
 
-	ss = store_lock_board(srv->st, tg->board, &lock);
-	if (ss != STORE_OK) {
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot lock board %ld: %s", tg->board, store_error(srv->st));
-		return of_store(ss);
+	if (s == PROCESS_OK) {
+		os = outbox_batch_commit(b);
+		if (os != OUTBOX_OK) {
+			snprintf(err, TOURNAMENT_ERR_MAX, "cannot queue the mails: %s", outbox_error(srv->ob));
+			s = outbox_status_temporary(os) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
+		}
+	} else {
+		outbox_batch_abort(b, &committed);
 	}
-	ss = store_board_exists(srv->st, tg->board);
-	if (ss == STORE_OK)
-		goto out;	/* made already (by the run that crashed after it, or before it) */
-	if (ss != STORE_NOT_FOUND) {
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot look for board %ld: %s", tg->board, store_error(srv->st));
-		s = of_store(ss);
-		goto out;
-	}
-	if (server_outbox(srv, err, TOURNAMENT_ERR_MAX) != OUTBOX_OK ||
-	    outbox_recover(srv->ob, tg->board, NULL) != OUTBOX_OK) {
-		snprintf(err, TOURNAMENT_ERR_MAX, "cannot recover the outbox of board %ld", tg->board);
+	if (store_defer_end(srv->st) != STORE_OK && s == PROCESS_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot queue the mails: %s", store_error(srv->st));
 		s = PROCESS_TEMPFAIL;
-		goto out;
 	}
-	game_init_shape(&g, tg->board, &(struct game_form){ o->hex ? RULES_HEX : RULES_SQUARE, o->size, !o->noswap },
-	    black, white, (int64_t)srv->now);
-	robot = t->players[tg->black].robot + t->players[tg->white].robot;
-	if (robot > 0)
-		g.robot_level = robot;
-	g.unrated = o->unrated;
-	g.tournament = t->id;	/* the hook after a delivery reads it (tournament_hook_flushed) */
-	g.remind_days = o->remind_days;
-	g.timeout_days = o->timeout_days;
-	at = strrchr(srv->cfg.from_address, '@');
-	snprintf(g.thread, sizeof g.thread, "<board-%ld.%lld@%s>", tg->board, (long long)srv->now,
-	    at != NULL ? at + 1 : "localhost");
-	tournament_title(t, title, sizeof title);
-	if (tg->round > 0 && t->format != TOURN_LADDER)
-		snprintf(notice, sizeof notice, "%s, round %d, table %d.", title, tg->round, tg->slot);
-	else
-		snprintf(notice, sizeof notice, "%s: a ladder challenge.", title);
-	memset(&ev, 0, sizeof ev);
-	ev.what = REPLY_CHALLENGE;
-	ev.actor = black;
-	ev.comment = "";
-	ev.notice = notice;
-	bs = boardmail_make(srv, &g, &ev, NULL, &m, &n);
-	if (bs != PROCESS_OK) {
-		if (boardmail_status_store(bs))
-			snprintf(err, TOURNAMENT_ERR_MAX, "cannot read the users file: %s", store_error(srv->st));
-		else
-			snprintf(err, TOURNAMENT_ERR_MAX, "cannot make the mails of board %ld: %.200s", tg->board,
-			    srv->rc.err);
-		s = boardmail_status_temporary(bs) ? PROCESS_TEMPFAIL : PROCESS_SOFTWARE;
-		goto release;
-	}
-	/* in both players' lists already (index_boards: before any game file exists, players.h) */
-	switch (boardcommit_write_new(srv, &g, m, n, err, TOURNAMENT_ERR_MAX)) {
-	case PROCESS_OK:
-		/* its directory synced once after the last board (active_sync_dir); a rebuild finds it if this fails */
-		(void)active_add_unsynced(srv->st, tg->board, black, white);
-		store_log(srv->st, "%s tournament T%u board=%ld ok: %s (x) - %s (o), round %d", srv->stamp, t->id,
-		    tg->board, black, white, tg->round);
-		break;
-	case PROCESS_TEMPFAIL:
-		s = PROCESS_TEMPFAIL;
-		break;
-	default:
-		s = PROCESS_SOFTWARE;
-		break;
-	}
-release:
-	boardmail_free(m, n);
-	game_release(&g);
-out:
-	store_unlock(&lock);
+	outbox_batch_free(b);
 	return s;
+}
+
+/* The boards of t numbered and pending made, those made already left (step 2 of tournament.h: tournstart.h). */
+static enum process_status start_boards(struct server *srv, const struct tourn *t, const struct command *o,
+    char *err)
+{
+	struct tournstart_board *boards;
+	char title[TOURN_NAME_MAX + 40];
+	enum process_status ts;
+	size_t i, n = 0, made = 0;
+
+	boards = calloc(t->ngames + 1, sizeof *boards);
+	if (boards == NULL) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "out of memory starting the boards of T%u", t->id);
+		return PROCESS_TEMPFAIL;
+	}
+	tournament_title(t, title, sizeof title);
+	for (i = 0; i < t->ngames; i++) {
+		const struct tourn_game *tg = &t->games[i];
+		struct tournstart_board *b = &boards[n];
+
+		if (tg->board == 0 || tg->white < 0 || tg->result != TOURN_PENDING)
+			continue;
+		b->board = tg->board;
+		b->black = t->players[tg->black].userid;
+		b->white = t->players[tg->white].userid;
+		b->robot_level = t->players[tg->black].robot + t->players[tg->white].robot;
+		b->round = tg->round;
+		if (tg->round > 0 && t->format != TOURN_LADDER)
+			snprintf(b->notice, sizeof b->notice, "%s, round %d, table %d.", title, tg->round, tg->slot);
+		else
+			snprintf(b->notice, sizeof b->notice, "%s: a ladder challenge.", title);
+		n++;
+	}
+	ts = tournstart_make(srv, &(struct tournstart){ t->id, o, boards, n }, &made, err, TOURNAMENT_ERR_MAX);
+	free(boards);
+	return ts;
 }
 
 /* The results of t's ended boards, and the steps they end (step 1 of a settle); *changed if any. */
@@ -321,6 +321,7 @@ out:
 static enum process_status mail_round(struct server *srv, const struct tourn *t, char *err)
 {
 	enum process_status s = PROCESS_OK;
+	struct outbox_batch *batch;
 	char title[TOURN_NAME_MAX + 40], subject[TOURN_NAME_MAX + 80], *text;
 	size_t p;
 
@@ -329,6 +330,9 @@ static enum process_status mail_round(struct server *srv, const struct tourn *t,
 		snprintf(subject, sizeof subject, "Oust tournament %s has begun", title);
 	else
 		snprintf(subject, sizeof subject, "Oust tournament %s: round %d", title, t->round);
+	batch = notices_begin(srv, err);
+	if (batch == NULL)
+		return PROCESS_TEMPFAIL;
 	for (p = 0; p < t->nplayers && s == PROCESS_OK; p++) {
 		struct strbuf b = STRBUF_INIT;
 		size_t i;
@@ -351,7 +355,8 @@ static enum process_status mail_round(struct server *srv, const struct tourn *t,
 
 			if (keep == NULL) {
 				strbuf_release(&b);
-				return PROCESS_TEMPFAIL;
+				s = PROCESS_TEMPFAIL;
+				break;
 			}
 			for (i = 0; i < t->ngames; i++)
 				if (t->format == TOURN_ROUNDROBIN || t->games[i].round == t->round)
@@ -363,12 +368,14 @@ static enum process_status mail_round(struct server *srv, const struct tourn *t,
 		}
 		strbuf_printf(&b, "\nThe tournament at any time: tournament T%u\n", t->id);
 		text = strbuf_finish(&b);
-		if (text == NULL)
-			return PROCESS_TEMPFAIL;
-		s = tournament_notice(srv, t->players[p].userid, subject, text, err);
+		if (text == NULL) {
+			s = PROCESS_TEMPFAIL;
+			break;
+		}
+		s = notice(srv, batch, t->players[p].userid, subject, text, err);
 		free(text);
 	}
-	return s;
+	return notices_end(srv, batch, s, err);
 }
 
 /* The final standings and crosstable (and why no next edition: whynot) to every player, and to the director. */
@@ -408,7 +415,7 @@ enum process_status tournament_settle(struct server *srv, struct tourn *t, char 
 	struct command o;
 	char whynot[TOURNAMENT_ERR_MAX] = "";
 	bool changed = false, ended = false, mailed = false;
-	size_t i, todo = 0;
+	size_t todo = 0;
 
 	/* full but not begun: the run that filled it died before its begin was written */
 	if (t->state == TOURN_OPEN && (int)t->nplayers >= t->max_players && tourn_begin(t, (int64_t)srv->now, err))
@@ -424,11 +431,16 @@ enum process_status tournament_settle(struct server *srv, struct tourn *t, char 
 		s = number_games(srv, t, &changed, err);
 	if (s == PROCESS_OK && changed && of_store(tourns_save(srv->st, t, err)) != PROCESS_OK)
 		s = PROCESS_TEMPFAIL;
+	/* the lists' fsyncs owed, paid by the boards' first sync, before any game file is installed (tournstart.h) */
+	store_defer_begin_batch(srv->st);
 	if (s == PROCESS_OK)
 		s = index_boards(srv, t, &todo, err);
-	for (i = 0; s == PROCESS_OK && todo > 0 && i < t->ngames; i++)
-		if (t->games[i].board != 0 && t->games[i].white >= 0 && t->games[i].result == TOURN_PENDING)
-			s = start_board(srv, t, i, &o, err);
+	if (s == PROCESS_OK && todo > 0)
+		s = start_boards(srv, t, &o, err);
+	if (store_defer_end(srv->st) != STORE_OK && s == PROCESS_OK) {
+		snprintf(err, TOURNAMENT_ERR_MAX, "cannot index the boards of T%u: %s", t->id, store_error(srv->st));
+		s = PROCESS_TEMPFAIL;
+	}
 	if (todo > 0)
 		(void)active_sync_dir(srv->st);	/* the entries of the boards made (a rebuild finds one this misses) */
 	if (s != PROCESS_OK)

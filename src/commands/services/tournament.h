@@ -13,12 +13,16 @@
  *      board is made;
  *   2. the boards not made yet go into their players' lists, one append
  *      per player (players.h: listed before the game file exists), then
- *      each board is made (its lock held, with its mails, boardcommit.h)
- *      unless its game file exists already: a board is all or nothing,
- *      and says its tournament (tournament: T<n>, read by the hook after
- *      a delivery that ends it);
- *   3. the pairings mails of the round go out, then `mailed:` is written
- *      (a crash between the two mails them again: at least once, never none).
+ *      the boards whose game file does not exist yet are made in batches
+ *      (tournstart.h): each batch's leftovers of a killed run removed,
+ *      every board's mails and game file staged, one sync (the lists'
+ *      appends with them), the game files renamed into place, one sync,
+ *      the mails released.  A board is all or nothing with its mails, and
+ *      says its tournament (tournament: T<n>, read by the hook after a
+ *      delivery that ends it);
+ *   3. the pairings mails of the round go out in one batch (one sync),
+ *      then `mailed:` is written (a crash between the two mails them
+ *      again: at least once, never none);
  *   4. a -repeat tournament that ended (not a ladder: it never ends by
  *      itself) with enough players still in it: its next edition's id is
  *      reserved (next: T<n> written into its file), then the edition is
@@ -28,6 +32,11 @@
  *      without its file makes it; one that finds it begun settles it; one
  *      that finds the id taken by another tournament (made while a crash
  *      had cut this short) reserves another: exactly one next edition.
+ * A kill at any durable step leaves no board (before 1's write), or all
+ * of them, or some with the rest numbered in the file: the next settle
+ * (the next delivery on the tournament, or cleanup) makes the rest, and
+ * the next flush sends the mails of a board made but not released
+ * (tests/sh/tournament-crash45.sh: a 45-board start killed at each step).
  * The end of a board is read from the board itself: a tournament file that
  * missed a result (a crash after the board's commit) gets it at the next settle.
  */
@@ -46,7 +55,6 @@
 #define TOURNAMENT_ERR_MAX 300
 
 /* A tournament's functions return (status.h) PROCESS_OK, PROCESS_TEMPFAIL (a lock, the disk, memory: try again) or PROCESS_SOFTWARE (a damaged file, a template missing). */
-
 
 /*
  * The board options of a tournament (its options: line) read as a
