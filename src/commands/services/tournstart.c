@@ -169,6 +169,7 @@ static enum process_status chunk(struct server *srv, const struct tournstart *s,
 	struct slot *sl;
 	bool committed;
 	long lo = 0, hi = 0;
+	int rlo = 0, rhi = 0;
 	size_t i, k = 0;
 
 	sl = calloc(n, sizeof *sl);
@@ -198,6 +199,8 @@ static enum process_status chunk(struct server *srv, const struct tournstart *s,
 			(void)active_add_unsynced(srv->st, sl[i].b->board, sl[i].b->black, sl[i].b->white);
 			lo = k == 0 ? sl[i].b->board : lo;
 			hi = sl[i].b->board;
+			rlo = k == 0 || sl[i].b->round < rlo ? sl[i].b->round : rlo;
+			rhi = k == 0 || sl[i].b->round > rhi ? sl[i].b->round : rhi;
 			k++;
 		} else if (sl[i].batch != NULL) {
 			outbox_batch_abort(sl[i].batch, &committed);
@@ -206,9 +209,13 @@ static enum process_status chunk(struct server *srv, const struct tournstart *s,
 		outbox_batch_free(sl[i].batch);
 		store_unlock(&sl[i].lock);
 	}
-	if (k > 0)
-		store_log(srv->st, "%s tournament T%u boards=%ld-%ld ok: %zu boards made, round %d", srv->stamp,
-		    s->tournament, lo, hi, k, b[0].round);
+	/* a round robin makes every round's boards at once: say which rounds */
+	if (k > 0 && rlo == rhi)
+		store_log(srv->st, "%s tournament T%u boards=%ld-%ld ok: %zu board%s made, round %d", srv->stamp,
+		    s->tournament, lo, hi, k, k == 1 ? "" : "s", rlo);
+	else if (k > 0)
+		store_log(srv->st, "%s tournament T%u boards=%ld-%ld ok: %zu boards made, rounds %d-%d", srv->stamp,
+		    s->tournament, lo, hi, k, rlo, rhi);
 	*made += k;
 	free(sl);
 	return ts;
